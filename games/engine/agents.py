@@ -1,0 +1,127 @@
+"""The Agent protocol: whoever sits in a seat (a bot process, an in-process bot, a human).
+
+The runner talks to every kind of seat the same way, in two halves so that simultaneous
+decisions are asked of all seats at once: ``send`` a prompt, then ``receive`` the answer
+within a timeout. A notice (a prompt that expects no answer) is acknowledged the same way,
+so a bot that raises while being told something is caught too.
+"""
+
+from __future__ import annotations
+
+import traceback
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from games.engine.game import Prompt
+
+
+class AgentFault(Exception):
+    """A seat failed: timeout, crash, exception, invalid or oversized output, protocol error."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(f"{kind}: {reason}")
+        self.kind = kind
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    game: str
+    seat: int
+    num_seats: int
+    config: dict[str, Any]
+
+
+class Agent(ABC):
+    """One seat's player for one match at a time."""
+
+    name: str = "agent"
+    #: When the last answer arrived (on the runner's clock), if the agent knows it better than
+    #: the runner does: with simultaneous prompts the runner collects answers one by one, and a
+    #: seat must not be charged for the time spent waiting on another.
+    answered_at: float | None = None
+
+    def begin(self, info: SeatInfo, timeout: float) -> None:  # noqa: B027 (optional hook)
+        """A match starts (a bot gets a fresh instance). Raises AgentFault."""
+
+    @abstractmethod
+    def send(self, prompt: Prompt) -> None:
+        """Deliver a prompt without waiting for the answer."""
+
+    @abstractmethod
+    def receive(self, timeout: float) -> Any:
+        """The answer to the last prompt (None for a notice). Raises AgentFault."""
+
+    def end(self, result: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
+        """The match is over; ``result`` is what the seat may see of it."""
+
+
+class BotCall(Protocol):
+    """How a game's prompts map onto its bot contract's method calls."""
+
+    def __call__(self, prompt: Prompt) -> tuple[str, list[Any]]: ...
+
+
+class InProcessAgent(Agent):
+    """A trusted Python bot (built-ins, tests) called directly in this process.
+
+    ``factory`` builds a fresh bot object for every match. Exceptions become faults with the
+    traceback kept in ``errors``; no deadline can be enforced in-process, so none is.
+    """
+
+    def __init__(self, factory: Callable[[], Any], bot_call: BotCall, name: str) -> None:
+        self.factory = factory
+        self.bot_call = bot_call
+        self.name = name
+        self.bot: Any = None
+        self.errors: list[str] = []
+        self._answer: Any = None
+        self._fault: AgentFault | None = None
+
+    def begin(self, info: SeatInfo, timeout: float) -> None:
+        try:
+            self.bot = self.factory()
+        except Exception as exc:
+            self.errors.append(traceback.format_exc())
+            raise AgentFault("startup", f"{type(exc).__name__}: {exc}") from None
+
+    def send(self, prompt: Prompt) -> None:
+        method, args = self.bot_call(prompt)
+        self._answer, self._fault = None, None
+        try:
+            self._answer = getattr(self.bot, method)(*args)
+        except Exception as exc:
+            self.errors.append(traceback.format_exc())
+            self._fault = AgentFault("exception", f"{method} raised {type(exc).__name__}: {exc}")
+
+    def receive(self, timeout: float) -> Any:
+        if self._fault is not None:
+            raise self._fault
+        return self._answer
+
+
+class ScriptedAgent(Agent):
+    """Answers from a list, for tests; records what it was told."""
+
+    def __init__(self, answers: list[Any], name: str = "scripted") -> None:
+        self.answers = list(answers)
+        self.name = name
+        self.seen: list[Prompt] = []
+        self._last: Prompt | None = None
+
+    def send(self, prompt: Prompt) -> None:
+        self.seen.append(prompt)
+        self._last = prompt
+
+    def receive(self, timeout: float) -> Any:
+        assert self._last is not None
+        if not self._last.expects_answer:
+            return None
+        if not self.answers:
+            raise AgentFault("timeout", "the script ran out of answers")
+        answer = self.answers.pop(0)
+        if isinstance(answer, AgentFault):
+            raise answer
+        return answer

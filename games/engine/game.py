@@ -1,0 +1,184 @@
+"""What every game engine offers the runner.
+
+An engine holds the rules only. It says who must decide now (several seats at once for a
+simultaneous move), what each of them is asked (:class:`Prompt`), checks an answer
+(``verify``) before applying it (``apply``), tells seats what they may see (notices), and
+writes every chance outcome, action and fault into ``log``: a match is config + seed + log.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from games.engine.chance import Chance, ReplayChance, ReplayMismatch, SeededChance
+
+
+class IllegalAction(Exception):
+    """An answer the rules do not allow; the message says why."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Something one seat is asked (``expects_answer``) or told (a notice).
+
+    ``kind`` names the question or the news (``draft_pick``, ``main_postprocess``...) and
+    ``data`` holds exactly what that seat may see, as JSON-ready values.
+    """
+
+    kind: str
+    data: dict[str, Any]
+    expects_answer: bool = True
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Why a seat stopped playing properly: recorded as an outcome, never a crash."""
+
+    kind: str  # timeout | crash | exception | invalid | output | protocol | startup
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "reason": self.reason}
+
+
+@dataclass
+class GameState(ABC):
+    """Base class of every engine's state; subclasses implement the rules."""
+
+    game: ClassVar[str]
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 2
+
+    config: dict[str, Any]
+    num_seats: int
+    log: list[dict[str, Any]] = field(default_factory=list, init=False)
+    faults: dict[int, Fault] = field(default_factory=dict, init=False)
+    _notices: list[tuple[int, Prompt]] = field(default_factory=list, init=False, repr=False)
+
+    # ---- construction -------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls, seed: int, num_seats: int | None = None, config: dict[str, Any] | None = None
+    ) -> GameState:
+        """A fresh match whose chance outcomes come from ``random.Random(seed)``."""
+        state = cls(config=cls.default_config() | (config or {}), num_seats=num_seats or cls.min_seats)
+        state._check_seats()
+        state.start(SeededChance(random.Random(seed), state.log.append))
+        return state
+
+    @classmethod
+    def replay(
+        cls, events: Sequence[dict[str, Any]], num_seats: int, config: dict[str, Any]
+    ) -> GameState:
+        """Rebuild a match from its log alone: recorded chance, recorded actions and faults.
+
+        Raises :class:`ReplayMismatch` if the log does not reproduce itself exactly.
+        """
+        state = cls(config=dict(config), num_seats=num_seats)
+        state._check_seats()
+        state.start(ReplayChance(events, state.log.append))
+        for event in events:
+            kind = event.get("type")
+            if kind == "action":
+                try:
+                    state.apply(event["seat"], event["action"])
+                except IllegalAction as exc:
+                    raise ReplayMismatch(f"recorded action is illegal: {exc}") from None
+            elif kind == "rejected":
+                state.reject(event["seat"], event["action"], event["reason"])
+            elif kind == "fault":
+                faults = {int(s): Fault(**f) for s, f in event["faults"].items()}
+                state.forfeit(faults)
+            elif kind != "chance":
+                raise ReplayMismatch(f"unknown event type {kind!r}")
+        state.take_notices()
+        if state.log != list(events):
+            raise ReplayMismatch("replaying the record did not reproduce it")
+        return state
+
+    def _check_seats(self) -> None:
+        if not self.min_seats <= self.num_seats <= self.max_seats:
+            raise ValueError(
+                f"{self.game} is played by {self.min_seats}-{self.max_seats} seats, "
+                f"not {self.num_seats}"
+            )
+
+    @classmethod
+    def default_config(cls) -> dict[str, Any]:
+        return {}
+
+    # ---- what subclasses implement ------------------------------------------------------
+    @abstractmethod
+    def start(self, chance: Chance) -> None:
+        """Deal: draw every chance outcome the match needs from ``chance``."""
+
+    @abstractmethod
+    def pending(self) -> list[int]:
+        """Seats that must decide now (several for a simultaneous move); [] when over."""
+
+    @abstractmethod
+    def prompt(self, seat: int) -> Prompt:
+        """The question a pending seat is asked, holding only what it may see."""
+
+    @abstractmethod
+    def verify(self, seat: int, action: Any) -> None:
+        """Raise :class:`IllegalAction` with the reason if ``action`` is not allowed."""
+
+    @abstractmethod
+    def _apply(self, seat: int, action: Any) -> None:
+        """Apply a verified action (a simultaneous move resolves once all seats acted)."""
+
+    @abstractmethod
+    def _forfeit(self, faults: dict[int, Fault]) -> None:
+        """What the rules do with seats that faulted at the same moment."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> dict[str, Any]:
+        """JSON-ready outcome; always holds ``scores`` (one number per seat)."""
+
+    # ---- shared mechanics ---------------------------------------------------------------
+    def can(self, seat: int, action: Any) -> bool:
+        try:
+            self.verify(seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, seat: int, action: Any) -> None:
+        if seat not in self.pending():
+            raise IllegalAction(f"seat {seat} is not to act now")
+        self.verify(seat, action)
+        self.log.append({"type": "action", "seat": seat, "action": action})
+        self._apply(seat, action)
+
+    def reject(self, seat: int, action: Any, reason: str) -> Fault | None:
+        """An illegal answer arrived. By default it disqualifies the seat (a fault, which
+        the runner passes to :meth:`forfeit`). Games whose rules treat it otherwise (Last
+        Card: a pass) override this, log a ``rejected`` event, apply the rule and return None.
+        """
+        return Fault("invalid", reason)
+
+    def forfeit(self, faults: dict[int, Fault]) -> None:
+        """Seats that faulted together: logged, then handled by the rules."""
+        fresh = {seat: f for seat, f in sorted(faults.items()) if seat not in self.faults}
+        if not fresh:
+            return
+        self.faults.update(fresh)
+        self.log.append(
+            {"type": "fault", "faults": {str(s): f.as_dict() for s, f in fresh.items()}}
+        )
+        self._forfeit(fresh)
+
+    def notify(self, seat: int, kind: str, data: dict[str, Any]) -> None:
+        self._notices.append((seat, Prompt(kind, data, expects_answer=False)))
+
+    def take_notices(self) -> list[tuple[int, Prompt]]:
+        notices, self._notices = self._notices, []
+        return notices

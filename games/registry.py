@@ -1,0 +1,73 @@
+"""The games Card Arena knows, and what each brings: engine, bot contract, built-in bots."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from games.engine.agents import BotCall
+from games.engine.game import GameState
+from games.engine.runner import TimeControl
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    slug: str
+    title: str
+    state_class: type[GameState]
+    bot_call: BotCall
+    #: name -> module holding a standalone ``class Bot`` (stdlib only)
+    builtin_bots: dict[str, str] = field(default_factory=dict)
+    time_control: TimeControl = field(default_factory=TimeControl)
+    #: the bot methods of the contract (a bot file must define them all)
+    methods: tuple[str, ...] = ()
+
+    def builtin_path(self, name: str) -> Path:
+        module = importlib.import_module(self._builtin_module(name))
+        assert module.__file__ is not None
+        return Path(module.__file__)
+
+    def builtin_class(self, name: str) -> Any:
+        return importlib.import_module(self._builtin_module(name)).Bot
+
+    def _builtin_module(self, name: str) -> str:
+        try:
+            return self.builtin_bots[name]
+        except KeyError:
+            known = ", ".join(sorted(self.builtin_bots))
+            raise KeyError(f"{self.slug} has no built-in bot {name!r} (known: {known})") from None
+
+
+def _rps_poker() -> GameSpec:
+    from games.rps_poker import botapi
+    from games.rps_poker.rules import RpsPokerState
+
+    return GameSpec(
+        slug="rps-poker",
+        title="RPS Poker",
+        state_class=RpsPokerState,
+        bot_call=botapi.bot_call,
+        builtin_bots={
+            name: f"games.rps_poker.bots.{name}" for name in ("minimal", "simple", "strong")
+        },
+        time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
+        methods=botapi.METHODS,
+    )
+
+
+_FACTORIES = {"rps-poker": _rps_poker}
+_CACHE: dict[str, GameSpec] = {}
+
+
+def game_slugs() -> list[str]:
+    return list(_FACTORIES)
+
+
+def get_game(slug: str) -> GameSpec:
+    if slug not in _FACTORIES:
+        raise KeyError(f"unknown game {slug!r} (known: {', '.join(_FACTORIES)})")
+    if slug not in _CACHE:
+        _CACHE[slug] = _FACTORIES[slug]()
+    return _CACHE[slug]

@@ -1,0 +1,17 @@
+"""Always takes the first card offered and plays the first card in hand."""
+
+
+class Bot:
+    name = "minimal"
+
+    def draft_pick(self, cards):
+        return 0
+
+    def draft_receive(self, card):
+        pass
+
+    def main_play(self, hand, base):
+        return 0
+
+    def main_postprocess(self, card):
+        pass
