@@ -65,7 +65,9 @@ class GameState(ABC):
         cls, seed: int, num_seats: int | None = None, config: dict[str, Any] | None = None
     ) -> GameState:
         """A fresh match whose chance outcomes come from ``random.Random(seed)``."""
-        state = cls(config=cls.default_config() | (config or {}), num_seats=num_seats or cls.min_seats)
+        state = cls(
+            config=cls.default_config() | (config or {}), num_seats=num_seats or cls.min_seats
+        )
         state._check_seats()
         state.start(SeededChance(random.Random(seed), state.log.append))
         return state

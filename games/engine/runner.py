@@ -7,6 +7,8 @@ timeout, invalid answer, crash) into a recorded outcome. It never raises for a s
 
 from __future__ import annotations
 
+import contextlib
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,25 +91,26 @@ class MatchRunner:
                 raise RuntimeError(f"{state.game}: no seat to act but the match is not over")
             prompts = {seat: state.prompt(seat) for seat in seats}
             answers, faults = self._exchange(agents, stats, prompts)
+            legal: dict[int, Any] = {}
             for seat in sorted(answers):
-                if faults:
-                    break  # faults are settled first: the rules may end the match
                 try:
                     state.verify(seat, answers[seat])
                 except IllegalAction as exc:
                     fault = state.reject(seat, answers[seat], str(exc))
                     if fault is not None:
                         faults[seat] = fault
-                    continue
-                state.apply(seat, answers[seat])
+                else:
+                    legal[seat] = answers[seat]
             if faults:
-                state.forfeit(faults)
+                state.forfeit(faults)  # settled first: the rules may end the match
+            for seat, action in legal.items():
+                if seat in state.pending():
+                    state.apply(seat, action)
         result = state.result()
-        for seat, agent in enumerate(agents):
-            try:
+        for agent in agents:
+            # The match is decided; a seat failing to hear the result changes nothing.
+            with contextlib.suppress(AgentFault):
                 agent.end(result)
-            except AgentFault:
-                pass  # the match is decided; a seat failing to hear the result changes nothing
         names = list(seat_names) if seat_names else [a.name for a in agents]
         record = {
             "version": RECORD_VERSION,
@@ -164,7 +167,7 @@ class MatchRunner:
         """Send every prompt first, then collect: simultaneous seats think in parallel."""
         faults: dict[int, Fault] = {}
         sent: dict[int, float] = {}
-        for seat, prompt in prompts.items():
+        for seat, prompt in sorted(prompts.items()):
             try:
                 agents[seat].send(prompt)
             except AgentFault as exc:

@@ -1,0 +1,189 @@
+"""The match runner: asking, validating, applying, informing, and faults as outcomes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.engine.agents import Agent, AgentFault, InProcessAgent, ScriptedAgent
+from games.engine.game import Fault, Prompt
+from games.engine.runner import MatchRunner, TimeControl
+from games.rps_poker import botapi
+from games.rps_poker.bots import minimal
+from games.rps_poker.rules import RpsPokerState
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SlowAgent(Agent):
+    """Thinks ``delay`` seconds of fake time per prompt, in parallel with other seats (as a
+    real bot process does): it reports when its answer was ready."""
+
+    def __init__(self, clock: FakeClock, delay: float, name: str = "slow") -> None:
+        self.clock, self.delay, self.name = clock, delay, name
+        self.prompt: Prompt | None = None
+        self.asked_at = 0.0
+
+    def send(self, prompt: Prompt) -> None:
+        self.prompt = prompt
+        self.asked_at = self.clock.now
+
+    def receive(self, timeout: float) -> Any:
+        assert self.prompt is not None
+        deadline = self.clock.now + timeout
+        ready = self.asked_at + self.delay
+        if ready > deadline:
+            self.clock.now = deadline
+            raise AgentFault("timeout", f"no answer within {timeout:.2f} s")
+        self.clock.now = max(self.clock.now, ready)
+        self.answered_at = ready
+        return 0 if self.prompt.expects_answer else None
+
+
+def minimal_agent(name: str = "minimal") -> InProcessAgent:
+    return InProcessAgent(minimal.Bot, botapi.bot_call, name)
+
+
+class Raising:
+    """Raises in ``method`` on its ``after``-th call of it."""
+
+    def __init__(self, method: str, after: int = 0) -> None:
+        self.method, self.after, self.calls = method, after, 0
+
+    def __call__(self) -> Any:
+        outer = self
+
+        class Bot(minimal.Bot):
+            def __getattribute__(self, name: str) -> Any:
+                if name == outer.method:
+                    outer.calls += 1
+                    if outer.calls > outer.after:
+                        raise RuntimeError(f"boom in {name}")
+                return super().__getattribute__(name)
+
+        return Bot()
+
+
+def run(agents: list[Agent], seed: int = 7, tc: TimeControl | None = None, clock=None):
+    runner = MatchRunner(clock or FakeClock(), tc or TimeControl())
+    return runner.run(RpsPokerState.new(seed), agents, seed=seed)
+
+
+def test_it_plays_a_whole_match_and_records_it():
+    outcome = run([minimal_agent("a"), minimal_agent("b")])
+    assert sum(outcome.result["scores"]) == 10
+    assert outcome.record["seats"] == [{"name": "a"}, {"name": "b"}]
+    kinds = [e["type"] for e in outcome.record["events"]]
+    assert kinds.count("action") == 2 * (5 + 10)
+    assert kinds.count("chance") == 4  # full deck, remaining deck, two player decks
+    assert outcome.faults == {}
+
+
+def test_it_asks_both_seats_of_a_simultaneous_move_before_collecting_answers():
+    order: list[str] = []
+
+    class Logged(ScriptedAgent):
+        def send(self, prompt):
+            order.append(f"send {self.name} {prompt.kind}")
+            super().send(prompt)
+
+        def receive(self, timeout):
+            order.append(f"receive {self.name}")
+            return super().receive(timeout)
+
+    run([Logged([0] * 15, "a"), Logged([0] * 15, "b")])
+    assert order[:4] == ["send a draft_pick", "send b draft_pick", "receive a", "receive b"]
+
+
+def test_it_tells_each_seat_only_its_own_cards():
+    a, b = ScriptedAgent([0] * 15, "a"), ScriptedAgent([1] * 5 + [0] * 10, "b")
+    outcome = run([a, b])
+    full = next(e for e in outcome.record["events"] if e["label"] == "full-deck")["outcome"]
+    first_offers = [p.data["cards"] for p in a.seen if p.kind == "draft_pick"]
+    assert first_offers[0] == full[0:2]
+    assert next(p.data["cards"] for p in b.seen if p.kind == "draft_pick") == full[2:4]
+    received = [p.data["card"] for p in a.seen if p.kind == "draft_receive"]
+    # b picks index 1 each step, so a receives b's index-0 card
+    assert received[0] == full[2]
+    for prompt in a.seen:
+        if prompt.kind == "main_play":
+            assert not set(prompt.data["hand"]) & set(outcome.state.decks[1])
+
+
+def test_it_records_an_exception_as_a_fault_and_credits_the_opponent():
+    raising = InProcessAgent(Raising("main_play", after=3), botapi.bot_call, "raiser")
+    outcome = run([raising, minimal_agent()])
+    fault = outcome.faults[0]
+    assert fault.kind == "exception"
+    assert "main_play raised RuntimeError: boom in main_play" in fault.reason
+    games = outcome.result["games"]
+    assert len(games) == 3
+    assert outcome.result["scores"][1] == 7 + sum(g["winner"] == 1 for g in games)
+    assert sum(outcome.result["scores"]) == 10
+    assert "RuntimeError" in raising.errors[0]
+
+
+def test_it_counts_an_exception_in_a_notice_as_a_fault():
+    raising = InProcessAgent(Raising("draft_receive"), botapi.bot_call, "raiser")
+    outcome = run([minimal_agent(), raising])
+    assert outcome.faults[1].kind == "exception"
+    assert outcome.result["scores"] == [10, 0]
+
+
+def test_it_records_an_invalid_answer_with_the_reason():
+    outcome = run([ScriptedAgent([0, 0, 5]), ScriptedAgent([0] * 15)])
+    assert outcome.faults[0].kind == "invalid"
+    assert outcome.faults[0].reason == "index 5 is out of range 0-1"
+    assert outcome.result["scores"] == [0, 10]
+
+
+def test_it_refuses_a_bool_as_an_index():
+    outcome = run([ScriptedAgent([True]), ScriptedAgent([0] * 15)])
+    assert outcome.faults[0].kind == "invalid"
+    assert "True" in outcome.faults[0].reason
+
+
+def test_it_records_a_startup_fault_before_any_move():
+    broken = InProcessAgent(lambda: 1 / 0, botapi.bot_call, "broken")
+    outcome = run([minimal_agent(), broken])
+    assert outcome.faults[1].kind == "startup"
+    assert outcome.result["scores"] == [10, 0]
+    assert outcome.result["forfeited_games"] == 10
+
+
+def test_it_credits_nobody_when_both_seats_fault_at_once():
+    outcome = run([ScriptedAgent([7]), ScriptedAgent(["x"])])
+    assert set(outcome.faults) == {0, 1}
+    assert outcome.result["scores"] == [0, 0]
+    assert outcome.result["winner"] is None
+
+
+def test_it_times_out_a_seat_that_overruns_its_call_and_bank():
+    clock = FakeClock()
+    tc = TimeControl(move=1.0, bank=2.0, startup=5.0)
+    slow = SlowAgent(clock, delay=1.8)
+    outcome = run([slow, SlowAgent(clock, delay=0.1, name="fast")], tc=tc, clock=clock)
+    # Each call overruns by 0.8 s: the bank of 2 s pays for two, the third call is given
+    # only what is left of the bank (1 s + 0.4 s) and times out.
+    assert outcome.faults[0] == Fault("timeout", "no answer within 1.40 s")
+    assert outcome.stats[0].calls == 2
+    assert 1 not in outcome.faults
+
+
+def test_it_does_not_charge_a_seat_for_time_spent_waiting_on_another():
+    clock = FakeClock()
+    tc = TimeControl(move=1.0, bank=1.0)
+    outcome = run(
+        [SlowAgent(clock, delay=1.5), SlowAgent(clock, 0.01, "quick")], tc=tc, clock=clock
+    )
+    assert outcome.faults[0].kind == "timeout"
+    assert 1 not in outcome.faults
+    assert outcome.stats[1].bank_left == 1.0
+    assert outcome.stats[1].slowest_s == pytest.approx(0.01)
