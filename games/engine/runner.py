@@ -8,7 +8,6 @@ timeout, invalid answer, crash) into a recorded outcome. It never raises for a s
 from __future__ import annotations
 
 import contextlib
-
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any

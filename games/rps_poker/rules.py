@@ -161,4 +161,5 @@ class RpsPokerState(GameState):
             "hands": self.hands[A] + self.hands[B],
             "remaining": self.remaining + ([self.base] if self.base else []),
             "played": [c for g in self.games for c in g["played"]],
+            "bases_used": [g["base"] for g in self.games],
         }

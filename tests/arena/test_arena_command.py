@@ -1,0 +1,192 @@
+"""``manage.py arena``: the bot authors' local round robin. It needs no database."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.arena.conftest import FIRST_CARD_BOT
+
+
+def arena(*args: str) -> str:
+    out = io.StringIO()
+    call_command("arena", "--game", "rps-poker", "--no-progress", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_it_prints_a_leaderboard_and_writes_the_json_schema(tmp_path):
+    out_json = tmp_path / "out" / "results.json"
+    table = arena(
+        "builtin:strong",
+        "builtin:simple",
+        "builtin:minimal",
+        "--rounds",
+        "6",
+        "--seed",
+        "42",
+        "--json",
+        str(out_json),
+    )
+    assert "rank" in table and "strong" in table and "win rate" in table
+    data = json.loads(out_json.read_text())
+    assert data["game"] == "rps-poker"
+    assert data["seed"] == 42
+    assert data["rounds"] == 6
+    assert data["matches"] == 6 * 3
+    assert data["elapsed_s"] >= 0
+    bots = data["bots"]
+    assert next(b["name"] for b in bots) == "strong"
+    assert {b["source"] for b in bots} == {"builtin:strong", "builtin:simple", "builtin:minimal"}
+    for bot in bots:
+        assert set(bot) >= {"name", "source", "score", "games", "wins", "faults"}
+        assert bot["games"] == 6 * 2 * 10
+        assert bot["matches"] == bot["wins"] + bot["draws"] + bot["losses"] == 12
+    assert sum(b["score"] for b in bots) == 10 * 6 * 3
+    assert bots == sorted(bots, key=lambda b: -b["score"])
+
+
+def test_it_is_reproducible_from_its_seed(tmp_path):
+    runs = []
+    for n in range(2):
+        path = tmp_path / f"{n}.json"
+        arena(
+            "builtin:strong", "builtin:simple", "--rounds", "5", "--seed", "7", "--json", str(path)
+        )
+        runs.append([(b["name"], b["score"]) for b in json.loads(path.read_text())["bots"]])
+    assert runs[0] == runs[1]
+
+
+def test_it_runs_bot_files_in_child_processes_and_names_them(tmp_path, bot_file):
+    first = bot_file("first_card.py", FIRST_CARD_BOT.format(name="Firsty"))
+    nameless = bot_file("plain_bot.py", FIRST_CARD_BOT.replace('name = "{name}"', "pass"))
+    out_json = tmp_path / "r.json"
+    arena(
+        str(first),
+        str(nameless),
+        "builtin:minimal",
+        "--rounds",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+        str(out_json),
+    )
+    bots = {b["name"]: b for b in json.loads(out_json.read_text())["bots"]}
+    assert set(bots) == {"Firsty", "plain_bot", "minimal"}
+    assert bots["Firsty"]["source"] == str(first)
+    # The first-card bot and minimal play the same way: neither faults, and all 60 games split.
+    assert sum(b["score"] for b in bots.values()) == 60
+    assert all(b["faults"] == 0 for b in bots.values())
+
+
+def test_it_tells_apart_two_bots_with_one_name(tmp_path):
+    out_json = tmp_path / "r.json"
+    arena("builtin:simple", "builtin:simple", "--rounds", "1", "--json", str(out_json))
+    assert sorted(b["name"] for b in json.loads(out_json.read_text())["bots"]) == [
+        "simple",
+        "simple#2",
+    ]
+
+
+def test_it_writes_match_records_and_bot_logs(tmp_path, bot_file):
+    chatty = bot_file(
+        "chatty.py",
+        FIRST_CARD_BOT.format(name="chatty").replace(
+            "    def main_play(self, hand, base):\n",
+            "    def main_play(self, hand, base):\n        print('thinking about', hand)\n",
+        ),
+    )
+    logs = tmp_path / "logs"
+    arena(str(chatty), "builtin:simple", "--rounds", "2", "--seed", "3", "--logs", str(logs))
+    records = sorted((logs / "matches").glob("*.json"))
+    assert len(records) == 2
+    record = json.loads(records[0].read_text())
+    assert record["game"] == "rps-poker"
+    assert {s["name"] for s in record["seats"]} == {"chatty", "simple"}
+    assert sum(record["result"]["scores"]) == 10
+    (stderr_log,) = (logs / "stderr").glob("*chatty*")
+    # print() in a bot goes to its log, never into the protocol.
+    assert "thinking about" in stderr_log.read_text()
+
+
+def test_it_records_faults_and_keeps_going(tmp_path, bot_file):
+    raiser = bot_file(
+        "raiser.py",
+        FIRST_CARD_BOT.format(name="raiser").replace(
+            "        return 0\n\n    def main_postprocess",
+            "        raise ValueError('no idea')\n\n    def main_postprocess",
+        ),
+    )
+    wrong = bot_file(
+        "wrong.py",
+        FIRST_CARD_BOT.format(name="wrong").replace(
+            "    def draft_pick(self, cards):\n        return 0",
+            "    def draft_pick(self, cards):\n        return 2",
+        ),
+    )
+    out_json = tmp_path / "r.json"
+    arena(str(raiser), str(wrong), "builtin:minimal", "--rounds", "2", "--json", str(out_json))
+    bots = {b["name"]: b for b in json.loads(out_json.read_text())["bots"]}
+    # wrong faults at its first draft pick in every match, so against it raiser never reaches
+    # the main phase; raiser faults at its first main play against minimal.
+    assert bots["wrong"]["faults"] == 4
+    assert bots["wrong"]["fault_kinds"] == {"invalid": 4}
+    assert bots["raiser"]["fault_kinds"] == {"exception": 2}
+    assert bots["minimal"]["faults"] == 0
+    assert bots["minimal"]["score"] == 40
+    assert bots["raiser"]["score"] == 20
+    assert bots["wrong"]["score"] == 0
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("missing.py", "missing.py: no such file"),
+        ("builtin:nobody", "rps-poker has no built-in bot 'nobody'"),
+    ],
+)
+def test_it_names_the_problem_with_a_bad_bot_argument(source, message):
+    with pytest.raises(CommandError, match=message):
+        arena(source, "builtin:minimal", "--rounds", "1")
+
+
+def test_it_refuses_a_file_without_a_bot_class(bot_file):
+    path = bot_file("nobot.py", "class Player:\n    pass\n")
+    with pytest.raises(CommandError, match=r"nobot.py: no top-level class Bot$"):
+        arena(str(path), "builtin:minimal", "--rounds", "1")
+
+
+def test_it_refuses_a_bot_missing_a_method(bot_file):
+    path = bot_file("half.py", "class Bot:\n    def draft_pick(self, cards):\n        return 0\n")
+    with pytest.raises(
+        CommandError,
+        match="half.py: class Bot has no method draft_receive, main_play, main_postprocess",
+    ):
+        arena(str(path), "builtin:minimal", "--rounds", "1")
+
+
+def test_it_reports_an_import_failure_with_the_traceback_in_the_log(bot_file):
+    path = bot_file("crashy.py", "import math\nVALUE = math.sqrt(-1)\n")
+    with pytest.raises(CommandError) as info:
+        arena(str(path), "builtin:minimal", "--rounds", "1")
+    message = str(info.value)
+    assert "crashy.py: failed at import: ValueError: math domain error" in message
+    assert "\n" not in message
+    log = Path(message.split("(traceback in ")[1].rstrip(")"))
+    assert "Traceback (most recent call last)" in log.read_text()
+    assert "math.sqrt(-1)" in log.read_text()
+
+
+def test_it_refuses_an_unsupported_file_type(bot_file):
+    path = bot_file("bot.rb", "puts 1\n")
+    with pytest.raises(CommandError, match="unsupported bot file type '.rb'"):
+        arena(str(path), "builtin:minimal", "--rounds", "1")
+
+
+def test_it_needs_two_bots():
+    with pytest.raises(CommandError, match="at least two bots"):
+        arena("builtin:minimal", "--rounds", "1")
