@@ -68,7 +68,8 @@ class Entrant:
             "fault_kinds": dict(self.fault_kinds),
             "mean_call_ms": round(1000 * self.think_s / self.calls, 3) if self.calls else None,
             "head_to_head": {
-                other: {"won": won, "lost": lost} for other, (won, lost) in self.head_to_head.items()
+                other: {"won": won, "lost": lost}
+                for other, (won, lost) in self.head_to_head.items()
             },
         }
 
@@ -192,8 +193,9 @@ class Arena:
         for r, a, b, s in self.schedule(rounds, seed):
             seats = [self.entrants[a], self.entrants[b]]
             state = self.game.state_class.new(s, num_seats=2)
-            outcome = runner.run(state, [e.agent for e in seats], seed=s,
-                                 seat_names=[e.name for e in seats])
+            outcome = runner.run(
+                state, [e.agent for e in seats], seed=s, seat_names=[e.name for e in seats]
+            )
             self._score(seats, outcome)
             played += 1
             if self.logs:

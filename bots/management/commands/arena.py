@@ -26,14 +26,24 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", required=True, choices=game_slugs())
         parser.add_argument("bots", nargs="+", metavar="BOT")
-        parser.add_argument("--rounds", type=int, default=100,
-                            help="rounds; in each, every pair of bots plays once (default 100)")
-        parser.add_argument("--seed", type=int, default=None,
-                            help="tournament seed (default: random, printed)")
-        parser.add_argument("--json", type=Path, metavar="PATH",
-                            help="write machine-readable results here")
-        parser.add_argument("--logs", type=Path, metavar="DIR",
-                            help="write every match record and each bot's stderr here")
+        parser.add_argument(
+            "--rounds",
+            type=int,
+            default=100,
+            help="rounds; in each, every pair of bots plays once (default 100)",
+        )
+        parser.add_argument(
+            "--seed", type=int, default=None, help="tournament seed (default: random, printed)"
+        )
+        parser.add_argument(
+            "--json", type=Path, metavar="PATH", help="write machine-readable results here"
+        )
+        parser.add_argument(
+            "--logs",
+            type=Path,
+            metavar="DIR",
+            help="write every match record and each bot's stderr here",
+        )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     def handle(self, *args, **opts) -> None:
@@ -51,17 +61,24 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         with arena:
             total = rounds * len(arena.entrants) * (len(arena.entrants) - 1) // 2
-            err.print(f"{game.title}: {len(arena.entrants)} bots, {rounds} rounds, "
-                      f"{total} matches, seed {seed}")
+            err.print(
+                f"{game.title}: {len(arena.entrants)} bots, {rounds} rounds, "
+                f"{total} matches, seed {seed}"
+            )
             progress = Progress(
-                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TimeRemainingColumn(), console=err, transient=True,
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=err,
+                transient=True,
                 disable=opts["no_progress"] or not err.is_terminal,
             )
             with progress:
                 task = progress.add_task("matches", total=total)
-                summary = arena.run(rounds, seed,
-                                    on_match=lambda n, _o: progress.update(task, completed=n))
+                summary = arena.run(
+                    rounds, seed, on_match=lambda n, _o: progress.update(task, completed=n)
+                )
         self._print_table(out, game.title, summary)
         if opts["json"]:
             opts["json"].parent.mkdir(parents=True, exist_ok=True)
@@ -71,8 +88,10 @@ class Command(BaseCommand):
             err.print(f"match records and bot logs in {opts['logs']}")
 
     def _print_table(self, out: Console, title: str, summary: dict) -> None:
-        table = Table(title=f"{title}: {summary['matches']} matches in {summary['elapsed_s']:.1f} s"
-                      f" (seed {summary['seed']})")
+        table = Table(
+            title=f"{title}: {summary['matches']} matches in {summary['elapsed_s']:.1f} s"
+            f" (seed {summary['seed']})"
+        )
         table.add_column("rank", justify="right")
         table.add_column("bot")
         table.add_column("score (games won)", justify="right")
@@ -85,8 +104,11 @@ class Command(BaseCommand):
             if bot["fault_kinds"]:
                 faults += " (" + ", ".join(f"{k} {v}" for k, v in bot["fault_kinds"].items()) + ")"
             table.add_row(
-                str(rank), bot["name"], str(bot["score"]),
+                str(rank),
+                bot["name"],
+                str(bot["score"]),
                 f"{100 * bot['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})",
-                f"{bot['wins']}-{bot['draws']}-{bot['losses']}", faults,
+                f"{bot['wins']}-{bot['draws']}-{bot['losses']}",
+                faults,
             )
         out.print(table)
