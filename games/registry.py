@@ -24,6 +24,10 @@ class GameSpec:
     #: the bot methods of the contract (a bot file must define them all)
     methods: tuple[str, ...] = ()
 
+    @property
+    def builtin_names(self) -> list[str]:
+        return list(self.builtin_bots)
+
     def builtin_path(self, name: str) -> Path:
         module = importlib.import_module(self._builtin_module(name))
         assert module.__file__ is not None

@@ -1,0 +1,109 @@
+"""Settings come from the environment, with safe defaults for a laptop."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from cardsite.env import envbool, envint, envlist, secret_key
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json
+from django.conf import settings
+import django
+django.setup()
+print(json.dumps({
+    "debug": settings.DEBUG,
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "db_name": str(settings.DATABASES["default"]["NAME"]),
+    "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "layer_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "secret": settings.SECRET_KEY,
+}))
+"""
+
+
+def load_settings(tmp_path: Path, **env: str) -> dict:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "SECRET_KEY"}
+    }
+    clean |= {"DJANGO_SETTINGS_MODULE": "cardsite.settings", "CARD_ARENA_VAR": str(tmp_path)}
+    clean |= env
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_it_defaults_to_sqlite_in_var_and_the_in_memory_layer_with_debug_off(tmp_path):
+    loaded = load_settings(tmp_path)
+    assert loaded["debug"] is False
+    assert loaded["engine"] == "django.db.backends.sqlite3"
+    assert loaded["db_name"] == str(tmp_path / "db.sqlite3")
+    assert loaded["layer"] == "channels.layers.InMemoryChannelLayer"
+
+
+def test_it_switches_to_postgresql_and_redis_from_urls(tmp_path):
+    loaded = load_settings(
+        tmp_path,
+        DATABASE_URL="postgres://u:p@db.example:5433/arena",
+        REDIS_URL="redis://cache.example:6380/2",
+        DEBUG="1",
+    )
+    assert loaded["debug"] is True
+    assert loaded["engine"] == "django.db.backends.postgresql"
+    assert loaded["db_name"] == "arena"
+    assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert loaded["layer_hosts"] == ["redis://cache.example:6380/2"]
+
+
+def test_it_generates_the_secret_key_once_and_keeps_it_private(tmp_path):
+    first = load_settings(tmp_path)["secret"]
+    second = load_settings(tmp_path)["secret"]
+    assert first == second
+    assert len(first) >= 50
+    key_file = tmp_path / "secret_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert load_settings(tmp_path, SECRET_KEY="from-env")["secret"] == "from-env"
+
+
+def test_it_keeps_var_out_of_git():
+    ignored = subprocess.run(["git", "check-ignore", "-q", "var/secret_key"], cwd=ROOT, check=False)
+    assert ignored.returncode == 0
+
+
+def test_it_refuses_bad_values(monkeypatch):
+    monkeypatch.setenv("X_FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="X_FLAG='maybe' is not a boolean"):
+        envbool("X_FLAG")
+    monkeypatch.setenv("X_NUM", "ten")
+    with pytest.raises(ImproperlyConfigured, match="X_NUM='ten' is not an integer"):
+        envint("X_NUM", 1)
+    monkeypatch.setenv("X_FLAG", "Yes")
+    assert envbool("X_FLAG") is True
+    monkeypatch.setenv("X_LIST", " a, b ,,c")
+    assert envlist("X_LIST", []) == ["a", "b", "c"]
+
+
+def test_it_writes_a_new_secret_key_file(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    key = secret_key(tmp_path / "fresh")
+    assert (tmp_path / "fresh" / "secret_key").read_text().strip() == key
