@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
 
-from bots.arena import Arena  # noqa: E402
-from games.registry import get_game  # noqa: E402
+from bots.arena import Arena
+from games.registry import get_game
 
 BOTS = ["builtin:strong", "builtin:simple"]
 

@@ -124,6 +124,8 @@ STORAGES = {
 }
 # Serve straight from static/ when collectstatic has not run (tests, first start).
 WHITENOISE_USE_FINDERS = True
+# Before collectstatic has run there is no manifest: fall back to the plain file names.
+WHITENOISE_MANIFEST_STRICT = False
 WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
