@@ -550,13 +550,13 @@ def _stop_from_state(state: dict) -> list[str]:
     if "redis" in state:
         try:
             RedisServer(**state["redis"]).stop()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - reported, and the other server still stops
             errors.append(f"redis: {exc}")
     if "postgres" in state:
         try:
             info = {k: v for k, v in state["postgres"].items() if k != "url"}
             PostgresServer(**info).stop()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(f"postgres: {exc}")
     if state.get("owns_dir"):
         _rmtree(state.get("dir"))

@@ -83,7 +83,7 @@ class InProcessAgent(Agent):
     def begin(self, info: SeatInfo, timeout: float) -> None:
         try:
             self.bot = self.factory()
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a bot failing is an outcome
             self.errors.append(traceback.format_exc())
             raise AgentFault("startup", f"{type(exc).__name__}: {exc}") from None
 
@@ -92,7 +92,7 @@ class InProcessAgent(Agent):
         self._answer, self._fault = None, None
         try:
             self._answer = getattr(self.bot, method)(*args)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - a bot failing is an outcome
             self.errors.append(traceback.format_exc())
             self._fault = AgentFault("exception", f"{method} raised {type(exc).__name__}: {exc}")
 
