@@ -31,7 +31,7 @@ def measure(in_process: bool, matches: int) -> tuple[float, float]:
         started = time.perf_counter()
         summary = arena.run(rounds=matches, seed=1)
         elapsed = time.perf_counter() - started
-        calls = sum(e.calls for e in arena.entrants)
+        calls = sum(e.standing.calls for e in arena.entrants)
     assert summary["matches"] == matches
     return matches / elapsed, calls / elapsed
 

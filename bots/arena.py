@@ -1,20 +1,20 @@
-"""The command-line arena: a round-robin tournament of local bot files and built-ins.
+"""The command-line arena: a local tournament of bot files and built-in bots.
 
-Every round, every pair of bots plays one match; seats alternate between rounds. Needs no
-database. Used by ``manage.py arena`` and the benchmarks.
+The game's tournament format (``games/<game>/tournament.py``) decides who plays whom and
+how results add up; this module loads the bots, plays the scheduled matches through the
+match runner and collects the standings. Needs no database. Used by ``manage.py arena`` and
+the benchmarks.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import math
 import re
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from bots.launch import UnsupportedBot, plain_launch
 from bots.process import BotProcess, ProcessAgent
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
+from games.engine.tournament import Format, Standing, Table
 from games.registry import GameSpec
 
 
@@ -33,62 +34,12 @@ class ArenaError(Exception):
 class Entrant:
     source: str
     agent: Agent
+    standing: Standing
     process: BotProcess | None = None
-    name: str = ""
-    score: int = 0
-    games: int = 0
-    matches: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    faults: int = 0
-    fault_kinds: Counter[str] = field(default_factory=Counter)
-    think_s: float = 0.0
-    calls: int = 0
-    head_to_head: dict[str, list[int]] = field(default_factory=dict)
 
     @property
-    def win_rate(self) -> float:
-        return self.score / self.games if self.games else 0.0
-
-    def as_json(self) -> dict[str, Any]:
-        low, high = wilson_interval(self.score, self.games)
-        return {
-            "name": self.name,
-            "source": self.source,
-            "score": self.score,
-            "games": self.games,
-            "wins": self.wins,
-            "faults": self.faults,
-            "matches": self.matches,
-            "draws": self.draws,
-            "losses": self.losses,
-            "win_rate": round(self.win_rate, 6),
-            "win_rate_ci95": [round(low, 6), round(high, 6)],
-            "fault_kinds": dict(self.fault_kinds),
-            "mean_call_ms": round(1000 * self.think_s / self.calls, 3) if self.calls else None,
-            "head_to_head": {
-                other: {"won": won, "lost": lost}
-                for other, (won, lost) in self.head_to_head.items()
-            },
-        }
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def match_seed(seed: int, round_no: int, i: int, j: int) -> int:
-    """A per-match seed derived from the tournament seed: stable across runs and machines."""
-    digest = hashlib.sha256(f"{seed}:{round_no}:{i}:{j}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    def name(self) -> str:
+        return self.standing.name
 
 
 def _safe(name: str) -> str:
@@ -104,10 +55,14 @@ class Arena:
         logs: Path | None = None,
         time_control: TimeControl | None = None,
         in_process_builtins: bool = True,
+        fmt: Format | None = None,
     ) -> None:
-        if len(sources) < 2:
-            raise ArenaError("an arena needs at least two bots")
+        if game.tournament is None and fmt is None:
+            raise ArenaError(f"{game.slug} has no arena tournament format")
         self.game = game
+        self.format = fmt or game.tournament()  # type: ignore[misc]
+        if len(sources) < self.format.min_bots:
+            raise ArenaError(f"an arena needs at least {self.format.min_bots} bots")
         self.logs = logs
         self.tc = time_control or game.time_control
         self.in_process_builtins = in_process_builtins
@@ -133,7 +88,7 @@ class Arena:
             if self.in_process_builtins:
                 cls = self.game.builtin_class(name)
                 agent = InProcessAgent(cls, self.game.bot_call, getattr(cls, "name", name))
-                return Entrant(source=source, agent=agent, name=agent.name)
+                return Entrant(source, agent, Standing(agent.name, source))
             return self._process_entrant(source, path)
         path = Path(source)
         if not path.exists():
@@ -160,25 +115,19 @@ class Arena:
             process.close()
             raise ArenaError(f"{source}: class Bot has no method {', '.join(missing)}")
         agent = ProcessAgent(process, self.game.bot_call, startup_timeout=self.tc.startup)
-        return Entrant(source=source, agent=agent, process=process, name=hello.name)
+        return Entrant(source, agent, Standing(hello.name, source), process=process)
 
     def _name_entrants(self) -> None:
         seen: Counter[str] = Counter()
         for e in self.entrants:
             seen[e.name] += 1
             if seen[e.name] > 1:
-                e.name = f"{e.name}#{seen[e.name]}"
+                e.standing.name = f"{e.name}#{seen[e.name]}"
             e.agent.name = e.name
 
     # ---- playing ------------------------------------------------------------------------
-    def schedule(self, rounds: int, seed: int) -> Iterator[tuple[int, int, int, int]]:
-        """(round, seat A entrant, seat B entrant, match seed) in playing order."""
-        n = len(self.entrants)
-        for r in range(rounds):
-            for i in range(n):
-                for j in range(i + 1, n):
-                    a, b = (i, j) if r % 2 == 0 else (j, i)
-                    yield r, a, b, match_seed(seed, r, i, j)
+    def count(self, rounds: int) -> int:
+        return self.format.count(len(self.entrants), rounds)
 
     def run(
         self,
@@ -190,62 +139,42 @@ class Arena:
         runner = MatchRunner(clock, self.tc)
         started = clock()
         played = 0
-        for r, a, b, s in self.schedule(rounds, seed):
-            seats = [self.entrants[a], self.entrants[b]]
-            state = self.game.state_class.new(s, num_seats=2)
+        for table in self.format.schedule(len(self.entrants), rounds, seed):
+            seated = [self.entrants[i] for i in table.seats]
+            state = self.game.state_class.new(table.seed, num_seats=len(seated))
             outcome = runner.run(
-                state, [e.agent for e in seats], seed=s, seat_names=[e.name for e in seats]
+                state,
+                [e.agent for e in seated],
+                seed=table.seed,
+                seat_names=[e.name for e in seated],
             )
-            self._score(seats, outcome)
+            self.format.tally([e.standing for e in seated], outcome)
             played += 1
             if self.logs:
-                self._log_match(r, played, seats, outcome)
+                self._log_match(table, played, seated, outcome)
             if on_match:
                 on_match(played, outcome)
         return self.summary(rounds, seed, played, clock() - started)
 
-    def _score(self, seats: list[Entrant], outcome: MatchOutcome) -> None:
-        scores = outcome.result["scores"]
-        total = sum(scores)
-        for seat, entrant in enumerate(seats):
-            other = seats[1 - seat]
-            mine, theirs = scores[seat], scores[1 - seat]
-            entrant.matches += 1
-            entrant.score += mine
-            entrant.games += total
-            if mine > theirs:
-                entrant.wins += 1
-            elif mine < theirs:
-                entrant.losses += 1
-            else:
-                entrant.draws += 1
-            h2h = entrant.head_to_head.setdefault(other.name, [0, 0])
-            h2h[0] += mine
-            h2h[1] += theirs
-            fault = outcome.faults.get(seat)
-            if fault:
-                entrant.faults += 1
-                entrant.fault_kinds[fault.kind] += 1
-            stats = outcome.stats[seat]
-            entrant.think_s += stats.think_s
-            entrant.calls += stats.calls
-
-    def _log_match(self, r: int, n: int, seats: list[Entrant], outcome: MatchOutcome) -> None:
+    def _log_match(
+        self, table: Table, n: int, seated: list[Entrant], outcome: MatchOutcome
+    ) -> None:
         assert self.logs is not None
         folder = self.logs / "matches"
         folder.mkdir(parents=True, exist_ok=True)
-        name = f"{n:05d}-r{r + 1:03d}-{_safe(seats[0].name)}-vs-{_safe(seats[1].name)}.json"
+        names = "-vs-".join(_safe(e.name) for e in seated)
+        name = f"{n:05d}-r{table.round + 1:03d}-{names}.json"
         (folder / name).write_text(json.dumps(outcome.record, indent=1))
 
     def summary(self, rounds: int, seed: int, matches: int, elapsed: float) -> dict[str, Any]:
-        ranked = sorted(self.entrants, key=lambda e: (-e.score, e.faults, e.name))
+        bots = [self.format.bot_json(e.standing) for e in self.entrants]
         return {
             "game": self.game.slug,
             "seed": seed,
             "rounds": rounds,
             "matches": matches,
             "elapsed_s": round(elapsed, 3),
-            "bots": [e.as_json() for e in ranked],
+            "bots": self.format.rank(bots),
         }
 
     def close(self) -> None:

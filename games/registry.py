@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from games.engine.agents import BotCall
 from games.engine.game import GameState
 from games.engine.runner import TimeControl
+from games.engine.tournament import Format
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,8 @@ class GameSpec:
     time_control: TimeControl = field(default_factory=TimeControl)
     #: the bot methods of the contract (a bot file must define them all)
     methods: tuple[str, ...] = ()
+    #: the tournament format of the arena (scheduling and scoring)
+    tournament: Callable[[], Format] | None = None
 
     @property
     def builtin_names(self) -> list[str]:
@@ -47,6 +51,7 @@ class GameSpec:
 def _rps_poker() -> GameSpec:
     from games.rps_poker import botapi
     from games.rps_poker.rules import RpsPokerState
+    from games.rps_poker.tournament import RoundRobin
 
     return GameSpec(
         slug="rps-poker",
@@ -58,6 +63,7 @@ def _rps_poker() -> GameSpec:
         },
         time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
         methods=botapi.METHODS,
+        tournament=RoundRobin,
     )
 
 

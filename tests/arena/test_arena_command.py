@@ -188,5 +188,5 @@ def test_it_refuses_an_unsupported_file_type(bot_file):
 
 
 def test_it_needs_two_bots():
-    with pytest.raises(CommandError, match="at least two bots"):
+    with pytest.raises(CommandError, match="an arena needs at least 2 bots"):
         arena("builtin:minimal", "--rounds", "1")

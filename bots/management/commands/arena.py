@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from bots.arena import Arena, ArenaError, wilson_interval
+from bots.arena import Arena, ArenaError
 from games.registry import game_slugs, get_game
 
 
@@ -60,7 +60,7 @@ class Command(BaseCommand):
         except ArenaError as exc:
             raise CommandError(str(exc)) from None
         with arena:
-            total = rounds * len(arena.entrants) * (len(arena.entrants) - 1) // 2
+            total = arena.count(rounds)
             err.print(
                 f"{game.title}: {len(arena.entrants)} bots, {rounds} rounds, "
                 f"{total} matches, seed {seed}"
@@ -79,7 +79,7 @@ class Command(BaseCommand):
                 summary = arena.run(
                     rounds, seed, on_match=lambda n, _o: progress.update(task, completed=n)
                 )
-        self._print_table(out, game.title, summary)
+        self._print_table(out, game.title, arena.format, summary)
         if opts["json"]:
             opts["json"].parent.mkdir(parents=True, exist_ok=True)
             opts["json"].write_text(json.dumps(summary, indent=2) + "\n")
@@ -87,28 +87,17 @@ class Command(BaseCommand):
         if opts["logs"]:
             err.print(f"match records and bot logs in {opts['logs']}")
 
-    def _print_table(self, out: Console, title: str, summary: dict) -> None:
+    def _print_table(self, out: Console, title: str, fmt, summary: dict) -> None:
         table = Table(
             title=f"{title}: {summary['matches']} matches in {summary['elapsed_s']:.1f} s"
-            f" (seed {summary['seed']})"
+            f" (seed {summary['seed']})",
+            caption=None if fmt.higher_is_better else f"lower {fmt.score_label} is better",
         )
         table.add_column("rank", justify="right")
         table.add_column("bot")
-        table.add_column("score (games won)", justify="right")
-        table.add_column("win rate (95% CI)", justify="right")
-        table.add_column("matches W-D-L", justify="right")
-        table.add_column("faults", justify="right")
+        columns = fmt.columns()
+        for header, _ in columns:
+            table.add_column(header, justify="right")
         for rank, bot in enumerate(summary["bots"], 1):
-            low, high = wilson_interval(bot["score"], bot["games"])
-            faults = str(bot["faults"])
-            if bot["fault_kinds"]:
-                faults += " (" + ", ".join(f"{k} {v}" for k, v in bot["fault_kinds"].items()) + ")"
-            table.add_row(
-                str(rank),
-                bot["name"],
-                str(bot["score"]),
-                f"{100 * bot['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})",
-                f"{bot['wins']}-{bot['draws']}-{bot['losses']}",
-                faults,
-            )
+            table.add_row(str(rank), bot["name"], *(show(bot) for _, show in columns))
         out.print(table)

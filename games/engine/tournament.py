@@ -1,0 +1,141 @@
+"""Tournament formats: who plays whom on which deal, and how results add up.
+
+A format is pure logic shared by the command-line arena and the tournament worker: it
+schedules tables (which entrants sit in which seats, with which seed) and tallies each
+match outcome into per-bot standings. Each game brings its own format (RPS Poker: every pair
+plays every round, score = games won).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine.runner import MatchOutcome
+
+
+@dataclass(frozen=True)
+class Table:
+    round: int
+    seats: tuple[int, ...]  # entrant index in each seat
+    seed: int
+
+
+@dataclass
+class Standing:
+    """One bot's running totals in a tournament."""
+
+    name: str
+    source: str
+    score: float = 0
+    games: int = 0
+    matches: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    faults: int = 0
+    fault_kinds: Counter[str] = field(default_factory=Counter)
+    think_s: float = 0.0
+    calls: int = 0
+    #: opponent name -> [this bot's points, the opponent's points] in their matches
+    head_to_head: dict[str, list[float]] = field(default_factory=dict)
+    #: format-specific totals
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def common_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "source": self.source,
+            "score": self.score,
+            "games": self.games,
+            "wins": self.wins,
+            "faults": self.faults,
+            "matches": self.matches,
+            "draws": self.draws,
+            "losses": self.losses,
+            "fault_kinds": dict(self.fault_kinds),
+            "mean_call_ms": round(1000 * self.think_s / self.calls, 3) if self.calls else None,
+        }
+
+
+#: a column of the printed leaderboard: header and how to show a bot's JSON entry
+Column = tuple[str, Callable[[dict[str, Any]], str]]
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A per-match seed derived from the tournament seed: stable across runs and machines."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def fault_text(bot: dict[str, Any]) -> str:
+    text = str(bot["faults"])
+    if bot["fault_kinds"]:
+        text += " (" + ", ".join(f"{k} {v}" for k, v in bot["fault_kinds"].items()) + ")"
+    return text
+
+
+class Format(ABC):
+    """How a game's tournament is scheduled and scored."""
+
+    min_bots = 2
+    #: the printed name of ``score`` in tables
+    score_label = "score"
+    higher_is_better = True
+
+    @abstractmethod
+    def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]: ...
+
+    def count(self, entrants: int, rounds: int) -> int:
+        return sum(1 for _ in self.schedule(entrants, rounds, 0))
+
+    def tally(self, seated: Sequence[Standing], outcome: MatchOutcome) -> None:
+        """Add one match to the standings of the bots seated in it (seat order)."""
+        scores = outcome.result["scores"]
+        for seat, standing in enumerate(seated):
+            standing.matches += 1
+            fault = outcome.faults.get(seat)
+            if fault is not None:
+                standing.faults += 1
+                standing.fault_kinds[fault.kind] += 1
+            stats = outcome.stats[seat]
+            standing.think_s += stats.think_s
+            standing.calls += stats.calls
+            for other_seat, other in enumerate(seated):
+                if other is not standing:
+                    h2h = standing.head_to_head.setdefault(other.name, [0, 0])
+                    h2h[0] += scores[seat]
+                    h2h[1] += scores[other_seat]
+        self.tally_scores(seated, outcome)
+
+    @abstractmethod
+    def tally_scores(self, seated: Sequence[Standing], outcome: MatchOutcome) -> None:
+        """The game's own part of :meth:`tally`."""
+
+    def bot_json(self, standing: Standing) -> dict[str, Any]:
+        """The JSON entry of a bot: the common keys plus the format's own."""
+        return standing.common_json()
+
+    def rank(self, bots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        sign = -1 if self.higher_is_better else 1
+        return sorted(bots, key=lambda b: (sign * b["score"], b["faults"], b["name"]))
+
+    @abstractmethod
+    def columns(self) -> list[Column]:
+        """Leaderboard columns after rank and name."""

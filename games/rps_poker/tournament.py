@@ -1,0 +1,69 @@
+"""RPS Poker tournaments, as in the original challenge: every round, every pair of bots
+plays one match (seats alternate between rounds); a bot's score is its total of games won."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from games.engine.runner import MatchOutcome
+from games.engine.tournament import (
+    Column,
+    Format,
+    Standing,
+    Table,
+    derive_seed,
+    fault_text,
+    wilson_interval,
+)
+
+
+class RoundRobin(Format):
+    score_label = "score (games won)"
+
+    def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]:
+        for r in range(rounds):
+            for i in range(entrants):
+                for j in range(i + 1, entrants):
+                    seats = (i, j) if r % 2 == 0 else (j, i)
+                    yield Table(round=r, seats=seats, seed=derive_seed(seed, r, i, j))
+
+    def count(self, entrants: int, rounds: int) -> int:
+        return rounds * entrants * (entrants - 1) // 2
+
+    def tally_scores(self, seated: Sequence[Standing], outcome: MatchOutcome) -> None:
+        scores = outcome.result["scores"]
+        for seat, standing in enumerate(seated):
+            mine, theirs = scores[seat], scores[1 - seat]
+            standing.score += mine
+            standing.games += sum(scores)
+            if mine > theirs:
+                standing.wins += 1
+            elif mine < theirs:
+                standing.losses += 1
+            else:
+                standing.draws += 1
+
+    def bot_json(self, standing: Standing) -> dict[str, Any]:
+        low, high = wilson_interval(standing.score, standing.games)
+        rate = standing.score / standing.games if standing.games else 0.0
+        return standing.common_json() | {
+            "win_rate": round(rate, 6),
+            "win_rate_ci95": [round(low, 6), round(high, 6)],
+            "head_to_head": {
+                other: {"won": won, "lost": lost}
+                for other, (won, lost) in standing.head_to_head.items()
+            },
+        }
+
+    def columns(self) -> list[Column]:
+        def rate(bot: dict[str, Any]) -> str:
+            low, high = bot["win_rate_ci95"]
+            return f"{100 * bot['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
+
+        return [
+            (self.score_label, lambda b: str(b["score"])),
+            ("win rate (95% CI)", rate),
+            ("matches W-D-L", lambda b: f"{b['wins']}-{b['draws']}-{b['losses']}"),
+            ("faults", fault_text),
+        ]
