@@ -1,19 +1,29 @@
 """How a bot file becomes a command line.
 
-The plain launcher runs the language host as an ordinary child process with a scrubbed
-environment. The sandbox launcher (bubblewrap) produces a :class:`Launch` of the same
-shape, so nothing else changes when it is used.
+Two launchers produce a :class:`Launch` of the same shape, so nothing else changes with the
+choice: :func:`plain_launch` runs the language host as an ordinary child process with a
+scrubbed environment (trusted bots: built-ins, an author debugging their own file), and
+``bots.sandbox.sandbox_launch`` runs it inside bubblewrap with limits (every bot from outside
+the project). :func:`bot_launch` picks one.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from bots.process import Launch
 
+if TYPE_CHECKING:
+    from bots.sandbox import SandboxConfig, SandboxLimits
+    from games.registry import GameSpec
+
 HOSTS = Path(__file__).resolve().parent / "hosts"
-LANGUAGES = {".py": "python"}
+LANGUAGES = {".py": "python", ".js": "javascript"}
+HOST_SCRIPTS = {"python": "python_host.py", "javascript": "js_host.js"}
 
 
 class UnsupportedBot(ValueError):
@@ -30,6 +40,23 @@ def language_of(path: Path) -> str:
         ) from None
 
 
+def host_script(language: str) -> Path:
+    try:
+        return HOSTS / HOST_SCRIPTS[language]
+    except KeyError:
+        raise UnsupportedBot(f"no host for language {language!r}") from None
+
+
+def js_globals(game: str | None) -> dict[str, Any]:
+    """The globals a game's JavaScript bots find (the original RPS Poker bots rely on
+    ``fullDeck``)."""
+    if game == "rps-poker":
+        from games.rps_poker.cards import FULL_DECK
+
+        return {"fullDeck": list(FULL_DECK)}
+    return {}
+
+
 def base_env() -> dict[str, str]:
     """Only what a language host needs: no secrets, no settings, no project paths."""
     return {
@@ -40,10 +67,41 @@ def base_env() -> dict[str, str]:
     }
 
 
-def plain_launch(path: Path, language: str | None = None) -> Launch:
-    """An unsandboxed child process: for trusted bots (built-ins, an author's own file)."""
+def plain_launch(
+    path: Path,
+    language: str | None = None,
+    *,
+    game: str | None = None,
+    interpreter: str | None = None,
+) -> Launch:
+    """An unsandboxed child process: for trusted bots (built-ins, an author's own file).
+
+    ``interpreter`` defaults to the worker's own Python, or ``node`` on the PATH.
+    """
     language = language or language_of(path)
-    if language != "python":
-        raise UnsupportedBot(f"{path}: no host for language {language!r}")
-    argv = [sys.executable, "-I", "-B", str(HOSTS / "python_host.py"), str(path.resolve())]
+    host = str(host_script(language))
+    if language == "python":
+        argv = [interpreter or sys.executable, "-I", "-B", host, str(path.resolve())]
+    else:
+        node = interpreter or shutil.which("node") or "/usr/bin/node"
+        argv = [node, host, str(path.resolve()), json.dumps(js_globals(game))]
     return Launch(argv=argv, env=base_env(), cwd=str(path.resolve().parent))
+
+
+def bot_launch(
+    path: Path,
+    *,
+    game: GameSpec | None = None,
+    sandboxed: bool = True,
+    limits: SandboxLimits | None = None,
+    config: SandboxConfig | None = None,
+) -> Launch:
+    """The launch for a bot file: sandboxed unless told otherwise (``arena --no-sandbox``).
+
+    A sandboxed launch holds a uid slot until its BotProcess is closed.
+    """
+    if not sandboxed:
+        return plain_launch(path, game=game.slug if game else None)
+    from bots.sandbox import sandbox_launch
+
+    return sandbox_launch(path, game=game, limits=limits, config=config)

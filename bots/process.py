@@ -1,22 +1,28 @@
 """Bot processes: one child process per bot, speaking the JSON-lines protocol.
 
-:class:`BotProcess` owns the process (start, bounded reads, stderr capture, kill of the
-whole process group). :class:`ProcessAgent` makes it an Agent for the match runner.
-The command line comes from a launcher (see ``bots.launch``), so the sandbox slots in
-without touching this module.
+:class:`BotProcess` owns the process (start, bounded reads, stderr capture, an output cap,
+kill of the whole process tree). :class:`ProcessAgent` makes it an Agent for the match
+runner and keeps a :class:`FaultReport` (reason + stderr tail) for the bot's owner whenever
+the bot faults. The command line comes from a launcher (``bots.launch`` for a plain child
+process, ``bots.sandbox`` for bubblewrap), so the sandbox slots in without touching this
+module.
 """
 
 from __future__ import annotations
 
+import array
 import contextlib
+import fcntl
 import json
 import os
 import queue
+import select
 import signal
 import subprocess
+import termios
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +35,18 @@ PROTOCOL = 1
 MAX_LINE = 64 * 1024
 #: how much of a bot's stderr is kept in memory for its owner (the tail)
 STDERR_TAIL = 16 * 1024
+#: how much of the stderr tail goes into a fault report
+REPORT_TAIL = 4 * 1024
+#: what the hosts print when RLIMIT_CPU's soft limit strikes
+CPU_MARKER = "CPU time limit exceeded"
+#: what a host or a runtime prints when memory runs out (the fault is then "memory")
+MEMORY_MARKERS = (
+    "MemoryError",
+    "JavaScript heap out of memory",
+    "Array buffer allocation failed",
+    "std::bad_alloc",
+    "Cannot allocate memory",
+)
 
 
 class BotStartError(Exception):
@@ -37,13 +55,33 @@ class BotStartError(Exception):
 
 @dataclass(frozen=True)
 class Launch:
-    """What to run: the command line, its environment and working folder."""
+    """What to run: the command line, its environment and working folder, and how."""
 
     argv: Sequence[str]
     env: dict[str, str]
     cwd: str | None = None
-    #: extra clean-up when the process is gone (the sandbox removes its folders)
+    #: called once when the :class:`BotProcess` is closed (the sandbox releases its uid slot)
     cleanup: Any = None
+    #: run the child as this user and group, with no supplementary groups (the worker must
+    #: be root to switch); None keeps the worker's own
+    user: int | None = None
+    group: int | None = None
+    #: data handed to the child on inherited file descriptors: every argv item equal to a key
+    #: is replaced, at each start, by the number of a fresh descriptor holding those bytes
+    fd_data: Mapping[str, bytes] = field(default_factory=dict)
+    #: bytes a bot may write to stdout + stderr during one match (None: no cap beyond the
+    #: line length); more is an "output" fault
+    max_output: int | None = None
+    #: restart the process between matches once it has used this much CPU time, so that a
+    #: lifetime CPU limit never ends a match (None: never)
+    recycle_cpu_s: float | None = None
+    #: the child is bubblewrap: its exit status over 128 is a signal, and the argv item
+    #: INFO_FD becomes a pipe on which bwrap names its sandbox's init process
+    sandbox: bool = False
+
+
+#: the argv placeholder for bwrap's --info-fd
+INFO_FD = "{info-fd}"
 
 
 @dataclass
@@ -51,6 +89,24 @@ class Hello:
     name: str
     language: str
     methods: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FaultReport:
+    """What the owner of a bot is shown about one fault: kind, reason, the end of stderr."""
+
+    kind: str
+    reason: str
+    stderr_tail: str
+    seat: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "reason": self.reason,
+            "seat": self.seat,
+            "stderr_tail": self.stderr_tail,
+        }
 
 
 class StderrSink:
@@ -79,9 +135,9 @@ class StderrSink:
                 self._log.flush()
 
     def mark(self, text: str) -> None:
-        """A line of context in the log (match boundaries)."""
-        if self._log is not None and self._logged < self._log_limit:
-            with self._lock:
+        """A line of context in the log (match boundaries, faults), even past its limit."""
+        with self._lock:
+            if self._log is not None:
                 self._log.write(text.encode() + b"\n")
                 self._log.flush()
 
@@ -89,10 +145,34 @@ class StderrSink:
         with self._lock:
             return bytes(self._tail[-limit:]).decode("utf-8", "replace")
 
+    def since(self, total: int, limit: int = STDERR_TAIL) -> str:
+        """What arrived after the sink had seen ``total`` bytes (as much as the tail holds)."""
+        with self._lock:
+            fresh = min(self.total - total, len(self._tail), limit)
+            return bytes(self._tail[len(self._tail) - fresh :]).decode("utf-8", "replace")
+
     def close(self) -> None:
         if self._log is not None:
             self._log.close()
             self._log = None
+
+
+@dataclass
+class _Child:
+    """One start of the process, shared with its reader threads."""
+
+    proc: subprocess.Popen[bytes]
+    stderr_reader: threading.Thread = field(init=False)
+    #: pidfd of the sandbox's init process (killing it ends the whole PID namespace)
+    init_pidfd: int | None = None
+    #: a fault decided by a reader thread (output cap), reported by the next read
+    doom: AgentFault | None = None
+    #: bytes written to stdout + stderr since the match began
+    output: int = 0
+    #: bytes of stderr read from the pipe, and handed to the sink
+    stderr_read: int = 0
+    stderr_fed: int = 0
+    killed: bool = False
 
 
 class BotProcess:
@@ -105,9 +185,15 @@ class BotProcess:
         self.stderr = StderrSink(stderr_log)
         self.hello: Hello | None = None
         self.starts = 0
+        #: CPU seconds the bot's process reported at the end of its last match
+        self.cpu_s = 0.0
         self._proc: subprocess.Popen[bytes] | None = None
+        self._child: _Child | None = None
         self._lines: queue.Queue[tuple[float, bytes | None]] = queue.Queue()
         self._next_id = 0
+        self._match_stderr = 0
+        self._lock = threading.Lock()
+        self._closed = False
 
     # ---- life cycle ---------------------------------------------------------------------
     @property
@@ -119,20 +205,48 @@ class BotProcess:
         self.kill()
         self._lines = queue.Queue()
         self.starts += 1
+        self.cpu_s = 0.0
+        self._match_stderr = self.stderr.total
+        fds: dict[str, int] = {}
+        info_read = -1
         try:
-            self._proc = subprocess.Popen(
-                list(self.launch.argv),
+            for key, data in self.launch.fd_data.items():
+                fds[key] = _memfd(key, data)
+            if self.launch.sandbox and INFO_FD in self.launch.argv:
+                info_read, fds[INFO_FD] = os.pipe()
+            argv = [str(fds[a]) if a in fds else a for a in self.launch.argv]
+            extra: dict[str, Any] = {}
+            if self.launch.user is not None:
+                extra = {"user": self.launch.user, "group": self.launch.group, "extra_groups": []}
+            proc = subprocess.Popen(
+                argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 env=self.launch.env,
                 cwd=self.launch.cwd,
+                pass_fds=tuple(fds.values()),
                 start_new_session=True,  # its own process group: killed as a whole
+                **extra,
             )
         except OSError as exc:
+            if info_read >= 0:
+                os.close(info_read)
             raise AgentFault("startup", f"cannot start {self.launch.argv[0]}: {exc}") from None
-        threading.Thread(target=self._read_stdout, args=(self._proc,), daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(self._proc,), daemon=True).start()
+        finally:
+            for fd in fds.values():
+                os.close(fd)
+        child = _Child(proc)
+        child.stderr_reader = threading.Thread(target=self._read_stderr, args=(child,), daemon=True)
+        if info_read >= 0:
+            # bwrap names its init right after creating it, before the bot even runs.
+            try:
+                child.init_pidfd = _init_pidfd(info_read, proc, min(timeout, 2.0))
+            finally:
+                os.close(info_read)
+        self._proc, self._child = proc, child
+        threading.Thread(target=self._read_stdout, args=(child,), daemon=True).start()
+        child.stderr_reader.start()
         _, message = self._read(timeout, "start-up")
         if message.get("type") == "fatal":
             self.kill()
@@ -147,9 +261,23 @@ class BotProcess:
         )
         return self.hello
 
+    def new_match(self) -> None:
+        """A match begins: the output cap counts from here."""
+        child = self._child
+        if child is not None:
+            child.output = 0
+        self._match_stderr = self.stderr.total
+
+    def match_stderr(self, limit: int = REPORT_TAIL) -> str:
+        """What the bot wrote to stderr since the match began (its end, up to ``limit``)."""
+        return self.stderr.since(self._match_stderr, limit)
+
     def kill(self) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
+        """End the process and everything it started, and wait until they are gone."""
+        with self._lock:
+            proc, child = self._proc, self._child
+            self._proc = self._child = None
+        if proc is None or child is None:
             return
         if proc.poll() is None:
             with contextlib.suppress(OSError, ValueError):
@@ -157,20 +285,52 @@ class BotProcess:
                 proc.stdin.flush()  # type: ignore[union-attr]
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.2)
-        # The group goes even if the bot's main process exited: children it left behind too.
+        self._terminate(child)
+        with self._lock:
+            pidfd, child.init_pidfd = child.init_pidfd, None
+        if pidfd is not None:
+            # The namespace's init has exited only once every process in it has; bwrap
+            # then reaps it and exits by itself.
+            with contextlib.suppress(OSError):
+                select.select([pidfd], [], [], 5)
+            os.close(pidfd)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=1)
+        # The group goes even if the main process exited: whatever it left behind too.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
+        # Everything is dead: the pipe's writers are closed, so its last bytes come quickly.
+        if child.stderr_reader.is_alive() and child.stderr_reader is not threading.current_thread():
+            child.stderr_reader.join(timeout=1.0)
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             with contextlib.suppress(OSError):
                 pipe.close()  # type: ignore[union-attr]
-        if self.launch.cleanup is not None:
-            self.launch.cleanup()
+
+    def _terminate(self, child: _Child) -> None:
+        """SIGKILL the process tree: the sandbox's init, which takes its PID namespace with
+        it (bwrap then exits), or else the process group. Safe to call from reader threads,
+        and more than once."""
+        with self._lock:
+            child.killed = True
+            if child.init_pidfd is not None:
+                with contextlib.suppress(OSError):
+                    signal.pidfd_send_signal(child.init_pidfd, signal.SIGKILL)
+                return
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.proc.pid, signal.SIGKILL)
 
     def close(self) -> None:
-        self.kill()
-        self.stderr.close()
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.kill()
+            self.stderr.close()
+        finally:
+            if self.launch.cleanup is not None:
+                self.launch.cleanup()
 
     def __enter__(self) -> BotProcess:
         return self
@@ -181,15 +341,16 @@ class BotProcess:
     # ---- requests -----------------------------------------------------------------------
     def request(self, message: dict[str, Any]) -> int:
         """Write one request; returns its id. Raises AgentFault("crash") if the pipe broke."""
-        if not self.alive:
-            raise AgentFault("crash", self._death_reason())
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            raise self._death_fault("a request")
         self._next_id += 1
         line = json.dumps({"id": self._next_id, **message}, separators=(",", ":")) + "\n"
         try:
-            self._proc.stdin.write(line.encode())  # type: ignore[union-attr]
-            self._proc.stdin.flush()  # type: ignore[union-attr]
+            proc.stdin.write(line.encode())  # type: ignore[union-attr]
+            proc.stdin.flush()  # type: ignore[union-attr]
         except (BrokenPipeError, OSError, ValueError):
-            raise AgentFault("crash", self._death_reason()) from None
+            raise self._death_fault("a request") from None
         return self._next_id
 
     def reply(self, request_id: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
@@ -204,13 +365,20 @@ class BotProcess:
         try:
             arrived, line = self._lines.get(timeout=max(timeout, 0.0))
         except queue.Empty:
+            doom = self._child.doom if self._child else None
             self.kill()
-            raise AgentFault("timeout", f"no answer to {what} within {timeout:.2f} s") from None
+            if doom is None and any(m in self.match_stderr(STDERR_TAIL) for m in MEMORY_MARKERS):
+                # It was dying of it when the deadline came (a runtime's last garbage
+                # collections can take a while).
+                doom = AgentFault("memory", f"the bot ran out of memory during {what}")
+            # A bot that closed its stdout without exiting ends here too: the sandbox's
+            # outer process still holds the pipe, so no end of file ever comes.
+            raise doom or AgentFault(
+                "timeout", f"no answer to {what} within {timeout:.2f} s"
+            ) from None
         if line is None:
             self._lines.put((arrived, None))  # stays closed for later reads
-            reason = self._death_reason()
-            self.kill()
-            raise AgentFault("crash", f"{reason} during {what}")
+            raise self._death_fault(what)
         if len(line) > MAX_LINE:
             self.kill()
             raise AgentFault("output", f"a line of over {MAX_LINE} bytes during {what}")
@@ -224,24 +392,70 @@ class BotProcess:
             raise AgentFault("protocol", f"not a JSON object during {what}: {_short(line)}")
         return arrived, message
 
-    def _death_reason(self) -> str:
+    def _death_fault(self, what: str) -> AgentFault:
+        """The process is gone (or going): why, as a fault. Kills what is left of it."""
+        child = self._child
+        if child is not None and child.doom is not None:
+            self.kill()
+            return child.doom
+        code = self._exit_code()
+        if code is not None and child is not None:
+            child.stderr_reader.join(timeout=1.0)  # its last words may explain the death
+        stderr = self.match_stderr(STDERR_TAIL)
+        self.kill()
+        sig = None
+        if code is not None and code < 0:
+            sig = -code
+        elif code is not None and code > 128 and self.launch.sandbox:
+            sig = code - 128  # bwrap reports a child killed by signal N as 128 + N
+        if sig == signal.SIGXCPU or CPU_MARKER in stderr:
+            return AgentFault("timeout", f"the bot used up its CPU-time limit during {what}")
+        if any(marker in stderr for marker in MEMORY_MARKERS):
+            return AgentFault("memory", f"the bot ran out of memory during {what}")
+        if sig == signal.SIGKILL and child is not None and not child.killed:
+            return AgentFault(
+                "crash",
+                f"the bot was killed by SIGKILL during {what} (its CPU-time limit, or the "
+                "machine ran out of memory)",
+            )
+        if sig == signal.SIGXFSZ:
+            return AgentFault("crash", f"the bot wrote a file over the size limit during {what}")
+        if sig is not None:
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = f"signal {sig}"
+            return AgentFault("crash", f"the bot was killed by {name} during {what}")
+        if code is None:
+            return AgentFault("crash", f"the bot closed its output during {what}")
+        return AgentFault("crash", f"the bot exited with status {code} during {what}")
+
+    def _exit_code(self) -> int | None:
         proc = self._proc
-        code = proc.poll() if proc is not None else None
-        if code is None and proc is not None:
+        if proc is None:
+            return None
+        code = proc.poll()
+        if code is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 code = proc.wait(timeout=0.5)
-        if code is None:
-            return "the bot closed its output"
-        if code < 0:
-            try:
-                return f"the bot was killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"the bot was killed by signal {-code}"
-        return f"the bot exited with status {code}"
+        return code
 
     # ---- reader threads -----------------------------------------------------------------
-    def _read_stdout(self, proc: subprocess.Popen[bytes]) -> None:
-        stream = proc.stdout
+    def _count_output(self, child: _Child, size: int, stream: str) -> None:
+        limit = self.launch.max_output
+        if limit is None or child.killed:
+            return
+        child.output += size
+        if child.output > limit:
+            child.doom = AgentFault(
+                "output",
+                f"the bot wrote over {limit} bytes to stdout and stderr in one match"
+                f" (the last on {stream})",
+            )
+            self._terminate(child)
+
+    def _read_stdout(self, child: _Child) -> None:
+        stream = child.proc.stdout
         assert stream is not None
         lines = self._lines
         try:
@@ -249,6 +463,7 @@ class BotProcess:
                 line = stream.readline(MAX_LINE + 1)
                 if not line:
                     break
+                self._count_output(child, len(line), "stdout")
                 lines.put((time.monotonic(), line))
                 if len(line) > MAX_LINE:
                     break  # the reader hears of the oversized line and kills the bot
@@ -256,14 +471,77 @@ class BotProcess:
             pass
         lines.put((time.monotonic(), None))
 
-    def _read_stderr(self, proc: subprocess.Popen[bytes]) -> None:
-        stream = proc.stderr
+    def _read_stderr(self, child: _Child) -> None:
+        stream = child.proc.stderr
         assert stream is not None
         try:
-            while chunk := stream.read1(65536):  # type: ignore[attr-defined]
+            fd = stream.fileno()
+            while chunk := os.read(fd, 65536):
+                child.stderr_read += len(chunk)
                 self.stderr.feed(chunk)
+                child.stderr_fed += len(chunk)
+                self._count_output(child, len(chunk), "stderr")
         except (OSError, ValueError):
             pass
+
+    def settle_stderr(self, timeout: float = 0.25) -> None:
+        """Wait (briefly) until the log holds what the bot wrote to stderr so far: a host
+        writes a traceback before the reply that reports the exception, but on another pipe."""
+        child = self._child
+        if child is None:
+            return
+        pending = array.array("i", [0])
+        deadline = time.monotonic() + timeout
+        calm = 0
+        while time.monotonic() < deadline:
+            try:
+                fcntl.ioctl(child.proc.stderr.fileno(), termios.FIONREAD, pending)  # type: ignore[union-attr]
+            except (OSError, ValueError):
+                return
+            calm = calm + 1 if pending[0] == 0 and child.stderr_read == child.stderr_fed else 0
+            if calm >= 2:
+                return
+            time.sleep(0.001)
+
+
+def _memfd(name: str, data: bytes) -> int:
+    fd = os.memfd_create(name.strip("{}") or "data", os.MFD_CLOEXEC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except OSError:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _init_pidfd(info_fd: int, proc: subprocess.Popen[bytes], timeout: float) -> int | None:
+    """A pidfd of the sandbox's init, from bwrap's --info-fd JSON (None if it never came)."""
+    data = b""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0 or not select.select([info_fd], [], [], left)[0]:
+            return None
+        chunk = os.read(info_fd, 4096)
+        if not chunk:
+            break
+        data += chunk
+        with contextlib.suppress(ValueError):
+            json.loads(data)
+            break
+    try:
+        pid = int(json.loads(data)["child-pid"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    if proc.poll() is not None:
+        return None  # bwrap is gone: the pid may already name another process
+    try:
+        return os.pidfd_open(pid)
+    except OSError:
+        return None
 
 
 def _short(value: object, limit: int = 120) -> str:
@@ -274,49 +552,94 @@ def _short(value: object, limit: int = 120) -> str:
 
 class ProcessAgent(Agent):
     """A seat played by a bot process. One process serves consecutive matches; each match
-    begins with a fresh bot instance (the host's ``begin``)."""
+    begins with ``begin`` (the host makes a fresh bot instance where the bot's contract says
+    so). Every fault is kept in ``fault_reports`` for the bot's owner."""
 
     def __init__(self, process: BotProcess, bot_call: BotCall, *, startup_timeout: float = 10.0):
         self.process = process
         self.bot_call = bot_call
         self.startup_timeout = startup_timeout
         self.name = process.hello.name if process.hello else process.label
+        self.fault_reports: list[FaultReport] = []
         self._pending: tuple[int, str] | None = None
+        self._seat: int | None = None
+        self._reported = False
 
     def begin(self, info: SeatInfo, timeout: float) -> None:
+        self._seat = info.seat
+        self._reported = False
         self.process.stderr.mark(f"--- match start: {info.game}, seat {info.seat} ---")
-        if not self.process.alive:
-            self.process.start(timeout)
-        rid = self.process.request(
-            {"type": "begin", "game": info.game, "seat": info.seat, "seats": info.num_seats}
-        )
-        self._check(*self.process.reply(rid, timeout, "start of match"), what="start of match")
+        with self._reporting():
+            recycle = self.process.launch.recycle_cpu_s
+            if recycle is not None and self.process.alive and self.process.cpu_s >= recycle:
+                self.process.stderr.mark(
+                    f"--- restarting the bot: it used {self.process.cpu_s:.1f} s of CPU ---"
+                )
+                self.process.kill()
+            if not self.process.alive:
+                self.process.start(timeout)
+            self.process.new_match()
+            rid = self.process.request(
+                {"type": "begin", "game": info.game, "seat": info.seat, "seats": info.num_seats}
+            )
+            self._check(*self.process.reply(rid, timeout, "start of match"), what="start of match")
 
     def send(self, prompt: Prompt) -> None:
         method, args = self.bot_call(prompt)
-        rid = self.process.request({"type": "call", "method": method, "args": args})
+        with self._reporting():
+            rid = self.process.request({"type": "call", "method": method, "args": args})
         self._pending = (rid, method)
 
     def receive(self, timeout: float) -> Any:
         assert self._pending is not None, "receive() without send()"
         rid, method = self._pending
         self._pending = None
-        arrived, message = self.process.reply(rid, timeout, method)
-        self.answered_at = arrived
-        return self._check(arrived, message, what=method)
+        with self._reporting():
+            arrived, message = self.process.reply(rid, timeout, method)
+            self.answered_at = arrived
+            return self._check(arrived, message, what=method)
 
     def end(self, result: dict[str, Any]) -> None:
         if self.process.alive:
             try:
                 rid = self.process.request({"type": "end"})
-                self.process.reply(rid, 1.0, "end of match")
+                _, message = self.process.reply(rid, 1.0, "end of match")
             except AgentFault:
                 self.process.kill()
+            else:
+                cpu = message.get("cpu")
+                if isinstance(cpu, int | float) and not isinstance(cpu, bool):
+                    self.process.cpu_s = float(cpu)
+
+    def record_fault(self, kind: str, reason: str) -> None:
+        """A fault the rules found in this match (an invalid action): reported to the owner
+        like the ones the agent raises itself. Call it once the match is over; a match the
+        agent already reported a fault for is left alone."""
+        if not self._reported:
+            self._report(kind, reason)
+
+    def _report(self, kind: str, reason: str) -> None:
+        self._reported = True
+        self.process.settle_stderr()
+        tail = self.process.match_stderr(REPORT_TAIL)
+        self.fault_reports.append(FaultReport(kind, reason, tail, self._seat))
+        self.process.stderr.mark(f"--- fault ({kind}): {reason} ---")
+
+    @contextlib.contextmanager
+    def _reporting(self) -> Iterator[None]:
+        try:
+            yield
+        except AgentFault as exc:
+            self._report(exc.kind, exc.reason)
+            raise
 
     def _check(self, arrived: float, message: dict[str, Any], what: str) -> Any:
         kind = message.get("type")
         if kind == "error":
-            raise AgentFault("exception", f"{what} raised {message.get('error', '?')}")
+            error = message.get("error", "?")
+            if message.get("kind") == "memory":
+                raise AgentFault("memory", f"{what} ran out of memory ({_short(error)})")
+            raise AgentFault("exception", f"{what} raised {error}")
         if kind == "return":
             return message.get("value")
         if kind == "ok":

@@ -11,6 +11,7 @@ import importlib.util
 import json
 import os
 import re
+import signal
 import sys
 import traceback
 
@@ -56,8 +57,16 @@ def load(path):
 
 def serve(cls, name, requests, out):
     methods = sorted(m for m in dir(cls) if not m.startswith("_") and callable(getattr(cls, m)))
-    send(out, {"type": "hello", "protocol": PROTOCOL, "language": "python",
-               "name": name, "methods": methods})
+    send(
+        out,
+        {
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "language": "python",
+            "name": name,
+            "methods": methods,
+        },
+    )
     bot = None
     for raw in requests:
         if len(raw) > MAX_REQUEST:
@@ -73,7 +82,8 @@ def serve(cls, name, requests, out):
                 reply = {"type": "ok"}
             elif kind == "end":
                 bot = None
-                reply = {"type": "ok"}
+                times = os.times()
+                reply = {"type": "ok", "cpu": round(times.user + times.system, 3)}
             elif kind == "call":
                 method = message["method"]
                 if bot is None:
@@ -91,6 +101,10 @@ def serve(cls, name, requests, out):
                 reply = {"type": "return", "value": value}
             else:
                 raise RuntimeError(f"unknown request type {kind!r}")
+        except MemoryError:
+            bot = None  # let go of what the bot holds, so that the reply can be written
+            reply = {"type": "error", "error": "MemoryError", "kind": "memory"}
+            traceback.print_exc()
         except Exception as exc:  # noqa: BLE001 - every bot failure is reported, not fatal
             traceback.print_exc()
             reply = {"type": "error", "error": describe(exc)}
@@ -99,7 +113,16 @@ def serve(cls, name, requests, out):
     return 0
 
 
+def on_cpu_limit(signum, frame):
+    # RLIMIT_CPU's soft limit. In the sandbox the host is its PID namespace's init, which
+    # ignores a signal left at its default action, so it must act on it itself.
+    os.write(2, b"\nCPU time limit exceeded\n")
+    os._exit(128 + signum)
+
+
 def main(argv):
+    if hasattr(signal, "SIGXCPU"):
+        signal.signal(signal.SIGXCPU, on_cpu_limit)
     # The protocol owns the real stdout; whatever the bot prints goes to stderr (its log).
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)

@@ -1,0 +1,219 @@
+// Card Arena's JavaScript bot host (protocol version 1), for Node.js.
+//
+// Runs one bot file written to the original RPS Poker challenge contract and answers the
+// JSON-lines protocol on stdin/stdout, like python_host.py. It needs nothing but Node itself,
+// because it runs inside the sandbox with nothing but the bot file next to it.
+//
+//     node js_host.js /path/to/bot.js ['{"fullDeck": [...]}']
+//
+// - The bot file holds one object literal (a trailing comma is allowed) or assigns an object
+//   to module.exports. The optional second argument holds the globals the game gives its bots
+//   (RPS Poker: fullDeck), set before the file runs.
+// - Protocol method names are snake_case (draft_pick); the object's are camelCase (draftPick).
+// - As in the original controller, one bot object serves every match this process plays;
+//   bots re-initialise themselves when a match starts. "begin" creates nothing.
+// - Whatever the bot prints (console.log included) goes to stderr, its owner's log.
+// - vm is used only to compile the file with its own name for stack traces: it is not a
+//   sandbox. The isolation comes from the process this host runs in.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const util = require('util');
+const vm = require('vm');
+
+const PROTOCOL = 1;
+const MAX_REQUEST = 1 << 20;
+const OUT = 1;
+
+function sleepMs(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function writeAll(fd, data) {
+  const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let offset = 0;
+  while (offset < buffer.length) {
+    try {
+      offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+      sleepMs(1); // the pipe is full (or was made non-blocking): wait for the reader
+    }
+  }
+}
+
+// Whatever the bot prints goes to stderr, written at once: Node's own streams would queue
+// writes to a full pipe until the event loop runs, and this host never lets it run.
+function toStderr(...args) {
+  writeAll(2, `${util.format(...args)}\n`);
+}
+for (const method of ['log', 'info', 'debug', 'warn', 'error', 'trace']) console[method] = toStderr;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.write = (chunk, encoding, callback) => {
+    writeAll(2, typeof chunk === 'string' ? chunk : Buffer.from(chunk));
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') done();
+    return true;
+  };
+}
+
+function send(message) {
+  writeAll(OUT, JSON.stringify(message) + '\n');
+}
+
+function describe(error) {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  try {
+    return `thrown value: ${String(error)}`;
+  } catch (_) {
+    return 'thrown value';
+  }
+}
+
+function printError(error) {
+  try {
+    writeAll(2, `${error && error.stack ? error.stack : describe(error)}\n`);
+  } catch (_) {
+    // stderr is gone: nothing more to say
+  }
+}
+
+function isMemoryError(error) {
+  return error instanceof RangeError &&
+    /allocation failed|out of memory|Invalid (typed )?array length/i.test(error.message);
+}
+
+const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+function methodsOf(bot) {
+  const names = new Set();
+  for (let o = bot; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const key of Object.getOwnPropertyNames(o)) {
+      if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function') {
+        names.add(snake(key));
+      }
+    }
+  }
+  return [...names].sort();
+}
+
+function load(file) {
+  if (!fs.existsSync(file)) throw new Error(`no such file: ${file}`);
+  const code = fs.readFileSync(file, 'utf8');
+  const module = { exports: {} };
+  const args = [module.exports, require, module, file, path.dirname(file)];
+  const params = '(function (exports, require, module, __filename, __dirname) {';
+  let fn;
+  try {
+    // An object literal, with or without a trailing comma (or "module.exports = {...}").
+    fn = new vm.Script(`${params} return [\n${code}\n][0]; })`, {
+      filename: file,
+      lineOffset: -1,
+    }).runInThisContext();
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    fn = null;
+  }
+  let bot;
+  if (fn) {
+    bot = fn.apply(module.exports, args);
+  } else {
+    // A CommonJS module that assigns module.exports.
+    new vm.Script(`${params}\n${code}\n})`, { filename: file, lineOffset: -1 })
+      .runInThisContext()
+      .apply(module.exports, args);
+    bot = module.exports;
+  }
+  if (bot === null || typeof bot !== 'object') {
+    throw new Error('the file holds no bot object (an object literal or module.exports = {...})');
+  }
+  let name = typeof bot.name === 'string' && bot.name.trim() ? bot.name.trim() : '';
+  if (!name) name = path.basename(file, path.extname(file));
+  return { bot, name: name.slice(0, 64) };
+}
+
+function* requests() {
+  const chunk = Buffer.alloc(65536);
+  let pending = Buffer.alloc(0);
+  for (;;) {
+    let n;
+    try {
+      n = fs.readSync(0, chunk, 0, chunk.length, null);
+    } catch (error) {
+      if (error.code === 'EAGAIN') {
+        sleepMs(1);
+        continue;
+      }
+      if (error.code === 'EOF') return;
+      throw error;
+    }
+    if (n === 0) return;
+    pending = Buffer.concat([pending, chunk.subarray(0, n)]);
+    let newline;
+    while ((newline = pending.indexOf(10)) >= 0) {
+      const line = pending.subarray(0, newline).toString('utf8');
+      pending = pending.subarray(newline + 1);
+      if (line.trim()) yield line;
+    }
+    if (pending.length > MAX_REQUEST) throw new Error('request too long');
+  }
+}
+
+function serve(bot, name) {
+  send({
+    type: 'hello', protocol: PROTOCOL, language: 'javascript', name,
+    methods: methodsOf(bot), runtime: `node ${process.version}`,
+  });
+  for (const raw of requests()) {
+    const message = JSON.parse(raw);
+    const { type, id } = message;
+    if (type === 'quit') return 0;
+    let reply;
+    try {
+      if (type === 'begin') {
+        reply = { type: 'ok' };
+      } else if (type === 'end') {
+        const used = process.cpuUsage();
+        reply = { type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000 };
+      } else if (type === 'call') {
+        const method = String(message.method);
+        const fn = method.startsWith('_') ? undefined : bot[camel(method)];
+        if (typeof fn !== 'function') throw new TypeError(`the bot has no method ${camel(method)}`);
+        const value = fn.apply(bot, message.args || []);
+        const text = JSON.stringify(value === undefined ? null : value);
+        reply = { type: 'return', value: text === undefined ? null : JSON.parse(text) };
+      } else {
+        throw new Error(`unknown request type ${JSON.stringify(type)}`);
+      }
+    } catch (error) {
+      printError(error);
+      reply = { type: 'error', error: describe(error) };
+      if (isMemoryError(error)) reply.kind = 'memory';
+    }
+    reply.id = id;
+    send(reply);
+  }
+  return 0;
+}
+
+function main(argv) {
+  if (argv.length < 1 || argv.length > 2) {
+    send({ type: 'fatal', error: 'usage: js_host.js BOT_FILE [GLOBALS_JSON]' });
+    return 2;
+  }
+  let loaded;
+  try {
+    const globals = argv.length === 2 ? JSON.parse(argv[1]) : {};
+    for (const [key, value] of Object.entries(globals)) globalThis[key] = value;
+    loaded = load(argv[0]);
+  } catch (error) {
+    printError(error);
+    send({ type: 'fatal', error: `failed at load: ${describe(error)}` });
+    return 1;
+  }
+  return serve(loaded.bot, loaded.name);
+}
+
+process.exit(main(process.argv.slice(2)));

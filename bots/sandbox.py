@@ -1,0 +1,417 @@
+"""The sandbox every bot from outside the project runs in: bubblewrap, limits, seccomp.
+
+:func:`sandbox_launch` turns a bot file into a :class:`~bots.process.Launch` that
+:class:`~bots.process.BotProcess` runs like any other. Inside, the bot sees:
+
+- no network (new, empty network namespace; non-Unix sockets refused by seccomp),
+- ``/usr`` read-only (with the ``/bin``, ``/lib``... links), a fresh ``/proc`` of its own PID
+  namespace, a minimal read-only ``/dev``, a private ``/tmp`` of a few MiB, and nothing
+  else: its own file at ``/bot/NAME`` and the host script at ``/sandbox/``, both read-only
+  copies handed over on file descriptors (nothing of the project is mounted, and nothing is
+  ever written into a folder the sandbox can reach),
+- an environment holding PATH, LANG, HOME and TMPDIR only,
+- a user of its own: when the worker runs as root, each live sandbox runs as uid
+  ``uid_base + slot`` (so RLIMIT_NPROC counts that sandbox alone), with no capabilities,
+- limits from :class:`SandboxLimits` (address space, CPU time, processes, file size, open
+  files, /tmp size, output per match) and the seccomp filter of :mod:`bots.seccomp`.
+
+The process tree dies with the sandbox's PID namespace: when the bot is killed (fault, end,
+worker shutting down) and, through ``--die-with-parent``, when the worker dies.
+docs/sandbox.md explains the choices and the defaults.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import pwd
+import re
+import signal
+import stat
+import subprocess
+import tempfile
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bots.launch import host_script, js_globals, language_of
+from bots.process import INFO_FD, BotStartError, Launch
+from bots.seccomp import SeccompUnavailable, filter_bpf
+
+MiB = 1 << 20
+#: the largest bot file the sandbox accepts
+MAX_BOT_BYTES = 1 * MiB
+
+
+class SandboxError(BotStartError):
+    """The sandbox cannot run this bot (or any bot); the message says why."""
+
+
+class SandboxUnavailable(SandboxError):
+    """This machine cannot run the sandbox (missing program, no user namespaces...)."""
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Per-game resource limits of one sandboxed bot process (see docs/sandbox.md)."""
+
+    #: memory in MiB. Python: the address-space limit (RLIMIT_AS). JavaScript: V8's heap
+    #: limit (--max-old-space-size), with RLIMIT_AS at this plus ``node_reserve_mb``
+    memory_mb: int = 256
+    #: address space Node 20 reserves besides its heap; it does not start under ~700 MiB
+    node_reserve_mb: int = 768
+    #: CPU seconds over the process's life (RLIMIT_CPU: SIGXCPU, SIGKILL 5 s later)
+    cpu_s: int = 300
+    #: restart the process between matches once it has used this much CPU, so that the
+    #: lifetime limit above never ends a match that stays within its time control
+    recycle_cpu_s: float = 120.0
+    #: processes and threads of the sandbox's user (RLIMIT_NPROC; only when the worker is
+    #: root, since it counts every process of the uid). Node needs about ten threads
+    processes: int = 64
+    #: largest file the bot may write (RLIMIT_FSIZE), MiB
+    file_mb: int = 16
+    #: size of the private /tmp, MiB
+    tmp_mb: int = 16
+    #: open file descriptors (RLIMIT_NOFILE); Node opens about twenty
+    open_files: int = 64
+    #: bytes written to stdout + stderr in one match
+    output_bytes: int = 1 * MiB
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+DEFAULT_LIMITS = SandboxLimits()
+#: the limits of each game (its slug); a GameSpec with a ``sandbox_limits`` attribute wins
+GAME_LIMITS: dict[str, SandboxLimits] = {
+    "rps-poker": SandboxLimits(),
+}
+
+
+def limits_for(game: Any) -> SandboxLimits:
+    """The sandbox limits of a game (a GameSpec, a slug or None for the defaults)."""
+    if game is None:
+        return DEFAULT_LIMITS
+    own = getattr(game, "sandbox_limits", None)
+    if isinstance(own, SandboxLimits):
+        return own
+    slug = game if isinstance(game, str) else getattr(game, "slug", "")
+    return GAME_LIMITS.get(slug, DEFAULT_LIMITS)
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    """Where the sandbox's programs are and which uids it may use (per machine)."""
+
+    bwrap: str = "/usr/bin/bwrap"
+    prlimit: str = "/usr/bin/prlimit"
+    #: the bots' interpreters: Debian's, never the worker's virtualenv
+    python: str = "/usr/bin/python3"
+    node: str = "/usr/bin/node"
+    #: sandbox users are uid_base .. uid_base + slots - 1 (same gid); used when root only
+    uid_base: int = 60000
+    slots: int = 64
+    #: where slot lock files live; default: a folder of this user's in the temp folder
+    lock_dir: str | None = None
+
+    @classmethod
+    def from_settings(cls) -> SandboxConfig:
+        """The defaults, overridden by Django settings ``SANDBOX_*`` when there are any."""
+        try:
+            from django.conf import settings
+
+            configured = settings.configured
+        except ImportError:  # pragma: no cover - Django is a dependency
+            configured = False
+        if not configured:
+            return cls()
+        names = ("bwrap", "prlimit", "python", "node", "uid_base", "slots", "lock_dir")
+        values = {n: getattr(settings, f"SANDBOX_{n.upper()}", None) for n in names}
+        return cls(**{n: v for n, v in values.items() if v is not None})
+
+
+# ---- uid slots ---------------------------------------------------------------------------
+@dataclass
+class Slot:
+    """A sandbox uid held (by an flock) until released: one per live sandboxed process,
+    across every worker process on the machine."""
+
+    uid: int
+    _fd: int | None
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # drops the flock
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def _lock_dir(config: SandboxConfig) -> Path:
+    path = Path(config.lock_dir or Path(tempfile.gettempdir()) / f"card-arena-slots-{os.geteuid()}")
+    with contextlib.suppress(FileExistsError):
+        path.mkdir(mode=0o700)
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
+        raise SandboxUnavailable(
+            f"{path} must be a folder owned by uid {os.geteuid()} that others cannot write"
+        )
+    return path
+
+
+def acquire_slot(config: SandboxConfig) -> Slot | None:
+    """A free sandbox uid, or None when the worker is not root (then the sandbox runs as
+    the worker's own user)."""
+    if os.geteuid() != 0:
+        return None
+    folder = _lock_dir(config)
+    for uid in range(config.uid_base, config.uid_base + config.slots):
+        if _has_account(uid):
+            continue  # a real account: never run bots as it
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(folder / f"slot-{uid}.lock", flags, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            continue
+        sweep(uid)
+        return Slot(uid, fd)
+    raise SandboxError(
+        f"all {config.slots} sandbox slots (uids {config.uid_base}-"
+        f"{config.uid_base + config.slots - 1}) are in use"
+    )
+
+
+def sweep(uid: int) -> int:
+    """SIGKILL every process of a sandbox uid whose slot we now hold: whatever is left is a
+    leftover of a worker that died (bwrap's set-up can be orphaned if its parent dies in the
+    first milliseconds, bubblewrap issue #633). Returns how many it killed."""
+    killed = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            if os.stat(f"/proc/{name}").st_uid != uid:
+                continue
+            pidfd = os.pidfd_open(int(name))
+        except OSError:
+            continue
+        try:
+            if os.stat(f"/proc/{name}").st_uid == uid:  # still that process (pidfd pins it)
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+                killed += 1
+        except OSError:
+            pass
+        finally:
+            os.close(pidfd)
+    return killed
+
+
+@cache
+def _has_account(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+# ---- the command line --------------------------------------------------------------------
+def read_bot(path: Path) -> bytes:
+    """The bot file's bytes, read without following a symlink (the worker may be root)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as exc:
+        raise SandboxError(f"{path}: cannot open the bot file: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SandboxError(f"{path}: not a regular file")
+        if info.st_size > MAX_BOT_BYTES:
+            raise SandboxError(f"{path}: over {MAX_BOT_BYTES // MiB} MiB")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(MAX_BOT_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_BOT_BYTES:
+        raise SandboxError(f"{path}: over {MAX_BOT_BYTES // MiB} MiB")
+    return data
+
+
+def _safe_name(path: Path) -> str:
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", path.stem)[:60].strip("_") or "bot"
+    return stem + path.suffix.lower()
+
+
+def _system_mounts() -> list[str]:
+    """/usr read-only, and the top-level links (or folders) that lead into it."""
+    args = ["--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(top):
+            args += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    return args
+
+
+def _rlimits(limits: SandboxLimits, language: str, slot: Slot | None) -> list[str]:
+    memory = limits.memory_mb + (limits.node_reserve_mb if language == "javascript" else 0)
+    args = [
+        f"--as={memory * MiB}",
+        f"--cpu={limits.cpu_s}:{limits.cpu_s + 5}",
+        f"--fsize={limits.file_mb * MiB}",
+        f"--nofile={limits.open_files}",
+        "--core=0",
+    ]
+    if slot is not None:
+        args.append(f"--nproc={limits.processes}")
+    return args
+
+
+def _runtime(language: str, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
+    if language == "python":
+        # -I: no environment or user site; -S: no site-packages (the system's .pth files
+        # stay out); -B: no bytecode files.
+        return [config.python, "-I", "-S", "-B"]
+    return [
+        config.node,
+        f"--max-old-space-size={limits.memory_mb}",
+        "--v8-pool-size=2",
+        "--no-addons",
+    ]
+
+
+def sandbox_command(
+    language: str,
+    bot_name: str,
+    *,
+    limits: SandboxLimits,
+    config: SandboxConfig,
+    slot: Slot | None,
+    game: str | None,
+) -> list[str]:
+    """argv for prlimit + bwrap; ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}``
+    name the descriptors BotProcess hands over at each start."""
+    host = host_script(language).name
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
+    argv = [config.prlimit, *_rlimits(limits, language, slot), "--", config.bwrap]
+    argv += [
+        "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
+        "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL", "--clearenv",
+    ]  # fmt: skip
+    for key, value in env.items():
+        argv += ["--setenv", key, value]
+    argv += _system_mounts()
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
+    argv += ["--perms", "0444", "--ro-bind-data", "{host}", f"/sandbox/{host}"]
+    argv += ["--perms", "0444", "--ro-bind-data", "{bot}", f"/bot/{bot_name}"]
+    argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
+    argv += ["--info-fd", INFO_FD, "--seccomp", "{seccomp}", "--"]
+    argv += [*_runtime(language, limits, config), f"/sandbox/{host}", f"/bot/{bot_name}"]
+    if language == "javascript":
+        argv.append(json.dumps(js_globals(game), separators=(",", ":")))
+    return argv
+
+
+def check_programs(config: SandboxConfig, language: str) -> None:
+    """Raise SandboxUnavailable unless the programs the sandbox runs are there."""
+    runtime = config.python if language == "python" else config.node
+    for program in (config.bwrap, config.prlimit, runtime):
+        if not os.access(program, os.X_OK):
+            raise SandboxUnavailable(f"{program} is missing (see docs/sandbox.md)")
+    try:
+        filter_bpf()
+    except SeccompUnavailable as exc:
+        raise SandboxUnavailable(str(exc)) from None
+
+
+def sandbox_launch(
+    path: Path,
+    *,
+    game: Any = None,
+    limits: SandboxLimits | None = None,
+    config: SandboxConfig | None = None,
+) -> Launch:
+    """A Launch that runs the bot file in the sandbox. Holds a uid slot (when root) until
+    the BotProcess running it is closed. Raises SandboxError."""
+    config = config or SandboxConfig.from_settings()
+    limits = limits or limits_for(game)
+    language = language_of(path)
+    check_programs(config, language)
+    source = read_bot(path)
+    slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
+    slot = acquire_slot(config)
+    name = _safe_name(path)
+    argv = sandbox_command(language, name, limits=limits, config=config, slot=slot, game=slug)
+    return Launch(
+        argv=argv,
+        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        cwd="/",
+        cleanup=slot.release if slot else None,
+        user=slot.uid if slot else None,
+        group=slot.uid if slot else None,
+        fd_data={
+            "{host}": _host_source(language),
+            "{bot}": source,
+            "{seccomp}": filter_bpf(),
+        },
+        max_output=limits.output_bytes,
+        recycle_cpu_s=limits.recycle_cpu_s,
+        sandbox=True,
+    )
+
+
+@cache
+def _host_source(language: str) -> bytes:
+    return host_script(language).read_bytes()
+
+
+def self_test(config: SandboxConfig | None = None, language: str = "python") -> None:
+    """Start one trivial sandbox; raise SandboxUnavailable with bwrap's words if it fails
+    (no user namespaces, bwrap too old...). The arena calls it once before a tournament."""
+    config = config or SandboxConfig.from_settings()
+    check_programs(config, language)
+    slot = acquire_slot(config)
+    try:
+        argv = sandbox_command(
+            language, "probe", limits=DEFAULT_LIMITS, config=config, slot=slot, game=None
+        )
+        host = argv.index(f"/sandbox/{host_script(language).name}", argv.index("--seccomp"))
+        argv = [*argv[:host], "-c" if language == "python" else "-e", "0"]
+        data = {"{host}": b"", "{bot}": b"", "{seccomp}": filter_bpf()}
+        fds = {key: _memfd(value) for key, value in data.items()}
+        fds[INFO_FD] = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+        try:
+            argv = [str(fds[a]) if a in fds else a for a in argv]
+            extra: dict[str, Any] = {}
+            if slot is not None:
+                extra = {"user": slot.uid, "group": slot.uid, "extra_groups": []}
+            result = subprocess.run(
+                argv, capture_output=True, env={"PATH": "/usr/bin:/bin"}, cwd="/",
+                pass_fds=tuple(fds.values()), timeout=30, check=False, **extra,
+            )  # fmt: skip
+        finally:
+            for fd in fds.values():
+                os.close(fd)
+    finally:
+        if slot is not None:
+            slot.release()
+    if result.returncode != 0:
+        said = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise SandboxUnavailable(
+            f"the sandbox does not start here: {said[-1] if said else result.returncode}"
+        )
+
+
+def _memfd(data: bytes) -> int:
+    fd = os.memfd_create("sandbox", os.MFD_CLOEXEC)
+    os.write(fd, data)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd

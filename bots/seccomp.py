@@ -1,0 +1,166 @@
+"""The sandbox's seccomp filter, built with libseccomp (Debian's ``libseccomp2``) via ctypes.
+
+The filter is a deny list on top of bubblewrap's namespaces: everything is allowed except
+what a card-game bot never needs and what would widen its reach:
+
+- creating processes (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``; ``clone3``
+  answers ENOSYS so the C library falls back to ``clone``): threads work, children don't,
+  so a bot cannot fork-bomb nor leave a process behind;
+- sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
+- namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), mounts;
+- looking into or tampering with other processes (``ptrace``, ``process_vm_*``, ``kcmp``,
+  ``pidfd_getfd``, ``perf_event_open``);
+- wide kernel attack surface (``bpf``, ``userfaultfd``, ``io_uring_*``, keyrings) and
+  administration calls that need capabilities the sandbox has dropped anyway.
+
+Calls made for another architecture (i386 through ``int 0x80``, x32) kill the process.
+:func:`filter_bpf` gives the compiled program that bubblewrap loads with ``--seccomp FD``;
+:func:`filter_text` gives libseccomp's readable rendering of it (see docs/sandbox.md).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import functools
+import os
+
+# libseccomp's constants (seccomp.h); stable ABI since 2.x.
+_ACT_ALLOW = 0x7FFF0000
+_ACT_KILL_PROCESS = 0x80000000
+_ATTR_ACT_BADARCH = 2
+_CMP_NE = 1
+_CMP_MASKED_EQ = 7
+
+AF_UNIX = 1
+CLONE_THREAD = 0x00010000
+CLONE_NEW_FLAGS = {
+    "CLONE_NEWNS": 0x00020000,
+    "CLONE_NEWCGROUP": 0x02000000,
+    "CLONE_NEWUTS": 0x04000000,
+    "CLONE_NEWIPC": 0x08000000,
+    "CLONE_NEWUSER": 0x10000000,
+    "CLONE_NEWPID": 0x20000000,
+    "CLONE_NEWNET": 0x40000000,
+}
+
+#: calls refused with EPERM, whatever their arguments
+DENIED = (
+    # processes (threads are made with clone + CLONE_THREAD, ruled below)
+    "fork", "vfork",
+    # namespaces and mounts
+    "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig",
+    "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
+    # other processes
+    "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
+    "perf_event_open",
+    # kernel attack surface
+    "bpf", "userfaultfd", "io_uring_enter", "io_uring_register", "keyctl", "add_key",
+    "request_key",
+    # administration (needs dropped capabilities anyway)
+    "reboot", "kexec_load", "kexec_file_load", "init_module", "finit_module",
+    "delete_module", "swapon", "swapoff", "acct", "quotactl", "syslog", "settimeofday",
+    "clock_settime", "clock_adjtime", "adjtimex", "sethostname", "setdomainname", "iopl",
+    "ioperm", "open_by_handle_at", "name_to_handle_at", "lookup_dcookie", "vhangup", "uselib",
+    "nfsservctl",
+)  # fmt: skip
+#: calls that answer ENOSYS so that callers fall back to an older call we can inspect
+NOT_IMPLEMENTED = ("clone3", "io_uring_setup")
+
+
+class SeccompUnavailable(RuntimeError):
+    """libseccomp cannot be loaded or refused the filter; the message says how to fix it."""
+
+
+class _ArgCmp(ctypes.Structure):
+    _fields_ = [
+        ("arg", ctypes.c_uint),
+        ("op", ctypes.c_int),
+        ("datum_a", ctypes.c_uint64),
+        ("datum_b", ctypes.c_uint64),
+    ]
+
+
+def _errno_action(code: int) -> int:
+    return 0x00050000 | (code & 0xFFFF)
+
+
+def _library() -> ctypes.CDLL:
+    try:
+        lib = ctypes.CDLL("libseccomp.so.2", use_errno=True)
+    except OSError as exc:
+        raise SeccompUnavailable(
+            f"libseccomp is missing ({exc}); install Debian's libseccomp2"
+        ) from None
+    lib.seccomp_init.restype = ctypes.c_void_p
+    lib.seccomp_init.argtypes = [ctypes.c_uint32]
+    lib.seccomp_release.argtypes = [ctypes.c_void_p]
+    lib.seccomp_attr_set.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32]
+    lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+    lib.seccomp_rule_add_array.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_uint32,
+        ctypes.c_int,
+        ctypes.c_uint,
+        ctypes.POINTER(_ArgCmp),
+    ]
+    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lib.seccomp_export_pfc.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    return lib
+
+
+def _check(result: int, what: str) -> None:
+    if result < 0:
+        raise SeccompUnavailable(f"libseccomp: {what} failed: {os.strerror(-result)}")
+
+
+def _export(kind: str) -> bytes:
+    lib = _library()
+    ctx = lib.seccomp_init(_ACT_ALLOW)
+    if not ctx:
+        raise SeccompUnavailable("libseccomp: seccomp_init failed")
+    try:
+        _check(lib.seccomp_attr_set(ctx, _ATTR_ACT_BADARCH, _ACT_KILL_PROCESS), "attr_set")
+
+        def rule(name: str, action: int, *conditions: tuple[int, int, int, int]) -> None:
+            nr = lib.seccomp_syscall_resolve_name(name.encode())
+            if nr < 0:
+                return  # not a call of this architecture (fork on arm64...)
+            array = (_ArgCmp * len(conditions))(*(_ArgCmp(*c) for c in conditions))
+            _check(lib.seccomp_rule_add_array(ctx, action, nr, len(conditions), array), name)
+
+        for name in DENIED:
+            rule(name, _errno_action(errno.EPERM))
+        for name in NOT_IMPLEMENTED:
+            rule(name, _errno_action(errno.ENOSYS))
+        for name in ("socket", "socketpair"):
+            rule(name, _errno_action(errno.EAFNOSUPPORT), (0, _CMP_NE, AF_UNIX, 0))
+        # clone(flags, ...): flags is argument 0 on x86_64 and arm64.
+        rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_THREAD, 0))
+        for flag in CLONE_NEW_FLAGS.values():
+            rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, flag, flag))
+
+        fd = os.memfd_create("seccomp", os.MFD_CLOEXEC)
+        try:
+            export = lib.seccomp_export_bpf if kind == "bpf" else lib.seccomp_export_pfc
+            _check(export(ctx, fd), f"export_{kind}")
+            size = os.lseek(fd, 0, os.SEEK_END)
+            return os.pread(fd, size, 0)
+        finally:
+            os.close(fd)
+    finally:
+        lib.seccomp_release(ctx)
+
+
+@functools.cache
+def filter_bpf() -> bytes:
+    """The compiled filter (classic BPF, ``struct sock_filter`` array) for bwrap --seccomp."""
+    program = _export("bpf")
+    if not program or len(program) % 8:
+        raise SeccompUnavailable("libseccomp exported an empty or malformed filter")
+    return program
+
+
+def filter_text() -> str:
+    """libseccomp's pseudo-code rendering of the filter, for humans."""
+    return _export("pfc").decode()

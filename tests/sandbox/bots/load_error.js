@@ -1,0 +1,4 @@
+// Fails while being loaded.
+module.exports = (() => {
+  throw new Error("hostile bot failing at load");
+})();

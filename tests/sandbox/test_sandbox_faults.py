@@ -1,0 +1,135 @@
+"""Hostile bots, in Python and JavaScript, each ending its own participation in a real match:
+the fault is recorded with its kind and reason, the opponent gets every game not yet played,
+the owner gets the reason and the end of stderr, and the host is unharmed (every test also
+checks that no process of the sandbox is left, see conftest)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine.runner import TimeControl
+from tests.sandbox.conftest import assert_forfeited, hostile
+
+LANGUAGES = ["py", "js"]
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_times_out_an_endless_loop(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"loop.{ext}"))
+    assert_forfeited(played, "timeout", "no answer to draft_pick within")
+    assert played.scores == [0, 10]
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_times_out_a_bot_sleeping_past_the_deadline(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"sleep.{ext}"))
+    assert_forfeited(played, "timeout", "no answer to main_play within")
+    assert played.scores == [0, 10]
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_times_out_a_bot_that_closes_its_stdout_and_waits(play, tmp_path, ext):
+    # No end of file ever comes (bwrap holds the pipe too): the deadline must catch it.
+    played = play(hostile(tmp_path, f"closes_stdout.{ext}"))
+    assert_forfeited(played, "timeout", "no answer to draft_pick within")
+
+
+@pytest.mark.parametrize("name", ["memory.py", "memory.js", "buffers.js"])
+def test_it_stops_a_bot_allocating_memory_without_end(play, tmp_path, name):
+    # Time enough to fill 256 MiB even on a busy machine (V8 collects garbage hard first).
+    played = play(hostile(tmp_path, name), tc=TimeControl(move=4.0, bank=0.0, startup=10.0))
+    assert_forfeited(played, "memory", "draft_pick", bound=10)
+    assert played.scores == [0, 10]
+
+
+@pytest.mark.parametrize(("ext", "says"), [("py", "Operation not permitted"), ("js", "EPERM")])
+def test_it_defuses_a_fork_bomb(play, tmp_path, ext, says):
+    played = play(hostile(tmp_path, f"forkbomb.{ext}"))
+    assert_forfeited(played, "exception", "draft_pick raised", says, bound=3)
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_kills_a_bot_printing_without_end(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"spam.{ext}"))
+    assert_forfeited(played, "output", "wrote over 1048576 bytes")
+    # The owner's log keeps a bounded amount of it.
+    assert len(played.stderr) < 2 << 20
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_rejects_garbage_on_the_protocol_channel(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"garbage.{ext}"))
+    assert_forfeited(played, "protocol", "not a JSON line during draft_pick", "garbage")
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_rejects_invalid_json(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"badjson.{ext}"))
+    assert_forfeited(played, "protocol", "not a JSON line during draft_pick")
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_rejects_an_oversized_answer(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"hugeline.{ext}"))
+    assert_forfeited(played, "output", "a line of over 65536 bytes during draft_pick")
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_disqualifies_an_invalid_action(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"invalid.{ext}"))
+    assert_forfeited(played, "invalid", "index 7 is out of range")
+    assert played.scores == [0, 10]
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_it_records_a_bot_exiting_early(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"exits.{ext}"))
+    assert_forfeited(played, "crash", "exited with status 3", "draft_receive")
+
+
+@pytest.mark.parametrize(
+    "method", ["__init__", "draft_pick", "draft_receive", "main_play", "main_postprocess"]
+)
+def test_it_records_a_python_bot_raising_in_each_method(play, tmp_path, method):
+    played = play(hostile(tmp_path, "raises.py", method=method))
+    what = "start of match" if method == "__init__" else method
+    assert_forfeited(played, "exception", f"{what} raised ValueError: hostile bot raising")
+    # The traceback is the owner's, in the report and the log.
+    assert "Traceback" in played.agent.fault_reports[-1].stderr_tail
+    assert f"in {method}" in played.stderr
+
+
+@pytest.mark.parametrize("method", ["draftPick", "draftReceive", "mainPlay", "mainPostprocess"])
+def test_it_records_a_js_bot_throwing_in_each_method(play, tmp_path, method):
+    played = play(hostile(tmp_path, "raises.js", method=method))
+    snake = {"draftPick": "draft_pick", "draftReceive": "draft_receive"}.get(method) or {
+        "mainPlay": "main_play",
+        "mainPostprocess": "main_postprocess",
+    }[method]
+    assert_forfeited(played, "exception", f"{snake} raised RangeError: hostile bot throwing")
+    assert "at Object.maybeThrow" in played.agent.fault_reports[-1].stderr_tail
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [("import_error.py", "failed at import: RuntimeError"), ("load_error.js", "failed at load")],
+)
+def test_it_records_a_bot_that_cannot_even_load(play, tmp_path, name, says):
+    played = play(hostile(tmp_path, name))
+    assert_forfeited(played, "startup", says)
+    assert played.scores == [0, 10]
+
+
+def test_it_restarts_a_crashed_bot_for_its_next_match(play, tmp_path):
+    # One bad match must not poison the next: the process is started anew.
+    played = play(hostile(tmp_path, "exits.py"), matches=3)
+    assert [o.faults[0].kind for o in played.outcomes] == ["crash"] * 3
+    assert played.process.starts == 3
+    assert len(played.agent.fault_reports) == 3
+
+
+def test_it_keeps_the_process_of_a_bot_that_only_played_an_invalid_action(play, tmp_path):
+    played = play(hostile(tmp_path, "invalid.py"), matches=3)
+    assert [o.faults[0].kind for o in played.outcomes] == ["invalid"] * 3
+    assert played.process.starts == 1
+    assert [r.kind for r in played.agent.fault_reports] == ["invalid"] * 3
