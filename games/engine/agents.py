@@ -42,6 +42,9 @@ class Agent(ABC):
     #: the runner does: with simultaneous prompts the runner collects answers one by one, and a
     #: seat must not be charged for the time spent waiting on another.
     answered_at: float | None = None
+    #: True for an agent that works out its answer inside ``send`` (in-process bots): the
+    #: runner then times it around ``send``, not until its answer is collected.
+    answers_on_send: bool = False
 
     def begin(self, info: SeatInfo, timeout: float) -> None:  # noqa: B027 (optional hook)
         """A match starts (a bot gets a fresh instance). Raises AgentFault."""
@@ -70,6 +73,8 @@ class InProcessAgent(Agent):
     ``factory`` builds a fresh bot object for every match. Exceptions become faults with the
     traceback kept in ``errors``; no deadline can be enforced in-process, so none is.
     """
+
+    answers_on_send = True
 
     def __init__(self, factory: Callable[[], Any], bot_call: BotCall, name: str) -> None:
         self.factory = factory

@@ -167,17 +167,21 @@ class MatchRunner:
         faults: dict[int, Fault] = {}
         sent: dict[int, float] = {}
         for seat, prompt in sorted(prompts.items()):
+            agent = agents[seat]
+            agent.answered_at = None
+            started = self.clock()
             try:
-                agents[seat].send(prompt)
+                agent.send(prompt)
             except AgentFault as exc:
                 faults[seat] = Fault(exc.kind, exc.reason)
-            else:
-                sent[seat] = self.clock()
+                continue
+            sent[seat] = started
+            if agent.answers_on_send:
+                agent.answered_at = self.clock()
         answers: dict[int, Any] = {}
         for seat, started in sent.items():
             agent, seat_stats = agents[seat], stats[seat]
             allowed = self.tc.move + max(seat_stats.bank_left, 0.0)
-            agent.answered_at = None
             try:
                 answer = agent.receive(max(started + allowed - self.clock(), 0.0))
             except AgentFault as exc:

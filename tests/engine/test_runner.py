@@ -187,3 +187,20 @@ def test_it_does_not_charge_a_seat_for_time_spent_waiting_on_another():
     assert 1 not in outcome.faults
     assert outcome.stats[1].bank_left == 1.0
     assert outcome.stats[1].slowest_s == pytest.approx(0.01)
+
+
+def test_it_times_an_in_process_bot_by_its_own_work_not_by_its_opponents():
+    clock = FakeClock()
+
+    class Thinking(minimal.Bot):
+        def draft_pick(self, cards):
+            clock.now += 0.25  # this bot's own work, done while the runner waits on send()
+            return 0
+
+    thinker = InProcessAgent(Thinking, botapi.bot_call, "thinker")
+    tc = TimeControl(move=1.0, bank=1.0)
+    outcome = run([SlowAgent(clock, delay=0.9), thinker], tc=tc, clock=clock)
+    assert 1 not in outcome.faults
+    # Charged 0.25 s per draft pick, never the 0.9 s the other seat took.
+    assert outcome.stats[1].slowest_s == pytest.approx(0.25)
+    assert outcome.stats[1].bank_left == 1.0
