@@ -1,0 +1,88 @@
+"""The original Last Card kit's tournament configuration, read by ``arena --config``:
+
+    {"game": "last-card", "ai_dirs": ["my-bots"], "ai": ["alice.py", "builtin:naive"],
+     "num_games": 1000}
+
+``ai_dirs`` adds every bot file of each folder (``.js``, and ``.py`` with a ``class Bot``:
+helper modules such as a copy of ``movecheck.py`` may sit beside the bots), ``ai`` names single bots
+(files or ``builtin:NAME``), ``num_games`` is the number of games; ``seed`` may be given too.
+Relative paths are relative to the configuration file's folder. Options given on the command
+line win over the file; bots named on the command line join the file's.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+BOT_SUFFIXES = (".py", ".js")
+BOT_CLASS = re.compile(r"^class Bot\b", re.MULTILINE)
+KEYS = ("game", "ai_dirs", "ai", "ais", "num_games", "seed")
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used; the message names the problem."""
+
+
+def read_kit_config(path: Path) -> dict[str, Any]:
+    """``{"game", "bots", "games", "seed", "skipped"}`` from a kit configuration file."""
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"{path}: not a JSON configuration ({exc})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f'{path}: expected a JSON object like {{"ai": [...], ...}}')
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise ConfigError(f"{path}: unknown key {unknown[0]!r} (known: {', '.join(KEYS)})")
+    base = path.parent
+    bots: list[str] = []
+    skipped: list[str] = []
+    for folder in _strings(data, "ai_dirs", path):
+        where = base / folder
+        if not where.is_dir():
+            raise ConfigError(f"{path}: ai_dirs entry {folder!r} is not a folder")
+        for file in sorted(where.iterdir()):
+            if not file.is_file() or file.suffix not in BOT_SUFFIXES or file.name[0] in "._":
+                skipped.append(f"File {file} is not valid: skipping")
+            elif file.suffix == ".py" and not BOT_CLASS.search(file.read_text(errors="replace")):
+                skipped.append(f"File {file} has no class Bot (a helper module?): skipping")
+            else:
+                bots.append(str(file))
+    for source in _strings(data, "ai", path) + _strings(data, "ais", path):
+        bots.append(source if source.startswith("builtin:") else str(base / source))
+    games = data.get("num_games")
+    if games is not None and (not isinstance(games, int) or isinstance(games, bool) or games < 1):
+        raise ConfigError(f"{path}: num_games must be a positive whole number, not {games!r}")
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise ConfigError(f"{path}: seed must be a whole number, not {seed!r}")
+    game = data.get("game")
+    if game is not None and not isinstance(game, str):
+        raise ConfigError(f"{path}: game must be a name like 'last-card', not {game!r}")
+    return {"game": game, "bots": bots, "games": games, "seed": seed, "skipped": skipped}
+
+
+def _strings(data: dict[str, Any], key: str, path: Path) -> list[str]:
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: {key} must be a list of names")
+    return value
+
+
+def apply_kit_config(opts: dict[str, Any]) -> list[str]:
+    """Merge ``opts["config"]`` into the arena command's options; returns notes to show."""
+    config = read_kit_config(opts["config"])
+    if opts.get("game") and config["game"] and opts["game"] != config["game"]:
+        raise ConfigError(f"--game {opts['game']} but {opts['config']} is for {config['game']}")
+    opts["game"] = opts.get("game") or config["game"]
+    opts["bots"] = config["bots"] + list(opts.get("bots") or [])
+    if opts.get("games") is None:
+        opts["games"] = config["games"]
+    if opts.get("seed") is None:
+        opts["seed"] = config["seed"]
+    return config["skipped"]

@@ -1,0 +1,111 @@
+"""Last Card tournaments, as in the original kit: games at tables of four, scored by the
+average penalty points taken per game (lower is better), with the kit's statistics.
+
+With four bots every game seats all of them and the seats rotate. With more, games come in
+rounds of one game per bot: each round shuffles the bots into a circle and seats every run
+of four neighbours once, so each bot plays four games a round, once in each seat. The games
+asked for are rounded up to whole rounds, so that every bot plays equally often.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from games.engine.runner import MatchOutcome
+from games.engine.tournament import Column, Format, Standing, Table, derive_seed, fault_text
+from games.last_card.rules import STATISTICS
+
+TABLE = 4
+
+
+class Tables(Format):
+    min_bots = TABLE
+    score_label = "points taken"
+    higher_is_better = False
+    #: the arena counts this format in games (``--games``), not rounds
+    count_label = "games"
+    too_few_hint = (
+        f" (Last Card tables seat {TABLE}): name more bots or fill the table with "
+        "--fill builtin:naive"
+    )
+
+    def __init__(self) -> None:
+        #: per game, for the logs: (game id, seat names, result)
+        self.games: list[tuple[int, list[str], dict[str, Any]]] = []
+
+    def rounds(self, entrants: int, games: int) -> int:
+        return -(-games // entrants)
+
+    def count(self, entrants: int, games: int) -> int:
+        return games if entrants == TABLE else self.rounds(entrants, games) * entrants
+
+    def schedule(self, entrants: int, games: int, seed: int) -> Iterator[Table]:
+        if entrants < TABLE:
+            raise ValueError(f"Last Card tables need {TABLE} bots, got {entrants}")
+        total = self.count(entrants, games)
+        for r in range(self.rounds(entrants, games)):
+            circle = list(range(entrants))
+            random.Random(derive_seed(seed, "circle", r)).shuffle(circle)
+            for g in range(entrants):
+                number = r * entrants + g
+                if number >= total:
+                    return
+                seats = tuple(circle[(g + i) % entrants] for i in range(TABLE))
+                yield Table(round=r, seats=seats, seed=derive_seed(seed, number))
+
+    def tally_scores(self, seated: Sequence[Standing], outcome: MatchOutcome) -> None:
+        result = outcome.result
+        for seat, standing in enumerate(seated):
+            stats = result["stats"][seat]
+            totals = standing.extra.setdefault("totals", dict.fromkeys(STATISTICS, 0))
+            for key in STATISTICS:
+                totals[key] += stats[key]
+            standing.games += 1
+            if result["winner"] == seat:
+                standing.wins += 1
+            elif result["winner"] is None:
+                standing.draws += 1
+            else:
+                standing.losses += 1
+            standing.score = round(totals["points_taken"] / standing.games, 6)
+
+    def bot_json(self, standing: Standing) -> dict[str, Any]:
+        totals = standing.extra.get("totals", dict.fromkeys(STATISTICS, 0))
+        games = standing.games or 1
+        return standing.common_json() | {key: round(totals[key] / games, 6) for key in STATISTICS}
+
+    def columns(self) -> list[Column]:
+        """The kit's statistics, averaged per game, under short headers (the logs and the
+        JSON spell them out)."""
+
+        def avg(header: str, key: str) -> Column:
+            return (header, lambda b: f"{b[key]:.2f}")
+
+        return [
+            ("points taken", lambda b: f"{b['score']:.2f}"),
+            avg("won", "games_won"),
+            avg("passes", "pass_moves"),
+            avg("cards played", "cards_played"),
+            avg("illegal", "illegal_moves"),
+            avg("punished", "times_punished"),
+            avg("punish cards", "punishment_taken"),
+            avg("hand pts", "hand_value_pts"),
+            avg("call pts", "last_card_pts"),
+            ("faults", fault_text),
+        ]
+
+    # ---- logs (called by the arena with --logs) -----------------------------------------
+    def log_match(self, folder: Path, number: int, outcome: MatchOutcome) -> None:
+        from games.last_card.logs import write_game
+
+        names = [seat["name"] for seat in outcome.record["seats"]]
+        self.games.append((number - 1, names, outcome.result))
+        write_game(folder, number - 1, names, outcome.state)
+
+    def write_logs(self, folder: Path, summary: dict[str, Any]) -> None:
+        from games.last_card.logs import write_tournament
+
+        write_tournament(folder, summary, self.games)
