@@ -1,0 +1,92 @@
+"""Ultimate Texas Hold'em tournaments in the duplicate format.
+
+Luck dominates a single session, so every bot plays the *same* seeded sessions: session s
+of every bot uses the same seed, hence the same cards in every round it reaches. Bots are
+ranked by mean net chips per round (over every round they played) with a 95% confidence
+interval, shown next to the sessions they survived (completed with chips left).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from games.engine.runner import MatchOutcome
+from games.engine.tournament import Column, Format, Standing, Table, derive_seed, fault_text
+
+
+class Duplicate(Format):
+    min_bots = 1
+    #: what the arena's count of rounds means here (printed by `manage.py arena`)
+    count_label = "sessions"
+    score_label = "net chips/round"
+
+    def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]:
+        """``rounds`` is the number of sessions; every entrant plays each with one seed."""
+        for session in range(rounds):
+            deal_seed = derive_seed(seed, "uth-session", session)
+            for i in range(entrants):
+                yield Table(round=session, seats=(i,), seed=deal_seed)
+
+    def count(self, entrants: int, rounds: int) -> int:
+        return entrants * rounds
+
+    def tally_scores(self, seated: Sequence[Standing], outcome: MatchOutcome) -> None:
+        (standing,) = seated
+        result = outcome.result
+        nets = [float(n) for n in result["nets"]]
+        totals = standing.extra
+        totals["rounds"] = totals.get("rounds", 0) + len(nets)
+        totals["sum"] = totals.get("sum", 0.0) + sum(nets)
+        totals["sum_sq"] = totals.get("sum_sq", 0.0) + sum(n * n for n in nets)
+        totals["survived"] = totals.get("survived", 0) + bool(result["survived"])
+        totals["chips"] = totals.get("chips", 0.0) + float(result["chips"])
+        standing.games += len(nets)
+        if result["survived"]:
+            standing.wins += 1
+        else:
+            standing.losses += 1
+        standing.score = mean_and_interval(totals)[0]
+
+    def bot_json(self, standing: Standing) -> dict[str, Any]:
+        totals = standing.extra
+        mean, low, high, sd = mean_and_interval(totals)
+        return standing.common_json() | {
+            "score": round(mean, 4),
+            "mean_net_per_round": round(mean, 4),
+            "mean_net_ci95": [round(low, 4), round(high, 4)],
+            "sd_per_round": round(sd, 4),
+            "rounds_played": totals.get("rounds", 0),
+            "sessions": standing.matches,
+            "sessions_survived": totals.get("survived", 0),
+            "mean_final_chips": round(totals.get("chips", 0.0) / standing.matches, 2)
+            if standing.matches
+            else None,
+        }
+
+    def columns(self) -> list[Column]:
+        def score(bot: dict[str, Any]) -> str:
+            low, high = bot["mean_net_ci95"]
+            return f"{bot['mean_net_per_round']:+.2f} ({low:+.2f} to {high:+.2f})"
+
+        return [
+            ("net chips/round (95% CI)", score),
+            ("sessions survived", lambda b: f"{b['sessions_survived']}/{b['sessions']}"),
+            ("rounds", lambda b: str(b["rounds_played"])),
+            ("faults", fault_text),
+        ]
+
+
+def mean_and_interval(totals: dict[str, Any]) -> tuple[float, float, float, float]:
+    """Mean net per round, its 95% interval (normal approximation) and the per-round SD."""
+    n = totals.get("rounds", 0)
+    if n == 0:
+        return 0.0, 0.0, 0.0, 0.0
+    mean = totals["sum"] / n
+    if n == 1:
+        return mean, -math.inf, math.inf, 0.0
+    variance = max(totals["sum_sq"] - n * mean * mean, 0.0) / (n - 1)
+    sd = math.sqrt(variance)
+    half = 1.96 * sd / math.sqrt(n)
+    return mean, mean - half, mean + half, sd

@@ -1,0 +1,104 @@
+"""``manage.py arena --game uth``: duplicate sessions, ranked by mean net chips per round."""
+
+from __future__ import annotations
+
+import io
+import json
+import textwrap
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.registry import get_game
+from games.uth.tournament import Duplicate
+
+ALWAYS_CHECK_FILE = """
+class Bot:
+    name = "checker-file"
+
+    def act(self, obs):
+        for choice in ("[check]", "[1x]"):
+            if choice in obs["legal"]:
+                return choice
+        return obs["legal"][0]
+"""
+RAISING_FILE = """
+class Bot:
+    def act(self, obs):
+        if obs["round"] == 3:
+            raise RuntimeError("tilted")
+        return "[check]" if "[check]" in obs["legal"] else obs["legal"][0]
+"""
+
+
+def arena(*args: str) -> str:
+    out = io.StringIO()
+    call_command("arena", "--game", "uth", "--no-progress", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_it_ranks_bots_by_mean_net_chips_per_round_with_an_interval(tmp_path):
+    out_json = tmp_path / "results.json"
+    table = arena(
+        "builtin:basic",
+        "builtin:always-check",
+        "--sessions",
+        "3",
+        "--rounds-per-session",
+        "40",
+        "--seed",
+        "5",
+        "--json",
+        str(out_json),
+    )
+    assert "net chips/round" in table and "sessions survived" in table
+    data = json.loads(out_json.read_text())
+    assert data["game"] == "uth" and data["rounds"] == 3 and data["matches"] == 6
+    bots = data["bots"]
+    assert bots == sorted(bots, key=lambda b: -b["score"])
+    for bot in bots:
+        low, high = bot["mean_net_ci95"]
+        assert bot["score"] == bot["mean_net_per_round"] and low < bot["score"] < high
+        assert bot["sessions"] == 3 and 0 <= bot["sessions_survived"] <= 3
+        assert 3 <= bot["rounds_played"] <= 120 and bot["faults"] == 0
+
+
+def test_it_deals_every_bot_the_same_sessions(tmp_path):
+    bot = tmp_path / "checker.py"
+    bot.write_text(textwrap.dedent(ALWAYS_CHECK_FILE))
+    out_json = tmp_path / "r.json"
+    arena(str(bot), "builtin:always-check", "--sessions", "2", "--rounds-per-session", "30",
+          "--seed", "8", "--json", str(out_json))  # fmt: skip
+    a, b = json.loads(out_json.read_text())["bots"]
+    assert {a["name"], b["name"]} == {"checker-file", "always-check"}
+    same = ("score", "rounds_played", "sessions_survived", "mean_final_chips")
+    assert [a[k] for k in same] == [b[k] for k in same]
+
+
+def test_it_ends_the_session_of_a_bot_that_raises_and_counts_the_fault(tmp_path):
+    bot = tmp_path / "tilted.py"
+    bot.write_text(textwrap.dedent(RAISING_FILE))
+    out_json = tmp_path / "r.json"
+    arena(str(bot), "--sessions", "2", "--rounds-per-session", "10", "--seed", "1",
+          "--json", str(out_json))  # fmt: skip
+    (entry,) = json.loads(out_json.read_text())["bots"]
+    assert entry["faults"] == 2 and entry["fault_kinds"] == {"exception": 2}
+    assert entry["sessions_survived"] == 0 and entry["rounds_played"] == 4
+
+
+def test_it_keeps_the_session_options_for_uth():
+    with pytest.raises(CommandError, match="for --game uth"):
+        call_command("arena", "--game", "rps-poker", "builtin:simple", "builtin:strong",
+                     "--sessions", "2", "--no-progress")  # fmt: skip
+    with pytest.raises(CommandError, match="at least 1"):
+        arena("builtin:basic", "--sessions", "0")
+    with pytest.raises(CommandError, match="at least 1"):
+        arena("builtin:basic", "--rounds-per-session", "0")
+
+
+def test_it_schedules_one_seed_per_session_for_all_bots():
+    tables = list(Duplicate().schedule(entrants=3, rounds=2, seed=7))
+    assert len(tables) == Duplicate().count(3, 2) == 6
+    assert [t.seats for t in tables] == [(0,), (1,), (2,)] * 2
+    assert len({t.seed for t in tables[:3]}) == 1 and tables[0].seed != tables[3].seed
+    assert get_game("uth").tournament is Duplicate
