@@ -143,3 +143,12 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Competition (docs/competition.md): bot uploads and the tournament worker.
+BOT_MAX_CODE_BYTES = envint("BOT_MAX_CODE_BYTES", 256 * 1024)
+BOT_VALIDATION_MATCHES = envint("BOT_VALIDATION_MATCHES", 2)
+PLACEMENT_DEALS = envint("PLACEMENT_DEALS", 2)
+WORKER_LEASE_S = envint("WORKER_LEASE_S", 60)
+WORKER_MAX_ATTEMPTS = envint("WORKER_MAX_ATTEMPTS", 3)
+LADDER_INTERVAL_S = envint("LADDER_INTERVAL_S", 3600)
+WORKER_PROCESS_CACHE = envint("WORKER_PROCESS_CACHE", 8)

@@ -1,0 +1,122 @@
+"""The Django admin for moderation: bots, versions (reject / re-validate), tournaments, jobs
+(re-queue), matches and ratings."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db import transaction
+
+from bots.models import (
+    Bot,
+    BotVersion,
+    LeaderboardRow,
+    Match,
+    MatchJob,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+    Tournament,
+)
+
+
+class VersionInline(admin.TabularInline):
+    model = BotVersion
+    fields = ("number", "status", "reason", "created", "checksum")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+@admin.register(Bot)
+class BotAdmin(admin.ModelAdmin):
+    list_display = ("name", "owner", "game", "language", "created")
+    list_filter = ("game", "language")
+    search_fields = ("name", "owner__username")
+    inlines = [VersionInline]
+
+
+@admin.register(BotVersion)
+class BotVersionAdmin(admin.ModelAdmin):
+    list_display = ("bot", "number", "status", "reason", "created", "validated")
+    list_filter = ("status", "bot__game")
+    search_fields = ("bot__name", "bot__owner__username", "checksum")
+    readonly_fields = ("bot", "number", "checksum", "created", "validated", "validation_log")
+    actions = ["reject", "revalidate"]
+
+    @admin.action(description="Reject (take out of competition)")
+    def reject(self, request, queryset):
+        n = queryset.exclude(status=BotVersion.REJECTED).update(
+            status=BotVersion.REJECTED, reason=f"rejected by moderator {request.user}"
+        )
+        self.message_user(request, f"{n} version(s) rejected", messages.SUCCESS)
+
+    @admin.action(description="Validate again (by a worker)")
+    def revalidate(self, request, queryset):
+        with transaction.atomic():
+            n = queryset.exclude(status=BotVersion.ACTIVE).update(
+                status=BotVersion.VALIDATING, reason="", validation_lease=None
+            )
+        self.message_user(request, f"{n} version(s) queued for validation", messages.SUCCESS)
+
+
+class JobInline(admin.TabularInline):
+    model = MatchJob
+    fields = ("round", "seats", "seed", "status", "attempts", "worker", "error")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "game", "format", "state", "created", "finished")
+    list_filter = ("game", "format", "state")
+
+
+@admin.register(MatchJob)
+class MatchJobAdmin(admin.ModelAdmin):
+    list_display = ("pk", "tournament", "game", "status", "attempts", "worker", "lease_until")
+    list_filter = ("status", "game")
+    actions = ["requeue"]
+
+    @admin.action(description="Queue again (failed jobs)")
+    def requeue(self, request, queryset):
+        n = queryset.filter(status=MatchJob.FAILED).update(
+            status=MatchJob.QUEUED, attempts=0, error="", lease_until=None
+        )
+        self.message_user(request, f"{n} job(s) queued again", messages.SUCCESS)
+
+
+class SeatInline(admin.TabularInline):
+    model = MatchSeat
+    fields = ("seat", "bot", "version", "score", "fault_kind", "fault_reason")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("pk", "game", "tournament", "played", "duration_s", "rated", "worker")
+    list_filter = ("game",)
+    readonly_fields = ("job", "tournament", "game", "seed", "record", "played", "worker")
+    inlines = [SeatInline]
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("bot", "game", "mu", "sigma", "matches", "updated")
+    list_filter = ("game",)
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(admin.ModelAdmin):
+    list_display = ("bot", "match", "mu_before", "mu", "sigma", "created")
+
+
+@admin.register(LeaderboardRow)
+class LeaderboardRowAdmin(admin.ModelAdmin):
+    list_display = ("game", "rank", "bot", "conservative", "mu", "sigma", "matches")
+    list_filter = ("game",)

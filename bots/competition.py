@@ -1,0 +1,442 @@
+"""Scheduling match jobs, claiming them, and storing their results exactly once.
+
+A job names the bot version in each seat and a seed: it can be played again from those
+alone. Workers (``bots.worker``) claim jobs here, play them outside any transaction and hand
+the result to :func:`store_result`, which writes the match, marks the job done and applies
+ratings in one transaction, and only if the worker still holds the job.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from bots.models import BotVersion, Match, MatchJob, MatchSeat, RatingLedger, Tournament
+from bots.playing import Played, ProcessCache
+from games.engine.runner import TimeControl
+from games.engine.tournament import derive_seed
+from games.registry import get_game
+
+log = logging.getLogger("bots.competition")
+
+PLACEMENT_PRIORITY = 10
+
+
+# ---- seatings that cut luck -----------------------------------------------------------------
+def swapped_seats(entrants: Sequence[int]) -> list[list[int]]:
+    """Two-player games: the same deal twice, seats swapped."""
+    a, b = entrants
+    return [[a, b], [b, a]]
+
+
+def rotated_seats(entrants: Sequence[int]) -> list[list[int]]:
+    """More players: the same deal once per rotation of the seats."""
+    n = len(entrants)
+    return [[*entrants[k:], *entrants[:k]] for k in range(n)]
+
+
+#: per game, how one table of a schedule becomes matches on one deal; games not listed get
+#: swapped seats with two players and rotated seats with more. A game whose bots play the
+#: same deals side by side (UTH) registers its own here.
+SEATINGS: dict[str, Callable[[Sequence[int]], list[list[int]]]] = {
+    "rps-poker": swapped_seats,
+}
+
+
+def seatings(game: str, entrants: Sequence[int]) -> list[list[int]]:
+    how = SEATINGS.get(game)
+    if how is None:
+        how = swapped_seats if len(entrants) == 2 else rotated_seats
+    return how(list(entrants))
+
+
+# ---- scheduling -----------------------------------------------------------------------------
+def lock_ledger(game: str) -> RatingLedger:
+    """The game's rating ledger, locked until the transaction ends. Scheduling and rating
+    both take it, so a game's job ids are committed in order (see bots.ratings)."""
+    RatingLedger.objects.get_or_create(game=game)
+    return RatingLedger.objects.select_for_update().get(game=game)
+
+
+def active_versions(game: str) -> list[BotVersion]:
+    return list(
+        BotVersion.objects.filter(bot__game=game, status=BotVersion.ACTIVE)
+        .select_related("bot", "bot__owner")
+        .order_by("bot_id")
+    )
+
+
+def _new_seed() -> int:
+    return secrets.randbits(62)
+
+
+def _time_control_settings(move: float | None, bank: float | None) -> dict[str, float]:
+    return {k: v for k, v in (("move", move), ("bank", bank)) if v is not None}
+
+
+@transaction.atomic
+def start_round_robin(
+    game: str,
+    rounds: int,
+    *,
+    seed: int | None = None,
+    versions: list[BotVersion] | None = None,
+    name: str = "",
+    fmt: str = Tournament.ROUND_ROBIN,
+    move: float | None = None,
+    bank: float | None = None,
+) -> Tournament:
+    """A round robin of every active version of the game (or ``versions``): the game's
+    tournament format decides the tables, each table is played on one deal in every
+    seating of :func:`seatings`."""
+    spec = get_game(game)
+    if spec.tournament is None:
+        raise ValueError(f"{game} has no tournament format")
+    lock_ledger(game)
+    versions = versions if versions is not None else active_versions(game)
+    if len(versions) < 2:
+        raise ValueError(f"{game}: a round robin needs at least 2 active bots")
+    seed = _new_seed() if seed is None else seed
+    tournament = Tournament.objects.create(
+        game=game,
+        format=fmt,
+        name=name,
+        settings={
+            "rounds": rounds,
+            "seed": seed,
+            "versions": [v.pk for v in versions],
+            "time_control": _time_control_settings(move, bank),
+        },
+    )
+    jobs = []
+    for table in spec.tournament().schedule(len(versions), rounds, seed):
+        entrants = [versions[i].pk for i in table.seats]
+        for seats in seatings(game, entrants):
+            jobs.append(
+                MatchJob(
+                    tournament=tournament,
+                    game=game,
+                    round=table.round,
+                    seats=seats,
+                    seed=table.seed,
+                )
+            )
+    MatchJob.objects.bulk_create(jobs)
+    log.info("event=tournament.start tournament=%s game=%s jobs=%d", tournament.pk, game, len(jobs))
+    return tournament
+
+
+def schedule_placement(version: BotVersion) -> Tournament | None:
+    """Placement matches of a newly active version against every other active bot of its
+    game, ahead of the regular queue. Runs inside the caller's transaction."""
+    game = version.bot.game
+    lock_ledger(game)
+    others = [v for v in active_versions(game) if v.bot_id != version.bot_id]
+    deals = int(getattr(settings, "PLACEMENT_DEALS", 2))
+    if not others or deals <= 0:
+        return None
+    base = _new_seed()
+    tournament = Tournament.objects.create(
+        game=game,
+        format=Tournament.PLACEMENT,
+        name=f"placement of {version}",
+        settings={"seed": base, "deals": deals, "version": version.pk},
+    )
+    jobs = []
+    for other in others:
+        for deal in range(deals):
+            seed = derive_seed(base, version.pk, other.pk, deal)
+            for seats in seatings(game, [version.pk, other.pk]):
+                jobs.append(
+                    MatchJob(
+                        tournament=tournament,
+                        game=game,
+                        round=deal,
+                        seats=seats,
+                        seed=seed,
+                        priority=PLACEMENT_PRIORITY,
+                    )
+                )
+    MatchJob.objects.bulk_create(jobs)
+    log.info("event=placement version=%s jobs=%d", version.pk, len(jobs))
+    return tournament
+
+
+def maybe_ladder_round(game: str, interval_s: float) -> Tournament | None:
+    """The next regular round of every active bot of the game, when the game has nothing
+    queued and its last round is older than ``interval_s``."""
+    busy = MatchJob.objects.filter(game=game, status__in=[MatchJob.QUEUED, MatchJob.RUNNING])
+    if busy.exists():
+        return None
+    last = Tournament.objects.filter(game=game, format=Tournament.LADDER).order_by("-created")
+    latest = last.first()
+    if latest and latest.created > timezone.now() - timedelta(seconds=interval_s):
+        return None
+    if len(active_versions(game)) < 2:
+        return None
+    try:
+        return start_round_robin(game, 1, fmt=Tournament.LADDER, name=f"{game} ladder round")
+    except ValueError as exc:  # the game's format cannot seat these bots (yet)
+        log.info("event=ladder.skipped game=%s reason=%r", game, str(exc))
+        return None
+
+
+# ---- claiming -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Claim:
+    """A job held by a worker: (worker, attempt) is the token every later write checks."""
+
+    job: MatchJob
+    worker: str
+    attempt: int
+
+
+def _claimable(now: Any) -> Q:
+    return Q(status=MatchJob.QUEUED) | Q(status=MatchJob.RUNNING, lease_until__lt=now)
+
+
+def claim(worker: str, lease_s: float, max_attempts: int) -> Claim | None:
+    """Claim the next job: queued, or running with an expired lease (its worker died).
+    A job that already had ``max_attempts`` is failed instead."""
+    for _ in range(20):
+        if connection.features.has_select_for_update_skip_locked:
+            outcome = _claim_skip_locked(worker, lease_s, max_attempts)
+        else:
+            outcome = _claim_conditional(worker, lease_s, max_attempts)
+        if outcome != "again":
+            return outcome  # type: ignore[return-value]
+    return None
+
+
+def _take(job: MatchJob, worker: str, lease_s: float) -> dict[str, Any]:
+    now = timezone.now()
+    return {
+        "status": MatchJob.RUNNING,
+        "worker": worker,
+        "attempts": job.attempts + 1,
+        "lease_until": now + timedelta(seconds=lease_s),
+        "heartbeat": now,
+        "started": now,
+    }
+
+
+def _claim_skip_locked(worker: str, lease_s: float, max_attempts: int) -> Claim | str | None:
+    with transaction.atomic():
+        job = (
+            MatchJob.objects.select_for_update(skip_locked=True)
+            .filter(_claimable(timezone.now()))
+            .order_by("-priority", "id")
+            .first()
+        )
+        if job is None:
+            return None
+        if job.attempts >= max_attempts:
+            _fail(job, f"gave up after {job.attempts} attempts (last worker: {job.worker})")
+            return "again"
+        fields = _take(job, worker, lease_s)
+        MatchJob.objects.filter(pk=job.pk).update(**fields)
+        _mark_running(job.tournament_id)
+    for key, value in fields.items():
+        setattr(job, key, value)
+    return Claim(job, worker, job.attempts)
+
+
+def _claim_conditional(worker: str, lease_s: float, max_attempts: int) -> Claim | str | None:
+    """SQLite: pick a candidate, then take it with an UPDATE that only matches if nobody
+    else changed it meanwhile."""
+    candidates = list(
+        MatchJob.objects.filter(_claimable(timezone.now())).order_by("-priority", "id")[:10]
+    )
+    if not candidates:
+        return None
+    for job in candidates:
+        if job.attempts >= max_attempts:
+            with transaction.atomic():
+                fresh = MatchJob.objects.select_for_update().get(pk=job.pk)
+                if fresh.status == job.status and fresh.attempts == job.attempts:
+                    _fail(fresh, f"gave up after {job.attempts} attempts (last: {job.worker})")
+            return "again"
+        fields = _take(job, worker, lease_s)
+        won = MatchJob.objects.filter(
+            pk=job.pk, status=job.status, attempts=job.attempts, lease_until=job.lease_until
+        ).update(**fields)
+        if won:
+            _mark_running(job.tournament_id)
+            for key, value in fields.items():
+                setattr(job, key, value)
+            return Claim(job, worker, job.attempts)
+    return "again"
+
+
+def _mark_running(tournament_id: int) -> None:
+    Tournament.objects.filter(pk=tournament_id, state=Tournament.PENDING).update(
+        state=Tournament.RUNNING
+    )
+
+
+def _fail(job: MatchJob, error: str) -> None:
+    """Inside a transaction: the job will not be played."""
+    from bots.ratings import rate_pending
+
+    MatchJob.objects.filter(pk=job.pk).update(
+        status=MatchJob.FAILED, error=error, finished=timezone.now(), lease_until=None
+    )
+    log.warning("event=job.failed job=%s error=%r", job.pk, error)
+    rate_pending(job.game)
+    _maybe_finish(job.tournament_id)
+
+
+def _held(held: Claim) -> Q:
+    return Q(pk=held.job.pk, status=MatchJob.RUNNING, worker=held.worker, attempts=held.attempt)
+
+
+def heartbeat(held: Claim, lease_s: float) -> bool:
+    """Extend the lease; False if the job is no longer ours (its lease ran out and another
+    worker took it)."""
+    now = timezone.now()
+    return bool(
+        MatchJob.objects.filter(_held(held)).update(
+            lease_until=now + timedelta(seconds=lease_s), heartbeat=now
+        )
+    )
+
+
+def release(held: Claim, error: str = "", *, count_attempt: bool = True) -> bool:
+    """Give the job back to the queue (the worker is stopping, or could not play it)."""
+    fields: dict[str, Any] = {"status": MatchJob.QUEUED, "lease_until": None, "error": error}
+    if not count_attempt:
+        fields["attempts"] = held.attempt - 1
+    return bool(MatchJob.objects.filter(_held(held)).update(**fields))
+
+
+# ---- playing and storing --------------------------------------------------------------------
+def time_control_of(job: MatchJob) -> TimeControl:
+    spec = get_game(job.game)
+    own = job.tournament.settings.get("time_control") or {}
+    base = spec.time_control
+    return TimeControl(
+        move=float(own.get("move", base.move)),
+        bank=float(own.get("bank", base.bank)),
+        startup=float(own.get("startup", base.startup)),
+    )
+
+
+def seat_versions(job: MatchJob) -> list[BotVersion]:
+    by_id = BotVersion.objects.select_related("bot", "bot__owner").in_bulk(job.seats)
+    return [by_id[v] for v in job.seats]
+
+
+def play_job(job: MatchJob, cache: ProcessCache | None = None) -> Played:
+    """Play a job's match in the sandbox: outside any transaction."""
+    from bots.playing import Entry, play
+
+    entries = [
+        Entry(name=v.bot.label, code=v.code, filename=v.filename, key=v.pk)
+        for v in seat_versions(job)
+    ]
+    return play(
+        get_game(job.game),
+        entries,
+        seed=job.seed,
+        time_control=time_control_of(job),
+        cache=cache,
+    )
+
+
+def store_result(held: Claim, played: Played) -> Match | None:
+    """Write the match, finish the job and apply ratings in one transaction, only if the
+    worker still holds the job; None if it does not (someone else plays or played it)."""
+    from bots.ratings import rate_pending
+
+    job = held.job
+    with transaction.atomic():
+        locked = MatchJob.objects.select_for_update().filter(_held(held)).first()
+        if locked is None or Match.objects.filter(job_id=job.pk).exists():
+            log.warning("event=job.lost job=%s worker=%s", job.pk, held.worker)
+            return None
+        versions = seat_versions(locked)
+        match = Match.objects.create(
+            job=locked,
+            tournament_id=locked.tournament_id,
+            game=locked.game,
+            seed=locked.seed,
+            record=played.outcome.record,
+            duration_s=played.duration_s,
+            worker=held.worker,
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(
+                match=match,
+                seat=seat,
+                bot=version.bot,
+                version=version,
+                score=report.score,
+                fault_kind=report.fault_kind,
+                fault_reason=report.fault_reason,
+                stderr=report.stderr,
+            )
+            for seat, (version, report) in enumerate(zip(versions, played.seats, strict=True))
+        )
+        MatchJob.objects.filter(pk=job.pk).update(
+            status=MatchJob.DONE, finished=timezone.now(), lease_until=None, error=""
+        )
+        rate_pending(locked.game)
+        finished = _maybe_finish(locked.tournament_id)
+        transaction.on_commit(lambda: push_progress(locked.tournament_id, match, finished))
+    return match
+
+
+def _maybe_finish(tournament_id: int) -> bool:
+    open_jobs = MatchJob.objects.filter(
+        tournament_id=tournament_id, status__in=[MatchJob.QUEUED, MatchJob.RUNNING]
+    )
+    if open_jobs.exists():
+        return False
+    return bool(
+        Tournament.objects.filter(pk=tournament_id)
+        .exclude(state=Tournament.DONE)
+        .update(state=Tournament.DONE, finished=timezone.now())
+    )
+
+
+def progress(tournament_id: int) -> dict[str, int]:
+    counts = {s: 0 for s, _ in MatchJob.STATUSES}
+    jobs = MatchJob.objects.filter(tournament_id=tournament_id).values("status")
+    for row in jobs.annotate(n=Count("id")).order_by():
+        counts[row["status"]] = row["n"]
+    return counts
+
+
+def push_progress(tournament_id: int, match: Match, finished: bool) -> None:
+    """Tell browsers watching the tournament (channel layer group ``tournament-<id>``).
+    Only with a channel layer other processes share (Redis)."""
+    if not getattr(settings, "REDIS_URL", ""):
+        return
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    from redis.exceptions import RedisError
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {
+        "type": "tournament.progress",
+        "tournament": tournament_id,
+        "match": match.pk,
+        "scores": match.record["result"].get("scores"),
+        "finished": finished,
+        "jobs": progress(tournament_id),
+    }
+    try:
+        async_to_sync(layer.group_send)(f"tournament-{tournament_id}", message)
+    except (OSError, RedisError) as exc:
+        log.warning("event=push.failed tournament=%s error=%r", tournament_id, exc)

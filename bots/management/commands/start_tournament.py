@@ -1,0 +1,38 @@
+"""``manage.py start_tournament``: queue a full round robin of a game's active bots."""
+
+from __future__ import annotations
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from bots.competition import start_round_robin
+
+
+class Command(BaseCommand):
+    help = "Queue a round robin of N rounds between every active bot of a game."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", default="rps-poker")
+        parser.add_argument("--rounds", type=int, default=1)
+        parser.add_argument("--seed", type=int, default=None)
+        parser.add_argument("--name", default="")
+        parser.add_argument("--move", type=float, default=None, help="seconds per call")
+        parser.add_argument("--bank", type=float, default=None, help="time bank per match")
+
+    def handle(self, *args, **opts) -> None:
+        if opts["rounds"] < 1:
+            raise CommandError("--rounds must be at least 1")
+        try:
+            tournament = start_round_robin(
+                opts["game"],
+                opts["rounds"],
+                seed=opts["seed"],
+                name=opts["name"],
+                move=opts["move"],
+                bank=opts["bank"],
+            )
+        except (KeyError, ValueError) as exc:
+            raise CommandError(str(exc.args[0])) from None
+        self.stdout.write(
+            f"tournament {tournament.pk}: {tournament.jobs.count()} matches queued "
+            f"(seed {tournament.settings['seed']})"
+        )

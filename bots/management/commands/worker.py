@@ -1,0 +1,131 @@
+"""``manage.py worker``: claim match jobs from the database and play them (docs/competition.md)."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from bots.worker import Options, Worker
+
+
+class Command(BaseCommand):
+    help = "Validate uploaded bot versions and play queued match jobs in the sandbox."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--once", action="store_true", help="do one step, then exit")
+        parser.add_argument(
+            "--batch", action="store_true", help="work until nothing is left, then exit"
+        )
+        parser.add_argument(
+            "--concurrency", type=int, default=1, metavar="N", help="worker processes (1)"
+        )
+        parser.add_argument(
+            "--lease",
+            type=float,
+            default=settings.WORKER_LEASE_S,
+            metavar="SECONDS",
+            help="how long a claimed job is ours without a heartbeat",
+        )
+        parser.add_argument(
+            "--max-attempts", type=int, default=settings.WORKER_MAX_ATTEMPTS, metavar="N"
+        )
+        parser.add_argument("--poll", type=float, default=1.0, metavar="SECONDS")
+        parser.add_argument(
+            "--ladder-interval",
+            type=float,
+            default=settings.LADDER_INTERVAL_S,
+            metavar="SECONDS",
+            help="start a regular round this often when idle (0: never)",
+        )
+        parser.add_argument("--no-validate", action="store_true", help="do not validate uploads")
+        parser.add_argument(
+            "--keep-processes",
+            type=int,
+            default=settings.WORKER_PROCESS_CACHE,
+            metavar="N",
+            help="bot processes kept alive between matches (0: a fresh sandbox per match)",
+        )
+        parser.add_argument(
+            "--display",
+            choices=["auto", "rich", "log"],
+            default="auto",
+            help="progress display on a terminal, log lines otherwise (auto)",
+        )
+        parser.add_argument("--name", default=None, help="worker name in the database")
+
+    def handle(self, *args, **opts) -> None:
+        if opts["concurrency"] > 1:
+            self._fan_out(opts)
+            return
+        worker = Worker(
+            Options(
+                lease_s=opts["lease"],
+                max_attempts=opts["max_attempts"],
+                poll_s=opts["poll"],
+                ladder_interval_s=opts["ladder_interval"],
+                validate=not opts["no_validate"],
+                process_cache=opts["keep_processes"],
+            ),
+            name=opts["name"],
+        )
+        signal.signal(signal.SIGTERM, worker.on_sigterm)
+        signal.signal(signal.SIGINT, worker.on_sigterm)
+        display = opts["display"]
+        if display == "auto":
+            display = "rich" if sys.stdout.isatty() else "log"
+        # On a terminal the panel tells what the INFO lines would; warnings still show.
+        logging.getLogger("bots").setLevel(logging.INFO if display == "log" else logging.WARNING)
+        if display == "rich":
+            self._run_live(worker, opts)
+        else:
+            worker.run(once=opts["once"], batch=opts["batch"])
+
+    def _run_live(self, worker: Worker, opts: dict) -> None:
+        from rich.live import Live
+
+        from bots.display import worker_panel
+
+        with Live(worker_panel(worker), refresh_per_second=4, transient=False) as live:
+
+            def refresh() -> None:
+                live.update(worker_panel(worker))
+
+            original = worker.step
+
+            def step() -> bool:
+                found = original()
+                refresh()
+                return found
+
+            worker.step = step  # type: ignore[method-assign]
+            worker.run(once=opts["once"], batch=opts["batch"], on_idle=refresh)
+
+    def _fan_out(self, opts: dict) -> None:
+        """N worker processes, each an independent single worker; SIGTERM reaches each."""
+        argv = [sys.executable, sys.argv[0], "worker", "--concurrency", "1", "--display", "log"]
+        for flag in ("once", "batch", "no_validate"):
+            if opts[flag]:
+                argv.append("--" + flag.replace("_", "-"))
+        argv += ["--lease", str(opts["lease"]), "--max-attempts", str(opts["max_attempts"])]
+        argv += ["--poll", str(opts["poll"]), "--ladder-interval", str(opts["ladder_interval"])]
+        argv += ["--keep-processes", str(opts["keep_processes"])]
+        children = [subprocess.Popen(argv) for _ in range(opts["concurrency"])]
+
+        def forward(signum: int, _frame: object) -> None:
+            for child in children:
+                if child.poll() is None:
+                    child.send_signal(signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, forward)
+        signal.signal(signal.SIGINT, forward)
+        while any(child.poll() is None for child in children):
+            time.sleep(0.2)
+        failed = [c.returncode for c in children if c.returncode]
+        if failed:
+            raise SystemExit(f"worker processes exited with {failed}")

@@ -1,0 +1,254 @@
+"""Bots, their versions, tournaments, match jobs, matches, ratings and leaderboards.
+
+The logic that moves these through their lives lives in plain modules:
+``bots.uploads`` (new versions, validation), ``bots.competition`` (scheduling, claiming and
+storing jobs), ``bots.ratings`` (openskill, leaderboard rows) and ``bots.worker`` (the loop).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Bot(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, models.CASCADE, related_name="bots")
+    game = models.SlugField(max_length=40)
+    name = models.CharField(max_length=60)
+    language = models.CharField(max_length=20)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "game", "name"], name="bot_unique_name")
+        ]
+        ordering = ["game", "name"]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The name shown on leaderboards: unique per game."""
+        return f"{self.owner.get_username()}/{self.name}"
+
+    def active_version(self) -> BotVersion | None:
+        return self.versions.filter(status=BotVersion.ACTIVE).first()
+
+
+class BotVersion(models.Model):
+    VALIDATING, ACTIVE, REJECTED, RETIRED = "validating", "active", "rejected", "retired"
+    STATUSES = [
+        (VALIDATING, "validating"),
+        (ACTIVE, "active"),
+        (REJECTED, "rejected"),
+        (RETIRED, "retired (replaced by a newer version)"),
+    ]
+
+    bot = models.ForeignKey(Bot, models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    code = models.TextField()
+    checksum = models.CharField(max_length=64)
+    created = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=12, choices=STATUSES, default=VALIDATING)
+    reason = models.TextField(blank=True)
+    validation_log = models.TextField(blank=True)
+    validated = models.DateTimeField(null=True, blank=True)
+    #: a worker validating this version holds it until then (validations are claimed too)
+    validation_lease = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "number"], name="version_unique_number"),
+            models.UniqueConstraint(
+                fields=["bot"], condition=Q(status="active"), name="one_active_version_per_bot"
+            ),
+        ]
+        ordering = ["bot", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.bot} v{self.number} ({self.status})"
+
+    @staticmethod
+    def checksum_of(code: str) -> str:
+        return hashlib.sha256(code.encode()).hexdigest()
+
+    @property
+    def filename(self) -> str:
+        suffix = {"python": ".py", "javascript": ".js"}[self.bot.language]
+        return f"{self.bot.name}{suffix}"
+
+
+class Tournament(models.Model):
+    PENDING, RUNNING, DONE = "pending", "running", "done"
+    STATES = [(PENDING, "pending"), (RUNNING, "running"), (DONE, "done")]
+    #: formats: a full round robin started by an admin, the placement matches of a new
+    #: version, the regular rounds every active bot plays
+    ROUND_ROBIN, PLACEMENT, LADDER = "round-robin", "placement", "ladder"
+    FORMATS = [(ROUND_ROBIN, "round robin"), (PLACEMENT, "placement"), (LADDER, "ladder round")]
+
+    game = models.SlugField(max_length=40)
+    name = models.CharField(max_length=120, blank=True)
+    format = models.CharField(max_length=20, choices=FORMATS, default=ROUND_ROBIN)
+    #: rounds, seed, time control overrides...
+    settings = models.JSONField(default=dict, blank=True)
+    state = models.CharField(max_length=10, choices=STATES, default=PENDING)
+    created = models.DateTimeField(auto_now_add=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.game} {self.format} #{self.pk}"
+
+    @property
+    def group(self) -> str:
+        """The channel layer group that hears this tournament's progress."""
+        return f"tournament-{self.pk}"
+
+
+class MatchJob(models.Model):
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATUSES = [(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="jobs")
+    game = models.SlugField(max_length=40)
+    round = models.PositiveIntegerField(default=0)
+    #: the bot version in each seat, in seat order (ids of BotVersion)
+    seats = models.JSONField()
+    seed = models.BigIntegerField()
+    #: placement matches go first
+    priority = models.IntegerField(default=0)
+    status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
+    attempts = models.PositiveIntegerField(default=0)
+    worker = models.CharField(max_length=120, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "priority", "id"], name="job_claim_order")]
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"job {self.pk} ({self.game}, {self.status})"
+
+
+class Match(models.Model):
+    #: one result per job, whatever happens to the workers
+    job = models.OneToOneField(MatchJob, models.CASCADE, related_name="match")
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="matches")
+    game = models.SlugField(max_length=40)
+    seed = models.BigIntegerField()
+    #: the full match record (config, seed, events, result, stats): replays come from it
+    record = models.JSONField()
+    played = models.DateTimeField(auto_now_add=True)
+    duration_s = models.FloatField(default=0)
+    worker = models.CharField(max_length=120, blank=True)
+    #: ratings are applied in job order (see bots.ratings), so they do not depend on which
+    #: worker finished first
+    rated = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-played"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.game})"
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, models.CASCADE, related_name="participants")
+    seat = models.PositiveSmallIntegerField()
+    bot = models.ForeignKey(Bot, models.CASCADE, related_name="seats")
+    version = models.ForeignKey(BotVersion, models.CASCADE, related_name="seats")
+    score = models.FloatField()
+    fault_kind = models.CharField(max_length=20, blank=True)
+    fault_reason = models.TextField(blank=True)
+    #: what the bot wrote to stderr during the match (its end): for its owner only
+    stderr = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat")]
+        ordering = ["match", "seat"]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.seat}: {self.bot}"
+
+
+class Rating(models.Model):
+    """A bot's openskill rating (its versions share it; a new version widens sigma)."""
+
+    bot = models.OneToOneField(Bot, models.CASCADE, related_name="rating")
+    game = models.SlugField(max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.bot}: {self.mu:.2f} +/- {self.sigma:.2f}"
+
+    @property
+    def conservative(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class RatingHistory(models.Model):
+    bot = models.ForeignKey(Bot, models.CASCADE, related_name="rating_history")
+    match = models.ForeignKey(Match, models.CASCADE, related_name="rating_changes", null=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["bot", "id"]
+        verbose_name_plural = "rating history"
+
+    def __str__(self) -> str:
+        return f"{self.bot}: {self.mu_before:.2f} -> {self.mu:.2f}"
+
+
+class RatingLedger(models.Model):
+    """Per game: every job up to ``rated_through`` is rated. Locked while rating."""
+
+    game = models.SlugField(max_length=40, primary_key=True)
+    rated_through = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.game}: rated through job {self.rated_through}"
+
+
+class LeaderboardRow(models.Model):
+    bot = models.OneToOneField(Bot, models.CASCADE, related_name="leaderboard_row")
+    game = models.SlugField(max_length=40)
+    rank = models.PositiveIntegerField(default=0)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    conservative = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    faults = models.PositiveIntegerField(default=0)
+    #: the game's own numbers (its tournament format's bot_json: RPS Poker's games won and
+    #: win rate...), shown through the format's columns
+    score = models.JSONField(default=dict)
+    #: the format's running totals, from which ``score`` is made
+    standing = models.JSONField(default=dict)
+    #: opponent label -> [points for, points against]
+    head_to_head = models.JSONField(default=dict)
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "rank"]
+        indexes = [models.Index(fields=["game", "rank"], name="leaderboard_order")]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.rank}: {self.bot}"

@@ -1,0 +1,209 @@
+"""Playing one match of stored bot versions, each in its own sandbox.
+
+The versions' code is written to a private temporary folder (mode 0700, removed afterwards)
+and launched with :func:`bots.launch.bot_launch` (always sandboxed). Built-in bots, which are
+part of the project, may sit at the table as in-process agents (validation does that).
+Nothing here touches the database: the caller hands in code and gets a :class:`Played`.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bots.launch import bot_launch
+from bots.process import BotProcess, BotStartError, ProcessAgent
+from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
+from games.engine.game import Prompt
+from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
+from games.registry import GameSpec
+
+#: what of a bot's stderr is kept per match for its owner
+STDERR_KEEP = 16 * 1024
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One seat: uploaded code (run in the sandbox) or a built-in bot's name (in-process)."""
+
+    name: str
+    code: str | None = None
+    filename: str = "bot.py"
+    builtin: str | None = None
+    #: identifies the code (a BotVersion id) for a :class:`ProcessCache`
+    key: Any = None
+
+
+@dataclass
+class SeatReport:
+    score: float
+    fault_kind: str = ""
+    fault_reason: str = ""
+    stderr: str = ""
+
+
+@dataclass
+class Played:
+    outcome: MatchOutcome
+    seats: list[SeatReport] = field(default_factory=list)
+    duration_s: float = 0.0
+
+
+class BrokenAgent(Agent):
+    """A seat whose bot could not even be launched (sandbox refused the file...)."""
+
+    def __init__(self, name: str, kind: str, reason: str) -> None:
+        self.name = name
+        self.kind, self.reason = kind, reason
+
+    def begin(self, info: SeatInfo, timeout: float) -> None:
+        raise AgentFault(self.kind, self.reason)
+
+    def send(self, prompt: Prompt) -> None:
+        raise AgentFault(self.kind, self.reason)
+
+    def receive(self, timeout: float) -> Any:
+        raise AgentFault(self.kind, self.reason)
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:60] or "bot"
+
+
+class ProcessCache:
+    """Sandboxed bot processes kept alive between matches (a worker's), at most ``size``,
+    least recently used closed first. A process serves consecutive matches as the protocol
+    allows (docs/bot-protocol.md); after a fault it is restarted by the next match. Each
+    live process holds a sandbox uid slot."""
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, Any], BotProcess] = OrderedDict()
+
+    def get(self, game: GameSpec, entry: Entry, folder: Path, seat: int) -> BotProcess | Agent:
+        key = (game.slug, entry.key)
+        process = self._items.pop(key, None)
+        if process is None:
+            made = _launch(game, entry, folder, seat)
+            if not isinstance(made, BotProcess):
+                return made
+            process = made
+        self._items[key] = process
+        while len(self._items) > self.size:
+            _, oldest = self._items.popitem(last=False)
+            oldest.close()
+        return process
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def close(self) -> None:
+        while self._items:
+            _, process = self._items.popitem()
+            process.close()
+
+
+def play(
+    game: GameSpec,
+    entries: list[Entry],
+    *,
+    seed: int,
+    time_control: TimeControl | None = None,
+    config: dict[str, Any] | None = None,
+    cache: ProcessCache | None = None,
+) -> Played:
+    """Play one match. Every fault of a seat ends up in the outcome; this never raises for
+    a bot's behaviour (SandboxUnavailable, a fault of the machine, does propagate).
+    Processes come from ``cache`` when given (entries with a key), else live for this match."""
+    tc = time_control or game.time_control
+    started = time.monotonic()
+    processes: list[BotProcess | None] = []
+    owned: list[BotProcess] = []
+    agents: list[Agent] = []
+    with tempfile.TemporaryDirectory(prefix="match-") as folder:
+        try:
+            for seat, entry in enumerate(entries):
+                agent, process = _agent(game, entry, Path(folder), seat, cache, owned)
+                agents.append(agent)
+                processes.append(process)
+            state = game.state_class.new(seed, num_seats=len(entries), config=config)
+            outcome = MatchRunner(time.monotonic, tc).run(
+                state, agents, seed=seed, seat_names=[e.name for e in entries]
+            )
+            reports = _reports(outcome, agents, processes)
+        finally:
+            for process in owned:
+                process.close()
+    return Played(outcome, reports, time.monotonic() - started)
+
+
+def _agent(
+    game: GameSpec,
+    entry: Entry,
+    folder: Path,
+    seat: int,
+    cache: ProcessCache | None,
+    owned: list[BotProcess],
+) -> tuple[Agent, BotProcess | None]:
+    if entry.builtin is not None:
+        cls = game.builtin_class(entry.builtin)
+        return InProcessAgent(cls, game.bot_call, entry.name), None
+    if cache is not None and entry.key is not None:
+        made = cache.get(game, entry, folder, seat)
+    else:
+        made = _launch(game, entry, folder, seat)
+        if isinstance(made, BotProcess):
+            owned.append(made)
+    if not isinstance(made, BotProcess):
+        return made, None
+    agent = ProcessAgent(made, game.bot_call, startup_timeout=game.time_control.startup)
+    agent.name = entry.name
+    return agent, made
+
+
+def _launch(game: GameSpec, entry: Entry, folder: Path, seat: int) -> BotProcess | Agent:
+    """A BotProcess for uploaded code (not started), or a BrokenAgent saying why not. The
+    sandbox reads the file at launch, so the folder may go right after."""
+    assert entry.code is not None
+    seat_dir = folder / f"seat{seat}"
+    seat_dir.mkdir(mode=0o700)
+    path = seat_dir / _safe(entry.filename)
+    path.write_text(entry.code)
+    from bots.sandbox import SandboxUnavailable
+
+    try:
+        launch = bot_launch(path, game=game, sandboxed=True)
+    except SandboxUnavailable:
+        raise
+    except (BotStartError, ValueError) as exc:
+        return BrokenAgent(entry.name, "startup", str(exc))
+    return BotProcess(launch, label=entry.name)
+
+
+def _reports(
+    outcome: MatchOutcome, agents: list[Agent], processes: list[BotProcess | None]
+) -> list[SeatReport]:
+    scores = outcome.result.get("scores", [0] * len(agents))
+    reports = []
+    for seat, agent in enumerate(agents):
+        fault = outcome.faults.get(seat)
+        stderr = ""
+        process = processes[seat]
+        if process is not None:
+            stderr = process.match_stderr(STDERR_KEEP)
+        elif isinstance(agent, InProcessAgent) and agent.errors:
+            stderr = "\n".join(agent.errors)[-STDERR_KEEP:]
+        reports.append(
+            SeatReport(
+                score=float(scores[seat]),
+                fault_kind=fault.kind if fault else "",
+                fault_reason=fault.reason if fault else "",
+                stderr=stderr,
+            )
+        )
+    return reports

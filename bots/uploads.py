@@ -1,0 +1,178 @@
+"""New bot versions: limits at upload, then validation matches in the sandbox.
+
+:func:`upload` stores a version as *validating*; :func:`validate` plays it against a built-in
+bot of its game in both seats (the uploaded code inside the sandbox, the built-in bot
+in-process). Any fault of the new version rejects it, with the reason and a log; otherwise it
+becomes the bot's active version (the previous one is retired in the same transaction) and
+gets its placement matches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from bots.launch import LANGUAGES
+from bots.models import Bot, BotVersion
+from bots.playing import Entry, play
+from games.engine.tournament import derive_seed
+from games.registry import get_game
+
+LANGUAGE_SUFFIX = {language: suffix for suffix, language in LANGUAGES.items()}
+
+
+class UploadError(ValueError):
+    """An upload refused before validation; the message says why in one line."""
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    ok: bool
+    reason: str
+    log: str
+
+
+def max_code_bytes() -> int:
+    return int(getattr(settings, "BOT_MAX_CODE_BYTES", 256 * 1024))
+
+
+def language_for(filename: str) -> str:
+    suffix = "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    try:
+        return LANGUAGES[suffix]
+    except KeyError:
+        known = ", ".join(sorted(LANGUAGES))
+        raise UploadError(f"{filename}: unsupported file type (expected {known})") from None
+
+
+def check_code(data: bytes) -> str:
+    limit = max_code_bytes()
+    if not data.strip():
+        raise UploadError("the file is empty")
+    if len(data) > limit:
+        raise UploadError(f"the file has {len(data)} bytes; the limit is {limit}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UploadError(
+            f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+
+
+def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: bytes) -> BotVersion:
+    """Store a new version (status validating) of the owner's bot ``name``, creating the bot
+    on its first upload. Raises UploadError."""
+    try:
+        get_game(game)
+    except KeyError as exc:
+        raise UploadError(str(exc.args[0])) from None
+    name = name.strip()
+    if not name or len(name) > 60:
+        raise UploadError("a bot name has 1 to 60 characters")
+    language = language_for(filename)
+    code = check_code(data)
+    checksum = BotVersion.checksum_of(code)
+    with transaction.atomic():
+        bot, _ = Bot.objects.get_or_create(
+            owner=owner, game=game, name=name, defaults={"language": language}
+        )
+        if bot.language != language:
+            raise UploadError(f"{bot.label} is a {bot.language} bot, not {language}")
+        bot = Bot.objects.select_for_update().get(pk=bot.pk)
+        same = bot.versions.filter(checksum=checksum).exclude(status=BotVersion.REJECTED)
+        if same.exists():
+            raise UploadError(f"this code is already version {same.first().number} of {bot}")
+        number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
+        return BotVersion.objects.create(bot=bot, number=number, code=code, checksum=checksum)
+
+
+def validation_opponent(game: str) -> str:
+    spec = get_game(game)
+    return "simple" if "simple" in spec.builtin_bots else spec.builtin_names[0]
+
+
+def run_validation(version: BotVersion) -> ValidationResult:
+    """Validation matches in the sandbox: no database writes."""
+    spec = get_game(version.bot.game)
+    opponent = validation_opponent(spec.slug)
+    me = Entry(name=version.bot.label, code=version.code, filename=version.filename)
+    them = Entry(name=f"builtin:{opponent}", builtin=opponent)
+    matches = int(getattr(settings, "BOT_VALIDATION_MATCHES", 2))
+    lines = [f"validation of {version} against built-in {opponent!r}, {matches} matches"]
+    for n in range(matches):
+        seed = derive_seed(int(version.checksum[:12], 16), "validation", n)
+        my_seat = n % 2
+        entries = [me, them] if my_seat == 0 else [them, me]
+        played = play(spec, entries, seed=seed)
+        mine = played.seats[my_seat]
+        lines.append(
+            f"match {n + 1}: seat {my_seat}, seed {seed}, scores {played.outcome.result['scores']}"
+            f", {played.duration_s:.2f} s"
+        )
+        if mine.stderr:
+            lines.append(f"stderr of the bot:\n{mine.stderr}")
+        if mine.fault_kind:
+            reason = f"{mine.fault_kind}: {mine.fault_reason}"
+            lines.append(f"fault: {reason}")
+            return ValidationResult(False, reason, "\n".join(lines))
+    lines.append("passed")
+    return ValidationResult(True, "", "\n".join(lines))
+
+
+def validate(version: BotVersion) -> BotVersion:
+    """Validate a version and record the verdict; an accepted version becomes active and is
+    scheduled for placement matches."""
+    from bots.competition import schedule_placement
+
+    result = run_validation(version)
+    with transaction.atomic():
+        version = BotVersion.objects.select_for_update().get(pk=version.pk)
+        if version.status != BotVersion.VALIDATING:
+            return version  # someone else decided meanwhile
+        version.validation_log = result.log
+        version.validated = timezone.now()
+        version.validation_lease = None
+        if not result.ok:
+            version.status = BotVersion.REJECTED
+            version.reason = result.reason
+            version.save()
+            return version
+        activate(version)
+        schedule_placement(version)
+    return version
+
+
+def activate(version: BotVersion) -> None:
+    """Make ``version`` its bot's active version (inside the caller's transaction)."""
+    version.bot.versions.filter(status=BotVersion.ACTIVE).exclude(pk=version.pk).update(
+        status=BotVersion.RETIRED
+    )
+    version.status = BotVersion.ACTIVE
+    version.reason = ""
+    version.save()
+    from bots.ratings import on_new_version
+
+    on_new_version(version)
+
+
+def claim_validation(worker: str, lease_s: float) -> BotVersion | None:
+    """A version waiting for validation whose lease is free, claimed with a conditional
+    update (safe on every database)."""
+    now = timezone.now()
+    for candidate in BotVersion.objects.filter(status=BotVersion.VALIDATING).order_by("id")[:5]:
+        if candidate.validation_lease and candidate.validation_lease > now:
+            continue
+        won = BotVersion.objects.filter(
+            pk=candidate.pk,
+            status=BotVersion.VALIDATING,
+            validation_lease=candidate.validation_lease,
+        ).update(validation_lease=now + timedelta(seconds=lease_s))
+        if won:
+            return BotVersion.objects.select_related("bot", "bot__owner").get(pk=candidate.pk)
+    return None

@@ -1,0 +1,63 @@
+"""Moderation in the Django admin."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from bots.models import BotVersion, MatchJob
+from tests.competition.conftest import builtin_code
+
+MODELS = [
+    "bot", "botversion", "tournament", "matchjob", "match", "rating", "ratinghistory",
+    "leaderboardrow",
+]  # fmt: skip
+
+
+@pytest.fixture
+def moderator(db, client):
+    user = User.objects.create_superuser("mod", "mod@example.org", "pw-not-used")
+    client.force_login(user)
+    return user
+
+
+def test_it_lists_every_competition_model(moderator, client, alice, active_bot):
+    active_bot(alice, "simple", builtin_code("simple"))
+    for model in MODELS:
+        response = client.get(reverse(f"admin:bots_{model}_changelist"))
+        assert response.status_code == 200, model
+
+
+def test_it_lets_a_moderator_reject_a_version(moderator, client, alice, active_bot):
+    version = active_bot(alice, "simple", builtin_code("simple"))
+    response = client.post(
+        reverse("admin:bots_botversion_changelist"),
+        {"action": "reject", "_selected_action": [version.pk]},
+    )
+    assert response.status_code == 302
+    version.refresh_from_db()
+    assert version.status == BotVersion.REJECTED
+    assert "moderator mod" in version.reason
+
+
+def test_it_lets_a_moderator_requeue_failed_jobs(moderator, client, alice, bob, active_bot):
+    from bots import competition
+
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "strong", builtin_code("strong"))
+    tournament = competition.start_round_robin("rps-poker", 1, seed=1)
+    job = tournament.jobs.first()
+    MatchJob.objects.filter(pk=job.pk).update(status=MatchJob.FAILED, attempts=3, error="x")
+    client.post(
+        reverse("admin:bots_matchjob_changelist"),
+        {"action": "requeue", "_selected_action": [job.pk]},
+    )
+    job.refresh_from_db()
+    assert (job.status, job.attempts) == (MatchJob.QUEUED, 0)
+
+
+def test_it_keeps_outsiders_out(db, client, alice):
+    client.force_login(alice)
+    response = client.get(reverse("admin:bots_botversion_changelist"))
+    assert response.status_code == 302

@@ -1,0 +1,114 @@
+"""Ratings and leaderboard rows: openskill, job order, conservative ranking, game columns."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from bots import competition
+from bots.models import LeaderboardRow, Match, Rating, RatingHistory
+from bots.playing import Entry, play
+from bots.ratings import leaderboard
+from games.registry import get_game
+from tests.competition.conftest import builtin_code
+
+BUILTINS = {"simple": "simple", "strong": "strong", "minimal": "minimal"}
+
+
+def _played(job):
+    """The job's match, with the built-in bots in-process (the same code as the versions)."""
+    versions = competition.seat_versions(job)
+    entries = [Entry(name=v.bot.label, builtin=v.bot.name) for v in versions]
+    return play(get_game("rps-poker"), entries, seed=job.seed)
+
+
+def _ratings_when_finished_in(order: list[int]) -> dict[str, tuple[float, float]]:
+    """Run one tournament whose matches finish in ``order`` (indexes of its jobs); undo it."""
+    with transaction.atomic():
+        tournament = competition.start_round_robin("rps-poker", 1, seed=11)
+        held = [competition.claim(f"w{n}", 60, 3) for n in range(tournament.jobs.count())]
+        results = [(h, _played(h.job)) for h in held]
+        for n in order:
+            competition.store_result(*results[n])
+        ratings = {r.bot.name: (r.mu, r.sigma) for r in Rating.objects.select_related("bot")}
+        transaction.set_rollback(True)
+    return ratings
+
+
+def test_it_rates_the_same_whatever_order_workers_finish_in(alice, bob, carol, active_bot):
+    for owner, name in ((alice, "simple"), (bob, "strong"), (carol, "minimal")):
+        active_bot(owner, name, builtin_code(name))
+    in_order = _ratings_when_finished_in([0, 1, 2, 3, 4, 5])
+    shuffled = _ratings_when_finished_in([5, 2, 4, 0, 3, 1])
+    assert in_order == shuffled
+    assert in_order["strong"][0] > in_order["minimal"][0]
+
+
+def test_it_waits_for_earlier_jobs_before_rating(alice, bob, active_bot):
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "strong", builtin_code("strong"))
+    competition.start_round_robin("rps-poker", 1, seed=12)
+    first = competition.claim("w1", 60, 3)
+    second = competition.claim("w2", 60, 3)
+    later = competition.store_result(second, _played(second.job))
+    later.refresh_from_db()
+    assert later.rated is False
+    assert not RatingHistory.objects.exists()
+    competition.store_result(first, _played(first.job))
+    assert Match.objects.filter(rated=True).count() == 2
+    assert RatingHistory.objects.count() == 4
+
+
+def test_it_ranks_by_mu_minus_three_sigma_and_shows_the_game_columns(alice, bob, active_bot):
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "strong", builtin_code("strong"))
+    competition.start_round_robin("rps-poker", 3, seed=13)
+    while (held := competition.claim("w1", 60, 3)) is not None:
+        competition.store_result(held, _played(held.job))
+    rows = list(LeaderboardRow.objects.order_by("rank"))
+    assert [r.rank for r in rows] == [1, 2]
+    assert rows[0].conservative >= rows[1].conservative
+    for row in rows:
+        rating = Rating.objects.get(bot=row.bot)
+        assert row.conservative == rating.mu - 3 * rating.sigma
+        assert row.matches == rating.matches == 6
+        # RPS Poker's own numbers: games won and the win rate
+        assert row.score["score"] == sum(s.score for s in row.bot.seats.all())
+        assert 0 <= row.score["win_rate"] <= 1
+        assert row.last_played is not None
+    strong = LeaderboardRow.objects.get(bot__name="strong")
+    won, lost = strong.head_to_head["alice/simple"]
+    assert won + lost == strong.score["games"]
+    board = leaderboard("rps-poker")
+    assert board["headers"][:6] == ["rank", "bot", "owner", "rating", "mu +/- sigma", "matches"]
+    assert "win rate (95% CI)" in board["headers"]
+    assert board["rows"][0][1] == rows[0].bot.name
+    assert len(board["rows"][0]) == len(board["headers"])
+
+
+def test_it_widens_sigma_for_a_new_version(alice, active_bot):
+    first = active_bot(alice, "mine", builtin_code("simple"))
+    Rating.objects.filter(bot=first.bot).update(sigma=1.0)
+    active_bot(alice, "mine", builtin_code("strong"))
+    assert Rating.objects.get(bot=first.bot).sigma > 1.0
+
+
+def test_it_rates_lower_scores_higher_when_the_game_says_so(alice, bob, active_bot, monkeypatch):
+    from bots import ratings
+    from games.rps_poker.tournament import RoundRobin
+
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "strong", builtin_code("strong"))
+    competition.start_round_robin("rps-poker", 1, seed=14)
+    held = competition.claim("w1", 60, 3)
+    played = _played(held.job)
+    high, low = sorted(range(2), key=lambda seat: -played.seats[seat].score)
+    assert played.seats[high].score > played.seats[low].score
+
+    class LowWins(RoundRobin):
+        higher_is_better = False
+
+    monkeypatch.setattr(ratings, "format_of", lambda game: LowWins())
+    competition.store_result(held, played)
+    labels = [v.bot.label for v in competition.seat_versions(held.job)]
+    mu = {r.bot.label: r.mu for r in Rating.objects.select_related("bot", "bot__owner")}
+    assert mu[labels[low]] > mu[labels[high]]

@@ -1,0 +1,163 @@
+"""Workers on a real PostgreSQL: killed workers, concurrent workers, misbehaving bots."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from bots.playing import Entry, play
+from games.registry import get_game
+from tests.competition.conftest import builtin_code, misbehaving
+
+pytestmark = pytest.mark.services
+
+SLOW = misbehaving("import time; time.sleep(0.03)")
+
+
+def _write(tmp_path, name: str, code: str):
+    path = tmp_path / f"{name}.py"
+    path.write_text(code)
+    return path
+
+
+def _all_done_once(site) -> None:
+    jobs = site.one("SELECT count(*) FROM bots_matchjob")
+    assert jobs > 0
+    assert site.one("SELECT count(*) FROM bots_matchjob WHERE status <> 'done'") == 0
+    assert site.one("SELECT count(*) FROM bots_match") == jobs
+    assert site.one("SELECT count(*) FROM bots_match WHERE NOT rated") == 0
+
+
+def test_it_replays_the_job_of_a_worker_killed_mid_match(site, tmp_path):
+    site.upload(_write(tmp_path, "simple", builtin_code("simple")), "alice")
+    site.upload(_write(tmp_path, "slow", SLOW), "bob")
+    site.manage("start_tournament", "--rounds", "1", "--seed", "5")
+    doomed = site.start_worker("doomed", "--lease", "2")
+    job = site.wait_for(
+        "SELECT id FROM bots_matchjob WHERE status = 'running' AND worker = 'doomed'"
+    )
+    doomed.kill()
+    assert site.one("SELECT count(*) FROM bots_match WHERE job_id = %s", job) == 0
+    site.wait_for("SELECT 1 FROM bots_matchjob WHERE id = %s AND lease_until < now()", job)
+    rescuer = site.start_worker("rescuer", "--lease", "2", "--batch")
+    assert rescuer.wait(timeout=120) == 0
+    assert job in rescuer.claimed()
+    status, attempts = site.sql("SELECT status, attempts FROM bots_matchjob WHERE id = %s", job)[0]
+    assert (status, attempts) == ("done", 2)
+    assert site.sql("SELECT worker FROM bots_match WHERE job_id = %s", job) == [("rescuer",)]
+    _all_done_once(site)
+
+
+def test_it_never_gives_one_job_to_two_workers(site, tmp_path):
+    site.upload(_write(tmp_path, "simple", builtin_code("simple")), "alice")
+    site.upload(_write(tmp_path, "strong", builtin_code("strong")), "bob")
+    site.upload(_write(tmp_path, "slow", SLOW), "carol")
+    site.manage("start_tournament", "--rounds", "2", "--seed", "9")
+    one = site.start_worker("one", "--batch")
+    two = site.start_worker("two", "--batch")
+    assert one.wait(timeout=180) == 0 and two.wait(timeout=180) == 0
+    claimed_one, claimed_two = one.claimed(), two.claimed()
+    assert claimed_one and claimed_two
+    assert not set(claimed_one) & set(claimed_two)
+    jobs = [row[0] for row in site.sql("SELECT id FROM bots_matchjob")]
+    assert sorted(claimed_one + claimed_two) == sorted(jobs)
+    assert site.one("SELECT max(attempts) FROM bots_matchjob") == 1
+    _all_done_once(site)
+
+
+def test_it_records_crashing_hanging_and_flooding_bots_and_goes_on(site, tmp_path):
+    good = {"simple": "alice", "strong": "bob"}
+    bad = {
+        "crash": "import os; os._exit(3)",
+        "hang": "while True: pass",
+        "flood": "import sys; sys.stderr.write('x' * 3000000); sys.stderr.flush()",
+    }
+    for name, owner in good.items():
+        site.upload(_write(tmp_path, name, builtin_code(name)), owner, PLACEMENT_DEALS="0")
+    for name in bad:
+        # valid code passes validation; the misbehaving code replaces it afterwards, as a bot
+        # that behaves differently in competition would
+        site.upload(_write(tmp_path, name, SLOW.replace("0.03", "0")), name, PLACEMENT_DEALS="0")
+        site.sql(
+            "UPDATE bots_botversion SET code = %s FROM bots_bot "
+            "WHERE bots_botversion.bot_id = bots_bot.id AND bots_bot.name = %s",
+            misbehaving(bad[name]), name,
+        )  # fmt: skip
+    site.manage(
+        "start_tournament", "--rounds", "1", "--seed", "3", "--move", "0.3", "--bank", "0.4"
+    )
+    workers = [site.start_worker(n, "--batch") for n in ("w1", "w2")]
+    assert all(w.wait(timeout=180) == 0 for w in workers)
+    _all_done_once(site)
+    faults = site.sql(
+        "SELECT b.name, s.fault_kind, s.fault_reason FROM bots_matchseat s "
+        "JOIN bots_bot b ON b.id = s.bot_id"
+    )
+    kinds: dict[str, set[str]] = {}
+    for name, kind, reason in faults:
+        kinds.setdefault(name, set()).add(kind)
+        assert bool(kind) == bool(reason)
+    assert kinds == {
+        "simple": {""}, "strong": {""}, "crash": {"crash"}, "hang": {"timeout"},
+        "flood": {"output"},
+    }  # fmt: skip
+    # the good bots' match against each other is exactly what the same seed gives in-process
+    rows = site.sql(
+        "SELECT m.seed, b.name, s.score FROM bots_match m "
+        "JOIN bots_matchseat s ON s.match_id = m.id JOIN bots_bot b ON b.id = s.bot_id "
+        "WHERE m.id IN (SELECT s2.match_id FROM bots_matchseat s2 JOIN bots_bot b2 "
+        "ON b2.id = s2.bot_id GROUP BY s2.match_id "
+        "HAVING bool_and(b2.name IN ('simple', 'strong'))) ORDER BY m.id, s.seat"
+    )
+    assert len(rows) == 4
+    for (seed, first, score0), (_, second, score1) in zip(rows[::2], rows[1::2], strict=True):
+        entries = [Entry(first, builtin=first), Entry(second, builtin=second)]
+        expected = play(get_game("rps-poker"), entries, seed=seed).outcome.result["scores"]
+        assert [score0, score1] == expected
+    # the flooding bot's owner sees its stderr (capped)
+    flood_err = site.one(
+        "SELECT max(length(s.stderr)) FROM bots_matchseat s JOIN bots_bot b ON b.id = s.bot_id "
+        "WHERE b.name = 'flood'"
+    )
+    assert 0 < flood_err <= 16 * 1024
+
+
+def test_it_finishes_the_current_match_on_sigterm_and_exits(site, tmp_path):
+    site.upload(_write(tmp_path, "simple", builtin_code("simple")), "alice")
+    site.upload(_write(tmp_path, "slow", SLOW), "bob")
+    worker = site.start_worker("polite")
+    job = site.wait_for(
+        "SELECT id FROM bots_matchjob WHERE status = 'running' AND worker = 'polite'"
+    )
+    worker.proc.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=60) == 0
+    assert site.one("SELECT status FROM bots_matchjob WHERE id = %s", job) == "done"
+    assert worker.claimed() == [job]
+    assert site.one("SELECT count(*) FROM bots_matchjob WHERE status = 'queued'") > 0
+    assert site.one("SELECT count(*) FROM bots_matchjob WHERE status = 'running'") == 0
+
+
+def test_it_gives_the_job_back_on_a_second_sigterm(site, tmp_path):
+    site.upload(_write(tmp_path, "simple", builtin_code("simple")), "alice")
+    site.upload(_write(tmp_path, "slow", SLOW), "bob")
+    site.sql(
+        "UPDATE bots_botversion SET code = %s FROM bots_bot "
+        "WHERE bots_botversion.bot_id = bots_bot.id AND bots_bot.name = 'slow'",
+        misbehaving("import time; time.sleep(0.25)"),
+    )
+    worker = site.start_worker("hasty")
+    job = site.wait_for(
+        "SELECT id FROM bots_matchjob WHERE status = 'running' AND worker = 'hasty'"
+    )
+    time.sleep(0.5)
+    worker.proc.send_signal(signal.SIGTERM)
+    time.sleep(0.2)
+    worker.proc.send_signal(signal.SIGTERM)
+    assert worker.wait(timeout=30) == 0
+    status, attempts, error = site.sql(
+        "SELECT status, attempts, error FROM bots_matchjob WHERE id = %s", job
+    )[0]
+    assert (status, attempts, error) == ("queued", 0, "the worker was stopped")
+    assert site.one("SELECT count(*) FROM bots_match") == 0

@@ -1,0 +1,113 @@
+"""Uploading a version: limits, validation in the sandbox, one active version per bot."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import IntegrityError, transaction
+
+from bots.models import BotVersion, MatchJob, Tournament
+from bots.uploads import UploadError, upload, validate
+from tests.competition.conftest import builtin_code, misbehaving
+
+
+def test_it_activates_a_version_that_passes_validation(alice):
+    version = upload(alice, "rps-poker", "simple", "simple.py", builtin_code("simple").encode())
+    assert version.status == BotVersion.VALIDATING
+    version = validate(version)
+    assert version.status == BotVersion.ACTIVE
+    assert "passed" in version.validation_log
+    assert version.bot.language == "python"
+    assert version.checksum == BotVersion.checksum_of(builtin_code("simple"))
+
+
+def test_it_rejects_a_crashing_version_with_the_reason_and_the_log(alice):
+    code = misbehaving("""
+        import sys
+        print("about to fail", file=sys.stderr)
+        raise RuntimeError("boom in main_play")
+    """)
+    version = validate(upload(alice, "rps-poker", "crasher", "crasher.py", code.encode()))
+    assert version.status == BotVersion.REJECTED
+    assert version.reason.startswith("exception:")
+    assert "boom in main_play" in version.reason
+    assert "about to fail" in version.validation_log
+    assert not MatchJob.objects.exists()
+
+
+def test_it_rejects_a_bot_that_cannot_load(alice):
+    version = validate(upload(alice, "rps-poker", "broken", "broken.py", b"def (:\n"))
+    assert version.status == BotVersion.REJECTED
+    assert "SyntaxError" in version.reason + version.validation_log
+
+
+def test_it_refuses_oversized_empty_and_unknown_files(alice, settings):
+    settings.BOT_MAX_CODE_BYTES = 100
+    with pytest.raises(UploadError, match="limit is 100"):
+        upload(alice, "rps-poker", "big", "big.py", b"#" * 101)
+    with pytest.raises(UploadError, match="empty"):
+        upload(alice, "rps-poker", "empty", "empty.py", b"  \n")
+    with pytest.raises(UploadError, match="unsupported"):
+        upload(alice, "rps-poker", "rusty", "bot.rs", b"fn main() {}")
+    with pytest.raises(UploadError, match="UTF-8"):
+        upload(alice, "rps-poker", "latin", "latin.py", b"# \xff\n")
+    assert not BotVersion.objects.exists()
+
+
+def test_it_keeps_the_previous_version_until_the_new_one_is_active(alice):
+    first = validate(upload(alice, "rps-poker", "mine", "mine.py", builtin_code("simple").encode()))
+    second = upload(alice, "rps-poker", "mine", "mine.py", builtin_code("strong").encode())
+    first.refresh_from_db()
+    assert (first.status, second.status) == (BotVersion.ACTIVE, BotVersion.VALIDATING)
+    assert first.bot.active_version() == first
+    second = validate(second)
+    first.refresh_from_db()
+    assert (first.status, second.status) == (BotVersion.RETIRED, BotVersion.ACTIVE)
+    assert second.number == 2
+    # A rejected newer version leaves the active one in place.
+    third = validate(upload(alice, "rps-poker", "mine", "mine.py", misbehaving("1 / 0").encode()))
+    assert third.status == BotVersion.REJECTED
+    assert second.bot.active_version() == second
+
+
+def test_it_refuses_the_same_code_twice_for_one_bot(alice):
+    upload(alice, "rps-poker", "twice", "twice.py", builtin_code("simple").encode())
+    with pytest.raises(UploadError, match="already version 1"):
+        upload(alice, "rps-poker", "twice", "twice.py", builtin_code("simple").encode())
+
+
+def test_it_never_allows_two_active_versions_of_one_bot(alice, active_bot):
+    version = active_bot(alice, "solo", builtin_code("simple"))
+    with pytest.raises(IntegrityError), transaction.atomic():
+        BotVersion.objects.create(
+            bot=version.bot, number=2, code="x", checksum="x", status=BotVersion.ACTIVE
+        )
+
+
+def test_it_schedules_placement_against_every_other_active_bot(alice, bob, carol, active_bot):
+    active_bot(bob, "b1", builtin_code("minimal"))
+    active_bot(carol, "c1", builtin_code("strong"))
+    version = validate(upload(alice, "rps-poker", "new", "new.py", builtin_code("simple").encode()))
+    placement = Tournament.objects.get(format=Tournament.PLACEMENT)
+    jobs = list(placement.jobs.all())
+    # 2 opponents x 2 deals x both seatings
+    assert len(jobs) == 8
+    assert all(version.pk in job.seats for job in jobs)
+    assert all(job.priority > 0 for job in jobs)
+    by_seed: dict[int, list[list[int]]] = {}
+    for job in jobs:
+        by_seed.setdefault(job.seed, []).append(job.seats)
+    assert all(len(seats) == 2 and seats[0] == seats[1][::-1] for seats in by_seed.values())
+
+
+def test_it_uploads_through_the_command(db, tmp_path, capsys):
+    path = tmp_path / "cmdbot.py"
+    path.write_text(builtin_code("simple"))
+    call_command("upload_bot", str(path), "--user", "dave", "--create-user")
+    assert "active" in capsys.readouterr().out
+    bad = tmp_path / "bad.py"
+    bad.write_text(misbehaving("raise ValueError('nope')"))
+    with pytest.raises(CommandError, match="rejected: exception"):
+        call_command("upload_bot", str(bad), "--user", "dave")
+    with pytest.raises(CommandError, match="no user"):
+        call_command("upload_bot", str(path), "--user", "nobody")

@@ -1,0 +1,181 @@
+"""The worker, one step at a time, on the test database (claims, leases, attempts, faults)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from bots import competition
+from bots.models import Match, MatchJob, MatchSeat, Tournament
+from bots.worker import Options, Worker
+from tests.competition.conftest import builtin_code, misbehaving
+
+
+@pytest.fixture
+def two_bots(alice, bob, active_bot):
+    return active_bot(alice, "simple", builtin_code("simple")), active_bot(
+        bob, "strong", builtin_code("strong")
+    )
+
+
+def test_it_plays_a_round_robin_and_finishes_the_tournament(two_bots):
+    tournament = competition.start_round_robin("rps-poker", 2, seed=7)
+    # 1 pair x 2 rounds x both seatings
+    assert tournament.jobs.count() == 4
+    worker = Worker(Options(validate=False), name="w1")
+    assert worker.run(batch=True) == 4
+    assert worker.step() is False
+    tournament.refresh_from_db()
+    assert tournament.state == Tournament.DONE
+    matches = Match.objects.filter(tournament=tournament)
+    assert matches.count() == 4
+    for match in matches:
+        seats = list(match.participants.all())
+        assert [s.score for s in seats] == match.record["result"]["scores"]
+        assert all(not s.fault_kind for s in seats)
+        assert match.rated
+    # same deal, seats swapped
+    jobs = list(tournament.jobs.order_by("id"))
+    assert jobs[0].seed == jobs[1].seed and jobs[0].seats == jobs[1].seats[::-1]
+
+
+def test_it_stores_a_result_once_even_if_a_stale_worker_reports(two_bots):
+    competition.start_round_robin("rps-poker", 1, seed=1)
+    first = competition.claim("w1", lease_s=60, max_attempts=3)
+    played = competition.play_job(first.job)
+    # w1's lease runs out; w2 claims the job again and stores it
+    MatchJob.objects.filter(pk=first.job.pk).update(lease_until=timezone.now() - timedelta(1))
+    second = competition.claim("w2", lease_s=60, max_attempts=3)
+    assert second.job.pk == first.job.pk and second.attempt == 2
+    assert competition.heartbeat(first, 60) is False
+    assert competition.store_result(second, competition.play_job(second.job)) is not None
+    assert competition.store_result(first, played) is None
+    assert Match.objects.filter(job=first.job).count() == 1
+    assert Match.objects.get(job=first.job).worker == "w2"
+
+
+def test_it_does_not_hand_a_leased_job_to_another_worker(two_bots):
+    competition.start_round_robin("rps-poker", 1, seed=2)
+    first = competition.claim("w1", lease_s=60, max_attempts=3)
+    second = competition.claim("w2", lease_s=60, max_attempts=3)
+    third = competition.claim("w3", lease_s=60, max_attempts=3)
+    assert first.job.pk != second.job.pk
+    assert third is None
+
+
+def test_it_fails_a_job_after_the_attempt_cap(two_bots):
+    tournament = competition.start_round_robin("rps-poker", 1, seed=3)
+    job = tournament.jobs.order_by("id").first()
+    MatchJob.objects.filter(pk=job.pk).update(
+        status=MatchJob.RUNNING, attempts=3, worker="dead", lease_until=timezone.now()
+    )
+    held = competition.claim("w1", lease_s=60, max_attempts=3)
+    assert held.job.pk != job.pk
+    job.refresh_from_db()
+    assert job.status == MatchJob.FAILED
+    assert "3 attempts" in job.error
+
+
+def test_it_gives_a_job_back_when_released(two_bots):
+    competition.start_round_robin("rps-poker", 1, seed=4)
+    held = competition.claim("w1", lease_s=60, max_attempts=3)
+    assert competition.release(held, "stopping", count_attempt=False)
+    job = MatchJob.objects.get(pk=held.job.pk)
+    assert (job.status, job.attempts, job.error) == (MatchJob.QUEUED, 0, "stopping")
+
+
+def test_it_records_faults_and_goes_on(alice, bob, carol, active_bot):
+    good = active_bot(alice, "simple", builtin_code("simple"))
+    crash = active_bot(bob, "crash", misbehaving("import os; os._exit(3)"))
+    flood = active_bot(carol, "flood", misbehaving("import sys; sys.stderr.write('x' * 2000000)"))
+    competition.start_round_robin("rps-poker", 1, seed=5, move=0.5, bank=1.0)
+    worker = Worker(Options(validate=False), name="w1")
+    assert worker.run(batch=True) == 6
+    seats = MatchSeat.objects.select_related("version")
+    crash_seats = seats.filter(version=crash)
+    assert crash_seats.count() == 4
+    assert {s.fault_kind for s in crash_seats} == {"crash"}
+    assert all(s.fault_reason for s in crash_seats)
+    assert {s.fault_kind for s in seats.filter(version=flood)} == {"output"}
+    assert {s.fault_kind for s in seats.filter(version=good)} == {""}
+    assert all(s.stderr for s in seats.filter(version=flood))
+    assert MatchJob.objects.filter(status=MatchJob.DONE).count() == 6
+
+
+def test_it_validates_uploads_waiting_for_a_worker(alice, tmp_path):
+    path = tmp_path / "later.py"
+    path.write_text(builtin_code("simple"))
+    call_command("upload_bot", str(path), "--user", "alice", "--defer")
+    worker = Worker(Options(), name="w1")
+    assert worker.step() is True
+    assert worker.counters.validated == 1
+    assert alice.bots.get().active_version() is not None
+    assert worker.step() is False
+
+
+def test_it_stops_after_the_current_step_on_sigterm(two_bots):
+    competition.start_round_robin("rps-poker", 1, seed=6)
+    worker = Worker(Options(validate=False), name="w1")
+    original = worker.step
+
+    def step() -> bool:
+        worker.on_sigterm()
+        return original()
+
+    worker.step = step
+    assert worker.run() == 1
+    assert MatchJob.objects.filter(status=MatchJob.DONE).count() == 1
+    assert MatchJob.objects.filter(status=MatchJob.QUEUED).count() == 1
+
+
+def test_it_shows_progress_on_a_terminal(two_bots):
+    from rich.console import Console
+
+    from bots.display import worker_panel
+
+    competition.start_round_robin("rps-poker", 1, seed=8)
+    worker = Worker(Options(validate=False), name="w-display")
+    worker.step()
+    console = Console(record=True, width=120)
+    console.print(worker_panel(worker))
+    text = console.export_text()
+    assert "worker w-display" in text
+    assert "played" in text and "1 (" in text
+    assert "queued 1" in text and "done 1" in text
+
+
+def test_it_starts_a_ladder_round_when_idle_and_not_too_often(two_bots):
+    worker = Worker(Options(validate=False, ladder_interval_s=3600), name="w1")
+    assert worker.step() is True
+    ladder = Tournament.objects.get(format=Tournament.LADDER)
+    assert ladder.jobs.count() == 2
+    assert worker.run(batch=True) == 2
+    worker._last_ladder_check = 0.0
+    assert worker.step() is False  # the last round is younger than the interval
+    assert Tournament.objects.filter(format=Tournament.LADDER).count() == 1
+
+
+def test_it_keeps_bot_processes_between_matches_and_ends_them_on_exit(alice, bob, active_bot):
+    simple = active_bot(alice, "simple", builtin_code("simple"))
+    chatty = active_bot(
+        bob, "chatty", misbehaving("import sys; print('thinking', file=sys.stderr)")
+    )
+    competition.start_round_robin("rps-poker", 2, seed=31)
+    worker = Worker(Options(validate=False, process_cache=4), name="w1")
+    cache = worker.cache
+    assert worker.step() and worker.step()
+    assert len(cache) == 2
+    processes = list(cache._items.values())
+    assert all(p.alive and p.starts == 1 for p in processes)
+    # each match keeps only its own stderr
+    first, second = MatchSeat.objects.filter(version=chatty).order_by("match_id")
+    assert first.stderr.count("thinking") == second.stderr.count("thinking") > 0
+    assert worker.run(batch=True) == 2
+    assert len(cache) == 0
+    assert not any(p.alive for p in processes)
+    assert MatchJob.objects.filter(status=MatchJob.DONE).count() == 4
+    assert not MatchSeat.objects.exclude(fault_kind="").exists()
+    assert simple.seats.count() == 4
