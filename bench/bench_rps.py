@@ -41,15 +41,19 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    print(f"RPS Poker, strong vs simple, {args.matches} matches, best of {args.repeat}, "
-          f"Python {sys.version.split()[0]}, {os.cpu_count()} cores")
+    print(
+        f"RPS Poker, strong vs simple, {args.matches} matches, best of {args.repeat}, "
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} cores"
+    )
     results = {}
     for label, in_process in (("in-process", True), ("child processes", False)):
         runs = [measure(in_process, args.matches) for _ in range(args.repeat)]
         best = max(runs)
         results[label] = best[0]
-        print(f"  {label:16s} {best[0]:9.0f} matches/s  {1000 / best[0]:7.3f} ms/match  "
-              f"{best[1]:9.0f} bot calls/s")
+        print(
+            f"  {label:16s} {best[0]:9.0f} matches/s  {1000 / best[0]:7.3f} ms/match  "
+            f"{best[1]:9.0f} bot calls/s"
+        )
     ratio = results["in-process"] / results["child processes"]
     print(f"  child processes cost {ratio:.1f}x in-process")
 

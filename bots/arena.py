@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bots.launch import UnsupportedBot, plain_launch
-from bots.process import BotProcess, ProcessAgent
+from bots.launch import UnsupportedBot, bot_launch, plain_launch
+from bots.process import BotProcess, BotStartError, ProcessAgent
+from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
 from games.engine.tournament import Format, Standing, Table
@@ -28,6 +29,11 @@ from games.registry import GameSpec
 
 class ArenaError(Exception):
     """Bad input to the arena, in one line that names the problem."""
+
+
+def is_faulty(faults: int, matches: int) -> bool:
+    """A bot that faulted in most of its matches (it is marked so in the results)."""
+    return matches > 0 and 2 * faults > matches
 
 
 @dataclass
@@ -56,16 +62,27 @@ class Arena:
         time_control: TimeControl | None = None,
         in_process_builtins: bool = True,
         fmt: Format | None = None,
+        sandbox: bool = True,
+        sandbox_limits: SandboxLimits | None = None,
+        sandbox_config: SandboxConfig | None = None,
+        config: dict[str, Any] | None = None,
     ) -> None:
         if game.tournament is None and fmt is None:
             raise ArenaError(f"{game.slug} has no arena tournament format")
         self.game = game
         self.format = fmt or game.tournament()  # type: ignore[misc]
         if len(sources) < self.format.min_bots:
-            raise ArenaError(f"an arena needs at least {self.format.min_bots} bots")
+            hint = getattr(self.format, "too_few_hint", "")
+            raise ArenaError(f"an arena needs at least {self.format.min_bots} bots{hint}")
         self.logs = logs
         self.tc = time_control or game.time_control
         self.in_process_builtins = in_process_builtins
+        #: the game's settings for every match (Ultimate Texas Hold'em: rounds per session)
+        self.config = dict(config or {})
+        #: bot files run in the sandbox; built-ins (trusted) in-process or as plain processes
+        self.sandbox = sandbox
+        self.sandbox_limits = sandbox_limits
+        self.sandbox_config = sandbox_config
         self.entrants: list[Entrant] = []
         self.error_dir = logs / "stderr" if logs else Path(tempfile.mkdtemp(prefix="arena-logs-"))
         self.error_dir.mkdir(parents=True, exist_ok=True)
@@ -89,18 +106,24 @@ class Arena:
                 cls = self.game.builtin_class(name)
                 agent = InProcessAgent(cls, self.game.bot_call, getattr(cls, "name", name))
                 return Entrant(source, agent, Standing(agent.name, source))
-            return self._process_entrant(source, path)
+            return self._process_entrant(source, path, trusted=True)
         path = Path(source)
         if not path.exists():
             raise ArenaError(f"{source}: no such file")
         if not path.is_file():
             raise ArenaError(f"{source}: not a file")
-        return self._process_entrant(source, path)
+        return self._process_entrant(source, path, trusted=False)
 
-    def _process_entrant(self, source: str, path: Path) -> Entrant:
+    def _process_entrant(self, source: str, path: Path, *, trusted: bool) -> Entrant:
+        sandboxed = self.sandbox and not trusted
         try:
-            launch = plain_launch(path)
-        except UnsupportedBot as exc:
+            if sandboxed:
+                launch = bot_launch(
+                    path, game=self.game, limits=self.sandbox_limits, config=self.sandbox_config
+                )
+            else:
+                launch = plain_launch(path, game=self.game.slug)
+        except (UnsupportedBot, BotStartError) as exc:
             raise ArenaError(str(exc)) from None
         log = self.error_dir / f"{len(self.entrants):02d}-{_safe(path.stem)}.stderr.log"
         process = BotProcess(launch, label=path.stem, stderr_log=log)
@@ -108,14 +131,27 @@ class Arena:
             hello = process.start(self.tc.startup)
         except AgentFault as exc:
             process.close()
+            if sandboxed:
+                self._check_sandbox(path)
             where = f" (traceback in {log})" if log.exists() and log.stat().st_size else ""
             raise ArenaError(f"{source}: {exc.reason}{where}") from None
         missing = [m for m in self.game.methods if m not in hello.methods]
         if missing:
             process.close()
-            raise ArenaError(f"{source}: class Bot has no method {', '.join(missing)}")
+            owner = "class Bot" if hello.language == "python" else "the bot object"
+            raise ArenaError(f"{source}: {owner} has no method {', '.join(missing)}")
         agent = ProcessAgent(process, self.game.bot_call, startup_timeout=self.tc.startup)
         return Entrant(source, agent, Standing(hello.name, source), process=process)
+
+    def _check_sandbox(self, path: Path) -> None:
+        """A bot failed to start in the sandbox: say so if the sandbox itself is broken."""
+        language = "javascript" if path.suffix.lower() == ".js" else "python"
+        try:
+            self_test(self.sandbox_config, language)
+        except SandboxError as exc:
+            raise ArenaError(
+                f"{exc} (--no-sandbox runs your own bots without it, for debugging)"
+            ) from None
 
     def _name_entrants(self) -> None:
         seen: Counter[str] = Counter()
@@ -141,7 +177,7 @@ class Arena:
         played = 0
         for table in self.format.schedule(len(self.entrants), rounds, seed):
             seated = [self.entrants[i] for i in table.seats]
-            state = self.game.state_class.new(table.seed, num_seats=len(seated))
+            state = self.game.state_class.new(table.seed, num_seats=len(seated), config=self.config)
             outcome = runner.run(
                 state,
                 [e.agent for e in seated],
@@ -149,12 +185,19 @@ class Arena:
                 seat_names=[e.name for e in seated],
             )
             self.format.tally([e.standing for e in seated], outcome)
+            for seat, fault in outcome.faults.items():
+                agent = seated[seat].agent
+                if isinstance(agent, ProcessAgent):  # rule faults reach the owner too
+                    agent.record_fault(fault.kind, fault.reason)
             played += 1
             if self.logs:
                 self._log_match(table, played, seated, outcome)
             if on_match:
                 on_match(played, outcome)
-        return self.summary(rounds, seed, played, clock() - started)
+        summary = self.summary(rounds, seed, played, clock() - started)
+        if self.logs and hasattr(self.format, "write_logs"):
+            self.format.write_logs(self.logs, summary)  # the game's own tables (Last Card)
+        return summary
 
     def _log_match(
         self, table: Table, n: int, seated: list[Entrant], outcome: MatchOutcome
@@ -165,9 +208,11 @@ class Arena:
         names = "-vs-".join(_safe(e.name) for e in seated)
         name = f"{n:05d}-r{table.round + 1:03d}-{names}.json"
         (folder / name).write_text(json.dumps(outcome.record, indent=1))
+        if hasattr(self.format, "log_match"):
+            self.format.log_match(self.logs, n, outcome)  # e.g. Last Card's readable logs
 
     def summary(self, rounds: int, seed: int, matches: int, elapsed: float) -> dict[str, Any]:
-        bots = [self.format.bot_json(e.standing) for e in self.entrants]
+        bots = [self._bot_json(e) for e in self.entrants]
         return {
             "game": self.game.slug,
             "seed": seed,
@@ -175,6 +220,15 @@ class Arena:
             "matches": matches,
             "elapsed_s": round(elapsed, 3),
             "bots": self.format.rank(bots),
+        }
+
+    def _bot_json(self, entrant: Entrant) -> dict[str, Any]:
+        standing = entrant.standing
+        reports = getattr(entrant.agent, "fault_reports", [])
+        return self.format.bot_json(standing) | {
+            "faulty": is_faulty(standing.faults, standing.matches),
+            # the last few faults with the end of the bot's stderr, for its author
+            "fault_reports": [r.as_dict() for r in reports[-3:]],
         }
 
     def close(self) -> None:

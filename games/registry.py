@@ -67,7 +67,44 @@ def _rps_poker() -> GameSpec:
     )
 
 
-_FACTORIES = {"rps-poker": _rps_poker}
+def _last_card() -> GameSpec:
+    from games.last_card import botapi
+    from games.last_card.rules import LastCardState
+    from games.last_card.tournament import Tables
+
+    return GameSpec(
+        slug="last-card",
+        title="Last Card",
+        state_class=LastCardState,
+        bot_call=botapi.bot_call,
+        builtin_bots={name: f"games.last_card.bots.{name}" for name in ("naive", "heuristic")},
+        time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
+        methods=botapi.METHODS,
+        tournament=Tables,
+    )
+
+
+def _uth() -> GameSpec:
+    from games.uth import botapi
+    from games.uth.rules import UthState
+    from games.uth.tournament import Duplicate
+
+    return GameSpec(
+        slug="uth",
+        title="Ultimate Texas Hold'em",
+        state_class=UthState,
+        bot_call=botapi.bot_call,
+        builtin_bots={
+            "always-check": "games.uth.bots.always_check",
+            "basic": "games.uth.bots.basic",
+        },
+        time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
+        methods=botapi.METHODS,
+        tournament=Duplicate,
+    )
+
+
+_FACTORIES = {"rps-poker": _rps_poker, "last-card": _last_card, "uth": _uth}
 _CACHE: dict[str, GameSpec] = {}
 
 

@@ -13,24 +13,52 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from bots.arena import Arena, ArenaError
+from games.last_card.kitconfig import ConfigError, apply_kit_config
 from games.registry import game_slugs, get_game
 
 
 class Command(BaseCommand):
     help = (
         "Play a round-robin tournament between bot files and built-in bots. "
-        "BOT is a path to a bot file or builtin:NAME."
+        "BOT is a path to a bot file (.py or .js) or builtin:NAME. Bot files run in the "
+        "sandbox unless --no-sandbox is given."
     )
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", required=True, choices=game_slugs())
-        parser.add_argument("bots", nargs="+", metavar="BOT")
+        parser.add_argument("--game", choices=game_slugs(), help="the game (or from --config)")
+        parser.add_argument("bots", nargs="*", metavar="BOT")
+        parser.add_argument(
+            "--games", type=int, metavar="N", help="Last Card: games at tables of 4 (default 100)"
+        )
+        parser.add_argument(
+            "--fill", metavar="BOT", help="fill a table short of bots with copies of this bot"
+        )
+        parser.add_argument(
+            "--config",
+            type=Path,
+            metavar="JSON",
+            help='the original kit\'s file: {"game": ..., "ai_dirs": [...], "ai": [...], '
+            '"num_games": N}',
+        )
         parser.add_argument(
             "--rounds",
             type=int,
             default=100,
             help="rounds; in each, every pair of bots plays once (default 100)",
+        )
+        parser.add_argument(
+            "--sessions",
+            type=int,
+            default=None,
+            help="Ultimate Texas Hold'em (instead of --rounds): sessions each bot plays, "
+            "every bot on the same deals (default 10)",
+        )
+        parser.add_argument(
+            "--rounds-per-session",
+            type=int,
+            default=None,
+            help="Ultimate Texas Hold'em: rounds in a session (default 1000)",
         )
         parser.add_argument(
             "--seed", type=int, default=None, help="tournament seed (default: random, printed)"
@@ -45,24 +73,58 @@ class Command(BaseCommand):
             help="write every match record and each bot's stderr here",
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+        parser.add_argument(
+            "--no-sandbox",
+            action="store_true",
+            help="run bot files as plain child processes, outside the sandbox "
+            "(only for debugging your own bots)",
+        )
 
     def handle(self, *args, **opts) -> None:
+        try:
+            notes = apply_kit_config(opts) if opts["config"] else []
+        except ConfigError as exc:
+            raise CommandError(str(exc)) from None
+        if not opts["game"] or not opts["bots"]:
+            raise CommandError("name the --game and the BOTs (or give a --config file)")
         game = get_game(opts["game"])
-        rounds = opts["rounds"]
+        unit = getattr(game.tournament, "count_label", "rounds")
+        if opts["games"] is not None and unit != "games":
+            raise CommandError(f"{game.slug} counts --rounds, not --games")
+        rounds = opts["rounds"] if opts["games"] is None else opts["games"]
         if rounds < 1:
-            raise CommandError("--rounds must be at least 1")
+            raise CommandError(f"--{unit} must be at least 1")
+        if opts["fill"] and game.tournament is not None:
+            opts["bots"] += [opts["fill"]] * (game.tournament.min_bots - len(opts["bots"]))
+        config: dict = {}
+        if opts["game"] == "uth":
+            rounds = 10 if opts["sessions"] is None else opts["sessions"]
+            per_session = opts["rounds_per_session"]
+            config["max_rounds"] = 1000 if per_session is None else per_session
+            if rounds < 1 or config["max_rounds"] < 1:
+                raise CommandError("--sessions and --rounds-per-session must be at least 1")
+        elif opts["sessions"] is not None or opts["rounds_per_session"] is not None:
+            raise CommandError("--sessions and --rounds-per-session are for --game uth")
         seed = opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(2**31)
         err = Console(stderr=True)
+        for note in notes:
+            err.print(note)
         stream = getattr(self.stdout, "_out", sys.stdout)
         out = Console(file=stream, width=None if stream.isatty() else 120)
         try:
-            arena = Arena(game, opts["bots"], logs=opts["logs"])
+            arena = Arena(
+                game,
+                opts["bots"],
+                logs=opts["logs"],
+                sandbox=not opts["no_sandbox"],
+                config=config,
+            )
         except ArenaError as exc:
             raise CommandError(str(exc)) from None
         with arena:
             total = arena.count(rounds)
             err.print(
-                f"{game.title}: {len(arena.entrants)} bots, {rounds} rounds, "
+                f"{game.title}: {len(arena.entrants)} bots, {rounds} {unit}, "
                 f"{total} matches, seed {seed}"
             )
             progress = Progress(
@@ -86,6 +148,11 @@ class Command(BaseCommand):
             err.print(f"results written to {opts['json']}")
         if opts["logs"]:
             err.print(f"match records and bot logs in {opts['logs']}")
+        for bot in summary["bots"]:
+            if bot.get("faulty"):
+                last = bot["fault_reports"][-1] if bot["fault_reports"] else None
+                why = f": last fault {last['kind']}: {last['reason']}" if last else ""
+                err.print(f"{bot['name']} faulted in most of its matches{why}")
 
     def _print_table(self, out: Console, title: str, fmt, summary: dict) -> None:
         table = Table(
@@ -94,10 +161,11 @@ class Command(BaseCommand):
             caption=None if fmt.higher_is_better else f"lower {fmt.score_label} is better",
         )
         table.add_column("rank", justify="right")
-        table.add_column("bot")
+        table.add_column("bot", no_wrap=True)
         columns = fmt.columns()
         for header, _ in columns:
             table.add_column(header, justify="right")
         for rank, bot in enumerate(summary["bots"], 1):
-            table.add_row(str(rank), bot["name"], *(show(bot) for _, show in columns))
+            name = bot["name"] + (" (faulty)" if bot.get("faulty") else "")
+            table.add_row(str(rank), name, *(show(bot) for _, show in columns))
         out.print(table)
