@@ -295,6 +295,7 @@ def sandbox_command(
     config: SandboxConfig,
     slot: Slot | None,
     game: str | None,
+    toolkit: tuple[str, ...] = (),
 ) -> list[str]:
     """argv for prlimit + bwrap; ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}``
     name the descriptors BotProcess hands over at each start."""
@@ -311,6 +312,8 @@ def sandbox_command(
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     argv += ["--perms", "0444", "--ro-bind-data", "{host}", f"/sandbox/{host}"]
+    for name in toolkit:  # the game's importable helpers, beside the bot (it wins a clash)
+        argv += ["--perms", "0444", "--ro-bind-data", f"{{toolkit:{name}}}", f"/bot/{name}"]
     argv += ["--perms", "0444", "--ro-bind-data", "{bot}", f"/bot/{bot_name}"]
     argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
     argv += ["--info-fd", INFO_FD, "--seccomp", "{seccomp}", "--"]
@@ -347,9 +350,13 @@ def sandbox_launch(
     check_programs(config, language)
     source = read_bot(path)
     slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
+    toolkit = _toolkit_sources(game) if language == "python" else {}
     slot = acquire_slot(config)
     name = _safe_name(path)
-    argv = sandbox_command(language, name, limits=limits, config=config, slot=slot, game=slug)
+    argv = sandbox_command(
+        language, name, limits=limits, config=config, slot=slot, game=slug,
+        toolkit=tuple(n for n in toolkit if n != name),
+    )  # fmt: skip
     return Launch(
         argv=argv,
         env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
@@ -361,11 +368,23 @@ def sandbox_launch(
             "{host}": _host_source(language),
             "{bot}": source,
             "{seccomp}": filter_bpf(),
+            **{f"{{toolkit:{n}}}": data for n, data in toolkit.items() if n != name},
         },
         max_output=limits.output_bytes,
         recycle_cpu_s=limits.recycle_cpu_s,
         sandbox=True,
     )
+
+
+def _toolkit_sources(game: Any) -> dict[str, bytes]:
+    """The game's toolkit modules (``GameSpec.toolkit``), by file name."""
+    if game is None:
+        return {}
+    if isinstance(game, str):
+        from games.registry import get_game
+
+        game = get_game(game)
+    return {name: path.read_bytes() for name, path in game.toolkit_files().items()}
 
 
 @cache

@@ -27,6 +27,18 @@ class GameSpec:
     methods: tuple[str, ...] = ()
     #: the tournament format of the arena (scheduling and scoring)
     tournament: Callable[[], Format] | None = None
+    #: standalone toolkit modules (stdlib only) a bot may import by file name, e.g.
+    #: ``import movecheck``: the sandbox puts them beside the bot file
+    toolkit: tuple[str, ...] = ()
+
+    def toolkit_files(self) -> dict[str, Path]:
+        """File name -> path of each toolkit module."""
+        files = {}
+        for module_name in self.toolkit:
+            module = importlib.import_module(module_name)
+            assert module.__file__ is not None
+            files[Path(module.__file__).name] = Path(module.__file__)
+        return files
 
     @property
     def builtin_names(self) -> list[str]:
@@ -81,6 +93,7 @@ def _last_card() -> GameSpec:
         time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
         methods=botapi.METHODS,
         tournament=Tables,
+        toolkit=("games.last_card.movecheck",),
     )
 
 

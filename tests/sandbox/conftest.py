@@ -16,7 +16,6 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -59,21 +58,8 @@ class Played:
         return self.outcome.result["scores"]
 
 
-class Opponent(InProcessAgent):
-    """A built-in bot played in-process, charged for its own thinking only.
-
-    InProcessAgent answers while being sent its prompt but does not say when; the runner
-    then charges it up to the moment it collects the answer, which comes after the other
-    seat's (possibly very slow) one.
-    """
-
-    def send(self, prompt: Any) -> None:
-        super().send(prompt)
-        self._answered = time.monotonic()
-
-    def receive(self, timeout: float) -> Any:
-        self.answered_at = self._answered
-        return super().receive(timeout)
+#: the built-in opponent, played in-process (and timed by its own work only)
+Opponent = InProcessAgent
 
 
 @pytest.fixture(scope="session")

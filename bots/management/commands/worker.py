@@ -9,8 +9,9 @@ import sys
 import time
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from bots.sandbox import SandboxUnavailable, self_test
 from bots.worker import Options, Worker
 
 
@@ -60,6 +61,12 @@ class Command(BaseCommand):
         parser.add_argument("--name", default=None, help="worker name in the database")
 
     def handle(self, *args, **opts) -> None:
+        # Uploaded bots only ever run sandboxed: a machine where the sandbox cannot start
+        # is said so once, here, rather than as a start-up fault of every bot.
+        try:
+            self_test()
+        except SandboxUnavailable as exc:
+            raise CommandError(f"{exc} (see docs/sandbox.md)") from None
         if opts["concurrency"] > 1:
             self._fan_out(opts)
             return
