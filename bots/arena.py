@@ -9,7 +9,6 @@ the benchmarks.
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 import time
 from collections import Counter
@@ -22,6 +21,7 @@ from bots.launch import UnsupportedBot, bot_launch, plain_launch
 from bots.process import BotProcess, BotStartError, ProcessAgent
 from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
 from games.engine.agents import Agent, AgentFault, InProcessAgent
+from games.engine.files import safe_filename
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
 from games.engine.tournament import Format, Standing, Table
 from games.registry import GameSpec
@@ -47,9 +47,6 @@ class Entrant:
     def name(self) -> str:
         return self.standing.name
 
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:60] or "bot"
 
 
 class Arena:
@@ -125,7 +122,7 @@ class Arena:
                 launch = plain_launch(path, game=self.game.slug)
         except (UnsupportedBot, BotStartError) as exc:
             raise ArenaError(str(exc)) from None
-        log = self.error_dir / f"{len(self.entrants):02d}-{_safe(path.stem)}.stderr.log"
+        log = self.error_dir / f"{len(self.entrants):02d}-{safe_filename(path.stem)}.stderr.log"
         process = BotProcess(launch, label=path.stem, stderr_log=log)
         try:
             hello = process.start(self.tc.startup)
@@ -205,7 +202,7 @@ class Arena:
         assert self.logs is not None
         folder = self.logs / "matches"
         folder.mkdir(parents=True, exist_ok=True)
-        names = "-vs-".join(_safe(e.name) for e in seated)
+        names = "-vs-".join(safe_filename(e.name) for e in seated)
         name = f"{n:05d}-r{table.round + 1:03d}-{names}.json"
         (folder / name).write_text(json.dumps(outcome.record, indent=1))
         if hasattr(self.format, "log_match"):
@@ -236,7 +233,7 @@ class Arena:
             if e.process is not None:
                 e.process.close()
             if self.logs and isinstance(e.agent, InProcessAgent) and e.agent.errors:
-                path = self.error_dir / f"{_safe(e.name)}.stderr.log"
+                path = self.error_dir / f"{safe_filename(e.name)}.stderr.log"
                 path.write_text("\n".join(e.agent.errors))
 
     def __enter__(self) -> Arena:

@@ -8,7 +8,6 @@ Nothing here touches the database: the caller hands in code and gets a :class:`P
 
 from __future__ import annotations
 
-import re
 import tempfile
 import time
 from collections import OrderedDict
@@ -19,6 +18,7 @@ from typing import Any
 from bots.launch import bot_launch
 from bots.process import BotProcess, BotStartError, ProcessAgent
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
+from games.engine.files import safe_filename
 from games.engine.game import Prompt
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
 from games.registry import GameSpec
@@ -70,9 +70,6 @@ class BrokenAgent(Agent):
     def receive(self, timeout: float) -> Any:
         raise AgentFault(self.kind, self.reason)
 
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)[:60] or "bot"
 
 
 class ProcessCache:
@@ -172,7 +169,7 @@ def _launch(game: GameSpec, entry: Entry, folder: Path, seat: int) -> BotProcess
     assert entry.code is not None
     seat_dir = folder / f"seat{seat}"
     seat_dir.mkdir(mode=0o700)
-    path = seat_dir / _safe(entry.filename)
+    path = seat_dir / safe_filename(entry.filename)
     path.write_text(entry.code)
     from bots.sandbox import SandboxUnavailable
 

@@ -14,20 +14,17 @@ A readable log can also be rebuilt from a match record (``arena --logs`` writes 
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from games.engine.files import safe_filename
 from games.last_card.movecheck import SUIT_NAMES, card_name
 from games.last_card.rules import STATISTICS, LastCardState
 
 HEADERS = {key: key.replace("_", " ") for key in STATISTICS}
 
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.#-]+", "_", name)[:60] or "bot"
 
 
 def cards_text(cards: Sequence[Any]) -> str:
@@ -202,8 +199,9 @@ def write_tournament(
     for name, bot_rows in per_bot.items():
         rows = [[r["game"], *(r[k] for k in STATISTICS)] for r in bot_rows]
         table = text_table(["gameID", *HEADERS.values()], rows)
-        (folder / "ai" / f"{_safe(name)}.log").write_text(table)
-        (folder / "ai" / f"{_safe(name)}.json").write_text(json.dumps(bot_rows, indent=1) + "\n")
+        base = safe_filename(name)
+        (folder / "ai" / f"{base}.log").write_text(table)
+        (folder / "ai" / f"{base}.json").write_text(json.dumps(bot_rows, indent=1) + "\n")
 
 
 def readable_from_record(record: dict[str, Any]) -> list[str]:
