@@ -152,10 +152,15 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
         settings={"seed": base, "deals": deals, "version": version.pk},
     )
     jobs = []
+    if get_game(game).state_class.max_seats == 1:
+        # Bots that play alone (UTH, against the dealer) are compared on the same deals:
+        # placement is the new version's own sessions.
+        others = [version]
     for other in others:
         for deal in range(deals):
             seed = derive_seed(base, version.pk, other.pk, deal)
-            for seats in seatings(game, [version.pk, other.pk]):
+            table = [version.pk] if other is version else [version.pk, other.pk]
+            for seats in seatings(game, table):
                 jobs.append(
                     MatchJob(
                         tournament=tournament,

@@ -105,10 +105,13 @@ def run_validation(version: BotVersion) -> ValidationResult:
     them = Entry(name=f"builtin:{opponent}", builtin=opponent)
     matches = int(getattr(settings, "BOT_VALIDATION_MATCHES", 2))
     lines = [f"validation of {version} against built-in {opponent!r}, {matches} matches"]
+    alone = spec.state_class.max_seats == 1  # UTH: one seat against the dealer
+    if alone:
+        lines[0] = f"validation of {version}, {matches} matches"
     for n in range(matches):
         seed = derive_seed(int(version.checksum[:12], 16), "validation", n)
-        my_seat = n % 2
-        entries = [me, them] if my_seat == 0 else [them, me]
+        my_seat = 0 if alone else n % 2
+        entries = [me] if alone else [me, them] if my_seat == 0 else [them, me]
         played = play(spec, entries, seed=seed)
         mine = played.seats[my_seat]
         lines.append(

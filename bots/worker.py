@@ -121,6 +121,11 @@ class Worker:
             log.error("event=validation.deferred version=%s reason=%r", version.pk, str(exc))
             self._sleep(self.options.poll_s)
             return True
+        except Exception:  # a fault of ours: logged, retried when the lease ends
+            log.exception("event=validation.error version=%s", version.pk)
+            self.counters.current = ""
+            self._sleep(self.options.poll_s)
+            return True
         self.counters.validated += 1
         self.counters.current = ""
         log.info(
@@ -152,6 +157,12 @@ class Worker:
             self.counters.released += 1
             log.error("event=job.released job=%s reason=%r", job.pk, str(exc))
             self._sleep(self.options.poll_s)
+            return True
+        except Exception as exc:  # a fault of ours: the job fails at its attempt cap
+            log.exception("event=job.error job=%s", job.pk)
+            competition.release(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
+            self.counters.released += 1
+            self.counters.current = ""
             return True
         finally:
             beat.stop()

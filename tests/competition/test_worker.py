@@ -179,3 +179,20 @@ def test_it_keeps_bot_processes_between_matches_and_ends_them_on_exit(alice, bob
     assert MatchJob.objects.filter(status=MatchJob.DONE).count() == 4
     assert not MatchSeat.objects.exclude(fault_kind="").exists()
     assert simple.seats.count() == 4
+
+
+def test_it_survives_an_error_of_its_own_and_fails_the_job_at_the_cap(two_bots, monkeypatch):
+    tournament = competition.start_round_robin("rps-poker", 1, seed=5)
+
+    def broken(job, cache=None):
+        raise ValueError("a bug on our side")
+
+    monkeypatch.setattr(competition, "play_job", broken)
+    worker = Worker(Options(validate=False, max_attempts=2), name="w1")
+    assert worker.step() is True  # the error is logged, the job given back, the worker lives
+    job = tournament.jobs.order_by("id").first()
+    job.refresh_from_db()
+    assert job.status == MatchJob.QUEUED
+    assert job.error == "error on w1: ValueError: a bug on our side"
+    worker.run(batch=True)
+    assert set(tournament.jobs.values_list("status", flat=True)) == {MatchJob.FAILED}
