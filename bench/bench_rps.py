@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/bench_rps.py [--matches N] [--repeat K]
 
-Both modes play the same seeded round robin through the arena (strong vs simple); the
+Both modes play the same seeded round robin through the arena (simple vs minimal: cheap bots,
+so the figures measure the platform, not the bots); the
 child-process mode runs each bot in its own process speaking the JSON-lines protocol, one
 process per bot serving every match. Prints the best of K runs of each mode.
 """
@@ -21,7 +22,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
 from bots.arena import Arena
 from games.registry import get_game
 
-BOTS = ["builtin:strong", "builtin:simple"]
+BOTS = ["builtin:simple", "builtin:minimal"]
 
 
 def measure(in_process: bool, matches: int) -> tuple[float, float]:
@@ -42,7 +43,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     print(
-        f"RPS Poker, strong vs simple, {args.matches} matches, best of {args.repeat}, "
+        f"RPS Poker, simple vs minimal, {args.matches} matches, best of {args.repeat}, "
         f"Python {sys.version.split()[0]}, {os.cpu_count()} cores"
     )
     results = {}

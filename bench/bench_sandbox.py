@@ -4,7 +4,7 @@ start-up time of one bot process, plain and sandboxed, in Python and JavaScript.
 
     .venv/bin/python bench/bench_sandbox.py [--matches N] [--repeat K] [--starts S] [--json PATH]
 
-Matches: strong vs simple, seats alternating, one process per bot serving every match (as in
+Matches: simple vs minimal, seats alternating, one process per bot serving every match (as in
 a tournament), best of K interleaved runs per mode. Plain child processes run the sandbox's
 interpreter and flags (Debian's /usr/bin/python3 -I -S -B, /usr/bin/node), so that only the
 sandbox differs. The overhead ratio is sandboxed time per match over plain child process time
@@ -38,7 +38,7 @@ from games.registry import get_game
 GAME = get_game("rps-poker")
 #: the sandbox's machine settings (--uid-base picks a range of uids apart from a worker's)
 CONFIG = SandboxConfig()
-BOTS = ("strong", "simple")
+BOTS = ("simple", "minimal")
 JS_BOT = """{
   name: "bench",
   draftPick(cards) { return +cards[0][1] >= +cards[1][1] ? 0 : 1; },
@@ -138,7 +138,7 @@ def main() -> None:
         lock_dir=str(Path(tempfile.gettempdir()) / f"card-arena-bench-slots-{args.uid_base}"),
     )
     print(
-        f"RPS Poker, strong vs simple, {args.matches} matches, best of {args.repeat}; "
+        f"RPS Poker, simple vs minimal, {args.matches} matches, best of {args.repeat}; "
         f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, uid {os.geteuid()}"
     )
     modes = ("in-process", "plain", "sandboxed")
