@@ -94,6 +94,7 @@ def start_round_robin(
     fmt: str = Tournament.ROUND_ROBIN,
     move: float | None = None,
     bank: float | None = None,
+    tables: list[list[int]] | None = None,
 ) -> Tournament:
     """A round robin of every active version of the game (or ``versions``): the game's
     tournament format decides the tables, each table is played on one deal in every
@@ -117,22 +118,55 @@ def start_round_robin(
             "time_control": _time_control_settings(move, bank),
         },
     )
+    if tables is None:
+        scheduled = [
+            (t.round, [versions[i].pk for i in t.seats], t.seed)
+            for t in spec.tournament().schedule(len(versions), rounds, seed)
+        ]
+    else:  # explicit tables (ids), each played once a round
+        scheduled = [
+            (r, table, derive_seed(seed, r, n))
+            for r in range(rounds)
+            for n, table in enumerate(tables)
+        ]
     jobs = []
-    for table in spec.tournament().schedule(len(versions), rounds, seed):
-        entrants = [versions[i].pk for i in table.seats]
+    for round_no, entrants, table_seed in scheduled:
         for seats in seatings(game, entrants):
             jobs.append(
                 MatchJob(
                     tournament=tournament,
                     game=game,
-                    round=table.round,
+                    round=round_no,
                     seats=seats,
-                    seed=table.seed,
+                    seed=table_seed,
                 )
             )
     MatchJob.objects.bulk_create(jobs)
     log.info("event=tournament.start tournament=%s game=%s jobs=%d", tournament.pk, game, len(jobs))
     return tournament
+
+
+def placement_tables(game: str, version: BotVersion, others: list[BotVersion]) -> list[list[int]]:
+    """The tables that place a new version: it meets every other active bot at least once.
+
+    Two-player games: one table per opponent. Bigger tables (Last Card: four) seat the new
+    version with the others in groups as large as the game allows; bots that play alone
+    against the dealer (UTH) play their own deals, compared with the others' on the same
+    deals by the leaderboard.
+    """
+    state_class = get_game(game).state_class
+    per_table = state_class.max_seats - 1
+    if per_table == 0:
+        return [[version.pk]]
+    ids = [other.pk for other in others]
+    if per_table == 1 or len(ids) <= per_table:
+        groups = [[i] for i in ids] if per_table == 1 else [ids]
+    else:
+        # consecutive groups around the circle of opponents, so each one is met
+        count = -(-len(ids) // per_table)
+        groups = [[ids[(g * per_table + k) % len(ids)] for k in range(per_table)]
+                  for g in range(count)]  # fmt: skip
+    return [[version.pk, *group] for group in groups]
 
 
 def schedule_placement(version: BotVersion) -> Tournament | None:
@@ -152,14 +186,9 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
         settings={"seed": base, "deals": deals, "version": version.pk},
     )
     jobs = []
-    if get_game(game).state_class.max_seats == 1:
-        # Bots that play alone (UTH, against the dealer) are compared on the same deals:
-        # placement is the new version's own sessions.
-        others = [version]
-    for other in others:
+    for table in placement_tables(game, version, others):
         for deal in range(deals):
-            seed = derive_seed(base, version.pk, other.pk, deal)
-            table = [version.pk] if other is version else [version.pk, other.pk]
+            seed = derive_seed(base, *table, deal)
             for seats in seatings(game, table):
                 jobs.append(
                     MatchJob(
@@ -191,6 +220,14 @@ def maybe_ladder_round(game: str, interval_s: float) -> Tournament | None:
     try:
         return start_round_robin(game, 1, fmt=Tournament.LADDER, name=f"{game} ladder round")
     except ValueError as exc:  # the game's format cannot seat these bots (yet)
+        versions = active_versions(game)
+        if len(versions) <= get_game(game).state_class.max_seats:
+            # Fewer bots than the format's tables (Last Card with three bots): one table
+            # of all of them, in every rotation of the seats.
+            return start_round_robin(
+                game, 1, fmt=Tournament.LADDER, name=f"{game} ladder round",
+                tables=[[v.pk for v in versions]],
+            )  # fmt: skip
         log.info("event=ladder.skipped game=%s reason=%r", game, str(exc))
         return None
 
