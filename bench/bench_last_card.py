@@ -11,7 +11,6 @@ points taken per game of each bot (lower is better) with a 95% confidence interv
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -21,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
 
 from bots.arena import Arena
+from games.engine.tournament import mean_sd_se
 from games.registry import get_game
 
 BOTS = ["builtin:heuristic", "builtin:naive", "builtin:naive", "builtin:naive"]
@@ -44,10 +44,8 @@ def run(in_process: bool, games: int, seed: int) -> tuple[float, Arena, dict]:
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
-    return mean, 1.96 * math.sqrt(var / n)
+    mean, _, se = mean_sd_se(sum(values), sum(v * v for v in values), len(values))
+    return mean, 1.96 * se
 
 
 def main() -> None:

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -28,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
 
 from bots.arena import Arena
-from games.engine.tournament import derive_seed
+from games.engine.tournament import derive_seed, mean_sd_se
 from games.registry import get_game
 from games.uth.bots.basic import Bot as Basic
 from games.uth.rules import PAY_TABLES, UthState
@@ -107,10 +106,9 @@ def ev_chunk(seed: int, rounds: int) -> dict[str, float]:
     return sums
 
 
-def mean_se(total: float, squares: float, n: float) -> tuple[float, float, float]:
-    mean = total / n
-    sd = math.sqrt(max(squares - n * mean * mean, 0.0) / (n - 1))
-    return mean, sd / math.sqrt(n), sd
+def mean_se(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    mean, sd, se = mean_sd_se(total, squares, n)
+    return mean, se, sd
 
 
 def main() -> None:

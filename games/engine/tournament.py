@@ -73,6 +73,17 @@ def derive_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
+def mean_sd_se(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """Mean, sample standard deviation and standard error of ``n`` values, from their sum
+    and their sum of squares (so running totals are enough). With one value the spread is
+    unknown: standard deviation 0, standard error infinite."""
+    mean = total / n
+    if n < 2:
+        return mean, 0.0, math.inf
+    sd = math.sqrt(max(squares - n * mean * mean, 0.0) / (n - 1))
+    return mean, sd, sd / math.sqrt(n)
+
+
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a proportion."""
     if trials == 0:

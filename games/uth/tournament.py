@@ -8,12 +8,19 @@ interval, shown next to the sessions they survived (completed with chips left).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from games.engine.runner import MatchOutcome
-from games.engine.tournament import Column, Format, Standing, Table, derive_seed, fault_text
+from games.engine.tournament import (
+    Column,
+    Format,
+    Standing,
+    Table,
+    derive_seed,
+    fault_text,
+    mean_sd_se,
+)
 
 
 class Duplicate(Format):
@@ -83,10 +90,6 @@ def mean_and_interval(totals: dict[str, Any]) -> tuple[float, float, float, floa
     n = totals.get("rounds", 0)
     if n == 0:
         return 0.0, 0.0, 0.0, 0.0
-    mean = totals["sum"] / n
-    if n == 1:
-        return mean, -math.inf, math.inf, 0.0
-    variance = max(totals["sum_sq"] - n * mean * mean, 0.0) / (n - 1)
-    sd = math.sqrt(variance)
-    half = 1.96 * sd / math.sqrt(n)
+    mean, sd, se = mean_sd_se(totals["sum"], totals["sum_sq"], n)
+    half = 1.96 * se
     return mean, mean - half, mean + half, sd
