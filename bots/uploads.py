@@ -105,7 +105,7 @@ def run_validation(version: BotVersion) -> ValidationResult:
     them = Entry(name=f"builtin:{opponent}", builtin=opponent)
     matches = int(getattr(settings, "BOT_VALIDATION_MATCHES", 2))
     lines = [f"validation of {version} against built-in {opponent!r}, {matches} matches"]
-    alone = spec.state_class.max_seats == 1  # UTH: one seat against the dealer
+    alone = spec.plays_alone  # UTH: one seat against the dealer
     if alone:
         lines[0] = f"validation of {version}, {matches} matches"
     for n in range(matches):

@@ -41,6 +41,11 @@ class GameSpec:
         return files
 
     @property
+    def plays_alone(self) -> bool:
+        """One seat per match (UTH: a bot against the dealer): no opponent in the match."""
+        return self.state_class.max_seats == 1
+
+    @property
     def builtin_names(self) -> list[str]:
         return list(self.builtin_bots)
 

@@ -19,7 +19,7 @@ def home(request: HttpRequest) -> HttpResponse:
         )
         spec = get_game(slug)
         # One-seat games (UTH) have no rating: their leaders show the game's own score.
-        rated = spec.state_class.max_seats > 1
+        rated = not spec.plays_alone
         games.append({"spec": spec, "leaders": list(leaders), "rated": rated})
     return render(request, "home.html", {"games": games})
 
