@@ -192,6 +192,7 @@ def _reports(
         stderr = ""
         process = processes[seat]
         if process is not None:
+            process.settle_stderr()  # lines still in the pipe belong to this match
             stderr = process.match_stderr(STDERR_KEEP)
         elif isinstance(agent, InProcessAgent) and agent.errors:
             stderr = "\n".join(agent.errors)[-STDERR_KEEP:]

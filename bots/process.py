@@ -262,9 +262,10 @@ class BotProcess:
         return self.hello
 
     def new_match(self) -> None:
-        """A match begins: the output cap counts from here."""
+        """A match begins: the output cap and the match's stderr count from here."""
         child = self._child
         if child is not None:
+            self.settle_stderr()  # the last match's late lines stay with the last match
             child.output = 0
         self._match_stderr = self.stderr.total
 
