@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from bots.models import BotVersion, Match, MatchJob, MatchSeat, RatingLedger, Tournament
@@ -150,14 +150,13 @@ def placement_tables(game: str, version: BotVersion, others: list[BotVersion]) -
     """The tables that place a new version: it meets every other active bot at least once.
 
     Two-player games: one table per opponent. Bigger tables (Last Card: four) seat the new
-    version with the others in groups as large as the game allows; bots that play alone
-    against the dealer (UTH) play their own deals, compared with the others' on the same
-    deals by the leaderboard.
+    version with the others in groups as large as the game allows. Bots that play alone
+    against the dealer (UTH) sit alone; they meet the others on the same deals instead (see
+    :func:`shared_deals`).
     """
-    state_class = get_game(game).state_class
-    per_table = state_class.max_seats - 1
-    if per_table == 0:
+    if get_game(game).plays_alone:
         return [[version.pk]]
+    per_table = get_game(game).state_class.max_seats - 1
     ids = [other.pk for other in others]
     if per_table == 1 or len(ids) <= per_table:
         groups = [[i] for i in ids] if per_table == 1 else [ids]
@@ -167,6 +166,20 @@ def placement_tables(game: str, version: BotVersion, others: list[BotVersion]) -
         groups = [[ids[(g * per_table + k) % len(ids)] for k in range(per_table)]
                   for g in range(count)]  # fmt: skip
     return [[version.pk, *group] for group in groups]
+
+
+def shared_deals(game: str, others: list[BotVersion], count: int) -> list[int]:
+    """Seeds of deals that the other active bots of a one-seat game have already played,
+    those played by the most of them first (newest first among equals): a new bot that plays
+    them is rated against their results on the very same cards."""
+    bots = {v.bot_id for v in others}
+    played = (
+        Match.objects.filter(game=game, rated=True, participants__bot_id__in=bots)
+        .values("seed")
+        .annotate(bots=Count("participants__bot_id", distinct=True), last=Max("played"))
+        .order_by("-bots", "-last", "seed")
+    )
+    return [row["seed"] for row in played[:count]]
 
 
 def schedule_placement(version: BotVersion) -> Tournament | None:
@@ -179,16 +192,18 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
     if not others or deals <= 0:
         return None
     base = _new_seed()
+    alone = get_game(game).plays_alone
+    reused = shared_deals(game, others, deals) if alone else []
     tournament = Tournament.objects.create(
         game=game,
         format=Tournament.PLACEMENT,
         name=f"placement of {version}",
-        settings={"seed": base, "deals": deals, "version": version.pk},
+        settings={"seed": base, "deals": deals, "version": version.pk, "shared_deals": reused},
     )
     jobs = []
     for table in placement_tables(game, version, others):
         for deal in range(deals):
-            seed = derive_seed(base, *table, deal)
+            seed = reused[deal] if deal < len(reused) else derive_seed(base, *table, deal)
             for seats in seatings(game, table):
                 jobs.append(
                     MatchJob(
@@ -201,7 +216,7 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
                     )
                 )
     MatchJob.objects.bulk_create(jobs)
-    log.info("event=placement version=%s jobs=%d", version.pk, len(jobs))
+    log.info("event=placement version=%s jobs=%d shared=%d", version.pk, len(jobs), len(reused))
     return tournament
 
 

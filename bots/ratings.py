@@ -28,6 +28,7 @@ from bots.models import (
     LeaderboardRow,
     Match,
     MatchJob,
+    MatchSeat,
     Rating,
     RatingHistory,
 )
@@ -87,13 +88,20 @@ def rate_pending(game: str) -> int:
     rows = (
         MatchJob.objects.filter(game=game, pk__gt=ledger.rated_through)
         .order_by("pk")
-        .values_list("pk", "status")[:BATCH]
+        .values_list("pk", "status", "tournament_id", "seed")[:BATCH]
     )
+    alone = get_game(game).plays_alone
     rated = 0
-    for pk, status in rows:
+    for pk, status, tournament_id, seed in rows:
         if status == MatchJob.DONE:
             match = Match.objects.filter(job_id=pk, rated=False).first()
-            if match is not None:
+            if match is not None and alone:
+                deal = _deal_of(tournament_id, seed)
+                if deal is None:
+                    break  # a bot of the same deal is still playing
+                rate_deal(deal)
+                rated += len(deal)
+            elif match is not None:
                 rate_match(match)
                 rated += 1
         elif status != MatchJob.FAILED:
@@ -114,35 +122,87 @@ def outcome_of(match: Match) -> MatchOutcome:
     return MatchOutcome(record=record, state=state, stats=stats)
 
 
+def _sign(game: str) -> int:
+    fmt = format_of(game)
+    return 1 if fmt is None or fmt.higher_is_better else -1  # Last Card: points taken
+
+
+def _update(match: Match, bot: Bot, rating: Rating, mu: float, sigma: float) -> None:
+    RatingHistory.objects.create(
+        bot=bot, match=match, mu=mu, sigma=sigma, mu_before=rating.mu, sigma_before=rating.sigma
+    )
+    Rating.objects.filter(pk=rating.pk).update(mu=mu, sigma=sigma, matches=F("matches") + 1)
+    rating.mu, rating.sigma = mu, sigma
+
+
 def rate_match(match: Match) -> None:
+    """A match with two or more seats: its seats are ranked by score against each other."""
     seats = list(match.participants.select_related("bot").order_by("seat"))
     bots = [s.bot for s in seats]
     ratings = [rating_for(bot) for bot in bots]
-    if len(seats) < 2:
-        # A one-seat game (UTH: a bot against the dealer) has no opponent in the match to be
-        # rated against: it gets its leaderboard numbers only (see docs/competition.md).
-        _tally(match, bots, ratings)
-        Match.objects.filter(pk=match.pk).update(rated=True)
-        return
-    teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-    fmt = format_of(match.game)
-    sign = 1 if fmt is None or fmt.higher_is_better else -1  # Last Card: points taken
-    new = MODEL.rate(teams, scores=[sign * s.score for s in seats])
-    for seat, rating, [after] in zip(seats, ratings, new, strict=True):
-        RatingHistory.objects.create(
-            bot=seat.bot,
-            match=match,
-            mu=after.mu,
-            sigma=after.sigma,
-            mu_before=rating.mu,
-            sigma_before=rating.sigma,
-        )
-        Rating.objects.filter(pk=rating.pk).update(
-            mu=after.mu, sigma=after.sigma, matches=F("matches") + 1
-        )
-        rating.mu, rating.sigma = after.mu, after.sigma
+    if len(seats) >= 2:
+        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+        new = MODEL.rate(teams, scores=[_sign(match.game) * s.score for s in seats])
+        for seat, rating, [after] in zip(seats, ratings, new, strict=True):
+            _update(match, seat.bot, rating, after.mu, after.sigma)
     _tally(match, bots, ratings)
     Match.objects.filter(pk=match.pk).update(rated=True)
+
+
+# ---- one-seat games: bots compared on the same deal ----------------------------------------
+def _deal_of(tournament_id: int, seed: int) -> list[Match] | None:
+    """The matches a tournament played on one deal (one seed), or None while any of its jobs
+    is still queued or running. A deal's jobs are created together, so they are consecutive
+    in job order and the deal is rated when its last one finishes."""
+    jobs = list(
+        MatchJob.objects.filter(tournament_id=tournament_id, seed=seed).values_list("pk", "status")
+    )
+    if any(status not in (MatchJob.DONE, MatchJob.FAILED) for _, status in jobs):
+        return None
+    done = [pk for pk, status in jobs if status == MatchJob.DONE]
+    return list(Match.objects.filter(job_id__in=done, rated=False).order_by("job_id"))
+
+
+def rate_deal(matches: list[Match]) -> None:
+    """Bots that play alone against the dealer (UTH) are rated against each other on the
+    same cards: every match of one deal (one seed) is a seat of one openskill game, ranked by
+    the chips it won. Bots rated earlier on the same deal (a newcomer's placement replays the
+    deals the others played) take part as fixed references: their ratings do not move, the
+    newcomer's do. A deal nobody else has played yet gives leaderboard numbers only."""
+    game, seed = matches[0].game, matches[0].seed
+    seats = [m.participants.select_related("bot").get() for m in matches]
+    bots = [s.bot for s in seats]
+    ratings = [rating_for(bot) for bot in bots]
+    references = _references(game, seed, exclude={b.pk for b in bots})
+    if len(seats) + len(references) >= 2:
+        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+        teams += [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r, _ in references]
+        scores = [s.score for s in seats] + [score for _, score in references]
+        new = MODEL.rate(teams, scores=[_sign(game) * s for s in scores])
+        mine = new[: len(seats)]  # the references' new ratings are not kept
+        for match, seat, rating, [after] in zip(matches, seats, ratings, mine, strict=True):
+            _update(match, seat.bot, rating, after.mu, after.sigma)
+    for match, bot, rating in zip(matches, bots, ratings, strict=True):
+        _tally(match, [bot], [rating])
+        Match.objects.filter(pk=match.pk).update(rated=True)
+
+
+def _references(game: str, seed: int, exclude: set[int]) -> list[tuple[Rating, float]]:
+    """Each other rated bot's latest result on this deal, with its current rating."""
+    seen: set[int] = set()
+    found = []
+    earlier = (
+        MatchSeat.objects.filter(match__game=game, match__seed=seed, match__rated=True)
+        .exclude(bot_id__in=exclude)
+        .select_related("bot")
+        .order_by("-match__job_id")
+    )
+    for seat in earlier:
+        if seat.bot_id in seen:
+            continue
+        seen.add(seat.bot_id)
+        found.append((rating_for(seat.bot), seat.score))
+    return found
 
 
 # ---- leaderboard rows -----------------------------------------------------------------------

@@ -1,0 +1,139 @@
+"""UTH bots play alone against the dealer, so they are rated against each other on the same
+deals: every bot of a round robin's session plays one seed, and a newcomer's placement replays
+the deals the others already played."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from bots import competition
+from bots.models import Bot, BotVersion, Match, MatchJob, Rating, RatingHistory
+from bots.playing import Entry, play
+from bots.ratings import MODEL
+from bots.uploads import activate
+from games.registry import get_game
+
+UTH = get_game("uth")
+
+
+def make_active(owner: str, builtin: str) -> BotVersion:
+    user, _ = get_user_model().objects.get_or_create(username=owner)
+    code = UTH.builtin_path(builtin).read_text()
+    bot = Bot.objects.create(owner=user, game="uth", name=builtin, language="python")
+    version = BotVersion.objects.create(
+        bot=bot, number=1, code=code, checksum=BotVersion.checksum_of(code)
+    )
+    with transaction.atomic():
+        activate(version)
+    return version
+
+
+def played(job: MatchJob):
+    """The job's match with the built-in bot of the same code, in-process."""
+    entries = [Entry(name=v.bot.label, builtin=v.bot.name) for v in competition.seat_versions(job)]
+    return play(UTH, entries, seed=job.seed)
+
+
+def play_all(worker: str = "w1") -> None:
+    while (held := competition.claim(worker, 60, 3)) is not None:
+        competition.store_result(held, played(held.job))
+
+
+@pytest.fixture
+def three_bots(db):
+    versions = [
+        make_active("alice", "always-check"),
+        make_active("bob", "basic"),
+        make_active("carol", "always-check"),
+    ]
+    return versions
+
+
+def ratings() -> dict[str, tuple[float, float, int]]:
+    return {r.bot.label: (r.mu, r.sigma, r.matches) for r in Rating.objects.select_related("bot")}
+
+
+def ratings_when_finished_in(order: list[int]) -> dict[str, tuple[float, float, int]]:
+    with transaction.atomic():
+        tournament = competition.start_round_robin("uth", 2, seed=41)
+        held = [competition.claim(f"w{n}", 60, 3) for n in range(tournament.jobs.count())]
+        results = [(h, played(h.job)) for h in held]
+        for n in order:
+            competition.store_result(*results[n])
+        got = ratings()
+        transaction.set_rollback(True)
+    return got
+
+
+def test_it_rates_bots_of_one_deal_against_each_other(three_bots):
+    tournament = competition.start_round_robin("uth", 2, seed=40)
+    play_all()
+    seeds = set(tournament.jobs.values_list("seed", flat=True))
+    assert len(seeds) == 2  # two sessions, each one deal shared by the three bots
+    for label, (_, _, matches) in ratings().items():
+        assert matches == 2, label
+        assert RatingHistory.objects.filter(bot__owner__username=label.split("/")[0]).count() == 2
+    # on each deal, the bot that won the most chips gained the most
+    for seed in seeds:
+        seats = sorted(
+            (m.participants.get() for m in Match.objects.filter(seed=seed)),
+            key=lambda s: s.score,
+        )
+        gains = {
+            h.bot_id: h.mu - h.mu_before for h in RatingHistory.objects.filter(match__seed=seed)
+        }
+        if seats[0].score < seats[-1].score:
+            assert gains[seats[-1].bot_id] > gains[seats[0].bot_id]
+    assert not Match.objects.filter(rated=False).exists()
+
+
+def test_it_rates_a_deal_only_when_every_bot_has_played_it(three_bots):
+    competition.start_round_robin("uth", 1, seed=42)
+    first = competition.claim("w1", 60, 3)
+    competition.store_result(first, played(first.job))
+    assert not Match.objects.filter(rated=True).exists()
+    assert not RatingHistory.objects.exists()
+    play_all("w2")
+    assert Match.objects.filter(rated=True).count() == 3
+    assert RatingHistory.objects.count() == 3
+
+
+def test_it_rates_the_same_whatever_order_workers_finish_in(three_bots):
+    in_order = ratings_when_finished_in([0, 1, 2, 3, 4, 5])
+    shuffled = ratings_when_finished_in([4, 2, 5, 0, 3, 1])
+    assert in_order == shuffled
+    assert all(mu != MODEL.mu for mu, _, _ in in_order.values())
+
+
+def test_a_newcomer_plays_the_deals_the_others_played_and_only_it_moves(three_bots):
+    tournament = competition.start_round_robin("uth", 3, seed=43)
+    play_all()
+    before = ratings()
+    newcomer = make_active("dave", "basic")
+    with transaction.atomic():
+        placement = competition.schedule_placement(newcomer)
+    jobs = list(placement.jobs.all())
+    assert jobs and all(job.seats == [newcomer.pk] for job in jobs)
+    round_robin_seeds = set(tournament.jobs.values_list("seed", flat=True))
+    assert {job.seed for job in jobs} <= round_robin_seeds
+    assert placement.settings["shared_deals"] == [job.seed for job in jobs]
+    play_all()
+    after = ratings()
+    for label, rating in before.items():
+        assert after[label] == rating, f"{label} is a reference and must not move"
+    _, sigma, matches = after["dave/basic"]
+    assert matches == len(jobs)
+    assert sigma < MODEL.sigma
+    assert RatingHistory.objects.filter(bot=newcomer.bot).count() == len(jobs)
+
+
+def test_a_newcomer_of_an_unplayed_game_gets_fresh_deals(db):
+    make_active("alice", "always-check")
+    newcomer = make_active("bob", "basic")
+    with transaction.atomic():
+        placement = competition.schedule_placement(newcomer)
+    assert placement.settings["shared_deals"] == []
+    assert placement.jobs.count() == placement.settings["deals"]
+    assert all(job.seats == [newcomer.pk] for job in placement.jobs.all())
