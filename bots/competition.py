@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -44,19 +44,12 @@ def rotated_seats(entrants: Sequence[int]) -> list[list[int]]:
     return [[*entrants[k:], *entrants[:k]] for k in range(n)]
 
 
-#: per game, how one table of a schedule becomes matches on one deal; games not listed get
-#: swapped seats with two players and rotated seats with more. A game whose bots play the
-#: same deals side by side (UTH) registers its own here.
-SEATINGS: dict[str, Callable[[Sequence[int]], list[list[int]]]] = {
-    "rps-poker": swapped_seats,
-}
-
-
-def seatings(game: str, entrants: Sequence[int]) -> list[list[int]]:
-    how = SEATINGS.get(game)
-    if how is None:
-        how = swapped_seats if len(entrants) == 2 else rotated_seats
-    return how(list(entrants))
+def seatings(entrants: Sequence[int]) -> list[list[int]]:
+    """How one table of a schedule becomes matches on one deal: two players play it twice
+    with the seats swapped, more players once in every rotation of the seats, one player
+    (UTH) once."""
+    entrants = list(entrants)
+    return swapped_seats(entrants) if len(entrants) == 2 else rotated_seats(entrants)
 
 
 # ---- scheduling -----------------------------------------------------------------------------
@@ -131,7 +124,7 @@ def start_round_robin(
         ]
     jobs = []
     for round_no, entrants, table_seed in scheduled:
-        for seats in seatings(game, entrants):
+        for seats in seatings(entrants):
             jobs.append(
                 MatchJob(
                     tournament=tournament,
@@ -204,7 +197,7 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
     for table in placement_tables(game, version, others):
         for deal in range(deals):
             seed = reused[deal] if deal < len(reused) else derive_seed(base, *table, deal)
-            for seats in seatings(game, table):
+            for seats in seatings(table):
                 jobs.append(
                     MatchJob(
                         tournament=tournament,

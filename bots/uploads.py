@@ -179,3 +179,68 @@ def claim_validation(worker: str, lease_s: float) -> BotVersion | None:
         if won:
             return BotVersion.objects.select_related("bot", "bot__owner").get(pk=candidate.pk)
     return None
+
+
+def retire(bot: Bot) -> BotVersion | None:
+    """The owner withdraws ``bot``: its active version becomes retired, so it is left out of
+    new rounds and placements, and its matches still waiting in the queue are withdrawn
+    (marked failed); a match being played finishes and counts. Returns the retired version,
+    or None when the bot had no active version."""
+    from bots.competition import lock_ledger
+
+    with transaction.atomic():
+        version = (
+            BotVersion.objects.select_for_update()
+            .filter(bot=bot, status=BotVersion.ACTIVE)
+            .select_related("bot")
+            .first()
+        )
+        if version is None:
+            return None
+        version.status = BotVersion.RETIRED
+        version.save(update_fields=["status"])
+        lock_ledger(bot.game)
+        _withdraw_queued_jobs(version, "withdrawn: the bot was retired by its owner")
+    return version
+
+
+def _withdraw_queued_jobs(version: BotVersion, error: str) -> int:
+    """Inside a transaction holding the game's rating ledger: fail the queued jobs that
+    seat ``version``, then rate what that unblocks and finish tournaments left empty."""
+    from bots.competition import _maybe_finish
+    from bots.models import MatchJob
+    from bots.ratings import rate_pending
+
+    queued = MatchJob.objects.filter(game=version.bot.game, status=MatchJob.QUEUED)
+    hit = [
+        (job.pk, job.tournament_id)
+        for job in queued.only("id", "seats", "tournament_id")
+        if version.pk in job.seats
+    ]
+    if not hit:
+        return 0
+    count = MatchJob.objects.filter(pk__in=[pk for pk, _ in hit], status=MatchJob.QUEUED).update(
+        status=MatchJob.FAILED, error=error, finished=timezone.now(), lease_until=None
+    )
+    rate_pending(version.bot.game)
+    for tournament_id in sorted({t for _, t in hit}):
+        _maybe_finish(tournament_id)
+    return count
+
+
+def reactivate(version: BotVersion) -> BotVersion:
+    """Make a retired version (one that passed validation and was active before) the bot's
+    active version again; like a newly validated version it gets its sigma widened and
+    placement matches. Raises UploadError when the version is not retired."""
+    from bots.competition import schedule_placement
+
+    with transaction.atomic():
+        version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
+        if version.status != BotVersion.RETIRED:
+            raise UploadError(
+                f"version {version.number} of {version.bot.name} is {version.status}: "
+                "only a retired version can be made active again"
+            )
+        activate(version)
+        schedule_placement(version)
+    return version

@@ -146,6 +146,8 @@ LOGGING = {
 
 # Competition (docs/competition.md): bot uploads and the tournament worker.
 BOT_MAX_CODE_BYTES = envint("BOT_MAX_CODE_BYTES", 256 * 1024)
+#: new versions one user may upload from the site in any hour (docs/uploading.md)
+BOT_UPLOADS_PER_HOUR = envint("BOT_UPLOADS_PER_HOUR", 10)
 BOT_VALIDATION_MATCHES = envint("BOT_VALIDATION_MATCHES", 2)
 PLACEMENT_DEALS = envint("PLACEMENT_DEALS", 2)
 WORKER_LEASE_S = envint("WORKER_LEASE_S", 60)

@@ -9,7 +9,18 @@ from games import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("games/<slug:slug>/", views.game, name="game"),
     path("games/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
+    path(
+        "games/<slug:slug>/starter/<slug:language>/", views.starter, name="starter"
+    ),
+    path("tournaments/", views.tournaments, name="tournaments"),
+    path("tournaments/<int:pk>/", views.tournament, name="tournament"),
+    path(
+        "tournaments/<int:pk>/progress.json",
+        views.tournament_progress_json,
+        name="tournament-progress",
+    ),
     path("accounts/", include("cardsite.accounts")),
     path("", include("bots.urls")),
     path("", include("games.matchpages")),

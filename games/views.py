@@ -1,12 +1,136 @@
-from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+"""The public game pages: home, rules and starter bots, leaderboards, tournaments.
 
-from bots.models import LeaderboardRow
+The data these pages show is built by the plain functions below (``leaderboard_data``,
+``tournament_progress``, ``cross_table``...), which the JSON API (``games.api``) and the
+tournament websocket (``games.consumers``) share, so every view of a thing says the same.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from itertools import permutations
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.paginator import Paginator
+from django.db import connection
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from markdown_it import MarkdownIt
+
+from bots import competition
+from bots.models import LeaderboardRow, Match, MatchSeat, Tournament
+from bots.ratings import format_of
 from bots.ratings import leaderboard as leaderboard_table
-from games.registry import game_slugs, get_game
+from games.registry import GameSpec, game_slugs, get_game
 
 LEADERS_ON_HOME = 3
+RECENT_RESULTS = 10
+TOURNAMENTS_PER_PAGE = 25
+ROOT = Path(__file__).resolve().parent.parent
+STARTERS = Path(__file__).resolve().parent / "starters"
+DOCS = ROOT / "docs" / "games"
+
+
+# ---- games and their starter bots -----------------------------------------------------------
+@dataclass(frozen=True)
+class Starter:
+    game: str
+    language: str  # "python" or "javascript"
+    path: Path
+
+    @property
+    def label(self) -> str:
+        return {"python": "Python", "javascript": "JavaScript"}[self.language]
+
+    @property
+    def filename(self) -> str:
+        """The name the download gets (and the arena command on the rules page uses)."""
+        return f"{self.game.replace('-', '_')}_starter{self.path.suffix}"
+
+    @property
+    def url(self) -> str:
+        return reverse("starter", args=[self.game, self.language])
+
+
+#: starter bots per game: Python for every game; JavaScript where the game's original
+#: contract is JavaScript (RPS Poker's challenge), which the JavaScript host speaks unchanged
+STARTER_FILES = {
+    "rps-poker": {"python": "rps_poker.py", "javascript": "rps_poker.js"},
+    "last-card": {"python": "last_card.py"},
+    "uth": {"python": "uth.py"},
+}
+
+
+def starters(slug: str) -> list[Starter]:
+    return [
+        Starter(slug, language, STARTERS / name)
+        for language, name in STARTER_FILES.get(slug, {}).items()
+    ]
+
+
+def game_or_404(slug: str) -> GameSpec:
+    try:
+        return get_game(slug)
+    except KeyError:
+        raise Http404(f"no game {slug!r}") from None
+
+
+#: sections of the game documents that are about the project, not about playing
+DEVELOPER_SECTIONS = {"Measured", "How it is built and checked"}
+#: a link to another Markdown file of the repository (not served by the site)
+REPO_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z]+:)[^)\s]*\.md(?:#[^)]*)?\)")
+
+
+@cache
+def rules_html(slug: str) -> str:
+    """The game's document (docs/games/<slug>.md) as HTML: its title line and the
+    developer sections dropped, links to repository files left as their text.
+
+    The documents are the project's own files (never user content), rendered with raw HTML
+    turned off."""
+    path = DOCS / f"{slug}.md"
+    if not path.exists():
+        return ""
+    kept: list[str] = []
+    skipping = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# "):
+            continue
+        if line.startswith("## "):
+            skipping = line[3:].strip() in DEVELOPER_SECTIONS
+        if not skipping:
+            kept.append(line)
+    text = REPO_LINK.sub(r"\1", "\n".join(kept))
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+
+
+def contract(spec: GameSpec) -> dict[str, Any]:
+    tc = spec.time_control
+    return {
+        "methods": spec.methods,
+        "move": tc.move,
+        "bank": tc.bank,
+        "startup": tc.startup,
+        "seats": f"{spec.state_class.min_seats}-{spec.state_class.max_seats}"
+        if spec.state_class.min_seats != spec.state_class.max_seats
+        else str(spec.state_class.max_seats),
+    }
+
+
+def arena_command(spec: GameSpec, filename: str) -> str:
+    """How to play a starter against a built-in bot with ``manage.py arena``."""
+    if spec.slug == "last-card":
+        return f"python manage.py arena --game last-card {filename} --fill builtin:naive --games 100"
+    if spec.slug == "uth":
+        return f"python manage.py arena --game uth {filename} builtin:basic --sessions 5"
+    best = spec.builtin_names[-1]
+    return f"python manage.py arena --game {spec.slug} {filename} builtin:{best} --rounds 20"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -21,16 +145,417 @@ def home(request: HttpRequest) -> HttpResponse:
         # One-seat games (UTH) have no rating: their leaders show the game's own score.
         rated = not spec.plays_alone
         games.append({"spec": spec, "leaders": list(leaders), "rated": rated})
-    return render(request, "home.html", {"games": games})
+    first = game_slugs()[0]
+    return render(request, "home.html", {"games": games, "play_now": reverse("game", args=[first])})
+
+
+def game(request: HttpRequest, slug: str) -> HttpResponse:
+    spec = game_or_404(slug)
+    offered = [
+        {"starter": s, "command": arena_command(spec, s.filename)} for s in starters(slug)
+    ]
+    return render(
+        request,
+        "games/rules.html",
+        {
+            "game": spec,
+            "rules": mark_safe(rules_html(slug)),  # noqa: S308 - the project's own docs
+            "contract": contract(spec),
+            "starters": offered,
+            "toolkit": sorted(spec.toolkit_files()),
+        },
+    )
+
+
+def starter(request: HttpRequest, slug: str, language: str) -> FileResponse:
+    game_or_404(slug)
+    found = next((s for s in starters(slug) if s.language == language), None)
+    if found is None:
+        raise Http404(f"no {language} starter bot for {slug}")
+    content_type = "text/x-python" if language == "python" else "text/javascript"
+    return FileResponse(
+        found.path.open("rb"),
+        as_attachment=True,
+        filename=found.filename,
+        content_type=f"{content_type}; charset=utf-8",
+    )
+
+
+# ---- leaderboards ---------------------------------------------------------------------------
+#: the raw number behind each of a format's own columns (a key of the row's ``score``)
+COLUMN_KEYS = {
+    "score (games won)": "score",
+    "win rate (95% CI)": "win_rate",
+    "matches W-D-L": "wins",
+    "faults": "faults",
+    "points taken": "score",
+    "won": "games_won",
+    "passes": "pass_moves",
+    "cards played": "cards_played",
+    "illegal": "illegal_moves",
+    "punished": "times_punished",
+    "punish cards": "punishment_taken",
+    "hand pts": "hand_value_pts",
+    "call pts": "last_card_pts",
+    "net chips/round (95% CI)": "mean_net_per_round",
+    "sessions survived": "sessions_survived",
+    "rounds": "rounds_played",
+}
+LAST_CARD_STATISTICS = [
+    ("pass moves", "pass_moves"),
+    ("cards played", "cards_played"),
+    ("illegal moves", "illegal_moves"),
+    ("times punished", "times_punished"),
+    ("punishment taken", "punishment_taken"),
+    ("games won", "games_won"),
+    ("hand value pts", "hand_value_pts"),
+    ("last card pts", "last_card_pts"),
+    ("points taken", "points_taken"),
+]
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+def leading_number(text: str) -> float | None:
+    found = NUMBER.search(text)
+    return float(found.group()) if found else None
+
+
+def leaderboard_data(slug: str) -> dict[str, Any]:
+    """The game's leaderboard (``bots.ratings.leaderboard``) with, for each cell, the raw
+    number a table sorts by, each row's bot, head-to-head and statistics."""
+    table = leaderboard_table(slug)
+    rows = list(
+        LeaderboardRow.objects.filter(game=slug)
+        .select_related("bot", "bot__owner")
+        .order_by("rank", "pk")
+    )
+    by_rank = {str(row.rank): row for row in rows}
+    headers = table["headers"]
+    shown = [h for h in headers if h != "head-to-head"]
+    labels = {row.bot.label: row for row in rows}
+    fmt = format_of(slug)
+    higher_is_better = fmt is None or fmt.higher_is_better
+    out = []
+    for cells in table["rows"]:
+        row = by_rank[cells[0]]
+        values = dict(zip(headers, cells, strict=True))
+        out.append(
+            {
+                "row": row,
+                "cells": [
+                    {"header": h, "text": values[h], "sort": _sort_value(h, values[h], row)}
+                    for h in shown
+                ],
+                "head_to_head": [
+                    {
+                        "label": other,
+                        "bot": labels.get(other),
+                        "for": mine,
+                        "against": theirs,
+                        "outcome": _outcome(mine, theirs, higher_is_better),
+                    }
+                    for other, (mine, theirs) in sorted(row.head_to_head.items())
+                ],
+            }
+        )
+    return {"headers": shown, "rows": out, "statistics": statistics(slug, rows)}
+
+
+def _outcome(mine: float, theirs: float, higher_is_better: bool) -> str:
+    if mine == theirs:
+        return "even"
+    return "won" if (mine > theirs) == higher_is_better else "lost"
+
+
+def _sort_value(header: str, text: str, row: LeaderboardRow) -> str | float | None:
+    """Numbers for numeric columns (None when there is none), text otherwise."""
+    fixed = {
+        "rank": row.rank,
+        "rating": row.conservative,
+        "mu +/- sigma": row.mu,
+        "matches": row.matches,
+        "last played": row.last_played.timestamp() if row.last_played else None,
+    }
+    if header in fixed:
+        return fixed[header]
+    if header in ("bot", "owner"):
+        return text.lower()
+    key = COLUMN_KEYS.get(header)
+    if key is not None and isinstance(row.score.get(key), int | float):
+        return row.score[key]
+    return leading_number(text)
+
+
+def statistics(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
+    """The game's own statistics table: Last Card's kit statistics (averages per game),
+    RPS Poker's games won and win rate, UTH's mean net chips per round."""
+    scored = [row for row in rows if row.score]
+    if slug == "last-card":
+        headers = ["games", *(title for title, _ in LAST_CARD_STATISTICS)]
+        lines = [
+            (row, [row.score.get("games", 0)] + [row.score.get(k, 0) for _, k in LAST_CARD_STATISTICS])
+            for row in scored
+        ]
+        note = "Averages per game played; the lowest points taken wins."
+        digits = [0] + [2] * len(LAST_CARD_STATISTICS)
+    elif slug == "uth":
+        headers = ["rounds", "mean net chips/round", "95% interval", "SD/round", "sessions",
+                   "survived", "mean final chips"]  # fmt: skip
+        lines = []
+        for row in scored:
+            low, high = row.score.get("mean_net_ci95", [0, 0])
+            lines.append(
+                (row, [row.score.get("rounds_played", 0), row.score.get("mean_net_per_round", 0),
+                       f"{low:+.2f} to {high:+.2f}", row.score.get("sd_per_round", 0),
+                       row.score.get("sessions", 0), row.score.get("sessions_survived", 0),
+                       row.score.get("mean_final_chips", 0)])  # fmt: skip
+            )
+        note = "Net chips per round over every round played; the interval is a 95% one."
+        digits = [0, 2, None, 2, 0, 0, 2]
+    else:
+        headers = ["games played", "games won", "win rate", "95% interval", "matches W-D-L"]
+        lines = []
+        for row in scored:
+            low, high = row.score.get("win_rate_ci95", [0, 0])
+            lines.append(
+                (row, [row.score.get("games", 0), row.score.get("score", 0),
+                       100 * row.score.get("win_rate", 0),
+                       f"{100 * low:.1f}% to {100 * high:.1f}%",
+                       f"{row.score.get('wins', 0)}-{row.score.get('draws', 0)}-"
+                       f"{row.score.get('losses', 0)}"])  # fmt: skip
+            )
+        note = "Each match is ten games; the interval is Wilson's, at 95%."
+        digits = [0, 0, 1, None, None]
+    return {
+        "headers": headers,
+        "note": note,
+        "rows": [
+            {"row": row, "cells": [_stat_cell(v, d) for v, d in zip(values, digits, strict=True)]}
+            for row, values in lines
+        ],
+    }
+
+
+def _stat_cell(value: Any, digits: int | None) -> dict[str, Any]:
+    if digits is None or not isinstance(value, int | float):
+        return {"text": str(value), "sort": leading_number(str(value))}
+    return {"text": f"{value:,.{digits}f}", "sort": value}
 
 
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
-    try:
-        game = get_game(slug)
-    except KeyError:
-        raise Http404(f"no game {slug!r}") from None
-    table = leaderboard_table(slug)
-    return render(request, "leaderboard.html", {"game": game, "table": table})
+    spec = game_or_404(slug)
+    fmt = format_of(slug)
+    return render(
+        request,
+        "leaderboard.html",
+        {
+            "game": spec,
+            "board": leaderboard_data(slug),
+            "lower_is_better": fmt is not None and not fmt.higher_is_better,
+        },
+    )
+
+
+# ---- tournaments ----------------------------------------------------------------------------
+def tournament_progress(tournament: Tournament) -> dict[str, Any]:
+    """Jobs by status, the share done, and the most recent results: what the page shows,
+    ``progress.json`` returns and the websocket sends on connect."""
+    jobs = competition.progress(tournament.pk)
+    total = sum(jobs.values())
+    finished_jobs = jobs["done"] + jobs["failed"]
+    return {
+        "tournament": tournament.pk,
+        "state": tournament.state,
+        "finished": tournament.state == Tournament.DONE,
+        "jobs": jobs,
+        "total": total,
+        "percent": round(100 * finished_jobs / total, 1) if total else 0.0,
+        "recent": recent_results(tournament),
+    }
+
+
+def recent_results(tournament: Tournament, limit: int = RECENT_RESULTS) -> list[dict[str, Any]]:
+    matches = list(
+        Match.objects.filter(tournament=tournament).order_by("-played", "-pk")[:limit]
+    )
+    seats = _seats_of([m.pk for m in matches])
+    return [
+        {
+            "match": m.pk,
+            "url": f"/matches/{m.pk}/",
+            "played": m.played.isoformat(),
+            "seats": [
+                {
+                    "bot": s.bot.label,
+                    "bot_id": s.bot_id,
+                    "score": s.score,
+                    "fault": s.fault_kind or None,
+                }
+                for s in seats.get(m.pk, [])
+            ],
+        }
+        for m in matches
+    ]
+
+
+def _seats_of(match_ids: list[int]) -> dict[int, list[MatchSeat]]:
+    found: dict[int, list[MatchSeat]] = {}
+    query = (
+        MatchSeat.objects.filter(match_id__in=match_ids)
+        .select_related("bot", "bot__owner")
+        .only("match_id", "seat", "score", "fault_kind", "bot__name", "bot__owner__username")
+        .order_by("match_id", "seat")
+    )
+    for seat in query:
+        found.setdefault(seat.match_id, []).append(seat)
+    return found
+
+
+def cross_table(tournament: Tournament) -> dict[str, Any]:
+    """Results summed over the tournament's matches.
+
+    Games with opponents: rows and columns are the bots, and a cell holds the row bot's
+    points and the column bot's points over every match both played (at a Last Card table
+    each pair of players at the table counts). One-seat games (UTH): each bot's totals."""
+    spec = get_game(tournament.game)
+    fmt = format_of(tournament.game)
+    higher_is_better = fmt is None or fmt.higher_is_better
+    seats = MatchSeat.objects.filter(match__tournament=tournament).select_related(
+        "bot", "bot__owner"
+    )
+    by_match: dict[int, list[MatchSeat]] = {}
+    bots: dict[int, Any] = {}
+    for seat in seats.only(
+        "match_id", "seat", "score", "fault_kind", "bot__name", "bot__owner__username"
+    ):
+        by_match.setdefault(seat.match_id, []).append(seat)
+        bots[seat.bot_id] = seat.bot
+    totals: dict[int, dict[str, float]] = {
+        pk: {"matches": 0, "points": 0.0, "faults": 0} for pk in bots
+    }
+    pairs: dict[tuple[int, int], list[float]] = {}
+    for match_seats in by_match.values():
+        for seat in match_seats:
+            t = totals[seat.bot_id]
+            t["matches"] += 1
+            t["points"] += seat.score
+            t["faults"] += bool(seat.fault_kind)
+        for a, b in permutations(match_seats, 2):
+            if a.bot_id == b.bot_id:
+                continue
+            cell = pairs.setdefault((a.bot_id, b.bot_id), [0.0, 0.0, 0])
+            cell[0] += a.score
+            cell[1] += b.score
+            cell[2] += 1
+    order = sorted(
+        bots,
+        key=lambda pk: (
+            -totals[pk]["points"] if higher_is_better else totals[pk]["points"],
+            bots[pk].label,
+        ),
+    )
+    entries = [
+        {
+            "id": pk,
+            "label": bots[pk].label,
+            "matches": int(totals[pk]["matches"]),
+            "points": totals[pk]["points"],
+            "mean": totals[pk]["points"] / totals[pk]["matches"] if totals[pk]["matches"] else 0,
+            "faults": int(totals[pk]["faults"]),
+        }
+        for pk in order
+    ]
+    if spec.plays_alone:
+        return {"kind": "totals", "bots": entries, "higher_is_better": higher_is_better}
+    grid = []
+    for row_pk in order:
+        cells = []
+        for col_pk in order:
+            found = pairs.get((row_pk, col_pk))
+            if row_pk == col_pk or found is None:
+                cells.append(None)
+                continue
+            mine, theirs, n = found
+            better = mine > theirs if higher_is_better else mine < theirs
+            worse = mine < theirs if higher_is_better else mine > theirs
+            cells.append(
+                {
+                    "for": mine,
+                    "against": theirs,
+                    "matches": int(n),
+                    "outcome": "won" if better else "lost" if worse else "even",
+                    "opponent": bots[col_pk].label,
+                }
+            )
+        grid.append({"bot": next(e for e in entries if e["id"] == row_pk), "cells": cells})
+    return {
+        "kind": "pairs",
+        "bots": entries,
+        "grid": grid,
+        "higher_is_better": higher_is_better,
+    }
+
+
+def live_updates() -> bool:
+    """Whether the worker's progress messages can reach this process (a shared layer)."""
+    return bool(getattr(settings, "REDIS_URL", ""))
+
+
+def tournaments(request: HttpRequest) -> HttpResponse:
+    query = Tournament.objects.order_by("-created", "-pk")
+    game_filter = request.GET.get("game", "")
+    if game_filter in game_slugs():
+        query = query.filter(game=game_filter)
+    else:
+        game_filter = ""
+    page = Paginator(query, TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
+    listed = [
+        {"tournament": t, "game": get_game(t.game), "progress": competition.progress(t.pk)}
+        for t in page.object_list
+    ]
+    return render(
+        request,
+        "games/tournaments.html",
+        {
+            "page": page,
+            "listed": listed,
+            "games": [get_game(s) for s in game_slugs()],
+            "game_filter": game_filter,
+        },
+    )
+
+
+def tournament(request: HttpRequest, pk: int) -> HttpResponse:
+    found = get_object_or_404(Tournament, pk=pk)
+    progress = tournament_progress(found)
+    tc = found.settings.get("time_control") or {}
+    return render(
+        request,
+        "games/tournament.html",
+        {
+            "tournament": found,
+            "game": get_game(found.game),
+            "progress": progress,
+            "settings_shown": {
+                "rounds": found.settings.get("rounds"),
+                "seed": found.settings.get("seed"),
+                "bots": len(found.settings.get("versions", [])) or None,
+                "time per call": f"{tc['move']:g} s" if "move" in tc else None,
+                "time bank": f"{tc['bank']:g} s" if "bank" in tc else None,
+            },
+            "cross": cross_table(found) if progress["finished"] else None,
+            "live": live_updates(),
+        },
+    )
+
+
+def tournament_progress_json(request: HttpRequest, pk: int) -> JsonResponse:
+    found = Tournament.objects.filter(pk=pk).first()
+    if found is None:
+        return JsonResponse({"error": f"no tournament {pk}"}, status=404)
+    response = JsonResponse(tournament_progress(found))
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
