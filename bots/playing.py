@@ -11,6 +11,7 @@ from __future__ import annotations
 import tempfile
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from bots.launch import bot_launch
 from bots.process import BotProcess, BotStartError, ProcessAgent
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
-from games.engine.game import Prompt
+from games.engine.game import GameState, Prompt
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
 from games.registry import GameSpec
 
@@ -37,6 +38,8 @@ class Entry:
     builtin: str | None = None
     #: identifies the code (a BotVersion id) for a :class:`ProcessCache`
     key: Any = None
+    #: a seat that is not a bot (a person at a live table) brings its own Agent
+    agent: Agent | None = None
 
 
 @dataclass
@@ -69,7 +72,6 @@ class BrokenAgent(Agent):
 
     def receive(self, timeout: float) -> Any:
         raise AgentFault(self.kind, self.reason)
-
 
 
 class ProcessCache:
@@ -113,10 +115,14 @@ def play(
     time_control: TimeControl | None = None,
     config: dict[str, Any] | None = None,
     cache: ProcessCache | None = None,
+    seat_time_controls: dict[int, TimeControl] | None = None,
+    observer: Callable[[GameState], None] | None = None,
 ) -> Played:
     """Play one match. Every fault of a seat ends up in the outcome; this never raises for
     a bot's behaviour (SandboxUnavailable, a fault of the machine, does propagate).
-    Processes come from ``cache`` when given (entries with a key), else live for this match."""
+    Processes come from ``cache`` when given (entries with a key), else live for this match.
+    Live tables pass their people's clocks (``seat_time_controls``) and an ``observer`` that
+    shows the table (see :meth:`MatchRunner.run`)."""
     tc = time_control or game.time_control
     started = time.monotonic()
     processes: list[BotProcess | None] = []
@@ -129,8 +135,9 @@ def play(
                 agents.append(agent)
                 processes.append(process)
             state = game.state_class.new(seed, num_seats=len(entries), config=config)
-            outcome = MatchRunner(time.monotonic, tc).run(
-                state, agents, seed=seed, seat_names=[e.name for e in entries]
+            runner = MatchRunner(time.monotonic, tc, seat_time_controls=seat_time_controls)
+            outcome = runner.run(
+                state, agents, seed=seed, seat_names=[e.name for e in entries], observer=observer
             )
             reports = _reports(outcome, agents, processes)
         finally:
@@ -147,6 +154,8 @@ def _agent(
     cache: ProcessCache | None,
     owned: list[BotProcess],
 ) -> tuple[Agent, BotProcess | None]:
+    if entry.agent is not None:
+        return entry.agent, None
     if entry.builtin is not None:
         cls = game.builtin_class(entry.builtin)
         return InProcessAgent(cls, game.bot_call, entry.name), None

@@ -11,6 +11,7 @@ from typing import Any
 from games.engine.agents import BotCall
 from games.engine.game import GameState
 from games.engine.runner import TimeControl
+from games.engine.table import TableRules
 from games.engine.tournament import Format
 
 
@@ -30,6 +31,8 @@ class GameSpec:
     #: standalone toolkit modules (stdlib only) a bot may import by file name, e.g.
     #: ``import movecheck``: the sandbox puts them beside the bot file
     toolkit: tuple[str, ...] = ()
+    #: what a live table shows each seat and plays for an away person
+    table: Callable[[], TableRules] | None = None
 
     def toolkit_files(self) -> dict[str, Path]:
         """File name -> path of each toolkit module."""
@@ -68,6 +71,7 @@ class GameSpec:
 def _rps_poker() -> GameSpec:
     from games.rps_poker import botapi
     from games.rps_poker.rules import RpsPokerState
+    from games.rps_poker.table import RpsPokerTable
     from games.rps_poker.tournament import RoundRobin
 
     return GameSpec(
@@ -81,12 +85,14 @@ def _rps_poker() -> GameSpec:
         time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
         methods=botapi.METHODS,
         tournament=RoundRobin,
+        table=RpsPokerTable,
     )
 
 
 def _last_card() -> GameSpec:
     from games.last_card import botapi
     from games.last_card.rules import LastCardState
+    from games.last_card.table import LastCardTable
     from games.last_card.tournament import Tables
 
     return GameSpec(
@@ -99,12 +105,14 @@ def _last_card() -> GameSpec:
         methods=botapi.METHODS,
         tournament=Tables,
         toolkit=("games.last_card.movecheck",),
+        table=LastCardTable,
     )
 
 
 def _uth() -> GameSpec:
     from games.uth import botapi
     from games.uth.rules import UthState
+    from games.uth.table import UthTable
     from games.uth.tournament import Duplicate
 
     return GameSpec(
@@ -119,6 +127,7 @@ def _uth() -> GameSpec:
         time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
         methods=botapi.METHODS,
         tournament=Duplicate,
+        table=UthTable,
     )
 
 

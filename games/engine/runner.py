@@ -65,9 +65,20 @@ class MatchOutcome:
 class MatchRunner:
     """Runs one match to the end. ``clock`` is injected (``time.monotonic`` in real use)."""
 
-    def __init__(self, clock: Callable[[], float], time_control: TimeControl | None = None):
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        time_control: TimeControl | None = None,
+        *,
+        seat_time_controls: dict[int, TimeControl] | None = None,
+    ):
         self.clock = clock
         self.tc = time_control or TimeControl()
+        #: seats that think on another clock than ``tc`` (a person at a live table)
+        self.seat_tc = dict(seat_time_controls or {})
+
+    def tc_of(self, seat: int) -> TimeControl:
+        return self.seat_tc.get(seat, self.tc)
 
     def run(
         self,
@@ -76,13 +87,19 @@ class MatchRunner:
         *,
         seed: int | None,
         seat_names: Sequence[str] | None = None,
+        observer: Callable[[GameState], None] | None = None,
     ) -> MatchOutcome:
+        """Play the match to its end. ``observer`` (live tables) is called with the state
+        whenever it may have changed and before every decision is asked for; it must not
+        change the state."""
         if len(agents) != state.num_seats:
             raise ValueError(f"{len(agents)} agents for {state.num_seats} seats")
-        stats = [SeatStats(bank_left=self.tc.bank) for _ in agents]
+        stats = [SeatStats(bank_left=self.tc_of(seat).bank) for seat in range(len(agents))]
         self._begin(state, agents, stats)
         while True:
             self._deliver(state, agents, stats, state.take_notices())
+            if observer is not None:
+                observer(state)
             if state.is_over():
                 break
             seats = [s for s in state.pending() if s not in state.faults]
@@ -118,6 +135,11 @@ class MatchRunner:
             "seed": seed,
             "seats": [{"name": n} for n in names],
             "time_control": self.tc.as_dict(),
+            **(
+                {"seat_time_controls": {str(s): tc.as_dict() for s, tc in self.seat_tc.items()}}
+                if self.seat_tc
+                else {}
+            ),
             "events": state.log,
             "result": result,
             "stats": [s.as_dict() for s in stats],
@@ -130,7 +152,7 @@ class MatchRunner:
         for seat, agent in enumerate(agents):
             info = SeatInfo(state.game, seat, state.num_seats, dict(state.config))
             try:
-                agent.begin(info, self.tc.startup)
+                agent.begin(info, self.tc_of(seat).startup)
             except AgentFault as exc:
                 faults[seat] = Fault(exc.kind, exc.reason)
         if faults:
@@ -180,8 +202,8 @@ class MatchRunner:
                 agent.answered_at = self.clock()
         answers: dict[int, Any] = {}
         for seat, started in sent.items():
-            agent, seat_stats = agents[seat], stats[seat]
-            allowed = self.tc.move + max(seat_stats.bank_left, 0.0)
+            agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
+            allowed = tc.move + max(seat_stats.bank_left, 0.0)
             try:
                 answer = agent.receive(max(started + allowed - self.clock(), 0.0))
             except AgentFault as exc:
@@ -192,12 +214,12 @@ class MatchRunner:
             seat_stats.calls += 1
             seat_stats.think_s += used
             seat_stats.slowest_s = max(seat_stats.slowest_s, used)
-            seat_stats.bank_left -= max(used - self.tc.move, 0.0)
+            seat_stats.bank_left -= max(used - tc.move, 0.0)
             if seat_stats.bank_left < 0:
                 faults[seat] = Fault(
                     "timeout",
-                    f"{prompts[seat].kind} took {used:.2f} s, over the {self.tc.move:g} s per "
-                    f"call and the {self.tc.bank:g} s time bank",
+                    f"{prompts[seat].kind} took {used:.2f} s, over the {tc.move:g} s per "
+                    f"call and the {tc.bank:g} s time bank",
                 )
                 continue
             answers[seat] = answer

@@ -1,0 +1,263 @@
+"""One live table's match, run in a thread of its own through :func:`bots.playing.play`.
+
+The host is where a table's state lives: the engine's state inside the runner, and the last
+view each audience was shown. It speaks through one ``publish(audience, message)`` callable:
+``seat:N`` (every socket of that seat), ``public`` (spectators), ``reply:NAME`` (one socket),
+so the consumers decide how messages travel (the channel layer) and the host stays plain
+Python. Every view comes from the game's :class:`~games.engine.table.TableRules`, which
+shows a seat only what it may see.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.playing import Entry, Played, play
+from games.engine.game import GameState, IllegalAction
+from games.engine.runner import TimeControl
+from games.engine.table import TableRules
+from games.live.humans import GRACE_S, HumanAgent, Intent
+from games.registry import GameSpec
+
+log = logging.getLogger("games.live")
+
+Publish = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class SeatPlan:
+    """Who sits in a seat: a person (``human``) or a bot (``entry`` says which)."""
+
+    name: str
+    kind: str  # human | bot
+    entry: Entry | None = None
+
+
+@dataclass
+class Finish:
+    """What the table's end hands to ``on_finish``: the match, or why there is none."""
+
+    played: Played | None
+    error: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class TableHost:
+    def __init__(
+        self,
+        spec: GameSpec,
+        seats: list[SeatPlan],
+        *,
+        seed: int,
+        publish: Publish,
+        config: dict[str, Any] | None = None,
+        turn_timer: float = 30.0,
+        away_timer: float = 5.0,
+        on_finish: Callable[[Finish], dict[str, Any] | None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if spec.table is None:
+            raise ValueError(f"{spec.slug} cannot be played at a live table")
+        self.spec = spec
+        self.rules: TableRules = spec.table()
+        self.plans = seats
+        self.seed = seed
+        self.config = config
+        self.publish = publish
+        self.turn_timer = turn_timer
+        self.on_finish = on_finish
+        self.clock = clock
+        self.humans: dict[int, HumanAgent] = {}
+        entries = []
+        for seat, plan in enumerate(seats):
+            if plan.kind == "human":
+                agent = HumanAgent(
+                    plan.name,
+                    self,
+                    check=self._check,
+                    default=self._default,
+                    turn_timer=turn_timer,
+                    away_timer=min(away_timer, turn_timer),
+                    clock=clock,
+                )
+                self.humans[seat] = agent
+                entries.append(Entry(name=plan.name, agent=agent))
+            elif plan.entry is not None:
+                entries.append(plan.entry)
+            else:
+                raise ValueError(f"seat {seat}: a bot seat needs an entry")
+        self.entries = entries
+        self.state: GameState | None = None
+        self.finished = False
+        self.result: dict[str, Any] | None = None
+        self._views: dict[str, dict[str, Any]] = {}
+        self._turns: dict[int, dict[str, Any]] = {}
+        self._over: dict[str, dict[str, Any]] = {}
+        self._lock = threading.RLock()
+        self._thread: threading.Thread | None = None
+
+    # ---- life cycle -----------------------------------------------------------------------
+    def start(self, name: str = "table") -> None:
+        self._thread = threading.Thread(target=self.run, name=name, daemon=True)
+        self._thread.start()
+
+    def join(self, timeout: float | None = None) -> bool:
+        if self._thread is not None:
+            self._thread.join(timeout)
+            return not self._thread.is_alive()
+        return self.finished
+
+    def run(self) -> None:
+        """Play the match to the end (in the calling thread); never raises."""
+        human_tc = TimeControl(move=self.turn_timer + GRACE_S, bank=0.0, startup=GRACE_S)
+        finish: Finish
+        try:
+            played = play(
+                self.spec,
+                self.entries,
+                seed=self.seed,
+                config=self.config,
+                seat_time_controls=dict.fromkeys(self.humans, human_tc),
+                observer=self._observe,
+            )
+            finish = Finish(played)
+        except Exception as exc:  # a table must end, whatever broke, and say so
+            log.exception("event=table.failed game=%s", self.spec.slug)
+            finish = Finish(None, error=f"the table stopped: {type(exc).__name__}: {exc}")
+        extra: dict[str, Any] = {}
+        if self.on_finish is not None:
+            try:
+                extra = self.on_finish(finish) or {}
+            except Exception as exc:  # storing failed: the players still hear the end
+                log.exception("event=table.store_failed game=%s", self.spec.slug)
+                extra = {"error": f"the match could not be stored: {exc}"}
+        self._announce_end(finish, extra)
+
+    def close(self) -> None:
+        """Everyone left: every person's moves are played by default at once."""
+        for agent in self.humans.values():
+            agent.hurry()
+
+    # ---- the browser's side ---------------------------------------------------------------
+    def submit(self, seat: int, turn: Any, action: Any, reply_to: str | None = None) -> None:
+        """A person's action; refusals go back to ``reply_to`` (the socket) alone."""
+        agent = self.humans.get(seat)
+        if agent is None:
+            self._reply(reply_to, f"seat {seat} is not a person's seat")
+            return
+        if self.finished:
+            self._reply(reply_to, "the match is over")
+            return
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            self._reply(reply_to, "an action must say which turn it answers")
+            return
+        refused = agent.offer(Intent(turn, action, reply_to))
+        if refused is not None:
+            self._reply(reply_to, refused)
+
+    def snapshot(self, seat: int | None) -> list[dict[str, Any]]:
+        """Everything a (re)connecting socket needs to draw the table: the view, whose turn
+        it is, who is away, and the end if the match is over."""
+        audience = "public" if seat is None else f"seat:{seat}"
+        with self._lock:
+            messages = [self._seats_message()]
+            if audience in self._views:
+                messages.append(self._views[audience])
+            if seat is not None and seat in self._turns and self.humans[seat].waiting:
+                messages.append(self._turns[seat])
+            if audience in self._over:
+                messages.append(self._over[audience])
+        return messages
+
+    # ---- the runner's side (the table's thread) -------------------------------------------
+    def _observe(self, state: GameState) -> None:
+        with self._lock:
+            self.state = state
+            for seat in [None, *range(state.num_seats)]:
+                audience = "public" if seat is None else f"seat:{seat}"
+                view = self.rules.view(state, seat)
+                message = {"type": "state", "view": view}
+                if self._views.get(audience) != message:
+                    self._views[audience] = message
+                    self.publish(audience, message)
+
+    def _check(self, seat: int, action: Any) -> str | None:
+        state = self.state
+        if state is None:
+            return "the match has not started"
+        try:
+            state.verify(seat, action)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def _default(self, seat: int) -> Any:
+        assert self.state is not None
+        return self.rules.default_action(self.state, seat)
+
+    # Listener (HumanAgent)
+    def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
+        message = {
+            "type": "turn",
+            "turn": turn,
+            "seconds": round(max(deadline - self.clock(), 0.0), 1),
+            "default": self.rules.default_action_text,
+        }
+        with self._lock:
+            self._turns[seat] = message
+        self.publish(f"seat:{seat}", message)
+
+    def on_refused(self, seat: int, reply_to: str | None, reason: str) -> None:
+        self._reply(reply_to, reason, seat=seat)
+
+    def on_away(self, seat: int, away: bool) -> None:
+        with self._lock:
+            message = self._seats_message()
+        for audience in self._audiences():
+            self.publish(audience, message)
+
+    # ---- helpers ----------------------------------------------------------------------
+    def _audiences(self) -> list[str]:
+        return ["public", *(f"seat:{seat}" for seat in range(len(self.plans)))]
+
+    def _seats_message(self) -> dict[str, Any]:
+        return {
+            "type": "seats",
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": plan.name,
+                    "kind": plan.kind,
+                    "away": seat in self.humans and self.humans[seat].away,
+                }
+                for seat, plan in enumerate(self.plans)
+            ],
+        }
+
+    def _reply(self, reply_to: str | None, reason: str, seat: int | None = None) -> None:
+        message = {"type": "error", "error": reason}
+        if reply_to is not None:
+            self.publish(f"reply:{reply_to}", message)
+        elif seat is not None:
+            self.publish(f"seat:{seat}", message)
+
+    def _announce_end(self, finish: Finish, extra: dict[str, Any]) -> None:
+        state = self.state
+        with self._lock:
+            self.finished = True
+            for seat in [None, *range(len(self.plans))]:
+                audience = "public" if seat is None else f"seat:{seat}"
+                if finish.played is not None and state is not None:
+                    result = self.rules.result(state, seat)
+                    self.result = finish.played.outcome.result
+                    message = {"type": "over", "result": result} | extra
+                else:
+                    message = {"type": "over", "error": finish.error} | extra
+                self._over[audience] = message
+        for audience in self._audiences():
+            self.publish(audience, self._over[audience])
