@@ -10,6 +10,7 @@ shows a seat only what it may see.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -88,7 +89,7 @@ class TableHost:
                 self.humans[seat] = agent
                 entries.append(Entry(name=plan.name, agent=agent))
             elif plan.entry is not None:
-                entries.append(plan.entry)
+                entries.append(dataclasses.replace(plan.entry, name=plan.name))
             else:
                 raise ValueError(f"seat {seat}: a bot seat needs an entry")
         self.entries = entries
