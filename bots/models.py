@@ -142,9 +142,14 @@ class MatchJob(models.Model):
 
 
 class Match(models.Model):
-    #: one result per job, whatever happens to the workers
-    job = models.OneToOneField(MatchJob, models.CASCADE, related_name="match")
-    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="matches")
+    #: one result per job, whatever happens to the workers; a live table's match has neither
+    #: job nor tournament (``table`` is its games.Table)
+    job = models.OneToOneField(
+        MatchJob, models.CASCADE, related_name="match", null=True, blank=True
+    )
+    tournament = models.ForeignKey(
+        Tournament, models.CASCADE, related_name="matches", null=True, blank=True
+    )
     game = models.SlugField(max_length=40)
     seed = models.BigIntegerField()
     #: the full match record (config, seed, events, result, stats): replays come from it
@@ -165,10 +170,24 @@ class Match(models.Model):
 
 
 class MatchSeat(models.Model):
+    """One seat of a match: a bot version, or at a live table a person (``user``, or a guest
+    known only by ``name``)."""
+
     match = models.ForeignKey(Match, models.CASCADE, related_name="participants")
     seat = models.PositiveSmallIntegerField()
-    bot = models.ForeignKey(Bot, models.CASCADE, related_name="seats")
-    version = models.ForeignKey(BotVersion, models.CASCADE, related_name="seats")
+    bot = models.ForeignKey(Bot, models.CASCADE, related_name="seats", null=True, blank=True)
+    version = models.ForeignKey(
+        BotVersion, models.CASCADE, related_name="seats", null=True, blank=True
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        related_name="match_seats",
+        null=True,
+        blank=True,
+    )
+    #: how the seat is shown when it is not a bot version (a person, a guest)
+    name = models.CharField(max_length=80, blank=True)
     score = models.FloatField()
     fault_kind = models.CharField(max_length=20, blank=True)
     fault_reason = models.TextField(blank=True)
@@ -180,7 +199,16 @@ class MatchSeat(models.Model):
         ordering = ["match", "seat"]
 
     def __str__(self) -> str:
-        return f"{self.match} seat {self.seat}: {self.bot}"
+        return f"{self.match} seat {self.seat}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        """owner/bot for a bot, the person's name otherwise."""
+        return self.bot.label if self.bot_id is not None else self.name
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_id is not None
 
 
 class Rating(models.Model):
