@@ -1,0 +1,201 @@
+"""``ws/tables/<token>/``: one socket of a person or a spectator at a live table.
+
+The socket's seat is decided once, at connect time, from the table and the logged-in user
+(or the guest token in the session), never from what a message claims. A socket hears its
+seat's group (or the spectators'), so it receives only what that seat may see. A message
+is an *intention* (``{"type": "act", "turn": N, "action": ...}``); the table's host checks it
+against the rules, and anything refused (malformed, forged, out of turn, illegal, too many
+messages) gets an error on this socket alone and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.live import tables
+from games.live.hub import hub, public_group, seat_group
+from games.models import Table, TableSeat
+
+#: the longest message a table accepts (an action is a few dozen bytes)
+MAX_MESSAGE = 2048
+#: a socket may send this many messages in a burst, refilled at RATE per second
+BURST, RATE = 20, 5.0
+#: a socket that keeps flooding after being told is closed
+STRIKES = 3
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        token = self.scope["url_route"]["kwargs"]["token"]
+        found = await database_sync_to_async(_load)(
+            token, self.scope.get("user"), self.scope.get("session")
+        )
+        if found is None:
+            await self.close(code=4404)
+            return
+        self.table, self.seat = found
+        self.group = (
+            public_group(self.table.pk)
+            if self.seat is None
+            else seat_group(self.table.pk, self.seat)
+        )
+        self.tokens, self.refilled, self.strikes = float(BURST), time.monotonic(), 0
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        # lobby news (a seat taken) goes to everyone at the table
+        await self.channel_layer.group_add(lobby_group(self.table.pk), self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "hello", "seat": self.seat, "table": self.table.token})
+        await self._catch_up()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(lobby_group(self.table.pk), self.channel_name)
+
+    async def _catch_up(self) -> None:
+        """Bring this socket up to date: the lobby, or the running match, or its end."""
+        table = self.table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
+        if table.state == Table.OPEN:
+            await self.send_json(await database_sync_to_async(lobby_message)(table))
+            if self.seat is not None and await database_sync_to_async(tables.is_full)(table):
+                await hub.start(table)
+                await self._ask_snapshot()
+        elif table.state == Table.PLAYING:
+            if await database_sync_to_async(tables.is_stale)(table):
+                reason = "the server running this table stopped; the table is abandoned"
+                await database_sync_to_async(tables.abandon)(table, reason)
+                await self.send_json({"type": "over", "error": reason})
+            else:
+                await self._ask_snapshot()
+        else:
+            await self.send_json(await database_sync_to_async(_end_message)(table))
+
+    async def _ask_snapshot(self) -> None:
+        table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
+        if table.host_channel:
+            await self.channel_layer.send(
+                table.host_channel,
+                {
+                    "type": "table.snapshot",
+                    "table": table.pk,
+                    "seat": self.seat,
+                    "reply_to": self.channel_name,
+                },
+            )
+
+    # ---- from the browser ---------------------------------------------------------------
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if not self._allowed():
+            self.strikes += 1
+            if self.strikes > STRIKES:
+                await self.close(code=4429)
+                return
+            await self._error("too many messages: slow down")
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE:
+            await self._error(f"a message is JSON text of at most {MAX_MESSAGE} bytes")
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            await self._error("a message must be JSON")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs) -> None:
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            await self._error('a message is an object with a "type"')
+            return
+        kind = content["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong"})
+        elif kind == "sync":
+            await self._catch_up()
+        elif kind == "act":
+            await self._act(content)
+        else:
+            await self._error(f"unknown message type {kind[:40]!r} (known: act, sync, ping)")
+
+    async def _act(self, content: dict[str, Any]) -> None:
+        if self.seat is None:
+            await self._error("spectators cannot act")
+            return
+        extra = set(content) - {"type", "turn", "action"}
+        if extra:
+            await self._error(f"unknown field {sorted(extra)[0][:40]!r} in an action")
+            return
+        if "action" not in content or "turn" not in content:
+            await self._error('an action needs "turn" and "action"')
+            return
+        table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
+        if table.state != Table.PLAYING or not table.host_channel:
+            await self._error("the match is not being played")
+            return
+        await self.channel_layer.send(
+            table.host_channel,
+            {
+                "type": "table.intent",
+                "table": table.pk,
+                "seat": self.seat,  # the socket's seat, whatever the message says
+                "turn": content["turn"],
+                "action": content["action"],
+                "reply_to": self.channel_name,
+            },
+        )
+
+    def _allowed(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def _error(self, text: str) -> None:
+        await self.send_json({"type": "error", "error": text})
+
+    # ---- from the table -------------------------------------------------------------------
+    async def table_message(self, event: dict[str, Any]) -> None:
+        await self.send_json(event["message"])
+
+    async def table_lobby(self, event: dict[str, Any]) -> None:
+        """Someone took a seat: show the lobby, and start if the table is now full."""
+        await self._catch_up()
+
+
+def lobby_group(table_id: int) -> str:
+    return f"table.{table_id}.lobby"
+
+
+def _load(token: str, user: Any, session: Any) -> tuple[Table, int | None] | None:
+    table = Table.objects.filter(token=token).first()
+    if table is None:
+        return None
+    return table, tables.seat_of(table, tables.person_of(user, session))
+
+
+def lobby_message(table: Table) -> dict[str, Any]:
+    return {
+        "type": "lobby",
+        "seats": [
+            {"seat": s.seat, "kind": s.kind, "name": s.name, "open": s.kind == TableSeat.OPEN}
+            for s in table.seats.order_by("seat")
+        ],
+    }
+
+
+def _end_message(table: Table) -> dict[str, Any]:
+    if table.state == Table.FINISHED and table.match_id:
+        return {
+            "type": "over",
+            "result": table.match.record.get("result", {}),
+            "match": table.match_id,
+            "url": f"/matches/{table.match_id}/",
+        }
+    return {"type": "over", "error": table.error or "this table was abandoned"}

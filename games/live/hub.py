@@ -1,0 +1,186 @@
+"""The live tables hosted by this web process, and how their messages travel.
+
+Each web process has one hub. It owns a channel of the channel layer (``tables.…``) on which
+sockets of any process (Redis) or of this one (in-memory layer) send a table's intents and
+snapshot requests; the table's row names that channel (``Table.host_channel``). A host's
+messages go out to groups, one per seat and one for spectators, so a socket hears exactly
+its audience. Host threads hand their messages to the hub's event loop
+(``run_coroutine_threadsafe``): the channel layer is used from the loop alone.
+
+The hub also beats each of its tables' hearts in the database; a table whose process died
+stops beating and is abandoned by the next socket that looks at it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import Future
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.db import close_old_connections
+from django.utils import timezone
+
+from games.live import tables
+from games.live.host import Finish, TableHost
+from games.models import Table
+from games.registry import get_game
+
+log = logging.getLogger("games.live")
+
+HEARTBEAT_S = 10.0
+
+
+def seat_group(table_id: int, seat: int) -> str:
+    return f"table.{table_id}.seat.{seat}"
+
+
+def public_group(table_id: int) -> str:
+    return f"table.{table_id}.public"
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.hosts: dict[int, TableHost] = {}
+        self.channel: str | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._starting: asyncio.Lock | None = None
+        #: messages for tables this process has claimed but not started yet
+        self._early: dict[int, list[dict[str, Any]]] = {}
+
+    async def ensure_listening(self) -> str:
+        """Start listening on this process's table channel (once per event loop: a process
+        has one; tests have one per test) and return its name."""
+        loop = asyncio.get_running_loop()
+        if self._starting is None or self.loop is not loop:
+            self._starting = asyncio.Lock()
+        async with self._starting:
+            if self.channel is None or self.loop is not loop:
+                layer = get_channel_layer()
+                self.loop = asyncio.get_running_loop()
+                self.channel = await layer.new_channel("tables.")
+                self._tasks = [
+                    asyncio.create_task(self._listen(layer, self.channel)),
+                    asyncio.create_task(self._heartbeat()),
+                ]
+        return self.channel
+
+    # ---- starting a table ---------------------------------------------------------------
+    async def start(self, table: Table) -> bool:
+        """Start ``table``'s match here if no process has yet; True if this one did."""
+        channel = await self.ensure_listening()
+        if not await database_sync_to_async(tables.claim_start)(table, channel):
+            return False
+        self._early[table.pk] = []
+        try:
+            plans = await database_sync_to_async(tables.seat_plans)(table)
+            host = TableHost(
+                get_game(table.game),
+                plans,
+                seed=table.seed,
+                config=table.config or None,
+                turn_timer=table.turn_timer,
+                publish=self._publisher(table.pk),
+                on_finish=lambda finish: self._finish(table, finish),
+            )
+        except (ValueError, KeyError) as exc:
+            self._early.pop(table.pk, None)
+            await database_sync_to_async(tables.abandon)(table, str(exc))
+            raise
+        self.hosts[table.pk] = host
+        host.start(name=f"table-{table.token}")
+        log.info("event=table.start table=%s game=%s", table.token, table.game)
+        for message in self._early.pop(table.pk, []):
+            await self._handle(message)
+        return True
+
+    def _finish(self, table: Table, finish: Finish) -> dict[str, Any]:
+        """In the host's thread: store the match, then let go of the table."""
+        try:
+            return tables.store_finish(table, finish)
+        finally:
+            close_old_connections()
+            if self.loop is not None:
+                self.loop.call_soon_threadsafe(self.hosts.pop, table.pk, None)
+
+    # ---- messages -------------------------------------------------------------------------
+    def _publisher(self, table_id: int):
+        def publish(audience: str, message: dict[str, Any]) -> None:
+            loop = self.loop
+            if loop is None or loop.is_closed():
+                return
+            future = asyncio.run_coroutine_threadsafe(
+                self._deliver(table_id, audience, message), loop
+            )
+            future.add_done_callback(_log_failure)
+
+        return publish
+
+    async def _deliver(self, table_id: int, audience: str, message: dict[str, Any]) -> None:
+        layer = get_channel_layer()
+        event = {"type": "table.message", "message": message}
+        if audience.startswith("reply:"):
+            await layer.send(audience.removeprefix("reply:"), event)
+        elif audience == "public":
+            await layer.group_send(public_group(table_id), event)
+        else:
+            await layer.group_send(seat_group(table_id, int(audience.removeprefix("seat:"))), event)
+
+    async def _listen(self, layer: Any, channel: str) -> None:
+        while True:
+            try:
+                message = await layer.receive(channel)
+                await self._handle(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one bad message must not stop this process's tables
+                log.exception("event=hub.message_failed")
+
+    async def _handle(self, message: dict[str, Any]) -> None:
+        table_id = message.get("table")
+        if table_id in self._early:
+            self._early[table_id].append(message)  # claimed here, starting: soon
+            return
+        host = self.hosts.get(table_id)  # type: ignore[arg-type]
+        reply_to = message.get("reply_to")
+        kind = message.get("type")
+        if host is None:
+            if reply_to:
+                await get_channel_layer().send(
+                    reply_to,
+                    {"type": "table.message",
+                     "message": {"type": "error", "error": "this table is not running here"}},
+                )  # fmt: skip
+            return
+        if kind == "table.intent":
+            host.submit(message["seat"], message.get("turn"), message.get("action"), reply_to)
+        elif kind == "table.snapshot" and reply_to:
+            for snapshot in host.snapshot(message.get("seat")):
+                await get_channel_layer().send(
+                    reply_to, {"type": "table.message", "message": snapshot}
+                )
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_S)
+            if self.hosts:
+                try:
+                    await database_sync_to_async(_beat)(list(self.hosts))
+                except Exception:  # the database is away: try again at the next beat
+                    log.exception("event=hub.heartbeat_failed")
+
+
+def _beat(ids: list[int]) -> None:
+    Table.objects.filter(pk__in=ids, state=Table.PLAYING).update(host_heartbeat=timezone.now())
+
+
+def _log_failure(future: Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("event=table.publish_failed error=%r", future.exception())
+
+
+#: this process's hub
+hub = Hub()

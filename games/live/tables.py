@@ -1,0 +1,257 @@
+"""Live tables in the database: creating them, taking seats, who a socket is, and storing the
+finished match. Plain synchronous Django code: the consumers call it through
+``database_sync_to_async``, the views directly, the host's thread at the end of a match."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+
+from bots.models import BotVersion, Match, MatchSeat
+from bots.playing import Entry
+from games.live.host import Finish, SeatPlan
+from games.models import Table, TableSeat
+from games.registry import get_game
+
+#: a seat's choice in the create form: "me", "open", "builtin:NAME" or "bot:VERSION_ID"
+SEAT_CHOICES = ("me", "open", "builtin:", "bot:")
+#: turn timers a table may choose (seconds)
+TURN_TIMERS = (10.0, 20.0, 30.0, 60.0, 120.0)
+#: Ultimate Texas Hold'em at a table: a sitting of a few rounds, not the tournament's 1000
+UTH_ROUNDS = (5, 10, 20, 50)
+
+
+class TableError(ValueError):
+    """A table request that cannot be done; the message says why, for the person."""
+
+
+def host_stale_after() -> timedelta:
+    return timedelta(seconds=float(getattr(settings, "TABLE_HOST_STALE_S", 45)))
+
+
+# ---- who is asking --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Person:
+    """A logged-in user, or a guest known by the token in their session."""
+
+    user: AbstractBaseUser | None
+    guest: str = ""
+
+    @property
+    def name(self) -> str:
+        if self.user is not None:
+            return self.user.get_username()
+        return f"guest-{self.guest[:4]}"
+
+
+def person_of(user: Any, session: Any, *, create: bool = False) -> Person | None:
+    """The person behind a request or a socket; a guest gets a token in their session
+    (``create``) the first time they sit down."""
+    if user is not None and not isinstance(user, AnonymousUser) and user.is_authenticated:
+        return Person(user)
+    if session is None:
+        return None
+    token = session.get("guest_token")
+    if not token and create:
+        token = secrets.token_urlsafe(18)
+        session["guest_token"] = token
+    return Person(None, token) if token else None
+
+
+def seat_of(table: Table, person: Person | None) -> int | None:
+    """The seat ``person`` holds at ``table`` (None: a spectator)."""
+    if person is None:
+        return None
+    for seat in table.seats.all():
+        if seat.kind != TableSeat.PERSON:
+            continue
+        if person.user is not None and seat.user_id == person.user.pk:
+            return seat.seat
+        if person.user is None and person.guest and seat.guest == person.guest:
+            return seat.seat
+    return None
+
+
+# ---- creating and joining -------------------------------------------------------------------
+@transaction.atomic
+def create_table(
+    game: str,
+    person: Person,
+    seats: list[str],
+    *,
+    turn_timer: float = 30.0,
+    config: dict[str, Any] | None = None,
+    previous: Table | None = None,
+) -> Table:
+    """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES)."""
+    try:
+        spec = get_game(game)
+    except KeyError:
+        raise TableError(f"there is no game {game!r}") from None
+    if spec.table is None:
+        raise TableError(f"{spec.title} cannot be played at a live table")
+    low, high = spec.state_class.min_seats, spec.state_class.max_seats
+    if not low <= len(seats) <= high:
+        players = f"{low} to {high}" if high > low else f"{low}"
+        raise TableError(f"{spec.title} is played by {players} players, not {len(seats)}")
+    if turn_timer not in TURN_TIMERS:
+        timers = ", ".join(f"{t:g}" for t in TURN_TIMERS)
+        raise TableError(f"the turn timer must be one of {timers} seconds")
+    if seats.count("me") != 1:
+        raise TableError("choose exactly one seat for yourself")
+    table = Table.objects.create(
+        game=game,
+        config=_config(game, config or {}),
+        seed=secrets.randbits(62),
+        turn_timer=turn_timer,
+        created_by=person.user,
+        previous=previous,
+    )
+    for n, choice in enumerate(seats):
+        TableSeat.objects.create(table=table, seat=n, **_seat(game, choice, person))
+    return table
+
+
+def _config(game: str, asked: dict[str, Any]) -> dict[str, Any]:
+    if game == "uth":
+        rounds = asked.get("max_rounds", 10)
+        if rounds not in UTH_ROUNDS:
+            raise TableError(f"a sitting is {', '.join(map(str, UTH_ROUNDS))} rounds")
+        variant = asked.get("variant", "default")
+        if variant not in ("default", "standard"):
+            raise TableError("the pay table is 'default' or 'standard'")
+        return {"max_rounds": rounds, "variant": variant}
+    return {}
+
+
+def _seat(game: str, choice: str, person: Person) -> dict[str, Any]:
+    spec = get_game(game)
+    if choice == "me":
+        return {"kind": TableSeat.PERSON, "user": person.user, "guest": person.guest,
+                "name": person.name}  # fmt: skip
+    if choice == "open":
+        return {"kind": TableSeat.OPEN}
+    if choice.startswith("builtin:"):
+        name = choice.removeprefix("builtin:")
+        if name not in spec.builtin_bots:
+            raise TableError(f"{spec.title} has no built-in bot {name!r}")
+        return {"kind": TableSeat.BUILTIN, "builtin": name, "name": f"builtin:{name}"}
+    if choice.startswith("bot:"):
+        try:
+            version = BotVersion.objects.select_related("bot", "bot__owner").get(
+                pk=int(choice.removeprefix("bot:")), status=BotVersion.ACTIVE, bot__game=game
+            )
+        except (ValueError, BotVersion.DoesNotExist):
+            raise TableError(f"no active {spec.title} bot {choice!r}") from None
+        return {"kind": TableSeat.BOT, "version": version, "name": version.bot.label}
+    raise TableError(f"unknown seat choice {choice!r}")
+
+
+@transaction.atomic
+def take_seat(table: Table, seat_no: int, person: Person) -> TableSeat:
+    """``person`` takes an open seat (one seat per person per table)."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.state != Table.OPEN:
+        raise TableError("this table is no longer waiting for players")
+    if seat_of(table, person) is not None:
+        raise TableError("you already have a seat at this table")
+    seat = table.seats.filter(seat=seat_no).first()
+    if seat is None or seat.kind != TableSeat.OPEN:
+        raise TableError(f"seat {seat_no + 1} is not open")
+    seat.kind = TableSeat.PERSON
+    seat.user = person.user
+    seat.guest = person.guest
+    seat.name = person.name
+    seat.save()
+    return seat
+
+
+def is_full(table: Table) -> bool:
+    return not table.seats.filter(kind=TableSeat.OPEN).exists()
+
+
+def claim_start(table: Table, host_channel: str) -> bool:
+    """The one process that wins this starts the table's host."""
+    now = timezone.now()
+    won = Table.objects.filter(pk=table.pk, state=Table.OPEN).update(
+        state=Table.PLAYING, host_channel=host_channel, started=now, host_heartbeat=now
+    )
+    return bool(won)
+
+
+def is_stale(table: Table) -> bool:
+    """A playing table whose host has not said it is alive for a while: its process died."""
+    beat = table.host_heartbeat or table.started
+    return table.state == Table.PLAYING and (
+        beat is None or timezone.now() - beat > host_stale_after()
+    )
+
+
+def abandon(table: Table, reason: str) -> None:
+    Table.objects.filter(pk=table.pk, state=Table.PLAYING).update(
+        state=Table.ABANDONED, finished=timezone.now(), error=reason
+    )
+
+
+# ---- the host's plan and its end ------------------------------------------------------------
+def seat_plans(table: Table) -> list[SeatPlan]:
+    plans = []
+    for seat in table.seats.select_related("version", "version__bot").order_by("seat"):
+        if seat.kind == TableSeat.PERSON:
+            plans.append(SeatPlan(seat.name, "human"))
+        elif seat.kind == TableSeat.BUILTIN:
+            plans.append(SeatPlan(seat.name, "bot", Entry(name=seat.name, builtin=seat.builtin)))
+        elif seat.kind == TableSeat.BOT and seat.version is not None:
+            version = seat.version
+            entry = Entry(name=seat.name, code=version.code, filename=version.filename)
+            plans.append(SeatPlan(seat.name, "bot", entry))
+        else:
+            raise TableError(f"seat {seat.seat + 1} is not taken")
+    return plans
+
+
+@transaction.atomic
+def store_finish(table: Table, finish: Finish) -> dict[str, Any]:
+    """The match of a finished table, stored like a tournament's (unrated), so that it gets a
+    replay page; returns what the players are told (its link)."""
+    if finish.played is None:
+        Table.objects.filter(pk=table.pk).update(
+            state=Table.ABANDONED, finished=timezone.now(), error=finish.error
+        )
+        return {}
+    outcome = finish.played.outcome
+    match = Match.objects.create(
+        game=table.game,
+        seed=table.seed,
+        record=outcome.record,
+        duration_s=finish.played.duration_s,
+        worker="table",
+        rated=True,  # people's tables are friendly games: no rating moves
+    )
+    seats = {s.seat: s for s in table.seats.select_related("version")}
+    for n, report in enumerate(finish.played.seats):
+        seat = seats[n]
+        version = seat.version if seat.kind == TableSeat.BOT else None
+        MatchSeat.objects.create(
+            match=match,
+            seat=n,
+            bot=version.bot if version is not None else None,
+            version=version,
+            user=seat.user if seat.kind == TableSeat.PERSON else None,
+            name=seat.name,
+            score=report.score,
+            fault_kind=report.fault_kind,
+            fault_reason=report.fault_reason,
+            stderr=report.stderr if version is not None else "",
+        )
+    Table.objects.filter(pk=table.pk).update(
+        state=Table.FINISHED, finished=timezone.now(), match=match
+    )
+    return {"match": match.pk, "url": f"/matches/{match.pk}/"}

@@ -1,0 +1,322 @@
+"""Live tables over real websockets (the project's ASGI app, its session and auth stack, the
+configured channel layer: in-memory, or Redis in the second test run)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from bots.models import MatchSeat
+from cardsite.asgi import application
+from games.last_card.movecheck import problem
+from games.live import tables
+from games.live.hub import hub
+from games.models import Table, TableSeat
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+ORIGIN = (b"origin", b"http://localhost")
+
+
+def cookie_for(user: User) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+class Socket:
+    """A browser's socket: everything it received, and waits for the next of a kind."""
+
+    def __init__(self, token: str, cookie: bytes | None = None) -> None:
+        headers = [ORIGIN]
+        if cookie is not None:
+            headers.append((b"cookie", cookie))
+        self.comm = WebsocketCommunicator(application, f"/ws/tables/{token}/", headers=headers)
+        self.frames: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+
+    async def connect(self) -> bool:
+        connected, _ = await self.comm.connect()
+        return connected
+
+    async def next(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next frame of ``kind`` (frames of other kinds are kept, and skipped)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            left = deadline - loop.time()
+            assert left > 0, f"no {kind}: {self.frames[-4:]}"
+            event = await self.comm.receive_output(timeout=left)
+            if event["type"] == "websocket.close":
+                raise AssertionError(f"closed {event.get('code')} waiting for {kind}")
+            text = event["text"]
+            self.raw.append(text)
+            frame = json.loads(text)
+            self.frames.append(frame)
+            if frame["type"] == kind:
+                return frame
+
+    async def send(self, message: Any) -> None:
+        await self.comm.send_to(text_data=json.dumps(message))
+
+    def last_state(self) -> dict[str, Any]:
+        return next(f for f in reversed(self.frames) if f["type"] == "state")["view"]
+
+    async def close(self) -> None:
+        await self.comm.disconnect()
+
+
+async def socket(token: str, user: User | None = None) -> Socket:
+    cookie = await sync_to_async(cookie_for)(user) if user is not None else None
+    return Socket(token, cookie)
+
+
+async def make_user(name: str) -> User:
+    return await sync_to_async(User.objects.create_user)(name, password="pw-" + name)
+
+
+async def make_table(game: str, owner: User, seats: list[str], **kw) -> Table:
+    return await sync_to_async(tables.create_table)(game, tables.Person(owner), seats, **kw)
+
+
+async def finish_off(table: Table) -> None:
+    """End a table the test leaves running: its people are played for at once."""
+    host = hub.hosts.get(table.pk)
+    if host is not None:
+        host.close()
+        await asyncio.to_thread(host.join, 20)
+
+
+async def test_a_person_plays_rps_poker_against_a_bot_over_a_websocket():
+    ann = await make_user("ann")
+    table = await make_table("rps-poker", ann, ["me", "builtin:simple"])
+    sock = await socket(table.token, ann)
+    assert await sock.connect()
+    assert (await sock.next("hello"))["seat"] == 0
+    for _ in range(15):
+        turn = await sock.next("turn")
+        view = sock.last_state()
+        assert view["you"]["seat"] == 0
+        await sock.send({"type": "act", "turn": turn["turn"], "action": 0})
+    over = await sock.next("over")
+    assert sum(over["result"]["scores"]) == 10
+    assert over["url"] == f"/matches/{over['match']}/"
+    assert not [f for f in sock.frames if f["type"] == "error"]
+    await sock.close()
+    await asyncio.sleep(0.1)
+    table = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert table.state == Table.FINISHED and table.match_id == over["match"]
+    seats = await sync_to_async(list)(
+        MatchSeat.objects.filter(match_id=table.match_id).order_by("seat")
+    )
+    assert [(s.user_id, s.bot_id, s.name) for s in seats] == [
+        (ann.pk, None, "ann"),
+        (None, None, "builtin:simple"),
+    ]
+    assert sum(s.score for s in seats) == 10
+
+
+async def test_forged_malformed_and_out_of_turn_messages_are_refused_to_the_sender_only():
+    ann, bob = await make_user("ann"), await make_user("bob")
+    table = await make_table("rps-poker", ann, ["me", "open"])
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
+    a, b, watcher = (
+        await socket(table.token, ann),
+        await socket(table.token, bob),
+        await socket(table.token),
+    )
+    for sock in (a, b, watcher):
+        assert await sock.connect()
+    assert [(await s.next("hello"))["seat"] for s in (a, b, watcher)] == [0, 1, None]
+    turn = (await a.next("turn"))["turn"]
+    await b.next("turn")
+    await a.comm.send_to(text_data="not json")
+    assert (await a.next("error"))["error"] == "a message must be JSON"
+    await a.send(["act"])
+    assert "object" in (await a.next("error"))["error"]
+    await a.send({"type": "shout"})
+    assert "unknown message type" in (await a.next("error"))["error"]
+    # a forged seat: the socket's seat is the one it connected with
+    await a.send({"type": "act", "turn": turn, "action": 0, "seat": 1})
+    assert "unknown field 'seat'" in (await a.next("error"))["error"]
+    await a.send({"type": "act", "turn": turn + 3, "action": 0})
+    assert "turn" in (await a.next("error"))["error"]
+    await a.send({"type": "act", "turn": turn, "action": 9})
+    assert "out of range" in (await a.next("error"))["error"]
+    await a.send({"type": "act", "turn": turn, "action": "x" * 3000})
+    assert "at most" in (await a.next("error"))["error"]
+    await watcher.send({"type": "act", "turn": turn, "action": 0})
+    assert (await watcher.next("error"))["error"] == "spectators cannot act"
+    # ann acts once; acting again in the same turn is out of turn
+    await a.send({"type": "act", "turn": turn, "action": 0})
+    await a.send({"type": "act", "turn": turn, "action": 1})
+    assert (await a.next("error"))["error"] in (
+        "it is not your turn",
+        f"that action was for turn {turn}; it is turn {turn + 1} now",
+    )
+    # nobody else heard of any of it, and nothing changed for bob
+    await b.send({"type": "ping"})
+    await b.next("pong")
+    assert not [f for f in b.frames if f["type"] == "error"]
+    assert [f for f in watcher.frames if f["type"] == "error"] == [
+        {"type": "error", "error": "spectators cannot act"}
+    ]
+    for sock in (a, b, watcher):
+        await sock.close()
+    await finish_off(table)
+
+
+def legal_single(view: dict[str, Any]) -> dict[str, Any]:
+    hand = view["you"]["hand"]
+    for card in hand:
+        move = {"cards": [card], "suit": card[1] if card[0] == "A" else None,
+                "last_card": len(hand) == 2}  # fmt: skip
+        if (
+            problem(hand, view["last_played"], view["active_suit"], view["punishment"], move)
+            is None
+        ):
+            return move
+    return {"cards": [], "suit": None, "last_card": False}
+
+
+async def test_no_hidden_card_reaches_another_seat_or_a_spectator():
+    ann, bob = await make_user("ann"), await make_user("bob")
+    table = await make_table("last-card", ann, ["me", "open"])
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
+    a, b, watcher = (
+        await socket(table.token, ann),
+        await socket(table.token, bob),
+        await socket(table.token),
+    )
+    for sock in (a, b, watcher):
+        assert await sock.connect()
+    socks = {0: a, 1: b}
+    for _ in range(80):
+        waits = {
+            seat: asyncio.ensure_future(sock.next("turn", timeout=20))
+            for seat, sock in socks.items()
+        }
+        done, pending = await asyncio.wait(
+            [*waits.values()], return_when=asyncio.FIRST_COMPLETED, timeout=20
+        )
+        for task in pending:
+            task.cancel()
+        if not done:
+            break
+        seat = next(s for s, t in waits.items() if t in done)
+        turn = waits[seat].result()
+        view = socks[seat].last_state()
+        if view["over"]:
+            break
+        await socks[seat].send({"type": "act", "turn": turn["turn"], "action": legal_single(view)})
+    await finish_off(table)
+    for sock in (a, b, watcher):
+        await sock.close()
+    played_ever = {
+        card
+        for sock in (a, b, watcher)
+        for f in sock.frames
+        if f["type"] == "state"
+        for move in f["view"]["moves"]
+        if move["e"] == "play"
+        for card in move["cards"]
+    }
+    held = {
+        seat: {c for f in sock.frames if f["type"] == "state" for c in f["view"]["you"]["hand"]}
+        for seat, sock in socks.items()
+    }
+    assert held[0] and held[1]
+    secret = {seat: cards - played_ever for seat, cards in held.items()}
+    assert secret[0] and secret[1]
+    for raw in b.raw + watcher.raw:
+        assert not any(f'"{card}"' in raw for card in secret[0]), "ann's hand leaked"
+    for raw in a.raw + watcher.raw:
+        assert not any(f'"{card}"' in raw for card in secret[1]), "bob's hand leaked"
+    assert all("you" not in f["view"] for f in watcher.frames if f["type"] == "state")
+
+
+async def test_a_person_who_comes_back_gets_the_seat_and_the_whole_view():
+    ann = await make_user("ann")
+    table = await make_table("uth", ann, ["me"], config={"max_rounds": 5})
+    first = await socket(table.token, ann)
+    assert await first.connect()
+    turn = await first.next("turn")
+    hole = first.last_state()["you"]["hole"]
+    await first.close()
+    again = await socket(table.token, ann)
+    assert await again.connect()
+    assert (await again.next("hello"))["seat"] == 0
+    seats = await again.next("seats")
+    assert seats["seats"][0]["name"] == "ann"
+    state = await again.next("state")
+    assert state["view"]["you"]["hole"] == hole
+    assert (await again.next("turn"))["turn"] == turn["turn"]
+    await again.send({"type": "act", "turn": turn["turn"], "action": "[check]"})
+    assert (await again.next("turn"))["turn"] == turn["turn"] + 1
+    await again.close()
+    await finish_off(table)
+
+
+async def test_unknown_tables_foreign_origins_and_dead_hosts():
+    sock = WebsocketCommunicator(application, "/ws/tables/nope/", headers=[ORIGIN])
+    connected, code = await sock.connect()
+    assert not connected and code == 4404
+    ann = await make_user("ann")
+    table = await make_table("uth", ann, ["me"])
+    foreign = WebsocketCommunicator(
+        application, f"/ws/tables/{table.token}/", headers=[(b"origin", b"http://evil.example")]
+    )
+    assert not (await foreign.connect())[0]
+    # a table whose host process died long ago
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        state=Table.PLAYING,
+        host_channel="tables.gone!x",
+        started=timezone.now() - timedelta(hours=1),
+        host_heartbeat=timezone.now() - timedelta(hours=1),
+    )
+    watcher = await socket(table.token)
+    assert await watcher.connect()
+    over = await watcher.next("over")
+    assert "abandoned" in over["error"]
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).state == Table.ABANDONED
+    await watcher.close()
+
+
+async def test_a_flooding_socket_is_told_then_closed():
+    ann = await make_user("ann")
+    table = await make_table("uth", ann, ["me"])
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(state=Table.FINISHED)
+    sock = await socket(table.token)
+    assert await sock.connect()
+    await sock.next("over")
+    for _ in range(40):
+        await sock.send({"type": "ping"})
+    closed = False
+    try:
+        while True:
+            await sock.next("never")
+    except AssertionError as exc:
+        closed = "closed 4429" in str(exc)
+    assert closed
+    assert any(f.get("error") == "too many messages: slow down" for f in sock.frames)
+    assert sum(f["type"] == "pong" for f in sock.frames) >= 15
+
+
+async def test_a_seat_is_taken_once_and_only_while_the_table_waits():
+    ann, bob, cy = await make_user("ann"), await make_user("bob"), await make_user("cy")
+    table = await make_table("last-card", ann, ["me", "open", "builtin:naive"])
+    with pytest.raises(tables.TableError, match="already have a seat"):
+        await sync_to_async(tables.take_seat)(table, 1, tables.Person(ann))
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
+    with pytest.raises(tables.TableError, match="not open"):
+        await sync_to_async(tables.take_seat)(table, 1, tables.Person(cy))
+    seat = await sync_to_async(TableSeat.objects.get)(table=table, seat=1)
+    assert (seat.kind, seat.user_id, seat.name) == (TableSeat.PERSON, bob.pk, "bob")
