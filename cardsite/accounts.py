@@ -1,5 +1,232 @@
-"""Accounts: sign up, log in (rate-limited), log out, password change."""
+"""Accounts: sign up, log in (rate-limited), log out, password change.
+
+Log-in uses Django's own views and forms. Failed log-ins are counted by django-axes (its
+backend and middleware are configured in settings): after ``LOGIN_FAILURE_LIMIT`` failures for
+one username, or from one address, log-in is refused for ``LOGIN_LOCKOUT_MINUTES``, even with
+the right password, and :func:`locked_out` answers 429 with the log-in page saying when to try
+again. Sign-ups are limited per address with a small counter in Django's cache
+(:class:`Throttle`). Both identify the client with :func:`client_ip`, which believes a
+forwarded address only from the number of proxies declared in ``TRUSTED_PROXIES``.
+"""
 
 from __future__ import annotations
 
-urlpatterns: list = []
+import hashlib
+import ipaddress
+import math
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path, reverse_lazy
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_protect
+from django.views.decorators.debug import sensitive_post_parameters
+
+#: where a new account goes when no (safe) ``next`` says otherwise
+AFTER_SIGNUP_URL = "/my/bots/"
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The address a request came from, as far as it can be trusted.
+
+    With ``TRUSTED_PROXIES = 0`` (the default) that is the connection's own address: an
+    X-Forwarded-For header is the client's to write, so it is ignored. With N trusted proxies,
+    each appending the address it was reached from, the entry N places from the right is the
+    one the outermost of them wrote; anything left of it may be forged by the client.
+    """
+    remote = request.META.get("REMOTE_ADDR") or ""
+    hops = settings.TRUSTED_PROXIES
+    if not hops:
+        return remote
+    header = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    chain = [part.strip() for part in header.split(",") if part.strip()]
+    if len(chain) < hops:
+        return remote
+    candidate = chain[-hops]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote
+
+
+def safe_next(request: HttpRequest, default: str) -> str:
+    """The ``next`` parameter if it points into this site, else ``default``."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if wanted and url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return wanted
+    return default
+
+
+def _minutes(span: timedelta | float) -> int:
+    seconds = span.total_seconds() if isinstance(span, timedelta) else span
+    return max(1, math.ceil(seconds / 60))
+
+
+# Log-in ------------------------------------------------------------------------------------
+
+
+class LoginForm(AuthenticationForm):
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": (
+            "That username and password do not match an account. Both are case-sensitive."
+        ),
+    }
+
+
+class LoginView(auth_views.LoginView):
+    template_name = "accounts/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+
+def locked_out(
+    request: HttpRequest, original_response: object = None, credentials: object = None
+) -> HttpResponse:
+    """django-axes' lockout response: the log-in page, status 429, saying when to try again.
+
+    The lock lasts ``LOGIN_LOCKOUT_MINUTES`` from the latest failed attempt, and every attempt
+    made while locked (even with the right password) counts as one, so the time shown holds.
+    """
+    cooloff: timedelta = settings.AXES_COOLOFF_TIME
+    username = request.POST.get("username", "")[:150]
+    form = LoginForm(request, initial={"username": username})
+    context = {
+        "form": form,
+        "next": safe_next(request, ""),
+        "locked_out": True,
+        "retry_minutes": _minutes(cooloff),
+        "retry_at": timezone.now() + cooloff,
+    }
+    response = render(request, "accounts/login.html", context, status=429)
+    response["Retry-After"] = str(math.ceil(cooloff.total_seconds()))
+    return response
+
+
+# Log-out -----------------------------------------------------------------------------------
+
+
+class LogoutView(auth_views.LogoutView):
+    """POST only (Django refuses GET with 405), then home with a note."""
+
+    def post(self, request, *args, **kwargs):
+        was_logged_in = request.user.is_authenticated
+        response = super().post(request, *args, **kwargs)
+        if was_logged_in:
+            messages.info(request, "You have logged out.")
+        return response
+
+
+# Sign-up -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Throttle:
+    """At most ``limit`` hits per key in each fixed window, counted in Django's cache.
+
+    ``cache.add`` then ``cache.incr`` is atomic on every shared cache backend, so concurrent
+    requests cannot slip past the limit together. Keys are hashed: no address is stored.
+    """
+
+    scope: str
+    limit: int
+    window: timedelta
+
+    def hit(self, key: str) -> float | None:
+        """Counts one hit; returns None if allowed, else the seconds until the next window."""
+        span = self.window.total_seconds()
+        now = time.time()
+        slot = int(now // span)
+        digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+        name = f"throttle:{self.scope}:{digest}:{slot}"
+        timeout = math.ceil(span) + 1
+        cache.add(name, 0, timeout)
+        try:
+            count = cache.incr(name)
+        except ValueError:  # expired between add and incr
+            cache.set(name, 1, timeout)
+            count = 1
+        if count <= self.limit:
+            return None
+        return (slot + 1) * span - now
+
+
+def signup_throttle() -> Throttle:
+    return Throttle("signup", settings.SIGNUP_LIMIT, settings.SIGNUP_WINDOW)
+
+
+class SignUpForm(UserCreationForm):
+    email = forms.EmailField(
+        required=False,
+        label="Email (optional)",
+        help_text="Never shown on the site.",
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = get_user_model()
+        fields = ("username", "email")
+
+
+@sensitive_post_parameters("password1", "password2")
+@csrf_protect
+@never_cache
+def signup(request: HttpRequest) -> HttpResponse:
+    next_url = safe_next(request, AFTER_SIGNUP_URL)
+    if request.user.is_authenticated:
+        return redirect(next_url)
+    context: dict = {"next": safe_next(request, "")}
+    if request.method == "POST":
+        wait = signup_throttle().hit(client_ip(request))
+        if wait is not None:
+            form = SignUpForm(initial={"username": request.POST.get("username", "")[:150]})
+            context |= {"throttled": True, "retry_minutes": _minutes(wait)}
+            response = render(request, "accounts/signup.html", context | {"form": form}, status=429)
+            response["Retry-After"] = str(math.ceil(wait))
+            return response
+        form = SignUpForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
+            return redirect(next_url)
+    else:
+        form = SignUpForm()
+    return render(request, "accounts/signup.html", context | {"form": form})
+
+
+# Password change ---------------------------------------------------------------------------
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Login required (Django's view says so); keeps the user logged in afterwards."""
+
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("password_change_done")
+
+
+class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):
+    template_name = "accounts/password_change_done.html"
+
+
+urlpatterns = [
+    path("signup/", signup, name="signup"),
+    path("login/", LoginView.as_view(), name="login"),
+    path("logout/", LogoutView.as_view(), name="logout"),
+    path("password/", PasswordChangeView.as_view(), name="password_change"),
+    path("password/done/", PasswordChangeDoneView.as_view(), name="password_change_done"),
+]

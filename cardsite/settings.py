@@ -8,15 +8,25 @@ Environment variables (all optional):
     DATABASE_URL       e.g. postgres://user:pass@host:5432/name; default SQLite in var/
     REDIS_URL          e.g. redis://127.0.0.1:6379/0; default in-memory channel layer
     CARD_ARENA_VAR     folder for the SQLite database, secret key and logs; default ./var
-    SECURE             1 behind HTTPS: secure cookies, HSTS, SSL redirect
+    SECURE             HTTPS: secure cookies, HSTS, redirect to https. Default: on when DEBUG is
+                       off and ALLOWED_HOSTS names a host other than localhost/loopback (a
+                       production site), off otherwise; 0 for a plain-http run on other names
+    SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD  fine-tune HSTS
+    TRUSTED_PROXIES    number of reverse proxies in front of the site that append the client's
+                       address to X-Forwarded-For; default 0: trust no forwarded address
+    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES  failed log-ins (per username or per address)
+                       before log-in is refused, and for how long; default 5 and 15
+    SIGNUP_LIMIT, SIGNUP_WINDOW_MINUTES  sign-up attempts per address per window; 10 and 60
 """
 
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from cardsite.env import envbool, envint, envlist, secret_key
 
@@ -38,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "axes",
     "games",
     "bots",
 ]
@@ -51,6 +62,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a log-in refused for too many failures into the lockout page (docs/accounts.md).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cardsite.urls"
@@ -124,17 +137,71 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-SECURE = envbool("SECURE", False)
+# HTTPS (docs/accounts.md). A production site, reached by a real name, is served over HTTPS,
+# usually with TLS ending at a reverse proxy that sets X-Forwarded-Proto. A run on this machine
+# (scripts/run-site, the test client, the browser tests) serves plain http on localhost, where
+# a redirect to https would break the site and HSTS would pin localhost in the browser; so
+# SECURE defaults to on only when DEBUG is off and ALLOWED_HOSTS names another host.
+# SECURE=0 is the switch for a plain-http run reached by other names (a LAN), SECURE=1 forces it.
+_LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+
+
+def _local_only(hosts: list[str]) -> bool:
+    return all(
+        host in _LOOPBACK_HOSTS or host.endswith(".localhost") or host.startswith("127.")
+        for host in hosts
+    )
+
+
+SECURE = envbool("SECURE", not DEBUG and not _local_only(ALLOWED_HOSTS))
 SESSION_COOKIE_SECURE = SECURE
 CSRF_COOKIE_SECURE = SECURE
 SECURE_SSL_REDIRECT = SECURE
 SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 31536000 if SECURE else 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE
-SECURE_HSTS_PRELOAD = SECURE
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", SECURE)
+SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", SECURE)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE else None
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# The client's address is the connection's own unless proxies are declared: then it is the
+# X-Forwarded-For entry the outermost trusted proxy appended (cardsite.accounts.client_ip).
+TRUSTED_PROXIES = envint("TRUSTED_PROXIES", 0)
+if TRUSTED_PROXIES < 0:
+    raise ImproperlyConfigured(f"TRUSTED_PROXIES={TRUSTED_PROXIES} must be 0 or more")
+
+# Accounts (cardsite/accounts.py, docs/accounts.md).
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/my/bots/"
+LOGOUT_REDIRECT_URL = "/"
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a locked-out log-in before the password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_LOCKOUT_MINUTES", 15))
+# Either one trips the lock: N failures for one username (from anywhere), or from one address.
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# Failures expire only with the lockout time: a success would wipe the address's failures too,
+# letting an attacker with an account interleave its own log-ins with guesses.
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "cardsite.accounts.client_ip"
+AXES_LOCKOUT_CALLABLE = "cardsite.accounts.locked_out"
+# Keep failed attempts only (for the lockout and the admin), no log of every successful log-in.
+AXES_DISABLE_ACCESS_LOG = True
+# No start-up banner on every manage.py command; failed log-ins are still logged as warnings.
+AXES_VERBOSE = False
+SIGNUP_LIMIT = envint("SIGNUP_LIMIT", 10)
+SIGNUP_WINDOW = timedelta(minutes=envint("SIGNUP_WINDOW_MINUTES", 60))
+for _name, _value in [
+    ("LOGIN_FAILURE_LIMIT", AXES_FAILURE_LIMIT),
+    ("LOGIN_LOCKOUT_MINUTES", AXES_COOLOFF_TIME.total_seconds()),
+    ("SIGNUP_LIMIT", SIGNUP_LIMIT),
+    ("SIGNUP_WINDOW_MINUTES", SIGNUP_WINDOW.total_seconds()),
+]:
+    if _value < 1:
+        raise ImproperlyConfigured(f"{_name} must be at least 1")
 
 LOGGING = {
     "version": 1,

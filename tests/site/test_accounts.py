@@ -1,0 +1,326 @@
+"""Accounts: sign up, log in with a lockout after repeated failures, log out, password change."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from django.test import AsyncClient, Client
+
+PASSWORD = "correct-Horse-battery-9"
+NEW_PASSWORD = "another-Staple-42-long"
+EVIL = "https://evil.example/"
+
+
+@pytest.fixture(autouse=True)
+def quick_hashing(settings):
+    """A cheap hasher: these tests log in dozens of times, the real one is slow on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def fresh_counters():
+    """The sign-up counter lives in the cache, which outlives a test's database."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return User.objects.create_user("alice", "alice@example.org", PASSWORD)
+
+
+def signup_data(username: str = "bob", **extra: str) -> dict[str, str]:
+    return {"username": username, "email": "", "password1": PASSWORD, "password2": PASSWORD} | extra
+
+
+def logged_in_as(client: Client) -> str | None:
+    user_id = client.session.get("_auth_user_id")
+    return User.objects.get(pk=user_id).username if user_id else None
+
+
+def good_login(client: Client, username: str = "alice"):
+    return client.post("/accounts/login/", {"username": username, "password": PASSWORD})
+
+
+def fail_login(client: Client, username: str = "alice", **extra):
+    return client.post("/accounts/login/", {"username": username, "password": "wrong"}, **extra)
+
+
+# Sign up ------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_it_signs_you_up_logs_you_in_and_sends_you_to_your_bots(client):
+    response = client.post("/accounts/signup/", signup_data(email="bob@example.org"))
+    assert response.status_code == 302
+    assert response["Location"] == "/my/bots/"
+    bob = User.objects.get(username="bob")
+    assert bob.email == "bob@example.org"
+    assert bob.check_password(PASSWORD)
+    assert logged_in_as(client) == "bob"
+    home = client.get("/").content.decode()
+    assert "Welcome, bob! Your account is ready." in home
+    assert "Log out" in home
+
+
+@pytest.mark.django_db
+def test_it_sends_a_new_account_to_a_safe_next_only(client):
+    wanted = "/games/rps-poker/leaderboard/"
+    response = client.post(f"/accounts/signup/?next={wanted}", signup_data("carol"))
+    assert response["Location"] == wanted
+    other = Client()
+    response = other.post("/accounts/signup/", signup_data("dave", next=EVIL))
+    assert response["Location"] == "/my/bots/"
+
+
+@pytest.mark.django_db
+def test_it_refuses_a_username_that_is_taken_in_any_case(client, alice):
+    for taken in ("alice", "ALICE"):
+        response = client.post("/accounts/signup/", signup_data(taken))
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "A user with that username already exists." in page
+        # the error sits with its field, and the field points at it
+        assert 'id="id_username_error"' in page
+        assert re.search(r'<input[^>]*name="username"[^>]*aria-invalid="true"', page)
+    assert User.objects.count() == 1
+    assert logged_in_as(client) is None
+
+
+@pytest.mark.django_db
+def test_it_explains_weak_and_mismatched_passwords(client):
+    weak = client.post(
+        "/accounts/signup/", signup_data(password1="password", password2="password")
+    ).content.decode()
+    assert "This password is too common." in weak
+    mismatched = client.post(
+        "/accounts/signup/", signup_data(password2=PASSWORD + "x")
+    ).content.decode()
+    assert "The two password fields didn\u2019t match." in mismatched
+    assert 'id="id_password2_error"' in mismatched
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+def test_it_limits_sign_ups_from_one_address(client, settings):
+    settings.SIGNUP_LIMIT = 2
+    for name in ("u1", "u2"):
+        assert Client().post("/accounts/signup/", signup_data(name)).status_code == 302
+    refused = client.post("/accounts/signup/", signup_data("u3"))
+    assert refused.status_code == 429
+    page = refused.content.decode()
+    assert "Too many sign-up attempts from your network." in page
+    assert re.search(r"try again in \d+ minutes?", page)
+    assert 0 < int(refused["Retry-After"]) <= 3600
+    assert not User.objects.filter(username="u3").exists()
+    # another address is not held back
+    elsewhere = Client(REMOTE_ADDR="203.0.113.9")
+    assert elsewhere.post("/accounts/signup/", signup_data("u3")).status_code == 302
+
+
+# Log in -------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_it_logs_in_and_goes_to_a_safe_next(client, alice):
+    wanted = "/games/rps-poker/leaderboard/"
+    response = client.post(
+        "/accounts/login/", {"username": "alice", "password": PASSWORD, "next": wanted}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == wanted
+    assert logged_in_as(client) == "alice"
+
+
+@pytest.mark.django_db
+def test_it_shows_an_error_for_a_bad_password(client, alice):
+    response = fail_login(client)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "That username and password do not match an account." in page
+    assert 'role="alert"' in page
+    assert logged_in_as(client) is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("target", [EVIL, "//evil.example/", "https:///evil.example/"])
+def test_it_refuses_an_open_redirect_after_log_in(client, alice, target):
+    page = client.get("/accounts/login/", {"next": target}).content.decode()
+    assert "evil.example" not in page
+    response = client.post(
+        "/accounts/login/", {"username": "alice", "password": PASSWORD, "next": target}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == settings.LOGIN_REDIRECT_URL == "/my/bots/"
+
+
+@pytest.mark.django_db
+def test_it_locks_a_username_out_after_repeated_failures_and_says_when_to_retry(client, alice):
+    limit = settings.AXES_FAILURE_LIMIT
+    assert limit == 5
+    for _ in range(limit - 1):
+        assert fail_login(client).status_code == 200
+    tripped = fail_login(client)
+    assert tripped.status_code == 429
+    page = tripped.content.decode()
+    assert "Too many failed log-in attempts." in page
+    assert "Logging in is paused for 15 minutes: try again after" in page
+    assert tripped["Retry-After"] == "900"
+    # the right password is refused too while the lock lasts, even from another address
+    for who in (client, Client(REMOTE_ADDR="198.51.100.7")):
+        locked = good_login(who)
+        assert locked.status_code == 429
+        assert "Too many failed log-in attempts." in locked.content.decode()
+        assert logged_in_as(who) is None
+
+
+@pytest.mark.django_db
+def test_it_locks_out_an_address_that_tries_many_usernames(alice):
+    attacker = Client(REMOTE_ADDR="192.0.2.66")
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        last = fail_login(attacker, f"guess{n}")
+    assert last.status_code == 429
+    again = good_login(attacker)
+    assert again.status_code == 429
+    # alice herself, from her own address, is not affected
+    own = Client(REMOTE_ADDR="198.51.100.20")
+    assert (
+        own.post("/accounts/login/", {"username": "alice", "password": PASSWORD}).status_code == 302
+    )
+
+
+@pytest.mark.django_db
+def test_a_forged_forwarded_address_does_not_escape_the_lock(alice):
+    attacker = Client(REMOTE_ADDR="192.0.2.66")
+    statuses = [
+        fail_login(attacker, f"guess{n}", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
+        for n in range(settings.AXES_FAILURE_LIMIT + 1)
+    ]
+    assert statuses[-2:] == [429, 429]
+
+
+@pytest.mark.django_db
+def test_logging_in_to_ones_own_account_does_not_wipe_the_failures(client, alice):
+    # otherwise an attacker with an account could interleave its own log-ins with guesses
+    for n in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert fail_login(client, f"victim{n}").status_code == 200
+    assert good_login(client).status_code == 302
+    client.post("/accounts/logout/")
+    assert fail_login(client, "victim9").status_code == 429
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_lockout_works_through_the_asgi_handler():
+    await User.objects.acreate_user("erin", password=PASSWORD)
+    client = AsyncClient()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        last = await client.post("/accounts/login/", {"username": "erin", "password": "wrong"})
+    assert last.status_code == 429
+    locked = await client.post("/accounts/login/", {"username": "erin", "password": PASSWORD})
+    assert locked.status_code == 429
+    assert "Too many failed log-in attempts." in locked.content.decode()
+
+
+# Log out and password change ------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_it_logs_out_on_post_only(client, alice):
+    client.force_login(alice)
+    assert client.get("/accounts/logout/").status_code == 405
+    assert logged_in_as(client) == "alice"
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert logged_in_as(client) is None
+    assert "You have logged out." in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_password_page_needs_a_log_in(client):
+    response = client.get("/accounts/password/")
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/accounts/password/"
+    assert client.post("/accounts/password/", {}).status_code == 302
+
+
+@pytest.mark.django_db
+def test_it_changes_the_password_and_keeps_you_logged_in(client, alice):
+    client.force_login(alice)
+    wrong_old = client.post(
+        "/accounts/password/",
+        {"old_password": "nope", "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert wrong_old.status_code == 200
+    assert "Your old password was entered incorrectly." in wrong_old.content.decode()
+    response = client.post(
+        "/accounts/password/",
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/password/done/"
+    done = client.get(response["Location"])
+    assert done.status_code == 200
+    assert "Password changed" in done.content.decode()
+    assert logged_in_as(client) == "alice"
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert not alice.check_password(PASSWORD)
+
+
+# CSRF ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_every_form_page_carries_a_csrf_token(client, alice):
+    for url in ("/accounts/signup/", "/accounts/login/"):
+        page = client.get(url).content.decode()
+        assert 'name="csrfmiddlewaretoken"' in page, url
+        assert "<label" in page and 'method="post"' in page
+    client.force_login(alice)
+    page = client.get("/accounts/password/").content.decode()
+    assert 'name="csrfmiddlewaretoken"' in page
+    # the log-out button in the navigation is a form too
+    assert re.search(r'action="/accounts/logout/"[^>]*>\s*<input[^>]*csrfmiddlewaretoken', page)
+
+
+@pytest.mark.django_db
+def test_it_refuses_posts_without_a_csrf_token(alice):
+    strict = Client(enforce_csrf_checks=True)
+    assert strict.post("/accounts/signup/", signup_data()).status_code == 403
+    assert (
+        strict.post("/accounts/login/", {"username": "alice", "password": PASSWORD}).status_code
+        == 403
+    )
+    assert logged_in_as(strict) is None
+    assert not User.objects.filter(username="bob").exists()
+    strict.force_login(alice)
+    assert strict.post("/accounts/logout/").status_code == 403
+    assert logged_in_as(strict) == "alice"
+    change = {
+        "old_password": PASSWORD,
+        "new_password1": NEW_PASSWORD,
+        "new_password2": NEW_PASSWORD,
+    }
+    assert strict.post("/accounts/password/", change).status_code == 403
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
+
+
+@pytest.mark.django_db
+def test_a_post_with_the_token_from_the_page_goes_through(alice):
+    strict = Client(enforce_csrf_checks=True)
+    page = strict.get("/accounts/login/").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = strict.post(
+        "/accounts/login/",
+        {"username": "alice", "password": PASSWORD, "csrfmiddlewaretoken": token},
+    )
+    assert response.status_code == 302
+    assert logged_in_as(strict) == "alice"
