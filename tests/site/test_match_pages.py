@@ -1,0 +1,208 @@
+"""The public match page, its replay data and the record download, on matches that the
+worker really played and stored."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from bots.models import Match, MatchSeat
+from bots.playing import Entry
+from bots.playing import play as play_entries
+from games import replays
+from games.registry import get_game
+from tests.games.matchmaking import CHATTY, RAISES, builtin, enter, play
+
+
+@pytest.fixture
+def rps_matches(db):
+    versions = [
+        enter("alice", "rps-poker", "chatty", CHATTY),
+        enter("bob", "rps-poker", "strong", builtin("rps-poker", "strong")),
+    ]
+    return play("rps-poker", versions, seed=21)
+
+
+@pytest.fixture
+def faulty_match(db):
+    versions = [
+        enter("carol", "rps-poker", "raiser", RAISES),
+        enter("bob", "rps-poker", "simple", builtin("rps-poker", "simple")),
+    ]
+    return play("rps-poker", versions, seed=5)[0]
+
+
+@pytest.fixture
+def last_card_match(db):
+    names = ["naive", "heuristic", "naive", "heuristic"]
+    versions = [
+        enter(owner, "last-card", f"{name}-{owner}", builtin("last-card", name))
+        for owner, name in zip(["alice", "bob", "carol", "dave"], names, strict=True)
+    ]
+    return play("last-card", versions, seed=8, tables=[[v.pk for v in versions]])[0]
+
+
+@pytest.fixture
+def uth_match(db):
+    versions = [
+        enter("alice", "uth", "basic", builtin("uth", "basic")),
+        enter("bob", "uth", "folder", builtin("uth", "always-check")),
+    ]
+    return play("uth", versions, seed=3)[0]
+
+
+def page_of(client, match: Match) -> str:
+    response = client.get(f"/matches/{match.pk}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def text_of(page: str) -> str:
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+
+
+def assert_shows_participants(page: str, match: Match) -> None:
+    for seat in match.participants.select_related("bot__owner", "version"):
+        assert f'href="/bots/{seat.bot.pk}/"' in page
+        assert seat.bot.name in page and seat.bot.owner.username in page
+        assert f"v{seat.version.number}" in page
+    assert f'href="/tournaments/{match.tournament_id}/"' in page
+
+
+# ---- the page -------------------------------------------------------------------------------
+def test_it_shows_an_rps_poker_match_with_its_players_and_the_table(client, rps_matches):
+    match = rps_matches[0]
+    page = page_of(client, match)
+    assert_shows_participants(page, match)
+    assert 'class="card card--' in page and 'role="img"' in page
+    assert 'Step <span id="replay-number">1</span> of 16' in page
+    # the whole log is on the page, with every step's link
+    text = text_of(page)
+    names = [s.bot.label for s in match.participants.order_by("seat")]
+    for frame in replays.build(match.record, names).frames:
+        for line in frame["lines"]:
+            assert line in text
+    assert page.count('data-step="') == 16
+    assert f'href="/matches/{match.pk}/record.json"' in page
+    scores = [s.score for s in match.participants.order_by("seat")]
+    assert sum(scores) == 10
+
+
+def test_it_never_shows_a_bots_stderr_on_the_public_page(client, rps_matches):
+    for match in rps_matches:
+        seat = match.participants.get(bot__name="chatty")
+        assert "SECRET-STDERR-NOTE" in seat.stderr  # the owner will see it on the bot page
+        for url in ("", "?step=9", "replay.json"):
+            body = client.get(f"/matches/{match.pk}/{url}").content.decode()
+            assert "SECRET-STDERR-NOTE" not in body
+
+
+def test_it_draws_the_step_asked_for_without_javascript(client, rps_matches):
+    match = rps_matches[0]
+    page = client.get(f"/matches/{match.pk}/?step=7").content.decode()
+    assert 'Step <span id="replay-number">7</span> of 16' in page
+    assert 'id="step-7" class="log-step is-current" aria-current="step"' in page
+    assert 'data-go="previous" href="?step=6#replay"' in page
+    assert 'data-go="next" href="?step=8#replay"' in page
+    assert "Game 1 of 10" in text_of(page.split('id="replay-frame"')[1].split("</div>")[0])
+    # out of range and nonsense fall back to the ends
+    assert (
+        'Step <span id="replay-number">16</span>'
+        in client.get(f"/matches/{match.pk}/?step=99").content.decode()
+    )
+    assert (
+        'Step <span id="replay-number">1</span>'
+        in client.get(f"/matches/{match.pk}/?step=x").content.decode()
+    )
+
+
+def test_it_documents_the_keyboard_and_loads_the_viewer(client, rps_matches):
+    page = page_of(client, rps_matches[0])
+    for key in ("Home", "End", "Space"):
+        assert f"<kbd>{key}</kbd>" in page
+    assert "js/replay.js" in page and "css/cards.css" in page
+    assert f'data-replay-url="/matches/{rps_matches[0].pk}/replay.json"' in page
+
+
+def test_it_shows_faults_with_their_reasons(client, faulty_match):
+    seat = faulty_match.participants.get(bot__name="raiser")
+    assert seat.fault_kind == "exception"
+    page = page_of(client, faulty_match)
+    assert "out of ideas in game three" in page
+    assert "Disqualified" in page
+    assert "bob/simple wins" in page
+
+
+def test_it_shows_a_last_card_game_with_every_hand(client, last_card_match):
+    page = page_of(client, last_card_match)
+    assert_shows_participants(page, last_card_match)
+    assert "In Last Card fewer points taken is better." in page
+    frame = page.split('id="replay-frame"')[1].split('id="replay-decision"')[0]
+    assert frame.count('class="card card--red') + frame.count('class="card card--black') == 29
+    assert "is dealt" in page
+
+
+def test_it_shows_an_uth_session_against_the_dealer(client, uth_match):
+    page = page_of(client, uth_match)
+    assert_shows_participants(page, uth_match)
+    assert "net chips" in page
+    assert "Round 1: the deal" in page
+    assert 'aria-label="face-down card"' in page  # the dealer's cards and the board
+    assert uth_match.record["result"]["reason"] in page
+
+
+def test_it_answers_404_for_an_unknown_match(client, db):
+    for url in ("/matches/999/", "/matches/999/record.json", "/matches/999/replay.json"):
+        assert client.get(url).status_code == 404
+
+
+def test_it_lists_the_raw_events_of_a_game_without_a_viewer(client, rps_matches):
+    match = rps_matches[0]
+    Match.objects.filter(pk=match.pk).update(record=dict(match.record, game="coming-soon"))
+    page = page_of(client, match)
+    assert "There is no replay viewer" in page
+    assert page.count("<code>") == len(match.record["events"])
+    assert "&quot;type&quot;: &quot;chance&quot;" in page
+
+
+# ---- the downloads --------------------------------------------------------------------------
+def test_it_downloads_the_record_as_a_json_file(client, rps_matches):
+    match = rps_matches[1]
+    response = client.get(f"/matches/{match.pk}/record.json")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == (
+        f'attachment; filename="card-arena-rps-poker-match-{match.pk}.json"'
+    )
+    assert json.loads(response.content) == match.record
+
+
+def test_it_serves_the_replay_frames_as_json(client, uth_match):
+    response = client.get(f"/matches/{uth_match.pk}/replay.json")
+    assert response.status_code == 200
+    data = response.json()
+    assert data["game"] == "uth" and data["supported"] is True
+    assert data["seats"] == ["alice/basic"]
+    assert data["frames"][-1]["scores"] == uth_match.record["result"]["scores"]
+    assert data["cards"]["Ah"]["label"] == "ace of hearts"
+    gzipped = client.get(f"/matches/{uth_match.pk}/replay.json", HTTP_ACCEPT_ENCODING="gzip")
+    assert gzipped["Content-Encoding"] == "gzip"
+
+
+def test_it_shows_a_live_table_match_of_people_without_a_tournament(client, db):
+    entries = [Entry(name="ann", builtin="simple"), Entry(name="guest", builtin="strong")]
+    played = play_entries(get_game("rps-poker"), entries, seed=9)
+    record = json.loads(json.dumps(played.outcome.record))
+    match = Match.objects.create(game="rps-poker", seed=9, record=record)
+    ann = get_user_model().objects.create_user("ann")
+    scores = record["result"]["scores"]
+    MatchSeat.objects.create(match=match, seat=0, user=ann, name="ann", score=scores[0])
+    MatchSeat.objects.create(match=match, seat=1, name="a guest player", score=scores[1])
+    page = page_of(client, match)
+    assert "/tournaments/" not in page and "a live table" in page
+    assert "a guest player" in page and "a person" in page
+    assert 'class="card card--' in page
