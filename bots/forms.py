@@ -1,0 +1,97 @@
+"""The upload form of "My bots": a game, a bot name, a language, and a file or pasted code.
+
+The form only checks what the browser sent (one source of code, a suffix that agrees with
+the language); the limits on the code itself (size, encoding, a new checksum...) belong to
+:func:`bots.uploads.upload`, which the view calls with the bytes this form hands it.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from bots.uploads import LANGUAGE_SUFFIX, UploadError, language_for
+from games.registry import game_slugs, get_game
+
+#: how each language is named on the pages
+LANGUAGE_TITLES = {"python": "Python", "javascript": "JavaScript"}
+
+
+def language_choices() -> list[tuple[str, str]]:
+    known = [language for language in LANGUAGE_TITLES if language in LANGUAGE_SUFFIX]
+    others = sorted(set(LANGUAGE_SUFFIX) - set(known))
+    return [
+        (language, f"{LANGUAGE_TITLES.get(language, language)} ({LANGUAGE_SUFFIX[language]})")
+        for language in known + others
+    ]
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(slug, get_game(slug).title) for slug in game_slugs()]
+
+
+class UploadForm(forms.Form):
+    game = forms.ChoiceField(choices=game_choices)
+    name = forms.CharField(
+        label="Bot name",
+        max_length=60,
+        help_text="Up to 60 characters. Use the name of one of your bots to upload a new "
+        "version of it.",
+        widget=forms.TextInput(attrs={"list": "my-bot-names", "autocomplete": "off"}),
+    )
+    language = forms.ChoiceField(choices=language_choices, widget=forms.RadioSelect)
+    file = forms.FileField(
+        label="Code file",
+        required=False,
+        help_text="A .py or .js file whose suffix matches the language.",
+        widget=forms.FileInput(attrs={"accept": ".py,.js,text/x-python,text/javascript"}),
+    )
+    code = forms.CharField(
+        label="Or paste the code",
+        required=False,
+        strip=False,
+        help_text="Instead of a file: the whole bot, as you would save it in a file.",
+        widget=forms.Textarea(attrs={"rows": 14, "spellcheck": "false", "class": "code"}),
+    )
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        upload = data.get("file")
+        code = data.get("code") or ""
+        language = data.get("language")
+        if upload and code.strip():
+            raise forms.ValidationError(
+                "Choose a file or paste the code, not both.", code="two_sources"
+            )
+        if not upload and not code.strip():
+            raise forms.ValidationError(
+                "Choose a file to upload or paste the code.", code="no_source"
+            )
+        if upload and language:
+            try:
+                found = language_for(upload.name)
+            except UploadError as exc:
+                self.add_error("file", str(exc))
+            else:
+                if found != language:
+                    self.add_error(
+                        "file",
+                        f"{upload.name} is a {LANGUAGE_TITLES[found]} file, but the language "
+                        f"chosen is {LANGUAGE_TITLES[language]}.",
+                    )
+        return data
+
+    def filename_and_data(self) -> tuple[str, bytes]:
+        """What :func:`bots.uploads.upload` takes: a file name (its suffix gives the
+        language) and the code's bytes. Pasted code is named after the bot, and the line
+        ends a browser sends with a textarea (CR LF) become LF."""
+        data = self.cleaned_data
+        upload = data.get("file")
+        if upload:
+            return upload.name, upload.read()
+        suffix = LANGUAGE_SUFFIX[data["language"]]
+        code = data["code"].replace("\r\n", "\n")
+        return f"{data['name'].strip()}{suffix}", code.encode("utf-8")

@@ -1,0 +1,528 @@
+"""Pages about bots: "My bots" (upload, versions, live validation, retire / reactivate) and
+the public page of each bot (rating history, results, recent matches).
+
+The web process only stores uploaded code: validation runs in the worker's sandbox
+(``manage.py worker``), and these pages show its verdict, polling a small JSON endpoint while
+a version waits. What only the owner may see (code, validation logs, the stderr and faults of
+matches) is checked here on the server, never left to the template or the browser.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import content_disposition_header
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_POST
+
+from bots import uploads
+from bots.forms import LANGUAGE_TITLES, UploadForm
+from bots.models import Bot, BotVersion, LeaderboardRow, MatchSeat, Rating, RatingHistory
+from bots.ratings import format_of
+from games.registry import get_game
+
+#: a request may be this much larger than the code limit (form fields, multipart framing)
+REQUEST_OVERHEAD = 64 * 1024
+#: how many recent matches the bot page lists
+RECENT_MATCHES = 20
+#: how many points the rating chart draws at most (a long history is thinned evenly)
+CHART_POINTS = 300
+#: how many rating updates the chart's data table lists (the newest)
+CHART_TABLE_ROWS = 100
+
+
+# ---- helpers --------------------------------------------------------------------------------
+def uploads_per_hour() -> int:
+    return int(getattr(settings, "BOT_UPLOADS_PER_HOUR", 10))
+
+
+def request_limit() -> int:
+    """The largest upload request read at all: twice the code limit (a browser sends a
+    textarea's line ends as CR LF) plus room for the other fields."""
+    return 2 * uploads.max_code_bytes() + REQUEST_OVERHEAD
+
+
+def game_title(slug: str) -> str:
+    try:
+        return get_game(slug).title
+    except KeyError:
+        return slug
+
+
+def _one_to_one(bot: Bot, name: str) -> Any:
+    """A reverse one-to-one (rating, leaderboard row) or None when the bot has none yet."""
+    try:
+        return getattr(bot, name)
+    except (Rating.DoesNotExist, LeaderboardRow.DoesNotExist):
+        return None
+
+
+def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any]:
+    """What the pages and the status endpoint say about a version's state."""
+    now = now or timezone.now()
+    text = version.status
+    detail = ""
+    if version.status == BotVersion.VALIDATING:
+        if version.validation_lease and version.validation_lease > now:
+            detail = "a worker is playing its validation matches"
+        else:
+            detail = "waiting for a worker"
+    elif version.status == BotVersion.ACTIVE:
+        detail = "competing"
+    elif version.status == BotVersion.RETIRED:
+        detail = "not competing; it can be made active again"
+    return {"status": version.status, "text": text, "detail": detail}
+
+
+def version_json(version: BotVersion) -> dict[str, Any]:
+    state = status_of(version)
+    siblings = version.bot.versions.order_by("number").only(
+        "id", "bot_id", "number", "status", "validation_lease"
+    )
+    return {
+        "id": version.pk,
+        "bot": version.bot_id,
+        "number": version.number,
+        "status": version.status,
+        "text": state["text"],
+        "detail": state["detail"],
+        "final": version.status != BotVersion.VALIDATING,
+        "reason": version.reason,
+        "log": version.validation_log,
+        "validated": version.validated.isoformat() if version.validated else None,
+        "versions": [{"id": v.pk, "number": v.number, **status_of(v)} for v in siblings],
+    }
+
+
+class RateLimited(uploads.UploadError):
+    """Too many new versions in the last hour."""
+
+
+def upload_within_limit(user: Any, game: str, name: str, filename: str, data: bytes) -> BotVersion:
+    """:func:`bots.uploads.upload`, unless the user already uploaded ``BOT_UPLOADS_PER_HOUR``
+    versions in the last hour. The user's row is locked so that parallel requests count
+    each other."""
+    per_hour = uploads_per_hour()
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        now = timezone.now()
+        recent = list(
+            BotVersion.objects.filter(bot__owner=user, created__gt=now - timedelta(hours=1))
+            .order_by("created")
+            .values_list("created", flat=True)
+        )
+        if len(recent) >= per_hour:
+            free_at = recent[len(recent) - per_hour] + timedelta(hours=1)
+            minutes = max(1, math.ceil((free_at - now).total_seconds() / 60))
+            raise RateLimited(
+                f"You have uploaded {len(recent)} versions in the last hour, the most allowed "
+                f"({per_hour} an hour); you can upload again in {minutes} "
+                f"minute{'s' if minutes != 1 else ''}."
+            )
+        return uploads.upload(user, game, name, filename, data)
+
+
+# ---- My bots --------------------------------------------------------------------------------
+def _initial(request: HttpRequest) -> dict[str, Any]:
+    """A new version of one of the user's bots (``?bot=<id>``) starts from its game, name and
+    language."""
+    initial: dict[str, Any] = {"language": "python"}
+    pk = request.GET.get("bot", "")
+    if pk.isdigit():
+        bot = Bot.objects.filter(pk=int(pk), owner=request.user).first()
+        if bot is not None:
+            initial.update(game=bot.game, name=bot.name, language=bot.language)
+    game = request.GET.get("game", "")
+    if "game" not in initial and game:
+        initial["game"] = game
+    return initial
+
+
+def _my_bots_context(user: Any) -> list[dict[str, Any]]:
+    versions = BotVersion.objects.defer("code").order_by("-number")
+    bots = (
+        Bot.objects.filter(owner=user)
+        .select_related("rating", "leaderboard_row")
+        .prefetch_related(Prefetch("versions", queryset=versions))
+        .order_by("game", "name")
+    )
+    now = timezone.now()
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for bot in bots:
+        listed = list(bot.versions.all())
+        groups[bot.game].append(
+            {
+                "bot": bot,
+                "language": LANGUAGE_TITLES.get(bot.language, bot.language),
+                "versions": [{"version": v, **status_of(v, now)} for v in listed],
+                "active": next((v for v in listed if v.status == BotVersion.ACTIVE), None),
+                "validating": any(v.status == BotVersion.VALIDATING for v in listed),
+                "rating": _one_to_one(bot, "rating"),
+                "row": _one_to_one(bot, "leaderboard_row"),
+                "plays_alone": _plays_alone(bot.game),
+            }
+        )
+    return [{"slug": slug, "title": game_title(slug), "bots": groups[slug]} for slug in groups]
+
+
+def _plays_alone(slug: str) -> bool:
+    try:
+        return get_game(slug).plays_alone
+    except KeyError:
+        return False
+
+
+def _render_my_bots(
+    request: HttpRequest, form: UploadForm, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    games = _my_bots_context(request.user)
+    names = sorted({entry["bot"].name for game in games for entry in game["bots"]})
+    return render(
+        request,
+        "bots/my_bots.html",
+        {
+            "games": games,
+            "form": form,
+            "request_error": error,
+            "bot_names": names,
+            "max_bytes": uploads.max_code_bytes(),
+            "per_hour": uploads_per_hour(),
+            "any_validating": any(b["validating"] for g in games for b in g["bots"]),
+        },
+        status=status,
+    )
+
+
+@login_required
+@csrf_exempt  # the size of a POST is checked before its body is read; csrf_protect follows
+def my_bots(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        length = request.META.get("CONTENT_LENGTH") or "0"
+        size = int(length) if length.isdigit() else 0
+        if size > request_limit():
+            # Refused before the body is parsed: nothing of it is held in memory.
+            error = (
+                f"The upload has {size} bytes; a bot's code may have at most "
+                f"{uploads.max_code_bytes()} bytes."
+            )
+            form = UploadForm(initial=_initial(request))
+            return _render_my_bots(request, form, error=error, status=413)
+        return _upload(request)
+    if request.method not in ("GET", "HEAD"):
+        return HttpResponseNotAllowed(["GET", "HEAD", "POST"])
+    return _render_my_bots(request, UploadForm(initial=_initial(request)))
+
+
+@csrf_protect
+def _upload(request: HttpRequest) -> HttpResponse:
+    form = UploadForm(request.POST, request.FILES)
+    if form.is_valid():
+        filename, data = form.filename_and_data()
+        try:
+            version = upload_within_limit(
+                request.user, form.cleaned_data["game"], form.cleaned_data["name"], filename, data
+            )
+        except uploads.UploadError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(
+                request,
+                f"Version {version.number} of {version.bot.name} is stored and waits for "
+                "validation in the sandbox.",
+            )
+            return redirect(reverse("my_bots") + f"#version-{version.pk}")
+    return _render_my_bots(request, form)
+
+
+@never_cache
+@login_required
+@require_GET
+def version_status(request: HttpRequest, pk: int) -> JsonResponse:
+    version = get_object_or_404(
+        BotVersion.objects.select_related("bot"), pk=pk, bot__owner=request.user
+    )
+    return JsonResponse(version_json(version))
+
+
+@login_required
+@require_GET
+def version_download(request: HttpRequest, pk: int) -> HttpResponse:
+    version = get_object_or_404(
+        BotVersion.objects.select_related("bot"), pk=pk, bot__owner=request.user
+    )
+    stem, dot, suffix = version.filename.rpartition(".")
+    name = f"{stem}-v{version.number}{dot}{suffix}"
+    return HttpResponse(
+        version.code,
+        content_type="text/plain; charset=utf-8",
+        headers={"Content-Disposition": content_disposition_header(True, name)},
+    )
+
+
+@login_required
+@require_POST
+def bot_retire(request: HttpRequest, pk: int) -> HttpResponse:
+    bot = get_object_or_404(Bot, pk=pk, owner=request.user)
+    version = uploads.retire(bot)
+    if version is None:
+        messages.error(request, f"{bot.name} has no active version to retire.")
+    else:
+        messages.success(
+            request,
+            f"{bot.name} is retired: version {version.number} no longer competes. "
+            "Make a version active again to bring the bot back.",
+        )
+    return redirect(reverse("my_bots") + f"#bot-{bot.pk}")
+
+
+@login_required
+@require_POST
+def version_activate(request: HttpRequest, pk: int) -> HttpResponse:
+    version = get_object_or_404(
+        BotVersion.objects.select_related("bot"), pk=pk, bot__owner=request.user
+    )
+    try:
+        version = uploads.reactivate(version)
+    except uploads.UploadError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            f"Version {version.number} of {version.bot.name} is active again; its placement "
+            "matches are queued.",
+        )
+    return redirect(reverse("my_bots") + f"#bot-{version.bot_id}")
+
+
+# ---- the public bot page --------------------------------------------------------------------
+def _nice_step(span: float, parts: int) -> float:
+    raw = span / parts if span > 0 else 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    for factor in (1, 2, 2.5, 5, 10):
+        if factor * magnitude >= raw:
+            return factor * magnitude
+    return 10 * magnitude
+
+
+def _ticks(low: float, high: float, parts: int) -> list[float]:
+    step = _nice_step(high - low, parts)
+    first = math.ceil(low / step) * step
+    ticks = []
+    value = first
+    while value <= high + step * 1e-9:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def rating_chart(history: list[RatingHistory]) -> dict[str, Any] | None:
+    """An SVG line chart of a rating history: the conservative rating (mu - 3 sigma) after
+    each rated match, mu dashed, and the band mu +/- sigma; numbers only, drawn here."""
+    if not history:
+        return None
+    first = history[0]
+    points = [(0, first.mu_before, first.sigma_before)]
+    points += [(n, h.mu, h.sigma) for n, h in enumerate(history, start=1)]
+    if len(points) > CHART_POINTS:
+        last = len(points) - 1
+        keep = sorted({round(k * last / (CHART_POINTS - 1)) for k in range(CHART_POINTS)})
+        points = [points[k] for k in keep]
+    width, height = 640, 260
+    left, right, top, bottom = 52, 14, 14, 36
+    count = len(history)
+    lows = [mu - 3 * sigma for _, mu, sigma in points]
+    highs = [mu + sigma for _, mu, sigma in points]
+    low, high = min(lows), max(highs)
+    pad = max((high - low) * 0.05, 0.5)
+    low, high = low - pad, high + pad
+
+    def x(n: float) -> float:
+        return left + (width - left - right) * (n / count if count else 0)
+
+    def y(value: float) -> float:
+        return top + (height - top - bottom) * (high - value) / (high - low)
+
+    def path(values: list[tuple[float, float]]) -> str:
+        return " ".join(
+            f"{'M' if k == 0 else 'L'}{x(n):.1f},{y(v):.1f}" for k, (n, v) in enumerate(values)
+        )
+
+    upper = [(n, mu + sigma) for n, mu, sigma in points]
+    lower = [(n, mu - sigma) for n, mu, sigma in points]
+    band = path(upper) + " " + path(list(reversed(lower))).replace("M", "L", 1) + " Z"
+    y_ticks = [{"y": f"{y(v):.1f}", "label": f"{v:g}"} for v in _ticks(low, high, 4)]
+    x_ticks = [
+        {"x": f"{x(v):.1f}", "label": f"{int(v)}"}
+        for v in _ticks(0, count, min(5, count))
+        if v == int(v)
+    ]
+    start = first.mu_before - 3 * first.sigma_before
+    last = history[-1]
+    end = last.mu - 3 * last.sigma
+    return {
+        "width": width,
+        "height": height,
+        "plot": {"left": left, "right": width - right, "top": top, "bottom": height - bottom},
+        "band": band,
+        "mu": path([(n, mu) for n, mu, _ in points]),
+        "conservative": path([(n, mu - 3 * sigma) for n, mu, sigma in points]),
+        "y_ticks": y_ticks,
+        "x_ticks": x_ticks,
+        "axis_label_y": height - 4,
+        "desc": (
+            f"Over {count} rated match{'es' if count != 1 else ''} the rating "
+            f"(mu - 3 sigma) went from {start:.2f} to {end:.2f}; mu is now {last.mu:.2f} "
+            f"with sigma {last.sigma:.2f}."
+        ),
+    }
+
+
+def _history_table(history: list[RatingHistory]) -> list[dict[str, Any]]:
+    rows = []
+    start = max(0, len(history) - CHART_TABLE_ROWS)
+    for n in range(len(history) - 1, start - 1, -1):
+        h = history[n]
+        before = h.mu_before - 3 * h.sigma_before
+        after = h.mu - 3 * h.sigma
+        rows.append(
+            {
+                "n": n + 1,
+                "entry": h,
+                "conservative": after,
+                "change": after - before,
+            }
+        )
+    return rows
+
+
+def _higher_is_better(game: str) -> bool:
+    try:
+        fmt = format_of(game)
+    except KeyError:
+        return True
+    return fmt is None or fmt.higher_is_better
+
+
+def opponent_results(bot: Bot) -> list[dict[str, Any]]:
+    """Per opponent met (a bot, or a person at a live table): matches, wins, draws, losses
+    (who scored better in the match, by the game's own direction) and each side's points."""
+    better = 1 if _higher_is_better(bot.game) else -1
+    mine = dict(MatchSeat.objects.filter(bot=bot).values_list("match_id", "score"))
+    if not mine:
+        return []
+    theirs = (
+        MatchSeat.objects.filter(match_id__in=MatchSeat.objects.filter(bot=bot).values("match_id"))
+        .exclude(bot=bot)
+        .values_list("match_id", "bot_id", "name", "score")
+    )
+    tally: dict[tuple[int | None, str], dict[str, float]] = defaultdict(
+        lambda: {"matches": 0, "wins": 0, "draws": 0, "losses": 0, "for": 0.0, "against": 0.0}
+    )
+    for match_id, other, name, score in theirs:
+        entry = tally[(other, "" if other is not None else name)]
+        my_score = mine[match_id]
+        entry["matches"] += 1
+        entry["for"] += my_score
+        entry["against"] += score
+        diff = better * (my_score - score)
+        entry["wins" if diff > 0 else "losses" if diff < 0 else "draws"] += 1
+    bots = Bot.objects.select_related("owner").in_bulk([pk for pk, _ in tally if pk is not None])
+    rows = []
+    for (pk, name), entry in tally.items():
+        if pk is None:
+            rows.append({"bot": None, "label": name or "a player", **entry})
+        elif pk in bots:
+            rows.append({"bot": bots[pk], "label": bots[pk].label, **entry})
+    rows.sort(key=lambda r: (-r["matches"], r["label"]))
+    return rows
+
+
+def recent_matches(bot: Bot, *, with_private: bool) -> list[dict[str, Any]]:
+    """The bot's latest matches: its score, the others at the table and where it finished.
+    Faults and stderr are included only ``with_private`` (for the owner)."""
+    better = 1 if _higher_is_better(bot.game) else -1
+    fields = ["match_id", "seat", "score", "version__number", "match__played"]
+    if with_private:
+        fields += ["fault_kind", "fault_reason", "stderr"]
+    seats = list(
+        MatchSeat.objects.filter(bot=bot)
+        .order_by("-match__played", "-match_id")
+        .values(*fields)[:RECENT_MATCHES]
+    )
+    others: dict[int, list[MatchSeat]] = defaultdict(list)
+    table = (
+        MatchSeat.objects.filter(match_id__in=[s["match_id"] for s in seats])
+        .exclude(bot=bot)
+        .select_related("bot__owner")
+        .only("match_id", "seat", "score", "name", "bot__name", "bot__owner__username")
+    )
+    for seat in table:
+        others[seat.match_id].append(seat)
+    rows = []
+    for seat in seats:
+        around = sorted(others[seat["match_id"]], key=lambda s: s.seat)
+        ahead = sum(1 for s in around if better * (s.score - seat["score"]) > 0)
+        level = sum(1 for s in around if s.score == seat["score"])
+        if not around:
+            outcome = ""
+        elif len(around) == 1:
+            outcome = "won" if ahead == 0 and not level else "drew" if level else "lost"
+        else:
+            outcome = f"place {ahead + 1} of {len(around) + 1}" + (" (shared)" if level else "")
+        rows.append({**seat, "others": around, "outcome": outcome})
+    return rows
+
+
+def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
+    bot = get_object_or_404(Bot.objects.select_related("owner", "rating", "leaderboard_row"), pk=pk)
+    is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
+    versions = bot.versions.order_by("-number")
+    if not is_owner:
+        versions = versions.defer("code", "validation_log", "reason")
+    versions = list(versions)
+    row = _one_to_one(bot, "leaderboard_row")
+    rating = _one_to_one(bot, "rating")
+    columns = []
+    try:
+        fmt = format_of(bot.game)
+    except KeyError:
+        fmt = None
+    if fmt is not None and row is not None and row.score:
+        columns = [(title, show(row.score)) for title, show in fmt.columns()]
+    history = list(
+        RatingHistory.objects.filter(bot=bot)
+        .only("mu", "sigma", "mu_before", "sigma_before", "match_id", "created")
+        .order_by("id")
+    )
+    context = {
+        "bot": bot,
+        "is_owner": is_owner,
+        "game": game_title(bot.game),
+        "plays_alone": _plays_alone(bot.game),
+        "language": LANGUAGE_TITLES.get(bot.language, bot.language),
+        "active": next((v for v in versions if v.status == BotVersion.ACTIVE), None),
+        "versions": [{"version": v, **status_of(v)} for v in versions],
+        "rating": rating,
+        "row": row,
+        "columns": columns,
+        "chart": rating_chart(history),
+        "history": _history_table(history),
+        "history_total": len(history),
+        "opponents": opponent_results(bot),
+        "recent": recent_matches(bot, with_private=is_owner),
+    }
+    return render(request, "bots/bot.html", context)

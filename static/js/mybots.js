@@ -1,0 +1,142 @@
+/* My bots: follow validations as they happen.
+ *
+ * Every row of a version that is validating carries data-status-url (its owner-only
+ * /my/bots/versions/<id>/status.json). While such rows remain, each is asked every 1.5 s
+ * and the page is updated in place: the status badge, the reason and log of a rejection,
+ * the other versions of the same bot (a newly active version retires the previous one), and
+ * which "Make active" / "Retire" buttons apply. Changes are announced through the polite
+ * live region #validation-live. Without JavaScript the page shows the same state on reload.
+ */
+(function () {
+  "use strict";
+
+  var INTERVAL_MS = 1500;
+  var MAX_INTERVAL_MS = 30000;
+  var live = document.getElementById("validation-live");
+  var delay = INTERVAL_MS;
+  var timer = null;
+  var inFlight = false;
+
+  function waiting() {
+    return Array.prototype.filter.call(
+      document.querySelectorAll("tr[data-status-url]"),
+      function (row) { return row.dataset.status === "validating"; }
+    );
+  }
+
+  function announce(message) {
+    if (!live) return;
+    // Clear first so that the same words said twice are announced twice.
+    live.textContent = "";
+    window.setTimeout(function () { live.textContent = message; }, 50);
+  }
+
+  function setStatus(row, status, text, detail) {
+    row.dataset.status = status;
+    var badge = row.querySelector('[data-role="status"]');
+    if (badge) {
+      badge.className = "status status-" + status;
+      badge.textContent = text;
+    }
+    var note = row.querySelector('[data-role="detail"]');
+    if (note) note.textContent = detail || "";
+    var activate = row.querySelector('[data-role="activate"]');
+    if (activate) activate.hidden = status !== "retired";
+  }
+
+  function showVerdict(row, data) {
+    var box = row.querySelector('[data-role="verdict"]');
+    if (!box) return;
+    while (box.firstChild) box.removeChild(box.firstChild);
+    if (data.status === "rejected" && data.reason) {
+      var reason = document.createElement("p");
+      reason.className = "reason";
+      var label = document.createElement("span");
+      label.className = "sr-only";
+      label.textContent = "Reason: ";
+      reason.appendChild(label);
+      reason.appendChild(document.createTextNode(data.reason));
+      box.appendChild(reason);
+    }
+    if (data.log) {
+      var details = document.createElement("details");
+      var summary = document.createElement("summary");
+      summary.textContent = "Validation log";
+      var pre = document.createElement("pre");
+      pre.className = "log";
+      pre.textContent = data.log;
+      details.appendChild(summary);
+      details.appendChild(pre);
+      if (data.status === "rejected") details.open = true;
+      box.appendChild(details);
+    }
+  }
+
+  function update(row, data) {
+    var card = row.closest("[data-bot]");
+    var name = card ? card.dataset.name : "your bot";
+    (data.versions || []).forEach(function (version) {
+      var other = document.getElementById("version-" + version.id);
+      if (other && other !== row && other.dataset.status !== version.status) {
+        setStatus(other, version.status, version.text, version.detail);
+      }
+    });
+    setStatus(row, data.status, data.text, data.detail);
+    if (!data.final) return;
+    showVerdict(row, data);
+    if (card) {
+      var retire = card.querySelector('[data-role="retire"]');
+      var active = (data.versions || []).some(function (v) { return v.status === "active"; });
+      if (retire) retire.hidden = !active;
+    }
+    if (data.status === "rejected") {
+      announce("Version " + data.number + " of " + name + " was rejected: " + data.reason);
+    } else {
+      announce("Version " + data.number + " of " + name + " is " + data.text + ".");
+    }
+  }
+
+  function poll(row) {
+    return fetch(row.dataset.statusUrl, {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { Accept: "application/json" },
+    }).then(function (response) {
+      if (!response.ok) throw new Error("status " + response.status);
+      return response.json();
+    }).then(function (data) {
+      update(row, data);
+    });
+  }
+
+  function schedule() {
+    window.clearTimeout(timer);
+    timer = null;
+    if (waiting().length) timer = window.setTimeout(tick, delay);
+  }
+
+  function tick() {
+    if (document.hidden) {
+      schedule();
+      return;
+    }
+    inFlight = true;
+    Promise.all(waiting().map(poll)).then(
+      function () { delay = INTERVAL_MS; },
+      function () { delay = Math.min(delay * 2, MAX_INTERVAL_MS); }
+    ).then(function () {
+      inFlight = false;
+      schedule();
+    });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && !inFlight && waiting().length) {
+      delay = INTERVAL_MS;
+      window.clearTimeout(timer);
+      tick();
+    }
+  });
+
+  schedule();
+})();

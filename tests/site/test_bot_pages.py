@@ -1,0 +1,564 @@
+"""My bots (upload, versions, live validation, retire / reactivate) and the public bot page,
+seen by three visitors: the owner, another logged-in user and an anonymous one."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client
+from django.utils import timezone
+
+from bots import competition
+from bots.models import (
+    Bot,
+    BotVersion,
+    LeaderboardRow,
+    Match,
+    MatchJob,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+    Tournament,
+)
+from bots.ratings import NEW_VERSION_SIGMA
+from bots.uploads import activate
+from bots.views import CHART_POINTS, rating_chart, request_limit
+from bots.worker import Options, Worker
+from games.registry import get_game
+
+
+def builtin_code(name: str) -> str:
+    return get_game("rps-poker").builtin_path(name).read_text()
+
+
+#: a legal RPS Poker bot (always the first card) that runs ``{act}`` in main_play
+TEMPLATE = """
+import sys
+
+
+class Bot:
+    def draft_pick(self, cards):
+        return 0
+
+    def draft_receive(self, card):
+        pass
+
+    def main_play(self, hand, base):
+{act}
+        return 0
+
+    def main_postprocess(self, card):
+        pass
+"""
+
+
+def bot_code(act: str = "pass") -> str:
+    return TEMPLATE.format(act=textwrap.indent(textwrap.dedent(act).strip(), " " * 8))
+
+
+JS_BOT = """({
+  draftPick: function (cards) { return 0; },
+  draftReceive: function (card) {},
+  mainPlay: function (hand, base) { return 0; },
+  mainPostprocess: function (card) {},
+})
+"""
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return User.objects.create_user("alice", password="x" * 12)
+
+
+@pytest.fixture
+def bob(db) -> User:
+    return User.objects.create_user("bob", password="x" * 12)
+
+
+@pytest.fixture
+def owner(alice) -> Client:
+    client = Client()
+    client.force_login(alice)
+    return client
+
+
+@pytest.fixture
+def other(bob) -> Client:
+    client = Client()
+    client.force_login(bob)
+    return client
+
+
+@pytest.fixture
+def anonymous() -> Client:
+    return Client()
+
+
+def make_active(user: User, name: str, code: str) -> BotVersion:
+    """An active version made directly (no validation), like an admin would."""
+    bot, _ = Bot.objects.get_or_create(
+        owner=user, game="rps-poker", name=name, defaults={"language": "python"}
+    )
+    version = BotVersion.objects.create(
+        bot=bot,
+        number=bot.versions.count() + 1,
+        code=code,
+        checksum=BotVersion.checksum_of(code),
+    )
+    with transaction.atomic():
+        activate(version)
+    return version
+
+
+def paste(client: Client, name: str = "mine", code: str | None = None, **fields):
+    data = {"game": "rps-poker", "name": name, "language": "python", "code": code or bot_code()}
+    data.update(fields)
+    return client.post("/my/bots/", data)
+
+
+def page(response) -> str:
+    return response.content.decode()
+
+
+def errors(response) -> str:
+    """The text of the upload form's error messages, unescaped enough to compare."""
+    html = page(response)
+    found = re.findall(r'<(?:div class="form-errors"|ul class="errorlist)[^>]*>(.*?)</(?:div|ul)>',
+                       html, re.S)  # fmt: skip
+    text = re.sub(r"<[^>]+>", " ", " ".join(found))
+    return " ".join(text.replace("&#x27;", "'").replace("&quot;", '"').split())
+
+
+def csrf_token(client: Client) -> str:
+    client.get("/my/bots/")
+    return client.cookies["csrftoken"].value
+
+
+# ---- who may do what --------------------------------------------------------------------
+def test_it_sends_anonymous_visitors_to_log_in_before_anything_private(anonymous, alice):
+    version = make_active(alice, "counter", bot_code())
+    for url in (
+        "/my/bots/",
+        f"/my/bots/versions/{version.pk}/status.json",
+        f"/my/bots/versions/{version.pk}/code/",
+    ):
+        response = anonymous.get(url)
+        assert response.status_code == 302
+        assert response["Location"] == f"/accounts/login/?next={url}"
+    response = paste(anonymous, name="sneaky")
+    assert response["Location"] == "/accounts/login/?next=/my/bots/"
+    response = anonymous.post(f"/my/bots/{version.bot_id}/retire/")
+    assert response["Location"].startswith("/accounts/login/")
+    assert not Bot.objects.filter(name="sneaky").exists()
+    version.refresh_from_db()
+    assert version.status == BotVersion.ACTIVE
+
+
+def test_it_hides_code_logs_and_stderr_of_a_bot_from_everyone_but_its_owner(
+    owner, other, anonymous, alice, bob
+):
+    version = make_active(alice, "chatty", bot_code("# CODE-MARKER-6173"))
+    BotVersion.objects.filter(pk=version.pk).update(validation_log="LOG-MARKER-2291")
+    opponent = make_active(bob, "steady", builtin_code("simple"))
+    competition.start_round_robin("rps-poker", 1, seed=11, versions=[version, opponent])
+    assert Worker(Options(validate=False), name="test-worker").run(batch=True) == 2
+    MatchSeat.objects.filter(bot=version.bot).update(
+        stderr="STDERR-MARKER-5512", fault_kind="timeout", fault_reason="FAULT-MARKER-8830"
+    )
+    markers = ("CODE-MARKER-6173", "LOG-MARKER-2291", "STDERR-MARKER-5512", "FAULT-MARKER-8830")
+
+    mine = page(owner.get(f"/bots/{version.bot_id}/"))
+    for marker in markers:
+        assert marker in mine
+    assert f'href="/my/bots/versions/{version.pk}/code/"' in mine
+    for visitor in (other, anonymous):
+        response = visitor.get(f"/bots/{version.bot_id}/")
+        assert response.status_code == 200
+        for marker in markers:
+            assert marker not in page(response)
+        assert "/code/" not in page(response)
+    for url in (f"/my/bots/versions/{version.pk}/status.json",
+                f"/my/bots/versions/{version.pk}/code/"):  # fmt: skip
+        assert other.get(url).status_code == 404
+    download = owner.get(f"/my/bots/versions/{version.pk}/code/")
+    assert download.status_code == 200
+    assert download["Content-Disposition"] == 'attachment; filename="chatty-v1.py"'
+    assert "CODE-MARKER-6173" in download.content.decode()
+    # Someone else's bots are not listed among mine.
+    assert "chatty" not in page(other.get("/my/bots/"))
+
+
+def test_it_refuses_a_forged_retire_or_activation_of_someone_elses_bot(other, alice):
+    first = make_active(alice, "counter", bot_code())
+    second = make_active(alice, "counter", bot_code("# a second version"))
+    first.refresh_from_db()
+    assert first.status == BotVersion.RETIRED
+    token = csrf_token(other)
+    retire = other.post(f"/my/bots/{second.bot_id}/retire/", {"csrfmiddlewaretoken": token})
+    assert retire.status_code == 404
+    back = other.post(f"/my/bots/versions/{first.pk}/activate/", {"csrfmiddlewaretoken": token})
+    assert back.status_code == 404
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, second.status) == (BotVersion.RETIRED, BotVersion.ACTIVE)
+    assert not Tournament.objects.exists()
+
+
+def test_it_enforces_csrf_on_uploads_retiring_and_activating(alice):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    version = make_active(alice, "counter", bot_code())
+    assert paste(client, name="forged").status_code == 403
+    assert client.post(f"/my/bots/{version.bot_id}/retire/").status_code == 403
+    assert not Bot.objects.filter(name="forged").exists()
+    version.refresh_from_db()
+    assert version.status == BotVersion.ACTIVE
+    # With the token of the page's form, the same requests go through.
+    token = csrf_token(client)
+    response = paste(client, name="honest", csrfmiddlewaretoken=token)
+    assert response.status_code == 302
+    assert Bot.objects.filter(name="honest").exists()
+    response = client.post(f"/my/bots/{version.bot_id}/retire/", {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    version.refresh_from_db()
+    assert version.status == BotVersion.RETIRED
+
+
+# ---- uploading ----------------------------------------------------------------------------
+def test_it_stores_pasted_code_as_a_validating_version_without_running_it(
+    owner, alice, tmp_path: Path
+):
+    marker = tmp_path / "ran"
+    code = f"open({str(marker)!r}, 'w').write('the web process ran me')\r\n" + bot_code()
+    response = paste(owner, name="paster", code=code)
+    assert response.status_code == 302
+    version = BotVersion.objects.get(bot__owner=alice, bot__name="paster")
+    assert response["Location"] == f"/my/bots/#version-{version.pk}"
+    assert version.status == BotVersion.VALIDATING
+    assert version.bot.language == "python"
+    assert version.filename == "paster.py"
+    assert "\r" not in version.code  # a textarea's CR LF line ends are stored as LF
+    assert not marker.exists()  # stored, never executed by the web process
+    listing = page(owner.get("/my/bots/"))
+    assert f'data-status-url="/my/bots/versions/{version.pk}/status.json"' in listing
+    assert "waiting for a worker" in listing
+    assert "/static/js/mybots.js" in listing  # follows the validation live
+    assert "waits for validation" in listing  # the message after the upload
+    status = owner.get(f"/my/bots/versions/{version.pk}/status.json").json()
+    assert status["status"] == "validating" and status["final"] is False
+
+
+def test_it_accepts_a_javascript_file_and_a_new_version_of_the_same_bot(owner, alice):
+    first = SimpleUploadedFile("mine.js", JS_BOT.encode(), content_type="text/javascript")
+    response = owner.post(
+        "/my/bots/", {"game": "rps-poker", "name": "jsbot", "language": "javascript", "file": first}
+    )
+    assert response.status_code == 302
+    second = SimpleUploadedFile("v2.js", JS_BOT.replace("0;", "0; // v2", 1).encode())
+    owner.post(
+        "/my/bots/", {"game": "rps-poker", "name": "jsbot", "language": "javascript",
+                      "file": second}
+    )  # fmt: skip
+    bot = Bot.objects.get(owner=alice, name="jsbot")
+    assert bot.language == "javascript"
+    assert list(bot.versions.values_list("number", flat=True)) == [1, 2]
+    assert bot.versions.get(number=2).filename == "jsbot.js"
+    # The "new version" link starts the form from the bot's game, name and language.
+    form = page(owner.get(f"/my/bots/?bot={bot.pk}"))
+    assert 'name="name" value="jsbot"' in form
+    assert re.search(r'value="javascript"[^>]*checked', form)
+
+
+def test_it_refuses_a_file_whose_suffix_disagrees_with_the_language(owner):
+    upload = SimpleUploadedFile("bot.js", JS_BOT.encode())
+    response = owner.post(
+        "/my/bots/", {"game": "rps-poker", "name": "mixed", "language": "python", "file": upload}
+    )
+    assert response.status_code == 200
+    assert "bot.js is a JavaScript file, but the language chosen is Python." in errors(response)
+    rust = SimpleUploadedFile("bot.rs", b"fn main() {}")
+    response = owner.post(
+        "/my/bots/", {"game": "rps-poker", "name": "rusty", "language": "python", "file": rust}
+    )
+    assert "bot.rs: unsupported file type (expected .js, .py)" in errors(response)
+    assert not BotVersion.objects.exists()
+
+
+def test_it_refuses_an_oversized_file_with_the_limit(owner, settings):
+    settings.BOT_MAX_CODE_BYTES = 100
+    upload = SimpleUploadedFile("big.py", b"#" * 150)
+    response = owner.post(
+        "/my/bots/", {"game": "rps-poker", "name": "big", "language": "python", "file": upload}
+    )
+    assert response.status_code == 200
+    assert "the file has 150 bytes; the limit is 100" in errors(response)
+    response = paste(owner, name="big", code="#" * 101)
+    assert "the file has 101 bytes; the limit is 100" in errors(response)
+    assert not BotVersion.objects.exists()
+
+
+def test_it_refuses_an_oversized_request_before_reading_it(alice, settings):
+    settings.BOT_MAX_CODE_BYTES = 100
+    # No CSRF token: the size is checked first, before the body is parsed for the token.
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    upload = SimpleUploadedFile("huge.py", b"#" * (request_limit() + 1))
+    response = client.post(
+        "/my/bots/", {"game": "rps-poker", "name": "huge", "language": "python", "file": upload}
+    )
+    assert response.status_code == 413
+    assert "a bot's code may have at most 100 bytes" in errors(response)
+    assert not BotVersion.objects.exists()
+
+
+def test_it_refuses_both_a_file_and_pasted_code_and_neither(owner):
+    upload = SimpleUploadedFile("both.py", bot_code().encode())
+    response = paste(owner, name="both", code=bot_code("# pasted"), file=upload)
+    assert "Choose a file or paste the code, not both." in errors(response)
+    response = paste(owner, name="neither", code="   ")
+    assert "Choose a file to upload or paste the code." in errors(response)
+    assert not BotVersion.objects.exists()
+
+
+def test_it_shows_the_reason_of_a_refused_upload_on_the_form(owner, alice):
+    paste(owner, name="twice", code=bot_code())
+    response = paste(owner, name="twice", code=bot_code())
+    assert "this code is already version 1 of alice/twice" in errors(response)
+    response = owner.post(
+        "/my/bots/", {"game": "rps-poker", "name": "twice", "language": "javascript",
+                      "code": JS_BOT}
+    )  # fmt: skip
+    assert "alice/twice is a python bot, not javascript" in errors(response)
+    assert BotVersion.objects.count() == 1
+
+
+def test_it_limits_the_versions_a_user_uploads_in_an_hour(owner, other, alice, settings):
+    settings.BOT_UPLOADS_PER_HOUR = 2
+    assert paste(owner, name="a", code=bot_code("# one")).status_code == 302
+    assert paste(owner, name="b", code=bot_code("# two")).status_code == 302
+    response = paste(owner, name="c", code=bot_code("# three"))
+    assert response.status_code == 200
+    message = errors(response)
+    assert "You have uploaded 2 versions in the last hour, the most allowed (2 an hour)" in message
+    assert "you can upload again in 60 minutes" in message
+    assert not Bot.objects.filter(name="c").exists()
+    # Another user has an allowance of their own.
+    assert paste(other, name="c", code=bot_code("# three")).status_code == 302
+    # An hour later the oldest upload no longer counts.
+    first = BotVersion.objects.get(bot__owner=alice, bot__name="a")
+    BotVersion.objects.filter(pk=first.pk).update(created=timezone.now() - timedelta(minutes=61))
+    assert paste(owner, name="c", code=bot_code("# three")).status_code == 302
+
+
+def test_it_escapes_a_bot_name_everywhere(owner, anonymous, alice):
+    assert paste(owner, name="<b>bold</b>").status_code == 302
+    bot = Bot.objects.get(owner=alice)
+    for html in (page(owner.get("/my/bots/")), page(anonymous.get(f"/bots/{bot.pk}/"))):
+        assert "&lt;b&gt;bold&lt;/b&gt;" in html
+        assert "<b>bold</b>" not in html
+
+
+# ---- validation, followed live ------------------------------------------------------------
+def validate_waiting() -> None:
+    """What ``manage.py worker`` does first: claim a waiting version and validate it in the
+    sandbox."""
+    worker = Worker(Options(), name="test-validator")
+    try:
+        assert worker.validate_one()
+    finally:
+        worker.close()
+
+
+def test_it_reports_a_version_that_passes_real_validation_as_active(owner, alice):
+    paste(owner, name="simple", code=builtin_code("simple"))
+    version = BotVersion.objects.get(bot__owner=alice)
+    url = f"/my/bots/versions/{version.pk}/status.json"
+    assert owner.get(url).json()["status"] == "validating"
+    validate_waiting()
+    status = owner.get(url).json()
+    assert status["status"] == "active" and status["final"] is True
+    assert status["reason"] == ""
+    assert "passed" in status["log"]
+    assert status["versions"] == [
+        {"id": version.pk, "number": 1, "status": "active", "text": "active",
+         "detail": "competing"}
+    ]  # fmt: skip
+    listing = page(owner.get("/my/bots/"))
+    assert 'class="status status-active"' in listing
+    assert "data-status-url" not in listing  # nothing left to follow
+    assert re.search(r'action="/my/bots/\d+/retire/" data-role="retire">', listing)
+
+
+def test_it_reports_a_version_that_fails_real_validation_with_reason_and_log(owner, alice):
+    code = bot_code("""
+        print("about to fail", file=sys.stderr)
+        raise RuntimeError("boom in main_play")
+    """)
+    paste(owner, name="crasher", code=code)
+    version = BotVersion.objects.get(bot__owner=alice)
+    validate_waiting()
+    status = owner.get(f"/my/bots/versions/{version.pk}/status.json").json()
+    assert status["status"] == "rejected" and status["final"] is True
+    assert status["reason"].startswith("exception:")
+    assert "boom in main_play" in status["reason"]
+    assert "about to fail" in status["log"]
+    listing = page(owner.get("/my/bots/"))
+    assert 'class="status status-rejected"' in listing
+    assert "boom in main_play" in listing
+    assert "<summary>Validation log</summary>" in listing
+    assert "about to fail" in listing
+    # A rejected version cannot be made active.
+    token = csrf_token(owner)
+    response = owner.post(
+        f"/my/bots/versions/{version.pk}/activate/", {"csrfmiddlewaretoken": token}, follow=True
+    )
+    assert "only a retired version can be made active again" in page(response)
+    version.refresh_from_db()
+    assert version.status == BotVersion.REJECTED
+
+
+# ---- retiring and reactivating ------------------------------------------------------------
+def test_it_retires_a_bot_and_withdraws_its_queued_matches(owner, alice, bob):
+    mine = make_active(alice, "counter", bot_code())
+    theirs = make_active(bob, "steady", builtin_code("simple"))
+    third = make_active(bob, "strong", builtin_code("strong"))
+    tournament = competition.start_round_robin("rps-poker", 1, seed=3)
+    assert tournament.jobs.count() == 6  # three pairs, both seatings
+    response = owner.post(f"/my/bots/{mine.bot_id}/retire/", follow=True)
+    assert "counter is retired: version 1 no longer competes." in page(response)
+    mine.refresh_from_db()
+    assert mine.status == BotVersion.RETIRED
+    assert competition.active_versions("rps-poker") == [theirs, third]
+    withdrawn = tournament.jobs.filter(status=MatchJob.FAILED)
+    assert withdrawn.count() == 4
+    assert all(mine.pk in job.seats for job in withdrawn)
+    assert {job.error for job in withdrawn} == {"withdrawn: the bot was retired by its owner"}
+    assert tournament.jobs.filter(status=MatchJob.QUEUED).count() == 2
+    # Retiring again says there is nothing to retire.
+    again = owner.post(f"/my/bots/{mine.bot_id}/retire/", follow=True)
+    assert "counter has no active version to retire." in page(again)
+
+
+def test_it_reactivates_a_retired_version_with_placement_matches(owner, alice, bob):
+    first = make_active(alice, "counter", bot_code())
+    second = make_active(alice, "counter", bot_code("# version two"))
+    make_active(bob, "steady", builtin_code("simple"))
+    make_active(bob, "strong", builtin_code("strong"))
+    bot = first.bot
+    bot.rating.sigma = 1.0
+    bot.rating.save()
+    response = owner.post(f"/my/bots/versions/{first.pk}/activate/", follow=True)
+    assert "Version 1 of counter is active again" in page(response)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, second.status) == (BotVersion.ACTIVE, BotVersion.RETIRED)
+    placement = Tournament.objects.get(format=Tournament.PLACEMENT)
+    assert placement.settings["version"] == first.pk
+    jobs = list(placement.jobs.all())
+    assert len(jobs) == 2 * 2 * 2  # two opponents, PLACEMENT_DEALS deals, both seatings
+    assert all(first.pk in job.seats for job in jobs)
+    bot.rating.refresh_from_db()
+    assert bot.rating.sigma == pytest.approx(NEW_VERSION_SIGMA)
+
+
+# ---- the public page ----------------------------------------------------------------------
+def test_it_shows_a_bots_rating_history_results_and_recent_matches(anonymous, alice, bob):
+    mine = make_active(alice, "counter", builtin_code("strong"))
+    theirs = make_active(bob, "steady", builtin_code("simple"))
+    competition.start_round_robin("rps-poker", 2, seed=5)
+    assert Worker(Options(validate=False), name="test-worker").run(batch=True) == 4
+    row = LeaderboardRow.objects.get(bot=mine.bot)
+    rating = Rating.objects.get(bot=mine.bot)
+    html = page(anonymous.get(f"/bots/{mine.bot_id}/"))
+    assert '<h1>counter <span class="by">by alice</span></h1>' in html
+    for fact in ("RPS Poker", "Python", "v1", f"<dd>{row.rank}</dd>", f"<dd>{row.matches}</dd>"):
+        assert fact in html
+    assert f"<strong>{rating.conservative:.2f}</strong>" in html
+    assert f"{rating.mu:.2f} ± {rating.sigma:.2f}" in html
+    # The game's own columns, from the leaderboard row.
+    assert "score (games won)" in html and "win rate (95% CI)" in html
+    # The chart: an SVG with a title and description, and its data as a table.
+    assert 'role="img" aria-labelledby="chart-title chart-desc"' in html
+    assert "Over 4 rated matches the rating (mu - 3 sigma) went from" in html
+    history = list(RatingHistory.objects.filter(bot=mine.bot))
+    assert len(history) == 4
+    for entry in history:
+        assert f'href="/matches/{entry.match_id}/"' in html
+    # Results against the opponent, from the matches played.
+    seats = MatchSeat.objects.filter(bot=mine.bot).select_related("match")
+    wins = sum(
+        1 for seat in seats if seat.score > seat.match.participants.exclude(pk=seat.pk)[0].score
+    )
+    opponent_row = re.search(
+        rf'<a href="/bots/{theirs.bot_id}/">bob/steady</a></th>\s*<td>(\d+)</td><td>(\d+)</td>',
+        html,
+    )
+    assert opponent_row is not None
+    assert (int(opponent_row[1]), int(opponent_row[2])) == (4, wins)
+    recent = html[html.index('id="recent-title"') : html.index('id="versions-title"')]
+    assert recent.count('<td><a href="/matches/') == 4
+    assert recent.count(f'<a href="/bots/{theirs.bot_id}/">bob/steady</a>') == 4
+
+
+def test_it_says_when_a_bot_has_not_played_and_answers_404_for_no_bot(anonymous, alice):
+    version = make_active(alice, "fresh", bot_code())
+    html = page(anonymous.get(f"/bots/{version.bot_id}/"))
+    assert "No rated matches yet." in html
+    assert "No matches played yet." in html
+    assert anonymous.get("/bots/999999/").status_code == 404
+
+
+def test_it_draws_the_rating_chart_within_its_box_and_thins_a_long_history():
+    entries = [
+        RatingHistory(mu=25 + n * 0.01, sigma=8.33 - n * 0.001,
+                      mu_before=25 + (n - 1) * 0.01, sigma_before=8.33 - (n - 1) * 0.001)
+        for n in range(1, 1001)
+    ]  # fmt: skip
+    chart = rating_chart(entries)
+    assert chart is not None
+    points = chart["conservative"].split()
+    assert len(points) == CHART_POINTS
+    coordinates = [tuple(map(float, p[1:].split(","))) for p in points]
+    box = chart["plot"]
+    assert all(box["left"] <= x <= box["right"] for x, _ in coordinates)
+    assert all(box["top"] <= y <= box["bottom"] for _, y in coordinates)
+    assert coordinates[0][0] == box["left"] and coordinates[-1][0] == box["right"]
+    # The conservative rating rises here, so the line ends higher (smaller y) than it starts.
+    assert coordinates[-1][1] < coordinates[0][1]
+    assert chart["band"].endswith("Z")
+    assert rating_chart([]) is None
+
+
+def test_it_counts_results_in_the_games_direction_and_lists_people_met(anonymous, alice, bob):
+    """Last Card scores points taken (lower is better); a live table seats people, shown by
+    name without a link."""
+    mine = Bot.objects.create(owner=alice, game="last-card", name="shedder", language="python")
+    theirs = Bot.objects.create(owner=bob, game="last-card", name="hoarder", language="python")
+    versions = {
+        bot.pk: BotVersion.objects.create(bot=bot, number=1, code="x", checksum=bot.name)
+        for bot in (mine, theirs)
+    }
+    for seed, (my_points, their_points) in enumerate([(0, 7), (3, 3), (9, 1)]):
+        match = Match.objects.create(game="last-card", seed=seed, record={})
+        for seat, (bot, points) in enumerate([(mine, my_points), (theirs, their_points)]):
+            MatchSeat.objects.create(
+                match=match, seat=seat, bot=bot, version=versions[bot.pk], score=points
+            )
+        MatchSeat.objects.create(match=match, seat=2, name="carol", score=5)
+    html = page(anonymous.get(f"/bots/{mine.pk}/"))
+    against = html[html.index('id="opponents-title"') : html.index('id="recent-title"')]
+    cells = r"\s*<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>"
+    hoarder = re.search(rf'<a href="/bots/{theirs.pk}/">bob/hoarder</a></th>{cells}', against)
+    assert hoarder is not None and hoarder.groups() == ("3", "1", "1", "1")
+    carol = re.search(rf'carol <span class="muted">\(a person\)</span></th>{cells}', against)
+    assert carol is not None and carol.groups() == ("3", "2", "0", "1")
+    recent = html[html.index('id="recent-title"') : html.index('id="versions-title"')]
+    assert "place 1 of 3" in recent and "place 3 of 3" in recent
+    assert 'href="/bots/None/"' not in html
