@@ -11,9 +11,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("games/<slug:slug>/", views.game, name="game"),
     path("games/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
-    path(
-        "games/<slug:slug>/starter/<slug:language>/", views.starter, name="starter"
-    ),
+    path("games/<slug:slug>/starter/<slug:language>/", views.starter, name="starter"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
     path(
@@ -25,5 +23,6 @@ urlpatterns = [
     path("", include("bots.urls")),
     path("", include("games.matchpages")),
     path("api/", include("games.api")),
+    path("", include("games.live.urls")),
     path("admin/", admin.site.urls),
 ]

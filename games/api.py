@@ -1,5 +1,342 @@
-"""The read-only JSON API: leaderboards, bots and matches."""
+"""The read-only JSON API: games, leaderboards, bots, matches and tournaments.
+
+Public data only: never a bot's code, its stderr, or its validation log. GET (and HEAD) only;
+errors are JSON (``{"error": ...}``) with their status; lists are paginated (``?page=N``);
+every answer carries an ETag (a hash of its body, so a client that sends ``If-None-Match``
+gets ``304 Not Modified``), and a match, which never changes, a Last-Modified. See
+docs/api.md.
+"""
 
 from __future__ import annotations
 
-urlpatterns: list = []
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.http import ConditionalGetMiddleware
+from django.urls import path, re_path, reverse
+from django.utils.decorators import decorator_from_middleware
+from django.utils.http import http_date
+
+from bots.models import Bot, BotVersion, LeaderboardRow, Match, MatchSeat, Tournament
+from bots.ratings import format_of
+from games.registry import GameSpec, game_slugs, get_game
+from games.views import contract, cross_table, recent_results, tournament_progress
+
+PAGE_SIZE = 50
+BOT_RECENT_MATCHES = 20
+
+conditional = decorator_from_middleware(ConditionalGetMiddleware)
+
+
+class NotFound(Exception):
+    """Answered as a JSON 404."""
+
+
+def error(message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+def api_view(view: Callable[..., dict[str, Any]]) -> Callable[..., HttpResponse]:
+    """GET/HEAD only, JSON out, NotFound as a JSON 404, ETag and conditional answers."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            response = error(f"{request.method} is not allowed: this API is read-only", 405)
+            response["Allow"] = "GET, HEAD"
+            return response
+        try:
+            data = view(request, *args, **kwargs)
+        except NotFound as missing:
+            return error(str(missing), 404)
+        last_modified = data.pop("_last_modified", None)
+        response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
+        if last_modified is not None:
+            response["Last-Modified"] = http_date(last_modified.timestamp())
+        return response
+
+    return conditional(wrapped)
+
+
+def paginate(request: HttpRequest, items: QuerySet | list, show: Callable) -> dict[str, Any]:
+    paginator = Paginator(items, PAGE_SIZE)
+    number = request.GET.get("page", "1")
+    try:
+        page = paginator.page(number)
+    except (PageNotAnInteger, EmptyPage):
+        raise NotFound(f"no page {number!r} (pages: 1 to {paginator.num_pages})") from None
+
+    def link(n: int) -> str:
+        query = request.GET.copy()
+        query["page"] = str(n)
+        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+    return {
+        "count": paginator.count,
+        "page": page.number,
+        "pages": paginator.num_pages,
+        "next": link(page.next_page_number()) if page.has_next() else None,
+        "previous": link(page.previous_page_number()) if page.has_previous() else None,
+        "results": [show(item) for item in page.object_list],
+    }
+
+
+def _game(slug: str) -> GameSpec:
+    try:
+        return get_game(slug)
+    except KeyError:
+        raise NotFound(f"no game {slug!r} (games: {', '.join(game_slugs())})") from None
+
+
+def _bot_ref(bot: Bot) -> dict[str, Any]:
+    return {
+        "id": bot.pk,
+        "name": bot.name,
+        "owner": bot.owner.get_username(),
+        "label": bot.label,
+        "url": f"/api/bots/{bot.pk}/",
+        "page": f"/bots/{bot.pk}/",
+    }
+
+
+def _when(value: Any) -> str | None:
+    return value.isoformat() if value else None
+
+
+# ---- views ----------------------------------------------------------------------------------
+ENDPOINTS = [
+    ("/api/", "this index"),
+    ("/api/games/", "the games: rules page, bot contract, time limits, built-in bots"),
+    ("/api/games/<slug>/leaderboard/", "a game's leaderboard, best first (paginated)"),
+    ("/api/bots/<id>/", "a bot: versions, rating, leaderboard numbers, recent matches"),
+    ("/api/matches/<id>/", "a match: participants, scores, faults and the full record"),
+    ("/api/tournaments/", "tournaments, newest first (paginated; ?game=<slug> filters)"),
+    ("/api/tournaments/<id>/", "a tournament: progress, recent results, the cross table"),
+]
+
+
+@api_view
+def index(request: HttpRequest) -> dict[str, Any]:
+    return {
+        "name": "Card Arena API",
+        "read_only": True,
+        "docs": "docs/api.md",
+        "endpoints": [{"path": p, "description": d} for p, d in ENDPOINTS],
+    }
+
+
+def _game_json(spec: GameSpec) -> dict[str, Any]:
+    terms = contract(spec)
+    return {
+        "slug": spec.slug,
+        "title": spec.title,
+        "seats": {"min": spec.state_class.min_seats, "max": spec.state_class.max_seats},
+        "methods": list(terms["methods"]),
+        "time_control": spec.time_control.as_dict(),
+        "builtin_bots": spec.builtin_names,
+        "rules": reverse("game", args=[spec.slug]),
+        "leaderboard": f"/api/games/{spec.slug}/leaderboard/",
+        "bots": LeaderboardRow.objects.filter(game=spec.slug).count(),
+    }
+
+
+@api_view
+def games(request: HttpRequest) -> dict[str, Any]:
+    return paginate(request, [get_game(s) for s in game_slugs()], _game_json)
+
+
+def _row_json(row: LeaderboardRow) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "bot": _bot_ref(row.bot),
+        "rating": round(row.conservative, 4),
+        "mu": round(row.mu, 4),
+        "sigma": round(row.sigma, 4),
+        "matches": row.matches,
+        "faults": row.faults,
+        "score": row.score,
+        "head_to_head": {
+            other: {"for": mine, "against": theirs}
+            for other, (mine, theirs) in sorted(row.head_to_head.items())
+        },
+        "last_played": _when(row.last_played),
+    }
+
+
+@api_view
+def leaderboard(request: HttpRequest, slug: str) -> dict[str, Any]:
+    spec = _game(slug)
+    fmt = format_of(slug)
+    rows = (
+        LeaderboardRow.objects.filter(game=slug)
+        .select_related("bot", "bot__owner")
+        .order_by("rank", "pk")
+    )
+    return {
+        "game": spec.slug,
+        "title": spec.title,
+        "ranked_by": "rating = mu - 3 sigma, ties by the game's own score",
+        "score_higher_is_better": fmt is None or fmt.higher_is_better,
+    } | paginate(request, rows, _row_json)
+
+
+@api_view
+def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
+    found = Bot.objects.select_related("owner").filter(pk=pk).first()
+    if found is None:
+        raise NotFound(f"no bot {pk}")
+    versions = found.versions.order_by("number").only(
+        "number", "status", "created", "validated", "bot_id"
+    )
+    row = LeaderboardRow.objects.filter(bot=found).first()
+    seats = (
+        MatchSeat.objects.filter(bot=found)
+        .select_related("match", "version")
+        .only("seat", "score", "fault_kind", "match__played", "match__game", "version__number")
+        .order_by("-match__played", "-match_id")[:BOT_RECENT_MATCHES]
+    )
+    return _bot_ref(found) | {
+        "game": found.game,
+        "language": found.language,
+        "created": _when(found.created),
+        "active_version": next((v.number for v in versions if v.status == BotVersion.ACTIVE), None),
+        "versions": [
+            {
+                "number": v.number,
+                "status": v.status,
+                "created": _when(v.created),
+                "validated": _when(v.validated),
+            }
+            for v in versions
+        ],
+        "leaderboard": None
+        if row is None
+        else {
+            "rank": row.rank,
+            "rating": round(row.conservative, 4),
+            "mu": round(row.mu, 4),
+            "sigma": round(row.sigma, 4),
+            "matches": row.matches,
+            "faults": row.faults,
+            "score": row.score,
+            "last_played": _when(row.last_played),
+        },
+        "recent_matches": [
+            {
+                "id": s.match_id,
+                "url": f"/api/matches/{s.match_id}/",
+                "played": _when(s.match.played),
+                "seat": s.seat,
+                "version": s.version.number,
+                "score": s.score,
+                "fault": s.fault_kind or None,
+            }
+            for s in seats
+        ],
+    }
+
+
+@api_view
+def match(request: HttpRequest, pk: int) -> dict[str, Any]:
+    found = Match.objects.filter(pk=pk).first()
+    if found is None:
+        raise NotFound(f"no match {pk}")
+    seats = (
+        found.participants.select_related("bot", "bot__owner", "version")
+        .defer("stderr", "version__code", "version__validation_log", "version__reason")
+        .order_by("seat")
+    )
+    return {
+        "_last_modified": found.played,
+        "id": found.pk,
+        "game": found.game,
+        "tournament": None
+        if found.tournament_id is None
+        else {"id": found.tournament_id, "url": f"/api/tournaments/{found.tournament_id}/"},
+        "played": _when(found.played),
+        "duration_s": found.duration_s,
+        "seed": found.seed,
+        "rated": found.rated,
+        "participants": [
+            {
+                "seat": s.seat,
+                "player": s.label,
+                "bot": _bot_ref(s.bot) if s.bot is not None else None,
+                "version": s.version.number if s.version is not None else None,
+                "score": s.score,
+                "fault": {"kind": s.fault_kind, "reason": s.fault_reason} if s.fault_kind else None,
+            }
+            for s in seats
+        ],
+        "record": found.record,
+    }
+
+
+def _tournament_ref(t: Tournament) -> dict[str, Any]:
+    return {
+        "id": t.pk,
+        "name": str(t),
+        "game": t.game,
+        "format": t.format,
+        "state": t.state,
+        "created": _when(t.created),
+        "finished": _when(t.finished),
+        "url": f"/api/tournaments/{t.pk}/",
+        "page": reverse("tournament", args=[t.pk]),
+    }
+
+
+@api_view
+def tournaments(request: HttpRequest) -> dict[str, Any]:
+    query = Tournament.objects.order_by("-created", "-pk")
+    slug = request.GET.get("game")
+    if slug:
+        _game(slug)
+        query = query.filter(game=slug)
+    return paginate(request, query, _tournament_ref)
+
+
+@api_view
+def tournament(request: HttpRequest, pk: int) -> dict[str, Any]:
+    found = Tournament.objects.filter(pk=pk).first()
+    if found is None:
+        raise NotFound(f"no tournament {pk}")
+    progress = tournament_progress(found)
+    recent = [
+        {
+            "id": r["match"],
+            "url": f"/api/matches/{r['match']}/",
+            "played": r["played"],
+            "seats": [
+                {"bot": s["bot"], "bot_id": s["bot_id"], "score": s["score"], "fault": s["fault"]}
+                for s in r["seats"]
+            ],
+        }
+        for r in recent_results(found)
+    ]
+    return _tournament_ref(found) | {
+        "settings": found.settings,
+        "progress": {k: progress[k] for k in ("jobs", "total", "percent", "finished")},
+        "recent": recent,
+        "results": cross_table(found) if progress["finished"] else None,
+    }
+
+
+def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    return error(f"no such endpoint: {request.path} (see /api/)", 404)
+
+
+urlpatterns = [
+    path("", index, name="api-index"),
+    path("games/", games, name="api-games"),
+    path("games/<slug:slug>/leaderboard/", leaderboard, name="api-leaderboard"),
+    path("bots/<int:pk>/", bot, name="api-bot"),
+    path("matches/<int:pk>/", match, name="api-match"),
+    path("tournaments/", tournaments, name="api-tournaments"),
+    path("tournaments/<int:pk>/", tournament, name="api-tournament"),
+    re_path(r"^(?P<rest>.*)$", not_found),
+]

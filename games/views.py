@@ -17,14 +17,16 @@ from typing import Any
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.db import connection
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from markdown_it import MarkdownIt
 
 from bots import competition
-from bots.models import LeaderboardRow, Match, MatchSeat, Tournament
+from bots.models import LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
 from bots.ratings import format_of
 from bots.ratings import leaderboard as leaderboard_table
 from games.registry import GameSpec, game_slugs, get_game
@@ -90,7 +92,8 @@ REPO_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z]+:)[^)\s]*\.md(?:#[^)]*)?\)")
 @cache
 def rules_html(slug: str) -> str:
     """The game's document (docs/games/<slug>.md) as HTML: its title line and the
-    developer sections dropped, links to repository files left as their text.
+    developer sections dropped, headings one level down, links to repository files left as
+    their text.
 
     The documents are the project's own files (never user content), rendered with raw HTML
     turned off."""
@@ -98,12 +101,16 @@ def rules_html(slug: str) -> str:
     if not path.exists():
         return ""
     kept: list[str] = []
-    skipping = False
+    skipping = fenced = False
     for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("# "):
-            continue
-        if line.startswith("## "):
-            skipping = line[3:].strip() in DEVELOPER_SECTIONS
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            if line.startswith("# "):
+                continue  # the title: the page has its own
+            if line.startswith("## "):
+                skipping = line[3:].strip() in DEVELOPER_SECTIONS
+            line = "#" + line  # one level down: the page's own h2 holds the document
         if not skipping:
             kept.append(line)
     text = REPO_LINK.sub(r"\1", "\n".join(kept))
@@ -117,16 +124,15 @@ def contract(spec: GameSpec) -> dict[str, Any]:
         "move": tc.move,
         "bank": tc.bank,
         "startup": tc.startup,
-        "seats": f"{spec.state_class.min_seats}-{spec.state_class.max_seats}"
-        if spec.state_class.min_seats != spec.state_class.max_seats
-        else str(spec.state_class.max_seats),
     }
 
 
 def arena_command(spec: GameSpec, filename: str) -> str:
     """How to play a starter against a built-in bot with ``manage.py arena``."""
     if spec.slug == "last-card":
-        return f"python manage.py arena --game last-card {filename} --fill builtin:naive --games 100"
+        return (
+            f"python manage.py arena --game last-card {filename} --fill builtin:naive --games 100"
+        )
     if spec.slug == "uth":
         return f"python manage.py arena --game uth {filename} builtin:basic --sessions 5"
     best = spec.builtin_names[-1]
@@ -151,15 +157,14 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def game(request: HttpRequest, slug: str) -> HttpResponse:
     spec = game_or_404(slug)
-    offered = [
-        {"starter": s, "command": arena_command(spec, s.filename)} for s in starters(slug)
-    ]
+    offered = [{"starter": s, "command": arena_command(spec, s.filename)} for s in starters(slug)]
     return render(
         request,
         "games/rules.html",
         {
             "game": spec,
-            "rules": mark_safe(rules_html(slug)),  # noqa: S308 - the project's own docs
+            # the project's own document, rendered with raw HTML off: no user content
+            "rules": mark_safe(rules_html(slug)),
             "contract": contract(spec),
             "starters": offered,
             "toolkit": sorted(spec.toolkit_files()),
@@ -167,18 +172,15 @@ def game(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def starter(request: HttpRequest, slug: str, language: str) -> FileResponse:
+def starter(request: HttpRequest, slug: str, language: str) -> HttpResponse:
     game_or_404(slug)
     found = next((s for s in starters(slug) if s.language == language), None)
     if found is None:
         raise Http404(f"no {language} starter bot for {slug}")
     content_type = "text/x-python" if language == "python" else "text/javascript"
-    return FileResponse(
-        found.path.open("rb"),
-        as_attachment=True,
-        filename=found.filename,
-        content_type=f"{content_type}; charset=utf-8",
-    )
+    response = HttpResponse(found.path.read_bytes(), content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, found.filename)
+    return response
 
 
 # ---- leaderboards ---------------------------------------------------------------------------
@@ -229,7 +231,8 @@ def leaderboard_data(slug: str) -> dict[str, Any]:
         .select_related("bot", "bot__owner")
         .order_by("rank", "pk")
     )
-    by_rank = {str(row.rank): row for row in rows}
+    # rank, bot name and owner name the row (a bot's name is unique per owner and game)
+    by_key = {(str(r.rank), r.bot.name, r.bot.owner.get_username()): r for r in rows}
     headers = table["headers"]
     shown = [h for h in headers if h != "head-to-head"]
     labels = {row.bot.label: row for row in rows}
@@ -237,7 +240,7 @@ def leaderboard_data(slug: str) -> dict[str, Any]:
     higher_is_better = fmt is None or fmt.higher_is_better
     out = []
     for cells in table["rows"]:
-        row = by_rank[cells[0]]
+        row = by_key[(cells[0], cells[1], cells[2])]
         values = dict(zip(headers, cells, strict=True))
         out.append(
             {
@@ -293,7 +296,11 @@ def statistics(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
     if slug == "last-card":
         headers = ["games", *(title for title, _ in LAST_CARD_STATISTICS)]
         lines = [
-            (row, [row.score.get("games", 0)] + [row.score.get(k, 0) for _, k in LAST_CARD_STATISTICS])
+            (
+                row,
+                [row.score.get("games", 0)]
+                + [row.score.get(k, 0) for _, k in LAST_CARD_STATISTICS],
+            )
             for row in scored
         ]
         note = "Averages per game played; the lowest points taken wins."
@@ -305,24 +312,49 @@ def statistics(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
         for row in scored:
             low, high = row.score.get("mean_net_ci95", [0, 0])
             lines.append(
-                (row, [row.score.get("rounds_played", 0), row.score.get("mean_net_per_round", 0),
-                       f"{low:+.2f} to {high:+.2f}", row.score.get("sd_per_round", 0),
-                       row.score.get("sessions", 0), row.score.get("sessions_survived", 0),
-                       row.score.get("mean_final_chips", 0)])  # fmt: skip
+                (
+                    row,
+                    [
+                        row.score.get("rounds_played", 0),
+                        row.score.get("mean_net_per_round", 0),
+                        f"{low:+.2f} to {high:+.2f}",
+                        row.score.get("sd_per_round", 0),
+                        row.score.get("sessions", 0),
+                        row.score.get("sessions_survived", 0),
+                        row.score.get("mean_final_chips", 0),
+                    ],
+                )
             )
         note = "Net chips per round over every round played; the interval is a 95% one."
         digits = [0, 2, None, 2, 0, 0, 2]
+    elif slug != "rps-poker":
+        # a game without a table of its own: its format's columns, as the arena prints them
+        fmt = format_of(slug)
+        columns = fmt.columns() if fmt is not None else []
+        headers = [title for title, _ in columns]
+        lines = [(row, [show(row.score) for _, show in columns]) for row in scored]
+        note = "The game's own numbers, as the arena command prints them."
+        digits = [None] * len(columns)
     else:
         headers = ["games played", "games won", "win rate", "95% interval", "matches W-D-L"]
         lines = []
         for row in scored:
             low, high = row.score.get("win_rate_ci95", [0, 0])
             lines.append(
-                (row, [row.score.get("games", 0), row.score.get("score", 0),
-                       100 * row.score.get("win_rate", 0),
-                       f"{100 * low:.1f}% to {100 * high:.1f}%",
-                       f"{row.score.get('wins', 0)}-{row.score.get('draws', 0)}-"
-                       f"{row.score.get('losses', 0)}"])  # fmt: skip
+                (
+                    row,
+                    [
+                        row.score.get("games", 0),
+                        row.score.get("score", 0),
+                        (
+                            f"{100 * row.score.get('win_rate', 0):.1f}%",
+                            row.score.get("win_rate", 0),
+                        ),
+                        f"{100 * low:.1f}% to {100 * high:.1f}%",
+                        f"{row.score.get('wins', 0)}-{row.score.get('draws', 0)}-"
+                        f"{row.score.get('losses', 0)}",
+                    ],
+                )
             )
         note = "Each match is ten games; the interval is Wilson's, at 95%."
         digits = [0, 0, 1, None, None]
@@ -337,6 +369,9 @@ def statistics(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
 
 
 def _stat_cell(value: Any, digits: int | None) -> dict[str, Any]:
+    """A statistics cell from a number (shown with ``digits``), text, or (text, raw)."""
+    if isinstance(value, tuple):
+        return {"text": value[0], "sort": value[1]}
     if digits is None or not isinstance(value, int | float):
         return {"text": str(value), "sort": leading_number(str(value))}
     return {"text": f"{value:,.{digits}f}", "sort": value}
@@ -375,9 +410,7 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
 
 
 def recent_results(tournament: Tournament, limit: int = RECENT_RESULTS) -> list[dict[str, Any]]:
-    matches = list(
-        Match.objects.filter(tournament=tournament).order_by("-played", "-pk")[:limit]
-    )
+    matches = list(Match.objects.filter(tournament=tournament).order_by("-played", "-pk")[:limit])
     seats = _seats_of([m.pk for m in matches])
     return [
         {
@@ -386,7 +419,7 @@ def recent_results(tournament: Tournament, limit: int = RECENT_RESULTS) -> list[
             "played": m.played.isoformat(),
             "seats": [
                 {
-                    "bot": s.bot.label,
+                    "bot": s.label,
                     "bot_id": s.bot_id,
                     "score": s.score,
                     "fault": s.fault_kind or None,
@@ -403,7 +436,9 @@ def _seats_of(match_ids: list[int]) -> dict[int, list[MatchSeat]]:
     query = (
         MatchSeat.objects.filter(match_id__in=match_ids)
         .select_related("bot", "bot__owner")
-        .only("match_id", "seat", "score", "fault_kind", "bot__name", "bot__owner__username")
+        .only(
+            "match_id", "seat", "score", "fault_kind", "name", "bot__name", "bot__owner__username"
+        )
         .order_by("match_id", "seat")
     )
     for seat in query:
@@ -420,9 +455,9 @@ def cross_table(tournament: Tournament) -> dict[str, Any]:
     spec = get_game(tournament.game)
     fmt = format_of(tournament.game)
     higher_is_better = fmt is None or fmt.higher_is_better
-    seats = MatchSeat.objects.filter(match__tournament=tournament).select_related(
-        "bot", "bot__owner"
-    )
+    seats = MatchSeat.objects.filter(
+        match__tournament=tournament, bot__isnull=False
+    ).select_related("bot", "bot__owner")
     by_match: dict[int, list[MatchSeat]] = {}
     bots: dict[int, Any] = {}
     for seat in seats.only(
@@ -509,8 +544,14 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     else:
         game_filter = ""
     page = Paginator(query, TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
+    counts: dict[int, dict[str, int]] = {
+        t.pk: dict.fromkeys(("queued", "running", "done", "failed"), 0) for t in page.object_list
+    }
+    jobs = MatchJob.objects.filter(tournament_id__in=list(counts)).values("tournament_id", "status")
+    for row in jobs.annotate(n=Count("id")).order_by():
+        counts[row["tournament_id"]][row["status"]] = row["n"]
     listed = [
-        {"tournament": t, "game": get_game(t.game), "progress": competition.progress(t.pk)}
+        {"tournament": t, "game": get_game(t.game), "progress": counts[t.pk]}
         for t in page.object_list
     ]
     return render(

@@ -6,7 +6,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from bots.models import Bot, LeaderboardRow
+from bots import competition
+from bots.models import Bot, BotVersion, LeaderboardRow, Tournament
+from bots.ratings import on_new_version
+from bots.worker import Options, Worker
+from games.registry import get_game
+from games.views import STARTERS
 
 
 @pytest.fixture
@@ -73,3 +78,168 @@ def test_it_shows_the_games_own_score_for_leaders_of_an_unrated_game(client):
     )
     page = client.get("/").content.decode()
     assert 'title="mean net chips per round">-1.37<' in page
+
+
+# ---- real data: bots entered directly as active versions, real matches played by the worker
+#: markers that must never leave the server through a public page or the API
+CODE_MARKER = "CODE-ONLY-MARKER-3f9a"
+STDERR_MARKER = "STDERR-ONLY-MARKER-7c21"
+VALIDATION_MARKER = "VALIDATION-ONLY-MARKER-51be"
+
+#: an RPS Poker bot that prints to stderr and then raises in its second game
+FAULTY_RPS = f"""
+import sys
+
+# {CODE_MARKER}
+class Bot:
+    name = "faulty"
+
+    def __init__(self):
+        self.games = 0
+
+    def draft_pick(self, cards):
+        return 0
+
+    def draft_receive(self, card):
+        pass
+
+    def main_play(self, hand, base):
+        self.games += 1
+        if self.games == 2:
+            print("{STDERR_MARKER}", file=sys.stderr, flush=True)
+            raise ValueError("no second game for me")
+        return 0
+
+    def main_postprocess(self, card):
+        pass
+"""
+
+
+def builtin(game: str, name: str) -> str:
+    return get_game(game).builtin_path(name).read_text()
+
+
+def enter(owner, game: str, name: str, code: str, language: str = "python") -> BotVersion:
+    """An active version of a new bot (as if it had passed validation), with its rating and
+    leaderboard row; no placement matches."""
+    bot = Bot.objects.create(owner=owner, game=game, name=name, language=language)
+    version = BotVersion.objects.create(
+        bot=bot,
+        number=1,
+        code=code,
+        checksum=BotVersion.checksum_of(code),
+        status=BotVersion.ACTIVE,
+        validation_log=VALIDATION_MARKER,
+    )
+    on_new_version(version)
+    return version
+
+
+def play_everything() -> int:
+    """Let a worker play every queued job (in the sandbox, as on the site)."""
+    return Worker(Options(validate=False), name="test-worker").run(batch=True)
+
+
+def users(*names: str) -> list:
+    model = get_user_model()
+    return [
+        model.objects.filter(username=n).first() or model.objects.create_user(n, password="x" * 12)
+        for n in names
+    ]
+
+
+@pytest.fixture
+def rps_tournament(db) -> Tournament:
+    """RPS Poker: simple, strong and a bot that faults, one round robin round, played."""
+    alice, bob, carol = users("alice", "bob", "carol")
+    enter(alice, "rps-poker", "simple", builtin("rps-poker", "simple"))
+    enter(bob, "rps-poker", "strong", builtin("rps-poker", "strong"))
+    enter(carol, "rps-poker", "faulty", FAULTY_RPS)
+    tournament = competition.start_round_robin("rps-poker", 1, seed=11, name="Autumn cup")
+    assert play_everything() == 6
+    tournament.refresh_from_db()
+    return tournament
+
+
+@pytest.fixture
+def last_card_tournament(db) -> Tournament:
+    alice, bob = users("alice", "bob")
+    enter(alice, "last-card", "naive", builtin("last-card", "naive"))
+    enter(alice, "last-card", "heuristic", builtin("last-card", "heuristic"))
+    enter(bob, "last-card", "naive-too", builtin("last-card", "naive"))
+    enter(bob, "last-card", "starter", (STARTERS / "last_card.py").read_text())
+    tournament = competition.start_round_robin("last-card", 1, seed=5)
+    assert play_everything() == 4  # one table, every rotation of its seats
+    tournament.refresh_from_db()
+    return tournament
+
+
+@pytest.fixture
+def uth_tournament(db) -> Tournament:
+    alice, bob = users("alice", "bob")
+    enter(alice, "uth", "basic", builtin("uth", "basic"))
+    enter(bob, "uth", "checker", builtin("uth", "always-check"))
+    tournament = competition.start_round_robin("uth", 1, seed=3)
+    assert play_everything() >= 2
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_it_ranks_bots_from_real_matches_with_sortable_numeric_columns(client, rps_tournament):
+    page = client.get("/games/rps-poker/leaderboard/").content.decode()
+    rows = {r.bot.name: r for r in LeaderboardRow.objects.filter(game="rps-poker")}
+    assert rows["strong"].matches == 4 and rows["faulty"].faults >= 1
+    # every header is a button inside a <th>, the first one says how the table is sorted
+    # 11 leaderboard columns (head-to-head has its own section) and 6 statistics columns
+    assert page.count('<th scope="col"') == page.count('<button type="button" class="sort">') == 17
+    assert 'aria-sort="ascending"><button type="button" class="sort">rank' in page
+    assert 'data-type="text"><button type="button" class="sort">bot' in page
+    # numeric cells carry raw numbers: the rating unrounded, the win rate as a fraction
+    strong = rows["strong"]
+    assert f'data-sort="{strong.conservative!r}"' in page
+    assert f'data-sort="{strong.score["win_rate"]!r}"' in page
+    assert f'<a href="/bots/{strong.bot.pk}/">strong</a>' in page
+    assert '<script src="/static/js/sortable.js" defer>' in page
+
+
+def test_it_shows_the_statistics_and_a_readable_head_to_head(client, rps_tournament):
+    page = client.get("/games/rps-poker/leaderboard/").content.decode()
+    stats = page[page.index('id="stats-title"') : page.index('id="h2h-title"')]
+    assert "games won" in stats and "win rate" in stats and "95% interval" in stats
+    strong = LeaderboardRow.objects.get(bot__name="strong")
+    assert f">{strong.score['score']:,}<" in stats
+    h2h = page[page.index('id="h2h-title"') :]
+    mine, theirs = strong.head_to_head["alice/simple"]
+    assert f'against <a href="/bots/{Bot.objects.get(name="simple").pk}/">alice/simple</a>' in h2h
+    assert f"<strong>{mine:g}</strong> to {theirs:g}" in h2h
+
+
+def test_it_shows_last_cards_kit_statistics_below_its_leaderboard(client, last_card_tournament):
+    page = client.get("/games/last-card/leaderboard/").content.decode()
+    stats = page[page.index('id="stats-title"') :]
+    for header in ("pass moves", "cards played", "illegal moves", "times punished",
+                   "punishment taken", "games won", "hand value pts", "last card pts",
+                   "points taken"):  # fmt: skip
+        assert f">{header}<" in stats
+    heuristic = LeaderboardRow.objects.get(bot__name="heuristic")
+    assert heuristic.score["games"] == 4
+    assert f'data-sort="{heuristic.score["points_taken"]!r}"' in stats
+    assert "fewer points taken is better" in page
+
+
+def test_it_shows_uth_mean_net_chips_with_their_interval(client, uth_tournament):
+    page = client.get("/games/uth/leaderboard/").content.decode()
+    stats = page[page.index('id="stats-title"') :]
+    basic = LeaderboardRow.objects.get(bot__name="basic").score
+    low, high = basic["mean_net_ci95"]
+    assert "mean net chips/round" in stats
+    assert f"{low:+.2f} to {high:+.2f}" in stats
+    assert 'id="h2h-title"' not in page  # one seat per match: nobody to meet
+
+
+def test_it_escapes_bot_names(client, db):
+    (owner,) = users("mallory")
+    enter(owner, "rps-poker", "<script>x</script>", builtin("rps-poker", "simple"))
+    page = client.get("/games/rps-poker/leaderboard/").content.decode()
+    assert "<script>x</script>" not in page
+    assert "&lt;script&gt;x&lt;/script&gt;" in page

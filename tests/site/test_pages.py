@@ -30,3 +30,42 @@ def test_it_serves_the_stylesheet(client):
 
 def test_it_refuses_an_unknown_host(client):
     assert client.get("/", HTTP_HOST="evil.example").status_code == 400
+
+
+@pytest.mark.django_db
+def test_it_invites_people_to_play_build_and_follow_from_the_home_page(client):
+    page = client.get("/").content.decode()
+    assert '<a class="button primary" href="/games/rps-poker/">Play now</a>' in page
+    assert page.count("coming soon") == 1  # said once, honestly, next to the button
+    for step in ("Learn a game", "Build a bot", "Follow the leaderboards"):
+        assert step in page
+    for slug in ("rps-poker", "last-card", "uth"):
+        assert f'href="/games/{slug}/">Rules and starter bot</a>' in page
+        assert f'href="/games/{slug}/leaderboard/">Full leaderboard</a>' in page
+    assert 'href="/tournaments/"' in page
+    assert '<link rel="stylesheet" href="/static/css/pages.css">' in page
+
+
+@pytest.mark.django_db
+def test_it_links_each_leader_to_its_bot_page(client):
+    from django.contrib.auth import get_user_model
+
+    from bots.models import Bot, LeaderboardRow
+
+    owner = get_user_model().objects.create_user("dora", password="x" * 12)
+    bot = Bot.objects.create(owner=owner, game="last-card", name="shedder", language="python")
+    LeaderboardRow.objects.create(bot=bot, game="last-card", rank=1, mu=30, sigma=2,
+                                  conservative=24, score={"score": 3.1})  # fmt: skip
+    page = client.get("/").content.decode()
+    assert f'<a class="bot-name" href="/bots/{bot.pk}/">shedder</a>' in page
+
+
+def test_it_serves_the_page_scripts_and_styles(client):
+    for path, needle in (
+        ("/static/css/pages.css", b"aria-sort"),
+        ("/static/js/sortable.js", b"aria-sort"),
+        ("/static/js/tournament.js", b"progress"),
+    ):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert needle in b"".join(response.streaming_content), path

@@ -1,0 +1,189 @@
+"""The read-only JSON API: its index, shapes, pagination, JSON errors, conditional answers,
+and that no bot's code, stderr or validation log ever appears in it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bots.models import Bot, LeaderboardRow, Match, MatchSeat
+from games.api import PAGE_SIZE
+from tests.site import test_leaderboard_pages as data
+from tests.site.test_leaderboard_pages import (
+    CODE_MARKER,
+    STDERR_MARKER,
+    VALIDATION_MARKER,
+    builtin,
+    enter,
+    users,
+)
+
+rps_tournament = data.rps_tournament
+uth_tournament = data.uth_tournament
+
+
+@pytest.mark.django_db
+def test_it_lists_its_endpoints_at_the_index(client):
+    response = client.get("/api/")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    paths = [e["path"] for e in response.json()["endpoints"]]
+    for path in ("/api/games/", "/api/games/<slug>/leaderboard/", "/api/bots/<id>/",
+                 "/api/matches/<id>/", "/api/tournaments/<id>/"):  # fmt: skip
+        assert path in paths
+
+
+@pytest.mark.django_db
+def test_it_describes_the_games(client):
+    body = client.get("/api/games/").json()
+    assert body["count"] == 3 and body["page"] == 1 and body["next"] is None
+    rps = next(g for g in body["results"] if g["slug"] == "rps-poker")
+    assert rps["title"] == "RPS Poker"
+    assert rps["methods"] == ["draft_pick", "draft_receive", "main_play", "main_postprocess"]
+    assert rps["time_control"] == {"move": 1.0, "bank": 10.0, "startup": 10.0}
+    assert rps["builtin_bots"] == ["minimal", "simple", "strong"]
+    assert rps["rules"] == "/games/rps-poker/" and rps["seats"] == {"min": 2, "max": 2}
+    assert rps["leaderboard"] == "/api/games/rps-poker/leaderboard/"
+
+
+def test_it_serves_a_leaderboard_from_real_matches(client, rps_tournament):
+    body = client.get("/api/games/rps-poker/leaderboard/").json()
+    assert body["game"] == "rps-poker" and body["count"] == 3
+    ranks = [r["rank"] for r in body["results"]]
+    assert ranks == [1, 2, 3]
+    first = body["results"][0]
+    row = LeaderboardRow.objects.get(rank=1, game="rps-poker")
+    assert first["bot"] == {
+        "id": row.bot.pk, "name": row.bot.name, "owner": row.bot.owner.username,
+        "label": row.bot.label, "url": f"/api/bots/{row.bot.pk}/", "page": f"/bots/{row.bot.pk}/",
+    }  # fmt: skip
+    assert first["rating"] == round(row.conservative, 4) and first["matches"] == 4
+    assert set(first["score"]) >= {"score", "win_rate", "win_rate_ci95", "wins", "faults"}
+    opponent, totals = next(iter(first["head_to_head"].items()))
+    assert totals == dict(zip(("for", "against"), row.head_to_head[opponent], strict=True))
+
+
+def test_it_pages_long_lists(client, db):
+    owner = users("erin")[0]
+    for n in range(PAGE_SIZE + 3):
+        bot = Bot.objects.create(owner=owner, game="uth", name=f"b{n:03d}", language="python")
+        LeaderboardRow.objects.create(bot=bot, game="uth", rank=n + 1, mu=25, sigma=8,
+                                      conservative=1, score={"score": -n})  # fmt: skip
+    first = client.get("/api/games/uth/leaderboard/").json()
+    assert first["count"] == PAGE_SIZE + 3 and first["pages"] == 2
+    assert len(first["results"]) == PAGE_SIZE and first["previous"] is None
+    assert first["next"] == "http://testserver/api/games/uth/leaderboard/?page=2"
+    second = client.get("/api/games/uth/leaderboard/?page=2").json()
+    assert [r["rank"] for r in second["results"]] == [PAGE_SIZE + 1, PAGE_SIZE + 2, PAGE_SIZE + 3]
+    assert second["next"] is None
+    assert second["previous"] == "http://testserver/api/games/uth/leaderboard/?page=1"
+    beyond = client.get("/api/games/uth/leaderboard/?page=3")
+    assert beyond.status_code == 404 and "no page '3'" in beyond.json()["error"]
+    assert client.get("/api/games/uth/leaderboard/?page=x").status_code == 404
+
+
+def test_it_describes_a_bot_with_its_versions_rating_and_matches(client, rps_tournament):
+    faulty = Bot.objects.get(name="faulty")
+    body = client.get(f"/api/bots/{faulty.pk}/").json()
+    assert body["label"] == "carol/faulty" and body["game"] == "rps-poker"
+    assert body["language"] == "python" and body["active_version"] == 1
+    assert body["versions"][0]["number"] == 1 and body["versions"][0]["status"] == "active"
+    assert body["leaderboard"]["rank"] == 3 and body["leaderboard"]["faults"] >= 1
+    assert len(body["recent_matches"]) == 4
+    assert {m["fault"] for m in body["recent_matches"]} == {"exception"}
+
+
+def test_it_describes_a_match_with_its_faults_and_record(client, rps_tournament):
+    seat = MatchSeat.objects.filter(bot__name="faulty").exclude(fault_kind="").first()
+    match = seat.match
+    response = client.get(f"/api/matches/{match.pk}/")
+    body = response.json()
+    assert body["id"] == match.pk and body["game"] == "rps-poker"
+    assert body["tournament"] == {
+        "id": rps_tournament.pk, "url": f"/api/tournaments/{rps_tournament.pk}/",
+    }  # fmt: skip
+    faulted = next(p for p in body["participants"] if p["bot"]["name"] == "faulty")
+    assert faulted["fault"]["kind"] == "exception"
+    assert "no second game for me" in faulted["fault"]["reason"]
+    assert [p["score"] for p in body["participants"]] == body["record"]["result"]["scores"]
+    assert body["record"]["events"] and body["record"]["seed"] == match.seed
+    assert response["Last-Modified"]
+
+
+def test_it_describes_a_tournament_with_its_cross_table(client, rps_tournament):
+    body = client.get(f"/api/tournaments/{rps_tournament.pk}/").json()
+    assert body["name"] == "Autumn cup" and body["state"] == "done"
+    assert body["progress"]["jobs"]["done"] == 6 and body["progress"]["finished"] is True
+    assert body["settings"]["seed"] == 11
+    assert len(body["recent"]) == 6
+    results = body["results"]
+    assert results["kind"] == "pairs" and len(results["grid"]) == 3
+    cells = [c for row in results["grid"] for c in row["cells"] if c]
+    assert len(cells) == 6 and all(c["matches"] == 2 for c in cells)
+    assert sum(c["for"] for c in cells) == 6 * 10  # every match hands out ten points
+    listed = client.get("/api/tournaments/?game=rps-poker").json()
+    assert [t["id"] for t in listed["results"]] == [rps_tournament.pk]
+
+
+def test_it_gives_a_one_seat_games_tournament_its_totals(client, uth_tournament):
+    results = client.get(f"/api/tournaments/{uth_tournament.pk}/").json()["results"]
+    assert results["kind"] == "totals"
+    assert {b["label"] for b in results["bots"]} == {"alice/basic", "bob/checker"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/api/games/chess/leaderboard/", "no game 'chess'"),
+        ("/api/bots/9999/", "no bot 9999"),
+        ("/api/matches/9999/", "no match 9999"),
+        ("/api/tournaments/9999/", "no tournament 9999"),
+        ("/api/tournaments/?game=chess", "no game 'chess'"),
+        ("/api/nothing/here/", "no such endpoint: /api/nothing/here/"),
+    ],
+)
+def test_it_answers_404s_in_json(client, path, message):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert message in response.json()["error"]
+
+
+@pytest.mark.django_db
+def test_it_is_read_only(client):
+    for method in (client.post, client.put, client.delete):
+        response = method("/api/games/")
+        assert response.status_code == 405
+        assert response["Allow"] == "GET, HEAD"
+        assert "read-only" in response.json()["error"]
+
+
+@pytest.mark.django_db
+def test_it_answers_not_modified_to_a_matching_etag(client):
+    first = client.get("/api/games/")
+    etag = first["ETag"]
+    assert etag
+    again = client.get("/api/games/", headers={"if-none-match": etag})
+    assert again.status_code == 304 and again.content == b""
+    owner = users("finn")[0]
+    enter(owner, "rps-poker", "newcomer", builtin("rps-poker", "simple"))
+    changed = client.get("/api/games/", headers={"if-none-match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+
+
+def test_no_code_stderr_or_validation_log_leaves_through_the_api(client, rps_tournament):
+    seats = MatchSeat.objects.filter(bot__name="faulty").exclude(fault_kind="")
+    assert any(STDERR_MARKER in s.stderr for s in seats)  # the marker is really stored
+    paths = ["/api/", "/api/games/", "/api/games/rps-poker/leaderboard/", "/api/tournaments/",
+             f"/api/tournaments/{rps_tournament.pk}/"]  # fmt: skip
+    paths += [f"/api/bots/{bot.pk}/" for bot in Bot.objects.all()]
+    paths += [f"/api/matches/{m.pk}/" for m in Match.objects.all()]
+    for path in paths:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        text = response.content.decode()
+        for marker in (CODE_MARKER, STDERR_MARKER, VALIDATION_MARKER):
+            assert marker not in text, (path, marker)
+        assert '"stderr"' not in text and '"code"' not in text and "validation_log" not in text
+        json.loads(text)

@@ -1,0 +1,138 @@
+"""Each game's page: its rules, the bot contract, starter bots to download, and how to run one
+locally. The starter bots really play: each goes through ``manage.py arena`` in the sandbox
+against a built-in bot and must finish without a fault."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from games.views import STARTERS
+from tests.sandbox import conftest as sandbox_fixtures
+
+sandbox_config = sandbox_fixtures.sandbox_config
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("slug", "title", "rules", "methods"),
+    [
+        ("rps-poker", "RPS Poker", "Who wins a game", ["draft_pick", "main_play"]),
+        ("last-card", "Last Card", "Special cards", ["play"]),
+        ("uth", "Ultimate Texas Hold&#x27;em", "Pay tables", ["act"]),
+    ],
+)
+def test_it_explains_the_rules_and_the_bot_contract(client, slug, title, rules, methods):
+    response = client.get(f"/games/{slug}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f"<h1>{title}</h1>" in page
+    assert rules in page  # from the game's document, rendered
+    assert "<table>" in page  # its tables are tables
+    for method in methods:
+        assert f"<code>{method}</code>" in page
+    assert "1 s per call, plus a 10 s bank per match" in page
+    assert f"/games/{slug}/leaderboard/" in page
+    # the developer sections of the document stay in the repository
+    assert ">Measured<" not in page and ">How it is built and checked<" not in page
+
+
+@pytest.mark.django_db
+def test_it_offers_a_python_starter_for_every_game_and_javascript_for_rps_poker(client):
+    rps = client.get("/games/rps-poker/").content.decode()
+    assert 'href="/games/rps-poker/starter/python/" download="rps_poker_starter.py"' in rps
+    assert 'href="/games/rps-poker/starter/javascript/" download="rps_poker_starter.js"' in rps
+    assert (
+        "python manage.py arena --game rps-poker rps_poker_starter.js builtin:strong --rounds 20"
+        in rps
+    )
+    last_card = client.get("/games/last-card/").content.decode()
+    assert "last_card_starter.py" in last_card and "_starter.js" not in last_card
+    assert "--fill builtin:naive" in last_card
+    assert "<code>movecheck.py</code> sits beside your bot" in last_card
+    uth = client.get("/games/uth/").content.decode()
+    assert "python manage.py arena --game uth uth_starter.py builtin:basic" in uth
+
+
+@pytest.mark.django_db
+def test_it_downloads_a_starter_with_its_file_name(client):
+    response = client.get("/games/rps-poker/starter/javascript/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="rps_poker_starter.js"'
+    assert response["Content-Type"].startswith("text/javascript")
+    body = response.content.decode()
+    assert body == (STARTERS / "rps_poker.js").read_text()
+    python = client.get("/games/uth/starter/python/")
+    assert python["Content-Disposition"] == 'attachment; filename="uth_starter.py"'
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/games/chess/",
+        "/games/chess/starter/python/",
+        "/games/uth/starter/javascript/",
+        "/games/uth/starter/cobol/",
+    ],
+)
+def test_it_answers_404_for_an_unknown_game_or_starter(client, path):
+    assert client.get(path).status_code == 404
+
+
+# ---- the starters really play -----------------------------------------------------------------
+@pytest.fixture
+def in_the_sandbox(settings, sandbox_config):
+    """The arena command reads the sandbox's machine settings: point it at the test uids."""
+    settings.SANDBOX_UID_BASE = sandbox_config.uid_base
+    settings.SANDBOX_SLOTS = sandbox_config.slots
+    settings.SANDBOX_LOCK_DIR = sandbox_config.lock_dir
+
+
+def run_arena(tmp_path: Path, game: str, starter: str, *args: str) -> dict:
+    """Copy the starter under its download name and play it with ``manage.py arena``."""
+    source = STARTERS / starter
+    path = tmp_path / f"{source.stem}_starter{source.suffix}"
+    path.write_text(source.read_text())
+    results = tmp_path / "results.json"
+    call_command(
+        "arena", "--game", game, str(path), *args, "--seed", "4", "--no-progress",
+        "--json", str(results), stdout=io.StringIO(),
+    )  # fmt: skip
+    return json.loads(results.read_text())
+
+
+@pytest.mark.parametrize(
+    ("game", "starter", "args", "matches"),
+    [
+        ("rps-poker", "rps_poker.py", ["builtin:strong", "--rounds", "4"], 4),
+        ("rps-poker", "rps_poker.js", ["builtin:simple", "--rounds", "4"], 4),
+        ("last-card", "last_card.py", ["--fill", "builtin:naive", "--games", "8"], 8),
+        ("uth", "uth.py", ["builtin:basic", "--sessions", "2", "--rounds-per-session", "60"], 4),
+    ],
+)
+def test_each_starter_plays_a_built_in_bot_in_the_sandbox_without_a_fault(
+    tmp_path, in_the_sandbox, game, starter, args, matches
+):
+    data = run_arena(tmp_path, game, starter, *args)
+    assert data["matches"] == matches
+    mine = next(b for b in data["bots"] if b["source"].endswith(f"_starter{Path(starter).suffix}"))
+    assert mine["faults"] == 0 and mine["fault_kinds"] == {}
+    assert mine["games"] > 0
+    if game == "last-card":
+        assert mine["illegal_moves"] == 0  # it checks its moves with movecheck
+
+
+def test_the_last_card_starter_keeps_to_the_rules_without_the_move_checker(tmp_path):
+    """With --no-sandbox and no movecheck.py beside it, it falls back on its own rules."""
+    data = run_arena(
+        tmp_path, "last-card", "last_card.py", "--fill", "builtin:naive", "--games", "8",
+        "--no-sandbox",
+    )  # fmt: skip
+    mine = next(b for b in data["bots"] if b["source"].endswith("last_card_starter.py"))
+    assert mine["faults"] == 0 and mine["illegal_moves"] == 0
+    assert mine["cards_played"] > 0

@@ -1,0 +1,239 @@
+"""The tournament pages: the list, a tournament's progress and results, the progress JSON the
+page polls, and the read-only websocket that carries the worker's progress messages."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+
+from bots import competition
+from bots.models import Match, MatchJob, MatchSeat, Tournament
+from cardsite.asgi import application
+from tests.site import test_leaderboard_pages as data
+from tests.site.test_leaderboard_pages import builtin, enter, users
+
+rps_tournament = data.rps_tournament
+last_card_tournament = data.last_card_tournament
+uth_tournament = data.uth_tournament
+
+IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+ORIGIN = [(b"origin", b"http://localhost")]
+
+
+@pytest.fixture
+def pending(db) -> Tournament:
+    """Two RPS Poker bots and a queued round robin nobody has played yet."""
+    (dora,) = users("dora")
+    enter(dora, "rps-poker", "first", builtin("rps-poker", "simple"))
+    enter(dora, "rps-poker", "second", builtin("rps-poker", "minimal"))
+    versions = [bot.active_version() for bot in dora.bots.all()]
+    return competition.start_round_robin(
+        "rps-poker", 2, seed=9, name="Winter open", versions=versions
+    )
+
+
+def test_it_lists_tournaments_newest_first_with_their_progress(client, rps_tournament, pending):
+    page = client.get("/tournaments/").content.decode()
+    assert page.index("Winter open") < page.index("Autumn cup")
+    assert f'href="/tournaments/{rps_tournament.pk}/">Autumn cup</a>' in page
+    assert "6 / 6 matches" in page and "0 / 4 matches" in page
+    only_uth = client.get("/tournaments/?game=uth").content.decode()
+    assert "Autumn cup" not in only_uth and "No tournaments yet." in only_uth
+
+
+def test_it_shows_a_running_tournaments_progress_and_polls_without_a_shared_layer(
+    client, pending, settings
+):
+    settings.REDIS_URL = ""
+    MatchJob.objects.filter(pk=pending.jobs.order_by("pk").first().pk).update(
+        status=MatchJob.RUNNING
+    )
+    page = client.get(f"/tournaments/{pending.pk}/").content.decode()
+    assert "<h1>Winter open</h1>" in page
+    assert "round robin" in page and ">Rounds</dt><dd>2<" in page and ">Seed</dt><dd>9<" in page
+    assert '<span class="count" data-count="queued">3</span>' in page
+    assert '<span class="count" data-count="running">1</span>' in page
+    assert '<progress id="progress-bar" max="100" value="0.0"' in page
+    assert f'data-progress-url="/tournaments/{pending.pk}/progress.json"' in page
+    assert "data-socket-path" not in page and "Updates every few seconds." in page
+    assert "/static/js/tournament.js" in page
+    assert "No matches played yet." in page
+    assert "Cross table" not in page
+
+
+def test_it_offers_the_websocket_when_a_shared_layer_is_configured(client, pending, settings):
+    settings.REDIS_URL = "redis://shared-layer"
+    page = client.get(f"/tournaments/{pending.pk}/").content.decode()
+    assert f'data-socket-path="/ws/tournaments/{pending.pk}/"' in page
+    assert "Updates live as matches finish." in page
+
+
+def test_it_shows_the_cross_table_of_a_finished_tournament(client, rps_tournament):
+    page = client.get(f"/tournaments/{rps_tournament.pk}/").content.decode()
+    assert "Cross table" in page and "tournament.js" not in page
+    strong_vs_simple = [0.0, 0.0]
+    for match in Match.objects.filter(tournament=rps_tournament):
+        scores = {s.bot.name: s.score for s in match.participants.select_related("bot")}
+        if set(scores) == {"strong", "simple"}:
+            strong_vs_simple[0] += scores["strong"]
+            strong_vs_simple[1] += scores["simple"]
+    cell = f"{strong_vs_simple[0]:g}&ndash;{strong_vs_simple[1]:g}"
+    assert f'title="bob/strong against alice/simple, 2 matches">{cell}</td>' in page
+    # recent results name the bots, their scores and a fault's kind, and link the match
+    latest = Match.objects.filter(tournament=rps_tournament).order_by("-played", "-pk").first()
+    assert f'<a href="/matches/{latest.pk}/">Match {latest.pk}</a>' in page
+    assert '<span class="badge lost">exception</span>' in page
+
+
+def test_it_sums_each_pair_at_a_last_card_table(client, last_card_tournament):
+    page = client.get(f"/tournaments/{last_card_tournament.pk}/").content.decode()
+    assert "fewer is better" in page
+    # four bots at one table in four seatings: every pair met in all four games
+    assert page.count(", 4 matches") == 4 * 3
+
+
+def test_it_shows_each_bots_totals_in_a_one_seat_game(client, uth_tournament):
+    page = client.get(f"/tournaments/{uth_tournament.pk}/").content.decode()
+    assert '<h2 id="cross-title">Totals</h2>' in page
+    for seat in MatchSeat.objects.filter(match__tournament=uth_tournament):
+        assert f">{seat.score:g}</td>" in page
+
+
+def test_it_answers_the_progress_json(client, rps_tournament):
+    data = client.get(f"/tournaments/{rps_tournament.pk}/progress.json").json()
+    assert data["tournament"] == rps_tournament.pk
+    assert data["jobs"] == {"queued": 0, "running": 0, "done": 6, "failed": 0}
+    assert data["total"] == 6 and data["percent"] == 100.0 and data["finished"] is True
+    assert len(data["recent"]) == 6
+    assert {len(r["seats"]) for r in data["recent"]} == {2}
+    missing = client.get("/tournaments/999999/progress.json")
+    assert missing.status_code == 404 and "error" in missing.json()
+    assert client.get("/tournaments/999999/").status_code == 404
+
+
+# ---- the websocket --------------------------------------------------------------------------
+@pytest.fixture
+def shared_layer(settings):
+    settings.CHANNEL_LAYERS = IN_MEMORY
+    settings.REDIS_URL = "redis://shared-layer"  # any shared layer; in-memory here
+
+
+def _drop_thread_connections() -> None:
+    """Django never closes a connection to the in-memory SQLite test database (closing
+    would destroy it; the main thread's connection keeps it alive here), so asgiref's
+    worker thread would keep the one the consumer opened, and a later test without
+    database access would trip over it. Drop it for real."""
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and conn.vendor == "sqlite" and conn.is_in_memory_db():
+            conn.connection.close()
+            conn.connection = None
+        else:
+            conn.close()
+
+
+@pytest_asyncio.fixture
+async def consumer_threads_cleaned():
+    yield
+    await database_sync_to_async(_drop_thread_connections)()
+
+
+@pytest.fixture
+def committed(transactional_db) -> Tournament:
+    """A queued tournament, committed (the consumer reads it from another thread), made
+    here on the main thread: the test itself opens no connection in asgiref's threads."""
+    alice, bob = users("alice", "bob")
+    enter(alice, "rps-poker", "simple", builtin("rps-poker", "simple"))
+    enter(bob, "rps-poker", "strong", builtin("rps-poker", "strong"))
+    return competition.start_round_robin("rps-poker", 2, seed=9)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_sends_the_progress_on_connect_then_the_workers_messages(shared_layer, committed):
+    tournament = committed
+    communicator = WebsocketCommunicator(
+        application, f"/ws/tournaments/{tournament.pk}/", headers=ORIGIN
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    first = await communicator.receive_json_from(timeout=5)
+    assert first["type"] == "progress" and first["tournament"] == tournament.pk
+    assert first["jobs"] == {"queued": 4, "running": 0, "done": 0, "failed": 0}
+    await get_channel_layer().group_send(
+        tournament.group,
+        {"type": "tournament.progress", "tournament": tournament.pk, "match": 17,
+         "scores": [6, 4], "finished": False,
+         "jobs": {"queued": 2, "running": 1, "done": 1, "failed": 0}},
+    )  # fmt: skip
+    message = await communicator.receive_json_from(timeout=5)
+    assert message == {
+        "type": "progress",
+        "tournament": tournament.pk,
+        "match": 17,
+        "scores": [6, 4],
+        "finished": False,
+        "jobs": {"queued": 2, "running": 1, "done": 1, "failed": 0},
+        "total": 4,
+        "percent": 25.0,
+    }
+    await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_the_worker_stores_reaches_the_socket(shared_layer, committed):
+    """The real path: the worker stores a result and pushes it to the tournament's group."""
+    tournament = committed
+
+    async def listen_while(step) -> dict:
+        communicator = WebsocketCommunicator(
+            application, f"/ws/tournaments/{tournament.pk}/", headers=ORIGIN
+        )
+        assert (await communicator.connect())[0]
+        await communicator.receive_json_from(timeout=5)  # the progress on connect
+        await database_sync_to_async(step)()
+        message = await communicator.receive_json_from(timeout=10)
+        await communicator.disconnect()
+        return message
+
+    def play_one() -> None:
+        from bots.worker import Options, Worker
+
+        assert Worker(Options(validate=False), name="w1").step()
+
+    message = async_to_sync(listen_while)(play_one)
+    assert message["type"] == "progress" and message["tournament"] == tournament.pk
+    assert message["jobs"]["done"] == 1 and message["finished"] is False
+    assert len(message["scores"]) == 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_refuses_a_socket_for_a_tournament_that_does_not_exist(
+    shared_layer, consumer_threads_cleaned
+):
+    communicator = WebsocketCommunicator(application, "/ws/tournaments/424242/", headers=ORIGIN)
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_it_refuses_what_a_client_sends(shared_layer, committed, consumer_threads_cleaned):
+    tournament = committed
+    communicator = WebsocketCommunicator(
+        application, f"/ws/tournaments/{tournament.pk}/", headers=ORIGIN
+    )
+    assert (await communicator.connect())[0]
+    await communicator.receive_json_from(timeout=5)
+    await communicator.send_json_to({"type": "tournament.progress", "jobs": {"done": 99}})
+    reply = await communicator.receive_json_from(timeout=5)
+    assert reply == {"type": "error", "error": "this socket is read-only"}
+    await communicator.send_to(text_data="not json")
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "error"
+    assert await communicator.receive_nothing(timeout=0.2)
+    await communicator.disconnect()
