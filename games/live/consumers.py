@@ -62,9 +62,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         table = self.table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
         if table.state == Table.OPEN:
             await self.send_json(await database_sync_to_async(lobby_message)(table))
-            if self.seat is not None and await database_sync_to_async(tables.is_full)(table):
-                await hub.start(table)
-                await self._ask_snapshot()
+            # The socket that starts the table is in its group already and hears the first
+            # view live; a socket that lost the race asks for the picture (it may then hear
+            # a message twice: a turn is answered once, by its number).
+            seated = self.seat is not None
+            if seated and await database_sync_to_async(tables.is_full)(table):
+                started = await hub.start(table)
+                if not started:
+                    await self._ask_snapshot()
         elif table.state == Table.PLAYING:
             if await database_sync_to_async(tables.is_stale)(table):
                 reason = "the server running this table stopped; the table is abandoned"

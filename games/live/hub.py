@@ -61,7 +61,9 @@ class Hub:
             if self.channel is None or self.loop is not loop:
                 layer = get_channel_layer()
                 self.loop = asyncio.get_running_loop()
-                self.channel = await layer.new_channel("tables.")
+                # the default prefix: channels_redis reads every process-specific channel of a
+                # layer through one shared real channel, which only "specific." names use
+                self.channel = await layer.new_channel()
                 self._tasks = [
                     asyncio.create_task(self._listen(layer, self.channel)),
                     asyncio.create_task(self._heartbeat()),

@@ -4,6 +4,7 @@ finished match. Plain synchronous Django code: the consumers call it through
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -48,7 +49,8 @@ class Person:
     def name(self) -> str:
         if self.user is not None:
             return self.user.get_username()
-        return f"guest-{self.guest[:4]}"
+        # a name that says nothing of the secret token it comes from
+        return "guest-" + hashlib.sha256(self.guest.encode()).hexdigest()[:5]
 
 
 def person_of(user: Any, session: Any, *, create: bool = False) -> Person | None:
@@ -233,7 +235,9 @@ def store_finish(table: Table, finish: Finish) -> dict[str, Any]:
         record=outcome.record,
         duration_s=finish.played.duration_s,
         worker="table",
-        rated=True,  # people's tables are friendly games: no rating moves
+        # friendly games move no rating: ratings come from match jobs alone (a table's match
+        # has none), and ``rated`` says there is nothing left to do for this one
+        rated=True,
     )
     seats = {s.seat: s for s in table.seats.select_related("version")}
     for n, report in enumerate(finish.played.seats):

@@ -35,8 +35,8 @@ def test_it_refuses_an_unknown_host(client):
 @pytest.mark.django_db
 def test_it_invites_people_to_play_build_and_follow_from_the_home_page(client):
     page = client.get("/").content.decode()
-    assert '<a class="button primary" href="/games/rps-poker/">Play now</a>' in page
-    assert page.count("coming soon") == 1  # said once, honestly, next to the button
+    assert '<a class="button primary" href="/games/rps-poker/tables/">Play now</a>' in page
+    assert "coming soon" not in page  # live tables are here
     for step in ("Learn a game", "Build a bot", "Follow the leaderboards"):
         assert step in page
     for slug in ("rps-poker", "last-card", "uth"):

@@ -4,12 +4,10 @@ page polls, and the read-only websocket that carries the worker's progress messa
 from __future__ import annotations
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from bots import competition
 from bots.models import Match, MatchJob, MatchSeat, Tournament
@@ -121,25 +119,6 @@ def test_it_answers_the_progress_json(client, rps_tournament):
 def shared_layer(settings):
     settings.CHANNEL_LAYERS = IN_MEMORY
     settings.REDIS_URL = "redis://shared-layer"  # any shared layer; in-memory here
-
-
-def _drop_thread_connections() -> None:
-    """Django never closes a connection to the in-memory SQLite test database (closing
-    would destroy it; the main thread's connection keeps it alive here), so asgiref's
-    worker thread would keep the one the consumer opened, and a later test without
-    database access would trip over it. Drop it for real."""
-    for conn in connections.all(initialized_only=True):
-        if conn.connection is not None and conn.vendor == "sqlite" and conn.is_in_memory_db():
-            conn.connection.close()
-            conn.connection = None
-        else:
-            conn.close()
-
-
-@pytest_asyncio.fixture
-async def consumer_threads_cleaned():
-    yield
-    await database_sync_to_async(_drop_thread_connections)()
 
 
 @pytest.fixture

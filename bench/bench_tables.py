@@ -1,0 +1,258 @@
+"""Live tables under load: simulated people, each at their own table against a built-in bot,
+over real websockets to one Daphne process with Redis and PostgreSQL.
+
+    .venv/bin/python bench/bench_tables.py [--levels 100,250,500,750] [--seconds 20]
+                                           [--think 1.0,3.0] [--game rps-poker]
+
+For each level N it opens N tables (a guest in seat 0, the game's built-in bot beside them),
+connects N clients with the ``websockets`` library, and lets each one act after a human-like
+pause (uniform in --think seconds) whenever it is asked to. It measures, per action, the time
+from sending the action to receiving the next view of the table, and reports p50/p99/max,
+the actions per second, and whether p99 stayed under 100 ms. A client whose match ends opens a
+new table and carries on, so every level is N tables in play for --seconds.
+
+The clients run in this process, on the same 2 cores as the server: their CPU is part of the
+load. The server's share is printed too (its CPU seconds over the run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cardsite.localservices import free_port, postgres_server, redis_server  # noqa: E402
+
+BOTS = {"rps-poker": "strong", "last-card": "heuristic", "uth": None}
+
+
+def setup_django(env: dict[str, str]) -> None:
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
+    import django
+
+    django.setup()
+
+
+def make_tables(game: str, count: int) -> list[tuple[str, str]]:
+    """``count`` tables, each with a guest (a session of its own) against the built-in bot:
+    (table token, session cookie)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games.live import tables
+
+    made = []
+    for _ in range(count):
+        session = SessionStore()
+        person = tables.person_of(None, session, create=True)
+        session.save()
+        assert person is not None
+        bot = BOTS[game]
+        seats = ["me"] + ([f"builtin:{bot}"] if bot else [])
+        config = {"max_rounds": 50} if game == "uth" else None
+        table = tables.create_table(game, person, seats, turn_timer=60.0, config=config)
+        made.append((table.token, f"sessionid={session.session_key}"))
+    return made
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.matches = 0
+        self.refused: list[str] = []
+
+
+def pick_action(game: str, view: dict, rng: random.Random):
+    you = view.get("you", {})
+    if game == "rps-poker":
+        cards = you.get("offer") or you.get("hand") or [0]
+        return rng.randrange(len(cards))
+    if game == "uth":
+        return f"[{rng.choice(you['legal'])}]"
+    return {"cards": [], "suit": None, "last_card": False}
+
+
+async def client(url: str, game: str, fresh, think: tuple[float, float], stats: Stats,
+                 stop: float, seed: int) -> None:  # fmt: skip
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(seed)
+    token, cookie = await fresh()
+    while time.monotonic() < stop:
+        async with connect(
+            f"{url}/ws/tables/{token}/",
+            origin="http://127.0.0.1",
+            additional_headers={"Cookie": cookie},
+            open_timeout=30,
+        ) as ws:
+            view: dict = {}
+            sent_at: float | None = None
+            async for raw in ws:
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "state":
+                    view = message["view"]
+                    if sent_at is not None:
+                        stats.latencies.append(time.monotonic() - sent_at)
+                        sent_at = None
+                elif kind == "turn":
+                    if time.monotonic() >= stop:
+                        return
+                    await asyncio.sleep(rng.uniform(*think))
+                    sent_at = time.monotonic()
+                    action = {"type": "act", "turn": message["turn"],
+                              "action": pick_action(game, view, rng)}  # fmt: skip
+                    await ws.send(json.dumps(action))
+                elif kind == "error":
+                    stats.errors += 1
+                    stats.refused.append(message["error"])
+                    sent_at = None
+                elif kind == "over":
+                    stats.matches += 1
+                    break
+        token, cookie = await fresh()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def level(url: str, game: str, n: int, seconds: float, think, server_pid: int) -> dict:
+    from asgiref.sync import sync_to_async
+
+    pool: list[tuple[str, str]] = await sync_to_async(make_tables)(game, n * 2)
+
+    async def fresh() -> tuple[str, str]:
+        if not pool:
+            pool.extend(await sync_to_async(make_tables)(game, 50))
+        return pool.pop()
+
+    stats = Stats()
+    stop = time.monotonic() + seconds
+    cpu0 = cpu_seconds(server_pid)
+    started = time.monotonic()
+    await asyncio.gather(
+        *(client(url, game, fresh, think, stats, stop, seed) for seed in range(n))
+    )
+    wall = time.monotonic() - started
+    cpu = cpu_seconds(server_pid) - cpu0
+    lat = stats.latencies
+    return {
+        "tables": n,
+        "actions": len(lat),
+        "actions_per_s": len(lat) / wall,
+        "p50_ms": 1000 * percentile(lat, 0.50),
+        "p99_ms": 1000 * percentile(lat, 0.99),
+        "max_ms": 1000 * max(lat) if lat else float("nan"),
+        "mean_ms": 1000 * statistics.fmean(lat) if lat else float("nan"),
+        "matches": stats.matches,
+        "errors": stats.errors,
+        "server_cpu": cpu / wall,
+        "refused": sorted(set(stats.refused))[:3],
+    }
+
+
+def wait_for(url: str, timeout: float = 60.0) -> None:
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit("Daphne did not answer /healthz")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="100,250,500,750")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--think", default="1.0,3.0", help="min,max seconds between actions")
+    parser.add_argument("--game", default="rps-poker", choices=sorted(BOTS))
+    args = parser.parse_args()
+    think = tuple(float(x) for x in args.think.split(","))
+    levels = [int(n) for n in args.levels.split(",")]
+    with tempfile.TemporaryDirectory(prefix="bench-tables-") as tmp:
+        os.chmod(tmp, 0o711)
+        with postgres_server(tmp) as pg, redis_server(tmp) as redis:
+            env = {
+                "DATABASE_URL": pg.url,
+                "REDIS_URL": redis.url,
+                "CARD_ARENA_VAR": f"{tmp}/var",
+                "DJANGO_SETTINGS_MODULE": "cardsite.settings",
+            }
+            server_env = {**os.environ, **env}
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "-v", "0"],
+                cwd=ROOT, env=server_env, check=True,
+            )  # fmt: skip
+            setup_django(env)
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            log = open(f"{tmp}/daphne.log", "wb")  # noqa: SIM115 - closed below
+            daphne = subprocess.Popen(
+                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                 "cardsite.asgi:application"],
+                cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+            try:
+                wait_for(url)
+                print(
+                    f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
+                    f"think {think[0]:g}-{think[1]:g} s; {args.seconds:g} s per level; "
+                    f"one Daphne, Redis, PostgreSQL; {os.cpu_count()} CPUs"
+                )
+                header = (f"{'tables':>7} {'actions':>8} {'act/s':>7} {'p50 ms':>8} "
+                          f"{'p99 ms':>8} {'max ms':>8} {'matches':>8} {'errors':>7} "
+                          f"{'daphne CPU':>10}  p99<100ms")  # fmt: skip
+                print(header)
+                for n in levels:
+                    row = asyncio.run(level(url.replace("http", "ws"), args.game, n,
+                                            args.seconds, think, daphne.pid))  # fmt: skip
+                    ok = "yes" if row["p99_ms"] < 100 else "no"
+                    print(
+                        f"{row['tables']:>7} {row['actions']:>8} {row['actions_per_s']:>7.1f} "
+                        f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
+                        f"{row['matches']:>8} {row['errors']:>7} "
+                        f"{100 * row['server_cpu']:>9.0f}%  {ok}",
+                        flush=True,
+                    )
+                    if row["refused"]:
+                        print(f"        refusals: {row['refused']}")
+            finally:
+                daphne.terminate()
+                try:
+                    daphne.wait(10)
+                except subprocess.TimeoutExpired:
+                    daphne.kill()
+                    daphne.wait()
+                log.close()
+                if daphne.returncode not in (0, -15):
+                    print(Path(f"{tmp}/daphne.log").read_text()[-3000:])
+
+
+if __name__ == "__main__":
+    main()

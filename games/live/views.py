@@ -1,0 +1,403 @@
+"""Pages of live tables: each game's lobby (open tables, tables being played, the form that
+creates one, one-click play against a bot), the table page that ``static/js/table.js`` draws
+live from the websocket, and the POSTs that join a table or ask for a rematch.
+
+The rules of tables (who may sit where, which bots, timers) live in
+:mod:`games.live.tables`; its :class:`~games.live.tables.TableError` messages are shown to the
+person as they are. A guest needs no account: the first seat they take gives their session a
+guest token (``person_of(..., create=True)``).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import cache
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django import forms
+from django.contrib import messages
+from django.db.models import Count, Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from bots.models import BotVersion
+from games import replays
+from games.engine.cards import standard_deck
+from games.live import tables
+from games.live.consumers import lobby_group
+from games.models import Table, TableSeat
+from games.registry import GameSpec, game_slugs, get_game
+from games.rps_poker.cards import FULL_DECK
+
+#: the built-in bot "Play against a bot" seats (the game's strongest); else its last one
+STRONGEST = {"rps-poker": "strong", "last-card": "heuristic", "uth": "basic"}
+#: tables the lobby lists in each section
+LOBBY_LIMIT = 25
+#: an open table nobody joined for this long is no longer offered in the lobby
+OPEN_FOR = timedelta(hours=12)
+#: pay tables of Ultimate Texas Hold'em at a table
+UTH_VARIANTS = [
+    ("default", "default: a flush pays 3 to 1 on the blind (as the reference)"),
+    ("standard", "standard casino: a flush pays 3 to 2 on the blind"),
+]
+#: the most seats the form reads (the rules refuse more than a game allows, with a message)
+MOST_SEATS = 16
+
+
+def table_game(slug: str) -> GameSpec:
+    """A game that can be played at a live table, or 404."""
+    if slug not in game_slugs():
+        raise Http404(f"no game {slug!r}")
+    spec = get_game(slug)
+    if spec.table is None:
+        raise Http404(f"{spec.title} cannot be played at a live table yet")
+    return spec
+
+
+def strongest(spec: GameSpec) -> str:
+    name = STRONGEST.get(spec.slug)
+    return name if name in spec.builtin_bots else spec.builtin_names[-1]
+
+
+def quick_seats(spec: GameSpec) -> list[str]:
+    """You against the game's strongest built-in bot (at Last Card, three of them)."""
+    others = spec.state_class.max_seats - 1
+    return ["me", *[f"builtin:{strongest(spec)}"] * others]
+
+
+# ---- the create form ------------------------------------------------------------------------
+def seat_choices(spec: GameSpec, versions: list[BotVersion]) -> list[Any]:
+    choices: list[Any] = [("me", "Me"), ("open", "Open: another person joins")]
+    choices.append(
+        ("Built-in bots", [(f"builtin:{name}", f"builtin:{name}") for name in spec.builtin_names])
+    )
+    if versions:
+        uploaded = [(f"bot:{v.pk}", f"{v.bot.label} (version {v.number})") for v in versions]
+        choices.append(("Uploaded bots", uploaded))
+    return choices
+
+
+def active_versions(slug: str) -> list[BotVersion]:
+    return list(
+        BotVersion.objects.filter(status=BotVersion.ACTIVE, bot__game=slug)
+        .select_related("bot", "bot__owner")
+        .order_by("bot__owner__username", "bot__name")
+    )
+
+
+class TableForm(forms.Form):
+    """Who sits where and the table's settings. The fields only read the request; every rule
+    (seat count, which bots, timers, rounds) is checked by ``tables.create_table``, whose
+    message the person sees."""
+
+    players = forms.IntegerField(label="Players", min_value=1, max_value=MOST_SEATS)
+    turn_timer = forms.FloatField(
+        label="Turn timer",
+        help_text="Seconds each person has to act; then the safe default is played for them.",
+    )
+
+    def __init__(self, spec: GameSpec, versions: list[BotVersion], *args: Any, **kw: Any):
+        super().__init__(*args, **kw)
+        self.spec = spec
+        low, high = spec.state_class.min_seats, spec.state_class.max_seats
+        self.fields["players"].widget = forms.Select(
+            choices=[(n, str(n)) for n in range(low, high + 1)]
+        )
+        if low == high:
+            self.fields["players"].widget = forms.HiddenInput()
+        self.fields["turn_timer"].widget = forms.Select(
+            choices=[(t, f"{t:g} seconds") for t in tables.TURN_TIMERS]
+        )
+        choices = seat_choices(spec, versions)
+        for n in range(high):
+            field = forms.CharField(
+                label=f"Seat {n + 1}", required=False, widget=forms.Select(choices=choices)
+            )
+            if n >= low:
+                field.help_text = f"Used when there are {n + 1} or more players."
+            self.fields[f"seat_{n}"] = field
+        if spec.slug == "uth":
+            self.fields["max_rounds"] = forms.IntegerField(
+                label="Rounds",
+                widget=forms.Select(choices=[(r, f"{r} rounds") for r in tables.UTH_ROUNDS]),
+                help_text="You start with 1000 chips; the ante and the blind are 25 each.",
+            )
+            self.fields["variant"] = forms.CharField(
+                label="Pay table", widget=forms.Select(choices=UTH_VARIANTS)
+            )
+
+    @property
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{n}"] for n in range(self.spec.state_class.max_seats)]
+
+    @property
+    def setting_fields(self) -> list[forms.BoundField]:
+        names = ["turn_timer", "max_rounds", "variant"]
+        return [self[name] for name in names if name in self.fields]
+
+    def seats(self) -> list[str]:
+        """The seat choices, one per player (read from the request even past the form's
+        fields, so that too many players is refused by the rules, with their message)."""
+        players = self.cleaned_data["players"]
+        return [str(self.data.get(f"seat_{n}", "")).strip() for n in range(players)]
+
+    def config(self) -> dict[str, Any]:
+        if self.spec.slug != "uth":
+            return {}
+        return {
+            "max_rounds": self.cleaned_data["max_rounds"],
+            "variant": self.cleaned_data["variant"],
+        }
+
+
+def initial_form(spec: GameSpec, versions: list[BotVersion]) -> TableForm:
+    initial: dict[str, Any] = {"players": spec.state_class.max_seats, "turn_timer": 30.0}
+    for n in range(spec.state_class.max_seats):
+        initial[f"seat_{n}"] = "me" if n == 0 else f"builtin:{strongest(spec)}"
+    if spec.slug == "uth":
+        initial |= {"max_rounds": 10, "variant": "default"}
+    return TableForm(spec, versions, initial=initial)
+
+
+# ---- the lobby ------------------------------------------------------------------------------
+def _lobby_tables(slug: str) -> tuple[list[Table], list[Table]]:
+    seats = Prefetch("seats", queryset=TableSeat.objects.order_by("seat"))
+    waiting = (
+        Table.objects.filter(game=slug, state=Table.OPEN, created__gte=timezone.now() - OPEN_FOR)
+        .annotate(free=Count("seats", filter=Q(seats__kind=TableSeat.OPEN)))
+        .filter(free__gt=0)
+        .prefetch_related(seats)
+        .order_by("-created")[:LOBBY_LIMIT]
+    )
+    playing = (
+        Table.objects.filter(game=slug, state=Table.PLAYING)
+        .prefetch_related(seats)
+        .order_by("-started")[:LOBBY_LIMIT]
+    )
+    return list(waiting), [t for t in playing if not tables.is_stale(t)]
+
+
+@require_http_methods(["GET", "POST"])
+def lobby(request: HttpRequest, slug: str) -> HttpResponse:
+    spec = table_game(slug)
+    versions = active_versions(slug)
+    if request.method == "POST":
+        form = TableForm(spec, versions, request.POST)
+        if form.is_valid():
+            person = tables.person_of(request.user, request.session, create=True)
+            assert person is not None
+            try:
+                table = tables.create_table(
+                    slug,
+                    person,
+                    form.seats(),
+                    turn_timer=form.cleaned_data["turn_timer"],
+                    config=form.config(),
+                )
+            except tables.TableError as exc:
+                form.add_error(None, str(exc))
+            else:
+                return redirect(table.get_absolute_url())
+        status = 400
+    else:
+        form = initial_form(spec, versions)
+        status = 200
+    waiting, playing = _lobby_tables(slug)
+    person = tables.person_of(request.user, request.session)
+    return render(
+        request,
+        "tables/lobby.html",
+        {
+            "game": spec,
+            "form": form,
+            "waiting": [_listed(t, person) for t in waiting],
+            "playing": [_listed(t, person) for t in playing],
+            "quick_opponents": _quick_label(spec),
+        },
+        status=status,
+    )
+
+
+def _listed(table: Table, person: tables.Person | None) -> dict[str, Any]:
+    seats = list(table.seats.all())
+    return {
+        "table": table,
+        "seats": seats,
+        "mine": tables.seat_of(table, person) is not None,
+    }
+
+
+def _quick_label(spec: GameSpec) -> str:
+    others = spec.state_class.max_seats - 1
+    if others == 0:
+        return "the dealer"
+    name = f"builtin:{strongest(spec)}"
+    return name if others == 1 else f"{others} {name} bots"
+
+
+@require_POST
+def quick_play(request: HttpRequest, slug: str) -> HttpResponse:
+    spec = table_game(slug)
+    person = tables.person_of(request.user, request.session, create=True)
+    assert person is not None
+    try:
+        table = tables.create_table(slug, person, quick_seats(spec), turn_timer=30.0)
+    except tables.TableError as exc:
+        messages.error(request, str(exc))
+        return redirect("lobby", slug)
+    return redirect(table.get_absolute_url())
+
+
+# ---- one table ------------------------------------------------------------------------------
+def _table(token: str) -> Table:
+    return get_object_or_404(
+        Table.objects.select_related("match").prefetch_related(
+            Prefetch("seats", queryset=TableSeat.objects.order_by("seat"))
+        ),
+        token=token,
+    )
+
+
+@cache
+def card_views() -> dict[str, dict[str, Any]]:
+    """Every card a table may show, described as the replays describe them, so the script
+    draws them exactly like the replay viewer and ``includes/card.html``."""
+    codes = [*FULL_DECK, *(str(c) for c in standard_deck())]
+    return {code: replays.card_view(code) for code in codes}
+
+
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    table = _table(token)
+    spec = get_game(table.game)
+    person = tables.person_of(request.user, request.session)
+    seat = tables.seat_of(table, person)
+    seats = list(table.seats.all())
+    result = table.match.record.get("result", {}) if table.match is not None else None
+    scores = (result or {}).get("scores") or []
+    names = [s.name or ("open seat" if s.kind == TableSeat.OPEN else f"seat {s.seat + 1}")
+             for s in seats]  # fmt: skip
+    shown = [f"{n} (seat {i + 1})" if names.count(n) > 1 else n for i, n in enumerate(names)]
+    listed = [{"seat": s, "score": scores[s.seat] if s.seat < len(scores) else None} for s in seats]
+    ended = table.state in (Table.FINISHED, Table.ABANDONED)
+    return render(
+        request,
+        "tables/table.html",
+        {
+            "game": spec,
+            "table": table,
+            "seats": listed,
+            "my_seat": seat,
+            "can_join": table.state == Table.OPEN and seat is None,
+            "waiting": table.state == Table.OPEN and any(s.kind == TableSeat.OPEN for s in seats),
+            "ended": ended,
+            "result": result,
+            "summary": _summary(table.game, result, shown, seat) if result else "",
+            "invite_url": request.build_absolute_uri(table.get_absolute_url()),
+            "setup": {
+                "token": table.token,
+                "game": table.game,
+                "state": table.state,
+                "seat": seat,
+                "names": names,
+                "turnTimer": table.turn_timer,
+                "defaultAction": spec.table().default_action_text if spec.table else "",
+                "cards": card_views(),
+                "ws": f"/ws/tables/{table.token}/",
+            },
+            "rules": _config_text(table),
+        },
+    )
+
+
+def _config_text(table: Table) -> str:
+    parts = [f"turn timer {table.turn_timer:g} seconds"]
+    if table.game == "uth":
+        cfg = table.config or {}
+        if "max_rounds" in cfg:
+            parts.append(f"{cfg['max_rounds']} rounds")
+        if "variant" in cfg:
+            parts.append(f"{cfg['variant']} pay table")
+    return ", ".join(parts)
+
+
+def _summary(game: str, result: dict[str, Any], names: list[str], mine: int | None) -> str:
+    """The end of a stored match in one sentence (the script writes the same live)."""
+    scores = result.get("scores") or []
+    if game == "uth":
+        net = scores[0] if scores else 0
+        sign = "+" if net > 0 else ""
+        reason = result.get("reason") or "the session is over"
+        return f"{reason[:1].upper()}{reason[1:]}. Net result: {sign}{net:g} chips."
+    winner = result.get("winner")
+    if game == "last-card":
+        points = ", ".join(f"{n} {p:g}" for n, p in zip(names, scores, strict=False))
+        who = "Nobody emptied their hand" if winner is None else f"{names[winner]} wins"
+        if winner is not None and winner == mine:
+            who = "You win"
+        return f"{who}. Points taken (lower is better): {points}."
+    score = " to ".join(f"{s:g}" for s in scores)
+    if winner is None:
+        return f"A draw, {score}."
+    who = "You win" if winner == mine else f"{names[winner]} wins"
+    return f"{who}, {score}."
+
+
+@require_POST
+def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
+    table = _table(token)
+    person = tables.person_of(request.user, request.session, create=True)
+    assert person is not None
+    try:
+        tables.take_seat(table, seat, person)
+    except tables.TableError as exc:
+        messages.error(request, f"You could not sit down: {exc}.")
+        return redirect(table.get_absolute_url())
+    # every socket of the table hears of it; a full table starts
+    async_to_sync(get_channel_layer().group_send)(lobby_group(table.pk), {"type": "table.lobby"})
+    messages.success(request, f"You sit in seat {seat + 1}.")
+    return redirect(table.get_absolute_url())
+
+
+@require_POST
+def again(request: HttpRequest, token: str) -> HttpResponse:
+    """A new table with the same seats: the requester keeps theirs, the other people's seats
+    are open for them (or anyone) to take, bots stay."""
+    table = _table(token)
+    person = tables.person_of(request.user, request.session)
+    mine = tables.seat_of(table, person)
+    try:
+        if mine is None or person is None:
+            raise tables.TableError("only a player of this table can ask for a rematch")
+        if table.state not in (Table.FINISHED, Table.ABANDONED):
+            raise tables.TableError("this match is still being played")
+        seats = [_again_seat(s, mine) for s in table.seats.all()]
+        new = tables.create_table(
+            table.game,
+            person,
+            seats,
+            turn_timer=table.turn_timer,
+            config=table.config or None,
+            previous=table,
+        )
+    except tables.TableError as exc:
+        messages.error(request, f"No rematch: {exc}.")
+        return redirect(table.get_absolute_url())
+    return redirect(new.get_absolute_url())
+
+
+def _again_seat(seat: TableSeat, mine: int) -> str:
+    if seat.seat == mine:
+        return "me"
+    if seat.kind == TableSeat.BUILTIN:
+        return f"builtin:{seat.builtin}"
+    if seat.kind == TableSeat.BOT and seat.version is not None:
+        version = seat.version
+        if version.status != BotVersion.ACTIVE:
+            newer = version.bot.versions.filter(status=BotVersion.ACTIVE).first()
+            version = newer or version  # none active: the rules refuse it, and say so
+        return f"bot:{version.pk}"
+    return "open"

@@ -1,0 +1,336 @@
+"""Live tables in the browser, against the live site: a guest plays RPS Poker against the
+strongest built-in bot with the keyboard and the mouse while someone else watches (and never
+sees the guest's cards), then opens the replay; a guest on a phone plays Last Card against
+three bots to the end."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+#: RPS Poker: five draft steps, then ten games
+RPS_DECISIONS = 15
+TURN_TIMEOUT_MS = 20_000
+
+
+def codes(page, selector: str) -> set[str]:
+    """The cards drawn inside ``selector`` (their codes)."""
+    return set(
+        page.eval_on_selector_all(f"{selector} [data-code]", "els => els.map(e => e.dataset.code)")
+    )
+
+
+def wait_for_my_turn(page) -> None:
+    page.locator("#turn-line.turn-line--mine").wait_for(timeout=TURN_TIMEOUT_MS)
+    page.locator("#live-hand .hand-card:not([disabled])").first.wait_for()
+
+
+def updates(page) -> int:
+    """How many views of the table the page has received."""
+    return int(page.locator("#live").get_attribute("data-updates") or 0)
+
+
+def wait_until_answered(page, before: int) -> None:
+    """The server took the move (a new view arrived), refused it, or the match ended."""
+    page.wait_for_function(
+        """before => !document.getElementById("table-end").hidden
+            || document.getElementById("live-error").textContent !== ""
+            || Number(document.getElementById("live").dataset.updates) > before""",
+        arg=before,
+        timeout=TURN_TIMEOUT_MS,
+    )
+
+
+def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
+    open_tabs, screenshots
+):
+    player_tab, watcher_tab = open_tabs("desktop"), open_tabs("phone")
+    page, watcher = player_tab.page, watcher_tab.page
+
+    page.goto("/games/rps-poker/tables/")
+    assert page.get_by_role("heading", level=1, name="Play RPS Poker").is_visible()
+    page.get_by_role("button", name="Play against a bot").click()
+    page.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    table_url = page.url
+    assert "you sit in seat 1" in page.locator(".table-meta").inner_text()
+
+    watcher.goto(table_url)
+    assert "you are watching" in watcher.locator(".table-meta").inner_text()
+
+    private_seen: set[str] = set()
+    for decision in range(RPS_DECISIONS):
+        wait_for_my_turn(page)
+        hand = page.locator("#live-hand .hand-card")
+        mine = codes(page, "#live-hand")
+        assert mine, "the player sees no card of their own"
+        private_seen |= mine
+        # the spectator's page shows no card the player holds (nor the player's controls)
+        watcher.locator("#live-seats .live-seat").first.wait_for()
+        assert not (codes(watcher, "body") & mine), "the spectator sees the player's cards"
+        assert watcher.locator("#live-hand").is_hidden()
+        assert watcher.locator("#live-controls").is_hidden()
+        if decision == 1:
+            page.screenshot(path=screenshots / "table-rps-poker-draft-desktop.png", full_page=True)
+        if decision == 7:
+            page.screenshot(path=screenshots / "table-rps-poker-desktop.png", full_page=True)
+            watcher.screenshot(path=screenshots / "table-rps-poker-spectator-phone.png",
+                               full_page=True)  # fmt: skip
+        before = updates(page)
+        if decision % 3 == 0:
+            # keyboard: a digit chooses a card, Enter plays it
+            page.keyboard.press("2")
+            assert hand.nth(1).get_attribute("aria-pressed") == "true"
+            page.keyboard.press("Enter")
+        elif decision % 3 == 1:
+            # mouse: click a card, then the play button
+            hand.first.click()
+            assert hand.first.get_attribute("aria-pressed") == "true"
+            page.locator("#live-controls button", has_text=re.compile("^(Keep|Play)")).click()
+        else:
+            # Tab onto a card, Space chooses it, Enter plays it
+            hand.last.focus()
+            page.keyboard.press("Space")
+            assert hand.last.get_attribute("aria-pressed") == "true"
+            page.keyboard.press("Enter")
+        wait_until_answered(page, before)
+        assert page.locator("#live-error").inner_text() == ""
+
+    end = page.get_by_role("region", name="Match over")
+    end.wait_for(timeout=TURN_TIMEOUT_MS)
+    summary = end.locator("#end-summary").inner_text()
+    assert re.search(r"(You win|builtin:strong wins|A draw), \d+ to \d+", summary), summary
+    scores = [int(c) for c in end.locator("td.num").all_inner_texts()]
+    assert sum(scores) == 10
+    log = page.locator("#live-log li").all_inner_texts()
+    assert sum(1 for line in log if line.startswith("Game ")) == 10
+    assert any(line.startswith("Draft 1 of 5: you kept") for line in log)
+    page.screenshot(path=screenshots / "table-rps-poker-over-desktop.png", full_page=True)
+
+    # the spectator saw the same end, and never a hand of the player while it was hidden
+    watcher.get_by_role("region", name="Match over").wait_for(timeout=TURN_TIMEOUT_MS)
+    assert watcher.locator("#end-summary").inner_text() != ""
+    assert watcher.get_by_role("button", name="Play again").count() == 0
+    watcher.screenshot(path=screenshots / "table-rps-poker-over-phone.png", full_page=True)
+
+    end.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    participants = page.get_by_role("region", name="Participants")
+    assert "builtin:strong" in participants.inner_text()
+    assert player_tab.console.take() == []
+    assert watcher_tab.console.take() == []
+
+
+def legal_first(hand: list[str], top: str, suit: str | None, punishment: int) -> int | None:
+    """The index of a card that may be played alone (a simple player's choice)."""
+    follow = suit or top[1]
+    for index, card in enumerate(hand):
+        if punishment:
+            if card[0] == top[0]:
+                return index
+        elif (card[0] in ("A", top[0]) or card[1] == follow) and (
+            card[0] != "A" or len(hand) > 1  # you cannot end on an ace
+        ):
+            return index
+    return None
+
+
+def test_it_lets_a_guest_on_a_phone_play_last_card_against_three_bots_to_the_end(
+    open_tabs, screenshots
+):
+    tab = open_tabs("phone")
+    page = tab.page
+    page.goto("/games/last-card/tables/")
+    # the create form shows as many seats as players chosen
+    form = page.get_by_role("region", name="Create a table")
+    form.get_by_label("Players").select_option("2")
+    assert form.get_by_label("Seat 3").is_hidden()
+    form.get_by_label("Players").select_option("3")
+    assert form.get_by_label("Seat 3").is_visible() and form.get_by_label("Seat 4").is_hidden()
+    page.screenshot(path=screenshots / "lobby-last-card-phone.png", full_page=True)
+    page.get_by_role("button", name="Play against a bot").click()
+    page.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    seats = page.locator("#live-seats .live-seat")
+    seats.nth(3).wait_for()
+    assert seats.count() == 4
+    played = drew = 0
+    shot = False
+    for _ in range(400):
+        page.wait_for_function(
+            """() => !document.getElementById("table-end").hidden
+                || document.getElementById("turn-line").classList.contains("turn-line--mine")""",
+            timeout=60_000,
+        )
+        if page.locator("#table-end").is_visible():
+            break
+        view = page.evaluate(
+            """() => ({
+                hand: [...document.querySelectorAll("#live-hand [data-code]")]
+                    .map(e => e.dataset.code),
+                top: document.querySelector("#live-shared [data-code]").dataset.code,
+                suit: (document.querySelector("#live-shared .zone__count") || {}).textContent,
+                line: document.getElementById("turn-line").textContent,
+            })"""
+        )
+        suit = None
+        found = re.search(r"suit to follow: (\w+)", view["suit"] or "")
+        if found:
+            suit = {"spades": "s", "hearts": "h", "diamonds": "d", "clubs": "c"}[found.group(1)]
+        owed = re.search(r"or draw (\d+) cards", view["line"])
+        index = legal_first(view["hand"], view["top"], suit, int(owed.group(1)) if owed else 0)
+        before = updates(page)
+        if index is None or index > 8:
+            page.get_by_role("button", name=re.compile("^Draw")).click()
+            drew += 1
+        else:
+            card = page.locator("#live-hand .hand-card").nth(index)
+            card.tap()
+            if view["hand"][index][0] == "A":
+                page.get_by_role("group", name="Suit to follow your ace").get_by_label(
+                    "hearts"
+                ).check()
+            if not shot:
+                page.screenshot(path=screenshots / "table-last-card-phone.png", full_page=True)
+                shot = True
+            page.get_by_role("button", name=re.compile(r"^Play")).tap()
+            played += 1
+        wait_until_answered(page, before)
+        error = page.locator("#live-error").inner_text()
+        assert error == "", f"a legal move was refused: {error} ({view})"
+    end = page.get_by_role("region", name="Match over")
+    end.wait_for(timeout=60_000)
+    assert played + drew > 0
+    assert "Points taken (lower is better)" in end.locator("#end-summary").inner_text()
+    assert (
+        end.get_by_role("link", name="Watch the replay")
+        .get_attribute("href")
+        .startswith("/matches/")
+    )
+    log = page.locator("#live-log li").all_inner_texts()
+    assert any("(you) plays" in line for line in log) or played == 0
+    assert any(line.endswith("wins the game!") for line in log) or "Nobody" in end.inner_text()
+    page.screenshot(path=screenshots / "table-last-card-over-phone.png", full_page=True)
+    # nothing scrolls sideways on the phone
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert tab.console.take() == []
+
+
+def choose_rps_card(page, decision: int) -> int:
+    """One decision of RPS Poker: on a phone by tapping, else with the keyboard or a double
+    click; returns the page's count of views before it (the answer comes once both players
+    chose)."""
+    wait_for_my_turn(page)
+    before = updates(page)
+    hand = page.locator("#live-hand .hand-card")
+    if page.viewport_size["width"] < 500:
+        hand.last.tap()
+        page.locator("#live-controls button", has_text=re.compile("^(Keep|Play)")).tap()
+    elif decision % 2:
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")
+    else:
+        hand.last.dblclick()
+    # the choice is on its way: the cards wait for the other player (or the step is over)
+    page.wait_for_function(
+        """before => document.querySelector("#live-hand .hand-card[disabled]")
+            || Number(document.getElementById("live").dataset.updates) > before""",
+        arg=before,
+    )
+    return before
+
+
+def test_it_lets_two_people_meet_through_an_invite_link_and_play_rps_poker(open_tabs, screenshots):
+    host_tab, guest_tab = open_tabs("desktop"), open_tabs("phone")
+    host, guest = host_tab.page, guest_tab.page
+
+    host.goto("/games/rps-poker/tables/")
+    form = host.get_by_role("region", name="Create a table")
+    form.get_by_label("Seat 1").select_option("me")
+    form.get_by_label("Seat 2").select_option(label="Open: another person joins")
+    form.get_by_label("Turn timer").select_option(label="60 seconds")
+    host.screenshot(path=screenshots / "lobby-rps-poker-desktop.png", full_page=True)
+    form.get_by_role("button", name="Create the table").click()
+    host.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    waiting = host.get_by_role("region", name="Waiting for players")
+    assert waiting.is_visible()
+    invite = waiting.get_by_label("Invite link").input_value()
+    assert invite == host.url
+    host.screenshot(path=screenshots / "table-waiting-desktop.png", full_page=True)
+
+    # the guest finds the table in the lobby too, then follows the invite link and sits down
+    guest.goto("/games/rps-poker/tables/")
+    token = invite.rstrip("/").rsplit("/", 1)[1]
+    assert guest.get_by_role("button", name=f"Join table {token} in seat 2").is_visible()
+    guest.screenshot(path=screenshots / "lobby-rps-poker-phone.png", full_page=True)
+    guest.goto(invite)
+    guest.get_by_role("button", name="Join in seat 2").click()
+    guest.wait_for_url(invite)
+    assert "You sit in seat 2." in guest.locator(".messages").inner_text()
+
+    # the host's page did not reload: the socket heard of the seat and the match began
+    host.locator("#live .live-seat").nth(1).wait_for(timeout=TURN_TIMEOUT_MS)
+    assert waiting.is_hidden()
+    assert "60 seconds" in host.locator(".table-meta").inner_text()
+    for decision in range(RPS_DECISIONS):
+        before = {page: choose_rps_card(page, decision + n) for n, page in enumerate((host, guest))}
+        for page, count in before.items():
+            wait_until_answered(page, count)
+            assert page.locator("#live-error").inner_text() == ""
+        if decision == 6:
+            guest.screenshot(path=screenshots / "table-rps-poker-phone.png", full_page=True)
+    for page in (host, guest):
+        end = page.get_by_role("region", name="Match over")
+        end.wait_for(timeout=TURN_TIMEOUT_MS)
+        assert sum(int(c) for c in end.locator("td.num").all_inner_texts()) == 10
+
+    # play again: the host keeps the seat, the guest's seat is open for the guest to take
+    host.get_by_role("button", name="Play again").click()
+    host.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    assert host.url != invite
+    seats = host.locator("#lobby-seats li")
+    assert "(you)" in seats.nth(0).inner_text()
+    assert "open" in seats.nth(1).inner_text()
+    assert host_tab.console.take() == []
+    assert guest_tab.console.take() == []
+
+
+def test_it_lets_a_guest_play_a_sitting_of_ultimate_texas_holdem_with_the_keyboard(
+    tab, screenshots
+):
+    page = tab.page
+    page.goto("/games/uth/tables/")
+    page.get_by_role("button", name="Play against a bot").click()
+    page.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    acted = 0
+    while acted < 100:
+        page.wait_for_function(
+            """() => !document.getElementById("table-end").hidden
+                || document.getElementById("turn-line").classList.contains("turn-line--mine")""",
+            timeout=TURN_TIMEOUT_MS,
+        )
+        if page.locator("#table-end").is_visible():
+            break
+        buttons = page.locator("#live-controls button").all_inner_texts()
+        assert page.locator("#live-hand [data-code]").count() == 2  # the hole cards
+        before = updates(page)
+        if any(b.startswith("Continue") for b in buttons):
+            page.keyboard.press("Enter")
+        elif any(b.startswith("Check") for b in buttons):
+            page.keyboard.press("c")
+        else:
+            page.keyboard.press("1")  # at the river: bet 1x rather than fold
+        if acted == 1:
+            page.screenshot(path=screenshots / "table-uth-desktop.png", full_page=True)
+        wait_until_answered(page, before)
+        assert page.locator("#live-error").inner_text() == ""
+        acted += 1
+    end = page.get_by_role("region", name="Match over")
+    end.wait_for()
+    assert re.search(r"chips", end.locator("#end-summary").inner_text())
+    rounds = [line for line in page.locator("#live-log li").all_inner_texts()]
+    assert len([r for r in rounds if r.startswith("Round ")]) == 10
+    assert acted >= 20  # check, check, then bet or continue: two or three actions a round
+    page.screenshot(path=screenshots / "table-uth-over-desktop.png", full_page=True)
+    assert tab.console.take() == []

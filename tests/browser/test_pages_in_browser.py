@@ -1,0 +1,92 @@
+"""The main pages, rendered by Chromium from the live site: no console errors, no sideways
+scrolling on a phone, and a full-page screenshot of each for people to look at."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.browser.conftest import VIEWPORTS
+
+pytestmark = pytest.mark.browser
+
+#: name (for the screenshot file), path, what the page's main heading says ("" for any)
+MAIN_PAGES = [
+    ("home", "/", ""),
+    ("leaderboard-rps-poker", "/games/rps-poker/leaderboard/", "RPS Poker"),
+    ("login", "/accounts/login/", "Log in"),
+]
+
+
+def overflow_x(page) -> int:
+    """How many pixels the page is wider than the window (0 when nothing scrolls sideways)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize(("name", "path", "heading"), MAIN_PAGES, ids=[p[0] for p in MAIN_PAGES])
+def test_it_renders_the_main_pages_without_console_errors(
+    open_tabs, screenshots, viewport, name, path, heading
+):
+    tab = open_tabs(viewport)
+    page = tab.page
+    response = page.goto(path, wait_until="networkidle")
+    assert response is not None
+    assert response.status == 200, f"{path}: HTTP {response.status}"
+    assert "Card Arena" in page.title()
+    h1 = page.get_by_role("heading", level=1).first
+    assert h1.inner_text().strip(), f"{path} has an empty main heading"
+    assert heading.lower() in h1.inner_text().lower()
+    # the stylesheet arrived and applies: the header is laid out by site.css, not unstyled
+    assert page.evaluate(
+        "getComputedStyle(document.body).fontFamily !== '' && "
+        "[...document.styleSheets].some(s => s.href && s.href.includes('site.css') "
+        "&& s.cssRules.length > 0)"
+    )
+    page.screenshot(path=screenshots / f"{name}-{viewport}.png", full_page=True)
+    assert tab.console.take() == []
+    assert overflow_x(page) <= 0, f"{path} scrolls sideways on a {viewport} screen"
+
+
+def test_it_ranks_the_seeded_builtin_bots_and_sorts_the_leaderboard(tab):
+    """The worker validated the built-in bots and played their placement matches; the
+    leaderboard lists them with their statistics, and a column heading sorts the table."""
+    page = tab.page
+    page.goto("/games/rps-poker/leaderboard/")
+    builtins = ["minimal", "simple", "strong"]
+    board = page.get_by_role("table", name=re.compile("bots, best first"))
+    for name in builtins:
+        assert board.get_by_role("link", name=name, exact=True).count() == 1
+    stats = page.get_by_role("region", name="Statistics").get_by_role("table")
+    for name in builtins:
+        assert stats.get_by_role("link", name=re.compile(name)).count() == 1
+
+    header = board.get_by_role("columnheader", name=re.compile("^bot"))
+    header.get_by_role("button").click()
+    assert header.get_attribute("aria-sort") == "ascending"
+    names = board.locator("tbody tr").get_by_role("link").all_inner_texts()
+    assert names == sorted(names, key=str.lower)
+    header.get_by_role("button").press("Enter")  # the keyboard sorts too
+    assert header.get_attribute("aria-sort") == "descending"
+    names = board.locator("tbody tr").get_by_role("link").all_inner_texts()
+    assert names == sorted(names, key=str.lower, reverse=True)
+    assert tab.console.take() == []
+
+
+def test_it_serves_the_api_index_as_json(tab, screenshots):
+    page = tab.page
+    response = page.goto("/api/")
+    assert response is not None
+    assert response.status == 200
+    assert response.headers["content-type"].startswith("application/json")
+    data = json.loads(page.locator("body").inner_text())
+    paths = [endpoint["path"] for endpoint in data["endpoints"]]
+    assert paths, "the API index lists no endpoint"
+    assert all(path.startswith("/api/") for path in paths), paths
+    page.screenshot(path=screenshots / "api-desktop.png", full_page=True)
+    # A JSON document has no <link rel=icon>, so Chromium asks for /favicon.ico by itself;
+    # the site has none (HTML pages name favicon.svg). Anything else is an error.
+    errors = [e for e in tab.console.take() if "/favicon.ico" not in e]
+    assert errors == []

@@ -1,0 +1,35 @@
+"""Shared test set-up."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from django.db import connections
+
+
+def _drop_thread_connections() -> None:
+    """Django never closes a connection to the in-memory SQLite test database (closing
+    would destroy it; the main thread's connection keeps it alive), so asgiref's worker
+    thread would keep the one a consumer opened, and a later test without database access
+    would trip over it. Drop it for real."""
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and conn.vendor == "sqlite" and conn.is_in_memory_db():
+            conn.connection.close()
+            conn.connection = None
+        else:
+            conn.close()
+
+
+@pytest_asyncio.fixture
+async def consumer_threads_cleaned():
+    yield
+    await database_sync_to_async(_drop_thread_connections)()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every async test (consumers run their database calls in asgiref's thread) cleans
+    that thread's connections after itself."""
+    for item in items:
+        if item.get_closest_marker("asyncio") is not None:
+            item.add_marker(pytest.mark.usefixtures("consumer_threads_cleaned"))

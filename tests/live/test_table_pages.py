@@ -1,0 +1,367 @@
+"""The pages of live tables: each game's lobby and its create form, one-click play against a
+bot, joining (guests too), "play again", the table page before and after its match, CSRF."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from bots.models import Bot, BotVersion, Match
+from bots.playing import Entry, play
+from games.live import tables
+from games.live.consumers import lobby_group
+from games.live.host import Finish
+from games.models import Table, TableSeat
+from games.registry import get_game
+
+pytestmark = pytest.mark.django_db
+
+
+def make_user(name: str) -> User:
+    return User.objects.create_user(name, password=f"pw-{name}-long-enough")
+
+
+def logged_in(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def version(owner: User, game: str, name: str, status: str = BotVersion.ACTIVE) -> BotVersion:
+    code = get_game(game).builtin_path(get_game(game).builtin_names[0]).read_text()
+    bot = Bot.objects.create(owner=owner, game=game, name=name, language="python")
+    return BotVersion.objects.create(
+        bot=bot, number=1, code=code, checksum=BotVersion.checksum_of(code), status=status
+    )
+
+
+def form_data(game: str, seats: list[str], **extra) -> dict[str, str]:
+    data = {"players": str(len(seats)), "turn_timer": "30"}
+    data |= {f"seat_{n}": choice for n, choice in enumerate(seats)}
+    return data | {k: str(v) for k, v in extra.items()}
+
+
+def text_of(response) -> str:
+    return response.content.decode()
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+# ---- the lobby -----------------------------------------------------------------------------
+def test_it_lists_open_tables_and_games_being_played_in_the_lobby():
+    ann, bob = make_user("ann"), make_user("bob")
+    waiting = tables.create_table("rps-poker", tables.Person(ann), ["me", "open"])
+    full = tables.create_table("rps-poker", tables.Person(bob), ["me", "builtin:simple"])
+    playing = tables.create_table("rps-poker", tables.Person(bob), ["me", "builtin:strong"])
+    now = timezone.now()
+    Table.objects.filter(pk=playing.pk).update(state=Table.PLAYING, started=now, host_heartbeat=now)
+    # a table whose host process died long ago is not offered to watch
+    dead = tables.create_table("rps-poker", tables.Person(bob), ["me", "builtin:minimal"])
+    Table.objects.filter(pk=dead.pk).update(
+        state=Table.PLAYING,
+        started=now - timedelta(hours=2),
+        host_heartbeat=now - timedelta(hours=2),
+    )
+    other_game = tables.create_table("last-card", tables.Person(ann), ["me", "open"])
+
+    response = Client().get("/games/rps-poker/tables/")
+    assert response.status_code == 200
+    page = text_of(response)
+    waiting_part = page.split('id="waiting-title"')[1].split('id="playing-title"')[0]
+    assert f"/tables/{waiting.token}/join/1/" in waiting_part
+    assert "Join table" in waiting_part
+    assert full.token not in page  # no seat to take: not listed as waiting
+    assert other_game.token not in page
+    playing_part = page.split('id="playing-title"')[1].split('id="create-title"')[0]
+    assert f'href="/tables/{playing.token}/"' in playing_part
+    assert "Watch" in playing_part
+    assert dead.token not in page
+
+
+def test_the_create_form_offers_me_open_seats_builtins_and_active_uploaded_bots():
+    alice = make_user("alice")
+    active = version(alice, "rps-poker", "sharp")
+    rejected = version(alice, "rps-poker", "broken", status=BotVersion.REJECTED)
+    elsewhere = version(alice, "last-card", "shedder")
+    page = text_of(Client().get("/games/rps-poker/tables/"))
+    for value in ("me", "open", "builtin:minimal", "builtin:simple", "builtin:strong"):
+        assert f'value="{value}"' in page
+    assert f'value="bot:{active.pk}"' in page
+    assert "alice/sharp (version 1)" in page
+    assert f'value="bot:{rejected.pk}"' not in page
+    assert f'value="bot:{elsewhere.pk}"' not in page
+    # timers, and for Last Card the number of players; UTH has rounds and pay tables
+    assert page.count('name="turn_timer"') == 1
+    for seconds in tables.TURN_TIMERS:
+        assert f'value="{seconds:g}"' in page or f'value="{seconds}"' in page
+    last_card = text_of(Client().get("/games/last-card/tables/"))
+    assert re.search(r'<select name="players"[^>]*>', last_card)
+    assert all(f'<option value="{n}"' in last_card for n in (2, 3, 4))
+    uth = text_of(Client().get("/games/uth/tables/"))
+    assert 'name="max_rounds"' in uth and 'name="variant"' in uth
+    assert Client().get("/games/chess/tables/").status_code == 404
+
+
+def test_it_creates_a_table_with_each_kind_of_seat():
+    ann, alice = make_user("ann"), make_user("alice")
+    bot = version(alice, "last-card", "shedder")
+    client = logged_in(ann)
+    response = client.post(
+        "/games/last-card/tables/",
+        form_data("last-card", ["open", "me", "builtin:heuristic", f"bot:{bot.pk}"], turn_timer=60),
+    )
+    table = Table.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/tables/{table.token}/"
+    assert table.turn_timer == 60 and table.game == "last-card"
+    seats = [(s.kind, s.user_id, s.builtin, s.version_id) for s in table.seats.order_by("seat")]
+    assert seats == [
+        (TableSeat.OPEN, None, "", None),
+        (TableSeat.PERSON, ann.pk, "", None),
+        (TableSeat.BUILTIN, None, "heuristic", None),
+        (TableSeat.BOT, None, "", bot.pk),
+    ]
+
+
+def test_a_guest_creates_an_uth_table_with_rounds_and_a_pay_table():
+    guest = Client()
+    response = guest.post(
+        "/games/uth/tables/", form_data("uth", ["me"], max_rounds=5, variant="standard")
+    )
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert table.config == {"max_rounds": 5, "variant": "standard"}
+    seat = table.seats.get()
+    assert seat.kind == TableSeat.PERSON and seat.user is None
+    assert seat.guest == guest.session["guest_token"]
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "extra", "message"),
+    [
+        (
+            "last-card",
+            ["me", "open", "open", "open", "open"],
+            {},
+            "played by 2 to 4 players, not 5",
+        ),
+        ("rps-poker", ["me", "bot:987654"], {}, "no active RPS Poker bot &#x27;bot:987654&#x27;"),
+        ("rps-poker", ["me", "builtin:nobody"], {}, "has no built-in bot"),
+        ("rps-poker", ["me", "me"], {}, "choose exactly one seat for yourself"),
+        ("rps-poker", ["me", "open"], {"turn_timer": 7}, "the turn timer must be one of"),
+        ("rps-poker", ["me", "open"], {"turn_timer": "soon"}, "Enter a number"),
+        ("uth", ["me"], {"max_rounds": 7, "variant": "default"}, "a sitting is 5, 10, 20, 50"),
+        ("uth", ["me"], {"max_rounds": 5, "variant": "vegas"}, "the pay table is"),
+    ],
+)
+def test_bad_tables_are_refused_with_the_reason(game, seats, extra, message):
+    response = Client().post(f"/games/{game}/tables/", form_data(game, seats, **extra))
+    assert response.status_code == 400
+    assert message in text_of(response)
+    assert not Table.objects.exists()
+
+
+def test_a_rejected_bot_version_cannot_be_seated():
+    alice = make_user("alice")
+    rejected = version(alice, "rps-poker", "broken", status=BotVersion.REJECTED)
+    response = Client().post(
+        "/games/rps-poker/tables/", form_data("rps-poker", ["me", f"bot:{rejected.pk}"])
+    )
+    assert response.status_code == 400
+    assert f"no active RPS Poker bot &#x27;bot:{rejected.pk}&#x27;" in text_of(response)
+    assert not Table.objects.exists()
+
+
+# ---- one click -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("game", "opponents"),
+    [
+        ("rps-poker", ["builtin:strong"]),
+        ("last-card", ["builtin:heuristic"] * 3),
+        ("uth", []),
+    ],
+)
+def test_play_against_a_bot_creates_you_against_the_strongest_builtin(game, opponents):
+    guest = Client()
+    page = text_of(guest.get(f"/games/{game}/tables/"))
+    assert f'action="/games/{game}/tables/quick/"' in page
+    response = guest.post(f"/games/{game}/tables/quick/")
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/tables/{table.token}/"
+    seats = list(table.seats.order_by("seat"))
+    assert seats[0].kind == TableSeat.PERSON
+    assert seats[0].guest == guest.session["guest_token"]
+    assert [s.name for s in seats[1:]] == opponents
+    # the guest's page knows the seat is theirs
+    page = text_of(guest.get(f"/tables/{table.token}/"))
+    assert "you sit in seat 1" in page
+    assert Client().get(f"/games/{game}/tables/quick/").status_code == 405
+
+
+# ---- joining -------------------------------------------------------------------------------
+def test_a_guest_and_a_user_join_open_seats_and_the_table_hears_of_it():
+    ann, bob = make_user("ann"), make_user("bob")
+    table = tables.create_table("last-card", tables.Person(ann), ["me", "open", "open"])
+    layer = get_channel_layer()
+    listener = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(lobby_group(table.pk), listener)
+
+    page = text_of(Client().get(f"/tables/{table.token}/"))
+    assert "Waiting for players" in page
+    assert f'action="/tables/{table.token}/join/1/"' in page
+    assert 'id="invite-link"' in page and f"/tables/{table.token}/" in page
+
+    guest = Client()
+    response = guest.post(f"/tables/{table.token}/join/1/")
+    assert response.status_code == 302 and response["Location"] == f"/tables/{table.token}/"
+    assert async_to_sync(layer.receive)(listener) == {"type": "table.lobby"}
+    seat = table.seats.get(seat=1)
+    assert seat.kind == TableSeat.PERSON and seat.guest == guest.session["guest_token"]
+    assert seat.name.startswith("guest-")
+
+    response = logged_in(bob).post(f"/tables/{table.token}/join/2/", follow=True)
+    assert "You sit in seat 3." in messages_of(response)
+    assert async_to_sync(layer.receive)(listener) == {"type": "table.lobby"}
+    assert table.seats.get(seat=2).user == bob
+    assert tables.is_full(table)
+
+
+def test_joining_a_taken_seat_or_a_second_seat_is_refused():
+    ann, bob, cy = make_user("ann"), make_user("bob"), make_user("cy")
+    table = tables.create_table("last-card", tables.Person(ann), ["me", "open", "open"])
+    logged_in(bob).post(f"/tables/{table.token}/join/1/")
+    response = logged_in(cy).post(f"/tables/{table.token}/join/1/", follow=True)
+    assert "You could not sit down: seat 2 is not open." in messages_of(response)
+    response = logged_in(bob).post(f"/tables/{table.token}/join/2/", follow=True)
+    assert "You could not sit down: you already have a seat at this table." in messages_of(response)
+    assert table.seats.get(seat=2).kind == TableSeat.OPEN
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
+    response = logged_in(cy).post(f"/tables/{table.token}/join/2/", follow=True)
+    assert any("no longer waiting" in m for m in messages_of(response))
+    assert Client().post("/tables/nosuchtable/join/0/").status_code == 404
+
+
+# ---- the end of a table --------------------------------------------------------------------
+@pytest.fixture
+def finished():
+    """Ann (seat 0) and bob (seat 1) played RPS Poker; the match is stored like a live
+    table's (here their moves came from built-in bots)."""
+    ann, bob = make_user("ann"), make_user("bob")
+    table = tables.create_table("rps-poker", tables.Person(ann), ["me", "open"])
+    tables.take_seat(table, 1, tables.Person(bob))
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
+    played = play(
+        get_game("rps-poker"),
+        [Entry(name="ann", builtin="simple"), Entry(name="bob", builtin="strong")],
+        seed=table.seed,
+    )
+    tables.store_finish(table, Finish(played))
+    table.refresh_from_db()
+    return table, ann, bob
+
+
+def test_the_page_of_a_finished_table_sums_it_up_and_links_the_replay(finished):
+    table, ann, _ = finished
+    assert table.state == Table.FINISHED and table.match is not None
+    scores = table.match.record["result"]["scores"]
+    response = logged_in(ann).get(f"/tables/{table.token}/")
+    page = text_of(response)
+    assert f'href="/matches/{table.match_id}/"' in page
+    assert "Watch the replay" in page
+    assert "Match over" in page
+    assert f"{scores[0]} to {scores[1]}" in page
+    assert f'action="/tables/{table.token}/again/"' in page
+    # a spectator sees the result, but may not ask for a rematch
+    watcher = text_of(Client().get(f"/tables/{table.token}/"))
+    assert f'href="/matches/{table.match_id}/"' in watcher
+    assert f'action="/tables/{table.token}/again/"' not in watcher
+    assert Client().get(f"/matches/{table.match_id}/").status_code == 200
+
+
+def test_play_again_keeps_the_requesters_seat_and_opens_the_others(finished):
+    table, ann, bob = finished
+    response = logged_in(bob).post(f"/tables/{table.token}/again/")
+    rematch = Table.objects.exclude(pk=table.pk).get()
+    assert response.status_code == 302 and response["Location"] == f"/tables/{rematch.token}/"
+    assert rematch.previous == table and rematch.state == Table.OPEN
+    assert rematch.turn_timer == table.turn_timer
+    seats = [(s.kind, s.user_id) for s in rematch.seats.order_by("seat")]
+    assert seats == [(TableSeat.OPEN, None), (TableSeat.PERSON, bob.pk)]
+    # ann follows the invite and takes her old seat back
+    logged_in(ann).post(f"/tables/{rematch.token}/join/0/")
+    assert rematch.seats.get(seat=0).user == ann
+
+
+def test_play_again_keeps_the_bots_and_refuses_spectators_and_running_tables():
+    ann = make_user("ann")
+    table = tables.create_table("last-card", tables.Person(ann), ["builtin:naive", "me", "open"])
+    response = logged_in(ann).post(f"/tables/{table.token}/again/", follow=True)
+    assert "No rematch: this match is still being played." in messages_of(response)
+    Table.objects.filter(pk=table.pk).update(state=Table.ABANDONED)
+    response = Client().post(f"/tables/{table.token}/again/", follow=True)
+    assert "No rematch: only a player of this table can ask for a rematch." in messages_of(response)
+    assert Table.objects.count() == 1
+    logged_in(ann).post(f"/tables/{table.token}/again/")
+    rematch = Table.objects.exclude(pk=table.pk).get()
+    seats = [(s.kind, s.builtin, s.user_id) for s in rematch.seats.order_by("seat")]
+    assert seats == [
+        (TableSeat.BUILTIN, "naive", None),
+        (TableSeat.PERSON, "", ann.pk),
+        (TableSeat.OPEN, "", None),
+    ]
+
+
+def test_the_table_page_gives_the_script_what_it_needs_and_escapes_names():
+    mallory = make_user("<b>mallory</b>")
+    table = tables.create_table("rps-poker", tables.Person(mallory), ["me", "builtin:simple"])
+    page = text_of(Client().get(f"/tables/{table.token}/"))
+    assert "<b>mallory</b>" not in page
+    assert "&lt;b&gt;mallory&lt;/b&gt;" in page or "\\u003Cb\\u003Emallory" in page
+    assert 'id="table-setup"' in page
+    assert f'"ws": "/ws/tables/{table.token}/"' in page
+    assert '"R3": {"code": "R3"' in page  # RPS Poker's cards, described for drawing
+    assert "js/table.js" in page
+    assert Client().get("/tables/nosuchtable/").status_code == 404
+
+
+# ---- CSRF ----------------------------------------------------------------------------------
+def test_every_table_post_needs_the_csrf_token():
+    ann = make_user("ann")
+    table = tables.create_table("rps-poker", tables.Person(ann), ["me", "open"])
+    Table.objects.filter(pk=table.pk).update(state=Table.OPEN)
+    strict = Client(enforce_csrf_checks=True)
+    posts = [
+        ("/games/rps-poker/tables/", form_data("rps-poker", ["me", "builtin:simple"])),
+        ("/games/rps-poker/tables/quick/", {}),
+        (f"/tables/{table.token}/join/1/", {}),
+        (f"/tables/{table.token}/again/", {}),
+    ]
+    for url, data in posts:
+        assert strict.post(url, data).status_code == 403, url
+    assert Table.objects.count() == 1
+    assert table.seats.get(seat=1).kind == TableSeat.OPEN
+    # with the token from the page, the same request goes through
+    page = text_of(strict.get("/games/rps-poker/tables/"))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    response = strict.post("/games/rps-poker/tables/quick/", {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert Table.objects.count() == 2
+    assert Match.objects.count() == 0
+
+
+def test_the_home_page_and_the_game_pages_lead_to_the_tables():
+    home = text_of(Client().get("/"))
+    assert '<a class="button primary" href="/games/rps-poker/tables/">Play now</a>' in home
+    for slug in ("rps-poker", "last-card", "uth"):
+        assert f'<a href="/games/{slug}/tables/">Play in the browser</a>' in home
+        rules = text_of(Client().get(f"/games/{slug}/"))
+        assert f'href="/games/{slug}/tables/">Play ' in rules
