@@ -2,13 +2,17 @@
 matches and replays (games.matchpages), the JSON API (games.api), and the game pages here."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from games import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    # browsers ask for /favicon.ico where a page names none (JSON documents)
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("games/<slug:slug>/", views.game, name="game"),
     path("games/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
     path("games/<slug:slug>/starter/<slug:language>/", views.starter, name="starter"),

@@ -147,10 +147,7 @@ def home(request: HttpRequest) -> HttpResponse:
             .select_related("bot", "bot__owner")
             .order_by("rank")[:LEADERS_ON_HOME]
         )
-        spec = get_game(slug)
-        # One-seat games (UTH) have no rating: their leaders show the game's own score.
-        rated = not spec.plays_alone
-        games.append({"spec": spec, "leaders": list(leaders), "rated": rated})
+        games.append({"spec": get_game(slug), "leaders": list(leaders)})
     first = game_slugs()[0]
     return render(request, "home.html", {"games": games, "play_now": reverse("game", args=[first])})
 

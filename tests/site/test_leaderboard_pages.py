@@ -70,14 +70,15 @@ def test_it_answers_404_for_an_unknown_game(client):
 
 
 @pytest.mark.django_db
-def test_it_shows_the_games_own_score_for_leaders_of_an_unrated_game(client):
+def test_it_shows_the_rating_of_the_leaders_of_a_one_seat_game_too(client):
+    # UTH bots are rated deal by deal against each other (bots.ratings.rate_deal)
     owner = get_user_model().objects.create_user("carol", password="x" * 12)
     bot = Bot.objects.create(owner=owner, game="uth", name="steady", language="python")
     LeaderboardRow.objects.create(
-        bot=bot, game="uth", rank=1, mu=25, sigma=8.3, conservative=0.0, score={"score": -1.37}
+        bot=bot, game="uth", rank=1, mu=27, sigma=2.5, conservative=19.5, score={"score": -1.37}
     )
     page = client.get("/").content.decode()
-    assert 'title="mean net chips per round">-1.37<' in page
+    assert 'title="rating: mu - 3 sigma">19.5<' in page
 
 
 # ---- real data: bots entered directly as active versions, real matches played by the worker

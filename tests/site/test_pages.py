@@ -69,3 +69,9 @@ def test_it_serves_the_page_scripts_and_styles(client):
         response = client.get(path)
         assert response.status_code == 200, path
         assert needle in b"".join(response.streaming_content), path
+
+
+def test_it_sends_browsers_asking_for_favicon_ico_to_the_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"] == "/static/favicon.svg"
