@@ -1,0 +1,1 @@
+"""Blackjack++: two players and a rule-driven dealer (see docs/solver.md)."""

@@ -1,0 +1,1 @@
+"""Leduc hold'em."""

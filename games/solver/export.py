@@ -1,0 +1,63 @@
+"""What a solve produces, as plain data: the strategy by infoset key, and the JSON document."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from games.solver.cfr import Solver, expected_stats
+from games.solver.game import Game
+from games.solver.tree import FlatTree
+
+ALGORITHM_NAMES = {"cfr": "CFR", "cfr+": "CFR+", "dcfr": "discounted CFR"}
+
+
+def strategy_table(tree: FlatTree, sigma: np.ndarray) -> dict[str, dict[str, float]]:
+    """``{infoset key: {action label: probability}}`` for every infoset of the tree."""
+    rows = sigma.tolist()
+    return {
+        key: dict(zip(actions, row[: len(actions)], strict=True))
+        for key, actions, row in zip(tree.infoset_keys, tree.infoset_actions, rows, strict=True)
+    }
+
+
+def strategy_array(tree: FlatTree, table: dict[str, dict[str, float]]) -> np.ndarray:
+    """The inverse of :func:`strategy_table`: a ``(n_infosets, max_actions)`` array. Infosets
+    missing from ``table`` get the uniform strategy."""
+    sigma = tree.uniform()
+    for i, (key, actions) in enumerate(zip(tree.infoset_keys, tree.infoset_actions, strict=True)):
+        row = table.get(key)
+        if row is not None:
+            sigma[i, : len(actions)] = [row[a] for a in actions]
+    return sigma
+
+
+def result_document(game: Game, solver: Solver) -> dict[str, Any]:
+    """The ``--json`` document: the issue's keys first, then the settings, the expectation of
+    the game's extra figures (Blackjack++'s points per seat), tree size, timings and the
+    convergence record (iteration, exploitability)."""
+    tree = solver.tree
+    sigma = solver.average_strategy()
+    v0 = solver.value()
+    return {
+        "game": game.name,
+        "algorithm": solver.algorithm,
+        "iterations": solver.iterations,
+        "value": [v0, -v0],
+        "exploitability": solver.exploitability(),
+        "infosets": strategy_table(tree, sigma),
+        "settings": game.settings(),
+        "expected": expected_stats(tree, sigma),
+        "tree": tree.sizes(),
+        "build_seconds": tree.build_seconds,
+        "train_seconds": solver.train_seconds,
+        "convergence": [[i, e] for i, e in solver.convergence],
+    }
+
+
+def write_json(path: Path, document: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
