@@ -67,11 +67,28 @@ def make_tables(game: str, count: int) -> list[tuple[str, str]]:
 
 
 class Stats:
-    def __init__(self) -> None:
+    """What the clients measured. Actions count only inside the window, which opens once
+    every client sits at a started table (connecting hundreds of sockets is the ramp, not
+    the steady state that is measured)."""
+
+    def __init__(self, clients: int) -> None:
         self.latencies: list[float] = []
         self.errors = 0
         self.matches = 0
         self.refused: list[str] = []
+        self.clients = clients
+        self.seated = 0
+        self.all_seated = asyncio.Event()
+        self.start = float("inf")
+        self.stop = float("inf")
+
+    def seat(self) -> None:
+        self.seated += 1
+        if self.seated == self.clients:
+            self.all_seated.set()
+
+    def counts(self, at: float) -> bool:
+        return self.start <= at <= self.stop
 
 
 def pick_action(game: str, view: dict, rng: random.Random):
@@ -85,12 +102,14 @@ def pick_action(game: str, view: dict, rng: random.Random):
 
 
 async def client(url: str, game: str, fresh, think: tuple[float, float], stats: Stats,
-                 stop: float, seed: int) -> None:  # fmt: skip
+                 seed: int) -> None:  # fmt: skip
     from websockets.asyncio.client import connect
 
     rng = random.Random(seed)
     token, cookie = await fresh()
-    while time.monotonic() < stop:
+    seated = False
+    answered: set[int] = set()
+    while time.monotonic() < stats.stop:
         async with connect(
             f"{url}/ws/tables/{token}/",
             origin="http://127.0.0.1",
@@ -105,11 +124,18 @@ async def client(url: str, game: str, fresh, think: tuple[float, float], stats: 
                 if kind == "state":
                     view = message["view"]
                     if sent_at is not None:
-                        stats.latencies.append(time.monotonic() - sent_at)
+                        if stats.counts(sent_at):
+                            stats.latencies.append(time.monotonic() - sent_at)
                         sent_at = None
                 elif kind == "turn":
-                    if time.monotonic() >= stop:
+                    if not seated:
+                        seated = True
+                        stats.seat()
+                    if time.monotonic() >= stats.stop:
                         return
+                    if message["turn"] in answered:
+                        continue  # heard twice (live and in a catch-up)
+                    answered.add(message["turn"])
                     await asyncio.sleep(rng.uniform(*think))
                     sent_at = time.monotonic()
                     action = {"type": "act", "turn": message["turn"],
@@ -120,7 +146,9 @@ async def client(url: str, game: str, fresh, think: tuple[float, float], stats: 
                     stats.refused.append(message["error"])
                     sent_at = None
                 elif kind == "over":
-                    stats.matches += 1
+                    if stats.counts(time.monotonic()):
+                        stats.matches += 1
+                    answered = set()
                     break
         token, cookie = await fresh()
 
@@ -147,14 +175,19 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
             pool.extend(await sync_to_async(make_tables)(game, 50))
         return pool.pop()
 
-    stats = Stats()
-    stop = time.monotonic() + seconds
+    stats = Stats(n)
+    ramp_started = time.monotonic()
+    clients = asyncio.gather(*(client(url, game, fresh, think, stats, seed) for seed in range(n)))
+    try:
+        await asyncio.wait_for(asyncio.shield(stats.all_seated.wait()), timeout=120)
+    except TimeoutError:
+        print(f"        only {stats.seated} of {n} clients were seated after 120 s")
+    ramp = time.monotonic() - ramp_started
     cpu0 = cpu_seconds(server_pid)
-    started = time.monotonic()
-    await asyncio.gather(
-        *(client(url, game, fresh, think, stats, stop, seed) for seed in range(n))
-    )
-    wall = time.monotonic() - started
+    stats.start = time.monotonic()
+    stats.stop = stats.start + seconds
+    await clients
+    wall = seconds
     cpu = cpu_seconds(server_pid) - cpu0
     lat = stats.latencies
     return {
@@ -167,7 +200,8 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
         "mean_ms": 1000 * statistics.fmean(lat) if lat else float("nan"),
         "matches": stats.matches,
         "errors": stats.errors,
-        "server_cpu": cpu / wall,
+        "server_cpu": cpu / (time.monotonic() - stats.start),
+        "ramp_s": ramp,
         "refused": sorted(set(stats.refused))[:3],
     }
 
@@ -225,16 +259,17 @@ def main() -> None:
                     f"think {think[0]:g}-{think[1]:g} s; {args.seconds:g} s per level; "
                     f"one Daphne, Redis, PostgreSQL; {os.cpu_count()} CPUs"
                 )
-                header = (f"{'tables':>7} {'actions':>8} {'act/s':>7} {'p50 ms':>8} "
-                          f"{'p99 ms':>8} {'max ms':>8} {'matches':>8} {'errors':>7} "
-                          f"{'daphne CPU':>10}  p99<100ms")  # fmt: skip
+                header = (f"{'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
+                          f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
+                          f"{'errors':>7} {'daphne CPU':>10}  p99<100ms")  # fmt: skip
                 print(header)
                 for n in levels:
                     row = asyncio.run(level(url.replace("http", "ws"), args.game, n,
                                             args.seconds, think, daphne.pid))  # fmt: skip
                     ok = "yes" if row["p99_ms"] < 100 else "no"
                     print(
-                        f"{row['tables']:>7} {row['actions']:>8} {row['actions_per_s']:>7.1f} "
+                        f"{row['tables']:>7} {row['ramp_s']:>7.1f} {row['actions']:>8} "
+                        f"{row['actions_per_s']:>7.1f} "
                         f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
                         f"{row['matches']:>8} {row['errors']:>7} "
                         f"{100 * row['server_cpu']:>9.0f}%  {ok}",

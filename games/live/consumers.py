@@ -45,6 +45,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             else seat_group(self.table.pk, self.seat)
         )
         self.tokens, self.refilled, self.strikes = float(BURST), time.monotonic(), 0
+        #: the channel of the process that hosts the running match
+        self.host_channel: str | None = None
         await self.channel_layer.group_add(self.group, self.channel_name)
         # lobby news (a seat taken) goes to everyone at the table
         await self.channel_layer.group_add(lobby_group(self.table.pk), self.channel_name)
@@ -68,7 +70,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             seated = self.seat is not None
             if seated and await database_sync_to_async(tables.is_full)(table):
                 started = await hub.start(table)
-                if not started:
+                if started:
+                    self.host_channel = hub.channel
+                else:
                     await self._ask_snapshot()
         elif table.state == Table.PLAYING:
             if await database_sync_to_async(tables.is_stale)(table):
@@ -76,6 +80,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await database_sync_to_async(tables.abandon)(table, reason)
                 await self.send_json({"type": "over", "error": reason})
             else:
+                self.host_channel = table.host_channel or None
                 await self._ask_snapshot()
         else:
             await self.send_json(await database_sync_to_async(_end_message)(table))
@@ -137,15 +142,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if "action" not in content or "turn" not in content:
             await self._error('an action needs "turn" and "action"')
             return
-        table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
-        if table.state != Table.PLAYING or not table.host_channel:
-            await self._error("the match is not being played")
-            return
+        if self.host_channel is None:  # learnt once; actions then cost no database query
+            table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
+            if table.state != Table.PLAYING or not table.host_channel:
+                await self._error("the match is not being played")
+                return
+            self.host_channel = table.host_channel
         await self.channel_layer.send(
-            table.host_channel,
+            self.host_channel,
             {
                 "type": "table.intent",
-                "table": table.pk,
+                "table": self.table.pk,
                 "seat": self.seat,  # the socket's seat, whatever the message says
                 "turn": content["turn"],
                 "action": content["action"],

@@ -179,7 +179,7 @@ class TableHost:
     def _observe(self, state: GameState) -> None:
         with self._lock:
             self.state = state
-            for seat in [None, *range(state.num_seats)]:
+            for seat in [None, *self.humans]:  # bots hear through their Agents
                 audience = "public" if seat is None else f"seat:{seat}"
                 view = self.rules.view(state, seat)
                 message = {"type": "state", "view": view}
@@ -224,7 +224,7 @@ class TableHost:
 
     # ---- helpers ----------------------------------------------------------------------
     def _audiences(self) -> list[str]:
-        return ["public", *(f"seat:{seat}" for seat in range(len(self.plans)))]
+        return ["public", *(f"seat:{seat}" for seat in self.humans)]
 
     def _seats_message(self) -> dict[str, Any]:
         return {
@@ -251,7 +251,7 @@ class TableHost:
         state = self.state
         with self._lock:
             self.finished = True
-            for seat in [None, *range(len(self.plans))]:
+            for seat in [None, *self.humans]:
                 audience = "public" if seat is None else f"seat:{seat}"
                 if finish.played is not None and state is not None:
                     result = self.rules.result(state, seat)

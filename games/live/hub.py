@@ -154,7 +154,8 @@ class Hub:
                 await get_channel_layer().send(
                     reply_to,
                     {"type": "table.message",
-                     "message": {"type": "error", "error": "this table is not running here"}},
+                     "message": {"type": "error",
+                                 "error": "the match is over, or its server stopped"}},
                 )  # fmt: skip
             return
         if kind == "table.intent":
