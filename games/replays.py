@@ -29,8 +29,8 @@ from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
-from games.engine.chance import ReplayChance, ReplayMismatch
-from games.engine.game import Fault, GameState, IllegalAction
+from games.engine.chance import ReplayMismatch
+from games.engine.game import GameState
 from games.registry import get_game
 
 #: bump when the frame format changes (cached replays are keyed by it)
@@ -99,34 +99,12 @@ def zone(label: str, cards: Sequence[str] = (), down: int = 0, fan: str = "row")
 # ---- stepping through a record ------------------------------------------------------------
 def steps(record: dict[str, Any]) -> Iterator[tuple[dict[str, Any] | None, GameState]]:
     """The engine's state after the deal (event None), then after each recorded action,
-    refusal or fault: the same dispatch as ``GameState.replay``, one step at a time. The
-    state is live: builders read it before asking for the next step. Raises
-    :class:`ReplayMismatch` if the record does not reproduce itself."""
+    refusal or fault (:meth:`GameState.replay_steps`). Raises :class:`ReplayMismatch` if
+    the record does not reproduce itself."""
     spec = get_game(record["game"])
-    events = record["events"]
-    state = spec.state_class(config=dict(record["config"]), num_seats=len(record["seats"]))
-    state._check_seats()
-    state.start(ReplayChance(events, state.log.append))
-    yield None, state
-    for event in events:
-        kind = event.get("type")
-        if kind == "chance":
-            continue
-        if kind == "action":
-            try:
-                state.apply(event["seat"], event["action"])
-            except IllegalAction as exc:
-                raise ReplayMismatch(f"recorded action is illegal: {exc}") from None
-        elif kind == "rejected":
-            state.reject(event["seat"], event["action"], event["reason"])
-        elif kind == "fault":
-            state.forfeit({int(s): Fault(**f) for s, f in event["faults"].items()})
-        else:
-            raise ReplayMismatch(f"unknown event type {kind!r}")
-        state.take_notices()
-        yield event, state
-    if state.log != list(events):
-        raise ReplayMismatch("replaying the record did not reproduce it")
+    yield from spec.state_class.replay_steps(
+        record["events"], len(record["seats"]), record["config"]
+    )
 
 
 def _fault_lines(event: dict[str, Any], names: list[str]) -> list[str]:

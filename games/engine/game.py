@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -80,11 +80,27 @@ class GameState(ABC):
 
         Raises :class:`ReplayMismatch` if the log does not reproduce itself exactly.
         """
+        state = None
+        for _, state in cls.replay_steps(events, num_seats, config):  # noqa: B007
+            pass
+        assert state is not None
+        return state
+
+    @classmethod
+    def replay_steps(
+        cls, events: Sequence[dict[str, Any]], num_seats: int, config: dict[str, Any]
+    ) -> Iterator[tuple[dict[str, Any] | None, GameState]]:
+        """:meth:`replay` one step at a time: the state after the deal (event None), then
+        after each recorded action, refusal or fault. The state is live: read it before
+        asking for the next step. The last step checks that the log reproduced itself."""
         state = cls(config=dict(config), num_seats=num_seats)
         state._check_seats()
         state.start(ReplayChance(events, state.log.append))
+        yield None, state
         for event in events:
             kind = event.get("type")
+            if kind == "chance":
+                continue
             if kind == "action":
                 try:
                     state.apply(event["seat"], event["action"])
@@ -93,14 +109,13 @@ class GameState(ABC):
             elif kind == "rejected":
                 state.reject(event["seat"], event["action"], event["reason"])
             elif kind == "fault":
-                faults = {int(s): Fault(**f) for s, f in event["faults"].items()}
-                state.forfeit(faults)
-            elif kind != "chance":
+                state.forfeit({int(s): Fault(**f) for s, f in event["faults"].items()})
+            else:
                 raise ReplayMismatch(f"unknown event type {kind!r}")
-        state.take_notices()
+            state.take_notices()
+            yield event, state
         if state.log != list(events):
             raise ReplayMismatch("replaying the record did not reproduce it")
-        return state
 
     def _check_seats(self) -> None:
         if not self.min_seats <= self.num_seats <= self.max_seats:
