@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import Future
+import threading
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -46,7 +46,8 @@ class Hub:
         self.hosts: dict[int, TableHost] = {}
         self.channel: str | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._tasks: list[asyncio.Task[None]] = []
+        #: the listener, the heartbeat and each table's outbox drain (kept referenced)
+        self._tasks: set[asyncio.Task[None]] = set()
         self._starting: asyncio.Lock | None = None
         #: messages for tables this process has claimed but not started yet
         self._early: dict[int, list[dict[str, Any]]] = {}
@@ -64,11 +65,15 @@ class Hub:
                 # the default prefix: channels_redis reads every process-specific channel of a
                 # layer through one shared real channel, which only "specific." names use
                 self.channel = await layer.new_channel()
-                self._tasks = [
-                    asyncio.create_task(self._listen(layer, self.channel)),
-                    asyncio.create_task(self._heartbeat()),
-                ]
+                self._tasks = set()
+                self._spawn(self._listen(layer, self.channel))
+                self._spawn(self._heartbeat())
         return self.channel
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # ---- starting a table ---------------------------------------------------------------
     async def start(self, table: Table) -> bool:
@@ -77,6 +82,7 @@ class Hub:
         if not await database_sync_to_async(tables.claim_start)(table, channel):
             return False
         self._early[table.pk] = []
+        outbox: asyncio.Queue = asyncio.Queue()
         try:
             plans = await database_sync_to_async(tables.seat_plans)(table)
             host = TableHost(
@@ -85,7 +91,7 @@ class Hub:
                 seed=table.seed,
                 config=table.config or None,
                 turn_timer=table.turn_timer,
-                publish=self._publisher(table.pk),
+                publish=self._publisher(table.pk, outbox),
                 on_finish=lambda finish: self._finish(table, finish),
             )
         except (ValueError, KeyError) as exc:
@@ -93,7 +99,10 @@ class Hub:
             await database_sync_to_async(tables.abandon)(table, str(exc))
             raise
         self.hosts[table.pk] = host
-        host.start(name=f"table-{table.token}")
+        self._spawn(self._drain(table.pk, outbox))
+        threading.Thread(
+            target=self._run_host, args=(host, outbox), name=f"table-{table.token}", daemon=True
+        ).start()
         log.info("event=table.start table=%s game=%s", table.token, table.game)
         for message in self._early.pop(table.pk, []):
             await self._handle(message)
@@ -109,17 +118,34 @@ class Hub:
                 self.loop.call_soon_threadsafe(self.hosts.pop, table.pk, None)
 
     # ---- messages -------------------------------------------------------------------------
-    def _publisher(self, table_id: int):
+    def _publisher(self, table_id: int, outbox: asyncio.Queue):
+        """The host's ``publish``: messages join the table's outbox, in order."""
+
         def publish(audience: str, message: dict[str, Any]) -> None:
             loop = self.loop
             if loop is None or loop.is_closed():
                 return
-            future = asyncio.run_coroutine_threadsafe(
-                self._deliver(table_id, audience, message), loop
-            )
-            future.add_done_callback(_log_failure)
+            loop.call_soon_threadsafe(outbox.put_nowait, (audience, message))
 
         return publish
+
+    async def _drain(self, table_id: int, outbox: asyncio.Queue) -> None:
+        """Deliver a table's messages one after another: sends to the channel layer that
+        run side by side may overtake each other, and a turn must not arrive before the
+        view it belongs to. Ends at the ``None`` the host's thread leaves last."""
+        while (item := await outbox.get()) is not None:
+            try:
+                await self._deliver(table_id, *item)
+            except Exception:  # one lost message must not silence the table
+                log.exception("event=table.publish_failed table=%s", table_id)
+
+    def _run_host(self, host: TableHost, outbox: asyncio.Queue) -> None:
+        try:
+            host.run()
+        finally:
+            loop = self.loop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(outbox.put_nowait, None)
 
     async def _deliver(self, table_id: int, audience: str, message: dict[str, Any]) -> None:
         layer = get_channel_layer()
@@ -178,11 +204,6 @@ class Hub:
 
 def _beat(ids: list[int]) -> None:
     Table.objects.filter(pk__in=ids, state=Table.PLAYING).update(host_heartbeat=timezone.now())
-
-
-def _log_failure(future: Future[None]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        log.error("event=table.publish_failed error=%r", future.exception())
 
 
 #: this process's hub
