@@ -76,6 +76,8 @@ class Stats:
         self.errors = 0
         self.matches = 0
         self.refused: list[str] = []
+        #: sockets the server closed on a client (1011: an error inside the application)
+        self.dropped = 0
         self.clients = clients
         self.seated = 0
         self.all_seated = asyncio.Event()
@@ -107,13 +109,13 @@ def pick_action(game: str, view: dict, rng: random.Random):
 
 async def client(url: str, game: str, fresh, think: tuple[float, float], stats: Stats,
                  seed: int) -> None:  # fmt: skip
+    """One person: a table after another until the window closes."""
     from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
 
-    rng = random.Random(seed)
-    token, cookie = await fresh()
-    seated = False
-    answered: set[int] = set()
+    person = Person(stats, random.Random(seed), think, game)
     while time.monotonic() < stats.stop:
+        token, cookie = await fresh()
         async with stats.arriving:
             ws = await connect(
                 f"{url}/ws/tables/{token}/",
@@ -121,42 +123,55 @@ async def client(url: str, game: str, fresh, think: tuple[float, float], stats: 
                 additional_headers={"Cookie": cookie},
                 open_timeout=60,
             )
-        async with ws:
-            view: dict = {}
-            sent_at: float | None = None
-            async for raw in ws:
-                message = json.loads(raw)
-                kind = message["type"]
-                if kind == "state":
-                    view = message["view"]
-                    if sent_at is not None:
-                        if stats.counts(sent_at):
-                            stats.latencies.append(time.monotonic() - sent_at)
-                        sent_at = None
-                elif kind == "turn":
-                    if not seated:
-                        seated = True
-                        stats.seat()
-                    if time.monotonic() >= stats.stop:
-                        return
-                    if message["turn"] in answered:
-                        continue  # heard twice (live and in a catch-up)
-                    answered.add(message["turn"])
-                    await asyncio.sleep(rng.uniform(*think))
-                    sent_at = time.monotonic()
-                    action = {"type": "act", "turn": message["turn"],
-                              "action": pick_action(game, view, rng)}  # fmt: skip
-                    await ws.send(json.dumps(action))
-                elif kind == "error":
-                    stats.errors += 1
-                    stats.refused.append(message["error"])
+        try:
+            async with ws:
+                await person.play(ws)
+        except ConnectionClosed:
+            stats.dropped += 1
+
+
+class Person:
+    def __init__(self, stats: Stats, rng: random.Random, think, game: str) -> None:
+        self.stats, self.rng, self.think, self.game = stats, rng, think, game
+        self.seated = False
+
+    async def play(self, ws) -> None:
+        """One table, until its match is over or the window closes."""
+        stats = self.stats
+        view: dict = {}
+        answered: set[int] = set()
+        sent_at: float | None = None
+        async for raw in ws:
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "state":
+                view = message["view"]
+                if sent_at is not None:
+                    if stats.counts(sent_at):
+                        stats.latencies.append(time.monotonic() - sent_at)
                     sent_at = None
-                elif kind == "over":
-                    if stats.counts(time.monotonic()):
-                        stats.matches += 1
-                    answered = set()
-                    break
-        token, cookie = await fresh()
+            elif kind == "turn":
+                if not self.seated:
+                    self.seated = True
+                    stats.seat()
+                if time.monotonic() >= stats.stop:
+                    return
+                if message["turn"] in answered:
+                    continue  # heard twice (live and in a catch-up)
+                answered.add(message["turn"])
+                await asyncio.sleep(self.rng.uniform(*self.think))
+                sent_at = time.monotonic()
+                action = {"type": "act", "turn": message["turn"],
+                          "action": pick_action(self.game, view, self.rng)}  # fmt: skip
+                await ws.send(json.dumps(action))
+            elif kind == "error":
+                stats.errors += 1
+                stats.refused.append(message["error"])
+                sent_at = None
+            elif kind == "over":
+                if stats.counts(time.monotonic()):
+                    stats.matches += 1
+                return
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -206,6 +221,7 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
         "mean_ms": 1000 * statistics.fmean(lat) if lat else float("nan"),
         "matches": stats.matches,
         "errors": stats.errors,
+        "dropped": stats.dropped,
         "server_cpu": cpu / (time.monotonic() - stats.start),
         "ramp_s": ramp,
         "refused": sorted(set(stats.refused))[:3],
@@ -283,6 +299,8 @@ def main() -> None:
                     )
                     if row["refused"]:
                         print(f"        refusals: {row['refused']}")
+                    if row["dropped"]:
+                        print(f"        {row['dropped']} sockets closed by the server")
             finally:
                 daphne.terminate()
                 try:
@@ -291,8 +309,11 @@ def main() -> None:
                     daphne.kill()
                     daphne.wait()
                 log.close()
-                if daphne.returncode not in (0, -15):
-                    print(Path(f"{tmp}/daphne.log").read_text()[-3000:])
+                text = Path(f"{tmp}/daphne.log").read_text(errors="replace")
+                errors = text.count("Exception inside application")
+                if errors or daphne.returncode not in (0, -15):
+                    print(f"Daphne logged {errors} application errors; the last lines:")
+                    print(text[-3000:])
 
 
 if __name__ == "__main__":

@@ -99,15 +99,24 @@ else:
     }
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+#: messages waiting for one web process. channels-redis queues every message for the sockets
+#: of a process in one list, so its capacity (100 by default) bounds all of them together:
+#: a few hundred live tables need far more (over capacity, group messages are dropped)
+CHANNEL_CAPACITY = envint("CHANNEL_CAPACITY", 20000)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": CHANNEL_CAPACITY},
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": CHANNEL_CAPACITY},
+        }
+    }
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

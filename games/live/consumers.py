@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live import tables
@@ -148,6 +149,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self._error("the match is not being played")
                 return
             self.host_channel = table.host_channel
+        try:
+            await self._send_intent(content)
+        except ChannelFull:
+            await self._error("the table's server is busy: try again in a moment")
+
+    async def _send_intent(self, content: dict[str, Any]) -> None:
+        assert self.host_channel is not None
         await self.channel_layer.send(
             self.host_channel,
             {

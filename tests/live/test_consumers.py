@@ -339,3 +339,27 @@ async def test_a_seat_is_taken_once_and_only_while_the_table_waits():
         await sync_to_async(tables.take_seat)(table, 1, tables.Person(cy))
     seat = await sync_to_async(TableSeat.objects.get)(table=table, seat=1)
     assert (seat.kind, seat.user_id, seat.name) == (TableSeat.PERSON, bob.pk, "bob")
+
+
+async def test_a_full_channel_layer_is_a_busy_table_not_a_crash(monkeypatch):
+    from channels.exceptions import ChannelFull
+    from channels.layers import get_channel_layer
+
+    ann = await make_user("ann")
+    table = await make_table("uth", ann, ["me"], config={"max_rounds": 5})
+    sock = await socket(table.token, ann)
+    assert await sock.connect()
+    turn = await sock.next("turn")
+    layer = get_channel_layer()
+
+    async def full(channel: str, message: dict) -> None:
+        raise ChannelFull()
+
+    monkeypatch.setattr(layer, "send", full)
+    await sock.send({"type": "act", "turn": turn["turn"], "action": "[check]"})
+    assert "busy" in (await sock.next("error"))["error"]
+    monkeypatch.undo()
+    await sock.send({"type": "act", "turn": turn["turn"], "action": "[check]"})
+    assert (await sock.next("turn"))["turn"] == turn["turn"] + 1
+    await sock.close()
+    await finish_off(table)
