@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("bots.urls")),
     path("", include("games.matchpages")),
     path("api/", include("games.api")),
+    path("solver/", include("games.explorer")),
     path("", include("games.live.urls")),
     path("admin/", admin.site.urls),
 ]

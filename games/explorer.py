@@ -1,0 +1,840 @@
+"""The strategy explorer (``/solver/``): solve Kuhn poker, Leduc hold'em or Blackjack++ from the
+browser and look at the result (docs/explorer.md).
+
+A solve runs in a background thread of the web process, never in the request: a small
+in-process :class:`Registry` keyed by the settings starts at most ``max_running`` solves at a
+time, keeps finished results (least recently used first out) so the same settings answer at
+once, and the job page polls ``/solver/jobs/<id>.json`` for the iteration count. Without
+JavaScript the job page refreshes itself until the solve is done.
+
+Iterations are bounded per game (:data:`WEB_LIMITS`) and Blackjack++ is limited to max hits 1
+or 2 here, so a request cannot start a solve that runs for minutes or takes gigabytes; the
+command line (``manage.py solve``) has no such bounds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import re
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import path, reverse
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games.blackjack_pp.tree import NAMES as CARD_NAMES
+from games.blackjack_pp.tree import total as hand_total
+from games.solver.cfr import Solver
+from games.solver.export import ALGORITHM_NAMES, result_document
+from games.solver.tree import build
+from games.solver_games import SOLVABLE, make_game
+
+log = logging.getLogger(__name__)
+
+#: the most iterations a web solve may run, per game
+WEB_LIMITS = {"kuhn": 20_000, "leduc": 5_000, "blackjack-pp": 2_000}
+#: what the form offers first, per game
+DEFAULT_ITERATIONS = {"kuhn": 1_000, "leduc": 500, "blackjack-pp": 200}
+WEB_MAX_HITS = (1, 2)
+ALGORITHM_CHOICES = [("cfr+", "CFR+"), ("cfr", "CFR"), ("dcfr", "Discounted CFR")]
+#: card values as the Blackjack++ keys write them (``T`` is any ten-valued card)
+CARD_CHOICES = [
+    (CARD_NAMES[v], "10 / J / Q / K" if v == 10 else CARD_NAMES[v]) for v in range(1, 11)
+]
+VALUE_OF = {name: value for value, name in CARD_NAMES.items()}
+
+
+# --------------------------------------------------------------------------- settings, jobs
+@dataclass(frozen=True)
+class SolveSettings:
+    """What one solve is asked to do; equal settings give the same job."""
+
+    game: str
+    algorithm: str = "cfr+"
+    iterations: int = 1000
+    #: Blackjack++ only: the up cards of player 0, player 1 and the dealer (``A``..``9``, ``T``)
+    up: tuple[str, str, str] | None = None
+    max_hits: int | None = None
+
+    @property
+    def key(self) -> str:
+        parts = [self.game, self.algorithm, str(self.iterations)]
+        if self.up is not None:
+            parts += [",".join(self.up), str(self.max_hits)]
+        return "|".join(parts)
+
+    @property
+    def job_id(self) -> str:
+        return hashlib.sha256(self.key.encode()).hexdigest()[:16]
+
+    @property
+    def game_title(self) -> str:
+        return SOLVABLE[self.game]
+
+    @property
+    def algorithm_title(self) -> str:
+        return ALGORITHM_NAMES[self.algorithm]
+
+    @property
+    def iterations_text(self) -> str:
+        return f"{self.iterations:,}"
+
+    @property
+    def up_text(self) -> str:
+        """The up cards for people: ``6, 6, 10`` (player 0, player 1, dealer)."""
+        return ", ".join("10" if c == "T" else c for c in self.up or ())
+
+    def describe(self) -> str:
+        text = f"{self.game_title}, {self.algorithm_title}, {self.iterations:,} iterations"
+        if self.up is not None:
+            text += f", up cards {self.up_text}, max hits {self.max_hits}"
+        return text
+
+    def query(self) -> str:
+        """The form's fields as a query string, to open the form with these settings."""
+        fields = {"game": self.game, "algorithm": self.algorithm, "iterations": self.iterations}
+        if self.up is not None:
+            fields.update(up0=self.up[0], up1=self.up[1], up2=self.up[2], max_hits=self.max_hits)
+        return "&".join(f"{k}={v}" for k, v in fields.items()).replace("+", "%2B")
+
+    def make_game(self):
+        if self.up is None:
+            return make_game(self.game)
+        return make_game(self.game, up=",".join(self.up), max_hits=self.max_hits)
+
+
+class Job:
+    """One solve: its settings, where it has got to, and its result document once done."""
+
+    def __init__(self, settings: SolveSettings) -> None:
+        self.settings = settings
+        self.id = settings.job_id
+        self.state = "running"  # running, done or failed
+        self.phase = "waiting"  # waiting, building, training, measuring, done, failed
+        self.iteration = 0
+        self.total = settings.iterations
+        self.created = time.time()
+        self.started: float | None = None
+        self.elapsed_final: float | None = None
+        self.document: dict[str, Any] | None = None
+        self.error = ""
+        self.solver: Solver | None = None
+        #: set by the registry once the job is over and its bookkeeping done
+        self.finished = threading.Event()
+
+    # -- written by the solving thread
+    def set_iteration(self, n: int) -> None:
+        self.iteration = n
+
+    def finish(self, document: dict[str, Any]) -> None:
+        self.document = document
+        self.iteration = self.total = int(document["iterations"])
+        self._end("done")
+
+    def fail(self, message: str) -> None:
+        self.error = message
+        self._end("failed")
+
+    def _end(self, state: str) -> None:
+        self.elapsed_final = self.elapsed()
+        self.solver = None
+        self.phase = state
+        self.state = state
+
+    # -- read by the web
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.finished.wait(timeout)
+
+    @property
+    def done(self) -> bool:
+        return self.state == "done"
+
+    def elapsed(self) -> float:
+        if self.elapsed_final is not None:
+            return self.elapsed_final
+        return 0.0 if self.started is None else time.monotonic() - self.started
+
+    @property
+    def iteration_text(self) -> str:
+        return f"{self.iteration:,}"
+
+    @property
+    def total_text(self) -> str:
+        return f"{self.total:,}"
+
+    def percent(self) -> float:
+        if self.done:
+            return 100.0
+        return round(100.0 * self.iteration / max(self.total, 1), 1)
+
+    def eta(self) -> float | None:
+        """Seconds of training left, from the pace so far (None before there is a pace)."""
+        solver = self.solver
+        if self.state != "running" or solver is None or self.iteration < 1:
+            return None
+        per_iteration = solver.train_seconds / self.iteration
+        return round(per_iteration * (self.total - self.iteration), 1)
+
+    def last_measure(self) -> tuple[int, float] | None:
+        solver = self.solver
+        if solver is not None and solver.convergence:
+            i, e = solver.convergence[-1]
+            return int(i), float(e)
+        return None
+
+    def progress(self) -> dict[str, Any]:
+        measured = self.last_measure()
+        data: dict[str, Any] = {
+            "id": self.id,
+            "settings": self.settings.describe(),
+            "state": self.state,
+            "phase": self.phase,
+            "iteration": self.iteration,
+            "total": self.total,
+            "percent": self.percent(),
+            "elapsed_seconds": round(self.elapsed(), 1),
+            "eta_seconds": self.eta(),
+            "exploitability_so_far": None if measured is None else list(measured),
+            "url": reverse("explorer-job", args=[self.id]),
+            "error": self.error,
+        }
+        if self.done:
+            data["download_url"] = reverse("explorer-download", args=[self.id])
+        return data
+
+
+def run_solve(job: Job) -> None:
+    """Build the tree, train and keep the result document: what the solving thread does."""
+    settings = job.settings
+    game = settings.make_game()
+    job.started = time.monotonic()
+    job.phase = "building"
+    tree = build(game)
+    solver = Solver(tree, settings.algorithm)
+    job.solver = solver
+    job.phase = "training"
+    solver.train(settings.iterations, progress=job.set_iteration)
+    job.phase = "measuring"
+    job.finish(result_document(game, solver))
+
+
+class Busy(Exception):
+    """As many solves as allowed are running already."""
+
+
+class Registry:
+    """The solves of this process: at most ``max_running`` at a time, and up to ``max_kept``
+    finished ones kept for their settings (the least recently used goes first)."""
+
+    def __init__(
+        self,
+        max_running: int = 2,
+        max_kept: int = 12,
+        runner: Callable[[Job], None] = run_solve,
+    ) -> None:
+        self.max_running = max_running
+        self.max_kept = max_kept
+        self.runner = runner
+        self._jobs: OrderedDict[str, Job] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def running(self) -> int:
+        return sum(1 for job in self._jobs.values() if job.state == "running")
+
+    def submit(self, settings: SolveSettings) -> Job:
+        """The job for ``settings``: the one there is (running or done), else a new one.
+        Raises :class:`Busy` when a new one would exceed the cap."""
+        with self._lock:
+            job = self._jobs.get(settings.job_id)
+            if job is not None and job.state != "failed":
+                self._jobs.move_to_end(job.id)
+                return job
+            if self.running() >= self.max_running:
+                raise Busy(f"{self.max_running} solves are running already")
+            job = Job(settings)
+            self._jobs[job.id] = job
+            self._jobs.move_to_end(job.id)
+            self._evict()
+        threading.Thread(target=self._run, args=(job,), name=f"solve-{job.id}", daemon=True).start()
+        return job
+
+    def _run(self, job: Job) -> None:
+        try:
+            self.runner(job)
+            if job.state == "running":
+                job.fail("The solve stopped without a result.")
+        except MemoryError:
+            job.fail("The solve ran out of memory.")
+        except Exception as exc:  # any failure is shown on the job's page
+            log.exception("solve %s failed", job.settings.key)
+            job.fail(f"The solve failed: {exc}")
+        finally:
+            with self._lock:
+                self._evict()
+            job.finished.set()
+
+    def _evict(self) -> None:
+        finished = [j.id for j in self._jobs.values() if j.state != "running"]
+        for job_id in finished[: max(0, len(finished) - self.max_kept)]:
+            del self._jobs[job_id]
+
+    def get(self, job_id: str) -> Job | None:
+        with self._lock:
+            job = self._jobs.get(job_id)
+            if job is not None:
+                self._jobs.move_to_end(job_id)
+            return job
+
+    def recent(self) -> list[Job]:
+        with self._lock:
+            return sorted(self._jobs.values(), key=lambda j: j.created, reverse=True)
+
+
+REGISTRY = Registry()
+
+
+# ------------------------------------------------------------------------------------ form
+class ExplorerForm(forms.Form):
+    game = forms.ChoiceField(choices=list(SOLVABLE.items()), initial="kuhn")
+    algorithm = forms.ChoiceField(
+        choices=ALGORITHM_CHOICES,
+        initial="cfr+",
+        help_text="CFR+ converges fastest; CFR is the original; discounted CFR weighs late "
+        "iterations more.",
+    )
+    iterations = forms.IntegerField(
+        min_value=1,
+        max_value=max(WEB_LIMITS.values()),
+        initial=DEFAULT_ITERATIONS["kuhn"],
+        help_text="At most 20,000 for Kuhn poker, 5,000 for Leduc hold'em, 2,000 for Blackjack++.",
+    )
+    up0 = forms.ChoiceField(choices=CARD_CHOICES, initial="6", required=False, label="Player 0")
+    up1 = forms.ChoiceField(choices=CARD_CHOICES, initial="6", required=False, label="Player 1")
+    up2 = forms.ChoiceField(choices=CARD_CHOICES, initial="2", required=False, label="Dealer")
+    max_hits = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in WEB_MAX_HITS],
+        coerce=int,
+        initial=1,
+        required=False,
+        label="Max hits",
+        help_text="1 solves in about a second; 2 builds a tree of about a million histories "
+        "and takes up to a minute. (3 is for the command line.)",
+        error_messages={
+            "invalid_choice": "On the web, max hits is 1 or 2: 3 takes minutes and gigabytes, "
+            "use manage.py solve for it."
+        },
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["iterations"].widget.attrs.update(inputmode="numeric", step="1")
+        for name in ("up0", "up1", "up2", "max_hits"):
+            self.fields[name].widget.attrs["data-blackjack"] = "true"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        game = data.get("game")
+        iterations = data.get("iterations")
+        if game in WEB_LIMITS and iterations is not None and iterations > WEB_LIMITS[game]:
+            self.add_error(
+                "iterations",
+                f"{SOLVABLE[game]}: at most {WEB_LIMITS[game]:,} iterations on the web.",
+            )
+        if game == "blackjack-pp":
+            for name in ("up0", "up1", "up2"):
+                if not data.get(name) and name not in self.errors:
+                    self.add_error(name, "Choose an up card.")
+            if data.get("max_hits") in (None, "") and "max_hits" not in self.errors:
+                self.add_error("max_hits", "Choose 1 or 2.")
+        return data
+
+    def settings(self) -> SolveSettings:
+        data = self.cleaned_data
+        if data["game"] != "blackjack-pp":
+            return SolveSettings(data["game"], data["algorithm"], data["iterations"])
+        return SolveSettings(
+            data["game"],
+            data["algorithm"],
+            data["iterations"],
+            up=(data["up0"], data["up1"], data["up2"]),
+            max_hits=data["max_hits"],
+        )
+
+
+# ------------------------------------------------------------------------------- the chart
+CHART_W, CHART_H = 640, 300
+MARGIN = {"left": 64, "right": 30, "top": 14, "bottom": 46}
+
+
+def _decade_label(power: int) -> str:
+    if 0 <= power <= 5:
+        return f"{10**power:,}"
+    return f"1e{power}"
+
+
+def convergence_chart(points: list[list[float]]) -> dict[str, Any] | None:
+    """Coordinates for an SVG of exploitability against iterations, both on log scales.
+    An exploitability of exactly 0 (an exact equilibrium) is drawn at the bottom edge."""
+    if not points:
+        return None
+    xs = [max(float(i), 1.0) for i, _ in points]
+    positive = [float(e) for _, e in points if e > 0]
+    floor = min(positive) if positive else 1e-6
+    ys = [max(float(e), floor) for _, e in points]
+    x_hi = max(1, math.ceil(math.log10(max(xs))))
+    y_lo = math.floor(math.log10(min(ys)))
+    y_hi = math.ceil(math.log10(max(ys)))
+    if y_hi <= y_lo:
+        y_hi = y_lo + 1
+    left, top = MARGIN["left"], MARGIN["top"]
+    width = CHART_W - left - MARGIN["right"]
+    height = CHART_H - top - MARGIN["bottom"]
+
+    def sx(x: float) -> float:
+        return round(left + width * math.log10(x) / x_hi, 1)
+
+    def sy(y: float) -> float:
+        return round(top + height * (y_hi - math.log10(y)) / (y_hi - y_lo), 1)
+
+    y_step = 1 if y_hi - y_lo <= 8 else 2
+    dots = [
+        {"x": sx(x), "y": sy(y), "iteration": int(i), "value": f"{float(e):.3g}"}
+        for x, y, (i, e) in zip(xs, ys, points, strict=True)
+    ]
+    return {
+        "width": CHART_W,
+        "height": CHART_H,
+        "left": left,
+        "right": left + width,
+        "top": top,
+        "bottom": top + height,
+        "x_ticks": [{"at": sx(10**p), "label": _decade_label(p)} for p in range(x_hi + 1)],
+        "y_ticks": [
+            {"at": sy(10**p), "label": _decade_label(p)} for p in range(y_lo, y_hi + 1, y_step)
+        ],
+        "line": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "dots": dots,
+        "x_mid": round(left + width / 2, 1),
+        "y_mid": round(top + height / 2, 1),
+        "first": dots[0],
+        "last": dots[-1],
+        "has_zero": any(e <= 0 for _, e in points),
+    }
+
+
+# ----------------------------------------------------------------------------- heat maps
+LOW = (250, 250, 246)  # probability 0
+HIGH = (16, 74, 110)  # probability 1 (the legend in explorer.css uses the same two colours)
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    def channel(c: int) -> float:
+        s = c / 255
+        return s / 12.92 if s <= 0.03928 else ((s + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def heat(p: float, title: str = "") -> dict[str, str]:
+    """A heat-map cell: the probability as text, as a background shade, and a text colour
+    that keeps the number readable on that shade."""
+    p = min(max(float(p), 0.0), 1.0)
+    rgb = tuple(round(lo + (hi - lo) * p) for lo, hi in zip(LOW, HIGH, strict=True))
+    lum = _luminance(rgb)  # type: ignore[arg-type]
+    dark_text = (lum + 0.05) / (_luminance((29, 35, 48)) + 0.05)
+    light_text = 1.05 / (lum + 0.05)
+    return {
+        "text": f"{p:.2f}",
+        "bg": "#{:02x}{:02x}{:02x}".format(*rgb),
+        "fg": "#1d2330" if dark_text >= light_text else "#ffffff",
+        "title": title,
+    }
+
+
+def _table(
+    table_id: str, title: str, corner: str, columns: list, rows: list, note: str = ""
+) -> dict[str, Any]:
+    return {
+        "id": table_id,
+        "title": title,
+        "corner": corner,
+        "columns": columns,
+        "rows": rows,
+        "note": note,
+    }
+
+
+def _spread(actions: dict[str, float], names: dict[str, str]) -> str:
+    return ", ".join(f"{names.get(a, a)} {p:.3f}" for a, p in actions.items())
+
+
+KUHN_HISTORIES = {
+    "": "player 0, first to act",
+    "p": "player 1, player 0 checked",
+    "b": "player 1, player 0 bet",
+    "pb": "player 0, checked and faces a bet",
+}
+CARD_WORD = {"J": "jack", "Q": "queen", "K": "king"}
+
+
+def kuhn_tables(infosets: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
+    """Kuhn poker: one row per information set, one column per action."""
+    columns = [
+        {"label": "p", "sub": "check / fold"},
+        {"label": "b", "sub": "bet / call"},
+    ]
+    rows = []
+    for history, situation in KUHN_HISTORIES.items():
+        for card in "JQK":
+            key = card + history
+            actions = infosets.get(key)
+            if actions is None:
+                continue
+            rows.append(
+                {
+                    "label": key,
+                    "sub": f"{CARD_WORD[card]}; {situation}",
+                    "cells": [
+                        heat(actions.get(a, 0.0), f"{key}: {a} with probability {actions[a]:.4f}")
+                        for a in ("p", "b")
+                    ],
+                }
+            )
+    return [
+        _table(
+            "kuhn",
+            "Strategy by information set",
+            "information set",
+            columns,
+            rows,
+            "Each cell is the probability of the column's action; each row adds up to 1.",
+        )
+    ]
+
+
+LEDUC_ROUND = ("", "c", "r", "cr", "rr", "crr")
+LEDUC_LINES = ("cc", "rc", "crc", "rrc", "crrc")
+LEDUC_NAMES = {"f": "fold", "c": "check/call", "r": "raise"}
+
+
+def _leduc_columns(histories: tuple[str, ...]) -> list[dict[str, str]]:
+    return [
+        {
+            "label": h or "start",
+            "sub": f"player {len(h) % 2}: {'raise' if h.count('r') < 2 else 'call'}",
+        }
+        for h in histories
+    ]
+
+
+def _leduc_cell(key: str, infosets: dict[str, dict[str, float]]) -> dict[str, str] | None:
+    actions = infosets.get(key)
+    if actions is None:
+        return None
+    shown = "r" if "r" in actions else "c"
+    return heat(actions[shown], f"{key}: {_spread(actions, LEDUC_NAMES)}")
+
+
+def leduc_tables(infosets: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
+    """Leduc hold'em: rows are the private card (and the public card in the second round),
+    columns the betting so far in the round; a cell is the probability of raising (of
+    calling where no raise is left)."""
+    tables = [
+        _table(
+            "leduc-1",
+            "First round",
+            "card \\ betting",
+            _leduc_columns(LEDUC_ROUND),
+            [
+                {
+                    "label": card,
+                    "sub": CARD_WORD[card],
+                    "cells": [_leduc_cell(card + h, infosets) for h in LEDUC_ROUND],
+                }
+                for card in "JQK"
+            ],
+        )
+    ]
+    for line in LEDUC_LINES:
+        rows = []
+        for card in "JQK":
+            for public in "JQK":
+                rows.append(
+                    {
+                        "label": f"{card} / {public}",
+                        "sub": "pair" if card == public else "",
+                        "cells": [
+                            _leduc_cell(f"{card}{line}/{public}{h}", infosets) for h in LEDUC_ROUND
+                        ],
+                    }
+                )
+        tables.append(
+            _table(
+                f"leduc-2-{line}",
+                f"Second round after {line}",
+                "card / public",
+                _leduc_columns(LEDUC_ROUND),
+                rows,
+            )
+        )
+    return tables
+
+
+TOKEN = re.compile(r"^[01](s|h[A2-9T])$")
+DOWN_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
+
+
+def describe_token(token: str) -> str:
+    player = token[0]
+    if token[1] == "s":
+        return f"player {player} stood"
+    card = "10" if token[2] == "T" else token[2]
+    return f"player {player} hit, drew {card}"
+
+
+def parse_at(text: str | None) -> tuple[tuple[str, ...], bool]:
+    """The history prefix a Blackjack++ view starts at (``0h5,1s``) and whether it was valid."""
+    if not text:
+        return (), True
+    tokens = tuple(t.strip() for t in text.split(","))
+    if len(tokens) > 12 or not all(TOKEN.match(t) for t in tokens):
+        return (), False
+    return tokens, True
+
+
+def _blackjack_index(
+    infosets: dict[str, dict[str, float]],
+) -> dict[tuple[tuple[str, ...], int], dict[str, float]]:
+    """``{(history tokens, player): {down card: hit probability}}`` from keys ``PD:H``."""
+    index: dict[tuple[tuple[str, ...], int], dict[str, float]] = {}
+    for key, actions in infosets.items():
+        player, down, history = key[0], key[1], key[3:]
+        tokens = tuple(history.split(",")) if history else ()
+        index.setdefault((tokens, int(player)), {})[down] = actions.get("h", 0.0)
+    return index
+
+
+def blackjack_view(
+    infosets: dict[str, dict[str, float]], up: list[str], at: tuple[str, ...], base_url: str
+) -> dict[str, Any]:
+    """Blackjack++: hit probability by the acting player's down card (rows) and situation
+    (columns): the situation ``at`` and the ones one token further. A column whose situation
+    leads further links to the view starting there."""
+    index = _blackjack_index(infosets)
+    depth = len(at)
+
+    def order(situation: tuple[tuple[str, ...], int]) -> tuple[int, str, int, int]:
+        tokens, player = situation
+        if len(tokens) == depth:
+            return (0, "", 0, player)
+        last = tokens[-1]
+        return (1, last[0], -1 if last[1] == "s" else DOWN_ORDER.index(last[2]), player)
+
+    shown = sorted((s for s in index if s[0][:depth] == at and len(s[0]) <= depth + 1), key=order)
+    deeper = {t[: depth + 1] for t, _ in index if t[:depth] == at and len(t) > depth + 1}
+    ups = [VALUE_OF[c] for c in up]
+    columns = []
+    for tokens, player in shown:
+        last = tokens[-1] if len(tokens) > depth else ""
+        href = ""
+        if last and tokens in deeper:
+            href = f"{base_url}?at={','.join(tokens)}#strategy"
+        columns.append(
+            {
+                "label": last or ("start" if not at else "here"),
+                "sub": f"player {player} acts",
+                "href": href,
+                "title": describe_token(last) if last else "",
+            }
+        )
+    rows = []
+    for down in DOWN_ORDER:
+        cells = []
+        for tokens, player in shown:
+            p = index[(tokens, player)].get(down)
+            if p is None:
+                cells.append(None)
+                continue
+            hits = [VALUE_OF[t[2]] for t in tokens if t[0] == str(player) and t[1] == "h"]
+            cards = (ups[player], VALUE_OF[down], *hits)
+            t = hand_total(cards)
+            soft = 1 in cards and sum(cards) + 10 <= 21
+            history = ",".join(tokens)
+            cells.append(
+                heat(
+                    p,
+                    f"{player}{down}:{history} — player {player}, down {down}, total "
+                    f"{t}{' soft' if soft else ''}: hit {p:.3f}",
+                )
+            )
+        rows.append({"label": "10" if down == "T" else down, "sub": "", "cells": cells})
+    crumbs = [{"label": "start", "href": f"{base_url}#strategy"}]
+    for n in range(1, depth + 1):
+        crumbs.append(
+            {
+                "label": at[n - 1],
+                "title": describe_token(at[n - 1]),
+                "text": describe_token(at[n - 1]),
+                "href": f"{base_url}?at={','.join(at[:n])}#strategy",
+            }
+        )
+    return {
+        "table": _table(
+            "blackjack",
+            "Hit probability",
+            "down card",
+            columns,
+            rows,
+            "Rows: the acting player's own down card. Columns: the situation, by the last "
+            "history token (0s: player 0 stood; 1h5: player 1 hit and drew a 5). A column "
+            "that leads further is a link: follow it to see what comes after. An empty cell "
+            "is a hand that never decides there (it has bust or is out of hits).",
+        ),
+        "crumbs": crumbs,
+        "empty": not shown,
+    }
+
+
+# ---------------------------------------------------------------------------------- views
+def _fmt_signed(x: float) -> str:
+    return f"{x:+.4f}".replace("+0.0000", "0.0000").replace("-0.0000", "0.0000")
+
+
+def result_context(job: Job, at_text: str | None) -> dict[str, Any]:
+    doc = job.document or {}
+    settings = job.settings
+    value = doc.get("value", [0.0, 0.0])
+    tree = doc.get("tree", {})
+    iterations = max(int(doc.get("iterations", 1)), 1)
+    context: dict[str, Any] = {
+        "payoffs": [_fmt_signed(value[0]), _fmt_signed(value[1])],
+        "expected": [(name, f"{v:.4f}") for name, v in doc.get("expected", {}).items()],
+        "tree": {k: f"{v:,}" for k, v in tree.items()},
+        "build_seconds": f"{doc.get('build_seconds', 0.0):.3f}",
+        "train_seconds": f"{doc.get('train_seconds', 0.0):.3f}",
+        "ms_per_iteration": f"{1000 * doc.get('train_seconds', 0.0) / iterations:.3f}",
+        "exploitability": f"{doc.get('exploitability', 0.0):.3g}",
+        "chart": convergence_chart(doc.get("convergence", [])),
+        "convergence": [(int(i), f"{e:.3g}") for i, e in doc.get("convergence", [])],
+        "tables": [],
+        "bj": None,
+        "at_invalid": False,
+    }
+    infosets = doc.get("infosets", {})
+    if settings.game == "kuhn":
+        context["tables"] = kuhn_tables(infosets)
+    elif settings.game == "leduc":
+        context["tables"] = leduc_tables(infosets)
+    else:
+        at, valid = parse_at(at_text)
+        base = reverse("explorer-job", args=[job.id])
+        view = blackjack_view(infosets, doc["settings"]["up"], at, base)
+        if view["empty"]:
+            valid = False
+            view = blackjack_view(infosets, doc["settings"]["up"], (), base)
+        context["bj"] = view
+        context["tables"] = [view["table"]]
+        context["at_invalid"] = not valid
+    return context
+
+
+def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy: str = ""):
+    return render(
+        request,
+        "solver/explorer.html",
+        {
+            "form": form,
+            "limits": [(SOLVABLE[g], n) for g, n in WEB_LIMITS.items()],
+            "limits_json": json.dumps(WEB_LIMITS),
+            "defaults_json": json.dumps(DEFAULT_ITERATIONS),
+            "recent": REGISTRY.recent(),
+            "busy": busy,
+            "max_running": REGISTRY.max_running,
+        },
+        status=status,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def explorer(request: HttpRequest) -> HttpResponse:
+    """The form; a valid POST starts (or finds) the solve and redirects to its page."""
+    if request.method == "POST":
+        form = ExplorerForm(request.POST)
+        if not form.is_valid():
+            return _form_page(request, form)
+        try:
+            job = REGISTRY.submit(form.settings())
+        except Busy:
+            response = _form_page(
+                request,
+                form,
+                status=429,
+                busy=f"The solver is busy: it runs at most {REGISTRY.max_running} "
+                f"solve{'' if REGISTRY.max_running == 1 else 's'} at a time and all are taken. "
+                "Try again in a minute (a solve someone already ran answers at once).",
+            )
+            response["Retry-After"] = "30"
+            return response
+        response = HttpResponse(status=303)
+        response["Location"] = reverse("explorer-job", args=[job.id])
+        return response
+    fields = ("game", "algorithm", "iterations", "up0", "up1", "up2", "max_hits")
+    initial = {k: request.GET[k] for k in fields if k in request.GET}
+    return _form_page(request, ExplorerForm(initial=initial))
+
+
+@require_GET
+def job_page(request: HttpRequest, job_id: str) -> HttpResponse:
+    job = REGISTRY.get(job_id)
+    if job is None:
+        return render(request, "solver/missing.html", status=404)
+    context: dict[str, Any] = {"job": job, "settings": job.settings}
+    if job.done:
+        context.update(result_context(job, request.GET.get("at")))
+    return render(request, "solver/job.html", context)
+
+
+@require_GET
+def job_progress(request: HttpRequest, job_id: str) -> JsonResponse:
+    job = REGISTRY.get(job_id)
+    if job is None:
+        return JsonResponse({"error": "no such solve (it may have been forgotten)"}, status=404)
+    response = JsonResponse(job.progress())
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def job_download(request: HttpRequest, job_id: str) -> HttpResponse:
+    job = REGISTRY.get(job_id)
+    if job is None or not job.done:
+        raise Http404("no finished solve with this id")
+    s = job.settings
+    name = f"{s.game}-{s.algorithm.replace('+', 'plus')}-{s.iterations}"
+    if s.up is not None:
+        name += f"-{'-'.join(s.up)}-hits{s.max_hits}"
+    response = HttpResponse(
+        json.dumps(job.document, indent=1) + "\n", content_type="application/json"
+    )
+    response["Content-Disposition"] = content_disposition_header(True, f"{name}.json")
+    return response
+
+
+urlpatterns = [
+    path("", explorer, name="explorer"),
+    path("jobs/<slug:job_id>/", job_page, name="explorer-job"),
+    path("jobs/<slug:job_id>.json", job_progress, name="explorer-progress"),
+    path("jobs/<slug:job_id>/result.json", job_download, name="explorer-download"),
+]
