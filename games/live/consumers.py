@@ -11,6 +11,7 @@ messages) gets an error on this socket alone and changes nothing.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from typing import Any
 
@@ -21,6 +22,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games.live import tables
 from games.live.hub import hub, public_group, seat_group
 from games.models import Table, TableSeat
+
+log = logging.getLogger("games.live")
 
 #: the longest message a table accepts (an action is a few dozen bytes)
 MAX_MESSAGE = 2048
@@ -45,10 +48,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if self.seat is None
             else seat_group(self.table.pk, self.seat)
         )
+        self.audience = "public" if self.seat is None else f"seat:{self.seat}"
         self.tokens, self.refilled, self.strikes = float(BURST), time.monotonic(), 0
         #: the channel of the process that hosts the running match
         self.host_channel: str | None = None
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        #: how this socket hears the match: "local" (its process hosts the table: the hub
+        #: serves it directly) or "remote" (through the channel layer's group), once playing
+        self.following: str | None = None
         # lobby news (a seat taken) goes to everyone at the table
         await self.channel_layer.group_add(lobby_group(self.table.pk), self.channel_name)
         await self.accept()
@@ -56,41 +62,58 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._catch_up()
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
+        if not hasattr(self, "group"):
+            return
+        await self.channel_layer.group_discard(lobby_group(self.table.pk), self.channel_name)
+        if self.following == "local":
+            hub.detach(self.table.pk, self.audience, self)
+        elif self.following == "remote":
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(lobby_group(self.table.pk), self.channel_name)
+            await self._watch(-1)
 
     async def _catch_up(self) -> None:
         """Bring this socket up to date: the lobby, or the running match, or its end."""
         table = self.table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
         if table.state == Table.OPEN:
             await self.send_json(await database_sync_to_async(lobby_message)(table))
-            # The socket that starts the table is in its group already and hears the first
-            # view live; a socket that lost the race asks for the picture (it may then hear
-            # a message twice: a turn is answered once, by its number).
             seated = self.seat is not None
             if seated and await database_sync_to_async(tables.is_full)(table):
-                started = await hub.start(table)
-                if started:
+                # Listen before starting: the host speaks as soon as it runs.
+                hub.attach(table.pk, self.audience, self)
+                if await hub.start(table):
+                    self.following = "local"
                     self.host_channel = hub.channel
-                else:
-                    await self._ask_snapshot()
+                    return
+                hub.detach(table.pk, self.audience, self)
+                table = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+                await self._follow(table)
         elif table.state == Table.PLAYING:
             if await database_sync_to_async(tables.is_stale)(table):
                 reason = "the server running this table stopped; the table is abandoned"
                 await database_sync_to_async(tables.abandon)(table, reason)
                 await self.send_json({"type": "over", "error": reason})
             else:
-                self.host_channel = table.host_channel or None
-                await self._ask_snapshot()
+                await self._follow(table)
         else:
             await self.send_json(await database_sync_to_async(_end_message)(table))
 
-    async def _ask_snapshot(self) -> None:
-        table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
-        if table.host_channel:
+    async def _follow(self, table: Table) -> None:
+        """Hear a running match (from now on) and get the whole picture of it now. A socket
+        may hear a message twice around this moment: a turn is answered once, by number."""
+        self.host_channel = table.host_channel or None
+        if self.following is None:
+            if hub.hosts_here(table.pk):
+                hub.attach(table.pk, self.audience, self)
+                self.following = "local"
+            else:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+                self.following = "remote"
+                await self._watch(+1)
+        if self.following == "local":
+            await hub.snapshot_to(table.pk, self.seat, self)
+        elif self.host_channel:
             await self.channel_layer.send(
-                table.host_channel,
+                self.host_channel,
                 {
                     "type": "table.snapshot",
                     "table": table.pk,
@@ -98,6 +121,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     "reply_to": self.channel_name,
                 },
             )
+
+    async def _watch(self, delta: int) -> None:
+        """Tell the hosting process that a socket here follows (or left) this audience."""
+        if self.host_channel:
+            message = {"type": "table.watch", "table": self.table.pk,
+                       "audience": self.audience, "delta": delta}  # fmt: skip
+            try:
+                await self.channel_layer.send(self.host_channel, message)
+            except ChannelFull:
+                log.warning("event=table.watch_lost table=%s", self.table.pk)
 
     # ---- from the browser ---------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
@@ -149,6 +182,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self._error("the match is not being played")
                 return
             self.host_channel = table.host_channel
+        host = hub.hosts.get(self.table.pk) if self.following == "local" else None
+        if host is not None:  # hosted by this process: straight to it
+            host.submit(self.seat, content["turn"], content["action"], self.channel_name)
+            return
         try:
             await self._send_intent(content)
         except ChannelFull:

@@ -101,6 +101,8 @@ class TableHost:
         self._over: dict[str, dict[str, Any]] = {}
         self._lock = threading.RLock()
         self._thread: threading.Thread | None = None
+        #: set once the match is over and everyone has been told (whoever runs the thread)
+        self.done = threading.Event()
 
     # ---- life cycle -----------------------------------------------------------------------
     def start(self, name: str = "table") -> None:
@@ -108,13 +110,17 @@ class TableHost:
         self._thread.start()
 
     def join(self, timeout: float | None = None) -> bool:
-        if self._thread is not None:
-            self._thread.join(timeout)
-            return not self._thread.is_alive()
-        return self.finished
+        """Wait until :meth:`run` has ended; True if it has."""
+        return self.done.wait(timeout)
 
     def run(self) -> None:
         """Play the match to the end (in the calling thread); never raises."""
+        try:
+            self._run()
+        finally:
+            self.done.set()
+
+    def _run(self) -> None:
         human_tc = TimeControl(move=self.turn_timer + GRACE_S, bank=0.0, startup=GRACE_S)
         finish: Finish
         try:

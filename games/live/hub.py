@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import Counter
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -51,6 +52,14 @@ class Hub:
         self._starting: asyncio.Lock | None = None
         #: messages for tables this process has claimed but not started yet
         self._early: dict[int, list[dict[str, Any]]] = {}
+        #: sockets of this process at tables it hosts, per audience: served directly, with
+        #: no round trip through the channel layer
+        self.local: dict[int, dict[str, set[Any]]] = {}
+        #: channel name -> local socket (for replies to one socket)
+        self.sockets: dict[str, Any] = {}
+        #: sockets of other processes at tables hosted here, per audience (they said so with
+        #: ``table.watch``): only audiences that have some are sent to the layer's groups
+        self.remote: dict[int, Counter[str]] = {}
 
     async def ensure_listening(self) -> str:
         """Start listening on this process's table channel (once per event loop: a process
@@ -69,6 +78,23 @@ class Hub:
                 self._spawn(self._listen(layer, self.channel))
                 self._spawn(self._heartbeat())
         return self.channel
+
+    def hosts_here(self, table_id: int) -> bool:
+        return table_id in self.hosts or table_id in self._early
+
+    def attach(self, table_id: int, audience: str, socket: Any) -> None:
+        self.local.setdefault(table_id, {}).setdefault(audience, set()).add(socket)
+        self.sockets[socket.channel_name] = socket
+
+    def detach(self, table_id: int, audience: str, socket: Any) -> None:
+        self.local.get(table_id, {}).get(audience, set()).discard(socket)
+        self.sockets.pop(socket.channel_name, None)
+
+    async def snapshot_to(self, table_id: int, seat: int | None, socket: Any) -> None:
+        """A local socket's catch-up, straight from the host (or once it has started)."""
+        message = {"type": "table.snapshot", "table": table_id, "seat": seat,
+                   "reply_to": socket.channel_name}  # fmt: skip
+        await self._handle(message)
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.create_task(coroutine)
@@ -138,6 +164,8 @@ class Hub:
                 await self._deliver(table_id, *item)
             except Exception:  # one lost message must not silence the table
                 log.exception("event=table.publish_failed table=%s", table_id)
+        self.local.pop(table_id, None)
+        self.remote.pop(table_id, None)
 
     def _run_host(self, host: TableHost, outbox: asyncio.Queue) -> None:
         try:
@@ -148,14 +176,29 @@ class Hub:
                 loop.call_soon_threadsafe(outbox.put_nowait, None)
 
     async def _deliver(self, table_id: int, audience: str, message: dict[str, Any]) -> None:
-        layer = get_channel_layer()
-        event = {"type": "table.message", "message": message}
         if audience.startswith("reply:"):
-            await layer.send(audience.removeprefix("reply:"), event)
-        elif audience == "public":
-            await layer.group_send(public_group(table_id), event)
+            await self._reply(audience.removeprefix("reply:"), message)
+            return
+        for socket in list(self.local.get(table_id, {}).get(audience, ())):
+            try:
+                await socket.send_json(message)
+            except Exception:  # one socket failing must not keep the others from hearing
+                log.exception("event=table.local_send_failed table=%s", table_id)
+        if self.remote.get(table_id, {}).get(audience):
+            group = (
+                public_group(table_id)
+                if audience == "public"
+                else seat_group(table_id, int(audience.removeprefix("seat:")))
+            )
+            event = {"type": "table.message", "message": message}
+            await get_channel_layer().group_send(group, event)
+
+    async def _reply(self, channel: str, message: dict[str, Any]) -> None:
+        socket = self.sockets.get(channel)
+        if socket is not None:
+            await socket.send_json(message)
         else:
-            await layer.group_send(seat_group(table_id, int(audience.removeprefix("seat:"))), event)
+            await get_channel_layer().send(channel, {"type": "table.message", "message": message})
 
     async def _listen(self, layer: Any, channel: str) -> None:
         while True:
@@ -172,25 +215,26 @@ class Hub:
         if table_id in self._early:
             self._early[table_id].append(message)  # claimed here, starting: soon
             return
+        kind = message.get("type")
+        if kind == "table.watch":  # a socket of another process follows an audience
+            if table_id in self.hosts:
+                counts = self.remote.setdefault(table_id, Counter())
+                counts[message["audience"]] = max(counts[message["audience"]] + message["delta"], 0)
+            return
         host = self.hosts.get(table_id)  # type: ignore[arg-type]
         reply_to = message.get("reply_to")
-        kind = message.get("type")
         if host is None:
             if reply_to:
-                await get_channel_layer().send(
+                await self._reply(
                     reply_to,
-                    {"type": "table.message",
-                     "message": {"type": "error",
-                                 "error": "the match is over, or its server stopped"}},
-                )  # fmt: skip
+                    {"type": "error", "error": "the match is over, or its server stopped"},
+                )
             return
         if kind == "table.intent":
             host.submit(message["seat"], message.get("turn"), message.get("action"), reply_to)
         elif kind == "table.snapshot" and reply_to:
             for snapshot in host.snapshot(message.get("seat")):
-                await get_channel_layer().send(
-                    reply_to, {"type": "table.message", "message": snapshot}
-                )
+                await self._reply(reply_to, snapshot)
 
     async def _heartbeat(self) -> None:
         while True:

@@ -341,25 +341,45 @@ async def test_a_seat_is_taken_once_and_only_while_the_table_waits():
     assert (seat.kind, seat.user_id, seat.name) == (TableSeat.PERSON, bob.pk, "bob")
 
 
-async def test_a_full_channel_layer_is_a_busy_table_not_a_crash(monkeypatch):
+async def test_sockets_of_another_process_hear_and_act_through_the_channel_layer(monkeypatch):
+    """Sockets whose process does not host the table follow it through the layer's groups
+    (and tell the host they do); the host's own process serves its sockets directly."""
     from channels.exceptions import ChannelFull
     from channels.layers import get_channel_layer
 
-    ann = await make_user("ann")
-    table = await make_table("uth", ann, ["me"], config={"max_rounds": 5})
-    sock = await socket(table.token, ann)
-    assert await sock.connect()
-    turn = await sock.next("turn")
+    ann, bob = await make_user("ann"), await make_user("bob")
+    table = await make_table("rps-poker", ann, ["me", "open"])
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
+    a = await socket(table.token, ann)
+    assert await a.connect()
+    await a.next("lobby")
+    # bob and a spectator connect "from another process": this one does not host for them
+    monkeypatch.setattr(hub, "hosts_here", lambda table_id: False)
+    b, watcher = await socket(table.token, bob), await socket(table.token)
+    assert await b.connect() and await watcher.connect()
+    b_turn = await b.next("turn")
+    await watcher.next("state")
+    assert hub.remote[table.pk] == {"seat:1": 1, "public": 1}
+    assert {s.channel_name for s in hub.sockets.values()} == set(hub.sockets)
+    a_turn = await a.next("turn")
+    await a.send({"type": "act", "turn": a_turn["turn"], "action": 0})
+    # bob's action travels through the layer; a full layer is a busy table, not a crash
     layer = get_channel_layer()
 
     async def full(channel: str, message: dict) -> None:
         raise ChannelFull()
 
-    monkeypatch.setattr(layer, "send", full)
-    await sock.send({"type": "act", "turn": turn["turn"], "action": "[check]"})
-    assert "busy" in (await sock.next("error"))["error"]
-    monkeypatch.undo()
-    await sock.send({"type": "act", "turn": turn["turn"], "action": "[check]"})
-    assert (await sock.next("turn"))["turn"] == turn["turn"] + 1
-    await sock.close()
+    with monkeypatch.context() as patched:
+        patched.setattr(layer, "send", full)
+        await b.send({"type": "act", "turn": b_turn["turn"], "action": 0})
+        assert "busy" in (await b.next("error"))["error"]
+    await b.send({"type": "act", "turn": b_turn["turn"], "action": 1})
+    assert (await b.next("turn"))["turn"] == b_turn["turn"] + 1
+    view = (await watcher.next("state"))["view"]
+    assert view["step"] >= 1 and "you" not in view
+    await watcher.close()
+    await b.close()
+    await asyncio.sleep(0.2)
+    assert hub.remote[table.pk] == {"seat:1": 0, "public": 0}
+    await a.close()
     await finish_off(table)

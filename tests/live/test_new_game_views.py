@@ -1,0 +1,123 @@
+"""What a live table of Kuhn poker, Leduc hold'em or Blackjack++ shows: no seat and no
+spectator ever sees a card it may not see before the showdown.
+
+Random matches are played through each engine. At every step, for each audience, the cards
+hidden from it are changed behind the engine's back (the other private card, the unturned
+public card, the undealt cards): the view must not change at all, so nothing in it depends on
+them. The views of a seat also must show its own card."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from games.registry import get_game
+
+
+def permuted(cards: list[str], keep: set[int], rng: random.Random) -> list[str]:
+    """``cards`` with every position outside ``keep`` shuffled (a different order if any)."""
+    free = [i for i in range(len(cards)) if i not in keep]
+    moved = [cards[i] for i in free]
+    moved = moved[1:] + moved[:1]  # a rotation: every free position changes
+    out = list(cards)
+    for i, c in zip(free, moved, strict=True):
+        out[i] = c
+    return out
+
+
+def hidden_deck_positions(state, seat: int | None) -> set[int]:
+    """Deck positions (Kuhn, Leduc) an audience may see now."""
+    keep: set[int] = set()
+    if seat is not None:
+        keep.add(state.position_of(seat))
+    if state.game == "leduc" and state.board() is not None:
+        keep.add(2)
+    return keep
+
+
+def check_poker(state, rules, seat, rng) -> None:
+    view = rules.view(state, seat)
+    json.dumps(view)
+    if seat is not None and not state.over:
+        assert view["you"]["card"][0] in state.deck[state.position_of(seat)]
+    saved = list(state.deck)
+    state.deck = permuted(saved, hidden_deck_positions(state, seat), rng)
+    try:
+        assert rules.view(state, seat) == view, (state.game, seat, state.hand)
+    finally:
+        state.deck = saved
+
+
+def check_blackjack(state, rules, seat, rng) -> None:
+    view = rules.view(state, seat)
+    json.dumps(view)
+    saved = (list(state.down), [list(s) for s in state.streams])
+    mine = None if seat is None else state.position_of(seat)
+    if mine is not None and not state.over:
+        assert view["you"]["down"] == state.down[mine]
+    others = ["As", "Td", "7h", "2c"]
+    state.down = [d if i == mine else others[i] for i, d in enumerate(state.down)]
+    state.streams[2] = ["9s"] * 12  # the dealer's draws to come
+    for position in (0, 1):  # hit cards not yet drawn
+        state.streams[position] = state.streams[position][: len(state.hits[position])]
+    try:
+        assert rules.view(state, seat) == view, (seat, state.hand)
+    finally:
+        state.down, state.streams = saved
+
+
+@pytest.mark.parametrize("slug", ["kuhn", "leduc", "blackjack-pp"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_no_view_depends_on_a_card_its_audience_may_not_see(slug, seed):
+    spec = get_game(slug)
+    rules = spec.table()
+    state = spec.state_class.new(seed, config={"hands": 12})
+    rng = random.Random(seed)
+    check = check_blackjack if slug == "blackjack-pp" else check_poker
+    steps = 0
+    while not state.is_over():
+        for audience in (None, 0, 1):
+            check(state, rules, audience, rng)
+        (seat,) = state.pending()
+        assert rules.default_action(state, seat) in state.legal()
+        state.apply(seat, rng.choice(state.legal()))
+        steps += 1
+    assert steps > 12
+    for audience in (None, 0, 1):
+        json.dumps(rules.view(state, audience))
+
+
+def test_only_a_showdown_shows_the_other_card_of_a_hand_at_a_kuhn_table():
+    spec = get_game("kuhn")
+    rules = spec.table()
+    state = spec.state_class.new(3, config={"hands": 4})
+    state.deck = ["Ks", "Qs", "Js"]
+    state.apply(0, "b")
+    state.apply(1, "p")  # folded: no showdown
+    state.deck = ["Js", "Ks", "Qs"]
+    state.apply(1, "b")
+    state.apply(0, "b")  # called: showdown
+    recent = rules.view(state, None)["recent"]
+    assert recent[0]["cards"] is None and recent[0]["won"] == [1.0, -1.0]
+    # hand 2: seat 1 acted first with the jack, seat 0 called with the king
+    assert recent[1]["cards"] == ["Ks", "Js"] and recent[1]["won"] == [2.0, -2.0]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["kuhn", "leduc", "blackjack-pp"])
+def test_play_now_seats_you_against_the_cfr_bot(slug):
+    from django.test import Client
+
+    from games.models import Table, TableSeat
+
+    guest = Client()
+    response = guest.post(f"/games/{slug}/tables/quick/")
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/tables/{table.token}/"
+    seats = list(table.seats.order_by("seat"))
+    assert seats[0].kind == TableSeat.PERSON
+    assert [s.name for s in seats[1:]] == ["builtin:cfr"]
+    page = guest.get(f"/tables/{table.token}/").content.decode()
+    assert "you sit in seat 1" in page
