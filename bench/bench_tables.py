@@ -111,18 +111,23 @@ async def client(url: str, game: str, fresh, think: tuple[float, float], stats: 
                  seed: int) -> None:  # fmt: skip
     """One person: a table after another until the window closes."""
     from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
+    from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
     person = Person(stats, random.Random(seed), think, game)
     while time.monotonic() < stats.stop:
         token, cookie = await fresh()
-        async with stats.arriving:
-            ws = await connect(
-                f"{url}/ws/tables/{token}/",
-                origin="http://127.0.0.1",
-                additional_headers={"Cookie": cookie},
-                open_timeout=60,
-            )
+        try:
+            async with stats.arriving:
+                ws = await connect(
+                    f"{url}/ws/tables/{token}/",
+                    origin="http://127.0.0.1",
+                    additional_headers={"Cookie": cookie},
+                    open_timeout=60,
+                )
+        except (OSError, TimeoutError, InvalidHandshake):
+            stats.dropped += 1  # refused or cut during the handshake: come back a bit later
+            await asyncio.sleep(1)
+            continue
         try:
             async with ws:
                 await person.play(ws)
@@ -248,6 +253,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--think", default="1.0,3.0", help="min,max seconds between actions")
     parser.add_argument("--game", default="rps-poker", choices=sorted(BOTS))
+    parser.add_argument(
+        "--server",
+        default="daphne",
+        choices=("daphne", "uvicorn"),
+        help="the ASGI server (uvicorn is not a dependency: pip install 'uvicorn[standard]')",
+    )
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
     levels = [int(n) for n in args.levels.split(",")]
@@ -269,9 +280,13 @@ def main() -> None:
             port = free_port()
             url = f"http://127.0.0.1:{port}"
             log = open(f"{tmp}/daphne.log", "wb")  # noqa: SIM115 - closed below
+            server = {
+                "daphne": ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port)],
+                "uvicorn": ["-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
+                            "--ws", "websockets", "--no-access-log"],
+            }[args.server]  # fmt: skip
             daphne = subprocess.Popen(
-                [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                 "cardsite.asgi:application"],
+                [sys.executable, *server, "cardsite.asgi:application"],
                 cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
             try:
@@ -279,11 +294,11 @@ def main() -> None:
                 print(
                     f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
                     f"think {think[0]:g}-{think[1]:g} s; {args.seconds:g} s per level; "
-                    f"one Daphne, Redis, PostgreSQL; {os.cpu_count()} CPUs"
+                    f"one {args.server} process, Redis, PostgreSQL; {os.cpu_count()} CPUs"
                 )
                 header = (f"{'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
                           f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
-                          f"{'errors':>7} {'daphne CPU':>10}  p99<100ms")  # fmt: skip
+                          f"{'errors':>7} {'server CPU':>10}  p99<100ms")  # fmt: skip
                 print(header)
                 for n in levels:
                     row = asyncio.run(level(url.replace("http", "ws"), args.game, n,
