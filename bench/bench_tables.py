@@ -325,9 +325,10 @@ def main() -> None:
                     daphne.wait()
                 log.close()
                 text = Path(f"{tmp}/daphne.log").read_text(errors="replace")
-                errors = text.count("Exception inside application")
+                markers = ("Exception inside application", "Exception in ASGI application")
+                errors = sum(text.count(marker) for marker in markers)
                 if errors or daphne.returncode not in (0, -15):
-                    print(f"Daphne logged {errors} application errors; the last lines:")
+                    print(f"the server logged {errors} application errors; the last lines:")
                     print(text[-3000:])
 
 

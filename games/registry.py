@@ -131,7 +131,85 @@ def _uth() -> GameSpec:
     )
 
 
-_FACTORIES = {"rps-poker": _rps_poker, "last-card": _last_card, "uth": _uth}
+def _kuhn() -> GameSpec:
+    from games.kuhn import botapi
+    from games.kuhn.rules import KuhnState
+    from games.kuhn.table import KuhnTable
+    from games.kuhn.tournament import ChipsRoundRobin
+
+    return GameSpec(
+        slug="kuhn",
+        title="Kuhn poker",
+        state_class=KuhnState,
+        bot_call=botapi.bot_call,
+        # the random bot's file is not random.py, which would hide the standard module from
+        # the other bots of its folder
+        builtin_bots={
+            "random": "games.kuhn.bots.uniform",
+            "simple": "games.kuhn.bots.simple",
+            "cfr": "games.kuhn.bots.cfr",
+        },
+        time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
+        methods=botapi.METHODS,
+        tournament=ChipsRoundRobin,
+        table=KuhnTable,
+    )
+
+
+def _leduc() -> GameSpec:
+    from games.leduc import botapi
+    from games.leduc.rules import LeducState
+    from games.leduc.table import LeducTable
+    from games.leduc.tournament import ChipsRoundRobin
+
+    return GameSpec(
+        slug="leduc",
+        title="Leduc hold'em",
+        state_class=LeducState,
+        bot_call=botapi.bot_call,
+        builtin_bots={
+            "random": "games.leduc.bots.uniform",
+            "simple": "games.leduc.bots.simple",
+            "cfr": "games.leduc.bots.cfr",
+        },
+        time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
+        methods=botapi.METHODS,
+        tournament=ChipsRoundRobin,
+        table=LeducTable,
+    )
+
+
+def _blackjack_pp() -> GameSpec:
+    from games.blackjack_pp import botapi
+    from games.blackjack_pp.rules import BlackjackPPState
+    from games.blackjack_pp.table import BlackjackPPTable
+    from games.blackjack_pp.tournament import DealsRoundRobin
+
+    return GameSpec(
+        slug="blackjack-pp",
+        title="Blackjack++",
+        state_class=BlackjackPPState,
+        bot_call=botapi.bot_call,
+        builtin_bots={
+            "random": "games.blackjack_pp.bots.uniform",
+            "simple": "games.blackjack_pp.bots.simple",
+            "cfr": "games.blackjack_pp.bots.cfr",
+        },
+        time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
+        methods=botapi.METHODS,
+        tournament=DealsRoundRobin,
+        table=BlackjackPPTable,
+    )
+
+
+_FACTORIES = {
+    "rps-poker": _rps_poker,
+    "last-card": _last_card,
+    "uth": _uth,
+    "kuhn": _kuhn,
+    "leduc": _leduc,
+    "blackjack-pp": _blackjack_pp,
+}
 _CACHE: dict[str, GameSpec] = {}
 
 

@@ -493,3 +493,7 @@ def _uth_showdown(done: dict[str, Any], name: str, lines: list[str], net: list[A
     frame["actor"] = 0
     frame["decision"] = "folds" if done["folded"] else f"net {done['net']:+g}"
     return frame
+
+
+# ---- Kuhn poker, Leduc hold'em, Blackjack++: their module registers their builders ---------
+from games.kuhn import replay as _chip_games  # noqa: E402, F401

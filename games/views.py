@@ -66,6 +66,9 @@ STARTER_FILES = {
     "rps-poker": {"python": "rps_poker.py", "javascript": "rps_poker.js"},
     "last-card": {"python": "last_card.py"},
     "uth": {"python": "uth.py"},
+    "kuhn": {"python": "kuhn.py"},
+    "leduc": {"python": "leduc.py"},
+    "blackjack-pp": {"python": "blackjack_pp.py"},
 }
 
 

@@ -961,7 +961,141 @@
     return key === "0" ? 9 : Number(key) - 1;
   }
 
-  game = { "rps-poker": rps, "last-card": lastCard, uth: uth }[setup.game] || null;
+  // ---- Kuhn poker, Leduc hold'em, Blackjack++: two seats, many hands, chips ------------------
+  // view.first: the seat acting first (player 0) in the hand in play; view.to_act: whose turn.
+  function chipGame(slug) {
+    var blackjack = slug === "blackjack-pp";
+    var unit = blackjack ? "deal" : "hand";
+    function legal(view) { return view.you && view.you.legal ? view.you.legal : []; }
+    function facing(view) {
+      var history = (view.history || "").split("/").pop();
+      return slug === "kuhn" ? /b$/.test(history) : /r$/.test(history);
+    }
+    // [button text, key] of an action now
+    function face(view, action) {
+      if (blackjack) return action === "hit" ? ["Hit", "H"] : ["Stand", "S"];
+      if (slug === "kuhn") {
+        if (action === "p") return facing(view) ? ["Fold", "F"] : ["Check", "C"];
+        return facing(view) ? ["Call 1", "C"] : ["Bet 1", "B"];
+      }
+      if (action === "f") return ["Fold", "F"];
+      if (action === "c") return facing(view) ? ["Call", "C"] : ["Check", "C"];
+      return [facing(view) ? "Re-raise" : "Raise", "R"];
+    }
+    function position(view, seat) { return view.first === null ? null : (seat === view.first ? 0 : 1); }
+    function seatZones(view, seat) {
+      var mine = view.you && seat === t.seat;
+      var p = position(view, seat);
+      if (p === null) return [];
+      if (blackjack) {
+        var cards = [view.up[p]].concat(mine ? [view.you.down] : []);
+        return [zone("Player " + p, cards.concat(view.hits[p]), mine ? 0 : 1, "small")];
+      }
+      return [zone("Card", mine && view.you.card ? [view.you.card] : [], mine ? 0 : 1, "small")];
+    }
+    function lastLine(h) {
+      var won = h.won;
+      var names = [0, 1].map(function (s) { return plainName(s) + " " + signed(blackjack ? (s === h.first ? won : -won) : won[s]); });
+      if (blackjack) {
+        return "Deal " + h.hand + ": totals " + h.totals[0] + " (player 0), " + h.totals[1] + " (player 1), dealer " +
+          h.totals[2] + "; " + names.join(", ") + ".";
+      }
+      return "Hand " + h.hand + " (" + (h.history || "") + "): " + names.join(", ") +
+        (h.showdown ? " at the showdown." : ", uncontested.");
+    }
+    var self = {
+      legal: legal,
+      seats: function (view) {
+        return [0, 1].map(function (seat) {
+          var p = position(view, seat);
+          return {
+            seat: seat, score: signed(view.chips[seat]) + (blackjack ? " points" : " chips"),
+            zones: seatZones(view, seat),
+            notes: p === null ? [] : [p === 0 ? (blackjack ? "player 0, acts first" : "acts first") : (blackjack ? "player 1" : "acts second")],
+            turn: view.to_act === seat, turnText: "to act",
+          };
+        });
+      },
+      shared: function (view) {
+        var parts = [];
+        if (view.first !== null) {
+          parts.push(fact(unit.charAt(0).toUpperCase() + unit.slice(1) + " " + view.hand + " of " + view.hands +
+            (blackjack ? ", max hits " + view.max_hits : "") + "."));
+          if (blackjack) parts.push(zone("Dealer", [view.up[2]], 1, null));
+          if (slug === "leduc") parts.push(zone("Board", view.board ? [view.board] : [], view.board ? 0 : 1, null));
+          if (!blackjack) {
+            parts.push(fact("Betting: " + (view.history || "none yet") +
+              (slug === "leduc" ? "; in the pot " + view.pot[0] + " and " + view.pot[1] : "") + "."));
+          }
+        }
+        var last = view.recent[view.recent.length - 1];
+        if (last) {
+          if (blackjack) parts.push(zone("Deal " + last.hand + ": dealer", last.dealer, 0, "small"));
+          else if (last.cards) parts.push(zone("Hand " + last.hand + ": cards", last.cards, 0, "small"));
+          parts.push(fact(lastLine(last)));
+        }
+        return parts;
+      },
+      hand: function (view) {
+        if (view.first === null || !view.you) return null;
+        var box = node("div", "hand");
+        if (blackjack) {
+          var p = view.you.position;
+          box.appendChild(zone("Your cards", [view.up[p], view.you.down].concat(view.hits[p]), 0, null,
+            "total " + view.you.total + (view.you.soft ? " (soft)" : "")));
+        } else {
+          box.appendChild(zone("Your card", [view.you.card], 0, null));
+        }
+        return box;
+      },
+      controls: function (view) {
+        return legal(view).map(function (action) {
+          var f = face(view, action);
+          return actionButton(f[0], f[1], function () { act(action); }, {
+            disabled: !asked(), secondary: action === "p" || action === "f" || action === "stand",
+          });
+        });
+      },
+      keys: function () {
+        if (blackjack) return keyHelp([["H", "hit"], ["S", "stand"]]);
+        if (slug === "kuhn") return keyHelp([["C", "check or call"], ["B", "bet"], ["F", "fold"]]);
+        return keyHelp([["C", "check or call"], ["R", "raise"], ["F", "fold"]]);
+      },
+      onKey: function (key) {
+        if (!t.view) return false;
+        var wanted = null;
+        legal(t.view).forEach(function (action) {
+          if (face(t.view, action)[1].toLowerCase() === key.toLowerCase()) wanted = action;
+        });
+        if (wanted) {
+          act(wanted);
+          return true;
+        }
+        return false;
+      },
+      turnLine: function (view) {
+        if (view.first === null) return "The match is over.";
+        if (asked()) {
+          return "Your turn: " + legal(view).map(function (a) { return face(view, a)[0].toLowerCase(); }).join(" or ") + ".";
+        }
+        return unit.charAt(0).toUpperCase() + unit.slice(1) + " " + view.hand + " of " + view.hands + ".";
+      },
+      log: function (view) {
+        return view.recent.map(function (h) { return { key: unit + h.hand, text: lastLine(h) }; });
+      },
+      summary: function (result) {
+        var s = result.scores || [0, 0];
+        return "After " + result.hands + " " + unit + "s: " + plainName(0) + " " + signed(s[0]) + ", " +
+          plainName(1) + " " + signed(s[1]) + (blackjack ? " points." : " chips.");
+      },
+    };
+    return self;
+  }
+
+  game = {
+    "rps-poker": rps, "last-card": lastCard, uth: uth,
+    kuhn: chipGame("kuhn"), leduc: chipGame("leduc"), "blackjack-pp": chipGame("blackjack-pp"),
+  }[setup.game] || null;
 
   // After each new view: what the new turn starts with, and the log.
   function afterState() {
