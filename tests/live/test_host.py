@@ -213,3 +213,27 @@ def test_a_game_without_a_table_is_refused():
 
     with pytest.raises(ValueError, match="cannot be played at a live table"):
         TableHost(replace(spec, table=None), [], seed=1, publish=Wire())
+
+
+def uploaded(name: str) -> SeatPlan:
+    """An uploaded bot's seat: its code runs in the sandbox, as in tournaments."""
+    code = get_game("rps-poker").builtin_path(name).read_text()
+    return SeatPlan(
+        name=f"alice/{name}", kind="bot", entry=Entry(name=name, code=code, filename=f"{name}.py")
+    )
+
+
+def test_uploaded_bots_play_at_tables_in_the_sandbox_two_tables_at_once():
+    wires = [Wire(), Wire()]
+    tables = [
+        host("rps-poker", [SeatPlan("ann", "human"), uploaded("simple")], wires[0], seed=3,
+             turn_timer=0.05, away_timer=0.01),
+        host("rps-poker", [uploaded("strong"), SeatPlan("bob", "human")], wires[1], seed=4,
+             turn_timer=0.05, away_timer=0.01),
+    ]  # fmt: skip
+    for table in tables:
+        table.start()
+    for table in tables:
+        assert table.join(60)
+        assert sum(table.result["scores"]) == 10
+        assert not table.result["faults"], table.result["faults"]
