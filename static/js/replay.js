@@ -30,36 +30,10 @@
     play: section.querySelector('[data-go="play"]'),
   };
 
-  function node(tag, className, text) {
-    var made = document.createElement(tag);
-    if (className) made.className = className;
-    if (text !== undefined && text !== null) made.textContent = text;
-    return made;
-  }
+  var node = window.CardArena.node;
 
   function drawCard(code) {
-    var view = code === null ? null : cards[code];
-    if (!view) {
-      var back = node("span", "card card--down card--small");
-      back.setAttribute("role", "img");
-      back.setAttribute("aria-label", "face-down card");
-      back.title = "face-down card";
-      return back;
-    }
-    var card = node("span", "card card--" + view.color + " card--small");
-    card.setAttribute("role", "img");
-    card.setAttribute("aria-label", view.label);
-    card.title = view.label;
-    card.dataset.code = view.code;
-    var corner = node("span", "card__corner");
-    corner.setAttribute("aria-hidden", "true");
-    corner.appendChild(node("span", "card__rank", view.rank));
-    corner.appendChild(node("span", "card__suit", view.suit));
-    var pip = node("span", "card__pip", view.suit);
-    pip.setAttribute("aria-hidden", "true");
-    card.appendChild(corner);
-    card.appendChild(pip);
-    return card;
+    return window.CardArena.drawCard(code === null ? null : cards[code], "small");
   }
 
   function drawZone(zone) {
