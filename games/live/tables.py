@@ -130,6 +130,8 @@ def _config(game: str, asked: dict[str, Any]) -> dict[str, Any]:
         if variant not in ("default", "standard"):
             raise TableError("the pay table is 'default' or 'standard'")
         return {"max_rounds": rounds, "variant": variant}
+    if game in ("kuhn", "leduc", "blackjack-pp"):
+        return {"hands": 10}  # a sitting at a table, not a tournament match of 100 hands
     return {}
 
 

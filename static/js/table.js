@@ -80,12 +80,7 @@
   };
 
   // ---- small helpers -------------------------------------------------------------------------
-  function node(tag, className, text) {
-    var made = document.createElement(tag);
-    if (className) made.className = className;
-    if (text !== undefined && text !== null) made.textContent = text;
-    return made;
-  }
+  var node = window.CardArena.node;
 
   function kbd(key) { return node("kbd", null, key); }
 
@@ -112,29 +107,7 @@
   function signed(value) { return (value > 0 ? "+" : "") + number(value); }
 
   function drawCard(code, size) {
-    var view = code === null ? null : CARDS[code];
-    var extra = size ? " card--" + size : "";
-    if (!view) {
-      var back = node("span", "card card--down" + extra);
-      back.setAttribute("role", "img");
-      back.setAttribute("aria-label", "face-down card");
-      back.title = "face-down card";
-      return back;
-    }
-    var card = node("span", "card card--" + view.color + extra);
-    card.setAttribute("role", "img");
-    card.setAttribute("aria-label", view.label);
-    card.title = view.label;
-    card.dataset.code = view.code;
-    var corner = node("span", "card__corner");
-    corner.setAttribute("aria-hidden", "true");
-    corner.appendChild(node("span", "card__rank", view.rank));
-    corner.appendChild(node("span", "card__suit", view.suit));
-    var pip = node("span", "card__pip", view.suit);
-    pip.setAttribute("aria-hidden", "true");
-    card.appendChild(corner);
-    card.appendChild(pip);
-    return card;
+    return window.CardArena.drawCard(code === null ? null : CARDS[code], size);
   }
 
   // A labelled row of cards (face up, then `down` face-down ones), like a replay's zone.

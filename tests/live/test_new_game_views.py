@@ -121,3 +121,13 @@ def test_play_now_seats_you_against_the_cfr_bot(slug):
     assert [s.name for s in seats[1:]] == ["builtin:cfr"]
     page = guest.get(f"/tables/{table.token}/").content.decode()
     assert "you sit in seat 1" in page
+
+
+@pytest.mark.django_db
+def test_a_live_table_sitting_is_ten_hands():
+    from django.test import Client
+
+    from games.models import Table
+
+    Client().post("/games/leduc/tables/quick/")
+    assert Table.objects.get().config == {"hands": 10}

@@ -1,0 +1,169 @@
+"""Replay frames of the chip games: Kuhn poker, Leduc hold'em and Blackjack++.
+
+``games/replays.py`` imports this module, which registers one frame builder per game: a
+frame for the start of the match, then one per action, showing every card of the hand in
+play (a replay is watched after the match, when nothing is secret any more).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.kuhn.rules import HandsMatch
+from games.replays import Frame, _actor, _fault_lines, _frame, _seat, frames_for, steps, zone
+
+KUHN_CODES = {"J": "Js", "Q": "Qs", "K": "Ks"}
+
+
+def _words(game: str, action: str, before: str) -> str:
+    """What an action means, from the betting before it (this round's, for Leduc)."""
+    facing = before.endswith("b") if game == "kuhn" else before.endswith("r")
+    if game == "kuhn":
+        if action == "p":
+            return "folds" if facing else "checks"
+        return "calls" if facing else "bets 1"
+    if action == "f":
+        return "folds"
+    if action == "c":
+        return "calls" if facing else "checks"
+    return "re-raises" if facing else "raises"
+
+
+def _scores(state: HandsMatch) -> list[Any]:
+    return [round(c, 4) for c in state.chips]
+
+
+def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
+    frames: list[Frame] = []
+    game = record["game"]
+    before = ""
+    for event, state in steps(record):
+        if event is None:
+            frame = _frame(
+                "The start",
+                [f"{state.hands_total} hands; the seats take turns to act first."],
+                _scores(state),
+                [],
+                [],
+            )
+        elif event["type"] == "fault":
+            frame = _frame("Disqualified", _fault_lines(event, names), _scores(state), [], [])
+            frame["actor"], frame["decision"] = _actor(event), "out of the match"
+        else:
+            seat = event["seat"]
+            words = _words(game, event["action"], before.split("/")[-1])
+            line = f"{names[seat]} {words}"
+            frame = _frame("", [line], _scores(state), [], [])
+            frame["actor"], frame["decision"] = seat, words
+        ended = event is not None and state.hand_done_now
+        if ended:
+            done = state.hands_played[-1]
+            won = done["won"] if done["first"] == 0 else -done["won"]
+            how = "at the showdown" if done["showdown"] else "uncontested"
+            frame["lines"].append(
+                f"Hand {len(state.hands_played)} is over ({done['history']}): "
+                f"{names[0]} {won:+g}, {names[1]} {-won:+g} {how}"
+            )
+            frame["label"] = f"Hand {len(state.hands_played)}: the end"
+            _poker_table(frame, game, done, None)
+        else:
+            frame["label"] = frame["label"] or f"Hand {state.hand + 1}"
+            if not state.is_over():
+                _poker_table(frame, game, None, state)
+        before = "/".join(state.rounds) if game == "leduc" else getattr(state, "history", "")
+        frames.append(frame)
+    return frames
+
+
+def _poker_table(frame: Frame, game: str, done: dict | None, state: Any) -> None:
+    """Each seat's card, the board and the betting: of a finished hand, or the live one."""
+    if done is not None:
+        first, history = done["first"], done["history"]
+        cards = [KUHN_CODES.get(c, c) for c in done["cards"]]
+        board = done.get("board") if "/" in history else None
+    else:
+        first = state.seat_of(0)
+        if game == "kuhn":
+            cards, history, board = list(state.cards()), state.history, None
+        else:
+            cards, history, board = list(state.private()), "/".join(state.rounds), state.board()
+    seats = []
+    for seat in (0, 1):
+        position = (seat + first) % 2
+        notes = ["acts first" if position == 0 else "acts second"]
+        seats.append(_seat([zone("Card", [cards[position]])], notes))
+    shared = [zone("Betting", [])]
+    shared[0]["label"] = f"Betting: {history or '(none yet)'}"
+    if game == "leduc":
+        shared.append(zone("Board", [board] if board else [], down=0 if board else 1))
+    frame["seats"], frame["shared"] = seats, shared
+
+
+@frames_for("kuhn", score_label="chips won")
+def kuhn_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
+    """A frame for the start, each action (the cards of the hand in play) and each fault."""
+    return _poker_frames(record, names)
+
+
+@frames_for("leduc", score_label="chips won")
+def leduc_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
+    """As Kuhn poker's, with the board."""
+    return _poker_frames(record, names)
+
+
+@frames_for("blackjack-pp", score_label="points won")
+def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
+    """A frame for the start, each hit or stand, and each fault; a deal's last action shows
+    the dealer's draws and the points."""
+    frames: list[Frame] = []
+    for event, state in steps(record):
+        if event is None:
+            frame = _frame(
+                "The start",
+                [f"{state.hands_total} deals, max hits {state.config['max_hits']}."],
+                _scores(state),
+                [],
+                [],
+            )
+            _blackjack_table(frame, state, None)
+        elif event["type"] == "fault":
+            frame = _frame("Disqualified", _fault_lines(event, names), _scores(state), [], [])
+            frame["actor"], frame["decision"] = _actor(event), "out of the match"
+        else:
+            seat = event["seat"]
+            frame = _frame("", [f"{names[seat]} {event['action']}s"], _scores(state), [], [])
+            frame["actor"], frame["decision"] = seat, f"{event['action']}s"
+            if state.hand_done_now:
+                done = state.hands_played[-1]
+                t0, t1, dealer = done["totals"]
+                pts = done["points"]
+                order = [done["first"], 1 - done["first"]]
+                frame["lines"].append(
+                    f"Deal {len(state.hands_played)}: totals {names[order[0]]} {t0}, "
+                    f"{names[order[1]]} {t1}, dealer {dealer}; points {pts[0]:g}, "
+                    f"{pts[1]:g}, {pts[2]:g}"
+                )
+                frame["label"] = f"Deal {len(state.hands_played)}: the end"
+                _blackjack_table(frame, state, done)
+            else:
+                frame["label"] = f"Deal {state.hand + 1}"
+                _blackjack_table(frame, state, None)
+        frames.append(frame)
+    return frames
+
+
+def _blackjack_table(frame: Frame, state: Any, done: dict | None) -> None:
+    if done is not None:
+        first, up, down, hits, dealer = (
+            done["first"], done["up"], done["cards"], done["hits"], done["dealer"]
+        )  # fmt: skip
+    else:
+        first, up, down, hits = state.seat_of(0), state.up, state.down, state.hits
+        dealer = [up[2]]
+    seats = []
+    for seat in (0, 1):
+        position = (seat + first) % 2
+        cards = [up[position], down[position], *hits[position]]
+        seats.append(_seat([zone(f"Player {position}", cards)]))
+    frame["seats"] = seats
+    frame["shared"] = [zone("Dealer", dealer, down=0 if done is not None else 1)]

@@ -1,0 +1,66 @@
+"""Kuhn poker at a live table: your card, the betting, the chips; the other card only when
+a hand ends in a showdown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.table import TableRules
+from games.kuhn.rules import DECK, HandsMatch, KuhnState
+
+RECENT = 10
+
+
+def public_hands(state: HandsMatch, cards_of) -> list[dict[str, Any]]:
+    """The last hands as everyone saw them: cards only of hands that reached a showdown."""
+    out = []
+    for number, done in enumerate(state.hands_played[-RECENT:]):
+        shown = done["showdown"]
+        out.append(
+            {
+                "hand": len(state.hands_played) - min(RECENT, len(state.hands_played)) + number + 1,
+                "first": done["first"],
+                "history": done["history"],
+                "won": [done["won"], -done["won"]] if done["first"] == 0 else
+                       [-done["won"], done["won"]],
+                "showdown": shown,
+                # by seat: the cards of the seat that acted first, then the other
+                "cards": cards_of(done) if shown else None,
+            }
+        )  # fmt: skip
+    return out
+
+
+def kuhn_cards(done: dict[str, Any]) -> list[str]:
+    """A hand's cards by seat, as card codes."""
+    codes = {c[0]: c for c in DECK}
+    by_position = [codes[c] for c in done["cards"]]
+    return by_position if done["first"] == 0 else by_position[::-1]
+
+
+class KuhnTable(TableRules):
+    default_action_text = "check, or fold facing a bet"
+
+    def view(self, state: KuhnState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
+        live = not state.over
+        public: dict[str, Any] = {
+            "hand": min(state.hand + 1, state.hands_total),
+            "hands": state.hands_total,
+            "chips": list(state.chips),
+            "first": state.seat_of(0) if live else None,
+            "history": state.history if live else "",
+            "to_act": state.pending()[0] if live else None,
+            "recent": public_hands(state, kuhn_cards),
+        }
+        if seat is None:
+            return public
+        mine: dict[str, Any] = {"seat": seat}
+        if live:
+            position = state.position_of(seat)
+            mine |= {"position": position, "card": state.cards()[position]}
+            if state.pending() == [seat]:
+                mine["legal"] = state.legal()
+        return public | {"you": mine}
+
+    def default_action(self, state: KuhnState, seat: int) -> Any:  # type: ignore[override]
+        return "p"
