@@ -48,7 +48,6 @@ class Entrant:
         return self.standing.name
 
 
-
 class Arena:
     def __init__(
         self,

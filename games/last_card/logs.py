@@ -26,7 +26,6 @@ from games.last_card.rules import STATISTICS, LastCardState
 HEADERS = {key: key.replace("_", " ") for key in STATISTICS}
 
 
-
 def cards_text(cards: Sequence[Any]) -> str:
     shown = []
     for card in cards:
