@@ -40,7 +40,9 @@ def load(path):
         raise RuntimeError(f"cannot import {path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    # beside the bot: its toolkit modules (movecheck.py); last, so that a bot file named
+    # like a standard module (random.py) does not shadow it for its own imports
+    sys.path.append(os.path.dirname(os.path.abspath(path)))
     try:
         spec.loader.exec_module(module)
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a failure too

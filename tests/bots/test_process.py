@@ -180,3 +180,35 @@ def test_it_kills_the_whole_process_group_on_close(make_process, tmp_path):
     marker.unlink()
     time.sleep(0.3)
     assert not marker.exists()
+
+
+def test_a_bot_file_named_like_a_standard_module_still_imports_the_standard_one(tmp_path):
+    """A bot called "random" is stored as random.py: its own ``import random`` must find
+    the standard library, not itself."""
+    path = tmp_path / "random.py"
+    path.write_text(
+        textwrap.dedent(
+            """
+            import random
+
+            class Bot:
+                def draft_pick(self, cards):
+                    return random.randrange(len(cards))
+
+                def draft_receive(self, card):
+                    pass
+
+                def main_play(self, hand, base):
+                    return random.randrange(len(hand))
+
+                def main_postprocess(self, card):
+                    pass
+            """
+        )
+    )
+    process = BotProcess(plain_launch(path), label="random")
+    try:
+        outcome = play(process)
+        assert outcome.faults == {}, outcome.faults
+    finally:
+        process.close()
