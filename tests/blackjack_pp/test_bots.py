@@ -8,15 +8,12 @@ import time
 
 import pytest
 
-from bots.launch import plain_launch
-from bots.process import BotProcess, ProcessAgent
 from games.blackjack_pp.bots import cfr
 from games.blackjack_pp.tree import BlackjackPP
-from games.engine.agents import InProcessAgent
-from games.engine.runner import MatchRunner
 from games.registry import get_game
 from games.solver import build, exploitability
 from games.solver.export import strategy_array
+from tests.chip_games import play_as_child
 
 GAME = get_game("blackjack-pp")
 VALUE = {"A": 1, "T": 10}
@@ -86,20 +83,5 @@ def test_cfr_beats_random_and_simple_in_expectation(up):
 
 @pytest.mark.parametrize("name", ["random", "simple", "cfr"])
 def test_each_built_in_plays_as_a_child_process(tmp_path, name):
-    process = BotProcess(
-        plain_launch(GAME.builtin_path(name)), label=name, stderr_log=tmp_path / "err.log"
-    )
-    try:
-        process.start(10.0)
-        agents = [
-            ProcessAgent(process, GAME.bot_call),
-            InProcessAgent(GAME.builtin_class("simple"), GAME.bot_call, "simple"),
-        ]
-        outcome = MatchRunner(time.monotonic, GAME.time_control).run(
-            GAME.state_class.new(4, config={"hands": 4}), agents, seed=4
-        )
-    finally:
-        process.close()
-    assert not outcome.faults
-    assert outcome.result["hands"] == 4 and outcome.stats[0].calls >= 4
+    outcome = play_as_child(tmp_path, "blackjack-pp", name, against="simple", hands=4)
     assert outcome.stats[0].slowest_s < GAME.time_control.move
