@@ -27,8 +27,9 @@ log = logging.getLogger("games.live")
 
 #: the longest message a table accepts (an action is a few dozen bytes)
 MAX_MESSAGE = 2048
-#: a socket may send this many messages in a burst, refilled at RATE per second
-BURST, RATE = 20, 5.0
+#: a socket may send this many messages in a burst, refilled at RATE per second (a quick
+#: player at a fast game sends a few a second; a flood is hundreds)
+BURST, RATE = 40, 10.0
 #: a socket that keeps flooding after being told is closed
 STRIKES = 3
 

@@ -9,6 +9,7 @@ import pytest
 
 from bots.models import Bot, LeaderboardRow, Match, MatchSeat
 from games.api import PAGE_SIZE
+from games.registry import game_slugs
 from tests.site import test_leaderboard_pages as data
 from tests.site.test_leaderboard_pages import (
     CODE_MARKER,
@@ -36,7 +37,8 @@ def test_it_lists_its_endpoints_at_the_index(client):
 @pytest.mark.django_db
 def test_it_describes_the_games(client):
     body = client.get("/api/games/").json()
-    assert body["count"] == 3 and body["page"] == 1 and body["next"] is None
+    assert body["count"] == len(game_slugs()) and body["page"] == 1 and body["next"] is None
+    assert [g["slug"] for g in body["results"]] == game_slugs()
     rps = next(g for g in body["results"] if g["slug"] == "rps-poker")
     assert rps["title"] == "RPS Poker"
     assert rps["methods"] == ["draft_pick", "draft_receive", "main_play", "main_postprocess"]
