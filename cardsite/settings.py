@@ -86,7 +86,13 @@ TEMPLATES = [
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    # 0: a connection per request or consumer call. Under ASGI, Django runs sync code in
+    # short-lived threads (one per request or websocket consumer), whose persistent
+    # connections would be left open until garbage collection; pool in front of PostgreSQL
+    # (pgbouncer) rather than keep them. The worker may set DB_CONN_MAX_AGE for its own.
+    DATABASES = {
+        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", 0))
+    }
 else:
     DATABASES = {
         "default": {
