@@ -86,13 +86,18 @@ TEMPLATES = [
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    # 0: a connection per request or consumer call. Under ASGI, Django runs sync code in
-    # short-lived threads (one per request or websocket consumer), whose persistent
-    # connections would be left open until garbage collection; pool in front of PostgreSQL
-    # (pgbouncer) rather than keep them. The worker may set DB_CONN_MAX_AGE for its own.
-    DATABASES = {
-        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=envint("DB_CONN_MAX_AGE", 0))
-    }
+    # Under ASGI Django runs sync code in short-lived threads (one per request or websocket
+    # consumer call): persistent connections would be left to the garbage collector, and a
+    # new connection per call is slow under load. PostgreSQL therefore goes through a
+    # connection pool (psycopg_pool, built into Django 5.1+): a "closed" connection goes back
+    # to it. DB_POOL_MAX bounds one process's connections; DB_POOL=0 turns the pool off.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and envbool("DB_POOL", True):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": envint("DB_POOL_MAX", 16),
+            "timeout": 30,
+        }
 else:
     DATABASES = {
         "default": {
