@@ -150,3 +150,18 @@ class Format(ABC):
     @abstractmethod
     def columns(self) -> list[Column]:
         """Leaderboard columns after rank and name."""
+
+
+class PairsRoundRobin(Format):
+    """Two-player games: in every round each pair of entrants plays one table (its own seed),
+    seats swapped from one round to the next."""
+
+    def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]:
+        for r in range(rounds):
+            for i in range(entrants):
+                for j in range(i + 1, entrants):
+                    seats = (i, j) if r % 2 == 0 else (j, i)
+                    yield Table(round=r, seats=seats, seed=derive_seed(seed, r, i, j))
+
+    def count(self, entrants: int, rounds: int) -> int:
+        return rounds * entrants * (entrants - 1) // 2

@@ -8,35 +8,23 @@ opponent within a match, so the match, not the hand, is the independent unit).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from games.engine.runner import MatchOutcome
 from games.engine.tournament import (
     Column,
-    Format,
+    PairsRoundRobin,
     Standing,
-    Table,
-    derive_seed,
     fault_text,
     mean_sd_se,
 )
 
 
-class ChipsRoundRobin(Format):
+class ChipsRoundRobin(PairsRoundRobin):
     score_label = "chips/hand"
     #: what a hand is called in this game's tables
     unit = "hand"
-
-    def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]:
-        for r in range(rounds):
-            for i in range(entrants):
-                for j in range(i + 1, entrants):
-                    seats = (i, j) if r % 2 == 0 else (j, i)
-                    yield Table(round=r, seats=seats, seed=derive_seed(seed, r, i, j))
-
-    def count(self, entrants: int, rounds: int) -> int:
-        return rounds * entrants * (entrants - 1) // 2
 
     def tally_scores(self, seated: Sequence[Standing], outcome: MatchOutcome) -> None:
         result = outcome.result

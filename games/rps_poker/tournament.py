@@ -3,33 +3,21 @@ plays one match (seats alternate between rounds); a bot's score is its total of 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from games.engine.runner import MatchOutcome
 from games.engine.tournament import (
     Column,
-    Format,
+    PairsRoundRobin,
     Standing,
-    Table,
-    derive_seed,
     fault_text,
     wilson_interval,
 )
 
 
-class RoundRobin(Format):
+class RoundRobin(PairsRoundRobin):
     score_label = "score (games won)"
-
-    def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]:
-        for r in range(rounds):
-            for i in range(entrants):
-                for j in range(i + 1, entrants):
-                    seats = (i, j) if r % 2 == 0 else (j, i)
-                    yield Table(round=r, seats=seats, seed=derive_seed(seed, r, i, j))
-
-    def count(self, entrants: int, rounds: int) -> int:
-        return rounds * entrants * (entrants - 1) // 2
 
     def tally_scores(self, seated: Sequence[Standing], outcome: MatchOutcome) -> None:
         scores = outcome.result["scores"]
