@@ -8,6 +8,7 @@ Nothing here touches the database: the caller hands in code and gets a :class:`P
 
 from __future__ import annotations
 
+import functools
 import tempfile
 import time
 from collections import OrderedDict
@@ -21,7 +22,7 @@ from bots.process import BotProcess, BotStartError, ProcessAgent
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
 from games.engine.game import GameState, Prompt
-from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
+from games.engine.runner import MatchOutcome, MatchRunner, Offload, TimeControl
 from games.registry import GameSpec
 
 #: what of a bot's stderr is kept per match for its owner
@@ -59,6 +60,8 @@ class Played:
 
 class BrokenAgent(Agent):
     """A seat whose bot could not even be launched (sandbox refused the file...)."""
+
+    blocking = False
 
     def __init__(self, name: str, kind: str, reason: str) -> None:
         self.name = name
@@ -121,29 +124,91 @@ def play(
     """Play one match. Every fault of a seat ends up in the outcome; this never raises for
     a bot's behaviour (SandboxUnavailable, a fault of the machine, does propagate).
     Processes come from ``cache`` when given (entries with a key), else live for this match.
-    Live tables pass their people's clocks (``seat_time_controls``) and an ``observer`` that
-    shows the table (see :meth:`MatchRunner.run`)."""
-    tc = time_control or game.time_control
+    Live tables play with :func:`play_async`, passing their people's clocks
+    (``seat_time_controls``) and an ``observer`` that shows the table (see
+    :meth:`MatchRunner.run`)."""
     started = time.monotonic()
-    processes: list[BotProcess | None] = []
-    owned: list[BotProcess] = []
-    agents: list[Agent] = []
-    with tempfile.TemporaryDirectory(prefix="match-") as folder:
+    seating = _Seating(game, entries, cache)
+    try:
+        runner = MatchRunner(
+            time.monotonic, time_control or game.time_control, seat_time_controls=seat_time_controls
+        )
+        outcome = runner.run(
+            seating.new_state(seed, config), seating.agents, seed=seed,
+            seat_names=seating.names, observer=observer,
+        )  # fmt: skip
+        reports = _reports(outcome, seating.agents, seating.processes)
+    finally:
+        seating.close()
+    return Played(outcome, reports, time.monotonic() - started)
+
+
+async def play_async(
+    game: GameSpec,
+    entries: list[Entry],
+    *,
+    seed: int,
+    config: dict[str, Any] | None = None,
+    seat_time_controls: dict[int, TimeControl] | None = None,
+    observer: Callable[[GameState], None] | None = None,
+    offload: Offload,
+) -> Played:
+    """:func:`play` on an event loop (a live table): whatever may block (a bot process's
+    pipe, a slow built-in, closing processes) goes through ``offload`` to another thread."""
+    started = time.monotonic()
+    seating = _Seating(game, entries, None)
+    blocking = any(process is not None for process in seating.processes)
+    try:
+        runner = MatchRunner(
+            time.monotonic, game.time_control, seat_time_controls=seat_time_controls
+        )
+        outcome = await runner.run_async(
+            seating.new_state(seed, config), seating.agents, seed=seed,
+            seat_names=seating.names, observer=observer, offload=offload,
+        )  # fmt: skip
+        report = functools.partial(_reports, outcome, seating.agents, seating.processes)
+        reports = await offload(report) if blocking else report()
+    finally:
+        if blocking:
+            await offload(seating.close)
+        else:
+            seating.close()
+    return Played(outcome, reports, time.monotonic() - started)
+
+
+class _Seating:
+    """One match's agents, launched (not started) from its entries, and what to close after
+    it: processes it owns and the private folder their code was written to."""
+
+    def __init__(self, game: GameSpec, entries: list[Entry], cache: ProcessCache | None):
+        self.game = game
+        self.names = [e.name for e in entries]
+        self.agents: list[Agent] = []
+        self.processes: list[BotProcess | None] = []
+        self.owned: list[BotProcess] = []
+        # a private folder only for code to write (people and built-ins need none)
+        code = any(entry.agent is None and entry.builtin is None for entry in entries)
+        self.folder = tempfile.TemporaryDirectory(prefix="match-") if code else None
+        where = Path(self.folder.name if self.folder is not None else tempfile.gettempdir())
         try:
             for seat, entry in enumerate(entries):
-                agent, process = _agent(game, entry, Path(folder), seat, cache, owned)
-                agents.append(agent)
-                processes.append(process)
-            state = game.state_class.new(seed, num_seats=len(entries), config=config)
-            runner = MatchRunner(time.monotonic, tc, seat_time_controls=seat_time_controls)
-            outcome = runner.run(
-                state, agents, seed=seed, seat_names=[e.name for e in entries], observer=observer
-            )
-            reports = _reports(outcome, agents, processes)
-        finally:
-            for process in owned:
+                agent, process = _agent(game, entry, where, seat, cache, self.owned)
+                self.agents.append(agent)
+                self.processes.append(process)
+        except BaseException:
+            self.close()
+            raise
+
+    def new_state(self, seed: int, config: dict[str, Any] | None) -> GameState:
+        return self.game.state_class.new(seed, num_seats=len(self.agents), config=config)
+
+    def close(self) -> None:
+        try:
+            for process in self.owned:
                 process.close()
-    return Played(outcome, reports, time.monotonic() - started)
+        finally:
+            if self.folder is not None:
+                self.folder.cleanup()
 
 
 def _agent(

@@ -10,7 +10,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from cardsite import collector  # noqa: E402
 from cardsite.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -21,3 +23,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Loaded: what start-up made stays alive for good; keep it out of the collector's way.
+collector.tune(settings.GC_THRESHOLDS, freeze=settings.GC_FREEZE)

@@ -34,6 +34,20 @@ def envint(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
 
 
+def envints(name: str, default: tuple[int, ...], count: int) -> tuple[int, ...]:
+    """``count`` positive integers separated by commas."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        values = tuple(int(part) for part in raw.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != count or min(values) < 1:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not {count} positive integers like 1,2,3")
+    return values
+
+
 def envlist(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

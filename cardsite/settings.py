@@ -28,7 +28,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from cardsite.env import envbool, envint, envlist, secret_key
+from cardsite.env import envbool, envint, envints, envlist, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("CARD_ARENA_VAR", BASE_DIR / "var")).resolve()
@@ -108,6 +108,11 @@ else:
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
+
+#: the web process's garbage collector (cardsite/collector.py): its thresholds, and whether
+#: the objects of start-up are set aside (frozen) once the application is loaded
+GC_THRESHOLDS = envints("GC_THRESHOLDS", (10_000, 10, 10), 3)
+GC_FREEZE = envbool("GC_FREEZE", True)
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 #: messages waiting for one web process. channels-redis queues every message for the sockets

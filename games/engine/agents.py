@@ -45,6 +45,10 @@ class Agent(ABC):
     #: True for an agent that works out its answer inside ``send`` (in-process bots): the
     #: runner then times it around ``send``, not until its answer is collected.
     answers_on_send: bool = False
+    #: False for an agent whose calls return at once (people, scripts, quick built-ins):
+    #: a live table's event loop calls it directly. A blocking one (a bot process waiting on
+    #: its pipe, a built-in that thinks for long) is called from another thread there.
+    blocking: bool = True
 
     def begin(self, info: SeatInfo, timeout: float) -> None:  # noqa: B027 (optional hook)
         """A match starts (a bot gets a fresh instance). Raises AgentFault."""
@@ -71,12 +75,15 @@ class InProcessAgent(Agent):
     """A trusted Python bot (built-ins, tests) called directly in this process.
 
     ``factory`` builds a fresh bot object for every match. Exceptions become faults with the
-    traceback kept in ``errors``; no deadline can be enforced in-process, so none is.
+    traceback kept in ``errors``; no deadline can be enforced in-process, so none is. A bot
+    class that says ``quick = True`` (it decides within a few milliseconds) is not
+    ``blocking``: a live table calls it on its event loop instead of in a thread.
     """
 
     answers_on_send = True
 
     def __init__(self, factory: Callable[[], Any], bot_call: BotCall, name: str) -> None:
+        self.blocking = not getattr(factory, "quick", False)
         self.factory = factory
         self.bot_call = bot_call
         self.name = name
@@ -109,6 +116,8 @@ class InProcessAgent(Agent):
 
 class ScriptedAgent(Agent):
     """Answers from a list, for tests; records what it was told."""
+
+    blocking = False
 
     def __init__(self, answers: list[Any], name: str = "scripted") -> None:
         self.answers = list(answers)

@@ -7,8 +7,9 @@ timeout, invalid answer, crash) into a recorded outcome. It never raises for a s
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Sequence
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,15 +90,81 @@ class MatchRunner:
         seat_names: Sequence[str] | None = None,
         observer: Callable[[GameState], None] | None = None,
     ) -> MatchOutcome:
-        """Play the match to its end. ``observer`` (live tables) is called with the state
-        whenever it may have changed and before every decision is asked for; it must not
-        change the state."""
+        """Play the match to its end, waiting on each seat's Agent in the calling thread (a
+        worker's). ``observer`` (live tables) is called with the state whenever it may have
+        changed and before every decision is asked for; it must not change the state."""
+        stats = self._stats(state, agents)
+        steps = self._match(state, agents, stats, observer)
+        reply: Any = None
+        while (call := _next(steps, reply)) is not None:
+            try:
+                reply = getattr(agents[call.seat], call.method)(*call.args)
+            except AgentFault as exc:
+                reply = exc
+        return self._outcome(state, agents, stats, seed, seat_names)
+
+    async def run_async(
+        self,
+        state: GameState,
+        agents: Sequence[Agent],
+        *,
+        seed: int | None,
+        seat_names: Sequence[str] | None = None,
+        observer: Callable[[GameState], None] | None = None,
+        offload: Offload | None = None,
+    ) -> MatchOutcome:
+        """:meth:`run` on an event loop (a live table): the same match, call for call. An
+        agent with a coroutine twin of a call (``receive_async``: a person) is awaited; a
+        ``blocking`` one (a bot process, a built-in that thinks long) is called through
+        ``offload`` (another thread; ``asyncio.to_thread`` by default); any other is called
+        directly, on the loop."""
+        offload = offload or _to_thread
+        stats = self._stats(state, agents)
+        steps = self._match(state, agents, stats, observer)
+        reply: Any = None
+        while (call := _next(steps, reply)) is not None:
+            agent = agents[call.seat]
+            try:
+                native = getattr(agent, f"{call.method}_async", None)
+                if native is not None:
+                    reply = await native(*call.args)
+                elif agent.blocking:
+                    reply = await offload(
+                        functools.partial(getattr(agent, call.method), *call.args)
+                    )
+                else:
+                    reply = getattr(agent, call.method)(*call.args)
+            except AgentFault as exc:
+                reply = exc
+        return self._outcome(state, agents, stats, seed, seat_names)
+
+    # ---- the match, whoever waits on the agents ------------------------------------------
+    # The match is a generator of :class:`_Call`: each asks one seat's agent for one thing
+    # (``begin``, ``send``, ``receive``, ``end``) and is sent back what it returned or the
+    # AgentFault it raised. The two drivers above only carry the calls out.
+
+    def _stats(self, state: GameState, agents: Sequence[Agent]) -> list[SeatStats]:
         if len(agents) != state.num_seats:
             raise ValueError(f"{len(agents)} agents for {state.num_seats} seats")
-        stats = [SeatStats(bank_left=self.tc_of(seat).bank) for seat in range(len(agents))]
-        self._begin(state, agents, stats)
+        return [SeatStats(bank_left=self.tc_of(seat).bank) for seat in range(len(agents))]
+
+    def _match(
+        self,
+        state: GameState,
+        agents: Sequence[Agent],
+        stats: list[SeatStats],
+        observer: Callable[[GameState], None] | None,
+    ) -> Steps:
+        faults: dict[int, Fault] = {}
+        for seat in range(len(stats)):
+            info = SeatInfo(state.game, seat, state.num_seats, dict(state.config))
+            reply = yield _Call(seat, "begin", (info, self.tc_of(seat).startup))
+            if isinstance(reply, AgentFault):
+                faults[seat] = Fault(reply.kind, reply.reason)
+        if faults:
+            state.forfeit(faults)
         while True:
-            self._deliver(state, agents, stats, state.take_notices())
+            yield from self._deliver(state, agents, stats, state.take_notices())
             if observer is not None:
                 observer(state)
             if state.is_over():
@@ -106,7 +173,7 @@ class MatchRunner:
             if not seats:
                 raise RuntimeError(f"{state.game}: no seat to act but the match is not over")
             prompts = {seat: state.prompt(seat) for seat in seats}
-            answers, faults = self._exchange(agents, stats, prompts)
+            answers, faults = yield from self._exchange(agents, stats, prompts)
             legal: dict[int, Any] = {}
             for seat in sorted(answers):
                 try:
@@ -123,10 +190,18 @@ class MatchRunner:
                 if seat in state.pending():
                     state.apply(seat, action)
         result = state.result()
-        for agent in agents:
+        for seat in range(len(stats)):
             # The match is decided; a seat failing to hear the result changes nothing.
-            with contextlib.suppress(AgentFault):
-                agent.end(result)
+            yield _Call(seat, "end", (result,))
+
+    def _outcome(
+        self,
+        state: GameState,
+        agents: Sequence[Agent],
+        stats: list[SeatStats],
+        seed: int | None,
+        seat_names: Sequence[str] | None,
+    ) -> MatchOutcome:
         names = list(seat_names) if seat_names else [a.name for a in agents]
         record = {
             "version": RECORD_VERSION,
@@ -141,22 +216,10 @@ class MatchRunner:
                 else {}
             ),
             "events": state.log,
-            "result": result,
+            "result": state.result(),
             "stats": [s.as_dict() for s in stats],
         }
         return MatchOutcome(record=record, state=state, stats=stats)
-
-    # ---- helpers ------------------------------------------------------------------------
-    def _begin(self, state: GameState, agents: Sequence[Agent], stats: list[SeatStats]) -> None:
-        faults: dict[int, Fault] = {}
-        for seat, agent in enumerate(agents):
-            info = SeatInfo(state.game, seat, state.num_seats, dict(state.config))
-            try:
-                agent.begin(info, self.tc_of(seat).startup)
-            except AgentFault as exc:
-                faults[seat] = Fault(exc.kind, exc.reason)
-        if faults:
-            state.forfeit(faults)
 
     def _deliver(
         self,
@@ -164,7 +227,7 @@ class MatchRunner:
         agents: Sequence[Agent],
         stats: list[SeatStats],
         notices: list[tuple[int, Prompt]],
-    ) -> None:
+    ) -> Steps:
         # Notices are grouped into waves of at most one per seat so that seats hear news
         # in parallel and in order.
         while notices:
@@ -178,13 +241,13 @@ class MatchRunner:
                 else:
                     wave[seat] = prompt
             notices = rest
-            _, faults = self._exchange(agents, stats, wave)
+            _, faults = yield from self._exchange(agents, stats, wave)
             if faults:
                 state.forfeit(faults)
 
     def _exchange(
         self, agents: Sequence[Agent], stats: list[SeatStats], prompts: dict[int, Prompt]
-    ) -> tuple[dict[int, Any], dict[int, Fault]]:
+    ) -> Generator[_Call, Any, tuple[dict[int, Any], dict[int, Fault]]]:
         """Send every prompt first, then collect: simultaneous seats think in parallel."""
         faults: dict[int, Fault] = {}
         sent: dict[int, float] = {}
@@ -192,10 +255,9 @@ class MatchRunner:
             agent = agents[seat]
             agent.answered_at = None
             started = self.clock()
-            try:
-                agent.send(prompt)
-            except AgentFault as exc:
-                faults[seat] = Fault(exc.kind, exc.reason)
+            reply = yield _Call(seat, "send", (prompt,))
+            if isinstance(reply, AgentFault):
+                faults[seat] = Fault(reply.kind, reply.reason)
                 continue
             sent[seat] = started
             if agent.answers_on_send:
@@ -204,10 +266,9 @@ class MatchRunner:
         for seat, started in sent.items():
             agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
             allowed = tc.move + max(seat_stats.bank_left, 0.0)
-            try:
-                answer = agent.receive(max(started + allowed - self.clock(), 0.0))
-            except AgentFault as exc:
-                faults[seat] = Fault(exc.kind, exc.reason)
+            answer = yield _Call(seat, "receive", (max(started + allowed - self.clock(), 0.0),))
+            if isinstance(answer, AgentFault):
+                faults[seat] = Fault(answer.kind, answer.reason)
                 continue
             finished = agent.answered_at if agent.answered_at is not None else self.clock()
             used = max(finished - started, 0.0)
@@ -224,3 +285,30 @@ class MatchRunner:
                 continue
             answers[seat] = answer
         return answers, faults
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One thing the match needs of one seat's agent: ``begin``, ``send``, ``receive`` or
+    ``end``, with its arguments."""
+
+    seat: int
+    method: str
+    args: tuple[Any, ...]
+
+
+#: the match loop: yields calls, is sent each call's return value or AgentFault
+Steps = Generator[_Call, Any, None]
+#: runs a blocking call off the event loop: ``await offload(fn)``
+Offload = Callable[[Callable[[], Any]], Awaitable[Any]]
+
+
+def _next(steps: Steps, reply: Any) -> _Call | None:
+    try:
+        return steps.send(reply)
+    except StopIteration:
+        return None
+
+
+async def _to_thread(fn: Callable[[], Any]) -> Any:
+    return await asyncio.to_thread(fn)

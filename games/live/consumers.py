@@ -13,8 +13,10 @@ from __future__ import annotations
 import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -35,6 +37,16 @@ STRIKES = 3
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its ``aclose_old_connections`` before every message: that
+        is a hop through the one thread that runs database calls, so under load each action
+        waited behind other tables' queries. Every database call here goes through
+        ``database_sync_to_async``, which closes stale connections itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self) -> None:
         token = self.scope["url_route"]["kwargs"]["token"]
         found = await database_sync_to_async(_load)(
@@ -43,7 +55,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self.close(code=4404)
             return
-        self.table, self.seat = found
+        sight, self.seat = found
+        self.table = sight.table
         self.group = (
             public_group(self.table.pk)
             if self.seat is None
@@ -60,7 +73,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(lobby_group(self.table.pk), self.channel_name)
         await self.accept()
         await self.send_json({"type": "hello", "seat": self.seat, "table": self.table.token})
-        await self._catch_up()
+        await self._catch_up(sight)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
@@ -72,13 +85,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self._watch(-1)
 
-    async def _catch_up(self) -> None:
+    async def _catch_up(self, sight: Sight | None = None) -> None:
         """Bring this socket up to date: the lobby, or the running match, or its end."""
-        table = self.table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
-        if table.state == Table.OPEN:
-            await self.send_json(await database_sync_to_async(lobby_message)(table))
-            seated = self.seat is not None
-            if seated and await database_sync_to_async(tables.is_full)(table):
+        if sight is None:
+            sight = await database_sync_to_async(_look)(pk=self.table.pk)
+            assert sight is not None  # tables are never deleted
+        table = self.table = sight.table
+        if sight.lobby is not None:
+            await self.send_json(sight.lobby)
+            if self.seat is not None and sight.full:
                 # Listen before starting: the host speaks as soon as it runs.
                 hub.attach(table.pk, self.audience, self)
                 if await hub.start(table):
@@ -86,17 +101,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     self.host_channel = hub.channel
                     return
                 hub.detach(table.pk, self.audience, self)
-                table = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+                table = self.table = await database_sync_to_async(Table.objects.get)(pk=table.pk)
                 await self._follow(table)
-        elif table.state == Table.PLAYING:
-            if await database_sync_to_async(tables.is_stale)(table):
-                reason = "the server running this table stopped; the table is abandoned"
-                await database_sync_to_async(tables.abandon)(table, reason)
-                await self.send_json({"type": "over", "error": reason})
-            else:
-                await self._follow(table)
+        elif sight.end is not None:
+            await self.send_json(sight.end)
+        elif sight.stale:
+            reason = "the server running this table stopped; the table is abandoned"
+            await database_sync_to_async(tables.abandon)(table, reason)
+            await self.send_json({"type": "over", "error": reason})
         else:
-            await self.send_json(await database_sync_to_async(_end_message)(table))
+            await self._follow(table)
 
     async def _follow(self, table: Table) -> None:
         """Hear a running match (from now on) and get the whole picture of it now. A socket
@@ -231,11 +245,36 @@ def lobby_group(table_id: int) -> str:
     return f"table.{table_id}.lobby"
 
 
-def _load(token: str, user: Any, session: Any) -> tuple[Table, int | None] | None:
-    table = Table.objects.filter(token=token).first()
+@dataclass
+class Sight:
+    """What a socket needs to know of its table, learnt in one trip to the database."""
+
+    table: Table
+    #: an open table: its lobby, and whether every seat is taken
+    lobby: dict[str, Any] | None = None
+    full: bool = False
+    #: a table in play whose host has stopped saying it is alive
+    stale: bool = False
+    #: a finished or abandoned table: its end
+    end: dict[str, Any] | None = None
+
+
+def _look(**lookup: Any) -> Sight | None:
+    table = tables.load(**lookup)
     if table is None:
         return None
-    return table, tables.seat_of(table, tables.person_of(user, session))
+    if table.state == Table.OPEN:
+        return Sight(table, lobby=lobby_message(table), full=tables.is_full(table))
+    if table.state == Table.PLAYING:
+        return Sight(table, stale=tables.is_stale(table))
+    return Sight(table, end=_end_message(table))
+
+
+def _load(token: str, user: Any, session: Any) -> tuple[Sight, int | None] | None:
+    sight = _look(token=token)
+    if sight is None:
+        return None
+    return sight, tables.seat_of(sight.table, tables.person_of(user, session))
 
 
 def lobby_message(table: Table) -> dict[str, Any]:
@@ -243,7 +282,7 @@ def lobby_message(table: Table) -> dict[str, Any]:
         "type": "lobby",
         "seats": [
             {"seat": s.seat, "kind": s.kind, "name": s.name, "open": s.kind == TableSeat.OPEN}
-            for s in table.seats.order_by("seat")
+            for s in table.seats.all()
         ],
     }
 

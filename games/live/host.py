@@ -1,24 +1,31 @@
-"""One live table's match, run in a thread of its own through :func:`bots.playing.play`.
+"""One live table's match, played on the web process's event loop through
+:func:`bots.playing.play_async`.
 
 The host is where a table's state lives: the engine's state inside the runner, and the last
-view each audience was shown. It speaks through one ``publish(audience, message)`` callable:
+view each audience was shown. It needs no thread of its own: while it waits for a person it
+is a suspended coroutine, and built-in bots that decide within milliseconds are asked on the
+loop; only what may block (a sandboxed bot's pipe, a built-in that thinks for long) goes to
+one thread of the table's, made when first needed.
+
+It speaks through one ``publish(audience, message)`` callable, called on the loop:
 ``seat:N`` (every socket of that seat), ``public`` (spectators), ``reply:NAME`` (one socket),
-so the consumers decide how messages travel (the channel layer) and the host stays plain
-Python. Every view comes from the game's :class:`~games.engine.table.TableRules`, which
-shows a seat only what it may see.
+so the hub decides how messages travel and the host stays plain Python. Every view comes
+from the game's :class:`~games.engine.table.TableRules`, which shows a seat only what it may
+see.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
-import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.playing import Entry, Played, play
+from bots.playing import Entry, Played, play_async
 from games.engine.game import GameState, IllegalAction
 from games.engine.runner import TimeControl
 from games.engine.table import TableRules
@@ -59,7 +66,7 @@ class TableHost:
         config: dict[str, Any] | None = None,
         turn_timer: float = 30.0,
         away_timer: float = 5.0,
-        on_finish: Callable[[Finish], dict[str, Any] | None] | None = None,
+        on_finish: Callable[[Finish], Awaitable[dict[str, Any] | None]] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if spec.table is None:
@@ -99,38 +106,35 @@ class TableHost:
         self._views: dict[str, dict[str, Any]] = {}
         self._turns: dict[int, dict[str, Any]] = {}
         self._over: dict[str, dict[str, Any]] = {}
-        self._lock = threading.RLock()
-        self._thread: threading.Thread | None = None
-        #: set once the match is over and everyone has been told (whoever runs the thread)
-        self.done = threading.Event()
+        #: the table's thread for calls that may block, made when first needed
+        self._executor: ThreadPoolExecutor | None = None
+        #: set once the match is over and everyone has been told
+        self.done = asyncio.Event()
 
     # ---- life cycle -----------------------------------------------------------------------
-    def start(self, name: str = "table") -> None:
-        self._thread = threading.Thread(target=self.run, name=name, daemon=True)
-        self._thread.start()
-
-    def join(self, timeout: float | None = None) -> bool:
-        """Wait until :meth:`run` has ended; True if it has."""
-        return self.done.wait(timeout)
-
-    def run(self) -> None:
-        """Play the match to the end (in the calling thread); never raises."""
+    async def run(self) -> None:
+        """Play the match to the end; never raises (but may be cancelled)."""
         try:
-            self._run()
+            await self._run()
         finally:
+            if self._executor is not None:
+                self._executor.shutdown(wait=False)
+            for agent in self.humans.values():
+                agent.release()
             self.done.set()
 
-    def _run(self) -> None:
+    async def _run(self) -> None:
         human_tc = TimeControl(move=self.turn_timer + GRACE_S, bank=0.0, startup=GRACE_S)
         finish: Finish
         try:
-            played = play(
+            played = await play_async(
                 self.spec,
                 self.entries,
                 seed=self.seed,
                 config=self.config,
                 seat_time_controls=dict.fromkeys(self.humans, human_tc),
                 observer=self._observe,
+                offload=self._offload,
             )
             finish = Finish(played)
         except Exception as exc:  # a table must end, whatever broke, and say so
@@ -139,11 +143,18 @@ class TableHost:
         extra: dict[str, Any] = {}
         if self.on_finish is not None:
             try:
-                extra = self.on_finish(finish) or {}
+                extra = await self.on_finish(finish) or {}
             except Exception as exc:  # storing failed: the players still hear the end
                 log.exception("event=table.store_failed game=%s", self.spec.slug)
                 extra = {"error": f"the match could not be stored: {exc}"}
         self._announce_end(finish, extra)
+
+    async def _offload(self, call: Callable[[], Any]) -> Any:
+        """Run a call that may block in the table's own thread, one call after another as
+        the runner makes them: a slow bot holds up its table, never the event loop."""
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="table")
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
     def close(self) -> None:
         """Everyone left: every person's moves are played by default at once."""
@@ -171,27 +182,25 @@ class TableHost:
         """Everything a (re)connecting socket needs to draw the table: the view, whose turn
         it is, who is away, and the end if the match is over."""
         audience = "public" if seat is None else f"seat:{seat}"
-        with self._lock:
-            messages = [self._seats_message()]
-            if audience in self._views:
-                messages.append(self._views[audience])
-            if seat is not None and seat in self._turns and self.humans[seat].waiting:
-                messages.append(self._turns[seat])
-            if audience in self._over:
-                messages.append(self._over[audience])
+        messages = [self._seats_message()]
+        if audience in self._views:
+            messages.append(self._views[audience])
+        if seat is not None and seat in self._turns and self.humans[seat].waiting:
+            messages.append(self._turns[seat])
+        if audience in self._over:
+            messages.append(self._over[audience])
         return messages
 
-    # ---- the runner's side (the table's thread) -------------------------------------------
+    # ---- the runner's side ----------------------------------------------------------------
     def _observe(self, state: GameState) -> None:
-        with self._lock:
-            self.state = state
-            for seat in [None, *self.humans]:  # bots hear through their Agents
-                audience = "public" if seat is None else f"seat:{seat}"
-                view = self.rules.view(state, seat)
-                message = {"type": "state", "view": view}
-                if self._views.get(audience) != message:
-                    self._views[audience] = message
-                    self.publish(audience, message)
+        self.state = state
+        for seat in [None, *self.humans]:  # bots hear through their Agents
+            audience = "public" if seat is None else f"seat:{seat}"
+            view = self.rules.view(state, seat)
+            message = {"type": "state", "view": view}
+            if self._views.get(audience) != message:
+                self._views[audience] = message
+                self.publish(audience, message)
 
     def _check(self, seat: int, action: Any) -> str | None:
         state = self.state
@@ -215,16 +224,14 @@ class TableHost:
             "seconds": round(max(deadline - self.clock(), 0.0), 1),
             "default": self.rules.default_action_text,
         }
-        with self._lock:
-            self._turns[seat] = message
+        self._turns[seat] = message
         self.publish(f"seat:{seat}", message)
 
     def on_refused(self, seat: int, reply_to: str | None, reason: str) -> None:
         self._reply(reply_to, reason, seat=seat)
 
     def on_away(self, seat: int, away: bool) -> None:
-        with self._lock:
-            message = self._seats_message()
+        message = self._seats_message()
         for audience in self._audiences():
             self.publish(audience, message)
 
@@ -255,16 +262,15 @@ class TableHost:
 
     def _announce_end(self, finish: Finish, extra: dict[str, Any]) -> None:
         state = self.state
-        with self._lock:
-            self.finished = True
-            for seat in [None, *self.humans]:
-                audience = "public" if seat is None else f"seat:{seat}"
-                if finish.played is not None and state is not None:
-                    result = self.rules.result(state, seat)
-                    self.result = finish.played.outcome.result
-                    message = {"type": "over", "result": result} | extra
-                else:
-                    message = {"type": "over", "error": finish.error} | extra
-                self._over[audience] = message
+        self.finished = True
+        for seat in [None, *self.humans]:
+            audience = "public" if seat is None else f"seat:{seat}"
+            if finish.played is not None and state is not None:
+                result = self.rules.result(state, seat)
+                self.result = finish.played.outcome.result
+                message = {"type": "over", "result": result} | extra
+            else:
+                message = {"type": "over", "error": finish.error} | extra
+            self._over[audience] = message
         for audience in self._audiences():
             self.publish(audience, self._over[audience])

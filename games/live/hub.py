@@ -4,8 +4,8 @@ Each web process has one hub. It owns a channel of the channel layer (``tables.â
 sockets of any process (Redis) or of this one (in-memory layer) send a table's intents and
 snapshot requests; the table's row names that channel (``Table.host_channel``). A host's
 messages go out to groups, one per seat and one for spectators, so a socket hears exactly
-its audience. Host threads hand their messages to the hub's event loop
-(``run_coroutine_threadsafe``): the channel layer is used from the loop alone.
+its audience. Hosts run on the hub's event loop (one coroutine per table, no thread), and
+the sockets of this process at a table hosted here are served directly.
 
 The hub also beats each of its tables' hearts in the database; a table whose process died
 stops beating and is abandoned by the next socket that looks at it.
@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections import Counter
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.db import close_old_connections
 from django.utils import timezone
 
 from games.live import tables
@@ -105,12 +103,12 @@ class Hub:
     async def start(self, table: Table) -> bool:
         """Start ``table``'s match here if no process has yet; True if this one did."""
         channel = await self.ensure_listening()
-        if not await database_sync_to_async(tables.claim_start)(table, channel):
+        plans = await database_sync_to_async(tables.claim_and_plan)(table, channel)
+        if plans is None:
             return False
         self._early[table.pk] = []
         outbox: asyncio.Queue = asyncio.Queue()
         try:
-            plans = await database_sync_to_async(tables.seat_plans)(table)
             host = TableHost(
                 get_game(table.game),
                 plans,
@@ -126,39 +124,32 @@ class Hub:
             raise
         self.hosts[table.pk] = host
         self._spawn(self._drain(table.pk, outbox))
-        threading.Thread(
-            target=self._run_host, args=(host, outbox), name=f"table-{table.token}", daemon=True
-        ).start()
+        self._spawn(self._run_host(host, outbox))
         log.info("event=table.start table=%s game=%s", table.token, table.game)
         for message in self._early.pop(table.pk, []):
             await self._handle(message)
         return True
 
-    def _finish(self, table: Table, finish: Finish) -> dict[str, Any]:
-        """In the host's thread: store the match, then let go of the table."""
+    async def _finish(self, table: Table, finish: Finish) -> dict[str, Any]:
+        """Store the match, then let go of the table."""
         try:
-            return tables.store_finish(table, finish)
+            return await database_sync_to_async(tables.store_finish)(table, finish)
         finally:
-            close_old_connections()
-            if self.loop is not None:
-                self.loop.call_soon_threadsafe(self.hosts.pop, table.pk, None)
+            self.hosts.pop(table.pk, None)
 
     # ---- messages -------------------------------------------------------------------------
     def _publisher(self, table_id: int, outbox: asyncio.Queue):
-        """The host's ``publish``: messages join the table's outbox, in order."""
+        """The host's ``publish`` (on the loop): messages join the table's outbox, in order."""
 
         def publish(audience: str, message: dict[str, Any]) -> None:
-            loop = self.loop
-            if loop is None or loop.is_closed():
-                return
-            loop.call_soon_threadsafe(outbox.put_nowait, (audience, message))
+            outbox.put_nowait((audience, message))
 
         return publish
 
     async def _drain(self, table_id: int, outbox: asyncio.Queue) -> None:
         """Deliver a table's messages one after another: sends to the channel layer that
         run side by side may overtake each other, and a turn must not arrive before the
-        view it belongs to. Ends at the ``None`` the host's thread leaves last."""
+        view it belongs to. Ends at the ``None`` the host leaves last."""
         while (item := await outbox.get()) is not None:
             try:
                 await self._deliver(table_id, *item)
@@ -167,13 +158,11 @@ class Hub:
         self.local.pop(table_id, None)
         self.remote.pop(table_id, None)
 
-    def _run_host(self, host: TableHost, outbox: asyncio.Queue) -> None:
+    async def _run_host(self, host: TableHost, outbox: asyncio.Queue) -> None:
         try:
-            host.run()
+            await host.run()
         finally:
-            loop = self.loop
-            if loop is not None and not loop.is_closed():
-                loop.call_soon_threadsafe(outbox.put_nowait, None)
+            outbox.put_nowait(None)
 
     async def _deliver(self, table_id: int, audience: str, message: dict[str, Any]) -> None:
         if audience.startswith("reply:"):

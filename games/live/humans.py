@@ -1,8 +1,9 @@
 """A person at a live table, as one more kind of Agent.
 
 The runner asks a person for a decision the way it asks a bot: ``send`` a prompt, then
-``receive`` the answer. The answer comes from the person's browser through the table's
-host (:meth:`HumanAgent.offer`). The person's own turn timer runs inside ``receive``: when
+``receive`` the answer, which a person gives on the table's event loop (``receive_async``:
+:meth:`MatchRunner.run_async`). The answer comes from the person's browser through the
+table's host (:meth:`HumanAgent.offer`). The person's own turn timer runs inside it: when
 it runs out, the game's safe default is played for them and they are marked *away*; an away
 person gets a short timer until they act again, so a table never hangs on someone who left.
 An intention the engine would refuse is refused to the person (who may try again within
@@ -11,8 +12,7 @@ the timer) and never reaches the rules, where a bot's illegal answer would cost 
 
 from __future__ import annotations
 
-import queue
-import threading
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +46,8 @@ class Listener(Protocol):
 
 
 class HumanAgent(Agent):
+    blocking = False
+
     def __init__(
         self,
         name: str,
@@ -70,8 +72,7 @@ class HumanAgent(Agent):
         self.deadline: float | None = None
         self._prompt: Prompt | None = None
         self._waiting = False
-        self._inbox: queue.Queue[Intent | None] = queue.Queue()
-        self._lock = threading.Lock()
+        self._inbox: asyncio.Queue[Intent | None] = asyncio.Queue()
         self._hurry = False
 
     # ---- the runner's side ----------------------------------------------------------------
@@ -82,14 +83,16 @@ class HumanAgent(Agent):
         self._prompt = prompt
         if not prompt.expects_answer:
             return  # a notice: the table's view already shows what happened
-        with self._lock:
-            self.turn += 1
-            timer = 0.0 if self._hurry else (self.away_timer if self.away else self.turn_timer)
-            self.deadline = self.clock() + timer
-            self._waiting = True
+        self.turn += 1
+        timer = 0.0 if self._hurry else (self.away_timer if self.away else self.turn_timer)
+        self.deadline = self.clock() + timer
+        self._waiting = True
         self.listener.on_turn(self.seat, self.turn, self.deadline, self.away)
 
     def receive(self, timeout: float) -> Any:
+        raise RuntimeError("a person answers on an event loop: play with MatchRunner.run_async")
+
+    async def receive_async(self, timeout: float) -> Any:
         prompt = self._prompt
         if prompt is None or not prompt.expects_answer:
             return None
@@ -98,8 +101,8 @@ class HumanAgent(Agent):
         try:
             while (remaining := limit - self.clock()) > 0:
                 try:
-                    intent = self._inbox.get(timeout=remaining)
-                except queue.Empty:
+                    intent = await asyncio.wait_for(self._inbox.get(), remaining)
+                except TimeoutError:
                     break
                 if intent is None:
                     break  # hurried: the table is closing
@@ -114,9 +117,8 @@ class HumanAgent(Agent):
                 self.listener.on_away(self.seat, True)
             return self.default(self.seat)
         finally:
-            with self._lock:
-                self._waiting = False
-                self.deadline = None
+            self._waiting = False
+            self.deadline = None
 
     def _accept(self, intent: Intent) -> Any:
         if intent.turn != self.turn:
@@ -132,29 +134,48 @@ class HumanAgent(Agent):
             return _REFUSED
         return intent.action
 
-    # ---- the browser's side (any thread) --------------------------------------------------
+    # ---- the browser's side (the same event loop) ------------------------------------------
     @property
     def waiting(self) -> bool:
         """True while the person is asked for a decision."""
-        with self._lock:
-            return self._waiting
+        return self._waiting
 
     def offer(self, intent: Intent) -> str | None:
         """Hand over a person's action; returns why it is refused at once (not their turn),
         else None (the engine's verdict comes later, through the listener)."""
-        with self._lock:
-            if not self._waiting:
-                return "it is not your turn"
-            if intent.turn != self.turn:
-                return f"that action was for turn {intent.turn}; it is turn {self.turn} now"
-        self._inbox.put(intent)
+        if not self._waiting:
+            return "it is not your turn"
+        if intent.turn != self.turn:
+            return f"that action was for turn {intent.turn}; it is turn {self.turn} now"
+        self._inbox.put_nowait(intent)
         return None
+
+    def release(self) -> None:
+        """The match is over: let go of the host (whose callables this holds, and which holds
+        this), so that the table is freed as soon as it is dropped, not at the collector's
+        next full pass."""
+        self.listener = _Deaf()
+        self.check = self.default = _gone
 
     def hurry(self) -> None:
         """The table is closing: play the default now and from now on."""
-        with self._lock:
-            self._hurry = True
-        self._inbox.put(None)
+        self._hurry = True
+        self._inbox.put_nowait(None)
 
 
 _REFUSED = object()
+
+
+class _Deaf:
+    def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
+        pass
+
+    def on_refused(self, seat: int, reply_to: str | None, reason: str) -> None:
+        pass
+
+    def on_away(self, seat: int, away: bool) -> None:
+        pass
+
+
+def _gone(*args: Any) -> Any:
+    raise RuntimeError("the match is over")

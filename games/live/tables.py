@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from bots.models import BotVersion, Match, MatchSeat
@@ -178,7 +179,7 @@ def take_seat(table: Table, seat_no: int, person: Person) -> TableSeat:
 
 
 def is_full(table: Table) -> bool:
-    return not table.seats.filter(kind=TableSeat.OPEN).exists()
+    return all(seat.kind != TableSeat.OPEN for seat in table.seats.all())
 
 
 def claim_start(table: Table, host_channel: str) -> bool:
@@ -206,8 +207,9 @@ def abandon(table: Table, reason: str) -> None:
 
 # ---- the host's plan and its end ------------------------------------------------------------
 def seat_plans(table: Table) -> list[SeatPlan]:
+    """Who sits where, for the host (from the seats :func:`load` fetched, if it did)."""
     plans = []
-    for seat in table.seats.select_related("version", "version__bot").order_by("seat"):
+    for seat in table.seats.all():
         if seat.kind == TableSeat.PERSON:
             plans.append(SeatPlan(seat.name, "human"))
         elif seat.kind == TableSeat.BUILTIN:
@@ -219,6 +221,26 @@ def seat_plans(table: Table) -> list[SeatPlan]:
         else:
             raise TableError(f"seat {seat.seat + 1} is not taken")
     return plans
+
+
+def load(**lookup: Any) -> Table | None:
+    """A table with its seats (and their bots' versions) in two queries: what a socket
+    needs to see and start it, without a query per question."""
+    seats = TableSeat.objects.select_related("version__bot").order_by("seat")
+    return (
+        Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).filter(**lookup).first()
+    )
+
+
+def claim_and_plan(table: Table, host_channel: str) -> list[SeatPlan] | None:
+    """Claim the start of ``table`` for this process; its seat plans if this one won."""
+    if not claim_start(table, host_channel):
+        return None
+    try:
+        return seat_plans(table)
+    except TableError as exc:
+        abandon(table, str(exc))
+        raise
 
 
 @transaction.atomic
@@ -241,22 +263,26 @@ def store_finish(table: Table, finish: Finish) -> dict[str, Any]:
         # has none), and ``rated`` says there is nothing left to do for this one
         rated=True,
     )
-    seats = {s.seat: s for s in table.seats.select_related("version")}
+    seats = {s.seat: s for s in table.seats.all()}  # fetched with the table (see load)
+    rows = []
     for n, report in enumerate(finish.played.seats):
         seat = seats[n]
         version = seat.version if seat.kind == TableSeat.BOT else None
-        MatchSeat.objects.create(
-            match=match,
-            seat=n,
-            bot=version.bot if version is not None else None,
-            version=version,
-            user=seat.user if seat.kind == TableSeat.PERSON else None,
-            name=seat.name,
-            score=report.score,
-            fault_kind=report.fault_kind,
-            fault_reason=report.fault_reason,
-            stderr=report.stderr if version is not None else "",
+        rows.append(
+            MatchSeat(
+                match=match,
+                seat=n,
+                bot=version.bot if version is not None else None,
+                version=version,
+                user_id=seat.user_id if seat.kind == TableSeat.PERSON else None,
+                name=seat.name,
+                score=report.score,
+                fault_kind=report.fault_kind,
+                fault_reason=report.fault_reason,
+                stderr=report.stderr if version is not None else "",
+            )
         )
+    MatchSeat.objects.bulk_create(rows)
     Table.objects.filter(pk=table.pk).update(
         state=Table.FINISHED, finished=timezone.now(), match=match
     )

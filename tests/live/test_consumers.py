@@ -95,7 +95,7 @@ async def finish_off(table: Table) -> None:
     host = hub.hosts.get(table.pk)
     if host is not None:
         host.close()
-        await asyncio.to_thread(host.join, 20)
+        await asyncio.wait_for(host.done.wait(), 20)
 
 
 async def test_a_person_plays_rps_poker_against_a_bot_over_a_websocket():

@@ -3,7 +3,8 @@ that go back to the sender alone, and an end that every seat hears."""
 
 from __future__ import annotations
 
-import threading
+import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -19,28 +20,47 @@ class Wire:
 
     def __init__(self) -> None:
         self.messages: list[tuple[str, dict[str, Any]]] = []
-        self.cond = threading.Condition()
+        self.event = asyncio.Event()
 
     def __call__(self, audience: str, message: dict[str, Any]) -> None:
-        with self.cond:
-            self.messages.append((audience, message))
-            self.cond.notify_all()
+        self.messages.append((audience, message))
+        self.event.set()
 
     def to(self, audience: str, kind: str | None = None) -> list[dict[str, Any]]:
-        with self.cond:
-            return [m for a, m in self.messages if a == audience and kind in (None, m["type"])]
+        return [m for a, m in self.messages if a == audience and kind in (None, m["type"])]
 
-    def wait(self, audience: str, kind: str, after: int = 0, timeout: float = 10.0):
+    async def wait(self, audience: str, kind: str, after: int = 0, timeout: float = 10.0):
         """The first ``kind`` message to ``audience`` beyond the first ``after`` of them."""
         deadline = time.monotonic() + timeout
-        with self.cond:
-            while True:
-                found = [m for a, m in self.messages if a == audience and m["type"] == kind]
-                if len(found) > after:
-                    return found[after]
-                left = deadline - time.monotonic()
-                assert left > 0, f"no {kind} for {audience} after {after}: {self.messages[-5:]}"
-                self.cond.wait(left)
+        while True:
+            found = self.to(audience, kind)
+            if len(found) > after:
+                return found[after]
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {kind} for {audience} after {after}: {self.messages[-5:]}"
+            self.event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.event.wait(), left)
+
+
+#: the tables a test started (kept referenced while they run)
+RUNNING: set[asyncio.Task[None]] = set()
+
+
+def run(table: TableHost) -> None:
+    """Start a table's match on the test's event loop, as the hub does."""
+    task = asyncio.get_running_loop().create_task(table.run())
+    RUNNING.add(task)
+    task.add_done_callback(RUNNING.discard)
+
+
+async def join(table: TableHost, timeout: float) -> bool:
+    """Wait until the table's match is over and everyone told; True if it is in time."""
+    try:
+        await asyncio.wait_for(table.done.wait(), timeout)
+    except TimeoutError:
+        return False
+    return True
 
 
 def builtin(game: str, name: str) -> SeatPlan:
@@ -55,27 +75,33 @@ def current_view(wire: Wire, audience: str) -> dict[str, Any]:
     return wire.to(audience, "state")[-1]["view"]
 
 
-def test_a_person_plays_rps_poker_against_a_bot_to_the_end():
+@pytest.mark.asyncio
+async def test_a_person_plays_rps_poker_against_a_bot_to_the_end():
     wire = Wire()
     finished: list[Finish] = []
+
+    async def store(finish: Finish) -> dict[str, Any]:
+        finished.append(finish)
+        return {"match": 99}
+
     table = host(
         "rps-poker",
         [SeatPlan("ann", "human"), builtin("rps-poker", "simple")],
         wire,
-        on_finish=lambda f: finished.append(f) or {"match": 99},
+        on_finish=store,
     )
-    table.start()
+    run(table)
     for n in range(15):  # five draft picks, ten games
-        turn = wire.wait("seat:0", "turn", after=n)
+        turn = await wire.wait("seat:0", "turn", after=n)
         assert turn["turn"] == n + 1 and turn["seconds"] > 0
         view = current_view(wire, "seat:0")
         cards = view["you"].get("offer") or view["you"]["hand"]
         table.submit(0, turn["turn"], len(cards) - 1, reply_to="sock-a")
-    over = wire.wait("seat:0", "over")
-    assert table.join(5)
+    over = await wire.wait("seat:0", "over")
+    assert await join(table, 5)
     assert over["match"] == 99
     assert sum(over["result"]["scores"]) == 10
-    assert wire.wait("public", "over")["result"]["scores"] == over["result"]["scores"]
+    assert (await wire.wait("public", "over"))["result"]["scores"] == over["result"]["scores"]
     played = finished[0].played
     assert played is not None and not played.outcome.faults
     record = played.outcome.record
@@ -84,33 +110,35 @@ def test_a_person_plays_rps_poker_against_a_bot_to_the_end():
     assert not wire.to("reply:sock-a")  # nothing was refused
 
 
-def test_refusals_go_to_the_sender_alone_and_change_nothing():
+@pytest.mark.asyncio
+async def test_refusals_go_to_the_sender_alone_and_change_nothing():
     wire = Wire()
     table = host("rps-poker", [SeatPlan("ann", "human"), builtin("rps-poker", "minimal")], wire)
     table.submit(0, 1, 0, reply_to="early")  # before the match: not her turn
     assert wire.to("reply:early", "error")[-1]["error"] == "it is not your turn"
-    table.start()
-    turn = wire.wait("seat:0", "turn")
+    run(table)
+    turn = await wire.wait("seat:0", "turn")
     table.submit(0, turn["turn"], 7, reply_to="s1")  # an offer has two cards
-    error = wire.wait("reply:s1", "error")
+    error = await wire.wait("reply:s1", "error")
     assert "out of range" in error["error"]
     table.submit(0, turn["turn"] + 5, 0, reply_to="s2")
-    assert "turn" in wire.wait("reply:s2", "error")["error"]
+    assert "turn" in (await wire.wait("reply:s2", "error"))["error"]
     table.submit(1, turn["turn"], 0, reply_to="s3")  # the bot's seat
-    assert "not a person's seat" in wire.wait("reply:s3", "error")["error"]
+    assert "not a person's seat" in (await wire.wait("reply:s3", "error"))["error"]
     table.submit(0, "1", 0, reply_to="s4")
-    assert "which turn" in wire.wait("reply:s4", "error")["error"]
+    assert "which turn" in (await wire.wait("reply:s4", "error"))["error"]
     # none of it reached anyone else, and the turn is still open
     assert all(a.startswith("reply:") for a, m in wire.messages if m["type"] == "error")
     assert table.humans[0].waiting
     table.submit(0, turn["turn"], 1, reply_to="s1")
-    assert wire.wait("seat:0", "turn", after=1)["turn"] == 2
+    assert (await wire.wait("seat:0", "turn", after=1))["turn"] == 2
     table.close()
-    assert table.join(10)
+    assert await join(table, 10)
     assert not table.result["faults"]
 
 
-def test_a_person_who_does_not_act_is_played_for_and_marked_away():
+@pytest.mark.asyncio
+async def test_a_person_who_does_not_act_is_played_for_and_marked_away():
     wire = Wire()
     table = host(
         "rps-poker",
@@ -120,8 +148,8 @@ def test_a_person_who_does_not_act_is_played_for_and_marked_away():
         away_timer=0.01,
     )
     started = time.monotonic()
-    table.start()
-    assert table.join(20)
+    run(table)
+    assert await join(table, 20)
     # one full timer, then the short one for every later turn
     assert time.monotonic() - started < 5
     seats = [m for m in wire.to("public", "seats")]
@@ -130,7 +158,8 @@ def test_a_person_who_does_not_act_is_played_for_and_marked_away():
     assert not table.result["faults"]  # playing by default is no fault
 
 
-def test_an_away_person_who_acts_again_is_back():
+@pytest.mark.asyncio
+async def test_an_away_person_who_acts_again_is_back():
     wire = Wire()
     table = host(
         "uth",
@@ -140,18 +169,19 @@ def test_an_away_person_who_acts_again_is_back():
         turn_timer=0.3,
         away_timer=0.3,
     )
-    table.start()
-    wire.wait("public", "seats", after=0)  # she let the first turn pass: away
-    turn = wire.wait("seat:0", "turn", after=1)
+    run(table)
+    await wire.wait("public", "seats", after=0)  # she let the first turn pass: away
+    turn = await wire.wait("seat:0", "turn", after=1)
     assert turn["default"] == "check, or fold at the river"
     table.submit(0, turn["turn"], "[check]", reply_to="s")
-    last = wire.wait("public", "seats", after=1)
+    last = await wire.wait("public", "seats", after=1)
     assert last["seats"][0]["away"] is False
     table.close()
-    assert table.join(10)
+    assert await join(table, 10)
 
 
-def test_a_mixed_last_card_table_of_people_and_bots_ends():
+@pytest.mark.asyncio
+async def test_a_mixed_last_card_table_of_people_and_bots_ends():
     wire = Wire()
     table = host(
         "last-card",
@@ -165,8 +195,8 @@ def test_a_mixed_last_card_table_of_people_and_bots_ends():
         turn_timer=0.01,
         away_timer=0.01,
     )
-    table.start()
-    assert table.join(60)
+    run(table)
+    assert await join(table, 60)
     over = wire.to("seat:2", "over")[-1]
     assert over["result"] == table.result
     views = wire.to("seat:0", "state")
@@ -176,34 +206,36 @@ def test_a_mixed_last_card_table_of_people_and_bots_ends():
     assert all("you" not in v["view"] for v in wire.to("public", "state"))
 
 
-def test_a_reconnecting_socket_gets_the_whole_picture():
+@pytest.mark.asyncio
+async def test_a_reconnecting_socket_gets_the_whole_picture():
     wire = Wire()
     table = host("rps-poker", [SeatPlan("ann", "human"), builtin("rps-poker", "simple")], wire)
-    table.start()
-    turn = wire.wait("seat:0", "turn")
+    run(table)
+    turn = await wire.wait("seat:0", "turn")
     kinds = [m["type"] for m in table.snapshot(0)]
     assert kinds == ["seats", "state", "turn"]
     assert table.snapshot(0)[2]["turn"] == turn["turn"]
     assert [m["type"] for m in table.snapshot(None)] == ["seats", "state"]
     assert "you" not in table.snapshot(None)[1]["view"]
     table.close()
-    assert table.join(10)
+    assert await join(table, 10)
     assert [m["type"] for m in table.snapshot(0)][-1] == "over"
 
 
-def test_a_table_whose_store_fails_still_tells_its_players():
+@pytest.mark.asyncio
+async def test_a_table_whose_store_fails_still_tells_its_players():
     wire = Wire()
 
-    def broken(finish: Finish) -> dict[str, Any]:
+    async def broken(finish: Finish) -> dict[str, Any]:
         raise RuntimeError("database gone")
 
     table = host(
         "uth", [SeatPlan("ann", "human")], wire, config={"max_rounds": 1}, on_finish=broken
     )
     table.close()  # plays by default at once
-    table.start()
-    assert table.join(10)
-    over = wire.wait("seat:0", "over")
+    run(table)
+    assert await join(table, 10)
+    over = await wire.wait("seat:0", "over")
     assert over["error"] == "the match could not be stored: database gone"
 
 
@@ -223,7 +255,8 @@ def uploaded(name: str) -> SeatPlan:
     )
 
 
-def test_uploaded_bots_play_at_tables_in_the_sandbox_two_tables_at_once():
+@pytest.mark.asyncio
+async def test_uploaded_bots_play_at_tables_in_the_sandbox_two_tables_at_once():
     wires = [Wire(), Wire()]
     tables = [
         host("rps-poker", [SeatPlan("ann", "human"), uploaded("simple")], wires[0], seed=3,
@@ -232,8 +265,8 @@ def test_uploaded_bots_play_at_tables_in_the_sandbox_two_tables_at_once():
              turn_timer=0.05, away_timer=0.01),
     ]  # fmt: skip
     for table in tables:
-        table.start()
+        run(table)
     for table in tables:
-        assert table.join(60)
+        assert await join(table, 60)
         assert sum(table.result["scores"]) == 10
         assert not table.result["faults"], table.result["faults"]

@@ -233,6 +233,8 @@ def solved(up, max_hits, budget=BUDGET_S):
 
 class Bot:
     name = "cfr"
+    # not ``quick``: solving a deal takes up to half a second, so a live table asks it from a
+    # thread rather than hold up its event loop
 
     def __init__(self):
         import random

@@ -3,6 +3,7 @@
 
 class Bot:
     name = "simple"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def act(self, obs):
         return "hit" if obs["total"] < 15 else "stand"

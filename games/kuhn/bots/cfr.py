@@ -26,6 +26,7 @@ STRATEGY = {
 
 class Bot:
     name = "cfr"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def __init__(self):
         self.rng = random.Random(18)

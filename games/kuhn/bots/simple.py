@@ -4,6 +4,7 @@ queen checks, and calls a bet only as the first to act (after checking)."""
 
 class Bot:
     name = "simple"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def act(self, obs):
         card, history = obs["card"], obs["history"]

@@ -17,6 +17,7 @@ def _may_play(card, state):
 
 class Bot:
     name = "naive"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def play(self, state):
         for card in state["hand"]:

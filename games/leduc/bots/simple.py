@@ -4,6 +4,7 @@ jack that did not pair when facing a raise."""
 
 class Bot:
     name = "simple"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def act(self, obs):
         legal = obs["legal"]

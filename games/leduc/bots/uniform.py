@@ -8,6 +8,7 @@ and a file called ``random.py`` importing ``random`` would import itself.
 
 class Bot:
     name = "random"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def __init__(self):
         self.state = 20261122

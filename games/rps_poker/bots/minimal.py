@@ -3,6 +3,7 @@
 
 class Bot:
     name = "minimal"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def draft_pick(self, cards):
         return 0

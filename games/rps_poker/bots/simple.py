@@ -3,6 +3,7 @@
 
 class Bot:
     name = "simple"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def draft_pick(self, cards):
         return 0 if int(cards[0][1]) >= int(cards[1][1]) else 1

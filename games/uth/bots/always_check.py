@@ -3,6 +3,7 @@
 
 class Bot:
     name = "always-check"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def act(self, obs):
         legal = obs["legal"]

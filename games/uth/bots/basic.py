@@ -125,6 +125,7 @@ def call_river(hole, board):
 
 class Bot:
     name = "basic"
+    quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def act(self, obs):
         legal, hole, board = obs["legal"], obs["hole"], obs["board"]
