@@ -12,13 +12,16 @@ the actions per second, and whether p99 stayed under 100 ms. A client whose matc
 new table and carries on, so every level is N tables in play for --seconds.
 
 The clients run in this process, on the same 2 cores as the server: their CPU is part of the
-load. The server's share is printed too (its CPU seconds over the run).
+load. The server's share is printed too (its CPU seconds over the run), and the p99 of how
+late the clients' own event loop woke up ("client lag"): the instrument's error. The clients
+run with their garbage collector off during a level (its pauses would count as latency).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -201,7 +204,25 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
             pool.extend(await sync_to_async(make_tables)(game, 50))
         return pool.pop()
 
+    lags: list[float] = []
+
+    async def lag_probe() -> None:
+        """How late the clients' own event loop wakes up: a late client would count its
+        lateness as the server's latency, so it is reported beside it."""
+        while True:
+            asked = time.monotonic()
+            await asyncio.sleep(0.01)
+            if stats.counts(asked):
+                lags.append(time.monotonic() - asked - 0.01)
+
+    # The clients are the measuring instrument: their own collector's pauses (100+ ms with
+    # Django loaded here) would be counted as the server's latency. No cyclic collection
+    # while a level runs; what it leaves is collected between levels.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     stats = Stats(n)
+    probe = asyncio.create_task(lag_probe())
     ramp_started = time.monotonic()
     clients = asyncio.gather(*(client(url, game, fresh, think, stats, seed) for seed in range(n)))
     try:
@@ -213,6 +234,10 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
     stats.start = time.monotonic()
     stats.stop = stats.start + seconds
     await clients
+    probe.cancel()
+    gc.enable()
+    gc.unfreeze()
+    gc.collect()
     wall = seconds
     cpu = cpu_seconds(server_pid) - cpu0
     lat = stats.latencies
@@ -229,6 +254,7 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
         "dropped": stats.dropped,
         "server_cpu": cpu / (time.monotonic() - stats.start),
         "ramp_s": ramp,
+        "client_lag_p99_ms": 1000 * percentile(lags, 0.99),
         "refused": sorted(set(stats.refused))[:3],
     }
 
@@ -298,7 +324,8 @@ def main() -> None:
                 )
                 header = (f"{'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
                           f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
-                          f"{'errors':>7} {'server CPU':>10}  p99<100ms")  # fmt: skip
+                          f"{'errors':>7} {'server CPU':>10} {'client lag':>10}"
+                          "  p99<100ms")  # fmt: skip
                 print(header)
                 for n in levels:
                     row = asyncio.run(level(url.replace("http", "ws"), args.game, n,
@@ -309,7 +336,8 @@ def main() -> None:
                         f"{row['actions_per_s']:>7.1f} "
                         f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
                         f"{row['matches']:>8} {row['errors']:>7} "
-                        f"{100 * row['server_cpu']:>9.0f}%  {ok}",
+                        f"{100 * row['server_cpu']:>9.0f}% {row['client_lag_p99_ms']:>7.1f} ms"
+                        f"  {ok}",
                         flush=True,
                     )
                     if row["refused"]:

@@ -63,6 +63,7 @@ class TableHost:
         *,
         seed: int,
         publish: Publish,
+        watched: Callable[[str], bool] | None = None,
         config: dict[str, Any] | None = None,
         turn_timer: float = 30.0,
         away_timer: float = 5.0,
@@ -77,6 +78,9 @@ class TableHost:
         self.seed = seed
         self.config = config
         self.publish = publish
+        #: whether anyone listens to an audience now (the hub knows its sockets): the
+        #: spectators' view is not worked out for an empty gallery
+        self.watched = watched or (lambda audience: True)
         self.turn_timer = turn_timer
         self.on_finish = on_finish
         self.clock = clock
@@ -183,6 +187,8 @@ class TableHost:
         it is, who is away, and the end if the match is over."""
         audience = "public" if seat is None else f"seat:{seat}"
         messages = [self._seats_message()]
+        if seat is None and audience not in self._views and self.state is not None:
+            self._views[audience] = self._view_message(self.state, None)  # first spectator
         if audience in self._views:
             messages.append(self._views[audience])
         if seat is not None and seat in self._turns and self.humans[seat].waiting:
@@ -196,11 +202,16 @@ class TableHost:
         self.state = state
         for seat in [None, *self.humans]:  # bots hear through their Agents
             audience = "public" if seat is None else f"seat:{seat}"
-            view = self.rules.view(state, seat)
-            message = {"type": "state", "view": view}
+            if seat is None and not self.watched(audience):
+                self._views.pop(audience, None)  # worked out when a spectator comes
+                continue
+            message = self._view_message(state, seat)
             if self._views.get(audience) != message:
                 self._views[audience] = message
                 self.publish(audience, message)
+
+    def _view_message(self, state: GameState, seat: int | None) -> dict[str, Any]:
+        return {"type": "state", "view": self.rules.view(state, seat)}
 
     def _check(self, seat: int, action: Any) -> str | None:
         state = self.state

@@ -116,6 +116,7 @@ class Hub:
                 config=table.config or None,
                 turn_timer=table.turn_timer,
                 publish=self._publisher(table.pk, outbox),
+                watched=lambda audience: self._watched(table.pk, audience),
                 on_finish=lambda finish: self._finish(table, finish),
             )
         except (ValueError, KeyError) as exc:
@@ -145,6 +146,12 @@ class Hub:
             outbox.put_nowait((audience, message))
 
         return publish
+
+    def _watched(self, table_id: int, audience: str) -> bool:
+        """Whether a socket of this process or another follows ``audience`` of a table."""
+        return bool(self.local.get(table_id, {}).get(audience)) or bool(
+            self.remote.get(table_id, {}).get(audience)
+        )
 
     async def _drain(self, table_id: int, outbox: asyncio.Queue) -> None:
         """Deliver a table's messages one after another: sends to the channel layer that

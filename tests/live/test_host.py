@@ -270,3 +270,27 @@ async def test_uploaded_bots_play_at_tables_in_the_sandbox_two_tables_at_once():
         assert await join(table, 60)
         assert sum(table.result["scores"]) == 10
         assert not table.result["faults"], table.result["faults"]
+
+
+@pytest.mark.asyncio
+async def test_an_empty_gallery_costs_no_view_and_a_first_spectator_sees_the_table():
+    wire = Wire()
+    gallery: set[str] = set()
+    table = host(
+        "rps-poker", [SeatPlan("ann", "human"), builtin("rps-poker", "simple")], wire,
+        watched=lambda audience: audience in gallery,
+    )  # fmt: skip
+    run(table)
+    turn = await wire.wait("seat:0", "turn")
+    table.submit(0, turn["turn"], 0, reply_to="s")
+    await wire.wait("seat:0", "turn", after=1)
+    assert not wire.to("public", "state")  # nobody watched: nothing worked out for them
+    first = table.snapshot(None)
+    assert [m["type"] for m in first] == ["seats", "state"]
+    assert first[1]["view"] == table.rules.view(table.state, None)
+    assert "you" not in first[1]["view"]
+    gallery.add("public")
+    table.submit(0, 2, 0, reply_to="s")
+    assert (await wire.wait("public", "state"))["view"] == table.rules.view(table.state, None)
+    table.close()
+    assert await join(table, 10)
