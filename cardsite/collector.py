@@ -2,19 +2,21 @@
 
 CPython's collector stops the whole process while it traces its objects, and a full
 collection traces all of them: in a process holding a few hundred live tables (their
-sockets, matches and views: some 300,000 objects) one took 200-400 ms on the 2-core machine
-the site is measured on, every five to ten seconds, and every table waited. Two changes
-make those pauses rare and short:
+sockets, matches and views: some 200,000-300,000 objects) one took 200-400 ms on the 2-core
+machine the site is measured on, every five to ten seconds, and every table waited. Two
+changes make those pauses rare:
 
 - ``gc.freeze()`` once the application is loaded: the objects of start-up (Django, Twisted,
-  the games' modules: over 100,000) are moved where no collection traces them again;
-- a higher first threshold (CPython's is 700 allocations): young objects are examined less
-  often, so views and messages that live for a second or two die before they are promoted,
-  and full collections come about once a minute instead of every few seconds.
+  the games' modules: about 100,000) are set aside where no collection traces them again;
+- a full collection waits for 100 collections of the middle generation instead of 10 (the
+  third threshold), so it comes every few minutes under load, not every few seconds. The
+  young generations keep CPython's thresholds: their collections stay small (a few ms, at
+  most some tens of ms). A larger first threshold was tried and made the middle collections
+  large (up to 150 ms).
 
-The thresholds come from ``GC_THRESHOLDS`` (``700,10,10`` restores CPython's); reference
-counting still frees everything that is not part of a cycle at once, and the code of the
-live tables avoids making cycles (see :meth:`games.live.host.TableHost.release`).
+The thresholds come from ``GC_THRESHOLDS`` (``700,10,10`` restores CPython's). Reference
+counting still frees at once everything that is not part of a cycle, and the live tables
+make no cycles (tests/live/test_memory.py), so the full collections find little to free.
 """
 
 from __future__ import annotations

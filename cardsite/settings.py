@@ -111,7 +111,7 @@ else:
 
 #: the web process's garbage collector (cardsite/collector.py): its thresholds, and whether
 #: the objects of start-up are set aside (frozen) once the application is loaded
-GC_THRESHOLDS = envints("GC_THRESHOLDS", (10_000, 10, 10), 3)
+GC_THRESHOLDS = envints("GC_THRESHOLDS", (700, 10, 100), 3)
 GC_FREEZE = envbool("GC_FREEZE", True)
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
