@@ -16,7 +16,7 @@ changes make those pauses rare:
 
 The thresholds come from ``GC_THRESHOLDS`` (``700,10,10`` restores CPython's). Reference
 counting still frees at once everything that is not part of a cycle, and the live tables
-make no cycles (tests/live/test_memory.py), so the full collections find little to free.
+and built-in bots make no cycles of their own (tests/live/test_memory.py).
 """
 
 from __future__ import annotations

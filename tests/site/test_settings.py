@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import stat
@@ -12,7 +13,8 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from cardsite.env import envbool, envint, envlist, secret_key
+from cardsite import collector
+from cardsite.env import envbool, envint, envints, envlist, secret_key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -101,6 +103,25 @@ def test_it_refuses_bad_values(monkeypatch):
     assert envbool("X_FLAG") is True
     monkeypatch.setenv("X_LIST", " a, b ,,c")
     assert envlist("X_LIST", []) == ["a", "b", "c"]
+    for bad in ("700,10", "700,ten,10", "700,0,10"):
+        monkeypatch.setenv("X_GC", bad)
+        with pytest.raises(ImproperlyConfigured, match="is not 3 positive integers"):
+            envints("X_GC", (1, 2, 3), 3)
+    monkeypatch.setenv("X_GC", "700, 10, 100")
+    assert envints("X_GC", (1, 2, 3), 3) == (700, 10, 100)
+    monkeypatch.delenv("X_GC")
+    assert envints("X_GC", (1, 2, 3), 3) == (1, 2, 3)
+
+
+def test_the_collector_is_tuned_for_serving():
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    try:
+        collector.tune((900, 9, 99))
+        assert gc.get_threshold() == (900, 9, 99)
+        assert gc.get_freeze_count() > frozen  # what start-up made is set aside
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
 
 
 def test_it_writes_a_new_secret_key_file(tmp_path, monkeypatch):
