@@ -145,7 +145,7 @@ def _kuhn() -> GameSpec:
         # the random bot's file is not random.py, which would hide the standard module from
         # the other bots of its folder
         builtin_bots={
-            "random": "games.kuhn.bots.uniform",
+            "random": "games.bots.uniform",
             "simple": "games.kuhn.bots.simple",
             "cfr": "games.kuhn.bots.cfr",
         },
@@ -168,7 +168,7 @@ def _leduc() -> GameSpec:
         state_class=LeducState,
         bot_call=botapi.bot_call,
         builtin_bots={
-            "random": "games.leduc.bots.uniform",
+            "random": "games.bots.uniform",
             "simple": "games.leduc.bots.simple",
             "cfr": "games.leduc.bots.cfr",
         },
@@ -191,7 +191,7 @@ def _blackjack_pp() -> GameSpec:
         state_class=BlackjackPPState,
         bot_call=botapi.bot_call,
         builtin_bots={
-            "random": "games.blackjack_pp.bots.uniform",
+            "random": "games.bots.uniform",
             "simple": "games.blackjack_pp.bots.simple",
             "cfr": "games.blackjack_pp.bots.cfr",
         },
