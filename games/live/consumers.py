@@ -56,11 +56,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4404)
             return
         sight, self.seat = found
-        self.table = sight.table
+        # the table's id, not its row: a socket lives as long as its match, and keeps nothing
+        # it does not need (every object alive is traced by the collector's full passes)
+        self.table_id: int = sight.table.pk
         self.group = (
-            public_group(self.table.pk)
+            public_group(self.table_id)
             if self.seat is None
-            else seat_group(self.table.pk, self.seat)
+            else seat_group(self.table_id, self.seat)
         )
         self.audience = "public" if self.seat is None else f"seat:{self.seat}"
         self.tokens, self.refilled, self.strikes = float(BURST), time.monotonic(), 0
@@ -70,17 +72,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         #: serves it directly) or "remote" (through the channel layer's group), once playing
         self.following: str | None = None
         # lobby news (a seat taken) goes to everyone at the table
-        await self.channel_layer.group_add(lobby_group(self.table.pk), self.channel_name)
+        await self.channel_layer.group_add(lobby_group(self.table_id), self.channel_name)
         await self.accept()
-        await self.send_json({"type": "hello", "seat": self.seat, "table": self.table.token})
+        await self.send_json({"type": "hello", "seat": self.seat, "table": sight.table.token})
         await self._catch_up(sight)
 
     async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
-        await self.channel_layer.group_discard(lobby_group(self.table.pk), self.channel_name)
+        await self.channel_layer.group_discard(lobby_group(self.table_id), self.channel_name)
         if self.following == "local":
-            hub.detach(self.table.pk, self.audience, self)
+            hub.detach(self.table_id, self.audience, self)
         elif self.following == "remote":
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self._watch(-1)
@@ -88,9 +90,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _catch_up(self, sight: Sight | None = None) -> None:
         """Bring this socket up to date: the lobby, or the running match, or its end."""
         if sight is None:
-            sight = await database_sync_to_async(_look)(pk=self.table.pk)
+            sight = await database_sync_to_async(_look)(pk=self.table_id)
             assert sight is not None  # tables are never deleted
-        table = self.table = sight.table
+        table = sight.table
         if sight.lobby is not None:
             await self.send_json(sight.lobby)
             if self.seat is not None and sight.full:
@@ -101,7 +103,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     self.host_channel = hub.channel
                     return
                 hub.detach(table.pk, self.audience, self)
-                table = self.table = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+                table = await database_sync_to_async(Table.objects.get)(pk=table.pk)
                 await self._follow(table)
         elif sight.end is not None:
             await self.send_json(sight.end)
@@ -140,12 +142,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _watch(self, delta: int) -> None:
         """Tell the hosting process that a socket here follows (or left) this audience."""
         if self.host_channel:
-            message = {"type": "table.watch", "table": self.table.pk,
+            message = {"type": "table.watch", "table": self.table_id,
                        "audience": self.audience, "delta": delta}  # fmt: skip
             try:
                 await self.channel_layer.send(self.host_channel, message)
             except ChannelFull:
-                log.warning("event=table.watch_lost table=%s", self.table.pk)
+                log.warning("event=table.watch_lost table=%s", self.table_id)
 
     # ---- from the browser ---------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
@@ -192,12 +194,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._error('an action needs "turn" and "action"')
             return
         if self.host_channel is None:  # learnt once; actions then cost no database query
-            table = await database_sync_to_async(Table.objects.get)(pk=self.table.pk)
+            table = await database_sync_to_async(Table.objects.get)(pk=self.table_id)
             if table.state != Table.PLAYING or not table.host_channel:
                 await self._error("the match is not being played")
                 return
             self.host_channel = table.host_channel
-        host = hub.hosts.get(self.table.pk) if self.following == "local" else None
+        host = hub.hosts.get(self.table_id) if self.following == "local" else None
         if host is not None:  # hosted by this process: straight to it
             host.submit(self.seat, content["turn"], content["action"], self.channel_name)
             return
@@ -212,7 +214,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.host_channel,
             {
                 "type": "table.intent",
-                "table": self.table.pk,
+                "table": self.table_id,
                 "seat": self.seat,  # the socket's seat, whatever the message says
                 "turn": content["turn"],
                 "action": content["action"],

@@ -106,7 +106,9 @@ class Hub:
         plans = await database_sync_to_async(tables.claim_and_plan)(table, channel)
         if plans is None:
             return False
-        self._early[table.pk] = []
+        # what the host keeps of the table (its closures live as long as the match): the id
+        table_id = table.pk
+        self._early[table_id] = []
         outbox: asyncio.Queue = asyncio.Queue()
         try:
             host = TableHost(
@@ -115,28 +117,28 @@ class Hub:
                 seed=table.seed,
                 config=table.config or None,
                 turn_timer=table.turn_timer,
-                publish=self._publisher(table.pk, outbox),
-                watched=lambda audience: self._watched(table.pk, audience),
-                on_finish=lambda finish: self._finish(table, finish),
+                publish=self._publisher(table_id, outbox),
+                watched=lambda audience: self._watched(table_id, audience),
+                on_finish=lambda finish: self._finish(table_id, finish),
             )
         except (ValueError, KeyError) as exc:
-            self._early.pop(table.pk, None)
+            self._early.pop(table_id, None)
             await database_sync_to_async(tables.abandon)(table, str(exc))
             raise
-        self.hosts[table.pk] = host
-        self._spawn(self._drain(table.pk, outbox))
+        self.hosts[table_id] = host
+        self._spawn(self._drain(table_id, outbox))
         self._spawn(self._run_host(host, outbox))
         log.info("event=table.start table=%s game=%s", table.token, table.game)
-        for message in self._early.pop(table.pk, []):
+        for message in self._early.pop(table_id, []):
             await self._handle(message)
         return True
 
-    async def _finish(self, table: Table, finish: Finish) -> dict[str, Any]:
+    async def _finish(self, table_id: int, finish: Finish) -> dict[str, Any]:
         """Store the match, then let go of the table."""
         try:
-            return await database_sync_to_async(tables.store_finish)(table, finish)
+            return await database_sync_to_async(tables.store_finish)(table_id, finish)
         finally:
-            self.hosts.pop(table.pk, None)
+            self.hosts.pop(table_id, None)
 
     # ---- messages -------------------------------------------------------------------------
     def _publisher(self, table_id: int, outbox: asyncio.Queue):

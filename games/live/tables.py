@@ -13,7 +13,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from bots.models import BotVersion, Match, MatchSeat
@@ -72,7 +71,7 @@ def seat_of(table: Table, person: Person | None) -> int | None:
     """The seat ``person`` holds at ``table`` (None: a spectator)."""
     if person is None:
         return None
-    for seat in table.seats.all():
+    for seat in seats_of(table):
         if seat.kind != TableSeat.PERSON:
             continue
         if person.user is not None and seat.user_id == person.user.pk:
@@ -179,7 +178,7 @@ def take_seat(table: Table, seat_no: int, person: Person) -> TableSeat:
 
 
 def is_full(table: Table) -> bool:
-    return all(seat.kind != TableSeat.OPEN for seat in table.seats.all())
+    return all(seat.kind != TableSeat.OPEN for seat in seats_of(table))
 
 
 def claim_start(table: Table, host_channel: str) -> bool:
@@ -209,7 +208,7 @@ def abandon(table: Table, reason: str) -> None:
 def seat_plans(table: Table) -> list[SeatPlan]:
     """Who sits where, for the host (from the seats :func:`load` fetched, if it did)."""
     plans = []
-    for seat in table.seats.all():
+    for seat in seats_of(table):
         if seat.kind == TableSeat.PERSON:
             plans.append(SeatPlan(seat.name, "human"))
         elif seat.kind == TableSeat.BUILTIN:
@@ -225,11 +224,26 @@ def seat_plans(table: Table) -> list[SeatPlan]:
 
 def load(**lookup: Any) -> Table | None:
     """A table with its seats (and their bots' versions) in two queries: what a socket
-    needs to see and start it, without a query per question."""
-    seats = TableSeat.objects.select_related("version__bot").order_by("seat")
-    return (
-        Table.objects.prefetch_related(Prefetch("seats", queryset=seats)).filter(**lookup).first()
-    )
+    needs to see and start it, without a query per question.
+
+    The seats are a plain list on the table (:func:`seats_of`), not Django's prefetch cache:
+    that cache and each seat in it point back at the table, a cycle that reference counting
+    cannot free, so every table loaded would wait for the collector's next full pass."""
+    table = Table.objects.filter(**lookup).first()
+    if table is not None:
+        table.seat_rows = _seat_rows(table.pk)  # type: ignore[attr-defined]
+    return table
+
+
+def seats_of(table: Table) -> list[TableSeat]:
+    """``table``'s seats in order: the ones :func:`load` fetched, else fetched now."""
+    rows = getattr(table, "seat_rows", None)
+    return _seat_rows(table.pk) if rows is None else rows
+
+
+def _seat_rows(table_id: int) -> list[TableSeat]:
+    seats = TableSeat.objects.filter(table_id=table_id).select_related("version__bot")
+    return list(seats.order_by("seat"))
 
 
 def claim_and_plan(table: Table, host_channel: str) -> list[SeatPlan] | None:
@@ -244,14 +258,16 @@ def claim_and_plan(table: Table, host_channel: str) -> list[SeatPlan] | None:
 
 
 @transaction.atomic
-def store_finish(table: Table, finish: Finish) -> dict[str, Any]:
+def store_finish(table_id: int, finish: Finish) -> dict[str, Any]:
     """The match of a finished table, stored like a tournament's (unrated), so that it gets a
     replay page; returns what the players are told (its link)."""
     if finish.played is None:
-        Table.objects.filter(pk=table.pk).update(
+        Table.objects.filter(pk=table_id).update(
             state=Table.ABANDONED, finished=timezone.now(), error=finish.error
         )
         return {}
+    table = load(pk=table_id)
+    assert table is not None  # tables are never deleted
     outcome = finish.played.outcome
     match = Match.objects.create(
         game=table.game,
@@ -263,7 +279,7 @@ def store_finish(table: Table, finish: Finish) -> dict[str, Any]:
         # has none), and ``rated`` says there is nothing left to do for this one
         rated=True,
     )
-    seats = {s.seat: s for s in table.seats.all()}  # fetched with the table (see load)
+    seats = {s.seat: s for s in seats_of(table)}
     rows = []
     for n, report in enumerate(finish.played.seats):
         seat = seats[n]

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from bots.playing import Entry, play
+from games.live import tables
 from games.live.host import SeatPlan
 from games.registry import game_slugs, get_game
 from tests.live.test_host import Wire, builtin, host, join, run
@@ -75,3 +76,19 @@ async def test_a_finished_table_is_freed_by_reference_counting():
         del table
         assert [ref() for ref in gone] == [None, None, None]
     assert not watch.garbage
+
+
+@pytest.mark.django_db
+def test_a_table_loaded_with_its_seats_is_freed_by_reference_counting():
+    """Sockets and hosts load tables all the time; Django's prefetch cache would tie each
+    one into a cycle with its seats."""
+    made = tables.create_table("rps-poker", tables.Person(None, "guest"), ["me", "open"])
+    tables.load(pk=made.pk)  # the first query may fill caches that live on
+    with NoCycles() as watch:
+        table = tables.load(pk=made.pk)
+        assert table is not None
+        assert [seat.kind for seat in tables.seats_of(table)] == ["person", "open"]
+        gone = weakref.ref(table)
+        del table
+        assert gone() is None
+    assert not {"Table", "TableSeat", "QuerySet"} & set(watch.garbage), watch.garbage

@@ -264,7 +264,7 @@ def finished():
         [Entry(name="ann", builtin="simple"), Entry(name="bob", builtin="strong")],
         seed=table.seed,
     )
-    tables.store_finish(table, Finish(played))
+    tables.store_finish(table.pk, Finish(played))
     table.refresh_from_db()
     return table, ann, bob
 
