@@ -282,8 +282,9 @@ def main() -> None:
     parser.add_argument(
         "--server",
         default="daphne",
-        choices=("daphne", "uvicorn"),
-        help="the ASGI server (uvicorn is not a dependency: pip install 'uvicorn[standard]')",
+        choices=("daphne", "plain-daphne", "uvicorn"),
+        help="the ASGI server: the site's (daphne: python -m cardsite.serve), Daphne's own "
+        "command, or uvicorn (not a dependency: pip install 'uvicorn[standard]')",
     )
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
@@ -307,7 +308,8 @@ def main() -> None:
             url = f"http://127.0.0.1:{port}"
             log = open(f"{tmp}/daphne.log", "wb")  # noqa: SIM115 - closed below
             server = {
-                "daphne": ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port)],
+                "daphne": ["-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port)],
+                "plain-daphne": ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port)],
                 "uvicorn": ["-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
                             "--ws", "websockets", "--no-access-log"],
             }[args.server]  # fmt: skip

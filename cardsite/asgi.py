@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels."""
+"""ASGI entry point: HTTP through Django, websockets through Channels. Served by
+``python -m cardsite.serve`` (Daphne, tuned for live tables: cardsite/serve.py)."""
 
 import os
 
@@ -10,9 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
 
-from cardsite import collector  # noqa: E402
 from cardsite.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -23,6 +22,3 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-
-# Loaded: what start-up made stays alive for good; keep it out of the collector's way.
-collector.tune(settings.GC_THRESHOLDS, freeze=settings.GC_FREEZE)

@@ -197,11 +197,12 @@ def wait_for_health(site: LiveSite, daphne: Process) -> None:
 
 
 def start_daphne(site: LiveSite, attempts: int = 3) -> Process:
-    """Daphne on a free port, answering /healthz; another port if that one was taken."""
+    """The site's server (Daphne: cardsite/serve.py) on a free port, answering /healthz;
+    another port if that one was taken."""
     for attempt in range(1, attempts + 1):
         port = free_port()
         site.base_url = f"http://127.0.0.1:{port}"
-        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
+        argv = [sys.executable, "-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port)]
         daphne = site.spawn("daphne", [*argv, "cardsite.asgi:application"])
         try:
             wait_for_health(site, daphne)

@@ -163,7 +163,7 @@ def test_daphne_serves_the_log_in_page_over_plain_http_on_localhost(tmp_path):
     """The way scripts/run-site serves the site: no redirect to https, no HSTS."""
     port = free_port()
     daphne = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), ASGI_APP],
+        [sys.executable, "-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port), ASGI_APP],
         cwd=ROOT,
         env=environment(tmp_path, DEBUG="0"),
         stdout=subprocess.DEVNULL,
