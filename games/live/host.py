@@ -29,7 +29,7 @@ from bots.playing import Entry, Played, play_async
 from games.engine.game import GameState, IllegalAction
 from games.engine.runner import TimeControl
 from games.engine.table import TableRules
-from games.live.humans import GRACE_S, HumanAgent, Intent
+from games.live.humans import GRACE_S, HumanAgent
 from games.registry import GameSpec
 
 log = logging.getLogger("games.live")
@@ -178,9 +178,9 @@ class TableHost:
         if not isinstance(turn, int) or isinstance(turn, bool):
             self._reply(reply_to, "an action must say which turn it answers")
             return
-        refused = agent.offer(Intent(turn, action, reply_to))
+        refused = agent.offer(turn, action)
         if refused is not None:
-            self._reply(reply_to, refused)
+            self._reply(reply_to, refused, seat=seat)
 
     def snapshot(self, seat: int | None) -> list[dict[str, Any]]:
         """Everything a (re)connecting socket needs to draw the table: the view, whose turn
@@ -237,9 +237,6 @@ class TableHost:
         }
         self._turns[seat] = message
         self.publish(f"seat:{seat}", message)
-
-    def on_refused(self, seat: int, reply_to: str | None, reason: str) -> None:
-        self._reply(reply_to, reason, seat=seat)
 
     def on_away(self, seat: int, away: bool) -> None:
         message = self._seats_message()

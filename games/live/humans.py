@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.engine.agents import Agent, SeatInfo
@@ -26,21 +25,10 @@ from games.engine.game import Prompt
 GRACE_S = 5.0
 
 
-@dataclass(frozen=True)
-class Intent:
-    """An action a person asked for: the turn it answers and the socket it came from."""
-
-    turn: int
-    action: Any
-    reply_to: str | None = None
-
-
 class Listener(Protocol):
     """What the host hears from its people."""
 
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None: ...
-
-    def on_refused(self, seat: int, reply_to: str | None, reason: str) -> None: ...
 
     def on_away(self, seat: int, away: bool) -> None: ...
 
@@ -71,8 +59,8 @@ class HumanAgent(Agent):
         self.away = False
         self.deadline: float | None = None
         self._prompt: Prompt | None = None
-        self._waiting = False
-        self._inbox: asyncio.Queue[Intent | None] = asyncio.Queue()
+        #: while the person is asked: settled with their action, or with _LATE
+        self._answer: asyncio.Future[Any] | None = None
         self._hurry = False
 
     # ---- the runner's side ----------------------------------------------------------------
@@ -86,68 +74,60 @@ class HumanAgent(Agent):
         self.turn += 1
         timer = 0.0 if self._hurry else (self.away_timer if self.away else self.turn_timer)
         self.deadline = self.clock() + timer
-        self._waiting = True
+        # One future a turn (and one timer while it is awaited): a waiting person costs the
+        # event loop, and the garbage collector, a handful of objects. Made when asked, so an
+        # answer that comes before the runner awaits it is kept.
+        self._answer = asyncio.get_running_loop().create_future()
+        if self._hurry:
+            _settle(self._answer, _LATE)
         self.listener.on_turn(self.seat, self.turn, self.deadline, self.away)
 
     def receive(self, timeout: float) -> Any:
         raise RuntimeError("a person answers on an event loop: play with MatchRunner.run_async")
 
     async def receive_async(self, timeout: float) -> Any:
-        prompt = self._prompt
-        if prompt is None or not prompt.expects_answer:
+        prompt, answer = self._prompt, self._answer
+        if prompt is None or not prompt.expects_answer or answer is None:
             return None
         assert self.deadline is not None
         limit = min(self.deadline, self.clock() + max(timeout - GRACE_S, 0.0))
+        delay = max(limit - self.clock(), 0.0)
+        timer = asyncio.get_running_loop().call_later(delay, _settle, answer, _LATE)
         try:
-            while (remaining := limit - self.clock()) > 0:
-                try:
-                    intent = await asyncio.wait_for(self._inbox.get(), remaining)
-                except TimeoutError:
-                    break
-                if intent is None:
-                    break  # hurried: the table is closing
-                action = self._accept(intent)
-                if action is not _REFUSED:
-                    if self.away:
-                        self.away = False
-                        self.listener.on_away(self.seat, False)
-                    return action
-            if not self.away:
-                self.away = True
-                self.listener.on_away(self.seat, True)
-            return self.default(self.seat)
+            action = await answer
         finally:
-            self._waiting = False
+            timer.cancel()
+            self._answer = None
             self.deadline = None
-
-    def _accept(self, intent: Intent) -> Any:
-        if intent.turn != self.turn:
-            self.listener.on_refused(
-                self.seat,
-                intent.reply_to,
-                f"that action was for turn {intent.turn}; it is turn {self.turn} now",
-            )
-            return _REFUSED
-        reason = self.check(self.seat, intent.action)
-        if reason is not None:
-            self.listener.on_refused(self.seat, intent.reply_to, reason)
-            return _REFUSED
-        return intent.action
+        if action is not _LATE:
+            if self.away:
+                self.away = False
+                self.listener.on_away(self.seat, False)
+            return action
+        if not self.away:
+            self.away = True
+            self.listener.on_away(self.seat, True)
+        return self.default(self.seat)
 
     # ---- the browser's side (the same event loop) ------------------------------------------
     @property
     def waiting(self) -> bool:
-        """True while the person is asked for a decision."""
-        return self._waiting
+        """True while the person is asked for a decision (and has not answered)."""
+        return self._answer is not None and not self._answer.done()
 
-    def offer(self, intent: Intent) -> str | None:
-        """Hand over a person's action; returns why it is refused at once (not their turn),
-        else None (the engine's verdict comes later, through the listener)."""
-        if not self._waiting:
+    def offer(self, turn: int, action: Any) -> str | None:
+        """A person's action: taken at once if it answers the turn asked and the rules allow
+        it; otherwise why not (the caller tells the sender alone, who may try again)."""
+        if self._answer is None:
             return "it is not your turn"
-        if intent.turn != self.turn:
-            return f"that action was for turn {intent.turn}; it is turn {self.turn} now"
-        self._inbox.put_nowait(intent)
+        if turn == self.turn and self._answer.done():
+            return f"turn {self.turn} is already answered"
+        if turn != self.turn:
+            return f"that action was for turn {turn}; it is turn {self.turn} now"
+        reason = self.check(self.seat, action)
+        if reason is not None:
+            return reason
+        self._answer.set_result(action)
         return None
 
     def release(self) -> None:
@@ -160,17 +140,21 @@ class HumanAgent(Agent):
     def hurry(self) -> None:
         """The table is closing: play the default now and from now on."""
         self._hurry = True
-        self._inbox.put_nowait(None)
+        if self._answer is not None:
+            _settle(self._answer, _LATE)
 
 
-_REFUSED = object()
+#: what a wait is settled with when the person's time is up (or the table closes)
+_LATE = object()
+
+
+def _settle(answer: asyncio.Future[Any], value: Any) -> None:
+    if not answer.done():
+        answer.set_result(value)
 
 
 class _Deaf:
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
-        pass
-
-    def on_refused(self, seat: int, reply_to: str | None, reason: str) -> None:
         pass
 
     def on_away(self, seat: int, away: bool) -> None:

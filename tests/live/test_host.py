@@ -138,6 +138,36 @@ async def test_refusals_go_to_the_sender_alone_and_change_nothing():
 
 
 @pytest.mark.asyncio
+async def test_a_turn_is_answered_once_the_moment_the_answer_comes():
+    wire = Wire()
+    finished: list[Finish] = []
+
+    async def store(finish: Finish) -> None:
+        finished.append(finish)
+
+    table = host(
+        "rps-poker", [SeatPlan("ann", "human"), builtin("rps-poker", "minimal")], wire,
+        on_finish=store,
+    )  # fmt: skip
+    run(table)
+    turn = await wire.wait("seat:0", "turn")
+    ann = table.humans[0]
+    table.submit(0, turn["turn"], 1, reply_to="first")
+    assert not ann.waiting  # taken at once, before the runner looks again
+    table.submit(0, turn["turn"], 0, reply_to="second")  # a double click
+    refused = wire.to("reply:second", "error")[-1]["error"]
+    assert refused == f"turn {turn['turn']} is already answered"
+    assert not wire.to("reply:first")
+    await wire.wait("seat:0", "turn", after=1)
+    table.close()
+    assert await join(table, 10)
+    played = finished[0].played
+    assert played is not None
+    picks = [e for e in played.outcome.record["events"] if e.get("seat") == 0]
+    assert picks[0]["action"] == 1  # the first answer, not the second
+
+
+@pytest.mark.asyncio
 async def test_a_person_who_does_not_act_is_played_for_and_marked_away():
     wire = Wire()
     table = host(
