@@ -1,10 +1,13 @@
 """Live tables under load: simulated people, each at their own table against a built-in bot,
-over real websockets to one Daphne process with Redis and PostgreSQL.
+over real websockets to one Daphne process (``python -m cardsite.serve``, as the site runs)
+with Redis and PostgreSQL.
 
     .venv/bin/python bench/bench_tables.py [--levels 100,250,500,750] [--seconds 20]
                                            [--think 1.0,3.0] [--game rps-poker]
+                                           [--server daphne|plain-daphne|uvicorn]
 
-For each level N it opens N tables (a guest in seat 0, the game's built-in bot beside them),
+For each level N it starts a fresh server process (the tables of the level before play on
+by their timers after their people leave, and would load the next), opens N tables (a guest in seat 0, the game's built-in bot beside them),
 connects N clients with the ``websockets`` library, and lets each one act after a human-like
 pause (uniform in --think seconds) whenever it is asked to. It measures, per action, the time
 from sending the action to receiving the next view of the table, and reports p50/p99/max,
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -270,7 +274,7 @@ def wait_for(url: str, timeout: float = 60.0) -> None:
                     return
         except OSError:
             time.sleep(0.3)
-    raise SystemExit("Daphne did not answer /healthz")
+    raise SystemExit("the server did not answer /healthz")
 
 
 def main() -> None:
@@ -304,62 +308,71 @@ def main() -> None:
                 cwd=ROOT, env=server_env, check=True,
             )  # fmt: skip
             setup_django(env)
-            port = free_port()
-            url = f"http://127.0.0.1:{port}"
-            log = open(f"{tmp}/daphne.log", "wb")  # noqa: SIM115 - closed below
-            server = {
-                "daphne": ["-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port)],
-                "plain-daphne": ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port)],
-                "uvicorn": ["-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
-                            "--ws", "websockets", "--no-access-log"],
-            }[args.server]  # fmt: skip
-            daphne = subprocess.Popen(
-                [sys.executable, *server, "cardsite.asgi:application"],
-                cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-            try:
-                wait_for(url)
-                print(
-                    f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
-                    f"think {think[0]:g}-{think[1]:g} s; {args.seconds:g} s per level; "
-                    f"one {args.server} process, Redis, PostgreSQL; {os.cpu_count()} CPUs"
-                )
-                header = (f"{'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
-                          f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
-                          f"{'errors':>7} {'server CPU':>10} {'client lag':>10}"
-                          "  p99<100ms")  # fmt: skip
-                print(header)
-                for n in levels:
+            print(
+                f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
+                f"think {think[0]:g}-{think[1]:g} s; {args.seconds:g} s per level; "
+                f"one {args.server} process, Redis, PostgreSQL; {os.cpu_count()} CPUs"
+            )
+            header = (f"{'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
+                      f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
+                      f"{'errors':>7} {'server CPU':>10} {'client lag':>10}"
+                      "  p99<100ms")  # fmt: skip
+            print(header)
+            for n in levels:
+                # A fresh server for each level: the tables of the last one play on after
+                # their people have left (by their timers), and would load this one.
+                with serving(args.server, server_env, Path(tmp)) as (url, pid):
                     row = asyncio.run(level(url.replace("http", "ws"), args.game, n,
-                                            args.seconds, think, daphne.pid))  # fmt: skip
-                    ok = "yes" if row["p99_ms"] < 100 else "no"
-                    print(
-                        f"{row['tables']:>7} {row['ramp_s']:>7.1f} {row['actions']:>8} "
-                        f"{row['actions_per_s']:>7.1f} "
-                        f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
-                        f"{row['matches']:>8} {row['errors']:>7} "
-                        f"{100 * row['server_cpu']:>9.0f}% {row['client_lag_p99_ms']:>7.1f} ms"
-                        f"  {ok}",
-                        flush=True,
-                    )
-                    if row["refused"]:
-                        print(f"        refusals: {row['refused']}")
-                    if row["dropped"]:
-                        print(f"        {row['dropped']} sockets closed by the server")
-            finally:
-                daphne.terminate()
-                try:
-                    daphne.wait(10)
-                except subprocess.TimeoutExpired:
-                    daphne.kill()
-                    daphne.wait()
-                log.close()
-                text = Path(f"{tmp}/daphne.log").read_text(errors="replace")
-                markers = ("Exception inside application", "Exception in ASGI application")
-                errors = sum(text.count(marker) for marker in markers)
-                if errors or daphne.returncode not in (0, -15):
-                    print(f"the server logged {errors} application errors; the last lines:")
-                    print(text[-3000:])
+                                            args.seconds, think, pid))  # fmt: skip
+                ok = "yes" if row["p99_ms"] < 100 else "no"
+                print(
+                    f"{row['tables']:>7} {row['ramp_s']:>7.1f} {row['actions']:>8} "
+                    f"{row['actions_per_s']:>7.1f} "
+                    f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
+                    f"{row['matches']:>8} {row['errors']:>7} "
+                    f"{100 * row['server_cpu']:>9.0f}% {row['client_lag_p99_ms']:>7.1f} ms"
+                    f"  {ok}",
+                    flush=True,
+                )
+                if row["refused"]:
+                    print(f"        refusals: {row['refused']}")
+                if row["dropped"]:
+                    print(f"        {row['dropped']} sockets closed by the server")
+
+
+@contextlib.contextmanager
+def serving(kind: str, env: dict[str, str], tmp: Path):
+    """One server process on a free port: (its URL, its pid); its log is checked at the end."""
+    port = free_port()
+    command = {
+        "daphne": ["-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port)],
+        "plain-daphne": ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port)],
+        "uvicorn": ["-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
+                    "--ws", "websockets", "--no-access-log"],
+    }[kind]  # fmt: skip
+    log_path = tmp / f"server-{port}.log"
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, *command, "cardsite.asgi:application"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_for(url)
+            yield url, server.pid
+        finally:
+            server.terminate()
+            try:
+                server.wait(10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+    text = log_path.read_text(errors="replace")
+    markers = ("Exception inside application", "Exception in ASGI application")
+    errors = sum(text.count(marker) for marker in markers)
+    if errors or server.returncode not in (0, -15):
+        print(f"the server logged {errors} application errors; the last lines:")
+        print(text[-3000:])
 
 
 if __name__ == "__main__":
