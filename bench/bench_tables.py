@@ -7,12 +7,13 @@ with Redis and PostgreSQL.
                                            [--server daphne|plain-daphne|uvicorn]
 
 For each level N it starts a fresh server process (the tables of the level before play on
-by their timers after their people leave, and would load the next), opens N tables (a guest in seat 0, the game's built-in bot beside them),
-connects N clients with the ``websockets`` library, and lets each one act after a human-like
-pause (uniform in --think seconds) whenever it is asked to. It measures, per action, the time
-from sending the action to receiving the next view of the table, and reports p50/p99/max,
-the actions per second, and whether p99 stayed under 100 ms. A client whose match ends opens a
-new table and carries on, so every level is N tables in play for --seconds.
+by their timers after their people leave, and would load the next), opens N tables (a guest
+in seat 0, the game's built-in bot beside them), connects N clients with the ``websockets``
+library, and lets each one act after a human-like pause (uniform in --think seconds)
+whenever it is asked to. It measures, per action, the time from sending the action to
+receiving the next view of the table, and reports p50/p99/max, the actions per second, and
+whether p99 stayed under 100 ms. A client whose match ends opens a new table and carries on,
+so every level is N tables in play for --seconds.
 
 The clients run in this process, on the same 2 cores as the server: their CPU is part of the
 load. The server's share is printed too (its CPU seconds over the run), and the p99 of how

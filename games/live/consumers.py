@@ -236,7 +236,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # ---- from the table -------------------------------------------------------------------
     async def table_message(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["message"])
+        """A message of the table's host (JSON text, made once for every socket)."""
+        await self.send(text_data=event["text"])
 
     async def table_lobby(self, event: dict[str, Any]) -> None:
         """Someone took a seat: show the lobby, and start if the table is now full."""

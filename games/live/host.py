@@ -7,9 +7,12 @@ is a suspended coroutine, and built-in bots that decide within milliseconds are 
 loop; only what may block (a sandboxed bot's pipe, a built-in that thinks for long) goes to
 one thread of the table's, made when first needed.
 
-It speaks through one ``publish(audience, message)`` callable, called on the loop:
+It speaks through one ``publish(audience, text)`` callable, called on the loop:
 ``seat:N`` (every socket of that seat), ``public`` (spectators), ``reply:NAME`` (one socket),
-so the hub decides how messages travel and the host stays plain Python. Every view comes
+so the hub decides how messages travel and the host stays plain Python. A message is JSON
+text, made once whoever hears it; the last one of each kind is kept, as text, for sockets
+that (re)connect (text is not traced by the garbage collector: a table's views would be some
+hundred containers more to trace in every collection). Every view comes
 from the game's :class:`~games.engine.table.TableRules`, which shows a seat only what it may
 see.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -34,7 +38,8 @@ from games.registry import GameSpec
 
 log = logging.getLogger("games.live")
 
-Publish = Callable[[str, dict[str, Any]], None]
+#: ``publish(audience, text)``: a message (JSON text) for an audience
+Publish = Callable[[str, str], None]
 
 
 @dataclass
@@ -107,9 +112,10 @@ class TableHost:
         self.state: GameState | None = None
         self.finished = False
         self.result: dict[str, Any] | None = None
-        self._views: dict[str, dict[str, Any]] = {}
-        self._turns: dict[int, dict[str, Any]] = {}
-        self._over: dict[str, dict[str, Any]] = {}
+        #: the last message of each kind an audience was sent (JSON text)
+        self._views: dict[str, str] = {}
+        self._turns: dict[int, str] = {}
+        self._over: dict[str, str] = {}
         #: the table's thread for calls that may block, made when first needed
         self._executor: ThreadPoolExecutor | None = None
         #: set once the match is over and everyone has been told
@@ -182,7 +188,7 @@ class TableHost:
         if refused is not None:
             self._reply(reply_to, refused, seat=seat)
 
-    def snapshot(self, seat: int | None) -> list[dict[str, Any]]:
+    def snapshot(self, seat: int | None) -> list[str]:
         """Everything a (re)connecting socket needs to draw the table: the view, whose turn
         it is, who is away, and the end if the match is over."""
         audience = "public" if seat is None else f"seat:{seat}"
@@ -210,8 +216,8 @@ class TableHost:
                 self._views[audience] = message
                 self.publish(audience, message)
 
-    def _view_message(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        return {"type": "state", "view": self.rules.view(state, seat)}
+    def _view_message(self, state: GameState, seat: int | None) -> str:
+        return _text({"type": "state", "view": self.rules.view(state, seat)})
 
     def _check(self, seat: int, action: Any) -> str | None:
         state = self.state
@@ -229,12 +235,12 @@ class TableHost:
 
     # Listener (HumanAgent)
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
-        message = {
+        message = _text({
             "type": "turn",
             "turn": turn,
             "seconds": round(max(deadline - self.clock(), 0.0), 1),
             "default": self.rules.default_action_text,
-        }
+        })  # fmt: skip
         self._turns[seat] = message
         self.publish(f"seat:{seat}", message)
 
@@ -247,8 +253,8 @@ class TableHost:
     def _audiences(self) -> list[str]:
         return ["public", *(f"seat:{seat}" for seat in self.humans)]
 
-    def _seats_message(self) -> dict[str, Any]:
-        return {
+    def _seats_message(self) -> str:
+        return _text({
             "type": "seats",
             "seats": [
                 {
@@ -259,10 +265,10 @@ class TableHost:
                 }
                 for seat, plan in enumerate(self.plans)
             ],
-        }
+        })  # fmt: skip
 
     def _reply(self, reply_to: str | None, reason: str, seat: int | None = None) -> None:
-        message = {"type": "error", "error": reason}
+        message = _text({"type": "error", "error": reason})
         if reply_to is not None:
             self.publish(f"reply:{reply_to}", message)
         elif seat is not None:
@@ -279,6 +285,11 @@ class TableHost:
                 message = {"type": "over", "result": result} | extra
             else:
                 message = {"type": "over", "error": finish.error} | extra
-            self._over[audience] = message
+            self._over[audience] = _text(message)
         for audience in self._audiences():
             self.publish(audience, self._over[audience])
+
+
+def _text(message: dict[str, Any]) -> str:
+    """A message as the sockets send it."""
+    return json.dumps(message, separators=(",", ":"))

@@ -14,6 +14,7 @@ stops beating and is abandoned by the next socket that looks at it.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import Counter
 from typing import Any
@@ -144,8 +145,8 @@ class Hub:
     def _publisher(self, table_id: int, outbox: asyncio.Queue):
         """The host's ``publish`` (on the loop): messages join the table's outbox, in order."""
 
-        def publish(audience: str, message: dict[str, Any]) -> None:
-            outbox.put_nowait((audience, message))
+        def publish(audience: str, text: str) -> None:
+            outbox.put_nowait((audience, text))
 
         return publish
 
@@ -173,13 +174,13 @@ class Hub:
         finally:
             outbox.put_nowait(None)
 
-    async def _deliver(self, table_id: int, audience: str, message: dict[str, Any]) -> None:
+    async def _deliver(self, table_id: int, audience: str, text: str) -> None:
         if audience.startswith("reply:"):
-            await self._reply(audience.removeprefix("reply:"), message)
+            await self._reply(audience.removeprefix("reply:"), text)
             return
         for socket in list(self.local.get(table_id, {}).get(audience, ())):
             try:
-                await socket.send_json(message)
+                await socket.send(text_data=text)
             except Exception:  # one socket failing must not keep the others from hearing
                 log.exception("event=table.local_send_failed table=%s", table_id)
         if self.remote.get(table_id, {}).get(audience):
@@ -188,15 +189,16 @@ class Hub:
                 if audience == "public"
                 else seat_group(table_id, int(audience.removeprefix("seat:")))
             )
-            event = {"type": "table.message", "message": message}
+            event = {"type": "table.message", "text": text}
             await get_channel_layer().group_send(group, event)
 
-    async def _reply(self, channel: str, message: dict[str, Any]) -> None:
+    async def _reply(self, channel: str, text: str) -> None:
+        """One message (JSON text) to one socket, of this process or another."""
         socket = self.sockets.get(channel)
         if socket is not None:
-            await socket.send_json(message)
+            await socket.send(text_data=text)
         else:
-            await get_channel_layer().send(channel, {"type": "table.message", "message": message})
+            await get_channel_layer().send(channel, {"type": "table.message", "text": text})
 
     async def _listen(self, layer: Any, channel: str) -> None:
         while True:
@@ -223,10 +225,8 @@ class Hub:
         reply_to = message.get("reply_to")
         if host is None:
             if reply_to:
-                await self._reply(
-                    reply_to,
-                    {"type": "error", "error": "the match is over, or its server stopped"},
-                )
+                error = {"type": "error", "error": "the match is over, or its server stopped"}
+                await self._reply(reply_to, json.dumps(error))
             return
         if kind == "table.intent":
             host.submit(message["seat"], message.get("turn"), message.get("action"), reply_to)

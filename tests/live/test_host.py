@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from typing import Any
 
@@ -22,8 +23,8 @@ class Wire:
         self.messages: list[tuple[str, dict[str, Any]]] = []
         self.event = asyncio.Event()
 
-    def __call__(self, audience: str, message: dict[str, Any]) -> None:
-        self.messages.append((audience, message))
+    def __call__(self, audience: str, text: str) -> None:
+        self.messages.append((audience, json.loads(text)))
         self.event.set()
 
     def to(self, audience: str, kind: str | None = None) -> list[dict[str, Any]]:
@@ -69,6 +70,10 @@ def builtin(game: str, name: str) -> SeatPlan:
 
 def host(game: str, seats: list[SeatPlan], wire: Wire, **kw) -> TableHost:
     return TableHost(get_game(game), seats, seed=kw.pop("seed", 7), publish=wire, **kw)
+
+
+def snapshot(table: TableHost, seat: int | None) -> list[dict[str, Any]]:
+    return [json.loads(text) for text in table.snapshot(seat)]
 
 
 def current_view(wire: Wire, audience: str) -> dict[str, Any]:
@@ -242,14 +247,14 @@ async def test_a_reconnecting_socket_gets_the_whole_picture():
     table = host("rps-poker", [SeatPlan("ann", "human"), builtin("rps-poker", "simple")], wire)
     run(table)
     turn = await wire.wait("seat:0", "turn")
-    kinds = [m["type"] for m in table.snapshot(0)]
+    kinds = [m["type"] for m in snapshot(table, 0)]
     assert kinds == ["seats", "state", "turn"]
-    assert table.snapshot(0)[2]["turn"] == turn["turn"]
-    assert [m["type"] for m in table.snapshot(None)] == ["seats", "state"]
-    assert "you" not in table.snapshot(None)[1]["view"]
+    assert snapshot(table, 0)[2]["turn"] == turn["turn"]
+    assert [m["type"] for m in snapshot(table, None)] == ["seats", "state"]
+    assert "you" not in snapshot(table, None)[1]["view"]
     table.close()
     assert await join(table, 10)
-    assert [m["type"] for m in table.snapshot(0)][-1] == "over"
+    assert [m["type"] for m in snapshot(table, 0)][-1] == "over"
 
 
 @pytest.mark.asyncio
@@ -315,7 +320,7 @@ async def test_an_empty_gallery_costs_no_view_and_a_first_spectator_sees_the_tab
     table.submit(0, turn["turn"], 0, reply_to="s")
     await wire.wait("seat:0", "turn", after=1)
     assert not wire.to("public", "state")  # nobody watched: nothing worked out for them
-    first = table.snapshot(None)
+    first = snapshot(table, None)
     assert [m["type"] for m in first] == ["seats", "state"]
     assert first[1]["view"] == table.rules.view(table.state, None)
     assert "you" not in first[1]["view"]
