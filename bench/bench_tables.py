@@ -16,9 +16,10 @@ whether p99 stayed under 100 ms. A client whose match ends opens a new table and
 so every level is N tables in play for --seconds.
 
 The clients run in this process, on the same 2 cores as the server: their CPU is part of the
-load. The server's share is printed too (its CPU seconds over the run), and the p99 of how
-late the clients' own event loop woke up ("client lag"): the instrument's error. The clients
-run with their garbage collector off during a level (its pauses would count as latency).
+load. The server's share is printed too (its CPU seconds over the run), the clients' own, and
+the p99 of how late the clients' event loop woke up ("client lag"): the instrument's error.
+The clients run with their garbage collector off during a level (its pauses would count as
+latency).
 """
 
 from __future__ import annotations
@@ -235,7 +236,7 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
     except TimeoutError:
         print(f"        only {stats.seated} of {n} clients were seated after 120 s")
     ramp = time.monotonic() - ramp_started
-    cpu0 = cpu_seconds(server_pid)
+    cpu0, own0 = cpu_seconds(server_pid), time.process_time()
     stats.start = time.monotonic()
     stats.stop = stats.start + seconds
     await clients
@@ -244,7 +245,7 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
     gc.unfreeze()
     gc.collect()
     wall = seconds
-    cpu = cpu_seconds(server_pid) - cpu0
+    cpu, own = cpu_seconds(server_pid) - cpu0, time.process_time() - own0
     lat = stats.latencies
     return {
         "tables": n,
@@ -258,6 +259,7 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
         "errors": stats.errors,
         "dropped": stats.dropped,
         "server_cpu": cpu / (time.monotonic() - stats.start),
+        "client_cpu": own / (time.monotonic() - stats.start),
         "ramp_s": ramp,
         "client_lag_p99_ms": 1000 * percentile(lags, 0.99),
         "refused": sorted(set(stats.refused))[:3],
@@ -316,7 +318,7 @@ def main() -> None:
             )
             header = (f"{'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
                       f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
-                      f"{'errors':>7} {'server CPU':>10} {'client lag':>10}"
+                      f"{'errors':>7} {'server CPU':>10} {'client CPU':>10} {'client lag':>10}"
                       "  p99<100ms")  # fmt: skip
             print(header)
             for n in levels:
@@ -331,7 +333,8 @@ def main() -> None:
                     f"{row['actions_per_s']:>7.1f} "
                     f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
                     f"{row['matches']:>8} {row['errors']:>7} "
-                    f"{100 * row['server_cpu']:>9.0f}% {row['client_lag_p99_ms']:>7.1f} ms"
+                    f"{100 * row['server_cpu']:>9.0f}% {100 * row['client_cpu']:>9.0f}% "
+                    f"{row['client_lag_p99_ms']:>7.1f} ms"
                     f"  {ok}",
                     flush=True,
                 )

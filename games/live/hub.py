@@ -104,10 +104,12 @@ class Hub:
     async def start(self, table: Table) -> bool:
         """Start ``table``'s match here if no process has yet; True if this one did."""
         channel = await self.ensure_listening()
-        plans = await database_sync_to_async(tables.claim_and_plan)(table, channel)
-        if plans is None:
+        claimed = await database_sync_to_async(tables.claim_and_plan)(table, channel)
+        if claimed is None:
             return False
-        # what the host keeps of the table (its closures live as long as the match): the id
+        plans, facts = claimed
+        # what the host keeps of the table (its closures live as long as the match): its id
+        # and the facts its end is stored with, not the rows
         table_id = table.pk
         self._early[table_id] = []
         outbox: asyncio.Queue = asyncio.Queue()
@@ -120,7 +122,7 @@ class Hub:
                 turn_timer=table.turn_timer,
                 publish=self._publisher(table_id, outbox),
                 watched=lambda audience: self._watched(table_id, audience),
-                on_finish=lambda finish: self._finish(table_id, finish),
+                on_finish=lambda finish: self._finish(facts, finish),
             )
         except (ValueError, KeyError) as exc:
             self._early.pop(table_id, None)
@@ -134,12 +136,12 @@ class Hub:
             await self._handle(message)
         return True
 
-    async def _finish(self, table_id: int, finish: Finish) -> dict[str, Any]:
+    async def _finish(self, facts: tables.TableFacts, finish: Finish) -> dict[str, Any]:
         """Store the match, then let go of the table."""
         try:
-            return await database_sync_to_async(tables.store_finish)(table_id, finish)
+            return await database_sync_to_async(tables.store_finish)(facts, finish)
         finally:
-            self.hosts.pop(table_id, None)
+            self.hosts.pop(facts.table_id, None)
 
     # ---- messages -------------------------------------------------------------------------
     def _publisher(self, table_id: int, outbox: asyncio.Queue):

@@ -246,32 +246,69 @@ def _seat_rows(table_id: int) -> list[TableSeat]:
     return list(seats.order_by("seat"))
 
 
-def claim_and_plan(table: Table, host_channel: str) -> list[SeatPlan] | None:
-    """Claim the start of ``table`` for this process; its seat plans if this one won."""
+@dataclass(frozen=True, slots=True)
+class SeatFacts:
+    """What storing a finished table needs of one of its seats."""
+
+    kind: str
+    name: str
+    user_id: int | None
+    version_id: int | None
+    bot_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What storing a finished table needs of it, kept by its host for the match's life in
+    place of the rows (fewer objects alive per table, no query to store it)."""
+
+    table_id: int
+    game: str
+    seed: int
+    seats: tuple[SeatFacts, ...]
+
+
+def facts_of(table: Table) -> TableFacts:
+    seats = tuple(
+        SeatFacts(
+            kind=seat.kind,
+            name=seat.name,
+            user_id=seat.user_id if seat.kind == TableSeat.PERSON else None,
+            version_id=seat.version_id if seat.kind == TableSeat.BOT else None,
+            bot_id=seat.version.bot_id if seat.kind == TableSeat.BOT and seat.version else None,
+        )
+        for seat in seats_of(table)
+    )
+    return TableFacts(table.pk, table.game, table.seed, seats)
+
+
+def claim_and_plan(
+    table: Table, host_channel: str
+) -> tuple[list[SeatPlan], TableFacts] | None:
+    """Claim the start of ``table`` for this process; if this one won, its seat plans and
+    what storing its end will need."""
     if not claim_start(table, host_channel):
         return None
     try:
-        return seat_plans(table)
+        return seat_plans(table), facts_of(table)
     except TableError as exc:
         abandon(table, str(exc))
         raise
 
 
 @transaction.atomic
-def store_finish(table_id: int, finish: Finish) -> dict[str, Any]:
+def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
     """The match of a finished table, stored like a tournament's (unrated), so that it gets a
     replay page; returns what the players are told (its link)."""
     if finish.played is None:
-        Table.objects.filter(pk=table_id).update(
+        Table.objects.filter(pk=facts.table_id).update(
             state=Table.ABANDONED, finished=timezone.now(), error=finish.error
         )
         return {}
-    table = load(pk=table_id)
-    assert table is not None  # tables are never deleted
     outcome = finish.played.outcome
     match = Match.objects.create(
-        game=table.game,
-        seed=table.seed,
+        game=facts.game,
+        seed=facts.seed,
         record=outcome.record,
         duration_s=finish.played.duration_s,
         worker="table",
@@ -279,27 +316,23 @@ def store_finish(table_id: int, finish: Finish) -> dict[str, Any]:
         # has none), and ``rated`` says there is nothing left to do for this one
         rated=True,
     )
-    seats = {s.seat: s for s in seats_of(table)}
-    rows = []
-    for n, report in enumerate(finish.played.seats):
-        seat = seats[n]
-        version = seat.version if seat.kind == TableSeat.BOT else None
-        rows.append(
-            MatchSeat(
-                match=match,
-                seat=n,
-                bot=version.bot if version is not None else None,
-                version=version,
-                user_id=seat.user_id if seat.kind == TableSeat.PERSON else None,
-                name=seat.name,
-                score=report.score,
-                fault_kind=report.fault_kind,
-                fault_reason=report.fault_reason,
-                stderr=report.stderr if version is not None else "",
-            )
+    rows = [
+        MatchSeat(
+            match=match,
+            seat=n,
+            bot_id=seat.bot_id,
+            version_id=seat.version_id,
+            user_id=seat.user_id,
+            name=seat.name,
+            score=report.score,
+            fault_kind=report.fault_kind,
+            fault_reason=report.fault_reason,
+            stderr=report.stderr if seat.version_id is not None else "",
         )
+        for n, (seat, report) in enumerate(zip(facts.seats, finish.played.seats, strict=True))
+    ]
     MatchSeat.objects.bulk_create(rows)
-    Table.objects.filter(pk=table.pk).update(
+    Table.objects.filter(pk=facts.table_id).update(
         state=Table.FINISHED, finished=timezone.now(), match=match
     )
     return {"match": match.pk, "url": f"/matches/{match.pk}/"}

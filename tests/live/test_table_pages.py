@@ -264,9 +264,36 @@ def finished():
         [Entry(name="ann", builtin="simple"), Entry(name="bob", builtin="strong")],
         seed=table.seed,
     )
-    tables.store_finish(table.pk, Finish(played))
+    tables.store_finish(tables.facts_of(table), Finish(played))
     table.refresh_from_db()
     return table, ann, bob
+
+
+def test_a_finished_table_is_stored_with_who_sat_where_from_the_facts_kept_at_its_start(
+    django_assert_max_num_queries,
+):
+    ann, alice = make_user("ann"), make_user("alice")
+    bot = version(alice, "rps-poker", "drafter")
+    table = tables.create_table("rps-poker", tables.Person(ann), ["me", f"bot:{bot.pk}"])
+    loaded = tables.load(pk=table.pk)
+    plans, facts = tables.claim_and_plan(loaded, "host-channel")
+    assert [plan.kind for plan in plans] == ["human", "bot"]
+    played = play(
+        get_game("rps-poker"),
+        [Entry(name="ann", builtin="simple"), Entry(name="x", builtin="strong")],
+        seed=table.seed,
+    )
+    # the match, its seats, the table (and a savepoint around them): nothing is read again
+    with django_assert_max_num_queries(5):
+        link = tables.store_finish(facts, Finish(played))
+    table.refresh_from_db()
+    assert table.state == Table.FINISHED and link["match"] == table.match_id
+    seats = [(s.seat, s.user_id, s.bot_id, s.version_id, s.name)
+             for s in table.match.participants.order_by("seat")]  # fmt: skip
+    assert seats == [
+        (0, ann.pk, None, None, ann.username),
+        (1, None, bot.bot_id, bot.pk, bot.bot.label),
+    ]
 
 
 def test_the_page_of_a_finished_table_sums_it_up_and_links_the_replay(finished):
