@@ -57,21 +57,15 @@ def setup_django(env: dict[str, str]) -> None:
 def make_tables(game: str, count: int) -> list[tuple[str, str]]:
     """``count`` tables, each with a guest (a session of its own) against the built-in bot:
     (table token, session cookie)."""
-    from django.contrib.sessions.backends.db import SessionStore
-
     from games.live import tables
 
     made = []
     for _ in range(count):
-        session = SessionStore()
-        person = tables.person_of(None, session, create=True)
-        session.save()
-        assert person is not None
         bot = BOTS[game]
         seats = ["me"] + ([f"builtin:{bot}"] if bot else [])
         config = {"max_rounds": 50} if game == "uth" else None
-        table = tables.create_table(game, person, seats, turn_timer=60.0, config=config)
-        made.append((table.token, f"sessionid={session.session_key}"))
+        table, key = tables.guest_table(game, seats, turn_timer=60.0, config=config)
+        made.append((table.token, f"sessionid={key}"))
     return made
 
 

@@ -121,6 +121,18 @@ def create_table(
     return table
 
 
+def guest_table(game: str, seats: list[str], **options: Any) -> tuple[Table, str]:
+    """A new guest (with a session of their own, saved) at a new table in the seat ``me``:
+    the table and the guest's session key. How load tools and tests come in as strangers."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    person = person_of(None, session, create=True)
+    assert person is not None
+    session.save()
+    return create_table(game, person, seats, **options), str(session.session_key)
+
+
 def _config(game: str, asked: dict[str, Any]) -> dict[str, Any]:
     if game == "uth":
         rounds = asked.get("max_rounds", 10)

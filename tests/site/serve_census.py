@@ -28,7 +28,6 @@ COUNTED = ("WebSocketProtocol", "WebRequest", "HTTPChannel", "TableConsumer", "T
 
 
 def make_tables(count: int) -> list[dict[str, str]]:
-    from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
 
     from games.live import tables
@@ -36,12 +35,8 @@ def make_tables(count: int) -> list[dict[str, str]]:
     call_command("migrate", verbosity=0)
     made = []
     for _ in range(count):
-        session = SessionStore()
-        person = tables.person_of(None, session, create=True)
-        session.save()
-        assert person is not None
-        table = tables.create_table("rps-poker", person, ["me", "builtin:strong"])
-        made.append({"token": table.token, "cookie": f"sessionid={session.session_key}"})
+        table, key = tables.guest_table("rps-poker", ["me", "builtin:strong"])
+        made.append({"token": table.token, "cookie": f"sessionid={key}"})
     return made
 
 
