@@ -4,7 +4,7 @@ with Redis and PostgreSQL.
 
     .venv/bin/python bench/bench_tables.py [--levels 100,250,500,750] [--seconds 20]
                                            [--think 1.0,3.0] [--game rps-poker]
-                                           [--server daphne|plain-daphne|uvicorn]
+                                           [--arrive 30] [--server daphne|...]
 
 For each level N it starts a fresh server process (the tables of the level before play on
 by their timers after their people leave, and would load the next), opens N tables (a guest
@@ -13,7 +13,11 @@ library, and lets each one act after a human-like pause (uniform in --think seco
 whenever it is asked to. It measures, per action, the time from sending the action to
 receiving the next view of the table, and reports p50/p99/max, the actions per second, and
 whether p99 stayed under 100 ms. A client whose match ends opens a new table and carries on,
-so every level is N tables in play for --seconds.
+so every level is N tables in play for --seconds. The clients come one by one over --arrive
+seconds (about one match's length), as people do: all at once, their matches would end
+together, every half minute, in waves of hundreds of tables stored and started in the same
+few seconds (``--arrive 0`` measures that). The window opens once every client sits at a
+started table.
 
 The clients run in this process, on the same 2 cores as the server: their CPU is part of the
 load. The server's share is printed too (its CPU seconds over the run), the clients' own, and
@@ -111,12 +115,14 @@ def pick_action(game: str, view: dict, rng: random.Random):
 
 
 async def client(url: str, game: str, fresh, think: tuple[float, float], stats: Stats,
-                 seed: int) -> None:  # fmt: skip
-    """One person: a table after another until the window closes."""
+                 seed: int, arrive: float) -> None:  # fmt: skip
+    """One person: comes some time within ``arrive`` seconds, then plays a table after
+    another until the window closes."""
     from websockets.asyncio.client import connect
     from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
     person = Person(stats, random.Random(seed), think, game)
+    await asyncio.sleep(person.rng.uniform(0, arrive))
     while time.monotonic() < stats.stop:
         token, cookie = await fresh()
         try:
@@ -194,7 +200,8 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def level(url: str, game: str, n: int, seconds: float, think, server_pid: int) -> dict:
+async def level(url: str, game: str, n: int, seconds: float, think, server_pid: int,
+                arrive: float) -> dict:  # fmt: skip
     from asgiref.sync import sync_to_async
 
     pool: list[tuple[str, str]] = await sync_to_async(make_tables)(game, n * 2)
@@ -224,11 +231,13 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
     stats = Stats(n)
     probe = asyncio.create_task(lag_probe())
     ramp_started = time.monotonic()
-    clients = asyncio.gather(*(client(url, game, fresh, think, stats, seed) for seed in range(n)))
+    clients = asyncio.gather(
+        *(client(url, game, fresh, think, stats, seed, arrive) for seed in range(n))
+    )
     try:
-        await asyncio.wait_for(asyncio.shield(stats.all_seated.wait()), timeout=120)
+        await asyncio.wait_for(asyncio.shield(stats.all_seated.wait()), timeout=arrive + 120)
     except TimeoutError:
-        print(f"        only {stats.seated} of {n} clients were seated after 120 s")
+        print(f"        only {stats.seated} of {n} clients were seated after {arrive + 120:g} s")
     ramp = time.monotonic() - ramp_started
     cpu0, own0 = cpu_seconds(server_pid), time.process_time()
     stats.start = time.monotonic()
@@ -281,6 +290,12 @@ def main() -> None:
     parser.add_argument("--think", default="1.0,3.0", help="min,max seconds between actions")
     parser.add_argument("--game", default="rps-poker", choices=sorted(BOTS))
     parser.add_argument(
+        "--arrive",
+        type=float,
+        default=30.0,
+        help="the clients come one by one over this many seconds (0: all at once)",
+    )
+    parser.add_argument(
         "--server",
         default="daphne",
         choices=("daphne", "plain-daphne", "uvicorn"),
@@ -320,7 +335,7 @@ def main() -> None:
                 # their people have left (by their timers), and would load this one.
                 with serving(args.server, server_env, Path(tmp)) as (url, pid):
                     row = asyncio.run(level(url.replace("http", "ws"), args.game, n,
-                                            args.seconds, think, pid))  # fmt: skip
+                                            args.seconds, think, pid, args.arrive))  # fmt: skip
                 ok = "yes" if row["p99_ms"] < 100 else "no"
                 print(
                     f"{row['tables']:>7} {row['ramp_s']:>7.1f} {row['actions']:>8} "
