@@ -262,7 +262,6 @@ def _seat_rows(table_id: int) -> list[TableSeat]:
 class SeatFacts:
     """What storing a finished table needs of one of its seats."""
 
-    kind: str
     name: str
     user_id: int | None
     version_id: int | None
@@ -283,7 +282,6 @@ class TableFacts:
 def facts_of(table: Table) -> TableFacts:
     seats = tuple(
         SeatFacts(
-            kind=seat.kind,
             name=seat.name,
             user_id=seat.user_id if seat.kind == TableSeat.PERSON else None,
             version_id=seat.version_id if seat.kind == TableSeat.BOT else None,
