@@ -217,7 +217,7 @@ class TableHost:
                 self.publish(audience, message)
 
     def _view_message(self, state: GameState, seat: int | None) -> str:
-        return _text({"type": "state", "view": self.rules.view(state, seat)})
+        return message_text({"type": "state", "view": self.rules.view(state, seat)})
 
     def _check(self, seat: int, action: Any) -> str | None:
         state = self.state
@@ -235,7 +235,7 @@ class TableHost:
 
     # Listener (HumanAgent)
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
-        message = _text({
+        message = message_text({
             "type": "turn",
             "turn": turn,
             "seconds": round(max(deadline - self.clock(), 0.0), 1),
@@ -254,7 +254,7 @@ class TableHost:
         return ["public", *(f"seat:{seat}" for seat in self.humans)]
 
     def _seats_message(self) -> str:
-        return _text({
+        return message_text({
             "type": "seats",
             "seats": [
                 {
@@ -268,7 +268,7 @@ class TableHost:
         })  # fmt: skip
 
     def _reply(self, reply_to: str | None, reason: str, seat: int | None = None) -> None:
-        message = _text({"type": "error", "error": reason})
+        message = message_text({"type": "error", "error": reason})
         if reply_to is not None:
             self.publish(f"reply:{reply_to}", message)
         elif seat is not None:
@@ -285,11 +285,11 @@ class TableHost:
                 message = {"type": "over", "result": result} | extra
             else:
                 message = {"type": "over", "error": finish.error} | extra
-            self._over[audience] = _text(message)
+            self._over[audience] = message_text(message)
         for audience in self._audiences():
             self.publish(audience, self._over[audience])
 
 
-def _text(message: dict[str, Any]) -> str:
-    """A message as the sockets send it."""
+def message_text(message: dict[str, Any]) -> str:
+    """A table's message as the sockets send it (the host's, and the hub's own replies)."""
     return json.dumps(message, separators=(",", ":"))

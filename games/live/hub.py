@@ -14,7 +14,6 @@ stops beating and is abandoned by the next socket that looks at it.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import Counter
 from typing import Any
@@ -24,7 +23,7 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from games.live import tables
-from games.live.host import Finish, TableHost
+from games.live.host import Finish, TableHost, message_text
 from games.models import Table
 from games.registry import get_game
 
@@ -228,7 +227,7 @@ class Hub:
         if host is None:
             if reply_to:
                 error = {"type": "error", "error": "the match is over, or its server stopped"}
-                await self._reply(reply_to, json.dumps(error))
+                await self._reply(reply_to, message_text(error))
             return
         if kind == "table.intent":
             host.submit(message["seat"], message.get("turn"), message.get("action"), reply_to)
