@@ -322,7 +322,8 @@ def main() -> None:
             setup_django(env)
             print(
                 f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
-                f"think {think[0]:g}-{think[1]:g} s; {args.seconds:g} s per level; "
+                f"arriving over {args.arrive:g} s, think {think[0]:g}-{think[1]:g} s; "
+                f"{args.seconds:g} s per level; "
                 f"one {args.server} process, Redis, PostgreSQL; {os.cpu_count()} CPUs"
             )
             header = (f"{'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "

@@ -292,9 +292,7 @@ def facts_of(table: Table) -> TableFacts:
     return TableFacts(table.pk, table.game, table.seed, seats)
 
 
-def claim_and_plan(
-    table: Table, host_channel: str
-) -> tuple[list[SeatPlan], TableFacts] | None:
+def claim_and_plan(table: Table, host_channel: str) -> tuple[list[SeatPlan], TableFacts] | None:
     """Claim the start of ``table`` for this process; if this one won, its seat plans and
     what storing its end will need."""
     if not claim_start(table, host_channel):
