@@ -1,0 +1,110 @@
+"""Reading what an untrusted party wrote: a bot's answers and stderr, a browser's messages.
+
+Two dangers, each handled here once for every caller:
+
+- **Nesting.** Python's ``json`` recurses once per ``[`` or ``{``: a line of a few thousand
+  brackets raises ``RecursionError`` (not ``ValueError``), and so would ``repr``, ``str`` and
+  ``json.dumps`` of the value later on. :func:`loads` refuses a document nested deeper than
+  ``max_depth`` *before* parsing it, with :class:`Untrusted` (a ``ValueError``), so a caller
+  that handles malformed JSON handles this too.
+- **Text a database cannot hold.** PostgreSQL text and ``jsonb`` refuse NUL (``\\u0000``), and
+  neither PostgreSQL nor SQLite can encode a lone surrogate (``"\\ud800"`` in JSON decodes to
+  one). :func:`clean_text` and :func:`clean_value` replace each with U+FFFD, the replacement
+  character, so what is shown and stored still says that something was there.
+
+Pure Python, no Django: the engine, the sandbox and the web all use it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+#: deepest nesting a bot's answer or a browser's message may have (the deepest any game's
+#: action or prompt needs is 3)
+MAX_DEPTH = 32
+REPLACEMENT = "\ufffd"
+
+#: one JSON string (escapes included, unrolled so that it never backtracks) or one bracket
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+#: NUL and the surrogate code points (only a lone one can be in a str)
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")
+
+
+class Untrusted(ValueError):
+    """Input refused before it was parsed (nested too deep); the message says why."""
+
+
+def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
+    """``json.loads`` that cannot recurse without bound, and whose strings are safe to store.
+
+    Raises ``ValueError`` (:class:`Untrusted` for nesting, ``json.JSONDecodeError`` for
+    malformed text, ``UnicodeDecodeError`` for bytes that are not UTF-8), never anything else.
+    """
+    if isinstance(data, bytes):
+        # Strict UTF-8 (``json.loads`` would guess UTF-16 or 32, and let encoded surrogates
+        # through).
+        data = data.decode("utf-8")
+    check_depth(data, max_depth)
+    value = json.loads(data)
+    # Only an escape (\\u0000, \\ud800) can put NUL or a lone surrogate into a string of a
+    # document that decoded as UTF-8: JSON forbids raw control characters in strings.
+    if "\\u" in data or _UNSAFE.search(data) is not None:
+        value = clean_value(value)
+    return value
+
+
+def depth(data: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside strings do not
+    count). Exact for every valid document, and for an invalid one up to where a parser
+    would stop, so it bounds the recursion ``json.loads`` would need."""
+    deepest = level = 0
+    for match in _TOKEN.finditer(data):
+        char = match.group()[0]
+        if char in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif char in "]}":
+            level -= 1
+    return deepest
+
+
+def check_depth(data: str, max_depth: int = MAX_DEPTH) -> None:
+    """Raise :class:`Untrusted` if ``data`` nests deeper than ``max_depth``."""
+    if data.count("[") + data.count("{") <= max_depth:  # the usual case, decided in C
+        return
+    found = depth(data)
+    if found > max_depth:
+        raise Untrusted(f"JSON nested {found} deep (at most {max_depth} allowed)")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with NUL and lone surrogates replaced by U+FFFD: storable anywhere."""
+    if _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub(REPLACEMENT, text)
+
+
+def clean_value(value: Any) -> Any:
+    """A JSON value with every string (keys too) passed through :func:`clean_text`. Values
+    of other types are returned as they are; so is a value that needs no cleaning."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        return [clean_value(item) for item in value]
+    if isinstance(value, dict):
+        return {
+            (clean_text(k) if isinstance(k, str) else k): clean_value(v) for k, v in value.items()
+        }
+    return value
+
+
+def decode(data: bytes) -> str:
+    """Bytes from an untrusted stream as text: invalid UTF-8 and NUL become U+FFFD."""
+    return clean_text(data.decode("utf-8", "replace"))
+
+
+def shorten(text: str, limit: int) -> str:
+    """At most ``limit`` characters, cut in the middle of nothing but said to be cut."""
+    return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."

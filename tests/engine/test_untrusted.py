@@ -1,0 +1,69 @@
+"""Reading untrusted JSON and text (games.engine.untrusted)."""
+
+import json
+import sys
+
+import pytest
+
+from games.engine import untrusted
+
+
+@pytest.mark.parametrize("opener", ["[", '{"a":'])
+def test_deep_nesting_is_refused_before_parsing(opener):
+    closer = "]" if opener == "[" else "}"
+    deep = opener * 5000 + "1" + closer * 5000
+    with pytest.raises(untrusted.Untrusted, match="nested 5000 deep"):
+        untrusted.loads(deep)
+    with pytest.raises(ValueError):  # what callers catch for malformed JSON
+        untrusted.loads(deep.encode())
+
+
+def test_deeper_than_the_interpreter_can_parse_is_still_a_value_error():
+    deep = "[" * (sys.getrecursionlimit() * 4)  # unterminated, and past json's recursion
+    with pytest.raises(untrusted.Untrusted):
+        untrusted.loads(deep)
+
+
+def test_shallow_documents_parse_as_json_does():
+    for text in ['[1, [2, [3]], {"a": {"b": []}}]', '{"type": "return", "value": 3}', "7", '"x"']:
+        assert untrusted.loads(text) == json.loads(text)
+    exactly = "[" * untrusted.MAX_DEPTH + "]" * untrusted.MAX_DEPTH
+    assert untrusted.loads(exactly) == json.loads(exactly)
+    with pytest.raises(untrusted.Untrusted):
+        untrusted.loads("[" + exactly + "]")
+
+
+def test_brackets_inside_strings_do_not_count():
+    text = json.dumps(["[" * 100, "{" * 100, 'a \\" [[[ \\\\', {"k": "]]]]"}])
+    assert untrusted.depth(text) == 2
+    assert untrusted.loads(text) == json.loads(text)
+
+
+def test_many_shallow_brackets_are_fine():
+    text = json.dumps([[i] for i in range(1000)])
+    assert untrusted.loads(text) == json.loads(text)
+
+
+def test_nul_and_lone_surrogates_are_replaced_in_values_and_keys():
+    value = untrusted.loads(r'{"a\u0000": ["x\u0000y", "\ud800", "\udc00z", "\ud83d\ude00"]}')
+    assert value == {"a\ufffd": ["x\ufffdy", "\ufffd", "\ufffdz", "\U0001f600"]}
+    json.dumps(value).encode("utf-8")  # storable: no NUL escape, no surrogate
+    assert "\\u0000" not in json.dumps(value)
+
+
+def test_bytes_must_be_strict_utf8():
+    with pytest.raises(ValueError):
+        untrusted.loads(b'"\xed\xa0\x80"')  # an encoded surrogate
+    with pytest.raises(ValueError):
+        untrusted.loads(b'"\xff"')
+    with pytest.raises(ValueError):
+        untrusted.loads("[1]".encode("utf-16"))
+
+
+def test_text_from_a_stream_is_storable():
+    text = untrusted.decode(b"ok\x00\xff\xfe done")
+    assert text == "ok\ufffd\ufffd\ufffd done"
+    text.encode("utf-8")
+    assert untrusted.clean_text("plain") == "plain"
+    plain = {"n": 1, "l": [None, True, 2.5]}
+    assert untrusted.clean_value(plain) == plain
