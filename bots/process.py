@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, BotCall, SeatInfo
 from games.engine.game import Prompt
 
@@ -37,6 +38,8 @@ MAX_LINE = 64 * 1024
 STDERR_TAIL = 16 * 1024
 #: how much of the stderr tail goes into a fault report
 REPORT_TAIL = 4 * 1024
+#: longest piece of a bot's own text (an exception's description) quoted in a fault reason
+QUOTE = 300
 #: what the hosts print when RLIMIT_CPU's soft limit strikes
 CPU_MARKER = "CPU time limit exceeded"
 #: what a host or a runtime prints when memory runs out (the fault is then "memory")
@@ -138,18 +141,21 @@ class StderrSink:
         """A line of context in the log (match boundaries, faults), even past its limit."""
         with self._lock:
             if self._log is not None:
-                self._log.write(text.encode() + b"\n")
+                self._log.write(text.encode("utf-8", "replace") + b"\n")
                 self._log.flush()
 
     def tail(self, limit: int = STDERR_TAIL) -> str:
+        """The end of what the bot wrote, as text safe to show and store (invalid UTF-8 and
+        NUL replaced)."""
         with self._lock:
-            return bytes(self._tail[-limit:]).decode("utf-8", "replace")
+            return untrusted.decode(bytes(self._tail[-limit:]))
 
     def since(self, total: int, limit: int = STDERR_TAIL) -> str:
-        """What arrived after the sink had seen ``total`` bytes (as much as the tail holds)."""
+        """What arrived after the sink had seen ``total`` bytes (as much as the tail holds),
+        as text safe to show and store."""
         with self._lock:
             fresh = min(self.total - total, len(self._tail), limit)
-            return bytes(self._tail[len(self._tail) - fresh :]).decode("utf-8", "replace")
+            return untrusted.decode(bytes(self._tail[len(self._tail) - fresh :]))
 
     def close(self) -> None:
         if self._log is not None:
@@ -250,14 +256,17 @@ class BotProcess:
         _, message = self._read(timeout, "start-up")
         if message.get("type") == "fatal":
             self.kill()
-            raise AgentFault("startup", str(message.get("error", "the bot could not start")))
+            error = message.get("error", "the bot could not start")
+            # the host's loading errors are long on purpose (a traceback's last lines)
+            raise AgentFault("startup", _quote(error, 4 * QUOTE))
         if message.get("type") != "hello" or message.get("protocol") != PROTOCOL:
             self.kill()
             raise AgentFault("protocol", f"expected a hello line, got {_short(message)}")
+        methods = message.get("methods")
         self.hello = Hello(
-            name=str(message.get("name") or "bot"),
-            language=str(message.get("language") or "?"),
-            methods=[str(m) for m in message.get("methods", [])],
+            name=_quote(message.get("name") or "bot", 60),
+            language=_quote(message.get("language") or "?", 20),
+            methods=[_quote(m, 60) for m in methods[:100]] if isinstance(methods, list) else [],
         )
         return self.hello
 
@@ -384,8 +393,11 @@ class BotProcess:
             self.kill()
             raise AgentFault("output", f"a line of over {MAX_LINE} bytes during {what}")
         try:
-            message = json.loads(line)
-        except (ValueError, UnicodeDecodeError):
+            message = untrusted.loads(line)
+        except untrusted.Untrusted as exc:
+            self.kill()
+            raise AgentFault("invalid", f"the reply to {what} is {exc}") from None
+        except ValueError:  # malformed JSON, or not UTF-8
             self.kill()
             raise AgentFault("protocol", f"not a JSON line during {what}: {_short(line)}") from None
         if not isinstance(message, dict):
@@ -546,9 +558,18 @@ def _init_pidfd(info_fd: int, proc: subprocess.Popen[bytes], timeout: float) -> 
 
 
 def _short(value: object, limit: int = 120) -> str:
-    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else repr(value)
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    """A bot's line or message quoted in a fault reason: short, and safe to store. A
+    message's nesting is bounded by :func:`untrusted.loads`, so ``repr`` cannot recurse deep."""
+    text = (
+        untrusted.decode(value) if isinstance(value, bytes) else untrusted.clean_text(repr(value))
+    )
+    return untrusted.shorten(text.strip(), limit)
+
+
+def _quote(value: object, limit: int = QUOTE) -> str:
+    """Text a bot chose (its name, an exception's description) for a reason or a label."""
+    text = value if isinstance(value, str) else repr(value)
+    return untrusted.shorten(untrusted.clean_text(text), limit)
 
 
 class ProcessAgent(Agent):
@@ -640,7 +661,7 @@ class ProcessAgent(Agent):
             error = message.get("error", "?")
             if message.get("kind") == "memory":
                 raise AgentFault("memory", f"{what} ran out of memory ({_short(error)})")
-            raise AgentFault("exception", f"{what} raised {error}")
+            raise AgentFault("exception", f"{what} raised {_quote(error)}")
         if kind == "return":
             return message.get("value")
         if kind == "ok":

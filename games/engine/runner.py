@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, SeatInfo
 from games.engine.game import Fault, GameState, IllegalAction, Prompt
 
@@ -176,14 +177,13 @@ class MatchRunner:
             answers, faults = yield from self._exchange(agents, stats, prompts)
             legal: dict[int, Any] = {}
             for seat in sorted(answers):
-                try:
-                    state.verify(seat, answers[seat])
-                except IllegalAction as exc:
-                    fault = state.reject(seat, answers[seat], str(exc))
-                    if fault is not None:
-                        faults[seat] = fault
-                else:
+                refusal = _refusal(state, seat, answers[seat])
+                if refusal is None:
                     legal[seat] = answers[seat]
+                    continue
+                fault = state.reject(seat, answers[seat], refusal)
+                if fault is not None:
+                    faults[seat] = fault
             if faults:
                 state.forfeit(faults)  # settled first: the rules may end the match
             for seat, action in legal.items():
@@ -301,6 +301,24 @@ class _Call:
 Steps = Generator[_Call, Any, None]
 #: runs a blocking call off the event loop: ``await offload(fn)``
 Offload = Callable[[Callable[[], Any]], Awaitable[Any]]
+
+
+#: longest reason kept for an illegal answer (the rules quote the answer, which a bot chose)
+MAX_REASON = 500
+
+
+def _refusal(state: GameState, seat: int, answer: Any) -> str | None:
+    """Why the rules refuse a seat's answer, or None if they take it. An answer the rules
+    cannot even check (a check that raises something other than :class:`IllegalAction` on
+    a value no game expects) is refused too: whatever a seat answers is that seat's fault,
+    never the match's end."""
+    try:
+        state.verify(seat, answer)
+    except IllegalAction as exc:
+        return untrusted.shorten(untrusted.clean_text(str(exc)), MAX_REASON)
+    except Exception as exc:  # noqa: BLE001 - the answer is the seat's responsibility
+        return f"the answer could not be checked ({type(exc).__name__})"
+    return None
 
 
 def _next(steps: Steps, reply: Any) -> _Call | None:

@@ -150,6 +150,27 @@ def test_it_refuses_a_bool_as_an_index():
     assert "True" in outcome.faults[0].reason
 
 
+def nested(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_an_answer_the_rules_cannot_even_check_is_that_seats_fault():
+    # The rules quote a bad answer with repr, which recurses once per level: RecursionError.
+    outcome = run([ScriptedAgent([nested(5000)]), ScriptedAgent([0] * 15)])
+    assert outcome.faults[0] == Fault("invalid", "the answer could not be checked (RecursionError)")
+    assert outcome.result["scores"] == [0, 10]
+
+
+def test_a_long_answer_is_quoted_short_in_the_reason():
+    outcome = run([ScriptedAgent(["x" * 100_000]), ScriptedAgent([0] * 15)])
+    reason = outcome.faults[0].reason
+    assert outcome.faults[0].kind == "invalid"
+    assert len(reason) <= 500 and reason.endswith("...")
+
+
 def test_it_records_a_startup_fault_before_any_move():
     broken = InProcessAgent(lambda: 1 / 0, botapi.bot_call, "broken")
     outcome = run([minimal_agent(), broken])

@@ -5,6 +5,8 @@ checks that no process of the sandbox is left, see conftest)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.engine.runner import TimeControl
@@ -133,3 +135,40 @@ def test_it_keeps_the_process_of_a_bot_that_only_played_an_invalid_action(play, 
     assert [o.faults[0].kind for o in played.outcomes] == ["invalid"] * 3
     assert played.process.starts == 1
     assert [r.kind for r in played.agent.fault_reports] == ["invalid"] * 3
+
+
+# ---- bytes no database or parser may choke on ----------------------------------------------
+def assert_storable(played) -> None:
+    """Every text the match produced can be stored in PostgreSQL and SQLite as it is: no NUL,
+    no lone surrogate, in the record, the fault reports or the stderr log."""
+    texts = [
+        json.dumps(played.outcome.record, ensure_ascii=False),
+        *(report.reason for report in played.agent.fault_reports),
+        *(report.stderr_tail for report in played.agent.fault_reports),
+        played.process.match_stderr(),
+    ]
+    for text in texts:
+        assert "\x00" not in text and "\\u0000" not in text
+        text.encode("utf-8")  # raises on a lone surrogate
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_a_deeply_nested_answer_is_an_invalid_answer(play, tmp_path, ext):
+    # json would raise RecursionError on it, and so would repr: neither may escape the match.
+    played = play(hostile(tmp_path, f"nested.{ext}"))
+    assert_forfeited(played, "invalid", "the reply to main_play is JSON nested", "deep")
+    assert_storable(played)
+
+
+def test_a_deeply_nested_line_on_the_protocol_channel_is_refused(play, tmp_path):
+    played = play(hostile(tmp_path, "nested_line.py"))
+    assert_forfeited(played, "invalid", "the reply to draft_pick is JSON nested 5001 deep")
+
+
+@pytest.mark.parametrize("ext", LANGUAGES)
+def test_nul_and_bytes_that_are_not_utf8_are_stored_as_replacement_characters(play, tmp_path, ext):
+    played = play(hostile(tmp_path, f"unstorable.{ext}"))
+    assert_forfeited(played, "exception", "main_play raised", "bad \ufffd value \ufffd here")
+    assert_storable(played)
+    tail = played.agent.fault_reports[-1].stderr_tail
+    assert "\ufffd" in tail and ("before" in tail or "b\ufffd" in tail)
