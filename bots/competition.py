@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from bots.models import BotVersion, Match, MatchJob, MatchSeat, RatingLedger, Tournament
 from bots.playing import Played, ProcessCache
+from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.tournament import derive_seed
 from games.registry import get_game
@@ -419,7 +420,7 @@ def store_result(held: Claim, played: Played) -> Match | None:
             tournament_id=locked.tournament_id,
             game=locked.game,
             seed=locked.seed,
-            record=played.outcome.record,
+            record=untrusted.storable(played.outcome.record),
             duration_s=played.duration_s,
             worker=held.worker,
         )
@@ -431,8 +432,8 @@ def store_result(held: Claim, played: Played) -> Match | None:
                 version=version,
                 score=report.score,
                 fault_kind=report.fault_kind,
-                fault_reason=report.fault_reason,
-                stderr=report.stderr,
+                fault_reason=untrusted.clean_text(report.fault_reason),
+                stderr=untrusted.clean_text(report.stderr),
             )
             for seat, (version, report) in enumerate(zip(versions, played.seats, strict=True))
         )

@@ -19,6 +19,7 @@ from typing import Any
 
 from bots.launch import bot_launch
 from bots.process import BotProcess, BotStartError, ProcessAgent
+from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
 from games.engine.game import GameState, Prompt
@@ -274,8 +275,9 @@ def _reports(
             SeatReport(
                 score=float(scores[seat]),
                 fault_kind=fault.kind if fault else "",
-                fault_reason=fault.reason if fault else "",
-                stderr=stderr,
+                # what a bot wrote is made storable here, once for every caller
+                fault_reason=untrusted.clean_text(fault.reason) if fault else "",
+                stderr=untrusted.clean_text(stderr),
             )
         )
     return reports

@@ -21,6 +21,7 @@ from django.utils import timezone
 from bots.launch import LANGUAGES
 from bots.models import Bot, BotVersion
 from bots.playing import Entry, play
+from games.engine import untrusted
 from games.engine.tournament import derive_seed
 from games.registry import get_game
 
@@ -58,11 +59,15 @@ def check_code(data: bytes) -> str:
     if len(data) > limit:
         raise UploadError(f"the file has {len(data)} bytes; the limit is {limit}")
     try:
-        return data.decode("utf-8")
+        code = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise UploadError(
             f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})"
         ) from None
+    if "\x00" in code:
+        line = code.count("\n", 0, code.index("\x00")) + 1
+        raise UploadError(f"the file holds a NUL byte (line {line}): a bot is a text file")
+    return code
 
 
 def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: bytes) -> BotVersion:
@@ -138,12 +143,12 @@ def validate(version: BotVersion) -> BotVersion:
         version = BotVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != BotVersion.VALIDATING:
             return version  # someone else decided meanwhile
-        version.validation_log = result.log
+        version.validation_log = untrusted.clean_text(result.log)
         version.validated = timezone.now()
         version.validation_lease = None
         if not result.ok:
             version.status = BotVersion.REJECTED
-            version.reason = result.reason
+            version.reason = untrusted.clean_text(result.reason)
             version.save()
             return version
         activate(version)

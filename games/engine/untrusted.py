@@ -18,6 +18,7 @@ Pure Python, no Django: the engine, the sandbox and the web all use it.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -47,12 +48,23 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
         # through).
         data = data.decode("utf-8")
     check_depth(data, max_depth)
-    value = json.loads(data)
+    value = json.loads(data, parse_constant=_no_constant, parse_float=_finite)
     # Only an escape (\\u0000, \\ud800) can put NUL or a lone surrogate into a string of a
     # document that decoded as UTF-8: JSON forbids raw control characters in strings.
     if "\\u" in data or _UNSAFE.search(data) is not None:
         value = clean_value(value)
     return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):  # 1e999: databases store no infinity in JSON
+        raise ValueError(f"{text[:40]} is too large a number")
+    return number
 
 
 def depth(data: str) -> int:
@@ -97,6 +109,22 @@ def clean_value(value: Any) -> Any:
         return {
             (clean_text(k) if isinstance(k, str) else k): clean_value(v) for k, v in value.items()
         }
+    return value
+
+
+def storable(value: Any) -> Any:
+    """A JSON value that every supported database stores as it is: strings cleaned as by
+    :func:`clean_value`, keys made strings, floats that are not finite (no JSON number
+    holds them) replaced by None, tuples made lists. For records that hold what bots
+    answered; it cannot fail on a value :func:`loads` produced or an engine wrote."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, list | tuple):
+        return [storable(item) for item in value]
+    if isinstance(value, dict):
+        return {clean_text(str(k)): storable(v) for k, v in value.items()}
     return value
 
 

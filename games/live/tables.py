@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from bots.models import BotVersion, Match, MatchSeat
 from bots.playing import Entry
+from games.engine import untrusted
 from games.live.host import Finish, SeatPlan
 from games.models import Table, TableSeat
 from games.registry import get_game
@@ -310,14 +311,14 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
     replay page; returns what the players are told (its link)."""
     if finish.played is None:
         Table.objects.filter(pk=facts.table_id).update(
-            state=Table.ABANDONED, finished=timezone.now(), error=finish.error
+            state=Table.ABANDONED, finished=timezone.now(), error=untrusted.clean_text(finish.error)
         )
         return {}
     outcome = finish.played.outcome
     match = Match.objects.create(
         game=facts.game,
         seed=facts.seed,
-        record=outcome.record,
+        record=untrusted.storable(outcome.record),
         duration_s=finish.played.duration_s,
         worker="table",
         # friendly games move no rating: ratings come from match jobs alone (a table's match
@@ -334,8 +335,8 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
             name=seat.name,
             score=report.score,
             fault_kind=report.fault_kind,
-            fault_reason=report.fault_reason,
-            stderr=report.stderr if seat.version_id is not None else "",
+            fault_reason=untrusted.clean_text(report.fault_reason),
+            stderr=untrusted.clean_text(report.stderr) if seat.version_id is not None else "",
         )
         for n, (seat, report) in enumerate(zip(facts.seats, finish.played.seats, strict=True))
     ]

@@ -67,3 +67,21 @@ def test_text_from_a_stream_is_storable():
     assert untrusted.clean_text("plain") == "plain"
     plain = {"n": 1, "l": [None, True, 2.5]}
     assert untrusted.clean_value(plain) == plain
+
+
+@pytest.mark.parametrize("text", ["NaN", "[Infinity]", '{"a": -Infinity}', "[1e999]", "-1e400"])
+def test_numbers_no_database_stores_in_json_are_refused(text):
+    with pytest.raises(ValueError):
+        untrusted.loads(text)
+
+
+def test_storable_makes_any_record_storable():
+    record = {
+        "events": [{"action": ["a\x00", float("nan"), (1, 2)], 3: "\udfff"}],
+        "ok": [1, 2.5, None, True, "fine"],
+    }
+    assert untrusted.storable(record) == {
+        "events": [{"action": ["a\ufffd", None, [1, 2]], "3": "\ufffd"}],
+        "ok": [1, 2.5, None, True, "fine"],
+    }
+    json.dumps(untrusted.storable(record), allow_nan=False).encode("utf-8")
