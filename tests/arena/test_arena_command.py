@@ -190,3 +190,26 @@ def test_it_refuses_an_unsupported_file_type(bot_file):
 def test_it_needs_two_bots():
     with pytest.raises(CommandError, match="an arena needs at least 2 bots"):
         arena("builtin:minimal", "--rounds", "1")
+
+
+@pytest.mark.parametrize("sandbox", [[], ["--no-sandbox"]])
+def test_hostile_answers_end_as_faults_of_their_bots(tmp_path, sandbox):
+    # A Python and a JS bot answering main_play with lists nested thousands deep, and one
+    # writing NUL and bytes that are not UTF-8 to stderr and raising with NUL in its message.
+    hostile = Path(__file__).resolve().parent.parent / "sandbox" / "bots"
+    names = ["nested.py", "nested.js", "unstorable.py"]
+    out_json = tmp_path / "r.json"
+    arena(
+        *(str(hostile / name) for name in names), "builtin:minimal", "--rounds", "1",
+        "--json", str(out_json), "--logs", str(tmp_path / "logs"), *sandbox,
+    )  # fmt: skip
+    results = json.loads(out_json.read_text())["bots"]
+    kinds = {b["name"]: b["fault_kinds"] for b in results}
+    # each of them meets the three others once
+    assert kinds["nested"] == kinds["nested#2"] == {"invalid": 3}
+    assert kinds["unstorable"] == {"exception": 3}
+    assert kinds["minimal"] == {}
+    records = list((tmp_path / "logs" / "matches").glob("*.json"))
+    assert len(records) == 6
+    for path in records:
+        assert "\\u0000" not in path.read_text()
