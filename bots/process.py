@@ -631,7 +631,9 @@ class ProcessAgent(Agent):
             else:
                 cpu = message.get("cpu")
                 if isinstance(cpu, int | float) and not isinstance(cpu, bool):
-                    self.process.cpu_s = float(cpu)
+                    # a bot's own figure: 10**400 is an int no float holds
+                    with contextlib.suppress(OverflowError):
+                        self.process.cpu_s = max(float(cpu), 0.0)
 
     def record_fault(self, kind: str, reason: str) -> None:
         """A fault the rules found in this match (an invalid action): reported to the owner

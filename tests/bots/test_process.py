@@ -212,3 +212,49 @@ def test_a_bot_file_named_like_a_standard_module_still_imports_the_standard_one(
         assert outcome.faults == {}, outcome.faults
     finally:
         process.close()
+
+
+#: a bot that rewrites what its host says (it runs in the host's interpreter): a name and a
+#: list of methods no label can hold, and CPU times no float holds
+FORGER = """
+import __main__
+
+_send = __main__.send
+
+
+def forged(out, message):
+    if message.get("type") == "hello":
+        message["name"] = "\\u202e" + "x" * 10000 + "\\x00"
+        message["methods"] = [[[["deep"]]]] * 1000
+    if "cpu" in message:
+        message["cpu"] = 10**400
+    _send(out, message)
+
+
+__main__.send = forged
+
+
+class Bot:
+    def draft_pick(self, cards):
+        return 0
+
+    def draft_receive(self, card):
+        pass
+
+    def main_play(self, hand, base):
+        return 0
+
+    def main_postprocess(self, card):
+        pass
+"""
+
+
+def test_what_a_bot_forges_of_its_hosts_replies_stays_harmless(make_process):
+    process = make_process(source=FORGER)
+    hello = process.start(10.0)
+    assert len(hello.name) <= 60 and "\x00" not in hello.name
+    assert len(hello.methods) <= 100
+    for seed in (1, 2):  # the end of each match reports a CPU time no float holds
+        outcome = play(process, seed=seed)
+        assert not outcome.faults
+        assert process.cpu_s == 0.0
