@@ -31,6 +31,9 @@ REPLACEMENT = "\ufffd"
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 #: NUL and the surrogate code points (only a lone one can be in a str)
 _UNSAFE = re.compile("[\x00\ud800-\udfff]")
+#: what a terminal acts on instead of showing: control characters (but tab and newline),
+#: and the marks that reorder text (bidirectional overrides, embeddings and isolates)
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 class Untrusted(ValueError):
@@ -126,6 +129,17 @@ def storable(value: Any) -> Any:
     if isinstance(value, dict):
         return {clean_text(str(k)): storable(v) for k, v in value.items()}
     return value
+
+
+def printable(text: str) -> str:
+    """``text`` for a terminal: every character it would act on (escape sequences, carriage
+    returns, bidirectional overrides) shown as its escape (``\\x1b``, ``\\u202e``) instead."""
+    return _INVISIBLE.sub(_escape, clean_text(text))
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def decode(data: bytes) -> str:

@@ -213,3 +213,20 @@ def test_hostile_answers_end_as_faults_of_their_bots(tmp_path, sandbox):
     assert len(records) == 6
     for path in records:
         assert "\\u0000" not in path.read_text()
+
+
+def test_a_bots_name_and_reasons_are_shown_never_interpreted(tmp_path, bot_file, capfd):
+    # Console markup in a name used to end the command with MarkupError; an escape sequence
+    # in a reason reached the terminal.
+    evil = bot_file(
+        "evil.py",
+        FIRST_CARD_BOT.format(name="[/evil]").replace(
+            "        return 0\n\n    def main_postprocess",
+            "        raise ValueError('[/bold] \\x1b[2J cleared')\n\n    def main_postprocess",
+        ),
+    )
+    table = arena(str(evil), "builtin:minimal", "--rounds", "2")
+    err = capfd.readouterr().err
+    assert "[/evil] (faulty)" in table
+    assert "ValueError: [/bold] \\x1b[2J cleared" in err
+    assert "\x1b[2J" not in err + table

@@ -85,3 +85,8 @@ def test_storable_makes_any_record_storable():
         "ok": [1, 2.5, None, True, "fine"],
     }
     json.dumps(untrusted.storable(record), allow_nan=False).encode("utf-8")
+
+
+def test_printable_shows_what_a_terminal_would_act_on():
+    text = untrusted.printable("a\x1b[2J b\u202ec\td\ne\x00\r\x9b")
+    assert text == "a\\x1b[2J b\\u202ec\td\ne\ufffd\\x0d\\x9b"

@@ -11,8 +11,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from bots.arena import Arena, ArenaError
+from games.engine import untrusted
 from games.last_card.kitconfig import ConfigError, apply_kit_config
 from games.registry import game_slugs, get_game
 
@@ -152,7 +154,10 @@ class Command(BaseCommand):
             if bot.get("faulty"):
                 last = bot["fault_reports"][-1] if bot["fault_reports"] else None
                 why = f": last fault {last['kind']}: {last['reason']}" if last else ""
-                err.print(f"{bot['name']} faulted in most of its matches{why}")
+                # a bot's name and reasons are its own text: shown, never interpreted
+                err.print(
+                    Text(untrusted.printable(f"{bot['name']} faulted in most of its matches{why}"))
+                )
 
     def _print_table(self, out: Console, title: str, fmt, summary: dict) -> None:
         table = Table(
@@ -166,6 +171,6 @@ class Command(BaseCommand):
         for header, _ in columns:
             table.add_column(header, justify="right")
         for rank, bot in enumerate(summary["bots"], 1):
-            name = bot["name"] + (" (faulty)" if bot.get("faulty") else "")
-            table.add_row(str(rank), name, *(show(bot) for _, show in columns))
+            name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
+            table.add_row(str(rank), Text(name), *(show(bot) for _, show in columns))
         out.print(table)
