@@ -177,11 +177,11 @@ class MatchRunner:
             answers, faults = yield from self._exchange(agents, stats, prompts)
             legal: dict[int, Any] = {}
             for seat in sorted(answers):
-                refusal = _refusal(state, seat, answers[seat])
-                if refusal is None:
+                why = refusal(state, seat, answers[seat])
+                if why is None:
                     legal[seat] = answers[seat]
                     continue
-                fault = state.reject(seat, answers[seat], refusal)
+                fault = state.reject(seat, answers[seat], why)
                 if fault is not None:
                     faults[seat] = fault
             if faults:
@@ -307,7 +307,7 @@ Offload = Callable[[Callable[[], Any]], Awaitable[Any]]
 MAX_REASON = 500
 
 
-def _refusal(state: GameState, seat: int, answer: Any) -> str | None:
+def refusal(state: GameState, seat: int, answer: Any) -> str | None:
     """Why the rules refuse a seat's answer, or None if they take it. An answer the rules
     cannot even check (a check that raises something other than :class:`IllegalAction` on
     a value no game expects) is refused too: whatever a seat answers is that seat's fault,

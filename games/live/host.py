@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.playing import Entry, Played, play_async
-from games.engine.game import GameState, IllegalAction
-from games.engine.runner import TimeControl
+from games.engine.game import GameState
+from games.engine.runner import TimeControl, refusal
 from games.engine.table import TableRules
 from games.live.humans import GRACE_S, HumanAgent
 from games.registry import GameSpec
@@ -223,11 +223,7 @@ class TableHost:
         state = self.state
         if state is None:
             return "the match has not started"
-        try:
-            state.verify(seat, action)
-        except IllegalAction as exc:
-            return str(exc)
-        return None
+        return refusal(state, seat, action)
 
     def _default(self, seat: int) -> Any:
         assert self.state is not None
