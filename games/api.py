@@ -20,6 +20,7 @@ from django.middleware.http import ConditionalGetMiddleware
 from django.urls import path, re_path, reverse
 from django.utils.decorators import decorator_from_middleware
 from django.utils.http import http_date
+from django.views.decorators.csrf import csrf_exempt
 
 from bots.models import Bot, BotVersion, LeaderboardRow, Match, MatchSeat, Tournament
 from bots.ratings import format_of
@@ -59,7 +60,9 @@ def api_view(view: Callable[..., dict[str, Any]]) -> Callable[..., HttpResponse]
             response["Last-Modified"] = http_date(last_modified.timestamp())
         return response
 
-    return conditional(wrapped)
+    # No method that changes anything is served, so CSRF protection has nothing to guard;
+    # without this, Django's HTML CSRF page answered POST before the JSON 405 could.
+    return csrf_exempt(conditional(wrapped))
 
 
 def paginate(request: HttpRequest, items: QuerySet | list, show: Callable) -> dict[str, Any]:

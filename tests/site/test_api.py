@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.test import Client
 
 from bots.models import Bot, LeaderboardRow, Match, MatchSeat
 from games.api import PAGE_SIZE
@@ -159,6 +160,17 @@ def test_it_is_read_only(client):
         assert response.status_code == 405
         assert response["Allow"] == "GET, HEAD"
         assert "read-only" in response.json()["error"]
+
+
+@pytest.mark.django_db
+def test_it_is_read_only_in_json_for_a_browser_too():
+    # A real client is held to CSRF checks, which used to answer first with an HTML page.
+    browser = Client(enforce_csrf_checks=True)
+    for method in (browser.post, browser.put, browser.delete):
+        response = method("/api/bots/1/")
+        assert response.status_code == 405
+        assert response["Content-Type"] == "application/json"
+        assert response["Allow"] == "GET, HEAD"
 
 
 @pytest.mark.django_db
