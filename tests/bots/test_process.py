@@ -232,21 +232,7 @@ def forged(out, message):
 
 
 __main__.send = forged
-
-
-class Bot:
-    def draft_pick(self, cards):
-        return 0
-
-    def draft_receive(self, card):
-        pass
-
-    def main_play(self, hand, base):
-        return 0
-
-    def main_postprocess(self, card):
-        pass
-"""
+""" + BOT.replace("{main_play}", "return 0")
 
 
 def test_what_a_bot_forges_of_its_hosts_replies_stays_harmless(make_process):

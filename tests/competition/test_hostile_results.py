@@ -10,39 +10,23 @@ from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat
 from bots.playing import SeatReport
 from bots.uploads import UploadError, upload, validate
 from bots.worker import Options, Worker
-from tests.competition.conftest import builtin_code
+from tests.competition.conftest import builtin_code, misbehaving
 
-#: plays its lowest card, and at the last showdown, the match lost, answers with a list
-#: nested 5000 deep (which json cannot parse without RecursionError) and fills its stderr
-#: with NUL and bytes that are not UTF-8
-SORE_LOSER = """
-import sys
-
-sys.setrecursionlimit(100_000)
-
-
-class Bot:
-    name = "sore-loser"
-
-    def draft_pick(self, cards):
-        return 0 if cards[0][1] <= cards[1][1] else 1
-
-    def draft_receive(self, card):
-        pass
-
-    def main_play(self, hand, base):
-        if len(hand) == 1:
-            sys.stderr.buffer.write(b"lost\\x00\\xff\\xfe\\xed\\xa0\\x80\\n")
-            sys.stderr.flush()
-            value = 0
-            for _ in range(5000):
-                value = [value]
-            return value
-        return min(range(len(hand)), key=lambda i: hand[i][1])
-
-    def main_postprocess(self, card):
-        pass
-"""
+#: at the last showdown, when it has lost, answers with a list nested 5000 deep (json cannot
+#: parse it without RecursionError) and writes NUL and bytes that are not UTF-8 to stderr
+SORE_LOSER = misbehaving(
+    """
+    if len(hand) == 1:
+        import sys
+        sys.setrecursionlimit(100_000)
+        sys.stderr.buffer.write(b"lost\\x00\\xff\\xfe\\xed\\xa0\\x80\\n")
+        sys.stderr.flush()
+        value = 0
+        for _ in range(5000):
+            value = [value]
+        return value
+    """
+)
 
 
 def test_a_sore_loser_cannot_erase_its_losses(alice, bob, active_bot):
