@@ -4,11 +4,12 @@
 :class:`~bots.process.BotProcess` runs like any other. Inside, the bot sees:
 
 - no network (new, empty network namespace; non-Unix sockets refused by seccomp),
-- ``/usr`` read-only (with the ``/bin``, ``/lib``... links), a fresh ``/proc`` of its own PID
-  namespace, a minimal read-only ``/dev``, a private ``/tmp`` of a few MiB, and nothing
-  else: its own file at ``/bot/NAME`` and the host script at ``/sandbox/``, both read-only
-  copies handed over on file descriptors (nothing of the project is mounted, and nothing is
-  ever written into a folder the sandbox can reach),
+- the runtime's interpreter and ``/usr/lib`` read-only (with the ``/bin``, ``/lib``...
+  links; the rest of ``/usr`` stays out), a fresh ``/proc`` of its own PID namespace, a
+  minimal read-only ``/dev``, a private ``/tmp`` of a few MiB, and nothing else: its own
+  file at ``/bot/NAME`` and the host script at ``/sandbox/``, both read-only copies handed
+  over on file descriptors (nothing of the project is mounted, and nothing is ever written
+  into a folder the sandbox can reach),
 - an environment holding PATH, LANG, HOME and TMPDIR only,
 - a user of its own: when the worker runs as root, each live sandbox runs as uid
   ``uid_base + slot`` (so RLIMIT_NPROC counts that sandbox alone), with no capabilities,
@@ -248,9 +249,24 @@ def _safe_name(path: Path) -> str:
     return stem + path.suffix.lower()
 
 
-def _system_mounts() -> list[str]:
-    """/usr read-only, and the top-level links (or folders) that lead into it."""
-    args = ["--ro-bind", "/usr", "/usr"]
+def _system_mounts(runtime: str) -> list[str]:
+    """What the bot's runtime needs of the system, read-only, and nothing more: the
+    interpreter itself (a link to it stays a link), the shared libraries and Python's
+    standard library under /usr/lib (and /usr/lib64, where the dynamic loader lives), and the
+    top-level links (or folders) that lead there. /usr/local, the rest of /usr/bin and
+    /usr/share stay out."""
+    args: list[str] = []
+    for folder in ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32"):
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            args += ["--ro-bind", folder, folder]
+    path, seen = runtime, set()
+    while os.path.islink(path) and path not in seen:  # /usr/bin/python3 -> python3.11
+        seen.add(path)
+        target = os.readlink(path)
+        args += ["--symlink", target, path]
+        path = os.path.normpath(os.path.join(os.path.dirname(path), target))
+    if not path.startswith(("/usr/lib/", "/usr/lib64/")):
+        args += ["--ro-bind", path, path]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
@@ -258,6 +274,12 @@ def _system_mounts() -> list[str]:
             args += ["--ro-bind", top, top]
     args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     return args
+
+
+def memory_limit(limits: SandboxLimits, language: str) -> int:
+    """Bytes the bot's memory cgroup allows: heap, /tmp and anything else in memory."""
+    extra = limits.node_runtime_mb if language == "javascript" else 0
+    return (limits.memory_mb + extra) * MiB
 
 
 def _rlimits(limits: SandboxLimits, language: str, slot: Slot | None) -> list[str]:
@@ -308,7 +330,7 @@ def sandbox_command(
     ]  # fmt: skip
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    argv += _system_mounts()
+    argv += _system_mounts(config.python if language == "python" else config.node)
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     argv += ["--perms", "0444", "--ro-bind-data", "{host}", f"/sandbox/{host}"]

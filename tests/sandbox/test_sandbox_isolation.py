@@ -54,6 +54,9 @@ def test_it_runs_the_bot_alone_as_an_unprivileged_user_in_namespaces_of_its_own(
                                  "sbin", "tmp", "usr"}  # fmt: skip
     assert seen["bot_dir"] == ["fair.py"]
     assert seen["cwd"] == "/tmp"
+    # Of /usr, the interpreter and the libraries: no /usr/local, no other program.
+    assert set(seen["usr"]) <= {"bin", "lib", "lib32", "lib64", "libx32"}
+    assert seen["usr_bin"] and all(name.startswith("python3") for name in seen["usr_bin"])
 
 
 def test_it_gives_the_bot_an_environment_with_nothing_but_what_the_host_needs(
@@ -163,6 +166,8 @@ def test_it_keeps_files_outside_the_bots_folder_out_of_reach(play, tmp_path, ext
         Path(str(settings.DATABASES["default"]["NAME"])),
         ROOT / "pyproject.toml",
         Path("/etc/passwd"),
+        Path("/usr/local/etc/npmrc"),  # the host's /usr/local is not there
+        Path("/usr/bin/env"),  # nor any program but the bot's interpreter
         Path(f"/proc/{os.getpid()}/environ"),
     ]
     paths = [str(p) for p in targets]
