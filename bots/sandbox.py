@@ -59,8 +59,9 @@ class SandboxUnavailable(SandboxError):
 class SandboxLimits:
     """Per-game resource limits of one sandboxed bot process (see docs/sandbox.md)."""
 
-    #: memory in MiB. Python: the address-space limit (RLIMIT_AS). JavaScript: V8's heap
-    #: limit (--max-old-space-size), with RLIMIT_AS at this plus ``node_reserve_mb``
+    #: memory in MiB, the heap and a full /tmp together. Python: RLIMIT_AS is this less
+    #: ``tmp_mb``. JavaScript: V8's heap limit (--max-old-space-size), with RLIMIT_AS at
+    #: this plus ``node_reserve_mb``
     memory_mb: int = 256
     #: address space Node 20 reserves besides its heap; it does not start under ~700 MiB
     node_reserve_mb: int = 768
@@ -283,7 +284,10 @@ def memory_limit(limits: SandboxLimits, language: str) -> int:
 
 
 def _rlimits(limits: SandboxLimits, language: str, slot: Slot | None) -> list[str]:
-    memory = limits.memory_mb + (limits.node_reserve_mb if language == "javascript" else 0)
+    if language == "javascript":
+        memory = limits.memory_mb + limits.node_reserve_mb
+    else:  # the heap and a full /tmp stay within memory_mb, even with no memory cgroup
+        memory = max(limits.memory_mb - limits.tmp_mb, 16)
     args = [
         f"--as={memory * MiB}",
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 5}",
