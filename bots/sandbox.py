@@ -13,8 +13,10 @@
 - an environment holding PATH, LANG, HOME and TMPDIR only,
 - a user of its own: when the worker runs as root, each live sandbox runs as uid
   ``uid_base + slot`` (so RLIMIT_NPROC counts that sandbox alone), with no capabilities,
-- limits from :class:`SandboxLimits` (address space, CPU time, processes, file size, open
-  files, /tmp size, output per match) and the seccomp filter of :mod:`bots.seccomp`.
+- limits from :class:`SandboxLimits` (memory, as a whole, in a memory cgroup of its own
+  where the machine allows one (:mod:`bots.memcg`); address space, CPU time, processes,
+  file size, open files, /tmp size, output per match) and the seccomp filter of
+  :mod:`bots.seccomp`.
 
 The process tree dies with the sandbox's PID namespace: when the bot is killed (fault, end,
 worker shutting down) and, through ``--die-with-parent``, when the worker dies.
@@ -38,11 +40,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bots import memcg
 from bots.launch import host_script, js_globals, language_of
+from bots.memcg import MemoryCgroup
 from bots.process import INFO_FD, BotStartError, Launch
 from bots.seccomp import SeccompUnavailable, filter_bpf
 
 MiB = 1 << 20
+#: runs as the sandbox's uid and moves itself into the bot's memory cgroup (see memcg)
+SHELL = "/bin/sh"
 #: the largest bot file the sandbox accepts
 MAX_BOT_BYTES = 1 * MiB
 
@@ -59,12 +65,16 @@ class SandboxUnavailable(SandboxError):
 class SandboxLimits:
     """Per-game resource limits of one sandboxed bot process (see docs/sandbox.md)."""
 
-    #: memory in MiB, the heap and a full /tmp together. Python: RLIMIT_AS is this less
-    #: ``tmp_mb``. JavaScript: V8's heap limit (--max-old-space-size), with RLIMIT_AS at
-    #: this plus ``node_reserve_mb``
+    #: memory in MiB: everything the bot holds (heap, /tmp, anything in memory) together,
+    #: the limit of its memory cgroup. Python: RLIMIT_AS is this less ``tmp_mb``.
+    #: JavaScript: V8's heap limit (--max-old-space-size); its cgroup's limit is this plus
+    #: ``node_runtime_mb``, and RLIMIT_AS this plus ``node_reserve_mb``
     memory_mb: int = 256
     #: address space Node 20 reserves besides its heap; it does not start under ~700 MiB
     node_reserve_mb: int = 768
+    #: memory Node itself uses besides the V8 heap's limit (its code, young generation,
+    #: buffers), counted in the memory cgroup of a JavaScript bot
+    node_runtime_mb: int = 64
     #: CPU seconds over the process's life (RLIMIT_CPU: SIGXCPU, SIGKILL 5 s later)
     cpu_s: int = 300
     #: restart the process between matches once it has used this much CPU, so that the
@@ -322,12 +332,19 @@ def sandbox_command(
     slot: Slot | None,
     game: str | None,
     toolkit: tuple[str, ...] = (),
+    cgroup: MemoryCgroup | None = None,
 ) -> list[str]:
-    """argv for prlimit + bwrap; ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}``
-    name the descriptors BotProcess hands over at each start."""
+    """argv for prlimit + bwrap (behind a shell that joins ``cgroup`` first, when there is
+    one); ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}`` name the descriptors
+    BotProcess hands over at each start."""
     host = host_script(language).name
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
-    argv = [config.prlimit, *_rlimits(limits, language, slot), "--", config.bwrap]
+    argv: list[str] = []
+    if cgroup is not None:
+        # The shell writes its own pid into the cgroup, then becomes prlimit: bwrap and the
+        # bot are born inside. If it cannot, nothing runs.
+        argv += [SHELL, "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procs_file]
+    argv += [config.prlimit, *_rlimits(limits, language, slot), "--", config.bwrap]
     argv += [
         "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
         "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL", "--clearenv",
@@ -378,16 +395,26 @@ def sandbox_launch(
     slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
     toolkit = _toolkit_sources(game) if language == "python" else {}
     slot = acquire_slot(config)
+    cgroup = memcg.create(memory_limit(limits, language), uid=slot.uid if slot else None)
     name = _safe_name(path)
     argv = sandbox_command(
         language, name, limits=limits, config=config, slot=slot, game=slug,
-        toolkit=tuple(n for n in toolkit if n != name),
+        toolkit=tuple(n for n in toolkit if n != name), cgroup=cgroup,
     )  # fmt: skip
+
+    def cleanup() -> None:
+        if cgroup is not None:
+            cgroup.remove()  # before another worker can take the slot (and its cgroup's name)
+        if slot is not None:
+            slot.release()
+
     return Launch(
         argv=argv,
         env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
         cwd="/",
-        cleanup=slot.release if slot else None,
+        cleanup=cleanup,
+        oom_kills=cgroup.oom_kills if cgroup else None,
+        memory_cgroup=cgroup,
         user=slot.uid if slot else None,
         group=slot.uid if slot else None,
         fd_data={
