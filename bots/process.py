@@ -78,6 +78,11 @@ class Launch:
     #: restart the process between matches once it has used this much CPU time, so that a
     #: lifetime CPU limit never ends a match (None: never)
     recycle_cpu_s: float | None = None
+    #: how many processes the OOM killer has ended in the bot's memory cgroup so far (a
+    #: death it counts is a "memory" fault); None without a cgroup
+    oom_kills: Any = None
+    #: the bot's memory cgroup (a :class:`bots.memcg.MemoryCgroup`), if it has one
+    memory_cgroup: Any = None
     #: the child is bubblewrap: its exit status over 128 is a signal, and the argv item
     #: INFO_FD becomes a pipe on which bwrap names its sandbox's init process
     sandbox: bool = False
@@ -179,6 +184,8 @@ class _Child:
     stderr_read: int = 0
     stderr_fed: int = 0
     killed: bool = False
+    #: the memory cgroup's count of OOM kills when this start began
+    oom_kills: int = 0
 
 
 class BotProcess:
@@ -215,6 +222,7 @@ class BotProcess:
         self._match_stderr = self.stderr.total
         fds: dict[str, int] = {}
         info_read = -1
+        oom_kills = self.launch.oom_kills() if self.launch.oom_kills is not None else 0
         try:
             for key, data in self.launch.fd_data.items():
                 fds[key] = _memfd(key, data)
@@ -242,7 +250,7 @@ class BotProcess:
         finally:
             for fd in fds.values():
                 os.close(fd)
-        child = _Child(proc)
+        child = _Child(proc, oom_kills=oom_kills)
         child.stderr_reader = threading.Thread(target=self._read_stderr, args=(child,), daemon=True)
         if info_read >= 0:
             # bwrap names its init right after creating it, before the bot even runs.
@@ -425,6 +433,16 @@ class BotProcess:
             return AgentFault("timeout", f"the bot used up its CPU-time limit during {what}")
         if any(marker in stderr for marker in MEMORY_MARKERS):
             return AgentFault("memory", f"the bot ran out of memory during {what}")
+        if (
+            sig == signal.SIGKILL
+            and self.launch.oom_kills is not None
+            and self.launch.oom_kills() > (child.oom_kills if child else 0)
+        ):
+            return AgentFault(
+                "memory",
+                f"the bot went over its memory limit during {what} (heap, files in /tmp and "
+                "shared memory count together)",
+            )
         if sig == signal.SIGKILL and child is not None and not child.killed:
             return AgentFault(
                 "crash",

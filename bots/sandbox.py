@@ -4,16 +4,19 @@
 :class:`~bots.process.BotProcess` runs like any other. Inside, the bot sees:
 
 - no network (new, empty network namespace; non-Unix sockets refused by seccomp),
-- ``/usr`` read-only (with the ``/bin``, ``/lib``... links), a fresh ``/proc`` of its own PID
-  namespace, a minimal read-only ``/dev``, a private ``/tmp`` of a few MiB, and nothing
-  else: its own file at ``/bot/NAME`` and the host script at ``/sandbox/``, both read-only
-  copies handed over on file descriptors (nothing of the project is mounted, and nothing is
-  ever written into a folder the sandbox can reach),
+- the runtime's interpreter and ``/usr/lib`` read-only (with the ``/bin``, ``/lib``...
+  links; the rest of ``/usr`` stays out), a fresh ``/proc`` of its own PID namespace, a
+  minimal read-only ``/dev``, a private ``/tmp`` of a few MiB, and nothing else: its own
+  file at ``/bot/NAME`` and the host script at ``/sandbox/``, both read-only copies handed
+  over on file descriptors (nothing of the project is mounted, and nothing is ever written
+  into a folder the sandbox can reach),
 - an environment holding PATH, LANG, HOME and TMPDIR only,
 - a user of its own: when the worker runs as root, each live sandbox runs as uid
   ``uid_base + slot`` (so RLIMIT_NPROC counts that sandbox alone), with no capabilities,
-- limits from :class:`SandboxLimits` (address space, CPU time, processes, file size, open
-  files, /tmp size, output per match) and the seccomp filter of :mod:`bots.seccomp`.
+- limits from :class:`SandboxLimits` (memory, as a whole, in a memory cgroup of its own
+  where the machine allows one (:mod:`bots.memcg`); address space, CPU time, processes,
+  file size, open files, /tmp size, output per match) and the seccomp filter of
+  :mod:`bots.seccomp`.
 
 The process tree dies with the sandbox's PID namespace: when the bot is killed (fault, end,
 worker shutting down) and, through ``--die-with-parent``, when the worker dies.
@@ -37,11 +40,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bots import memcg
 from bots.launch import host_script, js_globals, language_of
+from bots.memcg import MemoryCgroup
 from bots.process import INFO_FD, BotStartError, Launch
 from bots.seccomp import SeccompUnavailable, filter_bpf
 
 MiB = 1 << 20
+#: runs as the sandbox's uid and moves itself into the bot's memory cgroup (see memcg)
+SHELL = "/bin/sh"
 #: the largest bot file the sandbox accepts
 MAX_BOT_BYTES = 1 * MiB
 
@@ -58,11 +65,16 @@ class SandboxUnavailable(SandboxError):
 class SandboxLimits:
     """Per-game resource limits of one sandboxed bot process (see docs/sandbox.md)."""
 
-    #: memory in MiB. Python: the address-space limit (RLIMIT_AS). JavaScript: V8's heap
-    #: limit (--max-old-space-size), with RLIMIT_AS at this plus ``node_reserve_mb``
+    #: memory in MiB: everything the bot holds (heap, /tmp, anything in memory) together,
+    #: the limit of its memory cgroup. Python: RLIMIT_AS is this less ``tmp_mb``.
+    #: JavaScript: V8's heap limit (--max-old-space-size); its cgroup's limit is this plus
+    #: ``node_runtime_mb``, and RLIMIT_AS this plus ``node_reserve_mb``
     memory_mb: int = 256
     #: address space Node 20 reserves besides its heap; it does not start under ~700 MiB
     node_reserve_mb: int = 768
+    #: memory Node itself uses besides the V8 heap's limit (its code, young generation,
+    #: buffers), counted in the memory cgroup of a JavaScript bot
+    node_runtime_mb: int = 64
     #: CPU seconds over the process's life (RLIMIT_CPU: SIGXCPU, SIGKILL 5 s later)
     cpu_s: int = 300
     #: restart the process between matches once it has used this much CPU, so that the
@@ -248,9 +260,24 @@ def _safe_name(path: Path) -> str:
     return stem + path.suffix.lower()
 
 
-def _system_mounts() -> list[str]:
-    """/usr read-only, and the top-level links (or folders) that lead into it."""
-    args = ["--ro-bind", "/usr", "/usr"]
+def _system_mounts(runtime: str) -> list[str]:
+    """What the bot's runtime needs of the system, read-only, and nothing more: the
+    interpreter itself (a link to it stays a link), the shared libraries and Python's
+    standard library under /usr/lib (and /usr/lib64, where the dynamic loader lives), and the
+    top-level links (or folders) that lead there. /usr/local, the rest of /usr/bin and
+    /usr/share stay out."""
+    args: list[str] = []
+    for folder in ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32"):
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            args += ["--ro-bind", folder, folder]
+    path, seen = runtime, set()
+    while os.path.islink(path) and path not in seen:  # /usr/bin/python3 -> python3.11
+        seen.add(path)
+        target = os.readlink(path)
+        args += ["--symlink", target, path]
+        path = os.path.normpath(os.path.join(os.path.dirname(path), target))
+    if not path.startswith(("/usr/lib/", "/usr/lib64/")):
+        args += ["--ro-bind", path, path]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
@@ -260,8 +287,17 @@ def _system_mounts() -> list[str]:
     return args
 
 
+def memory_limit(limits: SandboxLimits, language: str) -> int:
+    """Bytes the bot's memory cgroup allows: heap, /tmp and anything else in memory."""
+    extra = limits.node_runtime_mb if language == "javascript" else 0
+    return (limits.memory_mb + extra) * MiB
+
+
 def _rlimits(limits: SandboxLimits, language: str, slot: Slot | None) -> list[str]:
-    memory = limits.memory_mb + (limits.node_reserve_mb if language == "javascript" else 0)
+    if language == "javascript":
+        memory = limits.memory_mb + limits.node_reserve_mb
+    else:  # the heap and a full /tmp stay within memory_mb, even with no memory cgroup
+        memory = max(limits.memory_mb - limits.tmp_mb, 16)
     args = [
         f"--as={memory * MiB}",
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 5}",
@@ -296,19 +332,26 @@ def sandbox_command(
     slot: Slot | None,
     game: str | None,
     toolkit: tuple[str, ...] = (),
+    cgroup: MemoryCgroup | None = None,
 ) -> list[str]:
-    """argv for prlimit + bwrap; ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}``
-    name the descriptors BotProcess hands over at each start."""
+    """argv for prlimit + bwrap (behind a shell that joins ``cgroup`` first, when there is
+    one); ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}`` name the descriptors
+    BotProcess hands over at each start."""
     host = host_script(language).name
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
-    argv = [config.prlimit, *_rlimits(limits, language, slot), "--", config.bwrap]
+    argv: list[str] = []
+    if cgroup is not None:
+        # The shell writes its own pid into the cgroup, then becomes prlimit: bwrap and the
+        # bot are born inside. If it cannot, nothing runs.
+        argv += [SHELL, "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procs_file]
+    argv += [config.prlimit, *_rlimits(limits, language, slot), "--", config.bwrap]
     argv += [
         "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
         "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL", "--clearenv",
     ]  # fmt: skip
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    argv += _system_mounts()
+    argv += _system_mounts(config.python if language == "python" else config.node)
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     argv += ["--perms", "0444", "--ro-bind-data", "{host}", f"/sandbox/{host}"]
@@ -352,16 +395,26 @@ def sandbox_launch(
     slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
     toolkit = _toolkit_sources(game) if language == "python" else {}
     slot = acquire_slot(config)
+    cgroup = memcg.create(memory_limit(limits, language), uid=slot.uid if slot else None)
     name = _safe_name(path)
     argv = sandbox_command(
         language, name, limits=limits, config=config, slot=slot, game=slug,
-        toolkit=tuple(n for n in toolkit if n != name),
+        toolkit=tuple(n for n in toolkit if n != name), cgroup=cgroup,
     )  # fmt: skip
+
+    def cleanup() -> None:
+        if cgroup is not None:
+            cgroup.remove()  # before another worker can take the slot (and its cgroup's name)
+        if slot is not None:
+            slot.release()
+
     return Launch(
         argv=argv,
         env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
         cwd="/",
-        cleanup=slot.release if slot else None,
+        cleanup=cleanup,
+        oom_kills=cgroup.oom_kills if cgroup else None,
+        memory_cgroup=cgroup,
         user=slot.uid if slot else None,
         group=slot.uid if slot else None,
         fd_data={

@@ -7,6 +7,8 @@ what a card-game bot never needs and what would widen its reach:
   answers ENOSYS so the C library falls back to ``clone``): threads work, children don't,
   so a bot cannot fork-bomb nor leave a process behind;
 - sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
+- memory the address-space limit does not see: System V shared memory, message queues and
+  semaphores, POSIX message queues, ``memfd_create`` (see docs/sandbox.md, "Memory");
 - namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), mounts;
 - looking into or tampering with other processes (``ptrace``, ``process_vm_*``, ``kcmp``,
   ``pidfd_getfd``, ``perf_event_open``);
@@ -54,6 +56,10 @@ DENIED = (
     # other processes
     "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
     "perf_event_open",
+    # memory that RLIMIT_AS does not see: System V shared memory, message queues and
+    # semaphores, POSIX message queues, memory-backed files (neither runtime uses them)
+    "shmget", "shmat", "shmctl", "msgget", "msgsnd", "semget", "mq_open", "mq_timedsend",
+    "memfd_create", "memfd_secret",
     # kernel attack surface
     "bpf", "userfaultfd", "io_uring_enter", "io_uring_register", "keyctl", "add_key",
     "request_key",

@@ -54,6 +54,9 @@ def test_it_runs_the_bot_alone_as_an_unprivileged_user_in_namespaces_of_its_own(
                                  "sbin", "tmp", "usr"}  # fmt: skip
     assert seen["bot_dir"] == ["fair.py"]
     assert seen["cwd"] == "/tmp"
+    # Of /usr, the interpreter and the libraries: no /usr/local, no other program.
+    assert set(seen["usr"]) <= {"bin", "lib", "lib32", "lib64", "libx32"}
+    assert seen["usr_bin"] and all(name.startswith("python3") for name in seen["usr_bin"])
 
 
 def test_it_gives_the_bot_an_environment_with_nothing_but_what_the_host_needs(
@@ -71,7 +74,7 @@ def test_it_applies_the_resource_limits(play, tmp_path):
     limits = SandboxLimits(memory_mb=200, cpu_s=100, file_mb=8, open_files=48, processes=32)
     played = play(hostile(tmp_path, "fair.py"), limits=limits)
     got = reports(played)[0]["limits"]
-    assert got["RLIMIT_AS"] == [200 * MiB] * 2
+    assert got["RLIMIT_AS"] == [(200 - 16) * MiB] * 2  # a full /tmp (16 MiB) counts too
     assert got["RLIMIT_CPU"] == [100, 105]
     assert got["RLIMIT_FSIZE"] == [8 * MiB] * 2
     assert got["RLIMIT_NOFILE"] == [48, 48]
@@ -163,6 +166,8 @@ def test_it_keeps_files_outside_the_bots_folder_out_of_reach(play, tmp_path, ext
         Path(str(settings.DATABASES["default"]["NAME"])),
         ROOT / "pyproject.toml",
         Path("/etc/passwd"),
+        Path("/usr/local/etc/npmrc"),  # the host's /usr/local is not there
+        Path("/usr/bin/env"),  # nor any program but the bot's interpreter
         Path(f"/proc/{os.getpid()}/environ"),
     ]
     paths = [str(p) for p in targets]

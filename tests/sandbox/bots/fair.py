@@ -67,6 +67,8 @@ def survey():
         "cwd": os.getcwd(),
         "env": dict(os.environ),
         "root": sorted(os.listdir("/")),
+        "usr": sorted(os.listdir("/usr")),
+        "usr_bin": sorted(os.listdir("/usr/bin"))[:10],
         "bot_dir": sorted(os.listdir(os.path.dirname(__file__))),
         "processes": sorted(p for p in os.listdir("/proc") if p.isdigit()),
         "net": interfaces(),
