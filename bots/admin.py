@@ -55,14 +55,18 @@ class BotVersionAdmin(admin.ModelAdmin):
     def revalidate(self, request, queryset):
         with transaction.atomic():
             n = queryset.exclude(status=BotVersion.ACTIVE).update(
-                status=BotVersion.VALIDATING, reason="", validation_lease=None
+                status=BotVersion.VALIDATING,
+                reason="",
+                validation_lease=None,
+                validation_claims=0,
+                validation_errors=0,
             )
         self.message_user(request, f"{n} version(s) queued for validation", messages.SUCCESS)
 
 
 class JobInline(admin.TabularInline):
     model = MatchJob
-    fields = ("round", "seats", "seed", "status", "attempts", "worker", "error")
+    fields = ("round", "seats", "seed", "status", "attempts", "errors", "worker", "error")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -77,14 +81,23 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(MatchJob)
 class MatchJobAdmin(admin.ModelAdmin):
-    list_display = ("pk", "tournament", "game", "status", "attempts", "worker", "lease_until")
+    list_display = (
+        "pk",
+        "tournament",
+        "game",
+        "status",
+        "attempts",
+        "errors",
+        "worker",
+        "lease_until",
+    )
     list_filter = ("status", "game")
     actions = ["requeue"]
 
     @admin.action(description="Queue again (failed jobs)")
     def requeue(self, request, queryset):
         n = queryset.filter(status=MatchJob.FAILED).update(
-            status=MatchJob.QUEUED, attempts=0, error="", lease_until=None
+            status=MatchJob.QUEUED, attempts=0, errors=0, error="", lease_until=None
         )
         self.message_user(request, f"{n} job(s) queued again", messages.SUCCESS)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 
 from bots.models import BotVersion, Match, MatchJob, MatchSeat, RatingLedger, Tournament
@@ -251,18 +251,47 @@ class Claim:
     attempt: int
 
 
+@dataclass(frozen=True)
+class Caps:
+    """When a job is given up: ``errors`` plays ended in an error of the platform's own, or
+    ``claims`` workers took it without a result (each was killed or lost it: a job that stops
+    every worker that plays it). Neither a bot's fault nor a database outage counts."""
+
+    errors: int = 3
+    claims: int = 20
+
+    @classmethod
+    def from_settings(cls) -> Caps:
+        return cls(
+            errors=int(getattr(settings, "WORKER_MAX_ATTEMPTS", 3)),
+            claims=int(getattr(settings, "WORKER_MAX_CLAIMS", 20)),
+        )
+
+    def verdict(self, errors: int, claims: int, last_error: str, last_worker: str) -> str:
+        """Why a job or validation with these counts ends now; "" if it goes on."""
+        if errors >= self.errors:
+            return f"failed {errors} times; the last time: {last_error or 'no error recorded'}"
+        if claims >= self.claims:
+            return (
+                f"taken {claims} times without a result: each worker that took it stopped or "
+                f"lost it (the last one: {last_worker or 'unknown'})"
+            )
+        return ""
+
+
 def _claimable(now: Any) -> Q:
     return Q(status=MatchJob.QUEUED) | Q(status=MatchJob.RUNNING, lease_until__lt=now)
 
 
-def claim(worker: str, lease_s: float, max_attempts: int) -> Claim | None:
+def claim(worker: str, lease_s: float, *, caps: Caps | None = None) -> Claim | None:
     """Claim the next job: queued, or running with an expired lease (its worker died).
-    A job that already had ``max_attempts`` is failed instead."""
+    A job at one of its ``caps`` is failed instead."""
+    caps = caps or Caps.from_settings()
     for _ in range(20):
         if connection.features.has_select_for_update_skip_locked:
-            outcome = _claim_skip_locked(worker, lease_s, max_attempts)
+            outcome = _claim_skip_locked(worker, lease_s, caps)
         else:
-            outcome = _claim_conditional(worker, lease_s, max_attempts)
+            outcome = _claim_conditional(worker, lease_s, caps)
         if outcome != "again":
             return outcome  # type: ignore[return-value]
     return None
@@ -280,7 +309,11 @@ def _take(job: MatchJob, worker: str, lease_s: float) -> dict[str, Any]:
     }
 
 
-def _claim_skip_locked(worker: str, lease_s: float, max_attempts: int) -> Claim | str | None:
+def _given_up(job: MatchJob, caps: Caps) -> str:
+    return caps.verdict(job.errors, job.attempts, job.error, job.worker)
+
+
+def _claim_skip_locked(worker: str, lease_s: float, caps: Caps) -> Claim | str | None:
     with transaction.atomic():
         job = (
             MatchJob.objects.select_for_update(skip_locked=True)
@@ -290,8 +323,8 @@ def _claim_skip_locked(worker: str, lease_s: float, max_attempts: int) -> Claim 
         )
         if job is None:
             return None
-        if job.attempts >= max_attempts:
-            _fail(job, f"gave up after {job.attempts} attempts (last worker: {job.worker})")
+        if verdict := _given_up(job, caps):
+            _fail(job, verdict)
             return "again"
         fields = _take(job, worker, lease_s)
         MatchJob.objects.filter(pk=job.pk).update(**fields)
@@ -301,7 +334,7 @@ def _claim_skip_locked(worker: str, lease_s: float, max_attempts: int) -> Claim 
     return Claim(job, worker, job.attempts)
 
 
-def _claim_conditional(worker: str, lease_s: float, max_attempts: int) -> Claim | str | None:
+def _claim_conditional(worker: str, lease_s: float, caps: Caps) -> Claim | str | None:
     """SQLite: pick a candidate, then take it with an UPDATE that only matches if nobody
     else changed it meanwhile."""
     candidates = list(
@@ -310,11 +343,12 @@ def _claim_conditional(worker: str, lease_s: float, max_attempts: int) -> Claim 
     if not candidates:
         return None
     for job in candidates:
-        if job.attempts >= max_attempts:
+        if _given_up(job, caps):
             with transaction.atomic():
                 fresh = MatchJob.objects.select_for_update().get(pk=job.pk)
-                if fresh.status == job.status and fresh.attempts == job.attempts:
-                    _fail(fresh, f"gave up after {job.attempts} attempts (last: {job.worker})")
+                unchanged = (fresh.status, fresh.attempts) == (job.status, job.attempts)
+                if unchanged and (verdict := _given_up(fresh, caps)):
+                    _fail(fresh, verdict)
             return "again"
         fields = _take(job, worker, lease_s)
         won = MatchJob.objects.filter(
@@ -361,11 +395,17 @@ def heartbeat(held: Claim, lease_s: float) -> bool:
     )
 
 
-def release(held: Claim, error: str = "", *, count_attempt: bool = True) -> bool:
-    """Give the job back to the queue (the worker is stopping, or could not play it)."""
-    fields: dict[str, Any] = {"status": MatchJob.QUEUED, "lease_until": None, "error": error}
-    if not count_attempt:
-        fields["attempts"] = held.attempt - 1
+def release(held: Claim, error: str = "", *, our_error: bool = False) -> bool:
+    """Give the job back to the queue: the worker is stopping or cannot play it (nothing is
+    counted), or playing it ended in an error of ours (``our_error``: counted against the
+    job's cap of errors)."""
+    fields: dict[str, Any] = {
+        "status": MatchJob.QUEUED,
+        "lease_until": None,
+        "error": untrusted.clean_text(error),
+    }
+    if our_error:
+        fields["errors"] = F("errors") + 1
     return bool(MatchJob.objects.filter(_held(held)).update(**fields))
 
 

@@ -10,10 +10,21 @@ from rich.table import Table
 from bots.models import MatchJob
 
 
-def worker_panel(worker) -> Table:
+def queue_line() -> str:
     counts = {status: 0 for status, _ in MatchJob.STATUSES}
     for row in MatchJob.objects.values("status").annotate(n=Count("id")).order_by():
         counts[row["status"]] = row["n"]
+    return "  ".join(f"{k} {v}" for k, v in counts.items())
+
+
+def worker_panel(worker) -> Table:
+    from bots.worker import OUTAGE, drop_connection
+
+    try:
+        queue = queue_line()
+    except OUTAGE:  # the worker says so itself, and tries again
+        drop_connection()
+        queue = "unknown: the database is away"
     c = worker.counters
     elapsed = max(time.monotonic() - c.started, 1e-9)
     table = Table(title=f"worker {worker.name}", show_header=False, expand=False)
@@ -23,6 +34,8 @@ def worker_panel(worker) -> Table:
     table.add_row("played", f"{c.played} ({c.played / elapsed:.2f}/s), {c.faults} faults")
     table.add_row("validated", str(c.validated))
     table.add_row("lost / released", f"{c.lost} / {c.released}")
-    table.add_row("queue", "  ".join(f"{k} {v}" for k, v in counts.items()))
+    table.add_row("queue", queue)
+    if c.outage:
+        table.add_row("database", f"away, trying again ({c.outage})")
     table.add_row("last", c.last or "-")
     return table

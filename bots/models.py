@@ -59,6 +59,11 @@ class BotVersion(models.Model):
     validated = models.DateTimeField(null=True, blank=True)
     #: a worker validating this version holds it until then (validations are claimed too)
     validation_lease = models.DateTimeField(null=True, blank=True)
+    #: how many times a worker took it for validation (its lease ran out, or it gave it back)
+    validation_claims = models.PositiveIntegerField(default=0)
+    #: validations that ended in an error of the platform's own (never a bot's fault: that
+    #: rejects it); at WORKER_MAX_ATTEMPTS the version is rejected with the last error
+    validation_errors = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -124,7 +129,14 @@ class MatchJob(models.Model):
     #: placement matches go first
     priority = models.IntegerField(default=0)
     status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
+    #: how many times a worker claimed it; with ``worker``, the token every later write checks
+    #: (it only grows). Claims cost nothing: a worker that was killed or lost its database
+    #: does not use up the job; only WORKER_MAX_CLAIMS, for a job that stops every worker
+    #: that takes it, ends it.
     attempts = models.PositiveIntegerField(default=0)
+    #: plays that ended in an error of the platform's own (a bot's faults are results, a lost
+    #: worker or database is not counted): at WORKER_MAX_ATTEMPTS the job fails
+    errors = models.PositiveIntegerField(default=0)
     worker = models.CharField(max_length=120, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
     heartbeat = models.DateTimeField(null=True, blank=True)

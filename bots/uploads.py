@@ -15,9 +15,10 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
+from bots.competition import Caps
 from bots.launch import LANGUAGES
 from bots.models import Bot, BotVersion
 from bots.playing import Entry, play
@@ -136,9 +137,13 @@ def run_validation(version: BotVersion) -> ValidationResult:
 def validate(version: BotVersion) -> BotVersion:
     """Validate a version and record the verdict; an accepted version becomes active and is
     scheduled for placement matches."""
+    return record_validation(version, run_validation(version))
+
+
+def record_validation(version: BotVersion, result: ValidationResult) -> BotVersion:
+    """Record a validation's verdict (one transaction; nothing if someone else decided)."""
     from bots.competition import schedule_placement
 
-    result = run_validation(version)
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != BotVersion.VALIDATING:
@@ -147,13 +152,31 @@ def validate(version: BotVersion) -> BotVersion:
         version.validated = timezone.now()
         version.validation_lease = None
         if not result.ok:
-            version.status = BotVersion.REJECTED
-            version.reason = untrusted.clean_text(result.reason)
-            version.save()
+            _reject(version, result.reason)
             return version
         activate(version)
         schedule_placement(version)
     return version
+
+
+def _reject(version: BotVersion, reason: str) -> None:
+    version.status = BotVersion.REJECTED
+    version.reason = untrusted.clean_text(reason)
+    version.save()
+
+
+def validation_failed(version: BotVersion, error: str) -> bool:
+    """A validation ended in an error of the platform's own (not a fault of the bot: that
+    is a verdict): count it, keep the error in the log and free the version for the next
+    try. False if the version is no longer being validated."""
+    error = untrusted.clean_text(error)
+    return bool(
+        BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
+            validation_errors=F("validation_errors") + 1,
+            validation_lease=None,
+            validation_log=f"validation error on try {version.validation_claims}: {error}",
+        )
+    )
 
 
 def activate(version: BotVersion) -> None:
@@ -169,18 +192,34 @@ def activate(version: BotVersion) -> None:
     on_new_version(version)
 
 
-def claim_validation(worker: str, lease_s: float) -> BotVersion | None:
+def claim_validation(worker: str, lease_s: float, caps: Caps | None = None) -> BotVersion | None:
     """A version waiting for validation whose lease is free, claimed with a conditional
-    update (safe on every database)."""
+    update (safe on every database). One at a cap of ``caps`` (errors of ours, or claims by
+    workers that stopped before a verdict) is rejected instead, with the reason."""
+    caps = caps or Caps.from_settings()
     now = timezone.now()
     for candidate in BotVersion.objects.filter(status=BotVersion.VALIDATING).order_by("id")[:5]:
         if candidate.validation_lease and candidate.validation_lease > now:
             continue
-        won = BotVersion.objects.filter(
+        mine = BotVersion.objects.filter(
             pk=candidate.pk,
             status=BotVersion.VALIDATING,
             validation_lease=candidate.validation_lease,
-        ).update(validation_lease=now + timedelta(seconds=lease_s))
+            validation_claims=candidate.validation_claims,
+        )
+        last_error = candidate.validation_log.partition(": ")[2]
+        verdict = caps.verdict(
+            candidate.validation_errors, candidate.validation_claims, last_error, ""
+        )
+        if verdict:
+            with transaction.atomic():
+                if mine.select_for_update().exists():
+                    _reject(candidate, f"validation {verdict}")
+            continue
+        won = mine.update(
+            validation_lease=now + timedelta(seconds=lease_s),
+            validation_claims=F("validation_claims") + 1,
+        )
         if won:
             return BotVersion.objects.select_related("bot", "bot__owner").get(pk=candidate.pk)
     return None

@@ -5,6 +5,12 @@ one match job: claim (short transaction), play in the sandbox with a heartbeat t
 extending the lease, store (short transaction, only if the job is still ours). SIGTERM sets
 a flag: the current match finishes, then the loop ends; a second SIGTERM gives the job back
 to the queue at once.
+
+The worker outlives its database: an error that says the database is away (a lost
+connection, a server shutting down, SQLite locked past its busy timeout) is logged and tried
+again with a growing pause, at every step. A result that was played is kept and stored once
+the database is back, as long as the job is still ours. Such outages, like a worker that was
+killed, never count against a job: only errors of the platform's own do.
 """
 
 from __future__ import annotations
@@ -14,9 +20,12 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
-from django.db import connection
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, connection
 
 from bots import competition, uploads
 from bots.playing import ProcessCache
@@ -24,9 +33,46 @@ from bots.sandbox import SandboxUnavailable
 
 log = logging.getLogger("bots.worker")
 
+T = TypeVar("T")
+
 
 class Interrupted(Exception):
     """Raised in the main thread by a second SIGTERM."""
+
+
+#: what a database that is away raises through Django (a lost or refused connection, a
+#: server shutting down, a pool with no connection to give, SQLite locked past its timeout)
+OUTAGE = (OperationalError, InterfaceError)
+
+
+def drop_connection() -> None:
+    """Forget this thread's database connection, so the next query opens a new one."""
+    try:
+        connection.close()
+    except Exception:  # a connection that is already gone cannot be closed cleanly
+        log.debug("event=database.close_failed", exc_info=True)
+
+
+class Backoff:
+    """Pauses between tries while the database is away: 0.5 s, doubling up to ``longest``."""
+
+    def __init__(self, longest: float) -> None:
+        self.longest = longest
+        self.failures = 0
+        self.since = 0.0
+
+    def next_pause(self) -> float:
+        if not self.failures:
+            self.since = time.monotonic()
+        self.failures += 1
+        return min(self.longest, 0.5 * 2 ** min(self.failures - 1, 16))
+
+    def reset(self) -> float | None:
+        """Seconds the outage lasted, or None if there was none."""
+        if not self.failures:
+            return None
+        self.failures = 0
+        return time.monotonic() - self.since
 
 
 def worker_name() -> str:
@@ -43,6 +89,24 @@ class Options:
     validate: bool = True
     #: sandboxed bot processes kept alive between matches (0: a fresh process per match)
     process_cache: int = 0
+    #: claims of one job without a result before it fails (see competition.Caps)
+    max_claims: int = 20
+    #: the longest pause between tries while the database is away
+    db_retry_max_s: float = 30.0
+
+    @classmethod
+    def from_settings(cls, **overrides: object) -> Options:
+        values: dict[str, object] = {
+            "lease_s": float(settings.WORKER_LEASE_S),
+            "max_attempts": int(settings.WORKER_MAX_ATTEMPTS),
+            "max_claims": int(settings.WORKER_MAX_CLAIMS),
+            "db_retry_max_s": float(settings.WORKER_DB_RETRY_MAX_S),
+        }
+        return cls(**(values | overrides))  # type: ignore[arg-type]
+
+    @property
+    def caps(self) -> competition.Caps:
+        return competition.Caps(errors=self.max_attempts, claims=self.max_claims)
 
 
 @dataclass
@@ -52,6 +116,9 @@ class Counters:
     lost: int = 0
     released: int = 0
     faults: int = 0
+    #: tries that found the database away, and the last such error
+    outages: int = 0
+    outage: str = ""
     last: str = ""
     current: str = ""
     started: float = field(default_factory=time.monotonic)
@@ -68,14 +135,29 @@ class Heartbeat(threading.Thread):
         self._stop_event = threading.Event()
 
     def run(self) -> None:
+        pause = self.lease_s / 3
         try:
-            while not self._stop_event.wait(self.lease_s / 3):
-                if not competition.heartbeat(self.held, self.lease_s):
+            while not self._stop_event.wait(pause):
+                try:
+                    ours = competition.heartbeat(self.held, self.lease_s)
+                except OUTAGE as exc:
+                    # the lease may run out meanwhile: the result is then stored only if no
+                    # other worker took the job; either way, try again soon
+                    log.warning(
+                        "event=database.unavailable during=heartbeat job=%s error=%r",
+                        self.held.job.pk,
+                        _brief(exc),
+                    )
+                    drop_connection()
+                    pause = min(1.0, self.lease_s / 3)
+                    continue
+                if not ours:
                     self.lost = True
                     log.warning("event=lease.lost job=%s", self.held.job.pk)
                     return
+                pause = self.lease_s / 3
         finally:
-            connection.close()
+            drop_connection()
 
     def stop(self) -> None:
         self._stop_event.set()
@@ -89,6 +171,7 @@ class Worker:
         self.stopping = False
         self.counters = Counters()
         self._last_ladder_check = 0.0
+        self.backoff = Backoff(self.options.db_retry_max_s)
         self.cache = (
             ProcessCache(self.options.process_cache) if self.options.process_cache else None
         )
@@ -100,6 +183,54 @@ class Worker:
         self.stopping = True
         log.info("event=worker.stopping worker=%s", self.name)
 
+    # ---- the database going away ----------------------------------------------------------
+    def database_away(self, during: str, exc: BaseException) -> None:
+        """Log an outage, drop the connection and pause before the next try (a pause that
+        even a stopping worker takes: what it holds is worth storing)."""
+        pause = self.backoff.next_pause()
+        self.counters.outages += 1
+        self.counters.outage = f"{during}: {_brief(exc)}"
+        log.warning(
+            "event=database.unavailable during=%s worker=%s error=%r retry_in=%.1f",
+            during,
+            self.name,
+            _brief(exc),
+            pause,
+        )
+        drop_connection()
+        time.sleep(pause)
+
+    def database_back(self) -> None:
+        lasted = self.backoff.reset()
+        if lasted is not None:
+            self.counters.outage = ""
+            log.warning("event=database.back worker=%s after=%.1fs", self.name, lasted)
+
+    def until_done(self, during: str, action: Callable[[], T]) -> T:
+        """``action()``, tried again for as long as the database is away."""
+        while True:
+            try:
+                result = action()
+            except OUTAGE as exc:
+                self.database_away(during, exc)
+                continue
+            self.database_back()
+            return result
+
+    def best_effort(self, during: str, action: Callable[[], object]) -> None:
+        """``action()`` once; if the database is away it is left undone (what it would have
+        written, a lease running out writes too)."""
+        try:
+            action()
+        except OUTAGE as exc:
+            log.warning(
+                "event=database.unavailable during=%s worker=%s error=%r (left to the lease)",
+                during,
+                self.name,
+                _brief(exc),
+            )
+            drop_connection()
+
     # ---- steps --------------------------------------------------------------------------
     def step(self) -> bool:
         """Do one piece of work; False if there was none."""
@@ -110,22 +241,29 @@ class Worker:
         return self.maybe_schedule()
 
     def validate_one(self) -> bool:
-        version = uploads.claim_validation(self.name, self.options.lease_s)
+        version = uploads.claim_validation(self.name, self.options.lease_s, self.options.caps)
         if version is None:
             return False
         self.counters.current = f"validating {version}"
         try:
-            version = uploads.validate(version)
+            result = uploads.run_validation(version)
         except SandboxUnavailable as exc:
             # the lease runs out and a worker that can run the sandbox validates it
             log.error("event=validation.deferred version=%s reason=%r", version.pk, str(exc))
             self._sleep(self.options.poll_s)
             return True
-        except Exception:  # a fault of ours: logged, retried when the lease ends
+        except OUTAGE:
+            raise  # the lease runs out; the next try is counted as nothing
+        except Exception as exc:  # a fault of ours: counted, retried up to the cap
             log.exception("event=validation.error version=%s", version.pk)
+            error = f"error on {self.name}: {type(exc).__name__}: {exc}"
+            self.best_effort("validation.error", lambda: uploads.validation_failed(version, error))
             self.counters.current = ""
             self._sleep(self.options.poll_s)
             return True
+        version = self.until_done(
+            "validation.store", lambda: uploads.record_validation(version, result)
+        )
         self.counters.validated += 1
         self.counters.current = ""
         log.info(
@@ -137,7 +275,7 @@ class Worker:
         return True
 
     def play_one(self) -> bool:
-        held = competition.claim(self.name, self.options.lease_s, self.options.max_attempts)
+        held = competition.claim(self.name, self.options.lease_s, caps=self.options.caps)
         if held is None:
             return False
         job = held.job
@@ -146,27 +284,44 @@ class Worker:
         beat = Heartbeat(held, self.options.lease_s)
         beat.start()
         try:
-            played = competition.play_job(job, self.cache)
-        except Interrupted:
-            competition.release(held, "the worker was stopped", count_attempt=False)
-            self.counters.released += 1
-            log.info("event=job.released job=%s reason=stopped", job.pk)
-            raise
-        except SandboxUnavailable as exc:
-            competition.release(held, f"sandbox unavailable on {self.name}: {exc}")
-            self.counters.released += 1
-            log.error("event=job.released job=%s reason=%r", job.pk, str(exc))
-            self._sleep(self.options.poll_s)
-            return True
-        except Exception as exc:  # a fault of ours: the job fails at its attempt cap
-            log.exception("event=job.error job=%s", job.pk)
-            competition.release(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
-            self.counters.released += 1
-            self.counters.current = ""
-            return True
+            try:
+                played = competition.play_job(job, self.cache)
+            except Interrupted:
+                self.best_effort(
+                    "release", lambda: competition.release(held, "the worker was stopped")
+                )
+                self.counters.released += 1
+                log.info("event=job.released job=%s reason=stopped", job.pk)
+                raise
+            except SandboxUnavailable as exc:
+                reason = f"sandbox unavailable on {self.name}: {exc}"
+                self.best_effort("release", lambda: competition.release(held, reason))
+                self.counters.released += 1
+                log.error("event=job.released job=%s reason=%r", job.pk, str(exc))
+                self._sleep(self.options.poll_s)
+                return True
+            except OUTAGE:
+                raise  # reading the job's bots failed: the lease runs out, nothing counted
+            except Exception as exc:  # a fault of ours: the job fails at its cap of errors
+                log.exception("event=job.error job=%s", job.pk)
+                self._our_error(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
+                return True
+            # the heartbeat goes on while the result waits for the database
+            try:
+                match = self.until_done("store", lambda: competition.store_result(held, played))
+            except Interrupted:
+                self.best_effort(
+                    "release", lambda: competition.release(held, "the worker was stopped")
+                )
+                raise
+            except Exception as exc:  # not an outage: a fault of ours, counted
+                log.exception("event=job.store_error job=%s", job.pk)
+                self._our_error(
+                    held, f"could not store on {self.name}: {type(exc).__name__}: {exc}"
+                )
+                return True
         finally:
             beat.stop()
-        match = competition.store_result(held, played)
         self.counters.current = ""
         if match is None:
             self.counters.lost += 1
@@ -189,6 +344,11 @@ class Worker:
         )
         return True
 
+    def _our_error(self, held: competition.Claim, error: str) -> None:
+        self.best_effort("release", lambda: competition.release(held, error, our_error=True))
+        self.counters.released += 1
+        self.counters.current = ""
+
     def maybe_schedule(self) -> bool:
         interval = self.options.ladder_interval_s
         now = time.monotonic()
@@ -210,7 +370,12 @@ class Worker:
         worked = 0
         try:
             while not self.stopping:
-                found = self.step()
+                try:
+                    found = self.step()
+                except OUTAGE as exc:
+                    self.database_away("step", exc)
+                    continue
+                self.database_back()
                 worked += found
                 if once or (batch and not found):
                     break
@@ -233,3 +398,9 @@ class Worker:
         end = time.monotonic() + seconds
         while not self.stopping and time.monotonic() < end:
             time.sleep(min(0.1, end - time.monotonic()))
+
+
+def _brief(exc: BaseException) -> str:
+    """An outage's error in one line (drivers' messages span several)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return f"{type(exc).__name__}: {text[:300]}"

@@ -241,6 +241,16 @@ class PostgresServer:
         cmd += ["-p", str(self.port), "-U", self.user, "-d", "postgres", "-t", "2"]
         return subprocess.run(cmd, capture_output=True, check=False).returncode == 0
 
+    def pause(self) -> None:
+        """Shut the server down as an administrator would (clients get AdminShutdown), keeping
+        its data: :meth:`resume` starts it again on the same port (for outage tests)."""
+        self._pg("PostgreSQL did not stop", "pg_ctl", "-D", self.datadir, "-m", "fast", "-w",
+                 "stop")  # fmt: skip
+        self.pid = None
+
+    def resume(self, timeout: float = START_TIMEOUT) -> None:
+        _run_postgres(self, timeout)
+
     def stop(self) -> None:
         """Stop the server and remove its folder. Safe to call more than once."""
         if self.stopped:
@@ -338,6 +348,17 @@ def _start_postgres(server: PostgresServer, timeout: float) -> None:
     initdb_args = ["-D", server.datadir, "-U", server.user, "-A", "trust", "-E", "UTF8"]
     initdb_args += ["--locale=C", "--no-sync", "--no-instructions"]
     server._pg(what, "initdb", *initdb_args)
+    _run_postgres(server, timeout)
+    if server.dbname != "postgres":
+        where = ["-h", server.sockdir, "-p", str(server.port), "-U", server.user]
+        server._pg(
+            f"could not create database {server.dbname!r}", "createdb", *where, server.dbname
+        )
+
+
+def _run_postgres(server: PostgresServer, timeout: float) -> None:
+    """Start the server on its data folder and wait until it takes connections."""
+    what = "PostgreSQL did not start"
     options = [
         f"-p {server.port}",
         "-c listen_addresses=127.0.0.1",
@@ -360,11 +381,6 @@ def _start_postgres(server: PostgresServer, timeout: float) -> None:
                 what, f"not ready on 127.0.0.1:{server.port} in {timeout}s", server.logfile
             )
         time.sleep(0.1)
-    if server.dbname != "postgres":
-        where = ["-h", server.sockdir, "-p", str(server.port), "-U", server.user]
-        server._pg(
-            f"could not create database {server.dbname!r}", "createdb", *where, server.dbname
-        )
 
 
 def _postmaster_pid(datadir: str) -> int | None:
@@ -429,6 +445,16 @@ class RedisServer:
 
     def is_ready(self) -> bool:
         return redis_ping(self.port)
+
+    def pause(self) -> None:
+        """Shut the server down as an administrator would (clients get AdminShutdown), keeping
+        its data: :meth:`resume` starts it again on the same port (for outage tests)."""
+        self._pg("PostgreSQL did not stop", "pg_ctl", "-D", self.datadir, "-m", "fast", "-w",
+                 "stop")  # fmt: skip
+        self.pid = None
+
+    def resume(self, timeout: float = START_TIMEOUT) -> None:
+        _run_postgres(self, timeout)
 
     def stop(self) -> None:
         """Stop the server and remove its folder. Safe to call more than once."""

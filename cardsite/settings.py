@@ -105,7 +105,10 @@ else:
             "NAME": VAR_DIR / "db.sqlite3",
             # Wait for a writer instead of failing at once when the web server and the
             # worker write at the same time.
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            "OPTIONS": {
+                "timeout": envint("SQLITE_BUSY_TIMEOUT", 20),
+                "transaction_mode": "IMMEDIATE",
+            },
         }
     }
 
@@ -243,6 +246,12 @@ BOT_UPLOADS_PER_HOUR = envint("BOT_UPLOADS_PER_HOUR", 10)
 BOT_VALIDATION_MATCHES = envint("BOT_VALIDATION_MATCHES", 2)
 PLACEMENT_DEALS = envint("PLACEMENT_DEALS", 2)
 WORKER_LEASE_S = envint("WORKER_LEASE_S", 60)
+#: errors of the platform's own while playing or validating one job or version before it fails
 WORKER_MAX_ATTEMPTS = envint("WORKER_MAX_ATTEMPTS", 3)
+#: claims of one job or validation without a result (each of its workers was killed or lost
+#: it) before it fails: a job that stops every worker that takes it must end some day
+WORKER_MAX_CLAIMS = envint("WORKER_MAX_CLAIMS", 20)
+#: the longest wait between tries while the database is away (the worker never gives up)
+WORKER_DB_RETRY_MAX_S = envint("WORKER_DB_RETRY_MAX_S", 30)
 LADDER_INTERVAL_S = envint("LADDER_INTERVAL_S", 3600)
 WORKER_PROCESS_CACHE = envint("WORKER_PROCESS_CACHE", 8)

@@ -1,11 +1,12 @@
-"""A Card Arena site on a throwaway PostgreSQL, driven through its commands in subprocesses
-(the reliability tests need workers that can be killed)."""
+"""A Card Arena site on a throwaway PostgreSQL (or on its default SQLite file), driven through
+its commands in subprocesses (the reliability tests need workers that can be killed)."""
 
 from __future__ import annotations
 
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -45,14 +46,23 @@ class Worker:
 
 @dataclass
 class Site:
+    #: a DATABASE_URL, or "" for the site's default SQLite file in ``var``
     url: str
     var: Path
     workers: list[Worker] = field(default_factory=list)
+    #: more environment for every command
+    extra_env: dict[str, str] = field(default_factory=dict)
 
     def env(self, **extra: str) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-        env.update(DATABASE_URL=self.url, CARD_ARENA_VAR=str(self.var), **extra)
+        if self.url:
+            env["DATABASE_URL"] = self.url
+        env.update(CARD_ARENA_VAR=str(self.var), **self.extra_env, **extra)
         return env
+
+    @property
+    def sqlite_path(self) -> Path:
+        return self.var / "db.sqlite3"
 
     def manage(self, *args: str, timeout: float = 120, **extra: str) -> str:
         done = subprocess.run(
@@ -83,6 +93,14 @@ class Site:
         return worker
 
     def sql(self, query: str, *params: Any) -> list[tuple]:
+        if not self.url:
+            conn = sqlite3.connect(self.sqlite_path, timeout=30, isolation_level=None)
+            try:
+                cur = conn.execute(query.replace("%s", "?").replace("now()", "datetime('now')"),
+                                   params)  # fmt: skip
+                return cur.fetchall() if cur.description else []
+            finally:
+                conn.close()
         with psycopg.connect(self.url, autocommit=True) as conn:
             cur = conn.execute(query, params)
             return cur.fetchall() if cur.description else []

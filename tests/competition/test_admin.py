@@ -48,13 +48,15 @@ def test_it_lets_a_moderator_requeue_failed_jobs(moderator, client, alice, bob, 
     active_bot(bob, "strong", builtin_code("strong"))
     tournament = competition.start_round_robin("rps-poker", 1, seed=1)
     job = tournament.jobs.first()
-    MatchJob.objects.filter(pk=job.pk).update(status=MatchJob.FAILED, attempts=3, error="x")
+    MatchJob.objects.filter(pk=job.pk).update(
+        status=MatchJob.FAILED, attempts=3, errors=3, error="x"
+    )
     client.post(
         reverse("admin:bots_matchjob_changelist"),
         {"action": "requeue", "_selected_action": [job.pk]},
     )
     job.refresh_from_db()
-    assert (job.status, job.attempts) == (MatchJob.QUEUED, 0)
+    assert (job.status, job.attempts, job.errors) == (MatchJob.QUEUED, 0, 0)
 
 
 def test_it_keeps_outsiders_out(db, client, alice):

@@ -54,7 +54,7 @@ def test_a_result_full_of_unstorable_text_is_stored(alice, bob, active_bot):
     b = active_bot(bob, "b", builtin_code("simple"))
     MatchJob.objects.all().delete()
     competition.start_round_robin("rps-poker", 1, seed=3, tables=[[a.pk, b.pk]])
-    held = competition.claim("w1", lease_s=60, max_attempts=3)
+    held = competition.claim("w1", lease_s=60)
     played = competition.play_job(held.job)
     hostile = "x\x00y\ud800z"
     record = played.outcome.record

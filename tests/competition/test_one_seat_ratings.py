@@ -37,7 +37,7 @@ def played(job: MatchJob):
 
 
 def play_all(worker: str = "w1") -> None:
-    while (held := competition.claim(worker, 60, 3)) is not None:
+    while (held := competition.claim(worker, 60)) is not None:
         competition.store_result(held, played(held.job))
 
 
@@ -58,7 +58,7 @@ def ratings() -> dict[str, tuple[float, float, int]]:
 def ratings_when_finished_in(order: list[int]) -> dict[str, tuple[float, float, int]]:
     with transaction.atomic():
         tournament = competition.start_round_robin("uth", 2, seed=41)
-        held = [competition.claim(f"w{n}", 60, 3) for n in range(tournament.jobs.count())]
+        held = [competition.claim(f"w{n}", 60) for n in range(tournament.jobs.count())]
         results = [(h, played(h.job)) for h in held]
         for n in order:
             competition.store_result(*results[n])
@@ -91,7 +91,7 @@ def test_it_rates_bots_of_one_deal_against_each_other(three_bots):
 
 def test_it_rates_a_deal_only_when_every_bot_has_played_it(three_bots):
     competition.start_round_robin("uth", 1, seed=42)
-    first = competition.claim("w1", 60, 3)
+    first = competition.claim("w1", 60)
     competition.store_result(first, played(first.job))
     assert not Match.objects.filter(rated=True).exists()
     assert not RatingHistory.objects.exists()

@@ -46,7 +46,7 @@ def test_it_pushes_nothing_without_a_shared_layer(alice, bob, active_bot, settin
     layer = get_channel_layer()
     channel = async_to_sync(layer.new_channel)()
     async_to_sync(layer.group_add)(tournament.group, channel)
-    held = competition.claim("w1", 60, 3)
+    held = competition.claim("w1", 60)
     match = competition.store_result(held, competition.play_job(held.job))
     competition.push_progress(tournament.pk, match, False)
 

@@ -25,7 +25,7 @@ def _ratings_when_finished_in(order: list[int]) -> dict[str, tuple[float, float]
     """Run one tournament whose matches finish in ``order`` (indexes of its jobs); undo it."""
     with transaction.atomic():
         tournament = competition.start_round_robin("rps-poker", 1, seed=11)
-        held = [competition.claim(f"w{n}", 60, 3) for n in range(tournament.jobs.count())]
+        held = [competition.claim(f"w{n}", 60) for n in range(tournament.jobs.count())]
         results = [(h, _played(h.job)) for h in held]
         for n in order:
             competition.store_result(*results[n])
@@ -47,8 +47,8 @@ def test_it_waits_for_earlier_jobs_before_rating(alice, bob, active_bot):
     active_bot(alice, "simple", builtin_code("simple"))
     active_bot(bob, "strong", builtin_code("strong"))
     competition.start_round_robin("rps-poker", 1, seed=12)
-    first = competition.claim("w1", 60, 3)
-    second = competition.claim("w2", 60, 3)
+    first = competition.claim("w1", 60)
+    second = competition.claim("w2", 60)
     later = competition.store_result(second, _played(second.job))
     later.refresh_from_db()
     assert later.rated is False
@@ -62,7 +62,7 @@ def test_it_ranks_by_mu_minus_three_sigma_and_shows_the_game_columns(alice, bob,
     active_bot(alice, "simple", builtin_code("simple"))
     active_bot(bob, "strong", builtin_code("strong"))
     competition.start_round_robin("rps-poker", 3, seed=13)
-    while (held := competition.claim("w1", 60, 3)) is not None:
+    while (held := competition.claim("w1", 60)) is not None:
         competition.store_result(held, _played(held.job))
     rows = list(LeaderboardRow.objects.order_by("rank"))
     assert [r.rank for r in rows] == [1, 2]
@@ -99,7 +99,7 @@ def test_it_rates_lower_scores_higher_when_the_game_says_so(alice, bob, active_b
     active_bot(alice, "simple", builtin_code("simple"))
     active_bot(bob, "strong", builtin_code("strong"))
     competition.start_round_robin("rps-poker", 1, seed=14)
-    held = competition.claim("w1", 60, 3)
+    held = competition.claim("w1", 60)
     played = _played(held.job)
     high, low = sorted(range(2), key=lambda seat: -played.seats[seat].score)
     assert played.seats[high].score > played.seats[low].score

@@ -44,11 +44,11 @@ def test_it_plays_a_round_robin_and_finishes_the_tournament(two_bots):
 
 def test_it_stores_a_result_once_even_if_a_stale_worker_reports(two_bots):
     competition.start_round_robin("rps-poker", 1, seed=1)
-    first = competition.claim("w1", lease_s=60, max_attempts=3)
+    first = competition.claim("w1", lease_s=60)
     played = competition.play_job(first.job)
     # w1's lease runs out; w2 claims the job again and stores it
     MatchJob.objects.filter(pk=first.job.pk).update(lease_until=timezone.now() - timedelta(1))
-    second = competition.claim("w2", lease_s=60, max_attempts=3)
+    second = competition.claim("w2", lease_s=60)
     assert second.job.pk == first.job.pk and second.attempt == 2
     assert competition.heartbeat(first, 60) is False
     assert competition.store_result(second, competition.play_job(second.job)) is not None
@@ -59,32 +59,56 @@ def test_it_stores_a_result_once_even_if_a_stale_worker_reports(two_bots):
 
 def test_it_does_not_hand_a_leased_job_to_another_worker(two_bots):
     competition.start_round_robin("rps-poker", 1, seed=2)
-    first = competition.claim("w1", lease_s=60, max_attempts=3)
-    second = competition.claim("w2", lease_s=60, max_attempts=3)
-    third = competition.claim("w3", lease_s=60, max_attempts=3)
+    first = competition.claim("w1", lease_s=60)
+    second = competition.claim("w2", lease_s=60)
+    third = competition.claim("w3", lease_s=60)
     assert first.job.pk != second.job.pk
     assert third is None
 
 
-def test_it_fails_a_job_after_the_attempt_cap(two_bots):
+def test_it_fails_a_job_at_its_cap_of_errors(two_bots):
     tournament = competition.start_round_robin("rps-poker", 1, seed=3)
     job = tournament.jobs.order_by("id").first()
-    MatchJob.objects.filter(pk=job.pk).update(
-        status=MatchJob.RUNNING, attempts=3, worker="dead", lease_until=timezone.now()
-    )
-    held = competition.claim("w1", lease_s=60, max_attempts=3)
+    MatchJob.objects.filter(pk=job.pk).update(errors=3, error="error on w0: KeyError: 7")
+    held = competition.claim("w1", lease_s=60, caps=competition.Caps(errors=3))
     assert held.job.pk != job.pk
     job.refresh_from_db()
     assert job.status == MatchJob.FAILED
-    assert "3 attempts" in job.error
+    assert job.error == "failed 3 times; the last time: error on w0: KeyError: 7"
+
+
+def test_lost_workers_do_not_count_as_errors_but_a_poison_job_ends(two_bots):
+    tournament = competition.start_round_robin("rps-poker", 1, seed=3)
+    job = tournament.jobs.order_by("id").first()
+    caps = competition.Caps(errors=3, claims=5)
+    # four workers in a row took it and died (their leases ran out): it is still played
+    MatchJob.objects.filter(pk=job.pk).update(
+        status=MatchJob.RUNNING, attempts=4, worker="dead", lease_until=timezone.now()
+    )
+    held = competition.claim("w1", lease_s=60, caps=caps)
+    assert (held.job.pk, held.attempt, held.job.errors) == (job.pk, 5, 0)
+    # the fifth died too: the sixth worker ends it, saying why
+    MatchJob.objects.filter(pk=job.pk).update(lease_until=timezone.now())
+    again = competition.claim("w2", lease_s=60, caps=caps)
+    assert again.job.pk != job.pk
+    job.refresh_from_db()
+    assert job.status == MatchJob.FAILED
+    assert job.error.startswith("taken 5 times without a result")
+    assert "the last one: w1" in job.error
 
 
 def test_it_gives_a_job_back_when_released(two_bots):
     competition.start_round_robin("rps-poker", 1, seed=4)
-    held = competition.claim("w1", lease_s=60, max_attempts=3)
-    assert competition.release(held, "stopping", count_attempt=False)
+    held = competition.claim("w1", lease_s=60)
+    assert competition.release(held, "stopping")
     job = MatchJob.objects.get(pk=held.job.pk)
-    assert (job.status, job.attempts, job.error) == (MatchJob.QUEUED, 0, "stopping")
+    # the claim count only grows (it is the token of the next claim); no error counted
+    assert (job.status, job.attempts, job.errors, job.error) == (MatchJob.QUEUED, 1, 0, "stopping")
+    again = competition.claim("w2", lease_s=60)
+    assert competition.release(again, "a bug", our_error=True)
+    job.refresh_from_db()
+    assert (job.attempts, job.errors) == (2, 1)
+    assert not competition.release(held, "stale")  # w1's token is no longer the job's
 
 
 def test_it_records_faults_and_goes_on(alice, bob, carol, active_bot):

@@ -34,7 +34,18 @@ class Command(BaseCommand):
             help="how long a claimed job is ours without a heartbeat",
         )
         parser.add_argument(
-            "--max-attempts", type=int, default=settings.WORKER_MAX_ATTEMPTS, metavar="N"
+            "--max-attempts",
+            type=int,
+            default=settings.WORKER_MAX_ATTEMPTS,
+            metavar="N",
+            help="errors of the platform's own on one job or validation before it fails",
+        )
+        parser.add_argument(
+            "--max-claims",
+            type=int,
+            default=settings.WORKER_MAX_CLAIMS,
+            metavar="N",
+            help="workers that took one job and stopped before its result, before it fails",
         )
         parser.add_argument("--poll", type=float, default=1.0, metavar="SECONDS")
         parser.add_argument(
@@ -71,9 +82,10 @@ class Command(BaseCommand):
             self._fan_out(opts)
             return
         worker = Worker(
-            Options(
+            Options.from_settings(
                 lease_s=opts["lease"],
                 max_attempts=opts["max_attempts"],
+                max_claims=opts["max_claims"],
                 poll_s=opts["poll"],
                 ladder_interval_s=opts["ladder_interval"],
                 validate=not opts["no_validate"],
@@ -120,6 +132,7 @@ class Command(BaseCommand):
             if opts[flag]:
                 argv.append("--" + flag.replace("_", "-"))
         argv += ["--lease", str(opts["lease"]), "--max-attempts", str(opts["max_attempts"])]
+        argv += ["--max-claims", str(opts["max_claims"])]
         argv += ["--poll", str(opts["poll"]), "--ladder-interval", str(opts["ladder_interval"])]
         argv += ["--keep-processes", str(opts["keep_processes"])]
         children = [subprocess.Popen(argv) for _ in range(opts["concurrency"])]

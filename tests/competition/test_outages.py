@@ -1,0 +1,243 @@
+"""The worker outlives its database: outages are waited out, never counted against a job.
+
+The first tests make the database fail on cue in-process (fast, every path); the last ones
+take a real database away: a PostgreSQL server of the test's own is shut down and started
+again, and a SQLite file is locked past the site's busy timeout, under running workers.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+import pytest
+from django.db import DataError, OperationalError
+
+from bots import competition, uploads
+from bots.models import BotVersion, Match, MatchJob
+from bots.worker import Heartbeat, Options, Worker
+from tests.competition.conftest import builtin_code, misbehaving
+from tests.competition.services import Site
+
+SLOW = misbehaving("import time; time.sleep(0.02)")
+
+
+@pytest.fixture
+def two_bots(alice, bob, active_bot):
+    return active_bot(alice, "simple", builtin_code("simple")), active_bot(
+        bob, "strong", builtin_code("strong")
+    )
+
+
+def failing(times: int, real, error: Exception | None = None):
+    """``real``, after raising ``error`` (a lost connection) the first ``times`` calls."""
+    calls = {"n": 0}
+
+    def call(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] <= times:
+            raise error or OperationalError("server closed the connection unexpectedly")
+        return real(*args, **kwargs)
+
+    call.calls = calls  # type: ignore[attr-defined]
+    return call
+
+
+def quick_worker(**options) -> Worker:
+    return Worker(Options(validate=False, db_retry_max_s=0.01, **options), name="w1")
+
+
+def test_a_result_waits_for_the_database_and_is_stored_once(two_bots, monkeypatch):
+    tournament = competition.start_round_robin("rps-poker", 1, seed=11)
+    store = failing(3, competition.store_result)
+    monkeypatch.setattr(competition, "store_result", store)
+    worker = quick_worker()
+    assert worker.run(batch=True) == 2
+    assert store.calls["n"] == 2 + 3
+    assert worker.counters.outages == 3 and worker.counters.played == 2
+    jobs = list(tournament.jobs.values_list("status", "attempts", "errors"))
+    assert jobs == [(MatchJob.DONE, 1, 0)] * 2
+    assert Match.objects.filter(tournament=tournament).count() == 2
+
+
+def test_claims_wait_for_the_database(two_bots, monkeypatch):
+    tournament = competition.start_round_robin("rps-poker", 1, seed=12)
+    monkeypatch.setattr(competition, "claim", failing(5, competition.claim))
+    worker = quick_worker()
+    assert worker.run(batch=True) == 2
+    assert worker.counters.outages == 5
+    assert set(tournament.jobs.values_list("status", "errors")) == {(MatchJob.DONE, 0)}
+
+
+def test_an_error_of_ours_while_storing_is_counted_and_the_worker_goes_on(
+    two_bots, monkeypatch
+):
+    tournament = competition.start_round_robin("rps-poker", 1, seed=13)
+    monkeypatch.setattr(
+        competition, "store_result", failing(1, competition.store_result, DataError("bad"))
+    )
+    worker = quick_worker()
+    assert worker.step() is True
+    job = tournament.jobs.order_by("id").first()
+    job.refresh_from_db()
+    assert (job.status, job.errors) == (MatchJob.QUEUED, 1)
+    assert job.error == "could not store on w1: DataError: bad"
+    worker.run(batch=True)
+    assert set(tournament.jobs.values_list("status", flat=True)) == {MatchJob.DONE}
+
+
+def test_the_heartbeat_outlives_an_outage(two_bots, monkeypatch):
+    competition.start_round_robin("rps-poker", 1, seed=14)
+    held = competition.claim("w1", lease_s=60)
+    answers = [OperationalError("terminating connection due to administrator command"), True]
+    calls = []
+
+    def beat(claim, lease_s):
+        calls.append(claim)
+        answer = answers[len(calls) - 1] if len(calls) <= len(answers) else False
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    monkeypatch.setattr(competition, "heartbeat", beat)
+    thread = Heartbeat(held, lease_s=0.3)
+    thread.start()
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+    # the outage did not end the thread: it beat again, then learnt that the job was lost
+    assert len(calls) == 3 and thread.lost
+
+
+def test_validation_has_a_cap_and_ends_in_a_clear_rejection(alice, monkeypatch):
+    version = uploads.upload(alice, "rps-poker", "mine", "mine.py", builtin_code("simple").encode())
+
+    def broken(version):
+        raise KeyError("a bug on our side")
+
+    monkeypatch.setattr(uploads, "run_validation", broken)
+    worker = Worker(Options(max_attempts=3, db_retry_max_s=0.01, poll_s=0), name="w1")
+    for _ in range(3):
+        assert worker.validate_one() is True
+        version.refresh_from_db()
+        assert version.status == BotVersion.VALIDATING and version.validation_lease is None
+    assert worker.validate_one() is False  # the fourth claim rejects it instead
+    version.refresh_from_db()
+    assert version.status == BotVersion.REJECTED
+    assert version.reason == (
+        "validation failed 3 times; the last time: error on w1: KeyError: 'a bug on our side'"
+    )
+    assert (version.validation_claims, version.validation_errors) == (3, 3)
+
+
+def test_validations_taken_by_workers_that_died_end_at_the_claims_cap(alice):
+    version = uploads.upload(alice, "rps-poker", "mine", "mine.py", builtin_code("simple").encode())
+    BotVersion.objects.filter(pk=version.pk).update(validation_claims=20)
+    assert uploads.claim_validation("w1", 60, competition.Caps(errors=3, claims=20)) is None
+    version.refresh_from_db()
+    assert version.status == BotVersion.REJECTED
+    assert version.reason.startswith("validation taken 20 times without a result")
+
+
+def test_a_validation_verdict_waits_for_the_database(alice, monkeypatch):
+    uploads.upload(alice, "rps-poker", "mine", "mine.py", builtin_code("simple").encode())
+    monkeypatch.setattr(uploads, "record_validation", failing(2, uploads.record_validation))
+    worker = Worker(Options(db_retry_max_s=0.01), name="w1")
+    assert worker.validate_one() is True
+    version = BotVersion.objects.get()
+    assert version.status == BotVersion.ACTIVE and version.validation_errors == 0
+    assert worker.counters.outages == 2
+
+
+# ---- real databases going away ----------------------------------------------------------------
+def _bots(site: Site, tmp_path) -> None:
+    for user, name, code in (
+        ("alice", "simple", builtin_code("simple")),
+        ("bob", "strong", builtin_code("strong")),
+        ("carol", "slow", SLOW),
+    ):
+        path = tmp_path / f"{name}.py"
+        path.write_text(code)
+        site.upload(path, user)
+    site.manage("start_tournament", "--rounds", "2", "--seed", "21")
+
+
+def _every_job_done_once_and_nothing_counted(site: Site) -> None:
+    jobs = site.one("SELECT count(*) FROM bots_matchjob")
+    assert jobs >= 12  # the tournament's, and the placement matches of the uploads
+    assert site.sql("SELECT status, count(*) FROM bots_matchjob GROUP BY status") == [
+        ("done", jobs)
+    ]
+    assert site.one("SELECT count(*) FROM bots_match") == jobs
+    assert site.one("SELECT count(DISTINCT job_id) FROM bots_match") == jobs
+    assert site.one("SELECT max(errors) FROM bots_matchjob") == 0
+    assert site.one("SELECT count(*) FROM bots_match WHERE NOT rated") == 0
+
+
+def _wait_for_some_work(site: Site) -> None:
+    site.wait_for("SELECT 1 FROM bots_matchjob WHERE status = 'done'", timeout=120)
+    site.wait_for("SELECT 1 FROM bots_matchjob WHERE status = 'running'", timeout=60)
+    open_jobs = "SELECT count(*) FROM bots_matchjob WHERE status IN ('queued', 'running')"
+    assert site.one(open_jobs) > 2
+
+
+@pytest.fixture
+def own_postgres(tmp_path_factory):
+    """A migrated site on a PostgreSQL server that this test may shut down."""
+    from cardsite.localservices import postgres_server
+
+    base = tmp_path_factory.mktemp("outage")
+    with postgres_server(base) as server:
+        var = base / "var"
+        var.mkdir()
+        site = Site(server.url, var)
+        site.manage("migrate", "-v", "0")
+        try:
+            yield server, site
+        finally:
+            for worker in site.workers:
+                worker.kill()
+
+
+@pytest.mark.services
+def test_workers_outlive_a_postgresql_shutdown(own_postgres, tmp_path):
+    server, site = own_postgres
+    _bots(site, tmp_path)
+    workers = [site.start_worker(name, "--lease", "3", "--batch") for name in ("one", "two")]
+    _wait_for_some_work(site)
+    server.pause()
+    time.sleep(8)
+    assert all(w.proc.poll() is None for w in workers), "a worker exited: the database was away"
+    server.resume()
+    for worker in workers:
+        assert worker.wait(timeout=240) == 0, worker.text()
+    text = "".join(w.text() for w in workers)
+    assert "event=database.unavailable" in text and "event=database.back" in text
+    assert "Traceback" not in text
+    _every_job_done_once_and_nothing_counted(site)
+
+
+@pytest.mark.services
+def test_a_worker_outlives_a_sqlite_file_locked_past_its_busy_timeout(tmp_path):
+    var = tmp_path / "var"
+    var.mkdir()
+    site = Site("", var, extra_env={"SQLITE_BUSY_TIMEOUT": "1"})
+    site.manage("migrate", "-v", "0")
+    _bots(site, tmp_path)
+    worker = site.start_worker("one", "--lease", "3", "--batch")
+    try:
+        _wait_for_some_work(site)
+        lock = sqlite3.connect(site.sqlite_path, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        try:
+            time.sleep(6)  # six times the busy timeout
+            assert worker.proc.poll() is None, worker.text()
+        finally:
+            lock.execute("COMMIT")
+            lock.close()
+        assert worker.wait(timeout=240) == 0, worker.text()
+    finally:
+        worker.kill()
+    text = worker.text()
+    assert "database is locked" in text and "event=database.back" in text
+    assert "Traceback" not in text
+    _every_job_done_once_and_nothing_counted(site)
