@@ -69,9 +69,7 @@ def test_claims_wait_for_the_database(two_bots, monkeypatch):
     assert set(tournament.jobs.values_list("status", "errors")) == {(MatchJob.DONE, 0)}
 
 
-def test_an_error_of_ours_while_storing_is_counted_and_the_worker_goes_on(
-    two_bots, monkeypatch
-):
+def test_an_error_of_ours_while_storing_is_counted_and_the_worker_goes_on(two_bots, monkeypatch):
     tournament = competition.start_round_robin("rps-poker", 1, seed=13)
     monkeypatch.setattr(
         competition, "store_result", failing(1, competition.store_result, DataError("bad"))
