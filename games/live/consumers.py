@@ -22,7 +22,7 @@ from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live import tables
-from games.live.hub import hub, public_group, seat_group
+from games.live.hub import hub, lobby_group, public_group, seat_group
 from games.models import Table, TableSeat
 
 log = logging.getLogger("games.live")
@@ -243,9 +243,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Someone took a seat: show the lobby, and start if the table is now full."""
         await self._catch_up()
 
-
-def lobby_group(table_id: int) -> str:
-    return f"table.{table_id}.lobby"
+    async def table_started(self, event: dict[str, Any]) -> None:
+        """The match has started: a socket not yet following it (a spectator who came to
+        the lobby) catches up with it and hears it from now on."""
+        if self.following is None:
+            await self._catch_up()
 
 
 @dataclass
