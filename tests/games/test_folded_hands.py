@@ -125,3 +125,29 @@ def test_no_page_or_api_answer_shows_a_folded_hand(client, slug):
 def face_up_cards_in(page: str) -> list[str]:
     """The labels of the face-up cards the page draws (``includes/card.html``)."""
     return re.findall(r'aria-label="([^"]+ of (?:spades|hearts))"', page)
+
+
+def test_the_dealer_never_shows_the_cards_of_a_folded_uth_round():
+    game = get_game("uth")
+    folds = ["[check]", "[check]", "[fold]"] * 2
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(4, config={"max_rounds": 2}), [ScriptedAgent(folds)], seed=4
+    )
+    state, record = outcome.state, json.loads(json.dumps(outcome.record))
+    assert [r["folded"] for r in state.rounds] == [True, True]
+    rules = game.table()
+    for done, public, mine in zip(
+        state.rounds, rules.view(state, None)["rounds"], rules.view(state, 0)["rounds"],
+        strict=True,
+    ):  # fmt: skip
+        assert public["dealer"] is None and public["player"] is None
+        assert mine["dealer"] is None and mine["player"] == done["player"]
+        assert public["board"] == done["board"]  # turned before the river's fold
+    showdowns = [f for f in replays.build(record).frames if f["label"].endswith("showdown")]
+    assert len(showdowns) == 2
+    for frame in showdowns:
+        (dealer,) = [z for z in frame["shared"] if z["label"] == "Dealer"]
+        assert dealer["cards"] == [] and dealer["down"] == 2
+    public = game.state_class.public_record(record)
+    assert public["seed"] is None
+    assert all("outcome" not in e for e in public["events"] if e["type"] == "chance")
