@@ -322,8 +322,12 @@ def tournament(request: HttpRequest, pk: int) -> dict[str, Any]:
         }
         for r in recent_results(found)
     ]
+    settings = found.settings
+    if not get_game(found.game).state_class.seed_is_public:
+        # every match's seed comes from these: they would deal cards no one was shown
+        settings = {k: v for k, v in settings.items() if k not in ("seed", "seeds")}
     return _tournament_ref(found) | {
-        "settings": found.settings,
+        "settings": settings,
         "progress": {k: progress[k] for k in ("jobs", "total", "percent", "finished")},
         "recent": recent,
         "results": cross_table(found) if progress["finished"] else None,

@@ -151,3 +151,15 @@ def test_the_dealer_never_shows_the_cards_of_a_folded_uth_round():
     public = game.state_class.public_record(record)
     assert public["seed"] is None
     assert all("outcome" not in e for e in public["events"] if e["type"] == "chance")
+
+
+@pytest.mark.django_db
+def test_a_poker_tournament_keeps_the_seed_its_matches_are_dealt_from(client):
+    from bots.models import Tournament
+
+    poker = Tournament.objects.create(game="kuhn", settings={"rounds": 1, "seed": 987654321})
+    rps = Tournament.objects.create(game="rps-poker", settings={"rounds": 1, "seed": 123456789})
+    assert "seed" not in client.get(f"/api/tournaments/{poker.pk}/").json()["settings"]
+    assert "987654321" not in client.get(f"/tournaments/{poker.pk}/").content.decode()
+    assert client.get(f"/api/tournaments/{rps.pk}/").json()["settings"]["seed"] == 123456789
+    assert "123456789" in client.get(f"/tournaments/{rps.pk}/").content.decode()
