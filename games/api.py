@@ -253,6 +253,7 @@ def match(request: HttpRequest, pk: int) -> dict[str, Any]:
         .defer("stderr", "version__code", "version__validation_log", "version__reason")
         .order_by("seat")
     )
+    public = get_game(found.game).state_class.public_record(found.record)
     return {
         "_last_modified": found.played,
         "id": found.pk,
@@ -262,7 +263,7 @@ def match(request: HttpRequest, pk: int) -> dict[str, Any]:
         else {"id": found.tournament_id, "url": f"/api/tournaments/{found.tournament_id}/"},
         "played": _when(found.played),
         "duration_s": found.duration_s,
-        "seed": found.seed,
+        "seed": public.get("seed"),
         "rated": found.rated,
         "participants": [
             {
@@ -275,7 +276,7 @@ def match(request: HttpRequest, pk: int) -> dict[str, Any]:
             }
             for s in seats
         ],
-        "record": found.record,
+        "record": public,
     }
 
 
@@ -321,8 +322,12 @@ def tournament(request: HttpRequest, pk: int) -> dict[str, Any]:
         }
         for r in recent_results(found)
     ]
+    settings = found.settings
+    if not get_game(found.game).state_class.seed_is_public:
+        # every match's seed comes from these: they would deal cards no one was shown
+        settings = {k: v for k, v in settings.items() if k not in ("seed", "seeds")}
     return _tournament_ref(found) | {
-        "settings": found.settings,
+        "settings": settings,
         "progress": {k: progress[k] for k in ("jobs", "total", "percent", "finished")},
         "recent": recent,
         "results": cross_table(found) if progress["finished"] else None,

@@ -1,7 +1,9 @@
 """Match pages: participants, result, faults, the replay viewer and the record download.
 
 ``/matches/<pk>/`` is public: it never shows what a bot wrote to stderr (that is for the
-bot's owner, on the bot's page). The replay's frames come from :mod:`games.replays`; the
+bot's owner, on the bot's page), nor what the game keeps secret after the match (the
+game's ``public_record``: a folded poker hand's cards); the replay's frames hide the same.
+The replay's frames come from :mod:`games.replays`; the
 page draws the frame asked for (``?step=N``, the first by default) on the server, so the
 table and the whole log are there without JavaScript, and ``static/js/replay.js`` steps
 through ``replay.json`` in the browser.
@@ -50,6 +52,16 @@ def _replay(match: Match, seats: list[Any]) -> replays.Replay:
         lambda: replays.build(match.record, names if same else None),
         REPLAY_CACHE_S,
     )
+
+
+def public_record(match: Match) -> dict[str, Any]:
+    """What anyone may see of the match's record: the game decides (a folded poker hand's
+    cards, and the seed that would deal them again, stay secret)."""
+    try:
+        state_class = get_game(match.game).state_class
+    except KeyError:
+        return match.record
+    return state_class.public_record(match.record)
 
 
 def _drawn_zone(part: dict[str, Any]) -> dict[str, Any]:
@@ -132,6 +144,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     except KeyError:
         title = match.game
     faults = [s for s in seats if s.fault_kind]
+    public = public_record(match)
     context = {
         "match": match,
         "title": title,
@@ -146,19 +159,19 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "last_step": max(len(replay.frames) - 1, 0),
         "previous_step": max(step - 1, 0),
         "next_step": min(step + 1, max(len(replay.frames) - 1, 0)),
-        "events": [json.dumps(e) for e in match.record.get("events", [])]
-        if not replay.supported
-        else [],
+        "seed": public.get("seed"),
+        "replayable": public.get("events") == match.record.get("events"),
+        "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
     }
     return render(request, "matches/match.html", context)
 
 
 def match_record(request: HttpRequest, pk: int) -> HttpResponse:
-    """The full match record as a file: config, seed, events, result (``GameState.replay``
-    rebuilds the match from it)."""
+    """The match record as a file: config, seed, events, result (``GameState.replay``
+    rebuilds the match from it), less what the game keeps secret (:func:`public_record`)."""
     match = _match(pk)
     response = HttpResponse(
-        json.dumps(match.record, indent=1) + "\n", content_type="application/json"
+        json.dumps(public_record(match), indent=1) + "\n", content_type="application/json"
     )
     filename = f"card-arena-{match.game}-match-{match.pk}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'

@@ -487,7 +487,9 @@ def _uth_showdown(done: dict[str, Any], name: str, lines: list[str], net: list[A
         [zone("Hole cards", done["player"])],
         [f"{done['chips']:g} chips", *_uth_bets(done["bets"]["ante"], done["bets"]["play"])],
     )
-    shared = [zone("Dealer", done["dealer"]), zone("Board", done["board"])]
+    # the dealer turns its cards over only at a showdown, never after a fold
+    dealer = zone("Dealer", down=2) if done["folded"] else zone("Dealer", done["dealer"])
+    shared = [dealer, zone("Board", done["board"])]
     frame = _frame(f"Round {done['round']}: showdown", lines, net, [seat], shared)
     frame["notes"] = [f"round net {done['net']:+g}"]
     frame["actor"] = 0

@@ -60,5 +60,9 @@ class BlackjackPPTable(TableRules):
                 mine["legal"] = state.legal()
         return public | {"you": mine}
 
+    def result(self, state: BlackjackPPState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
+        """The result without the cards of a hand no one saw at a showdown (your own kept)."""
+        return state.result_for(seat)
+
     def default_action(self, state: BlackjackPPState, seat: int) -> Any:  # type: ignore[override]
         return "stand"

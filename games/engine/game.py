@@ -128,6 +128,23 @@ class GameState(ABC):
     def default_config(cls) -> dict[str, Any]:
         return {}
 
+    # ---- what may be shown of a finished match ------------------------------------------
+    #: False for a game whose seed must stay secret: with it, anyone could deal the match
+    #: again and see cards that no one was shown at the table
+    seed_is_public: ClassVar[bool] = True
+
+    @classmethod
+    def public_record(cls, record: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (None: anyone) may see of a stored match record: the record pages,
+        the API and the end of a live table show this, never the stored record itself.
+
+        By default the whole record, as nothing is secret once the match is over; a game
+        that keeps some cards secret for good (poker: a folded hand) overrides this. Without
+        its seed, a record is kept from dealing the match again."""
+        if cls.seed_is_public:
+            return record
+        return record | {"seed": None}
+
     # ---- what subclasses implement ------------------------------------------------------
     @abstractmethod
     def start(self, chance: Chance) -> None:

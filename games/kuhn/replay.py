@@ -1,8 +1,10 @@
 """Replay frames of the chip games: Kuhn poker, Leduc hold'em and Blackjack++.
 
 ``games/replays.py`` imports this module, which registers one frame builder per game: a
-frame for the start of the match, then one per action, showing every card of the hand in
-play (a replay is watched after the match, when nothing is secret any more).
+frame for the start of the match, then one per action, showing the cards of the hand in
+play. A replay is public and watched after the match, so it shows the hole cards of a poker
+hand only if that hand reached a showdown: the cards of a folded hand (or of a hand cut short
+by a fault, at any game) stay face down in every frame, as they did at the table.
 """
 
 from __future__ import annotations
@@ -35,8 +37,11 @@ def _scores(state: HandsMatch) -> list[Any]:
 
 def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     frames: list[Frame] = []
+    #: the hand (its index in ``hands_played``) each frame's table shows, if any
+    hands: list[int | None] = []
     game = record["game"]
     before = ""
+    state: Any = None
     for event, state in steps(record):
         if event is None:
             frame = _frame(
@@ -66,13 +71,30 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             )
             frame["label"] = f"Hand {len(state.hands_played)}: the end"
             _poker_table(frame, game, done, None)
+            hands.append(len(state.hands_played) - 1)
         else:
             frame["label"] = frame["label"] or f"Hand {state.hand + 1}"
             if not state.is_over():
                 _poker_table(frame, game, None, state)
+            hands.append(None if state.is_over() else state.hand)
         before = "/".join(state.rounds) if game == "leduc" else getattr(state, "history", "")
         frames.append(frame)
+    if state is not None:
+        shown = {i for i, done in enumerate(state.hands_played) if done["showdown"]}
+        _face_down(frames, hands, shown)
     return frames
+
+
+def _face_down(frames: list[Frame], hands: list[int | None], shown: set[int]) -> None:
+    """Turn the seats' cards face down in the frames of every hand not in ``shown`` (the
+    hands whose cards were shown at the table)."""
+    for frame, hand in zip(frames, hands, strict=True):
+        if hand is None or hand in shown:
+            continue
+        for seat in frame["seats"]:
+            for part in seat["zones"]:
+                part["down"] += len(part["cards"])
+                part["cards"] = []
 
 
 def _poker_table(frame: Frame, game: str, done: dict | None, state: Any) -> None:

@@ -188,6 +188,44 @@ class HandsMatch(GameState):
             "faults": {str(s): f.as_dict() for s, f in self.faults.items()},
         }
 
+    # ---- what may be seen of it ---------------------------------------------------------
+    # Hole cards are shown only at a showdown: the seed, which deals every hand again, and
+    # the recorded shuffles stay secret, and a folded hand's cards are left out for good.
+    seed_is_public: ClassVar[bool] = False
+
+    @classmethod
+    def seen_hand(cls, done: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """A finished hand (of ``hands_played``) as ``seat`` (None: anyone) may see it: the
+        cards of a hand that reached a showdown; of a folded one, a seat's own card alone."""
+        if done.get("showdown", True):
+            return done
+        first = done["first"]
+        cards = [
+            card if seat is not None and (position + first) % 2 == seat else None
+            for position, card in enumerate(done["cards"])
+        ]
+        return done | {"cards": cards}
+
+    def result_for(self, seat: int | None) -> dict[str, Any]:
+        """:meth:`result` as ``seat`` (None: anyone) may see it."""
+        return self.result() | {"hand_log": [self.seen_hand(d, seat) for d in self.hands_played]}
+
+    @classmethod
+    def public_record(cls, record: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """The record without its seed, the outcomes of its shuffles, or the cards of the
+        hands that did not reach a showdown (``seat`` keeps its own). It cannot be replayed:
+        the site builds replays from the stored record, and hides the same cards in them."""
+        events = [
+            {k: v for k, v in event.items() if k != "outcome"}
+            if event.get("type") == "chance"
+            else event
+            for event in record.get("events", [])
+        ]
+        result = record.get("result")
+        if isinstance(result, dict) and isinstance(result.get("hand_log"), list):
+            result = result | {"hand_log": [cls.seen_hand(d, seat) for d in result["hand_log"]]}
+        return super().public_record(record, seat) | {"events": events, "result": result}
+
 
 @dataclass
 class KuhnState(HandsMatch):

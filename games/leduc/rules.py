@@ -89,6 +89,12 @@ class LeducState(HandsMatch):
     def at_stake(self, position: int) -> float:
         return float(self.pot()[position])
 
+    @classmethod
+    def seen_hand(cls, done: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """As in Kuhn poker, and the public card only if it was turned (a second round)."""
+        seen = super().seen_hand(done, seat)
+        return seen if "/" in done["history"] else seen | {"board": None}
+
     def hand_record(self) -> dict[str, Any]:
         return {
             "cards": list(self.private()),

@@ -49,5 +49,9 @@ class LeducTable(TableRules):
                 mine["legal"] = state.legal()
         return public | {"you": mine}
 
+    def result(self, state: LeducState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
+        """The result without the cards of a hand no one saw at a showdown (your own kept)."""
+        return state.result_for(seat)
+
     def default_action(self, state: LeducState, seat: int) -> Any:  # type: ignore[override]
         return "f" if "f" in state.legal() else "c"

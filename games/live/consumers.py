@@ -22,8 +22,9 @@ from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live import tables
-from games.live.hub import hub, public_group, seat_group
+from games.live.hub import hub, lobby_group, public_group, seat_group
 from games.models import Table, TableSeat
+from games.registry import get_game
 
 log = logging.getLogger("games.live")
 
@@ -90,7 +91,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _catch_up(self, sight: Sight | None = None) -> None:
         """Bring this socket up to date: the lobby, or the running match, or its end."""
         if sight is None:
-            sight = await database_sync_to_async(_look)(pk=self.table_id)
+            sight = await database_sync_to_async(_look)(self.seat, pk=self.table_id)
             assert sight is not None  # tables are never deleted
         table = sight.table
         if sight.lobby is not None:
@@ -243,9 +244,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """Someone took a seat: show the lobby, and start if the table is now full."""
         await self._catch_up()
 
-
-def lobby_group(table_id: int) -> str:
-    return f"table.{table_id}.lobby"
+    async def table_started(self, event: dict[str, Any]) -> None:
+        """The match has started: a socket not yet following it (a spectator who came to
+        the lobby) catches up with it and hears it from now on."""
+        if self.following is None:
+            await self._catch_up()
 
 
 @dataclass
@@ -262,22 +265,27 @@ class Sight:
     end: dict[str, Any] | None = None
 
 
-def _look(**lookup: Any) -> Sight | None:
+def _look(seat: int | None, **lookup: Any) -> Sight | None:
     table = tables.load(**lookup)
     if table is None:
         return None
+    return _sight(table, seat)
+
+
+def _sight(table: Table, seat: int | None) -> Sight:
     if table.state == Table.OPEN:
         return Sight(table, lobby=lobby_message(table), full=tables.is_full(table))
     if table.state == Table.PLAYING:
         return Sight(table, stale=tables.is_stale(table))
-    return Sight(table, end=_end_message(table))
+    return Sight(table, end=_end_message(table, seat))
 
 
 def _load(token: str, user: Any, session: Any) -> tuple[Sight, int | None] | None:
-    sight = _look(token=token)
-    if sight is None:
+    table = tables.load(token=token)
+    if table is None:
         return None
-    return sight, tables.seat_of(sight.table, tables.person_of(user, session))
+    seat = tables.seat_of(table, tables.person_of(user, session))
+    return _sight(table, seat), seat
 
 
 def lobby_message(table: Table) -> dict[str, Any]:
@@ -290,11 +298,13 @@ def lobby_message(table: Table) -> dict[str, Any]:
     }
 
 
-def _end_message(table: Table) -> dict[str, Any]:
+def _end_message(table: Table, seat: int | None) -> dict[str, Any]:
     if table.state == Table.FINISHED and table.match_id:
+        # the end as the seat saw it at the table: the game keeps secret what it must
+        record = get_game(table.game).state_class.public_record(table.match.record, seat)
         return {
             "type": "over",
-            "result": table.match.record.get("result", {}),
+            "result": record.get("result", {}),
             "match": table.match_id,
             "url": f"/matches/{table.match_id}/",
         }

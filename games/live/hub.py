@@ -40,6 +40,11 @@ def public_group(table_id: int) -> str:
     return f"table.{table_id}.public"
 
 
+def lobby_group(table_id: int) -> str:
+    """Every socket at a table, seated or not: lobby news, and the start of the match."""
+    return f"table.{table_id}.lobby"
+
+
 class Hub:
     def __init__(self) -> None:
         self.hosts: dict[int, TableHost] = {}
@@ -133,6 +138,9 @@ class Hub:
         log.info("event=table.start table=%s game=%s", table.token, table.game)
         for message in self._early.pop(table_id, []):
             await self._handle(message)
+        # Sockets that came while the table waited and did not start it (spectators, and
+        # people whose table another socket started) follow the match from now on.
+        await get_channel_layer().group_send(lobby_group(table_id), {"type": "table.started"})
         return True
 
     async def _finish(self, facts: tables.TableFacts, finish: Finish) -> dict[str, Any]:

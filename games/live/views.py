@@ -28,7 +28,7 @@ from bots.models import BotVersion
 from games import replays
 from games.engine.cards import standard_deck
 from games.live import tables
-from games.live.consumers import lobby_group
+from games.live.hub import lobby_group
 from games.models import Table, TableSeat
 from games.registry import GameSpec, game_slugs, get_game
 from games.rps_poker.cards import FULL_DECK

@@ -286,6 +286,31 @@ class UthState(GameState):
     def is_over(self) -> bool:
         return self.phase == OVER
 
+    # ---- what may be seen of it ---------------------------------------------------------
+    # The dealer turns its cards over only at a showdown: the seed, which deals every round
+    # again, and the recorded shuffles stay secret, and so do the cards of a folded round.
+    seed_is_public: ClassVar[bool] = False
+
+    @staticmethod
+    def seen_round(done: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """A settled round (of ``rounds``) as ``seat`` (None: anyone) may see it: a folded
+        round without the dealer's cards, and without the hole cards but for the seat."""
+        if not done.get("folded"):
+            return done
+        return done | {"dealer": None, "player": done["player"] if seat == 0 else None}
+
+    @classmethod
+    def public_record(cls, record: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """The record without its seed or the outcomes of its shuffles (the result holds no
+        card). It cannot be replayed: the site builds replays from the stored record."""
+        events = [
+            {k: v for k, v in event.items() if k != "outcome"}
+            if event.get("type") == "chance"
+            else event
+            for event in record.get("events", [])
+        ]
+        return super().public_record(record, seat) | {"events": events}
+
     def result(self) -> dict[str, Any]:
         net = chip_value(self.chips - self.config["chips"])
         return {

@@ -1,5 +1,5 @@
 """Ultimate Texas Hold'em at a live table: your hole cards, the board as far as it is turned,
-your bets and chips; the dealer's cards only once a round is settled."""
+your bets and chips; the dealer's cards only once a round reaches the showdown."""
 
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ class UthTable(TableRules):
             "chips": state.observation()["chips"] if live else state.result()["chips"],
             "bets": {"ante": state.ante, "blind": state.ante, "play": state.play_bet},
             "taken": [text(a) for a in state.taken] if live else [],
-            # settled rounds are public: every card of them was turned
-            "rounds": state.rounds[-RECENT:],
+            # settled rounds: the cards turned at the showdown (a folded round's hole cards
+            # only to the seat, the dealer's to no one)
+            "rounds": [state.seen_round(r, seat) for r in state.rounds[-RECENT:]],
             "outcome": state.outcome,
         }
         if seat is None:

@@ -865,7 +865,8 @@
       if (last) {
         var verdict = last.folded ? "you folded" : handWords(last.player_hand) + " against the dealer's " + handWords(last.dealer_hand) +
           (last.dealer_qualifies ? "" : " (dealer does not qualify)");
-        parts.push(zone("Round " + last.round + ": dealer", last.dealer, 0, "small"));
+        // a folded round's dealer cards are never turned over
+        parts.push(zone("Round " + last.round + ": dealer", last.dealer || [], last.dealer ? 0 : 2, "small"));
         parts.push(zone("Round " + last.round + ": board", last.board, 0, "small"));
         parts.push(fact("Round " + last.round + ": " + verdict + ", " + signed(last.net) + " chips."));
       }

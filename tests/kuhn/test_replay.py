@@ -1,5 +1,6 @@
 """The replay viewer's frames for Kuhn poker, Leduc hold'em and Blackjack++: one for the
-start and one per action, each hand's end with its result, every card of the hand in play."""
+start and one per action, each hand's end with its result, the cards of the hand in play
+(face down, in poker, unless the hand reaches a showdown)."""
 
 from __future__ import annotations
 
@@ -32,5 +33,5 @@ def test_a_match_replays_as_one_frame_per_action_with_each_hands_result(slug, en
     assert replay.frames[-1]["scores"] == outcome.result["scores"]
     for frame in replay.frames[1:]:
         assert frame["actor"] in (0, 1) and frame["lines"][0].startswith(("ann ", "bob "))
-        assert all(z["cards"] for s in frame["seats"] for z in s["zones"])
+        assert all(z["cards"] or z["down"] for s in frame["seats"] for z in s["zones"])
     json.dumps(replay.as_json())

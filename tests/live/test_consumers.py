@@ -383,3 +383,34 @@ async def test_sockets_of_another_process_hear_and_act_through_the_channel_layer
     assert hub.remote[table.pk] == {"seat:1": 0, "public": 0}
     await a.close()
     await finish_off(table)
+
+
+async def test_a_spectator_who_comes_before_the_match_starts_hears_it_to_the_end():
+    ann = await make_user("ann")
+    table = await make_table("kuhn", ann, ["me", "builtin:simple"])  # full at once
+    watcher = await socket(table.token)
+    assert await watcher.connect()
+    assert (await watcher.next("hello"))["seat"] is None
+    await watcher.next("lobby")
+    player = await socket(table.token, ann)
+    assert await player.connect()  # the seated socket starts the match
+    answered: set[int] = set()
+    while True:
+        turn = asyncio.ensure_future(player.next("turn", timeout=20))
+        over = asyncio.ensure_future(player.next("over", timeout=20))
+        done, _ = await asyncio.wait([turn, over], return_when=asyncio.FIRST_COMPLETED)
+        if over in done:
+            turn.cancel()
+            break
+        over.cancel()
+        number = turn.result()["turn"]
+        if number not in answered:
+            answered.add(number)
+            await player.send({"type": "act", "turn": number, "action": "p"})
+    end = await watcher.next("over", timeout=20)
+    assert end["url"] == f"/matches/{end['match']}/"
+    views = [f["view"] for f in watcher.frames if f["type"] == "state"]
+    assert views, "the spectator saw no play"
+    assert all("you" not in view for view in views)
+    for sock in (player, watcher):
+        await sock.close()
