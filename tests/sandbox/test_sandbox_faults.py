@@ -172,3 +172,15 @@ def test_nul_and_bytes_that_are_not_utf8_are_stored_as_replacement_characters(pl
     assert_storable(played)
     tail = played.agent.fault_reports[-1].stderr_tail
     assert "\ufffd" in tail and ("before" in tail or "b\ufffd" in tail)
+
+
+def test_nul_and_a_lone_surrogate_in_an_answer_are_refused_and_storable(play, tmp_path):
+    played = play(hostile(tmp_path, "unstorable_answer.py"))
+    assert_forfeited(played, "invalid", "expected an index", "pick \ufffd this \ufffd card")
+    assert_storable(played)
+
+
+def test_an_answer_that_is_not_utf8_is_a_protocol_fault(play, tmp_path):
+    played = play(hostile(tmp_path, "not_utf8_line.py"))
+    assert_forfeited(played, "protocol", "during draft_pick")
+    assert_storable(played)
