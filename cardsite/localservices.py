@@ -446,16 +446,6 @@ class RedisServer:
     def is_ready(self) -> bool:
         return redis_ping(self.port)
 
-    def pause(self) -> None:
-        """Shut the server down as an administrator would (clients get AdminShutdown), keeping
-        its data: :meth:`resume` starts it again on the same port (for outage tests)."""
-        self._pg("PostgreSQL did not stop", "pg_ctl", "-D", self.datadir, "-m", "fast", "-w",
-                 "stop")  # fmt: skip
-        self.pid = None
-
-    def resume(self, timeout: float = START_TIMEOUT) -> None:
-        _run_postgres(self, timeout)
-
     def stop(self) -> None:
         """Stop the server and remove its folder. Safe to call more than once."""
         if self.stopped:

@@ -83,10 +83,7 @@ def pg_site(tmp_path_factory):
 
     base = tmp_path_factory.mktemp("pg")
     with postgres_server(base) as server:
-        var = base / "var"
-        var.mkdir()
-        site = Site(server.url, var)
-        site.manage("migrate", "-v", "0")
+        site = Site.migrated(server.url, base)
         yield site
         site.reset()
 

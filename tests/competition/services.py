@@ -60,6 +60,16 @@ class Site:
         env.update(CARD_ARENA_VAR=str(self.var), **self.extra_env, **extra)
         return env
 
+    @classmethod
+    def migrated(cls, url: str, base: Path, **extra_env: str) -> Site:
+        """A site whose folder is ``base/var``, its database (``url``, or SQLite there)
+        migrated."""
+        var = base / "var"
+        var.mkdir()
+        site = cls(url, var, extra_env=extra_env)
+        site.manage("migrate", "-v", "0")
+        return site
+
     @property
     def sqlite_path(self) -> Path:
         return self.var / "db.sqlite3"

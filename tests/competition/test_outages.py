@@ -185,10 +185,7 @@ def own_postgres(tmp_path_factory):
 
     base = tmp_path_factory.mktemp("outage")
     with postgres_server(base) as server:
-        var = base / "var"
-        var.mkdir()
-        site = Site(server.url, var)
-        site.manage("migrate", "-v", "0")
+        site = Site.migrated(server.url, base)
         try:
             yield server, site
         finally:
@@ -216,10 +213,7 @@ def test_workers_outlive_a_postgresql_shutdown(own_postgres, tmp_path):
 
 @pytest.mark.services
 def test_a_worker_outlives_a_sqlite_file_locked_past_its_busy_timeout(tmp_path):
-    var = tmp_path / "var"
-    var.mkdir()
-    site = Site("", var, extra_env={"SQLITE_BUSY_TIMEOUT": "1"})
-    site.manage("migrate", "-v", "0")
+    site = Site.migrated("", tmp_path, SQLITE_BUSY_TIMEOUT="1")
     _bots(site, tmp_path)
     worker = site.start_worker("one", "--lease", "3", "--batch")
     try:

@@ -160,8 +160,16 @@ def test_a_deeply_nested_answer_is_an_invalid_answer(play, tmp_path, ext):
     assert_storable(played)
 
 
+def raw_reply(tmp_path, value: bytes, call: int = 2):
+    """A bot that answers draft_pick (call ``call``: the one after the hello) with ``value``
+    as raw bytes on the protocol channel."""
+    line = b'{"type": "return", "id": %d, "value": %s}\n' % (call, value)
+    return hostile(tmp_path, "raw_reply.py", line=repr(line))
+
+
 def test_a_deeply_nested_line_on_the_protocol_channel_is_refused(play, tmp_path):
-    played = play(hostile(tmp_path, "nested_line.py"))
+    # the depth is checked before anything else, even the call's id
+    played = play(raw_reply(tmp_path, b"[" * 5000 + b"]" * 5000, call=1))
     assert_forfeited(played, "invalid", "the reply to draft_pick is JSON nested 5001 deep")
 
 
@@ -175,12 +183,12 @@ def test_nul_and_bytes_that_are_not_utf8_are_stored_as_replacement_characters(pl
 
 
 def test_nul_and_a_lone_surrogate_in_an_answer_are_refused_and_storable(play, tmp_path):
-    played = play(hostile(tmp_path, "unstorable_answer.py"))
+    played = play(raw_reply(tmp_path, b'"pick \\u0000 this \\ud800 card"'))
     assert_forfeited(played, "invalid", "expected an index", "pick \ufffd this \ufffd card")
     assert_storable(played)
 
 
 def test_an_answer_that_is_not_utf8_is_a_protocol_fault(play, tmp_path):
-    played = play(hostile(tmp_path, "not_utf8_line.py"))
+    played = play(raw_reply(tmp_path, b'"\xff\xfe\xed\xa0\x80"'))
     assert_forfeited(played, "protocol", "during draft_pick")
     assert_storable(played)
