@@ -113,8 +113,13 @@ def uth_check(state, seat, view) -> None:
     if not state.is_over():
         leaked = strings(current) & hidden
         assert not leaked, f"seat {seat} sees {leaked}"
-    # settled rounds only
-    assert view["rounds"] == state.rounds[-len(view["rounds"]) :] if view["rounds"] else True
+    # settled rounds only, as the seat may see them: a folded round's dealer cards to no one,
+    # its hole cards to the seat alone
+    settled = state.rounds[-len(view["rounds"]) :] if view["rounds"] else []
+    assert view["rounds"] == [state.seen_round(r, seat) for r in settled]
+    for shown, done in zip(view["rounds"], settled, strict=True):
+        if done["folded"]:
+            assert not strings(shown) & set(done["dealer"]) - set(done["board"])
     assert len(view["rounds"]) <= len(state.rounds)
 
 
