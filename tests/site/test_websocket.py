@@ -27,6 +27,25 @@ async def test_it_round_trips_a_ping_through_the_channel_layer():
 
 
 @pytest.mark.asyncio
+async def test_the_ping_socket_answers_a_deeply_nested_frame_with_an_error():
+    communicator = WebsocketCommunicator(
+        application, "/ws/ping/", headers=[(b"origin", b"http://localhost")]
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.send_to(text_data="[" * 1000 + "]" * 1000)
+    assert await communicator.receive_json_from(timeout=5) == {
+        "type": "error",
+        "error": "a message may nest arrays and objects at most 32 deep",
+    }
+    await communicator.send_to(text_data="{not json")
+    assert (await communicator.receive_json_from(timeout=5))["error"] == "a message must be JSON"
+    await communicator.send_json_to({"type": "ping", "echo": 7})
+    assert await communicator.receive_json_from(timeout=5) == {"type": "pong", "echo": 7}
+    await communicator.disconnect()
+
+
+@pytest.mark.asyncio
 async def test_it_refuses_a_websocket_from_a_foreign_origin():
     communicator = WebsocketCommunicator(
         application, "/ws/ping/", headers=[(b"origin", b"http://evil.example")]
