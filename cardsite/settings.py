@@ -28,11 +28,20 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from cardsite.env import envbool, envint, envints, envlist, secret_key
+from cardsite.env import (
+    envbool,
+    envint,
+    envints,
+    envlist,
+    private_dir,
+    secret_key,
+    sqlite_database,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("CARD_ARENA_VAR", BASE_DIR / "var")).resolve()
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Mode 0700, and the database and secret key in it 0600: other users of the machine read none
+# of it (looser modes found there are tightened, with a log line).
+VAR_DIR = private_dir(Path(os.environ.get("CARD_ARENA_VAR", BASE_DIR / "var")).resolve())
 
 DEBUG = envbool("DEBUG", False)
 SECRET_KEY = secret_key(VAR_DIR)
@@ -102,7 +111,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
+            "NAME": sqlite_database(VAR_DIR),
             # Wait for a writer instead of failing at once when the web server and the
             # worker write at the same time.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
