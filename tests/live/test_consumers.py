@@ -24,6 +24,7 @@ from games.models import Table, TableSeat
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
 
 
 def cookie_for(user: User) -> bytes:
@@ -36,7 +37,7 @@ class Socket:
     """A browser's socket: everything it received, and waits for the next of a kind."""
 
     def __init__(self, token: str, cookie: bytes | None = None) -> None:
-        headers = [ORIGIN]
+        headers = [ORIGIN, HOST]
         if cookie is not None:
             headers.append((b"cookie", cookie))
         self.comm = WebsocketCommunicator(application, f"/ws/tables/{token}/", headers=headers)
@@ -319,13 +320,15 @@ async def test_a_person_who_comes_back_gets_the_seat_and_the_whole_view():
 
 
 async def test_unknown_tables_foreign_origins_and_dead_hosts():
-    sock = WebsocketCommunicator(application, "/ws/tables/nope/", headers=[ORIGIN])
+    sock = WebsocketCommunicator(application, "/ws/tables/nope/", headers=[ORIGIN, HOST])
     connected, code = await sock.connect()
     assert not connected and code == 4404
     ann = await make_user("ann")
     table = await make_table("uth", ann, ["me"])
     foreign = WebsocketCommunicator(
-        application, f"/ws/tables/{table.token}/", headers=[(b"origin", b"http://evil.example")]
+        application,
+        f"/ws/tables/{table.token}/",
+        headers=[(b"origin", b"http://evil.example"), HOST],
     )
     assert not (await foreign.connect())[0]
     # a table whose host process died long ago
