@@ -2,11 +2,12 @@
 
 Log-in uses Django's own views and forms. Failed log-ins are counted by django-axes (its
 backend and middleware are configured in settings): after ``LOGIN_FAILURE_LIMIT`` failures for
-one username, or from one address, log-in is refused for ``LOGIN_LOCKOUT_MINUTES``, even with
-the right password, and :func:`locked_out` answers 429 with the log-in page saying when to try
-again. Sign-ups are limited per address with a small counter in Django's cache
-(:class:`Throttle`). Both identify the client with :func:`client_ip`, which believes a
-forwarded address only from the number of proxies declared in ``TRUSTED_PROXIES``.
+one username from one address, log-in to that username from that address is refused for
+``LOGIN_LOCKOUT_MINUTES``, even with the right password, and :func:`locked_out` answers 429
+with the log-in page saying when to try again. Sign-ups are limited per address with a small
+counter in Django's cache (:class:`Throttle`). Both identify the client with
+:func:`client_ip`, which believes a forwarded address only from the number of proxies
+declared in ``TRUSTED_PROXIES``.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ Environment variables (all optional):
     SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD  fine-tune HSTS
     TRUSTED_PROXIES    number of reverse proxies in front of the site that append the client's
                        address to X-Forwarded-For; default 0: trust no forwarded address
-    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES  failed log-ins (per username or per address)
-                       before log-in is refused, and for how long; default 5 and 15
+    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES  failed log-ins (for one username from one
+                       address) before log-in is refused, and for how long; default 5 and 15
     SIGNUP_LIMIT, SIGNUP_WINDOW_MINUTES  sign-up attempts per address per window; 10 and 60
 """
 
@@ -215,8 +215,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_LOCKOUT_MINUTES", 15))
-# Either one trips the lock: N failures for one username (from anywhere), or from one address.
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The lock is on a username *at* an address: N failures for one username from one address lock
+# that pair only. Locking a username for everyone would let anyone lock a player out of their
+# account with a few wrong guesses (docs/accounts.md).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # Failures expire only with the lockout time: a success would wipe the address's failures too,
 # letting an attacker with an account interleave its own log-ins with guesses.
 AXES_RESET_ON_SUCCESS = False
