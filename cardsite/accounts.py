@@ -26,6 +26,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
@@ -34,6 +35,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
+
+from games.engine import untrusted
 
 #: where a new account goes when no (safe) ``next`` says otherwise
 AFTER_SIGNUP_URL = "/my/bots/"
@@ -166,6 +169,14 @@ class Throttle:
         return (slot + 1) * span - now
 
 
+def plain_username(value: str) -> None:
+    """Refuse a username holding a control or format character (a right-to-left override, a
+    zero-width joiner...), naming it: the rule of every name on the site."""
+    problem = untrusted.name_problem(value, "username")
+    if problem is not None:
+        raise ValidationError(problem[0].upper() + problem[1:] + ".", code="not_plain")
+
+
 def signup_throttle() -> Throttle:
     return Throttle("signup", settings.SIGNUP_LIMIT, settings.SIGNUP_WINDOW)
 
@@ -181,6 +192,12 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # said first and by name: Django's own validator only says which characters may be used
+        field = self.fields["username"]
+        field.validators = [plain_username, *field.validators]
 
 
 @sensitive_post_parameters("password1", "password2")

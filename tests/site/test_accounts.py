@@ -80,6 +80,19 @@ def test_it_sends_a_new_account_to_a_safe_next_only(client):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "said"),
+    [("bob\u202enimda", "U+202E RIGHT-TO-LEFT OVERRIDE"), ("b\u200do", "U+200D ZERO WIDTH JOINER")],
+)
+def test_it_refuses_a_username_with_a_control_or_format_character(client, username, said):
+    response = client.post("/accounts/signup/", signup_data(username))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f"The username holds {said}; names are plain text." in page
+    assert not User.objects.exists()
+
+
+@pytest.mark.django_db
 def test_it_refuses_a_username_that_is_taken_in_any_case(client, alice):
     for taken in ("alice", "ALICE"):
         response = client.post("/accounts/signup/", signup_data(taken))
