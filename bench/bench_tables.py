@@ -129,7 +129,7 @@ async def client(url: str, game: str, fresh, think: tuple[float, float], stats: 
             async with stats.arriving:
                 ws = await connect(
                     f"{url}/ws/tables/{token}/",
-                    origin="http://127.0.0.1",
+                    origin=url.replace("ws://", "http://", 1),  # the site's own origin
                     additional_headers={"Cookie": cookie},
                     open_timeout=60,
                 )

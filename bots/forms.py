@@ -10,6 +10,7 @@ from __future__ import annotations
 from django import forms
 
 from bots.uploads import LANGUAGE_SUFFIX, UploadError, language_for
+from games.engine import untrusted
 from games.registry import game_slugs, get_game
 
 #: how each language is named on the pages
@@ -56,6 +57,13 @@ class UploadForm(forms.Form):
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        problem = untrusted.name_problem(name, "bot name")
+        if problem is not None:
+            raise forms.ValidationError(problem[0].upper() + problem[1:] + ".", code="not_plain")
+        return name
 
     def clean(self) -> dict:
         data = super().clean()

@@ -81,6 +81,9 @@ def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: b
     name = name.strip()
     if not name or len(name) > 60:
         raise UploadError("a bot name has 1 to 60 characters")
+    problem = untrusted.name_problem(name, "bot name")
+    if problem is not None:
+        raise UploadError(problem)
     language = language_for(filename)
     code = check_code(data)
     checksum = BotVersion.checksum_of(code)

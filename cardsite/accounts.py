@@ -2,11 +2,12 @@
 
 Log-in uses Django's own views and forms. Failed log-ins are counted by django-axes (its
 backend and middleware are configured in settings): after ``LOGIN_FAILURE_LIMIT`` failures for
-one username, or from one address, log-in is refused for ``LOGIN_LOCKOUT_MINUTES``, even with
-the right password, and :func:`locked_out` answers 429 with the log-in page saying when to try
-again. Sign-ups are limited per address with a small counter in Django's cache
-(:class:`Throttle`). Both identify the client with :func:`client_ip`, which believes a
-forwarded address only from the number of proxies declared in ``TRUSTED_PROXIES``.
+one username from one address, log-in to that username from that address is refused for
+``LOGIN_LOCKOUT_MINUTES``, even with the right password, and :func:`locked_out` answers 429
+with the log-in page saying when to try again. Sign-ups are limited per address with a small
+counter in Django's cache (:class:`Throttle`). Both identify the client with
+:func:`client_ip`, which believes a forwarded address only from the number of proxies
+declared in ``TRUSTED_PROXIES``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.cache import cache
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
@@ -33,6 +35,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
+
+from games.engine import untrusted
 
 #: where a new account goes when no (safe) ``next`` says otherwise
 AFTER_SIGNUP_URL = "/my/bots/"
@@ -165,6 +169,14 @@ class Throttle:
         return (slot + 1) * span - now
 
 
+def plain_username(value: str) -> None:
+    """Refuse a username holding a control or format character (a right-to-left override, a
+    zero-width joiner...), naming it: the rule of every name on the site."""
+    problem = untrusted.name_problem(value, "username")
+    if problem is not None:
+        raise ValidationError(problem[0].upper() + problem[1:] + ".", code="not_plain")
+
+
 def signup_throttle() -> Throttle:
     return Throttle("signup", settings.SIGNUP_LIMIT, settings.SIGNUP_WINDOW)
 
@@ -180,6 +192,12 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # said first and by name: Django's own validator only says which characters may be used
+        field = self.fields["username"]
+        field.validators = [plain_username, *field.validators]
 
 
 @sensitive_post_parameters("password1", "password2")

@@ -14,8 +14,8 @@ Environment variables (all optional):
     SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD  fine-tune HSTS
     TRUSTED_PROXIES    number of reverse proxies in front of the site that append the client's
                        address to X-Forwarded-For; default 0: trust no forwarded address
-    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES  failed log-ins (per username or per address)
-                       before log-in is refused, and for how long; default 5 and 15
+    LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES  failed log-ins (for one username from one
+                       address) before log-in is refused, and for how long; default 5 and 15
     SIGNUP_LIMIT, SIGNUP_WINDOW_MINUTES  sign-up attempts per address per window; 10 and 60
 """
 
@@ -28,11 +28,20 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from cardsite.env import envbool, envint, envints, envlist, secret_key
+from cardsite.env import (
+    envbool,
+    envint,
+    envints,
+    envlist,
+    private_dir,
+    secret_key,
+    sqlite_database,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("CARD_ARENA_VAR", BASE_DIR / "var")).resolve()
-VAR_DIR.mkdir(parents=True, exist_ok=True)
+# Mode 0700, and the database and secret key in it 0600: other users of the machine read none
+# of it (looser modes found there are tightened, with a log line).
+VAR_DIR = private_dir(Path(os.environ.get("CARD_ARENA_VAR", BASE_DIR / "var")).resolve())
 
 DEBUG = envbool("DEBUG", False)
 SECRET_KEY = secret_key(VAR_DIR)
@@ -54,6 +63,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every response gets the Content-Security-Policy header (cardsite/csp.py).
+    "cardsite.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -102,7 +113,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "db.sqlite3",
+            "NAME": sqlite_database(VAR_DIR),
             # Wait for a writer instead of failing at once when the web server and the
             # worker write at the same time.
             "OPTIONS": {
@@ -209,8 +220,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_LOCKOUT_MINUTES", 15))
-# Either one trips the lock: N failures for one username (from anywhere), or from one address.
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+# The lock is on a username *at* an address: N failures for one username from one address lock
+# that pair only. Locking a username for everyone would let anyone lock a player out of their
+# account with a few wrong guesses (docs/accounts.md).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # Failures expire only with the lockout time: a success would wipe the address's failures too,
 # letting an attacker with an account interleave its own log-ins with guesses.
 AXES_RESET_ON_SUCCESS = False

@@ -6,6 +6,11 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.engine import untrusted
+
+#: the longest message the ping socket reads
+MAX_PING = 2048
+
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
     """Answers ``{"type": "ping"}`` through the channel layer, proving the websocket stack and
@@ -14,9 +19,30 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         await self.accept()
 
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        """Channels' JSON consumer parses with ``json.loads``, which a deeply nested frame
+        crashes (RecursionError): parse with the bounded parser, and answer what it refuses."""
+        if text_data is None or len(text_data) > MAX_PING:
+            await self._error(f"a message is JSON text of at most {MAX_PING} bytes")
+            return
+        try:
+            content = untrusted.loads(text_data)
+        except untrusted.Untrusted:
+            await self._error(
+                f"a message may nest arrays and objects at most {untrusted.MAX_DEPTH} deep"
+            )
+            return
+        except ValueError:
+            await self._error("a message must be JSON")
+            return
+        await self.receive_json(content)
+
+    async def _error(self, text: str) -> None:
+        await self.send_json({"type": "error", "error": text})
+
     async def receive_json(self, content, **kwargs) -> None:
         if not isinstance(content, dict) or content.get("type") != "ping":
-            await self.send_json({"type": "error", "error": 'expected {"type": "ping"}'})
+            await self._error('expected {"type": "ping"}')
             return
         await self.channel_layer.send(
             self.channel_name, {"type": "pong.message", "echo": content.get("echo")}

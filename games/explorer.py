@@ -447,20 +447,40 @@ def _luminance(rgb: tuple[int, int, int]) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def heat(p: float, title: str = "") -> dict[str, str]:
-    """A heat-map cell: the probability as text, as a background shade, and a text colour
-    that keeps the number readable on that shade."""
-    p = min(max(float(p), 0.0), 1.0)
+#: a heat-map cell's shade is one of SHADES + 1 steps from LOW to HIGH (the number in the cell
+#: is exact; the shade repeats it). Each step is a class of static/css/heat.css, which
+#: :func:`heat_css` writes: the pages carry no inline style, which the site's CSP forbids.
+SHADES = 20
+
+
+def shade_colours(level: int) -> tuple[str, str]:
+    """The background of shade ``level`` (0 to SHADES) and a text colour that keeps the
+    number readable on it."""
+    p = level / SHADES
     rgb = tuple(round(lo + (hi - lo) * p) for lo, hi in zip(LOW, HIGH, strict=True))
     lum = _luminance(rgb)  # type: ignore[arg-type]
     dark_text = (lum + 0.05) / (_luminance((29, 35, 48)) + 0.05)
     light_text = 1.05 / (lum + 0.05)
-    return {
-        "text": f"{p:.2f}",
-        "bg": "#{:02x}{:02x}{:02x}".format(*rgb),
-        "fg": "#1d2330" if dark_text >= light_text else "#ffffff",
-        "title": title,
-    }
+    return "#{:02x}{:02x}{:02x}".format(*rgb), "#1d2330" if dark_text >= light_text else "#ffffff"
+
+
+def heat_css() -> str:
+    """The text of static/css/heat.css: one rule per shade."""
+    lines = [
+        "/* Heat-map shades, from probability 0 to 1: made by games.explorer.heat_css() (edit",
+        "   that, then write its text here; tests/site/test_explorer.py checks they agree). */",
+    ]
+    for level in range(SHADES + 1):
+        bg, fg = shade_colours(level)
+        lines.append(f"table.heat td.shade-{level} {{ background: {bg}; color: {fg}; }}")
+    return "\n".join(lines) + "\n"
+
+
+def heat(p: float, title: str = "") -> dict[str, Any]:
+    """A heat-map cell: the probability as text, and the shade (a class of heat.css) that
+    shows it, the nearest of SHADES + 1 steps."""
+    p = min(max(float(p), 0.0), 1.0)
+    return {"text": f"{p:.2f}", "shade": round(p * SHADES), "title": title}
 
 
 def _table(

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from typing import Any
 
 #: deepest nesting a bot's answer or a browser's message may have (the deepest any game's
@@ -150,3 +151,43 @@ def decode(data: bytes) -> str:
 def shorten(text: str, limit: int) -> str:
     """At most ``limit`` characters, cut in the middle of nothing but said to be cut."""
     return text if len(text) <= limit else text[: max(limit - 3, 0)] + "..."
+
+
+#: what a name (a bot's, a person's) may not hold: control characters (Cc), format characters
+#: such as the bidirectional overrides and zero-width joiners (Cf), private-use (Co), surrogate
+#: (Cs) and unassigned (Cn) code points, and the line and paragraph separators (Zl, Zp)
+NOT_PLAIN = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+_UNNAMED = {
+    "Cc": "a control character",
+    "Co": "a private-use character",
+    "Cs": "a surrogate",
+    "Cn": "an unassigned code point",
+}
+
+
+def describe(char: str) -> str:
+    """A character as a person can tell it apart: ``U+202E RIGHT-TO-LEFT OVERRIDE``, or
+    ``U+0007 (a control character)`` for one that Unicode names not."""
+    name = unicodedata.name(char, "")
+    if name:
+        return f"U+{ord(char):04X} {name}"
+    category = unicodedata.category(char)
+    return f"U+{ord(char):04X} ({_UNNAMED.get(category, 'a character without a name')})"
+
+
+def not_plain(text: str) -> str | None:
+    """The first character of ``text`` that is not plain text (see :data:`NOT_PLAIN`), as
+    :func:`describe` puts it, or None when there is none."""
+    for char in text:
+        if unicodedata.category(char) in NOT_PLAIN:
+            return describe(char)
+    return None
+
+
+def name_problem(text: str, what: str = "name") -> str | None:
+    """Why ``text`` is refused as a name, in one line (``the name holds U+202E RIGHT-TO-LEFT
+    OVERRIDE; names are plain text``), or None. One rule for every way a name comes in."""
+    found = not_plain(text)
+    if found is None:
+        return None
+    return f"the {what} holds {found}; names are plain text"

@@ -10,7 +10,6 @@ messages) gets an error on this socket alone and changes nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from games.engine import untrusted
 from games.live import tables
 from games.live.hub import hub, lobby_group, public_group, seat_group
 from games.models import Table, TableSeat
@@ -163,7 +163,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._error(f"a message is JSON text of at most {MAX_MESSAGE} bytes")
             return
         try:
-            content = json.loads(text_data)
+            # bounded: a frame of a thousand "[" would make json.loads raise RecursionError
+            content = untrusted.loads(text_data)
+        except untrusted.Untrusted:
+            await self._error(
+                f"a message may nest arrays and objects at most {untrusted.MAX_DEPTH} deep"
+            )
+            return
         except ValueError:
             await self._error("a message must be JSON")
             return

@@ -370,6 +370,12 @@ def open_tab(browser, live_site: LiveSite, viewport: str = "desktop") -> Tab:
         device_scale_factor=1,
     )
     context.set_default_timeout(15_000)
+    # Chromium logs a refusal of the Content-Security-Policy as a console error; say it in
+    # one line of our own too, so that no violation goes unnoticed whatever the log says.
+    context.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => console.error("
+        "'CSP violation: ' + e.effectiveDirective + ' refused ' + (e.blockedURI || 'inline')))"
+    )
     page = context.new_page()
     console = ConsoleErrors()
     page.on("console", console.on_console)

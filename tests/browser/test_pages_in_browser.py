@@ -17,6 +17,7 @@ MAIN_PAGES = [
     ("home", "/", ""),
     ("leaderboard-rps-poker", "/games/rps-poker/leaderboard/", "RPS Poker"),
     ("login", "/accounts/login/", "Log in"),
+    ("explorer", "/solver/", ""),
 ]
 
 
@@ -90,3 +91,25 @@ def test_it_serves_the_api_index_as_json(tab, screenshots):
     # the site redirects it to its icon, so no console error at all.
     errors = tab.console.take()
     assert errors == []
+
+
+def test_pages_are_served_under_the_policy_and_a_violation_is_reported(tab):
+    page = tab.page
+    for path, status in (("/games/rps-poker/", 200), ("/no/such/page/", 404)):
+        response = page.goto(path, wait_until="networkidle")
+        assert response is not None and response.status == status
+        policy = response.headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "style-src 'self'" in policy
+    # Chromium reports the 404 itself; nothing else
+    errors = tab.console.take()
+    assert len(errors) == 1 and "status of 404" in errors[0], errors
+    # what the policy refuses, Chromium refuses, and the tests hear of it
+    page.goto("/")
+    page.evaluate(
+        "document.body.insertAdjacentHTML('beforeend', '<p id=\"x\" style=\"color: red\">x</p>')"
+    )
+    page.wait_for_function("document.getElementById('x') !== null")
+    assert page.evaluate("getComputedStyle(document.getElementById('x')).color") != "rgb(255, 0, 0)"
+    page.wait_for_timeout(200)
+    errors = tab.console.take()
+    assert any("CSP violation: style-src-attr refused inline" in e for e in errors), errors

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
@@ -111,3 +112,31 @@ def test_it_uploads_through_the_command(db, tmp_path, capsys):
         call_command("upload_bot", str(bad), "--user", "dave")
     with pytest.raises(CommandError, match="no user"):
         call_command("upload_bot", str(path), "--user", "nobody")
+
+
+def test_it_refuses_a_bot_name_with_a_control_or_format_character(alice):
+    code = builtin_code("simple").encode()
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "evil\u202egnp", "simple.py", code)
+    assert str(refused.value) == (
+        "the bot name holds U+202E RIGHT-TO-LEFT OVERRIDE; names are plain text"
+    )
+    with pytest.raises(UploadError, match=r"U\+200B ZERO WIDTH SPACE"):
+        upload(alice, "rps-poker", "a\u200bb", "simple.py", code)
+    assert not BotVersion.objects.exists()
+
+
+def test_the_command_refuses_a_bot_name_or_a_new_username_that_is_not_plain(db, tmp_path):
+    path = tmp_path / "cmdbot.py"
+    path.write_text(builtin_code("simple"))
+    call_command("upload_bot", str(path), "--user", "dave", "--create-user", "--defer")
+    with pytest.raises(CommandError, match="U\\+202E RIGHT-TO-LEFT OVERRIDE; names are plain"):
+        call_command("upload_bot", str(path), "--user", "dave", "--name", "x\u202ey")
+    with pytest.raises(CommandError) as refused:
+        call_command("upload_bot", str(path), "--user", "eve\u202e", "--create-user")
+    assert str(refused.value).startswith(
+        "cannot create user 'eve\\u202e': The username holds U+202E RIGHT-TO-LEFT OVERRIDE; "
+        "names are plain text."
+    )
+    assert not User.objects.filter(username__startswith="eve").exists()
+    assert BotVersion.objects.count() == 1

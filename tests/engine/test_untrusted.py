@@ -90,3 +90,29 @@ def test_storable_makes_any_record_storable():
 def test_printable_shows_what_a_terminal_would_act_on():
     text = untrusted.printable("a\x1b[2J b\u202ec\td\ne\x00\r\x9b")
     assert text == "a\\x1b[2J b\\u202ec\td\ne\ufffd\\x0d\\x9b"
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("evil\u202egnp.exe", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("a\u200db", "U+200D ZERO WIDTH JOINER"),
+        ("a\u2066b", "U+2066 LEFT-TO-RIGHT ISOLATE"),
+        ("bell\x07", "U+0007 (a control character)"),
+        ("tab\tname", "U+0009 (a control character)"),
+        ("two\u2028lines", "U+2028 LINE SEPARATOR"),
+        ("para\u2029", "U+2029 PARAGRAPH SEPARATOR"),
+        ("own\ue000", "U+E000 (a private-use character)"),
+        ("lone\ud800", "U+D800 (a surrogate)"),
+        ("new\U000e0080", "U+E0080 (an unassigned code point)"),
+    ],
+)
+def test_a_name_holding_a_control_or_format_character_is_refused_by_name(name, said):
+    assert untrusted.name_problem(name, "bot name") == (
+        f"the bot name holds {said}; names are plain text"
+    )
+
+
+@pytest.mark.parametrize("name", ["simple", "Zoë's bot", "名人", "a b-c_d.e", "\U0001f0cf joker"])
+def test_a_plain_name_passes(name):
+    assert untrusted.name_problem(name) is None

@@ -24,6 +24,7 @@ from games.models import Table, TableSeat
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://localhost")
+HOST = (b"host", b"localhost")
 
 
 def cookie_for(user: User) -> bytes:
@@ -36,7 +37,7 @@ class Socket:
     """A browser's socket: everything it received, and waits for the next of a kind."""
 
     def __init__(self, token: str, cookie: bytes | None = None) -> None:
-        headers = [ORIGIN]
+        headers = [ORIGIN, HOST]
         if cookie is not None:
             headers.append((b"cookie", cookie))
         self.comm = WebsocketCommunicator(application, f"/ws/tables/{token}/", headers=headers)
@@ -182,6 +183,40 @@ async def test_forged_malformed_and_out_of_turn_messages_are_refused_to_the_send
     await finish_off(table)
 
 
+async def test_a_deeply_nested_frame_is_refused_and_the_socket_stays_open():
+    ann, bob = await make_user("ann"), await make_user("bob")
+    table = await make_table("rps-poker", ann, ["me", "open"])
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
+    a, b = await socket(table.token, ann), await socket(table.token, bob)
+    for sock in (a, b):
+        assert await sock.connect()
+    turn = (await a.next("turn"))["turn"]
+    await b.next("turn")
+    # under the frame cap, but json.loads would recurse a thousand times
+    nested = "[" * 1000 + "]" * 1000
+    assert len(nested) <= 2048
+    await a.comm.send_to(text_data=nested)
+    error = (await a.next("error"))["error"]
+    assert error == "a message may nest arrays and objects at most 32 deep"
+    await a.comm.send_to(text_data='{"type": "act", "turn": 1, "action": ' + nested + "}")
+    assert "nest" in (await a.next("error"))["error"]
+    # the same socket still plays: its action is taken, and the turn moves on for both
+    await a.send({"type": "ping"})
+    await a.next("pong")
+    await a.send({"type": "act", "turn": turn, "action": 0})
+    await b.send({"type": "act", "turn": turn, "action": 0})
+    while (await a.next("turn"))["turn"] <= turn:
+        pass  # a turn heard twice around connecting
+    assert [f for f in a.frames if f["type"] == "error"] == [
+        {"type": "error", "error": error},
+        {"type": "error", "error": error},
+    ]
+    assert not [f for f in b.frames if f["type"] == "error"]
+    for sock in (a, b):
+        await sock.close()
+    await finish_off(table)
+
+
 def legal_single(view: dict[str, Any]) -> dict[str, Any]:
     hand = view["you"]["hand"]
     for card in hand:
@@ -285,13 +320,15 @@ async def test_a_person_who_comes_back_gets_the_seat_and_the_whole_view():
 
 
 async def test_unknown_tables_foreign_origins_and_dead_hosts():
-    sock = WebsocketCommunicator(application, "/ws/tables/nope/", headers=[ORIGIN])
+    sock = WebsocketCommunicator(application, "/ws/tables/nope/", headers=[ORIGIN, HOST])
     connected, code = await sock.connect()
     assert not connected and code == 4404
     ann = await make_user("ann")
     table = await make_table("uth", ann, ["me"])
     foreign = WebsocketCommunicator(
-        application, f"/ws/tables/{table.token}/", headers=[(b"origin", b"http://evil.example")]
+        application,
+        f"/ws/tables/{table.token}/",
+        headers=[(b"origin", b"http://evil.example"), HOST],
     )
     assert not (await foreign.connect())[0]
     # a table whose host process died long ago

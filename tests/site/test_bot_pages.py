@@ -339,6 +339,14 @@ def test_it_shows_the_reason_of_a_refused_upload_on_the_form(owner, alice):
     assert BotVersion.objects.count() == 1
 
 
+def test_it_refuses_a_bot_name_with_a_right_to_left_override_naming_the_character(owner):
+    response = paste(owner, name="evil\u202egnp.exe")
+    assert response.status_code == 200
+    said = errors(response)
+    assert "The bot name holds U+202E RIGHT-TO-LEFT OVERRIDE; names are plain text." in said
+    assert not BotVersion.objects.exists()
+
+
 def test_it_limits_the_versions_a_user_uploads_in_an_hour(owner, other, alice, settings):
     settings.BOT_UPLOADS_PER_HOUR = 2
     assert paste(owner, name="a", code=bot_code("# one")).status_code == 302

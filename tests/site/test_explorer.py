@@ -8,11 +8,14 @@ import html
 import json
 import re
 import threading
+from pathlib import Path
 
 import pytest
 
 from games import explorer
 from games.explorer import ExplorerForm, Registry, SolveSettings, run_solve
+
+ROOT = Path(__file__).resolve().parents[2]
 
 KUHN_VALUE = -1 / 18
 
@@ -301,18 +304,32 @@ def test_it_shows_kuhns_strategy_as_a_heat_map_with_numbers(client, registry):
     for key, actions in table.items():
         for action, p in actions.items():
             cell = re.search(
-                rf'<td class="num" style="background:(#[0-9a-f]{{6}});color:(#[0-9a-f]{{6}})" '
+                rf'<td class="num shade-{round(p * 20)}" '
                 rf'title="{key}: {action} with probability {p:.4f}">([0-9.]+)</td>',
                 page,
             )
             assert cell is not None, (key, action)
-            assert cell.group(3) == f"{p:.2f}"
+            assert cell.group(1) == f"{p:.2f}"
     # with a king, player 1 calls a bet; with a jack facing a bet, player 0 folds
     assert 'title="Kpb: b with probability 1.0000">1.00</td>' in page
     assert 'title="Jb: p with probability 1.0000">1.00</td>' in page
     # the shade follows the probability: certain is darkest, never is lightest
-    assert 'style="background:#104a6e;color:#ffffff" title="Kb: b' in page
-    assert 'style="background:#fafaf6;color:#1d2330" title="Kb: p' in page
+    assert '<td class="num shade-20" title="Kb: b' in page
+    assert '<td class="num shade-0" title="Kb: p' in page
+    assert "style=" not in page  # the site's CSP would refuse it
+    css = client.get("/static/css/heat.css")
+    assert css.status_code == 200
+    assert "table.heat td.shade-20 { background: #104a6e; color: #ffffff; }" in b"".join(
+        css.streaming_content
+    ).decode()
+
+
+def test_the_heat_map_stylesheet_is_the_one_the_code_makes():
+    assert (ROOT / "static/css/heat.css").read_text() == explorer.heat_css()
+    assert explorer.shade_colours(0) == ("#fafaf6", "#1d2330")
+    assert explorer.shade_colours(explorer.SHADES) == ("#104a6e", "#ffffff")
+    assert explorer.heat(0.49)["shade"] == 10
+    assert explorer.heat(1.7)["shade"] == 20  # clamped
 
 
 def test_it_shows_leducs_raise_probabilities_by_card_and_betting(client, registry):
@@ -329,7 +346,7 @@ def test_it_shows_leducs_raise_probabilities_by_card_and_betting(client, registr
     assert set(two) == {"f", "c"}
     shown = f'title="Krrc/Qrr: fold {two["f"]:.3f}, check/call {two["c"]:.3f}">{two["c"]:.2f}</td>'
     assert shown in page and "player 0: call" in page
-    cells = re.findall(r'<td class="num" style="background:', page)
+    cells = re.findall(r'<td class="num shade-[0-9]+"', page)
     assert len(cells) == 288
 
 

@@ -23,7 +23,7 @@ async def sit_and_leave(port: int, table: dict[str, str]) -> list[str]:
     kinds = []
     async with connect(
         f"ws://127.0.0.1:{port}/ws/tables/{table['token']}/",
-        origin="http://127.0.0.1",
+        origin=f"http://127.0.0.1:{port}",
         additional_headers={"Cookie": table["cookie"]},
         open_timeout=30,
     ) as ws:

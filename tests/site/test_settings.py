@@ -14,7 +14,15 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from cardsite import collector
-from cardsite.env import envbool, envint, envints, envlist, secret_key
+from cardsite.env import (
+    envbool,
+    envint,
+    envints,
+    envlist,
+    private_dir,
+    secret_key,
+    sqlite_database,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,3 +136,73 @@ def test_it_writes_a_new_secret_key_file(tmp_path, monkeypatch):
     monkeypatch.delenv("SECRET_KEY", raising=False)
     key = secret_key(tmp_path / "fresh")
     assert (tmp_path / "fresh" / "secret_key").read_text().strip() == key
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_the_settings_make_var_private(tmp_path):
+    var = tmp_path / "new" / "var"
+    load_settings(var)
+    assert mode(var) == 0o700
+    assert mode(var / "db.sqlite3") == 0o600
+    assert mode(var / "secret_key") == 0o600
+
+
+def test_the_settings_tighten_a_var_others_could_read(tmp_path):
+    var = tmp_path / "var"
+    var.mkdir()
+    (var / "secret_key").write_text("k" * 60 + "\n")
+    (var / "db.sqlite3").write_bytes(b"")
+    for path, loose in ((var, 0o755), (var / "secret_key", 0o644), (var / "db.sqlite3", 0o664)):
+        path.chmod(loose)
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "SECRET_KEY"}}
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env=clean | {"DJANGO_SETTINGS_MODULE": "cardsite.settings", "CARD_ARENA_VAR": str(var)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (mode(var), mode(var / "secret_key"), mode(var / "db.sqlite3")) == (
+        0o700,
+        0o600,
+        0o600,
+    )
+    assert f"path={var} was=0755 now=0700" in done.stderr
+    assert f"path={var / 'secret_key'} was=0644 now=0600" in done.stderr
+    assert f"path={var / 'db.sqlite3'} was=0664 now=0600" in done.stderr
+
+
+def test_private_dir_and_sqlite_database_create_and_tighten(tmp_path, caplog):
+    var = private_dir(tmp_path / "a" / "var")
+    assert mode(var) == 0o700
+    database = sqlite_database(var)
+    assert database == var / "db.sqlite3"
+    assert mode(database) == 0o600
+    assert database.read_bytes() == b""  # an empty file: SQLite makes it a new database
+    (var / "db.sqlite3-wal").write_bytes(b"x")
+    for path in (var, database, var / "db.sqlite3-wal"):
+        path.chmod(0o777)
+    caplog.set_level("WARNING", logger="cardsite.env")
+    assert private_dir(var) == var
+    sqlite_database(var)
+    assert [mode(p) for p in (var, database, var / "db.sqlite3-wal")] == [0o700, 0o600, 0o600]
+    assert len([r for r in caplog.records if "permissions.tightened" in r.getMessage()]) == 3
+    # a private mode is left alone, and not logged
+    caplog.clear()
+    private_dir(var)
+    sqlite_database(var)
+    assert caplog.records == []
+
+
+def test_an_existing_secret_key_file_is_tightened(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    (tmp_path / "secret_key").write_text("an-old-key\n")
+    (tmp_path / "secret_key").chmod(0o644)
+    assert secret_key(tmp_path) == "an-old-key"
+    assert mode(tmp_path / "secret_key") == 0o600

@@ -20,7 +20,7 @@ last_card_tournament = data.last_card_tournament
 uth_tournament = data.uth_tournament
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-ORIGIN = [(b"origin", b"http://localhost")]
+ORIGIN = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
 @pytest.fixture

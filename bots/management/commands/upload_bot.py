@@ -5,10 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.models import BotVersion
 from bots.uploads import UploadError, upload, validate
+from cardsite.accounts import plain_username
 
 
 class Command(BaseCommand):
@@ -34,7 +36,17 @@ class Command(BaseCommand):
             raise CommandError(f"{path}: no such file")
         users = get_user_model()
         if opts["create_user"]:
-            owner, _ = users.objects.get_or_create(username=opts["user"])
+            owner = users.objects.filter(username=opts["user"]).first()
+            if owner is None:
+                owner = users(username=opts["user"])
+                try:
+                    plain_username(opts["user"])  # said by name, before Django's generic rule
+                    owner.clean_fields(exclude=["password"])
+                except ValidationError as exc:
+                    problems = "; ".join(exc.messages)
+                    raise CommandError(f"cannot create user {opts['user']!r}: {problems}") from None
+                owner.set_unusable_password()
+                owner.save()
         else:
             try:
                 owner = users.objects.get(username=opts["user"])
