@@ -48,13 +48,13 @@ def host_script(language: str) -> Path:
 
 
 def js_globals(game: str | None) -> dict[str, Any]:
-    """The globals a game's JavaScript bots find (the original RPS Poker bots rely on
-    ``fullDeck``)."""
-    if game == "rps-poker":
-        from games.rps_poker.cards import FULL_DECK
+    """The globals a game's JavaScript bots find (its spec says: the original RPS Poker bots
+    rely on ``fullDeck``)."""
+    if game is None:
+        return {}
+    from games.registry import get_game
 
-        return {"fullDeck": list(FULL_DECK)}
-    return {}
+    return dict(get_game(game).js_globals)
 
 
 def base_env() -> dict[str, str]:

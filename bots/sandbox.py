@@ -35,7 +35,7 @@ import signal
 import stat
 import subprocess
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -97,21 +97,22 @@ class SandboxLimits:
 
 
 DEFAULT_LIMITS = SandboxLimits()
-#: the limits of each game (its slug); a GameSpec with a ``sandbox_limits`` attribute wins
-GAME_LIMITS: dict[str, SandboxLimits] = {
-    "rps-poker": SandboxLimits(),
-}
 
 
 def limits_for(game: Any) -> SandboxLimits:
-    """The sandbox limits of a game (a GameSpec, a slug or None for the defaults)."""
+    """The sandbox limits of a game (a GameSpec, a slug or None for the defaults): the
+    defaults, with what the game's spec changes (``GameSpec.sandbox_limits``)."""
     if game is None:
         return DEFAULT_LIMITS
-    own = getattr(game, "sandbox_limits", None)
-    if isinstance(own, SandboxLimits):
-        return own
-    slug = game if isinstance(game, str) else getattr(game, "slug", "")
-    return GAME_LIMITS.get(slug, DEFAULT_LIMITS)
+    if isinstance(game, str):
+        from games.registry import get_game
+
+        try:
+            game = get_game(game)
+        except KeyError:
+            return DEFAULT_LIMITS
+    own = getattr(game, "sandbox_limits", None) or {}
+    return replace(DEFAULT_LIMITS, **own) if own else DEFAULT_LIMITS
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ time, keeps finished results (least recently used first out) so the same setting
 once, and the job page polls ``/solver/jobs/<id>.json`` for the iteration count. Without
 JavaScript the job page refreshes itself until the solve is done.
 
-Iterations are bounded per game (:data:`WEB_LIMITS`) and Blackjack++ is limited to max hits 1
-or 2 here, so a request cannot start a solve that runs for minutes or takes gigabytes; the
-command line (``manage.py solve``) has no such bounds.
+Iterations are bounded per game (its spec's ``solver.web_limit``) and Blackjack++ is limited
+to max hits 1 or 2 here, so a request cannot start a solve that runs for minutes or takes
+gigabytes; the command line (``manage.py solve``) has no such bounds.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.core.validators import MaxValueValidator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -35,17 +36,27 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games.blackjack_pp.tree import NAMES as CARD_NAMES
 from games.blackjack_pp.tree import total as hand_total
+from games.registry import solvable
 from games.solver.cfr import Solver
 from games.solver.export import ALGORITHM_NAMES, result_document
 from games.solver.tree import build
-from games.solver_games import SOLVABLE, make_game
+from games.solver_games import make_game, titles
 
 log = logging.getLogger(__name__)
 
-#: the most iterations a web solve may run, per game
-WEB_LIMITS = {"kuhn": 20_000, "leduc": 5_000, "blackjack-pp": 2_000}
-#: what the form offers first, per game
-DEFAULT_ITERATIONS = {"kuhn": 1_000, "leduc": 500, "blackjack-pp": 200}
+
+def web_limits() -> dict[str, int]:
+    """The most iterations a web solve may run, per game (its spec says)."""
+    return {slug: spec.solver.web_limit for slug, spec in solvable().items() if spec.solver}
+
+
+def default_iterations() -> dict[str, int]:
+    """What the form offers first, per game."""
+    return {
+        slug: spec.solver.default_iterations for slug, spec in solvable().items() if spec.solver
+    }
+
+
 WEB_MAX_HITS = (1, 2)
 ALGORITHM_CHOICES = [("cfr+", "CFR+"), ("cfr", "CFR"), ("dcfr", "Discounted CFR")]
 #: card values as the Blackjack++ keys write them (``T`` is any ten-valued card)
@@ -80,7 +91,7 @@ class SolveSettings:
 
     @property
     def game_title(self) -> str:
-        return SOLVABLE[self.game]
+        return titles()[self.game]
 
     @property
     def algorithm_title(self) -> str:
@@ -306,19 +317,14 @@ REGISTRY = Registry()
 
 # ------------------------------------------------------------------------------------ form
 class ExplorerForm(forms.Form):
-    game = forms.ChoiceField(choices=list(SOLVABLE.items()), initial="kuhn")
+    game = forms.ChoiceField(choices=())
     algorithm = forms.ChoiceField(
         choices=ALGORITHM_CHOICES,
         initial="cfr+",
         help_text="CFR+ converges fastest; CFR is the original; discounted CFR weighs late "
         "iterations more.",
     )
-    iterations = forms.IntegerField(
-        min_value=1,
-        max_value=max(WEB_LIMITS.values()),
-        initial=DEFAULT_ITERATIONS["kuhn"],
-        help_text="At most 20,000 for Kuhn poker, 5,000 for Leduc hold'em, 2,000 for Blackjack++.",
-    )
+    iterations = forms.IntegerField(min_value=1)
     up0 = forms.ChoiceField(choices=CARD_CHOICES, initial="6", required=False, label="Player 0")
     up1 = forms.ChoiceField(choices=CARD_CHOICES, initial="6", required=False, label="Player 1")
     up2 = forms.ChoiceField(choices=CARD_CHOICES, initial="2", required=False, label="Dealer")
@@ -338,18 +344,37 @@ class ExplorerForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._fill_games()
         self.fields["iterations"].widget.attrs.update(inputmode="numeric", step="1")
         for name in ("up0", "up1", "up2", "max_hits"):
             self.fields[name].widget.attrs["data-blackjack"] = "true"
+
+    def _fill_games(self) -> None:
+        """The game menu and the iteration bounds, from the games' specs."""
+        names, limits, defaults = titles(), web_limits(), default_iterations()
+        first = next(iter(names))
+        self.fields["game"].choices = list(names.items())
+        self.fields["game"].initial = first
+        iterations = self.fields["iterations"]
+        iterations.max_value = max(limits.values())
+        iterations.validators.append(MaxValueValidator(iterations.max_value))
+        iterations.widget.attrs["max"] = iterations.max_value
+        iterations.initial = defaults[first]
+        iterations.help_text = (
+            "At most "
+            + ", ".join(f"{limits[slug]:,} for {title}" for slug, title in names.items())
+            + "."
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         game = data.get("game")
         iterations = data.get("iterations")
-        if game in WEB_LIMITS and iterations is not None and iterations > WEB_LIMITS[game]:
+        limits = web_limits()
+        if game in limits and iterations is not None and iterations > limits[game]:
             self.add_error(
                 "iterations",
-                f"{SOLVABLE[game]}: at most {WEB_LIMITS[game]:,} iterations on the web.",
+                f"{titles()[game]}: at most {limits[game]:,} iterations on the web.",
             )
         if game == "blackjack-pp":
             for name in ("up0", "up1", "up2"):
@@ -776,9 +801,9 @@ def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy
         "solver/explorer.html",
         {
             "form": form,
-            "limits": [(SOLVABLE[g], n) for g, n in WEB_LIMITS.items()],
-            "limits_json": json.dumps(WEB_LIMITS),
-            "defaults_json": json.dumps(DEFAULT_ITERATIONS),
+            "limits": [(titles()[g], n) for g, n in web_limits().items()],
+            "limits_json": json.dumps(web_limits()),
+            "defaults_json": json.dumps(default_iterations()),
             "recent": REGISTRY.recent(),
             "busy": busy,
             "max_running": REGISTRY.max_running,

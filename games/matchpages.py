@@ -23,7 +23,7 @@ from django.views.decorators.gzip import gzip_page
 
 from bots.models import Match
 from games import replays
-from games.registry import get_game
+from games.registry import GameSpec, get_game
 
 #: face-up cards shown of a pile (its last ones, overlapping)
 PILE_SHOWN = 4
@@ -99,12 +99,16 @@ def _drawn_frame(frame: dict[str, Any], names: list[str]) -> dict[str, Any]:
     }
 
 
-def _higher_is_better(game: str) -> bool:
+def _spec(game: str) -> GameSpec | None:
     try:
-        fmt = get_game(game).tournament
-    except KeyError:
-        return True
-    return fmt().higher_is_better if fmt else True
+        return get_game(game)
+    except KeyError:  # a record of a game this site no longer has
+        return None
+
+
+def _higher_is_better(game: str) -> bool:
+    spec = _spec(game)
+    return spec.higher_is_better if spec else True
 
 
 def _outcome(match: Match, seats: list[Any]) -> str:
@@ -151,7 +155,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "seats": seats,
         "outcome": _outcome(match, seats),
         "faults": faults,
-        "score_label": replays.SCORE_LABELS.get(match.game, "score"),
+        "score_label": spec.score_label if (spec := _spec(match.game)) else "score",
         "lower_is_better": not _higher_is_better(match.game),
         "replay": replay,
         "frame": frame,

@@ -35,7 +35,6 @@ LEADERS_ON_HOME = 3
 RECENT_RESULTS = 10
 TOURNAMENTS_PER_PAGE = 25
 ROOT = Path(__file__).resolve().parent.parent
-STARTERS = Path(__file__).resolve().parent / "starters"
 DOCS = ROOT / "docs" / "games"
 
 
@@ -60,23 +59,10 @@ class Starter:
         return reverse("starter", args=[self.game, self.language])
 
 
-#: starter bots per game: Python for every game; JavaScript where the game's original
-#: contract is JavaScript (RPS Poker's challenge), which the JavaScript host speaks unchanged
-STARTER_FILES = {
-    "rps-poker": {"python": "rps_poker.py", "javascript": "rps_poker.js"},
-    "last-card": {"python": "last_card.py"},
-    "uth": {"python": "uth.py"},
-    "kuhn": {"python": "kuhn.py"},
-    "leduc": {"python": "leduc.py"},
-    "blackjack-pp": {"python": "blackjack_pp.py"},
-}
-
-
-def starters(slug: str) -> list[Starter]:
-    return [
-        Starter(slug, language, STARTERS / name)
-        for language, name in STARTER_FILES.get(slug, {}).items()
-    ]
+def starters(spec: GameSpec) -> list[Starter]:
+    """The game's starter bots (its spec names them: Python for every game, JavaScript where
+    the game's original contract is JavaScript)."""
+    return [Starter(spec.slug, language, path) for language, path in spec.starters.items()]
 
 
 def game_or_404(slug: str) -> GameSpec:
@@ -131,15 +117,8 @@ def contract(spec: GameSpec) -> dict[str, Any]:
 
 
 def arena_command(spec: GameSpec, filename: str) -> str:
-    """How to play a starter against a built-in bot with ``manage.py arena``."""
-    if spec.slug == "last-card":
-        return (
-            f"python manage.py arena --game last-card {filename} --fill builtin:naive --games 100"
-        )
-    if spec.slug == "uth":
-        return f"python manage.py arena --game uth {filename} builtin:basic --sessions 5"
-    best = spec.builtin_names[-1]
-    return f"python manage.py arena --game {spec.slug} {filename} builtin:{best} --rounds 20"
+    """How to play a starter against the built-in bots with ``manage.py arena``."""
+    return f"python manage.py arena --game {spec.slug} {filename} {spec.arena_args}"
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -157,7 +136,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def game(request: HttpRequest, slug: str) -> HttpResponse:
     spec = game_or_404(slug)
-    offered = [{"starter": s, "command": arena_command(spec, s.filename)} for s in starters(slug)]
+    offered = [{"starter": s, "command": arena_command(spec, s.filename)} for s in starters(spec)]
     return render(
         request,
         "games/rules.html",
@@ -173,8 +152,8 @@ def game(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def starter(request: HttpRequest, slug: str, language: str) -> HttpResponse:
-    game_or_404(slug)
-    found = next((s for s in starters(slug) if s.language == language), None)
+    spec = game_or_404(slug)
+    found = next((s for s in starters(spec) if s.language == language), None)
     if found is None:
         raise Http404(f"no {language} starter bot for {slug}")
     content_type = "text/x-python" if language == "python" else "text/javascript"

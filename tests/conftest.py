@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
@@ -33,3 +35,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("asyncio") is not None:
             item.add_marker(pytest.mark.usefixtures("consumer_threads_cleaned"))
+
+
+def starter_source(filename: str) -> Path:
+    """A starter bot's file by its old name (``rps_poker.js``: the RPS Poker JavaScript
+    starter), as the game's spec names it."""
+    from games.registry import get_game
+
+    stem, _, suffix = filename.partition(".")
+    language = {"py": "python", "js": "javascript"}[suffix]
+    spec = get_game(stem.replace("_", "-"))
+    return spec.starters[language]

@@ -12,6 +12,8 @@ RECENT = 10
 
 
 class BlackjackPPTable(TableRules):
+    #: a sitting at a table, not a tournament match of 100 hands
+    sitting = {"hands": 10}
     default_action_text = "stand"
 
     def view(self, state: BlackjackPPState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.kuhn.rules import HandsMatch
-from games.replays import Frame, _actor, _fault_lines, _frame, _seat, frames_for, steps, zone
+from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, zone
 
 KUHN_CODES = {"J": "Js", "Q": "Qs", "K": "Ks"}
 
@@ -121,19 +121,16 @@ def _poker_table(frame: Frame, game: str, done: dict | None, state: Any) -> None
     frame["seats"], frame["shared"] = seats, shared
 
 
-@frames_for("kuhn", score_label="chips won")
 def kuhn_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for the start, each action (the cards of the hand in play) and each fault."""
     return _poker_frames(record, names)
 
 
-@frames_for("leduc", score_label="chips won")
 def leduc_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """As Kuhn poker's, with the board."""
     return _poker_frames(record, names)
 
 
-@frames_for("blackjack-pp", score_label="points won")
 def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for the start, each hit or stand, and each fault; a deal's last action shows
     the dealer's draws and the points."""

@@ -39,6 +39,8 @@ def kuhn_cards(done: dict[str, Any]) -> list[str]:
 
 
 class KuhnTable(TableRules):
+    #: a sitting at a table, not a tournament match of 100 hands
+    sitting = {"hands": 10}
     default_action_text = "check, or fold facing a bet"
 
     def view(self, state: KuhnState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]

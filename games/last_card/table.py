@@ -29,6 +29,15 @@ RECENT = 40
 class LastCardTable(TableRules):
     default_action_text = "a pass (draw)"
 
+    def summary(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
+        scores = result.get("scores") or []
+        winner = result.get("winner")
+        points = ", ".join(f"{n} {p:g}" for n, p in zip(names, scores, strict=False))
+        who = "Nobody emptied their hand" if winner is None else f"{names[winner]} wins"
+        if winner is not None and winner == mine:
+            who = "You win"
+        return f"{who}. Points taken (lower is better): {points}."
+
     def view(self, state: LastCardState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         public: dict[str, Any] = {
             "last_played": state.played[-1] if state.played else None,

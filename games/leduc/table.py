@@ -16,6 +16,8 @@ def leduc_cards(done: dict[str, Any]) -> list[str]:
 
 
 class LeducTable(TableRules):
+    #: a sitting at a table, not a tournament match of 100 hands
+    sitting = {"hands": 10}
     default_action_text = "check, or fold facing a raise"
 
     def view(self, state: LeducState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]

@@ -26,8 +26,6 @@ from games.registry import get_game
 SEAT_CHOICES = ("me", "open", "builtin:", "bot:")
 #: turn timers a table may choose (seconds)
 TURN_TIMERS = (10.0, 20.0, 30.0, 60.0, 120.0)
-#: Ultimate Texas Hold'em at a table: a sitting of a few rounds, not the tournament's 1000
-UTH_ROUNDS = (5, 10, 20, 50)
 
 
 class TableError(ValueError):
@@ -109,9 +107,13 @@ def create_table(
         raise TableError(f"the turn timer must be one of {timers} seconds")
     if seats.count("me") != 1:
         raise TableError("choose exactly one seat for yourself")
+    try:
+        match_config = spec.table().config(config or {})
+    except ValueError as exc:
+        raise TableError(str(exc)) from None
     table = Table.objects.create(
         game=game,
-        config=_config(game, config or {}),
+        config=match_config,
         seed=secrets.randbits(62),
         turn_timer=turn_timer,
         created_by=person.user,
@@ -132,20 +134,6 @@ def guest_table(game: str, seats: list[str], **options: Any) -> tuple[Table, str
     assert person is not None
     session.save()
     return create_table(game, person, seats, **options), str(session.session_key)
-
-
-def _config(game: str, asked: dict[str, Any]) -> dict[str, Any]:
-    if game == "uth":
-        rounds = asked.get("max_rounds", 10)
-        if rounds not in UTH_ROUNDS:
-            raise TableError(f"a sitting is {', '.join(map(str, UTH_ROUNDS))} rounds")
-        variant = asked.get("variant", "default")
-        if variant not in ("default", "standard"):
-            raise TableError("the pay table is 'default' or 'standard'")
-        return {"max_rounds": rounds, "variant": variant}
-    if game in ("kuhn", "leduc", "blackjack-pp"):
-        return {"hands": 10}  # a sitting at a table, not a tournament match of 100 hands
-    return {}
 
 
 def _seat(game: str, choice: str, person: Person) -> dict[str, Any]:

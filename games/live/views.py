@@ -26,26 +26,22 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from bots.models import BotVersion
 from games import replays
-from games.engine.cards import standard_deck
+from games.engine.table import TableOption, TableRules
 from games.live import tables
 from games.live.hub import lobby_group
 from games.models import Table, TableSeat
 from games.registry import GameSpec, game_slugs, get_game
-from games.rps_poker.cards import FULL_DECK
 
-#: the built-in bot "Play against a bot" seats (the game's strongest); else its last one
-STRONGEST = {"rps-poker": "strong", "last-card": "heuristic", "uth": "basic"}
 #: tables the lobby lists in each section
 LOBBY_LIMIT = 25
 #: an open table nobody joined for this long is no longer offered in the lobby
 OPEN_FOR = timedelta(hours=12)
-#: pay tables of Ultimate Texas Hold'em at a table
-UTH_VARIANTS = [
-    ("default", "default: a flush pays 3 to 1 on the blind (as the reference)"),
-    ("standard", "standard casino: a flush pays 3 to 2 on the blind"),
-]
 #: the most seats the form reads (the rules refuse more than a game allows, with a message)
 MOST_SEATS = 16
+
+
+def table_options(spec: GameSpec) -> tuple[TableOption, ...]:
+    return tuple(spec.table().options) if spec.table is not None else ()
 
 
 def table_game(slug: str) -> GameSpec:
@@ -59,8 +55,8 @@ def table_game(slug: str) -> GameSpec:
 
 
 def strongest(spec: GameSpec) -> str:
-    name = STRONGEST.get(spec.slug)
-    return name if name in spec.builtin_bots else spec.builtin_names[-1]
+    """The built-in bot "Play against a bot" seats: the game's strongest."""
+    return spec.strongest
 
 
 def quick_seats(spec: GameSpec) -> list[str]:
@@ -120,14 +116,13 @@ class TableForm(forms.Form):
             if n >= low:
                 field.help_text = f"Used when there are {n + 1} or more players."
             self.fields[f"seat_{n}"] = field
-        if spec.slug == "uth":
-            self.fields["max_rounds"] = forms.IntegerField(
-                label="Rounds",
-                widget=forms.Select(choices=[(r, f"{r} rounds") for r in tables.UTH_ROUNDS]),
-                help_text="You start with 1000 chips; the ante and the blind are 25 each.",
-            )
-            self.fields["variant"] = forms.CharField(
-                label="Pay table", widget=forms.Select(choices=UTH_VARIANTS)
+        for option in table_options(spec):
+            self.fields[option.name] = forms.TypedChoiceField(
+                label=option.label,
+                choices=list(option.choices),
+                coerce=type(option.default),
+                help_text=option.help,
+                error_messages={"invalid_choice": option.refusal},
             )
 
     @property
@@ -136,7 +131,7 @@ class TableForm(forms.Form):
 
     @property
     def setting_fields(self) -> list[forms.BoundField]:
-        names = ["turn_timer", "max_rounds", "variant"]
+        names = ["turn_timer", *(option.name for option in table_options(self.spec))]
         return [self[name] for name in names if name in self.fields]
 
     def seats(self) -> list[str]:
@@ -146,20 +141,14 @@ class TableForm(forms.Form):
         return [str(self.data.get(f"seat_{n}", "")).strip() for n in range(players)]
 
     def config(self) -> dict[str, Any]:
-        if self.spec.slug != "uth":
-            return {}
-        return {
-            "max_rounds": self.cleaned_data["max_rounds"],
-            "variant": self.cleaned_data["variant"],
-        }
+        return {option.name: self.cleaned_data[option.name] for option in table_options(self.spec)}
 
 
 def initial_form(spec: GameSpec, versions: list[BotVersion]) -> TableForm:
     initial: dict[str, Any] = {"players": spec.state_class.max_seats, "turn_timer": 30.0}
     for n in range(spec.state_class.max_seats):
         initial[f"seat_{n}"] = "me" if n == 0 else f"builtin:{strongest(spec)}"
-    if spec.slug == "uth":
-        initial |= {"max_rounds": 10, "variant": "default"}
+    initial |= {option.name: option.default for option in table_options(spec)}
     return TableForm(spec, versions, initial=initial)
 
 
@@ -263,11 +252,10 @@ def _table(token: str) -> Table:
 
 
 @cache
-def card_views() -> dict[str, dict[str, Any]]:
-    """Every card a table may show, described as the replays describe them, so the script
-    draws them exactly like the replay viewer and ``includes/card.html``."""
-    codes = [*FULL_DECK, *(str(c) for c in standard_deck())]
-    return {code: replays.card_view(code) for code in codes}
+def card_views(slug: str) -> dict[str, dict[str, Any]]:
+    """Every card a table of the game may show, described as the replays describe them, so
+    the script draws them exactly like the replay viewer and ``includes/card.html``."""
+    return {code: replays.card_view(code) for code in get_game(slug).card_codes}
 
 
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
@@ -305,7 +293,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
                 "names": names,
                 "turnTimer": table.turn_timer,
                 "defaultAction": spec.table().default_action_text if spec.table else "",
-                "cards": card_views(),
+                "cards": card_views(table.game),
                 "ws": f"/ws/tables/{table.token}/",
             },
             "rules": _config_text(table),
@@ -315,35 +303,17 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 def _config_text(table: Table) -> str:
     parts = [f"turn timer {table.turn_timer:g} seconds"]
-    if table.game == "uth":
-        cfg = table.config or {}
-        if "max_rounds" in cfg:
-            parts.append(f"{cfg['max_rounds']} rounds")
-        if "variant" in cfg:
-            parts.append(f"{cfg['variant']} pay table")
+    spec = get_game(table.game)
+    if spec.table is not None:
+        parts += spec.table().describe(table.config or {})
     return ", ".join(parts)
 
 
 def _summary(game: str, result: dict[str, Any], names: list[str], mine: int | None) -> str:
     """The end of a stored match in one sentence (the script writes the same live)."""
-    scores = result.get("scores") or []
-    if game == "uth":
-        net = scores[0] if scores else 0
-        sign = "+" if net > 0 else ""
-        reason = result.get("reason") or "the session is over"
-        return f"{reason[:1].upper()}{reason[1:]}. Net result: {sign}{net:g} chips."
-    winner = result.get("winner")
-    if game == "last-card":
-        points = ", ".join(f"{n} {p:g}" for n, p in zip(names, scores, strict=False))
-        who = "Nobody emptied their hand" if winner is None else f"{names[winner]} wins"
-        if winner is not None and winner == mine:
-            who = "You win"
-        return f"{who}. Points taken (lower is better): {points}."
-    score = " to ".join(f"{s:g}" for s in scores)
-    if winner is None:
-        return f"A draw, {score}."
-    who = "You win" if winner == mine else f"{names[winner]} wins"
-    return f"{who}, {score}."
+    spec = get_game(game)
+    rules = spec.table() if spec.table is not None else TableRules()
+    return rules.summary(result, names, mine)
 
 
 @require_POST

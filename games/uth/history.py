@@ -16,7 +16,7 @@ from typing import Any
 
 from games.engine.cards import Card
 from games.engine.game import IllegalAction
-from games.uth import actions
+from games.uth import actions, hands
 from games.uth.rules import PAY_TABLES, UthState, chip_value
 
 CARD_COUNTS = {"player": 2, "dealer": 2, "board": 5}
@@ -126,3 +126,36 @@ def _is_skip(text: str) -> bool:
         return actions.parse(text, [actions.SKIP]) == actions.SKIP
     except IllegalAction:
         return False
+
+
+def _signed(value: float | int) -> str:
+    return f"{value:+g}"
+
+
+def report_lines(report: dict[str, Any]) -> list[str]:
+    lines = [f"Ultimate Texas Hold'em, {report['variant']} pay table"]
+    for r in report["rounds"]:
+        bets = r["bets"]
+        lines.append(
+            f"round {r['round']}: player {' '.join(r['player'])}, dealer {' '.join(r['dealer'])}"
+            f", board {' '.join(r['board'])}; actions {' '.join(r['actions'])}"
+        )
+        lines.append(f"  bets: ante {bets['ante']}, blind {bets['blind']}, play {bets['play']}")
+        if r["folded"]:
+            lines.append("  folded")
+        else:
+            lines.append(
+                f"  player {hands.LABELS[r['player_hand']]}, dealer "
+                f"{hands.LABELS[r['dealer_hand']]}"
+                f"{'' if r['dealer_qualifies'] else ' (does not qualify)'}: {r['winner']} wins"
+                if r["winner"] != "tie"
+                else f"  player {hands.LABELS[r['player_hand']]}, dealer "
+                f"{hands.LABELS[r['dealer_hand']]}: a tie"
+            )
+        results = r["results"]
+        lines.append(
+            f"  ante {_signed(results['ante'])}, blind {_signed(results['blind'])}, play "
+            f"{_signed(results['play'])}: net {_signed(r['net'])}, chips {r['chips']:g}"
+        )
+    lines.append(f"total: {_signed(report['total'])} over {len(report['rounds'])} rounds")
+    return lines

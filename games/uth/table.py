@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.table import TableRules
+from games.engine.table import TableOption, TableRules
 from games.uth.actions import CHECK, FOLD, text
 from games.uth.rules import OVER, UthState
 
@@ -14,6 +14,33 @@ RECENT = 10
 
 class UthTable(TableRules):
     default_action_text = "check, or fold at the river"
+    options = (
+        TableOption(
+            "max_rounds",
+            "Rounds",
+            tuple((r, f"{r} rounds") for r in (5, 10, 20, 50)),
+            default=10,
+            help="You start with 1000 chips; the ante and the blind are 25 each.",
+            shown="{} rounds",
+        ),
+        TableOption(
+            "variant",
+            "Pay table",
+            (
+                ("default", "default: a flush pays 3 to 1 on the blind (as the reference)"),
+                ("standard", "standard casino: a flush pays 3 to 2 on the blind"),
+            ),
+            default="default",
+            shown="{} pay table",
+        ),
+    )
+
+    def summary(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
+        scores = result.get("scores") or []
+        net = scores[0] if scores else 0
+        sign = "+" if net > 0 else ""
+        reason = result.get("reason") or "the session is over"
+        return f"{reason[:1].upper()}{reason[1:]}. Net result: {sign}{net:g} chips."
 
     def view(self, state: UthState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         live = state.phase != OVER

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.views import STARTERS
+from tests.conftest import starter_source
 from tests.sandbox import conftest as sandbox_fixtures
 
 sandbox_config = sandbox_fixtures.sandbox_config
@@ -58,8 +58,8 @@ def in_the_sandbox(settings, sandbox_config):
 def test_each_starter_plays_a_built_in_bot_in_the_sandbox(
     tmp_path, in_the_sandbox, game, starter, opponent
 ):
-    source = STARTERS / starter
-    path = tmp_path / f"{source.stem}_starter.py"
+    source = starter_source(starter)
+    path = tmp_path / f"{Path(starter).stem}_starter.py"
     path.write_text(source.read_text())
     results = tmp_path / "results.json"
     call_command(

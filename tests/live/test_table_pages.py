@@ -159,8 +159,18 @@ def test_a_guest_creates_an_uth_table_with_rounds_and_a_pay_table():
         ("rps-poker", ["me", "me"], {}, "choose exactly one seat for yourself"),
         ("rps-poker", ["me", "open"], {"turn_timer": 7}, "the turn timer must be one of"),
         ("rps-poker", ["me", "open"], {"turn_timer": "soon"}, "Enter a number"),
-        ("uth", ["me"], {"max_rounds": 7, "variant": "default"}, "a sitting is 5, 10, 20, 50"),
-        ("uth", ["me"], {"max_rounds": 5, "variant": "vegas"}, "the pay table is"),
+        (
+            "uth",
+            ["me"],
+            {"max_rounds": 7, "variant": "default"},
+            "rounds: choose one of 5, 10, 20, 50",
+        ),
+        (
+            "uth",
+            ["me"],
+            {"max_rounds": 5, "variant": "vegas"},
+            "pay table: choose one of default, standard",
+        ),
     ],
 )
 def test_bad_tables_are_refused_with_the_reason(game, seats, extra, message):

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bots import memcg
+from bots import memcg, sandbox
 from bots.playing import Entry, ProcessCache, play
-from bots.sandbox import GAME_LIMITS, MiB, SandboxLimits, memory_limit
+from bots.sandbox import MiB, SandboxLimits, memory_limit
 from games.engine.runner import TimeControl
 from tests.sandbox.conftest import GAME, IS_ROOT, hostile
 
@@ -51,7 +51,7 @@ def small_limits(monkeypatch, settings, sandbox_config):
     settings.SANDBOX_UID_BASE = sandbox_config.uid_base
     settings.SANDBOX_SLOTS = sandbox_config.slots
     settings.SANDBOX_LOCK_DIR = sandbox_config.lock_dir
-    monkeypatch.setitem(GAME_LIMITS, GAME.slug, LIMITS)
+    monkeypatch.setattr(sandbox, "limits_for", lambda game: LIMITS)
 
 
 @pytest.mark.parametrize("mode", ["sysv", "posix", "posix_mmap", "memfd", "memfd_mmap", "tmp"])

@@ -11,7 +11,7 @@ from bots.models import Bot, BotVersion, LeaderboardRow, Tournament
 from bots.ratings import on_new_version
 from bots.worker import Options, Worker
 from games.registry import get_game
-from games.views import STARTERS
+from tests.conftest import starter_source
 
 
 @pytest.fixture
@@ -168,7 +168,7 @@ def last_card_tournament(db) -> Tournament:
     enter(alice, "last-card", "naive", builtin("last-card", "naive"))
     enter(alice, "last-card", "heuristic", builtin("last-card", "heuristic"))
     enter(bob, "last-card", "naive-too", builtin("last-card", "naive"))
-    enter(bob, "last-card", "starter", (STARTERS / "last_card.py").read_text())
+    enter(bob, "last-card", "starter", starter_source("last_card.py").read_text())
     tournament = competition.start_round_robin("last-card", 1, seed=5)
     assert play_everything() == 4  # one table, every rotation of its seats
     tournament.refresh_from_db()

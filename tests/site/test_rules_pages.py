@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from games.views import STARTERS
+from tests.conftest import starter_source
 from tests.sandbox import conftest as sandbox_fixtures
 
 sandbox_config = sandbox_fixtures.sandbox_config
@@ -65,7 +65,7 @@ def test_it_downloads_a_starter_with_its_file_name(client):
     assert response["Content-Disposition"] == 'attachment; filename="rps_poker_starter.js"'
     assert response["Content-Type"].startswith("text/javascript")
     body = response.content.decode()
-    assert body == (STARTERS / "rps_poker.js").read_text()
+    assert body == starter_source("rps_poker.js").read_text()
     python = client.get("/games/uth/starter/python/")
     assert python["Content-Disposition"] == 'attachment; filename="uth_starter.py"'
 
@@ -95,8 +95,8 @@ def in_the_sandbox(settings, sandbox_config):
 
 def run_arena(tmp_path: Path, game: str, starter: str, *args: str) -> dict:
     """Copy the starter under its download name and play it with ``manage.py arena``."""
-    source = STARTERS / starter
-    path = tmp_path / f"{source.stem}_starter{source.suffix}"
+    source = starter_source(starter)
+    path = tmp_path / f"{Path(starter).stem}_starter{source.suffix}"
     path.write_text(source.read_text())
     results = tmp_path / "results.json"
     call_command(

@@ -16,7 +16,7 @@ from rich.text import Text
 from bots.arena import Arena, ArenaError
 from games.engine import untrusted
 from games.last_card.kitconfig import ConfigError, apply_kit_config
-from games.registry import game_slugs, get_game
+from games.registry import game_slugs, games, get_game
 
 
 class Command(BaseCommand):
@@ -99,14 +99,15 @@ class Command(BaseCommand):
         if opts["fill"] and game.tournament is not None:
             opts["bots"] += [opts["fill"]] * (game.tournament.min_bots - len(opts["bots"]))
         config: dict = {}
-        if opts["game"] == "uth":
+        if game.session_rounds:  # a match is a session of rounds (UTH)
             rounds = 10 if opts["sessions"] is None else opts["sessions"]
             per_session = opts["rounds_per_session"]
-            config["max_rounds"] = 1000 if per_session is None else per_session
+            config["max_rounds"] = game.session_rounds if per_session is None else per_session
             if rounds < 1 or config["max_rounds"] < 1:
                 raise CommandError("--sessions and --rounds-per-session must be at least 1")
         elif opts["sessions"] is not None or opts["rounds_per_session"] is not None:
-            raise CommandError("--sessions and --rounds-per-session are for --game uth")
+            sessions = ", ".join(g.slug for g in games() if g.session_rounds)
+            raise CommandError(f"--sessions and --rounds-per-session are for --game {sessions}")
         seed = opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(2**31)
         err = Console(stderr=True)
         for note in notes:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.competition import start_round_robin
+from games.registry import game_slugs
 
 
 class Command(BaseCommand):
     help = "Queue a round robin of N rounds between every active bot of a game."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", default="rps-poker")
+        parser.add_argument("--game", default=game_slugs()[0], help="(default: %(default)s)")
         parser.add_argument("--rounds", type=int, default=1)
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--name", default="")

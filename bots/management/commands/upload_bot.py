@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from bots.models import BotVersion
 from bots.uploads import UploadError, upload, validate
 from cardsite.accounts import plain_username
+from games.registry import game_slugs
 
 
 class Command(BaseCommand):
@@ -19,7 +20,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--user", required=True, help="the bot's owner (username)")
-        parser.add_argument("--game", default="rps-poker")
+        parser.add_argument("--game", default=game_slugs()[0], help="(default: %(default)s)")
         parser.add_argument("--name", help="the bot's name (default: the file's stem)")
         parser.add_argument(
             "--create-user", action="store_true", help="create the user if there is none"

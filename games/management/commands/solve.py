@@ -17,20 +17,20 @@ from games.blackjack_pp.tree import BlackjackPP
 from games.solver.cfr import ALGORITHMS, Solver
 from games.solver.export import ALGORITHM_NAMES, result_document, strategy_table, write_json
 from games.solver.tree import TreeError, build
-from games.solver_games import SOLVABLE, GameChoiceError, make_game
+from games.solver_games import GameChoiceError, make_game, titles
 
 
 class Command(BaseCommand):
     help = (
         "Solve a game with CFR or CFR+: builds the game tree, trains, and prints the root "
         "payoffs, tree size, build and training time and the exploitability. GAME is one of "
-        + ", ".join(SOLVABLE)
+        + ", ".join(titles())
         + "."
     )
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("game", metavar="GAME", help=", ".join(SOLVABLE))
+        parser.add_argument("game", metavar="GAME", help=", ".join(titles()))
         parser.add_argument(
             "--algorithm",
             default="cfr+",

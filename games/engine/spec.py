@@ -1,0 +1,149 @@
+"""What a game brings to the platform: :class:`GameSpec`.
+
+Each game describes itself in its own package (``games/<game>/spec.py``, a function
+``spec()``), and ``games/registry.py`` lists those modules, one line per game. Everything the
+platform needs to know about a game is here or reached from here; code outside the game's
+package asks the spec and never branches on the game's name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from games.engine.agents import BotCall
+from games.engine.cards import standard_deck
+from games.engine.game import GameState
+from games.engine.runner import TimeControl
+from games.engine.table import TableRules
+from games.engine.tournament import Format
+
+#: a replay builder: ``frames(record, seat names) -> frames`` (see games/replays.py)
+FrameBuilder = Callable[[dict[str, Any], list[str]], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    """A game the CFR solver can solve (``manage.py solve`` and the strategy explorer)."""
+
+    #: ``make(**options) -> games.solver.game.Game``; options are the game's own (Blackjack++:
+    #: ``up``, ``max_hits``); a wrong option raises ValueError with the reason
+    make: Callable[..., Any]
+    #: the most iterations a solve on the web may run, and what the form offers first
+    web_limit: int = 1_000
+    default_iterations: int = 100
+    #: other names ``manage.py solve`` accepts for the game
+    aliases: tuple[str, ...] = ()
+    #: the options ``make`` takes besides the game (command-line flags of ``manage.py solve``)
+    options: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HandHistory:
+    """Replays a hand history file of the game's original system (``manage.py replay``)."""
+
+    #: ``replay(history) -> report`` (JSON data); ValueError says which round is wrong and why
+    replay: Callable[[Any], dict[str, Any]]
+    #: the report in lines of text
+    lines: Callable[[dict[str, Any]], list[str]]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    slug: str
+    title: str
+    state_class: type[GameState]
+    bot_call: BotCall
+    #: name -> module holding a standalone ``class Bot`` (stdlib only)
+    builtin_bots: dict[str, str] = field(default_factory=dict)
+    time_control: TimeControl = field(default_factory=TimeControl)
+    #: the bot methods of the contract (a bot file must define them all)
+    methods: tuple[str, ...] = ()
+    #: the tournament format of the arena (scheduling and scoring)
+    tournament: Callable[[], Format] | None = None
+    #: standalone toolkit modules (stdlib only) a bot may import by file name, e.g.
+    #: ``import movecheck``: the sandbox puts them beside the bot file
+    toolkit: tuple[str, ...] = ()
+    #: what a live table shows each seat and plays for an away person
+    table: Callable[[], TableRules] | None = None
+    #: what a seat's score in one match counts (replays, the end of a table)
+    score_label: str = "score"
+    #: starter bots a person can download: language ("python", "javascript") -> file
+    starters: dict[str, Path] = field(default_factory=dict)
+    #: the built-in bot a person meets first (a table's default opponent); default: the last
+    strongest_builtin: str = ""
+    #: ``manage.py arena`` arguments after a starter's file that try it against the built-in
+    #: bots (the rules page shows the command); default: the strongest bot, 20 rounds
+    arena_example: str = ""
+    #: what happens to an illegal answer, when it is not a fault (the rules page says so)
+    illegal_answer: str = ""
+    #: globals a JavaScript bot finds (the original RPS Poker bots rely on ``fullDeck``)
+    js_globals: dict[str, Any] = field(default_factory=dict)
+    #: the game's own sandbox limits, as fields of ``bots.sandbox.SandboxLimits`` that differ
+    #: from the defaults
+    sandbox_limits: dict[str, Any] = field(default_factory=dict)
+    #: every card code a table of the game may show, if not the standard 52-card deck's
+    cards: tuple[str, ...] = ()
+    #: the frames of a match's replay, if the replay viewer can draw the game
+    replay: FrameBuilder | None = None
+    #: the solver's form of the game, if it has one
+    solver: SolverSpec | None = None
+    #: the replayer of the original system's hand histories, if the game has one
+    hand_history: HandHistory | None = None
+    #: a match is a session of rounds (``config["max_rounds"]``; UTH): the arena counts
+    #: ``--sessions`` of ``--rounds-per-session`` (this many by default)
+    session_rounds: int = 0
+
+    def toolkit_files(self) -> dict[str, Path]:
+        """File name -> path of each toolkit module."""
+        files = {}
+        for module_name in self.toolkit:
+            module = importlib.import_module(module_name)
+            assert module.__file__ is not None
+            files[Path(module.__file__).name] = Path(module.__file__)
+        return files
+
+    @property
+    def plays_alone(self) -> bool:
+        """One seat per match (UTH: a bot against the dealer): no opponent in the match."""
+        return self.state_class.max_seats == 1
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether a higher score is the better one (the game's tournament format decides;
+        Last Card counts points taken, fewer is better)."""
+        return self.tournament is None or self.tournament().higher_is_better
+
+    @property
+    def card_codes(self) -> tuple[str, ...]:
+        return self.cards or tuple(str(card) for card in standard_deck())
+
+    @property
+    def builtin_names(self) -> list[str]:
+        return list(self.builtin_bots)
+
+    @property
+    def strongest(self) -> str:
+        return self.strongest_builtin or self.builtin_names[-1]
+
+    @property
+    def arena_args(self) -> str:
+        return self.arena_example or f"builtin:{self.strongest} --rounds 20"
+
+    def builtin_path(self, name: str) -> Path:
+        module = importlib.import_module(self._builtin_module(name))
+        assert module.__file__ is not None
+        return Path(module.__file__)
+
+    def builtin_class(self, name: str) -> Any:
+        return importlib.import_module(self._builtin_module(name)).Bot
+
+    def _builtin_module(self, name: str) -> str:
+        try:
+            return self.builtin_bots[name]
+        except KeyError:
+            known = ", ".join(sorted(self.builtin_bots))
+            raise KeyError(f"{self.slug} has no built-in bot {name!r} (known: {known})") from None

@@ -1,0 +1,68 @@
+"""Last Card's replay frames (see games/replays.py for the frame format)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from games.replays import SUIT_NAMES, Frame, _actor, _frame, _seat, steps, zone
+
+
+def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
+    """A frame for the deal and one per turn (a move, a refused move or a fault), with the
+    lines of the kit's readable log (``games.last_card.logs``) that the step wrote."""
+    from games.last_card.logs import readable
+
+    frames: list[Frame] = []
+    counts: list[int] = []
+    seen = 0
+    for event, state in steps(record):
+        # the lines this step's history makes: counted on the step alone, worded by the
+        # story of the whole game below (a pass and its draw read as one line there)
+        new, seen = state.history[seen:], len(state.history)
+        counts.append(len(readable(SimpleNamespace(history=new, over=False), names)))  # type: ignore[arg-type]
+        if event is None:
+            label = "The deal"
+        elif event["type"] == "fault":
+            label = "Out of the game"
+        else:
+            label = f"Turn {state.turns}"
+        frame = _frame(label, [], [], [], [])
+        frame["actor"] = _actor(event)
+        _last_card_table(frame, state, names)
+        frames.append(frame)
+    story = readable(state, names) if frames else []
+    told = 0
+    for frame, count in zip(frames, counts, strict=True):
+        frame["lines"], told = story[told : told + count], told + count
+        frame["decision"] = (
+            frame["lines"][0] if frame["lines"] and frame["actor"] is not None else ""
+        )
+    if frames:
+        frames[-1]["lines"] += story[told:]  # how the game ended, seat by seat
+    return frames
+
+
+def _last_card_table(frame: Frame, state: Any, names: list[str]) -> None:
+    seats = []
+    for seat, hand in enumerate(state.hands):
+        notes = [f"{len(hand)} card" + ("" if len(hand) == 1 else "s")]
+        if state.called[seat]:
+            notes.append("called last card")
+        if seat in state.faults:
+            notes.append(f"out of the game ({state.faults[seat].kind})")
+        if state.winner == seat:
+            notes.append("winner")
+        turn = not state.over and state.current == seat
+        seats.append(_seat([zone("Hand", hand)], notes, turn=turn))
+    shared = [
+        zone("Played", state.played, fan="pile"),
+        zone("Deck", down=len(state.deck), fan="pile"),
+    ]
+    table_notes = ["clockwise" if state.direction == 1 else "anticlockwise"]
+    if state.active_suit:
+        table_notes.append(f"suit chosen: {SUIT_NAMES[state.active_suit]}")
+    if state.punishment:
+        table_notes.append(f"next player picks up {state.punishment} unless it adds to it")
+    frame["seats"], frame["shared"], frame["notes"] = seats, shared, table_notes
+    frame["scores"] = [state.seat_stats(seat)["points_taken"] for seat in range(state.num_seats)]

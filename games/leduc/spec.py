@@ -1,0 +1,44 @@
+"""Leduc hold'em as the platform sees it (see games/engine/spec.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from games.engine.runner import TimeControl
+from games.engine.spec import GameSpec, SolverSpec
+
+HERE = Path(__file__).resolve().parent
+
+
+def solver_game():
+    from games.leduc.tree import Leduc
+
+    return Leduc()
+
+
+def spec() -> GameSpec:
+    from games.kuhn.replay import leduc_frames
+    from games.leduc import botapi
+    from games.leduc.rules import LeducState
+    from games.leduc.table import LeducTable
+    from games.leduc.tournament import ChipsRoundRobin
+
+    return GameSpec(
+        slug="leduc",
+        title="Leduc hold'em",
+        state_class=LeducState,
+        bot_call=botapi.bot_call,
+        builtin_bots={
+            "random": "games.bots.uniform",
+            "simple": "games.leduc.bots.simple",
+            "cfr": "games.leduc.bots.cfr",
+        },
+        time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
+        methods=botapi.METHODS,
+        tournament=ChipsRoundRobin,
+        table=LeducTable,
+        score_label="chips won",
+        starters={"python": HERE / "starter.py"},
+        replay=leduc_frames,
+        solver=SolverSpec(make=solver_game, web_limit=5_000, default_iterations=500),
+    )

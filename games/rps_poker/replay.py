@@ -1,0 +1,105 @@
+"""RPS Poker's replay frames (see games/replays.py for the frame format)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.replays import Frame, _actor, _fault_lines, _frame, _seat, card_view, steps, zone
+
+
+def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
+    """A frame for the deal, each of the five draft steps, each of the ten games, and each
+    disqualification: the simultaneous choices of both seats make one step."""
+    from games.rps_poker.cards import DRAFT_STEPS, GAMES
+
+    frames: list[Frame] = []
+    offers: list[list[str]] = [[], []]
+    chosen: dict[int, int] = {}
+    drafting, drafted = True, 0
+    for event, state in steps(record):
+        if event is not None and event["type"] == "action":
+            chosen[event["seat"]] = event["action"]
+            if state.chosen:
+                continue  # one seat has chosen, the other not yet: no step to show
+        lines: list[str] = []
+        label, decision = "The deal", ""
+        if event is None:
+            lines.append(
+                f"The deck is shuffled. Draft: each player is offered two cards {DRAFT_STEPS} "
+                "times, keeps one and passes the other."
+            )
+        elif event["type"] == "fault":
+            label = "Disqualified"
+            lines += _fault_lines(event, names)
+            if state.forfeited:
+                (winner,) = {0, 1} - {int(s) for s in event["faults"]}
+                lines.append(f"{names[winner]} is credited with {state.forfeited} unplayed games")
+            decision = lines[0]
+        elif drafting:
+            drafted += 1
+            label = f"Draft {drafted} of {DRAFT_STEPS}"
+            for seat in (0, 1):
+                kept, passed = offers[seat][chosen[seat]], offers[seat][1 - chosen[seat]]
+                lines.append(
+                    f"{names[seat]} keeps {card_view(kept)['label']} and passes "
+                    f"{card_view(passed)['label']} to {names[1 - seat]}"
+                )
+            decision = "; ".join(line.split(" and passes")[0] for line in lines)
+            if state.phase == "main":
+                lines.append(
+                    "Each player shuffles its ten cards and draws three. The base card of "
+                    f"game 1 is {card_view(state.base)['label']}."
+                )
+        else:
+            game = state.games[-1]
+            label = f"Game {len(state.games)} of {GAMES}"
+            a, b = (card_view(c)["label"] for c in game["played"])
+            decision = f"{names[0]} plays {a}, {names[1]} plays {b}"
+            lines.append(
+                f"Base {card_view(game['base'])['label']}: {decision}; "
+                f"{names[game['winner']]} wins the game"
+            )
+        frame = _frame(label, lines, list(state.scores), [], [])
+        frame["decision"] = decision
+        frame["actor"] = _actor(event) if event is not None and event["type"] == "fault" else None
+        _rps_table(frame, state)
+        frames.append(frame)
+        offers = [list(o) for o in state.offers]
+        drafting, chosen = state.phase == "draft", {}
+    if frames and state.is_over():
+        a, b = state.scores
+        end = "a draw" if a == b else f"{names[0 if a > b else 1]} wins the match"
+        frames[-1]["lines"].append(f"Final score {a}-{b}: {end}")
+    return frames
+
+
+def _rps_table(frame: Frame, state: Any) -> None:
+    last = state.games[-1] if state.games else None
+    seats = []
+    for seat in (0, 1):
+        zones = []
+        if state.phase == "draft":
+            zones.append(zone("Offered", state.offers[seat]))
+            zones.append(zone("Drafted", state.decks[seat]))
+        else:
+            zones.append(zone("Hand", state.hands[seat]))
+            zones.append(zone("Deck", down=len(state.decks[seat]), fan="pile"))
+            if last is not None:
+                zones.append(zone("Played", [last["played"][seat]]))
+        won = [g for g in state.games if g["winner"] == seat]
+        notes = (
+            [f"{len(won)} game{'' if len(won) == 1 else 's'} won"] if state.phase != "draft" else []
+        )
+        if seat in state.faults:
+            notes.append(f"disqualified ({state.faults[seat].kind})")
+        seats.append(_seat(zones, notes, turn=last is not None and last["winner"] == seat))
+    shared = []
+    if last is not None:
+        shared.append(zone(f"Base of game {len(state.games)}", [last["base"]]))
+    elif state.phase == "main" and state.base:
+        shared.append(zone("Base of game 1", [state.base]))
+    undealt = len(state.locations()["undealt"]) + len(state.remaining)
+    if state.phase == "main" and state.base and last is not None:
+        shared.append(zone(f"Next base (game {len(state.games) + 1})", [state.base]))
+    shared.append(zone("Undealt", down=undealt, fan="pile"))
+    frame["seats"], frame["shared"] = seats, shared
