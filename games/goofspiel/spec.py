@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from games.engine.runner import TimeControl
-from games.registry import GameSpec
+
+if TYPE_CHECKING:
+    from games.registry import GameSpec
 
 
 def spec() -> GameSpec:
+    """Imports lazily, so that ``games/registry.py`` may import this module at its top."""
     from games.goofspiel import botapi
     from games.goofspiel.rules import GoofspielState
     from games.goofspiel.table import GoofspielTable
     from games.goofspiel.tournament import DealsRoundRobin
+    from games.registry import GameSpec
 
     return GameSpec(
         slug="goofspiel",
