@@ -1,0 +1,1 @@
+"""Goofspiel: sealed bids for prize cards (the game's spec is in ``games/goofspiel/spec.py``)."""

@@ -1,0 +1,94 @@
+"""Goofspiel's ``spec()``, the one thing the game registry will need: it names the engine,
+the contract, the built-ins, the tournament format and the table rules, and matches played
+through it (as the arena and the worker play them) add up in the tournament format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bots.playing import Entry, play
+from games.engine.tournament import Standing
+from games.goofspiel.rules import GoofspielState
+from games.goofspiel.spec import spec
+from games.goofspiel.table import GoofspielTable
+from games.goofspiel.tournament import DealsRoundRobin
+from games.registry import GameSpec
+
+
+def test_spec_describes_the_game_for_the_registry():
+    game = spec()
+    assert isinstance(game, GameSpec)
+    assert (game.slug, game.title) == ("goofspiel", "Goofspiel")
+    assert game.state_class is GoofspielState and game.state_class.game == "goofspiel"
+    assert game.methods == ("act",)
+    assert game.builtin_names == ["random", "matching"]
+    assert game.builtin_path("random") == Path(__file__).parents[2] / "games/bots/uniform.py"
+    for name in game.builtin_names:
+        assert hasattr(game.builtin_class(name), "act") and game.builtin_class(name).quick
+    assert isinstance(game.tournament(), DealsRoundRobin)
+    assert isinstance(game.table(), GoofspielTable)
+    assert (game.time_control.move, game.time_control.bank) == (1.0, 10.0)
+    assert not game.plays_alone
+
+
+def test_a_round_robin_played_through_the_spec_ranks_matching_above_random():
+    game = spec()
+    fmt = game.tournament()
+    names = ["random", "matching"]
+    standings = [Standing(name=n, source=f"builtin:{n}") for n in names]
+    tables = list(fmt.schedule(len(names), rounds=6, seed=11))
+    assert len(tables) == fmt.count(len(names), 6) == 6
+    assert {t.seats for t in tables} == {(0, 1), (1, 0)}
+    for table in tables:
+        entries = [Entry(names[i], builtin=names[i]) for i in table.seats]
+        played = play(game, entries, seed=table.seed)
+        result = played.outcome.result
+        assert result["deals"] == 3 and not result["faults"]  # the default match: 3 deals
+        assert played.outcome.record["game"] == "goofspiel"
+        assert [s.score for s in played.seats] == result["scores"]
+        fmt.tally([standings[i] for i in table.seats], played.outcome)
+    bots = fmt.rank([fmt.bot_json(s) for s in standings])
+    assert [b["name"] for b in bots] == ["matching", "random"]
+    best, worst = bots
+    assert best["deals"] == worst["deals"] == 18 and best["matches"] == 6
+    assert best["score"] == -worst["score"] > 0.5
+    assert best["deals_won"] + worst["deals_won"] <= 18
+    assert best["deal_win_rate"] == pytest.approx(best["deals_won"] / 18, abs=1e-6)
+    low, high = best["deal_win_rate_ci95"]
+    assert low <= best["deal_win_rate"] <= high
+    low, high = best["score_per_deal_ci95"]
+    assert low <= best["score"] <= high
+    assert best["point_diff_per_deal"] == -worst["point_diff_per_deal"] > 0
+    assert best["head_to_head"]["random"]["score"] == round(best["score"] * 18)
+    headers = [header for header, _ in fmt.columns()]
+    assert headers[:3] == ["score/deal (95% CI)", "deals won (95% CI)", "points +/- per deal"]
+    for _, show in fmt.columns():
+        assert show(best) and show(worst)
+
+
+def test_the_format_gives_no_interval_from_a_single_match_and_counts_forfeited_deals():
+    fmt = DealsRoundRobin()
+    standing = Standing(name="x", source="builtin:x")
+    standing.matches = 1
+    standing.extra = {"returns": 2, "deals": 5, "deals_won": 3, "point_diff": 40,
+                      "sum": 0.4, "sum_sq": 0.16}  # fmt: skip
+    entry = fmt.bot_json(standing)
+    assert entry["score"] == 0.4 and entry["score_per_deal_ci95"] is None
+    assert entry["deal_win_rate"] == 0.6 and entry["point_diff_per_deal"] == 8.0
+    assert fmt.columns()[0][1](entry) == "+0.400"
+
+
+def test_a_match_with_another_config_is_played_through_the_spec():
+    game = spec()
+    config = {"num_cards": 5, "deals": 4, "returns_type": "point_difference"}
+    entries = [Entry("m", builtin="matching"), Entry("r", builtin="random")]
+    played = play(game, entries, seed=3, config=config)
+    result = played.outcome.result
+    assert result["deals"] == 4 and result["num_cards"] == 5
+    assert result["scores"][0] == result["points"][0] - result["points"][1]
+    record = played.outcome.record
+    assert record["config"] == config
+    replayed = GoofspielState.replay(record["events"], 2, record["config"])
+    assert replayed.result() == result
