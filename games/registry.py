@@ -18,6 +18,7 @@ GAMES = {
     "kuhn": "games.kuhn.spec",
     "leduc": "games.leduc.spec",
     "blackjack-pp": "games.blackjack_pp.spec",
+    "goofspiel": "games.goofspiel.spec",
 }
 _CACHE: dict[str, GameSpec] = {}
 

@@ -6,7 +6,8 @@ time; the higher bid takes the prize's value in points, equal bids discard the p
 scores it). Bids are shown to both players once both are down, and bid cards are gone for the
 rest of the deal. The last turn has no choice (one card each) and plays itself, as in
 OpenSpiel. The deal's returns follow ``returns_type``: ``win_loss`` gives +1 / -1 (0 for a
-tie) by the prize points, ``point_difference`` gives each player its points minus the other's.
+tie) by the prize points, ``point_difference`` gives each player its points minus the mean of
+both players' points (half the difference), both exactly as OpenSpiel's goofspiel.
 
 A match is ``deals`` deals (default 3), each from a fresh shuffle of the prize deck; a seat's
 score is the sum of its returns (zero-sum). The game is symmetric, so seats never swap.
@@ -44,13 +45,16 @@ def check_config(config: dict[str, Any]) -> tuple[int, int, str]:
     return cards, deals, kind
 
 
-def deal_returns(points: list[int], returns_type: str) -> list[int]:
-    """What each seat gets for a deal that ended with these prize points."""
+def deal_returns(points: list[int], returns_type: str) -> list[int | float]:
+    """What each seat gets for a deal that ended with these prize points, as OpenSpiel's
+    goofspiel returns them: ``win_loss`` +1, -1 or 0 each; ``point_difference`` a seat's
+    points minus the mean of both (half the difference: 7 and 2 give +2.5 and -2.5)."""
     diff = points[0] - points[1]
     if returns_type == "win_loss":
         sign = (diff > 0) - (diff < 0)
         return [sign, -sign]
-    return [diff, -diff]
+    half = diff / 2
+    return [int(half), -int(half)] if half.is_integer() else [half, -half]
 
 
 def _cards(cards: list[int]) -> str:

@@ -14,7 +14,7 @@ from games.goofspiel.rules import GoofspielState
 from games.goofspiel.spec import spec
 from games.goofspiel.table import GoofspielTable
 from games.goofspiel.tournament import DealsRoundRobin
-from games.registry import GameSpec
+from games.registry import GameSpec, get_game
 
 
 def test_spec_describes_the_game_for_the_registry():
@@ -28,7 +28,10 @@ def test_spec_describes_the_game_for_the_registry():
     for name in game.builtin_names:
         assert hasattr(game.builtin_class(name), "act") and game.builtin_class(name).quick
     assert isinstance(game.tournament(), DealsRoundRobin)
-    assert isinstance(game.table(), GoofspielTable)
+    # its table rules exist and are tested (test_table.py); the page's renderer is to come
+    assert game.table is None and GoofspielTable().default_action_text
+    assert game.replay is not None and game.starters["python"].exists()
+    assert get_game("goofspiel") == game
     assert (game.time_control.move, game.time_control.bank) == (1.0, 10.0)
     assert not game.plays_alone
 
@@ -87,8 +90,23 @@ def test_a_match_with_another_config_is_played_through_the_spec():
     played = play(game, entries, seed=3, config=config)
     result = played.outcome.result
     assert result["deals"] == 4 and result["num_cards"] == 5
-    assert result["scores"][0] == result["points"][0] - result["points"][1]
+    assert result["scores"][0] == (result["points"][0] - result["points"][1]) / 2
     record = played.outcome.record
     assert record["config"] == config
     replayed = GoofspielState.replay(record["events"], 2, record["config"])
     assert replayed.result() == result
+
+
+def test_its_replay_shows_every_turn_with_both_bids():
+    from games import replays
+
+    game = spec()
+    entries = [Entry("m", builtin="matching"), Entry("r", builtin="random")]
+    played = play(game, entries, seed=8, config={"num_cards": 5, "deals": 2})
+    replay = replays.build(played.outcome.record, ["m", "r"])
+    assert replay.supported, replay.error
+    lines = [line for frame in replay.frames for line in frame["lines"]]
+    bids = [line for line in lines if line.startswith("Prize ")]
+    assert len(bids) == 2 * 5  # every turn of both deals, the automatic last ones included
+    assert replay.frames[-1]["scores"] == played.outcome.result["scores"]
+    assert any(line.startswith("Final score") for line in lines)
