@@ -19,9 +19,9 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from bots.competition import Caps
-from bots.launch import LANGUAGES
 from bots.models import Bot, BotVersion
 from bots.playing import Entry, play
+from bots.runtimes import LANGUAGES
 from games.engine import untrusted
 from games.engine.tournament import derive_seed
 from games.registry import get_game
@@ -233,7 +233,7 @@ def retire(bot: Bot) -> BotVersion | None:
     new rounds and placements, and its matches still waiting in the queue are withdrawn
     (marked failed); a match being played finishes and counts. Returns the retired version,
     or None when the bot had no active version."""
-    from bots.competition import lock_ledger
+    from bots.ratings import lock_ledger
 
     with transaction.atomic():
         version = (
