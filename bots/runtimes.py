@@ -1,0 +1,46 @@
+"""The language runtimes bots are written for: which file suffix is which language, the host
+script that runs a bot of each language, and what a game's JavaScript bots find as globals.
+
+Both launchers use these: the plain one (``bots.launch``) and the sandbox
+(``bots.sandbox``), which sits below ``bots.launch``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+HOSTS = Path(__file__).resolve().parent / "hosts"
+LANGUAGES = {".py": "python", ".js": "javascript"}
+HOST_SCRIPTS = {"python": "python_host.py", "javascript": "js_host.js"}
+
+
+class UnsupportedBot(ValueError):
+    pass
+
+
+def language_of(path: Path) -> str:
+    try:
+        return LANGUAGES[path.suffix.lower()]
+    except KeyError:
+        known = ", ".join(sorted(LANGUAGES))
+        raise UnsupportedBot(
+            f"{path}: unsupported bot file type {path.suffix or '(none)'!r} (expected {known})"
+        ) from None
+
+
+def host_script(language: str) -> Path:
+    try:
+        return HOSTS / HOST_SCRIPTS[language]
+    except KeyError:
+        raise UnsupportedBot(f"no host for language {language!r}") from None
+
+
+def js_globals(game: str | None) -> dict[str, Any]:
+    """The globals a game's JavaScript bots find (the original RPS Poker bots rely on
+    ``fullDeck``)."""
+    if game == "rps-poker":
+        from games.rps_poker.cards import FULL_DECK
+
+        return {"fullDeck": list(FULL_DECK)}
+    return {}
