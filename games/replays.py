@@ -498,4 +498,4 @@ def _uth_showdown(done: dict[str, Any], name: str, lines: list[str], net: list[A
 
 
 # ---- Kuhn poker, Leduc hold'em, Blackjack++: their module registers their builders ---------
-from games.kuhn import replay as _chip_games  # noqa: E402, F401
+from games.chips import replay as _chip_games  # noqa: E402, F401
