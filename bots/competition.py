@@ -21,7 +21,7 @@ from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 
 from bots.models import BotVersion, Match, MatchJob, MatchSeat, Tournament
-from bots.playing import Played, ProcessCache
+from bots.playing import Entry, Played, ProcessCache, play
 from bots.ratings import lock_ledger, rate_pending
 from games.engine import untrusted
 from games.engine.runner import TimeControl
@@ -420,8 +420,6 @@ def seat_versions(job: MatchJob) -> list[BotVersion]:
 
 def play_job(job: MatchJob, cache: ProcessCache | None = None) -> Played:
     """Play a job's match in the sandbox: outside any transaction."""
-    from bots.playing import Entry, play
-
     entries = [
         Entry(name=v.bot.label, code=v.code, filename=v.filename, key=v.pk)
         for v in seat_versions(job)
