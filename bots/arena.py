@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bots.launch import UnsupportedBot, bot_launch, plain_launch
+from bots.launch import bot_launch, plain_launch
 from bots.process import BotProcess, BotStartError, ProcessAgent
+from bots.runtimes import UnsupportedBot
 from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename

@@ -20,8 +20,9 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 
-from bots.models import BotVersion, Match, MatchJob, MatchSeat, RatingLedger, Tournament
-from bots.playing import Played, ProcessCache
+from bots.models import BotVersion, Match, MatchJob, MatchSeat, Tournament
+from bots.playing import Entry, Played, ProcessCache, play
+from bots.ratings import lock_ledger, rate_pending
 from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.tournament import derive_seed
@@ -54,13 +55,6 @@ def seatings(entrants: Sequence[int]) -> list[list[int]]:
 
 
 # ---- scheduling -----------------------------------------------------------------------------
-def lock_ledger(game: str) -> RatingLedger:
-    """The game's rating ledger, locked until the transaction ends. Scheduling and rating
-    both take it, so a game's job ids are committed in order (see bots.ratings)."""
-    RatingLedger.objects.get_or_create(game=game)
-    return RatingLedger.objects.select_for_update().get(game=game)
-
-
 def active_versions(game: str) -> list[BotVersion]:
     return list(
         BotVersion.objects.filter(bot__game=game, status=BotVersion.ACTIVE)
@@ -370,8 +364,6 @@ def _mark_running(tournament_id: int) -> None:
 
 def _fail(job: MatchJob, error: str) -> None:
     """Inside a transaction: the job will not be played."""
-    from bots.ratings import rate_pending
-
     MatchJob.objects.filter(pk=job.pk).update(
         status=MatchJob.FAILED, error=error, finished=timezone.now(), lease_until=None
     )
@@ -428,8 +420,6 @@ def seat_versions(job: MatchJob) -> list[BotVersion]:
 
 def play_job(job: MatchJob, cache: ProcessCache | None = None) -> Played:
     """Play a job's match in the sandbox: outside any transaction."""
-    from bots.playing import Entry, play
-
     entries = [
         Entry(name=v.bot.label, code=v.code, filename=v.filename, key=v.pk)
         for v in seat_versions(job)
@@ -446,8 +436,6 @@ def play_job(job: MatchJob, cache: ProcessCache | None = None) -> Played:
 def store_result(held: Claim, played: Played) -> Match | None:
     """Write the match, finish the job and apply ratings in one transaction, only if the
     worker still holds the job; None if it does not (someone else plays or played it)."""
-    from bots.ratings import rate_pending
-
     job = held.job
     with transaction.atomic():
         locked = MatchJob.objects.select_for_update().filter(_held(held)).first()

@@ -4,7 +4,8 @@ Two launchers produce a :class:`Launch` of the same shape, so nothing else chang
 choice: :func:`plain_launch` runs the language host as an ordinary child process with a
 scrubbed environment (trusted bots: built-ins, an author debugging their own file), and
 ``bots.sandbox.sandbox_launch`` runs it inside bubblewrap with limits (every bot from outside
-the project). :func:`bot_launch` picks one.
+the project). :func:`bot_launch` picks one. The languages and their hosts are in
+``bots.runtimes``.
 """
 
 from __future__ import annotations
@@ -13,48 +14,14 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bots.process import Launch
+from bots.runtimes import host_script, js_globals, language_of
+from bots.sandbox import SandboxConfig, SandboxLimits, sandbox_launch
 
 if TYPE_CHECKING:
-    from bots.sandbox import SandboxConfig, SandboxLimits
     from games.registry import GameSpec
-
-HOSTS = Path(__file__).resolve().parent / "hosts"
-LANGUAGES = {".py": "python", ".js": "javascript"}
-HOST_SCRIPTS = {"python": "python_host.py", "javascript": "js_host.js"}
-
-
-class UnsupportedBot(ValueError):
-    pass
-
-
-def language_of(path: Path) -> str:
-    try:
-        return LANGUAGES[path.suffix.lower()]
-    except KeyError:
-        known = ", ".join(sorted(LANGUAGES))
-        raise UnsupportedBot(
-            f"{path}: unsupported bot file type {path.suffix or '(none)'!r} (expected {known})"
-        ) from None
-
-
-def host_script(language: str) -> Path:
-    try:
-        return HOSTS / HOST_SCRIPTS[language]
-    except KeyError:
-        raise UnsupportedBot(f"no host for language {language!r}") from None
-
-
-def js_globals(game: str | None) -> dict[str, Any]:
-    """The globals a game's JavaScript bots find (its spec says: the original RPS Poker bots
-    rely on ``fullDeck``)."""
-    if game is None:
-        return {}
-    from games.registry import get_game
-
-    return dict(get_game(game).js_globals)
 
 
 def base_env() -> dict[str, str]:
@@ -102,6 +69,4 @@ def bot_launch(
     """
     if not sandboxed:
         return plain_launch(path, game=game.slug if game else None)
-    from bots.sandbox import sandbox_launch
-
     return sandbox_launch(path, game=game, limits=limits, config=config)

@@ -19,6 +19,7 @@ from typing import Any
 
 from bots.launch import bot_launch
 from bots.process import BotProcess, BotStartError, ProcessAgent
+from bots.sandbox import SandboxUnavailable
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
@@ -246,8 +247,6 @@ def _launch(game: GameSpec, entry: Entry, folder: Path, seat: int) -> BotProcess
     seat_dir.mkdir(mode=0o700)
     path = seat_dir / safe_filename(entry.filename)
     path.write_text(entry.code)
-    from bots.sandbox import SandboxUnavailable
-
     try:
         launch = bot_launch(path, game=game, sandboxed=True)
     except SandboxUnavailable:

@@ -31,6 +31,7 @@ from bots.models import (
     MatchSeat,
     Rating,
     RatingHistory,
+    RatingLedger,
 )
 from games.engine.runner import MatchOutcome, SeatStats
 from games.engine.tournament import Format, Standing
@@ -79,11 +80,16 @@ def _row(bot: Bot, rating: Rating) -> LeaderboardRow:
     return row
 
 
+def lock_ledger(game: str) -> RatingLedger:
+    """The game's rating ledger, locked until the transaction ends. Scheduling
+    (bots.competition) and rating both take it, so a game's job ids are committed in order."""
+    RatingLedger.objects.get_or_create(game=game)
+    return RatingLedger.objects.select_for_update().get(game=game)
+
+
 def rate_pending(game: str) -> int:
     """Inside a transaction: rate every match whose job, and every earlier job of the game,
     has finished. Returns how many matches were rated."""
-    from bots.competition import lock_ledger
-
     ledger = lock_ledger(game)
     rows = (
         MatchJob.objects.filter(game=game, pk__gt=ledger.rated_through)

@@ -41,9 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from bots import memcg
-from bots.launch import host_script, js_globals, language_of
 from bots.memcg import MemoryCgroup
 from bots.process import INFO_FD, BotStartError, Launch
+from bots.runtimes import host_script, js_globals, language_of
 from bots.seccomp import SeccompUnavailable, filter_bpf
 
 MiB = 1 << 20

@@ -18,10 +18,11 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from bots.competition import Caps
-from bots.launch import LANGUAGES
-from bots.models import Bot, BotVersion
+from bots.competition import Caps, _maybe_finish, schedule_placement
+from bots.models import Bot, BotVersion, MatchJob
 from bots.playing import Entry, play
+from bots.ratings import lock_ledger, on_new_version, rate_pending
+from bots.runtimes import LANGUAGES
 from games.engine import untrusted
 from games.engine.tournament import derive_seed
 from games.registry import get_game
@@ -145,8 +146,6 @@ def validate(version: BotVersion) -> BotVersion:
 
 def record_validation(version: BotVersion, result: ValidationResult) -> BotVersion:
     """Record a validation's verdict (one transaction; nothing if someone else decided)."""
-    from bots.competition import schedule_placement
-
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != BotVersion.VALIDATING:
@@ -190,8 +189,6 @@ def activate(version: BotVersion) -> None:
     version.status = BotVersion.ACTIVE
     version.reason = ""
     version.save()
-    from bots.ratings import on_new_version
-
     on_new_version(version)
 
 
@@ -233,8 +230,6 @@ def retire(bot: Bot) -> BotVersion | None:
     new rounds and placements, and its matches still waiting in the queue are withdrawn
     (marked failed); a match being played finishes and counts. Returns the retired version,
     or None when the bot had no active version."""
-    from bots.competition import lock_ledger
-
     with transaction.atomic():
         version = (
             BotVersion.objects.select_for_update()
@@ -254,10 +249,6 @@ def retire(bot: Bot) -> BotVersion | None:
 def _withdraw_queued_jobs(version: BotVersion, error: str) -> int:
     """Inside a transaction holding the game's rating ledger: fail the queued jobs that
     seat ``version``, then rate what that unblocks and finish tournaments left empty."""
-    from bots.competition import _maybe_finish
-    from bots.models import MatchJob
-    from bots.ratings import rate_pending
-
     queued = MatchJob.objects.filter(game=version.bot.game, status=MatchJob.QUEUED)
     hit = [
         (job.pk, job.tournament_id)
@@ -279,8 +270,6 @@ def reactivate(version: BotVersion) -> BotVersion:
     """Make a retired version (one that passed validation and was active before) the bot's
     active version again; like a newly validated version it gets its sigma widened and
     placement matches. Raises UploadError when the version is not retired."""
-    from bots.competition import schedule_placement
-
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
         if version.status != BotVersion.RETIRED:

@@ -26,7 +26,6 @@ from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.cache import cache
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path, reverse_lazy
@@ -36,7 +35,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 
-from games.engine import untrusted
+from bots.names import plain_username
 
 #: where a new account goes when no (safe) ``next`` says otherwise
 AFTER_SIGNUP_URL = "/my/bots/"
@@ -167,14 +166,6 @@ class Throttle:
         if count <= self.limit:
             return None
         return (slot + 1) * span - now
-
-
-def plain_username(value: str) -> None:
-    """Refuse a username holding a control or format character (a right-to-left override, a
-    zero-width joiner...), naming it: the rule of every name on the site."""
-    problem = untrusted.name_problem(value, "username")
-    if problem is not None:
-        raise ValidationError(problem[0].upper() + problem[1:] + ".", code="not_plain")
 
 
 def signup_throttle() -> Throttle:

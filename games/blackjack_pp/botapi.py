@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from games.kuhn.botapi import bot_call
+from games.chips.botapi import bot_call
 
 METHODS = ("act",)
 

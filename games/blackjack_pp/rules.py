@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.blackjack_pp.tree import NAMES, points, total
-from games.kuhn.rules import HandsMatch
+from games.chips.match import HandsMatch
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"

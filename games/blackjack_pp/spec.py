@@ -26,7 +26,7 @@ def spec() -> GameSpec:
     from games.blackjack_pp.rules import BlackjackPPState
     from games.blackjack_pp.table import BlackjackPPTable
     from games.blackjack_pp.tournament import DealsRoundRobin
-    from games.kuhn.replay import blackjack_pp_frames
+    from games.chips.replay import blackjack_pp_frames
 
     return GameSpec(
         slug="blackjack-pp",

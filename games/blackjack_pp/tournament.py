@@ -1,6 +1,6 @@
-"""Blackjack++ tournaments: the round robin of Kuhn poker, in points per deal
-(``games/kuhn/tournament.py``)."""
+"""Blackjack++ tournaments: the round robin of the chip games, in points per deal
+(``games/chips/tournament.py``)."""
 
-from games.kuhn.tournament import DealsRoundRobin
+from games.chips.tournament import DealsRoundRobin
 
 __all__ = ["DealsRoundRobin"]

@@ -11,14 +11,8 @@ have won so far) and ``last_hand`` (the previous hand as you saw it, or None: ``
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.engine.game import Prompt
+from games.chips.botapi import bot_call
 
 METHODS = ("act",)
 
-
-def bot_call(prompt: Prompt) -> tuple[str, list[Any]]:
-    if prompt.kind == "act":
-        return "act", [dict(prompt.data)]
-    raise ValueError(f"this game has no prompt {prompt.kind!r}")
+__all__ = ["METHODS", "bot_call"]

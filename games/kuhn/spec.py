@@ -17,11 +17,11 @@ def solver_game():
 
 
 def spec() -> GameSpec:
+    from games.chips.replay import kuhn_frames
+    from games.chips.tournament import ChipsRoundRobin
     from games.kuhn import botapi
-    from games.kuhn.replay import kuhn_frames
     from games.kuhn.rules import KuhnState
     from games.kuhn.table import KuhnTable
-    from games.kuhn.tournament import ChipsRoundRobin
 
     return GameSpec(
         slug="kuhn",

@@ -11,7 +11,7 @@ checks or calls, ``r`` raises (2 in the first round, 4 in the second, at most tw
 
 from __future__ import annotations
 
-from games.kuhn.botapi import bot_call
+from games.chips.botapi import bot_call
 
 METHODS = ("act",)
 

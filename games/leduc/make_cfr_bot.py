@@ -1,4 +1,4 @@
-"""Write ``games/leduc/bots/cfr.py``: see ``games/kuhn/make_cfr_bot.py``.
+"""Write ``games/leduc/bots/cfr.py`` (see ``games/chips/cfr_bot.py``).
 
 .venv/bin/python -m games.leduc.make_cfr_bot
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from games.kuhn.make_cfr_bot import write
+from games.chips.cfr_bot import write
 from games.leduc.tree import Leduc
 
 

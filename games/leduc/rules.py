@@ -1,5 +1,5 @@
 """The Leduc hold'em engine: a match of many hands, the seats taking turns to act first
-(like Kuhn poker).
+(like Kuhn poker: ``games/chips/match.py``).
 
 One hand follows ``games/leduc/tree.py`` (the solver's definition, whose betting rules and
 payoffs this engine reuses): six cards, J, Q and K in two suits (``Js``, ``Jh``...); antes
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.kuhn.rules import HandsMatch
+from games.chips.match import HandsMatch
 from games.leduc.tree import Leduc, contributions, legal_actions, round_over
 
 DECK = ("Js", "Jh", "Qs", "Qh", "Ks", "Kh")

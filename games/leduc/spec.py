@@ -17,7 +17,7 @@ def solver_game():
 
 
 def spec() -> GameSpec:
-    from games.kuhn.replay import leduc_frames
+    from games.chips.replay import leduc_frames
     from games.leduc import botapi
     from games.leduc.rules import LeducState
     from games.leduc.table import LeducTable

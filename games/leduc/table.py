@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.chips.table import public_hands
 from games.engine.table import TableRules
-from games.kuhn.table import public_hands
 from games.leduc.rules import LeducState
 
 

@@ -1,5 +1,6 @@
-"""Leduc hold'em tournaments: the chips round robin of Kuhn poker (``games/kuhn/tournament.py``)."""
+"""Leduc hold'em tournaments: the chips round robin of the chip games
+(``games/chips/tournament.py``)."""
 
-from games.kuhn.tournament import ChipsRoundRobin
+from games.chips.tournament import ChipsRoundRobin
 
 __all__ = ["ChipsRoundRobin"]

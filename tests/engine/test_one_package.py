@@ -26,7 +26,7 @@ KNOWN = {
     # the live table's per-game renderers (to become one renderer of table frames)
     "static/js/table.js": 12,
     # the chip games' shared replay builders word each game's actions by its name
-    "games/kuhn/replay.py": 2,
+    "games/chips/replay.py": 5,
     # the statistics table of the leaderboard page (to come from the tournament format)
     "games/views.py": 3,
 }

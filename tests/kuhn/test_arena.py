@@ -9,7 +9,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from games.kuhn.tournament import ChipsRoundRobin
+from games.chips.tournament import ChipsRoundRobin
 
 
 def arena(game: str, tmp_path, *args: str) -> dict:

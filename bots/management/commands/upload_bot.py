@@ -9,8 +9,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.models import BotVersion
+from bots.names import plain_username
 from bots.uploads import UploadError, upload, validate
-from cardsite.accounts import plain_username
 from games.registry import game_slugs
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.kuhn.rules import HandsMatch
+from games.chips.match import HandsMatch
 from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, zone
 
 KUHN_CODES = {"J": "Js", "Q": "Qs", "K": "Ks"}

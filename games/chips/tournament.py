@@ -1,0 +1,101 @@
+"""Tournaments of the two-player chip games (Kuhn poker, Leduc hold'em, Blackjack++).
+
+Every round, every pair of bots plays one match of many hands (seats alternate between
+rounds, and within a match every hand). A bot's score is its mean chips won per hand over
+all its matches, with a 95% interval from the per-match results (a bot may adapt to its
+opponent within a match, so the match, not the hand, is the independent unit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.engine.runner import MatchOutcome
+from games.engine.tournament import (
+    Column,
+    PairsRoundRobin,
+    Standing,
+    fault_text,
+    mean_sd_se,
+)
+
+
+class ChipsRoundRobin(PairsRoundRobin):
+    score_label = "chips/hand"
+    #: what a hand is called in this game's tables
+    unit = "hand"
+
+    def tally_scores(self, seated: Sequence[Standing], outcome: MatchOutcome) -> None:
+        result = outcome.result
+        scores = result["scores"]
+        hands = max(int(result.get("hands", 0)) + int(result.get("forfeited_hands", 0)), 1)
+        for seat, standing in enumerate(seated):
+            mine, theirs = scores[seat], scores[1 - seat]
+            totals = standing.extra
+            per_hand = mine / hands
+            totals["chips"] = totals.get("chips", 0.0) + mine
+            totals["hands"] = totals.get("hands", 0) + hands
+            totals["sum"] = totals.get("sum", 0.0) + per_hand
+            totals["sum_sq"] = totals.get("sum_sq", 0.0) + per_hand * per_hand
+            standing.games += hands
+            if mine > theirs:
+                standing.wins += 1
+            elif mine < theirs:
+                standing.losses += 1
+            else:
+                standing.draws += 1
+            standing.score = totals["chips"] / totals["hands"]
+
+    def bot_json(self, standing: Standing) -> dict[str, Any]:
+        totals = standing.extra
+        mean, low, high = chips_interval(totals, standing.matches)
+        return standing.common_json() | {
+            "score": round(mean, 6),
+            "chips": round(totals.get("chips", 0.0), 4),
+            "hands": totals.get("hands", 0),
+            "chips_per_hand": round(mean, 6),
+            # None until two matches are played (one match gives no spread)
+            "chips_per_hand_ci95": None if low is None else [round(low, 6), round(high, 6)],
+            "head_to_head": {
+                other: {"chips": round(won, 4), "opponent_chips": round(lost, 4)}
+                for other, (won, lost) in standing.head_to_head.items()
+            },
+        }
+
+    def columns(self) -> list[Column]:
+        def score(bot: dict[str, Any]) -> str:
+            if bot["chips_per_hand_ci95"] is None:
+                return f"{bot['chips_per_hand']:+.3f}"
+            low, high = bot["chips_per_hand_ci95"]
+            return f"{bot['chips_per_hand']:+.3f} ({low:+.3f} to {high:+.3f})"
+
+        return [
+            (f"{self.score_label} (95% CI)", score),
+            (self.score_label.split("/")[0], lambda b: f"{b['chips']:+g}"),
+            (f"{self.unit}s", lambda b: str(b["hands"])),
+            ("matches W-D-L", lambda b: f"{b['wins']}-{b['draws']}-{b['losses']}"),
+            ("faults", fault_text),
+        ]
+
+
+class DealsRoundRobin(ChipsRoundRobin):
+    """Blackjack++: the same, counted in deals and points."""
+
+    score_label = "points/deal"
+    unit = "deal"
+
+
+def chips_interval(
+    totals: dict[str, Any], matches: int
+) -> tuple[float, float | None, float | None]:
+    """Mean chips per hand, and a 95% interval (normal approximation over matches; None
+    with fewer than two matches)."""
+    hands = totals.get("hands", 0)
+    if not hands or not matches:
+        return 0.0, None, None
+    mean = totals["chips"] / hands
+    if matches < 2:
+        return mean, None, None
+    _, _, se = mean_sd_se(totals["sum"], totals["sum_sq"], matches)
+    return mean, mean - 1.96 * se, mean + 1.96 * se
