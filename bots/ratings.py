@@ -274,28 +274,39 @@ def rerank(game: str) -> None:
 
 def leaderboard(game: str) -> dict[str, Any]:
     """Headers and rows of a game's leaderboard: rank, bot, owner, rating +/- uncertainty,
-    matches, the game's own columns, head-to-head and last played."""
+    matches, the game's own columns, head-to-head and last played. Each row is its
+    LeaderboardRow (``row``) and its cells, each ``{"text": ..., "value": ...}``: the value
+    is the number (or text) the cell shows, for sorting and for JSON."""
     fmt = format_of(game)
     own = fmt.columns() if fmt is not None else []
     headers = ["rank", "bot", "owner", "rating", "mu +/- sigma", "matches"]
-    headers += [title for title, _ in own] + ["head-to-head", "last played"]
+    headers += [column.title for column in own] + ["head-to-head", "last played"]
     rows = []
-    for row in LeaderboardRow.objects.filter(game=game).select_related("bot", "bot__owner"):
+    found = LeaderboardRow.objects.filter(game=game).select_related("bot", "bot__owner")
+    for row in found.order_by("rank", "pk"):
         cells = [
-            str(row.rank),
-            row.bot.name,
-            row.bot.owner.get_username(),
-            f"{row.conservative:.2f}",
-            f"{row.mu:.2f} +/- {row.sigma:.2f}",
-            str(row.matches),
+            _cell(str(row.rank), row.rank),
+            _cell(row.bot.name, row.bot.name.lower()),
+            _cell(row.bot.owner.get_username(), row.bot.owner.get_username().lower()),
+            _cell(f"{row.conservative:.2f}", row.conservative),
+            _cell(f"{row.mu:.2f} +/- {row.sigma:.2f}", row.mu),
+            _cell(str(row.matches), row.matches),
         ]
-        cells += [show(row.score) if row.score else "-" for _, show in own]
+        cells += [column.cell(row.score) if row.score else _cell("-", None) for column in own]
+        h2h = ", ".join(
+            f"{other} {mine:g}-{theirs:g}"
+            for other, (mine, theirs) in sorted(row.head_to_head.items())
+        )
+        cells.append(_cell(h2h, None))
+        last = row.last_played
         cells.append(
-            ", ".join(
-                f"{other} {mine:g}-{theirs:g}"
-                for other, (mine, theirs) in sorted(row.head_to_head.items())
+            _cell(
+                last.strftime("%Y-%m-%d %H:%M") if last else "-", last.timestamp() if last else None
             )
         )
-        cells.append(row.last_played.strftime("%Y-%m-%d %H:%M") if row.last_played else "-")
-        rows.append(cells)
+        rows.append({"row": row, "cells": cells})
     return {"game": game, "headers": headers, "rows": rows}
+
+
+def _cell(text: str, value: Any) -> dict[str, Any]:
+    return {"text": text, "value": value}

@@ -502,7 +502,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
     except KeyError:
         fmt = None
     if fmt is not None and row is not None and row.score:
-        columns = [(title, show(row.score)) for title, show in fmt.columns()]
+        columns = [(column.title, column.show(row.score)) for column in fmt.columns()]
     history = list(
         RatingHistory.objects.filter(bot=bot)
         .only("mu", "sigma", "mu_before", "sigma_before", "match_id", "created")

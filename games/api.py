@@ -23,7 +23,6 @@ from django.utils.http import http_date
 from django.views.decorators.csrf import csrf_exempt
 
 from bots.models import Bot, BotVersion, LeaderboardRow, Match, MatchSeat, Tournament
-from bots.ratings import format_of
 from games.registry import GameSpec, game_slugs, get_game
 from games.views import contract, cross_table, recent_results, tournament_progress
 
@@ -173,7 +172,6 @@ def _row_json(row: LeaderboardRow) -> dict[str, Any]:
 @api_view
 def leaderboard(request: HttpRequest, slug: str) -> dict[str, Any]:
     spec = _game(slug)
-    fmt = format_of(slug)
     rows = (
         LeaderboardRow.objects.filter(game=slug)
         .select_related("bot", "bot__owner")
@@ -183,7 +181,7 @@ def leaderboard(request: HttpRequest, slug: str) -> dict[str, Any]:
         "game": spec.slug,
         "title": spec.title,
         "ranked_by": "rating = mu - 3 sigma, ties by the game's own score",
-        "score_higher_is_better": fmt is None or fmt.higher_is_better,
+        "score_higher_is_better": spec.higher_is_better,
     } | paginate(request, rows, _row_json)
 
 

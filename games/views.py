@@ -163,70 +163,28 @@ def starter(request: HttpRequest, slug: str, language: str) -> HttpResponse:
 
 
 # ---- leaderboards ---------------------------------------------------------------------------
-#: the raw number behind each of a format's own columns (a key of the row's ``score``)
-COLUMN_KEYS = {
-    "score (games won)": "score",
-    "win rate (95% CI)": "win_rate",
-    "matches W-D-L": "wins",
-    "faults": "faults",
-    "points taken": "score",
-    "won": "games_won",
-    "passes": "pass_moves",
-    "cards played": "cards_played",
-    "illegal": "illegal_moves",
-    "punished": "times_punished",
-    "punish cards": "punishment_taken",
-    "hand pts": "hand_value_pts",
-    "call pts": "last_card_pts",
-    "net chips/round (95% CI)": "mean_net_per_round",
-    "sessions survived": "sessions_survived",
-    "rounds": "rounds_played",
-}
-LAST_CARD_STATISTICS = [
-    ("pass moves", "pass_moves"),
-    ("cards played", "cards_played"),
-    ("illegal moves", "illegal_moves"),
-    ("times punished", "times_punished"),
-    ("punishment taken", "punishment_taken"),
-    ("games won", "games_won"),
-    ("hand value pts", "hand_value_pts"),
-    ("last card pts", "last_card_pts"),
-    ("points taken", "points_taken"),
-]
-NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
-
-
-def leading_number(text: str) -> float | None:
-    found = NUMBER.search(text)
-    return float(found.group()) if found else None
-
-
 def leaderboard_data(slug: str) -> dict[str, Any]:
-    """The game's leaderboard (``bots.ratings.leaderboard``) with, for each cell, the raw
-    number a table sorts by, each row's bot, head-to-head and statistics."""
+    """The game's leaderboard (``bots.ratings.leaderboard``: each cell its text and the
+    value it shows, which a table sorts by), each row's bot, head-to-head and statistics."""
     table = leaderboard_table(slug)
-    rows = list(
-        LeaderboardRow.objects.filter(game=slug)
-        .select_related("bot", "bot__owner")
-        .order_by("rank", "pk")
-    )
-    # rank, bot name and owner name the row (a bot's name is unique per owner and game)
-    by_key = {(str(r.rank), r.bot.name, r.bot.owner.get_username()): r for r in rows}
     headers = table["headers"]
-    shown = [h for h in headers if h != "head-to-head"]
+    shown = [n for n, h in enumerate(headers) if h != "head-to-head"]
+    rows = [entry["row"] for entry in table["rows"]]
     labels = {row.bot.label: row for row in rows}
-    fmt = format_of(slug)
-    higher_is_better = fmt is None or fmt.higher_is_better
+    higher_is_better = get_game(slug).higher_is_better
     out = []
-    for cells in table["rows"]:
-        row = by_key[(cells[0], cells[1], cells[2])]
-        values = dict(zip(headers, cells, strict=True))
+    for entry in table["rows"]:
+        row = entry["row"]
         out.append(
             {
                 "row": row,
                 "cells": [
-                    {"header": h, "text": values[h], "sort": _sort_value(h, values[h], row)}
-                    for h in shown
+                    {
+                        "header": headers[n],
+                        "text": entry["cells"][n]["text"],
+                        "sort": entry["cells"][n]["value"],
+                    }
+                    for n in shown
                 ],
                 "head_to_head": [
                     {
@@ -240,7 +198,11 @@ def leaderboard_data(slug: str) -> dict[str, Any]:
                 ],
             }
         )
-    return {"headers": shown, "rows": out, "statistics": statistics(slug, rows)}
+    return {
+        "headers": [headers[n] for n in shown],
+        "rows": out,
+        "statistics": statistics(slug, rows),
+    }
 
 
 def _outcome(mine: float, theirs: float, higher_is_better: bool) -> str:
@@ -249,123 +211,40 @@ def _outcome(mine: float, theirs: float, higher_is_better: bool) -> str:
     return "won" if (mine > theirs) == higher_is_better else "lost"
 
 
-def _sort_value(header: str, text: str, row: LeaderboardRow) -> str | float | None:
-    """Numbers for numeric columns (None when there is none), text otherwise."""
-    fixed = {
-        "rank": row.rank,
-        "rating": row.conservative,
-        "mu +/- sigma": row.mu,
-        "matches": row.matches,
-        "last played": row.last_played.timestamp() if row.last_played else None,
-    }
-    if header in fixed:
-        return fixed[header]
-    if header in ("bot", "owner"):
-        return text.lower()
-    key = COLUMN_KEYS.get(header)
-    if key is not None and isinstance(row.score.get(key), int | float):
-        return row.score[key]
-    return leading_number(text)
-
-
 def statistics(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
-    """The game's own statistics table: Last Card's kit statistics (averages per game),
-    RPS Poker's games won and win rate, UTH's mean net chips per round."""
-    scored = [row for row in rows if row.score]
-    if slug == "last-card":
-        headers = ["games", *(title for title, _ in LAST_CARD_STATISTICS)]
-        lines = [
-            (
-                row,
-                [row.score.get("games", 0)]
-                + [row.score.get(k, 0) for _, k in LAST_CARD_STATISTICS],
-            )
-            for row in scored
-        ]
-        note = "Averages per game played; the lowest points taken wins."
-        digits = [0] + [2] * len(LAST_CARD_STATISTICS)
-    elif slug == "uth":
-        headers = ["rounds", "mean net chips/round", "95% interval", "SD/round", "sessions",
-                   "survived", "mean final chips"]  # fmt: skip
-        lines = []
-        for row in scored:
-            low, high = row.score.get("mean_net_ci95", [0, 0])
-            lines.append(
-                (
-                    row,
-                    [
-                        row.score.get("rounds_played", 0),
-                        row.score.get("mean_net_per_round", 0),
-                        f"{low:+.2f} to {high:+.2f}",
-                        row.score.get("sd_per_round", 0),
-                        row.score.get("sessions", 0),
-                        row.score.get("sessions_survived", 0),
-                        row.score.get("mean_final_chips", 0),
-                    ],
-                )
-            )
-        note = "Net chips per round over every round played; the interval is a 95% one."
-        digits = [0, 2, None, 2, 0, 0, 2]
-    elif slug != "rps-poker":
-        # a game without a table of its own: its format's columns, as the arena prints them
-        fmt = format_of(slug)
-        columns = fmt.columns() if fmt is not None else []
-        headers = [title for title, _ in columns]
-        lines = [(row, [show(row.score) for _, show in columns]) for row in scored]
-        note = "The game's own numbers, as the arena command prints them."
-        digits = [None] * len(columns)
-    else:
-        headers = ["games played", "games won", "win rate", "95% interval", "matches W-D-L"]
-        lines = []
-        for row in scored:
-            low, high = row.score.get("win_rate_ci95", [0, 0])
-            lines.append(
-                (
-                    row,
-                    [
-                        row.score.get("games", 0),
-                        row.score.get("score", 0),
-                        (
-                            f"{100 * row.score.get('win_rate', 0):.1f}%",
-                            row.score.get("win_rate", 0),
-                        ),
-                        f"{100 * low:.1f}% to {100 * high:.1f}%",
-                        f"{row.score.get('wins', 0)}-{row.score.get('draws', 0)}-"
-                        f"{row.score.get('losses', 0)}",
-                    ],
-                )
-            )
-        note = "Each match is ten games; the interval is Wilson's, at 95%."
-        digits = [0, 0, 1, None, None]
+    """The game's own statistics table, as its tournament format lays it out (Last Card's
+    kit statistics per game, RPS Poker's games won and win rate, UTH's net chips per
+    round...): each cell its text and the value it shows."""
+    fmt = format_of(slug)
+    if fmt is None:
+        return {"headers": [], "note": "", "rows": []}
+    table = fmt.statistics()
     return {
-        "headers": headers,
-        "note": note,
+        "headers": [column.title for column in table.columns],
+        "note": table.note,
         "rows": [
-            {"row": row, "cells": [_stat_cell(v, d) for v, d in zip(values, digits, strict=True)]}
-            for row, values in lines
+            {
+                "row": row,
+                "cells": [
+                    {"text": cell["text"], "sort": cell["value"]}
+                    for cell in (column.cell(row.score) for column in table.columns)
+                ],
+            }
+            for row in rows
+            if row.score
         ],
     }
 
 
-def _stat_cell(value: Any, digits: int | None) -> dict[str, Any]:
-    """A statistics cell from a number (shown with ``digits``), text, or (text, raw)."""
-    if isinstance(value, tuple):
-        return {"text": value[0], "sort": value[1]}
-    if digits is None or not isinstance(value, int | float):
-        return {"text": str(value), "sort": leading_number(str(value))}
-    return {"text": f"{value:,.{digits}f}", "sort": value}
-
-
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     spec = game_or_404(slug)
-    fmt = format_of(slug)
     return render(
         request,
         "leaderboard.html",
         {
             "game": spec,
             "board": leaderboard_data(slug),
-            "lower_is_better": fmt is not None and not fmt.higher_is_better,
+            "lower_is_better": not spec.higher_is_better,
         },
     )
 
@@ -432,8 +311,7 @@ def cross_table(tournament: Tournament) -> dict[str, Any]:
     points and the column bot's points over every match both played (at a Last Card table
     each pair of players at the table counts). One-seat games (UTH): each bot's totals."""
     spec = get_game(tournament.game)
-    fmt = format_of(tournament.game)
-    higher_is_better = fmt is None or fmt.higher_is_better
+    higher_is_better = spec.higher_is_better
     seats = MatchSeat.objects.filter(
         match__tournament=tournament, bot__isnull=False
     ).select_related("bot", "bot__owner")

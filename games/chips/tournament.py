@@ -16,8 +16,10 @@ from games.engine.tournament import (
     Column,
     PairsRoundRobin,
     Standing,
-    fault_text,
+    faults_column,
     mean_sd_se,
+    number,
+    record_column,
 )
 
 
@@ -71,11 +73,11 @@ class ChipsRoundRobin(PairsRoundRobin):
             return f"{bot['chips_per_hand']:+.3f} ({low:+.3f} to {high:+.3f})"
 
         return [
-            (f"{self.score_label} (95% CI)", score),
-            (self.score_label.split("/")[0], lambda b: f"{b['chips']:+g}"),
-            (f"{self.unit}s", lambda b: str(b["hands"])),
-            ("matches W-D-L", lambda b: f"{b['wins']}-{b['draws']}-{b['losses']}"),
-            ("faults", fault_text),
+            Column(f"{self.score_label} (95% CI)", score, lambda b: b["chips_per_hand"]),
+            number(self.score_label.split("/")[0], "chips", "{:+g}"),
+            number(f"{self.unit}s", "hands", "{}"),
+            record_column(),
+            faults_column(),
         ]
 
 

@@ -63,8 +63,51 @@ class Standing:
         }
 
 
-#: a column of the printed leaderboard: header and how to show a bot's JSON entry
-Column = tuple[str, Callable[[dict[str, Any]], str]]
+Value = float | int | str | None
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a game's own numbers (leaderboards, the arena's table, statistics): its
+    title, the text of a bot's cell, and the value the cell stands for (what a table sorts
+    by; None: no number). Both come from the bot's JSON entry (``Format.bot_json``), so no
+    page reads a number back out of the text."""
+
+    title: str
+    show: Callable[[dict[str, Any]], str]
+    value: Callable[[dict[str, Any]], Value] | None = None
+
+    def cell(self, bot: dict[str, Any]) -> dict[str, Any]:
+        """``{"text": ..., "value": ...}`` of one bot (the value the text's when unset)."""
+        text = self.show(bot)
+        return {"text": text, "value": self.value(bot) if self.value else text}
+
+
+def number(title: str, key: str, shown: str = "{:.2f}") -> Column:
+    """A column showing the number ``bot[key]`` with the format ``shown``."""
+    return Column(title, lambda b: shown.format(b[key]), lambda b: b[key])
+
+
+def record_column() -> Column:
+    """Matches won, drawn and lost (ordered by wins, then fewest losses)."""
+    return Column(
+        "matches W-D-L",
+        lambda b: f"{b['wins']}-{b['draws']}-{b['losses']}",
+        lambda b: b["wins"] - b["losses"] / 1000,
+    )
+
+
+def faults_column() -> Column:
+    return Column("faults", fault_text, lambda b: b["faults"])
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """A game's statistics table (the leaderboard page's second table): its columns and a
+    note on what they count."""
+
+    columns: list[Column]
+    note: str
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -150,6 +193,12 @@ class Format(ABC):
     @abstractmethod
     def columns(self) -> list[Column]:
         """Leaderboard columns after rank and name."""
+
+    def statistics(self) -> Statistics:
+        """The game's statistics table: by default its leaderboard columns."""
+        return Statistics(
+            self.columns(), "The game's own numbers, as the arena command prints them."
+        )
 
 
 class PairsRoundRobin(Format):

@@ -15,8 +15,10 @@ from games.engine.tournament import (
     Column,
     PairsRoundRobin,
     Standing,
-    fault_text,
+    faults_column,
     mean_sd_se,
+    number,
+    record_column,
     wilson_interval,
 )
 
@@ -85,10 +87,10 @@ class DealsRoundRobin(PairsRoundRobin):
             return f"{100 * bot['deal_win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
 
         return [
-            (f"{self.score_label} (95% CI)", score),
-            ("deals won (95% CI)", rate),
-            ("points +/- per deal", lambda b: f"{b['point_diff_per_deal']:+.2f}"),
-            ("deals", lambda b: str(b["deals"])),
-            ("matches W-D-L", lambda b: f"{b['wins']}-{b['draws']}-{b['losses']}"),
-            ("faults", fault_text),
+            Column(f"{self.score_label} (95% CI)", score, lambda b: b["score"]),
+            Column("deals won (95% CI)", rate, lambda b: b["deal_win_rate"]),
+            number("points +/- per deal", "point_diff_per_deal", "{:+.2f}"),
+            number("deals", "deals", "{}"),
+            record_column(),
+            faults_column(),
         ]

@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Any
 
 from games.engine.runner import MatchOutcome
-from games.engine.tournament import Column, Format, Standing, Table, derive_seed, fault_text
+from games.engine.tournament import (
+    Column,
+    Format,
+    Standing,
+    Statistics,
+    Table,
+    derive_seed,
+    faults_column,
+    number,
+)
 from games.last_card.rules import STATISTICS
 
 TABLE = 4
@@ -81,21 +90,36 @@ class Tables(Format):
         """The kit's statistics, averaged per game, under short headers (the logs and the
         JSON spell them out)."""
 
-        def avg(header: str, key: str) -> Column:
-            return (header, lambda b: f"{b[key]:.2f}")
-
         return [
-            ("points taken", lambda b: f"{b['score']:.2f}"),
-            avg("won", "games_won"),
-            avg("passes", "pass_moves"),
-            avg("cards played", "cards_played"),
-            avg("illegal", "illegal_moves"),
-            avg("punished", "times_punished"),
-            avg("punish cards", "punishment_taken"),
-            avg("hand pts", "hand_value_pts"),
-            avg("call pts", "last_card_pts"),
-            ("faults", fault_text),
+            number("points taken", "score"),
+            number("won", "games_won"),
+            number("passes", "pass_moves"),
+            number("cards played", "cards_played"),
+            number("illegal", "illegal_moves"),
+            number("punished", "times_punished"),
+            number("punish cards", "punishment_taken"),
+            number("hand pts", "hand_value_pts"),
+            number("call pts", "last_card_pts"),
+            faults_column(),
         ]
+
+    def statistics(self) -> Statistics:
+        """The kit's statistics under its own names, averaged per game."""
+        named = [
+            ("pass moves", "pass_moves"),
+            ("cards played", "cards_played"),
+            ("illegal moves", "illegal_moves"),
+            ("times punished", "times_punished"),
+            ("punishment taken", "punishment_taken"),
+            ("games won", "games_won"),
+            ("hand value pts", "hand_value_pts"),
+            ("last card pts", "last_card_pts"),
+            ("points taken", "points_taken"),
+        ]
+        return Statistics(
+            [number("games", "games", "{:,}"), *(number(t, k) for t, k in named)],
+            "Averages per game played; the lowest points taken wins.",
+        )
 
     # ---- logs (called by the arena with --logs) -----------------------------------------
     def log_match(self, folder: Path, number: int, outcome: MatchOutcome) -> None:

@@ -11,7 +11,10 @@ from games.engine.tournament import (
     Column,
     PairsRoundRobin,
     Standing,
-    fault_text,
+    Statistics,
+    faults_column,
+    number,
+    record_column,
     wilson_interval,
 )
 
@@ -50,8 +53,26 @@ class RoundRobin(PairsRoundRobin):
             return f"{100 * bot['win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
 
         return [
-            (self.score_label, lambda b: str(b["score"])),
-            ("win rate (95% CI)", rate),
-            ("matches W-D-L", lambda b: f"{b['wins']}-{b['draws']}-{b['losses']}"),
-            ("faults", fault_text),
+            number(self.score_label, "score", "{}"),
+            Column("win rate (95% CI)", rate, lambda b: b["win_rate"]),
+            record_column(),
+            faults_column(),
         ]
+
+    def statistics(self) -> Statistics:
+        def interval(bot: dict[str, Any]) -> str:
+            low, high = bot["win_rate_ci95"]
+            return f"{100 * low:.1f}% to {100 * high:.1f}%"
+
+        return Statistics(
+            [
+                number("games played", "games", "{:,}"),
+                number("games won", "score", "{:,}"),
+                Column(
+                    "win rate", lambda b: f"{100 * b['win_rate']:.1f}%", lambda b: b["win_rate"]
+                ),
+                Column("95% interval", interval, lambda b: b["win_rate_ci95"][0]),
+                record_column(),
+            ],
+            "Each match is ten games; the interval is Wilson's, at 95%.",
+        )

@@ -16,10 +16,12 @@ from games.engine.tournament import (
     Column,
     Format,
     Standing,
+    Statistics,
     Table,
     derive_seed,
-    fault_text,
+    faults_column,
     mean_sd_se,
+    number,
 )
 
 
@@ -78,11 +80,38 @@ class Duplicate(Format):
             return f"{bot['mean_net_per_round']:+.2f} ({low:+.2f} to {high:+.2f})"
 
         return [
-            ("net chips/round (95% CI)", score),
-            ("sessions survived", lambda b: f"{b['sessions_survived']}/{b['sessions']}"),
-            ("rounds", lambda b: str(b["rounds_played"])),
-            ("faults", fault_text),
+            Column("net chips/round (95% CI)", score, lambda b: b["mean_net_per_round"]),
+            Column(
+                "sessions survived",
+                lambda b: f"{b['sessions_survived']}/{b['sessions']}",
+                lambda b: b["sessions_survived"],
+            ),
+            number("rounds", "rounds_played", "{}"),
+            faults_column(),
         ]
+
+    def statistics(self) -> Statistics:
+        def interval(bot: dict[str, Any]) -> str:
+            low, high = bot["mean_net_ci95"]
+            return f"{low:+.2f} to {high:+.2f}"
+
+        final = Column(
+            "mean final chips",
+            lambda b: "-" if b["mean_final_chips"] is None else f"{b['mean_final_chips']:,.2f}",
+            lambda b: b["mean_final_chips"],
+        )
+        return Statistics(
+            [
+                number("rounds", "rounds_played", "{:,}"),
+                number("mean net chips/round", "mean_net_per_round"),
+                Column("95% interval", interval, lambda b: b["mean_net_ci95"][0]),
+                number("SD/round", "sd_per_round"),
+                number("sessions", "sessions", "{:,}"),
+                number("survived", "sessions_survived", "{:,}"),
+                final,
+            ],
+            "Net chips per round over every round played; the interval is a 95% one.",
+        )
 
 
 def mean_and_interval(totals: dict[str, Any]) -> tuple[float, float, float, float]:

@@ -81,8 +81,13 @@ def test_it_ranks_by_mu_minus_three_sigma_and_shows_the_game_columns(alice, bob,
     board = leaderboard("rps-poker")
     assert board["headers"][:6] == ["rank", "bot", "owner", "rating", "mu +/- sigma", "matches"]
     assert "win rate (95% CI)" in board["headers"]
-    assert board["rows"][0][1] == rows[0].bot.name
-    assert len(board["rows"][0]) == len(board["headers"])
+    first = board["rows"][0]
+    assert first["row"] == rows[0] and first["cells"][1]["text"] == rows[0].bot.name
+    assert len(first["cells"]) == len(board["headers"])
+    # every cell carries the number it shows: nothing reads it back out of the text
+    rate = first["cells"][board["headers"].index("win rate (95% CI)")]
+    assert rate["value"] == rows[0].score["win_rate"]
+    assert rate["text"].startswith(f"{100 * rows[0].score['win_rate']:.1f}%")
 
 
 def test_it_widens_sigma_for_a_new_version(alice, active_bot):

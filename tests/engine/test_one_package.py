@@ -27,8 +27,6 @@ KNOWN = {
     "static/js/table.js": 12,
     # the chip games' shared replay builders word each game's actions by its name
     "games/chips/replay.py": 5,
-    # the statistics table of the leaderboard page (to come from the tournament format)
-    "games/views.py": 3,
 }
 
 

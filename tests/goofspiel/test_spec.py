@@ -65,9 +65,9 @@ def test_a_round_robin_played_through_the_spec_ranks_matching_above_random():
     assert low <= best["score"] <= high
     assert best["point_diff_per_deal"] == -worst["point_diff_per_deal"] > 0
     assert best["head_to_head"]["random"]["score"] == round(best["score"] * 18)
-    headers = [header for header, _ in fmt.columns()]
+    headers = [column.title for column in fmt.columns()]
     assert headers[:3] == ["score/deal (95% CI)", "deals won (95% CI)", "points +/- per deal"]
-    for _, show in fmt.columns():
+    for show in (column.show for column in fmt.columns()):
         assert show(best) and show(worst)
 
 
@@ -80,7 +80,7 @@ def test_the_format_gives_no_interval_from_a_single_match_and_counts_forfeited_d
     entry = fmt.bot_json(standing)
     assert entry["score"] == 0.4 and entry["score_per_deal_ci95"] is None
     assert entry["deal_win_rate"] == 0.6 and entry["point_diff_per_deal"] == 8.0
-    assert fmt.columns()[0][1](entry) == "+0.400"
+    assert fmt.columns()[0].show(entry) == "+0.400"
 
 
 def test_a_match_with_another_config_is_played_through_the_spec():

@@ -50,7 +50,7 @@ def test_it_ranks_bots_by_chips_per_hand_with_an_interval(tmp_path, game, bots, 
 
 def test_it_gives_no_interval_from_a_single_match():
     fmt = ChipsRoundRobin()
-    assert [c[0] for c in fmt.columns()][:3] == ["chips/hand (95% CI)", "chips", "hands"]
+    assert [c.title for c in fmt.columns()][:3] == ["chips/hand (95% CI)", "chips", "hands"]
     from games.engine.tournament import Standing
 
     standing = Standing(name="x", source="builtin:x")
@@ -58,4 +58,4 @@ def test_it_gives_no_interval_from_a_single_match():
     standing.extra = {"chips": 5.0, "hands": 100, "sum": 0.05, "sum_sq": 0.0025}
     entry = fmt.bot_json(standing)
     assert entry["chips_per_hand"] == 0.05 and entry["chips_per_hand_ci95"] is None
-    assert fmt.columns()[0][1](entry) == "+0.050"
+    assert fmt.columns()[0].show(entry) == "+0.050"

@@ -169,9 +169,9 @@ class Command(BaseCommand):
         table.add_column("rank", justify="right")
         table.add_column("bot", no_wrap=True)
         columns = fmt.columns()
-        for header, _ in columns:
-            table.add_column(header, justify="right")
+        for column in columns:
+            table.add_column(column.title, justify="right")
         for rank, bot in enumerate(summary["bots"], 1):
             name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
-            table.add_row(str(rank), Text(name), *(show(bot) for _, show in columns))
+            table.add_row(str(rank), Text(name), *(column.show(bot) for column in columns))
         out.print(table)
