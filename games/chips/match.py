@@ -64,6 +64,31 @@ class HandsMatch(GameState):
     def seat_of(self, position: int) -> int:
         return (position + self.hand) % 2
 
+    # ---- the betting in words (replays and tables; poker games fill these in) -------------
+    #: whether a public card is turned for a second round of betting (Leduc)
+    has_board: ClassVar[bool] = False
+
+    def betting(self) -> str:
+        """The hand's betting so far, in the game's letters (rounds split by ``/``)."""
+        return ""
+
+    def hole_cards(self) -> tuple[str, str]:
+        """The cards of position 0 and 1, as card codes."""
+        return self.deck[0], self.deck[1]
+
+    def public_card(self) -> str | None:
+        return None
+
+    @classmethod
+    def card_code(cls, card: str) -> str:
+        """A card of a hand's record (``hands_played``) as a card code for drawing."""
+        return card
+
+    @classmethod
+    def action_words(cls, action: str, before: str) -> str:
+        """What ``action`` means after ``before``, this round's betting."""
+        return action
+
     def position_of(self, seat: int) -> int:
         return (seat + self.hand) % 2
 

@@ -1,8 +1,8 @@
 """Replay frames of the chip games: Kuhn poker, Leduc hold'em and Blackjack++.
 
-``games/replays.py`` imports this module, which registers one frame builder per game: a
-frame for the start of the match, then one per action, showing the cards of the hand in
-play. A replay is public and watched after the match, so it shows the hole cards of a poker
+Each game's spec names its builder here (``GameSpec.replay``): a frame for the start of the
+match, then one per action, showing the cards of the hand in play; the game's engine words
+the betting (``HandsMatch.action_words`` and its neighbours), so nothing here names a game. A replay is public and watched after the match, so it shows the hole cards of a poker
 hand only if that hand reached a showdown: the cards of a folded hand (or of a hand cut short
 by a fault, at any game) stay face down in every frame, as they did at the table.
 """
@@ -14,22 +14,6 @@ from typing import Any
 from games.chips.match import HandsMatch
 from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, zone
 
-KUHN_CODES = {"J": "Js", "Q": "Qs", "K": "Ks"}
-
-
-def _words(game: str, action: str, before: str) -> str:
-    """What an action means, from the betting before it (this round's, for Leduc)."""
-    facing = before.endswith("b") if game == "kuhn" else before.endswith("r")
-    if game == "kuhn":
-        if action == "p":
-            return "folds" if facing else "checks"
-        return "calls" if facing else "bets 1"
-    if action == "f":
-        return "folds"
-    if action == "c":
-        return "calls" if facing else "checks"
-    return "re-raises" if facing else "raises"
-
 
 def _scores(state: HandsMatch) -> list[Any]:
     return [round(c, 4) for c in state.chips]
@@ -39,7 +23,6 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     frames: list[Frame] = []
     #: the hand (its index in ``hands_played``) each frame's table shows, if any
     hands: list[int | None] = []
-    game = record["game"]
     before = ""
     state: Any = None
     for event, state in steps(record):
@@ -56,7 +39,7 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             frame["actor"], frame["decision"] = _actor(event), "out of the match"
         else:
             seat = event["seat"]
-            words = _words(game, event["action"], before.split("/")[-1])
+            words = state.action_words(event["action"], before.split("/")[-1])
             line = f"{names[seat]} {words}"
             frame = _frame("", [line], _scores(state), [], [])
             frame["actor"], frame["decision"] = seat, words
@@ -70,14 +53,14 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
                 f"{names[0]} {won:+g}, {names[1]} {-won:+g} {how}"
             )
             frame["label"] = f"Hand {len(state.hands_played)}: the end"
-            _poker_table(frame, game, done, None)
+            _poker_table(frame, state, done)
             hands.append(len(state.hands_played) - 1)
         else:
             frame["label"] = frame["label"] or f"Hand {state.hand + 1}"
             if not state.is_over():
-                _poker_table(frame, game, None, state)
+                _poker_table(frame, state, None)
             hands.append(None if state.is_over() else state.hand)
-        before = "/".join(state.rounds) if game == "leduc" else getattr(state, "history", "")
+        before = state.betting()
         frames.append(frame)
     if state is not None:
         shown = {i for i, done in enumerate(state.hands_played) if done["showdown"]}
@@ -97,18 +80,16 @@ def _face_down(frames: list[Frame], hands: list[int | None], shown: set[int]) ->
                 part["cards"] = []
 
 
-def _poker_table(frame: Frame, game: str, done: dict | None, state: Any) -> None:
-    """Each seat's card, the board and the betting: of a finished hand, or the live one."""
+def _poker_table(frame: Frame, state: Any, done: dict | None) -> None:
+    """Each seat's card, the board and the betting: of a finished hand (``done``), or the
+    live one."""
     if done is not None:
         first, history = done["first"], done["history"]
-        cards = [KUHN_CODES.get(c, c) for c in done["cards"]]
+        cards = [state.card_code(c) for c in done["cards"]]
         board = done.get("board") if "/" in history else None
     else:
         first = state.seat_of(0)
-        if game == "kuhn":
-            cards, history, board = list(state.cards()), state.history, None
-        else:
-            cards, history, board = list(state.private()), "/".join(state.rounds), state.board()
+        cards, history, board = list(state.hole_cards()), state.betting(), state.public_card()
     seats = []
     for seat in (0, 1):
         position = (seat + first) % 2
@@ -116,7 +97,7 @@ def _poker_table(frame: Frame, game: str, done: dict | None, state: Any) -> None
         seats.append(_seat([zone("Card", [cards[position]])], notes))
     shared = [zone("Betting", [])]
     shared[0]["label"] = f"Betting: {history or '(none yet)'}"
-    if game == "leduc":
+    if state.has_board:
         shared.append(zone("Board", [board] if board else [], down=0 if board else 1))
     frame["seats"], frame["shared"] = seats, shared
 

@@ -42,6 +42,20 @@ class KuhnState(HandsMatch):
         """The cards of position 0 and 1 (codes like ``Ks``)."""
         return self.deck[0], self.deck[1]
 
+    def betting(self) -> str:
+        return self.history
+
+    @classmethod
+    def card_code(cls, card: str) -> str:
+        return card if len(card) == 2 else card + "s"  # a hand's record keeps the rank
+
+    @classmethod
+    def action_words(cls, action: str, before: str) -> str:
+        facing = before.endswith("b")
+        if action == "p":
+            return "folds" if facing else "checks"
+        return "calls" if facing else "bets 1"
+
     def to_act(self) -> int:
         return len(self.history) % 2
 

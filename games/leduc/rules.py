@@ -39,6 +39,23 @@ class LeducState(HandsMatch):
         """The public card once it is turned."""
         return self.deck[2] if len(self.rounds) == 2 else None
 
+    has_board: ClassVar[bool] = True
+
+    def betting(self) -> str:
+        return "/".join(self.rounds)
+
+    def public_card(self) -> str | None:
+        return self.board()
+
+    @classmethod
+    def action_words(cls, action: str, before: str) -> str:
+        facing = before.endswith("r")
+        if action == "f":
+            return "folds"
+        if action == "c":
+            return "calls" if facing else "checks"
+        return "re-raises" if facing else "raises"
+
     def to_act(self) -> int:
         return len(self.rounds[-1]) % 2
 

@@ -25,8 +25,6 @@ KNOWN = {
     "static/js/explorer.js": 1,
     # the live table's per-game renderers (to become one renderer of table frames)
     "static/js/table.js": 12,
-    # the chip games' shared replay builders word each game's actions by its name
-    "games/chips/replay.py": 5,
 }
 
 
