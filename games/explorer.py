@@ -18,7 +18,6 @@ import hashlib
 import json
 import logging
 import math
-import re
 import threading
 import time
 from collections import OrderedDict
@@ -35,11 +34,11 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games.blackjack_pp.tree import NAMES as CARD_NAMES
-from games.blackjack_pp.tree import total as hand_total
-from games.registry import solvable
+from games.registry import get_game, solvable
 from games.solver.cfr import Solver
 from games.solver.export import ALGORITHM_NAMES, result_document
 from games.solver.tree import build
+from games.solver.views import SHADES
 from games.solver_games import make_game, titles
 
 log = logging.getLogger(__name__)
@@ -48,6 +47,12 @@ log = logging.getLogger(__name__)
 def web_limits() -> dict[str, int]:
     """The most iterations a web solve may run, per game (its spec says)."""
     return {slug: spec.solver.web_limit for slug, spec in solvable().items() if spec.solver}
+
+
+def games_with_options() -> list[str]:
+    """The solvable games whose form takes options of their own (Blackjack++'s up cards and
+    most hits: the form's option fields)."""
+    return [slug for slug, spec in solvable().items() if spec.solver and spec.solver.options]
 
 
 def default_iterations() -> dict[str, int]:
@@ -63,7 +68,6 @@ ALGORITHM_CHOICES = [("cfr+", "CFR+"), ("cfr", "CFR"), ("dcfr", "Discounted CFR"
 CARD_CHOICES = [
     (CARD_NAMES[v], "10 / J / Q / K" if v == 10 else CARD_NAMES[v]) for v in range(1, 11)
 ]
-VALUE_OF = {name: value for value, name in CARD_NAMES.items()}
 
 
 # --------------------------------------------------------------------------- settings, jobs
@@ -376,7 +380,7 @@ class ExplorerForm(forms.Form):
                 "iterations",
                 f"{titles()[game]}: at most {limits[game]:,} iterations on the web.",
             )
-        if game == "blackjack-pp":
+        if game in games_with_options():
             for name in ("up0", "up1", "up2"):
                 if not data.get(name) and name not in self.errors:
                     self.add_error(name, "Choose an up card.")
@@ -386,7 +390,7 @@ class ExplorerForm(forms.Form):
 
     def settings(self) -> SolveSettings:
         data = self.cleaned_data
-        if data["game"] != "blackjack-pp":
+        if data["game"] not in games_with_options():
             return SolveSettings(data["game"], data["algorithm"], data["iterations"])
         return SolveSettings(
             data["game"],
@@ -472,10 +476,9 @@ def _luminance(rgb: tuple[int, int, int]) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-#: a heat-map cell's shade is one of SHADES + 1 steps from LOW to HIGH (the number in the cell
-#: is exact; the shade repeats it). Each step is a class of static/css/heat.css, which
-#: :func:`heat_css` writes: the pages carry no inline style, which the site's CSP forbids.
-SHADES = 20
+# A heat-map cell's shade is one of SHADES + 1 steps from LOW to HIGH (the number in the cell
+# is exact; the shade repeats it). Each step is a class of static/css/heat.css, which
+# :func:`heat_css` writes: the pages carry no inline style, which the site's CSP forbids.
 
 
 def shade_colours(level: int) -> tuple[str, str]:
@@ -501,257 +504,6 @@ def heat_css() -> str:
     return "\n".join(lines) + "\n"
 
 
-def heat(p: float, title: str = "") -> dict[str, Any]:
-    """A heat-map cell: the probability as text, and the shade (a class of heat.css) that
-    shows it, the nearest of SHADES + 1 steps."""
-    p = min(max(float(p), 0.0), 1.0)
-    return {"text": f"{p:.2f}", "shade": round(p * SHADES), "title": title}
-
-
-def _table(
-    table_id: str, title: str, corner: str, columns: list, rows: list, note: str = ""
-) -> dict[str, Any]:
-    return {
-        "id": table_id,
-        "title": title,
-        "corner": corner,
-        "columns": columns,
-        "rows": rows,
-        "note": note,
-    }
-
-
-def _spread(actions: dict[str, float], names: dict[str, str]) -> str:
-    return ", ".join(f"{names.get(a, a)} {p:.3f}" for a, p in actions.items())
-
-
-KUHN_HISTORIES = {
-    "": "player 0, first to act",
-    "p": "player 1, player 0 checked",
-    "b": "player 1, player 0 bet",
-    "pb": "player 0, checked and faces a bet",
-}
-CARD_WORD = {"J": "jack", "Q": "queen", "K": "king"}
-
-
-def kuhn_tables(infosets: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
-    """Kuhn poker: one row per information set, one column per action."""
-    columns = [
-        {"label": "p", "sub": "check / fold"},
-        {"label": "b", "sub": "bet / call"},
-    ]
-    rows = []
-    for history, situation in KUHN_HISTORIES.items():
-        for card in "JQK":
-            key = card + history
-            actions = infosets.get(key)
-            if actions is None:
-                continue
-            rows.append(
-                {
-                    "label": key,
-                    "sub": f"{CARD_WORD[card]}; {situation}",
-                    "cells": [
-                        heat(actions.get(a, 0.0), f"{key}: {a} with probability {actions[a]:.4f}")
-                        for a in ("p", "b")
-                    ],
-                }
-            )
-    return [
-        _table(
-            "kuhn",
-            "Strategy by information set",
-            "information set",
-            columns,
-            rows,
-            "Each cell is the probability of the column's action; each row adds up to 1.",
-        )
-    ]
-
-
-LEDUC_ROUND = ("", "c", "r", "cr", "rr", "crr")
-LEDUC_LINES = ("cc", "rc", "crc", "rrc", "crrc")
-LEDUC_NAMES = {"f": "fold", "c": "check/call", "r": "raise"}
-
-
-def _leduc_columns(histories: tuple[str, ...]) -> list[dict[str, str]]:
-    return [
-        {
-            "label": h or "start",
-            "sub": f"player {len(h) % 2}: {'raise' if h.count('r') < 2 else 'call'}",
-        }
-        for h in histories
-    ]
-
-
-def _leduc_cell(key: str, infosets: dict[str, dict[str, float]]) -> dict[str, str] | None:
-    actions = infosets.get(key)
-    if actions is None:
-        return None
-    shown = "r" if "r" in actions else "c"
-    return heat(actions[shown], f"{key}: {_spread(actions, LEDUC_NAMES)}")
-
-
-def leduc_tables(infosets: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
-    """Leduc hold'em: rows are the private card (and the public card in the second round),
-    columns the betting so far in the round; a cell is the probability of raising (of
-    calling where no raise is left)."""
-    tables = [
-        _table(
-            "leduc-1",
-            "First round",
-            "card \\ betting",
-            _leduc_columns(LEDUC_ROUND),
-            [
-                {
-                    "label": card,
-                    "sub": CARD_WORD[card],
-                    "cells": [_leduc_cell(card + h, infosets) for h in LEDUC_ROUND],
-                }
-                for card in "JQK"
-            ],
-        )
-    ]
-    for line in LEDUC_LINES:
-        rows = []
-        for card in "JQK":
-            for public in "JQK":
-                rows.append(
-                    {
-                        "label": f"{card} / {public}",
-                        "sub": "pair" if card == public else "",
-                        "cells": [
-                            _leduc_cell(f"{card}{line}/{public}{h}", infosets) for h in LEDUC_ROUND
-                        ],
-                    }
-                )
-        tables.append(
-            _table(
-                f"leduc-2-{line}",
-                f"Second round after {line}",
-                "card / public",
-                _leduc_columns(LEDUC_ROUND),
-                rows,
-            )
-        )
-    return tables
-
-
-TOKEN = re.compile(r"^[01](s|h[A2-9T])$")
-DOWN_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T"]
-
-
-def describe_token(token: str) -> str:
-    player = token[0]
-    if token[1] == "s":
-        return f"player {player} stood"
-    card = "10" if token[2] == "T" else token[2]
-    return f"player {player} hit, drew {card}"
-
-
-def parse_at(text: str | None) -> tuple[tuple[str, ...], bool]:
-    """The history prefix a Blackjack++ view starts at (``0h5,1s``) and whether it was valid."""
-    if not text:
-        return (), True
-    tokens = tuple(t.strip() for t in text.split(","))
-    if len(tokens) > 12 or not all(TOKEN.match(t) for t in tokens):
-        return (), False
-    return tokens, True
-
-
-def _blackjack_index(
-    infosets: dict[str, dict[str, float]],
-) -> dict[tuple[tuple[str, ...], int], dict[str, float]]:
-    """``{(history tokens, player): {down card: hit probability}}`` from keys ``PD:H``."""
-    index: dict[tuple[tuple[str, ...], int], dict[str, float]] = {}
-    for key, actions in infosets.items():
-        player, down, history = key[0], key[1], key[3:]
-        tokens = tuple(history.split(",")) if history else ()
-        index.setdefault((tokens, int(player)), {})[down] = actions.get("h", 0.0)
-    return index
-
-
-def blackjack_view(
-    infosets: dict[str, dict[str, float]], up: list[str], at: tuple[str, ...], base_url: str
-) -> dict[str, Any]:
-    """Blackjack++: hit probability by the acting player's down card (rows) and situation
-    (columns): the situation ``at`` and the ones one token further. A column whose situation
-    leads further links to the view starting there."""
-    index = _blackjack_index(infosets)
-    depth = len(at)
-
-    def order(situation: tuple[tuple[str, ...], int]) -> tuple[int, str, int, int]:
-        tokens, player = situation
-        if len(tokens) == depth:
-            return (0, "", 0, player)
-        last = tokens[-1]
-        return (1, last[0], -1 if last[1] == "s" else DOWN_ORDER.index(last[2]), player)
-
-    shown = sorted((s for s in index if s[0][:depth] == at and len(s[0]) <= depth + 1), key=order)
-    deeper = {t[: depth + 1] for t, _ in index if t[:depth] == at and len(t) > depth + 1}
-    ups = [VALUE_OF[c] for c in up]
-    columns = []
-    for tokens, player in shown:
-        last = tokens[-1] if len(tokens) > depth else ""
-        href = ""
-        if last and tokens in deeper:
-            href = f"{base_url}?at={','.join(tokens)}#strategy"
-        columns.append(
-            {
-                "label": last or ("start" if not at else "here"),
-                "sub": f"player {player} acts",
-                "href": href,
-                "title": describe_token(last) if last else "",
-            }
-        )
-    rows = []
-    for down in DOWN_ORDER:
-        cells = []
-        for tokens, player in shown:
-            p = index[(tokens, player)].get(down)
-            if p is None:
-                cells.append(None)
-                continue
-            hits = [VALUE_OF[t[2]] for t in tokens if t[0] == str(player) and t[1] == "h"]
-            cards = (ups[player], VALUE_OF[down], *hits)
-            t = hand_total(cards)
-            soft = 1 in cards and sum(cards) + 10 <= 21
-            history = ",".join(tokens)
-            cells.append(
-                heat(
-                    p,
-                    f"{player}{down}:{history} — player {player}, down {down}, total "
-                    f"{t}{' soft' if soft else ''}: hit {p:.3f}",
-                )
-            )
-        rows.append({"label": "10" if down == "T" else down, "sub": "", "cells": cells})
-    crumbs = [{"label": "start", "href": f"{base_url}#strategy"}]
-    for n in range(1, depth + 1):
-        crumbs.append(
-            {
-                "label": at[n - 1],
-                "title": describe_token(at[n - 1]),
-                "text": describe_token(at[n - 1]),
-                "href": f"{base_url}?at={','.join(at[:n])}#strategy",
-            }
-        )
-    return {
-        "table": _table(
-            "blackjack",
-            "Hit probability",
-            "down card",
-            columns,
-            rows,
-            "Rows: the acting player's own down card. Columns: the situation, by the last "
-            "history token (0s: player 0 stood; 1h5: player 1 hit and drew a 5). A column "
-            "that leads further is a link: follow it to see what comes after. An empty cell "
-            "is a hand that never decides there (it has bust or is out of hits).",
-        ),
-        "crumbs": crumbs,
-        "empty": not shown,
-    }
-
-
 # ---------------------------------------------------------------------------------- views
 def _fmt_signed(x: float) -> str:
     return f"{x:+.4f}".replace("+0.0000", "0.0000").replace("-0.0000", "0.0000")
@@ -774,24 +526,16 @@ def result_context(job: Job, at_text: str | None) -> dict[str, Any]:
         "chart": convergence_chart(doc.get("convergence", [])),
         "convergence": [(int(i), f"{e:.3g}") for i, e in doc.get("convergence", [])],
         "tables": [],
-        "bj": None,
+        "reading": "",
+        "crumbs": [],
         "at_invalid": False,
     }
-    infosets = doc.get("infosets", {})
-    if settings.game == "kuhn":
-        context["tables"] = kuhn_tables(infosets)
-    elif settings.game == "leduc":
-        context["tables"] = leduc_tables(infosets)
-    else:
-        at, valid = parse_at(at_text)
+    # the game lays its strategy out (games/<game>/strategy.py): tables, how to read them,
+    # and for a game explored a situation at a time (Blackjack++) where the view stands
+    solver = get_game(settings.game).solver
+    if solver is not None and solver.strategy is not None:
         base = reverse("explorer-job", args=[job.id])
-        view = blackjack_view(infosets, doc["settings"]["up"], at, base)
-        if view["empty"]:
-            valid = False
-            view = blackjack_view(infosets, doc["settings"]["up"], (), base)
-        context["bj"] = view
-        context["tables"] = [view["table"]]
-        context["at_invalid"] = not valid
+        context |= solver.strategy(doc.get("infosets", {}), doc.get("settings", {}), at_text, base)
     return context
 
 
@@ -804,6 +548,7 @@ def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy
             "limits": [(titles()[g], n) for g, n in web_limits().items()],
             "limits_json": json.dumps(web_limits()),
             "defaults_json": json.dumps(default_iterations()),
+            "option_games": " ".join(games_with_options()),
             "recent": REGISTRY.recent(),
             "busy": busy,
             "max_running": REGISTRY.max_running,

@@ -24,6 +24,7 @@ def solver_game(up: str | None = None, max_hits: int | None = None):
 def spec() -> GameSpec:
     from games.blackjack_pp import botapi
     from games.blackjack_pp.rules import BlackjackPPState
+    from games.blackjack_pp.strategy import strategy
     from games.blackjack_pp.table import BlackjackPPTable
     from games.blackjack_pp.tournament import DealsRoundRobin
     from games.chips.replay import blackjack_pp_frames
@@ -51,5 +52,6 @@ def spec() -> GameSpec:
             default_iterations=200,
             aliases=("blackjack", "blackjack_pp", "blackjackpp"),
             options=("up", "max_hits"),
+            strategy=strategy,
         ),
     )

@@ -2,9 +2,11 @@
 
 Each game's spec names its builder here (``GameSpec.replay``): a frame for the start of the
 match, then one per action, showing the cards of the hand in play; the game's engine words
-the betting (``HandsMatch.action_words`` and its neighbours), so nothing here names a game. A replay is public and watched after the match, so it shows the hole cards of a poker
-hand only if that hand reached a showdown: the cards of a folded hand (or of a hand cut short
-by a fault, at any game) stay face down in every frame, as they did at the table.
+the betting (``HandsMatch.action_words`` and its neighbours), so nothing here names a game.
+
+A replay is public and watched after the match, so it shows the hole cards of a poker hand
+only if that hand reached a showdown: the cards of a folded hand (or of a hand cut short by a
+fault, at any game) stay face down in every frame, as they did at the table.
 """
 
 from __future__ import annotations

@@ -39,6 +39,9 @@ class SolverSpec:
     aliases: tuple[str, ...] = ()
     #: the options ``make`` takes besides the game (command-line flags of ``manage.py solve``)
     options: tuple[str, ...] = ()
+    #: the solved strategy as the explorer shows it: ``strategy(infosets, settings, at,
+    #: base_url) -> {"tables": [...], "reading": text, ...}`` (games/solver/views.py)
+    strategy: Callable[..., dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ def spec() -> GameSpec:
     from games.chips.tournament import ChipsRoundRobin
     from games.kuhn import botapi
     from games.kuhn.rules import KuhnState
+    from games.kuhn.strategy import strategy
     from games.kuhn.table import KuhnTable
 
     return GameSpec(
@@ -42,5 +43,7 @@ def spec() -> GameSpec:
         score_label="chips won",
         starters={"python": HERE / "starter.py"},
         replay=kuhn_frames,
-        solver=SolverSpec(make=solver_game, web_limit=20_000, default_iterations=1_000),
+        solver=SolverSpec(
+            make=solver_game, web_limit=20_000, default_iterations=1_000, strategy=strategy
+        ),
     )

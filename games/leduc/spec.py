@@ -20,6 +20,7 @@ def spec() -> GameSpec:
     from games.chips.replay import leduc_frames
     from games.leduc import botapi
     from games.leduc.rules import LeducState
+    from games.leduc.strategy import strategy
     from games.leduc.table import LeducTable
     from games.leduc.tournament import ChipsRoundRobin
 
@@ -40,5 +41,7 @@ def spec() -> GameSpec:
         score_label="chips won",
         starters={"python": HERE / "starter.py"},
         replay=leduc_frames,
-        solver=SolverSpec(make=solver_game, web_limit=5_000, default_iterations=500),
+        solver=SolverSpec(
+            make=solver_game, web_limit=5_000, default_iterations=500, strategy=strategy
+        ),
     )

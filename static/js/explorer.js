@@ -1,4 +1,4 @@
-// The strategy explorer. On the form: shows the Blackjack++ options only for Blackjack++ and
+// The strategy explorer. On the form: shows a game's own options (Blackjack++'s) only for it and
 // keeps the iterations field within the chosen game's limit. On a solve's page: polls the
 // progress JSON, moves the progress bar, and reloads once the solve is done. Without this
 // script the form still works and the solve's page refreshes itself.
@@ -18,9 +18,11 @@
         iterations.max = String(limit);
         if (Number(iterations.value) > limit) iterations.value = String(limit);
       }
-      var blackjack = chosen === 'blackjack-pp';
-      options.hidden = !blackjack;
-      options.disabled = !blackjack;
+      // the games whose own options these fields are (the page names them)
+      var wanted = (options.getAttribute('data-games') || '').split(' ');
+      var own = wanted.indexOf(chosen) >= 0;
+      options.hidden = !own;
+      options.disabled = !own;
     };
     game.addEventListener('change', syncForm);
     syncForm();

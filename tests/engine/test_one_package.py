@@ -19,10 +19,6 @@ SUFFIXES = {".py", ".html", ".js", ".css"}
 
 #: file -> names of games it still holds, until the redesign reaches it
 KNOWN = {
-    # the strategy explorer's result tables and form are written per solvable game
-    "games/explorer.py": 5,
-    "templates/solver/job.html": 1,
-    "static/js/explorer.js": 1,
     # the live table's per-game renderers (to become one renderer of table frames)
     "static/js/table.js": 12,
 }

@@ -14,6 +14,7 @@ import pytest
 
 from games import explorer
 from games.explorer import ExplorerForm, Registry, SolveSettings, run_solve
+from games.solver import views
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -327,9 +328,9 @@ def test_it_shows_kuhns_strategy_as_a_heat_map_with_numbers(client, registry):
 def test_the_heat_map_stylesheet_is_the_one_the_code_makes():
     assert (ROOT / "static/css/heat.css").read_text() == explorer.heat_css()
     assert explorer.shade_colours(0) == ("#fafaf6", "#1d2330")
-    assert explorer.shade_colours(explorer.SHADES) == ("#104a6e", "#ffffff")
-    assert explorer.heat(0.49)["shade"] == 10
-    assert explorer.heat(1.7)["shade"] == 20  # clamped
+    assert explorer.shade_colours(views.SHADES) == ("#104a6e", "#ffffff")
+    assert views.heat(0.49)["shade"] == 10
+    assert views.heat(1.7)["shade"] == 20  # clamped
 
 
 def test_it_shows_leducs_raise_probabilities_by_card_and_betting(client, registry):
