@@ -22,18 +22,10 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         """Channels' JSON consumer parses with ``json.loads``, which a deeply nested frame
         crashes (RecursionError): parse with the bounded parser, and answer what it refuses."""
-        if text_data is None or len(text_data) > MAX_PING:
-            await self._error(f"a message is JSON text of at most {MAX_PING} bytes")
-            return
         try:
-            content = untrusted.loads(text_data)
-        except untrusted.Untrusted:
-            await self._error(
-                f"a message may nest arrays and objects at most {untrusted.MAX_DEPTH} deep"
-            )
-            return
-        except ValueError:
-            await self._error("a message must be JSON")
+            content = untrusted.message(text_data, MAX_PING)
+        except ValueError as exc:
+            await self._error(str(exc))
             return
         await self.receive_json(content)
 

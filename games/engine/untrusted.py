@@ -191,3 +191,18 @@ def name_problem(text: str, what: str = "name") -> str | None:
     if found is None:
         return None
     return f"the {what} holds {found}; names are plain text"
+
+
+def message(text: str | None, limit: int) -> Any:
+    """A client's websocket message: JSON text of at most ``limit`` characters, nested at
+    most MAX_DEPTH deep. ValueError says what is wrong, in words for its sender."""
+    if text is None or len(text) > limit:
+        raise ValueError(f"a message is JSON text of at most {limit} bytes")
+    try:
+        return loads(text)
+    except Untrusted:
+        raise ValueError(
+            f"a message may nest arrays and objects at most {MAX_DEPTH} deep"
+        ) from None
+    except ValueError:
+        raise ValueError("a message must be JSON") from None

@@ -159,19 +159,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 return
             await self._error("too many messages: slow down")
             return
-        if text_data is None or len(text_data) > MAX_MESSAGE:
-            await self._error(f"a message is JSON text of at most {MAX_MESSAGE} bytes")
-            return
         try:
             # bounded: a frame of a thousand "[" would make json.loads raise RecursionError
-            content = untrusted.loads(text_data)
-        except untrusted.Untrusted:
-            await self._error(
-                f"a message may nest arrays and objects at most {untrusted.MAX_DEPTH} deep"
-            )
-            return
-        except ValueError:
-            await self._error("a message must be JSON")
+            content = untrusted.message(text_data, MAX_MESSAGE)
+        except ValueError as exc:
+            await self._error(str(exc))
             return
         await self.receive_json(content)
 
