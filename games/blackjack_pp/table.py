@@ -6,15 +6,63 @@ from __future__ import annotations
 from typing import Any
 
 from games.blackjack_pp.rules import BlackjackPPState, hand_total, is_soft
-from games.engine.table import TableRules
+from games.chips.table import ChipTable, won_by_seat
+from games.engine.table import signed
+from games.replays import zone
 
 RECENT = 10
 
 
-class BlackjackPPTable(TableRules):
-    #: a sitting at a table, not a tournament match of 100 hands
-    sitting = {"hands": 10}
+class BlackjackPPTable(ChipTable):
     default_action_text = "stand"
+    unit = "deal"
+    points = "points"
+    cautious = ("stand",)
+
+    def seat_cards(  # type: ignore[override]
+        self, state: BlackjackPPState, seat: int, viewer: int | None
+    ) -> tuple[list, int]:
+        position = state.position_of(seat)
+        if seat == viewer:
+            return [state.up[position], state.down[position], *state.hits[position]], 0
+        return [state.up[position], *state.hits[position]], 1
+
+    def seat_zone_label(self, state: BlackjackPPState, seat: int) -> str:  # type: ignore[override]
+        return f"Player {state.position_of(seat)}"
+
+    def position_note(self, position: int) -> str:
+        return "player 0, acts first" if position == 0 else "player 1"
+
+    def title_note(self, state: BlackjackPPState) -> str:  # type: ignore[override]
+        return f", max hits {state.config['max_hits']}"
+
+    def shared_zones(self, state: BlackjackPPState) -> list[dict[str, Any]]:  # type: ignore[override]
+        return [zone("Dealer", [state.up[2]], 1)]
+
+    def hand_zone(self, state: BlackjackPPState, seat: int) -> dict[str, Any]:  # type: ignore[override]
+        cards, _ = self.seat_cards(state, seat, seat)
+        soft = " (soft)" if is_soft(cards) else ""
+        return zone("Your cards", cards) | {"note": f"total {hand_total(cards)}{soft}"}
+
+    def faces(self, state: BlackjackPPState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
+        words = {"hit": ("Hit", "H"), "stand": ("Stand", "S")}
+        return {action: words[action] for action in state.legal()}
+
+    def finished(self, state: BlackjackPPState) -> list[dict[str, Any]]:  # type: ignore[override]
+        return [
+            deal | {"won": won_by_seat(deal)} for deal in self.view(state, None)["recent"]
+        ]
+
+    def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
+        return [zone(f"Deal {done['hand']}: dealer", done["dealer"])]
+
+    def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
+        totals = done["totals"]
+        won = ", ".join(f"{names[s]} {signed(done['won'][s])}" for s in (0, 1))
+        return (
+            f"Deal {done['hand']}: totals {totals[0]} (player 0), {totals[1]} (player 1), "
+            f"dealer {totals[2]}; {won}."
+        )
 
     def view(self, state: BlackjackPPState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         live = not state.over

@@ -1,10 +1,13 @@
-"""What a live table of a chip game shows everyone of the hands already played."""
+"""What a live table of a chip game shows: the hands already played (to everyone), and the
+table as frames (:class:`ChipTable`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from games.chips.match import HandsMatch
+from games.engine.table import TableRules, name_of, signed
+from games.replays import zone
 
 RECENT = 10
 
@@ -27,3 +30,131 @@ def public_hands(state: HandsMatch, cards_of) -> list[dict[str, Any]]:
             }
         )  # fmt: skip
     return out
+
+
+class ChipTable(TableRules):
+    """The table of a two-seat chip game as frames: each seat's chips and cards, the hand in
+    play, the last hand; a game gives its cards (:meth:`seat_cards`, :meth:`shared_zones`),
+    the words of its betting (:meth:`faces`) and of a finished hand (:meth:`hand_text`)."""
+
+    #: a sitting at a table, not a tournament match of 100 hands
+    sitting = {"hands": 10}
+    #: what one hand of the sitting is called, and what the chips are
+    unit = "hand"
+    points = "chips"
+
+    # ---- what a game gives ----------------------------------------------------------------
+    def seat_cards(self, state: HandsMatch, seat: int, viewer: int | None) -> tuple[list, int]:
+        """The cards of ``seat`` in the hand in play as ``viewer`` sees them: (face up,
+        face down)."""
+        raise NotImplementedError
+
+    def shared_zones(self, state: HandsMatch) -> list[dict[str, Any]]:
+        """The cards of the hand in play that every seat sees."""
+        return []
+
+    def facts(self, state: HandsMatch) -> list[str]:
+        """Lines about the hand in play (its betting)."""
+        return []
+
+    def faces(self, state: HandsMatch) -> dict[str, tuple[str, str]]:
+        """Each legal action now as (label, key)."""
+        raise NotImplementedError
+
+    #: the actions drawn plainer (the cautious ones)
+    cautious: ClassVar[tuple[str, ...]] = ()
+
+    def hand_zone(self, state: HandsMatch, seat: int) -> dict[str, Any]:
+        """The seat's own cards, as its hand."""
+        cards, _ = self.seat_cards(state, seat, seat)
+        return zone("Your card" if len(cards) == 1 else "Your cards", cards)
+
+    def finished(self, state: HandsMatch) -> list[dict[str, Any]]:
+        """The last hands as everyone saw them: each {"hand", "first", "won" (by seat), ...}."""
+        raise NotImplementedError
+
+    def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
+        return []
+
+    def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
+        raise NotImplementedError
+
+    # ---- the frame ------------------------------------------------------------------------
+    def _title(self, state: HandsMatch) -> str:
+        return f"{self.unit.capitalize()} {state.hand + 1} of {state.hands_total}"
+
+    def frame(self, state: HandsMatch, seat: int | None, names: list[str]) -> dict[str, Any]:  # type: ignore[override]
+        live = not state.over
+        first = state.seat_of(0) if live else None
+        to_act = state.pending()[0] if live else None
+        shown = [name_of(names, s, None) for s in (0, 1)]
+        seats = []
+        for s in (0, 1):
+            zones, notes = [], []
+            if first is not None:
+                up, down = self.seat_cards(state, s, seat)
+                zones.append(zone(self.seat_zone_label(state, s), up, down))
+                notes.append(self.position_note(0 if s == first else 1))
+            seats.append({
+                "zones": zones, "notes": notes, "turn": to_act == s, "turn_text": "to act",
+                "score": f"{signed(state.chips[s])} {self.points}", "badges": [],
+            })  # fmt: skip
+        shared: list[dict[str, Any]] = []
+        lines: list[str] = []
+        if live:
+            lines.append(self._title(state) + self.title_note(state) + ".")
+            shared += self.shared_zones(state)
+            lines += self.facts(state)
+        recent = self.finished(state)
+        if recent:
+            last = recent[-1]
+            shared += self.finished_zones(last)
+            lines.append(self.hand_text(last, shown))
+        hand = []
+        if seat is not None and live:
+            hand.append(self.hand_zone(state, seat))
+        prompt = ""
+        if seat is not None and to_act == seat:
+            words = " or ".join(label.lower() for label, _ in self.faces(state).values())
+            prompt = f"Your turn: {words}."
+        return {
+            "label": self._title(state) if live else "The match is over",
+            "lines": lines,
+            "scores": list(state.chips),
+            "seats": seats,
+            "shared": shared,
+            "hand": hand,
+            "status": self._title(state) + "." if live else "The match is over.",
+            "prompt": prompt,
+            "log": [
+                {"key": f"{self.unit}{h['hand']}", "text": self.hand_text(h, shown)} for h in recent
+            ],
+        }
+
+    def seat_zone_label(self, state: HandsMatch, seat: int) -> str:
+        return "Card"
+
+    def position_note(self, position: int) -> str:
+        return "acts first" if position == 0 else "acts second"
+
+    def title_note(self, state: HandsMatch) -> str:
+        return ""
+
+    def actions(self, state: HandsMatch, seat: int) -> list[dict[str, Any]]:  # type: ignore[override]
+        if state.over or state.pending() != [seat]:
+            return []
+        return [
+            {"value": action, "label": label, "key": key, "secondary": action in self.cautious}
+            for action, (label, key) in self.faces(state).items()
+        ]
+
+    def summary(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
+        scores = result.get("scores") or [0, 0]
+        each = ", ".join(f"{names[s]} {signed(scores[s])}" for s in (0, 1))
+        return f"After {result.get('hands', 0)} {self.unit}s: {each} {self.points}."
+
+
+def won_by_seat(done: dict[str, Any]) -> list[float]:
+    """What each seat won in a finished hand (``won`` is what the first to act won)."""
+    won = done["won"]
+    return [won, -won] if done["first"] == 0 else [-won, won]

@@ -6,6 +6,32 @@ cards, the public cards, scores, what the others did), and what a spectator sees
 gives a :class:`TableRules` beside its engine (``games/<game>/table.py``). Views are plain
 JSON data and must hold nothing the seat may not see: the tests compare them with the
 engine's hidden cards.
+
+The page draws a table from two things the game builds here, in Python, for each seat (and
+for spectators, ``seat=None``):
+
+* :meth:`TableRules.frame`: the table as a replay frame (``games/replays.py``: label, seats
+  with zones of cards, shared zones, lines, scores) with a few things only a live table has::
+
+      {"label": "Hand 3 of 10", "lines": ["Betting: check"], "scores": [2, -2],
+       "seats": [{"zones": [ZONE], "notes": ["acts first"], "turn": true,
+                  "turn_text": "to act", "score": "+2 chips", "badges": []}, ...],
+       "shared": [ZONE, ...],
+       "hand": [ZONE, ...],       # the seat's own cards, drawn apart (none for a spectator)
+       "pick": "Your hand",       # the title of the cards the seat chooses among
+       "status": "Hand 3 of 10.", # the turn line while the seat is not asked
+       "prompt": "Your turn: check or bet.",  # ... and while it is
+       "log": [{"key": "hand3", "text": "Hand 3 (pb): ...", "mine": false}, ...]}
+
+  ``log`` holds the latest entries; the page adds those whose ``key`` it has not shown yet.
+* :meth:`TableRules.actions`: the seat's choices now, each
+  ``{"value": ..., "label": "Bet 1", "key": "B"}`` (``value`` is sent as the action as it
+  is) with, optionally, ``"card": "Qs"`` (the action plays that card: the page lets the
+  person choose it among the hand, then confirm with Enter), ``"secondary": true`` (a
+  cautious choice, drawn plainer) and ``"also": ["Enter"]`` (more keys for it).
+
+The page's one renderer (``static/js/table.js``) draws every game from these: the wording of
+a game is written once, here.
 """
 
 from __future__ import annotations
@@ -80,6 +106,15 @@ class TableRules:
     def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
+    def frame(self, state: GameState, seat: int | None, names: list[str]) -> dict[str, Any]:
+        """The table as ``seat`` sees it, as a frame (see the module's docstring); ``names``
+        are the seats' names."""
+        raise NotImplementedError
+
+    def actions(self, state: GameState, seat: int) -> list[dict[str, Any]]:
+        """What ``seat`` may do now (none while it is not asked)."""
+        raise NotImplementedError
+
     def default_action(self, state: GameState, seat: int) -> Any:
         """The safe move played for a seat whose person let the timer run out."""
         raise NotImplementedError
@@ -88,3 +123,21 @@ class TableRules:
         """The end of the match as ``seat`` may see it (after the match everything the
         result holds is public; games that keep cards secret even then override this)."""
         return state.result()
+
+
+def shown_names(names: Sequence[str]) -> list[str]:
+    """The seats' names as a page shows them: seats of the same name (three copies of one
+    bot) say which seat they are."""
+    return [f"{n} (seat {i + 1})" if list(names).count(n) > 1 else n for i, n in enumerate(names)]
+
+
+def name_of(names: Sequence[str], seat: int, viewer: int | None) -> str:
+    """A seat's name as ``viewer`` reads it: "(you)" after the viewer's own."""
+    name = shown_names(names)[seat] if seat < len(names) else f"seat {seat + 1}"
+    return f"{name} (you)" if seat == viewer else name
+
+
+def signed(value: float) -> str:
+    """A gain or loss: +3, -1.5, 0."""
+    text = f"{round(value, 2):g}"
+    return f"+{text}" if value > 0 else text

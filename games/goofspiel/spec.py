@@ -14,6 +14,7 @@ def spec() -> GameSpec:
     from games.goofspiel import botapi
     from games.goofspiel.replay import frames
     from games.goofspiel.rules import GoofspielState
+    from games.goofspiel.table import GoofspielTable
     from games.goofspiel.tournament import DealsRoundRobin
 
     return GameSpec(
@@ -30,9 +31,7 @@ def spec() -> GameSpec:
         time_control=TimeControl(move=1.0, bank=10.0, startup=10.0),
         methods=botapi.METHODS,
         tournament=DealsRoundRobin,
-        # its live table (games/goofspiel/table.py) waits for the table page's one renderer
-        # of table frames: the page draws each game with a script of its own until then
-        table=None,
+        table=GoofspielTable,
         score_label="returns",
         starters={"python": HERE / "starter.py"},
         strongest_builtin="matching",

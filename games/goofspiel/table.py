@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.table import TableRules
+from games.engine.table import TableRules, name_of
 from games.goofspiel.rules import GoofspielState
+from games.replays import zone
+
+#: the deals whose turns the log shows (this one and the one before)
+LOGGED_DEALS = 2
 
 
 class GoofspielTable(TableRules):
@@ -48,3 +52,80 @@ class GoofspielTable(TableRules):
     def default_action(self, state: GoofspielState, seat: int) -> Any:  # type: ignore[override]
         hand = state.hands[seat]
         return state.prize if state.prize in hand else hand[0]
+
+    def frame(self, state: GoofspielState, seat: int | None, names: list[str]) -> dict[str, Any]:  # type: ignore[override]
+        deal = min(state.deal + 1, state.deals_total)
+        pending = state.pending()
+        seats = []
+        for s in (0, 1):
+            shown = s != seat and not state.over
+            seats.append({
+                "zones": [zone("Hand", [str(c) for c in state.hands[s]])] if shown else [],
+                "notes": [f"{state.points[s]} prize points this deal"],
+                "turn": s in pending, "turn_text": "bidding",
+                "score": f"{state.scores[s]:g}",
+                # a bid that is in shows as in, never as which card
+                "badges": ["bid in"] if s in state.bids else [],
+            })  # fmt: skip
+        shared, lines, hand = [], [], []
+        if not state.over:
+            shared = [
+                zone("Prize", [str(state.prize)]),
+                zone("Prizes to come", down=len(state.prizes_left())),
+            ]
+            left = ", ".join(str(c) for c in state.prizes_left()) or "none"
+            lines.append(f"Deal {deal} of {state.deals_total}: prizes still to come {left}.")
+            if seat is not None:
+                if seat in state.bids:
+                    hand.append(zone("Your bid", [str(state.bids[seat])]))
+                if seat not in pending:
+                    hand.append(zone("Your hand", [str(c) for c in state.hands[seat]]))
+        waiting = [name_of(names, s, seat) for s in pending if s != seat]
+        if state.over:
+            status = "The match is over."
+        elif seat in state.bids:
+            status = "Your bid is in. Waiting for " + " and ".join(waiting) + "\u2026"
+        else:
+            status = f"Deal {deal}, prize {state.prize}: both players bid at the same time."
+        return {
+            "label": "The match is over" if state.over else f"Deal {deal}, prize {state.prize}",
+            "lines": lines,
+            "scores": list(state.scores),
+            "seats": seats,
+            "shared": shared,
+            "hand": hand,
+            "pick": "Your hand: bid one card",
+            "status": status,
+            "prompt": f"Your turn: bid a card for the prize {state.prize}.",
+            "log": self._log(state, [name_of(names, s, seat) for s in (0, 1)], seat),
+        }
+
+    def _log(self, state: GoofspielState, names: list[str], seat: int | None) -> list[dict]:
+        deals = [(n, d["turns"], d) for n, d in enumerate(state.deals_played)]
+        if not state.over:
+            deals.append((state.deal, state.history, None))
+        log = []
+        for number, turns, done in deals[-LOGGED_DEALS:]:
+            for i, (prize, first, second) in enumerate(turns):
+                if first == second:
+                    taken = "nobody takes it (equal bids)"
+                else:
+                    taken = f"{names[0 if first > second else 1]} takes it"
+                text = f"Prize {prize}: {names[0]} bids {first}, {names[1]} bids {second}; {taken}."
+                log.append({"key": f"d{number}t{i}", "text": text})
+            if done is not None:
+                points, returns = done["points"], done["returns"]
+                text = (
+                    f"Deal {number + 1} ends {points[0]} to {points[1]} in prize points: "
+                    f"returns {returns[0]:+g} and {returns[1]:+g}."
+                )
+                log.append({"key": f"d{number}end", "text": text})
+        return log
+
+    def actions(self, state: GoofspielState, seat: int) -> list[dict[str, Any]]:  # type: ignore[override]
+        if seat not in state.pending():
+            return []
+        return [
+            {"value": card, "label": "Bid", "key": "", "card": str(card)}
+            for card in state.hands[seat]
+        ]

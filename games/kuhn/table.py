@@ -5,9 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.chips.table import public_hands
-from games.engine.table import TableRules
+from games.chips.table import ChipTable, public_hands
+from games.engine.table import signed
 from games.kuhn.rules import DECK, KuhnState
+from games.replays import zone
+
+
+def showdown_text(done: dict[str, Any], names: list[str]) -> str:
+    """A finished hand of a poker game in one line."""
+    won = ", ".join(f"{names[s]} {signed(done['won'][s])}" for s in (0, 1))
+    how = " at the showdown." if done["showdown"] else ", uncontested."
+    return f"Hand {done['hand']} ({done['history']}): {won}{how}"
 
 
 def kuhn_cards(done: dict[str, Any]) -> list[str]:
@@ -17,10 +25,34 @@ def kuhn_cards(done: dict[str, Any]) -> list[str]:
     return by_position if done["first"] == 0 else by_position[::-1]
 
 
-class KuhnTable(TableRules):
-    #: a sitting at a table, not a tournament match of 100 hands
-    sitting = {"hands": 10}
+class KuhnTable(ChipTable):
     default_action_text = "check, or fold facing a bet"
+    cautious = ("p",)
+
+    def seat_cards(self, state: KuhnState, seat: int, viewer: int | None) -> tuple[list, int]:  # type: ignore[override]
+        if seat == viewer:
+            return [state.cards()[state.position_of(seat)]], 0
+        return [], 1
+
+    def facts(self, state: KuhnState) -> list[str]:  # type: ignore[override]
+        return [f"Betting: {state.history or 'none yet'}."]
+
+    def faces(self, state: KuhnState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
+        facing = state.history.endswith("b")
+        words = {
+            "p": ("Fold", "F") if facing else ("Check", "C"),
+            "b": ("Call 1", "C") if facing else ("Bet 1", "B"),
+        }
+        return {action: words[action] for action in state.legal()}
+
+    def finished(self, state: KuhnState) -> list[dict[str, Any]]:  # type: ignore[override]
+        return public_hands(state, kuhn_cards)
+
+    def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
+        return [zone(f"Hand {done['hand']}: cards", done["cards"])] if done["cards"] else []
+
+    def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
+        return showdown_text(done, names)
 
     def view(self, state: KuhnState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         live = not state.over

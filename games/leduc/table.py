@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.chips.table import public_hands
-from games.engine.table import TableRules
+from games.chips.table import ChipTable, public_hands
+from games.kuhn.table import showdown_text
 from games.leduc.rules import LeducState
+from games.replays import zone
 
 
 def leduc_cards(done: dict[str, Any]) -> list[str]:
@@ -15,10 +16,47 @@ def leduc_cards(done: dict[str, Any]) -> list[str]:
     return cards if done["first"] == 0 else cards[::-1]
 
 
-class LeducTable(TableRules):
-    #: a sitting at a table, not a tournament match of 100 hands
-    sitting = {"hands": 10}
+class LeducTable(ChipTable):
     default_action_text = "check, or fold facing a raise"
+    cautious = ("f",)
+
+    def seat_cards(self, state: LeducState, seat: int, viewer: int | None) -> tuple[list, int]:  # type: ignore[override]
+        if seat == viewer:
+            return [state.private()[state.position_of(seat)]], 0
+        return [], 1
+
+    def shared_zones(self, state: LeducState) -> list[dict[str, Any]]:  # type: ignore[override]
+        board = state.board()
+        return [zone("Board", [board] if board else [], 0 if board else 1)]
+
+    def facts(self, state: LeducState) -> list[str]:  # type: ignore[override]
+        pot = state.pot()
+        by_seat = pot if state.seat_of(0) == 0 else pot[::-1]
+        history = "/".join(state.rounds)
+        return [f"Betting: {history or 'none yet'}; in the pot {by_seat[0]} and {by_seat[1]}."]
+
+    def faces(self, state: LeducState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
+        facing = state.rounds[-1].endswith("r") if state.rounds else False
+        words = {
+            "f": ("Fold", "F"),
+            "c": ("Call", "C") if facing else ("Check", "C"),
+            "r": ("Re-raise", "R") if facing else ("Raise", "R"),
+        }
+        return {action: words[action] for action in state.legal()}
+
+    def finished(self, state: LeducState) -> list[dict[str, Any]]:  # type: ignore[override]
+        return self.view(state, None)["recent"]
+
+    def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
+        if not done["cards"]:
+            return []
+        zones = [zone(f"Hand {done['hand']}: cards", done["cards"])]
+        if done["board"]:
+            zones.append(zone(f"Hand {done['hand']}: board", [done["board"]]))
+        return zones
+
+    def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
+        return showdown_text(done, names)
 
     def view(self, state: LeducState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         live = not state.over

@@ -32,9 +32,10 @@ from typing import Any
 from bots.playing import Entry, Played, play_async
 from games.engine.game import GameState
 from games.engine.runner import TimeControl, refusal
-from games.engine.table import TableRules
+from games.engine.table import TableRules, shown_names
 from games.live.humans import GRACE_S, HumanAgent
 from games.registry import GameSpec
+from games.replays import card_view
 
 log = logging.getLogger("games.live")
 
@@ -217,7 +218,17 @@ class TableHost:
                 self.publish(audience, message)
 
     def _view_message(self, state: GameState, seat: int | None) -> str:
-        return message_text({"type": "state", "view": self.rules.view(state, seat)})
+        message: dict[str, Any] = {"type": "state", "view": self.rules.view(state, seat)}
+        if self.framed:
+            frame = self.rules.frame(state, seat, [plan.name for plan in self.plans])
+            actions = [] if seat is None or state.is_over() else self.rules.actions(state, seat)
+            message |= {"frame": frame, "actions": actions, "cards": cards_of(frame, actions)}
+        return message_text(message)
+
+    @property
+    def framed(self) -> bool:
+        """Whether the game builds table frames (else the page draws its view its own way)."""
+        return type(self.rules).frame is not TableRules.frame
 
     def _check(self, seat: int, action: Any) -> str | None:
         state = self.state
@@ -278,12 +289,23 @@ class TableHost:
             if finish.played is not None and state is not None:
                 result = self.rules.result(state, seat)
                 self.result = finish.played.outcome.result
-                message = {"type": "over", "result": result} | extra
+                names = shown_names([plan.name for plan in self.plans])
+                summary = self.rules.summary(result, names, seat)
+                message = {"type": "over", "result": result, "summary": summary} | extra
             else:
                 message = {"type": "over", "error": finish.error} | extra
             self._over[audience] = message_text(message)
         for audience in self._audiences():
             self.publish(audience, self._over[audience])
+
+
+def cards_of(frame: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every card a table frame and its actions show, described for drawing."""
+    zones = [*frame["shared"], *frame.get("hand", ())]
+    zones += [z for seat in frame["seats"] for z in seat["zones"]]
+    codes = {code for z in zones for code in z["cards"]}
+    codes |= {a["card"] for a in actions if a.get("card") is not None}
+    return {code: card_view(code) for code in sorted(codes)}
 
 
 def message_text(message: dict[str, Any]) -> str:

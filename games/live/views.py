@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from bots.models import BotVersion
 from games import replays
-from games.engine.table import TableOption, TableRules
+from games.engine.table import TableOption, TableRules, shown_names
 from games.live import tables
 from games.live.hub import lobby_group
 from games.models import Table, TableSeat
@@ -268,7 +268,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     scores = (result or {}).get("scores") or []
     names = [s.name or ("open seat" if s.kind == TableSeat.OPEN else f"seat {s.seat + 1}")
              for s in seats]  # fmt: skip
-    shown = [f"{n} (seat {i + 1})" if names.count(n) > 1 else n for i, n in enumerate(names)]
+    shown = shown_names(names)
     listed = [{"seat": s, "score": scores[s.seat] if s.seat < len(scores) else None} for s in seats]
     ended = table.state in (Table.FINISHED, Table.ABANDONED)
     return render(

@@ -192,7 +192,14 @@
         break;
       case "state":
         startPlaying();
-        t.view = message.view;
+        if (message.frame) {
+          // the game builds the table as a frame: the one renderer draws it
+          game = framed;
+          Object.keys(message.cards || {}).forEach(function (code) { CARDS[code] = message.cards[code]; });
+          t.view = { frame: message.frame, actions: message.actions || [] };
+        } else {
+          t.view = message.view;
+        }
         // how many views arrived: lets a test (or a curious person) see the table move on
         el.live.dataset.updates = String(Number(el.live.dataset.updates || 0) + 1);
         t.turn = null; // a new state: the next question comes after it
@@ -325,9 +332,9 @@
     el.seats.replaceChildren.apply(el.seats, game.seats(t.view).map(drawSeat));
     el.shared.replaceChildren.apply(el.shared, game.shared(t.view));
     // the hand is drawn anew when it changes; a new choice only marks the cards
-    var handKey = JSON.stringify([t.view.you || null, asked(), t.over]);
+    var handKey = JSON.stringify([game.handKey ? game.handKey(t.view) : t.view.you || null, asked(), t.over]);
     if (handKey !== el.hand.dataset.key) {
-      var mine = t.seat !== null && t.view.you ? game.hand(t.view) : null;
+      var mine = t.seat !== null && (game.handKey || t.view.you) ? game.hand(t.view) : null;
       el.hand.hidden = !mine;
       if (mine) el.hand.replaceChildren(mine);
       else el.hand.replaceChildren();
@@ -461,6 +468,119 @@
     var names = seats.map(nameOf);
     return names.length ? "Waiting for " + names.join(" and ") + "…" : "";
   }
+
+  // ---- the one renderer: a table frame and the seat's actions (games/engine/table.py) --------
+  function frameZone(z, size) {
+    return zone(z.label, z.cards, z.down, size, z.note, z.fan === "pile");
+  }
+
+  // the actions that play a card of the hand, and the others (buttons)
+  function cardActions(view) { return view.actions.filter(function (a) { return a.card !== undefined && a.card !== null; }); }
+
+  function buttonActions(view) { return view.actions.filter(function (a) { return a.card === undefined || a.card === null; }); }
+
+  function keyOf(action, key) {
+    var keys = [action.key].concat(action.also || []);
+    return keys.some(function (k) { return k && k.toLowerCase() === key.toLowerCase(); });
+  }
+
+  var framed = {
+    handKey: function (view) {
+      return [view.frame.hand, view.frame.pick, cardActions(view).map(function (a) { return a.card; })];
+    },
+    seats: function (view) {
+      return view.frame.seats.map(function (seat, index) {
+        return {
+          seat: index, score: seat.score, notes: seat.notes, badges: seat.badges,
+          turn: seat.turn, turnText: seat.turn_text,
+          zones: seat.zones.map(function (z) { return frameZone(z, "small"); }),
+        };
+      });
+    },
+    shared: function (view) {
+      return view.frame.shared.map(function (z) { return frameZone(z, null); })
+        .concat(view.frame.lines.map(function (line) { return fact(line); }));
+    },
+    hand: function (view) {
+      var cards = cardActions(view);
+      var zones = view.frame.hand || [];
+      if (!cards.length && !zones.length) return null;
+      var box = cards.length
+        ? handButtons(view.frame.pick || "Your cards", cards.map(function (a) { return a.card; }), t.selection,
+          function (index, now) {
+            t.selection = [index];
+            if (now) framed.play(); else draw();
+          }, asked())
+        : node("div", "hand");
+      zones.forEach(function (z) { box.appendChild(frameZone(z, null)); });
+      return box;
+    },
+    play: function () {
+      if (!asked()) return;
+      if (!t.selection.length) {
+        hint("choose a card first: click it or press its number");
+        return;
+      }
+      var chosen = cardActions(t.view)[t.selection[0]];
+      if (chosen) act(chosen.value);
+    },
+    controls: function (view) {
+      if (!view.actions.length) return null;
+      var parts = [];
+      var cards = cardActions(view);
+      if (cards.length) {
+        var chosen = t.selection.length ? cards[t.selection[0]] : null;
+        parts.push(actionButton(cards[0].label + " " + (chosen ? label(chosen.card) : "the chosen card"),
+          "Enter", framed.play, { disabled: !asked() || !chosen }));
+      }
+      buttonActions(view).forEach(function (action) {
+        parts.push(actionButton(action.label, action.key, function () { act(action.value); }, {
+          disabled: !asked(), secondary: !!action.secondary,
+        }));
+      });
+      return parts;
+    },
+    keys: function () {
+      if (!t.view || !t.view.actions.length) return null;
+      var pairs = [];
+      if (cardActions(t.view).length) pairs.push(["1 2 3", "choose a card"], ["Enter", "play it"], ["Esc", "clear"]);
+      buttonActions(t.view).forEach(function (action) {
+        if (action.key) pairs.push([[action.key].concat(action.also || []).join(" "), action.label.toLowerCase()]);
+      });
+      return keyHelp(pairs);
+    },
+    onKey: function (key) {
+      var cards = cardActions(t.view);
+      if (cards.length) {
+        if (key === "Enter") { framed.play(); return true; }
+        if (key === "Escape") {
+          t.selection = [];
+          draw();
+          return true;
+        }
+        var index = digit(key);
+        if (index !== null && index < cards.length && asked()) {
+          t.selection = [index];
+          draw();
+          return true;
+        }
+      }
+      var wanted = buttonActions(t.view).filter(function (action) { return keyOf(action, key); })[0];
+      if (wanted) {
+        act(wanted.value);
+        return true;
+      }
+      return false;
+    },
+    turnLine: function (view) {
+      if (asked() && view.frame.prompt) return view.frame.prompt;
+      if (t.seat !== null && t.sent) return "Your move is on its way…";
+      return view.frame.status;
+    },
+    log: function (view) {
+      return view.frame.log.map(function (entry) { return { key: entry.key, text: entry.text, mine: !!entry.mine }; });
+    },
+  };
 
   // ---- RPS Poker ---------------------------------------------------------------------------
   var rps = {
@@ -935,141 +1055,8 @@
     return key === "0" ? 9 : Number(key) - 1;
   }
 
-  // ---- Kuhn poker, Leduc hold'em, Blackjack++: two seats, many hands, chips ------------------
-  // view.first: the seat acting first (player 0) in the hand in play; view.to_act: whose turn.
-  function chipGame(slug) {
-    var blackjack = slug === "blackjack-pp";
-    var unit = blackjack ? "deal" : "hand";
-    function legal(view) { return view.you && view.you.legal ? view.you.legal : []; }
-    function facing(view) {
-      var history = (view.history || "").split("/").pop();
-      return slug === "kuhn" ? /b$/.test(history) : /r$/.test(history);
-    }
-    // [button text, key] of an action now
-    function face(view, action) {
-      if (blackjack) return action === "hit" ? ["Hit", "H"] : ["Stand", "S"];
-      if (slug === "kuhn") {
-        if (action === "p") return facing(view) ? ["Fold", "F"] : ["Check", "C"];
-        return facing(view) ? ["Call 1", "C"] : ["Bet 1", "B"];
-      }
-      if (action === "f") return ["Fold", "F"];
-      if (action === "c") return facing(view) ? ["Call", "C"] : ["Check", "C"];
-      return [facing(view) ? "Re-raise" : "Raise", "R"];
-    }
-    function position(view, seat) { return view.first === null ? null : (seat === view.first ? 0 : 1); }
-    function seatZones(view, seat) {
-      var mine = view.you && seat === t.seat;
-      var p = position(view, seat);
-      if (p === null) return [];
-      if (blackjack) {
-        var cards = [view.up[p]].concat(mine ? [view.you.down] : []);
-        return [zone("Player " + p, cards.concat(view.hits[p]), mine ? 0 : 1, "small")];
-      }
-      return [zone("Card", mine && view.you.card ? [view.you.card] : [], mine ? 0 : 1, "small")];
-    }
-    function lastLine(h) {
-      var won = h.won;
-      var names = [0, 1].map(function (s) { return plainName(s) + " " + signed(blackjack ? (s === h.first ? won : -won) : won[s]); });
-      if (blackjack) {
-        return "Deal " + h.hand + ": totals " + h.totals[0] + " (player 0), " + h.totals[1] + " (player 1), dealer " +
-          h.totals[2] + "; " + names.join(", ") + ".";
-      }
-      return "Hand " + h.hand + " (" + (h.history || "") + "): " + names.join(", ") +
-        (h.showdown ? " at the showdown." : ", uncontested.");
-    }
-    var self = {
-      legal: legal,
-      seats: function (view) {
-        return [0, 1].map(function (seat) {
-          var p = position(view, seat);
-          return {
-            seat: seat, score: signed(view.chips[seat]) + (blackjack ? " points" : " chips"),
-            zones: seatZones(view, seat),
-            notes: p === null ? [] : [p === 0 ? (blackjack ? "player 0, acts first" : "acts first") : (blackjack ? "player 1" : "acts second")],
-            turn: view.to_act === seat, turnText: "to act",
-          };
-        });
-      },
-      shared: function (view) {
-        var parts = [];
-        if (view.first !== null) {
-          parts.push(fact(unit.charAt(0).toUpperCase() + unit.slice(1) + " " + view.hand + " of " + view.hands +
-            (blackjack ? ", max hits " + view.max_hits : "") + "."));
-          if (blackjack) parts.push(zone("Dealer", [view.up[2]], 1, null));
-          if (slug === "leduc") parts.push(zone("Board", view.board ? [view.board] : [], view.board ? 0 : 1, null));
-          if (!blackjack) {
-            parts.push(fact("Betting: " + (view.history || "none yet") +
-              (slug === "leduc" ? "; in the pot " + view.pot[0] + " and " + view.pot[1] : "") + "."));
-          }
-        }
-        var last = view.recent[view.recent.length - 1];
-        if (last) {
-          if (blackjack) parts.push(zone("Deal " + last.hand + ": dealer", last.dealer, 0, "small"));
-          else if (last.cards) parts.push(zone("Hand " + last.hand + ": cards", last.cards, 0, "small"));
-          parts.push(fact(lastLine(last)));
-        }
-        return parts;
-      },
-      hand: function (view) {
-        if (view.first === null || !view.you) return null;
-        var box = node("div", "hand");
-        if (blackjack) {
-          var p = view.you.position;
-          box.appendChild(zone("Your cards", [view.up[p], view.you.down].concat(view.hits[p]), 0, null,
-            "total " + view.you.total + (view.you.soft ? " (soft)" : "")));
-        } else {
-          box.appendChild(zone("Your card", [view.you.card], 0, null));
-        }
-        return box;
-      },
-      controls: function (view) {
-        return legal(view).map(function (action) {
-          var f = face(view, action);
-          return actionButton(f[0], f[1], function () { act(action); }, {
-            disabled: !asked(), secondary: action === "p" || action === "f" || action === "stand",
-          });
-        });
-      },
-      keys: function () {
-        if (blackjack) return keyHelp([["H", "hit"], ["S", "stand"]]);
-        if (slug === "kuhn") return keyHelp([["C", "check or call"], ["B", "bet"], ["F", "fold"]]);
-        return keyHelp([["C", "check or call"], ["R", "raise"], ["F", "fold"]]);
-      },
-      onKey: function (key) {
-        if (!t.view) return false;
-        var wanted = null;
-        legal(t.view).forEach(function (action) {
-          if (face(t.view, action)[1].toLowerCase() === key.toLowerCase()) wanted = action;
-        });
-        if (wanted) {
-          act(wanted);
-          return true;
-        }
-        return false;
-      },
-      turnLine: function (view) {
-        if (view.first === null) return "The match is over.";
-        if (asked()) {
-          return "Your turn: " + legal(view).map(function (a) { return face(view, a)[0].toLowerCase(); }).join(" or ") + ".";
-        }
-        return unit.charAt(0).toUpperCase() + unit.slice(1) + " " + view.hand + " of " + view.hands + ".";
-      },
-      log: function (view) {
-        return view.recent.map(function (h) { return { key: unit + h.hand, text: lastLine(h) }; });
-      },
-      summary: function (result) {
-        var s = result.scores || [0, 0];
-        return "After " + result.hands + " " + unit + "s: " + plainName(0) + " " + signed(s[0]) + ", " +
-          plainName(1) + " " + signed(s[1]) + (blackjack ? " points." : " chips.");
-      },
-    };
-    return self;
-  }
-
-  game = {
-    "rps-poker": rps, "last-card": lastCard, uth: uth,
-    kuhn: chipGame("kuhn"), leduc: chipGame("leduc"), "blackjack-pp": chipGame("blackjack-pp"),
-  }[setup.game] || null;
+  // the games not yet drawn from frames (a framed game's face is set by its first view)
+  game = { "rps-poker": rps, "last-card": lastCard, uth: uth }[setup.game] || null;
 
   // After each new view: what the new turn starts with, and the log.
   function afterState() {
@@ -1096,7 +1083,7 @@
     if (message.error) {
       el.endSummary.textContent = "The table stopped: " + message.error;
     } else if (message.result && game) {
-      el.endSummary.textContent = game.summary(message.result);
+      el.endSummary.textContent = message.summary || game.summary(message.result);
       var scores = message.result.scores || [];
       var rows = el.endScores.querySelectorAll("tbody tr");
       rows.forEach(function (row, seat) {

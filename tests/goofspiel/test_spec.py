@@ -28,8 +28,8 @@ def test_spec_describes_the_game_for_the_registry():
     for name in game.builtin_names:
         assert hasattr(game.builtin_class(name), "act") and game.builtin_class(name).quick
     assert isinstance(game.tournament(), DealsRoundRobin)
-    # its table rules exist and are tested (test_table.py); the page's renderer is to come
-    assert game.table is None and GoofspielTable().default_action_text
+    # its live table is drawn from table frames (test_table.py, tests/browser)
+    assert game.table is GoofspielTable and GoofspielTable().default_action_text
     assert game.replay is not None and game.starters["python"].exists()
     assert get_game("goofspiel") == game
     assert (game.time_control.move, game.time_control.bank) == (1.0, 10.0)

@@ -16,7 +16,15 @@ RULES = GoofspielTable()
 
 
 def views(state: GoofspielState) -> dict[int | None, str]:
-    return {audience: json.dumps(RULES.view(state, audience)) for audience in (None, 0, 1)}
+    """Everything each audience is sent: the view, the table frame and the actions."""
+    return {
+        audience: json.dumps([
+            RULES.view(state, audience),
+            RULES.frame(state, audience, ["ann", "bob"]),
+            [] if audience is None or state.over else RULES.actions(state, audience),
+        ])
+        for audience in (None, 0, 1)
+    }  # fmt: skip
 
 
 def check_hidden(state: GoofspielState, rng: random.Random) -> None:
@@ -54,7 +62,8 @@ def test_no_view_shows_a_sealed_bid_or_the_order_of_the_prizes_to_come(seed):
             checked += 1
     assert checked == 2 * 3 * 6
     for audience, text in views(state).items():
-        view = json.loads(text)
+        view, frame, actions = json.loads(text)
+        assert frame["hand"] == [] and actions == []
         assert view["over"] and view["prize"] is None and view["to_act"] == []
         assert view["scores"] == state.scores, audience
 

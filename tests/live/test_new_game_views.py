@@ -3,8 +3,8 @@ spectator ever sees a card it may not see before the showdown.
 
 Random matches are played through each engine. At every step, for each audience, the cards
 hidden from it are changed behind the engine's back (the other private card, the unturned
-public card, the undealt cards): the view must not change at all, so nothing in it depends on
-them. The views of a seat also must show its own card."""
+public card, the undealt cards): the view, the table frame and the actions must not change at
+all, so nothing in them depends on them. A seat also must see its own card."""
 
 from __future__ import annotations
 
@@ -14,6 +14,17 @@ import random
 import pytest
 
 from games.registry import get_game
+
+NAMES = ["ann", "bob"]
+
+
+def shown(rules, state, seat: int | None) -> dict:
+    """Everything an audience is sent of the table: the view, the frame, the actions."""
+    frame = rules.frame(state, seat, NAMES)
+    actions = [] if seat is None or state.is_over() else rules.actions(state, seat)
+    everything = {"view": rules.view(state, seat), "frame": frame, "actions": actions}
+    json.dumps(everything)  # it travels as JSON
+    return everything
 
 
 def permuted(cards: list[str], keep: set[int], rng: random.Random) -> list[str]:
@@ -38,32 +49,34 @@ def hidden_deck_positions(state, seat: int | None) -> set[int]:
 
 
 def check_poker(state, rules, seat, rng) -> None:
-    view = rules.view(state, seat)
-    json.dumps(view)
+    before = shown(rules, state, seat)
+    view = before["view"]
     if seat is not None and not state.over:
         assert view["you"]["card"][0] in state.deck[state.position_of(seat)]
+        assert before["frame"]["hand"][0]["cards"] == [view["you"]["card"]]
     saved = list(state.deck)
     state.deck = permuted(saved, hidden_deck_positions(state, seat), rng)
     try:
-        assert rules.view(state, seat) == view, (state.game, seat, state.hand)
+        assert shown(rules, state, seat) == before, (state.game, seat, state.hand)
     finally:
         state.deck = saved
 
 
 def check_blackjack(state, rules, seat, rng) -> None:
-    view = rules.view(state, seat)
-    json.dumps(view)
+    before = shown(rules, state, seat)
+    view = before["view"]
     saved = (list(state.down), [list(s) for s in state.streams])
     mine = None if seat is None else state.position_of(seat)
     if mine is not None and not state.over:
         assert view["you"]["down"] == state.down[mine]
+        assert state.down[mine] in before["frame"]["hand"][0]["cards"]
     others = ["As", "Td", "7h", "2c"]
     state.down = [d if i == mine else others[i] for i, d in enumerate(state.down)]
     state.streams[2] = ["9s"] * 12  # the dealer's draws to come
     for position in (0, 1):  # hit cards not yet drawn
         state.streams[position] = state.streams[position][: len(state.hits[position])]
     try:
-        assert rules.view(state, seat) == view, (seat, state.hand)
+        assert shown(rules, state, seat) == before, (seat, state.hand)
     finally:
         state.down, state.streams = saved
 
@@ -82,11 +95,13 @@ def test_no_view_depends_on_a_card_its_audience_may_not_see(slug, seed):
             check(state, rules, audience, rng)
         (seat,) = state.pending()
         assert rules.default_action(state, seat) in state.legal()
+        assert [a["value"] for a in rules.actions(state, seat)] == state.legal()
+        assert rules.actions(state, 1 - seat) == []
         state.apply(seat, rng.choice(state.legal()))
         steps += 1
     assert steps > 12
     for audience in (None, 0, 1):
-        json.dumps(rules.view(state, audience))
+        assert shown(rules, state, audience)["frame"]["hand"] == []
 
 
 def test_only_a_showdown_shows_the_other_card_of_a_hand_at_a_kuhn_table():

@@ -1,0 +1,71 @@
+"""A Goofspiel table in the browser, drawn by the page's one renderer of table frames: a guest
+bids against the built-in bot with the mouse and the keyboard to the end of the match; the
+page logs every prize and sums up the match."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.test_live_table import TURN_TIMEOUT_MS, updates, wait_for_my_turn
+
+pytestmark = pytest.mark.browser
+
+#: the table's match: three deals of thirteen prizes; the last card of a deal bids itself
+DEALS, CARDS = 3, 13
+BIDS = DEALS * (CARDS - 1)
+
+
+def test_a_guest_plays_goofspiel_against_the_built_in_bot_to_the_end(tab, screenshots):
+    page = tab.page
+    page.goto("/games/goofspiel/tables/")
+    page.get_by_role("button", name="Play against a bot").click()
+    page.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    bids = 0
+    while bids < BIDS + 5:
+        page.wait_for_function(
+            """() => !document.getElementById("table-end").hidden
+                || document.getElementById("turn-line").classList.contains("turn-line--mine")""",
+            timeout=TURN_TIMEOUT_MS,
+        )
+        if page.locator("#table-end").is_visible():
+            break
+        wait_for_my_turn(page)
+        assert page.locator("#turn-line").inner_text().startswith("Your turn: bid a card")
+        prize = page.locator("#live-shared [data-code]").first.get_attribute("data-code")
+        hand = page.locator("#live-hand .hand-card")
+        assert hand.count() == CARDS - bids % (CARDS - 1)  # one card fewer after each bid
+        before = updates(page)
+        if bids % 2:
+            page.keyboard.press("1")  # the lowest card, then Enter bids it
+            assert hand.first.get_attribute("aria-pressed") == "true"
+            page.keyboard.press("Enter")
+        else:
+            hand.last.click()
+            button = page.locator("#live-controls button", has_text=re.compile("^Bid"))
+            assert button.inner_text().startswith("Bid ")
+            button.click()
+        if bids == 1:
+            page.screenshot(path=screenshots / "table-goofspiel-desktop.png", full_page=True)
+        page.wait_for_function(
+            """before => !document.getElementById("table-end").hidden
+                || document.getElementById("live-error").textContent !== ""
+                || Number(document.getElementById("live").dataset.updates) > before""",
+            arg=before,
+            timeout=TURN_TIMEOUT_MS,
+        )
+        assert page.locator("#live-error").inner_text() == ""
+        assert prize is not None
+        bids += 1
+    end = page.get_by_role("region", name="Match over")
+    end.wait_for(timeout=TURN_TIMEOUT_MS)
+    assert bids == BIDS
+    summary = end.locator("#end-summary").inner_text()
+    assert re.search(r"(You win|builtin:matching wins|A draw), -?[\d.]+ to -?[\d.]+\.", summary)
+    lines = page.locator("#live-log li").all_inner_texts()
+    assert len([line for line in lines if line.startswith("Prize ")]) >= BIDS
+    assert len([line for line in lines if re.match(r"Deal \d ends", line)]) == DEALS
+    assert any("(you) bids" in line for line in lines)
+    page.screenshot(path=screenshots / "table-goofspiel-over-desktop.png", full_page=True)
+    assert tab.console.take() == []
