@@ -5,11 +5,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.table import TableOption, TableRules
-from games.uth.actions import CHECK, FOLD, text
+from games.engine.table import TableOption, TableRules, signed
+from games.replays import zone
+from games.uth.actions import BET_1X, BET_2X, BET_4X, CHECK, FOLD, SKIP, text
 from games.uth.rules import OVER, UthState
 
 RECENT = 10
+#: each action's button and key at a table (the times sign, as the page always wrote it)
+TIMES = "\u00d7"
+FACES = {
+    BET_4X: (f"Bet 4{TIMES}", "4"),
+    BET_2X: (f"Bet 2{TIMES}", "2"),
+    BET_1X: (f"Bet 1{TIMES}", "1"),
+    CHECK: ("Check", "C"),
+    FOLD: ("Fold", "F"),
+    SKIP: ("Continue", "S"),
+}
+PHASES = {"pre_flop": "before the flop", "flop": "on the flop", "river": "at the river"}
+
+
+def _words(action: str) -> str:
+    """An action as the log says it (``[4x]`` or ``4x``: "bet 4" and the times sign)."""
+    return FACES.get(action.strip("[]"), (action, ""))[0].lower()
+
+
+def _hand(category: str | None) -> str:
+    return str(category or "").replace("_", " ")
+
+
+def _verdict(done: dict[str, Any]) -> str:
+    if done["folded"]:
+        return "you folded"
+    against = f"{_hand(done['player_hand'])} against the dealer's {_hand(done['dealer_hand'])}"
+    return against + ("" if done["dealer_qualifies"] else " (dealer does not qualify)")
 
 
 class UthTable(TableRules):
@@ -67,6 +95,79 @@ class UthTable(TableRules):
                 "error": state.last_error,
             }
         return public | {"you": mine}
+
+    def frame(self, state: UthState, seat: int | None, names: list[str]) -> dict[str, Any]:  # type: ignore[override]
+        view = self.view(state, seat)
+        live = state.phase != OVER
+        phase = PHASES.get(state.phase, "")
+        bets = view["bets"]
+        staked = f"ante {bets['ante']}, blind {bets['blind']}"
+        if bets["play"]:
+            staked += f", play {bets['play']}"
+        seats = [
+            {
+                "zones": [],
+                "notes": [f"Round {view['round']} of {view['max_rounds']}", staked],
+                "turn": live,
+                "turn_text": phase,
+                "score": f"{view['chips']:g} chips",
+                "badges": [],
+            }
+        ]
+        shared: list[dict[str, Any]] = []
+        lines: list[str] = []
+        if live:
+            board = view["board"]
+            shared.append(zone("Dealer", down=2))
+            shared.append(zone("Board", board, down=5 - len(board)) | {"note": phase})
+        if view["rounds"]:
+            last = view["rounds"][-1]
+            number = last["round"]
+            # a folded round's dealer cards are never turned over
+            dealer = last["dealer"] or []
+            shared.append(zone(f"Round {number}: dealer", dealer, down=0 if dealer else 2))
+            shared.append(zone(f"Round {number}: board", last["board"]))
+            lines.append(f"Round {number}: {_verdict(last)}, {signed(last['net'])} chips.")
+        hand = []
+        if live and seat is not None:
+            hand.append(zone("Your hole cards", view["you"]["hole"]))
+            if view["taken"]:
+                lines.append("This round you: " + ", ".join(map(_words, view["taken"])) + ".")
+        choices = " or ".join(_words(a) for a in state.legal()) if live else ""
+        return {
+            "label": f"Round {view['round']}" if live else "The session is over",
+            "lines": lines,
+            "scores": [view["chips"]],
+            "seats": seats,
+            "shared": shared,
+            "hand": hand,
+            "pick": "",
+            "status": f"Round {view['round']}, {phase}." if live else "The session is over.",
+            "prompt": f"Your turn {phase}: {choices}.",
+            "log": [
+                {
+                    "key": f"r{r['round']}",
+                    "text": f"Round {r['round']}: {', '.join(map(_words, r['actions']))}; "
+                    f"{_verdict(r).replace('you folded', 'folded')}: {signed(r['net'])} chips "
+                    f"({r['chips']:g} now).",
+                }
+                for r in view["rounds"]
+            ],
+        }
+
+    def actions(self, state: UthState, seat: int) -> list[dict[str, Any]]:  # type: ignore[override]
+        if state.phase == OVER:
+            return []
+        return [
+            {
+                "value": text(action),
+                "label": FACES[action][0],
+                "key": FACES[action][1],
+                "secondary": action in (CHECK, FOLD),
+            }
+            | ({"also": ["Enter"]} if action == SKIP else {})
+            for action in state.legal()
+        ]
 
     def default_action(self, state: UthState, seat: int) -> Any:  # type: ignore[override]
         legal = state.legal()

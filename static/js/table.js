@@ -104,7 +104,6 @@
     return String(Math.round(value * 100) / 100);
   }
 
-  function signed(value) { return (value > 0 ? "+" : "") + number(value); }
 
   function drawCard(code, size) {
     return window.CardArena.drawCard(code === null ? null : CARDS[code], size);
@@ -951,112 +950,13 @@
     },
   };
 
-  // ---- Ultimate Texas Hold'em -------------------------------------------------------------
-  var UTH_ACTIONS = {
-    "[4x]": ["Bet 4×", "4"], "[2x]": ["Bet 2×", "2"], "[1x]": ["Bet 1×", "1"],
-    "[check]": ["Check", "C"], "[fold]": ["Fold", "F"], "[skip]": ["Continue", "S"],
-  };
-  function actionWords(action) {
-    return (UTH_ACTIONS[action] || [action])[0].toLowerCase();
-  }
-
-  function handWords(category) { return String(category || "").replace(/_/g, " "); }
-
-  var PHASES = { pre_flop: "before the flop", flop: "on the flop", river: "at the river", over: "over" };
-
-  var uth = {
-    legal: function (view) { return view.you && view.you.legal ? view.you.legal : []; },
-    seats: function (view) {
-      var bets = view.bets;
-      return [{
-        seat: 0, score: number(view.chips) + " chips",
-        notes: ["Round " + view.round + " of " + view.max_rounds,
-          "ante " + bets.ante + ", blind " + bets.blind + (bets.play ? ", play " + bets.play : "")],
-        turn: view.phase !== "over", turnText: PHASES[view.phase] || view.phase,
-      }];
-    },
-    shared: function (view) {
-      var parts = [];
-      if (view.phase !== "over") {
-        parts.push(zone("Dealer", [], 2, null));
-        parts.push(zone("Board", view.board, 5 - view.board.length, null, PHASES[view.phase]));
-      }
-      var last = view.rounds[view.rounds.length - 1];
-      if (last) {
-        var verdict = last.folded ? "you folded" : handWords(last.player_hand) + " against the dealer's " + handWords(last.dealer_hand) +
-          (last.dealer_qualifies ? "" : " (dealer does not qualify)");
-        // a folded round's dealer cards are never turned over
-        parts.push(zone("Round " + last.round + ": dealer", last.dealer || [], last.dealer ? 0 : 2, "small"));
-        parts.push(zone("Round " + last.round + ": board", last.board, 0, "small"));
-        parts.push(fact("Round " + last.round + ": " + verdict + ", " + signed(last.net) + " chips."));
-      }
-      return parts;
-    },
-    hand: function (view) {
-      if (view.phase === "over") return null;
-      var box = node("div", "hand");
-      box.appendChild(zone("Your hole cards", view.you.hole || [], 0, null));
-      if (view.taken && view.taken.length) box.appendChild(fact("This round you: " + view.taken.map(actionWords).join(", ") + "."));
-      return box;
-    },
-    controls: function (view) {
-      if (view.phase === "over") return null;
-      return uth.legal(view).map(function (action) {
-        var face = UTH_ACTIONS[action] || [action, ""];
-        return actionButton(face[0], face[1], function () { act(action); }, {
-          disabled: !asked(), secondary: action === "[fold]" || action === "[check]",
-        });
-      });
-    },
-    keys: function () {
-      return keyHelp([["4 2 1", "bet 4×, 2× or 1× the ante"], ["C", "check"], ["F", "fold"], ["S", "continue"]]);
-    },
-    onKey: function (key) {
-      if (!t.view) return false;
-      var wanted = null;
-      Object.keys(UTH_ACTIONS).forEach(function (action) {
-        if (UTH_ACTIONS[action][1].toLowerCase() === key.toLowerCase()) wanted = action;
-      });
-      if (key === "Enter" && uth.legal(t.view).indexOf("[skip]") >= 0) wanted = "[skip]";
-      if (wanted && uth.legal(t.view).indexOf(wanted) >= 0) {
-        act(wanted);
-        return true;
-      }
-      return false;
-    },
-    turnLine: function (view) {
-      if (view.phase === "over") return "The session is over.";
-      if (asked()) {
-        var choices = uth.legal(view).map(actionWords);
-        return "Your turn " + PHASES[view.phase] + ": " + choices.join(" or ") + ".";
-      }
-      return "Round " + view.round + ", " + PHASES[view.phase] + ".";
-    },
-    log: function (view) {
-      return view.rounds.map(function (r) {
-        var how = r.folded ? "folded" : handWords(r.player_hand) + " against the dealer's " + handWords(r.dealer_hand) +
-          (r.dealer_qualifies ? "" : " (dealer does not qualify)");
-        return {
-          key: "r" + r.round,
-          text: "Round " + r.round + ": " + r.actions.map(actionWords).join(", ") + "; " + how + ": " + signed(r.net) +
-            " chips (" + number(r.chips) + " now).",
-        };
-      });
-    },
-    summary: function (result) {
-      var net = (result.scores || [0])[0];
-      return (result.reason ? result.reason.charAt(0).toUpperCase() + result.reason.slice(1) : "The session is over") +
-        ". Net result: " + signed(net) + " chips.";
-    },
-  };
-
   function digit(key) {
     if (key.length !== 1 || key < "0" || key > "9") return null;
     return key === "0" ? 9 : Number(key) - 1;
   }
 
   // the games not yet drawn from frames (a framed game's face is set by its first view)
-  game = { "rps-poker": rps, "last-card": lastCard, uth: uth }[setup.game] || null;
+  game = { "rps-poker": rps, "last-card": lastCard }[setup.game] || null;
 
   // After each new view: what the new turn starts with, and the log.
   function afterState() {

@@ -156,3 +156,31 @@ def test_the_default_action_is_legal_wherever_a_person_may_be_asked():
                 )
                 moves += 1
         assert moves > 3, slug
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_uth_frames_and_actions_hide_the_dealer_and_the_unturned_board(seed):
+    spec = get_game("uth")
+    rules = spec.table()
+    state = spec.state_class.new(seed, num_seats=1, config={"max_rounds": 6})
+    rng = random.Random(seed)
+    checked = 0
+    while not state.is_over():
+        hidden = set(state.dealer) | (set(state.board) - set(state.visible_board()))
+        for seat in (None, 0):
+            frame = rules.frame(state, seat, ["me"])
+            actions = rules.actions(state, seat) if seat is not None else []
+            json.dumps([frame, actions])
+            # the settled round's zones show that round's cards, which it turned over
+            current = {**frame, "shared": [z for z in frame["shared"]
+                                           if not z["label"].startswith("Round ")]}  # fmt: skip
+            shown = strings(current) | strings(actions)
+            assert not shown & hidden, f"seat {seat} sees {shown & hidden}"
+            if seat is None:
+                assert not shown & set(state.player)
+            else:
+                assert {a["value"] for a in actions} == {f"[{a}]" for a in state.legal()}
+                assert set(frame["hand"][0]["cards"]) == set(state.player)
+            checked += 1
+        state.apply(0, random_action(state, 0, rng))
+    assert checked > 10
