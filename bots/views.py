@@ -433,8 +433,10 @@ def opponent_results(bot: Bot) -> list[dict[str, Any]]:
         lambda: {"matches": 0, "wins": 0, "draws": 0, "losses": 0, "for": 0.0, "against": 0.0}
     )
     for match_id, other, name, score in theirs:
+        my_score = mine.get(match_id)
+        if my_score is None:  # stored by a worker between the two queries: next time
+            continue
         entry = tally[(other, "" if other is not None else name)]
-        my_score = mine[match_id]
         entry["matches"] += 1
         entry["for"] += my_score
         entry["against"] += score

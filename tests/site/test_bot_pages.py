@@ -570,3 +570,35 @@ def test_it_counts_results_in_the_games_direction_and_lists_people_met(anonymous
     recent = html[html.index('id="recent-title"') : html.index('id="versions-title"')]
     assert "place 1 of 3" in recent and "place 3 of 3" in recent
     assert 'href="/bots/None/"' not in html
+
+
+def test_results_by_opponent_ignore_a_match_stored_while_the_page_is_read(alice, bob, monkeypatch):
+    """A worker may store a match between the page's two queries (the bot's seats, then the
+    others of those matches): the new match waits for the next visit, the page still shows."""
+    from bots import views
+
+    mine = make_active(alice, "counter", builtin_code("strong"))
+    make_active(bob, "steady", builtin_code("simple"))
+    competition.start_round_robin("rps-poker", 2, seed=5)
+    worker = Worker(Options(validate=False), name="test-worker")
+    assert worker.step() is True  # one match now; the next one "while the page reads"
+    real = views.MatchSeat.objects.filter
+    calls = {"n": 0}
+
+    def filter_then_store(*args, **kwargs):
+        calls["n"] += 1
+        found = real(*args, **kwargs)
+        if calls["n"] == 1:  # the bot's own seats, read before the worker stores another
+            seats = list(found.values_list("match_id", "score"))
+            assert worker.step() is True
+
+            class Read:
+                def values_list(self, *fields):
+                    return seats
+
+            return Read()
+        return found
+
+    monkeypatch.setattr(views.MatchSeat.objects, "filter", filter_then_store)
+    rows = views.opponent_results(mine.bot)
+    assert [(r["label"], r["matches"]) for r in rows] == [("bob/steady", 1)]
