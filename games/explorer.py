@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.core.validators import MaxValueValidator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
@@ -360,9 +359,8 @@ class ExplorerForm(forms.Form):
         self.fields["game"].choices = list(names.items())
         self.fields["game"].initial = first
         iterations = self.fields["iterations"]
-        iterations.max_value = max(limits.values())
-        iterations.validators.append(MaxValueValidator(iterations.max_value))
-        iterations.widget.attrs["max"] = iterations.max_value
+        # the game's own limit is checked in clean(), with a message that says what was asked
+        iterations.widget.attrs["max"] = max(limits.values())
         iterations.initial = defaults[first]
         iterations.help_text = (
             "At most "
@@ -378,7 +376,8 @@ class ExplorerForm(forms.Form):
         if game in limits and iterations is not None and iterations > limits[game]:
             self.add_error(
                 "iterations",
-                f"{titles()[game]}: at most {limits[game]:,} iterations on the web.",
+                f"{titles()[game]}: at most {limits[game]:,} iterations on the web "
+                f"(you asked for {iterations:,}; manage.py solve has no limit).",
             )
         if game in games_with_options():
             for name in ("up0", "up1", "up2"):

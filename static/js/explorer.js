@@ -11,12 +11,14 @@
     var game = form.querySelector('[name="game"]');
     var iterations = form.querySelector('[name="iterations"]');
     var options = document.getElementById('blackjack-options');
-    var syncForm = function () {
+    // `clamp`: a game just chosen brings its limit down on the number; on load the number
+    // stays what was asked, so that the page's message about it stays true
+    var syncForm = function (clamp) {
       var chosen = game.value;
       var limit = limits[chosen];
       if (limit) {
         iterations.max = String(limit);
-        if (Number(iterations.value) > limit) iterations.value = String(limit);
+        if (clamp && Number(iterations.value) > limit) iterations.value = String(limit);
       }
       // the games whose own options these fields are (the page names them)
       var wanted = (options.getAttribute('data-games') || '').split(' ');
@@ -24,8 +26,8 @@
       options.hidden = !own;
       options.disabled = !own;
     };
-    game.addEventListener('change', syncForm);
-    syncForm();
+    game.addEventListener('change', function () { syncForm(true); });
+    syncForm(false);
   }
 
   var panel = document.getElementById('solve-progress');

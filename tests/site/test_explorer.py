@@ -90,14 +90,25 @@ def test_it_keeps_iterations_within_each_games_web_limit():
     assert form_errors(game="kuhn", algorithm="cfr+", iterations="20000") == {}
     assert form_errors(game="leduc", algorithm="cfr", iterations="5000") == {}
     assert form_errors(game="leduc", algorithm="cfr+", iterations="5001") == {
-        "iterations": ["Leduc hold'em: at most 5,000 iterations on the web."]
+        "iterations": [
+            "Leduc hold'em: at most 5,000 iterations on the web (you asked for 5,001; "
+            "manage.py solve has no limit)."
+        ]
     }
     bj = {"up0": "6", "up1": "6", "up2": "2", "max_hits": "1"}
     assert form_errors(game="blackjack-pp", algorithm="cfr+", iterations="2001", **bj) == {
-        "iterations": ["Blackjack++: at most 2,000 iterations on the web."]
+        "iterations": [
+            "Blackjack++: at most 2,000 iterations on the web (you asked for 2,001; "
+            "manage.py solve has no limit)."
+        ]
     }
     assert "iterations" in form_errors(game="kuhn", algorithm="cfr+", iterations="0")
-    assert "iterations" in form_errors(game="kuhn", algorithm="cfr+", iterations="20001")
+    assert form_errors(game="kuhn", algorithm="cfr+", iterations="50000") == {
+        "iterations": [
+            "Kuhn poker: at most 20,000 iterations on the web (you asked for 50,000; "
+            "manage.py solve has no limit)."
+        ]
+    }
     assert "iterations" in form_errors(game="kuhn", algorithm="cfr+", iterations="many")
     assert "algorithm" in form_errors(game="kuhn", algorithm="mccfr", iterations="10")
     assert "game" in form_errors(game="chess", algorithm="cfr", iterations="10")
