@@ -136,7 +136,10 @@ def _uth_showdown(done: dict[str, Any], name: str, lines: list[str], net: list[A
     # the dealer turns its cards over only at a showdown, never after a fold
     dealer = zone("Dealer", down=2) if done["folded"] else zone("Dealer", done["dealer"])
     shared = [dealer, zone("Board", done["board"])]
-    frame = _frame(f"Round {done['round']}: showdown", lines, net, [seat], shared)
+    # the river's decision settles the round: a fold ends it there, anything else goes on to
+    # the showdown in the same step
+    ending = "folded at the river" if done["folded"] else "the river and the showdown"
+    frame = _frame(f"Round {done['round']}: {ending}", lines, net, [seat], shared)
     frame["notes"] = [f"round net {done['net']:+g}"]
     frame["actor"] = 0
     frame["decision"] = "folds" if done["folded"] else f"net {done['net']:+g}"

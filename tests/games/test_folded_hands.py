@@ -143,7 +143,7 @@ def test_the_dealer_never_shows_the_cards_of_a_folded_uth_round():
         assert public["dealer"] is None and public["player"] is None
         assert mine["dealer"] is None and mine["player"] == done["player"]
         assert public["board"] == done["board"]  # turned before the river's fold
-    showdowns = [f for f in replays.build(record).frames if f["label"].endswith("showdown")]
+    showdowns = [f for f in replays.build(record).frames if f["label"].endswith("at the river")]
     assert len(showdowns) == 2
     for frame in showdowns:
         (dealer,) = [z for z in frame["shared"] if z["label"] == "Dealer"]

@@ -154,17 +154,24 @@ def test_it_tells_a_last_card_game_with_the_kits_readable_log(last_card_records)
 
 
 # ---- Ultimate Texas Hold'em -----------------------------------------------------------------
+def settles(frame) -> bool:
+    """A frame of the step that settles a round (a fold at the river, or the showdown)."""
+    return frame["label"].endswith((": folded at the river", ": the river and the showdown"))
+
+
 def test_it_replays_an_uth_session_round_by_round(uth_record):
     result = uth_record["result"]
     frames = replays.build(uth_record).frames
     assert frames[-1]["scores"] == result["scores"]
-    showdowns = [f for f in frames if f["label"].endswith(": showdown")]
+    showdowns = [f for f in frames if settles(f)]
     assert len(showdowns) == result["rounds_played"] == 40
     for number, frame in enumerate(showdowns, 1):
-        assert frame["label"] == f"Round {number}: showdown"
+        folded = frame["decision"] == "folds"
+        # the river's decision is named as what it is: a fold, or the way to the showdown
+        ending = "folded at the river" if folded else "the river and the showdown"
+        assert frame["label"] == f"Round {number}: {ending}"
         dealer = zone(frame, "Dealer")
         # the dealer turns its cards over at a showdown, not after a fold
-        folded = frame["decision"] == "folds"
         assert (len(dealer["cards"]), dealer["down"]) == ((0, 2) if folded else (2, 0))
         assert len(zone(frame, "Board")["cards"]) == 5
     deals = [f for f in frames if f["label"].endswith(": the deal")]
@@ -186,7 +193,7 @@ def test_it_keeps_every_uth_card_unique_and_the_board_size_fixed(uth_record):
 
 def test_it_nets_the_uth_showdowns_to_the_session_result(uth_record):
     frames = replays.build(uth_record).frames
-    showdown_scores = [f["scores"][0] for f in frames if f["label"].endswith(": showdown")]
+    showdown_scores = [f["scores"][0] for f in frames if settles(f)]
     nets = uth_record["result"]["nets"]
     assert showdown_scores[-1] == uth_record["result"]["scores"][0]
     assert showdown_scores == [sum(nets[: n + 1]) for n in range(len(nets))]
