@@ -30,6 +30,7 @@ from typing import Any
 
 from games.engine.chance import ReplayMismatch
 from games.engine.game import GameState
+from games.engine.table import shown_names
 from games.registry import get_game
 
 #: bump when the frame format changes (cached replays are keyed by it)
@@ -147,6 +148,8 @@ def build(record: dict[str, Any], names: list[str] | None = None) -> Replay:
     except KeyError:
         spec = None
     names = list(names or [s.get("name", f"seat {i}") for i, s in enumerate(record["seats"])])
+    # seats of the same name (three copies of one bot at a Last Card table) say which seat
+    names = shown_names(names)
     replay = Replay(game=slug, title=spec.title if spec else slug, names=names)
     builder = spec.replay if spec else None
     if builder is None:

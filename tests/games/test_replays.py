@@ -272,3 +272,12 @@ def test_it_shows_a_refused_uth_answer_as_a_step():
     assert refused["label"] == "Round 2: before the flop"
     assert "mumbles answers '[maybe later]': refused" in refused["lines"][0]
     assert frames[-1]["scores"] == record["result"]["scores"]
+
+
+def test_seats_of_the_same_name_say_which_seat_they_are():
+    same = [Entry(name="builtin:heuristic", builtin="heuristic") for _ in range(3)]
+    record = record_of("last-card", same, seed=4)
+    replay = replays.build(record)
+    assert replay.names == [f"builtin:heuristic (seat {n})" for n in (1, 2, 3)]
+    lines = [line for frame in replay.frames for line in frame["lines"]]
+    assert any("builtin:heuristic (seat 2)" in line for line in lines)
