@@ -200,6 +200,8 @@ class MatchSeat(models.Model):
     )
     #: how the seat is shown when it is not a bot version (a person, a guest)
     name = models.CharField(max_length=80, blank=True)
+    #: the built-in bot in this seat (at a live table), by its name
+    builtin = models.CharField(max_length=40, blank=True)
     score = models.FloatField()
     fault_kind = models.CharField(max_length=20, blank=True)
     fault_reason = models.TextField(blank=True)

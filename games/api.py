@@ -268,6 +268,7 @@ def match(request: HttpRequest, pk: int) -> dict[str, Any]:
                 "seat": s.seat,
                 "player": s.label,
                 "bot": _bot_ref(s.bot) if s.bot is not None else None,
+                "builtin": s.builtin or None,
                 "version": s.version.number if s.version is not None else None,
                 "score": s.score,
                 "fault": {"kind": s.fault_kind, "reason": s.fault_reason} if s.fault_kind else None,

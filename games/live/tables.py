@@ -255,6 +255,7 @@ class SeatFacts:
     user_id: int | None
     version_id: int | None
     bot_id: int | None
+    builtin: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +276,7 @@ def facts_of(table: Table) -> TableFacts:
             user_id=seat.user_id if seat.kind == TableSeat.PERSON else None,
             version_id=seat.version_id if seat.kind == TableSeat.BOT else None,
             bot_id=seat.version.bot_id if seat.kind == TableSeat.BOT and seat.version else None,
+            builtin=seat.builtin if seat.kind == TableSeat.BUILTIN else "",
         )
         for seat in seats_of(table)
     )
@@ -321,6 +323,7 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
             version_id=seat.version_id,
             user_id=seat.user_id,
             name=seat.name,
+            builtin=seat.builtin,
             score=report.score,
             fault_kind=report.fault_kind,
             fault_reason=untrusted.clean_text(report.fault_reason),

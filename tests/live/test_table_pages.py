@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from bots.models import Bot, BotVersion, Match
+from bots.models import Bot, BotVersion, Match, MatchSeat
 from bots.playing import Entry, play
 from games.live import tables
 from games.live.consumers import lobby_group
@@ -402,3 +402,21 @@ def test_the_home_page_and_the_game_pages_lead_to_the_tables():
         assert f'<a href="/games/{slug}/tables/">Play in the browser</a>' in home
         rules = text_of(Client().get(f"/games/{slug}/"))
         assert f'href="/games/{slug}/tables/">Play ' in rules
+
+
+def test_a_built_in_bot_at_a_table_is_shown_as_built_in_on_the_match_page(client):
+    ann = make_user("ann")
+    table = tables.create_table("rps-poker", tables.Person(ann), ["me", "builtin:strong"])
+    played = play(
+        get_game("rps-poker"),
+        [Entry(name="ann", builtin="simple"), Entry(name="builtin:strong", builtin="strong")],
+        seed=table.seed,
+    )
+    link = tables.store_finish(tables.facts_of(table), Finish(played))
+    seat = MatchSeat.objects.get(match_id=link["match"], seat=1)
+    assert (seat.builtin, seat.bot_id, seat.user_id) == ("strong", None, None)
+    html = client.get(f"/matches/{link['match']}/").content.decode()
+    row = html[html.index('<th scope="row">builtin:strong') :].split("</tr>")[0]
+    assert "built in" in row and "a guest" not in row
+    data = client.get(f"/api/matches/{link['match']}/").json()
+    assert [p["builtin"] for p in data["participants"]] == [None, "strong"]
