@@ -422,6 +422,10 @@ def test_it_reports_a_version_that_fails_real_validation_with_reason_and_log(own
     assert "boom in main_play" in listing
     assert "<summary>Validation log</summary>" in listing
     assert "about to fail" in listing
+    # Its page says when it was rejected, not that it was "validated".
+    html = page(owner.get(f"/bots/{version.bot_id}/"))
+    assert re.search(r"· rejected <time datetime=", html)
+    assert not re.search(r"· validated <time datetime=", html)
     # A rejected version cannot be made active.
     token = csrf_token(owner)
     response = owner.post(
