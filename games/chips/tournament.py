@@ -17,6 +17,7 @@ from games.engine.tournament import (
     PairsRoundRobin,
     Standing,
     faults_column,
+    interval_column,
     mean_sd_se,
     number,
     record_column,
@@ -66,14 +67,10 @@ class ChipsRoundRobin(PairsRoundRobin):
         }
 
     def columns(self) -> list[Column]:
-        def score(bot: dict[str, Any]) -> str:
-            if bot["chips_per_hand_ci95"] is None:
-                return f"{bot['chips_per_hand']:+.3f}"
-            low, high = bot["chips_per_hand_ci95"]
-            return f"{bot['chips_per_hand']:+.3f} ({low:+.3f} to {high:+.3f})"
-
         return [
-            Column(f"{self.score_label} (95% CI)", score, lambda b: b["chips_per_hand"]),
+            interval_column(
+                f"{self.score_label} (95% CI)", "chips_per_hand", "chips_per_hand_ci95"
+            ),
             number(self.score_label.split("/")[0], "chips", "{:+g}"),
             number(f"{self.unit}s", "hands", "{}"),
             record_column(),

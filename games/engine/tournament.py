@@ -88,6 +88,20 @@ def number(title: str, key: str, shown: str = "{:.2f}") -> Column:
     return Column(title, lambda b: shown.format(b[key]), lambda b: b[key])
 
 
+def interval_column(title: str, key: str, interval_key: str, shown: str = "{:+.3f}") -> Column:
+    """A mean ``bot[key]`` with its 95% interval ``bot[interval_key]`` (None while there is
+    no spread to measure it by), both shown with the format ``shown``."""
+
+    def text(bot: dict[str, Any]) -> str:
+        mean = shown.format(bot[key])
+        if bot[interval_key] is None:
+            return mean
+        low, high = (shown.format(v) for v in bot[interval_key])
+        return f"{mean} ({low} to {high})"
+
+    return Column(title, text, lambda b: b[key])
+
+
 def record_column() -> Column:
     """Matches won, drawn and lost (ordered by wins, then fewest losses)."""
     return Column(

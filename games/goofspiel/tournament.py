@@ -16,6 +16,7 @@ from games.engine.tournament import (
     PairsRoundRobin,
     Standing,
     faults_column,
+    interval_column,
     mean_sd_se,
     number,
     record_column,
@@ -76,18 +77,12 @@ class DealsRoundRobin(PairsRoundRobin):
         }
 
     def columns(self) -> list[Column]:
-        def score(bot: dict[str, Any]) -> str:
-            if bot["score_per_deal_ci95"] is None:
-                return f"{bot['score']:+.3f}"
-            low, high = bot["score_per_deal_ci95"]
-            return f"{bot['score']:+.3f} ({low:+.3f} to {high:+.3f})"
-
         def rate(bot: dict[str, Any]) -> str:
             low, high = bot["deal_win_rate_ci95"]
             return f"{100 * bot['deal_win_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
 
         return [
-            Column(f"{self.score_label} (95% CI)", score, lambda b: b["score"]),
+            interval_column(f"{self.score_label} (95% CI)", "score", "score_per_deal_ci95"),
             Column("deals won (95% CI)", rate, lambda b: b["deal_win_rate"]),
             number("points +/- per deal", "point_diff_per_deal", "{:+.2f}"),
             number("deals", "deals", "{}"),
