@@ -49,8 +49,21 @@ class BlackjackPPTable(ChipTable):
         return {action: words[action] for action in state.legal()}
 
     def finished(self, state: BlackjackPPState) -> list[dict[str, Any]]:  # type: ignore[override]
+        # settled deals are public: every card was turned
+        deals = list(enumerate(state.hands_played))[-RECENT:]
         return [
-            deal | {"won": won_by_seat(deal)} for deal in self.view(state, None)["recent"]
+            {
+                "hand": i + 1,
+                "first": d["first"],
+                "up": d["up"],
+                "down": d["cards"],
+                "hits": d["hits"],
+                "dealer": d["dealer"],
+                "totals": d["totals"],
+                "points": d["points"],
+                "won": won_by_seat(d),
+            }
+            for i, d in deals
         ]
 
     def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
@@ -63,52 +76,6 @@ class BlackjackPPTable(ChipTable):
             f"Deal {done['hand']}: totals {totals[0]} (player 0), {totals[1]} (player 1), "
             f"dealer {totals[2]}; {won}."
         )
-
-    def view(self, state: BlackjackPPState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
-        live = not state.over
-        first = state.seat_of(0)
-        public: dict[str, Any] = {
-            "hand": min(state.hand + 1, state.hands_total),
-            "hands": state.hands_total,
-            "max_hits": state.config["max_hits"],
-            "chips": list(state.chips),
-            "first": first if live else None,
-            # by position: player 0, player 1 (then the dealer for the up cards)
-            "up": list(state.up) if live else [],
-            "hits": [list(h) for h in state.hits] if live else [[], []],
-            "history": ",".join(state.tokens) if live else "",
-            "to_act": state.pending()[0] if live else None,
-            # settled deals are public: every card was turned
-            "recent": [
-                {
-                    "hand": i + 1,
-                    "first": d["first"],
-                    "up": d["up"],
-                    "down": d["cards"],
-                    "hits": d["hits"],
-                    "dealer": d["dealer"],
-                    "totals": d["totals"],
-                    "points": d["points"],
-                    "won": d["won"],
-                }
-                for i, d in list(enumerate(state.hands_played))[-RECENT:]
-            ],
-        }
-        if seat is None:
-            return public
-        mine: dict[str, Any] = {"seat": seat}
-        if live:
-            position = state.position_of(seat)
-            cards = state.cards_of(position)
-            mine |= {
-                "position": position,
-                "down": state.down[position],
-                "total": hand_total(cards),
-                "soft": is_soft(cards),
-            }
-            if state.pending() == [seat]:
-                mine["legal"] = state.legal()
-        return public | {"you": mine}
 
     def result(self, state: BlackjackPPState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         """The result without the cards of a hand no one saw at a showdown (your own kept)."""

@@ -3,9 +3,9 @@
 A game's engine already knows what each seat may see when it asks for a decision (its
 prompts). A live table needs more: the whole table as one seat sees it at any moment (own
 cards, the public cards, scores, what the others did), and what a spectator sees. Each game
-gives a :class:`TableRules` beside its engine (``games/<game>/table.py``). Views are plain
-JSON data and must hold nothing the seat may not see: the tests compare them with the
-engine's hidden cards.
+gives a :class:`TableRules` beside its engine (``games/<game>/table.py``). What it builds is
+plain JSON data and must hold nothing the seat may not see: the tests search it for the
+engine's hidden cards, and change those cards to check that nothing depends on them.
 
 The page draws a table from two things the game builds here, in Python, for each seat (and
 for spectators, ``seat=None``):
@@ -29,6 +29,21 @@ for spectators, ``seat=None``):
   is) with, optionally, ``"card": "Qs"`` (the action plays that card: the page lets the
   person choose it among the hand, then confirm with Enter), ``"secondary": true`` (a
   cautious choice, drawn plainer) and ``"also": ["Enter"]`` (more keys for it).
+  An action with ``"several"`` takes several cards of the hand, chosen in order, and sends
+  ``value`` with the chosen cards under ``several["field"]``::
+
+      "several": {"field": "cards", "cards": ["7h", "7s", "Ac"],
+                  "many": "Play {n} cards",   # the button's label for more than one card
+                  "empty": "choose cards first",  # the hint when none is chosen
+                  # asked when the last card chosen is one of when_last; sent under field
+                  "choice": {"field": "suit", "legend": "Suit to follow your ace",
+                             "when_last": ["Ac"], "missing": "choose the suit",
+                             "options": [{"value": "s", "label": "spades",
+                                          "symbol": "\u2660", "tone": "black"}, ...]},
+                  # a yes/no sent under field, on by itself when the cards chosen leave
+                  # ``left`` cards in the hand (unless the person set it)
+                  "toggle": {"field": "last_card", "label": "Last card!", "key": "L",
+                             "left": 1}}
 
 The page's one renderer (``static/js/table.js``) draws every game from these: the wording of
 a game is written once, here.
@@ -102,9 +117,6 @@ class TableRules:
             return f"A draw, {score}."
         who = "You win" if winner == mine else f"{names[winner]} wins"
         return f"{who}, {score}."
-
-    def view(self, state: GameState, seat: int | None) -> dict[str, Any]:
-        raise NotImplementedError
 
     def frame(self, state: GameState, seat: int | None, names: list[str]) -> dict[str, Any]:
         """The table as ``seat`` sees it, as a frame (see the module's docstring); ``names``

@@ -54,27 +54,6 @@ class KuhnTable(ChipTable):
     def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
         return showdown_text(done, names)
 
-    def view(self, state: KuhnState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
-        live = not state.over
-        public: dict[str, Any] = {
-            "hand": min(state.hand + 1, state.hands_total),
-            "hands": state.hands_total,
-            "chips": list(state.chips),
-            "first": state.seat_of(0) if live else None,
-            "history": state.history if live else "",
-            "to_act": state.pending()[0] if live else None,
-            "recent": public_hands(state, kuhn_cards),
-        }
-        if seat is None:
-            return public
-        mine: dict[str, Any] = {"seat": seat}
-        if live:
-            position = state.position_of(seat)
-            mine |= {"position": position, "card": state.cards()[position]}
-            if state.pending() == [seat]:
-                mine["legal"] = state.legal()
-        return public | {"you": mine}
-
     def result(self, state: KuhnState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         """The result without the cards of a hand no one saw at a showdown (your own kept)."""
         return state.result_for(seat)

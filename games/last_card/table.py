@@ -1,12 +1,18 @@
 """Last Card at a live table: your hand, the last played card, everyone's hand size, and
-the moves so far (cards played are public; cards drawn are counted, never shown)."""
+the moves so far (cards played are public; cards drawn are counted, never shown).
+
+On its turn a seat chooses several cards in order, a suit when it ends on an ace, and whether
+it calls "Last card!": one action with a ``several`` part (see games/engine/table.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from games.engine.table import TableRules
+from games.engine.table import TableRules, name_of
 from games.last_card.rules import LastCardState
+from games.replays import SUIT_NAMES, card_view, zone
+
+SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
 
 #: the log's entries a table shows, each reduced to its public part
 _PUBLIC_KEYS = {
@@ -38,31 +44,161 @@ class LastCardTable(TableRules):
             who = "You win"
         return f"{who}. Points taken (lower is better): {points}."
 
-    def view(self, state: LastCardState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
-        public: dict[str, Any] = {
-            "last_played": state.played[-1] if state.played else None,
-            "active_suit": state.active_suit,
-            "punishment": state.punishment,
-            "hand_sizes": [len(h) for h in state.hands],
-            "direction": state.direction,
-            "current": None if state.over else state.current,
-            "deck_size": len(state.deck),
-            "played_count": len(state.played),
-            "turns": state.turns,
-            "called": list(state.called),
-            "winner": state.winner,
-            "over": state.over,
-            "moves": [_public(entry) for entry in state.history[-RECENT:]],
+    def frame(self, state: LastCardState, seat: int | None, names: list[str]) -> dict[str, Any]:  # type: ignore[override]
+        shown = [name_of(names, s, seat) for s in range(state.num_seats)]
+        seats = []
+        for s, hand in enumerate(state.hands):
+            size = len(hand)
+            cards = f"{size} card" + ("" if size == 1 else "s")
+            badges = (["last card!"] if state.called[s] else []) + (
+                ["winner"] if state.winner == s else []
+            )
+            seats.append({
+                "zones": [] if s == seat
+                else [zone("Hand", down=size, fan="pile") | {"note": cards}],
+                "notes": [f"{cards} in your hand"] if s == seat else [],
+                "turn": not state.over and state.current == s, "turn_text": "to play",
+                "badges": badges,
+            })  # fmt: skip
+        top = state.played[-1] if state.played else None
+        suit = f"suit to follow: {SUIT_NAMES[state.active_suit]}" if state.active_suit else ""
+        deck = len(state.deck)
+        shared = [
+            zone("Last played card", [top] if top else []) | {"note": suit},
+            zone("Deck", down=1 if deck else 0) | {"note": f"{deck} cards"},
+        ]
+        lines = []
+        if state.punishment:
+            lines.append(
+                f"Pending punishment: the next player draws {state.punishment} cards or plays "
+                f"a {_punish_rank(state) or 'matching card'}."
+            )
+        way = (
+            "up the seats (1 \u2192 2 \u2192 3\u2026)"
+            if state.direction == 1
+            else ("down the seats (\u2026 3 \u2192 2 \u2192 1)")
+        )
+        lines.append(f"Play goes {way}. Turn {state.turns}.")
+        hand = state.hands[seat] if seat is not None else []
+        asked = seat is not None and not state.over and state.current == seat
+        waiting = seat is not None and not asked and not state.over
+        return {
+            "label": "The game is over" if state.over else f"Turn {state.turns}",
+            "lines": lines,
+            "scores": [],
+            "seats": seats,
+            "shared": shared,
+            # the hand is the choice itself on the seat's turn (see actions)
+            "hand": [zone("Your hand", hand)] if waiting else [],
+            "pick": f"Your hand ({len(hand)} card{'' if len(hand) == 1 else 's'})",
+            "status": "The game is over." if state.over else f"{shown[state.current]} to play.",
+            "prompt": self._prompt(state),
+            "log": self._log(state, seat, shown),
         }
-        if seat is None:
-            return public
-        return public | {"you": {"seat": seat, "hand": list(state.hands[seat])}}
+
+    @staticmethod
+    def _log(state: LastCardState, seat: int | None, shown: list[str]) -> list[dict[str, Any]]:
+        first = max(0, len(state.history) - RECENT)
+        log = []
+        for n, entry in enumerate(state.history[first:], start=first):
+            text = _move_text(entry, shown)
+            if text:
+                mine = seat is not None and entry.get("seat") == seat
+                log.append({"key": f"m{n}", "text": text, "mine": mine})
+        return log
+
+    @staticmethod
+    def _prompt(state: LastCardState) -> str:
+        if state.punishment:
+            return (
+                f"Your turn: play a {_punish_rank(state)} to pass the punishment on, or draw "
+                f"{state.punishment} cards."
+            )
+        top = state.played[-1]
+        suit = f" (suit {SUIT_NAMES[state.active_suit]})" if state.active_suit else ""
+        return f"Your turn: play cards matching {card_view(top)['label']}{suit}, or draw."
+
+    def actions(self, state: LastCardState, seat: int) -> list[dict[str, Any]]:  # type: ignore[override]
+        if state.over or seat != state.current:
+            return []
+        hand = state.hands[seat]
+        move = {"cards": [], "suit": None, "last_card": False}
+        owed = state.punishment
+        return [
+            {
+                "value": move,
+                "label": "Play",
+                "key": "Enter",
+                # cards chosen in order, a suit after an ace, and the call
+                "several": {
+                    "field": "cards",
+                    "cards": list(hand),
+                    "many": "Play {n} cards",
+                    "empty": "choose cards first (click them or press their numbers), "
+                    "or draw with D",
+                    "choice": {
+                        "field": "suit",
+                        "legend": "Suit to follow your ace",
+                        "when_last": [c for c in hand if c[0] == "A"],
+                        "missing": "you end on an ace: choose the suit that must follow",
+                        "options": [
+                            {"value": s, "label": name, "symbol": SUIT_SYMBOLS[s],
+                             "tone": "red" if s in "hd" else "black"}
+                            for s, name in SUIT_NAMES.items()
+                        ],
+                    },
+                    # on by itself when the cards chosen leave one in the hand
+                    "toggle": {"field": "last_card", "label": "Last card!", "key": "L", "left": 1},
+                },
+            },
+            {
+                "value": move,
+                "label": f"Draw {owed} cards" if owed else "Draw a card (pass)",
+                "key": "D",
+                "secondary": True,
+            },
+        ]  # fmt: skip
 
     def default_action(self, state: LastCardState, seat: int) -> Any:  # type: ignore[override]
         return {"cards": [], "suit": None, "last_card": False}
 
 
-def _public(entry: dict[str, Any]) -> dict[str, Any]:
+def _punish_rank(state: LastCardState) -> str | None:
+    """The rank that passes the pending punishment on (the last played card's, a 2 or a 5)."""
+    top = state.played[-1] if state.played else ""
+    return top[0] if top[:1] in ("2", "5") else None
+
+
+def _move_text(entry: dict[str, Any], names: list[str]) -> str:
+    """One entry of the engine's history in words, from its public part only (cards drawn
+    are counted, never named; a refused move's reason may name cards of the hand)."""
     kind = entry.get("e", "")
-    keys = _PUBLIC_KEYS.get(kind, ("seat",))
-    return {"e": kind} | {k: entry[k] for k in keys if k in entry}
+    if kind not in _PUBLIC_KEYS:
+        return ""
+    e = {k: entry[k] for k in _PUBLIC_KEYS[kind] if k in entry}
+    who = names[e["seat"]] if "seat" in e else ""
+    if kind == "play":
+        text = f"{who} plays {', '.join(card_view(c)['label'] for c in e['cards'])}"
+        if e.get("suit"):
+            text += f" and chooses {SUIT_NAMES[e['suit']]}"
+        return text + (", calling last card." if e.get("call") else ".")
+    if kind == "pass":
+        did = " is out of the game and passes" if e.get("auto") else " passes"
+        return who + did + (", calling last card." if e.get("call") else ".")
+    if kind == "draw":
+        return f"{who} draws {e['drawn']} card{'' if e['drawn'] == 1 else 's'}."
+    if kind == "punished":
+        return f"{who} picks up {e['drawn']} cards as punishment."
+    if kind == "no_call":
+        return f"{who} emptied the hand without calling last card and draws {e['drawn']}."
+    if kind == "skip":
+        return f"{who} misses a turn."
+    if kind == "illegal":
+        return f"{who} made an illegal move: it counts as a pass."
+    if kind == "fault":
+        return f"{who} is out of the game ({e['kind']})."
+    if kind == "reshuffle":
+        return f"The {e['cards']} played cards are shuffled back into the deck."
+    if kind == "cap":
+        return f"{e['turns']} turns without a winner: the game ends."
+    return f"{who} wins the game!"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.chips.table import ChipTable, public_hands
+from games.chips.table import RECENT, ChipTable, public_hands
 from games.kuhn.table import showdown_text
 from games.leduc.rules import LeducState
 from games.replays import zone
@@ -45,7 +45,12 @@ class LeducTable(ChipTable):
         return {action: words[action] for action in state.legal()}
 
     def finished(self, state: LeducState) -> list[dict[str, Any]]:  # type: ignore[override]
-        return self.view(state, None)["recent"]
+        return [
+            h | {"board": done["board"] if "/" in done["history"] else None}
+            for h, done in zip(
+                public_hands(state, leduc_cards), state.hands_played[-RECENT:], strict=True
+            )
+        ]
 
     def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
         if not done["cards"]:
@@ -57,37 +62,6 @@ class LeducTable(ChipTable):
 
     def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
         return showdown_text(done, names)
-
-    def view(self, state: LeducState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
-        live = not state.over
-        pot = state.pot() if live else [0, 0]
-        first = state.seat_of(0)
-        public: dict[str, Any] = {
-            "hand": min(state.hand + 1, state.hands_total),
-            "hands": state.hands_total,
-            "chips": list(state.chips),
-            "first": first if live else None,
-            "board": state.board() if live else None,
-            "history": "/".join(state.rounds) if live else "",
-            # by seat
-            "pot": (pot if first == 0 else pot[::-1]) if live else [0, 0],
-            "to_act": state.pending()[0] if live else None,
-            "recent": [
-                h | {"board": done["board"] if "/" in done["history"] else None}
-                for h, done in zip(
-                    public_hands(state, leduc_cards), state.hands_played[-10:], strict=True
-                )
-            ],
-        }
-        if seat is None:
-            return public
-        mine: dict[str, Any] = {"seat": seat}
-        if live:
-            mine["card"] = state.private()[state.position_of(seat)]
-            mine["position"] = state.position_of(seat)
-            if state.pending() == [seat]:
-                mine["legal"] = state.legal()
-        return public | {"you": mine}
 
     def result(self, state: LeducState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         """The result without the cards of a hand no one saw at a showdown (your own kept)."""

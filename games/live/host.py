@@ -218,17 +218,10 @@ class TableHost:
                 self.publish(audience, message)
 
     def _view_message(self, state: GameState, seat: int | None) -> str:
-        message: dict[str, Any] = {"type": "state", "view": self.rules.view(state, seat)}
-        if self.framed:
-            frame = self.rules.frame(state, seat, [plan.name for plan in self.plans])
-            actions = [] if seat is None or state.is_over() else self.rules.actions(state, seat)
-            message |= {"frame": frame, "actions": actions, "cards": cards_of(frame, actions)}
-        return message_text(message)
-
-    @property
-    def framed(self) -> bool:
-        """Whether the game builds table frames (else the page draws its view its own way)."""
-        return type(self.rules).frame is not TableRules.frame
+        frame = self.rules.frame(state, seat, [plan.name for plan in self.plans])
+        actions = [] if seat is None or state.is_over() else self.rules.actions(state, seat)
+        message = {"type": "state", "frame": frame, "actions": actions}
+        return message_text(message | {"cards": cards_of(frame, actions)})
 
     def _check(self, seat: int, action: Any) -> str | None:
         state = self.state
@@ -305,6 +298,7 @@ def cards_of(frame: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, 
     zones += [z for seat in frame["seats"] for z in seat["zones"]]
     codes = {code for z in zones for code in z["cards"]}
     codes |= {a["card"] for a in actions if a.get("card") is not None}
+    codes |= {c for a in actions if "several" in a for c in a["several"]["cards"]}
     return {code: card_view(code) for code in sorted(codes)}
 
 

@@ -62,7 +62,10 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
         frame = _frame(label, lines, list(state.scores), [], [])
         frame["decision"] = decision
         frame["actor"] = _actor(event) if event is not None and event["type"] == "fault" else None
-        _rps_table(frame, state)
+        # a draft step shows its decision: the cards it offered, and what each seat had
+        # drafted before it (the lines say what was kept; the next step shows the result)
+        decided = drafting and event is not None and event["type"] != "fault"
+        _rps_table(frame, state, offers if decided and state.phase == "draft" else None)
         frames.append(frame)
         offers = [list(o) for o in state.offers]
         drafting, chosen = state.phase == "draft", {}
@@ -73,14 +76,18 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     return frames
 
 
-def _rps_table(frame: Frame, state: Any) -> None:
+def _rps_table(frame: Frame, state: Any, decided: list[list[str]] | None) -> None:
+    """The table after a step; with ``decided`` (the offers of the draft step just played),
+    the table at that step's decision."""
     last = state.games[-1] if state.games else None
     seats = []
     for seat in (0, 1):
         zones = []
         if state.phase == "draft":
-            zones.append(zone("Offered", state.offers[seat]))
-            zones.append(zone("Drafted", state.decks[seat]))
+            # each draft step adds two cards to each deck: the one kept, the one received
+            drafted = state.decks[seat][:-2] if decided else state.decks[seat]
+            zones.append(zone("Offered", (decided or state.offers)[seat]))
+            zones.append(zone("Drafted", drafted))
         else:
             zones.append(zone("Hand", state.hands[seat]))
             zones.append(zone("Deck", down=len(state.decks[seat]), fan="pile"))
@@ -99,6 +106,8 @@ def _rps_table(frame: Frame, state: Any) -> None:
     elif state.phase == "main" and state.base:
         shared.append(zone("Base of game 1", [state.base]))
     undealt = len(state.locations()["undealt"]) + len(state.remaining)
+    if decided:  # the next step's offers are still undealt at this step's decision
+        undealt += sum(len(offer) for offer in state.offers)
     if state.phase == "main" and state.base and last is not None:
         shared.append(zone(f"Next base (game {len(state.games) + 1})", [state.base]))
     shared.append(zone("Undealt", down=undealt, fan="pile"))

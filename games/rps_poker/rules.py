@@ -36,6 +36,8 @@ class RpsPokerState(GameState):
     chosen: dict[int, int] = field(default_factory=dict, init=False)
     scores: list[int] = field(default_factory=lambda: [0, 0], init=False)
     games: list[dict[str, Any]] = field(default_factory=list, init=False)
+    #: each draft step done: the card each seat kept and the card it passed on, by seat
+    drafts: list[dict[str, list[str]]] = field(default_factory=list, init=False)
     forfeited: int = field(default=0, init=False)
     _chance: Chance | None = field(default=None, init=False, repr=False)
 
@@ -96,12 +98,16 @@ class RpsPokerState(GameState):
             self.chosen = {}
 
     def _resolve_draft(self) -> None:
+        step: dict[str, list[str]] = {"kept": [], "passed": []}
         for seat in (A, B):
             offer = self.offers[seat]
             picked, passed = offer[self.chosen[seat]], offer[1 - self.chosen[seat]]
             self.decks[seat].append(picked)
             self.decks[1 - seat].append(passed)
             self.notify(1 - seat, "draft_receive", {"card": passed})
+            step["kept"].append(picked)
+            step["passed"].append(passed)
+        self.drafts.append(step)
         self.step += 1
         if self.step < DRAFT_STEPS:
             self._offer()

@@ -70,7 +70,9 @@ class UthTable(TableRules):
         reason = result.get("reason") or "the session is over"
         return f"{reason[:1].upper()}{reason[1:]}. Net result: {sign}{net:g} chips."
 
-    def view(self, state: UthState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
+    @staticmethod
+    def _seen(state: UthState, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may know of the session now, as data."""
         live = state.phase != OVER
         public: dict[str, Any] = {
             "phase": state.phase,
@@ -97,7 +99,7 @@ class UthTable(TableRules):
         return public | {"you": mine}
 
     def frame(self, state: UthState, seat: int | None, names: list[str]) -> dict[str, Any]:  # type: ignore[override]
-        view = self.view(state, seat)
+        view = self._seen(state, seat)
         live = state.phase != OVER
         phase = PHASES.get(state.phase, "")
         bets = view["bets"]

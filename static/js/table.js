@@ -34,8 +34,6 @@
   if (!setupNode) return;
   var setup = JSON.parse(setupNode.textContent);
   var CARDS = setup.cards || {};
-  var SUITS = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
-  var SUIT_SYMBOLS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
   var LOG_KEPT = 200;
   var FAN_MOST = 8; // face-down cards drawn of another's hand (the count says how many)
 
@@ -75,8 +73,6 @@
     callTouched: false,          // the person set "Last card!" themselves
     logKeys: {},
     over: false,
-    rps: { offer: null, known: null, step: -1, phase: null },
-    lc: { moves: [], seen: 0 },
   };
 
   // ---- small helpers -------------------------------------------------------------------------
@@ -85,8 +81,6 @@
   function kbd(key) { return node("kbd", null, key); }
 
   function label(code) { return CARDS[code] ? CARDS[code].label : String(code); }
-
-  function labels(codes) { return codes.map(label).join(", "); }
 
   // A seat's name; seats of the same name (three copies of one bot) say which seat they are.
   function plainName(seat) {
@@ -191,14 +185,9 @@
         break;
       case "state":
         startPlaying();
-        if (message.frame) {
-          // the game builds the table as a frame: the one renderer draws it
-          game = framed;
-          Object.keys(message.cards || {}).forEach(function (code) { CARDS[code] = message.cards[code]; });
-          t.view = { frame: message.frame, actions: message.actions || [] };
-        } else {
-          t.view = message.view;
-        }
+        // the game builds the table as a frame: the one renderer draws it
+        Object.keys(message.cards || {}).forEach(function (code) { CARDS[code] = message.cards[code]; });
+        t.view = { frame: message.frame, actions: message.actions || [] };
         // how many views arrived: lets a test (or a curious person) see the table move on
         el.live.dataset.updates = String(Number(el.live.dataset.updates || 0) + 1);
         t.turn = null; // a new state: the next question comes after it
@@ -322,7 +311,7 @@
   window.setInterval(tick, 250);
 
   // ---- drawing -----------------------------------------------------------------------------
-  var game = null; // the game's face, below
+  var game = null; // the one renderer, below (every game's table is a frame)
 
   function draw() {
     if (!t.view || !game) return;
@@ -331,9 +320,9 @@
     el.seats.replaceChildren.apply(el.seats, game.seats(t.view).map(drawSeat));
     el.shared.replaceChildren.apply(el.shared, game.shared(t.view));
     // the hand is drawn anew when it changes; a new choice only marks the cards
-    var handKey = JSON.stringify([game.handKey ? game.handKey(t.view) : t.view.you || null, asked(), t.over]);
+    var handKey = JSON.stringify([game.handKey(t.view), asked(), t.over]);
     if (handKey !== el.hand.dataset.key) {
-      var mine = t.seat !== null && (game.handKey || t.view.you) ? game.hand(t.view) : null;
+      var mine = t.seat !== null ? game.hand(t.view) : null;
       el.hand.hidden = !mine;
       if (mine) el.hand.replaceChildren(mine);
       else el.hand.replaceChildren();
@@ -463,29 +452,172 @@
     return parts;
   }
 
-  function waitingFor(seats) {
-    var names = seats.map(nameOf);
-    return names.length ? "Waiting for " + names.join(" and ") + "…" : "";
-  }
-
   // ---- the one renderer: a table frame and the seat's actions (games/engine/table.py) --------
   function frameZone(z, size) {
     return zone(z.label, z.cards, z.down, size, z.note, z.fan === "pile");
   }
 
-  // the actions that play a card of the hand, and the others (buttons)
+  // The seat's actions, by the input they need: each plays one card of the hand ("card"), or
+  // takes several cards chosen in order with a suit and a call ("several"), or is a button.
   function cardActions(view) { return view.actions.filter(function (a) { return a.card !== undefined && a.card !== null; }); }
 
-  function buttonActions(view) { return view.actions.filter(function (a) { return a.card === undefined || a.card === null; }); }
+  function severalOf(view) { return view.actions.filter(function (a) { return !!a.several; })[0] || null; }
+
+  function buttonActions(view) {
+    return view.actions.filter(function (a) { return (a.card === undefined || a.card === null) && !a.several; });
+  }
 
   function keyOf(action, key) {
     var keys = [action.key].concat(action.also || []);
     return keys.some(function (k) { return k && k.toLowerCase() === key.toLowerCase(); });
   }
 
+  // the cards a person chooses among now (one card of the hand, or several)
+  function choosable(view) {
+    var several = severalOf(view);
+    return several ? several.several.cards : cardActions(view).map(function (a) { return a.card; });
+  }
+
+  // ---- several cards: chosen in order, a suit after some cards, a call ----------------------
+  var many = {
+    chosen: function (spec) {
+      return t.selection.map(function (i) { return spec.cards[i]; });
+    },
+    // the choice (a suit) is asked when the last card chosen asks for it (an ace)
+    needsChoice: function (spec) {
+      var cards = many.chosen(spec);
+      return !!spec.choice && cards.length > 0 && spec.choice.when_last.indexOf(cards[cards.length - 1]) >= 0;
+    },
+    toggle: function (index) {
+      var at = t.selection.indexOf(index);
+      if (at >= 0) t.selection.splice(at, 1);
+      else t.selection.push(index);
+      many.autoCall();
+      draw();
+    },
+    // the toggle turns itself on when the cards chosen would leave `left` in the hand,
+    // unless the person set it themselves
+    autoCall: function () {
+      var action = t.view && severalOf(t.view);
+      var toggle = action && action.several.toggle;
+      if (toggle && !t.callTouched) {
+        t.call = t.selection.length > 0 && action.several.cards.length - t.selection.length === toggle.left;
+      }
+    },
+    play: function () {
+      var action = severalOf(t.view);
+      if (!asked() || !action) return;
+      var spec = action.several;
+      var cards = many.chosen(spec);
+      if (!cards.length) {
+        hint(spec.empty);
+        return;
+      }
+      var needs = many.needsChoice(spec);
+      if (needs && !t.suit) {
+        hint(spec.choice.missing);
+        var first = el.controls.querySelector("input[name=" + spec.choice.field + "]");
+        if (first) first.focus();
+        return;
+      }
+      var value = JSON.parse(JSON.stringify(action.value));
+      value[spec.field] = cards;
+      if (spec.choice) value[spec.choice.field] = needs ? t.suit : null;
+      if (spec.toggle) value[spec.toggle.field] = !!t.call;
+      act(value);
+    },
+    clear: function () {
+      t.selection = [];
+      t.suit = null;
+      t.callTouched = false;
+      many.autoCall();
+      clearError();
+      draw();
+    },
+    flip: function () {
+      t.call = !t.call;
+      t.callTouched = true;
+      draw();
+    },
+    controls: function (action) {
+      var spec = action.several;
+      var disabled = !asked();
+      var count = t.selection.length;
+      var parts = [
+        actionButton(count > 1 ? spec.many.replace("{n}", String(count)) : action.label, action.key, many.play,
+          { disabled: disabled || !count }),
+        actionButton("Clear", "Esc", many.clear, { disabled: disabled || !count, secondary: true }),
+      ];
+      if (spec.toggle) {
+        var call = node("label", "toggle");
+        var box = node("input");
+        box.type = "checkbox";
+        box.dataset.focusId = "toggle-" + spec.toggle.field;
+        box.checked = !!t.call;
+        box.disabled = disabled;
+        box.setAttribute("aria-keyshortcuts", spec.toggle.key);
+        box.addEventListener("change", function () {
+          t.call = box.checked;
+          t.callTouched = true;
+          draw();
+        });
+        call.appendChild(box);
+        call.appendChild(document.createTextNode(" " + spec.toggle.label + " "));
+        var shortcut = kbd(spec.toggle.key);
+        shortcut.setAttribute("aria-hidden", "true");
+        call.appendChild(shortcut);
+        parts.push(call);
+      }
+      if (many.needsChoice(spec)) {
+        var choice = spec.choice;
+        var set = node("fieldset", "suits");
+        set.appendChild(node("legend", null, choice.legend));
+        choice.options.forEach(function (option) {
+          var item = node("label", "suit" + (option.tone ? " suit--" + option.tone : ""));
+          var radio = node("input");
+          radio.type = "radio";
+          radio.name = choice.field;
+          radio.value = option.value;
+          radio.dataset.focusId = choice.field + "-" + option.value;
+          radio.checked = t.suit === option.value;
+          radio.disabled = disabled;
+          radio.addEventListener("change", function () { t.suit = option.value; });
+          item.appendChild(radio);
+          if (option.symbol) {
+            var symbol = node("span", "suit__symbol", option.symbol);
+            symbol.setAttribute("aria-hidden", "true");
+            item.appendChild(symbol);
+          }
+          item.appendChild(document.createTextNode(" " + option.label));
+          set.appendChild(item);
+        });
+        parts.push(set);
+      }
+      return parts;
+    },
+    keys: function (action) {
+      var pairs = [["1 … 9 0", "choose cards in order"], [action.key, "play them"]];
+      if (action.several.toggle) pairs.push([action.several.toggle.key, action.several.toggle.label]);
+      pairs.push(["Esc", "clear the choice"]);
+      return pairs;
+    },
+    onKey: function (action, key) {
+      if (key === action.key) { many.play(); return true; }
+      if (key === "Escape") { many.clear(); return true; }
+      var toggle = action.several.toggle;
+      if (toggle && key.toLowerCase() === toggle.key.toLowerCase() && asked()) { many.flip(); return true; }
+      var index = digit(key);
+      if (index !== null && index < action.several.cards.length && asked()) {
+        many.toggle(index);
+        return true;
+      }
+      return false;
+    },
+  };
+
   var framed = {
     handKey: function (view) {
-      return [view.frame.hand, view.frame.pick, cardActions(view).map(function (a) { return a.card; })];
+      return [view.frame.hand, view.frame.pick, choosable(view)];
     },
     seats: function (view) {
       return view.frame.seats.map(function (seat, index) {
@@ -501,12 +633,18 @@
         .concat(view.frame.lines.map(function (line) { return fact(line); }));
     },
     hand: function (view) {
-      var cards = cardActions(view);
+      var cards = choosable(view);
+      var several = !!severalOf(view);
       var zones = view.frame.hand || [];
       if (!cards.length && !zones.length) return null;
       var box = cards.length
-        ? handButtons(view.frame.pick || "Your cards", cards.map(function (a) { return a.card; }), t.selection,
+        ? handButtons(view.frame.pick || "Your cards", cards, t.selection,
           function (index, now) {
+            if (several) {
+              many.toggle(index);
+              if (now) many.play();
+              return;
+            }
             t.selection = [index];
             if (now) framed.play(); else draw();
           }, asked())
@@ -527,11 +665,13 @@
       if (!view.actions.length) return null;
       var parts = [];
       var cards = cardActions(view);
+      var several = severalOf(view);
       if (cards.length) {
         var chosen = t.selection.length ? cards[t.selection[0]] : null;
         parts.push(actionButton(cards[0].label + " " + (chosen ? label(chosen.card) : "the chosen card"),
           "Enter", framed.play, { disabled: !asked() || !chosen }));
       }
+      if (several) parts = parts.concat(many.controls(several));
       buttonActions(view).forEach(function (action) {
         parts.push(actionButton(action.label, action.key, function () { act(action.value); }, {
           disabled: !asked(), secondary: !!action.secondary,
@@ -542,7 +682,9 @@
     keys: function () {
       if (!t.view || !t.view.actions.length) return null;
       var pairs = [];
+      var several = severalOf(t.view);
       if (cardActions(t.view).length) pairs.push(["1 2 3", "choose a card"], ["Enter", "play it"], ["Esc", "clear"]);
+      if (several) pairs = pairs.concat(many.keys(several));
       buttonActions(t.view).forEach(function (action) {
         if (action.key) pairs.push([[action.key].concat(action.also || []).join(" "), action.label.toLowerCase()]);
       });
@@ -550,6 +692,8 @@
     },
     onKey: function (key) {
       var cards = cardActions(t.view);
+      var several = severalOf(t.view);
+      if (several && many.onKey(several, key)) return true;
       if (cards.length) {
         if (key === "Enter") { framed.play(); return true; }
         if (key === "Escape") {
@@ -580,383 +724,12 @@
       return view.frame.log.map(function (entry) { return { key: entry.key, text: entry.text, mine: !!entry.mine }; });
     },
   };
-
-  // ---- RPS Poker ---------------------------------------------------------------------------
-  var rps = {
-    cards: function (view) {
-      if (!view.you) return [];
-      return view.phase === "draft" ? view.you.offer || [] : view.you.hand || [];
-    },
-    seats: function (view) {
-      return [0, 1].map(function (seat) {
-        var notes = view.phase === "draft"
-          ? [view.deck_sizes[seat] + " cards in deck"]
-          : [view.hand_sizes[seat] + " in hand", view.deck_sizes[seat] + " in deck"];
-        var deciding = view.phase !== "over" && view.chosen.indexOf(seat) < 0;
-        var zones = [];
-        if (seat !== t.seat && view.phase === "main") zones.push(zone("Hand", [], view.hand_sizes[seat], "small", null, true));
-        return {
-          seat: seat, notes: notes, zones: zones, score: String(view.scores[seat]),
-          turn: deciding, turnText: "choosing",
-        };
-      });
-    },
-    shared: function (view) {
-      var parts = [];
-      if (view.phase === "draft") {
-        parts.push(fact("Draft: step " + (view.step + 1) + " of 5. Each player keeps one of two cards and passes the other on."));
-      } else if (view.phase === "main") {
-        parts.push(zone("Base card", [view.base], 0, null, "game " + (view.step + 1) + " of 10"));
-      }
-      var last = view.games[view.games.length - 1];
-      if (last) {
-        parts.push(zone("Last game", last.played, 0, "small", "base " + label(last.base) + ", won by " + nameOf(last.winner)));
-      }
-      if (view.phase !== "draft") parts.push(fact(view.remaining + " base cards left"));
-      return parts;
-    },
-    hand: function (view) {
-      if (view.phase === "over") return null;
-      var draft = view.phase === "draft";
-      var box = handButtons(draft ? "Your offer: keep one card" : "Your hand", rps.cards(view), t.selection,
-        function (index, now) {
-          t.selection = [index];
-          if (now) rps.play(); else draw();
-        }, asked());
-      if (view.you.deck && view.you.deck.length) {
-        box.appendChild(zone(draft ? "Your deck so far" : "Your deck (drawn in this order)", view.you.deck, 0, "small"));
-      }
-      return box;
-    },
-    play: function () {
-      if (!asked()) return;
-      if (!t.selection.length) {
-        hint("choose a card first: click it or press its number");
-        return;
-      }
-      act(t.selection[0]);
-    },
-    controls: function (view) {
-      if (view.phase === "over") return null;
-      var draft = view.phase === "draft";
-      var chosen = t.selection.length ? label(rps.cards(view)[t.selection[0]]) : "";
-      return [
-        actionButton(draft ? "Keep " + (chosen || "the chosen card") : "Play " + (chosen || "the chosen card"),
-          "Enter", rps.play, { disabled: !asked() || !t.selection.length }),
-      ];
-    },
-    keys: function () {
-      return keyHelp([["1 2 3", "choose a card"], ["Enter", "play it"], ["Esc", "clear"]]);
-    },
-    onKey: function (key) {
-      if (key === "Enter") { rps.play(); return true; }
-      if (key === "Escape") {
-        t.selection = [];
-        draw();
-        return true;
-      }
-      var index = digit(key);
-      if (index !== null && t.view && index < rps.cards(t.view).length && asked()) {
-        t.selection = [index];
-        draw();
-        return true;
-      }
-      return false;
-    },
-    turnLine: function (view) {
-      if (view.phase === "over") return "The match is over.";
-      if (asked()) {
-        return view.phase === "draft"
-          ? "Your turn: keep one of the two cards offered to you."
-          : "Your turn: play a card against the base card " + label(view.base) + ".";
-      }
-      var deciding = [0, 1].filter(function (s) { return view.chosen.indexOf(s) < 0 && s !== t.seat; });
-      if (t.seat !== null && t.sent) return "Your card is down. " + waitingFor(deciding);
-      return (view.phase === "draft" ? "Draft step " + (view.step + 1) : "Game " + (view.step + 1)) +
-        ": both players choose at the same time.";
-    },
-    log: function (view) {
-      var entries = [];
-      var mem = t.rps;
-      // the draft, for the player: which card was kept, which came from the other side
-      if (view.you && mem.known !== null && mem.phase === "draft" &&
-          (view.phase !== "draft" || view.step > mem.step)) {
-        var now = (view.you.deck || []).concat(view.phase === "draft" ? [] : view.you.hand || []);
-        var fresh = now.filter(function (c) { return mem.known.indexOf(c) < 0; });
-        var kept = fresh.filter(function (c) { return (mem.offer || []).indexOf(c) >= 0; });
-        var got = fresh.filter(function (c) { return kept.indexOf(c) < 0; });
-        entries.push({
-          key: "d" + mem.step, mine: true,
-          text: "Draft " + (mem.step + 1) + " of 5: you kept " + labels(kept) + " and received " + labels(got) + ".",
-        });
-      } else if (!view.you) {
-        var done = view.phase === "draft" ? view.step : 5;
-        for (var step = 0; step < done; step++) entries.push({ key: "d" + step, text: "Draft step " + (step + 1) + " of 5 done." });
-      }
-      if (view.you) {
-        mem.phase = view.phase;
-        mem.step = view.step;
-        mem.offer = view.phase === "draft" ? (view.you.offer || []).slice() : null;
-        mem.known = (view.you.deck || []).slice();
-      }
-      view.games.forEach(function (g, i) {
-        entries.push({
-          key: "g" + i,
-          text: "Game " + (i + 1) + " (base " + label(g.base) + "): " + nameOf(0) + " played " + label(g.played[0]) +
-            ", " + nameOf(1) + " played " + label(g.played[1]) + ". " + nameOf(g.winner) + " wins it; " +
-            "score " + scoreAfter(view.games, i) + ".",
-        });
-      });
-      return entries;
-    },
-    summary: function (result) {
-      var s = result.scores || [];
-      var score = s.map(number).join(" to ");
-      var text;
-      if (result.winner === null || result.winner === undefined) text = "A draw, " + score + ".";
-      else if (result.winner === t.seat) text = "You win, " + score + "!";
-      else text = plainName(result.winner) + " wins, " + score + ".";
-      if (result.forfeited_games) text += " " + result.forfeited_games + " games were forfeited.";
-      return text;
-    },
-  };
-
-  function scoreAfter(games, upto) {
-    var score = [0, 0];
-    for (var i = 0; i <= upto; i++) score[games[i].winner] += 1;
-    return score.join("-");
-  }
-
-  // ---- Last Card ---------------------------------------------------------------------------
-  var MOVE_TEXT = {
-    start: function () { return "The cards are dealt."; },
-    play: function (m) {
-      var text = nameOf(m.seat) + " plays " + labels(m.cards);
-      if (m.suit) text += " and chooses " + SUITS[m.suit];
-      if (m.call) text += ", calling last card";
-      return text + ".";
-    },
-    pass: function (m) {
-      return nameOf(m.seat) + (m.auto ? " is out of the game and passes" : " passes") + (m.call ? ", calling last card." : ".");
-    },
-    draw: function (m) { return nameOf(m.seat) + " draws " + m.drawn + (m.drawn === 1 ? " card." : " cards."); },
-    punished: function (m) { return nameOf(m.seat) + " picks up " + m.drawn + " cards as punishment."; },
-    no_call: function (m) { return nameOf(m.seat) + " emptied the hand without calling last card and draws " + m.drawn + "."; },
-    skip: function (m) { return nameOf(m.seat) + " misses a turn."; },
-    illegal: function (m) { return nameOf(m.seat) + " made an illegal move: it counts as a pass."; },
-    fault: function (m) { return nameOf(m.seat) + " is out of the game (" + m.kind + ")."; },
-    reshuffle: function (m) { return "The " + m.cards + " played cards are shuffled back into the deck."; },
-    cap: function (m) { return m.turns + " turns without a winner: the game ends."; },
-    win: function (m) { return nameOf(m.seat) + " wins the game!"; },
-  };
-
-  var lastCard = {
-    hand: function (view) {
-      var hand = view.you.hand;
-      var box = handButtons("Your hand (" + hand.length + (hand.length === 1 ? " card)" : " cards)"), hand, t.selection,
-        function (index, now) {
-          lastCard.toggle(index);
-          if (now) lastCard.play();
-        }, asked());
-      return box;
-    },
-    toggle: function (index) {
-      var at = t.selection.indexOf(index);
-      if (at >= 0) t.selection.splice(at, 1);
-      else t.selection.push(index);
-      lastCard.autoCall();
-      draw();
-    },
-    autoCall: function () {
-      // leaving yourself one card: "Last card!" is on unless you turned it off
-      if (!t.callTouched && t.view && t.view.you) {
-        t.call = t.selection.length > 0 && t.view.you.hand.length - t.selection.length === 1;
-      }
-    },
-    chosen: function () {
-      var hand = t.view.you.hand;
-      return t.selection.map(function (i) { return hand[i]; });
-    },
-    needsSuit: function () {
-      var cards = lastCard.chosen();
-      return cards.length > 0 && cards[cards.length - 1][0] === "A";
-    },
-    move: function (cards) {
-      return { cards: cards, suit: cards.length && cards[cards.length - 1][0] === "A" ? t.suit : null, last_card: !!t.call };
-    },
-    play: function () {
-      if (!asked()) return;
-      var cards = lastCard.chosen();
-      if (!cards.length) {
-        hint("choose cards first (click them or press their numbers), or draw with D");
-        return;
-      }
-      if (lastCard.needsSuit() && !t.suit) {
-        hint("you end on an ace: choose the suit that must follow");
-        var first = el.controls.querySelector("input[name=suit]");
-        if (first) first.focus();
-        return;
-      }
-      act(lastCard.move(cards));
-    },
-    pass: function () { act({ cards: [], suit: null, last_card: false }); },
-    clear: function () {
-      t.selection = [];
-      t.suit = null;
-      t.callTouched = false;
-      lastCard.autoCall();
-      clearError();
-      draw();
-    },
-    controls: function (view) {
-      if (view.over) return null;
-      var disabled = !asked();
-      var parts = [];
-      var count = t.selection.length;
-      parts.push(actionButton(count > 1 ? "Play " + count + " cards" : "Play", "Enter", lastCard.play,
-        { disabled: disabled || !count }));
-      var drawText = view.punishment ? "Draw " + view.punishment + " cards" : "Draw a card (pass)";
-      parts.push(actionButton(drawText, "D", lastCard.pass, { disabled: disabled, secondary: true }));
-      parts.push(actionButton("Clear", "Esc", lastCard.clear, { disabled: disabled || !count, secondary: true }));
-      var call = node("label", "toggle");
-      var box = node("input");
-      box.type = "checkbox";
-      box.dataset.focusId = "call";
-      box.checked = !!t.call;
-      box.disabled = disabled;
-      box.setAttribute("aria-keyshortcuts", "L");
-      box.addEventListener("change", function () {
-        t.call = box.checked;
-        t.callTouched = true;
-        draw();
-      });
-      call.appendChild(box);
-      call.appendChild(document.createTextNode(" Last card! "));
-      var hint = kbd("L");
-      hint.setAttribute("aria-hidden", "true");
-      call.appendChild(hint);
-      parts.push(call);
-      if (lastCard.needsSuit()) {
-        var set = node("fieldset", "suits");
-        set.appendChild(node("legend", null, "Suit to follow your ace"));
-        ["s", "h", "d", "c"].forEach(function (suit) {
-          var option = node("label", "suit suit--" + (suit === "h" || suit === "d" ? "red" : "black"));
-          var radio = node("input");
-          radio.type = "radio";
-          radio.name = "suit";
-          radio.value = suit;
-          radio.dataset.focusId = "suit-" + suit;
-          radio.checked = t.suit === suit;
-          radio.disabled = disabled;
-          radio.addEventListener("change", function () { t.suit = suit; });
-          option.appendChild(radio);
-          var symbol = node("span", "suit__symbol", SUIT_SYMBOLS[suit]);
-          symbol.setAttribute("aria-hidden", "true");
-          option.appendChild(symbol);
-          option.appendChild(document.createTextNode(" " + SUITS[suit]));
-          set.appendChild(option);
-        });
-        parts.push(set);
-      }
-      return parts;
-    },
-    keys: function () {
-      return keyHelp([
-        ["1 … 9 0", "choose cards in order"], ["Enter", "play them"], ["D", "draw (pass)"],
-        ["L", "Last card!"], ["Esc", "clear the choice"],
-      ]);
-    },
-    onKey: function (key) {
-      if (!t.view || !t.view.you) return false;
-      var lower = key.toLowerCase();
-      if (key === "Enter") { lastCard.play(); return true; }
-      if (lower === "d") { lastCard.pass(); return true; }
-      if (key === "Escape") { lastCard.clear(); return true; }
-      if (lower === "l" && asked()) {
-        t.call = !t.call;
-        t.callTouched = true;
-        draw();
-        return true;
-      }
-      var index = digit(key);
-      if (index !== null && index < t.view.you.hand.length && asked()) {
-        lastCard.toggle(index);
-        return true;
-      }
-      return false;
-    },
-    seats: function (view) {
-      return view.hand_sizes.map(function (size, seat) {
-        var badges = [];
-        if (view.called[seat]) badges.push("last card!");
-        if (view.winner === seat) badges.push("winner");
-        var zones = seat === t.seat ? [] : [zone("Hand", [], size, "small", size + (size === 1 ? " card" : " cards"), true)];
-        return {
-          seat: seat, zones: zones, badges: badges,
-          notes: seat === t.seat ? [size + (size === 1 ? " card in your hand" : " cards in your hand")] : [],
-          turn: view.current === seat, turnText: "to play",
-        };
-      });
-    },
-    shared: function (view) {
-      var parts = [];
-      var note = view.active_suit ? "suit to follow: " + SUITS[view.active_suit] : "";
-      parts.push(zone("Last played card", view.last_played ? [view.last_played] : [], 0, null, note));
-      parts.push(zone("Deck", [], view.deck_size ? 1 : 0, "small", view.deck_size + " cards"));
-      if (view.punishment) parts.push(fact("Pending punishment: the next player draws " + view.punishment + " cards or plays a " + (lastCard.punishCard(view) || "matching card") + ".", "fact--alert"));
-      parts.push(fact("Play goes " + (view.direction === 1 ? "up the seats (1 → 2 → 3…)" : "down the seats (… 3 → 2 → 1)") + ". Turn " + view.turns + "."));
-      return parts;
-    },
-    punishCard: function (view) {
-      var top = view.last_played;
-      return top && (top[0] === "2" || top[0] === "5") ? top[0] : null;
-    },
-    turnLine: function (view) {
-      if (view.over) return "The game is over.";
-      if (asked()) {
-        return view.punishment
-          ? "Your turn: play a " + lastCard.punishCard(view) + " to pass the punishment on, or draw " + view.punishment + " cards."
-          : "Your turn: play cards matching " + label(view.last_played) + (view.active_suit ? " (suit " + SUITS[view.active_suit] + ")" : "") + ", or draw.";
-      }
-      if (view.current === t.seat && t.sent) return "Your move is on its way…";
-      return nameOf(view.current) + " to play.";
-    },
-    log: function (view) {
-      // the view keeps the last moves; find where the new ones start
-      var before = t.lc.moves;
-      var now = view.moves.map(function (m) { return JSON.stringify(m); });
-      var overlap = 0;
-      for (var k = Math.min(before.length, now.length); k > 0; k--) {
-        var same = true;
-        for (var i = 0; i < k && same; i++) same = before[before.length - k + i] === now[i];
-        if (same) { overlap = k; break; }
-      }
-      var entries = [];
-      for (var j = overlap; j < now.length; j++) {
-        var move = view.moves[j];
-        var text = MOVE_TEXT[move.e] ? MOVE_TEXT[move.e](move) : null;
-        t.lc.seen += 1;
-        if (text) entries.push({ key: "m" + t.lc.seen, text: text, mine: move.seat === t.seat });
-      }
-      t.lc.moves = now;
-      return entries;
-    },
-    summary: function (result) {
-      var text = result.winner === null || result.winner === undefined
-        ? "Nobody emptied their hand."
-        : result.winner === t.seat ? "You win!" : plainName(result.winner) + " wins.";
-      var points = (result.scores || []).map(function (p, seat) { return plainName(seat) + " " + number(p); });
-      return text + " Points taken (lower is better): " + points.join(", ") + ".";
-    },
-  };
+  game = framed;
 
   function digit(key) {
     if (key.length !== 1 || key < "0" || key > "9") return null;
     return key === "0" ? 9 : Number(key) - 1;
   }
-
-  // the games not yet drawn from frames (a framed game's face is set by its first view)
-  game = { "rps-poker": rps, "last-card": lastCard }[setup.game] || null;
 
   // After each new view: what the new turn starts with, and the log.
   function afterState() {
@@ -983,7 +756,7 @@
     if (message.error) {
       el.endSummary.textContent = "The table stopped: " + message.error;
     } else if (message.result && game) {
-      el.endSummary.textContent = message.summary || game.summary(message.result);
+      el.endSummary.textContent = message.summary;
       var scores = message.result.scores || [];
       var rows = el.endScores.querySelectorAll("tbody tr");
       rows.forEach(function (row, seat) {

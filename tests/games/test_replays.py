@@ -78,7 +78,8 @@ def test_it_accounts_for_every_rps_poker_card_while_drafting(rps_record):
         assert len(seen) == len(set(seen))
         (undealt,) = shared(frame, "Undealt")
         assert len(seen) + undealt["down"] == len(RPS_DECK)
-    assert [len(zone(seat, "Drafted")["cards"]) for seat in frames[4]["seats"]] == [8, 8]
+    # "Draft 4" is drawn at its decision: six cards drafted before it, two offered
+    assert [len(zone(seat, "Drafted")["cards"]) for seat in frames[4]["seats"]] == [6, 6]
     # the draft is over: ten cards each (three in hand), the first base and nine to come
     main = frames[5]
     hands = [c for seat in main["seats"] for c in zone(seat, "Hand")["cards"]]
@@ -105,6 +106,17 @@ def test_it_tells_each_draft_pick_in_words(rps_record):
     assert len(first["lines"]) == 2
     assert first["lines"][0].startswith("ann keeps ")
     assert " and passes " in first["lines"][0] and first["lines"][0].endswith(" to ben")
+
+
+def test_each_draft_step_shows_the_cards_it_offered(rps_record):
+    frames = replays.build(rps_record, names=["ann", "ben"]).frames
+    for step, frame in enumerate(frames[1:5], start=1):
+        assert frame["label"] == f"Draft {step} of 5"
+        for seat, line in zip(frame["seats"], frame["lines"], strict=True):
+            offered = [replays.card_view(c)["label"] for c in zone(seat, "Offered")["cards"]]
+            kept = line.split(" keeps ")[1].split(" and passes ")[0]
+            passed = line.split(" and passes ")[1].rsplit(" to ", 1)[0]
+            assert sorted(offered) == sorted([kept, passed]), (step, line, offered)
 
 
 def test_it_shows_a_disqualification_and_the_games_credited_to_the_opponent():

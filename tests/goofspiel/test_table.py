@@ -1,6 +1,6 @@
-"""Goofspiel at a live table: hands are public once bids are shown, but a view never depends
-on what its audience may not know yet: the order of the prizes still face down, and a bid
-that is in while the other player has not bid (the bidder alone sees it)."""
+"""Goofspiel at a live table: hands are public once bids are shown, but what a table shows
+never depends on what its audience may not know yet: the order of the prizes still face down,
+and a bid that is in while the other player has not bid (the bidder alone sees it)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,9 @@ RULES = GoofspielTable()
 
 
 def views(state: GoofspielState) -> dict[int | None, str]:
-    """Everything each audience is sent: the view, the table frame and the actions."""
+    """Everything each audience is sent: the table frame and the actions."""
     return {
         audience: json.dumps([
-            RULES.view(state, audience),
             RULES.frame(state, audience, ["ann", "bob"]),
             [] if audience is None or state.over else RULES.actions(state, audience),
         ])
@@ -61,33 +60,50 @@ def test_no_view_shows_a_sealed_bid_or_the_order_of_the_prizes_to_come(seed):
             state.apply(seat, rng.choice(state.hands[seat]))
             checked += 1
     assert checked == 2 * 3 * 6
-    for audience, text in views(state).items():
-        view, frame, actions = json.loads(text)
-        assert frame["hand"] == [] and actions == []
-        assert view["over"] and view["prize"] is None and view["to_act"] == []
-        assert view["scores"] == state.scores, audience
+    for text in views(state).values():
+        end, actions = json.loads(text)
+        assert end["hand"] == [] and actions == [] and end["shared"] == []
+        assert end["label"] == "The match is over"
+        assert not any(seat["turn"] for seat in end["seats"])
+        assert [seat["score"] for seat in end["seats"]] == [f"{s:g}" for s in state.scores]
+
+
+def frame(state: GoofspielState, audience: int | None) -> dict:
+    return RULES.frame(state, audience, ["ann", "bob"])
+
+
+def zones(shown: dict) -> dict[str, list[str]]:
+    return {z["label"]: z["cards"] for z in shown["hand"]}
 
 
 def test_a_seat_sees_its_hand_its_own_sealed_bid_and_that_the_other_has_bid():
     state = GoofspielState.new(4, config={"num_cards": 5, "deals": 2})
     state.prizes = [2, 5, 1, 4, 3]
     state.apply(1, 4)
-    mine = RULES.view(state, 1)
-    assert mine["you"] == {"seat": 1, "hand": [1, 2, 3, 4, 5], "bid": 4}
-    theirs = RULES.view(state, 0)
-    assert theirs["you"] == {"seat": 0, "hand": [1, 2, 3, 4, 5], "legal": [1, 2, 3, 4, 5]}
-    spectator = RULES.view(state, None)
-    assert "you" not in spectator
-    for view in (mine, theirs, spectator):
-        assert view["prize"] == 2 and view["prizes_left"] == [1, 3, 4, 5]
-        assert view["bid_in"] == [1] and view["to_act"] == [0]
-        assert 4 not in [c for t in view["turns"] for c in t]
+    mine, theirs, spectator = frame(state, 1), frame(state, 0), frame(state, None)
+    assert zones(mine) == {"Your bid": ["4"], "Your hand": ["1", "2", "3", "4", "5"]}
+    assert RULES.actions(state, 1) == []
+    assert zones(theirs) == {}  # the hand to bid from comes as the actions
+    assert [a["card"] for a in RULES.actions(state, 0)] == ["1", "2", "3", "4", "5"]
+    assert spectator["hand"] == []
+    for shown in (mine, theirs, spectator):
+        assert shown["shared"][0] == {"label": "Prize", "cards": ["2"], "down": 0, "fan": "row"}
+        assert shown["shared"][1]["down"] == 4
+        assert [s["badges"] for s in shown["seats"]] == [[], ["bid in"]]
+        assert [s["turn"] for s in shown["seats"]] == [True, False]
+        assert shown["log"] == []  # a sealed bid is in no line
     state.apply(0, 3)
-    shown = RULES.view(state, None)
+    shown = frame(state, None)
     # both bids are shown once both were down; the hands follow
-    assert shown["turns"] == [[2, 3, 4]] and shown["points"] == [0, 2]
-    assert shown["hands"] == [[1, 2, 4, 5], [1, 2, 3, 5]] and shown["bid_in"] == []
-    assert shown["prize"] == 5 and shown["deal"] == 1 and shown["deals"] == 2
+    assert [e["text"] for e in shown["log"]] == ["Prize 2: ann bids 3, bob bids 4; bob takes it."]
+    assert [s["notes"] for s in shown["seats"]] == [
+        ["0 prize points this deal"],
+        ["2 prize points this deal"],
+    ]
+    hands = [s["zones"][0]["cards"] for s in shown["seats"]]
+    assert hands == [["1", "2", "4", "5"], ["1", "2", "3", "5"]]
+    assert [s["badges"] for s in shown["seats"]] == [[], []]
+    assert shown["shared"][0]["cards"] == ["5"] and shown["label"] == "Deal 1, prize 5"
 
 
 def test_the_previous_deal_stays_in_view_after_it_ends():
@@ -95,14 +111,13 @@ def test_the_previous_deal_stays_in_view_after_it_ends():
     state.prizes = [1, 2]
     state.apply(0, 2)
     state.apply(1, 1)  # the 1 to seat 0; the last turn, 1 against 2: the 2 to seat 1
-    view = RULES.view(state, 0)
-    assert view["deal"] == 2 and view["turns"] == []
-    assert view["last_deal"] == {
-        "turns": [[1, 2, 1], [2, 1, 2]],
-        "points": [1, 2],
-        "returns": [-1, 1],
-        "forfeit": None,
-    }
+    shown = frame(state, 0)
+    assert shown["label"].startswith("Deal 2,")
+    assert [e["text"] for e in shown["log"]] == [
+        "Prize 1: ann (you) bids 2, bob bids 1; ann (you) takes it.",
+        "Prize 2: ann (you) bids 1, bob bids 2; bob takes it.",
+        "Deal 1 ends 1 to 2 in prize points: returns -1 and +1.",
+    ]
 
 
 def test_an_away_person_bids_the_prizes_own_card_or_else_the_lowest():

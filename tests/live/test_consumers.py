@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -18,9 +19,11 @@ from django.utils import timezone
 from bots.models import MatchSeat
 from cardsite.asgi import application
 from games.last_card.movecheck import problem
+from games.last_card.rules import FULL_DECK as DECK
 from games.live import tables
 from games.live.hub import hub
 from games.models import Table, TableSeat
+from games.replays import card_view
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 ORIGIN = (b"origin", b"http://localhost")
@@ -72,7 +75,8 @@ class Socket:
         await self.comm.send_to(text_data=json.dumps(message))
 
     def last_state(self) -> dict[str, Any]:
-        return next(f for f in reversed(self.frames) if f["type"] == "state")["view"]
+        """The last table frame, with its actions."""
+        return next(f for f in reversed(self.frames) if f["type"] == "state")
 
     async def close(self) -> None:
         await self.comm.disconnect()
@@ -111,8 +115,8 @@ async def test_a_person_plays_rps_poker_against_a_bot_over_a_websocket():
         if turn["turn"] in answered:
             continue  # heard twice (live and in a catch-up): answered once
         answered.add(turn["turn"])
-        view = sock.last_state()
-        assert view["you"]["seat"] == 0
+        actions = sock.last_state()["actions"]
+        assert [a["value"] for a in actions] == list(range(len(actions))) and actions
         await sock.send({"type": "act", "turn": turn["turn"], "action": 0})
     assert answered == set(range(1, 16))
     over = await sock.next("over")
@@ -217,15 +221,22 @@ async def test_a_deeply_nested_frame_is_refused_and_the_socket_stays_open():
     await finish_off(table)
 
 
-def legal_single(view: dict[str, Any]) -> dict[str, Any]:
-    hand = view["you"]["hand"]
+SUIT_CODES = {"spades": "s", "hearts": "h", "diamonds": "d", "clubs": "c"}
+
+
+def legal_single(sent: dict[str, Any]) -> dict[str, Any]:
+    """A legal move of one card, read off the table as the page shows it (or a draw)."""
+    several = next(a["several"] for a in sent["actions"] if "several" in a)
+    hand = several["cards"]
+    top = sent["frame"]["shared"][0]
+    follow = re.search(r"suit to follow: (\w+)", top.get("note") or "")
+    suit = SUIT_CODES[follow.group(1)] if follow else None
+    owed = re.match(r"Draw (\d+) cards", sent["actions"][-1]["label"])
+    punishment = int(owed.group(1)) if owed else 0
     for card in hand:
         move = {"cards": [card], "suit": card[1] if card[0] == "A" else None,
                 "last_card": len(hand) == 2}  # fmt: skip
-        if (
-            problem(hand, view["last_played"], view["active_suit"], view["punishment"], move)
-            is None
-        ):
+        if problem(hand, top["cards"][0], suit, punishment, move) is None:
             return move
     return {"cards": [], "suit": None, "last_card": False}
 
@@ -258,7 +269,7 @@ async def test_no_hidden_card_reaches_another_seat_or_a_spectator():
         seat = next(s for s, t in waits.items() if t in done)
         turn = waits[seat].result()["turn"]
         view = socks[seat].last_state()
-        if view["over"]:
+        if not view["actions"]:
             break
         if turn in answered[seat]:
             continue
@@ -269,32 +280,34 @@ async def test_no_hidden_card_reaches_another_seat_or_a_spectator():
     await finish_off(table)
     for sock in (a, b, watcher):
         await sock.close()
-    played_ever = {
-        card
-        for sock in (a, b, watcher)
-        for f in sock.frames
-        if f["type"] == "state"
-        for move in f["view"]["moves"]
-        if move["e"] == "play"
-        for card in move["cards"]
-    }
+    states = [f for sock in (a, b, watcher) for f in sock.frames if f["type"] == "state"]
+    plays = [e["text"] for f in states for e in f["frame"]["log"] if " plays " in e["text"]]
+    played_ever = {c for c in DECK if any(card_view(c)["label"] in text for text in plays)}
     # the first turned-up card is public too (it may be reshuffled and drawn later)
-    played_ever |= {
-        f["view"]["last_played"] for sock in (a, b, watcher) for f in sock.frames
-        if f["type"] == "state"
-    }  # fmt: skip
+    played_ever |= {f["frame"]["shared"][0]["cards"][0] for f in states}
+
+    def hand(sent: dict[str, Any]) -> set[str]:
+        cards = {c for z in sent["frame"]["hand"] for c in z["cards"]}
+        return cards | {c for a in sent["actions"] if "several" in a for c in a["several"]["cards"]}
+
     held = {
-        seat: {c for f in sock.frames if f["type"] == "state" for c in f["view"]["you"]["hand"]}
+        seat: {c for f in sock.frames if f["type"] == "state" for c in hand(f)}
         for seat, sock in socks.items()
     }
     assert held[0] and held[1]
     secret = {seat: cards - played_ever for seat, cards in held.items()}
     assert secret[0] and secret[1]
     for raw in b.raw + watcher.raw:
-        assert not any(f'"{card}"' in raw for card in secret[0]), "ann's hand leaked"
+        assert not any(shows(raw, card) for card in secret[0]), "ann's hand leaked"
     for raw in a.raw + watcher.raw:
-        assert not any(f'"{card}"' in raw for card in secret[1]), "bob's hand leaked"
-    assert all("you" not in f["view"] for f in watcher.frames if f["type"] == "state")
+        assert not any(shows(raw, card) for card in secret[1]), "bob's hand leaked"
+    watched = [f for f in watcher.frames if f["type"] == "state"]
+    assert all(not f["frame"]["hand"] and not f["actions"] for f in watched)
+
+
+def shows(raw: str, card: str) -> bool:
+    """Whether a socket's message shows ``card``: by its code or by its name."""
+    return f'"{card}"' in raw or card_view(card)["label"] in raw
 
 
 async def test_a_person_who_comes_back_gets_the_seat_and_the_whole_view():
@@ -303,7 +316,8 @@ async def test_a_person_who_comes_back_gets_the_seat_and_the_whole_view():
     first = await socket(table.token, ann)
     assert await first.connect()
     turn = await first.next("turn")
-    hole = first.last_state()["you"]["hole"]
+    hole = first.last_state()["frame"]["hand"][0]["cards"]
+    assert len(hole) == 2
     await first.close()
     again = await socket(table.token, ann)
     assert await again.connect()
@@ -311,7 +325,7 @@ async def test_a_person_who_comes_back_gets_the_seat_and_the_whole_view():
     seats = await again.next("seats")
     assert seats["seats"][0]["name"] == "ann"
     state = await again.next("state")
-    assert state["view"]["you"]["hole"] == hole
+    assert state["frame"]["hand"][0]["cards"] == hole
     assert (await again.next("turn"))["turn"] == turn["turn"]
     await again.send({"type": "act", "turn": turn["turn"], "action": "[check]"})
     assert (await again.next("turn"))["turn"] == turn["turn"] + 1
@@ -412,8 +426,8 @@ async def test_sockets_of_another_process_hear_and_act_through_the_channel_layer
         assert "busy" in (await b.next("error"))["error"]
     await b.send({"type": "act", "turn": b_turn["turn"], "action": 1})
     assert (await b.next("turn"))["turn"] == b_turn["turn"] + 1
-    view = (await watcher.next("state"))["view"]
-    assert view["step"] >= 1 and "you" not in view
+    watched = await watcher.next("state")
+    assert watched["frame"]["label"] != "Draft 1 of 5" and not watched["frame"]["hand"]
     await watcher.close()
     await b.close()
     await asyncio.sleep(0.2)
@@ -446,8 +460,8 @@ async def test_a_spectator_who_comes_before_the_match_starts_hears_it_to_the_end
             await player.send({"type": "act", "turn": number, "action": "p"})
     end = await watcher.next("over", timeout=20)
     assert end["url"] == f"/matches/{end['match']}/"
-    views = [f["view"] for f in watcher.frames if f["type"] == "state"]
+    views = [f for f in watcher.frames if f["type"] == "state"]
     assert views, "the spectator saw no play"
-    assert all("you" not in view for view in views)
+    assert all(not view["frame"]["hand"] and not view["actions"] for view in views)
     for sock in (player, watcher):
         await sock.close()

@@ -76,8 +76,8 @@ def snapshot(table: TableHost, seat: int | None) -> list[dict[str, Any]]:
     return [json.loads(text) for text in table.snapshot(seat)]
 
 
-def current_view(wire: Wire, audience: str) -> dict[str, Any]:
-    return wire.to(audience, "state")[-1]["view"]
+def current_state(wire: Wire, audience: str) -> dict[str, Any]:
+    return wire.to(audience, "state")[-1]
 
 
 @pytest.mark.asyncio
@@ -99,9 +99,9 @@ async def test_a_person_plays_rps_poker_against_a_bot_to_the_end():
     for n in range(15):  # five draft picks, ten games
         turn = await wire.wait("seat:0", "turn", after=n)
         assert turn["turn"] == n + 1 and turn["seconds"] > 0
-        view = current_view(wire, "seat:0")
-        cards = view["you"].get("offer") or view["you"]["hand"]
-        table.submit(0, turn["turn"], len(cards) - 1, reply_to="sock-a")
+        actions = current_state(wire, "seat:0")["actions"]
+        assert [a["label"] for a in actions] == ["Keep"] * 2 if n < 5 else ["Play"] * 3
+        table.submit(0, turn["turn"], actions[-1]["value"], reply_to="sock-a")
     over = await wire.wait("seat:0", "over")
     assert await join(table, 5)
     assert over["match"] == 99
@@ -235,10 +235,14 @@ async def test_a_mixed_last_card_table_of_people_and_bots_ends():
     over = wire.to("seat:2", "over")[-1]
     assert over["result"] == table.result
     views = wire.to("seat:0", "state")
-    assert all(len(v["view"]["hand_sizes"]) == 4 for v in views)
+    assert all(len(v["frame"]["seats"]) == 4 for v in views)
     # a person's seat is shown its own hand, and the others' only as a count
-    assert all("hand" in v["view"]["you"] for v in views)
-    assert all("you" not in v["view"] for v in wire.to("public", "state"))
+    assert all(v["frame"]["hand"] or v["actions"] for v in views[:-1])
+    for v in views:
+        assert [bool(s["zones"]) for s in v["frame"]["seats"]] == [False, True, True, True]
+        assert all(not s["zones"][0]["cards"] for s in v["frame"]["seats"] if s["zones"])
+    public = wire.to("public", "state")
+    assert all(not v["frame"]["hand"] and not v["actions"] for v in public)
 
 
 @pytest.mark.asyncio
@@ -251,7 +255,8 @@ async def test_a_reconnecting_socket_gets_the_whole_picture():
     assert kinds == ["seats", "state", "turn"]
     assert snapshot(table, 0)[2]["turn"] == turn["turn"]
     assert [m["type"] for m in snapshot(table, None)] == ["seats", "state"]
-    assert "you" not in snapshot(table, None)[1]["view"]
+    watched = snapshot(table, None)[1]
+    assert not watched["frame"]["hand"] and not watched["actions"]
     table.close()
     assert await join(table, 10)
     assert [m["type"] for m in snapshot(table, 0)][-1] == "over"
@@ -322,10 +327,12 @@ async def test_an_empty_gallery_costs_no_view_and_a_first_spectator_sees_the_tab
     assert not wire.to("public", "state")  # nobody watched: nothing worked out for them
     first = snapshot(table, None)
     assert [m["type"] for m in first] == ["seats", "state"]
-    assert first[1]["view"] == table.rules.view(table.state, None)
-    assert "you" not in first[1]["view"]
+    names = ["ann", "builtin:simple"]
+    assert first[1]["frame"] == table.rules.frame(table.state, None, names)
+    assert not first[1]["actions"]
     gallery.add("public")
     table.submit(0, 2, 0, reply_to="s")
-    assert (await wire.wait("public", "state"))["view"] == table.rules.view(table.state, None)
+    frame = (await wire.wait("public", "state"))["frame"]
+    assert frame == table.rules.frame(table.state, None, names)
     table.close()
     assert await join(table, 10)

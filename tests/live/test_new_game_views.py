@@ -3,8 +3,8 @@ spectator ever sees a card it may not see before the showdown.
 
 Random matches are played through each engine. At every step, for each audience, the cards
 hidden from it are changed behind the engine's back (the other private card, the unturned
-public card, the undealt cards): the view, the table frame and the actions must not change at
-all, so nothing in them depends on them. A seat also must see its own card."""
+public card, the undealt cards): the table frame and the actions must not change at all, so
+nothing in them depends on them. A seat also must see its own card."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ NAMES = ["ann", "bob"]
 
 
 def shown(rules, state, seat: int | None) -> dict:
-    """Everything an audience is sent of the table: the view, the frame, the actions."""
+    """Everything an audience is sent of the table: the frame and the actions."""
     frame = rules.frame(state, seat, NAMES)
     actions = [] if seat is None or state.is_over() else rules.actions(state, seat)
-    everything = {"view": rules.view(state, seat), "frame": frame, "actions": actions}
+    everything = {"frame": frame, "actions": actions}
     json.dumps(everything)  # it travels as JSON
     return everything
 
@@ -50,10 +50,9 @@ def hidden_deck_positions(state, seat: int | None) -> set[int]:
 
 def check_poker(state, rules, seat, rng) -> None:
     before = shown(rules, state, seat)
-    view = before["view"]
     if seat is not None and not state.over:
-        assert view["you"]["card"][0] in state.deck[state.position_of(seat)]
-        assert before["frame"]["hand"][0]["cards"] == [view["you"]["card"]]
+        (card,) = before["frame"]["hand"][0]["cards"]
+        assert card[0] in state.deck[state.position_of(seat)]
     saved = list(state.deck)
     state.deck = permuted(saved, hidden_deck_positions(state, seat), rng)
     try:
@@ -64,11 +63,9 @@ def check_poker(state, rules, seat, rng) -> None:
 
 def check_blackjack(state, rules, seat, rng) -> None:
     before = shown(rules, state, seat)
-    view = before["view"]
     saved = (list(state.down), [list(s) for s in state.streams])
     mine = None if seat is None else state.position_of(seat)
     if mine is not None and not state.over:
-        assert view["you"]["down"] == state.down[mine]
         assert state.down[mine] in before["frame"]["hand"][0]["cards"]
     others = ["As", "Td", "7h", "2c"]
     state.down = [d if i == mine else others[i] for i, d in enumerate(state.down)]
@@ -114,7 +111,7 @@ def test_only_a_showdown_shows_the_other_card_of_a_hand_at_a_kuhn_table():
     state.deck = ["Js", "Ks", "Qs"]
     state.apply(1, "b")
     state.apply(0, "b")  # called: showdown
-    recent = rules.view(state, None)["recent"]
+    recent = rules.finished(state)
     assert recent[0]["cards"] is None and recent[0]["won"] == [1.0, -1.0]
     # hand 2: seat 1 acted first with the jack, seat 0 called with the king
     assert recent[1]["cards"] == ["Ks", "Js"] and recent[1]["won"] == [2.0, -2.0]

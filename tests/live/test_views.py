@@ -1,7 +1,8 @@
-"""What a live table shows: every view holds only what its seat (or a spectator) may see.
+"""What a live table shows: every frame and its actions hold only what their seat (or a
+spectator) may see.
 
-Random matches are played through each engine; at every step every view is searched for the
-cards the engine keeps hidden from that audience."""
+Random matches are played through each engine; at every step what each audience is sent is
+searched for the cards the engine keeps hidden from it, by code and by name."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from games.engine.game import IllegalAction
 from games.last_card.movecheck import problem
 from games.registry import get_game
+from games.replays import card_view
 
 
 def strings(view: Any) -> set[str]:
@@ -33,6 +35,13 @@ def strings(view: Any) -> set[str]:
 
     walk(view)
     return found
+
+
+def mentions(sent: Any, cards: set[str]) -> set[str]:
+    """The cards of ``cards`` that ``sent`` shows: as a code, or named in a sentence."""
+    texts = strings(sent)
+    named = {c for c in cards if any(card_view(c)["label"] in t for t in texts)}
+    return (texts & cards) | named
 
 
 def random_action(state, seat: int, rng: random.Random) -> Any:
@@ -65,9 +74,11 @@ def play_through(slug: str, seed: int, seats: int, check) -> int:
     while True:
         state.take_notices()
         for seat in [None, *range(seats)]:
-            view = rules.view(state, seat)
-            json.dumps(view)  # a view travels as JSON
-            check(state, seat, view)
+            frame = rules.frame(state, seat, [f"p{n}" for n in range(seats)])
+            actions = [] if seat is None or state.is_over() else rules.actions(state, seat)
+            sent = {"frame": frame, "actions": actions}
+            json.dumps(sent)  # it travels as JSON
+            check(state, seat, sent)
         if state.is_over() or steps > 400:
             return steps
         for seat in state.pending():
@@ -78,49 +89,76 @@ def play_through(slug: str, seed: int, seats: int, check) -> int:
         steps += 1
 
 
-def rps_check(state, seat, view) -> None:
+def chosen_cards(sent: dict[str, Any]) -> list[str]:
+    """The cards the seat chooses among (its offer or hand, on its turn)."""
+    several = [a["several"]["cards"] for a in sent["actions"] if "several" in a]
+    return several[0] if several else [a["card"] for a in sent["actions"] if "card" in a]
+
+
+def rps_check(state, seat, sent) -> None:
     hidden = set(state.remaining)
     for s in (0, 1):
         if s != seat:
             hidden |= set(state.hands[s]) | set(state.decks[s]) | set(state.offers[s])
-    if seat is not None:
-        assert view["you"]["hand"] == state.hands[seat]
-        assert "choice" not in view["you"] or seat in state.chosen
-    leaked = strings(view) & hidden
+    frame = sent["frame"]
+    if seat is not None and seat in state.pending():
+        offered = state.offers[seat] if state.phase == "draft" else state.hands[seat]
+        assert chosen_cards(sent) == offered
+        assert [a["value"] for a in sent["actions"]] == list(range(len(offered)))
+    elif seat is not None and seat in state.chosen:
+        choice = frame["hand"][0]
+        assert choice["label"] == "Your choice" and len(choice["cards"]) == 1
+    leaked = mentions(sent, hidden)
     assert not leaked, f"seat {seat} sees {leaked}"
     # a choice made is shown as made, never as what it was
-    assert view["chosen"] == sorted(state.chosen)
+    down = [s for s, shown in enumerate(frame["seats"]) if "card down" in shown["badges"]]
+    assert down == sorted(state.chosen)
+    # the draft: each seat reads what it kept and received; the others that a step is done
+    drafts = [e["text"] for e in frame["log"] if e["key"].startswith("d")]
+    assert len(drafts) == len(state.drafts)
+    for text, step in zip(drafts, state.drafts, strict=True):
+        if seat is None:
+            assert "kept" not in text
+        else:
+            kept, got = card_view(step["kept"][seat])["label"], step["passed"][1 - seat]
+            assert f"you kept {kept} and received {card_view(got)['label']}" in text
 
 
-def last_card_check(state, seat, view) -> None:
+def last_card_check(state, seat, sent) -> None:
     played_ever = {c for e in state.history if e.get("e") == "play" for c in e["cards"]}
     hidden = set(state.deck)
     for s, hand in enumerate(state.hands):
         if s != seat:
             hidden |= set(hand)
-    leaked = (strings(view) & hidden) - played_ever
+    leaked = mentions(sent, hidden - played_ever)
     assert not leaked, f"seat {seat} sees {leaked}"
-    assert view["hand_sizes"] == [len(h) for h in state.hands]
+    frame = sent["frame"]
+    sizes = [s["zones"][0]["down"] if s["zones"] else None for s in frame["seats"]]
+    assert all(n in (None, len(h)) for n, h in zip(sizes, state.hands, strict=True))
     if seat is not None:
-        assert sorted(view["you"]["hand"]) == sorted(state.hands[seat])
+        assert sizes[seat] is None  # your own hand is drawn as yours, face up
+        mine = chosen_cards(sent) or [c for z in frame["hand"] for c in z["cards"]]
+        assert mine == state.hands[seat] or state.over
+        assert bool(sent["actions"]) == (not state.over and state.current == seat)
 
 
-def uth_check(state, seat, view) -> None:
-    current = {k: v for k, v in view.items() if k != "rounds"}
+def uth_check(state, seat, sent) -> None:
+    frame = sent["frame"]
+    current = {**sent, "frame": {**frame, "shared": [z for z in frame["shared"]
+                                                     if not z["label"].startswith("Round ")],
+                                 "log": []}}  # fmt: skip
     hidden = set(state.dealer) | (set(state.board) - set(state.visible_board()))
     if seat is None:
         hidden |= set(state.player)
     if not state.is_over():
-        leaked = strings(current) & hidden
+        leaked = mentions(current, hidden)
         assert not leaked, f"seat {seat} sees {leaked}"
-    # settled rounds only, as the seat may see them: a folded round's dealer cards to no one,
-    # its hole cards to the seat alone
-    settled = state.rounds[-len(view["rounds"]) :] if view["rounds"] else []
-    assert view["rounds"] == [state.seen_round(r, seat) for r in settled]
-    for shown, done in zip(view["rounds"], settled, strict=True):
-        if done["folded"]:
-            assert not strings(shown) & set(done["dealer"]) - set(done["board"])
-    assert len(view["rounds"]) <= len(state.rounds)
+    # settled rounds as the seat may see them: a folded round's dealer cards to no one
+    by_number = {done["round"]: done for done in state.rounds}
+    for z in frame["shared"]:
+        if z["label"].startswith("Round ") and z["label"].endswith("dealer"):
+            done = by_number[int(z["label"].split()[1].rstrip(":"))]
+            assert z["cards"] == ([] if done["folded"] else done["dealer"])
 
 
 @pytest.mark.parametrize("seed", range(8))
