@@ -66,17 +66,16 @@ def refuse_foreign(slug: str, given: list[str]) -> None:
     )
     if not owners:
         raise GameChoiceError(f"no game takes {flags}")
-    # the owners' options this game lacks, so that the message lists what goes with them
-    theirs = list(
-        dict.fromkeys(
-            option.flag
-            for owner in owners
-            for option in solvers()[owner].options
-            if option.name not in own
-        )
-    )
-    verb = "is an option" if len(theirs) == 1 else "are options"
-    raise GameChoiceError(f"{slug} takes no {flags}: {_and(theirs)} {verb} of {_and(owners)} only")
+    # each owner's options this game lacks, so that the message lists what goes with them
+    theirs = {
+        owner: [o.flag for o in solvers()[owner].options if o.name not in own] for owner in owners
+    }
+    if len(owners) > 1:
+        takes = "; ".join(f"{owner} takes {_and(their)}" for owner, their in theirs.items())
+        raise GameChoiceError(f"{slug} takes no {flags}: {takes}")
+    (owner, their), *_ = theirs.items()
+    verb = "is an option" if len(their) == 1 else "are options"
+    raise GameChoiceError(f"{slug} takes no {flags}: {_and(their)} {verb} of {owner} only")
 
 
 def make_game(name: str, **options: Any) -> Game:
