@@ -1,5 +1,6 @@
-"""The strategy explorer (``/solver/``): solve Kuhn poker, Leduc hold'em or Blackjack++ from the
-browser and look at the result (docs/explorer.md).
+"""The strategy explorer (``/solver/``): solve a game from the browser and look at the result
+(docs/explorer.md). The games, their limits and their options are their specs'
+(``GameSpec.solver``): this module names no game.
 
 A solve runs in a background thread of the web process, never in the request: a small
 in-process :class:`Registry` keyed by the settings starts at most ``max_running`` solves at a
@@ -7,9 +8,10 @@ time, keeps finished results (least recently used first out) so the same setting
 once, and the job page polls ``/solver/jobs/<id>.json`` for the iteration count. Without
 JavaScript the job page refreshes itself until the solve is done.
 
-Iterations are bounded per game (its spec's ``solver.web_limit``) and Blackjack++ is limited
-to max hits 1 or 2 here, so a request cannot start a solve that runs for minutes or takes
-gigabytes; the command line (``manage.py solve``) has no such bounds.
+Iterations are bounded per game (its spec's ``solver.web_limit``) and a game's options to the
+choices its spec offers the web (``SolverOption.choices``), so a request cannot start a solve
+that runs for minutes or takes gigabytes; the command line (``manage.py solve``) has no such
+bounds.
 """
 
 from __future__ import annotations
@@ -32,41 +34,39 @@ from django.urls import path, reverse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games.blackjack_pp.tree import NAMES as CARD_NAMES
-from games.registry import get_game, solvable
+from games.engine.spec import SolverOption
 from games.solver.cfr import Solver
 from games.solver.export import ALGORITHM_NAMES, result_document
 from games.solver.tree import build
 from games.solver.views import SHADES
-from games.solver_games import make_game, titles
+from games.solver_games import make_game, solvers, titles
 
 log = logging.getLogger(__name__)
 
 
 def web_limits() -> dict[str, int]:
     """The most iterations a web solve may run, per game (its spec says)."""
-    return {slug: spec.solver.web_limit for slug, spec in solvable().items() if spec.solver}
+    return {slug: solver.web_limit for slug, solver in solvers().items()}
 
 
-def games_with_options() -> list[str]:
-    """The solvable games whose form takes options of their own (Blackjack++'s up cards and
-    most hits: the form's option fields)."""
-    return [slug for slug, spec in solvable().items() if spec.solver and spec.solver.options]
+def game_options() -> dict[str, tuple[SolverOption, ...]]:
+    """The solvable games whose form takes options of their own, with those options (the
+    form's option fields)."""
+    return {slug: solver.options for slug, solver in solvers().items() if solver.options}
+
+
+def options_of(game: str | None) -> tuple[SolverOption, ...]:
+    """A game's own options (none for a game that is not solvable)."""
+    solver = solvers().get(game or "")
+    return solver.options if solver is not None else ()
 
 
 def default_iterations() -> dict[str, int]:
     """What the form offers first, per game."""
-    return {
-        slug: spec.solver.default_iterations for slug, spec in solvable().items() if spec.solver
-    }
+    return {slug: solver.default_iterations for slug, solver in solvers().items()}
 
 
-WEB_MAX_HITS = (1, 2)
 ALGORITHM_CHOICES = [("cfr+", "CFR+"), ("cfr", "CFR"), ("dcfr", "Discounted CFR")]
-#: card values as the Blackjack++ keys write them (``T`` is any ten-valued card)
-CARD_CHOICES = [
-    (CARD_NAMES[v], "10 / J / Q / K" if v == 10 else CARD_NAMES[v]) for v in range(1, 11)
-]
 
 
 # --------------------------------------------------------------------------- settings, jobs
@@ -77,15 +77,17 @@ class SolveSettings:
     game: str
     algorithm: str = "cfr+"
     iterations: int = 1000
-    #: Blackjack++ only: the up cards of player 0, player 1 and the dealer (``A``..``9``, ``T``)
-    up: tuple[str, str, str] | None = None
-    max_hits: int | None = None
+    #: the game's own options, (name, value) in its spec's order (``SolverSpec.options``)
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def _named(self) -> list[tuple[SolverOption, Any]]:
+        own = {option.name: option for option in options_of(self.game)}
+        return [(own[name], value) for name, value in self.options]
 
     @property
     def key(self) -> str:
         parts = [self.game, self.algorithm, str(self.iterations)]
-        if self.up is not None:
-            parts += [",".join(self.up), str(self.max_hits)]
+        parts += [option.key(value) for option, value in self._named()]
         return "|".join(parts)
 
     @property
@@ -105,27 +107,35 @@ class SolveSettings:
         return f"{self.iterations:,}"
 
     @property
-    def up_text(self) -> str:
-        """The up cards for people: ``6, 6, 10`` (player 0, player 1, dealer)."""
-        return ", ".join("10" if c == "T" else c for c in self.up or ())
+    def options_text(self) -> str:
+        """The options in a sentence, their parts named (empty for a game without options):
+        ``Sides h/t (first, second), stake 5.``"""
+        text = ", ".join(option.detail(value) for option, value in self._named())
+        return text[:1].upper() + text[1:] + "." if text else ""
 
     def describe(self) -> str:
         text = f"{self.game_title}, {self.algorithm_title}, {self.iterations:,} iterations"
-        if self.up is not None:
-            text += f", up cards {self.up_text}, max hits {self.max_hits}"
-        return text
+        return "".join([text] + [f", {o.describe(v)}" for o, v in self._named()])
 
     def query(self) -> str:
         """The form's fields as a query string, to open the form with these settings."""
-        fields = {"game": self.game, "algorithm": self.algorithm, "iterations": self.iterations}
-        if self.up is not None:
-            fields.update(up0=self.up[0], up1=self.up[1], up2=self.up[2], max_hits=self.max_hits)
+        fields: dict[str, Any] = {
+            "game": self.game,
+            "algorithm": self.algorithm,
+            "iterations": self.iterations,
+        }
+        for option, value in self._named():
+            fields.update(zip(option.field_names, option.split(value), strict=True))
         return "&".join(f"{k}={v}" for k, v in fields.items()).replace("+", "%2B")
 
+    def file_name(self) -> str:
+        """The result's file name, without ``.json``: the game, algorithm and iterations
+        (``<game>-cfrplus-100``), then each option as it names itself in files."""
+        name = f"{self.game}-{self.algorithm.replace('+', 'plus')}-{self.iterations}"
+        return "".join([name] + [f"-{o.file_text(v)}" for o, v in self._named()])
+
     def make_game(self):
-        if self.up is None:
-            return make_game(self.game)
-        return make_game(self.game, up=",".join(self.up), max_hits=self.max_hits)
+        return make_game(self.game, **dict(self.options))
 
 
 class Job:
@@ -328,29 +338,43 @@ class ExplorerForm(forms.Form):
         "iterations more.",
     )
     iterations = forms.IntegerField(min_value=1)
-    up0 = forms.ChoiceField(choices=CARD_CHOICES, initial="6", required=False, label="Player 0")
-    up1 = forms.ChoiceField(choices=CARD_CHOICES, initial="6", required=False, label="Player 1")
-    up2 = forms.ChoiceField(choices=CARD_CHOICES, initial="2", required=False, label="Dealer")
-    max_hits = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in WEB_MAX_HITS],
-        coerce=int,
-        initial=1,
-        required=False,
-        label="Max hits",
-        help_text="1 solves in about a second; 2 builds a tree of about a million histories "
-        "and takes up to a minute. (3 is for the command line.)",
-        error_messages={
-            "invalid_choice": "On the web, max hits is 1 or 2: 3 takes minutes and gigabytes, "
-            "use manage.py solve for it."
-        },
-    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._fill_games()
         self.fields["iterations"].widget.attrs.update(inputmode="numeric", step="1")
-        for name in ("up0", "up1", "up2", "max_hits"):
-            self.fields[name].widget.attrs["data-blackjack"] = "true"
+        self._add_options()
+
+    def _add_options(self) -> None:
+        """The games' own options as fields (optional here: clean() asks for those of the
+        chosen game), each marked with its game for the page's script."""
+        for slug, options in game_options().items():
+            for option in options:
+                for name, field in option_fields(option):
+                    if name in self.fields:
+                        raise ValueError(f"{slug}: the form has a field {name!r} already")
+                    field.widget.attrs["data-game-option"] = slug
+                    self.fields[name] = field
+
+    def option_groups(self) -> list[dict[str, Any]]:
+        """The option fields by game, for the page: each game's in a fieldset of its own."""
+        names = titles()
+        return [
+            {
+                "slug": slug,
+                "title": names[slug],
+                "options": [
+                    {
+                        "label": option.label,
+                        "parts": bool(option.parts),
+                        "help": option.web_help,
+                        "fields": [self[name] for name in option.field_names],
+                    }
+                    for option in options
+                ],
+            }
+            for slug, options in game_options().items()
+        ]
 
     def _fill_games(self) -> None:
         """The game menu and the iteration bounds, from the games' specs."""
@@ -379,25 +403,50 @@ class ExplorerForm(forms.Form):
                 f"{titles()[game]}: at most {limits[game]:,} iterations on the web "
                 f"(you asked for {iterations:,}; manage.py solve has no limit).",
             )
-        if game in games_with_options():
-            for name in ("up0", "up1", "up2"):
-                if not data.get(name) and name not in self.errors:
-                    self.add_error(name, "Choose an up card.")
-            if data.get("max_hits") in (None, "") and "max_hits" not in self.errors:
-                self.add_error("max_hits", "Choose 1 or 2.")
+        for option in options_of(game):
+            for name in option.field_names:
+                if data.get(name) in (None, "") and name not in self.errors:
+                    self.add_error(name, option.missing)
         return data
 
     def settings(self) -> SolveSettings:
         data = self.cleaned_data
-        if data["game"] not in games_with_options():
-            return SolveSettings(data["game"], data["algorithm"], data["iterations"])
-        return SolveSettings(
-            data["game"],
-            data["algorithm"],
-            data["iterations"],
-            up=(data["up0"], data["up1"], data["up2"]),
-            max_hits=data["max_hits"],
+        options = tuple(
+            (option.name, option.join([data[name] for name in option.field_names]))
+            for option in options_of(data["game"])
         )
+        return SolveSettings(data["game"], data["algorithm"], data["iterations"], options)
+
+
+def option_fields(option: SolverOption) -> list[tuple[str, forms.Field]]:
+    """The form's fields of one option: one menu, or one per part of its value."""
+    errors = {"invalid_choice": option.refused} if option.refused else {}
+    choices = list(option.choices)
+    if option.parts:
+        initial = option.split(option.initial) if option.initial is not None else ()
+        return [
+            (
+                name,
+                forms.ChoiceField(
+                    choices=choices,
+                    initial=initial[i] if i < len(initial) else None,
+                    required=False,
+                    label=label,
+                    error_messages=errors,
+                ),
+            )
+            for i, (name, label) in enumerate(zip(option.field_names, option.parts, strict=True))
+        ]
+    field = forms.TypedChoiceField(
+        choices=choices,
+        coerce=option.parse,
+        initial=option.initial,
+        required=False,
+        label=option.label,
+        help_text=option.web_help,
+        error_messages=errors,
+    )
+    return [(option.name, field)]
 
 
 # ------------------------------------------------------------------------------- the chart
@@ -530,8 +579,8 @@ def result_context(job: Job, at_text: str | None) -> dict[str, Any]:
         "at_invalid": False,
     }
     # the game lays its strategy out (games/<game>/strategy.py): tables, how to read them,
-    # and for a game explored a situation at a time (Blackjack++) where the view stands
-    solver = get_game(settings.game).solver
+    # and for a game explored a situation at a time where the view stands
+    solver = solvers().get(settings.game)
     if solver is not None and solver.strategy is not None:
         base = reverse("explorer-job", args=[job.id])
         context |= solver.strategy(doc.get("infosets", {}), doc.get("settings", {}), at_text, base)
@@ -547,7 +596,13 @@ def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy
             "limits": [(titles()[g], n) for g, n in web_limits().items()],
             "limits_json": json.dumps(web_limits()),
             "defaults_json": json.dumps(default_iterations()),
-            "option_games": " ".join(games_with_options()),
+            "option_groups": form.option_groups(),
+            "option_notes": [
+                (titles()[slug], option.web_note)
+                for slug, options in game_options().items()
+                for option in options
+                if option.web_note
+            ],
             "recent": REGISTRY.recent(),
             "busy": busy,
             "max_running": REGISTRY.max_running,
@@ -579,7 +634,8 @@ def explorer(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(status=303)
         response["Location"] = reverse("explorer-job", args=[job.id])
         return response
-    fields = ("game", "algorithm", "iterations", "up0", "up1", "up2", "max_hits")
+    fields = ["game", "algorithm", "iterations"]
+    fields += [n for options in game_options().values() for o in options for n in o.field_names]
     initial = {k: request.GET[k] for k in fields if k in request.GET}
     return _form_page(request, ExplorerForm(initial=initial))
 
@@ -610,10 +666,7 @@ def job_download(request: HttpRequest, job_id: str) -> HttpResponse:
     job = REGISTRY.get(job_id)
     if job is None or not job.done:
         raise Http404("no finished solve with this id")
-    s = job.settings
-    name = f"{s.game}-{s.algorithm.replace('+', 'plus')}-{s.iterations}"
-    if s.up is not None:
-        name += f"-{'-'.join(s.up)}-hits{s.max_hits}"
+    name = job.settings.file_name()
     response = HttpResponse(
         json.dumps(job.document, indent=1) + "\n", content_type="application/json"
     )

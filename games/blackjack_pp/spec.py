@@ -10,20 +10,11 @@ from games.engine.spec import GameSpec, SolverSpec
 HERE = Path(__file__).resolve().parent
 
 
-def solver_game(up: str | None = None, max_hits: int | None = None):
-    """The solver's Blackjack++: ``up`` cards of player 0, player 1 and the dealer (e.g.
-    ``"6,6,2"``) and at most ``max_hits`` hits (1, 2 or 3); ValueError says what is wrong."""
-    from games.blackjack_pp.tree import BlackjackPP, parse_up_cards
-
-    hits = 2 if max_hits is None else max_hits
-    if hits not in (1, 2, 3):
-        raise ValueError(f"--max-hits must be 1, 2 or 3 (got {hits})")
-    return BlackjackPP(parse_up_cards(up if up is not None else "6,6,2"), hits)
-
-
 def spec() -> GameSpec:
     from games.blackjack_pp import botapi
+    from games.blackjack_pp.dump import write_strategy_tree
     from games.blackjack_pp.rules import BlackjackPPState
+    from games.blackjack_pp.solving import OPTIONS, solver_game
     from games.blackjack_pp.strategy import strategy
     from games.blackjack_pp.table import BlackjackPPTable
     from games.blackjack_pp.tournament import DealsRoundRobin
@@ -51,7 +42,9 @@ def spec() -> GameSpec:
             web_limit=2_000,
             default_iterations=200,
             aliases=("blackjack", "blackjack_pp", "blackjackpp"),
-            options=("up", "max_hits"),
+            options=OPTIONS,
             strategy=strategy,
+            export=write_strategy_tree,
+            export_help="write the strategy as one folder per history",
         ),
     )

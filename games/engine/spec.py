@@ -9,7 +9,7 @@ package asks the spec and never branches on the game's name.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,22 +26,137 @@ FrameBuilder = Callable[[dict[str, Any], list[str]], list[dict[str, Any]]]
 
 
 @dataclass(frozen=True)
+class SolverOption:
+    """One option of a game's solver: a keyword of :attr:`SolverSpec.make`, a flag of
+    ``manage.py solve`` and a field (or a row of fields) of the strategy explorer's form.
+
+    A value is what the command line gives (``"6,6,2"``, ``2``). The form asks for it in one
+    menu of ``choices`` or, with ``parts``, in one menu per part, joined with ``separator``.
+    """
+
+    #: the keyword of ``make``; also the form field's name (the stem of its parts' names)
+    name: str
+    #: what the option is called: the form's label, and in words, lower-cased ("max hits 2")
+    label: str
+    #: what the command line's help says of it (the games that take it and the default are
+    #: added)
+    help: str = ""
+    #: the value ``make`` takes when the option is not given
+    default: Any = None
+    #: turns the command line's text (and the form's choice) into a value, e.g. ``int``
+    parse: Callable[[str], Any] = str
+    #: the command line's placeholder for the value (``--max-hits K``)
+    metavar: str = "VALUE"
+    #: the command-line flag, when not ``--`` and the name with dashes
+    flag_text: str = ""
+    # -- the strategy explorer's form (the web)
+    #: what the form offers, (value, what the menu says) pairs: the web's bounds (for a value
+    #: in parts, the choices of each part)
+    choices: tuple[tuple[Any, str], ...] = ()
+    #: what the form shows first
+    initial: Any = None
+    #: the labels of the value's parts when the form asks for it part by part (fields
+    #: ``<name>0``, ``<name>1``, ...), each from ``choices``
+    parts: tuple[str, ...] = ()
+    separator: str = ","
+    #: the form's help under the field
+    web_help: str = ""
+    #: the form's message for an empty field
+    missing: str = "Choose one."
+    #: the form's message for a value that is not among the choices (default: Django's)
+    refused: str = ""
+    #: the limit the web sets, for the page's list of limits ("max hits 1 or 2")
+    web_note: str = ""
+    #: a value as people read it (``"6,6,T"`` -> ``"6, 6, 10"``)
+    text: Callable[[Any], str] = str
+    #: how a value is named in a description; ``{}`` is the value as people read it
+    shown: str = ""
+    #: how a value appears in a file name (its parts joined with ``-``): ``"hits{}"``
+    file_name: str = "{}"
+
+    @property
+    def flag(self) -> str:
+        return self.flag_text or "--" + self.name.replace("_", "-")
+
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        """The form's fields for the option: one, or one per part."""
+        if self.parts:
+            return tuple(f"{self.name}{i}" for i in range(len(self.parts)))
+        return (self.name,)
+
+    def split(self, value: Any) -> tuple[Any, ...]:
+        """A value as the form's fields hold it."""
+        if self.parts:
+            return tuple(str(value).split(self.separator))
+        return (value,)
+
+    def join(self, fields: Sequence[Any]) -> Any:
+        """A value from the form's fields (each already one of the choices)."""
+        if self.parts:
+            return self.separator.join(str(f) for f in fields)
+        return fields[0]
+
+    def describe(self, value: Any) -> str:
+        """The value in words: ``up cards 6, 6, 10``."""
+        return (self.shown or self.label.lower() + " {}").format(self.text(value))
+
+    def detail(self, value: Any) -> str:
+        """The value in words with its parts named: ``up cards 6, 6, 10 (player 0, ...)``."""
+        if not self.parts:
+            return self.describe(value)
+        return f"{self.describe(value)} ({', '.join(p.lower() for p in self.parts)})"
+
+    def plain(self, value: Any) -> str:
+        """The value as the command line writes it, named: ``up cards 6,6,2`` (a list of
+        parts, as a game's ``settings()`` gives it, is joined with ``separator``)."""
+        if isinstance(value, list | tuple):
+            value = self.separator.join(str(v) for v in value)
+        return f"{self.label.lower()} {value}"
+
+    def key(self, value: Any) -> str:
+        """The value in a solve's cache key."""
+        return str(value)
+
+    def file_text(self, value: Any) -> str:
+        """The value in a file name: ``6-6-2``, ``hits1``."""
+        return self.file_name.format("-".join(str(v) for v in self.split(value)))
+
+
+#: what ``manage.py solve --out DIR`` does for a game: ``export(directory, game, strategy,
+#: algorithm, iterations) -> files written``, where ``strategy`` is the solved average
+#: strategy as ``games.solver.export.strategy_table`` gives it and ``algorithm`` its title
+Exporter = Callable[[Path, Any, dict[str, dict[str, float]], str, int], int]
+
+
+@dataclass(frozen=True)
 class SolverSpec:
     """A game the CFR solver can solve (``manage.py solve`` and the strategy explorer)."""
 
-    #: ``make(**options) -> games.solver.game.Game``; options are the game's own (Blackjack++:
-    #: ``up``, ``max_hits``); a wrong option raises ValueError with the reason
+    #: ``make(**options) -> games.solver.game.Game``; an option not given is left out (its
+    #: default is ``make``'s); a wrong option raises ValueError with the reason
     make: Callable[..., Any]
     #: the most iterations a solve on the web may run, and what the form offers first
     web_limit: int = 1_000
     default_iterations: int = 100
     #: other names ``manage.py solve`` accepts for the game
     aliases: tuple[str, ...] = ()
-    #: the options ``make`` takes besides the game (command-line flags of ``manage.py solve``)
-    options: tuple[str, ...] = ()
+    #: the options ``make`` takes besides the game: flags of ``manage.py solve`` and fields
+    #: of the explorer's form
+    options: tuple[SolverOption, ...] = ()
     #: the solved strategy as the explorer shows it: ``strategy(infosets, settings, at,
     #: base_url) -> {"tables": [...], "reading": text, ...}`` (games/solver/views.py)
     strategy: Callable[..., dict[str, Any]] | None = None
+    #: what ``manage.py solve --out DIR`` writes, if the game writes more than ``--json``
+    export: Exporter | None = None
+    #: the command line's help of ``--out`` for the game
+    export_help: str = ""
+
+    def option(self, name: str) -> SolverOption:
+        for option in self.options:
+            if option.name == name:
+                return option
+        raise KeyError(f"no solver option {name!r}")
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ def strategy_array(tree: FlatTree, table: dict[str, dict[str, float]]) -> np.nda
 
 def result_document(game: Game, solver: Solver) -> dict[str, Any]:
     """The ``--json`` document: the issue's keys first, then the settings, the expectation of
-    the game's extra figures (Blackjack++'s points per seat), tree size, timings and the
+    the game's extra figures (``Game.stat_names``), tree size, timings and the
     convergence record (iteration, exploitability)."""
     tree = solver.tree
     sigma = solver.average_strategy()

@@ -51,8 +51,8 @@ class Game(ABC):
     name: str = ""
     #: what people call it, e.g. ``Kuhn poker``
     title: str = ""
-    #: names of extra figures every terminal gives in ``Terminal.stats`` (e.g. Blackjack++'s
-    #: points of each seat), whose expectation the solver reports beside the payoffs
+    #: names of extra figures every terminal gives in ``Terminal.stats`` (e.g. the points of
+    #: each seat, a dealer's too), whose expectation the solver reports beside the payoffs
     stat_names: tuple[str, ...] = ()
 
     @abstractmethod

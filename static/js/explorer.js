@@ -1,7 +1,8 @@
-// The strategy explorer. On the form: shows a game's own options (Blackjack++'s) only for it and
-// keeps the iterations field within the chosen game's limit. On a solve's page: polls the
-// progress JSON, moves the progress bar, and reloads once the solve is done. Without this
-// script the form still works and the solve's page refreshes itself.
+// The strategy explorer. On the form: shows a game's own options (the fieldset marked with
+// its slug in data-game-option) only for that game and keeps the iterations field within the
+// chosen game's limit. On a solve's page: polls the progress JSON, moves the progress bar,
+// and reloads once the solve is done. Without this script the form still works and the
+// solve's page refreshes itself.
 (function () {
   'use strict';
 
@@ -10,7 +11,7 @@
     var limits = JSON.parse(form.getAttribute('data-limits') || '{}');
     var game = form.querySelector('[name="game"]');
     var iterations = form.querySelector('[name="iterations"]');
-    var options = document.getElementById('blackjack-options');
+    var groups = form.querySelectorAll('fieldset[data-game-option]');
     // `clamp`: a game just chosen brings its limit down on the number; on load the number
     // stays what was asked, so that the page's message about it stays true
     var syncForm = function (clamp) {
@@ -20,11 +21,12 @@
         iterations.max = String(limit);
         if (clamp && Number(iterations.value) > limit) iterations.value = String(limit);
       }
-      // the games whose own options these fields are (the page names them)
-      var wanted = (options.getAttribute('data-games') || '').split(' ');
-      var own = wanted.indexOf(chosen) >= 0;
-      options.hidden = !own;
-      options.disabled = !own;
+      // each game's own options: shown and sent only for that game
+      for (var i = 0; i < groups.length; i++) {
+        var own = groups[i].getAttribute('data-game-option') === chosen;
+        groups[i].hidden = !own;
+        groups[i].disabled = !own;
+      }
     };
     game.addEventListener('change', function () { syncForm(true); });
     syncForm(false);

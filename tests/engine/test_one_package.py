@@ -54,6 +54,40 @@ def test_no_game_is_named_outside_its_own_package():
     assert not fixed, f"fewer game names than KNOWN says (shrink KNOWN): {fixed}"
 
 
+#: the solver's command and the strategy explorer: every game's solver options, limits and
+#: export come from its spec (``SolverSpec``), so these name no game at all, in any form
+SOLVER_FILES = (
+    "games/explorer.py",
+    "games/management/commands/solve.py",
+    "games/solver_games/__init__.py",
+    "templates/solver/explorer.html",
+    "templates/solver/job.html",
+    "static/js/explorer.js",
+    "static/css/explorer.css",
+)
+
+
+def names_of_games() -> set[str]:
+    """Every way a game is named: slug, title, the solver's aliases and the package."""
+    names: set[str] = set()
+    for slug, module in GAMES.items():
+        spec = get_game(slug)
+        names |= {slug, spec.title, module.split(".")[1]}
+        if spec.solver is not None:
+            names |= set(spec.solver.aliases)
+    return names
+
+
+def test_the_solver_command_and_the_explorer_name_no_game():
+    words = "|".join(re.escape(name) for name in sorted(names_of_games(), key=len, reverse=True))
+    pattern = re.compile(rf"(?<!\w)({words})(?!\w)", re.IGNORECASE)
+    found = {
+        f: sorted(set(pattern.findall((ROOT / f).read_text(encoding="utf-8"))))
+        for f in SOLVER_FILES
+    }
+    assert {f: names for f, names in found.items() if names} == {}
+
+
 def test_the_registry_lists_each_game_once_and_each_spec_is_its_own():
     for slug, module in GAMES.items():
         spec = get_game(slug)

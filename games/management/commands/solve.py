@@ -1,4 +1,7 @@
-"""``manage.py solve GAME``: solve Kuhn poker, Leduc hold'em or Blackjack++ with CFR / CFR+."""
+"""``manage.py solve GAME``: solve a game with CFR / CFR+ (the games whose spec has a solver).
+
+A game's own options (``SolverSpec.options``) are flags here, and what ``--out`` writes is the
+game's ``SolverSpec.export``: this command names no game."""
 
 from __future__ import annotations
 
@@ -12,12 +15,29 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from games.blackjack_pp.dump import write_strategy_tree
-from games.blackjack_pp.tree import BlackjackPP
 from games.solver.cfr import ALGORITHMS, Solver
 from games.solver.export import ALGORITHM_NAMES, result_document, strategy_table, write_json
 from games.solver.tree import TreeError, build
-from games.solver_games import GameChoiceError, make_game, titles
+from games.solver_games import (
+    GameChoiceError,
+    canonical,
+    make_game,
+    options_by_name,
+    solvers,
+    titles,
+)
+
+#: the command's own options (a game's option may not take one of these names)
+OWN = ("game", "algorithm", "iterations", "json", "out", "no_progress")
+
+
+def exporters() -> dict[str, str]:
+    """Slug -> what ``--out`` writes, for the games that export."""
+    return {
+        slug: solver.export_help or "write the strategy"
+        for slug, solver in solvers().items()
+        if solver.export is not None
+    }
 
 
 class Command(BaseCommand):
@@ -42,21 +62,48 @@ class Command(BaseCommand):
         parser.add_argument(
             "--json", type=Path, metavar="PATH", help="write the solved strategy as JSON here"
         )
-        parser.add_argument(
-            "--out",
-            type=Path,
-            metavar="DIR",
-            help="blackjack-pp: write the strategy as one folder per history",
-        )
-        parser.add_argument(
-            "--up",
-            metavar="CARDS",
-            help="blackjack-pp: up cards of player 0, player 1 and the dealer (default 6,6,2)",
-        )
-        parser.add_argument(
-            "--max-hits", type=int, metavar="K", help="blackjack-pp: 1, 2 or 3 (default 2)"
-        )
+        exports = exporters()
+        if exports:
+            parser.add_argument(
+                "--out",
+                type=Path,
+                metavar="DIR",
+                help="; ".join(f"{slug}: {text}" for slug, text in exports.items()),
+            )
+        self._add_game_options(parser)
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    def _add_game_options(self, parser: CommandParser) -> None:
+        """One flag per option of the solvable games (a flag several games take is added
+        once; they must agree on how it reads)."""
+        for name, declared in options_by_name().items():
+            first = declared[0][1]
+            if name in OWN or first.flag.lstrip("-").replace("-", "_") in OWN:
+                raise CommandError(
+                    f"{declared[0][0]}: a game's option may not be named like the command's "
+                    f"own {first.flag}"
+                )
+            differ = [
+                slug
+                for slug, option in declared
+                if (option.flag, option.parse, option.metavar)
+                != (first.flag, first.parse, first.metavar)
+            ]
+            if differ:
+                raise CommandError(
+                    f"{first.flag} reads differently for {declared[0][0]} and {', '.join(differ)}"
+                )
+            parser.add_argument(
+                first.flag,
+                dest=name,
+                type=first.parse,
+                metavar=first.metavar,
+                help="; ".join(
+                    f"{slug}: {option.help}"
+                    + ("" if option.default is None else f" (default {option.default})")
+                    for slug, option in declared
+                ),
+            )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         algorithm = opts["algorithm"].lower()
@@ -67,20 +114,28 @@ class Command(BaseCommand):
         iterations = opts["iterations"]
         if iterations < 1:
             raise CommandError(f"--iterations must be at least 1 (got {iterations})")
+        options = {name: opts.get(name) for name in options_by_name()}
         try:
-            game = make_game(opts["game"], up=opts["up"], max_hits=opts["max_hits"])
+            slug = canonical(opts["game"])
+            game = make_game(slug, **options)
         except GameChoiceError as exc:
             raise CommandError(str(exc)) from None
-        if opts["out"] is not None and not isinstance(game, BlackjackPP):
-            raise CommandError("--out writes Blackjack++ strategies: use --json for this game")
+        solver_spec = solvers()[slug]
+        out_dir = opts.get("out")
+        if out_dir is not None and solver_spec.export is None:
+            exporting = [titles()[g] for g in exporters()]
+            raise CommandError(
+                f"--out writes {' and '.join(exporting)} strategies: use --json for this game"
+            )
 
         err = Console(stderr=True)
         stream = getattr(self.stdout, "_out", sys.stdout)
         out = Console(file=stream, width=None if stream.isatty() else 100)
         heading = game.title
-        if isinstance(game, BlackjackPP):
-            up = ",".join(str(c) for c in game.settings()["up"])
-            heading += f" (up cards {up}, max hits {game.max_hits})"
+        settings = game.settings()
+        named = [o.plain(settings[o.name]) for o in solver_spec.options if o.name in settings]
+        if named:
+            heading += f" ({', '.join(named)})"
         try:
             if opts["no_progress"] or not err.is_terminal:
                 tree = build(game)
@@ -107,18 +162,18 @@ class Command(BaseCommand):
         if opts["json"] is not None:
             write_json(opts["json"], document)
             err.print(f"strategy written to {opts['json']}")
-        if opts["out"] is not None:
+        if out_dir is not None:
+            assert solver_spec.export is not None
             started = time.perf_counter()
-            assert isinstance(game, BlackjackPP)
-            count = write_strategy_tree(
-                opts["out"],
+            count = solver_spec.export(
+                out_dir,
                 game,
                 strategy_table(tree, solver.average_strategy()),
                 ALGORITHM_NAMES[algorithm],
                 solver.iterations,
             )
             err.print(
-                f"{count} strategy files written under {opts['out']} "
+                f"{count} strategy files written under {out_dir} "
                 f"in {time.perf_counter() - started:.1f} s"
             )
 

@@ -1,0 +1,60 @@
+"""Blackjack++ for the CFR solver: the game it solves, its options (the up cards and the most
+hits: flags of ``manage.py solve`` and fields of the strategy explorer). What
+``manage.py solve --out`` writes is games/blackjack_pp/dump.py."""
+
+from __future__ import annotations
+
+from games.blackjack_pp.tree import MAX_HITS, NAMES, BlackjackPP, parse_up_cards
+from games.engine.spec import SolverOption
+
+
+def _up_text(value: str) -> str:
+    """``"6,6,T"`` -> ``"6, 6, 10"``."""
+    return ", ".join("10" if card == "T" else card for card in value.split(","))
+
+
+UP = SolverOption(
+    name="up",
+    label="Up cards",
+    help="up cards of player 0, player 1 and the dealer",
+    default="6,6,2",
+    metavar="CARDS",
+    # card values as the keys write them (``T`` is any ten-valued card)
+    choices=tuple((NAMES[v], "10 / J / Q / K" if v == 10 else NAMES[v]) for v in range(1, 11)),
+    initial="6,6,2",
+    parts=("Player 0", "Player 1", "Dealer"),
+    missing="Choose an up card.",
+    text=_up_text,
+)
+
+#: the web stops at 2 hits: 3 takes minutes and gigabytes
+WEB_MAX_HITS = (1, 2)
+
+HITS = SolverOption(
+    name="max_hits",
+    label="Max hits",
+    help=", ".join(str(n) for n in MAX_HITS[:-1]) + f" or {MAX_HITS[-1]}",
+    default=2,
+    parse=int,
+    metavar="K",
+    choices=tuple((n, str(n)) for n in WEB_MAX_HITS),
+    initial=1,
+    web_help="1 solves in about a second; 2 builds a tree of about a million histories "
+    "and takes up to a minute. (3 is for the command line.)",
+    missing="Choose 1 or 2.",
+    refused="On the web, max hits is 1 or 2: 3 takes minutes and gigabytes, "
+    "use manage.py solve for it.",
+    web_note="max hits 1 or 2",
+    file_name="hits{}",
+)
+
+OPTIONS = (UP, HITS)
+
+
+def solver_game(up: str | None = None, max_hits: int | None = None) -> BlackjackPP:
+    """The solver's Blackjack++: ``up`` cards of player 0, player 1 and the dealer (e.g.
+    ``"6,6,2"``) and at most ``max_hits`` hits (1, 2 or 3); ValueError says what is wrong."""
+    hits = HITS.default if max_hits is None else max_hits
+    if hits not in MAX_HITS:
+        raise ValueError(f"{HITS.flag} must be {HITS.help} (got {hits})")
+    return BlackjackPP(parse_up_cards(up if up is not None else UP.default), hits)
