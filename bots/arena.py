@@ -2,8 +2,10 @@
 
 The game's tournament format (``games/<game>/tournament.py``) decides who plays whom and
 how results add up; this module loads the bots, plays the scheduled matches through the
-match runner and collects the standings. Needs no database. Used by ``manage.py arena`` and
-the benchmarks.
+match runner and collects the standings. Each bot is a seat entry of ``bots.playing``, made
+into its agent there like the worker's and the live tables' bots, once for the whole
+tournament: its process is started and checked before the first match. Needs no database.
+Used by ``manage.py arena`` and the benchmarks.
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bots.launch import bot_launch, plain_launch
-from bots.process import BotProcess, BotStartError, ProcessAgent
-from bots.runtimes import UnsupportedBot
+from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
+from bots.process import BotProcess, Hello, ProcessAgent
+from bots.runtimes import language_of
 from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename
@@ -73,13 +75,15 @@ class Arena:
             raise ArenaError(f"an arena needs at least {self.format.min_bots} bots{hint}")
         self.logs = logs
         self.tc = time_control or game.time_control
-        self.in_process_builtins = in_process_builtins
         #: the game's settings for every match (Ultimate Texas Hold'em: rounds per session)
         self.config = dict(config or {})
         #: bot files run in the sandbox; built-ins (trusted) in-process or as plain processes
-        self.sandbox = sandbox
-        self.sandbox_limits = sandbox_limits
-        self.sandbox_config = sandbox_config
+        self.launching = Launching(
+            sandbox=sandbox,
+            limits=sandbox_limits,
+            config=sandbox_config,
+            in_process_builtins=in_process_builtins,
+        )
         self.entrants: list[Entrant] = []
         self.error_dir = logs / "stderr" if logs else Path(tempfile.mkdtemp(prefix="arena-logs-"))
         self.error_dir.mkdir(parents=True, exist_ok=True)
@@ -93,58 +97,62 @@ class Arena:
 
     # ---- setting up ---------------------------------------------------------------------
     def _entrant(self, source: str) -> Entrant:
+        entry = self._entry(source)
+        try:
+            agent, process = seat_agent(
+                self.game, entry, launching=self.launching, startup_timeout=self.tc.startup
+            )
+        except LAUNCH_ERRORS as exc:
+            raise ArenaError(str(exc)) from None
+        if process is None:  # a built-in bot in this process
+            return Entrant(source, agent, Standing(agent.name, source))
+        hello = self._start(source, entry, process)
+        return Entrant(source, agent, Standing(hello.name, source), process=process)
+
+    def _entry(self, source: str) -> Entry:
+        """The seat entry of a source: a built-in bot (named as its class says) or a bot file,
+        run where it is, with its stderr log."""
         if source.startswith("builtin:"):
             name = source.removeprefix("builtin:")
             try:
                 path = self.game.builtin_path(name)
             except KeyError as exc:
                 raise ArenaError(str(exc.args[0])) from None
-            if self.in_process_builtins:
-                cls = self.game.builtin_class(name)
-                agent = InProcessAgent(cls, self.game.bot_call, getattr(cls, "name", name))
-                return Entrant(source, agent, Standing(agent.name, source))
-            return self._process_entrant(source, path, trusted=True)
-        path = Path(source)
-        if not path.exists():
-            raise ArenaError(f"{source}: no such file")
-        if not path.is_file():
-            raise ArenaError(f"{source}: not a file")
-        return self._process_entrant(source, path, trusted=False)
-
-    def _process_entrant(self, source: str, path: Path, *, trusted: bool) -> Entrant:
-        sandboxed = self.sandbox and not trusted
-        try:
-            if sandboxed:
-                launch = bot_launch(
-                    path, game=self.game, limits=self.sandbox_limits, config=self.sandbox_config
-                )
-            else:
-                launch = plain_launch(path, game=self.game.slug)
-        except (UnsupportedBot, BotStartError) as exc:
-            raise ArenaError(str(exc)) from None
+            own_name = getattr(self.game.builtin_class(name), "name", name)
+            entry = Entry(own_name, builtin=name)
+        else:
+            path = Path(source)
+            if not path.exists():
+                raise ArenaError(f"{source}: no such file")
+            if not path.is_file():
+                raise ArenaError(f"{source}: not a file")
+            entry = Entry(path.stem, path=path)
         log = self.error_dir / f"{len(self.entrants):02d}-{safe_filename(path.stem)}.stderr.log"
-        process = BotProcess(launch, label=path.stem, stderr_log=log)
+        return replace(entry, stderr_log=log)
+
+    def _start(self, source: str, entry: Entry, process: BotProcess) -> Hello:
+        """Start a bot's process before the tournament: one that cannot start, or that lacks
+        a method of the game's contract, is refused in one line."""
         try:
             hello = process.start(self.tc.startup)
         except AgentFault as exc:
             process.close()
-            if sandboxed:
-                self._check_sandbox(path)
-            where = f" (traceback in {log})" if log.exists() and log.stat().st_size else ""
+            if process.launch.sandbox and entry.path is not None:
+                self._check_sandbox(entry.path)
+            log = entry.stderr_log
+            where = f" (traceback in {log})" if log and log.exists() and log.stat().st_size else ""
             raise ArenaError(f"{source}: {exc.reason}{where}") from None
         missing = [m for m in self.game.methods if m not in hello.methods]
         if missing:
             process.close()
             owner = "class Bot" if hello.language == "python" else "the bot object"
             raise ArenaError(f"{source}: {owner} has no method {', '.join(missing)}")
-        agent = ProcessAgent(process, self.game.bot_call, startup_timeout=self.tc.startup)
-        return Entrant(source, agent, Standing(hello.name, source), process=process)
+        return hello
 
     def _check_sandbox(self, path: Path) -> None:
         """A bot failed to start in the sandbox: say so if the sandbox itself is broken."""
-        language = "javascript" if path.suffix.lower() == ".js" else "python"
         try:
-            self_test(self.sandbox_config, language)
+            self_test(self.launching.config, language_of(path))
         except SandboxError as exc:
             raise ArenaError(
                 f"{exc} (--no-sandbox runs your own bots without it, for debugging)"

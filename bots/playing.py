@@ -1,9 +1,13 @@
-"""Playing one match of stored bot versions, each in its own sandbox.
+"""Seats and matches: how a bot becomes an agent at the table, and one match of them.
 
-The versions' code is written to a private temporary folder (mode 0700, removed afterwards)
-and launched with :func:`bots.launch.bot_launch` (always sandboxed). Built-in bots, which are
-part of the project, may sit at the table as in-process agents (validation does that).
-Nothing here touches the database: the caller hands in code and gets a :class:`Played`.
+Every seat is an :class:`Entry`, and :func:`seat_agent` turns it into its agent wherever bots
+play: the worker and validation (through :func:`play`), live tables (:func:`play_async`) and
+the command-line arena (``bots.arena``, which keeps its agents for a whole tournament).
+Uploaded code is written to a private temporary folder (mode 0700, removed afterwards) and
+launched with :func:`bots.launch.bot_launch` in the sandbox; built-in bots, which are part
+of the project, sit at the table as in-process agents. :class:`Launching` holds what the
+arena may change about that. Nothing here touches the database: the caller hands in code and
+gets a :class:`Played`.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 
 from bots.launch import bot_launch
 from bots.process import BotProcess, BotStartError, ProcessAgent
-from bots.sandbox import SandboxUnavailable
+from bots.sandbox import SandboxConfig, SandboxLimits, SandboxUnavailable
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
@@ -30,10 +34,16 @@ from games.registry import GameSpec
 #: what of a bot's stderr is kept per match for its owner
 STDERR_KEEP = 16 * 1024
 
+#: what launching a bot raises when the bot cannot be launched (a file type no host runs, a
+#: file the sandbox refuses...): in a match the seat's "startup" fault, in the arena its error.
+#: SandboxUnavailable, a fault of the machine rather than the bot's, is one of them too.
+LAUNCH_ERRORS = (BotStartError, ValueError)
+
 
 @dataclass(frozen=True)
 class Entry:
-    """One seat: uploaded code (run in the sandbox) or a built-in bot's name (in-process)."""
+    """One seat: uploaded code or a bot file (run in the sandbox), a built-in bot's name
+    (in-process), or an agent of its own."""
 
     name: str
     code: str | None = None
@@ -43,6 +53,29 @@ class Entry:
     key: Any = None
     #: a seat that is not a bot (a person at a live table) brings its own Agent
     agent: Agent | None = None
+    #: a bot file run where it is (the arena's), instead of ``code`` written to a folder
+    path: Path | None = None
+    #: a file that keeps all the bot process's stderr (the arena's logs), not only its tail
+    stderr_log: Path | None = None
+
+
+@dataclass(frozen=True)
+class Launching:
+    """How the entries' bots run. The defaults are the site's (worker, validation, live
+    tables); the command-line arena passes its options: built-ins as child processes (what a
+    process costs), bot files outside the sandbox (an author debugging their own bot), other
+    sandbox limits or machine settings (tests, benchmarks)."""
+
+    #: bot files and uploaded code in the sandbox; built-in bots are trusted and never are
+    sandbox: bool = True
+    limits: SandboxLimits | None = None
+    config: SandboxConfig | None = None
+    #: built-in bots as in-process agents, else as plain child processes
+    in_process_builtins: bool = True
+
+
+#: the site's way: bots from outside in the sandbox, with the game's limits
+SITE = Launching()
 
 
 @dataclass
@@ -89,14 +122,19 @@ class ProcessCache:
         self.size = size
         self._items: OrderedDict[tuple[str, Any], BotProcess] = OrderedDict()
 
-    def get(self, game: GameSpec, entry: Entry, folder: Path, seat: int) -> BotProcess | Agent:
+    def get(
+        self,
+        game: GameSpec,
+        entry: Entry,
+        folder: Path | None,
+        seat: int,
+        launching: Launching = SITE,
+    ) -> BotProcess:
+        """The entry's process, launched if it is not kept yet (raises as launching does)."""
         key = (game.slug, entry.key)
         process = self._items.pop(key, None)
         if process is None:
-            made = _launch(game, entry, folder, seat)
-            if not isinstance(made, BotProcess):
-                return made
-            process = made
+            process = _process(game, entry, launching, folder, seat)
         self._items[key] = process
         while len(self._items) > self.size:
             _, oldest = self._items.popitem(last=False)
@@ -188,13 +226,20 @@ class _Seating:
         self.agents: list[Agent] = []
         self.processes: list[BotProcess | None] = []
         self.owned: list[BotProcess] = []
-        # a private folder only for code to write (people and built-ins need none)
-        code = any(entry.agent is None and entry.builtin is None for entry in entries)
+        # a private folder only for code to write (people, built-ins and files need none)
+        code = any(_writes_code(entry) for entry in entries)
         self.folder = tempfile.TemporaryDirectory(prefix="match-") if code else None
         where = Path(self.folder.name if self.folder is not None else tempfile.gettempdir())
         try:
             for seat, entry in enumerate(entries):
-                agent, process = _agent(game, entry, where, seat, cache, self.owned)
+                try:
+                    agent, process = seat_agent(
+                        game, entry, folder=where, seat=seat, cache=cache, owned=self.owned
+                    )
+                except SandboxUnavailable:
+                    raise
+                except LAUNCH_ERRORS as exc:  # the seat faults at the start of the match
+                    agent, process = BrokenAgent(entry.name, "startup", str(exc)), None
                 self.agents.append(agent)
                 self.processes.append(process)
         except BaseException:
@@ -213,47 +258,67 @@ class _Seating:
                 self.folder.cleanup()
 
 
-def _agent(
+def seat_agent(
     game: GameSpec,
     entry: Entry,
-    folder: Path,
-    seat: int,
-    cache: ProcessCache | None,
-    owned: list[BotProcess],
+    *,
+    launching: Launching = SITE,
+    folder: Path | None = None,
+    seat: int = 0,
+    cache: ProcessCache | None = None,
+    owned: list[BotProcess] | None = None,
+    startup_timeout: float | None = None,
 ) -> tuple[Agent, BotProcess | None]:
+    """The agent that plays ``entry``, and its bot process if it has one (launched, not
+    started: :class:`ProcessAgent` starts it at its first match). Uploaded code is written
+    into ``folder`` (one folder per seat). A process comes from ``cache`` when given (entries
+    with a key); otherwise it is appended to ``owned``, whose holder closes it. Raises
+    :data:`LAUNCH_ERRORS` if the bot cannot be launched."""
     if entry.agent is not None:
         return entry.agent, None
-    if entry.builtin is not None:
+    if entry.builtin is not None and launching.in_process_builtins:
         cls = game.builtin_class(entry.builtin)
         return InProcessAgent(cls, game.bot_call, entry.name), None
     if cache is not None and entry.key is not None:
-        made = cache.get(game, entry, folder, seat)
+        process = cache.get(game, entry, folder, seat, launching)
     else:
-        made = _launch(game, entry, folder, seat)
-        if isinstance(made, BotProcess):
-            owned.append(made)
-    if not isinstance(made, BotProcess):
-        return made, None
-    agent = ProcessAgent(made, game.bot_call, startup_timeout=game.time_control.startup)
+        process = _process(game, entry, launching, folder, seat)
+        if owned is not None:
+            owned.append(process)
+    timeout = game.time_control.startup if startup_timeout is None else startup_timeout
+    agent = ProcessAgent(process, game.bot_call, startup_timeout=timeout)
     agent.name = entry.name
-    return agent, made
+    return agent, process
 
 
-def _launch(game: GameSpec, entry: Entry, folder: Path, seat: int) -> BotProcess | Agent:
-    """A BotProcess for uploaded code (not started), or a BrokenAgent saying why not. The
-    sandbox reads the file at launch, so the folder may go right after."""
-    assert entry.code is not None
+def _process(
+    game: GameSpec, entry: Entry, launching: Launching, folder: Path | None, seat: int
+) -> BotProcess:
+    """A BotProcess (not started) for a built-in bot's own file (trusted: never in the
+    sandbox), a bot file where it is, or uploaded code written into ``folder`` (the sandbox
+    reads the file at launch, so the folder may go right after)."""
+    if entry.builtin is not None:
+        path, sandboxed = game.builtin_path(entry.builtin), False
+    else:
+        path = entry.path if entry.path is not None else _write_code(entry, folder, seat)
+        sandboxed = launching.sandbox
+    launch = bot_launch(
+        path, game=game, sandboxed=sandboxed, limits=launching.limits, config=launching.config
+    )
+    return BotProcess(launch, label=entry.name, stderr_log=entry.stderr_log)
+
+
+def _writes_code(entry: Entry) -> bool:
+    return entry.agent is None and entry.builtin is None and entry.path is None
+
+
+def _write_code(entry: Entry, folder: Path | None, seat: int) -> Path:
+    assert entry.code is not None and folder is not None, "code needs a folder to go to"
     seat_dir = folder / f"seat{seat}"
     seat_dir.mkdir(mode=0o700)
     path = seat_dir / safe_filename(entry.filename)
     path.write_text(entry.code)
-    try:
-        launch = bot_launch(path, game=game, sandboxed=True)
-    except SandboxUnavailable:
-        raise
-    except (BotStartError, ValueError) as exc:
-        return BrokenAgent(entry.name, "startup", str(exc))
-    return BotProcess(launch, label=entry.name)
+    return path
 
 
 def _reports(

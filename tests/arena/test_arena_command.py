@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from bots.arena import Arena
+from bots.process import ProcessAgent
+from games.registry import get_game
 from tests.arena.conftest import FIRST_CARD_BOT
 
 
@@ -230,3 +233,42 @@ def test_a_bots_name_and_reasons_are_shown_never_interpreted(tmp_path, bot_file,
     assert "[/evil] (faulty)" in table
     assert "ValueError: [/bold] \\x1b[2J cleared" in err
     assert "\x1b[2J" not in err + table
+
+
+def test_it_reads_a_configuration_file_for_any_game(tmp_path, bot_file):
+    # the original kit's format: bot folders (helper modules skipped), single bots, a seed
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "first.py").write_text(FIRST_CARD_BOT.format(name="first"))
+    (folder / "helper.py").write_text("SOMETHING = 1\n")
+    config = tmp_path / "config.json"
+    config.write_text(
+        json.dumps({"game": "rps-poker", "ai_dirs": ["mine"], "ai": ["builtin:minimal"],
+                    "seed": 4})
+    )  # fmt: skip
+    out_json = tmp_path / "r.json"
+    out = io.StringIO()
+    call_command(
+        "arena", "--config", str(config), "--rounds", "1", "--no-progress", "--json",
+        str(out_json), stdout=out,
+    )  # fmt: skip
+    data = json.loads(out_json.read_text())
+    assert data["game"] == "rps-poker" and data["seed"] == 4 and data["matches"] == 1
+    assert {b["source"] for b in data["bots"]} == {str(folder / "first.py"), "builtin:minimal"}
+
+
+def test_it_can_run_built_in_bots_as_child_processes(tmp_path):
+    # what the benchmarks compare: the same bots through the protocol, in plain processes
+    game = get_game("rps-poker")
+    logs = tmp_path / "logs"
+    with Arena(game, ["builtin:simple", "builtin:minimal"], in_process_builtins=False,
+               logs=logs) as arena:  # fmt: skip
+        assert all(isinstance(e.agent, ProcessAgent) for e in arena.entrants)
+        assert not any(e.process.launch.sandbox for e in arena.entrants)  # trusted
+        summary = arena.run(rounds=2, seed=5)
+    assert summary["matches"] == 2
+    assert {b["name"] for b in summary["bots"]} == {"simple", "minimal"}
+    assert sorted(p.name for p in (logs / "stderr").iterdir()) == [
+        "00-simple.stderr.log",
+        "01-minimal.stderr.log",
+    ]

@@ -144,6 +144,7 @@ def test_it_reads_the_original_kits_config_file(tmp_path):
         ({"game": "last-card", "ai_dirs": ["nowhere"]}, "'nowhere' is not a folder"),
         ({"game": "last-card", "ais_dir": []}, "unknown key 'ais_dir'"),
         ({"ai": ["builtin:naive"]}, "name the --game"),
+        ({"game": "nope", "ai": ["builtin:naive"]}, r"unknown game 'nope' \(known: "),
     ],
 )
 def test_it_names_the_problem_with_a_bad_config_file(tmp_path, config, message):

@@ -14,8 +14,8 @@ from rich.table import Table
 from rich.text import Text
 
 from bots.arena import Arena, ArenaError
+from bots.arenaconfig import ConfigError, apply_config
 from games.engine import untrusted
-from games.last_card.kitconfig import ConfigError, apply_kit_config
 from games.registry import game_slugs, games, get_game
 
 
@@ -84,7 +84,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts) -> None:
         try:
-            notes = apply_kit_config(opts) if opts["config"] else []
+            notes = apply_config(opts) if opts["config"] else []
         except ConfigError as exc:
             raise CommandError(str(exc)) from None
         if not opts["game"] or not opts["bots"]:

@@ -1,13 +1,15 @@
-"""The original Last Card kit's tournament configuration, read by ``arena --config``:
+"""Tournament configuration files for ``manage.py arena --config``, in the format of the
+original bot kit (every game's bots are files of the same kinds, so every game reads it):
 
-    {"game": "last-card", "ai_dirs": ["my-bots"], "ai": ["alice.py", "builtin:naive"],
+    {"game": "<game>", "ai_dirs": ["my-bots"], "ai": ["alice.py", "builtin:NAME"],
      "num_games": 1000}
 
 ``ai_dirs`` adds every bot file of each folder (``.js``, and ``.py`` with a ``class Bot``:
-helper modules such as a copy of ``movecheck.py`` may sit beside the bots), ``ai`` names single bots
-(files or ``builtin:NAME``), ``num_games`` is the number of games; ``seed`` may be given too.
-Relative paths are relative to the configuration file's folder. Options given on the command
-line win over the file; bots named on the command line join the file's.
+helper modules, such as a copy of a game's toolkit module, may sit beside the bots), ``ai``
+(or ``ais``) names single bots (files or ``builtin:NAME``), ``num_games`` is the number of
+games; ``seed`` may be given too. Relative paths are relative to the configuration file's
+folder. Options given on the command line win over the file; bots named on the command line
+join the file's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+
+from games.registry import game_slugs
 
 BOT_SUFFIXES = (".py", ".js")
 BOT_CLASS = re.compile(r"^class Bot\b", re.MULTILINE)
@@ -26,8 +30,8 @@ class ConfigError(ValueError):
     """A configuration file that cannot be used; the message names the problem."""
 
 
-def read_kit_config(path: Path) -> dict[str, Any]:
-    """``{"game", "bots", "games", "seed", "skipped"}`` from a kit configuration file."""
+def read_config(path: Path) -> dict[str, Any]:
+    """``{"game", "bots", "games", "seed", "skipped"}`` from a configuration file."""
     try:
         data = json.loads(path.read_text())
     except FileNotFoundError:
@@ -62,8 +66,11 @@ def read_kit_config(path: Path) -> dict[str, Any]:
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise ConfigError(f"{path}: seed must be a whole number, not {seed!r}")
     game = data.get("game")
+    known = game_slugs()
     if game is not None and not isinstance(game, str):
-        raise ConfigError(f"{path}: game must be a name like 'last-card', not {game!r}")
+        raise ConfigError(f"{path}: game must be a name like {known[0]!r}, not {game!r}")
+    if game is not None and game not in known:
+        raise ConfigError(f"{path}: unknown game {game!r} (known: {', '.join(known)})")
     return {"game": game, "bots": bots, "games": games, "seed": seed, "skipped": skipped}
 
 
@@ -74,9 +81,9 @@ def _strings(data: dict[str, Any], key: str, path: Path) -> list[str]:
     return value
 
 
-def apply_kit_config(opts: dict[str, Any]) -> list[str]:
+def apply_config(opts: dict[str, Any]) -> list[str]:
     """Merge ``opts["config"]`` into the arena command's options; returns notes to show."""
-    config = read_kit_config(opts["config"])
+    config = read_config(opts["config"])
     if opts.get("game") and config["game"] and opts["game"] != config["game"]:
         raise ConfigError(f"--game {opts['game']} but {opts['config']} is for {config['game']}")
     opts["game"] = opts.get("game") or config["game"]
