@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 
-from bots.models import BotVersion, Match, MatchJob, MatchSeat, Tournament
+from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
 from bots.playing import Entry, Played, ProcessCache, play
 from bots.ratings import lock_ledger, rate_pending
 from games.engine import untrusted
@@ -208,15 +208,29 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
     return tournament
 
 
+#: matches after which a bot's provisional rank no longer calls for rounds at once (two bots
+#: that play alike never separate: their ranks stay provisional, at the ladder's pace)
+SETTLE_MATCHES = 50
+
+
+def unsettled(game: str) -> bool:
+    """Whether the game's ranking still has provisional ranks that more matches may settle."""
+    rows = LeaderboardRow.objects.filter(game=game, rank__gt=0, provisional=True)
+    return rows.filter(matches__lt=SETTLE_MATCHES).exists()
+
+
 def maybe_ladder_round(game: str, interval_s: float) -> Tournament | None:
     """The next regular round of every active bot of the game, when the game has nothing
-    queued and its last round is older than ``interval_s``."""
+    queued and its last round is older than ``interval_s``, or at once while the game's
+    ranking is not settled (a game ranked by score whose ranking has provisional ranks: more
+    deals are what settles it)."""
     busy = MatchJob.objects.filter(game=game, status__in=[MatchJob.QUEUED, MatchJob.RUNNING])
     if busy.exists():
         return None
     last = Tournament.objects.filter(game=game, format=Tournament.LADDER).order_by("-created")
     latest = last.first()
-    if latest and latest.created > timezone.now() - timedelta(seconds=interval_s):
+    recent = latest and latest.created > timezone.now() - timedelta(seconds=interval_s)
+    if recent and not unsettled(game):
         return None
     if len(active_versions(game)) < 2:
         return None

@@ -273,7 +273,12 @@ class RatingLedger(models.Model):
 class LeaderboardRow(models.Model):
     bot = models.OneToOneField(Bot, models.CASCADE, related_name="leaderboard_row")
     game = models.SlugField(max_length=40)
+    #: 1, 2, ... among the bots competing now; 0 for a bot out of the ranking (retired: no
+    #: active version), whose row and history stay
     rank = models.PositiveIntegerField(default=0)
+    #: the rank is not settled yet: the bot's estimate is too uncertain, or its interval
+    #: overlaps a neighbour's (games ranked by score; see Format.interval)
+    provisional = models.BooleanField(default=False)
     mu = models.FloatField()
     sigma = models.FloatField()
     conservative = models.FloatField()

@@ -19,7 +19,7 @@ import dataclasses
 from collections import Counter
 from typing import Any
 
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, QuerySet
 from openskill.models import PlackettLuce
 
 from bots.models import (
@@ -251,25 +251,100 @@ def _tally(match: Match, bots: list[Bot], ratings: list[Rating]) -> None:
 
 
 def rerank(game: str) -> None:
-    """Rank by the conservative estimate mu - 3 sigma; ties (one-seat games, which have no
-    rating) go by the game's own ranking of its scores, then by more matches."""
-    rows = list(LeaderboardRow.objects.filter(game=game).select_related("bot", "bot__owner"))
+    """Rank the bots competing now (those with an active version; a retired bot keeps its
+    row and history, with rank 0). A game whose format is ranked by rating: by the
+    conservative estimate mu - 3 sigma, ties by the format's own ranking of its scores, then
+    by more matches. A game ranked by its score (alone against a dealer, on the same deals):
+    by the format's ranking of the bots that have an estimate, then those that have none
+    yet; a rank is provisional where the bot has no estimate or its interval overlaps a
+    neighbour's, so the order shown never claims more than the numbers beside it."""
+    competing = BotVersion.objects.filter(bot=OuterRef("bot"), status=BotVersion.ACTIVE)
+    rows = list(
+        LeaderboardRow.objects.filter(game=game)
+        .select_related("bot", "bot__owner")
+        .annotate(competing=Exists(competing))
+    )
     fmt = format_of(game)
+    ranked = [r for r in rows if r.competing]
     own: dict[str, int] = {}
     if fmt is not None:
-        ranked = fmt.rank([row.score for row in rows if row.score])
-        own = {entry["name"]: n for n, entry in enumerate(ranked)}
-    rows.sort(
-        key=lambda r: (
-            -round(r.conservative, 9),
-            own.get(r.bot.label, len(own)),
-            -r.matches,
-            r.bot_id,
+        order = fmt.rank([row.score for row in ranked if row.score])
+        own = {entry["name"]: n for n, entry in enumerate(order)}
+    intervals = {
+        row.pk: fmt.interval(row.score) if fmt is not None and row.score else None for row in ranked
+    }
+    if fmt is None or fmt.ranked_by_rating:
+        ranked.sort(
+            key=lambda r: (
+                -round(r.conservative, 9),
+                own.get(r.bot.label, len(own)),
+                -r.matches,
+                r.bot_id,
+            )
         )
+        provisional = [False] * len(ranked)
+    else:
+        ranked.sort(
+            key=lambda r: (
+                intervals[r.pk] is None,
+                own.get(r.bot.label, len(own)),
+                -r.matches,
+                r.bot_id,
+            )
+        )
+        spans = [intervals[r.pk] for r in ranked]
+        provisional = [
+            span is None
+            or (n > 0 and _overlap(span, spans[n - 1]))
+            or (n + 1 < len(spans) and _overlap(span, spans[n + 1]))
+            for n, span in enumerate(spans)
+        ]
+    for n, (row, unsettled) in enumerate(zip(ranked, provisional, strict=True), start=1):
+        row.rank, row.provisional = n, unsettled
+    for row in rows:
+        if not row.competing:
+            row.rank, row.provisional = 0, False
+    LeaderboardRow.objects.bulk_update(rows, ["rank", "provisional"])
+
+
+def _overlap(a: tuple[float, float] | None, b: tuple[float, float] | None) -> bool:
+    """Whether two intervals are not separated (an estimate missing is never separated)."""
+    return a is None or b is None or (a[0] <= b[1] and b[0] <= a[1])
+
+
+def ranked_rows(game: str) -> QuerySet[LeaderboardRow]:
+    """The rows of the bots in the ranking, best first (retired bots are not among them)."""
+    return (
+        LeaderboardRow.objects.filter(game=game, rank__gt=0)
+        .select_related("bot", "bot__owner")
+        .order_by("rank", "pk")
     )
-    for n, row in enumerate(rows, start=1):
-        row.rank = n
-    LeaderboardRow.objects.bulk_update(rows, ["rank"])
+
+
+def ranked_by(game: str) -> str:
+    """What a game's ranking goes by, in words (pages and the API)."""
+    fmt = format_of(game)
+    if fmt is None or fmt.ranked_by_rating:
+        return "rating = mu - 3 sigma, ties by the game's own score"
+    return (
+        f"{fmt.score_label} on the same deals, with its 95% interval; a rank is provisional "
+        "until the bot's interval is separated from its neighbours'"
+    )
+
+
+def ranking_measure(row: LeaderboardRow) -> dict[str, Any]:
+    """The number a row is ranked by, as a cell (``text``, ``value``) with its name (``title``):
+    the rating, or the format's score (the first of its columns)."""
+    fmt = format_of(row.game)
+    if fmt is None or fmt.ranked_by_rating or not row.score:
+        return _cell(f"{row.conservative:.2f}", row.conservative) | {"title": "rating"}
+    column = fmt.columns()[0]
+    try:
+        return column.cell(row.score) | {"title": column.title}
+    except (KeyError, TypeError, ValueError):  # a row stored before the column's keys
+        score = row.score.get("score")
+        text = f"{score:+.2f}" if isinstance(score, int | float) else "-"
+        return _cell(text, score) | {"title": fmt.score_label}
 
 
 def leaderboard(game: str) -> dict[str, Any]:
@@ -279,19 +354,25 @@ def leaderboard(game: str) -> dict[str, Any]:
     is the number (or text) the cell shows, for sorting and for JSON."""
     fmt = format_of(game)
     own = fmt.columns() if fmt is not None else []
-    headers = ["rank", "bot", "owner", "rating", "mu +/- sigma", "matches"]
-    headers += [column.title for column in own] + ["head-to-head", "last played"]
+    rated = fmt is None or fmt.ranked_by_rating
+    headers = ["rank", "bot", "owner"]
+    # a game ranked by its own score shows that score first and no rating beside it
+    headers += ["rating", "mu +/- sigma"] if rated else []
+    headers += ["matches", *(column.title for column in own), "head-to-head", "last played"]
     rows = []
-    found = LeaderboardRow.objects.filter(game=game).select_related("bot", "bot__owner")
-    for row in found.order_by("rank", "pk"):
+    for row in ranked_rows(game):
+        rank = f"{row.rank} (provisional)" if row.provisional else str(row.rank)
         cells = [
-            _cell(str(row.rank), row.rank),
+            _cell(rank, row.rank),
             _cell(row.bot.name, row.bot.name.lower()),
             _cell(row.bot.owner.get_username(), row.bot.owner.get_username().lower()),
-            _cell(f"{row.conservative:.2f}", row.conservative),
-            _cell(f"{row.mu:.2f} +/- {row.sigma:.2f}", row.mu),
-            _cell(str(row.matches), row.matches),
         ]
+        if rated:
+            cells += [
+                _cell(f"{row.conservative:.2f}", row.conservative),
+                _cell(f"{row.mu:.2f} +/- {row.sigma:.2f}", row.mu),
+            ]
+        cells.append(_cell(str(row.matches), row.matches))
         cells += [column.cell(row.score) if row.score else _cell("-", None) for column in own]
         h2h = ", ".join(
             f"{other} {mine:g}-{theirs:g}"
@@ -305,7 +386,7 @@ def leaderboard(game: str) -> dict[str, Any]:
             )
         )
         rows.append({"row": row, "cells": cells})
-    return {"game": game, "headers": headers, "rows": rows}
+    return {"game": game, "headers": headers, "rows": rows, "ranked_by": ranked_by(game)}
 
 
 def _cell(text: str, value: Any) -> dict[str, Any]:

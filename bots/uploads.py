@@ -21,7 +21,7 @@ from django.utils import timezone
 from bots.competition import Caps, _maybe_finish, schedule_placement
 from bots.models import Bot, BotVersion, MatchJob
 from bots.playing import Entry, play
-from bots.ratings import lock_ledger, on_new_version, rate_pending
+from bots.ratings import lock_ledger, on_new_version, rate_pending, rerank
 from bots.runtimes import LANGUAGES
 from games.engine import untrusted
 from games.engine.tournament import derive_seed
@@ -243,6 +243,7 @@ def retire(bot: Bot) -> BotVersion | None:
         version.save(update_fields=["status"])
         lock_ledger(bot.game)
         _withdraw_queued_jobs(version, "withdrawn: the bot was retired by its owner")
+        rerank(bot.game)  # it leaves the ranking; its row and history stay
     return version
 
 

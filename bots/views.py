@@ -27,12 +27,12 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots import uploads
 from bots.forms import LANGUAGE_TITLES, UploadForm
 from bots.models import Bot, BotVersion, LeaderboardRow, MatchSeat, Rating, RatingHistory
-from bots.ratings import format_of
+from bots.ratings import format_of, ranking_measure
 from games.registry import get_game
 
 #: a request may be this much larger than the code limit (form fields, multipart framing)
@@ -172,7 +172,8 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
                 "active": next((v for v in listed if v.status == BotVersion.ACTIVE), None),
                 "validating": any(v.status == BotVersion.VALIDATING for v in listed),
                 "rating": _one_to_one(bot, "rating"),
-                "row": _one_to_one(bot, "leaderboard_row"),
+                "row": (row := _one_to_one(bot, "leaderboard_row")),
+                "measure": ranking_measure(row) if row is not None else None,
                 "plays_alone": _plays_alone(bot.game),
             }
         )
@@ -274,9 +275,16 @@ def version_download(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def bot_retire(request: HttpRequest, pk: int) -> HttpResponse:
+    """Retiring asks first (GET: what it means, and a button); a POST retires only with the
+    confirmation of that page (``confirm=yes``), else it shows the question again."""
     bot = get_object_or_404(Bot, pk=pk, owner=request.user)
+    if request.method == "GET" or request.POST.get("confirm") != "yes":
+        active = bot.active_version()
+        row = LeaderboardRow.objects.filter(bot=bot).first()
+        context = {"bot": bot, "active": active, "row": row, "game": game_title(bot.game)}
+        return render(request, "bots/retire.html", context)
     version = uploads.retire(bot)
     if version is None:
         messages.error(request, f"{bot.name} has no active version to retire.")
@@ -520,6 +528,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "versions": [{"version": v, **status_of(v)} for v in versions],
         "rating": rating,
         "row": row,
+        "measure": ranking_measure(row) if row is not None else None,
         "columns": columns,
         "chart": rating_chart(history),
         "history": _history_table(history),

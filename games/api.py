@@ -23,6 +23,7 @@ from django.utils.http import http_date
 from django.views.decorators.csrf import csrf_exempt
 
 from bots.models import Bot, BotVersion, LeaderboardRow, Match, MatchSeat, Tournament
+from bots.ratings import ranked_by, ranked_rows, ranking_measure
 from games.registry import GameSpec, game_slugs, get_game
 from games.views import contract, cross_table, recent_results, tournament_progress
 
@@ -142,7 +143,7 @@ def _game_json(spec: GameSpec) -> dict[str, Any]:
         "builtin_bots": spec.builtin_names,
         "rules": reverse("game", args=[spec.slug]),
         "leaderboard": f"/api/games/{spec.slug}/leaderboard/",
-        "bots": LeaderboardRow.objects.filter(game=spec.slug).count(),
+        "bots": LeaderboardRow.objects.filter(game=spec.slug, rank__gt=0).count(),
     }
 
 
@@ -151,9 +152,17 @@ def games(request: HttpRequest) -> dict[str, Any]:
     return paginate(request, [get_game(s) for s in game_slugs()], _game_json)
 
 
+def _measure_json(row: LeaderboardRow) -> dict[str, Any]:
+    """The number the row is ranked by: its name and value."""
+    measure = ranking_measure(row)
+    return {"name": measure["title"], "value": measure["value"]}
+
+
 def _row_json(row: LeaderboardRow) -> dict[str, Any]:
     return {
         "rank": row.rank,
+        "provisional": row.provisional,
+        "measure": _measure_json(row),
         "bot": _bot_ref(row.bot),
         "rating": round(row.conservative, 4),
         "mu": round(row.mu, 4),
@@ -172,15 +181,11 @@ def _row_json(row: LeaderboardRow) -> dict[str, Any]:
 @api_view
 def leaderboard(request: HttpRequest, slug: str) -> dict[str, Any]:
     spec = _game(slug)
-    rows = (
-        LeaderboardRow.objects.filter(game=slug)
-        .select_related("bot", "bot__owner")
-        .order_by("rank", "pk")
-    )
+    rows = ranked_rows(slug)
     return {
         "game": spec.slug,
         "title": spec.title,
-        "ranked_by": "rating = mu - 3 sigma, ties by the game's own score",
+        "ranked_by": ranked_by(slug),
         "score_higher_is_better": spec.higher_is_better,
     } | paginate(request, rows, _row_json)
 
@@ -217,7 +222,9 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         "leaderboard": None
         if row is None
         else {
-            "rank": row.rank,
+            "rank": row.rank or None,
+            "provisional": row.provisional,
+            "measure": _measure_json(row),
             "rating": round(row.conservative, 4),
             "mu": round(row.mu, 4),
             "sigma": round(row.sigma, 4),

@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 
 from bots import competition
 from bots.models import LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
-from bots.ratings import format_of
+from bots.ratings import format_of, ranked_rows, ranking_measure
 from bots.ratings import leaderboard as leaderboard_table
 from games.registry import GameSpec, game_slugs, get_game
 
@@ -124,12 +124,11 @@ def arena_command(spec: GameSpec, filename: str) -> str:
 def home(request: HttpRequest) -> HttpResponse:
     games = []
     for slug in game_slugs():
-        leaders = (
-            LeaderboardRow.objects.filter(game=slug)
-            .select_related("bot", "bot__owner")
-            .order_by("rank")[:LEADERS_ON_HOME]
-        )
-        games.append({"spec": get_game(slug), "leaders": list(leaders)})
+        leaders = [
+            {"row": row, "measure": ranking_measure(row)}
+            for row in ranked_rows(slug)[:LEADERS_ON_HOME]
+        ]
+        games.append({"spec": get_game(slug), "leaders": leaders})
     first = game_slugs()[0]
     return render(request, "home.html", {"games": games, "play_now": reverse("game", args=[first])})
 
@@ -245,6 +244,9 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "game": spec,
             "board": leaderboard_data(slug),
             "lower_is_better": not spec.higher_is_better,
+            "by_rating": (fmt := format_of(slug)) is None or fmt.ranked_by_rating,
+            "measure": fmt.score_label if fmt is not None else "",
+            "retired": LeaderboardRow.objects.filter(game=slug, rank=0).count(),
         },
     )
 

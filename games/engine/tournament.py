@@ -166,6 +166,10 @@ class Format(ABC):
     #: the printed name of ``score`` in tables
     score_label = "score"
     higher_is_better = True
+    #: how the site ranks the game's bots: by their rating (bots that play each other), or
+    #: by ``score`` itself (a game played alone against a fixed dealer, where the score is
+    #: an estimate on the same deals: see :meth:`interval`)
+    ranked_by_rating = True
 
     @abstractmethod
     def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]: ...
@@ -199,6 +203,11 @@ class Format(ABC):
     def bot_json(self, standing: Standing) -> dict[str, Any]:
         """The JSON entry of a bot: the common keys plus the format's own."""
         return standing.common_json()
+
+    def interval(self, bot: dict[str, Any]) -> tuple[float, float] | None:
+        """The 95% interval of a bot's ``score`` (None: no estimate to speak of yet); a
+        ranking by score is provisional where neighbours' intervals overlap."""
+        return None
 
     def rank(self, bots: list[dict[str, Any]]) -> list[dict[str, Any]]:
         sign = -1 if self.higher_is_better else 1

@@ -30,6 +30,10 @@ class Duplicate(Format):
     #: what the arena's count of rounds means here (printed by `manage.py arena`)
     count_label = "sessions"
     score_label = "net chips/round"
+    #: alone against the dealer, on the same deals: ranked by the chips, not by a rating
+    ranked_by_rating = False
+    #: rounds below which a bot's mean is no estimate to rank by
+    MIN_ROUNDS = 30
 
     def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]:
         """``rounds`` is the number of sessions; every entrant plays each with one seed."""
@@ -73,6 +77,12 @@ class Duplicate(Format):
             if standing.matches
             else None,
         }
+
+    def interval(self, bot: dict[str, Any]) -> tuple[float, float] | None:
+        if bot.get("rounds_played", 0) < self.MIN_ROUNDS:
+            return None
+        low, high = bot["mean_net_ci95"]
+        return low, high
 
     def columns(self) -> list[Column]:
         def score(bot: dict[str, Any]) -> str:

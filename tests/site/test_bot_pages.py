@@ -201,7 +201,9 @@ def test_it_refuses_a_forged_retire_or_activation_of_someone_elses_bot(other, al
     first.refresh_from_db()
     assert first.status == BotVersion.RETIRED
     token = csrf_token(other)
-    retire = other.post(f"/my/bots/{second.bot_id}/retire/", {"csrfmiddlewaretoken": token})
+    retire = other.post(
+        f"/my/bots/{second.bot_id}/retire/", {"csrfmiddlewaretoken": token, "confirm": "yes"}
+    )
     assert retire.status_code == 404
     back = other.post(f"/my/bots/versions/{first.pk}/activate/", {"csrfmiddlewaretoken": token})
     assert back.status_code == 404
@@ -225,7 +227,9 @@ def test_it_enforces_csrf_on_uploads_retiring_and_activating(alice):
     response = paste(client, name="honest", csrfmiddlewaretoken=token)
     assert response.status_code == 302
     assert Bot.objects.filter(name="honest").exists()
-    response = client.post(f"/my/bots/{version.bot_id}/retire/", {"csrfmiddlewaretoken": token})
+    response = client.post(
+        f"/my/bots/{version.bot_id}/retire/", {"csrfmiddlewaretoken": token, "confirm": "yes"}
+    )
     assert response.status_code == 302
     version.refresh_from_db()
     assert version.status == BotVersion.RETIRED
@@ -443,7 +447,7 @@ def test_it_retires_a_bot_and_withdraws_its_queued_matches(owner, alice, bob):
     third = make_active(bob, "strong", builtin_code("strong"))
     tournament = competition.start_round_robin("rps-poker", 1, seed=3)
     assert tournament.jobs.count() == 6  # three pairs, both seatings
-    response = owner.post(f"/my/bots/{mine.bot_id}/retire/", follow=True)
+    response = owner.post(f"/my/bots/{mine.bot_id}/retire/", {"confirm": "yes"}, follow=True)
     assert "counter is retired: version 1 no longer competes." in page(response)
     mine.refresh_from_db()
     assert mine.status == BotVersion.RETIRED
@@ -454,7 +458,7 @@ def test_it_retires_a_bot_and_withdraws_its_queued_matches(owner, alice, bob):
     assert {job.error for job in withdrawn} == {"withdrawn: the bot was retired by its owner"}
     assert tournament.jobs.filter(status=MatchJob.QUEUED).count() == 2
     # Retiring again says there is nothing to retire.
-    again = owner.post(f"/my/bots/{mine.bot_id}/retire/", follow=True)
+    again = owner.post(f"/my/bots/{mine.bot_id}/retire/", {"confirm": "yes"}, follow=True)
     assert "counter has no active version to retire." in page(again)
 
 

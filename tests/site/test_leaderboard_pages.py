@@ -70,15 +70,20 @@ def test_it_answers_404_for_an_unknown_game(client):
 
 
 @pytest.mark.django_db
-def test_it_shows_the_rating_of_the_leaders_of_a_one_seat_game_too(client):
-    # UTH bots are rated deal by deal against each other (bots.ratings.rate_deal)
+def test_it_shows_the_leaders_of_a_one_seat_game_by_their_chips_not_a_rating(client):
+    # UTH bots play alone against the dealer: ranked by net chips per round
     owner = get_user_model().objects.create_user("carol", password="x" * 12)
     bot = Bot.objects.create(owner=owner, game="uth", name="steady", language="python")
     LeaderboardRow.objects.create(
-        bot=bot, game="uth", rank=1, mu=27, sigma=2.5, conservative=19.5, score={"score": -1.37}
-    )
+        bot=bot, game="uth", rank=1, mu=27, sigma=2.5, conservative=19.5,
+        score={"score": -1.37, "mean_net_per_round": -1.37, "mean_net_ci95": [-2.5, -0.24]},
+    )  # fmt: skip
     page = client.get("/").content.decode()
-    assert 'title="rating: mu - 3 sigma">19.5<' in page
+    assert 'title="net chips/round (95% CI)">-1.37 (-2.50 to -0.24)<' in page
+    assert "19.5" not in page
+    # a row stored with the score alone still shows it
+    LeaderboardRow.objects.filter(bot=bot).update(score={"score": -1.37})
+    assert 'title="net chips/round">-1.37<' in client.get("/").content.decode()
 
 
 # ---- real data: bots entered directly as active versions, real matches played by the worker
