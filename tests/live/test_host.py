@@ -191,6 +191,16 @@ async def test_a_person_who_does_not_act_is_played_for_and_marked_away():
     assert any(s["seats"][0]["away"] for s in seats)
     assert sum(table.result["scores"]) == 10
     assert not table.result["faults"]  # playing by default is no fault
+    # each turn played for her is in her log, in words: the card kept or played
+    notes = wire.to("seat:0", "note")
+    assert len(notes) == 15 and len({n["key"] for n in notes}) == 15
+    told = "Time ran out, so this was played for you: "
+    assert all(n["text"].startswith(told + "keep ") for n in notes[:5])
+    assert all(n["text"].startswith(told + "play ") for n in notes[5:])
+    assert not wire.to("public", "note") and not wire.to("seat:1", "note")
+    # a reload keeps them (the latest twenty)
+    again = [m for m in snapshot(table, 0) if m["type"] == "note"]
+    assert again == notes
 
 
 @pytest.mark.asyncio
@@ -254,6 +264,9 @@ async def test_a_reconnecting_socket_gets_the_whole_picture():
     kinds = [m["type"] for m in snapshot(table, 0)]
     assert kinds == ["seats", "state", "turn"]
     assert snapshot(table, 0)[2]["turn"] == turn["turn"]
+    # a reload is told the time really left, not the whole timer again
+    await asyncio.sleep(0.6)
+    assert snapshot(table, 0)[2]["seconds"] <= turn["seconds"] - 0.5
     assert [m["type"] for m in snapshot(table, None)] == ["seats", "state"]
     watched = snapshot(table, None)[1]
     assert not watched["frame"]["hand"] and not watched["actions"]
