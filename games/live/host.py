@@ -139,6 +139,11 @@ class TableHost:
 
     async def _run(self) -> None:
         human_tc = TimeControl(move=self.turn_timer + GRACE_S, bank=0.0, startup=GRACE_S)
+        # everyone who is already watching hears who sits where: a page drawn while a seat
+        # was still open (the inviter's) learns the name of the person who took it
+        seats = self._seats_message()
+        for audience in self._audiences():
+            self.publish(audience, seats)
         finish: Finish
         try:
             played = await play_async(

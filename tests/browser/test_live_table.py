@@ -305,6 +305,8 @@ def test_it_lets_two_people_meet_through_an_invite_link_and_play_rps_poker(open_
         assert sum(int(c) for c in end.locator("td.num").all_inner_texts()) == 10
     # the host's page was drawn before the guest sat down: the scores name the guest anyway
     names = host.locator("#end-scores tbody tr td:nth-child(2)").all_inner_texts()
+    # ... and so does the seat box above them
+    assert names[1] in host.locator("#live-seats .live-seat").nth(1).inner_text()
     assert names[0].endswith(" (you)")
     assert names[1].strip() and names[1] == guest_name(guest), names
 

@@ -113,6 +113,12 @@ async def test_a_person_plays_rps_poker_against_a_bot_to_the_end():
     assert record["seat_time_controls"]["0"]["move"] > 30
     assert [s["name"] for s in record["seats"]] == ["ann", "builtin:simple"]
     assert not wire.to("reply:sock-a")  # nothing was refused
+    # everyone heard who sits where when the match began (a page drawn while a seat was
+    # open learns the name of who took it)
+    for audience in ("seat:0", "public"):
+        first = wire.to(audience)[0]
+        assert first["type"] == "seats"
+        assert [s["name"] for s in first["seats"]] == ["ann", "builtin:simple"]
 
 
 @pytest.mark.asyncio
@@ -215,11 +221,13 @@ async def test_an_away_person_who_acts_again_is_back():
         away_timer=0.3,
     )
     run(table)
-    await wire.wait("public", "seats", after=0)  # she let the first turn pass: away
+    # the first "seats" says who sits where; the next, that she let the first turn pass
+    away = await wire.wait("public", "seats", after=1)
+    assert away["seats"][0]["away"] is True
     turn = await wire.wait("seat:0", "turn", after=1)
     assert turn["default"] == "check, or fold at the river"
     table.submit(0, turn["turn"], "[check]", reply_to="s")
-    last = await wire.wait("public", "seats", after=1)
+    last = await wire.wait("public", "seats", after=2)
     assert last["seats"][0]["away"] is False
     table.close()
     assert await join(table, 10)
