@@ -6,11 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from games.blackjack_pp.rules import BlackjackPPState, hand_total, is_soft
-from games.chips.table import ChipTable, won_by_seat
+from games.chips.table import ChipTable, in_order, won_by_seat
 from games.engine.table import signed
 from games.replays import zone
 
 RECENT = 10
+
+
+def _total(total: int) -> str:
+    return f"{total} (bust)" if total > 21 else str(total)
 
 
 class BlackjackPPTable(ChipTable):
@@ -71,10 +75,11 @@ class BlackjackPPTable(ChipTable):
 
     def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
         totals = done["totals"]
+        first, second = in_order(names, done["first"])
         won = ", ".join(f"{names[s]} {signed(done['won'][s])}" for s in (0, 1))
         return (
-            f"Deal {done['hand']}: totals {totals[0]} (player 0), {totals[1]} (player 1), "
-            f"dealer {totals[2]}; {won}."
+            f"Deal {done['hand']}: {first} {_total(totals[0])}, {second} {_total(totals[1])}, "
+            f"the dealer {_total(totals[2])}; {won}."
         )
 
     def result(self, state: BlackjackPPState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from games.chips.match import HandsMatch
 from games.engine.table import TableRules, name_of, signed
-from games.replays import zone
+from games.replays import card_view, zone
 
 RECENT = 10
 
@@ -53,8 +53,8 @@ class ChipTable(TableRules):
         """The cards of the hand in play that every seat sees."""
         return []
 
-    def facts(self, state: HandsMatch) -> list[str]:
-        """Lines about the hand in play (its betting)."""
+    def facts(self, state: HandsMatch, names: list[str]) -> list[str]:
+        """Lines about the hand in play (its betting, in words); ``names`` by seat."""
         return []
 
     def faces(self, state: HandsMatch) -> dict[str, tuple[str, str]]:
@@ -104,7 +104,7 @@ class ChipTable(TableRules):
         if live:
             lines.append(self._title(state) + self.title_note(state) + ".")
             shared += self.shared_zones(state)
-            lines += self.facts(state)
+            lines += self.facts(state, shown)
         recent = self.finished(state)
         if recent:
             last = recent[-1]
@@ -152,6 +152,24 @@ class ChipTable(TableRules):
         scores = result.get("scores") or [0, 0]
         each = ", ".join(f"{names[s]} {signed(scores[s])}" for s in (0, 1))
         return f"After {result.get('hands', 0)} {self.unit}s: {each} {self.points}."
+
+
+def in_order(names: list[str], first: int) -> list[str]:
+    """The seats' names by position: the one who acts first, then the other."""
+    return [names[first], names[1 - first]]
+
+
+def hand_words(done: dict[str, Any], names: list[str], betting: str) -> str:
+    """A finished poker hand in one line: its betting in words, whose cards a showdown
+    turned over, what each seat won. ``done`` is one of :func:`public_hands`'s."""
+    won = ", ".join(f"{names[s]} {signed(done['won'][s])}" for s in (0, 1))
+    if not done["showdown"]:
+        return f"Hand {done['hand']}: {betting}; {won}, uncontested."
+    shown = " and ".join(
+        f"{names[s]} the {card_view(c)['label']}" for s, c in enumerate(done["cards"])
+    )
+    board = f" (board: the {card_view(done['board'])['label']})" if done.get("board") else ""
+    return f"Hand {done['hand']}: {betting}; at the showdown {shown}{board}: {won}."
 
 
 def won_by_seat(done: dict[str, Any]) -> list[float]:

@@ -5,17 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.chips.table import ChipTable, public_hands
-from games.engine.table import signed
+from games.chips.table import ChipTable, hand_words, in_order, public_hands
 from games.kuhn.rules import DECK, KuhnState
 from games.replays import zone
 
 
-def showdown_text(done: dict[str, Any], names: list[str]) -> str:
-    """A finished hand of a poker game in one line."""
-    won = ", ".join(f"{names[s]} {signed(done['won'][s])}" for s in (0, 1))
-    how = " at the showdown." if done["showdown"] else ", uncontested."
-    return f"Hand {done['hand']} ({done['history']}): {won}{how}"
+def kuhn_betting(history: str, names: list[str]) -> str:
+    """Kuhn poker's betting in words (``pb``: "ann checks, bob bets 1"); ``names`` by
+    position, the first to act first."""
+    said, facing = [], False
+    for i, token in enumerate(history):
+        who = names[i % 2]
+        if token == "b":
+            said.append(f"{who} calls" if facing else f"{who} bets 1")
+            facing = True
+        else:
+            said.append(f"{who} folds" if facing else f"{who} checks")
+    return ", ".join(said) or "no bets yet"
 
 
 def kuhn_cards(done: dict[str, Any]) -> list[str]:
@@ -34,8 +40,9 @@ class KuhnTable(ChipTable):
             return [state.cards()[state.position_of(seat)]], 0
         return [], 1
 
-    def facts(self, state: KuhnState) -> list[str]:  # type: ignore[override]
-        return [f"Betting: {state.history or 'none yet'}."]
+    def facts(self, state: KuhnState, names: list[str]) -> list[str]:  # type: ignore[override]
+        first = in_order(names, state.seat_of(0))
+        return [f"Betting: {kuhn_betting(state.history, first)}."]
 
     def faces(self, state: KuhnState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
         facing = state.history.endswith("b")
@@ -52,7 +59,8 @@ class KuhnTable(ChipTable):
         return [zone(f"Hand {done['hand']}: cards", done["cards"])] if done["cards"] else []
 
     def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
-        return showdown_text(done, names)
+        betting = kuhn_betting(done["history"], in_order(names, done["first"]))
+        return hand_words(done, names, betting)
 
     def result(self, state: KuhnState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         """The result without the cards of a hand no one saw at a showdown (your own kept)."""

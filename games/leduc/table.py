@@ -5,10 +5,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.chips.table import RECENT, ChipTable, public_hands
-from games.kuhn.table import showdown_text
+from games.chips.table import RECENT, ChipTable, hand_words, in_order, public_hands
 from games.leduc.rules import LeducState
 from games.replays import zone
+
+#: what a raise puts in, round by round
+RAISES = (2, 4)
+
+
+def leduc_betting(history: str, names: list[str]) -> str:
+    """Leduc hold'em's betting in words (``cr/c``: "ann checks, bob bets 2; ann checks");
+    ``names`` by position, the first to act first in each round."""
+    rounds = []
+    for number, betting in enumerate(history.split("/") if history else []):
+        said, facing = [], False
+        for i, token in enumerate(betting):
+            who = names[i % 2]
+            if token == "r":
+                size = RAISES[min(number, len(RAISES) - 1)]
+                said.append(f"{who} raises by {size}" if facing else f"{who} bets {size}")
+                facing = True
+            elif token == "c":
+                said.append(f"{who} calls" if facing else f"{who} checks")
+                facing = False
+            else:
+                said.append(f"{who} folds")
+        if said:
+            rounds.append(", ".join(said))
+    return "; then ".join(rounds) or "no bets yet"
 
 
 def leduc_cards(done: dict[str, Any]) -> list[str]:
@@ -29,11 +53,14 @@ class LeducTable(ChipTable):
         board = state.board()
         return [zone("Board", [board] if board else [], 0 if board else 1)]
 
-    def facts(self, state: LeducState) -> list[str]:  # type: ignore[override]
+    def facts(self, state: LeducState, names: list[str]) -> list[str]:  # type: ignore[override]
         pot = state.pot()
         by_seat = pot if state.seat_of(0) == 0 else pot[::-1]
-        history = "/".join(state.rounds)
-        return [f"Betting: {history or 'none yet'}; in the pot {by_seat[0]} and {by_seat[1]}."]
+        betting = leduc_betting("/".join(state.rounds), in_order(names, state.seat_of(0)))
+        return [
+            f"Betting: {betting}.",
+            f"In the pot: {names[0]} {by_seat[0]}, {names[1]} {by_seat[1]}.",
+        ]
 
     def faces(self, state: LeducState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
         facing = state.rounds[-1].endswith("r") if state.rounds else False
@@ -61,7 +88,8 @@ class LeducTable(ChipTable):
         return zones
 
     def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
-        return showdown_text(done, names)
+        betting = leduc_betting(done["history"], in_order(names, done["first"]))
+        return hand_words(done, names, betting)
 
     def result(self, state: LeducState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]
         """The result without the cards of a hand no one saw at a showdown (your own kept)."""

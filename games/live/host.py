@@ -115,7 +115,10 @@ class TableHost:
         self.result: dict[str, Any] | None = None
         #: the last message of each kind an audience was sent (JSON text)
         self._views: dict[str, str] = {}
-        self._turns: dict[int, str] = {}
+        #: each person's open turn: (its number, its deadline on self.clock)
+        self._turns: dict[int, tuple[int, float]] = {}
+        #: what each person was told besides the table (their time ran out), kept for reloads
+        self._notes: dict[int, list[str]] = {}
         self._over: dict[str, str] = {}
         #: the table's thread for calls that may block, made when first needed
         self._executor: ThreadPoolExecutor | None = None
@@ -136,6 +139,11 @@ class TableHost:
 
     async def _run(self) -> None:
         human_tc = TimeControl(move=self.turn_timer + GRACE_S, bank=0.0, startup=GRACE_S)
+        # everyone who is already watching hears who sits where: a page drawn while a seat
+        # was still open (the inviter's) learns the name of the person who took it
+        seats = self._seats_message()
+        for audience in self._audiences():
+            self.publish(audience, seats)
         finish: Finish
         try:
             played = await play_async(
@@ -199,7 +207,10 @@ class TableHost:
         if audience in self._views:
             messages.append(self._views[audience])
         if seat is not None and seat in self._turns and self.humans[seat].waiting:
-            messages.append(self._turns[seat])
+            # the time left now, not the whole timer: a reload does not give a person time
+            messages.append(self._turn_message(*self._turns[seat]))
+        if seat is not None:
+            messages += self._notes.get(seat, [])
         if audience in self._over:
             messages.append(self._over[audience])
         return messages
@@ -230,19 +241,35 @@ class TableHost:
         return refusal(state, seat, action)
 
     def _default(self, seat: int) -> Any:
+        """The safe move of a person whose time ran out; their log says what it was."""
         assert self.state is not None
-        return self.rules.default_action(self.state, seat)
+        action = self.rules.default_action(self.state, seat)
+        if not self.state.is_over():
+            said = action_words(self.rules.actions(self.state, seat), action)
+            what = said or self.rules.default_action_text
+            notes = self._notes.setdefault(seat, [])
+            message = message_text({
+                "type": "note",
+                "key": f"timeout{len(notes)}",
+                "text": f"Time ran out, so this was played for you: {what}.",
+            })  # fmt: skip
+            notes.append(message)
+            del notes[:-NOTES_KEPT]
+            self.publish(f"seat:{seat}", message)
+        return action
 
     # Listener (HumanAgent)
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
-        message = message_text({
+        self._turns[seat] = (turn, deadline)
+        self.publish(f"seat:{seat}", self._turn_message(turn, deadline))
+
+    def _turn_message(self, turn: int, deadline: float) -> str:
+        return message_text({
             "type": "turn",
             "turn": turn,
             "seconds": round(max(deadline - self.clock(), 0.0), 1),
             "default": self.rules.default_action_text,
         })  # fmt: skip
-        self._turns[seat] = message
-        self.publish(f"seat:{seat}", message)
 
     def on_away(self, seat: int, away: bool) -> None:
         message = self._seats_message()
@@ -292,6 +319,10 @@ class TableHost:
             self.publish(audience, self._over[audience])
 
 
+#: the notes of a person's table kept for a reload (the latest)
+NOTES_KEPT = 20
+
+
 def cards_of(frame: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:
     """Every card a table frame and its actions show, described for drawing."""
     zones = [*frame["shared"], *frame.get("hand", ())]
@@ -300,6 +331,18 @@ def cards_of(frame: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, 
     codes |= {a["card"] for a in actions if a.get("card") is not None}
     codes |= {c for a in actions if "several" in a for c in a["several"]["cards"]}
     return {code: card_view(code) for code in sorted(codes)}
+
+
+def action_words(actions: list[dict[str, Any]], value: Any) -> str:
+    """An action as a person reads it ("keep rock 4", "check"), found among the seat's
+    actions by its value; "" if none of them sends it."""
+    for action in actions:
+        if action["value"] == value and "several" not in action:
+            text = action["label"]
+            if action.get("card") is not None:
+                text += " " + card_view(action["card"])["label"]
+            return text[:1].lower() + text[1:]
+    return ""
 
 
 def message_text(message: dict[str, Any]) -> str:

@@ -91,8 +91,10 @@ class RpsPokerTable(TableRules):
             zones.append(zone("Your choice", [offered[state.chosen[seat]]]))
             zones.append(zone("Your offer" if draft else "Your hand", offered))
         if state.decks[seat]:
-            title = "Your deck so far" if draft else "Your deck (drawn in this order)"
-            zones.append(zone(title, state.decks[seat]))
+            # a set, sorted: the order of a shuffled deck is the dealer's secret (a bot in
+            # the seat is told only its hand), and the draft's order is in the log
+            title = "Your deck so far" if draft else "Your deck (shuffled; cards to draw)"
+            zones.append(zone(title, sorted(state.decks[seat])))
         return zones
 
     @staticmethod

@@ -4,7 +4,8 @@
 // games/live/consumers.py and games/live/host.py): "hello" (your seat), "lobby" (seats while
 // the table waits), "seats" (names, away), "state" (the table as your seat may see it),
 // "turn" (you are asked: its number, seconds left, the default), "error" (a refusal, for this
-// socket only), "over" (the result and the replay's address). The page only sends
+// socket only), "note" (a line for your log alone: your time ran out), "over" (the result and
+// the replay's address). The page only sends
 // intentions ({"type": "act", "turn": N, "action": ...}); the server checks everything.
 // Cards use the markup of templates/includes/card.html, described by games.replays.card_view.
 (function () {
@@ -207,6 +208,10 @@
         t.sent = false;
         showError(message.error);
         draw();
+        break;
+      case "note":
+        // something the table says to you alone (your time ran out), in your log
+        addLog([{ key: message.key, text: message.text, mine: true }]);
         break;
       case "over":
         finish(message);
@@ -760,6 +765,9 @@
       var scores = message.result.scores || [];
       var rows = el.endScores.querySelectorAll("tbody tr");
       rows.forEach(function (row, seat) {
+        // names too: a seat taken after the page was drawn (an invited player) was blank
+        var cells = row.querySelectorAll("td");
+        if (cells.length > 1 && t.names[seat]) cells[1].textContent = nameOf(seat);
         var cell = row.querySelector(".num");
         if (cell && seat < scores.length) cell.textContent = number(scores[seat]);
       });

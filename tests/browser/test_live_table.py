@@ -72,6 +72,19 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
         assert not (codes(watcher, "body") & mine), "the spectator sees the player's cards"
         assert watcher.locator("#live-hand").is_hidden()
         assert watcher.locator("#live-controls").is_hidden()
+        if decision == 6:
+            # a reload in the middle of a turn: the clock says the time really left, the
+            # log keeps the draft, and the deck is shown as a set, never in draw order
+            page.wait_for_timeout(2_500)
+            page.reload()
+            wait_for_my_turn(page)
+            left = int(page.locator("#countdown").inner_text().split(" s left")[0])
+            assert left <= 28, left  # a 30 s timer, 2.5 s of it gone
+            log = page.locator("#live-log li").all_inner_texts()
+            assert sum(1 for line in log if re.match(r"Draft \d of 5: you kept", line)) == 5
+            deck = page.locator("#live-hand .zone", has_text="Your deck")
+            shown = deck.locator("[data-code]").evaluate_all("els => els.map(e => e.dataset.code)")
+            assert shown == sorted(shown) and len(shown) == 6  # ten, three in hand, one played
         if decision == 1:
             page.screenshot(path=screenshots / "table-rps-poker-draft-desktop.png", full_page=True)
         if decision == 7:
@@ -241,6 +254,12 @@ def choose_rps_card(page, decision: int) -> int:
     return before
 
 
+def guest_name(page) -> str:
+    """The name a seated guest plays under, as the seat box of their page says it."""
+    mine = page.locator("#live-seats .live-seat--mine .seat__label").inner_text()
+    return mine.removesuffix(" (you)")
+
+
 def test_it_lets_two_people_meet_through_an_invite_link_and_play_rps_poker(open_tabs, screenshots):
     host_tab, guest_tab = open_tabs("desktop"), open_tabs("phone")
     host, guest = host_tab.page, guest_tab.page
@@ -284,6 +303,12 @@ def test_it_lets_two_people_meet_through_an_invite_link_and_play_rps_poker(open_
         end = page.get_by_role("region", name="Match over")
         end.wait_for(timeout=TURN_TIMEOUT_MS)
         assert sum(int(c) for c in end.locator("td.num").all_inner_texts()) == 10
+    # the host's page was drawn before the guest sat down: the scores name the guest anyway
+    names = host.locator("#end-scores tbody tr td:nth-child(2)").all_inner_texts()
+    # ... and so does the seat box above them
+    assert names[1] in host.locator("#live-seats .live-seat").nth(1).inner_text()
+    assert names[0].endswith(" (you)")
+    assert names[1].strip() and names[1] == guest_name(guest), names
 
     # play again: the host keeps the seat, the guest's seat is open for the guest to take
     host.get_by_role("button", name="Play again").click()

@@ -113,6 +113,12 @@ async def test_a_person_plays_rps_poker_against_a_bot_to_the_end():
     assert record["seat_time_controls"]["0"]["move"] > 30
     assert [s["name"] for s in record["seats"]] == ["ann", "builtin:simple"]
     assert not wire.to("reply:sock-a")  # nothing was refused
+    # everyone heard who sits where when the match began (a page drawn while a seat was
+    # open learns the name of who took it)
+    for audience in ("seat:0", "public"):
+        first = wire.to(audience)[0]
+        assert first["type"] == "seats"
+        assert [s["name"] for s in first["seats"]] == ["ann", "builtin:simple"]
 
 
 @pytest.mark.asyncio
@@ -191,6 +197,16 @@ async def test_a_person_who_does_not_act_is_played_for_and_marked_away():
     assert any(s["seats"][0]["away"] for s in seats)
     assert sum(table.result["scores"]) == 10
     assert not table.result["faults"]  # playing by default is no fault
+    # each turn played for her is in her log, in words: the card kept or played
+    notes = wire.to("seat:0", "note")
+    assert len(notes) == 15 and len({n["key"] for n in notes}) == 15
+    told = "Time ran out, so this was played for you: "
+    assert all(n["text"].startswith(told + "keep ") for n in notes[:5])
+    assert all(n["text"].startswith(told + "play ") for n in notes[5:])
+    assert not wire.to("public", "note") and not wire.to("seat:1", "note")
+    # a reload keeps them (the latest twenty)
+    again = [m for m in snapshot(table, 0) if m["type"] == "note"]
+    assert again == notes
 
 
 @pytest.mark.asyncio
@@ -205,11 +221,13 @@ async def test_an_away_person_who_acts_again_is_back():
         away_timer=0.3,
     )
     run(table)
-    await wire.wait("public", "seats", after=0)  # she let the first turn pass: away
+    # the first "seats" says who sits where; the next, that she let the first turn pass
+    away = await wire.wait("public", "seats", after=1)
+    assert away["seats"][0]["away"] is True
     turn = await wire.wait("seat:0", "turn", after=1)
     assert turn["default"] == "check, or fold at the river"
     table.submit(0, turn["turn"], "[check]", reply_to="s")
-    last = await wire.wait("public", "seats", after=1)
+    last = await wire.wait("public", "seats", after=2)
     assert last["seats"][0]["away"] is False
     table.close()
     assert await join(table, 10)
@@ -254,6 +272,9 @@ async def test_a_reconnecting_socket_gets_the_whole_picture():
     kinds = [m["type"] for m in snapshot(table, 0)]
     assert kinds == ["seats", "state", "turn"]
     assert snapshot(table, 0)[2]["turn"] == turn["turn"]
+    # a reload is told the time really left, not the whole timer again
+    await asyncio.sleep(0.6)
+    assert snapshot(table, 0)[2]["seconds"] <= turn["seconds"] - 0.5
     assert [m["type"] for m in snapshot(table, None)] == ["seats", "state"]
     watched = snapshot(table, None)[1]
     assert not watched["frame"]["hand"] and not watched["actions"]

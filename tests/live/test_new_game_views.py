@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -115,6 +116,42 @@ def test_only_a_showdown_shows_the_other_card_of_a_hand_at_a_kuhn_table():
     assert recent[0]["cards"] is None and recent[0]["won"] == [1.0, -1.0]
     # hand 2: seat 1 acted first with the jack, seat 0 called with the king
     assert recent[1]["cards"] == ["Ks", "Js"] and recent[1]["won"] == [2.0, -2.0]
+    # in words, never the solver's notation, and saying whose card is whose
+    log = [e["text"] for e in rules.frame(state, None, NAMES)["log"]]
+    assert log == [
+        "Hand 1: ann bets 1, bob folds; ann +1, bob -1, uncontested.",
+        "Hand 2: bob bets 1, ann calls; at the showdown ann the king of spades and bob the "
+        "jack of spades: ann +2, bob -2.",
+    ]
+
+
+BETTING = re.compile(
+    r"Betting: (no bets yet|\w+ (checks|bets \d|calls|folds|raises by \d)"
+    r"((, |; then )\w+ (checks|bets \d|calls|folds|raises by \d))*)\.$"
+)
+
+
+@pytest.mark.parametrize("slug", ["kuhn", "leduc", "blackjack-pp"])
+def test_a_chip_table_speaks_in_words(slug):
+    spec = get_game(slug)
+    rules = spec.table()
+    state = spec.state_class.new(5, config={"hands": 30})
+    rng = random.Random(5)
+    said: set[str] = set()
+    while not state.is_over():
+        frame = rules.frame(state, 0, NAMES)
+        said |= set(frame["lines"]) | {e["text"] for e in frame["log"]}
+        state.apply(state.pending()[0], rng.choice(state.legal()))
+    said |= {e["text"] for e in rules.frame(state, 0, NAMES)["log"]}
+    for line in said:
+        assert not re.search(r"\([pbcrf/]+\)|player [01]", line), line
+        if line.startswith("Betting:"):
+            assert BETTING.match(line), line
+    endings = [line for line in said if line.startswith(("Hand ", "Deal "))]
+    assert len(endings) >= 10
+    if slug != "blackjack-pp":
+        assert any("at the showdown ann the " in line for line in endings)
+        assert any("uncontested" in line for line in endings)
 
 
 @pytest.mark.django_db

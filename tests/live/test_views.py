@@ -96,6 +96,7 @@ def chosen_cards(sent: dict[str, Any]) -> list[str]:
 
 
 def rps_check(state, seat, sent) -> None:
+    over = state.phase == "over"
     hidden = set(state.remaining)
     for s in (0, 1):
         if s != seat:
@@ -108,6 +109,11 @@ def rps_check(state, seat, sent) -> None:
     elif seat is not None and seat in state.chosen:
         choice = frame["hand"][0]
         assert choice["label"] == "Your choice" and len(choice["cards"]) == 1
+    if seat is not None:
+        # the deck as a set: a person sees no more than a bot in the seat (never the order
+        # in which the shuffled deck will be drawn)
+        decks = [z["cards"] for z in frame["hand"] if z["label"].startswith("Your deck")]
+        assert decks == ([sorted(state.decks[seat])] if state.decks[seat] and not over else [])
     leaked = mentions(sent, hidden)
     assert not leaked, f"seat {seat} sees {leaked}"
     # a choice made is shown as made, never as what it was
