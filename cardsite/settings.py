@@ -17,6 +17,9 @@ Environment variables (all optional):
     LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES  failed log-ins (for one username from one
                        address) before log-in is refused, and for how long; default 5 and 15
     SIGNUP_LIMIT, SIGNUP_WINDOW_MINUTES  sign-up attempts per address per window; 10 and 60
+    CARD_ARENA_REPOSITORY  where the site's code is published (a git URL), for the pages
+                       that tell bot authors to run the arena on their own machine; default
+                       none (the pages then say to ask the site's operators)
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ from cardsite.env import (
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Mode 0700, and the database and secret key in it 0600: other users of the machine read none
 # of it (looser modes found there are tightened, with a log line).
+#: where this site's code can be cloned from (pages tell bot authors to run the arena there)
+CARD_ARENA_REPOSITORY = os.environ.get("CARD_ARENA_REPOSITORY", "").strip()
 VAR_DIR = private_dir(Path(os.environ.get("CARD_ARENA_VAR", BASE_DIR / "var")).resolve())
 
 DEBUG = envbool("DEBUG", False)

@@ -16,6 +16,8 @@ urlpatterns = [
     path("games/<slug:slug>/", views.game, name="game"),
     path("games/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
     path("games/<slug:slug>/starter/<slug:language>/", views.starter, name="starter"),
+    path("leaderboards/", views.leaderboards, name="leaderboards"),
+    path("api/docs/", views.api_docs, name="api-docs"),
     path("tournaments/", views.tournaments, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament, name="tournament"),
     path(

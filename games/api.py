@@ -113,6 +113,7 @@ def _when(value: Any) -> str | None:
 # ---- views ----------------------------------------------------------------------------------
 ENDPOINTS = [
     ("/api/", "this index"),
+    ("/api/docs/", "this API's documentation, as a page"),
     ("/api/games/", "the games: rules page, bot contract, time limits, built-in bots"),
     ("/api/games/<slug>/leaderboard/", "a game's leaderboard, best first (paginated)"),
     ("/api/bots/<id>/", "a bot: versions, rating, leaderboard numbers, recent matches"),
@@ -127,7 +128,7 @@ def index(request: HttpRequest) -> dict[str, Any]:
     return {
         "name": "Card Arena API",
         "read_only": True,
-        "docs": "docs/api.md",
+        "docs": "/api/docs/",
         "endpoints": [{"path": p, "description": d} for p, d in ENDPOINTS],
     }
 

@@ -146,6 +146,7 @@ def game(request: HttpRequest, slug: str) -> HttpResponse:
             "contract": contract(spec),
             "starters": offered,
             "toolkit": sorted(spec.toolkit_files()),
+            "repository": settings.CARD_ARENA_REPOSITORY,
         },
     )
 
@@ -393,6 +394,39 @@ def cross_table(tournament: Tournament) -> dict[str, Any]:
 def live_updates() -> bool:
     """Whether the worker's progress messages can reach this process (a shared layer)."""
     return bool(getattr(settings, "REDIS_URL", ""))
+
+
+#: leaders shown for each game on the leaderboards page
+LEADERS_ON_INDEX = 5
+
+
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    """Every game's leaders in one page, each with what it is ranked by."""
+    boards = []
+    for slug in game_slugs():
+        rows = ranked_rows(slug)
+        fmt = format_of(slug)
+        leaders = [{"row": row, "measure": ranking_measure(row)} for row in rows[:LEADERS_ON_INDEX]]
+        boards.append(
+            {
+                "spec": get_game(slug),
+                "leaders": leaders,
+                "count": rows.count(),
+                "by_rating": fmt is None or fmt.ranked_by_rating,
+            }
+        )
+    return render(request, "games/leaderboards.html", {"boards": boards})
+
+
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """The JSON API's documentation (docs/api.md) as a page of the site."""
+    text = (settings.BASE_DIR / "docs" / "api.md").read_text()
+    lines = text.splitlines()
+    title = lines[0].lstrip("# ").strip() if lines and lines[0].startswith("# ") else "JSON API"
+    body = "\n".join(lines[1:] if lines and lines[0].startswith("# ") else lines)
+    markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+    html = markdown.render(REPO_LINK.sub(r"\1", body))
+    return render(request, "games/api_docs.html", {"title": title, "html": html})
 
 
 def tournaments(request: HttpRequest) -> HttpResponse:

@@ -7,6 +7,7 @@ from django.urls import path
 from games.live import views
 
 urlpatterns = [
+    path("tables/", views.tables_index, name="tables"),
     path("games/<slug:slug>/tables/", views.lobby, name="lobby"),
     path("games/<slug:slug>/tables/quick/", views.quick_play, name="quick-play"),
     path("tables/<slug:token>/", views.table_page, name="table"),

@@ -170,6 +170,19 @@ def _lobby_tables(slug: str) -> tuple[list[Table], list[Table]]:
     return list(waiting), [t for t in playing if not tables.is_stale(t)]
 
 
+def tables_index(request: HttpRequest) -> HttpResponse:
+    """Every game with live tables: how many wait for players and how many are playing, and
+    the way to each lobby."""
+    listed = []
+    for slug in game_slugs():
+        spec = get_game(slug)
+        if spec.table is None:
+            continue
+        waiting, playing = _lobby_tables(slug)
+        listed.append({"spec": spec, "waiting": waiting, "playing": len(playing)})
+    return render(request, "tables/index.html", {"games": listed})
+
+
 @require_http_methods(["GET", "POST"])
 def lobby(request: HttpRequest, slug: str) -> HttpResponse:
     spec = table_game(slug)
