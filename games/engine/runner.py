@@ -268,7 +268,10 @@ class MatchRunner:
             allowed = tc.move + max(seat_stats.bank_left, 0.0)
             answer = yield _Call(seat, "receive", (max(started + allowed - self.clock(), 0.0),))
             if isinstance(answer, AgentFault):
-                faults[seat] = Fault(answer.kind, answer.reason)
+                reason = answer.reason
+                if answer.kind == "timeout":  # the limit it ran into, in the contract's terms
+                    reason += _allowance(tc, seat_stats.bank_left)
+                faults[seat] = Fault(answer.kind, reason)
                 continue
             finished = agent.answered_at if agent.answered_at is not None else self.clock()
             used = max(finished - started, 0.0)
@@ -285,6 +288,15 @@ class MatchRunner:
                 continue
             answers[seat] = answer
         return answers, faults
+
+
+def _allowance(tc: TimeControl, bank_left: float) -> str:
+    """What a call was given, as the contract quotes limits: the time per call, and what
+    was left of the match's time bank."""
+    if tc.bank <= 0:
+        return f" (the {tc.move:g} s per call)"
+    left = max(bank_left, 0.0)
+    return f" (the {tc.move:g} s per call plus {left:.2f} s left of the {tc.bank:g} s time bank)"
 
 
 @dataclass(frozen=True)

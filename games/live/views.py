@@ -71,10 +71,26 @@ def seat_choices(spec: GameSpec, versions: list[BotVersion]) -> list[Any]:
     choices.append(
         ("Built-in bots", [(f"builtin:{name}", f"builtin:{name}") for name in spec.builtin_names])
     )
-    if versions:
-        uploaded = [(f"bot:{v.pk}", f"{v.bot.label} (version {v.number})") for v in versions]
+    # an uploaded copy of a built-in bot (the site's own, entered to be ranked) is listed once,
+    # as the built-in
+    copies = builtin_checksums(spec.slug)
+    uploaded = [
+        (f"bot:{v.pk}", f"{v.bot.label} (version {v.number})")
+        for v in versions
+        if v.checksum not in copies
+    ]
+    if uploaded:
         choices.append(("Uploaded bots", uploaded))
     return choices
+
+
+@cache
+def builtin_checksums(slug: str) -> frozenset[str]:
+    """The checksums of the game's built-in bots' code (as BotVersion.checksum_of makes them)."""
+    spec = get_game(slug)
+    return frozenset(
+        BotVersion.checksum_of(spec.builtin_path(name).read_text()) for name in spec.builtin_names
+    )
 
 
 def active_versions(slug: str) -> list[BotVersion]:

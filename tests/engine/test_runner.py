@@ -193,7 +193,11 @@ def test_it_times_out_a_seat_that_overruns_its_call_and_bank():
     outcome = run([slow, SlowAgent(clock, delay=0.1, name="fast")], tc=tc, clock=clock)
     # Each call overruns by 0.8 s: the bank of 2 s pays for two, the third call is given
     # only what is left of the bank (1 s + 0.4 s) and times out.
-    assert outcome.faults[0] == Fault("timeout", "no answer within 1.40 s")
+    # The reason says what the limit was, in the contract's terms.
+    assert outcome.faults[0] == Fault(
+        "timeout",
+        "no answer within 1.40 s (the 1 s per call plus 0.40 s left of the 2 s time bank)",
+    )
     assert outcome.stats[0].calls == 2
     assert 1 not in outcome.faults
 

@@ -34,8 +34,12 @@ def logged_in(user: User) -> Client:
     return client
 
 
-def version(owner: User, game: str, name: str, status: str = BotVersion.ACTIVE) -> BotVersion:
+def version(
+    owner: User, game: str, name: str, status: str = BotVersion.ACTIVE, *, copy: bool = False
+) -> BotVersion:
+    """An uploaded version: a built-in bot's code, changed by a comment unless ``copy``."""
     code = get_game(game).builtin_path(get_game(game).builtin_names[0]).read_text()
+    code += "" if copy else f"\n# {name}\n"
     bot = Bot.objects.create(owner=owner, game=game, name=name, language="python")
     return BotVersion.objects.create(
         bot=bot, number=1, code=code, checksum=BotVersion.checksum_of(code), status=status
@@ -99,6 +103,11 @@ def test_the_create_form_offers_me_open_seats_builtins_and_active_uploaded_bots(
     assert "alice/sharp (version 1)" in page
     assert f'value="bot:{rejected.pk}"' not in page
     assert f'value="bot:{elsewhere.pk}"' not in page
+    # the site's own copy of a built-in bot (entered to be ranked) is offered once, as built-in
+    house = version(make_user("house"), "rps-poker", "minimal", copy=True)
+    page = text_of(Client().get("/games/rps-poker/tables/"))
+    assert f'value="bot:{house.pk}"' not in page and "house/minimal" not in page
+    assert f'value="bot:{active.pk}"' in page
     # timers, and for Last Card the number of players; UTH has rounds and pay tables
     assert page.count('name="turn_timer"') == 1
     for seconds in tables.TURN_TIMERS:
