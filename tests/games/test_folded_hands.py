@@ -136,13 +136,16 @@ def test_the_dealer_never_shows_the_cards_of_a_folded_uth_round():
     state, record = outcome.state, json.loads(json.dumps(outcome.record))
     assert [r["folded"] for r in state.rounds] == [True, True]
     rules = game.table()
-    for done, public, mine in zip(
-        state.rounds, rules.view(state, None)["rounds"], rules.view(state, 0)["rounds"],
-        strict=True,
-    ):  # fmt: skip
-        assert public["dealer"] is None and public["player"] is None
-        assert mine["dealer"] is None and mine["player"] == done["player"]
-        assert public["board"] == done["board"]  # turned before the river's fold
+    last = state.rounds[-1]
+    for seat in (None, 0):
+        frame = rules.frame(state, seat, ["me"])
+        (dealer,) = [z for z in frame["shared"] if z["label"].endswith(": dealer")]
+        assert dealer["cards"] == [] and dealer["down"] == 2  # never turned over
+        (board,) = [z for z in frame["shared"] if z["label"].endswith(": board")]
+        assert board["cards"] == last["board"]  # turned before the river's fold
+        sent = json.dumps(frame)
+        unseen = set(last["dealer"]) | (set(last["player"]) if seat is None else set())
+        assert not [c for c in unseen - set(last["board"]) if f'"{c}"' in sent]
     showdowns = [f for f in replays.build(record).frames if f["label"].endswith("at the river")]
     assert len(showdowns) == 2
     for frame in showdowns:
