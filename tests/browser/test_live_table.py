@@ -136,6 +136,26 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
     assert watcher_tab.console.take() == []
 
 
+def in_view(page, selector: str) -> bool:
+    """Whether the element is wholly inside the window (not scrolled away)."""
+    return page.eval_on_selector(
+        selector,
+        """e => { const r = e.getBoundingClientRect();
+                  return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""",
+    )
+
+
+def keeps_the_turn_the_clock_and_the_action_in_view(page) -> None:
+    """On a phone, wherever the table is scrolled to, the turn line, the clock and the
+    button that plays are in view together."""
+    page.locator("#countdown:not([hidden])").wait_for()
+    for target in ("#live-seats", "#live-hand .hand-card >> nth=-1", "#live-log"):
+        page.locator(target).scroll_into_view_if_needed()
+        for part in ("#turn-line", "#countdown", "#live-controls button:first-child"):
+            assert in_view(page, part), f"{part} is out of view with {target} in view"
+    page.evaluate("window.scrollTo(0, 0)")
+
+
 def legal_first(hand: list[str], top: str, suit: str | None, punishment: int) -> int | None:
     """The index of a card that may be played alone (a simple player's choice)."""
     follow = suit or top[1]
@@ -198,6 +218,8 @@ def test_it_lets_a_guest_on_a_phone_play_last_card_against_three_bots_to_the_end
             page.get_by_role("button", name=re.compile("^Draw")).click()
             drew += 1
         else:
+            if not shot:
+                keeps_the_turn_the_clock_and_the_action_in_view(page)
             card = page.locator("#live-hand .hand-card").nth(index)
             card.tap()
             if view["hand"][index][0] == "A":

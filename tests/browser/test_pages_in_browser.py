@@ -51,6 +51,31 @@ def test_it_renders_the_main_pages_without_console_errors(
     assert overflow_x(page) <= 0, f"{path} scrolls sideways on a {viewport} screen"
 
 
+def test_a_wide_table_scrolls_in_its_own_box_with_its_first_column_kept(tab):
+    """Last Card's leaderboard is wider than a 1280 px window: the page does not scroll
+    sideways, the table does, and its first column stays in view while it does."""
+    page = tab.page
+    page.goto("/games/last-card/leaderboard/")
+    wrap = page.locator(".table-wrap").first
+    wrap.locator("tbody tr").first.wait_for()
+    assert overflow_x(page) <= 0
+    sizes = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert sizes[0] > sizes[1], f"the table fits ({sizes}): nothing to check"
+    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+    boxes = wrap.evaluate(
+        """w => {
+            const box = w.getBoundingClientRect();
+            const cells = w.querySelectorAll("thead th");
+            const first = cells[0].getBoundingClientRect();
+            const last = cells[cells.length - 1].getBoundingClientRect();
+            return {left: box.left, right: box.right, first: first.left, last: last.right};
+        }"""
+    )
+    assert abs(boxes["first"] - boxes["left"]) < 2, boxes  # the first column is kept
+    assert boxes["last"] <= boxes["right"] + 1, boxes  # the last column can be reached
+    assert tab.console.take() == []
+
+
 def test_it_ranks_the_seeded_builtin_bots_and_sorts_the_leaderboard(tab):
     """The worker validated the built-in bots and played their placement matches; the
     leaderboard lists them with their statistics, and a column heading sorts the table."""
