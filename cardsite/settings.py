@@ -153,6 +153,32 @@ else:
         }
     }
 
+# Django's cache. "default" is each process's own memory (the sign-up throttle counts there,
+# docs/accounts.md). "replays" keeps the built replays of match pages (games/matchpages.py:
+# a long match takes a while to replay, and a stored match never changes) where every web
+# process finds them: in Redis when the site has one, else in files under VAR_DIR (shared by
+# the processes of one machine, as its SQLite database is). A replay missing there, expired
+# or never built, is built again: the cache saves time, never decides what a page shows.
+REPLAY_CACHE_S = envint("REPLAY_CACHE_S", 24 * 3600)
+#: files the replay cache keeps at most (a long match takes a few dozen); Redis has its own
+#: memory limits
+REPLAY_CACHE_ENTRIES = envint("REPLAY_CACHE_ENTRIES", 20000)
+if REDIS_URL:
+    _REPLAY_CACHE: dict = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+    }
+else:
+    _REPLAY_CACHE = {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache" / "replays"),
+        "OPTIONS": {"MAX_ENTRIES": REPLAY_CACHE_ENTRIES},
+    }
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "replays": _REPLAY_CACHE | {"TIMEOUT": REPLAY_CACHE_S, "KEY_PREFIX": "card-arena-replays"},
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

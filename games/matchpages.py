@@ -3,22 +3,41 @@
 ``/matches/<pk>/`` is public: it never shows what a bot wrote to stderr (that is for the
 bot's owner, on the bot's page), nor what the game keeps secret after the match (the
 game's ``public_record``: a folded poker hand's cards); the replay's frames hide the same.
-The replay's frames come from :mod:`games.replays`; the
-page draws the frame asked for (``?step=N``, the first by default) on the server, so the
-table and the whole log are there without JavaScript, and ``static/js/replay.js`` steps
-through ``replay.json`` in the browser.
+The replay's frames come from :mod:`games.replays`.
+
+A long match has thousands of steps (a 1000-round UTH session some 3,600), so the page holds
+one window of them: the :data:`WINDOW` steps around the step asked for (``?step=N``, the
+first by default), drawn in the log, that step's table drawn by the server (so the page
+works without JavaScript), and the same frames as JSON for ``static/js/replay.js``, which
+asks ``replay.json?from=N&count=M`` for the other windows as the viewer reaches them. A
+"jump to" list names the replay's chapters (its rounds, hands, games or turns: the frames
+say, see :func:`games.replays.chapters`).
+
+A built replay is kept in the ``replays`` cache (cardsite/settings.py: shared by every web
+process), as its head (names, step count, chapters) and its frames in pieces of
+:data:`WINDOW`, so a window costs one piece, not a replay of the whole match. A piece that
+is missing (expired, evicted) has the replay built again; the cache never decides what is
+shown.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
+import zlib
+from bisect import bisect_right
+from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.cache import cache
+from django.conf import settings
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.html import format_html_join
+from django.utils.http import http_date
 from django.views.decorators.gzip import gzip_page
 
 from bots.models import Match
@@ -27,8 +46,13 @@ from games.registry import GameSpec, get_game
 
 #: face-up cards shown of a pile (its last ones, overlapping)
 PILE_SHOWN = 4
-#: how long a built replay stays in the cache
-REPLAY_CACHE_S = 3600
+#: steps in a window: the page's log, a piece of a cached replay, what the viewer asks for
+WINDOW = 100
+#: how long browsers and proxies keep an answer of replay.json (a stored match never
+#: changes; its ETag says when the site draws it otherwise)
+REPLAY_MAX_AGE_S = 24 * 3600
+#: ``from`` and ``count`` of replay.json: whole numbers, of at most this many digits
+WHOLE = re.compile(r"[0-9]{1,9}")
 
 
 def _match(pk: int) -> Match:
@@ -39,19 +63,122 @@ def _seats(match: Match) -> list[Any]:
     return list(match.participants.select_related("bot", "bot__owner", "version").order_by("seat"))
 
 
-def _replay(match: Match, seats: list[Any]) -> replays.Replay:
-    """The match's frames, its seats named by their bots' labels. A stored match never
-    changes, so its replay is kept in the cache (a long UTH session takes a moment)."""
-    names = [seat.label for seat in seats]
-    same = len(names) == len(match.record.get("seats", []))
-    key = hashlib.sha256(
-        json.dumps([replays.FORMAT_VERSION, match.pk, match.played.isoformat(), names]).encode()
+# ---- the replay, built once and kept in pieces -------------------------------------------------
+def _cache():
+    return caches["replays"]
+
+
+def _pack(frames: list[replays.Frame]) -> bytes:
+    return zlib.compress(json.dumps(frames, separators=(",", ":")).encode(), 6)
+
+
+def _unpack(piece: bytes) -> list[replays.Frame]:
+    return json.loads(zlib.decompress(piece))
+
+
+@dataclass
+class StoredReplay:
+    """A match's replay: its head (:meth:`games.replays.Replay.head`) and chapters at hand,
+    its frames read from the cache a window at a time (:meth:`frames`)."""
+
+    match: Match
+    #: the seats' labels (the bots' owner/name), which the replay is built with
+    labels: list[str]
+    key: str
+    head: dict[str, Any]
+    chapters: list[dict[str, Any]]
+    #: every frame, when this request built the replay
+    built: list[replays.Frame] | None = field(default=None, repr=False)
+
+    @property
+    def names(self) -> list[str]:
+        """The seats as the frames name them (seats of one name say which seat they are)."""
+        return self.head["names"]
+
+    @property
+    def total(self) -> int:
+        return self.head["total"]
+
+    @property
+    def supported(self) -> bool:
+        return self.head["supported"]
+
+    @property
+    def error(self) -> str:
+        return self.head["error"]
+
+    def piece_key(self, number: int) -> str:
+        return f"replay:{self.key}:{number}"
+
+    def frames(self, start: int, stop: int) -> list[replays.Frame]:
+        """The frames of steps ``start`` to ``stop`` (not included), as far as there are."""
+        stop = min(stop, self.total)
+        if start >= stop:
+            return []
+        if self.built is None:
+            first, last = start // WINDOW, (stop - 1) // WINDOW
+            keys = [self.piece_key(n) for n in range(first, last + 1)]
+            found = _cache().get_many(keys)
+            if len(found) == len(keys):
+                frames = [frame for key in keys for frame in _unpack(found[key])]
+                return frames[start - first * WINDOW : stop - first * WINDOW]
+            self.build()  # a piece expired or was evicted
+        assert self.built is not None
+        return self.built[start:stop]
+
+    def build(self) -> None:
+        """Replays the match and keeps the result: the pieces first, the head last (a head
+        found in the cache says its pieces were written)."""
+        same = len(self.labels) == len(self.match.record.get("seats", []))
+        replay = replays.build(self.match.record, self.labels if same else None)
+        self.built, self.head, self.chapters = replay.frames, replay.head(), replay.chapters()
+        cache = _cache()
+        cache.set_many(
+            {
+                self.piece_key(n // WINDOW): _pack(replay.frames[n : n + WINDOW])
+                for n in range(0, len(replay.frames), WINDOW)
+            },
+            settings.REPLAY_CACHE_S,
+        )
+        cache.set(
+            f"replay:{self.key}",
+            {"head": self.head, "chapters": self.chapters},
+            settings.REPLAY_CACHE_S,
+        )
+
+    def chapter_at(self, step: int) -> int:
+        """The index of the chapter that holds ``step``."""
+        starts = [chapter["step"] for chapter in self.chapters]
+        return max(bisect_right(starts, step) - 1, 0)
+
+    def answer(self, start: int, count: int | None) -> dict[str, Any]:
+        """The JSON of the frames from step ``start`` on: ``count`` of them, or all the rest."""
+        stop = self.total if count is None else start + count
+        frames = self.frames(start, stop)  # first: the replay may have to be built for them
+        return replays.answer(self.head, frames, start, self.chapters)
+
+
+def replay_key(match: Match, names: list[str]) -> str:
+    """What a match's replay depends on: the frame format, the match, its seats' names."""
+    return hashlib.sha256(
+        json.dumps(
+            [replays.FORMAT_VERSION, match.pk, match.game, match.played.isoformat(), names]
+        ).encode()
     ).hexdigest()
-    return cache.get_or_set(
-        f"replay:{key}",
-        lambda: replays.build(match.record, names if same else None),
-        REPLAY_CACHE_S,
-    )
+
+
+def _replay(match: Match, seats: list[Any]) -> StoredReplay:
+    """The match's replay, its seats named by their bots' labels: from the cache, or built
+    (and kept there)."""
+    names = [seat.label for seat in seats]
+    key = replay_key(match, names)
+    kept = _cache().get(f"replay:{key}")
+    stored = StoredReplay(match, names, key, {}, [])
+    if kept is None:
+        stored.build()
+    else:
+        stored.head, stored.chapters = kept["head"], kept["chapters"]
+    return stored
 
 
 def public_record(match: Match) -> dict[str, Any]:
@@ -136,19 +263,39 @@ def _step(request: HttpRequest, count: int) -> int:
     return max(0, min(step, count - 1)) if count else 0
 
 
+def _chapter_options(replay: StoredReplay, step: int) -> str:
+    """The options of the "jump to" list: each chapter's label, its first step as the value
+    (counted from 1, as ``?step=N``), the chapter of ``step`` selected. Joined here, not in
+    the template: a long match has a thousand of them."""
+    current = replay.chapter_at(step)
+    return format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        (
+            (chapter["step"] + 1, " selected" if number == current else "", chapter["label"])
+            for number, chapter in enumerate(replay.chapters)
+        ),
+    )
+
+
 @gzip_page
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match(pk)
     seats = _seats(match)
     replay = _replay(match, seats)
-    step = _step(request, len(replay.frames))
-    frame = _drawn_frame(replay.frames[step], replay.names) if replay.frames else None
+    total = replay.total
+    step = _step(request, total)
+    # the window of steps the page holds: the one of the step shown
+    start = step // WINDOW * WINDOW
+    window = replay.frames(start, start + WINDOW)
+    frame = _drawn_frame(window[step - start], replay.names) if window else None
     try:
         title = get_game(match.game).title
     except KeyError:
         title = match.game
     faults = [s for s in seats if s.fault_kind]
     public = public_record(match)
+    last = max(total - 1, 0)
     context = {
         "match": match,
         "title": title,
@@ -160,9 +307,20 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "replay": replay,
         "frame": frame,
         "step": step,
-        "last_step": max(len(replay.frames) - 1, 0),
+        "total": total,
+        "last_step": last,
         "previous_step": max(step - 1, 0),
-        "next_step": min(step + 1, max(len(replay.frames) - 1, 0)),
+        "next_step": min(step + 1, last),
+        "window": window,
+        "window_size": WINDOW,
+        "window_first": start,
+        "window_last": start + len(window) - 1,
+        # the log's page links, counted from 1: the last step of the window before, the
+        # first of the next (None: there is none)
+        "earlier": start or None,
+        "later": start + WINDOW + 1 if start + WINDOW < total else None,
+        "chapters": _chapter_options(replay, step) if len(replay.chapters) > 1 else "",
+        "frames_json": replays.answer(replay.head, window, start, None) if window else None,
         "seed": public.get("seed"),
         "replayable": public.get("events") == match.record.get("events"),
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
@@ -182,11 +340,66 @@ def match_record(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+class BadRequest(ValueError):
+    """Answered as a JSON 400 with its message."""
+
+
+def _whole(request: HttpRequest, name: str) -> int | None:
+    raw = request.GET.get(name)
+    if raw is None:
+        return None
+    if not WHOLE.fullmatch(raw):
+        raise BadRequest(f"{name} must be a whole number, 0 or more, not {raw!r}")
+    return int(raw)
+
+
+def _window(request: HttpRequest) -> tuple[int, int | None]:
+    """``from`` (a step, counted from 0 as the frames count them) and ``count`` (steps, 1 or
+    more; None: to the end)."""
+    start, count = _whole(request, "from"), _whole(request, "count")
+    if count is not None and count < 1:
+        raise BadRequest(f"count must be 1 or more, not {count}")
+    return start or 0, count
+
+
+def _json_error(message: str, status: int) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
 @gzip_page
-def match_replay(request: HttpRequest, pk: int) -> JsonResponse:
-    """The replay frames the viewer steps through (see games.replays for the format)."""
-    match = _match(pk)
-    return JsonResponse(_replay(match, _seats(match)).as_json())
+def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay frames the viewer steps through (see games.replays for the format): all of
+    them, or ``?from=N&count=M``. A stored match never changes, so the answer can be kept
+    (Cache-Control), and asked again with its ETag or Last-Modified (304)."""
+    try:
+        start, count = _window(request)
+    except BadRequest as bad:
+        return _json_error(str(bad), 400)
+    # the record (large for a long match) is read only if the replay has to be built
+    match = Match.objects.filter(pk=pk).defer("record").first()
+    if match is None:
+        return _json_error(f"no match {pk}", 404)
+    seats = _seats(match)
+    names = [seat.label for seat in seats]
+    asked = f"{replay_key(match, names)}:{start}:{count}"
+    etag = f'"{hashlib.sha256(asked.encode()).hexdigest()[:40]}"'
+    modified = int(match.played.timestamp())
+    response = get_conditional_response(request, etag=etag, last_modified=modified)
+    if response is None:
+        replay = _replay(match, seats)
+        if start and start >= replay.total:
+            steps = (
+                f"{replay.total} steps, from 0 to {replay.total - 1}"
+                if replay.total
+                else "no steps"
+            )
+            return _json_error(f"from {start} is past the last step: this replay has {steps}", 400)
+        answer = replay.answer(start, count)
+        response = JsonResponse(answer, json_dumps_params={"ensure_ascii": False})
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(modified)
+    patch_cache_control(response, public=True, max_age=REPLAY_MAX_AGE_S)
+    return response
 
 
 urlpatterns = [

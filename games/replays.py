@@ -7,8 +7,8 @@ re-implemented here: the engines say what is where.
 
 A frame is JSON data::
 
-    {"step": 3, "label": "Game 2 of 10", "actor": 1, "decision": "plays R7",
-     "lines": ["bob/strong plays R7 ..."], "scores": [1, 1],
+    {"step": 3, "label": "Game 2 of 10", "chapter": "Game 2", "actor": 1,
+     "decision": "plays R7", "lines": ["bob/strong plays R7 ..."], "scores": [1, 1],
      "seats": [{"zones": [ZONE, ...], "notes": ["3 cards"], "turn": false}, ...],
      "shared": [ZONE, ...]}
 
@@ -16,6 +16,11 @@ and a zone ``{"label": "Hand", "cards": ["R3", "S9"], "down": 0, "fan": "row"}``
 codes face up, ``down`` face-down cards after them, and ``fan`` says how to lay them out
 (``row``: side by side; ``pile``: the last few, overlapping). :func:`card_view` describes a
 code for drawing it (``templates/includes/card.html``, ``static/js/replay.js``).
+
+A frame's ``chapter`` names the part of the match it belongs to, as the game divides it (a
+round, a hand, a game of a match, a turn): the viewer's "jump to" lists the chapters
+(:func:`chapters`: each run of frames of the same chapter, by its first step). A builder that
+sets none gets each frame's label as its chapter.
 
 A game's frames are built in its own package (``games/<game>/replay.py``), named by its spec
 (``GameSpec.replay``); a game without a builder still gets its raw events listed on the match
@@ -34,7 +39,7 @@ from games.engine.table import shown_names
 from games.registry import get_game
 
 #: bump when the frame format changes (cached replays are keyed by it)
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 Frame = dict[str, Any]
 Builder = Callable[[dict[str, Any], list[str]], list[Frame]]
@@ -107,6 +112,54 @@ def _actor(event: dict[str, Any] | None) -> int | None:
     return faulted[0] if len(faulted) == 1 else None
 
 
+# ---- chapters and windows ---------------------------------------------------------------
+def chapters(frames: Sequence[Frame], start: int = 0) -> list[dict[str, Any]]:
+    """The chapters of consecutive frames (the first numbered ``start``): each run of frames
+    of the same ``chapter``, as its label and its first step."""
+    found: list[dict[str, Any]] = []
+    for number, frame in enumerate(frames, start):
+        if not found or frame["chapter"] != found[-1]["label"]:
+            found.append({"label": frame["chapter"], "step": number})
+    return found
+
+
+def cards_of(frames: Sequence[Frame]) -> dict[str, dict[str, Any]]:
+    """Every card code the frames use, described for drawing."""
+    codes: set[str] = set()
+    for frame in frames:
+        for part in [*frame["shared"], *(z for s in frame["seats"] for z in s["zones"])]:
+            codes.update(part["cards"])
+    return {code: card_view(code) for code in sorted(codes)}
+
+
+def answer(
+    head: dict[str, Any],
+    frames: Sequence[Frame],
+    start: int,
+    chapter_list: list[dict[str, Any]] | None,
+) -> dict[str, Any]:
+    """The JSON of ``frames`` (steps ``start`` on) of a replay: ``head`` says the game, its
+    title, the seats' names, whether it has frames (``supported``, ``error``) and how many
+    (``total``); ``chapter_list`` is the whole replay's (:func:`chapters`), left out if None."""
+    data = {
+        "format": FORMAT_VERSION,
+        "game": head["game"],
+        "title": head["title"],
+        "seats": head["names"],
+        "supported": head["supported"],
+        "error": head["error"],
+        "total": head["total"],
+        "from": start,
+        "count": len(frames),
+        "chapters": chapter_list,
+        "cards": cards_of(frames),
+        "frames": list(frames),
+    }
+    if chapter_list is None:
+        del data["chapters"]
+    return data
+
+
 # ---- the replay of a match ----------------------------------------------------------------
 @dataclass
 class Replay:
@@ -121,23 +174,26 @@ class Replay:
 
     def cards(self) -> dict[str, dict[str, Any]]:
         """Every card code the frames use, described for drawing."""
-        codes: set[str] = set()
-        for frame in self.frames:
-            for part in [*frame["shared"], *(z for s in frame["seats"] for z in s["zones"])]:
-                codes.update(part["cards"])
-        return {code: card_view(code) for code in sorted(codes)}
+        return cards_of(self.frames)
 
-    def as_json(self) -> dict[str, Any]:
+    def chapters(self) -> list[dict[str, Any]]:
+        return chapters(self.frames)
+
+    def head(self) -> dict[str, Any]:
+        """What :func:`answer` says of the replay besides its frames."""
         return {
-            "format": FORMAT_VERSION,
             "game": self.game,
             "title": self.title,
-            "seats": self.names,
+            "names": self.names,
             "supported": self.supported,
             "error": self.error,
-            "cards": self.cards(),
-            "frames": self.frames,
+            "total": len(self.frames),
         }
+
+    def as_json(self, start: int = 0, count: int | None = None) -> dict[str, Any]:
+        """The frames from step ``start`` on (``count`` of them, or all the rest)."""
+        stop = len(self.frames) if count is None else start + count
+        return answer(self.head(), self.frames[start:stop], start, self.chapters())
 
 
 def build(record: dict[str, Any], names: list[str] | None = None) -> Replay:
@@ -163,6 +219,7 @@ def build(record: dict[str, Any], names: list[str] | None = None) -> Replay:
         return replay
     for number, frame in enumerate(frames):
         frame["step"] = number
+        frame["chapter"] = frame.get("chapter") or frame["label"]
     replay.frames = frames
     return replay
 

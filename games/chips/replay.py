@@ -3,6 +3,7 @@
 Each game's spec names its builder here (``GameSpec.replay``): a frame for the start of the
 match, then one per action, showing the cards of the hand in play; the game's engine words
 the betting (``HandsMatch.action_words`` and its neighbours), so nothing here names a game.
+Each hand (each deal of Blackjack++) is a chapter.
 
 A replay is public and watched after the match, so it shows the hole cards of a poker hand
 only if that hand reached a showdown: the cards of a folded hand (or of a hand cut short by a
@@ -55,6 +56,7 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
                 f"{names[0]} {won:+g}, {names[1]} {-won:+g} {how}"
             )
             frame["label"] = f"Hand {len(state.hands_played)}: the end"
+            frame["chapter"] = f"Hand {len(state.hands_played)}"
             _poker_table(frame, state, done)
             hands.append(len(state.hands_played) - 1)
         else:
@@ -146,9 +148,10 @@ def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]
                     f"{pts[1]:g}, {pts[2]:g}"
                 )
                 frame["label"] = f"Deal {len(state.hands_played)}: the end"
+                frame["chapter"] = f"Deal {len(state.hands_played)}"
                 _blackjack_table(frame, state, done)
             else:
-                frame["label"] = f"Deal {state.hand + 1}"
+                frame["label"] = frame["chapter"] = f"Deal {state.hand + 1}"
                 _blackjack_table(frame, state, None)
         frames.append(frame)
     return frames

@@ -1,6 +1,6 @@
 """Goofspiel's replay frames (see games/replays.py for the frame format): a frame for each
 deal's first prize, one for each turn once both bids are down (the bids shown together, as
-the players saw them), and one for each fault."""
+the players saw them), and one for each fault. Each deal is a chapter."""
 
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             continue  # one bid is down, the other not yet: nothing to show
         lines: list[str] = []
         decision = ""
+        chapter = f"Deal {max(deal, 0) + 1}"
         if event is not None and event["type"] == "fault":
             label = "Out of the match"
             lines += _fault_lines(event, names)
@@ -67,6 +68,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             deal, turns = state.deal, 0
             lines.append(f"Deal {deal + 1}: the prizes are shuffled; the first is {state.prize}")
         frame = _table(state, label, lines, names)
+        frame["chapter"] = chapter
         frame["decision"] = decision
         frame["actor"] = _actor(event) if event is not None and event["type"] == "fault" else None
         frames.append(frame)

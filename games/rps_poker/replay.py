@@ -9,7 +9,8 @@ from games.replays import Frame, _actor, _fault_lines, _frame, _seat, card_view,
 
 def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for the deal, each of the five draft steps, each of the ten games, and each
-    disqualification: the simultaneous choices of both seats make one step."""
+    disqualification: the simultaneous choices of both seats make one step. The chapters:
+    the deal, the draft, each game."""
     from games.rps_poker.cards import DRAFT_STEPS, GAMES
 
     frames: list[Frame] = []
@@ -23,6 +24,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
                 continue  # one seat has chosen, the other not yet: no step to show
         lines: list[str] = []
         label, decision = "The deal", ""
+        chapter = ""  # the label
         if event is None:
             lines.append(
                 f"The deck is shuffled. Draft: each player is offered two cards {DRAFT_STEPS} "
@@ -37,7 +39,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             decision = lines[0]
         elif drafting:
             drafted += 1
-            label = f"Draft {drafted} of {DRAFT_STEPS}"
+            label, chapter = f"Draft {drafted} of {DRAFT_STEPS}", "The draft"
             for seat in (0, 1):
                 kept, passed = offers[seat][chosen[seat]], offers[seat][1 - chosen[seat]]
                 lines.append(
@@ -52,7 +54,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
                 )
         else:
             game = state.games[-1]
-            label = f"Game {len(state.games)} of {GAMES}"
+            label, chapter = f"Game {len(state.games)} of {GAMES}", f"Game {len(state.games)}"
             a, b = (card_view(c)["label"] for c in game["played"])
             decision = f"{names[0]} plays {a}, {names[1]} plays {b}"
             lines.append(
@@ -60,6 +62,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
                 f"{names[game['winner']]} wins the game"
             )
         frame = _frame(label, lines, list(state.scores), [], [])
+        frame["chapter"] = chapter
         frame["decision"] = decision
         frame["actor"] = _actor(event) if event is not None and event["type"] == "fault" else None
         # a draft step shows its decision: the cards it offered, and what each seat had

@@ -12,7 +12,8 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for each deal, each decision of the seat, each showdown and each refusal or
     fault. The ``[skip]`` answers of phases with nothing to decide make no step of their
     own (the cards they turn over show at the next one). A showdown frame shows the round
-    as the engine's hand history (``UthState.rounds``) settled it."""
+    as the engine's hand history (``UthState.rounds``) settled it. Each round is a chapter,
+    from its deal to its settling step."""
     from games.uth.rules import chip_value
 
     frames: list[Frame] = []
@@ -111,6 +112,7 @@ def _uth_live(state: Any, label: str, lines: list[str], net: list[Any]) -> Frame
     ]
     frame = _frame(label, lines, net, [seat], shared)
     frame["notes"] = [f"phase: {state.phase.replace('_', ' ')}"]
+    frame["chapter"] = f"Round {state.round_no}"
     return frame
 
 
@@ -141,6 +143,7 @@ def _uth_showdown(done: dict[str, Any], name: str, lines: list[str], net: list[A
     ending = "folded at the river" if done["folded"] else "the river and the showdown"
     frame = _frame(f"Round {done['round']}: {ending}", lines, net, [seat], shared)
     frame["notes"] = [f"round net {done['net']:+g}"]
+    frame["chapter"] = f"Round {done['round']}"
     frame["actor"] = 0
     frame["decision"] = "folds" if done["folded"] else f"net {done['net']:+g}"
     return frame

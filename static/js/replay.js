@@ -1,20 +1,33 @@
 // The replay viewer of a match page (templates/matches/match.html). The server draws the
-// first frame and the whole log; this script loads the frames (replay.json, see
-// games/replays.py) and steps through them: buttons, clickable log steps, keyboard
-// (Left/Right, Home/End, Space) and play/pause. It draws cards with the markup of
-// templates/includes/card.html.
+// step asked for and the log of its window of steps, and gives this script that window's
+// frames (the JSON of #replay-frames, see games/replays.py); the other windows come from
+// replay.json?from=N&count=M as the viewer reaches them (the next one a little before).
+// It steps through them: buttons, clickable log steps, a "jump to" list of the replay's
+// chapters, keyboard (Left/Right, Home/End, Space) and play/pause. It draws cards with the
+// markup of templates/includes/card.html. A window that cannot be loaded is asked of the
+// server as a page (?step=N), as without JavaScript.
 (function () {
   "use strict";
 
   var section = document.getElementById("replay");
-  if (!section || !section.dataset.replayUrl) return;
+  var embedded = document.getElementById("replay-frames");
+  if (!section || !section.dataset.replayUrl || !embedded) return;
 
   var PILE_SHOWN = 4;
   var PLAY_MS = 1000;
-  var frames = null;
+  //: how close to the end of a window (in steps) the next one is asked for
+  var AHEAD = 10;
+  var WINDOW = Number(section.dataset.window) || 100;
+  var total = Number(section.dataset.total) || 0;
+  var format = null;
+  var windows = {}; // window number -> its frames
+  var loading = {}; // window number -> the promise of its frames
   var cards = {};
   var seats = [];
   var current = Number(section.dataset.current) || 0;
+  var wanted = current; // the step asked for last: a window that comes late shows only it
+  var logWindow = null; // the window the log lists
+  var chapterStarts = [];
   var timer = null;
 
   var el = {
@@ -26,12 +39,73 @@
     seats: document.getElementById("replay-seats"),
     decision: document.getElementById("replay-decision"),
     log: document.getElementById("replay-log"),
+    logFirst: document.getElementById("replay-log-first"),
+    logLast: document.getElementById("replay-log-last"),
+    earlier: document.getElementById("replay-earlier"),
+    later: document.getElementById("replay-later"),
     table: document.getElementById("replay-table"),
+    jump: document.getElementById("replay-jump"),
+    chapter: document.getElementById("replay-chapter"),
     play: section.querySelector('[data-go="play"]'),
   };
 
   var node = window.CardArena.node;
 
+  // ---- the frames, a window at a time --------------------------------------------------
+  function keep(answer) {
+    if (!answer || !answer.supported || !answer.frames) throw new Error("replay: no frames");
+    Object.keys(answer.cards || {}).forEach(function (code) { cards[code] = answer.cards[code]; });
+    seats = answer.seats || seats;
+    total = answer.total;
+    windows[Math.floor(answer.from / WINDOW)] = answer.frames;
+  }
+
+  function ask(number, reload) {
+    var url = section.dataset.replayUrl + "?from=" + number * WINDOW + "&count=" + WINDOW;
+    var options = { headers: { Accept: "application/json" } };
+    if (reload) options.cache = "reload";
+    return fetch(url, options).then(function (response) {
+      if (!response.ok) throw new Error("replay: HTTP " + response.status);
+      return response.json();
+    }).then(function (answer) {
+      // kept by the browser from before the site changed how it draws frames: ask again
+      if (answer.format !== format && !reload) return ask(number, true);
+      return answer;
+    });
+  }
+
+  function load(number) {
+    if (windows[number]) return Promise.resolve(windows[number]);
+    if (!loading[number]) {
+      loading[number] = ask(number, false).then(function (answer) {
+        keep(answer);
+        return windows[number];
+      }).finally(function () {
+        delete loading[number];
+      });
+    }
+    return loading[number];
+  }
+
+  function lastWindow() {
+    return Math.floor((total - 1) / WINDOW);
+  }
+
+  function prefetch(step) {
+    var number = Math.floor(step / WINDOW);
+    var offset = step - number * WINDOW;
+    var near = null;
+    if (offset >= WINDOW - AHEAD && number < lastWindow()) near = number + 1;
+    else if (offset < AHEAD && number > 0) near = number - 1;
+    if (near !== null && !windows[near]) load(near).catch(function () {});
+  }
+
+  function frameAt(step) {
+    var frames = windows[Math.floor(step / WINDOW)];
+    return frames ? frames[step % WINDOW] : undefined;
+  }
+
+  // ---- drawing -------------------------------------------------------------------------
   function drawCard(code) {
     return window.CardArena.drawCard(code === null ? null : cards[code], "small");
   }
@@ -77,6 +151,46 @@
     return box;
   }
 
+  function stepHref(step) {
+    return "?step=" + (step + 1) + "#replay";
+  }
+
+  function logItem(frame) {
+    var item = node("li", "log-step");
+    item.id = "step-" + (frame.step + 1);
+    var link = node("a", "", frame.label);
+    link.href = stepHref(frame.step);
+    link.dataset.step = String(frame.step);
+    item.appendChild(link);
+    if (frame.lines.length) {
+      var lines = node("ul", "");
+      frame.lines.forEach(function (line) { lines.appendChild(node("li", "", line)); });
+      item.appendChild(lines);
+    }
+    return item;
+  }
+
+  function setPage(link, step) {
+    if (!link) return;
+    link.hidden = step === null;
+    if (step !== null) link.href = stepHref(step);
+  }
+
+  // the log lists the window of the step shown
+  function drawLog(windowNumber) {
+    if (!el.log || logWindow === windowNumber) return;
+    var frames = windows[windowNumber];
+    var first = windowNumber * WINDOW;
+    el.log.replaceChildren.apply(el.log, frames.map(logItem));
+    el.log.start = first + 1;
+    el.log.scrollTop = 0;
+    if (el.logFirst) el.logFirst.textContent = String(first + 1);
+    if (el.logLast) el.logLast.textContent = String(first + frames.length);
+    setPage(el.earlier, windowNumber > 0 ? first - 1 : null);
+    setPage(el.later, first + WINDOW < total ? first + WINDOW : null);
+    logWindow = windowNumber;
+  }
+
   function markLog(step) {
     if (!el.log) return;
     var old = el.log.querySelector(".log-step.is-current");
@@ -98,16 +212,30 @@
   function setLink(go, step) {
     var link = section.querySelector('[data-go="' + go + '"]');
     if (!link) return;
-    link.href = "?step=" + (step + 1) + "#replay";
+    link.href = stepHref(step);
     var stays = step === current;
     if (stays) link.setAttribute("aria-disabled", "true");
     else link.removeAttribute("aria-disabled");
   }
 
-  function show(step) {
-    if (!frames || !frames.length) return;
-    current = Math.max(0, Math.min(step, frames.length - 1));
-    var frame = frames[current];
+  // the chapter that holds the step: the last one that starts at or before it
+  function markChapter(step) {
+    if (!el.chapter || !chapterStarts.length) return;
+    var low = 0;
+    var high = chapterStarts.length - 1;
+    while (low < high) {
+      var middle = Math.ceil((low + high) / 2);
+      if (chapterStarts[middle] <= step) low = middle;
+      else high = middle - 1;
+    }
+    if (el.chapter.selectedIndex !== low) el.chapter.selectedIndex = low;
+  }
+
+  function draw(step) {
+    var frame = frameAt(step);
+    if (!frame) return;
+    current = step;
+    el.table.removeAttribute("aria-busy");
     el.number.textContent = String(current + 1);
     el.label.textContent = frame.label;
     el.shared.replaceChildren.apply(el.shared, frame.shared.map(drawZone));
@@ -116,24 +244,45 @@
       return drawSeat(seat, index, frame);
     }));
     el.decision.textContent = frame.decision || "";
+    drawLog(Math.floor(current / WINDOW));
     markLog(current);
+    markChapter(current);
     setLink("first", 0);
     setLink("previous", Math.max(current - 1, 0));
-    setLink("next", Math.min(current + 1, frames.length - 1));
-    setLink("last", frames.length - 1);
+    setLink("next", Math.min(current + 1, total - 1));
+    setLink("last", total - 1);
     if (window.history && window.history.replaceState) {
-      window.history.replaceState(null, "", "?step=" + (current + 1) + "#replay");
+      window.history.replaceState(null, "", stepHref(current));
     }
-    if (current === frames.length - 1) pause();
+    if (current === total - 1) pause();
+    prefetch(current);
   }
 
+  function show(step) {
+    if (!total) return;
+    step = Math.max(0, Math.min(step, total - 1));
+    wanted = step;
+    if (frameAt(step)) {
+      draw(step);
+      return;
+    }
+    el.table.setAttribute("aria-busy", "true");
+    load(Math.floor(step / WINDOW)).then(function () {
+      if (wanted === step) draw(step);
+    }, function () {
+      // the frames did not come: the server draws the step as a page
+      pause();
+      window.location.assign(stepHref(step));
+    });
+  }
+
+  // ---- controls ------------------------------------------------------------------------
   function play() {
-    if (!frames) return;
-    if (current === frames.length - 1) show(0);
+    if (current === total - 1) show(0);
     el.play.textContent = "Pause";
     el.play.setAttribute("aria-pressed", "true");
     el.counter.setAttribute("aria-live", "off"); // no announcement every second while playing
-    timer = window.setInterval(function () { show(current + 1); }, PLAY_MS);
+    timer = window.setInterval(function () { show(wanted + 1); }, PLAY_MS);
   }
 
   function pause() {
@@ -150,12 +299,14 @@
   }
 
   function go(where) {
-    if (!frames) return false;
+    var first = (logWindow === null ? Math.floor(current / WINDOW) : logWindow) * WINDOW;
     var moves = {
       first: 0,
-      previous: current - 1,
-      next: current + 1,
-      last: frames.length - 1,
+      previous: wanted - 1,
+      next: wanted + 1,
+      last: total - 1,
+      earlier: first - 1,
+      later: first + WINDOW,
     };
     if (where === "play") {
       toggle();
@@ -169,7 +320,7 @@
 
   section.addEventListener("click", function (event) {
     var target = event.target.closest("[data-go], [data-step]");
-    if (!target || !frames) return;
+    if (!target) return;
     event.preventDefault();
     if (target.dataset.go) {
       go(target.dataset.go);
@@ -180,9 +331,25 @@
     }
   });
 
+  function jump() {
+    pause();
+    show(Number(el.chapter.value) - 1);
+  }
+
+  if (el.jump && el.chapter) {
+    chapterStarts = Array.prototype.map.call(el.chapter.options, function (option) {
+      return Number(option.value) - 1;
+    });
+    el.chapter.addEventListener("change", jump);
+    el.jump.addEventListener("submit", function (event) {
+      event.preventDefault();
+      jump();
+    });
+  }
+
   var KEYS = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last" };
   document.addEventListener("keydown", function (event) {
-    if (!frames || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     var inside = target === document.body || section.contains(target);
     if (!inside || target.matches("input, textarea, select, [contenteditable]")) return;
@@ -197,23 +364,19 @@
     }
   });
 
-  function start(data) {
-    if (!data || !data.supported || !data.frames || !data.frames.length) return;
-    frames = data.frames;
-    cards = data.cards || {};
-    seats = data.seats || [];
-    el.play.hidden = false;
-    el.table.tabIndex = 0;
-    show(current);
+  // ---- start: the page's own window ---------------------------------------------------
+  var start;
+  try {
+    start = JSON.parse(embedded.textContent);
+    format = start.format;
+    keep(start);
+  } catch (error) {
+    return; // the page still shows the server-drawn step and its log; the links work
   }
-
-  fetch(section.dataset.replayUrl, { headers: { Accept: "application/json" } })
-    .then(function (response) {
-      if (!response.ok) throw new Error("replay: HTTP " + response.status);
-      return response.json();
-    })
-    .then(start)
-    .catch(function () {
-      // the page still shows the server-drawn step and the whole log; links keep working
-    });
+  logWindow = Math.floor(start.from / WINDOW);
+  el.play.hidden = false;
+  el.table.tabIndex = 0;
+  // an address that names a log step (#step-N) shows that step
+  var named = /^#step-(\d+)$/.exec(window.location.hash);
+  show(named ? Number(named[1]) - 1 : current);
 })();

@@ -122,6 +122,36 @@ def test_no_page_or_api_answer_shows_a_folded_hand(client, slug):
     assert len(face_up_cards_in(page)) >= 2
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", ["kuhn", "leduc"])
+def test_every_window_of_the_replay_hides_what_the_whole_hides(client, slug):
+    """The viewer's windows (replay.json?from=N&count=M, and the one the page holds) are
+    cut from the same frames: a folded hand's cards are in none of them, nor in their cards."""
+    record, _ = played(slug)
+    match = Match.objects.create(game=slug, seed=11, record=record)
+    for seat, name in enumerate(["ann", "bob"]):
+        score = record["result"]["scores"][seat]
+        MatchSeat.objects.create(match=match, seat=seat, name=name, score=score)
+    base = f"/matches/{match.pk}/"
+    whole = client.get(base + "replay.json").json()
+
+    def folded_hand_hidden(frames: list[dict]) -> bool:
+        return all(face_up(f) == [[], []] for f in frames if f["chapter"] == "Hand 1")
+
+    assert folded_hand_hidden(whole["frames"])
+    for start in range(whole["total"]):
+        for count in (1, 2, 50):
+            part = client.get(f"{base}replay.json?from={start}&count={count}").json()
+            assert part["frames"] == whole["frames"][start : start + count]
+            assert part["cards"] == replays.cards_of(part["frames"])
+            assert folded_hand_hidden(part["frames"])
+        page = client.get(f"{base}?step={start + 1}").content.decode()
+        script = page.split('<script id="replay-frames" type="application/json">')[1]
+        held = json.loads(script.split("</script>")[0])
+        assert held["frames"] == whole["frames"][held["from"] : held["from"] + held["count"]]
+        assert held["cards"] == replays.cards_of(held["frames"])
+
+
 def face_up_cards_in(page: str) -> list[str]:
     """The labels of the face-up cards the page draws (``includes/card.html``)."""
     return re.findall(r'aria-label="([^"]+ of (?:spades|hearts))"', page)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import itertools
 import json
 from collections import Counter
+from unittest import mock
 
 import pytest
 
@@ -293,3 +296,107 @@ def test_seats_of_the_same_name_say_which_seat_they_are():
     assert replay.names == [f"builtin:heuristic (seat {n})" for n in (1, 2, 3)]
     lines = [line for frame in replay.frames for line in frame["lines"]]
     assert any("builtin:heuristic (seat 2)" in line for line in lines)
+
+
+# ---- chapters: what the viewer's "jump to" lists -----------------------------------------------
+def labels_and_steps(replay) -> tuple[list[str], list[int]]:
+    chapters = replay.chapters()
+    return [c["label"] for c in chapters], [c["step"] for c in chapters]
+
+
+def assert_chapters_are_runs(replay) -> None:
+    """Each chapter starts where the frames' chapter changes, and every frame has one."""
+    chapters = replay.chapters()
+    assert chapters[0]["step"] == 0
+    bounds = [c["step"] for c in chapters] + [len(replay.frames)]
+    for chapter, stop in zip(chapters, bounds[1:], strict=True):
+        run = replay.frames[chapter["step"] : stop]
+        assert run and all(f["chapter"] == chapter["label"] for f in run)
+    labels = [c["label"] for c in chapters]
+    assert all(a != b for a, b in itertools.pairwise(labels))
+
+
+def test_an_uth_session_has_a_chapter_for_each_round(uth_record):
+    replay = replays.build(uth_record)
+    assert_chapters_are_runs(replay)
+    labels, steps = labels_and_steps(replay)
+    assert labels == [f"Round {n}" for n in range(1, 41)]
+    for label, step in zip(labels, steps, strict=True):
+        assert replay.frames[step]["label"] == f"{label}: the deal"
+    for frame in replay.frames:
+        assert frame["label"].startswith(frame["chapter"] + ":")
+
+
+def test_an_rps_poker_match_has_the_deal_the_draft_and_each_game(rps_record):
+    replay = replays.build(rps_record)
+    assert_chapters_are_runs(replay)
+    labels, steps = labels_and_steps(replay)
+    assert labels == ["The deal", "The draft", *(f"Game {n}" for n in range(1, 11))]
+    assert steps == [0, 1, *range(6, 16)]
+
+
+def test_last_card_has_a_chapter_for_each_turn(last_card_records):
+    replay = replays.build(last_card_records[0])
+    assert_chapters_are_runs(replay)
+    labels, _ = labels_and_steps(replay)
+    assert labels == [f["label"] for f in replay.frames]  # one step is one turn
+    assert labels[0] == "The deal" and labels[1] == "Turn 1"
+
+
+@pytest.mark.parametrize(
+    ("game", "bot", "unit"),
+    [("kuhn", "simple", "Hand"), ("leduc", "simple", "Hand"), ("blackjack-pp", "simple", "Deal")],
+)
+def test_the_chip_games_have_a_chapter_for_each_hand(game, bot, unit):
+    record = record_of(game, builtins(bot, bot), seed=3, config={"hands": 6})
+    replay = replays.build(record)
+    assert replay.supported and not replay.error
+    assert_chapters_are_runs(replay)
+    labels, steps = labels_and_steps(replay)
+    assert labels == ["The start", *(f"{unit} {n}" for n in range(1, 7))]
+    for label, step in zip(labels[1:], steps[1:], strict=True):
+        assert replay.frames[step]["label"].startswith(label)
+        assert replay.frames[step - 1]["label"].endswith(": the end") or step == 1
+
+
+def test_goofspiel_has_a_chapter_for_each_deal():
+    record = record_of("goofspiel", builtins("matching", "matching"), seed=3)
+    replay = replays.build(record)
+    assert_chapters_are_runs(replay)
+    labels, _ = labels_and_steps(replay)
+    assert labels == [f"Deal {n}" for n in range(1, len(labels) + 1)]
+    for frame in replay.frames[1:]:
+        assert frame["label"].startswith(frame["chapter"] + ",") or frame["label"] == "The deal"
+
+
+def test_a_builder_without_chapters_has_each_label_as_one():
+    record = record_of("rps-poker", builtins("simple", "strong"), seed=11)
+    spec = get_game("rps-poker")
+
+    def plain(record, names):  # the game's frames, less their chapters
+        frames = spec.replay(record, names)
+        for frame in frames:
+            del frame["chapter"]
+        return frames
+
+    spec_without = dataclasses.replace(spec, replay=plain)
+    with mock.patch("games.replays.get_game", return_value=spec_without):
+        replay = replays.build(record)
+    assert [f["chapter"] for f in replay.frames] == [f["label"] for f in replay.frames]
+    assert len(replay.chapters()) == 16
+
+
+# ---- windows of a replay ---------------------------------------------------------------------
+def test_a_window_of_the_replay_holds_its_frames_and_their_cards(uth_record):
+    replay = replays.build(uth_record)
+    whole = replay.as_json()
+    assert whole["total"] == whole["count"] == len(replay.frames)
+    assert whole["from"] == 0 and whole["chapters"] == replay.chapters()
+    part = replay.as_json(30, 10)
+    assert part["from"] == 30 and part["count"] == 10 and part["total"] == len(replay.frames)
+    assert part["frames"] == replay.frames[30:40]
+    assert part["cards"] == replays.cards_of(replay.frames[30:40])
+    assert set(part["cards"]) < set(whole["cards"])
+    tail = replay.as_json(len(replay.frames) - 3, 10)
+    assert tail["count"] == 3 and tail["frames"] == replay.frames[-3:]
+    assert json.loads(json.dumps(part)) == part

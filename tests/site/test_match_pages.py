@@ -96,7 +96,7 @@ def test_it_never_shows_a_bots_stderr_on_the_public_page(client, rps_matches):
     for match in rps_matches:
         seat = match.participants.get(bot__name="chatty")
         assert "SECRET-STDERR-NOTE" in seat.stderr  # the owner will see it on the bot page
-        for url in ("", "?step=9", "replay.json"):
+        for url in ("", "?step=9", "replay.json", "replay.json?from=3&count=4"):
             body = client.get(f"/matches/{match.pk}/{url}").content.decode()
             assert "SECRET-STDERR-NOTE" not in body
 
@@ -189,6 +189,10 @@ def test_it_serves_the_replay_frames_as_json(client, uth_match):
     assert data["seats"] == ["alice/basic"]
     assert data["frames"][-1]["scores"] == uth_match.record["result"]["scores"]
     assert data["cards"]["Ah"]["label"] == "ace of hearts"
+    assert data["from"] == 0 and data["count"] == data["total"] == len(data["frames"])
+    assert data["chapters"][0] == {"label": "Round 1", "step": 0}
+    window = client.get(f"/matches/{uth_match.pk}/replay.json?from=2&count=3").json()
+    assert window["frames"] == data["frames"][2:5] and window["total"] == data["total"]
     gzipped = client.get(f"/matches/{uth_match.pk}/replay.json", HTTP_ACCEPT_ENCODING="gzip")
     assert gzipped["Content-Encoding"] == "gzip"
 
