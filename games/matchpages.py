@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 import zlib
 from bisect import bisect_right
@@ -43,6 +44,8 @@ from django.views.decorators.gzip import gzip_page
 from bots.models import Match
 from games import replays
 from games.registry import GameSpec, get_game
+
+log = logging.getLogger(__name__)
 
 #: face-up cards shown of a pile (its last ones, overlapping)
 PILE_SHOWN = 4
@@ -66,6 +69,25 @@ def _seats(match: Match) -> list[Any]:
 # ---- the replay, built once and kept in pieces -------------------------------------------------
 def _cache():
     return caches["replays"]
+
+
+def _cached(keys: list[str]) -> dict[str, Any]:
+    """What the replay cache holds of ``keys``; nothing when the cache cannot be reached (a
+    Redis outage costs the time to build the replay again, never the page)."""
+    try:
+        return _cache().get_many(keys)
+    except Exception:  # any failure of the cache backend is a miss
+        log.warning("event=replay_cache.unreachable op=get", exc_info=True)
+        return {}
+
+
+def _keep(items: dict[str, Any]) -> None:
+    """Stores ``items`` in the replay cache, for as long as the settings say; a cache that
+    cannot be reached keeps nothing (the next request builds the replay again)."""
+    try:
+        _cache().set_many(items, settings.REPLAY_CACHE_S)
+    except Exception:  # any failure of the cache backend: nothing kept
+        log.warning("event=replay_cache.unreachable op=set", exc_info=True)
 
 
 def _pack(frames: list[replays.Frame]) -> bytes:
@@ -118,7 +140,7 @@ class StoredReplay:
         if self.built is None:
             first, last = start // WINDOW, (stop - 1) // WINDOW
             keys = [self.piece_key(n) for n in range(first, last + 1)]
-            found = _cache().get_many(keys)
+            found = _cached(keys)
             if len(found) == len(keys):
                 frames = [frame for key in keys for frame in _unpack(found[key])]
                 return frames[start - first * WINDOW : stop - first * WINDOW]
@@ -132,19 +154,13 @@ class StoredReplay:
         same = len(self.labels) == len(self.match.record.get("seats", []))
         replay = replays.build(self.match.record, self.labels if same else None)
         self.built, self.head, self.chapters = replay.frames, replay.head(), replay.chapters()
-        cache = _cache()
-        cache.set_many(
+        _keep(
             {
                 self.piece_key(n // WINDOW): _pack(replay.frames[n : n + WINDOW])
                 for n in range(0, len(replay.frames), WINDOW)
-            },
-            settings.REPLAY_CACHE_S,
+            }
         )
-        cache.set(
-            f"replay:{self.key}",
-            {"head": self.head, "chapters": self.chapters},
-            settings.REPLAY_CACHE_S,
-        )
+        _keep({f"replay:{self.key}": {"head": self.head, "chapters": self.chapters}})
 
     def chapter_at(self, step: int) -> int:
         """The index of the chapter that holds ``step``."""
@@ -172,7 +188,7 @@ def _replay(match: Match, seats: list[Any]) -> StoredReplay:
     (and kept there)."""
     names = [seat.label for seat in seats]
     key = replay_key(match, names)
-    kept = _cache().get(f"replay:{key}")
+    kept = _cached([f"replay:{key}"]).get(f"replay:{key}")
     stored = StoredReplay(match, names, key, {}, [])
     if kept is None:
         stored.build()

@@ -266,3 +266,20 @@ def test_a_renamed_seat_is_another_replay(client, long_match):
     MatchSeat.objects.filter(match=long_match).update(name="renamed")
     after = embedded(page_of(client, long_match))["seats"]
     assert before == ["a long session"] and after == ["renamed"]
+
+
+def test_a_cache_that_cannot_be_reached_costs_a_rebuild_not_the_page(
+    client, long_match, long_replay, monkeypatch
+):
+    class Down:
+        def get_many(self, keys):
+            raise ConnectionError("the cache's server is down")
+
+        def set_many(self, items, timeout=None):
+            raise ConnectionError("the cache's server is down")
+
+    monkeypatch.setattr(matchpages, "_cache", lambda: Down())
+    page = page_of(client, long_match, "?step=3000")
+    assert embedded(page)["frames"] == long_replay.frames[2900:3000]
+    data = answer(client, long_match, f"?from={20 * WINDOW}&count=2").json()
+    assert data["frames"] == long_replay.frames[20 * WINDOW : 20 * WINDOW + 2]
