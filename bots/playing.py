@@ -328,6 +328,8 @@ def _reports(
     reports = []
     for seat, agent in enumerate(agents):
         fault = outcome.faults.get(seat)
+        if fault is not None and isinstance(agent, ProcessAgent):
+            agent.record_fault(fault.kind, fault.reason)  # its owner reads the record's words
         stderr = ""
         process = processes[seat]
         if process is not None:

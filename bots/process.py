@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import array
 import contextlib
+import dataclasses
 import fcntl
 import json
 import os
@@ -654,11 +655,14 @@ class ProcessAgent(Agent):
                         self.process.cpu_s = max(float(cpu), 0.0)
 
     def record_fault(self, kind: str, reason: str) -> None:
-        """A fault the rules found in this match (an invalid action): reported to the owner
-        like the ones the agent raises itself. Call it once the match is over; a match the
-        agent already reported a fault for is left alone."""
+        """The fault the match recorded for this seat, once the match is over: a fault the
+        rules found (an invalid action) is reported to the owner like the ones the agent
+        raises itself; one the agent reported already takes the record's words (the runner
+        adds what a timed-out call was given), so the owner reads what the record says."""
         if not self._reported:
             self._report(kind, reason)
+        elif self.fault_reports and self.fault_reports[-1].kind == kind:
+            self.fault_reports[-1] = dataclasses.replace(self.fault_reports[-1], reason=reason)
 
     def _report(self, kind: str, reason: str) -> None:
         self._reported = True

@@ -31,6 +31,18 @@ _PUBLIC_KEYS = {
 }
 RECENT = 40
 
+#: the simple entries of the history in words (their public keys fill them in)
+_SAID = {
+    "punished": "{who} picks up {drawn} cards as punishment.",
+    "no_call": "{who} emptied the hand without calling last card and draws {drawn}.",
+    "skip": "{who} misses a turn.",
+    "illegal": "{who} made an illegal move: it counts as a pass.",
+    "fault": "{who} is out of the game ({kind}).",
+    "reshuffle": "The {cards} played cards are shuffled back into the deck.",
+    "cap": "{turns} turns without a winner: the game ends.",
+    "win": "{who} wins the game!",
+}
+
 
 class LastCardTable(TableRules):
     default_action_text = "a pass (draw)"
@@ -187,18 +199,4 @@ def _move_text(entry: dict[str, Any], names: list[str]) -> str:
         return who + did + (", calling last card." if e.get("call") else ".")
     if kind == "draw":
         return f"{who} draws {e['drawn']} card{'' if e['drawn'] == 1 else 's'}."
-    if kind == "punished":
-        return f"{who} picks up {e['drawn']} cards as punishment."
-    if kind == "no_call":
-        return f"{who} emptied the hand without calling last card and draws {e['drawn']}."
-    if kind == "skip":
-        return f"{who} misses a turn."
-    if kind == "illegal":
-        return f"{who} made an illegal move: it counts as a pass."
-    if kind == "fault":
-        return f"{who} is out of the game ({e['kind']})."
-    if kind == "reshuffle":
-        return f"The {e['cards']} played cards are shuffled back into the deck."
-    if kind == "cap":
-        return f"{e['turns']} turns without a winner: the game ends."
-    return f"{who} wins the game!"
+    return _SAID[kind].format(who=who, **e)
