@@ -60,6 +60,7 @@ class BotVersionAdmin(admin.ModelAdmin):
                 validation_lease=None,
                 validation_claims=0,
                 validation_errors=0,
+                validation_slow=False,
             )
         self.message_user(request, f"{n} version(s) queued for validation", messages.SUCCESS)
 

@@ -201,6 +201,8 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
                         seats=seats,
                         seed=seed,
                         priority=PLACEMENT_PRIORITY,
+                        # placements queued together take turns (see CLAIM_ORDER)
+                        turn=len(jobs),
                     )
                 )
     MatchJob.objects.bulk_create(jobs)
@@ -287,19 +289,29 @@ class Caps:
         return ""
 
 
-def _claimable(now: Any) -> Q:
-    return Q(status=MatchJob.QUEUED) | Q(status=MatchJob.RUNNING, lease_until__lt=now)
+#: the order jobs are claimed in: placements first, then turn by turn (the n-th job of every
+#: placement before the (n+1)-th of any: a new version placed against many bots does not
+#: hold up the placements of those uploaded after it), then oldest first
+CLAIM_ORDER = ("-priority", "turn", "id")
 
 
-def claim(worker: str, lease_s: float, *, caps: Caps | None = None) -> Claim | None:
-    """Claim the next job: queued, or running with an expired lease (its worker died).
-    A job at one of its ``caps`` is failed instead."""
+def _claimable(now: Any, min_priority: int | None = None) -> Q:
+    claimable = Q(status=MatchJob.QUEUED) | Q(status=MatchJob.RUNNING, lease_until__lt=now)
+    return claimable if min_priority is None else claimable & Q(priority__gte=min_priority)
+
+
+def claim(
+    worker: str, lease_s: float, *, caps: Caps | None = None, min_priority: int | None = None
+) -> Claim | None:
+    """Claim the next job: queued, or running with an expired lease (its worker died), in
+    :data:`CLAIM_ORDER`; with ``min_priority``, only a job of at least that priority
+    (placements). A job at one of its ``caps`` is failed instead."""
     caps = caps or Caps.from_settings()
     for _ in range(20):
         if connection.features.has_select_for_update_skip_locked:
-            outcome = _claim_skip_locked(worker, lease_s, caps)
+            outcome = _claim_skip_locked(worker, lease_s, caps, min_priority)
         else:
-            outcome = _claim_conditional(worker, lease_s, caps)
+            outcome = _claim_conditional(worker, lease_s, caps, min_priority)
         if outcome != "again":
             return outcome  # type: ignore[return-value]
     return None
@@ -321,12 +333,14 @@ def _given_up(job: MatchJob, caps: Caps) -> str:
     return caps.verdict(job.errors, job.attempts, job.error, job.worker)
 
 
-def _claim_skip_locked(worker: str, lease_s: float, caps: Caps) -> Claim | str | None:
+def _claim_skip_locked(
+    worker: str, lease_s: float, caps: Caps, min_priority: int | None
+) -> Claim | str | None:
     with transaction.atomic():
         job = (
             MatchJob.objects.select_for_update(skip_locked=True)
-            .filter(_claimable(timezone.now()))
-            .order_by("-priority", "id")
+            .filter(_claimable(timezone.now(), min_priority))
+            .order_by(*CLAIM_ORDER)
             .first()
         )
         if job is None:
@@ -342,12 +356,13 @@ def _claim_skip_locked(worker: str, lease_s: float, caps: Caps) -> Claim | str |
     return Claim(job, worker, job.attempts)
 
 
-def _claim_conditional(worker: str, lease_s: float, caps: Caps) -> Claim | str | None:
+def _claim_conditional(
+    worker: str, lease_s: float, caps: Caps, min_priority: int | None
+) -> Claim | str | None:
     """SQLite: pick a candidate, then take it with an UPDATE that only matches if nobody
     else changed it meanwhile."""
-    candidates = list(
-        MatchJob.objects.filter(_claimable(timezone.now())).order_by("-priority", "id")[:10]
-    )
+    claimable = _claimable(timezone.now(), min_priority)
+    candidates = list(MatchJob.objects.filter(claimable).order_by(*CLAIM_ORDER)[:10])
     if not candidates:
         return None
     for job in candidates:

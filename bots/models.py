@@ -64,6 +64,10 @@ class BotVersion(models.Model):
     #: validations that ended in an error of the platform's own (never a bot's fault: that
     #: rejects it); at WORKER_MAX_ATTEMPTS the version is rejected with the last error
     validation_errors = models.PositiveIntegerField(default=0)
+    #: its first validation (every call held to the per-call time, no time bank) ran over the
+    #: per-call time: it is validated again, in full, after the quick ones waiting (see
+    #: bots.uploads)
+    validation_slow = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
@@ -128,6 +132,10 @@ class MatchJob(models.Model):
     seed = models.BigIntegerField()
     #: placement matches go first
     priority = models.IntegerField(default=0)
+    #: its place in its tournament's queue: jobs of the same priority are claimed turn by
+    #: turn, so the placements of several new versions take turns instead of one waiting for
+    #: all of another's (0 for every job of an ordinary round)
+    turn = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
     #: how many times a worker claimed it; with ``worker``, the token every later write checks
     #: (it only grows). Claims cost nothing: a worker that was killed or lost its database
@@ -146,7 +154,9 @@ class MatchJob(models.Model):
     finished = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "priority", "id"], name="job_claim_order")]
+        indexes = [
+            models.Index(fields=["status", "-priority", "turn", "id"], name="job_claim_order")
+        ]
         ordering = ["id"]
 
     def __str__(self) -> str:

@@ -5,17 +5,27 @@ bot of its game in both seats (the uploaded code inside the sandbox, the built-i
 in-process). Any fault of the new version rejects it, with the reason and a log; otherwise it
 becomes the bot's active version (the previous one is retired in the same transaction) and
 gets its placement matches.
+
+Workers validate in a fair order (:func:`claim_validation`): each owner's oldest waiting
+version first, owners in turn, and a version in two passes when it is slow. Its first pass
+is *quick*: every call is held to the per-call time, with no time bank, so a bot that runs
+over it costs a worker at most that long before it steps aside (``validation_slow``); the
+versions waiting behind it and the placements of those that pass go first, then it is
+validated again *in full*: the game's time control, with at most ``BOT_VALIDATION_SLOW_CALLS``
+calls in a row over the per-call time, so a bot that is slow on every call is rejected after a
+few of them instead of after its whole time bank.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from bots.competition import Caps, _maybe_finish, schedule_placement
@@ -24,6 +34,7 @@ from bots.playing import Entry, play
 from bots.ratings import lock_ledger, on_new_version, rate_pending, rerank
 from bots.runtimes import LANGUAGES
 from games.engine import untrusted
+from games.engine.runner import TimeControl
 from games.engine.tournament import derive_seed
 from games.registry import get_game
 
@@ -34,11 +45,19 @@ class UploadError(ValueError):
     """An upload refused before validation; the message says why in one line."""
 
 
+#: the longest a bot may take to start in a quick pass (the full pass allows the game's own
+#: start-up time): a sandboxed Python or Node bot starts in well under a second
+QUICK_STARTUP_S = 3.0
+
+
 @dataclass(frozen=True)
 class ValidationResult:
     ok: bool
     reason: str
     log: str
+    #: a quick pass the bot ran over the per-call time in: no verdict yet, it is validated
+    #: again in full after the others waiting
+    slow: bool = False
 
 
 def max_code_bytes() -> int:
@@ -107,22 +126,48 @@ def validation_opponent(game: str) -> str:
     return "simple" if "simple" in spec.builtin_bots else spec.builtin_names[0]
 
 
-def run_validation(version: BotVersion) -> ValidationResult:
-    """Validation matches in the sandbox: no database writes."""
+def slow_calls_allowed() -> int:
+    """Calls in a row over the per-call time that a full validation pass lets a bot make."""
+    return max(int(getattr(settings, "BOT_VALIDATION_SLOW_CALLS", 3)), 1)
+
+
+def validation_time_control(game: str, quick: bool) -> TimeControl:
+    """The time control of the validated seat: the game's, with a streak limit (a full pass),
+    or every call within the per-call time and a short start (a quick pass)."""
+    base = get_game(game).time_control
+    if quick:
+        return TimeControl(move=base.move, bank=0.0, startup=min(base.startup, QUICK_STARTUP_S))
+    return TimeControl(
+        move=base.move, bank=base.bank, startup=base.startup, streak=slow_calls_allowed()
+    )
+
+
+def run_validation(version: BotVersion, quick: bool | None = None) -> ValidationResult:
+    """Validation matches in the sandbox: no database writes. ``quick`` (by default: unless
+    the version was found slow already): the first pass, whose time-outs defer the version
+    rather than reject it (see the module's doc)."""
+    quick = not version.validation_slow if quick is None else quick
     spec = get_game(version.bot.game)
+    tc = validation_time_control(spec.slug, quick)
     opponent = validation_opponent(spec.slug)
     me = Entry(name=version.bot.label, code=version.code, filename=version.filename)
     them = Entry(name=f"builtin:{opponent}", builtin=opponent)
     matches = int(getattr(settings, "BOT_VALIDATION_MATCHES", 2))
-    lines = [f"validation of {version} against built-in {opponent!r}, {matches} matches"]
     alone = spec.plays_alone  # UTH: one seat against the dealer
-    if alone:
-        lines[0] = f"validation of {version}, {matches} matches"
+    against = "" if alone else f" against built-in {opponent!r}"
+    if quick:
+        timing = f"quick pass: every call within the {tc.move:g} s per call, no time bank"
+    else:
+        timing = (
+            f"{tc.move:g} s per call, a {tc.bank:g} s time bank, at most {tc.streak} calls "
+            f"in a row over {tc.move:g} s"
+        )
+    lines = [f"validation of {version}{against}, {matches} matches ({timing})"]
     for n in range(matches):
         seed = derive_seed(int(version.checksum[:12], 16), "validation", n)
         my_seat = 0 if alone else n % 2
         entries = [me] if alone else [me, them] if my_seat == 0 else [them, me]
-        played = play(spec, entries, seed=seed)
+        played = play(spec, entries, seed=seed, seat_time_controls={my_seat: tc})
         mine = played.seats[my_seat]
         lines.append(
             f"match {n + 1}: seat {my_seat}, seed {seed}, scores {played.outcome.result['scores']}"
@@ -132,6 +177,13 @@ def run_validation(version: BotVersion) -> ValidationResult:
             lines.append(f"stderr of the bot:\n{mine.stderr}")
         if mine.fault_kind:
             reason = f"{mine.fault_kind}: {mine.fault_reason}"
+            if quick and mine.fault_kind == "timeout":
+                lines.append(
+                    f"over the per-call time: {mine.fault_reason}\n"
+                    f"slow: validated again in full, with the game's {spec.time_control.bank:g} "
+                    "s time bank, after the uploads waiting behind it"
+                )
+                return ValidationResult(False, reason, "\n".join(lines), slow=True)
             lines.append(f"fault: {reason}")
             return ValidationResult(False, reason, "\n".join(lines))
     lines.append("passed")
@@ -139,20 +191,26 @@ def run_validation(version: BotVersion) -> ValidationResult:
 
 
 def validate(version: BotVersion) -> BotVersion:
-    """Validate a version and record the verdict; an accepted version becomes active and is
-    scheduled for placement matches."""
-    return record_validation(version, run_validation(version))
+    """Validate a version at once (one full pass: there is nobody to step aside for) and
+    record the verdict; an accepted version becomes active and is scheduled for placement
+    matches."""
+    return record_validation(version, run_validation(version, quick=False))
 
 
 def record_validation(version: BotVersion, result: ValidationResult) -> BotVersion:
-    """Record a validation's verdict (one transaction; nothing if someone else decided)."""
+    """Record a validation's verdict (one transaction; nothing if someone else decided); a
+    quick pass that found the version slow only marks it so and frees it."""
     with transaction.atomic():
         version = BotVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != BotVersion.VALIDATING:
             return version  # someone else decided meanwhile
         version.validation_log = untrusted.clean_text(result.log)
-        version.validated = timezone.now()
         version.validation_lease = None
+        if result.slow:
+            version.validation_slow = True
+            version.save(update_fields=["validation_log", "validation_lease", "validation_slow"])
+            return version
+        version.validated = timezone.now()
         if not result.ok:
             _reject(version, result.reason)
             return version
@@ -192,15 +250,39 @@ def activate(version: BotVersion) -> None:
     on_new_version(version)
 
 
-def claim_validation(worker: str, lease_s: float, caps: Caps | None = None) -> BotVersion | None:
-    """A version waiting for validation whose lease is free, claimed with a conditional
-    update (safe on every database). One at a cap of ``caps`` (errors of ours, or claims by
-    workers that stopped before a verdict) is rejected instead, with the reason."""
+def validation_queue(now: datetime, slow: bool | None = None) -> QuerySet[BotVersion]:
+    """Versions waiting for validation whose lease is free, in the order workers take them:
+    quick passes before slow versions' full ones; among them each owner's oldest version
+    first, owners in turn (``ahead``: the owner's versions validating that were uploaded
+    earlier, those being validated right now included); then oldest first. All in the
+    query, so every worker on every machine follows the same order."""
+    earlier = (
+        BotVersion.objects.filter(
+            status=BotVersion.VALIDATING, bot__owner=OuterRef("bot__owner"), id__lt=OuterRef("id")
+        )
+        .order_by()
+        .values("bot__owner")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    free = Q(validation_lease__isnull=True) | Q(validation_lease__lte=now)
+    waiting = BotVersion.objects.filter(free, status=BotVersion.VALIDATING)
+    if slow is not None:
+        waiting = waiting.filter(validation_slow=slow)
+    ahead = Coalesce(Subquery(earlier, output_field=IntegerField()), Value(0))
+    return waiting.annotate(ahead=ahead).order_by("validation_slow", "ahead", "id")
+
+
+def claim_validation(
+    worker: str, lease_s: float, caps: Caps | None = None, *, slow: bool | None = None
+) -> BotVersion | None:
+    """The next version waiting for validation (:func:`validation_queue`; ``slow``: only
+    versions that were, or were not, found slow), claimed with a conditional update (safe on
+    every database). One at a cap of ``caps`` (errors of ours, or claims by workers that
+    stopped before a verdict) is rejected instead, with the reason."""
     caps = caps or Caps.from_settings()
     now = timezone.now()
-    for candidate in BotVersion.objects.filter(status=BotVersion.VALIDATING).order_by("id")[:5]:
-        if candidate.validation_lease and candidate.validation_lease > now:
-            continue
+    for candidate in validation_queue(now, slow)[:5]:
         mine = BotVersion.objects.filter(
             pk=candidate.pk,
             status=BotVersion.VALIDATING,

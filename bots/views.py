@@ -79,6 +79,11 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
     if version.status == BotVersion.VALIDATING:
         if version.validation_lease and version.validation_lease > now:
             detail = "a worker is playing its validation matches"
+        elif version.validation_slow:
+            detail = (
+                "slower than the per-call time: waiting to be validated again, with the time "
+                "bank, after the uploads behind it"
+            )
         else:
             detail = "waiting for a worker"
     elif version.status == BotVersion.ACTIVE:
@@ -91,7 +96,7 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
 def version_json(version: BotVersion) -> dict[str, Any]:
     state = status_of(version)
     siblings = version.bot.versions.order_by("number").only(
-        "id", "bot_id", "number", "status", "validation_lease"
+        "id", "bot_id", "number", "status", "validation_lease", "validation_slow"
     )
     return {
         "id": version.pk,

@@ -1,10 +1,10 @@
 """The tournament worker: a polling loop whose every step says whether it found work.
 
 ``manage.py worker`` runs :class:`Worker`. A step validates one uploaded version or plays
-one match job: claim (short transaction), play in the sandbox with a heartbeat thread
-extending the lease, store (short transaction, only if the job is still ours). SIGTERM sets
-a flag: the current match finishes, then the loop ends; a second SIGTERM gives the job back
-to the queue at once.
+one match job, in an order fair to every upload (:meth:`Worker.step`): claim (short
+transaction), play in the sandbox with a heartbeat thread extending the lease, store (short
+transaction, only if the job is still ours). SIGTERM sets a flag: the current match finishes,
+then the loop ends; a second SIGTERM gives the job back to the queue at once.
 
 The worker outlives its database: an error that says the database is away (a lost
 connection, a server shutting down, SQLite locked past its busy timeout) is logged and tried
@@ -28,6 +28,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
 from bots import competition, uploads
+from bots.models import BotVersion
 from bots.playing import ProcessCache
 from bots.sandbox import SandboxUnavailable
 
@@ -233,15 +234,28 @@ class Worker:
 
     # ---- steps --------------------------------------------------------------------------
     def step(self) -> bool:
-        """Do one piece of work; False if there was none."""
-        if self.options.validate and self.validate_one():
-            return True
+        """Do one piece of work; False if there was none. The order is fair to every upload:
+        first the quick validation passes of new versions, then placement matches, then the
+        full validations of versions found slow, then the other matches (every kind of work
+        in the order its claim query gives, see ``uploads.claim_validation`` and
+        ``competition.CLAIM_ORDER``)."""
+        if self.options.validate:
+            if self.validate_one(slow=False):
+                return True
+            if self.play_one(min_priority=competition.PLACEMENT_PRIORITY):
+                return True
+            if self.validate_one(slow=True):
+                return True
         if self.play_one():
             return True
         return self.maybe_schedule()
 
-    def validate_one(self) -> bool:
-        version = uploads.claim_validation(self.name, self.options.lease_s, self.options.caps)
+    def validate_one(self, slow: bool | None = None) -> bool:
+        """Validate the next waiting version (``slow``: only one found slow, or only one
+        not); a quick pass that finds it slow leaves it for a full one."""
+        version = uploads.claim_validation(
+            self.name, self.options.lease_s, self.options.caps, slow=slow
+        )
         if version is None:
             return False
         self.counters.current = f"validating {version}"
@@ -264,8 +278,15 @@ class Worker:
         version = self.until_done(
             "validation.store", lambda: uploads.record_validation(version, result)
         )
-        self.counters.validated += 1
         self.counters.current = ""
+        if result.slow and version.status == BotVersion.VALIDATING:
+            log.info(
+                "event=version.slow version=%s reason=%r next=full-validation",
+                version.pk,
+                result.reason,
+            )
+            return True
+        self.counters.validated += 1
         log.info(
             "event=version.validated version=%s status=%s reason=%r",
             version.pk,
@@ -274,8 +295,10 @@ class Worker:
         )
         return True
 
-    def play_one(self) -> bool:
-        held = competition.claim(self.name, self.options.lease_s, caps=self.options.caps)
+    def play_one(self, min_priority: int | None = None) -> bool:
+        held = competition.claim(
+            self.name, self.options.lease_s, caps=self.options.caps, min_priority=min_priority
+        )
         if held is None:
             return False
         job = held.job

@@ -288,6 +288,8 @@ BOT_MAX_CODE_BYTES = envint("BOT_MAX_CODE_BYTES", 256 * 1024)
 #: new versions one user may upload from the site in any hour (docs/uploading.md)
 BOT_UPLOADS_PER_HOUR = envint("BOT_UPLOADS_PER_HOUR", 10)
 BOT_VALIDATION_MATCHES = envint("BOT_VALIDATION_MATCHES", 2)
+#: calls in a row over the per-call time that reject a version in validation (see bots.uploads)
+BOT_VALIDATION_SLOW_CALLS = envint("BOT_VALIDATION_SLOW_CALLS", 3)
 PLACEMENT_DEALS = envint("PLACEMENT_DEALS", 2)
 WORKER_LEASE_S = envint("WORKER_LEASE_S", 60)
 #: errors of the platform's own while playing or validating one job or version before it fails

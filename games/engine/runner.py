@@ -23,14 +23,20 @@ RECORD_VERSION = 1
 @dataclass(frozen=True)
 class TimeControl:
     """Seconds a seat may think: ``move`` per call, plus a ``bank`` per match that pays for
-    calls running over ``move``, and ``startup`` for the start of a match."""
+    calls running over ``move``, and ``startup`` for the start of a match. ``streak``, when
+    set (validation sets it), is how many calls in a row may run over ``move``: the bank pays
+    for occasional slow calls, and a seat slow on that many calls in a row times out, its last
+    call cut off at ``move`` (from then on the outcome is certain). Only a move (a call that
+    asks for an answer) made within ``move`` ends a row; a quick notice does not."""
 
     move: float = 1.0
     bank: float = 10.0
     startup: float = 10.0
+    streak: int = 0
 
     def as_dict(self) -> dict[str, float]:
-        return {"move": self.move, "bank": self.bank, "startup": self.startup}
+        limits = {"move": self.move, "bank": self.bank, "startup": self.startup}
+        return limits | ({"streak": self.streak} if self.streak else {})
 
 
 @dataclass
@@ -39,6 +45,9 @@ class SeatStats:
     think_s: float = 0.0
     slowest_s: float = 0.0
     bank_left: float = 0.0
+    #: the calls that ran over the per-call time since its last move within it, described
+    #: (a streak: see TimeControl; not recorded)
+    slow: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, float]:
         return {
@@ -266,12 +275,18 @@ class MatchRunner:
         for seat, started in sent.items():
             agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
             allowed = tc.move + max(seat_stats.bank_left, 0.0)
+            # the last slow call a streak allows: over ``move`` it ends the streak anyway
+            last_chance = 0 < tc.streak <= len(seat_stats.slow) + 1
+            if last_chance:
+                allowed = min(allowed, tc.move)
             answer = yield _Call(seat, "receive", (max(started + allowed - self.clock(), 0.0),))
             if isinstance(answer, AgentFault):
-                reason = answer.reason
-                if answer.kind == "timeout":  # the limit it ran into, in the contract's terms
-                    reason += _allowance(tc, seat_stats.bank_left)
-                faults[seat] = Fault(answer.kind, reason)
+                if last_chance and answer.kind == "timeout":
+                    faults[seat] = Fault("timeout", _streak_reason(tc, seat_stats, answer.reason))
+                elif answer.kind == "timeout":  # the limit it ran into, in the contract's terms
+                    faults[seat] = Fault("timeout", answer.reason + _allowance(tc, seat_stats))
+                else:
+                    faults[seat] = Fault(answer.kind, answer.reason)
                 continue
             finished = agent.answered_at if agent.answered_at is not None else self.clock()
             used = max(finished - started, 0.0)
@@ -279,6 +294,10 @@ class MatchRunner:
             seat_stats.think_s += used
             seat_stats.slowest_s = max(seat_stats.slowest_s, used)
             seat_stats.bank_left -= max(used - tc.move, 0.0)
+            if used > tc.move:
+                seat_stats.slow.append(f"{prompts[seat].kind} took {used:.2f} s")
+            elif prompts[seat].expects_answer:
+                seat_stats.slow.clear()  # a move in time ends a streak; a quick notice does not
             if seat_stats.bank_left < 0:
                 faults[seat] = Fault(
                     "timeout",
@@ -286,17 +305,33 @@ class MatchRunner:
                     f"call and the {tc.bank:g} s time bank",
                 )
                 continue
+            if tc.streak and len(seat_stats.slow) >= tc.streak:
+                faults[seat] = Fault("timeout", _streak_reason(tc, seat_stats))
+                continue
             answers[seat] = answer
         return answers, faults
 
 
-def _allowance(tc: TimeControl, bank_left: float) -> str:
+def _allowance(tc: TimeControl, stats: SeatStats) -> str:
     """What a call was given, as the contract quotes limits: the time per call, and what
     was left of the match's time bank."""
     if tc.bank <= 0:
         return f" (the {tc.move:g} s per call)"
-    left = max(bank_left, 0.0)
+    left = max(stats.bank_left, 0.0)
     return f" (the {tc.move:g} s per call plus {left:.2f} s left of the {tc.bank:g} s time bank)"
+
+
+def _streak_reason(tc: TimeControl, stats: SeatStats, last: str = "") -> str:
+    """Why a seat slow on ``tc.streak`` calls in a row times out: each of those calls, the
+    last one by what cut it off (``last``) when it did not answer at all."""
+    calls = [*stats.slow, last] if last else list(stats.slow)
+    over = f"over the {tc.move:g} s per call ({'; '.join(calls)})"
+    if tc.streak == 1:
+        return f"a call {over}: no time bank in this match"
+    return (
+        f"{len(calls)} calls in a row {over}: the {tc.bank:g} s time bank pays for occasional "
+        f"slow calls, not for {tc.streak} in a row"
+    )
 
 
 @dataclass(frozen=True)

@@ -90,12 +90,15 @@ class Site:
     def upload(self, path: Path, user: str, **extra: str) -> None:
         self.manage("upload_bot", str(path), "--user", user, "--create-user", **extra)
 
-    def start_worker(self, name: str, *args: str) -> Worker:
+    def start_worker(self, name: str, *args: str, validate: bool = False) -> Worker:
+        """``manage.py worker`` in the background, logging to ``var``; it plays jobs only,
+        unless ``validate``."""
         log = self.var / f"worker-{name}.log"
+        only_jobs = [] if validate else ["--no-validate"]
         with log.open("w") as out:
             proc = subprocess.Popen(
                 [sys.executable, "manage.py", "worker", "--name", name, "--display", "log",
-                 "--no-validate", "--ladder-interval", "0", "--poll", "0.2", *args],
+                 *only_jobs, "--ladder-interval", "0", "--poll", "0.2", *args],
                 cwd=ROOT, env=self.env(), stdout=out, stderr=subprocess.STDOUT,
             )  # fmt: skip
         worker = Worker(name, proc, log)

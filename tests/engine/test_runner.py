@@ -229,3 +229,64 @@ def test_it_times_an_in_process_bot_by_its_own_work_not_by_its_opponents():
     # Charged 0.25 s per draft pick, never the 0.9 s the other seat took.
     assert outcome.stats[1].slowest_s == pytest.approx(0.25)
     assert outcome.stats[1].bank_left == 1.0
+
+
+class PatternAgent(SlowAgent):
+    """Thinks the next of ``delays`` (in turn) on every move, and 0.01 s on a notice."""
+
+    def __init__(self, clock: FakeClock, delays: list[float], name: str = "pattern") -> None:
+        super().__init__(clock, delays[0], name)
+        self.delays, self.moves = delays, 0
+
+    def send(self, prompt: Prompt) -> None:
+        super().send(prompt)
+        self.delay = 0.01
+        if prompt.expects_answer:
+            self.delay = self.delays[self.moves % len(self.delays)]
+            self.moves += 1
+
+
+def test_a_streak_limit_times_out_a_seat_slow_on_every_call_at_the_last_allowed_one():
+    clock = FakeClock()
+    tc = TimeControl(move=1.0, bank=10.0, startup=5.0, streak=3)
+    slow = SlowAgent(clock, delay=1.5)
+    outcome = run([slow, SlowAgent(clock, delay=0.1, name="fast")], tc=tc, clock=clock)
+    # two slow calls are paid by the bank; the third is cut off at the per-call time
+    assert outcome.faults[0] == Fault(
+        "timeout",
+        "3 calls in a row over the 1 s per call (draft_pick took 1.50 s; "
+        "draft_receive took 1.50 s; no answer within 1.00 s): the 10 s time bank pays for "
+        "occasional slow calls, not for 3 in a row",
+    )
+    assert outcome.stats[0].calls == 2
+    assert outcome.stats[0].bank_left == pytest.approx(9.0)
+    assert 1 not in outcome.faults
+    assert outcome.record["time_control"]["streak"] == 3
+
+
+def test_a_streak_limit_leaves_occasional_slow_calls_to_the_bank():
+    clock = FakeClock()
+    tc = TimeControl(move=1.0, bank=10.0, startup=5.0, streak=2)
+    # slow, quick, slow, quick...: never two slow moves in a row, and the bank lasts
+    outcome = run(
+        [PatternAgent(clock, [1.2, 0.1]), SlowAgent(clock, delay=0.1, name="fast")],
+        tc=tc,
+        clock=clock,
+    )
+    assert outcome.faults == {}
+    assert outcome.stats[0].bank_left < 10.0
+    # without a streak limit nothing changes: the record shows no streak either
+    plain = run([SlowAgent(FakeClock(), 0.1), SlowAgent(FakeClock(), 0.1)], tc=TimeControl())
+    assert "streak" not in plain.record["time_control"]
+
+
+def test_quick_notices_between_slow_moves_do_not_end_a_streak():
+    clock = FakeClock()
+    tc = TimeControl(move=1.0, bank=10.0, startup=5.0, streak=2)
+    outcome = run(
+        [PatternAgent(clock, [1.2]), SlowAgent(clock, delay=0.1, name="fast")], tc=tc, clock=clock
+    )
+    fault = outcome.faults[0]
+    assert fault.kind == "timeout"
+    assert fault.reason.startswith("2 calls in a row over the 1 s per call (draft_pick took 1.20")
+    assert outcome.stats[0].bank_left == pytest.approx(9.8)

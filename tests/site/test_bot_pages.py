@@ -440,6 +440,32 @@ def test_it_reports_a_version_that_fails_real_validation_with_reason_and_log(own
     assert version.status == BotVersion.REJECTED
 
 
+def test_it_reports_a_bot_slow_on_every_move_as_stepping_aside_then_rejected(owner, alice):
+    paste(owner, name="sluggish", code=bot_code("import time; time.sleep(1.5)"))
+    version = BotVersion.objects.get(bot__owner=alice)
+    url = f"/my/bots/versions/{version.pk}/status.json"
+    validate_waiting()  # the quick pass: its first move runs over the 1 s per call
+    status = owner.get(url).json()
+    assert status["status"] == "validating" and status["final"] is False
+    assert status["detail"] == (
+        "slower than the per-call time: waiting to be validated again, with the time bank, "
+        "after the uploads behind it"
+    )
+    assert "no answer to main_play within 1.00 s" in status["log"]
+    assert "validated again in full, with the game's 10 s time bank" in status["log"]
+    assert "waiting to be validated again" in page(owner.get("/my/bots/"))
+    validate_waiting()  # the full pass: three slow moves in a row end it
+    status = owner.get(url).json()
+    assert status["status"] == "rejected" and status["final"] is True
+    assert status["reason"].startswith(
+        "timeout: 3 calls in a row over the 1 s per call (main_play took 1.5"
+    )
+    assert status["reason"].endswith(
+        "the 10 s time bank pays for occasional slow calls, not for 3 in a row"
+    )
+    assert "at most 3 calls in a row over 1 s" in status["log"]
+
+
 # ---- retiring and reactivating ------------------------------------------------------------
 def test_it_retires_a_bot_and_withdraws_its_queued_matches(owner, alice, bob):
     mine = make_active(alice, "counter", bot_code())
