@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -342,21 +343,62 @@ def _ticks(low: float, high: float, parts: int) -> list[float]:
     return ticks
 
 
-def rating_chart(history: list[RatingHistory]) -> dict[str, Any] | None:
+def chart_positions(count: int) -> list[int]:
+    """The points a chart of ``count`` rating updates draws: 0 (before the first) to
+    ``count`` (after the last), thinned to CHART_POINTS evenly spread ones."""
+    if count + 1 <= CHART_POINTS:
+        return list(range(count + 1))
+    return sorted({round(k * count / (CHART_POINTS - 1)) for k in range(CHART_POINTS)})
+
+
+class HistoryRows(Sequence[RatingHistory]):
+    """A bot's rating history by position, oldest first, reading only the rows a page asks
+    for: their ids first (one light query over an index), then the rows of
+    :meth:`load`'s positions (one more). A bot with 100,000 rated matches costs the page
+    a few hundred rows, not 100,000."""
+
+    def __init__(self, bot: Bot) -> None:
+        found = RatingHistory.objects.filter(bot=bot).order_by("id").values_list("id", flat=True)
+        self.ids = list(found)
+        self.rows: dict[int, RatingHistory] = {}
+
+    def load(self, positions: Iterable[int]) -> None:
+        wanted = {self.ids[p] for p in positions if 0 <= p < len(self.ids)}
+        fields = ("mu", "sigma", "mu_before", "sigma_before", "match_id", "created")
+        self.rows |= RatingHistory.objects.only(*fields).in_bulk(wanted - set(self.rows))
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, position):  # type: ignore[override]
+        if isinstance(position, slice):
+            return [self[p] for p in range(*position.indices(len(self)))]
+        row_id = self.ids[position]
+        if row_id not in self.rows:
+            self.load([position if position >= 0 else len(self) + position])
+        return self.rows[row_id]
+
+
+def page_history(bot: Bot) -> HistoryRows:
+    """The bot's rating history with the rows its page draws (the chart's points and the
+    table's latest rows) read in one query."""
+    history = HistoryRows(bot)
+    chart = [n - 1 for n in chart_positions(len(history)) if n] + [0]
+    history.load([*chart, *range(len(history) - CHART_TABLE_ROWS, len(history))])
+    return history
+
+
+def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
     """An SVG line chart of a rating history: the conservative rating (mu - 3 sigma) after
     each rated match, mu dashed, and the band mu +/- sigma; numbers only, drawn here."""
     if not history:
         return None
+    count = len(history)
     first = history[0]
-    points = [(0, first.mu_before, first.sigma_before)]
-    points += [(n, h.mu, h.sigma) for n, h in enumerate(history, start=1)]
-    if len(points) > CHART_POINTS:
-        last = len(points) - 1
-        keep = sorted({round(k * last / (CHART_POINTS - 1)) for k in range(CHART_POINTS)})
-        points = [points[k] for k in keep]
+    points = [(0, first.mu_before, first.sigma_before)]  # before the first update
+    points += [(n, history[n - 1].mu, history[n - 1].sigma) for n in chart_positions(count) if n]
     width, height = 640, 260
     left, right, top, bottom = 52, 14, 14, 36
-    count = len(history)
     lows = [mu - 3 * sigma for _, mu, sigma in points]
     highs = [mu + sigma for _, mu, sigma in points]
     low, high = min(lows), max(highs)
@@ -404,7 +446,7 @@ def rating_chart(history: list[RatingHistory]) -> dict[str, Any] | None:
     }
 
 
-def _history_table(history: list[RatingHistory]) -> list[dict[str, Any]]:
+def _history_table(history: Sequence[RatingHistory]) -> list[dict[str, Any]]:
     rows = []
     start = max(0, len(history) - CHART_TABLE_ROWS)
     for n in range(len(history) - 1, start - 1, -1):
@@ -518,11 +560,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         fmt = None
     if fmt is not None and row is not None and row.score:
         columns = [(column.title, column.show(row.score)) for column in fmt.columns()]
-    history = list(
-        RatingHistory.objects.filter(bot=bot)
-        .only("mu", "sigma", "mu_before", "sigma_before", "match_id", "created")
-        .order_by("id")
-    )
+    history = page_history(bot)
     context = {
         "bot": bot,
         "is_owner": is_owner,

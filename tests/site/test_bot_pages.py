@@ -636,3 +636,24 @@ def test_results_by_opponent_ignore_a_match_stored_while_the_page_is_read(alice,
     monkeypatch.setattr(views.MatchSeat.objects, "filter", filter_then_store)
     rows = views.opponent_results(mine.bot)
     assert [(r["label"], r["matches"]) for r in rows] == [("bob/steady", 1)]
+
+
+def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, alice):
+    """A bot with thousands of rated matches: the page loads the rows its chart and table
+    draw (a few hundred), and draws the same chart as from the whole history."""
+    from bots.views import CHART_TABLE_ROWS, page_history
+
+    version = make_active(alice, "counter", bot_code())
+    RatingHistory.objects.bulk_create(
+        RatingHistory(bot=version.bot, mu=25 + n * 0.01, sigma=8 - n * 0.001,
+                      mu_before=25 + (n - 1) * 0.01, sigma_before=8 - (n - 1) * 0.001)
+        for n in range(1, 3001)
+    )  # fmt: skip
+    whole = list(RatingHistory.objects.filter(bot=version.bot).order_by("id"))
+    history = page_history(version.bot)
+    loaded = len(history.rows)
+    assert loaded <= CHART_POINTS + CHART_TABLE_ROWS + 1
+    assert rating_chart(history) == rating_chart(whole)
+    assert len(history.rows) == loaded  # drawing it read nothing more
+    html = page(anonymous.get(f"/bots/{version.bot_id}/"))
+    assert "the latest 100 of 3000 updates" in html
