@@ -270,9 +270,6 @@ def rerank(game: str) -> None:
     if fmt is not None:
         order = fmt.rank([row.score for row in ranked if row.score])
         own = {entry["name"]: n for n, entry in enumerate(order)}
-    intervals = {
-        row.pk: fmt.interval(row.score) if fmt is not None and row.score else None for row in ranked
-    }
     if fmt is None or fmt.ranked_by_rating:
         ranked.sort(
             key=lambda r: (
@@ -284,6 +281,7 @@ def rerank(game: str) -> None:
         )
         provisional = [False] * len(ranked)
     else:
+        intervals = {row.pk: fmt.interval(row.score) if row.score else None for row in ranked}
         ranked.sort(
             key=lambda r: (
                 intervals[r.pk] is None,
@@ -386,7 +384,7 @@ def leaderboard(game: str) -> dict[str, Any]:
             )
         )
         rows.append({"row": row, "cells": cells})
-    return {"game": game, "headers": headers, "rows": rows, "ranked_by": ranked_by(game)}
+    return {"game": game, "headers": headers, "rows": rows}
 
 
 def _cell(text: str, value: Any) -> dict[str, Any]:

@@ -121,14 +121,15 @@ def arena_command(spec: GameSpec, filename: str) -> str:
     return f"python manage.py arena --game {spec.slug} {filename} {spec.arena_args}"
 
 
+def leaders_of(slug: str, count: int) -> list[dict[str, Any]]:
+    """The game's best ``count`` bots, each with the number it is ranked by."""
+    return [{"row": row, "measure": ranking_measure(row)} for row in ranked_rows(slug)[:count]]
+
+
 def home(request: HttpRequest) -> HttpResponse:
     games = []
     for slug in game_slugs():
-        leaders = [
-            {"row": row, "measure": ranking_measure(row)}
-            for row in ranked_rows(slug)[:LEADERS_ON_HOME]
-        ]
-        games.append({"spec": get_game(slug), "leaders": leaders})
+        games.append({"spec": get_game(slug), "leaders": leaders_of(slug, LEADERS_ON_HOME)})
     first = game_slugs()[0]
     return render(request, "home.html", {"games": games, "play_now": reverse("game", args=[first])})
 
@@ -404,14 +405,12 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every game's leaders in one page, each with what it is ranked by."""
     boards = []
     for slug in game_slugs():
-        rows = ranked_rows(slug)
         fmt = format_of(slug)
-        leaders = [{"row": row, "measure": ranking_measure(row)} for row in rows[:LEADERS_ON_INDEX]]
         boards.append(
             {
                 "spec": get_game(slug),
-                "leaders": leaders,
-                "count": rows.count(),
+                "leaders": leaders_of(slug, LEADERS_ON_INDEX),
+                "count": ranked_rows(slug).count(),
                 "by_rating": fmt is None or fmt.ranked_by_rating,
             }
         )

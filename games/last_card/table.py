@@ -10,9 +10,7 @@ from typing import Any
 
 from games.engine.table import TableRules, name_of
 from games.last_card.rules import LastCardState
-from games.replays import SUIT_NAMES, card_view, zone
-
-SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+from games.replays import SUIT_NAMES, SUIT_SYMBOLS, card_view, zone
 
 #: the log's entries a table shows, each reduced to its public part
 _PUBLIC_KEYS = {

@@ -316,10 +316,8 @@
   window.setInterval(tick, 250);
 
   // ---- drawing -----------------------------------------------------------------------------
-  var game = null; // the one renderer, below (every game's table is a frame)
-
   function draw() {
-    if (!t.view || !game) return;
+    if (!t.view) return;
     var focused = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.focusId : null;
     el.seats.replaceChildren.apply(el.seats, game.seats(t.view).map(drawSeat));
@@ -620,7 +618,8 @@
     },
   };
 
-  var framed = {
+  // the one renderer: every game's table is a frame with actions
+  var game = {
     handKey: function (view) {
       return [view.frame.hand, view.frame.pick, choosable(view)];
     },
@@ -651,7 +650,7 @@
               return;
             }
             t.selection = [index];
-            if (now) framed.play(); else draw();
+            if (now) game.play(); else draw();
           }, asked())
         : node("div", "hand");
       zones.forEach(function (z) { box.appendChild(frameZone(z, null)); });
@@ -674,7 +673,7 @@
       if (cards.length) {
         var chosen = t.selection.length ? cards[t.selection[0]] : null;
         parts.push(actionButton(cards[0].label + " " + (chosen ? label(chosen.card) : "the chosen card"),
-          "Enter", framed.play, { disabled: !asked() || !chosen }));
+          "Enter", game.play, { disabled: !asked() || !chosen }));
       }
       if (several) parts = parts.concat(many.controls(several));
       buttonActions(view).forEach(function (action) {
@@ -700,7 +699,7 @@
       var several = severalOf(t.view);
       if (several && many.onKey(several, key)) return true;
       if (cards.length) {
-        if (key === "Enter") { framed.play(); return true; }
+        if (key === "Enter") { game.play(); return true; }
         if (key === "Escape") {
           t.selection = [];
           draw();
@@ -729,7 +728,6 @@
       return view.frame.log.map(function (entry) { return { key: entry.key, text: entry.text, mine: !!entry.mine }; });
     },
   };
-  game = framed;
 
   function digit(key) {
     if (key.length !== 1 || key < "0" || key > "9") return null;
@@ -738,7 +736,6 @@
 
   // After each new view: what the new turn starts with, and the log.
   function afterState() {
-    if (!game) return;
     // a new view: the previous choice no longer points at the same cards
     t.selection = [];
     t.suit = null;
@@ -760,7 +757,7 @@
     el.keys.hidden = true;
     if (message.error) {
       el.endSummary.textContent = "The table stopped: " + message.error;
-    } else if (message.result && game) {
+    } else if (message.result) {
       el.endSummary.textContent = message.summary;
       var scores = message.result.scores || [];
       var rows = el.endScores.querySelectorAll("tbody tr");
@@ -785,7 +782,7 @@
 
   // ---- keys --------------------------------------------------------------------------------
   document.addEventListener("keydown", function (event) {
-    if (!game || !t.view || t.seat === null || t.over) return;
+    if (!t.view || t.seat === null || t.over) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     if (target.matches && target.matches("input[type=text], input[type=url], textarea, select, [contenteditable]")) return;
