@@ -153,12 +153,12 @@ else:
         }
     }
 
-# Django's cache. "default" is each process's own memory (the sign-up throttle counts there,
-# docs/accounts.md). "replays" keeps the built replays of match pages (games/matchpages.py:
-# a long match takes a while to replay, and a stored match never changes) where every web
-# process finds them: in Redis when the site has one, else in files under VAR_DIR (shared by
-# the processes of one machine, as its SQLite database is). A replay missing there, expired
-# or never built, is built again: the cache saves time, never decides what a page shows.
+# Django's caches (the "default" one is below). "replays" keeps the built replays of match
+# pages (games/matchpages.py: a long match takes a while to replay, and a stored match never
+# changes) where every web process finds them: in Redis when the site has one, else in files
+# under VAR_DIR (shared by the processes of one machine, as its SQLite database is). A replay
+# missing there, expired or never built, is built again: the cache saves time, never decides
+# what a page shows.
 REPLAY_CACHE_S = envint("REPLAY_CACHE_S", 24 * 3600)
 #: files the replay cache keeps at most (a long match takes a few dozen); Redis has its own
 #: memory limits
@@ -174,8 +174,19 @@ else:
         "LOCATION": str(VAR_DIR / "cache" / "replays"),
         "OPTIONS": {"MAX_ENTRIES": REPLAY_CACHE_ENTRIES},
     }
+# "default" holds counters every web process must share (the sign-up throttle): Redis when
+# the site has one, so N processes count one limit together, not N limits; without Redis the
+# site is one web process (scripts/run-site), whose own memory is enough.
+if REDIS_URL:
+    _DEFAULT_CACHE: dict = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "card-arena",
+    }
+else:
+    _DEFAULT_CACHE = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": _DEFAULT_CACHE,
     "replays": _REPLAY_CACHE | {"TIMEOUT": REPLAY_CACHE_S, "KEY_PREFIX": "card-arena-replays"},
 }
 

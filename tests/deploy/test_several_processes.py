@@ -45,6 +45,7 @@ START_TIMEOUT = 60.0
 #: validating every built-in bot and playing their placement matches, two workers sharing it
 SETTLE_TIMEOUT = 600.0
 PASSWORD = "a long pass phrase 42"
+SIGNUP_LIMIT = 4
 
 
 @dataclass
@@ -105,6 +106,9 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
         PYTHONUNBUFFERED="1",
         LOG_LEVEL="INFO",
         LADDER_INTERVAL_S="0",
+        # the sign-up test comes from an address of its own, as a proxy would say
+        TRUSTED_PROXIES="1",
+        SIGNUP_LIMIT=str(SIGNUP_LIMIT),
     )
     with services(env):
         site = LiveSite(var=var, env=env, database="postgresql")
@@ -148,12 +152,12 @@ class Person:
     def get_json(self, url: str) -> dict:
         return json.loads(self.get(url)[1])
 
-    def post(self, url: str, form: dict[str, str]) -> tuple[str, str]:
+    def post(self, url: str, form: dict[str, str], **headers: str) -> tuple[str, str]:
         """A form sent like a browser sends it: with the CSRF token and the page's origin."""
         origin = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(url))
         data = urllib.parse.urlencode({**form, "csrfmiddlewaretoken": self.cookie("csrftoken")})
         request = urllib.request.Request(
-            url, data=data.encode(), headers={"Origin": origin, "Referer": url}
+            url, data=data.encode(), headers={"Origin": origin, "Referer": url, **headers}
         )
         with self.opener.open(request, timeout=15) as response:
             return response.geturl(), response.read().decode()
@@ -227,6 +231,26 @@ def test_a_session_made_at_one_process_is_the_persons_at_the_other(deployment):
     assert "/accounts/signup/" not in landed
     _, page = person.get(b + "/my/bots/")
     assert name in page
+
+
+def test_the_sign_up_limit_is_counted_across_the_processes(deployment):
+    """SIGNUP_LIMIT attempts from one address, whichever process they reach, then 429."""
+    a, b = deployment.web
+    person = Person()
+    person.get(a + "/accounts/signup/")
+    person.get(b + "/accounts/signup/")
+    address = {"X-Forwarded-For": "203.0.113.7"}  # as the one trusted proxy says
+    mismatched = {"username": "throttled", "password1": PASSWORD, "password2": "another"}
+    for attempt in range(SIGNUP_LIMIT):
+        url = (a, b)[attempt % 2] + "/accounts/signup/"
+        _, page = person.post(url, mismatched, **address)
+        assert "fields didn" in page  # refused for the passwords, not for the limit
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        person.post(b + "/accounts/signup/", mismatched, **address)
+    refused.value.close()
+    assert refused.value.code == 429
+    # another address is not held back by this one's attempts
+    person.post(a + "/accounts/signup/", mismatched, **{"X-Forwarded-For": "203.0.113.8"})
 
 
 async def _play(url: str, token: str, person: Person, seat: int) -> dict:

@@ -38,6 +38,8 @@ print(json.dumps({
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "layer_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
     "secret": settings.SECRET_KEY,
+    "cache": settings.CACHES["default"]["BACKEND"],
+    "cache_location": settings.CACHES["default"].get("LOCATION"),
 }))
 """
 
@@ -69,6 +71,7 @@ def test_it_defaults_to_sqlite_in_var_and_the_in_memory_layer_with_debug_off(tmp
     assert loaded["engine"] == "django.db.backends.sqlite3"
     assert loaded["db_name"] == str(tmp_path / "db.sqlite3")
     assert loaded["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert loaded["cache"] == "django.core.cache.backends.locmem.LocMemCache"
 
 
 def test_it_switches_to_postgresql_and_redis_from_urls(tmp_path):
@@ -83,6 +86,9 @@ def test_it_switches_to_postgresql_and_redis_from_urls(tmp_path):
     assert loaded["db_name"] == "arena"
     assert loaded["layer"] == "channels_redis.core.RedisChannelLayer"
     assert loaded["layer_hosts"] == ["redis://cache.example:6380/2"]
+    # the counters every web process shares (the sign-up throttle) are in Redis too
+    assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert loaded["cache_location"] == "redis://cache.example:6380/2"
 
 
 def test_it_generates_the_secret_key_once_and_keeps_it_private(tmp_path):
