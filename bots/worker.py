@@ -138,10 +138,11 @@ class Heartbeat(threading.Thread):
         self,
         held: competition.Claim,
         lease_s: float,
-        beat: Callable[[competition.Claim, float], bool] = competition.heartbeat,
+        beat: Callable[[competition.Claim, float], bool] | None = None,
     ) -> None:
         super().__init__(daemon=True, name=f"heartbeat-{held.job.pk}")
-        self.held, self.lease_s, self.beat = held, lease_s, beat
+        self.held, self.lease_s = held, lease_s
+        self.beat = beat if beat is not None else competition.heartbeat
         self.lost = False
         self._stop_event = threading.Event()
 

@@ -690,3 +690,32 @@ def test_it_lists_recent_solves_on_the_form_page(client):
     assert '<span class="badge ">waiting</span>' in page
     prefilled = client.get("/solver/?game=leduc&iterations=700").content.decode()
     assert '<option value="leduc" selected>' in prefilled and 'value="700"' in prefilled
+
+
+def test_a_worker_takes_turns_between_solves_and_other_work(monkeypatch):
+    """A solve goes first, but never two in a row while a match or validation waits: a
+    steady stream of solves cannot starve the tournaments."""
+    for n in (10, 20, 30):
+        solves.submit(SolveSettings("kuhn", "cfr+", n))
+    done: list[str] = []
+    matches = ["match 1", "match 2"]
+
+    def other_work(self) -> bool:
+        if matches:
+            done.append(matches.pop(0))
+            return True
+        return False
+
+    real = Worker.solve_one
+
+    def solve_one(self) -> bool:
+        found = real(self)
+        if found:
+            done.append("solve")
+        return found
+
+    monkeypatch.setattr(Worker, "other_work", other_work)
+    monkeypatch.setattr(Worker, "solve_one", solve_one)
+    assert Worker(Options(validate=False), name="w1").run(batch=True) == 5
+    assert done == ["solve", "match 1", "solve", "match 2", "solve"]
+    assert SolveJob.objects.filter(status=SolveJob.DONE).count() == 3
