@@ -447,14 +447,13 @@ class Worker:
                 return True
             except OUTAGE:
                 raise  # the lease runs out; the next try is counted as nothing
-            except Exception as exc:  # a solve that fails does so on any worker: a verdict
-                message = (
-                    exc.args[0]
-                    if isinstance(exc, solves.SolveFailed)
-                    else (f"The solve failed: {exc}")
-                )
-                if not isinstance(exc, solves.SolveFailed):
-                    log.exception("event=solve.error solve=%s", job.digest)
+            except solves.SolveFailed as exc:  # it would fail on any worker: a verdict
+                verdict = str(exc)
+                self.until_done("solve.fail", lambda: solves.fail(held, verdict))
+                stored = False
+            except Exception as exc:  # the solver's own failure: the same on any worker
+                log.exception("event=solve.error solve=%s", job.digest)
+                message = f"The solve failed: {exc}"
                 self.until_done("solve.fail", lambda: solves.fail(held, message))
                 stored = False
             else:
