@@ -33,6 +33,7 @@ def worker_panel(worker) -> Table:
     table.add_row("now", c.current or ("stopping" if worker.stopping else "waiting for work"))
     table.add_row("played", f"{c.played} ({c.played / elapsed:.2f}/s), {c.faults} faults")
     table.add_row("validated", str(c.validated))
+    table.add_row("solved", str(c.solved))
     table.add_row("lost / released", f"{c.lost} / {c.released}")
     table.add_row("queue", queue)
     if c.outage:

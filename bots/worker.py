@@ -31,6 +31,7 @@ from bots import competition, uploads
 from bots.models import BotVersion
 from bots.playing import ProcessCache
 from bots.sandbox import SandboxUnavailable
+from games import solves
 
 log = logging.getLogger("bots.worker")
 
@@ -94,6 +95,8 @@ class Options:
     max_claims: int = 20
     #: the longest pause between tries while the database is away
     db_retry_max_s: float = 30.0
+    #: run the strategy explorer's solves too (games.solves)
+    solve: bool = True
 
     @classmethod
     def from_settings(cls, **overrides: object) -> Options:
@@ -114,6 +117,7 @@ class Options:
 class Counters:
     played: int = 0
     validated: int = 0
+    solved: int = 0
     lost: int = 0
     released: int = 0
     faults: int = 0
@@ -127,11 +131,18 @@ class Counters:
 
 class Heartbeat(threading.Thread):
     """Extends the lease of the held job every third of the lease, on its own database
-    connection; notes when the job was lost."""
+    connection; notes when the job was lost. ``beat`` extends it: a match job's by default,
+    ``games.solves.heartbeat`` for a solve."""
 
-    def __init__(self, held: competition.Claim, lease_s: float) -> None:
+    def __init__(
+        self,
+        held: competition.Claim,
+        lease_s: float,
+        beat: Callable[[competition.Claim, float], bool] | None = None,
+    ) -> None:
         super().__init__(daemon=True, name=f"heartbeat-{held.job.pk}")
         self.held, self.lease_s = held, lease_s
+        self.beat = beat if beat is not None else competition.heartbeat
         self.lost = False
         self._stop_event = threading.Event()
 
@@ -140,7 +151,7 @@ class Heartbeat(threading.Thread):
         try:
             while not self._stop_event.wait(pause):
                 try:
-                    ours = competition.heartbeat(self.held, self.lease_s)
+                    ours = self.beat(self.held, self.lease_s)
                 except OUTAGE as exc:
                     # the lease may run out meanwhile: the result is then stored only if no
                     # other worker took the job; either way, try again soon
@@ -172,6 +183,9 @@ class Worker:
         self.stopping = False
         self.counters = Counters()
         self._last_ladder_check = 0.0
+        #: whether the last work done was a solve, and when to look for one next
+        self._solved_last = False
+        self._next_solve_look = 0.0
         self.backoff = Backoff(self.options.db_retry_max_s)
         self.cache = (
             ProcessCache(self.options.process_cache) if self.options.process_cache else None
@@ -234,11 +248,25 @@ class Worker:
 
     # ---- steps --------------------------------------------------------------------------
     def step(self) -> bool:
-        """Do one piece of work; False if there was none. The order is fair to every upload:
-        first the quick validation passes of new versions, then placement matches, then the
-        full validations of versions found slow, then the other matches (every kind of work
-        in the order its claim query gives, see ``uploads.claim_validation`` and
-        ``competition.CLAIM_ORDER``)."""
+        """Do one piece of work; False if there was none.
+
+        A solve of the strategy explorer comes first (someone waits for it at their screen),
+        but never two in a row while other work waits: after a solve the worker takes one
+        piece of the other work, if there is any, before the next solve (:meth:`solve_first`).
+        Solves are bounded in size by the web's limits and in number running at once by
+        ``SOLVE_MAX_RUNNING`` (docs/explorer.md), so tournaments always move on."""
+        if self.solve_first() and self.solve_one():
+            return True
+        if self.other_work():
+            self._solved_last = False
+            return True
+        return self.solve_one() or self.maybe_schedule()
+
+    def other_work(self) -> bool:
+        """Validations and matches, in an order fair to every upload: first the quick
+        validation passes of new versions, then placement matches, then the full validations
+        of versions found slow, then the other matches (every kind of work in the order its
+        claim query gives, see ``uploads.claim_validation`` and ``competition.CLAIM_ORDER``)."""
         if self.options.validate:
             if self.validate_one(slow=False):
                 return True
@@ -246,9 +274,7 @@ class Worker:
                 return True
             if self.validate_one(slow=True):
                 return True
-        if self.play_one():
-            return True
-        return self.maybe_schedule()
+        return self.play_one()
 
     def validate_one(self, slow: bool | None = None) -> bool:
         """Validate the next waiting version (``slow``: only one found slow, or only one
@@ -371,6 +397,98 @@ class Worker:
         self.best_effort("release", lambda: competition.release(held, error, our_error=True))
         self.counters.released += 1
         self.counters.current = ""
+
+    # ---- solves of the strategy explorer ----------------------------------------------------
+    def solve_first(self) -> bool:
+        """Whether to look for a solve before other work: not right after a solve, and not
+        more often than every ``poll_s`` (a look that finds nothing costs a query; a solve
+        waits at most that long, plus the piece of work at hand)."""
+        return (
+            self.options.solve
+            and not self._solved_last
+            and time.monotonic() >= self._next_solve_look
+        )
+
+    def solve_one(self) -> bool:
+        """Run the oldest waiting solve, if fewer than ``SOLVE_MAX_RUNNING`` run: claim it
+        (short transaction), solve with a heartbeat thread extending the lease and the
+        progress written to its row now and then, store the result (only if it is still
+        ours). A solve that cannot give a result fails with the reason its page shows."""
+        if not self.options.solve:
+            return False
+        bounds = solves.Bounds.from_settings()
+        caps = bounds.caps(errors=self.options.max_attempts)
+        held = solves.claim(self.name, self.options.lease_s, caps, bounds)
+        if held is None:
+            self._next_solve_look = time.monotonic() + self.options.poll_s
+            return False
+        self._solved_last = True
+        job = held.job
+        self.counters.current = f"solve {job.digest} ({job.key})"
+        log.info(
+            "event=solve.claimed solve=%s attempt=%s worker=%s", job.digest, held.attempt, self.name
+        )
+        beat = Heartbeat(held, self.options.lease_s, beat=solves.heartbeat)
+        beat.start()
+        progress = solves.Progress(
+            lambda fields: self._save_progress(held, fields), job.iterations, lost=lambda: beat.lost
+        )
+        began = time.monotonic()
+        try:
+            try:
+                document, text = solves.run(job, progress, bounds)
+            except Interrupted:
+                self.best_effort("release", lambda: solves.release(held, "the worker was stopped"))
+                self.counters.released += 1
+                raise
+            except solves.LeaseLost:
+                self.counters.lost += 1
+                log.warning("event=solve.lost solve=%s worker=%s", job.digest, self.name)
+                return True
+            except OUTAGE:
+                raise  # the lease runs out; the next try is counted as nothing
+            except solves.SolveFailed as exc:  # it would fail on any worker: a verdict
+                verdict = str(exc)
+                self.until_done("solve.fail", lambda: solves.fail(held, verdict))
+                stored = False
+            except Exception as exc:  # the solver's own failure: the same on any worker
+                log.exception("event=solve.error solve=%s", job.digest)
+                message = f"The solve failed: {exc}"
+                self.until_done("solve.fail", lambda: solves.fail(held, message))
+                stored = False
+            else:
+                # the heartbeat goes on while the result waits for the database
+                stored = self.until_done("solve.store", lambda: solves.store(held, document, text))
+        finally:
+            beat.stop()
+            self.counters.current = ""
+        if stored:
+            self.counters.solved += 1
+            log.info(
+                "event=solve.done solve=%s attempt=%s worker=%s bytes=%d writes=%d secs=%.3f",
+                job.digest,
+                held.attempt,
+                self.name,
+                len(text),
+                progress.count,
+                time.monotonic() - began,
+            )
+        self.best_effort("solve.forget", lambda: solves.forget_old(bounds.keep))
+        return True
+
+    def _save_progress(self, held: competition.Claim, fields: dict) -> bool | None:
+        """A progress write: whether the solve is still ours; None (skipped) while the
+        database is away (the heartbeat keeps trying; the next write may get through)."""
+        try:
+            return solves.save_progress(held, fields)
+        except OUTAGE as exc:
+            log.warning(
+                "event=database.unavailable during=solve.progress worker=%s error=%r",
+                self.name,
+                _brief(exc),
+            )
+            drop_connection()
+            return None
 
     def maybe_schedule(self) -> bool:
         interval = self.options.ladder_interval_s

@@ -312,3 +312,16 @@ WORKER_MAX_CLAIMS = envint("WORKER_MAX_CLAIMS", 20)
 WORKER_DB_RETRY_MAX_S = envint("WORKER_DB_RETRY_MAX_S", 30)
 LADDER_INTERVAL_S = envint("LADDER_INTERVAL_S", 3600)
 WORKER_PROCESS_CACHE = envint("WORKER_PROCESS_CACHE", 8)
+
+# The strategy explorer's solves, run by the workers (docs/explorer.md, games/solves.py).
+#: solves queued or running at once: a request for another is refused (HTTP 429)
+SOLVE_MAX_OPEN = envint("SOLVE_MAX_OPEN", 8)
+#: solves running at once over all workers (the other workers play matches meanwhile)
+SOLVE_MAX_RUNNING = envint("SOLVE_MAX_RUNNING", 2)
+#: finished solves kept, the most recently used, and the largest result kept (bytes of JSON)
+SOLVE_KEEP = envint("SOLVE_KEEP", 100)
+SOLVE_MAX_RESULT_BYTES = envint("SOLVE_MAX_RESULT_BYTES", 4 * 1024 * 1024)
+#: claims of one solve whose worker stopped each time before it fails
+SOLVE_MAX_CLAIMS = envint("SOLVE_MAX_CLAIMS", 3)
+#: seconds a solve waits, none running, before its page says no worker seems to be there
+SOLVE_STALLED_S = envint("SOLVE_STALLED_S", 30)

@@ -2,11 +2,12 @@
 (docs/explorer.md). The games, their limits and their options are their specs'
 (``GameSpec.solver``): this module names no game.
 
-A solve runs in a background thread of the web process, never in the request: a small
-in-process :class:`Registry` keyed by the settings starts at most ``max_running`` solves at a
-time, keeps finished results (least recently used first out) so the same settings answer at
-once, and the job page polls ``/solver/jobs/<id>.json`` for the iteration count. Without
-JavaScript the job page refreshes itself until the solve is done.
+A solve is a job in the database (``games.solves``), run by a tournament worker, never by the
+web process: the form queues it (or finds the job of the same settings, done or not: a solve
+asked twice is served from the store), and the job's page, and the JSON it polls, read the
+job's row, where the worker writes its progress now and then and finally the result. So any
+web process answers any poll. Without JavaScript the job page refreshes itself until the
+solve is done.
 
 Iterations are bounded per game (its spec's ``solver.web_limit``) and a game's options to the
 choices its spec offers the web (``SolverOption.choices``), so a request cannot start a solve
@@ -16,32 +17,27 @@ bounds.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import logging
 import math
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
+from games import solves
 from games.engine.spec import SolverOption
-from games.solver.cfr import Solver
-from games.solver.export import ALGORITHM_NAMES, result_document
-from games.solver.tree import build
+from games.models import SolveJob
 from games.solver.views import SHADES
-from games.solver_games import make_game, solvers, titles
+from games.solver_games import solvers, titles
+from games.solves import SolveSettings, options_of
 
-log = logging.getLogger(__name__)
+__all__ = ["ExplorerForm", "JobView", "SolveSettings", "heat_css", "shade_colours"]
 
 
 def web_limits() -> dict[str, int]:
@@ -55,12 +51,6 @@ def game_options() -> dict[str, tuple[SolverOption, ...]]:
     return {slug: solver.options for slug, solver in solvers().items() if solver.options}
 
 
-def options_of(game: str | None) -> tuple[SolverOption, ...]:
-    """A game's own options (none for a game that is not solvable)."""
-    solver = solvers().get(game or "")
-    return solver.options if solver is not None else ()
-
-
 def default_iterations() -> dict[str, int]:
     """What the form offers first, per game."""
     return {slug: solver.default_iterations for slug, solver in solvers().items()}
@@ -69,125 +59,37 @@ def default_iterations() -> dict[str, int]:
 ALGORITHM_CHOICES = [("cfr+", "CFR+"), ("cfr", "CFR"), ("dcfr", "Discounted CFR")]
 
 
-# --------------------------------------------------------------------------- settings, jobs
-@dataclass(frozen=True)
-class SolveSettings:
-    """What one solve is asked to do; equal settings give the same job."""
+# ------------------------------------------------------------------------------------- jobs
+class JobView:
+    """A solve's row as its pages and the polled JSON show it. A solve whose worker stopped
+    (its lease ran out) waits for another worker: it shows as queued."""
 
-    game: str
-    algorithm: str = "cfr+"
-    iterations: int = 1000
-    #: the game's own options, (name, value) in its spec's order (``SolverSpec.options``)
-    options: tuple[tuple[str, Any], ...] = ()
+    def __init__(self, job: SolveJob, bounds: solves.Bounds | None = None) -> None:
+        self.job = job
+        self.bounds = bounds or solves.Bounds.from_settings()
+        self.settings = SolveSettings.of(job)
+        self.id = job.digest
+        self.taken_over = job.status == SolveJob.RUNNING and solves.is_waiting(job)
+        self.state = SolveJob.QUEUED if solves.is_waiting(job) else job.status
+        self.phase = "waiting" if self.state == SolveJob.QUEUED else job.phase
+        self.iteration = job.iteration
+        self.total = job.iterations
+        self.error = job.error
+        self._queue: dict[str, Any] | None = None
 
-    def _named(self) -> list[tuple[SolverOption, Any]]:
-        own = {option.name: option for option in options_of(self.game)}
-        return [(own[name], value) for name, value in self.options]
-
-    @property
-    def key(self) -> str:
-        parts = [self.game, self.algorithm, str(self.iterations)]
-        parts += [option.key(value) for option, value in self._named()]
-        return "|".join(parts)
-
-    @property
-    def job_id(self) -> str:
-        return hashlib.sha256(self.key.encode()).hexdigest()[:16]
+    @cached_property
+    def document(self) -> dict[str, Any] | None:
+        """The result (read only when asked for: a poll or a list never loads it)."""
+        return solves.document_of(self.job) if self.done else None
 
     @property
-    def game_title(self) -> str:
-        return titles()[self.game]
-
-    @property
-    def algorithm_title(self) -> str:
-        return ALGORITHM_NAMES[self.algorithm]
-
-    @property
-    def iterations_text(self) -> str:
-        return f"{self.iterations:,}"
-
-    @property
-    def options_text(self) -> str:
-        """The options in a sentence, their parts named (empty for a game without options):
-        ``Sides h/t (first, second), stake 5.``"""
-        text = ", ".join(option.detail(value) for option, value in self._named())
-        return text[:1].upper() + text[1:] + "." if text else ""
-
-    def describe(self) -> str:
-        text = f"{self.game_title}, {self.algorithm_title}, {self.iterations:,} iterations"
-        return "".join([text] + [f", {o.describe(v)}" for o, v in self._named()])
-
-    def query(self) -> str:
-        """The form's fields as a query string, to open the form with these settings."""
-        fields: dict[str, Any] = {
-            "game": self.game,
-            "algorithm": self.algorithm,
-            "iterations": self.iterations,
-        }
-        for option, value in self._named():
-            fields.update(zip(option.field_names, option.split(value), strict=True))
-        return "&".join(f"{k}={v}" for k, v in fields.items()).replace("+", "%2B")
-
-    def file_name(self) -> str:
-        """The result's file name, without ``.json``: the game, algorithm and iterations
-        (``<game>-cfrplus-100``), then each option as it names itself in files."""
-        name = f"{self.game}-{self.algorithm.replace('+', 'plus')}-{self.iterations}"
-        return "".join([name] + [f"-{o.file_text(v)}" for o, v in self._named()])
-
-    def make_game(self):
-        return make_game(self.game, **dict(self.options))
-
-
-class Job:
-    """One solve: its settings, where it has got to, and its result document once done."""
-
-    def __init__(self, settings: SolveSettings) -> None:
-        self.settings = settings
-        self.id = settings.job_id
-        self.state = "running"  # running, done or failed
-        self.phase = "waiting"  # waiting, building, training, measuring, done, failed
-        self.iteration = 0
-        self.total = settings.iterations
-        self.created = time.time()
-        self.started: float | None = None
-        self.elapsed_final: float | None = None
-        self.document: dict[str, Any] | None = None
-        self.error = ""
-        self.solver: Solver | None = None
-        #: set by the registry once the job is over and its bookkeeping done
-        self.finished = threading.Event()
-
-    # -- written by the solving thread
-    def set_iteration(self, n: int) -> None:
-        self.iteration = n
-
-    def finish(self, document: dict[str, Any]) -> None:
-        self.document = document
-        self.iteration = self.total = int(document["iterations"])
-        self._end("done")
-
-    def fail(self, message: str) -> None:
-        self.error = message
-        self._end("failed")
-
-    def _end(self, state: str) -> None:
-        self.elapsed_final = self.elapsed()
-        self.solver = None
-        self.phase = state
-        self.state = state
-
-    # -- read by the web
-    def wait(self, timeout: float | None = None) -> bool:
-        return self.finished.wait(timeout)
+    def open(self) -> bool:
+        """Not over: the page keeps polling."""
+        return self.state in SolveJob.OPEN
 
     @property
     def done(self) -> bool:
-        return self.state == "done"
-
-    def elapsed(self) -> float:
-        if self.elapsed_final is not None:
-            return self.elapsed_final
-        return 0.0 if self.started is None else time.monotonic() - self.started
+        return self.state == SolveJob.DONE
 
     @property
     def iteration_text(self) -> str:
@@ -202,23 +104,77 @@ class Job:
             return 100.0
         return round(100.0 * self.iteration / max(self.total, 1), 1)
 
+    def elapsed(self) -> float:
+        job = self.job
+        if job.started is None or self.state == SolveJob.QUEUED:
+            return 0.0
+        end = job.finished or timezone.now()
+        return max((end - job.started).total_seconds(), 0.0)
+
     def eta(self) -> float | None:
         """Seconds of training left, from the pace so far (None before there is a pace)."""
-        solver = self.solver
-        if self.state != "running" or solver is None or self.iteration < 1:
+        if self.state != SolveJob.RUNNING or self.phase != "training" or self.iteration < 1:
             return None
-        per_iteration = solver.train_seconds / self.iteration
+        per_iteration = self.job.train_seconds / self.iteration
         return round(per_iteration * (self.total - self.iteration), 1)
 
-    def last_measure(self) -> tuple[int, float] | None:
-        solver = self.solver
-        if solver is not None and solver.convergence:
-            i, e = solver.convergence[-1]
-            return int(i), float(e)
-        return None
+    def queue(self) -> dict[str, Any] | None:
+        """Its place in the queue while it waits (see ``solves.queue_state``)."""
+        if self.state != SolveJob.QUEUED:
+            return None
+        if self._queue is None:
+            self._queue = solves.queue_state(self.job, self.bounds)
+        return self._queue
+
+    @property
+    def status_text(self) -> str:
+        """Where the solve is, in a sentence (the page's status line)."""
+        if self.state == SolveJob.QUEUED:
+            return self._waiting_text()
+        if self.phase == "building":
+            return "Building the game tree."
+        if self.phase == "measuring":
+            return "Measuring the result."
+        if self.phase == "waiting":
+            return "Starting."
+        text = f"Iteration {self.iteration:,} of {self.total:,}."
+        eta = self.eta()
+        if eta is not None:
+            text += " About " + ("under a second" if eta < 1 else f"{round(eta)} s") + " left."
+        measured = self.job.measured
+        if measured:
+            text += f" Exploitability {float(measured[1]):.3g} at iteration {int(measured[0]):,}."
+        return text
+
+    def _waiting_text(self) -> str:
+        queue = self.queue() or {}
+        if self.taken_over:
+            text = "The worker solving this stopped; waiting for another worker to take it over."
+        else:
+            ahead = queue.get("position", 1) - 1
+            text = "Waiting for a worker: " + (
+                "this solve is next."
+                if ahead == 0
+                else f"{ahead} solve{'' if ahead == 1 else 's'} before this one."
+            )
+        running = queue.get("running", 0)
+        return text + (f" {running} running now." if running else "")
+
+    @property
+    def notice(self) -> str:
+        """What to tell someone whose solve no worker has taken for a while."""
+        queue = self.queue()
+        if not queue or not queue["stalled"]:
+            return ""
+        return (
+            f"No worker has taken this solve in {round(queue['waited_seconds'])} s. Solves run "
+            "on the site's background workers (manage.py worker): none seems to be running, "
+            "or all are busy. The solve starts as soon as one is free; you can leave and come "
+            "back to this address."
+        )
 
     def progress(self) -> dict[str, Any]:
-        measured = self.last_measure()
+        measured = self.job.measured
         data: dict[str, Any] = {
             "id": self.id,
             "settings": self.settings.describe(),
@@ -229,103 +185,16 @@ class Job:
             "percent": self.percent(),
             "elapsed_seconds": round(self.elapsed(), 1),
             "eta_seconds": self.eta(),
-            "exploitability_so_far": None if measured is None else list(measured),
+            "exploitability_so_far": measured,
+            "queue": self.queue(),
+            "message": self.status_text,
+            "notice": self.notice,
             "url": reverse("explorer-job", args=[self.id]),
-            "error": self.error,
+            "error": self.error if self.state == SolveJob.FAILED else "",
         }
         if self.done:
             data["download_url"] = reverse("explorer-download", args=[self.id])
         return data
-
-
-def run_solve(job: Job) -> None:
-    """Build the tree, train and keep the result document: what the solving thread does."""
-    settings = job.settings
-    game = settings.make_game()
-    job.started = time.monotonic()
-    job.phase = "building"
-    tree = build(game)
-    solver = Solver(tree, settings.algorithm)
-    job.solver = solver
-    job.phase = "training"
-    solver.train(settings.iterations, progress=job.set_iteration)
-    job.phase = "measuring"
-    job.finish(result_document(game, solver))
-
-
-class Busy(Exception):
-    """As many solves as allowed are running already."""
-
-
-class Registry:
-    """The solves of this process: at most ``max_running`` at a time, and up to ``max_kept``
-    finished ones kept for their settings (the least recently used goes first)."""
-
-    def __init__(
-        self,
-        max_running: int = 2,
-        max_kept: int = 12,
-        runner: Callable[[Job], None] = run_solve,
-    ) -> None:
-        self.max_running = max_running
-        self.max_kept = max_kept
-        self.runner = runner
-        self._jobs: OrderedDict[str, Job] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def running(self) -> int:
-        return sum(1 for job in self._jobs.values() if job.state == "running")
-
-    def submit(self, settings: SolveSettings) -> Job:
-        """The job for ``settings``: the one there is (running or done), else a new one.
-        Raises :class:`Busy` when a new one would exceed the cap."""
-        with self._lock:
-            job = self._jobs.get(settings.job_id)
-            if job is not None and job.state != "failed":
-                self._jobs.move_to_end(job.id)
-                return job
-            if self.running() >= self.max_running:
-                raise Busy(f"{self.max_running} solves are running already")
-            job = Job(settings)
-            self._jobs[job.id] = job
-            self._jobs.move_to_end(job.id)
-            self._evict()
-        threading.Thread(target=self._run, args=(job,), name=f"solve-{job.id}", daemon=True).start()
-        return job
-
-    def _run(self, job: Job) -> None:
-        try:
-            self.runner(job)
-            if job.state == "running":
-                job.fail("The solve stopped without a result.")
-        except MemoryError:
-            job.fail("The solve ran out of memory.")
-        except Exception as exc:  # any failure is shown on the job's page
-            log.exception("solve %s failed", job.settings.key)
-            job.fail(f"The solve failed: {exc}")
-        finally:
-            with self._lock:
-                self._evict()
-            job.finished.set()
-
-    def _evict(self) -> None:
-        finished = [j.id for j in self._jobs.values() if j.state != "running"]
-        for job_id in finished[: max(0, len(finished) - self.max_kept)]:
-            del self._jobs[job_id]
-
-    def get(self, job_id: str) -> Job | None:
-        with self._lock:
-            job = self._jobs.get(job_id)
-            if job is not None:
-                self._jobs.move_to_end(job_id)
-            return job
-
-    def recent(self) -> list[Job]:
-        with self._lock:
-            return sorted(self._jobs.values(), key=lambda j: j.created, reverse=True)
-
-
-REGISTRY = Registry()
 
 
 # ------------------------------------------------------------------------------------ form
@@ -557,7 +426,7 @@ def _fmt_signed(x: float) -> str:
     return f"{x:+.4f}".replace("+0.0000", "0.0000").replace("-0.0000", "0.0000")
 
 
-def result_context(job: Job, at_text: str | None) -> dict[str, Any]:
+def result_context(job: JobView, at_text: str | None) -> dict[str, Any]:
     doc = job.document or {}
     settings = job.settings
     value = doc.get("value", [0.0, 0.0])
@@ -588,6 +457,7 @@ def result_context(job: Job, at_text: str | None) -> dict[str, Any]:
 
 
 def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy: str = ""):
+    bounds = solves.Bounds.from_settings()
     return render(
         request,
         "solver/explorer.html",
@@ -603,9 +473,9 @@ def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy
                 for option in options
                 if option.web_note
             ],
-            "recent": REGISTRY.recent(),
+            "recent": [JobView(job, bounds) for job in solves.recent()],
             "busy": busy,
-            "max_running": REGISTRY.max_running,
+            "bounds": bounds,
         },
         status=status,
     )
@@ -613,26 +483,27 @@ def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy
 
 @require_http_methods(["GET", "POST"])
 def explorer(request: HttpRequest) -> HttpResponse:
-    """The form; a valid POST starts (or finds) the solve and redirects to its page."""
+    """The form; a valid POST queues the solve (or finds the job of the same settings) and
+    redirects to its page."""
     if request.method == "POST":
         form = ExplorerForm(request.POST)
         if not form.is_valid():
             return _form_page(request, form)
         try:
-            job = REGISTRY.submit(form.settings())
-        except Busy:
+            job = solves.submit(form.settings())
+        except solves.Busy as busy:
             response = _form_page(
                 request,
                 form,
                 status=429,
-                busy=f"The solver is busy: it runs at most {REGISTRY.max_running} "
-                f"solve{'' if REGISTRY.max_running == 1 else 's'} at a time and all are taken. "
-                "Try again in a minute (a solve someone already ran answers at once).",
+                busy=f"The solver is busy: {busy.open_solves} solves are waiting or running, "
+                "as many as the site takes at once. Try again in a minute (a solve someone "
+                "already ran answers at once).",
             )
             response["Retry-After"] = "30"
             return response
         response = HttpResponse(status=303)
-        response["Location"] = reverse("explorer-job", args=[job.id])
+        response["Location"] = reverse("explorer-job", args=[job.digest])
         return response
     fields = ["game", "algorithm", "iterations"]
     fields += [n for options in game_options().values() for o in options for n in o.field_names]
@@ -640,11 +511,18 @@ def explorer(request: HttpRequest) -> HttpResponse:
     return _form_page(request, ExplorerForm(initial=initial))
 
 
+def _missing(request: HttpRequest) -> HttpResponse:
+    keep = solves.Bounds.from_settings().keep
+    return render(request, "solver/missing.html", {"keep": keep}, status=404)
+
+
 @require_GET
 def job_page(request: HttpRequest, job_id: str) -> HttpResponse:
-    job = REGISTRY.get(job_id)
-    if job is None:
-        return render(request, "solver/missing.html", status=404)
+    row = solves.find(job_id, document=True)
+    if row is None:
+        return _missing(request)
+    solves.touch(row)
+    job = JobView(row)
     context: dict[str, Any] = {"job": job, "settings": job.settings}
     if job.done:
         context.update(result_context(job, request.GET.get("at")))
@@ -653,22 +531,26 @@ def job_page(request: HttpRequest, job_id: str) -> HttpResponse:
 
 @require_GET
 def job_progress(request: HttpRequest, job_id: str) -> JsonResponse:
-    job = REGISTRY.get(job_id)
-    if job is None:
-        return JsonResponse({"error": "no such solve (it may have been forgotten)"}, status=404)
-    response = JsonResponse(job.progress())
+    row = solves.find(job_id)
+    if row is None:
+        return JsonResponse(
+            {"error": "no such solve: it was never asked for, or was forgotten to make room"},
+            status=404,
+        )
+    response = JsonResponse(JobView(row).progress())
     response["Cache-Control"] = "no-store"
     return response
 
 
 @require_GET
 def job_download(request: HttpRequest, job_id: str) -> HttpResponse:
-    job = REGISTRY.get(job_id)
-    if job is None or not job.done:
+    row = solves.find(job_id, document=True)
+    if row is None or row.status != SolveJob.DONE:
         raise Http404("no finished solve with this id")
-    name = job.settings.file_name()
+    solves.touch(row)
+    name = SolveSettings.of(row).file_name()
     response = HttpResponse(
-        json.dumps(job.document, indent=1) + "\n", content_type="application/json"
+        json.dumps(solves.document_of(row), indent=1) + "\n", content_type="application/json"
     )
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.json")
     return response

@@ -102,3 +102,68 @@ class TableSeat(models.Model):
     @property
     def taken(self) -> bool:
         return self.kind != self.OPEN
+
+
+class SolveJob(models.Model):
+    """One solve of the strategy explorer, queued in the database and run by a tournament
+    worker (``games.solves``, docs/explorer.md). Its settings are its identity: one row per
+    ``key``, so a solve asked twice (or by two people at once) is one job, and once done its
+    result document is served from here by any web process.
+
+    The claim works as a match job's does (``bots.models.MatchJob``): ``worker`` and
+    ``attempts`` are the token every later write checks, the lease is extended by the
+    worker's heartbeat, and a lease that runs out lets another worker take the solve."""
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATUSES = [(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
+    #: statuses of a solve that is not over
+    OPEN = (QUEUED, RUNNING)
+
+    #: the settings' key (``SolveSettings.key``: game, algorithm, iterations, each option as
+    #: its ``SolverOption`` writes itself in a key) and its digest, the solve's id in addresses
+    key = models.TextField()
+    digest = models.CharField(max_length=16, unique=True)
+    game = models.SlugField(max_length=40)
+    algorithm = models.CharField(max_length=8)
+    iterations = models.PositiveIntegerField()
+    #: the game's own options, [name, value] pairs in its spec's order
+    options = models.JSONField(default=list, blank=True)
+
+    status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
+    worker = models.CharField(max_length=120, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    errors = models.PositiveIntegerField(default=0)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    #: where the worker has got to, written now and then while it solves (a bounded number of
+    #: writes, see games.solves.Progress): waiting, building, training, measuring
+    phase = models.CharField(max_length=10, default="waiting")
+    iteration = models.PositiveIntegerField(default=0)
+    train_seconds = models.FloatField(default=0.0)
+    #: the last exploitability measured, [iteration, value]
+    measured = models.JSONField(null=True, blank=True)
+
+    #: the result: the same document as ``manage.py solve --json``, as JSON text (at most
+    #: SOLVE_MAX_RESULT_BYTES), and its size. Text rather than a JSONField: PostgreSQL's jsonb
+    #: would reorder the keys, and the order is the document's (the strategy's tables and
+    #: the download follow it); nothing queries inside it.
+    result = models.TextField(blank=True)
+    result_bytes = models.PositiveIntegerField(default=0)
+
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+    #: when someone last asked for it: the store keeps the SOLVE_KEEP most recently used
+    used = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["status", "id"], name="solve_claim_order"),
+            models.Index(fields=["-used"], name="solve_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"solve {self.digest} ({self.key}, {self.status})"

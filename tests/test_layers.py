@@ -51,15 +51,16 @@ WEB_MODULES = (
     "bots.forms",
     "bots.admin",
 )
-#: the platform layer (what is not web above): the Django glue of ``games`` and all of
-#: ``bots``. Everything else under ``games/`` is the engine layer, ``games.registry`` and
-#: ``games.replays`` included (neither needs Django).
+#: the platform layer (what is not web above): the Django glue of ``games`` (the solve queue
+#: the workers run included) and all of ``bots``. Everything else under ``games/`` is the
+#: engine layer, ``games.registry`` and ``games.replays`` included (neither needs Django).
 PLATFORM_MODULES = (
     "bots",
     "games.models",
     "games.apps",
     "games.migrations",
     "games.management",
+    "games.solves",
 )
 #: what an engine module may not import, even indirectly through another project module
 #: (the check below): frameworks of the web and of the database

@@ -1,8 +1,9 @@
 // The strategy explorer. On the form: shows a game's own options (the fieldset marked with
 // its slug in data-game-option) only for that game and keeps the iterations field within the
 // chosen game's limit. On a solve's page: polls the progress JSON, moves the progress bar,
-// and reloads once the solve is done. Without this script the form still works and the
-// solve's page refreshes itself.
+// shows its place in the queue while it waits for a worker (and, after a while, that no
+// worker seems to be there), and reloads once the solve is done. Without this script the form
+// still works and the solve's page refreshes itself.
 (function () {
   'use strict';
 
@@ -36,30 +37,22 @@
   if (!panel) return;
   var url = panel.getAttribute('data-progress-url');
   var bar = document.getElementById('solve-bar');
+  var title = document.getElementById('progress-title');
   var status = document.getElementById('solve-status');
-  var POLL_MS = 700;
+  var notice = document.getElementById('solve-notice');
+  // a running solve's row changes now and then; a waiting one's place in the queue slowly
+  var RUNNING_MS = 700;
+  var WAITING_MS = 2000;
 
-  function seconds(s) {
-    if (s === null || s === undefined) return '';
-    return s < 1 ? 'under a second' : Math.round(s) + ' s';
-  }
-
+  // the server words the status line and the notice (a solve no worker has taken for a
+  // while): the page only shows them
   function show(data) {
     bar.value = data.percent;
     bar.textContent = data.percent + '%';
-    var text;
-    if (data.phase === 'building') text = 'Building the game tree.';
-    else if (data.phase === 'measuring') text = 'Measuring the result.';
-    else if (data.phase === 'waiting') text = 'Starting.';
-    else {
-      text = 'Iteration ' + data.iteration.toLocaleString() + ' of ' + data.total.toLocaleString() + '.';
-      if (data.eta_seconds !== null) text += ' About ' + seconds(data.eta_seconds) + ' left.';
-      if (data.exploitability_so_far) {
-        text += ' Exploitability ' + Number(data.exploitability_so_far[1]).toPrecision(3) +
-          ' at iteration ' + data.exploitability_so_far[0].toLocaleString() + '.';
-      }
-    }
-    status.textContent = text;
+    title.textContent = data.state === 'queued' ? 'Waiting for a worker\u2026' : 'Solving\u2026';
+    status.textContent = data.message;
+    notice.hidden = !data.notice;
+    notice.firstElementChild.textContent = data.notice || '';
   }
 
   function poll() {
@@ -70,14 +63,15 @@
       })
       .then(function (data) {
         show(data);
-        if (data.state === 'running') window.setTimeout(poll, POLL_MS);
+        if (data.state === 'running') window.setTimeout(poll, RUNNING_MS);
+        else if (data.state === 'queued') window.setTimeout(poll, WAITING_MS);
         else window.location.reload();
       })
       .catch(function () {
-        // the server restarted or the network dropped: fall back to reloading the page
+        // the network dropped or the solve was forgotten: fall back to reloading the page
         window.setTimeout(function () { window.location.reload(); }, 3000);
       });
   }
 
-  window.setTimeout(poll, POLL_MS);
+  window.setTimeout(poll, RUNNING_MS);
 })();

@@ -138,3 +138,18 @@ def test_pages_are_served_under_the_policy_and_a_violation_is_reported(tab):
     page.wait_for_timeout(200)
     errors = tab.console.take()
     assert any("CSP violation: style-src-attr refused inline" in e for e in errors), errors
+
+
+def test_a_solve_asked_in_the_browser_runs_on_the_worker_and_the_page_follows_it(tab):
+    """The form queues the solve; the live site's worker runs it; the solve's page polls its
+    progress and turns into the result by itself."""
+    page = tab.page
+    page.goto("/solver/")
+    page.select_option("#id_game", "kuhn")
+    page.fill("#id_iterations", "777")
+    page.get_by_role("button", name="Solve").click()
+    page.wait_for_url(re.compile(r"/solver/jobs/[0-9a-f]{16}/$"))
+    page.get_by_text("Root payoffs").wait_for(timeout=120_000)
+    assert page.locator("#solve-progress").count() == 0
+    assert page.get_by_role("heading", level=1).inner_text() == "Kuhn poker: CFR+, 777 iterations"
+    assert tab.console.take() == []

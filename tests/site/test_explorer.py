@@ -1,69 +1,65 @@
-"""The strategy explorer (/solver/): the form and its web limits, solves run in background
-threads through the job registry (cached by settings, capped in number), the progress JSON the
-page polls, and the result page: root payoffs, the convergence chart and the heat maps."""
+"""The strategy explorer (/solver/): the form and its web limits, solves queued in the
+database and run by the tournament worker (served from the store when asked again, capped in
+number, taken over when a worker dies), the progress JSON the page polls (read from the
+database alone), and the result page: root payoffs, the convergence chart and the heat maps.
+
+Solves run through the worker's own code path: ``Worker.run(batch=True)`` in-process, as
+``manage.py worker --batch`` does."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
-import threading
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.db import OperationalError
+from django.utils import timezone
 
-from games import explorer
-from games.explorer import ExplorerForm, Registry, SolveSettings, run_solve
+from bots import worker as worker_module
+from bots.competition import Caps
+from bots.worker import Options, Worker
+from games import explorer, solves
+from games.explorer import ExplorerForm, JobView, SolveSettings
+from games.models import SolveJob
 from games.solver import views
 
 ROOT = Path(__file__).resolve().parents[2]
 
 KUHN_VALUE = -1 / 18
 
-
-@pytest.fixture
-def registry(monkeypatch):
-    """A fresh registry for the site; every solve it started is finished before the next test."""
-    fresh = Registry()
-    monkeypatch.setattr(explorer, "REGISTRY", fresh)
-    yield fresh
-    for job in fresh.recent():
-        assert job.wait(120), f"solve {job.settings.key} did not finish"
+pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def gate():
-    """Holds solves back until the test lets them go (released at the end in any case)."""
-    event = threading.Event()
-    yield event
-    event.set()
+@pytest.fixture(autouse=True)
+def keep_the_test_connection(monkeypatch):
+    """The worker drops a connection the database broke; in-process tests fake such
+    failures inside the test's transaction, which dropping would end."""
+    monkeypatch.setattr(worker_module, "drop_connection", lambda: None)
 
 
-@pytest.fixture
-def gated_registry(monkeypatch, gate):
-    """A registry of one solve at a time whose solves wait for ``gate`` before they start."""
+def work(name: str = "w1") -> Worker:
+    """The tournament worker, in-process, until a step finds nothing (``worker --batch``)."""
+    worker = Worker(Options(validate=False), name=name)
+    worker.run(batch=True)
+    return worker
 
-    def held(job):
-        assert gate.wait(30)
-        run_solve(job)
 
-    fresh = Registry(max_running=1, runner=held)
-    monkeypatch.setattr(explorer, "REGISTRY", fresh)
-    yield fresh
-    gate.set()
-    for job in fresh.recent():
-        assert job.wait(120)
+def job_of(url: str) -> SolveJob:
+    return SolveJob.objects.get(digest=url.rstrip("/").rsplit("/", 1)[1])
 
 
 def solve(client, **fields):
-    """POST the form, follow the job to its end, and give back (job, result page HTML)."""
+    """POST the form, let the worker run the solve, and give back (job, result page HTML)."""
     response = client.post("/solver/", fields)
     assert response.status_code == 303, response.content.decode()[:2000]
     url = response["Location"]
-    job = explorer.REGISTRY.get(url.rstrip("/").rsplit("/", 1)[1])
-    assert job is not None and job.wait(120)
-    assert job.state == "done", job.error
-    return job, client.get(url).content.decode()
+    assert work().counters.solved == 1
+    row = job_of(url)
+    assert row.status == SolveJob.DONE, row.error
+    return JobView(row), client.get(url).content.decode()
 
 
 def form_errors(**fields) -> dict[str, list[str]]:
@@ -72,8 +68,14 @@ def form_errors(**fields) -> dict[str, list[str]]:
     return {name: [str(e) for e in errors] for name, errors in form.errors.items()}
 
 
+def poll(client, digest: str) -> dict:
+    response = client.get(f"/solver/jobs/{digest}.json")
+    assert response.status_code == 200 and response["Cache-Control"] == "no-store"
+    return response.json()
+
+
 # ---------------------------------------------------------------------------- the form
-def test_it_shows_the_form_with_the_web_limits_and_blackjack_options(client, registry):
+def test_it_shows_the_form_with_the_web_limits_and_blackjack_options(client):
     page = client.get("/solver/").content.decode()
     assert "<h1>Strategy explorer</h1>" in page
     assert 'name="csrfmiddlewaretoken"' in page
@@ -84,6 +86,8 @@ def test_it_shows_the_form_with_the_web_limits_and_blackjack_options(client, reg
     assert "<legend>Up cards</legend>" in page
     assert '<label for="id_up2">Dealer</label>' in page
     assert 'data-limits="{&quot;kuhn&quot;: 20000' in page
+    assert "background workers, at most 2 at a time\n  and 8 waiting or running" in page
+    assert "Nothing solved yet." in page
 
 
 def test_it_keeps_iterations_within_each_games_web_limit():
@@ -132,7 +136,66 @@ def test_it_refuses_bad_up_cards_and_max_hits_outside_one_or_two():
     assert form.is_valid() and form.settings() == SolveSettings("kuhn", "cfr", 10)
 
 
-def test_it_shows_form_errors_on_the_page_and_starts_nothing(client, registry):
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [
+        ({"iterations": "20001"}, "iterations", "Kuhn poker: at most 20,000 iterations"),
+        ({"game": "chess"}, "game", "Select a valid choice. chess is not one"),
+        ({"algorithm": "mccfr"}, "algorithm", "Select a valid choice. mccfr is not one"),
+        ({"iterations": "-5"}, "iterations", "greater than or equal to 1"),
+        (
+            {"game": "blackjack-pp", "up0": "6", "up1": "6", "up2": "2", "max_hits": "3"},
+            "max_hits",
+            "On the web, max hits is 1 or 2: 3 takes minutes and gigabytes",
+        ),
+        (
+            {"game": "blackjack-pp", "up0": "6", "up1": "6", "up2": "<b>", "max_hits": "1"},
+            "up2",
+            "Select a valid choice. <b> is not one",
+        ),
+    ],
+)
+def test_a_forged_request_is_refused_with_a_clear_message_and_queues_nothing(
+    client, fields, field, message
+):
+    forged = {"game": "kuhn", "algorithm": "cfr+", "iterations": "100", **fields}
+    response = client.post("/solver/", forged)
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert message in page
+    assert f'id="id_{field}"' in page and 'aria-invalid="true"' in page
+    assert SolveJob.objects.count() == 0
+
+
+def test_the_worker_refuses_a_row_beyond_the_web_limits_whoever_wrote_it(client):
+    """A row written by other means than the form (a forged insert) is checked again by the
+    worker before it builds anything."""
+    forged = SolveSettings("kuhn", "cfr+", 10_000_000)
+    row = SolveJob.objects.create(
+        key=forged.key, digest=forged.job_id, game="kuhn", algorithm="cfr+", iterations=10**7
+    )
+    other = SolveJob.objects.create(
+        key="kuhn|cfr+|10|3",
+        digest="0123456789abcdef",
+        game="kuhn",
+        algorithm="cfr+",
+        iterations=10,
+        options=[["max_hits", 3]],
+    )
+    work()
+    row.refresh_from_db()
+    other.refresh_from_db()
+    assert row.status == other.status == SolveJob.FAILED
+    assert row.error == (
+        "The solve was refused: Kuhn poker: 1 to 20,000 iterations on the web "
+        "(asked for 10,000,000; manage.py solve has no limit)."
+    )
+    assert other.error == "The solve was refused: Kuhn poker takes the options none."
+    page = client.get("/solver/jobs/0123456789abcdef.json").json()
+    assert page["state"] == "failed" and page["settings"] == "Kuhn poker, CFR+, 10 iterations"
+
+
+def test_it_shows_form_errors_on_the_page_and_starts_nothing(client):
     response = client.post(
         "/solver/",
         {
@@ -149,20 +212,20 @@ def test_it_shows_form_errors_on_the_page_and_starts_nothing(client, registry):
     page = html.unescape(response.content.decode())
     assert "On the web, max hits is 1 or 2" in page
     assert 'aria-invalid="true"' in page
-    assert registry.recent() == []
+    assert SolveJob.objects.count() == 0
 
 
-def test_it_needs_the_csrf_token(registry):
+def test_it_needs_the_csrf_token():
     from django.test import Client
 
     strict = Client(enforce_csrf_checks=True)
     response = strict.post("/solver/", {"game": "kuhn", "algorithm": "cfr+", "iterations": "10"})
     assert response.status_code == 403
-    assert registry.recent() == []
+    assert SolveJob.objects.count() == 0
 
 
 # ------------------------------------------------------------------------- solving
-def test_it_solves_kuhn_in_the_background_and_shows_the_value(client, registry):
+def test_the_worker_solves_kuhn_and_the_page_shows_the_value(client):
     job, page = solve(client, game="kuhn", algorithm="cfr+", iterations="1000")
     value = job.document["value"]
     assert abs(value[0] - KUHN_VALUE) < 1e-2 and value[1] == -value[0]
@@ -174,125 +237,330 @@ def test_it_solves_kuhn_in_the_background_and_shows_the_value(client, registry):
     assert "58 histories (24 decision, 4 chance, 30 terminal), 12 information sets" in page
     assert f'id="exploitability">{job.document["exploitability"]:.3g}</span>' in page
     assert 'http-equiv="refresh"' not in page  # done: nothing more to wait for
+    row = job.job
+    assert (row.worker, row.attempts, row.errors) == ("w1", 1, 0)
+    assert row.result_bytes == len(row.result) and row.lease_until is None
+    # kept as the solve command writes it, keys in order (PostgreSQL's jsonb would sort them)
+    assert list(job.document)[:5] == ["game", "algorithm", "iterations", "value", "exploitability"]
 
 
-def test_it_reports_progress_from_running_to_done(client, gated_registry, gate):
+def test_it_reports_progress_from_queued_to_done(client):
     response = client.post("/solver/", {"game": "kuhn", "algorithm": "cfr", "iterations": "300"})
     url = response["Location"]
-    job_id = url.rstrip("/").rsplit("/", 1)[1]
-    running = client.get(f"/solver/jobs/{job_id}.json")
-    assert running.status_code == 200 and running["Cache-Control"] == "no-store"
-    data = running.json()
-    assert data["state"] == "running" and data["phase"] == "waiting"
+    digest = job_of(url).digest
+    data = poll(client, digest)
+    assert data["state"] == "queued" and data["phase"] == "waiting"
     assert (data["iteration"], data["total"], data["percent"]) == (0, 300, 0.0)
-    assert data["url"] == url and "download_url" not in data
+    queue = data["queue"]
+    assert (queue["position"], queue["running"], queue["stalled"]) == (1, 0, False)
+    assert 0 <= queue["waited_seconds"] < 30
+    assert data["message"] == "Waiting for a worker: this solve is next."
+    assert data["notice"] == "" and data["url"] == url and "download_url" not in data
 
     page = client.get(url).content.decode()
     assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in page
+    assert '<h2 id="progress-title">Waiting for a worker&hellip;</h2>' in page
     assert '<progress id="solve-bar" max="100" value="0.0"' in page
-    assert f'data-progress-url="/solver/jobs/{job_id}.json"' in page
+    assert (
+        '<p id="solve-status" aria-live="polite">Waiting for a worker: this solve is next.' in page
+    )
+    assert f'data-progress-url="/solver/jobs/{digest}.json"' in page
     assert "js/explorer.js" in page
 
-    gate.set()
-    job = gated_registry.get(job_id)
-    assert job.wait(60)
-    done = client.get(f"/solver/jobs/{job_id}.json").json()
+    work()
+    done = poll(client, digest)
     assert done["state"] == "done" and done["phase"] == "done"
     assert (done["iteration"], done["total"], done["percent"]) == (300, 300, 100.0)
-    assert done["download_url"] == f"/solver/jobs/{job_id}/result.json"
+    assert done["download_url"] == f"/solver/jobs/{digest}/result.json"
     assert "Root payoffs" in client.get(url).content.decode()
 
 
-def test_it_counts_iterations_as_the_solver_trains(registry):
-    seen: list[int] = []
-    job = explorer.Job(SolveSettings("kuhn", "cfr+", 40))
-    record = job.set_iteration
+def test_the_worker_writes_progress_now_and_then_and_the_poll_reads_it(client, monkeypatch):
+    """Every progress write lands in the row; a poll made right after it (from the database
+    alone) shows it. The writes are bounded: one per phase, at most PROGRESS_WRITES while
+    training."""
+    monkeypatch.setattr(solves, "PROGRESS_EVERY_S", 0.0)
+    url = client.post("/solver/", {"game": "kuhn", "algorithm": "cfr+", "iterations": "1000"})[
+        "Location"
+    ]
+    digest = job_of(url).digest
+    writes, seen = [], []
+    real = solves.save_progress
 
-    def spy(n: int) -> None:
-        seen.append(n)
-        record(n)
+    def save_and_poll(held, fields):
+        ours = real(held, fields)
+        writes.append(fields)
+        seen.append(poll(client, digest))
+        return ours
 
-    job.set_iteration = spy
-    run_solve(job)
-    assert seen == list(range(1, 41))
-    assert job.done and job.iteration == job.total == 40
-
-
-def test_it_answers_the_same_settings_with_the_same_job(client, registry):
-    settings = SolveSettings("kuhn", "cfr+", 200)
-    first = registry.submit(settings)
-    assert registry.submit(SolveSettings("kuhn", "cfr+", 200)) is first
-    assert first.wait(60)
-    again = client.post("/solver/", {"game": "kuhn", "algorithm": "cfr+", "iterations": "200"})
-    assert again["Location"] == f"/solver/jobs/{first.id}/"
-    other = registry.submit(SolveSettings("kuhn", "cfr", 200))
-    assert other is not first and other.id != first.id
-    assert [j.id for j in registry.recent()] == [other.id, first.id]
-
-
-def test_it_forgets_the_least_recently_used_results_first(registry):
-    registry.max_kept = 2
-    jobs = [registry.submit(SolveSettings("kuhn", "cfr+", n)) for n in (10, 20)]
-    for job in jobs:
-        assert job.wait(60)
-    assert registry.get(jobs[0].id) is jobs[0]  # now the most recently used
-    third = registry.submit(SolveSettings("kuhn", "cfr+", 30))
-    assert third.wait(60)
-    registry.submit(SolveSettings("kuhn", "cfr+", 30))
-    assert registry.get(jobs[1].id) is None
-    assert registry.get(jobs[0].id) is jobs[0] and registry.get(third.id) is third
+    monkeypatch.setattr(solves, "save_progress", save_and_poll)
+    work()
+    phases = [w["phase"] for w in writes if "iteration" not in w]
+    assert phases == ["building", "training", "measuring"]
+    training = [w for w in writes if "iteration" in w]
+    assert len(training) == solves.PROGRESS_WRITES == 50
+    assert [w["iteration"] for w in training] == list(range(20, 1001, 20))
+    states = {(d["state"], d["phase"]) for d in seen}
+    assert states == {("running", "building"), ("running", "training"), ("running", "measuring")}
+    during = [d for d in seen if d["phase"] == "training" and d["iteration"]]
+    assert [d["iteration"] for d in during] == list(range(20, 1001, 20))
+    assert during[0]["percent"] == 2.0 and during[0]["message"].startswith("Iteration 20 of 1,000.")
+    assert during[-1]["exploitability_so_far"][0] == 500  # measured at 1, 2, 5, ..., 500
+    assert " Exploitability " in during[-1]["message"]
+    assert poll(client, digest)["state"] == "done"
 
 
-def test_it_refuses_politely_when_the_solver_is_busy(client, gated_registry, gate):
+def test_a_poll_is_answered_from_the_database_by_any_process(client):
+    """A solve another process queued and a worker on another machine runs: this process
+    never saw it, and answers from its row (nothing is kept in a web process's memory)."""
+    assert not hasattr(explorer, "REGISTRY")
+    settings = SolveSettings("leduc", "cfr+", 400)
+    now = timezone.now()
+    SolveJob.objects.create(
+        key=settings.key,
+        digest=settings.job_id,
+        game="leduc",
+        algorithm="cfr+",
+        iterations=400,
+        status=SolveJob.RUNNING,
+        worker="elsewhere:1",
+        attempts=1,
+        lease_until=now + timedelta(seconds=60),
+        started=now - timedelta(seconds=2),
+        phase="training",
+        iteration=100,
+        train_seconds=0.5,
+        measured=[100, 0.0123],
+    )
+    data = poll(client, settings.job_id)
+    assert (data["state"], data["phase"], data["iteration"], data["percent"]) == (
+        "running",
+        "training",
+        100,
+        25.0,
+    )
+    assert data["eta_seconds"] == 1.5
+    assert data["message"] == (
+        "Iteration 100 of 400. About 2 s left. Exploitability 0.0123 at iteration 100."
+    )
+    assert data["queue"] is None and data["elapsed_seconds"] >= 2.0
+    page = client.get(f"/solver/jobs/{settings.job_id}/").content.decode()
+    assert "<h1>Leduc hold&#x27;em: CFR+, 400 iterations</h1>" in page
+    assert '<progress id="solve-bar" max="100" value="25.0"' in page
+
+
+def test_a_solve_asked_again_is_served_from_the_store_without_a_new_job(client):
+    fields = {"game": "kuhn", "algorithm": "cfr+", "iterations": "200"}
+    first, _ = solve(client, **fields)
+    SolveJob.objects.update(used=timezone.now() - timedelta(hours=1))
+    again = client.post("/solver/", fields)
+    assert again.status_code == 303 and again["Location"] == f"/solver/jobs/{first.id}/"
+    assert SolveJob.objects.count() == 1
+    row = SolveJob.objects.get()
+    assert row.used > timezone.now() - timedelta(minutes=1)  # most recently used again
+    assert (row.status, row.attempts) == (SolveJob.DONE, 1)
+    assert Worker(Options(validate=False), name="w2").step() is False  # nothing to solve
+    assert poll(client, first.id)["state"] == "done"
+
+
+def test_two_people_asking_the_same_solve_at_once_share_one_job(client):
+    fields = {"game": "kuhn", "algorithm": "cfr", "iterations": "50"}
+    first = client.post("/solver/", fields)["Location"]
+    second = client.post("/solver/", fields)["Location"]
+    assert first == second and SolveJob.objects.count() == 1
+    assert work().counters.solved == 1
+    other = solves.submit(SolveSettings("kuhn", "cfr+", 50))
+    assert other.digest != job_of(first).digest
+
+
+def test_it_forgets_the_least_recently_used_results_first(client, settings):
+    settings.SOLVE_KEEP = 2
+    made = []
+    for n in (10, 20):
+        made.append(solves.submit(SolveSettings("kuhn", "cfr+", n)))
+        work()
+    SolveJob.objects.filter(pk=made[1].pk).update(used=timezone.now() - timedelta(hours=1))
+    SolveJob.objects.filter(pk=made[0].pk).update(used=timezone.now() - timedelta(hours=2))
+    client.get(f"/solver/jobs/{made[0].digest}/")  # now the most recently used
+    third = solves.submit(SolveSettings("kuhn", "cfr+", 30))
+    work()
+    assert set(SolveJob.objects.values_list("digest", flat=True)) == {made[0].digest, third.digest}
+    gone = client.get(f"/solver/jobs/{made[1].digest}/")
+    assert gone.status_code == 404
+    assert "The site keeps the 2 most recently used solves" in gone.content.decode()
+
+
+def test_it_refuses_politely_when_too_many_solves_wait(client, settings):
+    settings.SOLVE_MAX_OPEN = 1
     first = client.post("/solver/", {"game": "kuhn", "algorithm": "cfr+", "iterations": "100"})
     assert first.status_code == 303
     busy = client.post("/solver/", {"game": "leduc", "algorithm": "cfr+", "iterations": "100"})
     assert busy.status_code == 429 and busy["Retry-After"] == "30"
     page = busy.content.decode()
-    assert "The solver is busy: it runs at most 1 solve at a time" in page
+    assert "The solver is busy: 1 solves are waiting or running" in page
     assert '<div class="form-alert" role="alert"><p>The solver is busy' in page
-    assert len(gated_registry.recent()) == 1
-    # the running solve's own settings still answer
+    assert SolveJob.objects.count() == 1
+    # the waiting solve's own settings still answer
     same = client.post("/solver/", {"game": "kuhn", "algorithm": "cfr+", "iterations": "100"})
     assert same.status_code == 303 and same["Location"] == first["Location"]
-    gate.set()
-    assert gated_registry.recent()[0].wait(60)
+    work()
     later = client.post("/solver/", {"game": "leduc", "algorithm": "cfr+", "iterations": "100"})
     assert later.status_code == 303
 
 
+def test_no_more_solves_run_at_once_than_allowed(settings):
+    settings.SOLVE_MAX_RUNNING = 1
+    for n in (10, 20):
+        solves.submit(SolveSettings("kuhn", "cfr+", n))
+    caps = Caps()
+    first = solves.claim("w1", 60, caps)
+    assert first is not None and first.job.iterations == 10
+    assert solves.claim("w2", 60, caps) is None  # one runs already
+    document, text = solves.run(first.job, solves.Progress(lambda f: True, 10))
+    assert solves.store(first, document, text)
+    second = solves.claim("w2", 60, caps)
+    assert second is not None and second.job.iterations == 20
+
+
+def test_a_solve_whose_worker_died_is_taken_over_when_its_lease_runs_out(client):
+    settings = SolveSettings("kuhn", "cfr+", 100)
+    solves.submit(settings)
+    dead = solves.claim("w1", 60, Caps())
+    assert solves.save_progress(dead, {"phase": "training", "iteration": 40})
+    assert poll(client, settings.job_id)["iteration"] == 40
+    # w1 is killed: its lease is not renewed and runs out
+    SolveJob.objects.update(lease_until=timezone.now() - timedelta(seconds=1))
+    data = poll(client, settings.job_id)
+    assert data["state"] == "queued"
+    assert data["message"] == (
+        "The worker solving this stopped; waiting for another worker to take it over."
+    )
+    assert work("w2").counters.solved == 1
+    row = SolveJob.objects.get()
+    assert (row.status, row.worker, row.attempts, row.errors) == (SolveJob.DONE, "w2", 2, 0)
+    # w1 comes back: nothing it writes is kept
+    assert solves.heartbeat(dead, 60) is False
+    assert solves.save_progress(dead, {"iteration": 1}) is False
+    assert solves.store(dead, {"iterations": 1, "train_seconds": 0}, "{}") is False
+    assert solves.fail(dead, "late") is False
+    row.refresh_from_db()
+    assert row.status == SolveJob.DONE and json.loads(row.result)["iterations"] == 100
+
+
+def test_a_solve_that_stops_every_worker_fails_at_its_cap_of_claims(client, settings):
+    settings.SOLVE_MAX_CLAIMS = 2
+    solves.submit(SolveSettings("kuhn", "cfr+", 100))
+    for name in ("w1", "w2"):
+        assert solves.claim(name, 60, solves.Bounds.from_settings().caps(3)) is not None
+        SolveJob.objects.update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert work("w3").counters.solved == 0
+    row = SolveJob.objects.get()
+    assert row.status == SolveJob.FAILED
+    assert row.error.startswith("Given up: taken 2 times without a result")
+    assert "(the last one: w2)" in row.error
+
+
+def test_a_worker_that_loses_its_lease_stops_solving(monkeypatch):
+    monkeypatch.setattr(solves, "PROGRESS_EVERY_S", 0.0)
+    solves.submit(SolveSettings("kuhn", "cfr+", 1000))
+    held = solves.claim("w1", 60, Caps())
+    SolveJob.objects.update(lease_until=timezone.now() - timedelta(seconds=1))
+    taken = solves.claim("w2", 60, Caps())
+    assert taken.attempt == 2
+    progress = solves.Progress(lambda f: solves.save_progress(held, f), 1000)
+    with pytest.raises(solves.LeaseLost):
+        solves.run(held.job, progress)
+    assert progress.count == 1  # its first write found the solve no longer its own
+
+
+def test_progress_writes_wait_out_a_database_outage(client, monkeypatch):
+    monkeypatch.setattr(solves, "PROGRESS_EVERY_S", 0.0)
+    real = solves.save_progress
+    calls = {"n": 0}
+
+    def away_at_first(held, fields):
+        calls["n"] += 1
+        if calls["n"] <= 5:
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(held, fields)
+
+    monkeypatch.setattr(solves, "save_progress", away_at_first)
+    solves.submit(SolveSettings("kuhn", "cfr+", 500))
+    worker = work()
+    assert worker.counters.solved == 1 and calls["n"] > 5
+    assert SolveJob.objects.get().status == SolveJob.DONE
+
+
 def test_it_shows_a_failed_solve_and_tries_again_when_asked(client, monkeypatch):
+    real = solves.build
     calls = []
 
-    def flaky(job):
-        calls.append(job.id)
+    def flaky(game):
+        calls.append(game)
         if len(calls) == 1:
             raise RuntimeError("the tree is too deep")
-        run_solve(job)
+        return real(game)
 
-    fresh = Registry(runner=flaky)
-    monkeypatch.setattr(explorer, "REGISTRY", fresh)
+    monkeypatch.setattr(solves, "build", flaky)
     fields = {"game": "kuhn", "algorithm": "cfr+", "iterations": "20"}
     url = client.post("/solver/", fields)["Location"]
-    job = fresh.get(url.rstrip("/").rsplit("/", 1)[1])
-    assert job.wait(60) and job.state == "failed"
+    work()
+    failed = job_of(url)
+    assert failed.status == SolveJob.FAILED and failed.errors == 0
     page = client.get(url).content.decode()
     assert "The solve failed: the tree is too deep" in page
-    assert client.get(url[:-1] + ".json").json()["state"] == "failed"
+    data = client.get(url[:-1] + ".json").json()
+    assert data["state"] == "failed" and data["error"] == "The solve failed: the tree is too deep"
     assert client.post("/solver/", fields)["Location"] == url
-    retry = fresh.get(job.id)
-    assert retry is not job and retry.wait(60) and retry.state == "done"
+    retry = job_of(url)
+    assert retry.pk != failed.pk and retry.status == SolveJob.QUEUED
+    work()
+    assert job_of(url).status == SolveJob.DONE
 
 
-def test_it_says_when_a_solve_is_not_in_memory(client, registry):
+def test_a_result_over_the_size_limit_is_not_kept(client, settings):
+    settings.SOLVE_MAX_RESULT_BYTES = 1000
+    url = client.post("/solver/", {"game": "leduc", "algorithm": "cfr+", "iterations": "5"})[
+        "Location"
+    ]
+    work()
+    row = job_of(url)
+    assert row.status == SolveJob.FAILED and row.result == ""
+    assert re.fullmatch(
+        r"The result is [0-9.]+ MB of JSON, over the 0\.0 MB the site keeps: solve it with "
+        r"manage\.py solve\.",
+        row.error,
+    )
+
+
+def test_a_solve_no_worker_takes_says_so_after_a_while(client, settings):
+    settings.SOLVE_STALLED_S = 30
+    solves.submit(SolveSettings("kuhn", "cfr+", 100))
+    waiting = solves.submit(SolveSettings("kuhn", "cfr+", 200))
+    data = poll(client, waiting.digest)
+    assert data["message"] == "Waiting for a worker: 1 solve before this one."
+    assert data["notice"] == ""
+    SolveJob.objects.update(created=timezone.now() - timedelta(seconds=45))
+    data = poll(client, waiting.digest)
+    assert data["queue"]["stalled"] is True and data["queue"]["position"] == 2
+    assert data["notice"].startswith(
+        "No worker has taken this solve in 45 s. Solves run on the site's background workers "
+        "(manage.py worker): none seems to be running"
+    )
+    page = client.get(f"/solver/jobs/{waiting.digest}/").content.decode()
+    assert '<div class="form-alert" role="status" id="solve-notice"><p>No worker' in page
+
+
+def test_it_says_when_a_solve_is_not_in_the_store(client):
     page = client.get("/solver/jobs/0123456789abcdef/")
     assert page.status_code == 404 and "This solve is not here" in page.content.decode()
-    assert client.get("/solver/jobs/0123456789abcdef.json").status_code == 404
+    missing = client.get("/solver/jobs/0123456789abcdef.json")
+    assert missing.status_code == 404 and "never asked for" in missing.json()["error"]
     assert client.get("/solver/jobs/0123456789abcdef/result.json").status_code == 404
 
 
 # ------------------------------------------------------------------------- results
-def test_it_draws_the_convergence_chart_as_accessible_svg(client, registry):
+def test_it_draws_the_convergence_chart_as_accessible_svg(client):
     job, page = solve(client, game="kuhn", algorithm="cfr+", iterations="1000")
     assert '<svg viewBox="0 0 640 300" role="img" aria-labelledby="chart-title chart-desc"' in page
     assert '<title id="chart-title">Exploitability against iterations (log scales)</title>' in page
@@ -309,7 +577,7 @@ def test_it_draws_the_convergence_chart_as_accessible_svg(client, registry):
     assert f'<td class="num">{last_i}</td><td class="num">{last_e:.3g}</td>' in page
 
 
-def test_it_shows_kuhns_strategy_as_a_heat_map_with_numbers(client, registry):
+def test_it_shows_kuhns_strategy_as_a_heat_map_with_numbers(client):
     job, page = solve(client, game="kuhn", algorithm="cfr+", iterations="1000")
     table = job.document["infosets"]
     assert '<caption id="kuhn-caption">Strategy by information set</caption>' in page
@@ -331,9 +599,10 @@ def test_it_shows_kuhns_strategy_as_a_heat_map_with_numbers(client, registry):
     assert "style=" not in page  # the site's CSP would refuse it
     css = client.get("/static/css/heat.css")
     assert css.status_code == 200
-    assert "table.heat td.shade-20 { background: #104a6e; color: #ffffff; }" in b"".join(
-        css.streaming_content
-    ).decode()
+    assert (
+        "table.heat td.shade-20 { background: #104a6e; color: #ffffff; }"
+        in b"".join(css.streaming_content).decode()
+    )
 
 
 def test_the_heat_map_stylesheet_is_the_one_the_code_makes():
@@ -344,7 +613,7 @@ def test_the_heat_map_stylesheet_is_the_one_the_code_makes():
     assert views.heat(1.7)["shade"] == 20  # clamped
 
 
-def test_it_shows_leducs_raise_probabilities_by_card_and_betting(client, registry):
+def test_it_shows_leducs_raise_probabilities_by_card_and_betting(client):
     job, page = solve(client, game="leduc", algorithm="cfr+", iterations="300")
     assert abs(job.document["value"][0] + 0.0856) < 1e-2
     assert "1,939 histories" in page and "288 information sets" in page
@@ -362,7 +631,7 @@ def test_it_shows_leducs_raise_probabilities_by_card_and_betting(client, registr
     assert len(cells) == 288
 
 
-def test_it_shows_blackjack_hit_probabilities_by_down_card_and_situation(client, registry):
+def test_it_shows_blackjack_hit_probabilities_by_down_card_and_situation(client):
     job, page = solve(
         client,
         game="blackjack-pp",
@@ -399,7 +668,7 @@ def test_it_shows_blackjack_hit_probabilities_by_down_card_and_situation(client,
     )
 
 
-def test_it_offers_the_result_json_for_download(client, registry):
+def test_it_offers_the_result_json_for_download(client):
     job, page = solve(client, game="kuhn", algorithm="cfr+", iterations="100")
     href = f"/solver/jobs/{job.id}/result.json"
     assert f'href="{href}" download>Download the result (JSON)</a>' in page
@@ -412,9 +681,41 @@ def test_it_offers_the_result_json_for_download(client, registry):
     assert set(document) >= {"value", "exploitability", "convergence", "tree", "settings"}
 
 
-def test_it_lists_recent_solves_on_the_form_page(client, registry):
+def test_it_lists_recent_solves_on_the_form_page(client):
     job, _ = solve(client, game="kuhn", algorithm="cfr", iterations="50")
+    waiting = solves.submit(SolveSettings("leduc", "cfr", 20))
     page = client.get("/solver/").content.decode()
     assert f'<a href="/solver/jobs/{job.id}/">Kuhn poker, CFR, 50 iterations</a>' in page
+    assert f'<a href="/solver/jobs/{waiting.digest}/">Leduc hold&#x27;em, CFR, 20' in page
+    assert '<span class="badge ">waiting</span>' in page
     prefilled = client.get("/solver/?game=leduc&iterations=700").content.decode()
     assert '<option value="leduc" selected>' in prefilled and 'value="700"' in prefilled
+
+
+def test_a_worker_takes_turns_between_solves_and_other_work(monkeypatch):
+    """A solve goes first, but never two in a row while a match or validation waits: a
+    steady stream of solves cannot starve the tournaments."""
+    for n in (10, 20, 30):
+        solves.submit(SolveSettings("kuhn", "cfr+", n))
+    done: list[str] = []
+    matches = ["match 1", "match 2"]
+
+    def other_work(self) -> bool:
+        if matches:
+            done.append(matches.pop(0))
+            return True
+        return False
+
+    real = Worker.solve_one
+
+    def solve_one(self) -> bool:
+        found = real(self)
+        if found:
+            done.append("solve")
+        return found
+
+    monkeypatch.setattr(Worker, "other_work", other_work)
+    monkeypatch.setattr(Worker, "solve_one", solve_one)
+    assert Worker(Options(validate=False), name="w1").run(batch=True) == 5
+    assert done == ["solve", "match 1", "solve", "match 2", "solve"]
+    assert SolveJob.objects.filter(status=SolveJob.DONE).count() == 3

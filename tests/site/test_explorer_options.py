@@ -8,23 +8,15 @@ import html
 
 import pytest
 
-from games import explorer
-from games.explorer import ExplorerForm, Registry, SolveSettings
+from bots.worker import Options, Worker
+from games.explorer import ExplorerForm, SolveSettings
+from games.models import SolveJob
 from tests.solver import toy_game
 
 
 @pytest.fixture
 def toy(monkeypatch):
     return toy_game.install(monkeypatch)
-
-
-@pytest.fixture
-def registry(monkeypatch):
-    fresh = Registry()
-    monkeypatch.setattr(explorer, "REGISTRY", fresh)
-    yield fresh
-    for job in fresh.recent():
-        assert job.wait(60)
 
 
 def form_errors(**fields) -> dict[str, list[str]]:
@@ -36,7 +28,8 @@ def form_errors(**fields) -> dict[str, list[str]]:
 BASE = {"game": "toy-match", "algorithm": "cfr+", "iterations": "10"}
 
 
-def test_the_form_has_a_fieldset_of_each_games_options(client, toy, registry):
+@pytest.mark.django_db
+def test_the_form_has_a_fieldset_of_each_games_options(client, toy):
     page = client.get("/solver/").content.decode()
     fieldset = page.split('<fieldset class="game-options" id="options-toy-match"', 1)[1]
     fieldset = fieldset.split("</fieldset>\n    \n", 1)[0]
@@ -103,15 +96,18 @@ def test_the_blackjack_solves_keep_their_keys_names_and_query_strings():
     assert s.file_name() == "blackjack-pp-cfrplus-50-6-T-A-hits2"
 
 
-def test_a_new_game_solves_on_the_web_with_its_options(client, toy, registry):
+@pytest.mark.django_db
+def test_a_new_game_solves_on_the_web_with_its_options(client, toy):
     response = client.post("/solver/", {**BASE, "stake": "5", "sides0": "t", "sides1": "e"})
     assert response.status_code == 303
     url = response["Location"]
-    job = registry.get(url.rstrip("/").rsplit("/", 1)[1])
-    assert job is not None and job.wait(60) and job.state == "done", job.error
+    Worker(Options(validate=False), name="w1").run(batch=True)  # as manage.py worker --batch
+    job = SolveJob.objects.get(digest=url.rstrip("/").rsplit("/", 1)[1])
+    assert job.status == SolveJob.DONE, job.error
+    assert job.key == "toy-match|cfr+|10|5|t/e" and job.options == [["stake", 5], ["sides", "t/e"]]
     assert toy_game.CALLS[0] == {"stake": 5, "sides": "t/e"}
     page = html.unescape(client.get(url).content.decode())
     assert "Stake 5, sides t/e (first, second)." in page
     assert "game=toy-match&algorithm=cfr%2B&iterations=10&stake=5&sides0=t&sides1=e" in page
-    download = client.get(f"/solver/jobs/{job.id}/result.json")
+    download = client.get(f"/solver/jobs/{job.digest}/result.json")
     assert 'filename="toy-match-cfrplus-10-x5-t-e.json"' in download["Content-Disposition"]

@@ -16,7 +16,10 @@ from bots.worker import Options, Worker
 
 
 class Command(BaseCommand):
-    help = "Validate uploaded bot versions and play queued match jobs in the sandbox."
+    help = (
+        "Validate uploaded bot versions and play queued match jobs in the sandbox; run the "
+        "strategy explorer's solves."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--once", action="store_true", help="do one step, then exit")
@@ -57,6 +60,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--no-validate", action="store_true", help="do not validate uploads")
         parser.add_argument(
+            "--no-solve",
+            action="store_true",
+            help="do not run the strategy explorer's solves (matches and validations only)",
+        )
+        parser.add_argument(
             "--keep-processes",
             type=int,
             default=settings.WORKER_PROCESS_CACHE,
@@ -89,6 +97,7 @@ class Command(BaseCommand):
                 poll_s=opts["poll"],
                 ladder_interval_s=opts["ladder_interval"],
                 validate=not opts["no_validate"],
+                solve=not opts["no_solve"],
                 process_cache=opts["keep_processes"],
             ),
             name=opts["name"],
@@ -128,7 +137,7 @@ class Command(BaseCommand):
     def _fan_out(self, opts: dict) -> None:
         """N worker processes, each an independent single worker; SIGTERM reaches each."""
         argv = [sys.executable, sys.argv[0], "worker", "--concurrency", "1", "--display", "log"]
-        for flag in ("once", "batch", "no_validate"):
+        for flag in ("once", "batch", "no_validate", "no_solve"):
             if opts[flag]:
                 argv.append("--" + flag.replace("_", "-"))
         argv += ["--lease", str(opts["lease"]), "--max-attempts", str(opts["max_attempts"])]

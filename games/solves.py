@@ -1,0 +1,546 @@
+"""The strategy explorer's solves as jobs in the database, run by the tournament workers.
+
+A solve is defined by its settings (:class:`SolveSettings`: the game, the algorithm, the
+iterations and the game's own options, each written into the key by its ``SolverOption``), so
+the settings are the job's identity: one :class:`~games.models.SolveJob` row per key. The web
+(``games.explorer``) only reads and queues rows (:func:`submit`): a solve asked again, or by two
+people at once, is the same row, and any web process answers any poll, since nothing is kept
+in a process's memory. A worker (``bots.worker``) claims a queued solve (:func:`claim`), runs it
+outside any transaction (:func:`run`) while writing its progress to the row now and then
+(:class:`Progress`, a bounded number of writes), and stores the result document in the row
+(:func:`store`), only if the solve is still its own.
+
+Claims, leases and counts follow match jobs (``bots.competition``): ``worker`` and
+``attempts`` are the token, a heartbeat extends the lease, a solve whose worker died is taken
+by another once its lease runs out, and ``competition.Caps`` ends a solve that every worker
+stopped on (``SOLVE_MAX_CLAIMS``: few, since a solve that kills its worker, say by running it
+out of memory, will do it again) or that ended in errors of ours.
+
+Bounds (settings, see :class:`Bounds`): at most ``SOLVE_MAX_OPEN`` solves queued or running
+(a request beyond it is refused with :class:`Busy`), at most ``SOLVE_MAX_RUNNING`` running at
+once over all workers (the others play matches), a result of at most
+``SOLVE_MAX_RESULT_BYTES`` of JSON, and the ``SOLVE_KEEP`` most recently used finished solves
+kept (:func:`forget_old`). The web's limits on iterations and options (the games' specs:
+``SolverSpec.web_limit``, ``SolverOption.choices``) are checked by the form and again by the
+worker (:meth:`SolveSettings.refusal`), so a row written by other means cannot start a solve
+that runs for minutes or takes gigabytes.
+
+This module names no game (tests/engine/test_one_package.py checks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings as django_settings
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from bots.competition import Caps, Claim
+from games.engine import untrusted
+from games.engine.spec import SolverOption
+from games.models import SolveJob
+from games.solver.cfr import Solver
+from games.solver.export import ALGORITHM_NAMES, result_document
+from games.solver.tree import build
+from games.solver_games import make_game, solvers, titles
+
+log = logging.getLogger("games.solves")
+
+
+def options_of(game: str | None) -> tuple[SolverOption, ...]:
+    """A game's own options (none for a game that is not solvable)."""
+    solver = solvers().get(game or "")
+    return solver.options if solver is not None else ()
+
+
+# --------------------------------------------------------------------------------- settings
+@dataclass(frozen=True)
+class SolveSettings:
+    """What one solve is asked to do; equal settings are the same job."""
+
+    game: str
+    algorithm: str = "cfr+"
+    iterations: int = 1000
+    #: the game's own options, (name, value) in its spec's order (``SolverSpec.options``)
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, job: SolveJob) -> SolveSettings:
+        """The settings a job row holds."""
+        options = tuple((str(name), value) for name, value in job.options)
+        return cls(job.game, job.algorithm, job.iterations, options)
+
+    def _named(self) -> list[tuple[SolverOption, Any]]:
+        """The options with their declarations (one the game does not take is left out
+        here: :meth:`refusal` refuses it)."""
+        own = {option.name: option for option in options_of(self.game)}
+        return [(own[name], value) for name, value in self.options if name in own]
+
+    @property
+    def key(self) -> str:
+        parts = [self.game, self.algorithm, str(self.iterations)]
+        parts += [option.key(value) for option, value in self._named()]
+        return "|".join(parts)
+
+    @property
+    def job_id(self) -> str:
+        return hashlib.sha256(self.key.encode()).hexdigest()[:16]
+
+    @property
+    def game_title(self) -> str:
+        return titles().get(self.game, self.game)
+
+    @property
+    def algorithm_title(self) -> str:
+        return ALGORITHM_NAMES.get(self.algorithm, self.algorithm)
+
+    @property
+    def iterations_text(self) -> str:
+        return f"{self.iterations:,}"
+
+    @property
+    def options_text(self) -> str:
+        """The options in a sentence, their parts named (empty for a game without options):
+        ``Sides h/t (first, second), stake 5.``"""
+        text = ", ".join(option.detail(value) for option, value in self._named())
+        return text[:1].upper() + text[1:] + "." if text else ""
+
+    def describe(self) -> str:
+        text = f"{self.game_title}, {self.algorithm_title}, {self.iterations:,} iterations"
+        return "".join([text] + [f", {o.describe(v)}" for o, v in self._named()])
+
+    def query(self) -> str:
+        """The form's fields as a query string, to open the form with these settings."""
+        fields: dict[str, Any] = {
+            "game": self.game,
+            "algorithm": self.algorithm,
+            "iterations": self.iterations,
+        }
+        for option, value in self._named():
+            fields.update(zip(option.field_names, option.split(value), strict=True))
+        return "&".join(f"{k}={v}" for k, v in fields.items()).replace("+", "%2B")
+
+    def file_name(self) -> str:
+        """The result's file name, without ``.json``: the game, algorithm and iterations
+        (``<game>-cfrplus-100``), then each option as it names itself in files."""
+        name = f"{self.game}-{self.algorithm.replace('+', 'plus')}-{self.iterations}"
+        return "".join([name] + [f"-{o.file_text(v)}" for o, v in self._named()])
+
+    def refusal(self) -> str:
+        """Why the web may not run this solve ("" if it may): an unknown game or algorithm,
+        more iterations than the game's web limit, or an option that is not the game's or
+        not among the choices its spec offers the web. The form says the same field by
+        field; the worker asks again before it builds anything."""
+        solver = solvers().get(self.game)
+        if solver is None:
+            return f"The solver does not know the game {self.game!r}."
+        if self.algorithm not in ALGORITHM_NAMES:
+            return f"The solver has no algorithm {self.algorithm!r}."
+        if not 1 <= self.iterations <= solver.web_limit:
+            return (
+                f"{titles()[self.game]}: 1 to {solver.web_limit:,} iterations on the web "
+                f"(asked for {self.iterations:,}; manage.py solve has no limit)."
+            )
+        own = {option.name: option for option in solver.options}
+        if [name for name, _ in self.options] != list(own):
+            return f"{titles()[self.game]} takes the options {', '.join(own) or 'none'}."
+        for name, value in self.options:
+            option = own[name]
+            allowed = {str(choice) for choice, _ in option.choices}
+            if allowed and not all(str(part) in allowed for part in option.split(value)):
+                return option.refused or f"{option.label}: {value!r} is not offered on the web."
+        return ""
+
+    def make_game(self):
+        return make_game(self.game, **dict(self.options))
+
+
+# ------------------------------------------------------------------------------------ bounds
+@dataclass(frozen=True)
+class Bounds:
+    """How much the explorer may ask of the workers and of the database (settings)."""
+
+    #: solves queued or running at once; a request for a new one beyond it is refused
+    max_open: int = 8
+    #: solves running at once over all workers (the other workers play matches)
+    max_running: int = 2
+    #: finished solves kept, the most recently used (with the largest result allowed, the
+    #: store stays under ``keep * max_result_bytes``)
+    keep: int = 100
+    #: the largest result document stored, in bytes of JSON
+    max_result_bytes: int = 4 * 1024 * 1024
+    #: claims of one solve without a result (its worker died each time) before it fails
+    max_claims: int = 3
+    #: seconds a solve may wait, with no solve running, before its page says no worker seems
+    #: to be there
+    stalled_s: float = 30.0
+
+    @classmethod
+    def from_settings(cls) -> Bounds:
+        names = {
+            "max_open": "SOLVE_MAX_OPEN",
+            "max_running": "SOLVE_MAX_RUNNING",
+            "keep": "SOLVE_KEEP",
+            "max_result_bytes": "SOLVE_MAX_RESULT_BYTES",
+            "max_claims": "SOLVE_MAX_CLAIMS",
+            "stalled_s": "SOLVE_STALLED_S",
+        }
+        default = cls()
+        return cls(
+            **{
+                field: type(getattr(default, field))(
+                    getattr(django_settings, name, getattr(default, field))
+                )
+                for field, name in names.items()
+            }
+        )
+
+    def caps(self, errors: int) -> Caps:
+        """When a solve is given up: ``errors`` errors of ours, or ``max_claims`` claims
+        without a result."""
+        return Caps(errors=errors, claims=self.max_claims)
+
+
+class Busy(Exception):
+    """As many solves as allowed are queued or running already."""
+
+    def __init__(self, open_solves: int) -> None:
+        super().__init__(f"{open_solves} solves are queued or running")
+        self.open_solves = open_solves
+
+
+class SolveFailed(Exception):
+    """The solve cannot give a result, and would not on another worker either: the message
+    is what its page says."""
+
+
+class LeaseLost(Exception):
+    """The solve is no longer this worker's (its lease ran out and another took it)."""
+
+
+# ------------------------------------------------------------------------- the web's side
+#: the key of the lock that makes counting the open solves and adding one (or claiming one
+#: and counting the running ones) a single step on PostgreSQL; SQLite's transactions
+#: (``transaction_mode`` IMMEDIATE) are one at a time anyway
+QUEUE_LOCK = zlib.crc32(b"card-arena solve queue")
+
+
+def _lock_queue() -> None:
+    """Inside a transaction: hold the solve queue until it ends (PostgreSQL)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [QUEUE_LOCK])
+
+
+def submit(settings: SolveSettings, bounds: Bounds | None = None) -> SolveJob:
+    """The job for ``settings``: the one there is (queued, running or done: a done one is
+    served from the store), else a new one in the queue (a failed one is queued afresh).
+    Raises :class:`Busy` when a new one would exceed ``SOLVE_MAX_OPEN``."""
+    bounds = bounds or Bounds.from_settings()
+    digest = settings.job_id
+    now = timezone.now()
+    with transaction.atomic():
+        _lock_queue()
+        job = SolveJob.objects.defer("result").filter(digest=digest).first()
+        if job is not None and job.status != SolveJob.FAILED:
+            SolveJob.objects.filter(pk=job.pk).update(used=now)
+            return job
+        open_solves = SolveJob.objects.filter(status__in=SolveJob.OPEN).count()
+        if open_solves >= bounds.max_open:
+            raise Busy(open_solves)
+        if job is not None:
+            # a new row, so that a worker still holding the failed one cannot write to it
+            job.delete()
+        job = SolveJob.objects.create(
+            key=settings.key,
+            digest=digest,
+            game=settings.game,
+            algorithm=settings.algorithm,
+            iterations=settings.iterations,
+            options=[[name, value] for name, value in settings.options],
+        )
+    log.info("event=solve.queued solve=%s key=%s", job.digest, job.key)
+    return job
+
+
+def find(digest: str, *, document: bool = False) -> SolveJob | None:
+    """A solve by its id (the result document only when asked for: polls never read it)."""
+    jobs = SolveJob.objects.all() if document else SolveJob.objects.defer("result")
+    return jobs.filter(digest=digest).first()
+
+
+def document_of(job: SolveJob) -> dict[str, Any] | None:
+    """A done solve's result document, its keys in their order."""
+    return json.loads(job.result) if job.result else None
+
+
+def touch(job: SolveJob) -> None:
+    """Note that someone looked at the solve (at most once a minute: a page view is not
+    worth a write each), which keeps it among the most recently used."""
+    now = timezone.now()
+    if job.used < now - timedelta(minutes=1):
+        SolveJob.objects.filter(pk=job.pk).update(used=now)
+
+
+def recent(count: int = 12) -> list[SolveJob]:
+    """The most recently used solves, for the form page."""
+    return list(SolveJob.objects.defer("result").order_by("-used", "-id")[:count])
+
+
+def live_running() -> Q:
+    """Solves a worker is running now (its lease has not run out)."""
+    return Q(status=SolveJob.RUNNING, lease_until__gte=timezone.now())
+
+
+def waiting_since(job: SolveJob) -> Any:
+    """When the solve started waiting for a worker: when it was queued, or when the lease
+    of the worker that took it ran out."""
+    if job.status == SolveJob.RUNNING and job.lease_until is not None:
+        return job.lease_until
+    return job.created
+
+
+def queue_state(job: SolveJob, bounds: Bounds | None = None) -> dict[str, Any]:
+    """For a solve that waits for a worker: its place in the queue (1: next), how many solves
+    are running, and whether it has waited past ``SOLVE_STALLED_S`` with none running (no
+    worker seems to be there)."""
+    bounds = bounds or Bounds.from_settings()
+    ahead = _claimable(timezone.now()) & Q(id__lt=job.id)
+    running = SolveJob.objects.filter(live_running()).count()
+    waited = (timezone.now() - waiting_since(job)).total_seconds()
+    return {
+        "position": SolveJob.objects.filter(ahead).count() + 1,
+        "running": running,
+        "waited_seconds": round(max(waited, 0.0), 1),
+        "stalled": running == 0 and waited >= bounds.stalled_s,
+    }
+
+
+def is_waiting(job: SolveJob) -> bool:
+    """Queued, or taken by a worker whose lease has run out (it stopped: another will take
+    the solve over)."""
+    if job.status == SolveJob.QUEUED:
+        return True
+    return job.status == SolveJob.RUNNING and (
+        job.lease_until is None or job.lease_until < timezone.now()
+    )
+
+
+# ---------------------------------------------------------------------- the worker's side
+def _claimable(now: Any) -> Q:
+    return Q(status=SolveJob.QUEUED) | Q(status=SolveJob.RUNNING, lease_until__lt=now)
+
+
+def _held(held: Claim) -> Q:
+    return Q(pk=held.job.pk, status=SolveJob.RUNNING, worker=held.worker, attempts=held.attempt)
+
+
+def claim(worker: str, lease_s: float, caps: Caps, bounds: Bounds | None = None) -> Claim | None:
+    """Claim the oldest waiting solve (queued, or running with an expired lease: its worker
+    died), unless ``SOLVE_MAX_RUNNING`` solves run already. A solve at one of its ``caps``
+    is failed instead, and the next one looked at."""
+    bounds = bounds or Bounds.from_settings()
+    for _ in range(20):
+        with transaction.atomic():
+            _lock_queue()
+            now = timezone.now()
+            if SolveJob.objects.filter(live_running()).count() >= bounds.max_running:
+                return None
+            job = SolveJob.objects.defer("result").filter(_claimable(now)).order_by("id").first()
+            if job is None:
+                return None
+            if verdict := caps.verdict(job.errors, job.attempts, job.error, job.worker):
+                _end(job.pk, SolveJob.FAILED, error=f"Given up: {verdict}.")
+                log.warning("event=solve.failed solve=%s error=%r", job.digest, verdict)
+                continue
+            fields = {
+                "status": SolveJob.RUNNING,
+                "worker": worker,
+                "attempts": job.attempts + 1,
+                "lease_until": now + timedelta(seconds=lease_s),
+                "heartbeat": now,
+                "started": now,
+                "phase": "waiting",
+                "iteration": 0,
+                "train_seconds": 0.0,
+                "measured": None,
+            }
+            SolveJob.objects.filter(pk=job.pk).update(**fields)
+        for name, value in fields.items():
+            setattr(job, name, value)
+        return Claim(job, worker, job.attempts)  # type: ignore[arg-type]
+    return None
+
+
+def heartbeat(held: Claim, lease_s: float) -> bool:
+    """Extend the lease; False if the solve is no longer ours."""
+    now = timezone.now()
+    return bool(
+        SolveJob.objects.filter(_held(held)).update(
+            lease_until=now + timedelta(seconds=lease_s), heartbeat=now
+        )
+    )
+
+
+def save_progress(held: Claim, fields: dict[str, Any]) -> bool:
+    """Write where the solve has got to; False if it is no longer ours."""
+    return bool(SolveJob.objects.filter(_held(held)).update(**fields))
+
+
+def release(held: Claim, error: str = "", *, our_error: bool = False) -> bool:
+    """Give the solve back to the queue: the worker is stopping (nothing counted), or running
+    it ended in an error of ours (``our_error``: counted against the cap of errors)."""
+    fields: dict[str, Any] = {
+        "status": SolveJob.QUEUED,
+        "lease_until": None,
+        "phase": "waiting",
+        "error": untrusted.clean_text(error),
+    }
+    if our_error:
+        fields["errors"] = F("errors") + 1
+    return bool(SolveJob.objects.filter(_held(held)).update(**fields))
+
+
+def _end(pk: int, status: str, **fields: Any) -> None:
+    SolveJob.objects.filter(pk=pk).update(
+        status=status, phase=status, lease_until=None, finished=timezone.now(), **fields
+    )
+
+
+def fail(held: Claim, message: str) -> bool:
+    """The solve ends without a result (it would fail on any worker): ``message`` is what
+    its page says. False if it was no longer ours."""
+    with transaction.atomic():
+        if not SolveJob.objects.select_for_update().filter(_held(held)).exists():
+            return False
+        _end(held.job.pk, SolveJob.FAILED, error=untrusted.clean_text(message))
+    log.info("event=solve.failed solve=%s error=%r", held.job.digest, message)
+    return True
+
+
+def store(held: Claim, document: dict[str, Any], text: str) -> bool:
+    """Keep the result in the solve's row and mark it done, only if the solve is still ours;
+    False if it is not (another worker took it over: its result is the one kept)."""
+    with transaction.atomic():
+        if not SolveJob.objects.select_for_update().filter(_held(held)).exists():
+            log.warning("event=solve.lost solve=%s worker=%s", held.job.digest, held.worker)
+            return False
+        _end(
+            held.job.pk,
+            SolveJob.DONE,
+            result=text,
+            result_bytes=len(text.encode()),
+            iteration=int(document["iterations"]),
+            train_seconds=float(document["train_seconds"]),
+            error="",
+        )
+    return True
+
+
+def forget_old(keep: int) -> int:
+    """Delete the finished solves beyond the ``keep`` most recently used; how many went."""
+    finished = SolveJob.objects.exclude(status__in=SolveJob.OPEN).order_by("-used", "-id")
+    old = list(finished.values_list("pk", flat=True)[keep:])
+    if old:
+        SolveJob.objects.filter(pk__in=old).delete()
+    return len(old)
+
+
+#: the shortest time between two progress writes of a training solve, and the most writes
+#: while it trains (besides one per phase)
+PROGRESS_EVERY_S = 0.5
+PROGRESS_WRITES = 50
+
+
+class Progress:
+    """Writes where a solve has got to into its row, a bounded number of times: at each
+    change of phase, and while training at most ``writes`` times (:data:`PROGRESS_WRITES`),
+    each at least ``every_s`` seconds (:data:`PROGRESS_EVERY_S`) and ``iterations / writes``
+    iterations after the last one.
+
+    ``save(fields)`` writes and says whether the solve is still ours (None: unknown, the
+    database is away; the write is skipped). A solve found no longer ours, here or by the
+    heartbeat (``lost()``), stops with :class:`LeaseLost`: its result would be dropped."""
+
+    def __init__(
+        self,
+        save: Callable[[dict[str, Any]], bool | None],
+        total: int,
+        *,
+        writes: int | None = None,
+        every_s: float | None = None,
+        lost: Callable[[], bool] = lambda: False,
+    ) -> None:
+        self.save, self.total, self.lost = save, total, lost
+        self.every_s = PROGRESS_EVERY_S if every_s is None else every_s
+        writes = PROGRESS_WRITES if writes is None else writes
+        self.step = max(1, -(-total // max(writes, 1)))
+        self.next_at = self.step
+        self.last_write = time.monotonic()
+        self.solver: Solver | None = None
+        self.count = 0
+
+    def _write(self, fields: dict[str, Any]) -> None:
+        self.count += 1
+        self.last_write = time.monotonic()
+        if self.save(fields) is False or self.lost():
+            raise LeaseLost
+
+    def phase(self, phase: str) -> None:
+        self._write({"phase": phase})
+
+    def iteration(self, n: int) -> None:
+        """The solver's ``progress`` callback: called after every iteration."""
+        if n < self.next_at or time.monotonic() - self.last_write < self.every_s:
+            return
+        self.next_at = n + self.step
+        fields: dict[str, Any] = {"phase": "training", "iteration": n}
+        if self.solver is not None:
+            fields["train_seconds"] = self.solver.train_seconds
+            if self.solver.convergence:
+                i, e = self.solver.convergence[-1]
+                fields["measured"] = [int(i), float(e)]
+        self._write(fields)
+
+
+def run(job: SolveJob, progress: Progress, bounds: Bounds | None = None) -> tuple[dict, str]:
+    """Build the tree, train and measure: the result document, and the same as JSON text.
+    Raises :class:`SolveFailed` when the solve cannot give a result (refused settings, a
+    game that refuses its options, no memory left, a result over ``SOLVE_MAX_RESULT_BYTES``),
+    :class:`LeaseLost` when it is no longer ours; whatever else the solver raises is its
+    failure too, which the worker records as such (it would be the same on any worker)."""
+    bounds = bounds or Bounds.from_settings()
+    settings = SolveSettings.of(job)
+    if refused := settings.refusal():
+        raise SolveFailed(f"The solve was refused: {refused}")
+    try:
+        game = settings.make_game()
+        progress.phase("building")
+        tree = build(game)
+        solver = Solver(tree, settings.algorithm)
+        progress.solver = solver
+        progress.phase("training")
+        solver.train(settings.iterations, progress=progress.iteration)
+        progress.phase("measuring")
+        document = result_document(game, solver)
+    except MemoryError:
+        raise SolveFailed("The solve ran out of memory.") from None
+    text = json.dumps(document)
+    size = len(text.encode())
+    if size > bounds.max_result_bytes:
+        raise SolveFailed(
+            f"The result is {size / 1e6:.1f} MB of JSON, over the "
+            f"{bounds.max_result_bytes / 1e6:.1f} MB the site keeps: solve it with "
+            "manage.py solve."
+        )
+    return document, text
