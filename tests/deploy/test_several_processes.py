@@ -313,3 +313,30 @@ def test_two_people_play_a_table_from_two_processes(deployment):
     for url in (a, b):
         _, page = Person().get(url + over[0]["url"])
         assert f'data-replay-url="/matches/{match_id}/replay.json"' in page
+
+
+def test_a_solve_asked_at_one_process_is_followed_at_the_other(deployment):
+    """The explorer's solves are jobs that the workers run: any web process answers a poll,
+    and the same solve asked again, at the other process, is the same job, already done."""
+    a, b = deployment.web
+    person = Person()
+    person.get(a + "/solver/")
+    form = {"game": "kuhn", "algorithm": "cfr+", "iterations": "500"}
+    landed, _ = person.post(a + "/solver/", form)
+    job = re.search(r"/solver/jobs/([\w-]+)/$", landed)
+    assert job, landed
+    deadline = time.monotonic() + 120
+    progress: dict = {}
+    while time.monotonic() < deadline:
+        progress = person.get_json(f"{b}/solver/jobs/{job.group(1)}.json")
+        if progress["state"] in ("done", "failed"):
+            break
+        time.sleep(0.3)
+    assert progress.get("state") == "done", progress
+    (solved_by,) = sql(deployment.site, "SELECT worker FROM games_solvejob WHERE status = 'done'")[
+        0
+    ]
+    assert solved_by.startswith("worker"), solved_by
+    again, _ = person.post(b + "/solver/", form)
+    assert again == landed.replace(a, b)
+    assert sql(deployment.site, "SELECT count(*) FROM games_solvejob") == [(1,)]
