@@ -7,6 +7,13 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
+    if sys.argv[1:2] == ["arena"]:
+        # The arena needs no database, no installed app and no server: it runs without
+        # Django's set-up, which would import every app (Daphne's server among them).
+        from bots.management.commands.arena import Command
+
+        Command().run_from_argv(sys.argv)
+        return
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)
