@@ -196,14 +196,13 @@ class _Child:
     #: no more is read of stdout (end of file, or a line over MAX_LINE) / of stderr
     out_done: bool = False
     err_done: bool = False
+    #: the pipes' descriptors (kept: a closed pipe's ``fileno()`` raises)
+    out_fd: int = field(init=False)
+    err_fd: int = field(init=False)
 
-    @property
-    def out_fd(self) -> int:
-        return self.proc.stdout.fileno()  # type: ignore[union-attr]
-
-    @property
-    def err_fd(self) -> int:
-        return self.proc.stderr.fileno()  # type: ignore[union-attr]
+    def __post_init__(self) -> None:
+        self.out_fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
+        self.err_fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
 
 
 class Peers:
