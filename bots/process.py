@@ -253,6 +253,8 @@ class BotProcess:
         self._lines: deque[tuple[float, bytes | None]] = deque()
         #: replies requested and not yet read
         self._owed = 0
+        #: tells not written yet: they go with the next request that takes a reply
+        self._outbox = bytearray()
         self._next_id = 0
         self._match_stderr = 0
         self._lock = threading.Lock()
@@ -332,7 +334,9 @@ class BotProcess:
         return self.hello
 
     def new_match(self) -> None:
-        """A match begins: the output cap and the match's stderr count from here."""
+        """A match begins: the output cap and the match's stderr count from here, and what
+        the last match had still to tell (a seat that faulted is not told more) is dropped."""
+        self._outbox.clear()
         child = self._child
         if child is not None:
             self.settle_stderr()  # the last match's late lines stay with the last match
@@ -352,6 +356,7 @@ class BotProcess:
         with self._lock:
             proc, child = self._proc, self._child
             self._proc = self._child = None
+        self._outbox.clear()
         if self._owed:
             self._owed = 0
             self.peers.owe(self, False)
@@ -416,15 +421,24 @@ class BotProcess:
 
     # ---- requests -----------------------------------------------------------------------
     def request(self, message: dict[str, Any], *, reply: bool = True) -> int:
-        """Write one request; returns its id. ``reply=False``: a request the host answers
-        only if it fails, with its next reply (a ``tell``). Raises AgentFault("crash") if the
-        pipe broke, AgentFault("timeout") if the bot left a pipe's worth of requests unread."""
+        """Send one request; returns its id. ``reply=False``: a request the host answers only
+        if it fails, with its next reply (a ``tell``): it is written together with the next
+        request that takes a reply, in one write (one wake-up of the bot, not two). Raises
+        AgentFault("crash") if the pipe broke, AgentFault("timeout") if the bot left a pipe's
+        worth of requests unread."""
         proc = self._proc
-        if proc is None or proc.poll() is not None:
+        if proc is None:
             raise self._death_fault("a request")
         self._next_id += 1
+        line = json.dumps({"id": self._next_id, **message}, separators=(",", ":")) + "\n"
+        if not reply:
+            self._outbox += line.encode()
+            return self._next_id
+        if proc.poll() is not None:
+            raise self._death_fault("a request")
         what = message.get("method") or message.get("type")
-        data = (json.dumps({"id": self._next_id, **message}, separators=(",", ":")) + "\n").encode()
+        data = bytes(self._outbox) + line.encode() if self._outbox else line.encode()
+        self._outbox.clear()
         try:
             written = os.write(proc.stdin.fileno(), data)  # type: ignore[union-attr]
         except BlockingIOError:
@@ -436,8 +450,7 @@ class BotProcess:
             # notice, or one that never reads). Waiting could hang the arena; this cannot.
             self.kill()
             raise AgentFault("timeout", f"the bot stopped reading its requests before {what}")
-        if reply:
-            self._owe(1)
+        self._owe(1)
         return self._next_id
 
     def reply(self, request_id: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:

@@ -320,6 +320,8 @@ def test_a_bot_that_stops_reading_its_requests_cannot_hang_the_arena(make_proces
         for _ in range(1000):  # 4 MB of notices: far more than a pipe holds
             process.request({"type": "tell", "method": "main_postprocess", "args": [card]},
                             reply=False)  # fmt: skip
+            # the notices go with the next request that takes a reply
+            process.request({"type": "call", "method": "main_play", "args": [["R1"], "S2"]})
     assert info.value.kind == "timeout"
     assert "stopped reading its requests" in info.value.reason
     assert not process.alive
