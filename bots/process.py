@@ -840,16 +840,15 @@ class ProcessAgent(Agent):
                 self.process.cpu_s = max(float(cpu), 0.0)
 
     def _reply(self, rid: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
-        """The reply to a request. A timeout or a death names the notice told before it
-        (its time is the request's, and the bot may have got stuck or died there)."""
+        """The reply to a request. A death names the notice told before it (the bot may
+        have died there). A timeout keeps the request's words: a notice's time is counted in
+        the next call's, as the protocol says, and validation quotes those words."""
         try:
             return self.process.reply(rid, timeout, what)
         except AgentFault as exc:
-            if not self._told or exc.kind in ("exception", "protocol", "invalid"):
+            if not self._told or exc.kind in ("exception", "protocol", "invalid", "timeout"):
                 raise
             told = self._told[-1]
-            if exc.kind == "timeout":
-                raise AgentFault(exc.kind, f"{exc.reason}, {told} before it included") from None
             raise AgentFault(exc.kind, f"{exc.reason} (or the {told} before it)") from None
 
     def record_fault(self, kind: str, reason: str) -> None:

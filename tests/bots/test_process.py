@@ -288,8 +288,7 @@ def test_a_bot_stuck_in_a_notice_times_out_on_its_own_clock(make_process):
     assert time.monotonic() - started < 5
     fault = outcome.faults[0]
     assert fault.kind == "timeout"
-    assert "no answer to main_play within" in fault.reason
-    assert "main_postprocess before it included" in fault.reason
+    assert "no answer to main_play within" in fault.reason  # a notice's time is the next's
     assert not process.alive  # killed: the next match starts a fresh one
 
 
@@ -298,7 +297,7 @@ def test_a_bot_stuck_in_its_last_notice_times_out_when_the_match_is_confirmed(ma
     outcome = play(process, tc=TimeControl(move=0.3, bank=0.2, startup=10))
     fault = outcome.faults[0]
     assert fault.kind == "timeout"
-    assert "end of match" in fault.reason and "main_postprocess" in fault.reason
+    assert "no answer to end of match within" in fault.reason
     assert len(outcome.state.games) == 10
 
 
