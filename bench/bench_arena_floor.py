@@ -71,11 +71,13 @@ def main() -> None:
         f"{args.runs} runs each (interleaved), {os.cpu_count()} cores"
     )
     for label, command in commands.items():
-        print(f"  {label}: {shlex.join(command)}")
+        print(f"  {label}: {shlex.join(command)}", flush=True)
     times: dict[str, list[float]] = {label: [] for label in commands}
-    for _ in range(args.runs):
+    for run in range(args.runs):
         for label, command in commands.items():
             times[label].append(timed(command))
+        line = "  ".join(f"{label} {runs[-1]:.2f} s" for label, runs in times.items())
+        print(f"  run {run + 1}: {line}", flush=True)
     floor = times["floor (node, in-process)"]
     for label, runs in times.items():
         ratio = ""

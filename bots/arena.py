@@ -289,16 +289,16 @@ class Arena:
         context = multiprocessing.get_context("fork")
         tasks: multiprocessing.Queue[tuple[int, list[Table]] | None] = context.Queue()
         results: multiprocessing.Queue[tuple[int, list[_Played] | str]] = context.Queue()
-        for task in enumerate(chunks):
-            tasks.put(task)
-        for _ in range(jobs):
-            tasks.put(None)
         workers = [
             context.Process(target=self._job, args=(tasks, results), daemon=True)
             for _ in range(jobs)
         ]
         for worker in workers:
-            worker.start()
+            worker.start()  # before the queues have threads of their own in this process
+        for task in enumerate(chunks):
+            tasks.put(task)
+        for _ in range(jobs):
+            tasks.put(None)
         try:
             waiting: dict[int, list[_Played]] = {}
             for index in range(len(chunks)):
