@@ -6,7 +6,9 @@ same bots in-process (``bench/arena_floor.js``: no protocol, no child processes,
         [--before DIR] [--arena-args "--jobs 2"]
 
 Both are timed as whole commands (start-up included), interleaved, K runs each; it prints the
-min and median of each and their ratio (arena over floor: the goal is 8 or less).
+min and median of each and their ratio (arena over floor: the goal is 8 or less), in wall
+time and in CPU time (the commands' and every process they waited for, bots included: the
+steadier figure when others share the machine).
 ``--before DIR`` also runs the arena of another checkout (e.g. /work/main) in the same runs,
 so that before and after are measured side by side on a machine others share. The bots
 (``bench/rps_js_bots/``) are written to the original challenge's contract: object literals
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shlex
 import statistics
 import subprocess
@@ -42,13 +45,21 @@ def arena_command(checkout: Path, rounds: int, seed: int, extra: list[str]) -> l
     ]  # fmt: skip
 
 
-def timed(command: list[str]) -> float:
-    started = time.perf_counter()
+def cpu_s() -> float:
+    """CPU seconds of the commands run so far and of every process they waited for (the
+    bots included)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of the command."""
+    started, cpu = time.perf_counter(), cpu_s()
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         sys.exit(f"failed ({done.returncode}): {shlex.join(command)}\n{done.stderr[-2000:]}")
-    return elapsed
+    return elapsed, cpu_s() - cpu
 
 
 def main() -> None:
@@ -73,22 +84,27 @@ def main() -> None:
     for label, command in commands.items():
         print(f"  {label}: {shlex.join(command)}", flush=True)
     times: dict[str, list[float]] = {label: [] for label in commands}
+    cpus: dict[str, list[float]] = {label: [] for label in commands}
     for run in range(args.runs):
         for label, command in commands.items():
-            times[label].append(timed(command))
+            wall, cpu = timed(command)
+            times[label].append(wall)
+            cpus[label].append(cpu)
         line = "  ".join(f"{label} {runs[-1]:.2f} s" for label, runs in times.items())
         print(f"  run {run + 1}: {line}", flush=True)
-    floor = times["floor (node, in-process)"]
-    for label, runs in times.items():
-        ratio = ""
-        if runs is not floor:
-            ratio = (
-                f"  {statistics.median(runs) / statistics.median(floor):5.1f}x the floor (median)"
-                f"  {min(runs) / min(floor):5.1f}x (min)"
-            )
-        print(
-            f"  {label:26s} min {min(runs):7.3f} s  median {statistics.median(runs):7.3f} s{ratio}"
-        )
+    floor = "floor (node, in-process)"
+    for title, figures in (("wall time", times), ("CPU time, bots included", cpus)):
+        print(f"  {title}:")
+        for label, runs in figures.items():
+            ratio = ""
+            if label != floor:
+                base = figures[floor]
+                ratio = (
+                    f"  {statistics.median(runs) / statistics.median(base):5.1f}x the floor"
+                    f" (median)  {min(runs) / min(base):5.1f}x (min)"
+                )
+            median = statistics.median(runs)
+            print(f"    {label:26s} min {min(runs):7.3f} s  median {median:7.3f} s{ratio}")
 
 
 if __name__ == "__main__":

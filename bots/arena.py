@@ -8,10 +8,10 @@ tournament: its process is started and checked before the first match. Needs no 
 Used by ``manage.py arena`` and the benchmarks.
 
 Matches are independent (each has its own seed, and every bot a fresh instance), so with
-``jobs`` > 1 they are played by that many forked processes, each with its own bot processes,
-in chunks of consecutive matches; the parent takes their outcomes back in schedule order and
-tallies, logs and reports them as if it had played them itself, so results, output and logs
-do not depend on the number of jobs.
+``jobs`` > 1 they are played in chunks of consecutive matches by this process and ``jobs - 1``
+forked ones, each with its own bot processes; this one takes their outcomes back in schedule
+order and tallies, logs and reports them as if it had played them itself, so results,
+output and logs do not depend on the number of jobs.
 """
 
 from __future__ import annotations
@@ -69,6 +69,8 @@ class _Played:
     outcome: MatchOutcome
     reports: list[list[FaultReport]] = field(default_factory=list)
     errors: list[list[str]] = field(default_factory=list)
+    #: played in another process (its faults are to be added to this arena's bots)
+    remote: bool = False
 
 
 @dataclass
@@ -228,15 +230,14 @@ class Arena:
         started = clock()
         tables = list(self.format.schedule(len(self.entrants), rounds, seed))
         chunks = [tables[i : i + CHUNK] for i in range(0, len(tables), CHUNK)]
-        in_jobs = jobs > 1 and len(chunks) > 1
-        if in_jobs:
+        if jobs > 1 and len(chunks) > 1:
             played_matches = self._play_in_jobs(chunks, min(jobs, len(chunks)))
         else:
             played_matches = self._play(tables, clock)
         played = 0
         for match in played_matches:
             seated = [self.entrants[i] for i in match.table.seats]
-            if in_jobs:  # its faults, reported in another process, become this arena's
+            if match.remote:  # its faults, reported in another process, become this arena's
                 for entrant, reports, errors in zip(
                     seated, match.reports, match.errors, strict=True
                 ):
@@ -280,29 +281,32 @@ class Arena:
             )
 
     def _play_in_jobs(self, chunks: list[list[Table]], jobs: int) -> Iterator[_Played]:
-        """Hand the chunks to ``jobs`` forked processes and yield their matches in schedule
-        order. This arena's own bot processes are stopped first (each job starts its own),
-        so that no job inherits their pipes."""
-        for entrant in self.entrants:
-            if entrant.process is not None:
-                entrant.process.kill()
+        """Play the chunks here and in ``jobs - 1`` forked processes, each taking the next
+        chunk nobody has taken, and yield their matches in schedule order."""
         context = multiprocessing.get_context("fork")
-        tasks: multiprocessing.Queue[tuple[int, list[Table]] | None] = context.Queue()
+        taken = context.Value("i", 0)
         results: multiprocessing.Queue[tuple[int, list[_Played] | str]] = context.Queue()
+
+        def take() -> int | None:
+            with taken.get_lock():
+                index = taken.value
+                taken.value += 1
+            return index if index < len(chunks) else None
+
         workers = [
-            context.Process(target=self._job, args=(tasks, results), daemon=True)
-            for _ in range(jobs)
+            context.Process(target=self._job, args=(chunks, take, results), daemon=True)
+            for _ in range(jobs - 1)
         ]
         for worker in workers:
-            worker.start()  # before the queues have threads of their own in this process
-        for task in enumerate(chunks):
-            tasks.put(task)
-        for _ in range(jobs):
-            tasks.put(None)
+            worker.start()
         try:
             waiting: dict[int, list[_Played]] = {}
             for index in range(len(chunks)):
                 while index not in waiting:
+                    mine = take()
+                    if mine is not None:
+                        waiting[mine] = list(self._play(chunks[mine]))
+                        continue
                     try:
                         got, played = results.get(timeout=1.0)
                     except queue.Empty:
@@ -319,15 +323,26 @@ class Arena:
                 if worker.is_alive():
                     worker.kill()
 
-    def _job(self, tasks: multiprocessing.Queue, results: multiprocessing.Queue) -> None:
-        """A forked process's work: an arena of the same bots (its own processes, logging to
-        the same files) plays the chunks it takes until there are none."""
+    def _job(
+        self,
+        chunks: list[list[Table]],
+        take: Callable[[], int | None],
+        results: multiprocessing.Queue,
+    ) -> None:
+        """A forked process's work: it lets go of the parent's bot processes, and an arena of
+        the same bots (its own processes, logging to the same files) plays the chunks it
+        takes until there are none."""
+        for entrant in self.entrants:
+            if entrant.process is not None:
+                entrant.process.forget()
         try:
             kwargs = self._kwargs | {"_error_dir": self.error_dir}
             with Arena(*self._args, **kwargs) as arena:
-                while (task := tasks.get()) is not None:
-                    index, tables = task
-                    results.put((index, list(arena._play(tables))))
+                while (index := take()) is not None:
+                    played = list(arena._play(chunks[index]))
+                    for match in played:
+                        match.remote = True
+                    results.put((index, played))
         except BaseException:  # noqa: BLE001 - the parent says what went wrong
             results.put((-1, traceback.format_exc(limit=5)))
 

@@ -402,6 +402,23 @@ class BotProcess:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.proc.pid, signal.SIGKILL)
 
+    def forget(self) -> None:
+        """In a forked copy of the process that runs this bot: let go of its pipes without
+        touching the bot, which stays the original's (nor its uid slot or memory cgroup)."""
+        with self._lock:
+            proc, child = self._proc, self._child
+            self._proc = self._child = None
+        self._closed = True  # never closed from here
+        self._owed = 0
+        if proc is None or child is None:
+            return
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                pipe.close()  # type: ignore[union-attr]
+        if child.init_pidfd is not None:
+            os.close(child.init_pidfd)
+            child.init_pidfd = None
+
     def close(self) -> None:
         if self._closed:
             return
