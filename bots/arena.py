@@ -6,21 +6,30 @@ match runner and collects the standings. Each bot is a seat entry of ``bots.play
 into its agent there like the worker's and the live tables' bots, once for the whole
 tournament: its process is started and checked before the first match. Needs no database.
 Used by ``manage.py arena`` and the benchmarks.
+
+Matches are independent (each has its own seed, and every bot a fresh instance), so with
+``jobs`` > 1 they are played in chunks of consecutive matches by this process and ``jobs - 1``
+forked ones, each with its own bot processes; this one takes their outcomes back in schedule
+order and tallies, logs and reports them as if it had played them itself, so results,
+output and logs do not depend on the number of jobs.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import queue
 import tempfile
 import time
+import traceback
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
-from bots.process import BotProcess, Hello, ProcessAgent
+from bots.process import BotProcess, FaultReport, Hello, Peers, ProcessAgent
 from bots.runtimes import language_of
 from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
 from games.engine.agents import Agent, AgentFault, InProcessAgent
@@ -30,6 +39,14 @@ from games.engine.tournament import Format, Standing, Table
 from games.registry import GameSpec
 
 
+def _reports_of(agent: Agent) -> list[FaultReport]:
+    return getattr(agent, "fault_reports", [])
+
+
+def _errors_of(agent: Agent) -> list[str]:
+    return getattr(agent, "errors", [])
+
+
 class ArenaError(Exception):
     """Bad input to the arena, in one line that names the problem."""
 
@@ -37,6 +54,23 @@ class ArenaError(Exception):
 def is_faulty(faults: int, matches: int) -> bool:
     """A bot that faulted in most of its matches (it is marked so in the results)."""
     return matches > 0 and 2 * faults > matches
+
+
+#: most matches in one chunk handed to a job
+CHUNK = 25
+
+
+@dataclass
+class _Played:
+    """One match played, as a job hands it back: the outcome, and per seat what the match
+    added to the bot's fault reports and (a built-in in-process) its tracebacks."""
+
+    table: Table
+    outcome: MatchOutcome
+    reports: list[list[FaultReport]] = field(default_factory=list)
+    errors: list[list[str]] = field(default_factory=list)
+    #: played in another process (its faults are to be added to this arena's bots)
+    remote: bool = False
 
 
 @dataclass
@@ -65,7 +99,15 @@ class Arena:
         sandbox_limits: SandboxLimits | None = None,
         sandbox_config: SandboxConfig | None = None,
         config: dict[str, Any] | None = None,
+        _error_dir: Path | None = None,
     ) -> None:
+        #: how a job makes its own arena of the same bots
+        self._args = (game, sources)
+        self._kwargs: dict[str, Any] = dict(
+            logs=logs, time_control=time_control, in_process_builtins=in_process_builtins,
+            fmt=fmt, sandbox=sandbox, sandbox_limits=sandbox_limits,
+            sandbox_config=sandbox_config, config=config,
+        )  # fmt: skip
         if game.tournament is None and fmt is None:
             raise ArenaError(f"{game.slug} has no arena tournament format")
         self.game = game
@@ -85,7 +127,11 @@ class Arena:
             in_process_builtins=in_process_builtins,
         )
         self.entrants: list[Entrant] = []
-        self.error_dir = logs / "stderr" if logs else Path(tempfile.mkdtemp(prefix="arena-logs-"))
+        #: the bots' processes read each other's replies as they come (fair timing)
+        self.peers = Peers()
+        self.error_dir = _error_dir or (
+            logs / "stderr" if logs else Path(tempfile.mkdtemp(prefix="arena-logs-"))
+        )
         self.error_dir.mkdir(parents=True, exist_ok=True)
         try:
             for source in sources:
@@ -106,6 +152,7 @@ class Arena:
             raise ArenaError(str(exc)) from None
         if process is None:  # a built-in bot in this process
             return Entrant(source, agent, Standing(agent.name, source))
+        process.peers = self.peers
         hello = self._start(source, entry, process)
         return Entrant(source, agent, Standing(hello.name, source), process=process)
 
@@ -176,12 +223,45 @@ class Arena:
         seed: int,
         on_match: Callable[[int, MatchOutcome], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        jobs: int = 1,
     ) -> dict[str, Any]:
-        runner = MatchRunner(clock, self.tc)
+        """Play the tournament; ``jobs`` > 1 plays its matches in that many processes, with
+        the same results."""
         started = clock()
+        tables = list(self.format.schedule(len(self.entrants), rounds, seed))
+        chunks = [tables[i : i + CHUNK] for i in range(0, len(tables), CHUNK)]
+        if jobs > 1 and len(chunks) > 1:
+            played_matches = self._play_in_jobs(chunks, min(jobs, len(chunks)))
+        else:
+            played_matches = self._play(tables, clock)
         played = 0
-        for table in self.format.schedule(len(self.entrants), rounds, seed):
+        for match in played_matches:
+            seated = [self.entrants[i] for i in match.table.seats]
+            if match.remote:  # its faults, reported in another process, become this arena's
+                for entrant, reports, errors in zip(
+                    seated, match.reports, match.errors, strict=True
+                ):
+                    getattr(entrant.agent, "fault_reports", []).extend(reports)
+                    getattr(entrant.agent, "errors", []).extend(errors)
+            self.format.tally([e.standing for e in seated], match.outcome)
+            played += 1
+            if self.logs:
+                self._log_match(match.table, played, seated, match.outcome)
+            if on_match:
+                on_match(played, match.outcome)
+        summary = self.summary(rounds, seed, played, clock() - started)
+        if self.logs and hasattr(self.format, "write_logs"):
+            self.format.write_logs(self.logs, summary)  # the game's own tables (Last Card)
+        return summary
+
+    def _play(
+        self, tables: list[Table], clock: Callable[[], float] = time.monotonic
+    ) -> Iterator[_Played]:
+        """Play the tables here, one after the other."""
+        runner = MatchRunner(clock, self.tc)
+        for table in tables:
             seated = [self.entrants[i] for i in table.seats]
+            before = [(len(_reports_of(e.agent)), len(_errors_of(e.agent))) for e in seated]
             state = self.game.state_class.new(table.seed, num_seats=len(seated), config=self.config)
             outcome = runner.run(
                 state,
@@ -189,20 +269,82 @@ class Arena:
                 seed=table.seed,
                 seat_names=[e.name for e in seated],
             )
-            self.format.tally([e.standing for e in seated], outcome)
             for seat, fault in outcome.faults.items():
                 agent = seated[seat].agent
                 if isinstance(agent, ProcessAgent):  # rule faults reach the owner too
                     agent.record_fault(fault.kind, fault.reason)
-            played += 1
-            if self.logs:
-                self._log_match(table, played, seated, outcome)
-            if on_match:
-                on_match(played, outcome)
-        summary = self.summary(rounds, seed, played, clock() - started)
-        if self.logs and hasattr(self.format, "write_logs"):
-            self.format.write_logs(self.logs, summary)  # the game's own tables (Last Card)
-        return summary
+            yield _Played(
+                table,
+                outcome,
+                [_reports_of(e.agent)[n:] for e, (n, _) in zip(seated, before, strict=True)],
+                [_errors_of(e.agent)[n:] for e, (_, n) in zip(seated, before, strict=True)],
+            )
+
+    def _play_in_jobs(self, chunks: list[list[Table]], jobs: int) -> Iterator[_Played]:
+        """Play the chunks here and in ``jobs - 1`` forked processes, each taking the next
+        chunk nobody has taken, and yield their matches in schedule order."""
+        context = multiprocessing.get_context("fork")
+        taken = context.Value("i", 0)
+        results: multiprocessing.Queue[tuple[int, list[_Played] | str]] = context.Queue()
+
+        def take() -> int | None:
+            with taken.get_lock():
+                index = taken.value
+                taken.value += 1
+            return index if index < len(chunks) else None
+
+        workers = [
+            context.Process(target=self._job, args=(chunks, take, results), daemon=True)
+            for _ in range(jobs - 1)
+        ]
+        for worker in workers:
+            worker.start()
+        try:
+            waiting: dict[int, list[_Played]] = {}
+            for index in range(len(chunks)):
+                while index not in waiting:
+                    mine = take()
+                    if mine is not None:
+                        waiting[mine] = list(self._play(chunks[mine]))
+                        continue
+                    try:
+                        got, played = results.get(timeout=1.0)
+                    except queue.Empty:
+                        if any(w.exitcode not in (None, 0) for w in workers):
+                            raise ArenaError("a process playing matches died") from None
+                        continue
+                    if isinstance(played, str):
+                        raise ArenaError(f"a process playing matches failed: {played}")
+                    waiting[got] = played
+                yield from waiting.pop(index)
+        finally:
+            for worker in workers:
+                worker.join(timeout=5)
+                if worker.is_alive():
+                    worker.kill()
+
+    def _job(
+        self,
+        chunks: list[list[Table]],
+        take: Callable[[], int | None],
+        results: multiprocessing.Queue,
+    ) -> None:
+        """A forked process's work: it lets go of the parent's bot processes, and an arena of
+        the same bots (its own processes, logging to the same files) plays the chunks it
+        takes until there are none."""
+        for entrant in self.entrants:
+            if entrant.process is not None:
+                entrant.process.forget()
+        try:
+            kwargs = self._kwargs | {"_error_dir": self.error_dir}
+            with Arena(*self._args, **kwargs) as arena:
+                while (index := take()) is not None:
+                    played = list(arena._play(chunks[index]))
+                    for match in played:
+                        match.remote = True
+                    results.put((index, played))
+        except BaseException:  # noqa: BLE001 - the parent says what went wrong
+            results.put((-1, traceback.format_exc(limit=5)))
 
     def _log_match(
         self, table: Table, n: int, seated: list[Entrant], outcome: MatchOutcome

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.launch import bot_launch
-from bots.process import BotProcess, BotStartError, ProcessAgent
+from bots.process import BotProcess, BotStartError, Peers, ProcessAgent
 from bots.sandbox import SandboxConfig, SandboxLimits, SandboxUnavailable
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
@@ -230,6 +230,8 @@ class _Seating:
         code = any(_writes_code(entry) for entry in entries)
         self.folder = tempfile.TemporaryDirectory(prefix="match-") if code else None
         where = Path(self.folder.name if self.folder is not None else tempfile.gettempdir())
+        #: the seats' processes read each other's replies as they come (fair timing)
+        peers = Peers()
         try:
             for seat, entry in enumerate(entries):
                 try:
@@ -240,6 +242,8 @@ class _Seating:
                     raise
                 except LAUNCH_ERRORS as exc:  # the seat faults at the start of the match
                     agent, process = BrokenAgent(entry.name, "startup", str(exc)), None
+                if process is not None:
+                    process.peers = peers
                 self.agents.append(agent)
                 self.processes.append(process)
         except BaseException:

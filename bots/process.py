@@ -6,23 +6,26 @@ runner and keeps a :class:`FaultReport` (reason + stderr tail) for the bot's own
 the bot faults. The command line comes from a launcher (``bots.launch`` for a plain child
 process, ``bots.sandbox`` for bubblewrap), so the sandbox slots in without touching this
 module.
+
+Replies are read by the thread that waits for them, with ``poll`` on the bot's pipes (no
+reader thread: a hand-over between threads cost more than the call itself). While it waits,
+it also reads the pipes of the bot's :class:`Peers` that owe a reply, and timestamps their
+lines as they arrive, so that simultaneous seats are each charged only for their own time.
 """
 
 from __future__ import annotations
 
-import array
 import contextlib
 import dataclasses
-import fcntl
 import json
+import math
 import os
-import queue
 import select
 import signal
 import subprocess
-import termios
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +42,11 @@ MAX_LINE = 64 * 1024
 STDERR_TAIL = 16 * 1024
 #: how much of the stderr tail goes into a fault report
 REPORT_TAIL = 4 * 1024
+#: bytes read from a pipe at once
+CHUNK = 65536
+#: most stderr read by one :meth:`BotProcess.settle_stderr` (a bot that never stops writing
+#: cannot keep the arena there)
+SETTLE_MAX = 16 * CHUNK
 #: longest piece of a bot's own text (an exception's description) quoted in a fault reason
 QUOTE = 300
 #: what the hosts print when RLIMIT_CPU's soft limit strikes
@@ -171,29 +179,65 @@ class StderrSink:
 
 @dataclass
 class _Child:
-    """One start of the process, shared with its reader threads."""
+    """One start of the process: its pipes (non-blocking) and what was read of them."""
 
     proc: subprocess.Popen[bytes]
-    stderr_reader: threading.Thread = field(init=False)
     #: pidfd of the sandbox's init process (killing it ends the whole PID namespace)
     init_pidfd: int | None = None
-    #: a fault decided by a reader thread (output cap), reported by the next read
+    #: a fault decided while reading (output cap), reported by the next read
     doom: AgentFault | None = None
     #: bytes written to stdout + stderr since the match began
     output: int = 0
-    #: bytes of stderr read from the pipe, and handed to the sink
-    stderr_read: int = 0
-    stderr_fed: int = 0
     killed: bool = False
     #: the memory cgroup's count of OOM kills when this start began
     oom_kills: int = 0
+    #: stdout's bytes after its last complete line
+    partial: bytearray = field(default_factory=bytearray)
+    #: no more is read of stdout (end of file, or a line over MAX_LINE) / of stderr
+    out_done: bool = False
+    err_done: bool = False
+    #: the pipes' descriptors (kept: a closed pipe's ``fileno()`` raises)
+    out_fd: int = field(init=False)
+    err_fd: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.out_fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
+        self.err_fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
+
+
+class Peers:
+    """Bot processes that may owe replies at the same time (the seats of a match, the bots of
+    an arena). While a thread waits for one's reply it reads the others' pipes too, so that
+    each line is timestamped when it arrives, not when its turn to be read comes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._owing: set[BotProcess] = set()
+
+    def owe(self, process: BotProcess, owes: bool) -> None:
+        with self._lock:
+            if owes:
+                self._owing.add(process)
+            else:
+                self._owing.discard(process)
+
+    def others(self, process: BotProcess) -> list[BotProcess]:
+        with self._lock:
+            return [p for p in self._owing if p is not process]
 
 
 class BotProcess:
     """One running bot. Restartable: after a fault the process is killed and the next
     match starts a new one."""
 
-    def __init__(self, launch: Launch, *, label: str, stderr_log: Path | None = None) -> None:
+    def __init__(
+        self,
+        launch: Launch,
+        *,
+        label: str,
+        stderr_log: Path | None = None,
+        peers: Peers | None = None,
+    ) -> None:
         self.launch = launch
         self.label = label
         self.stderr = StderrSink(stderr_log)
@@ -201,12 +245,21 @@ class BotProcess:
         self.starts = 0
         #: CPU seconds the bot's process reported at the end of its last match
         self.cpu_s = 0.0
+        #: the processes whose pipes are read while this one's reply is awaited (and back)
+        self.peers = peers or Peers()
         self._proc: subprocess.Popen[bytes] | None = None
         self._child: _Child | None = None
-        self._lines: queue.Queue[tuple[float, bytes | None]] = queue.Queue()
+        #: complete stdout lines read and not yet taken, with their arrival times; None: EOF
+        self._lines: deque[tuple[float, bytes | None]] = deque()
+        #: replies requested and not yet read
+        self._owed = 0
+        #: tells not written yet: they go with the next request that takes a reply
+        self._outbox = bytearray()
         self._next_id = 0
         self._match_stderr = 0
         self._lock = threading.Lock()
+        #: held while the pipes are read or closed (re-entrant: a read may kill)
+        self._io = threading.RLock()
         self._closed = False
 
     # ---- life cycle ---------------------------------------------------------------------
@@ -217,7 +270,8 @@ class BotProcess:
     def start(self, timeout: float) -> Hello:
         """Start the process and read its hello. Raises AgentFault("startup", ...)."""
         self.kill()
-        self._lines = queue.Queue()
+        self._lines = deque()
+        self._owed = 0
         self.starts += 1
         self.cpu_s = 0.0
         self._match_stderr = self.stderr.total
@@ -252,7 +306,8 @@ class BotProcess:
             for fd in fds.values():
                 os.close(fd)
         child = _Child(proc, oom_kills=oom_kills)
-        child.stderr_reader = threading.Thread(target=self._read_stderr, args=(child,), daemon=True)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            os.set_blocking(pipe.fileno(), False)  # type: ignore[union-attr]
         if info_read >= 0:
             # bwrap names its init right after creating it, before the bot even runs.
             try:
@@ -260,8 +315,7 @@ class BotProcess:
             finally:
                 os.close(info_read)
         self._proc, self._child = proc, child
-        threading.Thread(target=self._read_stdout, args=(child,), daemon=True).start()
-        child.stderr_reader.start()
+        self._owe(1)
         _, message = self._read(timeout, "start-up")
         if message.get("type") == "fatal":
             self.kill()
@@ -280,7 +334,9 @@ class BotProcess:
         return self.hello
 
     def new_match(self) -> None:
-        """A match begins: the output cap and the match's stderr count from here."""
+        """A match begins: the output cap and the match's stderr count from here, and what
+        the last match had still to tell (a seat that faulted is not told more) is dropped."""
+        self._outbox.clear()
         child = self._child
         if child is not None:
             self.settle_stderr()  # the last match's late lines stay with the last match
@@ -293,15 +349,22 @@ class BotProcess:
 
     def kill(self) -> None:
         """End the process and everything it started, and wait until they are gone."""
+        with self._io:
+            self._kill()
+
+    def _kill(self) -> None:
         with self._lock:
             proc, child = self._proc, self._child
             self._proc = self._child = None
+        self._outbox.clear()
+        if self._owed:
+            self._owed = 0
+            self.peers.owe(self, False)
         if proc is None or child is None:
             return
         if proc.poll() is None:
             with contextlib.suppress(OSError, ValueError):
-                proc.stdin.write(b'{"type":"quit"}\n')  # type: ignore[union-attr]
-                proc.stdin.flush()  # type: ignore[union-attr]
+                os.write(proc.stdin.fileno(), b'{"type":"quit"}\n')  # type: ignore[union-attr]
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.2)
         self._terminate(child)
@@ -321,16 +384,15 @@ class BotProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
         # Everything is dead: the pipe's writers are closed, so its last bytes come quickly.
-        if child.stderr_reader.is_alive() and child.stderr_reader is not threading.current_thread():
-            child.stderr_reader.join(timeout=1.0)
+        self._drain_stderr(child, 1.0)
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             with contextlib.suppress(OSError):
                 pipe.close()  # type: ignore[union-attr]
 
     def _terminate(self, child: _Child) -> None:
         """SIGKILL the process tree: the sandbox's init, which takes its PID namespace with
-        it (bwrap then exits), or else the process group. Safe to call from reader threads,
-        and more than once."""
+        it (bwrap then exits), or else the process group. Safe to call from any thread, and
+        more than once."""
         with self._lock:
             child.killed = True
             if child.init_pidfd is not None:
@@ -339,6 +401,23 @@ class BotProcess:
                 return
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.proc.pid, signal.SIGKILL)
+
+    def forget(self) -> None:
+        """In a forked copy of the process that runs this bot: let go of its pipes without
+        touching the bot, which stays the original's (nor its uid slot or memory cgroup)."""
+        with self._lock:
+            proc, child = self._proc, self._child
+            self._proc = self._child = None
+        self._closed = True  # never closed from here
+        self._owed = 0
+        if proc is None or child is None:
+            return
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                pipe.close()  # type: ignore[union-attr]
+        if child.init_pidfd is not None:
+            os.close(child.init_pidfd)
+            child.init_pidfd = None
 
     def close(self) -> None:
         if self._closed:
@@ -358,18 +437,37 @@ class BotProcess:
         self.close()
 
     # ---- requests -----------------------------------------------------------------------
-    def request(self, message: dict[str, Any]) -> int:
-        """Write one request; returns its id. Raises AgentFault("crash") if the pipe broke."""
+    def request(self, message: dict[str, Any], *, reply: bool = True) -> int:
+        """Send one request; returns its id. ``reply=False``: a request the host answers only
+        if it fails, with its next reply (a ``tell``): it is written together with the next
+        request that takes a reply, in one write (one wake-up of the bot, not two). Raises
+        AgentFault("crash") if the pipe broke, AgentFault("timeout") if the bot left a pipe's
+        worth of requests unread."""
         proc = self._proc
-        if proc is None or proc.poll() is not None:
+        if proc is None:
             raise self._death_fault("a request")
         self._next_id += 1
         line = json.dumps({"id": self._next_id, **message}, separators=(",", ":")) + "\n"
+        if not reply:
+            self._outbox += line.encode()
+            return self._next_id
+        if proc.poll() is not None:
+            raise self._death_fault("a request")
+        what = message.get("method") or message.get("type")
+        data = bytes(self._outbox) + line.encode() if self._outbox else line.encode()
+        self._outbox.clear()
         try:
-            proc.stdin.write(line.encode())  # type: ignore[union-attr]
-            proc.stdin.flush()  # type: ignore[union-attr]
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._death_fault("a request") from None
+            written = os.write(proc.stdin.fileno(), data)  # type: ignore[union-attr]
+        except BlockingIOError:
+            written = 0
+        except (OSError, ValueError):
+            raise self._death_fault(f"a request ({what})") from None
+        if written < len(data):
+            # The pipe is full: the bot has not read what it was sent (a host stuck in a
+            # notice, or one that never reads). Waiting could hang the arena; this cannot.
+            self.kill()
+            raise AgentFault("timeout", f"the bot stopped reading its requests before {what}")
+        self._owe(1)
         return self._next_id
 
     def reply(self, request_id: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
@@ -380,10 +478,108 @@ class BotProcess:
             raise AgentFault("protocol", f"reply to {what} has the wrong id: {_short(message)}")
         return arrived, message
 
-    def _read(self, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
+    def _owe(self, change: int) -> None:
+        before = self._owed
+        self._owed = max(before + change, 0)
+        if (before > 0) != (self._owed > 0):
+            self.peers.owe(self, self._owed > 0)
+
+    def _next_line(self, timeout: float) -> tuple[float, bytes | None] | None:
+        """The next stdout line and its arrival time, waiting up to ``timeout`` (None: none
+        came). Meanwhile it drains the bot's stderr and reads the lines of its peers."""
+        deadline = time.monotonic() + max(timeout, 0.0)
+        with self._io:
+            while not self._lines:
+                child = self._child
+                if child is None:
+                    return (time.monotonic(), None)
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._wait(child, left)
+            return self._lines.popleft()
+
+    def _wait(self, child: _Child, timeout: float) -> None:
+        """Poll this process's pipes and its owing peers' for up to ``timeout`` and read what
+        is ready."""
+        poller = select.poll()
+        ready: dict[int, tuple[BotProcess, _Child, bool]] = {}
+        for process, kid in [(self, child)] + [
+            (p, p._child) for p in self.peers.others(self) if p._child is not None
+        ]:
+            assert kid is not None
+            if not kid.out_done:
+                ready[kid.out_fd] = (process, kid, True)
+            if not kid.err_done:
+                ready[kid.err_fd] = (process, kid, False)
+        for fd in ready:
+            poller.register(fd, select.POLLIN)
+        for fd, _ in poller.poll(math.ceil(timeout * 1000)):
+            process, kid, out = ready[fd]
+            if process is self:
+                process._pump(kid, out)
+            elif process._io.acquire(blocking=False):  # its own reader is busy with it
+                try:
+                    if process._child is kid:
+                        process._pump(kid, out)
+                finally:
+                    process._io.release()
+
+    def _pump(self, child: _Child, out: bool) -> int:
+        """Read once from stdout (``out``) or stderr; returns the bytes read. Call with
+        ``_io`` held."""
+        fd = child.out_fd if out else child.err_fd
         try:
-            arrived, line = self._lines.get(timeout=max(timeout, 0.0))
-        except queue.Empty:
+            chunk = os.read(fd, CHUNK)
+        except BlockingIOError:
+            return 0
+        except (OSError, ValueError):
+            chunk = b""
+        now = time.monotonic()
+        if not chunk:
+            if out:
+                child.out_done = True
+                self._lines.append((now, None))
+            else:
+                child.err_done = True
+            return 0
+        if not out:
+            self.stderr.feed(chunk)
+            self._count_output(child, len(chunk), "stderr")
+            return len(chunk)
+        self._count_output(child, len(chunk), "stdout")
+        partial = child.partial
+        start = len(partial)
+        partial += chunk
+        end = partial.find(b"\n", start)
+        while end >= 0:
+            self._lines.append((now, bytes(partial[: end + 1])))
+            del partial[: end + 1]
+            end = partial.find(b"\n")
+        if len(partial) > MAX_LINE:
+            # the reader hears of the oversized line and kills the bot
+            self._lines.append((now, bytes(partial[: MAX_LINE + 1])))
+            child.out_done = True
+        return len(chunk)
+
+    def _drain_stderr(self, child: _Child, timeout: float) -> None:
+        """Read stderr until its end of file (the process is dead), for up to ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with self._io:
+            while not child.err_done:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                with contextlib.suppress(OSError, ValueError):
+                    if not select.select([child.err_fd], [], [], left)[0]:
+                        return
+                    self._pump(child, False)
+                    continue
+                return
+
+    def _read(self, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
+        got = self._next_line(timeout)
+        if got is None:
             doom = self._child.doom if self._child else None
             self.kill()
             if doom is None and any(m in self.match_stderr(STDERR_TAIL) for m in MEMORY_MARKERS):
@@ -392,12 +588,12 @@ class BotProcess:
                 doom = AgentFault("memory", f"the bot ran out of memory during {what}")
             # A bot that closed its stdout without exiting ends here too: the sandbox's
             # outer process still holds the pipe, so no end of file ever comes.
-            raise doom or AgentFault(
-                "timeout", f"no answer to {what} within {timeout:.2f} s"
-            ) from None
+            raise doom or AgentFault("timeout", f"no answer to {what} within {timeout:.2f} s")
+        arrived, line = got
         if line is None:
-            self._lines.put((arrived, None))  # stays closed for later reads
+            self._lines.appendleft((arrived, None))  # stays closed for later reads
             raise self._death_fault(what)
+        self._owe(-1)
         if len(line) > MAX_LINE:
             self.kill()
             raise AgentFault("output", f"a line of over {MAX_LINE} bytes during {what}")
@@ -422,7 +618,7 @@ class BotProcess:
             return child.doom
         code = self._exit_code()
         if code is not None and child is not None:
-            child.stderr_reader.join(timeout=1.0)  # its last words may explain the death
+            self._drain_stderr(child, 1.0)  # its last words may explain the death
         stderr = self.match_stderr(STDERR_TAIL)
         self.kill()
         sig = None
@@ -472,7 +668,7 @@ class BotProcess:
                 code = proc.wait(timeout=0.5)
         return code
 
-    # ---- reader threads -----------------------------------------------------------------
+    # ---- output ---------------------------------------------------------------------------
     def _count_output(self, child: _Child, size: int, stream: str) -> None:
         limit = self.launch.max_output
         if limit is None or child.killed:
@@ -486,54 +682,20 @@ class BotProcess:
             )
             self._terminate(child)
 
-    def _read_stdout(self, child: _Child) -> None:
-        stream = child.proc.stdout
-        assert stream is not None
-        lines = self._lines
-        try:
-            while True:
-                line = stream.readline(MAX_LINE + 1)
-                if not line:
-                    break
-                self._count_output(child, len(line), "stdout")
-                lines.put((time.monotonic(), line))
-                if len(line) > MAX_LINE:
-                    break  # the reader hears of the oversized line and kills the bot
-        except (OSError, ValueError):
-            pass
-        lines.put((time.monotonic(), None))
-
-    def _read_stderr(self, child: _Child) -> None:
-        stream = child.proc.stderr
-        assert stream is not None
-        try:
-            fd = stream.fileno()
-            while chunk := os.read(fd, 65536):
-                child.stderr_read += len(chunk)
-                self.stderr.feed(chunk)
-                child.stderr_fed += len(chunk)
-                self._count_output(child, len(chunk), "stderr")
-        except (OSError, ValueError):
-            pass
-
-    def settle_stderr(self, timeout: float = 0.25) -> None:
-        """Wait (briefly) until the log holds what the bot wrote to stderr so far: a host
-        writes a traceback before the reply that reports the exception, but on another pipe."""
+    def settle_stderr(self) -> None:
+        """Take into the log what the bot has written to stderr so far. A host writes a
+        traceback before the reply that reports the exception, so once the reply is read the
+        traceback is in the pipe: what is there is read at once, and nothing is waited for."""
         child = self._child
         if child is None:
             return
-        pending = array.array("i", [0])
-        deadline = time.monotonic() + timeout
-        calm = 0
-        while time.monotonic() < deadline:
-            try:
-                fcntl.ioctl(child.proc.stderr.fileno(), termios.FIONREAD, pending)  # type: ignore[union-attr]
-            except (OSError, ValueError):
-                return
-            calm = calm + 1 if pending[0] == 0 and child.stderr_read == child.stderr_fed else 0
-            if calm >= 2:
-                return
-            time.sleep(0.001)
+        with self._io:
+            taken = 0
+            while self._child is child and not child.err_done and taken < SETTLE_MAX:
+                got = self._pump(child, False)
+                if not got:
+                    return
+                taken += got
 
 
 def _memfd(name: str, data: bytes) -> int:
@@ -594,7 +756,12 @@ def _quote(value: object, limit: int = QUOTE) -> str:
 class ProcessAgent(Agent):
     """A seat played by a bot process. One process serves consecutive matches; each match
     begins with ``begin`` (the host makes a fresh bot instance where the bot's contract says
-    so). Every fault is kept in ``fault_reports`` for the bot's owner."""
+    so). Every fault is kept in ``fault_reports`` for the bot's owner.
+
+    A notice goes as a ``tell``, which the host answers only if it fails, with its next
+    reply: ``receive`` then returns at once, and the notice's time is counted in the next
+    call's (the host is still busy with it). The match's last notices are confirmed by
+    :meth:`confirm`, which ends the match in the same round trip."""
 
     def __init__(self, process: BotProcess, bot_call: BotCall, *, startup_timeout: float = 10.0):
         self.process = process
@@ -603,12 +770,23 @@ class ProcessAgent(Agent):
         self.name = process.hello.name if process.hello else process.label
         self.fault_reports: list[FaultReport] = []
         self._pending: tuple[int, str] | None = None
+        #: the methods told since the last reply (a failure of theirs comes with the next)
+        self._told: list[str] = []
+        #: the match was ended by :meth:`confirm`
+        self._ended = False
         self._seat: int | None = None
         self._reported = False
+
+    @property
+    def unconfirmed(self) -> bool:
+        return bool(self._told)
 
     def begin(self, info: SeatInfo, timeout: float) -> None:
         self._seat = info.seat
         self._reported = False
+        self._told = []
+        self._ended = False
+        self._pending = None
         self.process.stderr.mark(f"--- match start: {info.game}, seat {info.seat} ---")
         with self._reporting():
             recycle = self.process.launch.recycle_cpu_s
@@ -627,20 +805,41 @@ class ProcessAgent(Agent):
 
     def send(self, prompt: Prompt) -> None:
         method, args = self.bot_call(prompt)
+        self._pending = None
         with self._reporting():
+            if not prompt.expects_answer:
+                self.process.request({"type": "tell", "method": method, "args": args}, reply=False)
+                self._told.append(method)
+                return
             rid = self.process.request({"type": "call", "method": method, "args": args})
         self._pending = (rid, method)
 
     def receive(self, timeout: float) -> Any:
-        assert self._pending is not None, "receive() without send()"
+        if self._pending is None:  # a notice: its failure, if any, comes with the next reply
+            self.answered_at = None
+            return None
         rid, method = self._pending
         self._pending = None
         with self._reporting():
-            arrived, message = self.process.reply(rid, timeout, method)
+            arrived, message = self._reply(rid, timeout, method)
             self.answered_at = arrived
             return self._check(arrived, message, what=method)
 
+    def confirm(self, timeout: float) -> None:
+        """The match is over: wait until the notices told are done (a failure in one is a
+        fault), ending the match with the same request."""
+        with self._reporting():
+            rid = self.process.request({"type": "end"})
+            arrived, message = self._reply(rid, timeout, "end of match")
+            self.answered_at = arrived
+            self._ended = True
+            self._check(arrived, message, what="end of match")
+            self._take_cpu(message)
+
     def end(self, result: dict[str, Any]) -> None:
+        if self._ended:
+            self._ended = False
+            return
         if self.process.alive:
             try:
                 rid = self.process.request({"type": "end"})
@@ -648,11 +847,26 @@ class ProcessAgent(Agent):
             except AgentFault:
                 self.process.kill()
             else:
-                cpu = message.get("cpu")
-                if isinstance(cpu, int | float) and not isinstance(cpu, bool):
-                    # a bot's own figure: 10**400 is an int no float holds
-                    with contextlib.suppress(OverflowError):
-                        self.process.cpu_s = max(float(cpu), 0.0)
+                self._take_cpu(message)
+
+    def _take_cpu(self, message: dict[str, Any]) -> None:
+        cpu = message.get("cpu")
+        if isinstance(cpu, int | float) and not isinstance(cpu, bool):
+            # a bot's own figure: 10**400 is an int no float holds
+            with contextlib.suppress(OverflowError):
+                self.process.cpu_s = max(float(cpu), 0.0)
+
+    def _reply(self, rid: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
+        """The reply to a request. A death names the notice told before it (the bot may
+        have died there). A timeout keeps the request's words: a notice's time is counted in
+        the next call's, as the protocol says, and validation quotes those words."""
+        try:
+            return self.process.reply(rid, timeout, what)
+        except AgentFault as exc:
+            if not self._told or exc.kind in ("exception", "protocol", "invalid", "timeout"):
+                raise
+            told = self._told[-1]
+            raise AgentFault(exc.kind, f"{exc.reason} (or the {told} before it)") from None
 
     def record_fault(self, kind: str, reason: str) -> None:
         """The fault the match recorded for this seat, once the match is over: a fault the
@@ -681,6 +895,10 @@ class ProcessAgent(Agent):
 
     def _check(self, arrived: float, message: dict[str, Any], what: str) -> Any:
         kind = message.get("type")
+        told, self._told = self._told, []
+        if kind == "error" and "told" in message:  # a notice failed: it is named
+            method = message.get("method")
+            what = _quote(method, 60) if isinstance(method, str) and method in told else what
         if kind == "error":
             error = message.get("error", "?")
             if message.get("kind") == "memory":

@@ -161,15 +161,49 @@ function* requests() {
   }
 }
 
+function callOf(bot, message) {
+  const method = String(message.method);
+  const fn = method.startsWith('_') ? undefined : bot[camel(method)];
+  if (typeof fn !== 'function') throw new TypeError(`the bot has no method ${camel(method)}`);
+  return fn.apply(bot, message.args || []);
+}
+
+function errorReply(error) {
+  printError(error);
+  const reply = { type: 'error', error: describe(error) };
+  if (isMemoryError(error)) reply.kind = 'memory';
+  return reply;
+}
+
 function serve(bot, name) {
   send({
     type: 'hello', protocol: PROTOCOL, language: 'javascript', name,
     methods: methodsOf(bot), runtime: `node ${process.version}`,
   });
+  // A notice ("tell") is answered only if it fails, by the next reply instead of that
+  // request's own; the notices after it are not run.
+  let failed = null;
   for (const raw of requests()) {
     const message = JSON.parse(raw);
     const { type, id } = message;
     if (type === 'quit') return 0;
+    if (type === 'begin') {
+      failed = null; // a new match: nothing of the last one is reported in it
+    } else if (type === 'tell') {
+      if (failed === null) {
+        try {
+          callOf(bot, message);
+        } catch (error) {
+          failed = { ...errorReply(error), told: id, method: String(message.method) };
+        }
+      }
+      continue;
+    } else if (failed !== null) {
+      failed.id = id;
+      send(failed);
+      failed = null;
+      continue;
+    }
     let reply;
     try {
       if (type === 'begin') {
@@ -178,19 +212,14 @@ function serve(bot, name) {
         const used = process.cpuUsage();
         reply = { type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000 };
       } else if (type === 'call') {
-        const method = String(message.method);
-        const fn = method.startsWith('_') ? undefined : bot[camel(method)];
-        if (typeof fn !== 'function') throw new TypeError(`the bot has no method ${camel(method)}`);
-        const value = fn.apply(bot, message.args || []);
+        const value = callOf(bot, message);
         const text = JSON.stringify(value === undefined ? null : value);
         reply = { type: 'return', value: text === undefined ? null : JSON.parse(text) };
       } else {
         throw new Error(`unknown request type ${JSON.stringify(type)}`);
       }
     } catch (error) {
-      printError(error);
-      reply = { type: 'error', error: describe(error) };
-      if (isMemoryError(error)) reply.kind = 'memory';
+      reply = errorReply(error);
     }
     reply.id = id;
     send(reply);

@@ -70,6 +70,9 @@ def serve(cls, name, requests, out):
         },
     )
     bot = None
+    # a notice ("tell") is answered only if it fails, by the next reply instead of that
+    # request's own; the notices after it are not run
+    failed = None
     for raw in requests:
         if len(raw) > MAX_REQUEST:
             print("request too long", file=sys.stderr)
@@ -78,6 +81,19 @@ def serve(cls, name, requests, out):
         kind, rid = message.get("type"), message.get("id")
         if kind == "quit":
             return 0
+        if kind == "begin":
+            failed = None  # a new match: nothing of the last one is reported in it
+        elif kind == "tell":
+            if failed is None:
+                failed = tell(bot, message)
+            continue
+        elif failed is not None:
+            reply, failed = failed, None
+            if kind == "end":
+                bot = None
+            reply["id"] = rid
+            send(out, reply)
+            continue
         try:
             if kind == "begin":
                 bot = cls()
@@ -113,6 +129,25 @@ def serve(cls, name, requests, out):
         reply["id"] = rid
         send(out, reply)
     return 0
+
+
+def tell(bot, message):
+    """Run a notice; None if it went well, else the error reply that reports it."""
+    method = message.get("method")
+    failure = {"type": "error", "told": message.get("id"), "method": method}
+    try:
+        if bot is None:
+            raise RuntimeError("call before begin")
+        if not isinstance(method, str) or method.startswith("_"):
+            raise AttributeError(f"{method} is not a bot method")
+        getattr(bot, method)(*message.get("args", []))
+    except MemoryError:
+        traceback.print_exc()
+        return failure | {"error": "MemoryError", "kind": "memory"}
+    except Exception as exc:  # noqa: BLE001 - every bot failure is reported, not fatal
+        traceback.print_exc()
+        return failure | {"error": describe(exc)}
+    return None
 
 
 def on_cpu_limit(signum, frame):

@@ -2,8 +2,10 @@
 
 The runner talks to every kind of seat the same way, in two halves so that simultaneous
 decisions are asked of all seats at once: ``send`` a prompt, then ``receive`` the answer
-within a timeout. A notice (a prompt that expects no answer) is acknowledged the same way,
-so a bot that raises while being told something is caught too.
+within a timeout. A notice (a prompt that expects no answer) goes the same way, so a bot
+that raises while being told something is caught too; an agent may take a notice without
+waiting for it (a bot process: the failure comes with its next answer) and then says it is
+``unconfirmed`` until the runner calls ``confirm`` at the end of the match.
 """
 
 from __future__ import annotations
@@ -60,6 +62,13 @@ class Agent(ABC):
     @abstractmethod
     def receive(self, timeout: float) -> Any:
         """The answer to the last prompt (None for a notice). Raises AgentFault."""
+
+    #: True while notices were taken without waiting for them to be done (see ``confirm``)
+    unconfirmed: bool = False
+
+    def confirm(self, timeout: float) -> None:  # noqa: B027 (optional hook)
+        """The last notices were taken without waiting: wait until they are done, within
+        ``timeout``. Raises AgentFault for a failure in one (the seat's fault in this match)."""
 
     def end(self, result: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
         """The match is over; ``result`` is what the seat may see of it."""

@@ -198,6 +198,8 @@ class MatchRunner:
             for seat, action in legal.items():
                 if seat in state.pending():
                     state.apply(seat, action)
+        if (yield from self._confirm(state, agents, stats)) and observer is not None:
+            observer(state)
         result = state.result()
         for seat in range(len(stats)):
             # The match is decided; a seat failing to hear the result changes nothing.
@@ -253,6 +255,41 @@ class MatchRunner:
             _, faults = yield from self._exchange(agents, stats, wave)
             if faults:
                 state.forfeit(faults)
+
+    def _confirm(
+        self, state: GameState, agents: Sequence[Agent], stats: list[SeatStats]
+    ) -> Generator[_Call, Any, bool]:
+        """The match is over: seats that took their last notices without waiting for them
+        (bot processes) are waited for, on their clocks as a call would be; a failure in a
+        notice is still that seat's fault in this match. True if a seat faulted."""
+        faults: dict[int, Fault] = {}
+        for seat, agent in enumerate(agents):
+            if seat in state.faults or not agent.unconfirmed:
+                continue
+            seat_stats, tc = stats[seat], self.tc_of(seat)
+            agent.answered_at = None
+            started = self.clock()
+            reply = yield _Call(seat, "confirm", (tc.move + max(seat_stats.bank_left, 0.0),))
+            if isinstance(reply, AgentFault):
+                reason = reply.reason
+                if reply.kind == "timeout":
+                    reason += _allowance(tc, seat_stats)
+                faults[seat] = Fault(reply.kind, reason)
+                continue
+            finished = agent.answered_at if agent.answered_at is not None else self.clock()
+            used = max(finished - started, 0.0)
+            seat_stats.think_s += used
+            seat_stats.slowest_s = max(seat_stats.slowest_s, used)
+            seat_stats.bank_left -= max(used - tc.move, 0.0)
+            if seat_stats.bank_left < 0:
+                faults[seat] = Fault(
+                    "timeout",
+                    f"the last notices took {used:.2f} s, over the {tc.move:g} s per call and "
+                    f"the {tc.bank:g} s time bank",
+                )
+        if faults:
+            state.forfeit(faults)
+        return bool(faults)
 
     def _exchange(
         self, agents: Sequence[Agent], stats: list[SeatStats], prompts: dict[int, Prompt]

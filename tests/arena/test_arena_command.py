@@ -272,3 +272,46 @@ def test_it_can_run_built_in_bots_as_child_processes(tmp_path):
         "00-simple.stderr.log",
         "01-minimal.stderr.log",
     ]
+
+
+def test_its_results_are_the_same_whatever_the_number_of_jobs(tmp_path, bot_file):
+    # a bot that raises in a notice on some deals: its faults and their reports come back
+    # from the processes that played them
+    touchy = bot_file(
+        "touchy.py",
+        FIRST_CARD_BOT.format(name="touchy").replace(
+            "    def draft_receive(self, card):\n        pass",
+            "    def draft_receive(self, card):\n"
+            "        if card == 'S7':\n            raise ValueError('not that one')",
+        ),
+    )
+    runs = {}
+    for jobs in (1, 2):
+        out_json, logs = tmp_path / f"{jobs}.json", tmp_path / f"logs{jobs}"
+        table = arena(str(touchy), "builtin:simple", "builtin:strong", "--rounds", "20",
+                      "--seed", "11", "--jobs", str(jobs), "--json", str(out_json),
+                      "--logs", str(logs))  # fmt: skip
+        data = json.loads(out_json.read_text())
+        for bot in data["bots"]:
+            bot.pop("mean_call_ms")
+            for report in bot["fault_reports"]:
+                report.pop("stderr_tail")  # the same bot's output, but how much of it varies
+        records = []
+        for path in sorted((logs / "matches").glob("*.json")):
+            record = json.loads(path.read_text())
+            records.append((path.name, record["seed"], record["events"], record["result"]))
+        runs[jobs] = (table.splitlines()[1:], data.pop("elapsed_s") >= 0, data, records)
+    assert runs[1] == runs[2]
+    data = runs[2][2]
+    assert data["matches"] == 60 and len(runs[2][3]) == 60
+    touchy_json = next(b for b in data["bots"] if b["name"] == "touchy")
+    assert 0 < touchy_json["faults"] < 40
+    assert touchy_json["fault_reports"][-1]["reason"] == (
+        "draft_receive raised ValueError: not that one"
+    )
+    assert "not that one" in (tmp_path / "logs2" / "stderr" / "00-touchy.stderr.log").read_text()
+
+
+def test_it_refuses_fewer_than_one_job():
+    with pytest.raises(CommandError, match="--jobs must be at least 1"):
+        arena("builtin:simple", "builtin:minimal", "--jobs", "0")

@@ -244,3 +244,104 @@ def test_what_a_bot_forges_of_its_hosts_replies_stays_harmless(make_process):
         outcome = play(process, seed=seed)
         assert not outcome.faults
         assert process.cpu_s == 0.0
+
+
+# ---- notices: told without a reply, still the bot's fault and on its clock ----------------
+#: a bot with a line of its own in main_postprocess (``Bot.told`` counts the calls across
+#: the matches of its process)
+NOTICE_BOT = BOT.replace("{main_play}", "return 0").replace(
+    "    def main_postprocess(self, card):\n        pass",
+    "    def main_postprocess(self, card):\n        Bot.told = getattr(Bot, 'told', 0) + 1\n"
+    "        {notice}",
+)
+
+
+def notice_bot(make_process, notice: str) -> BotProcess:
+    return make_process(source=NOTICE_BOT.replace("{notice}", notice))
+
+
+def test_a_notice_needs_no_reply_but_its_failure_is_the_bots_fault_in_that_match(make_process):
+    process = notice_bot(make_process, "if Bot.told == 4: raise KeyError('told')")
+    outcome = play(process)
+    fault = outcome.faults[0]
+    assert fault.kind == "exception"
+    assert fault.reason == "main_postprocess raised KeyError: 'told'"
+    # four games played, then the next call carried the failure: the rest go to the opponent
+    assert len(outcome.state.games) == 4
+    assert outcome.result["scores"][1] >= 6
+    assert "Traceback" in process.stderr.tail()
+    assert process.alive and not play(process, seed=2).faults  # nothing leaks into the next
+
+
+def test_a_failure_in_the_last_notice_of_a_match_is_still_a_fault_in_it(make_process):
+    process = notice_bot(make_process, "if Bot.told == 10: raise ValueError('last')")
+    outcome = play(process)
+    assert outcome.faults[0].reason == "main_postprocess raised ValueError: last"
+    assert len(outcome.state.games) == 10
+    assert not play(process, seed=2).faults
+
+
+def test_a_bot_stuck_in_a_notice_times_out_on_its_own_clock(make_process):
+    process = notice_bot(make_process, "if Bot.told == 3: import time; time.sleep(30)")
+    started = time.monotonic()
+    outcome = play(process, tc=TimeControl(move=0.3, bank=0.2, startup=10))
+    assert time.monotonic() - started < 5
+    fault = outcome.faults[0]
+    assert fault.kind == "timeout"
+    assert "no answer to main_play within" in fault.reason  # a notice's time is the next's
+    assert not process.alive  # killed: the next match starts a fresh one
+
+
+def test_a_bot_stuck_in_its_last_notice_times_out_when_the_match_is_confirmed(make_process):
+    process = notice_bot(make_process, "if Bot.told == 10: import time; time.sleep(30)")
+    outcome = play(process, tc=TimeControl(move=0.3, bank=0.2, startup=10))
+    fault = outcome.faults[0]
+    assert fault.kind == "timeout"
+    assert "no answer to end of match within" in fault.reason
+    assert len(outcome.state.games) == 10
+
+
+def test_a_bot_flooding_stderr_in_a_notice_is_drained_and_plays_on(make_process):
+    flood = "import sys; sys.stderr.write('x' * 300000 + '\\n'); sys.stderr.flush()"
+    process = notice_bot(make_process, flood)
+    outcome = play(process)
+    assert outcome.faults == {}
+    assert process.stderr.total >= 10 * 300000
+
+
+def test_a_bot_that_stops_reading_its_requests_cannot_hang_the_arena(make_process):
+    process = notice_bot(make_process, "import time; time.sleep(30)")
+    process.start(10)
+    rid = process.request({"type": "begin", "game": "rps-poker", "seat": 0, "seats": 2})
+    process.reply(rid, 10, "start of match")
+    card = "R1" * 2000
+    with pytest.raises(AgentFault) as info:
+        for _ in range(1000):  # 4 MB of notices: far more than a pipe holds
+            process.request({"type": "tell", "method": "main_postprocess", "args": [card]},
+                            reply=False)  # fmt: skip
+            # the notices go with the next request that takes a reply
+            process.request({"type": "call", "method": "main_play", "args": [["R1"], "S2"]})
+    assert info.value.kind == "timeout"
+    assert "stopped reading its requests" in info.value.reason
+    assert not process.alive
+
+
+def test_simultaneous_seats_are_each_charged_only_for_their_own_time(make_process):
+    slow = make_process(source=BOT.replace("{main_play}", "return 0").replace(
+        "        self.calls += 1\n        return 0",
+        "        self.calls += 1\n        import time; time.sleep(0.4)\n        return 0",
+        1,
+    ))  # fmt: skip
+    quick = make_process()
+    slow.peers = quick.peers  # the seats of one match, as the arena and the worker set them
+    tc = TimeControl(move=2.0, bank=0.0, startup=10.0)
+    agents = []
+    for process in (slow, quick):
+        process.start(10)
+        agents.append(ProcessAgent(process, botapi.bot_call))
+    outcome = MatchRunner(time.monotonic, tc).run(RpsPokerState.new(1), agents, seed=1)
+    assert outcome.faults == {}
+    slow_stats, quick_stats = outcome.stats
+    assert slow_stats.slowest_s >= 0.4
+    # the quick seat's answers were read (and timed) while the slow one was awaited
+    assert quick_stats.slowest_s < 0.2

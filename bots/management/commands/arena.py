@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -74,6 +75,14 @@ class Command(BaseCommand):
             metavar="DIR",
             help="write every match record and each bot's stderr here",
         )
+        parser.add_argument(
+            "--jobs",
+            type=int,
+            default=None,
+            metavar="N",
+            help="play matches in N processes at once (default: one per core); the results "
+            "are the same whatever N",
+        )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
         parser.add_argument(
             "--no-sandbox",
@@ -108,6 +117,9 @@ class Command(BaseCommand):
         elif opts["sessions"] is not None or opts["rounds_per_session"] is not None:
             sessions = ", ".join(g.slug for g in games() if g.session_rounds)
             raise CommandError(f"--sessions and --rounds-per-session are for --game {sessions}")
+        jobs = opts["jobs"] if opts["jobs"] is not None else len(os.sched_getaffinity(0))
+        if jobs < 1:
+            raise CommandError("--jobs must be at least 1")
         seed = opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(2**31)
         err = Console(stderr=True)
         for note in notes:
@@ -142,7 +154,10 @@ class Command(BaseCommand):
             with progress:
                 task = progress.add_task("matches", total=total)
                 summary = arena.run(
-                    rounds, seed, on_match=lambda n, _o: progress.update(task, completed=n)
+                    rounds,
+                    seed,
+                    on_match=lambda n, _o: progress.update(task, completed=n),
+                    jobs=jobs,
                 )
         self._print_table(out, game.title, arena.format, summary)
         if opts["json"]:

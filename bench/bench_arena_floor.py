@@ -1,0 +1,111 @@
+"""The arena against its floor: ``manage.py arena`` playing an RPS Poker round robin of five
+JavaScript bots (100 rounds, 1000 matches, sandboxed), against one Node process playing the
+same bots in-process (``bench/arena_floor.js``: no protocol, no child processes, no sandbox).
+
+    .venv/bin/python bench/bench_arena_floor.py [--runs K] [--rounds R] [--seed S]
+        [--before DIR] [--arena-args "--jobs 2"]
+
+Both are timed as whole commands (start-up included), interleaved, K runs each; it prints the
+min and median of each and their ratio (arena over floor: the goal is 8 or less), in wall
+time and in CPU time (the commands' and every process they waited for, bots included: the
+steadier figure when others share the machine).
+``--before DIR`` also runs the arena of another checkout (e.g. /work/main) in the same runs,
+so that before and after are measured side by side on a machine others share. The bots
+(``bench/rps_js_bots/``) are written to the original challenge's contract: object literals
+(one assigns ``module.exports``), some keeping state across calls and reading ``fullDeck``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+BOTS = sorted(str(p) for p in (HERE / "rps_js_bots").glob("*.js"))
+
+
+def floor_command(rounds: int, seed: int) -> list[str]:
+    script = str(HERE / "arena_floor.js")
+    return ["node", script, "--rounds", str(rounds), "--seed", str(seed), *BOTS]
+
+
+def arena_command(checkout: Path, rounds: int, seed: int, extra: list[str]) -> list[str]:
+    python = str(checkout / ".venv" / "bin" / "python")
+    return [
+        python, str(checkout / "manage.py"), "arena", "--game", "rps-poker", *BOTS,
+        "--rounds", str(rounds), "--seed", str(seed), "--no-progress", *extra,
+    ]  # fmt: skip
+
+
+def cpu_s() -> float:
+    """CPU seconds of the commands run so far and of every process they waited for (the
+    bots included)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of the command."""
+    started, cpu = time.perf_counter(), cpu_s()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"failed ({done.returncode}): {shlex.join(command)}\n{done.stderr[-2000:]}")
+    return elapsed, cpu_s() - cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", type=Path, help="another checkout's arena, run alongside")
+    parser.add_argument(
+        "--arena-args", default="", help="more options for this checkout's arena (e.g. --jobs 1)"
+    )
+    args = parser.parse_args()
+    os.environ.setdefault("CARD_ARENA_VAR", "/tmp/bench-arena-floor-var")
+    commands = {"floor (node, in-process)": floor_command(args.rounds, args.seed)}
+    if args.before:
+        commands["arena before"] = arena_command(args.before.resolve(), args.rounds, args.seed, [])
+    commands["arena"] = arena_command(ROOT, args.rounds, args.seed, shlex.split(args.arena_args))
+    print(
+        f"RPS Poker, {len(BOTS)} JavaScript bots, {args.rounds} rounds, seed {args.seed}, "
+        f"{args.runs} runs each (interleaved), {os.cpu_count()} cores"
+    )
+    for label, command in commands.items():
+        print(f"  {label}: {shlex.join(command)}", flush=True)
+    times: dict[str, list[float]] = {label: [] for label in commands}
+    cpus: dict[str, list[float]] = {label: [] for label in commands}
+    for run in range(args.runs):
+        for label, command in commands.items():
+            wall, cpu = timed(command)
+            times[label].append(wall)
+            cpus[label].append(cpu)
+        line = "  ".join(f"{label} {runs[-1]:.2f} s" for label, runs in times.items())
+        print(f"  run {run + 1}: {line}", flush=True)
+    floor = "floor (node, in-process)"
+    for title, figures in (("wall time", times), ("CPU time, bots included", cpus)):
+        print(f"  {title}:")
+        for label, runs in figures.items():
+            ratio = ""
+            if label != floor:
+                base = figures[floor]
+                ratio = (
+                    f"  {statistics.median(runs) / statistics.median(base):5.1f}x the floor"
+                    f" (median)  {min(runs) / min(base):5.1f}x (min)"
+                )
+            median = statistics.median(runs)
+            print(f"    {label:26s} min {min(runs):7.3f} s  median {median:7.3f} s{ratio}")
+
+
+if __name__ == "__main__":
+    main()
