@@ -6,10 +6,14 @@ with Redis and PostgreSQL.
                                            [--think 1.0,3.0] [--game rps-poker]
                                            [--arrive 30] [--server daphne|...]
                                            [--processes 1,2] [--runs 1]
+                                           [--profile PREFIX]
 
 ``--processes 1,2`` measures each level with one server process and then with two behind the
 same address (``--processes 2`` of ``cardsite.serve``), side by side, ``--runs`` times each
 (in turn: 1, 2, 1, 2, ...); with several runs a summary gives the min and median p99 of each.
+``--profile PREFIX`` runs the (one) server process under cProfile and writes its statistics
+to PREFIX-<tables>.prof for each level (the event loop's thread: where a table's CPU goes;
+the profiler slows the server down, so its latencies are not the server's).
 
 For each level N it starts a fresh server process (the tables of the level before play on
 by their timers after their people leave, and would load the next), opens N tables (a guest
@@ -346,6 +350,7 @@ def main() -> None:
         help="server processes behind the address, a list to compare side by side (1,2)",
     )
     parser.add_argument("--runs", type=int, default=1, help="runs of each level and count")
+    parser.add_argument("--profile", help="cProfile the server into PREFIX-<tables>.prof")
     parser.add_argument(
         "--server",
         default="daphne",
@@ -359,6 +364,8 @@ def main() -> None:
     counts = [int(n) for n in args.processes.split(",")]
     if counts != [1] and args.server != "daphne":
         parser.error("--processes is an option of the site's server (--server daphne)")
+    if args.profile and counts != [1]:
+        parser.error("--profile profiles one server process (--processes 1)")
     with tempfile.TemporaryDirectory(prefix="bench-tables-") as tmp:
         os.chmod(tmp, 0o711)
         with postgres_server(tmp) as pg, redis_server(tmp) as redis:
@@ -404,7 +411,8 @@ def main() -> None:
 def measure(args, server_env: dict[str, str], tmp: Path, n: int, count: int, think) -> dict:
     """One level: a fresh server (the tables of the last one play on after their people have
     left, by their timers, and would load this one)."""
-    with serving(args.server, server_env, tmp, count) as (url, pid):
+    profile = f"{args.profile}-{n}.prof" if args.profile else None
+    with serving(args.server, server_env, tmp, count, profile) as (url, pid):
         return asyncio.run(level(url.replace("http", "ws"), args.game, n,
                                  args.seconds, think, pid, args.arrive))  # fmt: skip
 
@@ -430,7 +438,8 @@ def report(row: dict, count: int, split: list[int]) -> None:
 
 
 @contextlib.contextmanager
-def serving(kind: str, env: dict[str, str], tmp: Path, processes: int = 1):
+def serving(kind: str, env: dict[str, str], tmp: Path, processes: int = 1,
+            profile: str | None = None):  # fmt: skip
     """The server on a free port: (its URL, its pid); its log is checked at the end."""
     port = free_port()
     command = {
@@ -440,6 +449,8 @@ def serving(kind: str, env: dict[str, str], tmp: Path, processes: int = 1):
         "uvicorn": ["-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
                     "--ws", "websockets", "--no-access-log"],
     }[kind]  # fmt: skip
+    if profile:
+        command = ["-m", "cProfile", "-o", str(Path(profile).resolve()), *command]
     log_path = tmp / f"server-{port}.log"
     with open(log_path, "wb") as log:
         server = subprocess.Popen(
