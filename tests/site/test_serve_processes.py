@@ -281,3 +281,16 @@ def test_an_address_several_processes_cannot_share_is_refused(tmp_path, args, re
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert refusal in done.stderr
+
+
+def test_processes_that_cannot_start_stop_the_server(tmp_path):
+    """A process that dies at once, again and again (here: an application that does not
+    import), is not replaced for ever: the parent gives up and says why."""
+    done = subprocess.run(
+        [sys.executable, "-m", "cardsite.serve", "--processes", "2", "-b", "127.0.0.1",
+         "-p", str(free_port()), "no_such_module:application"],
+        cwd=ROOT, env=environment(tmp_path, REDIS_URL="redis://127.0.0.1:1/0"),
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "3 times in a row; stopping" in done.stderr
