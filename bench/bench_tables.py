@@ -1,10 +1,20 @@
 """Live tables under load: simulated people, each at their own table against a built-in bot,
-over real websockets to one Daphne process (``python -m cardsite.serve``, as the site runs)
+over real websockets to the site's server (``python -m cardsite.serve``, as the site runs)
 with Redis and PostgreSQL.
 
     .venv/bin/python bench/bench_tables.py [--levels 100,250,500,750] [--seconds 20]
                                            [--think 1.0,3.0] [--game rps-poker]
                                            [--arrive 30] [--server daphne|...]
+                                           [--processes 1,2] [--runs 1]
+                                           [--profile PREFIX]
+
+``--processes 1,2`` measures each level with one server process and then with two behind the
+same address (``--processes 2`` of ``cardsite.serve``), side by side, ``--runs`` times each
+(in turn: 1, 2, 1, 2, ...); with several runs a summary gives the min and median p99 of each.
+``--profile PREFIX`` runs the (one) server process under cProfile, timed in CPU seconds (what
+others run on the machine does not move it), and writes its statistics to PREFIX-<tables>.prof
+for each level (the event loop's thread: where a table's CPU goes; the profiler slows the
+server down, so its latencies are not the server's).
 
 For each level N it starts a fresh server process (the tables of the level before play on
 by their timers after their people leave, and would load the next), opens N tables (a guest
@@ -20,7 +30,9 @@ few seconds (``--arrive 0`` measures that). The window opens once every client s
 started table.
 
 The clients run in this process, on the same 2 cores as the server: their CPU is part of the
-load. The server's share is printed too (its CPU seconds over the run), the clients' own, and
+load. The server's share is printed too (its CPU seconds over the run, every process's), the
+clients' own, how the tables fell to the server processes (by the hub channel each table's
+host names), and
 the p99 of how late the clients' event loop woke up ("client lag"): the instrument's error.
 The clients run with their garbage collector off during a level (its pauses would count as
 latency).
@@ -104,13 +116,12 @@ class Stats:
         return self.start <= at <= self.stop
 
 
-def pick_action(game: str, view: dict, rng: random.Random):
-    you = view.get("you", {})
-    if game == "rps-poker":
-        cards = you.get("offer") or you.get("hand") or [0]
-        return rng.randrange(len(cards))
-    if game == "uth":
-        return f"[{rng.choice(you['legal'])}]"
+def pick_action(game: str, actions: list[dict], rng: random.Random):
+    """One of the seat's actions as the table offers them (a person's click); a choice of
+    several cards (Last Card's) is left for its plain alternative, the draw."""
+    plain = [action for action in actions if "several" not in action]
+    if plain:
+        return rng.choice(plain)["value"]
     return {"cards": [], "suit": None, "last_card": False}
 
 
@@ -152,14 +163,14 @@ class Person:
     async def play(self, ws) -> None:
         """One table, until its match is over or the window closes."""
         stats = self.stats
-        view: dict = {}
+        actions: list[dict] = []
         answered: set[int] = set()
         sent_at: float | None = None
         async for raw in ws:
             message = json.loads(raw)
             kind = message["type"]
             if kind == "state":
-                view = message["view"]
+                actions = message["actions"]
                 if sent_at is not None:
                     if stats.counts(sent_at):
                         stats.latencies.append(time.monotonic() - sent_at)
@@ -176,7 +187,7 @@ class Person:
                 await asyncio.sleep(self.rng.uniform(*self.think))
                 sent_at = time.monotonic()
                 action = {"type": "act", "turn": message["turn"],
-                          "action": pick_action(self.game, view, self.rng)}  # fmt: skip
+                          "action": pick_action(self.game, actions, self.rng)}  # fmt: skip
                 await ws.send(json.dumps(action))
             elif kind == "error":
                 stats.errors += 1
@@ -196,8 +207,47 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    """CPU seconds of a process and of its children (a server's processes, with
+    ``--processes``), each counted while it runs."""
+    return sum(_own_cpu(p) for p in [pid, *children_of(pid)])
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _own_cpu(pid: int) -> float:
+    try:
+        fields = _stat(pid)
+    except OSError:  # gone
+        return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int(_stat(int(entry.name))[1]) == pid:
+                    found.append(int(entry.name))
+            except (OSError, IndexError, ValueError):
+                continue
+    return found
+
+
+def tables_per_process(channels_before: set[str]) -> list[int]:
+    """How many of the tables started since ``channels_before`` each hub hosted, most first
+    (a process has one hub channel)."""
+    from django.db.models import Count
+
+    from games.models import Table
+
+    rows = Table.objects.exclude(host_channel="").values("host_channel").annotate(n=Count("id"))
+    counts = {row["host_channel"]: row["n"] for row in rows}
+    fresh = [n for channel, n in counts.items() if channel not in channels_before]
+    channels_before.update(counts)
+    return sorted(fresh, reverse=True)
 
 
 async def level(url: str, game: str, n: int, seconds: float, think, server_pid: int,
@@ -296,6 +346,13 @@ def main() -> None:
         help="the clients come one by one over this many seconds (0: all at once)",
     )
     parser.add_argument(
+        "--processes",
+        default="1",
+        help="server processes behind the address, a list to compare side by side (1,2)",
+    )
+    parser.add_argument("--runs", type=int, default=1, help="runs of each level and count")
+    parser.add_argument("--profile", help="cProfile the server into PREFIX-<tables>.prof")
+    parser.add_argument(
         "--server",
         default="daphne",
         choices=("daphne", "plain-daphne", "uvicorn"),
@@ -305,6 +362,11 @@ def main() -> None:
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
     levels = [int(n) for n in args.levels.split(",")]
+    counts = [int(n) for n in args.processes.split(",")]
+    if counts != [1] and args.server != "daphne":
+        parser.error("--processes is an option of the site's server (--server daphne)")
+    if args.profile and counts != [1]:
+        parser.error("--profile profiles one server process (--processes 1)")
     with tempfile.TemporaryDirectory(prefix="bench-tables-") as tmp:
         os.chmod(tmp, 0o711)
         with postgres_server(tmp) as pg, redis_server(tmp) as redis:
@@ -324,46 +386,87 @@ def main() -> None:
                 f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
                 f"arriving over {args.arrive:g} s, think {think[0]:g}-{think[1]:g} s; "
                 f"{args.seconds:g} s per level; "
-                f"one {args.server} process, Redis, PostgreSQL; {os.cpu_count()} CPUs"
+                f"{args.server} with {args.processes} processes, Redis, PostgreSQL; "
+                f"{os.cpu_count()} CPUs"
             )
-            header = (f"{'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
+            header = (f"{'procs':>5} {'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
                       f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
                       f"{'errors':>7} {'server CPU':>10} {'client CPU':>10} {'client lag':>10}"
                       "  p99<100ms")  # fmt: skip
             print(header)
+            seen: set[str] = set()
+            p99s: dict[tuple[int, int], list[float]] = {}
             for n in levels:
-                # A fresh server for each level: the tables of the last one play on after
-                # their people have left (by their timers), and would load this one.
-                with serving(args.server, server_env, Path(tmp)) as (url, pid):
-                    row = asyncio.run(level(url.replace("http", "ws"), args.game, n,
-                                            args.seconds, think, pid, args.arrive))  # fmt: skip
-                ok = "yes" if row["p99_ms"] < 100 else "no"
-                print(
-                    f"{row['tables']:>7} {row['ramp_s']:>7.1f} {row['actions']:>8} "
-                    f"{row['actions_per_s']:>7.1f} "
-                    f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
-                    f"{row['matches']:>8} {row['errors']:>7} "
-                    f"{100 * row['server_cpu']:>9.0f}% {100 * row['client_cpu']:>9.0f}% "
-                    f"{row['client_lag_p99_ms']:>7.1f} ms"
-                    f"  {ok}",
-                    flush=True,
-                )
-                if row["refused"]:
-                    print(f"        refusals: {row['refused']}")
-                if row["dropped"]:
-                    print(f"        {row['dropped']} sockets closed by the server")
+                for _run in range(args.runs):
+                    for count in counts:
+                        row = measure(args, server_env, Path(tmp), n, count, think)
+                        p99s.setdefault((n, count), []).append(row["p99_ms"])
+                        report(row, count, tables_per_process(seen))
+            if args.runs > 1:
+                print("p99 ms over the runs: min / median (max)")
+                for (n, count), values in p99s.items():
+                    print(f"  {n:>5} tables, {count} processes: {min(values):.1f} / "
+                          f"{statistics.median(values):.1f} ({max(values):.1f})")  # fmt: skip
+
+
+def measure(args, server_env: dict[str, str], tmp: Path, n: int, count: int, think) -> dict:
+    """One level: a fresh server (the tables of the last one play on after their people have
+    left, by their timers, and would load this one)."""
+    profile = f"{args.profile}-{n}.prof" if args.profile else None
+    with serving(args.server, server_env, tmp, count, profile) as (url, pid):
+        return asyncio.run(level(url.replace("http", "ws"), args.game, n,
+                                 args.seconds, think, pid, args.arrive))  # fmt: skip
+
+
+def report(row: dict, count: int, split: list[int]) -> None:
+    ok = "yes" if row["p99_ms"] < 100 else "no"
+    print(
+        f"{count:>5} {row['tables']:>7} {row['ramp_s']:>7.1f} {row['actions']:>8} "
+        f"{row['actions_per_s']:>7.1f} "
+        f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
+        f"{row['matches']:>8} {row['errors']:>7} "
+        f"{100 * row['server_cpu']:>9.0f}% {100 * row['client_cpu']:>9.0f}% "
+        f"{row['client_lag_p99_ms']:>7.1f} ms"
+        f"  {ok}",
+        flush=True,
+    )
+    if count > 1:
+        print(f"        tables hosted per process: {' / '.join(map(str, split))}")
+    if row["refused"]:
+        print(f"        refusals: {row['refused']}")
+    if row["dropped"]:
+        print(f"        {row['dropped']} sockets closed by the server")
+
+
+#: ``python -c PROFILED OUT [cardsite.serve's arguments]``: the server, its CPU time profiled
+PROFILED = """
+import cProfile, runpy, sys, time
+out = sys.argv.pop(1)
+profile = cProfile.Profile(time.process_time)
+profile.enable()
+try:
+    runpy.run_module("cardsite.serve", run_name="__main__", alter_sys=True)
+finally:
+    profile.disable()
+    profile.dump_stats(out)
+"""
 
 
 @contextlib.contextmanager
-def serving(kind: str, env: dict[str, str], tmp: Path):
-    """One server process on a free port: (its URL, its pid); its log is checked at the end."""
+def serving(kind: str, env: dict[str, str], tmp: Path, processes: int = 1,
+            profile: str | None = None):  # fmt: skip
+    """The server on a free port: (its URL, its pid); its log is checked at the end."""
     port = free_port()
     command = {
-        "daphne": ["-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port)],
+        "daphne": ["-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port),
+                   *(["--processes", str(processes)] if processes > 1 else [])],
         "plain-daphne": ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port)],
         "uvicorn": ["-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
                     "--ws", "websockets", "--no-access-log"],
     }[kind]  # fmt: skip
+    if profile:  # the same module under cProfile, on CPU time (the machine may be busy)
+        assert command[:2] == ["-m", "cardsite.serve"]
+        command = ["-c", PROFILED, str(Path(profile).resolve()), *command[2:]]
     log_path = tmp / f"server-{port}.log"
     with open(log_path, "wb") as log:
         server = subprocess.Popen(

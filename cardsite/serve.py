@@ -1,9 +1,10 @@
 """Daphne as Card Arena runs it::
 
-    python -m cardsite.serve [daphne's options] cardsite.asgi:application
+    python -m cardsite.serve [--processes N] [daphne's options] cardsite.asgi:application
 
-This is Daphne's own command line (every option is Daphne's) with its server extended in two
-ways that a process holding hundreds of live tables needs (docs/live-tables.md):
+This is Daphne's own command line (every option is Daphne's but ``--processes``) with its
+server extended in two ways that a process holding hundreds of live tables needs
+(docs/live-tables.md):
 
 - **The garbage collector is tuned** once the application is loaded and before the first
   connection (:mod:`cardsite.collector`): what start-up made is set aside for good and full
@@ -17,6 +18,10 @@ ways that a process holding hundreds of live tables needs (docs/live-tables.md):
   pass both longer and more frequent while people come and go. Once Daphne has let go of a
   connection (its application finished, the socket closed), the server breaks both cycles and
   reference counting frees the rest. tests/site/test_serve.py holds a real server to it.
+
+``--processes N`` (default 1: one process, as above) runs N such processes on one address,
+to use every core: a parent binds it and supervises them (:mod:`cardsite.supervisor`; it
+needs Redis, ``REDIS_URL``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from daphne.http_protocol import WebRequest
 from daphne.server import Server
 from twisted.internet import defer
 
+from cardsite import supervisor
+
 
 class ArenaServer(Server):
     def run(self) -> None:
@@ -37,6 +44,7 @@ class ArenaServer(Server):
         from cardsite import collector
 
         collector.tune(settings.GC_THRESHOLDS, freeze=settings.GC_FREEZE)
+        supervisor.watch_parent()
         super().run()
 
     def application_checker(self) -> None:
@@ -68,7 +76,11 @@ class ArenaCommandLine(CommandLineInterface):
 
 
 def main(argv: list[str] | None = None) -> None:
-    ArenaCommandLine().run(sys.argv[1:] if argv is None else argv)
+    count, daphne_args = supervisor.split_processes(sys.argv[1:] if argv is None else argv)
+    if count == 1:
+        ArenaCommandLine().run(daphne_args)
+    else:
+        sys.exit(supervisor.serve_processes(count, daphne_args))
 
 
 if __name__ == "__main__":
