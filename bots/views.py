@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
@@ -32,7 +33,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from bots import uploads
 from bots.forms import LANGUAGE_TITLES, UploadForm
-from bots.models import Bot, BotVersion, LeaderboardRow, MatchSeat, Rating, RatingHistory
+from bots.models import (
+    Bot,
+    BotVersion,
+    LeaderboardRow,
+    MatchSeat,
+    OpponentResult,
+    Rating,
+    RatingHistory,
+)
 from bots.ratings import format_of, ranking_measure
 from games.registry import get_game
 
@@ -40,6 +49,8 @@ from games.registry import get_game
 REQUEST_OVERHEAD = 64 * 1024
 #: how many recent matches the bot page lists
 RECENT_MATCHES = 20
+#: how many opponents a page of the bot's results by opponent lists
+OPPONENTS_PER_PAGE = 50
 #: how many points the rating chart draws at most (a long history is thinned evenly)
 CHART_POINTS = 300
 #: how many rating updates the chart's data table lists (the newest)
@@ -472,54 +483,56 @@ def _higher_is_better(game: str) -> bool:
     return fmt is None or fmt.higher_is_better
 
 
-def opponent_results(bot: Bot) -> list[dict[str, Any]]:
-    """Per opponent met (a bot, or a person at a live table): matches, wins, draws, losses
-    (who scored better in the match, by the game's own direction) and each side's points."""
-    better = 1 if _higher_is_better(bot.game) else -1
-    mine = dict(MatchSeat.objects.filter(bot=bot).values_list("match_id", "score"))
-    if not mine:
-        return []
-    theirs = (
-        MatchSeat.objects.filter(match_id__in=MatchSeat.objects.filter(bot=bot).values("match_id"))
-        .exclude(bot=bot)
-        .values_list("match_id", "bot_id", "name", "score")
+def opponent_results(bot: Bot, page: str | None = None) -> Page:
+    """One page of the bot's results per opponent met (a bot, or a person at a live table):
+    matches, wins, draws, losses (who scored better in the match, by the game's own
+    direction) and each side's points, the most met first. They are kept as matches are
+    stored (``bots.aggregates``): the page reads a few rows, not the bot's matches."""
+    rows = (
+        OpponentResult.objects.filter(bot=bot)
+        .select_related("opponent__owner")
+        .order_by("-matches", "id")
     )
-    tally: dict[tuple[int | None, str], dict[str, float]] = defaultdict(
-        lambda: {"matches": 0, "wins": 0, "draws": 0, "losses": 0, "for": 0.0, "against": 0.0}
-    )
-    for match_id, other, name, score in theirs:
-        my_score = mine.get(match_id)
-        if my_score is None:  # stored by a worker between the two queries: next time
-            continue
-        entry = tally[(other, "" if other is not None else name)]
-        entry["matches"] += 1
-        entry["for"] += my_score
-        entry["against"] += score
-        diff = better * (my_score - score)
-        entry["wins" if diff > 0 else "losses" if diff < 0 else "draws"] += 1
-    bots = Bot.objects.select_related("owner").in_bulk([pk for pk, _ in tally if pk is not None])
-    rows = []
-    for (pk, name), entry in tally.items():
-        if pk is None:
-            rows.append({"bot": None, "label": name or "a player", **entry})
-        elif pk in bots:
-            rows.append({"bot": bots[pk], "label": bots[pk].label, **entry})
-    rows.sort(key=lambda r: (-r["matches"], r["label"]))
-    return rows
+    found = Paginator(rows, OPPONENTS_PER_PAGE).get_page(page)
+    found.object_list = [
+        {
+            "bot": row.opponent,
+            "label": row.label or "a player",
+            "matches": row.matches,
+            "wins": row.wins,
+            "draws": row.draws,
+            "losses": row.losses,
+            "for": row.points_for,
+            "against": row.points_against,
+        }
+        for row in found.object_list
+    ]
+    return found
 
 
-def recent_matches(bot: Bot, *, with_private: bool) -> list[dict[str, Any]]:
-    """The bot's latest matches: its score, the others at the table and where it finished.
-    Faults and stderr are included only ``with_private`` (for the owner)."""
+def before_match(request: HttpRequest) -> int | None:
+    """The ``?before=<match id>`` of a page of older matches, if it is a number."""
+    value = request.GET.get("before", "")
+    return int(value) if value.isdigit() else None
+
+
+def recent_matches(
+    bot: Bot, *, with_private: bool, before: int | None = None, count: int = RECENT_MATCHES
+) -> list[dict[str, Any]]:
+    """The bot's latest matches (stored before match ``before``, if given), newest first:
+    its score, the others at the table and where it finished. Faults and stderr are
+    included only ``with_private`` (for the owner). Matches go by the order they were
+    stored (their id), which an index of the bot's seats keeps: the first page and the
+    thousandth cost the same. Asks for ``count`` rows; one more says whether there are
+    older ones."""
     better = 1 if _higher_is_better(bot.game) else -1
     fields = ["match_id", "seat", "score", "version__number", "match__played"]
     if with_private:
         fields += ["fault_kind", "fault_reason", "stderr"]
-    seats = list(
-        MatchSeat.objects.filter(bot=bot)
-        .order_by("-match__played", "-match_id")
-        .values(*fields)[:RECENT_MATCHES]
-    )
+    mine = MatchSeat.objects.filter(bot=bot)
+    if before is not None:
+        mine = mine.filter(match_id__lt=before)
+    seats = list(mine.order_by("-match_id").values(*fields)[:count])
     others: dict[int, list[MatchSeat]] = defaultdict(list)
     table = (
         MatchSeat.objects.filter(match_id__in=[s["match_id"] for s in seats])
@@ -561,6 +574,9 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
     if fmt is not None and row is not None and row.score:
         columns = [(column.title, column.show(row.score)) for column in fmt.columns()]
     history = page_history(bot)
+    before = before_match(request)
+    # one more than shown says whether there are older ones
+    recent = recent_matches(bot, with_private=is_owner, before=before, count=RECENT_MATCHES + 1)
     context = {
         "bot": bot,
         "is_owner": is_owner,
@@ -576,7 +592,9 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "chart": rating_chart(history),
         "history": _history_table(history),
         "history_total": len(history),
-        "opponents": opponent_results(bot),
-        "recent": recent_matches(bot, with_private=is_owner),
+        "opponents": opponent_results(bot, request.GET.get("opponents")),
+        "recent": recent[:RECENT_MATCHES],
+        "before": before,
+        "older": recent[RECENT_MATCHES - 1]["match_id"] if len(recent) > RECENT_MATCHES else None,
     }
     return render(request, "bots/bot.html", context)

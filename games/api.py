@@ -200,12 +200,21 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         "number", "status", "created", "validated", "bot_id"
     )
     row = LeaderboardRow.objects.filter(bot=found).first()
-    seats = (
-        MatchSeat.objects.filter(bot=found)
-        .select_related("match", "version")
+    # newest first by the order they were stored (an index of the bot's seats): flat however
+    # many matches the bot has; ?before=<match id> pages back, one more row says if there is
+    mine = MatchSeat.objects.filter(bot=found)
+    before = request.GET.get("before", "")
+    if before:
+        if not before.isdigit():
+            raise NotFound(f"no matches before {before!r} (a match id is a number)")
+        mine = mine.filter(match_id__lt=int(before))
+    seats = list(
+        mine.select_related("match", "version")
         .only("seat", "score", "fault_kind", "match__played", "match__game", "version__number")
-        .order_by("-match__played", "-match_id")[:BOT_RECENT_MATCHES]
+        .order_by("-match_id")[: BOT_RECENT_MATCHES + 1]
     )
+    older = seats[BOT_RECENT_MATCHES - 1].match_id if len(seats) > BOT_RECENT_MATCHES else None
+    seats = seats[:BOT_RECENT_MATCHES]
     return _bot_ref(found) | {
         "game": found.game,
         "language": found.language,
@@ -246,6 +255,9 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
             }
             for s in seats
         ],
+        "older_matches": None
+        if older is None
+        else request.build_absolute_uri(f"/api/bots/{found.pk}/?before={older}"),
     }
 
 
