@@ -295,6 +295,9 @@ class Rating(models.Model):
 class RatingHistory(models.Model):
     bot = models.ForeignKey(Bot, models.CASCADE, related_name="rating_history")
     match = models.ForeignKey(Match, models.CASCADE, related_name="rating_changes", null=True)
+    #: its place in the bot's history (1 for the first update): the bot page reads the rows
+    #: its chart draws by place, whatever the length of the history
+    number = models.PositiveIntegerField()
     mu = models.FloatField()
     sigma = models.FloatField()
     mu_before = models.FloatField()
@@ -304,8 +307,7 @@ class RatingHistory(models.Model):
     class Meta:
         ordering = ["bot", "id"]
         verbose_name_plural = "rating history"
-        #: a bot's history in order, read by position or from its end
-        indexes = [models.Index(fields=["bot", "id"], name="history_bot_order")]
+        indexes = [models.Index(fields=["bot", "number"], name="history_bot_number")]
 
     def __str__(self) -> str:
         return f"{self.bot}: {self.mu_before:.2f} -> {self.mu:.2f}"

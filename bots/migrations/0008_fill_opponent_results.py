@@ -1,4 +1,5 @@
-"""Fill the results by opponent from the matches stored before they were kept."""
+"""Fill what 0007 adds from what is stored: the results by opponent from the matches, and
+each rating update's place in its bot's history."""
 
 from django.db import migrations
 
@@ -30,7 +31,21 @@ def fill(apps, schema_editor):
     OpponentResult.objects.bulk_create(rows, batch_size=BATCH)
 
 
+def number(apps, schema_editor):
+    """1, 2, ... in each bot's history, in the order the updates were written."""
+    RatingHistory = apps.get_model("bots", "RatingHistory")
+    table = schema_editor.quote_name(RatingHistory._meta.db_table)
+    schema_editor.execute(
+        f"UPDATE {table} SET number = places.n FROM (SELECT id, ROW_NUMBER() OVER "
+        f"(PARTITION BY bot_id ORDER BY id) AS n FROM {table}) AS places "
+        f"WHERE {table}.id = places.id"
+    )
+
+
 class Migration(migrations.Migration):
     dependencies = [("bots", "0007_opponent_results")]
 
-    operations = [migrations.RunPython(fill, migrations.RunPython.noop)]
+    operations = [
+        migrations.RunPython(fill, migrations.RunPython.noop),
+        migrations.RunPython(number, migrations.RunPython.noop),
+    ]
