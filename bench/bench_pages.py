@@ -15,10 +15,11 @@ from what is there, so a second run with a larger size adds only the difference.
 
 At each size it requests every page and endpoint through Django's test client, ``--runs``
 times after one warm-up request, and prints the min and median server time (the whole
-request in this process: middleware, views, queries, templates) and the number of SQL
-queries; with ``--before DIR`` the same requests run in a second process on the code of
-checkout DIR (its views and templates; the schema stays this code's, which only adds to
-what that code reads), side by side with the ratio.
+request in this process: middleware, views, queries, templates), of this process's CPU time
+(steadier than the wall time on a machine others load) and of the time waiting on the
+database, and the number of SQL queries; with ``--before DIR`` the same requests run in a
+second process on the code of checkout DIR (its views and templates; the schema stays this
+code's, which only adds to what that code reads), side by side with the ratio.
 """
 
 from __future__ import annotations
@@ -55,28 +56,39 @@ def setup(code: Path) -> None:
 
 
 def measure(urls: list[str], runs: int) -> dict[str, dict[str, float]]:
-    """Min and median milliseconds and the query count of each URL."""
+    """For each URL: the query count, and over ``runs`` requests the min and median of the
+    wall time, of this process's CPU time (what a loaded machine's other processes do not
+    lengthen) and of the time spent waiting on the database's answers."""
     from django.db import connection
     from django.test import Client
 
     client = Client()
     out = {}
     for url in urls:
-        queries = []
+        queries: list[float] = []
 
-        def count(execute, sql, params, many, context, seen=queries):
-            seen.append(sql)
-            return execute(sql, params, many, context)
-
-        with connection.execute_wrapper(count):
-            response = client.get(url)
-        assert response.status_code == 200, (url, response.status_code)
-        times = []
-        for _ in range(runs):
+        def timed(execute, sql, params, many, context, seen=queries):
             started = time.perf_counter()
+            try:
+                return execute(sql, params, many, context)
+            finally:
+                seen.append(time.perf_counter() - started)
+
+        with connection.execute_wrapper(timed):
             response = client.get(url)
-            times.append((time.perf_counter() - started) * 1000)
-        out[url] = {"min": min(times), "median": statistics.median(times), "queries": len(queries)}
+            assert response.status_code == 200, (url, response.status_code)
+            count = len(queries)
+            wall, cpu, sql = [], [], []
+            for _ in range(runs):
+                queries.clear()
+                started, used = time.perf_counter(), time.process_time()
+                client.get(url)
+                wall.append((time.perf_counter() - started) * 1000)
+                cpu.append((time.process_time() - used) * 1000)
+                sql.append(sum(queries) * 1000)
+        out[url] = {"queries": count}
+        for name, values in (("wall", wall), ("cpu", cpu), ("sql", sql)):
+            out[url] |= {f"{name}_min": min(values), f"{name}_median": statistics.median(values)}
     return out
 
 
@@ -127,7 +139,7 @@ def fill(upto: int) -> None:
     places = [RatingHistory.objects.filter(bot_id=v.bot_id).count() for v in versions]
     record = real_record() if have < upto else {}
     short = {"result": {"scores": [0, 0]}}
-    started = time.perf_counter()
+    started, first = time.perf_counter(), have
     while have < upto:
         count = min(BATCH, upto - have)
         numbers = range(have, have + count)
@@ -169,7 +181,7 @@ def fill(upto: int) -> None:
             aggregates.add(totals)
         have += count
         if have % 100_000 == 0:
-            rate = (have - numbers[0]) / (time.perf_counter() - started)
+            rate = (have - first) / (time.perf_counter() - started)
             print(f"  filled {have} matches ({rate:.0f}/s in this run)", file=sys.stderr)
     kept = aggregates.kept()
     for k, version in enumerate(versions):
@@ -260,18 +272,24 @@ def main() -> None:
             if done.returncode:
                 sys.exit(f"the code before failed:\n{done.stderr}")
             before = json.loads(done.stdout.splitlines()[-1])
-        head = f"{'page':<44} {'q':>4} {'min':>7} {'median':>7}"
-        if before:
-            head += f"  | before: {'q':>4} {'min':>7} {'median':>7} {'ratio':>6}"
-        print(head)
+        print(f"{'':<40} {'this code':^29}" + (f" | {'the code before':^29}" if before else ""))
+        cells = f"{'q':>3} {'wall':>12} {'cpu':>6} {'sql':>6}"
+        print(f"{'page':<40} {cells}" + (f" | {cells} {'ratio':>6}" if before else ""))
         for url in listed:
-            a = now[url]
-            line = f"{url:<44} {a['queries']:>4} {a['min']:>7.1f} {a['median']:>7.1f}"
+            line = f"{url:<40} {row(now[url])}"
             if before:
-                b = before[url]
-                line += (f"  |         {b['queries']:>4} {b['min']:>7.1f} {b['median']:>7.1f} "
-                         f"{b['median'] / a['median']:>5.1f}x")  # fmt: skip
+                ratio = before[url]["wall_median"] / now[url]["wall_median"]
+                line += f" | {row(before[url])} {ratio:>5.1f}x"
             print(line, flush=True)
+    print(
+        "\nq: queries; wall: min/median ms; cpu: median ms of this process's CPU time; "
+        "sql: median ms waiting on the database; ratio: median wall time, before / this"
+    )
+
+
+def row(m: dict[str, float]) -> str:
+    wall = f"{m['wall_min']:.0f}/{m['wall_median']:.0f}"
+    return f"{m['queries']:>3} {wall:>12} {m['cpu_median']:>6.1f} {m['sql_median']:>6.1f}"
 
 
 if __name__ == "__main__":

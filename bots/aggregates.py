@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import QuerySet
 
 from bots.models import Match, MatchSeat, OpponentResult
 from games.registry import get_game
@@ -104,6 +105,16 @@ def record(match: Match, seats: Iterable[MatchSeat]) -> None:
     in the transaction that stores the match."""
     found = [Seat(s.bot_id, s.name, s.score) for s in seats]
     add(tally(found, higher_is_better(match.game)))
+
+
+def opponents_of(bot_id: int) -> QuerySet[OpponentResult]:
+    """A bot's results by opponent, the most met first, with each opponent bot's owner: what
+    its page and the API list, a page at a time."""
+    return (
+        OpponentResult.objects.filter(bot_id=bot_id)
+        .select_related("opponent__owner")
+        .order_by("-matches", "id")
+    )
 
 
 def tally_rows(rows: Iterable[tuple[int, str, int | None, str, float]]) -> Tally:

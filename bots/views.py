@@ -31,14 +31,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bots import uploads
+from bots import aggregates, uploads
 from bots.forms import LANGUAGE_TITLES, UploadForm
 from bots.models import (
     Bot,
     BotVersion,
     LeaderboardRow,
     MatchSeat,
-    OpponentResult,
     Rating,
     RatingHistory,
 )
@@ -496,12 +495,7 @@ def opponent_results(bot: Bot, page: str | None = None) -> Page:
     matches, wins, draws, losses (who scored better in the match, by the game's own
     direction) and each side's points, the most met first. They are kept as matches are
     stored (``bots.aggregates``): the page reads a few rows, not the bot's matches."""
-    rows = (
-        OpponentResult.objects.filter(bot=bot)
-        .select_related("opponent__owner")
-        .order_by("-matches", "id")
-    )
-    found = Paginator(rows, OPPONENTS_PER_PAGE).get_page(page)
+    found = Paginator(aggregates.opponents_of(bot.pk), OPPONENTS_PER_PAGE).get_page(page)
     found.object_list = [
         {
             "bot": row.opponent,

@@ -777,6 +777,13 @@ def test_the_bot_page_pages_back_through_older_matches_and_opponents(anonymous, 
         for html in (first, second)
     ]
     assert listed == [OPPONENTS_PER_PAGE, 2]
+    data = anonymous.get(f"/api/bots/{versions[0].bot_id}/").json()["opponents"]
+    assert (data["count"], data["pages"], len(data["results"])) == (52, 2, 50)
+    assert data["results"][0]["matches"] >= data["results"][-1]["matches"]
+    rest = anonymous.get(data["next"]).json()["opponents"]["results"]
+    assert len(rest) == 2 and {r["player"] for r in rest}.isdisjoint(
+        r["player"] for r in data["results"]
+    )
     assert 'href="?opponents=2#opponents-title"' in first
 
 
