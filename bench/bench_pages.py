@@ -2,7 +2,7 @@
 another checkout's (the code before) on the same database.
 
     eval "$(.venv/bin/python -m cardsite.localservices start --dir /tmp/svc --state /tmp/svc.json)"
-    .venv/bin/python bench/bench_pages.py --sizes 1000 100000 1000000 --runs 7 --before /work/main
+    .venv/bin/python bench/bench_pages.py --sizes 1000 100000 1000000 --runs 7 --before ../main
 
 It fills the database DATABASE_URL names (SQLite in a temporary folder without it) through
 the models, in batches (``bulk_create``): 20 RPS Poker bots of four owners meeting in round
@@ -11,7 +11,9 @@ with its two seats, both bots' rating updates and the results by opponent
 (``bots.aggregates.add``, the function storing a result calls), and the bots' ratings and
 leaderboard rows. One match in 5,000 carries a real match record (played by the built-in
 bots), the others a short one: the match pages measured are of real ones. Filling goes on
-from what is there, so a second run with a larger size adds only the difference.
+from what is there, so a second run with a larger size adds only the difference; give it a
+database of its own (a ``CREATE DATABASE bench_pages`` on the server localservices started,
+and that name in DATABASE_URL).
 
 At each size it requests every page and endpoint through Django's test client, ``--runs``
 times after one warm-up request, and prints the min and median server time (the whole
