@@ -465,6 +465,9 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
 
 
 def _history_table(history: Sequence[RatingHistory]) -> list[dict[str, Any]]:
+    """The latest CHART_TABLE_ROWS updates, newest first, their numbers written out here:
+    a hundred rows through the template's ``floatformat`` cost the page more than all its
+    queries."""
     rows = []
     start = max(0, len(history) - CHART_TABLE_ROWS)
     for n in range(len(history) - 1, start - 1, -1):
@@ -475,8 +478,9 @@ def _history_table(history: Sequence[RatingHistory]) -> list[dict[str, Any]]:
             {
                 "n": n + 1,
                 "entry": h,
-                "conservative": after,
-                "change": after - before,
+                "conservative": f"{after:.2f}",
+                "change": f"{after - before:+.2f}",
+                "mu_sigma": f"{h.mu:.2f} ± {h.sigma:.2f}",
             }
         )
     return rows
