@@ -67,7 +67,8 @@ def main() -> None:
         RatingHistory.objects.bulk_create(
             (
                 RatingHistory(bot=bot, mu=25 + n * 1e-4, sigma=8 - n * 1e-5,
-                              mu_before=25 + (n - 1) * 1e-4, sigma_before=8 - (n - 1) * 1e-5)
+                              mu_before=25 + (n - 1) * 1e-4, sigma_before=8 - (n - 1) * 1e-5,
+                              number=n)
                 for n in range(made + 1, size + 1)
             ),
             batch_size=5_000,

@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Max, Q
 from django.utils import timezone
 
+from bots import aggregates
 from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
 from bots.playing import Entry, Played, ProcessCache, play
 from bots.ratings import lock_ledger, rate_pending
@@ -481,7 +482,7 @@ def store_result(held: Claim, played: Played) -> Match | None:
             duration_s=played.duration_s,
             worker=held.worker,
         )
-        MatchSeat.objects.bulk_create(
+        seats = MatchSeat.objects.bulk_create(
             MatchSeat(
                 match=match,
                 seat=seat,
@@ -494,6 +495,7 @@ def store_result(held: Claim, played: Played) -> Match | None:
             )
             for seat, (version, report) in enumerate(zip(versions, played.seats, strict=True))
         )
+        aggregates.record(match, seats)
         MatchJob.objects.filter(pk=job.pk).update(
             status=MatchJob.DONE, finished=timezone.now(), lease_until=None, error=""
         )

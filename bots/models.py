@@ -186,6 +186,8 @@ class Match(models.Model):
     class Meta:
         ordering = ["-played"]
         verbose_name_plural = "matches"
+        #: a tournament's latest matches without sorting all of them
+        indexes = [models.Index(fields=["tournament", "-id"], name="match_tournament_latest")]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.game})"
@@ -221,6 +223,8 @@ class MatchSeat(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat")]
         ordering = ["match", "seat"]
+        #: a bot's latest matches (and the ones before a given match) without sorting all
+        indexes = [models.Index(fields=["bot", "-match"], name="seat_bot_latest")]
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}: {self.label}"
@@ -233,6 +237,41 @@ class MatchSeat(models.Model):
     @property
     def is_bot(self) -> bool:
         return self.bot_id is not None
+
+
+class OpponentResult(models.Model):
+    """A bot's results against one opponent, kept up to date as matches are stored
+    (``bots.aggregates.record``): the bot page reads these instead of every match."""
+
+    bot = models.ForeignKey(Bot, models.CASCADE, related_name="opponent_results")
+    #: who the opponent is, unique per bot: ``bot:<id>`` or ``name:<name shown>`` (a person,
+    #: a guest or a built-in bot at a live table)
+    key = models.CharField(max_length=100)
+    opponent = models.ForeignKey(
+        Bot, models.CASCADE, related_name="results_against", null=True, blank=True
+    )
+    #: the opponent's name when it is not a bot
+    name = models.CharField(max_length=80, blank=True)
+    matches = models.PositiveIntegerField(default=0)
+    #: who scored better in the match, by the game's own direction
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    points_for = models.FloatField(default=0)
+    points_against = models.FloatField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "key"], name="one_result_per_opponent")
+        ]
+        indexes = [models.Index(fields=["bot", "-matches", "id"], name="opponent_results_order")]
+
+    def __str__(self) -> str:
+        return f"{self.bot} against {self.key}: {self.wins}-{self.draws}-{self.losses}"
+
+    @property
+    def label(self) -> str:
+        return self.opponent.label if self.opponent_id is not None else self.name
 
 
 class Rating(models.Model):
@@ -256,6 +295,9 @@ class Rating(models.Model):
 class RatingHistory(models.Model):
     bot = models.ForeignKey(Bot, models.CASCADE, related_name="rating_history")
     match = models.ForeignKey(Match, models.CASCADE, related_name="rating_changes", null=True)
+    #: its place in the bot's history (1 for the first update): the bot page reads the rows
+    #: its chart draws by place, whatever the length of the history
+    number = models.PositiveIntegerField()
     mu = models.FloatField()
     sigma = models.FloatField()
     mu_before = models.FloatField()
@@ -265,6 +307,7 @@ class RatingHistory(models.Model):
     class Meta:
         ordering = ["bot", "id"]
         verbose_name_plural = "rating history"
+        indexes = [models.Index(fields=["bot", "number"], name="history_bot_number")]
 
     def __str__(self) -> str:
         return f"{self.bot}: {self.mu_before:.2f} -> {self.mu:.2f}"

@@ -135,10 +135,11 @@ def _sign(game: str) -> int:
 
 def _update(match: Match, bot: Bot, rating: Rating, mu: float, sigma: float) -> None:
     RatingHistory.objects.create(
-        bot=bot, match=match, mu=mu, sigma=sigma, mu_before=rating.mu, sigma_before=rating.sigma
-    )
+        bot=bot, match=match, mu=mu, sigma=sigma, mu_before=rating.mu, sigma_before=rating.sigma,
+        number=rating.matches + 1,  # a bot's history counts its rated matches
+    )  # fmt: skip
     Rating.objects.filter(pk=rating.pk).update(mu=mu, sigma=sigma, matches=F("matches") + 1)
-    rating.mu, rating.sigma = mu, sigma
+    rating.mu, rating.sigma, rating.matches = mu, sigma, rating.matches + 1
 
 
 def rate_match(match: Match) -> None:

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Page, Paginator
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
@@ -30,9 +31,16 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bots import uploads
+from bots import aggregates, uploads
 from bots.forms import LANGUAGE_TITLES, UploadForm
-from bots.models import Bot, BotVersion, LeaderboardRow, MatchSeat, Rating, RatingHistory
+from bots.models import (
+    Bot,
+    BotVersion,
+    LeaderboardRow,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+)
 from bots.ratings import format_of, ranking_measure
 from games.registry import get_game
 
@@ -40,6 +48,8 @@ from games.registry import get_game
 REQUEST_OVERHEAD = 64 * 1024
 #: how many recent matches the bot page lists
 RECENT_MATCHES = 20
+#: how many opponents a page of the bot's results by opponent lists
+OPPONENTS_PER_PAGE = 50
 #: how many points the rating chart draws at most (a long history is thinned evenly)
 CHART_POINTS = 300
 #: how many rating updates the chart's data table lists (the newest)
@@ -353,30 +363,38 @@ def chart_positions(count: int) -> list[int]:
 
 class HistoryRows(Sequence[RatingHistory]):
     """A bot's rating history by position, oldest first, reading only the rows a page asks
-    for: their ids first (one light query over an index), then the rows of
-    :meth:`load`'s positions (one more). A bot with 100,000 rated matches costs the page
-    a few hundred rows, not 100,000."""
+    for: its length from the last row (one index probe), then the rows of :meth:`load`'s
+    positions by their place in the history (``number``, one more query over an index). A
+    bot with a million rated matches costs the page a few hundred rows, as one with a
+    thousand does."""
 
     def __init__(self, bot: Bot) -> None:
-        found = RatingHistory.objects.filter(bot=bot).order_by("id").values_list("id", flat=True)
-        self.ids = list(found)
+        self.bot = bot
+        last = RatingHistory.objects.filter(bot=bot).order_by("-number").values("number")
+        self.count = next(iter(last[:1]), {"number": 0})["number"]
         self.rows: dict[int, RatingHistory] = {}
 
     def load(self, positions: Iterable[int]) -> None:
-        wanted = {self.ids[p] for p in positions if 0 <= p < len(self.ids)}
-        fields = ("mu", "sigma", "mu_before", "sigma_before", "match_id", "created")
-        self.rows |= RatingHistory.objects.only(*fields).in_bulk(wanted - set(self.rows))
+        wanted = {p + 1 for p in positions if 0 <= p < self.count} - set(self.rows)
+        if not wanted:
+            return
+        fields = ("number", "mu", "sigma", "mu_before", "sigma_before", "match_id", "created")
+        found = RatingHistory.objects.filter(bot=self.bot, number__in=wanted).order_by()
+        self.rows |= {row.number: row for row in found.only(*fields)}
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return self.count
 
     def __getitem__(self, position):  # type: ignore[override]
         if isinstance(position, slice):
             return [self[p] for p in range(*position.indices(len(self)))]
-        row_id = self.ids[position]
-        if row_id not in self.rows:
-            self.load([position if position >= 0 else len(self) + position])
-        return self.rows[row_id]
+        if position < 0:
+            position += self.count
+        if not 0 <= position < self.count:
+            raise IndexError(position)
+        if position + 1 not in self.rows:
+            self.load([position])
+        return self.rows[position + 1]
 
 
 def page_history(bot: Bot) -> HistoryRows:
@@ -447,6 +465,9 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
 
 
 def _history_table(history: Sequence[RatingHistory]) -> list[dict[str, Any]]:
+    """The latest CHART_TABLE_ROWS updates, newest first, their numbers written out here:
+    a hundred rows through the template's ``floatformat`` cost the page more than all its
+    queries."""
     rows = []
     start = max(0, len(history) - CHART_TABLE_ROWS)
     for n in range(len(history) - 1, start - 1, -1):
@@ -457,8 +478,9 @@ def _history_table(history: Sequence[RatingHistory]) -> list[dict[str, Any]]:
             {
                 "n": n + 1,
                 "entry": h,
-                "conservative": after,
-                "change": after - before,
+                "conservative": f"{after:.2f}",
+                "change": f"{after - before:+.2f}",
+                "mu_sigma": f"{h.mu:.2f} ± {h.sigma:.2f}",
             }
         )
     return rows
@@ -472,54 +494,51 @@ def _higher_is_better(game: str) -> bool:
     return fmt is None or fmt.higher_is_better
 
 
-def opponent_results(bot: Bot) -> list[dict[str, Any]]:
-    """Per opponent met (a bot, or a person at a live table): matches, wins, draws, losses
-    (who scored better in the match, by the game's own direction) and each side's points."""
-    better = 1 if _higher_is_better(bot.game) else -1
-    mine = dict(MatchSeat.objects.filter(bot=bot).values_list("match_id", "score"))
-    if not mine:
-        return []
-    theirs = (
-        MatchSeat.objects.filter(match_id__in=MatchSeat.objects.filter(bot=bot).values("match_id"))
-        .exclude(bot=bot)
-        .values_list("match_id", "bot_id", "name", "score")
-    )
-    tally: dict[tuple[int | None, str], dict[str, float]] = defaultdict(
-        lambda: {"matches": 0, "wins": 0, "draws": 0, "losses": 0, "for": 0.0, "against": 0.0}
-    )
-    for match_id, other, name, score in theirs:
-        my_score = mine.get(match_id)
-        if my_score is None:  # stored by a worker between the two queries: next time
-            continue
-        entry = tally[(other, "" if other is not None else name)]
-        entry["matches"] += 1
-        entry["for"] += my_score
-        entry["against"] += score
-        diff = better * (my_score - score)
-        entry["wins" if diff > 0 else "losses" if diff < 0 else "draws"] += 1
-    bots = Bot.objects.select_related("owner").in_bulk([pk for pk, _ in tally if pk is not None])
-    rows = []
-    for (pk, name), entry in tally.items():
-        if pk is None:
-            rows.append({"bot": None, "label": name or "a player", **entry})
-        elif pk in bots:
-            rows.append({"bot": bots[pk], "label": bots[pk].label, **entry})
-    rows.sort(key=lambda r: (-r["matches"], r["label"]))
-    return rows
+def opponent_results(bot: Bot, page: str | None = None) -> Page:
+    """One page of the bot's results per opponent met (a bot, or a person at a live table):
+    matches, wins, draws, losses (who scored better in the match, by the game's own
+    direction) and each side's points, the most met first. They are kept as matches are
+    stored (``bots.aggregates``): the page reads a few rows, not the bot's matches."""
+    found = Paginator(aggregates.opponents_of(bot.pk), OPPONENTS_PER_PAGE).get_page(page)
+    found.object_list = [
+        {
+            "bot": row.opponent,
+            "label": row.label or "a player",
+            "matches": row.matches,
+            "wins": row.wins,
+            "draws": row.draws,
+            "losses": row.losses,
+            "for": row.points_for,
+            "against": row.points_against,
+        }
+        for row in found.object_list
+    ]
+    return found
 
 
-def recent_matches(bot: Bot, *, with_private: bool) -> list[dict[str, Any]]:
-    """The bot's latest matches: its score, the others at the table and where it finished.
-    Faults and stderr are included only ``with_private`` (for the owner)."""
+def before_match(request: HttpRequest) -> int | None:
+    """The ``?before=<match id>`` of a page of older matches, if it is a number."""
+    value = request.GET.get("before", "")
+    return int(value) if value.isdigit() else None
+
+
+def recent_matches(
+    bot: Bot, *, with_private: bool, before: int | None = None, count: int = RECENT_MATCHES
+) -> list[dict[str, Any]]:
+    """The bot's latest matches (stored before match ``before``, if given), newest first:
+    its score, the others at the table and where it finished. Faults and stderr are
+    included only ``with_private`` (for the owner). Matches go by the order they were
+    stored (their id), which an index of the bot's seats keeps: the first page and the
+    thousandth cost the same. Asks for ``count`` rows; one more says whether there are
+    older ones."""
     better = 1 if _higher_is_better(bot.game) else -1
     fields = ["match_id", "seat", "score", "version__number", "match__played"]
     if with_private:
         fields += ["fault_kind", "fault_reason", "stderr"]
-    seats = list(
-        MatchSeat.objects.filter(bot=bot)
-        .order_by("-match__played", "-match_id")
-        .values(*fields)[:RECENT_MATCHES]
-    )
+    mine = MatchSeat.objects.filter(bot=bot)
+    if before is not None:
+        mine = mine.filter(match_id__lt=before)
+    seats = list(mine.order_by("-match_id").values(*fields)[:count])
     others: dict[int, list[MatchSeat]] = defaultdict(list)
     table = (
         MatchSeat.objects.filter(match_id__in=[s["match_id"] for s in seats])
@@ -561,6 +580,9 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
     if fmt is not None and row is not None and row.score:
         columns = [(column.title, column.show(row.score)) for column in fmt.columns()]
     history = page_history(bot)
+    before = before_match(request)
+    # one more than shown says whether there are older ones
+    recent = recent_matches(bot, with_private=is_owner, before=before, count=RECENT_MATCHES + 1)
     context = {
         "bot": bot,
         "is_owner": is_owner,
@@ -576,7 +598,9 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "chart": rating_chart(history),
         "history": _history_table(history),
         "history_total": len(history),
-        "opponents": opponent_results(bot),
-        "recent": recent_matches(bot, with_private=is_owner),
+        "opponents": opponent_results(bot, request.GET.get("opponents")),
+        "recent": recent[:RECENT_MATCHES],
+        "before": before,
+        "older": recent[RECENT_MATCHES - 1]["match_id"] if len(recent) > RECENT_MATCHES else None,
     }
     return render(request, "bots/bot.html", context)

@@ -22,7 +22,16 @@ from django.utils.decorators import decorator_from_middleware
 from django.utils.http import http_date
 from django.views.decorators.csrf import csrf_exempt
 
-from bots.models import Bot, BotVersion, LeaderboardRow, Match, MatchSeat, Tournament
+from bots import aggregates
+from bots.models import (
+    Bot,
+    BotVersion,
+    LeaderboardRow,
+    Match,
+    MatchSeat,
+    OpponentResult,
+    Tournament,
+)
 from bots.ratings import ranked_by, ranked_rows, ranking_measure
 from games.registry import GameSpec, game_slugs, get_game
 from games.views import contract, cross_table, recent_results, tournament_progress
@@ -65,9 +74,12 @@ def api_view(view: Callable[..., dict[str, Any]]) -> Callable[..., HttpResponse]
     return csrf_exempt(conditional(wrapped))
 
 
-def paginate(request: HttpRequest, items: QuerySet | list, show: Callable) -> dict[str, Any]:
+def paginate(
+    request: HttpRequest, items: QuerySet | list, show: Callable, parameter: str = "page"
+) -> dict[str, Any]:
+    """One page of ``items`` (``?page=N``, or the ``parameter`` named) as the API lists."""
     paginator = Paginator(items, PAGE_SIZE)
-    number = request.GET.get("page", "1")
+    number = request.GET.get(parameter, "1")
     try:
         page = paginator.page(number)
     except (PageNotAnInteger, EmptyPage):
@@ -75,7 +87,7 @@ def paginate(request: HttpRequest, items: QuerySet | list, show: Callable) -> di
 
     def link(n: int) -> str:
         query = request.GET.copy()
-        query["page"] = str(n)
+        query[parameter] = str(n)
         return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
     return {
@@ -200,12 +212,21 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         "number", "status", "created", "validated", "bot_id"
     )
     row = LeaderboardRow.objects.filter(bot=found).first()
-    seats = (
-        MatchSeat.objects.filter(bot=found)
-        .select_related("match", "version")
+    # newest first by the order they were stored (an index of the bot's seats): flat however
+    # many matches the bot has; ?before=<match id> pages back, one more row says if there is
+    mine = MatchSeat.objects.filter(bot=found)
+    before = request.GET.get("before", "")
+    if before:
+        if not before.isdigit():
+            raise NotFound(f"no matches before {before!r} (a match id is a number)")
+        mine = mine.filter(match_id__lt=int(before))
+    seats = list(
+        mine.select_related("match", "version")
         .only("seat", "score", "fault_kind", "match__played", "match__game", "version__number")
-        .order_by("-match__played", "-match_id")[:BOT_RECENT_MATCHES]
+        .order_by("-match_id")[: BOT_RECENT_MATCHES + 1]
     )
+    older = seats[BOT_RECENT_MATCHES - 1].match_id if len(seats) > BOT_RECENT_MATCHES else None
+    seats = seats[:BOT_RECENT_MATCHES]
     return _bot_ref(found) | {
         "game": found.game,
         "language": found.language,
@@ -246,6 +267,26 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
             }
             for s in seats
         ],
+        "older_matches": None
+        if older is None
+        else request.build_absolute_uri(f"/api/bots/{found.pk}/?before={older}"),
+        # kept as matches are stored (bots.aggregates): a page of rows, however many matches
+        "opponents": paginate(
+            request, aggregates.opponents_of(found.pk), _opponent_json, parameter="opponents"
+        ),
+    }
+
+
+def _opponent_json(row: OpponentResult) -> dict[str, Any]:
+    return {
+        "opponent": _bot_ref(row.opponent) if row.opponent is not None else None,
+        "player": row.label,
+        "matches": row.matches,
+        "won": row.wins,
+        "drawn": row.draws,
+        "lost": row.losses,
+        "points_for": row.points_for,
+        "points_against": row.points_against,
     }
 
 

@@ -272,7 +272,9 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
 
 
 def recent_results(tournament: Tournament, limit: int = RECENT_RESULTS) -> list[dict[str, Any]]:
-    matches = list(Match.objects.filter(tournament=tournament).order_by("-played", "-pk")[:limit])
+    # newest first by the order they were stored: an index of the tournament's matches
+    # serves it, without sorting them all
+    matches = list(Match.objects.filter(tournament=tournament).order_by("-pk")[:limit])
     seats = _seats_of([m.pk for m in matches])
     return [
         {

@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.utils import timezone
 
+from bots import aggregates
 from bots.models import BotVersion, Match, MatchSeat
 from bots.playing import Entry
 from games.engine import untrusted
@@ -332,6 +333,7 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
         for n, (seat, report) in enumerate(zip(facts.seats, finish.played.seats, strict=True))
     ]
     MatchSeat.objects.bulk_create(rows)
+    aggregates.record(match, rows)
     Table.objects.filter(pk=facts.table_id).update(
         state=Table.FINISHED, finished=timezone.now(), match=match
     )

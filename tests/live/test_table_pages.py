@@ -302,8 +302,9 @@ def test_a_finished_table_is_stored_with_who_sat_where_from_the_facts_kept_at_it
         [Entry(name="ann", builtin="simple"), Entry(name="x", builtin="strong")],
         seed=table.seed,
     )
-    # the match, its seats, the table (and a savepoint around them): nothing is read again
-    with django_assert_max_num_queries(5):
+    # the match, its seats, the bot's results against the person, the table (and a savepoint
+    # around them): nothing is read again
+    with django_assert_max_num_queries(6):
         link = tables.store_finish(facts, Finish(played))
     table.refresh_from_db()
     assert table.state == Table.FINISHED and link["match"] == table.match_id

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
-from bots import competition
+from bots import aggregates, competition
 from bots.models import (
     Bot,
     BotVersion,
@@ -23,14 +23,18 @@ from bots.models import (
     Match,
     MatchJob,
     MatchSeat,
+    OpponentResult,
     Rating,
     RatingHistory,
     Tournament,
 )
+from bots.playing import Entry, play
 from bots.ratings import NEW_VERSION_SIGMA
 from bots.uploads import activate
 from bots.views import CHART_POINTS, rating_chart, request_limit
 from bots.worker import Options, Worker
+from games.live import tables
+from games.live.host import Finish
 from games.registry import get_game
 
 
@@ -530,7 +534,7 @@ def test_it_shows_a_bots_rating_history_results_and_recent_matches(anonymous, al
     assert 'role="img" aria-labelledby="chart-title chart-desc"' in html
     assert "Over 4 rated matches the rating (mu - 3 sigma) went from" in html
     history = list(RatingHistory.objects.filter(bot=mine.bot))
-    assert len(history) == 4
+    assert [entry.number for entry in history] == [1, 2, 3, 4]  # its place, as it was rated
     for entry in history:
         assert f'href="/matches/{entry.match_id}/"' in html
     # Results against the opponent, from the matches played.
@@ -589,11 +593,12 @@ def test_it_counts_results_in_the_games_direction_and_lists_people_met(anonymous
     }
     for seed, (my_points, their_points) in enumerate([(0, 7), (3, 3), (9, 1)]):
         match = Match.objects.create(game="last-card", seed=seed, record={})
-        for seat, (bot, points) in enumerate([(mine, my_points), (theirs, their_points)]):
-            MatchSeat.objects.create(
-                match=match, seat=seat, bot=bot, version=versions[bot.pk], score=points
-            )
-        MatchSeat.objects.create(match=match, seat=2, name="carol", score=5)
+        seats = [
+            MatchSeat(match=match, seat=seat, bot=bot, version=versions[bot.pk], score=points)
+            for seat, (bot, points) in enumerate([(mine, my_points), (theirs, their_points)])
+        ]
+        seats.append(MatchSeat(match=match, seat=2, name="carol", score=5))
+        aggregates.record(match, MatchSeat.objects.bulk_create(seats))
     html = page(anonymous.get(f"/bots/{mine.pk}/"))
     against = html[html.index('id="opponents-title"') : html.index('id="recent-title"')]
     cells = r"\s*<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>"
@@ -606,36 +611,180 @@ def test_it_counts_results_in_the_games_direction_and_lists_people_met(anonymous
     assert 'href="/bots/None/"' not in html
 
 
-def test_results_by_opponent_ignore_a_match_stored_while_the_page_is_read(alice, bob, monkeypatch):
-    """A worker may store a match between the page's two queries (the bot's seats, then the
-    others of those matches): the new match waits for the next visit, the page still shows."""
-    from bots import views
+def store_at_a_table(game: str, person: User, versions: list[BotVersion], seed: int) -> None:
+    """A live table of ``person`` against ``versions``, played by built-in bots for speed and
+    stored the way a table's host stores it."""
+    choices = ["me", *(f"bot:{v.pk}" for v in versions)]
+    table = tables.create_table(game, tables.Person(person), choices)
+    _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
+    builtins = get_game(game).builtin_names
+    entries = [Entry(name=f"seat {n}", builtin=builtins[(seed + n) % len(builtins)])
+               for n in range(len(choices))]  # fmt: skip
+    tables.store_finish(facts, Finish(play(get_game(game), entries, seed=seed)))
 
+
+def test_results_by_opponent_are_kept_equal_to_a_recount_of_every_stored_match(alice, bob):
+    """Matches stored by the worker (rated, between bots) and by live tables (a person with
+    one bot, or with three at Last Card, where a lower score is better): the kept totals
+    are what counting every stored seat gives, and the page shows them."""
     mine = make_active(alice, "counter", builtin_code("strong"))
-    make_active(bob, "steady", builtin_code("simple"))
+    theirs = make_active(bob, "steady", builtin_code("simple"))
     competition.start_round_robin("rps-poker", 2, seed=5)
     worker = Worker(Options(validate=False), name="test-worker")
-    assert worker.step() is True  # one match now; the next one "while the page reads"
-    real = views.MatchSeat.objects.filter
-    calls = {"n": 0}
+    assert worker.step() is True
+    carol = User.objects.create_user("carol", password="x" * 12)
+    store_at_a_table("rps-poker", carol, [mine], seed=3)
+    assert worker.run(batch=True) == 3
+    store_at_a_table("rps-poker", carol, [theirs], seed=4)
+    cards = get_game("last-card")
+    players = []
+    for owner, name in ((alice, "shedder"), (bob, "hoarder"), (carol, "middler")):
+        bot = Bot.objects.create(owner=owner, game="last-card", name=name, language="python")
+        code = cards.builtin_path(cards.builtin_names[0]).read_text() + f"# {name}\n"
+        players.append(BotVersion.objects.create(
+            bot=bot, number=1, code=code, checksum=BotVersion.checksum_of(code),
+            status=BotVersion.ACTIVE))  # fmt: skip
+    for seed in range(3):
+        store_at_a_table("last-card", alice, players, seed=seed)
+    kept = aggregates.kept()
+    assert kept == aggregates.recount()
+    assert kept[(mine.bot_id, f"bot:{theirs.bot_id}")][0] == 4
+    assert kept[(mine.bot_id, "name:carol")][0] == 1
+    assert kept[(players[0].bot_id, "name:alice")][0] == 3
+    assert sum(v[0] for (b, _), v in kept.items() if b == players[1].bot_id) == 9
+    # every pair at a table of four: a bot's wins, draws and losses add up to its matches
+    assert all(v[1] + v[2] + v[3] == v[0] for v in kept.values())
+    html = page(Client().get(f"/bots/{mine.bot_id}/"))
+    against = html[html.index('id="opponents-title"') : html.index('id="recent-title"')]
+    assert re.search(rf'<a href="/bots/{theirs.bot_id}/">bob/steady</a></th>\s*<td>4</td>', against)
+    assert re.search(r'carol <span class="muted">\(a person\)</span></th>\s*<td>1</td>', against)
 
-    def filter_then_store(*args, **kwargs):
-        calls["n"] += 1
-        found = real(*args, **kwargs)
-        if calls["n"] == 1:  # the bot's own seats, read before the worker stores another
-            seats = list(found.values_list("match_id", "score"))
-            assert worker.step() is True
 
-            class Read:
-                def values_list(self, *fields):
-                    return seats
+def test_the_fill_migration_counts_the_matches_stored_before_it(alice, bob):
+    """The migration that brings the totals in fills them from the matches already stored,
+    and numbers each bot's rating updates in the order they were written."""
+    import importlib
 
-            return Read()
-        return found
+    from django.apps import apps
 
-    monkeypatch.setattr(views.MatchSeat.objects, "filter", filter_then_store)
-    rows = views.opponent_results(mine.bot)
-    assert [(r["label"], r["matches"]) for r in rows] == [("bob/steady", 1)]
+    migration = importlib.import_module("bots.migrations.0008_fill_opponent_results")
+    fill, number = migration.fill, migration.number
+    make_active(alice, "counter", builtin_code("strong"))
+    make_active(bob, "steady", builtin_code("simple"))
+    competition.start_round_robin("rps-poker", 2, seed=5)
+    assert Worker(Options(validate=False), name="test-worker").run(batch=True) == 4
+    before = aggregates.kept()
+    OpponentResult.objects.all().delete()
+    fill(apps, None)
+    assert aggregates.kept() == before == aggregates.recount() != {}
+    places = dict(RatingHistory.objects.values_list("id", "number"))
+    assert sorted(places.values()) == [1, 1, 2, 2, 3, 3, 4, 4]
+    RatingHistory.objects.update(number=0)
+
+    class Editor:  # what the step uses of a schema editor (SQLite's opens no transaction)
+        quote_name = staticmethod(connection.ops.quote_name)
+
+        def execute(self, sql: str) -> None:
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+
+    number(apps, Editor())
+    assert dict(RatingHistory.objects.values_list("id", "number")) == places
+
+
+def seed_matches(bots: list[Bot], versions: list[BotVersion], count: int, start: int) -> None:
+    """``count`` two-seat matches between the first bot and the others in turn, with rating
+    updates, stored through the models and the totals' function, as a worker stores them."""
+    for n in range(start, start + count):
+        other = 1 + n % (len(bots) - 1)
+        match = Match.objects.create(game="rps-poker", seed=n, record={}, rated=True)
+        seats = MatchSeat.objects.bulk_create(
+            MatchSeat(match=match, seat=seat, bot=bots[k], version=versions[k], score=score)
+            for seat, (k, score) in enumerate([(0, n % 3), (other, 1)])
+        )
+        aggregates.record(match, seats)
+        for k in (0, other):
+            number = RatingHistory.objects.filter(bot=bots[k]).count() + 1
+            RatingHistory.objects.create(bot=bots[k], match=match, mu=25, sigma=8,
+                                         mu_before=25, sigma_before=8, number=number)  # fmt: skip
+
+
+def test_the_bot_page_and_its_api_ask_as_many_queries_at_a_hundred_matches_as_at_ten(
+    anonymous, alice, bob
+):
+    versions = [make_active(alice if k == 0 else bob, f"b{k}", bot_code()) for k in range(4)]
+    bots = [v.bot for v in versions]
+    counts = []
+    for start, size in ((0, 10), (10, 100)):
+        seed_matches(bots, versions, size - start, start=start)
+        assert Match.objects.count() == size
+        sizes = []
+        older = Match.objects.order_by("-pk")[3].pk
+        pages = [
+            f"/bots/{bots[0].pk}/",
+            f"/api/bots/{bots[0].pk}/",
+            f"/bots/{bots[0].pk}/?before={older}",
+        ]
+        for url in pages:
+            queries = []
+
+            def count(execute, sql, params, many, context, seen=queries):
+                seen.append(sql)
+                return execute(sql, params, many, context)
+
+            with connection.execute_wrapper(count):
+                assert anonymous.get(url).status_code == 200
+            sizes.append(len(queries))
+        counts.append(sizes)
+    assert counts[0] == counts[1] and min(counts[0]) > 3
+
+
+def test_the_bot_page_pages_back_through_older_matches_and_opponents(anonymous, alice, bob):
+    from bots.views import OPPONENTS_PER_PAGE, RECENT_MATCHES
+
+    versions = [make_active(alice if k == 0 else bob, f"b{k}", bot_code()) for k in range(3)]
+    seed_matches([v.bot for v in versions], versions, RECENT_MATCHES + 5, start=0)
+    ids = list(Match.objects.order_by("-pk").values_list("pk", flat=True))
+    html = page(anonymous.get(f"/bots/{versions[0].bot_id}/"))
+    recent = html[html.index('id="recent-title"') : html.index('id="versions-title"')]
+    assert re.findall(r'<td><a href="/matches/(\d+)/">', recent) == [
+        str(pk) for pk in ids[:RECENT_MATCHES]
+    ]
+    older = re.search(r'href="\?before=(\d+)#recent-title"', recent)
+    assert older is not None and int(older[1]) == ids[RECENT_MATCHES - 1]
+    html = page(anonymous.get(f"/bots/{versions[0].bot_id}/?before={older[1]}"))
+    recent = html[html.index('id="recent-title"') : html.index('id="versions-title"')]
+    assert re.findall(r'<td><a href="/matches/(\d+)/">', recent) == [
+        str(pk) for pk in ids[RECENT_MATCHES:]
+    ]
+    assert "?before=" not in recent
+    data = anonymous.get(f"/api/bots/{versions[0].bot_id}/").json()
+    assert [m["id"] for m in data["recent_matches"]] == ids[:20]
+    data = anonymous.get(data["older_matches"]).json()
+    assert [m["id"] for m in data["recent_matches"]] == ids[20:] and data["older_matches"] is None
+    assert anonymous.get(f"/api/bots/{versions[0].bot_id}/?before=x").status_code == 404
+    # more opponents than a page holds: a second page lists the rest
+    carol = User.objects.create_user("carol", password="x" * 12)
+    extra = [
+        make_active(carol, f"c{k}", bot_code()) for k in range(OPPONENTS_PER_PAGE)
+    ]  # fmt: skip
+    seed_matches([versions[0].bot, *(v.bot for v in extra)], [versions[0], *extra], 50, start=99)
+    first = page(anonymous.get(f"/bots/{versions[0].bot_id}/"))
+    second = page(anonymous.get(f"/bots/{versions[0].bot_id}/?opponents=2"))
+    row = r'<tr>\s*<th scope="row"><a href="/bots/'
+    listed = [
+        len(re.findall(row, html.split('id="recent-title"')[0].split('id="opponents-title"')[1]))
+        for html in (first, second)
+    ]
+    assert listed == [OPPONENTS_PER_PAGE, 2]
+    data = anonymous.get(f"/api/bots/{versions[0].bot_id}/").json()["opponents"]
+    assert (data["count"], data["pages"], len(data["results"])) == (52, 2, 50)
+    assert data["results"][0]["matches"] >= data["results"][-1]["matches"]
+    rest = anonymous.get(data["next"]).json()["opponents"]["results"]
+    assert len(rest) == 2 and {r["player"] for r in rest}.isdisjoint(
+        r["player"] for r in data["results"]
+    )
+    assert 'href="?opponents=2#opponents-title"' in first
 
 
 def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, alice):
@@ -646,7 +795,7 @@ def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, a
     version = make_active(alice, "counter", bot_code())
     RatingHistory.objects.bulk_create(
         RatingHistory(bot=version.bot, mu=25 + n * 0.01, sigma=8 - n * 0.001,
-                      mu_before=25 + (n - 1) * 0.01, sigma_before=8 - (n - 1) * 0.001)
+                      mu_before=25 + (n - 1) * 0.01, sigma_before=8 - (n - 1) * 0.001, number=n)
         for n in range(1, 3001)
     )  # fmt: skip
     whole = list(RatingHistory.objects.filter(bot=version.bot).order_by("id"))

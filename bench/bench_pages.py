@@ -1,0 +1,298 @@
+"""Every page and API endpoint as the number of stored matches grows, this code beside
+another checkout's (the code before) on the same database.
+
+    eval "$(.venv/bin/python -m cardsite.localservices start --dir /tmp/svc --state /tmp/svc.json)"
+    .venv/bin/python bench/bench_pages.py --sizes 1000 100000 1000000 --runs 7 --before ../main
+
+It fills the database DATABASE_URL names (SQLite in a temporary folder without it) through
+the models, in batches (``bulk_create``): 20 RPS Poker bots of four owners meeting in round
+robins of 190 matches (one tournament each, every bot in a tenth of all matches), each match
+with its two seats, both bots' rating updates and the results by opponent
+(``bots.aggregates.add``, the function storing a result calls), and the bots' ratings and
+leaderboard rows. One match in 5,000 carries a real match record (played by the built-in
+bots), the others a short one: the match pages measured are of real ones. Filling goes on
+from what is there, so a second run with a larger size adds only the difference; give it a
+database of its own (a ``CREATE DATABASE bench_pages`` on the server localservices started,
+and that name in DATABASE_URL).
+
+At each size it requests every page and endpoint through Django's test client, ``--runs``
+times after one warm-up request, and prints the min and median server time (the whole
+request in this process: middleware, views, queries, templates), of this process's CPU time
+(steadier than the wall time on a machine others load) and of the time waiting on the
+database, and the number of SQL queries; with ``--before DIR`` the same requests run in a
+second process on the code of checkout DIR (its views and templates; the schema stays this
+code's, which only adds to what that code reads), side by side with the ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from itertools import combinations
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME = "rps-poker"
+BOTS = 20
+BATCH = 5_000
+REAL_EVERY = 5_000
+
+
+def setup(code: Path) -> None:
+    os.environ.setdefault("CARD_ARENA_VAR", tempfile.mkdtemp(prefix="bench-pages-"))
+    os.environ["DJANGO_SETTINGS_MODULE"] = "cardsite.settings"
+    sys.path.insert(0, str(code))
+    os.chdir(code)
+    import django
+
+    django.setup()
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+
+
+def measure(urls: list[str], runs: int) -> dict[str, dict[str, float]]:
+    """For each URL: the query count, and over ``runs`` requests the min and median of the
+    wall time, of this process's CPU time (what a loaded machine's other processes do not
+    lengthen) and of the time spent waiting on the database's answers."""
+    from django.db import connection
+    from django.test import Client
+
+    client = Client()
+    out = {}
+    for url in urls:
+        queries: list[float] = []
+
+        def timed(execute, sql, params, many, context, seen=queries):
+            started = time.perf_counter()
+            try:
+                return execute(sql, params, many, context)
+            finally:
+                seen.append(time.perf_counter() - started)
+
+        with connection.execute_wrapper(timed):
+            response = client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            count = len(queries)
+            wall, cpu, sql = [], [], []
+            for _ in range(runs):
+                queries.clear()
+                started, used = time.perf_counter(), time.process_time()
+                client.get(url)
+                wall.append((time.perf_counter() - started) * 1000)
+                cpu.append((time.process_time() - used) * 1000)
+                sql.append(sum(queries) * 1000)
+        out[url] = {"queries": count}
+        for name, values in (("wall", wall), ("cpu", cpu), ("sql", sql)):
+            out[url] |= {f"{name}_min": min(values), f"{name}_median": statistics.median(values)}
+    return out
+
+
+def real_record() -> dict:
+    from bots.playing import Entry, play
+    from games.engine import untrusted
+    from games.registry import get_game
+
+    spec = get_game(GAME)
+    entries = [Entry(name=n, builtin=n) for n in spec.builtin_names[:2]]
+    return untrusted.storable(play(spec, entries, seed=1).outcome.record)
+
+
+def fill(upto: int) -> None:
+    """Stored matches up to ``upto``, through the models."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+
+    from bots import aggregates
+    from bots.models import (
+        Bot,
+        BotVersion,
+        LeaderboardRow,
+        Match,
+        MatchSeat,
+        Rating,
+        RatingHistory,
+        Tournament,
+    )
+    from bots.ratings import conservative
+
+    owners = [get_user_model().objects.get_or_create(username=f"bench{k}")[0] for k in range(4)]
+    versions = []
+    for k in range(BOTS):
+        bot, _ = Bot.objects.get_or_create(
+            owner=owners[k % 4], game=GAME, name=f"b{k:02}", defaults={"language": "python"}
+        )
+        code = f"class Bot:\n    pass  # {k}\n"
+        version, _ = BotVersion.objects.get_or_create(
+            bot=bot, number=1,
+            defaults={"code": code, "checksum": BotVersion.checksum_of(code),
+                      "status": BotVersion.ACTIVE},
+        )  # fmt: skip
+        versions.append(version)
+    pairs = list(combinations(range(BOTS), 2))
+    have = Match.objects.count()
+    places = [RatingHistory.objects.filter(bot_id=v.bot_id).count() for v in versions]
+    record = real_record() if have < upto else {}
+    short = {"result": {"scores": [0, 0]}}
+    started, first = time.perf_counter(), have
+    while have < upto:
+        count = min(BATCH, upto - have)
+        numbers = range(have, have + count)
+        with transaction.atomic():
+            wanted = sorted({n // len(pairs) for n in numbers})
+            stored = Tournament.objects.filter(pk__in=[t + 1 for t in wanted])
+            known = set(stored.values_list("pk", flat=True))
+            Tournament.objects.bulk_create(
+                Tournament(id=t + 1, game=GAME, name=f"bench round {t + 1}", format="ladder",
+                           state=Tournament.DONE, finished=timezone.now(),
+                           settings={"versions": [v.pk for v in versions]})
+                for t in wanted if t + 1 not in known
+            )  # fmt: skip
+            matches = Match.objects.bulk_create(
+                Match(tournament_id=n // len(pairs) + 1, game=GAME, seed=n, rated=True,
+                      record=record if n % REAL_EVERY == 0 else short,
+                      worker="bench-real" if n % REAL_EVERY == 0 else "bench")
+                for n in numbers
+            )  # fmt: skip
+            seats, history = [], []
+            for n, match in zip(numbers, matches, strict=True):
+                a, b = pairs[n % len(pairs)]
+                scores = [(n * 7) % 5, (n * 3) % 5]
+                for seat, (k, score) in enumerate(zip((a, b), scores, strict=True)):
+                    seats.append(MatchSeat(match=match, seat=seat, bot_id=versions[k].bot_id,
+                                           version=versions[k], score=score))  # fmt: skip
+                    mu = 25 + (n % 100) / 100
+                    places[k] += 1
+                    history.append(RatingHistory(bot_id=versions[k].bot_id, match=match, mu=mu,
+                                                 sigma=2, mu_before=mu - 0.01, sigma_before=2,
+                                                 number=places[k]))  # fmt: skip
+            MatchSeat.objects.bulk_create(seats)
+            RatingHistory.objects.bulk_create(history)
+            totals: aggregates.Tally = {}
+            for n in numbers:
+                pair = seats[2 * (n - have) : 2 * (n - have) + 2]
+                aggregates.tally([aggregates.Seat(s.bot_id, s.name, s.score) for s in pair],
+                                 True, totals)  # fmt: skip
+            aggregates.add(totals)
+        have += count
+        if have % 100_000 == 0:
+            rate = (have - first) / (time.perf_counter() - started)
+            print(f"  filled {have} matches ({rate:.0f}/s in this run)", file=sys.stderr)
+    kept = aggregates.kept()
+    for k, version in enumerate(versions):
+        bot = version.bot
+        updates = RatingHistory.objects.filter(bot=bot).count()
+        mu, sigma = 25 + k / 10, 1.5
+        Rating.objects.update_or_create(
+            bot=bot, defaults={"game": GAME, "mu": mu, "sigma": sigma, "matches": updates}
+        )
+        h2h = {}
+        for (mine, key), values in kept.items():
+            if mine == bot.pk and key.startswith("bot:"):
+                other = next(v.bot for v in versions if f"bot:{v.bot_id}" == key)
+                h2h[other.label] = [values[4], values[5]]
+        LeaderboardRow.objects.update_or_create(
+            bot=bot,
+            defaults={"game": GAME, "rank": BOTS - k, "mu": mu, "sigma": sigma,
+                      "conservative": conservative(mu, sigma), "matches": updates,
+                      "head_to_head": h2h, "last_played": timezone.now()},
+        )  # fmt: skip
+
+
+def urls() -> list[str]:
+    from bots.models import Bot, Match, Tournament
+
+    bots = list(Bot.objects.filter(game=GAME).order_by("pk"))
+    real = Match.objects.filter(worker="bench-real").order_by("pk")
+    first, last = real.first(), real.last()
+    old = Match.objects.order_by("pk").values_list("pk", flat=True)[:1][0] + 100
+    tournaments = Tournament.objects.filter(game=GAME).order_by("pk")
+    t_first, t_last = tournaments.first(), tournaments.last()
+    return [
+        "/",
+        "/leaderboards/",
+        f"/games/{GAME}/",
+        f"/games/{GAME}/leaderboard/",
+        f"/bots/{bots[0].pk}/",
+        f"/bots/{bots[-1].pk}/",
+        "/tournaments/",
+        f"/tournaments/{t_first.pk}/",
+        f"/tournaments/{t_last.pk}/",
+        f"/matches/{first.pk}/",
+        f"/matches/{last.pk}/",
+        f"/games/{GAME}/tables/",
+        "/api/",
+        "/api/games/",
+        f"/api/games/{GAME}/leaderboard/",
+        f"/api/bots/{bots[0].pk}/",
+        f"/api/matches/{last.pk}/",
+        "/api/tournaments/",
+        f"/api/tournaments/{t_first.pk}/",
+        f"/api/tournaments/{t_last.pk}/",
+        # a page of older matches (this code's; the code before shows its latest there)
+        f"/bots/{bots[0].pk}/?before={old}",
+        f"/api/bots/{bots[0].pk}/?before={old}",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 100_000])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--before", type=Path, help="a checkout whose code is measured too")
+    parser.add_argument("--code", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # JSON list of URLs: measure only
+    args = parser.parse_args()
+    if args.measure:
+        setup(args.code)
+        print(json.dumps(measure(json.loads(args.measure), args.runs)))
+        return
+    setup(ROOT)
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", "--noinput", verbosity=0)
+    print(f"database: {connection.vendor}; runs: {args.runs}; times in ms (server time)")
+    for size in sorted(args.sizes):
+        started = time.perf_counter()
+        fill(size)
+        print(f"\n{size} matches (filled in {time.perf_counter() - started:.0f} s)")
+        listed = urls()
+        now = measure(listed, args.runs)
+        before = {}
+        if args.before is not None:
+            command = [sys.executable, str(Path(__file__).resolve()), "--code", str(args.before),
+                       "--runs", str(args.runs), "--measure", json.dumps(listed)]  # fmt: skip
+            done = subprocess.run(command, capture_output=True, text=True, env=os.environ)
+            if done.returncode:
+                sys.exit(f"the code before failed:\n{done.stderr}")
+            before = json.loads(done.stdout.splitlines()[-1])
+        print(f"{'':<40} {'this code':^29}" + (f" | {'the code before':^29}" if before else ""))
+        cells = f"{'q':>3} {'wall':>12} {'cpu':>6} {'sql':>6}"
+        print(f"{'page':<40} {cells}" + (f" | {cells} {'ratio':>6}" if before else ""))
+        for url in listed:
+            line = f"{url:<40} {row(now[url])}"
+            if before:
+                ratio = before[url]["wall_median"] / now[url]["wall_median"]
+                line += f" | {row(before[url])} {ratio:>5.1f}x"
+            print(line, flush=True)
+    print(
+        "\nq: queries; wall: min/median ms; cpu: median ms of this process's CPU time; "
+        "sql: median ms waiting on the database; ratio: median wall time, before / this"
+    )
+
+
+def row(m: dict[str, float]) -> str:
+    wall = f"{m['wall_min']:.0f}/{m['wall_median']:.0f}"
+    return f"{m['queries']:>3} {wall:>12} {m['cpu_median']:>6.1f} {m['sql_median']:>6.1f}"
+
+
+if __name__ == "__main__":
+    main()
