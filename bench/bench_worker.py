@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -209,6 +210,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
+    # stopped: leave through the context managers (the PostgreSQL server, the folder)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
     print("command: .venv/bin/python bench/bench_worker.py " + " ".join(sys.argv[1:]))
     with tempfile.TemporaryDirectory(prefix="bench-worker-") as tmp:
         os.chmod(tmp, 0o711)

@@ -467,7 +467,7 @@ def play_job(job: MatchJob, cache: ProcessCache | None = None) -> Played:
     )
 
 
-def store_result(held: Claim, played: Played) -> Match | None:
+def store_result(held: Claim, played: Played, *, wait: bool = True) -> Match | None:
     """Store a played job's result, rate what it makes ready, and tell browsers; None if the
     worker no longer holds the job (its lease ran out and another worker took it).
 
@@ -476,7 +476,9 @@ def store_result(held: Claim, played: Played) -> Match | None:
     seats; it takes no lock but the job's row, so workers store side by side. The second,
     :func:`bots.ratings.rate_pending`, takes the game's rating ledger only while it rates.
     If the database goes away in between, calling this again finds the result stored by
-    this very claim and goes on with the rating."""
+    this very claim and goes on with the rating. ``wait=False`` (a worker): if another
+    transaction is rating the game at this moment, the rating is left to later stores
+    instead of waited for (see :func:`bots.ratings.rate_pending`)."""
     job = held.job
     with transaction.atomic():
         ours = _mark_done(held)
@@ -484,7 +486,7 @@ def store_result(held: Claim, played: Played) -> Match | None:
     if match is None:
         log.warning("event=job.lost job=%s worker=%s", job.pk, held.worker)
         return None
-    rate_pending(job.game)
+    rate_pending(job.game, wait=wait)
     finished = _maybe_finish(job.tournament_id)
     transaction.on_commit(lambda: push_progress(job.tournament_id, match, finished))
     return match

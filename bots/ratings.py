@@ -87,17 +87,21 @@ def _row(bot: Bot, rating: Rating) -> LeaderboardRow:
     return row
 
 
-def lock_ledger(game: str) -> RatingLedger:
+def lock_ledger(game: str, *, wait: bool = True) -> RatingLedger | None:
     """The game's rating ledger, locked until the transaction ends. Scheduling
-    (bots.competition) and rating both take it, so a game's job ids are committed in order."""
-    ledger = RatingLedger.objects.select_for_update().filter(game=game).first()
-    if ledger is None:  # the game's first: made once, then locked like any other time
+    (bots.competition) and rating both take it, so a game's job ids are committed in order.
+    ``wait=False``: None at once, instead of waiting, if another transaction holds it."""
+    ledger = RatingLedger.objects.select_for_update(skip_locked=not wait).filter(game=game)
+    found = ledger.first()
+    if found is None and not wait and RatingLedger.objects.filter(game=game).exists():
+        return None  # another transaction holds it
+    if found is None:  # the game's first: made once, then locked like any other time
         RatingLedger.objects.get_or_create(game=game)
-        ledger = RatingLedger.objects.select_for_update().get(game=game)
-    return ledger
+        found = RatingLedger.objects.select_for_update().get(game=game)
+    return found
 
 
-def rate_pending(game: str) -> int:
+def rate_pending(game: str, *, wait: bool = True) -> int | None:
     """Rate, in job order, every match whose job and every earlier job of the game have
     finished; returns how many matches were rated.
 
@@ -106,9 +110,16 @@ def rate_pending(game: str) -> int:
     comes first rates every match that is ready, its own and others' alike. It reads what
     rating needs in a few statements (each match's result, statistics and seats, not its
     events: nothing is replayed), works the updates out in memory and writes them back with
-    one statement per table (:class:`Books`)."""
+    one statement per table (:class:`Books`).
+
+    ``wait=False`` (a worker after its store): if another transaction is rating this game
+    right now, return None at once instead of waiting for it. Whatever it leaves is rated by
+    the next store of the game, whoever makes it; a worker rates what is left before it goes
+    idle (``Worker.settle_ratings``)."""
     with transaction.atomic():
-        ledger = lock_ledger(game)
+        ledger = lock_ledger(game, wait=wait)
+        if ledger is None:
+            return None
         jobs = list(
             MatchJob.objects.filter(game=game, pk__gt=ledger.rated_through)
             .order_by("pk")
