@@ -5,7 +5,7 @@ ranks written only where they change."""
 from __future__ import annotations
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from bots import competition
@@ -129,3 +129,54 @@ def test_equal_ratings_are_ranked_by_the_games_own_score(three):
     rerank("rps-poker")
     ranks = dict(LeaderboardRow.objects.values_list("bot__name", "rank"))
     assert ranks == {"simple": 1, "strong": 2, "minimal": 3}
+
+
+def test_a_worker_rates_what_it_left_to_another_before_it_goes_idle(three, monkeypatch):
+    """As if another worker were rating every time this one stored: its stores leave the
+    ratings (they do not wait for the ledger), and it rates them all before going idle."""
+    from bots import ratings
+    from bots.worker import Options, Worker
+
+    real = ratings.rate_pending
+    left: list[str] = []
+
+    def busy_ledger(game: str, *, wait: bool = True) -> int | None:
+        if not wait:
+            left.append(game)
+            return None  # what rate_pending says when another holds the ledger
+        return real(game)
+
+    monkeypatch.setattr(competition, "rate_pending", busy_ledger)
+    tournament = competition.start_round_robin("rps-poker", 1, seed=24)
+    worker = Worker(Options(validate=False), name="w1")
+    assert worker.run(batch=True) == tournament.jobs.count() == 6
+    assert left == ["rps-poker"] * 6
+    assert Match.objects.filter(tournament=tournament).count() == 6
+    assert not Match.objects.filter(rated=False).exists()
+    assert RatingHistory.objects.count() == 12
+
+
+def test_a_store_does_not_wait_for_a_ledger_held_elsewhere_when_asked_not_to(transactional_db):
+    """lock_ledger(wait=False) answers None when another transaction holds the ledger (on
+    PostgreSQL; SQLite has no row locks and a single writer)."""
+    from bots.models import RatingLedger
+    from bots.ratings import lock_ledger
+
+    RatingLedger.objects.create(game="rps-poker")  # committed: the other connection sees it
+    if not connection.features.has_select_for_update_skip_locked:
+        with transaction.atomic():
+            assert lock_ledger("rps-poker", wait=False) is not None
+        return
+    import psycopg
+
+    settings = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"],
+        port=settings["PORT"], password=settings["PASSWORD"] or None,
+    )  # fmt: skip
+    with other, other.transaction():
+        other.execute("SELECT 1 FROM bots_ratingledger WHERE game = 'rps-poker' FOR UPDATE")
+        with transaction.atomic():
+            assert lock_ledger("rps-poker", wait=False) is None
+    with transaction.atomic():
+        assert lock_ledger("rps-poker", wait=False) is not None
