@@ -158,8 +158,13 @@ def prepare(variant: Variant, admin_url: str, files: Path, base: Path, tag: str)
                "--create-user")  # fmt: skip
 
 
-def worker_rate(variant: Variant, base: Path, rounds: int, workers: int, keep: int) -> float:
-    """Matches per second of ``workers`` workers draining a round robin of ``rounds``."""
+def worker_rate(
+    variant: Variant, base: Path, rounds: int, workers: int, keep: int
+) -> tuple[float, dict[str, float]]:
+    """Matches per second of ``workers`` workers draining a round robin of ``rounds``, and
+    where a match's time went (medians, ms): playing it (the match's own duration), the
+    rest of its job from the claim to the stored result (reading its bots, storing, rating),
+    and per match between jobs (claims, the loop)."""
     env = environment(variant.url, base / f"var-{variant.name}")
     out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds), "--seed", "1")
     tournament = int(out.split()[1].rstrip(":"))
@@ -167,14 +172,23 @@ def worker_rate(variant: Variant, base: Path, rounds: int, workers: int, keep: i
            "--display", "log", "--no-validate", "--ladder-interval", "0",
            "--keep-processes", str(keep))  # fmt: skip
     with psycopg.connect(variant.url) as conn:
-        matches, span = conn.execute(
-            "SELECT count(*), extract(epoch FROM max(finished) - min(started)) "
-            "FROM bots_matchjob WHERE tournament_id = %s AND status = 'done'",
+        jobs = conn.execute(
+            "SELECT extract(epoch FROM j.started), extract(epoch FROM j.finished), m.duration_s "
+            "FROM bots_matchjob j JOIN bots_match m ON m.job_id = j.id "
+            "WHERE j.tournament_id = %s AND j.status = 'done'",
             (tournament,),
-        ).fetchone()
-    if matches != 6 * rounds:
-        raise SystemExit(f"{variant.name}: {matches} of {6 * rounds} matches stored")
-    return matches / float(span)
+        ).fetchall()
+    if len(jobs) != 6 * rounds:
+        raise SystemExit(f"{variant.name}: {len(jobs)} of {6 * rounds} matches stored")
+    span = float(max(end for _, end, _ in jobs) - min(start for start, _, _ in jobs))
+    in_job = [float(end - start) for start, end, _ in jobs]
+    rest = [job - played for job, (_, _, played) in zip(in_job, jobs, strict=True)]
+    split = {
+        "playing": 1000 * statistics.median(played for _, _, played in jobs),
+        "rest of the job": 1000 * statistics.median(rest),
+        "between jobs": 1000 * max(0.0, span * workers / len(jobs) - statistics.mean(in_job)),
+    }
+    return len(jobs) / span, split
 
 
 def probe(variant: Variant, base: Path, stores: int) -> dict[str, list[list[float]]]:
@@ -242,9 +256,15 @@ def main() -> None:
                 for variant in variants:
                     line = []
                     for n in counts:
-                        got = worker_rate(variant, base, args.rounds, n, args.keep_processes)
+                        got, split = worker_rate(variant, base, args.rounds, n, args.keep_processes)
                         variant.figures[f"{n} worker(s), matches/s"].append(got)
                         line.append(f"{n} worker(s) {got:6.2f}/s")
+                        if n == counts[0]:
+                            for part, ms in split.items():
+                                variant.figures[f"ms a match, {part}"].append(ms)
+                            line.append(
+                                "a match: " + ", ".join(f"{k} {v:.0f} ms" for k, v in split.items())
+                            )
                     ones = variant.figures[f"{counts[0]} worker(s), matches/s"]
                     variant.figures[f"{counts[0]} worker(s) / arena"].append(ones[-1] / rate)
                     for n in counts[1:]:

@@ -13,13 +13,15 @@ from bots.models import LeaderboardRow, Match, MatchJob, Rating, RatingHistory
 from bots.playing import Entry, play
 from bots.ratings import rerank
 from games.engine.game import GameState
+from games.engine.runner import MatchOutcome, SeatStats
 from games.engine.tournament import Standing
 from games.registry import get_game
 from tests.competition.conftest import builtin_code
 
-#: the most SQL statements one store and its ratings may take (14 on PostgreSQL, plus the
-#: BEGIN/COMMIT or SAVEPOINT/RELEASE of its two transactions)
-MOST_STATEMENTS = 20
+#: the most SQL statements one store and its ratings may take (16 on PostgreSQL for a match
+#: of two bots, 2 more when they swap ranks, plus the BEGIN/COMMIT or SAVEPOINT/RELEASE of
+#: its two transactions)
+MOST_STATEMENTS = 24
 
 
 def _played(job: MatchJob):
@@ -61,11 +63,14 @@ def test_it_rates_from_the_stored_scores_without_replaying_the_match(three, monk
 
     monkeypatch.setattr(GameState, "replay", classmethod(no_replay))
     competition.store_result(held, played)
-    # the row holds what the format tallies from the outcome that was played
+    # the row holds what the format tallies from the outcome that was played (with the
+    # statistics as its record keeps them)
     fmt = get_game("rps-poker").tournament()
     labels = [v.bot.label for v in competition.seat_versions(held.job)]
     standings = [Standing(name=label, source="upload") for label in labels]
-    fmt.tally(standings, played.outcome)
+    record = played.outcome.record
+    stats = [SeatStats(**seat) for seat in record["stats"]]
+    fmt.tally(standings, MatchOutcome(record, played.outcome.state, stats))
     for label, standing in zip(labels, standings, strict=True):
         row = LeaderboardRow.objects.get(bot__owner__username=label.split("/")[0])
         assert row.score == fmt.bot_json(standing)
@@ -113,8 +118,8 @@ def test_rerank_writes_only_the_rows_whose_rank_changed(three):
     with CaptureQueriesContext(connection) as queries:
         rerank("rps-poker")
     updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("UPDATE")]
-    assert len(updates) == 1
-    assert f'"id" = {rows["simple"].pk}' not in updates[0]  # first before and after
+    assert len(updates) == 2  # the two that swapped places; the first one stays as it is
+    assert not [sql for sql in updates if sql.endswith(f'"id" = {rows["simple"].pk}')]
     ranks = dict(LeaderboardRow.objects.values_list("bot__name", "rank"))
     assert ranks == {"simple": 1, "minimal": 2, "strong": 3}
 
