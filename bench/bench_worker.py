@@ -162,9 +162,11 @@ def worker_rate(
     variant: Variant, base: Path, rounds: int, workers: int, keep: int
 ) -> tuple[float, dict[str, float]]:
     """Matches per second of ``workers`` workers draining a round robin of ``rounds``, and
-    where a match's time went (medians, ms): playing it (the match's own duration), the
-    rest of its job from the claim to the stored result (reading its bots, storing, rating),
-    and per match between jobs (claims, the loop)."""
+    where a match's time went (ms): playing it (the match's own duration, median), the rest
+    from its claim to the moment its job was marked done (median: reading its bots, starting
+    the heartbeat; before that moment the reference also inserts the match), and per match
+    the time after it (mean: what the store does after marking the job done, rating in
+    particular, then the next claim)."""
     env = environment(variant.url, base / f"var-{variant.name}")
     out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds), "--seed", "1")
     tournament = int(out.split()[1].rstrip(":"))
@@ -185,8 +187,8 @@ def worker_rate(
     rest = [job - played for job, (_, _, played) in zip(in_job, jobs, strict=True)]
     split = {
         "playing": 1000 * statistics.median(played for _, _, played in jobs),
-        "rest of the job": 1000 * statistics.median(rest),
-        "between jobs": 1000 * max(0.0, span * workers / len(jobs) - statistics.mean(in_job)),
+        "claim to done besides playing": 1000 * statistics.median(rest),
+        "after done": 1000 * max(0.0, span * workers / len(jobs) - statistics.mean(in_job)),
     }
     return len(jobs) / span, split
 
