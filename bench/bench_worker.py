@@ -1,25 +1,48 @@
-"""Tournament worker throughput on PostgreSQL: matches per second for 1 and 2 workers.
+"""Tournament workers against the arena on the same sandboxed bots, and storing a result.
 
-    .venv/bin/python bench/bench_worker.py [--rounds R] [--workers 1,2]
+    .venv/bin/python bench/bench_worker.py [--rounds R] [--runs N] [--workers 1,2]
+                                           [--reference REV] [--stores S] [--keep-processes K]
 
-Starts a throwaway PostgreSQL (cardsite.localservices), migrates it, uploads the three
-built-in RPS Poker bots as ordinary uploaded versions (so every match runs both bots in the
-bubblewrap sandbox, as uploaded bots do), then for each worker count queues the same round
-robin (3 bots, R rounds: 6 matches per round with seats swapped) and runs
-``manage.py worker --batch --concurrency N`` (``--keep-processes``: how many bot processes a
-worker keeps alive between matches; 0 starts fresh sandboxes for every match). Throughput is
-measured from the database: matches stored / (last job finished - first job started), which
-leaves out Django's start-up; the wall time of the whole command is printed too.
+Starts a throwaway PostgreSQL (cardsite.localservices). The three built-in RPS Poker bots are
+played as files of their own (so every seat of every match runs in the bubblewrap sandbox, as
+uploaded bots do), in three ways:
+
+- the arena: ``manage.py arena`` on the three files, ``2 R`` rounds (3 matches a round);
+- workers: the same files uploaded as ordinary versions on a database of their own, a round
+  robin of ``R`` rounds queued (each deal played twice, seats swapped: 6 matches a round, as
+  many as the arena plays) and drained by ``manage.py worker --batch --concurrency N`` for
+  each N of ``--workers``;
+- storing: in one process on the same database, ``S`` results are played in-process and then
+  stored one by one with ``competition.store_result``, each timed and its SQL statements
+  counted (Django's ``CaptureQueriesContext``), claims likewise.
+
+Matches per second leave out start-up on both sides: the arena's own ``elapsed_s`` (its
+``--json``: from its first match to its last), and for workers the matches stored over the
+span from the first job started to the last one finished (from the database).
+
+Workers and stores are measured with this checkout and, side by side, with the code of
+``--reference`` (a git revision, exported with ``git archive`` into a temporary folder and
+run with the same Python; ``--reference ''`` leaves it out). The arena is this checkout's.
+Each run measures everything once, in turn, so that the machine's load falls on all alike;
+the bench prints every run, then min and median per figure, and the ratios: 1 worker /
+arena (matches per second; 1 is as fast as the arena), 2 workers / 1 worker, and this
+checkout / the reference.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import signal
+import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
-import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from io import BytesIO
 from pathlib import Path
 
 import psycopg
@@ -29,20 +52,172 @@ sys.path.insert(0, str(ROOT))
 
 from cardsite.localservices import postgres_server  # noqa: E402
 
+#: main before goal 4 of issue 17 (storing and rating in a few statements, no ledger held
+#: across a store)
+REFERENCE = "0c8f002"
+BOTS = ("minimal", "simple", "strong")
 
-def manage(env: dict[str, str], *args: str) -> str:
+#: run in a process of a variant's code (its folder first on sys.path): plays a round robin
+#: of ``count / 6`` rounds (rounded up) in-process, then stores its results one by one,
+#: timing each store and each claim and counting their SQL statements; prints JSON
+PROBE = """
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
+import django
+django.setup()
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from bots import competition
+from bots.playing import Entry, play
+from games.registry import get_game
+
+count = int(sys.argv[2])
+game = get_game("rps-poker")
+competition.start_round_robin("rps-poker", -(-count // 6), seed=7)
+claims, held = [], []
+while True:
+    with CaptureQueriesContext(connection) as queries:
+        started = time.perf_counter()
+        claim = competition.claim("probe", 600)
+        took = time.perf_counter() - started
+    if claim is None:
+        break
+    claims.append((took, len(queries.captured_queries)))
+    held.append(claim)
+stores = []
+for claim in held:
+    versions = competition.seat_versions(claim.job)
+    entries = [Entry(name=v.bot.label, builtin=v.bot.name) for v in versions]
+    played = play(game, entries, seed=claim.job.seed)
+    with CaptureQueriesContext(connection) as queries:
+        started = time.perf_counter()
+        competition.store_result(claim, played)
+        took = time.perf_counter() - started
+    stores.append((took, len(queries.captured_queries)))
+print(json.dumps({"claims": claims, "stores": stores}))
+"""
+
+
+@dataclass
+class Variant:
+    name: str
+    root: Path
+    url: str = ""
+    #: figure -> one value per run
+    figures: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+
+def manage(root: Path, env: dict[str, str], *args: str) -> str:
     done = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True
+        [sys.executable, "manage.py", *args], cwd=root, env=env, capture_output=True, text=True
     )
     if done.returncode:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
     return done.stdout
 
 
+def export(rev: str, into: Path) -> Path:
+    """The files of ``rev`` in ``into`` (no git worktree: nothing outside the folder)."""
+    data = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", rev], capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def environment(url: str, var: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update(CARD_ARENA_VAR=str(var), PLACEMENT_DEALS="0")
+    if url:
+        env["DATABASE_URL"] = url
+    return env
+
+
+def arena_rate(files: Path, base: Path, rounds: int, keep: Path) -> tuple[float, int]:
+    """(matches per second, matches) of one ``manage.py arena`` run of this checkout."""
+    out = keep / "arena.json"
+    env = environment("", base / "arena-var")
+    bots = [str(files / f"{name}.py") for name in BOTS]
+    manage(ROOT, env, "arena", "--game", "rps-poker", *bots, "--rounds", str(rounds),
+           "--seed", "1", "--no-progress", "--json", str(out))  # fmt: skip
+    summary = json.loads(out.read_text())
+    return summary["matches"] / summary["elapsed_s"], summary["matches"]
+
+
+def prepare(variant: Variant, admin_url: str, files: Path, base: Path, tag: str) -> None:
+    """A database of the variant's own with the three bots uploaded as ordinary versions."""
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE bench_{tag}")
+    variant.url = admin_url.rsplit("/", 1)[0] + f"/bench_{tag}"
+    env = environment(variant.url, base / f"var-{tag}")
+    manage(variant.root, env, "migrate", "-v", "0")
+    for name in BOTS:
+        manage(variant.root, env, "upload_bot", str(files / f"{name}.py"), "--user", name,
+               "--create-user")  # fmt: skip
+
+
+def worker_rate(
+    variant: Variant, base: Path, rounds: int, workers: int, keep: int
+) -> tuple[float, dict[str, float]]:
+    """Matches per second of ``workers`` workers draining a round robin of ``rounds``, and
+    where a match's time went (ms): playing it (the match's own duration, median), the rest
+    from its claim to the moment its job was marked done (median: reading its bots, starting
+    the heartbeat; before that moment the reference also inserts the match), and per match
+    the time after it (mean: what the store does after marking the job done, rating in
+    particular, then the next claim)."""
+    env = environment(variant.url, base / f"var-{variant.name}")
+    out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds), "--seed", "1")
+    tournament = int(out.split()[1].rstrip(":"))
+    manage(variant.root, env, "worker", "--batch", "--concurrency", str(workers),
+           "--display", "log", "--no-validate", "--ladder-interval", "0",
+           "--keep-processes", str(keep))  # fmt: skip
+    with psycopg.connect(variant.url) as conn:
+        jobs = conn.execute(
+            "SELECT extract(epoch FROM j.started), extract(epoch FROM j.finished), m.duration_s "
+            "FROM bots_matchjob j JOIN bots_match m ON m.job_id = j.id "
+            "WHERE j.tournament_id = %s AND j.status = 'done'",
+            (tournament,),
+        ).fetchall()
+    if len(jobs) != 6 * rounds:
+        raise SystemExit(f"{variant.name}: {len(jobs)} of {6 * rounds} matches stored")
+    span = float(max(end for _, end, _ in jobs) - min(start for start, _, _ in jobs))
+    in_job = [float(end - start) for start, end, _ in jobs]
+    rest = [job - played for job, (_, _, played) in zip(in_job, jobs, strict=True)]
+    split = {
+        "playing": 1000 * statistics.median(played for _, _, played in jobs),
+        "claim to done besides playing": 1000 * statistics.median(rest),
+        "after done": 1000 * max(0.0, span * workers / len(jobs) - statistics.mean(in_job)),
+    }
+    return len(jobs) / span, split
+
+
+def probe(variant: Variant, base: Path, stores: int) -> dict[str, list[list[float]]]:
+    env = environment(variant.url, base / f"var-{variant.name}")
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(variant.root), str(stores)],
+        cwd=variant.root, env=env, capture_output=True, text=True,
+    )  # fmt: skip
+    if done.returncode:
+        raise SystemExit(f"{variant.name}: the store probe failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def describe(values: list[float], unit: str = "", digits: int = 2) -> str:
+    return (
+        f"min {min(values):8.{digits}f}{unit}  median {statistics.median(values):8.{digits}f}"
+        f"{unit}  max {max(values):8.{digits}f}{unit}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=40, help="worker rounds (6 matches each)")
+    parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
+    parser.add_argument("--reference", default=REFERENCE, help="git revision to compare with")
+    parser.add_argument("--stores", type=int, default=30, help="results stored per probe")
     parser.add_argument(
         "--keep-processes",
         type=int,
@@ -51,40 +226,78 @@ def main() -> None:
     )
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
+    # stopped: leave through the context managers (the PostgreSQL server, the folder)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
+    print("command: .venv/bin/python bench/bench_worker.py " + " ".join(sys.argv[1:]))
     with tempfile.TemporaryDirectory(prefix="bench-worker-") as tmp:
         os.chmod(tmp, 0o711)
-        with postgres_server(tmp) as pg:
-            env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-            env.update(DATABASE_URL=pg.url, CARD_ARENA_VAR=f"{tmp}/var", PLACEMENT_DEALS="0")
-            manage(env, "migrate", "-v", "0")
-            for name in ("minimal", "simple", "strong"):
-                path = ROOT / "games" / "rps_poker" / "bots" / f"{name}.py"
-                manage(env, "upload_bot", str(path), "--user", name, "--create-user")
+        base = Path(tmp)
+        files = base / "files"
+        files.mkdir()
+        for name in BOTS:
+            code = (ROOT / "games" / "rps_poker" / "bots" / f"{name}.py").read_text()
+            (files / f"{name}.py").write_text(code)
+        variants = [Variant("this", ROOT)]
+        if args.reference:
+            variants.insert(0, Variant("reference", export(args.reference, base / "ref")))
+        arena: list[float] = []
+        with postgres_server(base) as pg:
+            for variant in variants:
+                prepare(variant, pg.url, files, base, variant.name)
             print(
-                f"PostgreSQL {pg.url}; 3 sandboxed bots; {os.cpu_count()} CPUs; "
-                f"--keep-processes {args.keep_processes}"
+                f"PostgreSQL; 3 sandboxed RPS Poker bots; {6 * args.rounds} matches per "
+                f"measure; --keep-processes {args.keep_processes}; reference "
+                f"{args.reference or '-'}; {os.cpu_count()} CPUs; load average "
+                f"{os.getloadavg()[0]:.2f}",
+                flush=True,
             )
-            base = None
-            for n in counts:
-                out = manage(env, "start_tournament", "--rounds", str(args.rounds), "--seed", "1")
-                tournament = int(out.split()[1].rstrip(":"))
-                started = time.monotonic()
-                manage(env, "worker", "--batch", "--concurrency", str(n), "--display", "log",
-                       "--no-validate", "--ladder-interval", "0",
-                       "--keep-processes", str(args.keep_processes))  # fmt: skip
-                wall = time.monotonic() - started
-                with psycopg.connect(pg.url) as conn:
-                    matches, span = conn.execute(
-                        "SELECT count(*), extract(epoch FROM max(finished) - min(started)) "
-                        "FROM bots_matchjob WHERE tournament_id = %s AND status = 'done'",
-                        (tournament,),
-                    ).fetchone()
-                rate = matches / float(span)
-                base = base or rate
-                print(
-                    f"{n} worker(s): {matches} matches in {float(span):.2f} s = {rate:.2f} "
-                    f"matches/s (x{rate / base:.2f}); command wall time {wall:.2f} s"
-                )
+            for run in range(args.runs):
+                rate, matches = arena_rate(files, base, 2 * args.rounds, base)
+                arena.append(rate)
+                print(f"run {run + 1}: arena {rate:7.2f} matches/s ({matches} matches)")
+                for variant in variants:
+                    line = []
+                    for n in counts:
+                        got, split = worker_rate(variant, base, args.rounds, n, args.keep_processes)
+                        variant.figures[f"{n} worker(s), matches/s"].append(got)
+                        line.append(f"{n} worker(s) {got:6.2f}/s")
+                        if n == counts[0]:
+                            for part, ms in split.items():
+                                variant.figures[f"ms a match, {part}"].append(ms)
+                            line.append(
+                                "a match: " + ", ".join(f"{k} {v:.0f} ms" for k, v in split.items())
+                            )
+                    ones = variant.figures[f"{counts[0]} worker(s), matches/s"]
+                    variant.figures[f"{counts[0]} worker(s) / arena"].append(ones[-1] / rate)
+                    for n in counts[1:]:
+                        many = variant.figures[f"{n} worker(s), matches/s"][-1]
+                        variant.figures[f"{n} / {counts[0]} worker(s)"].append(many / ones[-1])
+                    measured = probe(variant, base, args.stores)
+                    for kind in ("stores", "claims"):
+                        times = [1000 * took for took, _ in measured[kind]]
+                        statements = [n for _, n in measured[kind]]
+                        variant.figures[f"{kind[:-1]}, ms (median of the run)"].append(
+                            statistics.median(times)
+                        )
+                        variant.figures[f"{kind[:-1]}, SQL statements"].append(
+                            statistics.median(statements)
+                        )
+                    last = {name: values[-1] for name, values in variant.figures.items()}
+                    print(
+                        f"  {variant.name:>9}: {', '.join(line)}; "
+                        f"x{last[f'{counts[0]} worker(s) / arena']:.2f} of the arena; store "
+                        f"{last['store, ms (median of the run)']:.1f} ms, "
+                        f"{last['store, SQL statements']:g} statements",
+                        flush=True,
+                    )
+        print(f"\nover {args.runs} runs:")
+        print(f"  {'arena, matches/s':>34}: {describe(arena)}")
+        for name in variants[-1].figures:
+            for variant in variants:
+                print(f"  {variant.name:>9} {name:>24}: {describe(variant.figures[name])}")
+            if len(variants) == 2:
+                ref, new = (statistics.median(v.figures[name]) for v in variants)
+                print(f"  {'this / reference (medians)':>34}: x{new / ref:.2f}")
 
 
 if __name__ == "__main__":

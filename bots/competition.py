@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, F, Max, Q
+from django.db.models import Count, Exists, F, Max, Q
 from django.utils import timezone
 
 from bots import aggregates
@@ -339,7 +339,8 @@ def _claim_skip_locked(
 ) -> Claim | str | None:
     with transaction.atomic():
         job = (
-            MatchJob.objects.select_for_update(skip_locked=True)
+            MatchJob.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("tournament")  # read with the job, not locked
             .filter(_claimable(timezone.now(), min_priority))
             .order_by(*CLAIM_ORDER)
             .first()
@@ -351,7 +352,7 @@ def _claim_skip_locked(
             return "again"
         fields = _take(job, worker, lease_s)
         MatchJob.objects.filter(pk=job.pk).update(**fields)
-        _mark_running(job.tournament_id)
+        _mark_running(job)
     for key, value in fields.items():
         setattr(job, key, value)
     return Claim(job, worker, job.attempts)
@@ -363,7 +364,9 @@ def _claim_conditional(
     """SQLite: pick a candidate, then take it with an UPDATE that only matches if nobody
     else changed it meanwhile."""
     claimable = _claimable(timezone.now(), min_priority)
-    candidates = list(MatchJob.objects.filter(claimable).order_by(*CLAIM_ORDER)[:10])
+    candidates = list(
+        MatchJob.objects.filter(claimable).select_related("tournament").order_by(*CLAIM_ORDER)[:10]
+    )
     if not candidates:
         return None
     for job in candidates:
@@ -379,17 +382,19 @@ def _claim_conditional(
             pk=job.pk, status=job.status, attempts=job.attempts, lease_until=job.lease_until
         ).update(**fields)
         if won:
-            _mark_running(job.tournament_id)
+            _mark_running(job)
             for key, value in fields.items():
                 setattr(job, key, value)
             return Claim(job, worker, job.attempts)
     return "again"
 
 
-def _mark_running(tournament_id: int) -> None:
-    Tournament.objects.filter(pk=tournament_id, state=Tournament.PENDING).update(
-        state=Tournament.RUNNING
-    )
+def _mark_running(job: MatchJob) -> None:
+    """The job's tournament is under way (a statement only for its first job)."""
+    if job.tournament.state == Tournament.PENDING:
+        Tournament.objects.filter(pk=job.tournament_id, state=Tournament.PENDING).update(
+            state=Tournament.RUNNING
+        )
 
 
 def _fail(job: MatchJob, error: str) -> None:
@@ -463,56 +468,87 @@ def play_job(job: MatchJob, cache: ProcessCache | None = None) -> Played:
     )
 
 
-def store_result(held: Claim, played: Played) -> Match | None:
-    """Write the match, finish the job and apply ratings in one transaction, only if the
-    worker still holds the job; None if it does not (someone else plays or played it)."""
+def store_result(held: Claim, played: Played, *, wait: bool = True) -> Match | None:
+    """Store a played job's result, rate what it makes ready, and tell browsers; None if the
+    worker no longer holds the job (its lease ran out and another worker took it).
+
+    Two short transactions. The first marks the job done, only if the worker still holds it
+    (one conditional UPDATE: the check and the lock at once), and writes the match and its
+    seats; it takes no lock but the job's row, so workers store side by side. The second,
+    :func:`bots.ratings.rate_pending`, takes the game's rating ledger only while it rates.
+    If the database goes away in between, calling this again finds the result stored by
+    this very claim and goes on with the rating. ``wait=False`` (a worker): if another
+    transaction is rating the game at this moment, the rating is left to later stores
+    instead of waited for (see :func:`bots.ratings.rate_pending`)."""
     job = held.job
     with transaction.atomic():
-        locked = MatchJob.objects.select_for_update().filter(_held(held)).first()
-        if locked is None or Match.objects.filter(job_id=job.pk).exists():
-            log.warning("event=job.lost job=%s worker=%s", job.pk, held.worker)
-            return None
-        versions = seat_versions(locked)
-        match = Match.objects.create(
-            job=locked,
-            tournament_id=locked.tournament_id,
-            game=locked.game,
-            seed=locked.seed,
-            record=untrusted.storable(played.outcome.record),
-            duration_s=played.duration_s,
-            worker=held.worker,
-        )
-        seats = MatchSeat.objects.bulk_create(
-            MatchSeat(
-                match=match,
-                seat=seat,
-                bot=version.bot,
-                version=version,
-                score=report.score,
-                fault_kind=report.fault_kind,
-                fault_reason=untrusted.clean_text(report.fault_reason),
-                stderr=untrusted.clean_text(report.stderr),
-            )
-            for seat, (version, report) in enumerate(zip(versions, played.seats, strict=True))
-        )
-        aggregates.record(match, seats)
-        MatchJob.objects.filter(pk=job.pk).update(
-            status=MatchJob.DONE, finished=timezone.now(), lease_until=None, error=""
-        )
-        rate_pending(locked.game)
-        finished = _maybe_finish(locked.tournament_id)
-        transaction.on_commit(lambda: push_progress(locked.tournament_id, match, finished))
+        ours = _mark_done(held)
+        match = _write_match(held, played) if ours else _stored_by(held)
+    if match is None:
+        log.warning("event=job.lost job=%s worker=%s", job.pk, held.worker)
+        return None
+    rate_pending(job.game, wait=wait)
+    finished = _maybe_finish(job.tournament_id)
+    transaction.on_commit(lambda: push_progress(job.tournament_id, match, finished))
     return match
 
 
+def _mark_done(held: Claim) -> bool:
+    """Mark the job done if the worker still holds it (its row stays locked until commit)."""
+    return bool(
+        MatchJob.objects.filter(_held(held)).update(
+            status=MatchJob.DONE, finished=timezone.now(), lease_until=None, error=""
+        )
+    )
+
+
+def _write_match(held: Claim, played: Played) -> Match:
+    """Inside the store's transaction: the match, one seat per bot and the results by
+    opponent that the match adds to (:mod:`bots.aggregates`), so those totals never count a
+    match that is not there or miss one that is."""
+    job = held.job
+    bots = dict(BotVersion.objects.filter(pk__in=job.seats).values_list("pk", "bot_id"))
+    match = Match.objects.create(
+        job_id=job.pk,
+        tournament_id=job.tournament_id,
+        game=job.game,
+        seed=job.seed,
+        record=untrusted.storable(played.outcome.record),
+        duration_s=played.duration_s,
+        worker=held.worker,
+    )
+    seats = MatchSeat.objects.bulk_create(
+        MatchSeat(
+            match=match,
+            seat=seat,
+            bot_id=bots[version],
+            version_id=version,
+            score=report.score,
+            fault_kind=report.fault_kind,
+            fault_reason=untrusted.clean_text(report.fault_reason),
+            stderr=untrusted.clean_text(report.stderr),
+        )
+        for seat, (version, report) in enumerate(zip(job.seats, played.seats, strict=True))
+    )
+    aggregates.record(match, seats)
+    return match
+
+
+def _stored_by(held: Claim) -> Match | None:
+    """The match this claim stored already (the job is done with this worker's attempt)."""
+    mine = Q(job__status=MatchJob.DONE, job__worker=held.worker, job__attempts=held.attempt)
+    return Match.objects.filter(mine, job_id=held.job.pk).first()
+
+
 def _maybe_finish(tournament_id: int) -> bool:
+    """Mark the tournament done if none of its jobs is queued or running (one UPDATE).
+    Called after the job's own transaction committed: of two workers storing a
+    tournament's last jobs at once, the one that commits last sees both done."""
     open_jobs = MatchJob.objects.filter(
         tournament_id=tournament_id, status__in=[MatchJob.QUEUED, MatchJob.RUNNING]
     )
-    if open_jobs.exists():
-        return False
     return bool(
-        Tournament.objects.filter(pk=tournament_id)
+        Tournament.objects.filter(~Exists(open_jobs), pk=tournament_id)
         .exclude(state=Tournament.DONE)
         .update(state=Tournament.DONE, finished=timezone.now())
     )

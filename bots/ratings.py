@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from openskill.models import PlackettLuce
 
 from bots.models import (
@@ -33,7 +36,8 @@ from bots.models import (
     RatingHistory,
     RatingLedger,
 )
-from games.engine.runner import MatchOutcome, SeatStats
+from games.engine.game import Fault
+from games.engine.runner import SeatStats
 from games.engine.tournament import Format, Standing
 from games.registry import get_game
 
@@ -56,7 +60,10 @@ def rating_for(bot: Bot) -> Rating:
 
 
 def on_new_version(version: BotVersion) -> None:
-    """A version became active: its bot gets a rating (or a wider sigma) and a row."""
+    """A version became active: its bot gets a rating (or a wider sigma) and a row. Like
+    every writer of ratings it holds the game's ledger (until the caller's transaction
+    ends), so a rating under way does not write over the wider sigma."""
+    lock_ledger(version.bot.game)
     rating = rating_for(version.bot)
     if rating.sigma < NEW_VERSION_SIGMA:
         rating.sigma = NEW_VERSION_SIGMA
@@ -80,84 +87,266 @@ def _row(bot: Bot, rating: Rating) -> LeaderboardRow:
     return row
 
 
-def lock_ledger(game: str) -> RatingLedger:
+def lock_ledger(game: str, *, wait: bool = True) -> RatingLedger | None:
     """The game's rating ledger, locked until the transaction ends. Scheduling
-    (bots.competition) and rating both take it, so a game's job ids are committed in order."""
-    RatingLedger.objects.get_or_create(game=game)
-    return RatingLedger.objects.select_for_update().get(game=game)
+    (bots.competition) and rating both take it, so a game's job ids are committed in order.
+    ``wait=False``: None at once, instead of waiting, if another transaction holds it."""
+    ledger = RatingLedger.objects.select_for_update(skip_locked=not wait).filter(game=game)
+    found = ledger.first()
+    if found is None and not wait and RatingLedger.objects.filter(game=game).exists():
+        return None  # another transaction holds it
+    if found is None:  # the game's first: made once, then locked like any other time
+        RatingLedger.objects.get_or_create(game=game)
+        found = RatingLedger.objects.select_for_update().get(game=game)
+    return found
 
 
-def rate_pending(game: str) -> int:
-    """Inside a transaction: rate every match whose job, and every earlier job of the game,
-    has finished. Returns how many matches were rated."""
-    ledger = lock_ledger(game)
-    rows = (
-        MatchJob.objects.filter(game=game, pk__gt=ledger.rated_through)
-        .order_by("pk")
-        .values_list("pk", "status", "tournament_id", "seed")[:BATCH]
-    )
-    alone = get_game(game).plays_alone
-    rated = 0
-    for pk, status, tournament_id, seed in rows:
-        if status == MatchJob.DONE:
-            match = Match.objects.filter(job_id=pk, rated=False).first()
-            if match is not None and alone:
-                deal = _deal_of(tournament_id, seed)
-                if deal is None:
-                    break  # a bot of the same deal is still playing
-                rate_deal(deal)
-                rated += len(deal)
-            elif match is not None:
-                rate_match(match)
-                rated += 1
-        elif status != MatchJob.FAILED:
-            break
-        ledger.rated_through = pk
-    ledger.save(update_fields=["rated_through"])
-    if rated:
-        rerank(game)
+def rate_pending(game: str, *, wait: bool = True) -> int | None:
+    """Rate, in job order, every match whose job and every earlier job of the game have
+    finished; returns how many matches were rated.
+
+    A short transaction of its own (a savepoint inside the caller's) that holds the game's
+    ledger only while it rates: a worker calls it once its result is committed, and whoever
+    comes first rates every match that is ready, its own and others' alike. It reads what
+    rating needs in a few statements (each match's result, statistics and seats, not its
+    events: nothing is replayed), works the updates out in memory and writes them back with
+    one statement per table (:class:`Books`).
+
+    ``wait=False`` (a worker after its store): if another transaction is rating this game
+    right now, return None at once instead of waiting for it. Whatever it leaves is rated by
+    the next store of the game, whoever makes it; a worker rates what is left before it goes
+    idle (``Worker.settle_ratings``)."""
+    with transaction.atomic():
+        ledger = lock_ledger(game, wait=wait)
+        if ledger is None:
+            return None
+        jobs = list(
+            MatchJob.objects.filter(game=game, pk__gt=ledger.rated_through)
+            .order_by("pk")
+            .values_list("pk", "status", "tournament_id", "seed")[:BATCH]
+        )
+        rate = _rate_deals if get_game(game).plays_alone else _rate_matches
+        rated, through = rate(Books(game), jobs, ledger.rated_through)
+        if through != ledger.rated_through:
+            RatingLedger.objects.filter(game=game).update(rated_through=through)
+        if rated:
+            rerank(game)
     return rated
 
 
-def outcome_of(match: Match) -> MatchOutcome:
-    """The match's outcome rebuilt from its record (a replay: no bot runs)."""
-    spec = get_game(match.game)
-    record = match.record
-    state = spec.state_class.replay(record["events"], len(record["seats"]), record["config"])
-    stats = [SeatStats(**s) for s in record.get("stats", [])]
-    return MatchOutcome(record=record, state=state, stats=stats)
+Jobs = list[tuple[int, str, int, int]]
 
 
-def _sign(game: str) -> int:
-    fmt = format_of(game)
-    return 1 if fmt is None or fmt.higher_is_better else -1  # Last Card: points taken
+def _rate_matches(books: Books, jobs: Jobs, through: int) -> tuple[int, int]:
+    """Games whose bots play each other: the matches of the finished jobs up to the first
+    job still queued or running, each rated on its own. Returns (rated, rated through)."""
+    ready = []
+    for pk, status, _, _ in jobs:
+        if status not in (MatchJob.DONE, MatchJob.FAILED):
+            break
+        ready.append(pk)
+        through = pk
+    matches = _stored(books.game, ready)
+    books.load({seat.bot_id for match in matches for seat in match.seats})
+    for match in matches:
+        rate_match(books, match)
+    books.flush()
+    return len(matches), through
 
 
-def _update(match: Match, bot: Bot, rating: Rating, mu: float, sigma: float) -> None:
-    RatingHistory.objects.create(
-        bot=bot, match=match, mu=mu, sigma=sigma, mu_before=rating.mu, sigma_before=rating.sigma,
-        number=rating.matches + 1,  # a bot's history counts its rated matches
-    )  # fmt: skip
-    Rating.objects.filter(pk=rating.pk).update(mu=mu, sigma=sigma, matches=F("matches") + 1)
-    rating.mu, rating.sigma, rating.matches = mu, sigma, rating.matches + 1
+def _rate_deals(books: Books, jobs: Jobs, through: int) -> tuple[int, int]:
+    """One-seat games: each deal is rated once the last of its jobs has finished (its
+    jobs are consecutive: the deal is rated at its first). Returns (rated, rated through)."""
+    rated = 0
+    for pk, status, tournament_id, seed in jobs:
+        if status == MatchJob.DONE and Match.objects.filter(job_id=pk, rated=False).exists():
+            deal = _deal_of(books.game, tournament_id, seed)
+            if deal is None:
+                break  # a bot of the same deal is still playing
+            rate_deal(books, deal)
+            books.flush()  # the next deal's references read these ratings and matches
+            rated += len(deal)
+        elif status not in (MatchJob.DONE, MatchJob.FAILED):
+            break
+        through = pk
+    return rated, through
 
 
-def rate_match(match: Match) -> None:
+# ---- what rating reads of a stored match ----------------------------------------------------
+@dataclass
+class StoredSeat:
+    bot_id: int
+    score: float
+    fault_kind: str
+    fault_reason: str
+
+
+@dataclass
+class Stored:
+    """A stored match as rating reads it: its result, per-seat statistics and seats, not
+    its events. It holds what :meth:`Format.tally` reads of an outcome (``result``,
+    ``faults``, ``stats``), so a match is tallied without being replayed; its faults are its
+    seats' (the very faults its log records: the worker stored them from the same outcome)."""
+
+    pk: int
+    game: str
+    seed: int
+    played: datetime
+    result: dict[str, Any]
+    stats: list[SeatStats]
+    seats: list[StoredSeat] = field(default_factory=list)
+
+    @property
+    def faults(self) -> dict[int, Fault]:
+        return {
+            n: Fault(seat.fault_kind, seat.fault_reason)
+            for n, seat in enumerate(self.seats)
+            if seat.fault_kind
+        }
+
+
+def _stored(game: str, job_ids: list[int]) -> list[Stored]:
+    """The unrated matches of these jobs, in job order, with their seats (one statement)."""
+    if not job_ids:
+        return []
+    match = ["match_id", "match__seed", "match__played", "match__record__result"]
+    match += ["match__record__stats"]
+    seats = (
+        MatchSeat.objects.filter(match__job_id__in=job_ids, match__rated=False)
+        .order_by("match__job_id", "seat")
+        .values_list(*match, "bot_id", "score", "fault_kind", "fault_reason")
+    )
+    matches: dict[int, Stored] = {}
+    for pk, seed, played, result, stats, *seat in seats:
+        if pk not in matches:
+            statistics = [SeatStats(**s) for s in stats or []]
+            matches[pk] = Stored(pk, game, seed, played, result, statistics)
+        matches[pk].seats.append(StoredSeat(*seat))
+    return list(matches.values())
+
+
+# ---- the books a batch of ratings changes ---------------------------------------------------
+class Books:
+    """The ratings, leaderboard rows and running standings of the bots that a batch of
+    matches changes: read once (one statement for all of them), changed in memory match by
+    match in job order, and written back by :meth:`flush` (one statement per table). Every
+    writer of ratings and rows holds the game's ledger, so nothing changes them meanwhile."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.format = format_of(game)
+        #: a game whose format scores lower as better (Last Card: points taken) is rated on
+        #: the negated scores
+        self.sign = 1 if self.format is None or self.format.higher_is_better else -1
+        self.rows: dict[int, LeaderboardRow] = {}
+        self.ratings: dict[int, Rating] = {}
+        self.standings: dict[int, Standing] = {}
+        self.history: list[RatingHistory] = []
+        self.moved: set[int] = set()
+        self.tallied: set[int] = set()
+        self.rated: list[int] = []
+
+    def load(self, bots: set[int]) -> None:
+        """Read the rows and ratings of these bots (those not read yet)."""
+        missing = bots - self.rows.keys()
+        if not missing:
+            return
+        found = LeaderboardRow.objects.filter(bot_id__in=missing).select_related(
+            "bot__owner", "bot__rating"
+        )
+        for row in found:
+            rating = getattr(row.bot, "rating", None)  # None: a row made without a rating
+            if rating is not None:
+                self.rows[row.bot_id], self.ratings[row.bot_id] = row, rating
+        for bot_id in sorted(missing - self.rows.keys()):  # a bot rated for the first time
+            bot = Bot.objects.select_related("owner").get(pk=bot_id)
+            self.ratings[bot_id] = rating = rating_for(bot)
+            self.rows[bot_id] = _row(bot, rating)
+
+    def rating(self, bot_id: int) -> Rating:
+        self.load({bot_id})
+        return self.ratings[bot_id]
+
+    def update(self, match_id: int, bot_id: int, mu: float, sigma: float) -> None:
+        """A bot's new rating after a match, kept in its history."""
+        rating = self.ratings[bot_id]
+        before = {"mu_before": rating.mu, "sigma_before": rating.sigma}
+        # a bot's history counts its rated matches: ``number`` is this one's place in it
+        self.history.append(
+            RatingHistory(bot_id=bot_id, match_id=match_id, mu=mu, sigma=sigma,
+                          number=rating.matches + 1, **before)
+        )  # fmt: skip
+        rating.mu, rating.sigma = mu, sigma
+        rating.matches += 1
+        self.moved.add(bot_id)
+
+    def tally(self, match: Stored, bots: list[int]) -> None:
+        """Add the match to the seated bots' standings (the format's running totals)."""
+        standings = [self.standing(bot_id) for bot_id in bots]
+        if self.format is not None:
+            self.format.tally(standings, match)
+        for bot_id in bots:
+            self.rows[bot_id].last_played = match.played
+            self.tallied.add(bot_id)
+        self.rated.append(match.pk)
+
+    def standing(self, bot_id: int) -> Standing:
+        if bot_id not in self.standings:
+            row = self.rows[bot_id]
+            self.standings[bot_id] = standing_from_json(row.standing, row.bot.label)
+        return self.standings[bot_id]
+
+    def flush(self) -> None:
+        """Write what changed: new history, ratings, rows, and the matches marked rated."""
+        RatingHistory.objects.bulk_create(self.history)
+        for bot_id in sorted(self.moved):
+            rating = self.ratings[bot_id]
+            _write(rating, ["mu", "sigma", "matches"])
+        for bot_id in sorted(self.moved | self.tallied):
+            row, rating = self.rows[bot_id], self.ratings[bot_id]
+            row.mu, row.sigma = rating.mu, rating.sigma
+            row.conservative = conservative(rating.mu, rating.sigma)
+            if bot_id in self.standings:
+                standing = self.standings[bot_id]
+                row.matches = standing.matches
+                row.faults = standing.faults
+                row.standing = standing_to_json(standing)
+                row.score = self.format.bot_json(standing) if self.format is not None else {}
+                row.head_to_head = standing.head_to_head
+            _write(row, ROW_FIELDS)
+        if self.rated:
+            Match.objects.filter(pk__in=self.rated).update(rated=True)
+        self.history, self.moved, self.tallied, self.rated = [], set(), set(), []
+
+
+def _write(obj: Rating | LeaderboardRow, fields: list[str]) -> None:
+    """One row's fields, in a plain UPDATE: a batch changes a few rows (the bots of a
+    match), and Django builds one UPDATE per row much faster than a ``bulk_update``, whose
+    CASE per field and row cost more than the round trips it saves."""
+    type(obj).objects.filter(pk=obj.pk).update(**{name: getattr(obj, name) for name in fields})
+
+
+#: what rating changes in a leaderboard row
+ROW_FIELDS = [
+    "mu", "sigma", "conservative", "matches", "faults", "standing", "score", "head_to_head",
+    "last_played",
+]  # fmt: skip
+
+
+def rate_match(books: Books, match: Stored) -> None:
     """A match with two or more seats: its seats are ranked by score against each other."""
-    seats = list(match.participants.select_related("bot").order_by("seat"))
-    bots = [s.bot for s in seats]
-    ratings = [rating_for(bot) for bot in bots]
-    if len(seats) >= 2:
+    bots = [seat.bot_id for seat in match.seats]
+    if len(bots) >= 2:
+        ratings = [books.rating(bot_id) for bot_id in bots]
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-        new = MODEL.rate(teams, scores=[_sign(match.game) * s.score for s in seats])
-        for seat, rating, [after] in zip(seats, ratings, new, strict=True):
-            _update(match, seat.bot, rating, after.mu, after.sigma)
-    _tally(match, bots, ratings)
-    Match.objects.filter(pk=match.pk).update(rated=True)
+        new = MODEL.rate(teams, scores=[books.sign * seat.score for seat in match.seats])
+        for bot_id, [after] in zip(bots, new, strict=True):
+            books.update(match.pk, bot_id, after.mu, after.sigma)
+    books.tally(match, bots)
 
 
 # ---- one-seat games: bots compared on the same deal ----------------------------------------
-def _deal_of(tournament_id: int, seed: int) -> list[Match] | None:
+def _deal_of(game: str, tournament_id: int, seed: int) -> list[Stored] | None:
     """The matches a tournament played on one deal (one seed), or None while any of its jobs
     is still queued or running. A deal's jobs are created together, so they are consecutive
     in job order and the deal is rated when its last one finishes."""
@@ -166,50 +355,44 @@ def _deal_of(tournament_id: int, seed: int) -> list[Match] | None:
     )
     if any(status not in (MatchJob.DONE, MatchJob.FAILED) for _, status in jobs):
         return None
-    done = [pk for pk, status in jobs if status == MatchJob.DONE]
-    return list(Match.objects.filter(job_id__in=done, rated=False).order_by("job_id"))
+    return _stored(game, sorted(pk for pk, status in jobs if status == MatchJob.DONE))
 
 
-def rate_deal(matches: list[Match]) -> None:
+def rate_deal(books: Books, matches: list[Stored]) -> None:
     """Bots that play alone against the dealer (UTH) are rated against each other on the
     same cards: every match of one deal (one seed) is a seat of one openskill game, ranked by
     the chips it won. Bots rated earlier on the same deal (a newcomer's placement replays the
     deals the others played) take part as fixed references: their ratings do not move, the
     newcomer's do. A deal nobody else has played yet gives leaderboard numbers only."""
-    game, seed = matches[0].game, matches[0].seed
-    seats = [m.participants.select_related("bot").get() for m in matches]
-    bots = [s.bot for s in seats]
-    ratings = [rating_for(bot) for bot in bots]
-    references = _references(game, seed, exclude={b.pk for b in bots})
+    seats = [match.seats[0] for match in matches]
+    bots = [seat.bot_id for seat in seats]
+    books.load(set(bots))
+    references = _references(books, matches[0].seed, exclude=set(bots))
     if len(seats) + len(references) >= 2:
-        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+        teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in map(books.rating, bots)]
         teams += [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r, _ in references]
         scores = [s.score for s in seats] + [score for _, score in references]
-        new = MODEL.rate(teams, scores=[_sign(game) * s for s in scores])
+        new = MODEL.rate(teams, scores=[books.sign * s for s in scores])
         mine = new[: len(seats)]  # the references' new ratings are not kept
-        for match, seat, rating, [after] in zip(matches, seats, ratings, mine, strict=True):
-            _update(match, seat.bot, rating, after.mu, after.sigma)
-    for match, bot, rating in zip(matches, bots, ratings, strict=True):
-        _tally(match, [bot], [rating])
-        Match.objects.filter(pk=match.pk).update(rated=True)
+        for match, bot_id, [after] in zip(matches, bots, mine, strict=True):
+            books.update(match.pk, bot_id, after.mu, after.sigma)
+    for match, bot_id in zip(matches, bots, strict=True):
+        books.tally(match, [bot_id])
 
 
-def _references(game: str, seed: int, exclude: set[int]) -> list[tuple[Rating, float]]:
+def _references(books: Books, seed: int, exclude: set[int]) -> list[tuple[Rating, float]]:
     """Each other rated bot's latest result on this deal, with its current rating."""
-    seen: set[int] = set()
-    found = []
     earlier = (
-        MatchSeat.objects.filter(match__game=game, match__seed=seed, match__rated=True)
+        MatchSeat.objects.filter(match__game=books.game, match__seed=seed, match__rated=True)
         .exclude(bot_id__in=exclude)
-        .select_related("bot")
         .order_by("-match__job_id")
+        .values_list("bot_id", "score")
     )
-    for seat in earlier:
-        if seat.bot_id in seen:
-            continue
-        seen.add(seat.bot_id)
-        found.append((rating_for(seat.bot), seat.score))
-    return found
+    latest: dict[int, float] = {}
+    for bot_id, score in earlier:
+        latest.setdefault(bot_id, score)
+    books.load(set(latest))
+    return [(books.rating(bot_id), score) for bot_id, score in latest.items()]
 
 
 # ---- leaderboard rows -----------------------------------------------------------------------
@@ -233,24 +416,6 @@ def format_of(game: str) -> Format | None:
     return spec.tournament() if spec.tournament else None
 
 
-def _tally(match: Match, bots: list[Bot], ratings: list[Rating]) -> None:
-    fmt = format_of(match.game)
-    rows = [_row(bot, rating) for bot, rating in zip(bots, ratings, strict=True)]
-    standings = [
-        standing_from_json(row.standing, bot.label) for row, bot in zip(rows, bots, strict=True)
-    ]
-    if fmt is not None:
-        fmt.tally(standings, outcome_of(match))
-    for row, standing in zip(rows, standings, strict=True):
-        row.matches = standing.matches
-        row.faults = standing.faults
-        row.standing = standing_to_json(standing)
-        row.score = fmt.bot_json(standing) if fmt is not None else {}
-        row.head_to_head = standing.head_to_head
-        row.last_played = match.played
-        row.save()
-
-
 def rerank(game: str) -> None:
     """Rank the bots competing now (those with an active version; a retired bot keeps its
     row and history, with rank 0). A game whose format is ranked by rating: by the
@@ -258,52 +423,72 @@ def rerank(game: str) -> None:
     by more matches. A game ranked by its score (alone against a dealer, on the same deals):
     by the format's ranking of the bots that have an estimate, then those that have none
     yet; a rank is provisional where the bot has no estimate or its interval overlaps a
-    neighbour's, so the order shown never claims more than the numbers beside it."""
+    neighbour's, so the order shown never claims more than the numbers beside it.
+
+    It reads each row's ranking key only (the scores too where they decide: every row of a
+    game ranked by score, the tied rows of one ranked by rating), and writes only the rows
+    whose rank changed: after a match, usually none or the two that swapped places."""
+    fmt = format_of(game)
+    by_rating = fmt is None or fmt.ranked_by_rating
     competing = BotVersion.objects.filter(bot=OuterRef("bot"), status=BotVersion.ACTIVE)
+    fields = ["id", "bot_id", "conservative", "matches", "rank", "provisional"]
+    fields += ["bot__name", "bot__owner__username"] + ([] if by_rating else ["score"])
     rows = list(
         LeaderboardRow.objects.filter(game=game)
-        .select_related("bot", "bot__owner")
+        .select_related("bot__owner")
+        .only(*fields)
         .annotate(competing=Exists(competing))
     )
-    fmt = format_of(game)
+    was = {row.pk: (row.rank, row.provisional) for row in rows}
     ranked = [r for r in rows if r.competing]
-    own: dict[str, int] = {}
-    if fmt is not None:
-        order = fmt.rank([row.score for row in ranked if row.score])
-        own = {entry["name"]: n for n, entry in enumerate(order)}
-    if fmt is None or fmt.ranked_by_rating:
-        ranked.sort(
-            key=lambda r: (
-                -round(r.conservative, 9),
-                own.get(r.bot.label, len(own)),
-                -r.matches,
-                r.bot_id,
-            )
-        )
-        provisional = [False] * len(ranked)
-    else:
-        intervals = {row.pk: fmt.interval(row.score) if row.score else None for row in ranked}
-        ranked.sort(
-            key=lambda r: (
-                intervals[r.pk] is None,
-                own.get(r.bot.label, len(own)),
-                -r.matches,
-                r.bot_id,
-            )
-        )
-        spans = [intervals[r.pk] for r in ranked]
-        provisional = [
-            span is None
-            or (n > 0 and _overlap(span, spans[n - 1]))
-            or (n + 1 < len(spans) and _overlap(span, spans[n + 1]))
-            for n, span in enumerate(spans)
-        ]
+    provisional = _rank_by_rating(fmt, ranked) if by_rating else _rank_by_score(fmt, ranked)
     for n, (row, unsettled) in enumerate(zip(ranked, provisional, strict=True), start=1):
         row.rank, row.provisional = n, unsettled
     for row in rows:
         if not row.competing:
             row.rank, row.provisional = 0, False
-    LeaderboardRow.objects.bulk_update(rows, ["rank", "provisional"])
+    for row in rows:
+        if (row.rank, row.provisional) != was[row.pk]:
+            _write(row, ["rank", "provisional"])
+
+
+def _rank_by_rating(fmt: Format | None, ranked: list[LeaderboardRow]) -> list[bool]:
+    """Sort by mu - 3 sigma; among equal ratings by the format's own ranking of their scores
+    (read for the tied rows only: the format ranks by a sort key, so the tied rows keep the
+    order they have among all), then by more matches. No rank is provisional."""
+    key = {row.pk: round(row.conservative, 9) for row in ranked}
+    alike = Counter(key.values())
+    tied = [pk for pk, k in key.items() if alike[k] > 1]
+    own: dict[str, int] = {}
+    if fmt is not None and tied:
+        scores = LeaderboardRow.objects.filter(pk__in=tied).values_list("score", flat=True)
+        order = fmt.rank([score for score in scores if score])
+        own = {entry["name"]: n for n, entry in enumerate(order)}
+    ranked.sort(key=lambda r: (-key[r.pk], own.get(r.bot.label, len(own)), -r.matches, r.bot_id))
+    return [False] * len(ranked)
+
+
+def _rank_by_score(fmt: Format, ranked: list[LeaderboardRow]) -> list[bool]:
+    """Sort by the format's ranking of the bots with an estimate, then those without one;
+    a rank is provisional where its interval is not separated from a neighbour's."""
+    order = fmt.rank([row.score for row in ranked if row.score])
+    own = {entry["name"]: n for n, entry in enumerate(order)}
+    intervals = {row.pk: fmt.interval(row.score) if row.score else None for row in ranked}
+    ranked.sort(
+        key=lambda r: (
+            intervals[r.pk] is None,
+            own.get(r.bot.label, len(own)),
+            -r.matches,
+            r.bot_id,
+        )
+    )
+    spans = [intervals[r.pk] for r in ranked]
+    return [
+        span is None
+        or (n > 0 and _overlap(span, spans[n - 1]))
+        or (n + 1 < len(spans) and _overlap(span, spans[n + 1]))
+        for n, span in enumerate(spans)
+    ]
 
 
 def _overlap(a: tuple[float, float] | None, b: tuple[float, float] | None) -> bool:

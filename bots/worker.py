@@ -15,6 +15,7 @@ killed, never count against a job: only errors of the platform's own do.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import socket
@@ -30,6 +31,7 @@ from django.db import InterfaceError, OperationalError, connection
 from bots import competition, uploads
 from bots.models import BotVersion
 from bots.playing import ProcessCache
+from bots.ratings import rate_pending
 from bots.sandbox import SandboxUnavailable
 from games import solves
 
@@ -190,6 +192,8 @@ class Worker:
         self.cache = (
             ProcessCache(self.options.process_cache) if self.options.process_cache else None
         )
+        #: games whose ratings a store of ours may have left to others (see settle_ratings)
+        self.unrated: set[str] = set()
 
     # ---- signals ------------------------------------------------------------------------
     def on_sigterm(self, *_: object) -> None:
@@ -260,6 +264,7 @@ class Worker:
         if self.other_work():
             self._solved_last = False
             return True
+        self.settle_ratings()  # nothing to play: rate what stores of ours left to others
         return self.solve_one() or self.maybe_schedule()
 
     def other_work(self) -> bool:
@@ -355,9 +360,12 @@ class Worker:
                 log.exception("event=job.error job=%s", job.pk)
                 self._our_error(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
                 return True
-            # the heartbeat goes on while the result waits for the database
+            # the heartbeat goes on while the result waits for the database; a rating under
+            # way in another worker is not waited for (settle_ratings)
+            store = functools.partial(competition.store_result, held, played, wait=False)
+            self.unrated.add(job.game)
             try:
-                match = self.until_done("store", lambda: competition.store_result(held, played))
+                match = self.until_done("store", store)
             except Interrupted:
                 self.best_effort(
                     "release", lambda: competition.release(held, "the worker was stopped")
@@ -392,6 +400,14 @@ class Worker:
             played.duration_s,
         )
         return True
+
+    def settle_ratings(self) -> None:
+        """Before going idle: rate what this worker's stores may have left to a rating
+        under way in another worker (waiting for it this time), so that no result stays
+        unrated when the queue runs dry."""
+        for game in sorted(self.unrated):
+            rate_pending(game)
+            self.unrated.discard(game)
 
     def _our_error(self, held: competition.Claim, error: str) -> None:
         self.best_effort("release", lambda: competition.release(held, error, our_error=True))
@@ -524,6 +540,7 @@ class Worker:
                     if on_idle is not None:
                         on_idle()
                     self._sleep(self.options.poll_s)
+            self.best_effort("ratings", self.settle_ratings)  # stopped between two matches
         except Interrupted:
             log.info("event=worker.interrupted worker=%s", self.name)
         finally:
