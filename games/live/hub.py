@@ -260,8 +260,9 @@ class Hub:
                 await self._deliver(table_id, *item)
             except Exception:  # one lost message must not silence the table
                 log.exception("event=table.publish_failed table=%s", table_id)
-        self.local.pop(table_id, None)
-        self.remote.pop(table_id, None)
+        if not self.hosts_here(table_id):  # (a table let go of may be resumed here again)
+            self.local.pop(table_id, None)
+            self.remote.pop(table_id, None)
 
     async def _run_host(self, host: TableHost, outbox: asyncio.Queue) -> None:
         try:
