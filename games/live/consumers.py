@@ -49,6 +49,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
+        # every process serving table sockets runs a hub, whose sweep resumes the tables of
+        # a process that died (a socket here may be following one of them)
+        await hub.ensure_listening()
         token = self.scope["url_route"]["kwargs"]["token"]
         found = await database_sync_to_async(_load)(
             token, self.scope.get("user"), self.scope.get("session")
