@@ -264,7 +264,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """The table's host died and a process resumed the match (or abandoned it): follow
         it wherever it is now and get the whole picture again (a move sent to the dead host
         and never kept is asked again)."""
-        if self.following == "local" and hub.hosts_here(self.table_id):
+        if self.following == "local" and hub.serves(self.table_id, self.audience, self):
             return  # resumed by this process for this very socket: it follows already
         await self._unfollow()
         await self._catch_up()

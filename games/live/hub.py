@@ -116,6 +116,11 @@ class Hub:
         self.local.setdefault(table_id, {}).setdefault(audience, set()).add(socket)
         self.sockets[socket.channel_name] = socket
 
+    def serves(self, table_id: int, audience: str, socket: Any) -> bool:
+        """Whether a table hosted here serves ``socket`` directly."""
+        attached = socket in self.local.get(table_id, {}).get(audience, ())
+        return attached and self.hosts_here(table_id)
+
     def detach(self, table_id: int, audience: str, socket: Any) -> None:
         self.local.get(table_id, {}).get(audience, set()).discard(socket)
         self.sockets.pop(socket.channel_name, None)
@@ -235,6 +240,14 @@ class Hub:
                 except Exception:  # the database is away: the steps wait for it
                     log.exception("event=hub.steps_failed writes=%d", len(batch))
                     await asyncio.sleep(1.0)
+            for _ in batch:
+                writes.task_done()
+
+    async def settled(self) -> None:
+        """Wait until the steps queued so far are written (a test, before its database is
+        emptied)."""
+        if self._writes is not None and self.loop is asyncio.get_running_loop():
+            await self._writes.join()
 
     # ---- messages -------------------------------------------------------------------------
     def _publisher(self, table_id: int, outbox: asyncio.Queue):
