@@ -49,9 +49,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
-        # every process serving table sockets runs a hub, whose sweep resumes the tables of
-        # a process that died (a socket here may be following one of them)
-        await hub.ensure_listening()
         token = self.scope["url_route"]["kwargs"]["token"]
         found = await database_sync_to_async(_load)(
             token, self.scope.get("user"), self.scope.get("session")
@@ -127,6 +124,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 hub.attach(table.pk, self.audience, self)
                 self.following = "local"
             else:
+                # this process's hub sweeps too: the host followed may be dead (then its table
+                # is resumed by a sweep, here or elsewhere, and this socket told to follow it)
+                await hub.ensure_listening()
                 await self.channel_layer.group_add(self.group, self.channel_name)
                 self.following = "remote"
                 await self._watch(+1)

@@ -38,6 +38,10 @@ HEARTBEAT_S = 5.0
 SWEEP_MAX = 20
 #: step writes carried out in one trip to the database at most
 WRITES_MAX = 1000
+#: a step waits this long for others to go with it (a trip to the database thread costs the
+#: event loop more than the rows: one a step took a seventh of a core at 200 tables); a
+#: step lost in that time to a dying process is asked again
+STEPS_EVERY_S = 0.1
 #: what the people at a table whose host died long ago are told
 ABANDONED = "the server running this table stopped; the table is abandoned"
 
@@ -224,11 +228,12 @@ class Hub:
             self._writes.put_nowait(write)
 
     async def _write_steps(self, writes: asyncio.Queue) -> None:
-        """Write the tables' steps in the order they came, whatever came meanwhile in one
-        trip: with many tables a trip carries many steps, with few it leaves at once. A write
+        """Write the tables' steps in the order they came, whatever came within
+        STEPS_EVERY_S in one trip: with many tables a trip carries many steps. A write
         that fails is tried again (later steps wait: what is kept stays a match's beginning)."""
         while True:
             batch = [await writes.get()]
+            await asyncio.sleep(STEPS_EVERY_S)  # what the other tables do meanwhile comes along
             while not writes.empty() and len(batch) < WRITES_MAX:
                 batch.append(writes.get_nowait())
             while True:
