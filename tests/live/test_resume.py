@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from bots.models import Match
@@ -118,6 +119,16 @@ async def test_a_log_that_does_not_replay_abandons_the_table_with_the_reason():
     assert finished[0].played is None
 
 
+def fresh_receive_locks() -> None:
+    """channels_redis keeps a receive lock per channel across event loops, and a test that
+    ended while a socket was receiving leaves one bound to its closed loop (a server has one
+    loop; these tests one each): this test's sockets get locks of their own."""
+    layer = get_channel_layer()
+    locks = getattr(layer, "receive_clean_locks", None)
+    if locks is not None:
+        layer.receive_clean_locks = type(locks)()
+
+
 async def steps_kept(table: Table, at_least: int) -> list[int]:
     """Wait until the hub's writer has kept ``at_least`` steps of ``table``."""
     for _ in range(200):
@@ -213,6 +224,7 @@ async def test_people_at_another_process_follow_a_resumed_table_and_a_lost_move_
     """Two people; bob's socket is of another process, which stays up. The host dies with
     bob's move sent but not kept; the table is resumed (by the sweep) and bob is asked
     again, on the socket he has."""
+    fresh_receive_locks()
     ann, bob = await make_user("ann"), await make_user("bob")
     table = await make_table("goofspiel", ann, ["me", "open"])
     await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
