@@ -28,6 +28,7 @@ from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
 from games.engine.game import GameState, Prompt
+from games.engine.journal import Journal
 from games.engine.runner import MatchOutcome, MatchRunner, Offload, TimeControl
 from games.registry import GameSpec
 
@@ -192,9 +193,12 @@ async def play_async(
     seat_time_controls: dict[int, TimeControl] | None = None,
     observer: Callable[[GameState], None] | None = None,
     offload: Offload,
+    journal: Journal | None = None,
 ) -> Played:
     """:func:`play` on an event loop (a live table): whatever may block (a bot process's
-    pipe, a slow built-in, closing processes) goes through ``offload`` to another thread."""
+    pipe, a slow built-in, closing processes) goes through ``offload`` to another thread.
+    A ``journal`` keeps the replies that decide the match, and resumes the match it kept
+    (:mod:`games.engine.journal`): the bots are started afresh and brought to that point."""
     started = time.monotonic()
     seating = _Seating(game, entries, None)
     blocking = any(process is not None for process in seating.processes)
@@ -204,7 +208,7 @@ async def play_async(
         )
         outcome = await runner.run_async(
             seating.new_state(seed, config), seating.agents, seed=seed,
-            seat_names=seating.names, observer=observer, offload=offload,
+            seat_names=seating.names, observer=observer, offload=offload, journal=journal,
         )  # fmt: skip
         report = functools.partial(_reports, outcome, seating.agents, seating.processes)
         reports = await offload(report) if blocking else report()

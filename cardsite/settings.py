@@ -17,6 +17,9 @@ Environment variables (all optional):
     LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES  failed log-ins (for one username from one
                        address) before log-in is refused, and for how long; default 5 and 15
     SIGNUP_LIMIT, SIGNUP_WINDOW_MINUTES  sign-up attempts per address per window; 10 and 60
+    TABLE_HEARTBEAT_S, TABLE_HOST_STALE_S, TABLE_RESUME_WINDOW_S  how often a web process
+                       says its live tables are alive, after how long without a word another
+                       takes a table over, and until when; default 5, 20 and 600 seconds
     CARD_ARENA_REPOSITORY  where the site's code is published (a git URL), for the pages
                        that tell bot authors to run the arena on their own machine; default
                        none (the pages then say to ask the site's operators)
@@ -152,6 +155,14 @@ else:
             "CONFIG": {"capacity": CHANNEL_CAPACITY},
         }
     }
+
+#: live tables that survive their web process (docs/live-tables.md): each process says every
+#: TABLE_HEARTBEAT_S that its tables are alive (and sweeps up tables whose host died); a table
+#: silent for TABLE_HOST_STALE_S is taken over by another process and resumed, unless it has
+#: been silent for over TABLE_RESUME_WINDOW_S (its people are gone): then it is abandoned
+TABLE_HEARTBEAT_S = envint("TABLE_HEARTBEAT_S", 5)
+TABLE_HOST_STALE_S = envint("TABLE_HOST_STALE_S", 20)
+TABLE_RESUME_WINDOW_S = envint("TABLE_RESUME_WINDOW_S", 600)
 
 # Django's caches (the "default" one is below). "replays" keeps the built replays of match
 # pages (games/matchpages.py: a long match takes a while to replay, and a stored match never

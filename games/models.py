@@ -51,7 +51,11 @@ class Table(models.Model):
 
     class Meta:
         ordering = ["-created"]
-        indexes = [models.Index(fields=["game", "state"])]
+        indexes = [
+            models.Index(fields=["game", "state"]),
+            # the sweep of every web process: tables in play whose host stopped beating
+            models.Index(fields=["state", "host_heartbeat"]),
+        ]
 
     def __str__(self) -> str:
         return f"table {self.token} ({self.game}, {self.state})"
@@ -102,6 +106,26 @@ class TableSeat(models.Model):
     @property
     def taken(self) -> bool:
         return self.kind != self.OPEN
+
+
+class TableStep(models.Model):
+    """One step of a table's match in play that decides what follows (an answer, a fault:
+    games/engine/journal.py), appended as it happens: with the table's seed they are the
+    match so far, which another web process resumes if the host's process dies. Forgotten
+    once the match is stored (its record holds the whole log)."""
+
+    table = models.ForeignKey(Table, models.CASCADE, related_name="+", db_index=False)
+    #: the number of the runner's call this step answers
+    index = models.PositiveIntegerField()
+    step = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="one_step_per_table_call")
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} step {self.index}"
 
 
 class SolveJob(models.Model):

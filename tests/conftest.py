@@ -26,6 +26,9 @@ def _drop_thread_connections() -> None:
 @pytest_asyncio.fixture
 async def consumer_threads_cleaned():
     yield
+    from games.live.hub import hub
+
+    await hub.settled()  # the steps of live tables still being written
     await database_sync_to_async(_drop_thread_connections)()
 
 

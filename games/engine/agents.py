@@ -51,6 +51,11 @@ class Agent(ABC):
     #: a live table's event loop calls it directly. A blocking one (a bot process waiting on
     #: its pipe, a built-in that thinks for long) is called from another thread there.
     blocking: bool = True
+    #: whether a match being resumed plays its calls so far to this agent again, to bring it
+    #: to the same point (a bot: its answers then are not used, the kept ones are); False for
+    #: a seat that is only begun and asked what is still open (a person, whom the table shows
+    #: where the match is). See games/engine/journal.py.
+    catch_up: bool = True
 
     def begin(self, info: SeatInfo, timeout: float) -> None:  # noqa: B027 (optional hook)
         """A match starts (a bot gets a fresh instance). Raises AgentFault."""

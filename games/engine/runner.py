@@ -16,6 +16,7 @@ from typing import Any
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, SeatInfo
 from games.engine.game import Fault, GameState, IllegalAction, Prompt
+from games.engine.journal import Journal
 
 RECORD_VERSION = 1
 
@@ -122,31 +123,97 @@ class MatchRunner:
         seat_names: Sequence[str] | None = None,
         observer: Callable[[GameState], None] | None = None,
         offload: Offload | None = None,
+        journal: Journal | None = None,
     ) -> MatchOutcome:
         """:meth:`run` on an event loop (a live table): the same match, call for call. An
         agent with a coroutine twin of a call (``receive_async``: a person) is awaited; a
         ``blocking`` one (a bot process, a built-in that thinks long) is called through
         ``offload`` (another thread; ``asyncio.to_thread`` by default); any other is called
-        directly, on the loop."""
+        directly, on the loop.
+
+        With a ``journal`` the replies that decide the match are recorded in it as they come,
+        and a match it kept steps of is first played again up to its last kept step
+        (``state`` must then be the same fresh deal): see :mod:`games.engine.journal`."""
         offload = offload or _to_thread
         stats = self._stats(state, agents)
         steps = self._match(state, agents, stats, observer)
         reply: Any = None
+        index = -1
+        #: per seat, a question sent while catching up to an agent that was not called
+        unsent: dict[int, _Call] = {}
         while (call := _next(steps, reply)) is not None:
+            index += 1
             agent = agents[call.seat]
-            try:
-                native = getattr(agent, f"{call.method}_async", None)
-                if native is not None:
-                    reply = await native(*call.args)
-                elif agent.blocking:
-                    reply = await offload(
-                        functools.partial(getattr(agent, call.method), *call.args)
-                    )
-                else:
-                    reply = getattr(agent, call.method)(*call.args)
-            except AgentFault as exc:
-                reply = exc
+            if journal is None:
+                reply = await _call(agent, call, offload)
+                continue
+            if journal.catching_up(index):
+                reply = await self._replay(journal, index, call, agent, state, offload, unsent)
+                continue
+            if journal.go_live():
+                for question in unsent.values():  # asked again: the answer was not kept
+                    await _call(agents[question.seat], question, offload)
+            reply = await _call(agent, call, offload)
+            self._record(journal, index, call, agent, reply, state)
         return self._outcome(state, agents, stats, seed, seat_names)
+
+    async def _replay(
+        self,
+        journal: Journal,
+        index: int,
+        call: _Call,
+        agent: Agent,
+        state: GameState,
+        offload: Offload,
+        unsent: dict[int, _Call],
+    ) -> Any:
+        """Call ``index`` of a match being resumed: the agent hears it if it catches up (its
+        reply is not used), and the loop gets the kept reply."""
+        step = journal.step(index, call.seat, call.method, len(state.log))
+        if agent.catch_up or call.method == "begin":
+            heard = await _call(agent, call, offload)
+            if isinstance(heard, AgentFault) and (step is None or "f" not in step):
+                # it fails where it did not the first time: its fault, at this point
+                journal.diverge(index, _fault_step(call, heard, state))
+                return heard
+        elif call.method == "send":
+            unsent[call.seat] = call
+        elif call.method == "receive":
+            unsent.pop(call.seat, None)
+        journal.replayed(call.seat, step)
+        if step is None:
+            if call.method == "receive":
+                agent.answered_at = call.started
+            return None
+        if "f" in step:
+            kind, reason = step["f"]
+            return AgentFault(str(kind), str(reason))
+        agent.answered_at = (call.started or 0.0) + float(step.get("t", 0.0))
+        return step.get("a")
+
+    def _record(
+        self,
+        journal: Journal,
+        index: int,
+        call: _Call,
+        agent: Agent,
+        reply: Any,
+        state: GameState,
+    ) -> None:
+        """Keep the reply of a live call if it decides anything (see games.engine.journal)."""
+        if isinstance(reply, AgentFault):
+            if call.method != "end":
+                journal.record(index, _fault_step(call, reply, state))
+            return
+        if call.method != "receive":
+            return
+        if agent.answered_at is None:
+            agent.answered_at = self.clock()  # what the loop would read: now the same
+        used = max(agent.answered_at - (call.started or 0.0), 0.0)
+        if reply is None and used <= self.tc_of(call.seat).move:
+            return  # a notice heard in time
+        step = {"s": call.seat, "m": call.method, "n": len(state.log)}
+        journal.record(index, step | {"a": reply, "t": round(used, 6)})
 
     # ---- the match, whoever waits on the agents ------------------------------------------
     # The match is a generator of :class:`_Call`: each asks one seat's agent for one thing
@@ -316,7 +383,8 @@ class MatchRunner:
             last_chance = 0 < tc.streak <= len(seat_stats.slow) + 1
             if last_chance:
                 allowed = min(allowed, tc.move)
-            answer = yield _Call(seat, "receive", (max(started + allowed - self.clock(), 0.0),))
+            timeout = max(started + allowed - self.clock(), 0.0)
+            answer = yield _Call(seat, "receive", (timeout,), started)
             if isinstance(answer, AgentFault):
                 if last_chance and answer.kind == "timeout":
                     faults[seat] = Fault("timeout", _streak_reason(tc, seat_stats, answer.reason))
@@ -379,6 +447,8 @@ class _Call:
     seat: int
     method: str
     args: tuple[Any, ...]
+    #: a ``receive``: when its question was sent (on the runner's clock)
+    started: float | None = None
 
 
 #: the match loop: yields calls, is sent each call's return value or AgentFault
@@ -410,6 +480,23 @@ def _next(steps: Steps, reply: Any) -> _Call | None:
         return steps.send(reply)
     except StopIteration:
         return None
+
+
+async def _call(agent: Agent, call: _Call, offload: Offload) -> Any:
+    """Carry out one call on an event loop: what it returned, or the AgentFault it raised."""
+    try:
+        native = getattr(agent, f"{call.method}_async", None)
+        if native is not None:
+            return await native(*call.args)
+        if agent.blocking:
+            return await offload(functools.partial(getattr(agent, call.method), *call.args))
+        return getattr(agent, call.method)(*call.args)
+    except AgentFault as exc:
+        return exc
+
+
+def _fault_step(call: _Call, fault: AgentFault, state: GameState) -> dict[str, Any]:
+    return {"s": call.seat, "m": call.method, "n": len(state.log), "f": [fault.kind, fault.reason]}
 
 
 async def _to_thread(fn: Callable[[], Any]) -> Any:

@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.engine import untrusted
 from games.live import tables
-from games.live.hub import hub, lobby_group, public_group, seat_group
+from games.live.hub import ABANDONED, hub, lobby_group, public_group, seat_group
 from games.models import Table, TableSeat
 from games.registry import get_game
 
@@ -82,11 +82,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if not hasattr(self, "group"):
             return
         await self.channel_layer.group_discard(lobby_group(self.table_id), self.channel_name)
-        if self.following == "local":
-            hub.detach(self.table_id, self.audience, self)
-        elif self.following == "remote":
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self._watch(-1)
+        await self._unfollow()
 
     async def _catch_up(self, sight: Sight | None = None) -> None:
         """Bring this socket up to date: the lobby, or the running match, or its end."""
@@ -108,11 +104,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self._follow(table)
         elif sight.end is not None:
             await self.send_json(sight.end)
-        elif sight.stale:
-            reason = "the server running this table stopped; the table is abandoned"
-            await database_sync_to_async(tables.abandon)(table, reason)
-            await self.send_json({"type": "over", "error": reason})
+        elif sight.stale and sight.too_old:
+            await database_sync_to_async(tables.abandon)(table, ABANDONED)
+            await self.send_json({"type": "over", "error": ABANDONED})
+        elif (sight.stale or hub.unreachable(table)) and await hub.resume(table):
+            # its host died: the match goes on here, from its seed and its kept steps
+            await self._follow(table)
         else:
+            if sight.stale or hub.unreachable(table):  # another process resumed it first
+                table = await database_sync_to_async(Table.objects.get)(pk=table.pk)
             await self._follow(table)
 
     async def _follow(self, table: Table) -> None:
@@ -124,6 +124,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 hub.attach(table.pk, self.audience, self)
                 self.following = "local"
             else:
+                # this process's hub sweeps too: the host followed may be dead (then its table
+                # is resumed by a sweep, here or elsewhere, and this socket told to follow it)
+                await hub.ensure_listening()
                 await self.channel_layer.group_add(self.group, self.channel_name)
                 self.following = "remote"
                 await self._watch(+1)
@@ -139,6 +142,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     "reply_to": self.channel_name,
                 },
             )
+
+    async def _unfollow(self) -> None:
+        """Stop hearing the match from its host (which is gone, or the match moved)."""
+        if self.following == "local":
+            hub.detach(self.table_id, self.audience, self)
+        elif self.following == "remote":
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._watch(-1)
+        self.following = self.host_channel = None
 
     async def _watch(self, delta: int) -> None:
         """Tell the hosting process that a socket here follows (or left) this audience."""
@@ -248,6 +260,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.following is None:
             await self._catch_up()
 
+    async def table_moved(self, event: dict[str, Any]) -> None:
+        """The table's host died and a process resumed the match (or abandoned it): follow
+        it wherever it is now and get the whole picture again (a move sent to the dead host
+        and never kept is asked again)."""
+        if self.following == "local" and hub.serves(self.table_id, self.audience, self):
+            return  # resumed by this process for this very socket: it follows already
+        await self._unfollow()
+        await self._catch_up()
+
 
 @dataclass
 class Sight:
@@ -257,8 +278,10 @@ class Sight:
     #: an open table: its lobby, and whether every seat is taken
     lobby: dict[str, Any] | None = None
     full: bool = False
-    #: a table in play whose host has stopped saying it is alive
+    #: a table in play whose host has stopped saying it is alive (resumed by whoever sees
+    #: it), for so long that it is abandoned instead (``too_old``)
     stale: bool = False
+    too_old: bool = False
     #: a finished or abandoned table: its end
     end: dict[str, Any] | None = None
 
@@ -274,7 +297,8 @@ def _sight(table: Table, seat: int | None) -> Sight:
     if table.state == Table.OPEN:
         return Sight(table, lobby=lobby_message(table), full=tables.is_full(table))
     if table.state == Table.PLAYING:
-        return Sight(table, stale=tables.is_stale(table))
+        stale = tables.is_stale(table)
+        return Sight(table, stale=stale, too_old=stale and tables.too_old_to_resume(table))
     return Sight(table, end=_end_message(table, seat))
 
 

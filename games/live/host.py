@@ -24,13 +24,14 @@ import dataclasses
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from bots.playing import Entry, Played, play_async
 from games.engine.game import GameState
+from games.engine.journal import Journal, JournalMismatch
 from games.engine.runner import TimeControl, refusal
 from games.engine.table import TableRules, shown_names
 from games.live.humans import GRACE_S, HumanAgent
@@ -41,6 +42,16 @@ log = logging.getLogger("games.live")
 
 #: ``publish(audience, text)``: a message (JSON text) for an audience
 Publish = Callable[[str, str], None]
+
+
+class StepStore(Protocol):
+    """Where a table's steps (games/engine/journal.py) are kept durably, so that another
+    process can resume the match: the hub's, in the database."""
+
+    def add(self, index: int, step: dict[str, Any]) -> None: ...
+
+    def cut(self, index: int) -> None:
+        """Forget the steps from ``index`` on."""
 
 
 @dataclass
@@ -75,6 +86,8 @@ class TableHost:
         away_timer: float = 5.0,
         on_finish: Callable[[Finish], Awaitable[dict[str, Any] | None]] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        steps: Iterable[tuple[int, dict[str, Any]]] = (),
+        store: StepStore | None = None,
     ) -> None:
         if spec.table is None:
             raise ValueError(f"{spec.slug} cannot be played at a live table")
@@ -124,6 +137,12 @@ class TableHost:
         self._executor: ThreadPoolExecutor | None = None
         #: set once the match is over and everyone has been told
         self.done = asyncio.Event()
+        #: the steps kept of the match so far (a resumed table), and where new ones go
+        self._steps = list(steps)
+        self._store = store
+        #: while a resumed match is played again up to where it stopped, nobody is shown
+        #: anything: the table is shown once it is there
+        self.catching_up = bool(self._steps)
 
     # ---- life cycle -----------------------------------------------------------------------
     async def run(self) -> None:
@@ -145,6 +164,10 @@ class TableHost:
         for audience in self._audiences():
             self.publish(audience, seats)
         finish: Finish
+        journal = None
+        if self._store is not None or self._steps:
+            journal = _TableJournal(self, self._steps, self._store)
+            self._steps = []
         try:
             played = await play_async(
                 self.spec,
@@ -154,8 +177,13 @@ class TableHost:
                 seat_time_controls=dict.fromkeys(self.humans, human_tc),
                 observer=self._observe,
                 offload=self._offload,
+                journal=journal,
             )
             finish = Finish(played)
+        except JournalMismatch as exc:  # the game's code changed since the table began
+            log.warning("event=table.resume_failed game=%s error=%s", self.spec.slug, exc)
+            finish = Finish(None, error=f"the table could not be resumed: its log does not "
+                                        f"replay with the game as it is now ({exc})")  # fmt: skip
         except Exception as exc:  # a table must end, whatever broke, and say so
             log.exception("event=table.failed game=%s", self.spec.slug)
             finish = Finish(None, error=f"the table stopped: {type(exc).__name__}: {exc}")
@@ -218,6 +246,8 @@ class TableHost:
     # ---- the runner's side ----------------------------------------------------------------
     def _observe(self, state: GameState) -> None:
         self.state = state
+        if self.catching_up:
+            return
         for seat in [None, *self.humans]:  # bots hear through their Agents
             audience = "public" if seat is None else f"seat:{seat}"
             if seat is None and not self.watched(audience):
@@ -245,18 +275,46 @@ class TableHost:
         assert self.state is not None
         action = self.rules.default_action(self.state, seat)
         if not self.state.is_over():
-            said = action_words(self.rules.actions(self.state, seat), action)
-            what = said or self.rules.default_action_text
-            notes = self._notes.setdefault(seat, [])
-            message = message_text({
-                "type": "note",
-                "key": f"timeout{len(notes)}",
-                "text": f"Time ran out, so this was played for you: {what}.",
-            })  # fmt: skip
-            notes.append(message)
-            del notes[:-NOTES_KEPT]
-            self.publish(f"seat:{seat}", message)
+            self.publish(f"seat:{seat}", self._note_played_for(seat, action))
         return action
+
+    def _note_played_for(self, seat: int, action: Any) -> str:
+        """The note of a default played for ``seat`` now, kept for reloads."""
+        assert self.state is not None
+        said = action_words(self.rules.actions(self.state, seat), action)
+        what = said or self.rules.default_action_text
+        notes = self._notes.setdefault(seat, [])
+        message = message_text({
+            "type": "note",
+            "key": f"timeout{len(notes)}",
+            "text": f"Time ran out, so this was played for you: {what}.",
+        })  # fmt: skip
+        notes.append(message)
+        del notes[:-NOTES_KEPT]
+        return message
+
+    # Journal (a resumed table)
+    def _replayed(self, seat: int, step: dict[str, Any] | None) -> None:
+        """A person's turn answered before the table was resumed: their turn count, whether
+        they are away, and the note of a default played for them, as they were."""
+        human = self.humans.get(seat)
+        if human is None or step is None or "a" not in step:
+            return
+        defaulted = bool(step.get("d"))
+        human.answered_before(defaulted)
+        if defaulted and self.state is not None and not self.state.is_over():
+            self._note_played_for(seat, step["a"])
+
+    def _caught_up(self) -> None:
+        """The resumed match is where it stopped: show it (the people's open turns follow)."""
+        if not self.catching_up:
+            return
+        self.catching_up = False
+        seats = self._seats_message()
+        for audience in self._audiences():
+            self.publish(audience, seats)
+        if self.state is not None:
+            self._observe(self.state)
 
     # Listener (HumanAgent)
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
@@ -317,6 +375,37 @@ class TableHost:
             self._over[audience] = message_text(message)
         for audience in self._audiences():
             self.publish(audience, self._over[audience])
+
+
+class _TableJournal(Journal):
+    """A table's journal: new steps go to the store (a person's answer says whether it was
+    played for them), steps played again restore the people's turns."""
+
+    def __init__(
+        self,
+        host: TableHost,
+        steps: Iterable[tuple[int, dict[str, Any]]],
+        store: StepStore | None,
+    ) -> None:
+        super().__init__(steps)
+        self.host, self.store = host, store
+
+    def record(self, index: int, step: dict[str, Any]) -> None:
+        human = self.host.humans.get(step["s"])
+        if human is not None and human.defaulted and "a" in step:
+            step["d"] = 1
+        if self.store is not None:
+            self.store.add(index, step)
+
+    def forget_from(self, index: int) -> None:
+        if self.store is not None:
+            self.store.cut(index)
+
+    def replayed(self, seat: int, step: dict[str, Any] | None) -> None:
+        self.host._replayed(seat, step)
+
+    def caught_up(self) -> None:
+        self.host._caught_up()
 
 
 #: the notes of a person's table kept for a reload (the latest)

@@ -7,8 +7,11 @@ messages go out to groups, one per seat and one for spectators, so a socket hear
 its audience. Hosts run on the hub's event loop (one coroutine per table, no thread), and
 the sockets of this process at a table hosted here are served directly.
 
-The hub also beats each of its tables' hearts in the database; a table whose process died
-stops beating and is abandoned by the next socket that looks at it.
+The hub also beats each of its tables' hearts in the database, and writes the steps of
+their matches there as they happen (``TableStep``, one INSERT for whatever its tables did
+meanwhile). A table whose process died stops beating; the next socket that looks at it, or
+the sweep every hub makes at each beat, claims it (one conditional UPDATE: one process wins)
+and resumes its match from its seed and its steps. See docs/live-tables.md.
 """
 
 from __future__ import annotations
@@ -19,17 +22,28 @@ from collections import Counter
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 from django.utils import timezone
 
 from games.live import tables
-from games.live.host import Finish, TableHost, message_text
+from games.live.host import Finish, SeatPlan, TableHost, message_text
 from games.models import Table
 from games.registry import get_game
 
 log = logging.getLogger("games.live")
 
-HEARTBEAT_S = 10.0
+HEARTBEAT_S = 5.0
+#: tables a sweep claims at most (the others wait for the next sweep, or another process's)
+SWEEP_MAX = 20
+#: step writes carried out in one trip to the database at most
+WRITES_MAX = 1000
+#: a step waits this long for others to go with it (a trip to the database thread costs the
+#: event loop more than the rows: one a step took a seventh of a core at 200 tables); a
+#: step lost in that time to a dying process is asked again
+STEPS_EVERY_S = 0.1
+#: what the people at a table whose host died long ago are told
+ABANDONED = "the server running this table stopped; the table is abandoned"
 
 
 def seat_group(table_id: int, seat: int) -> str:
@@ -63,6 +77,10 @@ class Hub:
         #: sockets of other processes at tables hosted here, per audience (they said so with
         #: ``table.watch``): only audiences that have some are sent to the layer's groups
         self.remote: dict[int, Counter[str]] = {}
+        #: each hosted table's task, to let go of a table another process took over
+        self._runs: dict[int, asyncio.Task[None]] = {}
+        #: step writes (tables.StepWrite) waiting for the writer, in order
+        self._writes: asyncio.Queue | None = None
 
     async def ensure_listening(self) -> str:
         """Start listening on this process's table channel (once per event loop: a process
@@ -78,9 +96,22 @@ class Hub:
                 # layer through one shared real channel, which only "specific." names use
                 self.channel = await layer.new_channel()
                 self._tasks = set()
+                self._writes = asyncio.Queue()
                 self._spawn(self._listen(layer, self.channel))
                 self._spawn(self._heartbeat())
+                self._spawn(self._write_steps(self._writes))
         return self.channel
+
+    def unreachable(self, table: Table) -> bool:
+        """A table in play hosted by another process that this one could never reach: with
+        an in-memory channel layer (one process, no Redis) its host was an earlier run of
+        this server, so it needs no waiting for its heartbeat to go stale."""
+        return (
+            table.state == Table.PLAYING
+            and table.host_channel != self.channel
+            and not self.hosts_here(table.pk)
+            and isinstance(get_channel_layer(), InMemoryChannelLayer)
+        )
 
     def hosts_here(self, table_id: int) -> bool:
         return table_id in self.hosts or table_id in self._early
@@ -88,6 +119,11 @@ class Hub:
     def attach(self, table_id: int, audience: str, socket: Any) -> None:
         self.local.setdefault(table_id, {}).setdefault(audience, set()).add(socket)
         self.sockets[socket.channel_name] = socket
+
+    def serves(self, table_id: int, audience: str, socket: Any) -> bool:
+        """Whether a table hosted here serves ``socket`` directly."""
+        attached = socket in self.local.get(table_id, {}).get(audience, ())
+        return attached and self.hosts_here(table_id)
 
     def detach(self, table_id: int, audience: str, socket: Any) -> None:
         self.local.get(table_id, {}).get(audience, set()).discard(socket)
@@ -99,10 +135,11 @@ class Hub:
                    "reply_to": socket.channel_name}  # fmt: skip
         await self._handle(message)
 
-    def _spawn(self, coroutine: Any) -> None:
+    def _spawn(self, coroutine: Any) -> asyncio.Task[None]:
         task = asyncio.create_task(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     # ---- starting a table ---------------------------------------------------------------
     async def start(self, table: Table) -> bool:
@@ -111,7 +148,40 @@ class Hub:
         claimed = await database_sync_to_async(tables.claim_and_plan)(table, channel)
         if claimed is None:
             return False
-        plans, facts = claimed
+        await self._launch(table, *claimed)
+        log.info("event=table.start table=%s game=%s", table.token, table.game)
+        # Sockets that came while the table waited and did not start it (spectators, and
+        # people whose table another socket started) follow the match from now on.
+        await get_channel_layer().group_send(lobby_group(table.pk), {"type": "table.started"})
+        return True
+
+    async def resume(self, table: Table) -> bool:
+        """Resume here ``table``'s match, whose host died, from its seed and its kept steps,
+        if no other process has; True if it is hosted here now."""
+        channel = await self.ensure_listening()
+        if self.hosts_here(table.pk):
+            return True
+        claimed = await database_sync_to_async(tables.claim_and_resume)(
+            table, channel, unreachable=self.unreachable(table)
+        )
+        if claimed is None:
+            return False
+        plans, facts, steps = claimed
+        await self._launch(table, plans, facts, steps)
+        log.info("event=table.resume table=%s game=%s steps=%d", table.token, table.game,
+                 len(steps))  # fmt: skip
+        # every socket at the table, of any process, follows the new host from now on
+        await get_channel_layer().group_send(lobby_group(table.pk), {"type": "table.moved"})
+        return True
+
+    async def _launch(
+        self,
+        table: Table,
+        plans: list[SeatPlan],
+        facts: tables.TableFacts,
+        steps: list[tuple[int, dict[str, Any]]] | None = None,
+    ) -> None:
+        """Host a table claimed here: its match runs on this loop from now on."""
         # what the host keeps of the table (its closures live as long as the match): its id
         # and the facts its end is stored with, not the rows
         table_id = table.pk
@@ -127,6 +197,8 @@ class Hub:
                 publish=self._publisher(table_id, outbox),
                 watched=lambda audience: self._watched(table_id, audience),
                 on_finish=lambda finish: self._finish(facts, finish),
+                steps=steps or (),
+                store=_Steps(self, table_id),
             )
         except (ValueError, KeyError) as exc:
             self._early.pop(table_id, None)
@@ -134,21 +206,53 @@ class Hub:
             raise
         self.hosts[table_id] = host
         self._spawn(self._drain(table_id, outbox))
-        self._spawn(self._run_host(host, outbox))
-        log.info("event=table.start table=%s game=%s", table.token, table.game)
+        self._runs[table_id] = self._spawn(self._run_host(host, outbox))
         for message in self._early.pop(table_id, []):
             await self._handle(message)
-        # Sockets that came while the table waited and did not start it (spectators, and
-        # people whose table another socket started) follow the match from now on.
-        await get_channel_layer().group_send(lobby_group(table_id), {"type": "table.started"})
-        return True
 
     async def _finish(self, facts: tables.TableFacts, finish: Finish) -> dict[str, Any]:
-        """Store the match, then let go of the table."""
+        """Store the match, then let go of the table (and forget its steps: the stored
+        record holds the whole match; if storing fails they stay, and the table is resumed
+        to the end and stored by a process that sweeps it up)."""
         try:
-            return await database_sync_to_async(tables.store_finish)(facts, finish)
+            stored = await database_sync_to_async(tables.store_finish)(facts, finish)
+            self._write(("forget", facts.table_id))
+            return stored
         finally:
             self.hosts.pop(facts.table_id, None)
+            self._runs.pop(facts.table_id, None)
+
+    # ---- the steps of matches in play ---------------------------------------------------
+    def _write(self, write: tables.StepWrite) -> None:
+        if self._writes is not None:
+            self._writes.put_nowait(write)
+
+    async def _write_steps(self, writes: asyncio.Queue) -> None:
+        """Write the tables' steps in the order they came, whatever came within
+        STEPS_EVERY_S in one trip: with many tables a trip carries many steps. A write
+        that fails is tried again (later steps wait: what is kept stays a match's beginning)."""
+        while True:
+            batch = [await writes.get()]
+            await asyncio.sleep(STEPS_EVERY_S)  # what the other tables do meanwhile comes along
+            while not writes.empty() and len(batch) < WRITES_MAX:
+                batch.append(writes.get_nowait())
+            while True:
+                try:
+                    await database_sync_to_async(tables.write_steps)(batch)
+                    break
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # the database is away: the steps wait for it
+                    log.exception("event=hub.steps_failed writes=%d", len(batch))
+                    await asyncio.sleep(1.0)
+            for _ in batch:
+                writes.task_done()
+
+    async def settled(self) -> None:
+        """Wait until the steps queued so far are written (a test, before its database is
+        emptied)."""
+        if self._writes is not None and self.loop is asyncio.get_running_loop():
+            await self._writes.join()
 
     # ---- messages -------------------------------------------------------------------------
     def _publisher(self, table_id: int, outbox: asyncio.Queue):
@@ -174,8 +278,9 @@ class Hub:
                 await self._deliver(table_id, *item)
             except Exception:  # one lost message must not silence the table
                 log.exception("event=table.publish_failed table=%s", table_id)
-        self.local.pop(table_id, None)
-        self.remote.pop(table_id, None)
+        if not self.hosts_here(table_id):  # (a table let go of may be resumed here again)
+            self.local.pop(table_id, None)
+            self.remote.pop(table_id, None)
 
     async def _run_host(self, host: TableHost, outbox: asyncio.Queue) -> None:
         try:
@@ -245,16 +350,78 @@ class Hub:
 
     async def _heartbeat(self) -> None:
         while True:
-            await asyncio.sleep(HEARTBEAT_S)
-            if self.hosts:
-                try:
-                    await database_sync_to_async(_beat)(list(self.hosts))
-                except Exception:  # the database is away: try again at the next beat
-                    log.exception("event=hub.heartbeat_failed")
+            await asyncio.sleep(heartbeat_s())
+            try:
+                if self.hosts:
+                    lost = await database_sync_to_async(_beat)(list(self.hosts), self.channel)
+                    for table_id in lost:
+                        self._let_go(table_id)
+                await self._sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database is away: try again at the next beat
+                log.exception("event=hub.heartbeat_failed")
+
+    def _let_go(self, table_id: int) -> None:
+        """Another process took this table over (this one stopped beating for a while: it
+        was stuck): stop hosting it, without storing or telling anyone anything."""
+        log.warning("event=table.taken_over table=%s", table_id)
+        task = self._runs.pop(table_id, None)
+        self.hosts.pop(table_id, None)
+        if task is not None:
+            task.cancel()
+
+    async def _sweep(self) -> None:
+        """Resume the tables whose host died (or abandon them, if it died long ago), so that
+        a match goes on even when none of its sockets comes back to this process."""
+        found = await database_sync_to_async(tables.orphans)(
+            self.channel, unreachable=isinstance(get_channel_layer(), InMemoryChannelLayer),
+            limit=SWEEP_MAX,
+        )  # fmt: skip
+        for table in found:
+            if self.hosts_here(table.pk):
+                continue
+            try:
+                if tables.too_old_to_resume(table):
+                    await database_sync_to_async(tables.abandon)(table, ABANDONED)
+                    await get_channel_layer().group_send(
+                        lobby_group(table.pk), {"type": "table.moved"}
+                    )
+                else:
+                    await self.resume(table)
+            except Exception:  # one table that cannot be resumed must not stop the sweep
+                log.exception("event=table.resume_failed table=%s", table.pk)
 
 
-def _beat(ids: list[int]) -> None:
-    Table.objects.filter(pk__in=ids, state=Table.PLAYING).update(host_heartbeat=timezone.now())
+class _Steps:
+    """A table's :class:`~games.live.host.StepStore`: its steps go to the hub's writer."""
+
+    __slots__ = ("hub", "table_id")
+
+    def __init__(self, hub: Hub, table_id: int) -> None:
+        self.hub, self.table_id = hub, table_id
+
+    def add(self, index: int, step: dict[str, Any]) -> None:
+        self.hub._write(("add", self.table_id, index, step))
+
+    def cut(self, index: int) -> None:
+        self.hub._write(("cut", self.table_id, index))
+
+
+def heartbeat_s() -> float:
+    """Seconds between two beats (and sweeps); well under TABLE_HOST_STALE_S."""
+    return float(getattr(settings, "TABLE_HEARTBEAT_S", HEARTBEAT_S))
+
+
+def _beat(ids: list[int], channel: str | None) -> list[int]:
+    """Say that this process's tables are alive; the ones another process has taken over
+    (this one was stuck for longer than the stale limit) are returned, to let go of."""
+    now = timezone.now()
+    beaten = Table.objects.filter(pk__in=ids, state=Table.PLAYING, host_channel=channel)
+    if beaten.update(host_heartbeat=now) == len(ids):
+        return []
+    taken = Table.objects.filter(pk__in=ids, state=Table.PLAYING).exclude(host_channel=channel)
+    return list(taken.values_list("pk", flat=True))
 
 
 #: this process's hub

@@ -35,6 +35,8 @@ class Listener(Protocol):
 
 class HumanAgent(Agent):
     blocking = False
+    #: a resumed table does not ask a person again what they answered (games/engine/journal.py)
+    catch_up = False
 
     def __init__(
         self,
@@ -57,6 +59,8 @@ class HumanAgent(Agent):
         self.seat = 0
         self.turn = 0
         self.away = False
+        #: whether the last answer was the default played when the timer ran out
+        self.defaulted = False
         self.deadline: float | None = None
         self._prompt: Prompt | None = None
         #: while the person is asked: settled with their action, or with _LATE
@@ -99,6 +103,7 @@ class HumanAgent(Agent):
             timer.cancel()
             self._answer = None
             self.deadline = None
+        self.defaulted = action is _LATE
         if action is not _LATE:
             if self.away:
                 self.away = False
@@ -108,6 +113,12 @@ class HumanAgent(Agent):
             self.away = True
             self.listener.on_away(self.seat, True)
         return self.default(self.seat)
+
+    def answered_before(self, defaulted: bool) -> None:
+        """A turn the person answered before the table was resumed (not asked again): the
+        turns count on from it, and a default played for them leaves them away."""
+        self.turn += 1
+        self.away = self.defaulted = defaulted
 
     # ---- the browser's side (the same event loop) ------------------------------------------
     @property

@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from bots import aggregates
@@ -20,7 +21,7 @@ from bots.models import BotVersion, Match, MatchSeat
 from bots.playing import Entry
 from games.engine import untrusted
 from games.live.host import Finish, SeatPlan
-from games.models import Table, TableSeat
+from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
 
 #: a seat's choice in the create form: "me", "open", "builtin:NAME" or "bot:VERSION_ID"
@@ -34,7 +35,13 @@ class TableError(ValueError):
 
 
 def host_stale_after() -> timedelta:
-    return timedelta(seconds=float(getattr(settings, "TABLE_HOST_STALE_S", 45)))
+    return timedelta(seconds=float(getattr(settings, "TABLE_HOST_STALE_S", 20)))
+
+
+def resume_window() -> timedelta:
+    """How long after its host's last beat a table is still resumed; later it is abandoned
+    (its people have long gone)."""
+    return timedelta(seconds=float(getattr(settings, "TABLE_RESUME_WINDOW_S", 600)))
 
 
 # ---- who is asking --------------------------------------------------------------------------
@@ -200,6 +207,11 @@ def is_stale(table: Table) -> bool:
     )
 
 
+def too_old_to_resume(table: Table) -> bool:
+    beat = table.host_heartbeat or table.started
+    return beat is None or timezone.now() - beat > resume_window()
+
+
 def abandon(table: Table, reason: str) -> None:
     Table.objects.filter(pk=table.pk, state=Table.PLAYING).update(
         state=Table.ABANDONED, finished=timezone.now(), error=reason
@@ -294,6 +306,74 @@ def claim_and_plan(table: Table, host_channel: str) -> tuple[list[SeatPlan], Tab
     except TableError as exc:
         abandon(table, str(exc))
         raise
+
+
+# ---- resuming a table whose host died (docs/live-tables.md) ---------------------------------
+def claim_resume(table: Table, host_channel: str, *, unreachable: bool = False) -> bool:
+    """Take over ``table`` from the host ``table.host_channel`` names, if that host stopped
+    beating (or, ``unreachable``, cannot be reached from here at all: an in-memory channel
+    layer serves one process). One statement: of two processes trying, one wins."""
+    now = timezone.now()
+    rows = Table.objects.filter(pk=table.pk, state=Table.PLAYING, host_channel=table.host_channel)
+    if not unreachable:
+        stale = now - host_stale_after()
+        rows = rows.filter(Q(host_heartbeat__lt=stale) | Q(host_heartbeat__isnull=True))
+    return bool(rows.update(host_channel=host_channel, host_heartbeat=now))
+
+
+def claim_and_resume(
+    table: Table, host_channel: str, *, unreachable: bool = False
+) -> tuple[list[SeatPlan], TableFacts, list[tuple[int, dict[str, Any]]]] | None:
+    """Claim a table in play whose host died; if this process won, its seat plans, what
+    storing its end needs, and the steps of its match so far."""
+    if not claim_resume(table, host_channel, unreachable=unreachable):
+        return None
+    try:
+        return seat_plans(table), facts_of(table), steps_of(table.pk)
+    except TableError as exc:
+        abandon(table, str(exc))
+        raise
+
+
+def steps_of(table_id: int) -> list[tuple[int, dict[str, Any]]]:
+    rows = TableStep.objects.filter(table_id=table_id).order_by("index")
+    return list(rows.values_list("index", "step"))
+
+
+def orphans(host_channel: str | None, *, unreachable: bool = False, limit: int = 20) -> list[Table]:
+    """Tables in play whose host stopped beating (``unreachable``: hosted by any other
+    process), the longest silent first: what a hub's sweep resumes."""
+    rows = Table.objects.filter(state=Table.PLAYING)
+    if unreachable:
+        rows = rows.exclude(host_channel=host_channel or "")
+    else:
+        rows = rows.filter(host_heartbeat__lt=timezone.now() - host_stale_after())
+    return list(rows.order_by("host_heartbeat")[:limit])
+
+
+#: a write of the steps of tables in play: ("add", table, index, step), ("cut", table,
+#: index): forget the steps from index on, ("forget", table): all of them
+StepWrite = tuple[Any, ...]
+
+
+def write_steps(writes: list[StepWrite]) -> None:
+    """Carry out step writes in order; consecutive additions go in one INSERT, so a
+    process holding many tables writes what they did meanwhile in one statement."""
+    added: list[TableStep] = []
+    for write in writes:
+        if write[0] == "add":
+            _, table_id, index, step = write
+            added.append(TableStep(table_id=table_id, index=index, step=untrusted.storable(step)))
+            continue
+        if added:
+            TableStep.objects.bulk_create(added, ignore_conflicts=True)
+            added = []
+        steps = TableStep.objects.filter(table_id=write[1])
+        if write[0] == "cut":
+            steps = steps.filter(index__gte=write[2])
+        steps.delete()
+    if added:
+        TableStep.objects.bulk_create(added, ignore_conflicts=True)
 
 
 @transaction.atomic

@@ -1,0 +1,316 @@
+"""A live table survives its process: its match's deciding steps are kept as they happen,
+and another host (another process, or the same one started again) resumes it from its seed
+and those steps, at the same point, the people in their seats (docs/live-tables.md). The
+same with real server processes killed with SIGKILL: tests/site/test_tables_survive.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from bots.models import Match
+from games.live import tables
+from games.live.host import SeatPlan, TableHost
+from games.live.hub import _beat, hub
+from games.models import Table, TableStep
+from tests.live.test_consumers import finish_off, make_table, make_user, socket
+from tests.live.test_host import Wire, builtin, host, snapshot
+
+
+class Store:
+    """A table's steps kept in memory, as the database keeps them (JSON)."""
+
+    def __init__(self) -> None:
+        self.steps: dict[int, dict[str, Any]] = {}
+
+    def add(self, index: int, step: dict[str, Any]) -> None:
+        self.steps[index] = json.loads(json.dumps(step))
+
+    def cut(self, index: int) -> None:
+        self.steps = {i: s for i, s in self.steps.items() if i < index}
+
+
+def start(table: TableHost) -> asyncio.Task[None]:
+    return asyncio.get_running_loop().create_task(table.run())
+
+
+async def kill(task: asyncio.Task[None]) -> None:
+    """The host's process dies: the match stops where it is, nothing stored, nobody told."""
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+def last_action(wire: Wire, seat: int) -> Any:
+    return wire.to(f"seat:{seat}", "state")[-1]["actions"][-1]["value"]
+
+
+@pytest.mark.asyncio
+async def test_a_resumed_table_is_at_the_same_point_with_its_people_as_they_were():
+    store = Store()
+    plans = [SeatPlan("ann", "human"), builtin("rps-poker", "strong")]
+    timers = {"turn_timer": 2.0, "away_timer": 2.0}
+    wire = Wire()
+    first = host("rps-poker", plans, wire, store=store, **timers)
+    task = start(first)
+    for n in range(2):
+        turn = await wire.wait("seat:0", "turn", after=n)
+        first.submit(0, turn["turn"], last_action(wire, 0))
+    await wire.wait("seat:0", "note")  # she lets turn 3 pass: played for her, she is away
+    await wire.wait("seat:0", "turn", after=3)
+    before = snapshot(first, 0)
+    events = list(first.state.log)
+    await kill(task)
+
+    wire = Wire()
+    steps = sorted(store.steps.items())
+    second = host("rps-poker", plans, wire, store=store, steps=steps, **timers)
+    task = start(second)
+    turn = await wire.wait("seat:0", "turn")
+    assert turn["turn"] == 4 and turn["seconds"] > 1.5  # asked again, with a whole timer
+    after = snapshot(second, 0)
+    kinds = ["seats", "state", "turn", "note"]
+    assert [m["type"] for m in before] == [m["type"] for m in after] == kinds
+    assert after[1] == before[1]  # the same view: the same deal, at the same point
+    assert after[3] == before[3]  # her log says what was played for her
+    assert after[0]["seats"][0]["away"] is True
+    # while the match was played again up to there, nobody was shown anything of it
+    assert [m["type"] for m in wire.to("seat:0")][:3] == ["seats", "seats", "state"]
+    for n in range(12):
+        turn = await wire.wait("seat:0", "turn", after=n)
+        second.submit(0, turn["turn"], last_action(wire, 0))
+    await task
+    assert second.state.log[: len(events)] == events
+    assert sum(second.result["scores"]) == 10 and not second.result["faults"]
+
+
+@pytest.mark.asyncio
+async def test_a_log_that_does_not_replay_abandons_the_table_with_the_reason():
+    store = Store()
+    plans = [SeatPlan("ann", "human"), builtin("rps-poker", "simple")]
+    wire = Wire()
+    first = host("rps-poker", plans, wire, store=store)
+    task = start(first)
+    turn = await wire.wait("seat:0", "turn")
+    first.submit(0, turn["turn"], 0)
+    await wire.wait("seat:0", "turn", after=1)
+    await kill(task)
+    # the game's code changed meanwhile: the kept answer is now made at another point
+    index, step = max(store.steps.items())
+    wire = Wire()
+    finished = []
+
+    async def on_finish(finish):
+        finished.append(finish)
+        return {}
+
+    forged = [(index, step | {"n": step["n"] + 1})]
+    second = host("rps-poker", plans, wire, steps=forged, on_finish=on_finish)
+    await start(second)
+    over = await wire.wait("seat:0", "over")
+    assert over["error"].startswith("the table could not be resumed: its log does not replay")
+    assert finished[0].played is None
+
+
+def fresh_receive_locks() -> None:
+    """channels_redis keeps a receive lock per channel across event loops, and a test that
+    ended while a socket was receiving leaves one bound to its closed loop (a server has one
+    loop; these tests one each): this test's sockets get locks of their own."""
+    layer = get_channel_layer()
+    locks = getattr(layer, "receive_clean_locks", None)
+    if locks is not None:
+        layer.receive_clean_locks = type(locks)()
+
+
+async def steps_kept(table: Table, at_least: int) -> list[int]:
+    """Wait until the hub's writer has kept ``at_least`` steps of ``table``."""
+    for _ in range(200):
+        kept = await sync_to_async(tables.steps_of)(table.pk)
+        if len(kept) >= at_least:
+            return [index for index, _ in kept]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{len(kept)} steps kept, not {at_least}")
+
+
+async def die(table: Table, beat_ago: timedelta = timedelta(seconds=60)) -> None:
+    """This process stops hosting ``table`` as if it had died: another process's channel in
+    the row, its last heartbeat ``beat_ago``."""
+    task = hub._runs.pop(table.pk)
+    hub.hosts.pop(table.pk)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    for _ in range(100):  # its messages are all out: it serves no socket any more
+        if table.pk not in hub.local and table.pk not in hub.remote:
+            break
+        await asyncio.sleep(0.01)
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        host_channel="tables.gone!dead", host_heartbeat=timezone.now() - beat_ago
+    )
+
+
+async def play_to_the_end(sock) -> dict[str, Any]:
+    """Play the first choice at every turn until the match is over; its end."""
+    answered: set[int] = set()
+    while True:
+        frame = await next_frame(sock)
+        if frame["type"] == "over":
+            return frame
+        if frame["type"] == "turn" and frame["turn"] not in answered:
+            answered.add(frame["turn"])
+            await sock.send({"type": "act", "turn": frame["turn"], "action": first_choice(sock)})
+
+
+async def next_frame(sock) -> dict[str, Any]:
+    event = await sock.comm.receive_output(timeout=20)
+    assert event["type"] != "websocket.close", event
+    frame = json.loads(event["text"])
+    sock.frames.append(frame)
+    return frame
+
+
+def first_choice(sock) -> Any:
+    return sock.last_state()["actions"][0]["value"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_table_whose_process_died_is_resumed_by_the_next_socket():
+    ann = await make_user("ann")
+    table = await make_table("rps-poker", ann, ["me", "builtin:strong"])
+    first = await socket(table.token, ann)
+    assert await first.connect()
+    for _ in range(3):
+        turn = await first.next("turn")
+        await first.send({"type": "act", "turn": turn["turn"], "action": 0})
+    turn = await first.next("turn")
+    seen = first.last_state()
+    await steps_kept(table, 3)
+    await first.close()
+    await die(table)
+
+    again = await socket(table.token, ann)
+    assert await again.connect()
+    assert (await again.next("hello"))["seat"] == 0
+    assert (await again.next("state"))["frame"] == seen["frame"]
+    assert (await again.next("turn"))["turn"] == turn["turn"]
+    await again.send({"type": "act", "turn": turn["turn"], "action": first_choice(again)})
+    row = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert row.state == Table.PLAYING and row.host_channel == hub.channel
+    over = await play_to_the_end(again)
+    assert over["url"] == f"/matches/{over['match']}/"
+    match = await sync_to_async(Match.objects.get)(pk=over["match"])
+    assert match.seed == table.seed
+    for _ in range(100):  # the steps are forgotten once the match is stored
+        if not await sync_to_async(TableStep.objects.filter(table_id=table.pk).exists)():
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the steps of a stored match were kept")
+    await again.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_people_at_another_process_follow_a_resumed_table_and_a_lost_move_is_asked_again(
+    monkeypatch,
+):
+    """Two people; bob's socket is of another process, which stays up. The host dies with
+    bob's move sent but not kept; the table is resumed (by the sweep) and bob is asked
+    again, on the socket he has."""
+    fresh_receive_locks()
+    ann, bob = await make_user("ann"), await make_user("bob")
+    table = await make_table("goofspiel", ann, ["me", "open"])
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
+    a = await socket(table.token, ann)
+    assert await a.connect()
+    await a.next("lobby")
+    with monkeypatch.context() as elsewhere:  # bob connects "from another process"
+        elsewhere.setattr(hub, "hosts_here", lambda table_id: False)
+        b = await socket(table.token, bob)
+        assert await b.connect()
+        b_turn = await b.next("turn")
+    a_turn = await a.next("turn")
+    await a.send(
+        {"type": "act", "turn": a_turn["turn"], "action": a.last_state()["actions"][0]["value"]}
+    )
+    await steps_kept(table, 1)
+    await die(table)
+    # bob's move goes to the dead host's channel and is never kept
+    await b.send(
+        {"type": "act", "turn": b_turn["turn"], "action": b.last_state()["actions"][0]["value"]}
+    )
+    await hub._sweep()
+    assert table.pk in hub.hosts
+    again = await b.next("turn")
+    assert again["turn"] == b_turn["turn"]
+    await a.next("state")  # ann's socket follows the new host too
+    a_views = [f for f in a.frames if f["type"] == "turn"]
+    assert len(a_views) == 1  # ann's move was kept: she is not asked again
+    await a.close()
+    await b.close()
+    await finish_off(table)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_process_wins_the_claim_of_a_dead_table():
+    table = tables.create_table("uth", tables.Person(None, "g"), ["me"])
+    Table.objects.filter(pk=table.pk).update(
+        state=Table.PLAYING,
+        host_channel="tables.gone!dead",
+        host_heartbeat=timezone.now() - timedelta(seconds=60),
+    )
+    table.refresh_from_db()
+    assert tables.claim_resume(table, "tables.one!a")
+    assert not tables.claim_resume(table, "tables.two!b")
+    table.refresh_from_db()
+    assert table.host_channel == "tables.one!a"
+    # a live host is never taken over, unless it cannot be reached at all
+    assert not tables.claim_resume(table, "tables.two!b")
+    assert tables.claim_resume(table, "tables.two!b", unreachable=True)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_sweep_resumes_a_dead_table_and_abandons_one_dead_for_long():
+    ann = await make_user("ann")
+    recent = await make_table("uth", ann, ["me"], config={"max_rounds": 5})
+    old = await make_table("uth", ann, ["me"], config={"max_rounds": 5})
+    for table, ago in ((recent, timedelta(seconds=60)), (old, timedelta(hours=1))):
+        await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+            state=Table.PLAYING,
+            started=timezone.now() - ago,
+            host_channel="tables.gone!dead",
+            host_heartbeat=timezone.now() - ago,
+        )
+    await hub.ensure_listening()
+    await hub._sweep()
+    assert recent.pk in hub.hosts and old.pk not in hub.hosts
+    old = await sync_to_async(Table.objects.get)(pk=old.pk)
+    assert old.state == Table.ABANDONED and "stopped" in old.error
+    await finish_off(recent)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_process_whose_table_was_taken_over_lets_go_of_it():
+    ann = await make_user("ann")
+    table = await make_table("uth", ann, ["me"])
+    sock = await socket(table.token, ann)
+    assert await sock.connect()
+    await sock.next("turn")
+    assert await sync_to_async(_beat)([table.pk], hub.channel) == []
+    # it was stuck for longer than the stale limit, and another process resumed the table
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(host_channel="tables.b!x")
+    assert await sync_to_async(_beat)([table.pk], hub.channel) == [table.pk]
+    host = hub.hosts[table.pk]
+    hub._let_go(table.pk)
+    await asyncio.sleep(0.05)
+    assert table.pk not in hub.hosts and host.done.is_set()
+    await sock.close()
