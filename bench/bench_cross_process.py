@@ -30,9 +30,7 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -40,9 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_tables import children_of, make_tables, percentile, serving, setup_django  # noqa: E402
-
-from cardsite.localservices import postgres_server, redis_server  # noqa: E402
+from bench_tables import children_of, make_tables, percentile, services, serving  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -137,28 +133,14 @@ def main() -> None:
     parser.add_argument("--think", default="0.2,0.6", help="min,max seconds before answering")
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
-    with tempfile.TemporaryDirectory(prefix="bench-cross-") as tmp:
-        os.chmod(tmp, 0o711)
-        with postgres_server(tmp) as pg, redis_server(tmp) as redis:
-            env = {
-                "DATABASE_URL": pg.url,
-                "REDIS_URL": redis.url,
-                "CARD_ARENA_VAR": f"{tmp}/var",
-                "DJANGO_SETTINGS_MODULE": "cardsite.settings",
-            }
-            server_env = {**os.environ, **env}
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "-v", "0"],
-                cwd=ROOT, env=server_env, check=True,
-            )  # fmt: skip
-            setup_django(env)
-            tables = make_tables("rps-poker", args.tables)
-            with serving("daphne", server_env, Path(tmp), 2) as (url, parent):
-                processes = children_of(parent)
-                assert len(processes) == 2, processes
-                times = asyncio.run(
-                    run(url.replace("http", "ws"), processes, tables, args.seconds, think)
-                )
+    with services("bench-cross-") as (tmp, server_env):
+        tables = make_tables("rps-poker", args.tables)
+        with serving("daphne", server_env, Path(tmp), 2) as (url, parent):
+            processes = children_of(parent)
+            assert len(processes) == 2, processes
+            times = asyncio.run(
+                run(url.replace("http", "ws"), processes, tables, args.seconds, think)
+            )
     print(
         f"rps-poker, {args.tables} tables, each with a socket on its hosting process and one "
         f"on the other (2 server processes, Redis, PostgreSQL); think "

@@ -333,6 +333,28 @@ def wait_for(url: str, timeout: float = 60.0) -> None:
     raise SystemExit("the server did not answer /healthz")
 
 
+@contextlib.contextmanager
+def services(prefix: str):
+    """A throwaway PostgreSQL (migrated) and Redis, and Django set up on them in this process:
+    (the folder, the environment for server processes)."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        os.chmod(tmp, 0o711)  # PostgreSQL runs as its own user when we are root
+        with postgres_server(tmp) as pg, redis_server(tmp) as redis:
+            env = {
+                "DATABASE_URL": pg.url,
+                "REDIS_URL": redis.url,
+                "CARD_ARENA_VAR": f"{tmp}/var",
+                "DJANGO_SETTINGS_MODULE": "cardsite.settings",
+            }
+            server_env = {**os.environ, **env}
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "-v", "0"],
+                cwd=ROOT, env=server_env, check=True,
+            )  # fmt: skip
+            setup_django(env)
+            yield tmp, server_env
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default="100,250,500,750")
@@ -367,46 +389,32 @@ def main() -> None:
         parser.error("--processes is an option of the site's server (--server daphne)")
     if args.profile and counts != [1]:
         parser.error("--profile profiles one server process (--processes 1)")
-    with tempfile.TemporaryDirectory(prefix="bench-tables-") as tmp:
-        os.chmod(tmp, 0o711)
-        with postgres_server(tmp) as pg, redis_server(tmp) as redis:
-            env = {
-                "DATABASE_URL": pg.url,
-                "REDIS_URL": redis.url,
-                "CARD_ARENA_VAR": f"{tmp}/var",
-                "DJANGO_SETTINGS_MODULE": "cardsite.settings",
-            }
-            server_env = {**os.environ, **env}
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "-v", "0"],
-                cwd=ROOT, env=server_env, check=True,
-            )  # fmt: skip
-            setup_django(env)
-            print(
-                f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
-                f"arriving over {args.arrive:g} s, think {think[0]:g}-{think[1]:g} s; "
-                f"{args.seconds:g} s per level; "
-                f"{args.server} with {args.processes} processes, Redis, PostgreSQL; "
-                f"{os.cpu_count()} CPUs"
-            )
-            header = (f"{'procs':>5} {'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
-                      f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
-                      f"{'errors':>7} {'server CPU':>10} {'client CPU':>10} {'client lag':>10}"
-                      "  p99<100ms")  # fmt: skip
-            print(header)
-            seen: set[str] = set()
-            p99s: dict[tuple[int, int], list[float]] = {}
-            for n in levels:
-                for _run in range(args.runs):
-                    for count in counts:
-                        row = measure(args, server_env, Path(tmp), n, count, think)
-                        p99s.setdefault((n, count), []).append(row["p99_ms"])
-                        report(row, count, tables_per_process(seen))
-            if args.runs > 1:
-                print("p99 ms over the runs: min / median (max)")
-                for (n, count), values in p99s.items():
-                    print(f"  {n:>5} tables, {count} processes: {min(values):.1f} / "
-                          f"{statistics.median(values):.1f} ({max(values):.1f})")  # fmt: skip
+    with services("bench-tables-") as (tmp, server_env):
+        print(
+            f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
+            f"arriving over {args.arrive:g} s, think {think[0]:g}-{think[1]:g} s; "
+            f"{args.seconds:g} s per level; "
+            f"{args.server} with {args.processes} processes, Redis, PostgreSQL; "
+            f"{os.cpu_count()} CPUs"
+        )
+        header = (f"{'procs':>5} {'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
+                  f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
+                  f"{'errors':>7} {'server CPU':>10} {'client CPU':>10} {'client lag':>10}"
+                  "  p99<100ms")  # fmt: skip
+        print(header)
+        seen: set[str] = set()
+        p99s: dict[tuple[int, int], list[float]] = {}
+        for n in levels:
+            for _run in range(args.runs):
+                for count in counts:
+                    row = measure(args, server_env, Path(tmp), n, count, think)
+                    p99s.setdefault((n, count), []).append(row["p99_ms"])
+                    report(row, count, tables_per_process(seen))
+        if args.runs > 1:
+            print("p99 ms over the runs: min / median (max)")
+            for (n, count), values in p99s.items():
+                print(f"  {n:>5} tables, {count} processes: {min(values):.1f} / "
+                      f"{statistics.median(values):.1f} ({max(values):.1f})")  # fmt: skip
 
 
 def measure(args, server_env: dict[str, str], tmp: Path, n: int, count: int, think) -> dict:
