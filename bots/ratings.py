@@ -59,10 +59,12 @@ def rating_for(bot: Bot) -> Rating:
     return rating
 
 
+@transaction.atomic
 def on_new_version(version: BotVersion) -> None:
     """A version became active: its bot gets a rating (or a wider sigma) and a row. Like
     every writer of ratings it holds the game's ledger (until the caller's transaction
-    ends), so a rating under way does not write over the wider sigma."""
+    ends, or its own when there is none), so a rating under way does not write over the
+    wider sigma."""
     lock_ledger(version.bot.game)
     rating = rating_for(version.bot)
     if rating.sigma < NEW_VERSION_SIGMA:
