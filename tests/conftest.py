@@ -49,3 +49,17 @@ def starter_source(filename: str) -> Path:
     language = {"py": "python", "js": "javascript"}[suffix]
     spec = get_game(stem.replace("_", "-"))
     return spec.starters[language]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _database_pools_closed_at_the_end(django_db_setup):
+    """With PostgreSQL, Django keeps a pool of connections (settings: DB_POOL) that closing a
+    connection returns to; the idle ones would still be sessions of the test database when
+    pytest-django drops it at the end ("being accessed by other users"). Torn down before
+    the database is: every pool closed."""
+    yield
+    for connection in connections.all(initialized_only=True):
+        connection.close()
+        close_pool = getattr(connection, "close_pool", None)
+        if close_pool is not None:
+            close_pool()
