@@ -26,10 +26,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
-from bots.process import BotProcess, FaultReport, Hello, Peers, ProcessAgent
+from bots.process import BotProcess, FaultReport, Peers, ProcessAgent
 from bots.runtimes import language_of
 from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
 from games.engine.agents import Agent, AgentFault, InProcessAgent
@@ -79,6 +79,7 @@ class Entrant:
     agent: Agent
     standing: Standing
     process: BotProcess | None = None
+    entry: Entry | None = None
 
     @property
     def name(self) -> str:
@@ -136,6 +137,11 @@ class Arena:
         try:
             for source in sources:
                 self.entrants.append(self._entrant(source))
+            # The bots start side by side: each start is mostly waiting for a runtime to load.
+            for entrant in self.entrants:
+                self._spawn(entrant)
+            for entrant in self.entrants:
+                self._greet(entrant)
         except BaseException:
             self.close()
             raise
@@ -153,8 +159,8 @@ class Arena:
         if process is None:  # a built-in bot in this process
             return Entrant(source, agent, Standing(agent.name, source))
         process.peers = self.peers
-        hello = self._start(source, entry, process)
-        return Entrant(source, agent, Standing(hello.name, source), process=process)
+        # named by its hello once started (see _greet)
+        return Entrant(source, agent, Standing(agent.name, source), process=process, entry=entry)
 
     def _entry(self, source: str) -> Entry:
         """The seat entry of a source: a built-in bot (named as its class says) or a bot file,
@@ -177,24 +183,41 @@ class Arena:
         log = self.error_dir / f"{len(self.entrants):02d}-{safe_filename(path.stem)}.stderr.log"
         return replace(entry, stderr_log=log)
 
-    def _start(self, source: str, entry: Entry, process: BotProcess) -> Hello:
-        """Start a bot's process before the tournament: one that cannot start, or that lacks
+    def _spawn(self, entrant: Entrant) -> None:
+        """Start a bot's process (its hello is read by :meth:`_greet`)."""
+        if entrant.process is not None:
+            try:
+                entrant.process.spawn(self.tc.startup)
+            except AgentFault as exc:
+                self._refuse(entrant, exc)
+
+    def _greet(self, entrant: Entrant) -> None:
+        """Check a started bot before the tournament: one that cannot start, or that lacks
         a method of the game's contract, is refused in one line."""
+        process = entrant.process
+        if process is None:
+            return
         try:
-            hello = process.start(self.tc.startup)
+            hello = process.greet(self.tc.startup)
         except AgentFault as exc:
-            process.close()
-            if process.launch.sandbox and entry.path is not None:
-                self._check_sandbox(entry.path)
-            log = entry.stderr_log
-            where = f" (traceback in {log})" if log and log.exists() and log.stat().st_size else ""
-            raise ArenaError(f"{source}: {exc.reason}{where}") from None
+            self._refuse(entrant, exc)
         missing = [m for m in self.game.methods if m not in hello.methods]
         if missing:
             process.close()
             owner = "class Bot" if hello.language == "python" else "the bot object"
-            raise ArenaError(f"{source}: {owner} has no method {', '.join(missing)}")
-        return hello
+            raise ArenaError(f"{entrant.source}: {owner} has no method {', '.join(missing)}")
+        entrant.standing = Standing(hello.name, entrant.source)
+
+    def _refuse(self, entrant: Entrant, exc: AgentFault) -> NoReturn:
+        """A bot that could not start: the arena's error, naming why."""
+        process, entry = entrant.process, entrant.entry
+        assert process is not None and entry is not None
+        process.close()
+        if process.launch.sandbox and entry.path is not None:
+            self._check_sandbox(entry.path)
+        log = entry.stderr_log
+        where = f" (traceback in {log})" if log and log.exists() and log.stat().st_size else ""
+        raise ArenaError(f"{entrant.source}: {exc.reason}{where}") from None
 
     def _check_sandbox(self, path: Path) -> None:
         """A bot failed to start in the sandbox: say so if the sandbox itself is broken."""

@@ -106,6 +106,9 @@ class Hello:
     name: str
     language: str
     methods: list[str] = field(default_factory=list)
+    #: the host's ``begin`` makes nothing (one bot object serves every match): it may be sent
+    #: without waiting for its reply, in the same write as the match's first request
+    quiet_begin: bool = False
 
 
 @dataclass(frozen=True)
@@ -197,10 +200,12 @@ class _Child:
     out_done: bool = False
     err_done: bool = False
     #: the pipes' descriptors (kept: a closed pipe's ``fileno()`` raises)
+    in_fd: int = field(init=False)
     out_fd: int = field(init=False)
     err_fd: int = field(init=False)
 
     def __post_init__(self) -> None:
+        self.in_fd = self.proc.stdin.fileno()  # type: ignore[union-attr]
         self.out_fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
         self.err_fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
 
@@ -269,6 +274,12 @@ class BotProcess:
 
     def start(self, timeout: float) -> Hello:
         """Start the process and read its hello. Raises AgentFault("startup", ...)."""
+        self.spawn(timeout)
+        return self.greet(timeout)
+
+    def spawn(self, timeout: float) -> None:
+        """Start the process without waiting for its hello (:meth:`greet` reads it), so that
+        several bots start side by side. Raises AgentFault("startup", ...)."""
         self.kill()
         self._lines = deque()
         self._owed = 0
@@ -316,6 +327,9 @@ class BotProcess:
                 os.close(info_read)
         self._proc, self._child = proc, child
         self._owe(1)
+
+    def greet(self, timeout: float) -> Hello:
+        """Read the hello of the process :meth:`spawn` started. Raises AgentFault."""
         _, message = self._read(timeout, "start-up")
         if message.get("type") == "fatal":
             self.kill()
@@ -330,6 +344,7 @@ class BotProcess:
             name=_quote(message.get("name") or "bot", 60),
             language=_quote(message.get("language") or "?", 20),
             methods=[_quote(m, 60) for m in methods[:100]] if isinstance(methods, list) else [],
+            quiet_begin=message.get("quiet_begin") is True,
         )
         return self.hello
 
@@ -443,29 +458,34 @@ class BotProcess:
         request that takes a reply, in one write (one wake-up of the bot, not two). Raises
         AgentFault("crash") if the pipe broke, AgentFault("timeout") if the bot left a pipe's
         worth of requests unread."""
-        proc = self._proc
-        if proc is None:
+        proc, child = self._proc, self._child
+        if proc is None or child is None:
             raise self._death_fault("a request")
         self._next_id += 1
-        line = json.dumps({"id": self._next_id, **message}, separators=(",", ":")) + "\n"
+        line = _encode({"id": self._next_id, **message}).encode() + b"\n"
         if not reply:
-            self._outbox += line.encode()
+            self._outbox += line
             return self._next_id
         if proc.poll() is not None:
             raise self._death_fault("a request")
-        what = message.get("method") or message.get("type")
-        data = bytes(self._outbox) + line.encode() if self._outbox else line.encode()
-        self._outbox.clear()
+        if self._outbox:
+            self._outbox += line
+            data = bytes(self._outbox)
+            self._outbox.clear()
+        else:
+            data = line
         try:
-            written = os.write(proc.stdin.fileno(), data)  # type: ignore[union-attr]
+            written = os.write(child.in_fd, data)
         except BlockingIOError:
             written = 0
         except (OSError, ValueError):
+            what = message.get("method") or message.get("type")
             raise self._death_fault(f"a request ({what})") from None
         if written < len(data):
             # The pipe is full: the bot has not read what it was sent (a host stuck in a
             # notice, or one that never reads). Waiting could hang the arena; this cannot.
             self.kill()
+            what = message.get("method") or message.get("type")
             raise AgentFault("timeout", f"the bot stopped reading its requests before {what}")
         self._owe(1)
         return self._next_id
@@ -698,6 +718,11 @@ class BotProcess:
                 taken += got
 
 
+#: requests as compact JSON, with one encoder for every call (``json.dumps`` with options
+#: builds a new one each time)
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def _memfd(name: str, data: bytes) -> int:
     fd = os.memfd_create(name.strip("{}") or "data", os.MFD_CLOEXEC)
     try:
@@ -798,20 +823,28 @@ class ProcessAgent(Agent):
             if not self.process.alive:
                 self.process.start(timeout)
             self.process.new_match()
-            rid = self.process.request(
-                {"type": "begin", "game": info.game, "seat": info.seat, "seats": info.num_seats}
-            )
+            begin = {"type": "begin", "game": info.game, "seat": info.seat, "seats": info.num_seats}
+            hello = self.process.hello
+            if hello is not None and hello.quiet_begin:
+                # Nothing to wait for: it goes with the first question, in the same write.
+                self.process.request(begin | {"reply": False}, reply=False)
+                return
+            rid = self.process.request(begin)
             self._check(*self.process.reply(rid, timeout, "start of match"), what="start of match")
 
     def send(self, prompt: Prompt) -> None:
         method, args = self.bot_call(prompt)
         self._pending = None
-        with self._reporting():
+        # (try/except rather than ``_reporting``: this runs for every question and notice)
+        try:
             if not prompt.expects_answer:
                 self.process.request({"type": "tell", "method": method, "args": args}, reply=False)
                 self._told.append(method)
                 return
             rid = self.process.request({"type": "call", "method": method, "args": args})
+        except AgentFault as exc:
+            self._report(exc.kind, exc.reason)
+            raise
         self._pending = (rid, method)
 
     def receive(self, timeout: float) -> Any:
@@ -820,10 +853,13 @@ class ProcessAgent(Agent):
             return None
         rid, method = self._pending
         self._pending = None
-        with self._reporting():
+        try:
             arrived, message = self._reply(rid, timeout, method)
             self.answered_at = arrived
             return self._check(arrived, message, what=method)
+        except AgentFault as exc:
+            self._report(exc.kind, exc.reason)
+            raise
 
     def confirm(self, timeout: float) -> None:
         """The match is over: wait until the notices told are done (a failure in one is a

@@ -85,7 +85,15 @@ function isMemoryError(error) {
 }
 
 const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+const camelNames = new Map(); // every call names one of a few methods: converted once each
+const camel = (name) => {
+  let converted = camelNames.get(name);
+  if (converted === undefined) {
+    converted = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+    if (camelNames.size < 1000) camelNames.set(name, converted);
+  }
+  return converted;
+};
 
 function methodsOf(bot) {
   const names = new Set();
@@ -150,7 +158,7 @@ function* requests() {
       throw error;
     }
     if (n === 0) return;
-    pending = Buffer.concat([pending, chunk.subarray(0, n)]);
+    pending = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n);
     let newline;
     while ((newline = pending.indexOf(10)) >= 0) {
       const line = pending.subarray(0, newline).toString('utf8');
@@ -158,6 +166,8 @@ function* requests() {
       if (line.trim()) yield line;
     }
     if (pending.length > MAX_REQUEST) throw new Error('request too long');
+    // What is left of a line must outlive the next read into chunk: a copy of its own.
+    if (pending.length && pending.buffer === chunk.buffer) pending = Buffer.from(pending);
   }
 }
 
@@ -178,7 +188,7 @@ function errorReply(error) {
 function serve(bot, name) {
   send({
     type: 'hello', protocol: PROTOCOL, language: 'javascript', name,
-    methods: methodsOf(bot), runtime: `node ${process.version}`,
+    methods: methodsOf(bot), runtime: `node ${process.version}`, quiet_begin: true,
   });
   // A notice ("tell") is answered only if it fails, by the next reply instead of that
   // request's own; the notices after it are not run.
@@ -189,6 +199,7 @@ function serve(bot, name) {
     if (type === 'quit') return 0;
     if (type === 'begin') {
       failed = null; // a new match: nothing of the last one is reported in it
+      if (message.reply === false) continue; // it went with the first question
     } else if (type === 'tell') {
       if (failed === null) {
         try {
@@ -212,9 +223,12 @@ function serve(bot, name) {
         const used = process.cpuUsage();
         reply = { type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000 };
       } else if (type === 'call') {
-        const value = callOf(bot, message);
-        const text = JSON.stringify(value === undefined ? null : value);
-        reply = { type: 'return', value: text === undefined ? null : JSON.parse(text) };
+        const returned = callOf(bot, message);
+        const text = JSON.stringify(returned === undefined ? null : returned);
+        // Written as it is: the value is already JSON (undefined when it is no JSON data).
+        const value = text === undefined ? 'null' : text;
+        writeAll(OUT, `{"type":"return","value":${value},"id":${JSON.stringify(id) ?? 'null'}}\n`);
+        continue;
       } else {
         throw new Error(`unknown request type ${JSON.stringify(type)}`);
       }

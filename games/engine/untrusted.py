@@ -52,7 +52,7 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
         # through).
         data = data.decode("utf-8")
     check_depth(data, max_depth)
-    value = json.loads(data, parse_constant=_no_constant, parse_float=_finite)
+    value = _DECODER.decode(data)
     # Only an escape (\\u0000, \\ud800) can put NUL or a lone surrogate into a string of a
     # document that decoded as UTF-8: JSON forbids raw control characters in strings.
     if "\\u" in data or _UNSAFE.search(data) is not None:
@@ -69,6 +69,10 @@ def _finite(text: str) -> float:
     if math.isinf(number):  # 1e999: databases store no infinity in JSON
         raise ValueError(f"{text[:40]} is too large a number")
     return number
+
+
+#: one decoder for every call (``json.loads`` with options builds a new one each time)
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
 
 
 def depth(data: str) -> int:
