@@ -16,6 +16,7 @@ output and logs do not depend on the number of jobs.
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import queue
@@ -56,8 +57,9 @@ def is_faulty(faults: int, matches: int) -> bool:
     return matches > 0 and 2 * faults > matches
 
 
-#: most matches in one chunk handed to a job
-CHUNK = 25
+#: most matches in one chunk handed to a job (small: the job that takes the last chunk
+#: finishes alone)
+CHUNK = 10
 
 
 @dataclass
@@ -69,7 +71,8 @@ class _Played:
     outcome: MatchOutcome
     reports: list[list[FaultReport]] = field(default_factory=list)
     errors: list[list[str]] = field(default_factory=list)
-    #: played in another process (its faults are to be added to this arena's bots)
+    #: played in another process, or held back (its faults are to be added to this arena's
+    #: bots when it is tallied)
     remote: bool = False
 
 
@@ -253,10 +256,31 @@ class Arena:
         started = clock()
         tables = list(self.format.schedule(len(self.entrants), rounds, seed))
         chunks = [tables[i : i + CHUNK] for i in range(0, len(tables), CHUNK)]
+        # What is set up by now (modules, bots, the schedule) lasts the whole tournament: the
+        # garbage collector, run often by a match's many small objects, need not visit it.
+        gc.freeze()
+        try:
+            played = self._tally(self._played(chunks, jobs, clock), on_match)
+        finally:
+            gc.unfreeze()
+        summary = self.summary(rounds, seed, played, clock() - started)
+        if self.logs and hasattr(self.format, "write_logs"):
+            self.format.write_logs(self.logs, summary)  # the game's own tables (Last Card)
+        return summary
+
+    def _played(
+        self, chunks: list[list[Table]], jobs: int, clock: Callable[[], float]
+    ) -> Iterator[_Played]:
         if jobs > 1 and len(chunks) > 1:
-            played_matches = self._play_in_jobs(chunks, min(jobs, len(chunks)))
-        else:
-            played_matches = self._play(tables, clock)
+            return self._play_in_jobs(chunks, min(jobs, len(chunks)))
+        return self._play([table for chunk in chunks for table in chunk], clock)
+
+    def _tally(
+        self,
+        played_matches: Iterator[_Played],
+        on_match: Callable[[int, MatchOutcome], None] | None,
+    ) -> int:
+        """Add up the matches in schedule order; returns how many were played."""
         played = 0
         for match in played_matches:
             seated = [self.entrants[i] for i in match.table.seats]
@@ -272,10 +296,7 @@ class Arena:
                 self._log_match(match.table, played, seated, match.outcome)
             if on_match:
                 on_match(played, match.outcome)
-        summary = self.summary(rounds, seed, played, clock() - started)
-        if self.logs and hasattr(self.format, "write_logs"):
-            self.format.write_logs(self.logs, summary)  # the game's own tables (Last Card)
-        return summary
+        return played
 
     def _play(
         self, tables: list[Table], clock: Callable[[], float] = time.monotonic
@@ -328,7 +349,7 @@ class Arena:
                 while index not in waiting:
                     mine = take()
                     if mine is not None:
-                        waiting[mine] = list(self._play(chunks[mine]))
+                        waiting[mine] = self._play_held(chunks[mine])
                         continue
                     try:
                         got, played = results.get(timeout=1.0)
@@ -345,6 +366,18 @@ class Arena:
                 worker.join(timeout=5)
                 if worker.is_alive():
                     worker.kill()
+
+    def _play_held(self, tables: list[Table]) -> list[_Played]:
+        """Play tables here, among chunks played elsewhere: their faults reach the bots when
+        they are tallied, in schedule order, as the other jobs' do (not as they happen)."""
+        before = [(len(_reports_of(e.agent)), len(_errors_of(e.agent))) for e in self.entrants]
+        played = list(self._play(tables))
+        for entrant, (reports, errors) in zip(self.entrants, before, strict=True):
+            del _reports_of(entrant.agent)[reports:]
+            del _errors_of(entrant.agent)[errors:]
+        for match in played:
+            match.remote = True
+        return played
 
     def _job(
         self,

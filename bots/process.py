@@ -799,6 +799,9 @@ class ProcessAgent(Agent):
         self._told: list[str] = []
         #: the match was ended by :meth:`confirm`
         self._ended = False
+        #: the id of the ``end`` that :meth:`ask_confirm` sent, until :meth:`confirm` reads
+        #: its reply
+        self._end_asked: int | None = None
         self._seat: int | None = None
         self._reported = False
 
@@ -811,6 +814,7 @@ class ProcessAgent(Agent):
         self._reported = False
         self._told = []
         self._ended = False
+        self._end_asked = None
         self._pending = None
         self.process.stderr.mark(f"--- match start: {info.game}, seat {info.seat} ---")
         with self._reporting():
@@ -861,11 +865,20 @@ class ProcessAgent(Agent):
             self._report(exc.kind, exc.reason)
             raise
 
+    def ask_confirm(self) -> None:
+        """The match is over: end it (the reply, awaited by :meth:`confirm`, comes once the
+        notices told are done), without waiting."""
+        with self._reporting():
+            self._end_asked = self.process.request({"type": "end"})
+
     def confirm(self, timeout: float) -> None:
         """The match is over: wait until the notices told are done (a failure in one is a
-        fault), ending the match with the same request."""
+        fault), ending the match with the same request (sent by :meth:`ask_confirm`, or
+        now)."""
         with self._reporting():
-            rid = self.process.request({"type": "end"})
+            rid, self._end_asked = self._end_asked, None
+            if rid is None:
+                rid = self.process.request({"type": "end"})
             arrived, message = self._reply(rid, timeout, "end of match")
             self.answered_at = arrived
             self._ended = True

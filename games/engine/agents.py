@@ -71,6 +71,10 @@ class Agent(ABC):
     #: True while notices were taken without waiting for them to be done (see ``confirm``)
     unconfirmed: bool = False
 
+    def ask_confirm(self) -> None:  # noqa: B027 (optional hook)
+        """The match is over: ask for what ``confirm`` waits for, without waiting (every
+        unconfirmed seat is asked before any is waited for). Raises AgentFault."""
+
     def confirm(self, timeout: float) -> None:  # noqa: B027 (optional hook)
         """The last notices were taken without waiting: wait until they are done, within
         ``timeout``. Raises AgentFault for a failure in one (the seat's fault in this match)."""

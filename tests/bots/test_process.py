@@ -345,3 +345,30 @@ def test_simultaneous_seats_are_each_charged_only_for_their_own_time(make_proces
     assert slow_stats.slowest_s >= 0.4
     # the quick seat's answers were read (and timed) while the slow one was awaited
     assert quick_stats.slowest_s < 0.2
+
+
+JS_BOT = """
+({
+  name: 'first',
+  matches: 0,
+  draftPick(cards) { return 0; },
+  draftReceive(card) {},
+  mainPlay(hand, base) { return 0; },
+  mainPostprocess(card) {},
+})
+"""
+
+
+def test_a_javascript_bots_begin_goes_with_its_first_question(tmp_path):
+    path = tmp_path / "first.js"
+    path.write_text(JS_BOT)
+    with BotProcess(plain_launch(path, game="rps-poker"), label="first") as process:
+        assert process.start(10).quiet_begin  # its begin makes nothing: no reply awaited
+        begin = {"type": "begin", "game": "rps-poker", "seat": 0, "seats": 2, "reply": False}
+        process.request(begin, reply=False)
+        rid = process.request({"type": "call", "method": "draft_pick", "args": [["R1", "S2"]]})
+        _, message = process.reply(rid, 10, "draft_pick")  # the first reply is the question's
+        assert message == {"id": rid, "type": "return", "value": 0}
+        outcome = play(process)  # and whole matches go on as usual
+        assert outcome.faults == {}
+        assert sum(outcome.result["scores"]) == 10

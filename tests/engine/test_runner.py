@@ -290,3 +290,37 @@ def test_quick_notices_between_slow_moves_do_not_end_a_streak():
     assert fault.kind == "timeout"
     assert fault.reason.startswith("2 calls in a row over the 1 s per call (draft_pick took 1.20")
     assert outcome.stats[0].bank_left == pytest.approx(9.8)
+
+
+class Unconfirmed(ScriptedAgent):
+    """Takes notices without waiting for them (as a bot process does), and confirms them at
+    the end in ``took`` seconds of fake time after it was asked; logs the calls."""
+
+    def __init__(self, clock: FakeClock, took: float, name: str, order: list[str]) -> None:
+        super().__init__([0] * 15, name)
+        self.clock, self.took, self.order = clock, took, order
+        self.asked_at: float | None = None
+
+    @property
+    def unconfirmed(self) -> bool:  # type: ignore[override]
+        return self.asked_at is None
+
+    def ask_confirm(self) -> None:
+        self.order.append(f"ask {self.name}")
+        self.asked_at = self.clock.now
+
+    def confirm(self, timeout: float) -> None:
+        self.order.append(f"confirm {self.name}")
+        assert self.asked_at is not None
+        self.answered_at = self.asked_at + self.took
+        self.clock.now = max(self.clock.now, self.answered_at)
+
+
+def test_every_seat_is_asked_to_confirm_before_any_is_waited_for():
+    clock, order = FakeClock(), []
+    seats = [Unconfirmed(clock, 3.0, "a", order), Unconfirmed(clock, 3.0, "b", order)]
+    outcome = run(seats, tc=TimeControl(move=1.0, bank=10.0), clock=clock)
+    assert order == ["ask a", "ask b", "confirm a", "confirm b"]
+    # both finished their last notices side by side: each is charged its own 3 s, no more
+    assert [s.bank_left for s in outcome.stats] == [pytest.approx(8.0), pytest.approx(8.0)]
+    assert outcome.faults == {}
