@@ -315,7 +315,7 @@ def lobby_message(table: Table) -> dict[str, Any]:
         "type": "lobby",
         "seats": [
             {"seat": s.seat, "kind": s.kind, "name": s.name, "open": s.kind == TableSeat.OPEN}
-            for s in table.seats.all()
+            for s in tables.seats_of(table)
         ],
     }
 

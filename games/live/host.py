@@ -434,6 +434,10 @@ def action_words(actions: list[dict[str, Any]], value: Any) -> str:
     return ""
 
 
+#: one encoder for every message (``json.dumps`` with options makes a new one each call)
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
 def message_text(message: dict[str, Any]) -> str:
     """A table's message as the sockets send it (the host's, and the hub's own replies)."""
-    return json.dumps(message, separators=(",", ":"))
+    return _ENCODER.encode(message)

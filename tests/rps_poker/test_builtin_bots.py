@@ -105,3 +105,60 @@ def test_it_lets_strong_beat_simple_clearly():
 def test_it_lets_strong_beat_minimal_clearly():
     share = share_of_games("strong", "minimal", MATCHES)
     assert share > BEATS_MINIMAL, share
+
+
+def _plain_search(hand, nb, mine_left, play, rand, pi):
+    """strong's look-ahead written out plainly (no memo, no masks, no grouping of base
+    numbers): each later game's base number is drawn from ``pi`` and seen before the card is
+    chosen, the opponent's card is drawn from ``rand``, and a card is drawn from the deck after
+    each game. Returns the expected points of each card of the hand."""
+    from games.rps_poker.bots.strong import wins
+
+    def win_chance(card, base_number):
+        return sum(p for o, p in rand.items() if wins(card, o, base_number))
+
+    def value(held, deck):
+        if not held:
+            return 0.0
+        rests = {c: after(held - {c}, deck) for c in held}
+        return sum(p * max(win_chance(c, n) + rests[c] for c in held) for n, p in enumerate(pi))
+
+    def after(held, deck):
+        if not deck:
+            return value(held, deck)
+        return sum(value(held | {d}, deck - {d}) for d in deck) / len(deck)
+
+    deck = frozenset(mine_left) - set(hand)
+    return [
+        sum(p for o, p in play.items() if wins(card, o, nb)) + after(frozenset(hand) - {card}, deck)
+        for card in hand
+    ]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_strongs_look_ahead_values_each_card_as_a_plain_search_does(seed):
+    """The look-ahead is memoized over masks and groups base numbers no card cares about:
+    on random positions of up to six cards it must value each card of the hand as the plain
+    search does, and play one the plain search values most."""
+    import random
+
+    from games.rps_poker.bots.strong import FULL_DECK, Bot
+
+    rng = random.Random(seed)
+    deck = FULL_DECK[:]
+    rng.shuffle(deck)
+    size = rng.choice((4, 5, 6))
+    mine, opponent = deck[:size], deck[size : size + 5]
+    weights = [rng.random() for _ in opponent]
+    rand = {card: w / sum(weights) for card, w in zip(opponent, weights, strict=True)}
+    play = {card: (p + rng.random() / 10) for card, p in rand.items()}
+    pi = [rng.random() * (n % 3 != 0) for n in range(10)]
+    pi = [p / sum(pi) for p in pi]
+    hand, nb = mine[: min(3, size)], int(deck[-1][1])
+
+    values = _plain_search(hand, nb, mine, play, rand, pi)
+    assert len(set(values)) > 1  # the position is a choice
+    bot = Bot()
+    assert bot._expected_points(hand, nb, mine, play, rand, pi) == pytest.approx(values, abs=1e-9)
+    chosen = bot._search(hand, nb, mine, play, rand, pi)
+    assert values[chosen] == pytest.approx(max(values), abs=1e-9)  # (ties: any of them)

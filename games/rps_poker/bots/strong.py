@@ -19,7 +19,8 @@ plays so far. It is deterministic and falls back to index 0 rather than raise.
 
 import contextlib
 import math
-from operator import mul
+from itertools import repeat
+from operator import add, mul
 
 SYMBOLS = "RPS"
 BEATS = {"R": "S", "S": "P", "P": "R"}
@@ -254,6 +255,15 @@ class Bot:
         return dists
 
     def _search(self, hand, nb, mine_left, play, rand, pi):
+        """The card of the hand worth the most points over the rest of the match."""
+        best, best_value = 0, None
+        for i, v in enumerate(self._expected_points(hand, nb, mine_left, play, rand, pi)):
+            v = round(v, 9)
+            if best_value is None or v > best_value:
+                best, best_value = i, v
+        return best
+
+    def _expected_points(self, hand, nb, mine_left, play, rand, pi):
         """Expected points of the rest of the match for each card in hand, searching every
         hand and draw; later games have a base number drawn from ``pi`` and an opponent card
         drawn from ``rand``."""
@@ -270,49 +280,56 @@ class Bot:
         opp_items = list(rand.items())
         win_p = [[sum(p for o, p in opp_items if wins(c, o, n)) for n in keys] for c in cards]
         bits = [1 << i for i in range(n_cards)]
+        # Memos by (hand << 16) | deck. Each function looks a state up before calling for it:
+        # most states are reached many times, and a call costs more than the lookup.
         memo = {}
         memo_after = {}
         member_cache = {}
 
         def members(mask):
+            """The (card's row of win_p, bit) of each card in ``mask``."""
             m = member_cache.get(mask)
             if m is None:
-                m = [(i, bit) for i, bit in enumerate(bits) if mask & bit]
+                m = [(win_p[i], bit) for i, bit in enumerate(bits) if mask & bit]
                 member_cache[mask] = m
             return m
 
         def after(hand_mask, deck_mask):
             """Expected points once a card has been played from the hand: draw, then go on."""
-            key = (hand_mask << 16) | deck_mask
-            v = memo_after.get(key)
-            if v is not None:
-                return v
             if not deck_mask:
-                v = value(hand_mask, 0)
-            else:
-                drawn = members(deck_mask)
-                v = sum([value(hand_mask | bit, deck_mask ^ bit) for _, bit in drawn]) / len(drawn)
-            memo_after[key] = v
-            return v
+                key = hand_mask << 16
+                v = memo.get(key)
+                return value(hand_mask, 0, key) if v is None else v
+            drawn = members(deck_mask)
+            values = []
+            for _, bit in drawn:
+                key = ((hand_mask | bit) << 16) | (deck_mask ^ bit)
+                v = memo.get(key)
+                values.append(value(hand_mask | bit, deck_mask ^ bit, key) if v is None else v)
+            return sum(values) / len(drawn)
 
-        def value(hand_mask, deck_mask):
-            key = (hand_mask << 16) | deck_mask
-            v = memo.get(key)
-            if v is not None:
-                return v
+        def value(hand_mask, deck_mask, key):
             if not hand_mask:
                 return 0.0
             held = members(hand_mask)
-            rows = [win_p[i] for i, _ in held]
-            rests = [after(hand_mask ^ bit, deck_mask) for _, bit in held]
-            if len(rows) == 1:
-                v = rests[0] + sum(map(mul, probs, rows[0]))
+            rests = []
+            for _, bit in held:
+                rest_key = ((hand_mask ^ bit) << 16) | deck_mask
+                r = memo_after.get(rest_key)
+                if r is None:
+                    r = memo_after[rest_key] = after(hand_mask ^ bit, deck_mask)
+                rests.append(r)
+            if len(held) == 1:
+                v = rests[0] + sum(map(mul, probs, held[0][0]))
             else:
+                # each base group's best card: its chance to win now plus what is left after it
+                # (measured from the first card's rest, so the first row needs no shift)
                 r0 = rests[0]
                 shifted = [
-                    [x + (r - r0) for x in row] for row, r in zip(rows[1:], rests[1:], strict=True)
+                    map(add, row, repeat(r - r0))
+                    for (row, _), r in zip(held[1:], rests[1:], strict=True)
                 ]
-                v = r0 + sum(map(mul, probs, map(max, rows[0], *shifted)))
+                v = r0 + sum(map(mul, probs, map(max, held[0][0], *shifted)))
             memo[key] = v
             return v
 
@@ -321,15 +338,13 @@ class Bot:
         for c in hand:
             hand_mask |= bits[pos[c]]
         deck_mask = ((1 << n_cards) - 1) ^ hand_mask
-        best, best_value = 0, None
         try:
-            for i, card in enumerate(hand):
-                now = sum(p for o, p in play.items() if wins(card, o, nb))
-                v = round(now + after(hand_mask ^ bits[pos[card]], deck_mask), 9)
-                if best_value is None or v > best_value:
-                    best, best_value = i, v
+            return [
+                sum(p for o, p in play.items() if wins(card, o, nb))
+                + after(hand_mask ^ bits[pos[card]], deck_mask)
+                for card in hand
+            ]
         finally:
             # the two functions call each other through their cells: a cycle that only the
             # garbage collector would free, with every memo; unbinding them frees it now
             value = after = None
-        return best
