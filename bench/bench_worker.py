@@ -185,11 +185,11 @@ def worker_rate(
     variant: Variant, base: Path, rounds: int, workers: int, keep: int, claim: int
 ) -> tuple[float, dict[str, float]]:
     """Matches per second of ``workers`` workers draining a round robin of ``rounds``, and
-    where a match's time went (ms): playing it (the match's own duration, median), the rest
-    from its claim to the moment its job was marked done (median: reading its bots, starting
-    the heartbeat; before that moment the reference also inserts the match), and per match
-    the time after it (mean: what the store does after marking the job done, rating in
-    particular, then the next claim)."""
+    where a match's time went (ms, per match): playing it (the match's own duration, mean)
+    and the rest of a worker's time per match besides playing (mean: claiming, reading its
+    bots, storing and rating; with jobs claimed several at a time, a job's own span from its
+    claim to its store covers the other matches of its batch, so the rest is worked out
+    from the whole span)."""
     env = environment(variant.url, base / f"var-{variant.name}")
     out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds), "--seed", "1")
     tournament = int(out.split()[1].rstrip(":"))
@@ -206,12 +206,10 @@ def worker_rate(
     if len(jobs) != 6 * rounds:
         raise SystemExit(f"{variant.name}: {len(jobs)} of {6 * rounds} matches stored")
     span = float(max(end for _, end, _ in jobs) - min(start for start, _, _ in jobs))
-    in_job = [float(end - start) for start, end, _ in jobs]
-    rest = [job - played for job, (_, _, played) in zip(in_job, jobs, strict=True)]
+    playing = statistics.mean(played for _, _, played in jobs)
     split = {
-        "playing": 1000 * statistics.median(played for _, _, played in jobs),
-        "claim to done besides playing": 1000 * statistics.median(rest),
-        "after done": 1000 * max(0.0, span * workers / len(jobs) - statistics.mean(in_job)),
+        "playing": 1000 * playing,
+        "besides playing": 1000 * max(0.0, span * workers / len(jobs) - playing),
     }
     return len(jobs) / span, split
 
@@ -256,8 +254,9 @@ def main() -> None:
     parser.add_argument(
         "--claim",
         type=int,
-        default=8,
-        help="jobs a worker claims at once and stores together (where the variant can)",
+        default=32,
+        help="the most jobs a worker claims at once and stores together (where the variant "
+        "can; the worker's default, WORKER_CLAIM); the store probe stores this many at a time",
     )
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]

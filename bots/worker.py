@@ -93,9 +93,11 @@ class Options:
     validate: bool = True
     #: sandboxed bot processes kept alive between matches (0: a fresh process per match)
     process_cache: int = 0
-    #: match jobs claimed at once, played one after the other and stored together (fewer
-    #: at the end of a queue: see competition.claim_many)
+    #: the most match jobs claimed at once, played one after the other and stored together
+    #: (fewer at the end of a queue: see competition.claim_many)
     claim: int = 1
+    #: seconds of play a batch of jobs aims at (see Worker.batch_size)
+    batch_s: float = 1.0
     #: claims of one job without a result before it fails (see competition.Caps)
     max_claims: int = 20
     #: the longest pause between tries while the database is away
@@ -209,6 +211,8 @@ class Worker:
         )
         #: games whose ratings a store of ours may have left to others (see settle_ratings)
         self.unrated: set[str] = set()
+        #: seconds a match took to play lately (a moving average; None before the first)
+        self.match_s: float | None = None
 
     # ---- signals ------------------------------------------------------------------------
     def on_sigterm(self, *_: object) -> None:
@@ -348,7 +352,7 @@ class Worker:
         claims = competition.claim_many(
             self.name,
             self.options.lease_s,
-            max(1, self.options.claim),
+            self.batch_size(),
             caps=self.options.caps,
             min_priority=min_priority,
         )
@@ -371,6 +375,16 @@ class Worker:
             beat.stop()
         self.counters.current = ""
         return True
+
+    def batch_size(self) -> int:
+        """How many jobs to claim: about ``batch_s`` seconds of play at the pace of the
+        matches played lately, at most ``claim``; one before the first match (its length
+        is not known yet). Quick matches go many to a store, where the database's round
+        trips would otherwise cost more than playing; slow ones go one or a few, so their
+        results and ratings are not held back long and the end of a queue is shared."""
+        if self.options.claim <= 1 or self.match_s is None:
+            return 1
+        return max(1, min(self.options.claim, int(self.options.batch_s / self.match_s)))
 
     def _play_claims(
         self, claims: list[competition.Claim], beat: Heartbeat
@@ -416,6 +430,8 @@ class Worker:
                 self._our_error(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
                 continue
             results.append((held, played))
+            seconds = max(played.duration_s, 1e-3)
+            self.match_s = seconds if self.match_s is None else 0.8 * self.match_s + 0.2 * seconds
         return results
 
     def _store(self, results: list[tuple[competition.Claim, Played]]) -> None:

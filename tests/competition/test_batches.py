@@ -141,9 +141,16 @@ def test_a_batch_store_tried_again_after_its_results_were_committed_goes_on(thre
 def test_a_worker_plays_a_batch_and_stores_it(three):
     tournament = competition.start_round_robin("rps-poker", 1, seed=36)
     worker = Worker(Options(validate=False, claim=4), name="w1")
+    assert worker.batch_size() == 1  # how long a match takes is not known yet
     assert worker.step() is True
-    done = tournament.jobs.filter(status=MatchJob.DONE).count()
-    assert done == _batch(4)
+    assert tournament.jobs.filter(status=MatchJob.DONE).count() == 1
+    assert worker.match_s is not None  # the length of that one
+    worker.match_s = 0.01  # quick matches: as many as it may claim
+    assert worker.batch_size() == 4
+    assert worker.step() is True
+    assert tournament.jobs.filter(status=MatchJob.DONE).count() == 1 + _batch(4)
+    worker.match_s = 0.4  # slow ones: about a second of play
+    assert worker.batch_size() == 2
     worker.run(batch=True)
     assert worker.counters.played == 6
     assert set(tournament.jobs.values_list("status", "attempts")) == {(MatchJob.DONE, 1)}
