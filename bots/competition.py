@@ -566,9 +566,9 @@ def store_results(
     for game in sorted({job.game for job, _ in stored}):
         rate_pending(game, wait=wait)
     finished = {t: _maybe_finish(t) for t in sorted({job.tournament_id for job, _ in stored})}
-    for job, match in stored:
-        done = finished[job.tournament_id]
-        transaction.on_commit(lambda t=job.tournament_id, m=match, d=done: push_progress(t, m, d))
+    for tournament_id, done in finished.items():
+        mine = [match for job, match in stored if job.tournament_id == tournament_id]
+        transaction.on_commit(lambda t=tournament_id, m=mine, d=done: _push_all(t, m, d))
     return found
 
 
@@ -667,9 +667,21 @@ def progress(tournament_id: int) -> dict[str, int]:
     return counts
 
 
-def push_progress(tournament_id: int, match: Match, finished: bool) -> None:
+def _push_all(tournament_id: int, matches: list[Match], finished: bool) -> None:
+    """:func:`push_progress` of a batch's matches of one tournament, its jobs counted once."""
+    if not getattr(settings, "REDIS_URL", ""):
+        return
+    jobs = progress(tournament_id)
+    for match in matches:
+        push_progress(tournament_id, match, finished, jobs)
+
+
+def push_progress(
+    tournament_id: int, match: Match, finished: bool, jobs: dict[str, int] | None = None
+) -> None:
     """Tell browsers watching the tournament (channel layer group ``tournament-<id>``).
-    Only with a channel layer other processes share (Redis)."""
+    Only with a channel layer other processes share (Redis). ``jobs``: the tournament's
+    jobs by status, when counted already."""
     if not getattr(settings, "REDIS_URL", ""):
         return
     from asgiref.sync import async_to_sync
@@ -685,7 +697,7 @@ def push_progress(tournament_id: int, match: Match, finished: bool) -> None:
         "match": match.pk,
         "scores": match.record["result"].get("scores"),
         "finished": finished,
-        "jobs": progress(tournament_id),
+        "jobs": progress(tournament_id) if jobs is None else jobs,
     }
     try:
         async_to_sync(layer.group_send)(f"tournament-{tournament_id}", message)
