@@ -2,19 +2,26 @@
 
     .venv/bin/python bench/bench_worker.py [--rounds R] [--runs N] [--workers 1,2]
                                            [--reference REV] [--stores S] [--keep-processes K]
+                                           [--claim C]
 
 Starts a throwaway PostgreSQL (cardsite.localservices). The three built-in RPS Poker bots are
 played as files of their own (so every seat of every match runs in the bubblewrap sandbox, as
 uploaded bots do), in three ways:
 
-- the arena: ``manage.py arena`` on the three files, ``2 R`` rounds (3 matches a round);
+- the arena: ``manage.py arena`` on the three files, ``2 R`` rounds (3 matches a round),
+  once with ``--jobs N`` for each N of ``--workers``: N processes playing matches, as N
+  workers are (the arena's default is one process per core, which would set one worker
+  against all the machine's cores);
 - workers: the same files uploaded as ordinary versions on a database of their own, a round
   robin of ``R`` rounds queued (each deal played twice, seats swapped: 6 matches a round, as
   many as the arena plays) and drained by ``manage.py worker --batch --concurrency N`` for
   each N of ``--workers``;
-- storing: in one process on the same database, ``S`` results are played in-process and then
-  stored one by one with ``competition.store_result``, each timed and its SQL statements
-  counted (Django's ``CaptureQueriesContext``), claims likewise.
+- storing: in one process on the same database, ``S`` results are claimed and played
+  in-process and then stored as the worker stores them: ``C`` at a time with
+  ``competition.claim_many`` and ``competition.store_results`` (``--claim``, as the workers
+  are run with), or one by one with ``claim`` and ``store_result`` by a variant without
+  them; each claim and store timed and its SQL statements counted (Django's
+  ``CaptureQueriesContext``), both per match.
 
 Matches per second leave out start-up on both sides: the arena's own ``elapsed_s`` (its
 ``--json``: from its first match to its last), and for workers the matches stored over the
@@ -24,9 +31,10 @@ Workers and stores are measured with this checkout and, side by side, with the c
 ``--reference`` (a git revision, exported with ``git archive`` into a temporary folder and
 run with the same Python; ``--reference ''`` leaves it out). The arena is this checkout's.
 Each run measures everything once, in turn, so that the machine's load falls on all alike;
-the bench prints every run, then min and median per figure, and the ratios: 1 worker /
-arena (matches per second; 1 is as fast as the arena), 2 workers / 1 worker, and this
-checkout / the reference.
+the bench prints every run, then min and median per figure, and the ratios: N workers /
+the arena with ``--jobs N`` (matches per second; 1 is as fast as the arena, like with like:
+as many processes playing on each side), 2 workers / 1 worker, and this checkout / the
+reference.
 """
 
 from __future__ import annotations
@@ -52,14 +60,17 @@ sys.path.insert(0, str(ROOT))
 
 from cardsite.localservices import postgres_server  # noqa: E402
 
-#: main before goal 4 of issue 17 (storing and rating in a few statements, no ledger held
-#: across a store)
-REFERENCE = "0c8f002"
+#: main before the second part of goal 4 of issue 17 (claiming several jobs at once, storing
+#: and rating them together); the first part (storing and rating in a few statements, no
+#: ledger held across a store) came after 0c8f002
+REFERENCE = "cbb58ec"
 BOTS = ("minimal", "simple", "strong")
 
 #: run in a process of a variant's code (its folder first on sys.path): plays a round robin
-#: of ``count / 6`` rounds (rounded up) in-process, then stores its results one by one,
-#: timing each store and each claim and counting their SQL statements; prints JSON
+#: of ``count / 6`` rounds (rounded up) in-process, then stores its results as the variant's
+#: worker does: in batches of ``batch`` (``store_results``) where the variant has them, else
+#: one by one; times each store and each claim and counts their SQL statements, per match;
+#: prints JSON
 PROBE = """
 import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -72,29 +83,40 @@ from bots import competition
 from bots.playing import Entry, play
 from games.registry import get_game
 
-count = int(sys.argv[2])
+count, batch = int(sys.argv[2]), int(sys.argv[3])
+many = hasattr(competition, "store_results")
+batch = batch if many else 1
 game = get_game("rps-poker")
 competition.start_round_robin("rps-poker", -(-count // 6), seed=7)
 claims, held = [], []
 while True:
     with CaptureQueriesContext(connection) as queries:
         started = time.perf_counter()
-        claim = competition.claim("probe", 600)
+        if many:
+            got = competition.claim_many("probe", 600, batch)
+        else:
+            got = [c for c in [competition.claim("probe", 600)] if c is not None]
         took = time.perf_counter() - started
-    if claim is None:
+    if not got:
         break
-    claims.append((took, len(queries.captured_queries)))
-    held.append(claim)
+    claims += [(took / len(got), len(queries.captured_queries) / len(got))] * len(got)
+    held.append(got)
 stores = []
-for claim in held:
-    versions = competition.seat_versions(claim.job)
-    entries = [Entry(name=v.bot.label, builtin=v.bot.name) for v in versions]
-    played = play(game, entries, seed=claim.job.seed)
+for claimed in held:
+    results = []
+    for claim in claimed:
+        versions = competition.seat_versions(claim.job)
+        entries = [Entry(name=v.bot.label, builtin=v.bot.name) for v in versions]
+        results.append((claim, play(game, entries, seed=claim.job.seed)))
     with CaptureQueriesContext(connection) as queries:
         started = time.perf_counter()
-        competition.store_result(claim, played)
+        if many:
+            competition.store_results(results)
+        else:
+            competition.store_result(*results[0])
         took = time.perf_counter() - started
-    stores.append((took, len(queries.captured_queries)))
+    n = len(results)
+    stores += [(took / n, len(queries.captured_queries) / n)] * n
 print(json.dumps({"claims": claims, "stores": stores}))
 """
 
@@ -135,13 +157,14 @@ def environment(url: str, var: Path) -> dict[str, str]:
     return env
 
 
-def arena_rate(files: Path, base: Path, rounds: int, keep: Path) -> tuple[float, int]:
-    """(matches per second, matches) of one ``manage.py arena`` run of this checkout."""
-    out = keep / "arena.json"
+def arena_rate(files: Path, base: Path, rounds: int, jobs: int) -> tuple[float, int]:
+    """(matches per second, matches) of one ``manage.py arena --jobs JOBS`` run of this
+    checkout."""
+    out = base / "arena.json"
     env = environment("", base / "arena-var")
     bots = [str(files / f"{name}.py") for name in BOTS]
     manage(ROOT, env, "arena", "--game", "rps-poker", *bots, "--rounds", str(rounds),
-           "--seed", "1", "--no-progress", "--json", str(out))  # fmt: skip
+           "--seed", "1", "--no-progress", "--json", str(out), "--jobs", str(jobs))  # fmt: skip
     summary = json.loads(out.read_text())
     return summary["matches"] / summary["elapsed_s"], summary["matches"]
 
@@ -159,20 +182,20 @@ def prepare(variant: Variant, admin_url: str, files: Path, base: Path, tag: str)
 
 
 def worker_rate(
-    variant: Variant, base: Path, rounds: int, workers: int, keep: int
+    variant: Variant, base: Path, rounds: int, workers: int, keep: int, claim: int
 ) -> tuple[float, dict[str, float]]:
     """Matches per second of ``workers`` workers draining a round robin of ``rounds``, and
-    where a match's time went (ms): playing it (the match's own duration, median), the rest
-    from its claim to the moment its job was marked done (median: reading its bots, starting
-    the heartbeat; before that moment the reference also inserts the match), and per match
-    the time after it (mean: what the store does after marking the job done, rating in
-    particular, then the next claim)."""
+    where a match's time went (ms, per match): playing it (the match's own duration, mean)
+    and the rest of a worker's time per match besides playing (mean: claiming, reading its
+    bots, storing and rating; with jobs claimed several at a time, a job's own span from its
+    claim to its store covers the other matches of its batch, so the rest is worked out
+    from the whole span)."""
     env = environment(variant.url, base / f"var-{variant.name}")
     out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds), "--seed", "1")
     tournament = int(out.split()[1].rstrip(":"))
     manage(variant.root, env, "worker", "--batch", "--concurrency", str(workers),
            "--display", "log", "--no-validate", "--ladder-interval", "0",
-           "--keep-processes", str(keep))  # fmt: skip
+           "--keep-processes", str(keep), *claim_option(variant, claim))  # fmt: skip
     with psycopg.connect(variant.url) as conn:
         jobs = conn.execute(
             "SELECT extract(epoch FROM j.started), extract(epoch FROM j.finished), m.duration_s "
@@ -183,20 +206,24 @@ def worker_rate(
     if len(jobs) != 6 * rounds:
         raise SystemExit(f"{variant.name}: {len(jobs)} of {6 * rounds} matches stored")
     span = float(max(end for _, end, _ in jobs) - min(start for start, _, _ in jobs))
-    in_job = [float(end - start) for start, end, _ in jobs]
-    rest = [job - played for job, (_, _, played) in zip(in_job, jobs, strict=True)]
+    playing = statistics.mean(played for _, _, played in jobs)
     split = {
-        "playing": 1000 * statistics.median(played for _, _, played in jobs),
-        "claim to done besides playing": 1000 * statistics.median(rest),
-        "after done": 1000 * max(0.0, span * workers / len(jobs) - statistics.mean(in_job)),
+        "playing": 1000 * playing,
+        "besides playing": 1000 * max(0.0, span * workers / len(jobs) - playing),
     }
     return len(jobs) / span, split
 
 
-def probe(variant: Variant, base: Path, stores: int) -> dict[str, list[list[float]]]:
+def claim_option(variant: Variant, claim: int) -> list[str]:
+    """``--claim N`` for a worker that has the option (the reference may not)."""
+    command = variant.root / "bots" / "management" / "commands" / "worker.py"
+    return ["--claim", str(claim)] if '"--claim"' in command.read_text() else []
+
+
+def probe(variant: Variant, base: Path, stores: int, batch: int) -> dict[str, list[list[float]]]:
     env = environment(variant.url, base / f"var-{variant.name}")
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(variant.root), str(stores)],
+        [sys.executable, "-c", PROBE, str(variant.root), str(stores), str(batch)],
         cwd=variant.root, env=env, capture_output=True, text=True,
     )  # fmt: skip
     if done.returncode:
@@ -224,6 +251,13 @@ def main() -> None:
         default=8,
         help="bot processes a worker keeps between matches (0: a fresh sandbox per match)",
     )
+    parser.add_argument(
+        "--claim",
+        type=int,
+        default=32,
+        help="the most jobs a worker claims at once and stores together (where the variant "
+        "can; the worker's default, WORKER_CLAIM); the store probe stores this many at a time",
+    )
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
     # stopped: leave through the context managers (the PostgreSQL server, the folder)
@@ -240,25 +274,30 @@ def main() -> None:
         variants = [Variant("this", ROOT)]
         if args.reference:
             variants.insert(0, Variant("reference", export(args.reference, base / "ref")))
-        arena: list[float] = []
+        arena: dict[int, list[float]] = {n: [] for n in counts}
         with postgres_server(base) as pg:
             for variant in variants:
                 prepare(variant, pg.url, files, base, variant.name)
             print(
                 f"PostgreSQL; 3 sandboxed RPS Poker bots; {6 * args.rounds} matches per "
-                f"measure; --keep-processes {args.keep_processes}; reference "
+                f"measure; --keep-processes {args.keep_processes}; --claim {args.claim}; reference "
                 f"{args.reference or '-'}; {os.cpu_count()} CPUs; load average "
                 f"{os.getloadavg()[0]:.2f}",
                 flush=True,
             )
             for run in range(args.runs):
-                rate, matches = arena_rate(files, base, 2 * args.rounds, base)
-                arena.append(rate)
-                print(f"run {run + 1}: arena {rate:7.2f} matches/s ({matches} matches)")
+                line = []
+                for n in counts:
+                    rate, matches = arena_rate(files, base, 2 * args.rounds, n)
+                    arena[n].append(rate)
+                    line.append(f"--jobs {n} {rate:7.2f} matches/s")
+                print(f"run {run + 1}: arena {', '.join(line)} ({matches} matches)", flush=True)
                 for variant in variants:
                     line = []
                     for n in counts:
-                        got, split = worker_rate(variant, base, args.rounds, n, args.keep_processes)
+                        got, split = worker_rate(
+                            variant, base, args.rounds, n, args.keep_processes, args.claim
+                        )
                         variant.figures[f"{n} worker(s), matches/s"].append(got)
                         line.append(f"{n} worker(s) {got:6.2f}/s")
                         if n == counts[0]:
@@ -268,11 +307,15 @@ def main() -> None:
                                 "a match: " + ", ".join(f"{k} {v:.0f} ms" for k, v in split.items())
                             )
                     ones = variant.figures[f"{counts[0]} worker(s), matches/s"]
-                    variant.figures[f"{counts[0]} worker(s) / arena"].append(ones[-1] / rate)
+                    for n in counts:
+                        got = variant.figures[f"{n} worker(s), matches/s"][-1]
+                        variant.figures[f"{n} worker(s) / arena --jobs {n}"].append(
+                            got / arena[n][-1]
+                        )
                     for n in counts[1:]:
                         many = variant.figures[f"{n} worker(s), matches/s"][-1]
                         variant.figures[f"{n} / {counts[0]} worker(s)"].append(many / ones[-1])
-                    measured = probe(variant, base, args.stores)
+                    measured = probe(variant, base, args.stores, args.claim)
                     for kind in ("stores", "claims"):
                         times = [1000 * took for took, _ in measured[kind]]
                         statements = [n for _, n in measured[kind]]
@@ -283,15 +326,17 @@ def main() -> None:
                             statistics.median(statements)
                         )
                     last = {name: values[-1] for name, values in variant.figures.items()}
+                    versus = last[f"{counts[0]} worker(s) / arena --jobs {counts[0]}"]
                     print(
                         f"  {variant.name:>9}: {', '.join(line)}; "
-                        f"x{last[f'{counts[0]} worker(s) / arena']:.2f} of the arena; store "
+                        f"x{versus:.2f} of the arena; store "
                         f"{last['store, ms (median of the run)']:.1f} ms, "
                         f"{last['store, SQL statements']:g} statements",
                         flush=True,
                     )
         print(f"\nover {args.runs} runs:")
-        print(f"  {'arena, matches/s':>34}: {describe(arena)}")
+        for n in counts:
+            print(f"  {f'arena --jobs {n}, matches/s':>34}: {describe(arena[n])}")
         for name in variants[-1].figures:
             for variant in variants:
                 print(f"  {variant.name:>9} {name:>24}: {describe(variant.figures[name])}")

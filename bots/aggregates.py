@@ -103,8 +103,17 @@ def add(totals: Tally) -> None:
 def record(match: Match, seats: Iterable[MatchSeat]) -> None:
     """Add one stored match (its seats, as stored) to the totals: one statement. Call it
     in the transaction that stores the match."""
-    found = [Seat(s.bot_id, s.name, s.score) for s in seats]
-    add(tally(found, higher_is_better(match.game)))
+    record_many([(match, seats)])
+
+
+def record_many(matches: Iterable[tuple[Match, Iterable[MatchSeat]]]) -> None:
+    """Add stored matches (each with its seats, as stored) to the totals: one statement for
+    all of them. Call it in the transaction that stores the matches."""
+    totals: Tally = {}
+    for match, seats in matches:
+        found = [Seat(s.bot_id, s.name, s.score) for s in seats]
+        tally(found, higher_is_better(match.game), totals)
+    add(totals)
 
 
 def opponents_of(bot_id: int) -> QuerySet[OpponentResult]:

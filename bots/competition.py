@@ -2,8 +2,10 @@
 
 A job names the bot version in each seat and a seed: it can be played again from those
 alone. Workers (``bots.worker``) claim jobs here, play them outside any transaction and hand
-the result to :func:`store_result`, which writes the match, marks the job done and applies
-ratings in one transaction, and only if the worker still holds the job.
+the result to :func:`store_result`, which marks the job done and writes the match in one short
+transaction, only if the worker still holds the job, then applies ratings in another.
+A worker claims several jobs at once (:func:`claim_many`) and stores their results
+together (:func:`store_results`).
 """
 
 from __future__ import annotations
@@ -307,15 +309,52 @@ def claim(
     """Claim the next job: queued, or running with an expired lease (its worker died), in
     :data:`CLAIM_ORDER`; with ``min_priority``, only a job of at least that priority
     (placements). A job at one of its ``caps`` is failed instead."""
+    held = claim_many(worker, lease_s, 1, caps=caps, min_priority=min_priority)
+    return held[0] if held else None
+
+
+def claim_many(
+    worker: str,
+    lease_s: float,
+    count: int,
+    *,
+    caps: Caps | None = None,
+    min_priority: int | None = None,
+) -> list[Claim]:
+    """Claim up to ``count`` jobs at once, as :func:`claim` does one, in one short
+    transaction (a worker then plays them one after the other and stores them together).
+
+    Fair at the end of a queue: a worker takes at most its share of the claimable jobs,
+    split among itself and the other workers holding jobs now (:func:`_share`), so the last
+    jobs of a tournament are spread over the workers rather than all held by the first to
+    ask. A worker that dies with its jobs loses none: each has its lease, and each is taken
+    again by any worker once the lease runs out. On SQLite (a single writer, for development)
+    one job at a time."""
     caps = caps or Caps.from_settings()
     for _ in range(20):
         if connection.features.has_select_for_update_skip_locked:
-            outcome = _claim_skip_locked(worker, lease_s, caps, min_priority)
+            outcome = _claim_skip_locked(worker, lease_s, caps, min_priority, count)
         else:
             outcome = _claim_conditional(worker, lease_s, caps, min_priority)
         if outcome != "again":
             return outcome  # type: ignore[return-value]
-    return None
+    return []
+
+
+def _share(worker: str, count: int, min_priority: int | None) -> int:
+    """How many jobs a claim takes: ``count``, or fewer near the end of the queue (the
+    claimable jobs split evenly among this worker and the others holding jobs now, rounded
+    up). Read without locks (two short statements on the claim index): the locking SELECT
+    then takes what it finds of that many."""
+    if count <= 1:
+        return 1
+    now = timezone.now()
+    running = MatchJob.objects.filter(status=MatchJob.RUNNING, lease_until__gte=now)
+    others = running.exclude(worker=worker).values("worker").distinct().count()
+    workers = others + 1
+    claimable = MatchJob.objects.filter(_claimable(now, min_priority))
+    waiting = claimable.order_by()[: count * workers].count()
+    return max(1, min(count, -(-waiting // workers)))
 
 
 def _take(job: MatchJob, worker: str, lease_s: float) -> dict[str, Any]:
@@ -335,32 +374,42 @@ def _given_up(job: MatchJob, caps: Caps) -> str:
 
 
 def _claim_skip_locked(
-    worker: str, lease_s: float, caps: Caps, min_priority: int | None
-) -> Claim | str | None:
+    worker: str, lease_s: float, caps: Caps, min_priority: int | None, count: int = 1
+) -> list[Claim] | str:
+    take = _share(worker, count, min_priority)
     with transaction.atomic():
-        job = (
+        jobs = list(
             MatchJob.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("tournament")  # read with the job, not locked
             .filter(_claimable(timezone.now(), min_priority))
-            .order_by(*CLAIM_ORDER)
-            .first()
+            .order_by(*CLAIM_ORDER)[:take]
         )
-        if job is None:
-            return None
-        if verdict := _given_up(job, caps):
-            _fail(job, verdict)
+        if not jobs:
+            return []
+        given_up = [(job, verdict) for job in jobs if (verdict := _given_up(job, caps))]
+        if given_up:
+            for job, verdict in given_up:
+                _fail(job, verdict)
             return "again"
-        fields = _take(job, worker, lease_s)
-        MatchJob.objects.filter(pk=job.pk).update(**fields)
-        _mark_running(job)
-    for key, value in fields.items():
-        setattr(job, key, value)
-    return Claim(job, worker, job.attempts)
+        fields = _take(jobs[0], worker, lease_s)
+        del fields["attempts"]  # each job's own, one more than it was
+        MatchJob.objects.filter(pk__in=[job.pk for job in jobs]).update(
+            attempts=F("attempts") + 1, **fields
+        )
+        for tournament in {job.tournament_id: job for job in jobs}.values():
+            _mark_running(tournament)
+    claims = []
+    for job in jobs:
+        for key, value in fields.items():
+            setattr(job, key, value)
+        job.attempts += 1
+        claims.append(Claim(job, worker, job.attempts))
+    return claims
 
 
 def _claim_conditional(
     worker: str, lease_s: float, caps: Caps, min_priority: int | None
-) -> Claim | str | None:
+) -> list[Claim] | str:
     """SQLite: pick a candidate, then take it with an UPDATE that only matches if nobody
     else changed it meanwhile."""
     claimable = _claimable(timezone.now(), min_priority)
@@ -368,7 +417,7 @@ def _claim_conditional(
         MatchJob.objects.filter(claimable).select_related("tournament").order_by(*CLAIM_ORDER)[:10]
     )
     if not candidates:
-        return None
+        return []
     for job in candidates:
         if _given_up(job, caps):
             with transaction.atomic():
@@ -385,7 +434,7 @@ def _claim_conditional(
             _mark_running(job)
             for key, value in fields.items():
                 setattr(job, key, value)
-            return Claim(job, worker, job.attempts)
+            return [Claim(job, worker, job.attempts)]
     return "again"
 
 
@@ -448,16 +497,29 @@ def time_control_of(job: MatchJob) -> TimeControl:
     )
 
 
-def seat_versions(job: MatchJob) -> list[BotVersion]:
+def seat_versions(job: MatchJob, known: dict[int, BotVersion] | None = None) -> list[BotVersion]:
+    """The versions in the job's seats, in seat order (from ``known`` when it has them all:
+    :func:`versions_of` read them for a batch of jobs at once)."""
+    if known is not None and all(v in known for v in job.seats):
+        return [known[v] for v in job.seats]
     by_id = BotVersion.objects.select_related("bot", "bot__owner").in_bulk(job.seats)
     return [by_id[v] for v in job.seats]
 
 
-def play_job(job: MatchJob, cache: ProcessCache | None = None) -> Played:
-    """Play a job's match in the sandbox: outside any transaction."""
+def versions_of(jobs: Sequence[MatchJob]) -> dict[int, BotVersion]:
+    """The versions seated in any of these jobs, by id (one statement)."""
+    wanted = {v for job in jobs for v in job.seats}
+    return BotVersion.objects.select_related("bot", "bot__owner").in_bulk(wanted)
+
+
+def play_job(
+    job: MatchJob, cache: ProcessCache | None = None, versions: dict[int, BotVersion] | None = None
+) -> Played:
+    """Play a job's match in the sandbox: outside any transaction. ``versions``: the seats'
+    versions read beforehand (:func:`versions_of`), else read here."""
     entries = [
         Entry(name=v.bot.label, code=v.code, filename=v.filename, key=v.pk)
-        for v in seat_versions(job)
+        for v in seat_versions(job, versions)
     ]
     return play(
         get_game(job.game),
@@ -469,53 +531,90 @@ def play_job(job: MatchJob, cache: ProcessCache | None = None) -> Played:
 
 
 def store_result(held: Claim, played: Played, *, wait: bool = True) -> Match | None:
-    """Store a played job's result, rate what it makes ready, and tell browsers; None if the
-    worker no longer holds the job (its lease ran out and another worker took it).
+    """Store one played job's result: :func:`store_results` of one."""
+    return store_results([(held, played)], wait=wait)[0]
 
-    Two short transactions. The first marks the job done, only if the worker still holds it
-    (one conditional UPDATE: the check and the lock at once), and writes the match and its
-    seats; it takes no lock but the job's row, so workers store side by side. The second,
-    :func:`bots.ratings.rate_pending`, takes the game's rating ledger only while it rates.
-    If the database goes away in between, calling this again finds the result stored by
-    this very claim and goes on with the rating. ``wait=False`` (a worker): if another
-    transaction is rating the game at this moment, the rating is left to later stores
-    instead of waited for (see :func:`bots.ratings.rate_pending`)."""
-    job = held.job
+
+def store_results(
+    results: Sequence[tuple[Claim, Played]], *, wait: bool = True
+) -> list[Match | None]:
+    """Store played jobs' results, rate what they make ready, and tell browsers; for each,
+    its match, or None if the worker no longer holds the job (its lease ran out and another
+    worker took it).
+
+    Two short transactions, whatever the number of results. The first locks the jobs and
+    marks done those the worker still holds (a SELECT ... FOR UPDATE of the jobs in id
+    order, then one UPDATE), and writes their matches, seats and results by opponent (one
+    statement each for all the matches); it takes no lock but the jobs' rows, so workers
+    store side by side. The second, :func:`bots.ratings.rate_pending` (once per game), takes
+    the game's rating ledger only while it rates. If the database goes away in between,
+    calling this again finds the results stored by these very claims and goes on with the
+    rating. ``wait=False`` (a worker): if another transaction is rating the game at this
+    moment, the rating is left to later stores instead of waited for (see
+    :func:`bots.ratings.rate_pending`)."""
+    if not results:
+        return []
     with transaction.atomic():
-        ours = _mark_done(held)
-        match = _write_match(held, played) if ours else _stored_by(held)
-    if match is None:
-        log.warning("event=job.lost job=%s worker=%s", job.pk, held.worker)
-        return None
-    rate_pending(job.game, wait=wait)
-    finished = _maybe_finish(job.tournament_id)
-    transaction.on_commit(lambda: push_progress(job.tournament_id, match, finished))
-    return match
+        ours, earlier = _mark_done([held for held, _ in results])
+        matches = _write_matches([(h, p) for h, p in results if h.job.pk in ours])
+        matches |= _stored_by([h for h, _ in results if h.job.pk in earlier])
+    found = [matches.get(held.job.pk) for held, _ in results]
+    for (held, _), match in zip(results, found, strict=True):
+        if match is None:
+            log.warning("event=job.lost job=%s worker=%s", held.job.pk, held.worker)
+    stored = [(held.job, match) for (held, _), match in zip(results, found, strict=True) if match]
+    for game in sorted({job.game for job, _ in stored}):
+        rate_pending(game, wait=wait)
+    finished = {t: _maybe_finish(t) for t in sorted({job.tournament_id for job, _ in stored})}
+    for tournament_id, done in finished.items():
+        mine = [match for job, match in stored if job.tournament_id == tournament_id]
+        transaction.on_commit(lambda t=tournament_id, m=mine, d=done: _push_all(t, m, d))
+    return found
 
 
-def _mark_done(held: Claim) -> bool:
-    """Mark the job done if the worker still holds it (its row stays locked until commit)."""
-    return bool(
-        MatchJob.objects.filter(_held(held)).update(
+def _mark_done(claims: Sequence[Claim]) -> tuple[set[int], set[int]]:
+    """Lock the claims' jobs (in id order: two workers never wait on each other in a
+    circle) and mark done those the worker still holds; their rows stay locked until
+    commit. Returns (the jobs marked done now, those these very claims marked done
+    before: a store tried again)."""
+    by_id = {held.job.pk: held for held in claims}
+    rows = (
+        MatchJob.objects.select_for_update()
+        .filter(pk__in=by_id, status__in=[MatchJob.RUNNING, MatchJob.DONE])
+        .order_by("pk")
+        .values_list("pk", "status", "worker", "attempts")
+    )
+    ours, earlier = set(), set()
+    for pk, status, worker, attempts in rows:
+        held = by_id[pk]
+        if (worker, attempts) == (held.worker, held.attempt):
+            (ours if status == MatchJob.RUNNING else earlier).add(pk)
+    if ours:
+        MatchJob.objects.filter(pk__in=ours).update(
             status=MatchJob.DONE, finished=timezone.now(), lease_until=None, error=""
         )
-    )
+    return ours, earlier
 
 
-def _write_match(held: Claim, played: Played) -> Match:
-    """Inside the store's transaction: the match, one seat per bot and the results by
-    opponent that the match adds to (:mod:`bots.aggregates`), so those totals never count a
-    match that is not there or miss one that is."""
-    job = held.job
-    bots = dict(BotVersion.objects.filter(pk__in=job.seats).values_list("pk", "bot_id"))
-    match = Match.objects.create(
-        job_id=job.pk,
-        tournament_id=job.tournament_id,
-        game=job.game,
-        seed=job.seed,
-        record=untrusted.storable(played.outcome.record),
-        duration_s=played.duration_s,
-        worker=held.worker,
+def _write_matches(results: Sequence[tuple[Claim, Played]]) -> dict[int, Match]:
+    """Inside the store's transaction: the matches, one seat per bot and the results by
+    opponent that the matches add to (:mod:`bots.aggregates`), so those totals never count
+    a match that is not there or miss one that is; by job id."""
+    if not results:
+        return {}
+    seated = {v for held, _ in results for v in held.job.seats}
+    bots = dict(BotVersion.objects.filter(pk__in=seated).values_list("pk", "bot_id"))
+    matches = Match.objects.bulk_create(
+        Match(
+            job_id=held.job.pk,
+            tournament_id=held.job.tournament_id,
+            game=held.job.game,
+            seed=held.job.seed,
+            record=untrusted.storable(played.outcome.record),
+            duration_s=played.duration_s,
+            worker=held.worker,
+        )
+        for held, played in results
     )
     seats = MatchSeat.objects.bulk_create(
         MatchSeat(
@@ -528,16 +627,22 @@ def _write_match(held: Claim, played: Played) -> Match:
             fault_reason=untrusted.clean_text(report.fault_reason),
             stderr=untrusted.clean_text(report.stderr),
         )
-        for seat, (version, report) in enumerate(zip(job.seats, played.seats, strict=True))
+        for match, (held, played) in zip(matches, results, strict=True)
+        for seat, (version, report) in enumerate(zip(held.job.seats, played.seats, strict=True))
     )
-    aggregates.record(match, seats)
-    return match
+    by_match: dict[int, list[MatchSeat]] = {}
+    for seat in seats:
+        by_match.setdefault(seat.match_id, []).append(seat)
+    aggregates.record_many((match, by_match[match.pk]) for match in matches)
+    return {match.job_id: match for match in matches}
 
 
-def _stored_by(held: Claim) -> Match | None:
-    """The match this claim stored already (the job is done with this worker's attempt)."""
-    mine = Q(job__status=MatchJob.DONE, job__worker=held.worker, job__attempts=held.attempt)
-    return Match.objects.filter(mine, job_id=held.job.pk).first()
+def _stored_by(claims: Sequence[Claim]) -> dict[int, Match]:
+    """The matches these claims stored already (their jobs are done with these workers'
+    attempts: checked by :func:`_mark_done`), by job id."""
+    if not claims:
+        return {}
+    return {m.job_id: m for m in Match.objects.filter(job_id__in=[h.job.pk for h in claims])}
 
 
 def _maybe_finish(tournament_id: int) -> bool:
@@ -562,9 +667,21 @@ def progress(tournament_id: int) -> dict[str, int]:
     return counts
 
 
-def push_progress(tournament_id: int, match: Match, finished: bool) -> None:
+def _push_all(tournament_id: int, matches: list[Match], finished: bool) -> None:
+    """:func:`push_progress` of a batch's matches of one tournament, its jobs counted once."""
+    if not getattr(settings, "REDIS_URL", ""):
+        return
+    jobs = progress(tournament_id)
+    for match in matches:
+        push_progress(tournament_id, match, finished, jobs)
+
+
+def push_progress(
+    tournament_id: int, match: Match, finished: bool, jobs: dict[str, int] | None = None
+) -> None:
     """Tell browsers watching the tournament (channel layer group ``tournament-<id>``).
-    Only with a channel layer other processes share (Redis)."""
+    Only with a channel layer other processes share (Redis). ``jobs``: the tournament's
+    jobs by status, when counted already."""
     if not getattr(settings, "REDIS_URL", ""):
         return
     from asgiref.sync import async_to_sync
@@ -580,7 +697,7 @@ def push_progress(tournament_id: int, match: Match, finished: bool) -> None:
         "match": match.pk,
         "scores": match.record["result"].get("scores"),
         "finished": finished,
-        "jobs": progress(tournament_id),
+        "jobs": progress(tournament_id) if jobs is None else jobs,
     }
     try:
         async_to_sync(layer.group_send)(f"tournament-{tournament_id}", message)

@@ -29,8 +29,8 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
 from bots import competition, uploads
-from bots.models import BotVersion
-from bots.playing import ProcessCache
+from bots.models import BotVersion, Match
+from bots.playing import Played, ProcessCache
 from bots.ratings import rate_pending
 from bots.sandbox import SandboxUnavailable
 from games import solves
@@ -93,6 +93,11 @@ class Options:
     validate: bool = True
     #: sandboxed bot processes kept alive between matches (0: a fresh process per match)
     process_cache: int = 0
+    #: the most match jobs claimed at once, played one after the other and stored together
+    #: (fewer at the end of a queue: see competition.claim_many)
+    claim: int = 1
+    #: seconds of play a batch of jobs aims at (see Worker.batch_size)
+    batch_s: float = 1.0
     #: claims of one job without a result before it fails (see competition.Caps)
     max_claims: int = 20
     #: the longest pause between tries while the database is away
@@ -107,6 +112,7 @@ class Options:
             "max_attempts": int(settings.WORKER_MAX_ATTEMPTS),
             "max_claims": int(settings.WORKER_MAX_CLAIMS),
             "db_retry_max_s": float(settings.WORKER_DB_RETRY_MAX_S),
+            "claim": int(settings.WORKER_CLAIM),
         }
         return cls(**(values | overrides))  # type: ignore[arg-type]
 
@@ -132,44 +138,55 @@ class Counters:
 
 
 class Heartbeat(threading.Thread):
-    """Extends the lease of the held job every third of the lease, on its own database
-    connection; notes when the job was lost. ``beat`` extends it: a match job's by default,
-    ``games.solves.heartbeat`` for a solve."""
+    """Extends the leases of the held jobs (one claim, or a worker's batch of them) every
+    third of the lease, on its own database connection; notes which were lost. ``beat``
+    extends one: a match job's by default, ``games.solves.heartbeat`` for a solve."""
 
     def __init__(
         self,
-        held: competition.Claim,
+        held: competition.Claim | list[competition.Claim],
         lease_s: float,
         beat: Callable[[competition.Claim, float], bool] | None = None,
     ) -> None:
-        super().__init__(daemon=True, name=f"heartbeat-{held.job.pk}")
-        self.held, self.lease_s = held, lease_s
+        self.claims = held if isinstance(held, list) else [held]
+        super().__init__(daemon=True, name=f"heartbeat-{self.claims[0].job.pk}")
+        self.lease_s = lease_s
         self.beat = beat if beat is not None else competition.heartbeat
-        self.lost = False
+        #: the jobs whose lease ran out and that another worker took
+        self.lost_jobs: set[int] = set()
         self._stop_event = threading.Event()
+
+    @property
+    def lost(self) -> bool:
+        """Whether any held job was lost (a single claim: whether it was)."""
+        return bool(self.lost_jobs)
 
     def run(self) -> None:
         pause = self.lease_s / 3
         try:
             while not self._stop_event.wait(pause):
-                try:
-                    ours = self.beat(self.held, self.lease_s)
-                except OUTAGE as exc:
-                    # the lease may run out meanwhile: the result is then stored only if no
-                    # other worker took the job; either way, try again soon
-                    log.warning(
-                        "event=database.unavailable during=heartbeat job=%s error=%r",
-                        self.held.job.pk,
-                        _brief(exc),
-                    )
-                    drop_connection()
-                    pause = min(1.0, self.lease_s / 3)
-                    continue
-                if not ours:
-                    self.lost = True
-                    log.warning("event=lease.lost job=%s", self.held.job.pk)
-                    return
                 pause = self.lease_s / 3
+                for held in self.claims:
+                    if held.job.pk in self.lost_jobs or self._stop_event.is_set():
+                        continue
+                    try:
+                        ours = self.beat(held, self.lease_s)
+                    except OUTAGE as exc:
+                        # the lease may run out meanwhile: the result is then stored only if
+                        # no other worker took the job; either way, try again soon
+                        log.warning(
+                            "event=database.unavailable during=heartbeat job=%s error=%r",
+                            held.job.pk,
+                            _brief(exc),
+                        )
+                        drop_connection()
+                        pause = min(1.0, self.lease_s / 3)
+                        break
+                    if not ours:
+                        self.lost_jobs.add(held.job.pk)
+                        log.warning("event=lease.lost job=%s", held.job.pk)
+                if len(self.lost_jobs) == len(self.claims):
+                    return
         finally:
             drop_connection()
 
@@ -194,6 +211,8 @@ class Worker:
         )
         #: games whose ratings a store of ours may have left to others (see settle_ratings)
         self.unrated: set[str] = set()
+        #: seconds a match took to play lately (a moving average; None before the first)
+        self.match_s: float | None = None
 
     # ---- signals ------------------------------------------------------------------------
     def on_sigterm(self, *_: object) -> None:
@@ -327,62 +346,136 @@ class Worker:
         return True
 
     def play_one(self, min_priority: int | None = None) -> bool:
-        held = competition.claim(
-            self.name, self.options.lease_s, caps=self.options.caps, min_priority=min_priority
+        """Claim match jobs (``Options.claim`` of them at once, fewer at the end of the
+        queue), play them one after the other with one heartbeat thread extending all their
+        leases, then store their results together (:func:`competition.store_results`)."""
+        claims = competition.claim_many(
+            self.name,
+            self.options.lease_s,
+            self.batch_size(),
+            caps=self.options.caps,
+            min_priority=min_priority,
         )
-        if held is None:
+        if not claims:
             return False
-        job = held.job
-        self.counters.current = f"job {job.pk} ({job.game}, tournament {job.tournament_id})"
-        log.info("event=job.claimed job=%s attempt=%s worker=%s", job.pk, held.attempt, self.name)
-        beat = Heartbeat(held, self.options.lease_s)
+        for held in claims:
+            log.info(
+                "event=job.claimed job=%s attempt=%s worker=%s",
+                held.job.pk,
+                held.attempt,
+                self.name,
+            )
+        beat = Heartbeat(claims, self.options.lease_s)
         beat.start()
         try:
-            try:
-                played = competition.play_job(job, self.cache)
-            except Interrupted:
-                self.best_effort(
-                    "release", lambda: competition.release(held, "the worker was stopped")
-                )
-                self.counters.released += 1
-                log.info("event=job.released job=%s reason=stopped", job.pk)
-                raise
-            except SandboxUnavailable as exc:
-                reason = f"sandbox unavailable on {self.name}: {exc}"
-                self.best_effort("release", lambda: competition.release(held, reason))
-                self.counters.released += 1
-                log.error("event=job.released job=%s reason=%r", job.pk, str(exc))
-                self._sleep(self.options.poll_s)
-                return True
-            except OUTAGE:
-                raise  # reading the job's bots failed: the lease runs out, nothing counted
-            except Exception as exc:  # a fault of ours: the job fails at its cap of errors
-                log.exception("event=job.error job=%s", job.pk)
-                self._our_error(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
-                return True
-            # the heartbeat goes on while the result waits for the database; a rating under
-            # way in another worker is not waited for (settle_ratings)
-            store = functools.partial(competition.store_result, held, played, wait=False)
-            self.unrated.add(job.game)
-            try:
-                match = self.until_done("store", store)
-            except Interrupted:
-                self.best_effort(
-                    "release", lambda: competition.release(held, "the worker was stopped")
-                )
-                raise
-            except Exception as exc:  # not an outage: a fault of ours, counted
-                log.exception("event=job.store_error job=%s", job.pk)
-                self._our_error(
-                    held, f"could not store on {self.name}: {type(exc).__name__}: {exc}"
-                )
-                return True
+            results = self._play_claims(claims, beat)
+            if results:
+                self._store(results)
         finally:
             beat.stop()
         self.counters.current = ""
+        return True
+
+    def batch_size(self) -> int:
+        """How many jobs to claim: about ``batch_s`` seconds of play at the pace of the
+        matches played lately, at most ``claim``; one before the first match (its length
+        is not known yet). Quick matches go many to a store, where the database's round
+        trips would otherwise cost more than playing; slow ones go one or a few, so their
+        results and ratings are not held back long and the end of a queue is shared."""
+        if self.options.claim <= 1 or self.match_s is None:
+            return 1
+        return max(1, min(self.options.claim, int(self.options.batch_s / self.match_s)))
+
+    def _play_claims(
+        self, claims: list[competition.Claim], beat: Heartbeat
+    ) -> list[tuple[competition.Claim, Played]]:
+        """Play the claimed jobs in turn; the results played. A job lost meanwhile is
+        skipped; a stopping worker plays none after the current one and gives the rest back
+        (nothing counted), as does one whose sandbox is unavailable or whose database went
+        away (their leases run out)."""
+        results: list[tuple[competition.Claim, Played]] = []
+        try:
+            versions = competition.versions_of([held.job for held in claims])
+        except OUTAGE as exc:
+            # the leases run out, nothing counted; this step is tried again
+            self.database_away("job.read", exc)
+            return []
+        for n, held in enumerate(claims):
+            if held.job.pk in beat.lost_jobs:
+                self.counters.lost += 1
+                continue
+            if self.stopping and n:
+                self._release(claims[n:], "the worker was stopped")
+                break
+            job = held.job
+            self.counters.current = f"job {job.pk} ({job.game}, tournament {job.tournament_id})"
+            try:
+                played = competition.play_job(job, self.cache, versions)
+            except Interrupted:
+                self._release(claims[n:], "the worker was stopped")
+                self._release([h for h, _ in results], "the worker was stopped")
+                raise
+            except SandboxUnavailable as exc:
+                self._release(claims[n:], f"sandbox unavailable on {self.name}: {exc}")
+                log.error("event=job.released job=%s reason=%r", job.pk, str(exc))
+                self._sleep(self.options.poll_s)
+                break
+            except OUTAGE as exc:
+                # reading the job's bots failed: its lease and the rest's run out, nothing
+                # counted; what was played is stored
+                self.database_away("job.read", exc)
+                break
+            except Exception as exc:  # a fault of ours: the job fails at its cap of errors
+                log.exception("event=job.error job=%s", job.pk)
+                self._our_error(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
+                continue
+            results.append((held, played))
+            seconds = max(played.duration_s, 1e-3)
+            self.match_s = seconds if self.match_s is None else 0.8 * self.match_s + 0.2 * seconds
+        return results
+
+    def _store(self, results: list[tuple[competition.Claim, Played]]) -> None:
+        """Store the results together; the heartbeat goes on while they wait for the
+        database, and a rating under way in another worker is not waited for
+        (settle_ratings). An error of ours in the store (not an outage) is retried one
+        result at a time, so only the result that causes it is counted against its job."""
+        self.unrated.update(held.job.game for held, _ in results)
+        try:
+            store = functools.partial(competition.store_results, results, wait=False)
+            matches = self.until_done("store", store)
+        except Interrupted:
+            self._release([held for held, _ in results], "the worker was stopped")
+            raise
+        except Exception as exc:  # not an outage: a fault of ours, found result by result below
+            log.exception("event=jobs.store_error jobs=%s", [h.job.pk for h, _ in results])
+            if len(results) == 1:
+                self._store_failed(results[0][0], exc)
+                return
+            for held, played in results:
+                try:
+                    store = functools.partial(competition.store_result, held, played, wait=False)
+                    match = self.until_done("store", store)
+                except Interrupted:
+                    self._release([held], "the worker was stopped")
+                    raise
+                except Exception as exc:
+                    log.exception("event=job.store_error job=%s", held.job.pk)
+                    self._store_failed(held, exc)
+                    continue
+                self._done(held, played, match)
+            return
+        for (held, played), match in zip(results, matches, strict=True):
+            self._done(held, played, match)
+
+    def _store_failed(self, held: competition.Claim, exc: Exception) -> None:
+        """A store that failed by a fault of ours: counted against the job's cap."""
+        self._our_error(held, f"could not store on {self.name}: {type(exc).__name__}: {exc}")
+
+    def _done(self, held: competition.Claim, played: Played, match: Match | None) -> None:
+        job = held.job
         if match is None:
             self.counters.lost += 1
-            return True
+            return
         self.counters.played += 1
         faults = [f"{r.fault_kind}@{n}" for n, r in enumerate(played.seats) if r.fault_kind]
         self.counters.faults += len(faults)
@@ -399,7 +492,14 @@ class Worker:
             ",".join(faults) or "-",
             played.duration_s,
         )
-        return True
+
+    def _release(self, claims: list[competition.Claim], reason: str) -> None:
+        """Give jobs back to the queue, nothing counted (best effort: a lease that runs out
+        gives them back too)."""
+        for held in claims:
+            self.best_effort("release", lambda held=held: competition.release(held, reason))
+            self.counters.released += 1
+            log.info("event=job.released job=%s reason=%r", held.job.pk, reason)
 
     def settle_ratings(self) -> None:
         """Before going idle: rate what this worker's stores may have left to a rating

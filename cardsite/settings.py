@@ -323,6 +323,9 @@ WORKER_MAX_CLAIMS = envint("WORKER_MAX_CLAIMS", 20)
 WORKER_DB_RETRY_MAX_S = envint("WORKER_DB_RETRY_MAX_S", 30)
 LADDER_INTERVAL_S = envint("LADDER_INTERVAL_S", 3600)
 WORKER_PROCESS_CACHE = envint("WORKER_PROCESS_CACHE", 8)
+#: the most match jobs a worker claims at once, plays in turn and stores together (about a
+#: second of play; fewer at the end of a queue, so workers share its last jobs)
+WORKER_CLAIM = envint("WORKER_CLAIM", 32)
 
 # The strategy explorer's solves, run by the workers (docs/explorer.md, games/solves.py).
 #: solves queued or running at once: a request for another is refused (HTTP 429)

@@ -89,8 +89,9 @@ def test_a_bot_slow_on_every_move_does_not_hold_up_the_uploads_behind_it(site, t
     first_full_pass = max(i for i, e in enumerate(events) if e[0] == "version.validated")
     assert last_placement < first_full_pass
     assert site.one("SELECT count(*) FROM bots_matchjob WHERE status <> 'done'") == 0
-    # placements queued together took turns: claimed by turn, then oldest first
-    claimed = site.sql("SELECT id FROM bots_matchjob ORDER BY started, id")
+    # placements queued together took turns: claimed by turn, then oldest first (a batch of
+    # jobs claimed at once shares its start, and is taken in that order too)
+    claimed = site.sql("SELECT id FROM bots_matchjob ORDER BY started, turn, id")
     assert claimed == site.sql("SELECT id FROM bots_matchjob ORDER BY turn, id")
 
     # the verdict: a bounded number of slow moves, said plainly

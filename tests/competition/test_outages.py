@@ -61,8 +61,8 @@ def quick_worker(**options) -> Worker:
 
 def test_a_result_waits_for_the_database_and_is_stored_once(two_bots, monkeypatch):
     tournament = competition.start_round_robin("rps-poker", 1, seed=11)
-    store = failing(3, competition.store_result)
-    monkeypatch.setattr(competition, "store_result", store)
+    store = failing(3, competition.store_results)
+    monkeypatch.setattr(competition, "store_results", store)
     worker = quick_worker()
     assert worker.run(batch=True) == 2
     assert store.calls["n"] == 2 + 3
@@ -74,7 +74,7 @@ def test_a_result_waits_for_the_database_and_is_stored_once(two_bots, monkeypatc
 
 def test_claims_wait_for_the_database(two_bots, monkeypatch):
     tournament = competition.start_round_robin("rps-poker", 1, seed=12)
-    monkeypatch.setattr(competition, "claim", failing(5, competition.claim))
+    monkeypatch.setattr(competition, "claim_many", failing(5, competition.claim_many))
     worker = quick_worker()
     assert worker.run(batch=True) == 2
     assert worker.counters.outages == 5
@@ -84,7 +84,7 @@ def test_claims_wait_for_the_database(two_bots, monkeypatch):
 def test_an_error_of_ours_while_storing_is_counted_and_the_worker_goes_on(two_bots, monkeypatch):
     tournament = competition.start_round_robin("rps-poker", 1, seed=13)
     monkeypatch.setattr(
-        competition, "store_result", failing(1, competition.store_result, DataError("bad"))
+        competition, "store_results", failing(1, competition.store_results, DataError("bad"))
     )
     worker = quick_worker()
     assert worker.step() is True

@@ -72,6 +72,14 @@ class Command(BaseCommand):
             help="bot processes kept alive between matches (0: a fresh sandbox per match)",
         )
         parser.add_argument(
+            "--claim",
+            type=int,
+            default=settings.WORKER_CLAIM,
+            metavar="N",
+            help="match jobs claimed at once, played in turn and stored together "
+            f"(fewer at the end of a queue; default {settings.WORKER_CLAIM})",
+        )
+        parser.add_argument(
             "--display",
             choices=["auto", "rich", "log"],
             default="auto",
@@ -99,6 +107,7 @@ class Command(BaseCommand):
                 validate=not opts["no_validate"],
                 solve=not opts["no_solve"],
                 process_cache=opts["keep_processes"],
+                claim=opts["claim"],
             ),
             name=opts["name"],
         )
@@ -143,7 +152,7 @@ class Command(BaseCommand):
         argv += ["--lease", str(opts["lease"]), "--max-attempts", str(opts["max_attempts"])]
         argv += ["--max-claims", str(opts["max_claims"])]
         argv += ["--poll", str(opts["poll"]), "--ladder-interval", str(opts["ladder_interval"])]
-        argv += ["--keep-processes", str(opts["keep_processes"])]
+        argv += ["--keep-processes", str(opts["keep_processes"]), "--claim", str(opts["claim"])]
         children = [subprocess.Popen(argv) for _ in range(opts["concurrency"])]
 
         def forward(signum: int, _frame: object) -> None:
