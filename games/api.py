@@ -35,7 +35,7 @@ from bots.models import (
 from bots.ratings import ranked_by, ranked_rows, ranking_measure
 from cardsite import keyset
 from games.registry import GameSpec, game_slugs, get_game
-from games.views import contract, cross_table, recent_results, tournament_progress
+from games.views import contract, cross_table, ranked_counts, recent_results, tournament_progress
 
 PAGE_SIZE = 50
 BOT_RECENT_MATCHES = 20
@@ -186,8 +186,9 @@ def index(request: HttpRequest) -> dict[str, Any]:
     }
 
 
-def _game_json(spec: GameSpec) -> dict[str, Any]:
+def _game_json(spec: GameSpec, ranked: dict[str, int] | None = None) -> dict[str, Any]:
     terms = contract(spec)
+    ranked = ranked if ranked is not None else ranked_counts()
     return {
         "slug": spec.slug,
         "title": spec.title,
@@ -197,13 +198,14 @@ def _game_json(spec: GameSpec) -> dict[str, Any]:
         "builtin_bots": spec.builtin_names,
         "rules": reverse("game", args=[spec.slug]),
         "leaderboard": f"/api/games/{spec.slug}/leaderboard/",
-        "bots": LeaderboardRow.objects.filter(game=spec.slug, rank__gt=0).count(),
+        "bots": ranked[spec.slug],
     }
 
 
 @api_view
 def games(request: HttpRequest) -> dict[str, Any]:
-    return paginate(request, [get_game(s) for s in game_slugs()], _game_json)
+    ranked = ranked_counts()  # every game's in one query
+    return paginate(request, [get_game(s) for s in game_slugs()], lambda g: _game_json(g, ranked))
 
 
 def _measure_json(row: LeaderboardRow) -> dict[str, Any]:
