@@ -13,6 +13,7 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
+from html import escape
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -26,7 +27,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonR
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
 from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
@@ -508,24 +508,22 @@ def _history_table(history: Sequence[RatingHistory | Point]) -> list[dict[str, A
 
 
 def history_rows_html(rows: list[dict[str, Any]]) -> SafeString:
-    """:func:`_history_table`'s rows as the table's HTML, made in one pass (every value
-    escaped): a hundred rows of six cells through the template engine cost the page a
-    third of its time."""
-    linked = (
-        '<tr><td>{}</td><td><a href="/matches/{}/">{}</a></td>'
-        "<td>{}</td><td>{}</td><td>{}</td></tr>"
-    )
-    plain = "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"
-    return mark_safe(
-        "\n".join(
-            format_html(linked, r["n"], r["match_id"], r["created"], r["conservative"],
-                        r["change"], r["mu_sigma"])
-            if r["match_id"]
-            else format_html(plain, r["n"], r["created"], r["conservative"], r["change"],
-                             r["mu_sigma"])
-            for r in rows
+    """:func:`_history_table`'s rows as the table's HTML, made in one pass (numbers and
+    times written here, escaped all the same): a hundred rows of six cells through the
+    template engine cost the page a third of its time."""
+    out = []
+    for r in rows:
+        n, created, value, change, spread = (
+            escape(r[k]) for k in ("n", "created", "conservative", "change", "mu_sigma")
         )
-    )  # fmt: skip
+        when_cell = (
+            f'<a href="/matches/{int(r["match_id"])}/">{created}</a>' if r["match_id"] else created
+        )
+        out.append(
+            f"<tr><td>{n}</td><td>{when_cell}</td><td>{value}</td><td>{change}</td>"
+            f"<td>{spread}</td></tr>"
+        )
+    return mark_safe("\n".join(out))
 
 
 def number(value: float) -> str:
