@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Max
 from django.http import (
     Http404,
     HttpRequest,
@@ -522,45 +522,48 @@ def cross_table(tournament: Tournament) -> dict[str, Any]:
     points and the column bot's points over every match both played (at a Last Card table
     each pair of players at the table counts). One-seat games (UTH): each bot's totals.
 
-    The database sums them (two grouped queries over the tournament's seats): what comes
-    back is a row per bot and per pair of bots, however many matches the tournament has."""
+    One query reads the tournament's seats as plain values (no model instance per seat),
+    and the sums are made here: a row per seat, the few numbers each needs."""
     spec = get_game(tournament.game)
     higher_is_better = spec.higher_is_better
-    seats = MatchSeat.objects.filter(match__tournament=tournament, bot__isnull=False)
-    totals = {
-        entry["bot_id"]: entry
-        for entry in seats.values("bot_id")
-        .annotate(
-            matches=Count("id"),
-            points=Sum("score"),
-            faults=Count("id", filter=~Q(fault_kind="")),
-        )
+    seats = (
+        MatchSeat.objects.filter(match__tournament=tournament, bot__isnull=False)
         .order_by()
-    }
-    bots = {b.pk: b for b in Bot.objects.filter(pk__in=list(totals)).select_related("owner")}
-    pairs: dict[tuple[int, int], tuple[float, float, int]] = {}
+        .values_list("match_id", "bot_id", "score", "fault_kind", "bot__name",
+                     "bot__owner__username")
+    )  # fmt: skip
+    by_match: dict[int, list[tuple[int, float]]] = {}
+    totals: dict[int, dict[str, Any]] = {}
+    labels: dict[int, str] = {}
+    for match_id, bot_id, score, fault, name, owner in seats:
+        by_match.setdefault(match_id, []).append((bot_id, score))
+        t = totals.setdefault(bot_id, {"matches": 0, "points": 0.0, "faults": 0})
+        t["matches"] += 1
+        t["points"] += score
+        t["faults"] += bool(fault)
+        labels[bot_id] = f"{owner}/{name}"
+    pairs: dict[tuple[int, int], list[float]] = {}
     if not spec.plays_alone:
-        met = (
-            seats.filter(match__participants__bot__isnull=False)
-            .values("bot_id", "match__participants__bot_id")
-            .annotate(mine=Sum("score"), theirs=Sum("match__participants__score"), n=Count("id"))
-            .order_by()
-        )
-        for entry in met:
-            a, b = entry["bot_id"], entry["match__participants__bot_id"]
-            if a != b:  # a seat with itself, or two seats of one bot: not a meeting
-                pairs[(a, b)] = (entry["mine"], entry["theirs"], entry["n"])
+        for table in by_match.values():
+            for a, mine in table:
+                for b, theirs in table:
+                    if a == b:  # a seat with itself, or two seats of one bot: not a meeting
+                        continue
+                    cell = pairs.setdefault((a, b), [0.0, 0.0, 0])
+                    cell[0] += mine
+                    cell[1] += theirs
+                    cell[2] += 1
     order = sorted(
         totals,
         key=lambda pk: (
             -totals[pk]["points"] if higher_is_better else totals[pk]["points"],
-            bots[pk].label,
+            labels[pk],
         ),
     )
     entries = [
         {
             "id": pk,
-            "label": bots[pk].label,
+            "label": labels[pk],
             "matches": int(totals[pk]["matches"]),
             "points": float(totals[pk]["points"]),
             "mean": totals[pk]["points"] / totals[pk]["matches"] if totals[pk]["matches"] else 0,
@@ -587,7 +590,7 @@ def cross_table(tournament: Tournament) -> dict[str, Any]:
                     "against": theirs,
                     "matches": int(n),
                     "outcome": "won" if better else "lost" if worse else "even",
-                    "opponent": bots[col_pk].label,
+                    "opponent": labels[col_pk],
                 }
             )
         grid.append({"bot": entry, "cells": cells})
