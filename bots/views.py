@@ -535,7 +535,9 @@ def number(value: float) -> str:
 
 def when(value: datetime | None) -> str:
     """A time as the pages write it (``Y-m-d H:i`` in the site's time zone)."""
-    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M") if value else ""
+    if not value:
+        return ""
+    return value.astimezone(timezone.get_current_timezone()).strftime("%Y-%m-%d %H:%M")
 
 
 def _higher_is_better(game: str) -> bool:
