@@ -553,21 +553,24 @@ def opponent_results(bot: Bot, page: str | None = None) -> Page:
     matches, wins, draws, losses (who scored better in the match, by the game's own
     direction) and each side's points, the most met first. They are kept as matches are
     stored (``bots.aggregates``): the page reads a few rows, not the bot's matches."""
-    found = Paginator(aggregates.opponents_of(bot.pk), OPPONENTS_PER_PAGE).get_page(page)
+    fields = ("opponent_id", "name", "opponent__name", "opponent__owner__username", "matches",
+              "wins", "draws", "losses", "points_for", "points_against")  # fmt: skip
+    rows = aggregates.opponents_of(bot.pk).values_list(*fields)
+    found = Paginator(rows, OPPONENTS_PER_PAGE).get_page(page)
     found.object_list = [
         {
-            "bot": row.opponent,
-            "url": f"/bots/{row.opponent_id}/" if row.opponent_id is not None else "",
-            "label": row.label or "a player",
-            "matches": str(row.matches),
-            "wins": str(row.wins),
-            "draws": str(row.draws),
-            "losses": str(row.losses),
-            "for": number(row.points_for),
-            "against": number(row.points_against),
+            "url": f"/bots/{opponent}/" if opponent is not None else "",
+            "label": f"{owner}/{bot_name}" if opponent is not None else name or "a player",
+            "matches": str(matches),
+            "wins": str(wins),
+            "draws": str(draws),
+            "losses": str(losses),
+            "for": number(points_for),
+            "against": number(points_against),
         }
-        for row in found.object_list
-    ]
+        for (opponent, name, bot_name, owner, matches, wins, draws, losses, points_for,
+             points_against) in found.object_list
+    ]  # fmt: skip
     return found
 
 
