@@ -571,7 +571,35 @@ def opponent_results(bot: Bot, page: str | None = None) -> Page:
         for (opponent, name, bot_name, owner, matches, wins, draws, losses, points_for,
              points_against) in found.object_list
     ]  # fmt: skip
+    for item in found.object_list:
+        item["html"] = _opponent_row_html(item)
     return found
+
+
+def _opponent_row_html(item: dict[str, Any]) -> SafeString:
+    """One row of the results by opponent, made here with every value escaped (a template
+    row of eight lookups, escapes and localisations cost more than reading it)."""
+    label = escape(item["label"])
+    who = (
+        f'<a href="{escape(item["url"])}">{label}</a>'
+        if item["url"]
+        else f'{label} <span class="muted">(a person)</span>'
+    )
+    counts = "".join(f"<td>{escape(item[k])}</td>" for k in ("matches", "wins", "draws", "losses"))
+    points = f"<td>{escape(item['for'])} \u2013 {escape(item['against'])}</td>"
+    return mark_safe(
+        f'<tr>\n        <th scope="row">{who}</th>\n        {counts}\n        {points}\n      </tr>'
+    )
+
+
+def _others_html(others: list[dict[str, Any]]) -> SafeString:
+    """The others at one of the bot's tables, linked, each with its score."""
+    parts = []
+    for other in others:
+        label = escape(other["label"])
+        who = f'<a href="{escape(other["url"])}">{label}</a>' if other["url"] else label
+        parts.append(f'{who} <span class="muted">({escape(other["score"])})</span>')
+    return mark_safe(", ".join(parts))
 
 
 def before_match(request: HttpRequest) -> int | None:
@@ -647,6 +675,7 @@ def recent_matches(
                 "outcome": outcome,
             }
         )
+        rows[-1]["others_html"] = _others_html(rows[-1]["others"])
     return rows
 
 
