@@ -9,11 +9,12 @@ the models, in batches (``bulk_create``): 20 RPS Poker bots of four owners meeti
 robins of 190 matches (one tournament each, every bot in a tenth of all matches), each match
 with its two seats, both bots' rating updates and the results by opponent
 (``bots.aggregates.add``, the function storing a result calls), and the bots' ratings and
-leaderboard rows. One match in 5,000 carries a real match record (played by the built-in
-bots), the others a short one: the match pages measured are of real ones. Filling goes on
-from what is there, so a second run with a larger size adds only the difference; give it a
-database of its own (a ``CREATE DATABASE bench_pages`` on the server localservices started,
-and that name in DATABASE_URL).
+leaderboard rows; and one more ranked bot that never played per 1,000 matches, so the
+leaderboard grows with the site (1,000 rows at 1M). One match in 5,000 carries a real match
+record (played by the built-in bots), the others a short one: the match pages measured are of
+real ones. Filling goes on from what is there, so a second run with a larger size adds only
+the difference; give it a database of its own (a ``CREATE DATABASE bench_pages`` on the
+server localservices started, and that name in DATABASE_URL).
 
 At each size it requests every page and endpoint through Django's test client, ``--runs``
 times after one warm-up request, and prints the min and median server time (the whole
@@ -42,6 +43,8 @@ GAME = "rps-poker"
 BOTS = 20
 BATCH = 5_000
 REAL_EVERY = 5_000
+#: one more ranked bot (with no matches) per this many matches: a leaderboard that grows too
+IDLE_EVERY = 1_000
 
 
 def setup(code: Path) -> None:
@@ -185,6 +188,7 @@ def fill(upto: int) -> None:
         if have % 100_000 == 0:
             rate = (have - first) / (time.perf_counter() - started)
             print(f"  filled {have} matches ({rate:.0f}/s in this run)", file=sys.stderr)
+    idle(owners, upto // IDLE_EVERY)
     kept = aggregates.kept()
     for k, version in enumerate(versions):
         bot = version.bot
@@ -206,15 +210,36 @@ def fill(upto: int) -> None:
         )  # fmt: skip
 
 
-def urls() -> list[str]:
-    from bots.models import Bot, Match, Tournament
+def idle(owners: list, count: int) -> None:
+    """``count`` bots that never played, ranked below the ones that did: the leaderboard
+    grows with the site (1 at 1k matches, 1,000 at 1M)."""
+    from bots.models import Bot, LeaderboardRow
 
-    bots = list(Bot.objects.filter(game=GAME).order_by("pk"))
+    have = Bot.objects.filter(game=GAME, name__startswith="idle").count()
+    if have >= count:
+        return
+    made = Bot.objects.bulk_create(
+        Bot(owner=owners[k % 4], game=GAME, name=f"idle{k:05}", language="python")
+        for k in range(have, count)
+    )
+    LeaderboardRow.objects.bulk_create(
+        LeaderboardRow(bot=bot, game=GAME, rank=BOTS + 1 + k, mu=20, sigma=8, conservative=-4)
+        for k, bot in zip(range(have, count), made, strict=True)
+    )
+
+
+def urls() -> list[str]:
+    from bots.models import Bot, LeaderboardRow, Match, Tournament
+
+    bots = list(Bot.objects.filter(game=GAME).exclude(name__startswith="idle").order_by("pk"))
     real = Match.objects.filter(worker="bench-real").order_by("pk")
     first, last = real.first(), real.last()
     old = Match.objects.order_by("pk").values_list("pk", flat=True)[:1][0] + 100
     tournaments = Tournament.objects.filter(game=GAME).order_by("pk")
     t_first, t_last = tournaments.first(), tournaments.last()
+    deep = LeaderboardRow.objects.filter(game=GAME).order_by("-rank").first()
+    deep_rank = max(1, deep.rank - 10) if deep else 1
+    deep_row = LeaderboardRow.objects.get(game=GAME, rank=deep_rank)
     return [
         "/",
         "/leaderboards/",
@@ -239,6 +264,12 @@ def urls() -> list[str]:
         # a page of older matches (this code's; the code before shows its latest there)
         f"/bots/{bots[0].pk}/?before={old}",
         f"/api/bots/{bots[0].pk}/?before={old}",
+        # deep pages of the lists this code pages by position (the code before shows its
+        # first page there, or all of it)
+        f"/games/{GAME}/leaderboard/?after={deep_row.rank}_{deep_row.pk}",
+        f"/tournaments/?after={t_first.pk + 1}",
+        f"/api/tournaments/?after={t_first.pk + 1}",
+        f"/tournaments/{t_first.pk}/?after={old}",
     ]
 
 

@@ -33,8 +33,9 @@ from bots.models import (
     Tournament,
 )
 from bots.ratings import ranked_by, ranked_rows, ranking_measure
+from cardsite import keyset
 from games.registry import GameSpec, game_slugs, get_game
-from games.views import contract, cross_table, recent_results, tournament_progress
+from games.views import contract, cross_table, ranked_counts, recent_results, tournament_progress
 
 PAGE_SIZE = 50
 BOT_RECENT_MATCHES = 20
@@ -44,6 +45,10 @@ conditional = decorator_from_middleware(ConditionalGetMiddleware)
 
 class NotFound(Exception):
     """Answered as a JSON 404."""
+
+
+class BadRequest(Exception):
+    """Answered as a JSON 400."""
 
 
 def error(message: str, status: int) -> JsonResponse:
@@ -63,6 +68,8 @@ def api_view(view: Callable[..., dict[str, Any]]) -> Callable[..., HttpResponse]
             data = view(request, *args, **kwargs)
         except NotFound as missing:
             return error(str(missing), 404)
+        except BadRequest as bad:
+            return error(str(bad), 400)
         last_modified = data.pop("_last_modified", None)
         response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
         if last_modified is not None:
@@ -100,6 +107,40 @@ def paginate(
     }
 
 
+def keyset_list(
+    request: HttpRequest, query: QuerySet, order: list[str], show: Callable
+) -> dict[str, Any]:
+    """A page of a long list from where the last one stopped (``?after=`` / ``?before=``,
+    see ``cardsite.keyset``): ``results``, and ``next`` and ``previous`` as full URLs or
+    ``null``. No count and no page numbers, so every page costs the same; a position that
+    is not one is a 400."""
+    try:
+        found = keyset.page(
+            query,
+            order,
+            PAGE_SIZE,
+            after=request.GET.get("after"),
+            before=request.GET.get("before"),
+        )
+    except keyset.BadCursor as bad:
+        raise BadRequest(str(bad)) from None
+
+    def link(side: str, cursor: str | None) -> str | None:
+        if cursor is None:
+            return None
+        query = request.GET.copy()
+        query.pop("after", None)
+        query.pop("before", None)
+        query[side] = cursor
+        return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+    return {
+        "next": link("after", found.after),
+        "previous": link("before", found.before),
+        "results": [show(item) for item in found.items],
+    }
+
+
 def _game(slug: str) -> GameSpec:
     try:
         return get_game(slug)
@@ -130,7 +171,7 @@ ENDPOINTS = [
     ("/api/games/<slug>/leaderboard/", "a game's leaderboard, best first (paginated)"),
     ("/api/bots/<id>/", "a bot: versions, rating, leaderboard numbers, recent matches"),
     ("/api/matches/<id>/", "a match: participants, scores, faults and the full record"),
-    ("/api/tournaments/", "tournaments, newest first (paginated; ?game=<slug> filters)"),
+    ("/api/tournaments/", "tournaments, newest first (?after=<id> pages; ?game=<slug> filters)"),
     ("/api/tournaments/<id>/", "a tournament: progress, recent results, the cross table"),
 ]
 
@@ -145,8 +186,9 @@ def index(request: HttpRequest) -> dict[str, Any]:
     }
 
 
-def _game_json(spec: GameSpec) -> dict[str, Any]:
+def _game_json(spec: GameSpec, ranked: dict[str, int] | None = None) -> dict[str, Any]:
     terms = contract(spec)
+    ranked = ranked if ranked is not None else ranked_counts()
     return {
         "slug": spec.slug,
         "title": spec.title,
@@ -156,13 +198,14 @@ def _game_json(spec: GameSpec) -> dict[str, Any]:
         "builtin_bots": spec.builtin_names,
         "rules": reverse("game", args=[spec.slug]),
         "leaderboard": f"/api/games/{spec.slug}/leaderboard/",
-        "bots": LeaderboardRow.objects.filter(game=spec.slug, rank__gt=0).count(),
+        "bots": ranked[spec.slug],
     }
 
 
 @api_view
 def games(request: HttpRequest) -> dict[str, Any]:
-    return paginate(request, [get_game(s) for s in game_slugs()], _game_json)
+    ranked = ranked_counts()  # every game's in one query
+    return paginate(request, [get_game(s) for s in game_slugs()], lambda g: _game_json(g, ranked))
 
 
 def _measure_json(row: LeaderboardRow) -> dict[str, Any]:
@@ -344,12 +387,12 @@ def _tournament_ref(t: Tournament) -> dict[str, Any]:
 
 @api_view
 def tournaments(request: HttpRequest) -> dict[str, Any]:
-    query = Tournament.objects.order_by("-created", "-pk")
+    query = Tournament.objects.all()
     slug = request.GET.get("game")
     if slug:
         _game(slug)
         query = query.filter(game=slug)
-    return paginate(request, query, _tournament_ref)
+    return keyset_list(request, query, ["-pk"], _tournament_ref)
 
 
 @api_view

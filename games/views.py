@@ -7,33 +7,43 @@ tournament websocket (``games.consumers``) share, so every view of a thing says 
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from functools import cache
-from itertools import permutations
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.db.models import Count, Max
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
 from bots import competition
-from bots.models import LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
+from bots.models import Bot, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
 from bots.ratings import format_of, ranked_rows, ranking_measure
-from bots.ratings import leaderboard as leaderboard_table
+from cardsite import keyset
 from games.registry import GameSpec, game_slugs, get_game
 
 LEADERS_ON_HOME = 3
 RECENT_RESULTS = 10
 TOURNAMENTS_PER_PAGE = 25
+#: rows of a leaderboard page (pages go by rank)
+LEADERBOARD_PAGE = 50
+#: how many retired bots a leaderboard counts at most ("more than ..." beyond)
+RETIRED_COUNTED = 100
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "games"
 
@@ -123,13 +133,37 @@ def arena_command(spec: GameSpec, filename: str) -> str:
 
 def leaders_of(slug: str, count: int) -> list[dict[str, Any]]:
     """The game's best ``count`` bots, each with the number it is ranked by."""
-    return [{"row": row, "measure": ranking_measure(row)} for row in ranked_rows(slug)[:count]]
+    return leaders_by_game(count)[slug]
+
+
+def leaders_by_game(count: int) -> dict[str, list[dict[str, Any]]]:
+    """Every game's best ``count`` bots, each with the number it is ranked by, in one query:
+    ranks are stored (1, 2, ... per game), so the leaders are the rows ranked ``count`` or
+    better, which the index on (game, rank) finds however many bots and matches there are."""
+    found: dict[str, list[dict[str, Any]]] = {slug: [] for slug in game_slugs()}
+    rows = (
+        LeaderboardRow.objects.filter(game__in=list(found), rank__gt=0, rank__lte=count)
+        .select_related("bot", "bot__owner")
+        .only(*LEADER_FIELDS)
+        .order_by("game", "rank", "pk")
+    )
+    for row in rows:
+        listed = found[row.game]
+        if len(listed) < count:
+            listed.append({"row": row, "measure": ranking_measure(row)})
+    return found
+
+
+#: what a list of leaders reads of a row (never the head-to-head, which grows with the bots)
+LEADER_FIELDS = (
+    "game", "rank", "provisional", "conservative", "score", "bot__name",
+    "bot__owner__username",
+)  # fmt: skip
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    games = []
-    for slug in game_slugs():
-        games.append({"spec": get_game(slug), "leaders": leaders_of(slug, LEADERS_ON_HOME)})
+    leaders = leaders_by_game(LEADERS_ON_HOME)
+    games = [{"spec": get_game(slug), "leaders": leaders[slug]} for slug in game_slugs()]
     first = game_slugs()[0]
     return render(request, "home.html", {"games": games, "play_now": reverse("game", args=[first])})
 
@@ -164,46 +198,164 @@ def starter(request: HttpRequest, slug: str, language: str) -> HttpResponse:
 
 
 # ---- leaderboards ---------------------------------------------------------------------------
-def leaderboard_data(slug: str) -> dict[str, Any]:
-    """The game's leaderboard (``bots.ratings.leaderboard``: each cell its text and the
-    value it shows, which a table sorts by), each row's bot, head-to-head and statistics."""
-    table = leaderboard_table(slug)
-    headers = table["headers"]
-    shown = [n for n, h in enumerate(headers) if h != "head-to-head"]
-    rows = [entry["row"] for entry in table["rows"]]
-    labels = {row.bot.label: row for row in rows}
+def number(value: float) -> str:
+    """A number as the pages write points: two decimals, none for a whole number (the
+    template filter ``floatformat:"-2"``, written here: a filter call per cell cost a page
+    of a few hundred cells more than its queries)."""
+    text = f"{value:.2f}"
+    return text[:-3] if text.endswith(".00") else text
+
+
+def when(value: Any) -> str:
+    """A time as the pages write it (``Y-m-d H:i`` in the site's time zone)."""
+    if not value:
+        return ""
+    return value.astimezone(timezone.get_current_timezone()).strftime("%Y-%m-%d %H:%M")
+
+
+def board_headers(slug: str) -> list[str]:
+    """A leaderboard's column headings: rank, bot, owner, the rating and mu +/- sigma where
+    the game ranks by rating, matches, the game's own columns, last played."""
+    fmt = format_of(slug)
+    rated = fmt is None or fmt.ranked_by_rating
+    own = [column.title for column in fmt.columns()] if fmt is not None else []
+    return [
+        "rank", "bot", "owner", *(["rating", "mu +/- sigma"] if rated else []), "matches",
+        *own, "last played",
+    ]  # fmt: skip
+
+
+def board_cells(slug: str, row: LeaderboardRow, fmt: Any = None) -> list[dict[str, Any]]:
+    """One row's cells under :func:`board_headers`: each its text and the value it shows
+    (which the table sorts by). ``fmt`` is the game's format when the caller has it (making
+    one costs a tenth of a millisecond: a page of rows makes it once)."""
+    fmt = fmt if fmt is not None else format_of(slug)
+    rated = fmt is None or fmt.ranked_by_rating
+    owner = row.bot.owner.get_username()
+    cells = [
+        (f"{row.rank} (provisional)" if row.provisional else str(row.rank), row.rank),
+        (row.bot.name, row.bot.name.lower()),
+        (owner, owner.lower()),
+    ]
+    if rated:
+        cells += [
+            (f"{row.conservative:.2f}", row.conservative),
+            (f"{row.mu:.2f} +/- {row.sigma:.2f}", row.mu),
+        ]
+    cells.append((str(row.matches), row.matches))
+    own = fmt.columns() if fmt is not None else []
+    for column in own:
+        cell = column.cell(row.score) if row.score else {"text": "-", "value": None}
+        cells.append((cell["text"], cell["value"]))
+    last = row.last_played
+    cells.append((when(last) or "-", last.timestamp() if last else None))
+    return [{"text": text, "sort": _sort_key(value)} for text, value in cells]
+
+
+def leaderboard_data(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
+    """A page of the game's leaderboard: each row's cells (text and the value to sort by),
+    its head-to-head results, and the game's statistics table for the same rows. Everything
+    shown is written out here, the template only places it."""
+    headers = board_headers(slug)
+    fmt = format_of(slug)
     higher_is_better = get_game(slug).higher_is_better
+    opponents = _bots_by_label(slug, {o for row in rows for o in row.head_to_head})
     out = []
-    for entry in table["rows"]:
-        row = entry["row"]
+    for row in rows:
         out.append(
             {
                 "row": row,
                 "cells": [
-                    {
-                        "header": headers[n],
-                        "text": entry["cells"][n]["text"],
-                        "sort": entry["cells"][n]["value"],
-                    }
-                    for n in shown
+                    {"header": header, **cell}
+                    for header, cell in zip(headers, board_cells(slug, row, fmt), strict=True)
                 ],
                 "head_to_head": [
                     {
                         "label": other,
-                        "bot": labels.get(other),
-                        "for": mine,
-                        "against": theirs,
+                        "bot": opponents.get(other),
+                        "for": number(mine),
+                        "against": number(theirs),
                         "outcome": _outcome(mine, theirs, higher_is_better),
                     }
                     for other, (mine, theirs) in sorted(row.head_to_head.items())
                 ],
             }
         )
+    return {"headers": headers, "rows": out, "statistics": statistics(slug, rows)}
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def board_html(board: dict[str, Any]) -> dict[str, SafeString]:
+    """The leaderboard page's three tables (ranking, statistics, head-to-head) as HTML, made
+    here in one pass with every value escaped: a page of rows with a few thousand cells and
+    links through the template engine (a lookup, an escape and a localisation each) cost
+    the page several times its queries."""
+    ranking = []
+    for entry in board["rows"]:
+        pk = entry["row"].bot.pk
+        cells = []
+        for cell in entry["cells"]:
+            text, sort = _e(cell["text"]), _e(cell["sort"])
+            if cell["header"] == "bot":
+                cells.append(
+                    f'<th scope="row" data-sort="{sort}"><a href="/bots/{pk}/">{text}</a></th>'
+                )
+            else:
+                number_class = "" if cell["header"] == "owner" else ' class="num"'
+                cells.append(f'<td data-sort="{sort}"{number_class}>{text}</td>')
+        ranking.append(f"<tr>{''.join(cells)}</tr>")
+    stats = []
+    for line in board["statistics"]["rows"]:
+        bot = line["row"].bot
+        label = _e(bot.label)
+        cells = "".join(
+            f'<td class="num" data-sort="{_e(cell["sort"])}">{_e(cell["text"])}</td>'
+            for cell in line["cells"]
+        )
+        stats.append(
+            f'<tr><th scope="row" data-sort="{_e(bot.label.lower())}"><a href="/bots/{bot.pk}/">'
+            f"{label}</a></th>{cells}</tr>"
+        )
+    h2h = []
+    for entry in board["rows"]:
+        if not entry["head_to_head"]:
+            continue
+        bot = entry["row"].bot
+        items = []
+        for h in entry["head_to_head"]:
+            label = _e(h["label"])
+            who = f'<a href="/bots/{h["bot"]}/">{label}</a>' if h["bot"] else label
+            items.append(
+                f"<li>against {who}: <strong>{h['for']}</strong> to {h['against']} "
+                f'<span class="badge {h["outcome"]}">{h["outcome"]}</span></li>'
+            )
+        h2h.append(
+            f'<div class="h2h-bot"><h3><a href="/bots/{bot.pk}/">{_e(bot.label)}</a></h3>'
+            f"<ul>{''.join(items)}</ul></div>"
+        )
     return {
-        "headers": [headers[n] for n in shown],
-        "rows": out,
-        "statistics": statistics(slug, rows),
+        # every value in them went through _e (or is a number written here)
+        "ranking": mark_safe("\n".join(ranking)),
+        "statistics": mark_safe("\n".join(stats)),
+        "head_to_head": mark_safe("\n".join(h2h)),
     }
+
+
+def _bots_by_label(slug: str, labels: set[str]) -> dict[str, int]:
+    """The ids of the game's bots with these labels (``owner/name``), in one query: the
+    head-to-head names opponents by label, and they may be on other pages."""
+    wanted = [label.partition("/") for label in labels if "/" in label]
+    if not wanted:
+        return {}
+    found = Bot.objects.filter(
+        game=slug,
+        name__in={name for _, _, name in wanted},
+        owner__username__in={owner for owner, _, _ in wanted},
+    ).values_list("pk", "owner__username", "name")
+    return {f"{owner}/{name}": pk for pk, owner, name in found if f"{owner}/{name}" in labels}
 
 
 def _outcome(mine: float, theirs: float, higher_is_better: bool) -> str:
@@ -227,7 +379,7 @@ def statistics(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
             {
                 "row": row,
                 "cells": [
-                    {"text": cell["text"], "sort": cell["value"]}
+                    {"text": cell["text"], "sort": _sort_key(cell["value"])}
                     for cell in (column.cell(row.score) for column in table.columns)
                 ],
             }
@@ -237,26 +389,63 @@ def statistics(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
     }
 
 
+def _sort_key(value: Any) -> str:
+    """What a sortable table's ``data-sort`` holds: the value as text, empty for none."""
+    return "" if value is None else str(value)
+
+
+def leaderboard_page(
+    slug: str, after: str | None, before: str | None, size: int = LEADERBOARD_PAGE
+) -> keyset.KeysetPage:
+    """A page of the game's ranked rows, by rank (stored on the rows: an index walk from
+    where the last page stopped, the same at rank 1 and rank 10,000). Raises
+    ``keyset.BadCursor`` for a position that is not one."""
+    return keyset.page(ranked_rows(slug), ["rank", "pk"], size, after=after, before=before)
+
+
+def count_upto(query: Any, limit: int) -> int:
+    """How many rows ``query`` has, counting no further than ``limit + 1``: a number to show
+    ("more than ``limit``") that costs the same however long the list."""
+    return query.order_by().values("pk")[: limit + 1].count()
+
+
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     spec = game_or_404(slug)
+    try:
+        window = leaderboard_page(slug, request.GET.get("after"), request.GET.get("before"))
+    except keyset.BadCursor as bad:
+        return bad_request(bad)
+    fmt = format_of(slug)
+    retired = count_upto(LeaderboardRow.objects.filter(game=slug, rank=0), RETIRED_COUNTED)
     return render(
         request,
         "leaderboard.html",
         {
             "game": spec,
-            "board": leaderboard_data(slug),
+            "board": (board := leaderboard_data(slug, window.items)),
+            "html": board_html(board),
+            "window": window,
             "lower_is_better": not spec.higher_is_better,
-            "by_rating": (fmt := format_of(slug)) is None or fmt.ranked_by_rating,
+            "by_rating": fmt is None or fmt.ranked_by_rating,
             "measure": fmt.score_label if fmt is not None else "",
-            "retired": LeaderboardRow.objects.filter(game=slug, rank=0).count(),
+            "retired": retired,
+            "retired_more": retired > RETIRED_COUNTED,
         },
     )
 
 
+def bad_request(reason: Exception) -> HttpResponse:
+    """A 400 that says what was wrong with the address (a forged page position)."""
+    return HttpResponseBadRequest(
+        f"Bad request: {reason}.\n", content_type="text/plain; charset=utf-8"
+    )
+
+
 # ---- tournaments ----------------------------------------------------------------------------
-def tournament_progress(tournament: Tournament) -> dict[str, Any]:
-    """Jobs by status, the share done, and the most recent results: what the page shows,
-    ``progress.json`` returns and the websocket sends on connect."""
+def tournament_progress(tournament: Tournament, *, recent: bool = True) -> dict[str, Any]:
+    """Jobs by status, the share done, and the most recent results (unless ``recent`` is
+    false: the page reads its own page of them): what the page shows, ``progress.json``
+    returns and the websocket sends on connect."""
     jobs = competition.progress(tournament.pk)
     total = sum(jobs.values())
     finished_jobs = jobs["done"] + jobs["failed"]
@@ -267,7 +456,7 @@ def tournament_progress(tournament: Tournament) -> dict[str, Any]:
         "jobs": jobs,
         "total": total,
         "percent": round(100 * finished_jobs / total, 1) if total else 0.0,
-        "recent": recent_results(tournament),
+        "recent": recent_results(tournament) if recent else [],
     }
 
 
@@ -275,6 +464,11 @@ def recent_results(tournament: Tournament, limit: int = RECENT_RESULTS) -> list[
     # newest first by the order they were stored: an index of the tournament's matches
     # serves it, without sorting them all
     matches = list(Match.objects.filter(tournament=tournament).order_by("-pk")[:limit])
+    return results_of(matches)
+
+
+def results_of(matches: list[Match]) -> list[dict[str, Any]]:
+    """Each match's id, page, time and seats (bot, score, fault), in one more query."""
     seats = _seats_of([m.pk for m in matches])
     return [
         {
@@ -293,6 +487,21 @@ def recent_results(tournament: Tournament, limit: int = RECENT_RESULTS) -> list[
         }
         for m in matches
     ]
+
+
+def results_page(tournament: Tournament, request: HttpRequest) -> keyset.KeysetPage:
+    """A page of the tournament's results, newest first, from where the last page stopped
+    (``?after=<match id>`` for older ones, ``?before=`` for newer): a walk of an index of the
+    tournament's matches, the same cost at its first match and its millionth. Raises
+    ``keyset.BadCursor``."""
+    found = keyset.page(
+        Match.objects.filter(tournament=tournament).only("pk", "played"),
+        ["-pk"],
+        RECENT_RESULTS,
+        after=request.GET.get("after"),
+        before=request.GET.get("before"),
+    )
+    return keyset.KeysetPage(results_of(found.items), found.after, found.before, found.first)
 
 
 def _seats_of(match_ids: list[int]) -> dict[int, list[MatchSeat]]:
@@ -315,49 +524,52 @@ def cross_table(tournament: Tournament) -> dict[str, Any]:
 
     Games with opponents: rows and columns are the bots, and a cell holds the row bot's
     points and the column bot's points over every match both played (at a Last Card table
-    each pair of players at the table counts). One-seat games (UTH): each bot's totals."""
+    each pair of players at the table counts). One-seat games (UTH): each bot's totals.
+
+    One query reads the tournament's seats as plain values (no model instance per seat),
+    and the sums are made here: a row per seat, the few numbers each needs."""
     spec = get_game(tournament.game)
     higher_is_better = spec.higher_is_better
-    seats = MatchSeat.objects.filter(
-        match__tournament=tournament, bot__isnull=False
-    ).select_related("bot", "bot__owner")
-    by_match: dict[int, list[MatchSeat]] = {}
-    bots: dict[int, Any] = {}
-    for seat in seats.only(
-        "match_id", "seat", "score", "fault_kind", "bot__name", "bot__owner__username"
-    ):
-        by_match.setdefault(seat.match_id, []).append(seat)
-        bots[seat.bot_id] = seat.bot
-    totals: dict[int, dict[str, float]] = {
-        pk: {"matches": 0, "points": 0.0, "faults": 0} for pk in bots
-    }
+    seats = (
+        MatchSeat.objects.filter(match__tournament=tournament, bot__isnull=False)
+        .order_by()
+        .values_list("match_id", "bot_id", "score", "fault_kind", "bot__name",
+                     "bot__owner__username")
+    )  # fmt: skip
+    by_match: dict[int, list[tuple[int, float]]] = {}
+    totals: dict[int, dict[str, Any]] = {}
+    labels: dict[int, str] = {}
+    for match_id, bot_id, score, fault, name, owner in seats:
+        by_match.setdefault(match_id, []).append((bot_id, score))
+        t = totals.setdefault(bot_id, {"matches": 0, "points": 0.0, "faults": 0})
+        t["matches"] += 1
+        t["points"] += score
+        t["faults"] += bool(fault)
+        labels[bot_id] = f"{owner}/{name}"
     pairs: dict[tuple[int, int], list[float]] = {}
-    for match_seats in by_match.values():
-        for seat in match_seats:
-            t = totals[seat.bot_id]
-            t["matches"] += 1
-            t["points"] += seat.score
-            t["faults"] += bool(seat.fault_kind)
-        for a, b in permutations(match_seats, 2):
-            if a.bot_id == b.bot_id:
-                continue
-            cell = pairs.setdefault((a.bot_id, b.bot_id), [0.0, 0.0, 0])
-            cell[0] += a.score
-            cell[1] += b.score
-            cell[2] += 1
+    if not spec.plays_alone:
+        for table in by_match.values():
+            for a, mine in table:
+                for b, theirs in table:
+                    if a == b:  # a seat with itself, or two seats of one bot: not a meeting
+                        continue
+                    cell = pairs.setdefault((a, b), [0.0, 0.0, 0])
+                    cell[0] += mine
+                    cell[1] += theirs
+                    cell[2] += 1
     order = sorted(
-        bots,
+        totals,
         key=lambda pk: (
             -totals[pk]["points"] if higher_is_better else totals[pk]["points"],
-            bots[pk].label,
+            labels[pk],
         ),
     )
     entries = [
         {
             "id": pk,
-            "label": bots[pk].label,
+            "label": labels[pk],
             "matches": int(totals[pk]["matches"]),
-            "points": totals[pk]["points"],
+            "points": float(totals[pk]["points"]),
             "mean": totals[pk]["points"] / totals[pk]["matches"] if totals[pk]["matches"] else 0,
             "faults": int(totals[pk]["faults"]),
         }
@@ -366,7 +578,7 @@ def cross_table(tournament: Tournament) -> dict[str, Any]:
     if spec.plays_alone:
         return {"kind": "totals", "bots": entries, "higher_is_better": higher_is_better}
     grid = []
-    for row_pk in order:
+    for row_pk, entry in zip(order, entries, strict=True):
         cells = []
         for col_pk in order:
             found = pairs.get((row_pk, col_pk))
@@ -382,16 +594,48 @@ def cross_table(tournament: Tournament) -> dict[str, Any]:
                     "against": theirs,
                     "matches": int(n),
                     "outcome": "won" if better else "lost" if worse else "even",
-                    "opponent": bots[col_pk].label,
+                    "opponent": labels[col_pk],
                 }
             )
-        grid.append({"bot": next(e for e in entries if e["id"] == row_pk), "cells": cells})
+        grid.append({"bot": entry, "cells": cells})
     return {
         "kind": "pairs",
         "bots": entries,
         "grid": grid,
         "higher_is_better": higher_is_better,
     }
+
+
+def cross_table_html(cross: dict[str, Any]) -> SafeString:
+    """The rows of :func:`cross_table`'s table as the page shows them, made here in one
+    pass with every label escaped: a grid of a few hundred cells through the template engine
+    cost the page more than summing the tournament."""
+    rows = []
+    if cross["kind"] == "pairs":
+        for line in cross["grid"]:
+            bot = line["bot"]
+            cells = []
+            for cell in line["cells"]:
+                if cell is None:
+                    cells.append('<td class="num self" aria-label="no matches">&middot;</td>')
+                    continue
+                title = _e(f"{bot['label']} against {cell['opponent']}, {cell['matches']} matches")
+                cells.append(
+                    f'<td class="num {cell["outcome"]}" title="{title}">'
+                    f"{number(cell['for'])}&ndash;{number(cell['against'])}</td>"
+                )
+            rows.append(
+                f'<tr><th scope="row"><a href="/bots/{bot["id"]}/">{_e(bot["label"])}</a></th>'
+                f'{"".join(cells)}<td class="num">{number(bot["points"])}</td></tr>'
+            )
+    else:
+        for bot in cross["bots"]:
+            rows.append(
+                f'<tr><th scope="row"><a href="/bots/{bot["id"]}/">{_e(bot["label"])}</a></th>'
+                f'<td class="num">{bot["matches"]}</td><td class="num">{number(bot["points"])}</td>'
+                f'<td class="num">{bot["mean"]:.2f}</td><td class="num">{bot["faults"]}</td></tr>'
+            )
+    return mark_safe("\n".join(rows))  # every label went through _e
 
 
 def live_updates() -> bool:
@@ -404,19 +648,31 @@ LEADERS_ON_INDEX = 5
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
-    """Every game's leaders in one page, each with what it is ranked by."""
+    """Every game's leaders in one page, each with what it is ranked by and how many bots
+    its ranking holds: two queries for all the games, whatever their sizes."""
+    leaders = leaders_by_game(LEADERS_ON_INDEX)
     boards = []
-    for slug in game_slugs():
+    for slug, ranked in ranked_counts().items():
         fmt = format_of(slug)
         boards.append(
             {
                 "spec": get_game(slug),
-                "leaders": leaders_of(slug, LEADERS_ON_INDEX),
-                "count": ranked_rows(slug).count(),
+                "leaders": leaders[slug],
+                "count": ranked,
                 "by_rating": fmt is None or fmt.ranked_by_rating,
             }
         )
     return render(request, "games/leaderboards.html", {"boards": boards})
+
+
+def ranked_counts() -> dict[str, int]:
+    """How many bots each game ranks: its last rank (ranks are 1, 2, ... with no gap), which
+    the index on (game, rank) gives without counting the rows."""
+    found = dict.fromkeys(game_slugs(), 0)
+    last = LeaderboardRow.objects.filter(game__in=list(found)).values("game")
+    for entry in last.annotate(last=Max("rank")).order_by():
+        found[entry["game"]] = entry["last"] or 0
+    return found
 
 
 def api_docs(request: HttpRequest) -> HttpResponse:
@@ -430,24 +686,48 @@ def api_docs(request: HttpRequest) -> HttpResponse:
     return render(request, "games/api_docs.html", {"title": title, "html": html})
 
 
-def tournaments(request: HttpRequest) -> HttpResponse:
-    query = Tournament.objects.order_by("-created", "-pk")
+def tournaments_page(
+    request: HttpRequest, size: int = TOURNAMENTS_PER_PAGE
+) -> tuple[keyset.KeysetPage, str]:
+    """A page of tournaments, newest first (the order they were made: their id), from where
+    the last page stopped (``?after=<id>`` for older ones, ``?before=<id>`` for newer), with
+    the game filter (``?game=<slug>``; an unknown game is no filter). No page numbers and no
+    count: the thousandth page costs what the first does. Raises ``keyset.BadCursor``."""
+    query = Tournament.objects.all()
     game_filter = request.GET.get("game", "")
     if game_filter in game_slugs():
         query = query.filter(game=game_filter)
     else:
         game_filter = ""
-    page = Paginator(query, TOURNAMENTS_PER_PAGE).get_page(request.GET.get("page"))
+    found = keyset.page(
+        query, ["-pk"], size, after=request.GET.get("after"), before=request.GET.get("before")
+    )
+    return found, game_filter
+
+
+def tournaments(request: HttpRequest) -> HttpResponse:
+    try:
+        page, game_filter = tournaments_page(request)
+    except keyset.BadCursor as bad:
+        return bad_request(bad)
     counts: dict[int, dict[str, int]] = {
-        t.pk: dict.fromkeys(("queued", "running", "done", "failed"), 0) for t in page.object_list
+        t.pk: dict.fromkeys(("queued", "running", "done", "failed"), 0) for t in page.items
     }
     jobs = MatchJob.objects.filter(tournament_id__in=list(counts)).values("tournament_id", "status")
     for row in jobs.annotate(n=Count("id")).order_by():
         counts[row["tournament_id"]][row["status"]] = row["n"]
-    listed = [
-        {"tournament": t, "game": get_game(t.game), "progress": counts[t.pk]}
-        for t in page.object_list
-    ]
+    listed = []
+    for t in page.items:
+        p = counts[t.pk]
+        finished = p["done"] + p["failed"]
+        listed.append(
+            {
+                "tournament": t,
+                "game": get_game(t.game),
+                "progress": f"{finished} / {finished + p['queued'] + p['running']}",
+                "created": when(t.created),
+            }
+        )
     return render(
         request,
         "games/tournaments.html",
@@ -456,13 +736,18 @@ def tournaments(request: HttpRequest) -> HttpResponse:
             "listed": listed,
             "games": [get_game(s) for s in game_slugs()],
             "game_filter": game_filter,
+            "extra": f"game={game_filter}" if game_filter else "",
         },
     )
 
 
 def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     found = get_object_or_404(Tournament, pk=pk)
-    progress = tournament_progress(found)
+    try:
+        results = results_page(found, request)
+    except keyset.BadCursor as bad:
+        return bad_request(bad)
+    progress = tournament_progress(found, recent=False)
     tc = found.settings.get("time_control") or {}
     return render(
         request,
@@ -471,6 +756,7 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": found,
             "game": get_game(found.game),
             "progress": progress,
+            "results": results,
             "settings_shown": {
                 "rounds": found.settings.get("rounds"),
                 # the matches' seeds come from it: secret where it would deal hidden cards
@@ -481,7 +767,8 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
                 "time per call": f"{tc['move']:g} s" if "move" in tc else None,
                 "time bank": f"{tc['bank']:g} s" if "bank" in tc else None,
             },
-            "cross": cross_table(found) if progress["finished"] else None,
+            "cross": (cross := cross_table(found) if progress["finished"] else None),
+            "cross_rows": cross_table_html(cross) if cross else "",
             "live": live_updates(),
         },
     )

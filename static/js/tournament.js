@@ -20,7 +20,7 @@
 
   function showRecent(recent) {
     var list = document.getElementById('recent-results');
-    if (!list || !recent) return;
+    if (!list || !recent || list.dataset.older) return; // a page of older results stays
     list.textContent = '';
     recent.forEach(function (result) {
       var item = document.createElement('li');
