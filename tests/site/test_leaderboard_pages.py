@@ -249,3 +249,27 @@ def test_it_escapes_bot_names(client, db):
     page = client.get("/games/rps-poker/leaderboard/").content.decode()
     assert "<script>x</script>" not in page
     assert "&lt;script&gt;x&lt;/script&gt;" in page
+
+
+def test_it_escapes_hostile_names_in_every_table_it_writes_itself(client, db):
+    """The ranking, statistics, head-to-head, cross table and results by opponent are written
+    as HTML in Python: a bot and an owner named to break out of an attribute or a tag, which
+    played each other, show up escaped in each of them."""
+    hostile = '"><img src=x onerror=alert(1)>'
+    (mallory, eve) = users("mallory", "eve<b>")
+    first = enter(mallory, "rps-poker", hostile, builtin("rps-poker", "simple"))
+    enter(eve, "rps-poker", "<script>x</script>", builtin("rps-poker", "strong"))
+    tournament = competition.start_round_robin("rps-poker", 1, seed=3)
+    assert play_everything() == 2
+    pages = {
+        "leaderboard": "/games/rps-poker/leaderboard/",
+        "tournament": f"/tournaments/{tournament.pk}/",
+        "bot": f"/bots/{first.bot_id}/",
+    }
+    for name, url in pages.items():
+        page = client.get(url).content.decode()
+        for raw in (hostile, "<script>x</script>", "<img", "<b>"):
+            assert raw not in page, (name, raw)
+        assert "&lt;script&gt;x&lt;/script&gt;" in page, name
+    board = client.get(pages["leaderboard"]).content.decode()
+    assert 'id="h2h-title"' in board  # the head-to-head was written, names escaped
