@@ -533,47 +533,5 @@ def ranking_measure(row: LeaderboardRow) -> dict[str, Any]:
         return _cell(text, score) | {"title": fmt.score_label}
 
 
-def leaderboard(game: str) -> dict[str, Any]:
-    """Headers and rows of a game's leaderboard: rank, bot, owner, rating +/- uncertainty,
-    matches, the game's own columns, head-to-head and last played. Each row is its
-    LeaderboardRow (``row``) and its cells, each ``{"text": ..., "value": ...}``: the value
-    is the number (or text) the cell shows, for sorting and for JSON."""
-    fmt = format_of(game)
-    own = fmt.columns() if fmt is not None else []
-    rated = fmt is None or fmt.ranked_by_rating
-    headers = ["rank", "bot", "owner"]
-    # a game ranked by its own score shows that score first and no rating beside it
-    headers += ["rating", "mu +/- sigma"] if rated else []
-    headers += ["matches", *(column.title for column in own), "head-to-head", "last played"]
-    rows = []
-    for row in ranked_rows(game):
-        rank = f"{row.rank} (provisional)" if row.provisional else str(row.rank)
-        cells = [
-            _cell(rank, row.rank),
-            _cell(row.bot.name, row.bot.name.lower()),
-            _cell(row.bot.owner.get_username(), row.bot.owner.get_username().lower()),
-        ]
-        if rated:
-            cells += [
-                _cell(f"{row.conservative:.2f}", row.conservative),
-                _cell(f"{row.mu:.2f} +/- {row.sigma:.2f}", row.mu),
-            ]
-        cells.append(_cell(str(row.matches), row.matches))
-        cells += [column.cell(row.score) if row.score else _cell("-", None) for column in own]
-        h2h = ", ".join(
-            f"{other} {mine:g}-{theirs:g}"
-            for other, (mine, theirs) in sorted(row.head_to_head.items())
-        )
-        cells.append(_cell(h2h, None))
-        last = row.last_played
-        cells.append(
-            _cell(
-                last.strftime("%Y-%m-%d %H:%M") if last else "-", last.timestamp() if last else None
-            )
-        )
-        rows.append({"row": row, "cells": cells})
-    return {"game": game, "headers": headers, "rows": rows}
-
-
 def _cell(text: str, value: Any) -> dict[str, Any]:
     return {"text": text, "value": value}

@@ -7,8 +7,8 @@ from django.db import transaction
 from bots import competition
 from bots.models import LeaderboardRow, Match, Rating, RatingHistory
 from bots.playing import Entry, play
-from bots.ratings import leaderboard
 from games.registry import get_game
+from games.views import board_cells, board_headers
 from tests.competition.conftest import builtin_code
 
 BUILTINS = {"simple": "simple", "strong": "strong", "minimal": "minimal"}
@@ -78,15 +78,14 @@ def test_it_ranks_by_mu_minus_three_sigma_and_shows_the_game_columns(alice, bob,
     strong = LeaderboardRow.objects.get(bot__name="strong")
     won, lost = strong.head_to_head["alice/simple"]
     assert won + lost == strong.score["games"]
-    board = leaderboard("rps-poker")
-    assert board["headers"][:6] == ["rank", "bot", "owner", "rating", "mu +/- sigma", "matches"]
-    assert "win rate (95% CI)" in board["headers"]
-    first = board["rows"][0]
-    assert first["row"] == rows[0] and first["cells"][1]["text"] == rows[0].bot.name
-    assert len(first["cells"]) == len(board["headers"])
-    # every cell carries the number it shows: nothing reads it back out of the text
-    rate = first["cells"][board["headers"].index("win rate (95% CI)")]
-    assert rate["value"] == rows[0].score["win_rate"]
+    headers = board_headers("rps-poker")
+    assert headers[:6] == ["rank", "bot", "owner", "rating", "mu +/- sigma", "matches"]
+    assert "win rate (95% CI)" in headers
+    cells = board_cells("rps-poker", rows[0])
+    assert cells[1]["text"] == rows[0].bot.name and len(cells) == len(headers)
+    # every cell carries the number it shows, to sort by: nothing reads it back out of the text
+    rate = cells[headers.index("win rate (95% CI)")]
+    assert float(rate["sort"]) == rows[0].score["win_rate"]
     assert rate["text"].startswith(f"{100 * rows[0].score['win_rate']:.1f}%")
 
 
