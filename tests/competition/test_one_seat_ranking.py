@@ -12,10 +12,11 @@ from django.utils import timezone
 
 from bots import competition, uploads
 from bots.models import Bot, BotVersion, LeaderboardRow, MatchJob, Tournament
-from bots.ratings import leaderboard, rerank
+from bots.ratings import ranked_rows, rerank
 from games.engine.tournament import Standing
 from games.registry import get_game
 from games.uth.tournament import Duplicate
+from games.views import board_cells, board_headers
 from tests.site.test_leaderboard_pages import builtin, enter, play_everything, users
 
 
@@ -66,15 +67,17 @@ def test_it_ranks_a_one_seat_game_by_chips_per_round_and_marks_what_is_not_settl
         "lucky": (4, True),  # a high mean over ten rounds does not lead the table
         "gone": (0, False),
     }
-    board = leaderboard("uth")
-    assert "rating" not in board["headers"] and "mu +/- sigma" not in board["headers"]
-    assert [e["row"].bot.name for e in board["rows"]] == ["steady", "close", "loser", "lucky"]
-    assert [e["cells"][0]["text"] for e in board["rows"]] == [
+    headers = board_headers("uth")
+    ranked = list(ranked_rows("uth"))
+    cells = [board_cells("uth", row) for row in ranked]
+    assert "rating" not in headers and "mu +/- sigma" not in headers
+    assert [row.bot.name for row in ranked] == ["steady", "close", "loser", "lucky"]
+    assert [line[0]["text"] for line in cells] == [
         "1", "2 (provisional)", "3 (provisional)", "4 (provisional)",
     ]  # fmt: skip
     # the number beside each rank agrees with the order (those with an estimate)
-    measure = board["headers"].index("net chips/round (95% CI)")
-    shown = [e["cells"][measure]["value"] for e in board["rows"][:3]]
+    measure = headers.index("net chips/round (95% CI)")
+    shown = [float(line[measure]["sort"]) for line in cells[:3]]
     assert shown == sorted(shown, reverse=True)
 
 
