@@ -44,6 +44,7 @@ from bots.models import (
     RatingHistory,
 )
 from bots.ratings import format_of, ranking_measure
+from games.engine import untrusted
 from games.registry import get_game
 
 #: a request may be this much larger than the code limit (form fields, multipart framing)
@@ -159,9 +160,9 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
     """A new version of one of the user's bots (``?bot=<id>``) starts from its game, name and
     language."""
     initial: dict[str, Any] = {"language": "python"}
-    pk = request.GET.get("bot", "")
-    if pk.isdigit():
-        bot = Bot.objects.filter(pk=int(pk), owner=request.user).first()
+    pk = untrusted.whole_number(request.GET.get("bot", ""))
+    if pk is not None:
+        bot = Bot.objects.filter(pk=pk, owner=request.user).first()
         if bot is not None:
             initial.update(game=bot.game, name=bot.name, language=bot.language)
     game = request.GET.get("game", "")
@@ -604,8 +605,7 @@ def _others_html(others: list[dict[str, Any]]) -> SafeString:
 
 def before_match(request: HttpRequest) -> int | None:
     """The ``?before=<match id>`` of a page of older matches, if it is a number."""
-    value = request.GET.get("before", "")
-    return int(value) if value.isdigit() else None
+    return untrusted.whole_number(request.GET.get("before", ""))
 
 
 class Other(NamedTuple):

@@ -17,6 +17,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from games.engine.untrusted import whole_number
+
 
 class BadCursor(ValueError):
     """A cursor that is not one of ours: not whole numbers, or not as many as the order
@@ -36,11 +38,11 @@ class KeysetPage:
 
 def parse(text: str, fields: int) -> tuple[int, ...]:
     """A cursor's values: ``fields`` whole numbers joined by ``_``."""
-    parts = text.split("_")
-    if len(parts) != fields or not all(p.isdigit() and len(p) <= 18 for p in parts):
+    values = [whole_number(part) for part in text.split("_")]
+    if len(values) != fields or None in values:
         shape = "_".join(["<number>"] * fields)
         raise BadCursor(f"{text[:40]!r} is not a position in this list (expected {shape})")
-    return tuple(int(p) for p in parts)
+    return tuple(values)  # type: ignore[arg-type]
 
 
 def _beyond(order: list[str], values: tuple[int, ...], forward: bool) -> Q:

@@ -34,6 +34,7 @@ from bots.models import (
 )
 from bots.ratings import ranked_by, ranked_rows, ranking_measure
 from cardsite import keyset
+from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
 from games.views import contract, cross_table, ranked_counts, recent_results, tournament_progress
 
@@ -260,9 +261,10 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
     mine = MatchSeat.objects.filter(bot=found)
     before = request.GET.get("before", "")
     if before:
-        if not before.isdigit():
-            raise NotFound(f"no matches before {before!r} (a match id is a number)")
-        mine = mine.filter(match_id__lt=int(before))
+        before_id = untrusted.whole_number(before)
+        if before_id is None:
+            raise NotFound(f"no matches before {before[:40]!r} (a match id is a number)")
+        mine = mine.filter(match_id__lt=before_id)
     seats = list(
         mine.select_related("match", "version")
         .only("seat", "score", "fault_kind", "match__played", "match__game", "version__number")

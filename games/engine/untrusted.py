@@ -210,3 +210,13 @@ def message(text: str | None, limit: int) -> Any:
         ) from None
     except ValueError:
         raise ValueError("a message must be JSON") from None
+
+
+def whole_number(text: str, digits: int = 18) -> int | None:
+    """``text`` as a whole number if it is one written with ASCII digits, at most ``digits``
+    of them (18 fit a database's bigint), else None. ``str.isdigit`` alone says yes to "²"
+    and to other scripts' digits, which ``int`` refuses or reads, and a longer number than a
+    column holds makes the database raise: a query string is a browser's to forge."""
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None

@@ -373,6 +373,12 @@ def test_it_limits_the_versions_a_user_uploads_in_an_hour(owner, other, alice, s
     assert paste(owner, name="c", code=bot_code("# three")).status_code == 302
 
 
+def test_the_upload_form_ignores_a_forged_bot_number(owner):
+    for forged in ("\u00b2", "\u0663", "9" * 30, "x"):
+        response = owner.get("/my/bots/", {"bot": forged})
+        assert response.status_code == 200 and "Upload" in page(response)
+
+
 def test_it_escapes_a_bot_name_everywhere(owner, anonymous, alice):
     assert paste(owner, name="<b>bold</b>").status_code == 302
     bot = Bot.objects.get(owner=alice)
@@ -763,6 +769,13 @@ def test_the_bot_page_pages_back_through_older_matches_and_opponents(anonymous, 
     data = anonymous.get(data["older_matches"]).json()
     assert [m["id"] for m in data["recent_matches"]] == ids[20:] and data["older_matches"] is None
     assert anonymous.get(f"/api/bots/{versions[0].bot_id}/?before=x").status_code == 404
+    # numbers a browser may forge: other scripts' digits, a superscript, more than a bigint
+    for forged in ("\u00b2", "\u0663", "9" * 30):
+        assert (
+            anonymous.get(f"/api/bots/{versions[0].bot_id}/", {"before": forged}).status_code == 404
+        )
+        html = page(anonymous.get(f"/bots/{versions[0].bot_id}/", {"before": forged}))
+        assert "?before=" in html  # the newest matches, as without the parameter
     # more opponents than a page holds: a second page lists the rest
     carol = User.objects.create_user("carol", password="x" * 12)
     extra = [

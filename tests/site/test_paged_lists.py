@@ -18,7 +18,7 @@ from cardsite import keyset
 from games.api import PAGE_SIZE
 from games.views import LEADERBOARD_PAGE, RECENT_RESULTS, TOURNAMENTS_PER_PAGE
 
-FORGED = ["abc", "-1", "1_2_3", "", "1.5", "9" * 19, "1_x", "%00"]
+FORGED = ["abc", "-1", "1_2_3", "", "1.5", "9" * 19, "1_x", "%00", "\u00b2", "\u0663"]
 
 
 def owners() -> list:
