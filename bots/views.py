@@ -44,6 +44,7 @@ from bots.models import (
     RatingHistory,
 )
 from bots.ratings import format_of, ranking_measure
+from cardsite.written import number, when
 from games.engine import untrusted
 from games.registry import get_game
 
@@ -525,20 +526,6 @@ def history_rows_html(rows: list[dict[str, Any]]) -> SafeString:
             f"<td>{spread}</td></tr>"
         )
     return mark_safe("\n".join(out))
-
-
-def number(value: float) -> str:
-    """Points as the pages write them: two decimals, none for a whole number (what the
-    template filter ``floatformat:"-2"`` writes, without a filter call per cell)."""
-    text = f"{value:.2f}"
-    return text[:-3] if text.endswith(".00") else text
-
-
-def when(value: datetime | None) -> str:
-    """A time as the pages write it (``Y-m-d H:i`` in the site's time zone)."""
-    if not value:
-        return ""
-    return value.astimezone(timezone.get_current_timezone()).strftime("%Y-%m-%d %H:%M")
 
 
 def _higher_is_better(game: str) -> bool:

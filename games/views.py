@@ -26,7 +26,6 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
@@ -35,6 +34,7 @@ from bots import competition
 from bots.models import Bot, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
 from bots.ratings import format_of, ranked_rows, ranking_measure
 from cardsite import keyset
+from cardsite.written import number, when
 from games.registry import GameSpec, game_slugs, get_game
 
 LEADERS_ON_HOME = 3
@@ -198,21 +198,6 @@ def starter(request: HttpRequest, slug: str, language: str) -> HttpResponse:
 
 
 # ---- leaderboards ---------------------------------------------------------------------------
-def number(value: float) -> str:
-    """A number as the pages write points: two decimals, none for a whole number (the
-    template filter ``floatformat:"-2"``, written here: a filter call per cell cost a page
-    of a few hundred cells more than its queries)."""
-    text = f"{value:.2f}"
-    return text[:-3] if text.endswith(".00") else text
-
-
-def when(value: Any) -> str:
-    """A time as the pages write it (``Y-m-d H:i`` in the site's time zone)."""
-    if not value:
-        return ""
-    return value.astimezone(timezone.get_current_timezone()).strftime("%Y-%m-%d %H:%M")
-
-
 def board_headers(slug: str) -> list[str]:
     """A leaderboard's column headings: rank, bot, owner, the rating and mu +/- sigma where
     the game ranks by rating, matches, the game's own columns, last played."""
