@@ -19,6 +19,7 @@ from bots import competition
 from bots.models import Match, MatchJob, Rating, RatingHistory
 from bots.playing import Entry, play
 from bots.worker import Options, Worker
+from games.engine import untrusted
 from games.registry import get_game
 from tests.competition.conftest import builtin_code
 from tests.competition.test_storing import MOST_STATEMENTS
@@ -116,6 +117,34 @@ def test_a_batch_takes_no_more_statements_than_one_store_may(three):
     assert counts[1] <= MOST_STATEMENTS + 2, counts
     assert not Match.objects.filter(rated=False).exists()
     assert RatingHistory.objects.count() == 24
+
+
+def test_records_stored_together_come_back_as_they_were_played(three):
+    """Several records in one insert, each with what a bot may have made of its answers:
+    quotes, backslashes, braces, commas, newlines, text that looks like an escape, NUL and
+    non-ASCII. On PostgreSQL they go as VALUES, one parameter a record (an array of
+    JSON texts for UNNEST was escaped in Python, most of a batch's store)."""
+    competition.start_round_robin("rps-poker", 1, seed=37)
+    held = [competition.claim("w1", 60) for _ in range(6)]
+    results = [(h, _played(h.job)) for h in held]
+    hostile = 'say "hi" \\ {"a": [1, 2]}, \\u0000\n\t\x00 \u00e9\U0001f0a1 NULL'
+    for n, (_, played) in enumerate(results):
+        played.outcome.record["said"] = {hostile: [hostile, n], "n": n}
+    with CaptureQueriesContext(connection) as queries:
+        assert all(competition.store_results(results))
+    inserts = [
+        q["sql"]
+        for q in queries.captured_queries
+        if q["sql"].startswith('INSERT INTO "bots_match"')
+    ]
+    assert len(inserts) == 1
+    if connection.vendor == "postgresql":
+        assert "UNNEST" not in inserts[0] and "VALUES" in inserts[0]
+    stored = {m.job_id: m.record for m in Match.objects.all()}
+    for h, played in results:
+        assert stored[h.job.pk] == untrusted.storable(played.outcome.record)
+    cleaned = hostile.replace("\x00", untrusted.REPLACEMENT)
+    assert stored[results[2][0].job.pk]["said"] == {cleaned: [cleaned, 2], "n": 2}
 
 
 def test_a_batch_store_tried_again_after_its_results_were_committed_goes_on(three, monkeypatch):
