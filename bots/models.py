@@ -371,3 +371,94 @@ class LeaderboardRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.rank}: {self.bot}"
+
+
+class PlaygroundRun(models.Model):
+    """A bot tried in the playground (``bots.playground``, docs/playground.md): code pasted
+    or uploaded by a person (a user, or a guest known by the token in their session), played
+    by a worker in the sandbox against opponents they chose, outside the competition: no
+    rating, leaderboard, :class:`Match` or result by opponent ever comes of it.
+
+    The claim works as a match job's does: ``worker`` and ``attempts`` are the token every
+    later write checks, the heartbeat extends the lease, and a run whose worker died is
+    taken by another once the lease runs out (its matches played so far are kept)."""
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATUSES = [(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
+    #: statuses of a run that is not over
+    OPEN = (QUEUED, RUNNING)
+
+    #: the run's address: unguessable, so a run is seen by whoever was given its link
+    key = models.CharField(max_length=32, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.CASCADE,
+        related_name="playground_runs",
+        null=True,
+        blank=True,
+    )
+    #: a guest's token (``guest_token`` in their session; empty for a user)
+    guest = models.CharField(max_length=64, blank=True)
+    game = models.SlugField(max_length=40)
+    language = models.CharField(max_length=20)
+    code = models.TextField()
+    #: the opponents, in the order chosen: {"builtin": name} or {"version": id}, each with
+    #: the "name" it is shown by
+    opponents = models.JSONField(default=list, blank=True)
+    seed = models.BigIntegerField()
+    matches = models.PositiveIntegerField()
+
+    status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
+    #: why a run failed, in words for the person who started it
+    reason = models.TextField(blank=True)
+    worker = models.CharField(max_length=120, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    errors = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    heartbeat = models.DateTimeField(null=True, blank=True)
+    #: matches played and stored so far
+    played = models.PositiveIntegerField(default=0)
+
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            models.Index(fields=["status", "id"], name="playground_claim_order"),
+            models.Index(fields=["user", "-created"], name="playground_user_recent"),
+            models.Index(fields=["guest", "-created"], name="playground_guest_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"playground run {self.pk} ({self.game}, {self.status})"
+
+
+class PlaygroundMatch(models.Model):
+    """One match of a playground run, stored as soon as it is played."""
+
+    run = models.ForeignKey(PlaygroundRun, models.CASCADE, related_name="played_matches")
+    #: 0, 1, ... in the order the run plays them
+    number = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    #: the seat of the person's bot
+    seat = models.PositiveSmallIntegerField()
+    #: every seat in order: {"name", "score", "fault_kind", "fault_reason"}
+    seats = models.JSONField(default=list)
+    #: what the person's bot wrote to stderr during the match (its end, cleaned)
+    stderr = models.TextField(blank=True)
+    #: the match record, for the replay
+    record = RecordField()
+    duration_s = models.FloatField(default=0)
+    played = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["run", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "number"], name="playground_match_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"playground run {self.run_id} match {self.number}"

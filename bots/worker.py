@@ -28,7 +28,7 @@ from typing import TypeVar
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
-from bots import competition, uploads
+from bots import competition, playground, uploads
 from bots.models import BotVersion, Match
 from bots.playing import Played, ProcessCache
 from bots.ratings import rate_pending
@@ -104,6 +104,8 @@ class Options:
     db_retry_max_s: float = 30.0
     #: run the strategy explorer's solves too (games.solves)
     solve: bool = True
+    #: play the playground's runs too (bots.playground)
+    playground: bool = True
 
     @classmethod
     def from_settings(cls, **overrides: object) -> Options:
@@ -125,6 +127,8 @@ class Options:
 class Counters:
     played: int = 0
     validated: int = 0
+    #: playground runs ended (done or failed) by this worker
+    tried: int = 0
     solved: int = 0
     lost: int = 0
     released: int = 0
@@ -290,10 +294,14 @@ class Worker:
         """Validations and matches, in an order fair to every upload: first the quick
         validation passes of new versions, then placement matches, then the full validations
         of versions found slow, then the other matches (every kind of work in the order its
-        claim query gives, see ``uploads.claim_validation`` and ``competition.CLAIM_ORDER``)."""
+        claim query gives, see ``uploads.claim_validation`` and ``competition.CLAIM_ORDER``).
+        A playground run (someone waits for it at their screen) comes after the quick
+        validations and before any match."""
+        if self.options.validate and self.validate_one(slow=False):
+            return True
+        if self.playground_one():
+            return True
         if self.options.validate:
-            if self.validate_one(slow=False):
-                return True
             if self.play_one(min_priority=competition.PLACEMENT_PRIORITY):
                 return True
             if self.validate_one(slow=True):
@@ -513,6 +521,60 @@ class Worker:
         self.best_effort("release", lambda: competition.release(held, error, our_error=True))
         self.counters.released += 1
         self.counters.current = ""
+
+    # ---- the playground ------------------------------------------------------------------
+    def playground_one(self) -> bool:
+        """Play the oldest waiting playground run: claim it, play its matches in the sandbox
+        one by one with a heartbeat thread extending the lease, each stored as soon as it is
+        played (:func:`bots.playground.play_run`)."""
+        if not self.options.playground:
+            return False
+        caps = playground.caps(errors=self.options.max_attempts)
+        held = playground.claim(self.name, self.options.lease_s, caps)
+        if held is None:
+            return False
+        run = held.job
+        self.counters.current = f"playground run {run.pk} ({run.game})"
+        log.info(
+            "event=playground.claimed run=%s attempt=%s worker=%s", run.pk, held.attempt, self.name
+        )
+        beat = Heartbeat(held, self.options.lease_s, beat=playground.heartbeat)
+        beat.start()
+        try:
+            ended = playground.play_run(
+                held,
+                until_done=self.until_done,
+                stopping=lambda: self.stopping,
+                lost=lambda: beat.lost,
+            )
+        except Interrupted:
+            self.best_effort("release", lambda: playground.release(held, "the worker was stopped"))
+            self.counters.released += 1
+            raise
+        except SandboxUnavailable as exc:
+            # the run waits for a worker that can run the sandbox; nothing counted
+            reason = f"sandbox unavailable on {self.name}: {exc}"
+            self.best_effort("release", lambda: playground.release(held, reason))
+            log.error("event=playground.released run=%s reason=%r", run.pk, str(exc))
+            self._sleep(self.options.poll_s)
+            return True
+        except OUTAGE:
+            raise  # the lease runs out; the next try is counted as nothing
+        except Exception as exc:  # a fault of ours: counted, the run fails at its cap
+            log.exception("event=playground.error run=%s", run.pk)
+            error = f"error on {self.name}: {type(exc).__name__}: {exc}"
+            self.best_effort("release", lambda: playground.release(held, error, our_error=True))
+            self._sleep(self.options.poll_s)
+            return True
+        finally:
+            beat.stop()
+            self.counters.current = ""
+        if ended in (playground.DONE, playground.FAILED):
+            self.counters.tried += 1
+        elif ended == playground.LOST:
+            self.counters.lost += 1
+        log.info("event=playground.%s run=%s worker=%s", ended, run.pk, self.name)
+        return True
 
     # ---- solves of the strategy explorer ----------------------------------------------------
     def solve_first(self) -> bool:

@@ -1,0 +1,578 @@
+"""The bot playground: a person's code tried against opponents of their choice, in the sandbox
+on a worker, outside the competition (docs/playground.md).
+
+The web only checks what was asked and queues a row (:func:`submit`: the limits of
+:class:`Limits`, the opponents, the code's size and encoding; the code never runs there, not
+even to be checked). A worker (``bots.worker``) claims the oldest waiting run (:func:`claim`,
+with a lease its heartbeat extends, as match jobs are), plays its matches one by one in the
+sandbox (:func:`play_run`) and writes each as soon as it is played (:func:`store_match`), only
+while the run is still its own; a run whose worker died is taken by another when the lease runs
+out, and goes on from the matches stored. A bot that cannot even load (a syntax error, no
+``Bot`` class) ends the run as *failed* after its first match, with the loading error as the
+reason; anything else a bot does is its fault in that match, and the run goes on.
+
+Nothing here writes a :class:`~bots.models.Match`, a seat, a rating, a leaderboard row or a
+result by opponent: a playground run has tables of its own
+(:class:`~bots.models.PlaygroundRun`, :class:`~bots.models.PlaygroundMatch`).
+
+This module names no game (tests/engine/test_one_package.py checks).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import secrets
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from bots.competition import Caps, Claim
+from bots.models import BotVersion, PlaygroundMatch, PlaygroundRun
+from bots.playing import Entry, Played, ProcessCache, play
+from bots.uploads import LANGUAGE_SUFFIX, UploadError, check_code
+from games.engine import untrusted
+from games.engine.spec import GameSpec
+from games.engine.tournament import derive_seed
+from games.registry import get_game
+
+log = logging.getLogger("bots.playground")
+
+T = TypeVar("T")
+
+#: the largest seed a run takes (a PostgreSQL bigint holds it)
+MAX_SEED = 2**62
+#: how the person's bot is named in its matches
+YOUR_BOT = "your bot"
+#: the fault kind of a bot that could not load (the host's "fatal" hello, or a launch refused)
+LOAD_FAULT = "startup"
+
+
+# ------------------------------------------------------------------------------------ limits
+@dataclass(frozen=True)
+class Limits:
+    """One kind of person's limits (settings ``PLAYGROUND_*``; guests have their own)."""
+
+    #: runs started in any hour
+    runs_per_hour: int
+    #: matches in one run
+    max_matches: int
+    #: runs queued or running at once
+    max_open: int
+
+    @classmethod
+    def for_person(cls, guest: bool) -> Limits:
+        prefix = "PLAYGROUND_GUEST_" if guest else "PLAYGROUND_"
+        defaults = (5, 10, 1) if guest else (20, 50, 2)
+        names = ("RUNS_PER_HOUR", "MAX_MATCHES", "MAX_OPEN")
+        values = [
+            int(getattr(settings, prefix + name, default))
+            for name, default in zip(names, defaults, strict=True)
+        ]
+        return cls(*values)
+
+
+def guests_open_limit() -> int:
+    """Runs of all guests queued or running at once: a guest is only a session, which anyone
+    can make afresh, so guests together get a bounded share of the workers."""
+    return int(getattr(settings, "PLAYGROUND_GUESTS_OPEN", 20))
+
+
+def max_claims() -> int:
+    """Claims of a run whose worker stopped each time before it fails (few: a run that
+    kills its worker will do it again)."""
+    return int(getattr(settings, "PLAYGROUND_MAX_CLAIMS", 3))
+
+
+class PlaygroundError(ValueError):
+    """What was asked cannot be played (an unknown opponent, too many matches...): the
+    message says what, in one sentence, for the form."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class Refused(PlaygroundError):
+    """A limit of the person's is reached; the message says which and when it frees up."""
+
+
+# ---------------------------------------------------------------------------- what a game takes
+def languages(spec: GameSpec) -> list[str]:
+    """The languages a game's bots may be written in: those it offers a starter in (its
+    spec's ``starters``), of the languages the site runs."""
+    return [language for language in spec.starters if language in LANGUAGE_SUFFIX]
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """An opponent a person may pick: a built-in bot or an active uploaded one."""
+
+    #: what the form sends: ``builtin:<name>`` or ``bot:<bot id>``
+    value: str
+    name: str
+    builtin: str | None = None
+    version: int | None = None
+
+    def stored(self) -> dict[str, Any]:
+        if self.builtin is not None:
+            return {"builtin": self.builtin, "name": self.name}
+        return {"version": self.version, "name": self.name}
+
+
+def opponents_of(game: str) -> list[Opponent]:
+    """Every opponent the game offers: its built-in bots, then its active uploaded bots."""
+    spec = get_game(game)
+    offered = [
+        Opponent(f"builtin:{name}", f"builtin:{name}", builtin=name) for name in spec.builtin_names
+    ]
+    active = (
+        BotVersion.objects.filter(bot__game=game, status=BotVersion.ACTIVE)
+        .select_related("bot", "bot__owner")
+        .only("id", "bot__id", "bot__name", "bot__owner__username")
+        .order_by("bot__owner__username", "bot__name")
+    )
+    offered += [Opponent(f"bot:{v.bot_id}", v.bot.label, version=v.pk) for v in active]
+    return offered
+
+
+def table_size(spec: GameSpec, opponents: int) -> int:
+    """Seats at each of the run's tables: one for a game played alone, two (one opponent
+    each time, in turn) for a two-seat game, else the person's bot and all the opponents."""
+    if spec.plays_alone:
+        return 1
+    if spec.state_class.max_seats == 2:
+        return 2
+    return 1 + opponents
+
+
+def check_opponents(spec: GameSpec, chosen: Sequence[str]) -> list[Opponent]:
+    """The opponents the form's values name, in order, each once; PlaygroundError if one is
+    unknown (or not of this game, or no longer active) or if the game cannot seat them."""
+    if spec.plays_alone:
+        if chosen:
+            raise PlaygroundError(
+                f"{spec.title} is played alone against the dealer: it takes no opponents.",
+                "opponents",
+            )
+        return []
+    offered = {o.value: o for o in opponents_of(spec.slug)}
+    picked: list[Opponent] = []
+    for value in dict.fromkeys(chosen):
+        if value not in offered:
+            raise PlaygroundError(
+                f"{untrusted.clean_text(str(value))[:60]!r} is not an opponent in {spec.title}: "
+                "choose among its built-in bots and its active bots.",
+                "opponents",
+            )
+        picked.append(offered[value])
+    if not picked:
+        raise PlaygroundError("Choose at least one opponent.", "opponents")
+    least, most = spec.state_class.min_seats - 1, spec.state_class.max_seats - 1
+    if spec.state_class.max_seats > 2 and not least <= len(picked) <= most:
+        raise PlaygroundError(
+            f"A table of {spec.title} seats {least} to {most} opponents besides your bot; "
+            f"you chose {len(picked)}.",
+            "opponents",
+        )
+    return picked
+
+
+# ---------------------------------------------------------------------------- the web's side
+def new_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def _owned(user: Any, guest: str) -> Q:
+    return Q(user=user) if user is not None else Q(user__isnull=True, guest=guest)
+
+
+def _lock_person(user: Any, guest: str) -> None:
+    """Inside a transaction: hold the person's runs until it ends, so that two requests at
+    once count each other (PostgreSQL; SQLite's transactions are one at a time anyway)."""
+    if connection.vendor == "postgresql":
+        who = f"user:{user.pk}" if user is not None else f"guest:{guest}"
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(who.encode())])
+
+
+def _minutes(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def refusal(user: Any, guest: str, limits: Limits) -> str:
+    """Inside the person's lock: why a new run of theirs is refused now ("": it is not)."""
+    mine = PlaygroundRun.objects.filter(_owned(user, guest))
+    open_runs = mine.filter(status__in=PlaygroundRun.OPEN).count()
+    if open_runs >= limits.max_open:
+        return (
+            f"You have {open_runs} run{'s' if open_runs != 1 else ''} queued or running, the "
+            f"most allowed ({limits.max_open}); you can start another when one of them ends."
+        )
+    now = timezone.now()
+    recent = list(
+        mine.filter(created__gt=now - timedelta(hours=1))
+        .order_by("created")
+        .values_list("created", flat=True)
+    )
+    if len(recent) >= limits.runs_per_hour:
+        free_at = recent[len(recent) - limits.runs_per_hour] + timedelta(hours=1)
+        return (
+            f"You have started {len(recent)} runs in the last hour, the most allowed "
+            f"({limits.runs_per_hour} an hour); you can start another in "
+            f"{_minutes((free_at - now).total_seconds())}."
+        )
+    if user is None:
+        guests = PlaygroundRun.objects.filter(user__isnull=True, status__in=PlaygroundRun.OPEN)
+        if guests.count() >= guests_open_limit():
+            return (
+                f"Guests have {guests_open_limit()} runs queued or running, the most allowed "
+                "at once; try again in a minute, or sign in (signed-in people have a limit "
+                "of their own)."
+            )
+    return ""
+
+
+def submit(
+    *,
+    user: Any,
+    guest: str,
+    game: str,
+    language: str,
+    code: bytes,
+    opponents: Sequence[str],
+    seed: int,
+    matches: int,
+) -> PlaygroundRun:
+    """Queue a run for a user (``user``) or a guest (``guest``: their session's token).
+    Raises :class:`PlaygroundError` for what cannot be played, :class:`Refused` when a limit
+    of the person's is reached. The code is checked as an upload's is (size, UTF-8, no NUL)
+    and never run here."""
+    if user is None and not guest:
+        raise PlaygroundError("A run belongs to a signed-in person or a guest's session.")
+    try:
+        spec = get_game(game)
+    except KeyError:
+        raise PlaygroundError(f"There is no game {untrusted.clean_text(game)[:40]!r}.") from None
+    taken = languages(spec)
+    if language not in taken:
+        raise PlaygroundError(
+            f"{spec.title} bots are written in {' or '.join(taken)}, not "
+            f"{untrusted.clean_text(str(language))[:20]!r}.",
+            "language",
+        )
+    limits = Limits.for_person(guest=user is None)
+    if not 1 <= matches <= limits.max_matches:
+        who = "a guest's run" if user is None else "a run"
+        more = " (sign in for more)" if user is None else ""
+        raise PlaygroundError(
+            f"Choose 1 to {limits.max_matches} matches: the most {who} plays{more}.", "matches"
+        )
+    if not 0 <= seed < MAX_SEED:
+        raise PlaygroundError(f"The seed is a whole number from 0 to {MAX_SEED - 1}.", "seed")
+    try:
+        text = check_code(code)
+    except UploadError as exc:
+        raise PlaygroundError(f"The code: {exc}.", "code") from None
+    picked = check_opponents(spec, opponents)
+    with transaction.atomic():
+        _lock_person(user, guest)
+        if reason := refusal(user, guest, limits):
+            raise Refused(reason)
+        run = PlaygroundRun.objects.create(
+            key=new_key(),
+            user=user,
+            guest="" if user is not None else guest,
+            game=game,
+            language=language,
+            code=text,
+            opponents=[o.stored() for o in picked],
+            seed=seed,
+            matches=matches,
+        )
+    log.info("event=playground.queued run=%s game=%s matches=%d", run.pk, game, matches)
+    return run
+
+
+def find(key: str) -> PlaygroundRun | None:
+    return PlaygroundRun.objects.filter(key=key).first()
+
+
+def is_waiting(run: PlaygroundRun) -> bool:
+    """Queued, or taken by a worker whose lease ran out (another will take it over)."""
+    if run.status == PlaygroundRun.QUEUED:
+        return True
+    return run.status == PlaygroundRun.RUNNING and (
+        run.lease_until is None or run.lease_until < timezone.now()
+    )
+
+
+def queue_position(run: PlaygroundRun) -> int:
+    """A waiting run's place in the queue (1: the next one a worker takes)."""
+    ahead = _claimable(timezone.now()) & Q(id__lt=run.id)
+    return PlaygroundRun.objects.filter(ahead).count() + 1
+
+
+def owns(run: PlaygroundRun, user: Any, guest: str) -> bool:
+    """Whether the person asking started the run."""
+    if run.user_id is not None:
+        return user is not None and run.user_id == user.pk
+    return bool(guest) and secrets.compare_digest(run.guest, guest)
+
+
+# ---------------------------------------------------------------------------- the worker's side
+def _claimable(now: Any) -> Q:
+    return Q(status=PlaygroundRun.QUEUED) | Q(status=PlaygroundRun.RUNNING, lease_until__lt=now)
+
+
+def _held(held: Claim) -> Q:
+    return Q(
+        pk=held.job.pk, status=PlaygroundRun.RUNNING, worker=held.worker, attempts=held.attempt
+    )
+
+
+def caps(errors: int) -> Caps:
+    return Caps(errors=errors, claims=max_claims())
+
+
+def claim(worker: str, lease_s: float, caps: Caps) -> Claim | None:
+    """Claim the oldest waiting run (queued, or running with an expired lease: its worker
+    died): SKIP LOCKED on PostgreSQL, as match jobs are; a conditional update on SQLite. A
+    run at one of its ``caps`` fails instead, and the next one is looked at."""
+    for _ in range(20):
+        now = timezone.now()
+        with transaction.atomic():
+            runs = PlaygroundRun.objects.defer("code").filter(_claimable(now)).order_by("id")
+            if connection.features.has_select_for_update_skip_locked:
+                runs = runs.select_for_update(skip_locked=True)
+            run = runs.first()
+            if run is None:
+                return None
+            if verdict := caps.verdict(run.errors, run.attempts, run.error, run.worker):
+                _end(
+                    Q(pk=run.pk, attempts=run.attempts),
+                    PlaygroundRun.FAILED,
+                    reason=f"The run was given up: it {verdict}.",
+                )
+                log.warning("event=playground.given_up run=%s reason=%r", run.pk, verdict)
+                continue
+            fields = {
+                "status": PlaygroundRun.RUNNING,
+                "worker": worker,
+                "attempts": run.attempts + 1,
+                "lease_until": now + timedelta(seconds=lease_s),
+                "heartbeat": now,
+                "started": run.started or now,
+            }
+            won = PlaygroundRun.objects.filter(
+                pk=run.pk, status=run.status, attempts=run.attempts
+            ).update(**fields)
+        if not won:
+            continue
+        run = PlaygroundRun.objects.get(pk=run.pk)
+        return Claim(run, worker, run.attempts)  # type: ignore[arg-type]
+    return None
+
+
+def heartbeat(held: Claim, lease_s: float) -> bool:
+    """Extend the lease; False if the run is no longer ours."""
+    now = timezone.now()
+    return bool(
+        PlaygroundRun.objects.filter(_held(held)).update(
+            lease_until=now + timedelta(seconds=lease_s), heartbeat=now
+        )
+    )
+
+
+def release(held: Claim, error: str = "", *, our_error: bool = False) -> bool:
+    """Give the run back to the queue: the worker is stopping or cannot run the sandbox
+    (nothing counted), or playing it ended in an error of ours (``our_error``: counted
+    against the cap). Its stored matches stay: the next worker goes on from them."""
+    fields: dict[str, Any] = {
+        "status": PlaygroundRun.QUEUED,
+        "lease_until": None,
+        "error": untrusted.clean_text(error),
+    }
+    if our_error:
+        fields["errors"] = F("errors") + 1
+    return bool(PlaygroundRun.objects.filter(_held(held)).update(**fields))
+
+
+def _end(where: Q, status: str, **fields: Any) -> int:
+    return PlaygroundRun.objects.filter(where).update(
+        status=status, lease_until=None, finished=timezone.now(), **fields
+    )
+
+
+def fail(held: Claim, reason: str) -> bool:
+    """The run ends without its matches (it would fail on any worker): ``reason`` is what
+    its page says. False if it was no longer ours."""
+    ended = _end(_held(held), PlaygroundRun.FAILED, reason=untrusted.clean_text(reason))
+    log.info("event=playground.failed run=%s reason=%r", held.job.pk, reason)
+    return bool(ended)
+
+
+def finish(held: Claim) -> bool:
+    """Every match was played: the run is done. False if it was no longer ours."""
+    return bool(_end(_held(held), PlaygroundRun.DONE))
+
+
+class RunFailed(Exception):
+    """The run cannot be played, and would not be on another worker either."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A run's entries: the person's bot and the opponents, in the order chosen."""
+
+    me: Entry
+    opponents: list[Entry]
+
+    @property
+    def sandboxed(self) -> int:
+        return 1 + sum(1 for entry in self.opponents if entry.builtin is None)
+
+
+def seating(run: PlaygroundRun) -> Seating:
+    """The run's entries (the opponents' code read now). RunFailed if an uploaded opponent
+    is gone (its owner deleted it)."""
+    suffix = LANGUAGE_SUFFIX.get(run.language, ".py")
+    me = Entry(name=YOUR_BOT, code=run.code, filename=f"bot{suffix}", key=("run", run.pk))
+    wanted = [o["version"] for o in run.opponents if o.get("version") is not None]
+    versions = BotVersion.objects.select_related("bot").in_bulk(wanted)
+    opponents = []
+    for stored in run.opponents:
+        name = str(stored.get("name", "?"))
+        if stored.get("builtin") is not None:
+            opponents.append(Entry(name=name, builtin=str(stored["builtin"])))
+            continue
+        version = versions.get(stored.get("version"))
+        if version is None:
+            raise RunFailed(f"The opponent {name} is gone: its owner deleted it.")
+        opponents.append(
+            Entry(name=name, code=version.code, filename=version.filename, key=("v", version.pk))
+        )
+    return Seating(me, opponents)
+
+
+def table(run: PlaygroundRun, number: int, seats: Seating) -> tuple[list[Entry], int, int]:
+    """Match ``number`` of the run: its entries in seat order, the seat of the person's bot
+    and the seed. Each deal is played once in every rotation of its table's seats (two
+    players: twice, seats swapped), so luck evens out; a two-seat game meets the opponents in
+    turn, deal after deal."""
+    spec = get_game(run.game)
+    size = table_size(spec, len(seats.opponents))
+    deal, rotation = divmod(number, size)
+    seed = derive_seed(run.seed, "playground", deal)
+    if size == 1:
+        return [seats.me], 0, seed
+    # a two-seat game: the opponents in turn, deal after deal; a bigger table: all of them
+    group = [seats.opponents[deal % len(seats.opponents)]] if size == 2 else seats.opponents
+    at_table = [seats.me, *group]
+    order = at_table[-rotation:] + at_table[:-rotation] if rotation else at_table
+    return order, rotation, seed
+
+
+def play_match(
+    run: PlaygroundRun, number: int, seats: Seating, cache: ProcessCache | None = None
+) -> tuple[Played, int]:
+    """Play match ``number`` in the sandbox (outside any transaction): the result and the
+    seat of the person's bot. Raises only for a fault of the machine (SandboxUnavailable)."""
+    entries, seat, seed = table(run, number, seats)
+    return play(get_game(run.game), entries, seed=seed, cache=cache), seat
+
+
+def store_match(held: Claim, number: int, played: Played, seat: int, names: list[str]) -> bool:
+    """Keep match ``number`` of the held run and count it, only if the run is still ours
+    (one short transaction); False if it is not (another worker took it over)."""
+    record = untrusted.storable(played.outcome.record)
+    seats = [
+        {
+            "name": names[n],
+            "score": report.score,
+            "fault_kind": untrusted.clean_text(report.fault_kind)[:20],
+            "fault_reason": untrusted.clean_text(report.fault_reason),
+        }
+        for n, report in enumerate(played.seats)
+    ]
+    with transaction.atomic():
+        if not PlaygroundRun.objects.select_for_update().filter(_held(held)).exists():
+            return False
+        PlaygroundMatch.objects.filter(run_id=held.job.pk, number=number).delete()
+        PlaygroundMatch.objects.create(
+            run_id=held.job.pk,
+            number=number,
+            seed=int(played.outcome.record.get("seed", 0)),
+            seat=seat,
+            seats=seats,
+            stderr=untrusted.clean_text(played.seats[seat].stderr),
+            record=record,
+            duration_s=played.duration_s,
+        )
+        PlaygroundRun.objects.filter(pk=held.job.pk).update(played=number + 1)
+    return True
+
+
+def load_failure(number: int, played: Played, seat: int) -> str:
+    """The reason a run ends after its first match because the person's bot could not even
+    load ("" if it loaded): every other match would end the same way."""
+    mine = played.seats[seat]
+    if number != 0 or mine.fault_kind != LOAD_FAULT:
+        return ""
+    return f"Your bot could not load: {mine.fault_reason}"
+
+
+#: what :func:`play_run` ends in
+DONE, FAILED, LOST, STOPPED = "done", "failed", "lost", "stopped"
+
+
+def play_run(
+    held: Claim,
+    *,
+    until_done: Callable[[str, Callable[[], T]], T],
+    stopping: Callable[[], bool],
+    lost: Callable[[], bool],
+) -> str:
+    """Play the held run's matches not stored yet, one by one, each stored as soon as it is
+    played (``until_done(during, action)`` does the database's part, tried again while the
+    database is away). Ends in :data:`DONE`, :data:`FAILED` (the bot could not load, or an
+    opponent is gone), :data:`LOST` (the run is no longer ours) or :data:`STOPPED` (the
+    worker is stopping: the run is given back). Raises SandboxUnavailable, and whatever
+    error of ours happens, for the worker to give the run back."""
+    run: PlaygroundRun = held.job  # type: ignore[assignment]
+    try:
+        seats = until_done("playground.read", lambda: seating(run))
+    except RunFailed as exc:
+        reason = str(exc)
+        until_done("playground.fail", lambda: fail(held, reason))
+        return FAILED
+    cache = ProcessCache(seats.sandboxed)
+    try:
+        for number in range(run.played, run.matches):
+            if lost():
+                return LOST
+            if stopping():
+                until_done("playground.release", lambda: release(held, "the worker was stopped"))
+                return STOPPED
+            played, seat = play_match(run, number, seats, cache)
+            names = [entry.name for entry in table(run, number, seats)[0]]
+            stored = until_done(
+                "playground.store",
+                lambda n=number, p=played, s=seat, w=names: store_match(held, n, p, s, w),
+            )
+            if not stored:
+                return LOST
+            if reason := load_failure(number, played, seat):
+                until_done("playground.fail", lambda r=reason: fail(held, r))
+                return FAILED
+        return DONE if until_done("playground.finish", lambda: finish(held)) else LOST
+    finally:
+        cache.close()

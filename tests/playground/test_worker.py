@@ -1,0 +1,177 @@
+"""The playground on a worker: runs claimed, played in the sandbox match by match, stored
+as they are played, and nothing written where the competition keeps its results."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from bots import competition, playground
+from bots.models import Match, MatchJob, PlaygroundMatch, PlaygroundRun
+from tests.playground.conftest import (
+    GAME,
+    builtin_code,
+    competition_rows,
+    misbehaving,
+    queue,
+    worker,
+)
+
+
+def test_a_copy_of_a_builtin_bot_plays_its_matches_in_the_sandbox(alice, bob, active_bot):
+    rival = active_bot(bob, "rival", builtin_code("strong"))
+    before = competition_rows()
+    run = queue(alice, opponents=["builtin:simple", f"bot:{rival.bot_id}"], matches=4, seed=11)
+    assert playground.queue_position(run) == 1
+    w = worker()
+    assert w.step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE, run.reason
+    assert run.played == 4 and run.attempts == 1 and run.finished is not None
+    matches = list(run.played_matches.order_by("number"))
+    assert [m.number for m in matches] == [0, 1, 2, 3]
+    for m in matches:
+        assert [s["score"] for s in m.seats] == m.record["result"]["scores"]
+        assert m.seats[m.seat]["name"] == playground.YOUR_BOT
+        assert not any(s["fault_kind"] for s in m.seats), m.seats
+        assert m.record["seed"] == m.seed
+    # each deal twice with the seats swapped, the opponents in turn
+    assert [m.seat for m in matches] == [0, 1, 0, 1]
+    assert matches[0].seed == matches[1].seed != matches[2].seed == matches[3].seed
+    assert [m.seats[1 - m.seat]["name"] for m in matches] == [
+        "builtin:simple", "builtin:simple", rival.bot.label, rival.bot.label,
+    ]  # fmt: skip
+    # the same code as the built-in bot plays it as the built-in would: the same scores
+    # again with the same seed
+    again = queue(alice, opponents=["builtin:simple", f"bot:{rival.bot_id}"], matches=4, seed=11)
+    assert w.step() is True
+    replayed = PlaygroundMatch.objects.filter(run=again).order_by("number")
+    assert [m.seats for m in replayed] == [m.seats for m in matches]
+    # the competition saw nothing of it
+    assert competition_rows() == before
+    assert w.step() is False
+
+
+def test_a_bot_that_cannot_load_fails_the_run_with_its_loading_error(alice):
+    broken = "class Bot:\n    def draft_pick(self, cards)\n        return 0\n"
+    run = queue(alice, code=broken, matches=6)
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    assert run.reason.startswith("Your bot could not load: ")
+    assert run.reason.endswith("SyntaxError: expected ':' (bot.py, line 2)")
+    assert "Traceback" not in run.reason  # one line for the person, not a traceback of ours
+    # the first match is kept (the person sees its fault and stderr); no more are played
+    assert run.played == 1
+    only = run.played_matches.get()
+    assert only.seats[only.seat]["fault_kind"] == "startup"
+    assert "def draft_pick(self, cards)" in only.stderr  # the bot's own traceback
+
+
+def test_a_bot_without_a_bot_class_fails_with_that_reason(alice):
+    run = queue(alice, code="x = 1\n", matches=2)
+    worker().step()
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    assert run.reason == "Your bot could not load: no top-level class Bot"
+
+
+HOSTILE = misbehaving(
+    """
+    import sys
+    sys.stderr.write("noise " * 30_000)
+    sys.stderr.flush()
+    sys.stderr.buffer.write(b"\\xff\\xfe bytes \\x00 NUL\\n")
+    sys.stderr.buffer.flush()
+    return {"garbage": "\\x00" * 10}
+    """
+)
+
+
+def test_a_hostile_bot_is_faulted_in_each_match_and_the_run_goes_on(alice):
+    run = queue(alice, code=HOSTILE, matches=3)
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE, run.reason
+    matches = list(run.played_matches.order_by("number"))
+    assert len(matches) == 3
+    for m in matches:
+        mine = m.seats[m.seat]
+        assert mine["fault_kind"] == "invalid", mine
+        assert mine["fault_reason"]
+        assert "\x00" not in mine["fault_reason"]
+        theirs = m.seats[1 - m.seat]
+        assert not theirs["fault_kind"]
+        # stderr is kept cleaned and capped, as a competition seat's is
+        assert 0 < len(m.stderr) <= 20_000
+        assert "\x00" not in m.stderr
+        assert "noise" in m.stderr
+
+
+def test_a_bot_that_floods_its_output_is_faulted_and_the_run_goes_on(alice):
+    flood = misbehaving(
+        """
+        import sys
+        while True:
+            sys.stderr.write("flood " * 10_000)
+        """
+    )
+    run = queue(alice, code=flood, matches=2)
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE, run.reason
+    for m in run.played_matches.all():
+        assert m.seats[m.seat]["fault_kind"] == "output"
+        assert len(m.stderr) <= 20_000
+
+
+def test_a_run_whose_worker_died_is_taken_again_and_goes_on(alice):
+    run = queue(alice, matches=4)
+    caps = playground.caps(errors=3)
+    first = playground.claim("w-dead", 60, caps)
+    assert first.job.pk == run.pk
+    # the dead worker played and stored one match, then stopped beating
+    seats = playground.seating(first.job)
+    played, seat = playground.play_match(first.job, 0, seats)
+    names = [e.name for e in playground.table(first.job, 0, seats)[0]]
+    assert playground.store_match(first, 0, played, seat, names)
+    assert playground.claim("w2", 60, caps) is None  # leased
+    PlaygroundRun.objects.filter(pk=run.pk).update(lease_until=timezone.now() - timedelta(1))
+    w = worker("w2")
+    assert w.step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE and run.worker == "w2" and run.attempts == 2
+    assert run.played == 4
+    assert list(run.played_matches.values_list("number", flat=True)) == [0, 1, 2, 3]
+    # the dead worker's late writes are refused
+    assert playground.heartbeat(first, 60) is False
+    assert playground.store_match(first, 1, played, seat, names) is False
+
+
+def test_a_run_claimed_too_often_is_given_up(alice, settings):
+    settings.PLAYGROUND_MAX_CLAIMS = 2
+    run = queue(alice)
+    PlaygroundRun.objects.filter(pk=run.pk).update(
+        status=PlaygroundRun.RUNNING, attempts=2, worker="w0",
+        lease_until=timezone.now() - timedelta(1),
+    )  # fmt: skip
+    assert playground.claim("w1", 60, playground.caps(errors=3)) is None
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    assert "taken 2 times without a result" in run.reason
+
+
+def test_a_run_comes_before_tournament_matches(alice, bob, active_bot):
+    active_bot(alice, "a", builtin_code("simple"))
+    active_bot(bob, "b", builtin_code("strong"))
+    competition.start_round_robin(GAME, 1, seed=3)
+    MatchJob.objects.update(priority=0)
+    run = queue(bob, matches=1)
+    w = worker()
+    assert w.step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE
+    assert not Match.objects.exists()  # no match job was played first
+    assert w.step() is True
+    assert Match.objects.count() == 1
