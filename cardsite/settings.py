@@ -327,6 +327,21 @@ WORKER_PROCESS_CACHE = envint("WORKER_PROCESS_CACHE", 8)
 #: second of play; fewer at the end of a queue, so workers share its last jobs)
 WORKER_CLAIM = envint("WORKER_CLAIM", 32)
 
+# The bot playground (docs/playground.md, bots/playground.py): runs played by the workers.
+#: runs one signed-in person may start in any hour, matches in one run, runs queued or
+#: running at once
+PLAYGROUND_RUNS_PER_HOUR = envint("PLAYGROUND_RUNS_PER_HOUR", 20)
+PLAYGROUND_MAX_MATCHES = envint("PLAYGROUND_MAX_MATCHES", 50)
+PLAYGROUND_MAX_OPEN = envint("PLAYGROUND_MAX_OPEN", 2)
+#: the same for a guest (known by their session only)
+PLAYGROUND_GUEST_RUNS_PER_HOUR = envint("PLAYGROUND_GUEST_RUNS_PER_HOUR", 5)
+PLAYGROUND_GUEST_MAX_MATCHES = envint("PLAYGROUND_GUEST_MAX_MATCHES", 10)
+PLAYGROUND_GUEST_MAX_OPEN = envint("PLAYGROUND_GUEST_MAX_OPEN", 1)
+#: runs of all guests together queued or running at once (a new session is free to make)
+PLAYGROUND_GUESTS_OPEN = envint("PLAYGROUND_GUESTS_OPEN", 20)
+#: claims of one run whose worker stopped each time before it fails
+PLAYGROUND_MAX_CLAIMS = envint("PLAYGROUND_MAX_CLAIMS", 3)
+
 # The strategy explorer's solves, run by the workers (docs/explorer.md, games/solves.py).
 #: solves queued or running at once: a request for another is refused (HTTP 429)
 SOLVE_MAX_OPEN = envint("SOLVE_MAX_OPEN", 8)
