@@ -31,9 +31,7 @@ def test_runs_per_hour_say_when_the_next_one_is_allowed(db, settings):
     first = queue(guest="g")
     queue(guest="g")
     # the first run was started 50 minutes ago: a run is allowed again in 10 minutes
-    PlaygroundRun.objects.filter(pk=first.pk).update(
-        created=first.created - timedelta(minutes=50)
-    )
+    PlaygroundRun.objects.filter(pk=first.pk).update(created=first.created - timedelta(minutes=50))
     with pytest.raises(playground.Refused) as refused:
         queue(guest="g")
     assert "You have started 2 runs in the last hour, the most allowed (2 an hour)" in str(
