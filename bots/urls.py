@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from bots import views
+from bots import playground_views, views
 
 urlpatterns = [
     path("my/bots/", views.my_bots, name="my_bots"),
@@ -13,4 +13,18 @@ urlpatterns = [
     path("my/bots/versions/<int:pk>/activate/", views.version_activate, name="version_activate"),
     path("my/bots/versions/<int:pk>/code/", views.version_download, name="version_download"),
     path("bots/<int:pk>/", views.bot_page, name="bot"),
+    path("games/<slug:slug>/playground/", playground_views.playground_form, name="playground"),
+    path("playground/<str:key>/", playground_views.run_page, name="playground_run"),
+    path("playground/<str:key>/status.json", playground_views.run_status, name="playground_status"),
+    path("playground/<str:key>/submit/", playground_views.submit_version, name="playground_submit"),
+    path(
+        "playground/<str:key>/matches/<str:number>/",
+        playground_views.match_page,
+        name="playground_match",
+    ),
+    path(
+        "playground/<str:key>/matches/<str:number>/replay.json",
+        playground_views.match_replay,
+        name="playground_replay",
+    ),
 ]

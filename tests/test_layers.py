@@ -47,6 +47,7 @@ WEB_MODULES = (
     "games.live",
     "games.consumers",
     "bots.views",
+    "bots.playground_views",
     "bots.urls",
     "bots.forms",
     "bots.admin",

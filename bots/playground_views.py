@@ -1,0 +1,460 @@
+"""The playground's pages (docs/playground.md): the form of a game's playground, a run's page
+with its queue position, progress and results, the small JSON its script polls, the replay
+of a run's match, and "submit this version" for a signed-in owner.
+
+The web only checks what was asked and queues a row (:func:`bots.playground.submit`); the
+code runs on a worker, in the sandbox. A run is seen by whoever has its address (an
+unguessable key, as an unlisted paste is): its results, faults, stderr and replays; its code
+and the "submit" button only by the person who started it. A person is a signed-in user, or
+a guest known by the token of their session (the one live tables give).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.validators import MaxValueValidator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import format_html_join
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from bots import playground, uploads
+from bots.forms import LANGUAGE_TITLES
+from bots.models import PlaygroundMatch, PlaygroundRun
+from bots.uploads import LANGUAGE_SUFFIX
+from bots.views import request_limit, upload_within_limit
+from games import replays
+from games.engine import untrusted
+from games.live.tables import Person, person_of
+from games.matchpages import WINDOW, _drawn_frame
+from games.registry import GameSpec, get_game
+
+#: matches a form offers by default (fewer when the person's limit is lower)
+DEFAULT_MATCHES = 10
+#: how many of the person's own runs the form lists
+RECENT_RUNS = 10
+
+
+def _spec(slug: str) -> GameSpec:
+    try:
+        return get_game(slug)
+    except KeyError:
+        raise Http404(f"no game {slug!r}") from None
+
+
+def _person(request: HttpRequest, *, create: bool = False) -> Person | None:
+    return person_of(request.user, request.session, create=create)
+
+
+def _owner(person: Person | None) -> tuple[Any, str]:
+    if person is None:
+        return None, ""
+    return person.user, person.guest
+
+
+# ---- the form --------------------------------------------------------------------------------
+class PlaygroundForm(forms.Form):
+    """What the browser sent: a language the game takes, the code (a file or pasted),
+    opponents among those offered, a seed and a number of matches within the person's limit.
+    The code's own limits (size, UTF-8, NUL) and the person's are checked by
+    :func:`bots.playground.submit`."""
+
+    language = forms.ChoiceField(widget=forms.RadioSelect)
+    file = forms.FileField(
+        label="Code file",
+        required=False,
+        widget=forms.FileInput(attrs={"accept": ".py,.js,text/x-python,text/javascript"}),
+    )
+    code = forms.CharField(
+        label="Or paste the code",
+        required=False,
+        strip=False,
+        widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false", "class": "code"}),
+    )
+    opponents = forms.MultipleChoiceField(
+        required=False, widget=forms.CheckboxSelectMultiple, label="Opponents"
+    )
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=playground.MAX_SEED - 1,
+        help_text="The same seed deals the same cards again.",
+    )
+    matches = forms.IntegerField(min_value=1, label="Matches")
+
+    def __init__(self, spec: GameSpec, limits: playground.Limits, *args, **kwargs) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.spec = spec
+        self.fields["language"].choices = [
+            (language, LANGUAGE_TITLES.get(language, language))
+            for language in playground.languages(spec)
+        ]
+        self.offered = [] if spec.plays_alone else playground.opponents_of(spec.slug)
+        self.fields["opponents"].choices = [(o.value, o.name) for o in self.offered]
+        matches = self.fields["matches"]
+        matches.max_value = limits.max_matches
+        matches.validators.append(MaxValueValidator(limits.max_matches))
+        matches.widget.attrs["max"] = limits.max_matches
+        matches.help_text = f"1 to {limits.max_matches}."
+
+    def clean(self) -> dict:
+        data = super().clean()
+        upload = data.get("file")
+        code = data.get("code") or ""
+        if upload and code.strip():
+            raise forms.ValidationError("Choose a file or paste the code, not both.")
+        if not upload and not code.strip():
+            raise forms.ValidationError("Choose a file or paste the code.")
+        language = data.get("language")
+        if upload and language:
+            try:
+                found = uploads.language_for(upload.name)
+            except uploads.UploadError as exc:
+                self.add_error("file", str(exc))
+            else:
+                if found != language:
+                    self.add_error(
+                        "file",
+                        f"{upload.name} is a {LANGUAGE_TITLES.get(found, found)} file, but the "
+                        f"language chosen is {LANGUAGE_TITLES.get(language, language)}.",
+                    )
+        return data
+
+    def code_bytes(self) -> bytes:
+        """The code's bytes: the file's, or the pasted text with a browser's CR LF as LF."""
+        upload = self.cleaned_data.get("file")
+        if upload:
+            return upload.read()
+        return self.cleaned_data["code"].replace("\r\n", "\n").encode("utf-8")
+
+
+def _starter_code(spec: GameSpec, language: str) -> str:
+    path = spec.starters.get(language)
+    return path.read_text(encoding="utf-8") if path is not None else ""
+
+
+def _initial(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> dict[str, Any]:
+    """A new form: the language and code of ``?starter=<language>`` if asked, the game's
+    strongest built-in bot as the opponent, a fresh seed."""
+    taken = playground.languages(spec)
+    starter = request.GET.get("starter", "")
+    language = starter if starter in taken else (taken[0] if taken else "python")
+    initial: dict[str, Any] = {
+        "language": language,
+        "seed": secrets.randbelow(10**6),
+        "matches": min(DEFAULT_MATCHES, limits.max_matches),
+    }
+    if starter in taken:
+        initial["code"] = _starter_code(spec, starter)
+    if not spec.plays_alone:
+        initial["opponents"] = [f"builtin:{spec.strongest}"]
+    return initial
+
+
+def _recent(person: Person | None) -> list[PlaygroundRun]:
+    if person is None:
+        return []
+    user, guest = _owner(person)
+    where = {"user": user} if user is not None else {"user__isnull": True, "guest": guest}
+    return list(
+        PlaygroundRun.objects.filter(**where).defer("code").order_by("-created")[:RECENT_RUNS]
+    )
+
+
+def _render_form(
+    request: HttpRequest,
+    spec: GameSpec,
+    form: PlaygroundForm,
+    limits: playground.Limits,
+    *,
+    error: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    guest = not request.user.is_authenticated
+    return render(
+        request,
+        "bots/playground.html",
+        {
+            "game": spec,
+            "form": form,
+            "limits": limits,
+            "guest": guest,
+            "max_bytes": uploads.max_code_bytes(),
+            "request_error": error,
+            "recent": _recent(_person(request)),
+            "starters": [
+                {"language": language, "title": LANGUAGE_TITLES.get(language, language)}
+                for language in playground.languages(spec)
+            ],
+        },
+        status=status,
+    )
+
+
+@csrf_exempt  # the size of a POST is checked before its body is read; csrf_protect follows
+@require_http_methods(["GET", "HEAD", "POST"])
+def playground_form(request: HttpRequest, slug: str) -> HttpResponse:
+    spec = _spec(slug)
+    limits = playground.Limits.for_person(guest=not request.user.is_authenticated)
+    if request.method != "POST":
+        form = PlaygroundForm(spec, limits, initial=_initial(request, spec, limits))
+        return _render_form(request, spec, form, limits)
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    size = int(length) if length.isdigit() else 0
+    if size > request_limit():
+        error = (
+            f"The request has {size} bytes; a bot's code may have at most "
+            f"{uploads.max_code_bytes()} bytes."
+        )
+        form = PlaygroundForm(spec, limits, initial=_initial(request, spec, limits))
+        return _render_form(request, spec, form, limits, error=error, status=413)
+    return _start(request, spec, limits)
+
+
+@csrf_protect
+def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> HttpResponse:
+    form = PlaygroundForm(spec, limits, request.POST, request.FILES)
+    if not form.is_valid():
+        return _render_form(request, spec, form, limits, status=400)
+    user, guest = _owner(_person(request, create=True))
+    try:
+        run = playground.submit(
+            user=user,
+            guest=guest,
+            game=spec.slug,
+            language=form.cleaned_data["language"],
+            code=form.code_bytes(),
+            opponents=form.cleaned_data["opponents"],
+            seed=form.cleaned_data["seed"],
+            matches=form.cleaned_data["matches"],
+        )
+    except playground.Refused as exc:
+        form.add_error(None, str(exc))
+        return _render_form(request, spec, form, limits, status=429)
+    except playground.PlaygroundError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        return _render_form(request, spec, form, limits, status=400)
+    return redirect("playground_run", key=run.key)
+
+
+# ---- a run -------------------------------------------------------------------------------------
+def _run(key: str) -> PlaygroundRun:
+    run = playground.find(key) if len(key) <= 32 else None
+    if run is None:
+        raise Http404("no such playground run")
+    return run
+
+
+def state_of(run: PlaygroundRun) -> dict[str, Any]:
+    """What the run's page and its JSON say of where the run is."""
+    waiting = playground.is_waiting(run)
+    position = playground.queue_position(run) if waiting else None
+    if run.status == PlaygroundRun.DONE:
+        message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played."
+    elif run.status == PlaygroundRun.FAILED:
+        message = run.reason or "The run failed."
+    elif waiting:
+        message = f"Waiting for a worker: number {position} in the queue" + (
+            f", {run.played} of {run.matches} matches played so far." if run.played else "."
+        )
+    else:
+        message = f"Playing: {run.played} of {run.matches} matches played."
+    return {
+        "status": run.status,
+        "final": run.status not in PlaygroundRun.OPEN,
+        "played": run.played,
+        "matches": run.matches,
+        "percent": round(100 * run.played / run.matches) if run.matches else 100,
+        "position": position,
+        "message": message,
+    }
+
+
+def _opponent_of(match: PlaygroundMatch) -> str:
+    others = [s["name"] for n, s in enumerate(match.seats) if n != match.seat]
+    return ", ".join(others) or "the dealer"
+
+
+def _rows(matches: list[PlaygroundMatch]) -> list[dict[str, Any]]:
+    rows = []
+    for match in matches:
+        mine = match.seats[match.seat]
+        rows.append(
+            {
+                "match": match,
+                "number": match.number + 1,
+                "opponent": _opponent_of(match),
+                "mine": mine,
+                "others": [s for n, s in enumerate(match.seats) if n != match.seat],
+                "faults": [s | {"seat": n} for n, s in enumerate(match.seats) if s["fault_kind"]],
+            }
+        )
+    return rows
+
+
+def _totals(matches: list[PlaygroundMatch]) -> list[dict[str, Any]]:
+    """The person's bot's score summed by opponent, and its faults there."""
+    by: dict[str, dict[str, Any]] = defaultdict(lambda: {"matches": 0, "score": 0.0, "faults": 0})
+    for match in matches:
+        total = by[_opponent_of(match)]
+        total["matches"] += 1
+        total["score"] += float(match.seats[match.seat]["score"])
+        total["faults"] += bool(match.seats[match.seat]["fault_kind"])
+    return [{"opponent": name, **values} for name, values in by.items()]
+
+
+@require_GET
+def run_page(request: HttpRequest, key: str) -> HttpResponse:
+    run = _run(key)
+    spec = _spec(run.game)
+    person = _person(request)
+    mine = playground.owns(run, *_owner(person))
+    matches = list(run.played_matches.defer("record").order_by("number"))
+    return render(
+        request,
+        "bots/playground_run.html",
+        {
+            "run": run,
+            "game": spec,
+            "state": state_of(run),
+            "rows": _rows(matches),
+            "totals": _totals(matches),
+            "total": sum(float(m.seats[m.seat]["score"]) for m in matches),
+            "mine": mine,
+            "language": LANGUAGE_TITLES.get(run.language, run.language),
+            "can_submit": mine and run.user_id is not None and run.status == PlaygroundRun.DONE,
+            "score_label": spec.score_label,
+            "lower_is_better": not spec.higher_is_better,
+        },
+    )
+
+
+@never_cache
+@require_GET
+def run_status(request: HttpRequest, key: str) -> JsonResponse:
+    return JsonResponse(state_of(_run(key)))
+
+
+# ---- a match's replay --------------------------------------------------------------------------
+def _match(run: PlaygroundRun, number: str) -> PlaygroundMatch:
+    n = untrusted.whole_number(number)
+    match = run.played_matches.filter(number=n - 1).first() if n else None
+    if match is None:
+        raise Http404("no such match in this run")
+    return match
+
+
+def _names(match: PlaygroundMatch) -> list[str]:
+    return [str(s["name"]) for s in match.seats]
+
+
+def _chapters(replay: replays.Replay, step: int) -> str:
+    chapters = replay.chapters()
+    if len(chapters) < 2:
+        return ""
+    current = max((n for n, c in enumerate(chapters) if c["step"] <= step), default=0)
+    return format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        (
+            (c["step"] + 1, " selected" if n == current else "", c["label"])
+            for n, c in enumerate(chapters)
+        ),
+    )
+
+
+@require_GET
+def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
+    """A playground match in the site's replay viewer (``matches/_frame.html``,
+    ``static/js/replay.js``): built from the stored record each time it is asked for."""
+    run = _run(key)
+    match = _match(run, number)
+    replay = replays.build(match.record, _names(match))
+    total = len(replay.frames)
+    asked = untrusted.whole_number(request.GET.get("step", "1")) or 1
+    step = max(0, min(asked - 1, total - 1)) if total else 0
+    start = step // WINDOW * WINDOW
+    window = replay.frames[start : start + WINDOW]
+    frame = _drawn_frame(window[step - start], replay.names) if window else None
+    last = max(total - 1, 0)
+    return render(
+        request,
+        "bots/playground_match.html",
+        {
+            "run": run,
+            "game": _spec(run.game),
+            "match": match,
+            "row": _rows([match])[0],
+            "replay": replay,
+            "frame": frame,
+            "step": step,
+            "total": total,
+            "last_step": last,
+            "previous_step": max(step - 1, 0),
+            "next_step": min(step + 1, last),
+            "window": window,
+            "window_size": WINDOW,
+            "window_first": start,
+            "window_last": start + len(window) - 1,
+            "earlier": start or None,
+            "later": start + WINDOW + 1 if start + WINDOW < total else None,
+            "chapters": _chapters(replay, step),
+            "frames_json": replays.answer(replay.head(), window, start, None) if window else None,
+            "events": [] if replay.supported else [str(e) for e in match.record.get("events", [])],
+        },
+    )
+
+
+@require_GET
+def match_replay(request: HttpRequest, key: str, number: str) -> JsonResponse:
+    """The frames the viewer steps through, as the site's replay JSON: ``?from=N&count=M``."""
+    match = _match(_run(key), number)
+    replay = replays.build(match.record, _names(match))
+    start = untrusted.whole_number(request.GET.get("from", "0")) or 0
+    count = untrusted.whole_number(request.GET.get("count", "")) or None
+    answer = replay.as_json(min(start, len(replay.frames)), count)
+    return JsonResponse(answer, json_dumps_params={"ensure_ascii": False})
+
+
+# ---- submit this version -----------------------------------------------------------------------
+class SubmitForm(forms.Form):
+    name = forms.CharField(label="Bot name", max_length=60)
+
+
+@login_required
+@require_POST
+def submit_version(request: HttpRequest, key: str) -> HttpResponse:
+    """The run's code as a new version of one of the person's bots, through the normal
+    upload (its limits, then validation in the sandbox like any upload)."""
+    run = _run(key)
+    if run.user_id != request.user.pk:
+        raise Http404("no such playground run of yours")
+    back = reverse("playground_run", kwargs={"key": run.key}) + "#submit"
+    form = SubmitForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Give the bot a name of 1 to 60 characters.")
+        return redirect(back)
+    name = form.cleaned_data["name"]
+    filename = f"{name.strip()}{LANGUAGE_SUFFIX.get(run.language, '.py')}"
+    try:
+        version = upload_within_limit(
+            request.user, run.game, name, filename, run.code.encode("utf-8")
+        )
+    except uploads.UploadError as exc:
+        messages.error(request, f"The version was not submitted: {exc}")
+        return redirect(back)
+    messages.success(
+        request,
+        f"Version {version.number} of {version.bot.name} is stored and waits for validation "
+        "in the sandbox.",
+    )
+    return redirect(reverse("my_bots") + f"#version-{version.pk}")

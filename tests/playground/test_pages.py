@@ -1,0 +1,172 @@
+"""The playground's pages: the form (forged values get a 400 that says what is wrong), a run's
+page while it waits and once played, its JSON, the replay of its matches, who sees what, and
+"submit this version" through the normal upload."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from bots.models import Bot, BotVersion, PlaygroundRun
+from tests.playground.conftest import GAME, builtin_code, worker
+
+
+def form_data(**changes) -> dict:
+    data = {
+        "language": "python",
+        "code": builtin_code("simple"),
+        "opponents": ["builtin:simple"],
+        "seed": "5",
+        "matches": "2",
+    }
+    return data | changes
+
+
+def post(client: Client, game: str = GAME, **changes):
+    return client.post(reverse("playground", args=[game]), form_data(**changes))
+
+
+def test_the_form_opens_with_a_starter_and_the_opponents(alice, bob, active_bot):
+    rival = active_bot(bob, "rival", builtin_code("strong"))
+    page = Client().get(reverse("playground", args=[GAME]) + "?starter=javascript")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'value="builtin:simple"' in html and f'value="bot:{rival.bot_id}"' in html
+    assert 'value="javascript" required id="id_language_1" checked' in html
+    # the starter's code fills the form
+    assert "A starter bot for RPS Poker (Card Arena), in the original challenge" in html
+
+
+def test_game_and_upload_pages_link_to_the_playground(alice):
+    game = Client().get(reverse("game", args=[GAME])).content.decode()
+    assert f"{reverse('playground', args=[GAME])}?starter=python" in game
+    assert "Open in the playground" in game
+    client = Client()
+    client.force_login(alice)
+    mine = client.get(reverse("my_bots")).content.decode()
+    assert reverse("playground", args=[GAME]) in mine
+
+
+@pytest.mark.parametrize(
+    ("changes", "says"),
+    [
+        ({"opponents": ["bot:424242"]}, "bot:424242 is not one of the available choices"),
+        ({"matches": str(10**9)}, "less than or equal to"),
+        ({"seed": "not a number"}, "Enter a whole number."),
+        ({"seed": str(2**70)}, "less than or equal to"),
+        ({"language": "cobol"}, "cobol is not one of the available choices"),
+        ({"code": ""}, "Choose a file or paste the code."),
+        ({"opponents": []}, "Choose at least one opponent."),
+    ],
+)
+def test_a_forged_form_gets_a_400_that_says_what_is_wrong(db, changes, says):
+    page = post(Client(), **changes)
+    assert page.status_code == 400
+    assert says in page.content.decode()
+    assert not PlaygroundRun.objects.exists()
+
+
+def test_a_bot_of_another_game_and_a_language_the_game_does_not_take(alice, bob):
+    other = Bot.objects.create(owner=bob, game="kuhn", name="k", language="python")
+    BotVersion.objects.create(bot=other, number=1, code="x", checksum="c", status="active")
+    page = post(Client(), opponents=[f"bot:{other.pk}"])
+    assert page.status_code == 400
+    assert f"bot:{other.pk} is not one of the available choices" in page.content.decode()
+    page = post(Client(), game="kuhn", language="javascript", opponents=["builtin:simple"])
+    assert page.status_code == 400
+    assert "javascript is not one of the available choices" in page.content.decode()
+    assert not PlaygroundRun.objects.exists()
+
+
+def test_a_guest_over_its_limit_is_refused_with_a_clear_message(db, settings):
+    settings.PLAYGROUND_GUEST_MAX_OPEN = 1
+    guest = Client()
+    assert post(guest).status_code == 302
+    page = post(guest)
+    assert page.status_code == 429
+    assert "You have 1 run queued or running, the most allowed (1)" in page.content.decode()
+    assert PlaygroundRun.objects.count() == 1
+
+
+def test_a_run_from_the_form_to_its_replays(db):
+    guest = Client()
+    started = post(guest, matches="2")
+    assert started.status_code == 302
+    run = PlaygroundRun.objects.get()
+    assert started["Location"] == reverse("playground_run", args=[run.key])
+    assert run.user is None and run.guest
+    waiting = guest.get(started["Location"]).content.decode()
+    assert "Waiting for a worker: number 1 in the queue." in waiting
+    assert 'http-equiv="refresh"' in waiting and "js/playground.js" in waiting
+    status = guest.get(reverse("playground_status", args=[run.key])).json()
+    assert status["position"] == 1 and status["played"] == 0 and not status["final"]
+
+    assert worker().step() is True
+    status = guest.get(reverse("playground_status", args=[run.key])).json()
+    assert status == {
+        "status": "done", "final": True, "played": 2, "matches": 2, "percent": 100,
+        "position": None, "message": "Done: 2 matches played.",
+    }  # fmt: skip
+    done = guest.get(started["Location"]).content.decode()
+    assert 'http-equiv="refresh"' not in done
+    assert "Your bot&#x27;s total" in done or "Your bot's total" in done
+    replay_url = reverse("playground_match", args=[run.key, 1])
+    assert replay_url in done
+    page = guest.get(replay_url)
+    assert page.status_code == 200
+    assert 'id="replay-table"' in page.content.decode()
+    frames = guest.get(reverse("playground_replay", args=[run.key, 2]) + "?from=0&count=5")
+    assert frames.status_code == 200
+    answer = frames.json()
+    assert answer["supported"] and answer["total"] > 0 and len(answer["frames"]) <= 5
+    assert answer["seats"][run.played_matches.get(number=1).seat] == "your bot"
+    assert guest.get(reverse("playground_match", args=[run.key, 3])).status_code == 404
+    assert guest.get(reverse("playground_match", args=[run.key, "x"])).status_code == 404
+
+
+def test_a_run_is_seen_by_its_address_and_its_code_only_by_its_owner(alice, bob):
+    owner = Client()
+    owner.force_login(alice)
+    code = builtin_code("simple") + "\n# a secret of alice's\n"
+    post(owner, code=code)
+    run = PlaygroundRun.objects.get()
+    assert len(run.key) >= 20  # unguessable
+    url = reverse("playground_run", args=[run.key])
+    assert "a secret of alice" in owner.get(url).content.decode()
+    page = Client().get(url)  # a guest given the address
+    assert page.status_code == 200
+    assert "a secret of alice" not in page.content.decode()
+    other = Client()
+    other.force_login(bob)
+    assert "a secret of alice" not in other.get(url).content.decode()
+    assert Client().get(reverse("playground_run", args=["not-a-key"])).status_code == 404
+    # someone else cannot submit it
+    worker().step()
+    refused = other.post(reverse("playground_submit", args=[run.key]), {"name": "stolen"})
+    assert refused.status_code == 404
+    assert not Bot.objects.exists()
+
+
+def test_submit_this_version_goes_through_the_upload(alice, settings):
+    client = Client()
+    client.force_login(alice)
+    post(client)
+    run = PlaygroundRun.objects.get()
+    worker().step()
+    page = client.get(reverse("playground_run", args=[run.key])).content.decode()
+    assert "Submit this version" in page
+    sent = client.post(reverse("playground_submit", args=[run.key]), {"name": "tried"})
+    assert sent.status_code == 302 and sent["Location"].startswith(reverse("my_bots"))
+    version = BotVersion.objects.get()
+    assert version.bot.name == "tried" and version.bot.game == GAME
+    assert version.status == BotVersion.VALIDATING and version.code == run.code
+    # the upload's own checks: the same code again is refused, with its reason
+    again = client.post(
+        reverse("playground_submit", args=[run.key]), {"name": "tried"}, follow=True
+    )
+    assert "this code is already version 1 of" in again.content.decode()
+    settings.BOT_UPLOADS_PER_HOUR = 1
+    limited = client.post(reverse("playground_submit", args=[run.key]), {"name": "x"}, follow=True)
+    assert "the most allowed (1 an hour)" in limited.content.decode()
+    assert BotVersion.objects.count() == 1
