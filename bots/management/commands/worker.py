@@ -17,8 +17,8 @@ from bots.worker import Options, Worker
 
 class Command(BaseCommand):
     help = (
-        "Validate uploaded bot versions and play queued match jobs in the sandbox; run the "
-        "strategy explorer's solves."
+        "Validate uploaded bot versions and play queued match jobs and playground runs in the "
+        "sandbox; run the strategy explorer's solves."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -65,6 +65,11 @@ class Command(BaseCommand):
             help="do not run the strategy explorer's solves (matches and validations only)",
         )
         parser.add_argument(
+            "--no-playground",
+            action="store_true",
+            help="do not play the playground's runs (docs/playground.md)",
+        )
+        parser.add_argument(
             "--keep-processes",
             type=int,
             default=settings.WORKER_PROCESS_CACHE,
@@ -106,6 +111,7 @@ class Command(BaseCommand):
                 ladder_interval_s=opts["ladder_interval"],
                 validate=not opts["no_validate"],
                 solve=not opts["no_solve"],
+                playground=not opts["no_playground"],
                 process_cache=opts["keep_processes"],
                 claim=opts["claim"],
             ),
@@ -146,7 +152,7 @@ class Command(BaseCommand):
     def _fan_out(self, opts: dict) -> None:
         """N worker processes, each an independent single worker; SIGTERM reaches each."""
         argv = [sys.executable, sys.argv[0], "worker", "--concurrency", "1", "--display", "log"]
-        for flag in ("once", "batch", "no_validate", "no_solve"):
+        for flag in ("once", "batch", "no_validate", "no_solve", "no_playground"):
             if opts[flag]:
                 argv.append("--" + flag.replace("_", "-"))
         argv += ["--lease", str(opts["lease"]), "--max-attempts", str(opts["max_attempts"])]
