@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from bots import competition, playground
 from bots.models import Match, MatchJob, PlaygroundMatch, PlaygroundRun
+from games.registry import get_game
 from tests.playground.conftest import (
     GAME,
     builtin_code,
@@ -175,3 +177,33 @@ def test_a_run_comes_before_tournament_matches(alice, bob, active_bot):
     assert not Match.objects.exists()  # no match job was played first
     assert w.step() is True
     assert Match.objects.count() == 1
+
+
+def test_a_bigger_table_seats_every_opponent_in_every_rotation(alice):
+    heuristic = get_game("last-card").builtin_path("heuristic").read_text()
+    run = queue(
+        alice, game="last-card", code=heuristic, matches=3,
+        opponents=["builtin:naive", "builtin:heuristic"],
+    )  # fmt: skip
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE, run.reason
+    matches = list(run.played_matches.order_by("number"))
+    assert [m.seat for m in matches] == [0, 1, 2]
+    assert len({m.seed for m in matches}) == 1  # one deal, every rotation
+    for m in matches:
+        assert len(m.seats) == 3 and m.seats[m.seat]["name"] == playground.YOUR_BOT
+        assert not any(s["fault_kind"] for s in m.seats)
+
+
+def test_a_game_played_alone_takes_no_opponent(alice):
+    basic = get_game("uth").builtin_path("basic").read_text()
+    with pytest.raises(playground.PlaygroundError, match="takes no opponents"):
+        queue(alice, game="uth", code=basic, opponents=["builtin:basic"])
+    run = queue(alice, game="uth", code=basic, opponents=[], matches=2)
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE, run.reason
+    matches = list(run.played_matches.order_by("number"))
+    assert [len(m.seats) for m in matches] == [1, 1]
+    assert matches[0].seed != matches[1].seed

@@ -1,0 +1,72 @@
+"""The bot playground in the browser against the live site and worker: a guest opens the
+game's starter in the playground, adds code of their own, picks opponents and runs it; the
+run's page follows the worker (no reload by hand) to the scores, and one match's replay is
+stepped through in the site's viewer."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+#: the run waits behind nothing on the live site's idle worker; 4 short matches
+RUN_TIMEOUT_MS = 90_000
+STEP = re.compile(r"Step\s+(\d+)\s+of\s+(\d+)")
+
+
+def test_a_guest_runs_a_pasted_bot_from_the_starter_to_a_replay(tab, screenshots):
+    page = tab.page
+    page.goto("/games/rps-poker/")
+    page.get_by_role("link", name="Open in the playground").first.click()
+    page.wait_for_url(re.compile(r"/games/rps-poker/playground/\?starter=python$"))
+    code = page.get_by_label("Or paste the code")
+    starter = code.input_value()
+    assert "class Bot" in starter
+    # the person's own touch: a line on stderr at every draft pick
+    code.fill(
+        "import sys\n" + starter + "\n\n_pick = Bot.draft_pick\n\n\ndef _loud(self, cards):\n"
+        "    print('thinking about', cards, file=sys.stderr)\n"
+        "    return _pick(self, cards)\n\n\nBot.draft_pick = _loud\n"
+    )
+    page.get_by_label("builtin:simple").check()
+    page.get_by_label("Matches").fill("4")
+    page.get_by_label("Seed").fill("12345")
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_url(re.compile(r"/playground/[\w-]+/$"))
+    run_path = page.url
+
+    # the page follows the worker by itself, to the end
+    page.get_by_text("Done: 4 matches played.").wait_for(timeout=RUN_TIMEOUT_MS)
+    rows = page.locator("#run-matches tbody tr")
+    assert rows.count() == 4
+    opponents = {rows.nth(n).locator("td").first.inner_text() for n in range(4)}
+    assert opponents == {"builtin:strong", "builtin:simple"}
+    assert "none" in rows.first.inner_text()  # no fault
+    stderr = page.get_by_text("Your bot's stderr (its end)").first
+    stderr.click()
+    assert "thinking about" in page.locator("pre.log").first.inner_text()
+    page.screenshot(path=screenshots / "playground-run-desktop.png", full_page=True)
+
+    rows.first.get_by_role("link", name="Replay").click()
+    page.wait_for_url(re.compile(r"/playground/[\w-]+/matches/1/$"))
+    replay = page.get_by_role("region", name="Replay")
+    counter = replay.get_by_text(STEP)
+    first = counter.inner_text()
+    assert STEP.search(first).group(1) == "1"
+    replay.get_by_role("button", name="Play").wait_for()  # the script has the frames
+    page.evaluate("window.sameDocument = true")
+    replay.get_by_role("navigation", name="Replay controls").get_by_role(
+        "link", name="Next"
+    ).click()
+    page.wait_for_function(
+        "([el, before]) => el.textContent.trim() !== before",
+        arg=[counter.element_handle(), first.strip()],
+    )
+    assert STEP.search(counter.inner_text()).group(1) == "2"
+    assert page.evaluate("window.sameDocument === true"), "Next loaded a new page"
+    page.screenshot(path=screenshots / "playground-replay-desktop.png", full_page=True)
+    page.goto(run_path)  # the run's address shows the same results again
+    assert page.locator("#run-matches tbody tr").count() == 4
+    assert tab.console.take() == []
