@@ -209,6 +209,8 @@ class Worker:
         #: whether the last work done was a solve, and when to look for one next
         self._solved_last = False
         self._next_solve_look = 0.0
+        #: whether the last work of other_work was a playground run
+        self._ran_playground_last = False
         self.backoff = Backoff(self.options.db_retry_max_s)
         self.cache = (
             ProcessCache(self.options.process_cache) if self.options.process_cache else None
@@ -296,11 +298,21 @@ class Worker:
         of versions found slow, then the other matches (every kind of work in the order its
         claim query gives, see ``uploads.claim_validation`` and ``competition.CLAIM_ORDER``).
         A playground run (someone waits for it at their screen) comes after the quick
-        validations and before any match."""
+        validations and before any match, but never two in a row while matches wait: after
+        a run the worker takes one piece of the rest, so a stream of runs cannot stop the
+        tournaments (docs/playground.md)."""
         if self.options.validate and self.validate_one(slow=False):
             return True
-        if self.playground_one():
+        if not self._ran_playground_last and self.playground_one():
+            self._ran_playground_last = True
             return True
+        if self._rest_of_work():
+            self._ran_playground_last = False
+            return True
+        # nothing else waits: runs one after the other
+        return self._ran_playground_last and self.playground_one()
+
+    def _rest_of_work(self) -> bool:
         if self.options.validate:
             if self.play_one(min_priority=competition.PLACEMENT_PRIORITY):
                 return True

@@ -179,6 +179,25 @@ def test_a_run_comes_before_tournament_matches(alice, bob, active_bot):
     assert Match.objects.count() == 1
 
 
+def test_runs_and_matches_take_turns_so_runs_cannot_stop_the_tournaments(
+    alice, bob, active_bot, settings
+):
+    settings.PLAYGROUND_MAX_OPEN = 5
+    active_bot(alice, "a", builtin_code("simple"))
+    active_bot(bob, "b", builtin_code("strong"))
+    competition.start_round_robin(GAME, 2, seed=3)
+    MatchJob.objects.update(priority=0)
+    runs = [queue(bob, matches=1) for _ in range(3)]
+    w = worker()
+    done = []
+    for _ in range(5):
+        assert w.step() is True
+        ended = PlaygroundRun.objects.filter(status=PlaygroundRun.DONE).count()
+        done.append((ended, Match.objects.count()))
+    assert done == [(1, 0), (1, 1), (2, 1), (2, 2), (3, 2)]
+    assert all(PlaygroundRun.objects.get(pk=r.pk).status == PlaygroundRun.DONE for r in runs)
+
+
 def test_a_bigger_table_seats_every_opponent_in_every_rotation(alice):
     heuristic = get_game("last-card").builtin_path("heuristic").read_text()
     run = queue(
