@@ -226,3 +226,18 @@ def test_a_game_played_alone_takes_no_opponent(alice):
     matches = list(run.played_matches.order_by("number"))
     assert [len(m.seats) for m in matches] == [1, 1]
     assert matches[0].seed != matches[1].seed
+
+
+def test_a_bot_that_crashes_is_faulted_and_restarted_for_the_next_match(alice):
+    crash = misbehaving(
+        """
+        import os
+        os._exit(3)
+        """
+    )
+    run = queue(alice, code=crash, matches=3)
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE, run.reason
+    kinds = [m.seats[m.seat]["fault_kind"] for m in run.played_matches.order_by("number")]
+    assert kinds == ["crash", "crash", "crash"]
