@@ -22,7 +22,6 @@ from django.core.validators import MaxValueValidator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.html import format_html_join
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -35,7 +34,7 @@ from bots.views import request_limit, upload_within_limit
 from games import replays
 from games.engine import untrusted
 from games.live.tables import Person, person_of
-from games.matchpages import WINDOW, _drawn_frame
+from games.matchpages import chapter_options, viewer_context
 from games.registry import GameSpec, get_game
 
 #: matches a form offers by default (fewer when the person's limit is lower)
@@ -357,21 +356,6 @@ def _names(match: PlaygroundMatch) -> list[str]:
     return [str(s["name"]) for s in match.seats]
 
 
-def _chapters(replay: replays.Replay, step: int) -> str:
-    chapters = replay.chapters()
-    if len(chapters) < 2:
-        return ""
-    current = max((n for n, c in enumerate(chapters) if c["step"] <= step), default=0)
-    return format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        (
-            (c["step"] + 1, " selected" if n == current else "", c["label"])
-            for n, c in enumerate(chapters)
-        ),
-    )
-
-
 @require_GET
 def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
     """A playground match in the site's replay viewer (``matches/_frame.html``,
@@ -382,10 +366,8 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
     total = len(replay.frames)
     asked = untrusted.whole_number(request.GET.get("step", "1")) or 1
     step = max(0, min(asked - 1, total - 1)) if total else 0
-    start = step // WINDOW * WINDOW
-    window = replay.frames[start : start + WINDOW]
-    frame = _drawn_frame(window[step - start], replay.names) if window else None
-    last = max(total - 1, 0)
+    marks = replay.chapters()
+    current = max((n for n, c in enumerate(marks) if c["step"] <= step), default=0)
     return render(
         request,
         "bots/playground_match.html",
@@ -395,20 +377,14 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
             "match": match,
             "row": _rows([match])[0],
             "replay": replay,
-            "frame": frame,
-            "step": step,
-            "total": total,
-            "last_step": last,
-            "previous_step": max(step - 1, 0),
-            "next_step": min(step + 1, last),
-            "window": window,
-            "window_size": WINDOW,
-            "window_first": start,
-            "window_last": start + len(window) - 1,
-            "earlier": start or None,
-            "later": start + WINDOW + 1 if start + WINDOW < total else None,
-            "chapters": _chapters(replay, step),
-            "frames_json": replays.answer(replay.head(), window, start, None) if window else None,
+            **viewer_context(
+                step,
+                total,
+                lambda start, end: replay.frames[start:end],
+                replay.names,
+                replay.head,
+                chapter_options(marks, current),
+            ),
             "events": [] if replay.supported else [str(e) for e in match.record.get("events", [])],
         },
     )

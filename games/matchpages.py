@@ -28,6 +28,7 @@ import logging
 import re
 import zlib
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -279,49 +280,39 @@ def _step(request: HttpRequest, count: int) -> int:
     return max(0, min(step, count - 1)) if count else 0
 
 
-def _chapter_options(replay: StoredReplay, step: int) -> str:
+def chapter_options(chapters: list[dict[str, Any]], current: int) -> str:
     """The options of the "jump to" list: each chapter's label, its first step as the value
-    (counted from 1, as ``?step=N``), the chapter of ``step`` selected. Joined here, not in
-    the template: a long match has a thousand of them."""
-    current = replay.chapter_at(step)
+    (counted from 1, as ``?step=N``), chapter number ``current`` selected; "" for fewer than
+    two chapters (nothing to jump between). Joined here, not in the template: a long match
+    has a thousand of them."""
+    if len(chapters) < 2:
+        return ""
     return format_html_join(
         "",
         '<option value="{}"{}>{}</option>',
         (
             (chapter["step"] + 1, " selected" if number == current else "", chapter["label"])
-            for number, chapter in enumerate(replay.chapters)
+            for number, chapter in enumerate(chapters)
         ),
     )
 
 
-@gzip_page
-def match_page(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match(pk)
-    seats = _seats(match)
-    replay = _replay(match, seats)
-    total = replay.total
-    step = _step(request, total)
-    # the window of steps the page holds: the one of the step shown
+def viewer_context(
+    step: int,
+    total: int,
+    frames: Callable[[int, int], list[replays.Frame]],
+    names: list[str],
+    head: Callable[[], Any],
+    chapters: str,
+) -> dict[str, Any]:
+    """What the replay viewer (templates/matches/_replay_viewer.html) needs to show ``step``
+    of ``total``: the frame drawn, the buttons' steps and the window of steps the page holds
+    (``frames(start, end)`` gives them; ``head()`` the replay's head for the script)."""
     start = step // WINDOW * WINDOW
-    window = replay.frames(start, start + WINDOW)
-    frame = _drawn_frame(window[step - start], replay.names) if window else None
-    try:
-        title = get_game(match.game).title
-    except KeyError:
-        title = match.game
-    faults = [s for s in seats if s.fault_kind]
-    public = public_record(match)
+    window = frames(start, start + WINDOW)
     last = max(total - 1, 0)
-    context = {
-        "match": match,
-        "title": title,
-        "seats": seats,
-        "outcome": _outcome(match, seats),
-        "faults": faults,
-        "score_label": spec.score_label if (spec := _spec(match.game)) else "score",
-        "lower_is_better": not _higher_is_better(match.game),
-        "replay": replay,
-        "frame": frame,
+    return {
+        "frame": _drawn_frame(window[step - start], names) if window else None,
         "step": step,
         "total": total,
         "last_step": last,
@@ -335,8 +326,35 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         # first of the next (None: there is none)
         "earlier": start or None,
         "later": start + WINDOW + 1 if start + WINDOW < total else None,
-        "chapters": _chapter_options(replay, step) if len(replay.chapters) > 1 else "",
-        "frames_json": replays.answer(replay.head, window, start, None) if window else None,
+        "chapters": chapters,
+        "frames_json": replays.answer(head(), window, start, None) if window else None,
+    }
+
+
+@gzip_page
+def match_page(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match(pk)
+    seats = _seats(match)
+    replay = _replay(match, seats)
+    total = replay.total
+    step = _step(request, total)
+    try:
+        title = get_game(match.game).title
+    except KeyError:
+        title = match.game
+    faults = [s for s in seats if s.fault_kind]
+    public = public_record(match)
+    chapters = chapter_options(replay.chapters, replay.chapter_at(step))
+    context = {
+        "match": match,
+        "title": title,
+        "seats": seats,
+        "outcome": _outcome(match, seats),
+        "faults": faults,
+        "score_label": spec.score_label if (spec := _spec(match.game)) else "score",
+        "lower_is_better": not _higher_is_better(match.game),
+        "replay": replay,
+        **viewer_context(step, total, replay.frames, replay.names, lambda: replay.head, chapters),
         "seed": public.get("seed"),
         "replayable": public.get("events") == match.record.get("events"),
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
