@@ -116,13 +116,18 @@ def record_many(matches: Iterable[tuple[Match, Iterable[MatchSeat]]]) -> None:
     add(totals)
 
 
+#: the order a bot's opponents are listed in, most met first (an index serves it: keyset
+#: pages, ``cardsite.keyset``, walk it from where the last page stopped)
+OPPONENT_ORDER = ["-matches", "pk"]
+
+
 def opponents_of(bot_id: int) -> QuerySet[OpponentResult]:
     """A bot's results by opponent, the most met first, with each opponent bot's owner: what
     its page and the API list, a page at a time."""
     return (
         OpponentResult.objects.filter(bot_id=bot_id)
         .select_related("opponent__owner")
-        .order_by("-matches", "id")
+        .order_by(*OPPONENT_ORDER)
     )
 
 

@@ -20,7 +20,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
@@ -44,9 +43,11 @@ from bots.models import (
     RatingHistory,
 )
 from bots.ratings import format_of, ranking_measure
+from cardsite import keyset
 from cardsite.written import number, when
 from games.engine import untrusted
 from games.registry import get_game
+from games.views import bad_request
 
 #: a request may be this much larger than the code limit (form fields, multipart framing)
 REQUEST_OVERHEAD = 64 * 1024
@@ -536,32 +537,39 @@ def _higher_is_better(game: str) -> bool:
     return fmt is None or fmt.higher_is_better
 
 
-def opponent_results(bot: Bot, page: str | None = None) -> Page:
+def opponent_results(
+    bot: Bot, after: str | None = None, before: str | None = None
+) -> keyset.KeysetPage:
     """One page of the bot's results per opponent met (a bot, or a person at a live table):
     matches, wins, draws, losses (who scored better in the match, by the game's own
     direction) and each side's points, the most met first. They are kept as matches are
-    stored (``bots.aggregates``): the page reads a few rows, not the bot's matches."""
-    fields = ("opponent_id", "name", "opponent__name", "opponent__owner__username", "matches",
-              "wins", "draws", "losses", "points_for", "points_against")  # fmt: skip
-    rows = aggregates.opponents_of(bot.pk).values_list(*fields)
-    found = Paginator(rows, OPPONENTS_PER_PAGE).get_page(page)
-    found.object_list = [
-        {
+    stored (``bots.aggregates``): the page reads a few rows, not the bot's matches, from
+    where the last page stopped (``?opponents_after=``): every person met at a live table
+    is a row, so the list has no end a count or an offset could afford. Raises
+    ``keyset.BadCursor``."""
+    fields = ("id", "opponent_id", "name", "opponent__name", "opponent__owner__username",
+              "matches", "wins", "draws", "losses", "points_for", "points_against")  # fmt: skip
+    found = keyset.page(
+        aggregates.opponents_of(bot.pk).values(*fields),
+        aggregates.OPPONENT_ORDER,
+        OPPONENTS_PER_PAGE,
+        after=after,
+        before=before,
+    )
+    items = []
+    for row in found.items:
+        opponent = row["opponent_id"]
+        item = {
             "url": f"/bots/{opponent}/" if opponent is not None else "",
-            "label": f"{owner}/{bot_name}" if opponent is not None else name or "a player",
-            "matches": str(matches),
-            "wins": str(wins),
-            "draws": str(draws),
-            "losses": str(losses),
-            "for": number(points_for),
-            "against": number(points_against),
-        }
-        for (opponent, name, bot_name, owner, matches, wins, draws, losses, points_for,
-             points_against) in found.object_list
-    ]  # fmt: skip
-    for item in found.object_list:
+            "label": f"{row['opponent__owner__username']}/{row['opponent__name']}"
+            if opponent is not None
+            else row["name"] or "a player",
+            "for": number(row["points_for"]),
+            "against": number(row["points_against"]),
+        } | {k: str(row[k]) for k in ("matches", "wins", "draws", "losses")}
         item["html"] = _opponent_row_html(item)
-    return found
+        items.append(item)
+    return keyset.KeysetPage(items, found.after, found.before, found.first)
 
 
 def _opponent_row_html(item: dict[str, Any]) -> SafeString:
@@ -682,6 +690,12 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         fmt = None
     if fmt is not None and row is not None and row.score:
         columns = [(column.title, column.show(row.score)) for column in fmt.columns()]
+    try:
+        opponents = opponent_results(
+            bot, request.GET.get("opponents_after"), request.GET.get("opponents_before")
+        )
+    except keyset.BadCursor as bad:
+        return bad_request(bad)
     history = page_history(bot)
     before = before_match(request)
     # one more than shown says whether there are older ones
@@ -702,7 +716,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "history": (table := _history_table(history)),
         "history_rows": history_rows_html(table),
         "history_total": len(history),
-        "opponents": opponent_results(bot, request.GET.get("opponents")),
+        "opponents": opponents,
         "recent": recent[:RECENT_MATCHES],
         "before": before,
         "older": recent[RECENT_MATCHES - 1]["match_id"] if len(recent) > RECENT_MATCHES else None,

@@ -1,7 +1,8 @@
 """The read-only JSON API: games, leaderboards, bots, matches and tournaments.
 
 Public data only: never a bot's code, its stderr, or its validation log. GET (and HEAD) only;
-errors are JSON (``{"error": ...}``) with their status; lists are paginated (``?page=N``);
+errors are JSON (``{"error": ...}``) with their status; long lists are paged from where the
+last page stopped (``?after=``, ``cardsite.keyset``), the short list of games by ``?page=N``;
 every answer carries an ETag (a hash of its body, so a client that sends ``If-None-Match``
 gets ``304 Not Modified``), and a match, which never changes, a Last-Modified. See
 docs/api.md.
@@ -109,35 +110,44 @@ def paginate(
 
 
 def keyset_list(
-    request: HttpRequest, query: QuerySet, order: list[str], show: Callable
+    request: HttpRequest,
+    query: QuerySet,
+    order: list[str],
+    show: Callable,
+    *,
+    prefix: str = "",
+    size: int = PAGE_SIZE,
 ) -> dict[str, Any]:
     """A page of a long list from where the last one stopped (``?after=`` / ``?before=``,
     see ``cardsite.keyset``): ``results``, and ``next`` and ``previous`` as full URLs or
     ``null``. No count and no page numbers, so every page costs the same; a position that
-    is not one is a 400."""
+    is not one is a 400. A list inside another answer names its parameters with a
+    ``prefix`` (``?opponents_after=``), so both can be paged in one address."""
+    after, before = f"{prefix}after", f"{prefix}before"
     try:
         found = keyset.page(
             query,
             order,
-            PAGE_SIZE,
-            after=request.GET.get("after"),
-            before=request.GET.get("before"),
+            size,
+            after=request.GET.get(after),
+            before=request.GET.get(before),
         )
     except keyset.BadCursor as bad:
-        raise BadRequest(str(bad)) from None
+        where = f"{prefix.rstrip('_')}: " if prefix else ""
+        raise BadRequest(f"{where}{bad}") from None
 
     def link(side: str, cursor: str | None) -> str | None:
         if cursor is None:
             return None
         query = request.GET.copy()
-        query.pop("after", None)
-        query.pop("before", None)
+        query.pop(after, None)
+        query.pop(before, None)
         query[side] = cursor
         return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
     return {
-        "next": link("after", found.after),
-        "previous": link("before", found.before),
+        "next": link(after, found.after),
+        "previous": link(before, found.before),
         "results": [show(item) for item in found.items],
     }
 
@@ -169,7 +179,7 @@ ENDPOINTS = [
     ("/api/", "this index"),
     ("/api/docs/", "this API's documentation, as a page"),
     ("/api/games/", "the games: rules page, bot contract, time limits, built-in bots"),
-    ("/api/games/<slug>/leaderboard/", "a game's leaderboard, best first (paginated)"),
+    ("/api/games/<slug>/leaderboard/", "a game's leaderboard, best first (?after= pages)"),
     ("/api/bots/<id>/", "a bot: versions, rating, leaderboard numbers, recent matches"),
     ("/api/matches/<id>/", "a match: participants, scores, faults and the full record"),
     ("/api/tournaments/", "tournaments, newest first (?after=<id> pages; ?game=<slug> filters)"),
@@ -244,7 +254,7 @@ def leaderboard(request: HttpRequest, slug: str) -> dict[str, Any]:
         "title": spec.title,
         "ranked_by": ranked_by(slug),
         "score_higher_is_better": spec.higher_is_better,
-    } | paginate(request, rows, _row_json)
+    } | keyset_list(request, rows, ["rank", "pk"], _row_json)
 
 
 @api_view
@@ -315,9 +325,14 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         "older_matches": None
         if older is None
         else request.build_absolute_uri(f"/api/bots/{found.pk}/?before={older}"),
-        # kept as matches are stored (bots.aggregates): a page of rows, however many matches
-        "opponents": paginate(
-            request, aggregates.opponents_of(found.pk), _opponent_json, parameter="opponents"
+        # kept as matches are stored (bots.aggregates): a page of rows from where the last
+        # stopped (an index of the bot's rows by matches), however many opponents it met
+        "opponents": keyset_list(
+            request,
+            aggregates.opponents_of(found.pk),
+            aggregates.OPPONENT_ORDER,
+            _opponent_json,
+            prefix="opponents_",
         ),
     }
 
