@@ -13,4 +13,5 @@ urlpatterns = [
     path("my/bots/versions/<int:pk>/activate/", views.version_activate, name="version_activate"),
     path("my/bots/versions/<int:pk>/code/", views.version_download, name="version_download"),
     path("bots/<int:pk>/", views.bot_page, name="bot"),
+    path("bots/<int:pk>/versions/", views.bot_versions, name="bot_versions"),
 ]

@@ -21,7 +21,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import connection, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -55,6 +55,13 @@ REQUEST_OVERHEAD = 64 * 1024
 RECENT_MATCHES = 20
 #: how many opponents a page of the bot's results by opponent lists
 OPPONENTS_PER_PAGE = 50
+#: how many versions the bot page and the API's bot list (the newest, and the active one
+#: whatever its age): uploads go on for years, the full list is paged (VERSIONS_PER_PAGE)
+VERSIONS_SHOWN = 20
+#: how many versions a page of a bot's full list of versions holds
+VERSIONS_PER_PAGE = 50
+#: that list's order, newest first: the index of a bot's version numbers serves it
+VERSION_ORDER = ["-number", "-pk"]
 #: how many points the rating chart draws at most (a long history is thinned evenly)
 CHART_POINTS = 300
 #: how many rating updates the chart's data table lists (the newest)
@@ -674,13 +681,70 @@ def recent_matches(
     return rows
 
 
+class Versions(NamedTuple):
+    """What the bot page and the API list of a bot's versions: the newest ones (newest first,
+    the active one after them when it is older), the active one, and whether there are
+    more than that (then the full list, paged, is linked)."""
+
+    listed: list[BotVersion]
+    active: BotVersion | None
+    more: bool
+    #: the active version is older than the newest ones (listed after them)
+    active_older: bool
+
+
+def newest_versions(versions: QuerySet[BotVersion], count: int = VERSIONS_SHOWN) -> Versions:
+    """The ``count`` newest of a bot's ``versions`` and its active one: two queries, one over
+    the index of the bot's version numbers and one over the index of its one active version,
+    whether the bot has three versions or thirty thousand."""
+    newest = list(versions.order_by("-number")[: count + 1])
+    more, newest = len(newest) > count, newest[:count]
+    active = next(iter(versions.filter(status=BotVersion.ACTIVE).order_by()[:1]), None)
+    older = active is not None and all(v.pk != active.pk for v in newest)
+    if older:
+        newest.append(active)
+    return Versions(newest, active, more, older)
+
+
+def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every version of a bot, newest first, a page at a time from where the last page
+    stopped (``?after=<number>_<id>``): the bot page lists the newest few."""
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
+    versions = bot.versions.all()
+    if not is_owner:
+        versions = versions.defer("code", "validation_log", "reason")
+    try:
+        window = keyset.page(
+            versions,
+            VERSION_ORDER,
+            VERSIONS_PER_PAGE,
+            after=request.GET.get("after"),
+            before=request.GET.get("before"),
+        )
+    except keyset.BadCursor as bad:
+        return bad_request(bad)
+    return render(
+        request,
+        "bots/versions.html",
+        {
+            "bot": bot,
+            "is_owner": is_owner,
+            "game": game_title(bot.game),
+            "versions": [{"version": v, **status_of(v)} for v in window.items],
+            "window": window,
+            "per_page": VERSIONS_PER_PAGE,
+        },
+    )
+
+
 def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(Bot.objects.select_related("owner", "rating", "leaderboard_row"), pk=pk)
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    versions = bot.versions.order_by("-number")
+    versions = bot.versions.all()
     if not is_owner:
         versions = versions.defer("code", "validation_log", "reason")
-    versions = list(versions)
+    shown = newest_versions(versions)
     row = _one_to_one(bot, "leaderboard_row")
     rating = _one_to_one(bot, "rating")
     columns = []
@@ -706,8 +770,11 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game_title(bot.game),
         "plays_alone": _plays_alone(bot.game),
         "language": LANGUAGE_TITLES.get(bot.language, bot.language),
-        "active": next((v for v in versions if v.status == BotVersion.ACTIVE), None),
-        "versions": [{"version": v, **status_of(v)} for v in versions],
+        "active": shown.active,
+        "versions": [{"version": v, **status_of(v)} for v in shown.listed],
+        "versions_more": shown.more,
+        "versions_shown": VERSIONS_SHOWN,
+        "active_older": shown.active_older,
         "rating": rating,
         "row": row,
         "measure": ranking_measure(row) if row is not None else None,

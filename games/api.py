@@ -34,6 +34,7 @@ from bots.models import (
     Tournament,
 )
 from bots.ratings import ranked_by, ranked_rows, ranking_measure
+from bots.views import VERSION_ORDER, newest_versions
 from cardsite import keyset
 from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
@@ -181,6 +182,7 @@ ENDPOINTS = [
     ("/api/games/", "the games: rules page, bot contract, time limits, built-in bots"),
     ("/api/games/<slug>/leaderboard/", "a game's leaderboard, best first (?after= pages)"),
     ("/api/bots/<id>/", "a bot: versions, rating, leaderboard numbers, recent matches"),
+    ("/api/bots/<id>/versions/", "every version of a bot, newest first (?after= pages)"),
     ("/api/matches/<id>/", "a match: participants, scores, faults and the full record"),
     ("/api/tournaments/", "tournaments, newest first (?after=<id> pages; ?game=<slug> filters)"),
     ("/api/tournaments/<id>/", "a tournament: progress, recent results, the cross table"),
@@ -262,9 +264,7 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
     found = Bot.objects.select_related("owner").filter(pk=pk).first()
     if found is None:
         raise NotFound(f"no bot {pk}")
-    versions = found.versions.order_by("number").only(
-        "number", "status", "created", "validated", "bot_id"
-    )
+    versions = newest_versions(found.versions.only(*VERSION_FIELDS))
     row = LeaderboardRow.objects.filter(bot=found).first()
     # newest first by the order they were stored (an index of the bot's seats): flat however
     # many matches the bot has; ?before=<match id> pages back, one more row says if there is
@@ -286,16 +286,11 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         "game": found.game,
         "language": found.language,
         "created": _when(found.created),
-        "active_version": next((v.number for v in versions if v.status == BotVersion.ACTIVE), None),
-        "versions": [
-            {
-                "number": v.number,
-                "status": v.status,
-                "created": _when(v.created),
-                "validated": _when(v.validated),
-            }
-            for v in versions
-        ],
+        "active_version": versions.active.number if versions.active is not None else None,
+        # the newest, and the active one whatever its age; all of them, a page at a time,
+        # at all_versions
+        "versions": [_version_json(v) for v in versions.listed],
+        "all_versions": request.build_absolute_uri(f"/api/bots/{found.pk}/versions/"),
         "leaderboard": None
         if row is None
         else {
@@ -335,6 +330,30 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
             prefix="opponents_",
         ),
     }
+
+
+VERSION_FIELDS = ("number", "status", "created", "validated", "bot_id")
+
+
+def _version_json(v: BotVersion) -> dict[str, Any]:
+    return {
+        "number": v.number,
+        "status": v.status,
+        "created": _when(v.created),
+        "validated": _when(v.validated),
+    }
+
+
+@api_view
+def bot_versions(request: HttpRequest, pk: int) -> dict[str, Any]:
+    """Every version of a bot, newest first, 50 a page from where the last page stopped."""
+    found = Bot.objects.filter(pk=pk).only("pk").first()
+    if found is None:
+        raise NotFound(f"no bot {pk}")
+    query = BotVersion.objects.filter(bot=found).only(*VERSION_FIELDS)
+    return {"bot": f"/api/bots/{found.pk}/"} | keyset_list(
+        request, query, VERSION_ORDER, _version_json
+    )
 
 
 def _opponent_json(row: OpponentResult) -> dict[str, Any]:
@@ -451,6 +470,7 @@ urlpatterns = [
     path("games/", games, name="api-games"),
     path("games/<slug:slug>/leaderboard/", leaderboard, name="api-leaderboard"),
     path("bots/<int:pk>/", bot, name="api-bot"),
+    path("bots/<int:pk>/versions/", bot_versions, name="api-bot-versions"),
     path("matches/<int:pk>/", match, name="api-match"),
     path("tournaments/", tournaments, name="api-tournaments"),
     path("tournaments/<int:pk>/", tournament, name="api-tournament"),
