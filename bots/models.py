@@ -99,7 +99,8 @@ class Tournament(models.Model):
     ROUND_ROBIN, PLACEMENT, LADDER = "round-robin", "placement", "ladder"
     FORMATS = [(ROUND_ROBIN, "round robin"), (PLACEMENT, "placement"), (LADDER, "ladder round")]
 
-    game = models.SlugField(max_length=40)
+    #: found through the index by game and id (Meta), which serves a lookup by game alone too
+    game = models.SlugField(max_length=40, db_index=False)
     name = models.CharField(max_length=120, blank=True)
     format = models.CharField(max_length=20, choices=FORMATS, default=ROUND_ROBIN)
     #: rounds, seed, time control overrides...
@@ -110,6 +111,9 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        # the tournaments of one game, newest first (/tournaments/?game=, the API's too):
+        # without it a rare game's page walks every tournament of the others
+        indexes = [models.Index(fields=["game", "-id"], name="tournament_game_newest")]
 
     def __str__(self) -> str:
         return self.name or f"{self.game} {self.format} #{self.pk}"
