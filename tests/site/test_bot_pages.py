@@ -839,5 +839,9 @@ def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, a
     assert loaded <= CHART_POINTS + CHART_TABLE_ROWS + 1
     assert rating_chart(history) == rating_chart(whole)
     assert len(history.rows) == loaded  # drawing it read nothing more
+    # the table's rows carry their times, the chart's others need none
+    latest = range(len(whole) - CHART_TABLE_ROWS, len(whole))
+    assert [history[n].created for n in latest] == [whole[n].created for n in latest]
+    assert history.rows[1].created is None and history.rows[1].mu == whole[0].mu
     html = page(anonymous.get(f"/bots/{version.bot_id}/"))
     assert "the latest 100 of 3000 updates" in html
