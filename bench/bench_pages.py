@@ -7,12 +7,13 @@ another checkout's (the code before) on the same database.
 It fills the database DATABASE_URL names (SQLite in a temporary folder without it) through
 the models, in batches (``bulk_create``): 20 RPS Poker bots of four owners meeting in round
 robins of 190 matches (one tournament each, every bot in a tenth of all matches), each match
-with its two seats, both bots' rating updates and the results by opponent
-(``bots.aggregates.add``, the function storing a result calls), and the bots' ratings and
-leaderboard rows; and one more ranked bot that never played per 1,000 matches, so the
-leaderboard grows with the site (1,000 rows at 1M); one more version of the first bot per 100
-matches (10,000 at 1M; its first stays the active one); and, at every size, one finished
-round robin of 100 bots of its own (4,950 matches). One match in 5,000 carries a real match
+with its two seats, both bots' rating updates, the results by opponent and the tournament's
+totals (``bots.aggregates.add`` and ``add_tournament``, what storing a result calls), and
+the bots' ratings and leaderboard rows; one more ranked bot that never played per 1,000
+matches, so the leaderboard grows with the site (1,000 rows at 1M); one more version of the
+first bot per 100 matches (10,000 at 1M; its first stays the active one); and, at every
+size, one finished round robin of 100 bots of its own (4,950 matches). One match in 5,000
+carries a real match
 record (played by the built-in bots), the others a short one: the match pages measured are of
 real ones. Filling goes on from what is there, so a second run with a larger size adds only
 the difference; give it a database of its own (a ``CREATE DATABASE bench_pages`` on the
@@ -191,11 +192,16 @@ def fill(upto: int) -> None:
             MatchSeat.objects.bulk_create(seats)
             RatingHistory.objects.bulk_create(history)
             totals: aggregates.Tally = {}
-            for n in numbers:
+            kept: aggregates.TournamentTally = {}
+            for n, match in zip(numbers, matches, strict=True):
                 pair = seats[2 * (n - have) : 2 * (n - have) + 2]
                 aggregates.tally([aggregates.Seat(s.bot_id, s.name, s.score) for s in pair],
                                  True, totals)  # fmt: skip
+                aggregates.tournament_tally(
+                    match.tournament_id, [(s.bot_id, s.score, False) for s in pair], False, kept
+                )
             aggregates.add(totals)
+            aggregates.add_tournament(kept)
         have += count
         if have % 100_000 == 0:
             rate = (have - first) / (time.perf_counter() - started)
@@ -260,6 +266,7 @@ def big_tournament(owners: list, record: dict) -> None:
     from django.db import transaction
     from django.utils import timezone
 
+    from bots import aggregates
     from bots.models import Bot, BotVersion, Match, MatchSeat, Tournament
 
     if Tournament.objects.filter(name="bench big").exists():
@@ -285,13 +292,18 @@ def big_tournament(owners: list, record: dict) -> None:
              for n in range(len(pairs))),
             batch_size=BATCH,
         )  # fmt: skip
-        MatchSeat.objects.bulk_create(
+        seats = MatchSeat.objects.bulk_create(
             (MatchSeat(match=match, seat=seat, bot=bots[k], version=versions[k],
                        score=(n * (3 + 4 * seat)) % 5)
              for n, (match, pair) in enumerate(zip(matches, pairs, strict=True))
              for seat, k in enumerate(pair)),
             batch_size=BATCH,
         )  # fmt: skip
+        kept: aggregates.TournamentTally = {}
+        for n in range(len(pairs)):
+            table = [(s.bot_id, s.score, False) for s in seats[2 * n : 2 * n + 2]]
+            aggregates.tournament_tally(BIG_ID, table, False, kept)
+        aggregates.add_tournament(kept)
 
 
 def urls() -> list[str]:

@@ -356,3 +356,33 @@ class LeaderboardRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} #{self.rank}: {self.bot}"
+
+
+class TournamentResult(models.Model):
+    """A bot's totals in one tournament (``opponent`` 0: its matches, points and faults), or
+    its results there against one other bot (``opponent``: that bot's id; its matches, its
+    points and the other's), kept up to date as matches are stored
+    (``bots.aggregates.record``): a finished tournament's standings and cross table read
+    these, a few rows, instead of every seat of its matches."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="kept_results")
+    bot = models.ForeignKey(Bot, models.CASCADE, related_name="+")
+    #: 0 for the bot's totals, else the id of the bot it met (no foreign key: a plain number
+    #: keeps one row per pair unique and the totals' row in the same table)
+    opponent = models.PositiveBigIntegerField(default=0)
+    matches = models.PositiveIntegerField(default=0)
+    points_for = models.FloatField(default=0)
+    points_against = models.FloatField(default=0)
+    faults = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "bot", "opponent"], name="one_tournament_result_per_pair"
+            )
+        ]
+        # the totals of a tournament's bots (opponent 0) without walking its pairs
+        indexes = [models.Index(fields=["tournament", "opponent"], name="tournament_totals")]
+
+    def __str__(self) -> str:
+        return f"{self.bot} in {self.tournament_id} against {self.opponent or 'all'}"

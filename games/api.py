@@ -38,7 +38,14 @@ from bots.views import VERSION_ORDER, newest_versions
 from cardsite import keyset
 from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
-from games.views import contract, cross_table, ranked_counts, recent_results, tournament_progress
+from games.views import (
+    chosen_bot,
+    contract,
+    cross_table,
+    ranked_counts,
+    recent_results,
+    tournament_progress,
+)
 
 PAGE_SIZE = 50
 BOT_RECENT_MATCHES = 20
@@ -453,12 +460,25 @@ def tournament(request: HttpRequest, pk: int) -> dict[str, Any]:
     if not get_game(found.game).state_class.seed_is_public:
         # every match's seed comes from these: they would deal cards no one was shown
         settings = {k: v for k, v in settings.items() if k not in ("seed", "seeds")}
-    return _tournament_ref(found) | {
+    cross = cross_table(found) if progress["finished"] else None
+    try:
+        one_bot = chosen_bot(found, cross, request.GET.get("bot"))
+    except ValueError as bad:
+        raise BadRequest(str(bad)) from None
+    except LookupError as missing:
+        raise NotFound(str(missing)) from None
+    if cross is not None:
+        # the grid's columns are the first bots of the standings, as many as its rows
+        cross = {k: v for k, v in cross.items() if k != "columns"}
+    answer = _tournament_ref(found) | {
         "settings": settings,
         "progress": {k: progress[k] for k in ("jobs", "total", "percent", "finished")},
         "recent": recent,
-        "results": cross_table(found) if progress["finished"] else None,
+        "results": cross,
     }
+    if one_bot is not None:
+        answer["bot_results"] = one_bot
+    return answer
 
 
 def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
