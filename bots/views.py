@@ -23,6 +23,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import connection, transaction
 from django.db.models import Case, DateTimeField, F, Prefetch, QuerySet, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -118,9 +119,13 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
 
 def version_json(version: BotVersion) -> dict[str, Any]:
     state = status_of(version)
-    siblings = version.bot.versions.order_by("number").only(
-        "id", "bot_id", "number", "status", "validation_lease", "validation_slow"
-    )
+    # the versions My bots lists (the newest and the active one), oldest first
+    siblings = newest_versions(
+        version.bot.versions.only(
+            "id", "bot_id", "number", "status", "validation_lease", "validation_slow"
+        )
+    ).listed
+    siblings.sort(key=lambda v: v.number)
     return {
         "id": version.pk,
         "bot": version.bot_id,
@@ -181,23 +186,36 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
 
 
 def _my_bots_context(user: Any) -> list[dict[str, Any]]:
-    versions = BotVersion.objects.defer("code").order_by("-number")
+    """Each of the user's bots with its newest versions and its active one (two prefetch
+    queries for all the bots: the newest of each bot are cut in the database, so years of
+    uploads are not read), grouped by game."""
+    versions = BotVersion.objects.defer("code")
+    newest = versions.order_by("-number")[: VERSIONS_SHOWN + 1]
     bots = (
         Bot.objects.filter(owner=user)
         .select_related("rating", "leaderboard_row")
-        .prefetch_related(Prefetch("versions", queryset=versions))
+        .prefetch_related(
+            Prefetch("versions", queryset=newest, to_attr="newest"),
+            Prefetch(
+                "versions", queryset=versions.filter(status=BotVersion.ACTIVE), to_attr="active"
+            ),
+        )
         .order_by("game", "name")
     )
     now = timezone.now()
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for bot in bots:
-        listed = list(bot.versions.all())
+        listed = bot.newest[:VERSIONS_SHOWN]
+        active = bot.active[0] if bot.active else None
+        if active is not None and all(v.pk != active.pk for v in listed):
+            listed.append(active)
         groups[bot.game].append(
             {
                 "bot": bot,
                 "language": LANGUAGE_TITLES.get(bot.language, bot.language),
                 "versions": [{"version": v, **status_of(v, now)} for v in listed],
-                "active": next((v for v in listed if v.status == BotVersion.ACTIVE), None),
+                "more": len(bot.newest) > VERSIONS_SHOWN,
+                "active": active,
                 "validating": any(v.status == BotVersion.VALIDATING for v in listed),
                 "rating": _one_to_one(bot, "rating"),
                 "row": (row := _one_to_one(bot, "leaderboard_row")),
@@ -623,11 +641,14 @@ def _time_html(value: datetime) -> str:
     return f'<time datetime="{timezone.localtime(value).isoformat()}">{when(value)}</time>'
 
 
-def version_items_html(items: list[dict[str, Any]], is_owner: bool) -> SafeString:
+def version_items_html(
+    items: list[dict[str, Any]], is_owner: bool, csrf_token: str = ""
+) -> SafeString:
     """A bot's versions as the items (``<li>``) of its list, made here with every value
     escaped: twenty versions through the template's tags, ``date`` filters and ``url`` cost
     the bot page a fifth of its time. The owner also gets each version's reason, code,
-    validation log and download link."""
+    validation log and download link, and with a ``csrf_token`` a button that makes a
+    retired version active again (the page of all versions: My bots lists the newest)."""
     out = []
     for item in items:
         v = item["version"]
@@ -658,6 +679,12 @@ def version_items_html(items: list[dict[str, Any]], is_owner: bool) -> SafeStrin
                 )
             download = reverse("version_download", args=[v.pk])
             lines.append(f'<p><a href="{download}" download>Download the code of v{n}</a></p>')
+            if csrf_token and v.status == BotVersion.RETIRED:
+                lines.append(
+                    f'<form method="post" action="{reverse("version_activate", args=[v.pk])}">'
+                    f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(csrf_token)}">'
+                    f'<button type="submit" class="small">Make v{n} active</button></form>'
+                )
         lines.append("</li>")
         out.append("\n".join(lines))
     return mark_safe("\n".join(out))  # every value went through escape
@@ -822,7 +849,9 @@ def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
             "is_owner": is_owner,
             "game": game_title(bot.game),
             "versions": (listed := [{"version": v, **status_of(v)} for v in window.items]),
-            "versions_html": version_items_html(listed, is_owner),
+            "versions_html": version_items_html(
+                listed, is_owner, get_token(request) if is_owner else ""
+            ),
             "window": window,
             "per_page": VERSIONS_PER_PAGE,
         },

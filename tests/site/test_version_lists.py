@@ -124,3 +124,49 @@ def test_the_version_lists_ask_as_many_queries_at_a_thousand_versions_as_at_thre
                     assert client.get(path).status_code == 200, path
         counts.append(len(seen))
     assert counts[0] == counts[1]
+
+
+def test_my_bots_lists_the_newest_versions_and_links_the_rest(bot):
+    versions(bot, VERSIONS_SHOWN + 30, active=3)
+    owner = Client()
+    owner.force_login(bot.owner)
+    html = owner.get("/my/bots/").content.decode()
+    listed = [int(n) for n in re.findall(r'data-number="(\d+)"', html)]
+    assert listed == [*range(VERSIONS_SHOWN + 30, 30, -1), 3]
+    assert f'href="/bots/{bot.pk}/versions/"' in html
+    # what a validating version's status answers lists the same versions, oldest first
+    newest = BotVersion.objects.get(bot=bot, number=VERSIONS_SHOWN + 30)
+    data = owner.get(f"/my/bots/versions/{newest.pk}/status.json").json()
+    assert [v["number"] for v in data["versions"]] == sorted(listed)
+
+
+def test_an_old_version_is_made_active_from_the_page_of_all_versions(bot):
+    versions(bot, VERSIONS_SHOWN + 30, active=VERSIONS_SHOWN + 30)
+    owner = Client()
+    owner.force_login(bot.owner)
+    html = owner.get(f"/bots/{bot.pk}/versions/", {"after": "2_0"}).content.decode()
+    old = BotVersion.objects.get(bot=bot, number=1)
+    action = f'action="/my/bots/versions/{old.pk}/activate/"'
+    assert action in html and 'name="csrfmiddlewaretoken"' in html
+    assert (
+        action not in Client().get(f"/bots/{bot.pk}/versions/", {"after": "2_0"}).content.decode()
+    )
+    owner.post(f"/my/bots/versions/{old.pk}/activate/")
+    old.refresh_from_db()
+    assert old.status == BotVersion.ACTIVE
+
+
+def test_my_bots_asks_as_many_queries_at_a_thousand_versions_as_at_three(db):
+    alice = User.objects.create_user("alice", password="x" * 12)
+    owner = Client()
+    owner.force_login(alice)
+    counts = []
+    for start, count in ((1, 3), (4, 1000)):
+        for name in ("one", "two"):
+            mine = Bot.objects.get_or_create(owner=alice, game="rps-poker", name=name)[0]
+            BotVersion.objects.filter(bot=mine).update(status=BotVersion.RETIRED)
+            versions(mine, count, start=start, active=start)
+        with CaptureQueriesContext(connection) as seen:
+            assert owner.get("/my/bots/").status_code == 200
+        counts.append(len(seen))
+    assert counts[0] == counts[1]
