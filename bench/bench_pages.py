@@ -7,10 +7,13 @@ another checkout's (the code before) on the same database.
 It fills the database DATABASE_URL names (SQLite in a temporary folder without it) through
 the models, in batches (``bulk_create``): 20 RPS Poker bots of four owners meeting in round
 robins of 190 matches (one tournament each, every bot in a tenth of all matches), each match
-with its two seats, both bots' rating updates and the results by opponent
-(``bots.aggregates.add``, the function storing a result calls), and the bots' ratings and
-leaderboard rows; and one more ranked bot that never played per 1,000 matches, so the
-leaderboard grows with the site (1,000 rows at 1M). One match in 5,000 carries a real match
+with its two seats, both bots' rating updates, the results by opponent and the tournament's
+totals (``bots.aggregates.add`` and ``add_tournament``, what storing a result calls), and
+the bots' ratings and leaderboard rows; one more ranked bot that never played per 1,000
+matches, so the leaderboard grows with the site (1,000 rows at 1M); one more version of the
+first bot per 100 matches (10,000 at 1M; its first stays the active one); and, at every
+size, one finished round robin of 100 bots of its own (4,950 matches). One match in 5,000
+carries a real match
 record (played by the built-in bots), the others a short one: the match pages measured are of
 real ones. Filling goes on from what is there, so a second run with a larger size adds only
 the difference; give it a database of its own (a ``CREATE DATABASE bench_pages`` on the
@@ -45,6 +48,13 @@ BATCH = 5_000
 REAL_EVERY = 5_000
 #: one more ranked bot (with no matches) per this many matches: a leaderboard that grows too
 IDLE_EVERY = 1_000
+#: one more version of the first bot per this many matches (its first stays the active one):
+#: 10 at 1k, 10,000 at 1M, as years of uploads
+VERSION_EVERY = 100
+#: the bots of one large tournament (its own bots, a full round robin: 4,950 matches), the
+#: same at every size: its page's cross table grows with it, not with the site
+BIG = 100
+BIG_ID = 100_000_000
 
 
 def setup(code: Path) -> None:
@@ -60,7 +70,7 @@ def setup(code: Path) -> None:
     setup_test_environment()
 
 
-def measure(urls: list[str], runs: int) -> dict[str, dict[str, float]]:
+def measure(urls: list[str], runs: int, allow_missing: bool = False) -> dict[str, dict[str, float]]:
     """For each URL: the query count, and over ``runs`` requests the min and median of the
     wall time, of this process's CPU time (what a loaded machine's other processes do not
     lengthen) and of the time spent waiting on the database's answers."""
@@ -81,6 +91,9 @@ def measure(urls: list[str], runs: int) -> dict[str, dict[str, float]]:
 
         with connection.execute_wrapper(timed):
             response = client.get(url)
+            if response.status_code == 404 and allow_missing:
+                out[url] = {"missing": True}
+                continue
             assert response.status_code == 200, (url, response.status_code)
             count = len(queries)
             wall, cpu, sql = [], [], []
@@ -140,7 +153,7 @@ def fill(upto: int) -> None:
         )  # fmt: skip
         versions.append(version)
     pairs = list(combinations(range(BOTS), 2))
-    have = Match.objects.count()
+    have = Match.objects.exclude(worker="bench-big").count()
     places = [RatingHistory.objects.filter(bot_id=v.bot_id).count() for v in versions]
     record = real_record() if have < upto else {}
     short = {"result": {"scores": [0, 0]}}
@@ -179,16 +192,23 @@ def fill(upto: int) -> None:
             MatchSeat.objects.bulk_create(seats)
             RatingHistory.objects.bulk_create(history)
             totals: aggregates.Tally = {}
-            for n in numbers:
+            kept: aggregates.TournamentTally = {}
+            for n, match in zip(numbers, matches, strict=True):
                 pair = seats[2 * (n - have) : 2 * (n - have) + 2]
                 aggregates.tally([aggregates.Seat(s.bot_id, s.name, s.score) for s in pair],
                                  True, totals)  # fmt: skip
+                aggregates.tournament_tally(
+                    match.tournament_id, [(s.bot_id, s.score, False) for s in pair], False, kept
+                )
             aggregates.add(totals)
+            aggregates.add_tournament(kept)
         have += count
         if have % 100_000 == 0:
             rate = (have - first) / (time.perf_counter() - started)
             print(f"  filled {have} matches ({rate:.0f}/s in this run)", file=sys.stderr)
     idle(owners, upto // IDLE_EVERY)
+    more_versions(versions[0].bot, upto // VERSION_EVERY)
+    big_tournament(owners, record)
     kept = aggregates.kept()
     for k, version in enumerate(versions):
         bot = version.bot
@@ -228,14 +248,77 @@ def idle(owners: list, count: int) -> None:
     )
 
 
-def urls() -> list[str]:
-    from bots.models import Bot, LeaderboardRow, Match, Tournament
+def more_versions(bot, count: int) -> None:
+    """Retired versions of ``bot`` up to ``count`` in all (its first stays the active one,
+    the oldest: the bot page lists it however many are newer)."""
+    from bots.models import BotVersion
 
-    bots = list(Bot.objects.filter(game=GAME).exclude(name__startswith="idle").order_by("pk"))
+    have = BotVersion.objects.filter(bot=bot).count()
+    BotVersion.objects.bulk_create(
+        (BotVersion(bot=bot, number=n, code=f"# v{n}\n", checksum=f"{n:064}",
+                    status=BotVersion.RETIRED) for n in range(have + 1, count + 1)),
+        batch_size=BATCH,
+    )  # fmt: skip
+
+
+def big_tournament(owners: list, record: dict) -> None:
+    """One finished round robin of BIG bots of its own (made once, at any size)."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from bots import aggregates
+    from bots.models import Bot, BotVersion, Match, MatchSeat, Tournament
+
+    if Tournament.objects.filter(name="bench big").exists():
+        return
+    with transaction.atomic():
+        bots = Bot.objects.bulk_create(
+            Bot(owner=owners[k % 4], game=GAME, name=f"big{k:03}", language="python")
+            for k in range(BIG)
+        )
+        versions = BotVersion.objects.bulk_create(
+            BotVersion(bot=bot, number=1, code="# big\n", checksum="b" * 64,
+                       status=BotVersion.ACTIVE) for bot in bots
+        )  # fmt: skip
+        # an id of its own, past the rounds' (they are made with their ids)
+        tournament = Tournament.objects.create(
+            id=BIG_ID, game=GAME, name="bench big", format="round-robin", state=Tournament.DONE,
+            finished=timezone.now(), settings={"versions": [v.pk for v in versions]},
+        )  # fmt: skip
+        pairs = list(combinations(range(BIG), 2))
+        matches = Match.objects.bulk_create(
+            (Match(tournament=tournament, game=GAME, seed=n, rated=True, worker="bench-big",
+                   record=record if n == 0 else {"result": {"scores": [0, 0]}})
+             for n in range(len(pairs))),
+            batch_size=BATCH,
+        )  # fmt: skip
+        seats = MatchSeat.objects.bulk_create(
+            (MatchSeat(match=match, seat=seat, bot=bots[k], version=versions[k],
+                       score=(n * (3 + 4 * seat)) % 5)
+             for n, (match, pair) in enumerate(zip(matches, pairs, strict=True))
+             for seat, k in enumerate(pair)),
+            batch_size=BATCH,
+        )  # fmt: skip
+        kept: aggregates.TournamentTally = {}
+        for n in range(len(pairs)):
+            table = [(s.bot_id, s.score, False) for s in seats[2 * n : 2 * n + 2]]
+            aggregates.tournament_tally(BIG_ID, table, False, kept)
+        aggregates.add_tournament(kept)
+
+
+def urls() -> list[str]:
+    from bots.models import Bot, BotVersion, LeaderboardRow, Match, Tournament
+    from games.registry import game_slugs
+
+    bots = list(Bot.objects.filter(game=GAME, name__regex=r"^b[0-9]+$").order_by("pk"))
     real = Match.objects.filter(worker="bench-real").order_by("pk")
     first, last = real.first(), real.last()
     old = Match.objects.order_by("pk").values_list("pk", flat=True)[:1][0] + 100
-    tournaments = Tournament.objects.filter(game=GAME).order_by("pk")
+    tournaments = Tournament.objects.filter(game=GAME).exclude(name="bench big").order_by("pk")
+    big = Tournament.objects.get(name="bench big")
+    other = next(slug for slug in game_slugs() if slug != GAME)  # a game with no tournaments
+    newest = BotVersion.objects.filter(bot=bots[0]).order_by("-number").first()
+    middle = BotVersion.objects.get(bot=bots[0], number=max(1, newest.number // 2))
     t_first, t_last = tournaments.first(), tournaments.last()
     deep = LeaderboardRow.objects.filter(game=GAME).order_by("-rank").first()
     deep_rank = max(1, deep.rank - 10) if deep else 1
@@ -270,6 +353,17 @@ def urls() -> list[str]:
         f"/tournaments/?after={t_first.pk + 1}",
         f"/api/tournaments/?after={t_first.pk + 1}",
         f"/tournaments/{t_first.pk}/?after={old}",
+        # the tournaments of one game (an index of them by game), of a game that has none
+        f"/tournaments/?game={GAME}",
+        f"/tournaments/?game={other}",
+        f"/api/tournaments/?game={other}",
+        # a bot's versions (the newest on its page, all of them a page at a time) and a
+        # tournament of BIG bots; the code before has no page of versions
+        f"/bots/{bots[0].pk}/versions/",
+        f"/bots/{bots[0].pk}/versions/?after={middle.number}_{middle.pk}",
+        f"/api/bots/{bots[0].pk}/versions/",
+        f"/tournaments/{big.pk}/",
+        f"/api/tournaments/{big.pk}/",
     ]
 
 
@@ -283,7 +377,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.measure:
         setup(args.code)
-        print(json.dumps(measure(json.loads(args.measure), args.runs)))
+        print(json.dumps(measure(json.loads(args.measure), args.runs, allow_missing=True)))
         return
     setup(ROOT)
     from django.core.management import call_command
@@ -310,14 +404,42 @@ def main() -> None:
         print(f"{'page':<40} {cells}" + (f" | {cells} {'ratio':>6}" if before else ""))
         for url in listed:
             line = f"{url:<40} {row(now[url])}"
-            if before:
+            if before.get(url, {}).get("missing"):
+                line += f" | {'(no such page)':^29}"
+            elif before:
                 ratio = before[url]["wall_median"] / now[url]["wall_median"]
                 line += f" | {row(before[url])} {ratio:>5.1f}x"
             print(line, flush=True)
+        explain()
     print(
         "\nq: queries; wall: min/median ms; cpu: median ms of this process's CPU time; "
         "sql: median ms waiting on the database; ratio: median wall time, before / this"
     )
+
+
+def explain() -> None:
+    """How the database finds a page of one game's tournaments, with the index of them by
+    game and, for comparison, without it (dropped in a transaction rolled back)."""
+    from django.db import connection, transaction
+
+    from bots.models import Tournament
+    from games.registry import game_slugs
+
+    game = next(slug for slug in game_slugs() if slug != GAME)
+    query = Tournament.objects.filter(game=game).order_by("-pk")[:51]
+    options = {"analyze": True} if connection.vendor == "postgresql" else {}
+
+    def plan() -> str:
+        lines = [line.strip() for line in query.explain(**options).splitlines()]
+        timing = [line for line in lines if line.startswith("Execution Time")]
+        return " / ".join(lines[:3] + timing)
+
+    with transaction.atomic():
+        print(f"plan of /tournaments/?game={game}: {plan()}")
+        with connection.cursor() as cursor:
+            cursor.execute("DROP INDEX tournament_game_newest")
+        print(f"  without the index by game: {plan()}")
+        transaction.set_rollback(True)
 
 
 def row(m: dict[str, float]) -> str:

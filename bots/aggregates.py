@@ -4,9 +4,12 @@ match when a page is read.
 ``OpponentResult`` holds, for a bot and one opponent it met (another bot, or a person or
 built-in bot at a live table), the matches, wins, draws and losses and both sides' points.
 A bot's page lists its rows as they are: reading them costs the same at a thousand matches
-as at a million. :func:`record` adds one match to them; every place that stores a match
-calls it once, in the transaction that stores the match, so the totals never count a match
-that is not there or miss one that is (``bots.competition.store_result`` for the worker,
+as at a million. ``TournamentResult`` does the same for each tournament: a bot's totals there
+(matches, points, faults) and its results against each other bot it met there, which the
+tournament's standings and cross table read instead of every seat of its matches.
+:func:`record` adds one match to both; every place that stores a match calls it once, in
+the transaction that stores the match, so the totals never count a match that is not there
+or miss one that is (``bots.competition.store_result`` for the worker,
 ``games.live.tables.store_finish`` for live tables).
 """
 
@@ -18,11 +21,13 @@ from dataclasses import dataclass
 from django.db import connection
 from django.db.models import QuerySet
 
-from bots.models import Match, MatchSeat, OpponentResult
+from bots.models import Match, MatchSeat, OpponentResult, TournamentResult
 from games.registry import get_game
 
 #: the counters of an OpponentResult, in the order :class:`Tally` holds them
 COUNTERS = ("matches", "wins", "draws", "losses", "points_for", "points_against")
+#: the counters of a TournamentResult, in the order :data:`TournamentTally` holds them
+TOURNAMENT_COUNTERS = ("matches", "points_for", "points_against", "faults")
 
 
 @dataclass(frozen=True)
@@ -101,19 +106,138 @@ def add(totals: Tally) -> None:
 
 
 def record(match: Match, seats: Iterable[MatchSeat]) -> None:
-    """Add one stored match (its seats, as stored) to the totals: one statement. Call it
-    in the transaction that stores the match."""
+    """Add one stored match (its seats, as stored) to the totals: one statement (two for a
+    tournament's match). Call it in the transaction that stores the match."""
     record_many([(match, seats)])
 
 
 def record_many(matches: Iterable[tuple[Match, Iterable[MatchSeat]]]) -> None:
     """Add stored matches (each with its seats, as stored) to the totals: one statement for
-    all of them. Call it in the transaction that stores the matches."""
+    all of them, and one more for the tournaments' totals when some are a tournament's.
+    Call it in the transaction that stores the matches."""
     totals: Tally = {}
+    kept: TournamentTally = {}
     for match, seats in matches:
+        seats = list(seats)
         found = [Seat(s.bot_id, s.name, s.score) for s in seats]
         tally(found, higher_is_better(match.game), totals)
+        if match.tournament_id is not None:
+            scored = [(s.bot_id, s.score, bool(s.fault_kind)) for s in seats]
+            tournament_tally(match.tournament_id, scored, plays_alone(match.game), kept)
     add(totals)
+    add_tournament(kept)
+
+
+#: (tournament id, bot id, opponent bot id or 0 for the bot's totals) -> [matches, points
+#: for, points against, faults]
+TournamentTally = dict[tuple[int, int, int], list[float]]
+
+
+def plays_alone(game: str) -> bool:
+    try:
+        return get_game(game).plays_alone
+    except KeyError:
+        return False
+
+
+def tournament_tally(
+    tournament_id: int,
+    seats: Sequence[tuple[int | None, float, bool]],
+    alone: bool,
+    into: TournamentTally | None = None,
+) -> TournamentTally:
+    """One match of a tournament, its seats as (bot id, score, faulted): each bot's seat
+    adds to its totals and, in a game with opponents (not ``alone``), to its results against
+    every other bot at the table (a seat never meets its own bot)."""
+    out: TournamentTally = {} if into is None else into
+    for bot, score, fault in seats:
+        if bot is None:
+            continue
+        mine = out.setdefault((tournament_id, bot, 0), [0, 0.0, 0.0, 0])
+        mine[0] += 1
+        mine[1] += score
+        mine[3] += fault
+        if alone:
+            continue
+        for other, theirs, _ in seats:
+            if other is None or other == bot:
+                continue
+            pair = out.setdefault((tournament_id, bot, other), [0, 0.0, 0.0, 0])
+            pair[0] += 1
+            pair[1] += score
+            pair[2] += theirs
+    return out
+
+
+def add_tournament(totals: TournamentTally) -> None:
+    """Add ``totals`` to the tournaments' rows, creating the missing ones, in one statement
+    (an upsert, as :func:`add`), in key order."""
+    if not totals:
+        return
+    q = connection.ops.quote_name
+    table = q(TournamentResult._meta.db_table)
+    columns = ["tournament_id", "bot_id", "opponent", *TOURNAMENT_COUNTERS]
+    rows = [[*key, *values] for key, values in sorted(totals.items())]
+    values_sql = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
+    updates = ", ".join(f"{q(c)} = {table}.{q(c)} + excluded.{q(c)}" for c in TOURNAMENT_COUNTERS)
+    sql = (
+        f"INSERT INTO {table} ({', '.join(q(c) for c in columns)}) VALUES {values_sql} "
+        f"ON CONFLICT ({q('tournament_id')}, {q('bot_id')}, {q('opponent')}) "
+        f"DO UPDATE SET {updates}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value for row in rows for value in row])
+
+
+def tournament_rows(
+    rows: Iterable[tuple[int, int, str, int | None, float, str]],
+) -> TournamentTally:
+    """The tournaments' totals of seats given as (match id, tournament id, game, bot id,
+    score, fault kind), those of one match next to each other."""
+    out: TournamentTally = {}
+    current: list[tuple[int | None, float, bool]] = []
+    current_match, current_tournament, current_game = None, 0, ""
+
+    def flush() -> None:
+        if current:
+            tournament_tally(current_tournament, current, plays_alone(current_game), out)
+
+    for match_id, tournament_id, game, bot_id, score, fault in rows:
+        if match_id != current_match:
+            flush()
+            current = []
+            current_match, current_tournament, current_game = match_id, tournament_id, game
+        current.append((bot_id, score, bool(fault)))
+    flush()
+    return out
+
+
+def recount_tournament(tournament_id: int) -> TournamentTally:
+    """A tournament's totals counted from its stored seats: what its kept rows must equal.
+    For tests, benches and the migration that fills them; never from a page."""
+    seats = (
+        MatchSeat.objects.filter(match__tournament_id=tournament_id)
+        .order_by("match_id", "seat")
+        .values_list("match_id", "match__tournament_id", "match__game", "bot_id", "score",
+                     "fault_kind")
+    )  # fmt: skip
+    return tournament_rows(seats.iterator(chunk_size=5000))
+
+
+def kept_tournament(tournament_id: int) -> TournamentTally:
+    """A tournament's kept rows, in :func:`recount_tournament`'s form."""
+    rows = TournamentResult.objects.filter(tournament_id=tournament_id)
+    return {
+        (tournament_id, bot_id, opponent): list(values)
+        for bot_id, opponent, *values in rows.values_list(
+            "bot_id", "opponent", *TOURNAMENT_COUNTERS
+        )
+    }
+
+
+#: the order a bot's opponents are listed in, most met first (an index serves it: keyset
+#: pages, ``cardsite.keyset``, walk it from where the last page stopped)
+OPPONENT_ORDER = ["-matches", "pk"]
 
 
 def opponents_of(bot_id: int) -> QuerySet[OpponentResult]:
@@ -122,7 +246,7 @@ def opponents_of(bot_id: int) -> QuerySet[OpponentResult]:
     return (
         OpponentResult.objects.filter(bot_id=bot_id)
         .select_related("opponent__owner")
-        .order_by("-matches", "id")
+        .order_by(*OPPONENT_ORDER)
     )
 
 

@@ -99,7 +99,8 @@ class Tournament(models.Model):
     ROUND_ROBIN, PLACEMENT, LADDER = "round-robin", "placement", "ladder"
     FORMATS = [(ROUND_ROBIN, "round robin"), (PLACEMENT, "placement"), (LADDER, "ladder round")]
 
-    game = models.SlugField(max_length=40)
+    #: found through the index by game and id (Meta), which serves a lookup by game alone too
+    game = models.SlugField(max_length=40, db_index=False)
     name = models.CharField(max_length=120, blank=True)
     format = models.CharField(max_length=20, choices=FORMATS, default=ROUND_ROBIN)
     #: rounds, seed, time control overrides...
@@ -110,6 +111,9 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-created"]
+        # the tournaments of one game, newest first (/tournaments/?game=, the API's too):
+        # without it a rare game's page walks every tournament of the others
+        indexes = [models.Index(fields=["game", "-id"], name="tournament_game_newest")]
 
     def __str__(self) -> str:
         return self.name or f"{self.game} {self.format} #{self.pk}"
@@ -462,3 +466,33 @@ class PlaygroundMatch(models.Model):
 
     def __str__(self) -> str:
         return f"playground run {self.run_id} match {self.number}"
+
+
+class TournamentResult(models.Model):
+    """A bot's totals in one tournament (``opponent`` 0: its matches, points and faults), or
+    its results there against one other bot (``opponent``: that bot's id; its matches, its
+    points and the other's), kept up to date as matches are stored
+    (``bots.aggregates.record``): a finished tournament's standings and cross table read
+    these, a few rows, instead of every seat of its matches."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="kept_results")
+    bot = models.ForeignKey(Bot, models.CASCADE, related_name="+")
+    #: 0 for the bot's totals, else the id of the bot it met (no foreign key: a plain number
+    #: keeps one row per pair unique and the totals' row in the same table)
+    opponent = models.PositiveBigIntegerField(default=0)
+    matches = models.PositiveIntegerField(default=0)
+    points_for = models.FloatField(default=0)
+    points_against = models.FloatField(default=0)
+    faults = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "bot", "opponent"], name="one_tournament_result_per_pair"
+            )
+        ]
+        # the totals of a tournament's bots (opponent 0) without walking its pairs
+        indexes = [models.Index(fields=["tournament", "opponent"], name="tournament_totals")]
+
+    def __str__(self) -> str:
+        return f"{self.bot} in {self.tournament_id} against {self.opponent or 'all'}"

@@ -13,6 +13,7 @@ urlpatterns = [
     path("my/bots/versions/<int:pk>/activate/", views.version_activate, name="version_activate"),
     path("my/bots/versions/<int:pk>/code/", views.version_download, name="version_download"),
     path("bots/<int:pk>/", views.bot_page, name="bot"),
+    path("bots/<int:pk>/versions/", views.bot_versions, name="bot_versions"),
     path("games/<slug:slug>/playground/", playground_views.playground_form, name="playground"),
     path("playground/<str:key>/", playground_views.run_page, name="playground_run"),
     path("playground/<str:key>/status.json", playground_views.run_status, name="playground_status"),

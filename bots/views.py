@@ -20,10 +20,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Page, Paginator
 from django.db import connection, transaction
-from django.db.models import Prefetch
+from django.db.models import Case, DateTimeField, F, Prefetch, QuerySet, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -44,9 +44,11 @@ from bots.models import (
     RatingHistory,
 )
 from bots.ratings import format_of, ranking_measure
+from cardsite import keyset
 from cardsite.written import number, when
 from games.engine import untrusted
 from games.registry import get_game
+from games.views import bad_request
 
 #: a request may be this much larger than the code limit (form fields, multipart framing)
 REQUEST_OVERHEAD = 64 * 1024
@@ -54,6 +56,13 @@ REQUEST_OVERHEAD = 64 * 1024
 RECENT_MATCHES = 20
 #: how many opponents a page of the bot's results by opponent lists
 OPPONENTS_PER_PAGE = 50
+#: how many versions the bot page and the API's bot list (the newest, and the active one
+#: whatever its age): uploads go on for years, the full list is paged (VERSIONS_PER_PAGE)
+VERSIONS_SHOWN = 20
+#: how many versions a page of a bot's full list of versions holds
+VERSIONS_PER_PAGE = 50
+#: that list's order, newest first: the index of a bot's version numbers serves it
+VERSION_ORDER = ["-number", "-pk"]
 #: how many points the rating chart draws at most (a long history is thinned evenly)
 CHART_POINTS = 300
 #: how many rating updates the chart's data table lists (the newest)
@@ -110,9 +119,13 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
 
 def version_json(version: BotVersion) -> dict[str, Any]:
     state = status_of(version)
-    siblings = version.bot.versions.order_by("number").only(
-        "id", "bot_id", "number", "status", "validation_lease", "validation_slow"
-    )
+    # the versions My bots lists (the newest and the active one), oldest first
+    siblings = newest_versions(
+        version.bot.versions.only(
+            "id", "bot_id", "number", "status", "validation_lease", "validation_slow"
+        )
+    ).listed
+    siblings.sort(key=lambda v: v.number)
     return {
         "id": version.pk,
         "bot": version.bot_id,
@@ -173,23 +186,36 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
 
 
 def _my_bots_context(user: Any) -> list[dict[str, Any]]:
-    versions = BotVersion.objects.defer("code").order_by("-number")
+    """Each of the user's bots with its newest versions and its active one (two prefetch
+    queries for all the bots: the newest of each bot are cut in the database, so years of
+    uploads are not read), grouped by game."""
+    versions = BotVersion.objects.defer("code")
+    newest = versions.order_by("-number")[: VERSIONS_SHOWN + 1]
     bots = (
         Bot.objects.filter(owner=user)
         .select_related("rating", "leaderboard_row")
-        .prefetch_related(Prefetch("versions", queryset=versions))
+        .prefetch_related(
+            Prefetch("versions", queryset=newest, to_attr="newest"),
+            Prefetch(
+                "versions", queryset=versions.filter(status=BotVersion.ACTIVE), to_attr="active"
+            ),
+        )
         .order_by("game", "name")
     )
     now = timezone.now()
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for bot in bots:
-        listed = list(bot.versions.all())
+        listed = bot.newest[:VERSIONS_SHOWN]
+        active = bot.active[0] if bot.active else None
+        if active is not None and all(v.pk != active.pk for v in listed):
+            listed.append(active)
         groups[bot.game].append(
             {
                 "bot": bot,
                 "language": LANGUAGE_TITLES.get(bot.language, bot.language),
                 "versions": [{"version": v, **status_of(v, now)} for v in listed],
-                "active": next((v for v in listed if v.status == BotVersion.ACTIVE), None),
+                "more": len(bot.newest) > VERSIONS_SHOWN,
+                "active": active,
                 "validating": any(v.status == BotVersion.VALIDATING for v in listed),
                 "rating": _one_to_one(bot, "rating"),
                 "row": (row := _one_to_one(bot, "leaderboard_row")),
@@ -375,7 +401,7 @@ class Point(NamedTuple):
     mu_before: float
     sigma_before: float
     match_id: int | None
-    created: datetime
+    created: datetime | None  # None where the page needs no time (see HistoryRows.load)
 
 
 class HistoryRows(Sequence[Point]):
@@ -391,18 +417,27 @@ class HistoryRows(Sequence[Point]):
         self.count = next(iter(last[:1]), {"number": 0})["number"]
         self.rows: dict[int, Point] = {}
 
-    def load(self, positions: Iterable[int]) -> None:
+    def load(self, positions: Iterable[int], timed_from: int = 0) -> None:
+        """Read the rows at ``positions``; those before position ``timed_from`` without
+        their time (``created`` is None: the chart draws none, and turning a few hundred
+        times into the site's zone cost the page more than reading them)."""
         wanted = {p + 1 for p in positions if 0 <= p < self.count} - set(self.rows)
         if not wanted:
             return
         found = RatingHistory.objects.filter(bot=self.bot).order_by()
+        if timed_from > 0:
+            timed = When(number__gt=timed_from, then=F("created"))
+            found = found.annotate(
+                time=Case(timed, default=Value(None), output_field=DateTimeField())
+            )
         if connection.vendor == "postgresql":
             # one array parameter rather than an IN list of a few hundred: half the time
             # of composing, sending and planning the query (bench/bench_pages.py)
             found = found.extra(where=['"number" = ANY(%s)'], params=[sorted(wanted)])
         else:
             found = found.filter(number__in=wanted)
-        self.rows |= {row[0]: Point(*row) for row in found.values_list(*Point._fields)}
+        fields = [*Point._fields[:-1], "time" if timed_from > 0 else "created"]
+        self.rows |= {row[0]: Point(*row) for row in found.values_list(*fields)}
 
     def __len__(self) -> int:
         return self.count
@@ -424,7 +459,8 @@ def page_history(bot: Bot) -> HistoryRows:
     table's latest rows) read in one query."""
     history = HistoryRows(bot)
     chart = [n - 1 for n in chart_positions(len(history)) if n] + [0]
-    history.load([*chart, *range(len(history) - CHART_TABLE_ROWS, len(history))])
+    table = max(0, len(history) - CHART_TABLE_ROWS)
+    history.load([*chart, *range(table, len(history))], timed_from=table)
     return history
 
 
@@ -451,14 +487,18 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
     def y(value: float) -> float:
         return top + (height - top - bottom) * (high - value) / (high - low)
 
-    def path(values: list[tuple[float, float]]) -> str:
-        return " ".join(
-            f"{'M' if k == 0 else 'L'}{x(n):.1f},{y(v):.1f}" for k, (n, v) in enumerate(values)
-        )
+    # each point's x written once, and each path as one join: the four paths of 300 points
+    # through x(), y() and a format per coordinate cost the page more than reading them
+    xs = [f"{x(n):.1f}" for n, _, _ in points]
 
-    upper = [(n, mu + sigma) for n, mu, sigma in points]
-    lower = [(n, mu - sigma) for n, mu, sigma in points]
-    band = path(upper) + " " + path(list(reversed(lower))).replace("M", "L", 1) + " Z"
+    def path(values: list[float], at: list[str], move: str = "M") -> str:
+        steps = [f"L{px},{y(v):.1f}" for px, v in zip(at, values, strict=True)]
+        steps[0] = move + steps[0][1:]
+        return " ".join(steps)
+
+    upper = [mu + sigma for _, mu, sigma in points]
+    lower = [mu - sigma for _, mu, sigma in points]
+    band = path(upper, xs) + " " + path(lower[::-1], xs[::-1], "L") + " Z"
     y_ticks = [{"y": f"{y(v):.1f}", "label": f"{v:g}"} for v in _ticks(low, high, 4)]
     x_ticks = [
         {"x": f"{x(v):.1f}", "label": f"{int(v)}"}
@@ -473,8 +513,8 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
         "height": height,
         "plot": {"left": left, "right": width - right, "top": top, "bottom": height - bottom},
         "band": band,
-        "mu": path([(n, mu) for n, mu, _ in points]),
-        "conservative": path([(n, mu - 3 * sigma) for n, mu, sigma in points]),
+        "mu": path([mu for _, mu, _ in points], xs),
+        "conservative": path([mu - 3 * sigma for _, mu, sigma in points], xs),
         "y_ticks": y_ticks,
         "x_ticks": x_ticks,
         "axis_label_y": height - 4,
@@ -536,32 +576,39 @@ def _higher_is_better(game: str) -> bool:
     return fmt is None or fmt.higher_is_better
 
 
-def opponent_results(bot: Bot, page: str | None = None) -> Page:
+def opponent_results(
+    bot: Bot, after: str | None = None, before: str | None = None
+) -> keyset.KeysetPage:
     """One page of the bot's results per opponent met (a bot, or a person at a live table):
     matches, wins, draws, losses (who scored better in the match, by the game's own
     direction) and each side's points, the most met first. They are kept as matches are
-    stored (``bots.aggregates``): the page reads a few rows, not the bot's matches."""
-    fields = ("opponent_id", "name", "opponent__name", "opponent__owner__username", "matches",
-              "wins", "draws", "losses", "points_for", "points_against")  # fmt: skip
-    rows = aggregates.opponents_of(bot.pk).values_list(*fields)
-    found = Paginator(rows, OPPONENTS_PER_PAGE).get_page(page)
-    found.object_list = [
-        {
+    stored (``bots.aggregates``): the page reads a few rows, not the bot's matches, from
+    where the last page stopped (``?opponents_after=``): every person met at a live table
+    is a row, so the list has no end a count or an offset could afford. Raises
+    ``keyset.BadCursor``."""
+    fields = ("id", "opponent_id", "name", "opponent__name", "opponent__owner__username",
+              "matches", "wins", "draws", "losses", "points_for", "points_against")  # fmt: skip
+    found = keyset.page(
+        aggregates.opponents_of(bot.pk).values(*fields),
+        aggregates.OPPONENT_ORDER,
+        OPPONENTS_PER_PAGE,
+        after=after,
+        before=before,
+    )
+    items = []
+    for row in found.items:
+        opponent = row["opponent_id"]
+        item = {
             "url": f"/bots/{opponent}/" if opponent is not None else "",
-            "label": f"{owner}/{bot_name}" if opponent is not None else name or "a player",
-            "matches": str(matches),
-            "wins": str(wins),
-            "draws": str(draws),
-            "losses": str(losses),
-            "for": number(points_for),
-            "against": number(points_against),
-        }
-        for (opponent, name, bot_name, owner, matches, wins, draws, losses, points_for,
-             points_against) in found.object_list
-    ]  # fmt: skip
-    for item in found.object_list:
+            "label": f"{row['opponent__owner__username']}/{row['opponent__name']}"
+            if opponent is not None
+            else row["name"] or "a player",
+            "for": number(row["points_for"]),
+            "against": number(row["points_against"]),
+        } | {k: str(row[k]) for k in ("matches", "wins", "draws", "losses")}
         item["html"] = _opponent_row_html(item)
-    return found
+        items.append(item)
+    return keyset.KeysetPage(items, found.after, found.before, found.first)
 
 
 def _opponent_row_html(item: dict[str, Any]) -> SafeString:
@@ -588,6 +635,91 @@ def _others_html(others: list[dict[str, Any]]) -> SafeString:
         who = f'<a href="{escape(other["url"])}">{label}</a>' if other["url"] else label
         parts.append(f'{who} <span class="muted">({escape(other["score"])})</span>')
     return mark_safe(", ".join(parts))
+
+
+def _time_html(value: datetime) -> str:
+    return f'<time datetime="{timezone.localtime(value).isoformat()}">{when(value)}</time>'
+
+
+def version_items_html(
+    items: list[dict[str, Any]], is_owner: bool, csrf_token: str = ""
+) -> SafeString:
+    """A bot's versions as the items (``<li>``) of its list, made here with every value
+    escaped: twenty versions through the template's tags, ``date`` filters and ``url`` cost
+    the bot page a fifth of its time. The owner also gets each version's reason, code,
+    validation log and download link, and with a ``csrf_token`` a button that makes a
+    retired version active again (the page of all versions: My bots lists the newest)."""
+    out = []
+    for item in items:
+        v = item["version"]
+        n = v.number
+        done = ""
+        if v.validated:
+            word = "rejected" if v.status == BotVersion.REJECTED else "validated"
+            done = f" · {word} {_time_html(v.validated)}"
+        lines = [
+            f'<li id="version-{v.pk}">',
+            f'<h3>v{n} <span class="status status-{escape(v.status)}">{escape(item["text"])}'
+            "</span></h3>",
+            f'<p class="muted">uploaded {_time_html(v.created)}{done}</p>',
+        ]
+        if is_owner:
+            if v.reason:
+                lines.append(
+                    f'<p class="reason"><span class="sr-only">Reason: </span>{escape(v.reason)}</p>'
+                )
+            lines.append(
+                f"<details><summary>Code of v{n}</summary>"
+                f'<pre class="code-view">{escape(v.code)}</pre></details>'
+            )
+            if v.validation_log:
+                lines.append(
+                    f"<details><summary>Validation log of v{n}</summary>"
+                    f'<pre class="log">{escape(v.validation_log)}</pre></details>'
+                )
+            download = reverse("version_download", args=[v.pk])
+            lines.append(f'<p><a href="{download}" download>Download the code of v{n}</a></p>')
+            if csrf_token and v.status == BotVersion.RETIRED:
+                lines.append(
+                    f'<form method="post" action="{reverse("version_activate", args=[v.pk])}">'
+                    f'<input type="hidden" name="csrfmiddlewaretoken" value="{escape(csrf_token)}">'
+                    f'<button type="submit" class="small">Make v{n} active</button></form>'
+                )
+        lines.append("</li>")
+        out.append("\n".join(lines))
+    return mark_safe("\n".join(out))  # every value went through escape
+
+
+def recent_rows_html(
+    rows: list[dict[str, Any]], *, plays_alone: bool, is_owner: bool
+) -> SafeString:
+    """:func:`recent_matches`' rows as the table's rows, every value escaped (the owner's
+    faults and stderr too), made in one pass rather than through the template."""
+    out = []
+    for r in rows:
+        cells = [f'<td><a href="/matches/{int(r["match_id"])}/">{escape(r["played"])}</a></td>',
+                 f"<td>{escape(r['version'])}</td>"]  # fmt: skip
+        if not plays_alone:
+            cells.append(f"<td>{r['others_html']}</td>")
+        cells.append(f"<td>{escape(r['score_text'])}</td>")
+        if not plays_alone:
+            cells.append(f"<td>{escape(r['outcome'])}</td>")
+        if is_owner:
+            private = []
+            if r.get("fault_kind"):
+                private.append(
+                    f'<p class="fault"><strong>{escape(r["fault_kind"])}</strong>: '
+                    f"{escape(r['fault_reason'] or '')}</p>"
+                )
+            if r.get("stderr"):
+                private.append(
+                    "<details><summary>stderr</summary>"
+                    f'<pre class="log">{escape(r["stderr"])}</pre></details>'
+                )
+            nothing = '<span class="muted">none</span>'
+            cells.append(f"<td>{''.join(private) or nothing}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    return mark_safe("\n".join(out))  # every value went through escape
 
 
 def before_match(request: HttpRequest) -> int | None:
@@ -666,13 +798,73 @@ def recent_matches(
     return rows
 
 
+class Versions(NamedTuple):
+    """What the bot page and the API list of a bot's versions: the newest ones (newest first,
+    the active one after them when it is older), the active one, and whether there are
+    more than that (then the full list, paged, is linked)."""
+
+    listed: list[BotVersion]
+    active: BotVersion | None
+    more: bool
+    #: the active version is older than the newest ones (listed after them)
+    active_older: bool
+
+
+def newest_versions(versions: QuerySet[BotVersion], count: int = VERSIONS_SHOWN) -> Versions:
+    """The ``count`` newest of a bot's ``versions`` and its active one: two queries, one over
+    the index of the bot's version numbers and one over the index of its one active version,
+    whether the bot has three versions or thirty thousand."""
+    newest = list(versions.order_by("-number")[: count + 1])
+    more, newest = len(newest) > count, newest[:count]
+    active = next(iter(versions.filter(status=BotVersion.ACTIVE).order_by()[:1]), None)
+    older = active is not None and all(v.pk != active.pk for v in newest)
+    if older:
+        newest.append(active)
+    return Versions(newest, active, more, older)
+
+
+def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every version of a bot, newest first, a page at a time from where the last page
+    stopped (``?after=<number>_<id>``): the bot page lists the newest few."""
+    bot = get_object_or_404(Bot.objects.select_related("owner"), pk=pk)
+    is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
+    versions = bot.versions.all()
+    if not is_owner:
+        versions = versions.defer("code", "validation_log", "reason")
+    try:
+        window = keyset.page(
+            versions,
+            VERSION_ORDER,
+            VERSIONS_PER_PAGE,
+            after=request.GET.get("after"),
+            before=request.GET.get("before"),
+        )
+    except keyset.BadCursor as bad:
+        return bad_request(bad)
+    return render(
+        request,
+        "bots/versions.html",
+        {
+            "bot": bot,
+            "is_owner": is_owner,
+            "game": game_title(bot.game),
+            "versions": (listed := [{"version": v, **status_of(v)} for v in window.items]),
+            "versions_html": version_items_html(
+                listed, is_owner, get_token(request) if is_owner else ""
+            ),
+            "window": window,
+            "per_page": VERSIONS_PER_PAGE,
+        },
+    )
+
+
 def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(Bot.objects.select_related("owner", "rating", "leaderboard_row"), pk=pk)
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
-    versions = bot.versions.order_by("-number")
+    versions = bot.versions.all()
     if not is_owner:
         versions = versions.defer("code", "validation_log", "reason")
-    versions = list(versions)
+    shown = newest_versions(versions)
     row = _one_to_one(bot, "leaderboard_row")
     rating = _one_to_one(bot, "rating")
     columns = []
@@ -682,6 +874,12 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         fmt = None
     if fmt is not None and row is not None and row.score:
         columns = [(column.title, column.show(row.score)) for column in fmt.columns()]
+    try:
+        opponents = opponent_results(
+            bot, request.GET.get("opponents_after"), request.GET.get("opponents_before")
+        )
+    except keyset.BadCursor as bad:
+        return bad_request(bad)
     history = page_history(bot)
     before = before_match(request)
     # one more than shown says whether there are older ones
@@ -692,8 +890,12 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game_title(bot.game),
         "plays_alone": _plays_alone(bot.game),
         "language": LANGUAGE_TITLES.get(bot.language, bot.language),
-        "active": next((v for v in versions if v.status == BotVersion.ACTIVE), None),
-        "versions": [{"version": v, **status_of(v)} for v in versions],
+        "active": shown.active,
+        "versions": (listed := [{"version": v, **status_of(v)} for v in shown.listed]),
+        "versions_html": version_items_html(listed, is_owner),
+        "versions_more": shown.more,
+        "versions_shown": VERSIONS_SHOWN,
+        "active_older": shown.active_older,
         "rating": rating,
         "row": row,
         "measure": ranking_measure(row) if row is not None else None,
@@ -702,8 +904,11 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "history": (table := _history_table(history)),
         "history_rows": history_rows_html(table),
         "history_total": len(history),
-        "opponents": opponent_results(bot, request.GET.get("opponents")),
+        "opponents": opponents,
         "recent": recent[:RECENT_MATCHES],
+        "recent_rows": recent_rows_html(
+            recent[:RECENT_MATCHES], plays_alone=_plays_alone(bot.game), is_owner=is_owner
+        ),
         "before": before,
         "older": recent[RECENT_MATCHES - 1]["match_id"] if len(recent) > RECENT_MATCHES else None,
     }

@@ -1,7 +1,8 @@
 """The read-only JSON API: games, leaderboards, bots, matches and tournaments.
 
 Public data only: never a bot's code, its stderr, or its validation log. GET (and HEAD) only;
-errors are JSON (``{"error": ...}``) with their status; lists are paginated (``?page=N``);
+errors are JSON (``{"error": ...}``) with their status; long lists are paged from where the
+last page stopped (``?after=``, ``cardsite.keyset``), the short list of games by ``?page=N``;
 every answer carries an ETag (a hash of its body, so a client that sends ``If-None-Match``
 gets ``304 Not Modified``), and a match, which never changes, a Last-Modified. See
 docs/api.md.
@@ -33,10 +34,18 @@ from bots.models import (
     Tournament,
 )
 from bots.ratings import ranked_by, ranked_rows, ranking_measure
+from bots.views import VERSION_ORDER, newest_versions
 from cardsite import keyset
 from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
-from games.views import contract, cross_table, ranked_counts, recent_results, tournament_progress
+from games.views import (
+    chosen_bot,
+    contract,
+    cross_table,
+    ranked_counts,
+    recent_results,
+    tournament_progress,
+)
 
 PAGE_SIZE = 50
 BOT_RECENT_MATCHES = 20
@@ -109,35 +118,44 @@ def paginate(
 
 
 def keyset_list(
-    request: HttpRequest, query: QuerySet, order: list[str], show: Callable
+    request: HttpRequest,
+    query: QuerySet,
+    order: list[str],
+    show: Callable,
+    *,
+    prefix: str = "",
+    size: int = PAGE_SIZE,
 ) -> dict[str, Any]:
     """A page of a long list from where the last one stopped (``?after=`` / ``?before=``,
     see ``cardsite.keyset``): ``results``, and ``next`` and ``previous`` as full URLs or
     ``null``. No count and no page numbers, so every page costs the same; a position that
-    is not one is a 400."""
+    is not one is a 400. A list inside another answer names its parameters with a
+    ``prefix`` (``?opponents_after=``), so both can be paged in one address."""
+    after, before = f"{prefix}after", f"{prefix}before"
     try:
         found = keyset.page(
             query,
             order,
-            PAGE_SIZE,
-            after=request.GET.get("after"),
-            before=request.GET.get("before"),
+            size,
+            after=request.GET.get(after),
+            before=request.GET.get(before),
         )
     except keyset.BadCursor as bad:
-        raise BadRequest(str(bad)) from None
+        where = f"{prefix.rstrip('_')}: " if prefix else ""
+        raise BadRequest(f"{where}{bad}") from None
 
     def link(side: str, cursor: str | None) -> str | None:
         if cursor is None:
             return None
         query = request.GET.copy()
-        query.pop("after", None)
-        query.pop("before", None)
+        query.pop(after, None)
+        query.pop(before, None)
         query[side] = cursor
         return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
 
     return {
-        "next": link("after", found.after),
-        "previous": link("before", found.before),
+        "next": link(after, found.after),
+        "previous": link(before, found.before),
         "results": [show(item) for item in found.items],
     }
 
@@ -169,8 +187,9 @@ ENDPOINTS = [
     ("/api/", "this index"),
     ("/api/docs/", "this API's documentation, as a page"),
     ("/api/games/", "the games: rules page, bot contract, time limits, built-in bots"),
-    ("/api/games/<slug>/leaderboard/", "a game's leaderboard, best first (paginated)"),
+    ("/api/games/<slug>/leaderboard/", "a game's leaderboard, best first (?after= pages)"),
     ("/api/bots/<id>/", "a bot: versions, rating, leaderboard numbers, recent matches"),
+    ("/api/bots/<id>/versions/", "every version of a bot, newest first (?after= pages)"),
     ("/api/matches/<id>/", "a match: participants, scores, faults and the full record"),
     ("/api/tournaments/", "tournaments, newest first (?after=<id> pages; ?game=<slug> filters)"),
     ("/api/tournaments/<id>/", "a tournament: progress, recent results, the cross table"),
@@ -244,7 +263,7 @@ def leaderboard(request: HttpRequest, slug: str) -> dict[str, Any]:
         "title": spec.title,
         "ranked_by": ranked_by(slug),
         "score_higher_is_better": spec.higher_is_better,
-    } | paginate(request, rows, _row_json)
+    } | keyset_list(request, rows, ["rank", "pk"], _row_json)
 
 
 @api_view
@@ -252,9 +271,7 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
     found = Bot.objects.select_related("owner").filter(pk=pk).first()
     if found is None:
         raise NotFound(f"no bot {pk}")
-    versions = found.versions.order_by("number").only(
-        "number", "status", "created", "validated", "bot_id"
-    )
+    versions = newest_versions(found.versions.only(*VERSION_FIELDS))
     row = LeaderboardRow.objects.filter(bot=found).first()
     # newest first by the order they were stored (an index of the bot's seats): flat however
     # many matches the bot has; ?before=<match id> pages back, one more row says if there is
@@ -276,16 +293,11 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         "game": found.game,
         "language": found.language,
         "created": _when(found.created),
-        "active_version": next((v.number for v in versions if v.status == BotVersion.ACTIVE), None),
-        "versions": [
-            {
-                "number": v.number,
-                "status": v.status,
-                "created": _when(v.created),
-                "validated": _when(v.validated),
-            }
-            for v in versions
-        ],
+        "active_version": versions.active.number if versions.active is not None else None,
+        # the newest, and the active one whatever its age; all of them, a page at a time,
+        # at all_versions
+        "versions": [_version_json(v) for v in versions.listed],
+        "all_versions": request.build_absolute_uri(f"/api/bots/{found.pk}/versions/"),
         "leaderboard": None
         if row is None
         else {
@@ -315,11 +327,40 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         "older_matches": None
         if older is None
         else request.build_absolute_uri(f"/api/bots/{found.pk}/?before={older}"),
-        # kept as matches are stored (bots.aggregates): a page of rows, however many matches
-        "opponents": paginate(
-            request, aggregates.opponents_of(found.pk), _opponent_json, parameter="opponents"
+        # kept as matches are stored (bots.aggregates): a page of rows from where the last
+        # stopped (an index of the bot's rows by matches), however many opponents it met
+        "opponents": keyset_list(
+            request,
+            aggregates.opponents_of(found.pk),
+            aggregates.OPPONENT_ORDER,
+            _opponent_json,
+            prefix="opponents_",
         ),
     }
+
+
+VERSION_FIELDS = ("number", "status", "created", "validated", "bot_id")
+
+
+def _version_json(v: BotVersion) -> dict[str, Any]:
+    return {
+        "number": v.number,
+        "status": v.status,
+        "created": _when(v.created),
+        "validated": _when(v.validated),
+    }
+
+
+@api_view
+def bot_versions(request: HttpRequest, pk: int) -> dict[str, Any]:
+    """Every version of a bot, newest first, 50 a page from where the last page stopped."""
+    found = Bot.objects.filter(pk=pk).only("pk").first()
+    if found is None:
+        raise NotFound(f"no bot {pk}")
+    query = BotVersion.objects.filter(bot=found).only(*VERSION_FIELDS)
+    return {"bot": f"/api/bots/{found.pk}/"} | keyset_list(
+        request, query, VERSION_ORDER, _version_json
+    )
 
 
 def _opponent_json(row: OpponentResult) -> dict[str, Any]:
@@ -419,12 +460,25 @@ def tournament(request: HttpRequest, pk: int) -> dict[str, Any]:
     if not get_game(found.game).state_class.seed_is_public:
         # every match's seed comes from these: they would deal cards no one was shown
         settings = {k: v for k, v in settings.items() if k not in ("seed", "seeds")}
-    return _tournament_ref(found) | {
+    cross = cross_table(found) if progress["finished"] else None
+    try:
+        one_bot = chosen_bot(found, cross, request.GET.get("bot"))
+    except ValueError as bad:
+        raise BadRequest(str(bad)) from None
+    except LookupError as missing:
+        raise NotFound(str(missing)) from None
+    if cross is not None:
+        # the grid's columns are the first bots of the standings, as many as its rows
+        cross = {k: v for k, v in cross.items() if k != "columns"}
+    answer = _tournament_ref(found) | {
         "settings": settings,
         "progress": {k: progress[k] for k in ("jobs", "total", "percent", "finished")},
         "recent": recent,
-        "results": cross_table(found) if progress["finished"] else None,
+        "results": cross,
     }
+    if one_bot is not None:
+        answer["bot_results"] = one_bot
+    return answer
 
 
 def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
@@ -436,6 +490,7 @@ urlpatterns = [
     path("games/", games, name="api-games"),
     path("games/<slug:slug>/leaderboard/", leaderboard, name="api-leaderboard"),
     path("bots/<int:pk>/", bot, name="api-bot"),
+    path("bots/<int:pk>/versions/", bot_versions, name="api-bot-versions"),
     path("matches/<int:pk>/", match, name="api-match"),
     path("tournaments/", tournaments, name="api-tournaments"),
     path("tournaments/<int:pk>/", tournament, name="api-tournament"),

@@ -31,10 +31,19 @@ from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
 from bots import competition
-from bots.models import Bot, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
+from bots.models import (
+    Bot,
+    LeaderboardRow,
+    Match,
+    MatchJob,
+    MatchSeat,
+    Tournament,
+    TournamentResult,
+)
 from bots.ratings import format_of, ranked_rows, ranking_measure
 from cardsite import keyset
 from cardsite.written import number, when
+from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
 
 LEADERS_ON_HOME = 3
@@ -504,90 +513,126 @@ def _seats_of(match_ids: list[int]) -> dict[int, list[MatchSeat]]:
     return found
 
 
-def cross_table(tournament: Tournament) -> dict[str, Any]:
+#: how many of a tournament's best bots its cross table shows, as rows and as columns: a
+#: 100-bot round robin's 10,000 cells are no table to read (nor to send). Every bot is in
+#: the standings under it, and each bot's results against every other are its own view
+#: (``?bot=<id>``), which is what the author of a bot in such a tournament looks for.
+CROSS_TOP = 20
+
+
+def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
     """Results summed over the tournament's matches.
 
-    Games with opponents: rows and columns are the bots, and a cell holds the row bot's
-    points and the column bot's points over every match both played (at a Last Card table
-    each pair of players at the table counts). One-seat games (UTH): each bot's totals.
+    Every bot's totals (matches, points, mean, faults), best first: the standings. Games
+    with opponents add a grid of the ``top`` best: a cell holds the row bot's points and
+    the column bot's points over every match both played (at a Last Card table each pair
+    of players at the table counts). One-seat games (UTH) have the totals alone.
 
-    One query reads the tournament's seats as plain values (no model instance per seat),
-    and the sums are made here: a row per seat, the few numbers each needs."""
+    The sums are kept as matches are stored (``TournamentResult``, ``bots.aggregates``):
+    two queries read the bots' totals and the pairs among the best, whatever the number of
+    matches, and no more than ``top`` squared cells however many bots took part."""
     spec = get_game(tournament.game)
     higher_is_better = spec.higher_is_better
-    seats = (
-        MatchSeat.objects.filter(match__tournament=tournament, bot__isnull=False)
-        .order_by()
-        .values_list("match_id", "bot_id", "score", "fault_kind", "bot__name",
-                     "bot__owner__username")
-    )  # fmt: skip
-    by_match: dict[int, list[tuple[int, float]]] = {}
-    totals: dict[int, dict[str, Any]] = {}
-    labels: dict[int, str] = {}
-    for match_id, bot_id, score, fault, name, owner in seats:
-        by_match.setdefault(match_id, []).append((bot_id, score))
-        t = totals.setdefault(bot_id, {"matches": 0, "points": 0.0, "faults": 0})
-        t["matches"] += 1
-        t["points"] += score
-        t["faults"] += bool(fault)
-        labels[bot_id] = f"{owner}/{name}"
-    pairs: dict[tuple[int, int], list[float]] = {}
-    if not spec.plays_alone:
-        for table in by_match.values():
-            for a, mine in table:
-                for b, theirs in table:
-                    if a == b:  # a seat with itself, or two seats of one bot: not a meeting
-                        continue
-                    cell = pairs.setdefault((a, b), [0.0, 0.0, 0])
-                    cell[0] += mine
-                    cell[1] += theirs
-                    cell[2] += 1
-    order = sorted(
-        totals,
-        key=lambda pk: (
-            -totals[pk]["points"] if higher_is_better else totals[pk]["points"],
-            labels[pk],
-        ),
+    kept = TournamentResult.objects.filter(tournament=tournament)
+    totals = kept.filter(opponent=0).values_list(
+        "bot_id", "matches", "points_for", "faults", "bot__name", "bot__owner__username"
     )
     entries = [
         {
-            "id": pk,
-            "label": labels[pk],
-            "matches": int(totals[pk]["matches"]),
-            "points": float(totals[pk]["points"]),
-            "mean": totals[pk]["points"] / totals[pk]["matches"] if totals[pk]["matches"] else 0,
-            "faults": int(totals[pk]["faults"]),
+            "id": bot_id,
+            "label": f"{owner}/{name}",
+            "matches": int(matches),
+            "points": float(points),
+            "mean": points / matches if matches else 0,
+            "faults": int(faults),
         }
-        for pk in order
+        for bot_id, matches, points, faults, name, owner in totals
     ]
+    entries.sort(key=lambda e: (-e["points"] if higher_is_better else e["points"], e["label"]))
+    for place, entry in enumerate(entries, 1):
+        entry["place"] = place
     if spec.plays_alone:
         return {"kind": "totals", "bots": entries, "higher_is_better": higher_is_better}
-    grid = []
-    for row_pk, entry in zip(order, entries, strict=True):
-        cells = []
-        for col_pk in order:
-            found = pairs.get((row_pk, col_pk))
-            if row_pk == col_pk or found is None:
-                cells.append(None)
-                continue
-            mine, theirs, n = found
-            better = mine > theirs if higher_is_better else mine < theirs
-            worse = mine < theirs if higher_is_better else mine > theirs
-            cells.append(
-                {
-                    "for": mine,
-                    "against": theirs,
-                    "matches": int(n),
-                    "outcome": "won" if better else "lost" if worse else "even",
-                    "opponent": labels[col_pk],
-                }
-            )
-        grid.append({"bot": entry, "cells": cells})
+    columns = entries[:top]
+    shown = [e["id"] for e in columns]
+    pairs = {
+        (bot, opponent): (mine, theirs, n)
+        for bot, opponent, mine, theirs, n in kept.filter(
+            bot_id__in=shown, opponent__in=shown
+        ).values_list("bot_id", "opponent", "points_for", "points_against", "matches")
+    }
+    grid = [
+        {
+            "bot": row,
+            "cells": [
+                None
+                if row is col or (row["id"], col["id"]) not in pairs
+                else _cell(*pairs[row["id"], col["id"]], col["label"], higher_is_better)
+                for col in columns
+            ],
+        }
+        for row in columns
+    ]
     return {
         "kind": "pairs",
         "bots": entries,
+        "columns": columns,
         "grid": grid,
+        "more": len(entries) > len(columns),
         "higher_is_better": higher_is_better,
+    }
+
+
+def _cell(mine: float, theirs: float, n: int, opponent: str, higher: bool) -> dict[str, Any]:
+    better = mine > theirs if higher else mine < theirs
+    worse = mine < theirs if higher else mine > theirs
+    return {
+        "for": mine,
+        "against": theirs,
+        "matches": int(n),
+        "outcome": "won" if better else "lost" if worse else "even",
+        "opponent": opponent,
+    }
+
+
+def chosen_bot(
+    tournament: Tournament, cross: dict[str, Any] | None, value: str | None
+) -> dict[str, Any] | None:
+    """The row of the bot ``?bot=`` names, if any: ``ValueError`` for a value that is not a
+    bot's id, ``LookupError`` for a bot that did not play (or a tournament not finished)."""
+    if value is None:
+        return None
+    bot_id = untrusted.whole_number(value)
+    if bot_id is None:
+        raise ValueError(f"?bot={value[:40]!r} is not a bot's id (a number)")
+    if cross is None or cross["kind"] != "pairs":
+        raise LookupError("this tournament has no results against each opponent")
+    return bot_results(tournament, cross, bot_id)
+
+
+def bot_results(tournament: Tournament, cross: dict[str, Any], bot_id: int) -> dict[str, Any]:
+    """One bot's row of the whole cross table: its results against every other bot it met
+    in the tournament, in the order of the standings (one query, a row per opponent).
+    Raises ``LookupError`` for a bot that did not take part."""
+    entry = next((e for e in cross["bots"] if e["id"] == bot_id), None)
+    if entry is None:
+        raise LookupError(f"bot {bot_id} did not play in this tournament")
+    met = {
+        opponent: (mine, theirs, n)
+        for opponent, mine, theirs, n in TournamentResult.objects.filter(
+            tournament=tournament, bot_id=bot_id
+        )
+        .exclude(opponent=0)
+        .values_list("opponent", "points_for", "points_against", "matches")
+    }
+    higher = cross["higher_is_better"]
+    return {
+        "bot": entry,
+        "cells": [
+            {"opponent_id": e["id"], "place": e["place"]} | _cell(*met[e["id"]], e["label"], higher)
+            for e in cross["bots"]
+            if e["id"] in met
+        ],
     }
 
 
@@ -620,6 +665,37 @@ def cross_table_html(cross: dict[str, Any]) -> SafeString:
                 f'<td class="num">{bot["matches"]}</td><td class="num">{number(bot["points"])}</td>'
                 f'<td class="num">{bot["mean"]:.2f}</td><td class="num">{bot["faults"]}</td></tr>'
             )
+    return mark_safe("\n".join(rows))  # every label went through _e
+
+
+def standings_html(cross: dict[str, Any]) -> SafeString:
+    """Every bot of the tournament, best first, with a link to its row of the whole cross
+    table (``?bot=<id>``), made here in one pass with every label escaped."""
+    rows = []
+    for bot in cross["bots"]:
+        label = _e(bot["label"])
+        rows.append(
+            f'<tr><td class="num">{bot["place"]}</td>'
+            f'<th scope="row"><a href="/bots/{bot["id"]}/">{label}</a></th>'
+            f'<td class="num">{bot["matches"]}</td><td class="num">{number(bot["points"])}</td>'
+            f'<td class="num">{bot["mean"]:.2f}</td><td class="num">{bot["faults"]}</td>'
+            f'<td><a href="?bot={bot["id"]}#bot-results">against each</a></td></tr>'
+        )
+    return mark_safe("\n".join(rows))  # every label went through _e
+
+
+def bot_results_html(found: dict[str, Any]) -> SafeString:
+    """:func:`bot_results`' rows: each opponent (its place), the matches and both sides'
+    points, every label escaped."""
+    rows = []
+    for cell in found["cells"]:
+        rows.append(
+            f'<tr><td class="num">{cell["place"]}</td>'
+            f'<th scope="row"><a href="/bots/{cell["opponent_id"]}/">{_e(cell["opponent"])}</a>'
+            f'</th><td class="num">{cell["matches"]}</td>'
+            f'<td class="num {cell["outcome"]}">{number(cell["for"])}&ndash;'
+            f"{number(cell['against'])}</td><td>{cell['outcome']}</td></tr>"
+        )
     return mark_safe("\n".join(rows))  # every label went through _e
 
 
@@ -733,6 +809,13 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     except keyset.BadCursor as bad:
         return bad_request(bad)
     progress = tournament_progress(found, recent=False)
+    cross = cross_table(found) if progress["finished"] else None
+    try:
+        one_bot = chosen_bot(found, cross, request.GET.get("bot"))
+    except ValueError as bad:
+        return bad_request(bad)
+    except LookupError as missing:
+        raise Http404(str(missing)) from None
     tc = found.settings.get("time_control") or {}
     return render(
         request,
@@ -752,8 +835,12 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
                 "time per call": f"{tc['move']:g} s" if "move" in tc else None,
                 "time bank": f"{tc['bank']:g} s" if "bank" in tc else None,
             },
-            "cross": (cross := cross_table(found) if progress["finished"] else None),
+            "cross": cross,
             "cross_rows": cross_table_html(cross) if cross else "",
+            "standings": standings_html(cross) if cross and cross.get("more") else "",
+            "top": CROSS_TOP,
+            "one_bot": one_bot,
+            "one_bot_rows": bot_results_html(one_bot) if one_bot else "",
             "live": live_updates(),
         },
     )

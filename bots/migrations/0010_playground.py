@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("bots", "0008_fill_opponent_results"),
+        ("bots", "0009_tournament_index_and_results"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

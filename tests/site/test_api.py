@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from bots.models import Bot, LeaderboardRow, Match, MatchSeat
 from games.api import PAGE_SIZE
@@ -51,7 +53,7 @@ def test_it_describes_the_games(client):
 
 def test_it_serves_a_leaderboard_from_real_matches(client, rps_tournament):
     body = client.get("/api/games/rps-poker/leaderboard/").json()
-    assert body["game"] == "rps-poker" and body["count"] == 3
+    assert body["game"] == "rps-poker" and body["next"] is None and "count" not in body
     ranks = [r["rank"] for r in body["results"]]
     assert ranks == [1, 2, 3]
     first = body["results"][0]
@@ -66,23 +68,59 @@ def test_it_serves_a_leaderboard_from_real_matches(client, rps_tournament):
     assert totals == dict(zip(("for", "against"), row.head_to_head[opponent], strict=True))
 
 
-def test_it_pages_long_lists(client, db):
+@pytest.mark.parametrize("tie_every", [1, 4])
+def test_it_pages_a_leaderboard_by_rank_from_where_the_last_page_stopped(client, db, tie_every):
+    """Every bot once, in rank order, ties (forged: several rows of one rank) in a stable
+    order; back from the second page is the first; no count and no page numbers."""
     owner = users("erin")[0]
-    for n in range(PAGE_SIZE + 3):
+    for n in range(2 * PAGE_SIZE + 3):
         bot = Bot.objects.create(owner=owner, game="uth", name=f"b{n:03d}", language="python")
-        LeaderboardRow.objects.create(bot=bot, game="uth", rank=n + 1, mu=25, sigma=8,
-                                      conservative=1, score={"score": -n})  # fmt: skip
+        LeaderboardRow.objects.create(bot=bot, game="uth", rank=n // tie_every + 1, mu=25,
+                                      sigma=8, conservative=1, score={"score": -n})  # fmt: skip
+    expected = list(
+        LeaderboardRow.objects.filter(game="uth").order_by("rank", "pk").values_list("bot_id")
+    )
+    expected = [pk for (pk,) in expected]
     first = client.get("/api/games/uth/leaderboard/").json()
-    assert first["count"] == PAGE_SIZE + 3 and first["pages"] == 2
-    assert len(first["results"]) == PAGE_SIZE and first["previous"] is None
-    assert first["next"] == "http://testserver/api/games/uth/leaderboard/?page=2"
-    second = client.get("/api/games/uth/leaderboard/?page=2").json()
-    assert [r["rank"] for r in second["results"]] == [PAGE_SIZE + 1, PAGE_SIZE + 2, PAGE_SIZE + 3]
-    assert second["next"] is None
-    assert second["previous"] == "http://testserver/api/games/uth/leaderboard/?page=1"
-    beyond = client.get("/api/games/uth/leaderboard/?page=3")
-    assert beyond.status_code == 404 and "no page '3'" in beyond.json()["error"]
-    assert client.get("/api/games/uth/leaderboard/?page=x").status_code == 404
+    assert "count" not in first and "pages" not in first and first["previous"] is None
+    assert first["next"].startswith("http://testserver/api/games/uth/leaderboard/?after=")
+    seen, body = [], first
+    while True:
+        seen += [r["bot"]["id"] for r in body["results"]]
+        if body["next"] is None:
+            break
+        body = client.get(body["next"]).json()
+    assert seen == expected  # none repeated, none missing
+    second = client.get(first["next"]).json()
+    assert [r["bot"]["id"] for r in second["results"]] == expected[PAGE_SIZE : 2 * PAGE_SIZE]
+    assert client.get(second["previous"]).json()["results"] == first["results"]
+
+
+def test_a_leaderboard_page_asks_as_many_queries_at_a_thousand_bots_as_at_sixty(client, db):
+    owner = users("erin")[0]
+    counts = []
+    for start, end in ((0, 60), (60, 1000)):
+        bots = Bot.objects.bulk_create(
+            Bot(owner=owner, game="uth", name=f"b{n:04d}", language="python")
+            for n in range(start, end)
+        )
+        LeaderboardRow.objects.bulk_create(
+            LeaderboardRow(bot=bot, game="uth", rank=n + 1, mu=25, sigma=8, conservative=1)
+            for n, bot in zip(range(start, end), bots, strict=True)
+        )
+        first = client.get("/api/games/uth/leaderboard/").json()
+        with CaptureQueriesContext(connection) as seen:
+            assert client.get(first["next"]).status_code == 200
+        counts.append(len(seen))
+    assert counts[0] == counts[1]
+
+
+@pytest.mark.parametrize("value", ["abc", "-1_2", "1", "1_2_3", "\u00b2_1", "9" * 19 + "_1"])
+@pytest.mark.parametrize("side", ["after", "before"])
+def test_a_forged_leaderboard_position_is_a_clear_400(client, db, side, value):
+    response = client.get("/api/games/uth/leaderboard/", {side: value})
+    assert response.status_code == 400
+    assert "is not a position in this list" in response.json()["error"]
 
 
 def test_it_describes_a_bot_with_its_versions_rating_and_matches(client, rps_tournament):

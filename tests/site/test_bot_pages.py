@@ -782,22 +782,44 @@ def test_the_bot_page_pages_back_through_older_matches_and_opponents(anonymous, 
         make_active(carol, f"c{k}", bot_code()) for k in range(OPPONENTS_PER_PAGE)
     ]  # fmt: skip
     seed_matches([versions[0].bot, *(v.bot for v in extra)], [versions[0], *extra], 50, start=99)
-    first = page(anonymous.get(f"/bots/{versions[0].bot_id}/"))
-    second = page(anonymous.get(f"/bots/{versions[0].bot_id}/?opponents=2"))
-    row = r'<tr>\s*<th scope="row"><a href="/bots/'
-    listed = [
-        len(re.findall(row, html.split('id="recent-title"')[0].split('id="opponents-title"')[1]))
-        for html in (first, second)
-    ]
-    assert listed == [OPPONENTS_PER_PAGE, 2]
-    data = anonymous.get(f"/api/bots/{versions[0].bot_id}/").json()["opponents"]
-    assert (data["count"], data["pages"], len(data["results"])) == (52, 2, 50)
-    assert data["results"][0]["matches"] >= data["results"][-1]["matches"]
-    rest = anonymous.get(data["next"]).json()["opponents"]["results"]
-    assert len(rest) == 2 and {r["player"] for r in rest}.isdisjoint(
-        r["player"] for r in data["results"]
+    bot_id = versions[0].bot_id
+    expected = list(
+        OpponentResult.objects.filter(bot_id=bot_id)
+        .order_by("-matches", "pk")
+        .values_list("opponent_id", flat=True)
     )
-    assert 'href="?opponents=2#opponents-title"' in first
+    first = page(anonymous.get(f"/bots/{bot_id}/"))
+    after = re.search(r'href="\?opponents_after=(\d+_\d+)#opponents-title" rel="next"', first)
+    assert after is not None
+    second = page(anonymous.get(f"/bots/{bot_id}/", {"opponents_after": after[1]}))
+
+    def opponents_on(html: str) -> list[int]:
+        section = html.split('id="recent-title"')[0].split('id="opponents-title"')[1]
+        return [
+            int(pk) for pk in re.findall(r'<tr>\s*<th scope="row"><a href="/bots/(\d+)/', section)
+        ]
+
+    assert opponents_on(first) + opponents_on(second) == expected  # none twice, none missing
+    assert len(opponents_on(second)) == 2
+    back = re.search(r'href="\?opponents_before=(\d+_\d+)#opponents-title" rel="prev"', second)
+    assert back is not None
+    assert opponents_on(page(anonymous.get(f"/bots/{bot_id}/?opponents_before={back[1]}"))) == (
+        opponents_on(first)
+    )
+    data = anonymous.get(f"/api/bots/{bot_id}/").json()["opponents"]
+    assert "count" not in data and len(data["results"]) == 50 and data["previous"] is None
+    assert data["results"][0]["matches"] >= data["results"][-1]["matches"]
+    rest = anonymous.get(data["next"]).json()["opponents"]
+    assert [r["opponent"]["id"] for r in data["results"] + rest["results"]] == expected
+    assert rest["next"] is None and "opponents_before=" in rest["previous"]
+    for forged in ("2", "x_1", "\u00b2_1", "1_2_3"):
+        for side in ("opponents_after", "opponents_before"):
+            response = anonymous.get(f"/bots/{bot_id}/", {side: forged})
+            assert response.status_code == 400
+            assert "is not a position in this list" in response.content.decode()
+            response = anonymous.get(f"/api/bots/{bot_id}/", {side: forged})
+            assert response.status_code == 400
+            assert response.json()["error"].startswith("opponents: ")
 
 
 def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, alice):
@@ -817,5 +839,9 @@ def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, a
     assert loaded <= CHART_POINTS + CHART_TABLE_ROWS + 1
     assert rating_chart(history) == rating_chart(whole)
     assert len(history.rows) == loaded  # drawing it read nothing more
+    # the table's rows carry their times, the chart's others need none
+    latest = range(len(whole) - CHART_TABLE_ROWS, len(whole))
+    assert [history[n].created for n in latest] == [whole[n].created for n in latest]
+    assert history.rows[1].created is None and history.rows[1].mu == whole[0].mu
     html = page(anonymous.get(f"/bots/{version.bot_id}/"))
     assert "the latest 100 of 3000 updates" in html
