@@ -27,12 +27,13 @@ Each run measures, in turn, so that the machine's load falls on all alike:
   two runs always waiting (a new one submitted as soon as fewer than two are queued):
   tournament matches per minute and playground runs finished per minute, and the ratio of
   the tournament's pace with runs to its pace alone. A window starts once the worker has
-  stored its first match, so its own start-up is left out.
+  stored its first match, so its own start-up is left out; its worker runs with ``--poll 0.2``
+  whatever ``--poll`` says (an idle moment is rare there).
 
 The person's limits are raised for the bench (``PLAYGROUND_RUNS_PER_HOUR``,
-``PLAYGROUND_MAX_OPEN``: settings read from the environment, set in this process's
-environment, which the worker inherits); nothing outside the temporary folder is touched.
-The bench prints the command, every run, then min, median and max per figure, and the
+``PLAYGROUND_MAX_OPEN``: settings read from the environment, set in the environment of this
+process, which queues the runs, and of its workers); nothing outside the temporary folder is
+touched. The bench prints the command, every run, then min, median and max per figure, and the
 machine's load average at the start and the end (the machine may be shared). Workers and
 PostgreSQL are stopped at the end, on an error or Ctrl-C too.
 """
