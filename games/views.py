@@ -35,6 +35,7 @@ from bots.models import Bot, LeaderboardRow, Match, MatchJob, MatchSeat, Tournam
 from bots.ratings import format_of, ranked_rows, ranking_measure
 from cardsite import keyset
 from cardsite.written import number, when
+from games import people_views
 from games.registry import GameSpec, game_slugs, get_game
 
 LEADERS_ON_HOME = 3
@@ -396,6 +397,12 @@ def count_upto(query: Any, limit: int) -> int:
 
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     spec = game_or_404(slug)
+    try:  # ?show=people|both: games.people_views; bots (the default) below
+        show = people_views.shown(request, slug)
+    except people_views.BadShow as bad:
+        return bad_request(bad)
+    if show != "bots":
+        return people_views.leaderboard(request, spec, show)
     try:
         window = leaderboard_page(slug, request.GET.get("after"), request.GET.get("before"))
     except keyset.BadCursor as bad:
@@ -415,6 +422,8 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "measure": fmt.score_label if fmt is not None else "",
             "retired": retired,
             "retired_more": retired > RETIRED_COUNTED,
+            "people_shown": people_views.game_rates_people(slug),
+            "show": "bots",
         },
     )
 
