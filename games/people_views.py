@@ -117,9 +117,7 @@ class Board:
     first: bool
 
 
-def people_page(
-    slug: str, after: str | None, before: str | None, size: int | None = None
-) -> Board:
+def people_page(slug: str, after: str | None, before: str | None, size: int | None = None) -> Board:
     """A page of the game's people by rank (stored on their rows, as the bots' is): one
     query. Raises ``keyset.BadCursor``."""
     size = size or BOARD_PAGE
@@ -134,9 +132,7 @@ def _ahead(entry: tuple[float, int]) -> tuple[float, int]:
     return (-round(entry[0], 9), entry[1])
 
 
-def both_page(
-    slug: str, after: str | None, before: str | None, size: int | None = None
-) -> Board:
+def both_page(slug: str, after: str | None, before: str | None, size: int | None = None) -> Board:
     """A page of one ranking of the game's bots and people, by conservative rating.
 
     A position in it is a pair ``bots_people``: the ranks of the last bot and the last person
