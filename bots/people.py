@@ -81,9 +81,13 @@ def outcome(mine: float, others: Sequence[float], sign: int) -> str:
 
 
 def lock_people(game: str) -> PeopleLedger:
-    """The game's people ledger, locked until the transaction ends."""
-    PeopleLedger.objects.get_or_create(game=game)
-    return PeopleLedger.objects.select_for_update().get(game=game)
+    """The game's people ledger, locked until the transaction ends (one query, but for the
+    game's first rated match, which makes it)."""
+    found = PeopleLedger.objects.select_for_update().filter(game=game).first()
+    if found is None:
+        PeopleLedger.objects.get_or_create(game=game)
+        found = PeopleLedger.objects.select_for_update().get(game=game)
+    return found
 
 
 def _bot_strengths(

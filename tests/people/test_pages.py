@@ -16,8 +16,16 @@ from bots.models import LeaderboardRow
 from bots.people import rerank
 from bots.ratings import conservative
 from games import people_views
+from games.live import tables
 from games.models import PersonRating
-from tests.people.helpers import GAME, house_builtin, make_user, ranked_bot, rated_match
+from tests.people.helpers import (
+    GAME,
+    house_builtin,
+    make_user,
+    play_table,
+    ranked_bot,
+    rated_match,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -173,9 +181,6 @@ def test_a_forged_show_is_a_clear_400():
 
 
 def test_signed_in_people_are_linked_to_their_profile_where_their_seat_is_shown():
-    from games.live import tables
-    from tests.people.helpers import play_table
-
     ann = make_user("ann")
     table = tables.create_table(GAME, tables.Person(ann), ["me", "builtin:strong"])
     link = play_table(table)

@@ -7,9 +7,12 @@ import pytest
 
 from bots.models import LeaderboardRow, Rating, RatingHistory
 from bots.people import outcome
+from bots.playing import Entry, play
 from bots.ratings import MODEL
 from games.live import tables
+from games.live.host import Finish
 from games.models import PersonRating, PersonRatingHistory, Table
+from games.registry import get_game
 from tests.people.helpers import GAME, house_builtin, make_user, play_table, ranked_bot, scores_of
 
 pytestmark = pytest.mark.django_db
@@ -122,3 +125,22 @@ def test_two_rated_tables_count_one_after_the_other():
 )  # fmt: skip
 def test_how_a_match_went_follows_the_game_s_direction(mine, others, sign, how):
     assert outcome(mine, others, sign) == how
+
+
+def test_rating_a_table_adds_a_bounded_number_of_queries_to_storing_it(
+    django_assert_max_num_queries,
+):
+    """Storing an unrated table takes 6 queries (tests/live/test_table_pages.py); rating a
+    returning person against a bot adds: a savepoint, the game's lock, the person's row, the
+    bot's strength, the new rating, the history row, the ranking read (and a rank that
+    changed)."""
+    ann = make_user("ann")
+    house_builtin("strong", mu=26.0, sigma=2.0)
+    play_table(tables.create_table(GAME, tables.Person(ann), ["me", "builtin:strong"]), 1)
+    table = tables.create_table(GAME, tables.Person(ann), ["me", "builtin:strong"])
+    _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
+    entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="strong")]
+    played = play(get_game(GAME), entries, seed=2)
+    with django_assert_max_num_queries(6 + 9):
+        tables.store_finish(facts, Finish(played))
+    assert PersonRating.objects.get(user=ann).matches == 2
