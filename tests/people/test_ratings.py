@@ -3,9 +3,11 @@ tables are not rated."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bots.models import LeaderboardRow, Rating, RatingHistory
+from bots.models import LeaderboardRow, Match, Rating, RatingHistory
 from bots.people import outcome
 from bots.playing import Entry, play
 from bots.ratings import MODEL
@@ -144,3 +146,21 @@ def test_rating_a_table_adds_a_bounded_number_of_queries_to_storing_it(
     with django_assert_max_num_queries(6 + 9):
         tables.store_finish(facts, Finish(played))
     assert PersonRating.objects.get(user=ann).matches == 2
+
+
+def test_a_person_who_faulted_has_lost_as_the_game_scores_it():
+    """The person's seat faults (here played by a program that exits at once, as a person
+    who left would be faulted): the game scores the fault, and the rating follows it."""
+    ann = make_user("ann")
+    table = tables.create_table(GAME, tables.Person(ann), ["me", "builtin:strong"])
+    _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
+    code = (Path(__file__).resolve().parents[1] / "sandbox" / "bots" / "exits.py").read_text()
+    entries = [Entry(name="ann", code=code, filename="exits.py"),
+               Entry(name="b", builtin="strong")]  # fmt: skip
+    link = tables.store_finish(facts, Finish(play(get_game(GAME), entries, seed=7)))
+    seats = list(Match.objects.get(pk=link["match"]).participants.order_by("seat"))
+    assert seats[0].fault_kind and seats[0].score < seats[1].score
+    rating = PersonRating.objects.get(user=ann)
+    assert (rating.losses, rating.wins, rating.draws) == (1, 0, 0)
+    assert rating.mu < MODEL.mu
+    assert PersonRatingHistory.objects.get(rating=rating).outcome == "lost"
