@@ -48,7 +48,6 @@ from cardsite import keyset
 from cardsite.written import number, when
 from games.engine import untrusted
 from games.registry import get_game
-from games.views import bad_request
 
 #: a request may be this much larger than the code limit (form fields, multipart framing)
 REQUEST_OVERHEAD = 64 * 1024
@@ -840,7 +839,7 @@ def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
             before=request.GET.get("before"),
         )
     except keyset.BadCursor as bad:
-        return bad_request(bad)
+        return keyset.bad_request(bad)
     return render(
         request,
         "bots/versions.html",
@@ -879,7 +878,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
             bot, request.GET.get("opponents_after"), request.GET.get("opponents_before")
         )
     except keyset.BadCursor as bad:
-        return bad_request(bad)
+        return keyset.bad_request(bad)
     history = page_history(bot)
     before = before_match(request)
     # one more than shown says whether there are older ones

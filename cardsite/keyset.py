@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.http import HttpResponse, HttpResponseBadRequest
 
 from games.engine.untrusted import whole_number
 
@@ -105,3 +106,10 @@ def _value(item: Any, name: str) -> Any:
     if isinstance(item, dict):
         return item["id" if name == "pk" and "pk" not in item else name]
     return getattr(item, name)
+
+
+def bad_request(reason: Exception) -> HttpResponse:
+    """A 400 that says what was wrong with the address (a forged page position)."""
+    return HttpResponseBadRequest(
+        f"Bad request: {reason}.\n", content_type="text/plain; charset=utf-8"
+    )

@@ -31,5 +31,6 @@ urlpatterns = [
     path("api/", include("games.api")),
     path("solver/", include("games.explorer")),
     path("", include("games.live.urls")),
+    path("", include("games.people_views")),
     path("admin/", admin.site.urls),
 ]

@@ -36,6 +36,7 @@ from bots.models import (
 from bots.ratings import ranked_by, ranked_rows, ranking_measure
 from bots.views import VERSION_ORDER, newest_versions
 from cardsite import keyset
+from games import people_views
 from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
 from games.views import (
@@ -257,6 +258,13 @@ def _row_json(row: LeaderboardRow) -> dict[str, Any]:
 @api_view
 def leaderboard(request: HttpRequest, slug: str) -> dict[str, Any]:
     spec = _game(slug)
+    try:  # ?show=people|both: games.people_views; bots (the default) below
+        show = people_views.shown(request, slug)
+        if show != "bots":
+            found = people_views.board_json(request, slug, show)
+            return {"game": spec.slug, "title": spec.title} | found
+    except (people_views.BadShow, keyset.BadCursor) as bad:
+        raise BadRequest(str(bad)) from None
     rows = ranked_rows(slug)
     return {
         "game": spec.slug,

@@ -48,6 +48,9 @@ class Table(models.Model):
     error = models.TextField(blank=True)
     #: the table this one was a rematch of ("play again")
     previous = models.ForeignKey("self", models.SET_NULL, null=True, blank=True)
+    #: its match moves the ratings of the signed-in people at it (bots.people): chosen when
+    #: the table is opened, on by default; a table with a guest at it is never rated
+    rated = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["-created"]
@@ -191,3 +194,74 @@ class SolveJob(models.Model):
 
     def __str__(self) -> str:
         return f"solve {self.digest} ({self.key}, {self.status})"
+
+
+class PersonRating(models.Model):
+    """A signed-in person's openskill rating in one game, from their rated table matches
+    (``bots.people``), on the bots' scale; with their results and their rank among people.
+
+    ``rank`` is 1, 2, ... by the conservative rating (mu - 3 sigma), kept by every rated
+    match of the game (``bots.people.rerank``), so a leaderboard of people is paged by rank
+    like the bots' is."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, models.CASCADE, related_name="person_ratings"
+    )
+    game = models.SlugField(max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    conservative = models.FloatField()
+    rank = models.PositiveIntegerField(default=0)
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="one_rating_per_person_game")
+        ]
+        indexes = [models.Index(fields=["game", "rank"], name="people_board_order")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.game}: {self.mu:.2f} +/- {self.sigma:.2f}"
+
+
+class PersonRatingHistory(models.Model):
+    """One rated match of a person: their rating before and after it (the profile's chart)
+    and how it went for them."""
+
+    WON, DREW, LOST = "won", "drew", "lost"
+
+    rating = models.ForeignKey(PersonRating, models.CASCADE, related_name="history")
+    match = models.ForeignKey("bots.Match", models.CASCADE, related_name="+")
+    #: its place in the person's history of the game (1 for the first): the chart reads its
+    #: points by place, and the recent matches are paged by it
+    number = models.PositiveIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    outcome = models.CharField(max_length=4)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["rating", "number"], name="one_update_per_place"),
+            models.UniqueConstraint(fields=["rating", "match"], name="one_update_per_match"),
+        ]
+        verbose_name_plural = "person rating history"
+
+    def __str__(self) -> str:
+        return f"{self.rating_id} #{self.number}: {self.mu_before:.2f} -> {self.mu:.2f}"
+
+
+class PeopleLedger(models.Model):
+    """Per game: locked by every rated table match while it rates and re-ranks the game's
+    people, so that two at once do not rank from what the other is changing."""
+
+    game = models.SlugField(max_length=40, primary_key=True)
+
+    def __str__(self) -> str:
+        return f"people of {self.game}"

@@ -21,7 +21,6 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseBadRequest,
     JsonResponse,
 )
 from django.shortcuts import get_object_or_404, render
@@ -43,6 +42,7 @@ from bots.models import (
 from bots.ratings import format_of, ranked_rows, ranking_measure
 from cardsite import keyset
 from cardsite.written import number, when
+from games import people_views
 from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
 
@@ -405,10 +405,16 @@ def count_upto(query: Any, limit: int) -> int:
 
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     spec = game_or_404(slug)
+    try:  # ?show=people|both: games.people_views; bots (the default) below
+        show = people_views.shown(request, slug)
+    except people_views.BadShow as bad:
+        return keyset.bad_request(bad)
+    if show != "bots":
+        return people_views.leaderboard(request, spec, show)
     try:
         window = leaderboard_page(slug, request.GET.get("after"), request.GET.get("before"))
     except keyset.BadCursor as bad:
-        return bad_request(bad)
+        return keyset.bad_request(bad)
     fmt = format_of(slug)
     retired = count_upto(LeaderboardRow.objects.filter(game=slug, rank=0), RETIRED_COUNTED)
     return render(
@@ -424,14 +430,9 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "measure": fmt.score_label if fmt is not None else "",
             "retired": retired,
             "retired_more": retired > RETIRED_COUNTED,
+            "people_shown": people_views.game_rates_people(slug),
+            "show": "bots",
         },
-    )
-
-
-def bad_request(reason: Exception) -> HttpResponse:
-    """A 400 that says what was wrong with the address (a forged page position)."""
-    return HttpResponseBadRequest(
-        f"Bad request: {reason}.\n", content_type="text/plain; charset=utf-8"
     )
 
 
@@ -770,7 +771,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     try:
         page, game_filter = tournaments_page(request)
     except keyset.BadCursor as bad:
-        return bad_request(bad)
+        return keyset.bad_request(bad)
     counts: dict[int, dict[str, int]] = {
         t.pk: dict.fromkeys(("queued", "running", "done", "failed"), 0) for t in page.items
     }
@@ -807,13 +808,13 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         results = results_page(found, request)
     except keyset.BadCursor as bad:
-        return bad_request(bad)
+        return keyset.bad_request(bad)
     progress = tournament_progress(found, recent=False)
     cross = cross_table(found) if progress["finished"] else None
     try:
         one_bot = chosen_bot(found, cross, request.GET.get("bot"))
     except ValueError as bad:
-        return bad_request(bad)
+        return keyset.bad_request(bad)
     except LookupError as missing:
         raise Http404(str(missing)) from None
     tc = found.settings.get("time_control") or {}

@@ -41,6 +41,7 @@ LAYER_NAMES = {ENGINE: "engine", PLATFORM: "platform", WEB: "web"}
 WEB_MODULES = (
     "cardsite",
     "games.views",
+    "games.people_views",
     "games.api",
     "games.matchpages",
     "games.explorer",

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from bots import aggregates
+from bots import aggregates, people
 from bots.models import BotVersion, Match, MatchSeat
 from bots.playing import Entry
 from games.engine import untrusted
@@ -98,8 +98,11 @@ def create_table(
     turn_timer: float = 30.0,
     config: dict[str, Any] | None = None,
     previous: Table | None = None,
+    rated: bool = True,
 ) -> Table:
-    """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES)."""
+    """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES). ``rated``: its
+    match moves the ratings of the signed-in people at it (``bots.people``; a guest's table
+    never does)."""
     try:
         spec = get_game(game)
     except KeyError:
@@ -126,6 +129,7 @@ def create_table(
         turn_timer=turn_timer,
         created_by=person.user,
         previous=previous,
+        rated=rated and person.user is not None,
     )
     for n, choice in enumerate(seats):
         TableSeat.objects.create(table=table, seat=n, **_seat(game, choice, person))
@@ -280,6 +284,8 @@ class TableFacts:
     game: str
     seed: int
     seats: tuple[SeatFacts, ...]
+    #: the table was opened rated (whether its match is rated is decided at its end)
+    rated: bool = False
 
 
 def facts_of(table: Table) -> TableFacts:
@@ -293,7 +299,7 @@ def facts_of(table: Table) -> TableFacts:
         )
         for seat in seats_of(table)
     )
-    return TableFacts(table.pk, table.game, table.seed, seats)
+    return TableFacts(table.pk, table.game, table.seed, seats, table.rated)
 
 
 def claim_and_plan(table: Table, host_channel: str) -> tuple[list[SeatPlan], TableFacts] | None:
@@ -378,8 +384,9 @@ def write_steps(writes: list[StepWrite]) -> None:
 
 @transaction.atomic
 def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
-    """The match of a finished table, stored like a tournament's (unrated), so that it gets a
-    replay page; returns what the players are told (its link)."""
+    """The match of a finished table, stored like a tournament's, so that it gets a replay
+    page, and rated for its people in the same transaction when it is rated (``bots.people``;
+    no bot's rating moves); returns what the players are told (its link)."""
     if finish.played is None:
         Table.objects.filter(pk=facts.table_id).update(
             state=Table.ABANDONED, finished=timezone.now(), error=untrusted.clean_text(finish.error)
@@ -392,8 +399,8 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
         record=untrusted.storable(outcome.record),
         duration_s=finish.played.duration_s,
         worker="table",
-        # friendly games move no rating: ratings come from match jobs alone (a table's match
-        # has none), and ``rated`` says there is nothing left to do for this one
+        # no bot's rating moves at a table (bots are rated from match jobs alone; people are
+        # rated below, now): ``rated`` says there is nothing left to do for this one
         rated=True,
     )
     rows = [
@@ -414,6 +421,12 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
     ]
     MatchSeat.objects.bulk_create(rows)
     aggregates.record(match, rows)
+    results = [
+        people.TableSeatResult(seat.user_id, seat.bot_id, seat.builtin, row.score)
+        for seat, row in zip(facts.seats, rows, strict=True)
+    ]
+    if people.is_rated(facts.game, facts.rated, results):
+        people.rate_table(facts.game, match.pk, results)
     Table.objects.filter(pk=facts.table_id).update(
         state=Table.FINISHED, finished=timezone.now(), match=match
     )

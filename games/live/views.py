@@ -111,6 +111,14 @@ class TableForm(forms.Form):
         label="Turn timer",
         help_text="Seconds each person has to act; then the safe default is played for them.",
     )
+    rated = forms.BooleanField(
+        label="Rated",
+        required=False,
+        help_text=(
+            "The match moves the ratings of the signed-in people at the table (never a "
+            "bot's). A table with a guest at it is not rated."
+        ),
+    )
 
     def __init__(self, spec: GameSpec, versions: list[BotVersion], *args: Any, **kw: Any):
         super().__init__(*args, **kw)
@@ -147,7 +155,7 @@ class TableForm(forms.Form):
 
     @property
     def setting_fields(self) -> list[forms.BoundField]:
-        names = ["turn_timer", *(option.name for option in table_options(self.spec))]
+        names = ["turn_timer", *(option.name for option in table_options(self.spec)), "rated"]
         return [self[name] for name in names if name in self.fields]
 
     def seats(self) -> list[str]:
@@ -161,7 +169,11 @@ class TableForm(forms.Form):
 
 
 def initial_form(spec: GameSpec, versions: list[BotVersion]) -> TableForm:
-    initial: dict[str, Any] = {"players": spec.state_class.max_seats, "turn_timer": 30.0}
+    initial: dict[str, Any] = {
+        "players": spec.state_class.max_seats,
+        "turn_timer": 30.0,
+        "rated": True,
+    }
     for n in range(spec.state_class.max_seats):
         initial[f"seat_{n}"] = "me" if n == 0 else f"builtin:{strongest(spec)}"
     initial |= {option.name: option.default for option in table_options(spec)}
@@ -215,6 +227,7 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
                     form.seats(),
                     turn_timer=form.cleaned_data["turn_timer"],
                     config=form.config(),
+                    rated=form.cleaned_data["rated"],
                 )
             except tables.TableError as exc:
                 form.add_error(None, str(exc))
@@ -335,6 +348,7 @@ def _config_text(table: Table) -> str:
     spec = get_game(table.game)
     if spec.table is not None:
         parts += spec.table().describe(table.config or {})
+    parts.append("rated" if table.rated else "unrated")
     return ", ".join(parts)
 
 
@@ -381,6 +395,7 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
             turn_timer=table.turn_timer,
             config=table.config or None,
             previous=table,
+            rated=table.rated,
         )
     except tables.TableError as exc:
         messages.error(request, f"No rematch: {exc}.")

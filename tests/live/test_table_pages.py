@@ -293,7 +293,10 @@ def test_a_finished_table_is_stored_with_who_sat_where_from_the_facts_kept_at_it
 ):
     ann, alice = make_user("ann"), make_user("alice")
     bot = version(alice, "rps-poker", "drafter")
-    table = tables.create_table("rps-poker", tables.Person(ann), ["me", f"bot:{bot.pk}"])
+    # unrated: what rating adds is counted in tests/people
+    table = tables.create_table(
+        "rps-poker", tables.Person(ann), ["me", f"bot:{bot.pk}"], rated=False
+    )
     loaded = tables.load(pk=table.pk)
     plans, facts = tables.claim_and_plan(loaded, "host-channel")
     assert [plan.kind for plan in plans] == ["human", "bot"]

@@ -1,0 +1,216 @@
+"""People on the ladder: a signed-in person's rating per game from their rated table matches.
+
+The same openskill model and scale as the bots (:data:`bots.ratings.MODEL`, ranked by
+:func:`bots.ratings.conservative`), so a person and a bot can be read side by side. The rules
+(docs/people.md):
+
+- a table's match is rated when the table was opened rated (the default), its game ranks by
+  rating (players meet each other, not a dealer alone), and every person at it is signed in:
+  a guest at the table makes it a friendly game for everyone;
+- people move; bots do not. A bot is rated by its round robins only, so nobody can farm or
+  sink a bot's rating at tables, but its current rating is the strength the person is rated
+  against: an uploaded bot's own rating, a built-in's that of the built-in bot of that name
+  the site entered into the ladder (``manage.py seed_builtins``) while it is ranked, else
+  the model's starting rating;
+- the game's scores decide (a person who left or timed out has lost as the game scores a
+  fault);
+- rated in the transaction that stores the match, holding the game's :class:`PeopleLedger`
+  and the people's rating rows: two tables of one person that end at once both count, one
+  after the other, and the game's people are ranked again before the lock is let go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from bots.management.commands.seed_builtins import HOUSE
+from bots.models import LeaderboardRow, Rating
+from bots.ratings import MODEL, conservative, format_of
+from games.models import PeopleLedger, PersonRating, PersonRatingHistory
+from games.registry import get_game
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeatResult:
+    """A seat of a finished table as rating sees it: a signed-in person (``user_id``), an
+    uploaded bot (``bot_id``), a built-in bot (``builtin``), or none of them (a guest)."""
+
+    user_id: int | None
+    bot_id: int | None
+    builtin: str
+    score: float
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None and self.bot_id is None and not self.builtin
+
+
+def game_rates_people(game: str) -> bool:
+    """Whether people can be rated in ``game`` at all: its players meet each other (a game
+    played alone against a dealer ranks its bots by their score on the same deals, and a
+    person at a table has nobody to be compared with)."""
+    spec = get_game(game)
+    fmt = format_of(game)
+    return not spec.plays_alone and (fmt is None or fmt.ranked_by_rating)
+
+
+def is_rated(game: str, table_rated: bool, seats: Sequence[TableSeatResult]) -> bool:
+    """Whether a finished table's match moves ratings (see the module's rules)."""
+    return (
+        table_rated
+        and len(seats) >= 2
+        and any(seat.user_id is not None for seat in seats)
+        and not any(seat.is_guest for seat in seats)
+        and game_rates_people(game)
+    )
+
+
+def outcome(mine: float, others: Sequence[float], sign: int) -> str:
+    """How a match went for one seat, by the game's direction (``sign`` -1: fewer points is
+    better): lost if anyone did better, drew if someone did as well, else won."""
+    if any(sign * (other - mine) > 0 for other in others):
+        return PersonRatingHistory.LOST
+    if any(other == mine for other in others):
+        return PersonRatingHistory.DREW
+    return PersonRatingHistory.WON
+
+
+def lock_people(game: str) -> PeopleLedger:
+    """The game's people ledger, locked until the transaction ends (one query, but for the
+    game's first rated match, which makes it)."""
+    found = PeopleLedger.objects.select_for_update().filter(game=game).first()
+    if found is None:
+        PeopleLedger.objects.get_or_create(game=game)
+        found = PeopleLedger.objects.select_for_update().get(game=game)
+    return found
+
+
+def _bot_strengths(
+    game: str, seats: Sequence[TableSeatResult]
+) -> dict[tuple[str, object], tuple[float, float]]:
+    """The ratings the bots at the table are rated against (one query per kind of bot
+    seat): ``("bot", id)`` and ``("builtin", name)`` to (mu, sigma)."""
+    found: dict[tuple[str, object], tuple[float, float]] = {}
+    bots = {seat.bot_id for seat in seats if seat.bot_id is not None}
+    if bots:
+        for bot_id, mu, sigma in Rating.objects.filter(bot_id__in=bots).values_list(
+            "bot_id", "mu", "sigma"
+        ):
+            found[("bot", bot_id)] = (mu, sigma)
+    builtins = {seat.builtin for seat in seats if seat.builtin}
+    if builtins:
+        ranked = LeaderboardRow.objects.filter(
+            game=game, rank__gt=0, bot__owner__username=HOUSE, bot__name__in=builtins
+        ).values_list("bot__name", "mu", "sigma")
+        for name, mu, sigma in ranked:
+            found[("builtin", name)] = (mu, sigma)
+    return found
+
+
+def _strength(
+    seat: TableSeatResult, bots: dict[tuple[str, object], tuple[float, float]]
+) -> tuple[float, float]:
+    if seat.bot_id is not None:
+        return bots.get(("bot", seat.bot_id), (MODEL.mu, MODEL.sigma))
+    return bots.get(("builtin", seat.builtin), (MODEL.mu, MODEL.sigma))
+
+
+def rate_table(
+    game: str, match_id: int, seats: Sequence[TableSeatResult]
+) -> dict[int, PersonRatingHistory]:
+    """Rate a finished table's match for the signed-in people at it (the caller has checked
+    :func:`is_rated`); returns each person's new history row by user id. Call it inside the
+    transaction that stores the match: the game's ledger and the people's rating rows stay
+    locked until that transaction ends."""
+    with transaction.atomic():
+        lock_people(game)
+        users = sorted({seat.user_id for seat in seats if seat.user_id is not None})
+        mine = {
+            r.user_id: r
+            for r in PersonRating.objects.select_for_update()
+            .filter(game=game, user_id__in=users)
+            .order_by("user_id")
+        }
+        for user_id in users:
+            if user_id not in mine:
+                mine[user_id] = PersonRating.objects.create(
+                    user_id=user_id,
+                    game=game,
+                    mu=MODEL.mu,
+                    sigma=MODEL.sigma,
+                    conservative=conservative(MODEL.mu, MODEL.sigma),
+                )
+        bots = _bot_strengths(game, seats)
+        teams = []
+        for seat in seats:
+            if seat.user_id is not None:
+                rating = mine[seat.user_id]
+                teams.append([MODEL.rating(mu=rating.mu, sigma=rating.sigma)])
+            else:
+                mu, sigma = _strength(seat, bots)
+                teams.append([MODEL.rating(mu=mu, sigma=sigma)])
+        fmt = format_of(game)
+        sign = 1 if fmt is None or fmt.higher_is_better else -1
+        new = MODEL.rate(teams, scores=[sign * seat.score for seat in seats])
+        now = timezone.now()
+        history: dict[int, PersonRatingHistory] = {}
+        for n, (seat, [after]) in enumerate(zip(seats, new, strict=True)):
+            if seat.user_id is None:
+                continue  # a bot: its rating comes from its round robins alone
+            rating = mine[seat.user_id]
+            others = [other.score for m, other in enumerate(seats) if m != n]
+            how = outcome(seat.score, others, sign)
+            history[seat.user_id] = PersonRatingHistory(
+                rating=rating, match_id=match_id, number=rating.matches + 1,
+                mu=after.mu, sigma=after.sigma, mu_before=rating.mu,
+                sigma_before=rating.sigma, outcome=how,
+            )  # fmt: skip
+            rating.mu, rating.sigma = after.mu, after.sigma
+            rating.conservative = conservative(after.mu, after.sigma)
+            rating.matches += 1
+            rating.wins += how == PersonRatingHistory.WON
+            rating.draws += how == PersonRatingHistory.DREW
+            rating.losses += how == PersonRatingHistory.LOST
+            rating.last_played = now
+            rating.save(update_fields=[*MOVED])
+        PersonRatingHistory.objects.bulk_create(history.values())
+        rerank(game)
+    return history
+
+
+#: what a rated match changes in a person's rating row
+MOVED = ("mu", "sigma", "conservative", "matches", "wins", "draws", "losses", "last_played")
+
+
+def rerank(game: str) -> int:
+    """Rank the game's people 1, 2, ... by conservative rating (ties: more matches, then
+    the earlier rated), writing only the rows whose rank changed; returns how many. The
+    caller holds the game's ledger. It reads four numbers a person, like the bots' ranking
+    (``bots.ratings.rerank``) reads its rows."""
+    rows = list(
+        PersonRating.objects.filter(game=game).values_list("pk", "conservative", "matches", "rank")
+    )
+    rows.sort(key=lambda r: (-round(r[1], 9), -r[2], r[0]))
+    changed = [
+        PersonRating(pk=pk, rank=n) for n, (pk, _, _, rank) in enumerate(rows, start=1) if rank != n
+    ]
+    if len(changed) <= 8:
+        for row in changed:
+            PersonRating.objects.filter(pk=row.pk).update(rank=row.rank)
+    else:
+        PersonRating.objects.bulk_update(changed, ["rank"], batch_size=500)
+    return len(changed)
+
+
+def ranked_people(game: str) -> QuerySet[PersonRating]:
+    """The game's rated people, best first (keyset-paged by rank, like the bots)."""
+    return (
+        PersonRating.objects.filter(game=game, rank__gt=0)
+        .select_related("user")
+        .order_by("rank", "pk")
+    )

@@ -1,0 +1,195 @@
+"""The profile of a person and the leaderboards of people and of both: the numbers shown are
+the stored ones, the order agrees with them, pages follow each other, bounded queries."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from bots.models import LeaderboardRow
+from bots.people import rerank
+from bots.ratings import conservative
+from games import people_views
+from games.live import tables
+from games.models import PersonRating
+from tests.people.helpers import (
+    GAME,
+    house_builtin,
+    make_user,
+    play_table,
+    ranked_bot,
+    rated_match,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def page(response) -> str:
+    assert response.status_code == 200, response.content[:300]
+    return response.content.decode()
+
+
+def profile_queries(client: Client, username: str) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as queries:
+        text = page(client.get(f"/people/{username}/"))
+    return len(queries), text
+
+
+def cell(text: str, role: str) -> str:
+    found = re.search(rf'data-role="{role}">(?:<a [^>]*>)?([^<]*)<', text)
+    assert found is not None, role
+    return found.group(1)
+
+
+def test_the_profile_shows_the_stored_numbers_and_costs_the_same_with_5_or_50_matches():
+    strong = house_builtin("strong", 27.0, 3.0)
+    counts = []
+    for name, matches in (("ann", 5), ("bob", 50)):
+        user = make_user(name)
+        for n in range(matches):
+            rated_match(user, strong, score=n % 3, their=1)  # won, lost, drew in turn
+        rating = PersonRating.objects.get(user=user)
+        count, text = profile_queries(Client(), name)
+        counts.append(count)
+        assert cell(text, "rating") == f"{rating.conservative:.2f}"
+        assert cell(text, "mu-sigma") == f"{rating.mu:.2f} ± {rating.sigma:.2f}"
+        assert cell(text, "matches") == str(matches)
+        assert (cell(text, "wins"), cell(text, "draws"), cell(text, "losses")) == tuple(
+            str(v) for v in (rating.wins, rating.draws, rating.losses)
+        )
+        assert rating.wins + rating.draws + rating.losses == matches
+        assert cell(text, "rank") == str(rating.rank)
+        assert '<path class="conservative"' in text
+        listed = re.findall(r'<a href="/matches/(\d+)/">', text)
+        assert len(listed) == min(matches, people_views.PROFILE_MATCHES)
+    assert counts[0] == counts[1]
+
+
+def test_the_profile_pages_its_matches_and_refuses_forged_positions():
+    strong = house_builtin("strong", 27.0, 3.0)
+    ann = make_user("ann")
+    matches = [rated_match(ann, strong, score=n % 2, their=0).pk for n in range(25)]
+    client = Client()
+    first = page(client.get("/people/ann/"))
+    shown = [int(n) for n in re.findall(r'<a href="/matches/(\d+)/">', first)]
+    assert shown == matches[::-1][:20]
+    older = re.search(r'href="\?after=([0-9_]+)&amp;game=rps-poker#recent-title" rel="next"', first)
+    assert older is not None
+    second = page(client.get(f"/people/ann/?after={older.group(1)}&game={GAME}"))
+    assert [int(n) for n in re.findall(r'<a href="/matches/(\d+)/">', second)] == matches[4::-1]
+    forged = client.get("/people/ann/?after=²_1")
+    assert forged.status_code == 400 and b"not a position" in forged.content
+    assert client.get("/people/ann/?game=nope").status_code == 400
+    assert client.get("/people/nobody-here/").status_code == 404
+
+
+def people_and_bots(people: int, bots: int) -> None:
+    """People and bots of GAME with different ratings, ranked."""
+    owner = make_user("owner")
+    for n in range(bots):
+        ranked_bot(owner, f"bot{n}", mu=20 + (n * 7) % 13, sigma=2 + n % 3, rank=0)
+    rows = sorted(LeaderboardRow.objects.all(), key=lambda r: (-r.conservative, r.pk))
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+        row.save(update_fields=["rank"])
+    for n in range(people):
+        user = make_user(f"p{n:02}")
+        mu, sigma = 18 + (n * 5) % 17, 1.5 + (n % 4)
+        PersonRating.objects.create(
+            user=user, game=GAME, mu=mu, sigma=sigma, conservative=conservative(mu, sigma),
+            matches=n % 5,
+        )  # fmt: skip
+    rerank(GAME)
+
+
+def ranking(text: str) -> list[tuple[int, str, float]]:
+    """The rows shown: place, who (their link) and the rating beside them."""
+    rows = re.findall(
+        r'<tr data-kind="\w+"><td class="num">(\d+)</td><th scope="row"><a href="([^"]+)">'
+        r'.*?data-rating="([^"]+)"',
+        text,
+    )
+    return [(int(place), html.unescape(who), float(rating)) for place, who, rating in rows]
+
+
+def walk(client: Client, show: str) -> list[tuple[int, str, float]]:
+    text = page(client.get(f"/games/{GAME}/leaderboard/?show={show}"))
+    pages = [ranking(text)]
+    while (
+        found := re.search(r'href="\?after=([0-9_]+)&amp;show=\w+" rel="next"', text)
+    ) is not None:
+        text = page(client.get(f"/games/{GAME}/leaderboard/?after={found.group(1)}&show={show}"))
+        pages.append(ranking(text))
+        back = re.search(r'href="\?before=([0-9_]+)&amp;show=\w+" rel="prev"', text)
+        assert back is not None
+        previous = page(
+            client.get(f"/games/{GAME}/leaderboard/?before={back.group(1)}&show={show}")
+        )
+        assert ranking(previous) == pages[-2]  # the page before is the one we came from
+    return [row for p in pages for row in p]
+
+
+@pytest.mark.parametrize("show", ["people", "both"])
+def test_the_ranking_agrees_with_the_ratings_shown_and_page_two_follows_page_one(show, monkeypatch):
+    monkeypatch.setattr(people_views, "BOARD_PAGE", 7)
+    people_and_bots(people=17, bots=9)
+    rows = walk(Client(), show)
+    expected = 17 if show == "people" else 26
+    assert [place for place, _, _ in rows] == list(range(1, expected + 1))
+    ratings = [rating for _, _, rating in rows]
+    assert ratings == sorted(ratings, reverse=True)
+    assert len({who for _, who, _ in rows}) == expected
+    stored = {f"/people/{r.user.username}/": r.conservative for r in PersonRating.objects.all()}
+    for _, who, rating in rows:
+        if who.startswith("/people/"):
+            assert stored[who] == rating
+    if show == "both":
+        assert any(who.startswith("/bots/") for _, who, _ in rows)
+
+
+def test_the_api_shows_people_and_both_in_the_same_order():
+    people_and_bots(people=6, bots=4)
+    client = Client()
+    people = client.get(f"/api/games/{GAME}/leaderboard/?show=people").json()
+    assert [r["place"] for r in people["results"]] == list(range(1, 7))
+    assert [r["kind"] for r in people["results"]] == ["person"] * 6
+    both = client.get(f"/api/games/{GAME}/leaderboard/?show=both").json()
+    ratings = [r["rating"] for r in both["results"]]
+    assert len(ratings) == 10 and ratings == sorted(ratings, reverse=True)
+    bots = client.get(f"/api/games/{GAME}/leaderboard/").json()
+    assert all("bot" in r for r in bots["results"])
+
+
+def test_a_forged_show_is_a_clear_400():
+    client = Client()
+    bad = client.get(f"/games/{GAME}/leaderboard/?show=robots")
+    assert bad.status_code == 400 and b"show must be one of bots, people, both" in bad.content
+    api = client.get(f"/api/games/{GAME}/leaderboard/?show=robots")
+    assert api.status_code == 400 and "show must be one of" in json.loads(api.content)["error"]
+    alone = client.get("/games/uth/leaderboard/?show=people")
+    assert alone.status_code == 400 and b"people are not rated" in alone.content
+    cursor = client.get(f"/games/{GAME}/leaderboard/?show=both&after=1")
+    assert cursor.status_code == 400 and b"not a position" in cursor.content
+    assert client.get(f"/games/{GAME}/leaderboard/").status_code == 200
+    assert "People" in page(client.get(f"/games/{GAME}/leaderboard/"))
+
+
+def test_signed_in_people_are_linked_to_their_profile_where_their_seat_is_shown():
+    ann = make_user("ann")
+    table = tables.create_table(GAME, tables.Person(ann), ["me", "builtin:strong"])
+    link = play_table(table)
+    client = Client()
+    assert 'href="/people/ann/"' in page(client.get(link["url"]))
+    assert 'href="/people/ann/"' in page(client.get(table.get_absolute_url()))
+    playing = tables.create_table(GAME, tables.Person(ann), ["me", "builtin:strong"])
+    assert tables.claim_start(playing, "host-channel")
+    lobby = page(client.get(f"/games/{GAME}/tables/"))
+    assert 'href="/people/ann/">ann</a> vs builtin:strong' in lobby
+    guest, _ = tables.guest_table(GAME, ["me", "builtin:strong"])
+    assert "/people/" not in page(client.get(play_table(guest)["url"]))
