@@ -403,7 +403,34 @@ class Point(NamedTuple):
     created: datetime | None  # None where the page needs no time (see HistoryRows.load)
 
 
-class HistoryRows(Sequence[Point]):
+class PlacedHistory(Sequence[Point]):
+    """A rating history by position, oldest first, that reads only the rows asked for: a
+    subclass knows its length (``count``) and reads the rows at some positions into
+    ``rows`` (by their place, ``number``: position + 1) in :meth:`load`."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.rows: dict[int, Point] = {}
+
+    def load(self, positions: Iterable[int]) -> None:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, position):  # type: ignore[override]
+        if isinstance(position, slice):
+            return [self[p] for p in range(*position.indices(len(self)))]
+        if position < 0:
+            position += self.count
+        if not 0 <= position < self.count:
+            raise IndexError(position)
+        if position + 1 not in self.rows:
+            self.load([position])
+        return self.rows[position + 1]
+
+
+class HistoryRows(PlacedHistory):
     """A bot's rating history by position, oldest first, reading only the rows a page asks
     for: its length from the last row (one index probe), then the rows of :meth:`load`'s
     positions by their place in the history (``number``, one more query over an index). A
@@ -413,8 +440,7 @@ class HistoryRows(Sequence[Point]):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         last = RatingHistory.objects.filter(bot=bot).order_by("-number").values("number")
-        self.count = next(iter(last[:1]), {"number": 0})["number"]
-        self.rows: dict[int, Point] = {}
+        super().__init__(next(iter(last[:1]), {"number": 0})["number"])
 
     def load(self, positions: Iterable[int], timed_from: int = 0) -> None:
         """Read the rows at ``positions``; those before position ``timed_from`` without
@@ -437,20 +463,6 @@ class HistoryRows(Sequence[Point]):
             found = found.filter(number__in=wanted)
         fields = [*Point._fields[:-1], "time" if timed_from > 0 else "created"]
         self.rows |= {row[0]: Point(*row) for row in found.values_list(*fields)}
-
-    def __len__(self) -> int:
-        return self.count
-
-    def __getitem__(self, position):  # type: ignore[override]
-        if isinstance(position, slice):
-            return [self[p] for p in range(*position.indices(len(self)))]
-        if position < 0:
-            position += self.count
-        if not 0 <= position < self.count:
-            raise IndexError(position)
-        if position + 1 not in self.rows:
-            self.load([position])
-        return self.rows[position + 1]
 
 
 def page_history(bot: Bot) -> HistoryRows:

@@ -11,7 +11,7 @@ in ``games.views``.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -27,7 +27,7 @@ from django.utils.safestring import mark_safe
 from bots.models import LeaderboardRow, MatchSeat
 from bots.people import game_rates_people, ranked_people
 from bots.ratings import ranked_rows
-from bots.views import Point, chart_positions, rating_chart
+from bots.views import PlacedHistory, Point, chart_positions, rating_chart
 from cardsite import keyset
 from cardsite.written import number, when
 from games.models import PersonRating, PersonRatingHistory
@@ -307,7 +307,7 @@ def board_json(request: HttpRequest, slug: str, show: str) -> dict[str, Any]:
 
 
 # ---- a person's profile ---------------------------------------------------------------------
-class PersonHistory(Sequence[Point]):
+class PersonHistory(PlacedHistory):
     """A person's rating history in one game by position, oldest first, reading only the
     rows asked for (as ``bots.views.HistoryRows`` reads a bot's): its length is the rating
     row's count of matches, the rows come by their place (one query over the unique index
@@ -315,8 +315,7 @@ class PersonHistory(Sequence[Point]):
 
     def __init__(self, rating: PersonRating) -> None:
         self.rating = rating
-        self.count = rating.matches
-        self.rows: dict[int, Point] = {}
+        super().__init__(rating.matches)
 
     def load(self, positions: Iterable[int]) -> None:
         wanted = {p + 1 for p in positions if 0 <= p < self.count} - set(self.rows)
@@ -324,20 +323,6 @@ class PersonHistory(Sequence[Point]):
             return
         found = PersonRatingHistory.objects.filter(rating=self.rating, number__in=wanted)
         self.rows |= {row[0]: Point(*row) for row in found.order_by().values_list(*Point._fields)}
-
-    def __len__(self) -> int:
-        return self.count
-
-    def __getitem__(self, position):  # type: ignore[override]
-        if isinstance(position, slice):
-            return [self[p] for p in range(*position.indices(len(self)))]
-        if position < 0:
-            position += self.count
-        if not 0 <= position < self.count:
-            raise IndexError(position)
-        if position + 1 not in self.rows:
-            self.load([position])
-        return self.rows[position + 1]
 
 
 def person_history(rating: PersonRating) -> PersonHistory:

@@ -66,6 +66,7 @@ def test_the_profile_shows_the_stored_numbers_and_costs_the_same_with_5_or_50_ma
         assert rating.wins + rating.draws + rating.losses == matches
         assert cell(text, "rank") == str(rating.rank)
         assert '<path class="conservative"' in text
+        assert f'<title id="chart-title">Rating history of {name} in RPS Poker</title>' in text
         listed = re.findall(r'<a href="/matches/(\d+)/">', text)
         assert len(listed) == min(matches, people_views.PROFILE_MATCHES)
     assert counts[0] == counts[1]

@@ -538,6 +538,7 @@ def test_it_shows_a_bots_rating_history_results_and_recent_matches(anonymous, al
     assert "score (games won)" in html and "win rate (95% CI)" in html
     # The chart: an SVG with a title and description, and its data as a table.
     assert 'role="img" aria-labelledby="chart-title chart-desc"' in html
+    assert '<title id="chart-title">Rating history of counter</title>' in html
     assert "Over 4 rated matches the rating (mu - 3 sigma) went from" in html
     history = list(RatingHistory.objects.filter(bot=mine.bot))
     assert [entry.number for entry in history] == [1, 2, 3, 4]  # its place, as it was rated
