@@ -1,0 +1,153 @@
+"""The solver's review on the match page (``?review=<seat>``, games/reviews.py): the solve it
+needs is queued, never run in the web process, and run by the worker; then each decision's
+numbers are the review module's, the folded hands' cards stay secret, a forged seat is a 400
+and the page's queries do not grow with the match."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from bots import worker as worker_module
+from bots.models import Match, MatchSeat
+from bots.worker import Options, Worker
+from games import reviews
+from games.engine.agents import ScriptedAgent
+from games.engine.runner import MatchRunner
+from games.models import SolveJob
+from games.registry import get_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection(monkeypatch):
+    monkeypatch.setattr(worker_module, "drop_connection", lambda: None)
+
+
+def stored(hands: int = 10, seed: int = 3, user=None) -> Match:
+    """A Kuhn match of scripted random play (p and b are always legal), stored with its
+    record; seat 0 a person (``user``), seat 1 a built-in bot."""
+    game = get_game("kuhn")
+    rng = random.Random(seed)
+    agents = [ScriptedAgent([rng.choice("pb") for _ in range(3 * hands)], n) for n in "ab"]
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(seed, config={"hands": hands}), agents, seed=seed
+    )
+    record = json.loads(json.dumps(outcome.record))
+    match = Match.objects.create(game="kuhn", seed=seed, record=record)
+    scores = record["result"]["scores"]
+    MatchSeat.objects.create(match=match, seat=0, name="ann", user=user, score=scores[0])
+    MatchSeat.objects.create(match=match, seat=1, name="cfr", builtin="cfr", score=scores[1])
+    return match
+
+
+def solved() -> None:
+    """The worker runs the queued review solve (``manage.py worker --batch``)."""
+    Worker(Options(validate=False), name="w1").run(batch=True)
+    assert SolveJob.objects.get().status == SolveJob.DONE
+
+
+def numbers(page: str, name: str) -> list[float]:
+    return [float(x) for x in re.findall(rf"data-{name}>(?:<strong>)?([-0-9.]+)<", page)]
+
+
+def test_the_page_queues_the_solve_says_so_and_never_solves_itself(client):
+    match = stored()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    job = SolveJob.objects.get()
+    assert job.status == SolveJob.QUEUED and job.key == reviews.review_settings("kuhn").key
+    assert 'data-review-state="waiting"' in page and "number 1 in the queue" in page
+    # asked again: the same job, still waiting (the web process ran nothing)
+    client.get(f"/matches/{match.pk}/")
+    assert SolveJob.objects.get().status == SolveJob.QUEUED
+
+
+def test_the_reviews_numbers_are_the_review_modules_and_the_total_adds_up(client):
+    match = stored(hands=20)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    for seat in (0, 1):
+        page = client.get(f"/matches/{match.pk}/?review={seat}").content.decode()
+        record = get_game("kuhn").state_class.public_record(match.record)
+        expected = reviews.match_review("kuhn", record, seat)
+        assert expected.state == "done"
+        rows = [row for row in expected.review.rows if row.reviewed]
+        assert rows  # random play in 20 hands: decisions at showdowns
+        assert numbers(page, "lost") == pytest.approx([round(r.lost, 4) for r in rows], abs=1e-4)
+        assert numbers(page, "taken-value") == pytest.approx(
+            [round(r.taken_value, 4) for r in rows], abs=1e-4
+        )
+        assert numbers(page, "best-value") == pytest.approx(
+            [round(r.best_value, 4) for r in rows], abs=1e-4
+        )
+        total = numbers(page, "total-lost")
+        assert total == pytest.approx([round(expected.review.total_lost, 4)], abs=1e-4)
+        assert expected.review.total_lost == pytest.approx(sum(r.lost for r in rows))
+        assert f'<option value="{seat}" selected>' in page
+
+
+def test_a_folded_hand_is_reviewed_for_its_own_player_alone(client):
+    user = get_user_model().objects.create_user("ann", password="pw-for-ann")
+    match = stored(hands=20, user=user)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    hands = match.record["result"]["hand_log"]
+    folded = [n for n, h in enumerate(hands) if not h["showdown"]]
+    assert folded
+    public = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    hidden = public.count("The cards of this hand are not shown to you.")
+    moves = get_game("kuhn").solver.review_moves(match.record)
+    assert hidden == sum(1 for m in moves if m.seat == 0 and m.hand in folded) > 0
+    client.force_login(user)
+    own = client.get(f"/matches/{match.pk}/").content.decode()  # their own seat by default
+    assert '<option value="0" selected>' in own
+    assert "not shown to you" not in own
+    # the other seat's folded cards stay hidden from them
+    assert "not shown to you" in client.get(f"/matches/{match.pk}/?review=1").content.decode()
+
+
+@pytest.mark.parametrize("forged", ["2", "-1", "x", "0 ", "1e0", "9" * 50])
+def test_a_forged_seat_is_a_clear_400(client, forged):
+    match = stored(hands=2)
+    response = client.get(f"/matches/{match.pk}/", {"review": forged})
+    assert response.status_code == 400
+    assert "review must be a seat of this match (0, 1)" in response.content.decode()
+    assert not SolveJob.objects.exists()
+
+
+def test_a_game_the_solver_does_not_review_refuses_the_parameter(client):
+    game = next(
+        slug
+        for slug in ("rps-poker", "goofspiel", "uth")
+        if get_game(slug).solver is None or get_game(slug).solver.review_moves is None
+    )
+    match = Match.objects.create(game=game, seed=1, record={"seats": [], "events": []})
+    response = client.get(f"/matches/{match.pk}/?review=0")
+    assert response.status_code == 400 and "does not review" in response.content.decode()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="review"' not in page
+
+
+def test_the_pages_queries_do_not_grow_with_the_match(client):
+    small, large = stored(hands=2, seed=1), stored(hands=60, seed=2)
+    client.get(f"/matches/{small.pk}/")
+    solved()
+    counts = []
+    for match in (small, large, small):
+        client.get(f"/matches/{match.pk}/")  # the replay cached, the solve touched
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(f"/matches/{match.pk}/").content.decode()
+        assert "Expected value lost over the match" in page
+        counts.append(len(queries))
+    # the match, its seats, the solve's row: as many for 2 hands as for 60
+    assert counts[0] == counts[1] == counts[2] <= 3, counts
+    assert html.unescape(page).count("hand") > 0
