@@ -159,6 +159,12 @@ class SolverSpec:
     #: faces a bet"``); None: the key itself is shown
     describe_infoset: Callable[[str], str] | None = None
 
+    @property
+    def reviews(self) -> bool:
+        """Whether the solver reviews the game's matches (templates cannot test
+        ``review_moves``: they would call it)."""
+        return self.review_moves is not None
+
     def option(self, name: str) -> SolverOption:
         for option in self.options:
             if option.name == name:

@@ -151,3 +151,30 @@ def test_the_pages_queries_do_not_grow_with_the_match(client):
     # the match, its seats, the solve's row: as many for 2 hands as for 60
     assert counts[0] == counts[1] == counts[2] <= 3, counts
     assert html.unescape(page).count("hand") > 0
+
+
+def test_a_finished_kuhn_table_links_each_player_to_the_review_of_their_own_seat():
+    from django.test import Client
+
+    from bots.playing import Entry, play
+    from games.live import tables
+    from games.live.host import Finish
+    from games.models import Table
+
+    ann, bob = (get_user_model().objects.create_user(n, password=f"pw-{n}") for n in "ab")
+    table = tables.create_table("kuhn", tables.Person(ann), ["me", "open"])
+    tables.take_seat(table, 1, tables.Person(bob))
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
+    entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="cfr")]
+    played = play(get_game("kuhn"), entries, seed=table.seed)
+    tables.store_finish(tables.facts_of(table), Finish(played))
+    table.refresh_from_db()
+    for seat, person in enumerate((ann, bob)):
+        client = Client()
+        client.force_login(person)
+        page = client.get(f"/tables/{table.token}/").content.decode()
+        link = f"/matches/{table.match_id}/?review={seat}#review"
+        assert f'id="end-review" class="button" href="{link}"' in page
+        assert client.get(link.split("#")[0]).status_code == 200
+    # a spectator has no seat to review
+    assert 'id="end-review"' not in Client().get(f"/tables/{table.token}/").content.decode()
