@@ -25,7 +25,7 @@ from games import solves
 from games.models import SolveJob
 from games.registry import GameSpec, get_game
 from games.solver.export import strategy_array
-from games.solver.review import ActionValues, Review, action_values, review
+from games.solver.review import ActionValues, Review, action_values, needs_values, review
 from games.solver.tree import build
 from games.solves import SolveSettings
 
@@ -43,15 +43,19 @@ def reviewable(game: str) -> bool:
     return bool(spec and spec.solver and spec.solver.review_moves)
 
 
-def review_settings(game: str) -> SolveSettings:
-    """The solve a match of ``game`` is reviewed with (the game must be :func:`reviewable`)."""
+def review_settings(game: str, record: dict[str, Any]) -> SolveSettings | str:
+    """The solve a match of ``game`` (a :func:`reviewable` one) whose record is ``record`` is
+    reviewed with, or why it cannot be."""
     solver = get_game(game).solver
     assert solver is not None
+    if solver.review_options is not None:
+        options = solver.review_options(record)
+        if isinstance(options, str):
+            return options
+    else:
+        options = tuple((option.name, option.default) for option in solver.options)
     return SolveSettings(
-        game=game,
-        algorithm="cfr+",
-        iterations=solver.default_iterations,
-        options=tuple((option.name, option.default) for option in solver.options),
+        game=game, algorithm="cfr+", iterations=solver.default_iterations, options=options
     )
 
 
@@ -66,18 +70,22 @@ class MatchReview:
     """What the match page shows of a review: the review, or why there is none yet."""
 
     seat: int
-    settings: SolveSettings
+    #: the solve reviewed with (None: the match cannot be reviewed, ``error`` says why)
+    settings: SolveSettings | None
     #: "done" (``review`` is there), "waiting" (queued or taken over: ``queue``), "running"
-    #: (a worker trains it: ``percent``), "failed" (``error``) or "busy" (the solve queue is
-    #: full: asked again at the next view)
+    #: (a worker trains it: ``percent``), "failed" (``error``), "busy" (the solve queue is
+    #: full: asked again at the next view) or "refused" (the match cannot be reviewed:
+    #: ``error``)
     state: str
     review: Review | None = None
     queue: dict[str, Any] = field(default_factory=dict)
     percent: int = 0
     error: str = ""
     describe: Any = None
-    #: solve's page, to follow it
+    #: the solve's id, for its page (the explorer's)
     solve_id: str = ""
+    #: whether the review read the solve (no decision of the seat needed it otherwise)
+    solved: bool = False
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -112,11 +120,21 @@ class MatchReview:
 
 def match_review(game: str, record: dict[str, Any], seat: int) -> MatchReview:
     """The review of ``seat`` in a match of ``game`` whose record, as the asker may see it,
-    is ``record``. Queues the review solve if none is stored (never solves here)."""
+    is ``record``. Queues the review solve if none is stored and a decision needs it (never
+    solves here)."""
     solver = get_game(game).solver
     assert solver is not None and solver.review_moves is not None
-    settings = review_settings(game)
+    settings = review_settings(game, record)
+    if isinstance(settings, str):
+        return MatchReview(seat, None, "refused", error=settings)
     result = MatchReview(seat, settings, "waiting", solve_id=settings.job_id)
+    result.describe = solver.describe_infoset
+    moves = [move for move in solver.review_moves(record) if move.seat == seat]
+    words = _words(settings)
+    if not any(needs_values(move, settings.options) for move in moves):
+        result.state = "done"
+        result.review = review(moves, None, seat, settings.options, words)
+        return result
     job = solves.find(settings.job_id, document=True)
     if job is None or job.status == SolveJob.FAILED:
         try:
@@ -126,14 +144,11 @@ def match_review(game: str, record: dict[str, Any], seat: int) -> MatchReview:
             return result
     if job.status == SolveJob.DONE:
         solves.touch(job)
-        document = solves.document_of(job) if job.result else None
-        if document is None:  # submit() reads the row without its result
-            document = solves.document_of(solves.find(settings.job_id, document=True))
-        values = values_of(settings, document)
-        moves = solver.review_moves(record)
-        result.state = "done"
-        result.describe = solver.describe_infoset
-        result.review = review(moves, values, seat, settings.options, _words(settings))
+        if not job.result:  # submit() reads the row without its result
+            job = solves.find(settings.job_id, document=True)
+        values = values_of(settings, solves.document_of(job))
+        result.state, result.solved = "done", True
+        result.review = review(moves, values, seat, settings.options, words)
         return result
     if job.status == SolveJob.FAILED:
         result.state, result.error = "failed", job.error
@@ -146,11 +161,12 @@ def match_review(game: str, record: dict[str, Any], seat: int) -> MatchReview:
 
 
 def _words(settings: SolveSettings):
-    """Solver options in words, as a solve with ``settings`` but those options says them."""
+    """Solver options in words (``up cards 6, 6, 2, max hits 1``), as a solve of the game
+    with those options says them."""
 
     def words(options: tuple[tuple[str, Any], ...]) -> str:
-        return SolveSettings(
-            settings.game, settings.algorithm, settings.iterations, options
-        ).describe()
+        same = SolveSettings(settings.game, settings.algorithm, settings.iterations, options)
+        text = same.options_text.rstrip(".")
+        return text[:1].lower() + text[1:] or "no options"
 
     return words

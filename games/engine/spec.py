@@ -155,6 +155,9 @@ class SolverSpec:
     #: ``review_moves(record) -> [Move, ...]``, every seat's, from the record as whoever
     #: asks may see it (a decision whose cards it hides has no key); None: no review
     review_moves: Callable[[dict[str, Any]], list[Any]] | None = None
+    #: the solver options a match is reviewed with (its record decides: say the match's
+    #: most hits), or why it cannot be; None: each option's default
+    review_options: Callable[[dict[str, Any]], tuple[tuple[str, Any], ...] | str] | None = None
     #: an information set key in words, for the review (``"Qpb"`` -> ``"queen; checked,
     #: faces a bet"``); None: the key itself is shown
     describe_infoset: Callable[[str], str] | None = None

@@ -204,9 +204,15 @@ class Review:
         return sum(1 for row in self.rows if (row.lost or 0.0) > 0.0)
 
 
+def needs_values(move: Move, options: tuple[tuple[str, Any], ...]) -> bool:
+    """Whether reviewing ``move`` with a solve of ``options`` reads the solve (a decision
+    whose cards are hidden, or made with other options, does not)."""
+    return move.key is not None and move.options == options
+
+
 def review(
     moves: list[Move],
-    values: ActionValues,
+    values: ActionValues | None,
     seat: int,
     options: tuple[tuple[str, Any], ...] = (),
     describe=lambda options: repr(options),
@@ -214,20 +220,23 @@ def review(
     """The review of ``seat``'s decisions among ``moves`` with the values of one solve, made
     with the solver ``options``. A decision whose key is hidden, whose game needs other
     options (``describe`` puts options in words), unknown to the solve, or whose action is
-    not one of the information set's, is kept with the reason it is not reviewed."""
+    not one of the information set's, is kept with the reason it is not reviewed. ``values``
+    may be None when no decision :func:`needs_values`."""
     rows = [_row(move, values, options, describe) for move in moves if move.seat == seat]
     return Review(seat, tuple(rows))
 
 
-def _row(move: Move, values: ActionValues, options, describe) -> Row:
+def _row(move: Move, values: ActionValues | None, options, describe) -> Row:
     if move.options != options:
         return Row(
             move,
-            reason=f"Not solved yet: the stored solve is for {describe(options)}, "
+            reason=f"Not solved yet: the stored solve is for {describe(options)}; "
             f"this decision was made with {describe(move.options)}.",
         )
     if move.key is None:
         return Row(move, reason="The cards of this hand are not shown to you.")
+    if values is None:
+        raise ValueError("the review of this decision needs the solve's values")
     if move.key not in values:
         return Row(move, reason=f"The solved game has no information set {move.key!r}.")
     infoset = values.at(move.key)

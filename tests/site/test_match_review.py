@@ -64,7 +64,10 @@ def test_the_page_queues_the_solve_says_so_and_never_solves_itself(client):
     match = stored()
     page = client.get(f"/matches/{match.pk}/").content.decode()
     job = SolveJob.objects.get()
-    assert job.status == SolveJob.QUEUED and job.key == reviews.review_settings("kuhn").key
+    assert (
+        job.status == SolveJob.QUEUED
+        and job.key == reviews.review_settings("kuhn", match.record).key
+    )
     assert 'data-review-state="waiting"' in page and "number 1 in the queue" in page
     # asked again: the same job, still waiting (the web process ran nothing)
     client.get(f"/matches/{match.pk}/")
@@ -178,3 +181,33 @@ def test_a_finished_kuhn_table_links_each_player_to_the_review_of_their_own_seat
         assert client.get(link.split("#")[0]).status_code == 200
     # a spectator has no seat to review
     assert 'id="end-review"' not in Client().get(f"/tables/{table.token}/").content.decode()
+
+
+def blackjack_match(max_hits: int) -> Match:
+    game = get_game("blackjack-pp")
+    agents = [ScriptedAgent(["hit", "stand"] * 20, n) for n in "ab"]
+    config = {"hands": 4, "max_hits": max_hits}
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(9, config=config), agents, seed=9
+    )
+    record = json.loads(json.dumps(outcome.record))
+    match = Match.objects.create(game="blackjack-pp", seed=9, record=record)
+    for seat, name in enumerate("ab"):
+        score = record["result"]["scores"][seat]
+        MatchSeat.objects.create(match=match, seat=seat, name=name, score=score)
+    return match
+
+
+def test_a_match_whose_settings_differ_from_the_solves_says_why_it_is_not_reviewed(client):
+    match = blackjack_match(max_hits=2)
+    page = html.unescape(client.get(f"/matches/{match.pk}/").content.decode())
+    assert "This match cannot be reviewed yet: This match allowed 2 hits" in page
+    match = blackjack_match(max_hits=1)
+    ups = [[card[0] for card in h["up"]] for h in match.record["result"]["hand_log"]]
+    assert ["6", "6", "2"] not in ups  # no deal of the solve's up cards
+    page = html.unescape(client.get(f"/matches/{match.pk}/?review=1").content.decode())
+    solve = "up cards 6, 6, 2 (player 0, player 1, dealer), max hits 1"
+    assert page.count(f"Not solved yet: the stored solve is for {solve};") > 0
+    assert "this decision was made with up cards" in page
+    # no decision needs the solve: none is queued
+    assert not SolveJob.objects.exists()

@@ -262,3 +262,35 @@ def test_a_review_lists_one_seats_decisions_and_adds_up_what_they_lost(kuhn_tree
     assert "not shown" in done.rows[3].reason and "Not solved yet" in done.rows[4].reason
     assert done.rows[0].taken_value == pytest.approx(values.at("J").values["b"])
     assert np.isclose(done.rows[1].best_value, values.at("Kb").best)
+
+
+def test_blackjacks_decisions_carry_their_deals_up_cards_and_only_those_solved_are_reviewed():
+    from games.blackjack_pp.review import LETTERS, review_options
+    from games.blackjack_pp.rules import BlackjackPPState
+    from games.blackjack_pp.solving import solver_game
+
+    state, seen = played(BlackjackPPState, 5, 20)
+    record = {"result": state.result(), "config": state.config}
+    solver = get_game("blackjack-pp").solver
+    moves = solver.review_moves(record)
+    assert [(m.seat, m.key, m.taken) for m in moves] == [(s, k, LETTERS[a]) for s, k, a in seen]
+    ups = [",".join(c[0].replace("J", "T").replace("Q", "T").replace("K", "T") for c in h["up"])
+           for h in state.hands_played]  # fmt: skip
+    assert [dict(m.options)["up"] for m in moves] == [ups[m.hand] for m in moves]
+    options = review_options(record)
+    assert options == (("up", "6,6,2"), ("max_hits", 1))
+    # the deals dealt 6, 6, 2 are reviewed with that solve; the others say why not
+    record["result"]["hand_log"][0]["up"] = ["6s", "6h", "2d"]
+    moves = solver.review_moves(record)
+    tree = build(solver_game(up="6,6,2", max_hits=1))
+    solved = Solver(tree, "cfr+")
+    solved.train(50, record=False)
+    values = action_values(tree, solved.average_strategy())
+    for seat in (0, 1):
+        done = review(moves, values, seat, options)
+        for row in done.rows:
+            if row.move.hand == 0:
+                assert row.reviewed and row.lost >= 0.0
+            else:
+                assert not row.reviewed and "Not solved yet" in row.reason
+    assert review_options({"config": {"max_hits": 2}}).startswith("This match allowed 2 hits")
