@@ -18,8 +18,12 @@ This module names no game (tests/engine/test_one_package.py checks).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.conf import settings as django_settings
+from django.core.cache import caches
 
 from games import solves
 from games.models import SolveJob
@@ -28,6 +32,8 @@ from games.solver.export import strategy_array
 from games.solver.review import ActionValues, Review, action_values, needs_values, review
 from games.solver.tree import build
 from games.solves import SolveSettings
+
+log = logging.getLogger(__name__)
 
 
 def _spec(game: str) -> GameSpec | None:
@@ -59,10 +65,39 @@ def review_settings(game: str, record: dict[str, Any]) -> SolveSettings | str:
     )
 
 
+#: the version of what :func:`values_of` keeps in the cache (a change of
+#: :class:`~games.solver.review.ActionValues` changes it)
+VALUES_FORMAT = 1
+
+
 def values_of(settings: SolveSettings, document: dict[str, Any]) -> ActionValues:
     """Every action's value under the solve's average strategy, on the solver's tree."""
     tree = build(settings.make_game())
     return action_values(tree, strategy_array(tree, document["infosets"]))
+
+
+def stored_values(settings: SolveSettings, job: SolveJob) -> ActionValues:
+    """:func:`values_of` the done solve ``job``, from the ``replays`` cache (shared by the web
+    processes; a match page's review costs no tree then: building one takes up to a tenth
+    of a second) or computed and kept there. The cache never decides what is shown: a miss,
+    or a cache that cannot be reached, computes the values again."""
+    key = f"review-values:{VALUES_FORMAT}:{job.digest}:{job.finished.isoformat()}"
+    cache = caches["replays"]
+    try:
+        kept = cache.get(key)
+    except Exception:  # any failure of the cache backend is a miss
+        log.warning("event=review_cache.unreachable op=get", exc_info=True)
+        kept = None
+    if isinstance(kept, ActionValues):
+        return kept
+    if not job.result:  # read without its result (submit() does)
+        job = solves.find(job.digest, document=True) or job
+    values = values_of(settings, solves.document_of(job))
+    try:
+        cache.set(key, values, django_settings.REPLAY_CACHE_S)
+    except Exception:  # any failure of the cache backend: nothing kept
+        log.warning("event=review_cache.unreachable op=set", exc_info=True)
+    return values
 
 
 @dataclass
@@ -135,7 +170,7 @@ def match_review(game: str, record: dict[str, Any], seat: int) -> MatchReview:
         result.state = "done"
         result.review = review(moves, None, seat, settings.options, words)
         return result
-    job = solves.find(settings.job_id, document=True)
+    job = solves.find(settings.job_id)
     if job is None or job.status == SolveJob.FAILED:
         try:
             job = solves.submit(settings)
@@ -144,9 +179,7 @@ def match_review(game: str, record: dict[str, Any], seat: int) -> MatchReview:
             return result
     if job.status == SolveJob.DONE:
         solves.touch(job)
-        if not job.result:  # submit() reads the row without its result
-            job = solves.find(settings.job_id, document=True)
-        values = values_of(settings, solves.document_of(job))
+        values = stored_values(settings, job)
         result.state, result.solved = "done", True
         result.review = review(moves, values, seat, settings.options, words)
         return result

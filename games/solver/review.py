@@ -86,9 +86,12 @@ class InfosetValues:
 
 @dataclass
 class ActionValues:
-    """The values of every action of every information set of a tree under one profile."""
+    """The values of every action of every information set of a tree under one profile
+    (plain arrays and lists: it can be kept, say in a cache, without the tree)."""
 
-    tree: FlatTree
+    keys: list[str]
+    actions: list[tuple[str, ...]]
+    players: np.ndarray
     #: (n_infosets, max_actions): counterfactual values, and the strategy
     q: np.ndarray
     sigma: np.ndarray
@@ -97,7 +100,7 @@ class ActionValues:
     index: dict[str, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.index = {key: i for i, key in enumerate(self.tree.infoset_keys)}
+        self.index = {key: i for i, key in enumerate(self.keys)}
 
     def __contains__(self, key: str) -> bool:
         return key in self.index
@@ -105,13 +108,13 @@ class ActionValues:
     def at(self, key: str) -> InfosetValues:
         """The information set ``key``; KeyError if the tree has no such key."""
         i = self.index[key]
-        actions = self.tree.infoset_actions[i]
+        actions = self.actions[i]
         n = len(actions)
         strategy = dict(zip(actions, self.sigma[i, :n].tolist(), strict=True))
         values = dict(zip(actions, self.q[i, :n].tolist(), strict=True))
         return InfosetValues(
             key=key,
-            player=int(self.tree.infoset_player[i]),
+            player=int(self.players[i]),
             actions=actions,
             strategy=strategy,
             values=values,
@@ -156,7 +159,15 @@ def action_values(tree: FlatTree, sigma: np.ndarray) -> ActionValues:
     )
     with np.errstate(invalid="ignore", divide="ignore"):
         q = np.where(tree.legal, numerator / denominator, 0.0)
-    return ActionValues(tree, q, sigma, reach, by_chance)
+    return ActionValues(
+        list(tree.infoset_keys),
+        list(tree.infoset_actions),
+        tree.infoset_player.copy(),
+        q,
+        np.array(sigma, dtype=np.float64),
+        reach,
+        by_chance,
+    )
 
 
 # ----------------------------------------------------------------------------- the review

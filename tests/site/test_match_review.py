@@ -211,3 +211,25 @@ def test_a_match_whose_settings_differ_from_the_solves_says_why_it_is_not_review
     assert "this decision was made with up cards" in page
     # no decision needs the solve: none is queued
     assert not SolveJob.objects.exists()
+
+
+def test_the_values_are_computed_once_for_every_page_and_without_a_cache_too(client, monkeypatch):
+    first, second = stored(hands=4, seed=1), stored(hands=4, seed=2)
+    client.get(f"/matches/{first.pk}/")
+    solved()
+    computed = []
+    values_of = reviews.values_of
+    monkeypatch.setattr(reviews, "values_of", lambda *a: computed.append(1) or values_of(*a))
+    pages = [client.get(f"/matches/{m.pk}/").content.decode() for m in (first, second, first)]
+    assert len(computed) == 1 and all("Expected value lost" in page for page in pages)
+
+    # a cache that cannot be reached costs the computation, never the page
+    def away(*args, **kwargs):
+        raise ConnectionError("the cache is away")
+
+    cache = reviews.caches["replays"]
+    monkeypatch.setattr(cache, "get", away)
+    monkeypatch.setattr(cache, "set", away)
+    again = client.get(f"/matches/{first.pk}/").content.decode()
+    assert len(computed) == 2
+    assert numbers(again, "lost") == numbers(pages[0], "lost")
