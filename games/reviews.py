@@ -67,13 +67,15 @@ def review_settings(game: str, record: dict[str, Any]) -> SolveSettings | str:
 
 #: the version of what :func:`values_of` keeps in the cache (a change of
 #: :class:`~games.solver.review.ActionValues` changes it)
-VALUES_FORMAT = 1
+VALUES_FORMAT = 2
 
 
 def values_of(settings: SolveSettings, document: dict[str, Any]) -> ActionValues:
     """Every action's value under the solve's average strategy, on the solver's tree."""
     tree = build(settings.make_game())
-    return action_values(tree, strategy_array(tree, document["infosets"]))
+    values = action_values(tree, strategy_array(tree, document["infosets"]))
+    values.precision = float(document.get("exploitability") or 0.0)
+    return values
 
 
 def stored_values(settings: SolveSettings, job: SolveJob) -> ActionValues:
@@ -146,6 +148,7 @@ class MatchReview:
                     "taken_value": row.taken_value,
                     "best_value": row.best_value,
                     "lost": row.lost,
+                    "mistake": self.review.is_mistake(row),
                     "by_chance": infoset.by_chance if infoset else False,
                     "reason": row.reason,
                 }

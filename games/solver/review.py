@@ -97,6 +97,9 @@ class ActionValues:
     sigma: np.ndarray
     reach: np.ndarray
     by_chance: np.ndarray
+    #: how far the profile may be from an equilibrium (a solve's exploitability): a loss no
+    #: larger is within the solve's precision, not a mistake (:attr:`Review.mistakes`)
+    precision: float = 0.0
     index: dict[str, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -201,6 +204,11 @@ class Row:
 class Review:
     seat: int
     rows: tuple[Row, ...]
+    #: losses up to this are within the solve's precision (``ActionValues.precision``)
+    precision: float = 0.0
+
+    def is_mistake(self, row: Row) -> bool:
+        return (row.lost or 0.0) > self.precision
 
     @property
     def reviewed(self) -> list[Row]:
@@ -212,7 +220,8 @@ class Review:
 
     @property
     def mistakes(self) -> int:
-        return sum(1 for row in self.rows if (row.lost or 0.0) > 0.0)
+        """Decisions that lost more than the solve's precision."""
+        return sum(1 for row in self.rows if self.is_mistake(row))
 
 
 def needs_values(move: Move, options: tuple[tuple[str, Any], ...]) -> bool:
@@ -234,7 +243,7 @@ def review(
     not one of the information set's, is kept with the reason it is not reviewed. ``values``
     may be None when no decision :func:`needs_values`."""
     rows = [_row(move, values, options, describe) for move in moves if move.seat == seat]
-    return Review(seat, tuple(rows))
+    return Review(seat, tuple(rows), values.precision if values is not None else 0.0)
 
 
 def _row(move: Move, values: ActionValues | None, options, describe) -> Row:

@@ -95,6 +95,11 @@ def test_the_reviews_numbers_are_the_review_modules_and_the_total_adds_up(client
         total = numbers(page, "total-lost")
         assert total == pytest.approx([round(expected.review.total_lost, 4)], abs=1e-4)
         assert expected.review.total_lost == pytest.approx(sum(r.lost for r in rows))
+        # the mistakes (losses over the solve's exploitability) stand out
+        document = json.loads(SolveJob.objects.get().result)
+        assert expected.review.precision == document["exploitability"] > 0
+        mistakes = [r for r in rows if r.lost > document["exploitability"]]
+        assert page.count("data-lost><strong>") == len(mistakes) == expected.review.mistakes
         assert f'<option value="{seat}" selected>' in page
 
 

@@ -259,6 +259,11 @@ def test_a_review_lists_one_seats_decisions_and_adds_up_what_they_lost(kuhn_tree
         None,
     ]
     assert done.total_lost == pytest.approx(4.0) and done.mistakes == 2
+    # a loss within the solve's precision (its exploitability) is no mistake
+    values.precision = 1.5
+    within = review(moves, values, seat=0)
+    assert within.total_lost == pytest.approx(4.0) and within.mistakes == 1
+    assert [within.is_mistake(row) for row in within.rows] == [False, True, False, False, False]
     assert "not shown" in done.rows[3].reason and "Not solved yet" in done.rows[4].reason
     assert done.rows[0].taken_value == pytest.approx(values.at("J").values["b"])
     assert np.isclose(done.rows[1].best_value, values.at("Kb").best)
