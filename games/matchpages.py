@@ -403,8 +403,12 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "seed": public.get("seed"),
         "replayable": public.get("events") == match.record.get("events"),
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
-        "review": None if reviewed is None else match_review(request, match, seats, reviewed),
     }
+    if reviewed is not None:
+        review = match_review(request, match, seats, reviewed)
+        if review is not None:
+            review.chapter_steps = {c["label"]: c["step"] for c in replay.chapters}
+        context["review"] = review
     return render(request, "matches/match.html", context)
 
 

@@ -123,6 +123,9 @@ class MatchReview:
     solve_id: str = ""
     #: whether the review read the solve (no decision of the seat needed it otherwise)
     solved: bool = False
+    #: the replay's chapters, label -> first step (the match page sets them), to link each
+    #: decision to its hand in the replay
+    chapter_steps: dict[str, int] = field(default_factory=dict)
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -138,6 +141,7 @@ class MatchReview:
             out.append(
                 {
                     "hand": row.move.hand + 1,
+                    "step": self.chapter_steps.get(row.move.chapter),
                     "key": row.move.key,
                     "words": words,
                     "situation": row.move.situation,

@@ -77,6 +77,7 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                     key=None if down is None else f"{position}{down}:{before}",
                     taken=token[1],
                     situation=_situation(tokens[:i]),
+                    chapter=f"Deal {number + 1}",
                     options=options,
                 )
             )

@@ -37,6 +37,7 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                     key=card[0] + before if isinstance(card, str) and card else None,
                     taken=action,
                     situation=KUHN_HISTORIES.get(before, before),
+                    chapter=f"Hand {number + 1}",
                 )
             )
     return moves

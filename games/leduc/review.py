@@ -50,6 +50,7 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                         key=key,
                         taken=action,
                         situation=_betting(rounds, turn, i),
+                        chapter=f"Hand {number + 1}",
                     )
                 )
     return moves

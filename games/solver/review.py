@@ -47,6 +47,8 @@ class Move:
     taken: str
     #: what happened so far, in words, for the page (the game's own wording)
     situation: str = ""
+    #: the replay's chapter of the hand (``games.replays.chapters``: "Hand 3"), to link to it
+    chapter: str = ""
     #: the solver options (``SolverSpec.options``: name, value) this decision's game needs;
     #: a decision is reviewed with a solve of these options only
     options: tuple[tuple[str, Any], ...] = ()

@@ -238,3 +238,17 @@ def test_the_values_are_computed_once_for_every_page_and_without_a_cache_too(cli
     again = client.get(f"/matches/{first.pk}/").content.decode()
     assert len(computed) == 2
     assert numbers(again, "lost") == numbers(pages[0], "lost")
+
+
+def test_each_decision_links_to_its_hand_in_the_replay(client):
+    match = stored(hands=6)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    page = client.get(f"/matches/{match.pk}/?review=1").content.decode()
+    links = re.findall(r'href="\?step=(\d+)&amp;review=1#replay"[^>]*>(\d+)<', page)
+    moves = [m for m in get_game("kuhn").solver.review_moves(match.record) if m.seat == 1]
+    assert [int(hand) for _, hand in links] == [m.hand + 1 for m in moves]
+    frames = client.get(f"/matches/{match.pk}/replay.json").json()["frames"]
+    for step, hand in links:
+        assert frames[int(step) - 1]["chapter"] == f"Hand {hand}"
+        assert frames[int(step) - 2]["chapter"] != f"Hand {hand}"  # its first step
