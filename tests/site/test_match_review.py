@@ -252,3 +252,25 @@ def test_each_decision_links_to_its_hand_in_the_replay(client):
     for step, hand in links:
         assert frames[int(step) - 1]["chapter"] == f"Hand {hand}"
         assert frames[int(step) - 2]["chapter"] != f"Hand {hand}"  # its first step
+
+
+def test_a_leduc_match_is_reviewed_with_the_leduc_solve(client):
+    game = get_game("leduc")
+    agents = [ScriptedAgent(["c"] * 80, n) for n in "ab"]  # check or call: always legal
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(4, config={"hands": 6}), agents, seed=4
+    )
+    record = json.loads(json.dumps(outcome.record))
+    match = Match.objects.create(game="leduc", seed=4, record=record)
+    for seat, name in enumerate("ab"):
+        score = record["result"]["scores"][seat]
+        MatchSeat.objects.create(match=match, seat=seat, name=name, score=score)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    expected = reviews.match_review("leduc", game.state_class.public_record(record), 0)
+    rows = expected.review.rows
+    # every hand goes to the showdown: 6 hands, 2 rounds, one check (or call) each
+    assert len(rows) == 12 and all(row.reviewed for row in rows)
+    assert numbers(page, "lost") == pytest.approx([round(r.lost, 4) for r in rows], abs=1e-4)
+    assert "public" in html.unescape(page)  # a second round's information set in words
