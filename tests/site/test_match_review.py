@@ -274,3 +274,37 @@ def test_a_leduc_match_is_reviewed_with_the_leduc_solve(client):
     assert len(rows) == 12 and all(row.reviewed for row in rows)
     assert numbers(page, "lost") == pytest.approx([round(r.lost, 4) for r in rows], abs=1e-4)
     assert "public" in html.unescape(page)  # a second round's information set in words
+
+
+def test_a_guest_sees_the_numbers_of_their_own_folded_hands_and_no_one_else_does():
+    from django.test import Client
+
+    from bots.playing import Entry, play
+    from games.live import tables
+    from games.live.host import Finish
+    from games.models import Table
+
+    guest = tables.Person(None, "a-guest-token")
+    table = tables.create_table("kuhn", guest, ["me", "open"])
+    tables.take_seat(table, 1, tables.Person(None, "another-token"))
+    # a seed whose hands include folds of seat 0 (the table's own is random)
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING, seed=5)
+    table.refresh_from_db()
+    entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="cfr")]
+    played = play(get_game("kuhn"), entries, seed=table.seed)
+    tables.store_finish(tables.facts_of(table), Finish(played))
+    table.refresh_from_db()
+    match = table.match
+    Client().get(f"/matches/{match.pk}/")
+    solved()
+    moves = get_game("kuhn").solver.review_moves(match.record)
+    folded = {n for n, h in enumerate(match.record["result"]["hand_log"]) if not h["showdown"]}
+    assert any(m.seat == 0 and m.hand in folded for m in moves)
+    client = Client()
+    session = client.session
+    session["guest_token"] = "a-guest-token"
+    session.save()
+    own = client.get(f"/matches/{match.pk}/").content.decode()
+    assert '<option value="0" selected>' in own and "not shown to you" not in own
+    assert "not shown to you" in client.get(f"/matches/{match.pk}/?review=1").content.decode()
+    assert "not shown to you" in Client().get(f"/matches/{match.pk}/?review=0").content.decode()
