@@ -92,9 +92,7 @@ def stored_values(settings: SolveSettings, job: SolveJob) -> ActionValues:
         kept = None
     if isinstance(kept, ActionValues):
         return kept
-    if not job.result:  # read without its result (submit() does)
-        job = solves.find(job.digest, document=True) or job
-    values = values_of(settings, solves.document_of(job))
+    values = values_of(settings, solves.document_of(job))  # reads the deferred result
     try:
         cache.set(key, values, django_settings.REPLAY_CACHE_S)
     except Exception:  # any failure of the cache backend: nothing kept
@@ -178,7 +176,9 @@ def match_review(game: str, record: dict[str, Any], seat: int) -> MatchReview:
         result.review = review(moves, None, seat, settings.options, words)
         return result
     job = solves.find(settings.job_id)
-    if job is None or job.status == SolveJob.FAILED:
+    # a failed solve is not queued again from here (it would fail again at every view of
+    # every match): the page says why, and the strategy explorer can ask for it again
+    if job is None:
         try:
             job = solves.submit(settings)
         except solves.Busy:
@@ -191,7 +191,7 @@ def match_review(game: str, record: dict[str, Any], seat: int) -> MatchReview:
         result.review = review(moves, values, seat, settings.options, words)
         return result
     if job.status == SolveJob.FAILED:
-        result.state, result.error = "failed", job.error
+        result.state, result.error = "failed", job.error or "no reason was recorded."
     elif solves.is_waiting(job):
         result.queue = solves.queue_state(job)
     else:

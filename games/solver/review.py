@@ -16,7 +16,7 @@ here, its histories weighted by chance alone; :attr:`InfosetValues.by_chance` sa
 Everything is computed once for the whole tree (:func:`action_values`, two passes over the
 depths: :meth:`FlatTree.forward` and :meth:`FlatTree.backward`), so a review of a thousand
 decisions is a thousand look-ups. A game says which decisions a match record holds by a
-function of its own (``SolverSpec.review``, a list of :class:`Move`); this module names no
+function of its own (``SolverSpec.review_moves``, a list of :class:`Move`); this module names no
 game.
 """
 

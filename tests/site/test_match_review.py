@@ -308,3 +308,17 @@ def test_a_guest_sees_the_numbers_of_their_own_folded_hands_and_no_one_else_does
     assert '<option value="0" selected>' in own and "not shown to you" not in own
     assert "not shown to you" in client.get(f"/matches/{match.pk}/?review=1").content.decode()
     assert "not shown to you" in Client().get(f"/matches/{match.pk}/?review=0").content.decode()
+
+
+def test_a_failed_solve_is_shown_with_its_reason_and_not_queued_again_by_views(client):
+    match = stored(hands=20)
+    client.get(f"/matches/{match.pk}/")
+    assert SolveJob.objects.count() == 1
+    SolveJob.objects.update(status=SolveJob.FAILED, error="The solve ran out of memory.")
+    for _ in range(2):
+        page = html.unescape(client.get(f"/matches/{match.pk}/").content.decode())
+        assert 'data-review-state="failed"' in page
+        assert "failed: The solve ran out of memory." in page
+        query = reviews.review_settings("kuhn", match.record).query()
+        assert f'href="/solver/?{query}">Ask for it again in the strategy explorer' in page
+    assert SolveJob.objects.get().status == SolveJob.FAILED
