@@ -34,7 +34,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.cache import get_conditional_response, patch_cache_control
@@ -43,7 +43,8 @@ from django.utils.http import http_date
 from django.views.decorators.gzip import gzip_page
 
 from bots.models import Match
-from games import replays
+from games import replays, reviews
+from games.models import TableSeat
 from games.registry import GameSpec, get_game
 
 log = logging.getLogger(__name__)
@@ -331,10 +332,63 @@ def viewer_context(
     }
 
 
+class BadRequest(ValueError):
+    """Answered as a 400 with its message (JSON for replay.json, text for the page)."""
+
+
+def _own_seat(request: HttpRequest, match: Match, seats: list[Any]) -> int | None:
+    """The seat the asker played in, if any: a signed-in person's, or at a live table a
+    guest's, known by the token in their session (as the table knew them)."""
+    if request.user.is_authenticated:
+        return next((s.seat for s in seats if s.user_id == request.user.pk), None)
+    token = request.session.get("guest_token") if match.tournament_id is None else None
+    if not token:
+        return None
+    held = TableSeat.objects.filter(table__match=match, kind=TableSeat.PERSON, guest=token)
+    return held.values_list("seat", flat=True).first()
+
+
+def review_seat(
+    request: HttpRequest, match: Match, seats: list[Any], own: int | None
+) -> int | None:
+    """The seat to review (``?review=<seat>``): by default the asker's own (``own``), else
+    the first person's, else seat 0; None for a game the solver does not review. A value
+    that is not one of the match's seats is a :class:`BadRequest`."""
+    raw = request.GET.get("review")
+    if not reviews.reviewable(match.game):
+        if raw is not None:
+            raise BadRequest(f"The solver does not review {match.game} matches.")
+        return None
+    numbers = [s.seat for s in seats]
+    if raw is None:
+        people = [s.seat for s in seats if not s.is_bot and not s.builtin]
+        return own if own is not None else (people or numbers or [0])[0]
+    if not WHOLE.fullmatch(raw) or int(raw) not in numbers:
+        choices = ", ".join(str(n) for n in numbers)
+        raise BadRequest(f"review must be a seat of this match ({choices}), not {raw[:40]!r}.")
+    return int(raw)
+
+
+def match_review(match: Match, seat: int, own: int | None) -> reviews.MatchReview | None:
+    """The review of ``seat``, from the record as the asker (who played seat ``own``, if
+    any) may see it."""
+    try:
+        state_class = get_game(match.game).state_class
+    except KeyError:
+        return None
+    record = state_class.public_record(match.record, own)
+    return reviews.match_review(match.game, record, seat)
+
+
 @gzip_page
 def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match(pk)
     seats = _seats(match)
+    own = _own_seat(request, match, seats) if reviews.reviewable(match.game) else None
+    try:
+        reviewed = review_seat(request, match, seats, own)
+    except BadRequest as bad:
+        return HttpResponseBadRequest(str(bad), content_type="text/plain; charset=utf-8")
     replay = _replay(match, seats)
     total = replay.total
     step = _step(request, total)
@@ -359,6 +413,11 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "replayable": public.get("events") == match.record.get("events"),
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
     }
+    if reviewed is not None:
+        review = match_review(match, reviewed, own)
+        if review is not None:
+            review.chapter_steps = {c["label"]: c["step"] for c in replay.chapters}
+        context["review"] = review
     return render(request, "matches/match.html", context)
 
 
@@ -372,10 +431,6 @@ def match_record(request: HttpRequest, pk: int) -> HttpResponse:
     filename = f"card-arena-{match.game}-match-{match.pk}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
-
-
-class BadRequest(ValueError):
-    """Answered as a JSON 400 with its message."""
 
 
 def _whole(request: HttpRequest, name: str) -> int | None:

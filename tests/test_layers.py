@@ -54,8 +54,9 @@ WEB_MODULES = (
     "bots.admin",
 )
 #: the platform layer (what is not web above): the Django glue of ``games`` (the solve queue
-#: the workers run included) and all of ``bots``. Everything else under ``games/`` is the
-#: engine layer, ``games.registry`` and ``games.replays`` included (neither needs Django).
+#: the workers run, and the match reviews made from its results, included) and all of
+#: ``bots``. Everything else under ``games/`` is the engine layer, ``games.registry`` and
+#: ``games.replays`` included (neither needs Django).
 PLATFORM_MODULES = (
     "bots",
     "games.models",
@@ -63,6 +64,7 @@ PLATFORM_MODULES = (
     "games.migrations",
     "games.management",
     "games.solves",
+    "games.reviews",
 )
 #: what an engine module may not import, even indirectly through another project module
 #: (the check below): frameworks of the web and of the database

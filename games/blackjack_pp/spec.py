@@ -13,6 +13,7 @@ HERE = Path(__file__).resolve().parent
 def spec() -> GameSpec:
     from games.blackjack_pp import botapi
     from games.blackjack_pp.dump import write_strategy_tree
+    from games.blackjack_pp.review import describe_infoset, review_moves, review_options
     from games.blackjack_pp.rules import BlackjackPPState
     from games.blackjack_pp.solving import OPTIONS, solver_game
     from games.blackjack_pp.strategy import strategy
@@ -45,6 +46,9 @@ def spec() -> GameSpec:
             options=OPTIONS,
             strategy=strategy,
             export=write_strategy_tree,
+            review_moves=review_moves,
+            review_options=review_options,
+            describe_infoset=describe_infoset,
             export_help="write the strategy as one folder per history",
         ),
     )

@@ -151,6 +151,22 @@ class SolverSpec:
     export: Exporter | None = None
     #: the command line's help of ``--out`` for the game
     export_help: str = ""
+    #: the decisions of a match record the solver can review (games/solver/review.py):
+    #: ``review_moves(record) -> [Move, ...]``, every seat's, from the record as whoever
+    #: asks may see it (a decision whose cards it hides has no key); None: no review
+    review_moves: Callable[[dict[str, Any]], list[Any]] | None = None
+    #: the solver options a match is reviewed with (its record decides: say the match's
+    #: most hits), or why it cannot be; None: each option's default
+    review_options: Callable[[dict[str, Any]], tuple[tuple[str, Any], ...] | str] | None = None
+    #: an information set key in words, for the review (``"Qpb"`` -> ``"queen; checked,
+    #: faces a bet"``); None: the key itself is shown
+    describe_infoset: Callable[[str], str] | None = None
+
+    @property
+    def reviews(self) -> bool:
+        """Whether the solver reviews the game's matches (templates cannot test
+        ``review_moves``: they would call it)."""
+        return self.review_moves is not None
 
     def option(self, name: str) -> SolverOption:
         for option in self.options:

@@ -20,6 +20,7 @@ def spec() -> GameSpec:
     from games.chips.replay import kuhn_frames
     from games.chips.tournament import ChipsRoundRobin
     from games.kuhn import botapi
+    from games.kuhn.review import describe_infoset, review_moves
     from games.kuhn.rules import KuhnState
     from games.kuhn.strategy import strategy
     from games.kuhn.table import KuhnTable
@@ -44,6 +45,11 @@ def spec() -> GameSpec:
         starters={"python": HERE / "starter.py"},
         replay=kuhn_frames,
         solver=SolverSpec(
-            make=solver_game, web_limit=20_000, default_iterations=1_000, strategy=strategy
+            make=solver_game,
+            web_limit=20_000,
+            default_iterations=1_000,
+            strategy=strategy,
+            review_moves=review_moves,
+            describe_infoset=describe_infoset,
         ),
     )

@@ -19,6 +19,7 @@ def solver_game():
 def spec() -> GameSpec:
     from games.chips.replay import leduc_frames
     from games.leduc import botapi
+    from games.leduc.review import describe_infoset, review_moves
     from games.leduc.rules import LeducState
     from games.leduc.strategy import strategy
     from games.leduc.table import LeducTable
@@ -42,6 +43,11 @@ def spec() -> GameSpec:
         starters={"python": HERE / "starter.py"},
         replay=leduc_frames,
         solver=SolverSpec(
-            make=solver_game, web_limit=5_000, default_iterations=500, strategy=strategy
+            make=solver_game,
+            web_limit=5_000,
+            default_iterations=500,
+            strategy=strategy,
+            review_moves=review_moves,
+            describe_infoset=describe_infoset,
         ),
     )

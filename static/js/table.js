@@ -58,6 +58,7 @@
     endSummary: document.getElementById("end-summary"),
     endScores: document.getElementById("end-scores"),
     endReplay: document.getElementById("end-replay"),
+    endReview: document.getElementById("end-review"),
   };
 
   var t = {
@@ -773,6 +774,11 @@
     if (message.url) {
       el.endReplay.href = message.url;
       el.endReplay.hidden = false;
+      // the solver's review of this seat's decisions, for a game the solver reviews
+      if (el.endReview && t.seat !== null) {
+        el.endReview.href = message.url + "?review=" + t.seat + "#review";
+        el.endReview.hidden = false;
+      }
     }
     var wasHidden = el.end.hidden;
     el.end.hidden = false;

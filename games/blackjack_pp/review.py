@@ -1,0 +1,96 @@
+"""Blackjack++'s decisions in a match record, for the solver's review
+(``SolverSpec.review_moves``; games/solver/review.py).
+
+The solver solves one set of up cards at a time (``--up``), and each deal of a match deals
+its own, so a decision is reviewed only with a solve of its deal's up cards: each decision
+carries them in its options, and the review is made with the solve of the default up cards
+(``UP.default``) and the match's most hits (:func:`review_options`); decisions of other
+deals say they are not solved yet. A match of 2 or more hits is not reviewed: the review
+builds the solver's tree on the page, a million histories for 2 hits (docs/solver.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.blackjack_pp.rules import value
+from games.blackjack_pp.solving import HITS, UP
+from games.blackjack_pp.strategy import describe_token
+from games.blackjack_pp.tree import NAMES
+from games.solver.review import Move
+
+#: the engine's actions as the solver's keys write them
+LETTERS = {"hit": "h", "stand": "s"}
+#: the most hits a reviewed match may allow (see the module's docstring)
+REVIEWED_HITS = (1,)
+
+
+def _max_hits(record: dict[str, Any]) -> Any:
+    config = record.get("config")
+    return config.get("max_hits") if isinstance(config, dict) else None
+
+
+def review_options(record: dict[str, Any]) -> tuple[tuple[str, Any], ...] | str:
+    """The solve a match is reviewed with, or why it is not."""
+    hits = _max_hits(record)
+    if hits not in REVIEWED_HITS:
+        return (
+            f"This match allowed {hits} hits: the review is offered for matches of "
+            f"{' or '.join(str(h) for h in REVIEWED_HITS)} hit only, whose solver tree is small "
+            "enough to build on the page."
+        )
+    return ((UP.name, UP.default), (HITS.name, hits))
+
+
+def _name(card: Any) -> str | None:
+    return NAMES[value(card)] if isinstance(card, str) and card else None
+
+
+def review_moves(record: dict[str, Any]) -> list[Move]:
+    """Every decision of every finished deal: the history's tokens (``0s``, ``1h5``) are the
+    actions in order, each of the player its first character names."""
+    result = record.get("result")
+    log = result.get("hand_log") if isinstance(result, dict) else None
+    hits = _max_hits(record)
+    moves = []
+    for number, hand in enumerate(log if isinstance(log, list) else []):
+        if not isinstance(hand, dict):
+            continue
+        cards, history, first, up = (hand.get(k) for k in ("cards", "history", "first", "up"))
+        if not all(isinstance(x, list) for x in (cards, up)) or not isinstance(history, str):
+            continue
+        if first not in (0, 1) or len(up) != 3 or len(cards) != 2:
+            continue
+        ups = [_name(card) for card in up]
+        options = ((UP.name, ",".join(str(u) for u in ups)), (HITS.name, hits))
+        tokens = history.split(",") if history else []
+        for i, token in enumerate(tokens):
+            if len(token) < 2 or token[0] not in "01" or token[1] not in "hs":
+                break
+            position = int(token[0])
+            down = _name(cards[position])
+            before = ",".join(tokens[:i])
+            moves.append(
+                Move(
+                    hand=number,
+                    seat=(position + first) % 2,
+                    key=None if down is None else f"{position}{down}:{before}",
+                    taken=token[1],
+                    situation=_situation(tokens[:i]),
+                    chapter=f"Deal {number + 1}",
+                    options=options,
+                )
+            )
+    return moves
+
+
+def _situation(before: list[str]) -> str:
+    return "; ".join(describe_token(t) for t in before) or "first to act"
+
+
+def describe_infoset(key: str) -> str:
+    """``"1T:0h5"`` -> ``"player 1, down card 10; player 0 hit, drew 5"``."""
+    head, _, history = key.partition(":")
+    down = "10" if head[1:] == "T" else head[1:]
+    tokens = history.split(",") if history else []
+    return f"player {head[:1]}, down card {down}; {_situation(tokens)}"

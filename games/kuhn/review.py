@@ -1,0 +1,49 @@
+"""Kuhn poker's decisions in a match record, for the solver's review
+(``SolverSpec.review_moves``; games/solver/review.py): each hand of the record's hand log is
+replayed action by action, each action one decision of the seat in the acting position, at
+the information set the solver names it by (the card, then the betting so far)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.kuhn.strategy import CARD_WORD, KUHN_HISTORIES
+from games.solver.review import Move
+
+
+def hand_log(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The record's finished hands (a hand cut short by a fault is not in it)."""
+    result = record.get("result")
+    log = result.get("hand_log") if isinstance(result, dict) else None
+    return [hand for hand in log if isinstance(hand, dict)] if isinstance(log, list) else []
+
+
+def review_moves(record: dict[str, Any]) -> list[Move]:
+    """Every decision of every finished hand: position ``i % 2`` made the ``i``-th action,
+    and position 0 is seat ``first`` of the hand."""
+    moves = []
+    for number, hand in enumerate(hand_log(record)):
+        cards, history, first = hand.get("cards"), hand.get("history"), hand.get("first")
+        if not isinstance(history, str) or first not in (0, 1) or not isinstance(cards, list):
+            continue
+        for i, action in enumerate(history):
+            position = i % 2
+            card = cards[position] if position < len(cards) else None
+            before = history[:i]
+            moves.append(
+                Move(
+                    hand=number,
+                    seat=(position + first) % 2,
+                    key=card[0] + before if isinstance(card, str) and card else None,
+                    taken=action,
+                    situation=KUHN_HISTORIES.get(before, before),
+                    chapter=f"Hand {number + 1}",
+                )
+            )
+    return moves
+
+
+def describe_infoset(key: str) -> str:
+    """``"Qpb"`` -> ``"queen; player 0, checked and faces a bet"``."""
+    card, history = key[:1], key[1:]
+    return f"{CARD_WORD.get(card, card)}; {KUHN_HISTORIES.get(history, history)}"

@@ -1,0 +1,324 @@
+"""The solver's review on the match page (``?review=<seat>``, games/reviews.py): the solve it
+needs is queued, never run in the web process, and run by the worker; then each decision's
+numbers are the review module's, the folded hands' cards stay secret, a forged seat is a 400
+and the page's queries do not grow with the match."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+import time
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from bots import worker as worker_module
+from bots.models import Match, MatchSeat
+from bots.worker import Options, Worker
+from games import reviews
+from games.engine.agents import ScriptedAgent
+from games.engine.runner import MatchRunner
+from games.models import SolveJob
+from games.registry import get_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_connection(monkeypatch):
+    monkeypatch.setattr(worker_module, "drop_connection", lambda: None)
+
+
+def stored(hands: int = 10, seed: int = 3, user=None) -> Match:
+    """A Kuhn match of scripted random play (p and b are always legal), stored with its
+    record; seat 0 a person (``user``), seat 1 a built-in bot."""
+    game = get_game("kuhn")
+    rng = random.Random(seed)
+    agents = [ScriptedAgent([rng.choice("pb") for _ in range(3 * hands)], n) for n in "ab"]
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(seed, config={"hands": hands}), agents, seed=seed
+    )
+    record = json.loads(json.dumps(outcome.record))
+    match = Match.objects.create(game="kuhn", seed=seed, record=record)
+    scores = record["result"]["scores"]
+    MatchSeat.objects.create(match=match, seat=0, name="ann", user=user, score=scores[0])
+    MatchSeat.objects.create(match=match, seat=1, name="cfr", builtin="cfr", score=scores[1])
+    return match
+
+
+def solved() -> None:
+    """The worker runs the queued review solve (``manage.py worker --batch``)."""
+    Worker(Options(validate=False), name="w1").run(batch=True)
+    assert SolveJob.objects.get().status == SolveJob.DONE
+
+
+def numbers(page: str, name: str) -> list[float]:
+    return [float(x) for x in re.findall(rf"data-{name}>(?:<strong>)?([-0-9.]+)<", page)]
+
+
+def test_the_page_queues_the_solve_says_so_and_never_solves_itself(client):
+    match = stored()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    job = SolveJob.objects.get()
+    assert (
+        job.status == SolveJob.QUEUED
+        and job.key == reviews.review_settings("kuhn", match.record).key
+    )
+    assert 'data-review-state="waiting"' in page and "number 1 in the queue" in page
+    # asked again: the same job, still waiting (the web process ran nothing)
+    client.get(f"/matches/{match.pk}/")
+    assert SolveJob.objects.get().status == SolveJob.QUEUED
+
+
+def test_the_reviews_numbers_are_the_review_modules_and_the_total_adds_up(client):
+    match = stored(hands=20)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    for seat in (0, 1):
+        page = client.get(f"/matches/{match.pk}/?review={seat}").content.decode()
+        record = get_game("kuhn").state_class.public_record(match.record)
+        expected = reviews.match_review("kuhn", record, seat)
+        assert expected.state == "done"
+        rows = [row for row in expected.review.rows if row.reviewed]
+        assert rows  # random play in 20 hands: decisions at showdowns
+        assert numbers(page, "lost") == pytest.approx([round(r.lost, 4) for r in rows], abs=1e-4)
+        assert numbers(page, "taken-value") == pytest.approx(
+            [round(r.taken_value, 4) for r in rows], abs=1e-4
+        )
+        assert numbers(page, "best-value") == pytest.approx(
+            [round(r.best_value, 4) for r in rows], abs=1e-4
+        )
+        total = numbers(page, "total-lost")
+        assert total == pytest.approx([round(expected.review.total_lost, 4)], abs=1e-4)
+        assert expected.review.total_lost == pytest.approx(sum(r.lost for r in rows))
+        # the mistakes (losses over the solve's exploitability) stand out
+        document = json.loads(SolveJob.objects.get().result)
+        assert expected.review.precision == document["exploitability"] > 0
+        mistakes = [r for r in rows if r.lost > document["exploitability"]]
+        assert page.count("data-lost><strong>") == len(mistakes) == expected.review.mistakes
+        assert f'<option value="{seat}" selected>' in page
+
+
+def test_a_folded_hand_is_reviewed_for_its_own_player_alone(client):
+    user = get_user_model().objects.create_user("ann", password="pw-for-ann")
+    match = stored(hands=20, user=user)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    hands = match.record["result"]["hand_log"]
+    folded = [n for n, h in enumerate(hands) if not h["showdown"]]
+    assert folded
+    public = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    hidden = public.count("The cards of this hand are not shown to you.")
+    moves = get_game("kuhn").solver.review_moves(match.record)
+    assert hidden == sum(1 for m in moves if m.seat == 0 and m.hand in folded) > 0
+    client.force_login(user)
+    own = client.get(f"/matches/{match.pk}/").content.decode()  # their own seat by default
+    assert '<option value="0" selected>' in own
+    assert "not shown to you" not in own
+    # the other seat's folded cards stay hidden from them
+    assert "not shown to you" in client.get(f"/matches/{match.pk}/?review=1").content.decode()
+
+
+@pytest.mark.parametrize("forged", ["2", "-1", "x", "0 ", "1e0", "9" * 50])
+def test_a_forged_seat_is_a_clear_400(client, forged):
+    match = stored(hands=2)
+    response = client.get(f"/matches/{match.pk}/", {"review": forged})
+    assert response.status_code == 400
+    assert "review must be a seat of this match (0, 1)" in response.content.decode()
+    assert not SolveJob.objects.exists()
+
+
+def test_a_game_the_solver_does_not_review_refuses_the_parameter(client):
+    game = next(
+        slug
+        for slug in ("rps-poker", "goofspiel", "uth")
+        if get_game(slug).solver is None or get_game(slug).solver.review_moves is None
+    )
+    match = Match.objects.create(game=game, seed=1, record={"seats": [], "events": []})
+    response = client.get(f"/matches/{match.pk}/?review=0")
+    assert response.status_code == 400 and "does not review" in response.content.decode()
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="review"' not in page
+
+
+def test_the_pages_queries_do_not_grow_with_the_match(client):
+    small, large = stored(hands=2, seed=1), stored(hands=60, seed=2)
+    client.get(f"/matches/{small.pk}/")
+    solved()
+    counts = []
+    for match in (small, large, small):
+        client.get(f"/matches/{match.pk}/")  # the replay cached, the solve touched
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(f"/matches/{match.pk}/").content.decode()
+        assert "Expected value lost over the match" in page
+        counts.append(len(queries))
+    # the match, its seats, the solve's row: as many for 2 hands as for 60
+    assert counts[0] == counts[1] == counts[2] <= 3, counts
+    assert html.unescape(page).count("hand") > 0
+
+
+def test_a_finished_kuhn_table_links_each_player_to_the_review_of_their_own_seat():
+    from django.test import Client
+
+    from bots.playing import Entry, play
+    from games.live import tables
+    from games.live.host import Finish
+    from games.models import Table
+
+    ann, bob = (get_user_model().objects.create_user(n, password=f"pw-{n}") for n in "ab")
+    table = tables.create_table("kuhn", tables.Person(ann), ["me", "open"])
+    tables.take_seat(table, 1, tables.Person(bob))
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
+    entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="cfr")]
+    played = play(get_game("kuhn"), entries, seed=table.seed)
+    tables.store_finish(tables.facts_of(table), Finish(played))
+    table.refresh_from_db()
+    for seat, person in enumerate((ann, bob)):
+        client = Client()
+        client.force_login(person)
+        page = client.get(f"/tables/{table.token}/").content.decode()
+        link = f"/matches/{table.match_id}/?review={seat}#review"
+        assert f'id="end-review" class="button" href="{link}"' in page
+        assert client.get(link.split("#")[0]).status_code == 200
+    # a spectator has no seat to review
+    assert 'id="end-review"' not in Client().get(f"/tables/{table.token}/").content.decode()
+
+
+def blackjack_match(max_hits: int) -> Match:
+    game = get_game("blackjack-pp")
+    agents = [ScriptedAgent(["hit", "stand"] * 20, n) for n in "ab"]
+    config = {"hands": 4, "max_hits": max_hits}
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(9, config=config), agents, seed=9
+    )
+    record = json.loads(json.dumps(outcome.record))
+    match = Match.objects.create(game="blackjack-pp", seed=9, record=record)
+    for seat, name in enumerate("ab"):
+        score = record["result"]["scores"][seat]
+        MatchSeat.objects.create(match=match, seat=seat, name=name, score=score)
+    return match
+
+
+def test_a_match_whose_settings_differ_from_the_solves_says_why_it_is_not_reviewed(client):
+    match = blackjack_match(max_hits=2)
+    page = html.unescape(client.get(f"/matches/{match.pk}/").content.decode())
+    assert "This match cannot be reviewed yet: This match allowed 2 hits" in page
+    match = blackjack_match(max_hits=1)
+    ups = [[card[0] for card in h["up"]] for h in match.record["result"]["hand_log"]]
+    assert ["6", "6", "2"] not in ups  # no deal of the solve's up cards
+    page = html.unescape(client.get(f"/matches/{match.pk}/?review=1").content.decode())
+    solve = "up cards 6, 6, 2 (player 0, player 1, dealer), max hits 1"
+    assert page.count(f"Not solved yet: the stored solve is for {solve};") > 0
+    assert "this decision was made with up cards" in page
+    # no decision needs the solve: none is queued
+    assert not SolveJob.objects.exists()
+
+
+def test_the_values_are_computed_once_for_every_page_and_without_a_cache_too(client, monkeypatch):
+    first, second = stored(hands=4, seed=1), stored(hands=4, seed=2)
+    client.get(f"/matches/{first.pk}/")
+    solved()
+    computed = []
+    values_of = reviews.values_of
+    monkeypatch.setattr(reviews, "values_of", lambda *a: computed.append(1) or values_of(*a))
+    pages = [client.get(f"/matches/{m.pk}/").content.decode() for m in (first, second, first)]
+    assert len(computed) == 1 and all("Expected value lost" in page for page in pages)
+
+    # a cache that cannot be reached costs the computation, never the page
+    def away(*args, **kwargs):
+        raise ConnectionError("the cache is away")
+
+    cache = reviews.caches["replays"]
+    monkeypatch.setattr(cache, "get", away)
+    monkeypatch.setattr(cache, "set", away)
+    again = client.get(f"/matches/{first.pk}/").content.decode()
+    assert len(computed) == 2
+    assert numbers(again, "lost") == numbers(pages[0], "lost")
+
+
+def test_each_decision_links_to_its_hand_in_the_replay(client):
+    match = stored(hands=6)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    page = client.get(f"/matches/{match.pk}/?review=1").content.decode()
+    links = re.findall(r'href="\?step=(\d+)&amp;review=1#replay"[^>]*>(\d+)<', page)
+    moves = [m for m in get_game("kuhn").solver.review_moves(match.record) if m.seat == 1]
+    assert [int(hand) for _, hand in links] == [m.hand + 1 for m in moves]
+    frames = client.get(f"/matches/{match.pk}/replay.json").json()["frames"]
+    for step, hand in links:
+        assert frames[int(step) - 1]["chapter"] == f"Hand {hand}"
+        assert frames[int(step) - 2]["chapter"] != f"Hand {hand}"  # its first step
+
+
+def test_a_leduc_match_is_reviewed_with_the_leduc_solve(client):
+    game = get_game("leduc")
+    agents = [ScriptedAgent(["c"] * 80, n) for n in "ab"]  # check or call: always legal
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(4, config={"hands": 6}), agents, seed=4
+    )
+    record = json.loads(json.dumps(outcome.record))
+    match = Match.objects.create(game="leduc", seed=4, record=record)
+    for seat, name in enumerate("ab"):
+        score = record["result"]["scores"][seat]
+        MatchSeat.objects.create(match=match, seat=seat, name=name, score=score)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    expected = reviews.match_review("leduc", game.state_class.public_record(record), 0)
+    rows = expected.review.rows
+    # every hand goes to the showdown: 6 hands, 2 rounds, one check (or call) each
+    assert len(rows) == 12 and all(row.reviewed for row in rows)
+    assert numbers(page, "lost") == pytest.approx([round(r.lost, 4) for r in rows], abs=1e-4)
+    assert "public" in html.unescape(page)  # a second round's information set in words
+
+
+def test_a_guest_sees_the_numbers_of_their_own_folded_hands_and_no_one_else_does():
+    from django.test import Client
+
+    from bots.playing import Entry, play
+    from games.live import tables
+    from games.live.host import Finish
+    from games.models import Table
+
+    guest = tables.Person(None, "a-guest-token")
+    table = tables.create_table("kuhn", guest, ["me", "open"])
+    tables.take_seat(table, 1, tables.Person(None, "another-token"))
+    # a seed whose hands include folds of seat 0 (the table's own is random)
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING, seed=5)
+    table.refresh_from_db()
+    entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="cfr")]
+    played = play(get_game("kuhn"), entries, seed=table.seed)
+    tables.store_finish(tables.facts_of(table), Finish(played))
+    table.refresh_from_db()
+    match = table.match
+    Client().get(f"/matches/{match.pk}/")
+    solved()
+    moves = get_game("kuhn").solver.review_moves(match.record)
+    folded = {n for n, h in enumerate(match.record["result"]["hand_log"]) if not h["showdown"]}
+    assert any(m.seat == 0 and m.hand in folded for m in moves)
+    client = Client()
+    session = client.session
+    session["guest_token"] = "a-guest-token"
+    session.save()
+    own = client.get(f"/matches/{match.pk}/").content.decode()
+    assert '<option value="0" selected>' in own and "not shown to you" not in own
+    assert "not shown to you" in client.get(f"/matches/{match.pk}/?review=1").content.decode()
+    assert "not shown to you" in Client().get(f"/matches/{match.pk}/?review=0").content.decode()
+
+
+def test_a_failed_solve_is_shown_with_its_reason_and_not_queued_again_by_views(client):
+    match = stored(hands=20)
+    client.get(f"/matches/{match.pk}/")
+    assert SolveJob.objects.count() == 1
+    SolveJob.objects.update(status=SolveJob.FAILED, error="The solve ran out of memory.")
+    for _ in range(2):
+        page = html.unescape(client.get(f"/matches/{match.pk}/").content.decode())
+        assert 'data-review-state="failed"' in page
+        assert "failed: The solve ran out of memory." in page
+        query = reviews.review_settings("kuhn", match.record).query()
+        assert f'href="/solver/?{query}">Ask for it again in the strategy explorer' in page
+    assert SolveJob.objects.get().status == SolveJob.FAILED

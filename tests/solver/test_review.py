@@ -1,0 +1,301 @@
+"""The solver's review numbers (games/solver/review.py) against independent computations: the
+closed-form Kuhn equilibria, worked exactly with fractions by a brute-force walk written
+here, and the same walk in floats over a solved Leduc strategy; and the games' lists of
+decisions (``SolverSpec.review_moves``) against what their engines showed each seat."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from games.kuhn.rules import KuhnState
+from games.kuhn.tree import Kuhn
+from games.leduc.rules import LeducState
+from games.leduc.tree import Leduc
+from games.registry import get_game
+from games.solver import Solver, build
+from games.solver.cfr import best_response_value, expected_value
+from games.solver.export import strategy_array, strategy_table
+from games.solver.game import Chance, Decision, Game, Terminal
+from games.solver.review import Move, action_values, review
+
+
+def kuhn_equilibrium(alpha: Fraction) -> dict[str, dict[str, Fraction]]:
+    """Kuhn's equilibrium family (Kuhn 1950): player 0 bets the jack with ``alpha`` (0 to
+    1/3), the king with 3 * alpha, calls with the queen with alpha + 1/3; player 1 bets the
+    jack after a check with 1/3, calls with the queen with 1/3; the rest is pure."""
+    one, third = Fraction(1), Fraction(1, 3)
+
+    def bet(p: Fraction) -> dict[str, Fraction]:
+        return {"p": one - p, "b": p}
+
+    return {
+        "J": bet(alpha),
+        "Q": bet(Fraction(0)),
+        "K": bet(3 * alpha),
+        "Jpb": bet(Fraction(0)),
+        "Qpb": bet(alpha + third),
+        "Kpb": bet(one),
+        "Jp": bet(third),
+        "Qp": bet(Fraction(0)),
+        "Kp": bet(one),
+        "Jb": bet(Fraction(0)),
+        "Qb": bet(third),
+        "Kb": bet(one),
+    }
+
+
+def brute_force(game: Game, table: dict[str, dict[str, float]], zero=0.0):
+    """Counterfactual values by walking every history recursively (no flat tree): for each
+    infoset and action, the sum over its histories of (the other player's reach x chance's
+    reach x the acting player's expected payoff after the action), and the infoset's reach.
+    Returns ({(key, action): value}, {key: reach})."""
+    total: dict[tuple[str, str], object] = defaultdict(lambda: zero)
+    reach: dict[str, object] = defaultdict(lambda: zero)
+
+    def worth(state) -> object:
+        node = game.node(state)
+        if isinstance(node, Terminal):
+            return node.payoff
+        if isinstance(node, Chance):
+            return sum((p * worth(s) for _, p, s in node.outcomes), zero)
+        row = table[node.infoset]
+        return sum((row[a] * worth(s) for a, s in node.actions), zero)
+
+    def walk(state, mine: list, chance) -> None:
+        node = game.node(state)
+        if isinstance(node, Terminal):
+            return
+        if isinstance(node, Chance):
+            for _, p, child in node.outcomes:
+                walk(child, mine, chance * p)
+            return
+        assert isinstance(node, Decision)
+        p = node.player
+        sign = 1 if p == 0 else -1
+        weight = mine[1 - p] * chance
+        reach[node.infoset] += weight
+        for action, child in node.actions:
+            total[node.infoset, action] += weight * sign * worth(child)
+            after = list(mine)
+            after[p] = after[p] * table[node.infoset][action]
+            walk(child, after, chance)
+
+    walk(game.initial_state(), [1 + zero, 1 + zero], 1 + zero)
+    values = {
+        (key, action): total[key, action] / reach[key] for key, action in total if reach[key] != 0
+    }
+    return values, dict(reach)
+
+
+@pytest.fixture(scope="module")
+def kuhn_tree():
+    return build(Kuhn())
+
+
+@pytest.mark.parametrize("alpha", [Fraction(0), Fraction(1, 6), Fraction(1, 3)])
+def test_kuhn_values_equal_a_brute_force_walk_of_the_closed_form_equilibrium(kuhn_tree, alpha):
+    exact = kuhn_equilibrium(alpha)
+    expected, reach = brute_force(Kuhn(), exact, zero=Fraction(0))
+    sigma = strategy_array(
+        kuhn_tree, {k: {a: float(p) for a, p in r.items()} for k, r in exact.items()}
+    )
+    values = action_values(kuhn_tree, sigma)
+    compared = 0
+    for (key, action), value in expected.items():
+        assert values.at(key).values[action] == pytest.approx(float(value), abs=1e-12)
+        assert values.at(key).reach == pytest.approx(float(reach[key]), abs=1e-12)
+        compared += 1
+    # every action of every infoset the equilibrium reaches (at alpha 0 no one bets first,
+    # so nobody faces a bet: Jb, Qb, Kb are never reached)
+    assert compared == 2 * sum(1 for r in reach.values() if r != 0)
+    assert compared == (18 if alpha == 0 else 24)
+
+
+@pytest.mark.parametrize("alpha", [Fraction(0), Fraction(1, 6), Fraction(1, 3)])
+def test_kuhn_first_decisions_are_worth_minus_one_eighteenth_to_player_zero(kuhn_tree, alpha):
+    sigma = strategy_array(
+        kuhn_tree,
+        {k: {a: float(p) for a, p in r.items()} for k, r in kuhn_equilibrium(alpha).items()},
+    )
+    values = action_values(kuhn_tree, sigma)
+    root = sum(values.at(card).reach * values.at(card).value for card in "JQK")
+    assert root == pytest.approx(-1 / 18, abs=1e-12)
+    assert root == pytest.approx(expected_value(kuhn_tree, sigma), abs=1e-12)
+
+
+def test_kuhn_support_actions_lose_nothing_and_dominated_ones_lose_exactly(kuhn_tree):
+    exact = kuhn_equilibrium(Fraction(1, 6))
+    sigma = strategy_array(
+        kuhn_tree, {k: {a: float(p) for a, p in r.items()} for k, r in exact.items()}
+    )
+    values = action_values(kuhn_tree, sigma)
+    for key, row in exact.items():
+        infoset = values.at(key)
+        for action, p in row.items():
+            if p > 0:
+                assert infoset.lost(action) == 0.0, (key, action)
+    # calling a bet with the jack always loses the call (2) instead of the ante (1)
+    assert values.at("Jb").lost("b") == pytest.approx(1.0, abs=1e-12)
+    assert values.at("Jpb").lost("b") == pytest.approx(1.0, abs=1e-12)
+    # folding the king to a bet gives up the pot it always wins
+    assert values.at("Kb").lost("p") == pytest.approx(3.0, abs=1e-12)
+    assert values.at("Kb").best_actions == ("b",)
+
+
+def test_an_infoset_the_equilibrium_never_reaches_is_valued_by_chance_alone(kuhn_tree):
+    exact = kuhn_equilibrium(Fraction(0))
+    sigma = strategy_array(
+        kuhn_tree, {k: {a: float(p) for a, p in r.items()} for k, r in exact.items()}
+    )
+    values = action_values(kuhn_tree, sigma)
+    queen = values.at("Qb")
+    assert queen.reach == 0.0 and queen.by_chance
+    # the queen facing a bet: half the time the jack (calling wins 2), half the king
+    # (calling loses 2); folding loses the ante either way
+    assert queen.values == pytest.approx({"p": -1.0, "b": 0.0}, abs=1e-12)
+    assert not values.at("Q").by_chance
+
+
+@pytest.fixture(scope="module")
+def leduc_solved():
+    tree = build(Leduc())
+    solver = Solver(tree, "cfr+")
+    solver.train(300, record=False)
+    return tree, solver.average_strategy()
+
+
+def test_leduc_values_equal_a_brute_force_walk_of_a_solved_strategy(leduc_solved):
+    tree, sigma = leduc_solved
+    table = strategy_table(tree, sigma)
+    expected, reach = brute_force(Leduc(), table)
+    values = action_values(tree, sigma)
+    assert len(reach) == tree.n_infosets == 288
+    for (key, action), value in expected.items():
+        assert values.at(key).values[action] == pytest.approx(value, abs=1e-9)
+    root = sum(values.at(c).reach * values.at(c).value for c in "JQK")
+    assert root == pytest.approx(expected_value(tree, sigma), abs=1e-12)
+
+
+def test_leduc_immediate_losses_bound_what_a_best_response_gains(leduc_solved):
+    """Zinkevich et al.'s bound: what a best response gains over the strategy is at most
+    the sum over the player's infosets of reach x (best value - equilibrium value)."""
+    tree, sigma = leduc_solved
+    values = action_values(tree, sigma)
+    v0 = expected_value(tree, sigma)
+    for player, own in ((0, v0), (1, -v0)):
+        gained = best_response_value(tree, sigma, player) - own
+        bound = sum(
+            values.at(key).reach * (values.at(key).best - values.at(key).value)
+            for key, p in zip(tree.infoset_keys, tree.infoset_player, strict=True)
+            if p == player
+        )
+        assert 0.0 <= gained <= bound + 1e-12
+
+
+def test_leduc_folding_the_best_hand_loses_and_raising_it_does_not(leduc_solved):
+    tree, sigma = leduc_solved
+    infoset = action_values(tree, sigma).at("Kcc/Kr")  # player 1 paired kings, faces a raise
+    assert infoset.lost("f") > 4.0
+    assert infoset.best_actions == ("r",) or infoset.lost("c") < infoset.lost("f")
+
+
+# ---- the games' decisions ------------------------------------------------------------------
+def played(state_class, seed: int, hands: int):
+    """A random match, and every decision as the engine showed it: (seat, infoset, action)."""
+    state = state_class.new(seed, config={**state_class.default_config(), "hands": hands})
+    rng = random.Random(seed)
+    seen = []
+    while state.pending():
+        (seat,) = state.pending()
+        data = state.prompt(seat).data
+        action = rng.choice(data["legal"])
+        seen.append((seat, data["infoset"], action))
+        state.apply(seat, action)
+    return state, seen
+
+
+@pytest.mark.parametrize("state_class", [KuhnState, LeducState])
+def test_a_games_decisions_are_those_its_engine_showed_the_seats(state_class):
+    state, seen = played(state_class, 7, 40)
+    moves_of = get_game(state_class.game).solver.review_moves
+    moves = moves_of({"result": state.result()})
+    assert [(m.seat, m.key, m.taken) for m in moves] == seen
+    # the public record keeps a folded hand's cards secret: those decisions have no key,
+    # except the asking seat's own
+    public = moves_of(state_class.public_record({"result": state.result()}))
+    folded = {n for n, hand in enumerate(state.hands_played) if not hand["showdown"]}
+    assert folded
+    assert all((m.key is None) == (m.hand in folded) for m in public)
+    mine = moves_of(state_class.public_record({"result": state.result()}, seat=1))
+    assert all((m.key is None) == (m.hand in folded and m.seat == 0) for m in mine)
+
+
+def test_a_review_lists_one_seats_decisions_and_adds_up_what_they_lost(kuhn_tree):
+    exact = kuhn_equilibrium(Fraction(1, 6))
+    sigma = strategy_array(
+        kuhn_tree, {k: {a: float(p) for a, p in r.items()} for k, r in exact.items()}
+    )
+    values = action_values(kuhn_tree, sigma)
+    moves = [
+        Move(0, 0, "J", "b"),  # a bluff the equilibrium makes: nothing lost
+        Move(0, 1, "Qb", "b"),
+        Move(1, 0, "Kb", "p"),  # folding the king: loses 3
+        Move(2, 0, "Jpb", "b"),  # calling with the jack: loses 1
+        Move(3, 0, None, "p"),  # hidden from whoever asks
+        Move(4, 0, "K", "b", options=(("other", 1),)),  # a game solved with other options
+    ]
+    done = review(moves, values, seat=0)
+    assert [row.move.key for row in done.rows] == ["J", "Kb", "Jpb", None, "K"]
+    assert [row.lost for row in done.rows] == [
+        0.0,
+        pytest.approx(3.0),
+        pytest.approx(1.0),
+        None,
+        None,
+    ]
+    assert done.total_lost == pytest.approx(4.0) and done.mistakes == 2
+    # a loss within the solve's precision (its exploitability) is no mistake
+    values.precision = 1.5
+    within = review(moves, values, seat=0)
+    assert within.total_lost == pytest.approx(4.0) and within.mistakes == 1
+    assert [within.is_mistake(row) for row in within.rows] == [False, True, False, False, False]
+    assert "not shown" in done.rows[3].reason and "Not solved yet" in done.rows[4].reason
+    assert done.rows[0].taken_value == pytest.approx(values.at("J").values["b"])
+    assert np.isclose(done.rows[1].best_value, values.at("Kb").best)
+
+
+def test_blackjacks_decisions_carry_their_deals_up_cards_and_only_those_solved_are_reviewed():
+    from games.blackjack_pp.review import LETTERS, review_options
+    from games.blackjack_pp.rules import BlackjackPPState
+    from games.blackjack_pp.solving import solver_game
+
+    state, seen = played(BlackjackPPState, 5, 20)
+    record = {"result": state.result(), "config": state.config}
+    solver = get_game("blackjack-pp").solver
+    moves = solver.review_moves(record)
+    assert [(m.seat, m.key, m.taken) for m in moves] == [(s, k, LETTERS[a]) for s, k, a in seen]
+    ups = [",".join(c[0].replace("J", "T").replace("Q", "T").replace("K", "T") for c in h["up"])
+           for h in state.hands_played]  # fmt: skip
+    assert [dict(m.options)["up"] for m in moves] == [ups[m.hand] for m in moves]
+    options = review_options(record)
+    assert options == (("up", "6,6,2"), ("max_hits", 1))
+    # the deals dealt 6, 6, 2 are reviewed with that solve; the others say why not
+    record["result"]["hand_log"][0]["up"] = ["6s", "6h", "2d"]
+    moves = solver.review_moves(record)
+    tree = build(solver_game(up="6,6,2", max_hits=1))
+    solved = Solver(tree, "cfr+")
+    solved.train(50, record=False)
+    values = action_values(tree, solved.average_strategy())
+    for seat in (0, 1):
+        done = review(moves, values, seat, options)
+        for row in done.rows:
+            if row.move.hand == 0:
+                assert row.reviewed and row.lost >= 0.0
+            else:
+                assert not row.reviewed and "Not solved yet" in row.reason
+    assert review_options({"config": {"max_hits": 2}}).startswith("This match allowed 2 hits")
