@@ -369,15 +369,27 @@ def review_seat(
     return int(raw)
 
 
-def match_review(match: Match, seat: int, own: int | None) -> reviews.MatchReview | None:
+def match_review(
+    request: HttpRequest, match: Match, seat: int, own: int | None
+) -> reviews.MatchReview | None:
     """The review of ``seat``, from the record as the asker (who played seat ``own``, if
-    any) may see it."""
+    any) may see it, with the solve ``?solve=<n>`` names if it names one (a number that is
+    not one of the seat's solves is a :class:`BadRequest`)."""
     try:
         state_class = get_game(match.game).state_class
     except KeyError:
         return None
+    raw = request.GET.get("solve")
+    choice = None
+    if raw is not None:
+        if not WHOLE.fullmatch(raw):
+            raise BadRequest(f"solve must be a whole number, not {raw[:40]!r}.")
+        choice = int(raw)
     record = state_class.public_record(match.record, own)
-    return reviews.match_review(match.game, record, seat)
+    try:
+        return reviews.match_review(match.game, record, seat, choice)
+    except reviews.NoSuchSolve as bad:
+        raise BadRequest(str(bad)) from None
 
 
 @gzip_page
@@ -387,6 +399,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     own = _own_seat(request, match, seats) if reviews.reviewable(match.game) else None
     try:
         reviewed = review_seat(request, match, seats, own)
+        review = match_review(request, match, reviewed, own) if reviewed is not None else None
     except BadRequest as bad:
         return HttpResponseBadRequest(str(bad), content_type="text/plain; charset=utf-8")
     replay = _replay(match, seats)
@@ -413,10 +426,9 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "replayable": public.get("events") == match.record.get("events"),
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
     }
+    if review is not None:
+        review.chapter_steps = {c["label"]: c["step"] for c in replay.chapters}
     if reviewed is not None:
-        review = match_review(match, reviewed, own)
-        if review is not None:
-            review.chapter_steps = {c["label"]: c["step"] for c in replay.chapters}
         context["review"] = review
     return render(request, "matches/match.html", context)
 

@@ -29,7 +29,7 @@ from games import solves
 from games.models import SolveJob
 from games.registry import GameSpec, get_game
 from games.solver.export import strategy_array
-from games.solver.review import ActionValues, Review, action_values, needs_values, review
+from games.solver.review import ActionValues, Move, Review, action_values, needs_values, review
 from games.solver.tree import build
 from games.solves import SolveSettings
 
@@ -124,6 +124,17 @@ class MatchReview:
     #: the replay's chapters, label -> first step (the match page sets them), to link each
     #: decision to its hand in the replay
     chapter_steps: dict[str, int] = field(default_factory=dict)
+    #: :func:`solve_choices` of the seat's decisions -> its number (``?solve=<n>``): a
+    #: decision made with other options than the solve's links to the review with its own
+    choices: dict[tuple[tuple[str, Any], ...], int] = field(default_factory=dict)
+    #: the solve asked for (``?solve=<n>``), None for the game's review solve
+    solve_number: int | None = None
+
+    def _choice(self, move: Move) -> int | None:
+        """The number of the solve that reviews ``move``, if not this review's."""
+        if self.settings is None or move.key is None or move.options == self.settings.options:
+            return None
+        return self.choices.get(move.options)
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -153,23 +164,54 @@ class MatchReview:
                     "mistake": self.review.is_mistake(row),
                     "by_chance": infoset.by_chance if infoset else False,
                     "reason": row.reason,
+                    "choice": self._choice(row.move),
                 }
             )
         return out
 
 
-def match_review(game: str, record: dict[str, Any], seat: int) -> MatchReview:
+class NoSuchSolve(ValueError):
+    """``?solve=<n>`` names no solve of the reviewed seat's decisions."""
+
+
+def solve_choices(moves: list[Move]) -> list[tuple[tuple[str, Any], ...]]:
+    """The solver options the decisions among ``moves`` whose cards are shown were made
+    with, in the order of their first decision: a game whose deals differ in what the solver
+    must know (Blackjack++'s up cards) has several, each its own solve. ``?solve=<n>``
+    reviews with the n-th (counted from 1)."""
+    seen: dict[tuple[tuple[str, Any], ...], None] = {}
+    for move in moves:
+        if move.key is not None:
+            seen.setdefault(move.options, None)
+    return list(seen)
+
+
+def match_review(
+    game: str, record: dict[str, Any], seat: int, choice: int | None = None
+) -> MatchReview:
     """The review of ``seat`` in a match of ``game`` whose record, as the asker may see it,
-    is ``record``. Queues the review solve if none is stored and a decision needs it (never
-    solves here)."""
+    is ``record``, with the game's review solve or, given ``choice``, with the solve of the
+    ``choice``-th of :func:`solve_choices` (:class:`NoSuchSolve` if there is none). Queues
+    the solve if none is stored and a decision needs it (never solves here)."""
     solver = get_game(game).solver
     assert solver is not None and solver.review_moves is not None
     settings = review_settings(game, record)
     if isinstance(settings, str):
         return MatchReview(seat, None, "refused", error=settings)
+    moves = [move for move in solver.review_moves(record) if move.seat == seat]
+    choices = solve_choices(moves)
+    if choice is not None:
+        if not 1 <= choice <= len(choices):
+            count = f"1 to {len(choices)}" if choices else "none: no decision of it is shown"
+            raise NoSuchSolve(
+                f"solve must name one of the solves of seat {seat}'s decisions ({count}), "
+                f"not {choice}."
+            )
+        settings = SolveSettings(game, settings.algorithm, settings.iterations, choices[choice - 1])
     result = MatchReview(seat, settings, "waiting", solve_id=settings.job_id)
     result.describe = solver.describe_infoset
-    moves = [move for move in solver.review_moves(record) if move.seat == seat]
+    result.choices = {options: n for n, options in enumerate(choices, 1)}
+    result.solve_number = choice
     words = _words(settings)
     if not any(needs_values(move, settings.options) for move in moves):
         result.state = "done"

@@ -218,6 +218,42 @@ def test_a_match_whose_settings_differ_from_the_solves_says_why_it_is_not_review
     assert not SolveJob.objects.exists()
 
 
+def test_each_deal_of_other_up_cards_is_reviewed_with_its_own_solve_on_request(client):
+    match = blackjack_match(max_hits=1)
+    page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    choices = sorted({int(n) for n in re.findall(r'data-solve-choice="(\d+)"', page)})
+    moves = get_game("blackjack-pp").solver.review_moves(match.record)
+    own = [m for m in moves if m.seat == 0]
+    deals = reviews.solve_choices(own)
+    assert choices == list(range(1, len(deals) + 1)) and len(deals) > 1
+    # the second deal's solve: queued on request, then its decisions get numbers
+    asked = client.get(f"/matches/{match.pk}/?review=0&solve=2").content.decode()
+    job = SolveJob.objects.get()
+    assert dict(map(tuple, job.options))["up"] == dict(deals[1])["up"]
+    assert 'data-review-state="waiting"' in asked
+    solved()
+    page = client.get(f"/matches/{match.pk}/?review=0&solve=2").content.decode()
+    record = get_game("blackjack-pp").state_class.public_record(match.record)
+    expected = reviews.match_review("blackjack-pp", record, 0, 2)
+    rows = expected.review.reviewed
+    assert rows and all(row.move.options == deals[1] for row in rows)
+    assert len(rows) == sum(1 for m in own if m.options == deals[1])
+    assert numbers(page, "taken-value") == pytest.approx(
+        [round(r.taken_value, 4) for r in rows], abs=1e-4
+    )
+    # the other deals link to their own solves; this one's does not link to itself
+    assert 'data-solve-choice="2"' not in page and 'data-solve-choice="1"' in page
+
+
+@pytest.mark.parametrize("forged", ["0", "99", "-1", "x", "1.5", "²", "9" * 30])
+def test_a_forged_solve_number_is_a_clear_400(client, forged):
+    match = blackjack_match(max_hits=1)
+    response = client.get(f"/matches/{match.pk}/?review=0&solve={forged}")
+    assert response.status_code == 400
+    assert "solve must" in response.content.decode()
+    assert not SolveJob.objects.exists()
+
+
 def test_the_values_are_computed_once_for_every_page_and_without_a_cache_too(client, monkeypatch):
     first, second = stored(hands=4, seed=1), stored(hands=4, seed=2)
     client.get(f"/matches/{first.pk}/")
