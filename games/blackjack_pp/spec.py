@@ -14,7 +14,7 @@ def spec() -> GameSpec:
     from games.blackjack_pp import botapi
     from games.blackjack_pp.dump import write_strategy_tree
     from games.blackjack_pp.rules import BlackjackPPState
-    from games.blackjack_pp.solving import OPTIONS, solver_game
+    from games.blackjack_pp.solving import BOT, OPTIONS, solver_game
     from games.blackjack_pp.strategy import strategy
     from games.blackjack_pp.table import BlackjackPPTable
     from games.blackjack_pp.tournament import DealsRoundRobin
@@ -46,5 +46,6 @@ def spec() -> GameSpec:
             strategy=strategy,
             export=write_strategy_tree,
             export_help="write the strategy as one folder per history",
+            bot=BOT,
         ),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.engine.runner import TimeControl
-from games.engine.spec import GameSpec, SolverSpec
+from games.engine.spec import GameSpec, SolverBot, SolverSpec
 
 HERE = Path(__file__).resolve().parent
 
@@ -44,6 +44,7 @@ def spec() -> GameSpec:
         starters={"python": HERE / "starter.py"},
         replay=kuhn_frames,
         solver=SolverSpec(
-            make=solver_game, web_limit=20_000, default_iterations=1_000, strategy=strategy
+            make=solver_game, web_limit=20_000, default_iterations=1_000, strategy=strategy,
+            bot=SolverBot(),
         ),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.engine.runner import TimeControl
-from games.engine.spec import GameSpec, SolverSpec
+from games.engine.spec import GameSpec, SolverBot, SolverSpec
 
 HERE = Path(__file__).resolve().parent
 
@@ -42,6 +42,7 @@ def spec() -> GameSpec:
         starters={"python": HERE / "starter.py"},
         replay=leduc_frames,
         solver=SolverSpec(
-            make=solver_game, web_limit=5_000, default_iterations=500, strategy=strategy
+            make=solver_game, web_limit=5_000, default_iterations=500, strategy=strategy,
+            bot=SolverBot(),
         ),
     )
