@@ -223,7 +223,7 @@ class Command(BaseCommand):
             written = self._write_bot(
                 opts["bot"], slug, solver_spec, {key: table}, algorithm, iterations, opts
             )
-            err.print(self._bot_line(opts["bot"], written, time.perf_counter() - started))
+            self.stdout.write(self._bot_line(opts["bot"], written, time.perf_counter() - started))
 
     def _print(self, out: Console, heading: str, doc: dict[str, Any]) -> None:
         size = doc["tree"]
@@ -343,7 +343,7 @@ class Command(BaseCommand):
             f"{ALGORITHM_NAMES[algorithm]}, {iterations} iterations each; "
             f"the worst exploitability {worst:.3g}"
         )
-        err.print(self._bot_line(opts["bot"], written, time.perf_counter() - started))
+        self.stdout.write(self._bot_line(opts["bot"], written, time.perf_counter() - started))
 
     def _write_bot(
         self,
