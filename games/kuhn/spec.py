@@ -44,7 +44,10 @@ def spec() -> GameSpec:
         starters={"python": HERE / "starter.py"},
         replay=kuhn_frames,
         solver=SolverSpec(
-            make=solver_game, web_limit=20_000, default_iterations=1_000, strategy=strategy,
+            make=solver_game,
+            web_limit=20_000,
+            default_iterations=1_000,
+            strategy=strategy,
             bot=SolverBot(),
         ),
     )

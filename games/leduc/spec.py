@@ -42,7 +42,10 @@ def spec() -> GameSpec:
         starters={"python": HERE / "starter.py"},
         replay=leduc_frames,
         solver=SolverSpec(
-            make=solver_game, web_limit=5_000, default_iterations=500, strategy=strategy,
+            make=solver_game,
+            web_limit=5_000,
+            default_iterations=500,
+            strategy=strategy,
             bot=SolverBot(),
         ),
     )
