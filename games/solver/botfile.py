@@ -28,6 +28,9 @@ LINE = 76
 DIGITS = 3
 SEED = 0
 
+#: the line every written bot holds: a file without it is not overwritten by ``--bot``
+MARKER = "# The solved tables: zlib-compressed JSON in Base85 (see games/solver/botfile.py)."
+
 HOW = (
     'The bot looks its move up by the solver\'s information set key, ``obs["infoset"]``, '
     "and draws it with the stored probabilities (rounded to {digits} digits) from its own "
@@ -58,7 +61,7 @@ ANSWERS = {answers}
 
 {source}
 
-# The solved tables: zlib-compressed JSON in Base85 (see games/solver/botfile.py).
+{marker}
 PACKED = (
 {packed}
 )
@@ -102,10 +105,6 @@ class Bot:
                 return self.rng.choices(answers, weights)[0]
         return fallback(obs, self.rng)
 '''
-
-
-class BotTooBig(ValueError):
-    """The bot file would be over the size a bot may have."""
 
 
 @dataclass(frozen=True)
@@ -178,5 +177,11 @@ def render(
         source=how.source.strip() + "\n",
         packed="\n".join(f'    "{line}"' for line in lines),
         name=json.dumps(name),
+        marker=MARKER,
     )
     return BotFile(text=source, tables=len(tables), infosets=count, packed_bytes=len(text))
+
+
+def written_here(text: str) -> bool:
+    """Whether a file's text is a bot this module wrote (which ``--bot`` may replace)."""
+    return MARKER in text.splitlines()

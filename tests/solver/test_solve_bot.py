@@ -224,3 +224,17 @@ def test_the_written_bot_passes_the_upload_validation(tmp_path, game, django_use
     version = upload(owner, game, "solved", bot.name, bot.read_bytes())
     result = run_validation(version, quick=False)
     assert result.ok, result.log
+
+
+def test_a_file_it_did_not_write_is_never_overwritten(tmp_path):
+    mine = tmp_path / "my_bot.py"
+    mine.write_text("class Bot:\n    def act(self, obs):\n        return 'p'\n")
+    with pytest.raises(CommandError, match="was not written by manage.py solve --bot"):
+        solve("kuhn", "--iterations", "10", "--bot", str(mine))
+    assert mine.read_text().startswith("class Bot:")
+    # a bot it wrote is replaced by the next solve
+    solved = tmp_path / "solved.py"
+    solve("kuhn", "--iterations", "10", "--bot", str(solved))
+    first = solved.read_text()
+    solve("kuhn", "--iterations", "200", "--bot", str(solved))
+    assert solved.read_text() != first and "--iterations 200" in solved.read_text()

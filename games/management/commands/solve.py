@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from games.engine.spec import SolverOption, SolverSpec
-from games.solver.botfile import DIGITS, BotFile, render
+from games.solver.botfile import DIGITS, BotFile, render, written_here
 from games.solver.cfr import ALGORITHMS, Solver
 from games.solver.export import ALGORITHM_NAMES, result_document, strategy_table, write_json
 from games.solver.game import Game
@@ -266,6 +266,7 @@ class Command(BaseCommand):
             return None
         if solver_spec.bot is None:
             raise CommandError(f"{slug} has no solved bot to write: --bot is not for it")
+        refuse_to_overwrite(opts["bot"])
         if not 1 <= digits <= 6:
             raise CommandError(f"--bot-digits must be 1 to 6 (got {digits})")
         if opts["every"] is None:
@@ -412,6 +413,24 @@ def sweep_values(option: SolverOption) -> list[str]:
     if not option.parts:
         return choices
     return [option.join(combo) for combo in product(choices, repeat=len(option.parts))]
+
+
+def refuse_to_overwrite(path: Path) -> None:
+    """A file at ``path`` that this command did not write may be the author's own bot: it is
+    kept (before anything is solved), and the error says so."""
+    if path.is_dir():
+        raise CommandError(f"--bot {path}: a folder; give the path of a .py file")
+    if not path.exists():
+        return
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if not written_here(text):
+        raise CommandError(
+            f"--bot {path}: the file exists and was not written by manage.py solve --bot; "
+            "it is left as it is: give another path, or remove it first"
+        )
 
 
 def bot_file_limit() -> int:
