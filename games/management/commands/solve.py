@@ -387,10 +387,14 @@ class Command(BaseCommand):
                 else "solve fewer settings"
             )
             raise CommandError(
-                f"the bot would be {written.size:,} bytes ({written.tables} tables, "
-                f"{written.infosets:,} information sets); the limit for a bot file is "
+                f"the bot would be {written.size:,} bytes ({tables_text(written)}); the limit "
+                "for a bot file is "
                 f"{limit:,} bytes: {smaller}"
-                + (", or solve a smaller setting" if opts["every"] is None else "")
+                + (
+                    ", or solve a smaller setting"
+                    if solver_spec.options and not opts["every"]
+                    else ""
+                )
             )
         check_bot_code(written.text)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -400,10 +404,15 @@ class Command(BaseCommand):
     @staticmethod
     def _bot_line(path: Path, written: BotFile, seconds: float) -> str:
         return (
-            f"bot written to {path}: {written.size:,} bytes ({written.tables} "
-            f"{'table' if written.tables == 1 else 'tables'}, {written.infosets:,} information "
-            f"sets), in {seconds:.1f} s"
+            f"bot written to {path}: {written.size:,} bytes ({tables_text(written)}), "
+            f"in {seconds:.1f} s"
         )
+
+
+def tables_text(written: BotFile) -> str:
+    """``1 table, 12 information sets``."""
+    tables = "1 table" if written.tables == 1 else f"{written.tables:,} tables"
+    return f"{tables}, {written.infosets:,} information sets"
 
 
 def sweep_values(option: SolverOption) -> list[str]:
