@@ -1,11 +1,12 @@
 """Blackjack++ for the CFR solver: the game it solves, its options (the up cards and the most
-hits: flags of ``manage.py solve`` and fields of the strategy explorer). What
+hits: flags of ``manage.py solve`` and fields of the strategy explorer), and the bot that
+``manage.py solve --bot`` writes (one table per set of up cards and max hits). What
 ``manage.py solve --out`` writes is games/blackjack_pp/dump.py."""
 
 from __future__ import annotations
 
 from games.blackjack_pp.tree import MAX_HITS, NAMES, BlackjackPP, parse_up_cards
-from games.engine.spec import SolverOption
+from games.engine.spec import SolverBot, SolverOption
 
 
 def _up_text(value: str) -> str:
@@ -58,3 +59,32 @@ def solver_game(up: str | None = None, max_hits: int | None = None) -> Blackjack
     if hits not in MAX_HITS:
         raise ValueError(f"{HITS.flag} must be {HITS.help} (got {hits})")
     return BlackjackPP(parse_up_cards(up if up is not None else UP.default), hits)
+
+
+def _table_key(settings: dict) -> str:
+    """A solve's table in a written bot: its up cards and max hits, ``"6,6,T/1"``."""
+    return ",".join(settings["up"]) + "/" + str(settings["max_hits"])
+
+
+#: a solve covers one set of up cards, which the solver's key (``obs["infoset"]``) leaves out:
+#: the bot finds its table by the deal's up cards (``obs["up"]``) and max hits, named as
+#: :func:`_table_key` names a solve's, and plays the simple rule on a deal no solve covered
+BOT_SOURCE = '''
+def setting(obs):
+    """The table of this deal's up cards and max hits, like "6,6,T/1" (ten-valued cards
+    are T, as in the solver's keys)."""
+    up = ["T" if card[0] in "TJQK" else card[0] for card in obs["up"]]
+    return ",".join(up) + "/" + str(obs["max_hits"])
+
+
+def fallback(obs, rng):
+    """A deal no table covers: hit below 15, else stand."""
+    return "hit" if obs["total"] < 15 else "stand"
+'''
+
+BOT = SolverBot(
+    answers={"h": "hit", "s": "stand"},
+    table_key=_table_key,
+    source=BOT_SOURCE,
+    fallback_text="the simple rule: hit below 15, else stand",
+)

@@ -15,7 +15,7 @@ def spec() -> GameSpec:
     from games.blackjack_pp.dump import write_strategy_tree
     from games.blackjack_pp.review import describe_infoset, review_moves, review_options
     from games.blackjack_pp.rules import BlackjackPPState
-    from games.blackjack_pp.solving import OPTIONS, solver_game
+    from games.blackjack_pp.solving import BOT, OPTIONS, solver_game
     from games.blackjack_pp.strategy import strategy
     from games.blackjack_pp.table import BlackjackPPTable
     from games.blackjack_pp.tournament import DealsRoundRobin
@@ -50,5 +50,6 @@ def spec() -> GameSpec:
             review_options=review_options,
             describe_infoset=describe_infoset,
             export_help="write the strategy as one folder per history",
+            bot=BOT,
         ),
     )

@@ -129,6 +129,43 @@ class SolverOption:
 Exporter = Callable[[Path, Any, dict[str, dict[str, float]], str, int], int]
 
 
+#: the functions a bot written by ``manage.py solve --bot`` starts from when a game says
+#: nothing: every solve fills the one table, and a situation the table lacks is answered
+#: with a legal action at random
+PLAIN_BOT_SOURCE = '''
+def setting(obs):
+    """The embedded table that covers this situation (a game solved whole has one)."""
+    return ""
+
+
+def fallback(obs, rng):
+    """A situation no table covers: a legal action at random."""
+    return rng.choice(obs["legal"])
+'''
+
+
+def _one_table(settings: dict[str, Any]) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class SolverBot:
+    """How a solved strategy becomes a standalone bot file (``manage.py solve --bot``): the
+    bot looks its move up by the solver's information set key, ``obs["infoset"]``, in the
+    table of the solve whose settings match its deal, and samples the stored probabilities."""
+
+    #: the contract's answer for a solver's action label, where they differ (``h`` -> ``hit``)
+    answers: dict[str, str] = field(default_factory=dict)
+    #: a solve's ``Game.settings()`` -> the name of its table in the bot
+    table_key: Callable[[dict[str, Any]], str] = _one_table
+    #: the bot's own code (standard library only) defining ``setting(obs)``, the name of the
+    #: table for the bot's observation, as ``table_key`` names it, and ``fallback(obs, rng)``,
+    #: the answer where no table holds the observation's key
+    source: str = PLAIN_BOT_SOURCE
+    #: what the bot does where no table covers its deal, in words (its docstring says so)
+    fallback_text: str = "a legal action at random"
+
+
 @dataclass(frozen=True)
 class SolverSpec:
     """A game the CFR solver can solve (``manage.py solve`` and the strategy explorer)."""
@@ -161,6 +198,8 @@ class SolverSpec:
     #: an information set key in words, for the review (``"Qpb"`` -> ``"queen; checked,
     #: faces a bet"``); None: the key itself is shown
     describe_infoset: Callable[[str], str] | None = None
+    #: how ``manage.py solve --bot`` writes a standalone bot that plays the solved strategy
+    bot: SolverBot | None = None
 
     @property
     def reviews(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.engine.runner import TimeControl
-from games.engine.spec import GameSpec, SolverSpec
+from games.engine.spec import GameSpec, SolverBot, SolverSpec
 
 HERE = Path(__file__).resolve().parent
 
@@ -49,5 +49,6 @@ def spec() -> GameSpec:
             strategy=strategy,
             review_moves=review_moves,
             describe_infoset=describe_infoset,
+            bot=SolverBot(),
         ),
     )

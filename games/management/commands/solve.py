@@ -1,12 +1,14 @@
 """``manage.py solve GAME``: solve a game with CFR / CFR+ (the games whose spec has a solver).
 
-A game's own options (``SolverSpec.options``) are flags here, and what ``--out`` writes is the
-game's ``SolverSpec.export``: this command names no game."""
+A game's own options (``SolverSpec.options``) are flags here, what ``--out`` writes is the
+game's ``SolverSpec.export``, and how ``--bot`` finds a deal's table in the bot it writes is
+the game's ``SolverSpec.bot``: this command names no game."""
 
 from __future__ import annotations
 
 import sys
 import time
+from itertools import product
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +17,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from games.engine.spec import SolverOption, SolverSpec
+from games.solver.botfile import DIGITS, BotFile, render, written_here
 from games.solver.cfr import ALGORITHMS, Solver
 from games.solver.export import ALGORITHM_NAMES, result_document, strategy_table, write_json
+from games.solver.game import Game
 from games.solver.tree import TreeError, build
 from games.solver_games import (
     GameChoiceError,
@@ -28,7 +33,17 @@ from games.solver_games import (
 )
 
 #: the command's own options (a game's option may not take one of these names)
-OWN = ("game", "algorithm", "iterations", "json", "out", "no_progress")
+OWN = (
+    "game",
+    "algorithm",
+    "iterations",
+    "json",
+    "out",
+    "bot",
+    "bot_digits",
+    "every",
+    "no_progress",
+)
 
 
 def exporters() -> dict[str, str]:
@@ -70,6 +85,27 @@ class Command(BaseCommand):
                 metavar="DIR",
                 help="; ".join(f"{slug}: {text}" for slug, text in exports.items()),
             )
+        parser.add_argument(
+            "--bot",
+            type=Path,
+            metavar="PATH",
+            help="write a standalone bot file (standard library only) that plays the solved "
+            "strategy from a table embedded in it: it runs in the sandbox and can be uploaded",
+        )
+        parser.add_argument(
+            "--bot-digits",
+            type=int,
+            default=DIGITS,
+            metavar="D",
+            help=f"the bot's probabilities are rounded to D digits (1-6, default {DIGITS}); "
+            "fewer make a smaller file",
+        )
+        parser.add_argument(
+            "--every",
+            metavar="OPTION",
+            help="with --bot: solve once for every value of the game's OPTION (each "
+            "combination of its parts) and embed them all, one table per value",
+        )
         self._add_game_options(parser)
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -128,7 +164,12 @@ class Command(BaseCommand):
                 f"--out writes {' and '.join(exporting)} strategies: use --json for this game"
             )
 
+        every = self._check_bot_options(slug, solver_spec, opts)
+
         err = Console(stderr=True)
+        if every is not None:
+            self._write_every(err, slug, solver_spec, every, options, algorithm, iterations, opts)
+            return
         stream = getattr(self.stdout, "_out", sys.stdout)
         out = Console(file=stream, width=None if stream.isatty() else 100)
         heading = game.title
@@ -176,6 +217,13 @@ class Command(BaseCommand):
                 f"{count} strategy files written under {out_dir} "
                 f"in {time.perf_counter() - started:.1f} s"
             )
+        if opts["bot"] is not None:
+            started = time.perf_counter()
+            key, table = self._table(solver_spec, game, solver)
+            written = self._write_bot(
+                opts["bot"], slug, solver_spec, {key: table}, algorithm, iterations, opts
+            )
+            self.stdout.write(self._bot_line(opts["bot"], written, time.perf_counter() - started))
 
     def _print(self, out: Console, heading: str, doc: dict[str, Any]) -> None:
         size = doc["tree"]
@@ -203,3 +251,211 @@ class Command(BaseCommand):
         table.add_row("training time", f"{doc['train_seconds']:.3f} s ({per:.3f} ms per iteration)")
         table.add_row("exploitability", f"{doc['exploitability']:.3g}")
         out.print(table)
+
+    # ---- --bot: a standalone bot that plays the solved strategy ------------------------------
+    def _check_bot_options(
+        self, slug: str, solver_spec: SolverSpec, opts: dict[str, Any]
+    ) -> SolverOption | None:
+        """Refuse the ``--bot`` options that do not apply; the option ``--every`` sweeps."""
+        digits = opts["bot_digits"]
+        if opts["bot"] is None:
+            if opts["every"] is not None:
+                raise CommandError("--every solves for a bot: give --bot PATH too")
+            if digits != DIGITS:
+                raise CommandError("--bot-digits rounds the --bot file: give --bot PATH too")
+            return None
+        if solver_spec.bot is None:
+            raise CommandError(f"{slug} has no solved bot to write: --bot is not for it")
+        refuse_to_overwrite(opts["bot"])
+        if not 1 <= digits <= 6:
+            raise CommandError(f"--bot-digits must be 1 to 6 (got {digits})")
+        if opts["every"] is None:
+            return None
+        wanted = opts["every"].strip().lstrip("-").replace("-", "_")
+        sweepable = [o for o in solver_spec.options if o.choices]
+        for option in sweepable:
+            if option.name == wanted:
+                if opts.get(option.name) is not None:
+                    raise CommandError(
+                        f"--every {option.flag.lstrip('-')} solves every value: "
+                        f"leave out {option.flag}"
+                    )
+                if opts["json"] is not None or opts.get("out") is not None:
+                    raise CommandError("--every writes only the --bot file: leave out --json/--out")
+                return option
+        names = ", ".join(o.flag.lstrip("-") for o in sweepable)
+        raise CommandError(
+            f"--every {opts['every']}: "
+            + (f"{slug} can sweep {names}" if names else f"{slug} has no option to sweep")
+        )
+
+    @staticmethod
+    def _table(
+        solver_spec: SolverSpec, game: Game, solver: Solver
+    ) -> tuple[str, dict[str, dict[str, float]]]:
+        assert solver_spec.bot is not None
+        key = solver_spec.bot.table_key(game.settings())
+        return key, strategy_table(solver.tree, solver.average_strategy())
+
+    def _write_every(
+        self,
+        err: Console,
+        slug: str,
+        solver_spec: SolverSpec,
+        option: SolverOption,
+        options: dict[str, Any],
+        algorithm: str,
+        iterations: int,
+        opts: dict[str, Any],
+    ) -> None:
+        """Solve once per value of ``option`` and write one bot holding every table."""
+        values = sweep_values(option)
+        started = time.perf_counter()
+        tables: dict[str, dict[str, dict[str, float]]] = {}
+        worst = 0.0
+        progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+            disable=opts["no_progress"] or not err.is_terminal,
+        )
+        with progress:
+            task = progress.add_task(f"{option.label.lower()}: every value", total=len(values))
+            for value in values:
+                try:
+                    game = make_game(slug, **{**options, option.name: option.parse(value)})
+                    tree = build(game)
+                except (GameChoiceError, TreeError) as exc:
+                    raise CommandError(str(exc)) from None
+                solver = Solver(tree, algorithm)
+                solver.train(iterations)
+                worst = max(worst, solver.exploitability())
+                key, table = self._table(solver_spec, game, solver)
+                tables[key] = table
+                progress.advance(task)
+        written = self._write_bot(
+            opts["bot"], slug, solver_spec, tables, algorithm, iterations, opts
+        )
+        self.stdout.write(
+            f"{len(values)} solves ({option.label.lower()}: every value), "
+            f"{ALGORITHM_NAMES[algorithm]}, {iterations} iterations each; "
+            f"the worst exploitability {worst:.3g}"
+        )
+        self.stdout.write(self._bot_line(opts["bot"], written, time.perf_counter() - started))
+
+    def _write_bot(
+        self,
+        path: Path,
+        slug: str,
+        solver_spec: SolverSpec,
+        tables: dict[str, dict[str, dict[str, float]]],
+        algorithm: str,
+        iterations: int,
+        opts: dict[str, Any],
+    ) -> BotFile:
+        """Render the bot, refuse it over the bot-file limit (saying by how much and what
+        makes it smaller), check that it is a bot file an upload takes, and write it."""
+        assert solver_spec.bot is not None
+        given = [
+            f"{o.flag} {opts[o.name]}" for o in solver_spec.options if opts.get(o.name) is not None
+        ]
+        if opts["every"] is not None:
+            given.append(f"--every {opts['every']}")
+        digits = opts["bot_digits"]
+        command = " ".join(
+            [slug, f"--algorithm {algorithm}", f"--iterations {iterations}", *given]
+            + ([f"--bot-digits {digits}"] if digits != DIGITS else [])
+            + [f"--bot {path.name}"]
+        )
+        written = render(
+            tables,
+            solver_spec.bot,
+            title=titles()[slug],
+            what=f"the {ALGORITHM_NAMES[algorithm]} average strategy solved by this project",
+            command=command,
+            name=path.stem,
+            digits=digits,
+        )
+        limit = bot_file_limit()
+        if written.size > limit:
+            smaller = (
+                f"round the probabilities to fewer digits (--bot-digits {digits - 1})"
+                if digits > 1
+                else "solve fewer settings"
+            )
+            raise CommandError(
+                f"the bot would be {written.size:,} bytes ({tables_text(written)}); the limit "
+                "for a bot file is "
+                f"{limit:,} bytes: {smaller}"
+                + (
+                    ", or solve a smaller setting"
+                    if solver_spec.options and not opts["every"]
+                    else ""
+                )
+            )
+        check_bot_code(written.text)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(written.text, encoding="utf-8")
+        return written
+
+    @staticmethod
+    def _bot_line(path: Path, written: BotFile, seconds: float) -> str:
+        return (
+            f"bot written to {path}: {written.size:,} bytes ({tables_text(written)}), "
+            f"in {seconds:.1f} s"
+        )
+
+
+def tables_text(written: BotFile) -> str:
+    """``1 table, 12 information sets``."""
+    tables = "1 table" if written.tables == 1 else f"{written.tables:,} tables"
+    return f"{tables}, {written.infosets:,} information sets"
+
+
+def sweep_values(option: SolverOption) -> list[str]:
+    """Every value of ``option`` as the command line writes it: each of its choices, or for
+    an option in parts, each combination of the parts' choices."""
+    choices = [str(value) for value, _ in option.choices]
+    if not option.parts:
+        return choices
+    return [option.join(combo) for combo in product(choices, repeat=len(option.parts))]
+
+
+def refuse_to_overwrite(path: Path) -> None:
+    """A file at ``path`` that this command did not write may be the author's own bot: it is
+    kept (before anything is solved), and the error says so."""
+    if path.is_dir():
+        raise CommandError(f"--bot {path}: a folder; give the path of a .py file")
+    if not path.exists():
+        return
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    if not written_here(text):
+        raise CommandError(
+            f"--bot {path}: the file exists and was not written by manage.py solve --bot; "
+            "it is left as it is: give another path, or remove it first"
+        )
+
+
+def bot_file_limit() -> int:
+    """The most bytes a bot file may have: what an upload takes, and what the sandbox loads."""
+    from bots.sandbox import MAX_BOT_BYTES
+    from bots.uploads import max_code_bytes
+
+    return min(max_code_bytes(), MAX_BOT_BYTES)
+
+
+def check_bot_code(text: str) -> None:
+    """The checks an upload makes of a bot file's text, and that it compiles."""
+    from bots.uploads import UploadError, check_code
+
+    try:
+        check_code(text.encode("utf-8"))
+        compile(text, "<bot>", "exec")
+    except (UploadError, SyntaxError) as exc:  # a fault of this command, not of the author
+        raise CommandError(f"the written bot is not a valid bot file: {exc}") from None
