@@ -201,7 +201,7 @@ class PersonRating(models.Model):
     (``bots.people``), on the bots' scale; with their results and their rank among people.
 
     ``rank`` is 1, 2, ... by the conservative rating (mu - 3 sigma), kept by every rated
-    match of the game (``bots.people.rerank``), so a leaderboard of people is paged by rank
+    match of the game (``bots.people.place``), so a leaderboard of people is paged by rank
     like the bots' is."""
 
     user = models.ForeignKey(
