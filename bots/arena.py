@@ -56,6 +56,18 @@ def match_file(number: int, table: Table, seated: list[Entrant]) -> str:
     return f"{number:05d}-r{table.round + 1:03d}-{names}.json"
 
 
+def _no_negative_zero(value: Any) -> Any:
+    """``value`` with every ``-0.0`` (a rounded sum of nothing lost) made ``0.0``, so that
+    neither the table nor the JSON says a bot won -0.0."""
+    if isinstance(value, float):
+        return value + 0.0
+    if isinstance(value, dict):
+        return {k: _no_negative_zero(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_negative_zero(v) for v in value]
+    return value
+
+
 class ArenaError(Exception):
     """Bad input to the arena, in one line that names the problem."""
 
@@ -446,16 +458,18 @@ class Arena:
             "rounds": rounds,
             "matches": matches,
             "elapsed_s": round(elapsed, 3),
-            "bots": self.format.rank(bots),
+            "bots": self.format.rank([_no_negative_zero(bot) for bot in bots]),
         }
 
     def _bot_json(self, entrant: Entrant) -> dict[str, Any]:
         standing = entrant.standing
         reports = getattr(entrant.agent, "fault_reports", [])
-        # the keys every game's --json has (README), unless the game has its own
+        own = self.format.bot_json(standing)
+        # the keys every game's --json has (README), where the game has none of its own
+        stable = {k: v for k, v in standing.stable_json().items() if k not in own}
         return (
-            standing.stable_json()
-            | self.format.bot_json(standing)
+            own
+            | stable
             | {
                 "faulty": is_faulty(standing.faults, standing.matches),
                 # the last few faults with the end of the bot's stderr, for its author

@@ -72,15 +72,10 @@ class Standing:
             "win_rate": round(self.wins / self.matches, 6) if self.matches else 0.0,
             "win_rate_ci95": [round(low, 6), round(high, 6)],
             "head_to_head": {
-                other: {"score": _plain(mine), "opponent_score": _plain(theirs)}
+                other: {"score": round(mine, 4), "opponent_score": round(theirs, 4)}
                 for other, (mine, theirs) in self.head_to_head.items()
             },
         }
-
-
-def _plain(value: float) -> float:
-    """A total for JSON: rounded, and never ``-0.0`` (a sum of losses of nothing)."""
-    return round(value, 4) + 0.0
 
 
 Value = float | int | str | None

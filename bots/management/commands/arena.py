@@ -6,6 +6,7 @@ import json
 import os
 import random
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +250,10 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}es" if word.endswith(("ch", "s")) else f"{n} {word}s"
 
 
+#: a width no table reaches (to measure one)
+UNLIMITED = 100_000
+
+
 def console_width() -> int:
     """The table width when the output is not a terminal: ``COLUMNS`` if set, else 120."""
     columns = os.environ.get("COLUMNS", "")
@@ -258,11 +263,15 @@ def console_width() -> int:
 def leaderboard(
     title: str, fmt: Format, summary: dict, width: int, console: Console
 ) -> list[Table]:
-    """The leaderboard as tables no wider than ``width``: rank and bot, then the format's
-    columns, as many as fit; the next ones go to a further table under the same rank and
-    bot, so that no number is cut (a table of ten columns did not fit 100 columns)."""
+    """The leaderboard as tables no wider than ``width``: one table if it fits; else with
+    headers of words on several lines, rank and bot, then the format's columns, as many as
+    fit; the next ones go to a further table under the same rank and bot, so that no number
+    is cut (Last Card's table of ten columns did not fit 100 columns)."""
+    whole = fmt.columns()
+    if _measure(console, fmt, summary, whole, wrap_headers=False) <= width:
+        return [_table(fmt, summary, whole, title, caption=True, wrap_headers=False)]
     groups: list[list[Column]] = []
-    for column in fmt.columns():
+    for column in whole:
         if groups and _measure(console, fmt, summary, [*groups[-1], column]) <= width:
             groups[-1].append(column)
         else:
@@ -275,19 +284,32 @@ def leaderboard(
 
 def write_leaderboard(path: Path, title: str, fmt: Format, summary: dict) -> None:
     """The whole leaderboard, every column in one table however wide, into a file."""
-    table = _table(fmt, summary, fmt.columns(), title, caption=True)
+    table = _table(fmt, summary, fmt.columns(), title, caption=True, wrap_headers=False)
     with path.open("w") as fh:
-        console = Console(file=fh, width=10_000, color_system=None)
-        console = Console(file=fh, width=console.measure(table).maximum, color_system=None)
+        console = Console(file=fh, width=UNLIMITED, color_system=None)
+        console.width = console.measure(table).maximum
         console.print(table)
 
 
-def _measure(console: Console, fmt: Format, summary: dict, columns: list[Column]) -> int:
-    return console.measure(_table(fmt, summary, columns, None, caption=False)).maximum
+def _measure(
+    console: Console,
+    fmt: Format,
+    summary: dict,
+    columns: list[Column],
+    wrap_headers: bool = True,
+) -> int:
+    """The width a table of these columns takes, every cell on one line."""
+    table = _table(fmt, summary, columns, None, caption=False, wrap_headers=wrap_headers)
+    return console.measure(table, options=console.options.update_width(UNLIMITED)).maximum
 
 
 def _table(
-    fmt: Format, summary: dict, columns: list[Column], title: str | None, caption: bool
+    fmt: Format,
+    summary: dict,
+    columns: list[Column],
+    title: str | None,
+    caption: bool,
+    wrap_headers: bool = True,
 ) -> Table:
     table = Table(
         title=title
@@ -299,9 +321,14 @@ def _table(
     )
     table.add_column("rank", justify="right")
     table.add_column("bot", no_wrap=True)
-    for column in columns:
-        table.add_column(column.title, justify="right")
-    for rank, bot in enumerate(summary["bots"], 1):
+    cells = [[column.show(bot) for column in columns] for bot in summary["bots"]]
+    for n, column in enumerate(columns):
+        title = column.title
+        if wrap_headers:  # no wider than its numbers: a header of words takes lines
+            widest = max((len(row[n]) for row in cells), default=0)
+            title = textwrap.fill(title, max(widest, 1), break_long_words=False)
+        table.add_column(title, justify="right")
+    for rank, (bot, row) in enumerate(zip(summary["bots"], cells, strict=True), 1):
         name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
-        table.add_row(str(rank), Text(name), *(column.show(bot) for column in columns))
+        table.add_row(str(rank), Text(name), *row)
     return table
