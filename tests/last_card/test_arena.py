@@ -144,7 +144,7 @@ def test_it_reads_the_original_kits_config_file(tmp_path):
         ({"game": "last-card", "ai_dirs": ["nowhere"]}, "'nowhere' is not a folder"),
         ({"game": "last-card", "ais_dir": []}, "unknown key 'ais_dir'"),
         ({"ai": ["builtin:random"]}, 'no "game" key and its bots could play any of kuhn, '),
-        ({"ai": ["builtin:naive", "builtin:simple"]}, "fit no game: add \"game\": one of "),
+        ({"ai": ["builtin:naive", "builtin:simple"]}, 'fit no game: add "game": one of '),
         ({"game": "nope", "ai": ["builtin:naive"]}, r"unknown game 'nope' \(known: "),
     ],
 )
