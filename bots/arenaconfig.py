@@ -110,20 +110,20 @@ def infer_game(path: Path, bots: list[str], counts_games: bool) -> str:
     have none): the only game whose built-ins include every ``builtin:NAME`` it names, whose
     contract's methods every bot file defines, and, with ``num_games``, that counts games.
     Anything else is a clear error naming the games it would fit."""
-    fitting = [
-        game
-        for game in games()
-        if game.tournament is not None
-        and (not counts_games or getattr(game.tournament, "count_label", "") == "games")
-        and all(_fits(game, source) for source in bots)
-    ]
+    by_bots = [g for g in games() if g.tournament is not None and all(_fits(g, b) for b in bots)]
+    in_games = [g for g in games() if getattr(g.tournament, "count_label", "") == "games"]
+    fitting = [g for g in by_bots if g in in_games] if counts_games else by_bots
     if len(fitting) == 1:
         return fitting[0].slug
-    fits = (
-        f"its bots could play any of {', '.join(g.slug for g in fitting)}"
-        if fitting
-        else "its bots and keys fit no game"
-    )
+    if fitting:
+        fits = f"its bots could play any of {', '.join(g.slug for g in fitting)}"
+    elif by_bots:
+        fits = (
+            f"its bots are for {', '.join(g.slug for g in by_bots)}, but num_games counts "
+            f"games, as only {', '.join(g.slug for g in in_games)} does"
+        )
+    else:
+        fits = "its bots fit no game"
     raise ConfigError(
         f'{path} has no "game" key and {fits}: add "game": one of '
         f"{', '.join(game_slugs())} (or give --game)"

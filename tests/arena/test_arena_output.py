@@ -166,9 +166,11 @@ def test_no_temporary_folder_is_left_without_logs(tmp_path, monkeypatch, bot_fil
     assert not list(tmp_path.glob("arena-logs-*"))
     # ... but kept when a message names a file in it
     crashy = bot_file("crashy.py", "raise RuntimeError('at import')\n")
-    with pytest.raises(CommandError, match="traceback in "):
+    with pytest.raises(CommandError) as info:
         run("--game", "rps-poker", str(crashy), "builtin:minimal", "--rounds", "1")
-    assert list(tmp_path.glob("arena-logs-*/*crashy*"))
+    assert "(traceback in " in str(info.value), str(info.value)
+    log = Path(str(info.value).split("(traceback in ")[1].rstrip(")"))
+    assert log.parent.parent == tmp_path and "at import" in log.read_text()
 
 
 def kit_config(tmp_path: Path, data: dict) -> Path:
@@ -229,3 +231,12 @@ def test_counts_of_one_are_singular(capsys):
         "--seed", "1")  # fmt: skip
     err = capsys.readouterr().err
     assert "Ultimate Texas Hold'em: 1 bot, 1 session, 1 match, seed 1" in err
+
+
+def test_a_config_whose_count_does_not_fit_its_bots_says_so(tmp_path):
+    config = kit_config(tmp_path, {"ai": ["builtin:simple", "builtin:strong"], "num_games": 5})
+    with pytest.raises(CommandError, match=r"its bots are for rps-poker, but num_games counts "):
+        run("--config", str(config))
+    empty = kit_config(tmp_path, {"game": "rps-poker"})
+    with pytest.raises(CommandError, match=r"lists none in ai_dirs or ai\)$"):
+        run("--config", str(empty))

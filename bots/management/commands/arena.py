@@ -106,7 +106,8 @@ class Command(BaseCommand):
                 f"name the --game ({', '.join(game_slugs())}) and the BOTs, or give a --config file"
             )
         if not opts["bots"]:
-            raise CommandError("name the BOTs: bot files (.py, .js) or builtin:NAME")
+            where = f" ({opts['config']} lists none in ai_dirs or ai)" if opts["config"] else ""
+            raise CommandError(f"name the BOTs: bot files (.py, .js) or builtin:NAME{where}")
         game = get_game(opts["game"])
         rounds, unit = count_of(game, opts)
         notes += fill_seats(game, opts)
