@@ -324,11 +324,11 @@ def _table(
     table.add_column("bot", no_wrap=True)
     cells = [[column.show(bot) for column in columns] for bot in summary["bots"]]
     for n, column in enumerate(columns):
-        title = column.title
+        header = column.title
         if wrap_headers:  # no wider than its numbers: a header of words takes lines
             widest = max((len(row[n]) for row in cells), default=0)
-            title = textwrap.fill(title, max(widest, 1), break_long_words=False)
-        table.add_column(title, justify="right")
+            header = textwrap.fill(header, max(widest, 1), break_long_words=False)
+        table.add_column(header, justify="right")
     for rank, (bot, row) in enumerate(zip(summary["bots"], cells, strict=True), 1):
         name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
         table.add_row(str(rank), Text(name), *row)
