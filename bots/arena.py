@@ -38,6 +38,7 @@ from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
 from games.engine.tournament import Format, Standing, Table
+from games.engine.untrusted import printable
 from games.registry import GameSpec
 
 
@@ -436,7 +437,10 @@ class Arena:
         number and record file (as ``--logs`` names it) and the opponents."""
         for seat, entrant in enumerate(seated):
             if isinstance(entrant.agent, ProcessAgent):
-                others = ", ".join(e.name for e in seated if e is not entrant)
+                # names are the bots' own text: escaped, so none forges a line of a log
+                others = ", ".join(
+                    " ".join(printable(e.name).split()) for e in seated if e is not entrant
+                )
                 label = f"match {number} ({match_file(number, table, seated)}), seat {seat}"
                 entrant.agent.match_label = label + (f", against {others}" if others else "")
 
