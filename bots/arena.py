@@ -20,6 +20,7 @@ import gc
 import json
 import multiprocessing
 import queue
+import shutil
 import tempfile
 import time
 import traceback
@@ -37,6 +38,7 @@ from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
 from games.engine.tournament import Format, Standing, Table
+from games.engine.untrusted import printable
 from games.registry import GameSpec
 
 
@@ -46,6 +48,25 @@ def _reports_of(agent: Agent) -> list[FaultReport]:
 
 def _errors_of(agent: Agent) -> list[str]:
     return getattr(agent, "errors", [])
+
+
+def match_file(number: int, table: Table, seated: list[Entrant]) -> str:
+    """The file name of a match record under ``--logs DIR/matches``: the match's number
+    (from 1, in schedule order; the game's own logs use the same), round and bots."""
+    names = "-vs-".join(safe_filename(e.name) for e in seated)
+    return f"{number:05d}-r{table.round + 1:03d}-{names}.json"
+
+
+def _no_negative_zero(value: Any) -> Any:
+    """``value`` with every ``-0.0`` (a rounded sum of nothing lost) made ``0.0``, so that
+    neither the table nor the JSON says a bot won -0.0."""
+    if isinstance(value, float):
+        return value + 0.0
+    if isinstance(value, dict):
+        return {k: _no_negative_zero(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_negative_zero(v) for v in value]
+    return value
 
 
 class ArenaError(Exception):
@@ -133,6 +154,10 @@ class Arena:
         self.entrants: list[Entrant] = []
         #: the bots' processes read each other's replies as they come (fair timing)
         self.peers = Peers()
+        #: without --logs the bots' stderr goes to a temporary folder, removed on close
+        #: unless a message names a file in it (``keep_error_dir``)
+        self._temporary_errors = _error_dir is None and logs is None
+        self.keep_error_dir = False
         self.error_dir = _error_dir or (
             logs / "stderr" if logs else Path(tempfile.mkdtemp(prefix="arena-logs-"))
         )
@@ -219,7 +244,10 @@ class Arena:
         if process.launch.sandbox and entry.path is not None:
             self._check_sandbox(entry.path)
         log = entry.stderr_log
-        where = f" (traceback in {log})" if log and log.exists() and log.stat().st_size else ""
+        where = ""
+        if log and log.exists() and log.stat().st_size:
+            where = f" (traceback in {log})"
+            self.keep_error_dir = True
         raise ArenaError(f"{entrant.source}: {exc.reason}{where}") from None
 
     def _check_sandbox(self, path: Path) -> None:
@@ -273,7 +301,7 @@ class Arena:
     ) -> Iterator[_Played]:
         if jobs > 1 and len(chunks) > 1:
             return self._play_in_jobs(chunks, min(jobs, len(chunks)))
-        return self._play([table for chunk in chunks for table in chunk], clock)
+        return self._play([table for chunk in chunks for table in chunk], clock=clock)
 
     def _tally(
         self,
@@ -299,12 +327,14 @@ class Arena:
         return played
 
     def _play(
-        self, tables: list[Table], clock: Callable[[], float] = time.monotonic
+        self, tables: list[Table], first: int = 1, clock: Callable[[], float] = time.monotonic
     ) -> Iterator[_Played]:
-        """Play the tables here, one after the other."""
+        """Play the tables here, one after the other; ``first`` is the number of the first
+        (matches are numbered from 1 in schedule order, as their files are)."""
         runner = MatchRunner(clock, self.tc)
-        for table in tables:
+        for number, table in enumerate(tables, first):
             seated = [self.entrants[i] for i in table.seats]
+            self._label_match(number, table, seated)
             before = [(len(_reports_of(e.agent)), len(_errors_of(e.agent))) for e in seated]
             state = self.game.state_class.new(table.seed, num_seats=len(seated), config=self.config)
             outcome = runner.run(
@@ -349,7 +379,7 @@ class Arena:
                 while index not in waiting:
                     mine = take()
                     if mine is not None:
-                        waiting[mine] = self._play_held(chunks[mine])
+                        waiting[mine] = self._play_held(chunks[mine], 1 + mine * CHUNK)
                         continue
                     try:
                         got, played = results.get(timeout=1.0)
@@ -367,11 +397,11 @@ class Arena:
                 if worker.is_alive():
                     worker.kill()
 
-    def _play_held(self, tables: list[Table]) -> list[_Played]:
+    def _play_held(self, tables: list[Table], first: int) -> list[_Played]:
         """Play tables here, among chunks played elsewhere: their faults reach the bots when
         they are tallied, in schedule order, as the other jobs' do (not as they happen)."""
         before = [(len(_reports_of(e.agent)), len(_errors_of(e.agent))) for e in self.entrants]
-        played = list(self._play(tables))
+        played = list(self._play(tables, first))
         for entrant, (reports, errors) in zip(self.entrants, before, strict=True):
             del _reports_of(entrant.agent)[reports:]
             del _errors_of(entrant.agent)[errors:]
@@ -395,12 +425,24 @@ class Arena:
             kwargs = self._kwargs | {"_error_dir": self.error_dir}
             with Arena(*self._args, **kwargs) as arena:
                 while (index := take()) is not None:
-                    played = list(arena._play(chunks[index]))
+                    played = list(arena._play(chunks[index], 1 + index * CHUNK))
                     for match in played:
                         match.remote = True
                     results.put((index, played))
         except BaseException:  # noqa: BLE001 - the parent says what went wrong
             results.put((-1, traceback.format_exc(limit=5)))
+
+    def _label_match(self, number: int, table: Table, seated: list[Entrant]) -> None:
+        """Tell each bot process which match its stderr log's next part belongs to: its
+        number and record file (as ``--logs`` names it) and the opponents."""
+        for seat, entrant in enumerate(seated):
+            if isinstance(entrant.agent, ProcessAgent):
+                # names are the bots' own text: escaped, so none forges a line of a log
+                others = ", ".join(
+                    " ".join(printable(e.name).split()) for e in seated if e is not entrant
+                )
+                label = f"match {number} ({match_file(number, table, seated)}), seat {seat}"
+                entrant.agent.match_label = label + (f", against {others}" if others else "")
 
     def _log_match(
         self, table: Table, n: int, seated: list[Entrant], outcome: MatchOutcome
@@ -408,9 +450,7 @@ class Arena:
         assert self.logs is not None
         folder = self.logs / "matches"
         folder.mkdir(parents=True, exist_ok=True)
-        names = "-vs-".join(safe_filename(e.name) for e in seated)
-        name = f"{n:05d}-r{table.round + 1:03d}-{names}.json"
-        (folder / name).write_text(json.dumps(outcome.record, indent=1))
+        (folder / match_file(n, table, seated)).write_text(json.dumps(outcome.record, indent=1))
         if hasattr(self.format, "log_match"):
             self.format.log_match(self.logs, n, outcome)  # e.g. Last Card's readable logs
 
@@ -422,17 +462,24 @@ class Arena:
             "rounds": rounds,
             "matches": matches,
             "elapsed_s": round(elapsed, 3),
-            "bots": self.format.rank(bots),
+            "bots": self.format.rank([_no_negative_zero(bot) for bot in bots]),
         }
 
     def _bot_json(self, entrant: Entrant) -> dict[str, Any]:
         standing = entrant.standing
         reports = getattr(entrant.agent, "fault_reports", [])
-        return self.format.bot_json(standing) | {
-            "faulty": is_faulty(standing.faults, standing.matches),
-            # the last few faults with the end of the bot's stderr, for its author
-            "fault_reports": [r.as_dict() for r in reports[-3:]],
-        }
+        own = self.format.bot_json(standing)
+        # the keys every game's --json has (README), where the game has none of its own
+        stable = {k: v for k, v in standing.stable_json().items() if k not in own}
+        return (
+            own
+            | stable
+            | {
+                "faulty": is_faulty(standing.faults, standing.matches),
+                # the last few faults with the end of the bot's stderr, for its author
+                "fault_reports": [r.as_dict() for r in reports[-3:]],
+            }
+        )
 
     def close(self) -> None:
         for e in self.entrants:
@@ -441,6 +488,8 @@ class Arena:
             if self.logs and isinstance(e.agent, InProcessAgent) and e.agent.errors:
                 path = self.error_dir / f"{safe_filename(e.name)}.stderr.log"
                 path.write_text("\n".join(e.agent.errors))
+        if self._temporary_errors and not self.keep_error_dir:
+            shutil.rmtree(self.error_dir, ignore_errors=True)
 
     def __enter__(self) -> Arena:
         return self

@@ -9,7 +9,8 @@ helper modules, such as a copy of a game's toolkit module, may sit beside the bo
 (or ``ais``) names single bots (files or ``builtin:NAME``), ``num_games`` is the number of
 games; ``seed`` may be given too. Relative paths are relative to the configuration file's
 folder. Options given on the command line win over the file; bots named on the command line
-join the file's.
+join the file's. A file without ``"game"`` (the original kits' own) is played as the only game
+its bots and keys fit (``infer_game``), or refused with the games to choose from.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from games.registry import game_slugs
+from games.engine.spec import GameSpec
+from games.registry import game_slugs, games
 
 BOT_SUFFIXES = (".py", ".js")
 BOT_CLASS = re.compile(r"^class Bot\b", re.MULTILINE)
@@ -82,14 +84,68 @@ def _strings(data: dict[str, Any], key: str, path: Path) -> list[str]:
 
 
 def apply_config(opts: dict[str, Any]) -> list[str]:
-    """Merge ``opts["config"]`` into the arena command's options; returns notes to show."""
-    config = read_config(opts["config"])
+    """Merge ``opts["config"]`` into the arena command's options; returns notes to show.
+    ``opts["games_from"]`` names where a count of games came from (the file's key), for
+    the command's messages."""
+    path = opts["config"]
+    config = read_config(path)
     if opts.get("game") and config["game"] and opts["game"] != config["game"]:
-        raise ConfigError(f"--game {opts['game']} but {opts['config']} is for {config['game']}")
-    opts["game"] = opts.get("game") or config["game"]
+        raise ConfigError(f"--game {opts['game']} but {path} is for {config['game']}")
+    notes = list(config["skipped"])
     opts["bots"] = config["bots"] + list(opts.get("bots") or [])
-    if opts.get("games") is None:
+    if not opts.get("game") and not config["game"]:
+        config["game"] = infer_game(path, opts["bots"], config["games"] is not None)
+        notes.append(f'{path} names no "game": playing {config["game"]}, the only game it fits')
+    opts["game"] = opts.get("game") or config["game"]
+    if opts.get("games") is None and config["games"] is not None:
         opts["games"] = config["games"]
+        opts["games_from"] = f"num_games in {path}"
     if opts.get("seed") is None:
         opts["seed"] = config["seed"]
-    return config["skipped"]
+    return notes
+
+
+def infer_game(path: Path, bots: list[str], counts_games: bool) -> str:
+    """The game of a configuration file without a ``"game"`` key (the original kits' files
+    have none): the only game whose built-ins include every ``builtin:NAME`` it names, whose
+    contract's methods every bot file defines, and, with ``num_games``, that counts games.
+    Anything else is a clear error naming the games it would fit."""
+    by_bots = [g for g in games() if g.tournament is not None and all(_fits(g, b) for b in bots)]
+    in_games = [g for g in games() if getattr(g.tournament, "count_label", "") == "games"]
+    fitting = [g for g in by_bots if g in in_games] if counts_games else by_bots
+    if len(fitting) == 1:
+        return fitting[0].slug
+    if fitting:
+        fits = f"its bots could play any of {', '.join(g.slug for g in fitting)}"
+    elif by_bots:
+        fits = (
+            f"its bots are for {', '.join(g.slug for g in by_bots)}, but num_games counts "
+            f"games, as only {', '.join(g.slug for g in in_games)} does"
+        )
+    else:
+        fits = "its bots fit no game"
+    raise ConfigError(
+        f'{path} has no "game" key and {fits}: add "game": one of '
+        f"{', '.join(game_slugs())} (or give --game)"
+    )
+
+
+def _fits(game: GameSpec, source: str) -> bool:
+    """Whether a bot could be one of ``game``'s: a built-in of it, or a file that defines
+    every method of its contract (under the language's names: ``draftPick`` in JavaScript)."""
+    if source.startswith("builtin:"):
+        return source.removeprefix("builtin:") in game.builtin_names
+    try:
+        text = Path(source).read_text(errors="replace")
+    except OSError:
+        return True  # the arena says what is wrong with the file
+    for method in game.methods:
+        if Path(source).suffix == ".js":
+            head, *rest = method.split("_")
+            name = head + "".join(part.title() for part in rest)
+            pattern = rf"\b{name}\s*(\(|:)"
+        else:
+            pattern = rf"\bdef\s+{method}\s*\("
+        if not re.search(pattern, text):
+            return False
+    return True

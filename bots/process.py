@@ -821,6 +821,9 @@ class ProcessAgent(Agent):
         self._end_asked: int | None = None
         self._seat: int | None = None
         self._reported = False
+        #: the next match as its stderr log's header names it, besides the game (the arena
+        #: sets it: the match's number, record file, seat and opponents); else the seat
+        self.match_label = ""
 
     @property
     def unconfirmed(self) -> bool:
@@ -833,7 +836,8 @@ class ProcessAgent(Agent):
         self._ended = False
         self._end_asked = None
         self._pending = None
-        self.process.stderr.mark(f"--- match start: {info.game}, seat {info.seat} ---")
+        where = self.match_label or f"seat {info.seat}"
+        self.process.stderr.mark(f"--- match start: {info.game}, {where} ---")
         with self._reporting():
             recycle = self.process.launch.recycle_cpu_s
             if recycle is not None and self.process.alive and self.process.cpu_s >= recycle:

@@ -62,6 +62,21 @@ class Standing:
             "mean_call_ms": round(1000 * self.think_s / self.calls, 3) if self.calls else None,
         }
 
+    def stable_json(self) -> dict[str, Any]:
+        """The keys the arena's ``--json`` promises for every game (README), where a game's
+        format has no figure of its own under them: the share of matches won with its 95%
+        Wilson interval, and per opponent the scores of both in the matches they shared
+        (a game's own ``bot_json`` overrides them with its own meaning)."""
+        low, high = wilson_interval(self.wins, self.matches)
+        return {
+            "win_rate": round(self.wins / self.matches, 6) if self.matches else 0.0,
+            "win_rate_ci95": [round(low, 6), round(high, 6)],
+            "head_to_head": {
+                other: {"score": round(mine, 4), "opponent_score": round(theirs, 4)}
+                for other, (mine, theirs) in self.head_to_head.items()
+            },
+        }
+
 
 Value = float | int | str | None
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 from games.engine.runner import MatchOutcome
@@ -23,11 +24,15 @@ from games.engine.tournament import (
     Table,
     derive_seed,
     faults_column,
+    interval_column,
+    mean_sd_se,
     number,
 )
 from games.last_card.rules import STATISTICS
 
 TABLE = 4
+#: the normal quantile of a two-sided 95% interval (1.96)
+Z95 = NormalDist().inv_cdf(0.975)
 
 
 class Tables(Format):
@@ -36,6 +41,8 @@ class Tables(Format):
     higher_is_better = False
     #: the arena counts this format in games (``--games``), not rounds
     count_label = "games"
+    #: tables seat more than a pair: the arena's ``--fill`` makes up the missing bots
+    fills_seats = True
     too_few_hint = (
         f" (Last Card tables seat {TABLE}): name more bots or fill the table with "
         "--fill builtin:naive"
@@ -72,6 +79,11 @@ class Tables(Format):
             totals = standing.extra.setdefault("totals", dict.fromkeys(STATISTICS, 0))
             for key in STATISTICS:
                 totals[key] += stats[key]
+            points = stats["points_taken"]
+            spread = standing.extra.setdefault("points", [0, 0.0, 0.0])  # n, sum, squares
+            spread[0] += 1
+            spread[1] += points
+            spread[2] += points * points
             standing.games += 1
             if result["winner"] == seat:
                 standing.wins += 1
@@ -84,14 +96,18 @@ class Tables(Format):
     def bot_json(self, standing: Standing) -> dict[str, Any]:
         totals = standing.extra.get("totals", dict.fromkeys(STATISTICS, 0))
         games = standing.games or 1
-        return standing.common_json() | {key: round(totals[key] / games, 6) for key in STATISTICS}
+        return (
+            standing.common_json()
+            | {key: round(totals[key] / games, 6) for key in STATISTICS}
+            | {"points_taken_ci95": points_interval(standing)}
+        )
 
     def columns(self) -> list[Column]:
         """The kit's statistics, averaged per game, under short headers (the logs and the
         JSON spell them out)."""
 
         return [
-            number("points taken", "score"),
+            interval_column("points taken (95% CI)", "score", "points_taken_ci95", "{:.2f}"),
             number("won", "games_won"),
             number("passes", "pass_moves"),
             number("cards played", "cards_played"),
@@ -126,10 +142,20 @@ class Tables(Format):
         from games.last_card.logs import write_game
 
         names = [seat["name"] for seat in outcome.record["seats"]]
-        self.games.append((number - 1, names, outcome.result))
-        write_game(folder, number - 1, names, outcome.state)
+        self.games.append((number, names, outcome.result))
+        write_game(folder, number, names, outcome.state)
 
     def write_logs(self, folder: Path, summary: dict[str, Any]) -> None:
         from games.last_card.logs import write_tournament
 
         write_tournament(folder, summary, self.games)
+
+
+def points_interval(standing: Standing) -> list[float] | None:
+    """The 95% interval of a bot's mean points taken per game (normal approximation over
+    its games, each dealt afresh); None before its second game."""
+    n, total, squares = standing.extra.get("points", (0, 0.0, 0.0))
+    if n < 2:
+        return None
+    mean, _, se = mean_sd_se(total, squares, n)
+    return [round(mean - Z95 * se, 6), round(mean + Z95 * se, 6)]

@@ -143,7 +143,8 @@ def test_it_reads_the_original_kits_config_file(tmp_path):
         ({"game": "last-card", "ai": ["builtin:naive"], "num_games": 0}, "num_games must be"),
         ({"game": "last-card", "ai_dirs": ["nowhere"]}, "'nowhere' is not a folder"),
         ({"game": "last-card", "ais_dir": []}, "unknown key 'ais_dir'"),
-        ({"ai": ["builtin:naive"]}, "name the --game"),
+        ({"ai": ["builtin:random"]}, 'no "game" key and its bots could play any of kuhn, '),
+        ({"ai": ["builtin:naive", "builtin:simple"]}, 'fit no game: add "game": one of '),
         ({"game": "nope", "ai": ["builtin:naive"]}, r"unknown game 'nope' \(known: "),
     ],
 )
@@ -165,7 +166,8 @@ def test_it_writes_the_kits_logs_with_the_reason_for_every_illegal_move(tmp_path
     rows = json.loads((logs / "overall-stats.json").read_text())
     assert {r["name"] for r in rows} == {"stubborn", "heuristic", "naive", "naive#2"}
     per_game = json.loads((logs / "ai" / "stubborn.json").read_text())
-    assert [r["game"] for r in per_game] == [0, 1, 2]
+    # one numbering: game 1 is the first match record, 00001-...json
+    assert [r["game"] for r in per_game] == [1, 2, 3]
     assert len((logs / "ai" / "stubborn.log").read_text().splitlines()) == 1 + 3
     game = json.loads((logs / "game" / "0001.json").read_text())
     assert len(game["players"]) == 4
@@ -173,7 +175,7 @@ def test_it_writes_the_kits_logs_with_the_reason_for_every_illegal_move(tmp_path
         sum(p["hand_value_pts"] + p["last_card_pts"] for p in game["players"])
     )
     assert (logs / "game" / "0001.log").read_text().startswith("game 1: ")
-    story = (logs / "readable" / "0000.log").read_text()
+    story = (logs / "readable" / "0001.log").read_text()
     assert "stubborn plays [" in story
     assert "Illegal move! " in story
     illegal = story.count("Illegal move! ")
@@ -181,6 +183,7 @@ def test_it_writes_the_kits_logs_with_the_reason_for_every_illegal_move(tmp_path
     # Every readable log is the story of a replayable match record.
     records = sorted((logs / "matches").glob("*.json"))
     assert len(records) == 3
+    assert records[0].name.startswith("00001-")
     record = json.loads(records[0].read_text())
     assert "\n".join(readable_from_record(record)) + "\n" == story
 

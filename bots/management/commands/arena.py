@@ -6,7 +6,9 @@ import json
 import os
 import random
 import sys
+import textwrap
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rich.console import Console
@@ -17,6 +19,8 @@ from rich.text import Text
 from bots.arena import Arena, ArenaError
 from bots.arenaconfig import ConfigError, apply_config
 from games.engine import untrusted
+from games.engine.spec import GameSpec
+from games.engine.tournament import Column, Format
 from games.registry import game_slugs, games, get_game
 
 
@@ -47,7 +51,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rounds",
             type=int,
-            default=100,
+            default=None,
             help="rounds; in each, every pair of bots plays once (default 100)",
         )
         parser.add_argument(
@@ -73,7 +77,8 @@ class Command(BaseCommand):
             "--logs",
             type=Path,
             metavar="DIR",
-            help="write every match record and each bot's stderr here",
+            help="write every match record, each bot's stderr and the full leaderboard into "
+            "this folder, which must be new or empty",
         )
         parser.add_argument(
             "--jobs",
@@ -96,36 +101,36 @@ class Command(BaseCommand):
             notes = apply_config(opts) if opts["config"] else []
         except ConfigError as exc:
             raise CommandError(str(exc)) from None
-        if not opts["game"] or not opts["bots"]:
-            raise CommandError("name the --game and the BOTs (or give a --config file)")
+        if not opts["game"]:
+            raise CommandError(
+                f"name the --game ({', '.join(game_slugs())}) and the BOTs, or give a --config file"
+            )
+        if not opts["bots"]:
+            where = f" ({opts['config']} lists none in ai_dirs or ai)" if opts["config"] else ""
+            raise CommandError(f"name the BOTs: bot files (.py, .js) or builtin:NAME{where}")
         game = get_game(opts["game"])
-        unit = getattr(game.tournament, "count_label", "rounds")
-        if opts["games"] is not None and unit != "games":
-            raise CommandError(f"{game.slug} counts --rounds, not --games")
-        rounds = opts["rounds"] if opts["games"] is None else opts["games"]
-        if rounds < 1:
-            raise CommandError(f"--{unit} must be at least 1")
-        if opts["fill"] and game.tournament is not None:
-            opts["bots"] += [opts["fill"]] * (game.tournament.min_bots - len(opts["bots"]))
+        rounds, unit = count_of(game, opts)
+        notes += fill_seats(game, opts)
         config: dict = {}
         if game.session_rounds:  # a match is a session of rounds (UTH)
-            rounds = 10 if opts["sessions"] is None else opts["sessions"]
             per_session = opts["rounds_per_session"]
             config["max_rounds"] = game.session_rounds if per_session is None else per_session
-            if rounds < 1 or config["max_rounds"] < 1:
-                raise CommandError("--sessions and --rounds-per-session must be at least 1")
-        elif opts["sessions"] is not None or opts["rounds_per_session"] is not None:
+            if config["max_rounds"] < 1:
+                raise CommandError("--rounds-per-session must be at least 1")
+        elif opts["rounds_per_session"] is not None:
             sessions = ", ".join(g.slug for g in games() if g.session_rounds)
-            raise CommandError(f"--sessions and --rounds-per-session are for --game {sessions}")
+            raise CommandError(f"--rounds-per-session is for --game {sessions}")
         jobs = opts["jobs"] if opts["jobs"] is not None else len(os.sched_getaffinity(0))
         if jobs < 1:
             raise CommandError("--jobs must be at least 1")
+        if opts["logs"]:
+            check_logs_folder(opts["logs"])
         seed = opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(2**31)
         err = Console(stderr=True)
         for note in notes:
-            err.print(note)
+            err.print(Text(note))
         stream = getattr(self.stdout, "_out", sys.stdout)
-        out = Console(file=stream, width=None if stream.isatty() else 120)
+        out = Console(file=stream, width=None if stream.isatty() else console_width())
         try:
             arena = Arena(
                 game,
@@ -138,10 +143,8 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         with arena:
             total = arena.count(rounds)
-            err.print(
-                f"{game.title}: {len(arena.entrants)} bots, {rounds} {unit}, "
-                f"{total} matches, seed {seed}"
-            )
+            bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
+            err.print(f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}")
             progress = Progress(
                 TextColumn("[bold]{task.description}"),
                 BarColumn(),
@@ -159,13 +162,15 @@ class Command(BaseCommand):
                     on_match=lambda n, _o: progress.update(task, completed=n),
                     jobs=jobs,
                 )
-        self._print_table(out, game.title, arena.format, summary)
+        for table in leaderboard(game.title, arena.format, summary, out.width, out):
+            out.print(table)
         if opts["json"]:
             opts["json"].parent.mkdir(parents=True, exist_ok=True)
             opts["json"].write_text(json.dumps(summary, indent=2) + "\n")
             err.print(f"results written to {opts['json']}")
         if opts["logs"]:
-            err.print(f"match records and bot logs in {opts['logs']}")
+            write_leaderboard(opts["logs"] / "leaderboard.txt", game.title, arena.format, summary)
+            err.print(f"match records, bot logs and the full leaderboard in {opts['logs']}")
         for bot in summary["bots"]:
             if bot.get("faulty"):
                 last = bot["fault_reports"][-1] if bot["fault_reports"] else None
@@ -175,18 +180,156 @@ class Command(BaseCommand):
                     Text(untrusted.printable(f"{bot['name']} faulted in most of its matches{why}"))
                 )
 
-    def _print_table(self, out: Console, title: str, fmt, summary: dict) -> None:
-        table = Table(
-            title=f"{title}: {summary['matches']} matches in {summary['elapsed_s']:.1f} s"
-            f" (seed {summary['seed']})",
-            caption=None if fmt.higher_is_better else f"lower {fmt.score_label} is better",
+
+#: the options that count a tournament's length: the format's ``count_label`` says which
+#: one its game takes (rounds unless it says otherwise), with its default
+COUNTS = {"rounds": 100, "games": 100, "sessions": 10}
+
+
+def count_of(game: GameSpec, opts: dict[str, Any]) -> tuple[int, str]:
+    """How long the tournament is, and in what (``rounds``, ``games``...): the game's
+    tournament format names the one option that counts it; any other is refused, naming
+    what was given (an option, or a configuration file's key)."""
+    unit = _count_label(game)
+    for option in COUNTS:
+        if option == unit or opts.get(option) is None:
+            continue
+        given = opts.get(f"{option}_from") or f"--{option}"
+        takers = [g.slug for g in games() if _count_label(g) == option]
+        raise CommandError(
+            f"{game.slug} counts --{unit}, not {given} (--{option} is for --game "
+            f"{', '.join(takers)})"
         )
-        table.add_column("rank", justify="right")
-        table.add_column("bot", no_wrap=True)
-        columns = fmt.columns()
-        for column in columns:
-            table.add_column(column.title, justify="right")
-        for rank, bot in enumerate(summary["bots"], 1):
-            name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
-            table.add_row(str(rank), Text(name), *(column.show(bot) for column in columns))
-        out.print(table)
+    count = opts.get(unit)
+    count = COUNTS.get(unit, 100) if count is None else count
+    if count < 1:
+        given = opts.get(f"{unit}_from") or f"--{unit}"
+        raise CommandError(f"{given} must be at least 1")
+    return count, unit
+
+
+def _count_label(game: GameSpec) -> str:
+    return getattr(game.tournament, "count_label", "rounds")
+
+
+def fill_seats(game: GameSpec, opts: dict[str, Any]) -> list[str]:
+    """Apply ``--fill``: copies of a bot up to the least a table seats, for a format whose
+    tables seat more than a pair (``fills_seats``); refused for the others. Returns notes."""
+    fill = opts.get("fill")
+    if not fill:
+        return []
+    fmt = game.tournament
+    if fmt is None or not getattr(fmt, "fills_seats", False):
+        where = ", ".join(g.slug for g in games() if getattr(g.tournament, "fills_seats", False))
+        raise CommandError(
+            f"--fill is for games played at tables of more than two ({where}); {game.slug} "
+            "plays the bots it is given: name each of them"
+        )
+    missing = fmt.min_bots - len(opts["bots"])
+    if missing <= 0:
+        return [f"--fill {fill} is not needed: {plural(len(opts['bots']), 'bot')} fill the tables"]
+    opts["bots"] = opts["bots"] + [fill] * missing
+    return []
+
+
+def check_logs_folder(folder: Path) -> None:
+    """``--logs`` takes a new or empty folder: the files of an earlier run left beside this
+    run's would be read as its own (a rerun once left 990 stale game logs without a word)."""
+    if folder.exists() and not folder.is_dir():
+        raise CommandError(f"--logs {folder}: not a folder")
+    if folder.is_dir() and any(folder.iterdir()):
+        raise CommandError(
+            f"--logs {folder} is not empty (an earlier run's logs?): give a new folder, such "
+            "as one named after the run, or empty this one"
+        )
+
+
+def plural(n: int, word: str) -> str:
+    """``1 bot``, ``2 bots``, ``1 match``, ``3 matches``: ``word`` is the singular."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("ch", "s")) else f"{n} {word}s"
+
+
+#: a width no table reaches (to measure one)
+UNLIMITED = 100_000
+
+
+def console_width() -> int:
+    """The table width when the output is not a terminal: ``COLUMNS`` if set, else 120."""
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else 120
+
+
+def leaderboard(
+    title: str, fmt: Format, summary: dict, width: int, console: Console
+) -> list[Table]:
+    """The leaderboard as tables no wider than ``width``: one table if it fits; else with
+    headers of words on several lines, rank and bot, then the format's columns, as many as
+    fit; the next ones go to a further table under the same rank and bot, so that no number
+    is cut (Last Card's table of ten columns did not fit 100 columns)."""
+    whole = fmt.columns()
+    if _measure(console, fmt, summary, whole, wrap_headers=False) <= width:
+        return [_table(fmt, summary, whole, title, caption=True, wrap_headers=False)]
+    groups: list[list[Column]] = []
+    for column in whole:
+        if groups and _measure(console, fmt, summary, [*groups[-1], column]) <= width:
+            groups[-1].append(column)
+        else:
+            groups.append([column])
+    return [
+        _table(fmt, summary, group, title if n == 0 else None, caption=n == len(groups) - 1)
+        for n, group in enumerate(groups)
+    ]
+
+
+def write_leaderboard(path: Path, title: str, fmt: Format, summary: dict) -> None:
+    """The whole leaderboard, every column in one table however wide, into a file."""
+    table = _table(fmt, summary, fmt.columns(), title, caption=True, wrap_headers=False)
+    with path.open("w") as fh:
+        console = Console(file=fh, width=UNLIMITED, color_system=None)
+        console.width = console.measure(table).maximum
+        console.print(table)
+
+
+def _measure(
+    console: Console,
+    fmt: Format,
+    summary: dict,
+    columns: list[Column],
+    wrap_headers: bool = True,
+) -> int:
+    """The width a table of these columns takes, every cell on one line."""
+    table = _table(fmt, summary, columns, None, caption=False, wrap_headers=wrap_headers)
+    return console.measure(table, options=console.options.update_width(UNLIMITED)).maximum
+
+
+def _table(
+    fmt: Format,
+    summary: dict,
+    columns: list[Column],
+    title: str | None,
+    caption: bool,
+    wrap_headers: bool = True,
+) -> Table:
+    table = Table(
+        title=title
+        and f"{title}: {plural(summary['matches'], 'match')} in {summary['elapsed_s']:.1f} s"
+        f" (seed {summary['seed']})",
+        caption=None
+        if fmt.higher_is_better or not caption
+        else f"lower {fmt.score_label} is better",
+    )
+    table.add_column("rank", justify="right")
+    table.add_column("bot", no_wrap=True)
+    cells = [[column.show(bot) for column in columns] for bot in summary["bots"]]
+    for n, column in enumerate(columns):
+        header = column.title
+        if wrap_headers:  # no wider than its numbers: a header of words takes lines
+            widest = max((len(row[n]) for row in cells), default=0)
+            header = textwrap.fill(header, max(widest, 1), break_long_words=False)
+        table.add_column(header, justify="right")
+    for rank, (bot, row) in enumerate(zip(summary["bots"], cells, strict=True), 1):
+        name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
+        table.add_row(str(rank), Text(name), *row)
+    return table

@@ -1,0 +1,45 @@
+"""Every game's document states the limits its bots run under, with the figures the code
+uses: the time control of the game's spec, the sandbox's limits for the game, and the bot
+file sizes (the site's upload limit from the settings, the local sandbox's). A change to
+any of them fails here until the document says it too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bots.sandbox import MAX_BOT_BYTES, MiB, limits_for
+from bots.uploads import max_code_bytes
+from games.registry import games
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
+
+
+def limits_section(slug: str) -> str:
+    text = (DOCS / f"{slug}.md").read_text()
+    assert "\n## Limits\n" in text, f"docs/games/{slug}.md has no Limits section"
+    return text.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
+
+
+@pytest.mark.parametrize("game", games(), ids=lambda g: g.slug)
+def test_the_game_doc_states_the_real_limits(game):
+    section = limits_section(game.slug)
+    tc, sandbox = game.time_control, limits_for(game)
+    assert output_mib(sandbox.output_bytes) and MAX_BOT_BYTES % MiB == 0
+    for figure in (
+        f"{tc.move:g} s per call",
+        f"bank of {tc.bank:g} s per match",
+        f"{tc.startup:g} s to start",
+        f"{sandbox.memory_mb} MiB for everything the bot holds",
+        f"{output_mib(sandbox.output_bytes)} MiB of output per match",
+        f"{max_code_bytes() // 1024} KiB to upload to the site",
+        f"takes files up to {MAX_BOT_BYTES // MiB} MiB",
+    ):
+        assert figure in section, f"docs/games/{game.slug}.md: Limits lacks {figure!r}"
+
+
+def output_mib(size: int) -> int:
+    """The output limit in whole MiB (the document's unit)."""
+    assert size % MiB == 0, "the output limit is no longer whole MiB: change the docs' unit"
+    return size // MiB
