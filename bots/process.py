@@ -479,16 +479,23 @@ class BotProcess:
         except BlockingIOError:
             written = 0
         except (OSError, ValueError):
-            what = message.get("method") or message.get("type")
+            what = self._what(message)
             raise self._death_fault(f"a request ({what})") from None
         if written < len(data):
             # The pipe is full: the bot has not read what it was sent (a host stuck in a
             # notice, or one that never reads). Waiting could hang the arena; this cannot.
             self.kill()
-            what = message.get("method") or message.get("type")
+            what = self._what(message)
             raise AgentFault("timeout", f"the bot stopped reading its requests before {what}")
         self._owe(1)
         return self._next_id
+
+    def _what(self, message: dict[str, Any]) -> str:
+        """A request in a fault's reason: its method as the bot's language names it."""
+        method = message.get("method")
+        if not isinstance(method, str):
+            return str(message.get("type"))
+        return method_name(self.hello.language, method) if self.hello else method
 
     def reply(self, request_id: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
         """The reply to ``request_id``: (arrival time, message). Raises AgentFault."""
