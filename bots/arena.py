@@ -32,7 +32,7 @@ from typing import Any, NoReturn
 
 from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.process import BotProcess, FaultReport, Peers, ProcessAgent
-from bots.runtimes import language_of
+from bots.runtimes import language_of, method_name
 from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename
@@ -98,12 +98,36 @@ class _Played:
 
 
 @dataclass
+class FaultNote:
+    """A bot's faults of one kind in the tournament: how many, and the first of them (the
+    match it happened in, its reason and where to read more), for its author."""
+
+    count: int
+    match: int
+    reason: str
+    #: the match's record and the bot's stderr log, when the arena keeps logs
+    match_file: Path | None = None
+    stderr_log: Path | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "first_match": self.match,
+            "reason": self.reason,
+            "match_file": str(self.match_file) if self.match_file else None,
+            "stderr_log": str(self.stderr_log) if self.stderr_log else None,
+        }
+
+
+@dataclass
 class Entrant:
     source: str
     agent: Agent
     standing: Standing
     process: BotProcess | None = None
     entry: Entry | None = None
+    #: fault kind -> the bot's faults of that kind, in the order they first happened
+    fault_notes: dict[str, FaultNote] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -233,7 +257,8 @@ class Arena:
         if missing:
             process.close()
             owner = "class Bot" if hello.language == "python" else "the bot object"
-            raise ArenaError(f"{entrant.source}: {owner} has no method {', '.join(missing)}")
+            names = ", ".join(method_name(hello.language, m) for m in missing)
+            raise ArenaError(f"{entrant.source}: {owner} has no method {names}")
         entrant.standing = Standing(hello.name, entrant.source)
 
     def _refuse(self, entrant: Entrant, exc: AgentFault) -> NoReturn:
@@ -320,11 +345,39 @@ class Arena:
                     getattr(entrant.agent, "errors", []).extend(errors)
             self.format.tally([e.standing for e in seated], match.outcome)
             played += 1
+            self._note_faults(match.table, played, seated, match.outcome)
             if self.logs:
                 self._log_match(match.table, played, seated, match.outcome)
             if on_match:
                 on_match(played, match.outcome)
         return played
+
+    def _note_faults(
+        self, table: Table, n: int, seated: list[Entrant], outcome: MatchOutcome
+    ) -> None:
+        """Count match ``n``'s faults by bot and kind, keeping the first of each kind."""
+        for seat, fault in outcome.faults.items():
+            entrant = seated[seat]
+            note = entrant.fault_notes.get(fault.kind)
+            if note is not None:
+                note.count += 1
+                continue
+            entrant.fault_notes[fault.kind] = FaultNote(
+                1,
+                n,
+                fault.reason,
+                self._match_path(table, n, seated) if self.logs else None,
+                self._stderr_log(entrant) if self.logs else None,
+            )
+
+    def _stderr_log(self, entrant: Entrant) -> Path | None:
+        """Where the arena writes what the bot wrote to stderr (for a built-in bot played in
+        this process: its tracebacks, written when the arena closes)."""
+        if entrant.entry is not None:
+            return entrant.entry.stderr_log
+        if isinstance(entrant.agent, InProcessAgent):
+            return self.error_dir / f"{safe_filename(entrant.name)}.stderr.log"
+        return None
 
     def _play(
         self, tables: list[Table], first: int = 1, clock: Callable[[], float] = time.monotonic
@@ -447,12 +500,16 @@ class Arena:
     def _log_match(
         self, table: Table, n: int, seated: list[Entrant], outcome: MatchOutcome
     ) -> None:
-        assert self.logs is not None
-        folder = self.logs / "matches"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / match_file(n, table, seated)).write_text(json.dumps(outcome.record, indent=1))
+        path = self._match_path(table, n, seated)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(outcome.record, indent=1))
         if hasattr(self.format, "log_match"):
             self.format.log_match(self.logs, n, outcome)  # e.g. Last Card's readable logs
+
+    def _match_path(self, table: Table, n: int, seated: list[Entrant]) -> Path:
+        """The file of match ``n``'s record under ``--logs``."""
+        assert self.logs is not None
+        return self.logs / "matches" / match_file(n, table, seated)
 
     def summary(self, rounds: int, seed: int, matches: int, elapsed: float) -> dict[str, Any]:
         bots = [self._bot_json(e) for e in self.entrants]
@@ -478,6 +535,8 @@ class Arena:
                 "faulty": is_faulty(standing.faults, standing.matches),
                 # the last few faults with the end of the bot's stderr, for its author
                 "fault_reports": [r.as_dict() for r in reports[-3:]],
+                # per fault kind: how many, and the first (its match, reason, record and log)
+                "fault_details": {k: n.as_dict() for k, n in entrant.fault_notes.items()},
             }
         )
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bots.runtimes import method_name
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, BotCall, SeatInfo
 from games.engine.game import Prompt
@@ -478,16 +479,23 @@ class BotProcess:
         except BlockingIOError:
             written = 0
         except (OSError, ValueError):
-            what = message.get("method") or message.get("type")
+            what = self._what(message)
             raise self._death_fault(f"a request ({what})") from None
         if written < len(data):
             # The pipe is full: the bot has not read what it was sent (a host stuck in a
             # notice, or one that never reads). Waiting could hang the arena; this cannot.
             self.kill()
-            what = message.get("method") or message.get("type")
+            what = self._what(message)
             raise AgentFault("timeout", f"the bot stopped reading its requests before {what}")
         self._owe(1)
         return self._next_id
+
+    def _what(self, message: dict[str, Any]) -> str:
+        """A request in a fault's reason: its method as the bot's language names it."""
+        method = message.get("method")
+        if not isinstance(method, str):
+            return str(message.get("type"))
+        return method_name(self.hello.language, method) if self.hello else method
 
     def reply(self, request_id: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
         """The reply to ``request_id``: (arrival time, message). Raises AgentFault."""
@@ -824,6 +832,8 @@ class ProcessAgent(Agent):
         #: the next match as its stderr log's header names it, besides the game (the arena
         #: sets it: the match's number, record file, seat and opponents); else the seat
         self.match_label = ""
+        #: the contract's method names as the bot's language writes them (see call_name)
+        self._names: dict[str, str] = {}
 
     @property
     def unconfirmed(self) -> bool:
@@ -855,7 +865,26 @@ class ProcessAgent(Agent):
                 self.process.request(begin | {"reply": False}, reply=False)
                 return
             rid = self.process.request(begin)
-            self._check(*self.process.reply(rid, timeout, "start of match"), what="start of match")
+            arrived, message = self.process.reply(rid, timeout, "start of match")
+            if message.get("type") == "error" and message.get("kind") != "memory":
+                # the host made the bot's instance and it raised: the bot could not start
+                error = _quote(message.get("error", "?"))
+                raise AgentFault("startup", f"the bot's constructor raised {error}")
+            self._check(arrived, message, what="start of match")
+
+    def call_name(self, prompt: Prompt) -> str:
+        return self._name(self.bot_call(prompt)[0])
+
+    def _name(self, method: str) -> str:
+        """A method of the contract as the bot's own file names it (``draftPick`` in
+        JavaScript): what its faults quote."""
+        name = self._names.get(method)
+        if name is None:
+            hello = self.process.hello
+            name = method_name(hello.language if hello else "python", method)
+            if len(self._names) < 100:
+                self._names[method] = name
+        return name
 
     def send(self, prompt: Prompt) -> None:
         method, args = self.bot_call(prompt)
@@ -870,7 +899,7 @@ class ProcessAgent(Agent):
         except AgentFault as exc:
             self._report(exc.kind, exc.reason)
             raise
-        self._pending = (rid, method)
+        self._pending = (rid, self._name(method))
 
     def receive(self, timeout: float) -> Any:
         if self._pending is None:  # a notice: its failure, if any, comes with the next reply
@@ -935,7 +964,7 @@ class ProcessAgent(Agent):
         except AgentFault as exc:
             if not self._told or exc.kind in ("exception", "protocol", "invalid", "timeout"):
                 raise
-            told = self._told[-1]
+            told = self._name(self._told[-1])
             raise AgentFault(exc.kind, f"{exc.reason} (or the {told} before it)") from None
 
     def record_fault(self, kind: str, reason: str) -> None:
@@ -968,7 +997,7 @@ class ProcessAgent(Agent):
         told, self._told = self._told, []
         if kind == "error" and "told" in message:  # a notice failed: it is named
             method = message.get("method")
-            what = _quote(method, 60) if isinstance(method, str) and method in told else what
+            what = self._name(method) if isinstance(method, str) and method in told else what
         if kind == "error":
             error = message.get("error", "?")
             if message.get("kind") == "memory":

@@ -1,5 +1,6 @@
 """The language runtimes bots are written for: which file suffix is which language, the host
-script that runs a bot of each language, and what a game's JavaScript bots find as globals.
+script that runs a bot of each language, how a bot of each language names the contract's
+methods, and what a game's JavaScript bots find as globals.
 
 Both launchers use these: the plain one (``bots.launch``) and the sandbox
 (``bots.sandbox``), which sits below ``bots.launch``.
@@ -7,6 +8,7 @@ Both launchers use these: the plain one (``bots.launch``) and the sandbox
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,20 @@ def language_of(path: Path) -> str:
         raise UnsupportedBot(
             f"{path}: unsupported bot file type {path.suffix or '(none)'!r} (expected {known})"
         ) from None
+
+
+def method_name(language: str, method: str) -> str:
+    """A method of a game's contract (``draft_pick``) as a bot written in ``language`` names
+    it, so that a fault tells its author the name in their own file: the contract's own in
+    Python, camelCase in JavaScript (``draftPick``), the one rule ``js_host.js`` applies to
+    every game when it calls the bot."""
+    if language == "javascript":
+        return _CAMEL.sub(lambda m: m.group(1).upper(), method)
+    return method
+
+
+#: what js_host.js turns into an upper-case letter: an underscore and the letter or digit
+_CAMEL = re.compile(r"_([a-z0-9])")
 
 
 def host_script(language: str) -> Path:

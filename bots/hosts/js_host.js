@@ -10,6 +10,8 @@
 //   to module.exports. The optional second argument holds the globals the game gives its bots
 //   (RPS Poker: fullDeck), set before the file runs.
 // - Protocol method names are snake_case (draft_pick); the object's are camelCase (draftPick).
+//   The arena names methods in fault reasons by the same rule (bots/runtimes.py, method_name):
+//   a change here must be made there too (tests/bots/test_method_names.py checks both).
 // - As in the original controller, one bot object serves every match this process plays;
 //   bots re-initialise themselves when a match starts. "begin" creates nothing.
 // - Whatever the bot prints (console.log included) goes to stderr, its owner's log.

@@ -82,6 +82,12 @@ class Agent(ABC):
     def end(self, result: dict[str, Any]) -> None:  # noqa: B027 (optional hook)
         """The match is over; ``result`` is what the seat may see of it."""
 
+    def call_name(self, prompt: Prompt) -> str:
+        """What ``prompt`` asks of this seat, named as its author knows it (a bot: the method
+        of its contract, in its own language), for the reason of a fault: an illegal answer
+        or a slow call is reported as the answer of *that* call."""
+        return prompt.kind
+
 
 class BotCall(Protocol):
     """How a game's prompts map onto its bot contract's method calls."""
@@ -115,7 +121,12 @@ class InProcessAgent(Agent):
             self.bot = self.factory()
         except Exception as exc:  # noqa: BLE001 - a bot failing is an outcome
             self.errors.append(traceback.format_exc())
-            raise AgentFault("startup", f"{type(exc).__name__}: {exc}") from None
+            raise AgentFault(
+                "startup", f"the bot's constructor raised {type(exc).__name__}: {exc}"
+            ) from None
+
+    def call_name(self, prompt: Prompt) -> str:
+        return self.bot_call(prompt)[0]
 
     def send(self, prompt: Prompt) -> None:
         method, args = self.bot_call(prompt)

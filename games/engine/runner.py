@@ -235,9 +235,13 @@ class MatchRunner:
         faults: dict[int, Fault] = {}
         for seat in range(len(stats)):
             info = SeatInfo(state.game, seat, state.num_seats, dict(state.config))
-            reply = yield _Call(seat, "begin", (info, self.tc_of(seat).startup))
+            startup = self.tc_of(seat).startup
+            reply = yield _Call(seat, "begin", (info, startup))
             if isinstance(reply, AgentFault):
-                faults[seat] = Fault(reply.kind, reply.reason)
+                reason = reply.reason
+                if reply.kind == "timeout":  # the limit, in the contract's terms
+                    reason += f" (the {startup:g} s a bot has to start a match)"
+                faults[seat] = Fault(reply.kind, reason)
         if faults:
             state.forfeit(faults)
         while True:
@@ -259,7 +263,7 @@ class MatchRunner:
                     continue
                 fault = state.reject(seat, answers[seat], why)
                 if fault is not None:
-                    faults[seat] = fault
+                    faults[seat] = _named(fault, agents[seat].call_name(prompts[seat]))
             if faults:
                 state.forfeit(faults)  # settled first: the rules may end the match
             for seat, action in legal.items():
@@ -410,14 +414,14 @@ class MatchRunner:
             seat_stats.slowest_s = max(seat_stats.slowest_s, used)
             seat_stats.bank_left -= max(used - tc.move, 0.0)
             if used > tc.move:
-                seat_stats.slow.append(f"{prompts[seat].kind} took {used:.2f} s")
+                seat_stats.slow.append(f"{agent.call_name(prompts[seat])} took {used:.2f} s")
             elif prompts[seat].expects_answer:
                 seat_stats.slow.clear()  # a move in time ends a streak; a quick notice does not
             if seat_stats.bank_left < 0:
                 faults[seat] = Fault(
                     "timeout",
-                    f"{prompts[seat].kind} took {used:.2f} s, over the {tc.move:g} s per "
-                    f"call and the {tc.bank:g} s time bank",
+                    f"{agent.call_name(prompts[seat])} took {used:.2f} s, over the "
+                    f"{tc.move:g} s per call and the {tc.bank:g} s time bank",
                 )
                 continue
             if tc.streak and len(seat_stats.slow) >= tc.streak:
@@ -425,6 +429,13 @@ class MatchRunner:
                 continue
             answers[seat] = answer
         return answers, faults
+
+
+def _named(fault: Fault, call: str) -> Fault:
+    """An illegal answer's fault, naming the call that gave it: the rules say what is wrong
+    with the answer, not which question it answered."""
+    reason = f"{call} returned an illegal answer: {fault.reason}"
+    return Fault(fault.kind, untrusted.shorten(reason, MAX_REASON))
 
 
 def _allowance(tc: TimeControl, stats: SeatStats) -> str:

@@ -294,6 +294,9 @@ def test_its_results_are_the_same_whatever_the_number_of_jobs(tmp_path, bot_file
         data = json.loads(out_json.read_text())
         for bot in data["bots"]:
             bot.pop("mean_call_ms")
+            for note in bot["fault_details"].values():  # each run has its own --logs
+                for key in ("match_file", "stderr_log"):
+                    note[key] = str(Path(note[key]).relative_to(logs))
             for report in bot["fault_reports"]:
                 report.pop("stderr_tail")  # the same bot's output, but how much of it varies
         records = []
@@ -310,6 +313,93 @@ def test_its_results_are_the_same_whatever_the_number_of_jobs(tmp_path, bot_file
         "draft_receive raised ValueError: not that one"
     )
     assert "not that one" in (tmp_path / "logs2" / "stderr" / "00-touchy.stderr.log").read_text()
+
+
+#: raises in a notice on one card, answers True to a draft pick offering another: faults of
+#: two kinds, in fewer than half of its matches
+NOW_AND_THEN = FIRST_CARD_BOT.replace(
+    "    def draft_pick(self, cards):\n        return 0",
+    "    def draft_pick(self, cards):\n        return True if 'P3' in cards else 0",
+).replace(
+    "    def draft_receive(self, card):\n        pass",
+    "    def draft_receive(self, card):\n"
+    "        if card == 'S7':\n            raise ValueError('not that one')",
+)
+
+
+def test_it_prints_a_line_for_every_kind_of_fault_of_every_bot(tmp_path, bot_file, capfd):
+    # Not "faulty" (it faults in fewer than half of its matches), yet every kind of fault it
+    # made is told: how many, the first one's call and reason, and where to read the match.
+    bot = bot_file("nowandthen.py", NOW_AND_THEN.format(name="nowandthen"))
+    logs, out_json = tmp_path / "logs", tmp_path / "r.json"
+    arena(str(bot), "builtin:simple", "builtin:minimal", "--rounds", "10", "--seed", "3",
+          "--logs", str(logs), "--json", str(out_json))  # fmt: skip
+    err = capfd.readouterr().err
+    mine = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "nowandthen")
+    assert not mine["faulty"] and set(mine["fault_kinds"]) == {"exception", "invalid"}
+    details = mine["fault_details"]
+    assert {k: d["count"] for k, d in details.items()} == mine["fault_kinds"]
+    assert details["exception"]["reason"] == "draft_receive raised ValueError: not that one"
+    assert details["invalid"]["reason"] == (
+        "draft_pick returned an illegal answer: expected an index 0-1, got True"
+    )
+    lines = [line for line in err.splitlines() if line.startswith("nowandthen")]
+    assert len(lines) == 2
+    for kind, line in zip(details, lines, strict=True):
+        note = details[kind]
+        number = note["first_match"]
+        record = Path(note["match_file"])
+        assert record.parent == logs / "matches" and record.name.startswith(f"{number:05d}-")
+        assert record.exists()
+        assert Path(note["stderr_log"]) == logs / "stderr" / "00-nowandthen.stderr.log"
+        # the record is that of the match the fault happened in
+        faults = [e for e in json.loads(record.read_text())["events"] if e["type"] == "fault"]
+        assert {"kind": kind, "reason": note["reason"]} in [
+            f for event in faults for f in event["faults"].values()
+        ]
+        times = f"{note['count']} times" if note["count"] > 1 else "once"
+        assert line == (
+            f"nowandthen: {kind} {times} in {mine['matches']} matches; first in match {number}: "
+            f"{note['reason']} (match record {record}, stderr log {note['stderr_log']})"
+        )
+
+
+def test_without_logs_the_fault_lines_say_how_to_keep_them(tmp_path, bot_file, capfd):
+    bot = bot_file("nowandthen.py", NOW_AND_THEN.format(name="nowandthen"))
+    out_json = tmp_path / "r.json"
+    arena(str(bot), "builtin:simple", "builtin:minimal", "--rounds", "10", "--seed", "3",
+          "--json", str(out_json))  # fmt: skip
+    err = capfd.readouterr().err
+    mine = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "nowandthen")
+    assert all(d["match_file"] is d["stderr_log"] is None for d in mine["fault_details"].values())
+    lines = [line for line in err.splitlines() if line.startswith("nowandthen")]
+    assert len(lines) == len(mine["fault_kinds"]) > 0
+    assert all(line.endswith("(--logs DIR keeps every match record and each bot's stderr log)")
+               for line in lines)  # fmt: skip
+
+
+def test_a_bot_whose_constructor_raises_has_a_startup_fault(bot_file, capfd):
+    broken = FIRST_CARD_BOT.replace(
+        '    name = "{name}"\n',
+        '    name = "{name}"\n\n    def __init__(self):\n        raise RuntimeError("no table")\n',
+    )
+    path = bot_file("broken.py", broken.format(name="broken"))
+    table = arena(str(path), "builtin:minimal", "--rounds", "2")
+    assert "2 (startup 2)" in table
+    err = capfd.readouterr().err
+    assert (
+        "broken (faulted in most of its matches): startup 2 times in 2 matches; first in match "
+        "1: the bot's constructor raised RuntimeError: no table" in err
+    )
+
+
+def test_a_js_bot_is_told_its_own_method_names(bot_file):
+    path = bot_file("half.js", "({ draftPick(cards) { return 0; } })\n")
+    with pytest.raises(
+        CommandError,
+        match="half.js: the bot object has no method draftReceive, mainPlay, mainPostprocess",
+    ):
+        arena(str(path), "builtin:minimal", "--rounds", "1", "--no-sandbox")
 
 
 def test_it_refuses_fewer_than_one_job():

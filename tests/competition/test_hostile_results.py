@@ -10,7 +10,7 @@ from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat
 from bots.playing import SeatReport
 from bots.uploads import UploadError, upload, validate
 from bots.worker import Options, Worker
-from tests.competition.conftest import builtin_code, misbehaving
+from tests.competition.conftest import MISBEHAVING, builtin_code, misbehaving
 
 #: at the last showdown, when it has lost, answers with a list nested 5000 deep (json cannot
 #: parse it without RecursionError) and writes NUL and bytes that are not UTF-8 to stderr
@@ -47,6 +47,27 @@ def test_a_sore_loser_cannot_erase_its_losses(alice, bob, active_bot):
     row = LeaderboardRow.objects.get(bot=loser.bot)
     assert row.matches == 4 and row.faults == 4
     assert LeaderboardRow.objects.get(bot=strong.bot).rank == 1
+
+
+def test_a_constructor_that_raises_is_a_startup_fault_stored_and_counted(alice, bob, active_bot):
+    # the worker's matches go through the same bot process as the arena's and live tables'
+    broken = MISBEHAVING.format(act="").replace(
+        'name = "misbehaving"\n',
+        'name = "misbehaving"\n\n    def __init__(self):\n        raise RuntimeError("no table")\n',
+    )
+    simple = active_bot(alice, "simple", builtin_code("simple"))
+    loser = active_bot(bob, "broken", broken)
+    MatchJob.objects.all().delete()
+    competition.start_round_robin("rps-poker", 1, seed=5)
+    assert Worker(Options(validate=False), name="w1").run(batch=True) == 2
+    seats = MatchSeat.objects.filter(version=loser)
+    assert [(s.fault_kind, s.fault_reason) for s in seats] == [
+        ("startup", "the bot's constructor raised RuntimeError: no table")
+    ] * 2
+    assert "RuntimeError: no table" in seats[0].stderr
+    assert all(s.fault_kind == "" for s in MatchSeat.objects.filter(version=simple))
+    row = LeaderboardRow.objects.get(bot=loser.bot)
+    assert row.matches == 2 and row.faults == 2
 
 
 def test_a_result_full_of_unstorable_text_is_stored(alice, bob, active_bot):

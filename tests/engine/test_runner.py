@@ -140,7 +140,10 @@ def test_it_counts_an_exception_in_a_notice_as_a_fault():
 def test_it_records_an_invalid_answer_with_the_reason():
     outcome = run([ScriptedAgent([0, 0, 5]), ScriptedAgent([0] * 15)])
     assert outcome.faults[0].kind == "invalid"
-    assert outcome.faults[0].reason == "index 5 is out of range 0-1"
+    # the reason names the call the answer was given to, then what the rules refuse
+    assert outcome.faults[0].reason == (
+        "draft_pick returned an illegal answer: index 5 is out of range 0-1"
+    )
     assert outcome.result["scores"] == [0, 10]
 
 
@@ -160,7 +163,10 @@ def nested(depth: int) -> Any:
 def test_an_answer_the_rules_cannot_even_check_is_that_seats_fault():
     # The rules quote a bad answer with repr, which recurses once per level: RecursionError.
     outcome = run([ScriptedAgent([nested(5000)]), ScriptedAgent([0] * 15)])
-    assert outcome.faults[0] == Fault("invalid", "the answer could not be checked (RecursionError)")
+    assert outcome.faults[0] == Fault(
+        "invalid",
+        "draft_pick returned an illegal answer: the answer could not be checked (RecursionError)",
+    )
     assert outcome.result["scores"] == [0, 10]
 
 

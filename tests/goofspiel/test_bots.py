@@ -90,7 +90,9 @@ def test_an_illegal_bid_disqualifies_the_bot_and_the_other_takes_the_rest():
                   {"deals": 3, "returns_type": "point_difference"})  # fmt: skip
     fault = outcome.faults[0]
     assert fault.kind == "invalid"
-    assert fault.reason.startswith("card 13 is not in your hand (already bid this deal)")
+    assert fault.reason.startswith(
+        "act returned an illegal answer: card 13 is not in your hand (already bid this deal)"
+    )
     result = outcome.result
     assert result["forfeited_deals"] == 2 and result["deal_log"][-1]["forfeit"] == 0
     assert result["scores"][1] > 0 and sum(result["scores"]) == 0

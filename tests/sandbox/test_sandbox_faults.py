@@ -9,23 +9,29 @@ import json
 
 import pytest
 
+from bots.runtimes import method_name
 from games.engine.runner import TimeControl
 from tests.sandbox.conftest import assert_forfeited, hostile
 
 LANGUAGES = ["py", "js"]
 
 
+def named(ext: str, method: str) -> str:
+    """A contract method as the reasons name it to a bot of that file type."""
+    return method_name({"py": "python", "js": "javascript"}[ext], method)
+
+
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_it_times_out_an_endless_loop(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"loop.{ext}"))
-    assert_forfeited(played, "timeout", "no answer to draft_pick within")
+    assert_forfeited(played, "timeout", f"no answer to {named(ext, 'draft_pick')} within")
     assert played.scores == [0, 10]
 
 
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_it_times_out_a_bot_sleeping_past_the_deadline(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"sleep.{ext}"))
-    assert_forfeited(played, "timeout", "no answer to main_play within")
+    assert_forfeited(played, "timeout", f"no answer to {named(ext, 'main_play')} within")
     assert played.scores == [0, 10]
 
 
@@ -33,21 +39,21 @@ def test_it_times_out_a_bot_sleeping_past_the_deadline(play, tmp_path, ext):
 def test_it_times_out_a_bot_that_closes_its_stdout_and_waits(play, tmp_path, ext):
     # No end of file ever comes (bwrap holds the pipe too): the deadline must catch it.
     played = play(hostile(tmp_path, f"closes_stdout.{ext}"))
-    assert_forfeited(played, "timeout", "no answer to draft_pick within")
+    assert_forfeited(played, "timeout", f"no answer to {named(ext, 'draft_pick')} within")
 
 
 @pytest.mark.parametrize("name", ["memory.py", "memory.js", "buffers.js"])
 def test_it_stops_a_bot_allocating_memory_without_end(play, tmp_path, name):
     # Time enough to fill 256 MiB even on a busy machine (V8 collects garbage hard first).
     played = play(hostile(tmp_path, name), tc=TimeControl(move=4.0, bank=0.0, startup=10.0))
-    assert_forfeited(played, "memory", "draft_pick", bound=10)
+    assert_forfeited(played, "memory", named(name[-2:], "draft_pick"), bound=10)
     assert played.scores == [0, 10]
 
 
 @pytest.mark.parametrize(("ext", "says"), [("py", "Operation not permitted"), ("js", "EPERM")])
 def test_it_defuses_a_fork_bomb(play, tmp_path, ext, says):
     played = play(hostile(tmp_path, f"forkbomb.{ext}"))
-    assert_forfeited(played, "exception", "draft_pick raised", says, bound=3)
+    assert_forfeited(played, "exception", f"{named(ext, 'draft_pick')} raised", says, bound=3)
 
 
 @pytest.mark.parametrize("ext", LANGUAGES)
@@ -61,32 +67,38 @@ def test_it_kills_a_bot_printing_without_end(play, tmp_path, ext):
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_it_rejects_garbage_on_the_protocol_channel(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"garbage.{ext}"))
-    assert_forfeited(played, "protocol", "not a JSON line during draft_pick", "garbage")
+    assert_forfeited(
+        played, "protocol", f"not a JSON line during {named(ext, 'draft_pick')}", "garbage"
+    )
 
 
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_it_rejects_invalid_json(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"badjson.{ext}"))
-    assert_forfeited(played, "protocol", "not a JSON line during draft_pick")
+    assert_forfeited(played, "protocol", f"not a JSON line during {named(ext, 'draft_pick')}")
 
 
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_it_rejects_an_oversized_answer(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"hugeline.{ext}"))
-    assert_forfeited(played, "output", "a line of over 65536 bytes during draft_pick")
+    assert_forfeited(
+        played, "output", f"a line of over 65536 bytes during {named(ext, 'draft_pick')}"
+    )
 
 
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_it_disqualifies_an_invalid_action(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"invalid.{ext}"))
-    assert_forfeited(played, "invalid", "index 7 is out of range")
+    # the call that gave it, in the bot's own words, then what is wrong with the answer
+    says = f"{named(ext, 'main_play')} returned an illegal answer: index 7 is out of range 0-"
+    assert_forfeited(played, "invalid", says)
     assert played.scores == [0, 10]
 
 
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_it_records_a_bot_exiting_early(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"exits.{ext}"))
-    assert_forfeited(played, "crash", "exited with status 3", "draft_receive")
+    assert_forfeited(played, "crash", "exited with status 3", named(ext, "draft_receive"))
 
 
 @pytest.mark.parametrize(
@@ -94,8 +106,11 @@ def test_it_records_a_bot_exiting_early(play, tmp_path, ext):
 )
 def test_it_records_a_python_bot_raising_in_each_method(play, tmp_path, method):
     played = play(hostile(tmp_path, "raises.py", method=method))
-    what = "start of match" if method == "__init__" else method
-    assert_forfeited(played, "exception", f"{what} raised ValueError: hostile bot raising")
+    if method == "__init__":  # the bot could not start: a startup fault that says why
+        says = "the bot's constructor raised ValueError: hostile bot raising"
+        assert_forfeited(played, "startup", says)
+    else:
+        assert_forfeited(played, "exception", f"{method} raised ValueError: hostile bot raising")
     # The traceback is the owner's, in the report and the log.
     assert "Traceback" in played.agent.fault_reports[-1].stderr_tail
     assert f"in {method}" in played.stderr
@@ -104,11 +119,8 @@ def test_it_records_a_python_bot_raising_in_each_method(play, tmp_path, method):
 @pytest.mark.parametrize("method", ["draftPick", "draftReceive", "mainPlay", "mainPostprocess"])
 def test_it_records_a_js_bot_throwing_in_each_method(play, tmp_path, method):
     played = play(hostile(tmp_path, "raises.js", method=method))
-    snake = {"draftPick": "draft_pick", "draftReceive": "draft_receive"}.get(method) or {
-        "mainPlay": "main_play",
-        "mainPostprocess": "main_postprocess",
-    }[method]
-    assert_forfeited(played, "exception", f"{snake} raised RangeError: hostile bot throwing")
+    # named as the bot's own file names it, never by the contract's Python name
+    assert_forfeited(played, "exception", f"{method} raised RangeError: hostile bot throwing")
     assert "at Object.maybeThrow" in played.agent.fault_reports[-1].stderr_tail
 
 
@@ -156,7 +168,8 @@ def assert_storable(played) -> None:
 def test_a_deeply_nested_answer_is_an_invalid_answer(play, tmp_path, ext):
     # json would raise RecursionError on it, and so would repr: neither may escape the match.
     played = play(hostile(tmp_path, f"nested.{ext}"))
-    assert_forfeited(played, "invalid", "the reply to main_play is JSON nested", "deep")
+    says = f"the reply to {named(ext, 'main_play')} is JSON nested"
+    assert_forfeited(played, "invalid", says, "deep")
     assert_storable(played)
 
 
@@ -176,7 +189,8 @@ def test_a_deeply_nested_line_on_the_protocol_channel_is_refused(play, tmp_path)
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_nul_and_bytes_that_are_not_utf8_are_stored_as_replacement_characters(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"unstorable.{ext}"))
-    assert_forfeited(played, "exception", "main_play raised", "bad \ufffd value \ufffd here")
+    says = f"{named(ext, 'main_play')} raised"
+    assert_forfeited(played, "exception", says, "bad \ufffd value \ufffd here")
     assert_storable(played)
     tail = played.agent.fault_reports[-1].stderr_tail
     assert "\ufffd" in tail and ("before" in tail or "b\ufffd" in tail)

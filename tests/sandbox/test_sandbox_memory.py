@@ -93,7 +93,7 @@ def test_it_reports_a_bot_killed_over_its_memory_cgroup_as_a_memory_fault(play, 
     played = play(hostile(tmp_path, "buffers.js"), limits=limits, tc=PATIENT)
     fault = played.fault
     assert fault is not None and fault.kind == "memory", (fault, played.stderr[-2000:])
-    assert "went over its memory limit during draft_pick" in fault.reason
+    assert "went over its memory limit during draftPick" in fault.reason  # its own name
     assert played.agent.fault_reports[-1].kind == "memory"
     cgroup = played.process.launch.memory_cgroup
     assert not cgroup.path.exists()  # removed with the process

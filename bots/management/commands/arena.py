@@ -171,14 +171,7 @@ class Command(BaseCommand):
         if opts["logs"]:
             write_leaderboard(opts["logs"] / "leaderboard.txt", game.title, arena.format, summary)
             err.print(f"match records, bot logs and the full leaderboard in {opts['logs']}")
-        for bot in summary["bots"]:
-            if bot.get("faulty"):
-                last = bot["fault_reports"][-1] if bot["fault_reports"] else None
-                why = f": last fault {last['kind']}: {last['reason']}" if last else ""
-                # a bot's name and reasons are its own text: shown, never interpreted
-                err.print(
-                    Text(untrusted.printable(f"{bot['name']} faulted in most of its matches{why}"))
-                )
+        _print_faults(err, summary)
 
 
 #: the options that count a tournament's length: the format's ``count_label`` says which
@@ -333,3 +326,26 @@ def _table(
         name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
         table.add_row(str(rank), Text(name), *row)
     return table
+
+
+def _print_faults(err: Console, summary: dict) -> None:
+    """One line per bot and kind of fault it made: how many, and the first one's reason
+    (which names the call and what was wrong with the answer), its match and where that
+    match's record and the bot's stderr log are, or how to keep them."""
+    for bot in summary["bots"]:
+        details = bot.get("fault_details") or {}
+        for kind, note in details.items():
+            faulty = " (faulted in most of its matches)" if bot.get("faulty") else ""
+            times = "once" if note["count"] == 1 else f"{note['count']} times"
+            line = (
+                f"{bot['name']}{faulty}: {kind} {times} in {bot['matches']} matches; first in "
+                f"match {note['first_match']}: {note['reason']}"
+            )
+            if note["match_file"]:
+                line += f" (match record {note['match_file']}"
+                line += f", stderr log {note['stderr_log']})" if note["stderr_log"] else ")"
+            else:
+                line += " (--logs DIR keeps every match record and each bot's stderr log)"
+            # a bot's name and reasons are its own text: shown, never interpreted, and kept
+            # on one line whatever the terminal's width
+            err.print(Text(untrusted.printable(line)), soft_wrap=True)
