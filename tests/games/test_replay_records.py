@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,16 +21,35 @@ SHORT = {
 }
 
 
-def arena_records(tmp_path: Path, slug: str) -> list[Path]:
-    bots = [f"builtin:{name}" for name in get_game(slug).builtin_bots]
-    logs = tmp_path / "logs"
-    call_command(
-        "arena", "--game", slug, *bots, *SHORT.get(slug, ["--rounds", "1"]), "--seed", "5",
-        "--jobs", "1", "--no-progress", "--logs", str(logs), stdout=io.StringIO(),
-    )  # fmt: skip
-    found = sorted((logs / "matches").glob("*.json"))
-    assert found, f"the arena wrote no match record of {slug}"
-    return found
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], list[Path]]:
+    """The match records the arena writes for a game, played once per game for the module."""
+    logs: dict[str, Path] = {}
+
+    def records(slug: str) -> list[Path]:
+        if slug not in logs:
+            logs[slug] = tmp_path_factory.mktemp("logs")
+            # two built-in bots (a solved one can take long to load)
+            bots = [f"builtin:{name}" for name in list(get_game(slug).builtin_bots)[:2]]
+            call_command(
+                "arena", "--game", slug, *bots, *SHORT.get(slug, ["--rounds", "1"]),
+                "--seed", "5", "--jobs", "1", "--no-progress", "--logs", str(logs[slug]),
+                stdout=io.StringIO(),
+            )  # fmt: skip
+        found = sorted((logs[slug] / "matches").glob("*.json"))
+        assert found, f"the arena wrote no match record of {slug}"
+        return found
+
+    return records
+
+
+def arena_records(played: Callable[[str], list[Path]], tmp_path: Path, slug: str) -> list[Path]:
+    """Copies of the arena's records, for a test to change."""
+    copies = []
+    for path in played(slug):
+        copies.append(tmp_path / path.name)
+        shutil.copy(path, copies[-1])
+    return copies
 
 
 def replay(path: Path, *extra: str) -> str:
@@ -38,8 +59,8 @@ def replay(path: Path, *extra: str) -> str:
 
 
 @pytest.mark.parametrize("slug", [spec.slug for spec in games()])
-def test_every_record_the_arena_writes_replays_to_its_result(tmp_path, slug):
-    for path in arena_records(tmp_path, slug):
+def test_every_record_the_arena_writes_replays_to_its_result(played, tmp_path, slug):
+    for path in arena_records(played, tmp_path, slug):
         record = json.loads(path.read_text())
         report_path = tmp_path / "report.json"
         text = replay(path, "--json", str(report_path))
@@ -51,8 +72,10 @@ def test_every_record_the_arena_writes_replays_to_its_result(tmp_path, slug):
 
 
 @pytest.mark.parametrize("slug", [spec.slug for spec in games()])
-def test_a_record_that_does_not_reach_its_result_or_names_another_game_is_refused(tmp_path, slug):
-    path = arena_records(tmp_path, slug)[0]
+def test_a_record_that_does_not_reach_its_result_or_names_another_game_is_refused(
+    played, tmp_path, slug
+):
+    path = arena_records(played, tmp_path, slug)[0]
     record = json.loads(path.read_text())
     other = next(spec.slug for spec in games() if spec.slug != slug)
     with pytest.raises(CommandError, match=f"a record of '{slug}', not '{other}'"):
@@ -64,8 +87,8 @@ def test_a_record_that_does_not_reach_its_result_or_names_another_game_is_refuse
 
 
 @pytest.mark.parametrize("slug", [spec.slug for spec in games()])
-def test_the_sites_copy_replays_or_says_why_not(tmp_path, slug):
-    path = arena_records(tmp_path, slug)[0]
+def test_the_sites_copy_replays_or_says_why_not(played, tmp_path, slug):
+    path = arena_records(played, tmp_path, slug)[0]
     record = json.loads(path.read_text())
     public = get_game(slug).state_class.public_record(record)
     # as the API answers it: the record inside the match
