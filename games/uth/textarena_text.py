@@ -279,18 +279,23 @@ def state_block(start_chips):
 
 class TextArenaBot:
     """An arena bot that plays a TextArena agent: set ``agent_class`` to the agent's class
-    (made once per session, with no arguments) in a subclass named ``Bot``."""
+    (made once per session, with no arguments) in a subclass named ``Bot``, or override
+    :meth:`make_agent` to make it with arguments."""
 
     agent_class = None
 
     def __init__(self):
-        if self.agent_class is None:
-            raise TypeError("set agent_class to your TextArena agent's class")
-        self.agent = self.agent_class()
+        self.agent = self.make_agent()
         self.view = None
         self.answer = None
         self.round = 0
         self.phase = ""
+
+    def make_agent(self):
+        """The session's agent: a callable from the observation text to an action text."""
+        if self.agent_class is None:
+            raise TypeError("set agent_class to your TextArena agent's class")
+        return self.agent_class()
 
     def observation(self, obs):
         """The text up to this decision, from what ``obs`` says happened since the last."""

@@ -142,3 +142,12 @@ def test_an_adapter_without_an_agent_says_what_to_set():
 def test_the_example_in_the_docs_is_the_tested_agent():
     doc = (Path(__file__).parents[2] / "docs" / "games" / "uth.md").read_text()
     assert textwrap.dedent(AGENT_FILE).strip() in doc
+
+
+def test_an_adapter_can_make_its_agent_with_arguments():
+    class Bot(TextArenaBot):
+        def make_agent(self):
+            return lambda observation: "[4x]" if "Your hand" in observation[-60:] else "[s]"
+
+    state = UthState.new(2)
+    assert Bot().act(state.observation()) == "[4x]"
