@@ -49,8 +49,6 @@ class ReadingAgent:
             return "[skip]"
         if "FLOP revealed" in last:
             return "[check]"
-        if "SHOWDOWN" in observation.rsplit("Round", 1)[-1]:
-            print("showdown seen", file=sys.stderr)
         return "[play bet 1x]"
 
 
