@@ -4,8 +4,11 @@
 ``board`` (the community cards shown so far), ``chips``, ``round``, ``legal`` (the legal
 action texts, like ``["[4x]", "[check]"]``), and also ``max_rounds``, ``ante``, ``bets``
 (this round's ante, blind and play bet), ``blind_pay`` (the pay table, winnings per chip of
-blind) and ``error`` (why the previous answer was refused, else None). The answer is action
-text, read like TextArena's (``games/uth/actions.py``).
+blind), ``error`` (why the previous answer was refused, else None) and ``last_round`` (the
+previous round as the hand history settled it: cards, actions, bets, results, net, chips;
+None in the first round). The answer is action text, read like TextArena's
+(``games/uth/actions.py``); ``textarena_text.py`` turns ``obs`` into TextArena's text for an
+agent written for it.
 """
 
 from __future__ import annotations

@@ -16,6 +16,12 @@ again, once (a second refusal before two accepted actions ends the session, as t
 ``close()`` gives ``({0: reward}, {0: info})``: reward 1.0 for a session completed with
 chips left, -1.0 for one lost (out of chips, or ended by refused actions).
 
+With ``observation="textarena"`` the observation is TextArena's own text instead: every
+message since the start of the session, as its environment and default wrappers write them
+(``games/uth/textarena_text.py``, compared with the real package by
+``tests/uth/test_reference.py``), for an agent that reads it (``Available actions:
+[play_bet_4x], [check]``, ``FLOP revealed: A♠, 10♦, 3♣``).
+
 Unlike the reference, a session's last round is played (the reference stops when that round
 is dealt), and the end of a session is reported by the step that causes it rather than by
 the next one.
@@ -28,9 +34,12 @@ from typing import Any
 
 from games.engine.game import IllegalAction
 from games.uth import actions, hands
-from games.uth.rules import PAY_TABLES, UthState, chip_value
+from games.uth.rules import PAY_TABLES, UthState, blind_pay, chip_value
+from games.uth.textarena_text import TextArenaText
 
 ENV_ID = "UltimateTexasHoldem-v0"
+#: the kinds of observation text: this project's short one, or TextArena's own
+OBSERVATIONS = ("compact", "textarena")
 
 
 def make(env_id: str = ENV_ID, **options: Any) -> UltimateTexasHoldemEnv:
@@ -51,9 +60,15 @@ class UltimateTexasHoldemEnv:
         max_rounds: int = 1000,
         start_chips: int = 1000,
         ante: int = 25,
+        observation: str = "compact",
     ) -> None:
         if variant not in PAY_TABLES:
             raise ValueError(f"unknown variant {variant!r} (known: {', '.join(PAY_TABLES)})")
+        if observation not in OBSERVATIONS:
+            known = ", ".join(OBSERVATIONS)
+            raise ValueError(f"unknown observation {observation!r} (known: {known})")
+        self.observation = observation
+        self._text: TextArenaText | None = None
         self.config = {
             "variant": variant,
             "max_rounds": max_rounds,
@@ -77,9 +92,17 @@ class UltimateTexasHoldemEnv:
         self._told_rules = False
         self._turns = 0
         self._invalid_end = False
+        if self.observation == "textarena":
+            c = self.config
+            pays = blind_pay(c["variant"])
+            self._text = TextArenaText(c["chips"], c["ante"], c["max_rounds"], pays)
+            self._round_started()
 
     def get_observation(self) -> tuple[int, str]:
         state = self._live()
+        if self._text is not None:
+            self._news = []
+            return 0, self._text.text
         parts = []
         if not self._told_rules:
             parts.append(self.rules())
@@ -94,11 +117,16 @@ class UltimateTexasHoldemEnv:
         state = self._live()
         if state.is_over():
             return True, {}
+        if self._text is not None:
+            self._text.player(action)
         try:
             state.verify(0, action)
         except IllegalAction as exc:
             reason = str(exc)
+            legal = [actions.text(a) for a in state.legal()]
             fault = state.reject(0, action, reason)
+            if self._text is not None:
+                self._text.refused(legal, final=fault is not None)
             if fault is not None:
                 state.forfeit({0: fault})
                 self._invalid_end = True
@@ -109,6 +137,8 @@ class UltimateTexasHoldemEnv:
         played = len(state.rounds)
         state.apply(0, action)
         self._turns += 1
+        if self._text is not None:
+            self._tell_textarena(state, played)
         if len(state.rounds) > played:
             self._news.append(self._round_summary(state.rounds[-1]))
             if state.is_over():
@@ -192,6 +222,21 @@ class UltimateTexasHoldemEnv:
             f"{outcome}. Ante {res['ante']:+g}, blind {res['blind']:+g}, play"
             f" {res['play']:+g}: round {r['round']} net {r['net']:+g}, chips {r['chips']:g}."
         )
+
+    def _round_started(self) -> None:
+        state = self._live()
+        assert self._text is not None
+        self._text.round_started(state.round_no, chip_value(state.chips), state.player)
+
+    def _tell_textarena(self, state: UthState, played: int) -> None:
+        """What an accepted action made happen, in TextArena's text."""
+        assert self._text is not None
+        if len(state.rounds) > played:
+            self._text.settled(state.rounds[-1])
+            if not state.is_over():
+                self._round_started()
+        else:
+            self._text.turned(state.visible_board())
 
     def _live(self) -> UthState:
         if self.state is None:

@@ -46,7 +46,7 @@ def _cards(where: str, value: Any, count: int) -> list[str]:
     if len(value) != count:
         raise HistoryError(f"{where}: expected {count} cards, got {len(value)}")
     try:
-        return [str(Card.parse(c)) for c in value]
+        return [str(Card.read(c)) for c in value]
     except ValueError as exc:
         raise HistoryError(f"{where}: {exc}") from None
 

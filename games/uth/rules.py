@@ -101,6 +101,12 @@ def settle(
     return settlement, facts
 
 
+def _copied(entry: dict[str, Any]) -> dict[str, Any]:
+    """A hand history entry a bot may change without changing the engine's (its values are
+    plain values, lists of cards or dicts of chips)."""
+    return {k: v.copy() if isinstance(v, list | dict) else v for k, v in entry.items()}
+
+
 @dataclass
 class UthState(GameState):
     game: ClassVar[str] = "uth"
@@ -193,6 +199,9 @@ class UthState(GameState):
             "bets": {"ante": self.ante, "blind": self.ante, "play": self.play_bet},
             "blind_pay": blind_pay(self.variant),
             "error": self.last_error,
+            # the previous round as it was settled (the hand history's entry), so that a bot
+            # can tell what TextArena's text tells: the dealer's cards, the hands, each bet
+            "last_round": _copied(self.rounds[-1]) if self.rounds else None,
         }
 
     def verify(self, seat: int, action: Any) -> None:

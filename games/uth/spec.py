@@ -39,4 +39,5 @@ def spec() -> GameSpec:
         replay=frames,
         session_rounds=1000,
         hand_history=HandHistory(replay=replay_history, lines=report_lines),
+        toolkit=("games.uth.textarena_text",),
     )

@@ -58,3 +58,25 @@ def test_it_lets_a_last_card_bot_import_the_move_checker(
     stats = outcome.result["stats"][0]
     assert stats["illegal_moves"] == 0
     assert stats["cards_played"] > 0
+
+
+def test_it_lets_a_textarena_agent_play_uth_through_the_adapter(
+    tmp_path: Path, sandbox_config: SandboxConfig
+):
+    from tests.uth.test_textarena_bot import AGENT_FILE
+
+    uth = get_game("uth")
+    path = tmp_path / "reading_agent.py"
+    path.write_text(AGENT_FILE)
+    launch = sandbox_launch(path, game=uth, config=sandbox_config)
+    process = BotProcess(launch, label="reading", stderr_log=tmp_path / "reading.log")
+    agent = ProcessAgent(process, uth.bot_call)
+    runner = MatchRunner(time.monotonic, TimeControl(move=2.0, bank=5.0, startup=10.0))
+    config = uth.state_class.default_config() | {"max_rounds": 15}
+    with process:
+        process.start(10)
+        outcome = runner.run(uth.state_class.new(3, config=config), [agent], seed=3)
+        stderr = process.stderr.tail()
+    assert outcome.faults == {}
+    assert outcome.result["rounds_played"] == 15
+    assert "Available actions: [play_bet_4x], [check]" in stderr

@@ -10,7 +10,10 @@ wrappers, untouched, except that its module's ``random`` is replaced by a stand-
 ``shuffle`` arranges each round's deck so that the scripted cards are the ones dealt, and
 that the start of each round is watched to read the chips the previous round left.
 Writes, per session: the fate of each action sent (``ok``, ``refused`` or ``ended``: the
-game was over before reading it), the chips after each completed round, and the end.
+game was over before reading it), the chips after each completed round, and the end. A
+session with ``"observe": true`` also gets the observation text the agent is shown before
+each action (``observations``: None for an action sent after the end) and after the last one
+(``final``).
 """
 
 import json
@@ -65,11 +68,14 @@ def play(session):
 
     raw._start_new_round = watched_start
     env.reset(num_players=1, seed=0)
-    fates = []
+    fates, observations = [], []
     for action in session["actions"]:
         if raw.state.done:
             fates.append("ended")
+            observations.append(None)
             continue
+        if session.get("observe"):
+            observations.append(env.get_observation()[1])
         seen = len(raw.state.logs)
         _, info = env.step(action)
         # The environment logs the player's action only when it reads it.
@@ -79,6 +85,7 @@ def play(session):
             fates.append("refused")
         else:
             fates.append("ok")
+    final = env.get_observation()[1] if session.get("observe") else None
     extra = 0
     while not raw.state.done and extra < 3:  # the reference reports a finished game late
         env.step("[skip]")
@@ -96,6 +103,8 @@ def play(session):
         "chips": gs["chips"],
         "round": gs["current_round"],
         "invalid_move": bool(game_info[0].get("invalid_move")),
+        "observations": observations,
+        "final": final,
     }
 
 

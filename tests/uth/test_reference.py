@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from games.engine.game import IllegalAction
+from games.uth.env import ENV_ID, make
 from games.uth.rules import UthState
 from tests.uth import reference_env
 
@@ -110,6 +111,7 @@ def run_reference(sessions: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "ante": s["config"]["ante"],
                 "deals": s["deals"],
                 "actions": s["actions"],
+                "observe": s.get("observe", False),
             }
             for s in sessions
         ]
@@ -172,3 +174,77 @@ def test_it_gives_the_reference_chip_results_for_the_same_cards_and_actions():
         read = [f for f in theirs["fates"] if f != "ended"]
         assert read == mine["fates"][: len(read)], where
         assert "ended" not in theirs["fates"][: len(read)], where
+
+
+#: where the rules end and TextArena's state block begins (the rules are in this project's
+#: words; everything from here on must be TextArena's text)
+STATE_BLOCK = "\U0001f3af ROUND 0\n"
+
+
+def observed_session(rng: random.Random, config: dict[str, Any], noise: float) -> dict[str, Any]:
+    """Play a session on the environment with TextArena's observation text, keeping the text
+    shown before each action and at the end."""
+    env = make(ENV_ID, observation="textarena", max_rounds=config["max_rounds"],
+               start_chips=config["chips"], ante=config["ante"])  # fmt: skip
+    env.reset(seed=rng.randrange(2**31))
+    sent, shown, done = [], [], False
+    while not done:
+        text = env.get_observation()[1]
+        legal = env._live().legal()
+        if rng.random() < noise:
+            answer = rng.choice(NOISE + [f for forms in FORMS.values() for f in forms])
+        else:
+            answer = rng.choice(FORMS[rng.choice(legal)])
+        shown.append(text)
+        sent.append(answer)
+        done, _ = env.step(answer)
+    state = env._live()
+    deals = [e["outcome"][:9] for e in state.log if e["type"] == "chance"]
+    return {"config": config, "state": state, "actions": sent, "shown": shown,
+            "final": env.get_observation()[1], "deals": deals}  # fmt: skip
+
+
+def after_rules(text: str) -> str:
+    assert text.startswith("\n[GAME] ") and STATE_BLOCK in text, text[:200]
+    return text.split(STATE_BLOCK, 1)[1]
+
+
+def test_its_textarena_observation_is_textarenas_own_text():
+    rng = random.Random(20261126)
+    sessions = []
+    for _ in range(60):
+        config = {
+            "variant": "default",
+            "ante": 25,
+            "chips": rng.choice([1000, 300, 60]),
+            "max_rounds": rng.choice([1, 3, 20, 60, 120]),
+        }
+        sessions.append(observed_session(rng, config, noise=rng.choice([0.0, 0.03, 0.1])))
+    outcomes = {s["state"].outcome for s in sessions}
+    assert outcomes == {"won", "lost", "fault"}
+    texts = "".join(s["final"] for s in sessions)
+    for message in (
+        "You folded",
+        "Invalid action!",
+        "out of chips",
+        "RIVER revealed: 10",
+        "BLIND bet WON",
+        "PLAY bet PUSHED",
+        "Net loss: $0",
+        "best hand: Full House",
+    ):
+        assert message in texts, message
+
+    request = [s | {"observe": True} for s in sessions]
+    compared = 0
+    for n, (mine, theirs) in enumerate(zip(sessions, run_reference(request), strict=True)):
+        where = f"session {n} ({mine['config']})"
+        for i, fate in enumerate(theirs["fates"]):
+            if fate != "ended":  # an action the reference read: the same text before it
+                text = theirs["observations"][i]
+                assert after_rules(mine["shown"][i]) == after_rules(text), f"{where}, action {i}"
+                compared += 1
+        if mine["state"].round_no < mine["config"]["max_rounds"]:
+            # the reference never plays the last round (see the module's docstring)
+            assert after_rules(mine["final"]) == after_rules(theirs["final"]), where
+    assert compared >= 1000

@@ -84,3 +84,33 @@ def test_it_refuses_files_that_are_not_histories(tmp_path):
         replay(tmp_path, HISTORY | {"variant": "vegas"})
     with pytest.raises(CommandError, match="not 'uth'"):
         replay(tmp_path, HISTORY | {"game": "rps-poker"})
+
+
+def test_it_reads_textarenas_card_notation_too(tmp_path):
+    history = json.loads(json.dumps(HISTORY))
+    history["rounds"][0] |= {
+        "player": ["A\u2660", "k\u2666"],
+        "board": ["3h", "4h", "5h", "9s", "10\u2663"],
+    }
+    out_json = tmp_path / "r.json"
+    replay(tmp_path, history, "--json", str(out_json))
+    first = json.loads(out_json.read_text())["rounds"][0]
+    assert first["player"] == ["As", "Kd"] and first["board"][-1] == "Tc"
+    assert first["net"] == -100
+
+
+def test_a_card_it_cannot_read_is_refused_with_the_notation(tmp_path):
+    history = json.loads(json.dumps(HISTORY))
+    history["rounds"][0]["dealer"] = ["2c", "A\u2664"]
+    with pytest.raises(
+        CommandError, match=r"round 1: dealer: not a card: 'A.' \(write rank 2-9, T \(or 10\)"
+    ):
+        replay(tmp_path, history)
+
+
+def test_it_finds_the_game_in_the_history(tmp_path):
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps(HISTORY))
+    out = io.StringIO()
+    call_command("replay", str(path), stdout=out)
+    assert "total: +150 over 3 rounds" in out.getvalue()
