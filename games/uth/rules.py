@@ -199,9 +199,11 @@ class UthState(GameState):
             "bets": {"ante": self.ante, "blind": self.ante, "play": self.play_bet},
             "blind_pay": blind_pay(self.variant),
             "error": self.last_error,
-            # the previous round as it was settled (the hand history's entry), so that a bot
-            # can tell what TextArena's text tells: the dealer's cards, the hands, each bet
-            "last_round": _copied(self.rounds[-1]) if self.rounds else None,
+            # the previous round as it was settled (the hand history's entry) and as the seat
+            # may see it (:meth:`seen_round`: a person at the table is shown the same), so
+            # that a bot can tell what TextArena's text tells: the dealer's cards (after a
+            # fold too, as TextArena shows them), the hands, each bet
+            "last_round": _copied(self.seen_round(self.rounds[-1], 0)) if self.rounds else None,
         }
 
     def verify(self, seat: int, action: Any) -> None:
@@ -296,17 +298,20 @@ class UthState(GameState):
         return self.phase == OVER
 
     # ---- what may be seen of it ---------------------------------------------------------
-    # The dealer turns its cards over only at a showdown: the seed, which deals every round
-    # again, and the recorded shuffles stay secret, and so do the cards of a folded round.
+    # The dealer turns its cards over for everyone only at a showdown: the seed, which deals
+    # every round again, and the recorded shuffles stay secret, and so do the cards of a
+    # folded round, but for the seat that folded it.
     seed_is_public: ClassVar[bool] = False
 
     @staticmethod
     def seen_round(done: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """A settled round (of ``rounds``) as ``seat`` (None: anyone) may see it: a folded
-        round without the dealer's cards, and without the hole cards but for the seat."""
-        if not done.get("folded"):
+        round without its cards but for the seat, which is shown the dealer's cards after
+        the round as TextArena shows them (a bot's ``last_round`` and a person's table show
+        the same)."""
+        if not done.get("folded") or seat == 0:
             return done
-        return done | {"dealer": None, "player": done["player"] if seat == 0 else None}
+        return done | {"dealer": None, "player": None}
 
     @classmethod
     def public_record(cls, record: dict[str, Any], seat: int | None = None) -> dict[str, Any]:

@@ -83,7 +83,7 @@ class UthTable(TableRules):
             "bets": {"ante": state.ante, "blind": state.ante, "play": state.play_bet},
             "taken": [text(a) for a in state.taken] if live else [],
             # settled rounds: the cards turned at the showdown (a folded round's hole cards
-            # only to the seat, the dealer's to no one)
+            # and dealer's cards only to the seat, as its bot's ``last_round`` shows them)
             "rounds": [state.seen_round(r, seat) for r in state.rounds[-RECENT:]],
             "outcome": state.outcome,
         }
@@ -125,7 +125,7 @@ class UthTable(TableRules):
         if view["rounds"]:
             last = view["rounds"][-1]
             number = last["round"]
-            # a folded round's dealer cards are never turned over
+            # a folded round's dealer cards are turned over for the seat alone
             dealer = last["dealer"] or []
             shared.append(zone(f"Round {number}: dealer", dealer, down=0 if dealer else 2))
             shared.append(zone(f"Round {number}: board", last["board"]))

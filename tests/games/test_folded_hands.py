@@ -157,7 +157,9 @@ def face_up_cards_in(page: str) -> list[str]:
     return re.findall(r'aria-label="([^"]+ of (?:spades|hearts))"', page)
 
 
-def test_the_dealer_never_shows_the_cards_of_a_folded_uth_round():
+def test_the_dealer_shows_the_cards_of_a_folded_uth_round_to_its_player_alone():
+    """The player sees them at the table as their bot sees them in ``last_round``; a
+    spectator and the replay never do."""
     game = get_game("uth")
     folds = ["[check]", "[check]", "[fold]"] * 2
     outcome = MatchRunner(time.monotonic, game.time_control).run(
@@ -167,15 +169,19 @@ def test_the_dealer_never_shows_the_cards_of_a_folded_uth_round():
     assert [r["folded"] for r in state.rounds] == [True, True]
     rules = game.table()
     last = state.rounds[-1]
-    for seat in (None, 0):
-        frame = rules.frame(state, seat, ["me"])
-        (dealer,) = [z for z in frame["shared"] if z["label"].endswith(": dealer")]
-        assert dealer["cards"] == [] and dealer["down"] == 2  # never turned over
-        (board,) = [z for z in frame["shared"] if z["label"].endswith(": board")]
-        assert board["cards"] == last["board"]  # turned before the river's fold
-        sent = json.dumps(frame)
-        unseen = set(last["dealer"]) | (set(last["player"]) if seat is None else set())
-        assert not [c for c in unseen - set(last["board"]) if f'"{c}"' in sent]
+    frame = rules.frame(state, None, ["me"])
+    (dealer,) = [z for z in frame["shared"] if z["label"].endswith(": dealer")]
+    assert dealer["cards"] == [] and dealer["down"] == 2  # not turned over for a spectator
+    (board,) = [z for z in frame["shared"] if z["label"].endswith(": board")]
+    assert board["cards"] == last["board"]  # turned before the river's fold
+    sent = json.dumps(frame)
+    unseen = set(last["dealer"]) | set(last["player"])
+    assert not [c for c in unseen - set(last["board"]) if f'"{c}"' in sent]
+    # the player: what their bot is told, no more
+    frame = rules.frame(state, 0, ["me"])
+    (dealer,) = [z for z in frame["shared"] if z["label"].endswith(": dealer")]
+    seen = state.observation()["last_round"]
+    assert dealer["cards"] == seen["dealer"] == last["dealer"] and dealer["down"] == 0
     showdowns = [f for f in replays.build(record).frames if f["label"].endswith("at the river")]
     assert len(showdowns) == 2
     for frame in showdowns:
