@@ -1,24 +1,41 @@
 """How a bot file becomes a command line.
 
-Two launchers produce a :class:`Launch` of the same shape, so nothing else changes with the
+Three launchers produce a :class:`Launch` of the same shape, so nothing else changes with the
 choice: :func:`plain_launch` runs the language host as an ordinary child process with a
-scrubbed environment (trusted bots: built-ins, an author debugging their own file), and
-``bots.sandbox.sandbox_launch`` runs it inside bubblewrap with limits (every bot from outside
-the project). :func:`bot_launch` picks one. The languages and their hosts are in
-``bots.runtimes``.
+scrubbed environment (trusted built-in bots), ``bots.sandbox.sandbox_launch`` runs it inside
+bubblewrap with limits (every bot from outside the project), and :func:`debug_launch` runs an
+author's own file as the sandbox would, without the sandbox (``arena --no-sandbox``).
+:func:`bot_launch` picks one. The languages and their hosts are in ``bots.runtimes``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bots.process import Launch
+from bots.process import BotStartError, Launch
 from bots.runtimes import host_script, js_globals, language_of
-from bots.sandbox import SandboxConfig, SandboxLimits, sandbox_launch
+from bots.sandbox import (
+    SandboxConfig,
+    SandboxLimits,
+    host_source,
+    limits_for,
+    read_bot,
+    rlimit_args,
+    runtime_args,
+    safe_name,
+    sandbox_launch,
+    toolkit_sources,
+)
+
+#: the environment variable that tells the Python host to guard file access (debug_launch);
+#: the host takes it out of the environment before the bot is loaded
+FILE_GUARD_ENV = "CARD_ARENA_FILE_GUARD"
 
 if TYPE_CHECKING:
     from games.registry import GameSpec
@@ -41,7 +58,7 @@ def plain_launch(
     game: str | None = None,
     interpreter: str | None = None,
 ) -> Launch:
-    """An unsandboxed child process: for trusted bots (built-ins, an author's own file).
+    """An unsandboxed child process of the project's own files: for trusted bots (built-ins).
 
     ``interpreter`` defaults to the worker's own Python, or ``node`` on the PATH.
     """
@@ -68,5 +85,76 @@ def bot_launch(
     A sandboxed launch holds a uid slot until its BotProcess is closed.
     """
     if not sandboxed:
-        return plain_launch(path, game=game.slug if game else None)
+        return debug_launch(path, game=game, limits=limits, config=config)
     return sandbox_launch(path, game=game, limits=limits, config=config)
+
+
+def debug_launch(
+    path: Path,
+    *,
+    game: GameSpec | None = None,
+    limits: SandboxLimits | None = None,
+    config: SandboxConfig | None = None,
+) -> Launch:
+    """An author's bot file run as the sandbox runs it, without the sandbox (``arena
+    --no-sandbox``), so that what passes here passes there and what fails there fails here
+    with the same error.
+
+    The same interpreter and flags (``SandboxConfig.python``/``node``: Debian's, standard
+    library only, never the project's virtualenv), the same files: a private folder holding
+    only what the sandbox mounts (``bot/NAME`` a copy of the file, read as the sandbox reads
+    it, the game's toolkit modules beside it, ``sandbox/`` the host) and an empty ``tmp/``
+    that is the working folder, HOME and TMPDIR. The same output cap and, where ``prlimit``
+    is installed, the same resource limits. The Python host also refuses to open or list
+    files outside what the sandbox shows (:data:`FILE_GUARD_ENV`), with the errors the
+    sandbox gives. It is a debugging aid, not a security boundary: no namespaces, no
+    seccomp, no memory cgroup (docs/sandbox.md). Raises BotStartError.
+    """
+    config = config or SandboxConfig.from_settings()
+    limits = limits or limits_for(game)
+    language = language_of(path)
+    runtime = config.python if language == "python" else config.node
+    if not os.access(runtime, os.X_OK):
+        raise BotStartError(
+            f"{runtime} is missing: --no-sandbox runs bots with the sandbox's interpreter "
+            "(the SANDBOX_PYTHON and SANDBOX_NODE settings, see docs/sandbox.md)"
+        )
+    source = read_bot(path)
+    toolkit = toolkit_sources(game) if language == "python" else {}
+    name = safe_name(path)
+    root = Path(tempfile.mkdtemp(prefix="arena-debug-"))
+    try:
+        host = _place(root / "sandbox", host_script(language).name, host_source(language))
+        for module, data in toolkit.items():
+            if module != name:  # the bot wins a clash, as in the sandbox
+                _place(root / "bot", module, data)
+        bot = _place(root / "bot", name, source)
+        (root / "tmp").mkdir()
+    except OSError as exc:
+        shutil.rmtree(root, ignore_errors=True)
+        raise BotStartError(f"cannot prepare {root} for {path}: {exc.strerror}") from None
+    argv = [*runtime_args(language, limits, config), str(host), str(bot)]
+    if language == "javascript":
+        argv.append(json.dumps(js_globals(game.slug if game else None), separators=(",", ":")))
+    if os.access(config.prlimit, os.X_OK):
+        argv = [config.prlimit, *rlimit_args(limits, language, None), "--", *argv]
+    home = str(root / "tmp")
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "TMPDIR": home}
+    if language == "python":
+        env[FILE_GUARD_ENV] = str(root)
+    return Launch(
+        argv=argv,
+        env=env,
+        cwd=home,
+        cleanup=lambda: shutil.rmtree(root, ignore_errors=True),
+        max_output=limits.output_bytes,
+        recycle_cpu_s=limits.recycle_cpu_s,
+    )
+
+
+def _place(folder: Path, name: str, data: bytes) -> Path:
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    path.write_bytes(data)
+    path.chmod(0o444)
+    return path

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bots.launch import bot_launch
+from bots.launch import bot_launch, plain_launch
 from bots.process import BotProcess, BotStartError, Peers, ProcessAgent
 from bots.sandbox import SandboxConfig, SandboxLimits, SandboxUnavailable
 from games.engine import untrusted
@@ -306,13 +306,16 @@ def _process(
     sandbox), a bot file where it is, or uploaded code written into ``folder`` (the sandbox
     reads the file at launch, so the folder may go right after)."""
     if entry.builtin is not None:
-        path, sandboxed = game.builtin_path(entry.builtin), False
+        launch = plain_launch(game.builtin_path(entry.builtin), game=game.slug)
     else:
         path = entry.path if entry.path is not None else _write_code(entry, folder, seat)
-        sandboxed = launching.sandbox
-    launch = bot_launch(
-        path, game=game, sandboxed=sandboxed, limits=launching.limits, config=launching.config
-    )
+        launch = bot_launch(
+            path,
+            game=game,
+            sandboxed=launching.sandbox,
+            limits=launching.limits,
+            config=launching.config,
+        )
     return BotProcess(launch, label=entry.name, stderr_log=entry.stderr_log)
 
 

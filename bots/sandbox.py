@@ -256,7 +256,9 @@ def read_bot(path: Path) -> bytes:
     return data
 
 
-def _safe_name(path: Path) -> str:
+def safe_name(path: Path) -> str:
+    """The bot file's name in the sandbox (``/bot/NAME``) and in ``arena --no-sandbox``'s
+    private folder, so that ``__file__`` ends the same in both."""
     stem = re.sub(r"[^A-Za-z0-9_-]+", "_", path.stem)[:60].strip("_") or "bot"
     return stem + path.suffix.lower()
 
@@ -294,7 +296,7 @@ def memory_limit(limits: SandboxLimits, language: str) -> int:
     return (limits.memory_mb + extra) * MiB
 
 
-def _rlimits(limits: SandboxLimits, language: str, slot: Slot | None) -> list[str]:
+def rlimit_args(limits: SandboxLimits, language: str, slot: Slot | None) -> list[str]:
     if language == "javascript":
         memory = limits.memory_mb + limits.node_reserve_mb
     else:  # the heap and a full /tmp stay within memory_mb, even with no memory cgroup
@@ -311,7 +313,7 @@ def _rlimits(limits: SandboxLimits, language: str, slot: Slot | None) -> list[st
     return args
 
 
-def _runtime(language: str, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
+def runtime_args(language: str, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
     if language == "python":
         # -I: no environment or user site; -S: no site-packages (the system's .pth files
         # stay out); -B: no bytecode files.
@@ -345,7 +347,7 @@ def sandbox_command(
         # The shell writes its own pid into the cgroup, then becomes prlimit: bwrap and the
         # bot are born inside. If it cannot, nothing runs.
         argv += [SHELL, "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procs_file]
-    argv += [config.prlimit, *_rlimits(limits, language, slot), "--", config.bwrap]
+    argv += [config.prlimit, *rlimit_args(limits, language, slot), "--", config.bwrap]
     argv += [
         "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
         "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL", "--clearenv",
@@ -361,7 +363,7 @@ def sandbox_command(
     argv += ["--perms", "0444", "--ro-bind-data", "{bot}", f"/bot/{bot_name}"]
     argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
     argv += ["--info-fd", INFO_FD, "--seccomp", "{seccomp}", "--"]
-    argv += [*_runtime(language, limits, config), f"/sandbox/{host}", f"/bot/{bot_name}"]
+    argv += [*runtime_args(language, limits, config), f"/sandbox/{host}", f"/bot/{bot_name}"]
     if language == "javascript":
         argv.append(json.dumps(js_globals(game), separators=(",", ":")))
     return argv
@@ -394,10 +396,10 @@ def sandbox_launch(
     check_programs(config, language)
     source = read_bot(path)
     slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
-    toolkit = _toolkit_sources(game) if language == "python" else {}
+    toolkit = toolkit_sources(game) if language == "python" else {}
     slot = acquire_slot(config)
     cgroup = memcg.create(memory_limit(limits, language), uid=slot.uid if slot else None)
-    name = _safe_name(path)
+    name = safe_name(path)
     argv = sandbox_command(
         language, name, limits=limits, config=config, slot=slot, game=slug,
         toolkit=tuple(n for n in toolkit if n != name), cgroup=cgroup,
@@ -419,7 +421,7 @@ def sandbox_launch(
         user=slot.uid if slot else None,
         group=slot.uid if slot else None,
         fd_data={
-            "{host}": _host_source(language),
+            "{host}": host_source(language),
             "{bot}": source,
             "{seccomp}": filter_bpf(),
             **{f"{{toolkit:{n}}}": data for n, data in toolkit.items() if n != name},
@@ -430,7 +432,7 @@ def sandbox_launch(
     )
 
 
-def _toolkit_sources(game: Any) -> dict[str, bytes]:
+def toolkit_sources(game: Any) -> dict[str, bytes]:
     """The game's toolkit modules (``GameSpec.toolkit``), by file name."""
     if game is None:
         return {}
@@ -442,7 +444,7 @@ def _toolkit_sources(game: Any) -> dict[str, bytes]:
 
 
 @cache
-def _host_source(language: str) -> bytes:
+def host_source(language: str) -> bytes:
     return host_script(language).read_bytes()
 
 

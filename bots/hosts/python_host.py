@@ -7,6 +7,7 @@ project, because it runs inside the sandbox with nothing but the bot file next t
     python3 python_host.py /path/to/bot.py
 """
 
+import errno
 import importlib.util
 import json
 import os
@@ -17,6 +18,13 @@ import traceback
 
 PROTOCOL = 1
 MAX_REQUEST = 1 << 20
+#: set by ``arena --no-sandbox`` (bots.launch.debug_launch): the private folder the bot runs in
+FILE_GUARD_ENV = "CARD_ARENA_FILE_GUARD"
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+#: audit events that name paths the guard checks -> how many of their first arguments are paths
+READ_EVENTS = {"open": 1, "os.listdir": 1, "os.scandir": 1}
+WRITE_EVENTS = {"os.mkdir": 1, "os.remove": 1, "os.rmdir": 1, "os.truncate": 1,
+                "os.rename": 2, "os.link": 2, "os.symlink": 2}  # fmt: skip
 
 
 def send(out, message):
@@ -150,6 +158,51 @@ def tell(bot, message):
     return None
 
 
+def guard_files(root):
+    """Outside the sandbox (``arena --no-sandbox``), fail the file accesses the sandbox would
+    fail, with its errors: reading or listing anything but what the sandbox mounts (the
+    standard library and /usr/lib, /proc, /dev, the private folder ``root`` holding the bot)
+    and the folders that lead there (FileNotFoundError, as for a path the sandbox does not
+    have); writing anywhere but ``root/tmp`` and /dev (read-only file system). An audit hook
+    sees Python's own opens (open, os.open, os.listdir...), not C code's, and it is no
+    security boundary: it only keeps a bot from working here and failing there."""
+
+    def resolve(path):
+        return os.path.realpath(os.path.abspath(os.fsdecode(path)))
+
+    def within(path, folders):
+        return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+
+    def leads_to(path, folders):  # "/" and "/usr" are there in the sandbox too
+        return any(f.startswith(path.rstrip(os.sep) + os.sep) for f in folders)
+
+    mounted = ["/usr/lib", "/usr/lib64", "/proc", "/dev", "/etc/ld.so.cache"]
+    readable = [resolve(p) for p in (*mounted, *sys.path, sys.executable, root)]
+    writable = [resolve(p) for p in (os.path.join(root, "tmp"), "/dev")]
+
+    def hook(event, args):
+        count = READ_EVENTS.get(event) or WRITE_EVENTS.get(event)
+        if count is None:
+            return
+        write = event in WRITE_EVENTS or (
+            event == "open" and isinstance(args[2], int) and args[2] & WRITE_FLAGS
+        )
+        for given in args[:count]:
+            if given is None or isinstance(given, int):
+                continue  # a file descriptor (or the working folder, for listdir())
+            path = resolve(given)
+            if write and within(path, writable):
+                continue
+            if not write and (within(path, readable) or leads_to(path, readable)):
+                continue
+            folder = os.path.dirname(path)
+            if write and (within(folder, readable) or leads_to(folder, readable)):
+                raise OSError(errno.EROFS, os.strerror(errno.EROFS), given)
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), given)
+
+    sys.addaudithook(hook)
+
+
 def on_cpu_limit(signum, frame):
     # RLIMIT_CPU's soft limit. In the sandbox the host is its PID namespace's init, which
     # ignores a signal left at its default action, so it must act on it itself.
@@ -167,6 +220,9 @@ def main(argv):
     if len(argv) != 2:
         send(out, {"type": "fatal", "error": "usage: python_host.py BOT_FILE"})
         return 2
+    guarded = os.environ.pop(FILE_GUARD_ENV, None)
+    if guarded:
+        guard_files(guarded)
     try:
         cls, name = load(argv[1])
     except RuntimeError as exc:

@@ -5,9 +5,8 @@ table of four on your machine, from a clone of Card Arena:
 
     python manage.py arena --game last-card last_card_starter.py --fill builtin:naive --games 100
 
-In the arena and on the site the move checker ``movecheck.py`` sits beside this file, so
-``import movecheck`` works. With ``--no-sandbox`` copy games/last_card/movecheck.py next to
-this file, or the simple rules below are used instead.
+In the arena (``--no-sandbox`` too) and on the site the move checker ``movecheck.py`` sits
+beside this file, so ``import movecheck`` works; without it, the simple rules below are used.
 
 A fresh Bot() is made for every game. ``play`` has 1 second a call (plus a 10-second bank per
 game), and anything you print goes to your bot's log, never into the game.
