@@ -2,8 +2,8 @@
 TextArena agent in the arena as a bot.
 
 One file, standard library only: in the sandbox (the arena, the site) it sits beside your bot
-file, so ``import textarena_text`` just works; with ``arena --no-sandbox``, copy it next to
-your bot. An agent written for TextArena's ``UltimateTexasHoldem-v0`` (a callable taking the
+file (``arena --no-sandbox`` puts it there too), so ``import textarena_text`` just works. An
+agent written for TextArena's ``UltimateTexasHoldem-v0`` (a callable taking the
 observation text and returning an action text) becomes a bot like this::
 
     from textarena_text import TextArenaBot
