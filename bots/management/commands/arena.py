@@ -12,13 +12,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from bots.arena import Arena, ArenaError
 from bots.arenaconfig import ConfigError, apply_config
 from games.engine import untrusted
+from games.engine.progress import progress_bar
 from games.engine.spec import GameSpec
 from games.engine.tournament import Column, Format
 from games.registry import game_slugs, games, get_game
@@ -145,15 +145,7 @@ class Command(BaseCommand):
             total = arena.count(rounds)
             bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
             err.print(f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}")
-            progress = Progress(
-                TextColumn("[bold]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=err,
-                transient=True,
-                disable=opts["no_progress"] or not err.is_terminal,
-            )
+            progress = progress_bar(err, opts["no_progress"])
             with progress:
                 task = progress.add_task("matches", total=total)
                 summary = arena.run(

@@ -14,9 +14,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from games.engine.progress import progress_bar
 from games.engine.spec import SolverOption, SolverSpec
 from games.solver.botfile import DIGITS, BotFile, render, written_here
 from games.solver.cfr import ALGORITHMS, Solver
@@ -186,15 +186,7 @@ class Command(BaseCommand):
         except TreeError as exc:
             raise CommandError(str(exc)) from None
         solver = Solver(tree, algorithm)
-        progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-            disable=opts["no_progress"] or not err.is_terminal,
-        )
+        progress = progress_bar(err, opts["no_progress"])
         with progress:
             task = progress.add_task(ALGORITHM_NAMES[algorithm], total=iterations)
             solver.train(iterations, progress=lambda n: progress.update(task, completed=n))
@@ -313,15 +305,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         tables: dict[str, dict[str, dict[str, float]]] = {}
         worst = 0.0
-        progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-            disable=opts["no_progress"] or not err.is_terminal,
-        )
+        progress = progress_bar(err, opts["no_progress"])
         with progress:
             task = progress.add_task(f"{option.label.lower()}: every value", total=len(values))
             for value in values:
