@@ -15,12 +15,15 @@ to carry a strategy over). Then:
 
 OpenSpiel's Python game interface is slow (a state costs tens of microseconds): the solves
 run on one hit, where the tree has 14,511 histories (38,208 when the oracle deals 13 ranks);
-with two hits it has half a million to a million, a minute and most of a gigabyte per check.
+with two hits it has half a million to a million, a minute or two and about a gigabyte per
+check: run as a module (:func:`main`), this file checks one such setting by hand.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
+import sys
 from fractions import Fraction
 
 import pyspiel
@@ -39,6 +42,9 @@ from tests.solver import openspiel_blackjack as oracle
 #: dealer card against a high player card
 UP_CARDS = ("6,6,2", "T,T,T", "A,7,A", "2,9,5")
 ACTIONS = {oracle.STAND: "s", oracle.HIT: "h"}
+#: how far OpenSpiel's figures may be from ours: float rounding only (sums of some 10,000
+#: terms of size 1 or less), far below the exploitabilities compared (1e-6 and up)
+TOLERANCE = 1e-12
 #: OpenSpiel's CFR+ runs this many iterations (about 2 s on the 14,511-history tree)
 CFR_ITERATIONS = 300
 
@@ -170,7 +176,7 @@ DEALER_CASES = [
     ("T,T,T", ["6", "Q", "hit", "J", "stand"]),  # player 0 busts
     ("T,5,T", ["4", "8", "hit", "9", "hit", "K"]),  # both bust on 23: a tie
     ("A,6,A", ["6", "A", "stand", "hit", "9"]),  # soft 17 against soft 17 + 9: hard 16
-    ("8,A,A", ["3", "K", "hit", "K", "stand"]),  # 21 against 21
+    ("8,A,T", ["3", "K", "hit", "K", "stand"]),  # 21 against 21
     ("6,6,2", ["T", "5", "stand", "hit", "4"]),  # 16 against 15
 ]
 
@@ -226,6 +232,19 @@ def solutions():
     return {up: our_solution(up, 1, 1000) for up in UP_CARDS}
 
 
+@pytest.fixture(scope="module")
+def efg_games():
+    """``efg_games(up, deck)``: the oracle with one hit as an EFG game, built once."""
+    built: dict[tuple[str, str], tuple[pyspiel.Game, dict[str, str]]] = {}
+
+    def get(up: str, deck: str = "values"):
+        if (up, deck) not in built:
+            built[up, deck] = oracle.efg_game(oracle_game(up, 1, deck=deck))
+        return built[up, deck]
+
+    return get
+
+
 def test_openspiel_measures_our_strategy_on_its_python_game_as_we_do(solutions):
     # the oracle as OpenSpiel's Python game, walked by OpenSpiel's Python algorithms
     tree, solver = solutions["6,6,2"]
@@ -238,25 +257,25 @@ def test_openspiel_measures_our_strategy_on_its_python_game_as_we_do(solutions):
     assert len(policy.state_lookup) == len(table) == 120
     root = game.new_initial_state()
     value = expected_game_score.policy_value(root, [policy, policy])
-    assert value[0] == pytest.approx(solver.value(), abs=1e-9)
+    assert value[0] == pytest.approx(solver.value(), abs=TOLERANCE)
     sigma = solver.average_strategy()
     for player in (0, 1):
         best = os_best_response.BestResponsePolicy(game, player, policy).value(root)
-        assert best == pytest.approx(best_response_value(tree, sigma, player), abs=1e-9)
+        assert best == pytest.approx(best_response_value(tree, sigma, player), abs=TOLERANCE)
 
 
 @pytest.mark.parametrize(("up", "deck"), [(up, "values") for up in UP_CARDS] + [("A,7,A", "ranks")])
-def test_openspiel_measures_our_solved_strategy_as_we_do(solutions, up, deck):
+def test_openspiel_measures_our_solved_strategy_as_we_do(solutions, efg_games, up, deck):
     tree, solver = solutions[up]
     sigma = solver.average_strategy()
-    game, names = oracle.efg_game(oracle_game(up, 1, deck=deck))
+    game, names = efg_games(up, deck)
     policy = as_policy(strategy_table(tree, sigma), names)
     value, best0, best1 = openspiel_figures(game, policy)
-    assert value == pytest.approx(solver.value(), abs=1e-9)
-    assert best0 == pytest.approx(best_response_value(tree, sigma, 0), abs=1e-9)
-    assert best1 == pytest.approx(best_response_value(tree, sigma, 1), abs=1e-9)
+    assert value == pytest.approx(solver.value(), abs=TOLERANCE)
+    assert best0 == pytest.approx(best_response_value(tree, sigma, 0), abs=TOLERANCE)
+    assert best1 == pytest.approx(best_response_value(tree, sigma, 1), abs=TOLERANCE)
     theirs = pyspiel.exploitability(game, policy)
-    assert theirs == pytest.approx(solver.exploitability(), abs=1e-9)
+    assert theirs == pytest.approx(solver.exploitability(), abs=TOLERANCE)
     assert theirs > 1e-7  # a real, nonzero figure is compared
     # and the uniform strategy, far from an equilibrium
     uniform = strategy_table(tree, tree.uniform())
@@ -266,16 +285,16 @@ def test_openspiel_measures_our_solved_strategy_as_we_do(solutions, up, deck):
             + best_response_value(tree, tree.uniform(), 1)
         )
         / 2,
-        abs=1e-9,
+        abs=TOLERANCE,
     )
 
 
 @pytest.mark.parametrize("up", UP_CARDS)
-def test_openspiels_cfr_plus_reaches_our_game_value(solutions, up):
+def test_openspiels_cfr_plus_reaches_our_game_value(solutions, efg_games, up):
     _, solver = solutions[up]
     ours = solver.value()
     our_gap = 2 * solver.exploitability()  # the game value is within this of ours
-    game, names = oracle.efg_game(oracle_game(up, 1))
+    game, names = efg_games(up)
     cfr = pyspiel.CFRPlusSolver(game)
     for _ in range(CFR_ITERATIONS):
         cfr.evaluate_and_update_policy()
@@ -296,3 +315,58 @@ def test_openspiels_cfr_plus_reaches_our_game_value(solutions, up):
     ]
     assert max(gaps) < 1e-9
     assert same.value() == pytest.approx(theirs, abs=1e-12)
+
+
+# --- bigger settings, by hand -----------------------------------------------------------------
+def compare(up: str, max_hits: int, iterations: int) -> list[tuple[str, float, float]]:
+    """Our figures and OpenSpiel's for one setting: (figure, ours, OpenSpiel's)."""
+    tree, solver = our_solution(up, max_hits, iterations)
+    sigma = solver.average_strategy()
+    game, names = oracle.efg_game(oracle_game(up, max_hits))
+    policy = as_policy(strategy_table(tree, sigma), names)
+    value, best0, best1 = openspiel_figures(game, policy)
+    cfr = pyspiel.CFRPlusSolver(game)
+    for _ in range(iterations):
+        cfr.evaluate_and_update_policy()
+    average = cfr.tabular_average_policy()
+    theirs = average.policy_table()
+    gap = max(
+        abs(p - q)
+        for efg, row in policy.policy_table().items()
+        for (_, p), (_, q) in zip(row, theirs[efg], strict=True)
+    )
+    return [
+        ("value of our strategy", solver.value(), value),
+        ("player 0's best response", best_response_value(tree, sigma, 0), best0),
+        ("player 1's best response", best_response_value(tree, sigma, 1), best1),
+        ("exploitability", solver.exploitability(), pyspiel.exploitability(game, policy)),
+        (
+            f"value of OpenSpiel's CFR+ after {iterations}",
+            solver.value(),
+            pyspiel.expected_returns(game.new_initial_state(), average, -1, True)[0],
+        ),
+        ("largest gap between the two CFR+ strategies", 0.0, gap),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Checks one setting too big for the test run (2 hits: a minute or two, about 1 GB):
+
+    .venv/bin/python -m tests.solver.test_openspiel_blackjack --up T,T,T --max-hits 2
+    """
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("--up", default="T,T,T", help="up cards, e.g. 6,6,2 (default T,T,T)")
+    parser.add_argument("--max-hits", type=int, default=2, help="1, 2 or 3 (default 2)")
+    parser.add_argument("--iterations", type=int, default=100, help="CFR+ iterations (100)")
+    args = parser.parse_args(argv)
+    rows = compare(args.up, args.max_hits, args.iterations)
+    print(f"{'figure':<46} {'ours':>22} {'OpenSpiel':>22}")
+    for name, ours, theirs in rows:
+        print(f"{name:<46} {ours:>22.15g} {theirs:>22.15g}")
+    worst = max(abs(ours - theirs) for _, ours, theirs in rows)
+    print(f"largest difference {worst:.3g}: {'agree' if worst < 1e-9 else 'DISAGREE'}")
+    return 0 if worst < 1e-9 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
