@@ -1,25 +1,25 @@
 """Our exploitability agrees with OpenSpiel's on our solved Kuhn and Leduc strategies.
 
-OpenSpiel (a test-only dependency) deals Leduc from a six-card deck and names information
-states its own way; each of its states is mapped to our key (the player's card, the actions
-of the first round, ``/``, the public card, the second round's actions), and our probability
-is copied into an OpenSpiel tabular policy. OpenSpiel's best response then measures it.
+OpenSpiel (a test dependency: ``open_spiel`` in the ``test`` extras, which scripts/setup
+installs; without it these tests fail, they are not skipped) deals Leduc from a six-card
+deck and names information states its own way; each of its states is mapped to our key (the
+player's card, the actions of the first round, ``/``, the public card, the second round's
+actions), and our probability is copied into an OpenSpiel tabular policy. OpenSpiel's best
+response then measures it. Blackjack++ has its own oracle: test_openspiel_blackjack.py.
 """
 
 from __future__ import annotations
 
+import pyspiel
 import pytest
+from open_spiel.python import policy as os_policy
+from open_spiel.python.algorithms import expected_game_score
+from open_spiel.python.algorithms import exploitability as os_exploitability
 
-pyspiel = pytest.importorskip("pyspiel")
-
-from open_spiel.python import policy as os_policy  # noqa: E402
-from open_spiel.python.algorithms import expected_game_score  # noqa: E402
-from open_spiel.python.algorithms import exploitability as os_exploitability  # noqa: E402
-
-from games.kuhn.tree import Kuhn  # noqa: E402
-from games.leduc.tree import Leduc  # noqa: E402
-from games.solver import Solver, build  # noqa: E402
-from games.solver.export import strategy_table  # noqa: E402
+from games.kuhn.tree import Kuhn
+from games.leduc.tree import Leduc
+from games.solver import Solver, build
+from games.solver.export import strategy_table
 
 KUHN_ACTIONS = {0: "p", 1: "b"}
 LEDUC_ACTIONS = {0: "f", 1: "c", 2: "r"}
