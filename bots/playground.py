@@ -51,7 +51,8 @@ T = TypeVar("T")
 MAX_SEED = 2**62
 #: how the person's bot is named in its matches
 YOUR_BOT = "your bot"
-#: the fault kind of a bot that could not load (the host's "fatal" hello, or a launch refused)
+#: the fault kind of a bot that could not start: the host's "fatal" hello (the file did not
+#: load), a launch refused, or its constructor raised
 LOAD_FAULT = "startup"
 
 
@@ -527,7 +528,7 @@ def load_failure(number: int, played: Played, seat: int) -> str:
     mine = played.seats[seat]
     if number != 0 or mine.fault_kind != LOAD_FAULT:
         return ""
-    return f"Your bot could not load: {mine.fault_reason}"
+    return f"Your bot could not start: {mine.fault_reason}"
 
 
 #: what :func:`play_run` ends in

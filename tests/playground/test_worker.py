@@ -61,7 +61,7 @@ def test_a_bot_that_cannot_load_fails_the_run_with_its_loading_error(alice):
     assert worker().step() is True
     run.refresh_from_db()
     assert run.status == PlaygroundRun.FAILED
-    assert run.reason.startswith("Your bot could not load: ")
+    assert run.reason.startswith("Your bot could not start: ")
     assert run.reason.endswith("SyntaxError: expected ':' (bot.py, line 2)")
     assert "Traceback" not in run.reason  # one line for the person, not a traceback of ours
     # the first match is kept (the person sees its fault and stderr); no more are played
@@ -76,7 +76,7 @@ def test_a_bot_without_a_bot_class_fails_with_that_reason(alice):
     worker().step()
     run.refresh_from_db()
     assert run.status == PlaygroundRun.FAILED
-    assert run.reason == "Your bot could not load: no top-level class Bot"
+    assert run.reason == "Your bot could not start: no top-level class Bot"
 
 
 HOSTILE = misbehaving(
