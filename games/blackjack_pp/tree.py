@@ -151,6 +151,12 @@ class BlackjackPP(Game):
     def settings(self) -> dict:
         return {"up": [NAMES[c] for c in self.up], "max_hits": self.max_hits}
 
+    def public_game(self):
+        """The same game walked once per public history (games/blackjack_pp/public.py)."""
+        from games.blackjack_pp.public import PublicBlackjackPP
+
+        return PublicBlackjackPP(self.up, self.max_hits)
+
     # A state is a tuple:
     #   (hands, downs, hits, done, turn, history, hitting)
     # hands: ((hard total, holds an ace) for player 0, for player 1); downs: the down cards
