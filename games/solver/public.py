@@ -193,11 +193,15 @@ class PublicTree:
             par = self.parent[lo:hi]
             starts = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
             self.groups.append((starts, par[starts]))
-        # per depth: each node's parent as an offset into the depth above (a sum over
-        # children is then one bincount)
-        self._local_parent = [np.empty(0, dtype=np.int64)] + [
-            self.parent[lo:hi] - self.levels[d][0] for d, (lo, hi) in enumerate(self.levels[1:])
-        ]
+        # per depth: each (node, type)'s (parent, type) as an offset into the depth above (a
+        # sum over children is then one bincount), per number of types
+        self._flat_parent: dict[int, list[np.ndarray]] = {}
+        for n_types in {mask.shape[1] for mask in self.reach_mask}:
+            flat = self._flat_parent[n_types] = [np.empty(0, dtype=np.int64)]
+            for d in range(1, len(self.levels)):
+                lo, hi = self.levels[d]
+                local = self.parent[lo:hi] - self.levels[d - 1][0]
+                flat.append((local[:, None] * n_types + np.arange(n_types)[None, :]).ravel())
         width = self.max_actions
         first_child = np.full(self.n_nodes, -1, dtype=np.int64)
         for (lo, _hi), (starts, parents) in zip(self.levels[1:], self.groups[1:], strict=True):
@@ -210,7 +214,14 @@ class PublicTree:
             legal = np.arange(width)[None, :] < counts.reshape(-1, 1)
             self.children.append(np.where(legal, kids, -1))
         self.legal = [kids >= 0 for kids in self.children]
-        self._chosen = [kids[kids >= 0] for kids in self.children]
+        #: per player and action: the decisions that have it (None for all) and its children
+        self.by_action: list[list[tuple[np.ndarray | None, np.ndarray]]] = []
+        for kids, legal in zip(self.children, self.legal, strict=True):
+            per_action = []
+            for a in range(width):
+                rows = None if legal[:, a].all() else np.flatnonzero(legal[:, a])
+                per_action.append((rows, kids[:, a] if rows is None else kids[rows, a]))
+            self.by_action.append(per_action)
         reach = self.edge_prob.copy()
         for d in range(1, len(self.levels)):
             lo, hi = self.levels[d]
@@ -293,13 +304,14 @@ class PublicTree:
         return [acts[p][r] for p, r in zip(players.tolist(), rows.tolist(), strict=True)]
 
     def flatten(self, per_player: Sequence[np.ndarray]) -> np.ndarray:
-        """Per-player ``(decisions, types, actions)`` strategies as one ``(n_infosets,
-        max_actions)`` array in ``infoset_keys``' order (what ``strategy_table`` reads)."""
+        """Per-player strategies, ``(actions, decisions, types)`` arrays, as one
+        ``(n_infosets, max_actions)`` array in ``infoset_keys``' order (what
+        ``strategy_table`` reads)."""
         players, (rows, types) = self.infoset_rows
         out = np.zeros((players.size, self.max_actions))
         for p in (0, 1):
             at = players == p
-            out[at] = per_player[p][rows[at], types[at]]
+            out[at] = per_player[p][:, rows[at], types[at]].T
         return out
 
     def unflatten(self, sigma: np.ndarray) -> list[np.ndarray]:
@@ -308,14 +320,15 @@ class PublicTree:
         out = [self.uniform(p) for p in (0, 1)]
         for p in (0, 1):
             at = players == p
-            out[p][rows[at], types[at]] = sigma[at]
+            out[p][:, rows[at], types[at]] = sigma[at].T
         return out
 
     def uniform(self, player: int) -> np.ndarray:
-        legal = self.legal[player][:, None, :]
+        """Every legal action equally likely, ``(actions, decisions, types)``."""
+        legal = self.legal[player].T[:, :, None]
         n_types = self.reach_mask[player].shape[1]
-        count = np.maximum(legal.sum(axis=2, keepdims=True), 1)
-        return np.broadcast_to(legal / count, (legal.shape[0], n_types, self.max_actions)).copy()
+        count = np.maximum(legal.sum(axis=0, keepdims=True), 1)
+        return np.broadcast_to(legal / count, (*legal.shape[:2], n_types)).copy()
 
     def strategy_from_table(self, table: dict[str, dict[str, float]]) -> list[np.ndarray]:
         """Per-player strategies from ``{history tree key: {action: probability}}`` (a
@@ -333,10 +346,11 @@ class PublicTree:
     # ----------------------------------------------------------------- passes
     def edge_factors(self, player: int, sigma: np.ndarray) -> np.ndarray:
         """Per node and type of ``player``: the types let in by the edge into the node, times
-        the probability ``sigma`` gives that edge where ``player`` chose it."""
+        the probability ``sigma`` (``(actions, decisions, types)``) gives that edge where
+        ``player`` chose it."""
         f = self.edge_mask[player].astype(np.float64)
-        # (decisions, types, actions) -> per chosen child: (types)
-        f[self._chosen[player]] *= np.moveaxis(sigma, 1, 2)[self.legal[player]]
+        for a, (rows, kids) in enumerate(self.by_action[player]):
+            f[kids] *= sigma[a] if rows is None else sigma[a][rows]
         return f
 
     def forward(self, player: int, factor: np.ndarray) -> np.ndarray:
@@ -360,7 +374,7 @@ class PublicTree:
         spec = "zij,zj->zi" if player == 0 else "zij,zi->zj"
         for start in range(0, nodes.size, BLOCK):
             stop = start + BLOCK
-            mats = rows[self.leaf_row[start:stop]]
+            mats = np.take(rows, self.leaf_row[start:stop], axis=0)
             np.einsum(spec, mats, other_reach[nodes[start:stop]], out=out[start:stop])
         out *= self.chance_reach[nodes, None]
         out *= self.prior[player][None, :]
@@ -376,7 +390,6 @@ class PublicTree:
         value = np.zeros_like(weight)
         value[self.leaf_nodes] = leaves
         width = weight.shape[1]
-        columns = np.arange(width)[None, :]
         for d in range(len(self.levels) - 1, 0, -1):
             lo, hi = self.levels[d]
             starts, parents = self.groups[d]
@@ -391,7 +404,7 @@ class PublicTree:
             else:
                 plo, phi = self.levels[d - 1]
                 sums = np.bincount(
-                    (self._local_parent[d][:, None] * width + columns).ravel(),
+                    self._flat_parent[width][d],
                     weights=(weight[lo:hi] * value[lo:hi]).ravel(),
                     minlength=(phi - plo) * width,
                 )
@@ -715,21 +728,21 @@ class _Graph:
         )
 
 
+def _normalise(weights: np.ndarray, uniform: np.ndarray) -> np.ndarray:
+    """Each information set's strategy in proportion to ``weights`` (``(actions, decisions,
+    types)``, 0 for illegal actions), ``uniform`` where they add up to 0."""
+    total = weights[0].copy()
+    for row in weights[1:]:
+        total += row
+    out = uniform.copy()
+    np.divide(weights, total, out=out, where=total > 0.0)
+    return out
+
+
 def _regret_matching(regret: np.ndarray, uniform: np.ndarray) -> np.ndarray:
     """Each information set's strategy in proportion to its positive regrets (``uniform``
     where none is positive). Illegal actions' regrets stay 0."""
-    positive = np.maximum(regret, 0.0)
-    total = positive.sum(axis=2, keepdims=True)
-    out = uniform.copy()
-    np.divide(positive, total, out=out, where=total > 0.0)
-    return out
-
-
-def _normalise(strategy_sum: np.ndarray, uniform: np.ndarray) -> np.ndarray:
-    total = strategy_sum.sum(axis=2, keepdims=True)
-    out = uniform.copy()
-    np.divide(strategy_sum, total, out=out, where=total > 0.0)
-    return out
+    return _normalise(np.maximum(regret, 0.0), uniform)
 
 
 def value_of(
@@ -810,11 +823,15 @@ class PublicSolver:
             leaves = tree.leaf_values(player, reach[other], tree.payoffs)
             value = tree.backward(player, factor[player], leaves)
             dec = tree.decisions[player]
-            kids = tree.children[player]
-            # (decisions, types, actions): each action's value minus the decision's
-            instant = np.moveaxis(value[np.maximum(kids, 0)], 1, 2) - value[dec][:, :, None]
-            instant *= tree.legal[player][:, None, :]
-            contribution = reach[player][dec][:, :, None] * sigma[player]
+            here = value[dec]
+            # (actions, decisions, types): each action's value minus the decision's
+            instant = np.zeros_like(sigma[player])
+            for a, (rows, kids) in enumerate(tree.by_action[player]):
+                if rows is None:
+                    np.subtract(value[kids], here, out=instant[a])
+                else:
+                    instant[a][rows] = value[kids] - here[rows]
+            contribution = reach[player][dec][None, :, :] * sigma[player]
             regret = self.regret[player]
             if self.algorithm == "cfr":
                 regret += instant
