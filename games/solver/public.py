@@ -685,6 +685,8 @@ class _Graph:
             total = int(counts.sum())
             if not total:
                 break
+            if len(ids) > len(self.kind):  # deeper than there are states: a state repeats
+                raise TreeError(f"{self.name}: a public state is its own descendant")
             offsets = np.cumsum(counts) - counts
             edge = np.arange(total) - np.repeat(offsets - first[level], counts)
             parents.append(np.repeat(np.arange(start, start + level.size), counts))

@@ -208,6 +208,8 @@ class Broken(PublicHighCard):
             return PublicChance([("H", 0.5, ("c", "H")), ("T", 0.4, ("c", "T"))])
         if self.fault == "actions" and state == ("b",):
             return PublicDecision(1, [])
+        if self.fault == "cycle" and state == ("c",):
+            return PublicDecision(0, [("b", "b", ("b",)), ("c", "c", ("c",))])
         if self.fault == "twice" and not state:
             # checking writes no token, and player 0 decides again: the root's key twice
             return PublicDecision(0, [("b", "b", ("b",)), ("c", "", ("again",))])
@@ -222,6 +224,7 @@ class Broken(PublicHighCard):
         ("split", "do not cover its deals once"),
         ("chance", "chance probabilities add up to 0.9"),
         ("actions", "has no actions"),
+        ("cycle", "a public state is its own descendant"),
     ],
 )
 def test_a_game_that_breaks_the_rules_gets_a_clear_error(fault, message):
