@@ -236,3 +236,22 @@ def test_two_decisions_with_one_key_are_refused_when_the_keys_are_made():
     tree = build_public(Broken("twice"), "broken")
     with pytest.raises(TreeError, match="player 0 decides at two public nodes of one history"):
         _ = tree.infoset_keys
+
+
+@pytest.mark.parametrize(
+    ("up", "histories", "infosets", "key"),
+    [
+        ((10, 10, 10), 6_403_311, 128_600, "02:0h5,1s,0h2"),
+        ((6, 6, 2), 32_572_911, 474_590, "05:0h5,1s,0h2"),
+    ],
+)
+def test_three_hits_hold_the_history_trees_figures(up, histories, infosets, key):
+    """The history tree's sizes at 3 hits (docs/solver.md's table, measured on that tree),
+    held in a few hundred thousand public nodes."""
+    game = BlackjackPP(up, 3)
+    tree = build_public(game.public_game(), game.name, game.stat_names)
+    sizes = tree.sizes()
+    assert sizes["histories"] == histories and sizes["infosets"] == infosets
+    assert sizes["stored_nodes"] * 40 < histories
+    keys = tree.infoset_keys
+    assert len(set(keys)) == infosets and key in keys and "1A:0s,1h9" in keys
