@@ -227,6 +227,7 @@ class PublicTree:
             lo, hi = self.levels[d]
             reach[lo:hi] *= reach[self.parent[lo:hi]]
         self.chance_reach = reach
+        self._leaf_chance = reach[self.leaf_nodes, None]
 
     # -------------------------------------------------------- the history tree's terms
     def sizes(self) -> dict[str, int]:
@@ -372,13 +373,18 @@ class PublicTree:
         nodes = self.leaf_nodes
         out = np.empty((nodes.size, self.reach_mask[player].shape[1]))
         spec = "zij,zj->zi" if player == 0 else "zij,zi->zj"
+        # player 1's payoff is minus player 0's
+        prior = (self.prior[player] if player == 0 else -self.prior[player])[None, :]
+        chance = self._leaf_chance
         for start in range(0, nodes.size, BLOCK):
             stop = start + BLOCK
             mats = np.take(rows, self.leaf_row[start:stop], axis=0)
-            np.einsum(spec, mats, other_reach[nodes[start:stop]], out=out[start:stop])
-        out *= self.chance_reach[nodes, None]
-        out *= self.prior[player][None, :]
-        return out if player == 0 else np.negative(out, out=out)
+            reach = np.take(other_reach, nodes[start:stop], axis=0)
+            block = out[start:stop]
+            np.einsum(spec, mats, reach, out=block)
+            block *= chance[start:stop]
+            block *= prior
+        return out
 
     def backward(
         self, player: int, weight: np.ndarray, leaves: np.ndarray, best: bool = False
@@ -585,6 +591,16 @@ class _Graph:
         self.folded = [0] * size
         for number in range(size):
             kind, edges, actions, folded, histories = expanded[number]
+            if kind == CHANCE:
+                # a split below chance is worth its terminals' matrix times the other
+                # player's reach, which is the chance node's: its terminals are folded into
+                # the chance node (times the outcome's probability), one matrix fewer to apply
+                folded = folded + [
+                    (row, prob * p, m0, m1)
+                    for child, prob, *_ in edges
+                    if expanded[child][0] == SPLIT
+                    for row, p, m0, m1 in expanded[child][3]
+                ]
             self.kind[number] = kind
             self.first[number] = len(self.edge_child)
             self.count[number] = len(edges)
@@ -700,14 +716,19 @@ class _Graph:
         held = [np.array(h, dtype=np.int64)[node] for h in self.held]
         edge_mask = [np.where(has_edge, edge_in[p][at], full[p]) for p in (0, 1)]
         leaf = np.array(self.leaf, dtype=np.int64)[node]
+        tree_kind = kind[node]
+        parent = np.concatenate(parents)
+        # a split's terminals below a chance node are in the chance node's matrix (walk)
+        below_chance = np.r_[False, tree_kind[parent[1:]] == CHANCE]
+        leaf[below_chance & (tree_kind == SPLIT)] = -1
         leaf_nodes = np.flatnonzero(leaf >= 0)
         decisions = tuple(np.flatnonzero(kind[node] == p) for p in (0, 1))
         matrices = _LeafMatrices(self.leaf_parts, self.outcomes, self.n_types)
         game = self.game
         return PublicTree(
             game_name=self.name,
-            kind=kind[node],
-            parent=np.concatenate(parents),
+            kind=tree_kind,
+            parent=parent,
             edge_prob=np.where(has_edge, edge_prob[at], 1.0),
             edge_mask=(_bools(edge_mask[0], n0), _bools(edge_mask[1], n1)),
             reach_mask=(_bools(held[0], n0), _bools(held[1], n1)),
