@@ -21,10 +21,13 @@ ALGORITHM_NAMES = {"cfr": "CFR", "cfr+": "CFR+", "dcfr": "discounted CFR"}
 def strategy_table(tree: FlatTree | PublicTree, sigma: np.ndarray) -> dict[str, dict[str, float]]:
     """``{infoset key: {action label: probability}}`` for every infoset of the tree (a
     public tree's keys are the history tree's)."""
-    rows = sigma.tolist()
+    # by columns: a list per action, not one per information set (a million of them)
+    columns = [sigma[:, a].tolist() for a in range(sigma.shape[1])]
     return {
-        key: dict(zip(actions, row[: len(actions)], strict=True))
-        for key, actions, row in zip(tree.infoset_keys, tree.infoset_actions, rows, strict=True)
+        key: dict(zip(actions, row, strict=False))  # the row is padded to max_actions
+        for key, actions, *row in zip(
+            tree.infoset_keys, tree.infoset_actions, *columns, strict=True
+        )
     }
 
 
@@ -66,5 +69,9 @@ def result_document(
 
 
 def write_json(path: Path, document: dict[str, Any]) -> None:
+    """Written as it is encoded (a million information sets are 70 MB of text: it is never
+    all in memory at once)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    with path.open("w", encoding="utf-8") as out:
+        json.dump(document, out, indent=1)
+        out.write("\n")
