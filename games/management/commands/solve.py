@@ -359,7 +359,10 @@ class Command(BaseCommand):
                     solver = solver_for(game, algorithm, opts.get("history_tree", False))
                 except (GameChoiceError, TreeError) as exc:
                     raise CommandError(str(exc)) from None
-                solver.train(iterations, target=opts.get("target"))
+                target = opts.get("target")
+                solver.train(
+                    iterations, target=target, every=None if target is None else TARGET_EVERY
+                )
                 worst = max(worst, solver.exploitability())
                 key, table = self._table(solver_spec, game, solver)
                 tables[key] = table
