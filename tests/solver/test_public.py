@@ -255,3 +255,37 @@ def test_three_hits_hold_the_history_trees_figures(up, histories, infosets, key)
     assert sizes["stored_nodes"] * 40 < histories
     keys = tree.infoset_keys
     assert len(set(keys)) == infosets and key in keys and "1A:0s,1h9" in keys
+
+
+class SameCardsMerged(BlackjackPP):
+    """Blackjack++ with the information sets that hold the same cards in another order merged
+    (a smaller game, which the public tree does not do: docs/solver.md says why)."""
+
+    def __init__(self, up, max_hits) -> None:
+        super().__init__(up, max_hits)
+        self.merged: dict[str, str] = {}
+
+    def node(self, state):
+        spec = super().node(state)
+        if type(spec) is Decision:
+            head, history = spec.infoset.split(":")
+            tokens = sorted(history.split(",")) if history else []
+            key = f"{head}:{','.join(tokens)}|{state[4]}"  # and whose turn it was
+            self.merged[spec.infoset] = key
+            spec = Decision(spec.player, key, spec.actions)
+        return spec
+
+
+def test_merging_the_same_cards_in_another_order_loses_something():
+    """The order of the hit cards tells about the down cards (through the hits chosen along
+    the way): the merged game solved well is not a good strategy of the real game."""
+    merged_game = SameCardsMerged((6, 6, 2), 2)
+    merged = build(merged_game)
+    full = build(BlackjackPP((6, 6, 2), 2))
+    assert merged.n_infosets < full.n_infosets
+    solver = Solver(merged, "cfr+")
+    solver.train(300, record=False)
+    table = strategy_table(merged, solver.average_strategy())
+    mapped = strategy_array(full, {k: table[v] for k, v in merged_game.merged.items()})
+    assert solver.exploitability() < 3e-5
+    assert exploitability(full, mapped) > 10 * solver.exploitability() + 1e-4
