@@ -553,6 +553,11 @@ class _Graph:
         row = self.outcome_row.get(outcome)
         if row is None:
             pay, figures = self.game.outcome(outcome)
+            if np.shape(pay) != self.n_types:
+                raise TreeError(
+                    f"{self.name}: outcome {outcome!r} gives a {np.shape(pay)} payoff matrix, "
+                    f"not {self.n_types} (player 0's types by player 1's)"
+                )
             if self.stat_names and (figures is None or len(figures) != len(self.stat_names)):
                 raise TreeError(f"{self.name}: an outcome must give {len(self.stat_names)} stats")
             row = self.outcome_row[outcome] = len(self.outcomes)

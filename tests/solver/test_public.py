@@ -201,6 +201,11 @@ class Broken(PublicHighCard):
     def __init__(self, fault: str) -> None:
         self.fault = fault
 
+    def outcome(self, outcome):
+        if outcome == "small":
+            return np.ones((2, 2)), None
+        return super().outcome(outcome)
+
     def public_node(self, state):
         if self.fault == "split" and not state:
             return PublicSplit([(0b011, 0b111, ("x",)), (0b110, 0b111, ("y",))])
@@ -210,6 +215,8 @@ class Broken(PublicHighCard):
             return PublicDecision(1, [])
         if self.fault == "cycle" and state == ("c",):
             return PublicDecision(0, [("b", "b", ("b",)), ("c", "c", ("c",))])
+        if self.fault == "matrix" and state == ("b", "f"):
+            return PublicTerminal("small")
         if self.fault == "twice" and not state:
             # checking writes no token, and player 0 decides again: the root's key twice
             return PublicDecision(0, [("b", "b", ("b",)), ("c", "", ("again",))])
@@ -225,6 +232,7 @@ class Broken(PublicHighCard):
         ("chance", "chance probabilities add up to 0.9"),
         ("actions", "has no actions"),
         ("cycle", "a public state is its own descendant"),
+        ("matrix", r"outcome 'small' gives a \(2, 2\) payoff matrix, not \(3, 3\)"),
     ],
 )
 def test_a_game_that_breaks_the_rules_gets_a_clear_error(fault, message):
