@@ -109,9 +109,10 @@ def exploitability(tree: FlatTree, sigma: np.ndarray) -> float:
     return (best_response_value(tree, sigma, 0) + best_response_value(tree, sigma, 1)) / 2
 
 
-def checkpoints(iterations: int) -> list[int]:
-    """Iterations at which to measure exploitability: 1, 2, 5, 10, 20, 50, ... and the last."""
-    marks = set()
+def checkpoints(iterations: int, every: int | None = None) -> list[int]:
+    """Iterations at which to measure exploitability: 1, 2, 5, 10, 20, 50, ... and the last
+    (and every ``every``-th if given)."""
+    marks = set(range(every, iterations + 1, every)) if every else set()
     step = 1
     while step <= iterations:
         for m in (1, 2, 5):
@@ -200,13 +201,15 @@ class Solver:
         progress: Callable[[int], None] | None = None,
         record: bool = True,
         target: float | None = None,
+        every: int | None = None,
     ) -> None:
         """Run ``iterations`` more iterations. With ``record``, measure the average strategy's
         exploitability at log-spaced iterations (1, 2, 5, 10, ...; the time this takes is not
-        counted as training time). With ``target``, stop early once it is at most ``target``
-        (measured at those iterations)."""
+        counted as training time), and also every ``every`` iterations if given. With
+        ``target``, stop early once it is at most ``target`` (measured at those
+        iterations)."""
         start = self.iterations
-        marks = {start + m for m in checkpoints(iterations)}
+        marks = {start + m for m in checkpoints(iterations, every)}
         for _ in range(iterations):
             began = time.perf_counter()
             self.iterate()
@@ -226,6 +229,10 @@ class Solver:
 
     def exploitability(self) -> float:
         return exploitability(self.tree, self.average_strategy())
+
+    def expected_stats(self) -> dict[str, float]:
+        """The expectation of each of the game's extra terminal figures."""
+        return expected_stats(self.tree, self.average_strategy())
 
 
 def solve(tree: FlatTree, algorithm: str = "cfr+", iterations: int = 1000, **kwargs) -> Solver:

@@ -4,23 +4,30 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from games.solver.cfr import Solver, expected_stats
+from games.solver.cfr import Solver
 from games.solver.game import Game
 from games.solver.tree import FlatTree
+
+if TYPE_CHECKING:
+    from games.solver.public import PublicSolver, PublicTree
 
 ALGORITHM_NAMES = {"cfr": "CFR", "cfr+": "CFR+", "dcfr": "discounted CFR"}
 
 
-def strategy_table(tree: FlatTree, sigma: np.ndarray) -> dict[str, dict[str, float]]:
-    """``{infoset key: {action label: probability}}`` for every infoset of the tree."""
-    rows = sigma.tolist()
+def strategy_table(tree: FlatTree | PublicTree, sigma: np.ndarray) -> dict[str, dict[str, float]]:
+    """``{infoset key: {action label: probability}}`` for every infoset of the tree (a
+    public tree's keys are the history tree's)."""
+    # by columns: a list per action, not one per information set (a million of them)
+    columns = [sigma[:, a].tolist() for a in range(sigma.shape[1])]
     return {
-        key: dict(zip(actions, row[: len(actions)], strict=True))
-        for key, actions, row in zip(tree.infoset_keys, tree.infoset_actions, rows, strict=True)
+        key: dict(zip(actions, row, strict=False))  # the row is padded to max_actions
+        for key, actions, *row in zip(
+            tree.infoset_keys, tree.infoset_actions, *columns, strict=True
+        )
     }
 
 
@@ -35,10 +42,13 @@ def strategy_array(tree: FlatTree, table: dict[str, dict[str, float]]) -> np.nda
     return sigma
 
 
-def result_document(game: Game, solver: Solver) -> dict[str, Any]:
+def result_document(
+    game: Game, solver: Solver | PublicSolver, infosets: bool = True
+) -> dict[str, Any]:
     """The ``--json`` document: the issue's keys first, then the settings, the expectation of
     the game's extra figures (``Game.stat_names``), tree size, timings and the
-    convergence record (iteration, exploitability)."""
+    convergence record (iteration, exploitability). Without ``infosets``, ``infosets`` is
+    left empty (a million keys are time and memory when only the figures are wanted)."""
     tree = solver.tree
     sigma = solver.average_strategy()
     v0 = solver.value()
@@ -48,9 +58,9 @@ def result_document(game: Game, solver: Solver) -> dict[str, Any]:
         "iterations": solver.iterations,
         "value": [v0, -v0],
         "exploitability": solver.exploitability(),
-        "infosets": strategy_table(tree, sigma),
+        "infosets": strategy_table(tree, sigma) if infosets else {},
         "settings": game.settings(),
-        "expected": expected_stats(tree, sigma),
+        "expected": solver.expected_stats(),
         "tree": tree.sizes(),
         "build_seconds": tree.build_seconds,
         "train_seconds": solver.train_seconds,
@@ -59,5 +69,9 @@ def result_document(game: Game, solver: Solver) -> dict[str, Any]:
 
 
 def write_json(path: Path, document: dict[str, Any]) -> None:
+    """Written as it is encoded (a million information sets are 70 MB of text: it is never
+    all in memory at once)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    with path.open("w", encoding="utf-8") as out:
+        json.dump(document, out, indent=1)
+        out.write("\n")

@@ -66,3 +66,11 @@ class Game(ABC):
     def settings(self) -> dict[str, Any]:
         """The options this instance was made with (written to the JSON export)."""
         return {}
+
+    def public_game(self) -> Any:
+        """The same game in public-tree form (a :class:`games.solver.public.PublicGame`), if
+        each player's hidden information is one type dealt at the start and every later
+        chance outcome is seen by both with probabilities that do not depend on the types:
+        the solve command then solves it on the public tree, with the same result (see
+        :mod:`games.solver.public`). None (the default) for any other game."""
+        return None

@@ -121,3 +121,47 @@ def test_blackjack_json_names_its_up_cards_and_keys_by_player_down_card_and_hist
     assert doc["infosets"]["0T:"]["h"] < 0.01
     assert set(doc["infosets"]["1A:0h5"]) == {"h", "s"}
     assert len(doc["infosets"]) == 120
+
+
+def test_blackjack_solves_on_the_public_tree_with_the_history_trees_result(tmp_path):
+    public, history = tmp_path / "public.json", tmp_path / "history.json"
+    args = ("blackjack", "--up", "A,5,T", "--max-hits", "2", "--iterations", "30")
+    text = run(*args, "--json", str(public))
+    run(*args, "--history-tree", "--json", str(history))
+    a, b = json.loads(public.read_text()), json.loads(history.read_text())
+    assert a["tree"]["stored_nodes"] * 20 < b["tree"]["stored_nodes"]
+    assert {k: v for k, v in a["tree"].items() if k != "stored_nodes"} == {
+        k: v for k, v in b["tree"].items() if k != "stored_nodes"
+    }
+    assert f"{a['tree']['stored_nodes']:,} nodes stored" in text
+    assert a["infosets"].keys() == b["infosets"].keys()
+    assert all(
+        abs(a["infosets"][k][x] - p) < 1e-9
+        for k, row in b["infosets"].items()
+        for x, p in row.items()
+    )
+    assert a["exploitability"] == pytest.approx(b["exploitability"], abs=1e-12)
+    assert a["expected"] == pytest.approx(b["expected"], abs=1e-12)
+
+
+def test_target_stops_once_the_exploitability_is_reached(tmp_path):
+    path = tmp_path / "bj.json"
+    text = run(
+        "blackjack", "--up", "6,6,2", "--max-hits", "2", "--target", "2e-3",
+        "--iterations", "1000", "--json", str(path),
+    )  # fmt: skip
+    doc = json.loads(path.read_text())
+    assert doc["iterations"] < 1000 and doc["iterations"] % 10 == 0
+    assert doc["exploitability"] <= 2e-3
+    assert doc["convergence"][-1] == [doc["iterations"], doc["exploitability"]]
+    # measured every 10 iterations (and at 1, 2, 5): every one before was above the target
+    marks = [i for i, _ in doc["convergence"]]
+    assert set(range(10, doc["iterations"] + 1, 10)) <= set(marks)
+    assert all(e > 2e-3 for _, e in doc["convergence"][:-1])
+    assert f"{doc['iterations']} iterations" in text
+
+
+@pytest.mark.parametrize("target", ["0", "-1"])
+def test_a_target_must_be_above_zero(target):
+    with pytest.raises(CommandError, match="--target must be more than 0"):
+        run("kuhn", "--target", target)

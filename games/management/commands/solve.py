@@ -19,10 +19,11 @@ from rich.table import Table
 from games.engine.progress import progress_bar
 from games.engine.spec import SolverOption, SolverSpec
 from games.solver.botfile import DIGITS, BotFile, render, written_here
-from games.solver.cfr import ALGORITHMS, Solver
+from games.solver.cfr import ALGORITHMS
 from games.solver.export import ALGORITHM_NAMES, result_document, strategy_table, write_json
 from games.solver.game import Game
-from games.solver.tree import TreeError, build
+from games.solver.public import AnySolver, solver_for
+from games.solver.tree import TreeError
 from games.solver_games import (
     GameChoiceError,
     canonical,
@@ -42,8 +43,13 @@ OWN = (
     "bot",
     "bot_digits",
     "every",
+    "target",
+    "history_tree",
     "no_progress",
 )
+
+#: with --target, the exploitability is also measured every this many iterations
+TARGET_EVERY = 10
 
 
 def exporters() -> dict[str, str]:
@@ -73,6 +79,19 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--iterations", type=int, default=1000, metavar="N", help="default 1000"
+        )
+        parser.add_argument(
+            "--target",
+            type=float,
+            metavar="EPS",
+            help="stop once the exploitability is at most EPS (measured every "
+            f"{TARGET_EVERY} iterations); --iterations is then the most it runs",
+        )
+        parser.add_argument(
+            "--history-tree",
+            action="store_true",
+            help="solve on the tree of every history even where the game has a public tree "
+            "(the same result, slower: what the public tree is checked against)",
         )
         parser.add_argument(
             "--json", type=Path, metavar="PATH", help="write the solved strategy as JSON here"
@@ -150,6 +169,9 @@ class Command(BaseCommand):
         iterations = opts["iterations"]
         if iterations < 1:
             raise CommandError(f"--iterations must be at least 1 (got {iterations})")
+        target = opts.get("target")
+        if target is not None and not target > 0:
+            raise CommandError(f"--target must be more than 0 (got {target})")
         options = {name: opts.get(name) for name in options_by_name()}
         try:
             slug = canonical(opts["game"])
@@ -177,20 +199,26 @@ class Command(BaseCommand):
         named = [o.plain(settings[o.name]) for o in solver_spec.options if o.name in settings]
         if named:
             heading += f" ({', '.join(named)})"
+        history_tree = opts.get("history_tree", False)
         try:
             if opts["no_progress"] or not err.is_terminal:
-                tree = build(game)
+                solver = solver_for(game, algorithm, history_tree)
             else:
                 with err.status(f"{heading}: building the game tree"):
-                    tree = build(game)
+                    solver = solver_for(game, algorithm, history_tree)
         except TreeError as exc:
             raise CommandError(str(exc)) from None
-        solver = Solver(tree, algorithm)
+        tree = solver.tree
         progress = progress_bar(err, opts["no_progress"])
         with progress:
             task = progress.add_task(ALGORITHM_NAMES[algorithm], total=iterations)
-            solver.train(iterations, progress=lambda n: progress.update(task, completed=n))
-        document = result_document(game, solver)
+            solver.train(
+                iterations,
+                progress=lambda n: progress.update(task, completed=n),
+                target=target,
+                every=None if target is None else TARGET_EVERY,
+            )
+        document = result_document(game, solver, infosets=opts["json"] is not None)
         self._print(out, heading, document)
         if opts["json"] is not None:
             write_json(opts["json"], document)
@@ -238,6 +266,7 @@ class Command(BaseCommand):
             f"{size['chance_nodes']:,} chance, {size['terminals']:,} terminal)",
         )
         table.add_row("", f"{size['infosets']:,} information sets")
+        table.add_row("", f"{size['stored_nodes']:,} nodes stored")
         table.add_row("build time", f"{doc['build_seconds']:.3f} s")
         per = doc["train_seconds"] / max(doc["iterations"], 1) * 1000
         table.add_row("training time", f"{doc['train_seconds']:.3f} s ({per:.3f} ms per iteration)")
@@ -283,7 +312,7 @@ class Command(BaseCommand):
 
     @staticmethod
     def _table(
-        solver_spec: SolverSpec, game: Game, solver: Solver
+        solver_spec: SolverSpec, game: Game, solver: AnySolver
     ) -> tuple[str, dict[str, dict[str, float]]]:
         assert solver_spec.bot is not None
         key = solver_spec.bot.table_key(game.settings())
@@ -311,11 +340,13 @@ class Command(BaseCommand):
             for value in values:
                 try:
                     game = make_game(slug, **{**options, option.name: option.parse(value)})
-                    tree = build(game)
+                    solver = solver_for(game, algorithm, opts.get("history_tree", False))
                 except (GameChoiceError, TreeError) as exc:
                     raise CommandError(str(exc)) from None
-                solver = Solver(tree, algorithm)
-                solver.train(iterations)
+                target = opts.get("target")
+                solver.train(
+                    iterations, target=target, every=None if target is None else TARGET_EVERY
+                )
                 worst = max(worst, solver.exploitability())
                 key, table = self._table(solver_spec, game, solver)
                 tables[key] = table
