@@ -123,8 +123,53 @@ def checkpoints(iterations: int, every: int | None = None) -> list[int]:
     return sorted(marks)
 
 
+class Training:
+    """The training loop of a solver (:class:`Solver`, and the public tree's
+    ``games.solver.public.PublicSolver``): the solver gives one ``iterate()`` and the
+    ``exploitability()`` of its average strategy, and keeps ``iterations``,
+    ``train_seconds`` and ``convergence``."""
+
+    iterations: int
+    train_seconds: float
+    convergence: list[tuple[int, float]]
+
+    def iterate(self) -> None:
+        raise NotImplementedError
+
+    def exploitability(self) -> float:
+        raise NotImplementedError
+
+    def train(
+        self,
+        iterations: int,
+        progress: Callable[[int], None] | None = None,
+        record: bool = True,
+        target: float | None = None,
+        every: int | None = None,
+    ) -> None:
+        """Run ``iterations`` more iterations. With ``record``, measure the average strategy's
+        exploitability at log-spaced iterations (1, 2, 5, 10, ...; the time this takes is not
+        counted as training time), and also every ``every`` iterations if given. With
+        ``target``, stop early once it is at most ``target`` (measured at those
+        iterations)."""
+        start = self.iterations
+        marks = {start + m for m in checkpoints(iterations, every)}
+        for _ in range(iterations):
+            began = time.perf_counter()
+            self.iterate()
+            self.train_seconds += time.perf_counter() - began
+            if progress is not None:
+                progress(self.iterations - start)
+            if (record or target is not None) and self.iterations in marks:
+                e = self.exploitability()
+                if record:
+                    self.convergence.append((self.iterations, e))
+                if target is not None and e <= target:
+                    break
+
+
 @dataclass
-class Solver:
+class Solver(Training):
     """Runs one regret-minimisation algorithm on a tree and keeps its state between calls."""
 
     tree: FlatTree
@@ -194,34 +239,6 @@ class Solver:
                 keep = (t / (t + 1.0)) ** self.gamma
                 self.strategy_sum[rows] = self.strategy_sum[rows] * keep + contribution
         self.iterations = t
-
-    def train(
-        self,
-        iterations: int,
-        progress: Callable[[int], None] | None = None,
-        record: bool = True,
-        target: float | None = None,
-        every: int | None = None,
-    ) -> None:
-        """Run ``iterations`` more iterations. With ``record``, measure the average strategy's
-        exploitability at log-spaced iterations (1, 2, 5, 10, ...; the time this takes is not
-        counted as training time), and also every ``every`` iterations if given. With
-        ``target``, stop early once it is at most ``target`` (measured at those
-        iterations)."""
-        start = self.iterations
-        marks = {start + m for m in checkpoints(iterations, every)}
-        for _ in range(iterations):
-            began = time.perf_counter()
-            self.iterate()
-            self.train_seconds += time.perf_counter() - began
-            if progress is not None:
-                progress(self.iterations - start)
-            if (record or target is not None) and self.iterations in marks:
-                e = exploitability(self.tree, self.average_strategy())
-                if record:
-                    self.convergence.append((self.iterations, e))
-                if target is not None and e <= target:
-                    break
 
     # ---------------------------------------------------------------- results
     def value(self) -> float:

@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from games.solver.cfr import ALGORITHMS, Solver, checkpoints
+from games.solver.cfr import ALGORITHMS, Solver, Training
 from games.solver.game import Game
 from games.solver.tree import TreeError, build
 
@@ -800,7 +800,7 @@ def exploitability(tree: PublicTree, sigma: Sequence[np.ndarray]) -> float:
 
 
 @dataclass
-class PublicSolver:
+class PublicSolver(Training):
     """CFR, CFR+ or discounted CFR on a public tree, alternating updates (player 0 first):
     the same iterates as :class:`games.solver.cfr.Solver` on the history tree, and the same
     interface (``average_strategy()`` is one row per ``tree.infoset_keys``)."""
@@ -877,30 +877,6 @@ class PublicSolver:
                 self.strategy_sum[player] = self.strategy_sum[player] * keep + contribution
             sigma[player] = _regret_matching(self.regret[player], self._uniform[player])
         self.iterations = t
-
-    def train(
-        self,
-        iterations: int,
-        progress: Callable[[int], None] | None = None,
-        record: bool = True,
-        target: float | None = None,
-        every: int | None = None,
-    ) -> None:
-        """As :meth:`games.solver.cfr.Solver.train`."""
-        start = self.iterations
-        marks = {start + m for m in checkpoints(iterations, every)}
-        for _ in range(iterations):
-            began = time.perf_counter()
-            self.iterate()
-            self.train_seconds += time.perf_counter() - began
-            if progress is not None:
-                progress(self.iterations - start)
-            if (record or target is not None) and self.iterations in marks:
-                e = exploitability(self.tree, self.average())
-                if record:
-                    self.convergence.append((self.iterations, e))
-                if target is not None and e <= target:
-                    break
 
     def value(self) -> float:
         return value_of(self.tree, self.average())
