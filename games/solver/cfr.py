@@ -129,9 +129,17 @@ class Training:
     ``exploitability()`` of its average strategy, and keeps ``iterations``,
     ``train_seconds`` and ``convergence``."""
 
+    algorithm: str
     iterations: int
     train_seconds: float
     convergence: list[tuple[int, float]]
+
+    def check_algorithm(self) -> None:
+        """ValueError for an algorithm the solvers do not run."""
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(
+                f"unknown algorithm {self.algorithm!r}: one of {', '.join(ALGORITHMS)}"
+            )
 
     def iterate(self) -> None:
         raise NotImplementedError
@@ -184,10 +192,7 @@ class Solver(Training):
     convergence: list[tuple[int, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(
-                f"unknown algorithm {self.algorithm!r}: one of {', '.join(ALGORITHMS)}"
-            )
+        self.check_algorithm()
         shape = (self.tree.n_infosets, self.tree.max_actions)
         self.regret = np.zeros(shape)
         self.strategy_sum = np.zeros(shape)

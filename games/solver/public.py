@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from games.solver.cfr import ALGORITHMS, Solver, Training
+from games.solver.cfr import Solver, Training
 from games.solver.game import Game
 from games.solver.tree import TreeError, build
 
@@ -815,10 +815,7 @@ class PublicSolver(Training):
     convergence: list[tuple[int, float]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        if self.algorithm not in ALGORITHMS:
-            raise ValueError(
-                f"unknown algorithm {self.algorithm!r}: one of {', '.join(ALGORITHMS)}"
-            )
+        self.check_algorithm()
         tree = self.tree
         self._uniform = [tree.uniform(p) for p in (0, 1)]
         self.regret = [np.zeros_like(u) for u in self._uniform]
