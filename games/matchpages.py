@@ -31,6 +31,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.cache import caches
@@ -490,6 +491,11 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "replayable": public.get("events") == match.record.get("events"),
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
     }
+    # the replay's step links keep the review asked for (both validated by then)
+    asked = ("review", "solve") if review is not None else ()
+    kept = [(name, quote(request.GET[name])) for name in asked if name in request.GET]
+    context["keep_params"] = kept
+    context["keep_query"] = "".join(f"{name}={value}&" for name, value in kept)
     if review is not None:
         review.chapter_steps = {c["label"]: c["step"] for c in replay.chapters}
         context["review_rows"] = review_rows_html(review)

@@ -25,6 +25,7 @@
   var cards = {};
   var seats = [];
   var current = Number(section.dataset.current) || 0;
+  var drawn = false; // set by the first draw
   var wanted = current; // the step asked for last: a window that comes late shows only it
   var logWindow = null; // the window the log lists
   var chapterStarts = [];
@@ -151,8 +152,11 @@
     return box;
   }
 
+  // a step's address keeps the page's other parameters (the review's ?review= and ?solve=)
   function stepHref(step) {
-    return "?step=" + (step + 1) + "#replay";
+    var query = new URLSearchParams(window.location.search);
+    query.set("step", String(step + 1));
+    return "?" + query.toString() + "#replay";
   }
 
   function logItem(frame) {
@@ -251,9 +255,11 @@
     setLink("previous", Math.max(current - 1, 0));
     setLink("next", Math.min(current + 1, total - 1));
     setLink("last", total - 1);
-    if (window.history && window.history.replaceState) {
+    // the first draw shows the step the address asked for: the address stays as it was
+    if (drawn && window.history && window.history.replaceState) {
       window.history.replaceState(null, "", stepHref(current));
     }
+    drawn = true;
     if (current === total - 1) pause();
     prefetch(current);
   }

@@ -130,6 +130,10 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
 
     end.get_by_role("link", name="Watch the replay").click()
     page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    # the replay's script draws its first step without rewriting the address it was opened at
+    page.locator("#replay-table:not([aria-busy])").wait_for()
+    page.wait_for_function("() => document.readyState === 'complete'")
+    assert re.search(r"/matches/\d+/$", page.url), page.url
     participants = page.get_by_role("region", name="Participants")
     assert "builtin:strong" in participants.inner_text()
     assert player_tab.console.take() == []

@@ -76,4 +76,9 @@ def test_a_guest_reviews_their_kuhn_sitting_with_the_solvers_values(tab, screens
         total += infoset.lost(taken)
     lost = float(review.locator("[data-total-lost]").inner_text())
     assert lost == pytest.approx(total, abs=6e-5)
+
+    # stepping through the replay keeps the review in the address
+    page.locator("#replay [data-go='next']").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/\?review=\d&step=2#replay$"))
+    assert review.get_by_text("Expected value lost over the match").count() == 1
     assert tab.console.take() == []

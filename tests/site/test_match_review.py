@@ -358,3 +358,18 @@ def test_a_failed_solve_is_shown_with_its_reason_and_not_queued_again_by_views(c
         query = reviews.review_settings("kuhn", match.record).query()
         assert f'href="/solver/?{query}">Ask for it again in the strategy explorer' in page
     assert SolveJob.objects.get().status == SolveJob.FAILED
+
+
+def test_the_replays_step_links_keep_the_review_asked_for(client):
+    match = stored(hands=6)
+    client.get(f"/matches/{match.pk}/")
+    solved()
+    page = client.get(f"/matches/{match.pk}/?review=1").content.decode()
+    controls = re.findall(r'data-go="(?:first|previous|next|last)" href="([^"]+)"', page)
+    assert len(controls) == 4
+    assert all(re.fullmatch(r"\?review=1&amp;step=\d+#replay", href) for href in controls)
+    assert '<input type="hidden" name="review" value="1">' in page  # the jump form's too
+    # without a review asked for, the links name the step alone
+    plain = client.get(f"/matches/{match.pk}/").content.decode()
+    controls = re.findall(r'data-go="(?:first|previous|next|last)" href="([^"]+)"', plain)
+    assert all(re.fullmatch(r"\?step=\d+#replay", href) for href in controls)
