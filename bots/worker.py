@@ -626,7 +626,7 @@ class Worker:
         began = time.monotonic()
         try:
             try:
-                document, text = solves.run(job, progress, bounds)
+                result = solves.run(job, progress, bounds)
             except Interrupted:
                 self.best_effort("release", lambda: solves.release(held, "the worker was stopped"))
                 self.counters.released += 1
@@ -648,7 +648,7 @@ class Worker:
                 stored = False
             else:
                 # the heartbeat goes on while the result waits for the database
-                stored = self.until_done("solve.store", lambda: solves.store(held, document, text))
+                stored = self.until_done("solve.store", lambda: solves.store(held, result))
         finally:
             beat.stop()
             self.counters.current = ""
@@ -659,7 +659,7 @@ class Worker:
                 job.digest,
                 held.attempt,
                 self.name,
-                len(text),
+                result.size,
                 progress.count,
                 time.monotonic() - began,
             )

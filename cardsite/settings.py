@@ -349,7 +349,7 @@ SOLVE_MAX_OPEN = envint("SOLVE_MAX_OPEN", 8)
 SOLVE_MAX_RUNNING = envint("SOLVE_MAX_RUNNING", 2)
 #: finished solves kept, the most recently used, and the largest result kept (bytes of JSON)
 SOLVE_KEEP = envint("SOLVE_KEEP", 100)
-SOLVE_MAX_RESULT_BYTES = envint("SOLVE_MAX_RESULT_BYTES", 4 * 1024 * 1024)
+SOLVE_MAX_RESULT_BYTES = envint("SOLVE_MAX_RESULT_BYTES", 8 * 1024 * 1024)
 #: claims of one solve whose worker stopped each time before it fails
 SOLVE_MAX_CLAIMS = envint("SOLVE_MAX_CLAIMS", 3)
 #: seconds a solve waits, none running, before its page says no worker seems to be there

@@ -23,7 +23,7 @@ from functools import cached_property
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -79,8 +79,13 @@ class JobView:
 
     @cached_property
     def document(self) -> dict[str, Any] | None:
-        """The result (read only when asked for: a poll or a list never loads it)."""
-        return solves.document_of(self.job) if self.done else None
+        """The result without its strategy (read only when asked for: a poll or a list
+        never loads it; the strategy is read a page at a time, :meth:`pages`)."""
+        return solves.document_of(self.job, infosets=False) if self.done else None
+
+    def pages(self) -> solves.StoredPages:
+        """The strategy, read a page at a time."""
+        return solves.StoredPages(self.job)
 
     @property
     def open(self) -> bool:
@@ -265,17 +270,19 @@ class ExplorerForm(forms.Form):
         data = super().clean()
         game = data.get("game")
         iterations = data.get("iterations")
-        limits = web_limits()
-        if game in limits and iterations is not None and iterations > limits[game]:
-            self.add_error(
-                "iterations",
-                f"{titles()[game]}: at most {limits[game]:,} iterations on the web "
-                f"(you asked for {iterations:,}; manage.py solve has no limit).",
-            )
+        missing = False
         for option in options_of(game):
             for name in option.field_names:
                 if data.get(name) in (None, "") and name not in self.errors:
                     self.add_error(name, option.missing)
+                missing = missing or name in self.errors
+        if game in web_limits() and iterations is not None and not missing:
+            options = {
+                option.name: option.join([data[name] for name in option.field_names])
+                for option in options_of(game)
+            }
+            if refused := solves.iterations_refusal(game, iterations, options):
+                self.add_error("iterations", refused)
         return data
 
     def settings(self) -> SolveSettings:
@@ -452,7 +459,7 @@ def result_context(job: JobView, at_text: str | None) -> dict[str, Any]:
     solver = solvers().get(settings.game)
     if solver is not None and solver.strategy is not None:
         base = reverse("explorer-job", args=[job.id])
-        context |= solver.strategy(doc.get("infosets", {}), doc.get("settings", {}), at_text, base)
+        context |= solver.strategy(job.pages(), doc.get("settings", {}), at_text, base)
     return context
 
 
@@ -549,9 +556,9 @@ def job_download(request: HttpRequest, job_id: str) -> HttpResponse:
         raise Http404("no finished solve with this id")
     solves.touch(row)
     name = SolveSettings.of(row).file_name()
-    response = HttpResponse(
-        json.dumps(solves.document_of(row), indent=1) + "\n", content_type="application/json"
-    )
+    # streamed: a 3-hit Blackjack++ strategy is 29 MB of JSON
+    chunks = solves.StoredPages(row).document_chunks()
+    response = StreamingHttpResponse(chunks, content_type="application/json")
     response["Content-Disposition"] = content_disposition_header(True, f"{name}.json")
     return response
 

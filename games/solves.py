@@ -35,8 +35,8 @@ import json
 import logging
 import time
 import zlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -48,10 +48,11 @@ from django.utils import timezone
 from bots.competition import Caps, Claim
 from games.engine import untrusted
 from games.engine.spec import SolverOption
-from games.models import SolveJob
+from games.models import SolveJob, SolvePage
 from games.solver.cfr import Solver
 from games.solver.export import ALGORITHM_NAMES, result_document
-from games.solver.tree import build
+from games.solver.public import PublicSolver, solver_for
+from games.solver.views import DocumentPages, Infosets, paged
 from games.solver_games import make_game, solvers, titles
 
 log = logging.getLogger("games.solves")
@@ -146,11 +147,6 @@ class SolveSettings:
             return f"The solver does not know the game {self.game!r}."
         if self.algorithm not in ALGORITHM_NAMES:
             return f"The solver has no algorithm {self.algorithm!r}."
-        if not 1 <= self.iterations <= solver.web_limit:
-            return (
-                f"{titles()[self.game]}: 1 to {solver.web_limit:,} iterations on the web "
-                f"(asked for {self.iterations:,}; manage.py solve has no limit)."
-            )
         own = {option.name: option for option in solver.options}
         if [name for name, _ in self.options] != list(own):
             return f"{titles()[self.game]} takes the options {', '.join(own) or 'none'}."
@@ -159,10 +155,34 @@ class SolveSettings:
             allowed = {str(choice) for choice, _ in option.choices}
             if allowed and not all(str(part) in allowed for part in option.split(value)):
                 return option.refused or f"{option.label}: {value!r} is not offered on the web."
-        return ""
+        return iterations_refusal(self.game, self.iterations, dict(self.options))
 
     def make_game(self):
         return make_game(self.game, **dict(self.options))
+
+
+def iterations_refusal(game: str, iterations: int, options: dict[str, Any]) -> str:
+    """Why the web may not run ``iterations`` of the game with these options ("" if it
+    may): more than its ``web_limit``, or than an option's value allows
+    (``SolverOption.web_iterations``)."""
+    solver = solvers()[game]
+    limit = solver.iteration_limit(options)
+    if 1 <= iterations <= limit:
+        return ""
+    with_options = (
+        ""
+        if limit == solver.web_limit
+        else " with "
+        + ", ".join(
+            option.describe(options[option.name])
+            for option in solver.options
+            if any(str(options.get(option.name)) == str(v) for v, _ in option.web_iterations)
+        )
+    )
+    return (
+        f"{titles()[game]}{with_options}: 1 to {limit:,} iterations on the web "
+        f"(asked for {iterations:,}; manage.py solve has no limit)."
+    )
 
 
 # ------------------------------------------------------------------------------------ bounds
@@ -177,8 +197,9 @@ class Bounds:
     #: finished solves kept, the most recently used (with the largest result allowed, the
     #: store stays under ``keep * max_result_bytes``)
     keep: int = 100
-    #: the largest result document stored, in bytes of JSON
-    max_result_bytes: int = 4 * 1024 * 1024
+    #: the largest result stored, in bytes: the document's JSON and its strategy's pages,
+    #: compressed (Blackjack++ with 3 hits: 3 to 5 MB)
+    max_result_bytes: int = 8 * 1024 * 1024
     #: claims of one solve without a result (its worker died each time) before it fails
     max_claims: int = 3
     #: seconds a solve may wait, with no solve running, before its page says no worker seems
@@ -279,9 +300,94 @@ def find(digest: str, *, document: bool = False) -> SolveJob | None:
     return jobs.filter(digest=digest).first()
 
 
-def document_of(job: SolveJob) -> dict[str, Any] | None:
-    """A done solve's result document, its keys in their order."""
-    return json.loads(job.result) if job.result else None
+def document_of(job: SolveJob, *, infosets: bool = True) -> dict[str, Any] | None:
+    """A done solve's result document, its keys in their order, with its whole strategy
+    gathered from its pages (``infosets=False``: without it, as the row keeps it)."""
+    if not job.result:
+        return None
+    document = json.loads(job.result)
+    if infosets and not document.get("infosets"):
+        document["infosets"] = StoredPages(job).all()
+    return document
+
+
+class StoredPages:
+    """A done solve's strategy read a page at a time from its :class:`SolvePage` rows
+    (``games.solver.views.StrategyPages``): the explorer's heat maps read the pages of the
+    situation they show. A page read is kept for the request. A solve stored before its
+    strategy was paged keeps it in its document: that is read instead."""
+
+    def __init__(self, job: SolveJob) -> None:
+        self.job = job
+        self._read: dict[str, Infosets] = {}
+        document = json.loads(job.result) if job.result else {}
+        kept = document.get("infosets")
+        self._document = DocumentPages(kept, _page_of(job.game)) if kept else None
+
+    def page(self, key: str) -> Infosets:
+        if self._document is not None:
+            return self._document.page(key)
+        if key not in self._read:
+            data = SolvePage.objects.filter(job=self.job, key=key).values_list("data", flat=True)
+            self._read[key] = _unpack(data.first())
+        return self._read[key]
+
+    def present(self, keys: Iterable[str]) -> set[str]:
+        if self._document is not None:
+            return self._document.present(keys)
+        wanted = list(keys)
+        found = SolvePage.objects.filter(job=self.job, key__in=wanted)
+        return set(found.values_list("key", flat=True))
+
+    def all(self) -> Infosets:
+        if self._document is not None:
+            return self._document.all()
+        every: Infosets = {}
+        for data in self._pages():
+            every.update(_unpack(data))
+        return every
+
+    def _pages(self) -> Iterator[bytes]:
+        rows = SolvePage.objects.filter(job=self.job).order_by("id")
+        return rows.values_list("data", flat=True).iterator(chunk_size=500)
+
+    def document_chunks(self) -> Iterator[str]:
+        """The whole result document as JSON text in pieces, for a download (a 3-hit
+        Blackjack++ strategy is 29 MB of text: it is never all in memory at once). The
+        keys keep their order; the information sets come a page after another, one a line."""
+        document = json.loads(self.job.result)
+        yield "{"
+        for number, (name, value) in enumerate(document.items()):
+            yield (",\n " if number else "\n ") + json.dumps(name) + ": "
+            if name != "infosets":
+                yield json.dumps(value)
+                continue
+            if self._document is not None:
+                pages: Iterable[Infosets] = [self._document.all()]
+            else:
+                pages = (_unpack(data) for data in self._pages())
+            yield "{"
+            first = True
+            for page in pages:
+                for key, actions in page.items():
+                    yield ("\n  " if first else ",\n  ") + json.dumps(key) + ": "
+                    yield json.dumps(actions)
+                    first = False
+            yield "\n }" if not first else "}"
+        yield "\n}\n"
+
+
+def _page_of(game: str) -> Callable[[str], str] | None:
+    solver = solvers().get(game)
+    return solver.page_of if solver is not None else None
+
+
+def _pack(infosets: Infosets) -> bytes:
+    return zlib.compress(json.dumps(infosets, separators=(",", ":")).encode(), 6)
+
+
+def _unpack(data: bytes | memoryview | None) -> Infosets:
+    return json.loads(zlib.decompress(bytes(data))) if data is not None else {}
 
 
 def touch(job: SolveJob) -> None:
@@ -428,20 +534,26 @@ def fail(held: Claim, message: str) -> bool:
     return True
 
 
-def store(held: Claim, document: dict[str, Any], text: str) -> bool:
-    """Keep the result in the solve's row and mark it done, only if the solve is still ours;
-    False if it is not (another worker took it over: its result is the one kept)."""
+def store(held: Claim, result: Result) -> bool:
+    """Keep the result in the solve's row and its strategy's pages beside it, and mark it
+    done, in one transaction and only if the solve is still ours; False if it is not
+    (another worker took it over: its result is the one kept)."""
     with transaction.atomic():
         if not SolveJob.objects.select_for_update().filter(_held(held)).exists():
             log.warning("event=solve.lost solve=%s worker=%s", held.job.digest, held.worker)
             return False
+        SolvePage.objects.filter(job_id=held.job.pk).delete()
+        SolvePage.objects.bulk_create(
+            (SolvePage(job_id=held.job.pk, key=key, data=data) for key, data in result.pages),
+            batch_size=500,
+        )
         _end(
             held.job.pk,
             SolveJob.DONE,
-            result=text,
-            result_bytes=len(text.encode()),
-            iteration=int(document["iterations"]),
-            train_seconds=float(document["train_seconds"]),
+            result=result.text,
+            result_bytes=result.size,
+            iteration=int(result.document["iterations"]),
+            train_seconds=float(result.document["train_seconds"]),
             error="",
         )
     return True
@@ -487,7 +599,7 @@ class Progress:
         self.step = max(1, -(-total // max(writes, 1)))
         self.next_at = self.step
         self.last_write = time.monotonic()
-        self.solver: Solver | None = None
+        self.solver: Solver | PublicSolver | None = None
         self.count = 0
 
     def _write(self, fields: dict[str, Any]) -> None:
@@ -513,12 +625,36 @@ class Progress:
         self._write(fields)
 
 
-def run(job: SolveJob, progress: Progress, bounds: Bounds | None = None) -> tuple[dict, str]:
-    """Build the tree, train and measure: the result document, and the same as JSON text.
-    Raises :class:`SolveFailed` when the solve cannot give a result (refused settings, a
-    game that refuses its options, no memory left, a result over ``SOLVE_MAX_RESULT_BYTES``),
-    :class:`LeaseLost` when it is no longer ours; whatever else the solver raises is its
-    failure too, which the worker records as such (it would be the same on any worker)."""
+@dataclass
+class Result:
+    """A solve's result as it is stored: the document without its strategy (as JSON text,
+    ``text``) and the strategy in compressed pages, ``(page key, data)``."""
+
+    document: dict[str, Any]
+    text: str
+    pages: list[tuple[str, bytes]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        """The bytes stored: the document's text and every page."""
+        return len(self.text.encode()) + sum(len(data) for _, data in self.pages)
+
+
+def result_of(settings: SolveSettings, document: dict[str, Any]) -> Result:
+    """The result ``document`` as stored: its strategy split into the game's pages
+    (``SolverSpec.page_of``), each compressed, and the rest as JSON text."""
+    pages = paged(document["infosets"], _page_of(settings.game))
+    head = {name: ({} if name == "infosets" else value) for name, value in document.items()}
+    return Result(head, json.dumps(head), [(key, _pack(page)) for key, page in pages.items()])
+
+
+def run(job: SolveJob, progress: Progress, bounds: Bounds | None = None) -> Result:
+    """Build the tree (the game's public tree where it has one: ``solver_for``), train and
+    measure: the result, split into pages. Raises :class:`SolveFailed` when the solve
+    cannot give a result (refused settings, a game that refuses its options, no memory
+    left, a result over ``SOLVE_MAX_RESULT_BYTES`` stored), :class:`LeaseLost` when it is
+    no longer ours; whatever else the solver raises is its failure too, which the worker
+    records as such (it would be the same on any worker)."""
     bounds = bounds or Bounds.from_settings()
     settings = SolveSettings.of(job)
     if refused := settings.refusal():
@@ -526,21 +662,19 @@ def run(job: SolveJob, progress: Progress, bounds: Bounds | None = None) -> tupl
     try:
         game = settings.make_game()
         progress.phase("building")
-        tree = build(game)
-        solver = Solver(tree, settings.algorithm)
+        solver = solver_for(game, settings.algorithm)
         progress.solver = solver
         progress.phase("training")
         solver.train(settings.iterations, progress=progress.iteration)
         progress.phase("measuring")
         document = result_document(game, solver)
+        result = result_of(settings, document)
     except MemoryError:
         raise SolveFailed("The solve ran out of memory.") from None
-    text = json.dumps(document)
-    size = len(text.encode())
-    if size > bounds.max_result_bytes:
+    if result.size > bounds.max_result_bytes:
         raise SolveFailed(
-            f"The result is {size / 1e6:.1f} MB of JSON, over the "
+            f"The result is {result.size / 1e6:.1f} MB stored, over the "
             f"{bounds.max_result_bytes / 1e6:.1f} MB the site keeps: solve it with "
             "manage.py solve."
         )
-    return document, text
+    return result

@@ -16,7 +16,7 @@ def spec() -> GameSpec:
     from games.blackjack_pp.review import describe_infoset, review_moves, review_options
     from games.blackjack_pp.rules import BlackjackPPState
     from games.blackjack_pp.solving import BOT, OPTIONS, solver_game
-    from games.blackjack_pp.strategy import strategy
+    from games.blackjack_pp.strategy import page_of, strategy
     from games.blackjack_pp.table import BlackjackPPTable
     from games.blackjack_pp.tournament import DealsRoundRobin
     from games.chips.replay import blackjack_pp_frames
@@ -45,6 +45,7 @@ def spec() -> GameSpec:
             aliases=("blackjack", "blackjack_pp", "blackjackpp"),
             options=OPTIONS,
             strategy=strategy,
+            page_of=page_of,
             export=write_strategy_tree,
             review_moves=review_moves,
             review_options=review_options,

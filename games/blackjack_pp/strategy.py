@@ -8,7 +8,7 @@ from typing import Any
 
 from games.blackjack_pp.tree import NAMES as CARD_NAMES
 from games.blackjack_pp.tree import total as hand_total
-from games.solver.views import heat, table
+from games.solver.views import StrategyPages, heat, table
 
 VALUE_OF = {name: value for value, name in CARD_NAMES.items()}
 READING = (
@@ -37,6 +37,14 @@ def parse_at(text: str | None) -> tuple[tuple[str, ...], bool]:
     return tokens, True
 
 
+def page_of(key: str) -> str:
+    """The page of the stored strategy an information set ``PD:H`` is kept in
+    (``SolverSpec.page_of``): its history less the last token, so that a situation's page
+    holds every situation one token further (``""`` holds the start and the first tokens)."""
+    history = key[3:]
+    return history.rsplit(",", 1)[0] if "," in history else ""
+
+
 def _blackjack_index(
     infosets: dict[str, dict[str, float]],
 ) -> dict[tuple[tuple[str, ...], int], dict[str, float]]:
@@ -50,13 +58,17 @@ def _blackjack_index(
 
 
 def blackjack_view(
-    infosets: dict[str, dict[str, float]], up: list[str], at: tuple[str, ...], base_url: str
+    pages: StrategyPages, up: list[str], at: tuple[str, ...], base_url: str
 ) -> dict[str, Any]:
     """Blackjack++: hit probability by the acting player's down card (rows) and situation
     (columns): the situation ``at`` and the ones one token further. A column whose situation
-    leads further links to the view starting there."""
-    index = _blackjack_index(infosets)
+    leads further links to the view starting there. Reads two pages of the strategy (the
+    situation's and the one it is kept in) and which of the next situations have pages."""
     depth = len(at)
+    infosets = dict(pages.page(",".join(at)))
+    if at:
+        infosets |= pages.page(",".join(at[:-1]))
+    index = _blackjack_index(infosets)
 
     def order(situation: tuple[tuple[str, ...], int]) -> tuple[int, str, int, int]:
         tokens, player = situation
@@ -66,7 +78,8 @@ def blackjack_view(
         return (1, last[0], -1 if last[1] == "s" else DOWN_ORDER.index(last[2]), player)
 
     shown = sorted((s for s in index if s[0][:depth] == at and len(s[0]) <= depth + 1), key=order)
-    deeper = {t[: depth + 1] for t, _ in index if t[:depth] == at and len(t) > depth + 1}
+    following = {",".join(t) for t, _ in shown if len(t) == depth + 1}
+    deeper = {tuple(key.split(",")) for key in pages.present(following)}
     ups = [VALUE_OF[c] for c in up]
     columns = []
     for tokens, player in shown:
@@ -130,14 +143,14 @@ def blackjack_view(
     }
 
 
-def strategy(infosets: dict[str, Any], settings: dict[str, Any], at: str | None, base: str):
+def strategy(pages: StrategyPages, settings: dict[str, Any], at: str | None, base: str):
     """What the explorer shows of a solve (``SolverSpec.strategy``): the situation ``at``
     (a history prefix such as ``0h5,1s``), or the start when there is no such situation."""
     tokens, valid = parse_at(at)
-    view = blackjack_view(infosets, settings["up"], tokens, base)
+    view = blackjack_view(pages, settings["up"], tokens, base)
     if view["empty"]:
         valid = False
-        view = blackjack_view(infosets, settings["up"], (), base)
+        view = blackjack_view(pages, settings["up"], (), base)
     return {
         "tables": [view["table"]],
         "reading": READING,

@@ -73,6 +73,9 @@ class SolverOption:
     shown: str = ""
     #: how a value appears in a file name (its parts joined with ``-``): ``"hits{}"``
     file_name: str = "{}"
+    #: values the web solves with fewer iterations than the game's ``web_limit``, (value, the
+    #: most iterations) pairs: a value whose tree is far larger (Blackjack++'s 3 hits)
+    web_iterations: tuple[tuple[Any, int], ...] = ()
 
     @property
     def flag(self) -> str:
@@ -181,9 +184,14 @@ class SolverSpec:
     #: the options ``make`` takes besides the game: flags of ``manage.py solve`` and fields
     #: of the explorer's form
     options: tuple[SolverOption, ...] = ()
-    #: the solved strategy as the explorer shows it: ``strategy(infosets, settings, at,
-    #: base_url) -> {"tables": [...], "reading": text, ...}`` (games/solver/views.py)
+    #: the solved strategy as the explorer shows it: ``strategy(pages, settings, at,
+    #: base_url) -> {"tables": [...], "reading": text, ...}`` (games/solver/views.py);
+    #: ``pages`` reads the stored strategy a page at a time (``StrategyPages``)
     strategy: Callable[..., dict[str, Any]] | None = None
+    #: the page of the stored strategy an information set key is kept in: the explorer
+    #: reads the pages a situation needs, never the whole strategy (Blackjack++ with 3 hits
+    #: has 475,000 information sets); None: the strategy is one page
+    page_of: Callable[[str], str] | None = None
     #: what ``manage.py solve --out DIR`` writes, if the game writes more than ``--json``
     export: Exporter | None = None
     #: the command line's help of ``--out`` for the game
@@ -206,6 +214,16 @@ class SolverSpec:
         """Whether the solver reviews the game's matches (templates cannot test
         ``review_moves``: they would call it)."""
         return self.review_moves is not None
+
+    def iteration_limit(self, options: dict[str, Any]) -> int:
+        """The most iterations the web runs with these options (``web_limit``, or less for
+        an option's value that says so: ``SolverOption.web_iterations``)."""
+        limit = self.web_limit
+        for option in self.options:
+            for value, most in option.web_iterations:
+                if str(options.get(option.name)) == str(value):
+                    limit = min(limit, most)
+        return limit
 
     def option(self, name: str) -> SolverOption:
         for option in self.options:

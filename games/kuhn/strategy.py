@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.solver.views import heat, table
+from games.solver.views import StrategyPages, heat, table
 
 KUHN_HISTORIES = {
     "": "player 0, first to act",
@@ -51,6 +51,6 @@ def kuhn_tables(infosets: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
     ]
 
 
-def strategy(infosets: dict[str, Any], settings: dict[str, Any], at: str | None, base: str):
+def strategy(pages: StrategyPages, settings: dict[str, Any], at: str | None, base: str):
     """What the explorer shows of a solve (``SolverSpec.strategy``)."""
-    return {"tables": kuhn_tables(infosets)}
+    return {"tables": kuhn_tables(pages.all())}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.solver.views import heat, spread, table
+from games.solver.views import StrategyPages, heat, spread, table
 
 CARD_WORD = {"J": "jack", "Q": "queen", "K": "king"}
 READING = (
@@ -83,6 +83,6 @@ def leduc_tables(infosets: dict[str, dict[str, float]]) -> list[dict[str, Any]]:
     return tables
 
 
-def strategy(infosets: dict[str, Any], settings: dict[str, Any], at: str | None, base: str):
+def strategy(pages: StrategyPages, settings: dict[str, Any], at: str | None, base: str):
     """What the explorer shows of a solve (``SolverSpec.strategy``)."""
-    return {"tables": leduc_tables(infosets), "reading": READING}
+    return {"tables": leduc_tables(pages.all()), "reading": READING}

@@ -82,7 +82,7 @@ def test_it_shows_the_form_with_the_web_limits_and_blackjack_options(client):
     assert '<select name="game"' in page and 'value="blackjack-pp"' in page
     for limit in ("Kuhn poker: up to 20000", "Leduc hold&#x27;em: up to 5000", "up to 2000"):
         assert limit in page
-    assert "max hits 1 or 2" in page
+    assert "Blackjack++: max hits 3: at most 300 iterations" in page
     assert "<legend>Up cards</legend>" in page
     assert '<label for="id_up2">Dealer</label>' in page
     assert 'data-limits="{&quot;kuhn&quot;: 20000' in page
@@ -95,21 +95,21 @@ def test_it_keeps_iterations_within_each_games_web_limit():
     assert form_errors(game="leduc", algorithm="cfr", iterations="5000") == {}
     assert form_errors(game="leduc", algorithm="cfr+", iterations="5001") == {
         "iterations": [
-            "Leduc hold'em: at most 5,000 iterations on the web (you asked for 5,001; "
+            "Leduc hold'em: 1 to 5,000 iterations on the web (asked for 5,001; "
             "manage.py solve has no limit)."
         ]
     }
     bj = {"up0": "6", "up1": "6", "up2": "2", "max_hits": "1"}
     assert form_errors(game="blackjack-pp", algorithm="cfr+", iterations="2001", **bj) == {
         "iterations": [
-            "Blackjack++: at most 2,000 iterations on the web (you asked for 2,001; "
+            "Blackjack++: 1 to 2,000 iterations on the web (asked for 2,001; "
             "manage.py solve has no limit)."
         ]
     }
     assert "iterations" in form_errors(game="kuhn", algorithm="cfr+", iterations="0")
     assert form_errors(game="kuhn", algorithm="cfr+", iterations="50000") == {
         "iterations": [
-            "Kuhn poker: at most 20,000 iterations on the web (you asked for 50,000; "
+            "Kuhn poker: 1 to 20,000 iterations on the web (asked for 50,000; "
             "manage.py solve has no limit)."
         ]
     }
@@ -118,16 +118,22 @@ def test_it_keeps_iterations_within_each_games_web_limit():
     assert "game" in form_errors(game="chess", algorithm="cfr", iterations="10")
 
 
-def test_it_refuses_bad_up_cards_and_max_hits_outside_one_or_two():
+def test_it_refuses_bad_up_cards_and_max_hits_outside_one_to_three():
     base = {"game": "blackjack-pp", "algorithm": "cfr+", "iterations": "100"}
     good = {"up0": "A", "up1": "T", "up2": "2", "max_hits": "2"}
     assert form_errors(**base, **good) == {}
     assert "up0" in form_errors(**base, **{**good, "up0": "11"})
     assert "up1" in form_errors(**base, **{**good, "up1": "Z"})
     assert form_errors(**base, **{**good, "up2": ""}) == {"up2": ["Choose an up card."]}
-    too_many = form_errors(**base, **{**good, "max_hits": "3"})
-    assert list(too_many) == ["max_hits"]
-    assert "On the web, max hits is 1 or 2" in too_many["max_hits"][0]
+    assert form_errors(**base, **{**good, "max_hits": "3"}) == {}  # 100 iterations: allowed
+    too_many = form_errors(**{**base, "iterations": "1000"}, **{**good, "max_hits": "3"})
+    assert too_many == {
+        "iterations": [
+            "Blackjack++ with max hits 3: 1 to 300 iterations on the web (asked for 1,000; "
+            "manage.py solve has no limit)."
+        ]
+    }
+    assert list(form_errors(**base, **{**good, "max_hits": "4"})) == ["max_hits"]
     assert "max_hits" in form_errors(**base, **{**good, "max_hits": "0"})
     # other games ignore the Blackjack++ options
     form = ExplorerForm({"game": "kuhn", "algorithm": "cfr", "iterations": "10", "up0": "Z"})
@@ -139,14 +145,26 @@ def test_it_refuses_bad_up_cards_and_max_hits_outside_one_or_two():
 @pytest.mark.parametrize(
     ("fields", "field", "message"),
     [
-        ({"iterations": "20001"}, "iterations", "Kuhn poker: at most 20,000 iterations"),
+        ({"iterations": "20001"}, "iterations", "Kuhn poker: 1 to 20,000 iterations"),
         ({"game": "chess"}, "game", "Select a valid choice. chess is not one"),
         ({"algorithm": "mccfr"}, "algorithm", "Select a valid choice. mccfr is not one"),
         ({"iterations": "-5"}, "iterations", "greater than or equal to 1"),
         (
-            {"game": "blackjack-pp", "up0": "6", "up1": "6", "up2": "2", "max_hits": "3"},
+            {"game": "blackjack-pp", "up0": "6", "up1": "6", "up2": "2", "max_hits": "4"},
             "max_hits",
-            "On the web, max hits is 1 or 2: 3 takes minutes and gigabytes",
+            "Select a valid choice. 4 is not one",
+        ),
+        (
+            {
+                "game": "blackjack-pp",
+                "up0": "6",
+                "up1": "6",
+                "up2": "2",
+                "max_hits": "3",
+                "iterations": "301",
+            },
+            "iterations",
+            "Blackjack++ with max hits 3: 1 to 300 iterations on the web (asked for 301",
         ),
         (
             {"game": "blackjack-pp", "up0": "6", "up1": "6", "up2": "<b>", "max_hits": "1"},
@@ -201,7 +219,7 @@ def test_it_shows_form_errors_on_the_page_and_starts_nothing(client):
         {
             "game": "blackjack-pp",
             "algorithm": "cfr+",
-            "iterations": "50",
+            "iterations": "500",
             "up0": "6",
             "up1": "6",
             "up2": "2",
@@ -210,7 +228,7 @@ def test_it_shows_form_errors_on_the_page_and_starts_nothing(client):
     )
     assert response.status_code == 200
     page = html.unescape(response.content.decode())
-    assert "On the web, max hits is 1 or 2" in page
+    assert "Blackjack++ with max hits 3: 1 to 300 iterations on the web" in page
     assert 'aria-invalid="true"' in page
     assert SolveJob.objects.count() == 0
 
@@ -239,7 +257,9 @@ def test_the_worker_solves_kuhn_and_the_page_shows_the_value(client):
     assert 'http-equiv="refresh"' not in page  # done: nothing more to wait for
     row = job.job
     assert (row.worker, row.attempts, row.errors) == ("w1", 1, 0)
-    assert row.result_bytes == len(row.result) and row.lease_until is None
+    pages = [bytes(page.data) for page in row.pages.all()]
+    assert row.result_bytes == len(row.result) + sum(map(len, pages)) and row.lease_until is None
+    assert len(pages) == 1 and json.loads(row.result)["infosets"] == {}  # the strategy's page
     # kept as the solve command writes it, keys in order (PostgreSQL's jsonb would sort them)
     assert list(job.document)[:5] == ["game", "algorithm", "iterations", "value", "exploitability"]
 
@@ -416,8 +436,7 @@ def test_no_more_solves_run_at_once_than_allowed(settings):
     first = solves.claim("w1", 60, caps)
     assert first is not None and first.job.iterations == 10
     assert solves.claim("w2", 60, caps) is None  # one runs already
-    document, text = solves.run(first.job, solves.Progress(lambda f: True, 10))
-    assert solves.store(first, document, text)
+    assert solves.store(first, solves.run(first.job, solves.Progress(lambda f: True, 10)))
     second = solves.claim("w2", 60, caps)
     assert second is not None and second.job.iterations == 20
 
@@ -441,7 +460,7 @@ def test_a_solve_whose_worker_died_is_taken_over_when_its_lease_runs_out(client)
     # w1 comes back: nothing it writes is kept
     assert solves.heartbeat(dead, 60) is False
     assert solves.save_progress(dead, {"iteration": 1}) is False
-    assert solves.store(dead, {"iterations": 1, "train_seconds": 0}, "{}") is False
+    assert solves.store(dead, solves.Result({"iterations": 1, "train_seconds": 0}, "{}")) is False
     assert solves.fail(dead, "late") is False
     row.refresh_from_db()
     assert row.status == SolveJob.DONE and json.loads(row.result)["iterations"] == 100
@@ -492,16 +511,16 @@ def test_progress_writes_wait_out_a_database_outage(client, monkeypatch):
 
 
 def test_it_shows_a_failed_solve_and_tries_again_when_asked(client, monkeypatch):
-    real = solves.build
+    real = solves.solver_for
     calls = []
 
-    def flaky(game):
+    def flaky(game, algorithm):
         calls.append(game)
         if len(calls) == 1:
             raise RuntimeError("the tree is too deep")
-        return real(game)
+        return real(game, algorithm)
 
-    monkeypatch.setattr(solves, "build", flaky)
+    monkeypatch.setattr(solves, "solver_for", flaky)
     fields = {"game": "kuhn", "algorithm": "cfr+", "iterations": "20"}
     url = client.post("/solver/", fields)["Location"]
     work()
@@ -527,7 +546,7 @@ def test_a_result_over_the_size_limit_is_not_kept(client, settings):
     row = job_of(url)
     assert row.status == SolveJob.FAILED and row.result == ""
     assert re.fullmatch(
-        r"The result is [0-9.]+ MB of JSON, over the 0\.0 MB the site keeps: solve it with "
+        r"The result is [0-9.]+ MB stored, over the 0\.0 MB the site keeps: solve it with "
         r"manage\.py solve\.",
         row.error,
     )
@@ -579,7 +598,7 @@ def test_it_draws_the_convergence_chart_as_accessible_svg(client):
 
 def test_it_shows_kuhns_strategy_as_a_heat_map_with_numbers(client):
     job, page = solve(client, game="kuhn", algorithm="cfr+", iterations="1000")
-    table = job.document["infosets"]
+    table = job.pages().all()
     assert '<caption id="kuhn-caption">Strategy by information set</caption>' in page
     for key, actions in table.items():
         for action, p in actions.items():
@@ -620,10 +639,10 @@ def test_it_shows_leducs_raise_probabilities_by_card_and_betting(client):
     assert '<caption id="leduc-1-caption">First round</caption>' in page
     for line in ("cc", "rc", "crc", "rrc", "crrc"):
         assert f"Second round after {line}</caption>" in page
-    k = job.document["infosets"]["K"]
+    k = job.pages().all()["K"]
     assert f'title="K: check/call {k["c"]:.3f}, raise {k["r"]:.3f}">{k["r"]:.2f}</td>' in page
     # after two raises only calling is left: the cell shows the call probability
-    two = job.document["infosets"]["Krrc/Qrr"]
+    two = job.pages().all()["Krrc/Qrr"]
     assert set(two) == {"f", "c"}
     shown = f'title="Krrc/Qrr: fold {two["f"]:.3f}, check/call {two["c"]:.3f}">{two["c"]:.2f}</td>'
     assert shown in page and "player 0: call" in page
@@ -656,7 +675,7 @@ def test_it_shows_blackjack_hit_probabilities_by_down_card_and_situation(client)
     assert '<span aria-current="page">0h5</span>' in drill
     assert "player 0 hit, drew 5" in drill
     # player 1 with a ten down has 20 after player 0 hit a 5: it stands
-    p = job.document["infosets"]["1T:0h5"]["h"]
+    p = job.pages().all()["1T:0h5"]["h"]
     assert p < 0.05 and f"1T:0h5 — player 1, down T, total 20: hit {p:.3f}" in drill
     # player 1 drawing leads further (player 0 may hit again); player 1 standing ends it
     assert f'<a href="/solver/jobs/{job.id}/?at=0h5,1h2#strategy">1h2</a>' in drill
@@ -675,9 +694,9 @@ def test_it_offers_the_result_json_for_download(client):
     response = client.get(href)
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"] == 'attachment; filename="kuhn-cfrplus-100.json"'
-    document = json.loads(response.content)
+    document = json.loads(b"".join(response.streaming_content))
     assert document["game"] == "kuhn" and document["iterations"] == 100
-    assert document["infosets"] == job.document["infosets"]
+    assert document["infosets"] == job.pages().all()
     assert set(document) >= {"value", "exploitability", "convergence", "tree", "settings"}
 
 
