@@ -198,7 +198,7 @@ class Bounds:
     #: store stays under ``keep * max_result_bytes``)
     keep: int = 100
     #: the largest result stored, in bytes: the document's JSON and its strategy's pages,
-    #: compressed (Blackjack++ with 3 hits: 3 to 5 MB)
+    #: compressed (475,000 information sets: about 3 MB)
     max_result_bytes: int = 8 * 1024 * 1024
     #: claims of one solve without a result (its worker died each time) before it fails
     max_claims: int = 3
@@ -352,8 +352,8 @@ class StoredPages:
         return rows.values_list("data", flat=True).iterator(chunk_size=500)
 
     def document_chunks(self) -> Iterator[str]:
-        """The whole result document as JSON text in pieces, for a download (a 3-hit
-        Blackjack++ strategy is 29 MB of text: it is never all in memory at once). The
+        """The whole result document as JSON text in pieces, for a download (a strategy of
+        475,000 information sets is 29 MB of text: it is never all in memory at once). The
         keys keep their order; the information sets come a page after another, one a line."""
         document = json.loads(self.job.result)
         yield "{"

@@ -18,7 +18,7 @@ from games.blackjack_pp.solving import BOT as BLACKJACK_BOT
 from games.blackjack_pp.tree import NAMES, BlackjackPP
 from games.kuhn.tree import Kuhn
 from games.leduc.tree import Leduc
-from games.management.commands.solve import sweep_values
+from games.management.commands.solve import chosen_values, sweep_values
 from games.registry import get_game
 from games.solver import build, exploitability
 from games.solver.export import strategy_array
@@ -155,8 +155,8 @@ def test_the_blackjack_bot_names_a_deal_as_the_solver_names_its_settings(tmp_pat
 def test_every_value_of_an_option_gets_a_table(tmp_path):
     bot = tmp_path / "both.py"
     text = solve(
-        "blackjack-pp", "--up", "T,T,T", "--every", "max-hits", "--iterations", "20",
-        "--bot", str(bot),
+        "blackjack-pp", "--up", "T,T,T", "--every", "max-hits", "--values", "1", "2",
+        "--iterations", "20", "--bot", str(bot),
     )  # fmt: skip
     assert "2 tables" in text and f"bot written to {bot}" in text
     module = load(bot)
@@ -165,6 +165,15 @@ def test_every_value_of_an_option_gets_a_table(tmp_path):
     for hits in (1, 2):
         assert module.table(module.setting(obs | {"max_hits": hits}))
     assert len(module.table("T,T,T/2")) > len(module.table("T,T,T/1"))
+
+
+def test_values_pick_among_the_values_of_the_option_swept(tmp_path):
+    up = solvers()["blackjack-pp"].option("up")
+    assert chosen_values(up, ["t,t,t", "6,6,2"]) == ["6,6,2", "T,T,T"]  # in the option's order
+    with pytest.raises(CommandError, match=r"--values 11,2,2: not a value of --up \(A,A,A, "):
+        chosen_values(up, ["6,6,2", "11,2,2"])
+    with pytest.raises(CommandError, match="--values picks values of --every OPTION"):
+        solve("blackjack-pp", "--values", "1", "--bot", str(tmp_path / "b.py"))
 
 
 def test_an_options_values_are_each_combination_of_its_parts():

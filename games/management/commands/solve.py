@@ -43,6 +43,7 @@ OWN = (
     "bot",
     "bot_digits",
     "every",
+    "values",
     "target",
     "history_tree",
     "no_progress",
@@ -124,6 +125,12 @@ class Command(BaseCommand):
             metavar="OPTION",
             help="with --bot: solve once for every value of the game's OPTION (each "
             "combination of its parts) and embed them all, one table per value",
+        )
+        parser.add_argument(
+            "--values",
+            nargs="+",
+            metavar="V",
+            help="with --every: only these values of the OPTION (as its flag takes them)",
         )
         self._add_game_options(parser)
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -291,6 +298,8 @@ class Command(BaseCommand):
         if not 1 <= digits <= 6:
             raise CommandError(f"--bot-digits must be 1 to 6 (got {digits})")
         if opts["every"] is None:
+            if opts["values"] is not None:
+                raise CommandError("--values picks values of --every OPTION: give --every too")
             return None
         wanted = opts["every"].strip().lstrip("-").replace("-", "_")
         sweepable = [o for o in solver_spec.options if o.choices]
@@ -330,7 +339,7 @@ class Command(BaseCommand):
         opts: dict[str, Any],
     ) -> None:
         """Solve once per value of ``option`` and write one bot holding every table."""
-        values = sweep_values(option)
+        values = chosen_values(option, opts["values"])
         started = time.perf_counter()
         tables: dict[str, dict[str, dict[str, float]]] = {}
         worst = 0.0
@@ -437,6 +446,22 @@ def sweep_values(option: SolverOption) -> list[str]:
     if not option.parts:
         return choices
     return [option.join(combo) for combo in product(choices, repeat=len(option.parts))]
+
+
+def chosen_values(option: SolverOption, chosen: list[str] | None) -> list[str]:
+    """The values ``--every`` solves: every one (:func:`sweep_values`), or those ``--values``
+    names, in the option's order; CommandError for a value it does not take."""
+    values = sweep_values(option)
+    if chosen is None:
+        return values
+    wanted = [value.strip().upper() for value in chosen]
+    unknown = [value for value in wanted if value not in {v.upper() for v in values}]
+    if unknown:
+        raise CommandError(
+            f"--values {' '.join(unknown)}: not a value of {option.flag} "
+            f"({', '.join(values[:12])}{', ...' if len(values) > 12 else ''})"
+        )
+    return [value for value in values if value.upper() in wanted]
 
 
 def refuse_to_overwrite(path: Path) -> None:
