@@ -45,6 +45,20 @@ def web_limits() -> dict[str, int]:
     return {slug: solver.web_limit for slug, solver in solvers().items()}
 
 
+def option_limits() -> dict[str, dict[str, dict[str, int]]]:
+    """The lower iteration limits some options' values set, for the form's script:
+    ``{game: {field name: {value: most iterations}}}`` (an option in one field only)."""
+    return {
+        slug: {
+            option.name: {str(value): most for value, most in option.web_iterations}
+            for option in solver.options
+            if option.web_iterations and not option.parts
+        }
+        for slug, solver in solvers().items()
+        if any(option.web_iterations for option in solver.options)
+    }
+
+
 def game_options() -> dict[str, tuple[SolverOption, ...]]:
     """The solvable games whose form takes options of their own, with those options (the
     form's option fields)."""
@@ -472,6 +486,7 @@ def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy
             "form": form,
             "limits": [(titles()[g], n) for g, n in web_limits().items()],
             "limits_json": json.dumps(web_limits()),
+            "option_limits_json": json.dumps(option_limits()),
             "defaults_json": json.dumps(default_iterations()),
             "option_groups": form.option_groups(),
             "option_notes": [

@@ -1,15 +1,18 @@
 // The strategy explorer. On the form: shows a game's own options (the fieldset marked with
 // its slug in data-game-option) only for that game and keeps the iterations field within the
-// chosen game's limit. On a solve's page: polls the progress JSON, moves the progress bar,
-// shows its place in the queue while it waits for a worker (and, after a while, that no
-// worker seems to be there), and reloads once the solve is done. Without this script the form
-// still works and the solve's page refreshes itself.
+// chosen game's limit, lower for some values of its options (data-option-limits). On a
+// solve's page: polls the progress JSON, moves the progress bar, shows its place in the
+// queue while it waits for a worker (and, after a while, that no worker seems to be there),
+// and reloads once the solve is done. Without this script the form still works and the
+// solve's page refreshes itself.
 (function () {
   'use strict';
 
   var form = document.getElementById('explorer-form');
   if (form) {
     var limits = JSON.parse(form.getAttribute('data-limits') || '{}');
+    // fewer iterations for some values of a game's option: {game: {field: {value: most}}}
+    var optionLimits = JSON.parse(form.getAttribute('data-option-limits') || '{}');
     var game = form.querySelector('[name="game"]');
     var iterations = form.querySelector('[name="iterations"]');
     var groups = form.querySelectorAll('fieldset[data-game-option]');
@@ -18,6 +21,12 @@
     var syncForm = function (clamp) {
       var chosen = game.value;
       var limit = limits[chosen];
+      var own = optionLimits[chosen] || {};
+      Object.keys(own).forEach(function (name) {
+        var field = form.querySelector('[name="' + name + '"]');
+        var most = field && own[name][field.value];
+        if (most && limit) limit = Math.min(limit, most);
+      });
       if (limit) {
         iterations.max = String(limit);
         if (clamp && Number(iterations.value) > limit) iterations.value = String(limit);
@@ -30,6 +39,12 @@
       }
     };
     game.addEventListener('change', function () { syncForm(true); });
+    Object.keys(optionLimits).forEach(function (slug) {
+      Object.keys(optionLimits[slug]).forEach(function (name) {
+        var field = form.querySelector('[name="' + name + '"]');
+        if (field) field.addEventListener('change', function () { syncForm(true); });
+      });
+    });
     syncForm(false);
   }
 

@@ -153,3 +153,37 @@ def test_a_solve_asked_in_the_browser_runs_on_the_worker_and_the_page_follows_it
     assert page.locator("#solve-progress").count() == 0
     assert page.get_by_role("heading", level=1).inner_text() == "Kuhn poker: CFR+, 777 iterations"
     assert tab.console.take() == []
+
+
+def test_a_three_hit_blackjack_solve_is_explored_a_situation_at_a_time(tab):
+    """Max hits 3 lowers the iterations field's limit as it is chosen; the worker solves the
+    3-hit game; its heat map pages from situation to situation."""
+    page = tab.page
+    page.goto("/solver/")
+    page.select_option("#id_game", "blackjack-pp")
+    page.fill("#id_iterations", "1000")
+    page.select_option("#id_max_hits", "3")
+    assert page.locator("#id_iterations").input_value() == "300"  # clamped to 3 hits' limit
+    assert page.locator("#id_iterations").get_attribute("max") == "300"
+    page.select_option("#id_max_hits", "2")
+    assert page.locator("#id_iterations").get_attribute("max") == "2000"
+    page.select_option("#id_max_hits", "3")
+    for field in ("#id_up0", "#id_up1", "#id_up2"):
+        page.select_option(field, "T")
+    page.fill("#id_iterations", "3")
+    page.get_by_role("button", name="Solve").click()
+    page.wait_for_url(re.compile(r"/solver/jobs/[0-9a-f]{16}/$"))
+    page.get_by_text("Root payoffs").wait_for(timeout=120_000)
+    heading = page.get_by_role("heading", level=1).inner_text()
+    assert heading == "Blackjack++: CFR+, 3 iterations", heading
+    assert "max hits 3" in page.locator("main").inner_text()
+    # three situations deep, one link at a time
+    for token in ("0h5", "1h2", "0h3"):
+        page.locator("#blackjack-caption").wait_for()
+        page.locator("table.heat thead a", has_text=re.compile(f"^{token}$")).first.click()
+        page.wait_for_url(re.compile(r"\?at=[0-9a-zA-Z,]+#strategy$"))
+    assert page.url.split("?at=")[1] == "0h5,1h2,0h3#strategy"
+    crumbs = page.locator("[aria-current='page']").all_inner_texts()
+    assert "0h3" in crumbs, crumbs
+    assert page.locator("table.heat td.num").count() > 0
+    assert tab.console.take() == []
