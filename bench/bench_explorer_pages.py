@@ -20,7 +20,6 @@ It prints min / median / max in milliseconds and the median of whole over paged.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import statistics
 import sys
@@ -31,26 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.benchsite import setup_django  # noqa: E402
+
 SITUATIONS = ("", "0h5", "0h5,1h2,0h3")
-
-
-def setup_django(var: Path) -> None:
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        os.environ.pop(name, None)
-    os.environ.update(
-        CARD_ARENA_VAR=str(var),
-        DJANGO_SETTINGS_MODULE="cardsite.settings",
-        DEBUG="0",
-        SECURE="0",
-        ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
-        LOG_LEVEL="WARNING",
-    )
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", "--noinput", verbosity=0)
 
 
 def timed(action, runs: int) -> list[float]:

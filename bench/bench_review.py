@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -38,24 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
-def setup_django(var: Path) -> None:
-    for name in ("DATABASE_URL", "REDIS_URL"):
-        os.environ.pop(name, None)
-    os.environ.update(
-        CARD_ARENA_VAR=str(var),
-        DJANGO_SETTINGS_MODULE="cardsite.settings",
-        DEBUG="0",
-        SECURE="0",
-        ALLOWED_HOSTS="testserver,127.0.0.1,localhost",
-        LOG_LEVEL="WARNING",
-    )
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", "--noinput", verbosity=0)
+from bench.benchsite import setup_django  # noqa: E402
 
 
 def store_match(game_name: str, hands: int, seed: int) -> int:
