@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import re
 from io import StringIO
 from pathlib import Path
 from types import ModuleType
@@ -165,6 +166,19 @@ def test_every_value_of_an_option_gets_a_table(tmp_path):
     for hits in (1, 2):
         assert module.table(module.setting(obs | {"max_hits": hits}))
     assert len(module.table("T,T,T/2")) > len(module.table("T,T,T/1"))
+    assert "2 solves (max hits: 2 values), CFR+, 20 iterations each;" in text
+    assert "--every max-hits --values 1 2" in bot.read_text()  # the command that made it
+
+
+def test_a_sweep_to_a_target_says_how_many_iterations_its_solves_ran(tmp_path):
+    text = solve(
+        "blackjack-pp", "--up", "T,T,T", "--every", "max-hits", "--values", "1", "2",
+        "--iterations", "500", "--target", "0.001", "--bot", str(tmp_path / "bot.py"),
+    )  # fmt: skip
+    ran = re.search(r"CFR\+, (\d+) to (\d+) iterations \(each stopped at exploitability 0.001 "
+                    r"or 500\); the worst exploitability ([0-9.e-]+)", text)  # fmt: skip
+    assert ran is not None, text
+    assert int(ran[1]) < int(ran[2]) <= 500 and float(ran[3]) <= 0.001
 
 
 def test_values_pick_among_the_values_of_the_option_swept(tmp_path):

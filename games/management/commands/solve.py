@@ -343,6 +343,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         tables: dict[str, dict[str, dict[str, float]]] = {}
         worst = 0.0
+        ran: list[int] = []  # the iterations each solve ran (fewer with --target)
         progress = progress_bar(err, opts["no_progress"])
         with progress:
             task = progress.add_task(f"{option.label.lower()}: every value", total=len(values))
@@ -357,16 +358,25 @@ class Command(BaseCommand):
                     iterations, target=target, every=None if target is None else TARGET_EVERY
                 )
                 worst = max(worst, solver.exploitability())
+                ran.append(solver.iterations)
                 key, table = self._table(solver_spec, game, solver)
                 tables[key] = table
                 progress.advance(task)
         written = self._write_bot(
             opts["bot"], slug, solver_spec, tables, algorithm, iterations, opts
         )
+        each = (
+            f"{ran[0]} iterations each"
+            if min(ran) == max(ran)
+            else (
+                f"{min(ran)} to {max(ran)} iterations (each stopped at exploitability "
+                f"{opts['target']:g} or {iterations})"
+            )
+        )
+        which = "every value" if opts["values"] is None else f"{len(values)} values"
         self.stdout.write(
-            f"{len(values)} solves ({option.label.lower()}: every value), "
-            f"{ALGORITHM_NAMES[algorithm]}, {iterations} iterations each; "
-            f"the worst exploitability {worst:.3g}"
+            f"{len(values)} solves ({option.label.lower()}: {which}), "
+            f"{ALGORITHM_NAMES[algorithm]}, {each}; the worst exploitability {worst:.3g}"
         )
         self.stdout.write(self._bot_line(opts["bot"], written, time.perf_counter() - started))
 
@@ -388,6 +398,10 @@ class Command(BaseCommand):
         ]
         if opts["every"] is not None:
             given.append(f"--every {opts['every']}")
+        if opts["values"] is not None:
+            given.append("--values " + " ".join(opts["values"]))
+        if opts.get("target") is not None:
+            given.append(f"--target {opts['target']:g}")
         digits = opts["bot_digits"]
         command = " ".join(
             [slug, f"--algorithm {algorithm}", f"--iterations {iterations}", *given]
