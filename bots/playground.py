@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import secrets
 import zlib
 from collections.abc import Callable, Sequence
@@ -128,19 +129,44 @@ class Opponent:
         return {"version": self.version, "name": self.name}
 
 
-def opponents_of(game: str) -> list[Opponent]:
-    """Every opponent the game offers: its built-in bots, then its active uploaded bots."""
+#: the uploaded bots the form lists besides the built-ins and the person's own: the best
+#: ranked of the game's leaderboard (a game with a thousand bots is not a list of a thousand
+#: boxes); any other active bot is picked from its page (``?opponent=bot:<id>``)
+LISTED_BOTS = 20
+
+#: a form's value for an uploaded bot
+BOT_VALUE = re.compile(r"bot:([1-9][0-9]{0,17})")
+
+
+def _uploaded(versions: Any) -> list[Opponent]:
+    return [Opponent(f"bot:{v.bot_id}", v.bot.label, version=v.pk) for v in versions]
+
+
+def _active(game: str) -> Any:
+    return (
+        BotVersion.objects.filter(bot__game=game, status=BotVersion.ACTIVE)
+        .select_related("bot", "bot__owner")
+        .only("id", "bot__id", "bot__name", "bot__owner__username")
+    )
+
+
+def opponents_of(game: str, *, user: Any = None, include: Sequence[str] = ()) -> list[Opponent]:
+    """The opponents the form offers: the game's built-in bots, then the :data:`LISTED_BOTS`
+    best ranked active bots, the person's own active bots, and the active bots ``include``
+    names (``bot:<id>``: picked from a bot's page, or sent back by a form), each once. Three
+    queries whatever the number of bots."""
     spec = get_game(game)
     offered = [
         Opponent(f"builtin:{name}", f"builtin:{name}", builtin=name) for name in spec.builtin_names
     ]
-    active = (
-        BotVersion.objects.filter(bot__game=game, status=BotVersion.ACTIVE)
-        .select_related("bot", "bot__owner")
-        .only("id", "bot__id", "bot__name", "bot__owner__username")
-        .order_by("bot__owner__username", "bot__name")
-    )
-    offered += [Opponent(f"bot:{v.bot_id}", v.bot.label, version=v.pk) for v in active]
+    ranked = _active(game).filter(bot__leaderboard_row__rank__gt=0)
+    offered += _uploaded(ranked.order_by("bot__leaderboard_row__rank")[:LISTED_BOTS])
+    wanted = Q(bot_id__in=[int(m[1]) for v in include if (m := BOT_VALUE.fullmatch(str(v)))])
+    if user is not None and getattr(user, "pk", None) is not None:
+        wanted |= Q(bot__owner=user)
+    shown = {o.value for o in offered}
+    more = _active(game).filter(wanted).order_by("bot__owner__username", "bot__name")
+    offered += [o for o in _uploaded(more) if o.value not in shown]
     return offered
 
 
@@ -164,9 +190,10 @@ def check_opponents(spec: GameSpec, chosen: Sequence[str]) -> list[Opponent]:
                 "opponents",
             )
         return []
-    offered = {o.value: o for o in opponents_of(spec.slug)}
+    chosen = list(dict.fromkeys(chosen))
+    offered = {o.value: o for o in opponents_of(spec.slug, include=chosen)}
     picked: list[Opponent] = []
-    for value in dict.fromkeys(chosen):
+    for value in chosen:
         if value not in offered:
             raise PlaygroundError(
                 f"{untrusted.clean_text(str(value))[:60]!r} is not an opponent in {spec.title}: "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
@@ -89,7 +90,15 @@ class PlaygroundForm(forms.Form):
     )
     matches = forms.IntegerField(min_value=1, label="Matches")
 
-    def __init__(self, spec: GameSpec, limits: playground.Limits, *args, **kwargs) -> None:
+    def __init__(
+        self,
+        spec: GameSpec,
+        limits: playground.Limits,
+        *args,
+        user: Any = None,
+        include: Sequence[str] = (),
+        **kwargs,
+    ) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
         self.spec = spec
@@ -97,8 +106,18 @@ class PlaygroundForm(forms.Form):
             (language, LANGUAGE_TITLES.get(language, language))
             for language in playground.languages(spec)
         ]
-        self.offered = [] if spec.plays_alone else playground.opponents_of(spec.slug)
+        # the built-ins, the best ranked bots, the person's own, and those asked for by name
+        # (``?opponent=bot:<id>`` from a bot's page, or the form's own values sent back)
+        self.offered = (
+            []
+            if spec.plays_alone
+            else playground.opponents_of(spec.slug, user=user, include=include)
+        )
         self.fields["opponents"].choices = [(o.value, o.name) for o in self.offered]
+        self.fields["opponents"].help_text = (
+            f"The built-in bots, the {playground.LISTED_BOTS} best ranked bots and your own. "
+            "To play another bot, open its page and follow “Try your bot against it”."
+        )
         matches = self.fields["matches"]
         matches.max_value = limits.max_matches
         matches.validators.append(MaxValueValidator(limits.max_matches))
@@ -155,8 +174,18 @@ def _initial(request: HttpRequest, spec: GameSpec, limits: playground.Limits) ->
     if starter in taken:
         initial["code"] = _starter_code(spec, starter)
     if not spec.plays_alone:
-        initial["opponents"] = [f"builtin:{spec.strongest}"]
+        asked = [v for v in request.GET.getlist("opponent") if playground.BOT_VALUE.fullmatch(v)]
+        initial["opponents"] = asked[:8] or [f"builtin:{spec.strongest}"]
     return initial
+
+
+def _form(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> PlaygroundForm:
+    """A new form (see :func:`_initial`), offering the opponents it checks."""
+    initial = _initial(request, spec, limits)
+    user = request.user if request.user.is_authenticated else None
+    return PlaygroundForm(
+        spec, limits, initial=initial, user=user, include=initial.get("opponents", ())
+    )
 
 
 def _recent(person: Person | None) -> list[PlaygroundRun]:
@@ -205,8 +234,7 @@ def playground_form(request: HttpRequest, slug: str) -> HttpResponse:
     spec = _spec(slug)
     limits = playground.Limits.for_person(guest=not request.user.is_authenticated)
     if request.method != "POST":
-        form = PlaygroundForm(spec, limits, initial=_initial(request, spec, limits))
-        return _render_form(request, spec, form, limits)
+        return _render_form(request, spec, _form(request, spec, limits), limits)
     length = request.META.get("CONTENT_LENGTH") or "0"
     size = int(length) if length.isdigit() else 0
     if size > request_limit():
@@ -214,14 +242,23 @@ def playground_form(request: HttpRequest, slug: str) -> HttpResponse:
             f"The request has {size} bytes; a bot's code may have at most "
             f"{uploads.max_code_bytes()} bytes."
         )
-        form = PlaygroundForm(spec, limits, initial=_initial(request, spec, limits))
-        return _render_form(request, spec, form, limits, error=error, status=413)
+        return _render_form(
+            request, spec, _form(request, spec, limits), limits, error=error, status=413
+        )
     return _start(request, spec, limits)
 
 
 @csrf_protect
 def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> HttpResponse:
-    form = PlaygroundForm(spec, limits, request.POST, request.FILES)
+    user = request.user if request.user.is_authenticated else None
+    form = PlaygroundForm(
+        spec,
+        limits,
+        request.POST,
+        request.FILES,
+        user=user,
+        include=request.POST.getlist("opponents")[:64],
+    )
     if not form.is_valid():
         return _render_form(request, spec, form, limits, status=400)
     user, guest = _owner(_person(request, create=True))

@@ -4,11 +4,16 @@ page while it waits and once played, its JSON, the replay of its matches, who se
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from bots.models import Bot, BotVersion, PlaygroundRun
+from bots import playground
+from bots.models import Bot, BotVersion, LeaderboardRow, PlaygroundRun
 from tests.playground.conftest import GAME, builtin_code, worker
 
 
@@ -27,8 +32,22 @@ def post(client: Client, game: str = GAME, **changes):
     return client.post(reverse("playground", args=[game]), form_data(**changes))
 
 
+def ranked(version: BotVersion, rank: int) -> None:
+    LeaderboardRow.objects.update_or_create(
+        bot=version.bot,
+        defaults={
+            "game": GAME,
+            "rank": rank,
+            "mu": 30 - rank,
+            "sigma": 1,
+            "conservative": 27 - rank,
+        },
+    )
+
+
 def test_the_form_opens_with_a_starter_and_the_opponents(alice, bob, active_bot):
     rival = active_bot(bob, "rival", builtin_code("strong"))
+    ranked(rival, 1)
     page = Client().get(reverse("playground", args=[GAME]) + "?starter=javascript")
     assert page.status_code == 200
     html = page.content.decode()
@@ -170,3 +189,59 @@ def test_submit_this_version_goes_through_the_upload(alice, settings):
     limited = client.post(reverse("playground_submit", args=[run.key]), {"name": "x"}, follow=True)
     assert "the most allowed (1 an hour)" in limited.content.decode()
     assert BotVersion.objects.count() == 1
+
+
+def test_the_form_lists_the_best_ranked_bots_your_own_and_the_one_asked_for(alice, bob, active_bot):
+    code = builtin_code("simple")
+    listed = playground.LISTED_BOTS
+    rivals = [active_bot(bob, f"r{rank:02d}", code) for rank in range(1, listed + 6)]
+    for rank, rival in enumerate(rivals, 1):
+        ranked(rival, rank)
+    mine = active_bot(alice, "mine", code)  # new: not ranked yet
+    LeaderboardRow.objects.filter(bot=mine.bot).delete()
+    url = reverse("playground", args=[GAME])
+
+    def offered(client: Client, query: str = "") -> list[str]:
+        html = client.get(url + query).content.decode()
+        return re.findall(r'name="opponents" value="(bot:\d+)"', html)
+
+    best = [f"bot:{r.bot_id}" for r in rivals[:listed]]
+    assert offered(Client()) == best  # by rank, the best only
+    client = Client()
+    client.force_login(alice)
+    assert offered(client) == [*best, f"bot:{mine.bot_id}"]  # and your own
+    # a bot further down, asked for from its page, is offered and checked
+    far = rivals[-1]
+    page = Client().get(f"{url}?opponent=bot:{far.bot_id}").content.decode()
+    assert re.search(rf'value="bot:{far.bot_id}"[^>]* checked', page)
+    assert (
+        f'href="{url}?opponent=bot:{far.bot_id}"'
+        in Client().get(reverse("bot", args=[far.bot_id])).content.decode()
+    )
+    # and played: the form takes any active bot of the game, listed or not
+    response = post(Client(), opponents=[f"bot:{far.bot_id}"])
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    run = PlaygroundRun.objects.get()
+    assert run.opponents == [{"version": far.pk, "name": far.bot.label}]
+    # a forged or retired one is not
+    for value in ("bot:0", "bot:99999999", "bot:1x", f"bot:{far.bot_id} "):
+        assert post(Client(), opponents=[value]).status_code == 400
+
+
+def test_the_forms_queries_do_not_grow_with_the_bots(alice, bob, active_bot):
+    url = reverse("playground", args=[GAME])
+    code = builtin_code("simple")
+
+    def queries() -> int:
+        client = Client()
+        client.force_login(alice)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        return len(captured.captured_queries)
+
+    for rank in range(1, 4):
+        ranked(active_bot(bob, f"a{rank}", code), rank)
+    few = queries()
+    for rank in range(4, 40):
+        ranked(active_bot(bob, f"a{rank}", code), rank)
+    assert queries() == few
