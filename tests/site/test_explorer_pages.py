@@ -18,7 +18,7 @@ from games.solver.export import strategy_table
 from games.solver.public import PublicSolver, solver_for
 from games.solver.views import DocumentPages
 from games.solves import SolveSettings, StoredPages
-from tests.site.test_explorer import job_of, solve, work
+from tests.site.test_explorer import solve, work
 
 pytestmark = pytest.mark.django_db
 
@@ -46,12 +46,9 @@ def test_blackjack_pages_hold_a_situation_and_every_one_a_token_further():
 
 
 def test_a_three_hit_solve_is_stored_in_pages_and_shown_a_situation_at_a_time(client, monkeypatch):
-    response = client.post("/solver/", THREE_HITS)
-    assert response.status_code == 303, response.content.decode()[:2000]
-    url = response["Location"]
-    assert work().counters.solved == 1
-    row = job_of(url)
-    assert row.status == SolveJob.DONE, row.error
+    job, _ = solve(client, **THREE_HITS)
+    row = job.job
+    url = f"/solver/jobs/{row.digest}/"
 
     # the row keeps the document less its strategy; the strategy is in pages, compressed
     document = json.loads(row.result)
