@@ -434,6 +434,8 @@ class PlaygroundRun(models.Model):
             models.Index(fields=["status", "id"], name="playground_claim_order"),
             models.Index(fields=["user", "-created"], name="playground_user_recent"),
             models.Index(fields=["guest", "-created"], name="playground_guest_recent"),
+            # the oldest finished runs, which the workers forget (bots.playground.forget_old)
+            models.Index(fields=["finished", "id"], name="playground_forget_order"),
         ]
 
     def __str__(self) -> str:

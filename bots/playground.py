@@ -87,6 +87,14 @@ def guests_open_limit() -> int:
     return int(getattr(settings, "PLAYGROUND_GUESTS_OPEN", 20))
 
 
+def keep_days(guest: bool) -> int:
+    """Days a finished run is kept (settings ``PLAYGROUND_KEEP_DAYS``, and
+    ``PLAYGROUND_GUEST_KEEP_DAYS`` for a guest's: a guest cannot come back to it anyway once
+    their session is gone)."""
+    name, default = ("PLAYGROUND_GUEST_KEEP_DAYS", 7) if guest else ("PLAYGROUND_KEEP_DAYS", 30)
+    return int(getattr(settings, name, default))
+
+
 def max_claims() -> int:
     """Claims of a run whose worker stopped each time before it fails (few: a run that
     kills its worker will do it again)."""
@@ -604,3 +612,28 @@ def play_run(
         return DONE if until_done("playground.finish", lambda: finish(held)) else LOST
     finally:
         cache.close()
+
+
+# ------------------------------------------------------------------------------- forgetting
+#: finished runs deleted at most at once (a worker forgets after each run it plays: a few
+#: short statements, never one long one)
+FORGET_BATCH = 200
+
+
+def forget_old(now: Any = None, batch: int = FORGET_BATCH) -> int:
+    """Delete, with their matches, up to ``batch`` finished runs older than they are kept
+    (:func:`keep_days`: a guest's first); how many went. A run is finished when it is done
+    or failed: one queued or running is never deleted, however old."""
+    now = now or timezone.now()
+    finished = PlaygroundRun.objects.exclude(status__in=PlaygroundRun.OPEN)
+    old: list[int] = []
+    for guest, only in ((True, {"user__isnull": True}), (False, {})):
+        cutoff = now - timedelta(days=keep_days(guest))
+        rows = finished.filter(finished__lt=cutoff, **only).order_by("finished", "id")
+        old += rows.values_list("pk", flat=True)[: batch - len(old)]
+        if len(old) >= batch:
+            break
+    if old:
+        PlaygroundRun.objects.filter(pk__in=old).delete()
+        log.info("event=playground.forgotten runs=%d", len(old))
+    return len(old)

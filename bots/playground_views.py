@@ -286,7 +286,11 @@ def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> H
 def _run(key: str) -> PlaygroundRun:
     run = playground.find(key) if len(key) <= 32 else None
     if run is None:
-        raise Http404("no such playground run")
+        raise Http404(
+            "no such playground run: it was never started, or was forgotten (finished runs "
+            f"are kept {playground.keep_days(False)} days, a guest's "
+            f"{playground.keep_days(True)})"
+        )
     return run
 
 

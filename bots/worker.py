@@ -586,6 +586,7 @@ class Worker:
         elif ended == playground.LOST:
             self.counters.lost += 1
         log.info("event=playground.%s run=%s worker=%s", ended, run.pk, self.name)
+        self.best_effort("playground.forget", playground.forget_old)
         return True
 
     # ---- solves of the strategy explorer ----------------------------------------------------

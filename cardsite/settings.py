@@ -341,6 +341,9 @@ PLAYGROUND_GUEST_MAX_OPEN = envint("PLAYGROUND_GUEST_MAX_OPEN", 1)
 PLAYGROUND_GUESTS_OPEN = envint("PLAYGROUND_GUESTS_OPEN", 20)
 #: claims of one run whose worker stopped each time before it fails
 PLAYGROUND_MAX_CLAIMS = envint("PLAYGROUND_MAX_CLAIMS", 3)
+#: days a finished run is kept (its page, matches and replays), a guest's and a user's
+PLAYGROUND_GUEST_KEEP_DAYS = envint("PLAYGROUND_GUEST_KEEP_DAYS", 7)
+PLAYGROUND_KEEP_DAYS = envint("PLAYGROUND_KEEP_DAYS", 30)
 
 # The strategy explorer's solves, run by the workers (docs/explorer.md, games/solves.py).
 #: solves queued or running at once: a request for another is refused (HTTP 429)
