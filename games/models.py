@@ -207,7 +207,8 @@ class SolvePage(models.Model):
     same transaction; deleted with its solve."""
 
     job = models.ForeignKey(SolveJob, on_delete=models.CASCADE, related_name="pages")
-    key = models.CharField(max_length=255)
+    #: the page's key, as ``SolverSpec.page_of`` names it (text: a game's keys may be long)
+    key = models.TextField()
     data = models.BinaryField()
 
     class Meta:

@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
                         auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
                     ),
                 ),
-                ("key", models.CharField(max_length=255)),
+                ("key", models.TextField()),
                 ("data", models.BinaryField()),
                 (
                     "job",
