@@ -280,6 +280,6 @@ def ranked_people(game: str) -> QuerySet[PersonRating]:
     """The game's rated people, best first (keyset-paged by rank, like the bots)."""
     return (
         PersonRating.objects.filter(game=game, rank__gt=0)
-        .select_related("user")
+        .select_related("user", "user__person_profile")  # a hidden profile shows no name
         .order_by("rank", "pk")
     )

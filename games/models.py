@@ -8,6 +8,7 @@ the end the stored :class:`~bots.models.Match` that its replay page shows.
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -251,6 +252,31 @@ class PersonRating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} in {self.game}: {self.mu:.2f} +/- {self.sigma:.2f}"
+
+
+class PersonProfile(models.Model):
+    """What a person chose about their public page (no row: the defaults). A hidden profile
+    is shown to its owner only (to anyone else it is a 404 that says it is private), and the
+    leaderboards of people show "a private player" in its place, at its rank, with its
+    numbers: the ranking stays whole and agrees with what is shown."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, models.CASCADE, primary_key=True, related_name="person_profile"
+    )
+    hidden = models.BooleanField(default=False)
+    changed = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {'hidden' if self.hidden else 'public'}"
+
+
+def profile_hidden(user: Any) -> bool:
+    """Whether ``user`` hides their profile (read from ``user.person_profile``: select it
+    with the user to make this free)."""
+    try:
+        return bool(user.person_profile.hidden)
+    except PersonProfile.DoesNotExist:
+        return False
 
 
 class PersonRatingHistory(models.Model):

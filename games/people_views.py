@@ -19,10 +19,11 @@ from urllib.parse import quote
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
 
 from bots.models import LeaderboardRow, MatchSeat
 from bots.people import game_rates_people, ranked_people
@@ -30,7 +31,7 @@ from bots.ratings import ranked_rows
 from bots.views import PlacedHistory, Point, chart_positions, rating_chart
 from cardsite import keyset
 from cardsite.written import number, when
-from games.models import PersonRating, PersonRatingHistory
+from games.models import PersonProfile, PersonRating, PersonRatingHistory, profile_hidden
 from games.registry import GameSpec, game_slugs, get_game
 
 #: what a leaderboard shows: ``?show=`` (bots, the default, is ``games.views``' page)
@@ -39,6 +40,8 @@ SHOWS = ("bots", "people", "both")
 BOARD_PAGE = 50
 #: rated matches a page of a profile lists
 PROFILE_MATCHES = 20
+#: a person who hides their profile, as the leaderboards of people name them
+PRIVATE_NAME = "a private player"
 
 
 class BadShow(ValueError):
@@ -93,9 +96,12 @@ def _bot_entry(place: int, row: LeaderboardRow) -> Entry:
 
 
 def _person_entry(place: int, row: PersonRating) -> Entry:
+    """A person's row: named and linked, or, for a hidden profile, "a private player" at
+    the same place with the same numbers (the ranking stays whole)."""
     username = row.user.get_username()
+    name, url = (PRIVATE_NAME, "") if profile_hidden(row.user) else (username, person_url(username))
     return Entry(
-        place, "person", row.rank, username, person_url(username), "", row.conservative,
+        place, "person", row.rank, name, url, "", row.conservative,
         row.mu, row.sigma, row.matches, f"{row.wins}-{row.draws}-{row.losses}",
         row.last_played,
     )  # fmt: skip
@@ -226,7 +232,10 @@ def board_rows_html(board: Board, show: str) -> str:
     out = []
     for e in board.entries:
         name = escape(e.name if e.kind == "person" else f"{e.owner}/{e.name}")
-        who = f'<th scope="row"><a href="{escape(e.url)}">{name}</a></th>'
+        if e.url:
+            who = f'<th scope="row"><a href="{escape(e.url)}">{name}</a></th>'
+        else:  # a hidden profile: no name, no link
+            who = f'<th scope="row" class="muted">{name}</th>'
         rating = f'<td class="num" data-rating="{e.conservative!r}">{e.conservative:.2f}</td>'
         spread = f'<td class="num">{e.mu:.2f} +/- {e.sigma:.2f}</td>'
         matches = f'<td class="num">{e.matches}</td>'
@@ -289,7 +298,7 @@ def board_json(request: HttpRequest, slug: str, show: str) -> dict[str, Any]:
                 "kind": e.kind,
                 "rank": e.rank,
                 "name": e.name if e.kind == "person" else f"{e.owner}/{e.name}",
-                "page": e.url,
+                "page": e.url or None,
                 "rating": round(e.conservative, 4),
                 "mu": round(e.mu, 4),
                 "sigma": round(e.sigma, 4),
@@ -297,7 +306,10 @@ def board_json(request: HttpRequest, slug: str, show: str) -> dict[str, Any]:
                 "last_played": e.last_played.isoformat() if e.last_played else None,
             }
             | (
-                {"won_drawn_lost": [int(n) for n in e.record.split("-")]}
+                {
+                    "won_drawn_lost": [int(n) for n in e.record.split("-")],
+                    "private": not e.url,
+                }
                 if e.kind == "person"
                 else {}
             )
@@ -374,9 +386,16 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A person's public page: per game their rating, rank among people and record; for
     the game chosen (``?game=``, else the one they played most) the rating chart and their
     rated matches, paged. A bounded number of queries, whatever the number of matches."""
-    user = get_user_model().objects.filter(username=username).first()
+    user = (
+        get_user_model().objects.select_related("person_profile").filter(username=username).first()
+    )
     if user is None:
         raise Http404(f"nobody is called {username!r}")
+    own = request.user.is_authenticated and request.user.pk == user.pk
+    hidden = profile_hidden(user)
+    if hidden and not own:
+        context = {"username": user.get_username(), "private": True}
+        return render(request, "people/profile.html", context, status=404)
     ratings = list(PersonRating.objects.filter(user=user).order_by("-matches", "game"))
     chosen = request.GET.get("game")
     if chosen is not None and chosen not in game_slugs():
@@ -398,6 +417,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         ],
         "rating": rating,
         "chosen_title": get_game(chosen).title if chosen else "",
+        "own": own,
+        "hidden": hidden,
     }
     if rating is not None:
         try:
@@ -413,4 +434,22 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(request, "people/profile.html", context)
 
 
-urlpatterns = [path("people/<str:username>/", profile, name="person")]
+@require_POST
+def profile_visibility(request: HttpRequest, username: str) -> HttpResponse:
+    """Hide one's profile or show it again (``hidden=1`` or ``0``): its owner only."""
+    if not request.user.is_authenticated or request.user.get_username() != username:
+        return HttpResponseForbidden(
+            "Only the person whose profile it is may hide it or show it, signed in.",
+            content_type="text/plain; charset=utf-8",
+        )
+    wanted = request.POST.get("hidden")
+    if wanted not in ("0", "1"):
+        return keyset.bad_request(ValueError("hidden must be 1 (hide the profile) or 0 (show it)"))
+    PersonProfile.objects.update_or_create(user=request.user, defaults={"hidden": wanted == "1"})
+    return redirect("person", username=username)
+
+
+urlpatterns = [
+    path("people/<str:username>/", profile, name="person"),
+    path("people/<str:username>/visibility/", profile_visibility, name="person_visibility"),
+]

@@ -17,7 +17,7 @@ from bots.people import rerank
 from bots.ratings import conservative
 from games import people_views
 from games.live import tables
-from games.models import PersonRating
+from games.models import PersonProfile, PersonRating
 from tests.people.helpers import (
     GAME,
     house_builtin,
@@ -194,3 +194,64 @@ def test_signed_in_people_are_linked_to_their_profile_where_their_seat_is_shown(
     assert 'href="/people/ann/">ann</a> vs builtin:strong' in lobby
     guest, _ = tables.guest_table(GAME, ["me", "builtin:strong"])
     assert "/people/" not in page(client.get(play_table(guest)["url"]))
+
+
+def test_a_hidden_profile_is_its_owners_alone_and_the_ranking_stays_whole():
+    people_and_bots(people=4, bots=0)
+    hider = make_user("hider")
+    rated_match(hider, house_builtin("strong", 27.0, 3.0), score=1, their=0)
+    rank = PersonRating.objects.get(user=hider).rank
+    name = hider.username
+    owner = Client()
+    owner.force_login(hider)
+    # public: the owner is offered to hide it; others see it and find the name on the board
+    text = page(owner.get(f"/people/{name}/"))
+    assert "<strong>Everyone.</strong>" in text and ">Hide my profile</button>" in text
+    assert f'<a href="/people/{name}/">' in page(
+        Client().get(f"/games/{GAME}/leaderboard/?show=people")
+    )
+
+    # only its owner may hide it, with a POST that names 1 or 0
+    other = Client()
+    other.force_login(PersonRating.objects.exclude(user=hider).first().user)
+    assert other.post(f"/people/{name}/visibility/", {"hidden": "1"}).status_code == 403
+    assert Client().post(f"/people/{name}/visibility/", {"hidden": "1"}).status_code == 403
+    assert owner.post(f"/people/{name}/visibility/", {"hidden": "yes"}).status_code == 400
+    assert owner.get(f"/people/{name}/visibility/").status_code == 405
+    assert not profile_is_hidden(hider)
+    done = owner.post(f"/people/{name}/visibility/", {"hidden": "1"})
+    assert done.status_code == 302 and done["Location"] == f"/people/{name}/"
+    assert profile_is_hidden(hider)
+
+    # hidden: others get a 404 that says so, without the numbers; its owner sees it all
+    hidden = Client().get(f"/people/{name}/")
+    assert hidden.status_code == 404
+    text = hidden.content.decode()
+    assert f"{name} keeps their profile private" in text and 'data-role="rating"' not in text
+    mine = page(owner.get(f"/people/{name}/"))
+    assert "<strong>Only you.</strong>" in mine and 'data-role="rating"' in mine
+    # the board: the same places and ratings, the name gone at rank 2
+    board = page(Client().get(f"/games/{GAME}/leaderboard/?show=people"))
+    assert f"/people/{name}/" not in board and name not in board
+    rows = re.findall(
+        r'<tr data-kind="person"><td class="num">(\d+)</td><th scope="row"'
+        r'( class="muted">a private player</th>|><a href="[^"]+">)',
+        board,
+    )
+    assert [int(place) for place, _ in rows] == [1, 2, 3, 4, 5]
+    assert [int(place) for place, who in rows if "private" in who] == [rank]
+    api = Client().get(f"/api/games/{GAME}/leaderboard/?show=people").json()["results"]
+    second = api[rank - 1]
+    assert second["name"] == "a private player" and second["page"] is None and second["private"]
+    assert second["rating"] == round(PersonRating.objects.get(user=hider).conservative, 4)
+    public = api[0 if rank != 1 else 1]
+    assert not public["private"] and public["page"] == f"/people/{public['name']}/"
+
+    # shown again
+    owner.post(f"/people/{name}/visibility/", {"hidden": "0"})
+    assert Client().get(f"/people/{name}/").status_code == 200
+
+
+def profile_is_hidden(user) -> bool:
+    user.refresh_from_db()
+    return PersonProfile.objects.filter(user=user, hidden=True).exists()
