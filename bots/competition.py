@@ -293,7 +293,7 @@ def claim_many(
     again by any worker once the lease runs out. On SQLite (a single writer, for development)
     one job at a time."""
     caps = caps or leases.Caps.from_settings()
-    for _ in range(20):
+    for _ in range(leases.CLAIM_TRIES):
         if connection.features.has_select_for_update_skip_locked:
             outcome = _claim_skip_locked(worker, lease_s, caps, min_priority, count)
         else:
