@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -22,7 +21,7 @@ from django.db import connection, transaction
 from django.db.models import Count, Exists, F, Max, Q
 from django.utils import timezone
 
-from bots import aggregates
+from bots import aggregates, leases
 from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
 from bots.playing import Entry, Played, ProcessCache, play
 from bots.ratings import lock_ledger, rate_pending
@@ -255,43 +254,6 @@ def maybe_ladder_round(game: str, interval_s: float) -> Tournament | None:
 
 
 # ---- claiming -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Claim:
-    """A job held by a worker: (worker, attempt) is the token every later write checks."""
-
-    job: MatchJob
-    worker: str
-    attempt: int
-
-
-@dataclass(frozen=True)
-class Caps:
-    """When a job is given up: ``errors`` plays ended in an error of the platform's own, or
-    ``claims`` workers took it without a result (each was killed or lost it: a job that stops
-    every worker that plays it). Neither a bot's fault nor a database outage counts."""
-
-    errors: int = 3
-    claims: int = 20
-
-    @classmethod
-    def from_settings(cls) -> Caps:
-        return cls(
-            errors=int(getattr(settings, "WORKER_MAX_ATTEMPTS", 3)),
-            claims=int(getattr(settings, "WORKER_MAX_CLAIMS", 20)),
-        )
-
-    def verdict(self, errors: int, claims: int, last_error: str, last_worker: str) -> str:
-        """Why a job or validation with these counts ends now; "" if it goes on."""
-        if errors >= self.errors:
-            return f"failed {errors} times; the last time: {last_error or 'no error recorded'}"
-        if claims >= self.claims:
-            return (
-                f"taken {claims} times without a result: each worker that took it stopped or "
-                f"lost it (the last one: {last_worker or 'unknown'})"
-            )
-        return ""
-
-
 #: the order jobs are claimed in: placements first, then turn by turn (the n-th job of every
 #: placement before the (n+1)-th of any: a new version placed against many bots does not
 #: hold up the placements of those uploaded after it), then oldest first
@@ -299,13 +261,13 @@ CLAIM_ORDER = ("-priority", "turn", "id")
 
 
 def _claimable(now: Any, min_priority: int | None = None) -> Q:
-    claimable = Q(status=MatchJob.QUEUED) | Q(status=MatchJob.RUNNING, lease_until__lt=now)
+    claimable = leases.claimable(now)
     return claimable if min_priority is None else claimable & Q(priority__gte=min_priority)
 
 
 def claim(
-    worker: str, lease_s: float, *, caps: Caps | None = None, min_priority: int | None = None
-) -> Claim | None:
+    worker: str, lease_s: float, *, caps: leases.Caps | None = None, min_priority: int | None = None
+) -> leases.Claim | None:
     """Claim the next job: queued, or running with an expired lease (its worker died), in
     :data:`CLAIM_ORDER`; with ``min_priority``, only a job of at least that priority
     (placements). A job at one of its ``caps`` is failed instead."""
@@ -318,9 +280,9 @@ def claim_many(
     lease_s: float,
     count: int,
     *,
-    caps: Caps | None = None,
+    caps: leases.Caps | None = None,
     min_priority: int | None = None,
-) -> list[Claim]:
+) -> list[leases.Claim]:
     """Claim up to ``count`` jobs at once, as :func:`claim` does one, in one short
     transaction (a worker then plays them one after the other and stores them together).
 
@@ -330,8 +292,8 @@ def claim_many(
     ask. A worker that dies with its jobs loses none: each has its lease, and each is taken
     again by any worker once the lease runs out. On SQLite (a single writer, for development)
     one job at a time."""
-    caps = caps or Caps.from_settings()
-    for _ in range(20):
+    caps = caps or leases.Caps.from_settings()
+    for _ in range(leases.CLAIM_TRIES):
         if connection.features.has_select_for_update_skip_locked:
             outcome = _claim_skip_locked(worker, lease_s, caps, min_priority, count)
         else:
@@ -357,25 +319,9 @@ def _share(worker: str, count: int, min_priority: int | None) -> int:
     return max(1, min(count, -(-waiting // workers)))
 
 
-def _take(job: MatchJob, worker: str, lease_s: float) -> dict[str, Any]:
-    now = timezone.now()
-    return {
-        "status": MatchJob.RUNNING,
-        "worker": worker,
-        "attempts": job.attempts + 1,
-        "lease_until": now + timedelta(seconds=lease_s),
-        "heartbeat": now,
-        "started": now,
-    }
-
-
-def _given_up(job: MatchJob, caps: Caps) -> str:
-    return caps.verdict(job.errors, job.attempts, job.error, job.worker)
-
-
 def _claim_skip_locked(
-    worker: str, lease_s: float, caps: Caps, min_priority: int | None, count: int = 1
-) -> list[Claim] | str:
+    worker: str, lease_s: float, caps: leases.Caps, min_priority: int | None, count: int = 1
+) -> list[leases.Claim] | str:
     take = _share(worker, count, min_priority)
     with transaction.atomic():
         jobs = list(
@@ -386,12 +332,12 @@ def _claim_skip_locked(
         )
         if not jobs:
             return []
-        given_up = [(job, verdict) for job in jobs if (verdict := _given_up(job, caps))]
+        given_up = [(job, verdict) for job in jobs if (verdict := caps.given_up(job))]
         if given_up:
             for job, verdict in given_up:
                 _fail(job, verdict)
             return "again"
-        fields = _take(jobs[0], worker, lease_s)
+        fields = leases.taking(jobs[0], worker, lease_s, timezone.now())
         del fields["attempts"]  # each job's own, one more than it was
         MatchJob.objects.filter(pk__in=[job.pk for job in jobs]).update(
             attempts=F("attempts") + 1, **fields
@@ -403,13 +349,13 @@ def _claim_skip_locked(
         for key, value in fields.items():
             setattr(job, key, value)
         job.attempts += 1
-        claims.append(Claim(job, worker, job.attempts))
+        claims.append(leases.Claim(job, worker, job.attempts))
     return claims
 
 
 def _claim_conditional(
-    worker: str, lease_s: float, caps: Caps, min_priority: int | None
-) -> list[Claim] | str:
+    worker: str, lease_s: float, caps: leases.Caps, min_priority: int | None
+) -> list[leases.Claim] | str:
     """SQLite: pick a candidate, then take it with an UPDATE that only matches if nobody
     else changed it meanwhile."""
     claimable = _claimable(timezone.now(), min_priority)
@@ -419,22 +365,19 @@ def _claim_conditional(
     if not candidates:
         return []
     for job in candidates:
-        if _given_up(job, caps):
+        if caps.given_up(job):
             with transaction.atomic():
                 fresh = MatchJob.objects.select_for_update().get(pk=job.pk)
                 unchanged = (fresh.status, fresh.attempts) == (job.status, job.attempts)
-                if unchanged and (verdict := _given_up(fresh, caps)):
+                if unchanged and (verdict := caps.given_up(fresh)):
                     _fail(fresh, verdict)
             return "again"
-        fields = _take(job, worker, lease_s)
-        won = MatchJob.objects.filter(
-            pk=job.pk, status=job.status, attempts=job.attempts, lease_until=job.lease_until
-        ).update(**fields)
-        if won:
+        fields = leases.taking(job, worker, lease_s, timezone.now())
+        if leases.take(job, fields, "lease_until"):
             _mark_running(job)
             for key, value in fields.items():
                 setattr(job, key, value)
-            return [Claim(job, worker, job.attempts)]
+            return [leases.Claim(job, worker, job.attempts)]
     return "again"
 
 
@@ -448,41 +391,10 @@ def _mark_running(job: MatchJob) -> None:
 
 def _fail(job: MatchJob, error: str) -> None:
     """Inside a transaction: the job will not be played."""
-    MatchJob.objects.filter(pk=job.pk).update(
-        status=MatchJob.FAILED, error=error, finished=timezone.now(), lease_until=None
-    )
+    leases.end(MatchJob.objects.filter(pk=job.pk), MatchJob.FAILED, error=error)
     log.warning("event=job.failed job=%s error=%r", job.pk, error)
     rate_pending(job.game)
     _maybe_finish(job.tournament_id)
-
-
-def _held(held: Claim) -> Q:
-    return Q(pk=held.job.pk, status=MatchJob.RUNNING, worker=held.worker, attempts=held.attempt)
-
-
-def heartbeat(held: Claim, lease_s: float) -> bool:
-    """Extend the lease; False if the job is no longer ours (its lease ran out and another
-    worker took it)."""
-    now = timezone.now()
-    return bool(
-        MatchJob.objects.filter(_held(held)).update(
-            lease_until=now + timedelta(seconds=lease_s), heartbeat=now
-        )
-    )
-
-
-def release(held: Claim, error: str = "", *, our_error: bool = False) -> bool:
-    """Give the job back to the queue: the worker is stopping or cannot play it (nothing is
-    counted), or playing it ended in an error of ours (``our_error``: counted against the
-    job's cap of errors)."""
-    fields: dict[str, Any] = {
-        "status": MatchJob.QUEUED,
-        "lease_until": None,
-        "error": untrusted.clean_text(error),
-    }
-    if our_error:
-        fields["errors"] = F("errors") + 1
-    return bool(MatchJob.objects.filter(_held(held)).update(**fields))
 
 
 # ---- playing and storing --------------------------------------------------------------------
@@ -530,13 +442,13 @@ def play_job(
     )
 
 
-def store_result(held: Claim, played: Played, *, wait: bool = True) -> Match | None:
+def store_result(held: leases.Claim, played: Played, *, wait: bool = True) -> Match | None:
     """Store one played job's result: :func:`store_results` of one."""
     return store_results([(held, played)], wait=wait)[0]
 
 
 def store_results(
-    results: Sequence[tuple[Claim, Played]], *, wait: bool = True
+    results: Sequence[tuple[leases.Claim, Played]], *, wait: bool = True
 ) -> list[Match | None]:
     """Store played jobs' results, rate what they make ready, and tell browsers; for each,
     its match, or None if the worker no longer holds the job (its lease ran out and another
@@ -572,7 +484,7 @@ def store_results(
     return found
 
 
-def _mark_done(claims: Sequence[Claim]) -> tuple[set[int], set[int]]:
+def _mark_done(claims: Sequence[leases.Claim]) -> tuple[set[int], set[int]]:
     """Lock the claims' jobs (in id order: two workers never wait on each other in a
     circle) and mark done those the worker still holds; their rows stay locked until
     commit. Returns (the jobs marked done now, those these very claims marked done
@@ -596,7 +508,7 @@ def _mark_done(claims: Sequence[Claim]) -> tuple[set[int], set[int]]:
     return ours, earlier
 
 
-def _write_matches(results: Sequence[tuple[Claim, Played]]) -> dict[int, Match]:
+def _write_matches(results: Sequence[tuple[leases.Claim, Played]]) -> dict[int, Match]:
     """Inside the store's transaction: the matches, one seat per bot and the results by
     opponent that the matches add to (:mod:`bots.aggregates`), so those totals never count
     a match that is not there or miss one that is; by job id."""
@@ -637,7 +549,7 @@ def _write_matches(results: Sequence[tuple[Claim, Played]]) -> dict[int, Match]:
     return {match.job_id: match for match in matches}
 
 
-def _stored_by(claims: Sequence[Claim]) -> dict[int, Match]:
+def _stored_by(claims: Sequence[leases.Claim]) -> dict[int, Match]:
     """The matches these claims stored already (their jobs are done with these workers'
     attempts: checked by :func:`_mark_done`), by job id."""
     if not claims:

@@ -32,10 +32,11 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
-from bots.competition import Caps, Claim
+from bots import leases
+from bots.leases import Caps, Claim
 from bots.models import BotVersion, PlaygroundMatch, PlaygroundRun
 from bots.playing import Entry, Played, ProcessCache, play
 from bots.uploads import LANGUAGE_SUFFIX, UploadError, check_code
@@ -353,7 +354,7 @@ def is_waiting(run: PlaygroundRun) -> bool:
 
 def queue_position(run: PlaygroundRun) -> int:
     """A waiting run's place in the queue (1: the next one a worker takes)."""
-    ahead = _claimable(timezone.now()) & Q(id__lt=run.id)
+    ahead = leases.claimable(timezone.now()) & Q(id__lt=run.id)
     return PlaygroundRun.objects.filter(ahead).count() + 1
 
 
@@ -365,100 +366,43 @@ def owns(run: PlaygroundRun, user: Any, guest: str) -> bool:
 
 
 # ---------------------------------------------------------------------------- the worker's side
-def _claimable(now: Any) -> Q:
-    return Q(status=PlaygroundRun.QUEUED) | Q(status=PlaygroundRun.RUNNING, lease_until__lt=now)
-
-
-def _held(held: Claim) -> Q:
-    return Q(
-        pk=held.job.pk, status=PlaygroundRun.RUNNING, worker=held.worker, attempts=held.attempt
-    )
-
-
 def caps(errors: int) -> Caps:
     return Caps(errors=errors, claims=max_claims())
 
 
-def claim(worker: str, lease_s: float, caps: Caps) -> Claim | None:
+def _give_up(run: PlaygroundRun, verdict: str) -> None:
+    rows = PlaygroundRun.objects.filter(pk=run.pk, attempts=run.attempts)
+    leases.end(rows, PlaygroundRun.FAILED, reason=f"The run was given up: it {verdict}.")
+    log.warning("event=playground.given_up run=%s reason=%r", run.pk, verdict)
+
+
+def claim(worker: str, lease_s: float, caps: Caps) -> Claim[PlaygroundRun] | None:
     """Claim the oldest waiting run (queued, or running with an expired lease: its worker
     died): SKIP LOCKED on PostgreSQL, as match jobs are; a conditional update on SQLite. A
-    run at one of its ``caps`` fails instead, and the next one is looked at."""
-    for _ in range(20):
-        now = timezone.now()
-        with transaction.atomic():
-            runs = PlaygroundRun.objects.defer("code").filter(_claimable(now)).order_by("id")
-            if connection.features.has_select_for_update_skip_locked:
-                runs = runs.select_for_update(skip_locked=True)
-            run = runs.first()
-            if run is None:
-                return None
-            if verdict := caps.verdict(run.errors, run.attempts, run.error, run.worker):
-                _end(
-                    Q(pk=run.pk, attempts=run.attempts),
-                    PlaygroundRun.FAILED,
-                    reason=f"The run was given up: it {verdict}.",
-                )
-                log.warning("event=playground.given_up run=%s reason=%r", run.pk, verdict)
-                continue
-            fields = {
-                "status": PlaygroundRun.RUNNING,
-                "worker": worker,
-                "attempts": run.attempts + 1,
-                "lease_until": now + timedelta(seconds=lease_s),
-                "heartbeat": now,
-                "started": run.started or now,
-            }
-            won = PlaygroundRun.objects.filter(
-                pk=run.pk, status=run.status, attempts=run.attempts
-            ).update(**fields)
-        if not won:
-            continue
-        run = PlaygroundRun.objects.get(pk=run.pk)
-        return Claim(run, worker, run.attempts)  # type: ignore[arg-type]
-    return None
-
-
-def heartbeat(held: Claim, lease_s: float) -> bool:
-    """Extend the lease; False if the run is no longer ours."""
-    now = timezone.now()
-    return bool(
-        PlaygroundRun.objects.filter(_held(held)).update(
-            lease_until=now + timedelta(seconds=lease_s), heartbeat=now
-        )
-    )
-
-
-def release(held: Claim, error: str = "", *, our_error: bool = False) -> bool:
-    """Give the run back to the queue: the worker is stopping or cannot run the sandbox
-    (nothing counted), or playing it ended in an error of ours (``our_error``: counted
-    against the cap). Its stored matches stay: the next worker goes on from them."""
-    fields: dict[str, Any] = {
-        "status": PlaygroundRun.QUEUED,
-        "lease_until": None,
-        "error": untrusted.clean_text(error),
-    }
-    if our_error:
-        fields["errors"] = F("errors") + 1
-    return bool(PlaygroundRun.objects.filter(_held(held)).update(**fields))
-
-
-def _end(where: Q, status: str, **fields: Any) -> int:
-    return PlaygroundRun.objects.filter(where).update(
-        status=status, lease_until=None, finished=timezone.now(), **fields
+    run at one of its ``caps`` fails instead, and the next one is looked at. A run taken
+    again keeps when it first started."""
+    return leases.claim_oldest(
+        PlaygroundRun.objects.defer("code"),
+        worker,
+        lease_s,
+        caps,
+        give_up=_give_up,
+        fields=lambda run, now: {"started": run.started or now},
+        skip_locked=True,
     )
 
 
 def fail(held: Claim, reason: str) -> bool:
     """The run ends without its matches (it would fail on any worker): ``reason`` is what
     its page says. False if it was no longer ours."""
-    ended = _end(_held(held), PlaygroundRun.FAILED, reason=untrusted.clean_text(reason))
+    ended = leases.end_held(held, PlaygroundRun.FAILED, reason=untrusted.clean_text(reason))
     log.info("event=playground.failed run=%s reason=%r", held.job.pk, reason)
-    return bool(ended)
+    return ended
 
 
 def finish(held: Claim) -> bool:
     """Every match was played: the run is done. False if it was no longer ours."""
-    return bool(_end(_held(held), PlaygroundRun.DONE))
+    return leases.end_held(held, PlaygroundRun.DONE)
 
 
 class RunFailed(Exception):
@@ -540,7 +484,7 @@ def store_match(held: Claim, number: int, played: Played, seat: int, names: list
         for n, report in enumerate(played.seats)
     ]
     with transaction.atomic():
-        if not PlaygroundRun.objects.select_for_update().filter(_held(held)).exists():
+        if not leases.lock_held(held):
             return False
         PlaygroundMatch.objects.filter(run_id=held.job.pk, number=number).delete()
         PlaygroundMatch.objects.create(
@@ -596,7 +540,9 @@ def play_run(
             if lost():
                 return LOST
             if stopping():
-                until_done("playground.release", lambda: release(held, "the worker was stopped"))
+                until_done(
+                    "playground.release", lambda: leases.release(held, "the worker was stopped")
+                )
                 return STOPPED
             played, seat = play_match(run, number, seats, cache)
             names = [entry.name for entry in table(run, number, seats)[0]]

@@ -28,7 +28,8 @@ from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet,
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from bots.competition import Caps, _maybe_finish, schedule_placement
+from bots.competition import _maybe_finish, schedule_placement
+from bots.leases import Caps
 from bots.models import Bot, BotVersion, MatchJob
 from bots.playing import Entry, play
 from bots.ratings import lock_ledger, on_new_version, rate_pending, rerank

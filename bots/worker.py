@@ -28,7 +28,7 @@ from typing import TypeVar
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
-from bots import competition, playground, uploads
+from bots import competition, leases, playground, uploads
 from bots.models import BotVersion, Match
 from bots.playing import Played, ProcessCache
 from bots.ratings import rate_pending
@@ -98,7 +98,7 @@ class Options:
     claim: int = 1
     #: seconds of play a batch of jobs aims at (see Worker.batch_size)
     batch_s: float = 1.0
-    #: claims of one job without a result before it fails (see competition.Caps)
+    #: claims of one job without a result before it fails (see leases.Caps)
     max_claims: int = 20
     #: the longest pause between tries while the database is away
     db_retry_max_s: float = 30.0
@@ -119,8 +119,8 @@ class Options:
         return cls(**(values | overrides))  # type: ignore[arg-type]
 
     @property
-    def caps(self) -> competition.Caps:
-        return competition.Caps(errors=self.max_attempts, claims=self.max_claims)
+    def caps(self) -> leases.Caps:
+        return leases.Caps(errors=self.max_attempts, claims=self.max_claims)
 
 
 @dataclass
@@ -142,20 +142,14 @@ class Counters:
 
 
 class Heartbeat(threading.Thread):
-    """Extends the leases of the held jobs (one claim, or a worker's batch of them) every
-    third of the lease, on its own database connection; notes which were lost. ``beat``
-    extends one: a match job's by default, ``games.solves.heartbeat`` for a solve."""
+    """Extends the leases of the held rows (one claim, or a worker's batch of them) every
+    third of the lease, on its own database connection (:func:`bots.leases.heartbeat`, for
+    match jobs, solves and playground runs alike); notes which were lost."""
 
-    def __init__(
-        self,
-        held: competition.Claim | list[competition.Claim],
-        lease_s: float,
-        beat: Callable[[competition.Claim, float], bool] | None = None,
-    ) -> None:
+    def __init__(self, held: leases.Claim | list[leases.Claim], lease_s: float) -> None:
         self.claims = held if isinstance(held, list) else [held]
         super().__init__(daemon=True, name=f"heartbeat-{self.claims[0].job.pk}")
         self.lease_s = lease_s
-        self.beat = beat if beat is not None else competition.heartbeat
         #: the jobs whose lease ran out and that another worker took
         self.lost_jobs: set[int] = set()
         self._stop_event = threading.Event()
@@ -174,7 +168,7 @@ class Heartbeat(threading.Thread):
                     if held.job.pk in self.lost_jobs or self._stop_event.is_set():
                         continue
                     try:
-                        ours = self.beat(held, self.lease_s)
+                        ours = leases.heartbeat(held, self.lease_s)
                     except OUTAGE as exc:
                         # the lease may run out meanwhile: the result is then stored only if
                         # no other worker took the job; either way, try again soon
@@ -407,13 +401,13 @@ class Worker:
         return max(1, min(self.options.claim, int(self.options.batch_s / self.match_s)))
 
     def _play_claims(
-        self, claims: list[competition.Claim], beat: Heartbeat
-    ) -> list[tuple[competition.Claim, Played]]:
+        self, claims: list[leases.Claim], beat: Heartbeat
+    ) -> list[tuple[leases.Claim, Played]]:
         """Play the claimed jobs in turn; the results played. A job lost meanwhile is
         skipped; a stopping worker plays none after the current one and gives the rest back
         (nothing counted), as does one whose sandbox is unavailable or whose database went
         away (their leases run out)."""
-        results: list[tuple[competition.Claim, Played]] = []
+        results: list[tuple[leases.Claim, Played]] = []
         try:
             versions = competition.versions_of([held.job for held in claims])
         except OUTAGE as exc:
@@ -454,7 +448,7 @@ class Worker:
             self.match_s = seconds if self.match_s is None else 0.8 * self.match_s + 0.2 * seconds
         return results
 
-    def _store(self, results: list[tuple[competition.Claim, Played]]) -> None:
+    def _store(self, results: list[tuple[leases.Claim, Played]]) -> None:
         """Store the results together; the heartbeat goes on while they wait for the
         database, and a rating under way in another worker is not waited for
         (settle_ratings). An error of ours in the store (not an outage) is retried one
@@ -487,11 +481,11 @@ class Worker:
         for (held, played), match in zip(results, matches, strict=True):
             self._done(held, played, match)
 
-    def _store_failed(self, held: competition.Claim, exc: Exception) -> None:
+    def _store_failed(self, held: leases.Claim, exc: Exception) -> None:
         """A store that failed by a fault of ours: counted against the job's cap."""
         self._our_error(held, f"could not store on {self.name}: {type(exc).__name__}: {exc}")
 
-    def _done(self, held: competition.Claim, played: Played, match: Match | None) -> None:
+    def _done(self, held: leases.Claim, played: Played, match: Match | None) -> None:
         job = held.job
         if match is None:
             self.counters.lost += 1
@@ -513,11 +507,11 @@ class Worker:
             played.duration_s,
         )
 
-    def _release(self, claims: list[competition.Claim], reason: str) -> None:
+    def _release(self, claims: list[leases.Claim], reason: str) -> None:
         """Give jobs back to the queue, nothing counted (best effort: a lease that runs out
         gives them back too)."""
         for held in claims:
-            self.best_effort("release", lambda held=held: competition.release(held, reason))
+            self.best_effort("release", lambda held=held: leases.release(held, reason))
             self.counters.released += 1
             log.info("event=job.released job=%s reason=%r", held.job.pk, reason)
 
@@ -529,8 +523,8 @@ class Worker:
             rate_pending(game)
             self.unrated.discard(game)
 
-    def _our_error(self, held: competition.Claim, error: str) -> None:
-        self.best_effort("release", lambda: competition.release(held, error, our_error=True))
+    def _our_error(self, held: leases.Claim, error: str) -> None:
+        self.best_effort("release", lambda: leases.release(held, error, our_error=True))
         self.counters.released += 1
         self.counters.current = ""
 
@@ -550,7 +544,7 @@ class Worker:
         log.info(
             "event=playground.claimed run=%s attempt=%s worker=%s", run.pk, held.attempt, self.name
         )
-        beat = Heartbeat(held, self.options.lease_s, beat=playground.heartbeat)
+        beat = Heartbeat(held, self.options.lease_s)
         beat.start()
         try:
             ended = playground.play_run(
@@ -560,13 +554,13 @@ class Worker:
                 lost=lambda: beat.lost,
             )
         except Interrupted:
-            self.best_effort("release", lambda: playground.release(held, "the worker was stopped"))
+            self.best_effort("release", lambda: leases.release(held, "the worker was stopped"))
             self.counters.released += 1
             raise
         except SandboxUnavailable as exc:
             # the run waits for a worker that can run the sandbox; nothing counted
             reason = f"sandbox unavailable on {self.name}: {exc}"
-            self.best_effort("release", lambda: playground.release(held, reason))
+            self.best_effort("release", lambda: leases.release(held, reason))
             log.error("event=playground.released run=%s reason=%r", run.pk, str(exc))
             self._sleep(self.options.poll_s)
             return True
@@ -575,7 +569,7 @@ class Worker:
         except Exception as exc:  # a fault of ours: counted, the run fails at its cap
             log.exception("event=playground.error run=%s", run.pk)
             error = f"error on {self.name}: {type(exc).__name__}: {exc}"
-            self.best_effort("release", lambda: playground.release(held, error, our_error=True))
+            self.best_effort("release", lambda: leases.release(held, error, our_error=True))
             self._sleep(self.options.poll_s)
             return True
         finally:
@@ -619,7 +613,7 @@ class Worker:
         log.info(
             "event=solve.claimed solve=%s attempt=%s worker=%s", job.digest, held.attempt, self.name
         )
-        beat = Heartbeat(held, self.options.lease_s, beat=solves.heartbeat)
+        beat = Heartbeat(held, self.options.lease_s)
         beat.start()
         progress = solves.Progress(
             lambda fields: self._save_progress(held, fields), job.iterations, lost=lambda: beat.lost
@@ -667,7 +661,7 @@ class Worker:
         self.best_effort("solve.forget", lambda: solves.forget_old(bounds.keep))
         return True
 
-    def _save_progress(self, held: competition.Claim, fields: dict) -> bool | None:
+    def _save_progress(self, held: leases.Claim, fields: dict) -> bool | None:
         """A progress write: whether the solve is still ours; None (skipped) while the
         database is away (the heartbeat keeps trying; the next write may get through)."""
         try:

@@ -10,9 +10,9 @@ outside any transaction (:func:`run`) while writing its progress to the row now 
 (:class:`Progress`, a bounded number of writes), and stores the result document in the row
 (:func:`store`), only if the solve is still its own.
 
-Claims, leases and counts follow match jobs (``bots.competition``): ``worker`` and
+Claims, leases and counts are those of match jobs (``bots.leases``): ``worker`` and
 ``attempts`` are the token, a heartbeat extends the lease, a solve whose worker died is taken
-by another once its lease runs out, and ``competition.Caps`` ends a solve that every worker
+by another once its lease runs out, and ``leases.Caps`` ends a solve that every worker
 stopped on (``SOLVE_MAX_CLAIMS``: few, since a solve that kills its worker, say by running it
 out of memory, will do it again) or that ended in errors of ours.
 
@@ -42,10 +42,11 @@ from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 
-from bots.competition import Caps, Claim
+from bots import leases
+from bots.leases import Caps, Claim
 from games.engine import untrusted
 from games.engine.spec import SolverOption
 from games.models import SolveJob, SolvePage
@@ -421,7 +422,7 @@ def queue_state(job: SolveJob, bounds: Bounds | None = None) -> dict[str, Any]:
     are running, and whether it has waited past ``SOLVE_STALLED_S`` with none running (no
     worker seems to be there)."""
     bounds = bounds or Bounds.from_settings()
-    ahead = _claimable(timezone.now()) & Q(id__lt=job.id)
+    ahead = leases.claimable(timezone.now()) & Q(id__lt=job.id)
     running = SolveJob.objects.filter(live_running()).count()
     waited = (timezone.now() - waiting_since(job)).total_seconds()
     return {
@@ -443,93 +444,61 @@ def is_waiting(job: SolveJob) -> bool:
 
 
 # ---------------------------------------------------------------------- the worker's side
-def _claimable(now: Any) -> Q:
-    return Q(status=SolveJob.QUEUED) | Q(status=SolveJob.RUNNING, lease_until__lt=now)
+def _room(bounds: Bounds) -> bool:
+    """Inside the claim's transaction: hold the queue, and whether fewer than
+    ``SOLVE_MAX_RUNNING`` solves run."""
+    _lock_queue()
+    return SolveJob.objects.filter(live_running()).count() < bounds.max_running
 
 
-def _held(held: Claim) -> Q:
-    return Q(pk=held.job.pk, status=SolveJob.RUNNING, worker=held.worker, attempts=held.attempt)
+def _give_up(job: SolveJob, verdict: str) -> None:
+    _end(job.pk, SolveJob.FAILED, error=f"Given up: {verdict}.")
+    log.warning("event=solve.failed solve=%s error=%r", job.digest, verdict)
 
 
-def claim(worker: str, lease_s: float, caps: Caps, bounds: Bounds | None = None) -> Claim | None:
+#: what a claim resets besides the lease: the progress of the worker before
+STARTING = {"phase": "waiting", "iteration": 0, "train_seconds": 0.0, "measured": None}
+
+
+def claim(
+    worker: str, lease_s: float, caps: Caps, bounds: Bounds | None = None
+) -> Claim[SolveJob] | None:
     """Claim the oldest waiting solve (queued, or running with an expired lease: its worker
     died), unless ``SOLVE_MAX_RUNNING`` solves run already. A solve at one of its ``caps``
     is failed instead, and the next one looked at."""
     bounds = bounds or Bounds.from_settings()
-    for _ in range(20):
-        with transaction.atomic():
-            _lock_queue()
-            now = timezone.now()
-            if SolveJob.objects.filter(live_running()).count() >= bounds.max_running:
-                return None
-            job = SolveJob.objects.defer("result").filter(_claimable(now)).order_by("id").first()
-            if job is None:
-                return None
-            if verdict := caps.verdict(job.errors, job.attempts, job.error, job.worker):
-                _end(job.pk, SolveJob.FAILED, error=f"Given up: {verdict}.")
-                log.warning("event=solve.failed solve=%s error=%r", job.digest, verdict)
-                continue
-            fields = {
-                "status": SolveJob.RUNNING,
-                "worker": worker,
-                "attempts": job.attempts + 1,
-                "lease_until": now + timedelta(seconds=lease_s),
-                "heartbeat": now,
-                "started": now,
-                "phase": "waiting",
-                "iteration": 0,
-                "train_seconds": 0.0,
-                "measured": None,
-            }
-            SolveJob.objects.filter(pk=job.pk).update(**fields)
-        for name, value in fields.items():
-            setattr(job, name, value)
-        return Claim(job, worker, job.attempts)  # type: ignore[arg-type]
-    return None
-
-
-def heartbeat(held: Claim, lease_s: float) -> bool:
-    """Extend the lease; False if the solve is no longer ours."""
-    now = timezone.now()
-    return bool(
-        SolveJob.objects.filter(_held(held)).update(
-            lease_until=now + timedelta(seconds=lease_s), heartbeat=now
-        )
+    return leases.claim_oldest(
+        SolveJob.objects.defer("result"),
+        worker,
+        lease_s,
+        caps,
+        give_up=_give_up,
+        ready=lambda: _room(bounds),
+        fields=lambda job, now: STARTING,
     )
 
 
 def save_progress(held: Claim, fields: dict[str, Any]) -> bool:
     """Write where the solve has got to; False if it is no longer ours."""
-    return bool(SolveJob.objects.filter(_held(held)).update(**fields))
+    return bool(held.rows().update(**fields))
 
 
 def release(held: Claim, error: str = "", *, our_error: bool = False) -> bool:
     """Give the solve back to the queue: the worker is stopping (nothing counted), or running
     it ended in an error of ours (``our_error``: counted against the cap of errors)."""
-    fields: dict[str, Any] = {
-        "status": SolveJob.QUEUED,
-        "lease_until": None,
-        "phase": "waiting",
-        "error": untrusted.clean_text(error),
-    }
-    if our_error:
-        fields["errors"] = F("errors") + 1
-    return bool(SolveJob.objects.filter(_held(held)).update(**fields))
+    return leases.release(held, error, our_error=our_error, phase="waiting")
 
 
 def _end(pk: int, status: str, **fields: Any) -> None:
-    SolveJob.objects.filter(pk=pk).update(
-        status=status, phase=status, lease_until=None, finished=timezone.now(), **fields
-    )
+    leases.end(SolveJob.objects.filter(pk=pk), status, phase=status, **fields)
 
 
 def fail(held: Claim, message: str) -> bool:
     """The solve ends without a result (it would fail on any worker): ``message`` is what
     its page says. False if it was no longer ours."""
-    with transaction.atomic():
-        if not SolveJob.objects.select_for_update().filter(_held(held)).exists():
-            return False
-        _end(held.job.pk, SolveJob.FAILED, error=untrusted.clean_text(message))
+    error = untrusted.clean_text(message)
+    if not leases.end_held(held, SolveJob.FAILED, phase=SolveJob.FAILED, error=error):
+        return False
     log.info("event=solve.failed solve=%s error=%r", held.job.digest, message)
     return True
 
@@ -539,7 +508,7 @@ def store(held: Claim, result: Result) -> bool:
     done, in one transaction and only if the solve is still ours; False if it is not
     (another worker took it over: its result is the one kept)."""
     with transaction.atomic():
-        if not SolveJob.objects.select_for_update().filter(_held(held)).exists():
+        if not leases.lock_held(held):
             log.warning("event=solve.lost solve=%s worker=%s", held.job.digest, held.worker)
             return False
         SolvePage.objects.filter(job_id=held.job.pk).delete()

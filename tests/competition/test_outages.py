@@ -13,7 +13,7 @@ import time
 import pytest
 from django.db import DataError, OperationalError
 
-from bots import competition, uploads
+from bots import competition, leases, uploads
 from bots.models import BotVersion, Match, MatchJob
 from bots.worker import Heartbeat, Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
@@ -109,7 +109,7 @@ def test_the_heartbeat_outlives_an_outage(two_bots, monkeypatch):
             raise answer
         return answer
 
-    monkeypatch.setattr(competition, "heartbeat", beat)
+    monkeypatch.setattr(leases, "heartbeat", beat)
     thread = Heartbeat(held, lease_s=0.3)
     thread.start()
     thread.join(timeout=10)
@@ -142,7 +142,7 @@ def test_validation_has_a_cap_and_ends_in_a_clear_rejection(alice, monkeypatch):
 def test_validations_taken_by_workers_that_died_end_at_the_claims_cap(alice):
     version = uploads.upload(alice, "rps-poker", "mine", "mine.py", builtin_code("simple").encode())
     BotVersion.objects.filter(pk=version.pk).update(validation_claims=20)
-    assert uploads.claim_validation("w1", 60, competition.Caps(errors=3, claims=20)) is None
+    assert uploads.claim_validation("w1", 60, leases.Caps(errors=3, claims=20)) is None
     version.refresh_from_db()
     assert version.status == BotVersion.REJECTED
     assert version.reason.startswith("validation taken 20 times without a result")

@@ -8,7 +8,7 @@ import pytest
 from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bots import competition
+from bots import competition, leases
 from bots.models import LeaderboardRow, Match, MatchJob, Rating, RatingHistory
 from bots.playing import Entry, play
 from bots.ratings import rerank
@@ -102,7 +102,7 @@ def test_a_store_tried_again_after_its_result_was_committed_goes_on_with_the_rat
     assert Match.objects.get(pk=stored.pk).rated
     assert RatingHistory.objects.filter(match=stored).count() == 2
     # another worker's claim of the same job is not ours: nothing to go on with
-    other = competition.Claim(held.job, "w2", held.attempt)
+    other = leases.Claim(held.job, "w2", held.attempt)
     assert competition.store_result(other, played) is None
 
 

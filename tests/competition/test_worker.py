@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from bots import competition
+from bots import competition, leases
 from bots.models import Match, MatchJob, MatchSeat, Tournament
 from bots.worker import Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
@@ -50,7 +50,7 @@ def test_it_stores_a_result_once_even_if_a_stale_worker_reports(two_bots):
     MatchJob.objects.filter(pk=first.job.pk).update(lease_until=timezone.now() - timedelta(1))
     second = competition.claim("w2", lease_s=60)
     assert second.job.pk == first.job.pk and second.attempt == 2
-    assert competition.heartbeat(first, 60) is False
+    assert leases.heartbeat(first, 60) is False
     assert competition.store_result(second, competition.play_job(second.job)) is not None
     assert competition.store_result(first, played) is None
     assert Match.objects.filter(job=first.job).count() == 1
@@ -70,7 +70,7 @@ def test_it_fails_a_job_at_its_cap_of_errors(two_bots):
     tournament = competition.start_round_robin("rps-poker", 1, seed=3)
     job = tournament.jobs.order_by("id").first()
     MatchJob.objects.filter(pk=job.pk).update(errors=3, error="error on w0: KeyError: 7")
-    held = competition.claim("w1", lease_s=60, caps=competition.Caps(errors=3))
+    held = competition.claim("w1", lease_s=60, caps=leases.Caps(errors=3))
     assert held.job.pk != job.pk
     job.refresh_from_db()
     assert job.status == MatchJob.FAILED
@@ -80,7 +80,7 @@ def test_it_fails_a_job_at_its_cap_of_errors(two_bots):
 def test_lost_workers_do_not_count_as_errors_but_a_poison_job_ends(two_bots):
     tournament = competition.start_round_robin("rps-poker", 1, seed=3)
     job = tournament.jobs.order_by("id").first()
-    caps = competition.Caps(errors=3, claims=5)
+    caps = leases.Caps(errors=3, claims=5)
     # four workers in a row took it and died (their leases ran out): it is still played
     MatchJob.objects.filter(pk=job.pk).update(
         status=MatchJob.RUNNING, attempts=4, worker="dead", lease_until=timezone.now()
@@ -100,15 +100,15 @@ def test_lost_workers_do_not_count_as_errors_but_a_poison_job_ends(two_bots):
 def test_it_gives_a_job_back_when_released(two_bots):
     competition.start_round_robin("rps-poker", 1, seed=4)
     held = competition.claim("w1", lease_s=60)
-    assert competition.release(held, "stopping")
+    assert leases.release(held, "stopping")
     job = MatchJob.objects.get(pk=held.job.pk)
     # the claim count only grows (it is the token of the next claim); no error counted
     assert (job.status, job.attempts, job.errors, job.error) == (MatchJob.QUEUED, 1, 0, "stopping")
     again = competition.claim("w2", lease_s=60)
-    assert competition.release(again, "a bug", our_error=True)
+    assert leases.release(again, "a bug", our_error=True)
     job.refresh_from_db()
     assert (job.attempts, job.errors) == (2, 1)
-    assert not competition.release(held, "stale")  # w1's token is no longer the job's
+    assert not leases.release(held, "stale")  # w1's token is no longer the job's
 
 
 def test_it_records_faults_and_goes_on(alice, bob, carol, active_bot):

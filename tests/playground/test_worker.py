@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bots import competition, playground
+from bots import competition, leases, playground
 from bots.models import Match, MatchJob, PlaygroundMatch, PlaygroundRun
 from games.registry import get_game
 from tests.playground.conftest import (
@@ -147,7 +147,7 @@ def test_a_run_whose_worker_died_is_taken_again_and_goes_on(alice):
     assert run.played == 4
     assert list(run.played_matches.values_list("number", flat=True)) == [0, 1, 2, 3]
     # the dead worker's late writes are refused
-    assert playground.heartbeat(first, 60) is False
+    assert leases.heartbeat(first, 60) is False
     assert playground.store_match(first, 1, played, seat, names) is False
 
 

@@ -18,8 +18,9 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
+from bots import leases
 from bots import worker as worker_module
-from bots.competition import Caps
+from bots.leases import Caps
 from bots.worker import Options, Worker
 from games import explorer, solves
 from games.explorer import ExplorerForm, JobView, SolveSettings
@@ -458,7 +459,7 @@ def test_a_solve_whose_worker_died_is_taken_over_when_its_lease_runs_out(client)
     row = SolveJob.objects.get()
     assert (row.status, row.worker, row.attempts, row.errors) == (SolveJob.DONE, "w2", 2, 0)
     # w1 comes back: nothing it writes is kept
-    assert solves.heartbeat(dead, 60) is False
+    assert leases.heartbeat(dead, 60) is False
     assert solves.save_progress(dead, {"iteration": 1}) is False
     assert solves.store(dead, solves.Result({"iterations": 1, "train_seconds": 0}, "{}")) is False
     assert solves.fail(dead, "late") is False
