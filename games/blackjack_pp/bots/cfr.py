@@ -274,6 +274,8 @@ def solved(up, max_hits, budget=BUDGET_S):
 FULL = (1 << 10) - 1
 #: the highest total a payoff table names (a public hand reaches 30, plus a down card)
 TOP = 40
+#: the solve's floating point type: single precision is ample for a strategy, and quicker
+DTYPE = np.float32 if np is not None else None
 
 
 class OutOfTime(Exception):
@@ -350,14 +352,15 @@ class MergedStates:
         self.up = up
         self.max_hits = max_hits
         self.deadline = deadline
-        self.bits = ((np.arange(FULL + 1)[:, None] >> np.arange(10)[None, :]) & 1).astype(float)
+        self.bits = ((np.arange(FULL + 1)[:, None] >> np.arange(10)[None, :]) & 1).astype(DTYPE)
         self.levels = []
         self._build()
         n = self.keys.size
-        self.regret = np.zeros((n, 2, 10))
-        self.sigma = np.full((n, 2, 10), 0.5)
-        self.avg = np.zeros((n, 2, 10))
+        self.regret = np.zeros((n, 2, 10), DTYPE)
+        self.sigma = np.full((n, 2, 10), 0.5, DTYPE)
+        self.avg = np.zeros((n, 2, 10), DTYPE)
         self.iterations = 0
+        self._reach1 = None
 
     # ------------------------------------------------------------------- the graph
     def _live(self, hand):
@@ -396,7 +399,7 @@ class MergedStates:
         rows, role = self._parts(one([0]), hands)
         dec = role < 2
         now = np.unique(encode(role[dec], 0, [tuple(x[rows[dec]] for x in h) for h in hands]))
-        prior = np.array(P)
+        prior = np.array(P, DTYPE)
         keys, offset = [], 0
         while now.size:
             if time.monotonic() > self.deadline:
@@ -418,7 +421,7 @@ class MergedStates:
         src = np.concatenate([np.repeat(np.arange(n), 10), np.arange(n)])
         act = np.r_[np.zeros(n * 10, dtype=int), np.ones(n, dtype=int)]
         card = np.r_[np.tile(np.arange(1, 11), n), np.zeros(n, dtype=int)]
-        prob = np.r_[np.tile(np.array(P), n), np.ones(n)]
+        prob = np.r_[np.tile(np.array(P, DTYPE), n), np.ones(n, DTYPE)]
         who = role[src]
         after = []
         for p in (0, 1):
@@ -437,7 +440,7 @@ class MergedStates:
         edges = sparse.csr_matrix((q[dec], (row_of[dec], target)), shape=(n * 2, following.size))
         # the ends below each action, weighted by chance and folded into a constant
         ends, end_of = np.unique(part_keys[~dec], return_inverse=True)
-        fixed = np.zeros((n * 2, 100))
+        fixed = np.zeros((n * 2, 100), DTYPE)
         if ends.size:
             e_role, e_turn, e_hands = decode(ends)
             e0, e1 = self._masks(e_role, e_turn, e_hands)
@@ -465,7 +468,7 @@ class MergedStates:
             return np.minimum(np.where(soft & (hard + 10 <= 21), hard + 10, hard), TOP)
 
         t0, t1 = totals(hands[0]), totals(hands[1])
-        return payoff_table(self.up[2])[t0[:, :, None], t1[:, None, :]]
+        return payoff_table(self.up[2]).astype(DTYPE)[t0[:, :, None], t1[:, None, :]]
 
     # ------------------------------------------------------------------- the passes
     def action_values(self):
@@ -530,9 +533,13 @@ class MergedStates:
     def iterate(self):
         """One iteration: player 0's update, then player 1's against it."""
         t = self.iterations + 1
-        reach0, reach1 = self.reach(0), self.reach(1)
+        reach0 = self.reach(0)
+        # player 1's reach depends on player 0's strategy alone, unchanged since the last
+        # iteration's player 0 update
+        reach1 = self._reach1 if self._reach1 is not None else self.reach(1)
         self._update(0, t, reach0, reach1, self.action_values())
-        self._update(1, t, self.reach(1), reach0, self.action_values())
+        self._reach1 = self.reach(1)
+        self._update(1, t, self._reach1, reach0, self.action_values())
         self.iterations = t
 
     def hit_probability(self):
