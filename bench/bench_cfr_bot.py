@@ -1,18 +1,18 @@
 """How the built-in ``cfr`` bot of Blackjack++ plays with 1, 2 and 3 hits: its time per move,
 the exploitability of its strategy on the exact game, and its edge against ``simple``.
 
-    .venv/bin/python bench/bench_cfr_bot.py [--max-hits 1,2,3] [--sets 12] [--matches 2]
+    .venv/bin/python bench/bench_cfr_bot.py [--max-hits 1,2,3] [--sets 10] [--pairs 4]
                                              [--hands 50] [--seed 1] [--no-exact]
 
 For each max hits:
 
-- **Moves**: ``--matches`` matches of ``--hands`` deals against ``simple``, in this process as
-  a site's worker plays them, the bot's solution cache emptied first (a match's deals have
-  fresh up cards, so most of its moves pay for a solve); each ``act`` call is timed: min,
-  median, p99 and max, against the move's deadline. The matches come in pairs with the same
-  seed and the seats swapped, and their points per deal for ``cfr`` give the *played* edge
-  with its 95% interval over matches (a deal's luck is large: hundreds of deals give a wide
-  interval).
+- **Moves**: ``--pairs`` pairs of matches of ``--hands`` deals against ``simple`` (a pair:
+  one seed, ``cfr`` in each seat), in this process as a site's worker plays them, the bot's
+  solution cache emptied first (a match's deals have fresh up cards, so most of its first
+  moves in a deal pay for a solve; the second match of a pair finds them solved); each
+  ``act`` call is timed: min, median, p99 and max, against the move's deadline. A pair's
+  points per deal for ``cfr`` give the *played* edge, with its 95% interval over pairs (a
+  deal's luck is large: hundreds of deals give a wide interval).
 - **Exact**: ``--sets`` sets of up cards drawn as a deal draws them (``--seed``); for each,
   the deal's exact public tree (``games.solver.public``), the bot's solution as it solves it
   in play (half a second, so the iterations depend on the machine's load), mapped onto every
@@ -34,6 +34,8 @@ import statistics
 import sys
 import time
 from pathlib import Path
+
+from scipy.stats import t as t_dist
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -87,8 +89,11 @@ def bot_table(up: tuple[int, int, int], solution, keys: list[str]) -> dict:
 
 
 def ci95(xs: list[float]) -> tuple[float, float, float]:
+    """The mean and its 95% interval (Student's t: a few matches or sets are few)."""
     mean = statistics.fmean(xs)
-    half = 1.96 * statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else float("nan")
+    if len(xs) < 2:
+        return mean, float("nan"), float("nan")
+    half = t_dist.ppf(0.975, len(xs) - 1) * statistics.stdev(xs) / len(xs) ** 0.5
     return mean, mean - half, mean + half
 
 
@@ -103,13 +108,14 @@ class TimedCfr(cfr.Bot):
             TimedCfr.seconds.append(time.perf_counter() - started)
 
 
-def played(max_hits: int, matches: int, hands: int, seed: int) -> tuple[list[float], list[float]]:
-    """Per match, cfr's points per deal against simple; and every act call's seconds."""
+def played(max_hits: int, pairs: int, hands: int, seed: int) -> tuple[list[float], list[float]]:
+    """Per pair of matches (one seed, cfr in each seat), cfr's points per deal against
+    simple; and every act call's seconds."""
     cfr._SOLVED.clear()
     TimedCfr.seconds = []
     runner = MatchRunner(time.monotonic, GAME.time_control)
     per_match = []
-    for m in range(matches):
+    for m in range(pairs * 2):
         seat = m % 2
         classes = [GAME.builtin_class("simple")] * 2
         classes[seat] = TimedCfr
@@ -120,7 +126,8 @@ def played(max_hits: int, matches: int, hands: int, seed: int) -> tuple[list[flo
         if result["faults"]:
             raise SystemExit(f"max hits {max_hits}, match {m}: faults {result['faults']}")
         per_match.append(result["scores"][seat] / hands)
-    return per_match, TimedCfr.seconds
+    per_pair = [(a + b) / 2 for a, b in zip(per_match[::2], per_match[1::2], strict=True)]
+    return per_pair, TimedCfr.seconds
 
 
 def draw_up(rng: random.Random) -> tuple[int, int, int]:
@@ -181,8 +188,8 @@ def equilibrium(max_hits: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-hits", default="1,2,3")
-    parser.add_argument("--sets", type=int, default=12, help="up-card sets for the exact figures")
-    parser.add_argument("--matches", type=int, default=2, help="matches played (pairs of seeds)")
+    parser.add_argument("--sets", type=int, default=10, help="up-card sets for the exact figures")
+    parser.add_argument("--pairs", type=int, default=4, help="pairs of matches played")
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-exact", action="store_true", help="skip the equilibrium solves")
@@ -191,7 +198,7 @@ def main() -> None:
     print(f"cfr against simple; move deadline {move:.1f} s; solve budget {cfr.BUDGET_S} s")
     for max_hits in (int(x) for x in args.max_hits.split(",")):
         print(f"\nmax hits {max_hits}")
-        per_match, seconds = played(max_hits, args.matches, args.hands, args.seed)
+        per_pair, seconds = played(max_hits, args.pairs, args.hands, args.seed)
         ms = sorted(s * 1000 for s in seconds)
         p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
         print(
@@ -199,10 +206,10 @@ def main() -> None:
             f"{statistics.median(ms):.2f} p99 {p99:.1f} max {ms[-1]:.1f} "
             f"(deadline {move * 1000:.0f}; over it: {sum(m > move * 1000 for m in ms)})"
         )
-        mean, lo, hi = ci95(per_match)
+        mean, lo, hi = ci95(per_pair)
         print(
             f"  played edge: {mean:+.3f} points a deal (95% CI {lo:+.3f} to {hi:+.3f}) over "
-            f"{len(per_match)} matches of {args.hands} deals, seeds paired, seats swapped"
+            f"{len(per_pair)} pairs of matches of {args.hands} deals (one seed, seats swapped)"
         )
         rng = random.Random(args.seed)
         rows = []
@@ -227,11 +234,12 @@ def main() -> None:
             f"  exact edge: {mean:+.4f} points a deal (95% CI {lo:+.4f} to {hi:+.4f}) over "
             f"{len(rows)} sets of up cards"
         )
-        print(
-            f"  solution cache: {max(r['bytes'] for r in rows) / 1024:.0f} KiB a set at most, "
-            f"{cfr.CACHE_SIZE} sets: {cfr.CACHE_SIZE * max(r['bytes'] for r in rows) / 2**20:.1f}"
-            " MiB at most"
-        )
+        most = max(r["bytes"] for r in rows)
+        if most:  # the merged states' tables (1 hit keeps its small solver)
+            print(
+                f"  solution cache: {most / 1024:.0f} KiB a set at most, {cfr.CACHE_SIZE} sets: "
+                f"{cfr.CACHE_SIZE * most / 2**20:.1f} MiB at most"
+            )
         if not args.no_exact:
             equilibrium(max_hits)
 
