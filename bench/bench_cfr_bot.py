@@ -1,7 +1,7 @@
 """How the built-in ``cfr`` bot of Blackjack++ plays with 1, 2 and 3 hits: its time per move,
 the exploitability of its strategy on the exact game, and its edge against ``simple``.
 
-    .venv/bin/python bench/bench_cfr_bot.py [--max-hits 1,2,3] [--sets 10] [--pairs 4]
+    .venv/bin/python bench/bench_cfr_bot.py [--max-hits 1,2,3] [--sets 8] [--pairs 4]
                                              [--hands 50] [--seed 1] [--no-exact]
 
 For each max hits:
@@ -188,7 +188,7 @@ def equilibrium(max_hits: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--max-hits", default="1,2,3")
-    parser.add_argument("--sets", type=int, default=10, help="up-card sets for the exact figures")
+    parser.add_argument("--sets", type=int, default=8, help="up-card sets for the exact figures")
     parser.add_argument("--pairs", type=int, default=4, help="pairs of matches played")
     parser.add_argument("--hands", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)

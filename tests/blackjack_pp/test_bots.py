@@ -72,8 +72,8 @@ def test_its_three_hit_strategy_is_a_probability_at_every_decision_of_the_exact_
     assert hit.size and ((hit >= 0) & (hit <= 1)).all()
     tree = build_public(PublicBlackjackPP(up, 3))
     table = merged_table(solution, tree.infoset_keys)  # every information set has one
-    # measured: 5.8e-4 points a deal (the exact solve's own figure is 0 at convergence)
-    assert public_exploitability(tree, tree.strategy_from_table(table)) < 2e-3
+    # measured: 1.6e-4 points a deal (an exact solve's tends to 0)
+    assert public_exploitability(tree, tree.strategy_from_table(table)) < 1e-3
 
 
 def test_its_two_hit_solve_is_nearly_unexploitable_on_the_exact_game():
@@ -81,7 +81,7 @@ def test_its_two_hit_solve_is_nearly_unexploitable_on_the_exact_game():
     solution = cfr.solve_merged(up, 2, math.inf, iterations=40)
     tree = build_public(PublicBlackjackPP(up, 2))
     table = merged_table(solution, tree.infoset_keys)
-    # measured: 6.3e-4 points a deal
+    # measured: 6.0e-4 points a deal (the merged game's limit: 20 iterations give 7.3e-4)
     assert public_exploitability(tree, tree.strategy_from_table(table)) < 2e-3
 
 

@@ -51,6 +51,8 @@ BUDGET_S = 0.5
 #: worth playing (fewer: the simple rule plays the deal)
 MERGED_ITERATIONS = {2: 60, 3: 40}
 MIN_ITERATIONS = 5
+#: the share of the simple rule in the merged solve's first strategy (the rest: uniform)
+START_RULE = 0.7
 #: solutions kept in the process, most recently used first (3 hits: about 0.37 MB each)
 CACHE_SIZE = 64
 
@@ -357,10 +359,23 @@ class MergedStates:
         self._build()
         n = self.keys.size
         self.regret = np.zeros((n, 2, 10), DTYPE)
-        self.sigma = np.full((n, 2, 10), 0.5, DTYPE)
+        self.sigma = self._start()
         self.avg = np.zeros((n, 2, 10), DTYPE)
         self.iterations = 0
         self._reach1 = None
+
+    def _start(self):
+        """The first iteration's strategy: 70% the simple rule (hit below 15), 30% uniform.
+        A start near sense converges sooner than a uniform one, which matters when a loaded
+        machine allows a few iterations: on 6,6,2 with 3 hits, 8 iterations from it are
+        3.4e-3 exploitable, from uniform 1.2e-2 (and 5 iterations 7.9e-3 against 3.1e-2)."""
+        role, _turn, hands = decode(self.keys)
+        down = np.arange(1, 11)[None, :]
+        hard = np.where(role == 0, hands[0][0], hands[1][0])[:, None] + down
+        ace = (np.where(role == 0, hands[0][1], hands[1][1])[:, None] == 1) | (down == 1)
+        totals = np.where(ace & (hard + 10 <= 21), hard + 10, hard)
+        hit = (START_RULE * (totals < 15) + (1 - START_RULE) * 0.5).astype(DTYPE)
+        return np.stack([hit, 1 - hit], axis=1)
 
     # ------------------------------------------------------------------- the graph
     def _live(self, hand):
