@@ -33,6 +33,7 @@ that deal. Solutions are kept in the process for the deal's later moves and late
 with the same up cards, the last ``CACHE_SIZE`` (up cards, max hits) only.
 """
 
+import sys
 import time
 from collections import OrderedDict
 from functools import cache
@@ -41,8 +42,10 @@ from operator import mul
 try:  # 2 and 3 hits are solved with these; a copy of this bot in the sandbox has neither
     import numpy as np
     from scipy import sparse
-except ImportError:  # pragma: no cover - the sandbox's interpreter
+except ImportError:  # the sandbox's interpreter
     np = sparse = None
+    NO_SOLVER = "cfr: no NumPy or SciPy here: with 2 or 3 hits it plays the simple rule"
+    print(NO_SOLVER, file=sys.stderr)  # once, into the bot's log
 
 VALUES = tuple(range(1, 11))
 P = tuple((4 if v == 10 else 1) / 13 for v in VALUES)
