@@ -116,30 +116,11 @@ def test_its_cache_keeps_the_most_recently_used_solutions():
         cfr._SOLVED.update(saved)
 
 
-def test_as_a_child_process_it_solves_three_hits_with_the_projects_python(tmp_path):
-    """A built-in's child process (``arena`` launches them so) runs the worker's own Python,
-    isolated (``-I``): NumPy and SciPy are there, so it solves rather than play the rule."""
+def three_hit_match_as_a_child(tmp_path, **launch) -> str:
+    """Two deals of 3 hits: the built-in ``cfr`` as a child process (launched as ``arena``
+    launches built-ins, with ``launch``'s options) against ``simple``; its stderr log."""
     process = BotProcess(
-        plain_launch(GAME.builtin_path("cfr")), label="cfr", stderr_log=tmp_path / "err.log"
-    )
-    try:
-        process.start(10.0)
-        agents = [
-            ProcessAgent(process, GAME.bot_call),
-            InProcessAgent(GAME.builtin_class("simple"), GAME.bot_call, "simple"),
-        ]
-        state = GAME.state_class.new(4, config={"hands": 2, "max_hits": 3})
-        outcome = MatchRunner(time.monotonic, GAME.time_control).run(state, agents, seed=4)
-    finally:
-        process.close()
-    assert not outcome.faults and outcome.result["hands"] == 2
-    assert "no NumPy" not in (tmp_path / "err.log").read_text()
-
-
-def test_without_numpy_it_says_so_in_its_log_and_plays_the_rule(tmp_path):
-    """What an uploaded copy of it does in the sandbox (Debian's Python, no NumPy)."""
-    process = BotProcess(
-        plain_launch(GAME.builtin_path("cfr"), interpreter="/usr/bin/python3"),
+        plain_launch(GAME.builtin_path("cfr"), **launch),
         label="cfr",
         stderr_log=tmp_path / "err.log",
     )
@@ -154,7 +135,19 @@ def test_without_numpy_it_says_so_in_its_log_and_plays_the_rule(tmp_path):
     finally:
         process.close()
     assert not outcome.faults and outcome.result["hands"] == 2
-    assert "no NumPy or SciPy here" in (tmp_path / "err.log").read_text()
+    return (tmp_path / "err.log").read_text()
+
+
+def test_as_a_child_process_it_solves_three_hits_with_the_projects_python(tmp_path):
+    """A built-in's child process (``arena`` launches them so) runs the worker's own Python,
+    isolated (``-I``): NumPy and SciPy are there, so it solves rather than play the rule."""
+    assert "no NumPy" not in three_hit_match_as_a_child(tmp_path)
+
+
+def test_without_numpy_it_says_so_in_its_log_and_plays_the_rule(tmp_path):
+    """What an uploaded copy of it does in the sandbox (Debian's Python, no NumPy)."""
+    log = three_hit_match_as_a_child(tmp_path, interpreter="/usr/bin/python3")
+    assert "no NumPy or SciPy here" in log
 
 
 @pytest.mark.parametrize("max_hits", [2, 3])
