@@ -162,7 +162,7 @@ def _active(game: str) -> Any:
 def opponents_of(game: str, *, user: Any = None, include: Sequence[str] = ()) -> list[Opponent]:
     """The opponents the form offers: the game's built-in bots, then the :data:`LISTED_BOTS`
     best ranked active bots, the person's own active bots, and the active bots ``include``
-    names (``bot:<id>``: picked from a bot's page, or sent back by a form), each once. Three
+    names (``bot:<id>``: picked from a bot's page, or sent back by a form), each once. Two
     queries whatever the number of bots."""
     spec = get_game(game)
     offered = [
