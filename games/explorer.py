@@ -92,14 +92,19 @@ class JobView:
         self._queue: dict[str, Any] | None = None
 
     @cached_property
+    def stored(self) -> solves.StoredPages:
+        """The result as stored: its document (parsed once) and its strategy, read a page at
+        a time (read only when asked for: a poll or a list never loads it)."""
+        return solves.StoredPages(self.job)
+
+    @property
     def document(self) -> dict[str, Any] | None:
-        """The result without its strategy (read only when asked for: a poll or a list
-        never loads it; the strategy is read a page at a time, :meth:`pages`)."""
-        return solves.document_of(self.job, infosets=False) if self.done else None
+        """The result without its strategy (that is read a page at a time: :meth:`pages`)."""
+        return self.stored.document if self.done else None
 
     def pages(self) -> solves.StoredPages:
         """The strategy, read a page at a time."""
-        return solves.StoredPages(self.job)
+        return self.stored
 
     @property
     def open(self) -> bool:
@@ -291,20 +296,22 @@ class ExplorerForm(forms.Form):
                     self.add_error(name, option.missing)
                 missing = missing or name in self.errors
         if game in web_limits() and iterations is not None and not missing:
-            options = {
-                option.name: option.join([data[name] for name in option.field_names])
-                for option in options_of(game)
-            }
+            options = dict(self._options(data, game))
             if refused := solves.iterations_refusal(game, iterations, options):
                 self.add_error("iterations", refused)
         return data
 
+    @staticmethod
+    def _options(data: dict[str, Any], game: str) -> tuple[tuple[str, Any], ...]:
+        """The game's own options from the form's fields, (name, value) in its spec's order."""
+        return tuple(
+            (option.name, option.join([data[name] for name in option.field_names]))
+            for option in options_of(game)
+        )
+
     def settings(self) -> SolveSettings:
         data = self.cleaned_data
-        options = tuple(
-            (option.name, option.join([data[name] for name in option.field_names]))
-            for option in options_of(data["game"])
-        )
+        options = self._options(data, data["game"])
         return SolveSettings(data["game"], data["algorithm"], data["iterations"], options)
 
 

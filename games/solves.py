@@ -170,16 +170,12 @@ def iterations_refusal(game: str, iterations: int, options: dict[str, Any]) -> s
     limit = solver.iteration_limit(options)
     if 1 <= iterations <= limit:
         return ""
-    with_options = (
-        ""
-        if limit == solver.web_limit
-        else " with "
-        + ", ".join(
-            option.describe(options[option.name])
-            for option in solver.options
-            if any(str(options.get(option.name)) == str(v) for v, _ in option.web_iterations)
-        )
-    )
+    lowering = [
+        option.describe(options[option.name])
+        for option in solver.options
+        if option.web_limit_for(options.get(option.name)) is not None
+    ]
+    with_options = "" if limit == solver.web_limit else " with " + ", ".join(lowering)
     return (
         f"{titles()[game]}{with_options}: 1 to {limit:,} iterations on the web "
         f"(asked for {iterations:,}; manage.py solve has no limit)."
@@ -301,28 +297,27 @@ def find(digest: str, *, document: bool = False) -> SolveJob | None:
     return jobs.filter(digest=digest).first()
 
 
-def document_of(job: SolveJob, *, infosets: bool = True) -> dict[str, Any] | None:
+def document_of(job: SolveJob) -> dict[str, Any] | None:
     """A done solve's result document, its keys in their order, with its whole strategy
-    gathered from its pages (``infosets=False``: without it, as the row keeps it)."""
+    gathered from its pages."""
     if not job.result:
         return None
-    document = json.loads(job.result)
-    if infosets and not document.get("infosets"):
-        document["infosets"] = StoredPages(job).all()
-    return document
+    stored = StoredPages(job)
+    return stored.document | {"infosets": stored.all()}
 
 
 class StoredPages:
     """A done solve's strategy read a page at a time from its :class:`SolvePage` rows
     (``games.solver.views.StrategyPages``): the explorer's heat maps read the pages of the
-    situation they show. A page read is kept for the request. A solve stored before its
-    strategy was paged keeps it in its document: that is read instead."""
+    situation they show. A page read is kept for the request. ``document`` is the row's
+    result document (parsed once here), whose ``infosets`` are empty: a solve stored before
+    its strategy was paged keeps it there, and it is read from there instead."""
 
     def __init__(self, job: SolveJob) -> None:
         self.job = job
         self._read: dict[str, Infosets] = {}
-        document = json.loads(job.result) if job.result else {}
-        kept = document.get("infosets")
+        self.document: dict[str, Any] = json.loads(job.result) if job.result else {}
+        kept = self.document.get("infosets")
         self._document = DocumentPages(kept, _page_of(job.game)) if kept else None
 
     def page(self, key: str) -> Infosets:
@@ -356,9 +351,8 @@ class StoredPages:
         """The whole result document as JSON text in pieces, for a download (a strategy of
         475,000 information sets is 29 MB of text: it is never all in memory at once). The
         keys keep their order; the information sets come a page after another, one a line."""
-        document = json.loads(self.job.result)
         yield "{"
-        for number, (name, value) in enumerate(document.items()):
+        for number, (name, value) in enumerate(self.document.items()):
             yield (",\n " if number else "\n ") + json.dumps(name) + ": "
             if name != "infosets":
                 yield json.dumps(value)

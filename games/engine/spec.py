@@ -77,6 +77,11 @@ class SolverOption:
     #: most iterations) pairs: a value whose tree is far larger (Blackjack++'s 3 hits)
     web_iterations: tuple[tuple[Any, int], ...] = ()
 
+    def web_limit_for(self, value: Any) -> int | None:
+        """The most iterations the web runs with this value, if it sets fewer than the
+        game's limit (:attr:`web_iterations`); None if it does not."""
+        return next((most for v, most in self.web_iterations if str(v) == str(value)), None)
+
     @property
     def flag(self) -> str:
         return self.flag_text or "--" + self.name.replace("_", "-")
@@ -218,12 +223,8 @@ class SolverSpec:
     def iteration_limit(self, options: dict[str, Any]) -> int:
         """The most iterations the web runs with these options (``web_limit``, or less for
         an option's value that says so: ``SolverOption.web_iterations``)."""
-        limit = self.web_limit
-        for option in self.options:
-            for value, most in option.web_iterations:
-                if str(options.get(option.name)) == str(value):
-                    limit = min(limit, most)
-        return limit
+        lower = (option.web_limit_for(options.get(option.name)) for option in self.options)
+        return min([self.web_limit, *(most for most in lower if most is not None)])
 
     def option(self, name: str) -> SolverOption:
         for option in self.options:
