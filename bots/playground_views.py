@@ -179,10 +179,15 @@ def _initial(request: HttpRequest, spec: GameSpec, limits: playground.Limits) ->
     return initial
 
 
+def _signed_in(request: HttpRequest) -> Any:
+    """The signed-in user, or None for a guest (whose own bots are none to offer)."""
+    return request.user if request.user.is_authenticated else None
+
+
 def _form(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> PlaygroundForm:
     """A new form (see :func:`_initial`), offering the opponents it checks."""
     initial = _initial(request, spec, limits)
-    user = request.user if request.user.is_authenticated else None
+    user = _signed_in(request)
     return PlaygroundForm(
         spec, limits, initial=initial, user=user, include=initial.get("opponents", ())
     )
@@ -250,7 +255,7 @@ def playground_form(request: HttpRequest, slug: str) -> HttpResponse:
 
 @csrf_protect
 def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> HttpResponse:
-    user = request.user if request.user.is_authenticated else None
+    user = _signed_in(request)
     form = PlaygroundForm(
         spec,
         limits,
