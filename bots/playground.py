@@ -573,7 +573,8 @@ def forget_old(now: Any = None, batch: int = FORGET_BATCH) -> int:
     now = now or timezone.now()
     finished = PlaygroundRun.objects.exclude(status__in=PlaygroundRun.OPEN)
     old: list[int] = []
-    for guest, only in ((True, {"user__isnull": True}), (False, {})):
+    for guest in (True, False):
+        only = {"user__isnull": guest}  # each run in one of the two: never counted twice
         cutoff = now - timedelta(days=keep_days(guest))
         rows = finished.filter(finished__lt=cutoff, **only).order_by("finished", "id")
         old += rows.values_list("pk", flat=True)[: batch - len(old)]

@@ -32,6 +32,7 @@ def test_old_finished_runs_go_with_their_matches_and_open_ones_stay(alice, setti
     settings.PLAYGROUND_RUNS_PER_HOUR = settings.PLAYGROUND_GUEST_RUNS_PER_HOUR = 100
     settings.PLAYGROUND_MAX_OPEN = settings.PLAYGROUND_GUEST_MAX_OPEN = 100
     guest_old = finished(queue(guest="g1"), 8)
+    guest_older = finished(queue(guest="g3"), 40)  # old by both counts: counted once
     guest_new = finished(queue(guest="g2"), 6)
     user_old = finished(queue(alice), 31, PlaygroundRun.FAILED)
     user_mid = finished(queue(alice), 8)  # old for a guest's, not for a user's
@@ -39,13 +40,13 @@ def test_old_finished_runs_go_with_their_matches_and_open_ones_stay(alice, setti
     PlaygroundRun.objects.filter(pk=waiting.pk).update(created=timezone.now() - timedelta(days=90))
     keys = dict(PlaygroundRun.objects.values_list("pk", "key"))
 
-    assert playground.forget_old() == 2
+    assert playground.forget_old() == 3
     left = set(PlaygroundRun.objects.values_list("pk", flat=True))
     assert left == {guest_new, user_mid, waiting.pk}
     assert set(PlaygroundMatch.objects.values_list("run_id", flat=True)) == {guest_new, user_mid}
     assert playground.forget_old() == 0
     # their pages are gone; the others' are there
-    for pk in (guest_old, user_old):
+    for pk in (guest_old, guest_older, user_old):
         assert Client().get(f"/playground/{keys[pk]}/status.json").status_code == 404
     assert Client().get(f"/playground/{keys[user_mid]}/status.json").status_code == 200
 
