@@ -50,6 +50,12 @@ def stored(hands: int = 10, seed: int = 3, user=None) -> Match:
     return match
 
 
+def opened_and_solved(client, match) -> None:
+    """Open the match page once (which queues its review solve), then let the worker solve."""
+    client.get(f"/matches/{match.pk}/")
+    solved()
+
+
 def solved() -> None:
     """The worker runs the queued review solve (``manage.py worker --batch``)."""
     Worker(Options(validate=False), name="w1").run(batch=True)
@@ -76,8 +82,7 @@ def test_the_page_queues_the_solve_says_so_and_never_solves_itself(client):
 
 def test_the_reviews_numbers_are_the_review_modules_and_the_total_adds_up(client):
     match = stored(hands=20)
-    client.get(f"/matches/{match.pk}/")
-    solved()
+    opened_and_solved(client, match)
     for seat in (0, 1):
         page = client.get(f"/matches/{match.pk}/?review={seat}").content.decode()
         record = get_game("kuhn").state_class.public_record(match.record)
@@ -106,8 +111,7 @@ def test_the_reviews_numbers_are_the_review_modules_and_the_total_adds_up(client
 def test_a_folded_hand_is_reviewed_for_its_own_player_alone(client):
     user = get_user_model().objects.create_user("ann", password="pw-for-ann")
     match = stored(hands=20, user=user)
-    client.get(f"/matches/{match.pk}/")
-    solved()
+    opened_and_solved(client, match)
     hands = match.record["result"]["hand_log"]
     folded = [n for n, h in enumerate(hands) if not h["showdown"]]
     assert folded
@@ -147,8 +151,7 @@ def test_a_game_the_solver_does_not_review_refuses_the_parameter(client):
 
 def test_the_pages_queries_do_not_grow_with_the_match(client):
     small, large = stored(hands=2, seed=1), stored(hands=60, seed=2)
-    client.get(f"/matches/{small.pk}/")
-    solved()
+    opened_and_solved(client, small)
     counts = []
     for match in (small, large, small):
         client.get(f"/matches/{match.pk}/")  # the replay cached, the solve touched
@@ -256,8 +259,7 @@ def test_a_forged_solve_number_is_a_clear_400(client, forged):
 
 def test_the_values_are_computed_once_for_every_page_and_without_a_cache_too(client, monkeypatch):
     first, second = stored(hands=4, seed=1), stored(hands=4, seed=2)
-    client.get(f"/matches/{first.pk}/")
-    solved()
+    opened_and_solved(client, first)
     computed = []
     values_of = reviews.values_of
     monkeypatch.setattr(reviews, "values_of", lambda *a: computed.append(1) or values_of(*a))
@@ -278,8 +280,7 @@ def test_the_values_are_computed_once_for_every_page_and_without_a_cache_too(cli
 
 def test_each_decision_links_to_its_hand_in_the_replay(client):
     match = stored(hands=6)
-    client.get(f"/matches/{match.pk}/")
-    solved()
+    opened_and_solved(client, match)
     page = client.get(f"/matches/{match.pk}/?review=1").content.decode()
     links = re.findall(r'href="\?step=(\d+)&amp;review=1#replay"[^>]*>(\d+)<', page)
     moves = [m for m in get_game("kuhn").solver.review_moves(match.record) if m.seat == 1]
@@ -301,8 +302,7 @@ def test_a_leduc_match_is_reviewed_with_the_leduc_solve(client):
     for seat, name in enumerate("ab"):
         score = record["result"]["scores"][seat]
         MatchSeat.objects.create(match=match, seat=seat, name=name, score=score)
-    client.get(f"/matches/{match.pk}/")
-    solved()
+    opened_and_solved(client, match)
     page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
     expected = reviews.match_review("leduc", game.state_class.public_record(record), 0)
     rows = expected.review.rows
@@ -331,8 +331,7 @@ def test_a_guest_sees_the_numbers_of_their_own_folded_hands_and_no_one_else_does
     tables.store_finish(tables.facts_of(table), Finish(played))
     table.refresh_from_db()
     match = table.match
-    Client().get(f"/matches/{match.pk}/")
-    solved()
+    opened_and_solved(Client(), match)
     moves = get_game("kuhn").solver.review_moves(match.record)
     folded = {n for n, h in enumerate(match.record["result"]["hand_log"]) if not h["showdown"]}
     assert any(m.seat == 0 and m.hand in folded for m in moves)
@@ -362,8 +361,7 @@ def test_a_failed_solve_is_shown_with_its_reason_and_not_queued_again_by_views(c
 
 def test_the_replays_step_links_keep_the_review_asked_for(client):
     match = stored(hands=6)
-    client.get(f"/matches/{match.pk}/")
-    solved()
+    opened_and_solved(client, match)
     page = client.get(f"/matches/{match.pk}/?review=1").content.decode()
     controls = re.findall(r'data-go="(?:first|previous|next|last)" href="([^"]+)"', page)
     assert len(controls) == 4
