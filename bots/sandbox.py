@@ -34,7 +34,6 @@ import re
 import signal
 import stat
 import subprocess
-import tempfile
 from dataclasses import asdict, dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -164,8 +163,17 @@ class Slot:
         self.release()
 
 
+def machine_lock_dir() -> Path:
+    """The folder of the uid slots' locks when the config names none: one for the whole
+    machine, whatever ``TMPDIR`` or private /tmp a process has. A lock kept anywhere else
+    would let two processes take the same uid, and each would sweep the other's bots."""
+    run = Path("/run")
+    base = run if run.is_dir() and os.access(run, os.W_OK) else Path("/tmp")
+    return base / f"card-arena-slots-{os.geteuid()}"
+
+
 def _lock_dir(config: SandboxConfig) -> Path:
-    path = Path(config.lock_dir or Path(tempfile.gettempdir()) / f"card-arena-slots-{os.geteuid()}")
+    path = Path(config.lock_dir) if config.lock_dir else machine_lock_dir()
     with contextlib.suppress(FileExistsError):
         path.mkdir(mode=0o700)
     info = os.lstat(path)

@@ -366,7 +366,9 @@ def _run_postgres(server: PostgresServer, timeout: float) -> None:
         "-c fsync=off",
         "-c synchronous_commit=off",
         "-c full_page_writes=off",
-        "-c max_connections=60",
+        # test runs side by side (scripts/run-tests --jobs) each hold pools, and so do the
+        # sites and workers their tests start
+        "-c max_connections=200",
         "-c shared_buffers=32MB",
     ]
     pg_ctl_args = ["-D", server.datadir, "-l", server.logfile, "-o", " ".join(options)]
@@ -507,6 +509,8 @@ def _start_redis(program: str, workdir: str, port: int, timeout: float) -> Redis
     logfile = os.path.join(workdir, "redis.log")
     cmd = [program, "--port", str(port), "--bind", "127.0.0.1", "--protected-mode", "yes"]
     cmd += ["--save", "", "--appendonly", "no", "--dir", workdir, "--daemonize", "no"]
+    # two databases for each test process of a parallel run (tests/halves.py)
+    cmd += ["--databases", "64"]
     with open(logfile, "ab") as log:
         # A session of its own: Ctrl-C in the terminal does not reach it; stop() does.
         proc = subprocess.Popen(

@@ -9,6 +9,9 @@ import pytest_asyncio
 from channels.db import database_sync_to_async
 from django.db import connections
 
+# which tests run in both halves of scripts/run-tests; parallel test processes kept apart
+pytest_plugins = ["tests.halves"]
+
 
 def _drop_thread_connections() -> None:
     """Django never closes a connection to the in-memory SQLite test database (closing
@@ -30,6 +33,16 @@ async def consumer_threads_cleaned():
 
     await hub.settled()  # the steps of live tables still being written
     await database_sync_to_async(_drop_thread_connections)()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The site hashes passwords with PBKDF2 at about a million rounds, slow on purpose
+    (0.2 s a person here); tests make people by the hundred, so this test process uses a
+    cheap hasher. The sites the tests start as processes (browser tests, several
+    processes) keep the real one."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -56,8 +69,13 @@ def _database_pools_closed_at_the_end(django_db_setup):
     """With PostgreSQL, Django keeps a pool of connections (settings: DB_POOL) that closing a
     connection returns to; the idle ones would still be sessions of the test database when
     pytest-django drops it at the end ("being accessed by other users"). Torn down before
-    the database is: every pool closed."""
+    the database is: the connection asgiref's thread kept for the last async test dropped
+    (which test ran last differs from run to run with several test processes), then every
+    pool closed."""
     yield
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor.submit(_drop_thread_connections).result(timeout=60)
     for connection in connections.all(initialized_only=True):
         connection.close()
         close_pool = getattr(connection, "close_pool", None)

@@ -159,13 +159,14 @@ def test_it_reports_a_bot_that_fails_to_import(make_process):
 
 
 def test_it_kills_the_whole_process_group_on_close(make_process, tmp_path):
-    marker = tmp_path / "child-alive"
+    marker, pid_file = tmp_path / "child-alive", tmp_path / "child-pid"
     process = make_process(
         source=f"""
-        import subprocess, sys
+        import pathlib, subprocess, sys
         LOOP = ("import time, pathlib\\nwhile True:\\n"
                 " pathlib.Path({str(marker)!r}).touch(); time.sleep(0.05)")
         child = subprocess.Popen([sys.executable, "-c", LOOP])
+        pathlib.Path({str(pid_file)!r}).write_text(str(child.pid))
 
         class Bot:
             pass
@@ -176,10 +177,23 @@ def test_it_kills_the_whole_process_group_on_close(make_process, tmp_path):
     while not marker.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert marker.exists()
+    child = int(pid_file.read_text())
     process.close()
     marker.unlink()
-    time.sleep(0.3)
+    # the bot's own child is gone (dead, or a zombie not yet reaped), and touched nothing since
+    deadline = time.monotonic() + 30
+    while (state := process_state(child)) not in (None, "Z"):
+        assert time.monotonic() < deadline, f"the bot's child {child} outlived it: {state}"
+        time.sleep(0.05)
     assert not marker.exists()
+
+
+def process_state(pid: int) -> str | None:
+    """The state letter of process ``pid`` (R, S, Z...), None once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
 
 
 def test_a_bot_file_named_like_a_standard_module_still_imports_the_standard_one(tmp_path):

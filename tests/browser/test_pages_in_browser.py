@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import VIEWPORTS
 
@@ -130,14 +131,21 @@ def test_pages_are_served_under_the_policy_and_a_violation_is_reported(tab):
     assert len(errors) == 1 and "status of 404" in errors[0], errors
     # what the policy refuses, Chromium refuses, and the tests hear of it
     page.goto("/")
-    page.evaluate(
-        "document.body.insertAdjacentHTML('beforeend', '<p id=\"x\" style=\"color: red\">x</p>')"
-    )
+    refused = "CSP violation: style-src-attr refused inline"
+    try:
+        with page.expect_console_message(lambda message: refused in message.text, timeout=20_000):
+            page.evaluate(
+                "document.body.insertAdjacentHTML("
+                "'beforeend', '<p id=\"x\" style=\"color: red\">x</p>')"
+            )
+    except PlaywrightTimeout:
+        raise AssertionError(
+            f"no {refused!r} in the console in 20 s; it had: {tab.console.errors}"
+        ) from None
     page.wait_for_function("document.getElementById('x') !== null")
     assert page.evaluate("getComputedStyle(document.getElementById('x')).color") != "rgb(255, 0, 0)"
-    page.wait_for_timeout(200)
     errors = tab.console.take()
-    assert any("CSP violation: style-src-attr refused inline" in e for e in errors), errors
+    assert any(refused in e for e in errors), errors
 
 
 def test_a_solve_asked_in_the_browser_runs_on_the_worker_and_the_page_follows_it(tab):

@@ -7,8 +7,10 @@ again, and a SQLite file is locked past the site's busy timeout, under running w
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import time
+from datetime import datetime
 
 import pytest
 from django.db import DataError, OperationalError
@@ -18,6 +20,7 @@ from bots.models import BotVersion, Match, MatchJob
 from bots.worker import Heartbeat, Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
 from tests.competition.services import Site
+from tests.competition.services import Worker as WorkerProcess
 
 SLOW = misbehaving("import time; time.sleep(0.02)")
 
@@ -190,6 +193,54 @@ def _wait_for_some_work(site: Site) -> None:
     assert site.one(open_jobs) > 2
 
 
+#: the time a line of a worker's log was written (its continuation lines have none)
+STAMP = re.compile(r"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}) ", re.MULTILINE)
+
+
+def _log_marks(workers: list[WorkerProcess]) -> dict[str, int]:
+    """Where each worker's log is now: what it logs next is read from there."""
+    return {w.name: len(w.text()) for w in workers}
+
+
+def _outage_seen_for(text: str, sign: str) -> float:
+    """Seconds from a log's first line with ``sign`` to its last line (-1: no such line)."""
+    first = text.find(sign)
+    if first < 0:
+        return -1.0
+    stamps = [datetime.strptime(m, "%Y-%m-%d %H:%M:%S,%f") for m in STAMP.findall(text)]
+    met = [datetime.strptime(m, "%Y-%m-%d %H:%M:%S,%f") for m in STAMP.findall(text[:first])]
+    if not stamps or not met:
+        return -1.0
+    return (stamps[-1] - met[-1]).total_seconds()
+
+
+def _waits_out(
+    workers: list[WorkerProcess],
+    start: dict[str, int],
+    sign: str,
+    lasting: float,
+    timeout: float = 180,
+) -> None:
+    """Wait until every worker's log, since ``start`` (its marks), shows that it met the
+    outage (a line with ``sign``) and went on, still running, for more than ``lasting``
+    seconds after it (a later line of its log says so)."""
+    deadline = time.monotonic() + timeout
+    waiting = list(workers)
+    while waiting:
+        for worker in list(waiting):
+            assert worker.proc.poll() is None, (
+                f"a worker exited: the database was away\n{worker.text()}"
+            )
+            if _outage_seen_for(worker.text()[start[worker.name] :], sign) > lasting:
+                waiting.remove(worker)
+        assert time.monotonic() < deadline, (
+            f"after {timeout:g} s, not seen that {[w.name for w in waiting]} met the outage"
+            f" ({sign!r}) and went on for over {lasting:g} s; their logs since:\n"
+            + "\n".join(w.text()[start[w.name] :][-3000:] for w in waiting)
+        )
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def own_postgres(tmp_path_factory):
     """A migrated site on a PostgreSQL server that this test may shut down."""
@@ -211,8 +262,10 @@ def test_workers_outlive_a_postgresql_shutdown(own_postgres, tmp_path):
     _bots(site, tmp_path)
     workers = [site.start_worker(name, "--lease", "3", "--batch") for name in ("one", "two")]
     _wait_for_some_work(site)
+    marks = _log_marks(workers)
     server.pause()
-    time.sleep(8)
+    # each met the outage, and was still at it after its 3 s lease ran out
+    _waits_out(workers, marks, "event=database.unavailable", lasting=3)
     assert all(w.proc.poll() is None for w in workers), "a worker exited: the database was away"
     server.resume()
     for worker in workers:
@@ -231,9 +284,12 @@ def test_a_worker_outlives_a_sqlite_file_locked_past_its_busy_timeout(tmp_path):
     try:
         _wait_for_some_work(site)
         lock = sqlite3.connect(site.sqlite_path, isolation_level=None)
+        marks = _log_marks([worker])
         lock.execute("BEGIN EXCLUSIVE")
         try:
-            time.sleep(6)  # six times the busy timeout
+            # it hit the lock (a try fails once the 1 s busy timeout has passed), and was still
+            # at it after its 3 s lease ran out
+            _waits_out([worker], marks, "database is locked", lasting=3)
             assert worker.proc.poll() is None, worker.text()
         finally:
             lock.execute("COMMIT")

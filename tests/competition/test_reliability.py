@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,30 @@ def _write(tmp_path, name: str, code: str):
     path = tmp_path / f"{name}.py"
     path.write_text(code)
     return path
+
+
+def _children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (a worker's are the bots of its match under way:
+    its sandbox's self-test is over before it claims)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat[1]) == pid and stat[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+def _wait_until(condition, failure: str, worker, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert worker.proc.poll() is None, f"{failure}: it exited\n{worker.text()}"
+        assert time.monotonic() < deadline, f"{failure} in {timeout:g} s; its log:\n{worker.text()}"
+        time.sleep(0.05)
 
 
 def _all_done_once(site) -> None:
@@ -159,9 +184,13 @@ def test_it_gives_the_job_back_on_a_second_sigterm(site, tmp_path):
     job = site.wait_for(
         "SELECT id FROM bots_matchjob WHERE status = 'running' AND worker = 'hasty'"
     )
-    time.sleep(0.5)
-    worker.proc.send_signal(signal.SIGTERM)
-    time.sleep(0.2)
+    _wait_until(lambda: _children(worker.proc.pid), "the worker started no bot process", worker)
+    worker.proc.send_signal(signal.SIGTERM)  # in the middle of the match
+    _wait_until(
+        lambda: "event=worker.stopping worker=hasty" in worker.text(),
+        "the worker did not log that it took the first SIGTERM",
+        worker,
+    )
     worker.proc.send_signal(signal.SIGTERM)
     assert worker.wait(timeout=30) == 0
     row = site.sql("SELECT status, attempts, errors, error FROM bots_matchjob WHERE id = %s", job)

@@ -50,7 +50,10 @@ def test_it_adds_a_version_when_a_built_in_changed():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_gets_every_built_in_validated_placed_and_ranked_by_a_worker():
+def test_it_gets_every_built_in_validated_placed_and_ranked_by_a_worker(settings):
+    # one validation match and one deal a pairing: every bot still meets every other
+    settings.BOT_VALIDATION_MATCHES = 1
+    settings.PLACEMENT_DEALS = 1
     seed()
     out = io.StringIO()
     call_command("worker", "--batch", "--ladder-interval", "0", "--display", "log", stdout=out)

@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import (
+    SMALL_PLACEMENT,
     LiveSite,
     Process,
     free_port,
@@ -109,6 +110,7 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
         # the sign-up test comes from an address of its own, as a proxy would say
         TRUSTED_PROXIES="1",
         SIGNUP_LIMIT=str(SIGNUP_LIMIT),
+        **SMALL_PLACEMENT,
     )
     with services(env):
         site = LiveSite(var=var, env=env, database="postgresql")

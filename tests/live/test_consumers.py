@@ -95,6 +95,19 @@ async def make_table(game: str, owner: User, seats: list[str], **kw) -> Table:
     return await sync_to_async(tables.create_table)(game, tables.Person(owner), seats, **kw)
 
 
+async def eventually(read, good, waiting_for: str, timeout: float = 20, offload: bool = True):
+    """``read()`` (in a thread if ``offload``: a database read) once ``good`` of it, within
+    ``timeout`` seconds; what it read last is in the failure."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        seen = await sync_to_async(read)() if offload else read()
+        if good(seen):
+            return seen
+        assert loop.time() < deadline, f"waited {timeout:g} s for {waiting_for}; last seen: {seen}"
+        await asyncio.sleep(0.05)
+
+
 async def finish_off(table: Table) -> None:
     """End a table the test leaves running: its people are played for at once."""
     host = hub.hosts.get(table.pk)
@@ -124,8 +137,11 @@ async def test_a_person_plays_rps_poker_against_a_bot_over_a_websocket():
     assert over["url"] == f"/matches/{over['match']}/"
     assert not [f for f in sock.frames if f["type"] == "error"]
     await sock.close()
-    await asyncio.sleep(0.1)
-    table = await sync_to_async(Table.objects.get)(pk=table.pk)
+    table = await eventually(
+        lambda: Table.objects.get(pk=table.pk),
+        lambda row: row.state == Table.FINISHED,
+        "the table's row to say it finished",
+    )
     assert table.state == Table.FINISHED and table.match_id == over["match"]
     seats = await sync_to_async(list)(
         MatchSeat.objects.filter(match_id=table.match_id).order_by("seat")
@@ -430,7 +446,13 @@ async def test_sockets_of_another_process_hear_and_act_through_the_channel_layer
     assert watched["frame"]["label"] != "Draft 1 of 5" and not watched["frame"]["hand"]
     await watcher.close()
     await b.close()
-    await asyncio.sleep(0.2)
+    # the host hears that the other process's sockets left
+    await eventually(
+        lambda: dict(hub.remote[table.pk]),
+        lambda remote: remote == {"seat:1": 0, "public": 0},
+        "the host to count no socket of the other process",
+        offload=False,
+    )
     assert hub.remote[table.pk] == {"seat:1": 0, "public": 0}
     await a.close()
     await finish_off(table)

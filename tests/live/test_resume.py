@@ -146,9 +146,13 @@ async def die(table: Table, beat_ago: timedelta = timedelta(seconds=60)) -> None
     hub.hosts.pop(table.pk)
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
-    for _ in range(100):  # its messages are all out: it serves no socket any more
-        if table.pk not in hub.local and table.pk not in hub.remote:
-            break
+    # its messages are all out: it serves no socket any more
+    deadline = asyncio.get_running_loop().time() + 10
+    while table.pk in hub.local or table.pk in hub.remote:
+        assert asyncio.get_running_loop().time() < deadline, (
+            f"10 s on, the dead host still serves sockets: {hub.local.get(table.pk)}, "
+            f"{hub.remote.get(table.pk)}"
+        )
         await asyncio.sleep(0.01)
     await sync_to_async(Table.objects.filter(pk=table.pk).update)(
         host_channel="tables.gone!dead", host_heartbeat=timezone.now() - beat_ago
@@ -311,6 +315,12 @@ async def test_a_process_whose_table_was_taken_over_lets_go_of_it():
     assert await sync_to_async(_beat)([table.pk], hub.channel) == [table.pk]
     host = hub.hosts[table.pk]
     hub._let_go(table.pk)
-    await asyncio.sleep(0.05)
+    # its match is stopped: wait (10 s at most) until it is over
+    deadline = asyncio.get_running_loop().time() + 10
+    while table.pk in hub.hosts or not host.done.is_set():
+        assert asyncio.get_running_loop().time() < deadline, (
+            f"10 s after letting go: hosted {table.pk in hub.hosts}, done {host.done.is_set()}"
+        )
+        await asyncio.sleep(0.01)
     assert table.pk not in hub.hosts and host.done.is_set()
     await sock.close()

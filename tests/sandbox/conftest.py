@@ -11,7 +11,6 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bots.process import BotProcess, ProcessAgent
-from bots.sandbox import SandboxConfig, SandboxLimits, sandbox_launch
+from bots.sandbox import SandboxConfig, SandboxLimits, machine_lock_dir, sandbox_launch
 from games.engine.agents import InProcessAgent
 from games.engine.game import Fault
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
@@ -66,7 +65,8 @@ Opponent = InProcessAgent
 def sandbox_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxConfig]:
     """A range of sandbox uids of this test run's own, held for the whole session, so that
     test runs side by side (or a worker) never share a uid and their checks stay apart."""
-    folder = Path(tempfile.gettempdir()) / f"card-arena-test-uids-{os.geteuid()}"
+    # beside the sandbox's own slot locks: one folder for the machine, whatever TMPDIR is
+    folder = machine_lock_dir().with_name(f"card-arena-test-uids-{os.geteuid()}")
     folder.mkdir(mode=0o700, exist_ok=True)
     for base in range(TEST_UIDS, TEST_UIDS + 32 * SLOTS, SLOTS):
         fd = os.open(folder / f"range-{base}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)

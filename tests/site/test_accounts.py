@@ -17,12 +17,6 @@ EVIL = "https://evil.example/"
 
 
 @pytest.fixture(autouse=True)
-def quick_hashing(settings):
-    """A cheap hasher: these tests log in dozens of times, the real one is slow on purpose."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def fresh_counters():
     """The sign-up counter lives in the cache, which outlives a test's database."""
     cache.clear()

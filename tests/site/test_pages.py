@@ -22,12 +22,14 @@ def test_it_answers_the_health_check_from_the_database(client):
     assert response.json() == {"ok": True}
 
 
+@pytest.mark.backends  # the middleware reads the cache (Redis in the second half)
 def test_it_serves_the_stylesheet(client):
     response = client.get("/static/css/site.css")
     assert response.status_code == 200
     assert b"--felt" in b"".join(response.streaming_content)
 
 
+@pytest.mark.backends  # the middleware reads the cache (Redis in the second half)
 def test_it_refuses_an_unknown_host(client):
     assert client.get("/", HTTP_HOST="evil.example").status_code == 400
 
@@ -60,6 +62,7 @@ def test_it_links_each_leader_to_its_bot_page(client):
     assert f'<a class="bot-name" href="/bots/{bot.pk}/">shedder</a>' in page
 
 
+@pytest.mark.backends  # the middleware reads the cache (Redis in the second half)
 def test_it_serves_the_page_scripts_and_styles(client):
     for path, needle in (
         ("/static/css/pages.css", b"aria-sort"),
@@ -71,6 +74,7 @@ def test_it_serves_the_page_scripts_and_styles(client):
         assert needle in b"".join(response.streaming_content), path
 
 
+@pytest.mark.backends  # the middleware reads the cache (Redis in the second half)
 def test_it_sends_browsers_asking_for_favicon_ico_to_the_icon(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 301

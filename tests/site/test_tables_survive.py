@@ -29,6 +29,9 @@ import pytest
 from tests.browser.conftest import redis_url_for_site, site_database
 from tests.site.test_security import ASGI_APP, ROOT, environment, free_port
 
+# the servers run on the run's backends: a test of both halves of scripts/run-tests
+pytestmark = pytest.mark.backends
+
 SHARED = bool(os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL"))
 
 #: run in a server's environment: two tables, their tokens and the guests' session cookies
@@ -44,6 +47,26 @@ dee = tables.person_of(None, session, create=True)
 session.save()
 tables.take_seat(duel, 1, dee)
 print(json.dumps({"bot": [bot.token, ann], "duel": [duel.token, cy, session.session_key]}))
+"""
+
+
+#: run in a server's environment: wait (argv: a table's token, {seat: answers}, seconds) until
+#: the database keeps at least those answers of those seats; print the answers it keeps
+ANSWERS_KEPT = """
+import json, sys, time, django
+django.setup()
+from games.live import tables
+from games.models import Table
+token, wanted, timeout = sys.argv[1], json.loads(sys.argv[2]), float(sys.argv[3])
+table = Table.objects.get(token=token)
+deadline = time.monotonic() + timeout
+while True:
+    steps = [step for _, step in tables.steps_of(table.pk) if "a" in step]
+    kept = {seat: sum(step["s"] == int(seat) for step in steps) for seat in wanted}
+    if all(kept[seat] >= n for seat, n in wanted.items()) or time.monotonic() > deadline:
+        break
+    time.sleep(0.05)
+print(json.dumps(kept))
 """
 
 
@@ -148,6 +171,10 @@ class Person:
             pass
         return frame
 
+    def seat(self) -> int:
+        """The seat the table's first hello gave this person."""
+        return next(f for f in self.frames if f["type"] == "hello")["seat"]
+
     def last(self, kind: str) -> dict[str, Any]:
         return next(f for f in reversed(self.frames) if f["type"] == kind)
 
@@ -172,6 +199,23 @@ class Person:
             if frame["type"] == "turn" and frame["turn"] not in self.answered:
                 await self.act(frame["turn"])
         return frame
+
+
+async def answers_kept(site: Site, token: str, people: list[Person], timeout: float = 60):
+    """Wait until the database keeps every answer ``people`` sent at the table ``token`` (the
+    host writes each as it comes, in one write a trip)."""
+    wanted = {str(p.seat()): len(p.answered) for p in people}
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-c", ANSWERS_KEPT, token, json.dumps(wanted), str(timeout)],
+        cwd=ROOT, env=site.env, capture_output=True, text=True, timeout=timeout + 120,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    kept = json.loads(done.stdout.splitlines()[-1])
+    assert all(kept[seat] >= n for seat, n in wanted.items()), (
+        f"after {timeout:g} s the database keeps {kept} answers by seat, not {wanted}"
+    )
 
 
 async def back(person: Person, port: int, open_turn: dict[str, Any], seen: dict[str, Any]):
@@ -203,7 +247,7 @@ async def person_and_bot(site: Site) -> None:
     await ann.connect(port)
     open_turn = await ann.play(4)
     seen = ann.last("state")
-    await asyncio.sleep(1.0)  # her answers are kept (one write a trip, at once)
+    await answers_kept(site, made["bot"][0], [ann])
     site.kill(port)
     if not SHARED:
         site.start(port)  # the one server, started again
@@ -229,7 +273,7 @@ async def two_people(site: Site) -> None:
     await dee.connect(other)  # with two servers, he is at the other one
     turns = await asyncio.gather(cy.play(3), dee.play(3))
     seen = [cy.last("state"), dee.last("state")]
-    await asyncio.sleep(1.0)
+    await answers_kept(site, token, [cy, dee])
     site.kill(port)
     if SHARED:
         # dee's socket never dropped: the other server takes the table over and he hears it

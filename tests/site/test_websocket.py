@@ -11,11 +11,19 @@ from django.conf import settings
 from cardsite.asgi import application
 from cardsite.origins import allowed, parse_origin
 
+
+#: a socket's test: Channels closes stale database connections around each message, so even
+#: a consumer that stores nothing reaches the database layer (and the channel layer: Redis in
+#: the second half of scripts/run-tests)
+def socket_test(test):
+    return pytest.mark.django_db(pytest.mark.asyncio(test))
+
+
 #: what a browser on a page of the site sends
 SITE = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
-@pytest.mark.asyncio
+@socket_test
 async def test_it_round_trips_a_ping_through_the_channel_layer():
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=SITE)
     connected, _ = await communicator.connect()
@@ -28,7 +36,7 @@ async def test_it_round_trips_a_ping_through_the_channel_layer():
     await communicator.disconnect()
 
 
-@pytest.mark.asyncio
+@socket_test
 async def test_the_ping_socket_answers_a_deeply_nested_frame_with_an_error():
     communicator = WebsocketCommunicator(application, "/ws/ping/", headers=SITE)
     connected, _ = await communicator.connect()
@@ -45,7 +53,7 @@ async def test_the_ping_socket_answers_a_deeply_nested_frame_with_an_error():
     await communicator.disconnect()
 
 
-@pytest.mark.asyncio
+@socket_test
 async def test_it_refuses_a_websocket_from_a_foreign_origin():
     communicator = WebsocketCommunicator(
         application, "/ws/ping/", headers=[(b"origin", b"http://evil.example"), SITE[1]]
@@ -54,6 +62,7 @@ async def test_it_refuses_a_websocket_from_a_foreign_origin():
     assert not connected
 
 
+@pytest.mark.backends
 def test_it_uses_the_layer_the_environment_asks_for():
     layer = get_channel_layer()
     if settings.REDIS_URL:
@@ -71,7 +80,7 @@ async def opens(*headers: tuple[bytes, bytes], scheme: str = "ws") -> bool:
     return connected
 
 
-@pytest.mark.asyncio
+@socket_test
 async def test_an_origin_must_match_the_host_the_socket_came_in_on_port_included():
     host = (b"host", b"localhost:8000")
     assert await opens((b"origin", b"http://localhost:8000"), host)
@@ -89,7 +98,7 @@ async def test_an_origin_must_match_the_host_the_socket_came_in_on_port_included
     assert not await opens((b"origin", b"http://localhost"), (b"host", b"localhost"), scheme="wss")
 
 
-@pytest.mark.asyncio
+@socket_test
 async def test_a_socket_without_an_origin_or_a_usable_host_is_refused():
     # browsers always send Origin on a websocket handshake: a client without it is refused
     assert not await opens((b"host", b"localhost"))
