@@ -15,7 +15,7 @@ from tests.halves import redis_url_for_site, with_redis_database
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SUITE = '''
+SUITE = """
 import pytest
 from channels.layers import get_channel_layer
 from django.core.cache import caches
@@ -55,7 +55,7 @@ def test_unmarked_cache_swallowed():
         caches["default"].get("x")
     except Exception:
         pass
-'''
+"""
 
 
 def pytest_run(tmp_path: Path, *args: str) -> tuple[int, str]:

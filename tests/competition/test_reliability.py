@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import signal
 import time
-from pathlib import Path
 
 import pytest
 
 from bots.playing import Entry, play
 from games.registry import get_game
 from tests.competition.conftest import builtin_code, misbehaving
+from tests.processes import children_of
 
 pytestmark = pytest.mark.services
 
@@ -21,22 +21,6 @@ def _write(tmp_path, name: str, code: str):
     path = tmp_path / f"{name}.py"
     path.write_text(code)
     return path
-
-
-def _children(pid: int) -> list[int]:
-    """The live child processes of ``pid`` (a worker's are the bots of its match under way:
-    its sandbox's self-test is over before it claims)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(stat[1]) == pid and stat[0] != "Z":
-            found.append(int(entry.name))
-    return found
 
 
 def _wait_until(condition, failure: str, worker, timeout: float = 60) -> None:
@@ -184,7 +168,7 @@ def test_it_gives_the_job_back_on_a_second_sigterm(site, tmp_path):
     job = site.wait_for(
         "SELECT id FROM bots_matchjob WHERE status = 'running' AND worker = 'hasty'"
     )
-    _wait_until(lambda: _children(worker.proc.pid), "the worker started no bot process", worker)
+    _wait_until(lambda: children_of(worker.proc.pid), "the worker started no bot process", worker)
     worker.proc.send_signal(signal.SIGTERM)  # in the middle of the match
     _wait_until(
         lambda: "event=worker.stopping worker=hasty" in worker.text(),

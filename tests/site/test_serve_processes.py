@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import children_of
 from tests.site.test_security import ASGI_APP, ROOT, environment, free_port
 
 #: makes tables in the site's database: a guest against builtin:strong at RPS Poker each
@@ -119,20 +120,6 @@ class Server:
         if self.parent.poll() is None:
             self.parent.terminate()
         return self.parent.wait(timeout=60)
-
-
-def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(stat[1]) == pid and stat[0] != "Z":
-            found.append(int(entry.name))
-    return sorted(found)
 
 
 def gone(pids: list[int], timeout: float = 30) -> bool:
