@@ -17,10 +17,11 @@ once only) and still reaches the channel layer or a cache fails, saying to mark 
 
 With pytest-xdist (``-n N --dist loadgroup``), the tests that share a fixture wider than
 one test (a module's solve, the browser tests' live site) go to one test process together.
-Each test process (``gw0``, ``gw1``, ...) gets a database of its
-own (pytest-django's suffix) and, here, Redis databases of its own: ``2 * N`` for its own use
-and ``2 * N + 1`` for the sites it starts (``redis_url_for_site``), so that live tables,
-groups and caches of one process never meet another's.
+Each test process (``gw0``, ``gw1``, ...) gets a database of its own (pytest-django's
+suffix) and, here, Redis databases of its own: ``2 * N`` for its own use and ``2 * N + 1``
+for the sites it starts (``redis_url_for_site``), so that live tables, groups and caches of
+one process never meet another's; the processes it starts get a ``CARD_ARENA_VAR`` of its
+own. Its COLUMNS and LINES are the main process's (pytest-xdist sets them to 80 and 24).
 """
 
 from __future__ import annotations
@@ -73,13 +74,15 @@ def pytest_configure(config: pytest.Config) -> None:
     # pytest-xdist's, named here too for runs without it (-p no:xdist)
     config.addinivalue_line("markers", "xdist_group(name): tests of one pytest-xdist process")
     keep_redis_to_this_process()
+    var_of_this_process()
     terminal_size_as_in_the_main_process(config)
 
 
 def shared_fixture_group(item: pytest.Item) -> str | None:
     """The module or package whose fixtures the test shares with others (a live site, a
     solve), or None: with ``--dist loadgroup`` such tests go to one test process together,
-    so that the fixture is made once, not once in each process."""
+    so that the fixture is made once, not once in each process. pytest-django gives every
+    test a class-scoped fixture, so in practice each module goes whole to one process."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:
         return None
@@ -229,6 +232,15 @@ def terminal_size_as_in_the_main_process(config: pytest.Config) -> None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+def var_of_this_process() -> None:
+    """The processes a test process gwN starts that take ``CARD_ARENA_VAR`` from it (a
+    ``manage.py`` command) get a folder of its own in the run's: ``var/gwN``."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "")
+    var = os.environ.get("CARD_ARENA_VAR", "")
+    if name and var:
+        os.environ["CARD_ARENA_VAR"] = os.path.join(var, name)
 
 
 def keep_redis_to_this_process() -> None:
