@@ -4,10 +4,12 @@ Log-in uses Django's own views and forms. Failed log-ins are counted by django-a
 backend and middleware are configured in settings): after ``LOGIN_FAILURE_LIMIT`` failures for
 one username from one address, log-in to that username from that address is refused for
 ``LOGIN_LOCKOUT_MINUTES``, even with the right password, and :func:`locked_out` answers 429
-with the log-in page saying when to try again. Sign-ups are limited per address with a small
-counter in Django's cache (:class:`Throttle`). Both identify the client with
-:func:`client_ip`, which believes a forwarded address only from the number of proxies
-declared in ``TRUSTED_PROXIES``.
+with the log-in page saying when to try again. An address whose log-ins failed
+``LOGIN_ADDRESS_FAILURE_LIMIT`` times in a window of that length, whatever the usernames, may
+not log in for ``LOGIN_LOCKOUT_MINUTES`` (a guess or two at each of many accounts). Those
+failures and sign-ups are counted per address in Django's cache (:class:`Throttle`). All
+identify the client with :func:`client_ip`, which believes a forwarded address only from the
+number of proxies declared in ``TRUSTED_PROXIES``.
 """
 
 from __future__ import annotations
@@ -91,10 +93,54 @@ class LoginForm(AuthenticationForm):
     }
 
 
+def login_address_throttle() -> Throttle:
+    """Failed log-ins from one address, whatever the usernames: ``LOGIN_ADDRESS_FAILURE_LIMIT``
+    in a window of ``LOGIN_LOCKOUT_MINUTES``."""
+    return Throttle(
+        "login-address", settings.LOGIN_ADDRESS_FAILURE_LIMIT, settings.AXES_COOLOFF_TIME
+    )
+
+
+def _pause_key(address: str) -> str:
+    return "login-paused:" + hashlib.sha256(address.encode()).hexdigest()[:32]
+
+
+def address_paused_for(request: HttpRequest) -> float | None:
+    """Seconds left of the pause of log-ins from the request's address, or None."""
+    until = cache.get(_pause_key(client_ip(request)))
+    left = until - time.time() if until else 0
+    return left if left > 0 else None
+
+
+def count_failed_log_in(request: HttpRequest) -> None:
+    """One failed guess from the request's address; the one that reaches the limit pauses
+    the address's log-ins for ``LOGIN_LOCKOUT_MINUTES``."""
+    address = client_ip(request)
+    throttle = login_address_throttle()
+    throttle.hit(address)
+    if throttle.over(address) is not None:
+        pause = settings.AXES_COOLOFF_TIME.total_seconds()
+        cache.set(_pause_key(address), time.time() + pause, math.ceil(pause))
+
+
 class LoginView(auth_views.LoginView):
+    """Django's log-in, refused (429) to an address paused for too many failures, whatever
+    username it tries; django-axes adds the lock on one username at one address."""
+
     template_name = "accounts/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        left = address_paused_for(request)
+        if left is not None:
+            return _paused(request, left, whole_address=True)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if form.data.get("username") and form.data.get("password"):  # a guess, not a slip
+            count_failed_log_in(self.request)
+        return super().form_invalid(form)
 
 
 def locked_out(
@@ -105,18 +151,23 @@ def locked_out(
     The lock lasts ``LOGIN_LOCKOUT_MINUTES`` from the latest failed attempt, and every attempt
     made while locked (even with the right password) counts as one, so the time shown holds.
     """
-    cooloff: timedelta = settings.AXES_COOLOFF_TIME
+    return _paused(request, settings.AXES_COOLOFF_TIME.total_seconds(), whole_address=False)
+
+
+def _paused(request: HttpRequest, seconds: float, *, whole_address: bool) -> HttpResponse:
+    """The log-in page, status 429, saying until when log-in is paused and for whom."""
     username = request.POST.get("username", "")[:150]
     form = LoginForm(request, initial={"username": username})
     context = {
         "form": form,
         "next": safe_next(request, ""),
         "locked_out": True,
-        "retry_minutes": _minutes(cooloff),
-        "retry_at": timezone.now() + cooloff,
+        "whole_address": whole_address,
+        "retry_minutes": _minutes(seconds),
+        "retry_at": timezone.now() + timedelta(seconds=seconds),
     }
     response = render(request, "accounts/login.html", context, status=429)
-    response["Retry-After"] = str(math.ceil(cooloff.total_seconds()))
+    response["Retry-After"] = str(math.ceil(seconds))
     return response
 
 
@@ -149,14 +200,24 @@ class Throttle:
     limit: int
     window: timedelta
 
-    def hit(self, key: str) -> float | None:
-        """Counts one hit; returns None if allowed, else the seconds until the next window."""
+    def _slot(self, key: str) -> tuple[str, float]:
+        """The cache key counting ``key`` in this window, and the seconds until the next."""
         span = self.window.total_seconds()
         now = time.time()
         slot = int(now // span)
         digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-        name = f"throttle:{self.scope}:{digest}:{slot}"
-        timeout = math.ceil(span) + 1
+        return f"throttle:{self.scope}:{digest}:{slot}", (slot + 1) * span - now
+
+    def over(self, key: str) -> float | None:
+        """Without counting: None while fewer than ``limit`` hits were counted in this
+        window, else the seconds until the next."""
+        name, left = self._slot(key)
+        return left if (cache.get(name) or 0) >= self.limit else None
+
+    def hit(self, key: str) -> float | None:
+        """Counts one hit; returns None if allowed, else the seconds until the next window."""
+        name, left = self._slot(key)
+        timeout = math.ceil(self.window.total_seconds()) + 1
         cache.add(name, 0, timeout)
         try:
             count = cache.incr(name)
@@ -165,7 +226,7 @@ class Throttle:
             count = 1
         if count <= self.limit:
             return None
-        return (slot + 1) * span - now
+        return left
 
 
 def signup_throttle() -> Throttle:

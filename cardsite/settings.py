@@ -16,6 +16,8 @@ Environment variables (all optional):
                        address to X-Forwarded-For; default 0: trust no forwarded address
     LOGIN_FAILURE_LIMIT, LOGIN_LOCKOUT_MINUTES  failed log-ins (for one username from one
                        address) before log-in is refused, and for how long; default 5 and 15
+    LOGIN_ADDRESS_FAILURE_LIMIT  failed log-ins from one address, whatever the usernames, in
+                       each window of LOGIN_LOCKOUT_MINUTES before it may not log in; default 20
     SIGNUP_LIMIT, SIGNUP_WINDOW_MINUTES  sign-up attempts per address per window; 10 and 60
     TABLE_HEARTBEAT_S, TABLE_HOST_STALE_S, TABLE_RESUME_WINDOW_S  how often a web process
                        says its live tables are alive, after how long without a word another
@@ -286,11 +288,15 @@ AXES_LOCKOUT_CALLABLE = "cardsite.accounts.locked_out"
 AXES_DISABLE_ACCESS_LOG = True
 # No start-up banner on every manage.py command; failed log-ins are still logged as warnings.
 AXES_VERBOSE = False
+# ... and on an address, whatever the usernames it tries: one guess at each of many accounts
+# (password spraying). Counted in the "default" cache, in windows of LOGIN_LOCKOUT_MINUTES.
+LOGIN_ADDRESS_FAILURE_LIMIT = envint("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
 SIGNUP_LIMIT = envint("SIGNUP_LIMIT", 10)
 SIGNUP_WINDOW = timedelta(minutes=envint("SIGNUP_WINDOW_MINUTES", 60))
 for _name, _value in [
     ("LOGIN_FAILURE_LIMIT", AXES_FAILURE_LIMIT),
     ("LOGIN_LOCKOUT_MINUTES", AXES_COOLOFF_TIME.total_seconds()),
+    ("LOGIN_ADDRESS_FAILURE_LIMIT", LOGIN_ADDRESS_FAILURE_LIMIT),
     ("SIGNUP_LIMIT", SIGNUP_LIMIT),
     ("SIGNUP_WINDOW_MINUTES", SIGNUP_WINDOW.total_seconds()),
 ]:

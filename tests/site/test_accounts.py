@@ -215,6 +215,37 @@ def test_one_address_guessing_at_many_usernames_gets_limit_guesses_at_each(alice
 
 
 @pytest.mark.django_db
+def test_one_guess_at_each_of_many_accounts_pauses_the_address_for_every_account(alice):
+    limit = settings.LOGIN_ADDRESS_FAILURE_LIMIT
+    assert limit == 20 > settings.AXES_FAILURE_LIMIT
+    sprayer = Client(REMOTE_ADDR="192.0.2.66")
+    for n in range(limit):  # one guess at each of twenty usernames: answered
+        assert fail_login(sprayer, f"user{n}").status_code == 200
+    paused = fail_login(sprayer, "user99")
+    assert paused.status_code == 429
+    page = paused.content.decode()
+    assert "Too many failed log-in attempts from your address." in page
+    assert "Logging in from here is paused for 15 minutes, for every account" in page
+    assert paused["Retry-After"] == "900"  # the whole pause, from the guess that tripped it
+    # the right password too, to an account never guessed at, from that address
+    assert good_login(sprayer).status_code == 429
+    assert logged_in_as(sprayer) is None
+    # alice, from her own address, logs in
+    own = Client(REMOTE_ADDR="198.51.100.20")
+    assert good_login(own).status_code == 302
+    assert logged_in_as(own) == "alice"
+
+
+@pytest.mark.django_db
+def test_a_form_sent_without_a_password_is_no_guess(alice):
+    someone = Client(REMOTE_ADDR="192.0.2.67")
+    for _ in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT + 5):
+        answer = someone.post("/accounts/login/", {"username": "alice", "password": ""})
+        assert answer.status_code == 200
+    assert good_login(someone).status_code == 302
+
+
+@pytest.mark.django_db
 def test_a_forged_forwarded_address_does_not_escape_the_lock(alice):
     attacker = Client(REMOTE_ADDR="192.0.2.66")
     statuses = [
