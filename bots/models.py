@@ -105,6 +105,9 @@ class Tournament(models.Model):
     format = models.CharField(max_length=20, choices=FORMATS, default=ROUND_ROBIN)
     #: rounds, seed, time control overrides...
     settings = models.JSONField(default=dict, blank=True)
+    #: settings that are seeds: of the tournament's matches ("seed", "seeds") and of the deals
+    #: a placement shares with the matches its opponents played ("shared_deals")
+    SEED_SETTINGS = ("seed", "seeds", "shared_deals")
     state = models.CharField(max_length=10, choices=STATES, default=PENDING)
     created = models.DateTimeField(auto_now_add=True)
     finished = models.DateTimeField(null=True, blank=True)
@@ -117,6 +120,16 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name or f"{self.game} {self.format} #{self.pk}"
+
+    def public_settings(self) -> dict:
+        """The settings anyone may read: without any seed where the game's seeds are
+        secret (they would deal cards no one was shown, in this tournament or another that
+        plays the same deals)."""
+        from games.registry import get_game
+
+        if get_game(self.game).state_class.seed_is_public:
+            return dict(self.settings)
+        return {k: v for k, v in self.settings.items() if k not in self.SEED_SETTINGS}
 
     @property
     def group(self) -> str:

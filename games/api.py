@@ -464,10 +464,7 @@ def tournament(request: HttpRequest, pk: int) -> dict[str, Any]:
         }
         for r in recent_results(found)
     ]
-    settings = found.settings
-    if not get_game(found.game).state_class.seed_is_public:
-        # every match's seed comes from these: they would deal cards no one was shown
-        settings = {k: v for k, v in settings.items() if k not in ("seed", "seeds")}
+    settings = found.public_settings()
     cross = cross_table(found) if progress["finished"] else None
     try:
         one_bot = chosen_bot(found, cross, request.GET.get("bot"))

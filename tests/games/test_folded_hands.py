@@ -202,3 +202,12 @@ def test_a_poker_tournament_keeps_the_seed_its_matches_are_dealt_from(client):
     assert "987654321" not in client.get(f"/tournaments/{poker.pk}/").content.decode()
     assert client.get(f"/api/tournaments/{rps.pk}/").json()["settings"]["seed"] == 123456789
     assert "123456789" in client.get(f"/tournaments/{rps.pk}/").content.decode()
+    # a placement's shared deals are the seeds of the deals its opponents played: as secret
+    placement = Tournament.objects.create(
+        game="uth", format=Tournament.PLACEMENT,
+        settings={"seed": 5550001, "deals": 2, "version": 1, "shared_deals": [7770001, 7770002]},
+    )  # fmt: skip
+    api = client.get(f"/api/tournaments/{placement.pk}/")
+    assert api.json()["settings"] == {"deals": 2, "version": 1}
+    page = client.get(f"/tournaments/{placement.pk}/").content.decode()
+    assert not any(str(n) in api.content.decode() + page for n in (5550001, 7770001, 7770002))
