@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
+from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
 from django.db import connections
 
 # which tests run in both halves of scripts/run-tests; parallel test processes kept apart
@@ -33,6 +34,12 @@ async def consumer_threads_cleaned():
 
     await hub.settled()  # the steps of live tables still being written
     await database_sync_to_async(_drop_thread_connections)()
+    # The next test gets a channel layer of its own, as it gets an event loop of its own:
+    # channels-redis keeps a lock per channel that the first loop to wait on it binds, and a
+    # listener of this test's loop that ends holding it would leave the next loop a lock
+    # "bound to a different event loop". (channels-redis closes a loop's connections as the
+    # loop closes.)
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
 
 
 def pytest_configure(config: pytest.Config) -> None:
