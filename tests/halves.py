@@ -46,7 +46,8 @@ DATABASE_FIXTURES = frozenset(
 )
 #: fixtures that start the site on the run's backends: the browser tests' live site
 SITE_FIXTURES = frozenset({"live_site"})
-#: Redis has 16 databases unless told otherwise (cardsite.localservices starts it with more)
+#: Redis databases each test process takes: its own and its sites' (a Redis has 16 unless
+#: told otherwise; cardsite.localservices starts it with 64, enough for 32 processes)
 REDIS_DATABASES_NEEDED = 2
 
 
