@@ -829,9 +829,7 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
             "settings_shown": {
                 "rounds": found.settings.get("rounds"),
                 # the matches' seeds come from it: secret where it would deal hidden cards
-                "seed": found.settings.get("seed")
-                if get_game(found.game).state_class.seed_is_public
-                else None,
+                "seed": found.public_settings().get("seed"),
                 "bots": len(found.settings.get("versions", [])) or None,
                 "time per call": f"{tc['move']:g} s" if "move" in tc else None,
                 "time bank": f"{tc['bank']:g} s" if "bank" in tc else None,
