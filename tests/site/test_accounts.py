@@ -237,6 +237,15 @@ def test_one_guess_at_each_of_many_accounts_pauses_the_address_for_every_account
 
 
 @pytest.mark.django_db
+def test_a_forged_forwarded_address_does_not_escape_the_address_pause(alice):
+    sprayer = Client(REMOTE_ADDR="192.0.2.68")
+    for n in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT):
+        forged = f"10.1.{n}.1"
+        assert fail_login(sprayer, f"user{n}", HTTP_X_FORWARDED_FOR=forged).status_code == 200
+    assert fail_login(sprayer, "user99", HTTP_X_FORWARDED_FOR="10.9.9.9").status_code == 429
+
+
+@pytest.mark.django_db
 def test_a_form_sent_without_a_password_is_no_guess(alice):
     someone = Client(REMOTE_ADDR="192.0.2.67")
     for _ in range(settings.LOGIN_ADDRESS_FAILURE_LIMIT + 5):
