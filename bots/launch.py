@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bots.process import BotStartError, Launch
+from bots.process import CONTROL_FD, BotStartError, Launch
 from bots.runtimes import host_script, js_globals, language_of
 from bots.sandbox import (
     SandboxConfig,
@@ -65,7 +65,8 @@ def plain_launch(
     language = language or language_of(path)
     host = str(host_script(language))
     if language == "python":
-        argv = [interpreter or sys.executable, "-I", "-B", host, str(path.resolve())]
+        python = interpreter or sys.executable
+        argv = [python, "-I", "-B", host, "--control", CONTROL_FD, str(path.resolve())]
     else:
         node = interpreter or shutil.which("node") or "/usr/bin/node"
         argv = [node, host, str(path.resolve()), json.dumps(js_globals(game))]
@@ -133,7 +134,10 @@ def debug_launch(
     except OSError as exc:
         shutil.rmtree(root, ignore_errors=True)
         raise BotStartError(f"cannot prepare {root} for {path}: {exc.strerror}") from None
-    argv = [*runtime_args(language, limits, config), str(host), str(bot)]
+    argv = [*runtime_args(language, limits, config), str(host)]
+    if language == "python":
+        argv += ["--control", CONTROL_FD, "--wipe", str(root / "tmp")]
+    argv.append(str(bot))
     if language == "javascript":
         argv.append(json.dumps(js_globals(game.slug if game else None), separators=(",", ":")))
     if os.access(config.prlimit, os.X_OK):

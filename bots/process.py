@@ -100,6 +100,13 @@ class Launch:
 
 #: the argv placeholder for bwrap's --info-fd
 INFO_FD = "{info-fd}"
+#: the argv placeholder for the Python host's --control: the write end of a pipe on which the
+#: host's zygote says, after each of its children, that the child is gone (see
+#: :meth:`BotProcess.await_fresh`)
+CONTROL_FD = "{control-fd}"
+#: how long a match waits for the last match's process to be gone before it restarts the
+#: bot instead (no fault: the bot's next match simply starts a fresh sandbox)
+FRESH_WAIT_S = 2.0
 
 
 @dataclass
@@ -107,9 +114,13 @@ class Hello:
     name: str
     language: str
     methods: list[str] = field(default_factory=list)
-    #: the host's ``begin`` makes nothing (one bot object serves every match): it may be sent
-    #: without waiting for its reply, in the same write as the match's first request
+    #: the host's ``begin`` needs no reply: it may be sent without waiting for one, in the
+    #: same write as the match's first request
     quiet_begin: bool = False
+    #: how the host keeps matches apart: "process" (a fresh child process per match, whose
+    #: end the controller awaits on the control pipe), "realm" (a fresh JavaScript realm per
+    #: match in the same process), or "" (an older host: one instance per match)
+    isolation: str = ""
 
 
 @dataclass(frozen=True)
@@ -195,6 +206,13 @@ class _Child:
     killed: bool = False
     #: the memory cgroup's count of OOM kills when this start began
     oom_kills: int = 0
+    #: the read end of the host's control pipe (non-blocking), and what was read of it: how
+    #: many of the host's children are gone, and the CPU seconds the last one used
+    control_fd: int | None = None
+    control: bytearray = field(default_factory=bytearray)
+    exited: int = 0
+    #: matches begun on this start
+    begun: int = 0
     #: stdout's bytes after its last complete line
     partial: bytearray = field(default_factory=bytearray)
     #: no more is read of stdout (end of file, or a line over MAX_LINE) / of stderr
@@ -288,13 +306,16 @@ class BotProcess:
         self.cpu_s = 0.0
         self._match_stderr = self.stderr.total
         fds: dict[str, int] = {}
-        info_read = -1
+        info_read = control_read = -1
         oom_kills = self.launch.oom_kills() if self.launch.oom_kills is not None else 0
         try:
             for key, data in self.launch.fd_data.items():
                 fds[key] = _memfd(key, data)
             if self.launch.sandbox and INFO_FD in self.launch.argv:
                 info_read, fds[INFO_FD] = os.pipe()
+            if CONTROL_FD in self.launch.argv:
+                control_read, fds[CONTROL_FD] = os.pipe()
+                os.set_blocking(control_read, False)
             argv = [str(fds[a]) if a in fds else a for a in self.launch.argv]
             extra: dict[str, Any] = {}
             if self.launch.user is not None:
@@ -311,13 +332,16 @@ class BotProcess:
                 **extra,
             )
         except OSError as exc:
-            if info_read >= 0:
-                os.close(info_read)
+            for fd in (info_read, control_read):
+                if fd >= 0:
+                    os.close(fd)
             raise AgentFault("startup", f"cannot start {self.launch.argv[0]}: {exc}") from None
         finally:
             for fd in fds.values():
                 os.close(fd)
-        child = _Child(proc, oom_kills=oom_kills)
+        child = _Child(
+            proc, oom_kills=oom_kills, control_fd=control_read if control_read >= 0 else None
+        )
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             os.set_blocking(pipe.fileno(), False)  # type: ignore[union-attr]
         if info_read >= 0:
@@ -346,8 +370,54 @@ class BotProcess:
             language=_quote(message.get("language") or "?", 20),
             methods=[_quote(m, 60) for m in methods[:100]] if isinstance(methods, list) else [],
             quiet_begin=message.get("quiet_begin") is True,
+            isolation=message.get("isolation") if message.get("isolation") in ISOLATIONS else "",
         )
         return self.hello
+
+    def await_fresh(self, timeout: float = FRESH_WAIT_S) -> bool:
+        """Before a match on a host that plays each match in a fresh child process: True
+        once every child that came before (the hello's, one per match begun) is gone, as the
+        host's zygote says on the control pipe, which no child holds. False if one is not
+        gone in time, or if more are gone than matches ended (the last match's child ended
+        early, and the next may have read what was left of that match): the caller then
+        starts the bot afresh. Either way no child that saw an earlier match can see the
+        next one: the controller sends it only after this."""
+        child = self._child
+        if child is None or child.control_fd is None:
+            return True
+        expected = child.begun + 1
+        deadline = time.monotonic() + timeout
+        while True:
+            self._read_control(child)
+            if child.exited > expected:
+                return False
+            if child.exited == expected:
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.alive:
+                return False
+            with contextlib.suppress(InterruptedError):
+                select.select([child.control_fd], [], [], left)
+
+    def _read_control(self, child: _Child) -> None:
+        assert child.control_fd is not None
+        while True:
+            try:
+                chunk = os.read(child.control_fd, 4096)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return
+            child.control += chunk
+            *lines, rest = child.control.split(b"\n")
+            child.control = bytearray(rest)
+            for line in lines:
+                with contextlib.suppress(ValueError, TypeError, AttributeError):
+                    said = json.loads(line)
+                    child.exited = max(child.exited, int(said["exited"]))
+                    self.cpu_s = max(float(said["cpu"]), 0.0)
 
     def new_match(self) -> None:
         """A match begins: the output cap and the match's stderr count from here, and what
@@ -357,6 +427,7 @@ class BotProcess:
         if child is not None:
             self.settle_stderr()  # the last match's late lines stay with the last match
             child.output = 0
+            child.begun += 1
         self._match_stderr = self.stderr.total
 
     def match_stderr(self, limit: int = REPORT_TAIL) -> str:
@@ -401,6 +472,7 @@ class BotProcess:
             proc.wait(timeout=5)
         # Everything is dead: the pipe's writers are closed, so its last bytes come quickly.
         self._drain_stderr(child, 1.0)
+        _close_control(child)
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             with contextlib.suppress(OSError):
                 pipe.close()  # type: ignore[union-attr]
@@ -434,6 +506,7 @@ class BotProcess:
         if child.init_pidfd is not None:
             os.close(child.init_pidfd)
             child.init_pidfd = None
+        _close_control(child)
 
     def close(self) -> None:
         if self._closed:
@@ -726,6 +799,17 @@ class BotProcess:
                 taken += got
 
 
+def _close_control(child: _Child) -> None:
+    fd, child.control_fd = child.control_fd, None
+    if fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+#: the values a hello's ``isolation`` may take (see :class:`Hello`)
+ISOLATIONS = ("process", "realm")
+
+
 def _compact_encoder() -> Any:
     """A function that writes a request as compact JSON. ``json.dumps`` builds a new encoder
     for every call (a third of what encoding a request costs): this builds the C encoder
@@ -855,6 +939,11 @@ class ProcessAgent(Agent):
                     f"--- restarting the bot: it used {self.process.cpu_s:.1f} s of CPU ---"
                 )
                 self.process.kill()
+            if self.process.alive and not self.process.await_fresh():
+                self.process.stderr.mark(
+                    "--- restarting the bot: its last match's process lingered ---"
+                )
+                self.process.kill()
             if not self.process.alive:
                 self.process.start(timeout)
             self.process.new_match()
@@ -866,6 +955,9 @@ class ProcessAgent(Agent):
                 return
             rid = self.process.request(begin)
             arrived, message = self.process.reply(rid, timeout, "start of match")
+            if message.get("type") == "error" and message.get("kind") == "load":
+                # the match's fresh process could not load the bot file
+                raise AgentFault("startup", _quote(message.get("error", "?"), 4 * QUOTE))
             if message.get("type") == "error" and message.get("kind") != "memory":
                 # the host made the bot's instance and it raised: the bot could not start
                 error = _quote(message.get("error", "?"))
@@ -949,6 +1041,9 @@ class ProcessAgent(Agent):
                 self._take_cpu(message)
 
     def _take_cpu(self, message: dict[str, Any]) -> None:
+        hello = self.process.hello
+        if hello is not None and hello.isolation == "process":
+            return  # the zygote says what each match's process used (await_fresh)
         cpu = message.get("cpu")
         if isinstance(cpu, int | float) and not isinstance(cpu, bool):
             # a bot's own figure: 10**400 is an int no float holds
@@ -1000,6 +1095,8 @@ class ProcessAgent(Agent):
             what = self._name(method) if isinstance(method, str) and method in told else what
         if kind == "error":
             error = message.get("error", "?")
+            if message.get("kind") == "load":  # a fresh realm could not load the bot file
+                raise AgentFault("startup", _quote(error, 4 * QUOTE))
             if message.get("kind") == "memory":
                 raise AgentFault("memory", f"{what} ran out of memory ({_short(error)})")
             raise AgentFault("exception", f"{what} raised {_quote(error)}")

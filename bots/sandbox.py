@@ -41,13 +41,15 @@ from typing import Any
 
 from bots import memcg
 from bots.memcg import MemoryCgroup
-from bots.process import INFO_FD, BotStartError, Launch
+from bots.process import CONTROL_FD, INFO_FD, BotStartError, Launch
 from bots.runtimes import host_script, js_globals, language_of
-from bots.seccomp import SeccompUnavailable, filter_bpf
+from bots.seccomp import SeccompUnavailable, filter_bpf, process_filter_bpf
 
 MiB = 1 << 20
 #: runs as the sandbox's uid and moves itself into the bot's memory cgroup (see memcg)
 SHELL = "/bin/sh"
+#: where a Python bot's sandbox holds the seccomp filter each match's process loads
+PROCESS_FILTER = "/sandbox/process.bpf"
 #: the largest bot file the sandbox accepts
 MAX_BOT_BYTES = 1 * MiB
 
@@ -369,9 +371,14 @@ def sandbox_command(
     for name in toolkit:  # the game's importable helpers, beside the bot (it wins a clash)
         argv += ["--perms", "0444", "--ro-bind-data", f"{{toolkit:{name}}}", f"/bot/{name}"]
     argv += ["--perms", "0444", "--ro-bind-data", "{bot}", f"/bot/{bot_name}"]
+    if language == "python":  # each match's child loads it (see python_host.py)
+        argv += ["--perms", "0444", "--ro-bind-data", "{process-seccomp}", PROCESS_FILTER]
     argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
     argv += ["--info-fd", INFO_FD, "--seccomp", "{seccomp}", "--"]
-    argv += [*runtime_args(language, limits, config), f"/sandbox/{host}", f"/bot/{bot_name}"]
+    argv += [*runtime_args(language, limits, config), f"/sandbox/{host}"]
+    if language == "python":
+        argv += ["--control", CONTROL_FD, "--process-filter", PROCESS_FILTER, "--wipe", "/tmp"]
+    argv.append(f"/bot/{bot_name}")
     if language == "javascript":
         argv.append(json.dumps(js_globals(game), separators=(",", ":")))
     return argv
@@ -431,13 +438,21 @@ def sandbox_launch(
         fd_data={
             "{host}": host_source(language),
             "{bot}": source,
-            "{seccomp}": filter_bpf(),
+            **seccomp_data(language),
             **{f"{{toolkit:{n}}}": data for n, data in toolkit.items() if n != name},
         },
         max_output=limits.output_bytes,
         recycle_cpu_s=limits.recycle_cpu_s,
         sandbox=True,
     )
+
+
+def seccomp_data(language: str) -> dict[str, bytes]:
+    """The seccomp filters a bot of ``language`` runs under: bwrap's, and for Python, whose
+    host forks a fresh process per match, the one each such process adds."""
+    if language == "python":
+        return {"{seccomp}": filter_bpf(processes=False), "{process-seccomp}": process_filter_bpf()}
+    return {"{seccomp}": filter_bpf()}
 
 
 def toolkit_sources(game: Any) -> dict[str, bytes]:

@@ -5,7 +5,9 @@ what a card-game bot never needs and what would widen its reach:
 
 - creating processes (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``; ``clone3``
   answers ENOSYS so the C library falls back to ``clone``): threads work, children don't,
-  so a bot cannot fork-bomb nor leave a process behind;
+  so a bot cannot fork-bomb nor leave a process behind. The Python host's zygote, which
+  never runs the bot's code, may fork: each of its children loads these rules
+  (:func:`process_filter_bpf`) on top of the rest before the bot's code runs;
 - sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
 - memory the address-space limit does not see: System V shared memory, message queues and
   semaphores, POSIX message queues, ``memfd_create`` (see docs/sandbox.md, "Memory");
@@ -48,8 +50,6 @@ CLONE_NEW_FLAGS = {
 
 #: calls refused with EPERM, whatever their arguments
 DENIED = (
-    # processes (threads are made with clone + CLONE_THREAD, ruled below)
-    "fork", "vfork",
     # namespaces and mounts
     "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig",
     "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
@@ -70,6 +70,9 @@ DENIED = (
     "ioperm", "open_by_handle_at", "name_to_handle_at", "lookup_dcookie", "vhangup", "uselib",
     "nfsservctl",
 )  # fmt: skip
+#: calls that create processes, refused with EPERM (threads are made with clone +
+#: CLONE_THREAD, ruled apart)
+PROCESS_CALLS = ("fork", "vfork")
 #: calls that answer ENOSYS so that callers fall back to an older call we can inspect
 NOT_IMPLEMENTED = ("clone3", "io_uring_setup")
 
@@ -120,7 +123,7 @@ def _check(result: int, what: str) -> None:
         raise SeccompUnavailable(f"libseccomp: {what} failed: {os.strerror(-result)}")
 
 
-def _export(kind: str) -> bytes:
+def _export(kind: str, *, processes: bool = True, rest: bool = True) -> bytes:
     lib = _library()
     ctx = lib.seccomp_init(_ACT_ALLOW)
     if not ctx:
@@ -135,16 +138,20 @@ def _export(kind: str) -> bytes:
             array = (_ArgCmp * len(conditions))(*(_ArgCmp(*c) for c in conditions))
             _check(lib.seccomp_rule_add_array(ctx, action, nr, len(conditions), array), name)
 
-        for name in DENIED:
-            rule(name, _errno_action(errno.EPERM))
-        for name in NOT_IMPLEMENTED:
-            rule(name, _errno_action(errno.ENOSYS))
-        for name in ("socket", "socketpair"):
-            rule(name, _errno_action(errno.EAFNOSUPPORT), (0, _CMP_NE, AF_UNIX, 0))
-        # clone(flags, ...): flags is argument 0 on x86_64 and arm64.
-        rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_THREAD, 0))
-        for flag in CLONE_NEW_FLAGS.values():
-            rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, flag, flag))
+        if processes:
+            for name in PROCESS_CALLS:
+                rule(name, _errno_action(errno.EPERM))
+            # clone(flags, ...): flags is argument 0 on x86_64 and arm64.
+            rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_THREAD, 0))
+        if rest:
+            for name in DENIED:
+                rule(name, _errno_action(errno.EPERM))
+            for name in NOT_IMPLEMENTED:
+                rule(name, _errno_action(errno.ENOSYS))
+            for name in ("socket", "socketpair"):
+                rule(name, _errno_action(errno.EAFNOSUPPORT), (0, _CMP_NE, AF_UNIX, 0))
+            for flag in CLONE_NEW_FLAGS.values():
+                rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, flag, flag))
 
         fd = os.memfd_create("seccomp", os.MFD_CLOEXEC)
         try:
@@ -159,9 +166,21 @@ def _export(kind: str) -> bytes:
 
 
 @functools.cache
-def filter_bpf() -> bytes:
-    """The compiled filter (classic BPF, ``struct sock_filter`` array) for bwrap --seccomp."""
-    program = _export("bpf")
+def filter_bpf(*, processes: bool = True) -> bytes:
+    """The compiled filter (classic BPF, ``struct sock_filter`` array) for bwrap --seccomp.
+    ``processes=False`` leaves out the rules on creating processes: for a host that forks a
+    fresh child per match, each child of which loads :func:`process_filter_bpf` on top
+    before the bot's code runs (filters stack: a call must pass both)."""
+    return _checked(_export("bpf", processes=processes))
+
+
+@functools.cache
+def process_filter_bpf() -> bytes:
+    """The rules on creating processes alone, for a child of such a host."""
+    return _checked(_export("bpf", rest=False))
+
+
+def _checked(program: bytes) -> bytes:
     if not program or len(program) % 8:
         raise SeccompUnavailable("libseccomp exported an empty or malformed filter")
     return program

@@ -12,16 +12,18 @@
 // - Protocol method names are snake_case (draft_pick); the object's are camelCase (draftPick).
 //   The arena names methods in fault reasons by the same rule (bots/runtimes.py, method_name):
 //   a change here must be made there too (tests/bots/test_method_names.py checks both).
-// - As in the original controller, one bot object serves every match this process plays;
-//   bots re-initialise themselves when a match starts. "begin" creates nothing.
+// - Every match gets a fresh bot: at its begin, the file runs anew in a new V8 context (a
+//   realm of its own, vm.createContext) that holds nothing of this host. The bot sees the
+//   language's built-ins, the game's globals, `console` and `module`/`exports`; no `require`,
+//   no `process`, no Node API: nothing it could keep anything in across matches. Only text
+//   crosses between this host and a bot's context (JSON in, JSON out, its console's lines),
+//   never an object of the host's, so no code of the bot's can reach the host's realm.
 // - Whatever the bot prints (console.log included) goes to stderr, its owner's log.
-// - vm is used only to compile the file with its own name for stack traces: it is not a
-//   sandbox. The isolation comes from the process this host runs in.
+// - The process's own isolation (a sandbox) comes from outside: this host is none.
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
-const util = require('util');
 const vm = require('vm');
 
 const PROTOCOL = 1;
@@ -45,21 +47,6 @@ function writeAll(fd, data) {
   }
 }
 
-// Whatever the bot prints goes to stderr, written at once: Node's own streams would queue
-// writes to a full pipe until the event loop runs, and this host never lets it run.
-function toStderr(...args) {
-  writeAll(2, `${util.format(...args)}\n`);
-}
-for (const method of ['log', 'info', 'debug', 'warn', 'error', 'trace']) console[method] = toStderr;
-for (const stream of [process.stdout, process.stderr]) {
-  stream.write = (chunk, encoding, callback) => {
-    writeAll(2, typeof chunk === 'string' ? chunk : Buffer.from(chunk));
-    const done = typeof encoding === 'function' ? encoding : callback;
-    if (typeof done === 'function') done();
-    return true;
-  };
-}
-
 function send(message) {
   writeAll(OUT, JSON.stringify(message) + '\n');
 }
@@ -81,67 +68,152 @@ function printError(error) {
   }
 }
 
-function isMemoryError(error) {
-  return error instanceof RangeError &&
-    /allocation failed|out of memory|Invalid (typed )?array length/i.test(error.message);
-}
-
-const snake = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const camelNames = new Map(); // every call names one of a few methods: converted once each
-const camel = (name) => {
-  let converted = camelNames.get(name);
-  if (converted === undefined) {
-    converted = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
-    if (camelNames.size < 1000) camelNames.set(name, converted);
-  }
-  return converted;
-};
-
-function methodsOf(bot) {
-  const names = new Set();
-  for (let o = bot; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-    for (const key of Object.getOwnPropertyNames(o)) {
-      if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function') {
-        names.add(snake(key));
-      }
+// The code that runs inside each bot's context, before the bot's own: it makes the
+// context's console, module and require, and returns the one function the host calls. Its
+// arguments and results are strings only (see the header).
+const REALM = new vm.Script(`(function (globalsJson, botFunction, file) {
+  'use strict';
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const logs = [];
+  const text = (value) => {
+    if (typeof value === 'string') return value;
+    try {
+      const json = stringify(value);
+      return json === undefined ? String(value) : json;
+    } catch (_) {
+      try { return String(value); } catch (__) { return '[value]'; }
     }
-  }
-  return [...names].sort();
-}
+  };
+  const print = (...args) => { logs.push(args.map(text).join(' ')); };
+  globalThis.console = { log: print, info: print, debug: print, warn: print, error: print, trace: print };
+  const globals = parse(globalsJson);
+  for (const key of Object.keys(globals)) globalThis[key] = globals[key];
+  const module = { exports: {} };
+  const require = (name) => {
+    throw new Error('require(' + stringify(String(name)) + ') is not available: a bot runs on ' +
+      'its own, with the language built-ins only (docs/bot-protocol.md)');
+  };
+  const describe = (error) => {
+    try {
+      if (error instanceof Error) return error.name + ': ' + error.message;
+      return 'thrown value: ' + String(error);
+    } catch (_) {
+      return 'thrown value';
+    }
+  };
+  const failure = (error) => {
+    let stack = '';
+    try { stack = error && error.stack ? String(error.stack) : describe(error); } catch (_) {}
+    // the bot's own frames: not this realm's code nor the host's
+    stack = stack.split('\\n').filter((line) => !/bot-realm\\.js|js_host\\.js|node:internal/.test(line)).join('\\n');
+    const memory = error instanceof RangeError &&
+      /allocation failed|out of memory|Invalid (typed )?array length/i.test(String(error.message));
+    return 'E' + stringify({ error: describe(error), stack, memory });
+  };
+  const snake = (name) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+  const camelNames = new Map(); // every call names one of a few methods: converted once each
+  const camel = (name) => {
+    let converted = camelNames.get(name);
+    if (converted === undefined) {
+      converted = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+      if (camelNames.size < 1000) camelNames.set(name, converted);
+    }
+    return converted;
+  };
+  let bot = null;
+  return function dispatch(op, a) {
+    try {
+      if (op === 'logs') {
+        const out = logs.join('\\n');
+        logs.length = 0;
+        return out;
+      }
+      if (op === 'load') {
+        bot = botFunction.call(module.exports, module.exports, require, module, file, '/bot');
+        if (bot === undefined) bot = module.exports;
+        if (bot === null || typeof bot !== 'object') {
+          throw new Error('the file holds no bot object (an object literal or module.exports = {...})');
+        }
+        const names = new Set();
+        for (let o = bot; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+          for (const key of Object.getOwnPropertyNames(o)) {
+            if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function') {
+              names.add(snake(key));
+            }
+          }
+        }
+        const name = typeof bot.name === 'string' ? bot.name.trim().slice(0, 64) : '';
+        return 'R' + stringify({ name, methods: [...names].sort() });
+      }
+      // op === 'call': a is the request's line (a call or a tell)
+      const message = parse(a);
+      const method = String(message.method);
+      const fn = method.startsWith('_') ? undefined : bot[camel(method)];
+      if (typeof fn !== 'function') throw new TypeError('the bot has no method ' + camel(method));
+      const returned = fn.apply(bot, message.args || []);
+      const json = stringify(returned === undefined ? null : returned);
+      return 'R' + (json === undefined ? 'null' : json);
+    } catch (error) {
+      return failure(error);
+    }
+  };
+})`, { filename: 'bot-realm.js' });
 
-function load(file) {
+// The bot file, compiled once (no code of it runs here): an object literal, with or without
+// a trailing comma, or else a CommonJS file that assigns module.exports.
+function compile(file) {
   if (!fs.existsSync(file)) throw new Error(`no such file: ${file}`);
   const code = fs.readFileSync(file, 'utf8');
-  const module = { exports: {} };
-  const args = [module.exports, require, module, file, path.dirname(file)];
   const params = '(function (exports, require, module, __filename, __dirname) {';
-  let fn;
   try {
-    // An object literal, with or without a trailing comma (or "module.exports = {...}").
-    fn = new vm.Script(`${params} return [\n${code}\n][0]; })`, {
-      filename: file,
-      lineOffset: -1,
-    }).runInThisContext();
+    return new vm.Script(`${params} return [\n${code}\n][0]; })`, { filename: file, lineOffset: -1 });
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
-    fn = null;
   }
-  let bot;
-  if (fn) {
-    bot = fn.apply(module.exports, args);
-  } else {
-    // A CommonJS module that assigns module.exports.
-    new vm.Script(`${params}\n${code}\n})`, { filename: file, lineOffset: -1 })
-      .runInThisContext()
-      .apply(module.exports, args);
-    bot = module.exports;
+  return new vm.Script(`${params}\n${code}\n})`, { filename: file, lineOffset: -1 });
+}
+
+// A fresh bot: a new context, the realm's code, then the bot file's. Returns the context's
+// dispatch function and what its load said ({name, methods} or an error reply).
+function freshBot(script, file, globalsJson) {
+  // A sandbox object of no prototype: property look-ups on the context's global that miss
+  // fall to the context's own built-ins, never to an object of this host's realm.
+  const context = vm.createContext(Object.create(null));
+  const dispatch = REALM.runInContext(context)(globalsJson, script.runInContext(context), file);
+  const said = dispatch('load');
+  flushLogs(dispatch);
+  return { dispatch, said: decode(said) };
+}
+
+// A dispatch result: {value} or {error, stack, memory}. Anything but a string starting with
+// R or E (a bot cannot make one, but the host never trusts its context) is an error.
+function decode(result) {
+  if (typeof result !== 'string' || result.length === 0) {
+    return { error: 'the bot broke its own context', stack: '' };
   }
-  if (bot === null || typeof bot !== 'object') {
-    throw new Error('the file holds no bot object (an object literal or module.exports = {...})');
+  try {
+    if (result[0] === 'R') return { value: JSON.parse(result.slice(1)) };
+    if (result[0] === 'E') {
+      const failure = JSON.parse(result.slice(1));
+      return {
+        error: String(failure.error), stack: String(failure.stack || ''), memory: failure.memory === true,
+      };
+    }
+  } catch (_) {
+    // fall through
   }
-  let name = typeof bot.name === 'string' && bot.name.trim() ? bot.name.trim() : '';
-  if (!name) name = path.basename(file, path.extname(file));
-  return { bot, name: name.slice(0, 64) };
+  return { error: 'the bot broke its own context', stack: '' };
+}
+
+function flushLogs(dispatch) {
+  let logs;
+  try {
+    logs = dispatch('logs');
+  } catch (error) {
+    return;
+  }
+  if (typeof logs === 'string' && logs.length) writeAll(2, `${logs}\n`);
 }
 
 function* requests() {
@@ -173,41 +245,55 @@ function* requests() {
   }
 }
 
-function callOf(bot, message) {
-  const method = String(message.method);
-  const fn = method.startsWith('_') ? undefined : bot[camel(method)];
-  if (typeof fn !== 'function') throw new TypeError(`the bot has no method ${camel(method)}`);
-  return fn.apply(bot, message.args || []);
-}
-
-function errorReply(error) {
-  printError(error);
-  const reply = { type: 'error', error: describe(error) };
-  if (isMemoryError(error)) reply.kind = 'memory';
+function errorReply(failure) {
+  writeAll(2, `${failure.stack || failure.error}\n`);
+  const reply = { type: 'error', error: failure.error };
+  if (failure.memory) reply.kind = 'memory';
   return reply;
 }
 
-function serve(bot, name) {
+function guarded(run) {
+  try {
+    return run();
+  } catch (error) {
+    // the bot's code threw past its context's own guard (a stack overflow in the realm):
+    // nothing of the thrown value is read, whatever it is
+    const memory = error instanceof RangeError;
+    return { error: memory ? 'RangeError: the bot ran out of stack or memory' : 'the bot failed', stack: '' };
+  }
+}
+
+function serve(script, file, globalsJson, name, methods) {
   send({
-    type: 'hello', protocol: PROTOCOL, language: 'javascript', name,
-    methods: methodsOf(bot), runtime: `node ${process.version}`, quiet_begin: true,
+    type: 'hello', protocol: PROTOCOL, language: 'javascript', name, methods,
+    runtime: `node ${process.version}`, quiet_begin: true, isolation: 'realm',
   });
   // A notice ("tell") is answered only if it fails, by the next reply instead of that
   // request's own; the notices after it are not run.
   let failed = null;
+  let dispatch = null;
   for (const raw of requests()) {
     const message = JSON.parse(raw);
     const { type, id } = message;
     if (type === 'quit') return 0;
     if (type === 'begin') {
-      failed = null; // a new match: nothing of the last one is reported in it
+      // A new match: a fresh bot, and nothing of the last match is reported in it.
+      failed = null;
+      dispatch = null;
+      const fresh = guarded(() => freshBot(script, file, globalsJson));
+      if (fresh.error !== undefined || fresh.said.error !== undefined) {
+        const why = fresh.error !== undefined ? fresh : fresh.said;
+        failed = { ...errorReply(why), kind: 'load' };
+        if (why.memory) failed.kind = 'memory';
+      } else {
+        dispatch = fresh.dispatch;
+      }
       if (message.reply === false) continue; // it went with the first question
     } else if (type === 'tell') {
       if (failed === null) {
-        try {
-          callOf(bot, message);
-        } catch (error) {
-          failed = { ...errorReply(error), told: id, method: String(message.method) };
+        const told = call(dispatch, raw);
+        if (told.error !== undefined) {
+          failed = { ...errorReply(told), told: id, method: String(message.method) };
         }
       }
       continue;
@@ -215,27 +301,26 @@ function serve(bot, name) {
       failed.id = id;
       send(failed);
       failed = null;
+      if (type === 'end') dispatch = null;
       continue;
     }
     let reply;
-    try {
-      if (type === 'begin') {
-        reply = { type: 'ok' };
-      } else if (type === 'end') {
-        const used = process.cpuUsage();
-        reply = { type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000 };
-      } else if (type === 'call') {
-        const returned = callOf(bot, message);
-        const text = JSON.stringify(returned === undefined ? null : returned);
-        // Written as it is: the value is already JSON (undefined when it is no JSON data).
-        const value = text === undefined ? 'null' : text;
-        writeAll(OUT, `{"type":"return","value":${value},"id":${JSON.stringify(id) ?? 'null'}}\n`);
+    if (type === 'begin') {
+      reply = { type: 'ok' };
+    } else if (type === 'end') {
+      dispatch = null;
+      const used = process.cpuUsage();
+      reply = { type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000 };
+    } else if (type === 'call') {
+      const result = call(dispatch, raw);
+      if (result.error === undefined) {
+        // Written as it is: the value came as JSON and went back to JSON once.
+        writeAll(OUT, `{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
         continue;
-      } else {
-        throw new Error(`unknown request type ${JSON.stringify(type)}`);
       }
-    } catch (error) {
-      reply = errorReply(error);
+      reply = errorReply(result);
+    } else {
+      reply = errorReply({ error: `Error: unknown request type ${JSON.stringify(type)}` });
     }
     reply.id = id;
     send(reply);
@@ -243,22 +328,46 @@ function serve(bot, name) {
   return 0;
 }
 
+// One call of the bot's method in its context (the request's line, which the context parses
+// on its own): {json} (the value, as JSON text) or a failure.
+function call(dispatch, raw) {
+  if (dispatch === null) return { error: 'Error: call before begin', stack: '' };
+  const result = guarded(() => dispatch('call', raw));
+  flushLogs(dispatch);
+  if (typeof result === 'string' && result[0] === 'R') {
+    const json = result.slice(1);
+    return { json };
+  }
+  return typeof result === 'string' ? decode(result) : result;
+}
+
 function main(argv) {
   if (argv.length < 1 || argv.length > 2) {
     send({ type: 'fatal', error: 'usage: js_host.js BOT_FILE [GLOBALS_JSON]' });
     return 2;
   }
-  let loaded;
+  const file = argv[0];
+  const globalsJson = argv.length === 2 ? argv[1] : '{}';
+  let script;
+  let said;
   try {
-    const globals = argv.length === 2 ? JSON.parse(argv[1]) : {};
-    for (const [key, value] of Object.entries(globals)) globalThis[key] = value;
-    loaded = load(argv[0]);
+    JSON.parse(globalsJson);
+    script = compile(file);
+    // A first bot, for the hello only (its name and methods); every match makes its own.
+    const fresh = guarded(() => freshBot(script, file, globalsJson));
+    said = fresh.error !== undefined ? fresh : fresh.said;
   } catch (error) {
     printError(error);
     send({ type: 'fatal', error: `failed at load: ${describe(error)}` });
     return 1;
   }
-  return serve(loaded.bot, loaded.name);
+  if (said.error !== undefined) {
+    writeAll(2, `${said.stack || said.error}\n`);
+    send({ type: 'fatal', error: `failed at load: ${said.error}` });
+    return 1;
+  }
+  const name = said.value.name || path.basename(file, path.extname(file));
+  return serve(script, file, globalsJson, name.slice(0, 64), said.value.methods);
 }
 
 process.exit(main(process.argv.slice(2)));

@@ -1,12 +1,26 @@
 """Card Arena's Python bot host (protocol version 1).
 
-Runs one bot file in its own process and answers the JSON-lines protocol on stdin/stdout,
-as described in docs/bot-protocol.md. It needs the standard library only and nothing of the
-project, because it runs inside the sandbox with nothing but the bot file next to it.
+Runs one bot file and answers the JSON-lines protocol on stdin/stdout, as described in
+docs/bot-protocol.md. It needs the standard library only and nothing of the project, because
+it runs inside the sandbox with nothing but the bot file next to it.
 
-    python3 python_host.py /path/to/bot.py
+    python3 python_host.py [--control FD] [--process-filter FILE] [--wipe DIR] BOT_FILE
+
+Every match is played by a fresh process: this one (the "zygote") never runs a line of the
+bot's code. It forks a child that loads the bot, says hello and exits; then, for each match,
+it reads the match's ``begin`` and forks a child that loads the bot anew and plays that
+match alone, and exits at its ``end``. Nothing the bot's code did in one match (memory,
+threads, files in the folder ``--wipe`` names, the sandbox's /tmp, which the zygote empties
+after each child) reaches the next. With
+``--control FD`` the zygote writes one line on that descriptor after each child is gone
+(``{"exited": N, "cpu": SECONDS}``): the controller sends the next match only after it, so
+that a child that lingers never sees it; the child does not have the descriptor, and the
+zygote is not dumpable, so that no child can reach it through /proc. With
+``--process-filter FILE`` (in the sandbox) each child loads that seccomp filter (classic
+BPF) before the bot's code runs: the bot cannot create processes, though the zygote can.
 """
 
+import contextlib
 import errno
 import importlib.util
 import json
@@ -65,42 +79,43 @@ def load(path):
     return cls, name.strip()[:64]
 
 
-def serve(cls, name, requests, out):
+def hello_message(cls, name):
     methods = sorted(m for m in dir(cls) if not m.startswith("_") and callable(getattr(cls, m)))
-    send(
-        out,
-        {
-            "type": "hello",
-            "protocol": PROTOCOL,
-            "language": "python",
-            "name": name,
-            "methods": methods,
-        },
-    )
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL,
+        "language": "python",
+        "name": name,
+        "methods": methods,
+        # every match is played by a fresh process (see the module's docstring)
+        "isolation": "process",
+    }
+
+
+def serve(cls, requests, out):
+    """Play one match: from its ``begin`` to its ``end`` (MATCH_OVER), or until ``quit`` or
+    the end of stdin (FINISHED)."""
     bot = None
     # a notice ("tell") is answered only if it fails, by the next reply instead of that
     # request's own; the notices after it are not run
     failed = None
     for raw in requests:
-        if len(raw) > MAX_REQUEST:
-            print("request too long", file=sys.stderr)
-            return 2
         message = json.loads(raw)
         kind, rid = message.get("type"), message.get("id")
         if kind == "quit":
-            return 0
+            return FINISHED
         if kind == "begin":
-            failed = None  # a new match: nothing of the last one is reported in it
+            failed = None
         elif kind == "tell":
             if failed is None:
                 failed = tell(bot, message)
             continue
         elif failed is not None:
             reply, failed = failed, None
-            if kind == "end":
-                bot = None
             reply["id"] = rid
             send(out, reply)
+            if kind == "end":
+                return MATCH_OVER
             continue
         try:
             if kind == "begin":
@@ -109,7 +124,8 @@ def serve(cls, name, requests, out):
             elif kind == "end":
                 bot = None
                 times = os.times()
-                reply = {"type": "ok", "cpu": round(times.user + times.system, 3)}
+                send(out, {"type": "ok", "cpu": round(times.user + times.system, 3), "id": rid})
+                return MATCH_OVER
             elif kind == "call":
                 method = message["method"]
                 if bot is None:
@@ -136,7 +152,39 @@ def serve(cls, name, requests, out):
             reply = {"type": "error", "error": describe(exc)}
         reply["id"] = rid
         send(out, reply)
-    return 0
+    return FINISHED
+
+
+class Lines:
+    """The non-empty lines of a descriptor, read unbuffered beyond ``pending`` (what the
+    zygote had already read of the match), so that a child never reads past its match."""
+
+    def __init__(self, fd, pending=b""):
+        self.fd = fd
+        self.pending = bytearray(pending)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        while True:
+            newline = self.pending.find(b"\n")
+            if newline >= 0:
+                line = bytes(self.pending[:newline])
+                del self.pending[: newline + 1]
+                if line.strip():
+                    return line
+                continue
+            if len(self.pending) > MAX_REQUEST:
+                raise RequestTooLong
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                raise StopIteration
+            self.pending += chunk
+
+
+class RequestTooLong(Exception):
+    pass
 
 
 def tell(bot, message):
@@ -204,10 +252,164 @@ def guard_files(root):
 
 
 def on_cpu_limit(signum, frame):
-    # RLIMIT_CPU's soft limit. In the sandbox the host is its PID namespace's init, which
-    # ignores a signal left at its default action, so it must act on it itself.
+    # RLIMIT_CPU's soft limit: a child ends with the words the arena looks for. (In the
+    # sandbox the zygote is its PID namespace's init, which ignores a signal left at its
+    # default action.)
     os.write(2, b"\nCPU time limit exceeded\n")
     os._exit(128 + signum)
+
+
+# ---- the zygote: a fresh process for every match ----------------------------------------
+#: a child's exit statuses that the zygote expects: its part is done (hello said, or match
+#: played to its end) / the controller said quit or closed stdin
+MATCH_OVER = 86
+FINISHED = 87
+PR_SET_DUMPABLE = 4
+PR_SET_SECCOMP = 22
+SECCOMP_MODE_FILTER = 2
+
+
+def prctl():
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    # prctl(int option, unsigned long arg2, ...): an address must go whole, not as an int
+    libc.prctl.argtypes = [ctypes.c_int, *[ctypes.c_ulong] * 4]
+
+    def call(option, *args):
+        if libc.prctl(option, *args, *([0] * (4 - len(args)))) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"prctl({option}): {os.strerror(err)}")
+
+    return ctypes, call
+
+
+def load_filter(path):
+    """A child's own seccomp filter, loaded before the bot's code runs (see the docstring)."""
+    with open(path, "rb") as fh:
+        program = fh.read()
+    if not program or len(program) % 8:
+        raise RuntimeError(f"{path}: not a seccomp filter")
+    ctypes, call = prctl()
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+
+    def apply():
+        call(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog))
+
+    return apply
+
+
+def wipe(folder):
+    """Remove everything under ``folder`` (not the folder), whatever modes a child left."""
+    os.chmod(folder, 0o700)
+    with os.scandir(folder) as entries:
+        children = list(entries)
+    for entry in children:
+        if entry.is_dir(follow_symlinks=False):
+            wipe(entry.path)
+            os.rmdir(entry.path)
+        else:
+            os.unlink(entry.path)
+
+
+def child(path, out, pending, first, guard):
+    """One child's part: say hello (``first``), or play the match that ``pending`` begins.
+    Returns its exit status."""
+    if guard is not None:
+        guard()
+    try:
+        cls, name = load(path)
+    except RuntimeError as exc:
+        if first:
+            send(out, {"type": "fatal", "error": str(exc)})
+            return 1
+        requests = Lines(0, pending)
+        rid = json.loads(next(requests)).get("id")  # the begin the zygote read
+        send(out, {"type": "error", "kind": "load", "error": str(exc), "id": rid})
+        return 1
+    if first:
+        send(out, hello_message(cls, name))
+        return MATCH_OVER
+    try:
+        return serve(cls, Lines(0, pending), out)
+    except RequestTooLong:
+        print("request too long", file=sys.stderr)
+        return 2
+
+
+def read_begin(fd):
+    """What the zygote reads of the next match: everything up to and including its first
+    line, which must be a ``begin`` (or ``quit``: None). The child parses it again."""
+    pending = bytearray()
+    while True:
+        newline = pending.find(b"\n")
+        if newline < 0:
+            if len(pending) > MAX_REQUEST:
+                raise RuntimeError("request too long")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            pending += chunk
+            continue
+        first = pending[:newline].strip()
+        if not first:
+            del pending[: newline + 1]
+            continue
+        kind = json.loads(first).get("type")
+        if kind == "quit":
+            return None
+        if kind != "begin":
+            raise RuntimeError(f"a match must start with begin, not {kind!r}")
+        return bytes(pending)
+
+
+def zygote(path, out, control, process_filter, guard, tmp):
+    """Fork a child for the hello, then one for each match (see the module's docstring).
+    Returns the exit status: 0 when told to quit, else the status of the child that ended
+    otherwise than expected (a signal as 128 + its number, as a shell says it)."""
+    apply_filter = load_filter(process_filter) if process_filter else None
+    if control is not None:
+        _, call = prctl()
+        call(PR_SET_DUMPABLE, 0)
+    pending, first, exited = b"", True, 0
+    while True:
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            status = 70
+            try:
+                if control is not None:
+                    os.close(control)
+                if apply_filter is not None:
+                    apply_filter()
+                status = child(path, out, pending, first, guard)
+            except BaseException:  # noqa: BLE001 - whatever happens, the child ends here
+                traceback.print_exc()
+            finally:
+                with contextlib.suppress(BaseException):
+                    sys.stderr.flush()
+                os._exit(status)
+        _, status, usage = os.wait4(pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        if code == FINISHED:
+            return 0
+        if code != MATCH_OVER:
+            return 128 - code if code < 0 else code
+        if tmp is not None:
+            wipe(tmp)
+        exited += 1
+        if control is not None:
+            cpu = round(usage.ru_utime + usage.ru_stime, 4)
+            os.write(control, (json.dumps({"exited": exited, "cpu": cpu}) + "\n").encode())
+        first = False
+        pending = read_begin(0)
+        if pending is None:
+            return 0
 
 
 def main(argv):
@@ -217,19 +419,25 @@ def main(argv):
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    if len(argv) != 2:
-        send(out, {"type": "fatal", "error": "usage: python_host.py BOT_FILE"})
+    args = argv[1:]
+    options = {"--control": None, "--process-filter": None, "--wipe": None}
+    while len(args) > 1 and args[0] in options:
+        options[args[0]], args = args[1], args[2:]
+    control = options["--control"]
+    if len(args) != 1 or (control is not None and not control.isdigit()):
+        send(out, {"type": "fatal", "error": USAGE})
         return 2
     guarded = os.environ.pop(FILE_GUARD_ENV, None)
-    if guarded:
-        guard_files(guarded)
+    guard = (lambda: guard_files(guarded)) if guarded else None
     try:
-        cls, name = load(argv[1])
-    except RuntimeError as exc:
-        send(out, {"type": "fatal", "error": str(exc)})
-        return 1
-    requests = (line for line in sys.stdin.buffer if line.strip())
-    return serve(cls, name, requests, out)
+        control = int(control) if control is not None else None
+        return zygote(args[0], out, control, options["--process-filter"], guard, options["--wipe"])
+    except (OSError, RuntimeError, ValueError) as exc:
+        print(f"the bot's host stopped: {describe(exc)}", file=sys.stderr)
+        return 3
+
+
+USAGE = "usage: python_host.py [--control FD] [--process-filter FILE] [--wipe DIR] BOT_FILE"
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ def test_the_js_host_calls_each_method_by_the_name_the_reasons_use(tmp_path: Pat
     with BotProcess(plain_launch(path, game=slug), label="bot") as process:
         hello = process.start(10)
         assert set(game.methods) <= set(hello.methods)
+        process.request({"type": "begin", "reply": False}, reply=False)  # a fresh bot
         for method, name in names.items():
             rid = process.request({"type": "call", "method": method, "args": []})
             _, message = process.reply(rid, 10, name)

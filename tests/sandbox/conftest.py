@@ -61,6 +61,30 @@ class Played:
 Opponent = InProcessAgent
 
 
+#: a host that gives JavaScript bots all of Node, as if they had escaped their realm (see
+#: the file): the sandbox's walls are tested against it
+ESCAPED_JS_HOST = Path(__file__).resolve().parent / "escaped_js_host.js"
+
+
+@pytest.fixture(autouse=True)
+def escaped_js_host(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sandbox tests' JavaScript bots reach for Node (require, process, Buffer) to attack
+    the sandbox: they run with ESCAPED_JS_HOST, unless the test is marked real_js_host."""
+    if request.node.get_closest_marker("real_js_host"):
+        return
+    import bots.launch
+    import bots.sandbox
+
+    real = bots.sandbox.host_source
+    escaped = ESCAPED_JS_HOST.read_bytes()
+
+    def host_source(language: str) -> bytes:
+        return escaped if language == "javascript" else real(language)
+
+    monkeypatch.setattr(bots.sandbox, "host_source", host_source)
+    monkeypatch.setattr(bots.launch, "host_source", host_source)
+
+
 @pytest.fixture(scope="session")
 def sandbox_config(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxConfig]:
     """A range of sandbox uids of this test run's own, held for the whole session, so that

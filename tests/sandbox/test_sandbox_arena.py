@@ -37,10 +37,12 @@ def test_it_plays_python_and_javascript_bot_files_in_the_sandbox(tmp_path):
     data = json.loads(results.read_text())
     assert data["matches"] == 2 * 6
     assert all(b["faults"] == 0 and not b["faulty"] for b in data["bots"])
-    # Inside the sandbox the Python bot is alone in its PID namespace.
+    # Inside the sandbox each match's Python process is alone with the host's zygote (pid 1)
+    # in its PID namespace, and new: nothing of an earlier match is in it.
     log = next((logs / "stderr").glob("00-fair.stderr.log")).read_text()
     seen = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
-    assert seen and all(r["pid"] == 1 for r in seen)
+    assert seen and all(r["processes"] == ["1", str(r["pid"])] for r in seen)
+    assert all(r["match"] == 1 for r in seen)
 
 
 def test_it_runs_bot_files_as_plain_processes_with_no_sandbox(tmp_path):

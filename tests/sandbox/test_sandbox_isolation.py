@@ -44,7 +44,9 @@ def test_it_runs_the_bot_alone_as_an_unprivileged_user_in_namespaces_of_its_own(
         assert seen["groups"] == []
     else:
         assert seen["uid"] == os.getuid()
-    assert seen["pid"] == 1 and seen["processes"] == ["1"]  # its own PID namespace
+    # its own PID namespace, where the only other process is the host's zygote (pid 1), which
+    # forked this match's process (the second child: the first said hello)
+    assert seen["pid"] == 3 and seen["processes"] == ["1", "3"]
     assert seen["hostname"] == "sandbox"
     assert seen["net"] == ["lo"]  # a network namespace with nothing in it
     assert seen["cap_eff"] == "0000000000000000"
@@ -101,12 +103,18 @@ def test_it_filters_system_calls(play, tmp_path):
     }
 
 
-def test_it_serves_matches_from_one_process_with_a_fresh_python_bot_each(play, tmp_path):
+def test_it_serves_matches_from_one_sandbox_with_a_fresh_python_process_each(play, tmp_path):
     played = play(hostile(tmp_path, "fair.py"), matches=3)
     assert all(not o.faults for o in played.outcomes)
-    assert played.process.starts == 1
-    assert [r["match"] for r in reports(played)] == [1, 2, 3]  # one process...
-    # ...and a fresh Bot() per match: its count of calls starts again every time.
+    assert played.process.starts == 1  # one sandbox...
+    seen = reports(played)
+    # ...and a fresh process per match: the module's count of matches never passes 1, and
+    # each match's process is a new one, alone with the zygote
+    assert [r["match"] for r in seen] == [1, 1, 1]
+    pids = [r["pid"] for r in seen]
+    assert pids[0] == 3 and pids == sorted(set(pids))  # (a thread takes a number too)
+    assert all(r["processes"] == ["1", str(r["pid"])] for r in seen)
+    # and a fresh Bot() per match: its count of calls starts again every time.
     assert played.stderr.count("calls so far this match: 10\n") == 30
     assert "calls so far this match: 20" not in played.stderr
 
