@@ -946,6 +946,13 @@ class ProcessAgent(Agent):
                 self.process.kill()
             if not self.process.alive:
                 self.process.start(timeout)
+                if not self.process.await_fresh():
+                    self.process.kill()
+                    raise AgentFault(
+                        "startup",
+                        "the bot's process did not end after its hello (the bot's code kept it "
+                        "alive: each match has a process of its own, docs/bot-protocol.md)",
+                    )
             self.process.new_match()
             begin = {"type": "begin", "game": info.game, "seat": info.seat, "seats": info.num_seats}
             hello = self.process.hello
