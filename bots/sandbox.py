@@ -483,7 +483,7 @@ def self_test(config: SandboxConfig | None = None, language: str = "python") -> 
         )
         host = argv.index(f"/sandbox/{host_script(language).name}", argv.index("--seccomp"))
         argv = [*argv[:host], "-c" if language == "python" else "-e", "0"]
-        data = {"{host}": b"", "{bot}": b"", "{seccomp}": filter_bpf()}
+        data = {"{host}": b"", "{bot}": b"", **seccomp_data(language)}
         fds = {key: _memfd(value) for key, value in data.items()}
         fds[INFO_FD] = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
         try:
