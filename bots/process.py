@@ -680,6 +680,12 @@ class BotProcess:
 
     def _read(self, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
         got = self._next_line(timeout)
+        doom = self._child.doom if self._child else None
+        if got is not None and doom is not None:
+            # A fault decided while reading (the output cap) wins over a line that came after
+            # it: killing the sandbox's init takes a moment to reach the bot's own process.
+            self.kill()
+            raise doom
         if got is None:
             doom = self._child.doom if self._child else None
             self.kill()
