@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Exists, F, Max, Q
+from django.db.models import Count, Exists, F, Q
 from django.utils import timezone
 
 from bots import aggregates, leases
@@ -88,7 +88,8 @@ def start_round_robin(
 ) -> Tournament:
     """A round robin of every active version of the game (or ``versions``): the game's
     tournament format decides the tables, each table is played on one deal in every
-    seating of :func:`seatings`."""
+    seating of :func:`seatings`. Its deals are fresh (:func:`fresh_deals`): a ``seed`` whose
+    deals any match job of the game has dealt before is refused."""
     spec = get_game(game)
     if spec.tournament is None:
         raise ValueError(f"{game} has no tournament format")
@@ -96,7 +97,21 @@ def start_round_robin(
     versions = versions if versions is not None else active_versions(game)
     if len(versions) < 2:
         raise ValueError(f"{game}: a round robin needs at least 2 active bots")
-    seed = _new_seed() if seed is None else seed
+
+    def schedule(base: int) -> list[tuple[int, list[int], int]]:
+        if tables is None:
+            return [
+                (t.round, [versions[i].pk for i in t.seats], t.seed)
+                for t in spec.tournament().schedule(len(versions), rounds, base)
+            ]
+        # explicit tables (ids), each played once a round
+        return [
+            (r, table, derive_seed(base, r, n))
+            for r in range(rounds)
+            for n, table in enumerate(tables)
+        ]
+
+    seed, scheduled = fresh_deals(game, schedule, seed)
     tournament = Tournament.objects.create(
         game=game,
         format=fmt,
@@ -108,17 +123,6 @@ def start_round_robin(
             "time_control": _time_control_settings(move, bank),
         },
     )
-    if tables is None:
-        scheduled = [
-            (t.round, [versions[i].pk for i in t.seats], t.seed)
-            for t in spec.tournament().schedule(len(versions), rounds, seed)
-        ]
-    else:  # explicit tables (ids), each played once a round
-        scheduled = [
-            (r, table, derive_seed(seed, r, n))
-            for r in range(rounds)
-            for n, table in enumerate(tables)
-        ]
     jobs = []
     for round_no, entrants, table_seed in scheduled:
         for seats in seatings(entrants):
@@ -136,16 +140,69 @@ def start_round_robin(
     return tournament
 
 
+# ---- fresh deals ----------------------------------------------------------------------------
+#: seeds looked up in one statement (SQLite takes a limited number of parameters)
+SEEDS_PER_LOOKUP = 500
+#: base seeds drawn before giving up on finding fresh deals (one draw always does: 62
+#: random bits)
+FRESH_DRAWS = 8
+
+Scheduled = TypeVar("Scheduled", bound=Sequence[Any])
+
+
+def dealt_before(game: str, seeds: Iterable[int]) -> set[int]:
+    """Which of these seeds a match job of the game has already dealt (in any tournament,
+    placement or round: every match a bot played, and whose record its owner can read, was
+    one). Read through the index on game and seed, a few hundred seeds a statement."""
+    wanted = sorted(set(seeds))
+    found: set[int] = set()
+    for start in range(0, len(wanted), SEEDS_PER_LOOKUP):
+        chunk = wanted[start : start + SEEDS_PER_LOOKUP]
+        jobs = MatchJob.objects.filter(game=game, seed__in=chunk)
+        found.update(jobs.values_list("seed", flat=True).distinct())
+    return found
+
+
+def fresh_deals(
+    game: str, schedule: Callable[[int], Scheduled], seed: int | None = None
+) -> tuple[int, Scheduled]:
+    """A tournament's base seed and its schedule (``schedule(base)``: its tables, each
+    with the seed of its deal as its last item), such that no deal of it was dealt before
+    in the game (:func:`dealt_before`): a rated match never deals cards that a bot, or its
+    owner through the records of its matches, has been shown. The luck-cutting reuse of a
+    deal stays inside the new tournament (its seatings, a round's bots on one deal), whose
+    versions are fixed when it is scheduled.
+
+    Without ``seed`` a base seed is drawn (62 random bits: a deal already dealt is all but
+    impossible, and is drawn again); a ``seed`` given (``start_tournament --seed``) whose
+    deals were dealt before is refused with a ValueError."""
+    for _ in range(FRESH_DRAWS if seed is None else 1):
+        base = _new_seed() if seed is None else seed
+        scheduled = schedule(base)
+        again = dealt_before(game, [table[-1] for table in scheduled])
+        if not again:
+            return base, scheduled
+        log.warning("event=deals.not_fresh game=%s seed_given=%s dealt=%d", game, seed is not None,
+                    len(again))  # fmt: skip
+    if seed is not None:
+        raise ValueError(
+            f"{game}: seed {seed} deals {len(again)} deal(s) already dealt in this game; a "
+            "rated tournament draws fresh deals (leave the seed out)"
+        )
+    raise RuntimeError(f"{game}: no fresh deals in {FRESH_DRAWS} draws")
+
+
 def placement_tables(game: str, version: BotVersion, others: list[BotVersion]) -> list[list[int]]:
     """The tables that place a new version: it meets every other active bot at least once.
 
     Two-player games: one table per opponent. Bigger tables (Last Card: four) seat the new
     version with the others in groups as large as the game allows. Bots that play alone
-    against the dealer (UTH) sit alone; they meet the others on the same deals instead (see
-    :func:`shared_deals`).
+    against the dealer (UTH) sit alone, the new version first, then every other one: they
+    play the same fresh deals in the placement, so the new version is compared with them on
+    the very same cards (its references, see :func:`schedule_placement`).
     """
     if get_game(game).plays_alone:
-        return [[version.pk]]
+        return [[version.pk], *([other.pk] for other in others)]
     per_table = get_game(game).state_class.max_seats - 1
     ids = [other.pk for other in others]
     if per_table == 1 or len(ids) <= per_table:
@@ -158,57 +215,63 @@ def placement_tables(game: str, version: BotVersion, others: list[BotVersion]) -
     return [[version.pk, *group] for group in groups]
 
 
-def shared_deals(game: str, others: list[BotVersion], count: int) -> list[int]:
-    """Seeds of deals that the other active bots of a one-seat game have already played,
-    those played by the most of them first (newest first among equals): a new bot that plays
-    them is rated against their results on the very same cards."""
-    bots = {v.bot_id for v in others}
-    played = (
-        Match.objects.filter(game=game, rated=True, participants__bot_id__in=bots)
-        .values("seed")
-        .annotate(bots=Count("participants__bot_id", distinct=True), last=Max("played"))
-        .order_by("-bots", "-last", "seed")
-    )
-    return [row["seed"] for row in played[:count]]
-
-
 def schedule_placement(version: BotVersion) -> Tournament | None:
     """Placement matches of a newly active version against every other active bot of its
-    game, ahead of the regular queue. Runs inside the caller's transaction."""
+    game, ahead of the regular queue. Runs inside the caller's transaction.
+
+    Every deal is fresh (:func:`fresh_deals`): none was dealt before in the game, so
+    nothing a bot or its owner saw of earlier matches (a bot's log, a replay, a page) holds
+    its cards. In a game played alone against the dealer (UTH) the other active bots play
+    each deal too, in this tournament, right after the new version: the deal is rated once
+    all of them have played it, the new version against them on the same cards
+    (:func:`bots.ratings.rate_deal`)."""
     game = version.bot.game
     lock_ledger(game)
     others = [v for v in active_versions(game) if v.bot_id != version.bot_id]
     deals = int(getattr(settings, "PLACEMENT_DEALS", 2))
     if not others or deals <= 0:
         return None
-    base = _new_seed()
     alone = get_game(game).plays_alone
-    reused = shared_deals(game, others, deals) if alone else []
+    tables = placement_tables(game, version, others)
+
+    def schedule(base: int) -> list[tuple[int, list[int], int]]:
+        if alone:  # one deal for every bot: the new version's and its references' sessions
+            return [
+                (deal, table, derive_seed(base, "placement", deal))
+                for deal in range(deals)
+                for table in tables
+            ]
+        return [
+            (deal, table, derive_seed(base, *table, deal))
+            for table in tables
+            for deal in range(deals)
+        ]
+
+    base, scheduled = fresh_deals(game, schedule)
     tournament = Tournament.objects.create(
         game=game,
         format=Tournament.PLACEMENT,
         name=f"placement of {version}",
-        settings={"seed": base, "deals": deals, "version": version.pk, "shared_deals": reused},
+        settings={"seed": base, "deals": deals, "version": version.pk},
     )
     jobs = []
-    for table in placement_tables(game, version, others):
-        for deal in range(deals):
-            seed = reused[deal] if deal < len(reused) else derive_seed(base, *table, deal)
-            for seats in seatings(table):
-                jobs.append(
-                    MatchJob(
-                        tournament=tournament,
-                        game=game,
-                        round=deal,
-                        seats=seats,
-                        seed=seed,
-                        priority=PLACEMENT_PRIORITY,
-                        # placements queued together take turns (see CLAIM_ORDER)
-                        turn=len(jobs),
-                    )
+    for deal, table, seed in scheduled:
+        for seats in seatings(table):
+            jobs.append(
+                MatchJob(
+                    tournament=tournament,
+                    game=game,
+                    round=deal,
+                    seats=seats,
+                    seed=seed,
+                    priority=PLACEMENT_PRIORITY,
+                    # placements queued together take turns (see CLAIM_ORDER)
+                    turn=len(jobs),
                 )
+            )
     MatchJob.objects.bulk_create(jobs)
-    log.info("event=placement version=%s jobs=%d shared=%d", version.pk, len(jobs), len(reused))
+    log.info("event=placement version=%s jobs=%d references=%d", version.pk, len(jobs),
+             len(others) if alone else 0)  # fmt: skip
     return tournament
 
 

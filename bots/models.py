@@ -105,8 +105,9 @@ class Tournament(models.Model):
     format = models.CharField(max_length=20, choices=FORMATS, default=ROUND_ROBIN)
     #: rounds, seed, time control overrides...
     settings = models.JSONField(default=dict, blank=True)
-    #: settings that are seeds: of the tournament's matches ("seed", "seeds") and of the deals
-    #: a placement shares with the matches its opponents played ("shared_deals")
+    #: settings that are seeds: of the tournament's matches ("seed", "seeds"), and of the
+    #: deals that placements made before fresh deals reused from earlier matches
+    #: ("shared_deals", still in the settings of those placements)
     SEED_SETTINGS = ("seed", "seeds", "shared_deals")
     state = models.CharField(max_length=10, choices=STATES, default=PENDING)
     created = models.DateTimeField(auto_now_add=True)
@@ -172,7 +173,10 @@ class MatchJob(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["status", "-priority", "turn", "id"], name="job_claim_order")
+            models.Index(fields=["status", "-priority", "turn", "id"], name="job_claim_order"),
+            # whether a deal was dealt before (bots.competition.dealt_before): a new
+            # tournament's deals never were
+            models.Index(fields=["game", "seed"], name="job_game_seed"),
         ]
         ordering = ["id"]
 
