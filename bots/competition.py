@@ -10,6 +10,7 @@ together (:func:`store_results`).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 from collections.abc import Callable, Iterable, Sequence
@@ -17,13 +18,21 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Count, Exists, F, Q
 from django.utils import timezone
 
 from bots import aggregates, leases
-from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
-from bots.playing import Entry, Played, ProcessCache, play
+from bots.models import (
+    BotVersion,
+    LeaderboardRow,
+    Match,
+    MatchJob,
+    MatchSeat,
+    Tournament,
+    TournamentResult,
+)
+from bots.playing import BrokenAgent, Entry, Played, ProcessCache, play
 from bots.ratings import lock_ledger, rate_pending
 from games.engine import untrusted
 from games.engine.runner import TimeControl
@@ -73,6 +82,15 @@ def _time_control_settings(move: float | None, bank: float | None) -> dict[str, 
     return {k: v for k, v in (("move", move), ("bank", bank)) if v is not None}
 
 
+def _worker_bound(seconds: float | None = None) -> float:
+    """The worker time each bot may use in a tournament scheduled now (0: no bound)."""
+    if seconds is None:
+        seconds = getattr(settings, "WORKER_SECONDS_PER_BOT_PER_TOURNAMENT", 0)
+    if seconds < 0:
+        raise ValueError("the worker time a bot may use is a number of seconds, 0 or more")
+    return float(seconds)
+
+
 @transaction.atomic
 def start_round_robin(
     game: str,
@@ -85,11 +103,14 @@ def start_round_robin(
     move: float | None = None,
     bank: float | None = None,
     tables: list[list[int]] | None = None,
+    worker_s: float | None = None,
 ) -> Tournament:
     """A round robin of every active version of the game (or ``versions``): the game's
     tournament format decides the tables, each table is played on one deal in every
     seating of :func:`seatings`. Its deals are fresh (:func:`fresh_deals`): a ``seed`` whose
-    deals any match job of the game has dealt before is refused."""
+    deals any match job of the game has dealt before is refused. ``worker_s``: the worker
+    time each bot may use in it (by default WORKER_SECONDS_PER_BOT_PER_TOURNAMENT, see
+    :func:`play_job`)."""
     spec = get_game(game)
     if spec.tournament is None:
         raise ValueError(f"{game} has no tournament format")
@@ -121,6 +142,7 @@ def start_round_robin(
             "seed": seed,
             "versions": [v.pk for v in versions],
             "time_control": _time_control_settings(move, bank),
+            "worker_s": _worker_bound(worker_s),
         },
     )
     jobs = []
@@ -252,7 +274,12 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
         game=game,
         format=Tournament.PLACEMENT,
         name=f"placement of {version}",
-        settings={"seed": base, "deals": deals, "version": version.pk},
+        settings={
+            "seed": base,
+            "deals": deals,
+            "version": version.pk,
+            "worker_s": _worker_bound(),
+        },
     )
     jobs = []
     for deal, table, seed in scheduled:
@@ -319,8 +346,13 @@ def maybe_ladder_round(game: str, interval_s: float) -> Tournament | None:
 # ---- claiming -------------------------------------------------------------------------------
 #: the order jobs are claimed in: placements first, then turn by turn (the n-th job of every
 #: placement before the (n+1)-th of any: a new version placed against many bots does not
-#: hold up the placements of those uploaded after it), then oldest first
+#: hold up the placements of those uploaded after it; and a bot's jobs move back a turn for
+#: every TURN_S of worker time its matches take, see :func:`push_back`), then oldest first
 CLAIM_ORDER = ("-priority", "turn", "id")
+#: the worker time a turn stands for: about what a quick match takes. A job moves its bots'
+#: queued jobs of the tournament back by the turns its bot's share of it took (rounded), so
+#: a bot whose matches take 14 s has its next one claimed after some 140 turns of the others'
+TURN_S = 0.1
 
 
 def _claimable(now: Any, min_priority: int | None = None) -> Q:
@@ -488,21 +520,155 @@ def versions_of(jobs: Sequence[MatchJob]) -> dict[int, BotVersion]:
 
 
 def play_job(
-    job: MatchJob, cache: ProcessCache | None = None, versions: dict[int, BotVersion] | None = None
+    job: MatchJob,
+    cache: ProcessCache | None = None,
+    versions: dict[int, BotVersion] | None = None,
+    spent: WorkerTime | None = None,
 ) -> Played:
     """Play a job's match in the sandbox: outside any transaction. ``versions``: the seats'
-    versions read beforehand (:func:`versions_of`), else read here."""
-    entries = [
-        Entry(name=v.bot.label, code=v.code, filename=v.filename, key=v.pk)
-        for v in seat_versions(job, versions)
-    ]
+    versions read beforehand (:func:`versions_of`), else read here.
+
+    Each bot may use the tournament's ``worker_bound_s`` of worker time in it (``spent``:
+    what its matches there were charged so far, :func:`worker_time_of`, read here when not
+    given). A bot with nothing left forfeits the match without being started (fault
+    ``time``); any other seat's time control gets what its bot has left as its ``budget``,
+    so a match is cut off where the bot's worker time runs out (the same fault)."""
+    bound = job.tournament.worker_bound_s
+    seated = seat_versions(job, versions)
+    if bound and spent is None:
+        spent = worker_time_of([job], {v.pk: v for v in seated})
+    tc = time_control_of(job)
+    entries, budgets = [], {}
+    for seat, version in enumerate(seated):
+        used = spent.get((job.tournament_id, version.bot_id), 0.0) if spent and bound else 0.0
+        if bound and used >= bound:
+            reason = (
+                f"out of worker time: the bot's matches in this tournament took {used:.1f} s "
+                f"of worker time, its bound is {bound:g} s; the rest of its matches there are "
+                "forfeited"
+            )
+            agent = BrokenAgent(version.bot.label, "time", reason)
+            entries.append(Entry(name=version.bot.label, agent=agent))
+            continue
+        if bound:
+            budgets[seat] = dataclasses.replace(tc, budget=bound - used)
+        entries.append(
+            Entry(name=version.bot.label, code=version.code, filename=version.filename,
+                  key=version.pk)
+        )  # fmt: skip
     return play(
         get_game(job.game),
         entries,
         seed=job.seed,
-        time_control=time_control_of(job),
+        time_control=tc,
         cache=cache,
+        seat_time_controls=budgets or None,
     )
+
+
+# ---- worker time ----------------------------------------------------------------------------
+#: (tournament id, bot id) -> seconds of worker time charged to the bot's matches there
+WorkerTime = dict[tuple[int, int], float]
+
+
+def charges(played: Played) -> list[float]:
+    """The match's wall time (``Played.duration_s``, measured by the worker, never by a bot)
+    split among its seats: each seat its own time (``SeatStats.own_s``: its start, its
+    answers and the calls it faulted on, on the worker's clock), and the rest (the rules,
+    the worker's own work) in equal shares. Seats that think side by side (simultaneous
+    moves) can together take longer than the match: then each is charged its part of the
+    match in proportion to its own time. The charges add up to the match's wall time."""
+    wall = max(played.duration_s, 0.0)
+    own = [stats.own_s for stats in played.outcome.stats] or [0.0] * len(played.seats)
+    if not own:
+        return []
+    total = sum(own)
+    if total > wall:
+        return [wall * mine / total for mine in own]
+    rest = (wall - total) / len(own)
+    return [mine + rest for mine in own]
+
+
+def charge_ms(played: Played) -> list[int]:
+    """:func:`charges` in whole milliseconds (what is stored: exact sums in any order)."""
+    return [round(1000 * seconds) for seconds in charges(played)]
+
+
+def worker_time_of(
+    jobs: Sequence[MatchJob], versions: dict[int, BotVersion] | None = None
+) -> WorkerTime:
+    """What the bots of these jobs were charged in the jobs' tournaments so far (their
+    ``TournamentResult`` totals: one statement for a worker's whole batch)."""
+    versions = versions if versions is not None else versions_of(jobs)
+    bots = {versions[v].bot_id for job in jobs for v in job.seats if v in versions}
+    tournaments = {job.tournament_id for job in jobs}
+    rows = TournamentResult.objects.filter(
+        tournament_id__in=tournaments, bot_id__in=bots, opponent=0
+    ).values_list("tournament_id", "bot_id", "worker_ms")
+    return {(t, b): ms / 1000 for t, b, ms in rows}
+
+
+def add_charges(
+    spent: WorkerTime, job: MatchJob, versions: dict[int, BotVersion], played: Played
+) -> None:
+    """Add a match just played to ``spent`` (a worker's batch: its later matches see the
+    time its earlier ones took before they are stored)."""
+    for version, ms in zip(job.seats, charge_ms(played), strict=False):
+        if version in versions:
+            key = (job.tournament_id, versions[version].bot_id)
+            spent[key] = spent.get(key, 0.0) + ms / 1000
+
+
+def push_back(results: Sequence[tuple[leases.Claim, Played]]) -> int:
+    """Interleave the queue by bot, by the worker time it takes: after these matches, each
+    bot's queued jobs in the same tournament move back one turn for every :data:`TURN_S` of
+    worker time its share of them took (rounded: a quick match moves nothing). The jobs are
+    claimed by turn (:data:`CLAIM_ORDER`), so a bot whose matches are slow has its next one
+    claimed after the others' have had as much time; the queue stays ordered by an index,
+    and every worker on every machine sees the same order.
+
+    Its own short transaction, after the results are stored: jobs being claimed right now
+    are skipped (``SKIP LOCKED``), never waited for. Returns the jobs moved."""
+    seconds: dict[tuple[int, int], float] = {}
+    for held, played in results:
+        for version, ms in zip(held.job.seats, charge_ms(played), strict=False):
+            key = (held.job.tournament_id, version)
+            seconds[key] = seconds.get(key, 0.0) + ms / 1000
+    moved = 0
+    for (tournament_id, version), taken in sorted(seconds.items()):
+        turns = round(taken / TURN_S)
+        if turns < 1:
+            continue
+        try:
+            ids = _push_back(tournament_id, version, turns)
+        except DatabaseError as exc:  # only the order suffers; the next slow match tries again
+            log.warning("event=jobs.push_back_failed tournament=%s version=%s error=%r",
+                        tournament_id, version, exc)  # fmt: skip
+            continue
+        moved += len(ids)
+        if not ids:
+            continue
+        log.info(
+            "event=jobs.pushed_back tournament=%s version=%s turns=%d jobs=%d seconds=%.2f",
+            tournament_id, version, turns, len(ids), taken,
+        )  # fmt: skip
+    return moved
+
+
+def _push_back(tournament_id: int, version: int, turns: int) -> list[int]:
+    """Move the version's queued jobs of the tournament back ``turns`` turns; their ids."""
+    with transaction.atomic():
+        queued = MatchJob.objects.filter(tournament_id=tournament_id, status=MatchJob.QUEUED)
+        if connection.features.supports_json_field_contains:
+            mine = queued.filter(seats__contains=[version])
+            if connection.features.has_select_for_update_skip_locked:
+                mine = mine.select_for_update(skip_locked=True, of=("self",))
+            ids = list(mine.values_list("pk", flat=True))
+        else:  # SQLite (one writer): the tournament's queued jobs, read through
+            ids = [pk for pk, seats in queued.values_list("pk", "seats") if version in seats]
+        if ids:
+            MatchJob.objects.filter(pk__in=ids).update(turn=F("turn") + turns)
+    return ids
 
 
 def store_result(held: leases.Claim, played: Played, *, wait: bool = True) -> Match | None:
@@ -517,7 +683,9 @@ def store_results(
     its match, or None if the worker no longer holds the job (its lease ran out and another
     worker took it).
 
-    Two short transactions, whatever the number of results. The first locks the jobs and
+    Two short transactions, whatever the number of results (and one more for each bot
+    whose share of them took more than half a :data:`TURN_S`, :func:`push_back`, which
+    moves its queued jobs back). The first locks the jobs and
     marks done those the worker still holds (a SELECT ... FOR UPDATE of the jobs in id
     order, then one UPDATE), and writes their matches, seats and results by opponent (one
     statement each for all the matches); it takes no lock but the jobs' rows, so workers
@@ -538,6 +706,8 @@ def store_results(
         if match is None:
             log.warning("event=job.lost job=%s worker=%s", held.job.pk, held.worker)
     stored = [(held.job, match) for (held, _), match in zip(results, found, strict=True) if match]
+    push_back([(held, played) for (held, played), match in zip(results, found, strict=True)
+               if match is not None and held.job.pk in ours])  # fmt: skip
     for game in sorted({job.game for job, _ in stored}):
         rate_pending(game, wait=wait)
     finished = {t: _maybe_finish(t) for t in sorted({job.tournament_id for job, _ in stored})}
@@ -601,9 +771,12 @@ def _write_matches(results: Sequence[tuple[leases.Claim, Played]]) -> dict[int, 
             fault_kind=report.fault_kind,
             fault_reason=untrusted.clean_text(report.fault_reason),
             stderr=untrusted.clean_text(report.stderr),
+            worker_ms=ms,
         )
         for match, (held, played) in zip(matches, results, strict=True)
-        for seat, (version, report) in enumerate(zip(held.job.seats, played.seats, strict=True))
+        for seat, (version, report, ms) in enumerate(
+            zip(held.job.seats, played.seats, charge_ms(played), strict=True)
+        )
     )
     by_match: dict[int, list[MatchSeat]] = {}
     for seat in seats:
