@@ -87,7 +87,7 @@ count, batch = int(sys.argv[2]), int(sys.argv[3])
 many = hasattr(competition, "store_results")
 batch = batch if many else 1
 game = get_game("rps-poker")
-competition.start_round_robin("rps-poker", -(-count // 6), seed=7)
+competition.start_round_robin("rps-poker", -(-count // 6))  # fresh deals: no seed twice
 claims, held = [], []
 while True:
     with CaptureQueriesContext(connection) as queries:
@@ -191,7 +191,8 @@ def worker_rate(
     claim to its store covers the other matches of its batch, so the rest is worked out
     from the whole span)."""
     env = environment(variant.url, base / f"var-{variant.name}")
-    out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds), "--seed", "1")
+    # fresh deals each time (a seed is dealt once in a game, whichever revision deals it)
+    out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds))
     tournament = int(out.split()[1].rstrip(":"))
     manage(variant.root, env, "worker", "--batch", "--concurrency", str(workers),
            "--display", "log", "--no-validate", "--ladder-interval", "0",

@@ -17,17 +17,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
 
-from bots.models import Match, MatchSeat, OpponentResult, TournamentResult
+from bots.models import Match, MatchSeat, OpponentResult, Tournament, TournamentResult
 from games.registry import get_game
 
 #: the counters of an OpponentResult, in the order :class:`Tally` holds them
 COUNTERS = ("matches", "wins", "draws", "losses", "points_for", "points_against")
-#: the counters of a TournamentResult, in the order :data:`TournamentTally` holds them
+#: the counters of a TournamentResult that migration 0009 filled, in the order
+#: :data:`TournamentTally` holds them
 TOURNAMENT_COUNTERS = ("matches", "points_for", "points_against", "faults")
+#: every counter of a TournamentResult, in the order :data:`TournamentTally` holds them (the
+#: worker time, milliseconds, last: only the bot's totals count it)
+TOURNAMENT_TOTALS = (*TOURNAMENT_COUNTERS, "worker_ms")
 
 
 @dataclass(frozen=True)
@@ -122,14 +127,14 @@ def record_many(matches: Iterable[tuple[Match, Iterable[MatchSeat]]]) -> None:
         found = [Seat(s.bot_id, s.name, s.score) for s in seats]
         tally(found, higher_is_better(match.game), totals)
         if match.tournament_id is not None:
-            scored = [(s.bot_id, s.score, bool(s.fault_kind)) for s in seats]
+            scored = [(s.bot_id, s.score, bool(s.fault_kind), s.worker_ms) for s in seats]
             tournament_tally(match.tournament_id, scored, plays_alone(match.game), kept)
     add(totals)
     add_tournament(kept)
 
 
 #: (tournament id, bot id, opponent bot id or 0 for the bot's totals) -> [matches, points
-#: for, points against, faults]
+#: for, points against, faults, worker milliseconds]
 TournamentTally = dict[tuple[int, int, int], list[float]]
 
 
@@ -142,27 +147,29 @@ def plays_alone(game: str) -> bool:
 
 def tournament_tally(
     tournament_id: int,
-    seats: Sequence[tuple[int | None, float, bool]],
+    seats: Sequence[tuple[int | None, float, bool] | tuple[int | None, float, bool, int]],
     alone: bool,
     into: TournamentTally | None = None,
 ) -> TournamentTally:
-    """One match of a tournament, its seats as (bot id, score, faulted): each bot's seat
-    adds to its totals and, in a game with opponents (not ``alone``), to its results against
-    every other bot at the table (a seat never meets its own bot)."""
+    """One match of a tournament, its seats as (bot id, score, faulted[, worker
+    milliseconds]): each bot's seat adds to its totals and, in a game with opponents (not
+    ``alone``), to its results against every other bot at the table (a seat never meets its
+    own bot)."""
     out: TournamentTally = {} if into is None else into
-    for bot, score, fault in seats:
+    for bot, score, fault, *worker in seats:
         if bot is None:
             continue
-        mine = out.setdefault((tournament_id, bot, 0), [0, 0.0, 0.0, 0])
+        mine = out.setdefault((tournament_id, bot, 0), [0, 0.0, 0.0, 0, 0])
         mine[0] += 1
         mine[1] += score
         mine[3] += fault
+        mine[4] += worker[0] if worker else 0
         if alone:
             continue
-        for other, theirs, _ in seats:
+        for other, theirs, *_ in seats:
             if other is None or other == bot:
                 continue
-            pair = out.setdefault((tournament_id, bot, other), [0, 0.0, 0.0, 0])
+            pair = out.setdefault((tournament_id, bot, other), [0, 0.0, 0.0, 0, 0])
             pair[0] += 1
             pair[1] += score
             pair[2] += theirs
@@ -176,10 +183,10 @@ def add_tournament(totals: TournamentTally) -> None:
         return
     q = connection.ops.quote_name
     table = q(TournamentResult._meta.db_table)
-    columns = ["tournament_id", "bot_id", "opponent", *TOURNAMENT_COUNTERS]
+    columns = ["tournament_id", "bot_id", "opponent", *TOURNAMENT_TOTALS]
     rows = [[*key, *values] for key, values in sorted(totals.items())]
     values_sql = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
-    updates = ", ".join(f"{q(c)} = {table}.{q(c)} + excluded.{q(c)}" for c in TOURNAMENT_COUNTERS)
+    updates = ", ".join(f"{q(c)} = {table}.{q(c)} + excluded.{q(c)}" for c in TOURNAMENT_TOTALS)
     sql = (
         f"INSERT INTO {table} ({', '.join(q(c) for c in columns)}) VALUES {values_sql} "
         f"ON CONFLICT ({q('tournament_id')}, {q('bot_id')}, {q('opponent')}) "
@@ -190,24 +197,27 @@ def add_tournament(totals: TournamentTally) -> None:
 
 
 def tournament_rows(
-    rows: Iterable[tuple[int, int, str, int | None, float, str]],
+    rows: Iterable[
+        tuple[int, int, str, int | None, float, str]
+        | tuple[int, int, str, int | None, float, str, int]
+    ],
 ) -> TournamentTally:
     """The tournaments' totals of seats given as (match id, tournament id, game, bot id,
-    score, fault kind), those of one match next to each other."""
+    score, fault kind[, worker milliseconds]), those of one match next to each other."""
     out: TournamentTally = {}
-    current: list[tuple[int | None, float, bool]] = []
+    current: list[tuple[int | None, float, bool, int]] = []
     current_match, current_tournament, current_game = None, 0, ""
 
     def flush() -> None:
         if current:
             tournament_tally(current_tournament, current, plays_alone(current_game), out)
 
-    for match_id, tournament_id, game, bot_id, score, fault in rows:
+    for match_id, tournament_id, game, bot_id, score, fault, *worker in rows:
         if match_id != current_match:
             flush()
             current = []
             current_match, current_tournament, current_game = match_id, tournament_id, game
-        current.append((bot_id, score, bool(fault)))
+        current.append((bot_id, score, bool(fault), worker[0] if worker else 0))
     flush()
     return out
 
@@ -219,7 +229,7 @@ def recount_tournament(tournament_id: int) -> TournamentTally:
         MatchSeat.objects.filter(match__tournament_id=tournament_id)
         .order_by("match_id", "seat")
         .values_list("match_id", "match__tournament_id", "match__game", "bot_id", "score",
-                     "fault_kind")
+                     "fault_kind", "worker_ms")
     )  # fmt: skip
     return tournament_rows(seats.iterator(chunk_size=5000))
 
@@ -229,10 +239,68 @@ def kept_tournament(tournament_id: int) -> TournamentTally:
     rows = TournamentResult.objects.filter(tournament_id=tournament_id)
     return {
         (tournament_id, bot_id, opponent): list(values)
-        for bot_id, opponent, *values in rows.values_list(
-            "bot_id", "opponent", *TOURNAMENT_COUNTERS
-        )
+        for bot_id, opponent, *values in rows.values_list("bot_id", "opponent", *TOURNAMENT_TOTALS)
     }
+
+
+# ---- worker time ----------------------------------------------------------------------------
+#: how many bots a tournament's worker time lists (those that used the most), and how many
+#: of a bot's latest tournaments its page lists
+WORKER_TIME_TOP = 20
+WORKER_TIME_RECENT = 5
+
+
+def _worker_entry(used_ms: int, bound: float) -> dict[str, Any]:
+    used = used_ms / 1000
+    return {
+        "used_s": round(used, 3),
+        "bound_s": bound or None,
+        "share": round(used / bound, 4) if bound else None,
+        "over": bool(bound) and used >= bound,
+    }
+
+
+def worker_time_in(tournament: Tournament, top: int = WORKER_TIME_TOP) -> dict[str, Any]:
+    """The worker time the bots of a tournament used there, the most first (``top`` of
+    them; ``more`` says if there are others), with the bound each has (None: no bound):
+    what the tournament's page and the API show. One statement on the tournament's totals
+    (the index by tournament and opponent)."""
+    bound = tournament.worker_bound_s
+    rows = list(
+        TournamentResult.objects.filter(tournament=tournament, opponent=0)
+        .order_by("-worker_ms", "bot_id")
+        .values_list("bot_id", "bot__owner__username", "bot__name", "matches", "worker_ms")[
+            : top + 1
+        ]
+    )
+    bots = [
+        {"id": bot_id, "label": f"{owner}/{name}", "matches": matches} | _worker_entry(used, bound)
+        for bot_id, owner, name, matches, used in rows[:top]
+    ]
+    return {"bound_s": bound or None, "bots": bots, "more": len(rows) > top}
+
+
+def worker_time_of_bot(bot_id: int, count: int = WORKER_TIME_RECENT) -> list[dict[str, Any]]:
+    """A bot's worker time in its latest ``count`` tournaments, newest first, each with the
+    tournament's bound: its page and the API show it (the index by bot, opponent and
+    tournament: the same cost however many tournaments it played)."""
+    rows = (
+        TournamentResult.objects.filter(bot_id=bot_id, opponent=0)
+        .select_related("tournament")
+        .only("matches", "worker_ms", "tournament__name", "tournament__game",
+              "tournament__format", "tournament__settings", "tournament__state")
+        .order_by("-tournament_id")[:count]
+    )  # fmt: skip
+    return [
+        {
+            "tournament": row.tournament_id,
+            "name": str(row.tournament),
+            "state": row.tournament.state,
+            "matches": row.matches,
+        }
+        | _worker_entry(row.worker_ms, row.tournament.worker_bound_s)
+        for row in rows
+    ]
 
 
 #: the order a bot's opponents are listed in, most met first (an index serves it: keyset

@@ -10,20 +10,29 @@ together (:func:`store_results`).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import connection, transaction
-from django.db.models import Count, Exists, F, Max, Q
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Count, Exists, F, Q
 from django.utils import timezone
 
 from bots import aggregates, leases
-from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
-from bots.playing import Entry, Played, ProcessCache, play
+from bots.models import (
+    BotVersion,
+    LeaderboardRow,
+    Match,
+    MatchJob,
+    MatchSeat,
+    Tournament,
+    TournamentResult,
+)
+from bots.playing import BrokenAgent, Entry, Played, ProcessCache, play
 from bots.ratings import lock_ledger, rate_pending
 from games.engine import untrusted
 from games.engine.runner import TimeControl
@@ -73,6 +82,15 @@ def _time_control_settings(move: float | None, bank: float | None) -> dict[str, 
     return {k: v for k, v in (("move", move), ("bank", bank)) if v is not None}
 
 
+def _worker_bound(seconds: float | None = None) -> float:
+    """The worker time each bot may use in a tournament scheduled now (0: no bound)."""
+    if seconds is None:
+        seconds = getattr(settings, "WORKER_SECONDS_PER_BOT_PER_TOURNAMENT", 0)
+    if seconds < 0:
+        raise ValueError("the worker time a bot may use is a number of seconds, 0 or more")
+    return float(seconds)
+
+
 @transaction.atomic
 def start_round_robin(
     game: str,
@@ -85,10 +103,14 @@ def start_round_robin(
     move: float | None = None,
     bank: float | None = None,
     tables: list[list[int]] | None = None,
+    worker_s: float | None = None,
 ) -> Tournament:
     """A round robin of every active version of the game (or ``versions``): the game's
     tournament format decides the tables, each table is played on one deal in every
-    seating of :func:`seatings`."""
+    seating of :func:`seatings`. Its deals are fresh (:func:`fresh_deals`): a ``seed`` whose
+    deals any match job of the game has dealt before is refused. ``worker_s``: the worker
+    time each bot may use in it (by default WORKER_SECONDS_PER_BOT_PER_TOURNAMENT, see
+    :func:`play_job`)."""
     spec = get_game(game)
     if spec.tournament is None:
         raise ValueError(f"{game} has no tournament format")
@@ -96,7 +118,21 @@ def start_round_robin(
     versions = versions if versions is not None else active_versions(game)
     if len(versions) < 2:
         raise ValueError(f"{game}: a round robin needs at least 2 active bots")
-    seed = _new_seed() if seed is None else seed
+
+    def schedule(base: int) -> list[tuple[int, list[int], int]]:
+        if tables is None:
+            return [
+                (t.round, [versions[i].pk for i in t.seats], t.seed)
+                for t in spec.tournament().schedule(len(versions), rounds, base)
+            ]
+        # explicit tables (ids), each played once a round
+        return [
+            (r, table, derive_seed(base, r, n))
+            for r in range(rounds)
+            for n, table in enumerate(tables)
+        ]
+
+    seed, scheduled = fresh_deals(game, schedule, seed)
     tournament = Tournament.objects.create(
         game=game,
         format=fmt,
@@ -106,19 +142,9 @@ def start_round_robin(
             "seed": seed,
             "versions": [v.pk for v in versions],
             "time_control": _time_control_settings(move, bank),
+            "worker_s": _worker_bound(worker_s),
         },
     )
-    if tables is None:
-        scheduled = [
-            (t.round, [versions[i].pk for i in t.seats], t.seed)
-            for t in spec.tournament().schedule(len(versions), rounds, seed)
-        ]
-    else:  # explicit tables (ids), each played once a round
-        scheduled = [
-            (r, table, derive_seed(seed, r, n))
-            for r in range(rounds)
-            for n, table in enumerate(tables)
-        ]
     jobs = []
     for round_no, entrants, table_seed in scheduled:
         for seats in seatings(entrants):
@@ -136,16 +162,69 @@ def start_round_robin(
     return tournament
 
 
+# ---- fresh deals ----------------------------------------------------------------------------
+#: seeds looked up in one statement (SQLite takes a limited number of parameters)
+SEEDS_PER_LOOKUP = 500
+#: base seeds drawn before giving up on finding fresh deals (one draw always does: 62
+#: random bits)
+FRESH_DRAWS = 8
+
+Scheduled = TypeVar("Scheduled", bound=Sequence[Any])
+
+
+def dealt_before(game: str, seeds: Iterable[int]) -> set[int]:
+    """Which of these seeds a match job of the game has already dealt (in any tournament,
+    placement or round: every match a bot played, and whose record its owner can read, was
+    one). Read through the index on game and seed, a few hundred seeds a statement."""
+    wanted = sorted(set(seeds))
+    found: set[int] = set()
+    for start in range(0, len(wanted), SEEDS_PER_LOOKUP):
+        chunk = wanted[start : start + SEEDS_PER_LOOKUP]
+        jobs = MatchJob.objects.filter(game=game, seed__in=chunk)
+        found.update(jobs.values_list("seed", flat=True).distinct())
+    return found
+
+
+def fresh_deals(
+    game: str, schedule: Callable[[int], Scheduled], seed: int | None = None
+) -> tuple[int, Scheduled]:
+    """A tournament's base seed and its schedule (``schedule(base)``: its tables, each
+    with the seed of its deal as its last item), such that no deal of it was dealt before
+    in the game (:func:`dealt_before`): a rated match never deals cards that a bot, or its
+    owner through the records of its matches, has been shown. The luck-cutting reuse of a
+    deal stays inside the new tournament (its seatings, a round's bots on one deal), whose
+    versions are fixed when it is scheduled.
+
+    Without ``seed`` a base seed is drawn (62 random bits: a deal already dealt is all but
+    impossible, and is drawn again); a ``seed`` given (``start_tournament --seed``) whose
+    deals were dealt before is refused with a ValueError."""
+    for _ in range(FRESH_DRAWS if seed is None else 1):
+        base = _new_seed() if seed is None else seed
+        scheduled = schedule(base)
+        again = dealt_before(game, [table[-1] for table in scheduled])
+        if not again:
+            return base, scheduled
+        log.warning("event=deals.not_fresh game=%s seed_given=%s dealt=%d", game, seed is not None,
+                    len(again))  # fmt: skip
+    if seed is not None:
+        raise ValueError(
+            f"{game}: seed {seed} deals {len(again)} deal(s) already dealt in this game; a "
+            "rated tournament draws fresh deals (leave the seed out)"
+        )
+    raise RuntimeError(f"{game}: no fresh deals in {FRESH_DRAWS} draws")
+
+
 def placement_tables(game: str, version: BotVersion, others: list[BotVersion]) -> list[list[int]]:
     """The tables that place a new version: it meets every other active bot at least once.
 
     Two-player games: one table per opponent. Bigger tables (Last Card: four) seat the new
     version with the others in groups as large as the game allows. Bots that play alone
-    against the dealer (UTH) sit alone; they meet the others on the same deals instead (see
-    :func:`shared_deals`).
+    against the dealer (UTH) sit alone, the new version first, then every other one: they
+    play the same fresh deals in the placement, so the new version is compared with them on
+    the very same cards (its references, see :func:`schedule_placement`).
     """
     if get_game(game).plays_alone:
-        return [[version.pk]]
+        return [[version.pk], *([other.pk] for other in others)]
     per_table = get_game(game).state_class.max_seats - 1
     ids = [other.pk for other in others]
     if per_table == 1 or len(ids) <= per_table:
@@ -158,57 +237,68 @@ def placement_tables(game: str, version: BotVersion, others: list[BotVersion]) -
     return [[version.pk, *group] for group in groups]
 
 
-def shared_deals(game: str, others: list[BotVersion], count: int) -> list[int]:
-    """Seeds of deals that the other active bots of a one-seat game have already played,
-    those played by the most of them first (newest first among equals): a new bot that plays
-    them is rated against their results on the very same cards."""
-    bots = {v.bot_id for v in others}
-    played = (
-        Match.objects.filter(game=game, rated=True, participants__bot_id__in=bots)
-        .values("seed")
-        .annotate(bots=Count("participants__bot_id", distinct=True), last=Max("played"))
-        .order_by("-bots", "-last", "seed")
-    )
-    return [row["seed"] for row in played[:count]]
-
-
 def schedule_placement(version: BotVersion) -> Tournament | None:
     """Placement matches of a newly active version against every other active bot of its
-    game, ahead of the regular queue. Runs inside the caller's transaction."""
+    game, ahead of the regular queue. Runs inside the caller's transaction.
+
+    Every deal is fresh (:func:`fresh_deals`): none was dealt before in the game, so
+    nothing a bot or its owner saw of earlier matches (a bot's log, a replay, a page) holds
+    its cards. In a game played alone against the dealer (UTH) the other active bots play
+    each deal too, in this tournament, right after the new version: the deal is rated once
+    all of them have played it, the new version against them on the same cards
+    (:func:`bots.ratings.rate_deal`)."""
     game = version.bot.game
     lock_ledger(game)
     others = [v for v in active_versions(game) if v.bot_id != version.bot_id]
     deals = int(getattr(settings, "PLACEMENT_DEALS", 2))
     if not others or deals <= 0:
         return None
-    base = _new_seed()
     alone = get_game(game).plays_alone
-    reused = shared_deals(game, others, deals) if alone else []
+    tables = placement_tables(game, version, others)
+
+    def schedule(base: int) -> list[tuple[int, list[int], int]]:
+        if alone:  # one deal for every bot: the new version's and its references' sessions
+            return [
+                (deal, table, derive_seed(base, "placement", deal))
+                for deal in range(deals)
+                for table in tables
+            ]
+        return [
+            (deal, table, derive_seed(base, *table, deal))
+            for table in tables
+            for deal in range(deals)
+        ]
+
+    base, scheduled = fresh_deals(game, schedule)
     tournament = Tournament.objects.create(
         game=game,
         format=Tournament.PLACEMENT,
         name=f"placement of {version}",
-        settings={"seed": base, "deals": deals, "version": version.pk, "shared_deals": reused},
+        settings={
+            "seed": base,
+            "deals": deals,
+            "version": version.pk,
+            "worker_s": _worker_bound(),
+        },
     )
     jobs = []
-    for table in placement_tables(game, version, others):
-        for deal in range(deals):
-            seed = reused[deal] if deal < len(reused) else derive_seed(base, *table, deal)
-            for seats in seatings(table):
-                jobs.append(
-                    MatchJob(
-                        tournament=tournament,
-                        game=game,
-                        round=deal,
-                        seats=seats,
-                        seed=seed,
-                        priority=PLACEMENT_PRIORITY,
-                        # placements queued together take turns (see CLAIM_ORDER)
-                        turn=len(jobs),
-                    )
+    for deal, table, seed in scheduled:
+        for seats in seatings(table):
+            jobs.append(
+                MatchJob(
+                    tournament=tournament,
+                    game=game,
+                    round=deal,
+                    seats=seats,
+                    seed=seed,
+                    priority=PLACEMENT_PRIORITY,
+                    # placements queued together take turns (see CLAIM_ORDER)
+                    turn=len(jobs),
                 )
+            )
     MatchJob.objects.bulk_create(jobs)
-    log.info("event=placement version=%s jobs=%d shared=%d", version.pk, len(jobs), len(reused))
+    log.info("event=placement version=%s jobs=%d references=%d", version.pk, len(jobs),
+             len(others) if alone else 0)  # fmt: skip
     return tournament
 
 
@@ -256,8 +346,13 @@ def maybe_ladder_round(game: str, interval_s: float) -> Tournament | None:
 # ---- claiming -------------------------------------------------------------------------------
 #: the order jobs are claimed in: placements first, then turn by turn (the n-th job of every
 #: placement before the (n+1)-th of any: a new version placed against many bots does not
-#: hold up the placements of those uploaded after it), then oldest first
+#: hold up the placements of those uploaded after it; and a bot's jobs move back a turn for
+#: every TURN_S of worker time its matches take, see :func:`push_back`), then oldest first
 CLAIM_ORDER = ("-priority", "turn", "id")
+#: the worker time a turn stands for: about what a quick match takes. A job moves its bots'
+#: queued jobs of the tournament back by the turns its bot's share of it took (rounded), so
+#: a bot whose matches take 14 s has its next one claimed after some 140 turns of the others'
+TURN_S = 0.1
 
 
 def _claimable(now: Any, min_priority: int | None = None) -> Q:
@@ -425,21 +520,155 @@ def versions_of(jobs: Sequence[MatchJob]) -> dict[int, BotVersion]:
 
 
 def play_job(
-    job: MatchJob, cache: ProcessCache | None = None, versions: dict[int, BotVersion] | None = None
+    job: MatchJob,
+    cache: ProcessCache | None = None,
+    versions: dict[int, BotVersion] | None = None,
+    spent: WorkerTime | None = None,
 ) -> Played:
     """Play a job's match in the sandbox: outside any transaction. ``versions``: the seats'
-    versions read beforehand (:func:`versions_of`), else read here."""
-    entries = [
-        Entry(name=v.bot.label, code=v.code, filename=v.filename, key=v.pk)
-        for v in seat_versions(job, versions)
-    ]
+    versions read beforehand (:func:`versions_of`), else read here.
+
+    Each bot may use the tournament's ``worker_bound_s`` of worker time in it (``spent``:
+    what its matches there were charged so far, :func:`worker_time_of`, read here when not
+    given). A bot with nothing left forfeits the match without being started (fault
+    ``time``); any other seat's time control gets what its bot has left as its ``budget``,
+    so a match is cut off where the bot's worker time runs out (the same fault)."""
+    bound = job.tournament.worker_bound_s
+    seated = seat_versions(job, versions)
+    if bound and spent is None:
+        spent = worker_time_of([job], {v.pk: v for v in seated})
+    tc = time_control_of(job)
+    entries, budgets = [], {}
+    for seat, version in enumerate(seated):
+        used = spent.get((job.tournament_id, version.bot_id), 0.0) if spent and bound else 0.0
+        if bound and used >= bound:
+            reason = (
+                f"out of worker time: the bot's matches in this tournament took {used:.1f} s "
+                f"of worker time, its bound is {bound:g} s; the rest of its matches there are "
+                "forfeited"
+            )
+            agent = BrokenAgent(version.bot.label, "time", reason)
+            entries.append(Entry(name=version.bot.label, agent=agent))
+            continue
+        if bound:
+            budgets[seat] = dataclasses.replace(tc, budget=bound - used)
+        entries.append(
+            Entry(name=version.bot.label, code=version.code, filename=version.filename,
+                  key=version.pk)
+        )  # fmt: skip
     return play(
         get_game(job.game),
         entries,
         seed=job.seed,
-        time_control=time_control_of(job),
+        time_control=tc,
         cache=cache,
+        seat_time_controls=budgets or None,
     )
+
+
+# ---- worker time ----------------------------------------------------------------------------
+#: (tournament id, bot id) -> seconds of worker time charged to the bot's matches there
+WorkerTime = dict[tuple[int, int], float]
+
+
+def charges(played: Played) -> list[float]:
+    """The match's wall time (``Played.duration_s``, measured by the worker, never by a bot)
+    split among its seats: each seat its own time (``SeatStats.own_s``: its start, its
+    answers and the calls it faulted on, on the worker's clock), and the rest (the rules,
+    the worker's own work) in equal shares. Seats that think side by side (simultaneous
+    moves) can together take longer than the match: then each is charged its part of the
+    match in proportion to its own time. The charges add up to the match's wall time."""
+    wall = max(played.duration_s, 0.0)
+    own = [stats.own_s for stats in played.outcome.stats] or [0.0] * len(played.seats)
+    if not own:
+        return []
+    total = sum(own)
+    if total > wall:
+        return [wall * mine / total for mine in own]
+    rest = (wall - total) / len(own)
+    return [mine + rest for mine in own]
+
+
+def charge_ms(played: Played) -> list[int]:
+    """:func:`charges` in whole milliseconds (what is stored: exact sums in any order)."""
+    return [round(1000 * seconds) for seconds in charges(played)]
+
+
+def worker_time_of(
+    jobs: Sequence[MatchJob], versions: dict[int, BotVersion] | None = None
+) -> WorkerTime:
+    """What the bots of these jobs were charged in the jobs' tournaments so far (their
+    ``TournamentResult`` totals: one statement for a worker's whole batch)."""
+    versions = versions if versions is not None else versions_of(jobs)
+    bots = {versions[v].bot_id for job in jobs for v in job.seats if v in versions}
+    tournaments = {job.tournament_id for job in jobs}
+    rows = TournamentResult.objects.filter(
+        tournament_id__in=tournaments, bot_id__in=bots, opponent=0
+    ).values_list("tournament_id", "bot_id", "worker_ms")
+    return {(t, b): ms / 1000 for t, b, ms in rows}
+
+
+def add_charges(
+    spent: WorkerTime, job: MatchJob, versions: dict[int, BotVersion], played: Played
+) -> None:
+    """Add a match just played to ``spent`` (a worker's batch: its later matches see the
+    time its earlier ones took before they are stored)."""
+    for version, ms in zip(job.seats, charge_ms(played), strict=False):
+        if version in versions:
+            key = (job.tournament_id, versions[version].bot_id)
+            spent[key] = spent.get(key, 0.0) + ms / 1000
+
+
+def push_back(results: Sequence[tuple[leases.Claim, Played]]) -> int:
+    """Interleave the queue by bot, by the worker time it takes: after these matches, each
+    bot's queued jobs in the same tournament move back one turn for every :data:`TURN_S` of
+    worker time its share of them took (rounded: a quick match moves nothing). The jobs are
+    claimed by turn (:data:`CLAIM_ORDER`), so a bot whose matches are slow has its next one
+    claimed after the others' have had as much time; the queue stays ordered by an index,
+    and every worker on every machine sees the same order.
+
+    Its own short transaction, after the results are stored: jobs being claimed right now
+    are skipped (``SKIP LOCKED``), never waited for. Returns the jobs moved."""
+    seconds: dict[tuple[int, int], float] = {}
+    for held, played in results:
+        for version, ms in zip(held.job.seats, charge_ms(played), strict=False):
+            key = (held.job.tournament_id, version)
+            seconds[key] = seconds.get(key, 0.0) + ms / 1000
+    moved = 0
+    for (tournament_id, version), taken in sorted(seconds.items()):
+        turns = round(taken / TURN_S)
+        if turns < 1:
+            continue
+        try:
+            ids = _push_back(tournament_id, version, turns)
+        except DatabaseError as exc:  # only the order suffers; the next slow match tries again
+            log.warning("event=jobs.push_back_failed tournament=%s version=%s error=%r",
+                        tournament_id, version, exc)  # fmt: skip
+            continue
+        moved += len(ids)
+        if not ids:
+            continue
+        log.info(
+            "event=jobs.pushed_back tournament=%s version=%s turns=%d jobs=%d seconds=%.2f",
+            tournament_id, version, turns, len(ids), taken,
+        )  # fmt: skip
+    return moved
+
+
+def _push_back(tournament_id: int, version: int, turns: int) -> list[int]:
+    """Move the version's queued jobs of the tournament back ``turns`` turns; their ids."""
+    with transaction.atomic():
+        queued = MatchJob.objects.filter(tournament_id=tournament_id, status=MatchJob.QUEUED)
+        if connection.features.supports_json_field_contains:
+            mine = queued.filter(seats__contains=[version])
+            if connection.features.has_select_for_update_skip_locked:
+                mine = mine.select_for_update(skip_locked=True, of=("self",))
+            ids = list(mine.values_list("pk", flat=True))
+        else:  # SQLite (one writer): the tournament's queued jobs, read through
+            ids = [pk for pk, seats in queued.values_list("pk", "seats") if version in seats]
+        if ids:
+            MatchJob.objects.filter(pk__in=ids).update(turn=F("turn") + turns)
+    return ids
 
 
 def store_result(held: leases.Claim, played: Played, *, wait: bool = True) -> Match | None:
@@ -454,7 +683,9 @@ def store_results(
     its match, or None if the worker no longer holds the job (its lease ran out and another
     worker took it).
 
-    Two short transactions, whatever the number of results. The first locks the jobs and
+    Two short transactions, whatever the number of results (and one more for each bot
+    whose share of them took more than half a :data:`TURN_S`, :func:`push_back`, which
+    moves its queued jobs back). The first locks the jobs and
     marks done those the worker still holds (a SELECT ... FOR UPDATE of the jobs in id
     order, then one UPDATE), and writes their matches, seats and results by opponent (one
     statement each for all the matches); it takes no lock but the jobs' rows, so workers
@@ -475,6 +706,8 @@ def store_results(
         if match is None:
             log.warning("event=job.lost job=%s worker=%s", held.job.pk, held.worker)
     stored = [(held.job, match) for (held, _), match in zip(results, found, strict=True) if match]
+    push_back([(held, played) for (held, played), match in zip(results, found, strict=True)
+               if match is not None and held.job.pk in ours])  # fmt: skip
     for game in sorted({job.game for job, _ in stored}):
         rate_pending(game, wait=wait)
     finished = {t: _maybe_finish(t) for t in sorted({job.tournament_id for job, _ in stored})}
@@ -538,9 +771,12 @@ def _write_matches(results: Sequence[tuple[leases.Claim, Played]]) -> dict[int, 
             fault_kind=report.fault_kind,
             fault_reason=untrusted.clean_text(report.fault_reason),
             stderr=untrusted.clean_text(report.stderr),
+            worker_ms=ms,
         )
         for match, (held, played) in zip(matches, results, strict=True)
-        for seat, (version, report) in enumerate(zip(held.job.seats, played.seats, strict=True))
+        for seat, (version, report, ms) in enumerate(
+            zip(held.job.seats, played.seats, charge_ms(played), strict=True)
+        )
     )
     by_match: dict[int, list[MatchSeat]] = {}
     for seat in seats:

@@ -105,8 +105,9 @@ class Tournament(models.Model):
     format = models.CharField(max_length=20, choices=FORMATS, default=ROUND_ROBIN)
     #: rounds, seed, time control overrides...
     settings = models.JSONField(default=dict, blank=True)
-    #: settings that are seeds: of the tournament's matches ("seed", "seeds") and of the deals
-    #: a placement shares with the matches its opponents played ("shared_deals")
+    #: settings that are seeds: of the tournament's matches ("seed", "seeds"), and of the
+    #: deals that placements made before fresh deals reused from earlier matches
+    #: ("shared_deals", still in the settings of those placements)
     SEED_SETTINGS = ("seed", "seeds", "shared_deals")
     state = models.CharField(max_length=10, choices=STATES, default=PENDING)
     created = models.DateTimeField(auto_now_add=True)
@@ -130,6 +131,16 @@ class Tournament(models.Model):
         if get_game(self.game).state_class.seed_is_public:
             return dict(self.settings)
         return {k: v for k, v in self.settings.items() if k not in self.SEED_SETTINGS}
+
+    @property
+    def worker_bound_s(self) -> float:
+        """Seconds of worker time each bot may use in this tournament (0: no bound): its
+        ``worker_s`` setting, fixed when it was scheduled, or for a tournament scheduled
+        before there was one, WORKER_SECONDS_PER_BOT_PER_TOURNAMENT (see bots.competition)."""
+        value = self.settings.get("worker_s")
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            value = getattr(settings, "WORKER_SECONDS_PER_BOT_PER_TOURNAMENT", 0)
+        return max(float(value), 0.0)
 
     @property
     def group(self) -> str:
@@ -172,7 +183,10 @@ class MatchJob(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["status", "-priority", "turn", "id"], name="job_claim_order")
+            models.Index(fields=["status", "-priority", "turn", "id"], name="job_claim_order"),
+            # whether a deal was dealt before (bots.competition.dealt_before): a new
+            # tournament's deals never were
+            models.Index(fields=["game", "seed"], name="job_game_seed"),
         ]
         ordering = ["id"]
 
@@ -255,6 +269,10 @@ class MatchSeat(models.Model):
     fault_reason = models.TextField(blank=True)
     #: what the bot wrote to stderr during the match (its end): for its owner only
     stderr = models.TextField(blank=True)
+    #: milliseconds of worker time charged to the seat's bot for the match: its own share of
+    #: the match's wall time, measured by the worker (bots.competition.charges); 0 at a
+    #: live table
+    worker_ms = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "seat"], name="one_bot_per_seat")]
@@ -484,11 +502,12 @@ class PlaygroundMatch(models.Model):
 
 
 class TournamentResult(models.Model):
-    """A bot's totals in one tournament (``opponent`` 0: its matches, points and faults), or
-    its results there against one other bot (``opponent``: that bot's id; its matches, its
-    points and the other's), kept up to date as matches are stored
+    """A bot's totals in one tournament (``opponent`` 0: its matches, points, faults and
+    worker time), or its results there against one other bot (``opponent``: that bot's id;
+    its matches, its points and the other's), kept up to date as matches are stored
     (``bots.aggregates.record``): a finished tournament's standings and cross table read
-    these, a few rows, instead of every seat of its matches."""
+    these, a few rows, instead of every seat of its matches, and the worker reads a bot's
+    worker time there before each of its matches."""
 
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="kept_results")
     bot = models.ForeignKey(Bot, models.CASCADE, related_name="+")
@@ -499,6 +518,10 @@ class TournamentResult(models.Model):
     points_for = models.FloatField(default=0)
     points_against = models.FloatField(default=0)
     faults = models.PositiveIntegerField(default=0)
+    #: the totals' row: milliseconds of worker time the bot's matches of the tournament were
+    #: charged (its seats' ``worker_ms``), which WORKER_SECONDS_PER_BOT_PER_TOURNAMENT bounds
+    #: (bots.competition); 0 in the rows of pairs
+    worker_ms = models.PositiveBigIntegerField(default=0)
 
     class Meta:
         constraints = [
@@ -506,8 +529,12 @@ class TournamentResult(models.Model):
                 fields=["tournament", "bot", "opponent"], name="one_tournament_result_per_pair"
             )
         ]
-        # the totals of a tournament's bots (opponent 0) without walking its pairs
-        indexes = [models.Index(fields=["tournament", "opponent"], name="tournament_totals")]
+        indexes = [
+            # the totals of a tournament's bots (opponent 0) without walking its pairs
+            models.Index(fields=["tournament", "opponent"], name="tournament_totals"),
+            # a bot's latest tournaments (its worker time there, on its page)
+            models.Index(fields=["bot", "opponent", "-tournament"], name="tournament_result_bot"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.bot} in {self.tournament_id} against {self.opponent or 'all'}"

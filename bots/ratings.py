@@ -362,39 +362,22 @@ def _deal_of(game: str, tournament_id: int, seed: int) -> list[Stored] | None:
 
 def rate_deal(books: Books, matches: list[Stored]) -> None:
     """Bots that play alone against the dealer (UTH) are rated against each other on the
-    same cards: every match of one deal (one seed) is a seat of one openskill game, ranked by
-    the chips it won. Bots rated earlier on the same deal (a newcomer's placement replays the
-    deals the others played) take part as fixed references: their ratings do not move, the
-    newcomer's do. A deal nobody else has played yet gives leaderboard numbers only."""
+    same cards: every match a tournament played on one deal (one seed: a round robin's
+    session, or a placement's deal played by the new version and by every other bot as its
+    references) is a seat of one openskill game, ranked by the chips it won. Deals are never
+    dealt again in another tournament (``bots.competition.fresh_deals``), so a deal is rated
+    once, with everything played on it. A deal only one bot played gives leaderboard
+    numbers only."""
     seats = [match.seats[0] for match in matches]
     bots = [seat.bot_id for seat in seats]
     books.load(set(bots))
-    references = _references(books, matches[0].seed, exclude=set(bots))
-    if len(seats) + len(references) >= 2:
+    if len(seats) >= 2:
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in map(books.rating, bots)]
-        teams += [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r, _ in references]
-        scores = [s.score for s in seats] + [score for _, score in references]
-        new = MODEL.rate(teams, scores=[books.sign * s for s in scores])
-        mine = new[: len(seats)]  # the references' new ratings are not kept
-        for match, bot_id, [after] in zip(matches, bots, mine, strict=True):
+        new = MODEL.rate(teams, scores=[books.sign * s.score for s in seats])
+        for match, bot_id, [after] in zip(matches, bots, new, strict=True):
             books.update(match.pk, bot_id, after.mu, after.sigma)
     for match, bot_id in zip(matches, bots, strict=True):
         books.tally(match, [bot_id])
-
-
-def _references(books: Books, seed: int, exclude: set[int]) -> list[tuple[Rating, float]]:
-    """Each other rated bot's latest result on this deal, with its current rating."""
-    earlier = (
-        MatchSeat.objects.filter(match__game=books.game, match__seed=seed, match__rated=True)
-        .exclude(bot_id__in=exclude)
-        .order_by("-match__job_id")
-        .values_list("bot_id", "score")
-    )
-    latest: dict[int, float] = {}
-    for bot_id, score in earlier:
-        latest.setdefault(bot_id, score)
-    books.load(set(latest))
-    return [(books.rating(bot_id), score) for bot_id, score in latest.items()]
 
 
 # ---- leaderboard rows -----------------------------------------------------------------------

@@ -916,6 +916,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "history_rows": history_rows_html(table),
         "history_total": len(history),
         "opponents": opponents,
+        "worker_time": aggregates.worker_time_of_bot(bot.pk),
         "recent": recent[:RECENT_MATCHES],
         "recent_rows": recent_rows_html(
             recent[:RECENT_MATCHES], plays_alone=_plays_alone(bot.game), is_owner=is_owner

@@ -410,6 +410,9 @@ class Worker:
         results: list[tuple[leases.Claim, Played]] = []
         try:
             versions = competition.versions_of([held.job for held in claims])
+            # the worker time their bots used in these tournaments, and as the batch goes on
+            # what its own matches took (see competition.play_job)
+            spent = competition.worker_time_of([held.job for held in claims], versions)
         except OUTAGE as exc:
             # the leases run out, nothing counted; this step is tried again
             self.database_away("job.read", exc)
@@ -424,7 +427,7 @@ class Worker:
             job = held.job
             self.counters.current = f"job {job.pk} ({job.game}, tournament {job.tournament_id})"
             try:
-                played = competition.play_job(job, self.cache, versions)
+                played = competition.play_job(job, self.cache, versions, spent)
             except Interrupted:
                 self._release(claims[n:], "the worker was stopped")
                 self._release([h for h, _ in results], "the worker was stopped")
@@ -444,6 +447,7 @@ class Worker:
                 self._our_error(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
                 continue
             results.append((held, played))
+            competition.add_charges(spent, job, versions, played)
             seconds = max(played.duration_s, 1e-3)
             self.match_s = seconds if self.match_s is None else 0.8 * self.match_s + 0.2 * seconds
         return results

@@ -332,6 +332,11 @@ WORKER_PROCESS_CACHE = envint("WORKER_PROCESS_CACHE", 8)
 #: the most match jobs a worker claims at once, plays in turn and stores together (about a
 #: second of play; fewer at the end of a queue, so workers share its last jobs)
 WORKER_CLAIM = envint("WORKER_CLAIM", 32)
+#: seconds of worker time (its matches' wall time, as the worker measures it and splits it
+#: among their seats) each bot may use in one tournament: past it, the rest of its matches
+#: there are forfeited (fault "time"); a tournament keeps the bound it was scheduled with
+#: (``start_tournament --worker-seconds``); 0: no bound (docs/competition.md)
+WORKER_SECONDS_PER_BOT_PER_TOURNAMENT = envint("WORKER_SECONDS_PER_BOT_PER_TOURNAMENT", 300)
 
 # The bot playground (docs/playground.md, bots/playground.py): runs played by the workers.
 #: runs one signed-in person may start in any hour, matches in one run, runs queued or

@@ -320,6 +320,8 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
             "score": row.score,
             "last_played": _when(row.last_played),
         },
+        # its worker time in its latest tournaments, each with the tournament's bound
+        "worker_time": aggregates.worker_time_of_bot(found.pk),
         "recent_matches": [
             {
                 "id": s.match_id,
@@ -477,6 +479,8 @@ def tournament(request: HttpRequest, pk: int) -> dict[str, Any]:
         cross = {k: v for k, v in cross.items() if k != "columns"}
     answer = _tournament_ref(found) | {
         "settings": settings,
+        # each bot's worker time here (the most first) and the bound it has
+        "worker_time": aggregates.worker_time_in(found),
         "progress": {k: progress[k] for k in ("jobs", "total", "percent", "finished")},
         "recent": recent,
         "results": cross,

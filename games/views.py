@@ -29,7 +29,7 @@ from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
-from bots import competition
+from bots import aggregates, competition
 from bots.models import (
     Bot,
     LeaderboardRow,
@@ -834,6 +834,7 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
                 "time per call": f"{tc['move']:g} s" if "move" in tc else None,
                 "time bank": f"{tc['bank']:g} s" if "bank" in tc else None,
             },
+            "worker": aggregates.worker_time_in(found),
             "cross": cross,
             "cross_rows": cross_table_html(cross) if cross else "",
             "standings": standings_html(cross) if cross and cross.get("more") else "",

@@ -33,7 +33,8 @@ def fill(apps, schema_editor):
             tournament_id=tournament_id,
             bot_id=bot_id,
             opponent=opponent,
-            **dict(zip(TOURNAMENT_COUNTERS, values, strict=True)),
+            # (the counters of that time: the worker time, counted later, is 0 here)
+            **dict(zip(TOURNAMENT_COUNTERS, values[: len(TOURNAMENT_COUNTERS)], strict=True)),
         )
         for (tournament_id, bot_id, opponent), values in sorted(totals.items())
     ]

@@ -34,10 +34,16 @@ class TimeControl:
     bank: float = 10.0
     startup: float = 10.0
     streak: int = 0
+    #: when set, the most seconds the seat may take in the whole match, its start included
+    #: (the worker sets it to what the seat's bot has left of its worker time in the
+    #: tournament, see bots.competition): a call still unanswered when it runs out is cut off
+    #: there, and the seat faults ``time``
+    budget: float | None = None
 
     def as_dict(self) -> dict[str, float]:
         limits = {"move": self.move, "bank": self.bank, "startup": self.startup}
-        return limits | ({"streak": self.streak} if self.streak else {})
+        limits |= {"streak": self.streak} if self.streak else {}
+        return limits | ({"budget": round(self.budget, 3)} if self.budget is not None else {})
 
 
 @dataclass
@@ -49,6 +55,21 @@ class SeatStats:
     #: the calls that ran over the per-call time since its last move within it, described
     #: (a streak: see TimeControl; not recorded)
     slow: list[str] = field(default_factory=list)
+    #: seconds the seat took to start the match (its ``begin``, on the runner's clock: a
+    #: process started then, or a cached one told of the new match; not recorded)
+    startup_s: float = 0.0
+    #: seconds waited for the seat's calls that ended in a fault (not recorded)
+    faulted_s: float = 0.0
+
+    @property
+    def own_s(self) -> float:
+        """Every second the runner waited for this seat alone: its start, its answers and
+        the calls it faulted on (what the worker charges its bot, bots.competition.charges)."""
+        return self.startup_s + self.think_s + self.faulted_s
+
+    def budget_left(self, tc: TimeControl) -> float | None:
+        """What is left of the seat's ``budget`` in this match (None: no budget)."""
+        return None if tc.budget is None else max(tc.budget - self.own_s, 0.0)
 
     def as_dict(self) -> dict[str, float]:
         return {
@@ -236,12 +257,16 @@ class MatchRunner:
         for seat in range(len(stats)):
             info = SeatInfo(state.game, seat, state.num_seats, dict(state.config))
             startup = self.tc_of(seat).startup
+            began = self.clock()
             reply = yield _Call(seat, "begin", (info, startup))
+            stats[seat].startup_s = max(self.clock() - began, 0.0)
             if isinstance(reply, AgentFault):
                 reason = reply.reason
                 if reply.kind == "timeout":  # the limit, in the contract's terms
                     reason += f" (the {startup:g} s a bot has to start a match)"
                 faults[seat] = Fault(reply.kind, reason)
+            elif stats[seat].budget_left(self.tc_of(seat)) == 0:
+                faults[seat] = _out_of_time(self.tc_of(seat), "the start of the match")
         if faults:
             state.forfeit(faults)
         while True:
@@ -349,10 +374,17 @@ class MatchRunner:
             agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
             agent.answered_at = None
             allowed = tc.move + max(seat_stats.bank_left, 0.0)
+            left = seat_stats.budget_left(tc)
+            cut = left is not None and left < allowed
+            allowed = min(allowed, left) if left is not None else allowed
             timeout = max(started + allowed - self.clock(), 0.0)
             reply = yield _Call(seat, "confirm", (timeout,))
             if isinstance(reply, AgentFault):
+                seat_stats.faulted_s += max(self.clock() - started, 0.0)
                 reason = reply.reason
+                if reply.kind == "timeout" and cut:
+                    faults[seat] = _out_of_time(tc, "the last notices")
+                    continue
                 if reply.kind == "timeout":
                     reason += _allowance(tc, seat_stats)
                 faults[seat] = Fault(reply.kind, reason)
@@ -397,10 +429,16 @@ class MatchRunner:
             last_chance = 0 < tc.streak <= len(seat_stats.slow) + 1
             if last_chance:
                 allowed = min(allowed, tc.move)
+            left = seat_stats.budget_left(tc)
+            cut = left is not None and left < allowed
+            allowed = min(allowed, left) if left is not None else allowed
             timeout = max(started + allowed - self.clock(), 0.0)
             answer = yield _Call(seat, "receive", (timeout,), started)
             if isinstance(answer, AgentFault):
-                if last_chance and answer.kind == "timeout":
+                seat_stats.faulted_s += max(self.clock() - started, 0.0)
+                if cut and answer.kind == "timeout":
+                    faults[seat] = _out_of_time(tc, agent.call_name(prompts[seat]))
+                elif last_chance and answer.kind == "timeout":
                     faults[seat] = Fault("timeout", _streak_reason(tc, seat_stats, answer.reason))
                 elif answer.kind == "timeout":  # the limit it ran into, in the contract's terms
                     faults[seat] = Fault("timeout", answer.reason + _allowance(tc, seat_stats))
@@ -445,6 +483,15 @@ def _allowance(tc: TimeControl, stats: SeatStats) -> str:
         return f" (the {tc.move:g} s per call)"
     left = max(stats.bank_left, 0.0)
     return f" (the {tc.move:g} s per call plus {left:.2f} s left of the {tc.bank:g} s time bank)"
+
+
+def _out_of_time(tc: TimeControl, what: str) -> Fault:
+    """A seat that used the whole of its ``budget`` (the worker time its bot had left)."""
+    return Fault(
+        "time",
+        f"out of worker time: {what} ran past the {tc.budget or 0:.2f} s the bot had left of "
+        "its worker time in this tournament",
+    )
 
 
 def _streak_reason(tc: TimeControl, stats: SeatStats, last: str = "") -> str:

@@ -1,6 +1,6 @@
 """UTH bots play alone against the dealer, so they are rated against each other on the same
-deals: every bot of a round robin's session plays one seed, and a newcomer's placement replays
-the deals the others already played."""
+deals: every bot of a round robin's session plays one seed, and a newcomer's placement draws
+fresh deals that the other bots play too, in the placement."""
 
 from __future__ import annotations
 
@@ -107,33 +107,97 @@ def test_it_rates_the_same_whatever_order_workers_finish_in(three_bots):
     assert all(mu != MODEL.mu for mu, _, _ in in_order.values())
 
 
-def test_a_newcomer_plays_the_deals_the_others_played_and_only_it_moves(three_bots):
-    tournament = competition.start_round_robin("uth", 3, seed=43)
+def dealt(game: str = "uth") -> set[int]:
+    """Every seed a match of the game was played on (what bots and owners have seen)."""
+    return set(Match.objects.filter(game=game).values_list("seed", flat=True))
+
+
+def test_a_newcomer_gets_fresh_deals_that_the_others_play_beside_it(three_bots):
+    competition.start_round_robin("uth", 3, seed=43)
     play_all()
-    before = ratings()
+    seen = dealt()
+    assert len(seen) == 3
     newcomer = make_active("dave", "basic")
     with transaction.atomic():
         placement = competition.schedule_placement(newcomer)
-    jobs = list(placement.jobs.all())
-    assert jobs and all(job.seats == [newcomer.pk] for job in jobs)
-    round_robin_seeds = set(tournament.jobs.values_list("seed", flat=True))
-    assert {job.seed for job in jobs} <= round_robin_seeds
-    assert placement.settings["shared_deals"] == [job.seed for job in jobs]
+    jobs = list(placement.jobs.order_by("id"))
+    deals = placement.settings["deals"]
+    others = [v.pk for v in BotVersion.objects.exclude(pk=newcomer.pk)]
+    # no deal of the placement was ever dealt before, to any bot
+    assert not {job.seed for job in jobs} & seen
+    assert not {job.seed for job in jobs} & set(
+        MatchJob.objects.exclude(tournament=placement).values_list("seed", flat=True)
+    )
+    assert "shared_deals" not in placement.settings
+    # each deal: the newcomer's session, then every other bot's, on the same fresh seed
+    assert len({job.seed for job in jobs}) == deals
+    by_deal = {}
+    for job in jobs:
+        by_deal.setdefault(job.seed, []).append(job.seats)
+    for seats in by_deal.values():
+        assert seats == [[newcomer.pk], *([pk] for pk in sorted(others))]
+    before = ratings()
     play_all()
     after = ratings()
-    for label, rating in before.items():
-        assert after[label] == rating, f"{label} is a reference and must not move"
+    # every deal is rated once all its bots have played it, all of them in one game
+    assert not Match.objects.filter(rated=False).exists()
     _, sigma, matches = after["dave/basic"]
-    assert matches == len(jobs)
-    assert sigma < MODEL.sigma
-    assert RatingHistory.objects.filter(bot=newcomer.bot).count() == len(jobs)
+    assert matches == deals and sigma < MODEL.sigma
+    for label, (_, _, count) in before.items():
+        assert after[label][2] == count + deals, label
+    for seed in by_deal:
+        seats = sorted(
+            (m.participants.get() for m in Match.objects.filter(seed=seed)), key=lambda s: s.score
+        )
+        assert len(seats) == 4
+        gains = {
+            h.bot_id: h.mu - h.mu_before for h in RatingHistory.objects.filter(match__seed=seed)
+        }
+        if seats[0].score < seats[-1].score:
+            assert gains[seats[-1].bot_id] > gains[seats[0].bot_id]
+
+
+def test_a_second_version_never_meets_a_deal_its_first_was_shown(three_bots):
+    """The attack of issue 28: a version that logged every card it saw, and the next version
+    with those cards built in. Whatever it logged, its placement deals other cards."""
+    alice = three_bots[0]
+    competition.start_round_robin("uth", 2, seed=44)
+    play_all()
+    shown = {m.seed for m in Match.objects.filter(participants__bot=alice.bot)}
+    assert shown
+    code = alice.code + "\n# with what the first version saw built in\n"
+    second = BotVersion.objects.create(
+        bot=alice.bot, number=2, code=code, checksum=BotVersion.checksum_of(code)
+    )
+    with transaction.atomic():
+        activate(second)
+        placement = competition.schedule_placement(second)
+    seeds = set(placement.jobs.values_list("seed", flat=True))
+    assert seeds and not seeds & dealt()
+    play_all()
+    mine = {m.seed for m in Match.objects.filter(participants__version=second)}
+    assert mine == seeds and not mine & shown
 
 
 def test_a_newcomer_of_an_unplayed_game_gets_fresh_deals(db):
-    make_active("alice", "always-check")
+    alice = make_active("alice", "always-check")
     newcomer = make_active("bob", "basic")
     with transaction.atomic():
         placement = competition.schedule_placement(newcomer)
-    assert placement.settings["shared_deals"] == []
-    assert placement.jobs.count() == placement.settings["deals"]
-    assert all(job.seats == [newcomer.pk] for job in placement.jobs.all())
+    deals = placement.settings["deals"]
+    assert placement.jobs.count() == deals * 2
+    seats = list(placement.jobs.order_by("id").values_list("seats", flat=True))
+    assert seats == [[newcomer.pk], [alice.pk]] * deals
+
+
+def test_a_seed_given_again_is_refused_and_drawn_seeds_are_fresh(three_bots):
+    competition.start_round_robin("uth", 2, seed=45)
+    with pytest.raises(ValueError, match="already dealt"):
+        competition.start_round_robin("uth", 2, seed=45)
+    assert competition.Tournament.objects.filter(format="round-robin").count() == 1
+    drawn = competition.start_round_robin("uth", 2)
+    seeds = set(drawn.jobs.values_list("seed", flat=True))
+    assert len(seeds) == 2
+    assert not seeds & set(
+        MatchJob.objects.exclude(tournament=drawn).values_list("seed", flat=True)
+    )

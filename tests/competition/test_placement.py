@@ -51,8 +51,27 @@ def test_it_seats_a_new_last_card_bot_with_every_other_in_tables_of_four(others,
 def test_it_places_pairs_for_two_player_games_and_lone_sessions_for_uth():
     a, b, c = (make_active("rps-poker", n) for n in "abc")
     assert competition.placement_tables("rps-poker", a, [b, c]) == [[a.pk, b.pk], [a.pk, c.pk]]
-    u, v = make_active("uth", "u"), make_active("uth", "v")
-    assert competition.placement_tables("uth", u, [v]) == [[u.pk]]
+    u, v, w = make_active("uth", "u"), make_active("uth", "v"), make_active("uth", "w")
+    # the new bot alone, then its references alone, each on the same deals
+    assert competition.placement_tables("uth", u, [v, w]) == [[u.pk], [v.pk], [w.pk]]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["rps-poker", "last-card", "uth"])
+def test_no_placement_deals_a_deal_dealt_before(game):
+    versions = [make_active(game, f"f{i}") for i in range(4)]
+    competition.start_round_robin(game, 2, versions=versions)
+    for _ in range(2):
+        newest = make_active(game, f"f{MatchJob.objects.count()}")
+        with transaction.atomic():
+            placement = competition.schedule_placement(newest)
+        mine = set(placement.jobs.values_list("seed", flat=True))
+        before = set(
+            MatchJob.objects.filter(
+                game=game, id__lt=placement.jobs.order_by("id")[0].pk
+            ).values_list("seed", flat=True)
+        )
+        assert mine and not mine & before
 
 
 @pytest.mark.django_db

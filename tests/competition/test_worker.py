@@ -209,7 +209,7 @@ def test_it_keeps_bot_processes_between_matches_and_ends_them_on_exit(alice, bob
 def test_it_survives_an_error_of_its_own_and_fails_the_job_at_the_cap(two_bots, monkeypatch):
     tournament = competition.start_round_robin("rps-poker", 1, seed=5)
 
-    def broken(job, cache=None, versions=None):
+    def broken(job, cache=None, versions=None, spent=None):
         raise ValueError("a bug on our side")
 
     monkeypatch.setattr(competition, "play_job", broken)

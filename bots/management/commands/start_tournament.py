@@ -18,6 +18,13 @@ class Command(BaseCommand):
         parser.add_argument("--name", default="")
         parser.add_argument("--move", type=float, default=None, help="seconds per call")
         parser.add_argument("--bank", type=float, default=None, help="time bank per match")
+        parser.add_argument(
+            "--worker-seconds",
+            type=float,
+            default=None,
+            help="worker time each bot may use in the tournament, 0 for no bound "
+            "(default: WORKER_SECONDS_PER_BOT_PER_TOURNAMENT)",
+        )
 
     def handle(self, *args, **opts) -> None:
         if opts["rounds"] < 1:
@@ -30,6 +37,7 @@ class Command(BaseCommand):
                 name=opts["name"],
                 move=opts["move"],
                 bank=opts["bank"],
+                worker_s=opts["worker_seconds"],
             )
         except (KeyError, ValueError) as exc:
             raise CommandError(str(exc.args[0])) from None

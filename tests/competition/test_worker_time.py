@@ -1,0 +1,235 @@
+"""Worker time is shared (issue 28, goal 6): each match's wall time, measured by the worker, is
+charged to its bots; a bot's worker time in a tournament is bounded (past it, its matches
+there are forfeited, fault ``time``) and shown; and the queue is interleaved by bot, by the
+time its matches take, so a slow bot never holds a worker ahead of the others' work."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.db import transaction
+
+from bots import aggregates, competition
+from bots.models import BotVersion, Match, MatchJob, MatchSeat, Tournament, TournamentResult
+from bots.playing import Entry, Played, SeatReport, play
+from bots.worker import Options, Worker
+from games.engine.runner import MatchRunner, SeatStats, TimeControl
+from games.registry import get_game
+from games.rps_poker.rules import RpsPokerState
+from tests.competition.conftest import builtin_code, misbehaving
+from tests.engine.test_runner import FakeClock, SlowAgent, minimal_agent
+
+RPS = get_game("rps-poker")
+
+#: a bot whose every move takes a quarter of a second (well within the per-call time: it
+#: passes validation, and every match of it takes some 4 s of a worker's time)
+SLOW = misbehaving("import time; time.sleep(0.25)")
+
+
+# ---- measuring ------------------------------------------------------------------------------
+def played_with(stats: list[SeatStats], wall: float) -> Played:
+    outcome = SimpleNamespace(stats=stats)
+    return Played(outcome, [SeatReport(0.0) for _ in stats], wall)  # type: ignore[arg-type]
+
+
+def test_a_match_charges_each_seat_its_own_time_and_a_share_of_the_rest():
+    slow = SeatStats(think_s=12.0, startup_s=0.5, faulted_s=1.0)
+    quick = SeatStats(think_s=0.1, startup_s=0.1)
+    charged = competition.charges(played_with([slow, quick], wall=14.0))
+    # 13.5 s and 0.2 s of their own, and the 0.3 s left (the rules, the worker) halved
+    assert charged == pytest.approx([13.65, 0.35])
+    assert sum(charged) == pytest.approx(14.0)
+    assert competition.charge_ms(played_with([slow, quick], wall=14.0)) == [13650, 350]
+
+
+def test_seats_that_think_side_by_side_share_the_match_in_proportion():
+    both = [SeatStats(think_s=3.0), SeatStats(think_s=1.0)]
+    assert competition.charges(played_with(both, wall=2.0)) == pytest.approx([1.5, 0.5])
+
+
+def test_a_seat_is_cut_off_where_its_budget_runs_out():
+    clock = FakeClock()
+    slow, quick = SlowAgent(clock, 0.4, "slow"), minimal_agent("quick")
+    runner = MatchRunner(clock, TimeControl(), seat_time_controls={0: TimeControl(budget=1.0)})
+    outcome = runner.run(RpsPokerState.new(3), [slow, quick], seed=3)
+    fault = outcome.faults[0]
+    assert fault.kind == "time"
+    assert "out of worker time" in fault.reason and "1.00 s" in fault.reason
+    # cut off at its budget: it never waited past it
+    assert outcome.stats[0].own_s == pytest.approx(1.0)
+    assert 1 not in outcome.faults
+    assert outcome.record["seat_time_controls"]["0"]["budget"] == 1.0
+
+
+# ---- the bound ------------------------------------------------------------------------------
+@pytest.fixture
+def slow_field(alice, bob, carol, active_bot):
+    good = active_bot(alice, "simple", builtin_code("simple"))
+    slow = active_bot(bob, "slow", SLOW)
+    other = active_bot(carol, "strong", builtin_code("strong"))
+    return good, slow, other
+
+
+def test_a_slow_bot_is_bounded_per_tournament_and_forfeits_the_rest(slow_field):
+    good, slow, other = slow_field
+    tournament = competition.start_round_robin("rps-poker", 1, worker_s=1.0)
+    assert tournament.settings["worker_s"] == 1.0 and tournament.worker_bound_s == 1.0
+    assert Worker(Options(validate=False), name="w1").run(batch=True) == 6
+    seats = MatchSeat.objects.filter(match__tournament=tournament).order_by("match__job_id")
+    mine = list(seats.filter(version=slow))
+    assert len(mine) == 4
+    assert {s.fault_kind for s in mine} == {"time"}
+    # the first is cut off in the middle, where its worker time ran out; the others are
+    # forfeited without the bot being started
+    assert "ran past the 1.00 s the bot had left" in mine[0].fault_reason
+    for seat in mine[1:]:
+        assert "forfeited" in seat.fault_reason and "bound is 1 s" in seat.fault_reason
+        assert seat.worker_ms < 50
+    # its worker time: the bound, and no more than the shares of its first match's rest
+    used = TournamentResult.objects.get(tournament=tournament, bot=slow.bot, opponent=0)
+    assert 1000 <= used.worker_ms < 1500
+    # the others played every match, without a fault, and each used little time
+    for version in (good, other):
+        theirs = list(seats.filter(version=version))
+        assert len(theirs) == 4 and all(not s.fault_kind for s in theirs)
+        row = TournamentResult.objects.get(tournament=tournament, bot=version.bot, opponent=0)
+        assert row.worker_ms == sum(s.worker_ms for s in theirs) < 1000
+    # what the seats were charged adds up to the matches' wall time
+    for match in Match.objects.filter(tournament=tournament):
+        charged = sum(s.worker_ms for s in match.participants.all())
+        assert charged == pytest.approx(1000 * match.duration_s, abs=2)
+    assert aggregates.kept_tournament(tournament.pk) == aggregates.recount_tournament(tournament.pk)
+
+
+def test_a_bot_out_of_time_is_not_started_and_its_opponent_wins(slow_field):
+    good, slow, _ = slow_field
+    tournament = competition.start_round_robin(
+        "rps-poker", 1, worker_s=2.0, tables=[[slow.pk, good.pk]]
+    )
+    TournamentResult.objects.create(tournament=tournament, bot=slow.bot, worker_ms=2000)
+    job = tournament.jobs.order_by("id").first()
+    played = competition.play_job(job)
+    assert played.seats[0].fault_kind == "time"
+    assert "took 2.0 s of worker time, its bound is 2 s" in played.seats[0].fault_reason
+    assert played.seats[0].stderr == ""  # never started
+    assert not played.seats[1].fault_kind
+    assert played.outcome.result["scores"][1] > played.outcome.result["scores"][0]
+    # the good bot had the whole bound to play with
+    assert played.outcome.record["seat_time_controls"]["1"]["budget"] == 2.0
+
+
+def test_a_tournament_keeps_the_bound_it_was_scheduled_with(slow_field, settings):
+    settings.WORKER_SECONDS_PER_BOT_PER_TOURNAMENT = 45
+    first = competition.start_round_robin("rps-poker", 1)
+    settings.WORKER_SECONDS_PER_BOT_PER_TOURNAMENT = 90
+    assert Tournament.objects.get(pk=first.pk).worker_bound_s == 45
+    call_command("start_tournament", "--game", "rps-poker", "--worker-seconds", "0")
+    unbounded = Tournament.objects.latest("id")
+    assert unbounded.settings["worker_s"] == 0 and unbounded.worker_bound_s == 0
+    newest = BotVersion.objects.get(bot__name="strong")
+    with transaction.atomic():
+        placement = competition.schedule_placement(newest)
+    assert placement.settings["worker_s"] == 90
+    with pytest.raises(ValueError, match="0 or more"):
+        competition.start_round_robin("rps-poker", 1, worker_s=-1)
+
+
+# ---- the order ------------------------------------------------------------------------------
+def in_process(held, seconds: dict[int, float] | None = None) -> Played:
+    """The job's match with the built-in bots of the same names, in-process, as if each seat
+    had taken the seconds given (0.01 s for the others)."""
+    versions = competition.seat_versions(held.job)
+    entries = [Entry(name=v.bot.label, builtin=v.bot.name) for v in versions]
+    played = play(RPS, entries, seed=held.job.seed)
+    for seat, stats in enumerate(played.outcome.stats):
+        stats.startup_s, stats.faulted_s = 0.0, 0.0
+        stats.think_s = (seconds or {}).get(versions[seat].pk, 0.01)
+    played.duration_s = sum(s.own_s for s in played.outcome.stats)
+    return played
+
+
+def drain(worker: str, slow: BotVersion) -> list[MatchJob]:
+    """Claim and store every job left, in claim order; the slow version's seats take 14 s."""
+    claimed = []
+    while (held := competition.claim(worker, 60)) is not None:
+        claimed.append(held.job)
+        competition.store_result(held, in_process(held, {slow.pk: 14.0}))
+    return claimed
+
+
+@pytest.fixture
+def four_bots(alice, bob, carol, active_bot):
+    dave = User.objects.create_user("dave")
+    return [
+        active_bot(alice, "simple", builtin_code("simple")),
+        active_bot(bob, "strong", builtin_code("strong")),
+        active_bot(carol, "minimal", builtin_code("minimal")),
+        active_bot(dave, "simple", builtin_code("simple")),
+    ]
+
+
+def test_a_slow_placement_does_not_hold_a_worker_ahead_of_another(four_bots):
+    """The attack of issue 28: a bot 0.95 s on every call, whose placement held a worker for
+    minutes ahead of everyone else's. Its next match now waits for the placements of the
+    others to have had as much time."""
+    slow, fast = four_bots[2], four_bots[3]
+    with transaction.atomic():
+        slow_placement = competition.schedule_placement(slow)
+        fast_placement = competition.schedule_placement(fast)
+    first = competition.claim("w1", 60)
+    assert first.job.tournament_id == slow_placement.pk  # uploaded first: its turn 0
+    competition.store_result(first, in_process(first, {slow.pk: 14.0}))
+    rest = slow_placement.jobs.filter(status=MatchJob.QUEUED)
+    assert {job.turn for job in rest} == {n + 140 for n in range(1, 1 + rest.count())}
+    order = drain("w1", slow)
+    quick = [job for job in order if slow.pk not in job.seats]
+    # every match without the slow bot first (the other placement's first of all), then
+    # those with it, each pushing the rest of its tournament's further back
+    assert order[: len(quick)] == quick
+    assert {job.tournament_id for job in quick} == {fast_placement.pk}
+    assert len(quick) == fast_placement.jobs.count() - 4  # its 2 deals x 2 seats with the slow
+    assert len(order) == fast_placement.jobs.count() + rest.count()
+
+
+def test_a_slow_bot_goes_after_the_others_in_a_round(four_bots):
+    a, b, slow, _ = four_bots
+    tables = [[slow.pk, a.pk], [a.pk, b.pk], [slow.pk, b.pk]]
+    tournament = competition.start_round_robin("rps-poker", 1, tables=tables, worker_s=0)
+    claimed = drain("w1", slow)
+    seated = [sorted(job.seats) for job in claimed]
+    # its first match is the first job; then the round's other matches, then its own
+    assert seated[0] == sorted([slow.pk, a.pk])
+    assert seated[1:3] == [sorted([a.pk, b.pk])] * 2
+    assert all(slow.pk in seats for seats in seated[3:])
+    assert len(claimed) == tournament.jobs.count() == 6
+    # the seats were charged what they took, and its row counts every second of it
+    row = TournamentResult.objects.get(tournament=tournament, bot=slow.bot, opponent=0)
+    assert row.worker_ms == 4 * 14000
+
+
+# ---- shown ----------------------------------------------------------------------------------
+def test_the_pages_and_the_api_show_worker_time_and_its_bound(client, four_bots):
+    a, _, slow, _ = four_bots
+    tournament = competition.start_round_robin(
+        "rps-poker", 1, tables=[[slow.pk, a.pk]], worker_s=60
+    )
+    drain("w1", slow)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Worker time" in page and "Each bot may use 60 s here" in page
+    assert "28.0 s" in page and "47%" in page  # 2 x 14 s of its 60 s
+    answer = client.get(f"/api/tournaments/{tournament.pk}/").json()
+    worker = answer["worker_time"]
+    assert worker["bound_s"] == 60 and answer["settings"]["worker_s"] == 60
+    assert worker["bots"][0]["id"] == slow.bot_id and worker["bots"][0]["used_s"] == 28.0
+    assert worker["bots"][0]["share"] == pytest.approx(28 / 60, abs=1e-4)
+    assert worker["bots"][1]["id"] == a.bot_id and worker["bots"][1]["used_s"] == 0.02
+    bot_page = client.get(f"/bots/{slow.bot_id}/").content.decode()
+    assert "Worker time" in bot_page and "28.0 s" in bot_page and "60 s" in bot_page
+    mine = client.get(f"/api/bots/{slow.bot_id}/").json()["worker_time"]
+    assert mine == [
+        {"tournament": tournament.pk, "name": str(tournament), "state": "done", "matches": 2,
+         "used_s": 28.0, "bound_s": 60.0, "share": pytest.approx(0.4667), "over": False}
+    ]  # fmt: skip
