@@ -22,7 +22,15 @@ from django.db.models import Count, Exists, F, Max, Q
 from django.utils import timezone
 
 from bots import aggregates, leases
-from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat, Tournament
+from bots.models import (
+    BotVersion,
+    LeaderboardRow,
+    Match,
+    MatchJob,
+    MatchSeat,
+    Tournament,
+    deals_played_again,
+)
 from bots.playing import Entry, Played, ProcessCache, play
 from bots.ratings import lock_ledger, rate_pending
 from games.engine import untrusted
@@ -73,6 +81,18 @@ def _time_control_settings(move: float | None, bank: float | None) -> dict[str, 
     return {k: v for k, v in (("move", move), ("bank", bank)) if v is not None}
 
 
+def _check_fresh(game: str, seed: int) -> None:
+    """A seed given for a new tournament must be one no earlier tournament of the game
+    has: it would deal the same cards again, which that tournament's pages may show (its
+    seed once it is over, where the game's seeds are public; its showdowns always)."""
+    earlier = Tournament.objects.filter(game=game, settings__seed=seed).order_by("pk").first()
+    if earlier is not None:
+        raise ValueError(
+            f"{game}: seed {seed} dealt tournament {earlier.pk} already: a new tournament"
+            " needs a seed of its own (leave it out for a fresh one)"
+        )
+
+
 @transaction.atomic
 def start_round_robin(
     game: str,
@@ -96,6 +116,8 @@ def start_round_robin(
     versions = versions if versions is not None else active_versions(game)
     if len(versions) < 2:
         raise ValueError(f"{game}: a round robin needs at least 2 active bots")
+    if seed is not None:
+        _check_fresh(game, seed)
     seed = _new_seed() if seed is None else seed
     tournament = Tournament.objects.create(
         game=game,
@@ -182,8 +204,7 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
     if not others or deals <= 0:
         return None
     base = _new_seed()
-    alone = get_game(game).plays_alone
-    reused = shared_deals(game, others, deals) if alone else []
+    reused = shared_deals(game, others, deals) if deals_played_again(game) else []
     tournament = Tournament.objects.create(
         game=game,
         format=Tournament.PLACEMENT,
