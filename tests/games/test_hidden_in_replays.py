@@ -159,3 +159,36 @@ def test_no_page_or_replay_json_shows_a_folded_uth_rounds_cards(client, signed_i
         assert not [c for c in cards if f'data-code="{c}"' in drawn]
         held = json.loads(page.split('type="application/json">')[1].split("</script>")[0])
         assert_unseen([f for f in held["frames"] if f["chapter"] == chapter], cards)
+
+
+def test_a_blackjack_deal_a_fault_cut_short_keeps_the_down_cards_face_down():
+    """Every finished deal turns its down cards over; the one a fault cut short never did."""
+    # deal 1: both stand; deal 2: seat 1 (player 0 now) stands, seat 0 has no answer left
+    record, state = played("blackjack-pp", [["stand"], ["stand", "stand"]], 9, {"hands": 4})
+    assert len(state.hands_played) == 1 and state.faults
+    frames = replays.build(record, ["ann", "bob"]).frames
+    cut = of_chapter(frames, "Deal 2")
+    for frame in cut:
+        for seat, part in enumerate(z for s in frame["seats"] for z in s["zones"]):
+            position = (seat + 1) % 2  # seat 1 is player 0 in deal 2
+            assert part["down"] == 1
+            assert part["cards"] == [state.up[position], *state.hits[position]]
+    # the finished deal showed them: at its end and from its start
+    done = state.hands_played[0]
+    for frame in [frames[0], *of_chapter(frames, "Deal 1")]:
+        shown = [z["cards"][1] for s in frame["seats"] for z in s["zones"]]
+        assert shown == done["cards"] and all(
+            z["down"] == 0 for s in frame["seats"] for z in s["zones"]
+        )
+
+
+@pytest.mark.parametrize("slug", ["kuhn", "leduc"])
+def test_a_poker_hand_a_fault_cut_short_keeps_its_cards_face_down(slug):
+    # hand 1: seat 0 checks, seat 1 checks (a showdown); hand 2: seat 1 acts, seat 0 is out
+    first = ["p"] if slug == "kuhn" else ["c", "c"]
+    second = ["p", "p"] if slug == "kuhn" else ["c", "c", "c"]
+    record, state = played(slug, [first, second], 5, {"hands": 4})
+    assert len(state.hands_played) == 1 and state.faults
+    frames = replays.build(record, ["ann", "bob"]).frames
+    for frame in of_chapter(frames, "Hand 2"):
+        assert all(z["cards"] == [] and z["down"] == 1 for s in frame["seats"] for z in s["zones"])
