@@ -293,7 +293,7 @@ class Match(models.Model):
         except KeyError:  # a game this site no longer has: nothing that deals its cards
             return GameState.without_deals(self.record)
         public = state_class.public_record(self.record, seat)
-        return public if self.deals_shown() else GameState.without_deals(public)
+        return public if self.deals_shown() else state_class.without_deals(public)
 
 
 class MatchSeat(models.Model):

@@ -147,11 +147,12 @@ class GameState(ABC):
             return record
         return cls.without_deals(record)
 
-    @staticmethod
-    def without_deals(record: dict[str, Any]) -> dict[str, Any]:
+    @classmethod
+    def without_deals(cls, record: dict[str, Any]) -> dict[str, Any]:
         """``record`` without what deals its cards: its seed and the outcomes of its
-        shuffles (each chance event keeps its label). Such a record cannot be replayed, nor
-        its match dealt again."""
+        shuffles (each chance event keeps its label); a game whose result also holds cards
+        no one was shown (Goofspiel: the prizes a fault left face down) leaves those out
+        too. Such a record cannot be replayed, nor its match dealt again."""
         events = [
             {k: v for k, v in event.items() if k != "outcome"}
             if isinstance(event, dict) and event.get("type") == "chance"

@@ -6,6 +6,7 @@ later tournament deals again (UTH's placements), nor a game's whose rules keep c
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -13,6 +14,8 @@ from bots import competition
 from bots.models import Match, MatchJob, Tournament, deals_played_again
 from bots.worker import Options, Worker
 from games import records
+from games.engine.agents import ScriptedAgent
+from games.engine.runner import MatchRunner
 from games.registry import get_game
 from tests.games.matchmaking import builtin, enter
 
@@ -132,3 +135,27 @@ def test_a_seed_given_for_a_new_tournament_must_be_its_own(db):
         enter("bob", "goofspiel", "random", builtin("goofspiel", "random")),
     ]
     competition.start_round_robin("goofspiel", 1, seed=77, versions=other)
+
+
+def test_a_goofspiel_deal_cut_short_keeps_its_unturned_prizes_until_the_seed_is_shown(client, db):
+    """The result lists each deal's prizes: of a deal a fault ended, the order of those never
+    turned is the shuffle's, which the deal's other seating deals again."""
+    game = get_game("goofspiel")
+    bids = [["1", "2"], ["1", "2", "3"]]  # seat 0 runs out of answers on the third turn
+    agents = [ScriptedAgent([int(b) for b in script]) for script in bids]
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(6), agents, seed=6
+    )
+    record = json.loads(json.dumps(outcome.record))
+    (cut,) = record["result"]["deal_log"]
+    assert cut["forfeit"] == 0 and len(cut["turns"]) == 2 and len(cut["prizes"]) == 13
+    tournament = Tournament.objects.create(game="goofspiel", state=Tournament.RUNNING)
+    match = Match.objects.create(game="goofspiel", seed=6, record=record, tournament=tournament)
+    for address in (f"/api/matches/{match.pk}/", f"/matches/{match.pk}/record.json"):
+        answer = client.get(address).json()
+        shown = answer.get("record", answer)["result"]["deal_log"][0]
+        assert shown["prizes"] == cut["prizes"][:3]  # two turns, and the prize face up
+        assert shown["turns"] == cut["turns"]
+    Tournament.objects.filter(pk=tournament.pk).update(state=Tournament.DONE)
+    answer = client.get(f"/api/matches/{match.pk}/").json()
+    assert answer["record"] == record and answer["seed"] == 6
