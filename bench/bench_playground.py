@@ -224,7 +224,7 @@ class Playground:
         play (6 matches a round; a worker plays a few hundred to a thousand a minute)."""
         from bots import competition
 
-        competition.start_round_robin(GAME, int(5 * seconds) + 100, seed=1)
+        competition.start_round_robin(GAME, int(5 * seconds) + 100)  # fresh deals each time
 
     def clear(self) -> int:
         """Ends what is left queued or running (the worker is stopped): tournament matches

@@ -67,7 +67,8 @@ REFERENCE = "cbb58ec"
 BOTS = ("minimal", "simple", "strong")
 
 #: run in a process of a variant's code (its folder first on sys.path): plays a round robin
-#: of ``count / 6`` rounds (rounded up) in-process, then stores its results as the variant's
+#: of ``count / 6`` rounds (rounded up) in-process on a seed of its own (a site refuses a
+#: seed an earlier tournament had), then stores its results as the variant's
 #: worker does: in batches of ``batch`` (``store_results``) where the variant has them, else
 #: one by one; times each store and each claim and counts their SQL statements, per match;
 #: prints JSON
@@ -83,11 +84,11 @@ from bots import competition
 from bots.playing import Entry, play
 from games.registry import get_game
 
-count, batch = int(sys.argv[2]), int(sys.argv[3])
+count, batch, seed = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 many = hasattr(competition, "store_results")
 batch = batch if many else 1
 game = get_game("rps-poker")
-competition.start_round_robin("rps-poker", -(-count // 6), seed=7)
+competition.start_round_robin("rps-poker", -(-count // 6), seed=seed)
 claims, held = [], []
 while True:
     with CaptureQueriesContext(connection) as queries:
@@ -182,16 +183,19 @@ def prepare(variant: Variant, admin_url: str, files: Path, base: Path, tag: str)
 
 
 def worker_rate(
-    variant: Variant, base: Path, rounds: int, workers: int, keep: int, claim: int
+    variant: Variant, base: Path, rounds: int, workers: int, keep: int, claim: int, seed: int
 ) -> tuple[float, dict[str, float]]:
     """Matches per second of ``workers`` workers draining a round robin of ``rounds``, and
     where a match's time went (ms, per match): playing it (the match's own duration, mean)
     and the rest of a worker's time per match besides playing (mean: claiming, reading its
     bots, storing and rating; with jobs claimed several at a time, a job's own span from its
     claim to its store covers the other matches of its batch, so the rest is worked out
-    from the whole span)."""
+    from the whole span). ``seed``: the round robin's, the same for every variant of one
+    measure and new for each (a site refuses a seed an earlier tournament had)."""
     env = environment(variant.url, base / f"var-{variant.name}")
-    out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds), "--seed", "1")
+    out = manage(
+        variant.root, env, "start_tournament", "--rounds", str(rounds), "--seed", str(seed)
+    )
     tournament = int(out.split()[1].rstrip(":"))
     manage(variant.root, env, "worker", "--batch", "--concurrency", str(workers),
            "--display", "log", "--no-validate", "--ladder-interval", "0",
@@ -220,10 +224,12 @@ def claim_option(variant: Variant, claim: int) -> list[str]:
     return ["--claim", str(claim)] if '"--claim"' in command.read_text() else []
 
 
-def probe(variant: Variant, base: Path, stores: int, batch: int) -> dict[str, list[list[float]]]:
+def probe(
+    variant: Variant, base: Path, stores: int, batch: int, seed: int
+) -> dict[str, list[list[float]]]:
     env = environment(variant.url, base / f"var-{variant.name}")
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(variant.root), str(stores), str(batch)],
+        [sys.executable, "-c", PROBE, str(variant.root), str(stores), str(batch), str(seed)],
         cwd=variant.root, env=env, capture_output=True, text=True,
     )  # fmt: skip
     if done.returncode:
@@ -294,9 +300,10 @@ def main() -> None:
                 print(f"run {run + 1}: arena {', '.join(line)} ({matches} matches)", flush=True)
                 for variant in variants:
                     line = []
-                    for n in counts:
+                    for number, n in enumerate(counts):
+                        seed = 1 + run * len(counts) + number
                         got, split = worker_rate(
-                            variant, base, args.rounds, n, args.keep_processes, args.claim
+                            variant, base, args.rounds, n, args.keep_processes, args.claim, seed
                         )
                         variant.figures[f"{n} worker(s), matches/s"].append(got)
                         line.append(f"{n} worker(s) {got:6.2f}/s")
@@ -315,7 +322,7 @@ def main() -> None:
                     for n in counts[1:]:
                         many = variant.figures[f"{n} worker(s), matches/s"][-1]
                         variant.figures[f"{n} / {counts[0]} worker(s)"].append(many / ones[-1])
-                    measured = probe(variant, base, args.stores, args.claim)
+                    measured = probe(variant, base, args.stores, args.claim, 1000 + run)
                     for kind in ("stores", "claims"):
                         times = [1000 * took for took, _ in measured[kind]]
                         statements = [n for _, n in measured[kind]]
