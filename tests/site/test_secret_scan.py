@@ -593,13 +593,17 @@ def test_no_page_or_api_answer_shows_a_secret_seed_or_a_hidden_card(client):
                 for start in hidden_windows(scan, int(combo["pk"]), client):
                     more = f"{url}?step={start + 1}"
                     check(scan, more, fetch(client, scan, more), facts_for(scan, url, combo))
+    api = [r for r in walked if r.startswith("api/")]
+    fetched_api = sum(1 for url in scan.fetched if url.startswith("/api/"))
     # the scan would have seen them: seeds that may be shown are, and cards face up are
     assert scan.seen_seeds, "no seed that may be shown was seen: is the seed check blind?"
     assert scan.looked_for > 100 and scan.face_up_seen > 1000
     assert len(walked) >= 50 and len(scan.fetched) >= 400  # the site's endpoints, each object
     print(
-        f"\nsecret scan: {len(walked)} URL patterns ({len(all_routes) - len(walked)} admin ones"
-        f" left out: staff only), {len(scan.fetched)} pages and answers fetched;"
+        f"\nsecret scan: {len(walked)} URL patterns ({len(api)} of the API,"
+        f" {len(walked) - len(api)} of pages; {len(all_routes) - len(walked)} admin ones left"
+        " out: staff only),"
+        f" {len(scan.fetched)} pages and answers fetched ({fetched_api} of the API);"
         f" {len(scan.matches)} matches, {len(scan.secret_seeds)} secret seeds,"
         f" {sum(len(h.cards) for f in scan.matches.values() for h in f.hidden)} hidden cards;"
         f" {filled:.1f} s to fill the site, {time.monotonic() - started - filled:.1f} s to scan it"
