@@ -97,10 +97,20 @@ class MatchJobAdmin(admin.ModelAdmin):
 
     @admin.action(description="Queue again (failed jobs)")
     def requeue(self, request, queryset):
-        n = queryset.filter(status=MatchJob.FAILED).update(
+        failed = queryset.filter(status=MatchJob.FAILED).select_related("tournament")
+        # a tournament whose seeds are shown has promised they never deal again
+        shown = {job.pk for job in failed if job.tournament.seeds_shown()}
+        n = failed.exclude(pk__in=shown).update(
             status=MatchJob.QUEUED, attempts=0, errors=0, error="", lease_until=None
         )
         self.message_user(request, f"{n} job(s) queued again", messages.SUCCESS)
+        if shown:
+            self.message_user(
+                request,
+                f"{len(shown)} job(s) left failed: their tournament is over and shows its"
+                " seeds, which must never deal again (start a new tournament instead)",
+                messages.WARNING,
+            )
 
 
 class SeatInline(admin.TabularInline):

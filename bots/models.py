@@ -8,6 +8,7 @@ storing jobs), ``bots.ratings`` (openskill, leaderboard rows) and ``bots.worker`
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -122,13 +123,35 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name or f"{self.game} {self.format} #{self.pk}"
 
-    def public_settings(self) -> dict:
-        """The settings anyone may read: without any seed where the game's seeds are
-        secret (they would deal cards no one was shown, in this tournament or another that
-        plays the same deals)."""
+    def seeds_shown(self) -> bool:
+        """Whether anyone may see the seeds of this tournament: its settings' and each of
+        its matches' (with the outcomes of their shuffles). Only where the game's seeds are
+        public (its rules keep no card secret once a match is over), and only once they can
+        never deal again:
+
+        - the tournament is over: a seed deals its table once in every seating (the seats
+          swapped, or rotated), so while the tournament runs, a seating still to be played
+          may deal it again;
+        - nothing deals them again: every tournament draws fresh deals, and a seed given by
+          hand whose deals any earlier match job of the game dealt is refused
+          (``bots.competition.fresh_deals``); the admin's "queue again" leaves out the jobs
+          of a tournament whose seeds are shown (``bots.admin``).
+
+        A seed shown lets anyone check the tournament's results: every match deals again
+        from it exactly. See docs/competition.md."""
         from games.registry import get_game
 
-        if get_game(self.game).state_class.seed_is_public:
+        try:
+            spec = get_game(self.game)
+        except KeyError:  # a game this site no longer has
+            return False
+        return spec.state_class.seed_is_public and self.state == self.DONE
+
+    def public_settings(self) -> dict:
+        """The settings anyone may read: without any seed until :meth:`seeds_shown` (they
+        would deal cards no one was shown, in this tournament or another that plays the
+        same deals)."""
+        if self.seeds_shown():
             return dict(self.settings)
         return {k: v for k, v in self.settings.items() if k not in self.SEED_SETTINGS}
 
@@ -241,6 +264,35 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.game})"
+
+    def deals_shown(self) -> bool:
+        """Whether anyone may see what deals this match's cards: its seed and the outcomes
+        of its shuffles. A tournament's match once the tournament's seeds are shown
+        (:meth:`Tournament.seeds_shown`); a live table's (no tournament) where the game's
+        seeds are public: its table's seed deals that one match, stored once it is over."""
+        if self.tournament_id is not None:
+            return self.tournament.seeds_shown()
+        from games.registry import get_game
+
+        try:
+            return get_game(self.game).state_class.seed_is_public
+        except KeyError:  # a game this site no longer has
+            return False
+
+    def public_record(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` (None: anyone) may see of the match's record, the only record any
+        page, download or API answer shows: what the game's rules let anyone see of it
+        (``GameState.public_record``), without its seed and shuffles until
+        :meth:`deals_shown`."""
+        from games.engine.game import GameState
+        from games.registry import get_game
+
+        try:
+            state_class = get_game(self.game).state_class
+        except KeyError:  # a game this site no longer has: nothing that deals its cards
+            return GameState.without_deals(self.record)
+        public = state_class.public_record(self.record, seat)
+        return public if self.deals_shown() else state_class.without_deals(public)
 
 
 class MatchSeat(models.Model):

@@ -388,7 +388,7 @@ def _opponent_json(row: OpponentResult) -> dict[str, Any]:
 
 @api_view
 def match(request: HttpRequest, pk: int) -> dict[str, Any]:
-    found = Match.objects.filter(pk=pk).first()
+    found = Match.objects.select_related("tournament").filter(pk=pk).first()
     if found is None:
         raise NotFound(f"no match {pk}")
     seats = (
@@ -396,7 +396,7 @@ def match(request: HttpRequest, pk: int) -> dict[str, Any]:
         .defer("stderr", "version__code", "version__validation_log", "version__reason")
         .order_by("seat")
     )
-    public = get_game(found.game).state_class.public_record(found.record)
+    public = found.public_record()
     return {
         "_last_modified": found.played,
         "id": found.pk,

@@ -202,13 +202,10 @@ def _replay(match: Match, seats: list[Any]) -> StoredReplay:
 
 
 def public_record(match: Match) -> dict[str, Any]:
-    """What anyone may see of the match's record: the game decides (a folded poker hand's
-    cards, and the seed that would deal them again, stay secret)."""
-    try:
-        state_class = get_game(match.game).state_class
-    except KeyError:
-        return match.record
-    return state_class.public_record(match.record)
+    """What anyone may see of the match's record (:meth:`Match.public_record`): the game
+    decides (a folded poker hand's cards, and the seed that would deal them again, stay
+    secret), and a seed that may still deal another match stays secret with its shuffles."""
+    return match.public_record()
 
 
 def _drawn_zone(part: dict[str, Any]) -> dict[str, Any]:
@@ -251,6 +248,11 @@ def _spec(game: str) -> GameSpec | None:
         return get_game(game)
     except KeyError:  # a record of a game this site no longer has
         return None
+
+
+def _seed_is_public(game: str) -> bool:
+    spec = _spec(game)
+    return bool(spec and spec.state_class.seed_is_public)
 
 
 def _higher_is_better(game: str) -> bool:
@@ -377,17 +379,13 @@ def match_review(
     """The review of ``seat``, from the record as the asker (who played seat ``own``, if
     any) may see it, with the solve ``?solve=<n>`` names if it names one (a number that is
     not one of the seat's solves is a :class:`BadRequest`)."""
-    try:
-        state_class = get_game(match.game).state_class
-    except KeyError:
-        return None
     raw = request.GET.get("solve")
     choice = None
     if raw is not None:
         if not WHOLE.fullmatch(raw):
             raise BadRequest(f"solve must be a whole number, not {raw[:40]!r}.")
         choice = int(raw)
-    record = state_class.public_record(match.record, own)
+    record = match.public_record(own)
     try:
         return reviews.match_review(match.game, record, seat, choice)
     except reviews.NoSuchSolve as bad:
@@ -489,6 +487,8 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         **viewer_context(step, total, replay.frames, replay.names, lambda: replay.head, chapters),
         "seed": public.get("seed"),
         "replayable": public.get("events") == match.record.get("events"),
+        # the game's seeds are public, but this one may still deal another match
+        "sealed_for_now": not match.deals_shown() and _seed_is_public(match.game),
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
     }
     # the replay's step links keep the review asked for (both validated by then)

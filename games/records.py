@@ -49,6 +49,14 @@ def replay(record: dict[str, Any], spec: GameSpec) -> dict[str, Any]:
         1 for e in record["events"] if isinstance(e, dict) and e.get("type") == "chance"
         and "outcome" not in e
     )  # fmt: skip
+    if hidden and spec.state_class.seed_is_public:
+        raise RecordError(
+            f"the outcomes of its {hidden} shuffle(s) are left out: this is the site's public"
+            " copy of the record of a match whose tournament was not over (its seed and"
+            " shuffles would deal the deal's other seatings), so the match cannot be dealt"
+            " again from it; download the record again once the tournament is over, or"
+            " follow the match page's replay instead"
+        )
     if hidden:
         raise RecordError(
             f"the outcomes of its {hidden} shuffle(s) are left out: this is the site's public"

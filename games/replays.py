@@ -38,8 +38,10 @@ from games.engine.game import GameState
 from games.engine.table import shown_names
 from games.registry import get_game
 
-#: bump when the frame format changes (cached replays are keyed by it)
-FORMAT_VERSION = 2
+#: bump when the frames change, in their format or in what they show (cached replays are
+#: keyed by it: 3 keeps a folded UTH round's hole cards, and the down cards of a Blackjack++
+#: deal a fault cut short, face down)
+FORMAT_VERSION = 3
 
 Frame = dict[str, Any]
 Builder = Callable[[dict[str, Any], list[str]], list[Frame]]

@@ -231,13 +231,7 @@ class HandsMatch(GameState):
         """The record without its seed, the outcomes of its shuffles, or the cards of the
         hands that did not reach a showdown (``seat`` keeps its own). It cannot be replayed:
         the site builds replays from the stored record, and hides the same cards in them."""
-        events = [
-            {k: v for k, v in event.items() if k != "outcome"}
-            if event.get("type") == "chance"
-            else event
-            for event in record.get("events", [])
-        ]
         result = record.get("result")
         if isinstance(result, dict) and isinstance(result.get("hand_log"), list):
             result = result | {"hand_log": [cls.seen_hand(d, seat) for d in result["hand_log"]]}
-        return super().public_record(record, seat) | {"events": events, "result": result}
+        return super().public_record(record, seat) | {"result": result}

@@ -7,7 +7,8 @@ Each hand (each deal of Blackjack++) is a chapter.
 
 A replay is public and watched after the match, so it shows the hole cards of a poker hand
 only if that hand reached a showdown: the cards of a folded hand (or of a hand cut short by a
-fault, at any game) stay face down in every frame, as they did at the table.
+fault, at any game: Blackjack++'s down cards) stay face down in every frame, as they did at
+the table.
 """
 
 from __future__ import annotations
@@ -118,8 +119,13 @@ def leduc_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
 
 def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for the start, each hit or stand, and each fault; a deal's last action shows
-    the dealer's draws and the points."""
+    the dealer's draws and the points. The players' down cards are turned over at the end
+    of every deal, so the replay shows them from its start, but for a deal a fault cut
+    short: they stay face down in every frame of it (:func:`_down_cards_face_down`)."""
     frames: list[Frame] = []
+    #: the deal (its index) each frame's table shows, if any
+    deals: list[int | None] = []
+    state: Any = None
     for event, state in steps(record):
         if event is None:
             frame = _frame(
@@ -130,13 +136,16 @@ def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]
                 [],
             )
             _blackjack_table(frame, state, None)
+            deals.append(state.hand)
         elif event["type"] == "fault":
             frame = _frame("Disqualified", _fault_lines(event, names), _scores(state), [], [])
             frame["actor"], frame["decision"] = _actor(event), "out of the match"
+            deals.append(None)
         else:
             seat = event["seat"]
             frame = _frame("", [f"{names[seat]} {event['action']}s"], _scores(state), [], [])
             frame["actor"], frame["decision"] = seat, f"{event['action']}s"
+            deals.append(len(state.hands_played) - 1 if state.hand_done_now else state.hand)
             if state.hand_done_now:
                 done = state.hands_played[-1]
                 t0, t1, dealer = done["totals"]
@@ -154,7 +163,21 @@ def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]
                 frame["label"] = frame["chapter"] = f"Deal {state.hand + 1}"
                 _blackjack_table(frame, state, None)
         frames.append(frame)
+    if state is not None:
+        _down_cards_face_down(frames, deals, len(state.hands_played))
     return frames
+
+
+def _down_cards_face_down(frames: list[Frame], deals: list[int | None], finished: int) -> None:
+    """Turn the players' down cards face down in the frames of the deals that never finished
+    (from ``finished`` on: one a fault cut short), whose down cards no one else saw."""
+    for frame, deal in zip(frames, deals, strict=True):
+        if deal is None or deal < finished:
+            continue
+        for seat in frame["seats"]:
+            for part in seat["zones"]:
+                up, _down, *hits = part["cards"]
+                part["cards"], part["down"] = [up, *hits], part["down"] + 1
 
 
 def _blackjack_table(frame: Frame, state: Any, done: dict | None) -> None:

@@ -139,11 +139,27 @@ class GameState(ABC):
         the API and the end of a live table show this, never the stored record itself.
 
         By default the whole record, as nothing is secret once the match is over; a game
-        that keeps some cards secret for good (poker: a folded hand) overrides this. Without
-        its seed, a record is kept from dealing the match again."""
+        that keeps some cards secret for good (poker: a folded hand) overrides this, and
+        leaves out what would deal them again (:meth:`without_deals`). The site also
+        leaves that out of a game's record whose seed is public while the seed may still
+        deal another match (``bots.models.Match.public_record``)."""
         if cls.seed_is_public:
             return record
-        return record | {"seed": None}
+        return cls.without_deals(record)
+
+    @classmethod
+    def without_deals(cls, record: dict[str, Any]) -> dict[str, Any]:
+        """``record`` without what deals its cards: its seed and the outcomes of its
+        shuffles (each chance event keeps its label); a game whose result also holds cards
+        no one was shown (Goofspiel: the prizes a fault left face down) leaves those out
+        too. Such a record cannot be replayed, nor its match dealt again."""
+        events = [
+            {k: v for k, v in event.items() if k != "outcome"}
+            if isinstance(event, dict) and event.get("type") == "chance"
+            else event
+            for event in record.get("events", [])
+        ]
+        return record | {"seed": None, "events": events}
 
     # ---- what subclasses implement ------------------------------------------------------
     @abstractmethod

@@ -235,6 +235,24 @@ class GoofspielState(GameState):
     def is_over(self) -> bool:
         return self.over
 
+    @classmethod
+    def without_deals(cls, record: dict[str, Any]) -> dict[str, Any]:
+        """As every game's, and a deal a fault cut short lists in the result's ``deal_log``
+        only the prizes turned up before the fault (the others' order is the shuffle's, which
+        deals them again in the deal's other seating)."""
+        sealed = super().without_deals(record)
+        result = sealed.get("result")
+        if not isinstance(result, dict) or not isinstance(result.get("deal_log"), list):
+            return sealed
+        log = [
+            done | {"prizes": done["prizes"][: len(done["turns"]) + 1]}
+            if isinstance(done, dict) and done.get("forfeit") is not None
+            and isinstance(done.get("prizes"), list) and isinstance(done.get("turns"), list)
+            else done
+            for done in result["deal_log"]
+        ]  # fmt: skip
+        return sealed | {"result": result | {"deal_log": log}}
+
     def result(self) -> dict[str, Any]:
         a, b = self.scores
         points = [

@@ -24,7 +24,6 @@ from games.engine import untrusted
 from games.live import tables
 from games.live.hub import ABANDONED, hub, lobby_group, public_group, seat_group
 from games.models import Table, TableSeat
-from games.registry import get_game
 
 log = logging.getLogger("games.live")
 
@@ -323,7 +322,7 @@ def lobby_message(table: Table) -> dict[str, Any]:
 def _end_message(table: Table, seat: int | None) -> dict[str, Any]:
     if table.state == Table.FINISHED and table.match_id:
         # the end as the seat saw it at the table: the game keeps secret what it must
-        record = get_game(table.game).state_class.public_record(table.match.record, seat)
+        record = table.match.public_record(seat)
         return {
             "type": "over",
             "result": record.get("result", {}),

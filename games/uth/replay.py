@@ -13,24 +13,34 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     fault. The ``[skip]`` answers of phases with nothing to decide make no step of their
     own (the cards they turn over show at the next one). A showdown frame shows the round
     as the engine's hand history (``UthState.rounds``) settled it. Each round is a chapter,
-    from its deal to its settling step."""
+    from its deal to its settling step.
+
+    A replay is public and the same for everyone, so it shows the hole cards of a round only
+    if the round reached the showdown, as a spectator saw them: the cards of a folded round
+    (the player's and the dealer's) and of a round a fault cut short (those, and the board
+    not yet turned) stay face down in every step of it (:func:`_face_down`)."""
     from games.uth.rules import chip_value
 
     frames: list[Frame] = []
+    #: the deal's frame of each round, by its number
+    deals: dict[int, Frame] = {}
     settled = 0
     start = Fraction(record["config"].get("chips", 1000))
     name = names[0]
     phase = ""
+    state: Any = None
     for event, state in steps(record):
         # the phase the seat decided in (the state has moved on to the next one)
+        before = phase
         label, phase = f"Round {state.round_no}: {_UTH_PHASES.get(phase, phase)}", state.phase
         net = [chip_value(state.chips - start)]
         if event is None:
-            frames.append(_uth_deal(state, name, net))
+            frames.append(deals.setdefault(state.round_no, _uth_deal(state, name, net)))
             continue
         kind = event["type"]
         if kind == "fault":
-            frame = _uth_live(state, label, _fault_lines(event, names), net)
+            # the session is over: the board as it was turned when the fault came
+            frame = _uth_live(state, label, _fault_lines(event, names), net, before)
             frame["actor"], frame["decision"] = 0, "out of the session"
             frame["lines"].append(f"The session ends: {state.reason}")
             frames.append(frame)
@@ -51,14 +61,47 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             frame = _uth_showdown(done, name, said, net)
             frames.append(frame)
             if not state.is_over():
-                frames.append(_uth_deal(state, name, [chip_value(state.chips - start)]))
+                deal = _uth_deal(state, name, [chip_value(state.chips - start)])
+                frames.append(deals.setdefault(state.round_no, deal))
             else:
                 frame["lines"].append(f"The session ends: {state.reason}")
         elif said:
             frame = _uth_live(state, label, said, net)
             frame["actor"], frame["decision"] = 0, _UTH_WORDS.get(taken, taken)
             frames.append(frame)
+    if state is not None:
+        _face_down(frames, deals, _unshown(state), name)
     return frames
+
+
+def _unshown(state: Any) -> set[int]:
+    """The rounds whose hole cards no one but the player saw: those folded, and the one a
+    fault cut short (the session ended in it: it never settled)."""
+    unshown = {done["round"] for done in state.rounds if done["folded"]}
+    if state.outcome == "fault" and (
+        not state.rounds or state.rounds[-1]["round"] < state.round_no
+    ):
+        unshown.add(state.round_no)
+    return unshown
+
+
+def _face_down(frames: list[Frame], deals: dict[int, Frame], rounds: set[int], name: str) -> None:
+    """Turn the player's hole cards face down in every frame of ``rounds``, and say their
+    deals without the cards. (The dealer's cards are face down in them already: they are
+    turned over only at a showdown.)"""
+    if not rounds:
+        return
+    chapters = {f"Round {number}" for number in rounds}
+    for frame in frames:
+        if frame["chapter"] not in chapters:
+            continue
+        for seat in frame["seats"]:
+            for part in seat["zones"]:
+                part["down"] += len(part["cards"])
+                part["cards"] = []
+    for number in rounds:
+        if number in deals:
+            deals[number]["lines"] = [_dealt(number, name, "two cards")]
 
 
 _UTH_PHASES = {"pre_flop": "before the flop", "flop": "the flop", "river": "the river"}
@@ -86,21 +129,23 @@ def _uth_bets(ante: int, play: int) -> list[str]:
     return [f"ante {ante}", f"blind {ante}", f"play {play}" if play else "no play bet"]
 
 
+def _dealt(number: int, name: str, cards: str) -> str:
+    return f"Round {number}: {name} posts ante and blind and is dealt {cards}"
+
+
 def _uth_deal(state: Any, name: str, net: list[Any]) -> Frame:
-    frame = _uth_live(
-        state,
-        f"Round {state.round_no}: the deal",
-        [f"Round {state.round_no}: {name} posts ante and blind and is dealt "
-         f"{cards_text(state.player)}"],
-        net,
-    )  # fmt: skip
-    return frame
+    label = f"Round {state.round_no}: the deal"
+    return _uth_live(state, label, [_dealt(state.round_no, name, cards_text(state.player))], net)
 
 
-def _uth_live(state: Any, label: str, lines: list[str], net: list[Any]) -> Frame:
-    from games.uth.rules import chip_value
+def _uth_live(
+    state: Any, label: str, lines: list[str], net: list[Any], phase: str | None = None
+) -> Frame:
+    """The round in play; ``phase``: the one whose board to show, if not the state's (a
+    fault ended the session in it)."""
+    from games.uth.rules import FLOP, PRE_FLOP, chip_value
 
-    board = state.visible_board() if not state.is_over() else list(state.board)
+    board = {PRE_FLOP: [], FLOP: state.board[:3]}.get(phase or state.phase, list(state.board))
     seat = _seat(
         [zone("Hole cards", state.player)],
         [f"{chip_value(state.chips)} chips", *_uth_bets(state.ante, state.play_bet)],

@@ -313,18 +313,6 @@ class UthState(GameState):
             return done
         return done | {"dealer": None, "player": None}
 
-    @classmethod
-    def public_record(cls, record: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
-        """The record without its seed or the outcomes of its shuffles (the result holds no
-        card). It cannot be replayed: the site builds replays from the stored record."""
-        events = [
-            {k: v for k, v in event.items() if k != "outcome"}
-            if event.get("type") == "chance"
-            else event
-            for event in record.get("events", [])
-        ]
-        return super().public_record(record, seat) | {"events": events}
-
     def result(self) -> dict[str, Any]:
         net = chip_value(self.chips - self.config["chips"])
         return {

@@ -59,6 +59,33 @@ def test_it_lets_a_moderator_requeue_failed_jobs(moderator, client, alice, bob, 
     assert (job.status, job.attempts, job.errors) == (MatchJob.QUEUED, 0, 0)
 
 
+def test_it_leaves_failed_a_job_whose_seed_its_finished_tournament_shows(
+    moderator, client, alice, bob, active_bot
+):
+    """An RPS Poker tournament shows its seeds once it is over, promising they never deal
+    again: its failed jobs are not queued again (a new tournament deals fresh ones)."""
+    from bots import competition
+    from bots.models import Tournament
+
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "strong", builtin_code("strong"))
+    tournament = competition.start_round_robin("rps-poker", 1)
+    first, second = tournament.jobs.order_by("pk")
+    MatchJob.objects.filter(pk=first.pk).update(status=MatchJob.FAILED, error="x")
+    MatchJob.objects.filter(pk=second.pk).update(status=MatchJob.DONE)
+    Tournament.objects.filter(pk=tournament.pk).update(state=Tournament.DONE)
+    tournament.refresh_from_db()
+    assert tournament.seeds_shown()
+    response = client.post(
+        reverse("admin:bots_matchjob_changelist"),
+        {"action": "requeue", "_selected_action": [first.pk]},
+        follow=True,
+    )
+    first.refresh_from_db()
+    assert first.status == MatchJob.FAILED
+    assert "1 job(s) left failed: their tournament is over" in response.content.decode()
+
+
 def test_it_keeps_outsiders_out(db, client, alice):
     client.force_login(alice)
     response = client.get(reverse("admin:bots_botversion_changelist"))

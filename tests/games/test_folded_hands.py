@@ -196,10 +196,16 @@ def test_the_dealer_shows_the_cards_of_a_folded_uth_round_to_its_player_alone():
 def test_a_poker_tournament_keeps_the_seed_its_matches_are_dealt_from(client):
     from bots.models import Tournament
 
-    poker = Tournament.objects.create(game="kuhn", settings={"rounds": 1, "seed": 987654321})
-    rps = Tournament.objects.create(game="rps-poker", settings={"rounds": 1, "seed": 123456789})
+    done = {"state": Tournament.DONE}
+    poker = Tournament.objects.create(
+        game="kuhn", settings={"rounds": 1, "seed": 987654321}, **done
+    )
+    rps = Tournament.objects.create(
+        game="rps-poker", settings={"rounds": 1, "seed": 123456789}, **done
+    )
     assert "seed" not in client.get(f"/api/tournaments/{poker.pk}/").json()["settings"]
     assert "987654321" not in client.get(f"/tournaments/{poker.pk}/").content.decode()
+    # RPS Poker's seeds are public once its tournament is over (tests/site/test_seeds_shown.py)
     assert client.get(f"/api/tournaments/{rps.pk}/").json()["settings"]["seed"] == 123456789
     assert "123456789" in client.get(f"/tournaments/{rps.pk}/").content.decode()
     # a placement's shared deals are the seeds of the deals its opponents played: as secret
