@@ -93,6 +93,9 @@ class Launch:
     oom_kills: Any = None
     #: the bot's memory cgroup (a :class:`bots.memcg.MemoryCgroup`), if it has one
     memory_cgroup: Any = None
+    #: CPU seconds the bot's sandbox has used, as its CPU cgroup counts them
+    #: (:meth:`bots.cpucg.CpuCgroup.usage_s`), if it has one: read from outside the bot
+    cpu_usage: Any = None
     #: the child is bubblewrap: its exit status over 128 is a signal, and the argv item
     #: INFO_FD becomes a pipe on which bwrap names its sandbox's init process
     sandbox: bool = False
@@ -267,8 +270,11 @@ class BotProcess:
         self.stderr = StderrSink(stderr_log)
         self.hello: Hello | None = None
         self.starts = 0
-        #: CPU seconds the bot's process reported at the end of its last match
+        #: CPU seconds this start of the bot has used by the end of its last match: its CPU
+        #: cgroup's count where it has one, else its host's word (see ProcessAgent._take_cpu)
         self.cpu_s = 0.0
+        #: the CPU cgroup's count when this start began
+        self._cpu_base = 0.0
         #: the processes whose pipes are read while this one's reply is awaited (and back)
         self.peers = peers or Peers()
         self._proc: subprocess.Popen[bytes] | None = None
@@ -304,6 +310,7 @@ class BotProcess:
         self._owed = 0
         self.starts += 1
         self.cpu_s = 0.0
+        self._cpu_base = self._cgroup_cpu() or 0.0
         self._match_stderr = self.stderr.total
         fds: dict[str, int] = {}
         info_read = control_read = -1
@@ -374,6 +381,15 @@ class BotProcess:
         )
         return self.hello
 
+    def _cgroup_cpu(self) -> float | None:
+        return self.launch.cpu_usage() if self.launch.cpu_usage is not None else None
+
+    def measured_cpu_s(self) -> float | None:
+        """CPU seconds this start has used, counted by its CPU cgroup (None without one):
+        every process and thread of the sandbox, whatever the bot says of itself."""
+        used = self._cgroup_cpu()
+        return None if used is None else max(used - self._cpu_base, 0.0)
+
     def await_fresh(self, timeout: float = FRESH_WAIT_S) -> bool:
         """Before a match on a host that plays each match in a fresh child process: True
         once every child that came before (the hello's, one per match begun) is gone, as the
@@ -417,7 +433,8 @@ class BotProcess:
                 with contextlib.suppress(ValueError, TypeError, AttributeError):
                     said = json.loads(line)
                     child.exited = max(child.exited, int(said["exited"]))
-                    self.cpu_s = max(float(said["cpu"]), 0.0)
+                    if self.launch.cpu_usage is None:  # else the cgroup's count is kept
+                        self.cpu_s = max(float(said["cpu"]), 0.0)
 
     def new_match(self) -> None:
         """A match begins: the output cap and the match's stderr count from here, and what
@@ -1054,6 +1071,10 @@ class ProcessAgent(Agent):
                 self._take_cpu(message)
 
     def _take_cpu(self, message: dict[str, Any]) -> None:
+        measured = self.process.measured_cpu_s()
+        if measured is not None:  # the cgroup's count: the bot has no say in it
+            self.process.cpu_s = measured
+            return
         hello = self.process.hello
         if hello is not None and hello.isolation == "process":
             return  # the zygote says what each match's process used (await_fresh)

@@ -39,7 +39,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bots import memcg
+from bots import cpucg, memcg
+from bots.cpucg import CpuCgroup
 from bots.memcg import MemoryCgroup
 from bots.process import CONTROL_FD, INFO_FD, BotStartError, Launch
 from bots.runtimes import host_script, js_globals, language_of
@@ -78,6 +79,9 @@ class SandboxLimits:
     node_runtime_mb: int = 64
     #: CPU seconds over the process's life (RLIMIT_CPU: SIGXCPU, SIGKILL 5 s later)
     cpu_s: int = 300
+    #: cores the sandbox may use at once, all its threads together (its CPU cgroup's CFS
+    #: quota, bots.cpucg; 0: no cap)
+    cpu_cores: float = 1.0
     #: restart the process between matches once it has used this much CPU, so that the
     #: lifetime limit above never ends a match that stays within its time control
     recycle_cpu_s: float = 120.0
@@ -346,6 +350,7 @@ def sandbox_command(
     game: str | None,
     toolkit: tuple[str, ...] = (),
     cgroup: MemoryCgroup | None = None,
+    cpu: CpuCgroup | None = None,
 ) -> list[str]:
     """argv for prlimit + bwrap (behind a shell that joins ``cgroup`` first, when there is
     one); ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}`` name the descriptors
@@ -353,10 +358,13 @@ def sandbox_command(
     host = host_script(language).name
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
     argv: list[str] = []
-    if cgroup is not None:
-        # The shell writes its own pid into the cgroup, then becomes prlimit: bwrap and the
+    procs = [cgroup.procs_file] if cgroup is not None else []
+    procs += cpu.procs_files if cpu is not None else []
+    if procs:
+        # The shell writes its own pid into the cgroups, then becomes prlimit: bwrap and the
         # bot are born inside. If it cannot, nothing runs.
-        argv += [SHELL, "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procs_file]
+        joins = " && ".join(f'echo $$ > "${n}"' for n in range(len(procs)))
+        argv += [SHELL, "-c", f'{joins} && shift {len(procs) - 1} && exec "$@"', *procs]
     argv += [config.prlimit, *rlimit_args(limits, language, slot), "--", config.bwrap]
     argv += [
         "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
@@ -414,15 +422,19 @@ def sandbox_launch(
     toolkit = toolkit_sources(game) if language == "python" else {}
     slot = acquire_slot(config)
     cgroup = memcg.create(memory_limit(limits, language), uid=slot.uid if slot else None)
+    cpu = cpucg.create(limits.cpu_cores, uid=slot.uid if slot else None)
     name = safe_name(path)
     argv = sandbox_command(
         language, name, limits=limits, config=config, slot=slot, game=slug,
-        toolkit=tuple(n for n in toolkit if n != name), cgroup=cgroup,
+        toolkit=tuple(n for n in toolkit if n != name), cgroup=cgroup, cpu=cpu,
     )  # fmt: skip
 
     def cleanup() -> None:
+        # before another worker can take the slot (and its cgroups' names)
         if cgroup is not None:
-            cgroup.remove()  # before another worker can take the slot (and its cgroup's name)
+            cgroup.remove()
+        if cpu is not None:
+            cpu.remove()
         if slot is not None:
             slot.release()
 
@@ -433,6 +445,7 @@ def sandbox_launch(
         cleanup=cleanup,
         oom_kills=cgroup.oom_kills if cgroup else None,
         memory_cgroup=cgroup,
+        cpu_usage=cpu.usage_s if cpu else None,
         user=slot.uid if slot else None,
         group=slot.uid if slot else None,
         fd_data={

@@ -125,7 +125,8 @@ def test_a_seed_given_for_a_new_tournament_must_be_its_own(db):
         enter("bob", "rps-poker", "strong", builtin("rps-poker", "strong")),
     ]
     first = competition.start_round_robin("rps-poker", 1, seed=77, versions=versions)
-    with pytest.raises(ValueError, match=f"seed 77 dealt tournament {first.pk} already"):
+    assert first.settings["seed"] == 77
+    with pytest.raises(ValueError, match="seed 77 deals 1 deal\\(s\\) already dealt"):
         competition.start_round_robin("rps-poker", 1, seed=77, versions=versions)
     assert Tournament.objects.count() == 1 and MatchJob.objects.count() == 2
     # another game's tournament may have it: it deals other cards

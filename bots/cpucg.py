@@ -1,0 +1,146 @@
+"""A CPU cgroup (cgroup v1 ``cpu`` and ``cpuacct``) for each sandboxed bot: at most its own
+core, and its CPU time read from outside.
+
+A bot's threads can use every core of the machine (hashing, compression and NumPy-like work
+release Python's GIL), slowing the bots that share it; and the CPU time a bot reports of
+itself is whatever its code says. So each sandbox gets a cgroup in the ``cpu`` controller
+whose CFS quota is ``SandboxLimits.cpu_cores`` cores (``cpu.cfs_quota_us`` over
+``cpu.cfs_period_us``: one core by default), and one in ``cpuacct`` whose ``cpuacct.usage``
+counts the CPU time of every process and thread of the sandbox, which the worker reads: the
+bot has no say in it.
+
+They are made as the memory cgroup is (:mod:`bots.memcg`): under the worker's own cgroup of
+each controller (``card-arena/sandbox-UID``), handed to the sandbox's uid, joined by the
+sandbox's first process before any bot code runs, emptied and removed when the bot is closed.
+Where they cannot be made (not root, no such controller) :func:`create` returns None and logs
+why once: the bot then runs without a CPU cap, its CPU time bounded by RLIMIT_CPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+
+log = logging.getLogger("bots.sandbox")
+
+#: where the cgroup v1 controllers are mounted on these machines (they may be one hierarchy)
+CPU_MOUNT = Path("/sys/fs/cgroup/cpu")
+ACCT_MOUNT = Path("/sys/fs/cgroup/cpuacct")
+FOLDER = "card-arena"
+#: the CFS period: the quota is this many microseconds per core allowed
+PERIOD_US = 100_000
+
+_warned = False
+
+
+def own_cgroup(mount: Path, controller: str) -> Path:
+    """This process's own cgroup of ``controller``, as a folder under ``mount``."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            if controller in controllers.split(","):
+                folder = mount / path.lstrip("/")
+                if folder.is_dir():
+                    return folder
+    return mount
+
+
+class CpuCgroup:
+    """One sandbox's CPU cgroups: the quota's and the accounting's (one folder when the two
+    controllers share a hierarchy)."""
+
+    def __init__(self, folders: list[Path], acct: Path) -> None:
+        self.folders = folders
+        self.acct = acct
+
+    @property
+    def procs_files(self) -> list[str]:
+        return [str(folder / "cgroup.procs") for folder in self.folders]
+
+    def usage_s(self) -> float | None:
+        """CPU seconds used by every process that has been in the cgroup (None if unreadable)."""
+        try:
+            return int((self.acct / "cpuacct.usage").read_text()) / 1e9
+        except (OSError, ValueError):
+            return None
+
+    def remove(self) -> None:
+        """Kill whatever is left in the cgroups and remove them; never raises."""
+        for folder in self.folders:
+            for attempt in range(50):
+                with contextlib.suppress(OSError, ValueError):
+                    for pid in (folder / "cgroup.procs").read_text().split():
+                        with contextlib.suppress(OSError):
+                            os.kill(int(pid), signal.SIGKILL)
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError as exc:
+                    if attempt == 49:
+                        log.warning("cannot remove the CPU cgroup %s: %s", folder, exc)
+                        break
+                time.sleep(0.02)
+
+
+def create(
+    cores: float,
+    *,
+    uid: int | None,
+    cpu_mount: Path | None = None,
+    acct_mount: Path | None = None,
+) -> CpuCgroup | None:
+    """Fresh CPU cgroups allowing ``cores`` cores (0: no cap, accounting only), whose
+    ``cgroup.procs`` the sandbox's uid may write, or None (logged once) where none can be
+    made. Named after the sandbox's uid: one left by a dead worker is emptied and reused."""
+    if uid is None:
+        return None  # not root: no sandbox uid to name it after, and no right to make it
+    cpu_mount, acct_mount = cpu_mount or CPU_MOUNT, acct_mount or ACCT_MOUNT
+    name = f"sandbox-{uid}"
+    made: list[Path] = []
+    try:
+        for mount, file in ((cpu_mount, "cpu.cfs_quota_us"), (acct_mount, "cpuacct.usage")):
+            if not (mount / file).exists():
+                raise OSError(f"no cgroup v1 {file.split('.')[0]} controller at {mount}")
+        cpu = own_cgroup(cpu_mount, "cpu") / FOLDER / name
+        acct = own_cgroup(acct_mount, "cpuacct") / FOLDER / name
+        folders = [cpu] if cpu.resolve() == acct.resolve() else [cpu, acct]
+        for folder in folders:
+            folder.parent.mkdir(exist_ok=True)
+            try:
+                folder.mkdir()
+                made.append(folder)
+            except FileExistsError:
+                CpuCgroup([folder], acct).remove()  # a leftover of a worker that died
+                folder.mkdir()
+                made.append(folder)
+        (cpu / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+        quota = int(PERIOD_US * cores) if cores > 0 else -1
+        (cpu / "cpu.cfs_quota_us").write_text(str(quota))
+        cgroup = CpuCgroup(folders, acct)
+        if uid != os.geteuid():
+            for procs in cgroup.procs_files:
+                os.chown(procs, uid, -1)
+    except OSError as exc:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        _warn_once(exc)
+        return None
+    return cgroup
+
+
+def _warn_once(exc: OSError) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        log.warning(
+            "no CPU cgroup for sandboxed bots (%s): a bot's threads may use more than one core, "
+            "and its CPU time is what its host reports (docs/sandbox.md)",
+            exc,
+        )

@@ -1,0 +1,52 @@
+"""CPU is at most the bot's own core, measured from outside: each sandbox's CPU cgroup caps
+all its threads together at SandboxLimits.cpu_cores (one core) and counts its CPU time,
+which the arena keeps whatever the bot says of itself; between matches a kept sandbox uses
+none. (bench/bench_cpu_hog.py measures what the cap spares a neighbouring bot.)"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bots.sandbox import SandboxLimits
+from tests.sandbox.conftest import IS_ROOT, hostile
+
+pytestmark = pytest.mark.skipif(not IS_ROOT, reason="CPU cgroups are made by a root worker")
+
+
+def test_a_bots_threads_get_one_core_counted_from_outside(play, tmp_path):
+    started = time.monotonic()
+    played = play(hostile(tmp_path, "cpu_hog.py", threads=3, hold=0.4), matches=1)
+    wall = time.monotonic() - started
+    assert not played.outcome.faults
+    used = played.process.cpu_s  # the cgroup's count, kept at the match's end
+    # three threads that release the GIL would use every core; the cap keeps them to one
+    # (a CFS period of 0.1 s may run over by one period)
+    assert 0.5 < used <= wall + 0.15, (used, wall)
+    assert played.agent.process.hello.isolation == "process"
+
+
+def test_a_kept_sandbox_uses_no_cpu_between_matches(play, tmp_path, sandbox_config):
+    from bots.process import BotProcess, ProcessAgent
+    from bots.sandbox import sandbox_launch
+    from games.engine.agents import InProcessAgent
+    from games.engine.runner import MatchRunner
+    from tests.sandbox.conftest import FAST, GAME
+
+    path = hostile(tmp_path, "cpu_hog.py", threads=2, hold=0.1)
+    with BotProcess(sandbox_launch(path, game=GAME, config=sandbox_config), label="hog") as process:
+        agent = ProcessAgent(process, GAME.bot_call)
+        other = InProcessAgent(GAME.builtin_class("simple"), GAME.bot_call, "simple")
+        MatchRunner(time.monotonic, FAST).run(GAME.state_class.new(1), [agent, other], seed=1)
+        assert process.alive  # kept for its next match
+        before = process.measured_cpu_s()
+        time.sleep(0.5)  # the bot's threads died with its match's process
+        assert process.measured_cpu_s() - before < 0.05
+
+
+def test_without_a_cap_the_cgroup_still_counts(play, tmp_path):
+    limits = SandboxLimits(cpu_cores=0)
+    played = play(hostile(tmp_path, "cpu_hog.py", threads=1, hold=0.2), limits=limits)
+    assert not played.outcome.faults
+    assert played.process.cpu_s > 0.2
