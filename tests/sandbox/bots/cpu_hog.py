@@ -28,10 +28,10 @@ class Bot:
     def _hold(self):
         self.calls += 1
         if self.calls == 1:
-            for _ in range(__THREADS__):
+            for _ in range(int("__THREADS__")):
                 threading.Thread(target=burn, daemon=True).start()
         if self.calls <= 3:
-            time.sleep(__HOLD__)
+            time.sleep(float("__HOLD__"))
 
     def draft_pick(self, cards):
         self._hold()
