@@ -263,7 +263,7 @@ function guarded(run) {
   }
 }
 
-function serve(script, file, globalsJson, name, methods) {
+function serve(script, file, globalsJson, name, methods, first) {
   send({
     type: 'hello', protocol: PROTOCOL, language: 'javascript', name, methods,
     runtime: `node ${process.version}`, quiet_begin: true, isolation: 'realm',
@@ -272,6 +272,12 @@ function serve(script, file, globalsJson, name, methods) {
   // request's own; the notices after it are not run.
   let failed = null;
   let dispatch = null;
+  // The next match's bot, made ahead (the first: the hello's, which has seen nothing), so
+  // that a match does not wait for its realm: it is made while the arena is busy elsewhere.
+  let next = first;
+  const ahead = () => {
+    next = guarded(() => freshBot(script, file, globalsJson));
+  };
   for (const raw of requests()) {
     const message = JSON.parse(raw);
     const { type, id } = message;
@@ -280,7 +286,9 @@ function serve(script, file, globalsJson, name, methods) {
       // A new match: a fresh bot, and nothing of the last match is reported in it.
       failed = null;
       dispatch = null;
-      const fresh = guarded(() => freshBot(script, file, globalsJson));
+      if (next === null) ahead();
+      const fresh = next;
+      next = null;
       if (fresh.error !== undefined || fresh.said.error !== undefined) {
         const why = fresh.error !== undefined ? fresh : fresh.said;
         failed = { ...errorReply(why), kind: 'load' };
@@ -301,7 +309,10 @@ function serve(script, file, globalsJson, name, methods) {
       failed.id = id;
       send(failed);
       failed = null;
-      if (type === 'end') dispatch = null;
+      if (type === 'end') {
+        dispatch = null;
+        ahead();
+      }
       continue;
     }
     let reply;
@@ -324,6 +335,7 @@ function serve(script, file, globalsJson, name, methods) {
     }
     reply.id = id;
     send(reply);
+    if (type === 'end') ahead();
   }
   return 0;
 }
@@ -350,11 +362,12 @@ function main(argv) {
   const globalsJson = argv.length === 2 ? argv[1] : '{}';
   let script;
   let said;
+  let fresh;
   try {
     JSON.parse(globalsJson);
     script = compile(file);
-    // A first bot, for the hello only (its name and methods); every match makes its own.
-    const fresh = guarded(() => freshBot(script, file, globalsJson));
+    // A first bot, for the hello (its name and methods) and then the first match.
+    fresh = guarded(() => freshBot(script, file, globalsJson));
     said = fresh.error !== undefined ? fresh : fresh.said;
   } catch (error) {
     printError(error);
@@ -367,7 +380,7 @@ function main(argv) {
     return 1;
   }
   const name = said.value.name || path.basename(file, path.extname(file));
-  return serve(script, file, globalsJson, name.slice(0, 64), said.value.methods);
+  return serve(script, file, globalsJson, name.slice(0, 64), said.value.methods, fresh);
 }
 
 process.exit(main(process.argv.slice(2)));

@@ -51,10 +51,26 @@ def describe(exc):
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-def load(path):
-    """Import the bot file; return (Bot class, name) or raise RuntimeError with a reason."""
-    if not os.path.isfile(path):
-        raise RuntimeError(f"no such file: {path}")
+def compile_bot(path):
+    """The bot file compiled (its code does not run), or the error that compiling raised:
+    the zygote compiles it once, every match's process runs it."""
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read()
+    except OSError:
+        return RuntimeError(f"no such file: {path}")
+    try:
+        return compile(source, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        return exc
+
+
+def load(path, code=None):
+    """Import the bot file (``code``: it compiled, see compile_bot); return (Bot class,
+    name) or raise RuntimeError with a reason."""
+    code = compile_bot(path) if code is None else code
+    if isinstance(code, RuntimeError):
+        raise code
     stem = os.path.splitext(os.path.basename(path))[0]
     module_name = "bot_" + re.sub(r"\W", "_", stem)
     spec = importlib.util.spec_from_file_location(module_name, path)
@@ -66,9 +82,11 @@ def load(path):
     # like a standard module (random.py) does not shadow it for its own imports
     sys.path.append(os.path.dirname(os.path.abspath(path)))
     try:
-        spec.loader.exec_module(module)
+        if isinstance(code, BaseException):
+            raise code
+        exec(code, module.__dict__)
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a failure too
-        traceback.print_exc()
+        traceback.print_exception(exc)
         raise RuntimeError(f"failed at import: {describe(exc)}") from None
     cls = getattr(module, "Bot", None)
     if not isinstance(cls, type):
@@ -317,26 +335,45 @@ def wipe(folder):
             os.unlink(entry.path)
 
 
-def child(path, out, pending, first, guard):
-    """One child's part: say hello (``first``), or play the match that ``pending`` begins.
-    Returns its exit status."""
+def hello(path, code, out, guard):
+    """The hello child's part: load the bot, say hello (or why it cannot load)."""
     if guard is not None:
         guard()
     try:
-        cls, name = load(path)
+        cls, name = load(path, code)
     except RuntimeError as exc:
-        if first:
-            send(out, {"type": "fatal", "error": str(exc)})
-            return 1
-        requests = Lines(0, pending)
-        rid = json.loads(next(requests)).get("id")  # the begin the zygote read
-        send(out, {"type": "error", "kind": "load", "error": str(exc), "id": rid})
+        send(out, {"type": "fatal", "error": str(exc)})
         return 1
-    if first:
-        send(out, hello_message(cls, name))
-        return MATCH_OVER
+    send(out, hello_message(cls, name))
+    return MATCH_OVER
+
+
+def match(path, code, out, guard, ready, handoff):
+    """A match child's part: load the bot, say so on ``ready`` and wait (stopped by the
+    zygote) until the zygote hands it the match's first lines on ``handoff``; then play
+    the match. Returns its exit status."""
+    if guard is not None:
+        guard()
     try:
-        return serve(cls, Lines(0, pending), out)
+        loaded = load(path, code)
+    except RuntimeError as exc:
+        loaded = exc
+    os.write(ready, b".")
+    os.close(ready)
+    pending = bytearray()
+    while True:
+        chunk = os.read(handoff, 65536)
+        if not chunk:
+            break
+        pending += chunk
+    os.close(handoff)
+    requests = Lines(0, pending)
+    if isinstance(loaded, RuntimeError):
+        rid = json.loads(next(requests)).get("id")  # the begin the zygote read
+        send(out, {"type": "error", "kind": "load", "error": str(loaded), "id": rid})
+        return 1
+    try:
+        return serve(loaded[0], requests, out)
     except RequestTooLong:
         print("request too long", file=sys.stderr)
         return 2
@@ -368,48 +405,100 @@ def read_begin(fd):
         return bytes(pending)
 
 
+def spawn(part, control, apply_filter):
+    """Fork a child that runs ``part()`` and exits with what it returns; the child closes
+    the control pipe and loads the process filter before anything else."""
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        return pid
+    status = 70
+    try:
+        if control is not None:
+            os.close(control)
+        if apply_filter is not None:
+            apply_filter()
+        status = part()
+    except BaseException:  # noqa: BLE001 - whatever happens, the child ends here
+        traceback.print_exc()
+    finally:
+        with contextlib.suppress(BaseException):
+            sys.stderr.flush()
+        os._exit(status)
+
+
+def ended(pid):
+    """Wait until the child ``pid`` has ended: (its exit status as a shell gives it, the
+    CPU seconds it used)."""
+    while True:
+        _, status, usage = os.wait4(pid, os.WUNTRACED | os.WCONTINUED)
+        if os.WIFEXITED(status) or os.WIFSIGNALED(status):
+            return os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
+
+
+def preload(path, code, out, control, apply_filter, guard):
+    """Fork the next match's child and let it load the bot, then stop it (SIGSTOP: a bot's
+    threads burn nothing while it waits for its match). Returns (pid, the handoff pipe's
+    write end)."""
+    ready_r, ready_w = os.pipe()
+    handoff_r, handoff_w = os.pipe()
+
+    def part():
+        os.close(ready_r)
+        os.close(handoff_w)
+        return match(path, code, out, guard, ready_w, handoff_r)
+
+    pid = spawn(part, control, apply_filter)
+    os.close(ready_w)
+    os.close(handoff_r)
+    try:
+        os.read(ready_r, 1)  # loaded (or it failed to, or died: end of file)
+    finally:
+        os.close(ready_r)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGSTOP)
+    return pid, handoff_w
+
+
 def zygote(path, out, control, process_filter, guard, tmp):
     """Fork a child for the hello, then one for each match (see the module's docstring).
-    Returns the exit status: 0 when told to quit, else the status of the child that ended
-    otherwise than expected (a signal as 128 + its number, as a shell says it)."""
+    Each match's child is forked and loads the bot as soon as the last one is gone, and is
+    stopped until its match begins, so that its start costs the match nothing. Returns the
+    exit status: 0 when told to quit, else the status of the child that ended otherwise
+    than expected (a signal as 128 + its number, as a shell says it)."""
     apply_filter = load_filter(process_filter) if process_filter else None
     if control is not None:
         _, call = prctl()
         call(PR_SET_DUMPABLE, 0)
-    pending, first, exited = b"", True, 0
+    code = compile_bot(path)
+    pid = spawn(lambda: hello(path, code, out, guard), control, apply_filter)
+    exited = 0
     while True:
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:
-            status = 70
-            try:
-                if control is not None:
-                    os.close(control)
-                if apply_filter is not None:
-                    apply_filter()
-                status = child(path, out, pending, first, guard)
-            except BaseException:  # noqa: BLE001 - whatever happens, the child ends here
-                traceback.print_exc()
-            finally:
-                with contextlib.suppress(BaseException):
-                    sys.stderr.flush()
-                os._exit(status)
-        _, status, usage = os.wait4(pid, 0)
-        code = os.waitstatus_to_exitcode(status)
-        if code == FINISHED:
+        status, cpu = ended(pid)
+        if status == FINISHED:
             return 0
-        if code != MATCH_OVER:
-            return 128 - code if code < 0 else code
+        if status != MATCH_OVER:
+            return 128 - status if status < 0 else status
         if tmp is not None:
             wipe(tmp)
         exited += 1
         if control is not None:
-            cpu = round(usage.ru_utime + usage.ru_stime, 4)
-            os.write(control, (json.dumps({"exited": exited, "cpu": cpu}) + "\n").encode())
-        first = False
-        pending = read_begin(0)
-        if pending is None:
-            return 0
+            os.write(
+                control, (json.dumps({"exited": exited, "cpu": round(cpu, 4)}) + "\n").encode()
+            )
+        pid, handoff = preload(path, code, out, control, apply_filter, guard)
+        try:
+            pending = read_begin(0)
+            if pending is None:
+                os.kill(pid, signal.SIGKILL)
+                ended(pid)
+                return 0
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)  # before the write: it may not fit the pipe
+            with contextlib.suppress(BrokenPipeError):
+                os.write(handoff, pending)
+        finally:
+            os.close(handoff)
 
 
 def main(argv):
