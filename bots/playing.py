@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from bots.launch import bot_launch, plain_launch
-from bots.process import BotProcess, BotStartError, Peers, ProcessAgent
-from bots.sandbox import SandboxConfig, SandboxLimits, SandboxUnavailable
+from bots.process import BotProcess, BotStartError, Peers, PlatformError, ProcessAgent
+from bots.sandbox import SandboxConfig, SandboxLimits
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
@@ -37,7 +37,9 @@ STDERR_KEEP = 16 * 1024
 
 #: what launching a bot raises when the bot cannot be launched (a file type no host runs, a
 #: file the sandbox refuses...): in a match the seat's "startup" fault, in the arena its error.
-#: SandboxUnavailable, a fault of the machine rather than the bot's, is one of them too.
+#: A PlatformError (no free sandbox slot, a machine that cannot run the sandbox: the
+#: platform's trouble, never the bot's) is one of them too, but a match never makes it a
+#: fault: it propagates, for the caller to play the match later or end it unrated.
 LAUNCH_ERRORS = (BotStartError, ValueError)
 
 
@@ -73,10 +75,15 @@ class Launching:
     config: SandboxConfig | None = None
     #: built-in bots as in-process agents, else as plain child processes
     in_process_builtins: bool = True
+    #: a worker's sandboxes, which may take any slot and wait for a free one; False: a live
+    #: table's (a web process), kept off the slots reserved for the workers
+    worker: bool = True
 
 
 #: the site's way: bots from outside in the sandbox, with the game's limits
 SITE = Launching()
+#: the same at a live table: its sandboxes leave the workers' reserve of slots alone
+TABLES = Launching(worker=False)
 
 
 @dataclass
@@ -163,7 +170,8 @@ def play(
     observer: Callable[[GameState], None] | None = None,
 ) -> Played:
     """Play one match. Every fault of a seat ends up in the outcome; this never raises for
-    a bot's behaviour (SandboxUnavailable, a fault of the machine, does propagate).
+    a bot's behaviour (a PlatformError, the platform's trouble, does propagate: no free
+    sandbox slot, a sandbox that cannot start...).
     Processes come from ``cache`` when given (entries with a key), else live for this match.
     Live tables play with :func:`play_async`, passing their people's clocks
     (``seat_time_controls``) and an ``observer`` that shows the table (see
@@ -194,13 +202,15 @@ async def play_async(
     observer: Callable[[GameState], None] | None = None,
     offload: Offload,
     journal: Journal | None = None,
+    launching: Launching = TABLES,
 ) -> Played:
     """:func:`play` on an event loop (a live table): whatever may block (a bot process's
     pipe, a slow built-in, closing processes) goes through ``offload`` to another thread.
     A ``journal`` keeps the replies that decide the match, and resumes the match it kept
-    (:mod:`games.engine.journal`): the bots are started afresh and brought to that point."""
+    (:mod:`games.engine.journal`): the bots are started afresh and brought to that point.
+    Sandboxes are launched as a live table's (:data:`TABLES`) unless told otherwise."""
     started = time.monotonic()
-    seating = _Seating(game, entries, None)
+    seating = _Seating(game, entries, None, launching)
     blocking = any(process is not None for process in seating.processes)
     try:
         runner = MatchRunner(
@@ -224,7 +234,13 @@ class _Seating:
     """One match's agents, launched (not started) from its entries, and what to close after
     it: processes it owns and the private folder their code was written to."""
 
-    def __init__(self, game: GameSpec, entries: list[Entry], cache: ProcessCache | None):
+    def __init__(
+        self,
+        game: GameSpec,
+        entries: list[Entry],
+        cache: ProcessCache | None,
+        launching: Launching = SITE,
+    ):
         self.game = game
         self.names = [e.name for e in entries]
         self.agents: list[Agent] = []
@@ -240,10 +256,11 @@ class _Seating:
             for seat, entry in enumerate(entries):
                 try:
                     agent, process = seat_agent(
-                        game, entry, folder=where, seat=seat, cache=cache, owned=self.owned
-                    )
-                except SandboxUnavailable:
-                    raise
+                        game, entry, launching=launching, folder=where, seat=seat,
+                        cache=cache, owned=self.owned,
+                    )  # fmt: skip
+                except PlatformError:
+                    raise  # the platform's trouble: the caller plays the match later
                 except LAUNCH_ERRORS as exc:  # the seat faults at the start of the match
                     agent, process = BrokenAgent(entry.name, "startup", str(exc)), None
                 if process is not None:
@@ -315,6 +332,7 @@ def _process(
             sandboxed=launching.sandbox,
             limits=launching.limits,
             config=launching.config,
+            worker=launching.worker,
         )
     return BotProcess(launch, label=entry.name, stderr_log=entry.stderr_log)
 
