@@ -80,6 +80,22 @@ class Launching:
     worker: bool = True
 
 
+#: fault kinds that a shutdown of the worker playing the match can cause (a service manager
+#: signals every process of the worker's group: its bots die, or stop answering)
+SHUTDOWN_FAULTS = frozenset({"crash", "timeout", "startup"})
+
+
+def shutdown_fault(kind: str) -> bool:
+    """Whether a fault of this kind may have been the worker's shutdown rather than the bot."""
+    return kind in SHUTDOWN_FAULTS
+
+
+def shutdown_faults(played: Played) -> bool:
+    """Whether a seat of ``played`` faulted in a way the worker's shutdown may have caused:
+    a stopping worker stores no such match (it is played again)."""
+    return any(shutdown_fault(report.fault_kind) for report in played.seats)
+
+
 #: the site's way: bots from outside in the sandbox, with the game's limits
 SITE = Launching()
 #: the same at a live table: its sandboxes leave the workers' reserve of slots alone

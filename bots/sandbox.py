@@ -12,7 +12,10 @@
   into a folder the sandbox can reach),
 - an environment holding PATH, LANG, HOME and TMPDIR only,
 - a user of its own: when the worker runs as root, each live sandbox runs as uid
-  ``uid_base + slot`` (so RLIMIT_NPROC counts that sandbox alone), with no capabilities,
+  ``uid_base + slot`` (so RLIMIT_NPROC counts that sandbox alone), with no capabilities;
+  live tables never take the slots reserved for the workers, a worker's bot waits a while
+  for a free one, and no free slot is a :class:`SandboxBusy`, the platform's trouble, never
+  the bot's (see :func:`acquire_slot`, and :func:`sweep` for what a slot's taker kills),
 - limits from :class:`SandboxLimits` (memory, as a whole, in a memory cgroup of its own
   where the machine allows one (:mod:`bots.memcg`); address space, CPU time, processes,
   file size, open files, /tmp size, output per match) and the seccomp filter of

@@ -30,7 +30,7 @@ from django.db import InterfaceError, OperationalError, connection
 
 from bots import competition, leases, playground, uploads
 from bots.models import BotVersion, Match
-from bots.playing import Played, ProcessCache
+from bots.playing import Played, ProcessCache, shutdown_fault, shutdown_faults
 from bots.process import PlatformError
 from bots.ratings import rate_pending
 from bots.sandbox import SandboxUnavailable
@@ -468,7 +468,7 @@ class Worker:
                 log.exception("event=job.error job=%s", job.pk)
                 self._our_error(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
                 continue
-            if self.stopping and _shutdown_faults(played):
+            if self.stopping and shutdown_faults(played):
                 # stopped while it played: a shutdown may have killed the bots (a service
                 # manager signals every process of the worker's group), so its faults are
                 # not the bots' to carry; it is played again by the next worker
@@ -761,19 +761,6 @@ class Worker:
         end = time.monotonic() + seconds
         while not self.stopping and time.monotonic() < end:
             time.sleep(min(0.1, end - time.monotonic()))
-
-
-#: fault kinds a shutdown of the worker can cause (its bots killed, or stopped mid-call)
-SHUTDOWN_FAULTS = frozenset({"crash", "timeout", "startup"})
-
-
-def shutdown_fault(kind: str) -> bool:
-    """Whether a fault of this kind may have been the worker's shutdown rather than the bot."""
-    return kind in SHUTDOWN_FAULTS
-
-
-def _shutdown_faults(played: Played) -> bool:
-    return any(shutdown_fault(report.fault_kind) for report in played.seats)
 
 
 def _brief(exc: BaseException) -> str:

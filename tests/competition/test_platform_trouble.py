@@ -12,12 +12,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from bots import competition, leases, uploads
-from bots.models import BotVersion, Match, MatchJob, Rating, Tournament
+from bots import competition, leases, playground, uploads
+from bots.models import BotVersion, Match, MatchJob, PlaygroundRun, Rating, Tournament
 from bots.process import PlatformError
 from bots.sandbox import SandboxBusy
 from bots.worker import Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
+from tests.playground.conftest import queue
 
 
 @pytest.fixture
@@ -206,3 +207,48 @@ def test_validate_at_once_passes_platform_trouble_on_and_leaves_the_version_wait
         uploads.validate(waiting)
     waiting.refresh_from_db()
     assert waiting.status == BotVersion.VALIDATING
+
+
+# ---- the playground -------------------------------------------------------------------------
+def test_a_playground_run_without_a_free_slot_is_given_back_then_voided(
+    alice, settings, monkeypatch
+):
+    settings.PLAYGROUND_MAX_CLAIMS = 2
+    run = queue(alice, matches=2)
+    worker = Worker(Options(validate=False, solve=False, poll_s=0), name="w1")
+
+    def no_slot(*args, **kwargs):
+        raise SandboxBusy("no free sandbox slot: all 64 in use")
+
+    monkeypatch.setattr(playground, "play_match", no_slot)
+    assert worker.step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.QUEUED and run.errors == 0
+    assert run.error.startswith(leases.PLATFORM)
+    worker.step()
+    worker.step()
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    assert "voided after 2 tries: " + leases.PLATFORM in run.reason
+    assert not run.played_matches.exists()
+
+
+def test_a_playground_match_whose_bots_a_stopping_worker_may_have_killed_is_not_kept(
+    alice, monkeypatch
+):
+    run = queue(alice, matches=2)
+    worker = Worker(Options(validate=False, solve=False, poll_s=0), name="w1")
+    real = playground.play_match
+
+    def shut_down(*args, **kwargs):
+        played, seat = real(*args, **kwargs)
+        worker.on_sigterm()
+        played.seats[seat].fault_kind = "crash"
+        return played, seat
+
+    monkeypatch.setattr(playground, "play_match", shut_down)
+    assert worker.step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.QUEUED and run.played == 0
+    assert run.error == leases.PLATFORM + "the worker was stopped during match 1"
+    assert not run.played_matches.exists()
