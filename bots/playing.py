@@ -16,14 +16,14 @@ import functools
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from bots.launch import bot_launch, plain_launch
 from bots.process import BotProcess, BotStartError, Peers, PlatformError, ProcessAgent
-from bots.sandbox import SandboxConfig, SandboxLimits
+from bots.sandbox import SandboxBusy, SandboxConfig, SandboxLimits
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
@@ -140,7 +140,10 @@ class ProcessCache:
     """Sandboxed bot processes kept alive between matches (a worker's), at most ``size``,
     least recently used closed first. A process serves consecutive matches as the protocol
     allows (docs/bot-protocol.md); after a fault it is restarted by the next match. Each
-    live process holds a sandbox uid slot."""
+    live process holds a sandbox uid slot: when no slot is free for a new one, the idle
+    processes kept (those the match being seated does not use) give theirs up first, least
+    recently used first, so that workers' caches never hold the machine's slots against
+    each other."""
 
     def __init__(self, size: int = 8) -> None:
         self.size = size
@@ -153,17 +156,42 @@ class ProcessCache:
         folder: Path | None,
         seat: int,
         launching: Launching = SITE,
+        busy: Sequence[BotProcess] = (),
     ) -> BotProcess:
-        """The entry's process, launched if it is not kept yet (raises as launching does)."""
+        """The entry's process, launched if it is not kept yet (raises as launching does).
+        ``busy``: the processes of the match being seated, which stay whatever happens."""
         key = (game.slug, entry.key)
         process = self._items.pop(key, None)
         if process is None:
-            process = _process(game, entry, launching, folder, seat)
+            process = self._launch(game, entry, folder, seat, launching, busy)
         self._items[key] = process
         while len(self._items) > self.size:
             _, oldest = self._items.popitem(last=False)
             oldest.close()
         return process
+
+    def _launch(
+        self,
+        game: GameSpec,
+        entry: Entry,
+        folder: Path | None,
+        seat: int,
+        launching: Launching,
+        busy: Sequence[BotProcess],
+    ) -> BotProcess:
+        """A new process; while no slot is free, an idle kept process is closed (its slot
+        freed) and the launch tried again at once; with none left idle, the launch waits for
+        a slot as any does."""
+        config = launching.config or SandboxConfig.from_settings()
+        at_once = replace(launching, config=replace(config, slot_wait_s=0))
+        while True:
+            idle = [key for key, kept in self._items.items() if kept not in busy]
+            try:
+                return _process(game, entry, at_once if idle else launching, folder, seat)
+            except SandboxBusy:
+                if not idle:
+                    raise
+                self._items.pop(idle[0]).close()
 
     def __len__(self) -> int:
         return len(self._items)
@@ -274,6 +302,7 @@ class _Seating:
                     agent, process = seat_agent(
                         game, entry, launching=launching, folder=where, seat=seat,
                         cache=cache, owned=self.owned,
+                        busy=[p for p in self.processes if p is not None],
                     )  # fmt: skip
                 except PlatformError:
                     raise  # the platform's trouble: the caller plays the match later
@@ -309,11 +338,13 @@ def seat_agent(
     cache: ProcessCache | None = None,
     owned: list[BotProcess] | None = None,
     startup_timeout: float | None = None,
+    busy: Sequence[BotProcess] = (),
 ) -> tuple[Agent, BotProcess | None]:
     """The agent that plays ``entry``, and its bot process if it has one (launched, not
     started: :class:`ProcessAgent` starts it at its first match). Uploaded code is written
     into ``folder`` (one folder per seat). A process comes from ``cache`` when given (entries
-    with a key); otherwise it is appended to ``owned``, whose holder closes it. Raises
+    with a key; ``busy``: the processes of the other seats of the match, which the cache
+    keeps); otherwise it is appended to ``owned``, whose holder closes it. Raises
     :data:`LAUNCH_ERRORS` if the bot cannot be launched."""
     if entry.agent is not None:
         return entry.agent, None
@@ -321,7 +352,7 @@ def seat_agent(
         cls = game.builtin_class(entry.builtin)
         return InProcessAgent(cls, game.bot_call, entry.name), None
     if cache is not None and entry.key is not None:
-        process = cache.get(game, entry, folder, seat, launching)
+        process = cache.get(game, entry, folder, seat, launching, busy)
     else:
         process = _process(game, entry, launching, folder, seat)
         if owned is not None:
@@ -360,7 +391,7 @@ def _writes_code(entry: Entry) -> bool:
 def _write_code(entry: Entry, folder: Path | None, seat: int) -> Path:
     assert entry.code is not None and folder is not None, "code needs a folder to go to"
     seat_dir = folder / f"seat{seat}"
-    seat_dir.mkdir(mode=0o700)
+    seat_dir.mkdir(mode=0o700, exist_ok=True)  # a launch tried again writes it again
     path = seat_dir / safe_filename(entry.filename)
     path.write_text(entry.code)
     return path

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bots import sandbox
+from bots.playing import Entry, Launching, ProcessCache
 from bots.process import BotProcess, PlatformError
 from bots.sandbox import SLOT_ENV, SandboxBusy, SandboxConfig, acquire_slot, sandbox_launch
 from tests.sandbox.conftest import GAME, IS_ROOT, hostile, sandbox_processes
@@ -172,3 +173,25 @@ def test_the_launchers_carry_the_slots_mark_and_the_bot_does_not(tmp_path, sandb
         environ = Path(f"/proc/{process._proc.pid}/environ").read_bytes().split(b"\0")
         assert mark in environ  # bwrap's own (the bot's is cleared: test_sandbox_isolation
         # checks that it holds PATH, LANG, HOME, TMPDIR and PWD only)
+
+
+def test_a_workers_kept_processes_give_their_slots_up_before_it_waits(tmp_path, sandbox_config):
+    # Two slots; the cache keeps two idle bots. A third bot for a match that uses the second
+    # takes the first's slot (the first is closed); a fourth, with both others in its match,
+    # finds nothing idle to close, waits (here not at all) and gets no slot.
+    config = dataclasses.replace(sandbox_config, slots=2, worker_reserve=0, slot_wait_s=0)
+    launching = Launching(config=config)
+    code = GAME.builtin_path("simple").read_text()
+    cache = ProcessCache(8)
+    try:
+        a, b, c, d = (Entry(name, code=code, key=name) for name in "abcd")
+        first = cache.get(GAME, a, tmp_path, 0, launching)
+        second = cache.get(GAME, b, tmp_path, 1, launching)
+        third = cache.get(GAME, c, tmp_path, 2, launching, busy=[second])
+        assert len(cache) == 2 and first._closed and not second._closed
+        assert third.launch.user == first.launch.user
+        with pytest.raises(SandboxBusy):
+            cache.get(GAME, d, tmp_path, 3, launching, busy=[second, third])
+        assert len(cache) == 2
+    finally:
+        cache.close()
