@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
-from bots.process import BotProcess, FaultReport, Peers, ProcessAgent
+from bots.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
 from bots.runtimes import language_of, method_name
 from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
 from games.engine.agents import Agent, AgentFault, InProcessAgent
@@ -242,6 +242,9 @@ class Arena:
                 entrant.process.spawn(self.tc.startup)
             except AgentFault as exc:
                 self._refuse(entrant, exc)
+            except PlatformError as exc:  # the machine's trouble: said as it is
+                entrant.process.close()
+                raise ArenaError(f"{entrant.source}: {exc}") from None
 
     def _greet(self, entrant: Entrant) -> None:
         """Check a started bot before the tournament: one that cannot start, or that lacks

@@ -92,16 +92,18 @@ def create(
     cores: float,
     *,
     uid: int | None,
+    name: str | None = None,
     cpu_mount: Path | None = None,
     acct_mount: Path | None = None,
 ) -> CpuCgroup | None:
     """Fresh CPU cgroups allowing ``cores`` cores (0: no cap, accounting only), whose
     ``cgroup.procs`` the sandbox's uid may write, or None (logged once) where none can be
-    made. Named after the sandbox's uid: one left by a dead worker is emptied and reused."""
+    made. Named ``name`` (the slot's, as its memory cgroup: see bots.sandbox.Slot), else
+    after the uid: one left by a dead worker of the same slot is emptied and reused."""
     if uid is None:
         return None  # not root: no sandbox uid to name it after, and no right to make it
     cpu_mount, acct_mount = cpu_mount or CPU_MOUNT, acct_mount or ACCT_MOUNT
-    name = f"sandbox-{uid}"
+    name = name or f"sandbox-{uid}"
     made: list[Path] = []
     try:
         for mount, file in ((cpu_mount, "cpu.cfs_quota_us"), (acct_mount, "cpuacct.usage")):

@@ -80,14 +80,16 @@ def bot_launch(
     sandboxed: bool = True,
     limits: SandboxLimits | None = None,
     config: SandboxConfig | None = None,
+    worker: bool = True,
 ) -> Launch:
     """The launch for a bot file: sandboxed unless told otherwise (``arena --no-sandbox``).
 
-    A sandboxed launch holds a uid slot until its BotProcess is closed.
+    A sandboxed launch holds a uid slot until its BotProcess is closed: ``worker`` False (a
+    live table's) may not take the slots reserved for the workers (``bots.sandbox``).
     """
     if not sandboxed:
         return debug_launch(path, game=game, limits=limits, config=config)
-    return sandbox_launch(path, game=game, limits=limits, config=config)
+    return sandbox_launch(path, game=game, limits=limits, config=config, worker=worker)
 
 
 def debug_launch(

@@ -41,6 +41,11 @@ QUEUED, RUNNING = "queued", "running"
 #: another worker first
 CLAIM_TRIES = 20
 
+#: how the error of a row given back for the platform's trouble begins (no free sandbox
+#: slot, a sandbox that would not start, a worker stopped mid-match): at the cap of claims
+#: such a row is voided, and its end says so
+PLATFORM = "the platform could not play it: "
+
 M = TypeVar("M", bound=Model)
 
 
@@ -61,7 +66,8 @@ class Claim(Generic[M]):
 class Caps:
     """When a row is given up: ``errors`` runs ended in an error of the platform's own, or
     ``claims`` workers took it without a result (each was killed or lost it: work that stops
-    every worker that takes it). Neither a bot's fault nor a database outage counts."""
+    every worker that takes it; or each gave it back for the platform's trouble, then it is
+    *voided*, saying so). Neither a bot's fault nor a database outage counts."""
 
     errors: int = 3
     claims: int = 20
@@ -77,6 +83,11 @@ class Caps:
         """Why a job or validation with these counts ends now; "" if it goes on."""
         if errors >= self.errors:
             return f"failed {errors} times; the last time: {last_error or 'no error recorded'}"
+        if claims >= self.claims and last_error.startswith(PLATFORM):
+            return (
+                f"voided after {claims} tries: {last_error}; no bot is charged for it and "
+                "nothing is rated"
+            )
         if claims >= self.claims:
             return (
                 f"taken {claims} times without a result: each worker that took it stopped or "

@@ -57,6 +57,23 @@ def own_cgroup(mount: Path | None = None) -> Path:
     return mount  # a cgroup namespace (or no line): the mount is the worker's own view
 
 
+def slot_cgroup(name: str) -> str:
+    """The memory cgroup ``name`` under this process's own, as :func:`cgroup_of` names it
+    (whether or not it exists)."""
+    return str(own_cgroup() / FOLDER / name)
+
+
+def cgroup_of(pid: int | str) -> str | None:
+    """The memory cgroup of process ``pid``, as a folder under MOUNT (None if it cannot be
+    read, or the machine has no memory controller)."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            if "memory" in controllers.split(","):
+                return str(MOUNT / path.lstrip("/"))
+    return None
+
+
 class MemoryCgroup:
     """One sandbox's memory cgroup (see the module's docstring)."""
 
@@ -126,13 +143,16 @@ class MemoryCgroup:
             time.sleep(0.02)
 
 
-def create(limit: int, *, uid: int | None, mount: Path | None = None) -> MemoryCgroup | None:
+def create(
+    limit: int, *, uid: int | None, mount: Path | None = None, name: str | None = None
+) -> MemoryCgroup | None:
     """A fresh memory cgroup of ``limit`` bytes whose ``cgroup.procs`` the sandbox's uid
     (``uid``, or the worker's own when None) may write, or None (logged once) where none
-    can be made. A sandbox uid's cgroup is named after it: one left by a dead worker is
-    emptied and used again."""
+    can be made. A sandbox slot's cgroup is named after the slot (``name``, else its uid):
+    one left by a dead worker is emptied and used again."""
     mount = mount or MOUNT
-    name = f"sandbox-{uid}" if uid is not None else f"worker-{os.getpid()}-{next(_serial)}"
+    if name is None:
+        name = f"sandbox-{uid}" if uid is not None else f"worker-{os.getpid()}-{next(_serial)}"
     path = own_cgroup(mount) / FOLDER / name
     try:
         if not (mount / "memory.limit_in_bytes").exists():

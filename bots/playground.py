@@ -38,7 +38,7 @@ from django.utils import timezone
 from bots import leases
 from bots.leases import Caps, Claim
 from bots.models import BotVersion, PlaygroundMatch, PlaygroundRun
-from bots.playing import Entry, Played, ProcessCache, play
+from bots.playing import Entry, Played, ProcessCache, play, shutdown_faults
 from bots.uploads import LANGUAGE_SUFFIX, UploadError, check_code
 from games.engine import untrusted
 from games.engine.spec import GameSpec
@@ -465,7 +465,8 @@ def play_match(
     run: PlaygroundRun, number: int, seats: Seating, cache: ProcessCache | None = None
 ) -> tuple[Played, int]:
     """Play match ``number`` in the sandbox (outside any transaction): the result and the
-    seat of the person's bot. Raises only for a fault of the machine (SandboxUnavailable)."""
+    seat of the person's bot. Raises only for the platform's trouble (a PlatformError: no
+    free sandbox slot, a sandbox that cannot start)."""
     entries, seat, seed = table(run, number, seats)
     return play(get_game(run.game), entries, seed=seed, cache=cache), seat
 
@@ -525,7 +526,8 @@ def play_run(
     played (``until_done(during, action)`` does the database's part, tried again while the
     database is away). Ends in :data:`DONE`, :data:`FAILED` (the bot could not load, or an
     opponent is gone), :data:`LOST` (the run is no longer ours) or :data:`STOPPED` (the
-    worker is stopping: the run is given back). Raises SandboxUnavailable, and whatever
+    worker is stopping, or was stopped during a match whose bots its shutdown may have
+    killed: the run is given back). Raises PlatformError, and whatever
     error of ours happens, for the worker to give the run back."""
     run: PlaygroundRun = held.job  # type: ignore[assignment]
     try:
@@ -545,6 +547,11 @@ def play_run(
                 )
                 return STOPPED
             played, seat = play_match(run, number, seats, cache)
+            if stopping() and shutdown_faults(played):
+                # the worker's own shutdown may have killed the bots: played again later
+                reason = f"{leases.PLATFORM}the worker was stopped during match {number + 1}"
+                until_done("playground.release", lambda r=reason: leases.release(held, r))
+                return STOPPED
             names = [entry.name for entry in table(run, number, seats)[0]]
             stored = until_done(
                 "playground.store",

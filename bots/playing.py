@@ -16,14 +16,14 @@ import functools
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from bots.launch import bot_launch, plain_launch
-from bots.process import BotProcess, BotStartError, Peers, ProcessAgent
-from bots.sandbox import SandboxConfig, SandboxLimits, SandboxUnavailable
+from bots.process import BotProcess, BotStartError, Peers, PlatformError, ProcessAgent
+from bots.sandbox import SandboxBusy, SandboxConfig, SandboxLimits
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
 from games.engine.files import safe_filename
@@ -37,7 +37,9 @@ STDERR_KEEP = 16 * 1024
 
 #: what launching a bot raises when the bot cannot be launched (a file type no host runs, a
 #: file the sandbox refuses...): in a match the seat's "startup" fault, in the arena its error.
-#: SandboxUnavailable, a fault of the machine rather than the bot's, is one of them too.
+#: A PlatformError (no free sandbox slot, a machine that cannot run the sandbox: the
+#: platform's trouble, never the bot's) is one of them too, but a match never makes it a
+#: fault: it propagates, for the caller to play the match later or end it unrated.
 LAUNCH_ERRORS = (BotStartError, ValueError)
 
 
@@ -73,10 +75,31 @@ class Launching:
     config: SandboxConfig | None = None
     #: built-in bots as in-process agents, else as plain child processes
     in_process_builtins: bool = True
+    #: a worker's sandboxes, which may take any slot and wait for a free one; False: a live
+    #: table's (a web process), kept off the slots reserved for the workers
+    worker: bool = True
+
+
+#: fault kinds that a shutdown of the worker playing the match can cause (a service manager
+#: signals every process of the worker's group: its bots die, or stop answering)
+SHUTDOWN_FAULTS = frozenset({"crash", "timeout", "startup"})
+
+
+def shutdown_fault(kind: str) -> bool:
+    """Whether a fault of this kind may have been the worker's shutdown rather than the bot."""
+    return kind in SHUTDOWN_FAULTS
+
+
+def shutdown_faults(played: Played) -> bool:
+    """Whether a seat of ``played`` faulted in a way the worker's shutdown may have caused:
+    a stopping worker stores no such match (it is played again)."""
+    return any(shutdown_fault(report.fault_kind) for report in played.seats)
 
 
 #: the site's way: bots from outside in the sandbox, with the game's limits
 SITE = Launching()
+#: the same at a live table: its sandboxes leave the workers' reserve of slots alone
+TABLES = Launching(worker=False)
 
 
 @dataclass
@@ -117,7 +140,10 @@ class ProcessCache:
     """Sandboxed bot processes kept alive between matches (a worker's), at most ``size``,
     least recently used closed first. A process serves consecutive matches as the protocol
     allows (docs/bot-protocol.md); after a fault it is restarted by the next match. Each
-    live process holds a sandbox uid slot."""
+    live process holds a sandbox uid slot: when no slot is free for a new one, the idle
+    processes kept (those the match being seated does not use) give theirs up first, least
+    recently used first, so that workers' caches never hold the machine's slots against
+    each other."""
 
     def __init__(self, size: int = 8) -> None:
         self.size = size
@@ -130,17 +156,42 @@ class ProcessCache:
         folder: Path | None,
         seat: int,
         launching: Launching = SITE,
+        busy: Sequence[BotProcess] = (),
     ) -> BotProcess:
-        """The entry's process, launched if it is not kept yet (raises as launching does)."""
+        """The entry's process, launched if it is not kept yet (raises as launching does).
+        ``busy``: the processes of the match being seated, which stay whatever happens."""
         key = (game.slug, entry.key)
         process = self._items.pop(key, None)
         if process is None:
-            process = _process(game, entry, launching, folder, seat)
+            process = self._launch(game, entry, folder, seat, launching, busy)
         self._items[key] = process
         while len(self._items) > self.size:
             _, oldest = self._items.popitem(last=False)
             oldest.close()
         return process
+
+    def _launch(
+        self,
+        game: GameSpec,
+        entry: Entry,
+        folder: Path | None,
+        seat: int,
+        launching: Launching,
+        busy: Sequence[BotProcess],
+    ) -> BotProcess:
+        """A new process; while no slot is free, an idle kept process is closed (its slot
+        freed) and the launch tried again at once; with none left idle, the launch waits for
+        a slot as any does."""
+        config = launching.config or SandboxConfig.from_settings()
+        at_once = replace(launching, config=replace(config, slot_wait_s=0))
+        while True:
+            idle = [key for key, kept in self._items.items() if kept not in busy]
+            try:
+                return _process(game, entry, at_once if idle else launching, folder, seat)
+            except SandboxBusy:
+                if not idle:
+                    raise
+                self._items.pop(idle[0]).close()
 
     def __len__(self) -> int:
         return len(self._items)
@@ -163,7 +214,8 @@ def play(
     observer: Callable[[GameState], None] | None = None,
 ) -> Played:
     """Play one match. Every fault of a seat ends up in the outcome; this never raises for
-    a bot's behaviour (SandboxUnavailable, a fault of the machine, does propagate).
+    a bot's behaviour (a PlatformError, the platform's trouble, does propagate: no free
+    sandbox slot, a sandbox that cannot start...).
     Processes come from ``cache`` when given (entries with a key), else live for this match.
     Live tables play with :func:`play_async`, passing their people's clocks
     (``seat_time_controls``) and an ``observer`` that shows the table (see
@@ -194,13 +246,15 @@ async def play_async(
     observer: Callable[[GameState], None] | None = None,
     offload: Offload,
     journal: Journal | None = None,
+    launching: Launching = TABLES,
 ) -> Played:
     """:func:`play` on an event loop (a live table): whatever may block (a bot process's
     pipe, a slow built-in, closing processes) goes through ``offload`` to another thread.
     A ``journal`` keeps the replies that decide the match, and resumes the match it kept
-    (:mod:`games.engine.journal`): the bots are started afresh and brought to that point."""
+    (:mod:`games.engine.journal`): the bots are started afresh and brought to that point.
+    Sandboxes are launched as a live table's (:data:`TABLES`) unless told otherwise."""
     started = time.monotonic()
-    seating = _Seating(game, entries, None)
+    seating = _Seating(game, entries, None, launching)
     blocking = any(process is not None for process in seating.processes)
     try:
         runner = MatchRunner(
@@ -224,7 +278,13 @@ class _Seating:
     """One match's agents, launched (not started) from its entries, and what to close after
     it: processes it owns and the private folder their code was written to."""
 
-    def __init__(self, game: GameSpec, entries: list[Entry], cache: ProcessCache | None):
+    def __init__(
+        self,
+        game: GameSpec,
+        entries: list[Entry],
+        cache: ProcessCache | None,
+        launching: Launching = SITE,
+    ):
         self.game = game
         self.names = [e.name for e in entries]
         self.agents: list[Agent] = []
@@ -240,10 +300,12 @@ class _Seating:
             for seat, entry in enumerate(entries):
                 try:
                     agent, process = seat_agent(
-                        game, entry, folder=where, seat=seat, cache=cache, owned=self.owned
-                    )
-                except SandboxUnavailable:
-                    raise
+                        game, entry, launching=launching, folder=where, seat=seat,
+                        cache=cache, owned=self.owned,
+                        busy=[p for p in self.processes if p is not None],
+                    )  # fmt: skip
+                except PlatformError:
+                    raise  # the platform's trouble: the caller plays the match later
                 except LAUNCH_ERRORS as exc:  # the seat faults at the start of the match
                     agent, process = BrokenAgent(entry.name, "startup", str(exc)), None
                 if process is not None:
@@ -276,11 +338,13 @@ def seat_agent(
     cache: ProcessCache | None = None,
     owned: list[BotProcess] | None = None,
     startup_timeout: float | None = None,
+    busy: Sequence[BotProcess] = (),
 ) -> tuple[Agent, BotProcess | None]:
     """The agent that plays ``entry``, and its bot process if it has one (launched, not
     started: :class:`ProcessAgent` starts it at its first match). Uploaded code is written
     into ``folder`` (one folder per seat). A process comes from ``cache`` when given (entries
-    with a key); otherwise it is appended to ``owned``, whose holder closes it. Raises
+    with a key; ``busy``: the processes of the other seats of the match, which the cache
+    keeps); otherwise it is appended to ``owned``, whose holder closes it. Raises
     :data:`LAUNCH_ERRORS` if the bot cannot be launched."""
     if entry.agent is not None:
         return entry.agent, None
@@ -288,7 +352,7 @@ def seat_agent(
         cls = game.builtin_class(entry.builtin)
         return InProcessAgent(cls, game.bot_call, entry.name), None
     if cache is not None and entry.key is not None:
-        process = cache.get(game, entry, folder, seat, launching)
+        process = cache.get(game, entry, folder, seat, launching, busy)
     else:
         process = _process(game, entry, launching, folder, seat)
         if owned is not None:
@@ -315,6 +379,7 @@ def _process(
             sandboxed=launching.sandbox,
             limits=launching.limits,
             config=launching.config,
+            worker=launching.worker,
         )
     return BotProcess(launch, label=entry.name, stderr_log=entry.stderr_log)
 
@@ -326,7 +391,7 @@ def _writes_code(entry: Entry) -> bool:
 def _write_code(entry: Entry, folder: Path | None, seat: int) -> Path:
     assert entry.code is not None and folder is not None, "code needs a folder to go to"
     seat_dir = folder / f"seat{seat}"
-    seat_dir.mkdir(mode=0o700)
+    seat_dir.mkdir(mode=0o700, exist_ok=True)  # a launch tried again writes it again
     path = seat_dir / safe_filename(entry.filename)
     path.write_text(entry.code)
     return path

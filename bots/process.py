@@ -66,6 +66,20 @@ class BotStartError(Exception):
     """A bot that cannot even start: the message names the problem in one line."""
 
 
+class PlatformError(BotStartError):
+    """Trouble of the platform's own, not of the bot: no free sandbox slot, a machine that
+    cannot run the sandbox, a sandbox that did not start (before any of the bot's code ran).
+    It is never stored as the bot's fault, a rejection or a rated result: whoever plays the
+    match gives it back to be played later (a worker), retries it (validation) or ends it
+    unrated (a live table), and says so. The message names the trouble in one line."""
+
+
+#: seconds the sandbox (prlimit, bwrap, its namespaces and mounts) has to name its init
+#: process, which it does before any of the bot's code runs; a start slower than that is the
+#: machine's trouble (a :class:`PlatformError`), never the bot's
+SANDBOX_START_S = 20.0
+
+
 @dataclass(frozen=True)
 class Launch:
     """What to run: the command line, its environment and working folder, and how."""
@@ -298,13 +312,15 @@ class BotProcess:
         return self._proc is not None and self._proc.poll() is None
 
     def start(self, timeout: float) -> Hello:
-        """Start the process and read its hello. Raises AgentFault("startup", ...)."""
+        """Start the process and read its hello. Raises AgentFault("startup", ...), or
+        PlatformError if the sandbox itself does not start."""
         self.spawn(timeout)
         return self.greet(timeout)
 
     def spawn(self, timeout: float) -> None:
         """Start the process without waiting for its hello (:meth:`greet` reads it), so that
-        several bots start side by side. Raises AgentFault("startup", ...)."""
+        several bots start side by side. Raises AgentFault("startup", ...), or PlatformError
+        if the sandbox itself does not start (see :data:`SANDBOX_START_S`)."""
         self.kill()
         self._lines = deque()
         self._owed = 0
@@ -342,7 +358,9 @@ class BotProcess:
             for fd in (info_read, control_read):
                 if fd >= 0:
                     os.close(fd)
-            raise AgentFault("startup", f"cannot start {self.launch.argv[0]}: {exc}") from None
+            # the programs started here are the platform's own (an interpreter, prlimit,
+            # bwrap): none of the bot's code has run
+            raise PlatformError(f"cannot start {self.launch.argv[0]}: {exc}") from None
         finally:
             for fd in fds.values():
                 os.close(fd)
@@ -351,14 +369,30 @@ class BotProcess:
         )
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             os.set_blocking(pipe.fileno(), False)  # type: ignore[union-attr]
+        named = NAMED
         if info_read >= 0:
             # bwrap names its init right after creating it, before the bot even runs.
             try:
-                child.init_pidfd = _init_pidfd(info_read, proc, min(timeout, 2.0))
+                named, child.init_pidfd = _init_pidfd(info_read, proc, SANDBOX_START_S)
             finally:
                 os.close(info_read)
         self._proc, self._child = proc, child
         self._owe(1)
+        if named != NAMED:
+            self._platform_failure(slow=named == TOO_SLOW)
+
+    def _platform_failure(self, *, slow: bool) -> None:
+        """The sandbox never named its init: it failed (or, ``slow``, took too long) in its
+        own set-up, before any of the bot's code ran. The machine's trouble, never the bot's."""
+        self.kill()
+        said = self.stderr.since(self._match_stderr, 1024).strip().splitlines()
+        detail = said[-1][:200] if said else ""
+        if slow:
+            reason = f"the sandbox did not start within {SANDBOX_START_S:g} s (the machine is busy)"
+        else:
+            reason = "the sandbox failed in its own set-up" + (f": {detail}" if detail else "")
+        self.stderr.mark(f"--- not started: {reason} ---")
+        raise PlatformError(reason)
 
     def greet(self, timeout: float) -> Hello:
         """Read the hello of the process :meth:`spawn` started. Raises AgentFault."""
@@ -868,14 +902,23 @@ def _memfd(name: str, data: bytes) -> int:
     return fd
 
 
-def _init_pidfd(info_fd: int, proc: subprocess.Popen[bytes], timeout: float) -> int | None:
-    """A pidfd of the sandbox's init, from bwrap's --info-fd JSON (None if it never came)."""
+#: what :func:`_init_pidfd` found: bwrap named its init; it closed --info-fd (it failed)
+#: without naming it; it was still silent when the time was up
+NAMED, FAILED, TOO_SLOW = "named", "failed", "too slow"
+
+
+def _init_pidfd(
+    info_fd: int, proc: subprocess.Popen[bytes], timeout: float
+) -> tuple[str, int | None]:
+    """Whether bwrap named the sandbox's init on its --info-fd within ``timeout`` (it does
+    before any of the bot's code runs: if it did not, bwrap failed or is stuck in its own
+    set-up): NAMED, FAILED or TOO_SLOW; and a pidfd of that init (None if it is gone)."""
     data = b""
     deadline = time.monotonic() + timeout
     while True:
         left = deadline - time.monotonic()
         if left <= 0 or not select.select([info_fd], [], [], left)[0]:
-            return None
+            return TOO_SLOW, None
         chunk = os.read(info_fd, 4096)
         if not chunk:
             break
@@ -886,13 +929,13 @@ def _init_pidfd(info_fd: int, proc: subprocess.Popen[bytes], timeout: float) -> 
     try:
         pid = int(json.loads(data)["child-pid"])
     except (ValueError, KeyError, TypeError):
-        return None
+        return FAILED, None
     if proc.poll() is not None:
-        return None  # bwrap is gone: the pid may already name another process
+        return NAMED, None  # bwrap is gone: the pid may already name another process
     try:
-        return os.pidfd_open(pid)
+        return NAMED, os.pidfd_open(pid)
     except OSError:
-        return None
+        return NAMED, None
 
 
 def _short(value: object, limit: int = 120) -> str:

@@ -12,7 +12,10 @@
   into a folder the sandbox can reach),
 - an environment holding PATH, LANG, HOME and TMPDIR only,
 - a user of its own: when the worker runs as root, each live sandbox runs as uid
-  ``uid_base + slot`` (so RLIMIT_NPROC counts that sandbox alone), with no capabilities,
+  ``uid_base + slot`` (so RLIMIT_NPROC counts that sandbox alone), with no capabilities;
+  live tables never take the slots reserved for the workers, a worker's bot waits a while
+  for a free one, and no free slot is a :class:`SandboxBusy`, the platform's trouble, never
+  the bot's (see :func:`acquire_slot`, and :func:`sweep` for what a slot's taker kills),
 - limits from :class:`SandboxLimits` (memory, as a whole, in a memory cgroup of its own
   where the machine allows one (:mod:`bots.memcg`); address space, CPU time, processes,
   file size, open files, /tmp size, output per match) and the seccomp filter of
@@ -27,13 +30,16 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
+import logging
 import os
 import pwd
 import re
 import signal
 import stat
 import subprocess
+import time
 from dataclasses import asdict, dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -42,9 +48,11 @@ from typing import Any
 from bots import cpucg, memcg
 from bots.cpucg import CpuCgroup
 from bots.memcg import MemoryCgroup
-from bots.process import CONTROL_FD, INFO_FD, BotStartError, Launch
+from bots.process import CONTROL_FD, INFO_FD, BotStartError, Launch, PlatformError
 from bots.runtimes import host_script, js_globals, language_of
 from bots.seccomp import SeccompUnavailable, filter_bpf, process_filter_bpf
+
+log = logging.getLogger("bots.sandbox")
 
 MiB = 1 << 20
 #: runs as the sandbox's uid and moves itself into the bot's memory cgroup (see memcg)
@@ -59,8 +67,17 @@ class SandboxError(BotStartError):
     """The sandbox cannot run this bot (or any bot); the message says why."""
 
 
-class SandboxUnavailable(SandboxError):
+class SandboxUnavailable(SandboxError, PlatformError):
     """This machine cannot run the sandbox (missing program, no user namespaces...)."""
+
+
+class SandboxBusy(SandboxError, PlatformError):
+    """No sandbox slot is free now (every uid a launch of this kind may take is in use)."""
+
+
+#: the environment variable that marks the processes of a slot's launch (the shell, prlimit
+#: and bwrap: bwrap clears the bot's environment), so that a sweep can show they are its own
+SLOT_ENV = "CARD_ARENA_SLOT"
 
 
 @dataclass(frozen=True)
@@ -132,8 +149,18 @@ class SandboxConfig:
     #: sandbox users are uid_base .. uid_base + slots - 1 (same gid); used when root only
     uid_base: int = 60000
     slots: int = 64
-    #: where slot lock files live; default: a folder of this user's in the temp folder
+    #: where slot lock files live; default: one folder for the machine (machine_lock_dir)
     lock_dir: str | None = None
+    #: slots the web processes' live tables may never take: the last ``worker_reserve`` of
+    #: the range stay for the workers (tournaments, validation, the playground)
+    worker_reserve: int = 16
+    #: seconds a worker's bot waits for a free slot before its job is given back
+    slot_wait_s: float = 30.0
+
+    @property
+    def table_slots(self) -> int:
+        """How many slots the live tables may take: those below the workers' reserve."""
+        return max(self.slots - max(self.worker_reserve, 0), 0)
 
     @classmethod
     def from_settings(cls) -> SandboxConfig:
@@ -146,7 +173,10 @@ class SandboxConfig:
             configured = False
         if not configured:
             return cls()
-        names = ("bwrap", "prlimit", "python", "node", "uid_base", "slots", "lock_dir")
+        names = (
+            "bwrap", "prlimit", "python", "node", "uid_base", "slots", "lock_dir",
+            "worker_reserve", "slot_wait_s",
+        )  # fmt: skip
         values = {n: getattr(settings, f"SANDBOX_{n.upper()}", None) for n in names}
         return cls(**{n: v for n, v in values.items() if v is not None})
 
@@ -159,6 +189,20 @@ class Slot:
 
     uid: int
     _fd: int | None
+    #: the lock file: the slot's name on the machine, which its launches carry (SLOT_ENV)
+    lock: str = ""
+
+    @property
+    def marker(self) -> str:
+        """The value of :data:`SLOT_ENV` in the environment of the slot's launches."""
+        return self.lock or f"uid-{self.uid}"
+
+    @property
+    def cgroup_name(self) -> str:
+        """The name of the slot's memory cgroup: its uid and its lock file's, so that two
+        lock folders (two installations, say) never share one."""
+        digest = hashlib.sha256(self.marker.encode()).hexdigest()[:10]
+        return f"sandbox-{self.uid}-{digest}"
 
     def release(self) -> None:
         fd, self._fd = self._fd, None
@@ -190,35 +234,80 @@ def _lock_dir(config: SandboxConfig) -> Path:
     return path
 
 
-def acquire_slot(config: SandboxConfig) -> Slot | None:
+def acquire_slot(config: SandboxConfig, *, worker: bool = True) -> Slot | None:
     """A free sandbox uid, or None when the worker is not root (then the sandbox runs as
-    the worker's own user)."""
+    the worker's own user). ``worker``: a worker's bot, which may take any slot and waits up
+    to ``config.slot_wait_s`` for one; else a live table's (a web process), which may take
+    only the slots below the workers' reserve and never waits. Raises :class:`SandboxBusy`
+    when there is none."""
     if os.geteuid() != 0:
         return None
     folder = _lock_dir(config)
-    for uid in range(config.uid_base, config.uid_base + config.slots):
+    count = config.slots if worker else min(config.table_slots, config.slots)
+    deadline = time.monotonic() + (max(config.slot_wait_s, 0.0) if worker else 0.0)
+    while True:
+        slot = _free_slot(config, folder, count)
+        if slot is not None:
+            return slot
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        time.sleep(min(SLOT_POLL_S, left))
+    if worker:
+        raise SandboxBusy(
+            f"no free sandbox slot: all {count} (uids {config.uid_base}-"
+            f"{config.uid_base + count - 1}) in use"
+        )
+    raise SandboxBusy(
+        f"no free sandbox slot for a live table: the {count} the tables may take are in use"
+        f" ({max(config.worker_reserve, 0)} more stay for the workers)"
+    )
+
+
+#: how often a worker waiting for a slot looks for one again
+SLOT_POLL_S = 0.25
+
+
+def _free_slot(config: SandboxConfig, folder: Path, count: int) -> Slot | None:
+    """The first of the range's first ``count`` uids whose lock is free and that nothing
+    foreign runs as, locked; None if there is none."""
+    for uid in range(config.uid_base, config.uid_base + count):
         if _has_account(uid):
             continue  # a real account: never run bots as it
+        lock = folder / f"slot-{uid}.lock"
         flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
-        fd = os.open(folder / f"slot-{uid}.lock", flags, 0o600)
+        fd = os.open(lock, flags, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
             continue
-        sweep(uid)
-        return Slot(uid, fd)
-    raise SandboxError(
-        f"all {config.slots} sandbox slots (uids {config.uid_base}-"
-        f"{config.uid_base + config.slots - 1}) are in use"
-    )
+        slot = Slot(uid, fd, str(lock))
+        _, foreign = sweep(uid, marker=slot.marker, cgroup=memcg.slot_cgroup(slot.cgroup_name))
+        if foreign:
+            # Processes of this uid that are not this slot's (another installation with a
+            # lock folder of its own, someone's account): neither killed nor shared.
+            log.warning(
+                "event=sandbox.slot_skipped uid=%s foreign_processes=%s (not this slot's: "
+                "left alone)",
+                uid,
+                foreign,
+            )
+            slot.release()
+            continue
+        return slot
+    return None
 
 
-def sweep(uid: int) -> int:
-    """SIGKILL every process of a sandbox uid whose slot we now hold: whatever is left is a
-    leftover of a worker that died (bwrap's set-up can be orphaned if its parent dies in the
-    first milliseconds, bubblewrap issue #633). Returns how many it killed."""
-    killed = 0
+def sweep(uid: int, *, marker: str, cgroup: str | None = None) -> tuple[int, int]:
+    """SIGKILL the processes of a sandbox uid whose slot we now hold that can be shown to be
+    that slot's: those whose environment carries the slot's ``marker`` (:data:`SLOT_ENV`, set
+    on the shell, prlimit and bwrap of each of its launches) or that sit in the slot's memory
+    cgroup (``cgroup``, as /proc/PID/cgroup names it). With the slot's lock held, such a
+    process is a leftover of a worker that died (bwrap's set-up can be orphaned if its
+    parent dies in the first milliseconds, bubblewrap issue #633). Any other process of the
+    uid is left alone. Returns (how many were killed, how many others run as the uid)."""
+    killed = foreign = 0
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -229,14 +318,40 @@ def sweep(uid: int) -> int:
         except OSError:
             continue
         try:
-            if os.stat(f"/proc/{name}").st_uid == uid:  # still that process (pidfd pins it)
+            # read after the pidfd pins the process: if it is gone, the signal goes nowhere
+            if os.stat(f"/proc/{name}").st_uid != uid:
+                continue
+            if _is_slots(name, marker, cgroup):
                 signal.pidfd_send_signal(pidfd, signal.SIGKILL)
                 killed += 1
+            elif not _is_zombie(name):
+                foreign += 1
         except OSError:
             pass
         finally:
             os.close(pidfd)
-    return killed
+    return killed, foreign
+
+
+def _is_slots(pid: str, marker: str, cgroup: str | None) -> bool:
+    """Whether process ``pid`` shows it is of the slot ``marker`` names: that marker in its
+    environment, or its place in the slot's memory cgroup."""
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        environ = b""
+    if f"{SLOT_ENV}={marker}".encode() in environ.split(b"\0"):
+        return True
+    return cgroup is not None and memcg.cgroup_of(pid) == cgroup
+
+
+def _is_zombie(pid: str) -> bool:
+    """A process that has exited and waits to be reaped (nothing to kill, nothing to show)."""
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat_line.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 @cache
@@ -410,9 +525,13 @@ def sandbox_launch(
     game: Any = None,
     limits: SandboxLimits | None = None,
     config: SandboxConfig | None = None,
+    worker: bool = True,
 ) -> Launch:
     """A Launch that runs the bot file in the sandbox. Holds a uid slot (when root) until
-    the BotProcess running it is closed. Raises SandboxError."""
+    the BotProcess running it is closed: a worker's (``worker``) may take any slot and waits
+    for one, a live table's only those below the workers' reserve (see :func:`acquire_slot`).
+    Raises SandboxError (:class:`SandboxBusy` and :class:`SandboxUnavailable`, the
+    platform's trouble, are PlatformErrors)."""
     config = config or SandboxConfig.from_settings()
     limits = limits or limits_for(game)
     language = language_of(path)
@@ -420,9 +539,15 @@ def sandbox_launch(
     source = read_bot(path)
     slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
     toolkit = toolkit_sources(game) if language == "python" else {}
-    slot = acquire_slot(config)
-    cgroup = memcg.create(memory_limit(limits, language), uid=slot.uid if slot else None)
-    cpu = cpucg.create(limits.cpu_cores, uid=slot.uid if slot else None)
+    slot = acquire_slot(config, worker=worker)
+    cgroup = memcg.create(
+        memory_limit(limits, language),
+        uid=slot.uid if slot else None,
+        name=slot.cgroup_name if slot else None,
+    )
+    cpu = cpucg.create(
+        limits.cpu_cores, uid=slot.uid if slot else None, name=slot.cgroup_name if slot else None
+    )
     name = safe_name(path)
     argv = sandbox_command(
         language, name, limits=limits, config=config, slot=slot, game=slug,
@@ -440,7 +565,7 @@ def sandbox_launch(
 
     return Launch(
         argv=argv,
-        env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+        env=launcher_env(slot),
         cwd="/",
         cleanup=cleanup,
         oom_kills=cgroup.oom_kills if cgroup else None,
@@ -466,6 +591,15 @@ def seccomp_data(language: str) -> dict[str, bytes]:
     if language == "python":
         return {"{seccomp}": filter_bpf(processes=False), "{process-seccomp}": process_filter_bpf()}
     return {"{seccomp}": filter_bpf()}
+
+
+def launcher_env(slot: Slot | None) -> dict[str, str]:
+    """The environment of the programs that start a sandbox (the shell, prlimit, bwrap),
+    marked with the slot they run in; the bot's own is cleared by bwrap."""
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+    if slot is not None:
+        env[SLOT_ENV] = slot.marker
+    return env
 
 
 def toolkit_sources(game: Any) -> dict[str, bytes]:
@@ -505,7 +639,7 @@ def self_test(config: SandboxConfig | None = None, language: str = "python") -> 
             if slot is not None:
                 extra = {"user": slot.uid, "group": slot.uid, "extra_groups": []}
             result = subprocess.run(
-                argv, capture_output=True, env={"PATH": "/usr/bin:/bin"}, cwd="/",
+                argv, capture_output=True, env=launcher_env(slot), cwd="/",
                 pass_fds=tuple(fds.values()), timeout=30, check=False, **extra,
             )  # fmt: skip
         finally:

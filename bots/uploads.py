@@ -14,10 +14,18 @@ versions waiting behind it and the placements of those that pass go first, then 
 validated again *in full*: the game's time control, with at most ``BOT_VALIDATION_SLOW_CALLS``
 calls in a row over the per-call time, so a bot that is slow on every call is rejected after a
 few of them instead of after its whole time bank.
+
+Platform trouble is never a verdict. A validation the platform cannot run now (no free
+sandbox slot, a sandbox that does not start: a :class:`~bots.process.PlatformError`) is
+deferred (:func:`validation_deferred`), nothing counted, and tried again. The site's own
+built-in bots (the ``house`` account's, :func:`is_builtin`) are never rejected: one that
+fails its validation can only be the platform's fault; it is logged as an error and tried
+again after :data:`BUILTIN_RETRY_S`, whatever its counts.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -25,7 +33,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from bots.competition import _maybe_finish, schedule_placement
@@ -39,7 +47,17 @@ from games.engine.runner import TimeControl
 from games.engine.tournament import derive_seed
 from games.registry import get_game
 
+log = logging.getLogger("bots.uploads")
+
 LANGUAGE_SUFFIX = {language: suffix for suffix, language in LANGUAGES.items()}
+
+#: the account that owns the site's built-in bots entered into the competition
+#: (``manage.py seed_builtins``); nobody can log in as it
+HOUSE = "house"
+#: seconds before a built-in bot whose validation failed is tried again
+BUILTIN_RETRY_S = 60.0
+#: seconds before a validation the platform could not run (no free slot...) is tried again
+PLATFORM_RETRY_S = 30.0
 
 
 class UploadError(ValueError):
@@ -59,6 +77,8 @@ class ValidationResult:
     #: a quick pass the bot ran over the per-call time in: no verdict yet, it is validated
     #: again in full after the others waiting
     slow: bool = False
+    #: the kind of the fault that failed it ("" if it passed)
+    fault_kind: str = ""
 
 
 def max_code_bytes() -> int:
@@ -184,9 +204,11 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
                     f"slow: validated again in full, with the game's {spec.time_control.bank:g} "
                     "s time bank, after the uploads waiting behind it"
                 )
-                return ValidationResult(False, reason, "\n".join(lines), slow=True)
+                return ValidationResult(
+                    False, reason, "\n".join(lines), slow=True, fault_kind=mine.fault_kind
+                )
             lines.append(f"fault: {reason}")
-            return ValidationResult(False, reason, "\n".join(lines))
+            return ValidationResult(False, reason, "\n".join(lines), fault_kind=mine.fault_kind)
     lines.append("passed")
     return ValidationResult(True, "", "\n".join(lines))
 
@@ -194,15 +216,35 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
 def validate(version: BotVersion) -> BotVersion:
     """Validate a version at once (one full pass: there is nobody to step aside for) and
     record the verdict; an accepted version becomes active and is scheduled for placement
-    matches."""
+    matches. Raises PlatformError when the platform cannot validate it now (the version
+    stays waiting, for a worker)."""
     return record_validation(version, run_validation(version, quick=False))
+
+
+def is_builtin(version: BotVersion) -> bool:
+    """Whether ``version`` is one of the site's own built-in bots, entered into the
+    competition by ``seed_builtins``: owned by :data:`HOUSE`, named as a built-in bot of its
+    game."""
+    bot = version.bot
+    if bot.owner.get_username() != HOUSE:
+        return False
+    try:
+        return bot.name in get_game(bot.game).builtin_names
+    except KeyError:
+        return False
 
 
 def record_validation(version: BotVersion, result: ValidationResult) -> BotVersion:
     """Record a validation's verdict (one transaction; nothing if someone else decided); a
-    quick pass that found the version slow only marks it so and frees it."""
+    quick pass that found the version slow only marks it so and frees it. A built-in bot of
+    the site is never rejected: its failure is logged as an error and it is tried again
+    after :data:`BUILTIN_RETRY_S` (the version stays validating)."""
     with transaction.atomic():
-        version = BotVersion.objects.select_for_update().get(pk=version.pk)
+        version = (
+            BotVersion.objects.select_for_update(of=("self",))
+            .select_related("bot", "bot__owner")
+            .get(pk=version.pk)
+        )
         if version.status != BotVersion.VALIDATING:
             return version  # someone else decided meanwhile
         version.validation_log = untrusted.clean_text(result.log)
@@ -211,6 +253,9 @@ def record_validation(version: BotVersion, result: ValidationResult) -> BotVersi
             version.validation_slow = True
             version.save(update_fields=["validation_log", "validation_lease", "validation_slow"])
             return version
+        if not result.ok and is_builtin(version):
+            _builtin_failed(version, result)
+            return version
         version.validated = timezone.now()
         if not result.ok:
             _reject(version, result.reason)
@@ -218,6 +263,45 @@ def record_validation(version: BotVersion, result: ValidationResult) -> BotVersi
         activate(version)
         schedule_placement(version)
     return version
+
+
+def _builtin_failed(version: BotVersion, result: ValidationResult) -> None:
+    """A built-in bot failed its validation: the platform's fault (the site's own code
+    passes its own checks), never a rejection. Said loudly, kept waiting, tried again."""
+    log.error(
+        "event=builtin.validation_failed version=%s bot=%s game=%s reason=%r "
+        "next=retry_in_%gs (a built-in bot of the site failed its validation: the platform's "
+        "fault, never a rejection)",
+        version.pk,
+        version.bot.name,
+        version.bot.game,
+        result.reason,
+        BUILTIN_RETRY_S,
+    )
+    version.validation_log = untrusted.clean_text(
+        f"{result.log}\nthe site's own built-in bot failed: a platform error, not a verdict; "
+        f"tried again in {BUILTIN_RETRY_S:g} s"
+    )
+    version.validation_lease = timezone.now() + timedelta(seconds=BUILTIN_RETRY_S)
+    version.save(update_fields=["validation_log", "validation_lease"])
+
+
+def validation_deferred(
+    version: BotVersion, reason: str, retry_s: float = PLATFORM_RETRY_S
+) -> bool:
+    """The platform could not validate ``version`` now (no free sandbox slot, a sandbox that
+    does not start, a worker stopped mid-validation): no verdict and nothing counted (the
+    claim is given back); it is tried again after ``retry_s``, and its log says why. False
+    if the version is no longer being validated."""
+    reason = untrusted.clean_text(reason)
+    return bool(
+        BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
+            validation_claims=Greatest(F("validation_claims") - 1, Value(0)),
+            validation_lease=timezone.now() + timedelta(seconds=retry_s),
+            validation_log=f"validation waits: {reason}; it is tried again in {retry_s:g} s "
+            "(the platform's trouble, never the bot's)",
+        )
+    )
 
 
 def _reject(version: BotVersion, reason: str) -> None:
@@ -231,10 +315,12 @@ def validation_failed(version: BotVersion, error: str) -> bool:
     is a verdict): count it, keep the error in the log and free the version for the next
     try. False if the version is no longer being validated."""
     error = untrusted.clean_text(error)
+    # a built-in bot is tried again for ever (never rejected), so not at once
+    again = timezone.now() + timedelta(seconds=BUILTIN_RETRY_S) if is_builtin(version) else None
     return bool(
         BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
             validation_errors=F("validation_errors") + 1,
-            validation_lease=None,
+            validation_lease=again,
             validation_log=f"validation error on try {version.validation_claims}: {error}",
         )
     )
@@ -294,6 +380,15 @@ def claim_validation(
         verdict = caps.verdict(
             candidate.validation_errors, candidate.validation_claims, last_error, ""
         )
+        if verdict and is_builtin(candidate):
+            # never rejected: tried again for as long as it takes, and said loudly
+            log.error(
+                "event=builtin.validation_stuck version=%s %s (a built-in bot of the site: "
+                "tried again, never rejected)",
+                candidate.pk,
+                verdict,
+            )
+            verdict = ""
         if verdict:
             with transaction.atomic():
                 if mine.select_for_update().exists():

@@ -30,7 +30,8 @@ from django.db import InterfaceError, OperationalError, connection
 
 from bots import competition, leases, playground, uploads
 from bots.models import BotVersion, Match
-from bots.playing import Played, ProcessCache
+from bots.playing import Played, ProcessCache, shutdown_fault, shutdown_faults
+from bots.process import PlatformError
 from bots.ratings import rate_pending
 from bots.sandbox import SandboxUnavailable
 from games import solves
@@ -325,10 +326,9 @@ class Worker:
         self.counters.current = f"validating {version}"
         try:
             result = uploads.run_validation(version)
-        except SandboxUnavailable as exc:
-            # the lease runs out and a worker that can run the sandbox validates it
-            log.error("event=validation.deferred version=%s reason=%r", version.pk, str(exc))
-            self._sleep(self.options.poll_s)
+        except PlatformError as exc:
+            # the platform's trouble, never a verdict: the version waits and is tried again
+            self._defer_validation(version, f"{exc} (on {self.name})", exc)
             return True
         except OUTAGE:
             raise  # the lease runs out; the next try is counted as nothing
@@ -339,10 +339,18 @@ class Worker:
             self.counters.current = ""
             self._sleep(self.options.poll_s)
             return True
+        if not result.ok and self.stopping and shutdown_fault(result.fault_kind):
+            # stopped while it played: a shutdown may have killed the bot (a service
+            # manager signals every process of the worker's group); no verdict on that
+            reason = f"the worker was stopped during the validation ({result.reason})"
+            self._defer_validation(version, reason, None)
+            return True
         version = self.until_done(
             "validation.store", lambda: uploads.record_validation(version, result)
         )
         self.counters.current = ""
+        if version.status == BotVersion.VALIDATING and not result.ok and not result.slow:
+            return True  # a built-in bot of the site: never rejected, tried again (logged)
         if result.slow and version.status == BotVersion.VALIDATING:
             log.info(
                 "event=version.slow version=%s reason=%r next=full-validation",
@@ -358,6 +366,19 @@ class Worker:
             version.reason,
         )
         return True
+
+    def _defer_validation(
+        self, version: BotVersion, reason: str, exc: PlatformError | None
+    ) -> None:
+        """The platform could not validate ``version`` now: no verdict and nothing counted;
+        it is tried again after a pause (:func:`uploads.validation_deferred`)."""
+        level = logging.ERROR if isinstance(exc, SandboxUnavailable) else logging.WARNING
+        log.log(level, "event=validation.deferred version=%s reason=%r", version.pk, reason)
+        self.best_effort(
+            "validation.deferred", lambda: uploads.validation_deferred(version, reason)
+        )
+        self.counters.current = ""
+        self._sleep(self.options.poll_s)
 
     def play_one(self, min_priority: int | None = None) -> bool:
         """Claim match jobs (``Options.claim`` of them at once, fewer at the end of the
@@ -432,9 +453,13 @@ class Worker:
                 self._release(claims[n:], "the worker was stopped")
                 self._release([h for h, _ in results], "the worker was stopped")
                 raise
-            except SandboxUnavailable as exc:
-                self._release(claims[n:], f"sandbox unavailable on {self.name}: {exc}")
-                log.error("event=job.released job=%s reason=%r", job.pk, str(exc))
+            except PlatformError as exc:
+                # never a bot's fault: the jobs go back to the queue, to be played later (at
+                # the cap of claims a job is voided, saying why: leases.Caps)
+                reason = f"{leases.PLATFORM}{exc} (on {self.name})"
+                self._release(claims[n:], reason)
+                level = logging.ERROR if isinstance(exc, SandboxUnavailable) else logging.WARNING
+                log.log(level, "event=job.platform_error job=%s reason=%r", job.pk, str(exc))
                 self._sleep(self.options.poll_s)
                 break
             except OUTAGE as exc:
@@ -445,6 +470,15 @@ class Worker:
             except Exception as exc:  # a fault of ours: the job fails at its cap of errors
                 log.exception("event=job.error job=%s", job.pk)
                 self._our_error(held, f"error on {self.name}: {type(exc).__name__}: {exc}")
+                continue
+            if self.stopping and shutdown_faults(played):
+                # stopped while it played: a shutdown may have killed the bots (a service
+                # manager signals every process of the worker's group), so its faults are
+                # not the bots' to carry; it is played again by the next worker
+                faults = ",".join(r.fault_kind for r in played.seats if r.fault_kind)
+                self._release(
+                    [held], f"{leases.PLATFORM}the worker was stopped during it ({faults})"
+                )
                 continue
             results.append((held, played))
             competition.add_charges(spent, job, versions, played)
@@ -561,11 +595,13 @@ class Worker:
             self.best_effort("release", lambda: leases.release(held, "the worker was stopped"))
             self.counters.released += 1
             raise
-        except SandboxUnavailable as exc:
-            # the run waits for a worker that can run the sandbox; nothing counted
-            reason = f"sandbox unavailable on {self.name}: {exc}"
+        except PlatformError as exc:
+            # the run waits for a worker that can run it (a free slot, a working sandbox);
+            # nothing counted but the claim
+            reason = f"{leases.PLATFORM}{exc} (on {self.name})"
             self.best_effort("release", lambda: leases.release(held, reason))
-            log.error("event=playground.released run=%s reason=%r", run.pk, str(exc))
+            level = logging.ERROR if isinstance(exc, SandboxUnavailable) else logging.WARNING
+            log.log(level, "event=playground.released run=%s reason=%r", run.pk, str(exc))
             self._sleep(self.options.poll_s)
             return True
         except OUTAGE:

@@ -22,6 +22,13 @@ Environment variables (all optional):
     TABLE_HEARTBEAT_S, TABLE_HOST_STALE_S, TABLE_RESUME_WINDOW_S  how often a web process
                        says its live tables are alive, after how long without a word another
                        takes a table over, and until when; default 5, 20 and 600 seconds
+    LIVE_BOT_TABLES_PER_PERSON, LIVE_BOT_TABLES_PER_GUEST_ADDRESS, LIVE_BOT_TABLES_TOTAL
+                       live tables with uploaded bots open or being played at once, for one
+                       signed-in person, for the guests of one address, on the whole site;
+                       default 2, 2 and 24 (docs/live-tables.md)
+    SANDBOX_WORKER_RESERVE, SANDBOX_SLOT_WAIT_S  sandbox slots live tables may never take (they
+                       stay for the workers), and how long a worker's bot waits for a free one;
+                       default 16 (of 64) and 30 seconds (docs/sandbox.md)
     CARD_ARENA_REPOSITORY  where the site's code is published (a git URL), for the pages
                        that tell bot authors to run the arena on their own machine; default
                        none (the pages then say to ask the site's operators)
@@ -165,6 +172,17 @@ else:
 TABLE_HEARTBEAT_S = envint("TABLE_HEARTBEAT_S", 5)
 TABLE_HOST_STALE_S = envint("TABLE_HOST_STALE_S", 20)
 TABLE_RESUME_WINDOW_S = envint("TABLE_RESUME_WINDOW_S", 600)
+#: live tables with uploaded bots (each bot holds a sandbox slot while its table plays) open
+#: or being played at once: a signed-in person's, a guest address's, the whole site's
+#: (counted in the database: every web process counts them together)
+LIVE_BOT_TABLES_PER_PERSON = envint("LIVE_BOT_TABLES_PER_PERSON", 2)
+LIVE_BOT_TABLES_PER_GUEST_ADDRESS = envint("LIVE_BOT_TABLES_PER_GUEST_ADDRESS", 2)
+LIVE_BOT_TABLES_TOTAL = envint("LIVE_BOT_TABLES_TOTAL", 24)
+#: sandbox slots (SANDBOX_SLOTS, 64) that live tables may never take: they stay for the
+#: workers' tournaments, validations and playground runs; and how long a worker's bot waits
+#: for a free slot before its job is given back to the queue (docs/sandbox.md)
+SANDBOX_WORKER_RESERVE = envint("SANDBOX_WORKER_RESERVE", 16)
+SANDBOX_SLOT_WAIT_S = envint("SANDBOX_SLOT_WAIT_S", 30)
 
 # Django's caches (the "default" one is below). "replays" keeps the built replays of match
 # pages (games/matchpages.py: a long match takes a while to replay, and a stored match never

@@ -52,6 +52,12 @@ class Table(models.Model):
     #: its match moves the ratings of the signed-in people at it (bots.people): chosen when
     #: the table is opened, on by default; a table with a guest at it is never rated
     rated = models.BooleanField(default=True)
+    #: uploaded bots seated (each runs in a sandbox of its own while the table plays): what
+    #: the limits on tables with uploaded bots count (games.live.tables.bot_table_refusal)
+    bots = models.PositiveSmallIntegerField(default=0)
+    #: a guest's table: a keyed hash of the address it was opened from (no address is
+    #: stored), for the limit per guest address; "" for a signed-in person's
+    guest_address = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["-created"]

@@ -100,6 +100,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     return
                 hub.detach(table.pk, self.audience, self)
                 table = await database_sync_to_async(Table.objects.get)(pk=table.pk)
+                if table.state == Table.ABANDONED:  # it waited too long to start
+                    lobby = lobby_group(table.pk)
+                    await self.channel_layer.group_send(lobby, {"type": "table.moved"})
+                    return
                 await self._follow(table)
         elif sight.end is not None:
             await self.send_json(sight.end)

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bots.playing import Entry, Played, play_async
+from bots.process import PlatformError
+from bots.sandbox import SandboxBusy
 from games.engine.game import GameState
 from games.engine.journal import Journal, JournalMismatch
 from games.engine.runner import TimeControl, refusal
@@ -180,6 +182,9 @@ class TableHost:
                 journal=journal,
             )
             finish = Finish(played)
+        except PlatformError as exc:  # the site's trouble, never the bot's: no result
+            log.warning("event=table.platform_error game=%s error=%s", self.spec.slug, exc)
+            finish = Finish(None, error=platform_trouble(exc))
         except JournalMismatch as exc:  # the game's code changed since the table began
             log.warning("event=table.resume_failed game=%s error=%s", self.spec.slug, exc)
             finish = Finish(None, error=f"the table could not be resumed: its log does not "
@@ -369,6 +374,8 @@ class TableHost:
                 self.result = finish.played.outcome.result
                 names = shown_names([plan.name for plan in self.plans])
                 summary = self.rules.summary(result, names, seat)
+                if extra.get("note"):  # why the result is not rated, say
+                    summary = f"{summary} {extra['note']}"
                 message = {"type": "over", "result": result, "summary": summary} | extra
             else:
                 message = {"type": "over", "error": finish.error} | extra
@@ -410,6 +417,20 @@ class _TableJournal(Journal):
 
 #: the notes of a person's table kept for a reload (the latest)
 NOTES_KEPT = 20
+
+#: what the people at a table hear when the site has no sandbox for its uploaded bot
+SITE_BUSY = "the bot could not start: the site is busy; this table is not rated"
+
+
+def platform_trouble(exc: PlatformError) -> str:
+    """Why a table whose bot the platform could not start ends, for its people: never a
+    result (no one wins or loses, nothing is rated)."""
+    if isinstance(exc, SandboxBusy) or "did not start within" in str(exc):
+        return SITE_BUSY
+    return (
+        "the bot could not start: the site cannot run uploaded bots right now (its trouble, "
+        "not the bot's); this table is not rated"
+    )
 
 
 def cards_of(frame: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -1,20 +1,28 @@
 """Live tables in the database: creating them, taking seats, who a socket is, and storing the
 finished match. Plain synchronous Django code: the consumers call it through
-``database_sync_to_async``, the views directly, the host's thread at the end of a match."""
+``database_sync_to_async``, the views directly, the host's thread at the end of a match.
+
+Tables with uploaded bots are limited (:func:`bot_table_refusal`): each of their bots holds a
+sandbox slot of the machine for as long as the table plays, so a signed-in person, a guest
+address and the whole site may each have only so many of them open or being played at once
+(``LIVE_BOT_TABLES_*``, counted in the database, so every web process counts them together).
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import zlib
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
-from django.db.models import Q
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from bots import aggregates, people
 from bots.models import BotVersion, Match, MatchSeat
@@ -32,6 +40,94 @@ TURN_TIMERS = (10.0, 20.0, 30.0, 60.0, 120.0)
 
 class TableError(ValueError):
     """A table request that cannot be done; the message says why, for the person."""
+
+
+#: a table with uploaded bots waits this long for its players (its creator's socket, the
+#: people invited); then it no longer starts, nor counts against the limits below
+BOT_TABLE_WAITS = timedelta(hours=1)
+#: what a table with uploaded bots that waited longer says when someone comes to start it
+WAITED_TOO_LONG = (
+    "this table waited over an hour for its players, and a table with uploaded bots does not "
+    "start that late; open a new one"
+)
+#: the key of the lock that makes counting the tables with uploaded bots and adding one a
+#: single step on PostgreSQL (SQLite's transactions are one at a time anyway)
+BOT_TABLES_LOCK = zlib.crc32(b"card-arena live tables with uploaded bots")
+
+
+@dataclass(frozen=True)
+class BotTableLimits:
+    """Tables with uploaded bots open or being played at once: for one signed-in person,
+    for the guests of one address, and on the whole site (docs/live-tables.md)."""
+
+    per_person: int = 2
+    per_guest_address: int = 2
+    total: int = 24
+
+    @classmethod
+    def from_settings(cls) -> BotTableLimits:
+        return cls(
+            per_person=int(getattr(settings, "LIVE_BOT_TABLES_PER_PERSON", cls.per_person)),
+            per_guest_address=int(
+                getattr(settings, "LIVE_BOT_TABLES_PER_GUEST_ADDRESS", cls.per_guest_address)
+            ),
+            total=int(getattr(settings, "LIVE_BOT_TABLES_TOTAL", cls.total)),
+        )
+
+
+def address_key(address: str) -> str:
+    """What a guest's table keeps of the address it was opened from: a keyed hash (the site's
+    secret key), never the address."""
+    if not address:
+        return ""
+    return salted_hmac("card-arena.tables.guest-address", address).hexdigest()[:32]
+
+
+def bot_tables(now: Any = None) -> QuerySet[Table]:
+    """The tables with uploaded bots that hold sandboxes or may soon: being played, or open
+    for less than :data:`BOT_TABLE_WAITS` (an older one no longer starts)."""
+    now = now or timezone.now()
+    waiting = Q(state=Table.OPEN, created__gte=now - BOT_TABLE_WAITS)
+    return Table.objects.filter(Q(state=Table.PLAYING) | waiting, bots__gt=0)
+
+
+def _tables(count: int) -> str:
+    return f"{count} table{'s' if count != 1 else ''}"
+
+
+def bot_table_refusal(person: Person, guest_address: str, limits: BotTableLimits) -> str:
+    """Inside the lock of :func:`create_table`: why ``person`` may not open another table
+    with uploaded bots now ("" if they may)."""
+    live = bot_tables()
+    if person.user is not None:
+        mine = live.filter(created_by=person.user).count()
+        if mine >= limits.per_person:
+            return (
+                f"you already have {_tables(mine)} with uploaded bots open or being played, the "
+                f"most at once ({limits.per_person}); finish one first"
+            )
+    elif guest_address:
+        mine = live.filter(created_by__isnull=True, guest_address=guest_address).count()
+        if mine >= limits.per_guest_address:
+            return (
+                f"guests from your address already have {_tables(mine)} with uploaded bots open "
+                f"or being played, the most at once ({limits.per_guest_address}); finish one "
+                "first, or sign in"
+            )
+    total = live.count()
+    if total >= limits.total:
+        return (
+            f"the site is busy: {_tables(total)} with uploaded bots are open or being played, "
+            "the most at once; try again in a few minutes, or play against a built-in bot"
+        )
+    return ""
+
+
+def _lock_bot_tables() -> None:
+    """Inside a transaction: hold the count of tables with uploaded bots until it ends."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [BOT_TABLES_LOCK])
 
 
 def host_stale_after() -> timedelta:
@@ -99,10 +195,14 @@ def create_table(
     config: dict[str, Any] | None = None,
     previous: Table | None = None,
     rated: bool = True,
+    address: str = "",
+    limits: BotTableLimits | None = None,
 ) -> Table:
     """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES). ``rated``: its
     match moves the ratings of the signed-in people at it (``bots.people``; a guest's table
-    never does)."""
+    never does). A table with uploaded bots is refused over the limits (``limits``, else the
+    settings'), a guest's counted by ``address`` (the client's, see
+    ``cardsite.accounts.client_ip``)."""
     try:
         spec = get_game(game)
     except KeyError:
@@ -122,6 +222,14 @@ def create_table(
         match_config = spec.table().config(config or {})
     except ValueError as exc:
         raise TableError(str(exc)) from None
+    rows = [_seat(game, choice, person) for choice in seats]
+    bots = sum(1 for row in rows if row["kind"] == TableSeat.BOT)
+    guest = address_key(address) if person.user is None else ""
+    if bots:
+        _lock_bot_tables()
+        refusal = bot_table_refusal(person, guest, limits or BotTableLimits.from_settings())
+        if refusal:
+            raise TableError(refusal)
     table = Table.objects.create(
         game=game,
         config=match_config,
@@ -130,9 +238,11 @@ def create_table(
         created_by=person.user,
         previous=previous,
         rated=rated and person.user is not None,
+        bots=bots,
+        guest_address=guest,
     )
-    for n, choice in enumerate(seats):
-        TableSeat.objects.create(table=table, seat=n, **_seat(game, choice, person))
+    for n, row in enumerate(rows):
+        TableSeat.objects.create(table=table, seat=n, **row)
     return table
 
 
@@ -195,11 +305,17 @@ def is_full(table: Table) -> bool:
 
 
 def claim_start(table: Table, host_channel: str) -> bool:
-    """The one process that wins this starts the table's host."""
+    """The one process that wins this starts the table's host. A table with uploaded bots
+    that waited longer than :data:`BOT_TABLE_WAITS` is abandoned instead (it no longer
+    counts against the limits, so it may not take sandboxes now)."""
     now = timezone.now()
-    won = Table.objects.filter(pk=table.pk, state=Table.OPEN).update(
+    late = Q(bots__gt=0, created__lt=now - BOT_TABLE_WAITS)
+    rows = Table.objects.filter(pk=table.pk, state=Table.OPEN)
+    won = rows.exclude(late).update(
         state=Table.PLAYING, host_channel=host_channel, started=now, host_heartbeat=now
     )
+    if not won:
+        rows.filter(late).update(state=Table.ABANDONED, finished=now, error=WAITED_TOO_LONG)
     return bool(won)
 
 
@@ -425,9 +541,22 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
         people.TableSeatResult(seat.user_id, seat.bot_id, seat.builtin, row.score)
         for seat, row in zip(facts.seats, rows, strict=True)
     ]
-    if people.is_rated(facts.game, facts.rated, results):
+    # An uploaded bot (validated: it did start then) that could not start at the table was
+    # most likely kept from it by the machine (its load, the sandbox's start): a result
+    # against it is no person's to keep.
+    unstarted = [
+        seat.name
+        for seat, row in zip(facts.seats, rows, strict=True)
+        if seat.version_id is not None and row.fault_kind == "startup"
+    ]
+    rated = facts.rated and not unstarted
+    if people.is_rated(facts.game, rated, results):
         people.rate_table(facts.game, match.pk, results)
-    Table.objects.filter(pk=facts.table_id).update(
-        state=Table.FINISHED, finished=timezone.now(), match=match
-    )
-    return {"match": match.pk, "url": f"/matches/{match.pk}/"}
+    told = {"match": match.pk, "url": f"/matches/{match.pk}/"}
+    finished = {"state": Table.FINISHED, "finished": timezone.now(), "match": match}
+    if unstarted and facts.rated:
+        note = f"{' and '.join(unstarted)} could not start, so this table is not rated."
+        finished |= {"rated": False, "error": untrusted.clean_text(note)}
+        told["note"] = note
+    Table.objects.filter(pk=facts.table_id).update(**finished)
+    return told

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from bots.models import BotVersion
+from cardsite.accounts import client_ip
 from games import replays
 from games.engine.table import TableOption, TableRules, shown_names
 from games.live import tables
@@ -183,8 +184,11 @@ def initial_form(spec: GameSpec, versions: list[BotVersion]) -> TableForm:
 # ---- the lobby ------------------------------------------------------------------------------
 def _lobby_tables(slug: str) -> tuple[list[Table], list[Table]]:
     seats = Prefetch("seats", queryset=TableSeat.objects.order_by("seat"))
+    now = timezone.now()
     waiting = (
-        Table.objects.filter(game=slug, state=Table.OPEN, created__gte=timezone.now() - OPEN_FOR)
+        Table.objects.filter(game=slug, state=Table.OPEN, created__gte=now - OPEN_FOR)
+        # one with uploaded bots no longer starts after a while (tables.BOT_TABLE_WAITS)
+        .exclude(bots__gt=0, created__lt=now - tables.BOT_TABLE_WAITS)
         .annotate(free=Count("seats", filter=Q(seats__kind=TableSeat.OPEN)))
         .filter(free__gt=0)
         .prefetch_related(seats)
@@ -228,6 +232,7 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
                     turn_timer=form.cleaned_data["turn_timer"],
                     config=form.config(),
                     rated=form.cleaned_data["rated"],
+                    address=client_ip(request),
                 )
             except tables.TableError as exc:
                 form.add_error(None, str(exc))
@@ -276,7 +281,9 @@ def quick_play(request: HttpRequest, slug: str) -> HttpResponse:
     person = tables.person_of(request.user, request.session, create=True)
     assert person is not None
     try:
-        table = tables.create_table(slug, person, quick_seats(spec), turn_timer=30.0)
+        table = tables.create_table(
+            slug, person, quick_seats(spec), turn_timer=30.0, address=client_ip(request)
+        )
     except tables.TableError as exc:
         messages.error(request, str(exc))
         return redirect("lobby", slug)
@@ -396,6 +403,7 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
             config=table.config or None,
             previous=table,
             rated=table.rated,
+            address=client_ip(request),
         )
     except tables.TableError as exc:
         messages.error(request, f"No rematch: {exc}.")

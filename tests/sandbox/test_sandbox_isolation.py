@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from bots.sandbox import MiB, SandboxError, SandboxLimits, acquire_slot, sandbox_launch
+from bots.sandbox import MiB, SandboxError, SandboxLimits, sandbox_launch
 from games.engine.runner import TimeControl
 from tests.sandbox.conftest import GAME, IS_ROOT, SLOTS, hostile, processes_with, sandbox_processes
 
@@ -249,22 +249,6 @@ def test_it_runs_concurrent_sandboxes_as_different_users(tmp_path, sandbox_confi
         assert len({launch.user for launch in launches}) == 3
     for launch in launches:
         launch.cleanup()
-
-
-@pytest.mark.skipif(not IS_ROOT, reason="sandbox uids are only used when the worker is root")
-def test_it_sweeps_what_a_dead_worker_left_in_a_slot_before_using_it(sandbox_config):
-    # A process of a sandbox uid whose slot is free: a leftover (bwrap orphaned in set-up).
-    with subprocess.Popen(
-        ["/bin/sleep", "600"], user=sandbox_config.uid_base, group=sandbox_config.uid_base,
-        extra_groups=[], cwd="/",
-    ) as stray:  # fmt: skip
-        slot = acquire_slot(sandbox_config)
-        try:
-            assert slot is not None and slot.uid == sandbox_config.uid_base
-            assert stray.wait(timeout=5) == -signal.SIGKILL
-        finally:
-            if slot is not None:
-                slot.release()
 
 
 def test_it_kills_the_sandbox_when_the_worker_dies(tmp_path, sandbox_config):

@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from bots.models import BotVersion
-from bots.uploads import upload
+from bots.uploads import HOUSE, upload
 from games.registry import game_slugs, get_game
 
-HOUSE = "house"
+__all__ = ["HOUSE", "Command"]
 
 
 class Command(BaseCommand):

@@ -1,0 +1,177 @@
+"""Live tables with uploaded bots are a managed resource: each bot holds a sandbox slot while
+its table plays, so a signed-in person, the guests of one address and the whole site may
+each have only so many open or being played (counted in the database, as every web process
+sees it); a table whose bot the site cannot start ends unrated, saying so; and a result
+against an uploaded bot that could not start is no person's to keep."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from bots.models import Match
+from bots.playing import Entry, play
+from bots.sandbox import SandboxBusy
+from games.live import tables
+from games.live.host import SITE_BUSY, Finish, SeatPlan
+from games.models import PersonRating, Table
+from games.registry import get_game
+from tests.live.test_host import Wire, host, join, run
+from tests.people.helpers import GAME, make_user, ranked_bot
+
+HOSTILE = Path(__file__).resolve().parent.parent / "sandbox" / "bots"
+LIMITS = tables.BotTableLimits(per_person=2, per_guest_address=2, total=5)
+
+
+@pytest.fixture
+def uploaded(db) -> str:
+    """The seat choice of an active uploaded bot."""
+    bot = ranked_bot(make_user("alice"), "drafter", mu=25.0, sigma=3.0)
+    return f"bot:{bot.versions.get().pk}"
+
+
+def open_table(person: tables.Person, seats: list[str], **options) -> Table:
+    return tables.create_table(GAME, person, seats, limits=LIMITS, **options)
+
+
+def guest(address: str) -> tuple[tables.Person, str]:
+    return tables.Person(None, f"token-{address}-{Table.objects.count()}"), address
+
+
+def test_a_person_may_have_only_so_many_tables_with_uploaded_bots(uploaded):
+    ann = tables.Person(make_user("ann"))
+    first = open_table(ann, ["me", uploaded])
+    open_table(ann, ["me", uploaded])
+    assert first.bots == 1 and first.guest_address == ""
+    with pytest.raises(tables.TableError) as refused:
+        open_table(ann, ["me", uploaded])
+    assert str(refused.value) == (
+        "you already have 2 tables with uploaded bots open or being played, the most at once "
+        "(2); finish one first"
+    )
+    open_table(ann, ["me", "builtin:strong"])  # built-in bots hold no sandbox
+    # a table being played counts as one waiting does; one finished frees its place
+    Table.objects.filter(pk=first.pk).update(state=Table.PLAYING)
+    with pytest.raises(tables.TableError):
+        open_table(ann, ["me", uploaded])
+    Table.objects.filter(pk=first.pk).update(state=Table.FINISHED)
+    assert open_table(ann, ["me", uploaded]).bots == 1
+    # another person has places of their own
+    open_table(tables.Person(make_user("bob")), ["me", uploaded])
+
+
+def test_guests_are_counted_by_their_address_not_their_session(uploaded):
+    for _ in range(2):
+        person, address = guest("203.0.113.7")
+        table = open_table(person, ["me", uploaded], address=address)
+    assert table.guest_address and "203.0.113.7" not in table.guest_address  # a keyed hash
+    person, address = guest("203.0.113.7")  # a fresh session from the same address
+    with pytest.raises(tables.TableError, match="guests from your address already have 2"):
+        open_table(person, ["me", uploaded], address=address)
+    person, address = guest("198.51.100.1")
+    open_table(person, ["me", uploaded], address=address)
+
+
+def test_the_site_has_a_limit_of_its_own(uploaded):
+    for n in range(5):
+        open_table(tables.Person(make_user(f"p{n}")), ["me", uploaded])
+    with pytest.raises(tables.TableError) as refused:
+        open_table(tables.Person(make_user("late")), ["me", uploaded])
+    assert str(refused.value).startswith(
+        "the site is busy: 5 tables with uploaded bots are open or being played, the most at once"
+    )
+    open_table(tables.Person(make_user("other")), ["me", "builtin:simple"])
+
+
+def test_a_table_that_waited_too_long_no_longer_counts_nor_starts(uploaded):
+    ann = tables.Person(make_user("ann"))
+    old = open_table(ann, ["me", uploaded])
+    open_table(ann, ["me", uploaded])
+    long_ago = timezone.now() - tables.BOT_TABLE_WAITS - timedelta(minutes=1)
+    Table.objects.filter(pk=old.pk).update(created=long_ago)
+    open_table(ann, ["me", uploaded])  # the old one no longer counts...
+    assert not tables.claim_start(Table.objects.get(pk=old.pk), "host-channel")  # ...nor starts
+    old.refresh_from_db()
+    assert (old.state, old.error) == (Table.ABANDONED, tables.WAITED_TOO_LONG)
+
+
+def test_the_create_form_says_why_a_table_is_refused(uploaded, settings):
+    settings.LIVE_BOT_TABLES_PER_GUEST_ADDRESS = 1
+    data = {"players": "2", "turn_timer": "30", "seat_0": "me", "seat_1": uploaded}
+    first = Client(REMOTE_ADDR="192.0.2.5")
+    assert first.post(f"/games/{GAME}/tables/", data).status_code == 302
+    second = Client(REMOTE_ADDR="192.0.2.5")  # another guest, the same address
+    response = second.post(f"/games/{GAME}/tables/", data)
+    assert response.status_code == 400
+    assert "guests from your address already have 1 table with uploaded bots" in (
+        response.content.decode()
+    )
+    assert Client(REMOTE_ADDR="192.0.2.6").post(f"/games/{GAME}/tables/", data).status_code == 302
+
+
+# ---- the site cannot start the bot ----------------------------------------------------------
+def bot_plan() -> SeatPlan:
+    code = get_game(GAME).builtin_path("simple").read_text()
+    return SeatPlan("alice/drafter", "bot", Entry(name="drafter", code=code, filename="d.py"))
+
+
+@pytest.mark.asyncio
+async def test_a_table_whose_bot_gets_no_sandbox_ends_unrated_saying_the_site_is_busy(
+    monkeypatch,
+):
+    launched = []
+
+    def no_slot(path, **kwargs):
+        launched.append(kwargs)
+        raise SandboxBusy("no free sandbox slot for a live table")
+
+    monkeypatch.setattr("bots.playing.bot_launch", no_slot)
+    finished: list[Finish] = []
+
+    async def store(finish: Finish) -> dict:
+        finished.append(finish)
+        return {}
+
+    wire = Wire()
+    table = host(GAME, [SeatPlan("ann", "human"), bot_plan()], wire, on_finish=store)
+    run(table)
+    assert await join(table, 10)
+    over = await wire.wait("seat:0", "over")
+    assert (
+        over["error"]
+        == SITE_BUSY
+        == ("the bot could not start: the site is busy; this table is not rated")
+    )
+    assert finished[0].played is None  # no result, for anyone
+    assert launched[0]["worker"] is False  # a table's sandbox: never the workers' reserve
+
+
+def test_a_table_the_site_could_not_start_is_stored_abandoned_and_rates_nobody(uploaded):
+    table = tables.create_table(GAME, tables.Person(make_user("ann")), ["me", uploaded])
+    _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
+    assert tables.store_finish(facts, Finish(None, error=SITE_BUSY)) == {}
+    table.refresh_from_db()
+    assert (table.state, table.error) == (Table.ABANDONED, SITE_BUSY)
+    assert not Match.objects.exists() and not PersonRating.objects.exists()
+
+
+def test_a_win_over_an_uploaded_bot_that_could_not_start_is_not_rated(uploaded):
+    table = tables.create_table(GAME, tables.Person(make_user("ann")), ["me", uploaded])
+    assert table.rated
+    _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
+    broken = (HOSTILE / "import_error.py").read_text()
+    entries = [Entry(name="ann", builtin="strong"),
+               Entry(name="alice/drafter", code=broken, filename="d.py")]  # fmt: skip
+    played = play(get_game(GAME), entries, seed=3)
+    assert played.seats[1].fault_kind == "startup"
+    told = tables.store_finish(facts, Finish(played))
+    assert told["note"] == "alice/drafter could not start, so this table is not rated."
+    table.refresh_from_db()
+    assert table.state == Table.FINISHED and not table.rated
+    assert table.error == told["note"]
+    assert not PersonRating.objects.exists()
+    assert Match.objects.get(pk=told["match"]).participants.count() == 2
