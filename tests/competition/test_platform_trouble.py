@@ -28,7 +28,7 @@ def two_bots(alice, bob, active_bot):
     )
 
 
-def busy(job, cache=None, versions=None):
+def busy(job, cache=None, versions=None, spent=None):
     raise SandboxBusy("no free sandbox slot: all 64 (uids 60000-60063) in use")
 
 
@@ -87,8 +87,8 @@ def test_faults_of_a_match_played_while_the_worker_was_stopped_are_not_the_bots(
     real = competition.play_job
     worker = quick_worker()
 
-    def shut_down(job, cache=None, versions=None):
-        played = real(job, cache, versions)
+    def shut_down(job, cache=None, versions=None, spent=None):
+        played = real(job, cache, versions, spent)
         worker.on_sigterm()
         played.seats[0].fault_kind = "crash"
         played.seats[0].fault_reason = "the bot was killed by SIGTERM during main_play"
@@ -107,9 +107,9 @@ def test_a_match_without_faults_is_stored_even_by_a_stopping_worker(two_bots, mo
     real = competition.play_job
     worker = quick_worker()
 
-    def stopped(job, cache=None, versions=None):
+    def stopped(job, cache=None, versions=None, spent=None):
         worker.on_sigterm()
-        return real(job, cache, versions)
+        return real(job, cache, versions, spent)
 
     monkeypatch.setattr(competition, "play_job", stopped)
     assert worker.run() == 1
