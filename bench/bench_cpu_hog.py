@@ -1,16 +1,18 @@
 """What a CPU hog costs the bot beside it: a neighbouring sandboxed bot's time per call,
-alone and beside a hog (a bot whose threads hash in a loop, releasing Python's GIL), with the
-sandbox's CPU cap (``SandboxLimits.cpu_cores`` = 1, its CPU cgroup) and without it (0).
+alone and beside a hog (a bot whose threads hash in a loop, releasing Python's GIL): with
+the sandboxes' CPU cgroups capping each at one core (``SandboxLimits.cpu_cores`` = 1), in CPU
+cgroups without a cap (0: the kernel's fair share between cgroups alone), and with no CPU
+cgroups at all (as before the sandbox had them).
 
     .venv/bin/python bench/bench_cpu_hog.py [--runs K] [--matches M] [--threads T]
+        [--period-us P]
 
-Each run measures, in turn: the neighbour alone; beside the hog capped at one core; beside
-the hog uncapped. The neighbour plays RPS Poker against the built-in ``simple`` (in-process)
-with a fixed amount of work per call (about 20 ms of hashing in its own thread); the hog
-plays its own matches in another sandbox at the same time. It prints each run's median time
-per call of the neighbour, then min and median over the runs, and the slowdown beside each
-hog against alone (the goal: under 10% with the cap). Run it as root, where the sandbox
-makes CPU cgroups.
+Each run measures the four in turn. The neighbour plays RPS Poker against the built-in
+``simple`` (in-process) with a fixed amount of work per call (about 13 ms of hashing in its
+own thread); the hog plays its own matches in another sandbox at the same time. It prints
+each run's median time per call of the neighbour, then min and median over the runs, and
+the slowdown beside each hog against alone (the goal: under 10% with the cap). Run it as
+root, where the sandbox makes CPU cgroups.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from bots import cpucg  # noqa: E402
 from bots.process import BotProcess, ProcessAgent  # noqa: E402
 from bots.sandbox import SandboxLimits, sandbox_launch  # noqa: E402
 from games.engine.agents import InProcessAgent  # noqa: E402
@@ -99,11 +102,16 @@ def play(agent: ProcessAgent, seed: int):
     return outcome.stats[0]
 
 
-def per_call(neighbour: Path, matches: int, hog: Path | None, cores: float) -> float:
+def per_call(
+    neighbour: Path, matches: int, hog: Path | None, cores: float, cgroups: bool = True
+) -> float:
     """The neighbour's median time per call over ``matches`` matches, beside the hog (in
     another thread, its own sandbox, capped at ``cores``) if there is one."""
     stop = threading.Event()
     hogging = None
+    create = cpucg.create
+    if not cgroups:
+        cpucg.create = lambda *args, **kwargs: None
     if hog is not None:
         hog_agent = agent_for(hog, SandboxLimits(cpu_cores=cores))
 
@@ -128,6 +136,7 @@ def per_call(neighbour: Path, matches: int, hog: Path | None, cores: float) -> f
         if hogging is not None:
             hogging.join()
             hog_agent.process.close()
+        cpucg.create = create
     return statistics.median(times)
 
 
@@ -137,7 +146,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--threads", type=int, default=3, help="the hog's hashing threads")
     parser.add_argument("--rounds", type=int, default=800, help="hashes of 64 KiB per call")
+    parser.add_argument("--period-us", type=int, default=cpucg.PERIOD_US, help="CFS period")
     args = parser.parse_args()
+    cpucg.PERIOD_US = args.period_us
     if os.geteuid() != 0:
         sys.exit("run as root: the sandbox makes CPU cgroups for a root worker only")
     folder = Path(tempfile.mkdtemp(prefix="bench-cpu-hog-"))
@@ -147,11 +158,14 @@ def main() -> None:
     hog.write_text(HOG.replace("__THREADS__", str(args.threads)))
     print(f"neighbour: {args.rounds} x sha256(64 KiB) a call; hog: {args.threads} hashing "
           f"threads; {args.matches} matches a measure, {os.cpu_count()} cores")  # fmt: skip
-    figures: dict[str, list[float]] = {"alone": [], "hog capped": [], "hog uncapped": []}
+    figures: dict[str, list[float]] = {
+        "alone": [], "hog capped": [], "hog uncapped": [], "no cgroups": []
+    }  # fmt: skip
     for run in range(args.runs):
         figures["alone"].append(per_call(neighbour, args.matches, None, 1.0))
         figures["hog capped"].append(per_call(neighbour, args.matches, hog, 1.0))
         figures["hog uncapped"].append(per_call(neighbour, args.matches, hog, 0.0))
+        figures["no cgroups"].append(per_call(neighbour, args.matches, hog, 0.0, cgroups=False))
         line = "  ".join(f"{k} {v[-1] * 1000:.1f} ms" for k, v in figures.items())
         print(f"  run {run + 1}: {line}", flush=True)
     alone = statistics.median(figures["alone"])

@@ -109,7 +109,10 @@ def create(
         for mount, file in ((cpu_mount, "cpu.cfs_quota_us"), (acct_mount, "cpuacct.usage")):
             if not (mount / file).exists():
                 raise OSError(f"no cgroup v1 {file.split('.')[0]} controller at {mount}")
-        cpu = own_cgroup(cpu_mount, "cpu") / FOLDER / name
+        # the quota's cgroup sits right under the worker's own, a sibling of the machine's
+        # other groups of tasks (its sessions' autogroups, services): one more level would
+        # put every sandbox in one group, whose single share the busy sandboxes would split
+        cpu = own_cgroup(cpu_mount, "cpu") / f"{FOLDER}-{name}"
         acct = own_cgroup(acct_mount, "cpuacct") / FOLDER / name
         folders = [cpu] if cpu.resolve() == acct.resolve() else [cpu, acct]
         for folder in folders:
