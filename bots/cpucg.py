@@ -25,6 +25,8 @@ import signal
 import time
 from pathlib import Path
 
+from bots.memcg import own_cgroup, warn_once
+
 log = logging.getLogger("bots.sandbox")
 
 #: where the cgroup v1 controllers are mounted on these machines (they may be one hierarchy)
@@ -33,20 +35,6 @@ ACCT_MOUNT = Path("/sys/fs/cgroup/cpuacct")
 FOLDER = "card-arena"
 #: the CFS period: the quota is this many microseconds per core allowed
 PERIOD_US = 100_000
-
-_warned = False
-
-
-def own_cgroup(mount: Path, controller: str) -> Path:
-    """This process's own cgroup of ``controller``, as a folder under ``mount``."""
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/self/cgroup").read_text().splitlines():
-            _, controllers, path = line.split(":", 2)
-            if controller in controllers.split(","):
-                folder = mount / path.lstrip("/")
-                if folder.is_dir():
-                    return folder
-    return mount
 
 
 class CpuCgroup:
@@ -135,17 +123,6 @@ def create(
         for folder in made:
             with contextlib.suppress(OSError):
                 folder.rmdir()
-        _warn_once(exc)
+        warn_once("CPU", exc)
         return None
     return cgroup
-
-
-def _warn_once(exc: OSError) -> None:
-    global _warned
-    if not _warned:
-        _warned = True
-        log.warning(
-            "no CPU cgroup for sandboxed bots (%s): a bot's threads may use more than one core, "
-            "and its CPU time is what its host reports (docs/sandbox.md)",
-            exc,
-        )

@@ -36,7 +36,7 @@ MOUNT = Path("/sys/fs/cgroup/memory")
 #: the folder, under the worker's own cgroup, that holds the sandboxes' cgroups
 FOLDER = "card-arena"
 
-_warned = False
+_warned: set[str] = set()
 _serial = itertools.count()
 
 
@@ -44,13 +44,14 @@ class MemoryCgroupError(OSError):
     """The cgroup cannot be made or set up; the message says why."""
 
 
-def own_cgroup(mount: Path | None = None) -> Path:
-    """The worker's own memory cgroup, as a folder under ``mount`` (default MOUNT)."""
+def own_cgroup(mount: Path | None = None, controller: str = "memory") -> Path:
+    """The worker's own cgroup of ``controller`` (cgroup v1), as a folder under ``mount``
+    (default MOUNT, the memory controller's)."""
     mount = mount or MOUNT
     with contextlib.suppress(OSError):
         for line in Path("/proc/self/cgroup").read_text().splitlines():
             _, controllers, path = line.split(":", 2)
-            if "memory" in controllers.split(","):
+            if controller in controllers.split(","):
                 folder = mount / path.lstrip("/")
                 if folder.is_dir():
                     return folder
@@ -169,17 +170,23 @@ def create(
     except OSError as exc:
         with contextlib.suppress(OSError):
             path.rmdir()
-        _warn_once(exc)
+        warn_once("memory", exc)
         return None
     return cgroup
 
 
-def _warn_once(exc: OSError) -> None:
-    global _warned
-    if not _warned:
-        _warned = True
+#: what a sandbox goes without, for each kind of cgroup it could not have: said once each
+_WITHOUT = {
+    "memory": "their memory is bounded by the address-space limit, the /tmp size and the "
+    "seccomp filter only",
+    "CPU": "a bot's threads may use more than one core, and its CPU time is what its host reports",
+}
+
+
+def warn_once(kind: str, exc: OSError) -> None:
+    """Log once per process that sandboxes get no ``kind`` cgroup (see _WITHOUT), and why."""
+    if kind not in _warned:
+        _warned.add(kind)
         log.warning(
-            "no memory cgroup for sandboxed bots (%s): their memory is bounded by the "
-            "address-space limit, the /tmp size and the seccomp filter only (docs/sandbox.md)",
-            exc,
+            "no %s cgroup for sandboxed bots (%s): %s (docs/sandbox.md)", kind, exc, _WITHOUT[kind]
         )

@@ -110,7 +110,7 @@ def test_without_a_memory_cgroup_it_says_so_and_still_bounds_memory(
 ):
     # As on a machine with no cgroup v1 memory controller (or a worker that is not root).
     monkeypatch.setattr(memcg, "MOUNT", tmp_path / "no-cgroup")
-    monkeypatch.setattr(memcg, "_warned", False)
+    monkeypatch.setattr(memcg, "_warned", set())
     code = hostile(tmp_path, "hogs.py", mode=mode, mib=HOG_MIB).read_text()
     fair = hostile(tmp_path, "fair.py").read_text()
     simple = Entry("simple", builtin="simple")
