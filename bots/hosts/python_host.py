@@ -22,6 +22,7 @@ BPF) before the bot's code runs: the bot cannot create processes, though the zyg
 
 import contextlib
 import errno
+import importlib
 import importlib.util
 import json
 import os
@@ -63,6 +64,50 @@ def compile_bot(path):
         return compile(source, path, "exec", dont_inherit=True)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         return exc
+
+
+#: standard library modules bots often import, whose import does nothing but define things:
+#: the zygote imports those a bot's code names (see warm)
+WARM = frozenset(
+    [
+        "array",
+        "bisect",
+        "collections",
+        "copy",
+        "dataclasses",
+        "decimal",
+        "enum",
+        "fractions",
+        "functools",
+        "hashlib",
+        "heapq",
+        "itertools",
+        "json",
+        "math",
+        "operator",
+        "random",
+        "re",
+        "statistics",
+        "string",
+        "struct",
+        "time",
+        "typing",
+    ]
+)
+
+
+def warm(code):
+    """Import, in the zygote, the common standard library modules (WARM) that the bot's
+    compiled code names (none of it runs): every match's process then finds them loaded, as
+    a process that served many matches did."""
+    names = set()
+    codes = [code]
+    while codes:
+        current = codes.pop()
+        codes.extend(c for c in current.co_consts if isinstance(c, type(current)))
+        names.update(n.partition(".")[0] for n in current.co_names)
+    for name in sorted(names & WARM):
+        importlib.import_module(name)
 
 
 def load(path, code=None):
@@ -418,6 +463,8 @@ def spawn(part, control, apply_filter):
             os.close(control)
         if apply_filter is not None:
             apply_filter()
+        if "random" in sys.modules:  # warmed in the zygote: each match draws its own seed
+            sys.modules["random"].seed()
         status = part()
     except BaseException:  # noqa: BLE001 - whatever happens, the child ends here
         traceback.print_exc()
@@ -471,6 +518,8 @@ def zygote(path, out, control, process_filter, guard, tmp):
         _, call = prctl()
         call(PR_SET_DUMPABLE, 0)
     code = compile_bot(path)
+    if isinstance(code, type(warm.__code__)):
+        warm(code)
     pid = spawn(lambda: hello(path, code, out, guard), control, apply_filter)
     exited = 0
     while True:

@@ -394,3 +394,21 @@ def test_a_javascript_bots_begin_goes_with_its_first_question(tmp_path):
         outcome = play(process)  # and whole matches go on as usual
         assert outcome.faults == {}
         assert sum(outcome.result["scores"]) == 10
+
+
+def test_each_matchs_fresh_process_draws_its_own_random_seed(make_process):
+    # the zygote imports `random` ahead for every match's process (it is in the bot's code);
+    # each process still draws a seed of its own, as a fresh interpreter would
+    source = (
+        BOT.replace("import sys", "import random\nimport sys")
+        .replace(
+            'print("instance", Bot.instances, file=sys.stderr)',
+            'print("draw", random.random(), file=sys.stderr)',
+        )
+        .replace("{main_play}", "return 0")
+    )
+    process = make_process(source=source)
+    for seed in range(3):
+        assert not play(process, seed).faults
+    draws = [line for line in process.stderr.tail().splitlines() if line.startswith("draw")]
+    assert len(draws) == 3 and len(set(draws)) == 3
