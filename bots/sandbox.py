@@ -36,6 +36,7 @@ import logging
 import os
 import pwd
 import re
+import select
 import signal
 import stat
 import subprocess
@@ -324,13 +325,20 @@ def sweep(uid: int, *, marker: str, cgroup: str | None = None) -> tuple[int, int
             if _is_slots(name, marker, cgroup):
                 signal.pidfd_send_signal(pidfd, signal.SIGKILL)
                 killed += 1
-            elif not _is_zombie(name):
+            elif not _is_zombie(name) and not select.select([pidfd], [], [], EXITING_S)[0]:
+                # (a process on its way out has left its cgroup already: it is given a
+                # moment to end; its pidfd is readable once it has)
                 foreign += 1
         except OSError:
             pass
         finally:
             os.close(pidfd)
     return killed, foreign
+
+
+#: how long :func:`sweep` waits for a process of the slot's uid that it cannot show is the
+#: slot's to end (one exiting has left its cgroup) before it counts it as another's
+EXITING_S = 0.5
 
 
 def _is_slots(pid: str, marker: str, cgroup: str | None) -> bool:
