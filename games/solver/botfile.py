@@ -26,7 +26,10 @@ from games.engine.spec import SolverBot
 #: how wide the lines of packed text are in the file
 LINE = 76
 DIGITS = 3
-SEED = 0
+#: the written bot's seed: None draws a fresh one from the system at every match (a fixed
+#: seed would draw the same "random" choices in every match, which an opponent's author
+#: could read off its replays and play against)
+SEED = None
 
 #: the line every written bot holds: a file without it is not overwritten by ``--bot``
 MARKER = "# The solved tables: zlib-compressed JSON in Base85 (see games/solver/botfile.py)."
@@ -34,7 +37,8 @@ MARKER = "# The solved tables: zlib-compressed JSON in Base85 (see games/solver/
 HOW = (
     'The bot looks its move up by the solver\'s information set key, ``obs["infoset"]``, '
     "and draws it with the stored probabilities (rounded to {digits} digits) from its own "
-    "random generator, seeded with SEED when the match starts, so a match replays the same. "
+    "random generator, seeded afresh from the system at every match (SEED = None; a number "
+    "would make every match draw the same choices, which an opponent could learn). "
     "Where no table covers the deal it plays {fallback}. Standard library only: it runs in "
     "the sandbox as it is."
 )
@@ -155,7 +159,7 @@ def render(
     command: str,
     name: str,
     digits: int = DIGITS,
-    seed: int = SEED,
+    seed: int | None = SEED,
 ) -> BotFile:
     """The bot file for ``tables`` (see :func:`pack`), as ``how`` (the game's
     ``SolverSpec.bot``) says a deal finds its table and what to do without one."""

@@ -261,3 +261,14 @@ def test_a_file_it_did_not_write_is_never_overwritten(tmp_path):
     first = solved.read_text()
     solve("kuhn", "--iterations", "200", "--bot", str(solved))
     assert solved.read_text() != first and "--iterations 200" in solved.read_text()
+
+
+def test_the_written_bot_draws_afresh_in_every_match(tmp_path):
+    # A fixed seed would repeat its mixed choices match after match, for an opponent's
+    # author to read off the replays. Each match's bot (a fresh process in the sandbox) draws
+    # its own: 40 bots, as 40 matches make them, do not all draw alike.
+    bot, _ = write_bot(tmp_path, "kuhn")
+    module = load(bot)
+    assert module.SEED is None
+    draws = {tuple(module.Bot().rng.random() for _ in range(3)) for _ in range(40)}
+    assert len(draws) == 40
