@@ -305,7 +305,7 @@ class Bot:
     quick = True  # decides within milliseconds: a live table calls it on its event loop
 
     def __init__(self):
-        self.rng = random.Random(18)
+        self.rng = random.Random()  # a fresh seed each match: a fixed one repeats its choices
 
     def act(self, obs):
         legal = obs["legal"]
