@@ -443,19 +443,63 @@ def seating(run: PlaygroundRun) -> Seating:
     return Seating(me, opponents)
 
 
+def two_seat_slot(number: int, opponents: int) -> tuple[int, int, int]:
+    """Match ``number`` of a two-seat game's run against ``opponents`` opponents: its deal,
+    the seat of the person's bot and the opponent's index. Rounds of ``2 * opponents``
+    matches: each opponent in turn on a deal of its own with the person's bot in seat 0, then
+    the same deals again with the seats swapped; so every opponent is met once the run has
+    as many matches as opponents, and each deal is played both ways by the round's end."""
+    rounds, within = divmod(number, 2 * opponents)
+    rotation, opponent = divmod(within, opponents)
+    return rounds * opponents + opponent, rotation, opponent
+
+
+def meetings(spec: GameSpec, opponents: int, matches: int) -> list[int]:
+    """How many of ``matches`` matches each of ``opponents`` opponents plays, in their order
+    (a bigger table seats them all in every match; a game played alone has none)."""
+    if spec.plays_alone or opponents == 0:
+        return []
+    if table_size(spec, opponents) != 2:
+        return [matches] * opponents
+    counts = [0] * opponents
+    for number in range(matches):
+        counts[two_seat_slot(number, opponents)[2]] += 1
+    return counts
+
+
+def schedule_text(spec: GameSpec, names: Sequence[str], matches: int) -> str:
+    """What a run's matches play, in words: against whom, how many times each, and any
+    opponent that gets no match (fewer matches than opponents)."""
+    many = f"{matches} match{'' if matches == 1 else 'es'}"
+    if spec.plays_alone or not names:
+        return f"{many}, each a deal of its own against the dealer"
+    if table_size(spec, len(names)) != 2:
+        return f"{many}, each with all of {', '.join(names)} at the table"
+    counts = meetings(spec, len(names), matches)
+    met = [f"{n} against {name}" for name, n in zip(names, counts, strict=True) if n]
+    text = f"{many}: {', '.join(met)}"
+    left = [name for name, n in zip(names, counts, strict=True) if not n]
+    if left:
+        text += f"; {' and '.join(left)} {'get' if len(left) > 1 else 'gets'} none with {many}"
+    return text
+
+
 def table(run: PlaygroundRun, number: int, seats: Seating) -> tuple[list[Entry], int, int]:
     """Match ``number`` of the run: its entries in seat order, the seat of the person's bot
     and the seed. Each deal is played once in every rotation of its table's seats (two
     players: twice, seats swapped), so luck evens out; a two-seat game meets the opponents in
-    turn, deal after deal."""
+    turn (:func:`two_seat_slot`)."""
     spec = get_game(run.game)
     size = table_size(spec, len(seats.opponents))
-    deal, rotation = divmod(number, size)
+    if size == 2:
+        deal, rotation, opponent = two_seat_slot(number, len(seats.opponents))
+    else:
+        deal, rotation = divmod(number, size)
     seed = derive_seed(run.seed, "playground", deal)
     if size == 1:
         return [seats.me], 0, seed
-    # a two-seat game: the opponents in turn, deal after deal; a bigger table: all of them
-    group = [seats.opponents[deal % len(seats.opponents)]] if size == 2 else seats.opponents
+    # a two-seat game: one opponent at a time; a bigger table: all of them
+    group = [seats.opponents[opponent]] if size == 2 else seats.opponents
     at_table = [seats.me, *group]
     order = at_table[-rotation:] + at_table[:-rotation] if rotation else at_table
     return order, rotation, seed

@@ -371,6 +371,9 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
             "run": run,
             "game": spec,
             "state": state_of(run),
+            "schedule": playground.schedule_text(
+                spec, [str(o.get("name", "?")) for o in run.opponents], run.matches
+            ),
             "rows": _rows(matches),
             "totals": _totals(matches),
             "total": sum(float(m.seats[m.seat]["score"]) for m in matches),

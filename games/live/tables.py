@@ -185,6 +185,16 @@ def seat_of(table: Table, person: Person | None) -> int | None:
 
 
 # ---- creating and joining -------------------------------------------------------------------
+def unrated_reason(game: str, person: Person | None) -> str:
+    """Why a table of ``game`` opened by ``person`` cannot be rated ("" when it can): the
+    game rates no people (``bots.people.game_rates_people``), or the person is a guest."""
+    if not people.game_rates_people(game):
+        return f"People are not rated in {get_game(game).title}: its tables are never rated."
+    if person is None or person.user is None:
+        return "A guest's table is not rated: sign in to play rated tables."
+    return ""
+
+
 @transaction.atomic
 def create_table(
     game: str,
@@ -199,9 +209,10 @@ def create_table(
     limits: BotTableLimits | None = None,
 ) -> Table:
     """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES). ``rated``: its
-    match moves the ratings of the signed-in people at it (``bots.people``; a guest's table
-    never does). A table with uploaded bots is refused over the limits (``limits``, else the
-    settings'), a guest's counted by ``address`` (the client's, see
+    match moves the ratings of the signed-in people at it (``bots.people``; a guest's table,
+    or one of a game that rates no people, is opened unrated whatever is asked:
+    :func:`unrated_reason`). A table with uploaded bots is refused over the limits
+    (``limits``, else the settings'), a guest's counted by ``address`` (the client's, see
     ``cardsite.accounts.client_ip``)."""
     try:
         spec = get_game(game)
@@ -237,7 +248,7 @@ def create_table(
         turn_timer=turn_timer,
         created_by=person.user,
         previous=previous,
-        rated=rated and person.user is not None,
+        rated=rated and not unrated_reason(game, person),
         bots=bots,
         guest_address=guest,
     )
@@ -297,6 +308,9 @@ def take_seat(table: Table, seat_no: int, person: Person) -> TableSeat:
     seat.guest = person.guest
     seat.name = person.name
     seat.save()
+    if table.rated and person.user is None:
+        # a guest at the table makes it a friendly game for everyone: say so from now on
+        Table.objects.filter(pk=table.pk).update(rated=False)
     return seat
 
 
@@ -516,8 +530,8 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
         duration_s=finish.played.duration_s,
         worker="table",
         # no bot's rating moves at a table (bots are rated from match jobs alone; people are
-        # rated below, now): ``rated`` says there is nothing left to do for this one
-        rated=True,
+        # rated below, now): ``rated`` is set below to whether its people were rated
+        rated=False,
     )
     rows = [
         MatchSeat(
@@ -549,14 +563,17 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
         for seat, row in zip(facts.seats, rows, strict=True)
         if seat.version_id is not None and row.fault_kind == "startup"
     ]
-    rated = facts.rated and not unstarted
-    if people.is_rated(facts.game, rated, results):
+    rated = people.is_rated(facts.game, facts.rated and not unstarted, results)
+    if rated:
         people.rate_table(facts.game, match.pk, results)
+        Match.objects.filter(pk=match.pk).update(rated=True)
+        match.rated = True
     told = {"match": match.pk, "url": f"/matches/{match.pk}/"}
-    finished = {"state": Table.FINISHED, "finished": timezone.now(), "match": match}
+    # the table says what its match was: rated only when its people were
+    finished = {"state": Table.FINISHED, "finished": timezone.now(), "match": match, "rated": rated}
     if unstarted and facts.rated:
         note = f"{' and '.join(unstarted)} could not start, so this table is not rated."
-        finished |= {"rated": False, "error": untrusted.clean_text(note)}
+        finished |= {"error": untrusted.clean_text(note)}
         told["note"] = note
     Table.objects.filter(pk=facts.table_id).update(**finished)
     return told

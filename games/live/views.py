@@ -121,9 +121,24 @@ class TableForm(forms.Form):
         ),
     )
 
-    def __init__(self, spec: GameSpec, versions: list[BotVersion], *args: Any, **kw: Any):
+    def __init__(
+        self,
+        spec: GameSpec,
+        versions: list[BotVersion],
+        *args: Any,
+        unrated: str = "",
+        **kw: Any,
+    ):
+        """``unrated``: why this person's table cannot be rated (``tables.unrated_reason``):
+        the box is then unticked and disabled, with the reason, and what is posted for it is
+        ignored."""
         super().__init__(*args, **kw)
         self.spec = spec
+        if unrated:
+            rated = self.fields["rated"]
+            rated.disabled = True
+            rated.initial = False
+            rated.help_text = unrated
         low, high = spec.state_class.min_seats, spec.state_class.max_seats
         self.fields["players"].widget = forms.Select(
             choices=[(n, str(n)) for n in range(low, high + 1)]
@@ -169,16 +184,16 @@ class TableForm(forms.Form):
         return {option.name: self.cleaned_data[option.name] for option in table_options(self.spec)}
 
 
-def initial_form(spec: GameSpec, versions: list[BotVersion]) -> TableForm:
+def initial_form(spec: GameSpec, versions: list[BotVersion], unrated: str = "") -> TableForm:
     initial: dict[str, Any] = {
         "players": spec.state_class.max_seats,
         "turn_timer": 30.0,
-        "rated": True,
+        "rated": not unrated,
     }
     for n in range(spec.state_class.max_seats):
         initial[f"seat_{n}"] = "me" if n == 0 else f"builtin:{strongest(spec)}"
     initial |= {option.name: option.default for option in table_options(spec)}
-    return TableForm(spec, versions, initial=initial)
+    return TableForm(spec, versions, initial=initial, unrated=unrated)
 
 
 # ---- the lobby ------------------------------------------------------------------------------
@@ -219,8 +234,10 @@ def tables_index(request: HttpRequest) -> HttpResponse:
 def lobby(request: HttpRequest, slug: str) -> HttpResponse:
     spec = table_game(slug)
     versions = active_versions(slug)
+    person = tables.person_of(request.user, request.session)
+    unrated = tables.unrated_reason(slug, person)
     if request.method == "POST":
-        form = TableForm(spec, versions, request.POST)
+        form = TableForm(spec, versions, request.POST, unrated=unrated)
         if form.is_valid():
             person = tables.person_of(request.user, request.session, create=True)
             assert person is not None
@@ -240,7 +257,7 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect(table.get_absolute_url())
         status = 400
     else:
-        form = initial_form(spec, versions)
+        form = initial_form(spec, versions, unrated)
         status = 200
     waiting, playing = _lobby_tables(slug)
     person = tables.person_of(request.user, request.session)
@@ -253,6 +270,8 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
             "waiting": [_listed(t, person) for t in waiting],
             "playing": [_listed(t, person) for t in playing],
             "quick_opponents": _quick_label(spec),
+            # the one-click table is rated where this person's table can be
+            "quick_unrated": unrated,
         },
         status=status,
     )

@@ -1,0 +1,151 @@
+"""A table is called rated only where its match rates people: the lobby's one-click play and
+its list, the create form (a guest's is disabled, with the reason), the table page, the match
+page and the API's match all say the same."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from bots.playing import Entry, play
+from games.live import tables
+from games.live.host import Finish
+from games.models import Table
+from games.registry import get_game
+
+pytestmark = pytest.mark.django_db
+
+GAME = "rps-poker"
+
+
+def logged_in(name: str) -> Client:
+    client = Client()
+    client.force_login(User.objects.create_user(name, password=f"pw-{name}-long-enough"))
+    return client
+
+
+def rated_box(html: str) -> str:
+    [box] = re.findall(r'<input[^>]*name="rated"[^>]*>', html)
+    return box
+
+
+def quick_line(html: str) -> str:
+    [line] = re.findall(r"<p>One click: .*?</p>", html, re.S)
+    return line
+
+
+def finish(table: Table) -> int:
+    """Play ``table`` with built-in bots in its seats and store it as the host does."""
+    _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
+    names = get_game(table.game).builtin_names
+    entries = [Entry(name=f"seat {n}", builtin=names[0]) for n in range(len(facts.seats))]
+    return tables.store_finish(facts, Finish(play(get_game(table.game), entries, seed=3)))["match"]
+
+
+def said(client: Client, table: Table, match: int) -> tuple[str, str, bool]:
+    """What the table page, the match page and the API say of the table's match."""
+    page = client.get(table.get_absolute_url()).content.decode()
+    [meta] = re.findall(r'<p class="table-meta">(.*?)·', page)
+    shown = client.get(f"/matches/{match}/").content.decode()
+    [played_at] = re.findall(r"<dt>Played at</dt><dd>(.*?)</dd>", shown)
+    return (
+        meta.strip().rsplit(", ", 1)[1],
+        played_at,
+        client.get(f"/api/matches/{match}/").json()["rated"],
+    )
+
+
+def test_a_game_that_rates_no_people_never_calls_a_table_rated():
+    ann = logged_in("ann")
+    lobby = ann.get("/games/uth/tables/").content.decode()
+    assert "unrated. People are not rated in Ultimate Texas Hold" in quick_line(lobby)
+    box = rated_box(lobby)
+    assert "disabled" in box and "checked" not in box
+    assert "People are not rated in Ultimate Texas Hold" in lobby
+    quick = ann.post("/games/uth/tables/quick/")
+    table = Table.objects.get()
+    assert quick.url == table.get_absolute_url() and not table.rated
+    page = ann.get(table.get_absolute_url()).content.decode()
+    assert "unrated" in page and ", rated" not in page
+    # whatever the form posts
+    made = ann.post("/games/uth/tables/", {"players": "1", "turn_timer": "30", "seat_0": "me",
+                                           "rated": "on", "max_rounds": "5",
+                                           "variant": "standard"})  # fmt: skip
+    assert made.status_code == 302 and Table.objects.count() == 2
+    assert not Table.objects.filter(rated=True).exists()
+    # nor is a table made in code, asked to be rated
+    assert not tables.create_table("uth", tables.Person(User.objects.get()), ["me"]).rated
+
+
+def test_a_signed_in_person_s_table_of_a_game_that_rates_people_is_rated():
+    ann = logged_in("ann")
+    lobby = ann.get(f"/games/{GAME}/tables/").content.decode()
+    assert quick_line(lobby).endswith("30 seconds a turn, rated.</p>")
+    box = rated_box(lobby)
+    assert "checked" in box and "disabled" not in box
+    ann.post(f"/games/{GAME}/tables/quick/")
+    table = Table.objects.get()
+    assert table.rated
+    match = finish(table)
+    assert said(ann, table, match) == ("rated", "a live table, rated", True)
+
+
+def test_a_guest_s_form_is_not_rated_and_says_why_whatever_is_posted():
+    guest = Client()
+    lobby = guest.get(f"/games/{GAME}/tables/").content.decode()
+    box = rated_box(lobby)
+    assert "disabled" in box and "checked" not in box
+    assert "A guest&#x27;s table is not rated: sign in to play rated tables." in lobby
+    assert "unrated. A guest" in quick_line(lobby)
+    made = guest.post(f"/games/{GAME}/tables/", {"players": "2", "turn_timer": "30",
+                                                 "seat_0": "me", "seat_1": "builtin:simple",
+                                                 "rated": "on"})  # fmt: skip
+    table = Table.objects.get()
+    assert made.url == table.get_absolute_url() and not table.rated
+    # the table page, the match page and the API agree
+    match = finish(table)
+    assert said(guest, table, match) == ("unrated", "a live table, unrated", False)
+
+
+def test_a_guest_sitting_down_makes_a_rated_table_unrated_from_then_on():
+    ann = logged_in("ann")
+    ann.post(f"/games/{GAME}/tables/", {"players": "2", "turn_timer": "30", "seat_0": "me",
+                                        "seat_1": "open", "rated": "on"})  # fmt: skip
+    table = Table.objects.get()
+    assert table.rated
+    assert "s turns · rated" in Client().get(f"/games/{GAME}/tables/").content.decode()
+    tables.take_seat(table, 1, tables.Person(None, "a-guest-token"))
+    table.refresh_from_db()
+    assert not table.rated
+    match = finish(table)
+    assert said(ann, table, match) == ("unrated", "a live table, unrated", False)
+
+
+def test_the_migration_makes_stored_tables_and_their_matches_say_what_was():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from bots.models import Match
+
+    migration = import_module("games.migrations.0008_rated_says_what_was")
+    ann = logged_in("ann")
+    ann.post(f"/games/{GAME}/tables/quick/")
+    rated = Table.objects.get()
+    rated_match = finish(rated)
+    guest, _ = tables.guest_table(GAME, ["me", "builtin:simple"])
+    guest_match = finish(guest)
+    # as they were stored before: every table's match "rated", a table a guest joined rated
+    Match.objects.update(rated=True)
+    Table.objects.update(rated=True)
+    waiting = tables.create_table(GAME, tables.Person(User.objects.get()), ["me", "open"])
+    tables.take_seat(waiting, 1, tables.Person(None, "a-guest-token"))
+    Table.objects.update(rated=True)
+    migration.rated_as_it_was(apps, None)
+    assert Match.objects.get(pk=rated_match).rated and not Match.objects.get(pk=guest_match).rated
+    assert list(Table.objects.order_by("pk").values_list("rated", flat=True)) == [
+        True, False, False,
+    ]  # fmt: skip
