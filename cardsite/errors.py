@@ -86,11 +86,16 @@ def error_page(
     links back (by default those nearest to the address asked for)."""
     if wants_json(request):
         return JsonResponse({"error": message}, status=status)
+    if links is None:
+        links = links_for(request.path)
+        if status == 400 and request.method == "GET" and request.GET:
+            # the address was right but for what it asked: the page as it comes
+            links = [*links, Link(request.path, "The same page, as it opens by default")]
     context = {
         "status": status,
         "heading": TITLES[status],
         "message": sentence(message),
-        "links": links if links is not None else links_for(request.path),
+        "links": links,
     }
     return render(request, f"{status}.html", context, status=status)
 

@@ -73,6 +73,7 @@ def test_the_uth_peoples_leaderboard_is_an_html_400_saying_why():
         400,
         "people are not rated in it, so its leaderboard shows bots only.",
         "/leaderboards/",
+        "/games/uth/leaderboard/",  # the page without the query
     )
     assert "<title>Bad request · Card Arena</title>" in page
 
