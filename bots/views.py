@@ -851,7 +851,7 @@ def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
             before=request.GET.get("before"),
         )
     except keyset.BadCursor as bad:
-        return keyset.bad_request(bad)
+        return keyset.bad_request(request, bad)
     return render(
         request,
         "bots/versions.html",
@@ -890,7 +890,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
             bot, request.GET.get("opponents_after"), request.GET.get("opponents_before")
         )
     except keyset.BadCursor as bad:
-        return keyset.bad_request(bad)
+        return keyset.bad_request(request, bad)
     history = page_history(bot)
     before = before_match(request)
     # one more than shown says whether there are older ones

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Q, QuerySet
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse
 
+from cardsite.errors import error_page
 from games.engine.untrusted import whole_number
 
 
@@ -108,8 +109,7 @@ def _value(item: Any, name: str) -> Any:
     return getattr(item, name)
 
 
-def bad_request(reason: Exception) -> HttpResponse:
-    """A 400 that says what was wrong with the address (a forged page position)."""
-    return HttpResponseBadRequest(
-        f"Bad request: {reason}.\n", content_type="text/plain; charset=utf-8"
-    )
+def bad_request(request: HttpRequest, reason: Exception) -> HttpResponse:
+    """A 400 that says what was wrong with the address (a forged page position), on the
+    site's error page."""
+    return error_page(request, 400, str(reason))

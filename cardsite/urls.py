@@ -34,3 +34,8 @@ urlpatterns = [
     path("", include("games.people_views")),
     path("admin/", admin.site.urls),
 ]
+
+# the site's error pages (used when DEBUG is off); 500 is Django's, rendering templates/500.html
+handler400 = "cardsite.errors.bad_request"
+handler403 = "cardsite.errors.permission_denied"
+handler404 = "cardsite.errors.page_not_found"

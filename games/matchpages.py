@@ -35,7 +35,7 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.core.cache import caches
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.cache import get_conditional_response, patch_cache_control
@@ -45,6 +45,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.gzip import gzip_page
 
 from bots.models import Match
+from cardsite.errors import error_page
 from games import replays, reviews
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
@@ -464,7 +465,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         reviewed = review_seat(request, match, seats, own)
         review = match_review(request, match, reviewed, own) if reviewed is not None else None
     except BadRequest as bad:
-        return HttpResponseBadRequest(str(bad), content_type="text/plain; charset=utf-8")
+        return error_page(request, 400, str(bad))
     replay = _replay(match, seats)
     total = replay.total
     step = _step(request, total)

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.safestring import mark_safe
@@ -30,6 +30,7 @@ from bots.people import game_rates_people, ranked_people
 from bots.ratings import ranked_rows
 from bots.views import PlacedHistory, Point, chart_positions, rating_chart
 from cardsite import keyset
+from cardsite.errors import error_page
 from cardsite.written import number, when
 from games.models import PersonProfile, PersonRating, PersonRatingHistory, profile_hidden
 from games.registry import GameSpec, game_slugs, get_game
@@ -257,7 +258,7 @@ def leaderboard(request: HttpRequest, spec: GameSpec, show: str) -> HttpResponse
     try:
         board = board_page(spec.slug, show, request.GET.get("after"), request.GET.get("before"))
     except keyset.BadCursor as bad:
-        return keyset.bad_request(bad)
+        return keyset.bad_request(request, bad)
     return render(
         request,
         "people/leaderboard.html",
@@ -399,7 +400,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     ratings = list(PersonRating.objects.filter(user=user).order_by("-matches", "game"))
     chosen = request.GET.get("game")
     if chosen is not None and chosen not in game_slugs():
-        return keyset.bad_request(ValueError(f"there is no game {chosen[:40]!r}"))
+        return keyset.bad_request(request, ValueError(f"there is no game {chosen[:40]!r}"))
     rating = next((r for r in ratings if r.game == chosen), None) if chosen else None
     if rating is None and chosen is None and ratings:
         rating = ratings[0]
@@ -424,7 +425,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         try:
             recent = recent_rated(rating, request.GET.get("after"), request.GET.get("before"))
         except keyset.BadCursor as bad:
-            return keyset.bad_request(bad)
+            return keyset.bad_request(request, bad)
         context |= {
             "title": get_game(rating.game).title,
             "chart": rating_chart(person_history(rating)),
@@ -438,13 +439,14 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 def profile_visibility(request: HttpRequest, username: str) -> HttpResponse:
     """Hide one's profile or show it again (``hidden=1`` or ``0``): its owner only."""
     if not request.user.is_authenticated or request.user.get_username() != username:
-        return HttpResponseForbidden(
-            "Only the person whose profile it is may hide it or show it, signed in.",
-            content_type="text/plain; charset=utf-8",
+        return error_page(
+            request, 403, "Only the person whose profile it is may hide it or show it, signed in."
         )
     wanted = request.POST.get("hidden")
     if wanted not in ("0", "1"):
-        return keyset.bad_request(ValueError("hidden must be 1 (hide the profile) or 0 (show it)"))
+        return keyset.bad_request(
+            request, ValueError("hidden must be 1 (hide the profile) or 0 (show it)")
+        )
     PersonProfile.objects.update_or_create(user=request.user, defaults={"hidden": wanted == "1"})
     return redirect("person", username=username)
 

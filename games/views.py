@@ -408,13 +408,13 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     try:  # ?show=people|both: games.people_views; bots (the default) below
         show = people_views.shown(request, slug)
     except people_views.BadShow as bad:
-        return keyset.bad_request(bad)
+        return keyset.bad_request(request, bad)
     if show != "bots":
         return people_views.leaderboard(request, spec, show)
     try:
         window = leaderboard_page(slug, request.GET.get("after"), request.GET.get("before"))
     except keyset.BadCursor as bad:
-        return keyset.bad_request(bad)
+        return keyset.bad_request(request, bad)
     fmt = format_of(slug)
     retired = count_upto(LeaderboardRow.objects.filter(game=slug, rank=0), RETIRED_COUNTED)
     return render(
@@ -771,7 +771,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     try:
         page, game_filter = tournaments_page(request)
     except keyset.BadCursor as bad:
-        return keyset.bad_request(bad)
+        return keyset.bad_request(request, bad)
     counts: dict[int, dict[str, int]] = {
         t.pk: dict.fromkeys(("queued", "running", "done", "failed"), 0) for t in page.items
     }
@@ -808,13 +808,13 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         results = results_page(found, request)
     except keyset.BadCursor as bad:
-        return keyset.bad_request(bad)
+        return keyset.bad_request(request, bad)
     progress = tournament_progress(found, recent=False)
     cross = cross_table(found) if progress["finished"] else None
     try:
         one_bot = chosen_bot(found, cross, request.GET.get("bot"))
     except ValueError as bad:
-        return keyset.bad_request(bad)
+        return keyset.bad_request(request, bad)
     except LookupError as missing:
         raise Http404(str(missing)) from None
     tc = found.settings.get("time_control") or {}

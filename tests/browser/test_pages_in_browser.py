@@ -195,3 +195,67 @@ def test_a_three_hit_blackjack_solve_is_explored_a_situation_at_a_time(tab):
     assert "0h3" in crumbs, crumbs
     assert page.locator("table.heat td.num").count() > 0
     assert tab.console.take() == []
+
+
+#: name, path, status, what the error page says
+ERROR_PAGES = [
+    ("error-404-bot", "/bots/999999/", 404, "There is no bot number 999999 on Card Arena."),
+    ("error-404-match", "/matches/999999/", 404, "There is no match number 999999"),
+    ("error-404-person", "/people/nobody/", 404, "Nobody is called “nobody”"),
+    ("error-400-uth-people", "/games/uth/leaderboard/?show=people", 400, "not rated in it"),
+]
+
+#: the site's link colour (--link in static/css/site.css)
+LINK = "rgb(27, 94, 158)"
+
+
+#: links that are drawn otherwise on purpose: as buttons, and the replay log's steps (ink)
+OWN_LOOK = "main a:not(.button):not(.btn):not(.replay__button):not(.log-step > a)"
+
+
+def link_colours(page) -> dict[str, str]:
+    """Each link in the page's main content but those of OWN_LOOK: its text and colour."""
+    return page.evaluate(
+        f"Object.fromEntries([...document.querySelectorAll('{OWN_LOOK}')]"
+        ".filter(a => a.offsetParent !== null)"
+        ".map(a => [a.textContent.trim() || a.href, getComputedStyle(a).color]))"
+    )
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize(
+    ("name", "path", "status", "sentence"), ERROR_PAGES, ids=[p[0] for p in ERROR_PAGES]
+)
+def test_an_error_page_is_in_the_sites_frame_with_a_way_back(
+    open_tabs, screenshots, viewport, name, path, status, sentence
+):
+    tab = open_tabs(viewport)
+    page = tab.page
+    response = page.goto(path, wait_until="networkidle")
+    assert response is not None and response.status == status
+    assert response.headers["content-type"].startswith("text/html")
+    assert page.locator("header.top nav.nav").is_visible()
+    assert page.locator("footer.foot").is_visible()
+    assert sentence in page.locator("main").inner_text()
+    home = page.locator("main a[href='/']")
+    assert home.is_visible()
+    colours = link_colours(page)
+    assert len(colours) >= 2 and set(colours.values()) == {LINK}, colours
+    page.screenshot(path=screenshots / f"{name}-{viewport}.png", full_page=True)
+    # Chromium logs the page's own status as a failed load; anything else is a fault
+    errors = [e for e in tab.console.take() if f"status of {status}" not in e]
+    assert errors == []
+    assert overflow_x(page) <= 0, f"{path} scrolls sideways on a {viewport} screen"
+
+
+def test_links_in_every_kind_of_page_have_the_sites_colour(tab):
+    page = tab.page
+    page.goto("/games/rps-poker/leaderboard/")
+    bot = page.locator("main a[href^='/bots/']").first.get_attribute("href")
+    page.goto(bot)
+    match = page.locator("main a[href^='/matches/']").first.get_attribute("href")
+    for path in (bot, match, "/accounts/signup/", "/games/rps-poker/playground/", "/tournaments/"):
+        page.goto(path)
+        colours = link_colours(page)
+        assert colours and set(colours.values()) == {LINK}, (path, colours)
+    assert tab.console.take() == []

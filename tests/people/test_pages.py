@@ -170,7 +170,7 @@ def test_the_api_shows_people_and_both_in_the_same_order():
 def test_a_forged_show_is_a_clear_400():
     client = Client()
     bad = client.get(f"/games/{GAME}/leaderboard/?show=robots")
-    assert bad.status_code == 400 and b"show must be one of bots, people, both" in bad.content
+    assert bad.status_code == 400 and b"Show must be one of bots, people, both" in bad.content
     api = client.get(f"/api/games/{GAME}/leaderboard/?show=robots")
     assert api.status_code == 400 and "show must be one of" in json.loads(api.content)["error"]
     alone = client.get("/games/uth/leaderboard/?show=people")

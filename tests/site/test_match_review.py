@@ -132,7 +132,7 @@ def test_a_forged_seat_is_a_clear_400(client, forged):
     match = stored(hands=2)
     response = client.get(f"/matches/{match.pk}/", {"review": forged})
     assert response.status_code == 400
-    assert "review must be a seat of this match (0, 1)" in response.content.decode()
+    assert "Review must be a seat of this match (0, 1)" in response.content.decode()
     assert not SolveJob.objects.exists()
 
 
@@ -253,7 +253,7 @@ def test_a_forged_solve_number_is_a_clear_400(client, forged):
     match = blackjack_match(max_hits=1)
     response = client.get(f"/matches/{match.pk}/?review=0&solve={forged}")
     assert response.status_code == 400
-    assert "solve must" in response.content.decode()
+    assert "Solve must" in response.content.decode()
     assert not SolveJob.objects.exists()
 
 
