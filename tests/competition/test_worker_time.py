@@ -98,7 +98,9 @@ def test_a_slow_bot_is_bounded_per_tournament_and_forfeits_the_rest(slow_field):
         theirs = list(seats.filter(version=version))
         assert len(theirs) == 4 and all(not s.fault_kind for s in theirs)
         row = TournamentResult.objects.get(tournament=tournament, bot=version.bot, opponent=0)
-        assert row.worker_ms == sum(s.worker_ms for s in theirs) < 1000
+        # four matches, each a sandbox's start and quick answers (room left for a busy
+        # machine): none of the slow bot's time
+        assert row.worker_ms == sum(s.worker_ms for s in theirs) < 2000
     # what the seats were charged adds up to the matches' wall time
     for match in Match.objects.filter(tournament=tournament):
         charged = sum(s.worker_ms for s in match.participants.all())
