@@ -1012,7 +1012,9 @@ class ProcessAgent(Agent):
                 self.process.kill()
             if not self.process.alive:
                 self.process.start(timeout)
-                if not self.process.await_fresh():
+                # the bot's whole start-up allowance: a machine under load must not make a
+                # slow end of the hello's process look like a bot that keeps it alive
+                if not self.process.await_fresh(timeout):
                     self.process.kill()
                     raise AgentFault(
                         "startup",
