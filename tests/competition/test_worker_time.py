@@ -87,7 +87,7 @@ def test_a_slow_bot_is_bounded_per_tournament_and_forfeits_the_rest(slow_field):
     assert "ran past the 1.00 s the bot had left" in mine[0].fault_reason
     for seat in mine[1:]:
         assert "forfeited" in seat.fault_reason and "bound is 1 s" in seat.fault_reason
-        assert seat.worker_ms < 50
+        assert seat.worker_ms < 250  # a share of the match's rest only (more on a busy machine)
     # its worker time: the bound, and no more than the shares of its first match's rest (its
     # sandbox's end among them, which takes longer on a busy machine): far from the 4 x 14 s
     # its matches would have held the worker
