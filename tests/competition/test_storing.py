@@ -38,7 +38,10 @@ def three(alice, bob, carol, active_bot):
         active_bot(owner, name, builtin_code(name))
 
 
-def test_a_store_and_its_ratings_take_a_bounded_number_of_statements(three):
+def test_a_store_and_its_ratings_take_a_bounded_number_of_statements(three, monkeypatch):
+    # (moving a slow bot's queued jobs back depends on this machine's speed: left out here,
+    # see tests/competition/test_worker_time.py)
+    monkeypatch.setattr(competition, "TURN_S", 1e9)
     competition.start_round_robin("rps-poker", 2, seed=21)
     results = []
     while (held := competition.claim("w1", 60)) is not None:
