@@ -29,6 +29,9 @@ def _drop_thread_connections() -> None:
 
 @pytest_asyncio.fixture
 async def consumer_threads_cleaned():
+    # a layer left by a test that ran before in another loop (a sync test's async_to_sync
+    # among them) is not this test's either
+    channel_layers.backends.pop(DEFAULT_CHANNEL_LAYER, None)
     yield
     from games.live.hub import hub
 
