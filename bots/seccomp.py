@@ -37,6 +37,8 @@ _CMP_NE = 1
 _CMP_MASKED_EQ = 7
 
 AF_UNIX = 1
+PRIO_PROCESS = 0
+IOPRIO_WHO_PROCESS = 1
 CLONE_THREAD = 0x00010000
 CLONE_NEW_FLAGS = {
     "CLONE_NEWNS": 0x00020000,
@@ -73,6 +75,18 @@ DENIED = (
 #: calls that create processes, refused with EPERM (threads are made with clone +
 #: CLONE_THREAD, ruled apart)
 PROCESS_CALLS = ("fork", "vfork")
+#: a child of the Python host may act on no other process: in these rules, a value the host
+#: puts its own process ID in when it loads them (:func:`process_filter_bpf`), and the
+#: calls whose first argument must be it (a signal, a queued signal, a pidfd) or 0, "the
+#: caller" (a priority, a limit, a scheduling or memory policy). Else a match's process
+#: could leave a mark on the next match's, forked ahead and waiting (bots/hosts), or on
+#: the zygote, whose settings every later child inherits.
+SELF_PLACEHOLDER = 0x5E1F0BAD
+OWN_PROCESS_CALLS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open")
+CALLER_CALLS = (
+    "sched_setaffinity", "sched_setparam", "sched_setscheduler", "sched_setattr", "prlimit64",
+    "migrate_pages", "move_pages",
+)  # fmt: skip
 #: calls that answer ENOSYS so that callers fall back to an older call we can inspect
 NOT_IMPLEMENTED = ("clone3", "io_uring_setup")
 
@@ -123,7 +137,7 @@ def _check(result: int, what: str) -> None:
         raise SeccompUnavailable(f"libseccomp: {what} failed: {os.strerror(-result)}")
 
 
-def _export(kind: str, *, processes: bool = True, rest: bool = True) -> bytes:
+def _export(kind: str, *, processes: bool = True, rest: bool = True, others: bool = False) -> bytes:
     lib = _library()
     ctx = lib.seccomp_init(_ACT_ALLOW)
     if not ctx:
@@ -143,6 +157,18 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True) -> bytes:
                 rule(name, _errno_action(errno.EPERM))
             # clone(flags, ...): flags is argument 0 on x86_64 and arm64.
             rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_THREAD, 0))
+        if others:
+            eperm = _errno_action(errno.EPERM)
+            for name in OWN_PROCESS_CALLS:
+                rule(name, eperm, (0, _CMP_NE, SELF_PLACEHOLDER, 0))
+            rule("tkill", eperm)  # a thread by its number alone: tgkill names the process
+            for name in CALLER_CALLS:
+                rule(name, eperm, (0, _CMP_NE, 0, 0))
+            # setpriority(which, who, ...) and ioprio_set(which, who, ...): the caller only
+            rule("setpriority", eperm, (0, _CMP_NE, PRIO_PROCESS, 0))
+            rule("setpriority", eperm, (1, _CMP_NE, 0, 0))
+            rule("ioprio_set", eperm, (0, _CMP_NE, IOPRIO_WHO_PROCESS, 0))
+            rule("ioprio_set", eperm, (1, _CMP_NE, 0, 0))
         if rest:
             for name in DENIED:
                 rule(name, _errno_action(errno.EPERM))
@@ -176,8 +202,9 @@ def filter_bpf(*, processes: bool = True) -> bytes:
 
 @functools.cache
 def process_filter_bpf() -> bytes:
-    """The rules on creating processes alone, for a child of such a host."""
-    return _checked(_export("bpf", rest=False))
+    """The rules on creating processes, and on acting on other processes, for a child of
+    such a host: it puts its own process ID where the rules hold SELF_PLACEHOLDER."""
+    return _checked(_export("bpf", rest=False, others=True))
 
 
 def _checked(program: bytes) -> bytes:

@@ -8,20 +8,24 @@ it runs inside the sandbox with nothing but the bot file next to it.
 
 Every match is played by a fresh process: this one (the "zygote") never runs a line of the
 bot's code. It forks a child that loads the bot, says hello and exits; then, for each match,
-it reads the match's ``begin`` and forks a child that loads the bot anew and plays that
-match alone, and exits at its ``end``. Nothing the bot's code did in one match (memory,
-threads, files in the folder ``--wipe`` names, the sandbox's /tmp, which the zygote empties
-after each child) reaches the next. With
-``--control FD`` the zygote writes one line on that descriptor after each child is gone
-(``{"exited": N, "cpu": SECONDS}``): the controller sends the next match only after it, so
-that a child that lingers never sees it; the child does not have the descriptor, and the
-zygote is not dumpable, so that no child can reach it through /proc. With
-``--process-filter FILE`` (in the sandbox) each child loads that seccomp filter (classic
-BPF) before the bot's code runs: the bot cannot create processes, though the zygote can.
+a child forked ahead (a "spare", while the match before is played) waits until the last
+match's child is gone, reads the match's ``begin``, loads the bot anew, plays that match
+alone and exits at its ``end``. Nothing the bot's code did in one match (memory, threads,
+files in the folder ``--wipe`` names, the sandbox's /tmp, which the zygote empties after
+each child) reaches the next. With ``--control FD`` the zygote writes one line on that
+descriptor after each child is gone (``{"exited": N, "cpu": SECONDS}``): the controller
+sends the next match only after it, so that a child that lingers never sees it; the child
+does not have the descriptor, and the zygote is not dumpable, so that no child can reach
+it through /proc. With ``--process-filter FILE`` (in the sandbox) each child loads that
+seccomp filter (classic BPF) before the bot's code runs: the bot cannot create processes,
+though the zygote can, nor act on another process (signals, priority, limits, scheduling:
+bots/seccomp.py), so a match's child can leave no mark on the spare waiting beside it or on
+the zygote whose settings later children inherit.
 """
 
 import contextlib
 import errno
+import gc
 import importlib
 import importlib.util
 import json
@@ -110,22 +114,33 @@ def warm(code):
         importlib.import_module(name)
 
 
-def load(path, code=None):
-    """Import the bot file (``code``: it compiled, see compile_bot); return (Bot class,
-    name) or raise RuntimeError with a reason."""
-    code = compile_bot(path) if code is None else code
-    if isinstance(code, RuntimeError):
-        raise code
+def module_for(path):
+    """The bot file's module, made and registered but not run (none of the bot's code runs
+    here): (module, None), or (None, the RuntimeError that says why it cannot be)."""
     stem = os.path.splitext(os.path.basename(path))[0]
     module_name = "bot_" + re.sub(r"\W", "_", stem)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
-        raise RuntimeError(f"cannot import {path}: not a Python file")
+        return None, RuntimeError(f"cannot import {path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
     # beside the bot: its toolkit modules (movecheck.py); last, so that a bot file named
     # like a standard module (random.py) does not shadow it for its own imports
     sys.path.append(os.path.dirname(os.path.abspath(path)))
+    return module, None
+
+
+def load(path, code=None, made=None):
+    """Import the bot file (``code``: it compiled, see compile_bot; ``made``: what
+    module_for gave, if it ran already); return (Bot class, name) or raise RuntimeError
+    with a reason."""
+    code = compile_bot(path) if code is None else code
+    if isinstance(code, RuntimeError):
+        raise code
+    stem = os.path.splitext(os.path.basename(path))[0]
+    module, error = made if made is not None else module_for(path)
+    if error is not None:
+        raise error
     try:
         if isinstance(code, BaseException):
             raise code
@@ -347,13 +362,27 @@ def prctl():
     return ctypes, call
 
 
+#: where the process filter's rules hold the process ID of the child that loads them (see
+#: bots/seccomp.py, SELF_PLACEHOLDER: the same value)
+SELF_PLACEHOLDER = 0x5E1F0BAD
+#: a classic BPF instruction "jump if the accumulator equals k" (BPF_JMP | BPF_JEQ | BPF_K)
+JEQ_K = 0x15
+
+
 def load_filter(path):
-    """A child's own seccomp filter, loaded before the bot's code runs (see the docstring)."""
+    """A child's own seccomp filter, loaded before the bot's code runs (see the docstring),
+    with the child's own process ID put where its rules name "this process"."""
     with open(path, "rb") as fh:
         program = fh.read()
     if not program or len(program) % 8:
         raise RuntimeError(f"{path}: not a seccomp filter")
     ctypes, call = prctl()
+    own = [
+        at
+        for at in range(0, len(program), 8)
+        if int.from_bytes(program[at : at + 2], "little") == JEQ_K
+        and int.from_bytes(program[at + 4 : at + 8], "little") == SELF_PLACEHOLDER
+    ]
 
     class Program(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
@@ -362,6 +391,9 @@ def load_filter(path):
     fprog = Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
 
     def apply():
+        pid = os.getpid().to_bytes(4, "little")
+        for at in own:
+            buffer[at + 4 : at + 8] = pid
         call(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fprog))
 
     return apply
@@ -393,29 +425,25 @@ def hello(path, code, out, guard):
     return MATCH_OVER
 
 
-def match(path, code, out, guard, ready, handoff):
-    """A match child's part: load the bot, say so on ``ready`` and wait (stopped by the
-    zygote) until the zygote hands it the match's first lines on ``handoff``; then play
-    the match. Returns its exit status."""
+def match(path, code, out, guard, made=None):
+    """A match child's part, once the zygote let it go (the last match's child is gone):
+    read the match's ``begin`` (or ``quit``), load the bot and play the match. Returns its
+    exit status."""
+    requests = Lines(0)
+    first = next(requests, None)
+    kind = json.loads(first).get("type") if first is not None else "quit"
+    if kind == "quit":
+        return FINISHED
+    if kind != "begin":
+        raise RuntimeError(f"a match must start with begin, not {kind!r}")
+    requests.pending[:0] = first + b"\n"  # served again, as the match's first request
     if guard is not None:
         guard()
     try:
-        loaded = load(path, code)
+        loaded = load(path, code, made)
     except RuntimeError as exc:
-        loaded = exc
-    os.write(ready, b".")
-    os.close(ready)
-    pending = bytearray()
-    while True:
-        chunk = os.read(handoff, 65536)
-        if not chunk:
-            break
-        pending += chunk
-    os.close(handoff)
-    requests = Lines(0, pending)
-    if isinstance(loaded, RuntimeError):
-        rid = json.loads(next(requests)).get("id")  # the begin the zygote read
-        send(out, {"type": "error", "kind": "load", "error": str(loaded), "id": rid})
+        rid = json.loads(first).get("id")
+        send(out, {"type": "error", "kind": "load", "error": str(exc), "id": rid})
         return 1
     try:
         return serve(loaded[0], requests, out)
@@ -424,30 +452,88 @@ def match(path, code, out, guard, ready, handoff):
         return 2
 
 
-def read_begin(fd):
-    """What the zygote reads of the next match: everything up to and including its first
-    line, which must be a ``begin`` (or ``quit``: None). The child parses it again."""
-    pending = bytearray()
-    while True:
-        newline = pending.find(b"\n")
-        if newline < 0:
-            if len(pending) > MAX_REQUEST:
-                raise RuntimeError("request too long")
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                return None
-            pending += chunk
-            continue
-        first = pending[:newline].strip()
-        if not first:
-            del pending[: newline + 1]
-            continue
-        kind = json.loads(first).get("type")
-        if kind == "quit":
-            return None
-        if kind != "begin":
-            raise RuntimeError(f"a match must start with begin, not {kind!r}")
-        return bytes(pending)
+#: what a spare child runs while it waits (the platform's code, never the bot's): the
+#: paths a bot's load and first calls take through the interpreter, so that the pages
+#: they touch are its own before its match, not copied on write while the match waits
+WARM_UP = compile(
+    """
+class _Warm:
+    seen = {}
+    def __init__(self):
+        self.cards = [f"{s}{n}" for s in "SPR" for n in range(1, 6)]
+    def pick(self, cards, *rest):
+        return max(range(len(cards)), key=lambda i: (str(cards[i]), i))
+_bot = _Warm()
+_bot.pick(_bot.cards[:2])
+_json.loads(_json.dumps({"type": "call", "id": 1, "method": "pick", "args": [["S1", "R2"]]}))
+try:
+    raise ValueError("warm")
+except ValueError:
+    pass
+""",
+    "<warm-up>",
+    "exec",
+)
+
+
+def warm_up(path, code):
+    """A spare child's preparation, before it may run the bot: the bot file's module made
+    (not run), the standard modules it names touched, and the interpreter's common paths
+    run on platform code (WARM_UP)."""
+    made = module_for(path)
+    if isinstance(code, type(WARM_UP)):
+        warm(code)
+    exec(WARM_UP, {"_json": json, "__name__": "warm_up"})
+    return made
+
+
+class Spare:
+    """The next match's child, forked ahead while a match is played: it warms up on the
+    platform's code and waits on ``go`` before it reads a line of its match or runs one of
+    the bot's (the zygote writes it once the last match's child is gone and /tmp is
+    empty). The rules each child loads (--process-filter) keep every child from reaching
+    another process: no signal, priority, limit or scheduling change but its own
+    (docs/sandbox.md), so nothing of the match being played can reach it while it waits.
+    Its bot starts when its match does: no thread of it runs between matches."""
+
+    def __init__(self, path, code, out, control, apply_filter, guard):
+        go_r, self.go_fd = os.pipe()
+
+        def part():
+            os.close(self.go_fd)
+            made = warm_up(path, code)
+            if os.read(go_r, 1) != b".":
+                return FINISHED  # the zygote is gone, or let this one go
+            os.close(go_r)
+            return match(path, code, out, guard, made)
+
+        self.pid = spawn(part, control, apply_filter)
+        os.close(go_r)
+
+    def go(self):
+        """Let it take its match: False if it was gone before it was told (nothing of the
+        bot's ran in it: the caller forks another)."""
+        try:
+            told = os.write(self.go_fd, b".") == 1
+        except OSError:
+            told = False
+        self._close()
+        if not told:
+            self.discard()
+        return told
+
+    def _close(self):
+        fd, self.go_fd = self.go_fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def discard(self):
+        """End it unused, and wait until it is gone."""
+        self._close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            ended(self.pid)
 
 
 def spawn(part, control, apply_filter):
@@ -483,36 +569,13 @@ def ended(pid):
             return os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
 
 
-def preload(path, code, out, control, apply_filter, guard):
-    """Fork the next match's child and let it load the bot, then stop it (SIGSTOP: a bot's
-    threads burn nothing while it waits for its match). Returns (pid, the handoff pipe's
-    write end)."""
-    ready_r, ready_w = os.pipe()
-    handoff_r, handoff_w = os.pipe()
-
-    def part():
-        os.close(ready_r)
-        os.close(handoff_w)
-        return match(path, code, out, guard, ready_w, handoff_r)
-
-    pid = spawn(part, control, apply_filter)
-    os.close(ready_w)
-    os.close(handoff_r)
-    try:
-        os.read(ready_r, 1)  # loaded (or it failed to, or died: end of file)
-    finally:
-        os.close(ready_r)
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGSTOP)
-    return pid, handoff_w
-
-
 def zygote(path, out, control, process_filter, guard, tmp):
     """Fork a child for the hello, then one for each match (see the module's docstring).
-    Each match's child is forked and loads the bot as soon as the last one is gone, and is
-    stopped until its match begins, so that its start costs the match nothing. Returns the
-    exit status: 0 when told to quit, else the status of the child that ended otherwise
-    than expected (a signal as 128 + its number, as a shell says it)."""
+    Each match's child is forked ahead, while the match before it is played, and loads the
+    bot as soon as that one's child is gone; it is stopped until its match begins, so that
+    its start costs the match little. Returns the exit status: 0 when told to quit, else
+    the status of the child that ended otherwise than expected (a signal as 128 + its
+    number, as a shell says it)."""
     apply_filter = load_filter(process_filter) if process_filter else None
     if control is not None:
         _, call = prctl()
@@ -520,7 +583,21 @@ def zygote(path, out, control, process_filter, guard, tmp):
     code = compile_bot(path)
     if isinstance(code, type(warm.__code__)):
         warm(code)
+    # What is here now lasts: the children's garbage collections need not visit (and so
+    # copy the pages of) any of it.
+    gc.freeze()
     pid = spawn(lambda: hello(path, code, out, guard), control, apply_filter)
+    spares = [Spare(path, code, out, control, apply_filter, guard)]
+    try:
+        return serve_matches(pid, spares, path, code, out, control, apply_filter, guard, tmp)
+    finally:
+        for spare in spares:
+            spare.discard()
+
+
+def serve_matches(pid, spares, path, code, out, control, apply_filter, guard, tmp):
+    """The zygote's loop: each child ended, the next one let go (see :func:`zygote`).
+    ``spares`` holds the child forked ahead, if any (the caller ends it)."""
     exited = 0
     while True:
         status, cpu = ended(pid)
@@ -535,19 +612,13 @@ def zygote(path, out, control, process_filter, guard, tmp):
             os.write(
                 control, (json.dumps({"exited": exited, "cpu": round(cpu, 4)}) + "\n").encode()
             )
-        pid, handoff = preload(path, code, out, control, apply_filter, guard)
-        try:
-            pending = read_begin(0)
-            if pending is None:
-                os.kill(pid, signal.SIGKILL)
-                ended(pid)
-                return 0
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGCONT)  # before the write: it may not fit the pipe
-            with contextlib.suppress(BrokenPipeError):
-                os.write(handoff, pending)
-        finally:
-            os.close(handoff)
+        if not spares:
+            spares.append(Spare(path, code, out, control, apply_filter, guard))
+        while not spares[0].go():
+            spares[0] = Spare(path, code, out, control, apply_filter, guard)
+        pid = spares.pop().pid
+        # the match after it: forked now, while nothing of this match has been read
+        spares.append(Spare(path, code, out, control, apply_filter, guard))
 
 
 def main(argv):

@@ -239,16 +239,42 @@ class Format(ABC):
         )
 
 
+def pairs_apart(entrants: int) -> list[tuple[int, int]]:
+    """Every pair of entrants (i < j) once, in an order where two pairs in a row share no
+    entrant wherever that can be (from 4 entrants on): the circle method's rounds, one after
+    the other. A bot plays each match with a fresh process or realm (bots/hosts), which it
+    prepares after its last match: a match between others in between hides that from the
+    clock."""
+    if entrants < 2:
+        return []
+    ring = list(range(entrants)) + ([None] if entrants % 2 else [])
+    size = len(ring)
+    pairs: list[tuple[int, int]] = []
+    last: tuple[int, int] | None = None
+    for _ in range(size - 1):
+        matching = [
+            (min(a, b), max(a, b))
+            for a, b in ((ring[k], ring[size - 1 - k]) for k in range(size // 2))
+            if a is not None and b is not None
+        ]
+        if last is not None and matching and set(matching[0]) & set(last):
+            matching.reverse()  # its other end may share nothing with the last pair
+        pairs += matching
+        last = pairs[-1] if pairs else None
+        ring.insert(1, ring.pop())  # the first stays, the others turn
+    return pairs
+
+
 class PairsRoundRobin(Format):
     """Two-player games: in every round each pair of entrants plays one table (its own seed),
     seats swapped from one round to the next."""
 
     def schedule(self, entrants: int, rounds: int, seed: int) -> Iterator[Table]:
+        pairs = pairs_apart(entrants)
         for r in range(rounds):
-            for i in range(entrants):
-                for j in range(i + 1, entrants):
-                    seats = (i, j) if r % 2 == 0 else (j, i)
-                    yield Table(round=r, seats=seats, seed=derive_seed(seed, r, i, j))
+            for i, j in pairs:
+                seats = (i, j) if r % 2 == 0 else (j, i)
+                yield Table(round=r, seats=seats, seed=derive_seed(seed, r, i, j))
 
     def count(self, entrants: int, rounds: int) -> int:
         return rounds * entrants * (entrants - 1) // 2

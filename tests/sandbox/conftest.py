@@ -226,3 +226,15 @@ def _is_other(pid: int) -> bool:
         return b"bwrap" not in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return True
+
+
+def alone_but_for_the_host(seen: dict) -> bool:
+    """What a match's Python process saw of its PID namespace: the host's zygote (pid 1),
+    itself and, once the zygote has forked it, the next match's process (a larger number),
+    which has run nothing of the bot's yet (bots/hosts/python_host.py, Spare)."""
+    pid, others = seen["pid"], {int(p) for p in seen["processes"]} - {1, seen["pid"]}
+    return (
+        str(pid) in seen["processes"]
+        and "1" in seen["processes"]
+        and (len(others) <= 1 and all(p > pid for p in others))
+    )

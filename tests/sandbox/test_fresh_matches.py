@@ -68,3 +68,24 @@ def test_a_bot_whose_hello_process_stays_cannot_start(play, tmp_path):
     assert played.fault.kind == "startup"
     assert "did not end after its hello" in played.fault.reason
     assert lingered(played.stderr) == ['LINGERED: {"type":"quit"}']  # never the match's begin
+
+
+def test_a_match_process_can_leave_no_mark_on_the_next_or_on_the_host(play, tmp_path):
+    """The next match's process is forked ahead and waits while a match is played; neither
+    it nor the zygote (whose nice value, affinity and limits children inherit) can be
+    signalled, stopped, reprioritised, pinned or limited from a match's process."""
+    played = play(hostile(tmp_path, "marks.py"), matches=3)
+    assert all(not o.faults for o in played.outcomes)
+    assert played.process.starts == 1
+    seen = said(played.stderr)
+    assert len(seen) == 3
+    for match in seen:
+        # each match starts as the first did: nothing an earlier one tried stuck to it
+        assert match["found"] == seen[0]["found"]
+        assert match["found"]["nice"] == 0 and match["found"]["nofile"] > 20
+        tried = match["tried"]
+        assert {k.split(":")[0] for k in tried} >= {"zygote", "group", "user", "self"}
+        assert all(why == "EPERM" for k, why in tried.items() if not k.startswith("self")), tried
+        assert tried["self:kill 0"] == "ok" and tried["self:setpriority"] == "ok"
+    # the spare was there to be tried on from the second match on
+    assert any(k.startswith("next:") for k in seen[1]["tried"])
