@@ -152,7 +152,7 @@
     return box;
   }
 
-  // a step's address keeps the page's other parameters (the review's ?review= and ?solve=)
+  // a step's address keeps the page's other parameters (the review's ?review=)
   function stepHref(step) {
     var query = new URLSearchParams(window.location.search);
     query.set("step", String(step + 1));
