@@ -34,7 +34,6 @@ from games.solver.review import (
     Options,
     Review,
     action_values,
-    amount,
     needs_values,
     review,
     sentence,
@@ -172,7 +171,7 @@ class MatchReview:
 
     @property
     def threshold_text(self) -> str:
-        return amount(self.review.threshold) if self.review is not None else ""
+        return f"{self.review.threshold:.3g}" if self.review is not None else ""
 
     @property
     def subject_label(self) -> str:

@@ -363,7 +363,9 @@ def percent(p: float) -> str:
 
 def amount(x: float) -> str:
     """A loss in the game's units, to the digits that tell losses apart."""
-    return f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"
+    if x >= 0.1:
+        return f"{x:.2f}"
+    return f"{x:.3f}" if x >= 0.001 else "under 0.001"
 
 
 def mix_words(infoset: InfosetValues, verbs: dict[str, Verb]) -> str:
@@ -408,7 +410,7 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
     elif row.verdict == "small":
         cost = (
             f"it loses {amount(lost)} {words.unit} on average against {best}, "
-            f"less than the {amount(row.threshold)} that makes a mistake"
+            f"less than the {row.threshold:.3g} that makes a mistake"
         )
     else:
         cost = f"a mistake that costs {amount(lost)} {words.unit} on average against {best}"
