@@ -136,11 +136,11 @@
   }
 
   function drawSeat(seat, index, frame) {
-    var name = seats[index] || "seat " + index;
+    var name = seats[index] || "seat " + (index + 1);
     var box = node("section", "seat");
     if (seat.turn) box.classList.add("seat--turn");
     if (frame.actor === index) box.classList.add("seat--actor");
-    box.setAttribute("aria-label", "Seat " + index + ": " + name);
+    box.setAttribute("aria-label", "Seat " + (index + 1) + ": " + name);
     var heading = node("h3", "seat__name", name);
     if (index < frame.scores.length) {
       heading.appendChild(document.createTextNode(" "));
