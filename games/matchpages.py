@@ -386,11 +386,10 @@ def match_review(
     return reviews.match_review(match.game, record, seat, subject)
 
 
-#: a row of the review whose equilibrium the opponent never leads to
-BY_CHANCE = (
-    ' <span class="muted">(the opponent\'s solved strategy never leads here: weighed by the '
-    "cards alone)</span>"
-)
+#: a row of the review whose equilibrium the opponent never leads to (its values weighed by
+#: the cards alone), or hardly ever: the solve's mix there is not settled
+BY_CHANCE = ' <span class="muted">(never reached: weighed by the cards alone)</span>'
+RARE = ' <span class="muted">(hardly ever reached: not settled)</span>'
 
 #: the review's verdicts as the table shows them
 VERDICTS = {"fine": "fine", "small": "close", "mistake": "mistake"}
@@ -432,10 +431,10 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
             if row["mistake"]:
                 lost = f"<strong>{lost}</strong>"
             cells += [
-                f'<td data-label="decision" data-said>{said}'
-                f"{BY_CHANCE if row['by_chance'] else ''}</td>",
-                f'<td data-label="solved strategy">{strategy}</td>',
-                f'<td class="num" data-label="value of yours" data-taken-value>'
+                f'<td data-label="decision" data-said>{said}</td>',
+                f'<td data-label="solved strategy">{strategy}'
+                f"{BY_CHANCE if row['by_chance'] else RARE if row['rare'] else ''}</td>",
+                f'<td class="num" data-label="value of the action taken" data-taken-value>'
                 f"{fixed(row['taken_value'], 4)}</td>",
                 f'<td class="num" data-label="best ({escape(row["best"])})" data-best-value>'
                 f"{fixed(row['best_value'], 4)}</td>",

@@ -75,7 +75,7 @@ def review_settings(game: str, record: dict[str, Any]) -> SolveSettings | str:
 
 #: the version of what :func:`values_of` keeps in the cache (a change of
 #: :class:`~games.solver.review.ActionValues` changes it)
-VALUES_FORMAT = 2
+VALUES_FORMAT = 3
 
 
 def values_of(settings: SolveSettings, document: dict[str, Any]) -> ActionValues:
@@ -127,6 +127,8 @@ class Solve:
     #: the options the decisions it reviews carry (``Move.options``: none for a game whose
     #: decisions carry none, reviewed with its review solve's defaults)
     carried: Options = ()
+    #: the hands (deals) of those decisions, as the replay names them ("Deal 3")
+    chapters: list[str] = field(default_factory=list)
 
     @property
     def solve_id(self) -> str:
@@ -239,6 +241,7 @@ class MatchReview:
                     "verdict": row.verdict,
                     "mistake": self.review.is_mistake(row),
                     "by_chance": infoset.by_chance if infoset else False,
+                    "rare": infoset.rare if infoset else False,
                     "reason": row.reason,
                 }
             )
@@ -272,6 +275,8 @@ def match_review(game: str, record: dict[str, Any], seat: int, subject: str = "Y
                 own, options_words=words(options) if options else "", carried=move.options
             )
         needed[move.options].decisions += 1
+        if move.chapter not in needed[move.options].chapters:
+            needed[move.options].chapters.append(move.chapter)
     result.solves = list(needed.values())
     values = _find_or_queue(result.solves)
     if result.pending:

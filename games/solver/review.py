@@ -42,6 +42,10 @@ MISTAKE = 0.01
 #: mixes), unless the solve values it more than :data:`MISTAKE` below the best (an
 #: information set so unlikely that the solve has not settled there)
 SUPPORT = 0.01
+#: an information set the other player's equilibrium leads to less often than this, as a
+#: share of the deals that could lead there, is one the solve has not settled
+#: (:attr:`InfosetValues.rare`)
+RARE = 1e-3
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,16 @@ class InfosetValues:
     reach: float
     #: the other player's equilibrium never leads here: histories weighted by chance alone
     by_chance: bool
+    #: how likely chance alone leads here (the histories' chance reach, summed)
+    chance_reach: float = 0.0
+
+    @property
+    def rare(self) -> bool:
+        """Whether the other player's equilibrium (almost) never leads here: less than
+        :data:`RARE` of the deals that could. A solve has hardly trained such an
+        information set, so its mix there means little (an unreached one keeps the uniform
+        strategy it started from); the values still say which action is better."""
+        return self.by_chance or self.reach < RARE * self.chance_reach
 
     @property
     def best(self) -> float:
@@ -136,6 +150,8 @@ class ActionValues:
     sigma: np.ndarray
     reach: np.ndarray
     by_chance: np.ndarray
+    #: each information set's reach by chance alone
+    reach_chance: np.ndarray
     #: how far the profile may be from an equilibrium (a solve's exploitability): a loss no
     #: larger is within the solve's precision, not a mistake (:attr:`Review.mistakes`)
     precision: float = 0.0
@@ -163,6 +179,7 @@ class ActionValues:
             value=float(np.dot(self.sigma[i, :n], self.q[i, :n])),
             reach=float(self.reach[i]),
             by_chance=bool(self.by_chance[i]),
+            chance_reach=float(self.reach_chance[i]),
         )
 
 
@@ -209,6 +226,7 @@ def action_values(tree: FlatTree, sigma: np.ndarray) -> ActionValues:
         np.array(sigma, dtype=np.float64),
         reach,
         by_chance,
+        reach_chance,
     )
 
 
@@ -253,7 +271,12 @@ class Row:
     @property
     def in_mix(self) -> bool:
         """Whether the solved strategy plays the action taken (:data:`SUPPORT`)."""
-        return self.infoset is not None and self.infoset.strategy[self.move.taken] >= SUPPORT
+        infoset = self.infoset
+        return (
+            infoset is not None
+            and not infoset.rare
+            and infoset.strategy[self.move.taken] >= SUPPORT
+        )
 
     @property
     def verdict(self) -> str:
@@ -396,7 +419,14 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
     held = words.held if subject == "You" else _third_person(words.held)
     head = f"{subject} {taken.past} with {held}, {seen}"
     share = infoset.strategy[row.move.taken]
-    if row.in_mix and share >= 1 - SUPPORT / 2:
+    best_action = words.verbs[infoset.best_actions[0]].gerund
+    if infoset.rare:
+        never = "never" if infoset.by_chance else "almost never"
+        solved = (
+            f"the opponent's solved strategy {never} leads here, so the solve has no "
+            f"settled mix; it values {best_action} highest"
+        )
+    elif row.in_mix and share >= 1 - SUPPORT / 2:
         solved = f"the solved strategy always {taken.present} here"
     elif row.in_mix:
         solved = f"the solved strategy {taken.present} {percent(share)} of the time here"

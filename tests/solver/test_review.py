@@ -380,3 +380,24 @@ def test_blackjacks_decisions_carry_their_deals_up_cards_and_only_those_solved_a
             else:
                 assert not row.reviewed and "Not solved yet" in row.reason
     assert review_options({"config": {"max_hits": 2}}).startswith("This match allowed 2 hits")
+
+
+def test_where_the_opponent_never_leads_the_solves_mix_is_not_taken_for_a_verdict(kuhn_tree):
+    """At alpha 0 player 0 never bets first, so player 1 never faces a bet: the strategy
+    there is not settled by anything, and only the values (by the cards alone) count."""
+    from games.kuhn.review import review_words
+
+    values = near_equilibrium(kuhn_tree, Fraction(0), {})
+    queen = values.at("Qb")
+    assert queen.rare and queen.by_chance and queen.strategy["p"] == pytest.approx(2 / 3)
+    assert not values.at("J").rare
+    fold, call = review([Move(0, 1, "Qb", "p"), Move(1, 1, "Qb", "b")], {(): values}, 1).rows
+    # folding is two thirds of the strategy there, yet loses the ante against calling
+    assert not fold.in_mix and fold.verdict == "mistake" and fold.lost == pytest.approx(1.0)
+    assert call.verdict == "fine" and call.lost == 0.0
+    said = sentence(fold, review_words(fold.move))
+    assert said == (
+        "You folded with the queen, after the opponent bet; the opponent's solved strategy "
+        "never leads here, so the solve has no settled mix; it values calling highest: a "
+        "mistake that costs 1.00 chips on average against calling."
+    )
