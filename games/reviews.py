@@ -8,11 +8,12 @@ know (a decision's ``Move.options``: Blackjack++'s up cards) has each decision r
 the solve of its own options: one solve per kind of deal, stored once and shared by every
 review that needs it. A solve is a job of :mod:`games.solves`: asked for once
 (:func:`games.solves.submit`; a review asks for all those it needs that are not stored, as
-many as the queue takes), run on a worker, its result document kept in its row. Meanwhile
-the review says where each solve is (queued with its place, or training with its progress)
-and reviews the decisions whose solve is done; the web process never solves. With a result,
-the numbers are :mod:`games.solver.review`'s, from the solver's own tree of the game (built
-here: for the games reviewed, milliseconds; the values are kept in the cache).
+many as the queue takes less :data:`EXPLORER_ROOM`), run on a worker, its result document
+kept in its row. Meanwhile the review says where each solve is (queued with its place, or
+training with its progress) and reviews the decisions whose solve is done; the web process
+never solves. With a result, the numbers are :mod:`games.solver.review`'s, from the solver's
+own tree of the game (built here: for the games reviewed, milliseconds; the values are kept
+in the cache).
 
 Privacy: the review is made from the record as the asker may see it (the game's
 ``public_record``): a decision whose cards the game keeps secret (a folded poker hand, for
@@ -24,7 +25,7 @@ This module names no game (tests/engine/test_one_package.py checks).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -293,6 +294,12 @@ def match_review(game: str, record: dict[str, Any], seat: int, subject: str = "Y
     return result
 
 
+#: places of the solve queue (``SOLVE_MAX_OPEN``) a review leaves to the strategy explorer:
+#: a Blackjack++ match of fifty deals needs up to fifty solves, and people asking for a solve
+#: in the explorer should not find the queue full of them
+EXPLORER_ROOM = 2
+
+
 def _find_or_queue(needed: list[Solve]) -> dict[Options, ActionValues]:
     """Where each of the ``needed`` solves is (one query for all of them), queueing those
     not stored (a failed one is not queued again from here: it would fail again at every
@@ -306,6 +313,8 @@ def _find_or_queue(needed: list[Solve]) -> dict[Options, ActionValues]:
     }
     values: dict[Options, ActionValues] = {}
     full = False
+    bounds = solves.Bounds.from_settings()
+    bounds = replace(bounds, max_open=max(1, bounds.max_open - EXPLORER_ROOM))
     for solve in needed:
         job = jobs.get(solve.solve_id)
         if job is None:
@@ -313,7 +322,7 @@ def _find_or_queue(needed: list[Solve]) -> dict[Options, ActionValues]:
                 solve.state = "busy"
                 continue
             try:
-                job = solves.submit(solve.settings)
+                job = solves.submit(solve.settings, bounds)
             except solves.Busy:
                 solve.state, full = "busy", True
                 continue
