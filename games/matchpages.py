@@ -228,7 +228,7 @@ def _drawn_frame(frame: dict[str, Any], names: list[str]) -> dict[str, Any]:
     seats = [
         {
             "seat": number,
-            "name": names[number] if number < len(names) else f"seat {number}",
+            "name": names[number] if number < len(names) else f"seat {number + 1}",
             "zones": [_drawn_zone(z) for z in seat["zones"]],
             "notes": seat["notes"],
             "turn": seat["turn"],
@@ -375,29 +375,24 @@ def review_seat(
 
 
 def match_review(
-    request: HttpRequest, match: Match, seat: int, own: int | None
+    request: HttpRequest, match: Match, seats: list[Any], seat: int, own: int | None
 ) -> reviews.MatchReview | None:
     """The review of ``seat``, from the record as the asker (who played seat ``own``, if
-    any) may see it, with the solve ``?solve=<n>`` names if it names one (a number that is
-    not one of the seat's solves is a :class:`BadRequest`)."""
-    raw = request.GET.get("solve")
-    choice = None
-    if raw is not None:
-        if not WHOLE.fullmatch(raw):
-            raise BadRequest(f"solve must be a whole number, not {raw[:40]!r}.")
-        choice = int(raw)
+    any) may see it; its sentences say "you" to the asker about their own seat, and name
+    any other seat's player."""
     record = match.public_record(own)
-    try:
-        return reviews.match_review(match.game, record, seat, choice)
-    except reviews.NoSuchSolve as bad:
-        raise BadRequest(str(bad)) from None
+    label = next((s.label for s in seats if s.seat == seat), f"seat {seat + 1}")
+    subject = "You" if seat == own else label
+    return reviews.match_review(match.game, record, seat, subject)
 
 
-#: a row of the review whose equilibrium the opponent never leads to
-BY_CHANCE = (
-    ' <span class="muted">(the opponent\'s equilibrium never leads here: hands weighted by the '
-    "cards alone)</span>"
-)
+#: a row of the review whose equilibrium the opponent never leads to (its values weighed by
+#: the cards alone), or hardly ever: the solve's mix there is not settled
+BY_CHANCE = ' <span class="muted">(never reached: weighed by the cards alone)</span>'
+RARE = ' <span class="muted">(hardly ever reached: not settled)</span>'
+
+#: the review's verdicts as the table shows them
+VERDICTS = {"fine": "fine", "small": "close", "mistake": "mistake"}
 
 
 def fixed(value: float, places: int) -> str:
@@ -410,46 +405,42 @@ def fixed(value: float, places: int) -> str:
 
 def review_rows_html(review: reviews.MatchReview) -> SafeString:
     """The review's rows (``MatchReview.rows``) as the table's HTML, made in one pass with
-    every text escaped: a hundred decisions of eight cells through the template engine cost
-    the page three times what the page costs without them."""
-    solve = f"&amp;solve={review.solve_number}" if review.solve_number else ""
+    every text escaped: a hundred decisions through the template engine cost the page three
+    times what the page costs without them."""
     out = []
     for row in review.rows:
         hand = str(row["hand"])
         if row["step"] is not None:
             hand = (
-                f'<a href="?step={int(row["step"]) + 1}&amp;review={review.seat}{solve}#replay"'
+                f'<a href="?step={int(row["step"]) + 1}&amp;review={review.seat}#replay"'
                 f' title="this hand in the replay">{hand}</a>'
             )
-        if row["key"]:
-            where = f"<code>{escape(row['key'])}</code> {escape(row['words'])}"
-        else:
-            where = escape(row["situation"])
-        cells = [f'<td class="num">{hand}</td>', f"<td>{where}</td>"]
+        cells = [f'<td class="num" data-label="hand">{hand}</td>']
         if row["reason"]:
-            link = ""
-            if row["choice"]:
-                link = (
-                    f' <a href="?review={review.seat}&amp;solve={int(row["choice"])}#review"'
-                    f' data-solve-choice="{int(row["choice"])}">Review with its own solve</a>'
-                )
-            cells.append(f'<td colspan="6" class="muted">{escape(row["reason"])}{link}</td>')
+            where = escape(row["situation"])
+            cells.append(f'<td data-label="decision">{where}</td>')
+            cells.append(f'<td colspan="4" class="muted" data-reason>{escape(row["reason"])}</td>')
         else:
+            said = escape(row["said"])
             strategy = ", ".join(
-                f'<span class="review__prob">{escape(action)} {fixed(p, 3)}</span>'
+                f'<span class="review__prob">{escape(action)} {100 * p:.0f}%</span>'
                 for action, p in row["strategy"]
             )
-            lost = "0"
-            if row["lost"]:
-                lost = fixed(row["lost"], 4)
-                lost = f"<strong>{lost}</strong>" if row["mistake"] else lost
+            verdict = row["verdict"]
+            lost = fixed(row["charged"], 4) if row["charged"] else "0"
+            if row["mistake"]:
+                lost = f"<strong>{lost}</strong>"
             cells += [
-                f"<td>{strategy}{BY_CHANCE if row['by_chance'] else ''}</td>",
-                f"<td>{escape(row['taken'])}</td>",
-                f'<td class="num" data-taken-value>{fixed(row["taken_value"], 4)}</td>',
-                f"<td>{escape(row['best'])}</td>",
-                f'<td class="num" data-best-value>{fixed(row["best_value"], 4)}</td>',
-                f'<td class="num" data-lost>{lost}</td>',
+                f'<td data-label="decision" data-said>{said}</td>',
+                f'<td data-label="solved strategy">{strategy}'
+                f"{BY_CHANCE if row['by_chance'] else RARE if row['rare'] else ''}</td>",
+                f'<td class="num" data-label="value of the action taken" data-taken-value>'
+                f"{fixed(row['taken_value'], 4)}</td>",
+                f'<td class="num" data-label="best ({escape(row["best"])})" data-best-value>'
+                f"{fixed(row['best_value'], 4)}</td>",
+                f'<td class="num" data-label="lost" data-lost>{lost}'
+                f' <span class="review__verdict review__verdict--{verdict}" data-verdict>'
+                f"{VERDICTS[verdict]}</span></td>",
             ]
         key = escape(row["key"] or "")
         out.append(f'<tr data-key="{key}">\n        ' + "\n        ".join(cells) + "\n      </tr>")
@@ -463,7 +454,9 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     own = _own_seat(request, match, seats) if reviews.reviewable(match.game) else None
     try:
         reviewed = review_seat(request, match, seats, own)
-        review = match_review(request, match, reviewed, own) if reviewed is not None else None
+        review = (
+            match_review(request, match, seats, reviewed, own) if reviewed is not None else None
+        )
     except BadRequest as bad:
         return error_page(request, 400, str(bad))
     replay = _replay(match, seats)
@@ -493,7 +486,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],
     }
     # the replay's step links keep the review asked for (both validated by then)
-    asked = ("review", "solve") if review is not None else ()
+    asked = ("review",) if review is not None else ()
     kept = [(name, quote(request.GET[name])) for name in asked if name in request.GET]
     context["keep_params"] = kept
     context["keep_query"] = "".join(f"{name}={value}&" for name, value in kept)

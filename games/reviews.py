@@ -3,11 +3,17 @@
 A game whose solver lists the decisions of a match record (``SolverSpec.review_moves``) is
 reviewed with the solve of its *review settings* (:func:`review_settings`: CFR+, the game's
 default iterations, each option's default: the same job as the strategy explorer's default
-solve, so one stored result serves both). The solve is a job of :mod:`games.solves`: asked
-for once (:func:`games.solves.submit`), run on a worker, its result document kept in its row.
-Meanwhile the review says where the solve is (queued with its place, or training); the web
-process never solves. With the result, the numbers are :mod:`games.solver.review`'s, from the
-solver's own tree of the game (built here: for the games reviewed, milliseconds).
+solve, so one stored result serves both). A game whose deals differ in what the solver must
+know (a decision's ``Move.options``: Blackjack++'s up cards) has each decision reviewed with
+the solve of its own options: one solve per kind of deal, stored once and shared by every
+review that needs it. A solve is a job of :mod:`games.solves`: asked for once
+(:func:`games.solves.submit`; a review asks for all those it needs that are not stored, as
+many as the queue takes less :data:`EXPLORER_ROOM`), run on a worker, its result document
+kept in its row. Meanwhile the review says where each solve is (queued with its place, or
+training with its progress) and reviews the decisions whose solve is done; the web process
+never solves. With a result, the numbers are :mod:`games.solver.review`'s, from the solver's
+own tree of the game (built here: for the games reviewed, milliseconds; the values are kept
+in the cache).
 
 Privacy: the review is made from the record as the asker may see it (the game's
 ``public_record``): a decision whose cards the game keeps secret (a folded poker hand, for
@@ -19,7 +25,7 @@ This module names no game (tests/engine/test_one_package.py checks).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings as django_settings
@@ -29,7 +35,15 @@ from games import solves
 from games.models import SolveJob
 from games.registry import GameSpec, get_game
 from games.solver.export import strategy_array
-from games.solver.review import ActionValues, Move, Review, action_values, needs_values, review
+from games.solver.review import (
+    ActionValues,
+    Options,
+    Review,
+    action_values,
+    needs_values,
+    review,
+    sentence,
+)
 from games.solver.tree import build
 from games.solves import SolveSettings
 
@@ -67,7 +81,7 @@ def review_settings(game: str, record: dict[str, Any]) -> SolveSettings | str:
 
 #: the version of what :func:`values_of` keeps in the cache (a change of
 #: :class:`~games.solver.review.ActionValues` changes it)
-VALUES_FORMAT = 2
+VALUES_FORMAT = 3
 
 
 def values_of(settings: SolveSettings, document: dict[str, Any]) -> ActionValues:
@@ -101,145 +115,230 @@ def stored_values(settings: SolveSettings, job: SolveJob) -> ActionValues:
 
 
 @dataclass
+class Solve:
+    """One solve a review needs (a game whose deals differ in what the solver must know,
+    Blackjack++'s up cards, needs one per kind of deal), and where it is."""
+
+    settings: SolveSettings
+    #: "done", "waiting" (queued, or taken over: ``queue``), "running" (``percent``),
+    #: "failed" (``error``) or "busy" (the solve queue is full: asked for at the next view)
+    state: str = "waiting"
+    #: the reviewed seat's decisions that need it
+    decisions: int = 0
+    queue: dict[str, Any] = field(default_factory=dict)
+    percent: int = 0
+    error: str = ""
+    #: its options in words ("up cards 6, 6, 2 (...), max hits 1"; "" for a game of none)
+    options_words: str = ""
+    #: the options the decisions it reviews carry (``Move.options``: none for a game whose
+    #: decisions carry none, reviewed with its review solve's defaults)
+    carried: Options = ()
+    #: the hands (deals) of those decisions, as the replay names them ("Deal 3")
+    chapters: list[str] = field(default_factory=list)
+
+    @property
+    def solve_id(self) -> str:
+        return self.settings.job_id
+
+    def waiting_words(self) -> str:
+        """Where the solve is, for the rows that wait for it."""
+        of = f" ({self.options_words})" if self.options_words else ""
+        if self.state == "waiting":
+            return f"Being solved{of}: queued, number {self.queue.get('position', 1)}."
+        if self.state == "running":
+            return f"Being solved{of}: {self.percent}% done."
+        if self.state == "failed":
+            return f"The solve{of} failed: {self.error}"
+        return f"Not solved yet{of}: the solver's queue is full; asked for again on reload."
+
+
+@dataclass
 class MatchReview:
     """What the match page shows of a review: the review, or why there is none yet."""
 
     seat: int
-    #: the solve reviewed with (None: the match cannot be reviewed, ``error`` says why)
+    #: the game's review solve (None: the match cannot be reviewed, ``error`` says why)
     settings: SolveSettings | None
-    #: "done" (``review`` is there), "waiting" (queued or taken over: ``queue``), "running"
-    #: (a worker trains it: ``percent``), "failed" (``error``), "busy" (the solve queue is
-    #: full: asked again at the next view) or "refused" (the match cannot be reviewed:
-    #: ``error``)
+    #: "done" (every solve the review needs is there), "solving" (some are not: ``solves``
+    #: say where each is; the rows they review say the same) or "refused" (the match cannot
+    #: be reviewed: ``error``)
     state: str
     review: Review | None = None
-    queue: dict[str, Any] = field(default_factory=dict)
-    percent: int = 0
     error: str = ""
     describe: Any = None
-    #: the solve's id, for its page (the explorer's)
-    solve_id: str = ""
-    #: whether the review read the solve (no decision of the seat needed it otherwise)
-    solved: bool = False
+    #: ``SolverSpec.review_words``: a decision in words (None: codes)
+    words: Any = None
+    #: the solves the review needs, in the order of the decisions that need them
+    solves: list[Solve] = field(default_factory=list)
+    #: who made the decisions, as the sentences name them: "You" (the asker's own seat) or
+    #: the seat's name
+    subject: str = "You"
     #: the replay's chapters, label -> first step (the match page sets them), to link each
     #: decision to its hand in the replay
     chapter_steps: dict[str, int] = field(default_factory=dict)
-    #: :func:`solve_choices` of the seat's decisions -> its number (``?solve=<n>``): a
-    #: decision made with other options than the solve's links to the review with its own
-    choices: dict[tuple[tuple[str, Any], ...], int] = field(default_factory=dict)
-    #: the solve asked for (``?solve=<n>``), None for the game's review solve
-    solve_number: int | None = None
 
-    def _choice(self, move: Move) -> int | None:
-        """The number of the solve that reviews ``move``, if not this review's."""
-        if self.settings is None or move.key is None or move.options == self.settings.options:
-            return None
-        return self.choices.get(move.options)
+    @property
+    def threshold_text(self) -> str:
+        return f"{self.review.threshold:.3g}" if self.review is not None else ""
+
+    @property
+    def subject_label(self) -> str:
+        """Who is reviewed, for the page's sentences: "you" or the seat's name."""
+        return "you" if self.subject == "You" else self.subject
+
+    @property
+    def solved(self) -> list[Solve]:
+        return [solve for solve in self.solves if solve.state == "done"]
+
+    @property
+    def pending(self) -> list[Solve]:
+        return [solve for solve in self.solves if solve.state != "done"]
+
+    @property
+    def any_solved(self) -> bool:
+        """Whether any row has numbers to show (or none needs a solve)."""
+        return bool(self.solved) or not self.solves
+
+    @property
+    def unit(self) -> str:
+        if self.review is not None and self.words is not None:
+            for row in self.review.reviewed:
+                return self.words(row.move).unit
+        return "chips"
 
     @property
     def rows(self) -> list[dict[str, Any]]:
-        """The review's rows for the template: the numbers and the infoset in words."""
+        """The review's rows for the template: the numbers and the decision in words."""
         if self.review is None:
             return []
         out = []
         for row in self.review.rows:
             infoset = row.infoset
-            words = ""
-            if row.move.key is not None:
-                words = self.describe(row.move.key) if self.describe else row.move.key
+            words = self.words(row.move) if self.words and row.move.key is not None else None
+            said = ""
+            verbs: dict[str, Any] = {}
+            if infoset is not None and words is not None:
+                said = sentence(row, words, self.subject)
+                verbs = words.verbs
+            elif row.move.key is not None:
+                said = self.describe(row.move.key) if self.describe else row.move.key
+
+            def named(action: str, verbs=verbs) -> str:
+                verb = verbs.get(action)
+                return verb.gerund if verb is not None else action
+
             out.append(
                 {
                     "hand": row.move.hand + 1,
                     "step": self.chapter_steps.get(row.move.chapter),
                     "key": row.move.key,
-                    "words": words,
+                    "said": said,
                     "situation": row.move.situation,
                     "taken": row.move.taken,
-                    "strategy": list(infoset.strategy.items()) if infoset else [],
-                    "values": list(infoset.values.items()) if infoset else [],
-                    "best": ", ".join(infoset.best_actions) if infoset else "",
+                    "taken_words": named(row.move.taken),
+                    "strategy": [(named(a), p) for a, p in infoset.strategy.items()]
+                    if infoset
+                    else [],
+                    "best": ", ".join(named(a) for a in infoset.best_actions) if infoset else "",
                     "taken_value": row.taken_value,
                     "best_value": row.best_value,
                     "lost": row.lost,
+                    "charged": row.charged,
+                    "verdict": row.verdict,
                     "mistake": self.review.is_mistake(row),
                     "by_chance": infoset.by_chance if infoset else False,
+                    "rare": infoset.rare if infoset else False,
                     "reason": row.reason,
-                    "choice": self._choice(row.move),
                 }
             )
         return out
 
 
-class NoSuchSolve(ValueError):
-    """``?solve=<n>`` names no solve of the reviewed seat's decisions."""
-
-
-def solve_choices(moves: list[Move]) -> list[tuple[tuple[str, Any], ...]]:
-    """The solver options the decisions among ``moves`` whose cards are shown were made
-    with, in the order of their first decision: a game whose deals differ in what the solver
-    must know (Blackjack++'s up cards) has several, each its own solve. ``?solve=<n>``
-    reviews with the n-th (counted from 1)."""
-    seen: dict[tuple[tuple[str, Any], ...], None] = {}
-    for move in moves:
-        if move.key is not None:
-            seen.setdefault(move.options, None)
-    return list(seen)
-
-
-def match_review(
-    game: str, record: dict[str, Any], seat: int, choice: int | None = None
-) -> MatchReview:
+def match_review(game: str, record: dict[str, Any], seat: int, subject: str = "You") -> MatchReview:
     """The review of ``seat`` in a match of ``game`` whose record, as the asker may see it,
-    is ``record``, with the game's review solve or, given ``choice``, with the solve of the
-    ``choice``-th of :func:`solve_choices` (:class:`NoSuchSolve` if there is none). Queues
-    the solve if none is stored and a decision needs it (never solves here)."""
+    is ``record``: each decision with the solve of its own options (the game's review
+    solve's, or, for a game whose deals differ in what the solver must know, its deal's).
+    Queues every solve it needs that is not stored (never solves here); the rows whose
+    solve is not done yet say where it is. ``subject`` names the seat in the sentences."""
     solver = get_game(game).solver
     assert solver is not None and solver.review_moves is not None
     settings = review_settings(game, record)
     if isinstance(settings, str):
         return MatchReview(seat, None, "refused", error=settings)
     moves = [move for move in solver.review_moves(record) if move.seat == seat]
-    choices = solve_choices(moves)
-    if choice is not None:
-        if not 1 <= choice <= len(choices):
-            count = f"1 to {len(choices)}" if choices else "none: no decision of it is shown"
-            raise NoSuchSolve(
-                f"solve must name one of the solves of seat {seat}'s decisions ({count}), "
-                f"not {choice}."
-            )
-        settings = SolveSettings(game, settings.algorithm, settings.iterations, choices[choice - 1])
-    result = MatchReview(seat, settings, "waiting", solve_id=settings.job_id)
+    result = MatchReview(seat, settings, "done", subject=subject)
     result.describe = solver.describe_infoset
-    result.choices = {options: n for n, options in enumerate(choices, 1)}
-    result.solve_number = choice
+    result.words = solver.review_words
     words = _words(settings)
-    if not any(needs_values(move, settings.options) for move in moves):
-        result.state = "done"
-        result.review = review(moves, None, seat, settings.options, words)
-        return result
-    job = solves.find(settings.job_id)
-    # a failed solve is not queued again from here (it would fail again at every view of
-    # every match): the page says why, and the strategy explorer can ask for it again
-    if job is None:
-        try:
-            job = solves.submit(settings)
-        except solves.Busy:
-            result.state = "busy"
-            return result
-    if job.status == SolveJob.DONE:
-        solves.touch(job)
-        values = stored_values(settings, job)
-        result.state, result.solved = "done", True
-        result.review = review(moves, values, seat, settings.options, words)
-        return result
-    if job.status == SolveJob.FAILED:
-        result.state, result.error = "failed", job.error or "no reason was recorded."
-    elif solves.is_waiting(job):
-        result.queue = solves.queue_state(job)
-    else:
-        result.state = "running"
-        result.percent = int(100 * job.iteration / max(job.iterations, 1))
+    needed: dict[Options, Solve] = {}
+    for move in moves:
+        if not needs_values(move):
+            continue
+        if move.options not in needed:
+            options = move.options or settings.options
+            own = SolveSettings(game, settings.algorithm, settings.iterations, options)
+            needed[move.options] = Solve(
+                own, options_words=words(options) if options else "", carried=move.options
+            )
+        needed[move.options].decisions += 1
+        if move.chapter not in needed[move.options].chapters:
+            needed[move.options].chapters.append(move.chapter)
+    result.solves = list(needed.values())
+    values = _find_or_queue(result.solves)
+    if result.pending:
+        result.state = "solving"
+    pending = {options: solve for options, solve in needed.items() if solve.state != "done"}
+    result.review = review(
+        moves, values, seat, waiting=lambda options: pending[options].waiting_words()
+    )
     return result
+
+
+#: places of the solve queue (``SOLVE_MAX_OPEN``) a review leaves to the strategy explorer:
+#: a Blackjack++ match of fifty deals needs up to fifty solves, and people asking for a solve
+#: in the explorer should not find the queue full of them
+EXPLORER_ROOM = 2
+
+
+def _find_or_queue(needed: list[Solve]) -> dict[Options, ActionValues]:
+    """Where each of the ``needed`` solves is (one query for all of them), queueing those
+    not stored (a failed one is not queued again from here: it would fail again at every
+    view of every match; its rows say why, and the strategy explorer can ask for it again);
+    the values of those done, by the options their decisions carry."""
+    jobs = {
+        job.digest: job
+        for job in SolveJob.objects.defer("result").filter(
+            digest__in=[solve.solve_id for solve in needed]
+        )
+    }
+    values: dict[Options, ActionValues] = {}
+    full = False
+    bounds = solves.Bounds.from_settings()
+    bounds = replace(bounds, max_open=max(1, bounds.max_open - EXPLORER_ROOM))
+    for solve in needed:
+        job = jobs.get(solve.solve_id)
+        if job is None:
+            if full:
+                solve.state = "busy"
+                continue
+            try:
+                job = solves.submit(solve.settings, bounds)
+            except solves.Busy:
+                solve.state, full = "busy", True
+                continue
+        if job.status == SolveJob.DONE:
+            solves.touch(job)
+            solve.state = "done"
+            stored = stored_values(solve.settings, job)
+            values[solve.carried] = stored
+        elif job.status == SolveJob.FAILED:
+            solve.state, solve.error = "failed", job.error or "no reason was recorded."
+        elif solves.is_waiting(job):
+            solve.state, solve.queue = "waiting", solves.queue_state(job)
+        else:
+            solve.state = "running"
+            solve.percent = int(100 * job.iteration / max(job.iterations, 1))
+    return values
 
 
 def _words(settings: SolveSettings):

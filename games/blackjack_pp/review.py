@@ -16,8 +16,8 @@ from typing import Any
 from games.blackjack_pp.rules import value
 from games.blackjack_pp.solving import HITS, UP
 from games.blackjack_pp.strategy import describe_token
-from games.blackjack_pp.tree import NAMES
-from games.solver.review import Move
+from games.blackjack_pp.tree import NAMES, parse_card, total
+from games.solver.review import Move, Verb, Words
 
 #: the engine's actions as the solver's keys write them
 LETTERS = {"hit": "h", "stand": "s"}
@@ -76,7 +76,7 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                     seat=(position + first) % 2,
                     key=None if down is None else f"{position}{down}:{before}",
                     taken=token[1],
-                    situation=_situation(tokens[:i]),
+                    situation=_seen(tokens[:i], position),
                     chapter=f"Deal {number + 1}",
                     options=options,
                 )
@@ -94,3 +94,48 @@ def describe_infoset(key: str) -> str:
     down = "10" if head[1:] == "T" else head[1:]
     tokens = history.split(",") if history else []
     return f"player {head[:1]}, down card {down}; {_situation(tokens)}"
+
+
+VERBS = {"h": Verb("hit", "hits", "hitting"), "s": Verb("stood", "stands", "standing")}
+
+
+def _a(name: str) -> str:
+    """A card value by name with its article: ``an ace``, ``a ten``, ``an 8``, ``a 6``."""
+    word = {"A": "ace", "T": "ten"}.get(name, name)
+    return f"an {word}" if word in ("ace", "8") else f"a {word}"
+
+
+def _seen(tokens: list[str], position: int) -> str:
+    """The deal's actions before a decision, from the side of the player in ``position``:
+    ``after the opponent hit and drew a 5``."""
+    parts = []
+    for token in tokens:
+        who = "you" if token[:1] == str(position) else "the opponent"
+        parts.append(f"{who} stood" if token[1:2] == "s" else f"{who} hit and drew {_a(token[2:])}")
+    if not parts:
+        return "first to act"
+    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"after {said}"
+
+
+def review_words(move: Move) -> Words:
+    """``Move(key="07:", options=(("up", "6,6,2"), ...))``: held "13 (a 7 down and a 6 up;
+    the opponent shows a 6, the dealer a 2)", seen "first to act"."""
+    key = move.key or ""
+    head, _, history = key.partition(":")
+    position, down = int(head[:1] or 0), head[1:]
+    ups = str(dict(move.options).get(UP.name, "")).split(",")
+    tokens = history.split(",") if history else []
+    drawn = [t[2:] for t in tokens if t[:2] == f"{position}h"]
+    own_up = ups[position] if len(ups) == 3 else ""
+    try:
+        cards = tuple(parse_card(c) for c in [down, own_up, *drawn])
+        held = f"{total(cards)} ("
+    except ValueError:
+        cards, held = (), "("
+    held += f"{_a(down)} down and {_a(own_up)} up"
+    if drawn:
+        held += ", then " + ", ".join(_a(c) for c in drawn)
+    if len(ups) == 3:
+        held += f"; the opponent shows {_a(ups[1 - position])}, the dealer {_a(ups[2])}"
+    return Words(held=held + ")", seen=_seen(tokens, position), verbs=VERBS, unit="points")

@@ -13,7 +13,12 @@ HERE = Path(__file__).resolve().parent
 def spec() -> GameSpec:
     from games.blackjack_pp import botapi
     from games.blackjack_pp.dump import write_strategy_tree
-    from games.blackjack_pp.review import describe_infoset, review_moves, review_options
+    from games.blackjack_pp.review import (
+        describe_infoset,
+        review_moves,
+        review_options,
+        review_words,
+    )
     from games.blackjack_pp.rules import BlackjackPPState
     from games.blackjack_pp.solving import BOT, OPTIONS, solver_game
     from games.blackjack_pp.strategy import page_of, strategy
@@ -50,6 +55,7 @@ def spec() -> GameSpec:
             review_moves=review_moves,
             review_options=review_options,
             describe_infoset=describe_infoset,
+            review_words=review_words,
             export_help="write the strategy as one folder per history",
             bot=BOT,
         ),

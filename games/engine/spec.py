@@ -211,6 +211,10 @@ class SolverSpec:
     #: an information set key in words, for the review (``"Qpb"`` -> ``"queen; checked,
     #: faces a bet"``); None: the key itself is shown
     describe_infoset: Callable[[str], str] | None = None
+    #: a reviewed decision in words (``review_words(move) -> games.solver.review.Words``:
+    #: what the seat held and had seen, and each action of its information set as a verb),
+    #: for the review's sentences; None: the review shows the key and the action codes
+    review_words: Callable[[Any], Any] | None = None
     #: how ``manage.py solve --bot`` writes a standalone bot that plays the solved strategy
     bot: SolverBot | None = None
 

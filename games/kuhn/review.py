@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.kuhn.strategy import CARD_WORD, KUHN_HISTORIES
-from games.solver.review import Move
+from games.solver.review import Move, Verb, Words
 
 
 def hand_log(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -36,7 +36,7 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                     seat=(position + first) % 2,
                     key=card[0] + before if isinstance(card, str) and card else None,
                     taken=action,
-                    situation=KUHN_HISTORIES.get(before, before),
+                    situation=SEEN.get(before, before),
                     chapter=f"Hand {number + 1}",
                 )
             )
@@ -47,3 +47,27 @@ def describe_infoset(key: str) -> str:
     """``"Qpb"`` -> ``"queen; player 0, checked and faces a bet"``."""
     card, history = key[:1], key[1:]
     return f"{CARD_WORD.get(card, card)}; {KUHN_HISTORIES.get(history, history)}"
+
+
+#: the actions where no bet is faced, and facing one
+OPEN = {"p": Verb("checked", "checks", "checking"), "b": Verb("bet", "bets", "betting")}
+FACING = {"p": Verb("folded", "folds", "folding"), "b": Verb("called", "calls", "calling")}
+#: the betting before a decision, from the deciding seat's side
+SEEN = {
+    "": "first to act",
+    "p": "after the opponent checked",
+    "b": "after the opponent bet",
+    "pb": "after you checked and the opponent bet",
+}
+
+
+def review_words(move: Move) -> Words:
+    """``Move(key="Jpb", taken="p")`` -> held "the jack", seen "after you checked and the
+    opponent bet", p a fold and b a call."""
+    key = move.key or ""
+    card, history = key[:1], key[1:]
+    return Words(
+        held=f"the {CARD_WORD.get(card, card)}",
+        seen=SEEN.get(history, history),
+        verbs=FACING if history.endswith("b") else OPEN,
+    )

@@ -20,7 +20,7 @@ def spec() -> GameSpec:
     from games.chips.replay import kuhn_frames
     from games.chips.tournament import ChipsRoundRobin
     from games.kuhn import botapi
-    from games.kuhn.review import describe_infoset, review_moves
+    from games.kuhn.review import describe_infoset, review_moves, review_words
     from games.kuhn.rules import KuhnState
     from games.kuhn.strategy import strategy
     from games.kuhn.table import KuhnTable
@@ -51,6 +51,7 @@ def spec() -> GameSpec:
             strategy=strategy,
             review_moves=review_moves,
             describe_infoset=describe_infoset,
+            review_words=review_words,
             bot=SolverBot(),
         ),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.leduc.strategy import CARD_WORD
-from games.solver.review import Move
+from games.solver.review import Move, Verb, Words
 
 ACTION_WORDS = {"c": "check/call", "r": "raise", "f": "fold"}
 
@@ -49,17 +49,14 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                         seat=(position + first) % 2,
                         key=key,
                         taken=action,
-                        situation=_betting(rounds, turn, i),
+                        situation=seen_words(
+                            rounds[0][:i] if turn == 0 else rounds[0],
+                            None if turn == 0 else betting[:i],
+                        ),
                         chapter=f"Hand {number + 1}",
                     )
                 )
     return moves
-
-
-def _betting(rounds: list[str], turn: int, i: int) -> str:
-    before = rounds[turn][:i]
-    text = f"round {turn + 1}, " + (f"after {before}" if before else "first to act")
-    return text if turn == 0 else f"{text} (round 1: {rounds[0]})"
 
 
 def describe_infoset(key: str) -> str:
@@ -71,3 +68,61 @@ def describe_infoset(key: str) -> str:
         public, betting2 = second[:1], second[1:]
         words += f"; public {CARD_WORD.get(public, public)}; round 2: {betting2 or 'first to act'}"
     return words
+
+
+OPEN = {"c": Verb("checked", "checks", "checking"), "r": Verb("bet", "bets", "betting")}
+FACING = {
+    "c": Verb("called", "calls", "calling"),
+    "r": Verb("raised", "raises", "raising"),
+    "f": Verb("folded", "folds", "folding"),
+}
+
+
+def _round_words(betting: str, mine: int) -> list[str]:
+    """A round's actions from the side of the seat in position ``mine``: ``["you bet", "the
+    opponent raised"]``."""
+    said = []
+    for i, action in enumerate(betting):
+        verbs = FACING if betting[:i].endswith("r") else OPEN
+        who = "you" if i % 2 == mine else "the opponent"
+        said.append(f"{who} {verbs.get(action, Verb(action, action, action)).past}")
+    return said
+
+
+def _joined(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def seen_words(first: str, second: str | None) -> str:
+    """The betting before a decision, from the deciding seat's side: ``first`` the first
+    round's actions so far (all of them once ``second``, the second round's, is given)."""
+    if second is None:
+        mine = len(first) % 2
+        before = _round_words(first, mine)
+        return f"in the first round, after {_joined(before)}" if before else "first to act"
+    mine = len(second) % 2
+    earlier = _joined(_round_words(first, mine))
+    before = _round_words(second, mine)
+    now = f"after {_joined(before)}" if before else "first to act"
+    return f"in the second round, {now} (in the first round {earlier})"
+
+
+def review_words(move: Move) -> Words:
+    """``Move(key="Kcr/Qc", ...)``: held "the king, the queen on the board", seen "in the
+    second round, after the opponent checked (in the first round ...)"."""
+    key = move.key or ""
+    first, slash, second = key.partition("/")
+    card = CARD_WORD.get(first[:1], first[:1])
+    held = f"the {card}"
+    betting = first[1:]
+    now = betting
+    if slash:
+        board = CARD_WORD.get(second[:1], second[:1])
+        pair = " (a pair)" if second[:1] == first[:1] else ""
+        held = f"the {card} and the {board} on the board{pair}"
+        now = second[1:]
+    return Words(
+        held=held,
+        seen=seen_words(betting, second[1:] if slash else None),
+        verbs=FACING if now.endswith("r") else OPEN,
+    )

@@ -19,7 +19,7 @@ def solver_game():
 def spec() -> GameSpec:
     from games.chips.replay import leduc_frames
     from games.leduc import botapi
-    from games.leduc.review import describe_infoset, review_moves
+    from games.leduc.review import describe_infoset, review_moves, review_words
     from games.leduc.rules import LeducState
     from games.leduc.strategy import strategy
     from games.leduc.table import LeducTable
@@ -49,6 +49,7 @@ def spec() -> GameSpec:
             strategy=strategy,
             review_moves=review_moves,
             describe_infoset=describe_infoset,
+            review_words=review_words,
             bot=SolverBot(),
         ),
     )

@@ -31,6 +31,21 @@ from games.solver.tree import FlatTree
 
 #: values closer than this are equal (the best action is any of them; nothing is lost)
 TIE = 1e-9
+#: a decision is a mistake when it loses more than this against the best action, in the
+#: units of the game's score (chips, points): smaller losses are too small to matter in
+#: play, and a solve of finitely many iterations values the actions it mixes between a
+#: little apart (a few thousandths in Leduc hold'em) where the exact equilibrium has them
+#: equal. A solve whose exploitability is larger raises it to that (:attr:`Row.threshold`).
+MISTAKE = 0.01
+#: an action the solved strategy plays at least this often at an information set is part of
+#: its mix: taking it loses nothing (an equilibrium is indifferent between the actions it
+#: mixes), unless the solve values it more than :data:`MISTAKE` below the best (an
+#: information set so unlikely that the solve has not settled there)
+SUPPORT = 0.01
+#: an information set the other player's equilibrium leads to less often than this, as a
+#: share of the deals that could lead there, is one the solve has not settled
+#: (:attr:`InfosetValues.rare`)
+RARE = 1e-3
 
 
 @dataclass(frozen=True)
@@ -55,6 +70,32 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Verb:
+    """An action in words at one information set: ``Verb("checked", "checks", "checking")``
+    (Kuhn's ``p`` is a check where no bet is faced, a fold where one is)."""
+
+    past: str
+    present: str
+    gerund: str
+
+
+@dataclass(frozen=True)
+class Words:
+    """A decision in words, from the deciding seat's side, addressed to it as "you" (the
+    review puts it in the third person for anyone else): what it held, what it had seen,
+    and each action of its information set (``SolverSpec.review_words``)."""
+
+    #: what the seat held: "the jack", "13 (a 7 down, a 6 up)"
+    held: str
+    #: what it had seen: "first to act", "after you checked and the opponent bet"
+    seen: str
+    #: each action of the information set
+    verbs: dict[str, Verb]
+    #: the unit of the values: "chips", "points"
+    unit: str = "chips"
+
+
+@dataclass(frozen=True)
 class InfosetValues:
     key: str
     player: int
@@ -70,6 +111,16 @@ class InfosetValues:
     reach: float
     #: the other player's equilibrium never leads here: histories weighted by chance alone
     by_chance: bool
+    #: how likely chance alone leads here (the histories' chance reach, summed)
+    chance_reach: float = 0.0
+
+    @property
+    def rare(self) -> bool:
+        """Whether the other player's equilibrium (almost) never leads here: less than
+        :data:`RARE` of the deals that could. A solve has hardly trained such an
+        information set, so its mix there means little (an unreached one keeps the uniform
+        strategy it started from); the values still say which action is better."""
+        return self.by_chance or self.reach < RARE * self.chance_reach
 
     @property
     def best(self) -> float:
@@ -99,6 +150,8 @@ class ActionValues:
     sigma: np.ndarray
     reach: np.ndarray
     by_chance: np.ndarray
+    #: each information set's reach by chance alone
+    reach_chance: np.ndarray
     #: how far the profile may be from an equilibrium (a solve's exploitability): a loss no
     #: larger is within the solve's precision, not a mistake (:attr:`Review.mistakes`)
     precision: float = 0.0
@@ -126,6 +179,7 @@ class ActionValues:
             value=float(np.dot(self.sigma[i, :n], self.q[i, :n])),
             reach=float(self.reach[i]),
             by_chance=bool(self.by_chance[i]),
+            chance_reach=float(self.reach_chance[i]),
         )
 
 
@@ -172,10 +226,14 @@ def action_values(tree: FlatTree, sigma: np.ndarray) -> ActionValues:
         np.array(sigma, dtype=np.float64),
         reach,
         by_chance,
+        reach_chance,
     )
 
 
 # ----------------------------------------------------------------------------- the review
+Options = tuple[tuple[str, Any], ...]
+
+
 @dataclass(frozen=True)
 class Row:
     """One decision of the reviewed seat, and what the solver says of it."""
@@ -184,6 +242,9 @@ class Row:
     #: the information set's values; None when the decision is not reviewed (``reason``)
     infoset: InfosetValues | None = None
     reason: str = ""
+    #: a loss up to this is no mistake: :data:`MISTAKE`, or the solve's exploitability if
+    #: that is larger
+    threshold: float = MISTAKE
 
     @property
     def reviewed(self) -> bool:
@@ -199,69 +260,193 @@ class Row:
 
     @property
     def lost(self) -> float | None:
+        """What the action lost against the best one, as the solve values them."""
         return self.infoset.lost(self.move.taken) if self.infoset else None
+
+    @property
+    def share(self) -> float | None:
+        """How often the solved strategy takes the action taken here."""
+        return self.infoset.strategy[self.move.taken] if self.infoset else None
+
+    @property
+    def in_mix(self) -> bool:
+        """Whether the solved strategy plays the action taken (:data:`SUPPORT`)."""
+        infoset = self.infoset
+        return (
+            infoset is not None
+            and not infoset.rare
+            and infoset.strategy[self.move.taken] >= SUPPORT
+        )
+
+    @property
+    def verdict(self) -> str:
+        """``"fine"``: the best action, or one the solved strategy mixes in, losing nothing
+        beyond the threshold; ``"small"``: an action it does not play, losing no more than
+        the threshold; ``"mistake"``: losing more; ``""``: not reviewed."""
+        if self.infoset is None:
+            return ""
+        lost = self.lost or 0.0
+        if lost > self.threshold:
+            return "mistake"
+        return "fine" if self.in_mix or lost == 0.0 else "small"
+
+    @property
+    def charged(self) -> float | None:
+        """The loss the review counts: none for a fine decision (an action of the
+        equilibrium's mix is as good as the best; the solve's small difference is its
+        imprecision), the solve's for the others."""
+        if self.infoset is None:
+            return None
+        return 0.0 if self.verdict == "fine" else self.lost
 
 
 @dataclass(frozen=True)
 class Review:
     seat: int
     rows: tuple[Row, ...]
-    #: losses up to this are within the solve's precision (``ActionValues.precision``)
-    precision: float = 0.0
 
     def is_mistake(self, row: Row) -> bool:
-        return (row.lost or 0.0) > self.precision
+        return row.verdict == "mistake"
 
     @property
     def reviewed(self) -> list[Row]:
         return [row for row in self.rows if row.reviewed]
 
     @property
+    def threshold(self) -> float:
+        """The largest loss that is no mistake, over the reviewed decisions."""
+        return max((row.threshold for row in self.reviewed), default=MISTAKE)
+
+    @property
     def total_lost(self) -> float:
-        return sum(row.lost or 0.0 for row in self.rows)
+        """What the mistakes lost, together."""
+        return sum(row.lost or 0.0 for row in self.rows if self.is_mistake(row))
+
+    @property
+    def small_lost(self) -> float:
+        """What the decisions too close to the best to be mistakes lost, together."""
+        return sum(row.lost or 0.0 for row in self.rows if row.verdict == "small")
 
     @property
     def mistakes(self) -> int:
-        """Decisions that lost more than the solve's precision."""
+        """Decisions that lost more than their threshold."""
         return sum(1 for row in self.rows if self.is_mistake(row))
 
+    @property
+    def fine(self) -> int:
+        return sum(1 for row in self.rows if row.verdict == "fine")
 
-def needs_values(move: Move, options: tuple[tuple[str, Any], ...]) -> bool:
-    """Whether reviewing ``move`` with a solve of ``options`` reads the solve (a decision
-    whose cards are hidden, or made with other options, does not)."""
-    return move.key is not None and move.options == options
+
+def needs_values(move: Move) -> bool:
+    """Whether reviewing ``move`` reads a solve (a decision whose cards are hidden does
+    not)."""
+    return move.key is not None
 
 
 def review(
     moves: list[Move],
-    values: ActionValues | None,
+    solved: dict[Options, ActionValues],
     seat: int,
-    options: tuple[tuple[str, Any], ...] = (),
-    describe=lambda options: repr(options),
+    waiting: Any = None,
 ) -> Review:
-    """The review of ``seat``'s decisions among ``moves`` with the values of one solve, made
-    with the solver ``options``. A decision whose key is hidden, whose game needs other
-    options (``describe`` puts options in words), unknown to the solve, or whose action is
-    not one of the information set's, is kept with the reason it is not reviewed. ``values``
-    may be None when no decision :func:`needs_values`."""
-    rows = [_row(move, values, options, describe) for move in moves if move.seat == seat]
-    return Review(seat, tuple(rows), values.precision if values is not None else 0.0)
+    """The review of ``seat``'s decisions among ``moves``, each with the values of the solve
+    of its own options (``solved``: options -> values). A decision whose key is hidden,
+    whose solve is not there (``waiting(options)`` says why: it is being solved), unknown
+    to the solve, or whose action is not one of the information set's, is kept with the
+    reason it is not reviewed."""
+    rows = [_row(move, solved, waiting) for move in moves if move.seat == seat]
+    return Review(seat, tuple(rows))
 
 
-def _row(move: Move, values: ActionValues | None, options, describe) -> Row:
-    if move.options != options:
-        return Row(
-            move,
-            reason=f"Not solved yet: the stored solve is for {describe(options)}; "
-            f"this decision was made with {describe(move.options)}.",
-        )
+def _row(move: Move, solved: dict[Options, ActionValues], waiting) -> Row:
     if move.key is None:
         return Row(move, reason="The cards of this hand are not shown to you.")
+    values = solved.get(move.options)
     if values is None:
-        raise ValueError("the review of this decision needs the solve's values")
+        reason = waiting(move.options) if waiting else "Not solved yet."
+        return Row(move, reason=reason)
     if move.key not in values:
         return Row(move, reason=f"The solved game has no information set {move.key!r}.")
     infoset = values.at(move.key)
     if move.taken not in infoset.values:
         return Row(move, reason=f"{move.taken!r} is not an action the solved game offers here.")
-    return Row(move, infoset)
+    return Row(move, infoset, threshold=max(MISTAKE, values.precision))
+
+
+# --------------------------------------------------------------------------- in words
+def percent(p: float) -> str:
+    """A probability as a person reads it: ``78%``, never 0% or 100% for what is neither."""
+    n = round(100 * p)
+    if n >= 100 and p < 1 - 1e-9:
+        n = 99
+    if n <= 0 and p > 0:
+        return "under 1%"
+    return f"{n}%"
+
+
+def amount(x: float) -> str:
+    """A loss in the game's units, to the digits that tell losses apart."""
+    if x >= 0.1:
+        return f"{x:.2f}"
+    return f"{x:.3f}" if x >= 0.001 else "under 0.001"
+
+
+def mix_words(infoset: InfosetValues, verbs: dict[str, Verb]) -> str:
+    """What the solved strategy does at ``infoset``: ``always calls``, ``checks 67% of the
+    time and bets 33%``."""
+    played = sorted(
+        ((p, a) for a, p in infoset.strategy.items() if p >= SUPPORT), key=lambda x: -x[0]
+    )
+    if not played:
+        return "has no preference"
+    if len(played) == 1 or played[0][0] >= 1 - SUPPORT / 2:
+        return f"always {verbs[played[0][1]].present}"
+    first, *rest = played
+    words = [f"{verbs[first[1]].present} {percent(first[0])} of the time"]
+    words += [f"{verbs[a].present} {percent(p)}" for p, a in rest]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def sentence(row: Row, words: Words, subject: str = "You") -> str:
+    """The decision of ``row`` in one sentence: what was held, seen and done, what the
+    solved strategy does there and what it cost: "You checked with the jack, first to act;
+    the solved strategy checks 78% of the time here: no loss." ``subject`` names the seat
+    ("You", or its name, whose "you"s become "they")."""
+    infoset = row.infoset
+    assert infoset is not None
+    taken = words.verbs[row.move.taken]
+    seen = words.seen if subject == "You" else _third_person(words.seen)
+    held = words.held if subject == "You" else _third_person(words.held)
+    head = f"{subject} {taken.past} with {held}, {seen}"
+    share = infoset.strategy[row.move.taken]
+    best_action = words.verbs[infoset.best_actions[0]].gerund
+    if infoset.rare:
+        never = "never" if infoset.by_chance else "almost never"
+        solved = (
+            f"the opponent's solved strategy {never} leads here, so the solve has no "
+            f"settled mix; it values {best_action} highest"
+        )
+    elif row.in_mix and share >= 1 - SUPPORT / 2:
+        solved = f"the solved strategy always {taken.present} here"
+    elif row.in_mix:
+        solved = f"the solved strategy {taken.present} {percent(share)} of the time here"
+    else:
+        mix = mix_words(infoset, words.verbs)
+        solved = f"the solved strategy {mix} here, never {taken.present}"
+    lost = row.lost or 0.0
+    best = words.verbs[infoset.best_actions[0]].gerund
+    if row.verdict == "fine":
+        cost = "no loss"
+    elif row.verdict == "small":
+        cost = (
+            f"it loses {amount(lost)} {words.unit} on average against {best}, "
+            f"less than the {row.threshold:.3g} that makes a mistake"
+        )
+    else:
+        cost = f"a mistake that costs {amount(lost)} {words.unit} on average against {best}"
+    return f"{head}; {solved}: {cost}."
+
+
+def _third_person(text: str) -> str:
+    swaps = {"you": "they", "your": "their", "You": "They", "Your": "Their"}
+    return " ".join(swaps.get(word, word) for word in text.split(" "))

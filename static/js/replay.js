@@ -136,11 +136,11 @@
   }
 
   function drawSeat(seat, index, frame) {
-    var name = seats[index] || "seat " + index;
+    var name = seats[index] || "seat " + (index + 1);
     var box = node("section", "seat");
     if (seat.turn) box.classList.add("seat--turn");
     if (frame.actor === index) box.classList.add("seat--actor");
-    box.setAttribute("aria-label", "Seat " + index + ": " + name);
+    box.setAttribute("aria-label", "Seat " + (index + 1) + ": " + name);
     var heading = node("h3", "seat__name", name);
     if (index < frame.scores.length) {
       heading.appendChild(document.createTextNode(" "));
@@ -152,7 +152,7 @@
     return box;
   }
 
-  // a step's address keeps the page's other parameters (the review's ?review= and ?solve=)
+  // a step's address keeps the page's other parameters (the review's ?review=)
   function stepHref(step) {
     var query = new URLSearchParams(window.location.search);
     query.set("step", String(step + 1));

@@ -517,7 +517,7 @@ def check_page(scan: Scan, url: str, page: str, facts: MatchFacts) -> None:
     check_frames(scan, f"{url} (drawn)", [as_frame], facts)
     # the solver's review (where its solve is done): a hidden hand's decisions without the
     # information set, which holds the reviewed seat's card
-    rows = re.findall(r'<tr data-key="([^"]*)">\s*<td class="num">(?:<a [^>]*>)?(\d+)', page)
+    rows = re.findall(r'<tr data-key="([^"]*)">\s*<td class="num"[^>]*>(?:<a [^>]*>)?(\d+)', page)
     for key, hand in rows:
         for hidden in facts.hidden:
             if hidden.chapters and {f"Hand {hand}", f"Deal {hand}"} & hidden.chapters:

@@ -21,7 +21,7 @@ from games.solver import Solver, build
 from games.solver.cfr import best_response_value, expected_value
 from games.solver.export import strategy_array, strategy_table
 from games.solver.game import Chance, Decision, Game, Terminal
-from games.solver.review import Move, action_values, review
+from games.solver.review import MISTAKE, Move, action_values, review, sentence
 
 
 def kuhn_equilibrium(alpha: Fraction) -> dict[str, dict[str, Fraction]]:
@@ -235,7 +235,7 @@ def test_a_games_decisions_are_those_its_engine_showed_the_seats(state_class):
     assert all((m.key is None) == (m.hand in folded and m.seat == 0) for m in mine)
 
 
-def test_a_review_lists_one_seats_decisions_and_adds_up_what_they_lost(kuhn_tree):
+def test_a_review_lists_one_seats_decisions_and_counts_only_real_losses(kuhn_tree):
     exact = kuhn_equilibrium(Fraction(1, 6))
     sigma = strategy_array(
         kuhn_tree, {k: {a: float(p) for a, p in r.items()} for k, r in exact.items()}
@@ -247,9 +247,9 @@ def test_a_review_lists_one_seats_decisions_and_adds_up_what_they_lost(kuhn_tree
         Move(1, 0, "Kb", "p"),  # folding the king: loses 3
         Move(2, 0, "Jpb", "b"),  # calling with the jack: loses 1
         Move(3, 0, None, "p"),  # hidden from whoever asks
-        Move(4, 0, "K", "b", options=(("other", 1),)),  # a game solved with other options
+        Move(4, 0, "K", "b", options=(("other", 1),)),  # a solve not there (yet)
     ]
-    done = review(moves, values, seat=0)
+    done = review(moves, {(): values}, 0, waiting=lambda options: f"Being solved {options}")
     assert [row.move.key for row in done.rows] == ["J", "Kb", "Jpb", None, "K"]
     assert [row.lost for row in done.rows] == [
         0.0,
@@ -258,15 +258,96 @@ def test_a_review_lists_one_seats_decisions_and_adds_up_what_they_lost(kuhn_tree
         None,
         None,
     ]
-    assert done.total_lost == pytest.approx(4.0) and done.mistakes == 2
-    # a loss within the solve's precision (its exploitability) is no mistake
-    values.precision = 1.5
-    within = review(moves, values, seat=0)
-    assert within.total_lost == pytest.approx(4.0) and within.mistakes == 1
-    assert [within.is_mistake(row) for row in within.rows] == [False, True, False, False, False]
-    assert "not shown" in done.rows[3].reason and "Not solved yet" in done.rows[4].reason
+    assert [row.verdict for row in done.rows] == ["fine", "mistake", "mistake", "", ""]
+    assert done.total_lost == pytest.approx(4.0) and done.mistakes == 2 and done.fine == 1
+    assert "not shown" in done.rows[3].reason
+    assert done.rows[4].reason == "Being solved (('other', 1),)"
     assert done.rows[0].taken_value == pytest.approx(values.at("J").values["b"])
     assert np.isclose(done.rows[1].best_value, values.at("Kb").best)
+    # a loss within the solve's precision (its exploitability) is no mistake
+    values.precision = 1.5
+    within = review(moves, {(): values}, 0)
+    assert within.total_lost == pytest.approx(3.0) and within.mistakes == 1
+    assert [within.is_mistake(row) for row in within.rows] == [False, True, False, False, False]
+    assert within.rows[2].verdict == "small" and within.small_lost == pytest.approx(1.0)
+
+
+def near_equilibrium(kuhn_tree, alpha: Fraction, noise: dict[tuple[str, str], float]):
+    """Kuhn's closed-form equilibrium moved a little, as a solve of finitely many iterations
+    leaves it: ``noise`` (key, action) -> the probability moved onto ``action`` from the
+    other one."""
+    table = {k: {a: float(p) for a, p in r.items()} for k, r in kuhn_equilibrium(alpha).items()}
+    for (key, action), shift in noise.items():
+        other = "b" if action == "p" else "p"
+        table[key][action] += shift
+        table[key][other] -= shift
+    return action_values(kuhn_tree, strategy_array(kuhn_tree, table))
+
+
+def test_an_action_of_the_equilibriums_mix_is_fine_though_the_solve_values_it_a_bit_lower(
+    kuhn_tree,
+):
+    """The issue's hands: "p 0.784, b 0.216, taken p, lost 0.0001" and "p 0.667, b 0.333,
+    taken b, lost 0.0023" were counted as mistakes. Kuhn's equilibrium mixes both actions
+    there, so the exact values are equal; a solve a little off values them a little apart,
+    and the review calls that no loss."""
+    values = near_equilibrium(kuhn_tree, Fraction(1, 5), {("J", "b"): 0.001})
+    queen = values.at("Qb")  # player 1 calls with the queen 1/3 of the time
+    assert queen.strategy["b"] == pytest.approx(1 / 3)
+    # player 0 nudged to bluff the jack a bit more than 1/5, the queen's call is worth more
+    # than folding: the exact indifference is broken by a few thousandths
+    assert 0.0 < queen.lost("p") < MISTAKE
+    moves = [Move(0, 1, "Qb", "p"), Move(1, 1, "Qb", "b"), Move(2, 1, "Kb", "p")]
+    done = review(moves, {(): values}, 1)
+    assert [row.verdict for row in done.rows] == ["fine", "fine", "mistake"]
+    assert [row.charged for row in done.rows] == [0.0, 0.0, pytest.approx(3.0, abs=0.01)]
+    assert done.mistakes == 1 and done.total_lost == pytest.approx(done.rows[2].lost)
+
+
+def test_an_action_the_equilibrium_never_plays_losing_little_is_no_mistake(kuhn_tree):
+    """At alpha 0, player 0 never bets the jack, and a bet loses against checking exactly
+    what the closed form says (by brute force here); at alpha 1/3 it is in the mix."""
+    exact = kuhn_equilibrium(Fraction(0))
+    expected, _ = brute_force(Kuhn(), exact, zero=Fraction(0))
+    gap = expected["J", "p"] - expected["J", "b"]
+    assert gap == 0  # at alpha 0 the jack's bet is still a best response: indifferent
+    values = near_equilibrium(kuhn_tree, Fraction(0), {})
+    row = review([Move(0, 0, "J", "b")], {(): values}, 0).rows[0]
+    assert row.lost == 0.0 and row.verdict == "fine" and not row.in_mix
+    # player 1 with the queen after a check never bets: betting loses exactly 1/6 (Kuhn)
+    expected, _ = brute_force(Kuhn(), kuhn_equilibrium(Fraction(1, 6)), zero=Fraction(0))
+    loss = expected["Qp", "p"] - expected["Qp", "b"]
+    row = review(
+        [Move(0, 1, "Qp", "b")], {(): near_equilibrium(kuhn_tree, Fraction(1, 6), {})}, 1
+    ).rows[0]
+    assert row.lost == pytest.approx(float(loss), abs=1e-12) and row.verdict == "mistake"
+
+
+def test_each_decision_is_said_in_words_from_its_seats_side(kuhn_tree):
+    from games.kuhn.review import review_words
+
+    values = near_equilibrium(kuhn_tree, Fraction(1, 6), {("J", "p"): 0.0})
+    said = [
+        sentence(row, review_words(row.move), subject)
+        for row, subject in zip(
+            review(
+                [Move(0, 0, "J", "p"), Move(1, 0, "Jpb", "b"), Move(2, 0, "Kpb", "b")],
+                {(): values},
+                0,
+            ).rows,
+            ["You", "You", "ann"],
+            strict=True,
+        )
+    ]
+    assert said == [
+        "You checked with the jack, first to act; the solved strategy checks 83% of the time "
+        "here: no loss.",
+        "You called with the jack, after you checked and the opponent bet; the solved "
+        "strategy always folds here, never calls: a mistake that costs 1.00 chips on average "
+        "against folding.",
+        "ann called with the king, after they checked and the opponent bet; the solved "
+        "strategy always calls here: no loss.",
+    ]
 
 
 def test_blackjacks_decisions_carry_their_deals_up_cards_and_only_those_solved_are_reviewed():
@@ -292,10 +373,31 @@ def test_blackjacks_decisions_carry_their_deals_up_cards_and_only_those_solved_a
     solved.train(50, record=False)
     values = action_values(tree, solved.average_strategy())
     for seat in (0, 1):
-        done = review(moves, values, seat, options)
+        done = review(moves, {(("up", "6,6,2"), ("max_hits", 1)): values}, seat)
         for row in done.rows:
             if row.move.hand == 0:
                 assert row.reviewed and row.lost >= 0.0
             else:
                 assert not row.reviewed and "Not solved yet" in row.reason
     assert review_options({"config": {"max_hits": 2}}).startswith("This match allowed 2 hits")
+
+
+def test_where_the_opponent_never_leads_the_solves_mix_is_not_taken_for_a_verdict(kuhn_tree):
+    """At alpha 0 player 0 never bets first, so player 1 never faces a bet: the strategy
+    there is not settled by anything, and only the values (by the cards alone) count."""
+    from games.kuhn.review import review_words
+
+    values = near_equilibrium(kuhn_tree, Fraction(0), {})
+    queen = values.at("Qb")
+    assert queen.rare and queen.by_chance and queen.strategy["p"] == pytest.approx(2 / 3)
+    assert not values.at("J").rare
+    fold, call = review([Move(0, 1, "Qb", "p"), Move(1, 1, "Qb", "b")], {(): values}, 1).rows
+    # folding is two thirds of the strategy there, yet loses the ante against calling
+    assert not fold.in_mix and fold.verdict == "mistake" and fold.lost == pytest.approx(1.0)
+    assert call.verdict == "fine" and call.lost == 0.0
+    said = sentence(fold, review_words(fold.move))
+    assert said == (
+        "You folded with the queen, after the opponent bet; the opponent's solved strategy "
+        "never leads here, so the solve has no settled mix; it values calling highest: a "
+        "mistake that costs 1.00 chips on average against calling."
+    )
