@@ -977,6 +977,9 @@ class ProcessAgent(Agent):
         #: the id of the ``end`` that :meth:`ask_confirm` sent, until :meth:`confirm` reads
         #: its reply
         self._end_asked: int | None = None
+        #: the id of the ``begin`` that :meth:`begin` sent, until :meth:`started` reads its
+        #: reply
+        self._begin_asked: int | None = None
         self._seat: int | None = None
         self._reported = False
         #: the next match as its stderr log's header names it, besides the game (the arena
@@ -995,6 +998,7 @@ class ProcessAgent(Agent):
         self._told = []
         self._ended = False
         self._end_asked = None
+        self._begin_asked = None
         self._pending = None
         where = self.match_label or f"seat {info.seat}"
         self.process.stderr.mark(f"--- match start: {info.game}, {where} ---")
@@ -1028,8 +1032,16 @@ class ProcessAgent(Agent):
                 # Nothing to wait for: it goes with the first question, in the same write.
                 self.process.request(begin | {"reply": False}, reply=False)
                 return
-            rid = self.process.request(begin)
+            # its reply is awaited in started(), once every seat has been begun
+            self._begin_asked = self.process.request(begin)
+
+    def started(self, timeout: float) -> None:
+        rid, self._begin_asked = self._begin_asked, None
+        if rid is None:
+            return
+        with self._reporting():
             arrived, message = self.process.reply(rid, timeout, "start of match")
+            self.answered_at = arrived
             if message.get("type") == "error" and message.get("kind") == "load":
                 # the match's fresh process could not load the bot file
                 raise AgentFault("startup", _quote(message.get("error", "?"), 4 * QUOTE))
@@ -1106,6 +1118,9 @@ class ProcessAgent(Agent):
         if self._ended:
             self._ended = False
             return
+        if self._begin_asked is not None:  # begun, never waited for (a match resumed)
+            self._begin_asked = None
+            self.process.kill()
         if self.process.alive:
             try:
                 rid = self.process.request({"type": "end"})

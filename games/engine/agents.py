@@ -58,7 +58,13 @@ class Agent(ABC):
     catch_up: bool = True
 
     def begin(self, info: SeatInfo, timeout: float) -> None:  # noqa: B027 (optional hook)
-        """A match starts (a bot gets a fresh instance). Raises AgentFault."""
+        """A match starts (a bot gets a fresh instance). Raises AgentFault. An agent may
+        only ask for its start here and wait for it in ``started`` (every seat is begun
+        before any is waited for)."""
+
+    def started(self, timeout: float) -> None:  # noqa: B027 (optional hook)
+        """Wait, within ``timeout``, for the start that ``begin`` asked for, and set
+        ``answered_at`` if it knows when it came. Raises AgentFault."""
 
     @abstractmethod
     def send(self, prompt: Prompt) -> None:

@@ -162,9 +162,25 @@ class MatchRunner:
         index = -1
         #: per seat, a question sent while catching up to an agent that was not called
         unsent: dict[int, _Call] = {}
+        #: per seat, the number of its begin call
+        begun: dict[int, int] = {}
         while (call := _next(steps, reply)) is not None:
-            index += 1
             agent = agents[call.seat]
+            if call.method == "started":
+                # a seat's start awaited: carried out whenever its begin is (a match being
+                # resumed starts its agents anew too); a failure is kept as its begin's
+                reply = await _call(agent, call, offload)
+                if journal is not None and isinstance(reply, AgentFault):
+                    at = begun[call.seat]
+                    step = _fault_step(call._replace(method="begin"), reply, state)
+                    if journal.catching_up(index):
+                        journal.diverge(at, step)  # it started the first time
+                    else:
+                        journal.record(at, step)
+                continue
+            index += 1
+            if call.method == "begin":
+                begun[call.seat] = index
             if journal is None:
                 reply = await _call(agent, call, offload)
                 continue
@@ -254,19 +270,32 @@ class MatchRunner:
         observer: Callable[[GameState], None] | None,
     ) -> Steps:
         faults: dict[int, Fault] = {}
+        began: dict[int, float] = {}
+        # Every seat is begun first, then each is waited for: they start side by side.
         for seat in range(len(stats)):
             info = SeatInfo(state.game, seat, state.num_seats, dict(state.config))
-            startup = self.tc_of(seat).startup
-            began = self.clock()
-            reply = yield _Call(seat, "begin", (info, startup))
-            stats[seat].startup_s = max(self.clock() - began, 0.0)
+            began[seat] = self.clock()
+            agents[seat].answered_at = None
+            reply = yield _Call(seat, "begin", (info, self.tc_of(seat).startup))
+            # an agent that starts within begin: its start ends here (one that waits for it
+            # in started says when it came, in answered_at)
+            stats[seat].startup_s = max(self.clock() - began[seat], 0.0)
             if isinstance(reply, AgentFault):
-                reason = reply.reason
-                if reply.kind == "timeout":  # the limit, in the contract's terms
-                    reason += f" (the {startup:g} s a bot has to start a match)"
-                faults[seat] = Fault(reply.kind, reason)
-            elif stats[seat].budget_left(self.tc_of(seat)) == 0:
-                faults[seat] = _out_of_time(self.tc_of(seat), "the start of the match")
+                faults[seat] = _startup_fault(reply, self.tc_of(seat))
+                del began[seat]
+        for seat, started in began.items():
+            tc = self.tc_of(seat)
+            timeout = max(started + tc.startup - self.clock(), 0.0)
+            reply = yield _Call(seat, "started", (timeout,))
+            finished = agents[seat].answered_at
+            if finished is not None:
+                stats[seat].startup_s = max(finished - started, 0.0)
+            elif isinstance(reply, AgentFault):
+                stats[seat].startup_s = max(self.clock() - started, 0.0)
+            if isinstance(reply, AgentFault):
+                faults[seat] = _startup_fault(reply, tc)
+            elif stats[seat].budget_left(tc) == 0:
+                faults[seat] = _out_of_time(tc, "the start of the match")
         if faults:
             state.forfeit(faults)
         while True:
@@ -476,6 +505,15 @@ def _named(fault: Fault, call: str) -> Fault:
     return Fault(fault.kind, untrusted.shorten(reason, MAX_REASON))
 
 
+def _startup_fault(reply: AgentFault, tc: TimeControl) -> Fault:
+    """A seat that failed to start the match: a timeout names the limit, in the contract's
+    terms."""
+    reason = reply.reason
+    if reply.kind == "timeout":
+        reason += f" (the {tc.startup:g} s a bot has to start a match)"
+    return Fault(reply.kind, reason)
+
+
 def _allowance(tc: TimeControl, stats: SeatStats) -> str:
     """What a call was given, as the contract quotes limits: the time per call, and what
     was left of the match's time bank."""
@@ -508,8 +546,8 @@ def _streak_reason(tc: TimeControl, stats: SeatStats, last: str = "") -> str:
 
 
 class _Call(NamedTuple):
-    """One thing the match needs of one seat's agent: ``begin``, ``send``, ``receive`` or
-    ``end``, with its arguments. (A tuple: a match makes over a hundred, and a frozen
+    """One thing the match needs of one seat's agent: ``begin``, ``started``, ``send``,
+    ``receive`` or ``end``, with its arguments. (A tuple: a match makes over a hundred, and a frozen
     dataclass costs several times as much to make.)"""
 
     seat: int

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from games.engine.agents import Agent, InProcessAgent, ScriptedAgent
+from games.engine.agents import Agent, AgentFault, InProcessAgent, ScriptedAgent
 from games.engine.game import Prompt
 from games.engine.journal import Journal, JournalMismatch
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
@@ -188,3 +188,49 @@ def test_a_person_is_only_begun_and_asked_again_what_was_not_kept():
     assert people[0].seen[0].kind == "draft_pick"
     # the one answer kept was not asked again; the one that was not, was
     assert len(people[0].answers) == 1
+
+
+class LateStart(ScriptedAgent):
+    """Starts the way a bot process does: ``begin`` only asks, ``started`` waits (and fails
+    with ``fault`` if given). Records the order of the calls it gets in ``calls``."""
+
+    def __init__(self, calls: list[str], name: str, fault: AgentFault | None = None) -> None:
+        super().__init__([0] * 15, name)
+        self.calls, self.fault = calls, fault
+
+    def begin(self, info, timeout: float) -> None:
+        self.calls.append(f"begin {self.name}")
+
+    def started(self, timeout: float) -> None:
+        self.calls.append(f"started {self.name}")
+        if self.fault is not None:
+            raise self.fault
+
+
+def test_every_seat_is_begun_before_any_start_is_waited_for():
+    calls: list[str] = []
+    outcome = play(lambda clock: [LateStart(calls, "a"), LateStart(calls, "b")], None, TC)
+    assert not outcome.faults
+    assert calls == ["begin a", "begin b", "started a", "started b"]
+
+
+def test_a_start_that_fails_is_kept_as_its_begin_and_resumes_the_same():
+    fault = AgentFault("startup", "the bot's constructor raised ValueError: no")
+    journal = Kept()
+
+    def make(clock: FakeClock) -> list[Agent]:
+        return [LateStart([], "a"), LateStart([], "b", fault)]
+
+    whole = play(make, journal, TC)
+    assert whole.faults[1].kind == "startup"
+    (index, step), *_ = sorted(journal.kept.items())
+    assert step["s"] == 1 and step["m"] == "begin" and step["f"][0] == "startup"
+    resumed = play(make, Kept(journal.kept), TC)
+    assert same_match(resumed.record, whole.record)
+    # and one that fails to start only when the match is resumed is at fault there
+    healthy = Kept()
+    play(lambda clock: [LateStart([], "a"), LateStart([], "b")], healthy, TC)
+    again = Kept(healthy.kept)
+    resumed = play(make, again, TC)
+    assert resumed.faults[1].kind == "startup"
+    assert again.cut_at == [1] and again.kept[1]["f"][0] == "startup"

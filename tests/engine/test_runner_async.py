@@ -84,7 +84,7 @@ async def test_blocking_agents_are_called_through_offload_and_others_on_the_loop
     assert not outcome.faults
     assert quick.threads == {threading.get_ident()}
     assert threading.get_ident() not in slow.threads
-    assert set(offloaded) == {"begin", "send", "receive", "end"}
+    assert set(offloaded) == {"begin", "started", "send", "receive", "end"}
     assert offloaded.count("receive") == offloaded.count("send") == len(slow.seen)
 
 
