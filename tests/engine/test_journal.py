@@ -224,6 +224,7 @@ def test_a_start_that_fails_is_kept_as_its_begin_and_resumes_the_same():
     whole = play(make, journal, TC)
     assert whole.faults[1].kind == "startup"
     (index, step), *_ = sorted(journal.kept.items())
+    assert index == 1  # seat 1's begin, the second call
     assert step["s"] == 1 and step["m"] == "begin" and step["f"][0] == "startup"
     resumed = play(make, Kept(journal.kept), TC)
     assert same_match(resumed.record, whole.record)
