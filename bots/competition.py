@@ -146,17 +146,26 @@ def start_round_robin(
         },
     )
     jobs = []
-    for round_no, entrants, table_seed in scheduled:
-        for seats in seatings(entrants):
-            jobs.append(
-                MatchJob(
-                    tournament=tournament,
-                    game=game,
-                    round=round_no,
-                    seats=seats,
-                    seed=table_seed,
-                )
-            )
+    # By round, each table's first seating, then each table's second...: jobs claimed one
+    # after the other then seat different bots where the schedule can (each match has
+    # fresh bot processes, which a bot prepares after its last match: see bots/hosts)
+    rounds: dict[int, list[tuple[int, list[int], int]]] = {}
+    for table in scheduled:
+        rounds.setdefault(table[0], []).append(table)
+    for round_no, tables in rounds.items():
+        seated = [(entrants, table_seed, seatings(entrants)) for _, entrants, table_seed in tables]
+        for turn in range(max(len(each) for _, _, each in seated)):
+            for _entrants, table_seed, each in seated:
+                if turn < len(each):
+                    jobs.append(
+                        MatchJob(
+                            tournament=tournament,
+                            game=game,
+                            round=round_no,
+                            seats=each[turn],
+                            seed=table_seed,
+                        )
+                    )
     MatchJob.objects.bulk_create(jobs)
     log.info("event=tournament.start tournament=%s game=%s jobs=%d", tournament.pk, game, len(jobs))
     return tournament
