@@ -1,5 +1,7 @@
 """What a CPU hog costs the bot beside it: a neighbouring sandboxed bot's time per call,
-alone and beside a hog (a bot whose threads hash in a loop, releasing Python's GIL): with
+alone and beside a hog (a bot whose threads hash in a loop, releasing Python's GIL; where
+its host lets a match's process start no thread, as the Python host now does, it burns one
+core in its calls instead): with
 the sandboxes' CPU cgroups capping each at one core (``SandboxLimits.cpu_cores`` = 1), in CPU
 cgroups without a cap (0: the kernel's fair share between cgroups alone), and with no CPU
 cgroups at all (as before the sandbox had them).
@@ -71,17 +73,31 @@ def burn():
     while True:
         hashlib.sha256(BLOCK).digest()
 
+def hold():
+    if THREADS[0]:
+        time.sleep(0.05)
+    else:  # no thread of its own: it burns its core in its calls instead
+        until = time.monotonic() + 0.05
+        while time.monotonic() < until:
+            hashlib.sha256(BLOCK).digest()
+
+THREADS = [0]
+
 class Bot:
     name = "hog"
     def __init__(self):
-        for _ in range(__THREADS__):
-            threading.Thread(target=burn, daemon=True).start()
+        try:
+            for _ in range(__THREADS__):
+                threading.Thread(target=burn, daemon=True).start()
+                THREADS[0] += 1
+        except RuntimeError:
+            pass  # a match's process may start none (the host's rules)
     def draft_pick(self, cards):
-        time.sleep(0.05); return 0
+        hold(); return 0
     def draft_receive(self, card):
         pass
     def main_play(self, hand, base):
-        time.sleep(0.05); return 0
+        hold(); return 0
     def main_postprocess(self, card):
         pass
 """

@@ -21,11 +21,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import signal
-import time
 from pathlib import Path
 
-from bots.memcg import own_cgroup, warn_once
+from bots.memcg import own_cgroup, remove_cgroup, warn_once
 
 log = logging.getLogger("bots.sandbox")
 
@@ -59,21 +57,7 @@ class CpuCgroup:
     def remove(self) -> None:
         """Kill whatever is left in the cgroups and remove them; never raises."""
         for folder in self.folders:
-            for attempt in range(50):
-                with contextlib.suppress(OSError, ValueError):
-                    for pid in (folder / "cgroup.procs").read_text().split():
-                        with contextlib.suppress(OSError):
-                            os.kill(int(pid), signal.SIGKILL)
-                try:
-                    folder.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError as exc:
-                    if attempt == 49:
-                        log.warning("cannot remove the CPU cgroup %s: %s", folder, exc)
-                        break
-                time.sleep(0.02)
+            remove_cgroup(folder, "CPU")
 
 
 def create(

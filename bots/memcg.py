@@ -130,18 +130,28 @@ class MemoryCgroup:
         """Kill whatever is left in the cgroup and remove it (what it still charged goes
         with it). Never raises: a cgroup that will not go is logged and retried by the next
         worker that takes the slot."""
-        for attempt in range(50):
-            self.kill_all()
-            try:
-                self.path.rmdir()
+        remove_cgroup(self.path, "memory")
+
+
+def remove_cgroup(path: Path, what: str) -> None:
+    """Kill every process left in the cgroup at ``path`` and remove it, trying for about a
+    second (a killed process leaves its cgroup a moment after the signal). Never raises: a
+    cgroup that will not go is logged (``what``: the controller, for the log)."""
+    for attempt in range(50):
+        with contextlib.suppress(OSError, ValueError):
+            for pid in (path / "cgroup.procs").read_text().split():
+                with contextlib.suppress(OSError):
+                    os.kill(int(pid), signal.SIGKILL)
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if attempt == 49:
+                log.warning("cannot remove the %s cgroup %s: %s", what, path, exc)
                 return
-            except FileNotFoundError:
-                return
-            except OSError as exc:
-                if attempt == 49:
-                    log.warning("cannot remove the memory cgroup %s: %s", self.path, exc)
-                    return
-            time.sleep(0.02)
+        time.sleep(0.02)
 
 
 def create(

@@ -6,8 +6,9 @@ what a card-game bot never needs and what would widen its reach:
 - creating processes (``fork``, ``vfork``, ``clone`` without ``CLONE_THREAD``; ``clone3``
   answers ENOSYS so the C library falls back to ``clone``): threads work, children don't,
   so a bot cannot fork-bomb nor leave a process behind. The Python host's zygote, which
-  never runs the bot's code, may fork: each of its children loads these rules
-  (:func:`process_filter_bpf`) on top of the rest before the bot's code runs;
+  never runs the bot's code, may fork: each of its children loads stricter rules
+  (:func:`process_filter_bpf`) on top of the rest before the bot's code runs: no process,
+  no thread, no act on another process;
 - sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
 - memory the address-space limit does not see: System V shared memory, message queues and
   semaphores, POSIX message queues, ``memfd_create`` (see docs/sandbox.md, "Memory");
@@ -155,8 +156,13 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
         if processes:
             for name in PROCESS_CALLS:
                 rule(name, _errno_action(errno.EPERM))
-            # clone(flags, ...): flags is argument 0 on x86_64 and arm64.
-            rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_THREAD, 0))
+            if others:
+                # no thread either: each takes a number from the counter that process IDs
+                # come from, which the next match's process could read in its own threads'
+                rule("clone", _errno_action(errno.EPERM))
+            else:
+                # clone(flags, ...): flags is argument 0 on x86_64 and arm64.
+                rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_THREAD, 0))
         if others:
             eperm = _errno_action(errno.EPERM)
             for name in OWN_PROCESS_CALLS:

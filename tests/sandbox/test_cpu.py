@@ -16,14 +16,24 @@ pytestmark = pytest.mark.skipif(not IS_ROOT, reason="CPU cgroups are made by a r
 
 
 def test_a_bots_threads_get_one_core_counted_from_outside(play, tmp_path):
+    # three threads of Node's pool hashing (a JavaScript bot that escaped its realm: all of
+    # Node) would use every core; the cap keeps them to one (a CFS period of 0.1 s may run
+    # over by one period)
     started = time.monotonic()
-    played = play(hostile(tmp_path, "cpu_hog.py", threads=3, hold=0.4), matches=1)
+    played = play(hostile(tmp_path, "cpu_hog.js", threads=3, hold=0.4), matches=1)
     wall = time.monotonic() - started
     assert not played.outcome.faults
     used = played.process.cpu_s  # the cgroup's count, kept at the match's end
-    # three threads that release the GIL would use every core; the cap keeps them to one
-    # (a CFS period of 0.1 s may run over by one period)
     assert 0.5 < used <= wall + 0.15, (used, wall)
+
+
+def test_a_python_bot_starts_no_thread_and_its_cpu_is_counted_from_outside(play, tmp_path):
+    played = play(hostile(tmp_path, "cpu_hog.py", threads=3, hold=0.4), matches=1)
+    assert not played.outcome.faults
+    assert "THREADS REFUSED: can't start new thread" in played.stderr
+    # it burned in its three calls (1.2 s of a busy machine), whatever it says of itself
+    # (os.times: 0)
+    assert played.process.cpu_s > 0.2
     assert played.agent.process.hello.isolation == "process"
 
 
@@ -41,7 +51,7 @@ def test_a_kept_sandbox_uses_no_cpu_between_matches(play, tmp_path, sandbox_conf
         MatchRunner(time.monotonic, FAST).run(GAME.state_class.new(1), [agent, other], seed=1)
         assert process.alive  # kept for its next match
         before = process.measured_cpu_s()
-        time.sleep(0.5)  # the bot's threads died with its match's process
+        time.sleep(0.5)  # its match's process is gone (and could start no thread)
         assert process.measured_cpu_s() - before < 0.05
 
 

@@ -17,6 +17,8 @@ def outcome(action):
         action()
     except OSError as exc:
         return errno.errorcode.get(exc.errno, str(exc.errno))
+    except RuntimeError as exc:  # threading's words for a refused clone
+        return f"RuntimeError: {exc}"
     return "ok"
 
 

@@ -4,6 +4,7 @@ running, a child process (refused), the host's process (not reachable). At the f
 of each match it says on stderr, as one JSON line, how many matches its process has played
 and what it remembers of earlier matches; then it plays (the first card, always)."""
 
+import contextlib
 import json
 import os
 import sys
@@ -50,7 +51,9 @@ class Bot:
         if self.first:
             self.first = False
             print(json.dumps({"matches": MATCHES[0], **recall()}), file=sys.stderr)
-            threading.Thread(target=_keep_alive, daemon=True).start()
+            # a match's process may start none (its host's rules): refused, it goes on
+            with contextlib.suppress(RuntimeError):
+                threading.Thread(target=_keep_alive, daemon=True).start()
         SEEN.extend(cards)
         with open(LEFT, "w") as fh:
             json.dump(SEEN, fh)
