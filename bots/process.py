@@ -190,6 +190,14 @@ class StderrSink:
                 self._log.write(text.encode("utf-8", "replace") + b"\n")
                 self._log.flush()
 
+    def redirect(self, log_path: Path) -> None:
+        """Write the log from here on to ``log_path`` (appended to), instead of the file
+        before (the arena's jobs keep each chunk of matches' part apart, see bots.arena)."""
+        with self._lock:
+            if self._log is not None:
+                self._log.close()
+            self._log = log_path.open("ab")
+
     def tail(self, limit: int = STDERR_TAIL) -> str:
         """The end of what the bot wrote, as text safe to show and store (invalid UTF-8 and
         NUL replaced)."""

@@ -405,3 +405,27 @@ def test_a_js_bot_is_told_its_own_method_names(bot_file):
 def test_it_refuses_fewer_than_one_job():
     with pytest.raises(CommandError, match="--jobs must be at least 1"):
         arena("builtin:simple", "builtin:minimal", "--jobs", "0")
+
+
+def test_a_bots_stderr_log_is_the_same_whatever_the_number_of_jobs(tmp_path, bot_file):
+    # Each match's part of the log whole, and the matches in schedule order: with jobs, the
+    # parts of two processes once interleaved (match 11's header above match 10's lines).
+    noisy = bot_file(
+        "noisy.py",
+        "import sys\n"
+        + FIRST_CARD_BOT.format(name="noisy").replace(
+            "    def draft_pick(self, cards):\n",
+            "    def draft_pick(self, cards):\n        print('pick', cards, file=sys.stderr)\n",
+        ),
+    )
+    logs = {}
+    for jobs in (1, 3):
+        folder = tmp_path / f"logs{jobs}"
+        arena(str(noisy), "builtin:simple", "builtin:strong", "--rounds", "20", "--seed", "3",
+              "--jobs", str(jobs), "--logs", str(folder))  # fmt: skip
+        assert [p.name for p in (folder / "stderr").iterdir()] == ["00-noisy.stderr.log"]
+        logs[jobs] = (folder / "stderr" / "00-noisy.stderr.log").read_text()
+    headers = [line for line in logs[3].splitlines() if line.startswith("--- match start")]
+    assert len(headers) == 40 and "match 1 (" in headers[0] and "match 59 (" in headers[-1]
+    assert logs[3].count("pick [") == 40 * 5
+    assert logs[3] == logs[1]
