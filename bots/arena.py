@@ -37,6 +37,7 @@ from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
 from bots.runtimes import language_of, method_name
 from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
+from bots.timing import site_time_control
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
@@ -168,7 +169,8 @@ class Arena:
             hint = getattr(self.format, "too_few_hint", "")
             raise ArenaError(f"an arena needs at least {self.format.min_bots} bots{hint}")
         self.logs = logs
-        self.tc = time_control or game.time_control
+        #: the site's time rules (bots.timing), so that what passes here passes validation
+        self.tc = time_control or site_time_control(game)
         #: the game's settings for every match (Ultimate Texas Hold'em: rounds per session)
         self.config = dict(config or {})
         #: bot files run in the sandbox; built-ins (trusted) in-process or as plain processes

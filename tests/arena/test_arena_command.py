@@ -429,3 +429,23 @@ def test_a_bots_stderr_log_is_the_same_whatever_the_number_of_jobs(tmp_path, bot
     assert len(headers) == 40 and "match 1 (" in headers[0] and "match 59 (" in headers[-1]
     assert logs[3].count("pick [") == 40 * 5
     assert logs[3] == logs[1]
+
+
+def test_it_holds_bots_to_the_uploads_limit_on_slow_calls_in_a_row(tmp_path, bot_file):
+    # A bot slow on every call, well within its time bank: the upload's validation rejects
+    # it after 3 such calls, and so must the arena (it once passed here).
+    slow = bot_file(
+        "slow.py",
+        "import time\n"
+        + FIRST_CARD_BOT.format(name="slow").replace(
+            "    def draft_pick(self, cards):\n",
+            "    def draft_pick(self, cards):\n        time.sleep(1.15)\n",
+        ),
+    )
+    out_json = tmp_path / "r.json"
+    arena(str(slow), "builtin:simple", "--rounds", "1", "--seed", "5", "--json", str(out_json))
+    bot = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "slow")
+    assert bot["faults"] == 1
+    assert bot["fault_details"]["timeout"]["reason"].startswith(
+        "3 calls in a row over the 1 s per call (draft_pick took 1.1"
+    )

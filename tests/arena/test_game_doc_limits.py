@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bots.sandbox import MAX_BOT_BYTES, MiB, limits_for
+from bots.timing import site_time_control
 from bots.uploads import max_code_bytes
 from games.registry import games
 
@@ -25,12 +26,13 @@ def limits_section(slug: str) -> str:
 @pytest.mark.parametrize("game", games(), ids=lambda g: g.slug)
 def test_the_game_doc_states_the_real_limits(game):
     section = limits_section(game.slug)
-    tc, sandbox = game.time_control, limits_for(game)
+    tc, sandbox = site_time_control(game), limits_for(game)
     assert output_mib(sandbox.output_bytes) and MAX_BOT_BYTES % MiB == 0
     for figure in (
         f"{tc.move:g} s per call",
         f"bank of {tc.bank:g} s per match",
         f"{tc.startup:g} s to start",
+        f"slow on {tc.streak} calls in a row (over {tc.move:g} s each",
         f"{sandbox.memory_mb} MiB for everything the bot holds",
         f"{output_mib(sandbox.output_bytes)} MiB of output per match",
         f"{max_code_bytes() // 1024} KiB to upload to the site",
