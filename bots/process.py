@@ -49,7 +49,8 @@ CHUNK = 65536
 #: cannot keep the arena there)
 SETTLE_MAX = 16 * CHUNK
 #: longest piece of a bot's own text (an exception's description) quoted in a fault reason
-QUOTE = 300
+#: (300 once cut the end off descriptions that quote what the bot was given)
+QUOTE = 1200
 #: what the hosts print when RLIMIT_CPU's soft limit strikes
 CPU_MARKER = "CPU time limit exceeded"
 #: what a host or a runtime prints when memory runs out (the fault is then "memory")
@@ -1157,6 +1158,8 @@ class ProcessAgent(Agent):
         if not self._reported:
             self._report(kind, reason)
         elif self.fault_reports and self.fault_reports[-1].kind == kind:
+            if self.fault_reports[-1].reason != reason:  # the log's line said less
+                self.process.stderr.mark(f"--- the match recorded it as: {reason} ---")
             self.fault_reports[-1] = dataclasses.replace(self.fault_reports[-1], reason=reason)
 
     def _report(self, kind: str, reason: str) -> None:

@@ -442,10 +442,35 @@ def test_it_holds_bots_to_the_uploads_limit_on_slow_calls_in_a_row(tmp_path, bot
             "    def draft_pick(self, cards):\n        time.sleep(1.15)\n",
         ),
     )
-    out_json = tmp_path / "r.json"
-    arena(str(slow), "builtin:simple", "--rounds", "1", "--seed", "5", "--json", str(out_json))
+    out_json, logs = tmp_path / "r.json", tmp_path / "logs"
+    arena(str(slow), "builtin:simple", "--rounds", "1", "--seed", "5", "--json", str(out_json),
+          "--logs", str(logs))  # fmt: skip
     bot = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "slow")
     assert bot["faults"] == 1
-    assert bot["fault_details"]["timeout"]["reason"].startswith(
-        "3 calls in a row over the 1 s per call (draft_pick took 1.1"
+    reason = bot["fault_details"]["timeout"]["reason"]
+    assert reason.startswith("3 calls in a row over the 1 s per call (draft_pick took 1.1")
+    assert reason.endswith("the 10 s time bank pays for occasional slow calls, not for 3 in a row")
+    # the log's fault line, written when the call ran out, is followed by the record's reason
+    # (it once said only "no answer to draft_pick within 1.00 s")
+    log = (logs / "stderr" / "00-slow.stderr.log").read_text()
+    assert f"--- the match recorded it as: {reason} ---" in log
+
+
+def test_a_long_exception_is_quoted_whole_in_the_reason_and_the_record(tmp_path, bot_file):
+    # an exception's description once lost all but its first 300 characters
+    wordy = bot_file(
+        "wordy.py",
+        FIRST_CARD_BOT.format(name="wordy").replace(
+            "    def draft_pick(self, cards):\n",
+            "    def draft_pick(self, cards):\n"
+            "        raise ValueError('no good pick among ' + repr(cards) * 40 + ' END')\n",
+        ),
     )
+    out_json, logs = tmp_path / "r.json", tmp_path / "logs"
+    arena(str(wordy), "builtin:simple", "--rounds", "1", "--seed", "5", "--json", str(out_json),
+          "--logs", str(logs))  # fmt: skip
+    bot = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "wordy")
+    reason = bot["fault_details"]["exception"]["reason"]
+    assert len(reason) > 500 and reason.endswith(" END")
+    (record,) = (logs / "matches").glob("*.json")
+    assert reason in record.read_text()
