@@ -33,10 +33,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from bots.names import declared_name
 from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
 from bots.runtimes import language_of, method_name
-from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
+from bots.sandbox import MAX_BOT_BYTES, SandboxConfig, SandboxError, SandboxLimits, self_test
 from bots.timing import site_time_control
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename
@@ -52,6 +53,16 @@ def _reports_of(agent: Agent) -> list[FaultReport]:
 
 def _errors_of(agent: Agent) -> list[str]:
     return getattr(agent, "errors", [])
+
+
+def _file_name(path: Path) -> str:
+    """A bot file's name: the one its code declares, else its stem (bots.names)."""
+    try:
+        if path.stat().st_size > MAX_BOT_BYTES:
+            return path.stem  # refused at its start, with the size said
+        return declared_name(path.name, path.read_bytes())
+    except OSError:
+        return path.stem
 
 
 def match_file(number: int, table: Table, seated: list[Entrant]) -> str:
@@ -236,7 +247,7 @@ class Arena:
                 raise ArenaError(f"{source}: no such file")
             if not path.is_file():
                 raise ArenaError(f"{source}: not a file")
-            entry = Entry(path.stem, path=path)
+            entry = Entry(_file_name(path), path=path)
         log = self.error_dir / f"{len(self.entrants):02d}-{safe_filename(path.stem)}.stderr.log"
         return replace(entry, stderr_log=log)
 
@@ -267,7 +278,9 @@ class Arena:
             owner = "class Bot" if hello.language == "python" else "the bot object"
             names = ", ".join(method_name(hello.language, m) for m in missing)
             raise ArenaError(f"{entrant.source}: {owner} has no method {names}")
-        entrant.standing = Standing(hello.name, entrant.source)
+        # a bot file is named as upload_bot names it (bots.names), a built-in as it says
+        name = entrant.entry.name if entrant.entry and entrant.entry.path else hello.name
+        entrant.standing = Standing(name, entrant.source)
 
     def _refuse(self, entrant: Entrant, exc: AgentFault) -> NoReturn:
         """A bot that could not start: the arena's error, naming why."""

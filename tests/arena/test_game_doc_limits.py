@@ -45,3 +45,15 @@ def output_mib(size: int) -> int:
     """The output limit in whole MiB (the document's unit)."""
     assert size % MiB == 0, "the output limit is no longer whole MiB: change the docs' unit"
     return size // MiB
+
+
+@pytest.mark.parametrize("game", games(), ids=lambda g: g.slug)
+def test_the_game_doc_and_the_readme_name_its_starter_files(game):
+    # the starters were downloads on the site only: nothing on the command line found them
+    root = DOCS.parents[1]
+    readme, doc = (root / "README.md").read_text(), (DOCS / f"{game.slug}.md").read_text()
+    assert game.starters
+    for path in game.starters.values():
+        name = f"`{path.resolve().relative_to(root)}`"
+        assert name in doc, f"docs/games/{game.slug}.md does not name its starter {name}"
+        assert name in readme, f"README.md does not name {game.slug}'s starter {name}"

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.models import BotVersion
-from bots.names import plain_username
+from bots.names import declared_name, plain_username
 from bots.uploads import UploadError, upload, validate
 from games.registry import game_slugs
 
@@ -21,7 +21,11 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
         parser.add_argument("--user", required=True, help="the bot's owner (username)")
         parser.add_argument("--game", default=game_slugs()[0], help="(default: %(default)s)")
-        parser.add_argument("--name", help="the bot's name (default: the file's stem)")
+        parser.add_argument(
+            "--name",
+            help="the bot's name (default: as manage.py arena names it: the name its class Bot "
+            "sets, else the file's stem)",
+        )
         parser.add_argument(
             "--create-user", action="store_true", help="create the user if there is none"
         )
@@ -53,10 +57,10 @@ class Command(BaseCommand):
                 owner = users.objects.get(username=opts["user"])
             except users.DoesNotExist:
                 raise CommandError(f"no user {opts['user']!r} (see --create-user)") from None
+        code = path.read_bytes()
+        name = opts["name"] or declared_name(path.name, code)
         try:
-            version = upload(
-                owner, opts["game"], opts["name"] or path.stem, path.name, path.read_bytes()
-            )
+            version = upload(owner, opts["game"], name, path.name, code)
         except UploadError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"stored {version} (id {version.pk})")
