@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import time
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -10,7 +12,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.models import BotVersion
 from bots.names import declared_name, plain_username
+from bots.status import bot_status
 from bots.uploads import UploadError, upload, validate
+from games.engine import untrusted
 from games.registry import game_slugs
 
 
@@ -29,6 +33,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--create-user", action="store_true", help="create the user if there is none"
         )
+        parser.add_argument(
+            "--wait",
+            action="store_true",
+            help="then follow the version until it is rated (validation, placement matches, "
+            "rank), or rejected; the placement matches need a running manage.py worker",
+        )
+        parser.add_argument(
+            "--timeout",
+            type=float,
+            default=1800.0,
+            metavar="SECONDS",
+            help="with --wait: give up waiting after this long (default %(default)g)",
+        )
+        parser.add_argument("--poll", type=float, default=2.0, help=argparse.SUPPRESS)
         parser.add_argument(
             "--defer",
             action="store_true",
@@ -63,12 +81,44 @@ class Command(BaseCommand):
             version = upload(owner, opts["game"], name, path.name, code)
         except UploadError as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(f"stored {version} (id {version.pk})")
-        if opts["defer"]:
-            return
-        version = validate(version)
-        if version.status == BotVersion.ACTIVE:
-            self.stdout.write(f"active: {version} (id {version.pk})")
-        else:
-            self.stderr.write(version.validation_log)
-            raise CommandError(f"rejected: {version.reason}")
+        named = "" if opts["name"] else f": named as {path.name} says; --name chooses another"
+        self.stdout.write(f"stored {version} (id {version.pk}){named}")
+        if not opts["defer"]:
+            version = validate(version)
+            if version.status == BotVersion.ACTIVE:
+                self.stdout.write(f"active: {version} (id {version.pk})")
+            else:
+                self.stderr.write(version.validation_log)
+                raise CommandError(f"rejected: {version.reason}")
+        if opts["wait"]:
+            self._follow(version, opts["timeout"], opts["poll"])
+
+    def _follow(self, version: BotVersion, timeout: float, poll: float) -> None:
+        """Say each change of the bot's status until the version is rated or rejected."""
+        end = time.monotonic() + timeout
+        said = ""
+        while True:
+            version.refresh_from_db()
+            status = bot_status(version.bot)
+            if status.detail != said:
+                said = status.detail
+                self.stdout.write(untrusted.printable(said))
+            if version.status == BotVersion.REJECTED:
+                self.stderr.write(version.validation_log)
+                raise CommandError(f"rejected: {version.reason}")
+            if version.status != BotVersion.VALIDATING and status.rated:
+                break
+            if version.status == BotVersion.RETIRED:
+                raise CommandError(f"{version} was retired: a newer version replaced it")
+            if time.monotonic() >= end:
+                raise CommandError(
+                    f"still waiting after {timeout:g} s: {said} (manage.py standings --user "
+                    f"{version.bot.owner.get_username()} shows where it stands)"
+                )
+            self.pause(poll)
+        if status.last_fault:
+            self.stdout.write(untrusted.printable(f"latest fault: {status.last_fault}"))
+
+    def pause(self, seconds: float) -> None:
+        """Between two looks at the bot (a test plays the worker's part here)."""
+        time.sleep(seconds)
