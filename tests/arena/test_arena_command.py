@@ -474,3 +474,34 @@ def test_a_long_exception_is_quoted_whole_in_the_reason_and_the_record(tmp_path,
     assert len(reason) > 500 and reason.endswith(" END")
     (record,) = (logs / "matches").glob("*.json")
     assert reason in record.read_text()
+
+
+def test_a_games_options_are_set_with_option_and_checked_by_name(tmp_path):
+    # Goofspiel's num_cards, deals and returns_type existed in the engine only
+    logs = tmp_path / "logs"
+    call_command("arena", "--game", "goofspiel", "builtin:matching", "builtin:random",
+                 "--rounds", "2", "--seed", "1", "--no-progress", "--logs", str(logs),
+                 "--option", "num_cards=6", "--option", "returns_type=point_difference",
+                 stdout=io.StringIO())  # fmt: skip
+    records = [json.loads(p.read_text()) for p in sorted((logs / "matches").glob("*.json"))]
+    assert len(records) == 2
+    for record in records:
+        assert record["config"] == {"num_cards": 6, "deals": 3, "returns_type": "point_difference"}
+        bids = [e for e in record["events"] if e.get("type") == "action"]
+        assert bids and all(1 <= e["action"] <= 6 for e in bids)
+    refusals = {
+        "num_cards=20": "goofspiel: num_cards takes a whole number from 2 to 13, not 20",
+        "deals=two": "goofspiel: deals takes a whole number from 1 to 1000, not two",
+        "returns_type=all": (
+            "goofspiel: returns_type takes one of win_loss, point_difference, not all"
+        ),
+        "cards=6": "goofspiel has no option 'cards' (its options: num_cards, deals, returns_type)",
+        "num_cards": "an option is NAME=VALUE, such as num_cards=6, not 'num_cards'",
+    }
+    for given, message in refusals.items():
+        with pytest.raises(CommandError) as refused:
+            call_command("arena", "--game", "goofspiel", "builtin:matching", "builtin:random",
+                         "--no-progress", "--option", given, stdout=io.StringIO())  # fmt: skip
+        assert str(refused.value) == f"--option: {message}"
+    with pytest.raises(CommandError, match="^--option: rps-poker has no options to set$"):
+        arena("builtin:simple", "builtin:strong", "--option", "hands=10")

@@ -18,6 +18,7 @@ from rich.text import Text
 from bots.arena import Arena, ArenaError
 from bots.arenaconfig import ConfigError, apply_config
 from games.engine import untrusted
+from games.engine.options import OptionError, parse_options
 from games.engine.progress import progress_bar
 from games.engine.spec import GameSpec
 from games.engine.tournament import Column, Format
@@ -68,6 +69,14 @@ class Command(BaseCommand):
             help="Ultimate Texas Hold'em: rounds in a session (default 1000)",
         )
         parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a setting of the game's matches, such as num_cards=6 for goofspiel "
+            "(repeat it for more; the game's doc lists its options)",
+        )
+        parser.add_argument(
             "--seed", type=int, default=None, help="tournament seed (default: random, printed)"
         )
         parser.add_argument(
@@ -111,7 +120,10 @@ class Command(BaseCommand):
         game = get_game(opts["game"])
         rounds, unit = count_of(game, opts)
         notes += fill_seats(game, opts)
-        config: dict = {}
+        try:
+            config = parse_options(game, opts["option"])
+        except OptionError as exc:
+            raise CommandError(f"--option: {exc}") from None
         if game.session_rounds:  # a match is a session of rounds (UTH)
             per_session = opts["rounds_per_session"]
             config["max_rounds"] = game.session_rounds if per_session is None else per_session
@@ -144,7 +156,10 @@ class Command(BaseCommand):
         with arena:
             total = arena.count(rounds)
             bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
-            err.print(f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}")
+            chosen = "".join(f", {k}={v}" for k, v in config.items() if k != "max_rounds")
+            err.print(
+                f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}"
+            )
             progress = progress_bar(err, opts["no_progress"])
             with progress:
                 task = progress.add_task("matches", total=total)
