@@ -57,3 +57,15 @@ def test_the_game_doc_and_the_readme_name_its_starter_files(game):
         name = f"`{path.resolve().relative_to(root)}`"
         assert name in doc, f"docs/games/{game.slug}.md does not name its starter {name}"
         assert name in readme, f"README.md does not name {game.slug}'s starter {name}"
+
+
+@pytest.mark.parametrize("game", games(), ids=lambda g: g.slug)
+def test_the_game_doc_lists_its_options_as_the_code_declares_them(game):
+    text = (DOCS / f"{game.slug}.md").read_text()
+    assert "\n## Options\n" in text, f"docs/games/{game.slug}.md has no Options section"
+    section = text.split("\n## Options\n", 1)[1].split("\n## ", 1)[0]
+    if not game.options:
+        assert "has no options to set" in section
+    for option in game.options:
+        row = f"| `{option.name}` | {option.allowed} | {option.default} | {option.help} |"
+        assert row in section, f"docs/games/{game.slug}.md: Options lacks {row!r}"
