@@ -102,3 +102,15 @@ def test_upload_wait_gives_up_after_its_timeout_saying_where_the_bot_stands(alic
         "now; is `manage.py worker` running? (manage.py standings --user alice shows where it "
         "stands)"
     )
+
+
+def test_the_terminal_panel_says_why_the_worker_waits(db):
+    from rich.console import Console
+
+    from bots.display import worker_panel
+
+    console = Console(record=True, width=80)
+    console.print(worker_panel(Worker(Options(), name="w-idle")))
+    text = " ".join(console.export_text().split())
+    assert "waiting for work" in text
+    assert "no bot competes in any game yet: `manage.py seed_builtins`" in text.replace("│ ", "")
