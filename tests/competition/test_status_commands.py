@@ -114,3 +114,16 @@ def test_the_terminal_panel_says_why_the_worker_waits(db):
     text = " ".join(console.export_text().split())
     assert "waiting for work" in text
     assert "no bot competes in any game yet: `manage.py seed_builtins`" in text.replace("│ ", "")
+
+
+def test_the_workers_log_names_the_bots_besides_their_ids(alice, active_bot, caplog):
+    active_bot(alice, "strong", builtin_code("strong"))
+    version = upload(alice, "rps-poker", "mine", "mine.py", builtin_code("simple").encode())
+    worker = Worker(Options(claim=1), name="w1")
+    with caplog.at_level("INFO", logger="bots"):
+        assert worker.step() and worker.step()
+    text = caplog.text
+    assert f"event=version.validated version={version.pk} status=active reason='' " in text
+    assert "bot='alice/mine v1'" in text
+    done = next(line for line in text.splitlines() if "event=job.done" in line)
+    assert "'alice/mine'" in done and "'alice/strong'" in done
