@@ -29,7 +29,8 @@ class Command(BaseCommand):
     help = (
         "Play a round-robin tournament between bot files and built-in bots. "
         "BOT is a path to a bot file (.py or .js) or builtin:NAME. Bot files run in the "
-        "sandbox unless --no-sandbox is given."
+        "sandbox unless --no-sandbox is given. To write one, start from its game's starter "
+        "bot, games/<game>/starter.py or .js (the README lists them)."
     )
     requires_system_checks: list[str] = []
 
