@@ -505,3 +505,6 @@ def test_a_games_options_are_set_with_option_and_checked_by_name(tmp_path):
         assert str(refused.value) == f"--option: {message}"
     with pytest.raises(CommandError, match="^--option: rps-poker has no options to set$"):
         arena("builtin:simple", "builtin:strong", "--option", "hands=10")
+    with pytest.raises(CommandError, match="^--option: the rounds of a session are --rounds-per"):
+        call_command("arena", "--game", "uth", "builtin:basic", "--option", "max_rounds=5",
+                     "--no-progress", stdout=io.StringIO())  # fmt: skip

@@ -121,6 +121,8 @@ class Command(BaseCommand):
         game = get_game(opts["game"])
         rounds, unit = count_of(game, opts)
         notes += fill_seats(game, opts)
+        if game.session_rounds and any(o.startswith("max_rounds=") for o in opts["option"]):
+            raise CommandError("--option: the rounds of a session are --rounds-per-session N")
         try:
             config = parse_options(game, opts["option"])
         except OptionError as exc:
