@@ -11,7 +11,10 @@ Matches are independent (each has its own seed, and every bot a fresh instance),
 ``jobs`` > 1 they are played in chunks of consecutive matches by this process and ``jobs - 1``
 forked ones, each with its own bot processes; this one takes their outcomes back in schedule
 order and tallies, logs and reports them as if it had played them itself, so results,
-output and logs do not depend on the number of jobs.
+output and logs do not depend on the number of jobs. The bots' stderr logs too: while a chunk
+is played, each bot process writes its log into a part of that chunk's own, and this process
+appends the parts to the bots' logs in schedule order, so that each match's part of a log is
+whole and the matches follow each other as they were scheduled.
 """
 
 from __future__ import annotations
@@ -30,10 +33,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from bots.names import declared_name
 from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
 from bots.runtimes import language_of, method_name
-from bots.sandbox import SandboxConfig, SandboxError, SandboxLimits, self_test
+from bots.sandbox import MAX_BOT_BYTES, SandboxConfig, SandboxError, SandboxLimits, self_test
+from bots.timing import site_time_control
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
@@ -48,6 +53,16 @@ def _reports_of(agent: Agent) -> list[FaultReport]:
 
 def _errors_of(agent: Agent) -> list[str]:
     return getattr(agent, "errors", [])
+
+
+def _file_name(path: Path) -> str:
+    """A bot file's name: the one its code declares, else its stem (bots.names)."""
+    try:
+        if path.stat().st_size > MAX_BOT_BYTES:
+            return path.stem  # refused at its start, with the size said
+        return declared_name(path.name, path.read_bytes())
+    except OSError:
+        return path.stem
 
 
 def match_file(number: int, table: Table, seated: list[Entrant]) -> str:
@@ -165,7 +180,8 @@ class Arena:
             hint = getattr(self.format, "too_few_hint", "")
             raise ArenaError(f"an arena needs at least {self.format.min_bots} bots{hint}")
         self.logs = logs
-        self.tc = time_control or game.time_control
+        #: the site's time rules (bots.timing), so that what passes here passes validation
+        self.tc = time_control or site_time_control(game)
         #: the game's settings for every match (Ultimate Texas Hold'em: rounds per session)
         self.config = dict(config or {})
         #: bot files run in the sandbox; built-ins (trusted) in-process or as plain processes
@@ -231,7 +247,7 @@ class Arena:
                 raise ArenaError(f"{source}: no such file")
             if not path.is_file():
                 raise ArenaError(f"{source}: not a file")
-            entry = Entry(path.stem, path=path)
+            entry = Entry(_file_name(path), path=path)
         log = self.error_dir / f"{len(self.entrants):02d}-{safe_filename(path.stem)}.stderr.log"
         return replace(entry, stderr_log=log)
 
@@ -262,7 +278,9 @@ class Arena:
             owner = "class Bot" if hello.language == "python" else "the bot object"
             names = ", ".join(method_name(hello.language, m) for m in missing)
             raise ArenaError(f"{entrant.source}: {owner} has no method {names}")
-        entrant.standing = Standing(hello.name, entrant.source)
+        # a bot file is named as upload_bot names it (bots.names), a built-in as it says
+        name = entrant.entry.name if entrant.entry and entrant.entry.path else hello.name
+        entrant.standing = Standing(name, entrant.source)
 
     def _refuse(self, entrant: Entrant, exc: AgentFault) -> NoReturn:
         """A bot that could not start: the arena's error, naming why."""
@@ -414,6 +432,7 @@ class Arena:
         """Play the chunks here and in ``jobs - 1`` forked processes, each taking the next
         chunk nobody has taken, and yield their matches in schedule order."""
         context = multiprocessing.get_context("fork")
+        parts = Path(tempfile.mkdtemp(prefix=".parts-", dir=self.error_dir))
         taken = context.Value("i", 0)
         results: multiprocessing.Queue[tuple[int, list[_Played] | str]] = context.Queue()
 
@@ -424,7 +443,7 @@ class Arena:
             return index if index < len(chunks) else None
 
         workers = [
-            context.Process(target=self._job, args=(chunks, take, results), daemon=True)
+            context.Process(target=self._job, args=(chunks, take, results, parts), daemon=True)
             for _ in range(jobs - 1)
         ]
         for worker in workers:
@@ -435,7 +454,11 @@ class Arena:
                 while index not in waiting:
                     mine = take()
                     if mine is not None:
-                        waiting[mine] = self._play_held(chunks[mine], 1 + mine * CHUNK)
+                        self._log_into(parts / str(mine))
+                        try:
+                            waiting[mine] = self._play_held(chunks[mine], 1 + mine * CHUNK)
+                        finally:
+                            self._log_into(None)
                         continue
                     try:
                         got, played = results.get(timeout=1.0)
@@ -446,12 +469,38 @@ class Arena:
                     if isinstance(played, str):
                         raise ArenaError(f"a process playing matches failed: {played}")
                     waiting[got] = played
+                self._append_part(parts / str(index))
                 yield from waiting.pop(index)
         finally:
             for worker in workers:
                 worker.join(timeout=5)
                 if worker.is_alive():
                     worker.kill()
+            shutil.rmtree(parts, ignore_errors=True)
+
+    def _log_into(self, part: Path | None) -> None:
+        """Send what each bot process writes to stderr from now on into the folder ``part``
+        (under its log's own name), or back to its log (None). What the bot wrote before
+        stays where it was going."""
+        if part is not None:
+            part.mkdir(exist_ok=True)
+        for entrant in self.entrants:
+            log = entrant.entry.stderr_log if entrant.entry else None
+            if entrant.process is None or log is None:
+                continue
+            entrant.process.settle_stderr()
+            entrant.process.stderr.redirect(log if part is None else part / log.name)
+
+    def _append_part(self, part: Path) -> None:
+        """Add a chunk's part of each bot's stderr log to the end of the log, then drop it."""
+        for entrant in self.entrants:
+            log = entrant.entry.stderr_log if entrant.entry else None
+            piece = part / log.name if log else None
+            if log is None or piece is None or not piece.exists():
+                continue
+            with log.open("ab") as out, piece.open("rb") as fh:
+                shutil.copyfileobj(fh, out)
+        shutil.rmtree(part, ignore_errors=True)
 
     def _play_held(self, tables: list[Table], first: int) -> list[_Played]:
         """Play tables here, among chunks played elsewhere: their faults reach the bots when
@@ -470,18 +519,24 @@ class Arena:
         chunks: list[list[Table]],
         take: Callable[[], int | None],
         results: multiprocessing.Queue,
+        parts: Path,
     ) -> None:
         """A forked process's work: it lets go of the parent's bot processes, and an arena of
-        the same bots (its own processes, logging to the same files) plays the chunks it
-        takes until there are none."""
+        the same bots (its own processes) plays the chunks it takes until there are none,
+        each bot's stderr going into the part of the chunk it plays (its start's, into a
+        folder of this job's own, which is dropped)."""
         for entrant in self.entrants:
             if entrant.process is not None:
                 entrant.process.forget()
         try:
-            kwargs = self._kwargs | {"_error_dir": self.error_dir}
-            with Arena(*self._args, **kwargs) as arena:
+            own = Path(tempfile.mkdtemp(prefix="job-", dir=parts))
+            with Arena(*self._args, **(self._kwargs | {"_error_dir": own})) as arena:
                 while (index := take()) is not None:
-                    played = list(arena._play(chunks[index], 1 + index * CHUNK))
+                    arena._log_into(parts / str(index))
+                    try:
+                        played = list(arena._play(chunks[index], 1 + index * CHUNK))
+                    finally:
+                        arena._log_into(None)
                     for match in played:
                         match.remote = True
                     results.put((index, played))

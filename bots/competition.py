@@ -35,6 +35,7 @@ from bots.models import (
 from bots.playing import BrokenAgent, Entry, Played, ProcessCache, play
 from bots.ratings import lock_ledger, rate_pending
 from games.engine import untrusted
+from games.engine.options import check_options
 from games.engine.runner import TimeControl
 from games.engine.tournament import derive_seed
 from games.registry import get_game
@@ -104,16 +105,19 @@ def start_round_robin(
     bank: float | None = None,
     tables: list[list[int]] | None = None,
     worker_s: float | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Tournament:
     """A round robin of every active version of the game (or ``versions``): the game's
     tournament format decides the tables, each table is played on one deal in every
     seating of :func:`seatings`. Its deals are fresh (:func:`fresh_deals`): a ``seed`` whose
     deals any match job of the game has dealt before is refused. ``worker_s``: the worker
     time each bot may use in it (by default WORKER_SECONDS_PER_BOT_PER_TOURNAMENT, see
-    :func:`play_job`)."""
+    :func:`play_job`). ``options``: the game's options for its every match
+    (games.engine.options; an OptionError names one refused)."""
     spec = get_game(game)
     if spec.tournament is None:
         raise ValueError(f"{game} has no tournament format")
+    options = check_options(spec, options or {})
     lock_ledger(game)
     versions = versions if versions is not None else active_versions(game)
     if len(versions) < 2:
@@ -143,7 +147,8 @@ def start_round_robin(
             "versions": [v.pk for v in versions],
             "time_control": _time_control_settings(move, bank),
             "worker_s": _worker_bound(worker_s),
-        },
+        }
+        | ({"options": options} if options else {}),
     )
     jobs = []
     # By round, each table's first seating, then each table's second...: jobs claimed one
@@ -570,9 +575,16 @@ def play_job(
         entries,
         seed=job.seed,
         time_control=tc,
+        config=options_of(job.tournament),
         cache=cache,
         seat_time_controls=budgets or None,
     )
+
+
+def options_of(tournament: Tournament) -> dict[str, Any] | None:
+    """The game's options a tournament's matches are played with (None: the defaults)."""
+    options = tournament.settings.get("options")
+    return dict(options) if isinstance(options, dict) and options else None
 
 
 # ---- worker time ----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ def queue_line() -> str:
 
 
 def worker_panel(worker) -> Table:
+    from bots.status import idle_reasons
     from bots.worker import OUTAGE, drop_connection
 
     try:
@@ -31,6 +32,11 @@ def worker_panel(worker) -> Table:
     table.add_column(style="bold")
     table.add_column()
     table.add_row("now", c.current or ("stopping" if worker.stopping else "waiting for work"))
+    if not c.current and not worker.stopping and not c.outage:
+        try:
+            table.add_row("why", "; ".join(idle_reasons()))
+        except OUTAGE:
+            drop_connection()
     table.add_row("played", f"{c.played} ({c.played / elapsed:.2f}/s), {c.faults} faults")
     table.add_row("validated", str(c.validated))
     table.add_row("solved", str(c.solved))

@@ -49,7 +49,8 @@ CHUNK = 65536
 #: cannot keep the arena there)
 SETTLE_MAX = 16 * CHUNK
 #: longest piece of a bot's own text (an exception's description) quoted in a fault reason
-QUOTE = 300
+#: (300 once cut the end off descriptions that quote what the bot was given)
+QUOTE = 1200
 #: what the hosts print when RLIMIT_CPU's soft limit strikes
 CPU_MARKER = "CPU time limit exceeded"
 #: what a host or a runtime prints when memory runs out (the fault is then "memory")
@@ -189,6 +190,14 @@ class StderrSink:
             if self._log is not None:
                 self._log.write(text.encode("utf-8", "replace") + b"\n")
                 self._log.flush()
+
+    def redirect(self, log_path: Path) -> None:
+        """Write the log from here on to ``log_path`` (appended to), instead of the file
+        before (the arena's jobs keep each chunk of matches' part apart, see bots.arena)."""
+        with self._lock:
+            if self._log is not None:
+                self._log.close()
+            self._log = log_path.open("ab")
 
     def tail(self, limit: int = STDERR_TAIL) -> str:
         """The end of what the bot wrote, as text safe to show and store (invalid UTF-8 and
@@ -1164,6 +1173,8 @@ class ProcessAgent(Agent):
         if not self._reported:
             self._report(kind, reason)
         elif self.fault_reports and self.fault_reports[-1].kind == kind:
+            if self.fault_reports[-1].reason != reason:  # the log's line said less
+                self.process.stderr.mark(f"--- the match recorded it as: {reason} ---")
             self.fault_reports[-1] = dataclasses.replace(self.fault_reports[-1], reason=reason)
 
     def _report(self, kind: str, reason: str) -> None:

@@ -42,6 +42,7 @@ from bots.models import Bot, BotVersion, MatchJob
 from bots.playing import Entry, play
 from bots.ratings import lock_ledger, on_new_version, rate_pending, rerank
 from bots.runtimes import LANGUAGES
+from bots.timing import site_time_control
 from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.tournament import derive_seed
@@ -147,20 +148,15 @@ def validation_opponent(game: str) -> str:
     return "simple" if "simple" in spec.builtin_bots else spec.builtin_names[0]
 
 
-def slow_calls_allowed() -> int:
-    """Calls in a row over the per-call time that a full validation pass lets a bot make."""
-    return max(int(getattr(settings, "BOT_VALIDATION_SLOW_CALLS", 3)), 1)
-
-
 def validation_time_control(game: str, quick: bool) -> TimeControl:
-    """The time control of the validated seat: the game's, with a streak limit (a full pass),
-    or every call within the per-call time and a short start (a quick pass)."""
-    base = get_game(game).time_control
+    """The time control of the validated seat: the site's (bots.timing: the game's, with a
+    limit on slow calls in a row; ``manage.py arena`` applies the same) for a full pass, or
+    every call within the per-call time and a short start (a quick pass)."""
+    spec = get_game(game)
     if quick:
+        base = spec.time_control
         return TimeControl(move=base.move, bank=0.0, startup=min(base.startup, QUICK_STARTUP_S))
-    return TimeControl(
-        move=base.move, bank=base.bank, startup=base.startup, streak=slow_calls_allowed()
-    )
+    return site_time_control(spec)
 
 
 def run_validation(version: BotVersion, quick: bool | None = None) -> ValidationResult:

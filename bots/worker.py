@@ -353,17 +353,19 @@ class Worker:
             return True  # a built-in bot of the site: never rejected, tried again (logged)
         if result.slow and version.status == BotVersion.VALIDATING:
             log.info(
-                "event=version.slow version=%s reason=%r next=full-validation",
+                "event=version.slow version=%s reason=%r next=full-validation bot=%r",
                 version.pk,
                 result.reason,
+                f"{version.bot.label} v{version.number}",
             )
             return True
         self.counters.validated += 1
         log.info(
-            "event=version.validated version=%s status=%s reason=%r",
+            "event=version.validated version=%s status=%s reason=%r bot=%r",
             version.pk,
             version.status,
             version.reason,
+            f"{version.bot.label} v{version.number}",
         )
         return True
 
@@ -535,7 +537,8 @@ class Worker:
             f" faults {' '.join(faults)}" if faults else ""
         )
         log.info(
-            "event=job.done job=%s match=%s attempt=%s worker=%s scores=%s faults=%s secs=%.3f",
+            "event=job.done job=%s match=%s attempt=%s worker=%s scores=%s faults=%s secs=%.3f "
+            "bots=%r",
             job.pk,
             match.pk,
             held.attempt,
@@ -543,6 +546,7 @@ class Worker:
             played.outcome.result.get("scores"),
             ",".join(faults) or "-",
             played.duration_s,
+            [seat.get("name") for seat in played.outcome.record.get("seats", [])],
         )
 
     def _release(self, claims: list[leases.Claim], reason: str) -> None:

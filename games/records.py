@@ -113,22 +113,51 @@ def _steps(record: dict[str, Any], spec: GameSpec, names: list[str]) -> list[dic
     if spec.replay is None:
         return []
     return [
-        {"label": frame["label"], "lines": list(frame.get("lines", []))}
+        {
+            "label": frame["label"],
+            "lines": list(frame.get("lines", [])),
+            "table": table_lines(frame, names),
+        }
         for frame in spec.replay(record, names)
     ]
 
 
+def table_lines(frame: dict[str, Any], names: list[str]) -> list[str]:
+    """What the replay viewer draws after a step, as text: the shared cards (a board, a
+    dealer's hand, a pile), then each seat's, every zone by its label, its cards face up by
+    their codes and how many are face down (``Board: 3c Jc 4h, 2 face down``)."""
+    lines = [_zone(zone) for zone in frame.get("shared", [])]
+    for name, seat in zip(names, frame.get("seats", []), strict=False):
+        zones = [_zone(zone) for zone in seat.get("zones", [])]
+        if zones:
+            lines.append(f"{name}: {'; '.join(zones)}")
+    return lines
+
+
+def _zone(zone: dict[str, Any]) -> str:
+    cards = " ".join(str(card) for card in zone.get("cards", []))
+    down = zone.get("down", 0)
+    held = ", ".join(part for part in (cards, f"{down} face down" if down else "") if part)
+    return f"{zone.get('label', '')}: {held or 'none'}"
+
+
 def report_lines(report: dict[str, Any], steps: bool = False) -> list[str]:
-    """The report as text: the match, its steps (with ``steps``), each seat's score, and
-    that the replay reached the recorded result."""
+    """The report as text: the match, its steps (with ``steps``: each one's log lines, and
+    the cards on the table whenever they changed), each seat's score, and that the replay
+    reached the recorded result."""
     lines = [
         f"{report['title']}: {', '.join(report['seats'])}; {report['events']} events,"
         f" {len(report['steps'])} steps"
     ]
     if steps:
+        shown: list[str] = []
         for number, step in enumerate(report["steps"], 1):
             lines.append(f"step {number}: {step['label']}")
             lines += [f"  {line}" for line in step["lines"]]
+            table = step.get("table", [])
+            if table and table != shown:  # the cards, where they changed
+                lines += [f"    | {line}" for line in table]
+                shown = table
     scores = report["result"].get("scores", [])
     for name, score in zip(report["seats"], scores, strict=False):
         lines.append(f"  {name}: {score}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from games.engine.options import GameOption
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec, SolverSpec
 
@@ -19,11 +20,12 @@ def spec() -> GameSpec:
         review_options,
         review_words,
     )
-    from games.blackjack_pp.rules import BlackjackPPState
+    from games.blackjack_pp.rules import DEFAULT_DEALS, BlackjackPPState
     from games.blackjack_pp.solving import BOT, OPTIONS, solver_game
     from games.blackjack_pp.strategy import page_of, strategy
     from games.blackjack_pp.table import BlackjackPPTable
     from games.blackjack_pp.tournament import DealsRoundRobin
+    from games.chips.match import MAX_HANDS
     from games.chips.replay import blackjack_pp_frames
 
     return GameSpec(
@@ -58,5 +60,18 @@ def spec() -> GameSpec:
             review_words=review_words,
             export_help="write the strategy as one folder per history",
             bot=BOT,
+        ),
+        options=(
+            GameOption(
+                "hands",
+                "deals in a match",
+                DEFAULT_DEALS,
+                low=2,
+                high=MAX_HANDS,
+                even=True,
+            ),
+            GameOption(
+                "max_hits", "the most cards the player may draw in a deal", 1, low=1, high=3
+            ),
         ),
     )

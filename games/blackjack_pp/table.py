@@ -7,7 +7,7 @@ from typing import Any
 
 from games.blackjack_pp.rules import BlackjackPPState, hand_total, is_soft
 from games.chips.table import ChipTable, in_order, won_by_seat
-from games.engine.table import signed
+from games.engine.table import TableOption, signed
 from games.replays import zone
 
 RECENT = 10
@@ -22,6 +22,20 @@ class BlackjackPPTable(ChipTable):
     unit = "deal"
     points = "points"
     cautious = ("stand",)
+    #: the game's options (its spec's), as a table offers them
+    options = (
+        TableOption(
+            "hands", "Deals", tuple((n, f"{n} deals") for n in (10, 20, 50)), default=10,
+            shown="{} deals",
+        ),
+        TableOption(
+            "max_hits",
+            "Hits",
+            ((1, "at most 1 card drawn in a deal"), (2, "at most 2"), (3, "at most 3")),
+            default=1,
+            shown="at most {} hits",
+        ),
+    )  # fmt: skip
 
     def seat_cards(  # type: ignore[override]
         self, state: BlackjackPPState, seat: int, viewer: int | None

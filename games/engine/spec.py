@@ -17,6 +17,7 @@ from typing import Any
 from games.engine.agents import BotCall
 from games.engine.cards import standard_deck
 from games.engine.game import GameState
+from games.engine.options import GameOption
 from games.engine.runner import TimeControl
 from games.engine.table import TableRules
 from games.engine.tournament import Format
@@ -292,6 +293,9 @@ class GameSpec:
     #: a match is a session of rounds (``config["max_rounds"]``; UTH): the arena counts
     #: ``--sessions`` of ``--rounds-per-session`` (this many by default)
     session_rounds: int = 0
+    #: the settings of its matches a person may choose, wherever a match is started (the
+    #: arena's --option, a tournament's, a live table's form): games.engine.options
+    options: tuple[GameOption, ...] = ()
 
     def toolkit_files(self) -> dict[str, Path]:
         """File name -> path of each toolkit module."""

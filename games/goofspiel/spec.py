@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from games.engine.options import GameOption
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
 
@@ -13,7 +14,7 @@ HERE = Path(__file__).resolve().parent
 def spec() -> GameSpec:
     from games.goofspiel import botapi
     from games.goofspiel.replay import frames
-    from games.goofspiel.rules import GoofspielState
+    from games.goofspiel.rules import MAX_CARDS, MAX_DEALS, MIN_CARDS, RETURNS_TYPES, GoofspielState
     from games.goofspiel.table import GoofspielTable
     from games.goofspiel.tournament import DealsRoundRobin
 
@@ -36,4 +37,20 @@ def spec() -> GameSpec:
         starters={"python": HERE / "starter.py"},
         strongest_builtin="matching",
         replay=frames,
+        options=(
+            GameOption(
+                "num_cards",
+                "cards in each hand and prizes in a deal",
+                13,
+                low=MIN_CARDS,
+                high=MAX_CARDS,
+            ),
+            GameOption("deals", "deals in a match", 3, low=1, high=MAX_DEALS),
+            GameOption(
+                "returns_type",
+                "what a deal pays: +1/-1/0, or half the prize points' difference",
+                "win_loss",
+                choices=RETURNS_TYPES,
+            ),
+        ),
     )

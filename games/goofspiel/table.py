@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.table import TableRules, name_of
+from games.engine.table import TableOption, TableRules, name_of
 from games.goofspiel.rules import GoofspielState
 from games.replays import zone
 
@@ -17,6 +17,30 @@ LOGGED_DEALS = 2
 
 class GoofspielTable(TableRules):
     default_action_text = "the card equal to the prize if you still hold it, else your lowest"
+    #: the game's options (its spec's), as a table offers them
+    options = (
+        TableOption(
+            "num_cards",
+            "Cards",
+            tuple((n, f"{n} cards in each hand") for n in (5, 8, 10, 13)),
+            default=13,
+            shown="{} cards",
+        ),
+        TableOption(
+            "deals", "Deals", tuple((n, f"{n} deals") for n in (1, 2, 3, 5)), default=3,
+            shown="{} deals",
+        ),
+        TableOption(
+            "returns_type",
+            "A deal pays",
+            (
+                ("win_loss", "+1 to its winner, -1 to the other (0 each for a tie)"),
+                ("point_difference", "half the difference of the prize points"),
+            ),
+            default="win_loss",
+            shown="returns: {}",
+        ),
+    )  # fmt: skip
 
     def default_action(self, state: GoofspielState, seat: int) -> Any:  # type: ignore[override]
         hand = state.hands[seat]

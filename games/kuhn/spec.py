@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from games.engine.options import GameOption
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec, SolverBot, SolverSpec
 
@@ -17,6 +18,7 @@ def solver_game():
 
 
 def spec() -> GameSpec:
+    from games.chips.match import DEFAULT_HANDS, MAX_HANDS
     from games.chips.replay import kuhn_frames
     from games.chips.tournament import ChipsRoundRobin
     from games.kuhn import botapi
@@ -53,5 +55,15 @@ def spec() -> GameSpec:
             describe_infoset=describe_infoset,
             review_words=review_words,
             bot=SolverBot(),
+        ),
+        options=(
+            GameOption(
+                "hands",
+                "hands in a match (each seat acts first in half of them)",
+                DEFAULT_HANDS,
+                low=2,
+                high=MAX_HANDS,
+                even=True,
+            ),
         ),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.chips.table import ChipTable, hand_words, in_order, public_hands
+from games.engine.table import TableOption
 from games.kuhn.rules import DECK, KuhnState
 from games.replays import zone
 
@@ -32,6 +33,13 @@ def kuhn_cards(done: dict[str, Any]) -> list[str]:
 
 
 class KuhnTable(ChipTable):
+    #: the game's hands option (its spec's), as a table offers it
+    options = (
+        TableOption(
+            "hands", "Hands", tuple((n, f"{n} hands") for n in (10, 20, 50)), default=10,
+            shown="{} hands",
+        ),
+    )  # fmt: skip
     default_action_text = "check, or fold facing a bet"
     cautious = ("p",)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from games.engine.options import GameOption
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
 
@@ -34,4 +35,9 @@ def spec() -> GameSpec:
         arena_example="--fill builtin:naive --games 100",
         illegal_answer="an illegal move is refused and counts as a pass",
         replay=frames,
+        options=(
+            GameOption(
+                "max_turns", "turns after which a game ends unfinished", 1000, low=1, high=100_000
+            ),
+        ),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.chips.table import RECENT, ChipTable, hand_words, in_order, public_hands
+from games.engine.table import TableOption
 from games.leduc.rules import LeducState
 from games.replays import zone
 
@@ -41,6 +42,13 @@ def leduc_cards(done: dict[str, Any]) -> list[str]:
 
 
 class LeducTable(ChipTable):
+    #: the game's hands option (its spec's), as a table offers it
+    options = (
+        TableOption(
+            "hands", "Hands", tuple((n, f"{n} hands") for n in (10, 20, 50)), default=10,
+            shown="{} hands",
+        ),
+    )  # fmt: skip
     default_action_text = "check, or fold facing a raise"
     cautious = ("f",)
 

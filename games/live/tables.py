@@ -28,6 +28,7 @@ from bots import aggregates, people
 from bots.models import BotVersion, Match, MatchSeat
 from bots.playing import Entry
 from games.engine import untrusted
+from games.engine.options import check_options
 from games.live.host import Finish, SeatPlan
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
@@ -231,6 +232,9 @@ def create_table(
         raise TableError("choose exactly one seat for yourself")
     try:
         match_config = spec.table().config(config or {})
+        # the game's options as the arena's and a tournament's are checked (named in errors)
+        named = {option.name for option in spec.options}
+        check_options(spec, {k: v for k, v in match_config.items() if k in named})
     except ValueError as exc:
         raise TableError(str(exc)) from None
     rows = [_seat(game, choice, person) for choice in seats]

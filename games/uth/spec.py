@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from games.engine.options import GameOption
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec, HandHistory
 
@@ -15,7 +16,7 @@ def spec() -> GameSpec:
     from games.uth.history import replay as replay_history
     from games.uth.history import report_lines
     from games.uth.replay import frames
-    from games.uth.rules import UthState
+    from games.uth.rules import PAY_TABLES, UthState
     from games.uth.table import UthTable
     from games.uth.tournament import Duplicate
 
@@ -40,4 +41,14 @@ def spec() -> GameSpec:
         session_rounds=1000,
         hand_history=HandHistory(replay=replay_history, lines=report_lines),
         toolkit=("games.uth.textarena_text",),
+        options=(
+            GameOption(
+                "variant",
+                "the pay table of the blind and trips bets",
+                "default",
+                choices=tuple(PAY_TABLES),
+            ),
+            GameOption("chips", "chips at the start of a session", 1000, low=1, high=1_000_000),
+            GameOption("ante", "the ante (and the blind) of a round", 25, low=1, high=100_000),
+        ),
     )

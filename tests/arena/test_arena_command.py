@@ -405,3 +405,106 @@ def test_a_js_bot_is_told_its_own_method_names(bot_file):
 def test_it_refuses_fewer_than_one_job():
     with pytest.raises(CommandError, match="--jobs must be at least 1"):
         arena("builtin:simple", "builtin:minimal", "--jobs", "0")
+
+
+def test_a_bots_stderr_log_is_the_same_whatever_the_number_of_jobs(tmp_path, bot_file):
+    # Each match's part of the log whole, and the matches in schedule order: with jobs, the
+    # parts of two processes once interleaved (match 11's header above match 10's lines).
+    noisy = bot_file(
+        "noisy.py",
+        "import sys\n"
+        + FIRST_CARD_BOT.format(name="noisy").replace(
+            "    def draft_pick(self, cards):\n",
+            "    def draft_pick(self, cards):\n        print('pick', cards, file=sys.stderr)\n",
+        ),
+    )
+    logs = {}
+    for jobs in (1, 3):
+        folder = tmp_path / f"logs{jobs}"
+        arena(str(noisy), "builtin:simple", "builtin:strong", "--rounds", "20", "--seed", "3",
+              "--jobs", str(jobs), "--logs", str(folder))  # fmt: skip
+        assert [p.name for p in (folder / "stderr").iterdir()] == ["00-noisy.stderr.log"]
+        logs[jobs] = (folder / "stderr" / "00-noisy.stderr.log").read_text()
+    headers = [line for line in logs[3].splitlines() if line.startswith("--- match start")]
+    assert len(headers) == 40 and "match 1 (" in headers[0] and "match 59 (" in headers[-1]
+    assert logs[3].count("pick [") == 40 * 5
+    assert logs[3] == logs[1]
+
+
+def test_it_holds_bots_to_the_uploads_limit_on_slow_calls_in_a_row(tmp_path, bot_file):
+    # A bot slow on every call, well within its time bank: the upload's validation rejects
+    # it after 3 such calls, and so must the arena (it once passed here).
+    slow = bot_file(
+        "slow.py",
+        "import time\n"
+        + FIRST_CARD_BOT.format(name="slow").replace(
+            "    def draft_pick(self, cards):\n",
+            "    def draft_pick(self, cards):\n        time.sleep(1.15)\n",
+        ),
+    )
+    out_json, logs = tmp_path / "r.json", tmp_path / "logs"
+    arena(str(slow), "builtin:simple", "--rounds", "1", "--seed", "5", "--json", str(out_json),
+          "--logs", str(logs))  # fmt: skip
+    bot = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "slow")
+    assert bot["faults"] == 1
+    reason = bot["fault_details"]["timeout"]["reason"]
+    assert reason.startswith("3 calls in a row over the 1 s per call (draft_pick took 1.1")
+    assert reason.endswith("the 10 s time bank pays for occasional slow calls, not for 3 in a row")
+    # the log's fault line, written when the call ran out, is followed by the record's reason
+    # (it once said only "no answer to draft_pick within 1.00 s")
+    log = (logs / "stderr" / "00-slow.stderr.log").read_text()
+    assert f"--- the match recorded it as: {reason} ---" in log
+
+
+def test_a_long_exception_is_quoted_whole_in_the_reason_and_the_record(tmp_path, bot_file):
+    # an exception's description once lost all but its first 300 characters
+    wordy = bot_file(
+        "wordy.py",
+        FIRST_CARD_BOT.format(name="wordy").replace(
+            "    def draft_pick(self, cards):\n",
+            "    def draft_pick(self, cards):\n"
+            "        raise ValueError('no good pick among ' + repr(cards) * 40 + ' END')\n",
+        ),
+    )
+    out_json, logs = tmp_path / "r.json", tmp_path / "logs"
+    arena(str(wordy), "builtin:simple", "--rounds", "1", "--seed", "5", "--json", str(out_json),
+          "--logs", str(logs))  # fmt: skip
+    bot = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "wordy")
+    reason = bot["fault_details"]["exception"]["reason"]
+    assert len(reason) > 500 and reason.endswith(" END")
+    (record,) = (logs / "matches").glob("*.json")
+    assert reason in record.read_text()
+
+
+def test_a_games_options_are_set_with_option_and_checked_by_name(tmp_path):
+    # Goofspiel's num_cards, deals and returns_type existed in the engine only
+    logs = tmp_path / "logs"
+    call_command("arena", "--game", "goofspiel", "builtin:matching", "builtin:random",
+                 "--rounds", "2", "--seed", "1", "--no-progress", "--logs", str(logs),
+                 "--option", "num_cards=6", "--option", "returns_type=point_difference",
+                 stdout=io.StringIO())  # fmt: skip
+    records = [json.loads(p.read_text()) for p in sorted((logs / "matches").glob("*.json"))]
+    assert len(records) == 2
+    for record in records:
+        assert record["config"] == {"num_cards": 6, "deals": 3, "returns_type": "point_difference"}
+        bids = [e for e in record["events"] if e.get("type") == "action"]
+        assert bids and all(1 <= e["action"] <= 6 for e in bids)
+    refusals = {
+        "num_cards=20": "goofspiel: num_cards takes a whole number from 2 to 13, not 20",
+        "deals=two": "goofspiel: deals takes a whole number from 1 to 1000, not two",
+        "returns_type=all": (
+            "goofspiel: returns_type takes one of win_loss, point_difference, not all"
+        ),
+        "cards=6": "goofspiel has no option 'cards' (its options: num_cards, deals, returns_type)",
+        "num_cards": "an option is NAME=VALUE, such as num_cards=6, not 'num_cards'",
+    }
+    for given, message in refusals.items():
+        with pytest.raises(CommandError) as refused:
+            call_command("arena", "--game", "goofspiel", "builtin:matching", "builtin:random",
+                         "--no-progress", "--option", given, stdout=io.StringIO())  # fmt: skip
+        assert str(refused.value) == f"--option: {message}"
+    with pytest.raises(CommandError, match="^--option: rps-poker has no options to set$"):
+        arena("builtin:simple", "builtin:strong", "--option", "hands=10")
+    with pytest.raises(CommandError, match="^--option: the rounds of a session are --rounds-per"):
+        call_command("arena", "--game", "uth", "builtin:basic", "--option", "max_rounds=5",
+                     "--no-progress", stdout=io.StringIO())  # fmt: skip

@@ -52,7 +52,9 @@ def test_a_bot_slow_on_every_move_does_not_hold_up_the_uploads_behind_it(site, t
         ("minimal", builtin_code("minimal")),
     ]:
         path = _write(tmp_path, name, code)
-        site.manage("upload_bot", str(path), "--user", name, "--create-user", "--defer")
+        site.manage(
+            "upload_bot", str(path), "--user", name, "--name", name, "--create-user", "--defer"
+        )
     ids = dict(
         site.sql("SELECT b.name, v.id FROM bots_botversion v JOIN bots_bot b ON b.id = v.bot_id")
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
@@ -140,3 +142,15 @@ def test_the_command_refuses_a_bot_name_or_a_new_username_that_is_not_plain(db, 
     )
     assert not User.objects.filter(username__startswith="eve").exists()
     assert BotVersion.objects.count() == 1
+
+
+def test_the_command_names_a_bot_as_the_arena_does(db, tmp_path, capsys):
+    path = tmp_path / "rps_mine.py"
+    path.write_text(builtin_code("simple").replace('name = "simple"', 'name = "rps-mine"'))
+    assert 'name = "rps-mine"' in path.read_text()
+    call_command("upload_bot", str(path), "--user", "dave", "--create-user", "--defer")
+    assert BotVersion.objects.get().bot.name == "rps-mine"  # once the file's stem, rps_mine
+    out = io.StringIO()
+    call_command("arena", "--game", "rps-poker", str(path), "builtin:minimal", "--rounds", "1",
+                 "--no-progress", "--no-sandbox", stdout=out)  # fmt: skip
+    assert "rps-mine" in out.getvalue() and "rps_mine" not in out.getvalue()

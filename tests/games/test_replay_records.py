@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -111,3 +113,43 @@ def test_a_file_without_a_game_asks_for_one(tmp_path):
         replay(path)
     with pytest.raises(CommandError, match="not a match record"):
         replay(path, "--game", next(s.slug for s in games() if s.hand_history is None))
+
+
+def test_its_steps_show_the_cards_on_the_table_a_uth_board_too(played, tmp_path):
+    # the steps' log lines never name the board's cards: the table under them does
+    record = played("uth")[0]
+    lines = replay(record, "--steps").splitlines()
+    boards = [line.strip() for line in lines if line.strip().startswith("| Board: ")]
+    assert "| Board: 5 face down" in boards
+    flop = next(b for b in boards if b.endswith(", 2 face down") and b != "| Board: 5 face down")
+    assert len(flop.removeprefix("| Board: ").split(",")[0].split()) == 3
+    assert any(len(b.removeprefix("| Board: ").split()) == 5 and "down" not in b for b in boards)
+    assert any(line.strip().startswith("| Dealer: ") for line in lines)
+    out = tmp_path / "report.json"
+    replay(record, "--steps", "--json", str(out))
+    steps = json.loads(out.read_text())["steps"]
+    assert any(line.startswith("Board: ") for step in steps for line in step["table"])
+
+
+def test_replaying_a_record_loads_its_own_game_only(played):
+    # Replaying an RPS Poker record once loaded every game, the solver and NumPy with them
+    # (seconds on a busy machine).
+    record = played("rps-poker")[0]
+    code = (
+        "import io, os, sys, django\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'cardsite.settings')\n"
+        "django.setup()\n"
+        "from django.core.management import call_command\n"
+        f"call_command('replay', {str(record)!r}, stdout=io.StringIO())\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('games.solver', 'numpy',"
+        " 'games.kuhn', 'games.uth'))))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.stdout.strip() == "[]"

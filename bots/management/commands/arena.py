@@ -18,6 +18,7 @@ from rich.text import Text
 from bots.arena import Arena, ArenaError
 from bots.arenaconfig import ConfigError, apply_config
 from games.engine import untrusted
+from games.engine.options import OptionError, parse_options
 from games.engine.progress import progress_bar
 from games.engine.spec import GameSpec
 from games.engine.tournament import Column, Format
@@ -28,7 +29,8 @@ class Command(BaseCommand):
     help = (
         "Play a round-robin tournament between bot files and built-in bots. "
         "BOT is a path to a bot file (.py or .js) or builtin:NAME. Bot files run in the "
-        "sandbox unless --no-sandbox is given."
+        "sandbox unless --no-sandbox is given. To write one, start from its game's starter "
+        "bot, games/<game>/starter.py or .js (the README lists them)."
     )
     requires_system_checks: list[str] = []
 
@@ -66,6 +68,14 @@ class Command(BaseCommand):
             type=int,
             default=None,
             help="Ultimate Texas Hold'em: rounds in a session (default 1000)",
+        )
+        parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a setting of the game's matches, such as num_cards=6 for goofspiel "
+            "(repeat it for more; the game's doc lists its options)",
         )
         parser.add_argument(
             "--seed", type=int, default=None, help="tournament seed (default: random, printed)"
@@ -111,7 +121,12 @@ class Command(BaseCommand):
         game = get_game(opts["game"])
         rounds, unit = count_of(game, opts)
         notes += fill_seats(game, opts)
-        config: dict = {}
+        if game.session_rounds and any(o.startswith("max_rounds=") for o in opts["option"]):
+            raise CommandError("--option: the rounds of a session are --rounds-per-session N")
+        try:
+            config = parse_options(game, opts["option"])
+        except OptionError as exc:
+            raise CommandError(f"--option: {exc}") from None
         if game.session_rounds:  # a match is a session of rounds (UTH)
             per_session = opts["rounds_per_session"]
             config["max_rounds"] = game.session_rounds if per_session is None else per_session
@@ -144,7 +159,10 @@ class Command(BaseCommand):
         with arena:
             total = arena.count(rounds)
             bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
-            err.print(f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}")
+            chosen = "".join(f", {k}={v}" for k, v in config.items() if k != "max_rounds")
+            err.print(
+                f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}"
+            )
             progress = progress_bar(err, opts["no_progress"])
             with progress:
                 task = progress.add_task("matches", total=total)

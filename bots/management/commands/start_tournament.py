@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.competition import start_round_robin
-from games.registry import game_slugs
+from games.engine.options import OptionError, parse_options
+from games.registry import game_slugs, get_game
 
 
 class Command(BaseCommand):
@@ -19,6 +20,14 @@ class Command(BaseCommand):
         parser.add_argument("--move", type=float, default=None, help="seconds per call")
         parser.add_argument("--bank", type=float, default=None, help="time bank per match")
         parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a setting of the game's matches, such as num_cards=6 for goofspiel "
+            "(repeat it for more; the game's doc lists its options)",
+        )
+        parser.add_argument(
             "--worker-seconds",
             type=float,
             default=None,
@@ -30,6 +39,12 @@ class Command(BaseCommand):
         if opts["rounds"] < 1:
             raise CommandError("--rounds must be at least 1")
         try:
+            options = parse_options(get_game(opts["game"]), opts["option"])
+        except KeyError as exc:
+            raise CommandError(str(exc.args[0])) from None
+        except OptionError as exc:
+            raise CommandError(f"--option: {exc}") from None
+        try:
             tournament = start_round_robin(
                 opts["game"],
                 opts["rounds"],
@@ -38,10 +53,12 @@ class Command(BaseCommand):
                 move=opts["move"],
                 bank=opts["bank"],
                 worker_s=opts["worker_seconds"],
+                options=options,
             )
         except (KeyError, ValueError) as exc:
             raise CommandError(str(exc.args[0])) from None
+        chosen = "".join(f", {k}={v}" for k, v in options.items())
         self.stdout.write(
             f"tournament {tournament.pk}: {tournament.jobs.count()} matches queued "
-            f"(seed {tournament.settings['seed']})"
+            f"(seed {tournament.settings['seed']}{chosen})"
         )

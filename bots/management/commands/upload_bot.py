@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import time
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -9,8 +11,10 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.models import BotVersion
-from bots.names import plain_username
+from bots.names import declared_name, plain_username
+from bots.status import bot_status
 from bots.uploads import UploadError, upload, validate
+from games.engine import untrusted
 from games.registry import game_slugs
 
 
@@ -21,10 +25,28 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
         parser.add_argument("--user", required=True, help="the bot's owner (username)")
         parser.add_argument("--game", default=game_slugs()[0], help="(default: %(default)s)")
-        parser.add_argument("--name", help="the bot's name (default: the file's stem)")
+        parser.add_argument(
+            "--name",
+            help="the bot's name (default: as manage.py arena names it: the name its class Bot "
+            "sets, else the file's stem)",
+        )
         parser.add_argument(
             "--create-user", action="store_true", help="create the user if there is none"
         )
+        parser.add_argument(
+            "--wait",
+            action="store_true",
+            help="then follow the version until it is rated (validation, placement matches, "
+            "rank), or rejected; the placement matches need a running manage.py worker",
+        )
+        parser.add_argument(
+            "--timeout",
+            type=float,
+            default=1800.0,
+            metavar="SECONDS",
+            help="with --wait: give up waiting after this long (default %(default)g)",
+        )
+        parser.add_argument("--poll", type=float, default=2.0, help=argparse.SUPPRESS)
         parser.add_argument(
             "--defer",
             action="store_true",
@@ -53,18 +75,50 @@ class Command(BaseCommand):
                 owner = users.objects.get(username=opts["user"])
             except users.DoesNotExist:
                 raise CommandError(f"no user {opts['user']!r} (see --create-user)") from None
+        code = path.read_bytes()
+        name = opts["name"] or declared_name(path.name, code)
         try:
-            version = upload(
-                owner, opts["game"], opts["name"] or path.stem, path.name, path.read_bytes()
-            )
+            version = upload(owner, opts["game"], name, path.name, code)
         except UploadError as exc:
             raise CommandError(str(exc)) from None
-        self.stdout.write(f"stored {version} (id {version.pk})")
-        if opts["defer"]:
-            return
-        version = validate(version)
-        if version.status == BotVersion.ACTIVE:
-            self.stdout.write(f"active: {version} (id {version.pk})")
-        else:
-            self.stderr.write(version.validation_log)
-            raise CommandError(f"rejected: {version.reason}")
+        named = "" if opts["name"] else f": named as {path.name} says; --name chooses another"
+        self.stdout.write(f"stored {version} (id {version.pk}){named}")
+        if not opts["defer"]:
+            version = validate(version)
+            if version.status == BotVersion.ACTIVE:
+                self.stdout.write(f"active: {version} (id {version.pk})")
+            else:
+                self.stderr.write(version.validation_log)
+                raise CommandError(f"rejected: {version.reason}")
+        if opts["wait"]:
+            self._follow(version, opts["timeout"], opts["poll"])
+
+    def _follow(self, version: BotVersion, timeout: float, poll: float) -> None:
+        """Say each change of the bot's status until the version is rated or rejected."""
+        end = time.monotonic() + timeout
+        said = ""
+        while True:
+            version.refresh_from_db()
+            status = bot_status(version.bot)
+            if status.detail != said:
+                said = status.detail
+                self.stdout.write(untrusted.printable(said))
+            if version.status == BotVersion.REJECTED:
+                self.stderr.write(version.validation_log)
+                raise CommandError(f"rejected: {version.reason}")
+            if version.status != BotVersion.VALIDATING and status.rated:
+                break
+            if version.status == BotVersion.RETIRED:
+                raise CommandError(f"{version} was retired: a newer version replaced it")
+            if time.monotonic() >= end:
+                raise CommandError(
+                    f"still waiting after {timeout:g} s: {said} (manage.py standings --user "
+                    f"{version.bot.owner.get_username()} shows where it stands)"
+                )
+            self.pause(poll)
+        if status.last_fault:
+            self.stdout.write(untrusted.printable(f"latest fault: {status.last_fault}"))
+
+    def pause(self, seconds: float) -> None:
+        """Between two looks at the bot (a test plays the worker's part here)."""
+        time.sleep(seconds)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.sandbox import SandboxUnavailable, self_test
+from bots.status import idle_reasons
 from bots.worker import Options, Worker
 
 
@@ -124,12 +125,27 @@ class Command(BaseCommand):
             display = "rich" if sys.stdout.isatty() else "log"
         # On a terminal the panel tells what the INFO lines would; warnings still show.
         logging.getLogger("bots").setLevel(logging.INFO if display == "log" else logging.WARNING)
+        idle = IdleNote(self.stderr.write)
         if display == "rich":
-            self._run_live(worker, opts)
+            worked = self._run_live(worker, opts)
         else:
-            worker.run(once=opts["once"], batch=opts["batch"])
+            on_idle = None
+            if not (opts["once"] or opts["batch"]):
+                on_idle = idle.idle
+                original = worker.step
 
-    def _run_live(self, worker: Worker, opts: dict) -> None:
+                def step() -> bool:
+                    found = original()
+                    if found:
+                        idle.busy()
+                    return found
+
+                worker.step = step  # type: ignore[method-assign]
+            worked = worker.run(once=opts["once"], batch=opts["batch"], on_idle=on_idle)
+        if (opts["once"] or opts["batch"]) and not worked and not worker.stopping:
+            idle.idle()
+
+    def _run_live(self, worker: Worker, opts: dict) -> int:
         from rich.live import Live
 
         from bots.display import worker_panel
@@ -147,7 +163,7 @@ class Command(BaseCommand):
                 return found
 
             worker.step = step  # type: ignore[method-assign]
-            worker.run(once=opts["once"], batch=opts["batch"], on_idle=refresh)
+            return worker.run(once=opts["once"], batch=opts["batch"], on_idle=refresh)
 
     def _fan_out(self, opts: dict) -> None:
         """N worker processes, each an independent single worker; SIGTERM reaches each."""
@@ -173,3 +189,22 @@ class Command(BaseCommand):
         failed = [c.returncode for c in children if c.returncode]
         if failed:
             raise SystemExit(f"worker processes exited with {failed}")
+
+
+class IdleNote:
+    """Says why the worker has nothing to do (bots.status): when a --batch or --once run
+    ends without work, and once each time a long-running worker runs out of work (its idle
+    steps in between say nothing more)."""
+
+    def __init__(self, write) -> None:
+        self.write = write
+        self.said = False
+
+    def idle(self) -> None:
+        if self.said:
+            return
+        self.said = True
+        self.write("nothing to do: " + "; ".join(idle_reasons()))
+
+    def busy(self) -> None:
+        self.said = False

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import records
 from games.engine.spec import GameSpec
-from games.registry import games, get_game
+from games.registry import game_slugs, get_game
 
 
 class Command(BaseCommand):
@@ -34,7 +34,7 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path, metavar="FILE.json")
         parser.add_argument(
             "--game",
-            choices=[spec.slug for spec in games()],
+            choices=game_slugs(),  # not games(): a replay loads its own game only
             help="the game, if the file does not say (it does in a match record)",
         )
         parser.add_argument(
@@ -82,12 +82,12 @@ class Command(BaseCommand):
             try:
                 found = get_game(named)
             except (KeyError, TypeError):
-                known = ", ".join(spec.slug for spec in games())
+                known = ", ".join(game_slugs())
                 raise CommandError(f"{path}: unknown game {named!r} (known: {known})") from None
             if asked is not None and asked != found.slug:
                 raise CommandError(f"{path}: this is a record of {named!r}, not {asked!r}")
             return found
         if asked is None:
-            known = ", ".join(spec.slug for spec in games())
+            known = ", ".join(game_slugs())
             raise CommandError(f"{path}: the file names no game: give --game (one of {known})")
         return get_game(asked)

@@ -1,0 +1,108 @@
+"""``manage.py standings``: where bots stand, from the command line (bots.status): each
+game's ranking, and per bot its newest version's status (waiting for validation, rejected
+and why, its placement matches), rank, rating or score, matches, faults and latest fault."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from bots.management.commands.arena import console_width
+from bots.models import Bot
+from bots.status import BotStatus, bot_status
+from games.engine import untrusted
+from games.registry import game_slugs, get_game
+
+
+class Command(BaseCommand):
+    help = (
+        "Show each game's ranking and where bots stand: their versions' validation, placement, "
+        "rank, rating, matches and faults."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", choices=game_slugs(), help="one game (default: all)")
+        parser.add_argument("--user", help="only this user's bots, with their faults")
+        parser.add_argument("--bot", metavar="NAME", help="only the bots of this name")
+        parser.add_argument("--json", type=Path, metavar="PATH", help="also write it as JSON")
+
+    def handle(self, *args, **opts) -> None:
+        bots = Bot.objects.select_related("owner").order_by("game", "pk")
+        if opts["game"]:
+            bots = bots.filter(game=opts["game"])
+        if opts["user"]:
+            bots = bots.filter(owner__username=opts["user"])
+        if opts["bot"]:
+            bots = bots.filter(name=opts["bot"])
+        statuses = [bot_status(bot) for bot in bots]
+        if not statuses:
+            raise CommandError(f"no bots {_which(opts)}: `manage.py upload_bot` uploads one")
+        width = console_width()
+        detailed = bool(opts["user"] or opts["bot"])
+        for slug in dict.fromkeys(s.game for s in statuses):
+            mine = [s for s in statuses if s.game == slug]
+            self.stdout.write("")
+            for line in game_lines(get_game(slug).title, mine, width, detailed):
+                self.stdout.write(line)
+        if opts["json"]:
+            opts["json"].parent.mkdir(parents=True, exist_ok=True)
+            data = [s.as_dict() for s in statuses]
+            opts["json"].write_text(json.dumps(data, indent=2) + "\n")
+
+
+def _which(opts: dict) -> str:
+    parts = [f"of {opts['user']!r}"] if opts["user"] else []
+    parts += [f"named {opts['bot']!r}"] if opts["bot"] else []
+    parts += [f"in {opts['game']}"] if opts["game"] else []
+    return " ".join(parts) or "yet"
+
+
+def game_lines(title: str, statuses: list[BotStatus], width: int, detailed: bool) -> list[str]:
+    """A game's ranked bots as a table (rank, bot, what it is ranked by, matches, faults),
+    then the others with their status; with ``detailed``, every bot's status and latest
+    fault under the table too. Bots' names and reasons are their authors' text: shown,
+    never interpreted."""
+    ranked = sorted((s for s in statuses if s.rank is not None), key=lambda s: s.rank or 0)
+    lines = [f"{title}"]
+    if ranked:
+        measure = ranked[0].measure_title or "rating"
+        names = [untrusted.printable(s.bot) for s in ranked]
+        name_w = max(3, *(len(n) for n in names))
+        measure_w = max(len(measure), *(len(s.measure) for s in ranked))
+        rank_w = max(4, *(len(f"{s.rank}{'?' if s.provisional else ''}") for s in ranked))
+        lines.append(
+            f"{'rank':>{rank_w}}  {'bot':<{name_w}}  {measure:>{measure_w}}  matches  faults"
+        )
+        for status, name in zip(ranked, names, strict=True):
+            rank = f"{status.rank}{'?' if status.provisional else ''}"
+            lines.append(
+                f"{rank:>{rank_w}}  {name:<{name_w}}  {status.measure:>{measure_w}}  "
+                f"{status.matches:>7}  {status.faults:>6}"
+            )
+        if any(s.provisional for s in ranked):
+            lines.append("(? a provisional rank: not settled by enough matches yet)")
+    else:
+        lines.append("no bot ranked yet")
+    for status in statuses:
+        if status.rank is not None and not detailed:
+            continue
+        lines += _wrapped(f"{status.bot}: {status.detail}", width)
+        if detailed and status.placement:
+            played, total = status.placement
+            lines += _wrapped(f"placement matches: {played} of {total} played", width, "  ")
+        if detailed and status.last_fault:
+            lines += _wrapped(f"latest fault: {status.last_fault}", width, "  ")
+    return lines
+
+
+def _wrapped(text: str, width: int, indent: str = "") -> list[str]:
+    return textwrap.wrap(
+        untrusted.printable(text),
+        width=max(width, 40),
+        initial_indent=indent,
+        subsequent_indent=indent + "  ",
+        break_on_hyphens=False,
+    )
