@@ -228,7 +228,7 @@ def _drawn_frame(frame: dict[str, Any], names: list[str]) -> dict[str, Any]:
     seats = [
         {
             "seat": number,
-            "name": names[number] if number < len(names) else f"seat {number}",
+            "name": names[number] if number < len(names) else f"seat {number + 1}",
             "zones": [_drawn_zone(z) for z in seat["zones"]],
             "notes": seat["notes"],
             "turn": seat["turn"],

@@ -32,10 +32,9 @@ class BlackjackPPTable(ChipTable):
         return [state.up[position], *state.hits[position]], 1
 
     def seat_zone_label(self, state: BlackjackPPState, seat: int) -> str:  # type: ignore[override]
-        return f"Player {state.position_of(seat)}"
-
-    def position_note(self, position: int) -> str:
-        return "player 0, acts first" if position == 0 else "player 1"
+        # a seat keeps its name from deal to deal; who acts first (which alternates) is the
+        # seat's note, never a "Player 0/1" that would swap between the seats
+        return "Cards"
 
     def title_note(self, state: BlackjackPPState) -> str:  # type: ignore[override]
         return f", max hits {state.config['max_hits']}"

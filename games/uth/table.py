@@ -154,6 +154,11 @@ class UthTable(TableRules):
                     f"({r['chips']:g} now).",
                 }
                 for r in view["rounds"]
+            ]
+            # the round in play move by move, so that the log follows a person's own moves
+            + [
+                {"key": f"r{view['round']}.{i}", "text": f"Round {view['round']}: {_words(a)}."}
+                for i, a in enumerate(view["taken"], 1)
             ],
         }
 

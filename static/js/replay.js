@@ -136,7 +136,7 @@
   }
 
   function drawSeat(seat, index, frame) {
-    var name = seats[index] || "seat " + index;
+    var name = seats[index] || "seat " + (index + 1);
     var box = node("section", "seat");
     if (seat.turn) box.classList.add("seat--turn");
     if (frame.actor === index) box.classList.add("seat--actor");
