@@ -138,6 +138,9 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
     assert re.search(r"(You win|builtin:strong wins|A draw), \d+ to \d+", summary), summary
     scores = [int(c) for c in end.locator("td.num").all_inner_texts()]
     assert sum(scores) == 10
+    # the winner's score first
+    said = [int(n) for n in re.findall(r"\d+", summary)[:2]]
+    assert said == sorted(scores, reverse=True), (summary, scores)
     log = page.locator("#live-log li").all_inner_texts()
     assert sum(1 for line in log if line.startswith("Game ")) == 10
     assert any(line.startswith("Draft 1 of 5: you kept") for line in log)
