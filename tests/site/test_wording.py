@@ -163,6 +163,18 @@ def test_a_tournaments_match_page_keeps_the_leaderboard_and_counts_seats_from_on
     assert re.findall(r"<tr>\s*<td>(\d+)</td>", page) == ["1", "2"]
 
 
+@pytest.mark.django_db
+def test_the_review_form_counts_seats_from_one(client):
+    versions = [
+        enter("alice", "kuhn", "simple", builtin("kuhn", "simple")),
+        enter("bob", "kuhn", "random", builtin("kuhn", "random")),
+    ]
+    match = play("kuhn", versions, seed=4)[0]
+    page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    options = re.findall(r'<option value="(\d)"[^>]*>(seat \d)', page)
+    assert options == [("0", "seat 1"), ("1", "seat 2")], options
+
+
 # ---- tournament names ------------------------------------------------------------------------
 @pytest.mark.django_db
 def test_tournament_names_use_the_games_title_and_no_stale_status(client):
