@@ -107,7 +107,8 @@ def test_uth_logs_the_persons_move_before_the_round_is_over():
     check = next(a for a in rules.actions(state, 0) if a["label"] == "Check")
     state.apply(0, check["value"])
     log = [e["text"] for e in rules.frame(state, 0, ["ann"])["log"]]
-    assert log == ["Round 1: check."]
+    assert log == ["Round 1, you: check."]
+    assert [e["text"] for e in rules.frame(state, None, ["ann"])["log"]] == ["Round 1, ann: check."]
 
 
 # ---- Last Card -------------------------------------------------------------------------------
