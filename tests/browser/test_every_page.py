@@ -139,7 +139,7 @@ def keys_line_fits_the_hand(page) -> None:
 
 
 def test_every_kind_of_page_is_in_the_sites_frame_and_look_at_both_widths(
-    browser, live_site, open_tabs, screenshots
+    live_site, open_tabs, screenshots
 ):
     ids = ids_of_the_live_site(live_site)
     pages = every_page(ids)
@@ -160,7 +160,8 @@ def test_every_kind_of_page_is_in_the_sites_frame_and_look_at_both_widths(
             response = page.goto(path, wait_until="load")
             assert response is not None and response.status == status, (path, response)
             if name == "table":
-                page.locator("#live-seats .seat, #live-seats > *").first.wait_for()
+                # the table drawn from its first view (or its end, had the match ended)
+                page.locator("#live-seats > *, #table-end:not([hidden])").first.wait_for()
             page.evaluate("document.fonts.ready.then(() => true)")
             found = look_faults(page)
             if name == "home":
