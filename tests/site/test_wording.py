@@ -99,6 +99,15 @@ def test_leduc_logs_a_raise_as_the_raise_its_button_says_and_each_move_at_once()
     assert len(keys) == len(set(keys)) == 3
 
 
+def test_kuhn_logs_each_move_of_the_hand_in_play():
+    rules = get_game("kuhn").table()
+    state = get_game("kuhn").state_class.new(3, config={"hands": 4})
+    first = state.pending()[0]
+    state.apply(first, "p")
+    log = [e["text"] for e in rules.frame(state, 1 - first, NAMES)["log"]]
+    assert log == [f"Hand 1, betting: {NAMES[first]} checks."]
+
+
 def test_uth_logs_the_persons_move_before_the_round_is_over():
     spec = get_game("uth")
     rules = spec.table()
