@@ -185,6 +185,30 @@ def test_the_review_form_counts_seats_from_one(client):
     assert options == [("0", "seat 1"), ("1", "seat 2")], options
 
 
+@pytest.mark.django_db
+def test_playground_pages_count_seats_from_one():
+    from django.test import Client
+    from django.urls import reverse
+
+    from bots.models import PlaygroundRun
+    from tests.playground.conftest import worker
+    from tests.playground.test_pages import post
+
+    guest = Client()
+    started = post(guest, matches="2")
+    assert worker().step() is True
+    run = PlaygroundRun.objects.get()
+    done = guest.get(started["Location"]).content.decode()
+    seats = re.findall(
+        r'<th scope="row">\d+</th>\s*<td>[^<]*</td>\s*<td class="num">(\d)</td>', done
+    )
+    assert sorted(seats) == ["1", "2"], seats
+    first = run.played_matches.get(number=0)  # the page's match 1
+    page = guest.get(reverse("playground_match", args=[run.key, 1])).content.decode()
+    assert f"Your bot in seat {first.seat + 1} against" in page
+    assert re.findall(r"<tr><td>(\d)</td><th", page) == ["1", "2"]
+
+
 # ---- tournament names ------------------------------------------------------------------------
 @pytest.mark.django_db
 def test_tournament_names_use_the_games_title_and_no_stale_status(client):
