@@ -47,6 +47,15 @@ class BlackjackPPTable(ChipTable):
         soft = " (soft)" if is_soft(cards) else ""
         return zone("Your cards", cards) | {"note": f"total {hand_total(cards)}{soft}"}
 
+    def moves(self, state: BlackjackPPState, names: list[str]) -> list[str]:  # type: ignore[override]
+        # tokens by position ("0h5": the first to act hit, "1s": the other stood)
+        by_position = in_order(names, state.seat_of(0))
+        words = {"h": "hits", "s": "stands"}
+        return [
+            f"Deal {state.hand + 1}, play: {by_position[int(token[0])]} {words[token[1]]}."
+            for token in state.tokens
+        ]
+
     def faces(self, state: BlackjackPPState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
         words = {"hit": ("Hit", "H"), "stand": ("Stand", "S")}
         return {action: words[action] for action in state.legal()}

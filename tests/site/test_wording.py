@@ -108,6 +108,16 @@ def test_kuhn_logs_each_move_of_the_hand_in_play():
     assert log == [f"Hand 1, betting: {NAMES[first]} checks."]
 
 
+def test_blackjack_logs_each_move_of_the_deal_in_play():
+    spec = get_game("blackjack-pp")
+    rules = spec.table()
+    state = spec.state_class.new(4, config={"hands": 4})
+    first = state.pending()[0]
+    state.apply(first, "hit")
+    log = [e["text"] for e in rules.frame(state, 0, NAMES)["log"]]
+    assert log == [f"Deal 1, play: {NAMES[first]} hits."]
+
+
 def test_uth_logs_the_persons_move_before_the_round_is_over():
     spec = get_game("uth")
     rules = spec.table()
