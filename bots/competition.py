@@ -287,7 +287,7 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
     tournament = Tournament.objects.create(
         game=game,
         format=Tournament.PLACEMENT,
-        name=f"placement of {version}",
+        name=f"placement of {version.bot} v{version.number}",
         settings={
             "seed": base,
             "deals": deals,
@@ -343,14 +343,16 @@ def maybe_ladder_round(game: str, interval_s: float) -> Tournament | None:
     if len(active_versions(game)) < 2:
         return None
     try:
-        return start_round_robin(game, 1, fmt=Tournament.LADDER, name=f"{game} ladder round")
+        return start_round_robin(
+            game, 1, fmt=Tournament.LADDER, name=f"{get_game(game).title} ladder round"
+        )
     except ValueError as exc:  # the game's format cannot seat these bots (yet)
         versions = active_versions(game)
         if len(versions) <= get_game(game).state_class.max_seats:
             # Fewer bots than the format's tables (Last Card with three bots): one table
             # of all of them, in every rotation of the seats.
             return start_round_robin(
-                game, 1, fmt=Tournament.LADDER, name=f"{game} ladder round",
+                game, 1, fmt=Tournament.LADDER, name=f"{get_game(game).title} ladder round",
                 tables=[[v.pk for v in versions]],
             )  # fmt: skip
         log.info("event=ladder.skipped game=%s reason=%r", game, str(exc))

@@ -8,6 +8,7 @@ storing jobs), ``bots.ratings`` (openskill, leaderboard rows) and ``bots.worker`
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from django.conf import settings
@@ -92,6 +93,32 @@ class BotVersion(models.Model):
         return f"{self.bot.name}{suffix}"
 
 
+def game_title(slug: str) -> str:
+    """A game's title ("Ultimate Texas Hold'em" for ``uth``), or its slug if the site no
+    longer has it."""
+    from games.registry import get_game
+
+    try:
+        return get_game(slug).title
+    except KeyError:
+        return slug
+
+
+#: the end of a placement's name as stored before names left the version's status out
+_STATUS_IN_NAME = re.compile(r" \((?:validating|active|rejected|retired)\)$")
+
+
+def shown_tournament_name(name: str, game: str) -> str:
+    """A tournament's name as pages show it: the game's title, never its slug ("uth ladder
+    round" as "Ultimate Texas Hold'em ladder round"), and no version status that was true
+    when the tournament began ("placement of ann/bot v1 (active)" as "... v1"); names stored
+    that way by earlier releases read the same as new ones."""
+    name = _STATUS_IN_NAME.sub("", name) if name.startswith("placement of ") else name
+    if name.startswith(f"{game} "):
+        name = game_title(game) + name[len(game) :]
+    return name
+
+
 class Tournament(models.Model):
     PENDING, RUNNING, DONE = "pending", "running", "done"
     STATES = [(PENDING, "pending"), (RUNNING, "running"), (DONE, "done")]
@@ -121,7 +148,9 @@ class Tournament(models.Model):
         indexes = [models.Index(fields=["game", "-id"], name="tournament_game_newest")]
 
     def __str__(self) -> str:
-        return self.name or f"{self.game} {self.format} #{self.pk}"
+        return shown_tournament_name(self.name, self.game) or (
+            f"{game_title(self.game)} {self.get_format_display()} #{self.pk}"
+        )
 
     def seeds_shown(self) -> bool:
         """Whether anyone may see the seeds of this tournament: its settings' and each of

@@ -251,6 +251,13 @@ class SignUpForm(UserCreationForm):
         field = self.fields["username"]
         field.validators = [plain_username, *field.validators]
 
+    def validate_password_for_user(self, user, password_field_name: str = "password2") -> None:
+        # What is wrong with the password (too short, too like the username) is said under
+        # the password, not under its confirmation (Django's place); once the two agree.
+        if password_field_name == "password2" and "password2" in self.cleaned_data:
+            password_field_name = "password1"
+        super().validate_password_for_user(user, password_field_name=password_field_name)
+
 
 @sensitive_post_parameters("password1", "password2")
 @csrf_protect

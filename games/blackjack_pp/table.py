@@ -46,10 +46,9 @@ class BlackjackPPTable(ChipTable):
         return [state.up[position], *state.hits[position]], 1
 
     def seat_zone_label(self, state: BlackjackPPState, seat: int) -> str:  # type: ignore[override]
-        return f"Player {state.position_of(seat)}"
-
-    def position_note(self, position: int) -> str:
-        return "player 0, acts first" if position == 0 else "player 1"
+        # a seat keeps its name from deal to deal; who acts first (which alternates) is the
+        # seat's note, never a "Player 0/1" that would swap between the seats
+        return "Cards"
 
     def title_note(self, state: BlackjackPPState) -> str:  # type: ignore[override]
         return f", max hits {state.config['max_hits']}"
@@ -61,6 +60,15 @@ class BlackjackPPTable(ChipTable):
         cards, _ = self.seat_cards(state, seat, seat)
         soft = " (soft)" if is_soft(cards) else ""
         return zone("Your cards", cards) | {"note": f"total {hand_total(cards)}{soft}"}
+
+    def moves(self, state: BlackjackPPState, names: list[str]) -> list[str]:  # type: ignore[override]
+        # tokens by position ("0h5": the first to act hit, "1s": the other stood)
+        by_position = in_order(names, state.seat_of(0))
+        words = {"h": "hits", "s": "stands"}
+        return [
+            f"Deal {state.hand + 1}, play: {by_position[int(token[0])]} {words[token[1]]}."
+            for token in state.tokens
+        ]
 
     def faces(self, state: BlackjackPPState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
         words = {"hit": ("Hit", "H"), "stand": ("Stand", "S")}

@@ -192,6 +192,7 @@ def _blackjack_table(frame: Frame, state: Any, done: dict | None) -> None:
     for seat in (0, 1):
         position = (seat + first) % 2
         cards = [up[position], down[position], *hits[position]]
-        seats.append(_seat([zone(f"Player {position}", cards)]))
+        order = "acts first" if position == 0 else "acts second"
+        seats.append(_seat([zone(f"Cards, {order}", cards)]))
     frame["seats"] = seats
     frame["shared"] = [zone("Dealer", dealer, down=0 if done is not None else 1)]

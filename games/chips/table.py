@@ -57,6 +57,11 @@ class ChipTable(TableRules):
         """Lines about the hand in play (its betting, in words); ``names`` by seat."""
         return []
 
+    def moves(self, state: HandsMatch, names: list[str]) -> list[str]:
+        """The moves of the hand in play so far, one line each, for the log (``names`` by
+        seat); the hand's line replaces them in the log's words once it is over."""
+        return []
+
     def faces(self, state: HandsMatch) -> dict[str, tuple[str, str]]:
         """Each legal action now as (label, key)."""
         raise NotImplementedError
@@ -128,6 +133,11 @@ class ChipTable(TableRules):
             "prompt": prompt,
             "log": [
                 {"key": f"{self.unit}{h['hand']}", "text": self.hand_text(h, shown)} for h in recent
+            ]
+            + [
+                # the hand in play move by move, so that the log follows a person's own moves
+                {"key": f"{self.unit}{state.hand + 1}.{i}", "text": text}
+                for i, text in enumerate(self.moves(state, shown) if live else [], 1)
             ],
         }
 

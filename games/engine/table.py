@@ -112,7 +112,11 @@ class TableRules:
         """The end of a match in one sentence, for ``mine`` (the reader's seat, or None)."""
         scores = result.get("scores") or []
         winner = result.get("winner")
-        score = " to ".join(f"{s:g}" for s in scores)
+        # the winner's score first ("X wins, 8 to 2."), then the others' in seat order
+        order = list(range(len(scores)))
+        if winner is not None and 0 <= winner < len(scores):
+            order = [winner] + [s for s in order if s != winner]
+        score = " to ".join(f"{scores[s]:g}" for s in order)
         if winner is None:
             return f"A draw, {score}."
         who = "You win" if winner == mine else f"{names[winner]} wins"
@@ -151,5 +155,6 @@ def name_of(names: Sequence[str], seat: int, viewer: int | None) -> str:
 
 def signed(value: float) -> str:
     """A gain or loss: +3, -1.5, 0."""
-    text = f"{round(value, 2):g}"
+    value = round(value, 2) + 0.0  # never "-0": adding 0.0 turns a negative zero into 0
+    text = f"{value:g}"
     return f"+{text}" if value > 0 else text

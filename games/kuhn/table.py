@@ -11,8 +11,8 @@ from games.kuhn.rules import DECK, KuhnState
 from games.replays import zone
 
 
-def kuhn_betting(history: str, names: list[str]) -> str:
-    """Kuhn poker's betting in words (``pb``: "ann checks, bob bets 1"); ``names`` by
+def kuhn_said(history: str, names: list[str]) -> list[str]:
+    """Kuhn poker's moves in words (``pb``: "ann checks", "bob bets 1"); ``names`` by
     position, the first to act first."""
     said, facing = [], False
     for i, token in enumerate(history):
@@ -22,7 +22,12 @@ def kuhn_betting(history: str, names: list[str]) -> str:
             facing = True
         else:
             said.append(f"{who} folds" if facing else f"{who} checks")
-    return ", ".join(said) or "no bets yet"
+    return said
+
+
+def kuhn_betting(history: str, names: list[str]) -> str:
+    """Kuhn poker's betting in words (``pb``: "ann checks, bob bets 1")."""
+    return ", ".join(kuhn_said(history, names)) or "no bets yet"
 
 
 def kuhn_cards(done: dict[str, Any]) -> list[str]:
@@ -51,6 +56,10 @@ class KuhnTable(ChipTable):
     def facts(self, state: KuhnState, names: list[str]) -> list[str]:  # type: ignore[override]
         first = in_order(names, state.seat_of(0))
         return [f"Betting: {kuhn_betting(state.history, first)}."]
+
+    def moves(self, state: KuhnState, names: list[str]) -> list[str]:  # type: ignore[override]
+        said = kuhn_said(state.history, in_order(names, state.seat_of(0)))
+        return [f"Hand {state.hand + 1}, betting: {move}." for move in said]
 
     def faces(self, state: KuhnState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
         facing = state.history.endswith("b")

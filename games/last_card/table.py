@@ -88,12 +88,15 @@ class LastCardTable(TableRules):
             if state.direction == 1
             else ("down the seats (\u2026 3 \u2192 2 \u2192 1)")
         )
-        lines.append(f"Play goes {way}. Turn {state.turns}.")
+        # ``turns`` counts the turns played: the one being played is the next one
+        turn = f"Turn {state.turns + 1}"
+        played = f"{state.turns} turn" + ("" if state.turns == 1 else "s")
+        lines.append(f"Play goes {way}. " + (f"{played} played." if state.over else f"{turn}."))
         hand = state.hands[seat] if seat is not None else []
         asked = seat is not None and not state.over and state.current == seat
         waiting = seat is not None and not asked and not state.over
         return {
-            "label": "The game is over" if state.over else f"Turn {state.turns}",
+            "label": "The game is over" if state.over else turn,
             "lines": lines,
             "scores": [],
             "seats": seats,

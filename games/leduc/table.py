@@ -14,25 +14,26 @@ from games.replays import zone
 RAISES = (2, 4)
 
 
-def leduc_betting(history: str, names: list[str]) -> str:
-    """Leduc hold'em's betting in words (``cr/c``: "ann checks, bob bets 2; ann checks");
-    ``names`` by position, the first to act first in each round."""
+def leduc_said(history: str, names: list[str]) -> list[list[str]]:
+    """Each betting round's moves in words, as the buttons name them (``cr``: "ann checks",
+    "bob raises 2"); ``names`` by position, the first to act first in each round."""
     rounds = []
     for number, betting in enumerate(history.split("/") if history else []):
-        said, facing = [], False
+        said = []
         for i, token in enumerate(betting):
-            who = names[i % 2]
+            word = LeducState.action_words(token, betting[:i])
             if token == "r":
                 size = RAISES[min(number, len(RAISES) - 1)]
-                said.append(f"{who} raises by {size}" if facing else f"{who} bets {size}")
-                facing = True
-            elif token == "c":
-                said.append(f"{who} calls" if facing else f"{who} checks")
-                facing = False
-            else:
-                said.append(f"{who} folds")
-        if said:
-            rounds.append(", ".join(said))
+                word += f" by {size}" if word == "re-raises" else f" {size}"
+            said.append(f"{names[i % 2]} {word}")
+        rounds.append(said)
+    return rounds
+
+
+def leduc_betting(history: str, names: list[str]) -> str:
+    """Leduc hold'em's betting in words (``cr/c``: "ann checks, bob raises 2; then ann
+    checks"); ``names`` by position, the first to act first in each round."""
+    rounds = [", ".join(said) for said in leduc_said(history, names) if said]
     return "; then ".join(rounds) or "no bets yet"
 
 
@@ -68,6 +69,14 @@ class LeducTable(ChipTable):
         return [
             f"Betting: {betting}.",
             f"In the pot: {names[0]} {by_seat[0]}, {names[1]} {by_seat[1]}.",
+        ]
+
+    def moves(self, state: LeducState, names: list[str]) -> list[str]:  # type: ignore[override]
+        said = leduc_said("/".join(state.rounds), in_order(names, state.seat_of(0)))
+        return [
+            f"Hand {state.hand + 1}, round {number + 1}: {move}."
+            for number, moves in enumerate(said)
+            for move in moves
         ]
 
     def faces(self, state: LeducState) -> dict[str, tuple[str, str]]:  # type: ignore[override]

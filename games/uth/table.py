@@ -136,6 +136,7 @@ class UthTable(TableRules):
             if view["taken"]:
                 lines.append("This round you: " + ", ".join(map(_words, view["taken"])) + ".")
         choices = " or ".join(_words(a) for a in state.legal()) if live else ""
+        who = "you" if seat == 0 else (names[0] if names else "the player")
         return {
             "label": f"Round {view['round']}" if live else "The session is over",
             "lines": lines,
@@ -154,6 +155,14 @@ class UthTable(TableRules):
                     f"({r['chips']:g} now).",
                 }
                 for r in view["rounds"]
+            ]
+            # the round in play move by move, so that the log follows a person's own moves
+            + [
+                {
+                    "key": f"r{view['round']}.{i}",
+                    "text": f"Round {view['round']}, {who}: {_words(a)}.",
+                }
+                for i, a in enumerate(view["taken"], 1)
             ],
         }
 

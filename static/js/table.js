@@ -600,7 +600,7 @@
       return parts;
     },
     keys: function (action) {
-      var pairs = [["1 … 9 0", "choose cards in order"], [action.key, "play them"]];
+      var pairs = [[cardKeys(action.several.cards.length), "choose cards in order"], [action.key, "play them"]];
       if (action.several.toggle) pairs.push([action.several.toggle.key, action.several.toggle.label]);
       pairs.push(["Esc", "clear the choice"]);
       return pairs;
@@ -688,7 +688,11 @@
       if (!t.view || !t.view.actions.length) return null;
       var pairs = [];
       var several = severalOf(t.view);
-      if (cardActions(t.view).length) pairs.push(["1 2 3", "choose a card"], ["Enter", "play it"], ["Esc", "clear"]);
+      var count = cardActions(t.view).length;
+      if (count) {
+        // the keys there are: as many digits as cards (0 the tenth), arrows past ten
+        pairs.push([cardKeys(count) + (count > 10 ? " ← →" : ""), "choose a card"], ["Enter", "play it"], ["Esc", "clear"]);
+      }
       if (several) pairs = pairs.concat(many.keys(several));
       buttonActions(t.view).forEach(function (action) {
         if (action.key) pairs.push([[action.key].concat(action.also || []).join(" "), action.label.toLowerCase()]);
@@ -712,6 +716,14 @@
           draw();
           return true;
         }
+        // the arrows move the choice along the hand: every card has a key, however many
+        var step = key === "ArrowRight" ? 1 : key === "ArrowLeft" ? -1 : 0;
+        if (step && asked()) {
+          var at = t.selection.length ? t.selection[0] + step : step > 0 ? 0 : cards.length - 1;
+          t.selection = [Math.max(0, Math.min(cards.length - 1, at))];
+          draw();
+          return true;
+        }
       }
       var wanted = buttonActions(t.view).filter(function (action) { return keyOf(action, key); })[0];
       if (wanted) {
@@ -729,6 +741,14 @@
       return view.frame.log.map(function (entry) { return { key: entry.key, text: entry.text, mine: !!entry.mine }; });
     },
   };
+
+  // The digit keys of a hand of ``count`` cards as the keys line shows them: "1 2", "1 … 6",
+  // "1 … 9 0" (0 is the tenth card's).
+  function cardKeys(count) {
+    if (count <= 3) return ["1", "2", "3"].slice(0, count).join(" ");
+    if (count <= 9) return "1 … " + count;
+    return "1 … 9 0";
+  }
 
   function digit(key) {
     if (key.length !== 1 || key < "0" || key > "9") return null;

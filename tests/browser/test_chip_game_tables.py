@@ -54,5 +54,10 @@ def test_a_guest_plays_a_sitting_against_the_cfr_bot_with_the_keyboard(
     assert re.search(rf"After 10 {unit.lower()}s: .* {summary}\.", end.inner_text())
     assert end.locator("#end-score-label").inner_text() == f"{summary.capitalize()} won"
     lines = page.locator("#live-log li").all_inner_texts()
-    assert len([line for line in lines if line.startswith(f"{unit} ")]) == 10
+    assert len([line for line in lines if re.match(rf"{unit} \d+: ", line)]) == 10
+    if slug == "leduc":  # each move in the log as it is made, a raise called a raise
+        moves = [line for line in lines if re.match(r"Hand \d+, round \d: ", line)]
+        assert moves and all(
+            re.search(r": \S+ (checks|calls|raises \d|re-raises by \d|folds)\.$", m) for m in moves
+        ), moves
     assert tab.console.take() == []

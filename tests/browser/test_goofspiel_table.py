@@ -36,6 +36,13 @@ def test_a_guest_plays_goofspiel_against_the_built_in_bot_to_the_end(tab, screen
         prize = page.locator("#live-shared [data-code]").first.get_attribute("data-code")
         hand = page.locator("#live-hand .hand-card")
         assert hand.count() == CARDS - bids % (CARDS - 1)  # one card fewer after each bid
+        if bids == 0:  # thirteen cards: ten digit keys, and the arrows reach every card
+            keys = page.locator("#keys-help").inner_text()
+            assert "1 … 9 0 ← → choose a card" in keys, keys
+            page.keyboard.press("ArrowLeft")
+            assert hand.last.get_attribute("aria-pressed") == "true"
+            page.keyboard.press("ArrowLeft")
+            assert hand.nth(CARDS - 2).get_attribute("aria-pressed") == "true"
         before = updates(page)
         if bids % 2:
             page.keyboard.press("1")  # the lowest card, then Enter bids it

@@ -138,6 +138,9 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
     assert re.search(r"(You win|builtin:strong wins|A draw), \d+ to \d+", summary), summary
     scores = [int(c) for c in end.locator("td.num").all_inner_texts()]
     assert sum(scores) == 10
+    # the winner's score first
+    said = [int(n) for n in re.findall(r"\d+", summary)[:2]]
+    assert said == sorted(scores, reverse=True), (summary, scores)
     log = page.locator("#live-log li").all_inner_texts()
     assert sum(1 for line in log if line.startswith("Game ")) == 10
     assert any(line.startswith("Draft 1 of 5: you kept") for line in log)
@@ -453,7 +456,8 @@ def test_it_lets_a_guest_play_a_sitting_of_ultimate_texas_holdem_with_the_keyboa
     end.wait_for()
     assert re.search(r"chips", end.locator("#end-summary").inner_text())
     rounds = [line for line in page.locator("#live-log li").all_inner_texts()]
-    assert len([r for r in rounds if r.startswith("Round ")]) == 10
+    assert len([r for r in rounds if re.match(r"Round \d+: ", r)]) == 10
+    assert any(re.match(r"Round \d+, you: check\.$", r) for r in rounds)  # a move at once
     assert acted >= 20  # check, check, then bet or continue: two or three actions a round
     page.screenshot(path=screenshots / "table-uth-over-desktop.png", full_page=True)
     assert tab.console.take() == []

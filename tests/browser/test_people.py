@@ -39,8 +39,8 @@ def test_a_person_plays_a_rated_table_and_sees_their_rating_on_their_profile(tab
     end = page.get_by_role("region", name="Match over")
     end.wait_for(timeout=TURN_TIMEOUT_MS)
     summary = end.locator("#end-summary").inner_text()
-    mine, theirs = (int(n) for n in re.findall(r"\d+", summary)[:2])  # in seat order
-    expected = "won" if mine > theirs else "lost" if mine < theirs else "drew"
+    # the winner's score first: who won is said in words
+    expected = "won" if summary.startswith("You win") else "drew" if "draw" in summary else "lost"
 
     page.reload()  # the finished table's page links its people to their profiles
     page.locator("main").get_by_role("link", name=username, exact=True).first.click()

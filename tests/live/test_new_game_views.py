@@ -126,8 +126,8 @@ def test_only_a_showdown_shows_the_other_card_of_a_hand_at_a_kuhn_table():
 
 
 BETTING = re.compile(
-    r"Betting: (no bets yet|\w+ (checks|bets \d|calls|folds|raises by \d)"
-    r"((, |; then )\w+ (checks|bets \d|calls|folds|raises by \d))*)\.$"
+    r"Betting: (no bets yet|\w+ (checks|bets \d|calls|folds|raises \d|re-raises by \d)"
+    r"((, |; then )\w+ (checks|bets \d|calls|folds|raises \d|re-raises by \d))*)\.$"
 )
 
 

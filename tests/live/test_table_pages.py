@@ -328,7 +328,8 @@ def test_the_page_of_a_finished_table_sums_it_up_and_links_the_replay(finished):
     assert f'href="/matches/{table.match_id}/"' in page
     assert "Watch the replay" in page
     assert "Match over" in page
-    assert f"{scores[0]} to {scores[1]}" in page
+    high, low = sorted(scores, reverse=True)  # the winner's score first
+    assert f"{high:g} to {low:g}" in page
     assert f'action="/tables/{table.token}/again/"' in page
     # a spectator sees the result, but may not ask for a rematch
     watcher = text_of(Client().get(f"/tables/{table.token}/"))

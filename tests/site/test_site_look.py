@@ -41,3 +41,17 @@ def test_headings_of_numbers_stand_over_their_numbers():
     page = (ROOT / "templates/bots/playground_run.html").read_text()
     for heading in ("matches", "your {{ score_label }}", "your faults", "your seat", "theirs"):
         assert f'<th scope="col" class="num">{heading}</th>' in page
+
+
+def test_a_leaders_rating_keeps_to_its_own_row():
+    """The home page's and the leaderboards page's leaders (issue 29, item 8): the rating is
+    never floated (a float left its row and ran into the next row's rating and the links
+    under the list), it is kept whole, and both pages draw the rows with one include."""
+    site = css_rules("site.css")
+    assert not any("float" in body for sel, body in site.items() if ".leaders" in sel)
+    assert "white-space: nowrap" in site[".leaders .rating"]
+    assert "display: flex" in site[".leader"] and "flex-wrap: wrap" in site[".leader"]
+    for page in ("home.html", "games/leaderboards.html"):
+        text = (ROOT / "templates" / page).read_text()
+        assert '{% include "includes/leaders.html"' in text, page
+        assert 'class="rating"' not in text, page
