@@ -452,49 +452,23 @@ def match(path, code, out, guard, made=None):
         return 2
 
 
-#: what a spare child runs while it waits (the platform's code, never the bot's): the
-#: paths a bot's load and first calls take through the interpreter, so that the pages
-#: they touch are its own before its match, not copied on write while the match waits
-WARM_UP = compile(
-    """
-class _Warm:
-    seen = {}
-    def __init__(self):
-        self.cards = [f"{s}{n}" for s in "SPR" for n in range(1, 6)]
-    def pick(self, cards, *rest):
-        return max(range(len(cards)), key=lambda i: (str(cards[i]), i))
-_bot = _Warm()
-_bot.pick(_bot.cards[:2])
-_json.loads(_json.dumps({"type": "call", "id": 1, "method": "pick", "args": [["S1", "R2"]]}))
-try:
-    raise ValueError("warm")
-except ValueError:
-    pass
-""",
-    "<warm-up>",
-    "exec",
-)
-
-
 def warm_up(path, code):
     """A spare child's preparation, before it may run the bot: the bot file's module made
-    (not run), the standard modules it names touched, and the interpreter's common paths
-    run on platform code (WARM_UP)."""
+    (not run) and the standard modules it names touched."""
     made = module_for(path)
-    if isinstance(code, type(WARM_UP)):
+    if isinstance(code, type(warm.__code__)):
         warm(code)
-    exec(WARM_UP, {"_json": json, "__name__": "warm_up"})
     return made
 
 
 class Spare:
-    """The next match's child, forked ahead while a match is played: it warms up on the
-    platform's code and waits on ``go`` before it reads a line of its match or runs one of
-    the bot's (the zygote writes it once the last match's child is gone and /tmp is
+    """The next match's child, forked ahead while a match is played: it makes the bot's
+    module (not run) and waits on ``go`` before it reads a line of its match or runs one
+    of the bot's (the zygote writes it once the last match's child is gone and /tmp is
     empty). The rules each child loads (--process-filter) keep every child from reaching
-    another process: no signal, priority, limit or scheduling change but its own
-    (docs/sandbox.md), so nothing of the match being played can reach it while it waits.
-    Its bot starts when its match does: no thread of it runs between matches."""
+    another process: no signal, priority, limit or scheduling change but its own, no
+    thread (docs/sandbox.md), so nothing of the match being played can reach it while it
+    waits. Its bot starts when its match does: nothing of it runs between matches."""
 
     def __init__(self, path, code, out, control, apply_filter, guard):
         go_r, self.go_fd = os.pipe()
