@@ -15,9 +15,19 @@ from typing import Any, ClassVar
 
 from games.engine.chance import Chance
 from games.engine.game import Fault, GameState, IllegalAction, Prompt
+from games.engine.options import GameOption
 
 DEFAULT_HANDS = 100
 MAX_HANDS = 10_000
+#: the option of a two-seat chip game's matches (Kuhn, Leduc): how many hands they last
+HANDS_OPTION = GameOption(
+    "hands",
+    "hands in a match (each seat acts first in half of them)",
+    DEFAULT_HANDS,
+    low=2,
+    high=MAX_HANDS,
+    even=True,
+)
 
 
 def check_hands(config: dict[str, Any]) -> int:

@@ -118,3 +118,15 @@ def check_options(spec: GameSpec, config: dict[str, Any]) -> dict[str, Any]:
 def describe(spec: GameSpec) -> list[str]:
     """Each option of the game in a line: name, what it takes, its default and meaning."""
     return [f"{o.name}: {o.allowed} (default {o.default}): {o.help}" for o in spec.options]
+
+
+def add_option_argument(parser: Any) -> None:
+    """A command's ``--option NAME=VALUE`` (argparse), repeatable: see :func:`parse_options`."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the game's matches, such as num_cards=6 for goofspiel "
+        "(repeat it for more; the game's doc lists its options)",
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from games.engine.options import GameOption
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec, SolverBot, SolverSpec
 
@@ -18,7 +17,7 @@ def solver_game():
 
 
 def spec() -> GameSpec:
-    from games.chips.match import DEFAULT_HANDS, MAX_HANDS
+    from games.chips.match import HANDS_OPTION
     from games.chips.replay import kuhn_frames
     from games.chips.tournament import ChipsRoundRobin
     from games.kuhn import botapi
@@ -56,14 +55,5 @@ def spec() -> GameSpec:
             review_words=review_words,
             bot=SolverBot(),
         ),
-        options=(
-            GameOption(
-                "hands",
-                "hands in a match (each seat acts first in half of them)",
-                DEFAULT_HANDS,
-                low=2,
-                high=MAX_HANDS,
-                even=True,
-            ),
-        ),
+        options=(HANDS_OPTION,),
     )

@@ -18,7 +18,7 @@ from rich.text import Text
 from bots.arena import Arena, ArenaError
 from bots.arenaconfig import ConfigError, apply_config
 from games.engine import untrusted
-from games.engine.options import OptionError, parse_options
+from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import progress_bar
 from games.engine.spec import GameSpec
 from games.engine.tournament import Column, Format
@@ -69,14 +69,7 @@ class Command(BaseCommand):
             default=None,
             help="Ultimate Texas Hold'em: rounds in a session (default 1000)",
         )
-        parser.add_argument(
-            "--option",
-            action="append",
-            default=[],
-            metavar="NAME=VALUE",
-            help="a setting of the game's matches, such as num_cards=6 for goofspiel "
-            "(repeat it for more; the game's doc lists its options)",
-        )
+        add_option_argument(parser)
         parser.add_argument(
             "--seed", type=int, default=None, help="tournament seed (default: random, printed)"
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from bots.competition import start_round_robin
-from games.engine.options import OptionError, parse_options
+from games.engine.options import OptionError, add_option_argument, parse_options
 from games.registry import game_slugs, get_game
 
 
@@ -19,14 +19,7 @@ class Command(BaseCommand):
         parser.add_argument("--name", default="")
         parser.add_argument("--move", type=float, default=None, help="seconds per call")
         parser.add_argument("--bank", type=float, default=None, help="time bank per match")
-        parser.add_argument(
-            "--option",
-            action="append",
-            default=[],
-            metavar="NAME=VALUE",
-            help="a setting of the game's matches, such as num_cards=6 for goofspiel "
-            "(repeat it for more; the game's doc lists its options)",
-        )
+        add_option_argument(parser)
         parser.add_argument(
             "--worker-seconds",
             type=float,
