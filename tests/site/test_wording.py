@@ -191,8 +191,8 @@ def test_the_review_form_counts_seats_from_one(client):
     ]
     match = play("kuhn", versions, seed=4)[0]
     page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
-    options = re.findall(r'<option value="(\d)"[^>]*>(seat \d)', page)
-    assert options == [("0", "seat 1"), ("1", "seat 2")], options
+    options = re.findall(r'<option value="(\d)"[^>]*>(Seat \d)', page)
+    assert options == [("0", "Seat 1"), ("1", "Seat 2")], options
 
 
 @pytest.mark.django_db
