@@ -343,6 +343,8 @@ def on_cpu_limit(signum, frame):
 MATCH_OVER = 86
 FINISHED = 87
 PR_SET_DUMPABLE = 4
+#: how many spares in a row may be gone before they are let go, before the host gives up
+SPARE_TRIES = 3
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 
@@ -588,7 +590,12 @@ def serve_matches(pid, spares, path, code, out, control, apply_filter, guard, tm
             )
         if not spares:
             spares.append(Spare(path, code, out, control, apply_filter, guard))
+        tries = 1
         while not spares[0].go():
+            if tries == SPARE_TRIES:  # each one dies unbidden: the host cannot go on
+                print("the bot's host stopped: no match's process would start", file=sys.stderr)
+                return 3
+            tries += 1
             spares[0] = Spare(path, code, out, control, apply_filter, guard)
         pid = spares.pop().pid
         # the match after it: forked now, while nothing of this match has been read
