@@ -454,15 +454,6 @@ def match(path, code, out, guard, made=None):
         return 2
 
 
-def warm_up(path, code):
-    """A spare child's preparation, before it may run the bot: the bot file's module made
-    (not run) and the standard modules it names touched."""
-    made = module_for(path)
-    if isinstance(code, type(warm.__code__)):
-        warm(code)
-    return made
-
-
 class Spare:
     """The next match's child, forked ahead while a match is played: it makes the bot's
     module (not run) and waits on ``go`` before it reads a line of its match or runs one
@@ -477,7 +468,7 @@ class Spare:
 
         def part():
             os.close(self.go_fd)
-            made = warm_up(path, code)
+            made = module_for(path)  # platform code: the module is made, not run
             if os.read(go_r, 1) != b".":
                 return FINISHED  # the zygote is gone, or let this one go
             os.close(go_r)
