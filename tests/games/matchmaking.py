@@ -4,11 +4,15 @@ the stored records are exactly what the site stores."""
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from bots import competition
-from bots.models import Bot, BotVersion, Match, Tournament
+from bots.models import Bot, BotVersion, Match, MatchSeat, Tournament
+from bots.playing import Entry
+from bots.playing import play as play_entries
 from bots.uploads import activate
 from bots.worker import Options, Worker
 from games.registry import get_game
@@ -39,6 +43,20 @@ def play(game: str, versions: list[BotVersion], seed: int, **kwargs) -> list[Mat
     tournament = competition.start_round_robin(game, 1, seed=seed, versions=versions, **kwargs)
     Worker(Options(validate=False), name="replay-tests").run(batch=True)
     return list(Match.objects.filter(tournament=tournament).order_by("id"))
+
+
+def live_table_match(seed: int = 9) -> Match:
+    """An RPS Poker match as a live table stores it: no tournament, seat 0 the person "ann"
+    (played by the built-in simple), seat 1 a guest (the built-in strong)."""
+    entries = [Entry(name="ann", builtin="simple"), Entry(name="guest", builtin="strong")]
+    played = play_entries(get_game("rps-poker"), entries, seed=seed)
+    record = json.loads(json.dumps(played.outcome.record))
+    match = Match.objects.create(game="rps-poker", seed=seed, record=record)
+    ann = get_user_model().objects.create_user("ann")
+    scores = record["result"]["scores"]
+    MatchSeat.objects.create(match=match, seat=0, user=ann, name="ann", score=scores[0])
+    MatchSeat.objects.create(match=match, seat=1, name="a guest player", score=scores[1])
+    return match
 
 
 #: an RPS Poker bot that writes to stderr on every move (for its owner's eyes only)

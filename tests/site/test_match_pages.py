@@ -8,14 +8,10 @@ import json
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from bots.models import Match, MatchSeat
-from bots.playing import Entry
-from bots.playing import play as play_entries
+from bots.models import Match
 from games import replays
-from games.registry import get_game
-from tests.games.matchmaking import CHATTY, RAISES, builtin, enter, play
+from tests.games.matchmaking import CHATTY, RAISES, builtin, enter, live_table_match, play
 
 
 @pytest.fixture
@@ -198,14 +194,7 @@ def test_it_serves_the_replay_frames_as_json(client, uth_match):
 
 
 def test_it_shows_a_live_table_match_of_people_without_a_tournament(client, db):
-    entries = [Entry(name="ann", builtin="simple"), Entry(name="guest", builtin="strong")]
-    played = play_entries(get_game("rps-poker"), entries, seed=9)
-    record = json.loads(json.dumps(played.outcome.record))
-    match = Match.objects.create(game="rps-poker", seed=9, record=record)
-    ann = get_user_model().objects.create_user("ann")
-    scores = record["result"]["scores"]
-    MatchSeat.objects.create(match=match, seat=0, user=ann, name="ann", score=scores[0])
-    MatchSeat.objects.create(match=match, seat=1, name="a guest player", score=scores[1])
+    match = live_table_match()
     page = page_of(client, match)
     main = page[page.index("<main") :]  # the top bar links every page to the tournaments
     assert "/tournaments/" not in main and "a live table" in page

@@ -7,19 +7,15 @@ password's faults under the password."""
 from __future__ import annotations
 
 import html
-import json
 import random
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from bots.models import Match, MatchSeat, Tournament
-from bots.playing import Entry
-from bots.playing import play as play_entries
+from bots.models import Tournament
 from cardsite.accounts import SignUpForm
 from games.registry import get_game
-from tests.games.matchmaking import builtin, enter, play
+from tests.games.matchmaking import builtin, enter, live_table_match, play
 
 NAMES = ["ann", "bob"]
 
@@ -154,14 +150,7 @@ def crumbs_of(page: str) -> str:
 
 @pytest.mark.django_db
 def test_a_live_tables_match_page_counts_seats_from_one_under_the_games_tables(client):
-    entries = [Entry(name="ann", builtin="simple"), Entry(name="guest", builtin="strong")]
-    played = play_entries(get_game("rps-poker"), entries, seed=9)
-    record = json.loads(json.dumps(played.outcome.record))
-    match = Match.objects.create(game="rps-poker", seed=9, record=record)
-    ann = get_user_model().objects.create_user("ann")
-    scores = record["result"]["scores"]
-    MatchSeat.objects.create(match=match, seat=0, user=ann, name="ann", score=scores[0])
-    MatchSeat.objects.create(match=match, seat=1, name="a guest player", score=scores[1])
+    match = live_table_match()
     page = client.get(f"/matches/{match.pk}/").content.decode()
     crumbs = crumbs_of(page)
     assert 'href="/games/rps-poker/tables/">RPS Poker tables</a>' in crumbs
