@@ -34,3 +34,12 @@ class Bot:
     def main_postprocess(self, card):
         pass
 """
+
+
+def first_card_bot(name: str, method: str, line: str, imports: str = "") -> str:
+    """FIRST_CARD_BOT named ``name``, its ``method`` running ``line`` first (after
+    ``imports``, a module's import lines)."""
+    head = f"    def {method}("
+    source = FIRST_CARD_BOT.format(name=name)
+    at = source.index("\n", source.index(head)) + 1
+    return imports + source[:at] + f"        {line}\n" + source[at:]

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from bots.arena import Arena
 from bots.process import ProcessAgent
 from games.registry import get_game
-from tests.arena.conftest import FIRST_CARD_BOT
+from tests.arena.conftest import FIRST_CARD_BOT, first_card_bot
 
 
 def arena(*args: str) -> str:
@@ -99,10 +99,7 @@ def test_it_tells_apart_two_bots_with_one_name(tmp_path):
 def test_it_writes_match_records_and_bot_logs(tmp_path, bot_file):
     chatty = bot_file(
         "chatty.py",
-        FIRST_CARD_BOT.format(name="chatty").replace(
-            "    def main_play(self, hand, base):\n",
-            "    def main_play(self, hand, base):\n        print('thinking about', hand)\n",
-        ),
+        first_card_bot("chatty", "main_play", "print('thinking about', hand)"),
     )
     logs = tmp_path / "logs"
     arena(str(chatty), "builtin:simple", "--rounds", "2", "--seed", "3", "--logs", str(logs))
@@ -413,10 +410,8 @@ def test_a_bots_stderr_log_is_the_same_whatever_the_number_of_jobs(tmp_path, bot
     # parts of two processes once interleaved (match 11's header above match 10's lines).
     noisy = bot_file(
         "noisy.py",
-        "import sys\n"
-        + FIRST_CARD_BOT.format(name="noisy").replace(
-            "    def draft_pick(self, cards):\n",
-            "    def draft_pick(self, cards):\n        print('pick', cards, file=sys.stderr)\n",
+        first_card_bot(
+            "noisy", "draft_pick", "print('pick', cards, file=sys.stderr)", "import sys\n"
         ),
     )
     logs = {}
@@ -438,11 +433,7 @@ def test_it_holds_bots_to_the_uploads_limit_on_slow_calls_in_a_row(tmp_path, bot
     # it after 3 such calls, and so must the arena (it once passed here).
     slow = bot_file(
         "slow.py",
-        "import time\n"
-        + FIRST_CARD_BOT.format(name="slow").replace(
-            "    def draft_pick(self, cards):\n",
-            "    def draft_pick(self, cards):\n        time.sleep(1.15)\n",
-        ),
+        first_card_bot("slow", "draft_pick", "time.sleep(1.15)", "import time\n"),
     )
     out_json, logs = tmp_path / "r.json", tmp_path / "logs"
     arena(str(slow), "builtin:simple", "--rounds", "1", "--seed", "5", "--json", str(out_json),
@@ -462,10 +453,10 @@ def test_a_long_exception_is_quoted_whole_in_the_reason_and_the_record(tmp_path,
     # an exception's description once lost all but its first 300 characters
     wordy = bot_file(
         "wordy.py",
-        FIRST_CARD_BOT.format(name="wordy").replace(
-            "    def draft_pick(self, cards):\n",
-            "    def draft_pick(self, cards):\n"
-            "        raise ValueError('no good pick among ' + repr(cards) * 40 + ' END')\n",
+        first_card_bot(
+            "wordy",
+            "draft_pick",
+            "raise ValueError('no good pick among ' + repr(cards) * 40 + ' END')",
         ),
     )
     out_json, logs = tmp_path / "r.json", tmp_path / "logs"
