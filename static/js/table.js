@@ -37,6 +37,7 @@
   var CARDS = setup.cards || {};
   var LOG_KEPT = 200;
   var FAN_MOST = 8; // face-down cards drawn of another's hand (the count says how many)
+  var DOUBLE_CLICK_MS = 600; // the two clicks of a double click on one card, at most this apart
 
   var el = {
     state: document.getElementById("table-state"),
@@ -399,8 +400,18 @@
         hint.setAttribute("aria-hidden", "true");
         button.appendChild(hint);
       }
-      button.addEventListener("click", function () { onPick(index); });
-      button.addEventListener("dblclick", function () { onPick(index, true); });
+      // a double click chooses and plays; the browser also calls it one when a tap lands
+      // where the last one did, on another button (a card drawn there since): only two
+      // clicks on this very card, the second soon after the first, count
+      var last = -Infinity, previous = -Infinity;
+      button.addEventListener("click", function (event) {
+        previous = last;
+        last = event.timeStamp;
+        onPick(index);
+      });
+      button.addEventListener("dblclick", function () {
+        if (last - previous < DOUBLE_CLICK_MS) onPick(index, true);
+      });
       row.appendChild(button);
     });
     box.appendChild(row);
