@@ -383,4 +383,9 @@ function main(argv) {
   return serve(script, file, globalsJson, name.slice(0, 64), said.value.methods, fresh);
 }
 
-process.exit(main(process.argv.slice(2)));
+if (require.main === module) {
+  process.exit(main(process.argv.slice(2)));
+} else {
+  // loaded by bench/bench_fresh_floor.py, which times a fresh bot on its own
+  module.exports = { compile, freshBot, call };
+}
