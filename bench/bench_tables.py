@@ -6,11 +6,15 @@ with Redis and PostgreSQL.
                                            [--think 1.0,3.0] [--game rps-poker]
                                            [--arrive 30] [--server daphne|...]
                                            [--processes 1,2] [--runs 1]
-                                           [--profile PREFIX]
+                                           [--profile PREFIX] [--bot NAME]
 
-``--processes 1,2`` measures each level with one server process and then with two behind the
-same address (``--processes 2`` of ``cardsite.serve``), side by side, ``--runs`` times each
-(in turn: 1, 2, 1, 2, ...); with several runs a summary gives the min and median p99 of each.
+``--bot NAME`` seats that built-in bot of the game (default: its strongest, as below;
+``none`` for a table of the person alone, UTH's); a trivial bot (RPS Poker's ``minimal``)
+leaves the platform's own cost per action, printed as the server's CPU milliseconds per
+action (every server process, table starts and ends included). ``--processes 1,2``
+measures each level with one server process and then with two behind the same address
+(``--processes 2`` of ``cardsite.serve``), side by side, ``--runs`` times each (in turn: 1,
+2, 1, 2, ...); with several runs a summary gives the min and median p99 of each.
 ``--profile PREFIX`` runs the (one) server process under cProfile, timed in CPU seconds (what
 others run on the machine does not move it), and writes its statistics to PREFIX-<tables>.prof
 for each level (the event loop's thread: where a table's CPU goes; the profiler slows the
@@ -70,14 +74,13 @@ def setup_django(env: dict[str, str]) -> None:
     django.setup()
 
 
-def make_tables(game: str, count: int) -> list[tuple[str, str]]:
-    """``count`` tables, each with a guest (a session of its own) against the built-in bot:
-    (table token, session cookie)."""
+def make_tables(game: str, count: int, bot: str | None) -> list[tuple[str, str]]:
+    """``count`` tables, each with a guest (a session of its own) against the built-in
+    ``bot`` (None: alone): (table token, session cookie)."""
     from games.live import tables
 
     made = []
     for _ in range(count):
-        bot = BOTS[game]
         seats = ["me"] + ([f"builtin:{bot}"] if bot else [])
         config = {"max_rounds": 50} if game == "uth" else None
         table, key = tables.guest_table(game, seats, turn_timer=60.0, config=config)
@@ -250,15 +253,15 @@ def tables_per_process(channels_before: set[str]) -> list[int]:
     return sorted(fresh, reverse=True)
 
 
-async def level(url: str, game: str, n: int, seconds: float, think, server_pid: int,
-                arrive: float) -> dict:  # fmt: skip
+async def level(url: str, game: str, bot: str | None, n: int, seconds: float, think,
+                server_pid: int, arrive: float) -> dict:  # fmt: skip
     from asgiref.sync import sync_to_async
 
-    pool: list[tuple[str, str]] = await sync_to_async(make_tables)(game, n * 2)
+    pool: list[tuple[str, str]] = await sync_to_async(make_tables)(game, n * 2, bot)
 
     async def fresh() -> tuple[str, str]:
         if not pool:
-            pool.extend(await sync_to_async(make_tables)(game, 50))
+            pool.extend(await sync_to_async(make_tables)(game, 50, bot))
         return pool.pop()
 
     lags: list[float] = []
@@ -312,6 +315,8 @@ async def level(url: str, game: str, n: int, seconds: float, think, server_pid: 
         "errors": stats.errors,
         "dropped": stats.dropped,
         "server_cpu": cpu / (time.monotonic() - stats.start),
+        # the server's CPU over the window, table starts and ends included, per action
+        "cpu_ms_per_action": 1000 * cpu / len(lat) if lat else float("nan"),
         "client_cpu": own / (time.monotonic() - stats.start),
         "ramp_s": ramp,
         "client_lag_p99_ms": 1000 * percentile(lags, 0.99),
@@ -373,6 +378,9 @@ def main() -> None:
         help="server processes behind the address, a list to compare side by side (1,2)",
     )
     parser.add_argument("--runs", type=int, default=1, help="runs of each level and count")
+    parser.add_argument(
+        "--bot", help="the built-in bot at each table (default: the game's strongest; none)"
+    )
     parser.add_argument("--profile", help="cProfile the server into PREFIX-<tables>.prof")
     parser.add_argument(
         "--server",
@@ -383,6 +391,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
+    args.bot = BOTS[args.game] if args.bot is None else args.bot
+    if args.bot == "none":
+        args.bot = None
     levels = [int(n) for n in args.levels.split(",")]
     counts = [int(n) for n in args.processes.split(",")]
     if counts != [1] and args.server != "daphne":
@@ -391,7 +402,7 @@ def main() -> None:
         parser.error("--profile profiles one server process (--processes 1)")
     with services("bench-tables-") as (tmp, server_env):
         print(
-            f"{args.game}: a guest against builtin:{BOTS[args.game]} per table; "
+            f"{args.game}: a guest against builtin:{args.bot} per table; "
             f"arriving over {args.arrive:g} s, think {think[0]:g}-{think[1]:g} s; "
             f"{args.seconds:g} s per level; "
             f"{args.server} with {args.processes} processes, Redis, PostgreSQL; "
@@ -399,7 +410,8 @@ def main() -> None:
         )
         header = (f"{'procs':>5} {'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
                   f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
-                  f"{'errors':>7} {'server CPU':>10} {'client CPU':>10} {'client lag':>10}"
+                  f"{'errors':>7} {'server CPU':>10} {'ms/action':>9} {'client CPU':>10} "
+                  f"{'client lag':>10}"
                   "  p99<100ms")  # fmt: skip
         print(header)
         seen: set[str] = set()
@@ -422,7 +434,7 @@ def measure(args, server_env: dict[str, str], tmp: Path, n: int, count: int, thi
     left, by their timers, and would load this one)."""
     profile = f"{args.profile}-{n}.prof" if args.profile else None
     with serving(args.server, server_env, tmp, count, profile) as (url, pid):
-        return asyncio.run(level(url.replace("http", "ws"), args.game, n,
+        return asyncio.run(level(url.replace("http", "ws"), args.game, args.bot, n,
                                  args.seconds, think, pid, args.arrive))  # fmt: skip
 
 
@@ -433,7 +445,8 @@ def report(row: dict, count: int, split: list[int]) -> None:
         f"{row['actions_per_s']:>7.1f} "
         f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
         f"{row['matches']:>8} {row['errors']:>7} "
-        f"{100 * row['server_cpu']:>9.0f}% {100 * row['client_cpu']:>9.0f}% "
+        f"{100 * row['server_cpu']:>9.0f}% {row['cpu_ms_per_action']:>9.2f} "
+        f"{100 * row['client_cpu']:>9.0f}% "
         f"{row['client_lag_p99_ms']:>7.1f} ms"
         f"  {ok}",
         flush=True,
