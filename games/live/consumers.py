@@ -197,6 +197,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._error(f"unknown message type {kind[:40]!r} (known: act, sync, ping)")
 
     async def _act(self, content: dict[str, Any]) -> None:
+        received_at = time.time()  # a move in time is in time, however busy the way on
         if self.seat is None:
             await self._error("spectators cannot act")
             return
@@ -215,14 +216,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.host_channel = table.host_channel
         host = hub.hosts.get(self.table_id) if self.following == "local" else None
         if host is not None:  # hosted by this process: straight to it
-            host.submit(self.seat, content["turn"], content["action"], self.channel_name)
+            host.submit(
+                self.seat, content["turn"], content["action"], self.channel_name, received_at
+            )
             return
         try:
-            await self._send_intent(content)
+            await self._send_intent(content, received_at)
         except ChannelFull:
             await self._error("the table's server is busy: try again in a moment")
 
-    async def _send_intent(self, content: dict[str, Any]) -> None:
+    async def _send_intent(self, content: dict[str, Any], received_at: float) -> None:
         assert self.host_channel is not None
         await self.channel_layer.send(
             self.host_channel,
@@ -233,6 +236,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 "turn": content["turn"],
                 "action": content["action"],
                 "reply_to": self.channel_name,
+                "received_at": received_at,
             },
         )
 

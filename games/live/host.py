@@ -214,8 +214,17 @@ class TableHost:
             agent.hurry()
 
     # ---- the browser's side ---------------------------------------------------------------
-    def submit(self, seat: int, turn: Any, action: Any, reply_to: str | None = None) -> None:
-        """A person's action; refusals go back to ``reply_to`` (the socket) alone."""
+    def submit(
+        self,
+        seat: int,
+        turn: Any,
+        action: Any,
+        reply_to: str | None = None,
+        received_at: float | None = None,
+    ) -> None:
+        """A person's action; refusals go back to ``reply_to`` (the socket) alone.
+        ``received_at``: when the person's socket received it (``time.time()``), which
+        decides whether a move that comes after the turn's timer was in time."""
         agent = self.humans.get(seat)
         if agent is None:
             self._reply(reply_to, f"seat {seat} is not a person's seat")
@@ -226,7 +235,8 @@ class TableHost:
         if not isinstance(turn, int) or isinstance(turn, bool):
             self._reply(reply_to, "an action must say which turn it answers")
             return
-        refused = agent.offer(turn, action)
+        stamp = received_at if isinstance(received_at, float) else None
+        refused = agent.offer(turn, action, stamp)
         if refused is not None:
             self._reply(reply_to, refused, seat=seat)
 

@@ -343,7 +343,13 @@ class Hub:
                 await self._reply(reply_to, message_text(error))
             return
         if kind == "table.intent":
-            host.submit(message["seat"], message.get("turn"), message.get("action"), reply_to)
+            host.submit(
+                message["seat"],
+                message.get("turn"),
+                message.get("action"),
+                reply_to,
+                message.get("received_at"),
+            )
         elif kind == "table.snapshot" and reply_to:
             for snapshot in host.snapshot(message.get("seat")):
                 await self._reply(reply_to, snapshot)

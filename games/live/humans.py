@@ -6,6 +6,9 @@ The runner asks a person for a decision the way it asks a bot: ``send`` a prompt
 table's host (:meth:`HumanAgent.offer`). The person's own turn timer runs inside it: when
 it runs out, the game's safe default is played for them and they are marked *away*; an away
 person gets a short timer until they act again, so a table never hangs on someone who left.
+A move that reached the server before the deadline but is still on its way to the table's
+host when the timer fires (a busy server's queues, a socket of another server process) is
+waited for a moment (:data:`IN_FLIGHT_S`): the server's load is never the person's loss.
 An intention the engine would refuse is refused to the person (who may try again within
 the timer) and never reaches the rules, where a bot's illegal answer would cost it.
 """
@@ -23,6 +26,12 @@ from games.engine.game import Prompt
 #: the runner's deadline for a person is the turn timer plus this; the person's own timer
 #: always answers first
 GRACE_S = 5.0
+#: when a person's turn timer runs out, a move that their socket received before the
+#: deadline may still be on its way to the table's host; it is waited for this long, plus
+#: twice how late the timer itself fired (a loaded event loop is late for both), at most
+#: half of GRACE_S. A move received after the deadline is refused. An away person's short
+#: timer has no such wait: nothing of theirs is on its way
+IN_FLIGHT_S = 1.0
 
 
 class Listener(Protocol):
@@ -48,6 +57,7 @@ class HumanAgent(Agent):
         turn_timer: float = 30.0,
         away_timer: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.name = name
         self.listener = listener
@@ -56,12 +66,17 @@ class HumanAgent(Agent):
         self.turn_timer = turn_timer
         self.away_timer = away_timer
         self.clock = clock
+        #: the time of day, which the sockets' processes stamp a move with when they receive
+        #: it (they may run on other machines: their monotonic clocks are not this one's)
+        self.wall = wall
         self.seat = 0
         self.turn = 0
         self.away = False
         #: whether the last answer was the default played when the timer ran out
         self.defaulted = False
         self.deadline: float | None = None
+        #: the deadline as a time of day (see ``wall``)
+        self.deadline_at: float | None = None
         self._prompt: Prompt | None = None
         #: while the person is asked: settled with their action, or with _LATE
         self._answer: asyncio.Future[Any] | None = None
@@ -78,6 +93,7 @@ class HumanAgent(Agent):
         self.turn += 1
         timer = 0.0 if self._hurry else (self.away_timer if self.away else self.turn_timer)
         self.deadline = self.clock() + timer
+        self.deadline_at = self.wall() + timer
         # One future a turn (and one timer while it is awaited): a waiting person costs the
         # event loop, and the garbage collector, a handful of objects. Made when asked, so an
         # answer that comes before the runner awaits it is kept.
@@ -96,13 +112,16 @@ class HumanAgent(Agent):
         assert self.deadline is not None
         limit = min(self.deadline, self.clock() + max(timeout - GRACE_S, 0.0))
         delay = max(limit - self.clock(), 0.0)
-        timer = asyncio.get_running_loop().call_later(delay, _settle, answer, _LATE)
+        loop = asyncio.get_running_loop()
+        timers: list[asyncio.TimerHandle] = []
+        timers.append(loop.call_later(delay, self._time_up, answer, loop.time() + delay, timers))
         try:
             action = await answer
         finally:
-            timer.cancel()
+            for timer in timers:
+                timer.cancel()
             self._answer = None
-            self.deadline = None
+            self.deadline = self.deadline_at = None
         self.defaulted = action is _LATE
         if action is not _LATE:
             if self.away:
@@ -120,21 +139,41 @@ class HumanAgent(Agent):
         self.turn += 1
         self.away = self.defaulted = defaulted
 
+    def _time_up(
+        self, answer: asyncio.Future[Any], due: float, timers: list[asyncio.TimerHandle]
+    ) -> None:
+        """The turn's timer ran out: the default is played, at once for an away person (or a
+        closing table), else once a move received in time has had a moment to arrive."""
+        if answer.done():
+            return
+        if self.away or self._hurry:
+            _settle(answer, _LATE)
+            return
+        loop = asyncio.get_running_loop()
+        wait = min(IN_FLIGHT_S + 2 * max(loop.time() - due, 0.0), GRACE_S / 2)
+        timers.append(loop.call_later(wait, _settle, answer, _LATE))
+
     # ---- the browser's side (the same event loop) ------------------------------------------
     @property
     def waiting(self) -> bool:
         """True while the person is asked for a decision (and has not answered)."""
         return self._answer is not None and not self._answer.done()
 
-    def offer(self, turn: int, action: Any) -> str | None:
+    def offer(self, turn: int, action: Any, received_at: float | None = None) -> str | None:
         """A person's action: taken at once if it answers the turn asked and the rules allow
-        it; otherwise why not (the caller tells the sender alone, who may try again)."""
+        it; otherwise why not (the caller tells the sender alone, who may try again).
+        ``received_at``: when the person's socket received it (the time of day); once the
+        turn's timer has run out, only a move received before the deadline is taken."""
         if self._answer is None:
             return "it is not your turn"
         if turn == self.turn and self._answer.done():
             return f"turn {self.turn} is already answered"
         if turn != self.turn:
             return f"that action was for turn {turn}; it is turn {self.turn} now"
+        if self.deadline is not None and self.clock() >= self.deadline:
+            deadline_at = self.deadline_at
+            if received_at is None or deadline_at is None or received_at > deadline_at:
+                return f"time ran out for turn {self.turn}: the default is played for you"
         reason = self.check(self.seat, action)
         if reason is not None:
             return reason

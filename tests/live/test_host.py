@@ -209,6 +209,53 @@ async def test_a_person_who_does_not_act_is_played_for_and_marked_away():
     assert again == notes
 
 
+async def past_deadline(agent, margin: float = 0.1) -> float:
+    """Wait until the person's turn timer ran out ``margin`` seconds ago (its callback has
+    fired by then); returns the deadline as a time of day."""
+    deadline, deadline_at = agent.deadline, agent.deadline_at
+    while agent.clock() < deadline + margin:
+        await asyncio.sleep(0.02)
+    return deadline_at
+
+
+@pytest.mark.asyncio
+async def test_a_move_received_in_time_counts_though_it_reaches_the_table_after_its_timer():
+    """A busy server, or a socket of another server process, may bring a person's move to
+    the table's host after the turn's timer ran out: it counts if her socket received it
+    before the deadline, and a move received after the deadline is refused."""
+    wire = Wire()
+    finished: list[Finish] = []
+
+    async def store(finish: Finish) -> None:
+        finished.append(finish)
+
+    table = host(
+        "rps-poker", [SeatPlan("ann", "human"), builtin("rps-poker", "minimal")], wire,
+        turn_timer=0.4, on_finish=store,
+    )  # fmt: skip
+    run(table)
+    ann = table.humans[0]
+    turn = await wire.wait("seat:0", "turn")
+    received = time.time()  # her socket has her move now, within the turn
+    await past_deadline(ann)
+    assert ann.waiting  # the timer ran out: the table waits a moment for moves on their way
+    table.submit(0, turn["turn"], 1, reply_to="late-but-in-time", received_at=received)
+    assert not wire.to("reply:late-but-in-time")
+    assert not ann.waiting and not ann.away and not wire.to("seat:0", "note")
+    # the next turn: a move her socket received after the deadline is too late
+    turn = await wire.wait("seat:0", "turn", after=1)
+    deadline_at = await past_deadline(ann)
+    table.submit(0, turn["turn"], 1, reply_to="too-late", received_at=deadline_at + 0.05)
+    refused = (await wire.wait("reply:too-late", "error"))["error"]
+    assert refused == f"time ran out for turn {turn['turn']}: the default is played for you"
+    note = await wire.wait("seat:0", "note")  # then the default, once the moment is over
+    assert note["text"].startswith("Time ran out, so this was played for you")
+    table.close()
+    assert await join(table, 10)
+    picks = [e for e in finished[0].played.outcome.record["events"] if e.get("seat") == 0]
+    assert picks[0]["action"] == 1  # her move, not the default
+
+
 @pytest.mark.asyncio
 async def test_an_away_person_who_acts_again_is_back():
     wire = Wire()
