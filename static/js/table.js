@@ -38,6 +38,8 @@
   var LOG_KEPT = 200;
   var FAN_MOST = 8; // face-down cards drawn of another's hand (the count says how many)
   var DOUBLE_CLICK_MS = 600; // the two clicks of a double click on one card, at most this apart
+  // an answer to a move slower than this is shown as the table being slow (the server is busy)
+  var SLOW_MS = 1500;
 
   var el = {
     state: document.getElementById("table-state"),
@@ -69,6 +71,7 @@
     view: null,                  // the last "state" view
     turn: null,                  // the last "turn" message while I am asked
     sent: false,                 // an action of this turn is on its way
+    sentAt: 0,                   // when it was sent (Date.now())
     deadline: 0,
     selection: [],               // indices into my hand, in the order chosen
     suit: null,
@@ -298,12 +301,23 @@
     if (!asked()) return;
     if (send({ type: "act", turn: t.turn.turn, action: action })) {
       t.sent = true;
+      t.sentAt = Date.now();
       clearError();
       draw();
     }
   }
 
   function tick() {
+    var waited = t.sent && !t.over ? Date.now() - t.sentAt : 0;
+    el.countdown.classList.toggle("countdown--slow", waited > SLOW_MS);
+    if (waited > SLOW_MS) {
+      // a busy server: the move is on its way and counts if it was sent in time
+      el.countdown.hidden = false;
+      el.countdown.classList.remove("countdown--low");
+      el.countdown.textContent = "The table is slow to answer: the server is busy, and your " +
+        "move waits its turn…";
+      return;
+    }
     if (!asked()) {
       el.countdown.hidden = true;
       return;

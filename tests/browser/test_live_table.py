@@ -164,6 +164,52 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
     assert watcher_tab.console.take() == []
 
 
+def test_it_says_the_table_is_slow_while_a_move_waits_for_a_busy_server(open_tabs, screenshots):
+    """The server's answers to a move are held back (a busy server, as the page meets one):
+    after a moment the page says so where the clock was, and says no more once they come."""
+    for viewport in ("desktop", "phone"):
+        tab = open_tabs(viewport)
+        page = tab.page
+        held: list = []
+        route: dict = {"hold": False}
+
+        def through(ws, held=held, route=route) -> None:
+            server = ws.connect_to_server()
+            route["page"] = ws
+            ws.on_message(lambda message: server.send(message))
+
+            def from_server(message) -> None:
+                if route["hold"]:
+                    held.append(message)
+                else:
+                    ws.send(message)
+
+            server.on_message(from_server)
+
+        page.route_web_socket(re.compile(r"/ws/tables/"), through)
+        page.goto("/games/rps-poker/tables/")
+        page.get_by_role("button", name="Play against a bot").click()
+        wait_for_my_turn(page)
+        route["hold"] = True
+        before = updates(page)
+        page.locator("#live-hand .hand-card").first.click()
+        page.locator("#live-controls button", has_text=re.compile("^Keep")).click()
+        slow = page.locator("#countdown.countdown--slow")
+        slow.wait_for(timeout=TURN_TIMEOUT_MS)
+        assert slow.inner_text() == (
+            "The table is slow to answer: the server is busy, and your move waits its turn…"
+        )
+        assert in_view(page, "#countdown")
+        page.screenshot(path=screenshots / f"table-slow-{viewport}.png", full_page=True)
+        route["hold"] = False
+        for kept in held:
+            route["page"].send(kept)
+        wait_until_answered(page, before)
+        page.locator("#countdown.countdown--slow").wait_for(state="detached")
+        assert page.locator("#live-error").inner_text() == ""
+        assert tab.console.take() == []
+
+
 def in_view(page, selector: str) -> bool:
     """Whether the element is wholly inside the window (not scrolled away)."""
     return page.eval_on_selector(
