@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -440,8 +441,21 @@ async def test_sockets_of_another_process_hear_and_act_through_the_channel_layer
         patched.setattr(layer, "send", full)
         await b.send({"type": "act", "turn": b_turn["turn"], "action": 0})
         assert "busy" in (await b.next("error"))["error"]
+    sent: list[dict] = []
+    send = layer.send
+
+    async def recorded(channel: str, message: dict) -> None:
+        sent.append(message)
+        await send(channel, message)
+
+    monkeypatch.setattr(layer, "send", recorded)
+    before = time.time()
     await b.send({"type": "act", "turn": b_turn["turn"], "action": 1})
     assert (await b.next("turn"))["turn"] == b_turn["turn"] + 1
+    # stamped with when bob's socket got it: what decides a move that comes after the timer
+    intent = next(m for m in sent if m["type"] == "table.intent")
+    assert before <= intent["received_at"] <= time.time()
+    monkeypatch.setattr(layer, "send", send)
     watched = await watcher.next("state")
     assert watched["frame"]["label"] != "Draft 1 of 5" and not watched["frame"]["hand"]
     await watcher.close()
