@@ -72,6 +72,18 @@ def host(game: str, seats: list[SeatPlan], wire: Wire, **kw) -> TableHost:
     return TableHost(get_game(game), seats, seed=kw.pop("seed", 7), publish=wire, **kw)
 
 
+def ann_against_minimal(wire: Wire, **kw) -> tuple[TableHost, list[Finish]]:
+    """An RPS Poker table of a person, ann, against the minimal bot, and the list its end
+    is put in once stored."""
+    finished: list[Finish] = []
+
+    async def store(finish: Finish) -> None:
+        finished.append(finish)
+
+    seats = [SeatPlan("ann", "human"), builtin("rps-poker", "minimal")]
+    return host("rps-poker", seats, wire, on_finish=store, **kw), finished
+
+
 def snapshot(table: TableHost, seat: int | None) -> list[dict[str, Any]]:
     return [json.loads(text) for text in table.snapshot(seat)]
 
@@ -151,15 +163,7 @@ async def test_refusals_go_to_the_sender_alone_and_change_nothing():
 @pytest.mark.asyncio
 async def test_a_turn_is_answered_once_the_moment_the_answer_comes():
     wire = Wire()
-    finished: list[Finish] = []
-
-    async def store(finish: Finish) -> None:
-        finished.append(finish)
-
-    table = host(
-        "rps-poker", [SeatPlan("ann", "human"), builtin("rps-poker", "minimal")], wire,
-        on_finish=store,
-    )  # fmt: skip
+    table, finished = ann_against_minimal(wire)
     run(table)
     turn = await wire.wait("seat:0", "turn")
     ann = table.humans[0]
@@ -224,15 +228,7 @@ async def test_a_move_received_in_time_counts_though_it_reaches_the_table_after_
     the table's host after the turn's timer ran out: it counts if her socket received it
     before the deadline, and a move received after the deadline is refused."""
     wire = Wire()
-    finished: list[Finish] = []
-
-    async def store(finish: Finish) -> None:
-        finished.append(finish)
-
-    table = host(
-        "rps-poker", [SeatPlan("ann", "human"), builtin("rps-poker", "minimal")], wire,
-        turn_timer=0.4, on_finish=store,
-    )  # fmt: skip
+    table, finished = ann_against_minimal(wire, turn_timer=0.4)
     run(table)
     ann = table.humans[0]
     turn = await wire.wait("seat:0", "turn")
