@@ -28,9 +28,9 @@ from games.engine.game import Prompt
 GRACE_S = 5.0
 #: when a person's turn timer runs out, a move that their socket received before the
 #: deadline may still be on its way to the table's host; it is waited for this long, plus
-#: twice how late the timer itself fired (a loaded event loop is late for both), at most
-#: half of GRACE_S. A move received after the deadline is refused. An away person's short
-#: timer has no such wait: nothing of theirs is on its way
+#: twice how late the timer itself fired (a loaded event loop is late for both), until half
+#: of GRACE_S after the deadline at the latest. A move received after the deadline is
+#: refused. An away person's short timer has no such wait: nothing of theirs is on its way
 IN_FLIGHT_S = 1.0
 
 
@@ -150,7 +150,9 @@ class HumanAgent(Agent):
             _settle(answer, _LATE)
             return
         loop = asyncio.get_running_loop()
-        wait = min(IN_FLIGHT_S + 2 * max(loop.time() - due, 0.0), GRACE_S / 2)
+        late = max(loop.time() - due, 0.0)
+        # never past GRACE_S / 2 after the deadline: the runner's limit is GRACE_S beyond it
+        wait = min(IN_FLIGHT_S + 2 * late, max(GRACE_S / 2 - late, 0.0))
         timers.append(loop.call_later(wait, _settle, answer, _LATE))
 
     # ---- the browser's side (the same event loop) ------------------------------------------

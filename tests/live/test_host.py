@@ -253,6 +253,28 @@ async def test_a_move_received_in_time_counts_though_it_reaches_the_table_after_
 
 
 @pytest.mark.asyncio
+async def test_the_wait_for_moves_on_their_way_ends_within_what_the_runner_allows():
+    """The wait after a person's timer grows with how late the timer fired (a loaded server),
+    but never past GRACE_S / 2 after the deadline: the runner's own limit for a person is
+    GRACE_S beyond it, and going past that would be the person's fault."""
+    from games.live.humans import GRACE_S, IN_FLIGHT_S, HumanAgent
+
+    class Deaf:
+        def on_turn(self, *args) -> None: ...
+
+        def on_away(self, *args) -> None: ...
+
+    ann = HumanAgent("ann", Deaf(), check=lambda seat, action: None, default=lambda seat: 0)
+    loop = asyncio.get_running_loop()
+    for late, most in ((0.0, IN_FLIGHT_S), (1.0, GRACE_S / 2 - 1.0), (GRACE_S, 0.0)):
+        answer, timers = loop.create_future(), []
+        ann._time_up(answer, loop.time() - late, timers)
+        left = timers[0].when() - loop.time()
+        assert most - 0.05 <= left <= most + 0.01, (late, left)
+        timers[0].cancel()
+
+
+@pytest.mark.asyncio
 async def test_an_away_person_who_acts_again_is_back():
     wire = Wire()
     table = host(
