@@ -57,10 +57,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every async test (consumers run their database calls in asgiref's thread) cleans
-    that thread's connections after itself."""
+    that thread's connections after itself, and has a channel layer of its own. (A
+    ``usefixtures`` mark added here would come too late: a test's fixtures are settled when
+    it is collected, so the fixture is added to its names.)"""
     for item in items:
-        if item.get_closest_marker("asyncio") is not None:
-            item.add_marker(pytest.mark.usefixtures("consumer_threads_cleaned"))
+        if item.get_closest_marker("asyncio") is None:
+            continue
+        names = getattr(item, "fixturenames", None)
+        if names is not None and "consumer_threads_cleaned" not in names:
+            names.append("consumer_threads_cleaned")
 
 
 def starter_source(filename: str) -> Path:

@@ -122,3 +122,14 @@ def test_each_test_process_has_redis_databases_of_its_own():
     assert redis_url_for_site("redis://127.0.0.1:6379") == "redis://127.0.0.1:6379/1"
     # process gw1 takes 2 (and 3 for its sites): never gw0's 0 and 1
     assert redis_url_for_site(with_redis_database(run, 2)) == "redis://127.0.0.1:6379/3"
+
+
+@pytest.mark.asyncio
+async def test_an_async_test_starts_with_a_channel_layer_of_its_own(request):
+    """Every async test gets the fixture that drops the channel layer before and after it
+    (tests/conftest.py): a layer another test's event loop used would hold locks bound to
+    that loop (channels-redis), which failed a later test now and then."""
+    from channels.layers import DEFAULT_CHANNEL_LAYER, channel_layers
+
+    assert "consumer_threads_cleaned" in request.fixturenames
+    assert DEFAULT_CHANNEL_LAYER not in channel_layers.backends
