@@ -550,12 +550,12 @@ def zygote(path, out, control, process_filter, guard, tmp):
     code = compile_bot(path)
     if isinstance(code, type(warm.__code__)):
         warm(code)
-    # What is here now lasts: the children's garbage collections need not visit (and so
-    # copy the pages of) any of it.
     # The bot's module, made once (none of its code runs): each child runs the bot's code
     # in its own copy. Made here, the import system's first-use work is done once, not in
     # every child (about 0.6 ms of CPU each).
     made = module_for(path)
+    # What is here now lasts: the children's garbage collections need not visit (and so
+    # copy the pages of) any of it.
     gc.freeze()
     pid = spawn(lambda: hello(path, code, out, guard, made), control, apply_filter)
     spares = [Spare(path, code, out, control, apply_filter, guard, made)]

@@ -311,7 +311,7 @@
     var waited = t.sent && !t.over ? Date.now() - t.sentAt : 0;
     el.countdown.classList.toggle("countdown--slow", waited > SLOW_MS);
     if (waited > SLOW_MS) {
-      // a busy server: the move is on its way and counts if it was sent in time
+      // a busy server: the move is on its way, and counts if the server got it in time
       el.countdown.hidden = false;
       el.countdown.classList.remove("countdown--low");
       el.countdown.textContent = "The table is slow to answer: the server is busy, and your " +
