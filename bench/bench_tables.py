@@ -6,12 +6,14 @@ with Redis and PostgreSQL.
                                            [--think 1.0,3.0] [--game rps-poker]
                                            [--arrive 30] [--server daphne|...]
                                            [--processes 1,2] [--runs 1]
-                                           [--profile PREFIX] [--bot NAME]
+                                           [--profile PREFIX] [--bot NAME[,NAME]]
 
 ``--bot NAME`` seats that built-in bot of the game (default: its strongest, as below;
 ``none`` for a table of the person alone, UTH's); a trivial bot (RPS Poker's ``minimal``)
 leaves the platform's own cost per action, printed as the server's CPU milliseconds per
-action (every server process, table starts and ends included). ``--processes 1,2``
+action (every server process, table starts and ends included). Several names
+(``--bot minimal,strong``) measure each level with each bot in turn: the difference is the
+heavier bot's thinking. ``--processes 1,2``
 measures each level with one server process and then with two behind the same address
 (``--processes 2`` of ``cardsite.serve``), side by side, ``--runs`` times each (in turn: 1,
 2, 1, 2, ...); with several runs a summary gives the min and median p99 of each.
@@ -379,7 +381,9 @@ def main() -> None:
     )
     parser.add_argument("--runs", type=int, default=1, help="runs of each level and count")
     parser.add_argument(
-        "--bot", help="the built-in bot at each table (default: the game's strongest; none)"
+        "--bot",
+        help="the built-in bot at each table, or several to compare (default: the game's "
+        "strongest; none)",
     )
     parser.add_argument("--profile", help="cProfile the server into PREFIX-<tables>.prof")
     parser.add_argument(
@@ -391,9 +395,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
-    args.bot = BOTS[args.game] if args.bot is None else args.bot
-    if args.bot == "none":
-        args.bot = None
+    bots = [None if b == "none" else b for b in (args.bot or str(BOTS[args.game])).split(",")]
     levels = [int(n) for n in args.levels.split(",")]
     counts = [int(n) for n in args.processes.split(",")]
     if counts != [1] and args.server != "daphne":
@@ -402,46 +404,54 @@ def main() -> None:
         parser.error("--profile profiles one server process (--processes 1)")
     with services("bench-tables-") as (tmp, server_env):
         print(
-            f"{args.game}: a guest against builtin:{args.bot} per table; "
+            f"{args.game}: a guest against {' or '.join(f'builtin:{b}' for b in bots)} per table; "
             f"arriving over {args.arrive:g} s, think {think[0]:g}-{think[1]:g} s; "
             f"{args.seconds:g} s per level; "
             f"{args.server} with {args.processes} processes, Redis, PostgreSQL; "
             f"{os.cpu_count()} CPUs"
         )
-        header = (f"{'procs':>5} {'tables':>7} {'ramp s':>7} {'actions':>8} {'act/s':>7} "
+        header = (f"{'bot':>9} {'procs':>5} {'tables':>7} {'ramp s':>7} {'actions':>8} "
+                  f"{'act/s':>7} "
                   f"{'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'matches':>8} "
                   f"{'errors':>7} {'server CPU':>10} {'ms/action':>9} {'client CPU':>10} "
                   f"{'client lag':>10}"
                   "  p99<100ms")  # fmt: skip
         print(header)
         seen: set[str] = set()
-        p99s: dict[tuple[int, int], list[float]] = {}
+        rows: dict[tuple[int, int, str | None], list[dict]] = {}
         for n in levels:
             for _run in range(args.runs):
                 for count in counts:
-                    row = measure(args, server_env, Path(tmp), n, count, think)
-                    p99s.setdefault((n, count), []).append(row["p99_ms"])
-                    report(row, count, tables_per_process(seen))
-        if args.runs > 1:
-            print("p99 ms over the runs: min / median (max)")
-            for (n, count), values in p99s.items():
-                print(f"  {n:>5} tables, {count} processes: {min(values):.1f} / "
-                      f"{statistics.median(values):.1f} ({max(values):.1f})")  # fmt: skip
+                    for bot in bots:
+                        row = measure(args, server_env, Path(tmp), n, count, think, bot)
+                        rows.setdefault((n, count, bot), []).append(row)
+                        report(row, count, tables_per_process(seen), bot)
+        if args.runs > 1 or len(bots) > 1:
+            print("over the runs: p99 ms and the server's CPU ms per action, min / median (max)")
+            for (n, count, bot), measured in rows.items():
+                p99 = [row["p99_ms"] for row in measured]
+                cpu = [row["cpu_ms_per_action"] for row in measured]
+                print(f"  {n:>5} tables, {count} processes, builtin:{bot}: p99 "
+                      f"{min(p99):.1f} / {statistics.median(p99):.1f} ({max(p99):.1f}); "
+                      f"CPU {min(cpu):.2f} / {statistics.median(cpu):.2f} "
+                      f"({max(cpu):.2f})")  # fmt: skip
 
 
-def measure(args, server_env: dict[str, str], tmp: Path, n: int, count: int, think) -> dict:
+def measure(args, server_env: dict[str, str], tmp: Path, n: int, count: int, think,
+            bot: str | None) -> dict:  # fmt: skip
     """One level: a fresh server (the tables of the last one play on after their people have
     left, by their timers, and would load this one)."""
     profile = f"{args.profile}-{n}.prof" if args.profile else None
     with serving(args.server, server_env, tmp, count, profile) as (url, pid):
-        return asyncio.run(level(url.replace("http", "ws"), args.game, args.bot, n,
+        return asyncio.run(level(url.replace("http", "ws"), args.game, bot, n,
                                  args.seconds, think, pid, args.arrive))  # fmt: skip
 
 
-def report(row: dict, count: int, split: list[int]) -> None:
+def report(row: dict, count: int, split: list[int], bot: str | None) -> None:
     ok = "yes" if row["p99_ms"] < 100 else "no"
     print(
-        f"{count:>5} {row['tables']:>7} {row['ramp_s']:>7.1f} {row['actions']:>8} "
+        f"{str(bot)[:9]:>9} {count:>5} {row['tables']:>7} {row['ramp_s']:>7.1f} "
+        f"{row['actions']:>8} "
         f"{row['actions_per_s']:>7.1f} "
         f"{row['p50_ms']:>8.1f} {row['p99_ms']:>8.1f} {row['max_ms']:>8.1f} "
         f"{row['matches']:>8} {row['errors']:>7} "
