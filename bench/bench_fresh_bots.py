@@ -3,16 +3,18 @@ this checkout and of another (``--before DIR``, e.g. a worktree of the commit be
 change, with its own .venv or a link to this one), on the same sandboxed bot files, run
 interleaved so that the machine's load falls on both alike.
 
-    .venv/bin/python bench/bench_fresh_bots.py --before DIR [--runs K] [--set js|python|both]
-        [--rounds R] [--jobs N]
+    .venv/bin/python bench/bench_fresh_bots.py --before DIR [--runs K] [--rounds R] [--jobs N]
+        [--set js|python|both|thinking|all]
 
 The bot sets: ``js``, the five original-contract RPS Poker bots of bench/rps_js_bots (each
-match a fresh JavaScript realm); ``python``, RPS Poker's three built-in bots and Kuhn's cfr
-bot played as files, so that they run in the sandbox as uploads do (each match a fresh
-process forked by the host). It prints each run, then min and median per command of the
-arena's own matches per second (its --json ``elapsed_s``: first match to last, start-up
-left out) and of the whole command's wall and CPU time (bots included), and the ratio
-before / after: the goal is at most 1.25.
+match a fresh JavaScript realm); ``python``, RPS Poker's three built-in bots played as files,
+so that they run in the sandbox as uploads do (each match a fresh process forked by the
+host); ``thinking``, bots whose matches take longer, as files too: Kuhn's and Leduc's
+``cfr`` against their ``simple``, and Goofspiel's ``matching`` against itself (a cheap bot
+of another game). ``both`` is the first two, ``all`` every set. It prints each run, then
+min and median per command of the arena's own matches per second (its --json
+``elapsed_s``: first match to last, start-up left out) and of the whole command's wall and
+CPU time (bots included), and the ratio before / after: the goal is at most 1.25.
 """
 
 from __future__ import annotations
@@ -35,12 +37,28 @@ RPS_PY = [
 ]
 
 
+def builtin(game: str, name: str) -> str:
+    return str(ROOT / "games" / game.replace("-", "_") / "bots" / f"{name}.py")
+
+
+#: bots that think (CFR bots) and a cheap one of another game, played as files: a fresh
+#: bot's cost beside matches that take longer than the micro-bots'
+THINKING = [
+    ("kuhn", ["--game", "kuhn", builtin("kuhn", "cfr"), builtin("kuhn", "simple")]),
+    ("leduc", ["--game", "leduc", builtin("leduc", "cfr"), builtin("leduc", "simple")]),
+    ("goofspiel", ["--game", "goofspiel", builtin("goofspiel", "matching"),
+                   builtin("goofspiel", "matching")]),
+]  # fmt: skip
+
+
 def sets(name: str, rounds: int) -> list[tuple[str, list[str]]]:
     chosen = []
-    if name in ("js", "both"):
+    if name in ("js", "both", "all"):
         chosen.append(("js", ["--game", "rps-poker", *JS_BOTS, "--rounds", str(rounds)]))
-    if name in ("python", "both"):
+    if name in ("python", "both", "all"):
         chosen.append(("python", ["--game", "rps-poker", *RPS_PY, "--rounds", str(rounds)]))
+    if name in ("thinking", "all"):
+        chosen += [(label, [*args, "--rounds", str(rounds)]) for label, args in THINKING]
     return chosen
 
 
@@ -74,7 +92,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--set", default="both", choices=("js", "python", "both"))
+    parser.add_argument(
+        "--set", default="both", choices=("js", "python", "both", "thinking", "all")
+    )
     args = parser.parse_args()
     os.environ.setdefault("CARD_ARENA_VAR", tempfile.mkdtemp(prefix="bench-fresh-"))
     checkouts = {"before": args.before.resolve(), "after": ROOT}
