@@ -38,6 +38,15 @@ def enter(owner_name: str, game: str, name: str, code: str) -> BotVersion:
     return version
 
 
+def builtins_of_alice_and_bob(game: str, alices: str, bobs: str) -> list[BotVersion]:
+    """alice's and bob's active versions of two of the game's built-in bots, each bot named
+    after its built-in."""
+    return [
+        enter("alice", game, alices, builtin(game, alices)),
+        enter("bob", game, bobs, builtin(game, bobs)),
+    ]
+
+
 def play(game: str, versions: list[BotVersion], seed: int, **kwargs) -> list[Match]:
     """A round robin of ``versions`` (1 round), played to the end by a worker."""
     tournament = competition.start_round_robin(game, 1, seed=seed, versions=versions, **kwargs)

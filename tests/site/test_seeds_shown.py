@@ -17,7 +17,7 @@ from games import records
 from games.engine.agents import ScriptedAgent
 from games.engine.runner import MatchRunner
 from games.registry import get_game
-from tests.games.matchmaking import builtin, enter
+from tests.games.matchmaking import builtin, builtins_of_alice_and_bob, enter
 
 
 def play_one(tournament: Tournament) -> Match:
@@ -54,10 +54,7 @@ def has_outcomes(record: dict) -> bool:
 @pytest.fixture
 def rps_pair(db) -> Tournament:
     """A round robin of two RPS Poker bots: one table, played in both seatings (one seed)."""
-    versions = [
-        enter("alice", "rps-poker", "simple", builtin("rps-poker", "simple")),
-        enter("bob", "rps-poker", "strong", builtin("rps-poker", "strong")),
-    ]
+    versions = builtins_of_alice_and_bob("rps-poker", "simple", "strong")
     tournament = competition.start_round_robin("rps-poker", 1, versions=versions)
     seeds = set(tournament.jobs.values_list("seed", flat=True))
     assert tournament.jobs.count() == 2 and len(seeds) == 1
@@ -120,20 +117,14 @@ def test_a_one_seat_games_seeds_stay_secret_after_its_tournament(client, db):
 
 
 def test_a_seed_given_for_a_new_tournament_must_be_its_own(db):
-    versions = [
-        enter("alice", "rps-poker", "simple", builtin("rps-poker", "simple")),
-        enter("bob", "rps-poker", "strong", builtin("rps-poker", "strong")),
-    ]
+    versions = builtins_of_alice_and_bob("rps-poker", "simple", "strong")
     first = competition.start_round_robin("rps-poker", 1, seed=77, versions=versions)
     assert first.settings["seed"] == 77
     with pytest.raises(ValueError, match="seed 77 deals 1 deal\\(s\\) already dealt"):
         competition.start_round_robin("rps-poker", 1, seed=77, versions=versions)
     assert Tournament.objects.count() == 1 and MatchJob.objects.count() == 2
     # another game's tournament may have it: it deals other cards
-    other = [
-        enter("alice", "goofspiel", "matching", builtin("goofspiel", "matching")),
-        enter("bob", "goofspiel", "random", builtin("goofspiel", "random")),
-    ]
+    other = builtins_of_alice_and_bob("goofspiel", "matching", "random")
     competition.start_round_robin("goofspiel", 1, seed=77, versions=other)
 
 

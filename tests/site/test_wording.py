@@ -15,7 +15,13 @@ import pytest
 from bots.models import Tournament
 from cardsite.accounts import SignUpForm
 from games.registry import get_game
-from tests.games.matchmaking import builtin, enter, live_table_match, play
+from tests.games.matchmaking import (
+    builtin,
+    builtins_of_alice_and_bob,
+    enter,
+    live_table_match,
+    play,
+)
 
 NAMES = ["ann", "bob"]
 
@@ -162,10 +168,7 @@ def test_a_live_tables_match_page_counts_seats_from_one_under_the_games_tables(c
 
 @pytest.mark.django_db
 def test_a_tournaments_match_page_keeps_the_leaderboard_and_counts_seats_from_one(client):
-    versions = [
-        enter("alice", "rps-poker", "simple", builtin("rps-poker", "simple")),
-        enter("bob", "rps-poker", "strong", builtin("rps-poker", "strong")),
-    ]
+    versions = builtins_of_alice_and_bob("rps-poker", "simple", "strong")
     match = play("rps-poker", versions, seed=21)[0]
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert 'href="/games/rps-poker/leaderboard/">RPS Poker leaderboard</a>' in crumbs_of(page)
@@ -174,10 +177,7 @@ def test_a_tournaments_match_page_keeps_the_leaderboard_and_counts_seats_from_on
 
 @pytest.mark.django_db
 def test_the_review_form_counts_seats_from_one(client):
-    versions = [
-        enter("alice", "kuhn", "simple", builtin("kuhn", "simple")),
-        enter("bob", "kuhn", "random", builtin("kuhn", "random")),
-    ]
+    versions = builtins_of_alice_and_bob("kuhn", "simple", "random")
     match = play("kuhn", versions, seed=4)[0]
     page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
     options = re.findall(r'<option value="(\d)"[^>]*>(Seat \d)', page)
