@@ -31,6 +31,7 @@ import select
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,8 +130,6 @@ def self_cpu() -> float:
 
 def round_trip(argv: list[str], n: int) -> tuple[float, float]:
     """(wall µs, CPU µs of both processes) per round trip of one JSON line."""
-    import time
-
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert child.stdin is not None and child.stdout is not None
     to_child, from_child = child.stdin.fileno(), child.stdout.fileno()
