@@ -245,7 +245,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--workers", default="1,2", help="comma-separated worker counts")
     parser.add_argument("--reference", default=REFERENCE, help="git revision to compare with")
-    parser.add_argument("--stores", type=int, default=30, help="results stored per probe")
+    parser.add_argument(
+        "--stores", type=int, default=30, help="results stored per probe (0: no store probe)"
+    )
     parser.add_argument(
         "--keep-processes",
         type=int,
@@ -316,8 +318,14 @@ def main() -> None:
                     for n in counts[1:]:
                         many = variant.figures[f"{n} worker(s), matches/s"][-1]
                         variant.figures[f"{n} / {counts[0]} worker(s)"].append(many / ones[-1])
-                    measured = probe(variant, base, args.stores, args.claim)
+                    measured = (
+                        probe(variant, base, args.stores, args.claim)
+                        if args.stores > 0
+                        else {"stores": [], "claims": []}  # --stores 0: no store probe
+                    )
                     for kind in ("stores", "claims"):
+                        if not measured[kind]:
+                            continue
                         times = [1000 * took for took, _ in measured[kind]]
                         statements = [n for _, n in measured[kind]]
                         variant.figures[f"{kind[:-1]}, ms (median of the run)"].append(
@@ -328,11 +336,15 @@ def main() -> None:
                         )
                     last = {name: values[-1] for name, values in variant.figures.items()}
                     versus = last[f"{counts[0]} worker(s) / arena --jobs {counts[0]}"]
+                    store = (
+                        f"; store {last['store, ms (median of the run)']:.1f} ms, "
+                        f"{last['store, SQL statements']:g} statements"
+                        if args.stores > 0
+                        else ""
+                    )
                     print(
                         f"  {variant.name:>9}: {', '.join(line)}; "
-                        f"x{versus:.2f} of the arena; store "
-                        f"{last['store, ms (median of the run)']:.1f} ms, "
-                        f"{last['store, SQL statements']:g} statements",
+                        f"x{versus:.2f} of the arena{store}",
                         flush=True,
                     )
         print(f"\nover {args.runs} runs:")
