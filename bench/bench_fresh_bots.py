@@ -4,14 +4,17 @@ change, with its own .venv or a link to this one), on the same sandboxed bot fil
 interleaved so that the machine's load falls on both alike.
 
     .venv/bin/python bench/bench_fresh_bots.py --before DIR [--runs K] [--rounds R] [--jobs N]
-        [--set js|python|both|thinking|all]
+        [--set js|python|both|thinking|js-thinking|all]
 
 The bot sets: ``js``, the five original-contract RPS Poker bots of bench/rps_js_bots (each
 match a fresh JavaScript realm); ``python``, RPS Poker's three built-in bots played as files,
 so that they run in the sandbox as uploads do (each match a fresh process forked by the
 host); ``thinking``, bots whose matches take longer, as files too: Kuhn's and Leduc's
 ``cfr`` against their ``simple``, and Goofspiel's ``matching`` against itself (a cheap bot
-of another game). ``both`` is the first two, ``all`` every set. It prints each run, then
+of another game), and the ``js-thinking`` set: bench/rps_js_thinking/montecarlo.js, a
+JavaScript bot that estimates every move by drawing cards at random in a loop, against two
+of the micro-bots (a fresh realm starts its code cold: V8 compiles it anew in every match).
+``both`` is the first two, ``all`` every set. It prints each run, then
 min and median per command of the arena's own matches per second (its --json
 ``elapsed_s``: first match to last, start-up left out) and of the whole command's wall and
 CPU time (bots included), and the ratio before / after: the goal is at most 1.25.
@@ -32,6 +35,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 JS_BOTS = sorted(str(p) for p in (ROOT / "bench" / "rps_js_bots").glob("*.js"))
+#: a JavaScript bot that thinks (a Monte Carlo estimate on every move), against two micro-bots
+JS_THINKING = [
+    str(ROOT / "bench" / "rps_js_thinking" / "montecarlo.js"),
+    str(ROOT / "bench" / "rps_js_bots" / "highest.js"),
+    str(ROOT / "bench" / "rps_js_bots" / "counter.js"),
+]
 RPS_PY = [
     str(ROOT / "games" / "rps_poker" / "bots" / f"{n}.py") for n in ("minimal", "simple", "strong")
 ]
@@ -59,6 +68,10 @@ def sets(name: str, rounds: int) -> list[tuple[str, list[str]]]:
         chosen.append(("python", ["--game", "rps-poker", *RPS_PY, "--rounds", str(rounds)]))
     if name in ("thinking", "all"):
         chosen += [(label, [*args, "--rounds", str(rounds)]) for label, args in THINKING]
+    if name in ("js-thinking", "thinking", "all"):
+        chosen.append(
+            ("js-thinking", ["--game", "rps-poker", *JS_THINKING, "--rounds", str(rounds)])
+        )
     return chosen
 
 
@@ -93,7 +106,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
-        "--set", default="both", choices=("js", "python", "both", "thinking", "all")
+        "--set", default="both", choices=("js", "python", "both", "thinking", "js-thinking", "all")
     )
     args = parser.parse_args()
     os.environ.setdefault("CARD_ARENA_VAR", tempfile.mkdtemp(prefix="bench-fresh-"))

@@ -67,7 +67,7 @@ FRESH_JS = r"""
 const host = require(process.argv[1]);
 const file = process.argv[2], n = +process.argv[3];
 const globals = JSON.stringify({ fullDeck: ['R1', 'P1', 'S1', 'R2', 'P2', 'S2'] });
-const script = host.compile(file);
+const script = host.compile(file, globals);
 const call = '{"id":1,"type":"call","method":"draft_pick","args":[["R1","P2"]]}';
 for (let i = 0; i < 100; i++) host.freshBot(script, file, globals);
 let start = process.cpuUsage();

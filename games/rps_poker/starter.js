@@ -6,18 +6,15 @@
 //
 //     python manage.py arena --game rps-poker rps_poker_starter.js builtin:simple --rounds 20
 //
-// One object serves every match its process plays, so reset your memory in the first
-// draftPick of a match. Each call has 1 second (plus a 10-second bank per match);
-// console.log goes to your bot's log, never into the game.
+// The file runs anew for every match: a fresh object that remembers nothing of the last
+// match. Each call has 1 second (plus a 10-second bank per match); console.log goes to your
+// bot's log, never into the game.
 ({
   name: 'starter-js',
   seen: [],
-  picks: 0,
 
   // Two cards are offered: return 0 or 1, the one to keep.
   draftPick(cards) {
-    if (this.picks % 5 === 0) this.seen = [];
-    this.picks += 1;
     return Number(cards[0][1]) >= Number(cards[1][1]) ? 0 : 1;
   },
 
@@ -41,6 +38,5 @@
   // The card the opponent just played.
   mainPostprocess(card) {
     this.seen.push(card);
-    if (this.seen.length > fullDeck.length) this.seen = [];
   },
 })

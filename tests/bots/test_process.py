@@ -396,6 +396,51 @@ def test_a_javascript_bots_begin_goes_with_its_first_question(tmp_path):
         assert sum(outcome.result["scores"]) == 10
 
 
+#: a CommonJS bot that declares a game global's name and a built-in's for itself, and one
+#: that reads the game's global and its realm's built-ins
+JS_SHADOWS = """
+const fullDeck = ['mine'];
+function escape(x) { return x + 1; }
+module.exports = {
+  name: 'shadows',
+  draftPick(cards) { return fullDeck.length === 1 && escape(0) === 1 ? 0 : 1; },
+  draftReceive(card) {},
+  mainPlay(hand, base) { Math = null; return 0; },
+  mainPostprocess(card) {},
+};
+"""
+JS_READS = """
+({
+  name: 'reads',
+  draftPick(cards) {
+    const own = Object.getPrototypeOf([]) === Array.prototype && [] instanceof Array;
+    return fullDeck.length === 30 && own && globalThis.fullDeck === fullDeck ? 0 : 1;
+  },
+  draftReceive(card) {},
+  mainPlay(hand, base) { return Math.max(0, Math.min(hand.length - 1, 0)); },
+  mainPostprocess(card) {},
+})
+"""
+
+
+@pytest.mark.parametrize("source", [JS_SHADOWS, JS_READS], ids=["shadows", "reads"])
+def test_a_javascript_bot_finds_its_globals_bound_and_may_declare_their_names(tmp_path, source):
+    # The host binds the realm's built-ins and the game's globals in the bot's own scope
+    # (a look-up on a context's global object goes through Node's interceptors): the file
+    # may still declare those names, and what it reads is its realm's and its game's.
+    path = tmp_path / "bound.js"
+    path.write_text(source)
+    with BotProcess(plain_launch(path, game="rps-poker"), label="bound") as process:
+        process.start(10)
+        begin = {"type": "begin", "game": "rps-poker", "seat": 0, "seats": 2, "reply": False}
+        process.request(begin, reply=False)
+        rid = process.request({"type": "call", "method": "draft_pick", "args": [["R1", "S2"]]})
+        assert process.reply(rid, 10, "draft_pick")[1]["value"] == 0
+        for _ in range(2):  # and whole matches, each in a realm of its own
+            outcome = play(process)
+            assert outcome.faults == {}
+
+
 def test_each_matchs_fresh_process_draws_its_own_random_seed(make_process):
     # the zygote imports `random` ahead for every match's process (it is in the bot's code);
     # each process still draws a seed of its own, as a fresh interpreter would
