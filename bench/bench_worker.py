@@ -34,7 +34,10 @@ Each run measures everything once, in turn, so that the machine's load falls on 
 the bench prints every run, then min and median per figure, and the ratios: N workers /
 the arena with ``--jobs N`` (matches per second; 1 is as fast as the arena, like with like:
 as many processes playing on each side), 2 workers / 1 worker, and this checkout / the
-reference.
+reference. Each worker measure also says how many of the machine's cores were busy over
+its span (all processes: workers, bots, PostgreSQL; sampled from /proc/stat), and the end
+says what that allows: N workers cannot make more than the machine's cores over the cores
+one keeps busy, times one's pace.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from io import BytesIO
@@ -130,6 +135,44 @@ class Variant:
     figures: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
 
+class BusyCores:
+    """The machine's busy CPU time, sampled from /proc/stat every 20 ms in a thread of its
+    own: :meth:`between` gives how many cores were busy on average between two wall-clock
+    times (every process of the machine: workers, their bots, PostgreSQL; nothing else
+    should run beside the bench)."""
+
+    PERIOD_S = 0.02
+
+    def __init__(self) -> None:
+        self.samples: list[tuple[float, float]] = []  # (time.time(), busy CPU seconds)
+        self._stop = threading.Event()
+        self._tick = os.sysconf("SC_CLK_TCK")
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _busy_s(self) -> float:
+        with open("/proc/stat") as fh:
+            fields = [int(v) for v in fh.readline().split()[1:]]
+        idle = fields[3] + fields[4]  # idle, iowait
+        return (sum(fields[:8]) - idle) / self._tick  # user..steal (guests are in user)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.samples.append((time.time(), self._busy_s()))
+            self._stop.wait(self.PERIOD_S)
+
+    def between(self, start: float, end: float) -> float:
+        """Busy cores, on average, from ``start`` to ``end`` (the nearest samples inside)."""
+        inside = [(t, busy) for t, busy in self.samples if start <= t <= end]
+        if len(inside) < 2 or inside[-1][0] <= inside[0][0]:
+            return float("nan")
+        return (inside[-1][1] - inside[0][1]) / (inside[-1][0] - inside[0][0])
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def manage(root: Path, env: dict[str, str], *args: str) -> str:
     done = subprocess.run(
         [sys.executable, "manage.py", *args], cwd=root, env=env, capture_output=True, text=True
@@ -182,14 +225,20 @@ def prepare(variant: Variant, admin_url: str, files: Path, base: Path, tag: str)
 
 
 def worker_rate(
-    variant: Variant, base: Path, rounds: int, workers: int, keep: int, claim: int
-) -> tuple[float, dict[str, float]]:
-    """Matches per second of ``workers`` workers draining a round robin of ``rounds``, and
+    variant: Variant,
+    base: Path,
+    rounds: int,
+    workers: int,
+    keep: int,
+    claim: int,
+    busy_cores: BusyCores,
+) -> tuple[float, dict[str, float], float]:
+    """Matches per second of ``workers`` workers draining a round robin of ``rounds``;
     where a match's time went (ms, per match): playing it (the match's own duration, mean)
     and the rest of a worker's time per match besides playing (mean: claiming, reading its
     bots, storing and rating; with jobs claimed several at a time, a job's own span from its
     claim to its store covers the other matches of its batch, so the rest is worked out
-    from the whole span)."""
+    from the whole span); and the machine's busy cores over that span (BusyCores)."""
     env = environment(variant.url, base / f"var-{variant.name}")
     # fresh deals each time (a seed is dealt once in a game, whichever revision deals it)
     out = manage(variant.root, env, "start_tournament", "--rounds", str(rounds))
@@ -206,13 +255,14 @@ def worker_rate(
         ).fetchall()
     if len(jobs) != 6 * rounds:
         raise SystemExit(f"{variant.name}: {len(jobs)} of {6 * rounds} matches stored")
-    span = float(max(end for _, end, _ in jobs) - min(start for start, _, _ in jobs))
+    first, last = float(min(start for start, _, _ in jobs)), float(max(end for _, end, _ in jobs))
+    span = last - first
     playing = statistics.mean(played for _, _, played in jobs)
     split = {
         "playing": 1000 * playing,
         "besides playing": 1000 * max(0.0, span * workers / len(jobs) - playing),
     }
-    return len(jobs) / span, split
+    return len(jobs) / span, split, busy_cores.between(first, last)
 
 
 def claim_option(variant: Variant, claim: int) -> list[str]:
@@ -263,6 +313,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     counts = [int(n) for n in args.workers.split(",")]
+    busy_cores = BusyCores()
     # stopped: leave through the context managers (the PostgreSQL server, the folder)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped"))
     print("command: .venv/bin/python bench/bench_worker.py " + " ".join(sys.argv[1:]))
@@ -298,11 +349,18 @@ def main() -> None:
                 for variant in variants:
                     line = []
                     for n in counts:
-                        got, split = worker_rate(
-                            variant, base, args.rounds, n, args.keep_processes, args.claim
+                        got, split, busy = worker_rate(
+                            variant,
+                            base,
+                            args.rounds,
+                            n,
+                            args.keep_processes,
+                            args.claim,
+                            busy_cores,
                         )
                         variant.figures[f"{n} worker(s), matches/s"].append(got)
-                        line.append(f"{n} worker(s) {got:6.2f}/s")
+                        variant.figures[f"{n} worker(s), cores busy"].append(busy)
+                        line.append(f"{n} worker(s) {got:6.2f}/s ({busy:.2f} cores busy)")
                         if n == counts[0]:
                             for part, ms in split.items():
                                 variant.figures[f"ms a match, {part}"].append(ms)
@@ -356,6 +414,17 @@ def main() -> None:
             if len(variants) == 2:
                 ref, new = (statistics.median(v.figures[name]) for v in variants)
                 print(f"  {'this / reference (medians)':>34}: x{new / ref:.2f}")
+        cores = os.cpu_count() or 1
+        for variant in variants:
+            one = statistics.median(variant.figures[f"{counts[0]} worker(s), cores busy"])
+            for n in counts[1:]:
+                # n workers each need what one keeps busy: no more than the machine has
+                bound = min(n / counts[0], cores / one)
+                print(
+                    f"  {variant.name:>9}: {counts[0]} worker(s) kept {one:.2f} of {cores} cores "
+                    f"busy (median): {n} can make at most x{bound:.2f} of that"
+                )
+        busy_cores.stop()
 
 
 if __name__ == "__main__":
