@@ -8,7 +8,8 @@ Each figure is measured K times (N repetitions each); it prints min and median:
 
 - **round trip**: one JSON line to a child process that only echoes it back, and its answer
   (a Node child and a Python child), wall time and CPU time (both processes) per round trip;
-  a match of RPS Poker makes about 16 per seat;
+  a match of RPS Poker makes about 16 per seat; and the Node child again with both processes
+  on one core, where no message has to wake another CPU (this machine's idle CPUs halt);
 - **fresh JavaScript bot**: the host's own ``freshBot`` (a new V8 context, the realm's code,
   the bot file, its load) on bench/rps_js_bots/counter.js, CPU per bot; and one call of a
   bot already made, for scale;
@@ -128,8 +129,19 @@ def self_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def round_trip(argv: list[str], n: int) -> tuple[float, float]:
-    """(wall µs, CPU µs of both processes) per round trip of one JSON line."""
+def round_trip(argv: list[str], n: int, *, one_core: bool = False) -> tuple[float, float]:
+    """(wall µs, CPU µs of both processes) per round trip of one JSON line; ``one_core``:
+    both processes on the first core (no message wakes another, halted, CPU)."""
+    allowed = os.sched_getaffinity(0)
+    if one_core:
+        os.sched_setaffinity(0, {min(allowed)})  # the child inherits it
+    try:
+        return _round_trip(argv, n)
+    finally:
+        os.sched_setaffinity(0, allowed)
+
+
+def _round_trip(argv: list[str], n: int) -> tuple[float, float]:
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert child.stdin is not None and child.stdout is not None
     to_child, from_child = child.stdin.fileno(), child.stdout.fileno()
@@ -198,6 +210,9 @@ def main() -> None:
         wall, cpu = round_trip([PYTHON, "-I", "-c", ECHO_PYTHON], n * 5)
         add("rt python wall", wall)
         add("rt python cpu", cpu)
+        wall, cpu = round_trip(["node", "-e", ECHO_NODE], n * 5, one_core=True)
+        add("rt node one core wall", wall)
+        add("rt node one core cpu", cpu)
         fresh, call = fresh_js(n)
         add("js fresh", fresh)
         add("js call", call)
@@ -210,6 +225,8 @@ def main() -> None:
     rt_node = line("Node child, CPU", figures["rt node cpu"])
     line("Python child, wall", figures["rt python wall"])
     rt_python = line("Python child, CPU", figures["rt python cpu"])
+    line("Node child, both on one core, wall", figures["rt node one core wall"])
+    line("Node child, both on one core, CPU", figures["rt node one core cpu"])
     print("fresh JavaScript bot (host's freshBot, counter.js), CPU:")
     js = line("a fresh bot", figures["js fresh"])
     line("one call of a bot already made", figures["js call"])
