@@ -155,9 +155,10 @@ const REALM = new vm.Script(`(function (globalsJson, botOuter, boundJson, file) 
       if (typeof fn !== 'function') throw new TypeError('the bot has no method ' + camel(method));
       const returned = fn.apply(bot, message.args || []);
       const json = stringify(returned === undefined ? null : returned);
-      return 'R' + (json === undefined ? 'null' : json);
+      // 'L' first: the bot printed, and the host asks for its lines (not after every call)
+      return (logs.length ? 'LR' : 'R') + (json === undefined ? 'null' : json);
     } catch (error) {
-      return failure(error);
+      return (op === 'call' && logs.length ? 'L' : '') + failure(error);
     }
   };
 })`, { filename: 'bot-realm.js' });
@@ -366,8 +367,11 @@ function serve(script, file, globalsJson, name, methods, first) {
 // on its own): {json} (the value, as JSON text) or a failure.
 function call(dispatch, raw) {
   if (dispatch === null) return { error: 'Error: call before begin', stack: '' };
-  const result = guarded(() => dispatch('call', raw));
-  flushLogs(dispatch);
+  let result = guarded(() => dispatch('call', raw));
+  if (typeof result !== 'string' || result[0] === 'L') {
+    flushLogs(dispatch); // it printed (or threw past its guard: whatever it printed before)
+    if (typeof result === 'string') result = result.slice(1);
+  }
   if (typeof result === 'string' && result[0] === 'R') {
     const json = result.slice(1);
     return { json };
