@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-HOSTS = ROOT / "bots" / "hosts"
+LANGUAGES = ROOT / "bots" / "languages"
 JS_BOT = ROOT / "bench" / "rps_js_bots" / "counter.js"
 PY_BOT = ROOT / "games" / "rps_poker" / "bots" / "strong.py"
 PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
@@ -89,7 +89,7 @@ zygote = sys.argv[1] == "zygote"
 n = int(sys.argv[2])
 if zygote:
     sys.path.insert(0, sys.argv[3])
-    import python_host as host
+    import host
     path = sys.argv[4]
     code = host.compile_bot(path)
     host.warm(code)
@@ -169,7 +169,7 @@ def _round_trip(argv: list[str], n: int) -> tuple[float, float]:
 
 def fresh_js(n: int) -> tuple[float, float]:
     done = subprocess.run(
-        ["node", "-e", FRESH_JS, str(HOSTS / "js_host.js"), str(JS_BOT), str(n)],
+        ["node", "-e", FRESH_JS, str(LANGUAGES / "javascript" / "host.js"), str(JS_BOT), str(n)],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     said = json.loads(done.stdout)
@@ -178,7 +178,7 @@ def fresh_js(n: int) -> tuple[float, float]:
 
 def fork_python(kind: str, n: int) -> tuple[float, float]:
     done = subprocess.run(
-        [PYTHON, "-I", "-c", FORK_PYTHON, kind, str(n), str(HOSTS), str(PY_BOT)],
+        [PYTHON, "-I", "-c", FORK_PYTHON, kind, str(n), str(LANGUAGES / "python"), str(PY_BOT)],
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     said = json.loads(done.stdout)

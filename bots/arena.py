@@ -33,10 +33,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from bots.languages import get_language, language_of, method_name
 from bots.names import declared_name
 from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
-from bots.runtimes import language_of, method_name
 from bots.sandbox import MAX_BOT_BYTES, SandboxConfig, SandboxError, SandboxLimits, self_test
 from bots.timing import site_time_control
 from games.engine.agents import Agent, AgentFault, InProcessAgent
@@ -275,7 +275,7 @@ class Arena:
         missing = [m for m in self.game.methods if m not in hello.methods]
         if missing:
             process.close()
-            owner = "class Bot" if hello.language == "python" else "the bot object"
+            owner = get_language(hello.language).bot_shape
             names = ", ".join(method_name(hello.language, m) for m in missing)
             raise ArenaError(f"{entrant.source}: {owner} has no method {names}")
         # a bot file is named as upload_bot names it (bots.names), a built-in as it says

@@ -153,7 +153,7 @@ def start_round_robin(
     jobs = []
     # By round, each table's first seating, then each table's second...: jobs claimed one
     # after the other then seat different bots where the schedule can (each match has
-    # fresh bot processes, which a bot prepares after its last match: see bots/hosts)
+    # fresh bot processes, which a bot prepares after its last match: see bots/languages)
     rounds: dict[int, list[tuple[int, list[int], int]]] = {}
     for table in scheduled:
         rounds.setdefault(table[0], []).append(table)

@@ -9,21 +9,15 @@ from __future__ import annotations
 
 from django import forms
 
+from bots.languages import get_language, languages
 from bots.uploads import LANGUAGE_SUFFIX, UploadError, language_for
 from games.engine import untrusted
 from games.registry import game_slugs, get_game
 
-#: how each language is named on the pages
-LANGUAGE_TITLES = {"python": "Python", "javascript": "JavaScript"}
-
 
 def language_choices() -> list[tuple[str, str]]:
-    known = [language for language in LANGUAGE_TITLES if language in LANGUAGE_SUFFIX]
-    others = sorted(set(LANGUAGE_SUFFIX) - set(known))
-    return [
-        (language, f"{LANGUAGE_TITLES.get(language, language)} ({LANGUAGE_SUFFIX[language]})")
-        for language in known + others
-    ]
+    """Each language the site runs, as the pages name it, with its file suffix."""
+    return [(language.name, f"{language.title} ({language.suffix})") for language in languages()]
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -87,8 +81,8 @@ class UploadForm(forms.Form):
                 if found != language:
                     self.add_error(
                         "file",
-                        f"{upload.name} is a {LANGUAGE_TITLES[found]} file, but the language "
-                        f"chosen is {LANGUAGE_TITLES[language]}.",
+                        f"{upload.name} is a {get_language(found).title} file, but the "
+                        f"language chosen is {get_language(language).title}.",
                     )
         return data
 

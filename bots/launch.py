@@ -5,37 +5,29 @@ choice: :func:`plain_launch` runs the language host as an ordinary child process
 scrubbed environment (trusted built-in bots), ``bots.sandbox.sandbox_launch`` runs it inside
 bubblewrap with limits (every bot from outside the project), and :func:`debug_launch` runs an
 author's own file as the sandbox would, without the sandbox (``arena --no-sandbox``).
-:func:`bot_launch` picks one. The languages and their hosts are in ``bots.runtimes``.
+:func:`bot_launch` picks one. The languages and their hosts are in ``bots.languages``.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bots.languages import get_language, language_of
 from bots.process import CONTROL_FD, BotStartError, Launch
-from bots.runtimes import host_script, js_globals, language_of
 from bots.sandbox import (
     SandboxConfig,
     SandboxLimits,
-    host_source,
     limits_for,
     read_bot,
     rlimit_args,
-    runtime_args,
     safe_name,
     sandbox_launch,
     toolkit_sources,
 )
-
-#: the environment variable that tells the Python host to guard file access (debug_launch);
-#: the host takes it out of the environment before the bot is loaded
-FILE_GUARD_ENV = "CARD_ARENA_FILE_GUARD"
 
 if TYPE_CHECKING:
     from games.registry import GameSpec
@@ -60,16 +52,11 @@ def plain_launch(
 ) -> Launch:
     """An unsandboxed child process of the project's own files: for trusted bots (built-ins).
 
-    ``interpreter`` defaults to the worker's own Python, or ``node`` on the PATH.
+    ``interpreter`` defaults to the language's own choice (the worker's Python, the Node on
+    the PATH).
     """
-    language = language or language_of(path)
-    host = str(host_script(language))
-    if language == "python":
-        python = interpreter or sys.executable
-        argv = [python, "-I", "-B", host, "--control", CONTROL_FD, str(path.resolve())]
-    else:
-        node = interpreter or shutil.which("node") or "/usr/bin/node"
-        argv = [node, host, str(path.resolve()), json.dumps(js_globals(game))]
+    lang = get_language(language) if language else language_of(path)
+    argv = lang.plain_argv(lang.host, path.resolve(), game, interpreter)
     return Launch(argv=argv, env=base_env(), cwd=str(path.resolve().parent))
 
 
@@ -108,26 +95,26 @@ def debug_launch(
     only what the sandbox mounts (``bot/NAME`` a copy of the file, read as the sandbox reads
     it, the game's toolkit modules beside it, ``sandbox/`` the host) and an empty ``tmp/``
     that is the working folder, HOME and TMPDIR. The same output cap and, where ``prlimit``
-    is installed, the same resource limits. The Python host also refuses to open or list
-    files outside what the sandbox shows (:data:`FILE_GUARD_ENV`), with the errors the
-    sandbox gives. It is a debugging aid, not a security boundary: no namespaces, no
-    seccomp, no memory cgroup (docs/sandbox.md). Raises BotStartError.
+    is installed, the same resource limits. A language's host may also refuse to open or
+    list files outside what the sandbox shows, with the errors the sandbox gives (its
+    ``debug_env``: the Python host does). It is a debugging aid, not a security boundary: no
+    namespaces, no seccomp, no memory cgroup (docs/sandbox.md). Raises BotStartError.
     """
     config = config or SandboxConfig.from_settings()
     limits = limits or limits_for(game)
     language = language_of(path)
-    runtime = config.python if language == "python" else config.node
+    runtime = language.runtime(config)
     if not os.access(runtime, os.X_OK):
         raise BotStartError(
             f"{runtime} is missing: --no-sandbox runs bots with the sandbox's interpreter "
             "(the SANDBOX_PYTHON and SANDBOX_NODE settings, see docs/sandbox.md)"
         )
     source = read_bot(path)
-    toolkit = toolkit_sources(game) if language == "python" else {}
+    toolkit = toolkit_sources(game) if language.uses_toolkit else {}
     name = safe_name(path)
     root = Path(tempfile.mkdtemp(prefix="arena-debug-"))
     try:
-        host = _place(root / "sandbox", host_script(language).name, host_source(language))
+        host = _place(root / "sandbox", language.host_name, language.host_source)
         for module, data in toolkit.items():
             if module != name:  # the bot wins a clash, as in the sandbox
                 _place(root / "bot", module, data)
@@ -136,18 +123,15 @@ def debug_launch(
     except OSError as exc:
         shutil.rmtree(root, ignore_errors=True)
         raise BotStartError(f"cannot prepare {root} for {path}: {exc.strerror}") from None
-    argv = [*runtime_args(language, limits, config), str(host)]
-    if language == "python":
-        argv += ["--control", CONTROL_FD, "--wipe", str(root / "tmp")]
+    argv = [*language.runtime_args(limits, config), str(host)]
+    argv += language.host_args(control=CONTROL_FD, wipe=str(root / "tmp"), sandboxed=False)
     argv.append(str(bot))
-    if language == "javascript":
-        argv.append(json.dumps(js_globals(game.slug if game else None), separators=(",", ":")))
+    argv += language.bot_args(game.slug if game else None)
     if os.access(config.prlimit, os.X_OK):
         argv = [config.prlimit, *rlimit_args(limits, language, None), "--", *argv]
     home = str(root / "tmp")
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": home, "TMPDIR": home}
-    if language == "python":
-        env[FILE_GUARD_ENV] = str(root)
+    env.update(language.debug_env(root))
     return Launch(
         argv=argv,
         env=env,

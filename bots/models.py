@@ -89,8 +89,9 @@ class BotVersion(models.Model):
 
     @property
     def filename(self) -> str:
-        suffix = {"python": ".py", "javascript": ".js"}[self.bot.language]
-        return f"{self.bot.name}{suffix}"
+        from bots.languages import get_language
+
+        return f"{self.bot.name}{get_language(self.bot.language).suffix}"
 
 
 def game_title(slug: str) -> str:

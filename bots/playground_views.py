@@ -28,7 +28,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots import playground, uploads
-from bots.forms import LANGUAGE_TITLES
+from bots.languages import default_language, language_title
 from bots.models import PlaygroundMatch, PlaygroundRun
 from bots.uploads import LANGUAGE_SUFFIX
 from bots.views import request_limit, upload_within_limit
@@ -103,8 +103,7 @@ class PlaygroundForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.spec = spec
         self.fields["language"].choices = [
-            (language, LANGUAGE_TITLES.get(language, language))
-            for language in playground.languages(spec)
+            (language, language_title(language)) for language in playground.languages(spec)
         ]
         # the built-ins, the best ranked bots, the person's own, and those asked for by name
         # (``?opponent=bot:<id>`` from a bot's page, or the form's own values sent back)
@@ -142,8 +141,8 @@ class PlaygroundForm(forms.Form):
                 if found != language:
                     self.add_error(
                         "file",
-                        f"{upload.name} is a {LANGUAGE_TITLES.get(found, found)} file, but the "
-                        f"language chosen is {LANGUAGE_TITLES.get(language, language)}.",
+                        f"{upload.name} is a {language_title(found)} file, but the "
+                        f"language chosen is {language_title(language)}.",
                     )
         return data
 
@@ -165,7 +164,7 @@ def _initial(request: HttpRequest, spec: GameSpec, limits: playground.Limits) ->
     strongest built-in bot as the opponent, a fresh seed."""
     taken = playground.languages(spec)
     starter = request.GET.get("starter", "")
-    language = starter if starter in taken else (taken[0] if taken else "python")
+    language = starter if starter in taken else (taken[0] if taken else default_language().name)
     initial: dict[str, Any] = {
         "language": language,
         "seed": secrets.randbelow(10**6),
@@ -225,7 +224,7 @@ def _render_form(
             "request_error": error,
             "recent": _recent(_person(request)),
             "starters": [
-                {"language": language, "title": LANGUAGE_TITLES.get(language, language)}
+                {"language": language, "title": language_title(language)}
                 for language in playground.languages(spec)
             ],
         },
@@ -378,7 +377,7 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
             "totals": _totals(matches),
             "total": sum(float(m.seats[m.seat]["score"]) for m in matches),
             "mine": mine,
-            "language": LANGUAGE_TITLES.get(run.language, run.language),
+            "language": language_title(run.language),
             "can_submit": mine and run.user_id is not None and run.status == PlaygroundRun.DONE,
             "score_label": spec.score_label,
             "lower_is_better": not spec.higher_is_better,

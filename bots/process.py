@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bots.runtimes import method_name
+from bots.languages import method_name
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, BotCall, SeatInfo
 from games.engine.game import Prompt
@@ -1069,7 +1069,7 @@ class ProcessAgent(Agent):
         name = self._names.get(method)
         if name is None:
             hello = self.process.hello
-            name = method_name(hello.language if hello else "python", method)
+            name = method_name(hello.language, method) if hello else method
             if len(self._names) < 100:
                 self._names[method] = name
         return name

@@ -31,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
-import json
 import logging
 import os
 import pwd
@@ -48,10 +47,10 @@ from typing import Any
 
 from bots import cpucg, memcg
 from bots.cpucg import CpuCgroup
+from bots.languages import Language, default_language, get_language, language_of
 from bots.memcg import MemoryCgroup
 from bots.process import CONTROL_FD, INFO_FD, BotStartError, Launch, PlatformError
-from bots.runtimes import host_script, js_globals, language_of
-from bots.seccomp import SeccompUnavailable, filter_bpf, process_filter_bpf
+from bots.seccomp import SeccompUnavailable, filter_bpf
 
 log = logging.getLogger("bots.sandbox")
 
@@ -59,7 +58,6 @@ MiB = 1 << 20
 #: runs as the sandbox's uid and moves itself into the bot's memory cgroup (see memcg)
 SHELL = "/bin/sh"
 #: where a Python bot's sandbox holds the seccomp filter each match's process loads
-PROCESS_FILTER = "/sandbox/process.bpf"
 #: the largest bot file the sandbox accepts
 MAX_BOT_BYTES = 1 * MiB
 
@@ -427,17 +425,14 @@ def _system_mounts(runtime: str) -> list[str]:
     return args
 
 
-def memory_limit(limits: SandboxLimits, language: str) -> int:
-    """Bytes the bot's memory cgroup allows: heap, /tmp and anything else in memory."""
-    extra = limits.node_runtime_mb if language == "javascript" else 0
-    return (limits.memory_mb + extra) * MiB
+def memory_limit(limits: SandboxLimits, language: Language) -> int:
+    """Bytes the bot's memory cgroup allows: heap, /tmp and anything else in memory (and
+    what the language's runtime needs beside the bot's own)."""
+    return (limits.memory_mb + language.memory_extra_mb(limits)) * MiB
 
 
-def rlimit_args(limits: SandboxLimits, language: str, slot: Slot | None) -> list[str]:
-    if language == "javascript":
-        memory = limits.memory_mb + limits.node_reserve_mb
-    else:  # the heap and a full /tmp stay within memory_mb, even with no memory cgroup
-        memory = max(limits.memory_mb - limits.tmp_mb, 16)
+def rlimit_args(limits: SandboxLimits, language: Language, slot: Slot | None) -> list[str]:
+    memory = language.address_space_mb(limits)
     args = [
         f"--as={memory * MiB}",
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 5}",
@@ -450,21 +445,8 @@ def rlimit_args(limits: SandboxLimits, language: str, slot: Slot | None) -> list
     return args
 
 
-def runtime_args(language: str, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
-    if language == "python":
-        # -I: no environment or user site; -S: no site-packages (the system's .pth files
-        # stay out); -B: no bytecode files.
-        return [config.python, "-I", "-S", "-B"]
-    return [
-        config.node,
-        f"--max-old-space-size={limits.memory_mb}",
-        "--v8-pool-size=2",
-        "--no-addons",
-    ]
-
-
 def sandbox_command(
-    language: str,
+    language: Language,
     bot_name: str,
     *,
     limits: SandboxLimits,
@@ -478,7 +460,7 @@ def sandbox_command(
     """argv for prlimit + bwrap (behind a shell that joins ``cgroup`` first, when there is
     one); ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}`` name the descriptors
     BotProcess hands over at each start."""
-    host = host_script(language).name
+    host = language.host_name
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
     argv: list[str] = []
     procs = [cgroup.procs_file] if cgroup is not None else []
@@ -495,30 +477,26 @@ def sandbox_command(
     ]  # fmt: skip
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    argv += _system_mounts(config.python if language == "python" else config.node)
+    argv += _system_mounts(language.runtime(config))
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     argv += ["--perms", "0444", "--ro-bind-data", "{host}", f"/sandbox/{host}"]
     for name in toolkit:  # the game's importable helpers, beside the bot (it wins a clash)
         argv += ["--perms", "0444", "--ro-bind-data", f"{{toolkit:{name}}}", f"/bot/{name}"]
     argv += ["--perms", "0444", "--ro-bind-data", "{bot}", f"/bot/{bot_name}"]
-    if language == "python":  # each match's child loads it (see python_host.py)
-        argv += ["--perms", "0444", "--ro-bind-data", "{process-seccomp}", PROCESS_FILTER]
+    argv += language.sandbox_binds()
     argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
     argv += ["--info-fd", INFO_FD, "--seccomp", "{seccomp}", "--"]
-    argv += [*runtime_args(language, limits, config), f"/sandbox/{host}"]
-    if language == "python":
-        argv += ["--control", CONTROL_FD, "--process-filter", PROCESS_FILTER, "--wipe", "/tmp"]
+    argv += [*language.runtime_args(limits, config), f"/sandbox/{host}"]
+    argv += language.host_args(control=CONTROL_FD, wipe="/tmp", sandboxed=True)
     argv.append(f"/bot/{bot_name}")
-    if language == "javascript":
-        argv.append(json.dumps(js_globals(game), separators=(",", ":")))
+    argv += language.bot_args(game)
     return argv
 
 
-def check_programs(config: SandboxConfig, language: str) -> None:
+def check_programs(config: SandboxConfig, language: Language) -> None:
     """Raise SandboxUnavailable unless the programs the sandbox runs are there."""
-    runtime = config.python if language == "python" else config.node
-    for program in (config.bwrap, config.prlimit, runtime):
+    for program in (config.bwrap, config.prlimit, language.runtime(config)):
         if not os.access(program, os.X_OK):
             raise SandboxUnavailable(f"{program} is missing (see docs/sandbox.md)")
     try:
@@ -546,7 +524,7 @@ def sandbox_launch(
     check_programs(config, language)
     source = read_bot(path)
     slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
-    toolkit = toolkit_sources(game) if language == "python" else {}
+    toolkit = toolkit_sources(game) if language.uses_toolkit else {}
     slot = acquire_slot(config, worker=worker)
     cgroup = memcg.create(
         memory_limit(limits, language),
@@ -582,23 +560,15 @@ def sandbox_launch(
         user=slot.uid if slot else None,
         group=slot.uid if slot else None,
         fd_data={
-            "{host}": host_source(language),
+            "{host}": language.host_source,
             "{bot}": source,
-            **seccomp_data(language),
+            **language.seccomp_data(),
             **{f"{{toolkit:{n}}}": data for n, data in toolkit.items() if n != name},
         },
         max_output=limits.output_bytes,
         recycle_cpu_s=limits.recycle_cpu_s,
         sandbox=True,
     )
-
-
-def seccomp_data(language: str) -> dict[str, bytes]:
-    """The seccomp filters a bot of ``language`` runs under: bwrap's, and for Python, whose
-    host forks a fresh process per match, the one each such process adds."""
-    if language == "python":
-        return {"{seccomp}": filter_bpf(processes=False), "{process-seccomp}": process_filter_bpf()}
-    return {"{seccomp}": filter_bpf()}
 
 
 def launcher_env(slot: Slot | None) -> dict[str, str]:
@@ -621,24 +591,22 @@ def toolkit_sources(game: Any) -> dict[str, bytes]:
     return {name: path.read_bytes() for name, path in game.toolkit_files().items()}
 
 
-@cache
-def host_source(language: str) -> bytes:
-    return host_script(language).read_bytes()
-
-
-def self_test(config: SandboxConfig | None = None, language: str = "python") -> None:
-    """Start one trivial sandbox; raise SandboxUnavailable with bwrap's words if it fails
-    (no user namespaces, bwrap too old...). The arena calls it once before a tournament."""
+def self_test(config: SandboxConfig | None = None, language: str | Language | None = None) -> None:
+    """Start one trivial sandbox (of ``language``, by default the first the site offers);
+    raise SandboxUnavailable with bwrap's words if it fails (no user namespaces, bwrap too
+    old...). The arena calls it once before a tournament."""
     config = config or SandboxConfig.from_settings()
+    if not isinstance(language, Language):
+        language = get_language(language) if language else default_language()
     check_programs(config, language)
     slot = acquire_slot(config)
     try:
         argv = sandbox_command(
             language, "probe", limits=DEFAULT_LIMITS, config=config, slot=slot, game=None
         )
-        host = argv.index(f"/sandbox/{host_script(language).name}", argv.index("--seccomp"))
-        argv = [*argv[:host], "-c" if language == "python" else "-e", "0"]
-        data = {"{host}": b"", "{bot}": b"", **seccomp_data(language)}
+        host = argv.index(f"/sandbox/{language.host_name}", argv.index("--seccomp"))
+        argv = [*argv[:host], *language.probe_args()]
+        data = {"{host}": b"", "{bot}": b"", **language.seccomp_data()}
         fds = {key: _memfd(value) for key, value in data.items()}
         fds[INFO_FD] = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
         try:

@@ -80,8 +80,9 @@ PROCESS_CALLS = ("fork", "vfork")
 #: puts its own process ID in when it loads them (:func:`process_filter_bpf`), and the
 #: calls whose first argument must be it (a signal, a queued signal, a pidfd) or 0, "the
 #: caller" (a priority, a limit, a scheduling or memory policy). Else a match's process
-#: could leave a mark on the next match's, forked ahead and waiting (bots/hosts), or on
-#: the zygote, whose settings every later child inherits.
+#: could leave a mark on the next match's, forked ahead and waiting (the Python host,
+#: bots/languages/python/host.py), or on the zygote, whose settings every later child
+#: inherits.
 SELF_PLACEHOLDER = 0x5E1F0BAD
 OWN_PROCESS_CALLS = ("kill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open")
 CALLER_CALLS = (

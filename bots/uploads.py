@@ -37,11 +37,11 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from bots.competition import _maybe_finish, schedule_placement
+from bots.languages import by_suffix, languages
 from bots.leases import Caps
 from bots.models import Bot, BotVersion, MatchJob
 from bots.playing import Entry, play
 from bots.ratings import lock_ledger, on_new_version, rate_pending, rerank
-from bots.runtimes import LANGUAGES
 from bots.timing import site_time_control
 from games.engine import untrusted
 from games.engine.runner import TimeControl
@@ -50,7 +50,8 @@ from games.registry import get_game
 
 log = logging.getLogger("bots.uploads")
 
-LANGUAGE_SUFFIX = {language: suffix for suffix, language in LANGUAGES.items()}
+#: a language's name -> the suffix its stored files get
+LANGUAGE_SUFFIX = {language.name: language.suffix for language in languages()}
 
 #: the account that owns the site's built-in bots entered into the competition
 #: (``manage.py seed_builtins``); nobody can log in as it
@@ -88,10 +89,11 @@ def max_code_bytes() -> int:
 
 def language_for(filename: str) -> str:
     suffix = "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    suffixes = by_suffix()
     try:
-        return LANGUAGES[suffix]
+        return suffixes[suffix]
     except KeyError:
-        known = ", ".join(sorted(LANGUAGES))
+        known = ", ".join(sorted(suffixes))
         raise UploadError(f"{filename}: unsupported file type (expected {known})") from None
 
 

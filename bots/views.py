@@ -34,7 +34,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots import aggregates, uploads
-from bots.forms import LANGUAGE_TITLES, UploadForm
+from bots.forms import UploadForm
+from bots.languages import default_language, language_title
 from bots.models import (
     Bot,
     BotVersion,
@@ -172,7 +173,7 @@ def upload_within_limit(user: Any, game: str, name: str, filename: str, data: by
 def _initial(request: HttpRequest) -> dict[str, Any]:
     """A new version of one of the user's bots (``?bot=<id>``) starts from its game, name and
     language."""
-    initial: dict[str, Any] = {"language": "python"}
+    initial: dict[str, Any] = {"language": default_language().name}
     pk = untrusted.whole_number(request.GET.get("bot", ""))
     if pk is not None:
         bot = Bot.objects.filter(pk=pk, owner=request.user).first()
@@ -211,7 +212,7 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
         groups[bot.game].append(
             {
                 "bot": bot,
-                "language": LANGUAGE_TITLES.get(bot.language, bot.language),
+                "language": language_title(bot.language),
                 "versions": [{"version": v, **status_of(v, now)} for v in listed],
                 "more": len(bot.newest) > VERSIONS_SHOWN,
                 "active": active,
@@ -902,7 +903,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "is_owner": is_owner,
         "game": game_title(bot.game),
         "plays_alone": _plays_alone(bot.game),
-        "language": LANGUAGE_TITLES.get(bot.language, bot.language),
+        "language": language_title(bot.language),
         "active": shown.active,
         "versions": (listed := [{"version": v, **status_of(v)} for v in shown.listed]),
         "versions_html": version_items_html(listed, is_owner),

@@ -30,6 +30,7 @@ from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
 from bots import aggregates, competition
+from bots.languages import get_language
 from bots.models import (
     Bot,
     LeaderboardRow,
@@ -61,12 +62,17 @@ DOCS = ROOT / "docs" / "games"
 @dataclass(frozen=True)
 class Starter:
     game: str
-    language: str  # "python" or "javascript"
+    language: str  # a name of bots.languages
     path: Path
 
     @property
     def label(self) -> str:
-        return {"python": "Python", "javascript": "JavaScript"}[self.language]
+        return get_language(self.language).title
+
+    def contract_summary(self, plays_alone: bool) -> str:
+        """The contract's shape in the starter's language, one line for the rules page."""
+        summary = get_language(self.language).contract_summary
+        return summary.replace("{match}", "session" if plays_alone else "match")
 
     @property
     def filename(self) -> str:
@@ -79,8 +85,7 @@ class Starter:
 
 
 def starters(spec: GameSpec) -> list[Starter]:
-    """The game's starter bots (its spec names them: Python for every game, JavaScript where
-    the game's original contract is JavaScript)."""
+    """The game's starter bots, by language (its spec names them)."""
     return [Starter(spec.slug, language, path) for language, path in spec.starters.items()]
 
 
@@ -179,7 +184,14 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def game(request: HttpRequest, slug: str) -> HttpResponse:
     spec = game_or_404(slug)
-    offered = [{"starter": s, "command": arena_command(spec, s.filename)} for s in starters(spec)]
+    offered = [
+        {
+            "starter": s,
+            "command": arena_command(spec, s.filename),
+            "contract": s.contract_summary(spec.plays_alone),
+        }
+        for s in starters(spec)
+    ]
     return render(
         request,
         "games/rules.html",
@@ -200,7 +212,7 @@ def starter(request: HttpRequest, slug: str, language: str) -> HttpResponse:
     found = next((s for s in starters(spec) if s.language == language), None)
     if found is None:
         raise Http404(f"no {language} starter bot for {slug}")
-    content_type = "text/x-python" if language == "python" else "text/javascript"
+    content_type = get_language(language).content_type
     response = HttpResponse(found.path.read_bytes(), content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, found.filename)
     return response

@@ -268,7 +268,7 @@ class GameSpec:
     table: Callable[[], TableRules] | None = None
     #: what a seat's score in one match counts (replays, the end of a table)
     score_label: str = "score"
-    #: starter bots a person can download: language ("python", "javascript") -> file
+    #: starter bots a person can download: a language of bots.languages (its name) -> file
     starters: dict[str, Path] = field(default_factory=dict)
     #: the built-in bot a person meets first (a table's default opponent); default: the last
     strongest_builtin: str = ""

@@ -242,7 +242,7 @@ class Format(ABC):
 def pairs_apart(entrants: int) -> list[tuple[int, int]]:
     """Every pair of entrants (i < j) once, in an order where two pairs in a row share no
     entrant wherever that can be (from 4 entrants on): the circle method's rounds, one after
-    the other. A bot plays each match with a fresh process or realm (bots/hosts), which it
+    the other. A bot plays each match with a fresh process or realm (bots/languages), which it
     prepares after its last match: a match between others in between hides that from the
     clock."""
     if entrants < 2:

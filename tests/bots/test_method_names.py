@@ -1,4 +1,4 @@
-"""A fault names a method as the bot's own file does: one rule (``bots.runtimes.method_name``)
+"""A fault names a method as the bot's own file does: one rule (``bots.languages.method_name``)
 that must be the one the JavaScript host calls by, for every game's contract."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bots.languages import method_name
 from bots.launch import plain_launch
 from bots.process import BotProcess
-from bots.runtimes import method_name
 from games.registry import game_slugs, games, get_game
 
 

@@ -72,17 +72,16 @@ def escaped_js_host(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPa
     the sandbox: they run with ESCAPED_JS_HOST, unless the test is marked real_js_host."""
     if request.node.get_closest_marker("real_js_host"):
         return
-    import bots.launch
-    import bots.sandbox
+    import bots.languages
 
-    real = bots.sandbox.host_source
+    real = bots.languages._source
     escaped = ESCAPED_JS_HOST.read_bytes()
+    js_host = bots.languages.get_language("javascript").host
 
-    def host_source(language: str) -> bytes:
-        return escaped if language == "javascript" else real(language)
+    def source(path: Path) -> bytes:  # what a language's host_source reads
+        return escaped if path == js_host else real(path)
 
-    monkeypatch.setattr(bots.sandbox, "host_source", host_source)
-    monkeypatch.setattr(bots.launch, "host_source", host_source)
+    monkeypatch.setattr(bots.languages, "_source", source)
 
 
 @pytest.fixture(scope="session")
@@ -231,7 +230,7 @@ def _is_other(pid: int) -> bool:
 def alone_but_for_the_host(seen: dict) -> bool:
     """What a match's Python process saw of its PID namespace: the host's zygote (pid 1),
     itself and, once the zygote has forked it, the next match's process (a larger number),
-    which has run nothing of the bot's yet (bots/hosts/python_host.py, Spare)."""
+    which has run nothing of the bot's yet (bots/languages/python/host.py, Spare)."""
     pid, others = seen["pid"], {int(p) for p in seen["processes"]} - {1, seen["pid"]}
     return (
         str(pid) in seen["processes"]

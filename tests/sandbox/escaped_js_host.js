@@ -1,6 +1,6 @@
 // A JavaScript host for the sandbox's own tests: it hands the bot all of Node (require,
 // process, Buffer, fs...) and one bot object for every match, as if the bot had escaped the
-// fresh realm that bots/hosts/js_host.js gives each match. The sandbox's walls must hold
+// fresh realm that bots/languages/javascript/host.js gives each match. The sandbox's walls must hold
 // against such a bot too: tests/sandbox/conftest.py runs the sandbox tests' JavaScript bots
 // with it, except those marked real_js_host, which test the real host.
 //

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bots.launch import FILE_GUARD_ENV, bot_launch, debug_launch
+from bots.languages.python import FILE_GUARD_ENV
+from bots.launch import bot_launch, debug_launch
 from bots.process import BotProcess, BotStartError, Launch, ProcessAgent
 from bots.sandbox import SandboxConfig, sandbox_launch
 from games.engine.agents import InProcessAgent

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from bots.runtimes import method_name
+from bots.languages import method_name
 from games.engine.runner import TimeControl
 from tests.sandbox.conftest import assert_forfeited, hostile
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from bots import memcg, sandbox
+from bots.languages import get_language
 from bots.playing import Entry, ProcessCache, play
 from bots.sandbox import MiB, SandboxLimits, memory_limit
 from games.engine.runner import TimeControl
@@ -76,7 +77,8 @@ def test_it_bounds_memory_outside_the_heap_and_frees_it_with_the_process(
             cgroup = process.launch.memory_cgroup
             if HAS_CGROUP:
                 assert cgroup is not None
-                assert cgroup.read("memory.max_usage_in_bytes") <= memory_limit(LIMITS, "python")
+                allowed = memory_limit(LIMITS, get_language("python"))
+                assert cgroup.read("memory.max_usage_in_bytes") <= allowed
     finally:
         cache.close()
     assert shmem_settles(before) < NOISE  # the sandbox's tmpfs and IPC namespace went with it

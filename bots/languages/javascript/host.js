@@ -10,7 +10,7 @@
 //   to module.exports. The optional second argument holds the globals the game gives its bots
 //   (RPS Poker: fullDeck), set before the file runs.
 // - Protocol method names are snake_case (draft_pick); the object's are camelCase (draftPick).
-//   The arena names methods in fault reasons by the same rule (bots/runtimes.py, method_name):
+//   The arena names methods in fault reasons by the same rule (bots/languages/javascript, method_name):
 //   a change here must be made there too (tests/bots/test_method_names.py checks both).
 // - Every match gets a fresh bot: at its begin, the file runs anew in a new V8 context (a
 //   realm of its own, vm.createContext) that holds nothing of this host. The bot sees the

@@ -1,0 +1,188 @@
+"""The languages bots are written in. A language is one package, ``bots/languages/<name>/``,
+as a game is one package of ``games/``: its host (the program that runs a bot file and speaks
+the JSON-lines protocol, docs/bot-protocol.md), how a bot of it is started (its runtime, the
+runtime's flags, the host's arguments: plain, in the debug folder and in the sandbox), the
+share of the limits its runtime needs, the seccomp filters it runs under, how it names a
+contract's methods, its file suffixes and how the pages name it. Nothing outside its package
+names a language (tests/bots/test_one_language_package.py): the rest of the platform asks
+this registry.
+
+:data:`LANGUAGES` holds one line per language; :func:`get_language` and :func:`language_of`
+(by a bot file's suffix) find one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+#: name -> the module of the language's package (its ``LANGUAGE``), in the order the pages
+#: offer them (the first is the default)
+LANGUAGES: dict[str, str] = {
+    "python": "bots.languages.python",
+    "javascript": "bots.languages.javascript",
+}
+
+
+class UnsupportedBot(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language: what every language says of itself (the attributes) and the ways it is
+    started that differ from one to the next (the methods, which its package's subclass
+    gives). ``limits`` and ``config`` are ``bots.sandbox``'s SandboxLimits and
+    SandboxConfig (not imported here: the sandbox asks this module)."""
+
+    name: str
+    #: how the pages name it ("JavaScript")
+    title: str
+    #: a bot file's suffixes; the first is the one a stored version's file gets
+    suffixes: tuple[str, ...]
+    #: the host, in the language's package
+    host: Path
+    #: the host's file name where it runs (the sandbox's /sandbox/, the debug folder): the
+    #: name a bot's tracebacks show
+    host_name: str
+    #: the content type of its files, as downloads give them
+    content_type: str
+    #: what a bot of it is, in a fault's words ("class Bot", "the bot object")
+    bot_shape: str
+    #: the contract's shape in it, one line for the rules pages
+    contract_summary: str
+    #: whether the game's toolkit modules (its spec's helper files) sit beside the bot
+    uses_toolkit: bool = False
+
+    @property
+    def suffix(self) -> str:
+        return self.suffixes[0]
+
+    @property
+    def host_source(self) -> bytes:
+        return _source(self.host)
+
+    def method_name(self, method: str) -> str:
+        """A method of a game's contract (``draft_pick``) as a bot of this language names it,
+        so that a fault tells its author the name in their own file."""
+        return method
+
+    def runtime(self, config: Any) -> str:
+        """The runtime the sandbox (and ``--no-sandbox``) runs: Debian's, never the project's."""
+        raise NotImplementedError
+
+    def runtime_args(self, limits: Any, config: Any) -> list[str]:
+        """The runtime and its flags, before the host."""
+        raise NotImplementedError
+
+    def host_args(self, *, control: str, wipe: str | None, sandboxed: bool) -> list[str]:
+        """The host's options, between the host and the bot file: its control pipe's
+        descriptor (a placeholder BotProcess fills in), the folder it empties between
+        matches (None: none), and whether it runs in the sandbox (with the files of
+        :meth:`sandbox_binds`)."""
+        return []
+
+    def bot_args(self, game: str | None) -> list[str]:
+        """What follows the bot file on the host's command line (the game's globals...)."""
+        return []
+
+    def plain_argv(
+        self, host: Path, bot: Path, game: str | None, interpreter: str | None
+    ) -> list[str]:
+        """An unsandboxed command line for a trusted bot file (the project's built-ins)."""
+        raise NotImplementedError
+
+    def memory_extra_mb(self, limits: Any) -> int:
+        """Memory the runtime needs beyond the bot's own ``memory_mb`` (its memory cgroup)."""
+        return 0
+
+    def address_space_mb(self, limits: Any) -> int:
+        """The address-space limit (RLIMIT_AS), which a runtime may need far above its memory."""
+        # the heap and a full /tmp stay within memory_mb, even with no memory cgroup
+        return max(limits.memory_mb - limits.tmp_mb, 16)
+
+    def seccomp_data(self) -> dict[str, bytes]:
+        """The seccomp filters, by the placeholder the sandbox's command line names them with."""
+        from bots.seccomp import filter_bpf
+
+        return {"{seccomp}": filter_bpf()}
+
+    def sandbox_binds(self) -> list[str]:
+        """bwrap's arguments for files of the language's own in the sandbox, besides the host."""
+        return []
+
+    def debug_env(self, root: Path) -> dict[str, str]:
+        """Environment of ``--no-sandbox`` runs beyond the common one."""
+        return {}
+
+    def probe_args(self) -> list[str]:
+        """Arguments to the runtime that run nothing: the sandbox's self-test."""
+        raise NotImplementedError
+
+
+@cache
+def _source(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+@cache
+def get_language(name: str) -> Language:
+    try:
+        module = LANGUAGES[name]
+    except KeyError:
+        raise UnsupportedBot(f"no host for language {name!r}") from None
+    language = importlib.import_module(module).LANGUAGE
+    assert language.name == name, f"{module} holds {language.name}, not {name}"
+    return language
+
+
+def languages() -> list[Language]:
+    return [get_language(name) for name in LANGUAGES]
+
+
+def default_language() -> Language:
+    return get_language(next(iter(LANGUAGES)))
+
+
+def by_suffix() -> dict[str, str]:
+    """A bot file's suffix -> its language's name."""
+    return {suffix: lang.name for lang in languages() for suffix in lang.suffixes}
+
+
+def language_of(path: Path) -> Language:
+    """The language of a bot file, by its suffix; raises UnsupportedBot."""
+    suffixes = by_suffix()
+    try:
+        return get_language(suffixes[path.suffix.lower()])
+    except KeyError:
+        known = ", ".join(sorted(suffixes))
+        raise UnsupportedBot(
+            f"{path}: unsupported bot file type {path.suffix or '(none)'!r} (expected {known})"
+        ) from None
+
+
+def method_name(language: str, method: str) -> str:
+    """A method of a game's contract as a bot in ``language`` names it (the contract's own
+    name for a language the site does not know)."""
+    return get_language(language).method_name(method) if language in LANGUAGES else method
+
+
+def game_globals(game: Any) -> dict[str, Any]:
+    """The globals a game gives its bots where their language has globals (its spec's
+    ``js_globals``: the original RPS Poker bots rely on ``fullDeck``)."""
+    if game is None:
+        return {}
+    if isinstance(game, str):
+        from games.registry import get_game
+
+        game = get_game(game)
+    return dict(game.js_globals)
+
+
+def language_title(name: str) -> str:
+    """How the pages name a language ("JavaScript"); its stored name if the site no longer
+    runs it."""
+    return get_language(name).title if name in LANGUAGES else name

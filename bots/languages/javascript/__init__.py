@@ -1,0 +1,72 @@
+"""JavaScript bots, in the format of the original RPS Poker challenge: a file holding one
+object (or assigning ``module.exports``) with the contract's methods in camelCase, run by
+``host.js`` under Debian's Node in a fresh V8 realm for every match, with the language's
+built-ins and the game's globals only (docs/bot-protocol.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bots.languages import Language, game_globals
+
+if TYPE_CHECKING:
+    from bots.sandbox import SandboxConfig, SandboxLimits
+
+HERE = Path(__file__).resolve().parent
+#: what host.js turns into an upper-case letter: an underscore and the letter or digit
+_CAMEL = re.compile(r"_([a-z0-9])")
+
+
+@dataclass(frozen=True)
+class JavaScript(Language):
+    def method_name(self, method: str) -> str:
+        # the one rule host.js applies to every game when it calls the bot
+        return _CAMEL.sub(lambda m: m.group(1).upper(), method)
+
+    def runtime(self, config: SandboxConfig) -> str:
+        return config.node
+
+    def runtime_args(self, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
+        return [
+            config.node,
+            f"--max-old-space-size={limits.memory_mb}",
+            "--v8-pool-size=2",
+            "--no-addons",
+        ]
+
+    def bot_args(self, game: str | None) -> list[str]:
+        return [json.dumps(game_globals(game), separators=(",", ":"))]
+
+    def plain_argv(
+        self, host: Path, bot: Path, game: str | None, interpreter: str | None
+    ) -> list[str]:
+        node = interpreter or shutil.which("node") or "/usr/bin/node"
+        return [node, str(host), str(bot), json.dumps(game_globals(game))]
+
+    def memory_extra_mb(self, limits: SandboxLimits) -> int:
+        return limits.node_runtime_mb
+
+    def address_space_mb(self, limits: SandboxLimits) -> int:
+        # V8 reserves address space far beyond what it uses
+        return limits.memory_mb + limits.node_reserve_mb
+
+    def probe_args(self) -> list[str]:
+        return ["-e", "0"]
+
+
+LANGUAGE = JavaScript(
+    name="javascript",
+    title="JavaScript",
+    suffixes=(".js",),
+    host=HERE / "host.js",
+    host_name="js_host.js",
+    content_type="text/javascript",
+    bot_shape="the bot object",
+    contract_summary="a file holding one object (or <code>module.exports = {...}</code>) with "
+    "the same methods in camelCase; the file runs anew for every {match}, in a realm of its own",
+)

@@ -1,0 +1,86 @@
+"""Python bots: a file with a class ``Bot``, run by ``host.py`` under Debian's Python 3.11
+with the standard library only. The host's first process (the zygote) never runs the bot's
+code; it forks a fresh process for every match, which loads a seccomp filter of its own (no
+process, no thread) before the bot's code runs (docs/bot-protocol.md, docs/sandbox.md)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bots.languages import Language
+
+if TYPE_CHECKING:
+    from bots.sandbox import SandboxConfig, SandboxLimits
+
+HERE = Path(__file__).resolve().parent
+#: where the filter each match's process loads sits in the sandbox
+PROCESS_FILTER = "/sandbox/process.bpf"
+#: the environment variable that tells the host to guard file access (``--no-sandbox``); the
+#: host takes it out of the environment before the bot is loaded
+FILE_GUARD_ENV = "CARD_ARENA_FILE_GUARD"
+
+
+@dataclass(frozen=True)
+class Python(Language):
+    def runtime(self, config: SandboxConfig) -> str:
+        return config.python
+
+    def runtime_args(self, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
+        # -I: no environment or user site; -S: no site-packages (the system's .pth files
+        # stay out); -B: no bytecode files.
+        return [config.python, "-I", "-S", "-B"]
+
+    def host_args(self, *, control: str, wipe: str | None, sandboxed: bool) -> list[str]:
+        args = ["--control", control]
+        if sandboxed:
+            args += ["--process-filter", PROCESS_FILTER]
+        if wipe is not None:
+            args += ["--wipe", wipe]
+        return args
+
+    def plain_argv(
+        self, host: Path, bot: Path, game: str | None, interpreter: str | None
+    ) -> list[str]:
+        from bots.process import CONTROL_FD
+
+        return [
+            interpreter or sys.executable,
+            "-I",
+            "-B",
+            str(host),
+            "--control",
+            CONTROL_FD,
+            str(bot),
+        ]
+
+    def seccomp_data(self) -> dict[str, bytes]:
+        # bwrap's filter, and the one each match's process adds (the host forks them)
+        from bots.seccomp import filter_bpf, process_filter_bpf
+
+        return {"{seccomp}": filter_bpf(processes=False), "{process-seccomp}": process_filter_bpf()}
+
+    def sandbox_binds(self) -> list[str]:
+        return ["--perms", "0444", "--ro-bind-data", "{process-seccomp}", PROCESS_FILTER]
+
+    def debug_env(self, root: Path) -> dict[str, str]:
+        return {FILE_GUARD_ENV: str(root)}
+
+    def probe_args(self) -> list[str]:
+        return ["-c", "0"]
+
+
+LANGUAGE = Python(
+    name="python",
+    title="Python",
+    suffixes=(".py",),
+    host=HERE / "host.py",
+    host_name="python_host.py",
+    content_type="text/x-python",
+    bot_shape="class Bot",
+    contract_summary="a file with a class <code>Bot</code>; a fresh <code>Bot()</code> for "
+    "every {match}; standard library only",
+    uses_toolkit=True,
+)

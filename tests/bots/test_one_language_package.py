@@ -1,0 +1,77 @@
+"""A language is one package: outside ``bots/languages/<name>/`` and the registry's one line
+per language (``bots/languages/__init__.py``), no code, template or script names a language
+(it asks the registry: ``get_language``, ``language_of``), so that the next language touches
+no other code.
+
+Where a name is still allowed is listed in KNOWN, file by file with the count of names: a
+game's spec names the languages of its own starter files (``starters``), which are its to
+write; and the sandbox's configuration still has a field per runtime (``SandboxConfig.python``
+and ``node``, the settings ``SANDBOX_PYTHON`` and ``SANDBOX_NODE``), until each language
+brings its own. The list may only shrink (a file that names fewer languages than listed
+fails too, so the list is kept exact).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+from bots.languages import LANGUAGES, get_language, languages
+
+ROOT = Path(__file__).resolve().parents[2]
+SCANNED = ("cardsite", "games", "bots", "templates", "static")
+SUFFIXES = {".py", ".html", ".js", ".css"}
+REGISTRY = "bots/languages/__init__.py"
+
+#: file -> names of languages it holds: a game's starters, by language; the sandbox's runtimes
+KNOWN: dict[str, int] = {
+    "bots/sandbox.py": 1,
+    "games/blackjack_pp/spec.py": 1,
+    "games/goofspiel/spec.py": 1,
+    "games/kuhn/spec.py": 1,
+    "games/last_card/spec.py": 1,
+    "games/leduc/spec.py": 1,
+    "games/rps_poker/spec.py": 2,
+    "games/uth/spec.py": 1,
+}
+
+
+def package(name: str) -> str:
+    return LANGUAGES[name].replace(".", "/") + "/"
+
+
+def named_languages() -> Counter[str]:
+    names = "|".join(re.escape(name) for name in LANGUAGES)
+    quoted = re.compile(rf"""(["'])({names})\1""")
+    found: Counter[str] = Counter()
+    for top in SCANNED:
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.suffix not in SUFFIXES or not path.is_file():
+                continue
+            relative = path.relative_to(ROOT).as_posix()
+            if relative == REGISTRY or "/migrations/" in relative:
+                continue
+            for match in quoted.finditer(path.read_text(encoding="utf-8")):
+                if not relative.startswith(package(match.group(2))):
+                    found[relative] += 1
+    return found
+
+
+def test_no_language_is_named_outside_its_own_package():
+    found = named_languages()
+    unexpected = {f: n for f, n in found.items() if n > KNOWN.get(f, 0)}
+    assert not unexpected, f"language names outside their packages: {unexpected}"
+    fixed = {f: (n, found.get(f, 0)) for f, n in KNOWN.items() if found.get(f, 0) < n}
+    assert not fixed, f"fewer language names than KNOWN says (shrink KNOWN): {fixed}"
+
+
+def test_each_language_is_its_own_package_with_its_host():
+    suffixes: set[str] = set()
+    for language in languages():
+        assert get_language(language.name) is language
+        assert type(language).__module__ == LANGUAGES[language.name]
+        assert language.host.is_file()
+        assert language.host.resolve().is_relative_to(ROOT / package(language.name))
+        assert not suffixes & set(language.suffixes), "two languages claim one suffix"
+        suffixes |= set(language.suffixes)
