@@ -90,7 +90,7 @@ def debug_launch(
     --no-sandbox``), so that what passes here passes there and what fails there fails here
     with the same error.
 
-    The same interpreter and flags (``SandboxConfig.python``/``node``: Debian's, standard
+    The same interpreter and flags (the language's runtime, ``Language.runtime``: Debian's, standard
     library only, never the project's virtualenv), the same files: a private folder holding
     only what the sandbox mounts (``bot/NAME`` a copy of the file, read as the sandbox reads
     it, the game's toolkit modules beside it, ``sandbox/`` the host) and an empty ``tmp/``
@@ -107,7 +107,7 @@ def debug_launch(
     if not os.access(runtime, os.X_OK):
         raise BotStartError(
             f"{runtime} is missing: --no-sandbox runs bots with the sandbox's interpreter "
-            "(the SANDBOX_PYTHON and SANDBOX_NODE settings, see docs/sandbox.md)"
+            f"(the setting {language.runtime_setting}, see docs/sandbox.md)"
         )
     source = read_bot(path)
     toolkit = toolkit_sources(game) if language.uses_toolkit else {}

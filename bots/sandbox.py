@@ -40,14 +40,14 @@ import signal
 import stat
 import subprocess
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from bots import cpucg, memcg
 from bots.cpucg import CpuCgroup
-from bots.languages import Language, default_language, get_language, language_of
+from bots.languages import Language, default_language, get_language, language_of, languages
 from bots.memcg import MemoryCgroup
 from bots.process import CONTROL_FD, INFO_FD, BotStartError, Launch, PlatformError
 from bots.seccomp import SeccompUnavailable, filter_bpf
@@ -142,9 +142,9 @@ class SandboxConfig:
 
     bwrap: str = "/usr/bin/bwrap"
     prlimit: str = "/usr/bin/prlimit"
-    #: the bots' interpreters: Debian's, never the worker's virtualenv
-    python: str = "/usr/bin/python3"
-    node: str = "/usr/bin/node"
+    #: a language's runtime where it is not the language's own default (its
+    #: ``runtime_default``: Debian's, never the worker's virtualenv), by language
+    runtimes: dict[str, str] = field(default_factory=dict)
     #: sandbox users are uid_base .. uid_base + slots - 1 (same gid); used when root only
     uid_base: int = 60000
     slots: int = 64
@@ -173,11 +173,17 @@ class SandboxConfig:
         if not configured:
             return cls()
         names = (
-            "bwrap", "prlimit", "python", "node", "uid_base", "slots", "lock_dir",
-            "worker_reserve", "slot_wait_s",
+            "bwrap", "prlimit", "uid_base", "slots", "lock_dir", "worker_reserve", "slot_wait_s",
         )  # fmt: skip
         values = {n: getattr(settings, f"SANDBOX_{n.upper()}", None) for n in names}
-        return cls(**{n: v for n, v in values.items() if v is not None})
+        given: dict[str, Any] = {n: v for n, v in values.items() if v is not None}
+        # each language's runtime, by its own setting (SANDBOX_PYTHON...)
+        runtimes = {
+            language.name: getattr(settings, language.runtime_setting, None)
+            for language in languages()
+        }
+        given["runtimes"] = {name: path for name, path in runtimes.items() if path}
+        return cls(**given)
 
 
 # ---- uid slots ---------------------------------------------------------------------------

@@ -50,6 +50,10 @@ class Language:
     host_name: str
     #: the content type of its files, as downloads give them
     content_type: str
+    #: the runtime the sandbox runs (Debian's, never the worker's virtualenv), and the
+    #: setting that names another (``SandboxConfig.runtimes``)
+    runtime_default: str
+    runtime_setting: str
     #: what a bot of it is, in a fault's words ("class Bot", "the bot object")
     bot_shape: str
     #: the contract's shape in it, one line for the rules pages
@@ -72,7 +76,7 @@ class Language:
 
     def runtime(self, config: Any) -> str:
         """The runtime the sandbox (and ``--no-sandbox``) runs: Debian's, never the project's."""
-        raise NotImplementedError
+        return config.runtimes.get(self.name, self.runtime_default)
 
     def runtime_args(self, limits: Any, config: Any) -> list[str]:
         """The runtime and its flags, before the host."""

@@ -5,9 +5,7 @@ no other code.
 
 Where a name is still allowed is listed in KNOWN, file by file with the count of names: a
 game's spec names the languages of its own starter files (``starters``), which are its to
-write; and the sandbox's configuration still has a field per runtime (``SandboxConfig.python``
-and ``node``, the settings ``SANDBOX_PYTHON`` and ``SANDBOX_NODE``), until each language
-brings its own. The list may only shrink (a file that names fewer languages than listed
+write. The list may only shrink (a file that names fewer languages than listed
 fails too, so the list is kept exact).
 """
 
@@ -24,9 +22,8 @@ SCANNED = ("cardsite", "games", "bots", "templates", "static")
 SUFFIXES = {".py", ".html", ".js", ".css"}
 REGISTRY = "bots/languages/__init__.py"
 
-#: file -> names of languages it holds: a game's starters, by language; the sandbox's runtimes
+#: file -> names of languages it holds: a game's starters, by language
 KNOWN: dict[str, int] = {
-    "bots/sandbox.py": 1,
     "games/blackjack_pp/spec.py": 1,
     "games/goofspiel/spec.py": 1,
     "games/kuhn/spec.py": 1,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bots.languages import get_language
 from bots.languages.python import FILE_GUARD_ENV
 from bots.launch import bot_launch, debug_launch
 from bots.process import BotProcess, BotStartError, Launch, ProcessAgent
@@ -141,14 +142,15 @@ def test_it_runs_the_sandboxs_interpreter_in_a_private_folder_it_removes(tmp_pat
     )
     launch = debug_launch(path, game=LAST_CARD)
     config = SandboxConfig()
-    assert launch.argv[0] == config.prlimit and config.python in launch.argv
+    python = get_language("python").runtime(config)
+    assert launch.argv[0] == config.prlimit and python in launch.argv
     assert FILE_GUARD_ENV in launch.env
     folder = Path(launch.env["HOME"]).parent
     assert (folder / "bot" / "movecheck.py").is_file()
     assert play_one(launch, tmp_path / "where.log") is None
     seen = (tmp_path / "where.log").read_text()
     line = next(x for x in seen.splitlines() if x.startswith("seen:"))
-    assert f"seen: {config.python} 1 1 {folder / 'tmp'} ['movecheck.py', 'where.py']" in line
+    assert f"seen: {python} 1 1 {folder / 'tmp'} ['movecheck.py', 'where.py']" in line
     # the host takes the guard's variable away before the bot is loaded
     assert "['HOME', 'LANG', 'PATH', 'TMPDIR']" in line
     assert not folder.exists()
@@ -168,4 +170,6 @@ def test_the_same_bot_file_limits_hold_without_the_sandbox(tmp_path: Path):
 def test_it_says_which_interpreter_is_missing(tmp_path: Path):
     path = write_bot(tmp_path, "movecheck_user.py")
     with pytest.raises(BotStartError, match="/nowhere/python3 is missing: --no-sandbox runs"):
-        debug_launch(path, game=LAST_CARD, config=SandboxConfig(python="/nowhere/python3"))
+        debug_launch(
+            path, game=LAST_CARD, config=SandboxConfig(runtimes={"python": "/nowhere/python3"})
+        )

@@ -28,12 +28,9 @@ class JavaScript(Language):
         # the one rule host.js applies to every game when it calls the bot
         return _CAMEL.sub(lambda m: m.group(1).upper(), method)
 
-    def runtime(self, config: SandboxConfig) -> str:
-        return config.node
-
     def runtime_args(self, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
         return [
-            config.node,
+            self.runtime(config),
             f"--max-old-space-size={limits.memory_mb}",
             "--v8-pool-size=2",
             "--no-addons",
@@ -66,6 +63,8 @@ LANGUAGE = JavaScript(
     host=HERE / "host.js",
     host_name="js_host.js",
     content_type="text/javascript",
+    runtime_default="/usr/bin/node",
+    runtime_setting="SANDBOX_NODE",
     bot_shape="the bot object",
     contract_summary="a file holding one object (or <code>module.exports = {...}</code>) with "
     "the same methods in camelCase; the file runs anew for every {match}, in a realm of its own",

@@ -25,13 +25,10 @@ FILE_GUARD_ENV = "CARD_ARENA_FILE_GUARD"
 
 @dataclass(frozen=True)
 class Python(Language):
-    def runtime(self, config: SandboxConfig) -> str:
-        return config.python
-
     def runtime_args(self, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
         # -I: no environment or user site; -S: no site-packages (the system's .pth files
         # stay out); -B: no bytecode files.
-        return [config.python, "-I", "-S", "-B"]
+        return [self.runtime(config), "-I", "-S", "-B"]
 
     def host_args(self, *, control: str, wipe: str | None, sandboxed: bool) -> list[str]:
         args = ["--control", control]
@@ -79,6 +76,8 @@ LANGUAGE = Python(
     host=HERE / "host.py",
     host_name="python_host.py",
     content_type="text/x-python",
+    runtime_default="/usr/bin/python3",
+    runtime_setting="SANDBOX_PYTHON",
     bot_shape="class Bot",
     contract_summary="a file with a class <code>Bot</code>; a fresh <code>Bot()</code> for "
     "every {match}; standard library only",
