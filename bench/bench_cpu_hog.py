@@ -37,9 +37,12 @@ import django  # noqa: E402
 
 django.setup()
 
-from bots import cpucg  # noqa: E402
 from bots.process import BotProcess, ProcessAgent  # noqa: E402
-from bots.sandbox import SandboxLimits, sandbox_launch  # noqa: E402
+from bots.sandbox import (  # noqa: E402
+    SandboxLimits,
+    cpucg,
+    sandbox_launch,
+)
 from games.engine.agents import InProcessAgent  # noqa: E402
 from games.engine.runner import MatchRunner, TimeControl  # noqa: E402
 from games.registry import get_game  # noqa: E402

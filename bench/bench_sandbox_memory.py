@@ -22,9 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots import memcg, seccomp
 from bots.playing import Entry, ProcessCache, play
-from bots.sandbox import GAME_LIMITS, MiB, SandboxLimits
+from bots.sandbox import GAME_LIMITS, MiB, SandboxLimits, memcg, seccomp
 from games.engine.runner import TimeControl
 from games.registry import get_game
 

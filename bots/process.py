@@ -106,10 +106,10 @@ class Launch:
     #: how many processes the OOM killer has ended in the bot's memory cgroup so far (a
     #: death it counts is a "memory" fault); None without a cgroup
     oom_kills: Any = None
-    #: the bot's memory cgroup (a :class:`bots.memcg.MemoryCgroup`), if it has one
+    #: the bot's memory cgroup (a :class:`bots.sandbox.memcg.MemoryCgroup`), if it has one
     memory_cgroup: Any = None
     #: CPU seconds the bot's sandbox has used, as its CPU cgroup counts them
-    #: (:meth:`bots.cpucg.CpuCgroup.usage_s`), if it has one: read from outside the bot
+    #: (:meth:`bots.sandbox.cpucg.CpuCgroup.usage_s`), if it has one: read from outside the bot
     cpu_usage: Any = None
     #: the child is bubblewrap: its exit status over 128 is a signal, and the argv item
     #: INFO_FD becomes a pipe on which bwrap names its sandbox's init process

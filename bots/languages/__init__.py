@@ -110,7 +110,7 @@ class Language:
 
     def seccomp_data(self) -> dict[str, bytes]:
         """The seccomp filters, by the placeholder the sandbox's command line names them with."""
-        from bots.seccomp import filter_bpf
+        from bots.sandbox.seccomp import filter_bpf
 
         return {"{seccomp}": filter_bpf()}
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bots import memcg, sandbox
+from bots import sandbox
 from bots.languages import get_language
 from bots.playing import Entry, ProcessCache, play
-from bots.sandbox import MiB, SandboxLimits, memory_limit
+from bots.sandbox import MiB, SandboxLimits, memcg, memory_limit
 from games.engine.runner import TimeControl
 from tests.sandbox.conftest import GAME, IS_ROOT, hostile
 

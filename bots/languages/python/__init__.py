@@ -55,7 +55,7 @@ class Python(Language):
 
     def seccomp_data(self) -> dict[str, bytes]:
         # bwrap's filter, and the one each match's process adds (the host forks them)
-        from bots.seccomp import filter_bpf, process_filter_bpf
+        from bots.sandbox.seccomp import filter_bpf, process_filter_bpf
 
         return {"{seccomp}": filter_bpf(processes=False), "{process-seccomp}": process_filter_bpf()}
 

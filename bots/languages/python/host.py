@@ -19,7 +19,7 @@ does not have the descriptor, and the zygote is not dumpable, so that no child c
 it through /proc. With ``--process-filter FILE`` (in the sandbox) each child loads that
 seccomp filter (classic BPF) before the bot's code runs: the bot cannot create processes,
 though the zygote can, nor act on another process (signals, priority, limits, scheduling:
-bots/seccomp.py), so a match's child can leave no mark on the spare waiting beside it or on
+bots/sandbox/seccomp.py), so a match's child can leave no mark on the spare waiting beside it or on
 the zygote whose settings later children inherit.
 """
 
@@ -365,7 +365,7 @@ def prctl():
 
 
 #: where the process filter's rules hold the process ID of the child that loads them (see
-#: bots/seccomp.py, SELF_PLACEHOLDER: the same value)
+#: bots/sandbox/seccomp.py, SELF_PLACEHOLDER: the same value)
 SELF_PLACEHOLDER = 0x5E1F0BAD
 #: a classic BPF instruction "jump if the accumulator equals k" (BPF_JMP | BPF_JEQ | BPF_K)
 JEQ_K = 0x15

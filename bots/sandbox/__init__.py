@@ -17,9 +17,9 @@
   for a free one, and no free slot is a :class:`SandboxBusy`, the platform's trouble, never
   the bot's (see :func:`acquire_slot`, and :func:`sweep` for what a slot's taker kills),
 - limits from :class:`SandboxLimits` (memory, as a whole, in a memory cgroup of its own
-  where the machine allows one (:mod:`bots.memcg`); address space, CPU time, processes,
+  where the machine allows one (:mod:`bots.sandbox.memcg`); address space, CPU time, processes,
   file size, open files, /tmp size, output per match) and the seccomp filter of
-  :mod:`bots.seccomp`.
+  :mod:`bots.sandbox.seccomp`.
 
 The process tree dies with the sandbox's PID namespace: when the bot is killed (fault, end,
 worker shutting down) and, through ``--die-with-parent``, when the worker dies.
@@ -45,12 +45,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bots import cpucg, memcg
-from bots.cpucg import CpuCgroup
 from bots.languages import Language, default_language, get_language, language_of, languages
-from bots.memcg import MemoryCgroup
 from bots.process import CONTROL_FD, INFO_FD, BotStartError, Launch, PlatformError
-from bots.seccomp import SeccompUnavailable, filter_bpf
+from bots.sandbox import cpucg, memcg
+from bots.sandbox.cpucg import CpuCgroup
+from bots.sandbox.memcg import MemoryCgroup
+from bots.sandbox.seccomp import SeccompUnavailable, filter_bpf
 
 log = logging.getLogger("bots.sandbox")
 
@@ -96,7 +96,7 @@ class SandboxLimits:
     #: CPU seconds over the process's life (RLIMIT_CPU: SIGXCPU, SIGKILL 5 s later)
     cpu_s: int = 300
     #: cores the sandbox may use at once, all its threads together (its CPU cgroup's CFS
-    #: quota, bots.cpucg; 0: no cap)
+    #: quota, bots.sandbox.cpucg; 0: no cap)
     cpu_cores: float = 1.0
     #: restart the process between matches once it has used this much CPU, so that the
     #: lifetime limit above never ends a match that stays within its time control

@@ -9,7 +9,7 @@ whose CFS quota is ``SandboxLimits.cpu_cores`` cores (``cpu.cfs_quota_us`` over
 counts the CPU time of every process and thread of the sandbox, which the worker reads: the
 bot has no say in it.
 
-They are made as the memory cgroup is (:mod:`bots.memcg`): under the worker's own cgroup of
+They are made as the memory cgroup is (:mod:`bots.sandbox.memcg`): under the worker's own cgroup of
 each controller (``card-arena/sandbox-UID``), handed to the sandbox's uid, joined by the
 sandbox's first process before any bot code runs, emptied and removed when the bot is closed.
 Where they cannot be made (not root, no such controller) :func:`create` returns None and logs
@@ -23,7 +23,7 @@ import logging
 import os
 from pathlib import Path
 
-from bots.memcg import own_cgroup, remove_cgroup, warn_once
+from bots.sandbox.memcg import own_cgroup, remove_cgroup, warn_once
 
 log = logging.getLogger("bots.sandbox")
 
