@@ -28,6 +28,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bots.languages import get_language
 from bots.launch import plain_launch
 from bots.process import BotProcess, Launch, ProcessAgent
 from bots.sandbox import SandboxConfig, sandbox_launch
@@ -67,7 +68,11 @@ def make_agents(mode: str) -> tuple[list[Agent], list[BotProcess]]:
         if mode == "sandboxed":
             launch = sandbox_launch(path, game=GAME, config=CONFIG)
         else:
-            launch = same_python(plain_launch(path, game=GAME.slug, interpreter=CONFIG.python))
+            launch = same_python(
+                plain_launch(
+                    path, game=GAME.slug, interpreter=get_language("python").runtime(CONFIG)
+                )
+            )
         process = BotProcess(launch, label=name)
         process.start(GAME.time_control.startup)
         processes.append(process)
@@ -167,10 +172,12 @@ def main() -> None:
         js_bot = Path(folder) / "bench.js"
         js_bot.write_text(JS_BOT)
         cases = {
-            "python plain": lambda: same_python(plain_launch(py_bot, interpreter=CONFIG.python)),
+            "python plain": lambda: same_python(
+                plain_launch(py_bot, interpreter=get_language("python").runtime(CONFIG))
+            ),
             "python sandboxed": lambda: sandbox_launch(py_bot, game=GAME, config=CONFIG),
             "javascript plain": lambda: plain_launch(
-                js_bot, game=GAME.slug, interpreter=CONFIG.node
+                js_bot, game=GAME.slug, interpreter=get_language("javascript").runtime(CONFIG)
             ),
             "javascript sandboxed": lambda: sandbox_launch(js_bot, game=GAME, config=CONFIG),
         }
