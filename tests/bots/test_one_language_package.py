@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from bots.languages import LANGUAGES, get_language, languages
+from tests.engine.test_one_package import assert_exactly_known
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("cardsite", "games", "bots", "templates", "static")
@@ -56,11 +57,7 @@ def named_languages() -> Counter[str]:
 
 
 def test_no_language_is_named_outside_its_own_package():
-    found = named_languages()
-    unexpected = {f: n for f, n in found.items() if n > KNOWN.get(f, 0)}
-    assert not unexpected, f"language names outside their packages: {unexpected}"
-    fixed = {f: (n, found.get(f, 0)) for f, n in KNOWN.items() if found.get(f, 0) < n}
-    assert not fixed, f"fewer language names than KNOWN says (shrink KNOWN): {fixed}"
+    assert_exactly_known(named_languages(), KNOWN, "language")
 
 
 def test_each_language_is_its_own_package_with_its_host():

@@ -46,12 +46,16 @@ def named_games() -> Counter[str]:
     return found
 
 
+def assert_exactly_known(found: Counter[str], known: dict[str, int], what: str) -> None:
+    """No file names more ``what`` than ``known`` allows, and none fewer (the list shrinks)."""
+    unexpected = {f: n for f, n in found.items() if n > known.get(f, 0)}
+    assert not unexpected, f"{what} names outside their packages: {unexpected}"
+    fixed = {f: (n, found.get(f, 0)) for f, n in known.items() if found.get(f, 0) < n}
+    assert not fixed, f"fewer {what} names than KNOWN says (shrink KNOWN): {fixed}"
+
+
 def test_no_game_is_named_outside_its_own_package():
-    found = named_games()
-    unexpected = {f: n for f, n in found.items() if n > KNOWN.get(f, 0)}
-    assert not unexpected, f"game names outside their packages: {unexpected}"
-    fixed = {f: (n, found.get(f, 0)) for f, n in KNOWN.items() if found.get(f, 0) < n}
-    assert not fixed, f"fewer game names than KNOWN says (shrink KNOWN): {fixed}"
+    assert_exactly_known(named_games(), KNOWN, "game")
 
 
 #: the solver's command and the strategy explorer: every game's solver options, limits and
