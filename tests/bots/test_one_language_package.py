@@ -11,12 +11,11 @@ fails too, so the list is kept exact).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 
 from bots.languages import LANGUAGES, get_language, languages
-from tests.engine.test_one_package import assert_exactly_known
+from tests.engine.test_one_package import assert_exactly_known, named_outside
 
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("cardsite", "games", "bots", "templates", "static")
@@ -40,20 +39,7 @@ def package(name: str) -> str:
 
 
 def named_languages() -> Counter[str]:
-    names = "|".join(re.escape(name) for name in LANGUAGES)
-    quoted = re.compile(rf"""(["'])({names})\1""")
-    found: Counter[str] = Counter()
-    for top in SCANNED:
-        for path in sorted((ROOT / top).rglob("*")):
-            if path.suffix not in SUFFIXES or not path.is_file():
-                continue
-            relative = path.relative_to(ROOT).as_posix()
-            if relative == REGISTRY or "/migrations/" in relative:
-                continue
-            for match in quoted.finditer(path.read_text(encoding="utf-8")):
-                if not relative.startswith(package(match.group(2))):
-                    found[relative] += 1
-    return found
+    return named_outside({name: package(name) for name in LANGUAGES}, REGISTRY)
 
 
 def test_no_language_is_named_outside_its_own_package():

@@ -28,22 +28,28 @@ def packages() -> dict[str, str]:
     }
 
 
-def named_games() -> Counter[str]:
-    slugs = "|".join(re.escape(slug) for slug in GAMES)
-    quoted = re.compile(rf"""(["'])({slugs})\1""")
-    own = packages()
+def named_outside(own: dict[str, str], registry: str) -> Counter[str]:
+    """File -> how many times it quotes a name of ``own`` (name -> the folder of its package)
+    outside that name's package, over the scanned folders (the registry and migrations
+    left out)."""
+    names = "|".join(re.escape(name) for name in own)
+    quoted = re.compile(rf"""(["'])({names})\1""")
     found: Counter[str] = Counter()
     for top in SCANNED:
         for path in sorted((ROOT / top).rglob("*")):
             if path.suffix not in SUFFIXES or not path.is_file():
                 continue
             relative = path.relative_to(ROOT).as_posix()
-            if relative == "games/registry.py" or "/migrations/" in relative:
+            if relative == registry or "/migrations/" in relative:
                 continue
             for match in quoted.finditer(path.read_text(encoding="utf-8")):
                 if not relative.startswith(own[match.group(2)]):
                     found[relative] += 1
     return found
+
+
+def named_games() -> Counter[str]:
+    return named_outside(packages(), "games/registry.py")
 
 
 def assert_exactly_known(found: Counter[str], known: dict[str, int], what: str) -> None:
