@@ -18,8 +18,6 @@ from bots.languages import LANGUAGES, get_language, languages
 from tests.engine.test_one_package import assert_exactly_known, named_outside
 
 ROOT = Path(__file__).resolve().parents[2]
-SCANNED = ("cardsite", "games", "bots", "templates", "static")
-SUFFIXES = {".py", ".html", ".js", ".css"}
 REGISTRY = "bots/languages/__init__.py"
 
 #: file -> names of languages it holds: a game's starters, by language
