@@ -111,6 +111,9 @@ class Launch:
     #: CPU seconds the bot's sandbox has used, as its CPU cgroup counts them
     #: (:meth:`bots.sandbox.cpucg.CpuCgroup.usage_s`), if it has one: read from outside the bot
     cpu_usage: Any = None
+    #: the processes of the bot's sandbox, as its CPU cgroup lists them
+    #: (:meth:`bots.sandbox.cpucg.CpuCgroup.pids`), if it has one (see BotProcess.pause)
+    pids: Any = None
     #: the child is bubblewrap: its exit status over 128 is a signal, and the argv item
     #: INFO_FD becomes a pipe on which bwrap names its sandbox's init process
     sandbox: bool = False
@@ -237,8 +240,9 @@ class _Child:
     control_fd: int | None = None
     control: bytearray = field(default_factory=bytearray)
     exited: int = 0
-    #: matches begun on this start
-    begun: int = 0
+    #: children the host ended at the controller's ``renew`` (each one more gone, besides
+    #: the hello's: see :meth:`BotProcess.await_fresh`)
+    renewed: int = 0
     #: stdout's bytes after its last complete line
     partial: bytearray = field(default_factory=bytearray)
     #: no more is read of stdout (end of file, or a line over MAX_LINE) / of stderr
@@ -314,6 +318,13 @@ class BotProcess:
         #: held while the pipes are read or closed (re-entrant: a read may kill)
         self._io = threading.RLock()
         self._closed = False
+        #: the deals (match seeds) the bot's current process or realm has been dealt: it is
+        #: never dealt one again (see :meth:`renew`)
+        self.dealt: set[int] = set()
+        #: matches begun since the bot's process or realm was last fresh
+        self.played = 0
+        #: the sandbox's processes stopped between matches (see :meth:`pause`)
+        self._stopped: list[int] = []
 
     # ---- life cycle ---------------------------------------------------------------------
     @property
@@ -333,6 +344,8 @@ class BotProcess:
         self.kill()
         self._lines = deque()
         self._owed = 0
+        self.dealt = set()
+        self.played = 0
         self.starts += 1
         self.cpu_s = 0.0
         self._cpu_base = self._cgroup_cpu() or 0.0
@@ -434,17 +447,17 @@ class BotProcess:
         return None if used is None else max(used - self._cpu_base, 0.0)
 
     def await_fresh(self, timeout: float = FRESH_WAIT_S) -> bool:
-        """Before a match on a host that plays each match in a fresh child process: True
-        once every child that came before (the hello's, one per match begun) is gone, as the
-        host's zygote says on the control pipe, which no child holds. False if one is not
-        gone in time, or if more are gone than matches ended (the last match's child ended
-        early, and the next may have read what was left of that match): the caller then
-        starts the bot afresh. Either way no child that saw an earlier match can see the
-        next one: the controller sends it only after this."""
+        """On a host that plays in child processes: True once every child that came before
+        the current one (the hello's, and one per :meth:`renew`) is gone, as the host's
+        zygote says on the control pipe, which no child holds. False if one is not gone in
+        time, or if more are gone than that (a child ended by itself, and the next may have
+        read what was left of its match): the caller then starts the bot afresh. Either way
+        no child that saw a deal is sent a match after a renew: the controller sends it only
+        after this."""
         child = self._child
         if child is None or child.control_fd is None:
             return True
-        expected = child.begun + 1
+        expected = child.renewed + 1
         deadline = time.monotonic() + timeout
         while True:
             self._read_control(child)
@@ -457,6 +470,54 @@ class BotProcess:
                 return False
             with contextlib.suppress(InterruptedError):
                 select.select([child.control_fd], [], [], left)
+
+    def renew(self, timeout: float) -> bool:
+        """Before a match whose deal the bot's process or realm has been dealt (or might
+        have been): the host ends that process (Python: the zygote's next child plays on) or
+        realm (JavaScript: a new one), so that nothing the bot learned of the deal reaches
+        the match. True once done; False if the host did not (the caller restarts the bot:
+        a new sandbox)."""
+        hello = self.hello
+        if hello is None or hello.isolation not in ISOLATIONS:
+            return False
+        try:
+            rid = self.request({"type": "renew"})
+            _, message = self.reply(rid, timeout, "renewal")
+        except AgentFault:
+            return False
+        child = self._child
+        if message.get("type") != "ok" or child is None:
+            return False
+        if child.control_fd is not None:
+            child.renewed += 1
+            if not self.await_fresh():
+                return False
+        self.dealt.clear()
+        self.played = 0
+        return True
+
+    def pause(self) -> None:
+        """Between matches, on a host whose bot code could run there (a child process that
+        holds the bot, its threads and timers: not a realm, whose host never calls into it
+        between matches): stop every process of the sandbox with SIGSTOP, which no code can
+        catch, until :meth:`resume`. They are the CPU cgroup's (``Launch.pids``): without
+        one, nothing is stopped."""
+        if self.launch.pids is None or self.hello is None or self.hello.isolation == "realm":
+            return
+        if not self.alive:
+            return
+        pids = self.launch.pids()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGSTOP)
+        self._stopped = pids
+
+    def resume(self) -> None:
+        """Let the processes :meth:`pause` stopped go on (SIGCONT)."""
+        pids, self._stopped = self._stopped, []
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGCONT)
 
     def _read_control(self, child: _Child) -> None:
         assert child.control_fd is not None
@@ -487,7 +548,6 @@ class BotProcess:
         if child is not None:
             self.settle_stderr()  # the last match's late lines stay with the last match
             child.output = 0
-            child.begun += 1
         self._match_stderr = self.stderr.total
 
     def match_stderr(self, limit: int = REPORT_TAIL) -> str:
@@ -500,6 +560,7 @@ class BotProcess:
             self._kill()
 
     def _kill(self) -> None:
+        self.resume()  # a stopped process reads no quit (SIGKILL ends it all the same)
         with self._lock:
             proc, child = self._proc, self._child
             self._proc = self._child = None
@@ -1011,29 +1072,37 @@ class ProcessAgent(Agent):
         self._pending = None
         where = self.match_label or f"seat {info.seat}"
         self.process.stderr.mark(f"--- match start: {info.game}, {where} ---")
+        process = self.process
         with self._reporting():
-            recycle = self.process.launch.recycle_cpu_s
-            if recycle is not None and self.process.alive and self.process.cpu_s >= recycle:
-                self.process.stderr.mark(
-                    f"--- restarting the bot: it used {self.process.cpu_s:.1f} s of CPU ---"
-                )
-                self.process.kill()
-            if self.process.alive and not self.process.await_fresh():
-                self.process.stderr.mark(
-                    "--- restarting the bot: its last match's process lingered ---"
-                )
-                self.process.kill()
-            if not self.process.alive:
-                self.process.start(timeout)
+            process.resume()
+            recycle = process.launch.recycle_cpu_s
+            if recycle is not None and process.alive and process.cpu_s >= recycle:
+                used = f"{process.cpu_s:.1f} s of CPU"
+                process.stderr.mark(f"--- restarting the bot: it used {used} ---")
+                process.kill()
+            if process.alive and not process.await_fresh():
+                process.stderr.mark("--- restarting the bot: its last process lingered ---")
+                process.kill()
+            # never a deal its process has been dealt (an unknown deal: maybe one)
+            seen = info.deal is None or info.deal in process.dealt
+            if process.alive and process.played and seen and not process.renew(timeout):
+                process.stderr.mark("--- restarting the bot: it did not start afresh ---")
+                process.kill()
+            if not process.alive:
+                process.start(timeout)
                 # the bot's whole start-up allowance: a machine under load must not make a
                 # slow end of the hello's process look like a bot that keeps it alive
-                if not self.process.await_fresh(timeout):
-                    self.process.kill()
+                if not process.await_fresh(timeout):
+                    process.kill()
                     raise AgentFault(
                         "startup",
                         "the bot's process did not end after its hello (the bot's code kept it "
-                        "alive: each match has a process of its own, docs/bot-protocol.md)",
+                        "alive: matches are played by a process of their own, "
+                        "docs/bot-protocol.md)",
                     )
+            process.played += 1
+            if info.deal is not None:
+                process.dealt.add(info.deal)
             self.process.new_match()
             begin = {"type": "begin", "game": info.game, "seat": info.seat, "seats": info.num_seats}
             hello = self.process.hello
@@ -1122,6 +1191,7 @@ class ProcessAgent(Agent):
             self._ended = True
             self._check(arrived, message, what="end of match")
             self._take_cpu(message)
+            self.process.pause()
 
     def end(self, result: dict[str, Any]) -> None:
         if self._ended:
@@ -1138,15 +1208,13 @@ class ProcessAgent(Agent):
                 self.process.kill()
             else:
                 self._take_cpu(message)
+                self.process.pause()
 
     def _take_cpu(self, message: dict[str, Any]) -> None:
         measured = self.process.measured_cpu_s()
         if measured is not None:  # the cgroup's count: the bot has no say in it
             self.process.cpu_s = measured
             return
-        hello = self.process.hello
-        if hello is not None and hello.isolation == "process":
-            return  # the zygote says what each match's process used (await_fresh)
         cpu = message.get("cpu")
         if isinstance(cpu, int | float) and not isinstance(cpu, bool):
             # a bot's own figure: 10**400 is an int no float holds

@@ -563,6 +563,7 @@ def sandbox_launch(
         oom_kills=cgroup.oom_kills if cgroup else None,
         memory_cgroup=cgroup,
         cpu_usage=cpu.usage_s if cpu else None,
+        pids=cpu.pids if cpu else None,
         user=slot.uid if slot else None,
         group=slot.uid if slot else None,
         fd_data={

@@ -59,6 +59,15 @@ class CpuCgroup:
         except (OSError, ValueError):
             return None
 
+    def pids(self) -> list[int]:
+        """The processes in the cgroup now (the kernel's list: every process of the sandbox,
+        whatever the bot did), or none if it cannot be read."""
+        try:
+            with open(self.acct / "cgroup.procs", "rb") as fh:
+                return [int(line) for line in fh.read().split()]
+        except (OSError, ValueError):
+            return []
+
     def remove(self) -> None:
         """Kill whatever is left in the cgroups and remove them; never raises."""
         fd, self._usage_fd = self._usage_fd, None

@@ -126,7 +126,7 @@ class MatchRunner:
         worker's). ``observer`` (live tables) is called with the state whenever it may have
         changed and before every decision is asked for; it must not change the state."""
         stats = self._stats(state, agents)
-        steps = self._match(state, agents, stats, observer)
+        steps = self._match(state, agents, stats, observer, seed)
         reply: Any = None
         while (call := _next(steps, reply)) is not None:
             try:
@@ -157,7 +157,7 @@ class MatchRunner:
         (``state`` must then be the same fresh deal): see :mod:`games.engine.journal`."""
         offload = offload or _to_thread
         stats = self._stats(state, agents)
-        steps = self._match(state, agents, stats, observer)
+        steps = self._match(state, agents, stats, observer, seed)
         reply: Any = None
         index = -1
         #: per seat, a question sent while catching up to an agent that was not called
@@ -268,12 +268,13 @@ class MatchRunner:
         agents: Sequence[Agent],
         stats: list[SeatStats],
         observer: Callable[[GameState], None] | None,
+        seed: int | None = None,
     ) -> Steps:
         faults: dict[int, Fault] = {}
         began: dict[int, float] = {}
         # Every seat is begun first, then each is waited for: they start side by side.
         for seat in range(len(stats)):
-            info = SeatInfo(state.game, seat, state.num_seats, dict(state.config))
+            info = SeatInfo(state.game, seat, state.num_seats, dict(state.config), seed)
             began[seat] = self.clock()
             agents[seat].answered_at = None
             reply = yield _Call(seat, "begin", (info, self.tc_of(seat).startup))

@@ -123,8 +123,9 @@ def hostile(tmp_path: Path, name: str, **fill: object) -> Path:
 
 @pytest.fixture
 def play(tmp_path: Path, sandbox_config: SandboxConfig):
-    """``play(path, matches=1, tc=FAST, limits=None, opponent="simple", bound=10)``: run
-    matches of the sandboxed bot against a built-in one; returns a :class:`Played` once the
+    """``play(path, matches=1, tc=FAST, limits=None, opponent="simple", bound=10,
+    seeds=None)``: run matches of the sandboxed bot against a built-in one, on the deals of
+    ``seeds`` (by default 0, 1, 2...: a new deal each); returns a :class:`Played` once the
     bot process is closed, which must be within ``bound`` seconds."""
 
     def run(
@@ -135,6 +136,7 @@ def play(tmp_path: Path, sandbox_config: SandboxConfig):
         limits: SandboxLimits | None = None,
         opponent: str = "simple",
         bound: float = 10.0,
+        seeds: list[int] | None = None,
     ) -> Played:
         log = tmp_path / f"{path.stem}.stderr.log"
         launch = sandbox_launch(path, game=GAME, limits=limits, config=sandbox_config)
@@ -145,7 +147,7 @@ def play(tmp_path: Path, sandbox_config: SandboxConfig):
         outcomes, pids = [], set()
         started = time.monotonic()
         with process:
-            for seed in range(matches):
+            for seed in seeds if seeds is not None else range(matches):
                 state = GAME.state_class.new(seed, num_seats=2)
                 outcome = runner.run(state, [agent, other], seed=seed)
                 if 0 in outcome.faults:  # as the arena does: rule faults reach the owner too
@@ -154,7 +156,7 @@ def play(tmp_path: Path, sandbox_config: SandboxConfig):
                 if process.alive:
                     pids.add(process._proc.pid)  # type: ignore[union-attr]
         elapsed = time.monotonic() - started
-        assert elapsed < bound, f"{path.name}: {matches} matches took {elapsed:.1f} s"
+        assert elapsed < bound, f"{path.name}: {len(outcomes)} matches took {elapsed:.1f} s"
         return Played(outcomes, agent, process, log.read_text(errors="replace"), elapsed, pids)
 
     return run

@@ -55,6 +55,41 @@ def test_a_kept_sandbox_uses_no_cpu_between_matches(play, tmp_path, sandbox_conf
         assert process.measured_cpu_s() - before < 0.05
 
 
+def test_a_bot_s_timer_runs_nothing_between_matches(tmp_path, sandbox_config):
+    from pathlib import Path
+
+    from bots.process import BotProcess, ProcessAgent
+    from bots.sandbox import sandbox_launch
+    from games.engine.agents import InProcessAgent
+    from games.engine.runner import MatchRunner
+    from tests.sandbox.conftest import FAST, GAME
+
+    # its process lasts from one deal to the next, with the timer it set in its first match
+    path = hostile(tmp_path, "ticks.py")
+    launch = sandbox_launch(path, game=GAME, config=sandbox_config)
+    with BotProcess(launch, label="ticks") as process:
+        agent = ProcessAgent(process, GAME.bot_call)
+        other = InProcessAgent(GAME.builtin_class("simple"), GAME.bot_call, "simple")
+        runner = MatchRunner(time.monotonic, FAST)
+        assert not runner.run(GAME.state_class.new(1), [agent, other], seed=1).faults
+        pids = process.launch.pids()
+
+        def states() -> set[str]:
+            return {Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0] for p in pids}
+
+        # every process of the sandbox stops (state T: SIGSTOP takes effect at once, or as
+        # soon as one running elsewhere enters the kernel) until the next match
+        deadline = time.monotonic() + 2
+        while states() != {"T"} and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert pids and states() == {"T"}, states()
+        before = process.measured_cpu_s()
+        time.sleep(0.3)  # a window in which its timer would burn about half a core
+        assert process.measured_cpu_s() - before < 0.01
+        outcome = runner.run(GAME.state_class.new(2), [agent, other], seed=2)
+        assert not outcome.faults and process.starts == 1  # the same process, going on
+
+
 def test_without_a_cap_the_cgroup_still_counts(play, tmp_path):
     limits = SandboxLimits(cpu_cores=0)
     played = play(hostile(tmp_path, "cpu_hog.py", threads=1, hold=0.2), limits=limits)

@@ -12,12 +12,15 @@
 // - Protocol method names are snake_case (draft_pick); the object's are camelCase (draftPick).
 //   The arena names methods in fault reasons by the same rule (bots/languages/javascript, method_name):
 //   a change here must be made there too (tests/bots/test_method_names.py checks both).
-// - Every match gets a fresh bot: at its begin, the file runs anew in a new V8 context (a
-//   realm of its own, vm.createContext) that holds nothing of this host. The bot sees the
-//   language's built-ins, the game's globals, `console` and `module`/`exports`; no `require`,
-//   no `process`, no Node API: nothing it could keep anything in across matches. Only text
-//   crosses between this host and a bot's context (JSON in, JSON out, its console's lines),
-//   never an object of the host's, so no code of the bot's can reach the host's realm.
+// - The bot runs in a V8 context of its own (a realm, vm.createContext) that holds nothing
+//   of this host. It sees the language's built-ins, the game's globals, `console` and
+//   `module`/`exports`; no `require`, no `process`, no Node API, no timer. Every match gets
+//   a new bot: the file runs anew in the realm. The realm (its globals) lasts until
+//   `renew`, which the controller sends before a match whose deal this process has played:
+//   that match gets a new realm, which knows nothing of the last. Only text crosses between
+//   this host and a bot's context (JSON in, JSON out, its console's lines), never an object
+//   of the host's, so no code of the bot's can reach the host's realm; and none of it runs
+//   between matches (nothing of the host calls into the realm there).
 // - Whatever the bot prints (console.log included) goes to stderr, its owner's log.
 // - The process's own isolation (a sandbox) comes from outside: this host is none.
 'use strict';
@@ -196,17 +199,21 @@ function compile(file, globalsJson = '{}') {
   return { script: new vm.Script(`${params}\n${code}\n}; })`, options), bound };
 }
 
-// A fresh bot: a new context, the realm's code, then the bot file's. Returns the context's
+// A new bot in a context: the realm's code, then the bot file's. Returns the context, its
 // dispatch function and what its load said ({name, methods} or an error reply).
-function freshBot(compiled, file, globalsJson) {
-  // A sandbox object of no prototype: property look-ups on the context's global that miss
-  // fall to the context's own built-ins, never to an object of this host's realm.
-  const context = vm.createContext(Object.create(null));
+function botIn(context, compiled, file, globalsJson) {
   const { script, bound } = compiled;
   const dispatch = REALM.runInContext(context)(globalsJson, script.runInContext(context), bound, file);
   const said = dispatch('load');
   flushLogs(dispatch);
-  return { dispatch, said: decode(said) };
+  return { context, dispatch, said: decode(said) };
+}
+
+// A fresh bot: a new context (a realm that has seen nothing), then a new bot in it.
+function freshBot(compiled, file, globalsJson) {
+  // A sandbox object of no prototype: property look-ups on the context's global that miss
+  // fall to the context's own built-ins, never to an object of this host's realm.
+  return botIn(vm.createContext(Object.create(null)), compiled, file, globalsJson);
 }
 
 // A dispatch result: {value} or {error, stack, memory}. Anything but a string starting with
@@ -295,21 +302,33 @@ function serve(script, file, globalsJson, name, methods, first) {
   // request's own; the notices after it are not run.
   let failed = null;
   let dispatch = null;
-  // The next match's bot, made ahead (the first: the hello's, which has seen nothing), so
-  // that a match does not wait for its realm: it is made while the arena is busy elsewhere.
+  // The next match's bot, made ahead while the arena is busy elsewhere (the first: the
+  // hello's, which has seen nothing): after a match, a new bot in the same realm; after a
+  // renew, a new realm.
   let next = first;
-  const ahead = () => {
-    next = guarded(() => freshBot(script, file, globalsJson));
+  let realm = first.context || null;
+  const ahead = (renew) => {
+    next = guarded(() => (renew || realm === null ? freshBot(script, file, globalsJson)
+      : botIn(realm, script, file, globalsJson)));
+    realm = next.context || null;
   };
   for (const raw of requests()) {
     const message = JSON.parse(raw);
     const { type, id } = message;
     if (type === 'quit') return 0;
-    if (type === 'begin') {
-      // A new match: a fresh bot, and nothing of the last match is reported in it.
+    if (type === 'renew') {
+      // the next match's deal is one this process has played: a realm that has seen nothing
       failed = null;
       dispatch = null;
-      if (next === null) ahead();
+      send({ type: 'ok', id });
+      ahead(true);
+      continue;
+    }
+    if (type === 'begin') {
+      // A new match: a new bot, and nothing of the last match is reported in it.
+      failed = null;
+      dispatch = null;
+      if (next === null) ahead(false);
       const fresh = next;
       next = null;
       if (fresh.error !== undefined || fresh.said.error !== undefined) {
@@ -334,7 +353,7 @@ function serve(script, file, globalsJson, name, methods, first) {
       failed = null;
       if (type === 'end') {
         dispatch = null;
-        ahead();
+        ahead(false);
       }
       continue;
     }
@@ -358,7 +377,7 @@ function serve(script, file, globalsJson, name, methods, first) {
     }
     reply.id = id;
     send(reply);
-    if (type === 'end') ahead();
+    if (type === 'end') ahead(false);
   }
   return 0;
 }

@@ -6,21 +6,24 @@ it runs inside the sandbox with nothing but the bot file next to it.
 
     python3 python_host.py [--control FD] [--process-filter FILE] [--wipe DIR] BOT_FILE
 
-Every match is played by a fresh process: this one (the "zygote") never runs a line of the
-bot's code. It forks a child that loads the bot, says hello and exits; then, for each match,
-a child forked ahead (a "spare", while the match before is played) waits until the last
-match's child is gone, reads the match's ``begin``, loads the bot anew, plays that match
-alone and exits at its ``end``. Nothing the bot's code did in one match (memory, threads,
-files in the folder ``--wipe`` names, the sandbox's /tmp, which the zygote empties after
-each child) reaches the next. With ``--control FD`` the zygote writes one line on that
-descriptor after each child is gone (``{"exited": N, "cpu": SECONDS}``): the controller
-sends the next match only after it, so that a child that lingers never sees it; the child
-does not have the descriptor, and the zygote is not dumpable, so that no child can reach
-it through /proc. With ``--process-filter FILE`` (in the sandbox) each child loads that
-seccomp filter (classic BPF) before the bot's code runs: the bot cannot create processes,
-though the zygote can, nor act on another process (signals, priority, limits, scheduling:
-bots/sandbox/seccomp.py), so a match's child can leave no mark on the spare waiting beside it or on
-the zygote whose settings later children inherit.
+A bot process is never dealt a deal it has played: the controller sends ``renew`` before a
+match whose deal the bot's process has seen, and the next match is played by a fresh process.
+This one (the "zygote") never runs a line of the bot's code. It forks a child that loads the
+bot, says hello and exits; then a child forked ahead (a "spare") waits until the last child
+is gone, reads its first match's ``begin``, loads the bot and plays its matches, each with a
+new instance of the bot's class, until ``renew`` (or ``quit``). Nothing the bot's code did in
+one child (memory, threads, files in the folder ``--wipe`` names, the sandbox's /tmp, which
+the zygote empties after each child) reaches the next. With ``--control FD`` the zygote
+writes one line on that descriptor after each child is gone (``{"exited": N, "cpu":
+SECONDS}``): after a ``renew`` the controller sends the next match only after it, so that a
+child that lingers never sees it; the child does not have the descriptor, and the zygote is
+not dumpable, so that no child can reach it through /proc. With ``--process-filter FILE``
+(in the sandbox) each child loads that seccomp filter (classic BPF) before the bot's code
+runs: the bot cannot create processes, though the zygote can, nor act on another process
+(signals, priority, limits, scheduling: bots/sandbox/seccomp.py), so a child can leave no
+mark on the spare waiting beside it or on the zygote whose settings later children inherit.
+Between matches the controller stops the sandbox's processes (SIGSTOP), so that no code of
+the bot runs there (bots/process.py, BotProcess.pause).
 """
 
 import contextlib
@@ -165,7 +168,7 @@ def hello_message(cls, name):
         "language": "python",
         "name": name,
         "methods": methods,
-        # every match is played by a fresh process (see the module's docstring)
+        # a deal seen before is played by a fresh process (see the module's docstring)
         "isolation": "process",
     }
 
@@ -428,9 +431,10 @@ def hello(path, code, out, guard, made=None):
 
 
 def match(path, code, out, guard, made=None):
-    """A match child's part, once the zygote let it go (the last match's child is gone):
-    read the match's ``begin`` (or ``quit``), load the bot and play the match. Returns its
-    exit status."""
+    """A match child's part, once the zygote let it go (the last child is gone): read its
+    first match's ``begin`` (or ``quit``), load the bot and play matches, each with a new
+    instance of its class, until ``renew`` (the next match's deal is one this process has
+    played: a fresh child plays it) or ``quit``. Returns its exit status."""
     requests = Lines(0)
     first = next(requests, None)
     kind = json.loads(first).get("type") if first is not None else "quit"
@@ -448,21 +452,34 @@ def match(path, code, out, guard, made=None):
         send(out, {"type": "error", "kind": "load", "error": str(exc), "id": rid})
         return 1
     try:
-        return serve(loaded[0], requests, out)
+        while True:
+            status = serve(loaded[0], requests, out)
+            if status != MATCH_OVER:
+                return status
+            line = next(requests, None)  # between matches (stopped by the controller)
+            message = json.loads(line) if line is not None else {"type": "quit"}
+            kind = message.get("type")
+            if kind == "renew":
+                send(out, {"type": "ok", "id": message.get("id")})
+                return MATCH_OVER  # read nothing more: the next child reads the next match
+            if kind == "quit":
+                return FINISHED
+            if kind != "begin":
+                raise RuntimeError(f"a match must start with begin, not {kind!r}")
+            requests.pending[:0] = line + b"\n"
     except RequestTooLong:
         print("request too long", file=sys.stderr)
         return 2
 
 
 class Spare:
-    """The next match's child, forked ahead while a match is played, with the bot's module
-    made (not run: see :func:`zygote`): it waits on ``go`` before it reads a line of its
-    match or runs one of the bot's (the zygote writes it once the last match's child is
-    gone and /tmp is empty). The rules each child loads (--process-filter) keep every
+    """The next child, forked ahead while the current one plays, with the bot's module made
+    (not run: see :func:`zygote`): it waits on ``go`` before it reads a line of its first
+    match or runs one of the bot's (the zygote writes it once the last child is gone and
+    /tmp is empty). The rules each child loads (--process-filter) keep every
     child from reaching another process: no signal, priority, limit or scheduling change
     but its own, no thread (docs/sandbox.md), so nothing of the match being played can
-    reach it while it waits. Its bot starts when its match does: nothing of it runs
-    between matches."""
+    reach it while it waits. Its bot starts when its first match does."""
 
     def __init__(self, path, code, out, control, apply_filter, guard, made):
         go_r, self.go_fd = os.pipe()
@@ -537,10 +554,10 @@ def ended(pid):
 
 
 def zygote(path, out, control, process_filter, guard, tmp):
-    """Fork a child for the hello, then one for each match (see the module's docstring).
-    Each match's child is forked ahead, while the match before it is played, and loads the
-    bot as soon as that one's child is gone; it is stopped until its match begins, so that
-    its start costs the match little. Returns the exit status: 0 when told to quit, else
+    """Fork a child for the hello, then one for the matches until each ``renew`` (see the
+    module's docstring). Each child is forked ahead, while the one before it plays, and
+    loads the bot as soon as that one is gone; it waits until its first match begins, so
+    that its start costs the match little. Returns the exit status: 0 when told to quit, else
     the status of the child that ended otherwise than expected (a signal as 128 + its
     number, as a shell says it)."""
     apply_filter = load_filter(process_filter) if process_filter else None
