@@ -326,7 +326,7 @@ class Arena:
         jobs: int = 1,
     ) -> dict[str, Any]:
         """Play the tournament; ``jobs`` > 1 plays its matches in that many processes, with
-        the same results."""
+        the same results for bots that keep nothing from one match to the next."""
         started = clock()
         tables = list(self.format.schedule(len(self.entrants), rounds, seed))
         chunks = [tables[i : i + CHUNK] for i in range(0, len(tables), CHUNK)]

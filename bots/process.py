@@ -125,6 +125,8 @@ INFO_FD = "{info-fd}"
 #: host's zygote says, after each of its children, that the child is gone (see
 #: :meth:`BotProcess.await_fresh`)
 CONTROL_FD = "{control-fd}"
+#: the most deals a bot's process is dealt before it starts afresh (see BotProcess.dealt)
+MAX_DEALT = 1 << 16
 #: how long a match waits for the last match's process to be gone before it restarts the
 #: bot instead (no fault: the bot's next match simply starts a fresh sandbox)
 FRESH_WAIT_S = 2.0
@@ -1083,8 +1085,10 @@ class ProcessAgent(Agent):
             if process.alive and not process.await_fresh():
                 process.stderr.mark("--- restarting the bot: its last process lingered ---")
                 process.kill()
-            # never a deal its process has been dealt (an unknown deal: maybe one)
+            # never a deal its process has been dealt (an unknown deal: maybe one); and the
+            # deals it keeps in mind are bounded
             seen = info.deal is None or info.deal in process.dealt
+            seen = seen or len(process.dealt) >= MAX_DEALT
             if process.alive and process.played and seen and not process.renew(timeout):
                 process.stderr.mark("--- restarting the bot: it did not start afresh ---")
                 process.kill()
@@ -1121,7 +1125,7 @@ class ProcessAgent(Agent):
             arrived, message = self.process.reply(rid, timeout, "start of match")
             self.answered_at = arrived
             if message.get("type") == "error" and message.get("kind") == "load":
-                # the match's fresh process could not load the bot file
+                # the bot's process could not load the bot file
                 raise AgentFault("startup", _quote(message.get("error", "?"), 4 * QUOTE))
             if message.get("type") == "error" and message.get("kind") != "memory":
                 # the host made the bot's instance and it raised: the bot could not start

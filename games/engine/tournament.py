@@ -242,9 +242,8 @@ class Format(ABC):
 def pairs_apart(entrants: int) -> list[tuple[int, int]]:
     """Every pair of entrants (i < j) once, in an order where two pairs in a row share no
     entrant wherever that can be (from 4 entrants on): the circle method's rounds, one after
-    the other. A bot plays each match with a fresh process or realm (bots/languages), which it
-    prepares after its last match: a match between others in between hides that from the
-    clock."""
+    the other. A bot that works after a match (the JavaScript host makes its next bot then:
+    bots/languages) does it while others play."""
     if entrants < 2:
         return []
     ring = list(range(entrants)) + ([None] if entrants % 2 else [])

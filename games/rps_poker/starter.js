@@ -6,8 +6,8 @@
 //
 //     python manage.py arena --game rps-poker rps_poker_starter.js builtin:simple --rounds 20
 //
-// The file runs anew for every match: a fresh object that remembers nothing of the last
-// match. Each call has 1 second (plus a 10-second bank per match); console.log goes to your
+// The file runs anew for every match: a new object (globals may last from one deal to the
+// next, never into a deal seen before). Each call has 1 second (plus a 10-second bank per match); console.log goes to your
 // bot's log, never into the game.
 ({
   name: 'starter-js',

@@ -67,5 +67,6 @@ LANGUAGE = JavaScript(
     runtime_setting="SANDBOX_NODE",
     bot_shape="the bot object",
     contract_summary="a file holding one object (or <code>module.exports = {...}</code>) with "
-    "the same methods in camelCase; the file runs anew for every {match}, in a realm of its own",
+    "the same methods in camelCase; the file runs anew for every {match}, in a realm of its own "
+    "(a new one before a deal it has been dealt)",
 )

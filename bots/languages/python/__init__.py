@@ -1,7 +1,8 @@
 """Python bots: a file with a class ``Bot``, run by ``host.py`` under Debian's Python 3.11
 with the standard library only. The host's first process (the zygote) never runs the bot's
-code; it forks a fresh process for every match, which loads a seccomp filter of its own (no
-process, no thread) before the bot's code runs (docs/bot-protocol.md, docs/sandbox.md)."""
+code; it forks the process that plays (a fresh one before a deal the bot has been dealt),
+which loads a seccomp filter of its own (no process, no thread) before the bot's code runs
+(docs/bot-protocol.md, docs/sandbox.md)."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ LANGUAGE = Python(
     runtime_default="/usr/bin/python3",
     runtime_setting="SANDBOX_PYTHON",
     bot_shape="class Bot",
-    contract_summary="a file with a class <code>Bot</code>; a fresh <code>Bot()</code> for "
+    contract_summary="a file with a class <code>Bot</code>; a new <code>Bot()</code> for "
     "every {match}; standard library only",
     uses_toolkit=True,
 )
