@@ -139,7 +139,11 @@ class BrokenAgent(Agent):
 class ProcessCache:
     """Sandboxed bot processes kept alive between matches (a worker's), at most ``size``,
     least recently used closed first. A process serves consecutive matches as the protocol
-    allows (docs/bot-protocol.md); after a fault it is restarted by the next match. Each
+    allows (docs/bot-protocol.md); after a fault it is restarted by the next match. A bot
+    may have two: a process is never dealt a deal it has been dealt (it starts afresh
+    first: bots.process), so where the other seating of a deal comes and there is room, a
+    second process plays it and both go on warm (a round robin plays each table's first
+    seatings, then its second: one process plays each). Each
     live process holds a sandbox uid slot: when no slot is free for a new one, the idle
     processes kept (those the match being seated does not use) give theirs up first, least
     recently used first, so that workers' caches never hold the machine's slots against
@@ -157,10 +161,21 @@ class ProcessCache:
         seat: int,
         launching: Launching = SITE,
         busy: Sequence[BotProcess] = (),
+        deal: int | None = None,
     ) -> BotProcess:
-        """The entry's process, launched if it is not kept yet (raises as launching does).
-        ``busy``: the processes of the match being seated, which stay whatever happens."""
-        key = (game.slug, entry.key)
+        """The entry's process for a match of ``deal``: a kept one that has not been dealt
+        it, else a second one launched while there is room, else a kept one (which starts
+        afresh at the match's begin). Raises as launching does. ``busy``: the processes of
+        the match being seated, which stay whatever happens."""
+        keys = [(game.slug, entry.key, n) for n in (0, 1)]
+        kept = [k for k in keys if k in self._items and self._items[k] not in busy]
+        new = [k for k in kept if deal is not None and deal not in self._items[k].dealt]
+        if new:
+            key = new[0]
+        elif kept and (deal is None or len(kept) == 2 or len(self._items) >= self.size):
+            key = kept[0]
+        else:
+            key = next(k for k in keys if k not in self._items)
         process = self._items.pop(key, None)
         if process is None:
             process = self._launch(game, entry, folder, seat, launching, busy)
@@ -221,7 +236,7 @@ def play(
     (``seat_time_controls``) and an ``observer`` that shows the table (see
     :meth:`MatchRunner.run`)."""
     started = time.monotonic()
-    seating = _Seating(game, entries, cache)
+    seating = _Seating(game, entries, cache, deal=seed)
     try:
         runner = MatchRunner(
             time.monotonic, time_control or game.time_control, seat_time_controls=seat_time_controls
@@ -284,6 +299,7 @@ class _Seating:
         entries: list[Entry],
         cache: ProcessCache | None,
         launching: Launching = SITE,
+        deal: int | None = None,
     ):
         self.game = game
         self.names = [e.name for e in entries]
@@ -302,7 +318,7 @@ class _Seating:
                     agent, process = seat_agent(
                         game, entry, launching=launching, folder=where, seat=seat,
                         cache=cache, owned=self.owned,
-                        busy=[p for p in self.processes if p is not None],
+                        busy=[p for p in self.processes if p is not None], deal=deal,
                     )  # fmt: skip
                 except PlatformError:
                     raise  # the platform's trouble: the caller plays the match later
@@ -339,12 +355,14 @@ def seat_agent(
     owned: list[BotProcess] | None = None,
     startup_timeout: float | None = None,
     busy: Sequence[BotProcess] = (),
+    deal: int | None = None,
 ) -> tuple[Agent, BotProcess | None]:
     """The agent that plays ``entry``, and its bot process if it has one (launched, not
     started: :class:`ProcessAgent` starts it at its first match). Uploaded code is written
     into ``folder`` (one folder per seat). A process comes from ``cache`` when given (entries
     with a key; ``busy``: the processes of the other seats of the match, which the cache
-    keeps); otherwise it is appended to ``owned``, whose holder closes it. Raises
+    keeps; ``deal``: the match's, which picks among a bot's kept processes); otherwise it is
+    appended to ``owned``, whose holder closes it. Raises
     :data:`LAUNCH_ERRORS` if the bot cannot be launched."""
     if entry.agent is not None:
         return entry.agent, None
@@ -352,7 +370,7 @@ def seat_agent(
         cls = game.builtin_class(entry.builtin)
         return InProcessAgent(cls, game.bot_call, entry.name), None
     if cache is not None and entry.key is not None:
-        process = cache.get(game, entry, folder, seat, launching, busy)
+        process = cache.get(game, entry, folder, seat, launching, busy, deal)
     else:
         process = _process(game, entry, launching, folder, seat)
         if owned is not None:

@@ -199,21 +199,30 @@ function compile(file, globalsJson = '{}') {
   return { script: new vm.Script(`${params}\n${code}\n}; })`, options), bound };
 }
 
-// A new bot in a context: the realm's code, then the bot file's. Returns the context, its
-// dispatch function and what its load said ({name, methods} or an error reply).
-function botIn(context, compiled, file, globalsJson) {
-  const { script, bound } = compiled;
-  const dispatch = REALM.runInContext(context)(globalsJson, script.runInContext(context), bound, file);
+// A new bot in a realm: the realm's code makes it from the bot file's function. Both are
+// the realm's own, made once (see newRealm), so that each match's bot is made by the same
+// closures and V8 keeps what it learned of the bot's code (its type feedback, its
+// optimized code) from one match to the next. Returns the realm, the bot's dispatch
+// function and what its load said ({name, methods} or an error reply).
+function botIn(realm, compiled, file, globalsJson) {
+  const dispatch = realm.make(globalsJson, realm.botOuter, compiled.bound, file);
   const said = dispatch('load');
   flushLogs(dispatch);
-  return { context, dispatch, said: decode(said) };
+  return { realm, dispatch, said: decode(said) };
 }
 
-// A fresh bot: a new context (a realm that has seen nothing), then a new bot in it.
-function freshBot(compiled, file, globalsJson) {
+// A realm that has seen nothing: a new context, with the realm's code and the bot file's
+// function made in it (none of the bot's code runs until a bot is made).
+function newRealm(compiled) {
   // A sandbox object of no prototype: property look-ups on the context's global that miss
   // fall to the context's own built-ins, never to an object of this host's realm.
-  return botIn(vm.createContext(Object.create(null)), compiled, file, globalsJson);
+  const context = vm.createContext(Object.create(null));
+  return { make: REALM.runInContext(context), botOuter: compiled.script.runInContext(context) };
+}
+
+// A fresh bot: a new realm, then a new bot in it.
+function freshBot(compiled, file, globalsJson) {
+  return botIn(newRealm(compiled), compiled, file, globalsJson);
 }
 
 // A dispatch result: {value} or {error, stack, memory}. Anything but a string starting with
@@ -306,11 +315,11 @@ function serve(script, file, globalsJson, name, methods, first) {
   // hello's, which has seen nothing): after a match, a new bot in the same realm; after a
   // renew, a new realm.
   let next = first;
-  let realm = first.context || null;
+  let realm = first.realm || null;
   const ahead = (renew) => {
     next = guarded(() => (renew || realm === null ? freshBot(script, file, globalsJson)
       : botIn(realm, script, file, globalsJson)));
-    realm = next.context || null;
+    realm = next.realm || null;
   };
   for (const raw of requests()) {
     const message = JSON.parse(raw);
