@@ -1,19 +1,21 @@
-"""A fresh bot per match against the old warm process, in the arena: ``manage.py arena`` of
+"""Kept bot processes against the old warm process, in the arena: ``manage.py arena`` of
 this checkout and of another (``--before DIR``, e.g. a worktree of the commit before the
 change, with its own .venv or a link to this one), on the same sandboxed bot files, run
-interleaved so that the machine's load falls on both alike.
+interleaved so that the machine's load falls on both alike. (The arena deals every table
+anew, so a bot's process plays all its matches warm, a new bot instance each: see
+docs/sandbox.md, "Kept processes, fresh before a deal seen"; bench/bench_renew.py measures
+starting afresh.)
 
     .venv/bin/python bench/bench_fresh_bots.py --before DIR [--runs K] [--rounds R] [--jobs N]
         [--set js|python|both|thinking|js-thinking|all]
 
-The bot sets: ``js``, the five original-contract RPS Poker bots of bench/rps_js_bots (each
-match a fresh JavaScript realm); ``python``, RPS Poker's three built-in bots played as files,
-so that they run in the sandbox as uploads do (each match a fresh process forked by the
-host); ``thinking``, bots whose matches take longer, as files too: Kuhn's and Leduc's
+The bot sets: ``js``, the five original-contract RPS Poker bots of bench/rps_js_bots;
+``python``, RPS Poker's three built-in bots played as files, so that they run in the sandbox
+as uploads do; ``thinking``, bots whose matches take longer, as files too: Kuhn's and Leduc's
 ``cfr`` against their ``simple``, and Goofspiel's ``matching`` against itself (a cheap bot
 of another game), and the ``js-thinking`` set: bench/rps_js_thinking/montecarlo.js, a
 JavaScript bot that estimates every move by drawing cards at random in a loop, against two
-of the micro-bots (a fresh realm starts its code cold: V8 compiles it anew in every match).
+of the micro-bots (a new realm starts its code cold: V8 compiles it anew).
 ``both`` is the first two, ``all`` every set. It prints each run, then
 min and median per command of the arena's own matches per second (its --json
 ``elapsed_s``: first match to last, start-up left out) and of the whole command's wall and

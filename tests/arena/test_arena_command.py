@@ -302,6 +302,10 @@ def test_its_results_are_the_same_whatever_the_number_of_jobs(tmp_path, bot_file
             record = json.loads(path.read_text())
             records.append((path.name, record["seed"], record["events"], record["result"]))
         runs[jobs] = (table.splitlines()[1:], data.pop("elapsed_s") >= 0, data, records)
+    # (on a failure, what the bot's logs said says why)
+    logs = {jobs: (tmp_path / f"logs{jobs}" / "stderr" / "00-touchy.stderr.log") for jobs in runs}
+    told = "\n".join(f"--jobs {j}:\n{p.read_text()[-3000:]}" for j, p in logs.items() if p.exists())
+    assert runs[1][2]["bots"] == runs[2][2]["bots"], told
     assert runs[1] == runs[2]
     data = runs[2][2]
     assert data["matches"] == 60 and len(runs[2][3]) == 60

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -223,3 +224,26 @@ def test_it_survives_an_error_of_its_own_and_fails_the_job_at_the_cap(two_bots, 
     assert job.error == "error on w1: ValueError: a bug on our side"
     worker.run(batch=True)
     assert set(tournament.jobs.values_list("status", flat=True)) == {MatchJob.FAILED}
+
+
+@pytest.mark.parametrize("kept", [4, 1])
+def test_a_bot_never_knows_the_deal_of_its_second_seating(alice, bob, active_bot, kept):
+    """The competition plays each deal twice, seats swapped. A bot that remembers every deal
+    it is shown (tests/sandbox/bots/remembers.py) never meets one again: with room to keep
+    them, a second process of the bot plays its second seatings; with room for one process,
+    it starts afresh before each deal it has been dealt."""
+    from pathlib import Path
+
+    code = (Path(__file__).parent.parent / "sandbox" / "bots" / "remembers.py").read_text()
+    remembers = active_bot(alice, "remembers", code)
+    active_bot(bob, "simple", builtin_code("simple"))
+    competition.start_round_robin("rps-poker", 3, seed=41)
+    worker = Worker(Options(validate=False, process_cache=kept), name="w1")
+    assert worker.run(batch=True) == 6
+    seen = []
+    for seat in MatchSeat.objects.filter(version=remembers).order_by("match_id"):
+        seen += [json.loads(line) for line in seat.stderr.splitlines() if line.startswith("{")]
+    assert len(seen) == 6
+    assert not any(match["again"] for match in seen)
+    # what does carry over: the process's memory of earlier deals
+    assert max(match["matches"] for match in seen) > 1
