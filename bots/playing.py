@@ -180,9 +180,12 @@ class ProcessCache:
         if process is None:
             process = self._launch(game, entry, folder, seat, launching, busy)
         self._items[key] = process
+        # the least recently used go first; never one that the match being seated uses
         while len(self._items) > self.size:
-            _, oldest = self._items.popitem(last=False)
-            oldest.close()
+            idle = next((k for k, p in self._items.items() if p not in busy and k != key), None)
+            if idle is None:
+                break
+            self._items.pop(idle).close()
         return process
 
     def _launch(

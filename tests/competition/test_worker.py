@@ -226,12 +226,12 @@ def test_it_survives_an_error_of_its_own_and_fails_the_job_at_the_cap(two_bots, 
     assert set(tournament.jobs.values_list("status", flat=True)) == {MatchJob.FAILED}
 
 
-@pytest.mark.parametrize("kept", [4, 1])
+@pytest.mark.parametrize("kept", [4, 2])
 def test_a_bot_never_knows_the_deal_of_its_second_seating(alice, bob, active_bot, kept):
     """The competition plays each deal twice, seats swapped. A bot that remembers every deal
     it is shown (tests/sandbox/bots/remembers.py) never meets one again: with room to keep
-    them, a second process of the bot plays its second seatings; with room for one process,
-    it starts afresh before each deal it has been dealt."""
+    them, a second process of the bot plays its second seatings; with room for one process
+    a bot, it starts afresh before each deal it has been dealt."""
     from pathlib import Path
 
     code = (Path(__file__).parent.parent / "sandbox" / "bots" / "remembers.py").read_text()
@@ -247,3 +247,13 @@ def test_a_bot_never_knows_the_deal_of_its_second_seating(alice, bob, active_bot
     assert not any(match["again"] for match in seen)
     # what does carry over: the process's memory of earlier deals
     assert max(match["matches"] for match in seen) > 1
+
+
+def test_a_cache_smaller_than_a_match_never_closes_a_process_the_match_uses(alice, bob, active_bot):
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "minimal", builtin_code("minimal"))
+    competition.start_round_robin("rps-poker", 1, seed=43)
+    worker = Worker(Options(validate=False, process_cache=1), name="w1")
+    assert worker.run(batch=True) == 2
+    assert not MatchSeat.objects.exclude(fault_kind="").exists()
+    assert MatchJob.objects.filter(status=MatchJob.DONE).count() == 2
