@@ -316,3 +316,12 @@ def test_it_gives_a_slow_bot_its_time_bank_but_no_more(play, tmp_path):
     assert roomy.outcome.record["stats"][0]["bank_left"] < 1.1
     tight = play(bot, tc=TimeControl(move=0.05, bank=0.3, startup=10))
     assert tight.fault is not None and tight.fault.kind == "timeout"
+
+
+@pytest.mark.real_js_host
+def test_a_js_bot_that_replaces_its_realm_s_json_writes_no_reply_of_its_own(play, tmp_path):
+    # its realm lasts from one deal to the next; what the host reads is made with the JSON
+    # functions the realm had before any of the bot's code ran
+    played = play(hostile(tmp_path, "patches_json.js"), matches=3)
+    assert all(not o.faults for o in played.outcomes)
+    assert played.process.starts == 1

@@ -71,13 +71,17 @@ function printError(error) {
   }
 }
 
-// The code that runs inside each bot's context, before the bot's own: it makes the
-// context's console, module and require, and returns the one function the host calls. Its
-// arguments and results are strings only (see the header).
-const REALM = new vm.Script(`(function (globalsJson, botOuter, boundJson, file) {
+// The code that runs inside each bot's context, before the bot's own. Run once when the
+// realm is made, while nothing of the bot has run there, it keeps the realm's own JSON
+// functions (a bot that replaces them later changes nothing of what the host reads) and
+// returns the function that makes each match's bot: it makes the context's console,
+// module and require, and returns the one function the host calls. Their arguments and
+// results are strings only (see the header).
+const REALM = new vm.Script(`(function () {
   'use strict';
   const stringify = JSON.stringify;
   const parse = JSON.parse;
+  return function (globalsJson, botOuter, boundJson, file) {
   const logs = [];
   const text = (value) => {
     if (typeof value === 'string') return value;
@@ -164,6 +168,7 @@ const REALM = new vm.Script(`(function (globalsJson, botOuter, boundJson, file) 
       return (op === 'call' && logs.length ? 'L' : '') + failure(error);
     }
   };
+  };
 })`, { filename: 'bot-realm.js' });
 
 // The global names a bot's code finds bound in its own scope, not looked up on the context's
@@ -217,7 +222,7 @@ function newRealm(compiled) {
   // A sandbox object of no prototype: property look-ups on the context's global that miss
   // fall to the context's own built-ins, never to an object of this host's realm.
   const context = vm.createContext(Object.create(null));
-  return { make: REALM.runInContext(context), botOuter: compiled.script.runInContext(context) };
+  return { make: REALM.runInContext(context)(), botOuter: compiled.script.runInContext(context) };
 }
 
 // A fresh bot: a new realm, then a new bot in it.
