@@ -1089,9 +1089,11 @@ class ProcessAgent(Agent):
             # deals it keeps in mind are bounded
             seen = info.deal is None or info.deal in process.dealt
             seen = seen or len(process.dealt) >= MAX_DEALT
-            if process.alive and process.played and seen and not process.renew(timeout):
-                process.stderr.mark("--- restarting the bot: it did not start afresh ---")
-                process.kill()
+            if process.alive and process.played and seen:
+                process.stderr.mark("--- the bot starts afresh: a new process or realm ---")
+                if not process.renew(timeout):
+                    process.stderr.mark("--- restarting the bot: it did not start afresh ---")
+                    process.kill()
             if not process.alive:
                 process.start(timeout)
                 # the bot's whole start-up allowance: a machine under load must not make a
