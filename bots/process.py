@@ -1195,9 +1195,11 @@ class ProcessAgent(Agent):
             arrived, message = self._reply(rid, timeout, "end of match")
             self.answered_at = arrived
             self._ended = True
-            self._check(arrived, message, what="end of match")
-            self._take_cpu(message)
-            self.process.pause()
+            try:
+                self._check(arrived, message, what="end of match")
+                self._take_cpu(message)
+            finally:  # its match is over, whatever its last notice did
+                self.process.pause()
 
     def end(self, result: dict[str, Any]) -> None:
         if self._ended:

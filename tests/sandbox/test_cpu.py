@@ -55,7 +55,8 @@ def test_a_kept_sandbox_uses_no_cpu_between_matches(play, tmp_path, sandbox_conf
         assert process.measured_cpu_s() - before < 0.05
 
 
-def test_a_bot_s_timer_runs_nothing_between_matches(tmp_path, sandbox_config):
+@pytest.mark.parametrize("fails", ["no", "yes"])
+def test_a_bot_s_timer_runs_nothing_between_matches(tmp_path, sandbox_config, fails):
     from pathlib import Path
 
     from bots.process import BotProcess, ProcessAgent
@@ -65,13 +66,15 @@ def test_a_bot_s_timer_runs_nothing_between_matches(tmp_path, sandbox_config):
     from tests.sandbox.conftest import FAST, GAME
 
     # its process lasts from one deal to the next, with the timer it set in its first match
-    path = hostile(tmp_path, "ticks.py")
+    path = hostile(tmp_path, "ticks.py", fails=fails)
     launch = sandbox_launch(path, game=GAME, config=sandbox_config)
     with BotProcess(launch, label="ticks") as process:
         agent = ProcessAgent(process, GAME.bot_call)
         other = InProcessAgent(GAME.builtin_class("simple"), GAME.bot_call, "simple")
         runner = MatchRunner(time.monotonic, FAST)
-        assert not runner.run(GAME.state_class.new(1), [agent, other], seed=1).faults
+        faults = runner.run(GAME.state_class.new(1), [agent, other], seed=1).faults
+        # (a fault in its match's last notice ends its match all the same)
+        assert [f.kind for f in faults.values()] == (["exception"] if fails == "yes" else [])
         pids = process.launch.pids()
 
         def states() -> set[str]:
@@ -87,7 +90,7 @@ def test_a_bot_s_timer_runs_nothing_between_matches(tmp_path, sandbox_config):
         time.sleep(0.3)  # a window in which its timer would burn about half a core
         assert process.measured_cpu_s() - before < 0.01
         outcome = runner.run(GAME.state_class.new(2), [agent, other], seed=2)
-        assert not outcome.faults and process.starts == 1  # the same process, going on
+        assert len(outcome.faults) == len(faults) and process.starts == 1  # the same process
 
 
 def test_without_a_cap_the_cgroup_still_counts(play, tmp_path):
