@@ -82,92 +82,92 @@ const REALM = new vm.Script(`(function () {
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   return function (globalsJson, botOuter, boundJson, file) {
-  const logs = [];
-  const text = (value) => {
-    if (typeof value === 'string') return value;
-    try {
-      const json = stringify(value);
-      return json === undefined ? String(value) : json;
-    } catch (_) {
-      try { return String(value); } catch (__) { return '[value]'; }
-    }
-  };
-  const print = (...args) => { logs.push(args.map(text).join(' ')); };
-  globalThis.console = { log: print, info: print, debug: print, warn: print, error: print, trace: print };
-  const globals = parse(globalsJson);
-  for (const key of Object.keys(globals)) globalThis[key] = globals[key];
-  const module = { exports: {} };
-  // the bot's function, its built-ins and the game's globals bound to it by name (compile)
-  const botFunction = botOuter.apply(undefined, parse(boundJson).map((name) => globalThis[name]));
-  const require = (name) => {
-    throw new Error('require(' + stringify(String(name)) + ') is not available: a bot runs on ' +
-      'its own, with the language built-ins only (docs/bot-protocol.md)');
-  };
-  const describe = (error) => {
-    try {
-      if (error instanceof Error) return error.name + ': ' + error.message;
-      return 'thrown value: ' + String(error);
-    } catch (_) {
-      return 'thrown value';
-    }
-  };
-  const failure = (error) => {
-    let stack = '';
-    try { stack = error && error.stack ? String(error.stack) : describe(error); } catch (_) {}
-    // the bot's own frames: not this realm's code nor the host's
-    stack = stack.split('\\n').filter((line) => !/bot-realm\\.js|js_host\\.js|node:internal/.test(line)).join('\\n');
-    const memory = error instanceof RangeError &&
-      /allocation failed|out of memory|Invalid (typed )?array length/i.test(String(error.message));
-    return 'E' + stringify({ error: describe(error), stack, memory });
-  };
-  const snake = (name) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
-  const camelNames = new Map(); // every call names one of a few methods: converted once each
-  const camel = (name) => {
-    let converted = camelNames.get(name);
-    if (converted === undefined) {
-      converted = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
-      if (camelNames.size < 1000) camelNames.set(name, converted);
-    }
-    return converted;
-  };
-  let bot = null;
-  return function dispatch(op, a) {
-    try {
-      if (op === 'logs') {
-        const out = logs.join('\\n');
-        logs.length = 0;
-        return out;
+    const logs = [];
+    const text = (value) => {
+      if (typeof value === 'string') return value;
+      try {
+        const json = stringify(value);
+        return json === undefined ? String(value) : json;
+      } catch (_) {
+        try { return String(value); } catch (__) { return '[value]'; }
       }
-      if (op === 'load') {
-        bot = botFunction.call(module.exports, module.exports, require, module, file, '/bot');
-        if (bot === undefined) bot = module.exports;
-        if (bot === null || typeof bot !== 'object') {
-          throw new Error('the file holds no bot object (an object literal or module.exports = {...})');
+    };
+    const print = (...args) => { logs.push(args.map(text).join(' ')); };
+    globalThis.console = { log: print, info: print, debug: print, warn: print, error: print, trace: print };
+    const globals = parse(globalsJson);
+    for (const key of Object.keys(globals)) globalThis[key] = globals[key];
+    const module = { exports: {} };
+    // the bot's function, its built-ins and the game's globals bound to it by name (compile)
+    const botFunction = botOuter.apply(undefined, parse(boundJson).map((name) => globalThis[name]));
+    const require = (name) => {
+      throw new Error('require(' + stringify(String(name)) + ') is not available: a bot runs on ' +
+        'its own, with the language built-ins only (docs/bot-protocol.md)');
+    };
+    const describe = (error) => {
+      try {
+        if (error instanceof Error) return error.name + ': ' + error.message;
+        return 'thrown value: ' + String(error);
+      } catch (_) {
+        return 'thrown value';
+      }
+    };
+    const failure = (error) => {
+      let stack = '';
+      try { stack = error && error.stack ? String(error.stack) : describe(error); } catch (_) {}
+      // the bot's own frames: not this realm's code nor the host's
+      stack = stack.split('\\n').filter((line) => !/bot-realm\\.js|js_host\\.js|node:internal/.test(line)).join('\\n');
+      const memory = error instanceof RangeError &&
+        /allocation failed|out of memory|Invalid (typed )?array length/i.test(String(error.message));
+      return 'E' + stringify({ error: describe(error), stack, memory });
+    };
+    const snake = (name) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+    const camelNames = new Map(); // every call names one of a few methods: converted once each
+    const camel = (name) => {
+      let converted = camelNames.get(name);
+      if (converted === undefined) {
+        converted = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+        if (camelNames.size < 1000) camelNames.set(name, converted);
+      }
+      return converted;
+    };
+    let bot = null;
+    return function dispatch(op, a) {
+      try {
+        if (op === 'logs') {
+          const out = logs.join('\\n');
+          logs.length = 0;
+          return out;
         }
-        const names = new Set();
-        for (let o = bot; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-          for (const key of Object.getOwnPropertyNames(o)) {
-            if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function') {
-              names.add(snake(key));
+        if (op === 'load') {
+          bot = botFunction.call(module.exports, module.exports, require, module, file, '/bot');
+          if (bot === undefined) bot = module.exports;
+          if (bot === null || typeof bot !== 'object') {
+            throw new Error('the file holds no bot object (an object literal or module.exports = {...})');
+          }
+          const names = new Set();
+          for (let o = bot; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+            for (const key of Object.getOwnPropertyNames(o)) {
+              if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function') {
+                names.add(snake(key));
+              }
             }
           }
+          const name = typeof bot.name === 'string' ? bot.name.trim().slice(0, 64) : '';
+          return 'R' + stringify({ name, methods: [...names].sort() });
         }
-        const name = typeof bot.name === 'string' ? bot.name.trim().slice(0, 64) : '';
-        return 'R' + stringify({ name, methods: [...names].sort() });
+        // op === 'call': a is the request's line (a call or a tell)
+        const message = parse(a);
+        const method = String(message.method);
+        const fn = method.startsWith('_') ? undefined : bot[camel(method)];
+        if (typeof fn !== 'function') throw new TypeError('the bot has no method ' + camel(method));
+        const returned = fn.apply(bot, message.args || []);
+        const json = stringify(returned === undefined ? null : returned);
+        // 'L' first: the bot printed, and the host asks for its lines (not after every call)
+        return (logs.length ? 'LR' : 'R') + (json === undefined ? 'null' : json);
+      } catch (error) {
+        return (op === 'call' && logs.length ? 'L' : '') + failure(error);
       }
-      // op === 'call': a is the request's line (a call or a tell)
-      const message = parse(a);
-      const method = String(message.method);
-      const fn = method.startsWith('_') ? undefined : bot[camel(method)];
-      if (typeof fn !== 'function') throw new TypeError('the bot has no method ' + camel(method));
-      const returned = fn.apply(bot, message.args || []);
-      const json = stringify(returned === undefined ? null : returned);
-      // 'L' first: the bot printed, and the host asks for its lines (not after every call)
-      return (logs.length ? 'LR' : 'R') + (json === undefined ? 'null' : json);
-    } catch (error) {
-      return (op === 'call' && logs.length ? 'L' : '') + failure(error);
-    }
-  };
+    };
   };
 })`, { filename: 'bot-realm.js' });
 
