@@ -646,18 +646,28 @@ def add_charges(
 def push_back(results: Sequence[tuple[leases.Claim, Played]]) -> int:
     """Interleave the queue by bot, by the worker time it takes: after these matches, each
     bot's queued jobs in the same tournament move back one turn for every :data:`TURN_S` of
-    worker time its share of them took (rounded: a quick match moves nothing). The jobs are
-    claimed by turn (:data:`CLAIM_ORDER`), so a bot whose matches are slow has its next one
-    claimed after the others' have had as much time; the queue stays ordered by an index,
-    and every worker on every machine sees the same order.
+    worker time its share of them took beyond what the quickest seat of the tournament's
+    matches here took (rounded: bots about as quick as each other move nothing, and the
+    queue stays as it is). The jobs are claimed by turn (:data:`CLAIM_ORDER`), so a bot
+    whose matches are slow has its next one claimed after the others' have had as much
+    time; the queue stays ordered by an index, and every worker on every machine sees the
+    same order. (Moving every bot back alike would change no order, and would rewrite
+    every queued job of a large tournament after each batch.)
 
     Its own short transaction, after the results are stored: jobs being claimed right now
     are skipped (``SKIP LOCKED``), never waited for. Returns the jobs moved."""
+    charged = [(held, charge_ms(played)) for held, played in results]
+    quickest: dict[int, int] = {}
+    for held, ms in charged:
+        if ms:
+            tournament = held.job.tournament_id
+            quickest[tournament] = min(quickest.get(tournament, ms[0]), *ms)
     seconds: dict[tuple[int, int], float] = {}
-    for held, played in results:
-        for version, ms in zip(held.job.seats, charge_ms(played), strict=False):
+    for held, ms in charged:
+        for version, mine in zip(held.job.seats, ms, strict=False):
             key = (held.job.tournament_id, version)
-            seconds[key] = seconds.get(key, 0.0) + ms / 1000
+            beyond = mine - quickest[held.job.tournament_id]
+            seconds[key] = seconds.get(key, 0.0) + beyond / 1000
     moved = 0
     for (tournament_id, version), taken in sorted(seconds.items()):
         turns = round(taken / TURN_S)

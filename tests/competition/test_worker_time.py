@@ -239,3 +239,28 @@ def test_the_pages_and_the_api_show_worker_time_and_its_bound(client, four_bots)
         {"tournament": tournament.pk, "name": str(tournament), "state": "done", "matches": 2,
          "used_s": 28.0, "bound_s": 60.0, "share": pytest.approx(0.4667), "over": False}
     ]  # fmt: skip
+
+
+def test_bots_about_as_quick_as_each_other_move_no_queued_job(four_bots):
+    # a batch of matches whose seats all took about the same time (0.2 s each: two turns,
+    # were it counted whole) changes no order, so no queued job is rewritten
+    tournament = competition.start_round_robin("rps-poker", 3, worker_s=0)
+    claims = [competition.claim("w1", 60) for _ in range(6)]
+    quick = {version.pk: 0.2 for version in four_bots}
+    results = [(held, in_process(held, quick)) for held in claims]
+    before = dict(tournament.jobs.values_list("pk", "turn"))
+    assert competition.push_back(results) == 0
+    assert dict(tournament.jobs.values_list("pk", "turn")) == before
+    # a seat slower than the rest by 0.3 s a match moves its bot's queued jobs back three
+    # turns for each such match
+    slow = four_bots[0]
+    claims = [competition.claim("w1", 60) for _ in range(6)]
+    seated = sum(slow.pk in held.job.seats for held in claims)
+    assert seated > 0
+    results = [(held, in_process(held, quick | {slow.pk: 0.5})) for held in claims]
+    moved = competition.push_back(results)
+    queued = list(tournament.jobs.filter(status=MatchJob.QUEUED))
+    mine = [job for job in queued if slow.pk in job.seats]
+    assert moved == len(mine) > 0
+    assert {job.turn for job in mine} == {3 * seated}
+    assert {job.turn for job in queued if job not in mine} == {0}
