@@ -152,9 +152,9 @@ def start_round_robin(
     )
     jobs = []
     # By round, each table's first seating, then each table's second...: jobs claimed one
-    # after the other then seat different bots where the schedule can, and a bot's kept
-    # process, which starts afresh before a deal it has been dealt (bots.process), does so
-    # about once a round
+    # after the other then seat different bots where the schedule can, and a worker's two
+    # kept processes of a bot play its first and its second seatings: neither is dealt a
+    # deal twice, so neither starts afresh (bots.playing.ProcessCache)
     rounds: dict[int, list[tuple[int, list[int], int]]] = {}
     for table in scheduled:
         rounds.setdefault(table[0], []).append(table)

@@ -167,12 +167,13 @@ class ProcessCache:
         it, else a second one launched while there is room, else a kept one (which starts
         afresh at the match's begin). Raises as launching does. ``busy``: the processes of
         the match being seated, which stay whatever happens."""
-        keys = [(game.slug, entry.key, n) for n in (0, 1)]
+        # two a bot, and more only for seats of one match that the same bot plays
+        keys = [(game.slug, entry.key, n) for n in range(2 + len(busy))]
         kept = [k for k in keys if k in self._items and self._items[k] not in busy]
         new = [k for k in kept if deal is not None and deal not in self._items[k].dealt]
         if new:
             key = new[0]
-        elif kept and (deal is None or len(kept) == 2 or len(self._items) >= self.size):
+        elif kept and (deal is None or len(kept) >= 2 or len(self._items) >= self.size):
             key = kept[0]
         else:
             key = next(k for k in keys if k not in self._items)
