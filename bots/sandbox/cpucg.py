@@ -23,7 +23,7 @@ import logging
 import os
 from pathlib import Path
 
-from bots.sandbox.memcg import own_cgroup, remove_cgroup, warn_once
+from bots.sandbox.memcg import cgroup_pids, own_cgroup, remove_cgroup, warn_once
 
 log = logging.getLogger("bots.sandbox")
 
@@ -62,11 +62,7 @@ class CpuCgroup:
     def pids(self) -> list[int]:
         """The processes in the cgroup now (the kernel's list: every process of the sandbox,
         whatever the bot did), or none if it cannot be read."""
-        try:
-            with open(self.acct / "cgroup.procs", "rb") as fh:
-                return [int(line) for line in fh.read().split()]
-        except (OSError, ValueError):
-            return []
+        return cgroup_pids(self.acct)
 
     def remove(self) -> None:
         """Kill whatever is left in the cgroups and remove them; never raises."""

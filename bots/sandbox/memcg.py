@@ -116,10 +116,7 @@ class MemoryCgroup:
         return 0
 
     def pids(self) -> list[int]:
-        try:
-            return [int(p) for p in (self.path / "cgroup.procs").read_text().split()]
-        except OSError:
-            return []
+        return cgroup_pids(self.path)
 
     def kill_all(self) -> None:
         for pid in self.pids():
@@ -133,15 +130,23 @@ class MemoryCgroup:
         remove_cgroup(self.path, "memory")
 
 
+def cgroup_pids(path: Path) -> list[int]:
+    """The processes in the cgroup at ``path`` now (the kernel's list), or none if it cannot
+    be read."""
+    try:
+        return [int(pid) for pid in (path / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
 def remove_cgroup(path: Path, what: str) -> None:
     """Kill every process left in the cgroup at ``path`` and remove it, trying for about a
     second (a killed process leaves its cgroup a moment after the signal). Never raises: a
     cgroup that will not go is logged (``what``: the controller, for the log)."""
     for attempt in range(50):
-        with contextlib.suppress(OSError, ValueError):
-            for pid in (path / "cgroup.procs").read_text().split():
-                with contextlib.suppress(OSError):
-                    os.kill(int(pid), signal.SIGKILL)
+        for pid in cgroup_pids(path):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         try:
             path.rmdir()
             return
