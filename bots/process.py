@@ -1073,8 +1073,8 @@ class ProcessAgent(Agent):
         self._begin_asked = None
         self._pending = None
         where = self.match_label or f"seat {info.seat}"
-        self.process.stderr.mark(f"--- match start: {info.game}, {where} ---")
         process = self.process
+        process.stderr.mark(f"--- match start: {info.game}, {where} ---")
         with self._reporting():
             process.resume()
             recycle = process.launch.recycle_cpu_s
@@ -1109,15 +1109,15 @@ class ProcessAgent(Agent):
             process.played += 1
             if info.deal is not None:
                 process.dealt.add(info.deal)
-            self.process.new_match()
+            process.new_match()
             begin = {"type": "begin", "game": info.game, "seat": info.seat, "seats": info.num_seats}
-            hello = self.process.hello
+            hello = process.hello
             if hello is not None and hello.quiet_begin:
                 # Nothing to wait for: it goes with the first question, in the same write.
-                self.process.request(begin | {"reply": False}, reply=False)
+                process.request(begin | {"reply": False}, reply=False)
                 return
             # its reply is awaited in started(), once every seat has been begun
-            self._begin_asked = self.process.request(begin)
+            self._begin_asked = process.request(begin)
 
     def started(self, timeout: float) -> None:
         rid, self._begin_asked = self._begin_asked, None

@@ -57,7 +57,6 @@ log = logging.getLogger("bots.sandbox")
 MiB = 1 << 20
 #: runs as the sandbox's uid and moves itself into the bot's memory cgroup (see memcg)
 SHELL = "/bin/sh"
-#: where a Python bot's sandbox holds the seccomp filter each match's process loads
 #: the largest bot file the sandbox accepts
 MAX_BOT_BYTES = 1 * MiB
 
