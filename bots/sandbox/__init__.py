@@ -293,9 +293,10 @@ def _free_slot(config: SandboxConfig, folder: Path, count: int) -> Slot | None:
             # lock folder of its own, someone's account): neither killed nor shared.
             log.warning(
                 "event=sandbox.slot_skipped uid=%s foreign_processes=%s (not this slot's: "
-                "left alone)",
+                "left alone): %s",
                 uid,
-                foreign,
+                len(foreign),
+                "; ".join(foreign),
             )
             slot.release()
             continue
@@ -303,15 +304,16 @@ def _free_slot(config: SandboxConfig, folder: Path, count: int) -> Slot | None:
     return None
 
 
-def sweep(uid: int, *, marker: str, cgroup: str | None = None) -> tuple[int, int]:
+def sweep(uid: int, *, marker: str, cgroup: str | None = None) -> tuple[int, list[str]]:
     """SIGKILL the processes of a sandbox uid whose slot we now hold that can be shown to be
     that slot's: those whose environment carries the slot's ``marker`` (:data:`SLOT_ENV`, set
     on the shell, prlimit and bwrap of each of its launches) or that sit in the slot's memory
     cgroup (``cgroup``, as /proc/PID/cgroup names it). With the slot's lock held, such a
     process is a leftover of a worker that died (bwrap's set-up can be orphaned if its
     parent dies in the first milliseconds, bubblewrap issue #633). Any other process of the
-    uid is left alone. Returns (how many were killed, how many others run as the uid)."""
-    killed = foreign = 0
+    uid is left alone. Returns how many were killed, and the others that run as the uid
+    (each as "pid state command", for the operator's log)."""
+    killed, foreign = 0, []
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
@@ -331,7 +333,7 @@ def sweep(uid: int, *, marker: str, cgroup: str | None = None) -> tuple[int, int
             elif not _is_zombie(name) and not select.select([pidfd], [], [], EXITING_S)[0]:
                 # (a process on its way out has left its cgroup already: it is given a
                 # moment to end; its pidfd is readable once it has)
-                foreign += 1
+                foreign.append(_describe(name))
         except OSError:
             pass
         finally:
@@ -354,6 +356,16 @@ def _is_slots(pid: str, marker: str, cgroup: str | None) -> bool:
     if f"{SLOT_ENV}={marker}".encode() in environ.split(b"\0"):
         return True
     return cgroup is not None and memcg.cgroup_of(pid) == cgroup
+
+
+def _describe(pid: str) -> str:
+    """``pid``, its state and its command line (cut), as a log line names a process."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").strip()
+    except (OSError, IndexError):
+        return f"{pid} (gone)"
+    return f"{pid} {state} {command.decode(errors='replace')[:80]!r}"
 
 
 def _is_zombie(pid: str) -> bool:

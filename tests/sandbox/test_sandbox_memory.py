@@ -72,7 +72,8 @@ def test_it_bounds_memory_outside_the_heap_and_frees_it_with_the_process(
             refused = f"REFUSED {mode} after" in report.stderr
             assert report.fault_kind == "memory" or (seed == 0 and refused) or seed == 1, report
             # The bot holds what it got, in a live process: within its limit.
-            assert shmem() - before < LIMITS.memory_mb * MiB, report.stderr[-2000:]
+            held = shmem_settles(before, within=LIMITS.memory_mb * MiB)
+            assert held < LIMITS.memory_mb * MiB, report.stderr[-2000:]
             (process,) = cache._items.values()
             cgroup = process.launch.memory_cgroup
             if HAS_CGROUP:
@@ -125,7 +126,10 @@ def test_without_a_memory_cgroup_it_says_so_and_still_bounds_memory(
             (process,) = cache._items.values()
             assert process.launch.memory_cgroup is None
             assert f"REFUSED {mode} after" in report.stderr, report
-            assert shmem() - before <= LIMITS.tmp_mb * MiB + NOISE
+            # (what others on the machine hold meanwhile, a browser's shared memory say, goes)
+            assert shmem_settles(before, within=LIMITS.tmp_mb * MiB + NOISE) <= (
+                LIMITS.tmp_mb * MiB + NOISE
+            )
             # The heap's address space and a full /tmp stay within the memory limit.
             entry = Entry("fair", code=fair, filename="fair.py", key=2)
             report = play(GAME, [entry, simple], seed=0, cache=cache).seats[0]

@@ -31,10 +31,24 @@ def stray(uid: int, env: dict[str, str] | None = None) -> Iterator[subprocess.Po
         ["/bin/sleep", "600"], user=uid, group=uid, extra_groups=[], cwd="/", env=env or {}
     )
     try:
+        asleep(proc)
         yield proc
     finally:
         proc.kill()
         proc.wait(timeout=5)
+
+
+def asleep(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """Wait until ``proc`` sleeps in ``sleep``: Popen returns once the exec has begun, and
+    until the new program is loaded the kernel shows an empty environment (a sweep then
+    could not see the mark it carries)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        stat_line = Path(f"/proc/{proc.pid}/stat").read_text()
+        if stat_line.rpartition(")")[2].split()[:1] == ["S"] and "(sleep)" in stat_line:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {proc.pid} never went to sleep")
 
 
 def marker(config: SandboxConfig, uid: int) -> str:
