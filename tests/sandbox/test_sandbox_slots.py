@@ -4,7 +4,9 @@ sweep that kills only what it can show is its own slot's."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
 import select
 import signal
 import subprocess
@@ -56,14 +58,31 @@ def marker(config: SandboxConfig, uid: int) -> str:
     return str(Path(config.lock_dir or sandbox.machine_lock_dir()) / f"slot-{uid}.lock")
 
 
-def test_a_sweep_kills_what_a_dead_worker_left_in_its_own_slot(sandbox_config):
+def idle_uids(config: SandboxConfig, count: int) -> int:
+    """The first of ``count`` uids in a row of the test range that nothing runs as, and that
+    the range's uids before it are all skipped for (a sweep takes the first free slot): the
+    tests below put their own processes there. (Normally the range's first uid: a process
+    of this test run's range left by another test is named in the sweep's log.)"""
+    busy = set()
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with contextlib.suppress(OSError):
+                busy.add(os.stat(f"/proc/{name}").st_uid)
+    first = config.uid_base
+    while any(uid in busy for uid in range(first, first + count)):
+        first += 1
+    assert first + count <= config.uid_base + config.slots, f"uids in use: {sorted(busy)}"
+    return first
+
+
+def test_a_sweep_kills_what_a_dead_worker_left_in_its_own_slot(sandbox_config, caplog):
     # A process of the slot's uid carrying the slot's mark: a leftover of a dead holder
     # (bwrap orphaned in its set-up, bubblewrap issue #633).
-    uid = sandbox_config.uid_base
+    uid = idle_uids(sandbox_config, 1)
     with stray(uid, {SLOT_ENV: marker(sandbox_config, uid)}) as left:
         slot = acquire_slot(sandbox_config)
         try:
-            assert slot is not None and slot.uid == uid
+            assert slot is not None and slot.uid == uid, caplog.text  # (what it skipped)
             assert left.wait(timeout=5) == -signal.SIGKILL
         finally:
             slot.release()
@@ -74,7 +93,7 @@ def test_a_sweep_leaves_alone_what_it_cannot_show_is_its_slots_and_skips_that_ui
 ):
     # Another installation's process on the same uid (its own lock folder: another mark),
     # and one with no mark at all: neither is killed, and the uid is not shared with them.
-    uid = sandbox_config.uid_base
+    uid = idle_uids(sandbox_config, 3)
     other = dataclasses.replace(sandbox_config, lock_dir="/elsewhere")
     with stray(uid, {SLOT_ENV: marker(other, uid)}) as theirs, stray(uid + 1) as unmarked:
         slot = acquire_slot(sandbox_config)
