@@ -1233,6 +1233,7 @@ class ProcessAgent(Agent):
                 self._check(arrived, message, what="end of match")
                 self._take_cpu(message)
             finally:  # its match is over, whatever its last notice did
+                self.process.settle_stderr()  # what it wrote is the match's (read at once)
                 self.process.pause()
 
     def end(self, result: dict[str, Any]) -> None:

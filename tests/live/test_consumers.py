@@ -491,6 +491,10 @@ async def test_a_spectator_who_comes_before_the_match_starts_hears_it_to_the_end
             break
         over.cancel()
         number = turn.result()["turn"]
+        if not answered:
+            # the spectator follows the match once it hears that it started (through the
+            # channel layer): it is shown the play from then on, so the first move waits
+            await watcher.next("state", timeout=20)
         if number not in answered:
             answered.add(number)
             await player.send({"type": "act", "turn": number, "action": "p"})
