@@ -941,6 +941,17 @@ class BotProcess:
             )
             self._terminate(child)
 
+    def settle_output(self) -> None:
+        """:meth:`settle_stderr`, then the fault it found, raised: output over the match's
+        cap (a reply read at once, without a poll, leaves what the bot wrote to stderr
+        before it in the pipe until now)."""
+        self.settle_stderr()
+        child = self._child
+        if child is not None and child.doom is not None:
+            doom = child.doom
+            self.kill()
+            raise doom
+
     def settle_stderr(self) -> None:
         """Take into the log what the bot has written to stderr so far. A host writes a
         traceback before the reply that reports the exception, so once the reply is read the
@@ -1230,6 +1241,7 @@ class ProcessAgent(Agent):
             self.answered_at = arrived
             self._ended = True
             try:
+                self.process.settle_output()
                 self._check(arrived, message, what="end of match")
                 self._take_cpu(message)
             finally:  # its match is over, whatever its last notice did

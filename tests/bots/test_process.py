@@ -3,6 +3,7 @@ tests): one process serves consecutive matches, and every failure is a typed fau
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 import time
 from pathlib import Path
@@ -130,6 +131,16 @@ def test_it_reports_a_return_value_that_is_not_json(make_process):
     outcome = play(process)
     assert outcome.faults[0].kind == "exception"
     assert "not plain JSON data" in outcome.faults[0].reason
+
+
+def test_it_faults_output_over_the_cap_in_the_match_that_wrote_it(make_process):
+    # Quick replies are read without a poll, so what the bot writes to stderr before each
+    # waits in the pipe: a cap crossed by the last of it is still this match's fault.
+    process = make_process("print('x' * 3000, file=sys.stderr); return 0")
+    process.launch = dataclasses.replace(process.launch, max_output=20_000)
+    outcome = play(process)
+    assert outcome.faults[0].kind == "output", outcome.faults
+    assert "over 20000 bytes" in outcome.faults[0].reason
 
 
 def test_it_refuses_an_oversized_answer(make_process):
