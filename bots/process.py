@@ -1259,7 +1259,12 @@ class ProcessAgent(Agent):
             try:
                 rid = self.process.request({"type": "end"})
                 _, message = self.process.reply(rid, 1.0, "end of match")
-            except AgentFault:
+                # what it wrote is the match's (see confirm); the match is decided, so
+                # output over the cap only ends the process, and its owner hears why
+                self.process.settle_output()
+            except AgentFault as exc:
+                if exc.kind == "output":
+                    self._report(exc.kind, exc.reason)
                 self.process.kill()
             else:
                 self._take_cpu(message)
