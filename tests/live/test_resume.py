@@ -246,10 +246,12 @@ async def test_people_at_another_process_follow_a_resumed_table_and_a_lost_move_
     )
     await steps_kept(table, 1)
     await die(table)
-    # bob's move goes to the dead host's channel and is never kept
+    # bob's move goes to the dead host's channel and is never kept: that process hosts no
+    # such table and says so (once it has, a resume cannot take the move in)
     await b.send(
         {"type": "act", "turn": b_turn["turn"], "action": b.last_state()["actions"][0]["value"]}
     )
+    assert "server stopped" in (await b.next("error"))["error"]
     await hub._sweep()
     assert table.pk in hub.hosts
     again = await b.next("turn")
