@@ -29,6 +29,7 @@ from bots.models import (
     Match,
     MatchJob,
     MatchSeat,
+    QueueDebt,
     Tournament,
     TournamentResult,
 )
@@ -652,9 +653,12 @@ def push_back(results: Sequence[tuple[leases.Claim, Played]]) -> int:
     whose matches are slow has its next one claimed after the others' have had as much
     time; the queue stays ordered by an index, and every worker on every machine sees the
     same order. (Moving every bot back alike would change no order, and would rewrite
-    every queued job of a large tournament after each batch.)
+    every queued job of a large tournament after each batch.) A bot's turns are first owed
+    (a :class:`~bots.models.QueueDebt` row), and its jobs moved by all of them once they
+    make up a hundredth of its queued jobs (:data:`DEBT_SHARE`): a job is rewritten once
+    for every hundredth, not after every match of its bot.
 
-    Its own short transaction, after the results are stored: jobs being claimed right now
+    Its own short transactions, after the results are stored: jobs being claimed right now
     are skipped (``SKIP LOCKED``), never waited for. Returns the jobs moved."""
     charged = [(held, charge_ms(played)) for held, played in results]
     quickest: dict[int, int] = {}
@@ -674,7 +678,7 @@ def push_back(results: Sequence[tuple[leases.Claim, Played]]) -> int:
         if turns < 1:
             continue
         try:
-            ids = _push_back(tournament_id, version, turns)
+            ids, applied = _push_back(tournament_id, version, turns)
         except DatabaseError as exc:  # only the order suffers; the next slow match tries again
             log.warning("event=jobs.push_back_failed tournament=%s version=%s error=%r",
                         tournament_id, version, exc)  # fmt: skip
@@ -684,14 +688,31 @@ def push_back(results: Sequence[tuple[leases.Claim, Played]]) -> int:
             continue
         log.info(
             "event=jobs.pushed_back tournament=%s version=%s turns=%d jobs=%d seconds=%.2f",
-            tournament_id, version, turns, len(ids), taken,
+            tournament_id, version, applied, len(ids), taken,
         )  # fmt: skip
     return moved
 
 
-def _push_back(tournament_id: int, version: int, turns: int) -> list[int]:
-    """Move the version's queued jobs of the tournament back ``turns`` turns; their ids."""
+#: a bot's queued jobs of a tournament are moved back once the turns they are owed make up
+#: this share of them (:func:`_push_back`): each job is rewritten once for every so many
+#: turns of the bot's, not after each of its matches, and its next jobs may be claimed up to
+#: ``jobs / DEBT_SHARE`` turns early (with 20,000 queued, 200 turns: 20 s of worker time)
+DEBT_SHARE = 100
+
+
+def _push_back(tournament_id: int, version: int, turns: int) -> tuple[list[int], int]:
+    """Owe the version's queued jobs of the tournament ``turns`` more turns, and move them
+    back by all they are owed once that is at least a hundredth of them (at the first
+    push, at once): the ids moved (none while the turns are only owed), and by how many
+    turns."""
     with transaction.atomic():
+        debt, _ = QueueDebt.objects.select_for_update().get_or_create(
+            tournament_id=tournament_id, version=version
+        )
+        owed = debt.owed + turns
+        if debt.jobs and owed < debt.jobs // DEBT_SHARE:
+            QueueDebt.objects.filter(pk=debt.pk).update(owed=owed)
+            return [], 0
         queued = MatchJob.objects.filter(tournament_id=tournament_id, status=MatchJob.QUEUED)
         if connection.features.supports_json_field_contains:
             mine = queued.filter(seats__contains=[version])
@@ -701,8 +722,9 @@ def _push_back(tournament_id: int, version: int, turns: int) -> list[int]:
         else:  # SQLite (one writer): the tournament's queued jobs, read through
             ids = [pk for pk, seats in queued.values_list("pk", "seats") if version in seats]
         if ids:
-            MatchJob.objects.filter(pk__in=ids).update(turn=F("turn") + turns)
-    return ids
+            MatchJob.objects.filter(pk__in=ids).update(turn=F("turn") + owed)
+        QueueDebt.objects.filter(pk=debt.pk).update(owed=0, jobs=len(ids))
+    return ids, owed
 
 
 def store_result(held: leases.Claim, played: Played, *, wait: bool = True) -> Match | None:

@@ -247,6 +247,29 @@ class MatchJob(models.Model):
         return f"job {self.pk} ({self.game}, {self.status})"
 
 
+class QueueDebt(models.Model):
+    """The turns a bot's queued jobs of a tournament are owed (see
+    ``bots.competition.push_back``): they are moved back together once the turns owed make
+    up a hundredth of the jobs, so that a bot a little slower than the rest does not rewrite
+    all its queued jobs after each of its matches."""
+
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="queue_debts")
+    #: the BotVersion's id, as a job's ``seats`` name it
+    version = models.PositiveBigIntegerField()
+    #: turns not yet added to the version's queued jobs
+    owed = models.PositiveIntegerField(default=0)
+    #: its queued jobs of the tournament when the turns owed were last added to them
+    jobs = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "version"], name="queue_debt_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.owed} turns owed by version {self.version} in {self.tournament_id}"
+
+
 class RecordField(models.JSONField):
     """A JSONField for large JSON values that are inserted many rows at a time (match
     records: a worker stores its matches together).

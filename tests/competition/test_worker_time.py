@@ -13,7 +13,15 @@ from django.core.management import call_command
 from django.db import transaction
 
 from bots import aggregates, competition
-from bots.models import BotVersion, Match, MatchJob, MatchSeat, Tournament, TournamentResult
+from bots.models import (
+    BotVersion,
+    Match,
+    MatchJob,
+    MatchSeat,
+    QueueDebt,
+    Tournament,
+    TournamentResult,
+)
 from bots.playing import Entry, Played, SeatReport, play
 from bots.worker import Options, Worker
 from games.engine.runner import MatchRunner, SeatStats, TimeControl
@@ -264,3 +272,35 @@ def test_bots_about_as_quick_as_each_other_move_no_queued_job(four_bots):
     assert moved == len(mine) > 0
     assert {job.turn for job in mine} == {3 * seated}
     assert {job.turn for job in queued if job not in mine} == {0}
+
+
+def test_a_bot_a_little_slower_owes_turns_before_its_queued_jobs_are_rewritten(four_bots):
+    # Its first push moves its queued jobs at once; after that, turns are owed until they
+    # make up a hundredth of its queued jobs, then added to all of them in one go: a bot a
+    # turn slower than the rest does not rewrite hundreds of jobs after each match.
+    tournament = competition.start_round_robin("rps-poker", 40, worker_s=0)
+    slow = four_bots[0]
+    ids = [job.pk for job in tournament.jobs.all() if slow.pk in job.seats]
+    mine = tournament.jobs.filter(pk__in=ids, status=MatchJob.QUEUED)
+
+    def push(turns: int) -> int:
+        """What a match of the slow bot ``turns`` turns slower than its opponent moves (as
+        its store would push it back: the match is one of its queued ones, for the test)."""
+        held = SimpleNamespace(job=mine.first())
+        played = in_process(held, {slow.pk: 0.01 + turns * competition.TURN_S})
+        return competition.push_back([(held, played)])
+
+    queued = mine.count()
+    assert queued >= 200  # a hundredth of them: at least two turns
+    assert push(3) == queued  # the first push: at once
+    assert set(mine.values_list("turn", flat=True)) == {3}
+    debt = QueueDebt.objects.get(tournament=tournament, version=slow.pk)
+    assert (debt.owed, debt.jobs) == (0, queued)
+    assert push(1) == 0  # one turn of the two that move them: owed
+    assert set(mine.values_list("turn", flat=True)) == {3}
+    assert QueueDebt.objects.get(pk=debt.pk).owed == 1
+    assert push(1) == queued  # two owed: added to every queued job together
+    assert set(mine.values_list("turn", flat=True)) == {5}
+    assert QueueDebt.objects.get(pk=debt.pk).owed == 0
+    # the other bots' jobs never moved
+    assert set(tournament.jobs.exclude(pk__in=ids).values_list("turn", flat=True)) == {0}
