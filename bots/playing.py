@@ -157,7 +157,7 @@ class ProcessCache:
         self,
         game: GameSpec,
         entry: Entry,
-        folder: Path | None,
+        folder: Path | CodeFolder | None,
         seat: int,
         launching: Launching = SITE,
         busy: Sequence[BotProcess] = (),
@@ -193,7 +193,7 @@ class ProcessCache:
         self,
         game: GameSpec,
         entry: Entry,
-        folder: Path | None,
+        folder: Path | CodeFolder | None,
         seat: int,
         launching: Launching,
         busy: Sequence[BotProcess],
@@ -293,6 +293,25 @@ async def play_async(
     return Played(outcome, reports, time.monotonic() - started)
 
 
+class CodeFolder:
+    """A match's private folder for uploaded code (mode 0700), made when a seat first needs
+    it: a match whose bots are all kept processes writes no code, and makes no folder."""
+
+    def __init__(self) -> None:
+        self._made: tempfile.TemporaryDirectory[str] | None = None
+
+    @property
+    def path(self) -> Path:
+        if self._made is None:
+            self._made = tempfile.TemporaryDirectory(prefix="match-")
+        return Path(self._made.name)
+
+    def close(self) -> None:
+        made, self._made = self._made, None
+        if made is not None:
+            made.cleanup()
+
+
 class _Seating:
     """One match's agents, launched (not started) from its entries, and what to close after
     it: processes it owns and the private folder their code was written to."""
@@ -310,17 +329,16 @@ class _Seating:
         self.agents: list[Agent] = []
         self.processes: list[BotProcess | None] = []
         self.owned: list[BotProcess] = []
-        # a private folder only for code to write (people, built-ins and files need none)
-        code = any(_writes_code(entry) for entry in entries)
-        self.folder = tempfile.TemporaryDirectory(prefix="match-") if code else None
-        where = Path(self.folder.name if self.folder is not None else tempfile.gettempdir())
+        # a private folder, made only for code to write (people, built-ins, files and kept
+        # processes need none)
+        self.folder = CodeFolder()
         #: the seats' processes read each other's replies as they come (fair timing)
         peers = Peers()
         try:
             for seat, entry in enumerate(entries):
                 try:
                     agent, process = seat_agent(
-                        game, entry, launching=launching, folder=where, seat=seat,
+                        game, entry, launching=launching, folder=self.folder, seat=seat,
                         cache=cache, owned=self.owned,
                         busy=[p for p in self.processes if p is not None], deal=deal,
                     )  # fmt: skip
@@ -344,8 +362,7 @@ class _Seating:
             for process in self.owned:
                 process.close()
         finally:
-            if self.folder is not None:
-                self.folder.cleanup()
+            self.folder.close()
 
 
 def seat_agent(
@@ -353,7 +370,7 @@ def seat_agent(
     entry: Entry,
     *,
     launching: Launching = SITE,
-    folder: Path | None = None,
+    folder: Path | CodeFolder | None = None,
     seat: int = 0,
     cache: ProcessCache | None = None,
     owned: list[BotProcess] | None = None,
@@ -386,7 +403,11 @@ def seat_agent(
 
 
 def _process(
-    game: GameSpec, entry: Entry, launching: Launching, folder: Path | None, seat: int
+    game: GameSpec,
+    entry: Entry,
+    launching: Launching,
+    folder: Path | CodeFolder | None,
+    seat: int,
 ) -> BotProcess:
     """A BotProcess (not started) for a built-in bot's own file (trusted: never in the
     sandbox), a bot file where it is, or uploaded code written into ``folder`` (the sandbox
@@ -406,13 +427,9 @@ def _process(
     return BotProcess(launch, label=entry.name, stderr_log=entry.stderr_log)
 
 
-def _writes_code(entry: Entry) -> bool:
-    return entry.agent is None and entry.builtin is None and entry.path is None
-
-
-def _write_code(entry: Entry, folder: Path | None, seat: int) -> Path:
+def _write_code(entry: Entry, folder: Path | CodeFolder | None, seat: int) -> Path:
     assert entry.code is not None and folder is not None, "code needs a folder to go to"
-    seat_dir = folder / f"seat{seat}"
+    seat_dir = (folder.path if isinstance(folder, CodeFolder) else folder) / f"seat{seat}"
     seat_dir.mkdir(mode=0o700, exist_ok=True)  # a launch tried again writes it again
     path = seat_dir / safe_filename(entry.filename)
     path.write_text(entry.code)
