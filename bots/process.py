@@ -655,17 +655,19 @@ class BotProcess:
         request that takes a reply, in one write (one wake-up of the bot, not two). Raises
         AgentFault("crash") if the pipe broke, AgentFault("timeout") if the bot left a pipe's
         worth of requests unread."""
-        if self._proc is None or self._child is None:
+        child = self._child
+        if self._proc is None or child is None:
             raise self._death_fault("a request")
         self._next_id += 1
         line = _encode({"id": self._next_id, **message}).encode() + b"\n"
         method = message.get("method")
-        return self._write(line, reply, method if isinstance(method, str) else None, message)
+        return self._write(child, line, reply, method if isinstance(method, str) else None, message)
 
     def call(self, method: str, args: Any, *, reply: bool = True) -> int:
         """:meth:`request` of a ``call`` (``reply``) or a ``tell`` of the bot's ``method``
         with ``args``: the same line, made without a dict (a match makes dozens)."""
-        if self._proc is None or self._child is None:
+        child = self._child
+        if self._proc is None or child is None:
             raise self._death_fault("a request")
         self._next_id += 1
         head = _HEADS.get((reply, method))
@@ -675,15 +677,18 @@ class BotProcess:
             if len(_HEADS) < 256:
                 _HEADS[(reply, method)] = head
         line = b'{"id":%d%b%b}\n' % (self._next_id, head, _encode(args).encode())
-        return self._write(line, reply, method)
+        return self._write(child, line, reply, method)
 
     def _write(
-        self, line: bytes, reply: bool, method: str | None, message: dict[str, Any] | None = None
+        self,
+        child: _Child,
+        line: bytes,
+        reply: bool,
+        method: str | None,
+        message: dict[str, Any] | None = None,
     ) -> int:
-        """Send one request's ``line`` (see :meth:`request`): a call or tell of ``method``,
-        else ``message``, as a fault's reason names it."""
-        child = self._child
-        assert child is not None
+        """Send one request's ``line`` to ``child`` (see :meth:`request`): a call or tell of
+        ``method``, else ``message``, as a fault's reason names it."""
         if not reply:
             self._outbox += line
             return self._next_id
@@ -1241,11 +1246,11 @@ class ProcessAgent(Agent):
             self.answered_at = arrived
             self._ended = True
             try:
+                # what it wrote is the match's: read now (its replies were read at once)
                 self.process.settle_output()
                 self._check(arrived, message, what="end of match")
                 self._take_cpu(message)
             finally:  # its match is over, whatever its last notice did
-                self.process.settle_stderr()  # what it wrote is the match's (read at once)
                 self.process.pause()
 
     def end(self, result: dict[str, Any]) -> None:
