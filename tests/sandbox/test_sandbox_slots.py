@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bots import sandbox
+from bots import playing, sandbox
 from bots.playing import Entry, Launching, ProcessCache
 from bots.process import BotProcess, PlatformError
 from bots.sandbox import SLOT_ENV, SandboxBusy, SandboxConfig, acquire_slot, sandbox_launch
@@ -226,5 +226,32 @@ def test_a_workers_kept_processes_give_their_slots_up_before_it_waits(tmp_path, 
         with pytest.raises(SandboxBusy):
             cache.get(GAME, d, tmp_path, 3, launching, busy=[second, third])
         assert len(cache) == 2
+    finally:
+        cache.close()
+
+
+def test_a_match_of_kept_processes_writes_no_code_folder(sandbox_config, settings, monkeypatch):
+    # The worker's matches: code is written (into a private folder) only when a process is
+    # launched; a match whose bots are kept processes makes no folder at all.
+    settings.SANDBOX_UID_BASE = sandbox_config.uid_base
+    settings.SANDBOX_SLOTS = sandbox_config.slots
+    settings.SANDBOX_LOCK_DIR = sandbox_config.lock_dir
+    code = GAME.builtin_path("simple").read_text()
+    made = []
+    real = playing.CodeFolder.path.fget
+
+    def path(folder):
+        made.append(folder)
+        return real(folder)
+
+    monkeypatch.setattr(playing.CodeFolder, "path", property(path))
+    entries = [Entry(name, code=code, key=name) for name in "ab"]
+    cache = ProcessCache(8)
+    try:
+        first = playing.play(GAME, entries, seed=1, cache=cache)
+        assert not first.outcome.faults and len(set(map(id, made))) == 1  # both seats, one
+        made.clear()
+        second = playing.play(GAME, entries, seed=2, cache=cache)
+        assert not second.outcome.faults and made == []  # both kept: nothing written
     finally:
         cache.close()
