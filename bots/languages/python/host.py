@@ -49,8 +49,13 @@ WRITE_EVENTS = {"os.mkdir": 1, "os.remove": 1, "os.rmdir": 1, "os.truncate": 1,
                 "os.rename": 2, "os.link": 2, "os.symlink": 2}  # fmt: skip
 
 
+#: JSON as every reply is written: compact, no NaN or infinity (one encoder for every call:
+#: ``json.dumps`` with options makes a new one each time)
+ENCODE = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
+
+
 def send(out, message):
-    out.write(json.dumps(message, allow_nan=False, separators=(",", ":")) + "\n")
+    out.write(ENCODE(message) + "\n")
     out.flush()
 
 
@@ -183,6 +188,7 @@ def serve(cls, requests, out):
     for raw in requests:
         message = json.loads(raw)
         kind, rid = message.get("type"), message.get("id")
+        value_json = None
         if kind == "quit":
             return FINISHED
         if kind == "begin":
@@ -215,13 +221,12 @@ def serve(cls, requests, out):
                     raise AttributeError(f"{method} is not a bot method")
                 value = getattr(bot, method)(*message.get("args", []))
                 try:
-                    json.dumps(value, allow_nan=False)
+                    value_json = ENCODE(value)  # checked and written in one go
                 except (TypeError, ValueError):
                     raise TypeError(
                         f"{method} returned {type(value).__name__} {value!r:.80}, "
                         "which is not plain JSON data"
                     ) from None
-                reply = {"type": "return", "value": value}
             else:
                 raise RuntimeError(f"unknown request type {kind!r}")
         except MemoryError:
@@ -231,6 +236,10 @@ def serve(cls, requests, out):
         except Exception as exc:  # noqa: BLE001 - every bot failure is reported, not fatal
             traceback.print_exc()
             reply = {"type": "error", "error": describe(exc)}
+        if value_json is not None:
+            out.write(f'{{"type":"return","value":{value_json},"id":{ENCODE(rid)}}}\n')
+            out.flush()
+            continue
         reply["id"] = rid
         send(out, reply)
     return FINISHED
