@@ -267,19 +267,18 @@ class Peers:
     each line is timestamped when it arrives, not when its turn to be read comes."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
         self._owing: set[BotProcess] = set()
 
+    # (No lock: a set's add and discard, and a tuple made of it, are each one step that no
+    # other thread can come between; a reader sees the set before or after a change.)
     def owe(self, process: BotProcess, owes: bool) -> None:
-        with self._lock:
-            if owes:
-                self._owing.add(process)
-            else:
-                self._owing.discard(process)
+        if owes:
+            self._owing.add(process)
+        else:
+            self._owing.discard(process)
 
     def others(self, process: BotProcess) -> list[BotProcess]:
-        with self._lock:
-            return [p for p in self._owing if p is not process]
+        return [p for p in tuple(self._owing) if p is not process]
 
 
 class BotProcess:
@@ -740,13 +739,15 @@ class BotProcess:
     def _next_line(self, timeout: float) -> tuple[float, bytes | None] | None:
         """The next stdout line and its arrival time, waiting up to ``timeout`` (None: none
         came). Meanwhile it drains the bot's stderr and reads the lines of its peers."""
-        deadline = time.monotonic() + max(timeout, 0.0)
         with self._io:
             child = self._child
             if not self._lines and child is not None and not child.out_done:
                 # A quick bot has answered by the time its reply is asked for: read it
                 # without a poll (the peers' lines are read by the next wait that polls).
                 self._pump(child, True)
+            if self._lines:
+                return self._lines.popleft()
+            deadline = time.monotonic() + max(timeout, 0.0)
             while not self._lines:
                 child = self._child
                 if child is None:

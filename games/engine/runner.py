@@ -452,18 +452,26 @@ class MatchRunner:
             if agent.answers_on_send:
                 agent.answered_at = self.clock()
         answers: dict[int, Any] = {}
+        # (this runs for every call of every match: no max() of two numbers, no method
+        # where a comparison does)
+        clock = self.clock
         for seat, started in sent.items():
-            agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
-            allowed = tc.move + max(seat_stats.bank_left, 0.0)
+            agent, seat_stats, tc = agents[seat], stats[seat], self.seat_tc.get(seat, self.tc)
+            bank_left = seat_stats.bank_left
+            allowed = tc.move + bank_left if bank_left > 0.0 else tc.move
             # the last slow call a streak allows: over ``move`` it ends the streak anyway
             last_chance = 0 < tc.streak <= len(seat_stats.slow) + 1
-            if last_chance:
-                allowed = min(allowed, tc.move)
-            left = seat_stats.budget_left(tc)
-            cut = left is not None and left < allowed
-            allowed = min(allowed, left) if left is not None else allowed
-            timeout = max(started + allowed - self.clock(), 0.0)
-            answer = yield _Call(seat, "receive", (timeout,), started)
+            if last_chance and allowed > tc.move:
+                allowed = tc.move
+            cut = False
+            if tc.budget is not None:
+                left = seat_stats.budget_left(tc)
+                assert left is not None
+                cut = left < allowed
+                if cut:
+                    allowed = left
+            timeout = started + allowed - clock()
+            answer = yield _Call(seat, "receive", (timeout if timeout > 0.0 else 0.0,), started)
             if isinstance(answer, AgentFault):
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
                 if cut and answer.kind == "timeout":
@@ -475,13 +483,14 @@ class MatchRunner:
                 else:
                     faults[seat] = Fault(answer.kind, answer.reason)
                 continue
-            finished = agent.answered_at if agent.answered_at is not None else self.clock()
-            used = max(finished - started, 0.0)
+            finished = agent.answered_at if agent.answered_at is not None else clock()
+            used = finished - started if finished > started else 0.0
             seat_stats.calls += 1
             seat_stats.think_s += used
-            seat_stats.slowest_s = max(seat_stats.slowest_s, used)
-            seat_stats.bank_left -= max(used - tc.move, 0.0)
+            if used > seat_stats.slowest_s:
+                seat_stats.slowest_s = used
             if used > tc.move:
+                seat_stats.bank_left -= used - tc.move
                 seat_stats.slow.append(f"{agent.call_name(prompts[seat])} took {used:.2f} s")
             elif prompts[seat].expects_answer:
                 seat_stats.slow.clear()  # a move in time ends a streak; a quick notice does not
