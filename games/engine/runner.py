@@ -127,8 +127,13 @@ class MatchRunner:
         changed and before every decision is asked for; it must not change the state."""
         stats = self._stats(state, agents)
         steps = self._match(state, agents, stats, observer, seed)
+        send = steps.send
         reply: Any = None
-        while (call := _next(steps, reply)) is not None:
+        while True:
+            try:
+                call = send(reply)
+            except StopIteration:
+                break
             try:
                 reply = getattr(agents[call.seat], call.method)(*call.args)
             except AgentFault as exc:
@@ -300,7 +305,9 @@ class MatchRunner:
         if faults:
             state.forfeit(faults)
         while True:
-            yield from self._deliver(state, agents, stats, state.take_notices())
+            notices = state.take_notices()
+            if notices:
+                yield from self._deliver(state, agents, stats, notices)
             if observer is not None:
                 observer(state)
             if state.is_over():
