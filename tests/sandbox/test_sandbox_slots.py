@@ -59,10 +59,10 @@ def marker(config: SandboxConfig, uid: int) -> str:
 
 
 def idle_uids(config: SandboxConfig, count: int) -> int:
-    """The first of ``count`` uids in a row of the test range that nothing runs as, and that
-    the range's uids before it are all skipped for (a sweep takes the first free slot): the
-    tests below put their own processes there. (Normally the range's first uid: a process
-    of this test run's range left by another test is named in the sweep's log.)"""
+    """The first of ``count`` uids in a row of the test range that nothing runs as (normally
+    the range's first): the tests below put their own processes there. A process found on
+    a uid before it is not that slot's, so the sweep skips that uid, and names the process
+    in its log."""
     busy = set()
     for name in os.listdir("/proc"):
         if name.isdigit():
