@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -49,10 +50,22 @@ def pytest_configure(config: pytest.Config) -> None:
     """The site hashes passwords with PBKDF2 at about a million rounds, slow on purpose
     (0.2 s a person here); tests make people by the hundred, so this test process uses a
     cheap hasher. The sites the tests start as processes (browser tests, several
-    processes) keep the real one."""
+    processes) keep the real one.
+
+    A test socket's connect waits 10 s for the consumer's answer, not Channels' 1 s: a
+    consumer's connect reads the database in asgiref's thread, which a full run's load can
+    keep that long (a refused origin's connect timed out so once). It ends as soon as the
+    answer comes."""
+    from channels.testing import WebsocketCommunicator
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    connect = WebsocketCommunicator.connect
+
+    async def patient_connect(self: WebsocketCommunicator, timeout: float = 10) -> Any:
+        return await connect(self, timeout)
+
+    WebsocketCommunicator.connect = patient_connect  # type: ignore[method-assign]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
