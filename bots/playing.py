@@ -157,7 +157,7 @@ class ProcessCache:
         self,
         game: GameSpec,
         entry: Entry,
-        folder: Path | CodeFolder | None,
+        folder: CodeFolder | None,
         seat: int,
         launching: Launching = SITE,
         busy: Sequence[BotProcess] = (),
@@ -193,7 +193,7 @@ class ProcessCache:
         self,
         game: GameSpec,
         entry: Entry,
-        folder: Path | CodeFolder | None,
+        folder: CodeFolder | None,
         seat: int,
         launching: Launching,
         busy: Sequence[BotProcess],
@@ -370,7 +370,7 @@ def seat_agent(
     entry: Entry,
     *,
     launching: Launching = SITE,
-    folder: Path | CodeFolder | None = None,
+    folder: CodeFolder | None = None,
     seat: int = 0,
     cache: ProcessCache | None = None,
     owned: list[BotProcess] | None = None,
@@ -406,7 +406,7 @@ def _process(
     game: GameSpec,
     entry: Entry,
     launching: Launching,
-    folder: Path | CodeFolder | None,
+    folder: CodeFolder | None,
     seat: int,
 ) -> BotProcess:
     """A BotProcess (not started) for a built-in bot's own file (trusted: never in the
@@ -427,9 +427,9 @@ def _process(
     return BotProcess(launch, label=entry.name, stderr_log=entry.stderr_log)
 
 
-def _write_code(entry: Entry, folder: Path | CodeFolder | None, seat: int) -> Path:
+def _write_code(entry: Entry, folder: CodeFolder | None, seat: int) -> Path:
     assert entry.code is not None and folder is not None, "code needs a folder to go to"
-    seat_dir = (folder.path if isinstance(folder, CodeFolder) else folder) / f"seat{seat}"
+    seat_dir = folder.path / f"seat{seat}"
     seat_dir.mkdir(mode=0o700, exist_ok=True)  # a launch tried again writes it again
     path = seat_dir / safe_filename(entry.filename)
     path.write_text(entry.code)

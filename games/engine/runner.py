@@ -127,13 +127,8 @@ class MatchRunner:
         changed and before every decision is asked for; it must not change the state."""
         stats = self._stats(state, agents)
         steps = self._match(state, agents, stats, observer, seed)
-        send = steps.send
         reply: Any = None
-        while True:
-            try:
-                call = send(reply)
-            except StopIteration:
-                break
+        while (call := _next(steps, reply)) is not None:
             try:
                 reply = getattr(agents[call.seat], call.method)(*call.args)
             except AgentFault as exc:
@@ -463,7 +458,7 @@ class MatchRunner:
         # where a comparison does)
         clock = self.clock
         for seat, started in sent.items():
-            agent, seat_stats, tc = agents[seat], stats[seat], self.seat_tc.get(seat, self.tc)
+            agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
             bank_left = seat_stats.bank_left
             allowed = tc.move + bank_left if bank_left > 0.0 else tc.move
             # the last slow call a streak allows: over ``move`` it ends the streak anyway

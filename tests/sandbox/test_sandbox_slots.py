@@ -208,7 +208,7 @@ def test_the_launchers_carry_the_slots_mark_and_the_bot_does_not(tmp_path, sandb
         # checks that it holds PATH, LANG, HOME, TMPDIR and PWD only)
 
 
-def test_a_workers_kept_processes_give_their_slots_up_before_it_waits(tmp_path, sandbox_config):
+def test_a_workers_kept_processes_give_their_slots_up_before_it_waits(sandbox_config):
     # Two slots; the cache keeps two idle bots. A third bot for a match that uses the second
     # takes the first's slot (the first is closed); a fourth, with both others in its match,
     # finds nothing idle to close, waits (here not at all) and gets no slot.
@@ -216,18 +216,20 @@ def test_a_workers_kept_processes_give_their_slots_up_before_it_waits(tmp_path, 
     launching = Launching(config=config)
     code = GAME.builtin_path("simple").read_text()
     cache = ProcessCache(8)
+    folder = playing.CodeFolder()
     try:
         a, b, c, d = (Entry(name, code=code, key=name) for name in "abcd")
-        first = cache.get(GAME, a, tmp_path, 0, launching)
-        second = cache.get(GAME, b, tmp_path, 1, launching)
-        third = cache.get(GAME, c, tmp_path, 2, launching, busy=[second])
+        first = cache.get(GAME, a, folder, 0, launching)
+        second = cache.get(GAME, b, folder, 1, launching)
+        third = cache.get(GAME, c, folder, 2, launching, busy=[second])
         assert len(cache) == 2 and first._closed and not second._closed
         assert third.launch.user == first.launch.user
         with pytest.raises(SandboxBusy):
-            cache.get(GAME, d, tmp_path, 3, launching, busy=[second, third])
+            cache.get(GAME, d, folder, 3, launching, busy=[second, third])
         assert len(cache) == 2
     finally:
         cache.close()
+        folder.close()
 
 
 def test_a_match_of_kept_processes_writes_no_code_folder(sandbox_config, settings, monkeypatch):
