@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import logging
+import os
+import re
 import signal
 import subprocess
 import sys
@@ -28,7 +31,23 @@ class Command(BaseCommand):
             "--batch", action="store_true", help="work until nothing is left, then exit"
         )
         parser.add_argument(
-            "--concurrency", type=int, default=1, metavar="N", help="worker processes (1)"
+            "--concurrency",
+            type=int,
+            default=1,
+            metavar="N",
+            help="worker processes (1), each with its bots on a share of the CPUs (see --no-pin)",
+        )
+        parser.add_argument(
+            "--cpus",
+            type=cpu_list,
+            default=None,
+            metavar="LIST",
+            help="run this worker and every bot it starts on these CPUs only (e.g. 2 or 0-3,6)",
+        )
+        parser.add_argument(
+            "--no-pin",
+            action="store_true",
+            help="with --concurrency: let every worker process and its bots run on any CPU",
         )
         parser.add_argument(
             "--lease",
@@ -101,8 +120,15 @@ class Command(BaseCommand):
         except SandboxUnavailable as exc:
             raise CommandError(f"{exc} (see docs/sandbox.md)") from None
         if opts["concurrency"] > 1:
+            if opts["cpus"] is not None:
+                raise CommandError(
+                    "--cpus places one worker; --concurrency N shares the CPUs out among its "
+                    "N processes by itself (--no-pin: not at all)"
+                )
             self._fan_out(opts)
             return
+        if opts["cpus"] is not None:
+            pin_to_cpus(opts["cpus"])
         worker = Worker(
             Options.from_settings(
                 lease_s=opts["lease"],
@@ -125,6 +151,12 @@ class Command(BaseCommand):
             display = "rich" if sys.stdout.isatty() else "log"
         # On a terminal the panel tells what the INFO lines would; warnings still show.
         logging.getLogger("bots").setLevel(logging.INFO if display == "log" else logging.WARNING)
+        if opts["cpus"] is not None:
+            logging.getLogger("bots.worker").info(
+                "event=worker.placed worker=%s cpus=%s",
+                worker.name,
+                ",".join(map(str, opts["cpus"])),
+            )
         idle = IdleNote(self.stderr.write)
         if display == "rich":
             worked = self._run_live(worker, opts)
@@ -166,7 +198,8 @@ class Command(BaseCommand):
             return worker.run(once=opts["once"], batch=opts["batch"], on_idle=refresh)
 
     def _fan_out(self, opts: dict) -> None:
-        """N worker processes, each an independent single worker; SIGTERM reaches each."""
+        """N worker processes, each an independent single worker on a CPU of its own (unless
+        --no-pin: see spread_cpus); SIGTERM reaches each."""
         argv = [sys.executable, sys.argv[0], "worker", "--concurrency", "1", "--display", "log"]
         for flag in ("once", "batch", "no_validate", "no_solve", "no_playground"):
             if opts[flag]:
@@ -175,7 +208,8 @@ class Command(BaseCommand):
         argv += ["--max-claims", str(opts["max_claims"])]
         argv += ["--poll", str(opts["poll"]), "--ladder-interval", str(opts["ladder_interval"])]
         argv += ["--keep-processes", str(opts["keep_processes"]), "--claim", str(opts["claim"])]
-        children = [subprocess.Popen(argv) for _ in range(opts["concurrency"])]
+        cpus = spread_cpus(opts["concurrency"], pin=not opts["no_pin"])
+        children = [subprocess.Popen(argv + cpu) for cpu in cpus]
 
         def forward(signum: int, _frame: object) -> None:
             for child in children:
@@ -189,6 +223,60 @@ class Command(BaseCommand):
         failed = [c.returncode for c in children if c.returncode]
         if failed:
             raise SystemExit(f"worker processes exited with {failed}")
+
+
+def cpu_list(text: str) -> list[int]:
+    """``--cpus``: CPU numbers and ranges, comma-separated (``0-3,6``), as ``taskset -c``
+    reads them."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        given = re.fullmatch(r"\s*(\d+)(?:-(\d+))?\s*", part)
+        low, high = (int(given[1]), int(given[2] or given[1])) if given else (0, -1)
+        if high < low:
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a list of CPUs (numbers and ranges: 2, 0-3, 0,2)"
+            )
+        cpus.update(range(low, high + 1))
+    return sorted(cpus)
+
+
+def pin_to_cpus(cpus: list[int]) -> None:
+    """Run this process, and every process it starts from now on (its bots' sandboxes), on
+    ``cpus`` only. Raises CommandError for a CPU this process may not use."""
+    allowed = os.sched_getaffinity(0)
+    refused = [cpu for cpu in cpus if cpu not in allowed]
+    if refused:
+        raise CommandError(
+            f"--cpus: this process may not run on CPU {', '.join(map(str, refused))} (it may "
+            f"on {', '.join(map(str, sorted(allowed)))})"
+        )
+    os.sched_setaffinity(0, cpus)
+
+
+def spread_cpus(count: int, *, pin: bool = True) -> list[list[str]]:
+    """The ``--cpus`` option of each of ``count`` worker processes: the CPUs this process may
+    use, shared out in equal parts, in order (with more processes than CPUs, one CPU each, in
+    turn). None without ``pin`` or with a single CPU.
+
+    A match is a conversation of many short turns between a worker and its bots. Where the
+    two sides share a CPU, each turn hands over on that CPU; where they do not, every turn
+    wakes another CPU, which costs more than the turn itself on a virtual machine whose idle
+    CPUs halt (docs/competition.md, Performance). With as many workers as CPUs, each worker
+    and its bots have one CPU, which a match's bots share when they think at the same time,
+    as they would share the machine with the other workers' bots without it."""
+    allowed = sorted(os.sched_getaffinity(0))
+    if not pin or len(allowed) < 2:
+        return [[] for _ in range(count)]
+    if count >= len(allowed):
+        return [["--cpus", str(allowed[i % len(allowed)])] for i in range(count)]
+    share, extra = divmod(len(allowed), count)
+    placed: list[list[str]] = []
+    start = 0
+    for i in range(count):
+        size = share + (1 if i < extra else 0)
+        placed.append(["--cpus", ",".join(map(str, allowed[start : start + size]))])
+        start += size
+    return placed
 
 
 class IdleNote:
