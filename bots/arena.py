@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
+from bots import cpus as placement
 from bots.languages import get_language, language_of, method_name
 from bots.names import declared_name
 from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
@@ -324,9 +325,11 @@ class Arena:
         on_match: Callable[[int, MatchOutcome], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         jobs: int = 1,
+        job_cpus: list[list[int]] | None = None,
     ) -> dict[str, Any]:
         """Play the tournament; ``jobs`` > 1 plays its matches in that many processes, with
-        the same results for bots that keep nothing from one match to the next."""
+        the same results for bots that keep nothing from one match to the next. The forked
+        ones run with their own bots on ``job_cpus`` (in turn; see bots.cpus), when given."""
         started = clock()
         tables = list(self.format.schedule(len(self.entrants), rounds, seed))
         chunks = [tables[i : i + CHUNK] for i in range(0, len(tables), CHUNK)]
@@ -334,7 +337,7 @@ class Arena:
         # garbage collector, run often by a match's many small objects, need not visit it.
         gc.freeze()
         try:
-            played = self._tally(self._played(chunks, jobs, clock), on_match)
+            played = self._tally(self._played(chunks, jobs, clock, job_cpus), on_match)
         finally:
             gc.unfreeze()
         summary = self.summary(rounds, seed, played, clock() - started)
@@ -343,10 +346,14 @@ class Arena:
         return summary
 
     def _played(
-        self, chunks: list[list[Table]], jobs: int, clock: Callable[[], float]
+        self,
+        chunks: list[list[Table]],
+        jobs: int,
+        clock: Callable[[], float],
+        job_cpus: list[list[int]] | None = None,
     ) -> Iterator[_Played]:
         if jobs > 1 and len(chunks) > 1:
-            return self._play_in_jobs(chunks, min(jobs, len(chunks)))
+            return self._play_in_jobs(chunks, min(jobs, len(chunks)), job_cpus or [])
         return self._play([table for chunk in chunks for table in chunk], clock=clock)
 
     def _tally(
@@ -428,9 +435,12 @@ class Arena:
                 [_errors_of(e.agent)[n:] for e, (_, n) in zip(seated, before, strict=True)],
             )
 
-    def _play_in_jobs(self, chunks: list[list[Table]], jobs: int) -> Iterator[_Played]:
+    def _play_in_jobs(
+        self, chunks: list[list[Table]], jobs: int, job_cpus: list[list[int]]
+    ) -> Iterator[_Played]:
         """Play the chunks here and in ``jobs - 1`` forked processes, each taking the next
-        chunk nobody has taken, and yield their matches in schedule order."""
+        chunk nobody has taken (the i-th on ``job_cpus[i]``, if given), and yield their
+        matches in schedule order."""
         context = multiprocessing.get_context("fork")
         parts = Path(tempfile.mkdtemp(prefix=".parts-", dir=self.error_dir))
         taken = context.Value("i", 0)
@@ -443,8 +453,12 @@ class Arena:
             return index if index < len(chunks) else None
 
         workers = [
-            context.Process(target=self._job, args=(chunks, take, results, parts), daemon=True)
-            for _ in range(jobs - 1)
+            context.Process(
+                target=self._job,
+                args=(chunks, take, results, parts, job_cpus[i] if i < len(job_cpus) else None),
+                daemon=True,
+            )
+            for i in range(jobs - 1)
         ]
         for worker in workers:
             worker.start()
@@ -520,15 +534,18 @@ class Arena:
         take: Callable[[], int | None],
         results: multiprocessing.Queue,
         parts: Path,
+        cpus: list[int] | None = None,
     ) -> None:
         """A forked process's work: it lets go of the parent's bot processes, and an arena of
-        the same bots (its own processes) plays the chunks it takes until there are none,
-        each bot's stderr going into the part of the chunk it plays (its start's, into a
-        folder of this job's own, which is dropped)."""
+        the same bots (its own processes, started on its ``cpus`` when given) plays the chunks
+        it takes until there are none, each bot's stderr going into the part of the chunk it
+        plays (its start's, into a folder of this job's own, which is dropped)."""
         for entrant in self.entrants:
             if entrant.process is not None:
                 entrant.process.forget()
         try:
+            if cpus:
+                placement.pin(cpus)
             own = Path(tempfile.mkdtemp(prefix="job-", dir=parts))
             with Arena(*self._args, **(self._kwargs | {"_error_dir": own})) as arena:
                 while (index := take()) is not None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from bots import cpus
 from bots.arena import Arena
 from bots.process import ProcessAgent
 from games.registry import get_game
@@ -505,3 +507,32 @@ def test_a_games_options_are_set_with_option_and_checked_by_name(tmp_path):
     with pytest.raises(CommandError, match="^--option: the rounds of a session are --rounds-per"):
         call_command("arena", "--game", "uth", "builtin:basic", "--option", "max_rounds=5",
                      "--no-progress", stdout=io.StringIO())  # fmt: skip
+
+
+@pytest.mark.parametrize("pin", [True, False])
+def test_each_job_plays_with_its_own_bots_on_its_share_of_the_cpus(tmp_path, bot_file, pin):
+    """With --jobs 2 each process and the bots it starts run on a share of the CPUs
+    (bots.cpus), and the command's own process is let go where it was; --no-pin leaves them
+    anywhere. The bot says in each match where it may run (os.sched_getaffinity, from inside
+    the sandbox)."""
+    teller = bot_file(
+        "teller.py",
+        first_card_bot(
+            "teller", "draft_pick",
+            "print('cpus', sorted(os.sched_getaffinity(0)), file=sys.stderr)",
+            "import os, sys\n",
+        ),
+    )  # fmt: skip
+    before = os.sched_getaffinity(0)
+    logs = tmp_path / "logs"
+    arena(str(teller), "builtin:simple", "builtin:strong", "--rounds", "30", "--seed", "5",
+          "--jobs", "2", "--logs", str(logs), *([] if pin else ["--no-pin"]))  # fmt: skip
+    assert os.sched_getaffinity(0) == before
+    said = set(
+        re.findall(r"cpus (\[[\d, ]*\])", (logs / "stderr" / "00-teller.stderr.log").read_text())
+    )
+    shares = cpus.shares(2)
+    if pin and shares:
+        assert said == {str(share) for share in shares}  # both jobs played
+    else:
+        assert said == {str(sorted(before))}

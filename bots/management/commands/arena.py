@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from bots import cpus
 from bots.arena import Arena, ArenaError
 from bots.arenaconfig import ConfigError, apply_config
 from games.engine import untrusted
@@ -88,8 +89,13 @@ class Command(BaseCommand):
             type=int,
             default=None,
             metavar="N",
-            help="play matches in N processes at once (default: one per core); the results "
-            "are the same whatever N",
+            help="play matches in N processes at once (default: one per core), each with its "
+            "own bots on a share of the CPUs; the results are the same whatever N",
+        )
+        parser.add_argument(
+            "--no-pin",
+            action="store_true",
+            help="with --jobs: let every process and its bots run on any CPU",
         )
         parser.add_argument("--no-progress", action="store_true", help="no progress bar")
         parser.add_argument(
@@ -139,32 +145,37 @@ class Command(BaseCommand):
             err.print(Text(note))
         stream = getattr(self.stdout, "_out", sys.stdout)
         out = Console(file=stream, width=None if stream.isatty() else console_width())
-        try:
-            arena = Arena(
-                game,
-                opts["bots"],
-                logs=opts["logs"],
-                sandbox=not opts["no_sandbox"],
-                config=config,
-            )
-        except ArenaError as exc:
-            raise CommandError(str(exc)) from None
-        with arena:
-            total = arena.count(rounds)
-            bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
-            chosen = "".join(f", {k}={v}" for k, v in config.items() if k != "max_rounds")
-            err.print(
-                f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}"
-            )
-            progress = progress_bar(err, opts["no_progress"])
-            with progress:
-                task = progress.add_task("matches", total=total)
-                summary = arena.run(
-                    rounds,
-                    seed,
-                    on_match=lambda n, _o: progress.update(task, completed=n),
-                    jobs=jobs,
+        # each job with its own bots on a share of the CPUs (bots.cpus): this one's, from
+        # before its bots start to their end
+        placed = cpus.shares(jobs) if jobs > 1 and not opts["no_pin"] else None
+        with cpus.pinned(placed[0] if placed else None):
+            try:
+                arena = Arena(
+                    game,
+                    opts["bots"],
+                    logs=opts["logs"],
+                    sandbox=not opts["no_sandbox"],
+                    config=config,
                 )
+            except ArenaError as exc:
+                raise CommandError(str(exc)) from None
+            with arena:
+                total = arena.count(rounds)
+                bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
+                chosen = "".join(f", {k}={v}" for k, v in config.items() if k != "max_rounds")
+                err.print(
+                    f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}"
+                )
+                progress = progress_bar(err, opts["no_progress"])
+                with progress:
+                    task = progress.add_task("matches", total=total)
+                    summary = arena.run(
+                        rounds,
+                        seed,
+                        on_match=lambda n, _o: progress.update(task, completed=n),
+                        jobs=jobs,
+                        job_cpus=placed[1:] if placed else None,
+                    )
         for table in leaderboard(game.title, arena.format, summary, out.width, out):
             out.print(table)
         if opts["json"]:

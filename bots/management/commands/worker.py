@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
-import re
 import signal
 import subprocess
 import sys
@@ -14,6 +12,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from bots import cpus
 from bots.sandbox import SandboxUnavailable, self_test
 from bots.status import idle_reasons
 from bots.worker import Options, Worker
@@ -39,7 +38,7 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--cpus",
-            type=cpu_list,
+            type=cpu_option,
             default=None,
             metavar="LIST",
             help="run this worker and every bot it starts on these CPUs only (e.g. 2 or 0-3,6)",
@@ -127,8 +126,14 @@ class Command(BaseCommand):
                 )
             self._fan_out(opts)
             return
-        if opts["cpus"] is not None:
-            pin_to_cpus(opts["cpus"])
+        try:
+            with cpus.pinned(opts["cpus"]):
+                self._work(opts)
+        except cpus.CpuError as exc:
+            raise CommandError(f"--cpus: {exc}") from None
+
+    def _work(self, opts: dict) -> None:
+        """One worker, in this process, until it stops."""
         worker = Worker(
             Options.from_settings(
                 lease_s=opts["lease"],
@@ -155,7 +160,7 @@ class Command(BaseCommand):
             logging.getLogger("bots.worker").info(
                 "event=worker.placed worker=%s cpus=%s",
                 worker.name,
-                ",".join(map(str, opts["cpus"])),
+                cpus.label(opts["cpus"]),
             )
         idle = IdleNote(self.stderr.write)
         if display == "rich":
@@ -225,58 +230,21 @@ class Command(BaseCommand):
             raise SystemExit(f"worker processes exited with {failed}")
 
 
-def cpu_list(text: str) -> list[int]:
-    """``--cpus``: CPU numbers and ranges, comma-separated (``0-3,6``), as ``taskset -c``
-    reads them."""
-    cpus: set[int] = set()
-    for part in text.split(","):
-        given = re.fullmatch(r"\s*(\d+)(?:-(\d+))?\s*", part)
-        low, high = (int(given[1]), int(given[2] or given[1])) if given else (0, -1)
-        if high < low:
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is not a list of CPUs (numbers and ranges: 2, 0-3, 0,2)"
-            )
-        cpus.update(range(low, high + 1))
-    return sorted(cpus)
-
-
-def pin_to_cpus(cpus: list[int]) -> None:
-    """Run this process, and every process it starts from now on (its bots' sandboxes), on
-    ``cpus`` only. Raises CommandError for a CPU this process may not use."""
-    allowed = os.sched_getaffinity(0)
-    refused = [cpu for cpu in cpus if cpu not in allowed]
-    if refused:
-        raise CommandError(
-            f"--cpus: this process may not run on CPU {', '.join(map(str, refused))} (it may "
-            f"on {', '.join(map(str, sorted(allowed)))})"
-        )
-    os.sched_setaffinity(0, cpus)
+def cpu_option(text: str) -> list[int]:
+    """``--cpus``: see bots.cpus.cpu_list."""
+    try:
+        return cpus.cpu_list(text)
+    except cpus.CpuError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def spread_cpus(count: int, *, pin: bool = True) -> list[list[str]]:
-    """The ``--cpus`` option of each of ``count`` worker processes: the CPUs this process may
-    use, shared out in equal parts, in order (with more processes than CPUs, one CPU each, in
-    turn). None without ``pin`` or with a single CPU.
-
-    A match is a conversation of many short turns between a worker and its bots. Where the
-    two sides share a CPU, each turn hands over on that CPU; where they do not, every turn
-    wakes another CPU, which costs more than the turn itself on a virtual machine whose idle
-    CPUs halt (docs/competition.md, Performance). With as many workers as CPUs, each worker
-    and its bots have one CPU, which a match's bots share when they think at the same time,
-    as they would share the machine with the other workers' bots without it."""
-    allowed = sorted(os.sched_getaffinity(0))
-    if not pin or len(allowed) < 2:
+    """The ``--cpus`` option of each of ``count`` worker processes (bots.cpus.shares): none
+    without ``pin`` or with a single CPU."""
+    placed = cpus.shares(count) if pin else None
+    if placed is None:
         return [[] for _ in range(count)]
-    if count >= len(allowed):
-        return [["--cpus", str(allowed[i % len(allowed)])] for i in range(count)]
-    share, extra = divmod(len(allowed), count)
-    placed: list[list[str]] = []
-    start = 0
-    for i in range(count):
-        size = share + (1 if i < extra else 0)
-        placed.append(["--cpus", ",".join(map(str, allowed[start : start + size]))])
-        start += size
-    return placed
+    return [["--cpus", cpus.label(share)] for share in placed]
 
 
 class IdleNote:
