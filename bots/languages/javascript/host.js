@@ -307,6 +307,10 @@ function guarded(run) {
   }
 }
 
+// The start of a call's or a tell's line as the controller writes it (bots/process.py,
+// BotProcess.call): its id, then its type.
+const CALL_HEAD = /^\{"id":(\d{1,15}),"type":"(call|tell)",/;
+
 function serve(script, file, globalsJson, name, methods, first) {
   send({
     type: 'hello', protocol: PROTOCOL, language: 'javascript', name, methods,
@@ -327,8 +331,12 @@ function serve(script, file, globalsJson, name, methods, first) {
     realm = next.realm || null;
   };
   for (const raw of requests()) {
-    const message = JSON.parse(raw);
-    const { type, id } = message;
+    // A call or a tell, which the controller writes with its id and type first, is read no
+    // further here: the bot's context parses the line itself (its method and arguments).
+    const head = CALL_HEAD.exec(raw);
+    const message = head === null ? JSON.parse(raw) : null;
+    const type = head === null ? message.type : head[2];
+    const id = head === null ? message.id : Number(head[1]);
     if (type === 'quit') return 0;
     if (type === 'renew') {
       // the next match's deal is one this process has played: a realm that has seen nothing
@@ -357,7 +365,7 @@ function serve(script, file, globalsJson, name, methods, first) {
       if (failed === null) {
         const told = call(dispatch, raw);
         if (told.error !== undefined) {
-          failed = { ...errorReply(told), told: id, method: String(message.method) };
+          failed = { ...errorReply(told), told: id, method: String(JSON.parse(raw).method) };
         }
       }
       continue;
