@@ -112,9 +112,16 @@ def debug_launch(
     source = read_bot(path)
     toolkit = toolkit_sources(game) if language.uses_toolkit else {}
     name = safe_name(path)
+    host_source = language.host_source
+    if language.compiled:  # the same compiler and flags, outside the sandbox; kept apart
+        from bots.sandbox.compiling import program
+
+        host_source = program(language, name, source, game, config=config, sandboxed=False)
     root = Path(tempfile.mkdtemp(prefix="arena-debug-"))
     try:
-        host = _place(root / "sandbox", language.host_name, language.host_source)
+        host = _place(root / "sandbox", language.host_name, host_source)
+        if language.compiled:
+            host.chmod(0o555)
         for module, data in toolkit.items():
             if module != name:  # the bot wins a clash, as in the sandbox
                 _place(root / "bot", module, data)

@@ -7,12 +7,11 @@ It sits on the platform layer so that both the sign-up form (``cardsite.accounts
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import PurePath
 
 from django.core.exceptions import ValidationError
 
+from bots.languages import UnsupportedBot, language_of
 from games.engine import untrusted
 
 
@@ -24,39 +23,18 @@ def plain_username(value: str) -> None:
         raise ValidationError(problem[0].upper() + problem[1:] + ".", code="not_plain")
 
 
-#: a JavaScript bot's ``name`` property, a plain string (the first one in the file)
-_JS_NAME = re.compile(r"""^\s*name\s*:\s*(["'`])([^"'`\n]*)\1""", re.MULTILINE)
-
-
 def declared_name(filename: str, code: bytes) -> str:
-    """The name a bot file gives its bot, read without running it: the ``name`` its class
-    ``Bot`` sets to a plain string (Python), or its object's ``name`` property (JavaScript);
-    else the file's stem (``rps_mine.py``: ``rps_mine``). The one rule of ``manage.py arena``
-    and ``manage.py upload_bot`` (without ``--name``), so that a bot has the same name in both."""
+    """The name a bot file gives its bot, read without running it, as its language reads it
+    (``Language.declared_name``: the ``name`` a Python class ``Bot`` sets to a plain
+    string, a JavaScript object's ``name`` property...); else the file's stem
+    (``rps_mine.py``: ``rps_mine``). The one rule of ``manage.py arena`` and ``manage.py
+    upload_bot`` (without ``--name``), so that a bot has the same name in both."""
     stem = PurePath(filename).stem
-    text = code.decode("utf-8", "replace")
-    found: object = None
-    if filename.endswith(".js"):
-        match = _JS_NAME.search(text)
-        found = match.group(2) if match else None
-    else:
-        try:
-            module = ast.parse(text)
-        except (SyntaxError, ValueError):
-            return stem
-        for node in module.body:
-            if isinstance(node, ast.ClassDef) and node.name == "Bot":
-                for item in node.body:
-                    targets = (
-                        item.targets
-                        if isinstance(item, ast.Assign)
-                        else [item.target]
-                        if isinstance(item, ast.AnnAssign)
-                        else []
-                    )
-                    if any(isinstance(t, ast.Name) and t.id == "name" for t in targets):
-                        value = getattr(item, "value", None)
-                        found = value.value if isinstance(value, ast.Constant) else None
+    try:
+        language = language_of(PurePath(filename))
+    except UnsupportedBot:
+        return stem
+    found = language.declared_name(code.decode("utf-8", "replace"))
     if not isinstance(found, str) or not found.strip():
         return stem
     return found.strip()[:60]

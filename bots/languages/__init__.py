@@ -24,6 +24,7 @@ from typing import Any
 LANGUAGES: dict[str, str] = {
     "python": "bots.languages.python",
     "javascript": "bots.languages.javascript",
+    "cpp": "bots.languages.cpp",
 }
 
 
@@ -60,6 +61,10 @@ class Language:
     contract_summary: str
     #: whether the game's toolkit modules (its spec's helper files) sit beside the bot
     uses_toolkit: bool = False
+    #: whether a bot's file is compiled into the program that runs (bots.sandbox.compiling:
+    #: :meth:`compile_files`, :meth:`compile_argv`, :meth:`toolchain`), which then takes the
+    #: host's place
+    compiled: bool = False
 
     @property
     def suffix(self) -> str:
@@ -125,6 +130,25 @@ class Language:
     def probe_args(self) -> list[str]:
         """Arguments to the runtime that run nothing: the sandbox's self-test."""
         raise NotImplementedError
+
+    def declared_name(self, text: str) -> str | None:
+        """The name a bot's file gives its bot, read without running it (bots.names), or
+        None."""
+        return None
+
+    def compile_files(self, bot_name: str, source: bytes, game: Any) -> dict[str, bytes]:
+        """A compiled language: the files its compiler reads, by their path in its sandbox
+        (the bot's own at ``/bot/NAME``)."""
+        raise NotImplementedError
+
+    def compile_argv(self, bot_name: str, config: Any = None, root: str = "/") -> list[str]:
+        """A compiled language: its compiler's command line, but its output (``-o`` is
+        added), with the files of :meth:`compile_files` under ``root``."""
+        raise NotImplementedError
+
+    def toolchain(self, config: Any = None) -> str:
+        """A compiled language: its compiler's version, as part of a program's cache key."""
+        return ""
 
 
 @cache

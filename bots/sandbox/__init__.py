@@ -415,7 +415,7 @@ def safe_name(path: Path) -> str:
     return stem + path.suffix.lower()
 
 
-def _system_mounts(runtime: str) -> list[str]:
+def _system_mounts(runtime: str | None) -> list[str]:
     """What the bot's runtime needs of the system, read-only, and nothing more: the
     interpreter itself (a link to it stays a link), the shared libraries and Python's
     standard library under /usr/lib (and /usr/lib64, where the dynamic loader lives), and the
@@ -426,12 +426,12 @@ def _system_mounts(runtime: str) -> list[str]:
         if os.path.isdir(folder) and not os.path.islink(folder):
             args += ["--ro-bind", folder, folder]
     path, seen = runtime, set()
-    while os.path.islink(path) and path not in seen:  # /usr/bin/python3 -> python3.11
+    while path is not None and os.path.islink(path) and path not in seen:  # python3 -> 3.11
         seen.add(path)
         target = os.readlink(path)
         args += ["--symlink", target, path]
         path = os.path.normpath(os.path.join(os.path.dirname(path), target))
-    if not path.startswith(("/usr/lib/", "/usr/lib64/")):
+    if path is not None and not path.startswith(("/usr/lib/", "/usr/lib64/")):
         args += ["--ro-bind", path, path]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
@@ -494,10 +494,12 @@ def sandbox_command(
     ]  # fmt: skip
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    argv += _system_mounts(language.runtime(config))
+    # a compiled language's host is the bot's program: no runtime of its own to mount
+    argv += _system_mounts(None if language.compiled else language.runtime(config))
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
-    argv += ["--perms", "0444", "--ro-bind-data", "{host}", f"/sandbox/{host}"]
+    perms = "0555" if language.compiled else "0444"
+    argv += ["--perms", perms, "--ro-bind-data", "{host}", f"/sandbox/{host}"]
     for name in toolkit:  # the game's importable helpers, beside the bot (it wins a clash)
         argv += ["--perms", "0444", "--ro-bind-data", f"{{toolkit:{name}}}", f"/bot/{name}"]
     argv += ["--perms", "0444", "--ro-bind-data", "{bot}", f"/bot/{bot_name}"]
@@ -542,6 +544,12 @@ def sandbox_launch(
     source = read_bot(path)
     slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
     toolkit = toolkit_sources(game) if language.uses_toolkit else {}
+    name = safe_name(path)
+    host = language.host_source
+    if language.compiled:  # its program (compiled in a sandbox of its own, first) is the host
+        from bots.sandbox.compiling import program
+
+        host = program(language, name, source, game, config=config, worker=worker)
     slot = acquire_slot(config, worker=worker)
     cgroup = memcg.create(
         memory_limit(limits, language),
@@ -551,7 +559,6 @@ def sandbox_launch(
     cpu = cpucg.create(
         limits.cpu_cores, uid=slot.uid if slot else None, name=slot.cgroup_name if slot else None
     )
-    name = safe_name(path)
     argv = sandbox_command(
         language, name, limits=limits, config=config, slot=slot, game=slug,
         toolkit=tuple(n for n in toolkit if n != name), cgroup=cgroup, cpu=cpu,
@@ -578,7 +585,7 @@ def sandbox_launch(
         user=slot.uid if slot else None,
         group=slot.uid if slot else None,
         fd_data={
-            "{host}": language.host_source,
+            "{host}": host,
             "{bot}": source,
             **language.seccomp_data(),
             **{f"{{toolkit:{n}}}": data for n, data in toolkit.items() if n != name},

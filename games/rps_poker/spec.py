@@ -32,7 +32,11 @@ def spec() -> GameSpec:
         table=RpsPokerTable,
         score_label="games won",
         # the original challenge's contract is JavaScript, which the JavaScript host speaks
-        starters={"python": HERE / "starter.py", "javascript": HERE / "starter.js"},
+        starters={
+            "python": HERE / "starter.py",
+            "javascript": HERE / "starter.js",
+            "cpp": HERE / "starter.cpp",
+        },
         strongest_builtin="strong",
         js_globals={"fullDeck": list(FULL_DECK)},
         cards=tuple(FULL_DECK),

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 #: what host.js turns into an upper-case letter: an underscore and the letter or digit
 _CAMEL = re.compile(r"_([a-z0-9])")
+#: the bot object's ``name`` property, a plain string (the first one in the file)
+_NAME = re.compile(r"""^\s*name\s*:\s*(["'`])([^"'`\n]*)\1""", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,10 @@ class JavaScript(Language):
 
     def probe_args(self) -> list[str]:
         return ["-e", "0"]
+
+    def declared_name(self, text: str) -> str | None:
+        found = _NAME.search(text)
+        return found.group(2) if found else None
 
 
 LANGUAGE = JavaScript(

@@ -6,6 +6,7 @@ which loads a seccomp filter of its own (no process, no thread) before the bot's
 
 from __future__ import annotations
 
+import ast
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,27 @@ class Python(Language):
 
     def probe_args(self) -> list[str]:
         return ["-c", "0"]
+
+    def declared_name(self, text: str) -> str | None:
+        """The ``name`` the module's class ``Bot`` sets to a plain string."""
+        try:
+            module = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return None
+        for node in module.body:
+            if isinstance(node, ast.ClassDef) and node.name == "Bot":
+                for item in node.body:
+                    if isinstance(item, ast.Assign):
+                        targets = item.targets
+                    elif isinstance(item, ast.AnnAssign):
+                        targets = [item.target]
+                    else:
+                        continue
+                    if any(isinstance(t, ast.Name) and t.id == "name" for t in targets):
+                        value = getattr(item, "value", None)
+                        found = value.value if isinstance(value, ast.Constant) else None
+                        return found if isinstance(found, str) else None
+        return None
 
 
 LANGUAGE = Python(

@@ -1,0 +1,144 @@
+"""C++ bots: compiled in the sandbox once per machine (bots.sandbox.compiling), then run like
+any bot. Real g++, real bubblewrap."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from bots.languages import get_language
+from bots.names import declared_name
+from bots.sandbox import compiling
+from bots.sandbox.compiling import CompileError, CompileLimits
+from games.registry import get_game
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+
+CPP = get_language("cpp")
+GAME = get_game("rps-poker")
+STARTER = GAME.starters["cpp"]
+
+#: a bot that plays the first card, with ``{act}`` in its main_play first
+TEMPLATE = """
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+class Bot {{
+ public:
+  int draft_pick(const std::vector<std::string>& cards) {{ return 0; }}
+  void draft_receive(const std::string& card) {{}}
+  int main_play(const std::vector<std::string>& hand, const std::string& base) {{
+    {act}
+    return 0;
+  }}
+  void main_postprocess(const std::string& card) {{}}
+}};
+"""
+
+#: small limits for the hostile compiles: each ends within seconds
+SMALL = CompileLimits(cpu_s=8, wall_s=20, memory_mb=768, messages_bytes=64 * 1024)
+
+
+def bot(tmp_path: Path, name: str, act: str = "", code: str | None = None) -> Path:
+    path = tmp_path / name
+    path.write_text(code if code is not None else TEMPLATE.format(act=act))
+    return path
+
+
+def arena(*args: str) -> str:
+    out = io.StringIO()
+    call_command("arena", "--game", "rps-poker", "--no-progress", *args, stdout=out)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("sandboxed", [True, False])
+def test_the_starter_compiles_and_plays_in_the_arena(sandboxed):
+    table = arena(str(STARTER), "builtin:simple", "--rounds", "10", "--seed", "3",
+                  *([] if sandboxed else ["--no-sandbox"]))  # fmt: skip
+    row = next(line for line in table.splitlines() if " starter " in line)
+    assert row.rstrip(" │").endswith("0"), table  # no faults
+
+
+def test_a_compile_error_is_the_bots_and_shows_the_compilers_first_lines(tmp_path):
+    broken = bot(tmp_path, "broken.cpp", "return undefined_name;")
+    with pytest.raises(CommandError) as refused:
+        arena(str(broken), "builtin:simple", "--rounds", "1")
+    said = str(refused.value)
+    assert said.startswith("C++ compile error\n")
+    assert "/bot/broken.cpp:11:" in said and "undefined_name" in said
+    assert "/src/main.cpp" not in said.splitlines()[1]  # the platform's own file is not shown
+
+
+def test_a_version_is_compiled_once_per_machine_and_a_refusal_kept_too(tmp_path, monkeypatch):
+    source = TEMPLATE.format(act="int kept = 1; (void)kept;").encode()
+    first = compiling.program(CPP, "once.cpp", source, GAME)
+    compiled = []
+    monkeypatch.setattr(compiling, "_compile", lambda *a, **k: compiled.append(a) or (1, b"", "", None))
+    assert compiling.program(CPP, "once.cpp", source, GAME) == first
+    monkeypatch.undo()
+    broken = TEMPLATE.format(act="this is not C++;").encode()
+    with pytest.raises(CompileError) as first_refusal:
+        compiling.program(CPP, "kept.cpp", broken, GAME)
+    monkeypatch.setattr(compiling, "_compile", lambda *a, **k: compiled.append(a) or (1, b"", "", None))
+    with pytest.raises(CompileError) as again:
+        compiling.program(CPP, "kept.cpp", broken, GAME)
+    assert str(again.value) == str(first_refusal.value)
+    assert compiled == []
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        (  # a recursion the compiler cuts off at its depth
+            "template <int N> struct F { enum { v = F<N + 1>::v }; };\nint x = F<0>::v;\n",
+            "template instantiation depth exceeds",
+        ),
+        (  # an include that never ends: over the memory or the time
+            '#include "/dev/zero"\n',
+            "C++ compile error: compiling needed over 768 MiB of memory",
+        ),
+        (  # a message that doubles at every step
+            '#define A0 "xxxxxxxxxxxxxxxx"\n'
+            + "".join(f"#define A{i} A{i - 1} A{i - 1}\n" for i in range(1, 17))
+            + "#pragma message(A16)\n#pragma message(A16)\n#pragma message(A16)\n",
+            "over 64 KiB of messages",
+        ),
+    ],
+)
+def test_a_hostile_compile_is_stopped_at_its_limits_and_is_the_bots(code, said):
+    with pytest.raises(CompileError) as refused:
+        compiling.program(CPP, "hostile.cpp", code.encode(), GAME, limits=SMALL)
+    assert said in str(refused.value)
+    assert len(str(refused.value)) < 40 * 310 + 200  # cut to its first lines
+
+
+def test_what_a_bot_prints_goes_to_its_log_and_its_exceptions_are_its_faults(tmp_path, play):
+    chatty = bot(tmp_path, "chatty.cpp", 'std::cout << "thinking" << std::endl;')
+    played = play(chatty, matches=2)
+    assert played.fault is None
+    assert played.stderr.count("thinking") == 2 * 10  # ten plays a match, in the log
+    throws = bot(tmp_path, "throws.cpp", 'throw std::runtime_error("no idea");')
+    played = play(throws)
+    assert played.fault.kind == "exception"
+    assert "no idea" in played.fault.reason
+
+
+def test_a_crash_is_the_bots_fault(tmp_path, play):
+    crashes = bot(tmp_path, "crashes.cpp", "volatile int* p = nullptr; *p = 1;")
+    played = play(crashes)
+    assert played.fault.kind == "crash"
+    assert "SIGSEGV" in played.fault.reason
+
+
+def test_a_bots_name_is_read_from_its_class():
+    assert declared_name("mine.cpp", STARTER.read_bytes()) == "starter"
+    assert (
+        declared_name("mine.cpp", b'struct Bot { static inline std::string name{"x y"}; };')
+        == "x y"
+    )
+    assert declared_name("plain_one.cpp", b"class Bot {};") == "plain_one"
