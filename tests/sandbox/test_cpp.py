@@ -78,13 +78,18 @@ def test_a_version_is_compiled_once_per_machine_and_a_refusal_kept_too(tmp_path,
     source = TEMPLATE.format(act="int kept = 1; (void)kept;").encode()
     first = compiling.program(CPP, "once.cpp", source, GAME)
     compiled = []
-    monkeypatch.setattr(compiling, "_compile", lambda *a, **k: compiled.append(a) or (1, b"", "", None))
+
+    def compile_again(*args, **kwargs):
+        compiled.append(args)
+        return 1, b"", "", None
+
+    monkeypatch.setattr(compiling, "_compile", compile_again)
     assert compiling.program(CPP, "once.cpp", source, GAME) == first
     monkeypatch.undo()
     broken = TEMPLATE.format(act="this is not C++;").encode()
     with pytest.raises(CompileError) as first_refusal:
         compiling.program(CPP, "kept.cpp", broken, GAME)
-    monkeypatch.setattr(compiling, "_compile", lambda *a, **k: compiled.append(a) or (1, b"", "", None))
+    monkeypatch.setattr(compiling, "_compile", compile_again)
     with pytest.raises(CompileError) as again:
         compiling.program(CPP, "kept.cpp", broken, GAME)
     assert str(again.value) == str(first_refusal.value)
