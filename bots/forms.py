@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django import forms
 
-from bots.languages import get_language, languages
+from bots.languages import file_accept, get_language, languages, suffix_list
 from bots.uploads import LANGUAGE_SUFFIX, UploadError, language_for
 from games.engine import untrusted
 from games.registry import game_slugs, get_game
@@ -37,8 +37,8 @@ class UploadForm(forms.Form):
     file = forms.FileField(
         label="Code file",
         required=False,
-        help_text="A .py or .js file whose suffix matches the language.",
-        widget=forms.FileInput(attrs={"accept": ".py,.js,text/x-python,text/javascript"}),
+        help_text=f"A {suffix_list()} file whose suffix matches the language.",
+        widget=forms.FileInput(attrs={"accept": file_accept()}),
     )
     code = forms.CharField(
         label="Or paste the code",

@@ -21,6 +21,7 @@ from bots.process import CONTROL_FD, BotStartError, Launch
 from bots.sandbox import (
     SandboxConfig,
     SandboxLimits,
+    compiling,
     limits_for,
     read_bot,
     rlimit_args,
@@ -76,7 +77,16 @@ def bot_launch(
     """
     if not sandboxed:
         return debug_launch(path, game=game, limits=limits, config=config)
-    return sandbox_launch(path, game=game, limits=limits, config=config, worker=worker)
+    made = None
+    language = language_of(path)
+    if language.compiled:  # compiled first, in a sandbox of its own (once per machine)
+        config = config or SandboxConfig.from_settings()
+        made = compiling.program(
+            language, safe_name(path), read_bot(path), game, config=config, worker=worker
+        )
+    return sandbox_launch(
+        path, game=game, limits=limits, config=config, worker=worker, program=made
+    )
 
 
 def debug_launch(
@@ -114,9 +124,9 @@ def debug_launch(
     name = safe_name(path)
     host_source = language.host_source
     if language.compiled:  # the same compiler and flags, outside the sandbox; kept apart
-        from bots.sandbox.compiling import program
-
-        host_source = program(language, name, source, game, config=config, sandboxed=False)
+        host_source = compiling.program(
+            language, name, source, game, config=config, sandboxed=False
+        )
     root = Path(tempfile.mkdtemp(prefix="arena-debug-"))
     try:
         host = _place(root / "sandbox", language.host_name, host_source)

@@ -28,7 +28,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from bots import playground, uploads
-from bots.languages import default_language, language_title
+from bots.languages import default_language, file_accept, language_title
 from bots.models import PlaygroundMatch, PlaygroundRun
 from bots.uploads import LANGUAGE_SUFFIX
 from bots.views import request_limit, upload_within_limit
@@ -72,7 +72,7 @@ class PlaygroundForm(forms.Form):
     file = forms.FileField(
         label="Code file",
         required=False,
-        widget=forms.FileInput(attrs={"accept": ".py,.js,text/x-python,text/javascript"}),
+        widget=forms.FileInput(attrs={"accept": file_accept()}),
     )
     code = forms.CharField(
         label="Or paste the code",

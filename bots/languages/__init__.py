@@ -180,6 +180,19 @@ def by_suffix() -> dict[str, str]:
     return {suffix: lang.name for lang in languages() for suffix in lang.suffixes}
 
 
+def file_accept() -> str:
+    """What a file input takes for a bot's code (its ``accept``): every language's
+    suffixes and content type."""
+    taken = [suffix for lang in languages() for suffix in lang.suffixes]
+    return ",".join(taken + [lang.content_type for lang in languages()])
+
+
+def suffix_list() -> str:
+    """Every language's first suffix, for a person: ``.py, .js or .cpp``."""
+    suffixes = [lang.suffix for lang in languages()]
+    return ", ".join(suffixes[:-1]) + (" or " if len(suffixes) > 1 else "") + suffixes[-1]
+
+
 def language_of(path: Path) -> Language:
     """The language of a bot file, by its suffix; raises UnsupportedBot."""
     suffixes = by_suffix()

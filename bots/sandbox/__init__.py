@@ -531,8 +531,10 @@ def sandbox_launch(
     limits: SandboxLimits | None = None,
     config: SandboxConfig | None = None,
     worker: bool = True,
+    program: bytes | None = None,
 ) -> Launch:
-    """A Launch that runs the bot file in the sandbox. Holds a uid slot (when root) until
+    """A Launch that runs the bot file in the sandbox (for a compiled language, its
+    ``program``, which bots.sandbox.compiling made of it). Holds a uid slot (when root) until
     the BotProcess running it is closed: a worker's (``worker``) may take any slot and waits
     for one, a live table's only those below the workers' reserve (see :func:`acquire_slot`).
     Raises SandboxError (:class:`SandboxBusy` and :class:`SandboxUnavailable`, the
@@ -545,11 +547,10 @@ def sandbox_launch(
     slug = game if isinstance(game, str) or game is None else getattr(game, "slug", None)
     toolkit = toolkit_sources(game) if language.uses_toolkit else {}
     name = safe_name(path)
-    host = language.host_source
-    if language.compiled:  # its program (compiled in a sandbox of its own, first) is the host
-        from bots.sandbox.compiling import program
-
-        host = program(language, name, source, game, config=config, worker=worker)
+    if language.compiled and program is None:
+        raise ValueError(f"{path}: its program first (bots.launch.bot_launch compiles it)")
+    # a compiled language's host is the bot's program (bots.sandbox.compiling)
+    host = program if program is not None else language.host_source
     slot = acquire_slot(config, worker=worker)
     cgroup = memcg.create(
         memory_limit(limits, language),

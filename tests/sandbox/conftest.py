@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from bots.launch import bot_launch
 from bots.process import BotProcess, ProcessAgent
-from bots.sandbox import SandboxConfig, SandboxLimits, machine_lock_dir, sandbox_launch
+from bots.sandbox import SandboxConfig, SandboxLimits, machine_lock_dir
 from games.engine.agents import InProcessAgent
 from games.engine.game import Fault
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
@@ -139,7 +140,7 @@ def play(tmp_path: Path, sandbox_config: SandboxConfig):
         seeds: list[int] | None = None,
     ) -> Played:
         log = tmp_path / f"{path.stem}.stderr.log"
-        launch = sandbox_launch(path, game=GAME, limits=limits, config=sandbox_config)
+        launch = bot_launch(path, game=GAME, limits=limits, config=sandbox_config)
         process = BotProcess(launch, label=path.stem, stderr_log=log)
         agent = ProcessAgent(process, GAME.bot_call, startup_timeout=tc.startup)
         other = Opponent(GAME.builtin_class(opponent), GAME.bot_call, opponent)

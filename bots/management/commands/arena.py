@@ -18,6 +18,7 @@ from rich.text import Text
 from bots import cpus
 from bots.arena import Arena, ArenaError
 from bots.arenaconfig import ConfigError, apply_config
+from bots.languages import suffix_list
 from games.engine import untrusted
 from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import progress_bar
@@ -29,9 +30,9 @@ from games.registry import game_slugs, games, get_game
 class Command(BaseCommand):
     help = (
         "Play a round-robin tournament between bot files and built-in bots. "
-        "BOT is a path to a bot file (.py or .js) or builtin:NAME. Bot files run in the "
+        f"BOT is a path to a bot file ({suffix_list()}) or builtin:NAME. Bot files run in the "
         "sandbox unless --no-sandbox is given. To write one, start from its game's starter "
-        "bot, games/<game>/starter.py or .js (the README lists them)."
+        "bot, games/<game>/starter.py (or another language's: the README lists them)."
     )
     requires_system_checks: list[str] = []
 
