@@ -239,8 +239,10 @@ def play(
     Live tables play with :func:`play_async`, passing their people's clocks
     (``seat_time_controls``) and an ``observer`` that shows the table (see
     :meth:`MatchRunner.run`)."""
-    started = time.monotonic()
     seating = _Seating(game, entries, cache, deal=seed)
+    # timed from here: seating (a process from the cache, or a launch: a sandbox slot waited
+    # for, a compiled language's first compile on this machine) is no seat's time
+    started = time.monotonic()
     try:
         runner = MatchRunner(
             time.monotonic, time_control or game.time_control, seat_time_controls=seat_time_controls
@@ -272,8 +274,9 @@ async def play_async(
     A ``journal`` keeps the replies that decide the match, and resumes the match it kept
     (:mod:`games.engine.journal`): the bots are started afresh and brought to that point.
     Sandboxes are launched as a live table's (:data:`TABLES`) unless told otherwise."""
+    # off the loop: a launch may wait for a sandbox slot, or compile the bot (see play)
+    seating = await offload(functools.partial(_Seating, game, entries, None, launching))
     started = time.monotonic()
-    seating = _Seating(game, entries, None, launching)
     blocking = any(process is not None for process in seating.processes)
     try:
         runner = MatchRunner(

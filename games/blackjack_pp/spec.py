@@ -43,7 +43,7 @@ def spec() -> GameSpec:
         tournament=DealsRoundRobin,
         table=BlackjackPPTable,
         score_label="points won",
-        starters={"python": HERE / "starter.py"},
+        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
         replay=blackjack_pp_frames,
         solver=SolverSpec(
             make=solver_game,

@@ -34,7 +34,7 @@ def spec() -> GameSpec:
         tournament=DealsRoundRobin,
         table=GoofspielTable,
         score_label="returns",
-        starters={"python": HERE / "starter.py"},
+        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
         strongest_builtin="matching",
         replay=frames,
         options=(

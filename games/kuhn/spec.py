@@ -43,7 +43,7 @@ def spec() -> GameSpec:
         tournament=ChipsRoundRobin,
         table=KuhnTable,
         score_label="chips won",
-        starters={"python": HERE / "starter.py"},
+        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
         replay=kuhn_frames,
         solver=SolverSpec(
             make=solver_game,

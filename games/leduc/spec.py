@@ -41,7 +41,7 @@ def spec() -> GameSpec:
         tournament=ChipsRoundRobin,
         table=LeducTable,
         score_label="chips won",
-        starters={"python": HERE / "starter.py"},
+        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
         replay=leduc_frames,
         solver=SolverSpec(
             make=solver_game,

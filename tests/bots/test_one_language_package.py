@@ -22,13 +22,13 @@ REGISTRY = "bots/languages/__init__.py"
 
 #: file -> names of languages it holds: a game's starters, by language
 KNOWN: dict[str, int] = {
-    "games/blackjack_pp/spec.py": 1,
-    "games/goofspiel/spec.py": 1,
-    "games/kuhn/spec.py": 1,
+    "games/blackjack_pp/spec.py": 2,
+    "games/goofspiel/spec.py": 2,
+    "games/kuhn/spec.py": 2,
     "games/last_card/spec.py": 1,
-    "games/leduc/spec.py": 1,
+    "games/leduc/spec.py": 2,
     "games/rps_poker/spec.py": 3,
-    "games/uth/spec.py": 1,
+    "games/uth/spec.py": 2,
 }
 
 

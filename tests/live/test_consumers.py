@@ -52,8 +52,11 @@ class Socket:
         connected, _ = await self.comm.connect()
         return connected
 
-    async def next(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
-        """The next frame of ``kind`` (frames of other kinds are kept, and skipped)."""
+    async def next(self, kind: str | set[str], timeout: float = 10.0) -> dict[str, Any]:
+        """The next frame of ``kind`` (or of any of a set of kinds: one reader takes them all,
+        where two racing readers would each drop what the other waits for); frames of other
+        kinds are kept, and skipped."""
+        kinds = {kind} if isinstance(kind, str) else kind
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -69,7 +72,7 @@ class Socket:
             self.raw.append(text)
             frame = json.loads(text)
             self.frames.append(frame)
-            if frame["type"] == kind:
+            if frame["type"] in kinds:
                 return frame
 
     async def send(self, message: Any) -> None:
@@ -483,14 +486,10 @@ async def test_a_spectator_who_comes_before_the_match_starts_hears_it_to_the_end
     assert await player.connect()  # the seated socket starts the match
     answered: set[int] = set()
     while True:
-        turn = asyncio.ensure_future(player.next("turn", timeout=20))
-        over = asyncio.ensure_future(player.next("over", timeout=20))
-        done, _ = await asyncio.wait([turn, over], return_when=asyncio.FIRST_COMPLETED)
-        if over in done:
-            turn.cancel()
+        heard = await player.next({"turn", "over"}, timeout=20)
+        if heard["type"] == "over":
             break
-        over.cancel()
-        number = turn.result()["turn"]
+        number = heard["turn"]
         if not answered:
             # the spectator follows the match once it hears that it started (through the
             # channel layer): it is shown the play from then on, so the first move waits
