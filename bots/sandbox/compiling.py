@@ -22,6 +22,7 @@ bot (:class:`~bots.sandbox.SandboxUnavailable`, :class:`~bots.sandbox.SandboxBus
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -127,11 +128,44 @@ def program(
         digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
     folder = cache_dir() / language.name
     kept, refused = folder / digest.hexdigest(), folder / f"{digest.hexdigest()}.refused"
+    found = _cached(language, kept, refused, limits)
+    if found is not None:
+        return found
+    # one compile of a code on the machine at a time: the workers that need it at once
+    # (a version's first matches, side by side) wait for the first one's, and find it kept
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f".{digest.hexdigest()}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        found = _cached(language, kept, refused, limits)
+        if found is not None:
+            return found
+        return _compile_and_keep(
+            language, bot_name, files, argv, config, limits, sandboxed, worker, kept, refused
+        )
+
+
+def _cached(language: Language, kept: Path, refused: Path, limits: CompileLimits) -> bytes | None:
+    """The program kept for this code, or its refusal raised; None if neither is kept."""
     with contextlib.suppress(OSError):
         return kept.read_bytes()
     with contextlib.suppress(OSError, ValueError):
         said = json.loads(refused.read_text("utf-8"))
         raise _refusal(language, str(said["messages"]), said["why"], limits)
+    return None
+
+
+def _compile_and_keep(
+    language: Language,
+    bot_name: str,
+    files: dict[str, bytes],
+    argv: list[str],
+    config: SandboxConfig | None,
+    limits: CompileLimits,
+    sandboxed: bool,
+    worker: bool,
+    kept: Path,
+    refused: Path,
+) -> bytes:
     config = config or SandboxConfig.from_settings()
     code, made, messages, why = _compile(
         language, bot_name, files, argv, config, limits, sandboxed, worker

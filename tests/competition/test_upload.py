@@ -44,6 +44,27 @@ def test_it_rejects_a_bot_that_cannot_load(alice):
     assert "SyntaxError" in version.reason + version.validation_log
 
 
+def test_a_cpp_bot_is_compiled_in_the_sandbox_validated_and_plays_the_worker_s_matches(alice, bob):
+    from bots.worker import Options, Worker
+    from games.registry import get_game
+
+    starter = get_game("rps-poker").starters["cpp"].read_bytes()
+    version = validate(upload(alice, "rps-poker", "mine", "mine.cpp", starter))
+    assert version.status == BotVersion.ACTIVE, version.reason
+    assert version.bot.language == "cpp"
+    validate(upload(bob, "rps-poker", "simple", "simple.py", builtin_code("simple").encode()))
+    Worker(Options(validate=False, process_cache=4), name="w1").run(batch=True)
+    seats = version.seats.all()
+    assert seats.count() >= 4  # its placement matches
+    assert not seats.exclude(fault_kind="").exists()
+    # a compile error rejects the version, with the compiler's first lines
+    broken = starter.replace(b"return first ? 0 : 1;", b"return first ? 0 : undefined_name;")
+    rejected = validate(upload(alice, "rps-poker", "mine", "mine.cpp", broken))
+    assert rejected.status == BotVersion.REJECTED
+    assert rejected.reason.startswith("startup: C++ compile error")
+    assert "/bot/mine.cpp:" in rejected.reason and "undefined_name" in rejected.reason
+
+
 def test_it_refuses_oversized_empty_and_unknown_files(alice, settings):
     settings.BOT_MAX_CODE_BYTES = 100
     with pytest.raises(UploadError, match="limit is 100"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -123,6 +124,23 @@ def test_a_version_is_compiled_once_per_machine_and_a_refusal_kept_too(tmp_path,
         compiling.program(CPP, "kept.cpp", broken, GAME)
     assert str(again.value) == str(first_refusal.value)
     assert compiled == []
+
+
+def test_workers_that_need_a_new_version_at_once_compile_it_once(monkeypatch):
+    source = TEMPLATE.format(act="int twice = 2; (void)twice;").encode()
+    real, compiled = compiling._compile, []
+
+    def counted(*args, **kwargs):
+        compiled.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(compiling, "_compile", counted)
+    with ThreadPoolExecutor(2) as pool:
+        programs = list(
+            pool.map(lambda _: compiling.program(CPP, "twice.cpp", source, GAME), [1, 2])
+        )
+    assert programs[0] == programs[1] and programs[0].startswith(b"\x7fELF")
+    assert len(compiled) == 1
 
 
 @pytest.mark.parametrize(
