@@ -17,6 +17,7 @@ from bots.names import declared_name
 from bots.sandbox import compiling
 from bots.sandbox.compiling import CompileError, CompileLimits
 from games.registry import games, get_game
+from tests.sandbox.conftest import hostile
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 
@@ -194,3 +195,17 @@ def test_a_bots_name_is_read_from_its_class():
         == "x y"
     )
     assert declared_name("plain_one.cpp", b"class Bot {};") == "plain_one"
+
+
+def test_a_cpp_bot_dealt_a_deal_again_is_a_new_process_that_remembers_nothing(play, tmp_path):
+    """This host cannot start a bot afresh in place: before a deal its process has played,
+    the controller starts a new sandbox (docs/bot-protocol.md, "What carries over")."""
+    played = play(hostile(tmp_path, "remembers.cpp"), seeds=[0, 1, 0, 2, 1], bound=20)
+    assert all(not o.faults for o in played.outcomes)
+    seen = [json.loads(line) for line in played.stderr.splitlines() if line.startswith("{")]
+    assert [m["matches"] for m in seen] == [1, 2, 1, 2, 3]
+    assert not any(m["again"] for m in seen)  # never a deal it knows
+    assert [m["module"] for m in seen] == [0, 1, 0, 1, 2]  # its statics: gone with the process
+    assert [m["files"] for m in seen] == [0, 1, 0, 1, 2]  # and its /tmp
+    assert all(m["fork"].startswith("refused") for m in seen)
+    assert played.process.starts == 2
