@@ -25,6 +25,7 @@ LANGUAGES: dict[str, str] = {
     "python": "bots.languages.python",
     "javascript": "bots.languages.javascript",
     "cpp": "bots.languages.cpp",
+    "java": "bots.languages.java",
 }
 
 
@@ -62,8 +63,8 @@ class Language:
     #: whether the game's toolkit modules (its spec's helper files) sit beside the bot
     uses_toolkit: bool = False
     #: whether a bot's file is compiled into the program that runs (bots.sandbox.compiling:
-    #: :meth:`compile_files`, :meth:`compile_argv`, :meth:`toolchain`), which then takes the
-    #: host's place
+    #: :meth:`compile_files`, :meth:`compile_script`, :meth:`toolchain`), which then takes
+    #: the host's place
     compiled: bool = False
 
     @property
@@ -141,10 +142,16 @@ class Language:
         (the bot's own at ``/bot/NAME``)."""
         raise NotImplementedError
 
-    def compile_argv(self, bot_name: str, config: Any = None, root: str = "/") -> list[str]:
-        """A compiled language: its compiler's command line, but its output (``-o`` is
-        added), with the files of :meth:`compile_files` under ``root``."""
+    def compile_script(self, files: list[str], config: Any = None, root: str = "/") -> str:
+        """A compiled language: the shell script that compiles :meth:`compile_files` (their
+        paths under ``root``: ``/`` in the sandbox) into ``{root}tmp/program`` (its messages
+        on its output)."""
         raise NotImplementedError
+
+    def compile_binds(self) -> list[str]:
+        """A compiled language: bwrap's arguments for what its compiler needs besides /usr
+        (read-only)."""
+        return []
 
     def toolchain(self, config: Any = None) -> str:
         """A compiled language: its compiler's version, as part of a program's cache key."""

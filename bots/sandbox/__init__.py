@@ -494,8 +494,9 @@ def sandbox_command(
     ]  # fmt: skip
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    # a compiled language's host is the bot's program: no runtime of its own to mount
-    argv += _system_mounts(None if language.compiled else language.runtime(config))
+    # a native program (C++'s) is its own host: no runtime to mount
+    runs = language.runtime_args(limits, config)
+    argv += _system_mounts(language.runtime(config) if runs else None)
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     perms = "0555" if language.compiled else "0444"
@@ -506,7 +507,7 @@ def sandbox_command(
     argv += language.sandbox_binds()
     argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/tmp"]
     argv += ["--info-fd", INFO_FD, "--seccomp", "{seccomp}", "--"]
-    argv += [*language.runtime_args(limits, config), f"/sandbox/{host}"]
+    argv += [*runs, f"/sandbox/{host}"]
     argv += language.host_args(control=CONTROL_FD, wipe="/tmp", sandboxed=True)
     argv.append(f"/bot/{bot_name}")
     argv += language.bot_args(game)

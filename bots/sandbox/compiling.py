@@ -114,7 +114,8 @@ def program(
     may take any sandbox slot, a live table's not the workers' reserve. Raises
     CompileError, or the sandbox's errors for the platform's trouble."""
     files = language.compile_files(bot_name, source, game)
-    argv = language.compile_argv(bot_name, config)
+    # the compiler's script (the files under /: the sandbox's paths), part of the cache key
+    argv = [language.compile_script(sorted(files), config)]
     digest = hashlib.sha256()
     for part in (
         language.name,
@@ -220,7 +221,7 @@ def _compile(
     )
     fds: dict[str, int] = {}
     try:
-        command = _sandbox_command(files, argv, config, limits, slot is not None, cgroup)
+        command = _sandbox_command(language, files, argv, config, limits, slot is not None, cgroup)
         data = {f"{{file:{name}}}": body for name, body in files.items()}
         data["{seccomp}"] = filter_bpf(processes=False)
         fds = {key: _memfd(value) for key, value in data.items()}
@@ -259,9 +260,9 @@ def _compile_plain(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(body)
         (Path(root) / "tmp").mkdir(exist_ok=True)
-        plain = language.compile_argv(bot_name, config, root=f"{root}/")
+        script = language.compile_script(sorted(files), config, root=f"{root}/")
         output = f"{root}{PROGRAM}"
-        command = [SHELL, "-c", f'"$@" -o {output} 1>&2 && cat {output}', "compile", *plain]
+        command = [SHELL, "-c", f"({script}) 1>&2 && cat {output}"]
         code, out, messages, why = _run(
             command, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, pass_fds=(), limits=limits
         )
@@ -270,6 +271,7 @@ def _compile_plain(
 
 
 def _sandbox_command(
+    language: Language,
     files: dict[str, bytes],
     argv: list[str],
     config: SandboxConfig,
@@ -302,20 +304,13 @@ def _sandbox_command(
         elif os.path.isdir(top):
             command += ["--ro-bind", top, top]
     command += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    command += [
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--size",
-        str(limits.tmp_mb * MiB),
-        "--tmpfs",
-        "/tmp",
-    ]
+    command += language.compile_binds()
+    command += ["--proc", "/proc", "--dev", "/dev"]
+    command += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     for name in files:
         command += ["--perms", "0444", "--ro-bind-data", f"{{file:{name}}}", name]
     command += ["--remount-ro", "/", "--chdir", "/tmp", "--seccomp", "{seccomp}", "--"]
-    command += [SHELL, "-c", f'"$@" -o {PROGRAM} 1>&2 && cat {PROGRAM}', "compile", *argv]
+    command += [SHELL, "-c", f"({argv[0]}) 1>&2 && cat {PROGRAM}"]
     return command
 
 

@@ -270,6 +270,9 @@ class GameSpec:
     score_label: str = "score"
     #: starter bots a person can download: a language of bots.languages (its name) -> file
     starters: dict[str, Path] = field(default_factory=dict)
+    #: source files the game gives its bots of a language, compiled with them (by language:
+    #: Last Card's Java kit, the original challenge's classes)
+    kits: dict[str, tuple[Path, ...]] = field(default_factory=dict)
     #: the built-in bot a person meets first (a table's default opponent); default: the last
     strongest_builtin: str = ""
     #: ``manage.py arena`` arguments after a starter's file that try it against the built-in

@@ -30,7 +30,9 @@ def spec() -> GameSpec:
         toolkit=("games.last_card.movecheck",),
         table=LastCardTable,
         score_label="points taken",
-        starters={"python": HERE / "starter.py"},
+        starters={"python": HERE / "starter.py", "java": HERE / "YourStrategy.java"},
+        # the original kit's classes, in Java (docs/games/last-card.md, "Java")
+        kits={"java": tuple(sorted((HERE / "java").glob("*.java")))},
         strongest_builtin="heuristic",
         arena_example="--fill builtin:naive --games 100",
         illegal_answer="an illegal move is refused and counts as a pass",

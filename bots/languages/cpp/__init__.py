@@ -56,10 +56,13 @@ class Cpp(Language):
             f"/bot/{bot_name}": source,
         }
 
-    def compile_argv(self, bot_name: str, config: Any = None, root: str = "/") -> list[str]:
+    def compile_script(self, files: list[str], config: Any = None, root: str = "/") -> str:
         compiler = self.runtime(config) if config is not None else self.runtime_default
         # the bot's file is found as /bot/NAME (-iquote): its messages name it so
-        return [compiler, *FLAGS, f"-I{root}src", "-iquote", f"{root}bot", f"{root}src/main.cpp"]
+        return (
+            f"{compiler} {' '.join(FLAGS)} -I{root}src -iquote {root}bot {root}src/main.cpp "
+            f"-o {root}tmp/program"
+        )
 
     def toolchain(self, config: Any = None) -> str:
         compiler = self.runtime(config) if config is not None else self.runtime_default

@@ -1,0 +1,215 @@
+"""Java bots: one ``.java`` file with a public class that has the contract's methods in
+camelCase (``draftPick``), taking the call's arguments as types Gson converts to and
+returning one; a game may give its bots classes of its own (Last Card: the original kit's
+``CardGameStrategy``, ``GameState``, ``Move``..., see docs/games/last-card.md). The platform
+compiles the file with Debian's javac in the sandbox (bots.sandbox.compiling: once per
+machine, kept by hash) together with ``Host.java``, the game's classes and Debian's Gson,
+into a jar that Debian's Java runs in the sandbox like any bot (docs/bot-protocol.md,
+"Java")."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from bots.languages import Language
+
+HERE = Path(__file__).resolve().parent
+#: Debian's Gson (libgoogle-gson-java): the JSON library a Java bot is compiled and run with
+GSON = "/usr/share/java/gson.jar"
+#: the JVM's memory beyond the bot's heap (metaspace, code, threads, the collector), counted
+#: in its memory cgroup
+RUNTIME_MB = 160
+#: address space the JVM reserves beyond its heap (RLIMIT_AS counts reservations)
+RESERVE_MB = 1536
+#: the public top-level type a file declares, and its package
+_PUBLIC = re.compile(
+    r"^\s*public\s+(?:(?:final|abstract)\s+)*(?:class|interface|enum|record)\s+(\w+)", re.MULTILINE
+)
+_PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+_NESTED = re.compile(r"^\s+public\s+static\s+(?:final\s+)?class\s+(\w+)", re.MULTILINE)
+_IMPORT = re.compile(r"^(\s*)import\s+(?!static)([\w.]+)\s*;", re.MULTILINE)
+#: a bot's name as its class declares it: ``public static final String NAME = "...";``
+_NAME = re.compile(r"""static\s+final\s+String\s+NAME\s*=\s*"([^"\\\n]*)\"""")
+
+
+@dataclass(frozen=True)
+class Java(Language):
+    compiled: bool = True
+
+    def runtime_args(self, limits: Any, config: Any) -> list[str]:
+        return [
+            self.runtime(config),
+            f"-Xmx{limits.memory_mb}m",
+            "-Xss4m",
+            "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1",
+            "-Xshare:auto",
+            "-XX:-UsePerfData",
+            "-XX:MaxMetaspaceSize=64m",
+            "-XX:CompressedClassSpaceSize=32m",
+            "-XX:ReservedCodeCacheSize=32m",
+            "-XX:ActiveProcessorCount=1",
+            "-Djava.io.tmpdir=/tmp",
+            "-cp",
+            f"/sandbox/{self.host_name}:{GSON}",
+            "card_arena.Host",
+        ]
+
+    def plain_argv(
+        self, host: Path, bot: Path, game: str | None, interpreter: str | None
+    ) -> list[str]:
+        return ["/usr/bin/java", "-cp", f"{host}:{GSON}", "card_arena.Host", str(host), str(bot)]
+
+    def memory_extra_mb(self, limits: Any) -> int:
+        return RUNTIME_MB
+
+    def address_space_mb(self, limits: Any) -> int:
+        return limits.memory_mb + RUNTIME_MB + RESERVE_MB
+
+    def sandbox_binds(self) -> list[str]:
+        return [*_binds(GSON), *_binds(_conf_dir(self.runtime_default))]
+
+    def probe_args(self) -> list[str]:
+        return ["-version"]
+
+    def declared_name(self, text: str) -> str | None:
+        found = _NAME.search(text)
+        return found.group(1) if found else None
+
+    def compile_files(self, bot_name: str, source: bytes, game: Any) -> dict[str, bytes]:
+        kit = _kit(game)
+        text = _with_kit(source.decode("utf-8", "replace"), kit)
+        public = _PUBLIC.search(text)
+        own = public.group(1) if public else Path(bot_name).stem
+        package = _PACKAGE.search(text)
+        qualified = f"{package.group(1)}.{own}" if package else own
+        files = {
+            "/src/card_arena/Host.java": self.host_source,
+            "/src/card_arena/BotClass.java": (
+                "package card_arena;\n\n// written by Card Arena: the bot's class\n"
+                f'final class BotClass {{\n    static final String NAME = "{qualified}";\n}}\n'
+            ).encode(),
+            # named as its public class: javac takes no other name
+            f"/bot/{own}.java": text.encode(),
+        }
+        for path, data in kit.items():
+            files[f"/src/kit/{path}"] = data
+        return files
+
+    def compile_script(self, files: list[str], config: Any = None, root: str = "/") -> str:
+        java = self.runtime(config) if config is not None else self.runtime_default
+        sources = " ".join(f"{root}{name.lstrip('/')}" for name in files if name.endswith(".java"))
+        # the compiler's own JVM within the compile's memory (its defaults reserve a quarter
+        # of the machine's memory and a gigabyte of class space)
+        jvm = "-J-Xmx768m -J-XX:CompressedClassSpaceSize=64m -J-XX:+UseSerialGC -J-Xshare:auto"
+        return (
+            f"mkdir -p {root}tmp/classes && {_tool(java, 'javac')} {jvm} -encoding UTF-8 "
+            f"-proc:none -Xmaxerrs 10 -nowarn -cp {GSON} -d {root}tmp/classes {sources} && "
+            f"{_tool(java, 'jar')} {jvm} --create --file {root}tmp/program "
+            f"-C {root}tmp/classes ."
+        )
+
+    def compile_binds(self) -> list[str]:
+        return _binds(_conf_dir(self.runtime_default))
+
+    def toolchain(self, config: Any = None) -> str:
+        return _version(self.runtime(config) if config is not None else self.runtime_default)
+
+
+def _binds(path: str | None) -> list[str]:
+    return ["--ro-bind", path, path] if path and os.path.exists(path) else []
+
+
+@cache
+def _conf_dir(java: str) -> str | None:
+    """Where the JDK's configuration lives (Debian: /etc/java-17-openjdk, linked from the
+    JDK's conf/): the JVM reads it at start."""
+    home = Path(os.path.realpath(java)).parents[1]
+    for entry in (home / "conf").iterdir() if (home / "conf").is_dir() else []:
+        if entry.is_symlink():
+            return str(Path(os.path.realpath(entry)).parent)
+    return None
+
+
+@cache
+def _tool(java: str, name: str) -> str:
+    """A JDK tool beside the runtime (javac, jar), by its real path."""
+    return str(Path(os.path.realpath(java)).parent / name)
+
+
+@cache
+def _version(java: str) -> str:
+    import subprocess
+
+    try:
+        said = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except OSError:
+        return f"{java}: missing"
+    return (said.stderr.splitlines() or [""])[0]
+
+
+def _kit(game: Any) -> dict[str, bytes]:
+    """The Java classes the game gives its bots (``GameSpec.kits['java']``), by file name."""
+    if game is None:
+        return {}
+    if isinstance(game, str):
+        from games.registry import get_game
+
+        game = get_game(game)
+    return {path.name: path.read_bytes() for path in game.kits.get("java", ())}
+
+
+def _with_kit(text: str, kit: dict[str, bytes]) -> str:
+    """The bot's file, finding the game's classes whatever package it imported them from: an
+    import of one of them names the package they are in here, and the file imports their
+    package (and their nested classes: ``new Builder()``) on the line of its own package
+    declaration, or its first line. Line numbers stay the same."""
+    if not kit:
+        return text
+    names: dict[str, str] = {}
+    extra: list[str] = []
+    for data in kit.values():
+        source = data.decode()
+        public, package = _PUBLIC.search(source), _PACKAGE.search(source)
+        if public is None or package is None:
+            continue
+        names[public.group(1)] = package.group(1)
+        extra.append(f"import {package.group(1)}.*;")
+        extra += [
+            f"import {package.group(1)}.{public.group(1)}.*;" for _ in _NESTED.findall(source)[:1]
+        ]
+
+    def moved(found: re.Match[str]) -> str:
+        parts = found.group(2).split(".")
+        for i, part in enumerate(parts):
+            if part in names:
+                return f"{found.group(1)}import {names[part]}.{'.'.join(parts[i:])};"
+        return found.group(0)
+
+    text = _IMPORT.sub(moved, text)
+    imports = " ".join(dict.fromkeys(extra))
+    package = _PACKAGE.search(text)
+    if package is not None:
+        return text[: package.end()] + " " + imports + text[package.end() :]
+    return imports + " " + text
+
+
+LANGUAGE = Java(
+    name="java",
+    title="Java",
+    suffixes=(".java",),
+    host=HERE / "Host.java",
+    host_name="bot.jar",
+    content_type="text/x-java",
+    runtime_default="/usr/bin/java",
+    runtime_setting="SANDBOX_JAVA",
+    bot_shape="the bot's public class",
+    contract_summary="one <code>.java</code> file with a public class whose methods have the "
+    "contract's names in camelCase and take and return what Gson converts; compiled once "
+    "with javac; a new instance for every {match}",
+)

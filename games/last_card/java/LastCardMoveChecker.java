@@ -1,0 +1,54 @@
+// The original Last Card kit's move checker, as Card Arena gives it to Java strategies: the
+// rules of games/last_card/movecheck.py, which the arena judges every move with, in Java.
+// Like the kit's, it cannot know whether you called last card on your previous turn:
+// emptying your hand without that call is legal here (it costs two cards in the game).
+package com.orchestral.shark;
+
+import java.util.HashSet;
+import java.util.List;
+
+public class LastCardMoveChecker implements MoveChecker {
+    @Override
+    public boolean isLegalMove(GameState gameState, Move move) {
+        return problem(gameState, move) == null;
+    }
+
+    /** Why the move is illegal in the state, in the arena's words; null if it is legal. */
+    public String problem(GameState state, Move move) {
+        List<Card> cards = move.getCardsPlayed();
+        if (cards.isEmpty()) return null;  // a pass is always allowed
+        if (cards.size() > 4) return "at most 4 cards may be played in a move, not " + cards.size();
+        for (Card card : cards) {
+            if (!state.getMyHand().contains(card)) return card + " is not a card in your hand";
+        }
+        if (new HashSet<>(cards).size() != cards.size()) return "the same card is played twice";
+        Card first = cards.get(0);
+        Card last = cards.get(cards.size() - 1);
+        for (Card card : cards) {
+            if (card.getValue() != first.getValue()) return "all the cards of a move must have the same value";
+        }
+        Card top = state.getLastPlayedCard();
+        if (state.getPunishmentCards() > 0) {
+            if (first.getValue() != top.getValue()) {
+                if (first.getValue() == Value.ACE) return "an ace cannot cancel a punishment";
+                if (first.getSuit() == top.getSuit()) {
+                    return "can't just play the same suit on a 2/5 to avoid punishment";
+                }
+                return "only a " + top.getValue() + " may be played on a pending punishment";
+            }
+        } else if (first.getValue() != Value.ACE) {
+            if (top.getValue() == Value.ACE && state.getChosenSuit() != null) {
+                if (first.getSuit() != state.getChosenSuit()) {
+                    return "the suit chosen with the ace is " + state.getChosenSuit();
+                }
+            } else if (first.getSuit() != top.getSuit() && first.getValue() != top.getValue()) {
+                return "either suit or value did not match: " + first + " on " + top;
+            }
+        }
+        if (last.getValue() == Value.ACE) {
+            if (move.getSuit() == null) return "name a suit when your last card played is an ace";
+            if (cards.size() == state.getMyHand().size()) return "you cannot end on an ace";
+        }
+        return null;
+    }
+}
