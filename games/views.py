@@ -76,7 +76,10 @@ class Starter:
 
     @property
     def filename(self) -> str:
-        """The name the download gets (and the arena command on the rules page uses)."""
+        """The name the download gets (and the arena command on the rules page uses): its own
+        for a language whose files are named after their class (``YourStrategy.java``)."""
+        if get_language(self.language).named_by_class:
+            return self.path.name
         return f"{self.game.replace('-', '_')}_starter{self.path.suffix}"
 
     @property

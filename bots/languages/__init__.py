@@ -66,6 +66,9 @@ class Language:
     #: :meth:`compile_files`, :meth:`compile_script`, :meth:`toolchain`), which then takes
     #: the host's place
     compiled: bool = False
+    #: whether a bot's file must be named after its public class (Java's rule): a starter
+    #: is downloaded under its own name then
+    named_by_class: bool = False
 
     @property
     def suffix(self) -> str:

@@ -40,6 +40,7 @@ _NAME = re.compile(r"""static\s+final\s+String\s+NAME\s*=\s*"([^"\\\n]*)\"""")
 @dataclass(frozen=True)
 class Java(Language):
     compiled: bool = True
+    named_by_class: bool = True
 
     def runtime_args(self, limits: Any, config: Any) -> list[str]:
         return [

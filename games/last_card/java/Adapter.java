@@ -12,6 +12,7 @@ import com.orchestral.shark.CardGameStrategy;
 import com.orchestral.shark.GameState;
 import com.orchestral.shark.Move;
 import com.orchestral.shark.Suit;
+import com.orchestral.shark.Value;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,10 +39,16 @@ public final class Adapter {
             JsonArray cards = new JsonArray();
             for (Card card : move.getCardsPlayed()) cards.add(card.code());
             answer.add("cards", cards);
-            if (move.getSuit() == null) {
+            Suit suit = move.getSuit();
+            List<Card> played = move.getCardsPlayed();
+            if (suit == null && !played.isEmpty()) {
+                Card last = played.get(played.size() - 1);
+                if (last.getValue() == Value.ACE) suit = last.getSuit();  // the kit's default
+            }
+            if (suit == null) {
                 answer.add("suit", JsonNull.INSTANCE);
             } else {
-                answer.addProperty("suit", String.valueOf(move.getSuit().code()));
+                answer.addProperty("suit", String.valueOf(suit.code()));
             }
             answer.addProperty("last_card", move.isLastCard());
             return answer;

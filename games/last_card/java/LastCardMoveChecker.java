@@ -1,7 +1,8 @@
 // The original Last Card kit's move checker, as Card Arena gives it to Java strategies: the
 // rules of games/last_card/movecheck.py, which the arena judges every move with, in Java.
 // Like the kit's, it cannot know whether you called last card on your previous turn:
-// emptying your hand without that call is legal here (it costs two cards in the game).
+// emptying your hand without that call is legal here (it costs two cards in the game); and
+// an ace needs no suit chosen (Move.Builder's withSuit): it then keeps its own.
 package com.orchestral.shark;
 
 import java.util.HashSet;
@@ -45,9 +46,9 @@ public class LastCardMoveChecker implements MoveChecker {
                 return "either suit or value did not match: " + first + " on " + top;
             }
         }
-        if (last.getValue() == Value.ACE) {
-            if (move.getSuit() == null) return "name a suit when your last card played is an ace";
-            if (cards.size() == state.getMyHand().size()) return "you cannot end on an ace";
+        // an ace played without a suit chosen keeps its own suit, as in the kit
+        if (last.getValue() == Value.ACE && cards.size() == state.getMyHand().size()) {
+            return "you cannot end on an ace";
         }
         return null;
     }
