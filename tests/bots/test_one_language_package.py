@@ -4,8 +4,9 @@ per language (``bots/languages/__init__.py``), no code, template or script names
 no other code.
 
 Where a name is still allowed is listed in KNOWN, file by file with the count of names: a
-game's spec names the languages of its own starter files (``starters``), which are its to
-write. The list may only shrink (a file that names fewer languages than listed
+game's spec names the languages of its own starter files (``starters``) and of the classes
+it gives a language's bots (``kits``: Last Card's Java kit), which are its to write. The
+list grows only with a game's starter or kit (a file that names fewer languages than listed
 fails too, so the list is kept exact).
 """
 
@@ -20,12 +21,12 @@ from tests.engine.test_one_package import assert_exactly_known, named_outside
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = "bots/languages/__init__.py"
 
-#: file -> names of languages it holds: a game's starters, by language
+#: file -> names of languages it holds: a game's starters and kits, by language
 KNOWN: dict[str, int] = {
     "games/blackjack_pp/spec.py": 2,
     "games/goofspiel/spec.py": 2,
     "games/kuhn/spec.py": 2,
-    "games/last_card/spec.py": 1,
+    "games/last_card/spec.py": 4,
     "games/leduc/spec.py": 2,
     "games/rps_poker/spec.py": 3,
     "games/uth/spec.py": 2,

@@ -1,0 +1,135 @@
+"""Java bots: compiled with javac in the sandbox once per machine (bots.sandbox.compiling), run
+by Host.java under Debian's Java. The Last Card kit's strategies run unchanged. Real javac,
+real JVM, real bubblewrap."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from bots.names import declared_name
+from games.registry import get_game
+from tests.sandbox.conftest import hostile
+
+pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
+
+LAST_CARD = get_game("last-card")
+KIT_STARTER = LAST_CARD.starters["java"]
+
+#: a Last Card strategy written as the kit's guide shows, in a package and with imports of the
+#: kit's classes of its own guessing: the platform finds them wherever the file says they are
+KIT_STRATEGY = """package org.example.mine;
+
+import com.orchestral.shark.game.Card;
+import com.orchestral.shark.game.GameState;
+import com.orchestral.shark.game.Move;
+import com.orchestral.shark.game.Move.Builder;
+import com.orchestral.shark.ai.CardGameStrategy;
+import com.orchestral.shark.rules.LastCardMoveChecker;
+import com.orchestral.shark.rules.MoveChecker;
+import com.orchestral.shark.game.Suit;
+import com.orchestral.shark.game.Value;
+
+public class YourStrategy implements CardGameStrategy {
+    private final MoveChecker checker = new LastCardMoveChecker();
+
+    @Override
+    public Move playCardFromHand(final GameState gamestate) {
+        {act}
+        int left = gamestate.getPlayerHandSizes().size() + gamestate.getDeckSize();
+        for (Card card : gamestate.getMyHand()) {
+            final Move.Builder builder = new Builder();
+            Move move = builder.addCardPlayed(card).withLastCard(gamestate.getMyHand().size() == 2)
+                .withSuit(card.getValue() == Value.ACE ? Suit.HEARTS : null).build();
+            if (checker.isLegalMove(gamestate, move) && left >= 0) {
+                return move;
+            }
+        }
+        return Move.PASS_MOVE;
+    }
+}
+"""
+
+
+def strategy(tmp_path: Path, act: str = "") -> Path:
+    path = tmp_path / "YourStrategy.java"
+    path.write_text(KIT_STRATEGY.replace("{act}", act))
+    return path
+
+
+def last_card(*args: str) -> dict:
+    out = io.StringIO()
+    results = Path(args[0]).parent / "results.json"
+    call_command(
+        "arena", "--game", "last-card", *args, "--fill", "builtin:naive", "--seed", "5",
+        "--no-progress", "--json", str(results), stdout=out,
+    )  # fmt: skip
+    return json.loads(results.read_text())
+
+
+def mine(data: dict, source: Path) -> dict:
+    return next(b for b in data["bots"] if b["source"] == str(source))
+
+
+def test_the_kits_naive_ai_plays_last_card_without_an_illegal_move(tmp_path):
+    starter = tmp_path / "YourStrategy.java"
+    starter.write_bytes(KIT_STARTER.read_bytes())
+    bot = mine(last_card(str(starter), "--games", "20"), starter)
+    assert bot["name"] == "naive-java"
+    assert bot["faults"] == 0 and bot["illegal_moves"] == 0
+    assert bot["cards_played"] > 0
+
+
+def test_a_kit_strategy_runs_whatever_package_it_imported_the_kits_classes_from(tmp_path):
+    path = strategy(tmp_path)
+    bot = mine(last_card(str(path), "--games", "12"), path)
+    assert bot["faults"] == 0 and bot["illegal_moves"] == 0 and bot["cards_played"] > 0
+
+
+def test_a_compile_error_shows_javacs_first_lines_naming_the_file_and_line(tmp_path):
+    broken = strategy(tmp_path, act="int x = undefinedName;")
+    with pytest.raises(CommandError) as refused:
+        last_card(str(broken), "--games", "1")
+    said = str(refused.value)
+    assert said.startswith("Java compile error\n")
+    assert "/bot/YourStrategy.java:18: error: cannot find symbol" in said
+    assert "undefinedName" in said
+
+
+def test_an_exception_is_the_bots_fault_and_named_by_its_class(tmp_path):
+    throws = strategy(tmp_path, act='if (true) throw new IllegalStateException("no idea");')
+    bot = mine(last_card(str(throws), "--games", "2"), throws)
+    assert bot["fault_kinds"] == {"exception": 2}
+    assert "java.lang.IllegalStateException: no idea" in bot["fault_reports"][0]["reason"]
+
+
+def test_a_generic_bot_plays_rps_poker_and_prints_to_its_log(tmp_path, play):
+    path = tmp_path / "Bot.java"
+    path.write_text(
+        "import java.util.List;\n\npublic class Bot {\n"
+        '    public static final String NAME = "javabot";\n'
+        "    public int draftPick(List<String> cards) { return 0; }\n"
+        "    public void draftReceive(String card) { }\n"
+        "    public int mainPlay(List<String> hand, String base) {\n"
+        '        System.out.println("thinking");\n        return 0;\n    }\n'
+        "    public void mainPostprocess(String card) { }\n}\n"
+    )
+    played = play(path, matches=2, bound=20)
+    assert played.fault is None
+    assert played.stderr.count("thinking") == 2 * 10  # ten plays a match, in its log
+    assert declared_name("Bot.java", path.read_bytes()) == "javabot"
+
+
+def test_a_java_bot_dealt_a_deal_again_is_a_new_process_that_remembers_nothing(tmp_path, play):
+    played = play(hostile(tmp_path, "Remembers.java"), seeds=[0, 1, 0], bound=30)
+    assert all(not o.faults for o in played.outcomes)
+    seen = [json.loads(line) for line in played.stderr.splitlines() if line.startswith("{")]
+    counts = [m["matches"] for m in seen]  # the hello's instance counts too
+    assert counts[1] == counts[0] + 1 and counts[2] == counts[0]  # the third: a new process
+    assert not any(m["again"] for m in seen)
+    assert played.process.starts == 2
