@@ -43,7 +43,11 @@ def spec() -> GameSpec:
         tournament=DealsRoundRobin,
         table=BlackjackPPTable,
         score_label="points won",
-        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
+        starters={
+            "python": HERE / "starter.py",
+            "cpp": HERE / "starter.cpp",
+            "java": HERE / "BlackjackStarter.java",
+        },
         replay=blackjack_pp_frames,
         solver=SolverSpec(
             make=solver_game,

@@ -34,7 +34,11 @@ def spec() -> GameSpec:
         tournament=DealsRoundRobin,
         table=GoofspielTable,
         score_label="returns",
-        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
+        starters={
+            "python": HERE / "starter.py",
+            "cpp": HERE / "starter.cpp",
+            "java": HERE / "GoofspielStarter.java",
+        },
         strongest_builtin="matching",
         replay=frames,
         options=(

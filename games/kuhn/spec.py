@@ -43,7 +43,11 @@ def spec() -> GameSpec:
         tournament=ChipsRoundRobin,
         table=KuhnTable,
         score_label="chips won",
-        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
+        starters={
+            "python": HERE / "starter.py",
+            "cpp": HERE / "starter.cpp",
+            "java": HERE / "KuhnStarter.java",
+        },
         replay=kuhn_frames,
         solver=SolverSpec(
             make=solver_game,

@@ -41,7 +41,11 @@ def spec() -> GameSpec:
         tournament=ChipsRoundRobin,
         table=LeducTable,
         score_label="chips won",
-        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
+        starters={
+            "python": HERE / "starter.py",
+            "cpp": HERE / "starter.cpp",
+            "java": HERE / "LeducStarter.java",
+        },
         replay=leduc_frames,
         solver=SolverSpec(
             make=solver_game,

@@ -36,6 +36,7 @@ def spec() -> GameSpec:
             "python": HERE / "starter.py",
             "javascript": HERE / "starter.js",
             "cpp": HERE / "starter.cpp",
+            "java": HERE / "RpsPokerStarter.java",
         },
         strongest_builtin="strong",
         js_globals={"fullDeck": list(FULL_DECK)},

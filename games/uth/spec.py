@@ -34,7 +34,11 @@ def spec() -> GameSpec:
         tournament=Duplicate,
         table=UthTable,
         score_label="net chips",
-        starters={"python": HERE / "starter.py", "cpp": HERE / "starter.cpp"},
+        starters={
+            "python": HERE / "starter.py",
+            "cpp": HERE / "starter.cpp",
+            "java": HERE / "UthStarter.java",
+        },
         strongest_builtin="basic",
         arena_example="builtin:basic --sessions 5",
         replay=frames,

@@ -23,13 +23,13 @@ REGISTRY = "bots/languages/__init__.py"
 
 #: file -> names of languages it holds: a game's starters and kits, by language
 KNOWN: dict[str, int] = {
-    "games/blackjack_pp/spec.py": 2,
-    "games/goofspiel/spec.py": 2,
-    "games/kuhn/spec.py": 2,
+    "games/blackjack_pp/spec.py": 3,
+    "games/goofspiel/spec.py": 3,
+    "games/kuhn/spec.py": 3,
     "games/last_card/spec.py": 4,
-    "games/leduc/spec.py": 2,
-    "games/rps_poker/spec.py": 3,
-    "games/uth/spec.py": 2,
+    "games/leduc/spec.py": 3,
+    "games/rps_poker/spec.py": 4,
+    "games/uth/spec.py": 3,
 }
 
 

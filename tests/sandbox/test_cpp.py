@@ -16,7 +16,7 @@ from bots.languages import get_language
 from bots.names import declared_name
 from bots.sandbox import compiling
 from bots.sandbox.compiling import CompileError, CompileLimits
-from games.registry import games, get_game
+from games.registry import get_game
 from tests.sandbox.conftest import hostile
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -57,36 +57,6 @@ def arena(*args: str) -> str:
     out = io.StringIO()
     call_command("arena", "--game", "rps-poker", "--no-progress", *args, stdout=out)
     return out.getvalue()
-
-
-#: each game with a C++ starter: its opponent and how long a tournament to play
-STARTERS = {
-    "rps-poker": ["builtin:simple", "--rounds", "2"],
-    "kuhn": ["builtin:cfr", "--rounds", "2"],
-    "leduc": ["builtin:cfr", "--rounds", "2"],
-    "goofspiel": ["builtin:matching", "--rounds", "2"],
-    "uth": ["builtin:basic", "--sessions", "1", "--rounds-per-session", "40"],
-    "blackjack-pp": ["builtin:simple", "--rounds", "2"],
-}
-
-
-def test_every_game_but_last_card_has_a_cpp_starter():
-    # Last Card's C++ starter waits for its move checker in C++ (the Python one's toolkit)
-    offered = {game.slug for game in games() if "cpp" in game.starters}
-    assert offered == set(STARTERS)
-
-
-@pytest.mark.parametrize("slug", sorted(STARTERS))
-def test_each_cpp_starter_compiles_and_plays_its_game_in_the_sandbox(tmp_path, slug):
-    results = tmp_path / "results.json"
-    starter = get_game(slug).starters["cpp"]
-    call_command(
-        "arena", "--game", slug, str(starter), *STARTERS[slug], "--seed", "3", "--no-progress",
-        "--json", str(results), stdout=io.StringIO(),
-    )  # fmt: skip
-    mine = next(b for b in json.loads(results.read_text())["bots"] if b["source"] == str(starter))
-    assert mine["name"] == "starter"
-    assert mine["faults"] == 0 and mine["fault_kinds"] == {}
 
 
 def test_the_starter_plays_without_the_sandbox_too():

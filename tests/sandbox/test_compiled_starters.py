@@ -1,0 +1,53 @@
+"""Every game's starters in the compiled languages (C++, Java) compile in the sandbox and play
+their game against a built-in bot without a fault: real compilers, real runtimes."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from bots.languages import get_language
+from games.registry import games, get_game
+
+#: each game's opponent and how long a tournament to play
+PLAYS = {
+    "rps-poker": ["builtin:simple", "--rounds", "2"],
+    "last-card": ["--fill", "builtin:naive", "--games", "8"],
+    "kuhn": ["builtin:cfr", "--rounds", "2"],
+    "leduc": ["builtin:cfr", "--rounds", "2"],
+    "goofspiel": ["builtin:matching", "--rounds", "2"],
+    "uth": ["builtin:basic", "--sessions", "1", "--rounds-per-session", "40"],
+    "blackjack-pp": ["builtin:simple", "--rounds", "2"],
+}
+
+STARTERS = sorted(
+    (game.slug, language)
+    for game in games()
+    for language in game.starters
+    if get_language(language).compiled
+)
+
+
+def test_every_game_has_a_java_starter_and_all_but_last_card_a_cpp_one():
+    # Last Card's C++ starter waits for its move checker in C++ (Python's is its toolkit,
+    # Java's the original kit's LastCardMoveChecker)
+    assert {slug for slug, language in STARTERS if language == "java"} == set(PLAYS)
+    assert {slug for slug, language in STARTERS if language == "cpp"} == set(PLAYS) - {"last-card"}
+
+
+@pytest.mark.parametrize(("slug", "language"), STARTERS)
+def test_each_compiled_starter_plays_its_game_in_the_sandbox(tmp_path, slug, language):
+    results = tmp_path / "results.json"
+    starter = get_game(slug).starters[language]
+    call_command(
+        "arena", "--game", slug, str(starter), *PLAYS[slug], "--seed", "3", "--no-progress",
+        "--json", str(results), stdout=io.StringIO(),
+    )  # fmt: skip
+    data = json.loads(results.read_text())
+    mine = next(b for b in data["bots"] if b["source"] == str(starter))
+    assert mine["faults"] == 0 and mine["fault_kinds"] == {}, mine
+    if slug == "last-card":
+        assert mine["illegal_moves"] == 0
