@@ -46,7 +46,7 @@ from games.engine.runner import MatchRunner  # noqa: E402
 from games.registry import get_game  # noqa: E402
 
 GAME = get_game("rps-poker")
-BOTS = [GAME.starters["python"], GAME.starters["cpp"]]
+BOTS = [GAME.starters["python"], GAME.starters["cpp"], GAME.starters["java"]]
 
 
 def compile_s(path: Path) -> tuple[float, float] | None:
