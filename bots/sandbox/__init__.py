@@ -631,8 +631,10 @@ def self_test(config: SandboxConfig | None = None, language: str | Language | No
         argv = sandbox_command(
             language, "probe", limits=DEFAULT_LIMITS, config=config, slot=slot, game=None
         )
-        host = argv.index(f"/sandbox/{language.host_name}", argv.index("--seccomp"))
-        argv = [*argv[:host], *language.probe_args()]
+        # the runtime alone (a native language: none), with arguments that run nothing
+        start = argv.index("--", argv.index("--seccomp")) + 1
+        runs = language.runtime_args(DEFAULT_LIMITS, config)
+        argv = [*argv[:start], *runs[:1], *language.probe_args()]
         data = {"{host}": b"", "{bot}": b"", **language.seccomp_data()}
         fds = {key: _memfd(value) for key, value in data.items()}
         fds[INFO_FD] = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)

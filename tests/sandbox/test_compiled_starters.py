@@ -9,7 +9,8 @@ import json
 import pytest
 from django.core.management import call_command
 
-from bots.languages import get_language
+from bots.languages import get_language, languages
+from bots.sandbox import self_test
 from games.registry import games, get_game
 
 #: each game's opponent and how long a tournament to play
@@ -51,3 +52,10 @@ def test_each_compiled_starter_plays_its_game_in_the_sandbox(tmp_path, slug, lan
     assert mine["faults"] == 0 and mine["fault_kinds"] == {}, mine
     if slug == "last-card":
         assert mine["illegal_moves"] == 0
+
+
+@pytest.mark.parametrize("language", [language.name for language in languages()])
+def test_the_sandbox_self_test_starts_every_language_s_runtime(sandbox_config, language):
+    """The arena's check when a bot cannot start: each language's runtime (a native one: the
+    dynamic loader every program runs through) starts in an empty sandbox."""
+    self_test(sandbox_config, language)

@@ -76,7 +76,8 @@ class Java(Language):
         return [*_binds(GSON), *_binds(_conf_dir(self.runtime_default))]
 
     def probe_args(self) -> list[str]:
-        return ["-version"]
+        # within the sandbox's address space, as a bot's JVM is (runtime_args)
+        return ["-Xmx64m", "-XX:+UseSerialGC", "-XX:CompressedClassSpaceSize=32m", "-version"]
 
     def declared_name(self, text: str) -> str | None:
         found = _NAME.search(text)
