@@ -151,6 +151,11 @@ class Language:
         on its output)."""
         raise NotImplementedError
 
+    def compile_tools(self, config: Any = None) -> list[str]:
+        """A compiled language: the files its compile needs on the machine (its compiler, its
+        libraries' headers): one missing is the platform's trouble, never a bot's refusal."""
+        return []
+
     def compile_binds(self) -> list[str]:
         """A compiled language: bwrap's arguments for what its compiler needs besides /usr
         (read-only)."""

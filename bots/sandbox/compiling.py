@@ -168,6 +168,12 @@ def _compile_and_keep(
     refused: Path,
 ) -> bytes:
     config = config or SandboxConfig.from_settings()
+    for tool in language.compile_tools(config):
+        if not os.path.exists(tool):
+            raise SandboxUnavailable(
+                f"{tool} is missing: {language.title} bots cannot be compiled here "
+                "(docs/sandbox.md, what it needs on the machine)"
+            )
     code, made, messages, why = _compile(
         language, bot_name, files, argv, config, limits, sandboxed, worker
     )

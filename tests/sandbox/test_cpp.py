@@ -179,3 +179,16 @@ def test_a_cpp_bot_dealt_a_deal_again_is_a_new_process_that_remembers_nothing(pl
     assert [m["files"] for m in seen] == [0, 1, 0, 1, 2]  # and its /tmp
     assert all(m["fork"].startswith("refused") for m in seen)
     assert played.process.starts == 2
+
+
+def test_a_missing_compiler_is_the_platforms_trouble_and_kept_as_no_refusal(monkeypatch):
+    from bots.sandbox import SandboxUnavailable
+
+    source = TEMPLATE.format(act="int missing = 3; (void)missing;").encode()
+    monkeypatch.setattr(type(CPP), "compile_tools", lambda self, config=None: ["/no/such/g++"])
+    with pytest.raises(
+        SandboxUnavailable, match="/no/such/g\\+\\+ is missing: C\\+\\+ bots cannot"
+    ):
+        compiling.program(CPP, "missing.cpp", source, GAME)
+    monkeypatch.undo()
+    assert compiling.program(CPP, "missing.cpp", source, GAME).startswith(b"\x7fELF")

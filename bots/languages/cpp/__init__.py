@@ -64,6 +64,10 @@ class Cpp(Language):
             f"-o {root}tmp/program"
         )
 
+    def compile_tools(self, config: Any = None) -> list[str]:
+        compiler = self.runtime(config) if config is not None else self.runtime_default
+        return [compiler, "/usr/include/nlohmann/json.hpp"]
+
     def toolchain(self, config: Any = None) -> str:
         compiler = self.runtime(config) if config is not None else self.runtime_default
         return _version(compiler)

@@ -116,6 +116,10 @@ class Java(Language):
             f"-C {root}tmp/classes ."
         )
 
+    def compile_tools(self, config: Any = None) -> list[str]:
+        java = self.runtime(config) if config is not None else self.runtime_default
+        return [_tool(java, "javac"), _tool(java, "jar"), GSON]
+
     def compile_binds(self) -> list[str]:
         return _binds(_conf_dir(self.runtime_default))
 
