@@ -72,7 +72,11 @@ class Starter:
     def contract_summary(self, plays_alone: bool) -> str:
         """The contract's shape in the starter's language, one line for the rules page."""
         summary = get_language(self.language).contract_summary
-        return summary.replace("{match}", "session" if plays_alone else "match")
+        summary = summary.replace("{match}", "session" if plays_alone else "match")
+        if get_game(self.game).kits.get(self.language):
+            # Last Card's Java: the original kit's classes too
+            summary += "; or a class of the game's own kit for it, as its document shows"
+        return summary
 
     @property
     def filename(self) -> str:
