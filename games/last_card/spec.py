@@ -30,7 +30,11 @@ def spec() -> GameSpec:
         toolkit=("games.last_card.movecheck",),
         table=LastCardTable,
         score_label="points taken",
-        starters={"python": HERE / "starter.py", "java": HERE / "YourStrategy.java"},
+        starters={
+            "python": HERE / "starter.py",
+            "cpp": HERE / "starter.cpp",
+            "java": HERE / "YourStrategy.java",
+        },
         # the original kit's classes, in Java (docs/games/last-card.md, "Java")
         kits={"java": tuple(sorted((HERE / "java").glob("*.java")))},
         strongest_builtin="heuristic",
