@@ -20,6 +20,7 @@ pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="needs a J
 
 LAST_CARD = get_game("last-card")
 KIT_STARTER = LAST_CARD.starters["java"]
+RPS_STARTER = get_game("rps-poker").starters["java"]
 
 #: a Last Card strategy written as the kit's guide shows, in a package and with imports of the
 #: kit's classes of its own guessing: the platform finds them wherever the file says they are
@@ -133,3 +134,12 @@ def test_a_java_bot_dealt_a_deal_again_is_a_new_process_that_remembers_nothing(t
     assert counts[1] == counts[0] + 1 and counts[2] == counts[0]  # the third: a new process
     assert not any(m["again"] for m in seen)
     assert played.process.starts == 2
+
+
+def test_a_java_bot_plays_without_the_sandbox_too():
+    """``--no-sandbox`` compiles with the same javac and runs the jar where it put it."""
+    out = io.StringIO()
+    call_command("arena", "--game", "rps-poker", str(RPS_STARTER), "builtin:simple", "--rounds", "3",
+                 "--seed", "2", "--no-progress", "--no-sandbox", stdout=out)  # fmt: skip
+    row = next(line for line in out.getvalue().splitlines() if " starter " in line)
+    assert row.rstrip(" │").endswith("0"), out.getvalue()  # no faults

@@ -56,15 +56,17 @@ class Java(Language):
             "-XX:ReservedCodeCacheSize=32m",
             "-XX:ActiveProcessorCount=1",
             "-Djava.io.tmpdir=/tmp",
-            "-cp",
-            f"/sandbox/{self.host_name}:{GSON}",
-            "card_arena.Host",
+            "-cp",  # the jar, wherever it is (/sandbox/, or --no-sandbox's folder): Gson is
+            # on its manifest's Class-Path
         ]
+
+    def host_args(self, *, control: str, wipe: str | None, sandboxed: bool) -> list[str]:
+        return ["card_arena.Host"]
 
     def plain_argv(
         self, host: Path, bot: Path, game: str | None, interpreter: str | None
     ) -> list[str]:
-        return ["/usr/bin/java", "-cp", f"{host}:{GSON}", "card_arena.Host", str(host), str(bot)]
+        return ["/usr/bin/java", "-cp", str(host), "card_arena.Host", str(bot)]
 
     def memory_extra_mb(self, limits: Any) -> int:
         return RUNTIME_MB
@@ -112,8 +114,9 @@ class Java(Language):
         return (
             f"mkdir -p {root}tmp/classes && {_tool(java, 'javac')} {jvm} -encoding UTF-8 "
             f"-proc:none -Xmaxerrs 10 -nowarn -cp {GSON} -d {root}tmp/classes {sources} && "
+            f"printf 'Class-Path: {GSON}\\n' > {root}tmp/manifest && "
             f"{_tool(java, 'jar')} {jvm} --create --file {root}tmp/program "
-            f"-C {root}tmp/classes ."
+            f"--manifest {root}tmp/manifest -C {root}tmp/classes ."
         )
 
     def compile_tools(self, config: Any = None) -> list[str]:
