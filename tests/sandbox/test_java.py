@@ -139,7 +139,9 @@ def test_a_java_bot_dealt_a_deal_again_is_a_new_process_that_remembers_nothing(t
 def test_a_java_bot_plays_without_the_sandbox_too():
     """``--no-sandbox`` compiles with the same javac and runs the jar where it put it."""
     out = io.StringIO()
-    call_command("arena", "--game", "rps-poker", str(RPS_STARTER), "builtin:simple", "--rounds", "3",
-                 "--seed", "2", "--no-progress", "--no-sandbox", stdout=out)  # fmt: skip
+    call_command(
+        "arena", "--game", "rps-poker", str(RPS_STARTER), "builtin:simple", "--rounds", "3",
+        "--seed", "2", "--no-progress", "--no-sandbox", stdout=out,
+    )  # fmt: skip
     row = next(line for line in out.getvalue().splitlines() if " starter " in line)
     assert row.rstrip(" │").endswith("0"), out.getvalue()  # no faults
