@@ -20,6 +20,10 @@ import re
 from collections.abc import Iterator
 
 
+#: the highest CPU number a list may name (Linux's default CPU mask size, less one)
+MAX_CPU = 4095
+
+
 class CpuError(ValueError):
     """CPUs that cannot be used, in one line."""
 
@@ -31,7 +35,7 @@ def cpu_list(text: str) -> list[int]:
     for part in text.split(","):
         given = re.fullmatch(r"\s*(\d+)(?:-(\d+))?\s*", part)
         low, high = (int(given[1]), int(given[2] or given[1])) if given else (0, -1)
-        if high < low:
+        if high < low or high > MAX_CPU:
             raise CpuError(f"{text!r} is not a list of CPUs (numbers and ranges: 2, 0-3, 0,2)")
         cpus.update(range(low, high + 1))
     return sorted(cpus)
@@ -68,7 +72,7 @@ def pin(cpus: list[int]) -> None:
     before = allowed()
     try:
         os.sched_setaffinity(0, cpus)
-    except OSError:
+    except (OSError, ValueError, OverflowError):
         got: list[int] = []
     else:
         got = allowed()
