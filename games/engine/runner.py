@@ -457,7 +457,14 @@ class MatchRunner:
         # (this runs for every call of every match: no max() of two numbers, no method
         # where a comparison does)
         clock = self.clock
-        for seat, started in sent.items():
+        collect = sent.items()
+        if len(sent) > 1:
+            # Seats that answer from another process (a bot's, timed by when its reply came)
+            # are collected before seats that are awaited (a person at a live table): a
+            # bot's reply is stamped when it is read, and nothing reads it while a person
+            # is awaited, so collecting the person first charged the bot the person's time.
+            collect = sorted(collect, key=lambda item: not agents[item[0]].blocking)
+        for seat, started in collect:
             agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
             bank_left = seat_stats.bank_left
             allowed = tc.move + bank_left if bank_left > 0.0 else tc.move

@@ -179,6 +179,9 @@ class HumanAgent(Agent):
         reason = self.check(self.seat, action)
         if reason is not None:
             return reason
+        # when it came, on the runner's clock: not when the runner, busy with another seat
+        # of a simultaneous turn, collects it
+        self.answered_at = self.clock()
         self._answer.set_result(action)
         return None
 
