@@ -19,7 +19,6 @@ import os
 import re
 from collections.abc import Iterator
 
-
 #: the highest CPU number a list may name (Linux's default CPU mask size, less one)
 MAX_CPU = 4095
 

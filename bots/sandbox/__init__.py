@@ -7,7 +7,8 @@
 - the runtime's interpreter and ``/usr/lib`` read-only (with the ``/bin``, ``/lib``...
   links; the rest of ``/usr`` stays out), a fresh ``/proc`` of its own PID namespace, a
   minimal read-only ``/dev``, a private ``/tmp`` of a few MiB, and nothing else: its own
-  file at ``/bot/NAME`` and the host script at ``/sandbox/``, both read-only copies handed
+  file at ``/bot/NAME`` and the host script at ``/sandbox/`` (for a compiled language, the
+  program :mod:`bots.sandbox.compiling` made of the bot's file), both read-only copies handed
   over on file descriptors (nothing of the project is mounted, and nothing is ever written
   into a folder the sandbox can reach),
 - an environment holding PATH, LANG, HOME and TMPDIR only,
