@@ -19,6 +19,9 @@ from typing import Any
 from bots.languages import Language
 
 HERE = Path(__file__).resolve().parent
+#: the package of the host and of a game's adapter (card_arena.Adapter): never imported
+#: into a bot's file
+HOST_PACKAGE = "card_arena"
 #: Debian's Gson (libgoogle-gson-java): the JSON library a Java bot is compiled and run with
 GSON = "/usr/share/java/gson.jar"
 #: the JVM's memory beyond the bot's heap (metaspace, code, threads, the collector), counted
@@ -185,8 +188,8 @@ def _with_kit(text: str, kit: dict[str, bytes]) -> str:
     for data in kit.values():
         source = data.decode()
         public, package = _PUBLIC.search(source), _PACKAGE.search(source)
-        if public is None or package is None:
-            continue
+        if public is None or package is None or package.group(1) == HOST_PACKAGE:
+            continue  # (the platform's own classes, such as the kit's adapter, stay apart)
         names[public.group(1)] = package.group(1)
         extra.append(f"import {package.group(1)}.*;")
         extra += [
