@@ -203,8 +203,8 @@ class Command(BaseCommand):
             return worker.run(once=opts["once"], batch=opts["batch"], on_idle=refresh)
 
     def _fan_out(self, opts: dict) -> None:
-        """N worker processes, each an independent single worker on a CPU of its own (unless
-        --no-pin: see spread_cpus); SIGTERM reaches each."""
+        """N worker processes, each an independent single worker on a share of the CPUs
+        (unless --no-pin: see spread_cpus); SIGTERM reaches each."""
         argv = [sys.executable, sys.argv[0], "worker", "--concurrency", "1", "--display", "log"]
         for flag in ("once", "batch", "no_validate", "no_solve", "no_playground"):
             if opts[flag]:
@@ -213,8 +213,8 @@ class Command(BaseCommand):
         argv += ["--max-claims", str(opts["max_claims"])]
         argv += ["--poll", str(opts["poll"]), "--ladder-interval", str(opts["ladder_interval"])]
         argv += ["--keep-processes", str(opts["keep_processes"]), "--claim", str(opts["claim"])]
-        cpus = spread_cpus(opts["concurrency"], pin=not opts["no_pin"])
-        children = [subprocess.Popen(argv + cpu) for cpu in cpus]
+        placed = spread_cpus(opts["concurrency"], pin=not opts["no_pin"])
+        children = [subprocess.Popen(argv + where) for where in placed]
 
         def forward(signum: int, _frame: object) -> None:
             for child in children:
