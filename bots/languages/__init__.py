@@ -83,9 +83,12 @@ class Language:
         so that a fault tells its author the name in their own file."""
         return method
 
-    def runtime(self, config: Any) -> str:
-        """The runtime the sandbox (and ``--no-sandbox``) runs: Debian's, never the project's."""
-        return config.runtimes.get(self.name, self.runtime_default)
+    def runtime(self, config: Any = None) -> str:
+        """The runtime the sandbox (and ``--no-sandbox``) runs: Debian's, never the project's
+        (``config``'s, else the language's own default)."""
+        return (
+            config.runtimes.get(self.name, self.runtime_default) if config else self.runtime_default
+        )
 
     def runtime_args(self, limits: Any, config: Any) -> list[str]:
         """The runtime and its flags, before the host."""
@@ -226,16 +229,34 @@ def method_name(language: str, method: str) -> str:
     return get_language(language).method_name(method) if language in LANGUAGES else method
 
 
-def game_globals(game: Any) -> dict[str, Any]:
-    """The globals a game gives its bots where their language has globals (its spec's
-    ``js_globals``: the original RPS Poker bots rely on ``fullDeck``)."""
-    if game is None:
-        return {}
+def game_spec(game: Any) -> Any:
+    """A game's spec from what the launchers pass: a GameSpec, a slug, or None."""
     if isinstance(game, str):
         from games.registry import get_game
 
-        game = get_game(game)
-    return dict(game.js_globals)
+        return get_game(game)
+    return game
+
+
+def game_globals(game: Any) -> dict[str, Any]:
+    """The globals a game gives its bots where their language has globals (its spec's
+    ``js_globals``: the original RPS Poker bots rely on ``fullDeck``)."""
+    spec = game_spec(game)
+    return {} if spec is None else dict(spec.js_globals)
+
+
+@cache
+def tool_version(argv: tuple[str, ...], *, stderr: bool = False) -> str:
+    """The first line a compiler (or runtime) prints of its version (``argv``: its command
+    line, such as ``("/usr/bin/g++", "--version")``), on stdout or ``stderr``: part of a
+    compiled program's cache key."""
+    import subprocess
+
+    try:
+        said = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    except OSError:
+        return f"{argv[0]}: missing"
+    return ((said.stderr if stderr else said.stdout).splitlines() or [""])[0]
 
 
 def language_title(name: str) -> str:

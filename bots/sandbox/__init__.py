@@ -434,12 +434,42 @@ def _system_mounts(runtime: str | None) -> list[str]:
         path = os.path.normpath(os.path.join(os.path.dirname(path), target))
     if path is not None and not path.startswith(("/usr/lib/", "/usr/lib64/")):
         args += ["--ro-bind", path, path]
+    return args + root_links()
+
+
+def root_links() -> list[str]:
+    """bwrap's arguments for the top-level links (or folders) that lead into /usr (/bin,
+    /lib64, where the dynamic loader is found...) and the loader's cache, read-only."""
+    args: list[str] = []
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
-    args += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    return [*args, "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+
+
+def joining(procs: list[str]) -> list[str]:
+    """The shell that writes its own pid into each cgroup of ``procs`` (their
+    ``cgroup.procs`` files), then becomes the command that follows: what it starts is born
+    inside them. If it cannot, nothing runs. Nothing when there is no cgroup."""
+    if not procs:
+        return []
+    joins = " && ".join(f'echo $$ > "${n}"' for n in range(len(procs)))
+    return [SHELL, "-c", f'{joins} && shift {len(procs) - 1} && exec "$@"', *procs]
+
+
+def isolation() -> list[str]:
+    """bwrap's namespaces, capabilities and environment for whatever runs in a sandbox (a
+    bot, a compiler): its own of everything, no capability, PATH, LANG, HOME and TMPDIR
+    only."""
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
+    args = [
+        "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
+        "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL", "--clearenv",
+    ]  # fmt: skip
+    for key, value in env.items():
+        args += ["--setenv", key, value]
     return args
 
 
@@ -479,22 +509,12 @@ def sandbox_command(
     one); ``{host}``, ``{bot}``, ``{seccomp}`` and ``{info-fd}`` name the descriptors
     BotProcess hands over at each start."""
     host = language.host_name
-    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
-    argv: list[str] = []
     procs = [cgroup.procs_file] if cgroup is not None else []
     procs += cpu.procs_files if cpu is not None else []
-    if procs:
-        # The shell writes its own pid into the cgroups, then becomes prlimit: bwrap and the
-        # bot are born inside. If it cannot, nothing runs.
-        joins = " && ".join(f'echo $$ > "${n}"' for n in range(len(procs)))
-        argv += [SHELL, "-c", f'{joins} && shift {len(procs) - 1} && exec "$@"', *procs]
+    # prlimit is born inside the cgroups, and bwrap and the bot with it
+    argv = joining(procs)
     argv += [config.prlimit, *rlimit_args(limits, language, slot), "--", config.bwrap]
-    argv += [
-        "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
-        "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL", "--clearenv",
-    ]  # fmt: skip
-    for key, value in env.items():
-        argv += ["--setenv", key, value]
+    argv += isolation()
     # a native program (C++'s) is its own host: no runtime to mount
     runs = language.runtime_args(limits, config)
     argv += _system_mounts(language.runtime(config) if runs else None)

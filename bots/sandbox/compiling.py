@@ -43,8 +43,11 @@ from bots.sandbox import (
     SandboxUnavailable,
     _memfd,
     acquire_slot,
+    isolation,
+    joining,
     launcher_env,
     memcg,
+    root_links,
 )
 from bots.sandbox.seccomp import filter_bpf
 
@@ -115,12 +118,12 @@ def program(
     CompileError, or the sandbox's errors for the platform's trouble."""
     files = language.compile_files(bot_name, source, game)
     # the compiler's script (the files under /: the sandbox's paths), part of the cache key
-    argv = [language.compile_script(sorted(files), config)]
+    script = language.compile_script(sorted(files), config)
     digest = hashlib.sha256()
     for part in (
         language.name,
         language.toolchain(config),
-        *argv,
+        script,
         "sandbox" if sandboxed else "plain",
         repr(limits),
     ):
@@ -141,7 +144,7 @@ def program(
         if found is not None:
             return found
         return _compile_and_keep(
-            language, bot_name, files, argv, config, limits, sandboxed, worker, kept, refused
+            language, files, script, config, limits, sandboxed, worker, kept, refused
         )
 
 
@@ -157,9 +160,8 @@ def _cached(language: Language, kept: Path, refused: Path, limits: CompileLimits
 
 def _compile_and_keep(
     language: Language,
-    bot_name: str,
     files: dict[str, bytes],
-    argv: list[str],
+    script: str,
     config: SandboxConfig | None,
     limits: CompileLimits,
     sandboxed: bool,
@@ -174,9 +176,7 @@ def _compile_and_keep(
                 f"{tool} is missing: {language.title} bots cannot be compiled here "
                 "(docs/sandbox.md, what it needs on the machine)"
             )
-    code, made, messages, why = _compile(
-        language, bot_name, files, argv, config, limits, sandboxed, worker
-    )
+    code, made, messages, why = _compile(language, files, script, config, limits, sandboxed, worker)
     if why is None and code == 0 and made:
         _keep(kept, made)
         return made
@@ -207,9 +207,8 @@ def _keep(path: Path, data: bytes) -> None:
 
 def _compile(
     language: Language,
-    bot_name: str,
     files: dict[str, bytes],
-    argv: list[str],
+    script: str,
     config: SandboxConfig,
     limits: CompileLimits,
     sandboxed: bool,
@@ -218,7 +217,7 @@ def _compile(
     """Run the compiler: (exit status, the program it wrote, its messages, why it was
     stopped or None)."""
     if not sandboxed:
-        return _compile_plain(language, bot_name, files, config, limits)
+        return _compile_plain(language, files, config, limits)
     slot = acquire_slot(config, worker=worker)
     cgroup = memcg.create(
         limits.memory_mb * MiB,
@@ -227,7 +226,9 @@ def _compile(
     )
     fds: dict[str, int] = {}
     try:
-        command = _sandbox_command(language, files, argv, config, limits, slot is not None, cgroup)
+        command = _sandbox_command(
+            language, files, script, config, limits, slot is not None, cgroup
+        )
         data = {f"{{file:{name}}}": body for name, body in files.items()}
         data["{seccomp}"] = filter_bpf(processes=False)
         fds = {key: _memfd(value) for key, value in data.items()}
@@ -253,7 +254,6 @@ def _compile(
 
 def _compile_plain(
     language: Language,
-    bot_name: str,
     files: dict[str, bytes],
     config: SandboxConfig,
     limits: CompileLimits,
@@ -268,7 +268,7 @@ def _compile_plain(
         (Path(root) / "tmp").mkdir(exist_ok=True)
         script = language.compile_script(sorted(files), config, root=f"{root}/")
         output = f"{root}{PROGRAM}"
-        command = [SHELL, "-c", f"({script}) 1>&2 && cat {output}"]
+        command = _printing(script, output)
         code, out, messages, why = _run(
             command, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, pass_fds=(), limits=limits
         )
@@ -279,15 +279,13 @@ def _compile_plain(
 def _sandbox_command(
     language: Language,
     files: dict[str, bytes],
-    argv: list[str],
+    script: str,
     config: SandboxConfig,
     limits: CompileLimits,
     slotted: bool,
     cgroup: memcg.MemoryCgroup | None,
 ) -> list[str]:
-    command: list[str] = []
-    if cgroup is not None:
-        command += [SHELL, "-c", 'echo $$ > "$0" && exec "$@"', cgroup.procs_file]
+    command = joining([cgroup.procs_file] if cgroup is not None else [])
     command += [
         config.prlimit,
         f"--as={limits.memory_mb * MiB}",
@@ -298,26 +296,23 @@ def _sandbox_command(
         *([f"--nproc={limits.processes}"] if slotted else []),
         "--",
         config.bwrap,
-        "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
-        "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL", "--clearenv",
-        "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LANG", "C.UTF-8",
-        "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+        *isolation(),
         "--ro-bind", "/usr", "/usr",
+        *root_links(),
     ]  # fmt: skip
-    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
-        if os.path.islink(top):
-            command += ["--symlink", os.readlink(top), top]
-        elif os.path.isdir(top):
-            command += ["--ro-bind", top, top]
-    command += ["--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     command += language.compile_binds()
     command += ["--proc", "/proc", "--dev", "/dev"]
     command += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     for name in files:
         command += ["--perms", "0444", "--ro-bind-data", f"{{file:{name}}}", name]
     command += ["--remount-ro", "/", "--chdir", "/tmp", "--seccomp", "{seccomp}", "--"]
-    command += [SHELL, "-c", f"({argv[0]}) 1>&2 && cat {PROGRAM}"]
-    return command
+    return command + _printing(script, PROGRAM)
+
+
+def _printing(script: str, program: str) -> list[str]:
+    """The shell that runs the compile ``script`` with its messages on stderr, then writes
+    the ``program`` it made to stdout (where the sandbox's caller reads it)."""
+    return [SHELL, "-c", f"({script}) 1>&2 && cat {program}"]
 
 
 def _run(

@@ -9,13 +9,11 @@ writes for the bot's class; the program runs in the sandbox like any bot
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bots.languages import Language
+from bots.languages import Language, game_spec, tool_version
 
 HERE = Path(__file__).resolve().parent
 #: the compiler's flags (the program is built for this machine's workers, once)
@@ -57,7 +55,7 @@ class Cpp(Language):
         }
 
     def compile_script(self, files: list[str], config: Any = None, root: str = "/") -> str:
-        compiler = self.runtime(config) if config is not None else self.runtime_default
+        compiler = self.runtime(config)
         # the bot's file is found as /bot/NAME (-iquote): its messages name it so
         return (
             f"{compiler} {' '.join(FLAGS)} -I{root}src -iquote {root}bot {root}src/main.cpp "
@@ -65,22 +63,16 @@ class Cpp(Language):
         )
 
     def compile_tools(self, config: Any = None) -> list[str]:
-        compiler = self.runtime(config) if config is not None else self.runtime_default
+        compiler = self.runtime(config)
         return [compiler, "/usr/include/nlohmann/json.hpp"]
 
     def toolchain(self, config: Any = None) -> str:
-        compiler = self.runtime(config) if config is not None else self.runtime_default
-        return _version(compiler)
+        return tool_version((self.runtime(config), "--version"))
 
 
 def _methods(game: Any) -> list[str]:
-    if game is None:
-        return []
-    if isinstance(game, str):
-        from games.registry import get_game
-
-        game = get_game(game)
-    return list(game.methods)
+    spec = game_spec(game)
+    return [] if spec is None else list(spec.methods)
 
 
 def contract_source(bot_name: str, methods: list[str]) -> str:
@@ -111,18 +103,6 @@ void methods(card_arena::Table<B>& table) {{
 
 int main() {{ return card_arena::serve<Bot>(card_arena_contract::methods<Bot>, RUNTIME); }}
 """.replace("RUNTIME", '"g++ " __VERSION__')
-
-
-@cache
-def _version(compiler: str) -> str:
-    """The compiler's version line (part of a compiled program's cache key)."""
-    try:
-        said = subprocess.run(
-            [compiler, "--version"], capture_output=True, text=True, timeout=30, check=False
-        )
-    except OSError:
-        return f"{compiler}: missing"
-    return (said.stdout.splitlines() or [""])[0]
 
 
 LANGUAGE = Cpp(

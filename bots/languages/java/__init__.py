@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bots.languages import Language
+from bots.languages import Language, game_spec, tool_version
 
 HERE = Path(__file__).resolve().parent
 #: the package of the host and of a game's adapter (card_arena.Adapter): never imported
@@ -109,7 +109,7 @@ class Java(Language):
         return files
 
     def compile_script(self, files: list[str], config: Any = None, root: str = "/") -> str:
-        java = self.runtime(config) if config is not None else self.runtime_default
+        java = self.runtime(config)
         sources = " ".join(f"{root}{name.lstrip('/')}" for name in files if name.endswith(".java"))
         # the compiler's own JVM within the compile's memory (its defaults reserve a quarter
         # of the machine's memory and a gigabyte of class space)
@@ -123,14 +123,14 @@ class Java(Language):
         )
 
     def compile_tools(self, config: Any = None) -> list[str]:
-        java = self.runtime(config) if config is not None else self.runtime_default
+        java = self.runtime(config)
         return [_tool(java, "javac"), _tool(java, "jar"), GSON]
 
     def compile_binds(self) -> list[str]:
         return _binds(_conf_dir(self.runtime_default))
 
     def toolchain(self, config: Any = None) -> str:
-        return _version(self.runtime(config) if config is not None else self.runtime_default)
+        return tool_version((self.runtime(config), "-version"), stderr=True)
 
 
 def _binds(path: str | None) -> list[str]:
@@ -154,26 +154,11 @@ def _tool(java: str, name: str) -> str:
     return str(Path(os.path.realpath(java)).parent / name)
 
 
-@cache
-def _version(java: str) -> str:
-    import subprocess
-
-    try:
-        said = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
-    except OSError:
-        return f"{java}: missing"
-    return (said.stderr.splitlines() or [""])[0]
-
-
 def _kit(game: Any) -> dict[str, bytes]:
     """The Java classes the game gives its bots (``GameSpec.kits['java']``), by file name."""
-    if game is None:
-        return {}
-    if isinstance(game, str):
-        from games.registry import get_game
-
-        game = get_game(game)
-    return {path.name: path.read_bytes() for path in game.kits.get("java", ())}
+    spec = game_spec(game)
+    kit = () if spec is None else spec.kits.get("java", ())
+    return {path.name: path.read_bytes() for path in kit}
 
 
 def _with_kit(text: str, kit: dict[str, bytes]) -> str:
