@@ -41,8 +41,8 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import setup_test_environment
 
-    from bots import views
     from bots.models import Bot, BotVersion, RatingHistory
+    from bots.pages import views
 
     setup_test_environment()
     call_command("migrate", "--noinput", verbosity=0)

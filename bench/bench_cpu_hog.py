@@ -37,7 +37,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from bots.process import BotProcess, ProcessAgent  # noqa: E402
+from bots.running.process import BotProcess, ProcessAgent  # noqa: E402
 from bots.sandbox import (  # noqa: E402
     SandboxLimits,
     cpucg,

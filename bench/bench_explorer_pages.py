@@ -64,7 +64,7 @@ def measure(args: argparse.Namespace) -> None:
 
     from django.test import Client
 
-    from bots.leases import Caps
+    from bots.competition.leases import Caps
     from games import solves
     from games.explorer import JobView
     from games.solver.views import DocumentPages

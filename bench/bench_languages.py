@@ -38,8 +38,8 @@ import django  # noqa: E402
 django.setup()
 
 from bots.languages import language_of  # noqa: E402
-from bots.launch import bot_launch  # noqa: E402
-from bots.process import BotProcess, ProcessAgent  # noqa: E402
+from bots.running.launch import bot_launch  # noqa: E402
+from bots.running.process import BotProcess, ProcessAgent  # noqa: E402
 from bots.sandbox import compiling, read_bot, safe_name  # noqa: E402
 from games.engine.agents import InProcessAgent  # noqa: E402
 from games.engine.runner import MatchRunner  # noqa: E402

@@ -8,7 +8,7 @@ It fills the database DATABASE_URL names (SQLite in a temporary folder without i
 the models, in batches (``bulk_create``): 20 RPS Poker bots of four owners meeting in round
 robins of 190 matches (one tournament each, every bot in a tenth of all matches), each match
 with its two seats, both bots' rating updates, the results by opponent and the tournament's
-totals (``bots.aggregates.add`` and ``add_tournament``, what storing a result calls), and
+totals (``bots.ladder.aggregates.add`` and ``add_tournament``, what storing a result calls), and
 the bots' ratings and leaderboard rows; one more ranked bot that never played per 1,000
 matches, so the leaderboard grows with the site (1,000 rows at 1M); one more version of the
 first bot per 100 matches (10,000 at 1M; its first stays the active one); and, at every
@@ -111,7 +111,7 @@ def measure(urls: list[str], runs: int, allow_missing: bool = False) -> dict[str
 
 
 def real_record() -> dict:
-    from bots.playing import Entry, play
+    from bots.running.playing import Entry, play
     from games.engine import untrusted
     from games.registry import get_game
 
@@ -126,7 +126,8 @@ def fill(upto: int) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from bots import aggregates
+    from bots.ladder import aggregates
+    from bots.ladder.ratings import conservative
     from bots.models import (
         Bot,
         BotVersion,
@@ -137,7 +138,6 @@ def fill(upto: int) -> None:
         RatingHistory,
         Tournament,
     )
-    from bots.ratings import conservative
 
     owners = [get_user_model().objects.get_or_create(username=f"bench{k}")[0] for k in range(4)]
     versions = []
@@ -266,7 +266,7 @@ def big_tournament(owners: list, record: dict) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from bots import aggregates
+    from bots.ladder import aggregates
     from bots.models import Bot, BotVersion, Match, MatchSeat, Tournament
 
     if Tournament.objects.filter(name="bench big").exists():

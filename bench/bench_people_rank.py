@@ -1,6 +1,6 @@
 """Ranking a game's people after a rated match on PostgreSQL: placing the person who moved
-(``bots.people.place``) against the full recount it replaced (``bots.people.rerank``), side
-by side on the same database.
+(``bots.ladder.people.place``) against the full recount it replaced
+(``bots.ladder.people.rerank``), side by side on the same database.
 
     .venv/bin/python bench/bench_people_rank.py [--people 100000] [--runs 9] [--move 0.5]
 
@@ -35,7 +35,7 @@ GAME = "kuhn"
 def fill(people: int, rng: random.Random) -> None:
     from django.contrib.auth import get_user_model
 
-    from bots.people import rerank
+    from bots.ladder.people import rerank
     from games.models import PersonRating
 
     users = get_user_model().objects.bulk_create(
@@ -58,7 +58,7 @@ def one_move(rng: random.Random, move: float, full: bool) -> tuple[float, int]:
     """Move a random person and rank them; milliseconds, and the ranks passed."""
     from django.db import transaction
 
-    from bots.people import place, rerank
+    from bots.ladder.people import place, rerank
     from games.models import PersonRating
 
     pk = rng.randint(1, PersonRating.objects.order_by("-pk").values_list("pk", flat=True)[0])
@@ -94,7 +94,7 @@ def main() -> None:
         django.setup()
         from django.core.management import call_command
 
-        from bots.people import rerank
+        from bots.ladder.people import rerank
 
         call_command("migrate", verbosity=0)
         rng = random.Random(args.seed)

@@ -56,9 +56,9 @@ def child(rounds: int, pushes: int) -> None:
         from django.db import transaction
 
         from bots import competition
+        from bots.competition.uploads import activate
         from bots.models import Bot, BotVersion, MatchJob
-        from bots.playing import Entry, play
-        from bots.uploads import activate
+        from bots.running.playing import Entry, play
         from games.registry import get_game
 
         call_command("migrate", verbosity=0)

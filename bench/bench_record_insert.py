@@ -53,7 +53,7 @@ def insert_ms(rows: list[dict], repeat: int) -> float:
 
 
 def records(count: int) -> list[dict]:
-    from bots.playing import Entry, play
+    from bots.running.playing import Entry, play
     from games.engine import untrusted
     from games.registry import get_game
 

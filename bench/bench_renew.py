@@ -29,7 +29,7 @@ import django  # noqa: E402
 
 django.setup()
 
-from bots.process import BotProcess, ProcessAgent  # noqa: E402
+from bots.running.process import BotProcess, ProcessAgent  # noqa: E402
 from bots.sandbox import SandboxConfig, sandbox_launch  # noqa: E402
 from games.engine.agents import InProcessAgent  # noqa: E402
 from games.engine.runner import MatchRunner  # noqa: E402

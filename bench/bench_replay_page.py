@@ -4,7 +4,7 @@ built-in ``basic`` bot, loaded in Chromium.
     .venv/bin/python bench/bench_replay_page.py [--runs 7] [--seed 5] [--keep]
 
 It makes a site of its own in a temporary folder (SQLite, static files collected), plays the
-session in this process as a live table does (``bots.playing.play`` with the built-in bot),
+session in this process as a live table does (``bots.running.playing.play`` with the built-in bot),
 stores it as a placement match of an active bot version, as the worker stores one, and
 serves the site with Daphne (``python -m cardsite.serve``) on a free port. Then it measures:
 
@@ -72,9 +72,9 @@ def store_match(seed: int) -> int:
     from django.db import transaction
     from django.utils import timezone
 
+    from bots.competition.uploads import activate
     from bots.models import Bot, BotVersion, Match, MatchSeat, Tournament
-    from bots.playing import Entry, play
-    from bots.uploads import activate
+    from bots.running.playing import Entry, play
     from games.registry import get_game
 
     call_command("migrate", "--noinput", verbosity=0)

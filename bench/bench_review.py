@@ -43,7 +43,7 @@ from bench.benchsite import setup_django  # noqa: E402
 def store_match(game_name: str, hands: int, seed: int) -> int:
     """A match of two of the game's built-in bots, stored with its record; returns its id."""
     from bots.models import Match, MatchSeat
-    from bots.playing import Entry, play
+    from bots.running.playing import Entry, play
     from games.registry import get_game
 
     game = get_game(game_name)

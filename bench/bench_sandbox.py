@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.languages import get_language
-from bots.launch import plain_launch
-from bots.process import BotProcess, Launch, ProcessAgent
+from bots.running.launch import plain_launch
+from bots.running.process import BotProcess, Launch, ProcessAgent
 from bots.sandbox import SandboxConfig, sandbox_launch
 from games.engine.agents import Agent, InProcessAgent
 from games.engine.runner import MatchRunner

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.playing import Entry, ProcessCache, play
+from bots.running.playing import Entry, ProcessCache, play
 from bots.sandbox import GAME_LIMITS, MiB, SandboxLimits, memcg, seccomp
 from games.engine.runner import TimeControl
 from games.registry import get_game

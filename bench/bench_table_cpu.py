@@ -40,7 +40,7 @@ def setup() -> None:
 
 async def table(game: str, bot: str, seed: int) -> int:
     """One match of a person who answers every turn at once: the person's turns."""
-    from bots.playing import Entry
+    from bots.running.playing import Entry
     from games.live.host import SeatPlan, TableHost
     from games.registry import get_game
 

@@ -1,8 +1,9 @@
 """Bots, their versions, tournaments, match jobs, matches, ratings and leaderboards.
 
-The logic that moves these through their lives lives in plain modules:
-``bots.uploads`` (new versions, validation), ``bots.competition`` (scheduling, claiming and
-storing jobs), ``bots.ratings`` (openskill, leaderboard rows) and ``bots.worker`` (the loop).
+The logic that moves these through their lives lives in plain modules, in rooms:
+``bots.competition.uploads`` (new versions, validation), ``bots.competition`` (scheduling,
+claiming and storing jobs), ``bots.ladder.ratings`` (openskill, leaderboard rows) and
+``bots.worker`` (the loop).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ class BotVersion(models.Model):
     validation_errors = models.PositiveIntegerField(default=0)
     #: its first validation (every call held to the per-call time, no time bank) ran over the
     #: per-call time: it is validated again, in full, after the quick ones waiting (see
-    #: bots.uploads)
+    #: bots.competition.uploads)
     validation_slow = models.BooleanField(default=False)
 
     class Meta:
@@ -104,6 +105,10 @@ def game_title(slug: str) -> str:
     except KeyError:
         return slug
 
+
+#: the account that owns the site's built-in bots entered into the competition
+#: (``manage.py seed_builtins``); nobody can log in as it
+HOUSE = "house"
 
 #: the end of a placement's name as stored before names left the version's status out
 _STATUS_IN_NAME = re.compile(r" \((?:validating|active|rejected|retired)\)$")
@@ -305,7 +310,7 @@ class Match(models.Model):
     played = models.DateTimeField(auto_now_add=True)
     duration_s = models.FloatField(default=0)
     worker = models.CharField(max_length=120, blank=True)
-    #: ratings are applied in job order (see bots.ratings), so they do not depend on which
+    #: ratings are applied in job order (see bots.ladder.ratings), so they do not depend on which
     #: worker finished first
     rated = models.BooleanField(default=False)
 
@@ -400,7 +405,7 @@ class MatchSeat(models.Model):
 
 class OpponentResult(models.Model):
     """A bot's results against one opponent, kept up to date as matches are stored
-    (``bots.aggregates.record``): the bot page reads these instead of every match."""
+    (``bots.ladder.aggregates.record``): the bot page reads these instead of every match."""
 
     bot = models.ForeignKey(Bot, models.CASCADE, related_name="opponent_results")
     #: who the opponent is, unique per bot: ``bot:<id>`` or ``name:<name shown>`` (a person,
@@ -610,7 +615,7 @@ class TournamentResult(models.Model):
     """A bot's totals in one tournament (``opponent`` 0: its matches, points, faults and
     worker time), or its results there against one other bot (``opponent``: that bot's id;
     its matches, its points and the other's), kept up to date as matches are stored
-    (``bots.aggregates.record``): a finished tournament's standings and cross table read
+    (``bots.ladder.aggregates.record``): a finished tournament's standings and cross table read
     these, a few rows, instead of every seat of its matches, and the worker reads a bot's
     worker time there before each of its matches."""
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.urls import path
 
-from bots import playground_views, views
+from bots.pages import playground as playground_views
+from bots.pages import views
 
 urlpatterns = [
     path("my/bots/", views.my_bots, name="my_bots"),

@@ -334,7 +334,8 @@ BOT_MAX_CODE_BYTES = envint("BOT_MAX_CODE_BYTES", 256 * 1024)
 #: new versions one user may upload from the site in any hour (docs/uploading.md)
 BOT_UPLOADS_PER_HOUR = envint("BOT_UPLOADS_PER_HOUR", 10)
 BOT_VALIDATION_MATCHES = envint("BOT_VALIDATION_MATCHES", 2)
-#: calls in a row over the per-call time that reject a version in validation (see bots.uploads)
+#: calls in a row over the per-call time that reject a version in validation
+#: (see bots.competition.uploads)
 BOT_VALIDATION_SLOW_CALLS = envint("BOT_VALIDATION_SLOW_CALLS", 3)
 PLACEMENT_DEALS = envint("PLACEMENT_DEALS", 2)
 WORKER_LEASE_S = envint("WORKER_LEASE_S", 60)
@@ -356,7 +357,7 @@ WORKER_CLAIM = envint("WORKER_CLAIM", 32)
 #: (``start_tournament --worker-seconds``); 0: no bound (docs/competition.md)
 WORKER_SECONDS_PER_BOT_PER_TOURNAMENT = envint("WORKER_SECONDS_PER_BOT_PER_TOURNAMENT", 300)
 
-# The bot playground (docs/playground.md, bots/playground.py): runs played by the workers.
+# The bot playground (docs/playground.md, bots/playground/__init__.py): runs played by the workers.
 #: runs one signed-in person may start in any hour, matches in one run, runs queued or
 #: running at once
 PLAYGROUND_RUNS_PER_HOUR = envint("PLAYGROUND_RUNS_PER_HOUR", 20)

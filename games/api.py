@@ -23,7 +23,8 @@ from django.utils.decorators import decorator_from_middleware
 from django.utils.http import http_date
 from django.views.decorators.csrf import csrf_exempt
 
-from bots import aggregates
+from bots.ladder import aggregates
+from bots.ladder.ratings import ranked_by, ranked_rows, ranking_measure
 from bots.models import (
     Bot,
     BotVersion,
@@ -33,8 +34,7 @@ from bots.models import (
     OpponentResult,
     Tournament,
 )
-from bots.ratings import ranked_by, ranked_rows, ranking_measure
-from bots.views import VERSION_ORDER, newest_versions
+from bots.pages.views import VERSION_ORDER, newest_versions
 from cardsite import keyset
 from games import people_views
 from games.engine import untrusted
@@ -337,7 +337,7 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         "older_matches": None
         if older is None
         else request.build_absolute_uri(f"/api/bots/{found.pk}/?before={older}"),
-        # kept as matches are stored (bots.aggregates): a page of rows from where the last
+        # kept as matches are stored (bots.ladder.aggregates): a page of rows from where the last
         # stopped (an index of the bot's rows by matches), however many opponents it met
         "opponents": keyset_list(
             request,

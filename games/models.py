@@ -49,7 +49,7 @@ class Table(models.Model):
     error = models.TextField(blank=True)
     #: the table this one was a rematch of ("play again")
     previous = models.ForeignKey("self", models.SET_NULL, null=True, blank=True)
-    #: its match moves the ratings of the signed-in people at it (bots.people): chosen when
+    #: its match moves the ratings of the signed-in people at it (bots.ladder.people): chosen when
     #: the table is opened, on by default; a table with a guest at it is never rated
     rated = models.BooleanField(default=True)
     #: uploaded bots seated (each runs in a sandbox of its own while the table plays): what
@@ -230,10 +230,10 @@ class SolvePage(models.Model):
 
 class PersonRating(models.Model):
     """A signed-in person's openskill rating in one game, from their rated table matches
-    (``bots.people``), on the bots' scale; with their results and their rank among people.
+    (``bots.ladder.people``), on the bots' scale; with their results and their rank among people.
 
     ``rank`` is 1, 2, ... by the conservative rating (mu - 3 sigma), kept by every rated
-    match of the game (``bots.people.place``), so a leaderboard of people is paged by rank
+    match of the game (``bots.ladder.people.place``), so a leaderboard of people is paged by rank
     like the bots' is."""
 
     user = models.ForeignKey(

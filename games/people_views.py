@@ -1,6 +1,6 @@
 """People on the ladder, on the site: a person's public profile (``/people/<username>/``) and
 the leaderboards of people, or of bots and people together (``?show=people|both`` on a
-game's leaderboard page and in the API). Ratings themselves come from ``bots.people``.
+game's leaderboard page and in the API). Ratings themselves come from ``bots.ladder.people``.
 
 Every list here is paged by where the last page stopped (``cardsite.keyset``), never by an
 offset or a count, so a person with ten thousand rated matches, or a game with ten thousand
@@ -25,10 +25,10 @@ from django.urls import path
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from bots.ladder.people import game_rates_people, ranked_people
+from bots.ladder.ratings import ranked_rows
 from bots.models import LeaderboardRow, MatchSeat
-from bots.people import game_rates_people, ranked_people
-from bots.ratings import ranked_rows
-from bots.views import PlacedHistory, Point, chart_positions, rating_chart
+from bots.pages.views import PlacedHistory, Point, chart_positions, rating_chart
 from cardsite import keyset
 from cardsite.errors import error_page
 from cardsite.written import number, when
@@ -322,7 +322,7 @@ def board_json(request: HttpRequest, slug: str, show: str) -> dict[str, Any]:
 # ---- a person's profile ---------------------------------------------------------------------
 class PersonHistory(PlacedHistory):
     """A person's rating history in one game by position, oldest first, reading only the
-    rows asked for (as ``bots.views.HistoryRows`` reads a bot's): its length is the rating
+    rows asked for (as ``bots.pages.views.HistoryRows`` reads a bot's): its length is the rating
     row's count of matches, the rows come by their place (one query over the unique index
     of rating and place)."""
 

@@ -1,16 +1,16 @@
 """The strategy explorer's solves as jobs in the database, run by the tournament workers.
 
-A solve is defined by its settings (:class:`SolveSettings`: the game, the algorithm, the
-iterations and the game's own options, each written into the key by its ``SolverOption``), so
-the settings are the job's identity: one :class:`~games.models.SolveJob` row per key. The web
-(``games.explorer``) only reads and queues rows (:func:`submit`): a solve asked again, or by two
-people at once, is the same row, and any web process answers any poll, since nothing is kept
-in a process's memory. A worker (``bots.worker``) claims a queued solve (:func:`claim`), runs it
-outside any transaction (:func:`run`) while writing its progress to the row now and then
-(:class:`Progress`, a bounded number of writes), and stores the result document in the row
-(:func:`store`), only if the solve is still its own.
+A solve is defined by its settings (:class:`SolveSettings`: the game, the algorithm, the iterations
+and the game's own options, each written into the key by its ``SolverOption``), so the settings are
+the job's identity: one :class:`~games.models.SolveJob` row per key. The web (``games.explorer``)
+only reads and queues rows (:func:`submit`): a solve asked again, or by two people at once, is the
+same row, and any web process answers any poll, since nothing is kept in a process's memory. A
+worker (``bots.worker``) claims a queued solve (:func:`claim`), runs it outside any
+transaction (:func:`run`) while writing its progress to the row now and then (:class:`Progress`, a
+bounded number of writes), and stores the result document in the row (:func:`store`), only if the
+solve is still its own.
 
-Claims, leases and counts are those of match jobs (``bots.leases``): ``worker`` and
+Claims, leases and counts are those of match jobs (``bots.competition.leases``): ``worker`` and
 ``attempts`` are the token, a heartbeat extends the lease, a solve whose worker died is taken
 by another once its lease runs out, and ``leases.Caps`` ends a solve that every worker
 stopped on (``SOLVE_MAX_CLAIMS``: few, since a solve that kills its worker, say by running it
@@ -45,8 +45,8 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from bots import leases
-from bots.leases import Caps, Claim
+from bots.competition import leases
+from bots.competition.leases import Caps, Claim
 from games.engine import untrusted
 from games.engine.spec import SolverOption
 from games.models import SolveJob, SolvePage

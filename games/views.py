@@ -29,7 +29,9 @@ from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
-from bots import aggregates, competition
+from bots import competition
+from bots.ladder import aggregates
+from bots.ladder.ratings import format_of, ranked_rows, ranking_measure
 from bots.languages import get_language
 from bots.models import (
     Bot,
@@ -40,7 +42,6 @@ from bots.models import (
     Tournament,
     TournamentResult,
 )
-from bots.ratings import format_of, ranked_rows, ranking_measure
 from cardsite import keyset
 from cardsite.written import number, when
 from games import people_views
@@ -548,7 +549,7 @@ def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
     the column bot's points over every match both played (at a Last Card table each pair
     of players at the table counts). One-seat games (UTH) have the totals alone.
 
-    The sums are kept as matches are stored (``TournamentResult``, ``bots.aggregates``):
+    The sums are kept as matches are stored (``TournamentResult``, ``bots.ladder.aggregates``):
     two queries read the bots' totals and the pairs among the best, whatever the number of
     matches, and no more than ``top`` squared cells however many bots took part."""
     spec = get_game(tournament.game)

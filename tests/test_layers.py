@@ -47,10 +47,8 @@ WEB_MODULES = (
     "games.explorer",
     "games.live",
     "games.consumers",
-    "bots.views",
-    "bots.playground_views",
+    "bots.pages",
     "bots.urls",
-    "bots.forms",
     "bots.admin",
 )
 #: the platform layer (what is not web above): the Django glue of ``games`` (the solve queue
@@ -73,6 +71,24 @@ SERVER_LIBRARIES = ("django", "channels", "asgiref", "daphne", "redis", "psycopg
 #: Violations left to mend elsewhere, each with its reason. The test fails if one of these no
 #: longer happens (remove it here) as well as on any violation not listed.
 KNOWN_VIOLATIONS: set[str] = set()
+
+#: The rooms of ``bots/`` (docs/architecture.md, "The rooms of bots/"), floor by floor from
+#: the bottom: a module of a room imports only rooms of its own floor or lower ones. A bot's
+#: process, its sandbox and its languages are one floor (each names pieces of the others:
+#: the sandbox wraps a language's host, which speaks the process's protocol). A module of
+#: ``bots`` not under a room named here is on the floor of the longest prefix named.
+BOT_FLOORS: tuple[tuple[str, ...], ...] = (
+    ("bots.running", "bots.sandbox", "bots.languages"),
+    ("bots.models", "bots.names"),
+    ("bots.ladder",),
+    ("bots.competition",),
+    ("bots.playground",),
+    ("bots.worker", "bots.arena"),
+    ("bots.pages", "bots.urls", "bots.admin", "bots.management", "bots.migrations", "bots"),
+)
+#: what a language's package may import of the project besides the engine layer: the
+#: registry and its base class, the sandbox's pieces, and the process's protocol
+LANGUAGE_MAY_IMPORT = ("bots.languages", "bots.sandbox", "bots.running.process")
 
 
 # ---- the import graph -----------------------------------------------------------------------
@@ -257,6 +273,56 @@ def _report(found: dict[str, list[Edge]], keys: Iterable[str]) -> str:
     return "\n".join(lines)
 
 
+def floor_of(module: str) -> int:
+    """The floor of a ``bots`` module's room: the longest room name it is under."""
+    best, floor = -1, -1
+    for number, rooms in enumerate(BOT_FLOORS):
+        for room in rooms:
+            if _under(module, (room,)) and len(room) > best:
+                best, floor = len(room), number
+    return floor
+
+
+def room_violations(edges: Iterable[Edge]) -> list[str]:
+    """Imports from a room of ``bots`` to a room of a higher floor."""
+    return [
+        f"{e.source} (floor {floor_of(e.source)}) imports {e.target} (floor "
+        f"{floor_of(e.target)})  ({e.where()})"
+        for e in edges
+        if _under(e.source, ("bots",))
+        and _under(e.target, ("bots",))
+        and e.target != "bots"  # the app's package, empty: ``from bots import <room>``
+        and floor_of(e.target) > floor_of(e.source)
+    ]
+
+
+def language_package(module: str) -> str | None:
+    """``bots.languages.<name>`` for a module of a language's package, else None."""
+    parts = module.split(".")
+    if parts[:2] == ["bots", "languages"] and len(parts) > 2:
+        return ".".join(parts[:3])
+    return None
+
+
+def language_violations(edges: Iterable[Edge]) -> list[str]:
+    """A language's package imported from outside it (only the registry names it, as a
+    string), or importing more of the project than :data:`LANGUAGE_MAY_IMPORT` and the
+    engine layer: what would make the next language touch other code."""
+    found = []
+    for e in edges:
+        source, target = language_package(e.source), language_package(e.target)
+        if target is not None and source != target:
+            found.append(f"{e.source} imports the language package {target}  ({e.where()})")
+        elif (
+            source is not None
+            and target is None
+            and layer_of(e.target) != ENGINE
+            and not _under(e.target, LANGUAGE_MAY_IMPORT)
+        ):
+            found.append(f"the language package {source} imports {e.target}  ({e.where()})")
+    return found
+
+
 # ---- the project --------------------------------------------------------------------------
 def test_no_import_cycles_or_upward_imports_but_the_known_ones():
     found = violations(import_graph())
@@ -274,6 +340,28 @@ def test_every_known_violation_still_happens():
         "these known violations no longer happen: take them out of KNOWN_VIOLATIONS:\n"
         + "\n".join(sorted(gone))
     )
+
+
+def test_the_rooms_of_bots_import_only_their_floor_or_lower_ones():
+    edges = import_graph()
+    assert all(floor_of(m) >= 0 for m in project_modules(ROOT, ("bots",)))
+    bad = room_violations(edges)
+    assert not bad, "a room of bots/ imports one of a higher floor:\n" + "\n".join(bad)
+
+
+def test_a_language_is_one_package_that_nothing_else_imports():
+    """The next language is a package and the registry's line: nothing else imports a
+    language's package, and a language's package builds only on the registry, the sandbox
+    and the process's protocol (and the engine layer, for its games)."""
+    edges = import_graph()
+    assert {language_package(e.source) for e in edges} >= {
+        "bots.languages.python",
+        "bots.languages.javascript",
+        "bots.languages.java",
+        "bots.languages.cpp",
+    }
+    bad = language_violations(edges)
+    assert not bad, "a language reaches beyond its package:\n" + "\n".join(bad)
 
 
 def test_the_engine_layer_names_no_web_or_database_framework():
@@ -373,14 +461,43 @@ def test_the_checker_finds_lazy_relative_and_module_imports(tmp_path):
     ] == ["games/engine/a.py:5"]
 
 
+def test_the_room_and_language_rules_catch_what_they_forbid():
+    edge = Edge  # short names for the cases below
+    cases = [
+        edge("bots.running.process", "bots.competition.leases", "a.py", 1),
+        edge("bots.ladder.people", "bots.management.commands.seed_builtins", "b.py", 2),
+        edge("bots.competition.uploads", "bots.ladder.ratings", "c.py", 3),  # down: fine
+        edge("bots.pages.views", "bots.worker", "d.py", 4),  # down: fine
+    ]
+    assert [v.split(" ")[0] for v in room_violations(cases)] == [
+        "bots.running.process",
+        "bots.ladder.people",
+    ]
+    assert floor_of("bots.worker.display") == floor_of("bots.arena")
+    assert floor_of("bots.models") == 1 and floor_of("bots.apps") == len(BOT_FLOORS) - 1
+    languages = [
+        edge("bots.running.launch", "bots.languages.cpp", "e.py", 5),
+        edge("bots.languages.java", "bots.competition.uploads", "f.py", 6),
+        edge("bots.languages.cpp", "bots.languages", "g.py", 7),  # the registry: fine
+        edge("bots.languages.python", "bots.running.process", "h.py", 8),  # protocol: fine
+        edge("bots.languages.java", "games.registry", "i.py", 9),  # engine: fine
+        edge("bots.languages.cpp", "bots.languages.java", "j.py", 10),
+    ]
+    assert [v.split("  (")[1] for v in language_violations(languages)] == [
+        "e.py:5)",
+        "f.py:6)",
+        "j.py:10)",
+    ]
+
+
 def test_the_layers_are_assigned_by_module_path():
     assert layer_of("games.chips.replay") == ENGINE
     assert layer_of("games.kuhn.rules") == ENGINE
     assert layer_of("games.registry") == ENGINE
     assert layer_of("games.models") == PLATFORM
     assert layer_of("games.management.commands.solve") == PLATFORM
-    assert layer_of("bots.ratings") == PLATFORM
-    assert layer_of("bots.views") == WEB
+    assert layer_of("bots.ladder.ratings") == PLATFORM
+    assert layer_of("bots.pages.views") == WEB
     assert layer_of("games.live.host") == WEB
     assert layer_of("games.livestock") == ENGINE  # a prefix of a name is not its package
     assert layer_of("cardsite.settings") == WEB

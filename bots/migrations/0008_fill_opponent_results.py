@@ -3,7 +3,7 @@ each rating update's place in its bot's history."""
 
 from django.db import migrations
 
-from bots.aggregates import COUNTERS, tally_rows
+from bots.ladder.aggregates import COUNTERS, tally_rows
 
 BATCH = 5000
 

@@ -5,14 +5,14 @@
   of that game's tournaments; it serves a lookup by game alone too, so the game column's own
   index goes;
 - ``TournamentResult``, each bot's totals in a tournament and its results against each other
-  bot there, kept as matches are stored (``bots.aggregates``), filled here from the stored
+  bot there, kept as matches are stored (``bots.ladder.aggregates``), filled here from the stored
   seats: the standings and cross table read these instead of every seat.
 """
 
 import django.db.models.deletion
 from django.db import migrations, models
 
-from bots.aggregates import TOURNAMENT_COUNTERS, tournament_rows
+from bots.ladder.aggregates import TOURNAMENT_COUNTERS, tournament_rows
 
 BATCH = 5000
 

@@ -1,7 +1,7 @@
 """The sandbox every bot from outside the project runs in: bubblewrap, limits, seccomp.
 
-:func:`sandbox_launch` turns a bot file into a :class:`~bots.process.Launch` that
-:class:`~bots.process.BotProcess` runs like any other. Inside, the bot sees:
+:func:`sandbox_launch` turns a bot file into a :class:`~bots.running.process.Launch` that
+:class:`~bots.running.process.BotProcess` runs like any other. Inside, the bot sees:
 
 - no network (new, empty network namespace; non-Unix sockets refused by seccomp),
 - the runtime's interpreter and ``/usr/lib`` read-only (with the ``/bin``, ``/lib``...
@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.languages import Language, default_language, get_language, language_of, languages
-from bots.process import CONTROL_FD, INFO_FD, BotStartError, Launch, PlatformError
+from bots.running.process import CONTROL_FD, INFO_FD, BotStartError, Launch, PlatformError
 from bots.sandbox import cpucg, memcg
 from bots.sandbox.cpucg import CpuCgroup
 from bots.sandbox.memcg import MemoryCgroup
@@ -570,7 +570,7 @@ def sandbox_launch(
     toolkit = toolkit_sources(game) if language.uses_toolkit else {}
     name = safe_name(path)
     if language.compiled and program is None:
-        raise ValueError(f"{path}: its program first (bots.launch.bot_launch compiles it)")
+        raise ValueError(f"{path}: its program first (bots.running.launch.bot_launch compiles it)")
     # a compiled language's host is the bot's program (bots.sandbox.compiling)
     host = program if program is not None else language.host_source
     slot = acquire_slot(config, worker=worker)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.languages import Language
-from bots.process import BotStartError
+from bots.running.process import BotStartError
 from bots.sandbox import (
     SHELL,
     MiB,

@@ -35,7 +35,8 @@ class SeatInfo:
     num_seats: int
     config: dict[str, Any]
     #: the match's deal (its seed): never shown to a bot. A bot process is never dealt a deal
-    #: it has played (bots.process); None: not known, as if every match dealt one seen before
+    #: it has played (bots.running.process); None: not known, as if every match dealt one seen
+    #: before
     deal: int | None = None
 
 

@@ -1,5 +1,5 @@
 """One live table's match, played on the web process's event loop through
-:func:`bots.playing.play_async`.
+:func:`bots.running.playing.play_async`.
 
 The host is where a table's state lives: the engine's state inside the runner, and the last
 view each audience was shown. It needs no thread of its own: while it waits for a person it
@@ -29,8 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bots.playing import Entry, Played, play_async
-from bots.process import PlatformError
+from bots.running.playing import Entry, Played, play_async
+from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy
 from games.engine.game import GameState
 from games.engine.journal import Journal, JournalMismatch

@@ -24,9 +24,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from bots import aggregates, people
+from bots.ladder import aggregates, people
 from bots.models import BotVersion, Match, MatchSeat
-from bots.playing import Entry
+from bots.running.playing import Entry
 from games.engine import untrusted
 from games.engine.options import check_options
 from games.live.host import Finish, SeatPlan
@@ -188,7 +188,7 @@ def seat_of(table: Table, person: Person | None) -> int | None:
 # ---- creating and joining -------------------------------------------------------------------
 def unrated_reason(game: str, person: Person | None) -> str:
     """Why a table of ``game`` opened by ``person`` cannot be rated ("" when it can): the
-    game rates no people (``bots.people.game_rates_people``), or the person is a guest."""
+    game rates no people (``bots.ladder.people.game_rates_people``), or the person is a guest."""
     if not people.game_rates_people(game):
         return f"People are not rated in {get_game(game).title}: its tables are never rated."
     if person is None or person.user is None:
@@ -210,7 +210,7 @@ def create_table(
     limits: BotTableLimits | None = None,
 ) -> Table:
     """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES). ``rated``: its
-    match moves the ratings of the signed-in people at it (``bots.people``; a guest's table,
+    match moves the ratings of the signed-in people at it (``bots.ladder.people``; a guest's table,
     or one of a game that rates no people, is opened unrated whatever is asked:
     :func:`unrated_reason`). A table with uploaded bots is refused over the limits
     (``limits``, else the settings'), a guest's counted by ``address`` (the client's, see
@@ -519,7 +519,7 @@ def write_steps(writes: list[StepWrite]) -> None:
 @transaction.atomic
 def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
     """The match of a finished table, stored like a tournament's, so that it gets a replay
-    page, and rated for its people in the same transaction when it is rated (``bots.people``;
+    page, and rated for its people in the same transaction when it is rated (``bots.ladder.people``;
     no bot's rating moves); returns what the players are told (its link)."""
     if finish.played is None:
         Table.objects.filter(pk=facts.table_id).update(

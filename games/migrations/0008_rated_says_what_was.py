@@ -19,7 +19,7 @@ def rated_as_it_was(apps, schema_editor):
     Table.objects.filter(state__in=["open", "playing"]).filter(Exists(guest_seat)).update(
         rated=False
     )
-    from bots.people import game_rates_people
+    from bots.ladder.people import game_rates_people
     from games.registry import game_slugs
 
     alone = [slug for slug in game_slugs() if not game_rates_people(slug)]

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from bots import cpus
 from bots.arena import Arena
-from bots.process import ProcessAgent
+from bots.running import cpus
+from bots.running.process import ProcessAgent
 from games.registry import get_game
 from tests.arena.conftest import FIRST_CARD_BOT, first_card_bot
 
@@ -512,7 +512,7 @@ def test_a_games_options_are_set_with_option_and_checked_by_name(tmp_path):
 @pytest.mark.parametrize("pin", [True, False])
 def test_each_job_plays_with_its_own_bots_on_its_share_of_the_cpus(tmp_path, bot_file, pin):
     """With --jobs 2 each process and the bots it starts run on a share of the CPUs
-    (bots.cpus), and the command's own process is let go where it was; --no-pin leaves them
+    (bots.running.cpus), and the command's own process is let go where it was; --no-pin leaves them
     anywhere. The bot says in each match where it may run (os.sched_getaffinity, from inside
     the sandbox)."""
     teller = bot_file(

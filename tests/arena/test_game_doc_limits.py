@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bots.competition.uploads import max_code_bytes
+from bots.running.timing import site_time_control
 from bots.sandbox import MAX_BOT_BYTES, MiB, limits_for
-from bots.timing import site_time_control
-from bots.uploads import max_code_bytes
 from games.registry import games
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"

@@ -12,8 +12,8 @@ import time
 import numpy as np
 import pytest
 
-from bots.launch import plain_launch
-from bots.process import BotProcess, ProcessAgent
+from bots.running.launch import plain_launch
+from bots.running.process import BotProcess, ProcessAgent
 from games.blackjack_pp.bots import cfr
 from games.blackjack_pp.tree import BlackjackPP, PublicBlackjackPP
 from games.engine.agents import InProcessAgent

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bots.languages import method_name
-from bots.launch import plain_launch
-from bots.process import BotProcess
+from bots.running.launch import plain_launch
+from bots.running.process import BotProcess
 from games.registry import game_slugs, games, get_game
 
 

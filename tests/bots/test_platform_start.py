@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from bots import process as process_module
-from bots.playing import Entry, play
-from bots.process import INFO_FD, BotProcess, Launch, PlatformError, ProcessAgent
+from bots.running import process as process_module
+from bots.running.playing import Entry, play
+from bots.running.process import INFO_FD, BotProcess, Launch, PlatformError, ProcessAgent
 from games.engine.agents import AgentFault, SeatInfo
 from games.registry import get_game
 
@@ -66,7 +66,7 @@ def test_a_match_never_makes_platform_trouble_a_seats_fault(monkeypatch):
     def no_slot(*args, **kwargs):
         raise process_module.PlatformError("no free sandbox slot: all 64 in use")
 
-    monkeypatch.setattr("bots.playing.bot_launch", no_slot)
+    monkeypatch.setattr("bots.running.playing.bot_launch", no_slot)
     entries = [Entry(name="uploaded", code="class Bot: pass\n"), Entry("b", builtin="simple")]
     with pytest.raises(PlatformError, match="no free sandbox slot"):
         play(GAME, entries, seed=1)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bots.launch import plain_launch
-from bots.process import BotProcess, ProcessAgent
+from bots.running.launch import plain_launch
+from bots.running.process import BotProcess, ProcessAgent
 from games.engine.agents import AgentFault, InProcessAgent
 from games.engine.runner import MatchRunner, TimeControl
 from games.rps_poker import botapi

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 STORE_LONG_MATCH = """
 import json
 from bots.models import Match, MatchSeat
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from games.registry import get_game
 played = play(get_game("uth"), [Entry(name="basic", builtin="basic")], seed=5)
 record = json.loads(json.dumps(played.outcome.record))

@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from bots.competition.uploads import activate
 from bots.models import Bot, BotVersion
-from bots.uploads import activate
 from games.registry import get_game
 
 

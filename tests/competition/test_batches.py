@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from bots import competition
 from bots.models import Match, MatchJob, Rating, RatingHistory
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from bots.worker import Options, Worker
 from games.engine import untrusted
 from games.registry import get_game

@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from bots import competition, uploads
+from bots import competition
+from bots.competition import uploads
 from bots.models import BotVersion, MatchJob
 from tests.competition.conftest import builtin_code, misbehaving
 

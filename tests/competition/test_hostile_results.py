@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bots import competition
+from bots.competition.uploads import UploadError, upload, validate
 from bots.models import BotVersion, LeaderboardRow, Match, MatchJob, MatchSeat
-from bots.playing import SeatReport
-from bots.uploads import UploadError, upload, validate
+from bots.running.playing import SeatReport
 from bots.worker import Options, Worker
 from tests.competition.conftest import MISBEHAVING, builtin_code, misbehaving
 

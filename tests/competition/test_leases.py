@@ -1,5 +1,6 @@
-"""The lease shared by match jobs, solves and playground runs (``bots.leases``), on match
-jobs' rows: the kinds' own tests check it through their claims."""
+"""The lease shared by match jobs, solves and playground runs
+(``bots.competition.leases``), on match jobs' rows: the kinds' own tests check it through their
+claims."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bots import competition, leases
+from bots import competition
+from bots.competition import leases
 from bots.models import MatchJob
 from tests.competition.conftest import builtin_code
 

@@ -10,9 +10,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bots import competition, uploads
+from bots import competition
+from bots.competition import uploads
+from bots.ladder.ratings import ranked_rows, rerank
 from bots.models import Bot, BotVersion, LeaderboardRow, MatchJob, Tournament
-from bots.ratings import ranked_rows, rerank
 from games.engine.tournament import Standing
 from games.registry import get_game
 from games.uth.tournament import Duplicate

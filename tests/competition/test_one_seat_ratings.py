@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from bots import competition
+from bots.competition.uploads import activate
+from bots.ladder.ratings import MODEL
 from bots.models import Bot, BotVersion, Match, MatchJob, Rating, RatingHistory
-from bots.playing import Entry, play
-from bots.ratings import MODEL
-from bots.uploads import activate
+from bots.running.playing import Entry, play
 from games.registry import get_game
 
 UTH = get_game("uth")

@@ -15,7 +15,8 @@ from datetime import datetime
 import pytest
 from django.db import DataError, OperationalError
 
-from bots import competition, leases, uploads
+from bots import competition
+from bots.competition import leases, uploads
 from bots.models import BotVersion, Match, MatchJob
 from bots.worker import Heartbeat, Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from bots import competition
+from bots.competition.uploads import activate
 from bots.models import Bot, BotVersion, MatchJob, Tournament
-from bots.uploads import activate
 from games.registry import get_game
 
 

@@ -12,9 +12,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from bots import competition, leases, playground, uploads
+from bots import competition, playground
+from bots.competition import leases, uploads
 from bots.models import BotVersion, Match, MatchJob, PlaygroundRun, Rating, Tournament
-from bots.process import PlatformError
+from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy
 from bots.worker import Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
@@ -167,7 +168,7 @@ def test_a_built_in_bot_that_fails_validation_is_retried_loudly_never_rejected(h
     version = uploads.upload(house, "rps-poker", "simple", "simple.py", broken.encode())
     assert uploads.is_builtin(version)
     worker = Worker(Options(poll_s=0), name="w1")
-    with caplog.at_level(logging.ERROR, logger="bots.uploads"):
+    with caplog.at_level(logging.ERROR, logger="bots.competition.uploads"):
         assert worker.validate_one() is True
     version.refresh_from_db()
     assert version.status == BotVersion.VALIDATING and version.reason == ""
@@ -202,7 +203,7 @@ def test_validate_at_once_passes_platform_trouble_on_and_leaves_the_version_wait
     def no_sandbox(*args, **kwargs):
         raise PlatformError("the sandbox failed in its own set-up")
 
-    monkeypatch.setattr("bots.playing.bot_launch", no_sandbox)
+    monkeypatch.setattr("bots.running.playing.bot_launch", no_sandbox)
     with pytest.raises(PlatformError):
         uploads.validate(waiting)
     waiting.refresh_from_db()

@@ -6,7 +6,7 @@ from django.db import transaction
 
 from bots import competition
 from bots.models import LeaderboardRow, Match, Rating, RatingHistory
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from games.registry import get_game
 from games.views import board_cells, board_headers
 from tests.competition.conftest import builtin_code
@@ -97,7 +97,7 @@ def test_it_widens_sigma_for_a_new_version(alice, active_bot):
 
 
 def test_it_rates_lower_scores_higher_when_the_game_says_so(alice, bob, active_bot, monkeypatch):
-    from bots import ratings
+    from bots.ladder import ratings
     from games.rps_poker.tournament import RoundRobin
 
     active_bot(alice, "simple", builtin_code("simple"))

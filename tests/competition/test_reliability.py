@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from games.registry import get_game
 from tests.competition.conftest import builtin_code, misbehaving
 from tests.processes import children_of

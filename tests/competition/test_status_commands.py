@@ -10,9 +10,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from bots import competition
+from bots.competition.uploads import upload
 from bots.management.commands import upload_bot
 from bots.models import BotVersion, MatchJob
-from bots.uploads import upload
 from bots.worker import Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
 
@@ -107,7 +107,7 @@ def test_upload_wait_gives_up_after_its_timeout_saying_where_the_bot_stands(alic
 def test_the_terminal_panel_says_why_the_worker_waits(db):
     from rich.console import Console
 
-    from bots.display import worker_panel
+    from bots.worker.display import worker_panel
 
     console = Console(record=True, width=80)
     console.print(worker_panel(Worker(Options(), name="w-idle")))

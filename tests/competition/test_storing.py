@@ -8,10 +8,11 @@ import pytest
 from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from bots import competition, leases
+from bots import competition
+from bots.competition import leases
+from bots.ladder.ratings import rerank
 from bots.models import LeaderboardRow, Match, MatchJob, Rating, RatingHistory
-from bots.playing import Entry, play
-from bots.ratings import rerank
+from bots.running.playing import Entry, play
 from games.engine.game import GameState
 from games.engine.runner import MatchOutcome, SeatStats
 from games.engine.tournament import Standing
@@ -144,7 +145,7 @@ def test_equal_ratings_are_ranked_by_the_games_own_score(three):
 def test_a_worker_rates_what_it_left_to_another_before_it_goes_idle(three, monkeypatch):
     """As if another worker were rating every time this one stored: its stores leave the
     ratings (they do not wait for the ledger), and it rates them all before going idle."""
-    from bots import ratings
+    from bots.ladder import ratings
     from bots.worker import Options, Worker
 
     real = ratings.rate_pending
@@ -169,8 +170,8 @@ def test_a_worker_rates_what_it_left_to_another_before_it_goes_idle(three, monke
 def test_a_store_does_not_wait_for_a_ledger_held_elsewhere_when_asked_not_to(transactional_db):
     """lock_ledger(wait=False) answers None when another transaction holds the ledger (on
     PostgreSQL; SQLite has no row locks and a single writer)."""
+    from bots.ladder.ratings import lock_ledger
     from bots.models import RatingLedger
-    from bots.ratings import lock_ledger
 
     RatingLedger.objects.create(game="rps-poker")  # committed: the other connection sees it
     if not connection.features.has_select_for_update_skip_locked:

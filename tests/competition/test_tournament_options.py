@@ -9,8 +9,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
+from bots.competition.uploads import activate
 from bots.models import Bot, BotVersion, Match, MatchJob, Tournament
-from bots.uploads import activate
 from bots.worker import Options, Worker
 from games.registry import get_game
 

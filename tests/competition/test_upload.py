@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
+from bots.competition.uploads import UploadError, upload, validate
 from bots.models import BotVersion, MatchJob, Tournament
-from bots.uploads import UploadError, upload, validate
 from tests.competition.conftest import builtin_code, misbehaving
 
 

@@ -9,7 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from bots import competition, leases
+from bots import competition
+from bots.competition import leases
 from bots.models import Match, MatchJob, MatchSeat, Tournament
 from bots.worker import Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
@@ -159,7 +160,7 @@ def test_it_stops_after_the_current_step_on_sigterm(two_bots):
 def test_it_shows_progress_on_a_terminal(two_bots):
     from rich.console import Console
 
-    from bots.display import worker_panel
+    from bots.worker.display import worker_panel
 
     competition.start_round_robin("rps-poker", 1, seed=8)
     worker = Worker(Options(validate=False), name="w-display")

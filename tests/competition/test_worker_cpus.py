@@ -11,9 +11,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from bots import competition, cpus
+from bots import competition
 from bots.management.commands import worker as command
 from bots.models import MatchSeat
+from bots.running import cpus
 from tests.competition.conftest import builtin_code, misbehaving
 
 

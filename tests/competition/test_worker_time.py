@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import transaction
 
-from bots import aggregates, competition
+from bots import competition
+from bots.ladder import aggregates
 from bots.models import (
     BotVersion,
     Match,
@@ -22,7 +23,7 @@ from bots.models import (
     Tournament,
     TournamentResult,
 )
-from bots.playing import Entry, Played, SeatReport, play
+from bots.running.playing import Entry, Played, SeatReport, play
 from bots.worker import Options, Worker
 from games.engine.runner import MatchRunner, SeatStats, TimeControl
 from games.registry import get_game

@@ -10,10 +10,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from bots import competition
+from bots.competition.uploads import activate
 from bots.models import Bot, BotVersion, Match, MatchSeat, Tournament
-from bots.playing import Entry
-from bots.playing import play as play_entries
-from bots.uploads import activate
+from bots.running.playing import Entry
+from bots.running.playing import play as play_entries
 from bots.worker import Options, Worker
 from games.registry import get_game
 

@@ -11,7 +11,7 @@ from unittest import mock
 
 import pytest
 
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from games import replays
 from games.last_card.logs import readable_from_record
 from games.registry import get_game

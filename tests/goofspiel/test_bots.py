@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bots.launch import plain_launch
-from bots.process import BotProcess, ProcessAgent
+from bots.running.launch import plain_launch
+from bots.running.process import BotProcess, ProcessAgent
 from games.engine.agents import InProcessAgent
 from games.engine.game import Prompt
 from games.engine.runner import MatchOutcome, MatchRunner

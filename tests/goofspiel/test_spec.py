@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from games.engine.tournament import Standing
 from games.goofspiel.rules import GoofspielState
 from games.goofspiel.spec import spec

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from bots.launch import plain_launch
-from bots.process import BotProcess, ProcessAgent
+from bots.running.launch import plain_launch
+from bots.running.process import BotProcess, ProcessAgent
 from games.engine.agents import InProcessAgent
 from games.engine.runner import MatchRunner
 from games.last_card import movecheck

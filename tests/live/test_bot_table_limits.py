@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from bots.models import Match
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from bots.sandbox import SandboxBusy
 from games.live import tables
 from games.live.host import SITE_BUSY, Finish, SeatPlan
@@ -129,7 +129,7 @@ async def test_a_table_whose_bot_gets_no_sandbox_ends_unrated_saying_the_site_is
         launched.append(kwargs)
         raise SandboxBusy("no free sandbox slot for a live table")
 
-    monkeypatch.setattr("bots.playing.bot_launch", no_slot)
+    monkeypatch.setattr("bots.running.playing.bot_launch", no_slot)
     finished: list[Finish] = []
 
     async def store(finish: Finish) -> dict:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bots.playing import Entry
+from bots.running.playing import Entry
 from games.live.host import Finish, SeatPlan, TableHost
 from games.registry import get_game
 

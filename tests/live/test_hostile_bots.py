@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.playing import Entry
+from bots.running.playing import Entry
 from games.live.host import SeatPlan
 from tests.live.test_host import Wire, host, join, run
 

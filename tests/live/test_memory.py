@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from games.live import tables
 from games.live.host import SeatPlan
 from games.registry import game_slugs, get_game

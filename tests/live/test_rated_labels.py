@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from games.live import tables
 from games.live.host import Finish
 from games.models import Table

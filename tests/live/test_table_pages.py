@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from bots.models import Bot, BotVersion, Match, MatchSeat
-from bots.playing import Entry, play
+from bots.running.playing import Entry, play
 from games.live import tables
 from games.live.consumers import lobby_group
 from games.live.host import Finish

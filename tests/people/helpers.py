@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from bots.management.commands.seed_builtins import HOUSE
-from bots.models import Bot, BotVersion, LeaderboardRow, Match, MatchSeat, Rating
-from bots.people import TableSeatResult, rate_table
-from bots.playing import Entry, play
-from bots.ratings import conservative
+from bots.ladder.people import TableSeatResult, rate_table
+from bots.ladder.ratings import conservative
+from bots.models import HOUSE, Bot, BotVersion, LeaderboardRow, Match, MatchSeat, Rating
+from bots.running.playing import Entry, play
 from games.live import tables
 from games.live.host import Finish
 from games.models import Table

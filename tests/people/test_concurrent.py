@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.ratings import MODEL
+from bots.ladder.ratings import MODEL
 
 ROOT = Path(__file__).resolve().parents[2]
 

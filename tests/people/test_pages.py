@@ -12,9 +12,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from bots.ladder.people import rerank
+from bots.ladder.ratings import conservative
 from bots.models import LeaderboardRow
-from bots.people import rerank
-from bots.ratings import conservative
 from games import people_views
 from games.live import tables
 from games.models import PersonProfile, PersonRating

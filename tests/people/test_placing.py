@@ -1,6 +1,6 @@
 """A rated match moves each person to their place among the game's people one step at a time
-(``bots.people.place``): after any sequence of rating changes, ties included, the ranks are
-those a full recount (``bots.people.rerank``) gives, and placing one person reads and writes
+(``bots.ladder.people.place``): after any sequence of rating changes, ties included, the ranks are
+those a full recount (``bots.ladder.people.rerank``) gives, and placing one person reads and writes
 only the rows between their old and new place."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from bots.people import place, rerank, shifted
+from bots.ladder.people import place, rerank, shifted
 from games.models import PersonRating
 from tests.people.helpers import GAME, make_user
 

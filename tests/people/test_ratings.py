@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from bots.ladder.people import outcome
+from bots.ladder.ratings import MODEL
 from bots.models import LeaderboardRow, Match, Rating, RatingHistory
-from bots.people import outcome
-from bots.playing import Entry, play
-from bots.ratings import MODEL
+from bots.running.playing import Entry, play
 from games.live import tables
 from games.live.host import Finish
 from games.models import PersonRating, PersonRatingHistory, Table

@@ -20,8 +20,8 @@ django.setup()
 from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from bots import people  # noqa: E402
-from bots.playing import Entry, play  # noqa: E402
+from bots.ladder import people  # noqa: E402
+from bots.running.playing import Entry, play  # noqa: E402
 from games.live import tables  # noqa: E402
 from games.live.host import Finish  # noqa: E402
 from games.models import PersonRating, PersonRatingHistory  # noqa: E402

@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from bots import competition, leases, playground
+from bots import competition, playground
+from bots.competition import leases
 from bots.models import Match, MatchJob, PlaygroundMatch, PlaygroundRun
 from games.registry import get_game
 from tests.playground.conftest import (

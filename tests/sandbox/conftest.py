@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bots.launch import bot_launch
-from bots.process import BotProcess, ProcessAgent
+from bots.running.launch import bot_launch
+from bots.running.process import BotProcess, ProcessAgent
 from bots.sandbox import SandboxConfig, SandboxLimits, machine_lock_dir
 from games.engine.agents import InProcessAgent
 from games.engine.game import Fault

@@ -47,6 +47,16 @@ class Bot {{
 SMALL = CompileLimits(cpu_s=8, wall_s=20, memory_mb=768, messages_bytes=64 * 1024)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def new_machine(tmp_path_factory):
+    """A machine that has compiled nothing yet: the checkout's own cache outlives a test run,
+    and these tests count compiles."""
+    cache = tmp_path_factory.mktemp("compiled")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(compiling, "cache_dir", lambda: cache)
+        yield
+
+
 def bot(tmp_path: Path, name: str, act: str = "", code: str | None = None) -> Path:
     path = tmp_path / name
     path.write_text(code if code is not None else TEMPLATE.format(act=act))

@@ -38,7 +38,7 @@ def test_a_python_bot_starts_no_thread_and_its_cpu_is_counted_from_outside(play,
 
 
 def test_a_kept_sandbox_uses_no_cpu_between_matches(play, tmp_path, sandbox_config):
-    from bots.process import BotProcess, ProcessAgent
+    from bots.running.process import BotProcess, ProcessAgent
     from bots.sandbox import sandbox_launch
     from games.engine.agents import InProcessAgent
     from games.engine.runner import MatchRunner
@@ -59,7 +59,7 @@ def test_a_kept_sandbox_uses_no_cpu_between_matches(play, tmp_path, sandbox_conf
 def test_a_bot_s_timer_runs_nothing_between_matches(tmp_path, sandbox_config, fails):
     from pathlib import Path
 
-    from bots.process import BotProcess, ProcessAgent
+    from bots.running.process import BotProcess, ProcessAgent
     from bots.sandbox import sandbox_launch
     from games.engine.agents import InProcessAgent
     from games.engine.runner import MatchRunner

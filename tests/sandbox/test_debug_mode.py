@@ -15,8 +15,8 @@ import pytest
 
 from bots.languages import get_language
 from bots.languages.python import FILE_GUARD_ENV
-from bots.launch import bot_launch, debug_launch
-from bots.process import BotProcess, BotStartError, Launch, ProcessAgent
+from bots.running.launch import bot_launch, debug_launch
+from bots.running.process import BotProcess, BotStartError, Launch, ProcessAgent
 from bots.sandbox import SandboxConfig, sandbox_launch
 from games.engine.agents import InProcessAgent
 from games.engine.runner import MatchRunner, TimeControl

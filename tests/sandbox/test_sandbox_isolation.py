@@ -255,7 +255,7 @@ def test_it_caps_output_per_match_not_per_process(play, tmp_path):
 
 @pytest.mark.skipif(not IS_ROOT, reason="sandbox uids are only used when the worker is root")
 def test_it_runs_concurrent_sandboxes_as_different_users(tmp_path, sandbox_config):
-    from bots.process import BotProcess
+    from bots.running.process import BotProcess
 
     bot = hostile(tmp_path, "fair.py")
     launches = [sandbox_launch(bot, game=GAME, config=sandbox_config) for _ in range(3)]
@@ -272,7 +272,7 @@ def test_it_kills_the_sandbox_when_the_worker_dies(tmp_path, sandbox_config):
     script = f"""
 import sys, time
 from pathlib import Path
-from bots.process import BotProcess
+from bots.running.process import BotProcess
 from bots.sandbox import SandboxConfig, sandbox_launch
 config = SandboxConfig(**{sandbox_config.__dict__!r})
 process = BotProcess(sandbox_launch(Path({str(bot)!r}), game="rps-poker", config=config), label="x")

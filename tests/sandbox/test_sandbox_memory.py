@@ -13,7 +13,7 @@ import pytest
 
 from bots import sandbox
 from bots.languages import get_language
-from bots.playing import Entry, ProcessCache, play
+from bots.running.playing import Entry, ProcessCache, play
 from bots.sandbox import MiB, SandboxLimits, memcg, memory_limit
 from games.engine.runner import TimeControl
 from tests.sandbox.conftest import GAME, IS_ROOT, hostile
@@ -48,7 +48,7 @@ def shmem_settles(before: int, within: int = NOISE, timeout: float = 5.0) -> int
 
 @pytest.fixture
 def small_limits(monkeypatch, settings, sandbox_config):
-    """The worker's own launches (bots.playing) use the test uids and LIMITS."""
+    """The worker's own launches (bots.running.playing) use the test uids and LIMITS."""
     settings.SANDBOX_UID_BASE = sandbox_config.uid_base
     settings.SANDBOX_SLOTS = sandbox_config.slots
     settings.SANDBOX_LOCK_DIR = sandbox_config.lock_dir

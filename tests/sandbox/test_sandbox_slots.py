@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from bots import playing, sandbox
-from bots.playing import Entry, Launching, ProcessCache
-from bots.process import BotProcess, PlatformError
+from bots import sandbox
+from bots.running import playing
+from bots.running.playing import Entry, Launching, ProcessCache
+from bots.running.process import BotProcess, PlatformError
 from bots.sandbox import SLOT_ENV, SandboxBusy, SandboxConfig, acquire_slot, sandbox_launch
 from tests.sandbox.conftest import GAME, IS_ROOT, hostile, sandbox_processes
 

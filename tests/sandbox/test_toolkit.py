@@ -8,7 +8,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from bots.process import BotProcess, ProcessAgent
+from bots.running.process import BotProcess, ProcessAgent
 from bots.sandbox import SandboxConfig, sandbox_launch
 from games.engine.agents import InProcessAgent
 from games.engine.runner import MatchRunner, TimeControl

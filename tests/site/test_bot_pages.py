@@ -15,7 +15,10 @@ from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
-from bots import aggregates, competition
+from bots import competition
+from bots.competition.uploads import activate
+from bots.ladder import aggregates
+from bots.ladder.ratings import NEW_VERSION_SIGMA
 from bots.models import (
     Bot,
     BotVersion,
@@ -28,10 +31,8 @@ from bots.models import (
     RatingHistory,
     Tournament,
 )
-from bots.playing import Entry, play
-from bots.ratings import NEW_VERSION_SIGMA
-from bots.uploads import activate
-from bots.views import CHART_POINTS, rating_chart, request_limit
+from bots.pages.views import CHART_POINTS, rating_chart, request_limit
+from bots.running.playing import Entry, play
 from bots.worker import Options, Worker
 from games.live import tables
 from games.live.host import Finish
@@ -749,7 +750,7 @@ def test_the_bot_page_and_its_api_ask_as_many_queries_at_a_hundred_matches_as_at
 
 
 def test_the_bot_page_pages_back_through_older_matches_and_opponents(anonymous, alice, bob):
-    from bots.views import OPPONENTS_PER_PAGE, RECENT_MATCHES
+    from bots.pages.views import OPPONENTS_PER_PAGE, RECENT_MATCHES
 
     versions = [make_active(alice if k == 0 else bob, f"b{k}", bot_code()) for k in range(3)]
     seed_matches([v.bot for v in versions], versions, RECENT_MATCHES + 5, start=0)
@@ -828,7 +829,7 @@ def test_the_bot_page_pages_back_through_older_matches_and_opponents(anonymous, 
 def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, alice):
     """A bot with thousands of rated matches: the page loads the rows its chart and table
     draw (a few hundred), and draws the same chart as from the whole history."""
-    from bots.views import CHART_TABLE_ROWS, page_history
+    from bots.pages.views import CHART_TABLE_ROWS, page_history
 
     version = make_active(alice, "counter", bot_code())
     RatingHistory.objects.bulk_create(

@@ -18,9 +18,9 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from bots import leases
 from bots import worker as worker_module
-from bots.leases import Caps
+from bots.competition import leases
+from bots.competition.leases import Caps
 from bots.worker import Options, Worker
 from games import explorer, solves
 from games.explorer import ExplorerForm, JobView, SolveSettings

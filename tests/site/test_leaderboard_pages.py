@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from bots import competition
+from bots.ladder.ratings import on_new_version
 from bots.models import Bot, BotVersion, LeaderboardRow, Tournament
-from bots.ratings import on_new_version
 from bots.worker import Options, Worker
 from games.registry import get_game
 from tests.conftest import starter_source

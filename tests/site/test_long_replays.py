@@ -14,8 +14,8 @@ from django.core.cache import caches
 from django.utils.http import http_date
 
 from bots.models import Match, MatchSeat
-from bots.playing import Entry
-from bots.playing import play as play_entries
+from bots.running.playing import Entry
+from bots.running.playing import play as play_entries
 from games import matchpages, replays
 from games.registry import get_game
 

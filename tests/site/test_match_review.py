@@ -172,7 +172,7 @@ def test_the_pages_queries_do_not_grow_with_the_match(client):
 def test_a_finished_kuhn_table_links_each_player_to_the_review_of_their_own_seat():
     from django.test import Client
 
-    from bots.playing import Entry, play
+    from bots.running.playing import Entry, play
     from games.live import tables
     from games.live.host import Finish
     from games.models import Table
@@ -357,7 +357,7 @@ def test_a_leduc_match_is_reviewed_with_the_leduc_solve(client):
 def test_a_guest_sees_the_numbers_of_their_own_folded_hands_and_no_one_else_does():
     from django.test import Client
 
-    from bots.playing import Entry, play
+    from bots.running.playing import Entry, play
     from games.live import tables
     from games.live.host import Finish
     from games.models import Table

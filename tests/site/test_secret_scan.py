@@ -39,6 +39,7 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from bots import competition
+from bots.competition.uploads import activate
 from bots.models import (
     Bot,
     BotVersion,
@@ -49,9 +50,8 @@ from bots.models import (
     PlaygroundRun,
     Tournament,
 )
-from bots.playing import Entry
-from bots.playing import play as play_entries
-from bots.uploads import activate
+from bots.running.playing import Entry
+from bots.running.playing import play as play_entries
 from bots.worker import Options, Worker
 from games import replays
 from games.models import SolveJob, Table, TableSeat

@@ -1,5 +1,5 @@
 """A tournament's standings and cross table come from totals kept as its matches are stored
-(``TournamentResult``, ``bots.aggregates``), not from every seat: the kept rows equal a
+(``TournamentResult``, ``bots.ladder.aggregates``), not from every seat: the kept rows equal a
 count from the seats (two-seat, four-seat and one-seat games, played by the worker), a
 large tournament's page shows the grid of its best bots, every bot in the standings and
 each bot's row against all the others on request, in as many queries at 25 bots as at 40,
@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from bots import aggregates
+from bots.ladder import aggregates
 from bots.models import Bot, Match, MatchSeat, Tournament
 from games.views import CROSS_TOP
 from tests.site import test_leaderboard_pages as data

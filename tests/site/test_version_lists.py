@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from bots.models import Bot, BotVersion
-from bots.views import VERSIONS_PER_PAGE, VERSIONS_SHOWN
+from bots.pages.views import VERSIONS_PER_PAGE, VERSIONS_SHOWN
 from games.api import PAGE_SIZE
 
 FORGED = ["abc", "7", "1_2_3", "\u00b2_1", "9" * 19 + "_1", "-1_1"]

@@ -240,7 +240,7 @@ def test_bot_options_that_do_not_apply_are_refused(tmp_path, monkeypatch, args, 
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", list(SOLVES))
 def test_the_written_bot_passes_the_upload_validation(tmp_path, game, django_user_model):
-    from bots.uploads import run_validation, upload
+    from bots.competition.uploads import run_validation, upload
 
     bot, _ = write_bot(tmp_path, game)
     owner = django_user_model.objects.create_user("author")

@@ -307,7 +307,7 @@ function guarded(run) {
   }
 }
 
-// The start of a call's or a tell's line as the controller writes it (bots/process.py,
+// The start of a call's or a tell's line as the controller writes it (bots/running/process.py,
 // BotProcess.call): its id, then its type.
 const CALL_HEAD = /^\{"id":(\d{1,15}),"type":"(call|tell)",/;
 

@@ -43,7 +43,7 @@ class Python(Language):
     def plain_argv(
         self, host: Path, bot: Path, game: str | None, interpreter: str | None
     ) -> list[str]:
-        from bots.process import CONTROL_FD
+        from bots.running.process import CONTROL_FD
 
         return [
             interpreter or sys.executable,

@@ -23,7 +23,7 @@ runs: the bot cannot create processes, though the zygote can, nor act on another
 (signals, priority, limits, scheduling: bots/sandbox/seccomp.py), so a child can leave no
 mark on the spare waiting beside it or on the zygote whose settings later children inherit.
 Between matches the controller stops the sandbox's processes (SIGSTOP), so that no code of
-the bot runs there (bots/process.py, BotProcess.pause).
+the bot runs there (bots/running/process.py, BotProcess.pause).
 """
 
 import contextlib
@@ -40,7 +40,8 @@ import traceback
 
 PROTOCOL = 1
 MAX_REQUEST = 1 << 20
-#: set by ``arena --no-sandbox`` (bots.launch.debug_launch): the private folder the bot runs in
+#: set by ``arena --no-sandbox`` (bots.running.launch.debug_launch): the private folder the
+#: bot runs in
 FILE_GUARD_ENV = "CARD_ARENA_FILE_GUARD"
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 #: audit events that name paths the guard checks -> how many of their first arguments are paths

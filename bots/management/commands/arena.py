@@ -15,10 +15,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bots import cpus
 from bots.arena import Arena, ArenaError
-from bots.arenaconfig import ConfigError, apply_config
+from bots.arena.config import ConfigError, apply_config
 from bots.languages import suffix_list
+from bots.running import cpus
 from games.engine import untrusted
 from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import progress_bar
@@ -146,7 +146,7 @@ class Command(BaseCommand):
             err.print(Text(note))
         stream = getattr(self.stdout, "_out", sys.stdout)
         out = Console(file=stream, width=None if stream.isatty() else console_width())
-        # each job with its own bots on a share of the CPUs (bots.cpus): this one's, from
+        # each job with its own bots on a share of the CPUs (bots.running.cpus): this one's, from
         # before its bots start to their end
         placed = cpus.shares(jobs) if jobs > 1 and not opts["no_pin"] else None
         with cpus.pinned(placed[0] if placed else None):

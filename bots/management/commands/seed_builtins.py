@@ -11,11 +11,11 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from bots.models import BotVersion
-from bots.uploads import HOUSE, upload
+from bots.competition.uploads import upload
+from bots.models import HOUSE, BotVersion
 from games.registry import game_slugs, get_game
 
-__all__ = ["HOUSE", "Command"]
+__all__ = ["Command"]
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""``manage.py standings``: where bots stand, from the command line (bots.status): each
+"""``manage.py standings``: where bots stand, from the command line (bots.competition.status): each
 game's ranking, and per bot its newest version's status (waiting for validation, rejected
 and why, its placement matches), rank, rating or score, matches, faults and latest fault."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from bots.competition.status import BotStatus, bot_status
 from bots.management.commands.arena import console_width
 from bots.models import Bot
-from bots.status import BotStatus, bot_status
 from games.engine import untrusted
 from games.registry import game_slugs, get_game
 

@@ -10,10 +10,10 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from bots.competition.status import bot_status
+from bots.competition.uploads import UploadError, upload, validate
 from bots.models import BotVersion
 from bots.names import declared_name, plain_username
-from bots.status import bot_status
-from bots.uploads import UploadError, upload, validate
 from games.engine import untrusted
 from games.registry import game_slugs
 

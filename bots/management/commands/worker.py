@@ -12,9 +12,9 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from bots import cpus
+from bots.competition.status import idle_reasons
+from bots.running import cpus
 from bots.sandbox import SandboxUnavailable, self_test
-from bots.status import idle_reasons
 from bots.worker import Options, Worker
 
 
@@ -185,7 +185,7 @@ class Command(BaseCommand):
     def _run_live(self, worker: Worker, opts: dict) -> int:
         from rich.live import Live
 
-        from bots.display import worker_panel
+        from bots.worker.display import worker_panel
 
         with Live(worker_panel(worker), refresh_per_second=4, transient=False) as live:
 
@@ -231,7 +231,7 @@ class Command(BaseCommand):
 
 
 def cpu_option(text: str) -> list[int]:
-    """``--cpus``: see bots.cpus.cpu_list."""
+    """``--cpus``: see bots.running.cpus.cpu_list."""
     try:
         return cpus.cpu_list(text)
     except cpus.CpuError as exc:
@@ -239,7 +239,7 @@ def cpu_option(text: str) -> list[int]:
 
 
 def spread_cpus(count: int, *, pin: bool = True) -> list[list[str]]:
-    """The ``--cpus`` option of each of ``count`` worker processes (bots.cpus.shares): none
+    """The ``--cpus`` option of each of ``count`` worker processes (bots.running.cpus.shares): none
     without ``pin`` or with a single CPU."""
     placed = cpus.shares(count) if pin else None
     if placed is None:
@@ -248,7 +248,7 @@ def spread_cpus(count: int, *, pin: bool = True) -> list[list[str]]:
 
 
 class IdleNote:
-    """Says why the worker has nothing to do (bots.status): when a --batch or --once run
+    """Says why the worker has nothing to do (bots.competition.status): when a --batch or --once run
     ends without work, and once each time a long-running worker runs out of work (its idle
     steps in between say nothing more)."""
 

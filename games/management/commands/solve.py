@@ -498,15 +498,15 @@ def refuse_to_overwrite(path: Path) -> None:
 
 def bot_file_limit() -> int:
     """The most bytes a bot file may have: what an upload takes, and what the sandbox loads."""
+    from bots.competition.uploads import max_code_bytes
     from bots.sandbox import MAX_BOT_BYTES
-    from bots.uploads import max_code_bytes
 
     return min(max_code_bytes(), MAX_BOT_BYTES)
 
 
 def check_bot_code(text: str) -> None:
     """The checks an upload makes of a bot file's text, and that it compiles."""
-    from bots.uploads import UploadError, check_code
+    from bots.competition.uploads import UploadError, check_code
 
     try:
         check_code(text.encode("utf-8"))

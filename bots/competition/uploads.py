@@ -16,7 +16,7 @@ calls in a row over the per-call time, so a bot that is slow on every call is re
 few of them instead of after its whole time bank.
 
 Platform trouble is never a verdict. A validation the platform cannot run now (no free
-sandbox slot, a sandbox that does not start: a :class:`~bots.process.PlatformError`) is
+sandbox slot, a sandbox that does not start: a :class:`~bots.running.process.PlatformError`) is
 deferred (:func:`validation_deferred`), nothing counted, and tried again. The site's own
 built-in bots (the ``house`` account's, :func:`is_builtin`) are never rejected: one that
 fails its validation can only be the platform's fault; it is logged as an error and tried
@@ -37,25 +37,22 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from bots.competition import _maybe_finish, schedule_placement
+from bots.competition.leases import Caps
+from bots.ladder.ratings import lock_ledger, on_new_version, rate_pending, rerank
 from bots.languages import by_suffix, languages
-from bots.leases import Caps
-from bots.models import Bot, BotVersion, MatchJob
-from bots.playing import Entry, play
-from bots.ratings import lock_ledger, on_new_version, rate_pending, rerank
-from bots.timing import site_time_control
+from bots.models import HOUSE, Bot, BotVersion, MatchJob
+from bots.running.playing import Entry, play
+from bots.running.timing import site_time_control
 from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.tournament import derive_seed
 from games.registry import get_game
 
-log = logging.getLogger("bots.uploads")
+log = logging.getLogger("bots.competition.uploads")
 
 #: a language's name -> the suffix its stored files get
 LANGUAGE_SUFFIX = {language.name: language.suffix for language in languages()}
 
-#: the account that owns the site's built-in bots entered into the competition
-#: (``manage.py seed_builtins``); nobody can log in as it
-HOUSE = "house"
 #: seconds before a built-in bot whose validation failed is tried again
 BUILTIN_RETRY_S = 60.0
 #: seconds before a validation the platform could not run (no free slot...) is tried again
@@ -151,7 +148,7 @@ def validation_opponent(game: str) -> str:
 
 
 def validation_time_control(game: str, quick: bool) -> TimeControl:
-    """The time control of the validated seat: the site's (bots.timing: the game's, with a
+    """The time control of the validated seat: the site's (bots.running.timing: the game's, with a
     limit on slow calls in a row; ``manage.py arena`` applies the same) for a full pass, or
     every call within the per-call time and a short start (a quick pass)."""
     spec = get_game(game)

@@ -16,8 +16,8 @@ from typing import Any
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from bots.ladder.ratings import ranking_measure
 from bots.models import Bot, BotVersion, LeaderboardRow, MatchJob, MatchSeat, Tournament
-from bots.ratings import ranking_measure
 from games.registry import get_game
 
 

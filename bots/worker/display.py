@@ -18,7 +18,7 @@ def queue_line() -> str:
 
 
 def worker_panel(worker) -> Table:
-    from bots.status import idle_reasons
+    from bots.competition.status import idle_reasons
     from bots.worker import OUTAGE, drop_connection
 
     try:

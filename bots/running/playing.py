@@ -4,7 +4,7 @@ Every seat is an :class:`Entry`, and :func:`seat_agent` turns it into its agent 
 play: the worker and validation (through :func:`play`), live tables (:func:`play_async`) and
 the command-line arena (``bots.arena``, which keeps its agents for a whole tournament).
 Uploaded code is written to a private temporary folder (mode 0700, removed afterwards) and
-launched with :func:`bots.launch.bot_launch` in the sandbox; built-in bots, which are part
+launched with :func:`bots.running.launch.bot_launch` in the sandbox; built-in bots, which are part
 of the project, sit at the table as in-process agents. :class:`Launching` holds what the
 arena may change about that. Nothing here touches the database: the caller hands in code and
 gets a :class:`Played`.
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from bots.launch import bot_launch, plain_launch
-from bots.process import BotProcess, BotStartError, Peers, PlatformError, ProcessAgent
+from bots.running.launch import bot_launch, plain_launch
+from bots.running.process import BotProcess, BotStartError, Peers, PlatformError, ProcessAgent
 from bots.sandbox import SandboxBusy, SandboxConfig, SandboxLimits
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, InProcessAgent, SeatInfo
@@ -141,7 +141,7 @@ class ProcessCache:
     least recently used closed first. A process serves consecutive matches as the protocol
     allows (docs/bot-protocol.md); after a fault it is restarted by the next match. A bot
     may have two: a process is never dealt a deal it has been dealt (it starts afresh
-    first: bots.process), so where the other seating of a deal comes and there is room, a
+    first: bots.running.process), so where the other seating of a deal comes and there is room, a
     second process plays it and both go on warm (a round robin plays each table's first
     seatings, then its second: one process plays each). Each
     live process holds a sandbox uid slot: when no slot is free for a new one, the idle

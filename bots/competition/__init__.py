@@ -1,12 +1,11 @@
 """Scheduling match jobs, claiming them, and storing their results exactly once.
 
-A job names the bot version in each seat and a seed: it can be played again from those
-alone. Workers (``bots.worker``) claim jobs here, play them outside any transaction and hand
+A job names the bot version in each seat and a seed: it can be played again from those alone.
+Workers (``bots.worker``) claim jobs here, play them outside any transaction and hand
 the result to :func:`store_result`, which marks the job done and writes the match in one short
-transaction, only if the worker still holds the job, then applies ratings in another.
-A worker claims several jobs at once (:func:`claim_many`) and stores their results
-together (:func:`store_results`).
-"""
+transaction, only if the worker still holds the job, then applies ratings in another. A worker
+claims several jobs at once (:func:`claim_many`) and stores their results together
+(:func:`store_results`)."""
 
 from __future__ import annotations
 
@@ -22,7 +21,9 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Count, Exists, F, Q
 from django.utils import timezone
 
-from bots import aggregates, leases
+from bots.competition import leases
+from bots.ladder import aggregates
+from bots.ladder.ratings import lock_ledger, rate_pending
 from bots.models import (
     BotVersion,
     LeaderboardRow,
@@ -33,8 +34,7 @@ from bots.models import (
     Tournament,
     TournamentResult,
 )
-from bots.playing import BrokenAgent, Entry, Played, ProcessCache, play
-from bots.ratings import lock_ledger, rate_pending
+from bots.running.playing import BrokenAgent, Entry, Played, ProcessCache, play
 from games.engine import untrusted
 from games.engine.options import check_options
 from games.engine.runner import TimeControl
@@ -155,7 +155,7 @@ def start_round_robin(
     # By round, each table's first seating, then each table's second...: jobs claimed one
     # after the other then seat different bots where the schedule can, and a worker's two
     # kept processes of a bot play its first and its second seatings: neither is dealt a
-    # deal twice, so neither starts afresh (bots.playing.ProcessCache)
+    # deal twice, so neither starts afresh (bots.running.playing.ProcessCache)
     rounds: dict[int, list[tuple[int, list[int], int]]] = {}
     for table in scheduled:
         rounds.setdefault(table[0], []).append(table)
@@ -262,7 +262,7 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
     its cards. In a game played alone against the dealer (UTH) the other active bots play
     each deal too, in this tournament, right after the new version: the deal is rated once
     all of them have played it, the new version against them on the same cards
-    (:func:`bots.ratings.rate_deal`)."""
+    (:func:`bots.ladder.ratings.rate_deal`)."""
     game = version.bot.game
     lock_ledger(game)
     others = [v for v in active_versions(game) if v.bot_id != version.bot_id]
@@ -745,12 +745,12 @@ def store_results(
     marks done those the worker still holds (a SELECT ... FOR UPDATE of the jobs in id
     order, then one UPDATE), and writes their matches, seats and results by opponent (one
     statement each for all the matches); it takes no lock but the jobs' rows, so workers
-    store side by side. The second, :func:`bots.ratings.rate_pending` (once per game), takes
+    store side by side. The second, :func:`bots.ladder.ratings.rate_pending` (once per game), takes
     the game's rating ledger only while it rates. If the database goes away in between,
     calling this again finds the results stored by these very claims and goes on with the
     rating. ``wait=False`` (a worker): if another transaction is rating the game at this
     moment, the rating is left to later stores instead of waited for (see
-    :func:`bots.ratings.rate_pending`)."""
+    :func:`bots.ladder.ratings.rate_pending`)."""
     if not results:
         return []
     with transaction.atomic():
@@ -799,7 +799,7 @@ def _mark_done(claims: Sequence[leases.Claim]) -> tuple[set[int], set[int]]:
 
 def _write_matches(results: Sequence[tuple[leases.Claim, Played]]) -> dict[int, Match]:
     """Inside the store's transaction: the matches, one seat per bot and the results by
-    opponent that the matches add to (:mod:`bots.aggregates`), so those totals never count
+    opponent that the matches add to (:mod:`bots.ladder.aggregates`), so those totals never count
     a match that is not there or miss one that is; by job id."""
     if not results:
         return {}

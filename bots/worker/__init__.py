@@ -28,11 +28,12 @@ from typing import TypeVar
 from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection
 
-from bots import competition, leases, playground, uploads
+from bots import competition, playground
+from bots.competition import leases, uploads
+from bots.ladder.ratings import rate_pending
 from bots.models import BotVersion, Match
-from bots.playing import Played, ProcessCache, shutdown_fault, shutdown_faults
-from bots.process import PlatformError
-from bots.ratings import rate_pending
+from bots.running.playing import Played, ProcessCache, shutdown_fault, shutdown_faults
+from bots.running.process import PlatformError
 from bots.sandbox import SandboxUnavailable
 from games import solves
 
@@ -144,8 +145,8 @@ class Counters:
 
 class Heartbeat(threading.Thread):
     """Extends the leases of the held rows (one claim, or a worker's batch of them) every
-    third of the lease, on its own database connection (:func:`bots.leases.heartbeat`, for
-    match jobs, solves and playground runs alike); notes which were lost."""
+    third of the lease, on its own database connection (:func:`bots.competition.leases.heartbeat`,
+    for match jobs, solves and playground runs alike); notes which were lost."""
 
     def __init__(self, held: leases.Claim | list[leases.Claim], lease_s: float) -> None:
         self.claims = held if isinstance(held, list) else [held]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bots.languages import get_language, language_of
-from bots.process import CONTROL_FD, BotStartError, Launch
+from bots.running.process import CONTROL_FD, BotStartError, Launch
 from bots.sandbox import (
     SandboxConfig,
     SandboxLimits,

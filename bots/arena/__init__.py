@@ -2,7 +2,7 @@
 
 The game's tournament format (``games/<game>/tournament.py``) decides who plays whom and
 how results add up; this module loads the bots, plays the scheduled matches through the
-match runner and collects the standings. Each bot is a seat entry of ``bots.playing``, made
+match runner and collects the standings. Each bot is a seat entry of ``bots.running.playing``, made
 into its agent there like the worker's and the live tables' bots, once for the whole
 tournament: its process is started and checked before the first match. Needs no database.
 Used by ``manage.py arena`` and the benchmarks.
@@ -33,13 +33,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from bots import cpus as placement
 from bots.languages import get_language, language_of, method_name
 from bots.names import declared_name
-from bots.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
-from bots.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
+from bots.running import cpus as placement
+from bots.running.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
+from bots.running.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
+from bots.running.timing import site_time_control
 from bots.sandbox import MAX_BOT_BYTES, SandboxConfig, SandboxError, SandboxLimits, self_test
-from bots.timing import site_time_control
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.files import safe_filename
 from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
@@ -181,7 +181,7 @@ class Arena:
             hint = getattr(self.format, "too_few_hint", "")
             raise ArenaError(f"an arena needs at least {self.format.min_bots} bots{hint}")
         self.logs = logs
-        #: the site's time rules (bots.timing), so that what passes here passes validation
+        #: the site's time rules (bots.running.timing), so that what passes here passes validation
         self.tc = time_control or site_time_control(game)
         #: the game's settings for every match (Ultimate Texas Hold'em: rounds per session)
         self.config = dict(config or {})
@@ -329,7 +329,8 @@ class Arena:
     ) -> dict[str, Any]:
         """Play the tournament; ``jobs`` > 1 plays its matches in that many processes, with
         the same results for bots that keep nothing from one match to the next. The forked
-        ones run with their own bots on ``job_cpus`` (in turn; see bots.cpus), when given."""
+        ones run with their own bots on ``job_cpus`` (in turn; see bots.running.cpus), when
+        given."""
         started = clock()
         tables = list(self.format.schedule(len(self.entrants), rounds, seed))
         chunks = [tables[i : i + CHUNK] for i in range(0, len(tables), CHUNK)]

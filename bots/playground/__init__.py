@@ -1,15 +1,15 @@
 """The bot playground: a person's code tried against opponents of their choice, in the sandbox
 on a worker, outside the competition (docs/playground.md).
 
-The web only checks what was asked and queues a row (:func:`submit`: the limits of
-:class:`Limits`, the opponents, the code's size and encoding; the code never runs there, not
-even to be checked). A worker (``bots.worker``) claims the oldest waiting run (:func:`claim`,
-with a lease its heartbeat extends, as match jobs are), plays its matches one by one in the
-sandbox (:func:`play_run`) and writes each as soon as it is played (:func:`store_match`), only
-while the run is still its own; a run whose worker died is taken by another when the lease runs
-out, and goes on from the matches stored. A bot that cannot even load (a syntax error, no
-``Bot`` class) ends the run as *failed* after its first match, with the loading error as the
-reason; anything else a bot does is its fault in that match, and the run goes on.
+The web only checks what was asked and queues a row (:func:`submit`: the limits of :class:`Limits`,
+the opponents, the code's size and encoding; the code never runs there, not even to be checked). A
+worker (``bots.worker``) claims the oldest waiting run (:func:`claim`, with a lease its
+heartbeat extends, as match jobs are), plays its matches one by one in the sandbox
+(:func:`play_run`) and writes each as soon as it is played (:func:`store_match`), only while the run
+is still its own; a run whose worker died is taken by another when the lease runs out, and goes on
+from the matches stored. A bot that cannot even load (a syntax error, no ``Bot`` class) ends the run
+as *failed* after its first match, with the loading error as the reason; anything else a bot does is
+its fault in that match, and the run goes on.
 
 Nothing here writes a :class:`~bots.models.Match`, a seat, a rating, a leaderboard row or a
 result by opponent: a playground run has tables of its own
@@ -35,11 +35,11 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from bots import leases
-from bots.leases import Caps, Claim
+from bots.competition import leases
+from bots.competition.leases import Caps, Claim
+from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
 from bots.models import BotVersion, PlaygroundMatch, PlaygroundRun
-from bots.playing import Entry, Played, ProcessCache, play, shutdown_faults
-from bots.uploads import LANGUAGE_SUFFIX, UploadError, check_code
+from bots.running.playing import Entry, Played, ProcessCache, play, shutdown_faults
 from games.engine import untrusted
 from games.engine.spec import GameSpec
 from games.engine.tournament import derive_seed

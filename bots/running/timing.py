@@ -1,5 +1,5 @@
 """The time rules a bot is held to on the site, in one place: the upload's validation
-(:mod:`bots.uploads`) and the command-line arena (:mod:`bots.arena`) both take them from
+(:mod:`bots.competition.uploads`) and the command-line arena (:mod:`bots.arena`) both take them from
 here, so that a bot that passes the arena is not rejected at upload for a rule the arena did
 not apply.
 

@@ -33,8 +33,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bots import aggregates, uploads
-from bots.forms import UploadForm
+from bots.competition import uploads
+from bots.ladder import aggregates
+from bots.ladder.ratings import format_of, ranking_measure
 from bots.languages import default_language, language_title
 from bots.models import (
     Bot,
@@ -44,7 +45,7 @@ from bots.models import (
     Rating,
     RatingHistory,
 )
-from bots.ratings import format_of, ranking_measure
+from bots.pages.forms import UploadForm
 from cardsite import keyset
 from cardsite.written import number, when
 from games.engine import untrusted
@@ -146,9 +147,9 @@ class RateLimited(uploads.UploadError):
 
 
 def upload_within_limit(user: Any, game: str, name: str, filename: str, data: bytes) -> BotVersion:
-    """:func:`bots.uploads.upload`, unless the user already uploaded ``BOT_UPLOADS_PER_HOUR``
-    versions in the last hour. The user's row is locked so that parallel requests count
-    each other."""
+    """:func:`bots.competition.uploads.upload`, unless the user already uploaded
+    ``BOT_UPLOADS_PER_HOUR`` versions in the last hour. The user's row is locked so that parallel
+    requests count each other."""
     per_hour = uploads_per_hour()
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
@@ -596,7 +597,7 @@ def opponent_results(
     """One page of the bot's results per opponent met (a bot, or a person at a live table):
     matches, wins, draws, losses (who scored better in the match, by the game's own
     direction) and each side's points, the most met first. They are kept as matches are
-    stored (``bots.aggregates``): the page reads a few rows, not the bot's matches, from
+    stored (``bots.ladder.aggregates``): the page reads a few rows, not the bot's matches, from
     where the last page stopped (``?opponents_after=``): every person met at a live table
     is a row, so the list has no end a count or an offset could afford. Raises
     ``keyset.BadCursor``."""

@@ -3,7 +3,7 @@
 :class:`BotProcess` owns the process (start, bounded reads, stderr capture, an output cap,
 kill of the whole process tree). :class:`ProcessAgent` makes it an Agent for the match
 runner and keeps a :class:`FaultReport` (reason + stderr tail) for the bot's owner whenever
-the bot faults. The command line comes from a launcher (``bots.launch`` for a plain child
+the bot faults. The command line comes from a launcher (``bots.running.launch`` for a plain child
 process, ``bots.sandbox`` for bubblewrap), so the sandbox slots in without touching this
 module.
 

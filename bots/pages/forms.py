@@ -2,15 +2,15 @@
 
 The form only checks what the browser sent (one source of code, a suffix that agrees with
 the language); the limits on the code itself (size, encoding, a new checksum...) belong to
-:func:`bots.uploads.upload`, which the view calls with the bytes this form hands it.
+:func:`bots.competition.uploads.upload`, which the view calls with the bytes this form hands it.
 """
 
 from __future__ import annotations
 
 from django import forms
 
+from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, language_for
 from bots.languages import file_accept, get_language, languages, suffix_list
-from bots.uploads import LANGUAGE_SUFFIX, UploadError, language_for
 from games.engine import untrusted
 from games.registry import game_slugs, get_game
 
@@ -87,7 +87,7 @@ class UploadForm(forms.Form):
         return data
 
     def filename_and_data(self) -> tuple[str, bytes]:
-        """What :func:`bots.uploads.upload` takes: a file name (its suffix gives the
+        """What :func:`bots.competition.uploads.upload` takes: a file name (its suffix gives the
         language) and the code's bytes. Pasted code is named after the bot, and the line
         ends a browser sends with a textarea (CR LF) become LF."""
         data = self.cleaned_data

@@ -27,11 +27,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from bots import playground, uploads
+from bots import playground
+from bots.competition import uploads
+from bots.competition.uploads import LANGUAGE_SUFFIX
 from bots.languages import default_language, file_accept, language_title
 from bots.models import PlaygroundMatch, PlaygroundRun
-from bots.uploads import LANGUAGE_SUFFIX
-from bots.views import request_limit, upload_within_limit
+from bots.pages.views import request_limit, upload_within_limit
 from games import replays
 from games.engine import untrusted
 from games.live.tables import Person, person_of

@@ -1,7 +1,7 @@
 """People on the ladder: a signed-in person's rating per game from their rated table matches.
 
-The same openskill model and scale as the bots (:data:`bots.ratings.MODEL`, ranked by
-:func:`bots.ratings.conservative`), so a person and a bot can be read side by side. The rules
+The same openskill model and scale as the bots (:data:`bots.ladder.ratings.MODEL`, ranked by
+:func:`bots.ladder.ratings.conservative`), so a person and a bot can be read side by side. The rules
 (docs/people.md):
 
 - a table's match is rated when the table was opened rated (the default), its game ranks by
@@ -29,9 +29,8 @@ from django.db import transaction
 from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 
-from bots.management.commands.seed_builtins import HOUSE
-from bots.models import LeaderboardRow, Rating
-from bots.ratings import MODEL, conservative, format_of
+from bots.ladder.ratings import MODEL, conservative, format_of
+from bots.models import HOUSE, LeaderboardRow, Rating
 from games.models import PeopleLedger, PersonRating, PersonRatingHistory
 from games.registry import get_game
 
@@ -260,7 +259,7 @@ def rerank(game: str) -> int:
     the earlier rated), writing only the rows whose rank changed; returns how many: the
     full recount that :func:`place` keeps true one person at a time (0 when it did). The
     caller holds the game's ledger. It reads four numbers a person, like the bots' ranking
-    (``bots.ratings.rerank``) reads its rows."""
+    (``bots.ladder.ratings.rerank``) reads its rows."""
     rows = list(
         PersonRating.objects.filter(game=game).values_list("pk", "conservative", "matches", "rank")
     )
