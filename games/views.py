@@ -210,6 +210,8 @@ def game(request: HttpRequest, slug: str) -> HttpResponse:
             "contract": contract(spec),
             "starters": offered,
             "toolkit": sorted(spec.toolkit_files()),
+            # the first toolkit module, as a bot imports it
+            "toolkit_import": min((Path(n).stem for n in spec.toolkit_files()), default=""),
             "repository": settings.CARD_ARENA_REPOSITORY,
         },
     )

@@ -16,15 +16,13 @@ its bots and keys fit (``infer_game``), or refused with the games to choose from
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
+from bots.languages import UnsupportedBot, by_suffix, get_language, language_of
 from games.engine.spec import GameSpec
 from games.registry import game_slugs, games
 
-BOT_SUFFIXES = (".py", ".js")
-BOT_CLASS = re.compile(r"^class Bot\b", re.MULTILINE)
 KEYS = ("game", "ai_dirs", "ai", "ais", "num_games", "seed")
 
 
@@ -53,10 +51,12 @@ def read_config(path: Path) -> dict[str, Any]:
         if not where.is_dir():
             raise ConfigError(f"{path}: ai_dirs entry {folder!r} is not a folder")
         for file in sorted(where.iterdir()):
-            if not file.is_file() or file.suffix not in BOT_SUFFIXES or file.name[0] in "._":
+            language = by_suffix().get(file.suffix.lower())
+            if not file.is_file() or language is None or file.name[0] in "._":
                 skipped.append(f"File {file} is not valid: skipping")
-            elif file.suffix == ".py" and not BOT_CLASS.search(file.read_text(errors="replace")):
-                skipped.append(f"File {file} has no class Bot (a helper module?): skipping")
+            elif not get_language(language).is_bot_file(file.read_bytes()):
+                shape = get_language(language).bot_shape
+                skipped.append(f"File {file} has no {shape} (a helper module?): skipping")
             else:
                 bots.append(str(file))
     for source in _strings(data, "ai", path) + _strings(data, "ais", path):
@@ -131,21 +131,13 @@ def infer_game(path: Path, bots: list[str], counts_games: bool) -> str:
 
 
 def _fits(game: GameSpec, source: str) -> bool:
-    """Whether a bot could be one of ``game``'s: a built-in of it, or a file that defines
-    every method of its contract (under the language's names: ``draftPick`` in JavaScript)."""
+    """Whether a bot could be one of ``game``'s: a built-in of it, or a file its language
+    reads as one of the game's (``Language.may_play``: every method of its contract)."""
     if source.startswith("builtin:"):
         return source.removeprefix("builtin:") in game.builtin_names
     try:
-        text = Path(source).read_text(errors="replace")
-    except OSError:
+        language = language_of(Path(source))
+        data = Path(source).read_bytes()
+    except (OSError, UnsupportedBot):
         return True  # the arena says what is wrong with the file
-    for method in game.methods:
-        if Path(source).suffix == ".js":
-            head, *rest = method.split("_")
-            name = head + "".join(part.title() for part in rest)
-            pattern = rf"\b{name}\s*(\(|:)"
-        else:
-            pattern = rf"\bdef\s+{method}\s*\("
-        if not re.search(pattern, text):
-            return False
-    return True
+    return language.may_play(data, game)

@@ -39,7 +39,7 @@ from django.utils import timezone
 from bots.competition import _maybe_finish, schedule_placement
 from bots.competition.leases import Caps
 from bots.ladder.ratings import lock_ledger, on_new_version, rate_pending, rerank
-from bots.languages import by_suffix, languages
+from bots.languages import by_suffix, get_language, languages
 from bots.models import HOUSE, Bot, BotVersion, MatchJob
 from bots.running.playing import Entry, play
 from bots.running.timing import site_time_control
@@ -94,12 +94,22 @@ def language_for(filename: str) -> str:
         raise UploadError(f"{filename}: unsupported file type (expected {known})") from None
 
 
-def check_code(data: bytes) -> str:
+def check_code(data: bytes, filename: str = "") -> str:
+    """An upload's bytes as the text a version keeps: within the size limit, UTF-8, no NUL;
+    a file its language keeps wrapped (``Language.binary_suffixes``: a built jar) is
+    wrapped first, by its name's suffix. Raises UploadError."""
     limit = max_code_bytes()
     if not data.strip():
         raise UploadError("the file is empty")
     if len(data) > limit:
         raise UploadError(f"the file has {len(data)} bytes; the limit is {limit}")
+    suffix = "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    language = by_suffix().get(suffix)
+    if language is not None and suffix in get_language(language).binary_suffixes:
+        try:
+            data = get_language(language).stored_code(suffix, data)
+        except ValueError as exc:
+            raise UploadError(str(exc)) from None
     try:
         code = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -126,7 +136,7 @@ def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: b
     if problem is not None:
         raise UploadError(problem)
     language = language_for(filename)
-    code = check_code(data)
+    code = check_code(data, filename)
     checksum = BotVersion.checksum_of(code)
     with transaction.atomic():
         bot, _ = Bot.objects.get_or_create(

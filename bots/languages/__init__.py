@@ -14,6 +14,7 @@ this registry.
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -69,10 +70,19 @@ class Language:
     #: whether a bot's file must be named after its public class (Java's rule): a starter
     #: is downloaded under its own name then
     named_by_class: bool = False
+    #: suffixes of its files that are not text (Java's built jars): a version keeps them as
+    #: text, wrapped by :meth:`stored_code`, and its compile unwraps them
+    binary_suffixes: tuple[str, ...] = ()
 
     @property
     def suffix(self) -> str:
         return self.suffixes[0]
+
+    def stored_code(self, suffix: str, data: bytes) -> bytes:
+        """An uploaded file's bytes as the text a version keeps: the file itself, but for a
+        file of :attr:`binary_suffixes`, which the language wraps in text. Raises ValueError,
+        saying why, for a file that is not of the kind its suffix says."""
+        return data
 
     @property
     def host_source(self) -> bytes:
@@ -143,6 +153,25 @@ class Language:
         None."""
         return None
 
+    def kept_file(self, code: str) -> tuple[str, bytes] | None:
+        """A version's code that :meth:`stored_code` wrapped, as the file it was: its suffix
+        and bytes (a download gives the jar back); None for a text file."""
+        return None
+
+    def is_bot_file(self, data: bytes) -> bool:
+        """Whether a file of the language's suffix is a bot rather than a helper beside one
+        (read, never run): a folder of bots (the arena's ``ai_dirs``) skips helpers."""
+        return True
+
+    def may_play(self, data: bytes, game: Any) -> bool:
+        """Whether a bot file could be one of ``game``'s (read, never run): it names every
+        method of the game's contract, in the language's own names, as a definition does."""
+        text = data.decode("utf-8", "replace")
+        return all(
+            re.search(rf"\b{re.escape(self.method_name(method))}\s*\(", text)
+            for method in game_spec(game).methods
+        )
+
     def compile_files(self, bot_name: str, source: bytes, game: Any) -> dict[str, bytes]:
         """A compiled language: the files its compiler reads, by their path in its sandbox
         (the bot's own at ``/bot/NAME``)."""
@@ -206,8 +235,9 @@ def file_accept() -> str:
 
 
 def suffix_list() -> str:
-    """Every language's first suffix, for a person: ``.py, .js or .cpp``."""
-    suffixes = [lang.suffix for lang in languages()]
+    """Every language's first suffix and its files that are not text, for a person: ``.py,
+    .js, .cpp, .java or .jar``."""
+    suffixes = [s for lang in languages() for s in (lang.suffix, *lang.binary_suffixes)]
     return ", ".join(suffixes[:-1]) + (" or " if len(suffixes) > 1 else "") + suffixes[-1]
 
 

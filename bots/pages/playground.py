@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bots import playground
 from bots.competition import uploads
 from bots.competition.uploads import LANGUAGE_SUFFIX
-from bots.languages import default_language, file_accept, language_title
+from bots.languages import default_language, file_accept, get_language, language_title
 from bots.models import PlaygroundMatch, PlaygroundRun
 from bots.pages.views import request_limit, upload_within_limit
 from games import replays
@@ -146,6 +146,11 @@ class PlaygroundForm(forms.Form):
                         f"language chosen is {language_title(language)}.",
                     )
         return data
+
+    def code_filename(self) -> str:
+        """The uploaded file's name ("" for pasted code)."""
+        upload = self.cleaned_data.get("file")
+        return upload.name if upload else ""
 
     def code_bytes(self) -> bytes:
         """The code's bytes: the file's, or the pasted text with a browser's CR LF as LF."""
@@ -274,6 +279,7 @@ def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> H
             game=spec.slug,
             language=form.cleaned_data["language"],
             code=form.code_bytes(),
+            filename=form.code_filename(),
             opponents=form.cleaned_data["opponents"],
             seed=form.cleaned_data["seed"],
             matches=form.cleaned_data["matches"],
@@ -364,11 +370,14 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
     person = _person(request)
     mine = playground.owns(run, *_owner(person))
     matches = list(run.played_matches.defer("record").order_by("number"))
+    kept = get_language(run.language).kept_file(run.code)
     return render(
         request,
         "bots/playground_run.html",
         {
             "run": run,
+            # a file kept wrapped (a built jar) is not text to show: its kind and size
+            "kept": f"a built {kept[0]} file of {len(kept[1]):,} bytes" if kept else "",
             "game": spec,
             "state": state_of(run),
             "schedule": playground.schedule_text(
@@ -469,7 +478,7 @@ def submit_version(request: HttpRequest, key: str) -> HttpResponse:
         messages.error(request, "Give the bot a name of 1 to 60 characters.")
         return redirect(back)
     name = form.cleaned_data["name"]
-    filename = f"{name.strip()}{LANGUAGE_SUFFIX.get(run.language, '.py')}"
+    filename = f"{name.strip()}{LANGUAGE_SUFFIX.get(run.language, default_language().suffix)}"
     try:
         version = upload_within_limit(
             request.user, run.game, name, filename, run.code.encode("utf-8")

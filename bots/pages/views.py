@@ -36,7 +36,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bots.competition import uploads
 from bots.ladder import aggregates
 from bots.ladder.ratings import format_of, ranking_measure
-from bots.languages import default_language, language_title
+from bots.languages import default_language, get_language, language_title
 from bots.models import (
     Bot,
     BotVersion,
@@ -313,6 +313,14 @@ def version_download(request: HttpRequest, pk: int) -> HttpResponse:
         BotVersion.objects.select_related("bot"), pk=pk, bot__owner=request.user
     )
     stem, dot, suffix = version.filename.rpartition(".")
+    kept = get_language(version.bot.language).kept_file(version.code)
+    if kept is not None:  # a file kept wrapped (a built jar): given back as it came
+        name = f"{stem}-v{version.number}{kept[0]}"
+        return HttpResponse(
+            kept[1],
+            content_type="application/octet-stream",
+            headers={"Content-Disposition": content_disposition_header(True, name)},
+        )
     name = f"{stem}-v{version.number}{dot}{suffix}"
     return HttpResponse(
         version.code,

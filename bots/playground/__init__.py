@@ -38,6 +38,7 @@ from django.utils import timezone
 from bots.competition import leases
 from bots.competition.leases import Caps, Claim
 from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
+from bots.languages import default_language
 from bots.models import BotVersion, PlaygroundMatch, PlaygroundRun
 from bots.running.playing import Entry, Played, ProcessCache, play, shutdown_faults
 from games.engine import untrusted
@@ -288,11 +289,13 @@ def submit(
     opponents: Sequence[str],
     seed: int,
     matches: int,
+    filename: str = "",
 ) -> PlaygroundRun:
     """Queue a run for a user (``user``) or a guest (``guest``: their session's token).
     Raises :class:`PlaygroundError` for what cannot be played, :class:`Refused` when a limit
-    of the person's is reached. The code is checked as an upload's is (size, UTF-8, no NUL)
-    and never run here."""
+    of the person's is reached. The code is checked as an upload's is (size, UTF-8, no NUL;
+    a file of ``filename``'s suffix that its language keeps wrapped, wrapped) and never run
+    here."""
     if user is None and not guest:
         raise PlaygroundError("A run belongs to a signed-in person or a guest's session.")
     try:
@@ -316,7 +319,7 @@ def submit(
     if not 0 <= seed < MAX_SEED:
         raise PlaygroundError(f"The seed is a whole number from 0 to {MAX_SEED - 1}.", "seed")
     try:
-        text = check_code(code)
+        text = check_code(code, filename)
     except UploadError as exc:
         raise PlaygroundError(f"The code: {exc}.", "code") from None
     picked = check_opponents(spec, opponents)
@@ -424,7 +427,7 @@ class Seating:
 def seating(run: PlaygroundRun) -> Seating:
     """The run's entries (the opponents' code read now). RunFailed if an uploaded opponent
     is gone (its owner deleted it)."""
-    suffix = LANGUAGE_SUFFIX.get(run.language, ".py")
+    suffix = LANGUAGE_SUFFIX.get(run.language, default_language().suffix)
     me = Entry(name=YOUR_BOT, code=run.code, filename=f"bot{suffix}", key=("run", run.pk))
     wanted = [o["version"] for o in run.opponents if o.get("version") is not None]
     versions = BotVersion.objects.select_related("bot").in_bulk(wanted)

@@ -1,7 +1,7 @@
 """A language is one package: outside ``bots/languages/<name>/`` and the registry's one line
 per language (``bots/languages/__init__.py``), no code, template or script names a language
-(it asks the registry: ``get_language``, ``language_of``), so that the next language touches
-no other code.
+or quotes one of its file suffixes (it asks the registry: ``get_language``, ``language_of``,
+``by_suffix``), so that the next language touches no other code.
 
 Where a name is still allowed is listed in KNOWN, file by file with the count of names: a
 game's spec names the languages of its own starter files (``starters``) and of the classes
@@ -38,7 +38,15 @@ def package(name: str) -> str:
 
 
 def named_languages() -> Counter[str]:
-    return named_outside({name: package(name) for name in LANGUAGES}, REGISTRY)
+    """Names of languages, and their file suffixes (``".py"``), quoted outside their
+    packages."""
+    own = {name: package(name) for name in LANGUAGES}
+    own |= {
+        suffix: package(language.name)
+        for language in languages()
+        for suffix in language.suffixes
+    }
+    return named_outside(own, REGISTRY)
 
 
 def test_no_language_is_named_outside_its_own_package():

@@ -65,6 +65,23 @@ def test_a_cpp_bot_is_compiled_in_the_sandbox_validated_and_plays_the_worker_s_m
     assert "/bot/mine.cpp:" in rejected.reason and "undefined_name" in rejected.reason
 
 
+def test_a_kit_built_jar_is_uploaded_validated_and_given_back_to_its_owner_as_a_jar(
+    alice, client, tmp_path
+):
+    from django.urls import reverse
+
+    from tests.sandbox.jars import naive_jar
+
+    jar = naive_jar(tmp_path).read_bytes()
+    version = validate(upload(alice, "last-card", "kit", "Naive.jar", jar))
+    assert version.status == BotVersion.ACTIVE, version.reason
+    assert version.bot.language == "java"
+    client.force_login(alice)
+    got = client.get(reverse("version_download", kwargs={"pk": version.pk}))
+    assert got.content == jar
+    assert got["Content-Disposition"] == 'attachment; filename="kit-v1.jar"'
+
+
 def test_it_refuses_oversized_empty_and_unknown_files(alice, settings):
     settings.BOT_MAX_CODE_BYTES = 100
     with pytest.raises(UploadError, match="limit is 100"):

@@ -55,7 +55,7 @@ public final class Host {
         System.setOut(System.err);  // what the bot prints goes to its log, never the protocol
         Class<?> botClass;
         try {
-            botClass = Class.forName(BotClass.NAME);
+            botClass = Class.forName(botClassName());
         } catch (Throwable error) {
             fatal(out, "failed at load: " + describe(error));
             System.exit(1);
@@ -75,6 +75,16 @@ public final class Host {
         host.learn(first.getClass());
         host.serve();
         System.exit(0);
+    }
+
+    // The bot's class: the one its file declares, or the one JarImport found in its jar.
+    private static String botClassName() throws java.io.IOException {
+        if (!BotClass.NAME.isEmpty()) {
+            return BotClass.NAME;
+        }
+        try (java.io.InputStream found = Host.class.getResourceAsStream("/card_arena/bot-class")) {
+            return new String(found.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
     }
 
     private static void fatal(PrintStream out, String error) {

@@ -5,10 +5,17 @@ returning one; a game may give its bots classes of its own (Last Card: the origi
 compiles the file with Debian's javac in the sandbox (bots.sandbox.compiling: once per
 machine, kept by hash) together with ``Host.java``, the game's classes and Debian's Gson,
 into a jar that Debian's Java runs in the sandbox like any bot (docs/bot-protocol.md,
-"Java")."""
+"Java").
+
+Where a game has a kit, a bot may also be a jar built with it (the kit's ``mvn package``):
+its classes are taken in the compiler's sandbox (``JarImport.java``: the kit's own classes
+stay Card Arena's) beside the host and the kit, and its strategy class is the bot. A
+version keeps a jar as text (:data:`ARMOR` and base64), which the compile unwraps."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import re
 from dataclasses import dataclass
@@ -22,6 +29,14 @@ HERE = Path(__file__).resolve().parent
 #: the package of the host and of a game's adapter (card_arena.Adapter): never imported
 #: into a bot's file
 HOST_PACKAGE = "card_arena"
+#: how a jar begins (a zip archive's first local header)
+JAR_MAGIC = b"PK\x03\x04"
+#: the first line of a jar kept as text: base64 lines follow
+ARMOR = b"// Card Arena keeps this built jar as base64 text: upload the .jar itself\n"
+#: the files a jar's compile reads, beside the host's and the kit's: the jar, and the step
+#: that takes its classes
+JAR_FILE = "/bot/upload.jar"
+JAR_IMPORT = "/src/card_arena/JarImport.java"
 #: Debian's Gson (libgoogle-gson-java): the JSON library a Java bot is compiled and run with
 GSON = "/usr/share/java/gson.jar"
 #: the JVM's memory beyond the bot's heap (metaspace, code, threads, the collector), counted
@@ -36,6 +51,8 @@ _PUBLIC = re.compile(
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _NESTED = re.compile(r"^\s+public\s+static\s+(?:final\s+)?class\s+(\w+)", re.MULTILINE)
 _IMPORT = re.compile(r"^(\s*)import\s+(?!static)([\w.]+)\s*;", re.MULTILINE)
+#: the interfaces a kit's file declares (Last Card's CardGameStrategy)
+_INTERFACE = re.compile(r"^\s*public\s+interface\s+(\w+)", re.MULTILINE)
 #: a bot's name as its class declares it: ``public static final String NAME = "...";``
 _NAME = re.compile(r"""static\s+final\s+String\s+NAME\s*=\s*"([^"\\\n]*)\"""")
 
@@ -44,6 +61,14 @@ _NAME = re.compile(r"""static\s+final\s+String\s+NAME\s*=\s*"([^"\\\n]*)\"""")
 class Java(Language):
     compiled: bool = True
     named_by_class: bool = True
+    binary_suffixes: tuple[str, ...] = (".jar",)
+
+    def stored_code(self, suffix: str, data: bytes) -> bytes:
+        if suffix not in self.binary_suffixes:
+            return data
+        if not data.startswith(JAR_MAGIC):
+            raise ValueError("the file is not a jar (a zip archive, as mvn package builds it)")
+        return ARMOR + base64.encodebytes(data)
 
     def runtime_args(self, limits: Any, config: Any) -> list[str]:
         return [
@@ -84,12 +109,38 @@ class Java(Language):
         # within the sandbox's address space, as a bot's JVM is (runtime_args)
         return ["-Xmx64m", "-XX:+UseSerialGC", "-XX:CompressedClassSpaceSize=32m", "-version"]
 
+    def kept_file(self, code: str) -> tuple[str, bytes] | None:
+        data = code.encode("utf-8", "replace")
+        return (".jar", _jar(data) or b"") if data.startswith(ARMOR) else None
+
+    def may_play(self, data: bytes, game: Any) -> bool:
+        if _jar(data) is not None:  # a built jar: taken where the game has a kit
+            return bool(_kit(game))
+        text = data.decode("utf-8", "replace")
+        return all(
+            re.search(rf"\b{re.escape(_camel(method))}\s*\(", text)
+            for method in game_spec(game).methods
+        ) or any(
+            re.search(rf"\bimplements\s+(?:[\w.]+\.)?{name}\b", text)
+            for data in _kit(game).values()
+            for name in _INTERFACE.findall(data.decode())
+        )
+
     def declared_name(self, text: str) -> str | None:
         found = _NAME.search(text)
         return found.group(1) if found else None
 
     def compile_files(self, bot_name: str, source: bytes, game: Any) -> dict[str, bytes]:
         kit = _kit(game)
+        jar = _jar(source)
+        if jar is not None:
+            return {
+                "/src/card_arena/Host.java": self.host_source,
+                "/src/card_arena/BotClass.java": _bot_class(""),  # JarImport finds it
+                JAR_IMPORT: (HERE / "JarImport.java").read_bytes(),
+                **{f"/src/kit/{path}": data for path, data in kit.items()},
+                JAR_FILE: jar,
+            }
         text = _with_kit(source.decode("utf-8", "replace"), kit)
         public = _PUBLIC.search(text)
         own = public.group(1) if public else Path(bot_name).stem
@@ -97,10 +148,7 @@ class Java(Language):
         qualified = f"{package.group(1)}.{own}" if package else own
         files = {
             "/src/card_arena/Host.java": self.host_source,
-            "/src/card_arena/BotClass.java": (
-                "package card_arena;\n\n// written by Card Arena: the bot's class\n"
-                f'final class BotClass {{\n    static final String NAME = "{qualified}";\n}}\n'
-            ).encode(),
+            "/src/card_arena/BotClass.java": _bot_class(qualified),
             # named as its public class: javac takes no other name
             f"/bot/{own}.java": text.encode(),
         }
@@ -114,12 +162,22 @@ class Java(Language):
         # the compiler's own JVM within the compile's memory (its defaults reserve a quarter
         # of the machine's memory and a gigabyte of class space)
         jvm = "-J-Xmx768m -J-XX:CompressedClassSpaceSize=64m -J-XX:+UseSerialGC -J-Xshare:auto"
+        classes = f"{root}tmp/classes"
+        take = ""
+        if JAR_FILE in files:  # a built jar: its classes, beside what javac made
+            take = (
+                f"{_tool(java, 'java')} -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 "
+                f"-Xshare:auto -XX:CompressedClassSpaceSize=64m -cp {classes}:{GSON} "
+                f"card_arena.JarImport "
+                f"{root}{JAR_FILE.lstrip('/')} {classes} && "
+                f"rm -f {classes}/card_arena/JarImport*.class && "
+            )
         return (
-            f"mkdir -p {root}tmp/classes && {_tool(java, 'javac')} {jvm} -encoding UTF-8 "
-            f"-proc:none -Xmaxerrs 10 -nowarn -cp {GSON} -d {root}tmp/classes {sources} && "
+            f"mkdir -p {classes} && {_tool(java, 'javac')} {jvm} -encoding UTF-8 "
+            f"-proc:none -Xmaxerrs 10 -nowarn -cp {GSON} -d {classes} {sources} && {take}"
             f"printf 'Class-Path: {GSON}\\n' > {root}tmp/manifest && "
             f"{_tool(java, 'jar')} {jvm} --create --file {root}tmp/program "
-            f"--manifest {root}tmp/manifest -C {root}tmp/classes ."
+            f"--manifest {root}tmp/manifest -C {classes} ."
         )
 
     def compile_tools(self, config: Any = None) -> list[str]:
@@ -131,6 +189,32 @@ class Java(Language):
 
     def toolchain(self, config: Any = None) -> str:
         return tool_version((self.runtime(config), "-version"), stderr=True)
+
+
+def _camel(method: str) -> str:
+    """A contract's method as a Java bot names it (``draft_pick`` -> ``draftPick``)."""
+    head, *rest = method.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def _jar(source: bytes) -> bytes | None:
+    """The jar a bot's source is (its bytes, or as a version keeps it: :data:`ARMOR`), else
+    None: a ``.java`` file."""
+    if source.startswith(JAR_MAGIC):
+        return source
+    if source.startswith(ARMOR):
+        try:
+            return base64.decodebytes(source[len(ARMOR) :])
+        except binascii.Error:
+            return b""  # not a jar: JarImport says so, as the compile's message
+    return None
+
+
+def _bot_class(qualified: str) -> bytes:
+    return (
+        "package card_arena;\n\n// written by Card Arena: the bot's class\n"
+        f'final class BotClass {{\n    static final String NAME = "{qualified}";\n}}\n'
+    ).encode()
 
 
 def _binds(path: str | None) -> list[str]:
@@ -199,7 +283,7 @@ def _with_kit(text: str, kit: dict[str, bytes]) -> str:
 LANGUAGE = Java(
     name="java",
     title="Java",
-    suffixes=(".java",),
+    suffixes=(".java", ".jar"),
     host=HERE / "Host.java",
     host_name="bot.jar",
     content_type="text/x-java",

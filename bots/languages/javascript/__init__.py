@@ -10,9 +10,9 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from bots.languages import Language, game_globals
+from bots.languages import Language, game_globals, game_spec
 
 if TYPE_CHECKING:
     from bots.sandbox import SandboxConfig, SandboxLimits
@@ -29,6 +29,14 @@ class JavaScript(Language):
     def method_name(self, method: str) -> str:
         # the one rule host.js applies to every game when it calls the bot
         return _CAMEL.sub(lambda m: m.group(1).upper(), method)
+
+    def may_play(self, data: bytes, game: Any) -> bool:
+        # a function, a method, or an object's property (draftPick: function ...)
+        text = data.decode("utf-8", "replace")
+        return all(
+            re.search(rf"\b{re.escape(self.method_name(method))}\s*(\(|:)", text)
+            for method in game_spec(game).methods
+        )
 
     def runtime_args(self, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
         return [

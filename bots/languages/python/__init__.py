@@ -7,12 +7,13 @@ which loads a seccomp filter of its own (no process, no thread) before the bot's
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from bots.languages import Language
+from bots.languages import Language, game_spec
 
 if TYPE_CHECKING:
     from bots.sandbox import SandboxConfig, SandboxLimits
@@ -25,8 +26,22 @@ PROCESS_FILTER = "/sandbox/process.bpf"
 FILE_GUARD_ENV = "CARD_ARENA_FILE_GUARD"
 
 
+#: a bot's class, at the start of a line: a file without one is a helper module
+_BOT_CLASS = re.compile(rb"^class Bot\b", re.MULTILINE)
+
+
 @dataclass(frozen=True)
 class Python(Language):
+    def is_bot_file(self, data: bytes) -> bool:
+        return _BOT_CLASS.search(data) is not None
+
+    def may_play(self, data: bytes, game: Any) -> bool:
+        text = data.decode("utf-8", "replace")
+        return all(
+            re.search(rf"\bdef\s+{re.escape(method)}\s*\(", text)
+            for method in game_spec(game).methods
+        )
+
     def runtime_args(self, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
         # -I: no environment or user site; -S: no site-packages (the system's .pth files
         # stay out); -B: no bytecode files.

@@ -117,7 +117,7 @@ class Command(BaseCommand):
             )
         if not opts["bots"]:
             where = f" ({opts['config']} lists none in ai_dirs or ai)" if opts["config"] else ""
-            raise CommandError(f"name the BOTs: bot files (.py, .js) or builtin:NAME{where}")
+            raise CommandError(f"name the BOTs: bot files ({suffix_list()}) or builtin:NAME{where}")
         game = get_game(opts["game"])
         rounds, unit = count_of(game, opts)
         notes += fill_seats(game, opts)

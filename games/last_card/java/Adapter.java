@@ -20,6 +20,11 @@ public final class Adapter {
     private Adapter() {
     }
 
+    /** Whether a class of a built jar is a bot this adapter plays: a kit strategy. */
+    public static boolean accepts(Class<?> type) {
+        return CardGameStrategy.class.isAssignableFrom(type);
+    }
+
     /** The bot the host calls: a kit strategy made to play the protocol, else the bot itself. */
     public static Object wrap(Object bot) {
         return bot instanceof CardGameStrategy strategy ? new StrategyBot(strategy) : bot;

@@ -1,0 +1,113 @@
+"""The Last Card kit's built AIs: a jar from the kit's ``mvn package`` plays as the strategy
+class in it, with Card Arena's own kit classes (never the jar's copies), taken apart in the
+compiler's sandbox. Real javac, real JVM, real bubblewrap."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from bots.competition.uploads import UploadError, check_code
+from bots.languages import get_language
+from bots.sandbox import compiling
+from bots.sandbox.compiling import CompileError
+from games.registry import get_game
+from tests.sandbox.jars import LAX_CHECKER, NAIVE, build_jar, naive_jar
+
+pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
+
+JAVA = get_language("java")
+LAST_CARD = get_game("last-card")
+
+HELPER = "package com.orchestral.shark;\n\npublic class Helper {\n}\n"
+
+
+def last_card(*args: str) -> dict:
+    out = io.StringIO()
+    results = Path(args[0]).parent / "results.json"
+    call_command(
+        "arena", "--game", "last-card", *args, "--fill", "builtin:naive", "--seed", "7",
+        "--no-progress", "--json", str(results), stdout=out,
+    )  # fmt: skip
+    return json.loads(results.read_text())
+
+
+def test_a_kit_built_jar_plays_with_card_arenas_kit_classes_not_the_jars_copies(tmp_path):
+    # the jar's own move checker would pass every move: Card Arena's is used, so the naive
+    # AI, which checks each card with it, makes no illegal move
+    jar = naive_jar(tmp_path, kit={"LastCardMoveChecker.java": LAX_CHECKER})
+    played = last_card(str(jar), "--games", "12")
+    bot = next(b for b in played["bots"] if b["source"] == str(jar))
+    assert bot["name"] == "Naive"
+    assert bot["faults"] == 0 and bot["illegal_moves"] == 0
+    assert bot["cards_played"] > 0
+
+
+def refusal(jar: bytes, game=LAST_CARD) -> str:
+    with pytest.raises(CompileError) as refused:
+        compiling.program(JAVA, "upload.jar", jar, game)
+    return str(refused.value)
+
+
+def _two_strategies() -> dict[str, str]:
+    other = NAIVE.read_text().replace("class YourStrategy", "class OtherStrategy")
+    return {"YourStrategy.java": NAIVE.read_text(), "OtherStrategy.java": other}
+
+
+@pytest.mark.parametrize(
+    ("sources", "extra", "said"),
+    [
+        ({"Helper.java": HELPER}, {}, "the jar holds no public class that implements the kit's"),
+        (_two_strategies(), {}, "the jar holds 2 strategies (com.orchestral.shark.OtherStrategy,"),
+        (None, {"card_arena/Host.class": b"\xca\xfe"}, "card_arena is Card Arena's own package"),
+        (None, {"../escape.class": b"\xca\xfe"}, "an entry with a path outside the jar: ../"),
+    ],
+    ids=["no-strategy", "two-strategies", "platform-package", "path-outside"],
+)
+def test_a_jar_that_is_not_one_kit_strategy_is_refused_saying_why(tmp_path, sources, extra, said):
+    if sources is None:
+        jar = naive_jar(tmp_path, extra=extra)
+    else:
+        jar = build_jar(tmp_path, sources, extra=extra)
+    message = refusal(jar.read_bytes())
+    assert message.startswith("Java compile error\n")
+    assert said in message
+
+
+def test_a_jar_built_for_a_newer_java_is_refused_naming_the_release_to_build_for(tmp_path):
+    jar = naive_jar(tmp_path)
+    newer = tmp_path / "Newer.jar"
+    with zipfile.ZipFile(jar) as source, zipfile.ZipFile(newer, "w") as out:
+        for entry in source.namelist():
+            data = source.read(entry)
+            if entry.endswith("YourStrategy.class"):
+                data = data[:6] + (65).to_bytes(2, "big") + data[8:]  # Java 21's class files
+            out.writestr(entry, data)
+    message = refusal(newer.read_bytes())
+    assert (
+        "com.orchestral.shark.YourStrategy was built for Java 21, a newer Java than Card Arena's"
+        " Java 17: build it for Java 17 or older (maven.compiler.release 17)"
+    ) in message
+
+
+def test_a_jar_is_taken_only_for_a_game_with_a_kit(tmp_path):
+    message = refusal(naive_jar(tmp_path).read_bytes(), get_game("rps-poker"))
+    assert "a built jar is taken for a game that gives Java bots a kit" in message
+
+
+def test_a_jar_upload_is_kept_as_text_and_given_back_as_the_jar(tmp_path):
+    jar = naive_jar(tmp_path).read_bytes()
+    kept = check_code(jar, "Naive.jar")
+    assert kept.isascii() and "\x00" not in kept
+    assert JAVA.kept_file(kept) == (".jar", jar)
+    assert JAVA.kept_file(NAIVE.read_text()) is None
+    with pytest.raises(UploadError, match=r"the file is not a jar \(a zip archive"):
+        check_code(b"public class YourStrategy {}\n", "YourStrategy.jar")
+    # what a version keeps compiles as the jar did
+    assert compiling.program(JAVA, "Naive.java", kept.encode(), LAST_CARD).startswith(b"PK")
