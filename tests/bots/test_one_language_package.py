@@ -42,9 +42,7 @@ def named_languages() -> Counter[str]:
     packages."""
     own = {name: package(name) for name in LANGUAGES}
     own |= {
-        suffix: package(language.name)
-        for language in languages()
-        for suffix in language.suffixes
+        suffix: package(language.name) for language in languages() for suffix in language.suffixes
     }
     return named_outside(own, REGISTRY)
 

@@ -296,9 +296,8 @@ def test_it_refuses_a_file_whose_suffix_disagrees_with_the_language(owner):
     response = owner.post(
         "/my/bots/", {"game": "rps-poker", "name": "rusty", "language": "python", "file": rust}
     )
-    assert "bot.rs: unsupported file type (expected .cc, .cpp, .cxx, .jar, .java, .js, .py)" in errors(
-        response
-    )
+    said = "bot.rs: unsupported file type (expected .cc, .cpp, .cxx, .jar, .java, .js, .py)"
+    assert said in errors(response)
     assert not BotVersion.objects.exists()
 
 
