@@ -16,8 +16,15 @@ from games.registry import game_slugs, get_game
 
 
 def language_choices() -> list[tuple[str, str]]:
-    """Each language the site runs, as the pages name it, with its file suffix."""
-    return [(language.name, f"{language.title} ({language.suffix})") for language in languages()]
+    """Each language the site runs, as the pages name it, with its file suffix (and its
+    files that are not text: Java's built jars)."""
+    return [
+        (
+            language.name,
+            f"{language.title} ({', '.join((language.suffix, *language.binary_suffixes))})",
+        )
+        for language in languages()
+    ]
 
 
 def game_choices() -> list[tuple[str, str]]:

@@ -371,6 +371,7 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
     mine = playground.owns(run, *_owner(person))
     matches = list(run.played_matches.defer("record").order_by("number"))
     kept = get_language(run.language).kept_file(run.code)
+    rows = _rows(matches)
     return render(
         request,
         "bots/playground_run.html",
@@ -383,7 +384,9 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
             "schedule": playground.schedule_text(
                 spec, [str(o.get("name", "?")) for o in run.opponents], run.matches
             ),
-            "rows": _rows(matches),
+            "rows": rows,
+            # every match played, and none with a fault or a line on stderr: said so
+            "quiet": bool(rows) and not any(r["faults"] or r["match"].stderr for r in rows),
             "totals": _totals(matches),
             "total": sum(float(m.seats[m.seat]["score"]) for m in matches),
             "mine": mine,
