@@ -1,5 +1,6 @@
 """The same bot in each language, side by side: RPS Poker's starter, which plays one strategy
-in Python (``starter.py``) and in C++ (``starter.cpp``).
+in Python (``starter.py``), C++ (``starter.cpp``) and Java (``RpsPokerStarter.java``); and a
+Last Card jar built with the original kit (its guide's naive AI), compiled and started.
 
     .venv/bin/python bench/bench_languages.py [--runs K] [--starts N] [--matches M]
 
@@ -10,7 +11,8 @@ For each language, in each run:
 - start: a sandboxed process of the bot started and its hello read, ``N`` times (the slot, the
   cgroups and bubblewrap included: what a worker pays for a process it does not keep);
 - a match: milliseconds a match of RPS Poker against an in-process built-in bot, ``M``
-  matches on one kept process (each of its 20 calls and 20 notices a round trip or a write).
+  matches on one kept process (each of its 20 calls and 20 notices a round trip or a write;
+  not for the jar, which plays Last Card).
 
 Prints each run, then min and median of each figure. Its own ``CARD_ARENA_VAR`` (a temporary
 folder) keeps its compiles apart from the machine's.
@@ -44,12 +46,14 @@ from bots.sandbox import compiling, read_bot, safe_name  # noqa: E402
 from games.engine.agents import InProcessAgent  # noqa: E402
 from games.engine.runner import MatchRunner  # noqa: E402
 from games.registry import get_game  # noqa: E402
+from tests.sandbox.jars import naive_jar  # noqa: E402  (built as the kit's mvn package does)
 
 GAME = get_game("rps-poker")
 BOTS = [GAME.starters["python"], GAME.starters["cpp"], GAME.starters["java"]]
+KIT_GAME = get_game("last-card")
 
 
-def compile_s(path: Path) -> tuple[float, float] | None:
+def compile_s(path: Path, game=GAME) -> tuple[float, float] | None:
     """(seconds of a first compile, seconds of a cache hit), or None for a language that does
     not compile."""
     language = language_of(path)
@@ -58,19 +62,19 @@ def compile_s(path: Path) -> tuple[float, float] | None:
     shutil.rmtree(compiling.cache_dir(), ignore_errors=True)
     source = read_bot(path)
     started = time.perf_counter()
-    compiling.program(language, safe_name(path), source, GAME)
+    compiling.program(language, safe_name(path), source, game)
     cold = time.perf_counter() - started
     started = time.perf_counter()
-    compiling.program(language, safe_name(path), source, GAME)
+    compiling.program(language, safe_name(path), source, game)
     return cold, time.perf_counter() - started
 
 
-def start_ms(path: Path, starts: int) -> float:
+def start_ms(path: Path, starts: int, game=GAME) -> float:
     """Median milliseconds from a launch to the bot's hello."""
     times = []
     for _ in range(starts):
         started = time.perf_counter()
-        with BotProcess(bot_launch(path, game=GAME), label=path.stem) as process:
+        with BotProcess(bot_launch(path, game=game), label=path.stem) as process:
             process.start(10.0)
             times.append(time.perf_counter() - started)
     return statistics.median(times) * 1e3
@@ -104,6 +108,8 @@ def main() -> None:
     print(f"RPS Poker starters; {args.starts} starts and {args.matches} matches a run; "
           f"load average {os.getloadavg()[0]:.2f}")  # fmt: skip
     figures: dict[tuple[str, str], list[float]] = {}
+    (VAR / "kit").mkdir()
+    jar = naive_jar(VAR / "kit")
     try:
         for run in range(1, args.runs + 1):
             for path in BOTS:
@@ -122,6 +128,18 @@ def main() -> None:
                 if compiled is not None:
                     said = f"compile {compiled[0]:.2f} s (hit {compiled[1] * 1e3:.2f} ms), " + said
                 print(f"run {run}: {title:10s} {said}")
+            compiled = compile_s(jar, KIT_GAME)
+            assert compiled is not None
+            start = start_ms(jar, args.starts, KIT_GAME)
+            figures.setdefault(("Java jar", "compile, first (s)"), []).append(compiled[0])
+            figures.setdefault(("Java jar", "compile, cache hit (ms)"), []).append(
+                compiled[1] * 1e3
+            )
+            figures.setdefault(("Java jar", "start to hello (ms)"), []).append(start)
+            print(
+                f"run {run}: {'Java jar':10s} compile {compiled[0]:.2f} s "
+                f"(hit {compiled[1] * 1e3:.2f} ms), start {start:.1f} ms (Last Card)"
+            )
         print(f"\nover {args.runs} runs:")
         for (title, figure), values in figures.items():
             unit = figure.rsplit("(", 1)[1].rstrip(")")

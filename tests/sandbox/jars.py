@@ -54,7 +54,7 @@ def build_jar(
         capture_output=True,
     )
     jar = tmp_path / name
-    with zipfile.ZipFile(jar, "w") as out:
+    with zipfile.ZipFile(jar, "w", compression=zipfile.ZIP_DEFLATED) as out:
         out.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\r\nCreated-By: Maven\r\n\r\n")
         for made in sorted((work / "classes").rglob("*.class")):
             out.write(made, made.relative_to(work / "classes").as_posix())
