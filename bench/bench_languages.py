@@ -51,6 +51,11 @@ from tests.sandbox.jars import naive_jar  # noqa: E402  (built as the kit's mvn 
 GAME = get_game("rps-poker")
 BOTS = [GAME.starters["python"], GAME.starters["cpp"], GAME.starters["java"]]
 KIT_GAME = get_game("last-card")
+#: what each may cost (docs/sandbox.md, "Each language's start and compile: budgets"): the
+#: start to hello as a multiple of the Python bot's, measured beside it, by title; and a
+#: first compile in s
+START_BUDGET_X = {"C++": 0.75, "Java": 4.0, "Java jar": 4.0}
+COMPILE_BUDGET_S = {"C++": 10.0, "Java": 5.0, "Java jar": 5.0}
 
 
 def compile_s(path: Path, game=GAME) -> tuple[float, float] | None:
@@ -96,7 +101,7 @@ def match_ms(path: Path, matches: int) -> float:
 
 
 def describe(values: list[float], unit: str) -> str:
-    return f"min {min(values):8.2f} {unit}  median {statistics.median(values):8.2f} {unit}"
+    return f"min {min(values):7.2f} {unit} median {statistics.median(values):7.2f} {unit}"
 
 
 def main() -> None:
@@ -143,7 +148,21 @@ def main() -> None:
         print(f"\nover {args.runs} runs:")
         for (title, figure), values in figures.items():
             unit = figure.rsplit("(", 1)[1].rstrip(")")
-            print(f"  {title:10s} {figure:26s} {describe(values, unit)}")
+            verdict = ""
+            if figure == "compile, first (s)" and title in COMPILE_BUDGET_S:
+                budget = COMPILE_BUDGET_S[title]
+                within = statistics.median(values) <= budget
+                verdict = f"\n{'':13s}budget {budget:g} s: {'within' if within else 'OVER'}"
+            elif figure == "start to hello (ms)" and title in START_BUDGET_X:
+                python = figures[("Python", figure)]
+                ratios = [v / p for v, p in zip(values, python, strict=True)]
+                budget = START_BUDGET_X[title]
+                within = statistics.median(ratios) <= budget
+                verdict = (
+                    f"\n{'':13s}{min(ratios):.2f}x / {statistics.median(ratios):.2f}x Python's"
+                    f" (min / median); budget {budget:g}x: {'within' if within else 'OVER'}"
+                )
+            print(f"  {title:9s} {figure:24s} {describe(values, unit)}{verdict}")
     finally:
         shutil.rmtree(VAR, ignore_errors=True)
 
