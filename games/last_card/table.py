@@ -75,7 +75,8 @@ class LastCardTable(TableRules):
         deck = len(state.deck)
         shared = [
             zone("Last played card", [top] if top else []) | {"note": suit},
-            zone("Deck", down=1 if deck else 0) | {"note": f"{deck} cards"},
+            zone("Deck", down=1 if deck else 0)
+            | {"note": f"{deck} card" + ("" if deck == 1 else "s")},
         ]
         lines = []
         if state.punishment:
@@ -166,7 +167,7 @@ class LastCardTable(TableRules):
             },
             {
                 "value": move,
-                "label": f"Draw {owed} cards" if owed else "Draw a card (pass)",
+                "label": f"Draw {owed} cards" if owed > 1 else "Draw a card (pass)",
                 "key": "D",
                 "secondary": True,
             },

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -333,3 +334,13 @@ def test_it_keeps_its_own_copy_of_a_move_in_the_log():
     state.apply(0, action)
     action["cards"].append("8h")
     assert state.log[-1]["action"]["cards"] == ["7h"]
+
+
+def test_the_table_counts_the_deck_and_hands_in_words():
+    from games.last_card.table import LastCardTable
+
+    state = table([["2c"], ["3d", "4d"]], "5c", deck=["9s"])
+    frame = LastCardTable().frame(state, 0, ["ann", "bob"])
+    notes = json.dumps(frame)
+    assert '"1 card"' in notes and '"1 cards"' not in notes  # the deck
+    assert "1 card in your hand" in notes and '"2 cards"' in notes  # bob's hand
