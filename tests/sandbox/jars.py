@@ -1,12 +1,17 @@
-"""Jars built as the original Last Card kit's ``mvn package`` builds them: the author's
-strategy compiled against the kit's classes, with copies of the kit's classes in the jar too.
-Built here with the JDK's javac, outside the sandbox: this is the author's machine."""
+"""The Last Card kit's Java in tests: the arena's runs of a kit strategy, and jars built as
+the original kit's ``mvn package`` builds them (the author's strategy compiled against the
+kit's classes, with copies of the kit's classes in the jar too), built here with the JDK's
+javac, outside the sandbox: this is the author's machine."""
 
 from __future__ import annotations
 
+import io
+import json
 import subprocess
 import zipfile
 from pathlib import Path
+
+from django.core.management import call_command
 
 from games.registry import get_game
 
@@ -66,3 +71,20 @@ def build_jar(
 def naive_jar(tmp_path: Path, **options) -> Path:
     """The kit guide's naive AI, built into a jar."""
     return build_jar(tmp_path, {"YourStrategy.java": NAIVE.read_text()}, **options)
+
+
+def last_card(*args: str, seed: int = 5) -> dict:
+    """The arena's results (its ``--json``) of Last Card games with the given bots, the
+    tables filled with the built-in naive bot; the first argument is a bot file."""
+    out = io.StringIO()
+    results = Path(args[0]).parent / "results.json"
+    call_command(
+        "arena", "--game", "last-card", *args, "--fill", "builtin:naive", "--seed", str(seed),
+        "--no-progress", "--json", str(results), stdout=out,
+    )  # fmt: skip
+    return json.loads(results.read_text())
+
+
+def mine(data: dict, source: Path) -> dict:
+    """The results' row of the bot of file ``source``."""
+    return next(b for b in data["bots"] if b["source"] == str(source))

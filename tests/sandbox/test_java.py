@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 from bots.names import declared_name
 from games.registry import get_game
 from tests.sandbox.conftest import hostile
+from tests.sandbox.jars import last_card, mine
 
 pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
 
@@ -61,20 +62,6 @@ def strategy(tmp_path: Path, act: str = "") -> Path:
     path = tmp_path / "YourStrategy.java"
     path.write_text(KIT_STRATEGY.replace("{act}", act))
     return path
-
-
-def last_card(*args: str) -> dict:
-    out = io.StringIO()
-    results = Path(args[0]).parent / "results.json"
-    call_command(
-        "arena", "--game", "last-card", *args, "--fill", "builtin:naive", "--seed", "5",
-        "--no-progress", "--json", str(results), stdout=out,
-    )  # fmt: skip
-    return json.loads(results.read_text())
-
-
-def mine(data: dict, source: Path) -> dict:
-    return next(b for b in data["bots"] if b["source"] == str(source))
 
 
 def test_the_kits_naive_ai_plays_last_card_without_an_illegal_move(tmp_path):

@@ -4,21 +4,17 @@ compiler's sandbox. Real javac, real JVM, real bubblewrap."""
 
 from __future__ import annotations
 
-import io
-import json
 import shutil
 import zipfile
-from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
 from bots.competition.uploads import UploadError, check_code
 from bots.languages import get_language
 from bots.sandbox import compiling
 from bots.sandbox.compiling import CompileError
 from games.registry import get_game
-from tests.sandbox.jars import LAX_CHECKER, NAIVE, build_jar, naive_jar
+from tests.sandbox.jars import LAX_CHECKER, NAIVE, build_jar, last_card, mine, naive_jar
 
 pytestmark = pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
 
@@ -28,22 +24,11 @@ LAST_CARD = get_game("last-card")
 HELPER = "package com.orchestral.shark;\n\npublic class Helper {\n}\n"
 
 
-def last_card(*args: str) -> dict:
-    out = io.StringIO()
-    results = Path(args[0]).parent / "results.json"
-    call_command(
-        "arena", "--game", "last-card", *args, "--fill", "builtin:naive", "--seed", "7",
-        "--no-progress", "--json", str(results), stdout=out,
-    )  # fmt: skip
-    return json.loads(results.read_text())
-
-
 def test_a_kit_built_jar_plays_with_card_arenas_kit_classes_not_the_jars_copies(tmp_path):
     # the jar's own move checker would pass every move: Card Arena's is used, so the naive
     # AI, which checks each card with it, makes no illegal move
     jar = naive_jar(tmp_path, kit={"LastCardMoveChecker.java": LAX_CHECKER})
-    played = last_card(str(jar), "--games", "12")
-    bot = next(b for b in played["bots"] if b["source"] == str(jar))
+    bot = mine(last_card(str(jar), "--games", "12", seed=7), jar)
     assert bot["name"] == "Naive"
     assert bot["faults"] == 0 and bot["illegal_moves"] == 0
     assert bot["cards_played"] > 0
