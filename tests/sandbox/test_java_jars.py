@@ -48,7 +48,7 @@ def _two_strategies() -> dict[str, str]:
 @pytest.mark.parametrize(
     ("sources", "extra", "said"),
     [
-        ({"Helper.java": HELPER}, {}, "the jar holds no public class that implements the kit's"),
+        ({"Helper.java": HELPER}, {}, "strategy (CardGameStrategy): 1 class was looked at"),
         (_two_strategies(), {}, "the jar holds 2 strategies (com.orchestral.shark.OtherStrategy,"),
         (None, {"card_arena/Host.class": b"\xca\xfe"}, "card_arena is Card Arena's own package"),
         (None, {"../escape.class": b"\xca\xfe"}, "an entry with a path outside the jar: ../"),

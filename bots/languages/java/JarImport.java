@@ -144,7 +144,8 @@ public final class JarImport {
         }
         if (found.isEmpty()) {
             throw new Refused("the jar holds no public class that implements the kit's strategy"
-                    + " (CardGameStrategy): " + classes.size() + " classes were looked at");
+                    + " (CardGameStrategy): " + classes.size() + (classes.size() == 1 ? " class was" : " classes were")
+                    + " looked at");
         }
         if (found.size() > 1) {
             throw new Refused("the jar holds " + found.size() + " strategies (" + String.join(", ", found)
