@@ -53,9 +53,22 @@ def _two_strategies() -> dict[str, str]:
         (None, {"card_arena/Host.class": b"\xca\xfe"}, "card_arena is Card Arena's own package"),
         (None, {"../escape.class": b"\xca\xfe"}, "an entry with a path outside the jar: ../"),
         (None, {"zeros.bin": bytes(40 << 20)}, "the jar unpacks to more than 32 MiB"),
+        (
+            None,
+            {"com/orchestral/shark/Card.class/x": b""},
+            "the jar's entry com/orchestral/shark/Card.class/x cannot be unpacked",
+        ),
         (None, {f"many/{n}": b"" for n in range(4100)}, "entries; the most a bot's jar may"),
     ],
-    ids=["no-strategy", "two-strategies", "platform-package", "path-outside", "bomb", "entries"],
+    ids=[
+        "no-strategy",
+        "two-strategies",
+        "platform-package",
+        "path-outside",
+        "bomb",
+        "under-a-file",
+        "entries",
+    ],
 )
 def test_a_jar_that_is_not_one_kit_strategy_is_refused_saying_why(tmp_path, sources, extra, said):
     if sources is None:

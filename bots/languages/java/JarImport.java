@@ -84,7 +84,11 @@ public final class JarImport {
                     ours.add(name);
                     continue;
                 }
-                Files.createDirectories(target.getParent());
+                try {
+                    Files.createDirectories(target.getParent());
+                } catch (IOException error) {
+                    throw new Refused("the jar's entry " + printable(name) + " cannot be unpacked: " + error);
+                }
                 try (InputStream in = zip.getInputStream(entry); OutputStream copy = Files.newOutputStream(target)) {
                     byte[] buffer = new byte[65536];
                     for (int read; (read = in.read(buffer)) > 0; ) {
