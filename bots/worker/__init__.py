@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection
+from django.db import InterfaceError, OperationalError, connection, connections
 
 from bots import competition, playground
 from bots.competition import leases, uploads
@@ -108,6 +108,10 @@ class Options:
     solve: bool = True
     #: play the playground's runs too (bots.playground)
     playground: bool = True
+    #: store a batch's results in a thread of their own while the next batch plays (the
+    #: worker command's default where the database takes writes from two connections at
+    #: once, PostgreSQL; SQLite would lock one out)
+    overlap_store: bool = False
 
     @classmethod
     def from_settings(cls, **overrides: object) -> Options:
@@ -117,6 +121,7 @@ class Options:
             "max_claims": int(settings.WORKER_MAX_CLAIMS),
             "db_retry_max_s": float(settings.WORKER_DB_RETRY_MAX_S),
             "claim": int(settings.WORKER_CLAIM),
+            "overlap_store": connection.vendor == "postgresql",
         }
         return cls(**(values | overrides))  # type: ignore[arg-type]
 
@@ -215,6 +220,8 @@ class Worker:
         self.unrated: set[str] = set()
         #: seconds a match took to play lately (a moving average; None before the first)
         self.match_s: float | None = None
+        #: the thread storing the last batch's results while the next one plays (one at most)
+        self._storing: threading.Thread | None = None
 
     # ---- signals ------------------------------------------------------------------------
     def on_sigterm(self, *_: object) -> None:
@@ -405,14 +412,43 @@ class Worker:
             )
         beat = Heartbeat(claims, self.options.lease_s)
         beat.start()
+        handed = False
         try:
             results = self._play_claims(claims, beat)
-            if results:
+            if results and self.options.overlap_store:
+                # stored while the next batch plays; its leases extended until it is
+                self.finish_store()
+                self._storing = threading.Thread(
+                    target=self._store_apart, args=(results, beat), name="store", daemon=True
+                )
+                self._storing.start()
+                handed = True
+            elif results:
                 self._store(results)
         finally:
-            beat.stop()
+            if not handed:
+                beat.stop()
         self.counters.current = ""
         return True
+
+    def _store_apart(self, results: list[tuple[leases.Claim, Played]], beat: Heartbeat) -> None:
+        """:meth:`_store` in the storing thread, on its own connection. The worker time the
+        batch used reaches the database with it: a batch claimed meanwhile reads its bots'
+        worker time without it (a bot may overrun its bound by one batch, never be charged
+        twice)."""
+        try:
+            self._store(results)
+        except BaseException:  # never silently: what was not stored goes back with its lease
+            log.exception("event=jobs.store_error jobs=%s", [h.job.pk for h, _ in results])
+        finally:
+            beat.stop()
+            connections.close_all()
+
+    def finish_store(self) -> None:
+        """Wait for the results being stored (if any)."""
+        storing, self._storing = self._storing, None
+        if storing is not None:
+            storing.join()
 
     def batch_size(self) -> int:
         """How many jobs to claim: about ``batch_s`` seconds of play at the pace of the
@@ -748,12 +784,15 @@ class Worker:
                     continue
                 self.database_back()
                 worked += found
+                if not found:
+                    self.finish_store()  # what is stored may be what other work waits for
                 if once or (batch and not found):
                     break
                 if not found:
                     if on_idle is not None:
                         on_idle()
                     self._sleep(self.options.poll_s)
+            self.finish_store()
             self.best_effort("ratings", self.settle_ratings)  # stopped between two matches
         except Interrupted:
             log.info("event=worker.interrupted worker=%s", self.name)
@@ -762,9 +801,13 @@ class Worker:
         return worked
 
     def close(self) -> None:
-        """End the bot processes kept for later matches."""
-        if self.cache is not None:
-            self.cache.close()
+        """Wait for the results being stored, and end the bot processes kept for later
+        matches."""
+        try:
+            self.finish_store()
+        finally:
+            if self.cache is not None:
+                self.cache.close()
 
     def _sleep(self, seconds: float) -> None:
         end = time.monotonic() + seconds
