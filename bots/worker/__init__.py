@@ -292,7 +292,8 @@ class Worker:
         if self.other_work():
             self._solved_last = False
             return True
-        self.settle_ratings()  # nothing to play: rate what stores of ours left to others
+        self.finish_store()  # nothing to play: the last batch stored, then
+        self.settle_ratings()  # rate what stores of ours left to others
         return self.solve_one() or self.maybe_schedule()
 
     def other_work(self) -> bool:
@@ -784,8 +785,6 @@ class Worker:
                     continue
                 self.database_back()
                 worked += found
-                if not found:
-                    self.finish_store()  # what is stored may be what other work waits for
                 if once or (batch and not found):
                     break
                 if not found:
