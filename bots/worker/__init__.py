@@ -110,7 +110,8 @@ class Options:
     playground: bool = True
     #: store a batch's results in a thread of their own while the next batch plays (the
     #: worker command's default where the database takes writes from two connections at
-    #: once, PostgreSQL; SQLite would lock one out)
+    #: once, PostgreSQL, SQLite would lock one out; and where the worker may run on more
+    #: than one CPU: on one, the store only takes the playing thread's time)
     overlap_store: bool = False
 
     @classmethod
@@ -121,7 +122,8 @@ class Options:
             "max_claims": int(settings.WORKER_MAX_CLAIMS),
             "db_retry_max_s": float(settings.WORKER_DB_RETRY_MAX_S),
             "claim": int(settings.WORKER_CLAIM),
-            "overlap_store": connection.vendor == "postgresql",
+            # a second CPU to store on, and a database that takes two writers at once
+            "overlap_store": connection.vendor == "postgresql" and len(os.sched_getaffinity(0)) > 1,
         }
         return cls(**(values | overrides))  # type: ignore[arg-type]
 
