@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection, connections
+from django.db import InterfaceError, OperationalError, connection
 
 from bots import competition, playground
 from bots.competition import leases, uploads
@@ -108,11 +108,6 @@ class Options:
     solve: bool = True
     #: play the playground's runs too (bots.playground)
     playground: bool = True
-    #: store a batch's results in a thread of their own while the next batch plays (the
-    #: worker command's default where the database takes writes from two connections at
-    #: once, PostgreSQL, SQLite would lock one out; and where the worker may run on more
-    #: than one CPU: on one, the store only takes the playing thread's time)
-    overlap_store: bool = False
 
     @classmethod
     def from_settings(cls, **overrides: object) -> Options:
@@ -122,8 +117,6 @@ class Options:
             "max_claims": int(settings.WORKER_MAX_CLAIMS),
             "db_retry_max_s": float(settings.WORKER_DB_RETRY_MAX_S),
             "claim": int(settings.WORKER_CLAIM),
-            # a second CPU to store on, and a database that takes two writers at once
-            "overlap_store": connection.vendor == "postgresql" and len(os.sched_getaffinity(0)) > 1,
         }
         return cls(**(values | overrides))  # type: ignore[arg-type]
 
@@ -222,8 +215,6 @@ class Worker:
         self.unrated: set[str] = set()
         #: seconds a match took to play lately (a moving average; None before the first)
         self.match_s: float | None = None
-        #: the thread storing the last batch's results while the next one plays (one at most)
-        self._storing: threading.Thread | None = None
 
     # ---- signals ------------------------------------------------------------------------
     def on_sigterm(self, *_: object) -> None:
@@ -294,8 +285,7 @@ class Worker:
         if self.other_work():
             self._solved_last = False
             return True
-        self.finish_store()  # nothing to play: the last batch stored, then
-        self.settle_ratings()  # rate what stores of ours left to others
+        self.settle_ratings()  # nothing to play: rate what stores of ours left to others
         return self.solve_one() or self.maybe_schedule()
 
     def other_work(self) -> bool:
@@ -415,43 +405,14 @@ class Worker:
             )
         beat = Heartbeat(claims, self.options.lease_s)
         beat.start()
-        handed = False
         try:
             results = self._play_claims(claims, beat)
-            if results and self.options.overlap_store:
-                # stored while the next batch plays; its leases extended until it is
-                self.finish_store()
-                self._storing = threading.Thread(
-                    target=self._store_apart, args=(results, beat), name="store", daemon=True
-                )
-                self._storing.start()
-                handed = True
-            elif results:
+            if results:
                 self._store(results)
         finally:
-            if not handed:
-                beat.stop()
+            beat.stop()
         self.counters.current = ""
         return True
-
-    def _store_apart(self, results: list[tuple[leases.Claim, Played]], beat: Heartbeat) -> None:
-        """:meth:`_store` in the storing thread, on its own connection. The worker time the
-        batch used reaches the database with it: a batch claimed meanwhile reads its bots'
-        worker time without it (a bot may overrun its bound by one batch, never be charged
-        twice)."""
-        try:
-            self._store(results)
-        except BaseException:  # never silently: what was not stored goes back with its lease
-            log.exception("event=jobs.store_error jobs=%s", [h.job.pk for h, _ in results])
-        finally:
-            beat.stop()
-            connections.close_all()
-
-    def finish_store(self) -> None:
-        """Wait for the results being stored (if any)."""
-        storing, self._storing = self._storing, None
-        if storing is not None:
-            storing.join()
 
     def batch_size(self) -> int:
         """How many jobs to claim: about ``batch_s`` seconds of play at the pace of the
@@ -793,7 +754,6 @@ class Worker:
                     if on_idle is not None:
                         on_idle()
                     self._sleep(self.options.poll_s)
-            self.finish_store()
             self.best_effort("ratings", self.settle_ratings)  # stopped between two matches
         except Interrupted:
             log.info("event=worker.interrupted worker=%s", self.name)
@@ -802,13 +762,9 @@ class Worker:
         return worked
 
     def close(self) -> None:
-        """Wait for the results being stored, and end the bot processes kept for later
-        matches."""
-        try:
-            self.finish_store()
-        finally:
-            if self.cache is not None:
-                self.cache.close()
+        """End the bot processes kept for later matches."""
+        if self.cache is not None:
+            self.cache.close()
 
     def _sleep(self, seconds: float) -> None:
         end = time.monotonic() + seconds

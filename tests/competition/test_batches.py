@@ -8,8 +8,6 @@ check that instead."""
 
 from __future__ import annotations
 
-import os
-import threading
 from datetime import timedelta
 
 import pytest
@@ -19,7 +17,6 @@ from django.utils import timezone
 
 from bots import competition
 from bots.models import Match, MatchJob, Rating, RatingHistory
-from bots.running import cpus
 from bots.running.playing import Entry, play
 from bots.worker import Options, Worker
 from games.engine import untrusted
@@ -211,44 +208,3 @@ def test_a_result_that_cannot_be_stored_fails_its_own_job_only(three, monkeypatc
     failed = MatchJob.objects.get(pk=bad)
     assert failed.errors == 1 and "could not store on w1: DataError: bad" in failed.error
     assert Match.objects.filter(tournament=tournament).count() == 5
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_worker_stores_a_batch_while_it_plays_the_next(three, monkeypatch):
-    """On PostgreSQL the worker command stores a batch in a thread of its own while the next
-    batch plays; everything is stored once, and the run waits for the last store. SQLite,
-    a single writer, stores in turn."""
-    postgres = connection.vendor == "postgresql"
-    assert Options.from_settings().overlap_store is (postgres and len(os.sched_getaffinity(0)) > 1)
-    with cpus.pinned([min(os.sched_getaffinity(0))]):
-        assert Options.from_settings().overlap_store is False  # one CPU: stored in turn
-    tournament = competition.start_round_robin("rps-poker", 2, seed=37)
-    stores: list[str] = []
-    played_meanwhile = threading.Event()
-    storing = threading.Event()
-    real_store, real_play = competition.store_results, competition.play_job
-
-    def store(results, **options):
-        stores.append(threading.current_thread().name)
-        if len(stores) == 1 and postgres:
-            storing.set()  # the first store waits for the next batch to be played
-            played_meanwhile.wait(timeout=30)
-        return real_store(results, **options)
-
-    def play(*args, **options):
-        if storing.is_set():
-            played_meanwhile.set()
-        return real_play(*args, **options)
-
-    monkeypatch.setattr(competition, "store_results", store)
-    monkeypatch.setattr(competition, "play_job", play)
-    worker = Worker(Options(validate=False, claim=2, overlap_store=postgres), name="w1")
-    worker.match_s = 0.01  # two jobs a claim
-    worker.run(batch=True)
-    assert worker._storing is None
-    assert worker.counters.played == 12
-    assert set(tournament.jobs.values_list("status", "attempts")) == {(MatchJob.DONE, 1)}
-    assert Match.objects.count() == 12
-    assert not Match.objects.filter(rated=False).exists()
-    assert set(stores) == ({"store"} if postgres else {"MainThread"})
-    assert played_meanwhile.is_set() is postgres

@@ -81,7 +81,6 @@ def test_it_refuses_cpus_it_may_not_use_and_cpus_with_concurrency():
         call_command("worker", "--batch", "--cpus", "0", "--concurrency", "2")
 
 
-@pytest.mark.django_db(transaction=True)  # the worker's store thread reads the jobs too
 def test_a_worker_on_one_cpu_runs_its_bots_there(alice, bob, active_bot, caplog):
     """The sandboxed bots a worker starts run on the CPUs it was given: each match's bot says
     which CPUs it may use (os.sched_getaffinity, from inside the sandbox)."""
