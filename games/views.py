@@ -77,6 +77,9 @@ class Starter:
         if get_game(self.game).kits.get(self.language):
             # Last Card's Java: the original kit's classes too
             summary += "; or a class of the game's own kit for it, as its document shows"
+            built = get_language(self.language).binary_suffixes
+            if built:  # Java's: a jar built with the kit
+                summary += f" (a <code>{'</code>, <code>'.join(built)}</code> built with it too)"
         return summary
 
     @property
