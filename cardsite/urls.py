@@ -13,6 +13,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     # browsers ask for /favicon.ico where a page names none (JSON documents)
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    # the games are listed on the home page (a trimmed address lands there, not on a 404)
+    path("games/", RedirectView.as_view(url="/#games", permanent=False)),
     path("games/<slug:slug>/", views.game, name="game"),
     path("games/<slug:slug>/leaderboard/", views.leaderboard, name="leaderboard"),
     path("games/<slug:slug>/starter/<slug:language>/", views.starter, name="starter"),

@@ -15,6 +15,12 @@ def test_it_shows_the_games_on_the_home_page(client):
     assert "manage.py arena --game rps-poker" in page
 
 
+def test_a_trimmed_games_address_lands_on_the_games_list(client, db):
+    response = client.get("/games/")
+    assert response.status_code == 302 and response["Location"] == "/#games"
+    assert 'id="games"' in client.get("/").content.decode()
+
+
 @pytest.mark.django_db
 def test_it_answers_the_health_check_from_the_database(client):
     response = client.get("/healthz")
