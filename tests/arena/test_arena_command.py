@@ -288,7 +288,8 @@ def test_its_results_are_the_same_whatever_the_number_of_jobs(tmp_path, bot_file
     runs = {}
     for jobs in (1, 2):
         out_json, logs = tmp_path / f"{jobs}.json", tmp_path / f"logs{jobs}"
-        table = arena(str(touchy), "builtin:simple", "builtin:strong", "--rounds", "20",
+        # 240 matches: in two jobs, chunks of 12 (bots.arena.chunk_size)
+        table = arena(str(touchy), "builtin:simple", "builtin:strong", "--rounds", "80",
                       "--seed", "11", "--jobs", str(jobs), "--json", str(out_json),
                       "--logs", str(logs))  # fmt: skip
         data = json.loads(out_json.read_text())
@@ -310,9 +311,9 @@ def test_its_results_are_the_same_whatever_the_number_of_jobs(tmp_path, bot_file
     assert runs[1][2]["bots"] == runs[2][2]["bots"], told
     assert runs[1] == runs[2]
     data = runs[2][2]
-    assert data["matches"] == 60 and len(runs[2][3]) == 60
+    assert data["matches"] == 240 and len(runs[2][3]) == 240
     touchy_json = next(b for b in data["bots"] if b["name"] == "touchy")
-    assert 0 < touchy_json["faults"] < 40
+    assert 0 < touchy_json["faults"] < 160
     assert touchy_json["fault_reports"][-1]["reason"] == (
         "draft_receive raised ValueError: not that one"
     )
@@ -536,3 +537,14 @@ def test_each_job_plays_with_its_own_bots_on_its_share_of_the_cpus(tmp_path, bot
         assert said == {str(share) for share in shares}  # both jobs played
     else:
         assert said == {str(sorted(before))}
+
+
+def test_jobs_take_matches_in_chunks_of_about_a_tenth_of_their_share():
+    from bots.arena import _first, chunk_size
+
+    assert chunk_size(1000, 2) == 50  # the original tournament in two jobs: 20 chunks
+    assert chunk_size(60, 2) == 10 and chunk_size(5, 4) == 10  # never smaller than 10
+    assert chunk_size(100_000, 2) == 100  # nor larger than 100
+    tables = list(range(123))
+    chunks = [tables[i : i + 50] for i in range(0, 123, 50)]
+    assert [_first(chunks, i) for i in range(3)] == [1, 51, 101]
