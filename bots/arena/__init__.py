@@ -631,6 +631,9 @@ class Arena:
         )
 
     def close(self) -> None:
+        for e in self.entrants:  # all asked first: they wind down side by side
+            if e.process is not None:
+                e.process.ask_to_quit()
         for e in self.entrants:
             if e.process is not None:
                 e.process.close()

@@ -471,3 +471,16 @@ def test_each_matchs_fresh_process_draws_its_own_random_seed(make_process):
         assert not play(process, seed).faults
     draws = [line for line in process.stderr.tail().splitlines() if line.startswith("draw")]
     assert len(draws) == 3 and len(set(draws)) == 3
+
+
+def test_asked_to_quit_a_host_exits_by_itself_and_closes_as_ever(make_process):
+    process = make_process()
+    process.start(10.0)
+    proc = process._proc
+    assert proc is not None
+    process.ask_to_quit()
+    proc.wait(timeout=10)  # the host read the quit and exited, nothing killed it
+    assert proc.returncode == 0
+    process.close()
+    process.ask_to_quit()  # closed: nothing to ask
+    assert not process.alive
