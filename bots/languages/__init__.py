@@ -73,6 +73,9 @@ class Language:
     #: suffixes of its files that are not text (Java's built jars): a version keeps them as
     #: text, wrapped by :meth:`stored_code`, and its compile unwraps them
     binary_suffixes: tuple[str, ...] = ()
+    #: how a bot's file defines a method, as a regex around its name (``{name}``, as
+    #: :meth:`defined_name` gives it): what :meth:`may_play` looks for
+    definition: str = r"\b{name}\s*\("
 
     @property
     def suffix(self) -> str:
@@ -163,12 +166,17 @@ class Language:
         (read, never run): a folder of bots (the arena's ``ai_dirs``) skips helpers."""
         return True
 
+    def defined_name(self, method: str) -> str:
+        """A method of a game's contract as a bot's file defines it (its :meth:`method_name`
+        unless the language says otherwise)."""
+        return self.method_name(method)
+
     def may_play(self, data: bytes, game: Any) -> bool:
-        """Whether a bot file could be one of ``game``'s (read, never run): it names every
-        method of the game's contract, in the language's own names, as a definition does."""
+        """Whether a bot file could be one of ``game``'s (read, never run): it defines every
+        method of the game's contract (:attr:`definition`, :meth:`defined_name`)."""
         text = data.decode("utf-8", "replace")
         return all(
-            re.search(rf"\b{re.escape(self.method_name(method))}\s*\(", text)
+            re.search(self.definition.format(name=re.escape(self.defined_name(method))), text)
             for method in game_spec(game).methods
         )
 
@@ -196,6 +204,16 @@ class Language:
     def toolchain(self, config: Any = None) -> str:
         """A compiled language: its compiler's version, as part of a program's cache key."""
         return ""
+
+
+_SNAKE_JOIN = re.compile(r"_([a-z0-9])")
+
+
+def camel_case(method: str) -> str:
+    """A contract's method in camelCase (``draft_pick`` -> ``draftPick``), as JavaScript and
+    Java bots name it: host.js's rule, an underscore and the letter or digit after it made
+    one upper-case letter."""
+    return _SNAKE_JOIN.sub(lambda m: m.group(1).upper(), method)
 
 
 @cache

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bots.languages import Language, game_spec, tool_version
+from bots.languages import Language, camel_case, game_spec, tool_version
 
 HERE = Path(__file__).resolve().parent
 #: the package of the host and of a game's adapter (card_arena.Adapter): never imported
@@ -117,14 +117,14 @@ class Java(Language):
         if _jar(data) is not None:  # a built jar: taken where the game has a kit
             return bool(_kit(game))
         text = data.decode("utf-8", "replace")
-        return all(
-            re.search(rf"\b{re.escape(_camel(method))}\s*\(", text)
-            for method in game_spec(game).methods
-        ) or any(
+        return super().may_play(data, game) or any(
             re.search(rf"\bimplements\s+(?:[\w.]+\.)?{name}\b", text)
             for data in _kit(game).values()
             for name in _INTERFACE.findall(data.decode())
         )
+
+    def defined_name(self, method: str) -> str:
+        return camel_case(method)
 
     def declared_name(self, text: str) -> str | None:
         found = _NAME.search(text)
@@ -189,12 +189,6 @@ class Java(Language):
 
     def toolchain(self, config: Any = None) -> str:
         return tool_version((self.runtime(config), "-version"), stderr=True)
-
-
-def _camel(method: str) -> str:
-    """A contract's method as a Java bot names it (``draft_pick`` -> ``draftPick``)."""
-    head, *rest = method.split("_")
-    return head + "".join(part.title() for part in rest)
 
 
 def _jar(source: bytes) -> bytes | None:

@@ -10,33 +10,26 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bots.languages import Language, game_globals, game_spec
+from bots.languages import Language, camel_case, game_globals
 
 if TYPE_CHECKING:
     from bots.sandbox import SandboxConfig, SandboxLimits
 
 HERE = Path(__file__).resolve().parent
-#: what host.js turns into an upper-case letter: an underscore and the letter or digit
-_CAMEL = re.compile(r"_([a-z0-9])")
 #: the bot object's ``name`` property, a plain string (the first one in the file)
 _NAME = re.compile(r"""^\s*name\s*:\s*(["'`])([^"'`\n]*)\1""", re.MULTILINE)
 
 
 @dataclass(frozen=True)
 class JavaScript(Language):
+    #: a function, a method, or an object's property (draftPick: function ...)
+    definition: str = r"\b{name}\s*(\(|:)"
+
     def method_name(self, method: str) -> str:
         # the one rule host.js applies to every game when it calls the bot
-        return _CAMEL.sub(lambda m: m.group(1).upper(), method)
-
-    def may_play(self, data: bytes, game: Any) -> bool:
-        # a function, a method, or an object's property (draftPick: function ...)
-        text = data.decode("utf-8", "replace")
-        return all(
-            re.search(rf"\b{re.escape(self.method_name(method))}\s*(\(|:)", text)
-            for method in game_spec(game).methods
-        )
+        return camel_case(method)
 
     def runtime_args(self, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
         return [

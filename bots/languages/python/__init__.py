@@ -11,9 +11,9 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from bots.languages import Language, game_spec
+from bots.languages import Language
 
 if TYPE_CHECKING:
     from bots.sandbox import SandboxConfig, SandboxLimits
@@ -32,15 +32,10 @@ _BOT_CLASS = re.compile(rb"^class Bot\b", re.MULTILINE)
 
 @dataclass(frozen=True)
 class Python(Language):
+    definition: str = r"\bdef\s+{name}\s*\("
+
     def is_bot_file(self, data: bytes) -> bool:
         return _BOT_CLASS.search(data) is not None
-
-    def may_play(self, data: bytes, game: Any) -> bool:
-        text = data.decode("utf-8", "replace")
-        return all(
-            re.search(rf"\bdef\s+{re.escape(method)}\s*\(", text)
-            for method in game_spec(game).methods
-        )
 
     def runtime_args(self, limits: SandboxLimits, config: SandboxConfig) -> list[str]:
         # -I: no environment or user site; -S: no site-packages (the system's .pth files
