@@ -84,8 +84,12 @@ def max_code_bytes() -> int:
     return int(getattr(settings, "BOT_MAX_CODE_BYTES", 256 * 1024))
 
 
+def _suffix(filename: str) -> str:
+    return "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+
+
 def language_for(filename: str) -> str:
-    suffix = "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    suffix = _suffix(filename)
     suffixes = by_suffix()
     try:
         return suffixes[suffix]
@@ -103,7 +107,7 @@ def check_code(data: bytes, filename: str = "") -> str:
         raise UploadError("the file is empty")
     if len(data) > limit:
         raise UploadError(f"the file has {len(data)} bytes; the limit is {limit}")
-    suffix = "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+    suffix = _suffix(filename)
     language = by_suffix().get(suffix)
     if language is not None and suffix in get_language(language).binary_suffixes:
         try:

@@ -110,8 +110,9 @@ class Java(Language):
         return ["-Xmx64m", "-XX:+UseSerialGC", "-XX:CompressedClassSpaceSize=32m", "-version"]
 
     def kept_file(self, code: str) -> tuple[str, bytes] | None:
-        data = code.encode("utf-8", "replace")
-        return (".jar", _jar(data) or b"") if data.startswith(ARMOR) else None
+        if not code.startswith(ARMOR.decode()):
+            return None  # (a page of a .java file's version encodes nothing)
+        return ".jar", _jar(code.encode("utf-8", "replace")) or b""
 
     def may_play(self, data: bytes, game: Any) -> bool:
         if _jar(data) is not None:  # a built jar: taken where the game has a kit
@@ -132,28 +133,23 @@ class Java(Language):
 
     def compile_files(self, bot_name: str, source: bytes, game: Any) -> dict[str, bytes]:
         kit = _kit(game)
+        files = {"/src/card_arena/Host.java": self.host_source}
+        files |= {f"/src/kit/{path}": data for path, data in kit.items()}
         jar = _jar(source)
-        if jar is not None:
-            return {
-                "/src/card_arena/Host.java": self.host_source,
-                "/src/card_arena/BotClass.java": _bot_class(""),  # JarImport finds it
-                JAR_IMPORT: (HERE / "JarImport.java").read_bytes(),
-                **{f"/src/kit/{path}": data for path, data in kit.items()},
-                JAR_FILE: jar,
-            }
+        if jar is not None:  # a built jar: JarImport takes its classes and finds the bot's
+            files["/src/card_arena/BotClass.java"] = _bot_class("")
+            files[JAR_IMPORT] = (HERE / "JarImport.java").read_bytes()
+            files[JAR_FILE] = jar
+            return files
         text = _with_kit(source.decode("utf-8", "replace"), kit)
         public = _PUBLIC.search(text)
         own = public.group(1) if public else Path(bot_name).stem
         package = _PACKAGE.search(text)
-        qualified = f"{package.group(1)}.{own}" if package else own
-        files = {
-            "/src/card_arena/Host.java": self.host_source,
-            "/src/card_arena/BotClass.java": _bot_class(qualified),
-            # named as its public class: javac takes no other name
-            f"/bot/{own}.java": text.encode(),
-        }
-        for path, data in kit.items():
-            files[f"/src/kit/{path}"] = data
+        files["/src/card_arena/BotClass.java"] = _bot_class(
+            f"{package.group(1)}.{own}" if package else own
+        )
+        # named as its public class: javac takes no other name
+        files[f"/bot/{own}.java"] = text.encode()
         return files
 
     def compile_script(self, files: list[str], config: Any = None, root: str = "/") -> str:
