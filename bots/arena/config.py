@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bots.languages import UnsupportedBot, by_suffix, get_language, language_of
+from bots.languages import UnsupportedBot, by_suffix, language_of
 from games.engine.spec import GameSpec
 from games.registry import game_slugs, games
 
@@ -50,13 +50,14 @@ def read_config(path: Path) -> dict[str, Any]:
         where = base / folder
         if not where.is_dir():
             raise ConfigError(f"{path}: ai_dirs entry {folder!r} is not a folder")
+        suffixes = by_suffix()
         for file in sorted(where.iterdir()):
-            language = by_suffix().get(file.suffix.lower())
-            if not file.is_file() or language is None or file.name[0] in "._":
+            if not file.is_file() or file.suffix.lower() not in suffixes or file.name[0] in "._":
                 skipped.append(f"File {file} is not valid: skipping")
-            elif not get_language(language).is_bot_file(file.read_bytes()):
-                shape = get_language(language).bot_shape
-                skipped.append(f"File {file} has no {shape} (a helper module?): skipping")
+            elif not (language := language_of(file)).is_bot_file(file.read_bytes()):
+                skipped.append(
+                    f"File {file} has no {language.bot_shape} (a helper module?): skipping"
+                )
             else:
                 bots.append(str(file))
     for source in _strings(data, "ai", path) + _strings(data, "ais", path):
