@@ -4,10 +4,13 @@ compiler's sandbox. Real javac, real JVM, real bubblewrap."""
 
 from __future__ import annotations
 
+import io
+import json
 import shutil
 import zipfile
 
 import pytest
+from django.core.management import call_command
 
 from bots.competition.uploads import UploadError, check_code
 from bots.languages import get_language
@@ -111,3 +114,26 @@ def test_a_jar_upload_is_kept_as_text_and_given_back_as_the_jar(tmp_path):
         check_code(b"public class YourStrategy {}\n", "YourStrategy.jar")
     # what a version keeps compiles as the jar did
     assert compiling.program(JAVA, "Naive.java", kept.encode(), LAST_CARD).startswith(b"PK")
+
+
+def test_the_kits_own_configuration_of_jar_folders_plays_last_card(tmp_path, capsys):
+    """The kit's ``config.json``: a folder of built jars and no ``"game"``; a jar fits only a
+    game with a Java kit, so the arena plays Last Card and says so."""
+    folder = tmp_path / "ai-jars"
+    folder.mkdir()
+    jar = naive_jar(tmp_path)
+    for name in ("Naive.jar", "Naive2.jar", "Naive3.jar", "Naive4.jar"):
+        (folder / name).write_bytes(jar.read_bytes())
+    (folder / "notes.txt").write_text("not a bot\\n")
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"ai_dirs": ["ai-jars"], "num_games": 4}))
+    out, results = io.StringIO(), tmp_path / "r.json"
+    call_command(
+        "arena", "--config", str(config), "--no-progress", "--json", str(results), stdout=out,
+    )  # fmt: skip
+    said = " ".join(capsys.readouterr().err.split())  # (the notes go to the terminal's stderr)
+    assert f'{config} names no "game": playing last-card, the only game it fits' in said
+    data = json.loads(results.read_text())
+    assert data["game"] == "last-card" and data["matches"] == 4
+    assert sorted(b["name"] for b in data["bots"]) == ["Naive", "Naive2", "Naive3", "Naive4"]
+    assert all(b["faults"] == 0 for b in data["bots"])
