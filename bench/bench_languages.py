@@ -114,37 +114,28 @@ def main() -> None:
           f"load average {os.getloadavg()[0]:.2f}")  # fmt: skip
     figures: dict[tuple[str, str], list[float]] = {}
     (VAR / "kit").mkdir()
-    jar = naive_jar(VAR / "kit")
+    # (title, bot file, its game, whether its matches are timed: not the jar's, Last Card)
+    cases = [(language_of(path).title, path, GAME, True) for path in BOTS]
+    cases.append(("Java jar", naive_jar(VAR / "kit"), KIT_GAME, False))
     try:
         for run in range(1, args.runs + 1):
-            for path in BOTS:
-                title = language_of(path).title
-                compiled = compile_s(path)
+            for title, path, game, timed in cases:
+                said = []
+                compiled = compile_s(path, game)
                 if compiled is not None:
                     figures.setdefault((title, "compile, first (s)"), []).append(compiled[0])
                     figures.setdefault((title, "compile, cache hit (ms)"), []).append(
                         compiled[1] * 1e3
                     )
-                start = start_ms(path, args.starts)
-                match = match_ms(path, args.matches)
+                    said.append(f"compile {compiled[0]:.2f} s (hit {compiled[1] * 1e3:.2f} ms)")
+                start = start_ms(path, args.starts, game)
                 figures.setdefault((title, "start to hello (ms)"), []).append(start)
-                figures.setdefault((title, "a match (ms)"), []).append(match)
-                said = f"start {start:.1f} ms, a match {match:.3f} ms"
-                if compiled is not None:
-                    said = f"compile {compiled[0]:.2f} s (hit {compiled[1] * 1e3:.2f} ms), " + said
-                print(f"run {run}: {title:10s} {said}")
-            compiled = compile_s(jar, KIT_GAME)
-            assert compiled is not None
-            start = start_ms(jar, args.starts, KIT_GAME)
-            figures.setdefault(("Java jar", "compile, first (s)"), []).append(compiled[0])
-            figures.setdefault(("Java jar", "compile, cache hit (ms)"), []).append(
-                compiled[1] * 1e3
-            )
-            figures.setdefault(("Java jar", "start to hello (ms)"), []).append(start)
-            print(
-                f"run {run}: {'Java jar':10s} compile {compiled[0]:.2f} s "
-                f"(hit {compiled[1] * 1e3:.2f} ms), start {start:.1f} ms (Last Card)"
-            )
+                said.append(f"start {start:.1f} ms")
+                if timed:
+                    match = match_ms(path, args.matches)
+                    figures.setdefault((title, "a match (ms)"), []).append(match)
+                    said.append(f"a match {match:.3f} ms")
+                print(f"run {run}: {title:10s} {', '.join(said)}")
         print(f"\nover {args.runs} runs:")
         for (title, figure), values in figures.items():
             unit = figure.rsplit("(", 1)[1].rstrip(")")
