@@ -116,9 +116,10 @@ def test_a_jar_upload_is_kept_as_text_and_given_back_as_the_jar(tmp_path):
     assert compiling.program(JAVA, "Naive.java", kept.encode(), LAST_CARD).startswith(b"PK")
 
 
-def test_the_kits_own_configuration_of_jar_folders_plays_last_card(tmp_path, capsys):
+def test_the_kits_own_configuration_of_jar_folders_plays_last_card(tmp_path, capsys, monkeypatch):
     """The kit's ``config.json``: a folder of built jars and no ``"game"``; a jar fits only a
     game with a Java kit, so the arena plays Last Card and says so."""
+    monkeypatch.setenv("COLUMNS", "400")  # the note's long paths on one line
     folder = tmp_path / "ai-jars"
     folder.mkdir()
     jar = naive_jar(tmp_path)
@@ -131,7 +132,7 @@ def test_the_kits_own_configuration_of_jar_folders_plays_last_card(tmp_path, cap
     call_command(
         "arena", "--config", str(config), "--no-progress", "--json", str(results), stdout=out,
     )  # fmt: skip
-    said = " ".join(capsys.readouterr().err.split())  # (the notes go to the terminal's stderr)
+    said = capsys.readouterr().err  # (the notes go to the terminal's stderr)
     assert f'{config} names no "game": playing last-card, the only game it fits' in said
     data = json.loads(results.read_text())
     assert data["game"] == "last-card" and data["matches"] == 4

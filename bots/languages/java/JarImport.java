@@ -8,7 +8,7 @@
 // already put there: the kit's classes are Card Arena's own (a jar built with the original
 // kit holds copies of them), and the host and the adapter are never the bot's. The bot's class
 // is then the one public, concrete class of the jar that the game's adapter takes
-// (card_arena.Adapter.accepts: for Last Card, a CardGameStrategy); its name is written to
+// (card_arena.Adapter.accepts, and TAKES in a refusal's words); its name is written to
 // card_arena/bot-class, where the host reads it. Whatever is wrong is said on stderr, in
 // one line each, and the exit status is 1: the compile's messages, shown to the author.
 package card_arena;
@@ -115,11 +115,14 @@ public final class JarImport {
     // The jar's class that the game's adapter takes: there must be exactly one.
     static String botClass(List<String> classes, Path out) throws Refused {
         Method accepts;
+        String takes;  // what the adapter takes, in the game's own words
         try {
-            accepts = Class.forName("card_arena.Adapter").getMethod("accepts", Class.class);
+            Class<?> adapter = Class.forName("card_arena.Adapter");
+            accepts = adapter.getMethod("accepts", Class.class);
+            takes = (String) adapter.getField("TAKES").get(null);
         } catch (ReflectiveOperationException none) {
-            throw new Refused("a built jar is taken for a game that gives Java bots a kit (Last Card's"
-                    + " CardGameStrategy); for this game, upload the bot's .java file");
+            throw new Refused("a built jar is taken for a game that gives Java bots a kit of classes"
+                    + " to build against; for this game, upload the bot's .java file");
         }
         List<String> found = new ArrayList<>();
         ClassLoader loader = JarImport.class.getClassLoader();
@@ -147,8 +150,8 @@ public final class JarImport {
             }
         }
         if (found.isEmpty()) {
-            throw new Refused("the jar holds no public class that implements the kit's strategy"
-                    + " (CardGameStrategy): " + classes.size() + (classes.size() == 1 ? " class was" : " classes were")
+            throw new Refused("the jar holds no public class that implements " + takes
+                    + ": " + classes.size() + (classes.size() == 1 ? " class was" : " classes were")
                     + " looked at");
         }
         if (found.size() > 1) {

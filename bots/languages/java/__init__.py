@@ -51,7 +51,7 @@ _PUBLIC = re.compile(
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
 _NESTED = re.compile(r"^\s+public\s+static\s+(?:final\s+)?class\s+(\w+)", re.MULTILINE)
 _IMPORT = re.compile(r"^(\s*)import\s+(?!static)([\w.]+)\s*;", re.MULTILINE)
-#: the interfaces a kit's file declares (Last Card's CardGameStrategy)
+#: the interfaces a kit's file declares (a strategy a bot implements)
 _INTERFACE = re.compile(r"^\s*public\s+interface\s+(\w+)", re.MULTILINE)
 #: a bot's name as its class declares it: ``public static final String NAME = "...";``
 _NAME = re.compile(r"""static\s+final\s+String\s+NAME\s*=\s*"([^"\\\n]*)\"""")

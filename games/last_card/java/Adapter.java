@@ -20,6 +20,9 @@ public final class Adapter {
     private Adapter() {
     }
 
+    /** What a built jar must hold for this adapter, in a refusal's words (JarImport's). */
+    public static final String TAKES = "the kit's strategy (CardGameStrategy)";
+
     /** Whether a class of a built jar is a bot this adapter plays: a kit strategy. */
     public static boolean accepts(Class<?> type) {
         return CardGameStrategy.class.isAssignableFrom(type);
