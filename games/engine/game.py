@@ -205,6 +205,11 @@ class GameState(ABC):
         if seat not in self.pending():
             raise IllegalAction(f"seat {seat} is not to act now")
         self.verify(seat, action)
+        self.accept(seat, action)
+
+    def accept(self, seat: int, action: Any) -> None:
+        """Apply an action already verified for a pending seat (the runner verifies each
+        answer before it applies any: :meth:`apply` less its checks)."""
         self.log.append({"type": "action", "seat": seat, "action": action})
         self._apply(seat, action)
 

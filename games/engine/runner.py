@@ -126,13 +126,10 @@ class MatchRunner:
         worker's). ``observer`` (live tables) is called with the state whenever it may have
         changed and before every decision is asked for; it must not change the state."""
         stats = self._stats(state, agents)
-        steps = self._match(state, agents, stats, observer, seed)
-        reply: Any = None
-        while (call := _next(steps, reply)) is not None:
-            try:
-                reply = getattr(agents[call.seat], call.method)(*call.args)
-            except AgentFault as exc:
-                reply = exc
+        # direct: the match loop calls each agent itself, as this loop would for every call
+        # it yielded (a match makes over a hundred calls: no hop out of the loop for each)
+        if _next(self._match(state, agents, stats, observer, seed, direct=True), None):
+            raise RuntimeError("a direct match loop yielded a call")
         return self._outcome(state, agents, stats, seed, seat_names)
 
     async def run_async(
@@ -269,7 +266,10 @@ class MatchRunner:
         stats: list[SeatStats],
         observer: Callable[[GameState], None] | None,
         seed: int | None = None,
+        direct: bool = False,
     ) -> Steps:
+        """The match, call by call: each call of an agent is yielded as a :class:`_Call`
+        and sent back its return value or AgentFault, or, ``direct``, made here."""
         faults: dict[int, Fault] = {}
         began: dict[int, float] = {}
         # Every seat is begun first, then each is waited for: they start side by side.
@@ -277,7 +277,8 @@ class MatchRunner:
             info = SeatInfo(state.game, seat, state.num_seats, dict(state.config), seed)
             began[seat] = self.clock()
             agents[seat].answered_at = None
-            reply = yield _Call(seat, "begin", (info, self.tc_of(seat).startup))
+            call = _Call(seat, "begin", (info, self.tc_of(seat).startup))
+            reply = _made(agents, call) if direct else (yield call)
             # an agent that starts within begin: its start ends here (one that waits for it
             # in started says when it came, in answered_at)
             stats[seat].startup_s = max(self.clock() - began[seat], 0.0)
@@ -287,7 +288,8 @@ class MatchRunner:
         for seat, started in began.items():
             tc = self.tc_of(seat)
             timeout = max(started + tc.startup - self.clock(), 0.0)
-            reply = yield _Call(seat, "started", (timeout,))
+            call = _Call(seat, "started", (timeout,))
+            reply = _made(agents, call) if direct else (yield call)
             finished = agents[seat].answered_at
             if finished is not None:
                 stats[seat].startup_s = max(finished - started, 0.0)
@@ -302,7 +304,7 @@ class MatchRunner:
         while True:
             notices = state.take_notices()
             if notices:
-                yield from self._deliver(state, agents, stats, notices)
+                yield from self._deliver(state, agents, stats, notices, direct)
             if observer is not None:
                 observer(state)
             if state.is_over():
@@ -311,7 +313,7 @@ class MatchRunner:
             if not seats:
                 raise RuntimeError(f"{state.game}: no seat to act but the match is not over")
             prompts = {seat: state.prompt(seat) for seat in seats}
-            answers, faults = yield from self._exchange(agents, stats, prompts)
+            answers, faults = yield from self._exchange(agents, stats, prompts, direct)
             legal: dict[int, Any] = {}
             for seat in sorted(answers):
                 why = refusal(state, seat, answers[seat])
@@ -323,15 +325,23 @@ class MatchRunner:
                     faults[seat] = _named(fault, agents[seat].call_name(prompts[seat]))
             if faults:
                 state.forfeit(faults)  # settled first: the rules may end the match
+            # the first action was verified against this very state (refusal), unless a
+            # forfeit or a refused answer's rule changed it since
+            first = not faults and len(legal) == len(answers)
             for seat, action in legal.items():
                 if seat in state.pending():
-                    state.apply(seat, action)
-        if (yield from self._confirm(state, agents, stats)) and observer is not None:
+                    if first:
+                        state.accept(seat, action)
+                        first = False
+                    else:  # another seat's action may have changed what is legal
+                        state.apply(seat, action)
+        if (yield from self._confirm(state, agents, stats, direct)) and observer is not None:
             observer(state)
         result = state.result()
         for seat in range(len(stats)):
             # The match is decided; a seat failing to hear the result changes nothing.
-            yield _Call(seat, "end", (result,))
+            call = _Call(seat, "end", (result,))
+            _made(agents, call) if direct else (yield call)
 
     def _outcome(
         self,
@@ -366,6 +376,7 @@ class MatchRunner:
         agents: Sequence[Agent],
         stats: list[SeatStats],
         notices: list[tuple[int, Prompt]],
+        direct: bool = False,
     ) -> Steps:
         # Notices are grouped into waves of at most one per seat so that seats hear news
         # in parallel and in order.
@@ -380,12 +391,16 @@ class MatchRunner:
                 else:
                     wave[seat] = prompt
             notices = rest
-            _, faults = yield from self._exchange(agents, stats, wave)
+            _, faults = yield from self._exchange(agents, stats, wave, direct)
             if faults:
                 state.forfeit(faults)
 
     def _confirm(
-        self, state: GameState, agents: Sequence[Agent], stats: list[SeatStats]
+        self,
+        state: GameState,
+        agents: Sequence[Agent],
+        stats: list[SeatStats],
+        direct: bool = False,
     ) -> Generator[_Call, Any, bool]:
         """The match is over: seats that took their last notices without waiting for them
         (bot processes) are waited for, on their clocks as a call would be; a failure in a
@@ -397,7 +412,8 @@ class MatchRunner:
                 continue
             # Every seat is asked first, then each is waited for: they finish side by side.
             started = self.clock()
-            reply = yield _Call(seat, "ask_confirm", ())
+            call = _Call(seat, "ask_confirm", ())
+            reply = _made(agents, call) if direct else (yield call)
             if isinstance(reply, AgentFault):
                 faults[seat] = Fault(reply.kind, reply.reason)
                 continue
@@ -410,7 +426,8 @@ class MatchRunner:
             cut = left is not None and left < allowed
             allowed = min(allowed, left) if left is not None else allowed
             timeout = max(started + allowed - self.clock(), 0.0)
-            reply = yield _Call(seat, "confirm", (timeout,))
+            call = _Call(seat, "confirm", (timeout,))
+            reply = _made(agents, call) if direct else (yield call)
             if isinstance(reply, AgentFault):
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
                 reason = reply.reason
@@ -437,16 +454,26 @@ class MatchRunner:
         return bool(faults)
 
     def _exchange(
-        self, agents: Sequence[Agent], stats: list[SeatStats], prompts: dict[int, Prompt]
+        self,
+        agents: Sequence[Agent],
+        stats: list[SeatStats],
+        prompts: dict[int, Prompt],
+        direct: bool = False,
     ) -> Generator[_Call, Any, tuple[dict[int, Any], dict[int, Fault]]]:
         """Send every prompt first, then collect: simultaneous seats think in parallel."""
         faults: dict[int, Fault] = {}
         sent: dict[int, float] = {}
-        for seat, prompt in sorted(prompts.items()):
+        for seat, prompt in sorted(prompts.items()) if len(prompts) > 1 else prompts.items():
             agent = agents[seat]
             agent.answered_at = None
             started = self.clock()
-            reply = yield _Call(seat, "send", (prompt,))
+            if direct:
+                try:
+                    reply = agent.send(prompt)
+                except AgentFault as exc:
+                    reply = exc
+            else:
+                reply = yield _Call(seat, "send", (prompt,))
             if isinstance(reply, AgentFault):
                 faults[seat] = Fault(reply.kind, reply.reason)
                 continue
@@ -458,14 +485,16 @@ class MatchRunner:
         # where a comparison does)
         clock = self.clock
         collect = sent.items()
-        if len(sent) > 1:
+        if len(sent) > 1 and not all(agents[seat].blocking for seat in sent):
             # Seats that answer from another process (a bot's, timed by when its reply came)
             # are collected before seats that are awaited (a person at a live table): a
             # bot's reply is stamped when it is read, and nothing reads it while a person
             # is awaited, so collecting the person first charged the bot the person's time.
             collect = sorted(collect, key=lambda item: not agents[item[0]].blocking)
+        seat_tc, default_tc = self.seat_tc, self.tc
         for seat, started in collect:
-            agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
+            agent, seat_stats = agents[seat], stats[seat]
+            tc = seat_tc.get(seat, default_tc) if seat_tc else default_tc
             bank_left = seat_stats.bank_left
             allowed = tc.move + bank_left if bank_left > 0.0 else tc.move
             # the last slow call a streak allows: over ``move`` it ends the streak anyway
@@ -480,7 +509,14 @@ class MatchRunner:
                 if cut:
                     allowed = left
             timeout = started + allowed - clock()
-            answer = yield _Call(seat, "receive", (timeout if timeout > 0.0 else 0.0,), started)
+            timeout = timeout if timeout > 0.0 else 0.0
+            if direct:
+                try:
+                    answer = agent.receive(timeout)
+                except AgentFault as exc:
+                    answer = exc
+            else:
+                answer = yield _Call(seat, "receive", (timeout,), started)
             if isinstance(answer, AgentFault):
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
                 if cut and answer.kind == "timeout":
@@ -598,6 +634,14 @@ def refusal(state: GameState, seat: int, answer: Any) -> str | None:
     except Exception as exc:  # noqa: BLE001 - the answer is the seat's responsibility
         return f"the answer could not be checked ({type(exc).__name__})"
     return None
+
+
+def _made(agents: Sequence[Agent], call: _Call) -> Any:
+    """``call`` made on its seat's agent: what it returned, or the AgentFault it raised."""
+    try:
+        return getattr(agents[call.seat], call.method)(*call.args)
+    except AgentFault as exc:
+        return exc
 
 
 def _next(steps: Steps, reply: Any) -> _Call | None:

@@ -151,11 +151,11 @@ class LastCardState(GameState):
         return None
 
     # ---- moves --------------------------------------------------------------------------
-    def apply(self, seat: int, action: Any) -> None:
+    def accept(self, seat: int, action: Any) -> None:
         # The log keeps its own copy: a bot that reuses its move dict cannot rewrite history.
         if isinstance(action, dict) and isinstance(action.get("cards"), list):
             action = dict(action, cards=list(action["cards"]))
-        super().apply(seat, action)
+        super().accept(seat, action)
 
     def _apply(self, seat: int, action: Any) -> None:
         cards: list[str] = list(action["cards"])
