@@ -223,7 +223,7 @@ class StderrSink:
             self._log = None
 
 
-@dataclass
+@dataclass(eq=False)  # a start is itself: the poll objects of _wait are kept by it
 class _Child:
     """One start of the process: its pipes (non-blocking) and what was read of them."""
 
@@ -326,6 +326,8 @@ class BotProcess:
         self.played = 0
         #: the sandbox's processes stopped between matches (see :meth:`pause`)
         self._stopped: list[int] = []
+        #: poll objects made by :meth:`_wait`, by the pipes they watch (made once each)
+        self._pollers: dict[tuple[object, ...], tuple[Any, dict[int, Any]]] = {}
 
     # ---- life cycle ---------------------------------------------------------------------
     @property
@@ -771,18 +773,27 @@ class BotProcess:
     def _wait(self, child: _Child, timeout: float) -> None:
         """Poll this process's pipes and its owing peers' for up to ``timeout`` and read what
         is ready."""
-        poller = select.poll()
-        ready: dict[int, tuple[BotProcess, _Child, bool]] = {}
-        for process, kid in [(self, child)] + [
+        watched = [(self, child)] + [
             (p, p._child) for p in self.peers.others(self) if p._child is not None
-        ]:
-            assert kid is not None
-            if not kid.out_done:
-                ready[kid.out_fd] = (process, kid, True)
-            if not kid.err_done:
-                ready[kid.err_fd] = (process, kid, False)
-        for fd in ready:
-            poller.register(fd, select.POLLIN)
+        ]
+        # the same pipes are watched wait after wait (a match's seats): one poll object each
+        key = tuple((kid, kid.out_done, kid.err_done) for _, kid in watched)
+        made = self._pollers.get(key)
+        if made is None:
+            poller = select.poll()
+            ready: dict[int, tuple[BotProcess, _Child, bool]] = {}
+            for process, kid in watched:
+                assert kid is not None
+                if not kid.out_done:
+                    ready[kid.out_fd] = (process, kid, True)
+                if not kid.err_done:
+                    ready[kid.err_fd] = (process, kid, False)
+            for fd in ready:
+                poller.register(fd, select.POLLIN)
+            if len(self._pollers) >= 16:  # pipes of processes gone since
+                self._pollers.clear()
+            self._pollers[key] = made = (poller, ready)
+        poller, ready = made
         for fd, _ in poller.poll(math.ceil(timeout * 1000)):
             process, kid, out = ready[fd]
             if process is self:

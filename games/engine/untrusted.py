@@ -52,7 +52,7 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
         # through).
         data = data.decode("utf-8")
     check_depth(data, max_depth)
-    value = _DECODER.decode(data)
+    value = _decode(data)
     # Only an escape (\\u0000, \\ud800) can put NUL or a lone surrogate into a string of a
     # document that decoded as UTF-8: JSON forbids raw control characters in strings.
     if "\\u" in data or _UNSAFE.search(data) is not None:
@@ -73,6 +73,28 @@ def _finite(text: str) -> float:
 
 #: one decoder for every call (``json.loads`` with options builds a new one each time)
 _DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+#: its scanner: one JSON value from an index, in C where Python has it
+_SCAN = _DECODER.scan_once
+
+
+def _decode(data: str) -> Any:
+    """``_DECODER.decode(data)``: the same value, or the same error. A document that starts
+    with its value and ends with it or with one newline (a bot's line, a browser's message)
+    is scanned directly, without the decoder's whitespace matching around it; any other
+    goes through ``decode``, which says what is wrong."""
+    if data and data[0] not in _BLANK:
+        try:
+            value, end = _SCAN(data, 0)
+        except StopIteration:  # no value at the start: decode's error names it
+            pass
+        else:
+            if end == len(data) or (end == len(data) - 1 and data[end] == "\n"):
+                return value
+    return _DECODER.decode(data)
+
+
+#: what JSON allows around a value
+_BLANK = " \t\n\r"
 
 
 def depth(data: str) -> int:
