@@ -723,7 +723,10 @@ class BotProcess:
             self.kill()
             what = self._what(method, message)
             raise AgentFault("timeout", f"the bot stopped reading its requests before {what}")
-        self._owe(1)
+        if self._owed:  # (owing already: its peers know)
+            self._owed += 1
+        else:
+            self._owe(1)
         return self._next_id
 
     def _what(self, method: str | None, message: dict[str, Any] | None) -> str:
@@ -830,6 +833,9 @@ class BotProcess:
         self._count_output(child, len(chunk), "stdout")
         partial = child.partial
         start = len(partial)
+        if not start and chunk.find(b"\n") == len(chunk) - 1 and len(chunk) <= MAX_LINE:
+            self._lines.append((now, chunk))  # one whole line, as a reply usually comes
+            return len(chunk)
         partial += chunk
         end = partial.find(b"\n", start)
         while end >= 0:
@@ -879,7 +885,10 @@ class BotProcess:
         if line is None:
             self._lines.appendleft((arrived, None))  # stays closed for later reads
             raise self._death_fault(what)
-        self._owe(-1)
+        if self._owed > 1:  # (still owing: its peers need not hear of it)
+            self._owed -= 1
+        else:
+            self._owe(-1)
         if len(line) > MAX_LINE:
             self.kill()
             raise AgentFault("output", f"a line of over {MAX_LINE} bytes during {what}")
