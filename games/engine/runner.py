@@ -485,12 +485,15 @@ class MatchRunner:
         # where a comparison does)
         clock = self.clock
         collect = sent.items()
-        if len(sent) > 1 and not all(agents[seat].blocking for seat in sent):
-            # Seats that answer from another process (a bot's, timed by when its reply came)
-            # are collected before seats that are awaited (a person at a live table): a
-            # bot's reply is stamped when it is read, and nothing reads it while a person
-            # is awaited, so collecting the person first charged the bot the person's time.
-            collect = sorted(collect, key=lambda item: not agents[item[0]].blocking)
+        for seat in sent if len(sent) > 1 else ():
+            if not agents[seat].blocking:
+                # Seats that answer from another process (a bot's, timed by when its reply
+                # came) are collected before seats that are awaited (a person at a live
+                # table): a bot's reply is stamped when it is read, and nothing reads it
+                # while a person is awaited, so collecting the person first charged the bot
+                # the person's time.
+                collect = sorted(collect, key=lambda item: not agents[item[0]].blocking)
+                break
         seat_tc, default_tc = self.seat_tc, self.tc
         for seat, started in collect:
             agent, seat_stats = agents[seat], stats[seat]

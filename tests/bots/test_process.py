@@ -484,3 +484,40 @@ def test_asked_to_quit_a_host_exits_by_itself_and_closes_as_ever(make_process):
     process.close()
     process.ask_to_quit()  # closed: nothing to ask
     assert not process.alive
+
+
+#: a bot whose host's replies reach the arena in pieces: each return value's line is written
+#: in three parts, a moment apart (what a slow pipe or a big reply does)
+PIECEMEAL = """
+import time
+import __main__
+
+
+def piecemeal(out, message):
+    line = __main__.ENCODE(message) + "\\n"
+    if message.get("type") != "return":
+        out.write(line)
+        out.flush()
+        return
+    third = max(len(line) // 3, 1)
+    for start in (0, third, 2 * third):
+        out.write(line[start : start + third] if start < 2 * third else line[start:])
+        out.flush()
+        time.sleep(0.002)
+
+
+__main__.send = piecemeal
+""" + BOT.replace("{main_play}", "return len(hand) - 1")
+
+
+def test_a_reply_that_comes_in_pieces_is_read_as_one_line(make_process):
+    whole = make_process(main_play="return len(hand) - 1")
+    pieces = make_process(source=PIECEMEAL)
+    played = []
+    for process in (whole, pieces):
+        process.start(10.0)
+        played.append(play(process, seed=3))
+    assert not played[0].faults and not played[1].faults
+    # the same answers to the same questions, each of its 15 calls answered
+    assert played[1].record["events"] == played[0].record["events"]
+    assert played[1].stats[0].calls == played[0].stats[0].calls >= 15

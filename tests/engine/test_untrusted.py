@@ -116,3 +116,25 @@ def test_a_name_holding_a_control_or_format_character_is_refused_by_name(name, s
 @pytest.mark.parametrize("name", ["simple", "Zoë's bot", "名人", "a b-c_d.e", "\U0001f0cf joker"])
 def test_a_plain_name_passes(name):
     assert untrusted.name_problem(name) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a":1}', '{"a":1}\n', ' {"a":1}', '{"a":1} x', '{"a":1}\n\n', "", "[1,2", "NaN",
+        '"\\ud800"', '{"a":[1.5,2]}\r\n', "truex", "123", "  ", '{"a":"\\u0000"}', '{"a":1}\t',
+        "tru", "[1,]", '{"id":3,"type":"return","value":[0,1]}\n', "1e999", "[1]]",
+    ],
+)  # fmt: skip
+def test_a_line_is_read_as_the_json_decoder_reads_it(text):
+    """A line that is one value, newline or not, is scanned directly: the same value, or
+    the same error, as the decoder gives for every text."""
+
+    def read(parse):
+        try:
+            return ("value", parse(text))
+        except ValueError as exc:
+            return (type(exc).__name__, str(exc))
+
+    decoder = json.JSONDecoder(parse_constant=untrusted._no_constant, parse_float=untrusted._finite)
+    assert read(untrusted.loads) == read(lambda t: untrusted.clean_value(decoder.decode(t)))

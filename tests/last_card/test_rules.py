@@ -328,10 +328,11 @@ def test_it_ends_a_game_when_every_seat_faulted():
     assert state.is_over() and state.winner is None
 
 
-def test_it_keeps_its_own_copy_of_a_move_in_the_log():
+@pytest.mark.parametrize("take", ["apply", "accept"])  # accept: the runner's, verified
+def test_it_keeps_its_own_copy_of_a_move_in_the_log(take):
     state = table([["7h", "8h"], ["Qd"]], "7s")
     action = move("7h")
-    state.apply(0, action)
+    getattr(state, take)(0, action)
     action["cards"].append("8h")
     assert state.log[-1]["action"]["cards"] == ["7h"]
 
