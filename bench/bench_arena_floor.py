@@ -6,7 +6,7 @@ same bots in-process (``bench/arena_floor.js``: no protocol, no child processes,
         [--before DIR] [--arena-args "--jobs 2"]
 
 Both are timed as whole commands (start-up included), interleaved, K runs each; it prints the
-min and median of each and their ratio (arena over floor: the goal is 8 or less), in wall
+min and median of each and their ratio (arena over floor: issue 30's goal is 5 or less), in wall
 time and in CPU time (the commands' and every process they waited for, bots included: the
 steadier figure when others share the machine).
 ``--before DIR`` also runs the arena of another checkout (e.g. /work/main) in the same runs,
