@@ -44,8 +44,10 @@ def test_many_shallow_brackets_are_fine():
     assert untrusted.loads(text) == json.loads(text)
 
 
-def test_nul_and_lone_surrogates_are_replaced_in_values_and_keys():
-    value = untrusted.loads(r'{"a\u0000": ["x\u0000y", "\ud800", "\udc00z", "\ud83d\ude00"]}')
+@pytest.mark.parametrize("as_bytes", [False, True])
+def test_nul_and_lone_surrogates_are_replaced_in_values_and_keys(as_bytes):
+    text = r'{"a\u0000": ["x\u0000y", "\ud800", "\udc00z", "\ud83d\ude00"]}'
+    value = untrusted.loads(text.encode() if as_bytes else text)
     assert value == {"a\ufffd": ["x\ufffdy", "\ufffd", "\ufffdz", "\U0001f600"]}
     json.dumps(value).encode("utf-8")  # storable: no NUL escape, no surrogate
     assert "\\u0000" not in json.dumps(value)
@@ -138,3 +140,10 @@ def test_a_line_is_read_as_the_json_decoder_reads_it(text):
 
     decoder = json.JSONDecoder(parse_constant=untrusted._no_constant, parse_float=untrusted._finite)
     assert read(untrusted.loads) == read(lambda t: untrusted.clean_value(decoder.decode(t)))
+
+
+def test_a_lone_surrogate_in_a_str_itself_is_replaced():
+    """A str (not bytes) may hold a surrogate without an escape: it is cleaned too."""
+    assert untrusted.loads('["a\ud800"]') == ["a\ufffd"]
+    with pytest.raises(ValueError):  # as bytes it cannot even be UTF-8
+        untrusted.loads('["a\ud800"]'.encode("utf-8", "surrogatepass"))
