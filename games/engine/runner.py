@@ -341,7 +341,10 @@ class MatchRunner:
         for seat in range(len(stats)):
             # The match is decided; a seat failing to hear the result changes nothing.
             call = _Call(seat, "end", (result,))
-            _made(agents, call) if direct else (yield call)
+            if direct:
+                _made(agents, call)
+            else:
+                yield call
 
     def _outcome(
         self,
