@@ -497,10 +497,8 @@ class MatchRunner:
                 # the person's time.
                 collect = sorted(collect, key=lambda item: not agents[item[0]].blocking)
                 break
-        seat_tc, default_tc = self.seat_tc, self.tc
         for seat, started in collect:
-            agent, seat_stats = agents[seat], stats[seat]
-            tc = seat_tc.get(seat, default_tc) if seat_tc else default_tc
+            agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
             bank_left = seat_stats.bank_left
             allowed = tc.move + bank_left if bank_left > 0.0 else tc.move
             # the last slow call a streak allows: over ``move`` it ends the streak anyway
