@@ -47,8 +47,8 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
     Raises ``ValueError`` (:class:`Untrusted` for nesting, ``json.JSONDecodeError`` for
     malformed text, ``UnicodeDecodeError`` for bytes that are not UTF-8), never anything else.
     """
-    given = data
-    if isinstance(data, bytes):
+    from_bytes = isinstance(data, bytes)
+    if from_bytes:
         # Strict UTF-8 (``json.loads`` would guess UTF-16 or 32, and let encoded surrogates
         # through).
         data = data.decode("utf-8")
@@ -57,7 +57,7 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
     # Only an escape (\\u0000, \\ud800) can put NUL or a lone surrogate into a string of a
     # document that decoded as UTF-8: JSON forbids raw control characters in strings, and
     # strict UTF-8 holds no surrogate. (A str given as it is may hold one of its own.)
-    if "\\u" in data or (given is data and _UNSAFE.search(data) is not None):
+    if "\\u" in data or (not from_bytes and _UNSAFE.search(data) is not None):
         value = clean_value(value)
     return value
 
