@@ -32,7 +32,7 @@ from bots.competition import uploads
 from bots.competition.uploads import LANGUAGE_SUFFIX
 from bots.languages import default_language, file_accept, get_language, language_title
 from bots.models import PlaygroundMatch, PlaygroundRun
-from bots.pages.views import request_limit, upload_within_limit
+from bots.pages.views import declared_size, request_limit, upload_within_limit
 from games import replays
 from games.engine import untrusted
 from games.live.tables import Person, person_of
@@ -245,8 +245,7 @@ def playground_form(request: HttpRequest, slug: str) -> HttpResponse:
     limits = playground.Limits.for_person(guest=not request.user.is_authenticated)
     if request.method != "POST":
         return _render_form(request, spec, _form(request, spec, limits), limits)
-    length = request.META.get("CONTENT_LENGTH") or "0"
-    size = int(length) if length.isdigit() else 0
+    size = declared_size(request)
     if size > request_limit():
         error = (
             f"The request has {size} bytes; a bot's code may have at most "

@@ -81,6 +81,13 @@ def request_limit() -> int:
     return 2 * uploads.max_code_bytes() + REQUEST_OVERHEAD
 
 
+def declared_size(request: HttpRequest) -> int:
+    """The bytes a request says its body holds (``Content-Length``; 0 when it says none, or
+    nothing a number), read before the body is: what :func:`request_limit` is held to."""
+    length = request.META.get("CONTENT_LENGTH") or "0"
+    return int(length) if length.isdigit() else 0
+
+
 def game_title(slug: str) -> str:
     try:
         return get_game(slug).title
@@ -259,8 +266,7 @@ def _render_my_bots(
 @csrf_exempt  # the size of a POST is checked before its body is read; csrf_protect follows
 def my_bots(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        length = request.META.get("CONTENT_LENGTH") or "0"
-        size = int(length) if length.isdigit() else 0
+        size = declared_size(request)
         if size > request_limit():
             # Refused before the body is parsed: nothing of it is held in memory.
             error = (

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from bots import playground
 from bots.models import Bot, BotVersion, LeaderboardRow, PlaygroundRun
+from bots.pages.views import request_limit
 from tests.playground.conftest import GAME, builtin_code, worker
 
 
@@ -106,6 +107,16 @@ def test_a_guest_over_its_limit_is_refused_with_a_clear_message(db, settings):
     assert page.status_code == 429
     assert "You have 1 run queued or running, the most allowed (1)" in page.content.decode()
     assert PlaygroundRun.objects.count() == 1
+
+
+def test_an_oversized_request_is_refused_before_it_is_read(db, settings):
+    settings.BOT_MAX_CODE_BYTES = 100
+    # No CSRF token: the size is checked first, before the body is parsed for the token.
+    code = "#" * (request_limit() + 1)
+    page = post(Client(enforce_csrf_checks=True), code=code)
+    assert page.status_code == 413
+    assert "a bot&#x27;s code may have at most 100 bytes" in page.content.decode()
+    assert not PlaygroundRun.objects.exists()
 
 
 def test_a_run_from_the_form_to_its_replays(db):
