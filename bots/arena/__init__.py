@@ -36,6 +36,7 @@ from typing import Any, NoReturn
 from bots.languages import get_language, language_of, method_name
 from bots.names import declared_name
 from bots.running import cpus as placement
+from bots.running.lanes import LaneHost, LaneMatch, LanePlayer
 from bots.running.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.running.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
 from bots.running.timing import site_time_control
@@ -177,6 +178,7 @@ class Arena:
         sandbox_limits: SandboxLimits | None = None,
         sandbox_config: SandboxConfig | None = None,
         config: dict[str, Any] | None = None,
+        lanes: int = 1,
         _error_dir: Path | None = None,
     ) -> None:
         #: how a job makes its own arena of the same bots
@@ -184,7 +186,7 @@ class Arena:
         self._kwargs: dict[str, Any] = dict(
             logs=logs, time_control=time_control, in_process_builtins=in_process_builtins,
             fmt=fmt, sandbox=sandbox, sandbox_limits=sandbox_limits,
-            sandbox_config=sandbox_config, config=config,
+            sandbox_config=sandbox_config, config=config, lanes=lanes,
         )  # fmt: skip
         if game.tournament is None and fmt is None:
             raise ArenaError(f"{game.slug} has no arena tournament format")
@@ -198,6 +200,10 @@ class Arena:
         self.tc = time_control or site_time_control(game)
         #: the game's settings for every match (Ultimate Texas Hold'em: rounds per session)
         self.config = dict(config or {})
+        #: the most matches played at once by a job, each bot process playing them in lanes
+        #: (bots.running.lanes) when its host can; 1: one at a time
+        self.lanes = lanes
+        self._hosts: dict[int, LaneHost] | None = None
         #: bot files run in the sandbox; built-ins (trusted) in-process or as plain processes
         self.launching = Launching(
             sandbox=sandbox,
@@ -425,9 +431,14 @@ class Arena:
     def _play(
         self, tables: list[Table], first: int = 1, clock: Callable[[], float] = time.monotonic
     ) -> Iterator[_Played]:
-        """Play the tables here, one after the other; ``first`` is the number of the first
-        (matches are numbered from 1 in schedule order, as their files are)."""
+        """Play the tables here, one after the other (or, in lanes, several at once);
+        ``first`` is the number of the first (matches are numbered from 1 in schedule order,
+        as their files are)."""
         runner = MatchRunner(clock, self.tc)
+        hosts = self._lane_hosts()
+        if hosts is not None:
+            yield from self._play_in_lanes(runner, hosts, tables, first, clock)
+            return
         for number, table in enumerate(tables, first):
             seated = [self.entrants[i] for i in table.seats]
             self._label_match(number, table, seated)
@@ -449,6 +460,77 @@ class Arena:
                 [_reports_of(e.agent)[n:] for e, (n, _) in zip(seated, before, strict=True)],
                 [_errors_of(e.agent)[n:] for e, (_, n) in zip(seated, before, strict=True)],
             )
+
+    def _lane_hosts(self) -> dict[int, LaneHost] | None:
+        """Each bot process as a host of lanes, by its entrant's place; None when matches are
+        played one at a time (``lanes`` 1, or a bot whose host plays one match at a time)."""
+        if self.lanes < 2:
+            return None
+        if self._hosts is None:
+            hosts = {}
+            for i, entrant in enumerate(self.entrants):
+                process = entrant.process
+                if process is None:
+                    if not isinstance(entrant.agent, InProcessAgent):
+                        return None
+                    continue
+                if process.hello is None or process.hello.lanes < 2:
+                    return None
+                hosts[i] = LaneHost(process, self.lanes)
+            self._hosts = hosts
+        return self._hosts
+
+    def _play_in_lanes(
+        self,
+        runner: MatchRunner,
+        hosts: dict[int, LaneHost],
+        tables: list[Table],
+        first: int,
+        clock: Callable[[], float],
+    ) -> Iterator[_Played]:
+        """:meth:`_play` with up to ``lanes`` matches at once, yielded in schedule order. A
+        built-in played in this process gets an agent of its own in each match."""
+        player = LanePlayer(runner, width=self.lanes, clock=clock, startup_timeout=self.tc.startup)
+
+        def matches() -> Iterator[LaneMatch]:
+            for number, table in enumerate(tables, first):
+                seated = [self.entrants[i] for i in table.seats]
+                seats: list[tuple[LaneHost, ProcessAgent] | Agent] = []
+                for i, entrant in zip(table.seats, seated, strict=True):
+                    agent = entrant.agent
+                    if i in hosts:
+                        assert isinstance(agent, ProcessAgent)
+                        seats.append((hosts[i], agent))
+                    else:
+                        assert isinstance(agent, InProcessAgent)
+                        seats.append(InProcessAgent(agent.factory, agent.bot_call, agent.name))
+                state = self.game.state_class.new(
+                    table.seed, num_seats=len(seated), config=self.config
+                )
+                yield LaneMatch(
+                    state, table.seed, seats, [e.name for e in seated],
+                    labels=self._labels(number, table, seated), where=f"match {number}",
+                    tag=(number, table),
+                )  # fmt: skip
+
+        held: dict[int, _Played] = {}
+        upcoming = first
+        for match, outcome in player.play(matches()):
+            number, table = match.tag
+            for seat, fault in outcome.faults.items():
+                agent = match.agents[seat]
+                if isinstance(agent, ProcessAgent):  # rule faults reach the owner too
+                    agent.record_fault(fault.kind, fault.reason)
+            held[number] = _Played(
+                table,
+                outcome,
+                [list(_reports_of(agent)) for agent in match.agents],
+                [list(_errors_of(agent)) for agent in match.agents],
+                remote=True,  # its faults reach the bots when it is tallied
+            )
+            while upcoming in held:
+                yield held.pop(upcoming)
+                upcoming += 1
 
     def _play_in_jobs(
         self, chunks: list[list[Table]], jobs: int, job_cpus: list[list[int]]
@@ -576,16 +658,23 @@ class Arena:
             results.put((-1, traceback.format_exc(limit=5)))
 
     def _label_match(self, number: int, table: Table, seated: list[Entrant]) -> None:
-        """Tell each bot process which match its stderr log's next part belongs to: its
-        number and record file (as ``--logs`` names it) and the opponents."""
-        for seat, entrant in enumerate(seated):
+        """Tell each bot process which match its stderr log's next part belongs to."""
+        for entrant, label in zip(seated, self._labels(number, table, seated), strict=True):
             if isinstance(entrant.agent, ProcessAgent):
-                # names are the bots' own text: escaped, so none forges a line of a log
-                others = ", ".join(
-                    " ".join(printable(e.name).split()) for e in seated if e is not entrant
-                )
-                label = f"match {number} ({match_file(number, table, seated)}), seat {seat}"
-                entrant.agent.match_label = label + (f", against {others}" if others else "")
+                entrant.agent.match_label = label
+
+    def _labels(self, number: int, table: Table, seated: list[Entrant]) -> list[str]:
+        """Each seat's match as its bot's stderr log names it: its number and record file
+        (as ``--logs`` names it) and the opponents."""
+        labels = []
+        for seat, entrant in enumerate(seated):
+            # names are the bots' own text: escaped, so none forges a line of a log
+            others = ", ".join(
+                " ".join(printable(e.name).split()) for e in seated if e is not entrant
+            )
+            label = f"match {number} ({match_file(number, table, seated)}), seat {seat}"
+            labels.append(label + (f", against {others}" if others else ""))
+        return labels
 
     def _log_match(
         self, table: Table, n: int, seated: list[Entrant], outcome: MatchOutcome

@@ -144,6 +144,9 @@ class Hello:
     #: end the controller awaits on the control pipe), "realm" (a fresh JavaScript realm per
     #: match in the same process), or "" (an older host: one instance per match)
     isolation: str = ""
+    #: the most matches the host plays at once, each in a lane of its own (requests carry
+    #: ``lane``: docs/bot-protocol.md, "Lanes"); 0: one at a time
+    lanes: int = 0
 
 
 @dataclass(frozen=True)
@@ -313,6 +316,9 @@ class BotProcess:
         self._owed = 0
         #: tells not written yet: they go with the next request that takes a reply
         self._outbox = bytearray()
+        #: every request is kept back until :meth:`flush` (a process that plays in lanes:
+        #: bots.running.lanes writes each process's requests of a round at once)
+        self.holding = False
         self._next_id = 0
         self._match_stderr = 0
         self._lock = threading.Lock()
@@ -437,6 +443,7 @@ class BotProcess:
             methods=[_quote(m, 60) for m in methods[:100]] if isinstance(methods, list) else [],
             quiet_begin=message.get("quiet_begin") is True,
             isolation=message.get("isolation") if message.get("isolation") in ISOLATIONS else "",
+            lanes=_lanes(message.get("lanes")),
         )
         return self.hello
 
@@ -674,9 +681,10 @@ class BotProcess:
         method = message.get("method")
         return self._write(child, line, reply, method if isinstance(method, str) else None, message)
 
-    def call(self, method: str, args: Any, *, reply: bool = True) -> int:
+    def call(self, method: str, args: Any, *, reply: bool = True, lane: int = 0) -> int:
         """:meth:`request` of a ``call`` (``reply``) or a ``tell`` of the bot's ``method``
-        with ``args``: the same line, made without a dict (a match makes dozens)."""
+        with ``args`` (in ``lane``, when not 0): the same line, made without a dict (a match
+        makes dozens)."""
         child = self._child
         if self._proc is None or child is None:
             raise self._death_fault("a request")
@@ -687,8 +695,26 @@ class BotProcess:
             head = f',"type":"{kind}","method":{_encode(method)},"args":'.encode()
             if len(_HEADS) < 256:
                 _HEADS[(reply, method)] = head
-        line = b'{"id":%d%b%b}\n' % (self._next_id, head, _encode(args).encode())
+        if lane:
+            line = b'{"id":%d,"lane":%d%b%b}\n' % (
+                self._next_id, lane, head, _encode(args).encode()
+            )  # fmt: skip
+        else:
+            line = b'{"id":%d%b%b}\n' % (self._next_id, head, _encode(args).encode())
         return self._write(child, line, reply, method)
+
+    def flush(self) -> None:
+        """Write what :attr:`holding` kept back, in one write. Raises AgentFault as
+        :meth:`request` does."""
+        child = self._child
+        if not self._outbox:
+            return
+        if self._proc is None or child is None:
+            self._outbox.clear()
+            raise self._death_fault("a request")
+        data = bytes(self._outbox)
+        self._outbox.clear()
+        self._send(child, data, None, {"type": "request"})
 
     def _write(
         self,
@@ -700,7 +726,7 @@ class BotProcess:
     ) -> int:
         """Send one request's ``line`` to ``child`` (see :meth:`request`): a call or tell of
         ``method``, else ``message``, as a fault's reason names it."""
-        if not reply:
+        if not reply or self.holding:
             self._outbox += line
             return self._next_id
         # (A process that is gone fails the write, or its reply: no wait() before each.)
@@ -710,6 +736,18 @@ class BotProcess:
             self._outbox.clear()
         else:
             data = line
+        self._send(child, data, method, message)
+        if self._owed:  # (owing already: its peers know)
+            self._owed += 1
+        else:
+            self._owe(1)
+        return self._next_id
+
+    def _send(
+        self, child: _Child, data: bytes, method: str | None, message: dict[str, Any] | None
+    ) -> None:
+        """Write requests' ``data`` to ``child`` at once. Raises AgentFault (see
+        :meth:`request`)."""
         try:
             written = os.write(child.in_fd, data)
         except BlockingIOError:
@@ -723,11 +761,6 @@ class BotProcess:
             self.kill()
             what = self._what(method, message)
             raise AgentFault("timeout", f"the bot stopped reading its requests before {what}")
-        if self._owed:  # (owing already: its peers know)
-            self._owed += 1
-        else:
-            self._owe(1)
-        return self._next_id
 
     def _what(self, method: str | None, message: dict[str, Any] | None) -> str:
         """A request in a fault's reason: its method as the bot's language names it, else
@@ -889,6 +922,11 @@ class BotProcess:
             self._owed -= 1
         else:
             self._owe(-1)
+        return arrived, self.parse(line, what)
+
+    def parse(self, line: bytes, what: str) -> dict[str, Any]:
+        """A reply line, read as the untrusted text it is: the message, or AgentFault (the
+        process killed) for a line too long, not JSON or not an object."""
         if len(line) > MAX_LINE:
             self.kill()
             raise AgentFault("output", f"a line of over {MAX_LINE} bytes during {what}")
@@ -903,7 +941,7 @@ class BotProcess:
         if not isinstance(message, dict):
             self.kill()
             raise AgentFault("protocol", f"not a JSON object during {what}: {_short(line)}")
-        return arrived, message
+        return message
 
     def _death_fault(self, what: str) -> AgentFault:
         """The process is gone (or going): why, as a fault. Kills what is left of it."""
@@ -1010,6 +1048,16 @@ def _close_control(child: _Child) -> None:
         with contextlib.suppress(OSError):
             os.close(fd)
 
+
+def _lanes(value: Any) -> int:
+    """A hello's ``lanes``: a count of 2 to MAX_LANES, else 0 (one match at a time)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2:
+        return min(value, MAX_LANES)
+    return 0
+
+
+#: the most lanes a process is given, whatever its host says it takes
+MAX_LANES = 64
 
 #: the values a hello's ``isolation`` may take (see :class:`Hello`)
 ISOLATIONS = ("process", "realm")

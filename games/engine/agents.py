@@ -80,6 +80,10 @@ class Agent(ABC):
 
     #: True while notices were taken without waiting for them to be done (see ``confirm``)
     unconfirmed: bool = False
+    #: True while the agent's next ``receive`` or ``confirm`` waits for a reply that a driver
+    #: of several matches at once collects (a bot process's lane: bots.running.lanes): the
+    #: match loop then hands the call to that driver instead of making it
+    parks: bool = False
 
     def ask_confirm(self) -> None:  # noqa: B027 (optional hook)
         """The match is over: ask for what ``confirm`` waits for, without waiting (every

@@ -132,6 +132,30 @@ class MatchRunner:
             raise RuntimeError("a direct match loop yielded a call")
         return self._outcome(state, agents, stats, seed, seat_names)
 
+    def steps(
+        self, state: GameState, agents: Sequence[Agent], *, seed: int | None
+    ) -> tuple[Steps, list[SeatStats]]:
+        """The match as a generator, for a driver of its own (one that plays several matches
+        at once: bots.running.lanes), and the seats' stats it keeps. The loop makes every
+        call itself but the ``receive`` and ``confirm`` of an agent that ``parks``, which it
+        yields as a :class:`_Call`: the driver sends back what the agent's method returned,
+        or the AgentFault it raised, once its reply has come. Once it stops,
+        :meth:`outcome` is the match's."""
+        stats = self._stats(state, agents)
+        return self._match(state, agents, stats, None, seed, direct=True), stats
+
+    def outcome(
+        self,
+        state: GameState,
+        agents: Sequence[Agent],
+        stats: list[SeatStats],
+        *,
+        seed: int | None,
+        seat_names: Sequence[str] | None = None,
+    ) -> MatchOutcome:
+        """The outcome of a match played through :meth:`steps`."""
+        return self._outcome(state, agents, stats, seed, seat_names)
+
     async def run_async(
         self,
         state: GameState,
@@ -430,7 +454,7 @@ class MatchRunner:
             allowed = min(allowed, left) if left is not None else allowed
             timeout = max(started + allowed - self.clock(), 0.0)
             call = _Call(seat, "confirm", (timeout,))
-            reply = _made(agents, call) if direct else (yield call)
+            reply = _made(agents, call) if direct and not agent.parks else (yield call)
             if isinstance(reply, AgentFault):
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
                 reason = reply.reason
@@ -514,7 +538,7 @@ class MatchRunner:
                     allowed = left
             timeout = started + allowed - clock()
             timeout = timeout if timeout > 0.0 else 0.0
-            if direct:
+            if direct and not agent.parks:
                 try:
                     answer = agent.receive(timeout)
                 except AgentFault as exc:

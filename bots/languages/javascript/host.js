@@ -32,6 +32,11 @@ const vm = require('vm');
 const PROTOCOL = 1;
 const MAX_REQUEST = 1 << 20;
 const OUT = 1;
+// The most matches this host plays at once (lanes: see serve), and how long a reply may
+// wait in this host's buffer for the ones after it (milliseconds): replies to requests read
+// together go back in one write, and none waits longer than this for another.
+const LANES = 64;
+const HOLD_MS = 1;
 
 function sleepMs(ms) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -50,8 +55,26 @@ function writeAll(fd, data) {
   }
 }
 
+// Replies not yet written: they go in one write once every request read so far is
+// answered (before the next read), or once the first has waited HOLD_MS.
+const held = [];
+let heldSince = 0;
+
+function reply(line) {
+  if (held.length === 0) heldSince = performance.now();
+  held.push(line);
+  if (performance.now() - heldSince >= HOLD_MS) flush();
+}
+
+function flush() {
+  if (held.length === 0) return;
+  const data = held.length === 1 ? held[0] : held.join('');
+  held.length = 0;
+  writeAll(OUT, data);
+}
+
 function send(message) {
-  writeAll(OUT, JSON.stringify(message) + '\n');
+  reply(JSON.stringify(message) + '\n');
 }
 
 function describe(error) {
@@ -250,20 +273,32 @@ function decode(result) {
   return { error: 'the bot broke its own context', stack: '' };
 }
 
-function flushLogs(dispatch) {
+// What a bot wrote to its log (stderr). A match played in a lane (see serve) has each of
+// its lines marked with its lane, so that the log of matches played at once can be told
+// apart; the bot's text is cut into lines here, so no line of it passes for another lane's.
+function log(lane, text) {
+  if (lane === 0) {
+    writeAll(2, `${text}\n`);
+    return;
+  }
+  writeAll(2, `${text.split('\n').map((line) => `[${lane}] ${line}`).join('\n')}\n`);
+}
+
+function flushLogs(dispatch, lane = 0) {
   let logs;
   try {
     logs = dispatch('logs');
   } catch (error) {
     return;
   }
-  if (typeof logs === 'string' && logs.length) writeAll(2, `${logs}\n`);
+  if (typeof logs === 'string' && logs.length) log(lane, logs);
 }
 
 function* requests() {
   const chunk = Buffer.alloc(65536);
   let pending = Buffer.alloc(0);
   for (;;) {
+    flush(); // every request read so far is answered: the replies go before the next read
     let n;
     try {
       n = fs.readSync(0, chunk, 0, chunk.length, null);
@@ -275,7 +310,10 @@ function* requests() {
       if (error.code === 'EOF') return;
       throw error;
     }
-    if (n === 0) return;
+    if (n === 0) {
+      flush();
+      return;
+    }
     pending = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n);
     let newline;
     while ((newline = pending.indexOf(10)) >= 0) {
@@ -289,8 +327,8 @@ function* requests() {
   }
 }
 
-function errorReply(failure) {
-  writeAll(2, `${failure.stack || failure.error}\n`);
+function errorReply(failure, lane = 0) {
+  log(lane, failure.stack || failure.error);
   const reply = { type: 'error', error: failure.error };
   if (failure.memory) reply.kind = 'memory';
   return reply;
@@ -308,18 +346,20 @@ function guarded(run) {
 }
 
 // The start of a call's or a tell's line as the controller writes it (bots/running/process.py,
-// BotProcess.call): its id, then its type.
-const CALL_HEAD = /^\{"id":(\d{1,15}),"type":"(call|tell)",/;
+// BotProcess.call): its id, its lane when it has one, then its type.
+const CALL_HEAD = /^\{"id":(\d{1,15}),(?:"lane":(\d{1,6}),)?"type":"(call|tell)",/;
 
 function serve(script, file, globalsJson, name, methods, first) {
   send({
     type: 'hello', protocol: PROTOCOL, language: 'javascript', name, methods,
-    runtime: `node ${process.version}`, quiet_begin: true, isolation: 'realm',
+    runtime: `node ${process.version}`, quiet_begin: true, isolation: 'realm', lanes: LANES,
   });
-  // A notice ("tell") is answered only if it fails, by the next reply instead of that
-  // request's own; the notices after it are not run.
-  let failed = null;
-  let dispatch = null;
+  // The matches being played, by lane: a request with no lane is lane 0, the one match of a
+  // controller that plays one at a time. Each has its own bot ({dispatch}, null when it
+  // failed to load) and its failure not yet reported: a notice ("tell") is answered only if
+  // it fails, by the match's next reply instead of that request's own; the notices after
+  // it are not run.
+  const lanes = new Map();
   // The next match's bot, made ahead while the arena is busy elsewhere (the first: the
   // hello's, which has seen nothing): after a match, a new bot in the same realm; after a
   // renew, a new realm.
@@ -335,82 +375,98 @@ function serve(script, file, globalsJson, name, methods, first) {
     // further here: the bot's context parses the line itself (its method and arguments).
     const head = CALL_HEAD.exec(raw);
     const message = head === null ? JSON.parse(raw) : null;
-    const type = head === null ? message.type : head[2];
+    const type = head === null ? message.type : head[3];
     const id = head === null ? message.id : Number(head[1]);
+    const number = head === null ? message.lane : head[2];
+    const lane = number === undefined ? 0 : Number(number);
     if (type === 'quit') return 0;
+    if (!Number.isInteger(lane) || lane < 0 || lane > LANES) {
+      send({ ...errorReply({ error: `Error: no lane ${JSON.stringify(number)}` }), id });
+      continue;
+    }
     if (type === 'renew') {
       // the next match's deal is one this process has played: a realm that has seen nothing
-      failed = null;
-      dispatch = null;
+      // (the controller sends it when no match is being played here)
+      lanes.clear();
       send({ type: 'ok', id });
       ahead(true);
       continue;
     }
     if (type === 'begin') {
       // A new match: a new bot, and nothing of the last match is reported in it.
-      failed = null;
-      dispatch = null;
       if (next === null) ahead(false);
       const fresh = next;
       next = null;
+      const match = { dispatch: null, failed: null };
+      lanes.set(lane, match);
       if (fresh.error !== undefined || fresh.said.error !== undefined) {
         const why = fresh.error !== undefined ? fresh : fresh.said;
-        failed = { ...errorReply(why), kind: 'load' };
-        if (why.memory) failed.kind = 'memory';
+        match.failed = { ...errorReply(why, lane), kind: 'load' };
+        if (why.memory) match.failed.kind = 'memory';
       } else {
-        dispatch = fresh.dispatch;
+        match.dispatch = fresh.dispatch;
       }
       if (message.reply === false) continue; // it went with the first question
-    } else if (type === 'tell') {
-      if (failed === null) {
-        const told = call(dispatch, raw);
+      if (match.failed === null) {
+        send({ type: 'ok', id });
+      } else {
+        send({ ...match.failed, id });
+        match.failed = null;
+      }
+      continue;
+    }
+    const match = lanes.get(lane);
+    if (match === undefined) {
+      send({ ...errorReply({ error: `Error: ${type} before begin` }, lane), id });
+      continue;
+    }
+    if (type === 'tell') {
+      if (match.failed === null) {
+        const told = call(match.dispatch, raw, lane);
         if (told.error !== undefined) {
-          failed = { ...errorReply(told), told: id, method: String(JSON.parse(raw).method) };
+          match.failed = { ...errorReply(told, lane), told: id, method: String(JSON.parse(raw).method) };
         }
       }
       continue;
-    } else if (failed !== null) {
-      failed.id = id;
-      send(failed);
-      failed = null;
-      if (type === 'end') {
-        dispatch = null;
-        ahead(false);
+    }
+    if (type === 'end') {
+      lanes.delete(lane);
+      if (match.failed !== null) {
+        send({ ...match.failed, id });
+      } else {
+        const used = process.cpuUsage();
+        send({ type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000, id });
       }
+      if (next === null) ahead(false);
       continue;
     }
-    let reply;
-    if (type === 'begin') {
-      reply = { type: 'ok' };
-    } else if (type === 'end') {
-      dispatch = null;
-      const used = process.cpuUsage();
-      reply = { type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000 };
-    } else if (type === 'call') {
-      const result = call(dispatch, raw);
+    if (match.failed !== null) {
+      send({ ...match.failed, id });
+      match.failed = null;
+      continue;
+    }
+    if (type === 'call') {
+      const result = call(match.dispatch, raw, lane);
       if (result.error === undefined) {
         // Written as it is: the value came as JSON and went back to JSON once.
-        writeAll(OUT, `{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
+        reply(`{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
         continue;
       }
-      reply = errorReply(result);
-    } else {
-      reply = errorReply({ error: `Error: unknown request type ${JSON.stringify(type)}` });
+      send({ ...errorReply(result, lane), id });
+      continue;
     }
-    reply.id = id;
-    send(reply);
-    if (type === 'end') ahead(false);
+    send({ ...errorReply({ error: `Error: unknown request type ${JSON.stringify(type)}` }, lane), id });
   }
   return 0;
 }
 
 // One call of the bot's method in its context (the request's line, which the context parses
 // on its own): {json} (the value, as JSON text) or a failure.
-function call(dispatch, raw) {
+function call(dispatch, raw, lane = 0) {
   if (dispatch === null) return { error: 'Error: call before begin', stack: '' };
   let result = guarded(() => dispatch('call', raw));
   if (typeof result !== 'string' || result[0] === 'L') {
-    flushLogs(dispatch); // it printed (or threw past its guard: whatever it printed before)
+    flushLogs(dispatch, lane); // it printed (or threw past its guard: whatever it printed before)
     if (typeof result === 'string') result = result.slice(1);
   }
   if (typeof result === 'string' && result[0] === 'R') {
@@ -451,7 +507,9 @@ function main(argv) {
 }
 
 if (require.main === module) {
-  process.exit(main(process.argv.slice(2)));
+  const code = main(process.argv.slice(2));
+  flush();
+  process.exit(code);
 } else {
   // loaded by bench/bench_fresh_floor.py, which times a fresh bot on its own
   module.exports = { compile, freshBot, call };

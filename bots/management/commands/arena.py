@@ -19,12 +19,16 @@ from bots.arena import Arena, ArenaError
 from bots.arena.config import ConfigError, apply_config
 from bots.languages import suffix_list
 from bots.running import cpus
+from bots.running.process import MAX_LANES
 from games.engine import untrusted
 from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import progress_bar
 from games.engine.spec import GameSpec
 from games.engine.tournament import Column, Format
 from games.registry import game_slugs, games, get_game
+
+#: matches a job plays at once where its bots' hosts can (bots.running.lanes)
+DEFAULT_LANES = 16
 
 
 class Command(BaseCommand):
@@ -94,6 +98,15 @@ class Command(BaseCommand):
             "own bots on a share of the CPUs; the results are the same whatever N",
         )
         parser.add_argument(
+            "--lanes",
+            type=int,
+            default=DEFAULT_LANES,
+            metavar="N",
+            help=f"let each process play up to N matches at once, each bot's process playing "
+            f"them side by side where its language can (default: {DEFAULT_LANES}; 1: one at a "
+            "time); the results are the same whatever N",
+        )
+        parser.add_argument(
             "--no-pin",
             action="store_true",
             help="with --jobs: let every process and its bots run on any CPU",
@@ -138,6 +151,8 @@ class Command(BaseCommand):
         jobs = opts["jobs"] if opts["jobs"] is not None else len(os.sched_getaffinity(0))
         if jobs < 1:
             raise CommandError("--jobs must be at least 1")
+        if not 1 <= opts["lanes"] <= MAX_LANES:
+            raise CommandError(f"--lanes must be 1 to {MAX_LANES}")
         if opts["logs"]:
             check_logs_folder(opts["logs"])
         seed = opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(2**31)
@@ -157,6 +172,7 @@ class Command(BaseCommand):
                     logs=opts["logs"],
                     sandbox=not opts["no_sandbox"],
                     config=config,
+                    lanes=opts["lanes"],
                 )
             except ArenaError as exc:
                 raise CommandError(str(exc)) from None

@@ -1,0 +1,571 @@
+"""Matches played side by side by the same bot processes, each in a lane of its own.
+
+A match is a conversation of many short turns, and a turn that crosses between processes
+costs far more in wake-ups and cold caches than the work it carries (docs/sandbox.md, "The
+arena against its floor"). A host that says ``lanes`` in its hello plays several matches at
+once, each with its own bot, its requests marked with its lane (docs/bot-protocol.md,
+"Lanes"). :class:`LanePlayer` then plays up to ``width`` matches at a time through the one
+match loop (``MatchRunner.steps``): it runs every match until each waits for a reply, writes
+each process's requests of that round in one write, and wakes the matches as their replies
+come, many in one read.
+
+The rules a lane keeps:
+
+- **Time.** A host answers its requests one after another, in order. So a request's time
+  runs from when the host could start on it: its write, or the reply before it when that
+  came later. A request waiting behind another match's is not charged for it, and the
+  deadline of the one the host is on is enforced as a single match's would be. (Replies that
+  come in one read are stamped alike: the host holds a reply for at most a millisecond, so
+  that is the most one request's time can move to the one before it in the same process.)
+- **Faults.** A bot's fault in one lane is that match's, as always. A fault that ends the
+  process (a timeout, a crash, memory, output over its allowance, a broken reply) ends every
+  match it was playing, each as that bot's fault with the same kind, the reason naming the
+  match it happened in; their opponents win them. The next match starts a new process.
+- **Deals.** A process is never dealt a deal it has seen (``BotProcess.dealt``): a match
+  whose deal it has seen waits until the process has no match open, then gets a fresh realm
+  (``renew``), as one played alone would. So no two seatings of a deal are ever in one
+  process at the same time.
+- **Output.** A process may write its game's output allowance for each match it begins, and
+  keeps at most a lane's worth of each unused (bots.running.process, ``max_output``).
+"""
+
+from __future__ import annotations
+
+import math
+import select
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots.running.process import (
+    MAX_DEALT,
+    MEMORY_MARKERS,
+    REPORT_TAIL,
+    STDERR_TAIL,
+    BotProcess,
+    FaultReport,
+    ProcessAgent,
+)
+from games.engine.agents import Agent, AgentFault, SeatInfo
+from games.engine.game import GameState, Prompt
+from games.engine.runner import MatchOutcome, MatchRunner, SeatStats, Steps, _Call, _made
+
+#: seconds an ``end`` may take that no match waits for (the match was decided): as a bot
+#: process played alone is given (ProcessAgent.end)
+END_WAIT_S = 1.0
+
+
+@dataclass(eq=False)
+class _Owed:
+    """A reply a process owes: to a lane's call (``agent``) or to an ``end`` nobody waits for."""
+
+    rid: int
+    agent: LaneAgent | None
+    what: str
+    #: when its request was written
+    written: float = 0.0
+    #: seconds it may take once the host is on it (set when its match waits for it)
+    allowed: float | None = None
+
+
+class LaneHost:
+    """A bot process that plays matches in lanes: which lanes are free, the replies it owes
+    in the order it answers them, and why it was stopped, for the lanes still open."""
+
+    def __init__(self, process: BotProcess, width: int) -> None:
+        hello = process.hello
+        assert hello is not None and hello.lanes >= 2
+        self.process = process
+        self.width = min(width, hello.lanes)
+        self.free = list(range(self.width, 0, -1))
+        self.open: set[LaneAgent] = set()
+        #: written since the last flush, then owed in order
+        self.unwritten: list[_Owed] = []
+        self.owed: deque[_Owed] = deque()
+        #: when its last reply came
+        self.last = 0.0
+        #: the fault that stopped its process, for the matches it was playing then
+        self.stopped: AgentFault | None = None
+        process.holding = True
+
+    def lane(self) -> int:
+        return self.free.pop()
+
+    def release(self, agent: LaneAgent) -> None:
+        if agent in self.open:
+            self.open.discard(agent)
+            self.free.append(agent.lane)
+
+    def flush(self, now: float) -> None:
+        """Write what the round asked of this process, in one write."""
+        if not self.unwritten:
+            return
+        try:
+            self.process.flush()
+        except AgentFault as exc:
+            self.stop(exc, "")
+            return
+        for owed in self.unwritten:
+            owed.written = now
+        self.owed.extend(self.unwritten)
+        self.unwritten.clear()
+
+    def deadline(self) -> float | None:
+        """When the reply the host is working on is late (None: none is awaited yet)."""
+        if not self.owed:
+            return None
+        head = self.owed[0]
+        if head.allowed is None:
+            return None
+        return max(head.written, self.last) + head.allowed
+
+    def stop(self, fault: AgentFault, where: str) -> None:
+        """The process is gone or must go (``fault``, in the match ``where``): it is killed,
+        and every reply it owes is that fault, for the lanes open on it."""
+        self.process.kill()
+        if self.stopped is None:
+            reason = fault.reason
+            if where:
+                reason += f" (in {where}, played at the same time by the same process)"
+            self.stopped = AgentFault(fault.kind, reason)
+        owed = [*self.owed, *self.unwritten]
+        self.owed.clear()
+        self.unwritten.clear()
+        for item in owed:
+            if item.agent is not None:
+                # the match it happened in hears the fault as it was; the others, where
+                item.agent.answer(fault if item.agent.where == where else self.stopped, None)
+
+    def restart(self, timeout: float) -> None:
+        """A new process, once no match is open on the stopped one. Raises AgentFault."""
+        self.stopped = None
+        self.last = 0.0
+        self.process.holding = False
+        try:
+            self.process.start(timeout)
+        finally:
+            self.process.holding = True
+        hello = self.process.hello
+        if hello is None or hello.lanes < 2:
+            self.process.kill()
+            raise AgentFault("startup", "the bot's host no longer plays matches in lanes")
+
+    def renew(self, timeout: float) -> bool:
+        """A fresh realm or process, with no match open (see ``BotProcess.renew``)."""
+        self.process.holding = False
+        try:
+            return self.process.renew(timeout)
+        finally:
+            self.process.holding = True
+
+    def read(self, out: bool) -> None:
+        """Read what is ready on stdout (``out``) or stderr, and hand each complete reply to
+        the lane that waits for it."""
+        process = self.process
+        child = process._child
+        if child is None:
+            return
+        with process._io:
+            process._pump(child, out)
+        doom = child.doom
+        if doom is not None:  # over its output allowance
+            self.stop(doom, self.head_where())
+            return
+        lines = process._lines
+        while lines:
+            arrived, line = lines.popleft()
+            if not self.owed:
+                what = "no request" if line is not None else ""
+                if line is None:
+                    self.stop(process._death_fault("a match"), "")
+                else:
+                    self.stop(AgentFault("protocol", f"a reply to {what}: {line[:80]!r}"), "")
+                return
+            head = self.owed[0]
+            if line is None:
+                self.stop(process._death_fault(head.what), self.head_where())
+                return
+            try:
+                message = process.parse(line, head.what)
+            except AgentFault as exc:
+                self.stop(exc, self.head_where())
+                return
+            if message.get("id") != head.rid:
+                self.stop(
+                    AgentFault("protocol", f"reply to {head.what} has the wrong id"),
+                    self.head_where(),
+                )
+                return
+            self.owed.popleft()
+            used = arrived - max(head.written, self.last)
+            self.last = arrived
+            if head.agent is not None:
+                head.agent.answer(message, used if used > 0.0 else 0.0)
+
+    def late(self, now: float) -> None:
+        """The reply the host is working on is past its deadline: the match it belongs to
+        times out (or ran out of memory, if that is what the bot was dying of)."""
+        head = self.owed[0]
+        process = self.process
+        process.settle_stderr()
+        doom = process._child.doom if process._child is not None else None
+        if doom is None and any(m in process.stderr.since(0, STDERR_TAIL) for m in MEMORY_MARKERS):
+            doom = AgentFault("memory", f"the bot ran out of memory during {head.what}")
+        allowed = head.allowed or 0.0
+        fault = doom or AgentFault("timeout", f"no answer to {head.what} within {allowed:.2f} s")
+        self.stop(fault, self.head_where())
+
+    def head_where(self) -> str:
+        head = self.owed[0] if self.owed else None
+        return head.agent.where if head is not None and head.agent is not None else ""
+
+
+class LaneAgent(ProcessAgent):
+    """A seat of one match, played in a lane of a bot process: its requests are kept for the
+    round's write, and its replies are handed to it by :class:`LanePlayer`."""
+
+    def __init__(self, host: LaneHost, owner: ProcessAgent, where: str) -> None:
+        super().__init__(host.process, owner.bot_call, startup_timeout=owner.startup_timeout)
+        self.name = owner.name
+        self.host = host
+        self.lane = host.lane()
+        host.open.add(self)
+        #: the match, as faults in the other lanes name it
+        self.where = where
+        self._names = owner._names
+        self._stderr_from = host.process.stderr.total
+        #: the reply handed over and not yet taken: the message, or the AgentFault
+        self._got: dict[str, Any] | AgentFault | None = None
+        self._used = 0.0
+        self._waiting = False
+
+    # ---- what the match loop calls ----------------------------------------------------
+    def begin(self, info: SeatInfo, timeout: float) -> None:
+        self._seat = info.seat
+        process = self.process
+        where = self.match_label or f"seat {info.seat}"
+        process.stderr.mark(f"--- match start: {info.game}, {where}, lane {self.lane} ---")
+        self._raise_if_stopped()
+        process.played += 1
+        if info.deal is not None:
+            process.dealt.add(info.deal)
+        begin = {
+            "lane": self.lane, "type": "begin", "game": info.game, "seat": info.seat,
+            "seats": info.num_seats, "reply": False,
+        }  # fmt: skip
+        with self._reporting():
+            process.request(begin, reply=False)
+
+    def started(self, timeout: float) -> None:
+        """A lane's begin is answered with its first question (the host says quiet_begin)."""
+
+    def send(self, prompt: Prompt) -> None:
+        method, args = self.bot_call(prompt)
+        self._pending = None
+        try:
+            if self.host.stopped is not None:
+                raise self.host.stopped
+            if not prompt.expects_answer:
+                self.process.call(method, args, reply=False, lane=self.lane)
+                self._told.append(method)
+                return
+            rid = self.process.call(method, args, lane=self.lane)
+        except AgentFault as exc:
+            self._report(exc.kind, exc.reason)
+            raise
+        name = self._name(method)
+        self._pending = (rid, name)
+        self.parks = True
+        self.host.unwritten.append(_Owed(rid, self, name))
+
+    @property
+    def waits(self) -> bool:
+        """True while a reply this seat was asked for has not come."""
+        return self._waiting and self._got is None
+
+    def wait(self, allowed: float) -> None:
+        """The match waits for this seat's reply, which may take ``allowed`` seconds once the
+        host is on it."""
+        self._waiting = True
+        for owed in (*self.host.owed, *self.host.unwritten):
+            if owed.agent is self:
+                owed.allowed = allowed
+                return
+        if self._got is None:  # its process stopped before the request went out
+            self._got = self.host.stopped or AgentFault("crash", "the bot's process is gone")
+
+    def answer(self, message: dict[str, Any] | AgentFault, used: float | None) -> None:
+        self._got = message
+        if used is not None:
+            self._used = used
+
+    def receive(self, timeout: float) -> Any:
+        if self._pending is None:  # a notice: its failure, if any, comes with the next reply
+            self.answered_at = None
+            return None
+        return self._take(self._pending[1])
+
+    def ask_confirm(self) -> None:
+        with self._reporting():
+            self._raise_if_stopped()
+            rid = self.process.request({"lane": self.lane, "type": "end"})
+            self._end_asked = rid
+            self.parks = True
+            self.host.unwritten.append(_Owed(rid, self, "end of match"))
+
+    def confirm(self, timeout: float) -> None:
+        self._end_asked = None
+        self._ended = True
+        try:
+            self._take("end of match")
+        finally:
+            self.host.release(self)
+
+    def end(self, result: dict[str, Any]) -> None:
+        if self._ended:
+            return
+        self.host.release(self)
+        if self.host.stopped is not None or not self.process.alive:
+            return
+        try:
+            rid = self.process.request({"lane": self.lane, "type": "end"})
+        except AgentFault as exc:
+            if exc.kind == "output":
+                self._report(exc.kind, exc.reason)
+            return
+        owed = _Owed(rid, None, "end of match", allowed=END_WAIT_S)
+        self.host.unwritten.append(owed)
+
+    # ---- inside ------------------------------------------------------------------------
+    def _take(self, what: str) -> Any:
+        got, self._got = self._got, None
+        self._waiting = False
+        self._pending = None
+        self.parks = False
+        try:
+            if got is None:
+                raise AgentFault("crash", f"no reply to {what}")
+            if isinstance(got, AgentFault):
+                raise got
+            self.answered_at = self._asked + self._used
+            value = self._check(self.answered_at, got, what=what)
+            if what == "end of match":
+                self._take_cpu(got)
+            return value
+        except AgentFault as exc:
+            self._report(exc.kind, exc.reason)
+            raise
+
+    #: when the match loop asked for the reply being waited for (its clock), so that
+    #: ``answered_at`` says the time the request took, not its wait behind other lanes
+    _asked = 0.0
+
+    def _raise_if_stopped(self) -> None:
+        stopped = self.host.stopped
+        if stopped is not None:
+            raise stopped
+        if not self.process.alive:
+            raise AgentFault("crash", "the bot's process is gone")
+
+    def _report(self, kind: str, reason: str) -> None:
+        self._reported = True
+        self.process.settle_stderr()
+        tail = self.process.stderr.since(self._stderr_from, REPORT_TAIL)
+        self.fault_reports.append(FaultReport(kind, reason, tail, self._seat))
+        self.process.stderr.mark(f"--- fault ({kind}) in lane {self.lane}: {reason} ---")
+
+
+@dataclass(eq=False)
+class LaneMatch:
+    """A match to play: its deal, and who sits in each seat: a lane of a process
+    (:class:`LaneHost`, with the entrant's own agent, whose name and contract its lane
+    takes) or an agent of its own for this match (a built-in in this process)."""
+
+    state: GameState
+    seed: int | None
+    seats: list[tuple[LaneHost, ProcessAgent] | Agent]
+    names: list[str]
+    #: each seat's label in its bot's stderr log (the arena's: number, file, opponents)
+    labels: list[str] = field(default_factory=list)
+    #: the match, as the faults of the other matches of its processes name it
+    where: str = ""
+    #: the caller's own (the arena's table and number)
+    tag: Any = None
+    agents: list[Agent] = field(default_factory=list)
+    steps: Steps | None = None
+    stats: list[SeatStats] = field(default_factory=list)
+    #: the call the match waits on, and its seat's agent
+    waiting: tuple[LaneAgent, _Call] | None = None
+
+    def hosts(self) -> list[LaneHost]:
+        return [seat[0] for seat in self.seats if isinstance(seat, tuple)]
+
+
+class LanePlayer:
+    """Plays matches up to ``width`` at a time over the lanes of their processes (see the
+    module)."""
+
+    def __init__(
+        self,
+        runner: MatchRunner,
+        *,
+        width: int,
+        clock: Callable[[], float] = time.monotonic,
+        startup_timeout: float = 10.0,
+    ) -> None:
+        self.runner = runner
+        self.width = width
+        self.clock = clock
+        self.startup_timeout = startup_timeout
+
+    def play(self, matches: Iterator[LaneMatch]) -> Iterator[tuple[LaneMatch, MatchOutcome]]:
+        """Play ``matches``, beginning them in their order, and yield each with its outcome
+        as it ends."""
+        running: list[LaneMatch] = []
+        ready: deque[tuple[LaneMatch, Any]] = deque()
+        queued: LaneMatch | None = None
+        hosts: dict[int, LaneHost] = {}
+        while True:
+            while len(running) < self.width:  # begin matches while there is room
+                if queued is None:
+                    queued = next(matches, None)
+                    if queued is None:
+                        break
+                if not self._can_begin(queued):
+                    break
+                match, queued = queued, None
+                for host in match.hosts():
+                    hosts[id(host)] = host
+                match.agents = [self._seat(match, i) for i in range(len(match.seats))]
+                match.steps, match.stats = self.runner.steps(
+                    match.state, match.agents, seed=match.seed
+                )
+                running.append(match)
+                ready.append((match, None))
+            finished = []
+            while ready:  # run every match until it waits for a reply or ends
+                match, reply = ready.popleft()
+                if self._advance(match, reply):
+                    running.remove(match)
+                    finished.append(match)
+            for match in finished:
+                outcome = self.runner.outcome(
+                    match.state, match.agents, match.stats, seed=match.seed,
+                    seat_names=match.names,
+                )  # fmt: skip
+                yield match, outcome
+            if finished:
+                continue
+            if not running:
+                if queued is None:
+                    return
+                continue  # (a match that waited for its processes to be free begins now)
+            self._round(list(hosts.values()), running, ready)
+
+    def _seat(self, match: LaneMatch, seat: int) -> Agent:
+        sitter = match.seats[seat]
+        if not isinstance(sitter, tuple):
+            return sitter
+        host, owner = sitter
+        agent = LaneAgent(host, owner, match.where)
+        if seat < len(match.labels):
+            agent.match_label = match.labels[seat]
+        return agent
+
+    def _can_begin(self, match: LaneMatch) -> bool:
+        """Whether ``match`` can begin now: each of its processes has a free lane and may be
+        dealt its deal. A process that is gone, has used its CPU allowance or has seen the
+        deal starts afresh (a new process, or a renewed realm) once it has no match open;
+        until then the match waits."""
+        hosts = match.hosts()
+        if len({id(h) for h in hosts}) < len(hosts):
+            raise ValueError("two seats of a match in one process")
+        for host in hosts:
+            if not host.free:
+                return False
+            process = host.process
+            seen = match.seed is None or match.seed in process.dealt
+            seen = process.played > 0 and (seen or len(process.dealt) >= MAX_DEALT)
+            recycle = process.launch.recycle_cpu_s
+            spent = recycle is not None and process.cpu_s >= recycle
+            gone = host.stopped is not None or not process.alive
+            if not (gone or spent or seen):
+                continue
+            if host.open:
+                return False  # once the matches it plays are over
+            if not gone and not spent and host.renew(self.startup_timeout):
+                continue
+            process.kill()
+            try:
+                host.restart(self.startup_timeout)
+            except AgentFault as exc:
+                host.stopped = exc  # the match's seat faults at its start, with this reason
+        return True
+
+    def _advance(self, match: LaneMatch, reply: Any) -> bool:
+        """Run ``match`` until it waits for a reply (False) or ends (True)."""
+        steps = match.steps
+        assert steps is not None
+        agents = match.agents
+        clock = self.clock
+        while True:
+            try:
+                call = steps.send(reply)  # (only a lane's receive or confirm comes out)
+            except StopIteration:
+                return True
+            agent = agents[call.seat]
+            assert isinstance(agent, LaneAgent)
+            now = clock()
+            asked = call.started if call.started is not None else now
+            agent._asked = asked
+            agent.wait(call.args[0] + (now - asked))
+            if agent.waits:
+                match.waiting = (agent, call)
+                return False
+            reply = _made(agents, call)
+
+    def _round(
+        self, hosts: list[LaneHost], running: list[LaneMatch], ready: deque[tuple[LaneMatch, Any]]
+    ) -> None:
+        """Write every process's requests of the round, wait until a reply comes or a
+        deadline passes, and hand the matches it wakes to ``ready``."""
+        now = self.clock()
+        for host in hosts:
+            host.flush(now)
+        self._wait(hosts)
+        for match in running:
+            if match.waiting is not None and not match.waiting[0].waits:
+                call = match.waiting[1]
+                match.waiting = None
+                ready.append((match, _made(match.agents, call)))
+
+    def _wait(self, hosts: list[LaneHost]) -> None:
+        poller = select.poll()
+        ends: dict[int, tuple[LaneHost, bool]] = {}
+        soonest: float | None = None
+        for host in hosts:
+            child = host.process._child
+            if child is None:
+                continue
+            if host.owed:
+                if not child.out_done:
+                    ends[child.out_fd] = (host, True)
+                deadline = host.deadline()
+                if deadline is not None and (soonest is None or deadline < soonest):
+                    soonest = deadline
+            if not child.err_done:
+                ends[child.err_fd] = (host, False)
+        for fd in ends:
+            poller.register(fd, select.POLLIN)
+        timeout = None if soonest is None else max(soonest - self.clock(), 0.0)
+        events = poller.poll(None if timeout is None else math.ceil(timeout * 1000))
+        for fd, _ in events:
+            host, out = ends[fd]
+            host.read(out)
+        now = self.clock()
+        for host in hosts:
+            deadline = host.deadline()
+            if deadline is not None and deadline <= now:
+                host.late(now)
