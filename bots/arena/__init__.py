@@ -19,6 +19,7 @@ whole and the matches follow each other as they were scheduled.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import multiprocessing
@@ -490,12 +491,12 @@ class Arena:
     ) -> Iterator[_Played]:
         """:meth:`_play` with up to ``lanes`` matches at once, yielded in schedule order. A
         built-in played in this process gets an agent of its own in each match."""
-        player = LanePlayer(runner, width=self.lanes, clock=clock, startup_timeout=self.tc.startup)
+        player = LanePlayer(runner, width=self.lanes, startup_timeout=self.tc.startup)
 
         def matches() -> Iterator[LaneMatch]:
             for number, table in enumerate(tables, first):
                 seated = [self.entrants[i] for i in table.seats]
-                seats: list[tuple[LaneHost, ProcessAgent] | Agent] = []
+                seats: list[tuple[LaneHost, ProcessAgent] | Callable[[], Agent]] = []
                 for i, entrant in zip(table.seats, seated, strict=True):
                     agent = entrant.agent
                     if i in hosts:
@@ -503,12 +504,17 @@ class Arena:
                         seats.append((hosts[i], agent))
                     else:
                         assert isinstance(agent, InProcessAgent)
-                        seats.append(InProcessAgent(agent.factory, agent.bot_call, agent.name))
-                state = self.game.state_class.new(
-                    table.seed, num_seats=len(seated), config=self.config
-                )
+                        seats.append(
+                            functools.partial(
+                                InProcessAgent, agent.factory, agent.bot_call, agent.name
+                            )
+                        )
+                deal = functools.partial(
+                    self.game.state_class.new, table.seed, num_seats=len(seated),
+                    config=self.config,
+                )  # fmt: skip
                 yield LaneMatch(
-                    state, table.seed, seats, [e.name for e in seated],
+                    deal, table.seed, seats, [e.name for e in seated],
                     labels=self._labels(number, table, seated), where=f"match {number}",
                     tag=(number, table),
                 )  # fmt: skip

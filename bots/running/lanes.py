@@ -18,9 +18,12 @@ The rules a lane keeps:
   come in one read are stamped alike: the host holds a reply for at most a millisecond, so
   that is the most one request's time can move to the one before it in the same process.)
 - **Faults.** A bot's fault in one lane is that match's, as always. A fault that ends the
-  process (a timeout, a crash, memory, output over its allowance, a broken reply) ends every
-  match it was playing, each as that bot's fault with the same kind, the reason naming the
-  match it happened in; their opponents win them. The next match starts a new process.
+  process (a timeout, a crash, memory, output over its allowance, a broken reply) is the
+  fault of the match whose request the host was on, as it would be played alone (a death
+  with no request out: the match begun first). The other matches the process was playing
+  are not that bot's faults, nor its opponents' wins: they are played again from their
+  start, by a new process and by opponents that start afresh (a new realm or process: they
+  have seen the deal). So a bot's results are the same whatever the number of lanes.
 - **Deals.** A process is never dealt a deal it has seen (``BotProcess.dealt``): a match
   whose deal it has seen waits until the process has no match open, then gets a fresh realm
   (``renew``), as one played alone would. So no two seatings of a deal are ever in one
@@ -80,7 +83,8 @@ class LaneHost:
         self.process = process
         self.width = min(width, hello.lanes)
         self.free = list(range(self.width, 0, -1))
-        self.open: set[LaneAgent] = set()
+        #: the seats of the matches it plays, in the order they began
+        self.open: dict[LaneAgent, None] = {}
         #: written since the last flush, then owed in order
         self.unwritten: list[_Owed] = []
         self.owed: deque[_Owed] = deque()
@@ -95,7 +99,7 @@ class LaneHost:
 
     def release(self, agent: LaneAgent) -> None:
         if agent in self.open:
-            self.open.discard(agent)
+            del self.open[agent]
             self.free.append(agent.lane)
 
     def flush(self, now: float) -> None:
@@ -122,26 +126,31 @@ class LaneHost:
         return max(head.written, self.last) + head.allowed
 
     def stop(self, fault: AgentFault, where: str) -> None:
-        """The process is gone or must go (``fault``, in the match ``where``): it is killed,
-        and every reply it owes is that fault, for the lanes open on it."""
+        """The process is gone or must go, for ``fault`` in the match ``where`` ("": no
+        request was out; the match begun first): it is killed, that match's seat hears the
+        fault, and the other matches open on it are ``interrupted`` (to be played again)."""
         self.process.kill()
-        if self.stopped is None:
-            reason = fault.reason
-            if where:
-                reason += f" (in {where}, played at the same time by the same process)"
-            self.stopped = AgentFault(fault.kind, reason)
-        owed = [*self.owed, *self.unwritten]
+        owed = [item.agent for item in (*self.owed, *self.unwritten) if item.agent is not None]
         self.owed.clear()
         self.unwritten.clear()
-        for item in owed:
-            if item.agent is not None:
-                # the match it happened in hears the fault as it was; the others, where
-                item.agent.answer(fault if item.agent.where == where else self.stopped, None)
+        if not where:
+            first = owed[0] if owed else next(iter(self.open), None)
+            where = first.where if first is not None else ""
+        if self.stopped is None:
+            self.stopped = AgentFault(fault.kind, fault.reason)
+        for agent in owed:
+            if agent.where == where:
+                agent.answer(fault, None)
+        for agent in self.open:
+            if agent.where != where:
+                agent.interrupted = True
 
     def restart(self, timeout: float) -> None:
         """A new process, once no match is open on the stopped one. Raises AgentFault."""
         self.stopped = None
         self.last = 0.0
+        self.owed.clear()
+        self.unwritten.clear()
         self.process.holding = False
         try:
             self.process.start(timeout)
@@ -231,13 +240,16 @@ class LaneAgent(ProcessAgent):
         self.name = owner.name
         self.host = host
         self.lane = host.lane()
-        host.open.add(self)
+        host.open[self] = None
         #: the match, as faults in the other lanes name it
         self.where = where
         self._names = owner._names
         self._stderr_from = host.process.stderr.total
         #: the reply handed over and not yet taken: the message, or the AgentFault
         self._got: dict[str, Any] | AgentFault | None = None
+        #: its process was stopped for another match's fault: this match is to be played
+        #: again (see :class:`LanePlayer`)
+        self.interrupted = False
         self._used = 0.0
         self._waiting = False
 
@@ -248,9 +260,6 @@ class LaneAgent(ProcessAgent):
         where = self.match_label or f"seat {info.seat}"
         process.stderr.mark(f"--- match start: {info.game}, {where}, lane {self.lane} ---")
         self._raise_if_stopped()
-        process.played += 1
-        if info.deal is not None:
-            process.dealt.add(info.deal)
         begin = {
             "lane": self.lane, "type": "begin", "game": info.game, "seat": info.seat,
             "seats": info.num_seats, "reply": False,
@@ -379,13 +388,14 @@ class LaneAgent(ProcessAgent):
 
 @dataclass(eq=False)
 class LaneMatch:
-    """A match to play: its deal, and who sits in each seat: a lane of a process
-    (:class:`LaneHost`, with the entrant's own agent, whose name and contract its lane
-    takes) or an agent of its own for this match (a built-in in this process)."""
+    """A match to play: its deal (``deal`` makes its state, again if it is played again),
+    and who sits in each seat: a lane of a process (:class:`LaneHost`, with the entrant's own
+    agent, whose name and contract its lane takes) or an agent made for the match (a
+    built-in in this process)."""
 
-    state: GameState
+    deal: Callable[[], GameState]
     seed: int | None
-    seats: list[tuple[LaneHost, ProcessAgent] | Agent]
+    seats: list[tuple[LaneHost, ProcessAgent] | Callable[[], Agent]]
     names: list[str]
     #: each seat's label in its bot's stderr log (the arena's: number, file, opponents)
     labels: list[str] = field(default_factory=list)
@@ -393,6 +403,7 @@ class LaneMatch:
     where: str = ""
     #: the caller's own (the arena's table and number)
     tag: Any = None
+    state: GameState | None = None
     agents: list[Agent] = field(default_factory=list)
     steps: Steps | None = None
     stats: list[SeatStats] = field(default_factory=list)
@@ -407,17 +418,12 @@ class LanePlayer:
     """Plays matches up to ``width`` at a time over the lanes of their processes (see the
     module)."""
 
-    def __init__(
-        self,
-        runner: MatchRunner,
-        *,
-        width: int,
-        clock: Callable[[], float] = time.monotonic,
-        startup_timeout: float = 10.0,
-    ) -> None:
+    def __init__(self, runner: MatchRunner, *, width: int, startup_timeout: float = 10.0) -> None:
         self.runner = runner
         self.width = width
-        self.clock = clock
+        #: the runner's, for the times it reads (the processes' replies are timed on the
+        #: monotonic clock, as durations)
+        self.clock = runner.clock
         self.startup_timeout = startup_timeout
 
     def play(self, matches: Iterator[LaneMatch]) -> Iterator[tuple[LaneMatch, MatchOutcome]]:
@@ -425,12 +431,14 @@ class LanePlayer:
         as it ends."""
         running: list[LaneMatch] = []
         ready: deque[tuple[LaneMatch, Any]] = deque()
+        #: matches to play again (their process stopped for another match's fault), first
+        again: deque[LaneMatch] = deque()
         queued: LaneMatch | None = None
         hosts: dict[int, LaneHost] = {}
         while True:
             while len(running) < self.width:  # begin matches while there is room
                 if queued is None:
-                    queued = next(matches, None)
+                    queued = again.popleft() if again else next(matches, None)
                     if queued is None:
                         break
                 if not self._can_begin(queued):
@@ -438,6 +446,11 @@ class LanePlayer:
                 match, queued = queued, None
                 for host in match.hosts():
                     hosts[id(host)] = host
+                    # dealt now, before the next match is weighed (its seats begin later)
+                    host.process.played += 1
+                    if match.seed is not None:
+                        host.process.dealt.add(match.seed)
+                match.state = match.deal()
                 match.agents = [self._seat(match, i) for i in range(len(match.seats))]
                 match.steps, match.stats = self.runner.steps(
                     match.state, match.agents, seed=match.seed
@@ -451,6 +464,7 @@ class LanePlayer:
                     running.remove(match)
                     finished.append(match)
             for match in finished:
+                assert match.state is not None
                 outcome = self.runner.outcome(
                     match.state, match.agents, match.stats, seed=match.seed,
                     seat_names=match.names,
@@ -458,16 +472,15 @@ class LanePlayer:
                 yield match, outcome
             if finished:
                 continue
-            if not running:
-                if queued is None:
-                    return
-                continue  # (a match that waited for its processes to be free begins now)
-            self._round(list(hosts.values()), running, ready)
+            if not running and queued is None:
+                return
+            # (with none running, a match waits for its processes' last replies)
+            self._round(list(hosts.values()), running, ready, again)
 
     def _seat(self, match: LaneMatch, seat: int) -> Agent:
         sitter = match.seats[seat]
         if not isinstance(sitter, tuple):
-            return sitter
+            return sitter()
         host, owner = sitter
         agent = LaneAgent(host, owner, match.where)
         if seat < len(match.labels):
@@ -493,8 +506,8 @@ class LanePlayer:
             gone = host.stopped is not None or not process.alive
             if not (gone or spent or seen):
                 continue
-            if host.open:
-                return False  # once the matches it plays are over
+            if host.open or host.owed or host.unwritten:
+                return False  # once the matches it plays are over, and their ends answered
             if not gone and not spent and host.renew(self.startup_timeout):
                 continue
             process.kill()
@@ -527,19 +540,40 @@ class LanePlayer:
             reply = _made(agents, call)
 
     def _round(
-        self, hosts: list[LaneHost], running: list[LaneMatch], ready: deque[tuple[LaneMatch, Any]]
+        self,
+        hosts: list[LaneHost],
+        running: list[LaneMatch],
+        ready: deque[tuple[LaneMatch, Any]],
+        again: deque[LaneMatch],
     ) -> None:
         """Write every process's requests of the round, wait until a reply comes or a
-        deadline passes, and hand the matches it wakes to ``ready``."""
-        now = self.clock()
+        deadline passes, and hand the matches it wakes to ``ready`` (and those a stopped
+        process interrupted to ``again``)."""
+        now = time.monotonic()
         for host in hosts:
             host.flush(now)
         self._wait(hosts)
+        stopped = [m for m in running if any(getattr(a, "interrupted", 0) for a in m.agents)]
+        for match in stopped:
+            running.remove(match)
+            self._abandon(match)
+            again.append(match)
         for match in running:
             if match.waiting is not None and not match.waiting[0].waits:
                 call = match.waiting[1]
                 match.waiting = None
                 ready.append((match, _made(match.agents, call)))
+
+    def _abandon(self, match: LaneMatch) -> None:
+        """Drop an interrupted match, to be played again from its start: the lanes its other
+        processes play it in are ended (their replies are not waited for)."""
+        if match.steps is not None:
+            match.steps.close()
+        for agent in match.agents:
+            if isinstance(agent, LaneAgent):
+                agent.end({})
+        match.state, match.agents, match.steps, match.stats = None, [], None, []
+        match.waiting = None
 
     def _wait(self, hosts: list[LaneHost]) -> None:
         poller = select.poll()
@@ -559,12 +593,12 @@ class LanePlayer:
                 ends[child.err_fd] = (host, False)
         for fd in ends:
             poller.register(fd, select.POLLIN)
-        timeout = None if soonest is None else max(soonest - self.clock(), 0.0)
+        timeout = None if soonest is None else max(soonest - time.monotonic(), 0.0)
         events = poller.poll(None if timeout is None else math.ceil(timeout * 1000))
         for fd, _ in events:
             host, out = ends[fd]
             host.read(out)
-        now = self.clock()
+        now = time.monotonic()
         for host in hosts:
             deadline = host.deadline()
             if deadline is not None and deadline <= now:

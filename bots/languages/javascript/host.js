@@ -32,11 +32,11 @@ const vm = require('vm');
 const PROTOCOL = 1;
 const MAX_REQUEST = 1 << 20;
 const OUT = 1;
-// The most matches this host plays at once (lanes: see serve), and how long a reply may
-// wait in this host's buffer for the ones after it (milliseconds): replies to requests read
-// together go back in one write, and none waits longer than this for another.
+// The most matches this host plays at once (lanes: see serve). Each reply is written as soon
+// as it is made, even when more requests are read already: the controller times a request
+// from the reply before it, so a reply held back while the bot works on the next request
+// would charge that request's time to the one before it.
 const LANES = 64;
-const HOLD_MS = 1;
 
 function sleepMs(ms) {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -55,26 +55,8 @@ function writeAll(fd, data) {
   }
 }
 
-// Replies not yet written: they go in one write once every request read so far is
-// answered (before the next read), or once the first has waited HOLD_MS.
-const held = [];
-let heldSince = 0;
-
-function reply(line) {
-  if (held.length === 0) heldSince = performance.now();
-  held.push(line);
-  if (performance.now() - heldSince >= HOLD_MS) flush();
-}
-
-function flush() {
-  if (held.length === 0) return;
-  const data = held.length === 1 ? held[0] : held.join('');
-  held.length = 0;
-  writeAll(OUT, data);
-}
-
 function send(message) {
-  reply(JSON.stringify(message) + '\n');
+  writeAll(OUT, JSON.stringify(message) + '\n');
 }
 
 function describe(error) {
@@ -298,7 +280,6 @@ function* requests() {
   const chunk = Buffer.alloc(65536);
   let pending = Buffer.alloc(0);
   for (;;) {
-    flush(); // every request read so far is answered: the replies go before the next read
     let n;
     try {
       n = fs.readSync(0, chunk, 0, chunk.length, null);
@@ -310,10 +291,7 @@ function* requests() {
       if (error.code === 'EOF') return;
       throw error;
     }
-    if (n === 0) {
-      flush();
-      return;
-    }
+    if (n === 0) return;
     pending = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n);
     let newline;
     while ((newline = pending.indexOf(10)) >= 0) {
@@ -449,7 +427,7 @@ function serve(script, file, globalsJson, name, methods, first) {
       const result = call(match.dispatch, raw, lane);
       if (result.error === undefined) {
         // Written as it is: the value came as JSON and went back to JSON once.
-        reply(`{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
+        writeAll(OUT, `{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
         continue;
       }
       send({ ...errorReply(result, lane), id });
@@ -507,9 +485,7 @@ function main(argv) {
 }
 
 if (require.main === module) {
-  const code = main(process.argv.slice(2));
-  flush();
-  process.exit(code);
+  process.exit(main(process.argv.slice(2)));
 } else {
   // loaded by bench/bench_fresh_floor.py, which times a fresh bot on its own
   module.exports = { compile, freshBot, call };

@@ -1,0 +1,240 @@
+"""Lanes: one bot process plays several matches at once (bots.running.lanes), with the same
+results, faults and time rules as matches played one at a time."""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+from pathlib import Path
+
+from django.core.management import call_command
+
+from bots.arena import Arena
+from bots.running.lanes import LaneHost, LaneMatch, LanePlayer
+from games.engine.runner import MatchRunner, TimeControl
+from games.registry import get_game
+
+#: plays the first card; raises in a notice of one card (a fault in some of its matches)
+TOUCHY_JS = """({
+  name: 'Touchy',
+  draftPick(cards) { return 0; },
+  draftReceive(card) { if (card === 'S7') throw new Error('not that one'); },
+  mainPlay(hand, base) { return 0; },
+  mainPostprocess(card) {},
+})
+"""
+#: plays the highest card, keeping what it was passed in a match
+HIGHEST_JS = """({
+  name: 'High',
+  passed: [],
+  draftPick(cards) { return cards[0][1] >= cards[1][1] ? 0 : 1; },
+  draftReceive(card) { this.passed.push(card); },
+  mainPlay(hand, base) {
+    let best = 0;
+    hand.forEach((card, i) => { if (card[1] > hand[best][1]) best = i; });
+    return best;
+  },
+  mainPostprocess(card) {},
+})
+"""
+#: plays the last card, and says so in its log
+CHATTY_JS = """({
+  name: 'Chatty',
+  draftPick(cards) { return 1; },
+  draftReceive(card) {},
+  mainPlay(hand, base) { console.log('playing\\nagainst ' + base); return hand.length - 1; },
+  mainPostprocess(card) {},
+})
+"""
+
+
+def write(tmp_path: Path, name: str, source: str) -> Path:
+    path = tmp_path / name
+    path.write_text(source)
+    return path
+
+
+def arena(*args: str) -> str:
+    out = io.StringIO()
+    call_command("arena", "--game", "rps-poker", "--no-progress", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_lanes_play_the_same_tournament_as_one_match_at_a_time(tmp_path):
+    bots = [
+        str(write(tmp_path, "touchy.js", TOUCHY_JS)),
+        str(write(tmp_path, "highest.js", HIGHEST_JS)),
+        str(write(tmp_path, "chatty.js", CHATTY_JS)),
+        "builtin:simple",
+    ]
+    runs = {}
+    for lanes, jobs in ((1, 1), (8, 1), (8, 2)):
+        name = f"{lanes}-{jobs}"
+        out_json, logs = tmp_path / f"{name}.json", tmp_path / f"logs-{name}"
+        arena(*bots, "--rounds", "10", "--seed", "5", "--lanes", str(lanes), "--jobs", str(jobs),
+              "--json", str(out_json), "--logs", str(logs))  # fmt: skip
+        data = json.loads(out_json.read_text())
+        data.pop("elapsed_s")
+        for bot in data["bots"]:
+            bot.pop("mean_call_ms")
+            for note in bot["fault_details"].values():
+                for key in ("match_file", "stderr_log"):
+                    note[key] = str(Path(note[key]).relative_to(logs))
+            for report in bot["fault_reports"]:
+                report.pop("stderr_tail")
+        records = []
+        for path in sorted((logs / "matches").glob("*.json")):
+            record = json.loads(path.read_text())
+            records.append((path.name, record["seed"], record["events"], record["result"]))
+        runs[name] = (data, records)
+    assert runs["8-1"] == runs["1-1"]
+    assert runs["8-2"] == runs["1-1"]
+    data, records = runs["8-1"]
+    assert data["matches"] == len(records) == 60
+    touchy = next(b for b in data["bots"] if b["name"] == "Touchy")
+    assert 0 < touchy["faults"] < 30
+    assert touchy["fault_reports"][-1]["reason"].startswith("draftReceive raised Error: not that")
+    assert all(b["faults"] == 0 for b in data["bots"] if b["name"] != "Touchy")
+
+
+def test_a_lanes_log_marks_its_matches_and_lines(tmp_path):
+    chatty = write(tmp_path, "chatty.js", CHATTY_JS)
+    logs = tmp_path / "logs"
+    arena(str(chatty), "builtin:simple", "--rounds", "6", "--seed", "2", "--lanes", "4",
+          "--jobs", "1", "--logs", str(logs))  # fmt: skip
+    log = (logs / "stderr" / "00-chatty.stderr.log").read_text()
+    starts = [line for line in log.splitlines() if line.startswith("--- match start")]
+    assert len(starts) == 6
+    assert all(", lane " in line for line in starts)
+    assert "match 1 (" in starts[0]
+    # every line the bot wrote is marked with its lane, its own newline included
+    said = [line for line in log.splitlines() if line.endswith("playing") or "against R" in line]
+    assert said and all(line.startswith("[") and "] " in line for line in said)
+    assert any(line.split("] ", 1)[1] == "playing" for line in said)
+
+
+#: hangs in one deal's plays (the first game whose base is S9 while it holds a paper), else
+#: plays its first card
+STUCK_JS = """({
+  name: 'Stuck',
+  draftPick(cards) { return 0; },
+  draftReceive(card) {},
+  mainPlay(hand, base) {
+    if (base === 'S9' && hand.some((card) => card[0] === 'P')) for (;;) {}
+    return 0;
+  },
+  mainPostprocess(card) {},
+})
+"""
+
+
+def test_a_bot_stuck_in_one_lane_faults_that_match_and_no_other(tmp_path):
+    # Its process is stopped; the other matches it was playing are played again from their
+    # start (the opponent's process renewed: it has seen those deals), so the faults are
+    # those of matches played one at a time.
+    stuck = write(tmp_path, "stuck.js", STUCK_JS)
+    high = write(tmp_path, "highest.js", HIGHEST_JS)
+    game = get_game("rps-poker")
+    tc = TimeControl(move=0.2, bank=0.0, startup=10.0)
+    faults = {}
+    for lanes in (1, 8):
+        seen: list[tuple[int, dict[int, str]]] = []
+        with Arena(game, [str(stuck), str(high)], time_control=tc, sandbox=False,
+                   lanes=lanes) as played:  # fmt: skip
+            summary = played.run(
+                rounds=24,
+                seed=3,
+                # (a reason quotes what was left of the call's time when it was waited for:
+                # on a busy machine, a hair under 0.2 s one at a time)
+                on_match=lambda n, o, seen=seen: seen.append(
+                    (n, {s: f.reason.split(" within")[0] for s, f in o.faults.items()})
+                ),
+            )
+        bots = [(b["name"], b["score"], b["faults"]) for b in summary["bots"]]
+        reasons = [r["reason"] for b in summary["bots"] for r in b["fault_reports"]]
+        faults[lanes] = (seen, bots)
+    assert faults[8] == faults[1]
+    seen, bots = faults[8]
+    hung = [reasons for _, reasons in seen if reasons]
+    assert 0 < len(hung) < 24
+    assert all(r == "no answer to mainPlay" for seats in hung for r in seats.values()), hung
+    # in lanes, the call's whole time: it waited on no other call
+    assert set(reasons) == {"no answer to mainPlay within 0.20 s (the 0.2 s per call)"}
+    assert next(b for b in bots if b[0] == "High")[2] == 0
+
+
+#: thinks about 20 ms a play (a busy loop), else plays at once
+SLOW_JS = """({
+  name: 'Slow',
+  draftPick(cards) { return 0; },
+  draftReceive(card) {},
+  mainPlay(hand, base) { const end = Date.now() + 20; while (Date.now() < end) {} return 0; },
+  mainPostprocess(card) {},
+})
+"""
+
+
+def test_a_request_is_timed_from_when_its_host_could_start_on_it(tmp_path):
+    # 16 matches at once ask the slow bot to play together: the last of them waits about
+    # 0.3 s behind the others, which is not its time
+    slow = write(tmp_path, "slow.js", SLOW_JS)
+    high = write(tmp_path, "highest.js", HIGHEST_JS)
+    outcomes = []
+    with Arena(get_game("rps-poker"), [str(slow), str(high)], sandbox=False, lanes=16) as played:
+        played.run(rounds=16, seed=4, on_match=lambda _n, outcome: outcomes.append(outcome))
+    assert len(outcomes) == 16
+    for outcome in outcomes:
+        slow_seat = outcome.record["seats"].index({"name": "Slow"})
+        stats = outcome.record["stats"][slow_seat]
+        # (about: a busy loop on a clock of milliseconds, and replies read together stamped
+        # alike, which moves time to the first of them)
+        assert 0.015 <= stats["slowest_s"] < 0.15, stats
+        assert 10 * 0.015 <= stats["think_s"] < 10 * 0.08, stats
+        assert not outcome.faults
+
+
+def test_a_deal_a_process_has_seen_waits_until_it_is_free_and_renewed(tmp_path):
+    from bots.running.playing import Entry, Launching, seat_agent
+
+    game = get_game("rps-poker")
+    launching = Launching(sandbox=False)
+    sitters, hosts = [], []
+    for name, source in (("high.js", HIGHEST_JS), ("chatty.js", CHATTY_JS)):
+        entry = Entry(name, path=write(tmp_path, name, source))
+        agent, process = seat_agent(game, entry, launching=launching)
+        assert process is not None
+        process.start(10.0)
+        hosts.append(LaneHost(process, 4))
+        sitters.append(agent)
+    renewed_with_open = []
+    for host in hosts:
+        renew = host.renew
+
+        def counted(timeout, host=host, renew=renew):
+            renewed_with_open.append(len(host.open))
+            return renew(timeout)
+
+        host.renew = counted
+    try:
+        seeds = [7, 8, 7, 9]
+        matches = iter(
+            LaneMatch(functools.partial(game.state_class.new, seed, num_seats=2, config={}), seed,
+                      [(hosts[0], sitters[0]), (hosts[1], sitters[1])], ["high", "chatty"],
+                      where=f"match {i}")
+            for i, seed in enumerate(seeds)
+        )  # fmt: skip
+        player = LanePlayer(MatchRunner(lambda: 0.0, TimeControl()), width=4)
+        played = [(match.where, outcome.faults) for match, outcome in player.play(matches)]
+    finally:
+        for host in hosts:
+            host.process.close()
+    assert sorted(where for where, faults in played if not faults) == [
+        "match 0",
+        "match 1",
+        "match 2",
+        "match 3",
+    ], played
+    # the second deal 7 began once both processes had ended the matches they were playing,
+    # each then renewed: no process ever held two seatings of a deal at once
+    assert renewed_with_open == [0, 0]
