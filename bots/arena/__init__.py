@@ -475,7 +475,9 @@ class Arena:
                     if not isinstance(entrant.agent, InProcessAgent):
                         return None
                     continue
-                if process.hello is None or process.hello.lanes < 2:
+                hello = process.hello
+                # (a realm: none of the bot's code runs between a lane's requests but its own)
+                if hello is None or hello.lanes < 2 or hello.isolation != "realm":
                     return None
                 hosts[i] = LaneHost(process, self.lanes)
             self._hosts = hosts

@@ -28,13 +28,16 @@ The rules a lane keeps:
   whose deal it has seen waits until the process has no match open, then gets a fresh realm
   (``renew``), as one played alone would. So no two seatings of a deal are ever in one
   process at the same time.
-- **Output.** A process may write its game's output allowance for each match it begins, and
-  keeps at most a lane's worth of each unused (bots.running.process, ``max_output``).
+- **Output.** Each match's output allowance (bots.running.process, ``max_output``) holds in
+  each lane: its replies, and the lines of its log, which the host marks with the lane
+  (``[3] ...``: the host cuts the bot's text into lines, so none passes for another lane's).
+  A match over it is an ``output`` fault, and its process is stopped as for any fault.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import select
 import time
 from collections import deque
@@ -58,6 +61,11 @@ from games.engine.runner import MatchOutcome, MatchRunner, SeatStats, Steps, _Ca
 #: seconds an ``end`` may take that no match waits for (the match was decided): as a bot
 #: process played alone is given (ProcessAgent.end)
 END_WAIT_S = 1.0
+
+#: the start of a line of a lane's log, as the host marks it
+_MARK = re.compile(rb"\[(\d{1,4})\] ")
+#: bytes of a log line's start read for its mark
+_HEAD = 8
 
 
 @dataclass(eq=False)
@@ -92,15 +100,60 @@ class LaneHost:
         self.last = 0.0
         #: the fault that stopped its process, for the matches it was playing then
         self.stopped: AgentFault | None = None
+        #: the open lanes' seats, by lane
+        self.lanes: dict[int, LaneAgent] = {}
+        #: each match's output allowance, and the log line being read: its start (for its
+        #: lane's mark) and its bytes so far
+        self.limit = process.launch.max_output
+        self._head = bytearray()
+        self._line = 0
         process.holding = True
+        process.lane_output = self._log
 
-    def lane(self) -> int:
-        return self.free.pop()
+    def take(self, agent: LaneAgent) -> int:
+        """A free lane for ``agent``'s match."""
+        lane = self.free.pop()
+        self.open[agent] = None
+        self.lanes[lane] = agent
+        return lane
 
     def release(self, agent: LaneAgent) -> None:
         if agent in self.open:
             del self.open[agent]
+            del self.lanes[agent.lane]
             self.free.append(agent.lane)
+
+    def _log(self, chunk: bytes) -> None:
+        """Count what the process wrote to its log to the lanes whose lines they are."""
+        if self.limit is None:
+            return
+        start, size = 0, len(chunk)
+        while start < size:
+            end = chunk.find(b"\n", start)
+            stop = size if end < 0 else end + 1
+            if len(self._head) < _HEAD:
+                self._head += chunk[start : min(stop, start + _HEAD - len(self._head))]
+            self._line += stop - start
+            if end >= 0 or self._line > self.limit:  # a whole line, or one over it already
+                self._count(self._head, self._line, "stderr")
+                self._line = 0
+                if end >= 0:
+                    self._head = bytearray()
+            start = stop
+
+    def _count(self, head: bytes, size: int, stream: str) -> None:
+        mark = _MARK.match(head)
+        agent = self.lanes.get(int(mark[1])) if mark else None
+        if agent is None or self.limit is None:
+            return  # the host's own lines, or a match that is over
+        agent.output += size
+        if agent.output > self.limit and self.stopped is None:
+            fault = AgentFault(
+                "output",
+                f"the bot wrote over {self.limit} bytes to stdout and stderr in one match"
+                f" (the last on {stream})",
+            )
+            self.stop(fault, agent.where)
 
     def flush(self, now: float) -> None:
         """Write what the round asked of this process, in one write."""
@@ -178,10 +231,8 @@ class LaneHost:
             return
         with process._io:
             process._pump(child, out)
-        doom = child.doom
-        if doom is not None:  # over its output allowance
-            self.stop(doom, self.head_where())
-            return
+        if process._child is not child:
+            return  # stopped while reading (a match over its output allowance)
         lines = process._lines
         while lines:
             arrived, line = lines.popleft()
@@ -210,8 +261,16 @@ class LaneHost:
             self.owed.popleft()
             used = arrived - max(head.written, self.last)
             self.last = arrived
-            if head.agent is not None:
-                head.agent.answer(message, used if used > 0.0 else 0.0)
+            agent = head.agent
+            if agent is None:
+                continue
+            if self.limit is not None:
+                self._count(b"[%d] " % agent.lane, len(line), "stdout")
+                if head.what == "end of match":  # its log, written before its end, is read
+                    process.settle_stderr()
+                if self.stopped is not None:
+                    return
+            agent.answer(message, used if used > 0.0 else 0.0)
 
     def late(self, now: float) -> None:
         """The reply the host is working on is past its deadline: the match it belongs to
@@ -239,8 +298,9 @@ class LaneAgent(ProcessAgent):
         super().__init__(host.process, owner.bot_call, startup_timeout=owner.startup_timeout)
         self.name = owner.name
         self.host = host
-        self.lane = host.lane()
-        host.open[self] = None
+        self.lane = host.take(self)
+        #: bytes it wrote in this match (see LaneHost._log)
+        self.output = 0
         #: the match, as faults in the other lanes name it
         self.where = where
         self._names = owner._names

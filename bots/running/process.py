@@ -26,7 +26,7 @@ import subprocess
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -319,6 +319,9 @@ class BotProcess:
         #: every request is kept back until :meth:`flush` (a process that plays in lanes:
         #: bots.running.lanes writes each process's requests of a round at once)
         self.holding = False
+        #: a process that plays in lanes counts each match's output itself (its replies, and
+        #: its stderr, which is handed to this as it is read), not the process's
+        self.lane_output: Callable[[bytes], None] | None = None
         self._next_id = 0
         self._match_stderr = 0
         self._lock = threading.Lock()
@@ -861,9 +864,13 @@ class BotProcess:
             return 0
         if not out:
             self.stderr.feed(chunk)
-            self._count_output(child, len(chunk), "stderr")
+            if self.lane_output is not None:
+                self.lane_output(chunk)
+            else:
+                self._count_output(child, len(chunk), "stderr")
             return len(chunk)
-        self._count_output(child, len(chunk), "stdout")
+        if self.lane_output is None:
+            self._count_output(child, len(chunk), "stdout")
         partial = child.partial
         start = len(partial)
         if not start and chunk.find(b"\n") == len(chunk) - 1 and len(chunk) <= MAX_LINE:

@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from bots.arena import Arena
 from bots.running.lanes import LaneHost, LaneMatch, LanePlayer
+from bots.sandbox import SandboxLimits
 from games.engine.runner import MatchRunner, TimeControl
 from games.registry import get_game
 
@@ -238,3 +239,36 @@ def test_a_deal_a_process_has_seen_waits_until_it_is_free_and_renewed(tmp_path):
     # the second deal 7 began once both processes had ended the matches they were playing,
     # each then renewed: no process ever held two seatings of a deal at once
     assert renewed_with_open == [0, 0]
+
+
+#: writes about 4 KB to its log in a match, and 30 KB in the matches where STUCK_JS hangs
+LOUD_JS = STUCK_JS.replace("for (;;) {}", "console.log('y'.repeat(30000));").replace(
+    "return 0;\n  },", "console.log('x'.repeat(400));\n    return 0;\n  },", 1
+)
+
+
+def test_a_process_in_lanes_may_write_each_matchs_output_allowance(tmp_path):
+    # 20 KB a match (sandbox_limits): a process that plays 8 matches at once writes more than
+    # that between two of their starts, and only the matches over it are faults
+    loud = write(tmp_path, "loud.js", LOUD_JS)
+    high = write(tmp_path, "highest.js", HIGHEST_JS)
+    limits = SandboxLimits(output_bytes=20_000)
+    runs = {}
+    for lanes in (1, 8):
+        seen: list[tuple[int, dict[int, str]]] = []
+        with Arena(get_game("rps-poker"), [str(loud), str(high)], sandbox=False,
+                   sandbox_limits=limits, lanes=lanes) as played:  # fmt: skip
+            played.run(
+                rounds=24,
+                seed=3,
+                # (the kind: one at a time, a reason may add the notice told before the
+                # call, as the output came before or after the call's reply was read)
+                on_match=lambda n, o, seen=seen: seen.append(
+                    (n, {s: f.kind for s, f in o.faults.items()})
+                ),
+            )
+        runs[lanes] = seen
+    assert runs[8] == runs[1]
+    faulted = [faults for _, faults in runs[8] if faults]
+    assert 0 < len(faulted) < 24
+    assert all(kind == "output" for faults in faulted for kind in faults.values()), faulted
