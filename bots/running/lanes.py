@@ -100,6 +100,8 @@ class LaneHost:
         self.last = 0.0
         #: the fault that stopped its process, for the matches it was playing then
         self.stopped: AgentFault | None = None
+        #: the longest a call may take (its time control's per call and whole bank)
+        self.longest = 0.0
         #: the open lanes' seats, by lane
         self.lanes: dict[int, LaneAgent] = {}
         #: each match's output allowance, and the log line being read: its start (for its
@@ -170,25 +172,28 @@ class LaneHost:
         self.unwritten.clear()
 
     def deadline(self) -> float | None:
-        """When the reply the host is working on is late (None: none is awaited yet)."""
+        """When the reply the host is working on is late (None: it owes none). Until its
+        match waits for it (it may wait for another seat first), a request may take the
+        longest any call is given."""
         if not self.owed:
             return None
         head = self.owed[0]
-        if head.allowed is None:
-            return None
-        return max(head.written, self.last) + head.allowed
+        allowed = head.allowed if head.allowed is not None else self.longest
+        return max(head.written, self.last) + allowed
 
-    def stop(self, fault: AgentFault, where: str) -> None:
-        """The process is gone or must go, for ``fault`` in the match ``where`` ("": no
-        request was out; the match begun first): it is killed, that match's seat hears the
-        fault, and the other matches open on it are ``interrupted`` (to be played again)."""
+    def stop(self, fault: AgentFault, where: str | None) -> None:
+        """The process is gone or must go, for ``fault`` in the match ``where`` ("": not
+        known, the match whose request is first, or else the one begun first; None: no
+        match's, the host was on the end of a match already decided): it is killed, that
+        match's seat hears the fault, and the other matches open on it are ``interrupted``
+        (to be played again)."""
         self.process.kill()
         owed = [item.agent for item in (*self.owed, *self.unwritten) if item.agent is not None]
         self.owed.clear()
         self.unwritten.clear()
-        if not where:
+        if where == "":
             first = owed[0] if owed else next(iter(self.open), None)
-            where = first.where if first is not None else ""
+            where = first.where if first is not None else None
         if self.stopped is None:
             self.stopped = AgentFault(fault.kind, fault.reason)
         for agent in owed:
@@ -278,16 +283,21 @@ class LaneHost:
         head = self.owed[0]
         process = self.process
         process.settle_stderr()
-        doom = process._child.doom if process._child is not None else None
-        if doom is None and any(m in process.stderr.since(0, STDERR_TAIL) for m in MEMORY_MARKERS):
-            doom = AgentFault("memory", f"the bot ran out of memory during {head.what}")
-        allowed = head.allowed or 0.0
-        fault = doom or AgentFault("timeout", f"no answer to {head.what} within {allowed:.2f} s")
+        since = head.agent._stderr_from if head.agent is not None else process.stderr.total
+        said = process.stderr.since(since, STDERR_TAIL)
+        allowed = head.allowed if head.allowed is not None else self.longest
+        if any(marker in said for marker in MEMORY_MARKERS):
+            fault = AgentFault("memory", f"the bot ran out of memory during {head.what}")
+        else:
+            fault = AgentFault("timeout", f"no answer to {head.what} within {allowed:.2f} s")
         self.stop(fault, self.head_where())
 
-    def head_where(self) -> str:
+    def head_where(self) -> str | None:
+        """The match of the request the host is on (None: an end no match waits for)."""
         head = self.owed[0] if self.owed else None
-        return head.agent.where if head is not None and head.agent is not None else ""
+        if head is None:
+            return ""
+        return head.agent.where if head.agent is not None else None
 
 
 class LaneAgent(ProcessAgent):
@@ -495,6 +505,8 @@ class LanePlayer:
         again: deque[LaneMatch] = deque()
         queued: LaneMatch | None = None
         hosts: dict[int, LaneHost] = {}
+        tc = self.runner.tc
+        longest = tc.move + max(tc.bank, 0.0)
         while True:
             while len(running) < self.width:  # begin matches while there is room
                 if queued is None:
@@ -506,6 +518,7 @@ class LanePlayer:
                 match, queued = queued, None
                 for host in match.hosts():
                     hosts[id(host)] = host
+                    host.longest = longest
                     # dealt now, before the next match is weighed (its seats begin later)
                     host.process.played += 1
                     if match.seed is not None:
