@@ -150,12 +150,15 @@ class LaneHost:
             return  # the host's own lines, or a match that is over
         agent.output += size
         if agent.output > self.limit and self.stopped is None:
-            fault = AgentFault(
-                "output",
-                f"the bot wrote over {self.limit} bytes to stdout and stderr in one match"
-                f" (the last on {stream})",
-            )
-            self.stop(fault, agent.where)
+            self.stop(self._over(self.limit, stream), agent.where)
+
+    @staticmethod
+    def _over(limit: int, stream: str) -> AgentFault:
+        return AgentFault(
+            "output",
+            f"the bot wrote over {limit} bytes to stdout and stderr in one match (the last on "
+            f"{stream})",
+        )
 
     def flush(self, now: float) -> None:
         """Write what the round asked of this process, in one write."""
@@ -270,9 +273,11 @@ class LaneHost:
             if agent is None:
                 continue
             if self.limit is not None:
-                self._count(b"[%d] " % agent.lane, len(line), "stdout")
+                agent.output += len(line)
                 if head.what == "end of match":  # its log, written before its end, is read
                     process.settle_stderr()
+                if agent.output > self.limit and self.stopped is None:
+                    self.stop(self._over(self.limit, "stdout"), agent.where)
                 if self.stopped is not None:
                     return
             agent.answer(message, used if used > 0.0 else 0.0)
@@ -406,7 +411,7 @@ class LaneAgent(ProcessAgent):
         if self._ended:
             return
         self.host.release(self)
-        if self.host.stopped is not None or not self.process.alive:
+        if self.host.stopped is not None:
             return
         try:
             rid = self.process.request({"lane": self.lane, "type": "end"})
@@ -442,11 +447,10 @@ class LaneAgent(ProcessAgent):
     _asked = 0.0
 
     def _raise_if_stopped(self) -> None:
+        """(A process that died unseen is found by its next write or read.)"""
         stopped = self.host.stopped
         if stopped is not None:
             raise stopped
-        if not self.process.alive:
-            raise AgentFault("crash", "the bot's process is gone")
 
     def _report(self, kind: str, reason: str) -> None:
         self._reported = True
@@ -626,16 +630,21 @@ class LanePlayer:
         for host in hosts:
             host.flush(now)
         self._wait(hosts)
-        stopped = [m for m in running if any(getattr(a, "interrupted", 0) for a in m.agents)]
-        for match in stopped:
-            running.remove(match)
-            self._abandon(match)
-            again.append(match)
+        if any(host.stopped is not None for host in hosts):
+            self._interrupted(running, again)
         for match in running:
             if match.waiting is not None and not match.waiting[0].waits:
                 call = match.waiting[1]
                 match.waiting = None
                 ready.append((match, _made(match.agents, call)))
+
+    def _interrupted(self, running: list[LaneMatch], again: deque[LaneMatch]) -> None:
+        """Move the matches a stopped process interrupted from ``running`` to ``again``."""
+        stopped = [m for m in running if any(getattr(a, "interrupted", 0) for a in m.agents)]
+        for match in stopped:
+            running.remove(match)
+            self._abandon(match)
+            again.append(match)
 
     def _abandon(self, match: LaneMatch) -> None:
         """Drop an interrupted match, to be played again from its start: the lanes its other

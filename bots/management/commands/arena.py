@@ -22,7 +22,7 @@ from bots.running import cpus
 from bots.running.process import MAX_LANES
 from games.engine import untrusted
 from games.engine.options import OptionError, add_option_argument, parse_options
-from games.engine.progress import progress_bar
+from games.engine.progress import counter, progress_bar
 from games.engine.spec import GameSpec
 from games.engine.tournament import Column, Format
 from games.registry import game_slugs, games, get_game
@@ -186,10 +186,11 @@ class Command(BaseCommand):
                 progress = progress_bar(err, opts["no_progress"])
                 with progress:
                     task = progress.add_task("matches", total=total)
+                    count = counter(progress, task, total)
                     summary = arena.run(
                         rounds,
                         seed,
-                        on_match=lambda n, _o: progress.update(task, completed=n),
+                        on_match=lambda n, _o: count(n),
                         jobs=jobs,
                         job_cpus=placed[1:] if placed else None,
                     )
