@@ -68,7 +68,7 @@ _MARK = re.compile(rb"\[(\d{1,4})\] ")
 _HEAD = 8
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class _Owed:
     """A reply a process owes: to a lane's call (``agent``) or to an ``end`` nobody waits for."""
 
@@ -326,7 +326,8 @@ class LaneAgent(ProcessAgent):
         #: again (see :class:`LanePlayer`)
         self.interrupted = False
         self._used = 0.0
-        self._waiting = False
+        #: what its process owes it: the reply it waits for
+        self._item: _Owed | None = None
 
     # ---- what the match loop calls ----------------------------------------------------
     def begin(self, info: SeatInfo, timeout: float) -> None:
@@ -361,24 +362,25 @@ class LaneAgent(ProcessAgent):
             raise
         name = self._name(method)
         self._pending = (rid, name)
+        self._owe(rid, name)
+
+    def _owe(self, rid: int, what: str) -> None:
         self.parks = True
-        self.host.unwritten.append(_Owed(rid, self, name))
+        self._item = _Owed(rid, self, what)
+        self.host.unwritten.append(self._item)
 
     @property
     def waits(self) -> bool:
         """True while a reply this seat was asked for has not come."""
-        return self._waiting and self._got is None
+        return self._got is None
 
     def wait(self, allowed: float) -> None:
         """The match waits for this seat's reply, which may take ``allowed`` seconds once the
         host is on it."""
-        self._waiting = True
-        for owed in (*self.host.owed, *self.host.unwritten):
-            if owed.agent is self:
-                owed.allowed = allowed
-                return
-        if self._got is None:  # its process stopped before the request went out
-            self._got = self.host.stopped or AgentFault("crash", "the bot's process is gone")
+        if self._item is not None:
+            self._item.allowed = allowed
+        if self._got is None and not self.interrupted and self.host.stopped is not None:
+            self._got = self.host.stopped  # no reply can come (its process stopped)
 
     def answer(self, message: dict[str, Any] | AgentFault, used: float | None) -> None:
         self._got = message
@@ -396,8 +398,7 @@ class LaneAgent(ProcessAgent):
             self._raise_if_stopped()
             rid = self.process.request({"lane": self.lane, "type": "end"})
             self._end_asked = rid
-            self.parks = True
-            self.host.unwritten.append(_Owed(rid, self, "end of match"))
+            self._owe(rid, "end of match")
 
     def confirm(self, timeout: float) -> None:
         self._end_asked = None
@@ -425,7 +426,7 @@ class LaneAgent(ProcessAgent):
     # ---- inside ------------------------------------------------------------------------
     def _take(self, what: str) -> Any:
         got, self._got = self._got, None
-        self._waiting = False
+        self._item = None
         self._pending = None
         self.parks = False
         try:

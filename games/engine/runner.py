@@ -453,7 +453,7 @@ class MatchRunner:
             cut = left is not None and left < allowed
             allowed = min(allowed, left) if left is not None else allowed
             timeout = max(started + allowed - self.clock(), 0.0)
-            call = _Call(seat, "confirm", (timeout,))
+            call = _Call(seat, "confirm", (timeout,), started)
             reply = _made(agents, call) if direct and not agent.parks else (yield call)
             if isinstance(reply, AgentFault):
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
@@ -636,7 +636,8 @@ class _Call(NamedTuple):
     seat: int
     method: str
     args: tuple[Any, ...]
-    #: a ``receive``: when its question was sent (on the runner's clock)
+    #: a ``receive``: when its question was sent; a ``confirm``: when the seat was asked
+    #: (on the runner's clock)
     started: float | None = None
 
 
