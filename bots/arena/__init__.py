@@ -37,7 +37,7 @@ from typing import Any, NoReturn
 from bots.languages import get_language, language_of, method_name
 from bots.names import declared_name
 from bots.running import cpus as placement
-from bots.running.lanes import LaneHost, LaneMatch, LanePlayer
+from bots.running.lanes import LaneAgent, LaneHost, LaneMatch, LanePlayer
 from bots.running.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.running.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
 from bots.running.timing import site_time_control
@@ -522,6 +522,7 @@ class Arena:
                 )  # fmt: skip
 
         held: dict[int, _Played] = {}
+        seated_agents: dict[int, list[Agent]] = {}
         upcoming = first
         for match, outcome in player.play(matches()):
             number, table = match.tag
@@ -529,6 +530,7 @@ class Arena:
                 agent = match.agents[seat]
                 if isinstance(agent, ProcessAgent):  # rule faults reach the owner too
                     agent.record_fault(fault.kind, fault.reason)
+            seated_agents[number] = match.agents
             held[number] = _Played(
                 table,
                 outcome,
@@ -537,7 +539,11 @@ class Arena:
                 remote=True,  # its faults reach the bots when it is tallied
             )
             while upcoming in held:
-                yield held.pop(upcoming)
+                played = held.pop(upcoming)
+                for agent in seated_agents.pop(upcoming):
+                    if isinstance(agent, LaneAgent):
+                        agent.write_log()  # its part of the bot's log, whole, in order
+                yield played
                 upcoming += 1
 
     def _play_in_jobs(

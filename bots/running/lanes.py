@@ -28,14 +28,18 @@ The rules a lane keeps:
   whose deal it has seen waits until the process has no match open, then gets a fresh realm
   (``renew``), as one played alone would. So no two seatings of a deal are ever in one
   process at the same time.
-- **Output.** Each match's output allowance (bots.running.process, ``max_output``) holds in
-  each lane: its replies, and the lines of its log, which the host marks with the lane
-  (``[3] ...``: the host cuts the bot's text into lines, so none passes for another lane's).
-  A match over it is an ``output`` fault, and its process is stopped as for any fault.
+- **Logs and output.** The host marks each line a bot writes with its lane (``[3] ...``: it
+  cuts the bot's text into lines, so none passes for another lane's). The lines are sorted
+  here into their matches: each match's part of the bot's log is written whole, under its
+  header, when the match is handed back (:meth:`LaneAgent.write_log`), and a fault report
+  quotes its own match's lines. The output allowance (bots.running.process,
+  ``max_output``) holds in each lane: its replies and its lines. A match over it is an
+  ``output`` fault, and its process is stopped as for any fault.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import select
@@ -54,6 +58,7 @@ from bots.running.process import (
     FaultReport,
     ProcessAgent,
 )
+from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, SeatInfo
 from games.engine.game import GameState, Prompt
 from games.engine.runner import MatchOutcome, MatchRunner, SeatStats, Steps, _Call, _made
@@ -66,6 +71,8 @@ END_WAIT_S = 1.0
 _MARK = re.compile(rb"\[(\d{1,4})\] ")
 #: bytes of a log line's start read for its mark
 _HEAD = 8
+#: the most of a match's log kept for it (a process's log keeps 1 MiB in all)
+PART_MAX = 1 << 20
 
 
 @dataclass(eq=False, slots=True)
@@ -104,13 +111,15 @@ class LaneHost:
         self.longest = 0.0
         #: the open lanes' seats, by lane
         self.lanes: dict[int, LaneAgent] = {}
-        #: each match's output allowance, and the log line being read: its start (for its
-        #: lane's mark) and its bytes so far
+        #: each match's output allowance, and the log line being read: its start, until its
+        #: lane's mark is read, then the seat it is written for (None: the host's own)
         self.limit = process.launch.max_output
         self._head = bytearray()
-        self._line = 0
+        self._reading = False
+        self._to: LaneAgent | None = None
         process.holding = True
         process.lane_output = self._log
+        process.stderr.sorted = True
 
     def take(self, agent: LaneAgent) -> int:
         """A free lane for ``agent``'s match."""
@@ -126,30 +135,36 @@ class LaneHost:
             self.free.append(agent.lane)
 
     def _log(self, chunk: bytes) -> None:
-        """Count what the process wrote to its log to the lanes whose lines they are."""
-        if self.limit is None:
-            return
+        """Sort what the process wrote to its log into the matches whose lines they are, by
+        their lanes' marks, and count it to their output."""
         start, size = 0, len(chunk)
         while start < size:
             end = chunk.find(b"\n", start)
             stop = size if end < 0 else end + 1
-            if len(self._head) < _HEAD:
-                self._head += chunk[start : min(stop, start + _HEAD - len(self._head))]
-            self._line += stop - start
-            if end >= 0 or self._line > self.limit:  # a whole line, or one over it already
-                self._count(self._head, self._line, "stderr")
-                self._line = 0
-                if end >= 0:
-                    self._head = bytearray()
+            piece = chunk[start:stop]
             start = stop
+            if not self._reading:  # a line's start: whose is it?
+                self._head += piece
+                if len(self._head) < _HEAD and end < 0:
+                    continue  # more of its start to come
+                mark = _MARK.match(self._head)
+                self._to = self.lanes.get(int(mark[1])) if mark else None
+                piece = bytes(self._head[mark.end() :] if mark else self._head)
+                self._head.clear()
+                self._reading = True
+            self._route(self._to, piece, "stderr")
+            if end >= 0:
+                self._reading = False
 
-    def _count(self, head: bytes, size: int, stream: str) -> None:
-        mark = _MARK.match(head)
-        agent = self.lanes.get(int(mark[1])) if mark else None
-        if agent is None or self.limit is None:
-            return  # the host's own lines, or a match that is over
-        agent.output += size
-        if agent.output > self.limit and self.stopped is None:
+    def _route(self, agent: LaneAgent | None, data: bytes, stream: str) -> None:
+        if agent is None:  # the host's own line (or a match's that is over): as it comes
+            if stream == "stderr":
+                self.process.stderr.write(data)
+            return
+        if stream == "stderr" and len(agent.log) < PART_MAX:
+            agent.log += data[: PART_MAX - len(agent.log)]
+        agent.output += len(data)
+        if self.limit is not None and agent.output > self.limit and self.stopped is None:
             self.stop(self._over(self.limit, stream), agent.where)
 
     @staticmethod
@@ -272,14 +287,11 @@ class LaneHost:
             agent = head.agent
             if agent is None:
                 continue
-            if self.limit is not None:
-                agent.output += len(line)
-                if head.what == "end of match":  # its log, written before its end, is read
-                    process.settle_stderr()
-                if agent.output > self.limit and self.stopped is None:
-                    self.stop(self._over(self.limit, "stdout"), agent.where)
-                if self.stopped is not None:
-                    return
+            self._route(agent, line, "stdout")
+            if head.what == "end of match":  # its log, written before its end, is read now
+                process.settle_stderr()
+            if self.stopped is not None:
+                return
             agent.answer(message, used if used > 0.0 else 0.0)
 
     def late(self, now: float) -> None:
@@ -288,8 +300,7 @@ class LaneHost:
         head = self.owed[0]
         process = self.process
         process.settle_stderr()
-        since = head.agent._stderr_from if head.agent is not None else process.stderr.total
-        said = process.stderr.since(since, STDERR_TAIL)
+        said = head.agent.log_tail(STDERR_TAIL) if head.agent is not None else ""
         allowed = head.allowed if head.allowed is not None else self.longest
         if any(marker in said for marker in MEMORY_MARKERS):
             fault = AgentFault("memory", f"the bot ran out of memory during {head.what}")
@@ -319,7 +330,10 @@ class LaneAgent(ProcessAgent):
         #: the match, as faults in the other lanes name it
         self.where = where
         self._names = owner._names
-        self._stderr_from = host.process.stderr.total
+        #: its match's part of the bot's log: the lines of its lane, and the platform's own
+        #: (faults), written to the log when the match is handed back (see write_log)
+        self.log = bytearray()
+        self._game = ""
         #: the reply handed over and not yet taken: the message, or the AgentFault
         self._got: dict[str, Any] | AgentFault | None = None
         #: its process was stopped for another match's fault: this match is to be played
@@ -333,8 +347,7 @@ class LaneAgent(ProcessAgent):
     def begin(self, info: SeatInfo, timeout: float) -> None:
         self._seat = info.seat
         process = self.process
-        where = self.match_label or f"seat {info.seat}"
-        process.stderr.mark(f"--- match start: {info.game}, {where}, lane {self.lane} ---")
+        self._game = info.game
         self._raise_if_stopped()
         begin = {
             "lane": self.lane, "type": "begin", "game": info.game, "seat": info.seat,
@@ -456,9 +469,32 @@ class LaneAgent(ProcessAgent):
     def _report(self, kind: str, reason: str) -> None:
         self._reported = True
         self.process.settle_stderr()
-        tail = self.process.stderr.since(self._stderr_from, REPORT_TAIL)
-        self.fault_reports.append(FaultReport(kind, reason, tail, self._seat))
-        self.process.stderr.mark(f"--- fault ({kind}) in lane {self.lane}: {reason} ---")
+        self.fault_reports.append(FaultReport(kind, reason, self.log_tail(REPORT_TAIL), self._seat))
+        self._note(f"--- fault ({kind}): {reason} ---")
+
+    def record_fault(self, kind: str, reason: str) -> None:
+        """As a bot process's (ProcessAgent.record_fault), its note in its match's part."""
+        if not self._reported:
+            self._report(kind, reason)
+        elif self.fault_reports and self.fault_reports[-1].kind == kind:
+            if self.fault_reports[-1].reason != reason:
+                self._note(f"--- the match recorded it as: {reason} ---")
+            self.fault_reports[-1] = dataclasses.replace(self.fault_reports[-1], reason=reason)
+
+    def _note(self, text: str) -> None:
+        self.log += text.encode("utf-8", "replace") + b"\n"
+
+    def log_tail(self, limit: int) -> str:
+        """The end of its match's part of the log, as text safe to show and store."""
+        return untrusted.decode(bytes(self.log[-limit:]))
+
+    def write_log(self) -> None:
+        """Write its match's part into the bot's log, whole, under its header (as a match
+        played alone has it)."""
+        where = self.match_label or f"seat {self._seat}"
+        sink = self.process.stderr
+        sink.mark(f"--- match start: {self._game}, {where} ---")
+        sink.write(bytes(self.log))
 
 
 @dataclass(eq=False)

@@ -178,19 +178,31 @@ class StderrSink:
         self._log_limit = log_limit
         self._logged = 0
         self._lock = threading.Lock()
+        #: what is fed is kept in the tail but not logged: its reader writes it into the log
+        #: itself, as it sorts it (a process that plays in lanes: each match's part whole)
+        self.sorted = False
 
     def feed(self, chunk: bytes) -> None:
         with self._lock:
             self.total += len(chunk)
             self._tail += chunk
             del self._tail[:-STDERR_TAIL]
-            if self._log is not None and self._logged < self._log_limit:
-                part = chunk[: self._log_limit - self._logged]
-                self._log.write(part)
-                self._logged += len(part)
-                if self._logged >= self._log_limit:
-                    self._log.write(b"\n[stderr log truncated here]\n")
-                self._log.flush()
+            if not self.sorted:
+                self._write(chunk)
+
+    def write(self, data: bytes) -> None:
+        """Log ``data`` (within the log's limit), which the sink was fed already."""
+        with self._lock:
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        if self._log is not None and self._logged < self._log_limit:
+            part = data[: self._log_limit - self._logged]
+            self._log.write(part)
+            self._logged += len(part)
+            if self._logged >= self._log_limit:
+                self._log.write(b"\n[stderr log truncated here]\n")
+            self._log.flush()
 
     def mark(self, text: str) -> None:
         """A line of context in the log (match boundaries, faults), even past its limit."""

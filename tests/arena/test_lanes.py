@@ -9,7 +9,8 @@ import json
 import time
 from pathlib import Path
 
-from django.core.management import call_command
+import pytest
+from django.core.management import CommandError, call_command
 
 from bots.arena import Arena
 from bots.running.lanes import LaneHost, LaneMatch, LanePlayer
@@ -100,20 +101,32 @@ def test_lanes_play_the_same_tournament_as_one_match_at_a_time(tmp_path):
     assert all(b["faults"] == 0 for b in data["bots"] if b["name"] != "Touchy")
 
 
-def test_a_lanes_log_marks_its_matches_and_lines(tmp_path):
+def test_a_bots_log_is_the_same_whatever_the_number_of_lanes(tmp_path):
+    # the host marks each line with its lane; the arena sorts them into their matches and
+    # writes each match's part whole, under its header, in schedule order
     chatty = write(tmp_path, "chatty.js", CHATTY_JS)
-    logs = tmp_path / "logs"
-    arena(str(chatty), "builtin:simple", "--rounds", "6", "--seed", "2", "--lanes", "4",
-          "--jobs", "1", "--logs", str(logs))  # fmt: skip
-    log = (logs / "stderr" / "00-chatty.stderr.log").read_text()
-    starts = [line for line in log.splitlines() if line.startswith("--- match start")]
-    assert len(starts) == 6
-    assert all(", lane " in line for line in starts)
-    assert "match 1 (" in starts[0]
-    # every line the bot wrote is marked with its lane, its own newline included
-    said = [line for line in log.splitlines() if line.endswith("playing") or "against R" in line]
-    assert said and all(line.startswith("[") and "] " in line for line in said)
-    assert any(line.split("] ", 1)[1] == "playing" for line in said)
+    touchy = write(tmp_path, "touchy.js", TOUCHY_JS)
+    logs = {}
+    for lanes, jobs in ((1, 1), (8, 1), (8, 2)):
+        folder = tmp_path / f"logs-{lanes}-{jobs}"
+        arena(str(chatty), str(touchy), "builtin:simple", "--rounds", "6", "--seed", "2",
+              "--lanes", str(lanes), "--jobs", str(jobs), "--logs", str(folder))  # fmt: skip
+        logs[lanes, jobs] = [
+            (folder / "stderr" / name).read_text()
+            for name in ("00-chatty.stderr.log", "01-touchy.stderr.log")
+        ]
+    assert logs[8, 1] == logs[1, 1]
+    assert logs[8, 2] == logs[1, 1]
+    chatty_log, touchy_log = logs[8, 1]
+    parts = chatty_log.split("--- match start: rps-poker, ")[1:]
+    assert len(parts) == 12
+    assert parts[0].startswith("match 2 (00002-r001-Chatty-vs-simple.json), seat 0, against simple")
+    # every play's two lines, unmarked, in its own match's part (fewer when Touchy faulted)
+    assert all(part.count("playing\nagainst ") <= 10 for part in parts)
+    assert sum(part.count("playing\nagainst ") == 10 for part in parts) >= 6
+    said = [line for line in chatty_log.splitlines() if not line.startswith("---")]
+    assert said and all(line == "playing" or line.startswith("against ") for line in said)
+    assert "--- fault (exception): draftReceive raised Error: not that one ---" in touchy_log
 
 
 #: hangs in one deal's plays (the first game whose base is S9 while it holds a paper), else
@@ -278,3 +291,9 @@ def test_a_process_in_lanes_may_write_each_matchs_output_allowance(tmp_path):
     faulted = [faults for _, faults in runs[8] if faults]
     assert 0 < len(faulted) < 24
     assert all(kind == "output" for faults in faulted for kind in faults.values()), faulted
+
+
+def test_it_refuses_lanes_out_of_range():
+    for given in ("0", "65"):
+        with pytest.raises(CommandError, match="--lanes must be 1 to 64"):
+            arena("builtin:simple", "builtin:minimal", "--lanes", given)
