@@ -109,6 +109,8 @@ class LaneHost:
         self.stopped: AgentFault | None = None
         #: the longest a call may take (its time control's per call and whole bank)
         self.longest = 0.0
+        #: matches ended (see count_end)
+        self.ended = 0
         #: the open lanes' seats, by lane
         self.lanes: dict[int, LaneAgent] = {}
         #: each match's output allowance, and the log line being read: its start, until its
@@ -120,6 +122,12 @@ class LaneHost:
         process.holding = True
         process.lane_output = self._log
         process.stderr.sorted = True
+
+    def count_end(self) -> bool:
+        """A match ended: True every ``width`` matches, when the CPU the process has used is
+        read again (its cgroup's count: a process over its CPU allowance starts afresh)."""
+        self.ended += 1
+        return self.ended % self.width == 0
 
     def take(self, agent: LaneAgent) -> int:
         """A free lane for ``agent``'s match."""
@@ -449,7 +457,7 @@ class LaneAgent(ProcessAgent):
                 raise got
             self.answered_at = self._asked + self._used
             value = self._check(self.answered_at, got, what=what)
-            if what == "end of match":
+            if what == "end of match" and self.host.count_end():
                 self._take_cpu(got)
             return value
         except AgentFault as exc:
@@ -617,7 +625,8 @@ class LanePlayer:
             seen = process.played > 0 and (seen or len(process.dealt) >= MAX_DEALT)
             recycle = process.launch.recycle_cpu_s
             spent = recycle is not None and process.cpu_s >= recycle
-            gone = host.stopped is not None or not process.alive
+            # (a process that dies while it plays is found by its reads and writes)
+            gone = host.stopped is not None or (not host.open and not process.alive)
             if not (gone or spent or seen):
                 continue
             if host.open or host.owed or host.unwritten:
