@@ -562,12 +562,13 @@ class LanePlayer:
                     queued = again.popleft() if again else next(matches, None)
                     if queued is None:
                         break
+                for host in queued.hosts():  # read from now on, whether it can begin or not
+                    hosts[id(host)] = host
+                    host.longest = longest
                 if not self._can_begin(queued):
                     break
                 match, queued = queued, None
                 for host in match.hosts():
-                    hosts[id(host)] = host
-                    host.longest = longest
                     # dealt now, before the next match is weighed (its seats begin later)
                     host.process.played += 1
                     if match.seed is not None:
@@ -719,6 +720,8 @@ class LanePlayer:
                     soonest = deadline
             if not child.err_done:
                 ends[child.err_fd] = (host, False)
+        if not ends and soonest is None:  # (a match waits for a process that owes nothing)
+            raise RuntimeError("matches in lanes wait for replies that no process owes")
         for fd in ends:
             poller.register(fd, select.POLLIN)
         timeout = None if soonest is None else max(soonest - time.monotonic(), 0.0)

@@ -236,16 +236,22 @@ def test_a_deal_a_process_has_seen_waits_until_it_is_free_and_renewed(tmp_path):
             return renew(timeout)
 
         host.renew = counted
-    try:
-        seeds = [7, 8, 7, 9]
-        matches = iter(
+
+    def matches(seeds):
+        return iter(
             LaneMatch(functools.partial(game.state_class.new, seed, num_seats=2, config={}), seed,
                       [(hosts[0], sitters[0]), (hosts[1], sitters[1])], ["high", "chatty"],
                       where=f"match {i}")
             for i, seed in enumerate(seeds)
         )  # fmt: skip
+
+    try:
         player = LanePlayer(MatchRunner(lambda: 0.0, TimeControl()), width=4)
-        played = [(match.where, outcome.faults) for match, outcome in player.play(matches)]
+        played = [
+            (match.where, outcome.faults) for match, outcome in player.play(matches([7, 8, 7, 9]))
+        ]
+        # and a later run of matches (an arena's next chunk) on the same processes
+        again = [outcome.faults for _, outcome in player.play(matches([9]))]
     finally:
         for host in hosts:
             host.process.close()
@@ -257,7 +263,8 @@ def test_a_deal_a_process_has_seen_waits_until_it_is_free_and_renewed(tmp_path):
     ], played
     # the second deal 7 began once both processes had ended the matches they were playing,
     # each then renewed: no process ever held two seatings of a deal at once
-    assert renewed_with_open == [0, 0]
+    assert renewed_with_open == [0, 0, 0, 0]
+    assert again == [{}]
 
 
 #: writes about 4 KB to its log in a match, and 30 KB in the matches where STUCK_JS hangs
