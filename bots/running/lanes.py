@@ -86,6 +86,9 @@ class _Owed:
     written: float = 0.0
     #: seconds it may take once the host is on it (set when its match waits for it)
     allowed: float | None = None
+    #: the seat whose lane the reply frees (an end no match waits for: the lane is kept
+    #: until then, so that no line of its log is taken for the next match's)
+    ends: LaneAgent | None = None
 
 
 class LaneHost:
@@ -214,7 +217,11 @@ class LaneHost:
         match's seat hears the fault, and the other matches open on it are ``interrupted``
         (to be played again)."""
         self.process.kill()
-        owed = [item.agent for item in (*self.owed, *self.unwritten) if item.agent is not None]
+        items = (*self.owed, *self.unwritten)
+        for item in items:
+            if item.ends is not None:
+                self.release(item.ends)
+        owed = [item.agent for item in items if item.agent is not None]
         self.owed.clear()
         self.unwritten.clear()
         if where == "":
@@ -294,6 +301,11 @@ class LaneHost:
             self.last = arrived
             agent = head.agent
             if agent is None:
+                if head.ends is not None:  # its lane's last lines are read, then it is free
+                    process.settle_stderr()
+                    self.release(head.ends)
+                if self.stopped is not None:
+                    return
                 continue
             self._route(agent, line, "stdout")
             if head.what == "end of match":  # its log, written before its end, is read now
@@ -432,16 +444,18 @@ class LaneAgent(ProcessAgent):
     def end(self, result: dict[str, Any]) -> None:
         if self._ended:
             return
-        self.host.release(self)
         if self.host.stopped is not None:
+            self.host.release(self)
             return
         try:
             rid = self.process.request({"lane": self.lane, "type": "end"})
         except AgentFault as exc:
+            self.host.release(self)
             if exc.kind == "output":
                 self._report(exc.kind, exc.reason)
             return
-        owed = _Owed(rid, None, "end of match", allowed=END_WAIT_S)
+        # its lane is freed by the reply (LaneHost.read)
+        owed = _Owed(rid, None, "end of match", allowed=END_WAIT_S, ends=self)
         self.host.unwritten.append(owed)
 
     # ---- inside ------------------------------------------------------------------------

@@ -193,9 +193,10 @@ SLOW_JS = """({
 def test_a_request_is_timed_from_when_its_host_could_start_on_it(tmp_path):
     # 16 matches at once ask the slow bot to play together: each request waits behind the
     # others, which is not its time. Its process answers one request at a time, so the time
-    # charged to it in all its matches is at least the time it was busy, and at most the
-    # time the whole run took (were each charged from its write, the sum would be about
-    # eight times that), whatever the machine's load.
+    # charged to it in all its matches is at least the time it was busy, and about the time
+    # the whole run took at most (a notice is charged the moments the arena took to send
+    # it, in matches that overlap); were each request charged from its write, the sum would
+    # be about eight times that, whatever the machine's load.
     slow = write(tmp_path, "slow.js", SLOW_JS)
     high = write(tmp_path, "highest.js", HIGHEST_JS)
     outcomes = []
@@ -211,7 +212,7 @@ def test_a_request_is_timed_from_when_its_host_could_start_on_it(tmp_path):
         stats = outcome.record["stats"][seat]
         assert stats["calls"] == 30
         charged += stats["think_s"]
-    assert 16 * 10 * 0.009 <= charged <= elapsed
+    assert 16 * 10 * 0.009 <= charged <= 1.5 * elapsed
 
 
 def test_a_deal_a_process_has_seen_waits_until_it_is_free_and_renewed(tmp_path):
