@@ -305,3 +305,28 @@ def test_it_refuses_lanes_out_of_range():
     for given in ("0", "65"):
         with pytest.raises(CommandError, match="--lanes must be 1 to 64"):
             arena("builtin:simple", "builtin:minimal", "--lanes", given)
+
+
+#: says "shared" when another bot wrote the global it wrote at its match's start
+PROBE_JS = """({
+  name: 'Probe',
+  draftPick(cards) {
+    if (this.id === undefined) { this.id = Math.random(); globalThis.last = this.id; }
+    return 0;
+  },
+  draftReceive(card) {},
+  mainPlay(hand, base) { if (globalThis.last !== this.id) console.log('shared'); return 0; },
+  mainPostprocess(card) {},
+})
+"""
+
+
+def test_matches_played_at_once_share_nothing(tmp_path):
+    # each lane has a realm of its own: a bot cannot follow its other matches as they go
+    probe = write(tmp_path, "probe.js", PROBE_JS)
+    logs = tmp_path / "logs"
+    arena(str(probe), "builtin:simple", "builtin:minimal", "--rounds", "8", "--seed", "3",
+          "--lanes", "8", "--jobs", "1", "--logs", str(logs))  # fmt: skip
+    log = (logs / "stderr" / "00-probe.stderr.log").read_text()
+    assert log.count("--- match start") == 16
+    assert "shared" not in log

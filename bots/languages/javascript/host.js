@@ -17,7 +17,9 @@
 //   `module`/`exports`; no `require`, no `process`, no Node API, no timer. Every match gets
 //   a new bot: the file runs anew in the realm. The realm (its globals) lasts until
 //   `renew`, which the controller sends before a match whose deal this process has played:
-//   that match gets a new realm, which knows nothing of the last. Only text crosses between
+//   that match gets a new realm, which knows nothing of the last. Matches played at once
+//   (lanes) each have a realm of their own, kept by their lane until `renew`: none can
+//   learn how another is going. Only text crosses between
 //   this host and a bot's context (JSON in, JSON out, its console's lines), never an object
 //   of the host's, so no code of the bot's can reach the host's realm; and none of it runs
 //   between matches (nothing of the host calls into the realm there).
@@ -343,6 +345,8 @@ function serve(script, file, globalsJson, name, methods, first) {
   // renew, a new realm.
   let next = first;
   let realm = first.realm || null;
+  // Each lane's realm (lanes 1 and up), made at its first match.
+  const realms = new Map();
   const ahead = (renew) => {
     next = guarded(() => (renew || realm === null ? freshBot(script, file, globalsJson)
       : botIn(realm, script, file, globalsJson)));
@@ -363,18 +367,28 @@ function serve(script, file, globalsJson, name, methods, first) {
       continue;
     }
     if (type === 'renew') {
-      // the next match's deal is one this process has played: a realm that has seen nothing
+      // the next match's deal is one this process has played: realms that have seen nothing
       // (the controller sends it when no match is being played here)
       lanes.clear();
+      realms.clear();
       send({ type: 'ok', id });
       ahead(true);
       continue;
     }
     if (type === 'begin') {
       // A new match: a new bot, and nothing of the last match is reported in it.
-      if (next === null) ahead(false);
-      const fresh = next;
-      next = null;
+      let fresh;
+      if (lane === 0) {
+        if (next === null) ahead(false);
+        fresh = next;
+        next = null;
+      } else {
+        // the lane's own realm: matches played at once share nothing
+        const own = realms.get(lane);
+        fresh = guarded(() => (own === undefined ? freshBot(script, file, globalsJson)
+          : botIn(own, script, file, globalsJson)));
+        if (fresh.realm) realms.set(lane, fresh.realm);
+      }
       const match = { dispatch: null, failed: null };
       lanes.set(lane, match);
       if (fresh.error !== undefined || fresh.said.error !== undefined) {
@@ -415,7 +429,7 @@ function serve(script, file, globalsJson, name, methods, first) {
         const used = process.cpuUsage();
         send({ type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000, id });
       }
-      if (next === null) ahead(false);
+      if (lane === 0 && next === null) ahead(false);
       continue;
     }
     if (match.failed !== null) {
