@@ -14,9 +14,10 @@ The rules a lane keeps:
 - **Time.** A host answers its requests one after another, in order. So a request's time
   runs from when the host could start on it: its write, or the reply before it when that
   came later. A request waiting behind another match's is not charged for it, and the
-  deadline of the one the host is on is enforced as a single match's would be. (Replies that
-  come in one read are stamped alike: the host holds a reply for at most a millisecond, so
-  that is the most one request's time can move to the one before it in the same process.)
+  deadline of the one the host is on is enforced as a single match's would be (until its
+  match waits for it, the longest any call is given). The host writes each reply as soon as
+  it is made; replies that come in one read are stamped alike, which moves the moments the
+  arena took to read them to the first of them, in the same process.
 - **Faults.** A bot's fault in one lane is that match's, as always. A fault that ends the
   process (a timeout, a crash, memory, output over its allowance, a broken reply) is the
   fault of the match whose request the host was on, as it would be played alone (a death
@@ -27,7 +28,8 @@ The rules a lane keeps:
 - **Deals.** A process is never dealt a deal it has seen (``BotProcess.dealt``): a match
   whose deal it has seen waits until the process has no match open, then gets a fresh realm
   (``renew``), as one played alone would. So no two seatings of a deal are ever in one
-  process at the same time.
+  process at the same time. Each lane plays in a realm of its own (the host's), so a bot
+  cannot follow its other matches as they go.
 - **Logs and output.** The host marks each line a bot writes with its lane (``[3] ...``: it
   cuts the bot's text into lines, so none passes for another lane's). The lines are sorted
   here into their matches: each match's part of the bot's log is written whole, under its
