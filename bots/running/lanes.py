@@ -276,12 +276,11 @@ class LaneHost:
         lines = process._lines
         while lines:
             arrived, line = lines.popleft()
-            if not self.owed:
-                what = "no request" if line is not None else ""
+            if not self.owed:  # it wrote with no request out, or it is gone
                 if line is None:
                     self.stop(process._death_fault("a match"), "")
                 else:
-                    self.stop(AgentFault("protocol", f"a reply to {what}: {line[:80]!r}"), "")
+                    self.stop(AgentFault("protocol", "a reply to no request"), "")
                 return
             head = self.owed[0]
             if line is None:
