@@ -50,6 +50,15 @@ from games.engine.untrusted import printable
 from games.registry import GameSpec
 
 
+def _record_faults(outcome: MatchOutcome, agents: list[Agent]) -> None:
+    """Hand a match's faults to its bot processes' agents: the rules' faults (an invalid
+    action) reach the owner too, and the ones an agent reported take the record's words."""
+    for seat, fault in outcome.faults.items():
+        agent = agents[seat]
+        if isinstance(agent, ProcessAgent):
+            agent.record_fault(fault.kind, fault.reason)
+
+
 def _reports_of(agent: Agent) -> list[FaultReport]:
     return getattr(agent, "fault_reports", [])
 
@@ -451,10 +460,7 @@ class Arena:
                 seed=table.seed,
                 seat_names=[e.name for e in seated],
             )
-            for seat, fault in outcome.faults.items():
-                agent = seated[seat].agent
-                if isinstance(agent, ProcessAgent):  # rule faults reach the owner too
-                    agent.record_fault(fault.kind, fault.reason)
+            _record_faults(outcome, [e.agent for e in seated])
             yield _Played(
                 table,
                 outcome,
@@ -526,10 +532,7 @@ class Arena:
         upcoming = first
         for match, outcome in player.play(matches()):
             number, table = match.tag
-            for seat, fault in outcome.faults.items():
-                agent = match.agents[seat]
-                if isinstance(agent, ProcessAgent):  # rule faults reach the owner too
-                    agent.record_fault(fault.kind, fault.reason)
+            _record_faults(outcome, match.agents)
             seated_agents[number] = match.agents
             held[number] = _Played(
                 table,

@@ -41,7 +41,6 @@ The rules a lane keeps:
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 import select
@@ -54,10 +53,8 @@ from typing import Any
 from bots.running.process import (
     MAX_DEALT,
     MEMORY_MARKERS,
-    REPORT_TAIL,
     STDERR_TAIL,
     BotProcess,
-    FaultReport,
     ProcessAgent,
 )
 from games.engine import untrusted
@@ -384,8 +381,7 @@ class LaneAgent(ProcessAgent):
         method, args = self.bot_call(prompt)
         self._pending = None
         try:
-            if self.host.stopped is not None:
-                raise self.host.stopped
+            self._raise_if_stopped()
             if not prompt.expects_answer:
                 self.process.call(method, args, reply=False, lane=self.lane)
                 self._told.append(method)
@@ -488,21 +484,6 @@ class LaneAgent(ProcessAgent):
         stopped = self.host.stopped
         if stopped is not None:
             raise stopped
-
-    def _report(self, kind: str, reason: str) -> None:
-        self._reported = True
-        self.process.settle_stderr()
-        self.fault_reports.append(FaultReport(kind, reason, self.log_tail(REPORT_TAIL), self._seat))
-        self._note(f"--- fault ({kind}): {reason} ---")
-
-    def record_fault(self, kind: str, reason: str) -> None:
-        """As a bot process's (ProcessAgent.record_fault), its note in its match's part."""
-        if not self._reported:
-            self._report(kind, reason)
-        elif self.fault_reports and self.fault_reports[-1].kind == kind:
-            if self.fault_reports[-1].reason != reason:
-                self._note(f"--- the match recorded it as: {reason} ---")
-            self.fault_reports[-1] = dataclasses.replace(self.fault_reports[-1], reason=reason)
 
     def _note(self, text: str) -> None:
         self.log += text.encode("utf-8", "replace") + b"\n"

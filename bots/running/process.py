@@ -1405,15 +1405,23 @@ class ProcessAgent(Agent):
             self._report(kind, reason)
         elif self.fault_reports and self.fault_reports[-1].kind == kind:
             if self.fault_reports[-1].reason != reason:  # the log's line said less
-                self.process.stderr.mark(f"--- the match recorded it as: {reason} ---")
+                self._note(f"--- the match recorded it as: {reason} ---")
             self.fault_reports[-1] = dataclasses.replace(self.fault_reports[-1], reason=reason)
 
     def _report(self, kind: str, reason: str) -> None:
         self._reported = True
         self.process.settle_stderr()
-        tail = self.process.match_stderr(REPORT_TAIL)
+        tail = self.log_tail(REPORT_TAIL)
         self.fault_reports.append(FaultReport(kind, reason, tail, self._seat))
-        self.process.stderr.mark(f"--- fault ({kind}): {reason} ---")
+        self._note(f"--- fault ({kind}): {reason} ---")
+
+    def _note(self, text: str) -> None:
+        """A line of the platform's in this match's part of the bot's log."""
+        self.process.stderr.mark(text)
+
+    def log_tail(self, limit: int) -> str:
+        """The end of what the bot wrote in this match, as text safe to show and store."""
+        return self.process.match_stderr(limit)
 
     @contextlib.contextmanager
     def _reporting(self) -> Iterator[None]:
