@@ -147,6 +147,9 @@ class Hello:
     #: the most matches the host plays at once, each in a lane of its own (requests carry
     #: ``lane``: docs/bot-protocol.md, "Lanes"); 0: one at a time
     lanes: int = 0
+    #: the host takes a match's notices folded into its next request (``told``), not as
+    #: ``tell`` lines of their own (docs/bot-protocol.md, 4)
+    folds: bool = False
 
 
 @dataclass(frozen=True)
@@ -328,6 +331,10 @@ class BotProcess:
         self._owed = 0
         #: tells not written yet: they go with the next request that takes a reply
         self._outbox = bytearray()
+        #: a host that folds notices (Hello.folds): each lane's notices not sent yet, as the
+        #: items of the ``told`` of its next request
+        self._folds = False
+        self._folded: dict[int, bytearray] = {}
         #: every request is kept back until :meth:`flush` (a process that plays in lanes:
         #: bots.running.lanes writes each process's requests of a round at once)
         self.holding = False
@@ -459,7 +466,9 @@ class BotProcess:
             quiet_begin=message.get("quiet_begin") is True,
             isolation=message.get("isolation") if message.get("isolation") in ISOLATIONS else "",
             lanes=_lanes(message.get("lanes")),
+            folds=message.get("folds") is True,
         )
+        self._folds = self.hello.folds
         return self.hello
 
     def _cgroup_cpu(self) -> float | None:
@@ -569,6 +578,7 @@ class BotProcess:
         """A match begins: the output cap and the match's stderr count from here, and what
         the last match had still to tell (a seat that faulted is not told more) is dropped."""
         self._outbox.clear()
+        self._folded.clear()
         child = self._child
         if child is not None:
             self.settle_stderr()  # the last match's late lines stay with the last match
@@ -590,6 +600,7 @@ class BotProcess:
             proc, child = self._proc, self._child
             self._proc = self._child = None
         self._outbox.clear()
+        self._folded.clear()
         if self._owed:
             self._owed = 0
             self.peers.owe(self, False)
@@ -693,6 +704,14 @@ class BotProcess:
             raise self._death_fault("a request")
         self._next_id += 1
         line = _encode({"id": self._next_id, **message}).encode() + b"\n"
+        if self._folded:
+            lane = message.get("lane", 0)
+            if message.get("type") == "begin":  # a new match: what its lane had to tell is not
+                self._folded.pop(lane, None)  # its (a seat that faulted is not told more)
+            else:
+                told = self._folded.pop(lane, None)
+                if told is not None:
+                    line = b'%b,"told":[%b]}\n' % (line[:-2], told)
         method = message.get("method")
         return self._write(child, line, reply, method if isinstance(method, str) else None, message)
 
@@ -703,6 +722,19 @@ class BotProcess:
         child = self._child
         if self._proc is None or child is None:
             raise self._death_fault("a request")
+        if not reply and self._folds:  # it goes in the lane's next request
+            item = _TOLD.get(method)
+            if item is None:
+                item = b"[%b," % _encode(method).encode()
+                if len(_TOLD) < 256:
+                    _TOLD[method] = item
+            item = b"%b%b]" % (item, _encode(args).encode())
+            folded = self._folded.get(lane)
+            if folded is None:
+                self._folded[lane] = bytearray(item)
+            else:
+                folded += b"," + item
+            return 0
         self._next_id += 1
         head = _HEADS.get((reply, method))
         if head is None:
@@ -710,12 +742,14 @@ class BotProcess:
             head = f',"type":"{kind}","method":{_encode(method)},"args":'.encode()
             if len(_HEADS) < 256:
                 _HEADS[(reply, method)] = head
+        told = self._folded.pop(lane, None) if self._folded else None
+        tail = b"}\n" if told is None else b',"told":[%b]}\n' % told
         if lane:
-            line = b'{"id":%d,"lane":%d%b%b}\n' % (
-                self._next_id, lane, head, _encode(args).encode()
+            line = b'{"id":%d,"lane":%d%b%b%b' % (
+                self._next_id, lane, head, _encode(args).encode(), tail
             )  # fmt: skip
         else:
-            line = b'{"id":%d%b%b}\n' % (self._next_id, head, _encode(args).encode())
+            line = b'{"id":%d%b%b%b' % (self._next_id, head, _encode(args).encode(), tail)
         return self._write(child, line, reply, method)
 
     def flush(self) -> None:
@@ -1104,6 +1138,8 @@ def _compact_encoder() -> Any:
 _encode = _compact_encoder()
 #: the middle of a call's or tell's line by (reply, method): from its type to its args
 _HEADS: dict[tuple[bool, str], bytes] = {}
+#: the start of a folded notice, ``[method,``, by method
+_TOLD: dict[str, bytes] = {}
 
 
 def _memfd(name: str, data: bytes) -> int:

@@ -410,6 +410,52 @@ def test_a_javascript_bots_begin_goes_with_its_first_question(tmp_path):
         assert sum(outcome.result["scores"]) == 10
 
 
+JS_COUNTS = """
+({
+  name: 'counts',
+  heard: [],
+  draftPick(cards) { return this.heard.length; },
+  draftReceive(card) { if (card === 'X') throw new Error('not X'); this.heard.push(card); },
+  mainPlay(hand, base) { return this.heard.join(','); },
+  mainPostprocess(card) { if (card === 'last') throw new Error('not the last'); },
+})
+"""
+
+
+def test_a_javascript_host_takes_notices_folded_into_the_next_request(tmp_path):
+    # The notices go in the next request's line (`told`), run first and in order; the
+    # first that fails is that request's answer, named, and neither the request nor the
+    # notices after it run.
+    path = tmp_path / "counts.js"
+    path.write_text(JS_COUNTS)
+    with BotProcess(plain_launch(path, game="rps-poker"), label="counts") as process:
+        assert process.start(10).folds
+        begin = {"type": "begin", "game": "rps-poker", "seat": 0, "seats": 2, "reply": False}
+        process.request(begin, reply=False)
+        assert process.call("draft_receive", ["A"], reply=False) == 0  # no line of its own
+        process.call("draft_receive", ["B"], reply=False)
+        rid = process.call("draft_pick", [["R1", "S2"]])
+        assert process.reply(rid, 10, "draft_pick")[1]["value"] == 2
+        for card in ("C", "X", "D"):
+            process.call("draft_receive", [card], reply=False)
+        rid = process.call("main_play", [["R1"], "S2"])
+        _, failed = process.reply(rid, 10, "main_play")
+        assert failed["type"] == "error" and failed["method"] == "draft_receive"
+        assert failed["error"] == "Error: not X" and failed["told"] == rid
+        rid = process.call("main_play", [["R1"], "S2"])  # D was not run, nor main_play
+        assert process.reply(rid, 10, "main_play")[1]["value"] == "A,B,C"
+        # the last notices go with the match's end
+        process.call("main_postprocess", ["last"], reply=False)
+        rid = process.request({"type": "end"})
+        _, ended = process.reply(rid, 10, "end of match")
+        assert ended["type"] == "error" and ended["method"] == "main_postprocess"
+        # a new match hears nothing of the last one's notices not sent
+        process.call("draft_receive", ["E"], reply=False)
+        process.request(begin, reply=False)
+        rid = process.call("draft_pick", [["R1", "S2"]])
+        assert process.reply(rid, 10, "draft_pick")[1]["value"] == 0
+
+
 #: a CommonJS bot that declares a game global's name and a built-in's for itself, and one
 #: that reads the game's global and its realm's built-ins
 JS_SHADOWS = """
@@ -437,11 +483,27 @@ JS_READS = """
 """
 
 
-@pytest.mark.parametrize("source", [JS_SHADOWS, JS_READS], ids=["shadows", "reads"])
+#: a bot that replaces a built-in on its realm's global: the next match's bot (same realm)
+#: still finds the built-in bound as the realm first had it
+JS_REPLACES = """
+({
+  name: 'replaces',
+  draftPick(cards) { return Math.max(0, 0); },
+  draftReceive(card) {},
+  mainPlay(hand, base) { globalThis.Math = null; return 0; },
+  mainPostprocess(card) {},
+})
+"""
+
+
+@pytest.mark.parametrize(
+    "source", [JS_SHADOWS, JS_READS, JS_REPLACES], ids=["shadows", "reads", "replaces"]
+)
 def test_a_javascript_bot_finds_its_globals_bound_and_may_declare_their_names(tmp_path, source):
-    # The host binds the realm's built-ins and the game's globals in the bot's own scope
-    # (a look-up on a context's global object goes through Node's interceptors): the file
-    # may still declare those names, and what it reads is its realm's and its game's.
+    # The host binds the realm's built-ins (as the realm first had them) and the game's
+    # globals (as each match sets them) in the bot's own scope (a look-up on a context's
+    # global object goes through Node's interceptors): the file may still declare those
+    # names, and what it reads is its realm's and its game's.
     path = tmp_path / "bound.js"
     path.write_text(source)
     with BotProcess(plain_launch(path, game="rps-poker"), label="bound") as process:
@@ -450,8 +512,8 @@ def test_a_javascript_bot_finds_its_globals_bound_and_may_declare_their_names(tm
         process.request(begin, reply=False)
         rid = process.request({"type": "call", "method": "draft_pick", "args": [["R1", "S2"]]})
         assert process.reply(rid, 10, "draft_pick")[1]["value"] == 0
-        for _ in range(2):  # and whole matches, each in a realm of its own
-            outcome = play(process)
+        for seed in (1, 2):  # and whole matches of two deals: the second in the same realm
+            outcome = play(process, seed)
             assert outcome.faults == {}
 
 

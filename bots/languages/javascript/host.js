@@ -88,6 +88,27 @@ const REALM = new vm.Script(`(function () {
   'use strict';
   const stringify = JSON.stringify;
   const parse = JSON.parse;
+  // The values of the names bound in the bot file's scope: the built-ins as the realm had
+  // them at its first bot (a look-up on a context's global costs about a microsecond, and
+  // there are dozens), console and the game's globals as each match sets them.
+  let boundNames = null;
+  let boundValues = null;
+  let perMatch = null;
+  const bound = (boundJson, globals) => {
+    if (boundNames === null) {
+      boundNames = parse(boundJson);
+      boundValues = boundNames.map((name) => globalThis[name]);
+      perMatch = [];
+      for (let i = 0; i < boundNames.length; i += 1) {
+        if (boundNames[i] === 'console' || Object.prototype.hasOwnProperty.call(globals, boundNames[i])) {
+          perMatch.push(i);
+        }
+      }
+    }
+    const values = boundValues.slice();
+    for (const i of perMatch) values[i] = globalThis[boundNames[i]];
+    return values;
+  };
   return function (globalsJson, botOuter, boundJson, file) {
     const logs = [];
     const text = (value) => {
@@ -105,7 +126,7 @@ const REALM = new vm.Script(`(function () {
     for (const key of Object.keys(globals)) globalThis[key] = globals[key];
     const module = { exports: {} };
     // the bot's function, its built-ins and the game's globals bound to it by name (compile)
-    const botFunction = botOuter.apply(undefined, parse(boundJson).map((name) => globalThis[name]));
+    const botFunction = botOuter.apply(undefined, bound(boundJson, globals));
     const require = (name) => {
       throw new Error('require(' + stringify(String(name)) + ') is not available: a bot runs on ' +
         'its own, with the language built-ins only (docs/bot-protocol.md)');
@@ -118,14 +139,14 @@ const REALM = new vm.Script(`(function () {
         return 'thrown value';
       }
     };
-    const failure = (error) => {
+    const failure = (error, told) => {
       let stack = '';
       try { stack = error && error.stack ? String(error.stack) : describe(error); } catch (_) {}
       // the bot's own frames: not this realm's code nor the host's
       stack = stack.split('\\n').filter((line) => !/bot-realm\\.js|js_host\\.js|node:internal/.test(line)).join('\\n');
       const memory = error instanceof RangeError &&
         /allocation failed|out of memory|Invalid (typed )?array length/i.test(String(error.message));
-      return 'E' + stringify({ error: describe(error), stack, memory });
+      return 'E' + stringify({ error: describe(error), stack, memory, told });
     };
     const snake = (name) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
     const camelNames = new Map(); // every call names one of a few methods: converted once each
@@ -138,6 +159,11 @@ const REALM = new vm.Script(`(function () {
       return converted;
     };
     let bot = null;
+    const invoke = (method, args) => {
+      const fn = method.startsWith('_') ? undefined : bot[camel(method)];
+      if (typeof fn !== 'function') throw new TypeError('the bot has no method ' + camel(method));
+      return fn.apply(bot, args || []);
+    };
     return function dispatch(op, a) {
       try {
         if (op === 'logs') {
@@ -151,6 +177,8 @@ const REALM = new vm.Script(`(function () {
           if (bot === null || typeof bot !== 'object') {
             throw new Error('the file holds no bot object (an object literal or module.exports = {...})');
           }
+          // (only a bot's first start says its name and methods: the hello's)
+          if (a !== 'names') return 'R{}';
           const names = new Set();
           for (let o = bot; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
             for (const key of Object.getOwnPropertyNames(o)) {
@@ -162,12 +190,24 @@ const REALM = new vm.Script(`(function () {
           const name = typeof bot.name === 'string' ? bot.name.trim().slice(0, 64) : '';
           return 'R' + stringify({ name, methods: [...names].sort() });
         }
-        // op === 'call': a is the request's line (a call or a tell)
+        // op === 'call': a is the request's line (a call, a tell, or an end with notices)
         const message = parse(a);
-        const method = String(message.method);
-        const fn = method.startsWith('_') ? undefined : bot[camel(method)];
-        if (typeof fn !== 'function') throw new TypeError('the bot has no method ' + camel(method));
-        const returned = fn.apply(bot, message.args || []);
+        const told = message.told;
+        if (told !== undefined) {
+          // the notices folded into this request, run first and in order: the first that
+          // fails is this request's answer, named (the rest are not run)
+          if (!Array.isArray(told)) throw new TypeError('told is not a list');
+          for (const notice of told) {
+            const name = Array.isArray(notice) ? String(notice[0]) : '?';
+            try {
+              invoke(name, Array.isArray(notice) ? notice[1] : undefined);
+            } catch (error) {
+              return (logs.length ? 'L' : '') + failure(error, name);
+            }
+          }
+          if (message.type === 'end') return logs.length ? 'LRnull' : 'Rnull';
+        }
+        const returned = invoke(String(message.method), message.args);
         const json = stringify(returned === undefined ? null : returned);
         // 'L' first: the bot printed, and the host asks for its lines (not after every call)
         return (logs.length ? 'LR' : 'R') + (json === undefined ? 'null' : json);
@@ -216,9 +256,9 @@ function compile(file, globalsJson = '{}') {
 // closures and V8 keeps what it learned of the bot's code (its type feedback, its
 // optimized code) from one match to the next. Returns the realm, the bot's dispatch
 // function and what its load said ({name, methods} or an error reply).
-function botIn(realm, compiled, file, globalsJson) {
+function botIn(realm, compiled, file, globalsJson, names = false) {
   const dispatch = realm.make(globalsJson, realm.botOuter, compiled.bound, file);
-  const said = dispatch('load');
+  const said = dispatch('load', names ? 'names' : '');
   flushLogs(dispatch);
   return { realm, dispatch, said: decode(said) };
 }
@@ -233,8 +273,8 @@ function newRealm(compiled) {
 }
 
 // A fresh bot: a new realm, then a new bot in it.
-function freshBot(compiled, file, globalsJson) {
-  return botIn(newRealm(compiled), compiled, file, globalsJson);
+function freshBot(compiled, file, globalsJson, names = false) {
+  return botIn(newRealm(compiled), compiled, file, globalsJson, names);
 }
 
 // A dispatch result: {value} or {error, stack, memory}. Anything but a string starting with
@@ -247,9 +287,11 @@ function decode(result) {
     if (result[0] === 'R') return { value: JSON.parse(result.slice(1)) };
     if (result[0] === 'E') {
       const failure = JSON.parse(result.slice(1));
-      return {
+      const decoded = {
         error: String(failure.error), stack: String(failure.stack || ''), memory: failure.memory === true,
       };
+      if (typeof failure.told === 'string') decoded.told = failure.told;
+      return decoded;
     }
   } catch (_) {
     // fall through
@@ -314,6 +356,11 @@ function errorReply(failure, lane = 0) {
   return reply;
 }
 
+// A notice that failed (one folded into request ``id``): the reply that names it.
+function toldFailure(result, id, lane) {
+  return { ...errorReply(result, lane), told: id, method: result.told };
+}
+
 function guarded(run) {
   try {
     return run();
@@ -333,6 +380,7 @@ function serve(script, file, globalsJson, name, methods, first) {
   send({
     type: 'hello', protocol: PROTOCOL, language: 'javascript', name, methods,
     runtime: `node ${process.version}`, quiet_begin: true, isolation: 'realm', lanes: LANES,
+    folds: true,
   });
   // The matches being played, by lane: a request with no lane is lane 0, the one match of a
   // controller that plays one at a time. Each has its own bot ({dispatch}, null when it
@@ -423,6 +471,11 @@ function serve(script, file, globalsJson, name, methods, first) {
     }
     if (type === 'end') {
       lanes.delete(lane);
+      if (match.failed === null && message.told !== undefined) {
+        // the match's last notices, folded into its end
+        const result = call(match.dispatch, raw, lane);
+        if (result.error !== undefined) match.failed = toldFailure(result, id, lane);
+      }
       if (match.failed !== null) {
         send({ ...match.failed, id });
       } else {
@@ -444,7 +497,7 @@ function serve(script, file, globalsJson, name, methods, first) {
         writeAll(OUT, `{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
         continue;
       }
-      send({ ...errorReply(result, lane), id });
+      send({ ...(result.told !== undefined ? toldFailure(result, id, lane) : errorReply(result, lane)), id });
       continue;
     }
     send({ ...errorReply({ error: `Error: unknown request type ${JSON.stringify(type)}` }, lane), id });
@@ -482,7 +535,7 @@ function main(argv) {
     JSON.parse(globalsJson);
     script = compile(file, globalsJson);
     // A first bot, for the hello (its name and methods) and then the first match.
-    fresh = guarded(() => freshBot(script, file, globalsJson));
+    fresh = guarded(() => freshBot(script, file, globalsJson, true));
     said = fresh.error !== undefined ? fresh : fresh.said;
   } catch (error) {
     printError(error);
