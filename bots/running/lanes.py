@@ -7,7 +7,9 @@ once, each with its own bot, its requests marked with its lane (docs/bot-protoco
 "Lanes"). :class:`LanePlayer` then plays up to ``width`` matches at a time through the one
 match loop (``MatchRunner.steps``): it runs every match until each waits for a reply, writes
 each process's requests of that round in one write, and wakes the matches as their replies
-come, many in one read.
+come, many in one read. A process is written to once it has answered all it was asked, and
+one that waits may be left waiting a moment (``HOLD_S``) for more, while replies that may
+bring them are still to come: each wake-up of a process costs more than a request.
 
 The rules a lane keeps:
 
@@ -72,6 +74,9 @@ _MARK = re.compile(rb"\[(\d{1,4})\] ")
 _HEAD = 8
 #: the most of a match's log kept for it (a process's log keeps 1 MiB in all)
 PART_MAX = 1 << 20
+#: the longest a process that waits for its next requests is left waiting, while replies
+#: that may bring it more are still to come from others (see LanePlayer._round)
+HOLD_S = 0.002
 
 
 @dataclass(eq=False, slots=True)
@@ -104,6 +109,8 @@ class LaneHost:
         self.open: dict[LaneAgent, None] = {}
         #: written since the last flush, then owed in order
         self.unwritten: list[_Owed] = []
+        #: since when the first of ``unwritten`` waits for its write (see LanePlayer._round)
+        self.held: float | None = None
         self.owed: deque[_Owed] = deque()
         #: when its last reply came
         self.last = 0.0
@@ -198,6 +205,7 @@ class LaneHost:
             owed.written = now
         self.owed.extend(self.unwritten)
         self.unwritten.clear()
+        self.held = None
 
     def deadline(self) -> float | None:
         """When the reply the host is working on is late (None: it owes none). Until its
@@ -223,6 +231,7 @@ class LaneHost:
         owed = [item.agent for item in items if item.agent is not None]
         self.owed.clear()
         self.unwritten.clear()
+        self.held = None
         if where == "":
             first = owed[0] if owed else next(iter(self.open), None)
             where = first.where if first is not None else None
@@ -241,6 +250,7 @@ class LaneHost:
         self.last = 0.0
         self.owed.clear()
         self.unwritten.clear()
+        self.held = None
         self.process.holding = False
         try:
             self.process.start(timeout)
@@ -670,8 +680,19 @@ class LanePlayer:
         deadline passes, and hand the matches it wakes to ``ready`` (and those a stopped
         process interrupted to ``again``)."""
         now = time.monotonic()
+        busy = any(host.owed for host in hosts)
         for host in hosts:
-            host.flush(now)
+            # Each wake-up of a process costs it (and the machine) more than a request: a
+            # process is written to once it has answered all it was asked (what it is asked
+            # meanwhile would be read by it in the same read, or in one more), and one that
+            # waits is left waiting, while replies that may bring it more are still to come,
+            # until every match it plays has asked it, or HOLD_S. (A request's time runs
+            # from its write: holding it back charges no one.)
+            if host.unwritten and not host.owed:
+                if host.held is None:
+                    host.held = now
+                if not busy or len(host.unwritten) >= len(host.open) or now >= host.held + HOLD_S:
+                    host.flush(now)
         self._wait(hosts)
         if any(host.stopped is not None for host in hosts):
             self._interrupted(running, again)
@@ -716,6 +737,8 @@ class LanePlayer:
                     soonest = deadline
             if not child.err_done:
                 ends[child.err_fd] = (host, False)
+            if host.held is not None and (soonest is None or host.held + HOLD_S < soonest):
+                soonest = host.held + HOLD_S
         if not ends and soonest is None:  # (a match waits for a process that owes nothing)
             raise RuntimeError("matches in lanes wait for replies that no process owes")
         for fd in ends:

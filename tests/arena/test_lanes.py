@@ -215,6 +215,26 @@ def test_a_request_is_timed_from_when_its_host_could_start_on_it(tmp_path):
     assert 16 * 10 * 0.009 <= charged <= 1.5 * elapsed
 
 
+def test_a_process_is_written_to_once_it_has_answered_all_it_was_asked(tmp_path, monkeypatch):
+    # each wake-up of a process costs more than a request: the requests that come while it
+    # works wait for it to be done, and are written together
+    writes: list[tuple[int, int]] = []
+    flush = LaneHost.flush
+
+    def counted(host: LaneHost, now: float) -> None:
+        if host.unwritten:
+            writes.append((len(host.owed), len(host.unwritten)))
+        flush(host, now)
+
+    monkeypatch.setattr(LaneHost, "flush", counted)
+    high = write(tmp_path, "highest.js", HIGHEST_JS)
+    slow = write(tmp_path, "slow.js", SLOW_JS)
+    with Arena(get_game("rps-poker"), [str(slow), str(high)], sandbox=False, lanes=8) as played:
+        played.run(rounds=8, seed=5)
+    assert writes and all(owed == 0 for owed, _ in writes)
+    assert sum(n for _, n in writes) > 1.5 * len(writes)  # several requests a write
+
+
 def test_a_deal_a_process_has_seen_waits_until_it_is_free_and_renewed(tmp_path):
     from bots.running.playing import Entry, Launching, seat_agent
 
