@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import io
 import json
+import re
+import sys
 import time
 from pathlib import Path
 
@@ -14,9 +16,13 @@ from django.core.management import CommandError, call_command
 
 from bots.arena import Arena
 from bots.running.lanes import LaneHost, LaneMatch, LanePlayer
+from bots.running.process import BotProcess, Launch, ProcessAgent
 from bots.sandbox import SandboxLimits
+from games.engine.agents import InProcessAgent
 from games.engine.runner import MatchRunner, TimeControl
 from games.registry import get_game
+from games.rps_poker.botapi import bot_call
+from games.rps_poker.bots.minimal import Bot
 
 #: plays the first card; raises in a notice of one card (a fault in some of its matches)
 TOUCHY_JS = """({
@@ -286,6 +292,86 @@ def test_a_deal_a_process_has_seen_waits_until_it_is_free_and_renewed(tmp_path):
     # each then renewed: no process ever held two seatings of a deal at once
     assert renewed_with_open == [0, 0, 0, 0]
     assert again == [{}]
+
+
+#: a host that plays in lanes and, at the 12th call it is asked, breaks the protocol once
+#: (its first start only: the file argv[2] says it did): its reply carries another id, or
+#: comes with a line no request asked for
+LIAR_HOST = """
+import json, os, sys
+mode, done = sys.argv[1], sys.argv[2]
+lie = not os.path.exists(done)
+methods = ["draft_pick", "draft_receive", "main_play", "main_postprocess"]
+hello = {"type": "hello", "protocol": 1, "language": "javascript", "name": "Liar",
+         "methods": methods, "quiet_begin": True, "isolation": "realm", "lanes": 64,
+         "folds": True}
+os.write(1, (json.dumps(hello) + "\\n").encode())
+calls, pending = 0, b""
+while True:
+    chunk = os.read(0, 65536)
+    if not chunk:
+        break
+    *lines, pending = (pending + chunk).split(b"\\n")
+    out = []
+    for line in lines:
+        message = json.loads(line)
+        kind = message["type"]
+        if kind == "quit":
+            sys.exit(0)
+        if kind in ("begin", "tell") or message.get("reply") is False:
+            continue
+        reply = {"type": "ok", "id": message["id"]}
+        if kind == "call":
+            calls += 1
+            reply = {"type": "return", "value": 0, "id": message["id"]}
+            if calls == 12 and lie and mode == "wrong-id":
+                reply["id"] += 1000
+        out.append(json.dumps(reply))
+    if calls >= 12 and lie and mode == "unasked":  # (after what it read is answered)
+        out.append(json.dumps({"type": "return", "value": 0, "id": 99999}))
+    if calls >= 12 and lie:
+        lie = False
+        open(done, "w").close()
+    if out:
+        os.write(1, ("\\n".join(out) + "\\n").encode())
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "says"),
+    [
+        ("wrong-id", r"reply to (draftPick|mainPlay) has the wrong id"),
+        ("unasked", "a reply to no request"),
+    ],
+)
+def test_a_host_that_breaks_the_protocol_faults_one_match(tmp_path, mode, says):
+    # A reply with another request's id, or a line no request asked for, stops the process:
+    # a protocol fault of one match (never a quote of the bot's bytes); the other matches it
+    # was playing are played again, by a new process, and end as if nothing happened.
+    script = write(tmp_path, "liar.py", LIAR_HOST)
+    game = get_game("rps-poker")
+    argv = [sys.executable, str(script), mode, str(tmp_path / "lied")]
+    process = BotProcess(Launch(argv=argv, env={}), label="liar")
+    process.start(10.0)
+    host = LaneHost(process, 4)
+    owner = ProcessAgent(process, bot_call)
+    minimal = functools.partial(InProcessAgent, Bot, bot_call, "minimal")
+    matches = iter(
+        LaneMatch(functools.partial(game.state_class.new, seed, num_seats=2, config={}), seed,
+                  [(host, owner), minimal], ["liar", "minimal"], where=f"match {seed}")
+        for seed in range(6)
+    )  # fmt: skip
+    try:
+        player = LanePlayer(MatchRunner(time.monotonic, TimeControl(move=2.0)), width=4)
+        played = [(match.where, outcome.faults) for match, outcome in player.play(matches)]
+    finally:
+        process.close()
+    assert sorted(where for where, _ in played) == [f"match {seed}" for seed in range(6)]
+    faulted = [faults for _, faults in played if faults]
+    assert len(faulted) == 1, played
+    fault = faulted[0][0]
+    assert fault.kind == "protocol" and re.fullmatch(says, fault.reason), fault
+    assert process.starts == 2  # the matches it interrupted were played by a new process
 
 
 #: writes about 4 KB to its log in a match, and 30 KB in the matches where STUCK_JS hangs
