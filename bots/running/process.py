@@ -705,13 +705,15 @@ class BotProcess:
         self._next_id += 1
         line = _encode({"id": self._next_id, **message}).encode() + b"\n"
         if self._folded:
-            lane = message.get("lane", 0)
-            if message.get("type") == "begin":  # a new match: what its lane had to tell is not
-                self._folded.pop(lane, None)  # its (a seat that faulted is not told more)
-            else:
+            kind, lane = message.get("type"), message.get("lane", 0)
+            if kind == "end":  # the match's last notices go with it
                 told = self._folded.pop(lane, None)
                 if told is not None:
                     line = b'%b,"told":[%b]}\n' % (line[:-2], told)
+            elif kind == "renew":  # a bot that has seen nothing: none are its
+                self._folded.clear()
+            else:  # a new match (its lane's are the last match's: a seat that faulted is
+                self._folded.pop(lane, None)  # not told more)
         method = message.get("method")
         return self._write(child, line, reply, method if isinstance(method, str) else None, message)
 
