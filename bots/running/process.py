@@ -709,7 +709,7 @@ class BotProcess:
             if kind == "end":  # the match's last notices go with it
                 told = self._folded.pop(lane, None)
                 if told is not None:
-                    line = b'%b,"told":[%b]}\n' % (line[:-2], told)
+                    line = line[:-2] + _told_end(told)
             elif kind == "renew":  # a bot that has seen nothing: none are its
                 self._folded.clear()
             else:  # a new match (its lane's are the last match's: a seat that faulted is
@@ -745,7 +745,7 @@ class BotProcess:
             if len(_HEADS) < 256:
                 _HEADS[(reply, method)] = head
         told = self._folded.pop(lane, None) if self._folded else None
-        tail = b"}\n" if told is None else b',"told":[%b]}\n' % told
+        tail = b"}\n" if told is None else _told_end(told)
         if lane:
             line = b'{"id":%d,"lane":%d%b%b%b' % (
                 self._next_id, lane, head, _encode(args).encode(), tail
@@ -1142,6 +1142,11 @@ _encode = _compact_encoder()
 _HEADS: dict[tuple[bool, str], bytes] = {}
 #: the start of a folded notice, ``[method,``, by method
 _TOLD: dict[str, bytes] = {}
+
+
+def _told_end(told: bytes | bytearray) -> bytes:
+    """The end of a request's line that carries a lane's folded notices (``told``)."""
+    return b',"told":[%b]}\n' % told
 
 
 def _memfd(name: str, data: bytes) -> int:

@@ -356,7 +356,7 @@ function errorReply(failure, lane = 0) {
   return reply;
 }
 
-// A notice that failed (one folded into request ``id``): the reply that names it.
+// A notice that failed (request ``id``, or one folded into it): the reply that names it.
 function toldFailure(result, id, lane) {
   return { ...errorReply(result, lane), told: id, method: result.told };
 }
@@ -464,7 +464,7 @@ function serve(script, file, globalsJson, name, methods, first) {
       if (match.failed === null) {
         const told = call(match.dispatch, raw, lane);
         if (told.error !== undefined) {
-          match.failed = { ...errorReply(told, lane), told: id, method: String(JSON.parse(raw).method) };
+          match.failed = toldFailure({ ...told, told: String(JSON.parse(raw).method) }, id, lane);
         }
       }
       continue;
