@@ -23,6 +23,7 @@ import functools
 import gc
 import json
 import multiprocessing
+import os
 import queue
 import shutil
 import tempfile
@@ -123,6 +124,13 @@ def chunk_size(matches: int, jobs: int) -> int:
     return max(CHUNK_MIN, min(CHUNK_MAX, matches // (max(jobs, 1) * 10)))
 
 
+def busy_jobs(matches: int, jobs: int) -> int:
+    """How many of ``jobs`` processes a tournament of ``matches`` keeps busy (a chunk each at
+    least): an arena forks its jobs, and they start their bots, before the tournament."""
+    size = chunk_size(matches, jobs)
+    return max(1, min(jobs, -(-matches // size)))
+
+
 @dataclass
 class _Played:
     """One match played, as a job hands it back: the outcome, and per seat what the match
@@ -160,6 +168,61 @@ class FaultNote:
 
 
 @dataclass
+class _Jobs:
+    """The processes an arena forked to play matches beside its own (Arena._fork_jobs):
+    each is sent the tournament's chunks once it begins, and they all take the next chunk
+    nobody has taken."""
+
+    workers: list[multiprocessing.process.BaseProcess]
+    #: each worker's chunks (None: there are none for it, it ends)
+    todo: list[Any]
+    #: how many chunks have been taken
+    taken: Any
+    #: what each worker played (chunk, matches), or (-1, what went wrong)
+    results: Any
+    #: the folder of the chunks' parts of the bots' logs
+    parts: Path
+    sent: bool = False
+
+    @property
+    def count(self) -> int:
+        return len(self.workers)
+
+    def start(self, chunks: list[list[Table]] | None) -> None:
+        """Send the workers the chunks (None: there is nothing for them to play)."""
+        if not self.sent:
+            self.sent = True
+            for todo in self.todo:
+                todo.put(chunks)
+
+    def chunks(self, number: int) -> list[list[Table]] | None:
+        """In worker ``number``: the chunks, once they are sent (None if its parent is gone
+        first)."""
+        parent = os.getppid()
+        while True:
+            try:
+                return self.todo[number].get(timeout=1.0)
+            except queue.Empty:
+                if os.getppid() != parent:
+                    return None
+
+    def take(self, count: int) -> int | None:
+        """The next chunk of ``count`` nobody has taken (None: there are none left)."""
+        with self.taken.get_lock():
+            index = self.taken.value
+            self.taken.value += 1
+        return index if index < count else None
+
+    def close(self) -> None:
+        self.start(None)
+        for worker in self.workers:
+            worker.join(timeout=5)
+            if worker.is_alive():
+                worker.kill()
+        shutil.rmtree(self.parts, ignore_errors=True)
+
+
+@dataclass
 class Entrant:
     source: str
     agent: Agent
@@ -189,6 +252,8 @@ class Arena:
         sandbox_config: SandboxConfig | None = None,
         config: dict[str, Any] | None = None,
         lanes: int = 1,
+        jobs: int = 1,
+        job_cpus: list[list[int]] | None = None,
         _error_dir: Path | None = None,
     ) -> None:
         #: how a job makes its own arena of the same bots
@@ -232,12 +297,16 @@ class Arena:
             logs / "stderr" if logs else Path(tempfile.mkdtemp(prefix="arena-logs-"))
         )
         self.error_dir.mkdir(parents=True, exist_ok=True)
+        #: the forked processes that play matches beside this one (see _fork_jobs)
+        self._jobs: _Jobs | None = None
         try:
             for source in sources:
                 self.entrants.append(self._entrant(source))
             # The bots start side by side: each start is mostly waiting for a runtime to load.
             for entrant in self.entrants:
                 self._spawn(entrant)
+            if jobs > 1:  # their bots start now too, beside these (on their own CPUs)
+                self._jobs = self._fork_jobs(jobs - 1, job_cpus or [])
             for entrant in self.entrants:
                 self._greet(entrant)
         except BaseException:
@@ -302,6 +371,9 @@ class Arena:
             hello = process.greet(self.tc.startup)
         except AgentFault as exc:
             self._refuse(entrant, exc)
+        except PlatformError as exc:  # the machine's trouble (its sandbox did not start)
+            process.close()
+            raise ArenaError(f"{entrant.source}: {exc}") from None
         missing = [m for m in self.game.methods if m not in hello.methods]
         if missing:
             process.close()
@@ -353,39 +425,32 @@ class Arena:
         seed: int,
         on_match: Callable[[int, MatchOutcome], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        jobs: int = 1,
-        job_cpus: list[list[int]] | None = None,
     ) -> dict[str, Any]:
-        """Play the tournament; ``jobs`` > 1 plays its matches in that many processes, with
-        the same results for bots that keep nothing from one match to the next. The forked
-        ones run with their own bots on ``job_cpus`` (in turn; see bots.running.cpus), when
-        given."""
+        """Play the tournament. An arena made with ``jobs`` > 1 plays its first in that many
+        processes (see :meth:`_fork_jobs`), with the same results for bots that keep nothing
+        from one match to the next."""
         started = clock()
         tables = list(self.format.schedule(len(self.entrants), rounds, seed))
-        size = chunk_size(len(tables), jobs)
+        jobs, self._jobs = self._jobs, None
+        size = chunk_size(len(tables), jobs.count + 1 if jobs else 1)
         chunks = [tables[i : i + size] for i in range(0, len(tables), size)]
         # What is set up by now (modules, bots, the schedule) lasts the whole tournament: the
         # garbage collector, run often by a match's many small objects, need not visit it.
         gc.freeze()
         try:
-            played = self._tally(self._played(chunks, jobs, clock, job_cpus), on_match)
+            if jobs is not None and len(chunks) > 1:
+                played = self._tally(self._play_in_jobs(chunks, jobs), on_match)
+            else:
+                if jobs is not None:
+                    jobs.close()  # (nothing for them to do)
+                flat = [table for chunk in chunks for table in chunk]
+                played = self._tally(self._play(flat, clock=clock), on_match)
         finally:
             gc.unfreeze()
         summary = self.summary(rounds, seed, played, clock() - started)
         if self.logs and hasattr(self.format, "write_logs"):
             self.format.write_logs(self.logs, summary)  # the game's own tables (Last Card)
         return summary
-
-    def _played(
-        self,
-        chunks: list[list[Table]],
-        jobs: int,
-        clock: Callable[[], float],
-        job_cpus: list[list[int]] | None = None,
-    ) -> Iterator[_Played]:
-        if jobs > 1 and len(chunks) > 1:
-            return self._play_in_jobs(chunks, min(jobs, len(chunks)), job_cpus or [])
-        return self._play([table for chunk in chunks for table in chunk], clock=clock)
 
     def _tally(
         self,
@@ -549,38 +614,36 @@ class Arena:
                 yield played
                 upcoming += 1
 
-    def _play_in_jobs(
-        self, chunks: list[list[Table]], jobs: int, job_cpus: list[list[int]]
-    ) -> Iterator[_Played]:
-        """Play the chunks here and in ``jobs - 1`` forked processes, each taking the next
-        chunk nobody has taken (the i-th on ``job_cpus[i]``, if given), and yield their
-        matches in schedule order."""
+    def _fork_jobs(self, count: int, job_cpus: list[list[int]]) -> _Jobs:
+        """Fork ``count`` processes that play matches beside this one, the i-th on
+        ``job_cpus[i]`` if given. Each starts its own bots at once, beside this arena's (so
+        the machine's other CPUs start them while this one starts its own), then waits for
+        the tournament's chunks (:meth:`_play_in_jobs`)."""
         context = multiprocessing.get_context("fork")
-        parts = Path(tempfile.mkdtemp(prefix=".parts-", dir=self.error_dir))
-        taken = context.Value("i", 0)
-        results: multiprocessing.Queue[tuple[int, list[_Played] | str]] = context.Queue()
-
-        def take() -> int | None:
-            with taken.get_lock():
-                index = taken.value
-                taken.value += 1
-            return index if index < len(chunks) else None
-
-        workers = [
-            context.Process(
-                target=self._job,
-                args=(chunks, take, results, parts, job_cpus[i] if i < len(job_cpus) else None),
-                daemon=True,
-            )
-            for i in range(jobs - 1)
-        ]
-        for worker in workers:
+        jobs = _Jobs(
+            workers=[],
+            todo=[context.Queue() for _ in range(count)],
+            taken=context.Value("i", 0),
+            results=context.Queue(),
+            parts=Path(tempfile.mkdtemp(prefix=".parts-", dir=self.error_dir)),
+        )
+        for i in range(count):
+            cpus = job_cpus[i] if i < len(job_cpus) else None
+            worker = context.Process(target=self._job, args=(jobs, i, cpus), daemon=True)
             worker.start()
+            jobs.workers.append(worker)
+        return jobs
+
+    def _play_in_jobs(self, chunks: list[list[Table]], jobs: _Jobs) -> Iterator[_Played]:
+        """Play the chunks here and in the forked processes, each taking the next chunk
+        nobody has taken, and yield their matches in schedule order."""
+        jobs.start(chunks)
+        parts = jobs.parts
         try:
             waiting: dict[int, list[_Played]] = {}
             for index in range(len(chunks)):
                 while index not in waiting:
-                    mine = take()
+                    mine = jobs.take(len(chunks))
                     if mine is not None:
                         self._log_into(parts / str(mine))
                         try:
@@ -589,9 +652,9 @@ class Arena:
                             self._log_into(None)
                         continue
                     try:
-                        got, played = results.get(timeout=1.0)
+                        got, played = jobs.results.get(timeout=1.0)
                     except queue.Empty:
-                        if any(w.exitcode not in (None, 0) for w in workers):
+                        if any(w.exitcode not in (None, 0) for w in jobs.workers):
                             raise ArenaError("a process playing matches died") from None
                         continue
                     if isinstance(played, str):
@@ -600,11 +663,7 @@ class Arena:
                 self._append_part(parts / str(index))
                 yield from waiting.pop(index)
         finally:
-            for worker in workers:
-                worker.join(timeout=5)
-                if worker.is_alive():
-                    worker.kill()
-            shutil.rmtree(parts, ignore_errors=True)
+            jobs.close()
 
     def _log_into(self, part: Path | None) -> None:
         """Send what each bot process writes to stderr from now on into the folder ``part``
@@ -642,14 +701,7 @@ class Arena:
             match.remote = True
         return played
 
-    def _job(
-        self,
-        chunks: list[list[Table]],
-        take: Callable[[], int | None],
-        results: multiprocessing.Queue,
-        parts: Path,
-        cpus: list[int] | None = None,
-    ) -> None:
+    def _job(self, jobs: _Jobs, number: int, cpus: list[int] | None = None) -> None:
         """A forked process's work: it lets go of the parent's bot processes, and an arena of
         the same bots (its own processes, started on its ``cpus`` when given) plays the chunks
         it takes until there are none, each bot's stderr going into the part of the chunk it
@@ -660,19 +712,20 @@ class Arena:
         try:
             if cpus:
                 placement.pin(cpus)
-            own = Path(tempfile.mkdtemp(prefix="job-", dir=parts))
+            own = Path(tempfile.mkdtemp(prefix="job-", dir=jobs.parts))
             with Arena(*self._args, **(self._kwargs | {"_error_dir": own})) as arena:
-                while (index := take()) is not None:
-                    arena._log_into(parts / str(index))
+                chunks = jobs.chunks(number)
+                while chunks is not None and (index := jobs.take(len(chunks))) is not None:
+                    arena._log_into(jobs.parts / str(index))
                     try:
                         played = list(arena._play(chunks[index], _first(chunks, index)))
                     finally:
                         arena._log_into(None)
                     for match in played:
                         match.remote = True
-                    results.put((index, played))
+                    jobs.results.put((index, played))
         except BaseException:  # noqa: BLE001 - the parent says what went wrong
-            results.put((-1, traceback.format_exc(limit=5)))
+            jobs.results.put((-1, traceback.format_exc(limit=5)))
 
     def _label_match(self, number: int, table: Table, seated: list[Entrant]) -> None:
         """Tell each bot process which match its stderr log's next part belongs to."""
@@ -737,6 +790,9 @@ class Arena:
         )
 
     def close(self) -> None:
+        if self._jobs is not None:
+            self._jobs.close()
+            self._jobs = None
         for e in self.entrants:  # all asked first: they wind down side by side
             if e.process is not None:
                 e.process.ask_to_quit()

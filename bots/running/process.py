@@ -248,6 +248,9 @@ class _Child:
     proc: subprocess.Popen[bytes]
     #: pidfd of the sandbox's init process (killing it ends the whole PID namespace)
     init_pidfd: int | None = None
+    #: the pipe on which bwrap names that init, until it is read, and by when it must be
+    info_fd: int | None = None
+    named_by: float = 0.0
     #: a fault decided while reading (output cap), reported by the next read
     doom: AgentFault | None = None
     #: bytes written to stdout + stderr since the match began
@@ -422,15 +425,29 @@ class BotProcess:
         )
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             os.set_blocking(pipe.fileno(), False)  # type: ignore[union-attr]
-        named = NAMED
         if info_read >= 0:
-            # bwrap names its init right after creating it, before the bot even runs.
-            try:
-                named, child.init_pidfd = _init_pidfd(info_read, proc, SANDBOX_START_S)
-            finally:
-                os.close(info_read)
+            # bwrap names its init right after creating it, before the bot even runs: read
+            # by greet (or kill), so that several sandboxes start side by side
+            child.info_fd = info_read
+            child.named_by = time.monotonic() + SANDBOX_START_S
         self._proc, self._child = proc, child
         self._owe(1)
+
+    def _await_named(self, child: _Child) -> None:
+        """Wait until bwrap has named the sandbox's init (see :meth:`spawn`); raises
+        PlatformError if it failed, or was still silent :data:`SANDBOX_START_S` after its
+        start."""
+        info_fd = child.info_fd
+        if info_fd is None:
+            return
+        child.info_fd = None
+        try:
+            left = max(child.named_by - time.monotonic(), 0.0)
+            named, pidfd = _init_pidfd(info_fd, child.proc, left)
+        finally:
+            os.close(info_fd)
+        with self._lock:
+            child.init_pidfd = pidfd
         if named != NAMED:
             self._platform_failure(slow=named == TOO_SLOW)
 
@@ -448,7 +465,10 @@ class BotProcess:
         raise PlatformError(reason)
 
     def greet(self, timeout: float) -> Hello:
-        """Read the hello of the process :meth:`spawn` started. Raises AgentFault."""
+        """Read the hello of the process :meth:`spawn` started. Raises AgentFault, or
+        PlatformError if its sandbox did not start."""
+        if self._child is not None:
+            self._await_named(self._child)
         _, message = self._read(timeout, "start-up")
         if message.get("type") == "fatal":
             self.kill()
@@ -606,6 +626,15 @@ class BotProcess:
             self.peers.owe(self, False)
         if proc is None or child is None:
             return
+        info_fd, child.info_fd = child.info_fd, None
+        if info_fd is not None:  # never greeted: its init, named by now, is killed by pidfd
+            try:  # (else bwrap's group is, and its init dies with it: --die-with-parent)
+                left = min(max(child.named_by - time.monotonic(), 0.0), 1.0)
+                _, pidfd = _init_pidfd(info_fd, proc, left)
+            finally:
+                os.close(info_fd)
+            with self._lock:
+                child.init_pidfd = pidfd
         if proc.poll() is None:
             with contextlib.suppress(OSError, ValueError):
                 os.write(proc.stdin.fileno(), b'{"type":"quit"}\n')  # type: ignore[union-attr]
@@ -660,9 +689,10 @@ class BotProcess:
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             with contextlib.suppress(OSError, ValueError):
                 pipe.close()  # type: ignore[union-attr]
-        if child.init_pidfd is not None:
-            os.close(child.init_pidfd)
-            child.init_pidfd = None
+        for fd in (child.init_pidfd, child.info_fd):
+            if fd is not None:
+                os.close(fd)
+        child.init_pidfd = child.info_fd = None
         _close_control(child)
 
     def ask_to_quit(self) -> None:

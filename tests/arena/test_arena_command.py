@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from bots.arena import Arena
+from bots.arena import Arena, ArenaError, busy_jobs
 from bots.running import cpus
 from bots.running.process import ProcessAgent
 from games.registry import get_game
@@ -548,3 +548,33 @@ def test_jobs_take_matches_in_chunks_of_about_a_tenth_of_their_share():
     tables = list(range(123))
     chunks = [tables[i : i + 50] for i in range(0, 123, 50)]
     assert [_first(chunks, i) for i in range(3)] == [1, 51, 101]
+
+
+def test_jobs_start_their_bots_beside_the_arenas_and_go_when_a_bot_is_refused(tmp_path, bot_file):
+    # The jobs are forked, and start their own bots, before this arena's bots have said
+    # hello: a bot refused then ends them too, and none is left running.
+    broken = bot_file("broken.py", "raise SystemExit('no')\n")
+    game = get_game("rps-poker")
+    jobs = []
+    fork_jobs = Arena._fork_jobs
+
+    def kept(self, count, job_cpus):
+        made = fork_jobs(self, count, job_cpus)
+        jobs.append(made)
+        return made
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Arena, "_fork_jobs", kept)
+        with pytest.raises(ArenaError, match="broken.py"):
+            Arena(game, [str(broken), "builtin:simple"], in_process_builtins=False,
+                  sandbox=False, jobs=3)  # fmt: skip
+    assert len(jobs) == 1 and jobs[0].count == 2
+    assert all(not worker.is_alive() for worker in jobs[0].workers)
+    assert not jobs[0].parts.exists()
+
+
+def test_an_arena_forks_no_more_jobs_than_it_has_chunks():
+    assert busy_jobs(10, 2) == 1  # one chunk of 10
+    assert busy_jobs(30, 4) == 3
+    assert busy_jobs(1000, 2) == 2
+    assert busy_jobs(1000, 1) == 1

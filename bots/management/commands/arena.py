@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bots.arena import Arena, ArenaError
+from bots.arena import Arena, ArenaError, busy_jobs
 from bots.arena.config import ConfigError, apply_config
 from bots.languages import suffix_list
 from bots.running import cpus
@@ -161,6 +161,8 @@ class Command(BaseCommand):
             err.print(Text(note))
         stream = getattr(self.stdout, "_out", sys.stdout)
         out = Console(file=stream, width=None if stream.isatty() else console_width())
+        if game.tournament is not None and len(opts["bots"]) >= 2:  # (else Arena says why)
+            jobs = busy_jobs(game.tournament().count(len(opts["bots"]), rounds), jobs)
         # each job with its own bots on a share of the CPUs (bots.running.cpus): this one's, from
         # before its bots start to their end
         placed = cpus.shares(jobs) if jobs > 1 and not opts["no_pin"] else None
@@ -173,6 +175,8 @@ class Command(BaseCommand):
                     sandbox=not opts["no_sandbox"],
                     config=config,
                     lanes=opts["lanes"],
+                    jobs=jobs,
+                    job_cpus=placed[1:] if placed else None,
                 )
             except ArenaError as exc:
                 raise CommandError(str(exc)) from None
@@ -191,8 +195,6 @@ class Command(BaseCommand):
                         rounds,
                         seed,
                         on_match=lambda n, _o: count(n),
-                        jobs=jobs,
-                        job_cpus=placed[1:] if placed else None,
                     )
         for table in leaderboard(game.title, arena.format, summary, out.width, out):
             out.print(table)
