@@ -782,6 +782,9 @@ class BotProcess:
             )  # fmt: skip
         else:
             line = b'{"id":%d%b%b%b' % (self._next_id, head, _encode(args).encode(), tail)
+        if self.holding:  # (_write's first case, here: a match in lanes makes dozens)
+            self._outbox += line
+            return self._next_id
         return self._write(child, line, reply, method)
 
     def flush(self) -> None:
@@ -1506,7 +1509,9 @@ class ProcessAgent(Agent):
 
     def _check(self, arrived: float, message: dict[str, Any], what: str) -> Any:
         kind = message.get("type")
-        told, self._told = self._told, []
+        told = self._told
+        if told:
+            self._told = []
         if kind == "error" and "told" in message:  # a notice failed: it is named
             method = message.get("method")
             what = self._name(method) if isinstance(method, str) and method in told else what

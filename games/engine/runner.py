@@ -325,10 +325,11 @@ class MatchRunner:
                 faults[seat] = _out_of_time(tc, "the start of the match")
         if faults:
             state.forfeit(faults)
+        seating = self._seats(agents)
         while True:
             notices = state.take_notices()
             if notices:
-                yield from self._deliver(state, agents, stats, notices, direct)
+                yield from self._deliver(state, agents, stats, notices, direct, seating)
             if observer is not None:
                 observer(state)
             if state.is_over():
@@ -337,7 +338,7 @@ class MatchRunner:
             if not seats:
                 raise RuntimeError(f"{state.game}: no seat to act but the match is not over")
             prompts = {seat: state.prompt(seat) for seat in seats}
-            answers, faults = yield from self._exchange(agents, stats, prompts, direct)
+            answers, faults = yield from self._exchange(agents, stats, prompts, direct, seating)
             legal: dict[int, Any] = {}
             for seat in sorted(answers):
                 why = refusal(state, seat, answers[seat])
@@ -404,6 +405,7 @@ class MatchRunner:
         stats: list[SeatStats],
         notices: list[tuple[int, Prompt]],
         direct: bool = False,
+        seats: _Seats | None = None,
     ) -> Steps:
         # Notices are grouped into waves of at most one per seat so that seats hear news
         # in parallel and in order.
@@ -418,7 +420,7 @@ class MatchRunner:
                 else:
                     wave[seat] = prompt
             notices = rest
-            _, faults = yield from self._exchange(agents, stats, wave, direct)
+            _, faults = yield from self._exchange(agents, stats, wave, direct, seats)
             if faults:
                 state.forfeit(faults)
 
@@ -486,14 +488,21 @@ class MatchRunner:
         stats: list[SeatStats],
         prompts: dict[int, Prompt],
         direct: bool = False,
+        seats: _Seats | None = None,
     ) -> Generator[_Call, Any, tuple[dict[int, Any], dict[int, Fault]]]:
-        """Send every prompt first, then collect: simultaneous seats think in parallel."""
+        """Send every prompt first, then collect: simultaneous seats think in parallel.
+        ``seats``: what the match's seats keep from call to call (made here when not given)."""
+        if seats is None:
+            seats = self._seats(agents)
         faults: dict[int, Fault] = {}
-        sent: dict[int, float] = {}
+        sent: list[tuple[int, float]] = []
+        # (this runs for every call of every match: no max() of two numbers, no method
+        # where a comparison does, nothing looked up twice)
+        clock = self.clock
         for seat, prompt in sorted(prompts.items()) if len(prompts) > 1 else prompts.items():
             agent = agents[seat]
             agent.answered_at = None
-            started = self.clock()
+            started = clock()
             if direct:
                 try:
                     reply = agent.send(prompt)
@@ -504,31 +513,28 @@ class MatchRunner:
             if isinstance(reply, AgentFault):
                 faults[seat] = Fault(reply.kind, reply.reason)
                 continue
-            sent[seat] = started
+            sent.append((seat, started))
             if agent.answers_on_send:
-                agent.answered_at = self.clock()
+                agent.answered_at = clock()
         answers: dict[int, Any] = {}
-        # (this runs for every call of every match: no max() of two numbers, no method
-        # where a comparison does)
-        clock = self.clock
-        collect = sent.items()
-        for seat in sent if len(sent) > 1 else ():
-            if not agents[seat].blocking:
-                # Seats that answer from another process (a bot's, timed by when its reply
-                # came) are collected before seats that are awaited (a person at a live
-                # table): a bot's reply is stamped when it is read, and nothing reads it
-                # while a person is awaited, so collecting the person first charged the bot
-                # the person's time.
-                collect = sorted(collect, key=lambda item: not agents[item[0]].blocking)
-                break
-        for seat, started in collect:
-            agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
+        if seats.awaited and len(sent) > 1:
+            # Seats that answer from another process (a bot's, timed by when its reply
+            # came) are collected before seats that are awaited (a person at a live
+            # table): a bot's reply is stamped when it is read, and nothing reads it
+            # while a person is awaited, so collecting the person first charged the bot
+            # the person's time.
+            sent.sort(key=lambda item: not agents[item[0]].blocking)
+        tcs = seats.tcs
+        for seat, started in sent:
+            agent, seat_stats, tc = agents[seat], stats[seat], tcs[seat]
+            move = tc.move
             bank_left = seat_stats.bank_left
-            allowed = tc.move + bank_left if bank_left > 0.0 else tc.move
+            allowed = move + bank_left if bank_left > 0.0 else move
+            slow = seat_stats.slow
             # the last slow call a streak allows: over ``move`` it ends the streak anyway
-            last_chance = 0 < tc.streak <= len(seat_stats.slow) + 1
-            if last_chance and allowed > tc.move:
-                allowed = tc.move
+            last_chance = 0 < tc.streak <= len(slow) + 1 if slow else tc.streak == 1
+            if last_chance and allowed > move:
+                allowed = move
             cut = False
             if tc.budget is not None:
                 left = seat_stats.budget_left(tc)
@@ -537,7 +543,8 @@ class MatchRunner:
                 if cut:
                     allowed = left
             timeout = started + allowed - clock()
-            timeout = timeout if timeout > 0.0 else 0.0
+            if timeout < 0.0:
+                timeout = 0.0
             if direct and not agent.parks:
                 try:
                     answer = agent.receive(timeout)
@@ -556,29 +563,45 @@ class MatchRunner:
                 else:
                     faults[seat] = Fault(answer.kind, answer.reason)
                 continue
-            finished = agent.answered_at if agent.answered_at is not None else clock()
+            finished = agent.answered_at
+            if finished is None:
+                finished = clock()
             used = finished - started if finished > started else 0.0
             seat_stats.calls += 1
             seat_stats.think_s += used
             if used > seat_stats.slowest_s:
                 seat_stats.slowest_s = used
-            if used > tc.move:
-                seat_stats.bank_left -= used - tc.move
-                seat_stats.slow.append(f"{agent.call_name(prompts[seat])} took {used:.2f} s")
-            elif prompts[seat].expects_answer:
-                seat_stats.slow.clear()  # a move in time ends a streak; a quick notice does not
+            if used > move:
+                seat_stats.bank_left -= used - move
+                slow.append(f"{agent.call_name(prompts[seat])} took {used:.2f} s")
+            elif slow and prompts[seat].expects_answer:
+                slow.clear()  # a move in time ends a streak; a quick notice does not
             if seat_stats.bank_left < 0:
                 faults[seat] = Fault(
                     "timeout",
                     f"{agent.call_name(prompts[seat])} took {used:.2f} s, over the "
-                    f"{tc.move:g} s per call and the {tc.bank:g} s time bank",
+                    f"{move:g} s per call and the {tc.bank:g} s time bank",
                 )
                 continue
-            if tc.streak and len(seat_stats.slow) >= tc.streak:
+            if slow and tc.streak and len(slow) >= tc.streak:
                 faults[seat] = Fault("timeout", _streak_reason(tc, seat_stats))
                 continue
             answers[seat] = answer
         return answers, faults
+
+    def _seats(self, agents: Sequence[Agent]) -> _Seats:
+        return _Seats(
+            [self.tc_of(seat) for seat in range(len(agents))],
+            any(not agent.blocking for agent in agents),
+        )
+
+
+class _Seats(NamedTuple):
+    """What a match's calls read of its seats, worked out once a match: each seat's time
+    control, and whether any is awaited (a person: see MatchRunner._exchange)."""
+
+    tcs: list[TimeControl]
+    awaited: bool
 
 
 def _named(fault: Fault, call: str) -> Fault:
