@@ -14,7 +14,7 @@ A, B = 0, 1
 
 def _index(answer: Any, size: int) -> int:
     # bool is an int in Python; a bot answering True has not given an index.
-    if not isinstance(answer, int) or isinstance(answer, bool):
+    if type(answer) is not int and (not isinstance(answer, int) or isinstance(answer, bool)):
         raise IllegalAction(f"expected an index 0-{size - 1}, got {answer!r}")
     if not 0 <= answer < size:
         raise IllegalAction(f"index {answer} is out of range 0-{size - 1}")
@@ -67,7 +67,10 @@ class RpsPokerState(GameState):
     def pending(self) -> list[int]:
         if self.phase == "over":
             return []
-        return [seat for seat in (A, B) if seat not in self.chosen]
+        chosen = self.chosen
+        if not chosen:  # (the usual case: the runner asks at every turn)
+            return [A, B]
+        return [seat for seat in (A, B) if seat not in chosen]
 
     def prompt(self, seat: int) -> Prompt:
         if self.phase == "draft":
