@@ -302,11 +302,11 @@ class Arena:
         try:
             for source in sources:
                 self.entrants.append(self._entrant(source))
+            if jobs > 1:  # their bots start beside these (on their own CPUs)
+                self._jobs = self._fork_jobs(jobs - 1, job_cpus or [])
             # The bots start side by side: each start is mostly waiting for a runtime to load.
             for entrant in self.entrants:
                 self._spawn(entrant)
-            if jobs > 1:  # their bots start now too, beside these (on their own CPUs)
-                self._jobs = self._fork_jobs(jobs - 1, job_cpus or [])
             for entrant in self.entrants:
                 self._greet(entrant)
         except BaseException:
@@ -617,8 +617,9 @@ class Arena:
     def _fork_jobs(self, count: int, job_cpus: list[list[int]]) -> _Jobs:
         """Fork ``count`` processes that play matches beside this one, the i-th on
         ``job_cpus[i]`` if given. Each starts its own bots at once, beside this arena's (so
-        the machine's other CPUs start them while this one starts its own), then waits for
-        the tournament's chunks (:meth:`_play_in_jobs`)."""
+        the machine's other CPUs start them while this one starts its own: forked before
+        they are, a job does not wait for its CPU behind them), then waits for the
+        tournament's chunks (:meth:`_play_in_jobs`)."""
         context = multiprocessing.get_context("fork")
         jobs = _Jobs(
             workers=[],

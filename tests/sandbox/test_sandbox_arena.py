@@ -32,14 +32,15 @@ def test_it_plays_python_and_javascript_bot_files_in_the_sandbox(tmp_path):
     bots = [hostile(tmp_path, name) for name in ("fair.py", "fair.js", "module.js")]
     results, logs = tmp_path / "results.json", tmp_path / "logs"
     table = arena(*map(str, bots), "builtin:simple", "--rounds", "2", "--seed", "7",
-                  "--json", str(results), "--logs", str(logs))  # fmt: skip
+                  "--jobs", "1", "--json", str(results), "--logs", str(logs))  # fmt: skip
     assert "Fair JS" in table and "Module JS" in table
     data = json.loads(results.read_text())
     assert data["matches"] == 2 * 6
     assert all(b["faults"] == 0 and not b["faulty"] for b in data["bots"])
     # Inside the sandbox the Python process is alone with the host's zygote (pid 1) and the
     # next process (a spare) in its PID namespace; the arena deals every table anew, so the
-    # one process plays all the bot's matches (2 rounds, 3 opponents).
+    # one process plays all the bot's matches (2 rounds, 3 opponents; one job: a second one
+    # starts its own processes).
     log = next((logs / "stderr").glob("00-fair.stderr.log")).read_text()
     seen = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
     assert seen and all(alone_but_for_the_host(r) for r in seen)
