@@ -1256,6 +1256,8 @@ class ProcessAgent(Agent):
     call's (the host is still busy with it). The match's last notices are confirmed by
     :meth:`confirm`, which ends the match in the same round trip."""
 
+    hears_later = True
+
     def __init__(self, process: BotProcess, bot_call: BotCall, *, startup_timeout: float = 10.0):
         self.process = process
         self.bot_call = bot_call

@@ -51,6 +51,10 @@ class Agent(ABC):
     #: True for an agent that works out its answer inside ``send`` (in-process bots): the
     #: runner then times it around ``send``, not until its answer is collected.
     answers_on_send: bool = False
+    #: True for an agent whose notices are answered only with its next reply (a bot
+    #: process: a notice's failure and its time come with the next call's): a match played
+    #: directly does not wait for a notice's answer there, it counts the call.
+    hears_later: bool = False
     #: False for an agent whose calls return at once (people, scripts, quick built-ins):
     #: a live table's event loop calls it directly. A blocking one (a bot process waiting on
     #: its pipe, a built-in that thinks for long) is called from another thread there.

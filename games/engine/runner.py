@@ -513,6 +513,9 @@ class MatchRunner:
             if isinstance(reply, AgentFault):
                 faults[seat] = Fault(reply.kind, reply.reason)
                 continue
+            if direct and agent.hears_later and not prompt.expects_answer:
+                stats[seat].calls += 1  # a notice: nothing to collect (see Agent.hears_later)
+                continue
             sent.append((seat, started))
             if agent.answers_on_send:
                 agent.answered_at = clock()

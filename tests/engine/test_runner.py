@@ -330,3 +330,33 @@ def test_every_seat_is_asked_to_confirm_before_any_is_waited_for():
     # both finished their last notices side by side: each is charged its own 3 s, no more
     assert [s.bank_left for s in outcome.stats] == [pytest.approx(8.0), pytest.approx(8.0)]
     assert outcome.faults == {}
+
+
+class LaterAgent(SlowAgent):
+    """A bot process's shape: a notice is answered with its next reply (hears_later), so a
+    match played directly must not wait for it; one that does is told here."""
+
+    hears_later = True
+
+    def __init__(self, clock: FakeClock, delay: float, name: str = "later") -> None:
+        super().__init__(clock, delay, name)
+        self.waited_on_notices = 0
+
+    def receive(self, timeout: float) -> Any:
+        assert self.prompt is not None
+        if not self.prompt.expects_answer:
+            self.waited_on_notices += 1
+        return super().receive(timeout)
+
+
+def test_a_notice_to_an_agent_that_hears_later_is_counted_not_waited_for():
+    clock = FakeClock()
+    later, slow = LaterAgent(clock, 0.01), SlowAgent(clock, 0.01)
+    outcome = run([later, slow], clock=clock)
+    assert later.waited_on_notices == 0
+    # each seat's calls count its notices alike (RPS Poker: 15 calls and 15 notices a seat)
+    assert [s.calls for s in outcome.stats] == [30, 30]
+    # its time is its calls' (a notice's is counted in the next call's); the other seat's
+    # notices are waited for, each 0.01 s here
+    assert outcome.stats[0].think_s == pytest.approx(15 * 0.01)
+    assert outcome.stats[1].think_s == pytest.approx(30 * 0.01)
