@@ -354,12 +354,11 @@ class MatchRunner:
             # forfeit or a refused answer's rule changed it since
             first = not faults and len(legal) == len(answers)
             for seat, action in legal.items():
-                if seat in state.pending():
-                    if first:
-                        state.accept(seat, action)
-                        first = False
-                    else:  # another seat's action may have changed what is legal
-                        state.apply(seat, action)
+                if first:  # (so its seat is pending still: nothing changed since it was asked)
+                    state.accept(seat, action)
+                    first = False
+                elif seat in state.pending():  # another seat's action may have changed that
+                    state.apply(seat, action)
         if (yield from self._confirm(state, agents, stats, direct)) and observer is not None:
             observer(state)
         result = state.result()
