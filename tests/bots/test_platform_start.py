@@ -6,6 +6,8 @@ program of the platform's that cannot be started at all. Plain processes stand i
 from __future__ import annotations
 
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +81,41 @@ def test_an_agent_passes_platform_trouble_on_instead_of_reporting_a_fault(monkey
     with process, pytest.raises(PlatformError):
         agent.begin(SeatInfo(game=GAME.slug, seat=0, num_seats=2, config={}), 5)
     assert agent.fault_reports == []
+
+
+def test_a_sandbox_killed_before_its_hello_takes_the_init_it_named_with_it(tmp_path):
+    # spawn does not wait for bwrap to name its init (bots start side by side: greet reads
+    # it). A process killed before that reads it then, and kills the init by its pidfd: an
+    # init in a session of its own (as bwrap's) is not in the killed process group.
+    pid_file = tmp_path / "init.pid"
+    script = (
+        "import os, sys, time\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    os.setsid(); time.sleep(60); os._exit(0)\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child))\n"
+        "os.write(int(sys.argv[1]), b'{\"child-pid\": %d}' % child)\n"
+        "time.sleep(60)\n"
+    )
+    launch = Launch(argv=[sys.executable, "-c", script, INFO_FD], env={}, sandbox=True)
+    with BotProcess(launch, label="x") as process:
+        process.spawn(5)
+        for _ in range(500):  # (until the launcher has named it)
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.01)
+        init = int(pid_file.read_text())
+        process.kill()
+        assert not process.alive
+    for _ in range(500):  # (its parent reaps it)
+        if not Path(f"/proc/{init}").exists() or "Z" in _state(init):
+            break
+        time.sleep(0.01)
+    assert not Path(f"/proc/{init}").exists() or "Z" in _state(init)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
