@@ -391,9 +391,7 @@ class LaneAgent(ProcessAgent):
         method, args = self.bot_call(prompt)
         self._pending = None
         try:
-            stopped = self.host.stopped  # (_raise_if_stopped, here: a match makes dozens)
-            if stopped is not None:
-                raise stopped
+            self._raise_if_stopped()
             if not prompt.expects_answer:
                 self.process.call(method, args, reply=False, lane=self.lane)
                 self._told.append(method)
@@ -402,11 +400,9 @@ class LaneAgent(ProcessAgent):
         except AgentFault as exc:
             self._report(exc.kind, exc.reason)
             raise
-        name = self._names.get(method) or self._name(method)
+        name = self._name(method)
         self._pending = (rid, name)
-        self.parks = True  # (_owe)
-        self._item = item = _Owed(rid, self, name)
-        self.host.unwritten.append(item)
+        self._owe(rid, name)
 
     def _owe(self, rid: int, what: str) -> None:
         self.parks = True
@@ -481,10 +477,6 @@ class LaneAgent(ProcessAgent):
             if isinstance(got, AgentFault):
                 raise got
             self.answered_at = self._asked + self._used
-            if got.get("type") == "return" and what != "end of match":  # (_check's usual)
-                if self._told:
-                    self._told = []
-                return got.get("value")
             value = self._check(self.answered_at, got, what=what)
             if what == "end of match" and self.host.count_end():
                 self._take_cpu(got)

@@ -782,9 +782,6 @@ class BotProcess:
             )  # fmt: skip
         else:
             line = b'{"id":%d%b%b%b' % (self._next_id, head, _encode(args).encode(), tail)
-        if self.holding:  # (_write's first case, here: a match in lanes makes dozens)
-            self._outbox += line
-            return self._next_id
         return self._write(child, line, reply, method)
 
     def flush(self) -> None:
@@ -1514,6 +1511,8 @@ class ProcessAgent(Agent):
         told = self._told
         if told:
             self._told = []
+        if kind == "return":  # (the usual reply: first)
+            return message.get("value")
         if kind == "error" and "told" in message:  # a notice failed: it is named
             method = message.get("method")
             what = self._name(method) if isinstance(method, str) and method in told else what
@@ -1524,8 +1523,6 @@ class ProcessAgent(Agent):
             if message.get("kind") == "memory":
                 raise AgentFault("memory", f"{what} ran out of memory ({_short(error)})")
             raise AgentFault("exception", f"{what} raised {_quote(error)}")
-        if kind == "return":
-            return message.get("value")
         if kind == "ok":
             return None
         self.process.kill()

@@ -52,22 +52,6 @@ def loads(data: bytes | str, *, max_depth: int = MAX_DEPTH) -> Any:
         # Strict UTF-8 (``json.loads`` would guess UTF-16 or 32, and let encoded surrogates
         # through).
         data = data.decode("utf-8")
-        # The usual line (a bot's reply): few brackets, no escape, its value from its start
-        # to its end or its newline. The same steps as below, in one place: a match reads
-        # dozens.
-        if (
-            data.count("[") + data.count("{") <= max_depth
-            and "\\u" not in data
-            and data
-            and data[0] not in _BLANK
-        ):
-            try:
-                value, end = _SCAN(data, 0)
-            except StopIteration:  # no value at its start: the decoder's error names it
-                pass
-            else:
-                if end == len(data) or (end == len(data) - 1 and data[end] == "\n"):
-                    return value
     check_depth(data, max_depth)
     value = _decode(data)
     # Only an escape (\\u0000, \\ud800) can put NUL or a lone surrogate into a string of a
