@@ -67,10 +67,12 @@ class RpsPokerState(GameState):
     def pending(self) -> list[int]:
         if self.phase == "over":
             return []
-        chosen = self.chosen
-        if not chosen:  # (the usual case: the runner asks at every turn)
+        chosen = self.chosen  # (asked several times a turn: no comprehension)
+        if not chosen:
             return [A, B]
-        return [seat for seat in (A, B) if seat not in chosen]
+        if len(chosen) == 1:
+            return [B] if A in chosen else [A]
+        return []
 
     def prompt(self, seat: int) -> Prompt:
         if self.phase == "draft":
