@@ -334,7 +334,9 @@ class MatchRunner:
                 observer(state)
             if state.is_over():
                 break
-            seats = [s for s in state.pending() if s not in state.faults]
+            seats = state.pending()
+            if state.faults:  # (none, as a rule: no comprehension a turn then)
+                seats = [s for s in seats if s not in state.faults]
             if not seats:
                 raise RuntimeError(f"{state.game}: no seat to act but the match is not over")
             prompts = {seat: state.prompt(seat) for seat in seats}
