@@ -372,9 +372,10 @@ class BotProcess:
         return self.greet(timeout)
 
     def spawn(self, timeout: float) -> None:
-        """Start the process without waiting for its hello (:meth:`greet` reads it), so that
-        several bots start side by side. Raises AgentFault("startup", ...), or PlatformError
-        if the sandbox itself does not start (see :data:`SANDBOX_START_S`)."""
+        """Start the process without waiting for its hello, nor for its sandbox to name its
+        init (:meth:`greet` reads both), so that several bots start side by side. Raises
+        AgentFault("startup", ...), or PlatformError if the program cannot be started (a
+        sandbox that does not start is greet's PlatformError: see :data:`SANDBOX_START_S`)."""
         self.kill()
         self._lines = deque()
         self._owed = 0
