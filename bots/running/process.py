@@ -438,19 +438,27 @@ class BotProcess:
         """Wait until bwrap has named the sandbox's init (see :meth:`spawn`); raises
         PlatformError if it failed, or was still silent :data:`SANDBOX_START_S` after its
         start."""
-        info_fd = child.info_fd
+        named = self._read_naming(child)
+        if named != NAMED:
+            self._platform_failure(slow=named == TOO_SLOW)
+
+    def _read_naming(self, child: _Child, longest: float | None = None) -> str:
+        """Read, once, how bwrap named the sandbox's init (NAMED, FAILED or TOO_SLOW; NAMED
+        when it was read already), waiting until :data:`SANDBOX_START_S` after its start, or
+        ``longest`` seconds at most, and keep the init's pidfd."""
+        info_fd, child.info_fd = child.info_fd, None
         if info_fd is None:
-            return
-        child.info_fd = None
+            return NAMED
         try:
             left = max(child.named_by - time.monotonic(), 0.0)
-            named, pidfd = _init_pidfd(info_fd, child.proc, left)
+            named, pidfd = _init_pidfd(
+                info_fd, child.proc, left if longest is None else min(left, longest)
+            )
         finally:
             os.close(info_fd)
         with self._lock:
             child.init_pidfd = pidfd
-        if named != NAMED:
-            self._platform_failure(slow=named == TOO_SLOW)
+        return named
 
     def _platform_failure(self, *, slow: bool) -> None:
         """The sandbox never named its init: it failed (or, ``slow``, took too long) in its
@@ -627,15 +635,9 @@ class BotProcess:
             self.peers.owe(self, False)
         if proc is None or child is None:
             return
-        info_fd, child.info_fd = child.info_fd, None
-        if info_fd is not None:  # never greeted: its init, named by now, is killed by pidfd
-            try:  # (else bwrap's group is, and its init dies with it: --die-with-parent)
-                left = min(max(child.named_by - time.monotonic(), 0.0), 1.0)
-                _, pidfd = _init_pidfd(info_fd, proc, left)
-            finally:
-                os.close(info_fd)
-            with self._lock:
-                child.init_pidfd = pidfd
+        # never greeted: its init, named by now, is killed by its pidfd (else bwrap's group
+        # is, and the init dies with bwrap: --die-with-parent)
+        self._read_naming(child, longest=1.0)
         if proc.poll() is None:
             with contextlib.suppress(OSError, ValueError):
                 os.write(proc.stdin.fileno(), b'{"type":"quit"}\n')  # type: ignore[union-attr]
