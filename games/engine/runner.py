@@ -405,8 +405,8 @@ class MatchRunner:
         agents: Sequence[Agent],
         stats: list[SeatStats],
         notices: list[tuple[int, Prompt]],
-        direct: bool = False,
-        seats: _Seats | None = None,
+        direct: bool,
+        seats: _Seats,
     ) -> Steps:
         # Notices are grouped into waves of at most one per seat so that seats hear news
         # in parallel and in order.
@@ -488,13 +488,11 @@ class MatchRunner:
         agents: Sequence[Agent],
         stats: list[SeatStats],
         prompts: dict[int, Prompt],
-        direct: bool = False,
-        seats: _Seats | None = None,
+        direct: bool,
+        seats: _Seats,
     ) -> Generator[_Call, Any, tuple[dict[int, Any], dict[int, Fault]]]:
         """Send every prompt first, then collect: simultaneous seats think in parallel.
-        ``seats``: what the match's seats keep from call to call (made here when not given)."""
-        if seats is None:
-            seats = self._seats(agents)
+        ``seats``: what the match's calls read of its seats (worked out once a match)."""
         faults: dict[int, Fault] = {}
         sent: list[tuple[int, float]] = []
         # (this runs for every call of every match: no max() of two numbers, no method
