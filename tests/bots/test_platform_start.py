@@ -100,18 +100,21 @@ def test_a_sandbox_killed_before_its_hello_takes_the_init_it_named_with_it(tmp_p
     launch = Launch(argv=[sys.executable, "-c", script, INFO_FD], env={}, sandbox=True)
     with BotProcess(launch, label="x") as process:
         process.spawn(5)
-        for _ in range(500):  # (until the launcher has named it)
-            if pid_file.exists() and pid_file.read_text():
-                break
-            time.sleep(0.01)
+        _until(lambda: pid_file.exists() and pid_file.read_text() != "")  # it named the init
         init = int(pid_file.read_text())
         process.kill()
         assert not process.alive
-    for _ in range(500):  # (its parent reaps it)
-        if not Path(f"/proc/{init}").exists() or "Z" in _state(init):
-            break
+    assert _until(lambda: not Path(f"/proc/{init}").exists() or "Z" in _state(init))
+
+
+def _until(condition, seconds: float = 5.0) -> bool:
+    """Whether ``condition()`` holds within ``seconds`` (looked at every 10 ms)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.01)
-    assert not Path(f"/proc/{init}").exists() or "Z" in _state(init)
+    return True
 
 
 def _state(pid: int) -> str:
