@@ -319,9 +319,12 @@ def test_it_gives_a_slow_bot_its_time_bank_but_no_more(play, tmp_path):
 
 
 @pytest.mark.real_js_host
-def test_a_js_bot_that_replaces_its_realm_s_json_writes_no_reply_of_its_own(play, tmp_path):
-    # its realm lasts from one deal to the next; what the host reads is made with the JSON
-    # functions the realm had before any of the bot's code ran
+def test_a_js_bot_that_replaces_its_realm_s_built_ins_changes_nothing_the_host_reads(
+    play, tmp_path
+):
+    # its realm lasts from one deal to the next; what the host reads and writes is made with
+    # the built-ins the realm had before any of the bot's code ran (JSON's functions, String,
+    # Array.isArray): no reply of the bot's own making, no call or notice refused
     played = play(hostile(tmp_path, "patches_json.js"), matches=3)
     assert all(not o.faults for o in played.outcomes)
     assert played.process.starts == 1

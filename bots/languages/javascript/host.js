@@ -86,8 +86,51 @@ function printError(error) {
 // results are strings only (see the header).
 const REALM = new vm.Script(`(function () {
   'use strict';
+  // The built-ins this code uses, taken while nothing of the bot has run here: a bot that
+  // replaces one later changes nothing of what the host reads. Each name looked up on a
+  // context's global goes through Node's interceptor (about a microsecond), so none is
+  // looked up again on a call's path.
+  const global = globalThis;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
+  const isArray = Array.isArray;
+  const keysOf = Object.keys;
+  const toText = String;
+  const ErrorType = Error;
+  const TypeErrorType = TypeError;
+  const RangeErrorType = RangeError;
+  const SetType = Set;
+  const prototypeOf = Object.getPrototypeOf;
+  const ownNames = Object.getOwnPropertyNames;
+  const objectPrototype = Object.prototype;
+  const hasOwn = (object, key) => objectPrototype.hasOwnProperty.call(object, key);
+  const describe = (error) => {
+    try {
+      if (error instanceof ErrorType) return error.name + ': ' + error.message;
+      return 'thrown value: ' + toText(error);
+    } catch (_) {
+      return 'thrown value';
+    }
+  };
+  const failure = (error, told) => {
+    let stack = '';
+    try { stack = error && error.stack ? toText(error.stack) : describe(error); } catch (_) {}
+    // the bot's own frames: not this realm's code nor the host's
+    stack = stack.split('\\n').filter((line) => !/bot-realm\\.js|js_host\\.js|node:internal/.test(line)).join('\\n');
+    const memory = error instanceof RangeErrorType &&
+      /allocation failed|out of memory|Invalid (typed )?array length/i.test(toText(error.message));
+    return 'E' + stringify({ error: describe(error), stack, memory, told });
+  };
+  const snake = (name) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+  const camelNames = new Map(); // every call names one of a few methods: converted once each
+  const camel = (name) => {
+    let converted = camelNames.get(name);
+    if (converted === undefined) {
+      converted = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+      if (camelNames.size < 1000) camelNames.set(name, converted);
+    }
+    return converted;
+  };
   // The values of the names bound in the bot file's scope: the built-ins as the realm had
   // them at its first bot (a look-up on a context's global costs about a microsecond, and
   // there are dozens), console and the game's globals as each match sets them.
@@ -97,16 +140,16 @@ const REALM = new vm.Script(`(function () {
   const bound = (boundJson, globals) => {
     if (boundNames === null) {
       boundNames = parse(boundJson);
-      boundValues = boundNames.map((name) => globalThis[name]);
+      boundValues = boundNames.map((name) => global[name]);
       perMatch = [];
       for (let i = 0; i < boundNames.length; i += 1) {
-        if (boundNames[i] === 'console' || Object.prototype.hasOwnProperty.call(globals, boundNames[i])) {
+        if (boundNames[i] === 'console' || hasOwn(globals, boundNames[i])) {
           perMatch.push(i);
         }
       }
     }
     const values = boundValues.slice();
-    for (const i of perMatch) values[i] = globalThis[boundNames[i]];
+    for (const i of perMatch) values[i] = global[boundNames[i]];
     return values;
   };
   return function (globalsJson, botOuter, boundJson, file) {
@@ -115,53 +158,26 @@ const REALM = new vm.Script(`(function () {
       if (typeof value === 'string') return value;
       try {
         const json = stringify(value);
-        return json === undefined ? String(value) : json;
+        return json === undefined ? toText(value) : json;
       } catch (_) {
-        try { return String(value); } catch (__) { return '[value]'; }
+        try { return toText(value); } catch (__) { return '[value]'; }
       }
     };
     const print = (...args) => { logs.push(args.map(text).join(' ')); };
-    globalThis.console = { log: print, info: print, debug: print, warn: print, error: print, trace: print };
+    global.console = { log: print, info: print, debug: print, warn: print, error: print, trace: print };
     const globals = parse(globalsJson);
-    for (const key of Object.keys(globals)) globalThis[key] = globals[key];
+    for (const key of keysOf(globals)) global[key] = globals[key];
     const module = { exports: {} };
     // the bot's function, its built-ins and the game's globals bound to it by name (compile)
     const botFunction = botOuter.apply(undefined, bound(boundJson, globals));
     const require = (name) => {
-      throw new Error('require(' + stringify(String(name)) + ') is not available: a bot runs on ' +
+      throw new ErrorType('require(' + stringify(toText(name)) + ') is not available: a bot runs on ' +
         'its own, with the language built-ins only (docs/bot-protocol.md)');
-    };
-    const describe = (error) => {
-      try {
-        if (error instanceof Error) return error.name + ': ' + error.message;
-        return 'thrown value: ' + String(error);
-      } catch (_) {
-        return 'thrown value';
-      }
-    };
-    const failure = (error, told) => {
-      let stack = '';
-      try { stack = error && error.stack ? String(error.stack) : describe(error); } catch (_) {}
-      // the bot's own frames: not this realm's code nor the host's
-      stack = stack.split('\\n').filter((line) => !/bot-realm\\.js|js_host\\.js|node:internal/.test(line)).join('\\n');
-      const memory = error instanceof RangeError &&
-        /allocation failed|out of memory|Invalid (typed )?array length/i.test(String(error.message));
-      return 'E' + stringify({ error: describe(error), stack, memory, told });
-    };
-    const snake = (name) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
-    const camelNames = new Map(); // every call names one of a few methods: converted once each
-    const camel = (name) => {
-      let converted = camelNames.get(name);
-      if (converted === undefined) {
-        converted = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
-        if (camelNames.size < 1000) camelNames.set(name, converted);
-      }
-      return converted;
     };
     let bot = null;
     const invoke = (method, args) => {
       const fn = method.startsWith('_') ? undefined : bot[camel(method)];
-      if (typeof fn !== 'function') throw new TypeError('the bot has no method ' + camel(method));
+      if (typeof fn !== 'function') throw new TypeErrorType('the bot has no method ' + camel(method));
       return fn.apply(bot, args || []);
     };
     return function dispatch(op, a) {
@@ -175,13 +191,13 @@ const REALM = new vm.Script(`(function () {
           bot = botFunction.call(module.exports, module.exports, require, module, file, '/bot');
           if (bot === undefined) bot = module.exports;
           if (bot === null || typeof bot !== 'object') {
-            throw new Error('the file holds no bot object (an object literal or module.exports = {...})');
+            throw new ErrorType('the file holds no bot object (an object literal or module.exports = {...})');
           }
           // (only a bot's first start says its name and methods: the hello's)
           if (a !== 'names') return 'R{}';
-          const names = new Set();
-          for (let o = bot; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
-            for (const key of Object.getOwnPropertyNames(o)) {
+          const names = new SetType();
+          for (let o = bot; o && o !== objectPrototype; o = prototypeOf(o)) {
+            for (const key of ownNames(o)) {
               if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function') {
                 names.add(snake(key));
               }
@@ -196,18 +212,18 @@ const REALM = new vm.Script(`(function () {
         if (told !== undefined) {
           // the notices folded into this request, run first and in order: the first that
           // fails is this request's answer, named (the rest are not run)
-          if (!Array.isArray(told)) throw new TypeError('told is not a list');
+          if (!isArray(told)) throw new TypeErrorType('told is not a list');
           for (const notice of told) {
-            const name = Array.isArray(notice) ? String(notice[0]) : '?';
+            const name = isArray(notice) ? toText(notice[0]) : '?';
             try {
-              invoke(name, Array.isArray(notice) ? notice[1] : undefined);
+              invoke(name, isArray(notice) ? notice[1] : undefined);
             } catch (error) {
               return (logs.length ? 'L' : '') + failure(error, name);
             }
           }
           if (message.type === 'end') return logs.length ? 'LRnull' : 'Rnull';
         }
-        const returned = invoke(String(message.method), message.args);
+        const returned = invoke(toText(message.method), message.args);
         const json = stringify(returned === undefined ? null : returned);
         // 'L' first: the bot printed, and the host asks for its lines (not after every call)
         return (logs.length ? 'LR' : 'R') + (json === undefined ? 'null' : json);
