@@ -16,6 +16,11 @@ does) would otherwise compile them again in every run, about 0.15 s that no user
 so that before and after are measured side by side on a machine others share. The bots
 (``bench/rps_js_bots/``) are written to the original challenge's contract: object literals
 (one assigns ``module.exports``), some keeping state across calls and reading ``fullDeck``.
+The floor's Node runs with the environment the arena gives its bots (``BOT_ENV``: a path and
+a locale, nothing of the caller's). A machine may set ``NODE_OPTIONS`` or
+``NODE_EXTRA_CA_CERTS`` (the development machine sets the latter): Node reads that file's
+certificates at every start, about 0.05 s of CPU, which the bots never pay and a fair floor
+must not either.
 """
 
 from __future__ import annotations
@@ -33,6 +38,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BOTS = sorted(str(p) for p in (HERE / "rps_js_bots").glob("*.js"))
+#: what a bot's process finds in its environment, sandboxed or not (bots.sandbox.isolation,
+#: bots.running.launch.base_env): the same for the Node processes the benches start
+BOT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+FLOOR = "floor (node, in-process)"
 
 
 def floor_command(rounds: int, seed: int) -> list[str]:
@@ -55,10 +64,10 @@ def cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one run of the command."""
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of the command (in ``env``: else this one's)."""
     started, cpu = time.perf_counter(), cpu_s()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=env)
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         sys.exit(f"failed ({done.returncode}): {shlex.join(command)}\n{done.stderr[-2000:]}")
@@ -83,7 +92,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     os.environ.setdefault("CARD_ARENA_VAR", "/tmp/bench-arena-floor-var")
-    commands = {"floor (node, in-process)": floor_command(args.rounds, args.seed)}
+    commands = {FLOOR: floor_command(args.rounds, args.seed)}
     if args.before:
         commands["arena before"] = arena_command(args.before.resolve(), args.rounds, args.seed, [])
     commands["arena"] = arena_command(ROOT, args.rounds, args.seed, shlex.split(args.arena_args))
@@ -99,18 +108,17 @@ def main() -> None:
     cpus: dict[str, list[float]] = {label: [] for label in commands}
     for run in range(args.runs):
         for label, command in commands.items():
-            wall, cpu = timed(command)
+            wall, cpu = timed(command, BOT_ENV if label == FLOOR else None)
             times[label].append(wall)
             cpus[label].append(cpu)
         line = "  ".join(f"{label} {runs[-1]:.2f} s" for label, runs in times.items())
         print(f"  run {run + 1}: {line}", flush=True)
-    floor = "floor (node, in-process)"
     for title, figures in (("wall time", times), ("CPU time, bots included", cpus)):
         print(f"  {title}:")
         for label, runs in figures.items():
             ratio = ""
-            if label != floor:
-                base = figures[floor]
+            if label != FLOOR:
+                base = figures[FLOOR]
                 ratio = (
                     f"  {statistics.median(runs) / statistics.median(base):5.1f}x the floor"
                     f" (median)  {min(runs) / min(base):5.1f}x (min)"

@@ -9,7 +9,8 @@ The traffic is recorded once per checkout: ``manage.py arena`` plays the origina
 tournament (the five bots of ``bench/rps_js_bots/``, ``--jobs 1 --no-sandbox``) and every
 write to one bot's process (``--bot``, its file's stem: ``highest``) is kept with its
 boundaries. Then the
-checkout's host (``bots/languages/javascript/host.js``, run directly, not sandboxed) is fed
+checkout's host (``bots/languages/javascript/host.js``, run directly, not sandboxed, in the
+environment a bot gets: ``bench_arena_floor.BOT_ENV``) is fed
 that traffic K times each way, and the CPU of its process is read from ``getrusage``: min and
 median, in all and per seat-match, and a bare start of the host (its hello, then ``quit``).
 ``--before DIR`` does the same for another checkout (its own host, its own traffic), in the
@@ -30,9 +31,10 @@ import tempfile
 import threading
 from pathlib import Path
 
+from bench_arena_floor import BOT_ENV, BOTS
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-BOTS = sorted(str(p) for p in (HERE / "rps_js_bots").glob("*.js"))
 
 #: runs the arena in a checkout, keeping every write to one bot's process:
 #: argv: checkout, bot file's name, output file, arena arguments...
@@ -114,7 +116,7 @@ def feed(command: list[str], chunks: list[bytes], mode: str) -> float:
     """CPU seconds of the host fed ``chunks``: ``paced`` (each write's replies read before
     the next write), ``bulk`` (all written while a thread reads), or ``start`` (none)."""
     before = children_cpu()
-    host = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    host = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=BOT_ENV)
     assert host.stdin is not None and host.stdout is not None
     out, into = host.stdout.fileno(), host.stdin.fileno()
     host.stdout.readline()  # its hello
