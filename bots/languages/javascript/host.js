@@ -377,9 +377,10 @@ function toldFailure(result, id, lane) {
   return { ...errorReply(result, lane), told: id, method: result.told };
 }
 
-function guarded(run) {
+// ``run(...args)``, or the failure of a bot's code that threw past its context's own guard.
+function guarded(run, ...args) {
   try {
-    return run();
+    return run(...args);
   } catch (error) {
     // the bot's code threw past its context's own guard (a stack overflow in the realm):
     // nothing of the thrown value is read, whatever it is
@@ -398,25 +399,48 @@ function serve(script, file, globalsJson, name, methods, first) {
     runtime: `node ${process.version}`, quiet_begin: true, isolation: 'realm', lanes: LANES,
     folds: true,
   });
-  // The matches being played, by lane: a request with no lane is lane 0, the one match of a
-  // controller that plays one at a time. Each has its own bot ({dispatch}, null when it
-  // failed to load) and its failure not yet reported: a notice ("tell") is answered only if
-  // it fails, by the match's next reply instead of that request's own; the notices after
-  // it are not run.
-  const lanes = new Map();
-  // The next match's bot, made ahead while the arena is busy elsewhere (the first: the
-  // hello's, which has seen nothing): after a match, a new bot in the same realm; after a
-  // renew, a new realm.
-  let next = first;
-  let realm = first.realm || null;
-  // Each lane's realm (lanes 1 and up), made at its first match.
-  const realms = new Map();
-  const ahead = (renew) => {
-    next = guarded(() => (renew || realm === null ? freshBot(script, file, globalsJson)
-      : botIn(realm, script, file, globalsJson)));
-    realm = next.realm || null;
-  };
+  // (each request is handled by a method of its own: the loop stays small, so V8 optimizes
+  // each part on its own rather than this whole function at once)
+  const matches = new Matches(script, file, globalsJson, first);
   for (const raw of requests()) {
+    if (!matches.handle(raw)) return 0;
+  }
+  return 0;
+}
+
+// The matches being played, by lane: a request with no lane is lane 0, the one match of a
+// controller that plays one at a time. Each has its own bot ({dispatch}, null when it
+// failed to load) and its failure not yet reported: a notice ("tell") is answered only if
+// it fails, by the match's next reply instead of that request's own; the notices after it
+// are not run.
+class Matches {
+  constructor(script, file, globalsJson, first) {
+    this.script = script;
+    this.file = file;
+    this.globalsJson = globalsJson;
+    this.lanes = new Map();
+    // The next match's bot, made ahead while the arena is busy elsewhere (the first: the
+    // hello's, which has seen nothing): after a match, a new bot in the same realm; after a
+    // renew, a new realm.
+    this.next = first;
+    this.realm = first.realm || null;
+    // Each lane's realm (lanes 1 and up), made at its first match.
+    this.realms = new Map();
+  }
+
+  // A bot in ``realm`` (null: in a new realm), or its failure.
+  bot(realm) {
+    return realm === null ? guarded(freshBot, this.script, this.file, this.globalsJson)
+      : guarded(botIn, realm, this.script, this.file, this.globalsJson);
+  }
+
+  ahead(renew) {
+    this.next = this.bot(renew ? null : this.realm);
+    this.realm = this.next.realm || null;
+  }
+
+  // One request; false once it says to quit.
+  handle(raw) {
     // A call or a tell, which the controller writes with its id and type first, is read no
     // further here: the bot's context parses the line itself (its method and arguments).
     const head = CALL_HEAD.exec(raw);
@@ -425,107 +449,113 @@ function serve(script, file, globalsJson, name, methods, first) {
     const id = head === null ? message.id : Number(head[1]);
     const number = head === null ? message.lane : head[2];
     const lane = number === undefined ? 0 : Number(number);
-    if (type === 'quit') return 0;
+    if (type === 'quit') return false;
     if (!Number.isInteger(lane) || lane < 0 || lane > LANES) {
       send({ ...errorReply({ error: `Error: no lane ${JSON.stringify(number)}` }), id });
-      continue;
-    }
-    if (type === 'renew') {
-      // the next match's deal is one this process has played: realms that have seen nothing
-      // (the controller sends it when no match is being played here)
-      lanes.clear();
-      realms.clear();
-      send({ type: 'ok', id });
-      ahead(true);
-      continue;
-    }
-    if (type === 'begin') {
-      // A new match: a new bot, and nothing of the last match is reported in it.
-      let fresh;
-      if (lane === 0) {
-        if (next === null) ahead(false);
-        fresh = next;
-        next = null;
-      } else {
-        // the lane's own realm: matches played at once share nothing
-        const own = realms.get(lane);
-        fresh = guarded(() => (own === undefined ? freshBot(script, file, globalsJson)
-          : botIn(own, script, file, globalsJson)));
-        if (fresh.realm) realms.set(lane, fresh.realm);
-      }
-      const match = { dispatch: null, failed: null };
-      lanes.set(lane, match);
-      if (fresh.error !== undefined || fresh.said.error !== undefined) {
-        const why = fresh.error !== undefined ? fresh : fresh.said;
-        match.failed = { ...errorReply(why, lane), kind: 'load' };
-        if (why.memory) match.failed.kind = 'memory';
-      } else {
-        match.dispatch = fresh.dispatch;
-      }
-      if (message.reply === false) continue; // it went with the first question
-      if (match.failed === null) {
-        send({ type: 'ok', id });
-      } else {
+    } else if (type === 'renew') {
+      this.renew(id);
+    } else if (type === 'begin') {
+      this.begin(lane, id, message);
+    } else {
+      const match = this.lanes.get(lane);
+      if (match === undefined) {
+        send({ ...errorReply({ error: `Error: ${type} before begin` }, lane), id });
+      } else if (type === 'tell') {
+        this.tell(match, lane, raw, id);
+      } else if (type === 'end') {
+        this.end(match, lane, raw, id, message);
+      } else if (match.failed !== null) {
         send({ ...match.failed, id });
         match.failed = null;
-      }
-      continue;
-    }
-    const match = lanes.get(lane);
-    if (match === undefined) {
-      send({ ...errorReply({ error: `Error: ${type} before begin` }, lane), id });
-      continue;
-    }
-    if (type === 'tell') {
-      if (match.failed === null) {
-        const told = call(match.dispatch, raw, lane);
-        if (told.error !== undefined) {
-          match.failed = toldFailure({ ...told, told: String(JSON.parse(raw).method) }, id, lane);
-        }
-      }
-      continue;
-    }
-    if (type === 'end') {
-      lanes.delete(lane);
-      if (match.failed === null && message.told !== undefined) {
-        // the match's last notices, folded into its end
-        const result = call(match.dispatch, raw, lane);
-        if (result.error !== undefined) match.failed = toldFailure(result, id, lane);
-      }
-      if (match.failed !== null) {
-        send({ ...match.failed, id });
+      } else if (type === 'call') {
+        this.call(match, lane, raw, id);
       } else {
-        const used = process.cpuUsage();
-        send({ type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000, id });
+        send({ ...errorReply({ error: `Error: unknown request type ${JSON.stringify(type)}` }, lane), id });
       }
-      if (lane === 0 && next === null) ahead(false);
-      continue;
+    }
+    return true;
+  }
+
+  // The next match's deal is one this process has played: realms that have seen nothing
+  // (the controller sends it when no match is being played here).
+  renew(id) {
+    this.lanes.clear();
+    this.realms.clear();
+    send({ type: 'ok', id });
+    this.ahead(true);
+  }
+
+  // A new match: a new bot, and nothing of the last match is reported in it.
+  begin(lane, id, message) {
+    let fresh;
+    if (lane === 0) {
+      if (this.next === null) this.ahead(false);
+      fresh = this.next;
+      this.next = null;
+    } else {
+      // the lane's own realm: matches played at once share nothing
+      const own = this.realms.get(lane);
+      fresh = this.bot(own === undefined ? null : own);
+      if (fresh.realm) this.realms.set(lane, fresh.realm);
+    }
+    const match = { dispatch: null, failed: null };
+    this.lanes.set(lane, match);
+    if (fresh.error !== undefined || fresh.said.error !== undefined) {
+      const why = fresh.error !== undefined ? fresh : fresh.said;
+      match.failed = { ...errorReply(why, lane), kind: 'load' };
+      if (why.memory) match.failed.kind = 'memory';
+    } else {
+      match.dispatch = fresh.dispatch;
+    }
+    if (message.reply === false) return; // it went with the first question
+    if (match.failed === null) {
+      send({ type: 'ok', id });
+    } else {
+      send({ ...match.failed, id });
+      match.failed = null;
+    }
+  }
+
+  tell(match, lane, raw, id) {
+    if (match.failed !== null) return;
+    const told = call(match.dispatch, raw, lane);
+    if (told.error !== undefined) {
+      match.failed = toldFailure({ ...told, told: String(JSON.parse(raw).method) }, id, lane);
+    }
+  }
+
+  end(match, lane, raw, id, message) {
+    this.lanes.delete(lane);
+    if (match.failed === null && message.told !== undefined) {
+      // the match's last notices, folded into its end
+      const result = call(match.dispatch, raw, lane);
+      if (result.error !== undefined) match.failed = toldFailure(result, id, lane);
     }
     if (match.failed !== null) {
       send({ ...match.failed, id });
-      match.failed = null;
-      continue;
+    } else {
+      const used = process.cpuUsage();
+      send({ type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000, id });
     }
-    if (type === 'call') {
-      const result = call(match.dispatch, raw, lane);
-      if (result.error === undefined) {
-        // Written as it is: the value came as JSON and went back to JSON once.
-        writeAll(OUT, `{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
-        continue;
-      }
-      send({ ...(result.told !== undefined ? toldFailure(result, id, lane) : errorReply(result, lane)), id });
-      continue;
-    }
-    send({ ...errorReply({ error: `Error: unknown request type ${JSON.stringify(type)}` }, lane), id });
+    if (lane === 0 && this.next === null) this.ahead(false);
   }
-  return 0;
+
+  call(match, lane, raw, id) {
+    const result = call(match.dispatch, raw, lane);
+    if (result.error === undefined) {
+      // Written as it is: the value came as JSON and went back to JSON once.
+      writeAll(OUT, `{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
+      return;
+    }
+    send({ ...(result.told !== undefined ? toldFailure(result, id, lane) : errorReply(result, lane)), id });
+  }
 }
 
 // One call of the bot's method in its context (the request's line, which the context parses
 // on its own): {json} (the value, as JSON text) or a failure.
 function call(dispatch, raw, lane = 0) {
   if (dispatch === null) return { error: 'Error: call before begin', stack: '' };
-  let result = guarded(() => dispatch('call', raw));
+  let result = guarded(dispatch, 'call', raw);
   if (typeof result !== 'string' || result[0] === 'L') {
     flushLogs(dispatch, lane); // it printed (or threw past its guard: whatever it printed before)
     if (typeof result === 'string') result = result.slice(1);
@@ -551,7 +581,7 @@ function main(argv) {
     JSON.parse(globalsJson);
     script = compile(file, globalsJson);
     // A first bot, for the hello (its name and methods) and then the first match.
-    fresh = guarded(() => freshBot(script, file, globalsJson, true));
+    fresh = guarded(freshBot, script, file, globalsJson, true);
     said = fresh.error !== undefined ? fresh : fresh.said;
   } catch (error) {
     printError(error);
