@@ -29,6 +29,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { StringDecoder } = require('string_decoder');
 const vm = require('vm');
 
 const PROTOCOL = 1;
@@ -336,9 +337,12 @@ function flushLogs(dispatch, lane = 0) {
   if (typeof logs === 'string' && logs.length) log(lane, logs);
 }
 
+// The request lines on stdin, as they come (blank lines skipped): read as text once a read,
+// then cut into lines (a character that two reads cut in two is kept whole by the decoder).
 function* requests() {
   const chunk = Buffer.alloc(65536);
-  let pending = Buffer.alloc(0);
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
   for (;;) {
     let n;
     try {
@@ -352,16 +356,16 @@ function* requests() {
       throw error;
     }
     if (n === 0) return;
-    pending = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+    pending += decoder.write(chunk.subarray(0, n));
+    let start = 0;
     let newline;
-    while ((newline = pending.indexOf(10)) >= 0) {
-      const line = pending.subarray(0, newline).toString('utf8');
-      pending = pending.subarray(newline + 1);
+    while ((newline = pending.indexOf('\n', start)) >= 0) {
+      const line = pending.slice(start, newline);
+      start = newline + 1;
       if (line.trim()) yield line;
     }
+    if (start) pending = pending.slice(start);
     if (pending.length > MAX_REQUEST) throw new Error('request too long');
-    // What is left of a line must outlive the next read into chunk: a copy of its own.
-    if (pending.length && pending.buffer === chunk.buffer) pending = Buffer.from(pending);
   }
 }
 
@@ -377,10 +381,11 @@ function toldFailure(result, id, lane) {
   return { ...errorReply(result, lane), told: id, method: result.told };
 }
 
-// ``run(...args)``, or the failure of a bot's code that threw past its context's own guard.
-function guarded(run, ...args) {
+// ``run(a, b, c, d)``, or the failure of a bot's code that threw past its context's own
+// guard.
+function guarded(run, a, b, c, d) {
   try {
-    return run(...args);
+    return run(a, b, c, d);
   } catch (error) {
     // the bot's code threw past its context's own guard (a stack overflow in the realm):
     // nothing of the thrown value is read, whatever it is
