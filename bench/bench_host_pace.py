@@ -3,7 +3,7 @@ arena's pace (a write, then its replies, then the next write). The difference is
 host pays for being woken, which the arena's rounds decide; the first is its work.
 
     .venv/bin/python bench/bench_host_pace.py [--runs K] [--rounds R] [--bot STEM]
-        [--before DIR]
+        [--before DIR] [--instructions]
 
 The traffic is recorded once per checkout: ``manage.py arena`` plays the original RPS Poker
 tournament (the five bots of ``bench/rps_js_bots/``, ``--jobs 1 --no-sandbox``) and every
@@ -16,6 +16,11 @@ median, in all and per seat-match, and a bare start of the host (its hello, then
 ``--before DIR`` does the same for another checkout (its own host, its own traffic), in the
 same runs, interleaved: what changed in a host and in what the arena sends it, side by side
 on a machine others share.
+
+``--instructions`` counts instead what the host's process executes, under valgrind's
+callgrind (Node single-threaded, so that its compiler's work is on the counted thread too),
+fed the traffic at the arena's pace, and for a bare start: repeatable to about 1%, for
+changes too small for CPU time on a shared machine to show. A run takes about ten seconds.
 """
 
 from __future__ import annotations
@@ -144,12 +149,30 @@ def feed(command: list[str], chunks: list[bytes], mode: str) -> float:
     return children_cpu() - before
 
 
+def instructions(command: list[str], chunks: list[bytes]) -> int:
+    """Instructions the host's process (``command``: node and its arguments) executes, fed
+    ``chunks`` at the arena's pace (none: its start alone)."""
+    with tempfile.NamedTemporaryFile(prefix="host-pace-", suffix=".callgrind") as out:
+        counted = [
+            "valgrind", "-q", "--tool=callgrind", f"--callgrind-out-file={out.name}",
+            "--smc-check=all-non-file", command[0], "--single-threaded", *command[1:],
+        ]  # fmt: skip
+        feed(counted, chunks, "paced")
+        for line in Path(out.name).read_text().splitlines():
+            if line.startswith("summary:"):
+                return int(line.split()[1])
+    sys.exit("callgrind wrote no summary")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--bot", default="highest", help="the bot whose host is fed (file stem)")
     parser.add_argument("--before", type=Path, help="another checkout, measured alongside")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions (callgrind), not CPU"
+    )
     args = parser.parse_args()
     checkouts = {"now": ROOT}
     if args.before:
@@ -167,6 +190,14 @@ def main() -> None:
             matches = sum(chunk.count(b'"type":"begin"') for chunk in chunks)
             setups[label] = (command, chunks, matches)
             print(f"  {label}: {len(chunks)} writes, {lines} lines, {matches} seat-matches")
+    if args.instructions:
+        print(f"Instructions of {args.bot}'s host (a seat-match: all less a start's, over them)")
+        for label, (command, chunks, matches) in setups.items():
+            start, paced = instructions(command, []), instructions(command, chunks)
+            each = (paced - start) / matches
+            print(f"  {label:7s} start {start / 1e6:7.1f} M  paced {paced / 1e6:7.1f} M", end="")
+            print(f"  {each / 1e6:6.3f} M a seat-match")
+        return
     cpu: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.runs):
         for label, (command, chunks, _) in setups.items():
