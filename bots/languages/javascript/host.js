@@ -46,8 +46,19 @@ function sleepMs(ms) {
 }
 
 function writeAll(fd, data) {
-  const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let buffer = data;
   let offset = 0;
+  if (typeof data === 'string') {
+    // A string is written as it is (Node encodes it in C++), whole as a rule; what a full
+    // pipe leaves of it is written from its bytes
+    try {
+      offset = fs.writeSync(fd, data);
+    } catch (error) {
+      if (error.code !== 'EAGAIN') throw error;
+    }
+    if (offset === data.length && offset === Buffer.byteLength(data)) return;
+    buffer = Buffer.from(data, 'utf8');
+  }
   while (offset < buffer.length) {
     try {
       offset += fs.writeSync(fd, buffer, offset, buffer.length - offset);
@@ -339,33 +350,43 @@ function flushLogs(dispatch, lane = 0) {
 
 // The request lines on stdin, as they come (blank lines skipped): read as text once a read,
 // then cut into lines (a character that two reads cut in two is kept whole by the decoder).
-function* requests() {
-  const chunk = Buffer.alloc(65536);
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
-  for (;;) {
-    let n;
-    try {
-      n = fs.readSync(0, chunk, 0, chunk.length, null);
-    } catch (error) {
-      if (error.code === 'EAGAIN') {
-        sleepMs(1);
+class Requests {
+  constructor() {
+    this.chunk = Buffer.alloc(65536);
+    this.decoder = new StringDecoder('utf8');
+    this.pending = '';
+    this.start = 0;
+  }
+
+  // The next line, or null at the end of stdin.
+  next() {
+    for (;;) {
+      const newline = this.pending.indexOf('\n', this.start);
+      if (newline >= 0) {
+        const line = this.pending.slice(this.start, newline);
+        this.start = newline + 1;
+        if (line.trim()) return line;
         continue;
       }
-      if (error.code === 'EOF') return;
-      throw error;
+      if (this.start) {
+        this.pending = this.pending.slice(this.start);
+        this.start = 0;
+      }
+      if (this.pending.length > MAX_REQUEST) throw new Error('request too long');
+      let n;
+      try {
+        n = fs.readSync(0, this.chunk, 0, this.chunk.length, null);
+      } catch (error) {
+        if (error.code === 'EAGAIN') {
+          sleepMs(1);
+          continue;
+        }
+        if (error.code === 'EOF') return null;
+        throw error;
+      }
+      if (n === 0) return null;
+      this.pending += this.decoder.write(this.chunk.subarray(0, n));
     }
-    if (n === 0) return;
-    pending += decoder.write(chunk.subarray(0, n));
-    let start = 0;
-    let newline;
-    while ((newline = pending.indexOf('\n', start)) >= 0) {
-      const line = pending.slice(start, newline);
-      start = newline + 1;
-      if (line.trim()) yield line;
-    }
-    if (start) pending = pending.slice(start);
-    if (pending.length > MAX_REQUEST) throw new Error('request too long');
   }
 }
 
@@ -407,7 +428,8 @@ function serve(script, file, globalsJson, name, methods, first) {
   // (each request is handled by a method of its own: the loop stays small, so V8 optimizes
   // each part on its own rather than this whole function at once)
   const matches = new Matches(script, file, globalsJson, first);
-  for (const raw of requests()) {
+  const requests = new Requests();
+  for (let raw = requests.next(); raw !== null; raw = requests.next()) {
     if (!matches.handle(raw)) return 0;
   }
   return 0;
