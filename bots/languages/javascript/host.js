@@ -218,7 +218,8 @@ const REALM = new vm.Script(`(function () {
           const name = typeof bot.name === 'string' ? bot.name.trim().slice(0, 64) : '';
           return 'R' + stringify({ name, methods: [...names].sort() });
         }
-        // op === 'call': a is the request's line (a call, a tell, or an end with notices)
+        // op === 'call': a is the request's line (an end with notices), or what follows the
+        // type of a call's or a tell's (its method, arguments and notices, as an object)
         const message = parse(a);
         const told = message.told;
         if (told !== undefined) {
@@ -469,9 +470,11 @@ class Matches {
   // One request; false once it says to quit.
   handle(raw) {
     // A call or a tell, which the controller writes with its id and type first, is read no
-    // further here: the bot's context parses the line itself (its method and arguments).
+    // further here: the bot's context parses the rest of the line itself (its method, its
+    // arguments and the notices folded into it), as an object of its own.
     const head = CALL_HEAD.exec(raw);
     const message = head === null ? JSON.parse(raw) : null;
+    const line = head === null ? raw : `{${raw.slice(head[0].length)}`;
     const type = head === null ? message.type : head[3];
     const id = head === null ? message.id : Number(head[1]);
     const number = head === null ? message.lane : head[2];
@@ -488,14 +491,14 @@ class Matches {
       if (match === undefined) {
         send({ ...errorReply({ error: `Error: ${type} before begin` }, lane), id });
       } else if (type === 'tell') {
-        this.tell(match, lane, raw, id);
+        this.tell(match, lane, line, id);
       } else if (type === 'end') {
-        this.end(match, lane, raw, id, message);
+        this.end(match, lane, line, id, message);
       } else if (match.failed !== null) {
         send({ ...match.failed, id });
         match.failed = null;
       } else if (type === 'call') {
-        this.call(match, lane, raw, id);
+        this.call(match, lane, line, id);
       } else {
         send({ ...errorReply({ error: `Error: unknown request type ${JSON.stringify(type)}` }, lane), id });
       }
@@ -578,8 +581,8 @@ class Matches {
   }
 }
 
-// One call of the bot's method in its context (the request's line, which the context parses
-// on its own): {json} (the value, as JSON text) or a failure.
+// One call of the bot's method in its context (the request as JSON text, which the context
+// parses on its own: see Matches.handle): {json} (the value, as JSON text) or a failure.
 function call(dispatch, raw, lane = 0) {
   if (dispatch === null) return { error: 'Error: call before begin', stack: '' };
   let result = guarded(dispatch, 'call', raw);
