@@ -29,9 +29,25 @@ class SeededChance:
 
     def shuffle(self, label: str, items: Sequence[str]) -> list[str]:
         order = list(items)
-        self._rng.shuffle(order)
+        same_shuffle(self._rng, order)
         self._log({"type": "chance", "label": label, "outcome": list(order)})
         return order
+
+
+def same_shuffle(rng: random.Random, items: list[Any]) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` does (the same draws from
+    ``rng``, the same order: a seed deals what it always dealt), without a method call for
+    each item: Fisher-Yates from the end, each index drawn as the fewest bits that hold it,
+    drawn again while it is out of range. A match deals dozens of cards, and every match
+    is dealt."""
+    draw = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        size = i + 1
+        bits = size.bit_length()
+        j = draw(bits)
+        while j >= size:
+            j = draw(bits)
+        items[i], items[j] = items[j], items[i]
 
 
 class ReplayChance:

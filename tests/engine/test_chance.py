@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.engine.chance import ReplayChance, ReplayMismatch, SeededChance
+from games.engine.chance import ReplayChance, ReplayMismatch, SeededChance, same_shuffle
 from games.engine.runner import MatchRunner
 from games.rps_poker.rules import RpsPokerState
 from tests.engine.test_runner import FakeClock, minimal_agent
@@ -95,3 +95,16 @@ def test_it_follows_the_recorded_actions_not_a_bot():
     last["action"] = 1
     state = RpsPokerState.replay(events, 2, record["config"])
     assert state.games[-3]["played"][0] != play(21).state.games[-3]["played"][0]
+
+
+def test_a_seeded_shuffle_deals_what_the_standard_library_s_shuffle_deals():
+    # every seed must keep dealing what it dealt: the same order, and the generator left in
+    # the same state for the next draw
+    for seed in range(200):
+        for size in (*range(0, 40), 52, 104):
+            ours, theirs = list(range(size)), list(range(size))
+            mine, reference = random.Random(seed), random.Random(seed)
+            same_shuffle(mine, ours)
+            reference.shuffle(theirs)
+            assert ours == theirs, (seed, size)
+            assert mine.getstate() == reference.getstate(), (seed, size)
