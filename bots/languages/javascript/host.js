@@ -498,7 +498,7 @@ class Matches {
         send({ ...match.failed, id });
         match.failed = null;
       } else if (type === 'call') {
-        this.call(match, lane, line, id);
+        this.ask(match, lane, line, id);
       } else {
         send({ ...errorReply({ error: `Error: unknown request type ${JSON.stringify(type)}` }, lane), id });
       }
@@ -546,19 +546,19 @@ class Matches {
     }
   }
 
-  tell(match, lane, raw, id) {
+  tell(match, lane, line, id) {
     if (match.failed !== null) return;
-    const told = call(match.dispatch, raw, lane);
+    const told = call(match.dispatch, line, lane);
     if (told.error !== undefined) {
-      match.failed = toldFailure({ ...told, told: String(JSON.parse(raw).method) }, id, lane);
+      match.failed = toldFailure({ ...told, told: String(JSON.parse(line).method) }, id, lane);
     }
   }
 
-  end(match, lane, raw, id, message) {
+  end(match, lane, line, id, message) {
     this.lanes.delete(lane);
     if (match.failed === null && message.told !== undefined) {
       // the match's last notices, folded into its end
-      const result = call(match.dispatch, raw, lane);
+      const result = call(match.dispatch, line, lane);
       if (result.error !== undefined) match.failed = toldFailure(result, id, lane);
     }
     if (match.failed !== null) {
@@ -570,8 +570,9 @@ class Matches {
     if (lane === 0 && this.next === null) this.ahead(false);
   }
 
-  call(match, lane, raw, id) {
-    const result = call(match.dispatch, raw, lane);
+  // A call: its reply, written as soon as it is made.
+  ask(match, lane, line, id) {
+    const result = call(match.dispatch, line, lane);
     if (result.error === undefined) {
       // Written as it is: the value came as JSON and went back to JSON once.
       writeAll(OUT, `{"type":"return","value":${result.json},"id":${JSON.stringify(id) ?? 'null'}}\n`);
