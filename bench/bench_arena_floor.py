@@ -16,8 +16,8 @@ does) would otherwise compile them again in every run, about 0.15 s that no user
 so that before and after are measured side by side on a machine others share. The bots
 (``bench/rps_js_bots/``) are written to the original challenge's contract: object literals
 (one assigns ``module.exports``), some keeping state across calls and reading ``fullDeck``.
-The floor's Node runs with the environment the arena gives its bots (``BOT_ENV``: a path and
-a locale, nothing of the caller's). A machine may set ``NODE_OPTIONS`` or
+The floor's Node runs with the environment the arena gives its bots (``BOT_ENV``: a path, a
+locale and Python's two flags, nothing of the caller's). A machine may set ``NODE_OPTIONS`` or
 ``NODE_EXTRA_CA_CERTS`` (the development machine sets the latter): Node reads that file's
 certificates at every start, about 0.05 s of CPU, which the bots never pay and a fair floor
 must not either.
@@ -35,12 +35,14 @@ import sys
 import time
 from pathlib import Path
 
+from bots.running.launch import base_env
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 BOTS = sorted(str(p) for p in (HERE / "rps_js_bots").glob("*.js"))
-#: what a bot's process finds in its environment, sandboxed or not (bots.sandbox.isolation,
-#: bots.running.launch.base_env): the same for the Node processes the benches start
-BOT_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+#: what a bot's process finds in its environment (the arena's own, as it starts a bot outside
+#: the sandbox; inside, bwrap clears it too): the same for the Node processes the benches start
+BOT_ENV = base_env()
 FLOOR = "floor (node, in-process)"
 
 
