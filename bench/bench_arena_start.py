@@ -7,8 +7,8 @@ what comes before the first match.
     .venv/bin/python bench/bench_arena_start.py [--runs K] [--rounds R] [--before DIR]
         [--arena-args "--jobs 1"]
 
-Each run starts the command as ``manage.py arena`` does (its settings, then the command),
-with the checkout's own Python and modules, through a small wrapper that notes on stderr the
+Each run starts the command through the checkout's own ``manage.py`` (its ``main``), with
+the checkout's own Python and modules, from a small wrapper that notes on stderr the
 moment of each step, in every process of the run (a job forked by the arena notes its own):
 the command imported; each bot process's hello (``BotProcess.greet`` returning); each
 process's first match begun (``MatchRunner.steps``); the command's end. The bench prints, for
@@ -44,11 +44,12 @@ def note(name):
 
 sys.path.insert(0, os.getcwd())
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
+import manage
 from django.conf import settings
-from bots.management.commands.arena import Command
+import bots.management.commands.arena
 
 settings.DEBUG
-note("imported")
+note("imported")  # (what manage.py's arena imports and loads before the command runs)
 from bots.running.process import BotProcess
 from games.engine.runner import MatchRunner
 
@@ -67,7 +68,8 @@ def stepping(self, *args, **kwargs):
     return steps(self, *args, **kwargs)
 
 BotProcess.greet, MatchRunner.steps = greeted, stepping
-Command().run_from_argv(["manage.py", "arena", *sys.argv[1:]])
+sys.argv = ["manage.py", "arena", *sys.argv[1:]]
+manage.main()
 note("end")
 """
 
