@@ -7,7 +7,6 @@ import json
 import os
 import pickle
 import re
-import time
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 
@@ -17,12 +16,10 @@ from django.core.management import CommandError, call_command
 from bots.arena import Arena, ArenaError, busy_jobs
 from bots.running import cpus
 from bots.running.process import ProcessAgent
-from games.engine.agents import InProcessAgent
 from games.engine.runner import MatchRunner
 from games.registry import get_game
-from games.rps_poker.botapi import bot_call
-from games.rps_poker.bots.minimal import Bot
 from tests.arena.conftest import FIRST_CARD_BOT, first_card_bot
+from tests.engine.test_runner import FakeClock, minimal_agent
 
 
 def arena(*args: str) -> str:
@@ -590,8 +587,8 @@ def test_an_arena_forks_no_more_jobs_than_it_has_chunks():
 def test_a_job_hands_a_match_back_whole_but_for_its_chance_s_generator():
     # (what a job sends through its queue: the match is over, nothing draws from it again)
     game = get_game("rps-poker")
-    agents = [InProcessAgent(Bot, bot_call, "a"), InProcessAgent(Bot, bot_call, "b")]
-    outcome = MatchRunner(time.monotonic).run(game.state_class.new(7, 2, {}), agents, seed=7)
+    agents = [minimal_agent("a"), minimal_agent("b")]
+    outcome = MatchRunner(FakeClock()).run(game.state_class.new(7, 2, {}), agents, seed=7)
     sent = ForkingPickler.dumps(outcome)
     back = pickle.loads(sent)
     assert back.record == outcome.record and back.result == outcome.result
