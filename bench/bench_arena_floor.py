@@ -3,7 +3,7 @@ JavaScript bots (100 rounds, 1000 matches, sandboxed), against one Node process 
 same bots in-process (``bench/arena_floor.js``: no protocol, no child processes, no sandbox).
 
     .venv/bin/python bench/bench_arena_floor.py [--runs K] [--rounds R] [--seed S]
-        [--before DIR] [--arena-args "--jobs 2"]
+        [--before DIR] [--arena-args "--jobs 2"] [--bare] [--bare-args "--jobs 1"]
 
 Both are timed as whole commands (start-up included), interleaved, K runs each; it prints the
 min and median of each and their ratio (arena over floor: issue 30's goal is 5 or less), in wall
@@ -13,7 +13,10 @@ Each checkout's sources are byte-compiled first (``compileall``), as a run after
 them: a machine whose environment sets ``PYTHONDONTWRITEBYTECODE`` (the development machine's
 does) would otherwise compile them again in every run, about 0.15 s that no user's run pays.
 ``--before DIR`` also runs the arena of another checkout (e.g. /work/main) in the same runs,
-so that before and after are measured side by side on a machine others share. The bots
+so that before and after are measured side by side on a machine others share. ``--bare`` also
+runs the bare design (``bench/arena_bare.py``: the same tournament, sandboxed, by the least a
+design with one sandboxed process a bot and a Python referee can do), the floor of the
+arena's design rather than of the machine. The bots
 (``bench/rps_js_bots/``) are written to the original challenge's contract: object literals
 (one assigns ``module.exports``), some keeping state across calls and reading ``fullDeck``.
 The floor's Node runs with the environment the arena gives its bots (``BOT_ENV``: a path, a
@@ -44,6 +47,7 @@ BOTS = sorted(str(p) for p in (HERE / "rps_js_bots").glob("*.js"))
 #: the sandbox; inside, bwrap clears it too): the same for the Node processes the benches start
 BOT_ENV = base_env()
 FLOOR = "floor (node, in-process)"
+BARE = "bare design"
 
 
 def floor_command(rounds: int, seed: int) -> list[str]:
@@ -57,6 +61,12 @@ def arena_command(checkout: Path, rounds: int, seed: int, extra: list[str]) -> l
         python, str(checkout / "manage.py"), "arena", "--game", "rps-poker", *BOTS,
         "--rounds", str(rounds), "--seed", str(seed), "--no-progress", *extra,
     ]  # fmt: skip
+
+
+def bare_command(rounds: int, seed: int, extra: list[str]) -> list[str]:
+    python = str(ROOT / ".venv" / "bin" / "python")
+    script = str(HERE / "arena_bare.py")
+    return [python, script, "--rounds", str(rounds), "--seed", str(seed), *extra, *BOTS]
 
 
 def cpu_s() -> float:
@@ -92,9 +102,13 @@ def main() -> None:
     parser.add_argument(
         "--arena-args", default="", help="more options for this checkout's arena (e.g. --jobs 1)"
     )
+    parser.add_argument("--bare", action="store_true", help="also run the bare design")
+    parser.add_argument("--bare-args", default="", help="its options (e.g. --jobs 1 --lanes 64)")
     args = parser.parse_args()
     os.environ.setdefault("CARD_ARENA_VAR", "/tmp/bench-arena-floor-var")
     commands = {FLOOR: floor_command(args.rounds, args.seed)}
+    if args.bare or args.bare_args:
+        commands[BARE] = bare_command(args.rounds, args.seed, shlex.split(args.bare_args))
     if args.before:
         commands["arena before"] = arena_command(args.before.resolve(), args.rounds, args.seed, [])
     commands["arena"] = arena_command(ROOT, args.rounds, args.seed, shlex.split(args.arena_args))
