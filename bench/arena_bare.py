@@ -2,7 +2,7 @@
 what such a design costs at best on this machine (issue 30, goal 1).
 
     .venv/bin/python bench/arena_bare.py [--rounds R] [--seed S] [--jobs J] [--lanes L]
-        [--marks] BOT.js ...
+        [--no-pin] [--marks] BOT.js ...
 
 It keeps what the arena's design cannot do without and drops the rest:
 
@@ -11,8 +11,9 @@ It keeps what the arena's design cannot do without and drops the rest:
   ``BotProcess``), a fresh bot object for every match, matches played in lanes (up to
   ``--lanes`` at once in each process, each process's requests of a round in one write, each
   reply written by the host as soon as it is made), notices folded into the next request,
-  the jobs (``--jobs`` processes, each with its own bot processes, forked before they start)
-  and a check of every reply against the rules.
+  the jobs (``--jobs`` processes, each with its own bot processes, forked before they start,
+  each with its bots on its own share of the CPUs as the arena places them, unless
+  ``--no-pin``) and a check of every reply against the rules.
 - **Dropped**: the engine's match loop (``MatchRunner``) and the games' rules objects (the
   rules of RPS Poker are written out here, in a few lines, as ``bench/arena_floor.js`` writes
   them), time controls (one deadline of ``DEADLINE_S`` for any reply), the bot protocol's
@@ -44,6 +45,7 @@ T0 = time.perf_counter()
 from collections import deque  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+from bots.running import cpus  # noqa: E402
 from bots.running.launch import bot_launch  # noqa: E402
 from bots.running.process import BotProcess, _encode  # noqa: E402
 from games.engine.chance import same_shuffle  # noqa: E402
@@ -331,6 +333,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--lanes", type=int, default=16)
+    parser.add_argument("--no-pin", action="store_true", help="jobs run on any CPU")
     parser.add_argument("--marks", action="store_true", help="print when each step ended")
     parser.add_argument("bots", nargs="+")
     args = parser.parse_args()
@@ -344,16 +347,22 @@ def main() -> None:
                 seats = (i, j) if r % 2 == 0 else (j, i)
                 schedule.append((*seats, args.seed * 1_000_003 + len(schedule)))
     readers = []
+    # each job on its own share of the CPUs, with its bots, as the arena places them
+    placed = cpus.shares(args.jobs) if args.jobs > 1 and not args.no_pin else None
     for job in range(1, args.jobs):
         read, write = os.pipe()
         if os.fork() == 0:
             os.close(read)
+            if placed:
+                cpus.pin(placed[job])
             result = play(args.bots, schedule[job :: args.jobs], args.lanes, args.marks)
             with os.fdopen(write, "wb") as out:
                 pickle.dump(result, out)
             os._exit(0)
         os.close(write)
         readers.append(read)
+    if placed:
+        cpus.pin(placed[0])
     totals = play(args.bots, schedule[:: args.jobs], args.lanes, args.marks)
     for read in readers:
         with os.fdopen(read, "rb") as got:
