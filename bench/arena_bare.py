@@ -23,8 +23,9 @@ It keeps what the arena's design cannot do without and drops the rest:
 So it is not a product: it is a measure of the floor of the product's design, of what the
 operating system, Python, Node and the sandbox cost at best for this tournament. Prints one
 JSON line of totals, as the floor does (``--marks``: and, on stderr, when its imports were
-done, when each job's bots had said hello and when each job was done). ``bench/bench_arena_floor.py
---bare`` runs it beside the floor and the arena.
+done, when each job's bots had said hello and when each job was done, and the CPU of this
+process and of those it started: with ``--jobs 1``, its Python and its bots).
+``bench/bench_arena_floor.py --bare`` runs it beside the floor and the arena.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import json
 import os
 import pickle
 import random
+import resource
 import select
 import sys
 import time
@@ -371,6 +373,13 @@ def main() -> None:
             totals[key] = [x + y for x, y in zip(totals[key], result[key], strict=True)]
     for _ in readers:
         os.wait()
+    if args.marks:
+        own, waited = (
+            resource.getrusage(resource.RUSAGE_SELF),
+            resource.getrusage(resource.RUSAGE_CHILDREN),
+        )
+        print(f"cpu: this process {own.ru_utime + own.ru_stime:.3f} s, the processes it started "
+              f"{waited.ru_utime + waited.ru_stime:.3f} s", file=sys.stderr)  # fmt: skip
     table = [
         {"bot": Path(file).stem, "score": totals["points"][k], "faults": totals["faults"][k]}
         for k, file in enumerate(args.bots)

@@ -14,8 +14,9 @@ the command imported; each bot process's hello (``BotProcess.greet`` returning);
 process's first match begun (``MatchRunner.steps``); the command's end. The bench prints, for
 each checkout, the min and median over the runs of each step's time since the command was
 started: the imports, the last hello heard by each process (this one's and its jobs'), the
-first match begun, and the end. ``--before DIR`` runs another checkout the same way in the
-same runs, interleaved.
+first match begun, and the end; then the CPU seconds of the command's own process and of every
+process it started (with ``--jobs 1``: its Python, and its bots). ``--before DIR`` runs another
+checkout the same way in the same runs, interleaved.
 """
 
 from __future__ import annotations
@@ -71,6 +72,10 @@ BotProcess.greet, MatchRunner.steps = greeted, stepping
 sys.argv = ["manage.py", "arena", *sys.argv[1:]]
 manage.main()
 note("end")
+import resource
+own = resource.getrusage(resource.RUSAGE_SELF)
+waited = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"CPU {own.ru_utime + own.ru_stime} {waited.ru_utime + waited.ru_stime}", file=sys.stderr)
 """
 
 
@@ -84,7 +89,9 @@ def arena_args(rounds: int, extra: list[str]) -> list[str]:
 def steps(checkout: Path, args: list[str]) -> dict[str, float]:
     """One run's steps, in seconds since the command was started: ``imported``, ``hello``
     (the last heard, by each process: ``hello`` for the command's own, ``job hello`` for the
-    latest of its jobs'), ``first match`` (the command's own) and ``end``."""
+    latest of its jobs'), ``first match`` (the command's own) and ``end``; and the CPU
+    seconds of the command's own process (``cpu, arena``) and of every process it started
+    (``cpu, started``: its bots, and its jobs with theirs)."""
     python = str(checkout / ".venv" / "bin" / "python")
     started = time.time()
     done = subprocess.run(
@@ -95,6 +102,9 @@ def steps(checkout: Path, args: list[str]) -> dict[str, float]:
     main_pid = None
     found: dict[str, float] = {}
     for line in done.stderr.splitlines():
+        if line.startswith("CPU "):
+            _, own, waited = line.split()
+            found["cpu, arena"], found["cpu, started"] = float(own), float(waited)
         if not line.startswith("STEP "):
             continue
         _, moment, pid, name = line.split(" ", 3)
@@ -127,6 +137,7 @@ def main() -> None:
         for label, checkout in checkouts.items():
             runs[label].append(steps(checkout, command))
     order = ("imported", "hello", "job hello", "first match", "job first match", "end")
+    order += ("cpu, arena", "cpu, started")
     for label, found in runs.items():
         print(f"  {label}:")
         for name in order:
