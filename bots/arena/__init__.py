@@ -108,29 +108,42 @@ def is_faulty(faults: int, matches: int) -> bool:
     return matches > 0 and 2 * faults > matches
 
 
-#: matches in one chunk handed to a job: about a tenth of a job's share, within these bounds.
-#: Small enough that the job that takes the last chunk does not finish alone for long; large
-#: enough that handing chunks out costs little (each chunk's results cross between processes
-#: and its bots' logs are split and joined: 1000 matches in 2 jobs took 1.57 s in chunks of
-#: 10 and 1.46 s in chunks of 50, medians of 4 runs)
+#: matches in one chunk handed to a job: about a tenth of a job's share, within these bounds
+#: (the last chunks are smaller: see chunk_sizes). Large enough that handing chunks out costs
+#: little (each chunk's results cross between processes, its bots' logs are split and joined,
+#: and its matches' lanes empty at its end: 1000 matches in 2 jobs took 1.57 s in chunks of 10
+#: and 1.46 s in chunks of 50, medians of 4 runs)
 CHUNK_MIN, CHUNK_MAX = 10, 100
 
 
 def _first(chunks: list[list[Table]], index: int) -> int:
-    """The number of the first match of chunk ``index`` (all but the last are one size)."""
-    return 1 + index * len(chunks[0])
+    """The number of the first match of chunk ``index``."""
+    return 1 + sum(len(chunk) for chunk in chunks[:index])
 
 
 def chunk_size(matches: int, jobs: int) -> int:
-    """How many consecutive matches a job takes at a time."""
+    """How many consecutive matches a job takes at a time, while much is left."""
     return max(CHUNK_MIN, min(CHUNK_MAX, matches // (max(jobs, 1) * 10)))
+
+
+def chunk_sizes(matches: int, jobs: int) -> list[int]:
+    """The sizes of a tournament's chunks, in order: :func:`chunk_size` while much is left,
+    then smaller as the end nears (a share of what is left: two chunks for each process, and
+    CHUNK_MIN at least). The processes end together: the last to take a chunk plays alone for
+    about CHUNK_MIN matches at most, not for a whole chunk while the others wait."""
+    size, shares = chunk_size(matches, jobs), 2 * max(jobs, 1)
+    sizes, left = [], matches
+    while left > 0:
+        take = min(size, max(CHUNK_MIN, left // shares), left)
+        sizes.append(take)
+        left -= take
+    return sizes
 
 
 def busy_jobs(matches: int, jobs: int) -> int:
     """How many of ``jobs`` processes a tournament of ``matches`` keeps busy (a chunk each at
     least): an arena forks its jobs, and they start their bots, before the tournament."""
-    size = chunk_size(matches, jobs)
-    return max(1, min(jobs, -(-matches // size)))
+    return max(1, min(jobs, len(chunk_sizes(matches, jobs))))
 
 
 def _spent() -> None:
@@ -446,8 +459,10 @@ class Arena:
         started = clock()
         tables = list(self.format.schedule(len(self.entrants), rounds, seed))
         jobs, self._jobs = self._jobs, None
-        size = chunk_size(len(tables), jobs.count + 1 if jobs else 1)
-        chunks = [tables[i : i + size] for i in range(0, len(tables), size)]
+        chunks, at = [], 0
+        for size in chunk_sizes(len(tables), jobs.count + 1 if jobs else 1):
+            chunks.append(tables[at : at + size])
+            at += size
         # What is set up by now (modules, bots, the schedule) lasts the whole tournament: the
         # garbage collector, run often by a match's many small objects, need not visit it.
         gc.freeze()

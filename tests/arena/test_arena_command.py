@@ -292,7 +292,7 @@ def test_its_results_are_the_same_whatever_the_number_of_jobs(tmp_path, bot_file
     runs = {}
     for jobs in (1, 2):
         out_json, logs = tmp_path / f"{jobs}.json", tmp_path / f"logs{jobs}"
-        # 240 matches: in two jobs, chunks of 12 (bots.arena.chunk_size)
+        # 240 matches: in two jobs, chunks of 12, then 10 (bots.arena.chunk_sizes)
         table = arena(str(touchy), "builtin:simple", "builtin:strong", "--rounds", "80",
                       "--seed", "11", "--jobs", str(jobs), "--json", str(out_json),
                       "--logs", str(logs))  # fmt: skip
@@ -546,12 +546,30 @@ def test_each_job_plays_with_its_own_bots_on_its_share_of_the_cpus(tmp_path, bot
 def test_jobs_take_matches_in_chunks_of_about_a_tenth_of_their_share():
     from bots.arena import _first, chunk_size
 
-    assert chunk_size(1000, 2) == 50  # the original tournament in two jobs: 20 chunks
+    assert chunk_size(1000, 2) == 50  # the original tournament in two jobs
     assert chunk_size(60, 2) == 10 and chunk_size(5, 4) == 10  # never smaller than 10
     assert chunk_size(100_000, 2) == 100  # nor larger than 100
     tables = list(range(123))
     chunks = [tables[i : i + 50] for i in range(0, 123, 50)]
     assert [_first(chunks, i) for i in range(3)] == [1, 51, 101]
+    chunks = [tables[:50], tables[50:80], tables[80:]]
+    assert [_first(chunks, i) for i in range(3)] == [1, 51, 81]
+
+
+def test_the_last_chunks_are_smaller_so_that_the_jobs_end_together():
+    from bots.arena import CHUNK_MIN, chunk_sizes
+
+    sizes = chunk_sizes(1000, 2)
+    assert sum(sizes) == 1000
+    assert sizes[:16] == [50] * 16  # while much is left, a tenth of a job's share
+    assert sizes == sorted(sizes, reverse=True)  # then smaller, never larger again
+    # the last chunk a process takes while another plays its own is CHUNK_MIN at most
+    assert sizes[-4:] == [CHUNK_MIN, CHUNK_MIN, CHUNK_MIN, 6]
+    for matches, jobs in ((5, 4), (60, 2), (240, 2), (100_000, 3), (1001, 4)):
+        sizes = chunk_sizes(matches, jobs)
+        assert sum(sizes) == matches and all(size > 0 for size in sizes)
+        assert all(size >= CHUNK_MIN for size in sizes[:-1])
+    assert chunk_sizes(0, 2) == []
 
 
 def test_jobs_start_their_bots_beside_the_arenas_and_go_when_a_bot_is_refused(tmp_path, bot_file):
