@@ -146,6 +146,24 @@ def busy_jobs(matches: int, jobs: int) -> int:
     return max(1, min(jobs, len(chunk_sizes(matches, jobs))))
 
 
+def _received(jobs: _Jobs, waiting: dict[int, list[_Played]], *, wait: bool) -> bool:
+    """Put the chunks the jobs have handed back into ``waiting``: those that have come (or,
+    ``wait``, the next to come, a second at most). True if any came. Raises ArenaError if a
+    job failed or died."""
+    came = False
+    while True:
+        try:
+            got, played = jobs.results.get(timeout=1.0) if wait else jobs.results.get_nowait()
+        except queue.Empty:
+            if any(w.exitcode not in (None, 0) for w in jobs.workers):
+                raise ArenaError("a process playing matches died") from None
+            return came
+        if isinstance(played, str):
+            raise ArenaError(f"a process playing matches failed: {played}")
+        waiting[got] = played
+        came, wait = True, False
+
+
 def _spent() -> None:
     """A match's chance, in the process that a job hands the match back to (see below)."""
     return None
@@ -666,13 +684,17 @@ class Arena:
 
     def _play_in_jobs(self, chunks: list[list[Table]], jobs: _Jobs) -> Iterator[_Played]:
         """Play the chunks here and in the forked processes, each taking the next chunk
-        nobody has taken, and yield their matches in schedule order."""
+        nobody has taken, and yield their matches in schedule order. What the others have
+        handed back is taken in (and so tallied, its logs joined) between the chunks played
+        here, while the others still play: not all at the end, while they wait."""
         jobs.start(chunks)
         parts = jobs.parts
         try:
             waiting: dict[int, list[_Played]] = {}
             for index in range(len(chunks)):
                 while index not in waiting:
+                    if _received(jobs, waiting, wait=False) and index in waiting:
+                        break
                     mine = jobs.take(len(chunks))
                     if mine is not None:
                         self._log_into(parts / str(mine))
@@ -681,15 +703,7 @@ class Arena:
                         finally:
                             self._log_into(None)
                         continue
-                    try:
-                        got, played = jobs.results.get(timeout=1.0)
-                    except queue.Empty:
-                        if any(w.exitcode not in (None, 0) for w in jobs.workers):
-                            raise ArenaError("a process playing matches died") from None
-                        continue
-                    if isinstance(played, str):
-                        raise ArenaError(f"a process playing matches failed: {played}")
-                    waiting[got] = played
+                    _received(jobs, waiting, wait=True)
                 self._append_part(parts / str(index))
                 yield from waiting.pop(index)
         finally:
