@@ -344,6 +344,9 @@ class Arena:
         self.error_dir.mkdir(parents=True, exist_ok=True)
         #: the forked processes that play matches beside this one (see _fork_jobs)
         self._jobs: _Jobs | None = None
+        #: those that have played the tournament and are ending (their bots closing): waited
+        #: for by close, while this process's own bots close too
+        self._ending: _Jobs | None = None
         try:
             for source in sources:
                 self.entrants.append(self._entrant(source))
@@ -689,6 +692,7 @@ class Arena:
         here, while the others still play: not all at the end, while they wait."""
         jobs.start(chunks)
         parts = jobs.parts
+        ended = False
         try:
             waiting: dict[int, list[_Played]] = {}
             for index in range(len(chunks)):
@@ -706,8 +710,12 @@ class Arena:
                     _received(jobs, waiting, wait=True)
                 self._append_part(parts / str(index))
                 yield from waiting.pop(index)
+            ended = True
         finally:
-            jobs.close()
+            if ended:  # every chunk is in: they end on their own, waited for by close
+                self._ending = jobs
+            else:
+                jobs.close()
 
     def _log_into(self, part: Path | None) -> None:
         """Send what each bot process writes to stderr from now on into the folder ``part``
@@ -840,6 +848,9 @@ class Arena:
         for e in self.entrants:  # all asked first: they wind down side by side
             if e.process is not None:
                 e.process.ask_to_quit()
+        if self._ending is not None:  # (their bots end meanwhile, beside these)
+            self._ending.close()
+            self._ending = None
         for e in self.entrants:
             if e.process is not None:
                 e.process.close()
