@@ -20,6 +20,7 @@ import dataclasses
 import json
 import math
 import os
+import re
 import select
 import signal
 import subprocess
@@ -1015,6 +1016,9 @@ class BotProcess:
     def parse(self, line: bytes, what: str) -> dict[str, Any]:
         """A reply line, read as the untrusted text it is: the message, or AgentFault (the
         process killed) for a line too long, not JSON or not an object."""
+        quick = _INT_RETURN.fullmatch(line)
+        if quick is not None:
+            return {"type": "return", "value": int(quick[1]), "id": int(quick[2])}
         if len(line) > MAX_LINE:
             self.kill()
             raise AgentFault("output", f"a line of over {MAX_LINE} bytes during {what}")
@@ -1175,6 +1179,12 @@ _encode = _compact_encoder()
 _HEADS: dict[tuple[bool, str], bytes] = {}
 #: the start of a folded notice, ``[method,``, by method
 _TOLD: dict[str, bytes] = {}
+#: the usual reply, a call's value that is an integer (an index, as most games' moves are),
+#: as the hosts write it: read without the JSON decoder, as the same message (JSON integers
+#: have no leading zero; 15 digits at most, as a host's ids)
+_INT_RETURN = re.compile(
+    rb'\{"type":"return","value":(-?(?:0|[1-9][0-9]{0,14})),"id":(0|[1-9][0-9]{0,14})\}\n'
+)
 
 
 def _told_end(told: bytes | bytearray) -> bytes:

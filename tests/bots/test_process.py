@@ -9,9 +9,12 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bots.running.launch import plain_launch
 from bots.running.process import BotProcess, ProcessAgent
+from games.engine import untrusted
 from games.engine.agents import AgentFault, InProcessAgent
 from games.engine.runner import MatchRunner, TimeControl
 from games.rps_poker import botapi
@@ -583,3 +586,28 @@ def test_a_reply_that_comes_in_pieces_is_read_as_one_line(make_process):
     # the same answers to the same questions, each of its 15 calls answered
     assert played[1].record["events"] == played[0].record["events"]
     assert played[1].stats[0].calls == played[0].stats[0].calls >= 15
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.integers(min_value=-(10**16), max_value=10**16) | st.sampled_from([0, -1, 1]),
+    rid=st.integers(min_value=0, max_value=10**16),
+    form=st.sampled_from(["{}", "0{}", "{}.0", "{}e0", " {}", "{} ", "+{}", "-{}"]),
+    end=st.sampled_from([b"\n", b"", b"\n\n", b" \n"]),
+)
+def test_an_integer_reply_is_read_as_the_json_decoder_reads_it(value, rid, form, end):
+    # the usual reply (a call's integer value) is read without the decoder: the same message,
+    # or the same refusal, for every line that looks like it (a process never started)
+    process = BotProcess(plain_launch(Path(__file__)), label="bot")
+    line = b'{"type":"return","value":%b,"id":%d}%b' % (form.format(value).encode(), rid, end)
+    try:
+        expected = untrusted.loads(line)
+    except ValueError:
+        expected = None
+    if not isinstance(expected, dict):
+        with pytest.raises(AgentFault):
+            process.parse(line, "main_play")
+        return
+    got = process.parse(line, "main_play")
+    assert got == expected
+    assert [type(v) for v in got.values()] == [type(v) for v in expected.values()]
