@@ -18,7 +18,8 @@ It keeps what the arena's design cannot do without and drops the rest:
   rules of RPS Poker are written out here, in a few lines, as ``bench/arena_floor.js`` writes
   them), time controls (one deadline of ``DEADLINE_S`` for any reply), the bot protocol's
   ids, types and faults (``bench/arena_bare_host.js`` speaks a protocol of bare arrays), the
-  realm per match, logs, records, statistics and ratings.
+  realm of each lane (the bots run in the host's own context, Node's API in reach), logs,
+  records, statistics and ratings.
 
 So it is not a product: it is a measure of the floor of the product's design, of what the
 operating system, Python, Node and the sandbox cost at best for this tournament. Prints one

@@ -1,8 +1,9 @@
 // The bare design's bot host (bench/arena_bare.py): the least a host inside the sandbox can
 // do and still play the arena's matches, to measure what the design costs at best. It is
 // not the project's host (bots/languages/javascript/host.js) and gives none of its
-// guarantees: no realm per match (a fresh bot object instead, made by running the file's code
-// again), no guard of the host's own state, no log routing, no limits on lines.
+// guarantees: no realm per lane (the bots run in this context; each match gets a fresh bot
+// object, made by running the file's code again), no guard of the host's own state, no log
+// routing, no limits on lines.
 //
 // Requests, one JSON array a line: [lane, "begin"] (a fresh bot, no reply),
 // [lane, method, args, told] (told: the notices before it, [[method, args], ...]; the reply
