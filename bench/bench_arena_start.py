@@ -14,9 +14,12 @@ the command imported; each bot process's hello (``BotProcess.greet`` returning);
 process's first match begun (``MatchRunner.steps``); the command's end. The bench prints, for
 each checkout, the min and median over the runs of each step's time since the command was
 started: the imports, the last hello heard by each process (this one's and its jobs'), the
-first match begun, and the end; then the CPU seconds of the command's own process and of every
-process it started (with ``--jobs 1``: its Python, and its bots). ``--before DIR`` runs another
-checkout the same way in the same runs, interleaved.
+first match begun, the last match ended in each process, and the end; how long one process
+played on alone (the later last match, less the earlier) and the time from the later to the
+end (the bots closed, the results shown); then the CPU seconds of the
+command's own process and of every process it started (with ``--jobs 1``: its Python, and
+its bots). ``--before DIR`` runs another checkout the same way in the same runs,
+interleaved.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ note("imported")  # (what manage.py's arena imports and loads before the command
 from bots.running.process import BotProcess
 from games.engine.runner import MatchRunner
 
-greet, steps = BotProcess.greet, MatchRunner.steps
+greet, steps, outcome = BotProcess.greet, MatchRunner.steps, MatchRunner.outcome
 begun = set()
 
 def greeted(self, *args, **kwargs):
@@ -68,7 +71,11 @@ def stepping(self, *args, **kwargs):
         note("first match")
     return steps(self, *args, **kwargs)
 
-BotProcess.greet, MatchRunner.steps = greeted, stepping
+def ended(self, *args, **kwargs):
+    note("last match")  # (each match's end: the last one noted is the last)
+    return outcome(self, *args, **kwargs)
+
+BotProcess.greet, MatchRunner.steps, MatchRunner.outcome = greeted, stepping, ended
 sys.argv = ["manage.py", "arena", *sys.argv[1:]]
 manage.main()
 note("end")
@@ -89,7 +96,8 @@ def arena_args(rounds: int, extra: list[str]) -> list[str]:
 def steps(checkout: Path, args: list[str]) -> dict[str, float]:
     """One run's steps, in seconds since the command was started: ``imported``, ``hello``
     (the last heard, by each process: ``hello`` for the command's own, ``job hello`` for the
-    latest of its jobs'), ``first match`` (the command's own) and ``end``; and the CPU
+    latest of its jobs'), ``first match`` (the command's own), ``last match`` (the end of the
+    last match played by each process) and ``end``; and the CPU
     seconds of the command's own process (``cpu, arena``) and of every process it started
     (``cpu, started``: its bots, and its jobs with theirs)."""
     python = str(checkout / ".venv" / "bin" / "python")
@@ -112,7 +120,11 @@ def steps(checkout: Path, args: list[str]) -> dict[str, float]:
         if name == "imported":
             main_pid = pid
         key = name if pid == main_pid else f"job {name}"
-        found[key] = max(found.get(key, 0.0), at) if name == "hello" else at
+        found[key] = max(found.get(key, 0.0), at) if name in ("hello", "last match") else at
+    if "last match" in found and "job last match" in found:
+        last = max(found["last match"], found["job last match"])
+        found["played alone"] = last - min(found["last match"], found["job last match"])
+        found["last to end"] = found["end"] - last
     return found
 
 
@@ -136,7 +148,8 @@ def main() -> None:
     for _ in range(args.runs):
         for label, checkout in checkouts.items():
             runs[label].append(steps(checkout, command))
-    order = ("imported", "hello", "job hello", "first match", "job first match", "end")
+    order = ("imported", "hello", "job hello", "first match", "job first match", "last match")
+    order += ("job last match", "end", "played alone", "last to end")
     order += ("cpu, arena", "cpu, started")
     for label, found in runs.items():
         print(f"  {label}:")
