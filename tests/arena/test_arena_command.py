@@ -595,6 +595,40 @@ def test_jobs_start_their_bots_beside_the_arenas_and_go_when_a_bot_is_refused(tm
     assert not jobs[0].parts.exists()
 
 
+@pytest.mark.parametrize("how", ["dies", "fails"])
+def test_a_job_that_dies_or_fails_mid_tournament_is_a_clear_error_and_leaves_nothing(how):
+    # (30 matches: three chunks of 10; the forked job dies, or raises, in the first it plays)
+    parent = os.getpid()
+    play = Arena._play
+    jobs = []
+    fork_jobs = Arena._fork_jobs
+
+    def breaking(self, tables, *args, **kwargs):
+        if os.getpid() != parent:
+            if how == "dies":
+                os._exit(3)
+            raise RuntimeError("the job broke here")
+        return play(self, tables, *args, **kwargs)
+
+    def kept(self, count, job_cpus):
+        made = fork_jobs(self, count, job_cpus)
+        jobs.append(made)
+        return made
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Arena, "_play", breaking)
+        patch.setattr(Arena, "_fork_jobs", kept)
+        game = get_game("rps-poker")
+        with Arena(game, ["builtin:simple", "builtin:strong", "builtin:minimal"],
+                   in_process_builtins=False, sandbox=False, jobs=2) as arena:  # fmt: skip
+            said = "a process playing matches died" if how == "dies" else "the job broke here"
+            with pytest.raises(ArenaError, match=said):
+                arena.run(10, 7)
+    assert len(jobs) == 1 and not any(worker.is_alive() for worker in jobs[0].workers)
+    assert not jobs[0].parts.exists()
+    assert all(entrant.process is None or not entrant.process.alive for entrant in arena.entrants)
+
+
 def test_an_arena_forks_no_more_jobs_than_it_has_chunks():
     assert busy_jobs(10, 2) == 1  # one chunk of 10
     assert busy_jobs(30, 4) == 3
