@@ -572,11 +572,9 @@ def test_the_last_chunks_are_smaller_so_that_the_jobs_end_together():
     assert chunk_sizes(0, 2) == []
 
 
-def test_jobs_start_their_bots_beside_the_arenas_and_go_when_a_bot_is_refused(tmp_path, bot_file):
-    # The jobs are forked, and start their own bots, before this arena's bots have said
-    # hello: a bot refused then ends them too, and none is left running.
-    broken = bot_file("broken.py", "raise SystemExit('no')\n")
-    game = get_game("rps-poker")
+def keep_forked_jobs(patch: pytest.MonkeyPatch) -> list:
+    """Has ``Arena._fork_jobs`` keep what it makes (the jobs an arena forks) in the list
+    returned."""
     jobs = []
     fork_jobs = Arena._fork_jobs
 
@@ -585,8 +583,17 @@ def test_jobs_start_their_bots_beside_the_arenas_and_go_when_a_bot_is_refused(tm
         jobs.append(made)
         return made
 
+    patch.setattr(Arena, "_fork_jobs", kept)
+    return jobs
+
+
+def test_jobs_start_their_bots_beside_the_arenas_and_go_when_a_bot_is_refused(tmp_path, bot_file):
+    # The jobs are forked, and start their own bots, before this arena's bots have said
+    # hello: a bot refused then ends them too, and none is left running.
+    broken = bot_file("broken.py", "raise SystemExit('no')\n")
+    game = get_game("rps-poker")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Arena, "_fork_jobs", kept)
+        jobs = keep_forked_jobs(patch)
         with pytest.raises(ArenaError, match="broken.py"):
             Arena(game, [str(broken), "builtin:simple"], in_process_builtins=False,
                   sandbox=False, jobs=3)  # fmt: skip
@@ -600,8 +607,6 @@ def test_a_job_that_dies_or_fails_mid_tournament_is_a_clear_error_and_leaves_not
     # (30 matches: three chunks of 10; the forked job dies, or raises, in the first it plays)
     parent = os.getpid()
     play = Arena._play
-    jobs = []
-    fork_jobs = Arena._fork_jobs
 
     def breaking(self, tables, *args, **kwargs):
         if os.getpid() != parent:
@@ -610,14 +615,9 @@ def test_a_job_that_dies_or_fails_mid_tournament_is_a_clear_error_and_leaves_not
             raise RuntimeError("the job broke here")
         return play(self, tables, *args, **kwargs)
 
-    def kept(self, count, job_cpus):
-        made = fork_jobs(self, count, job_cpus)
-        jobs.append(made)
-        return made
-
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Arena, "_play", breaking)
-        patch.setattr(Arena, "_fork_jobs", kept)
+        jobs = keep_forked_jobs(patch)
         game = get_game("rps-poker")
         with Arena(game, ["builtin:simple", "builtin:strong", "builtin:minimal"],
                    in_process_builtins=False, sandbox=False, jobs=2) as arena:  # fmt: skip
