@@ -80,6 +80,7 @@ class Match:
         "asked",
         "deck",
         "decks",
+        "ended",
         "fault",
         "hands",
         "lanes",
@@ -98,6 +99,8 @@ class Match:
         #: each seat's lane in its bot's process, and what it was last asked ("end": the end)
         self.lanes = [0, 0]
         self.asked: list[str | None] = [None, None]
+        #: its seats that have answered its end
+        self.ended = 0
         self.rng = random.Random(seed)
         self.deck = list(FULL_DECK)
         same_shuffle(self.rng, self.deck)
@@ -249,7 +252,6 @@ def play(
     for host in hosts:
         poller.register(host.out, select.POLLIN)
     open_matches = 0
-    ended: dict[int, int] = {}  # a match's seats that have answered its end
 
     def begin() -> None:
         nonlocal open_matches
@@ -279,11 +281,9 @@ def play(
         if asked == "end":
             host.playing.pop(lane)
             host.lanes.append(lane)
-            done = ended.get(id(match), 0) + 1
-            if done < 2:
-                ended[id(match)] = done
+            match.ended += 1
+            if match.ended < 2:
                 return
-            ended.pop(id(match), None)
             open_matches -= 1
             for s, bot in enumerate(match.seats):
                 points[bot] += match.points[s]
