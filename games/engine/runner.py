@@ -326,10 +326,14 @@ class MatchRunner:
         if faults:
             state.forfeit(faults)
         seating = self._seats(agents)
+        independent = state.independent_moves
         while True:
             notices = state.take_notices()
             if notices:
-                yield from self._deliver(state, agents, stats, notices, direct, seating)
+                if direct and seating.hear_later:
+                    self._tell(state, agents, stats, notices)
+                else:
+                    yield from self._deliver(state, agents, stats, notices, direct, seating)
             if observer is not None:
                 observer(state)
             if state.is_over():
@@ -353,12 +357,13 @@ class MatchRunner:
             if faults:
                 state.forfeit(faults)  # settled first: the rules may end the match
             # the first action was verified against this very state (refusal), unless a
-            # forfeit or a refused answer's rule changed it since
+            # forfeit or a refused answer's rule changed it since; with independent moves,
+            # so was every other (the first changed nothing they depend on)
             first = not faults and len(legal) == len(answers)
             for seat, action in legal.items():
                 if first:  # (so its seat is pending still: nothing changed since it was asked)
                     state.accept(seat, action)
-                    first = False
+                    first = independent
                 elif seat in state.pending():  # another seat's action may have changed that
                     state.apply(seat, action)
         if (yield from self._confirm(state, agents, stats, direct)) and observer is not None:
@@ -424,6 +429,39 @@ class MatchRunner:
             _, faults = yield from self._exchange(agents, stats, wave, direct, seats)
             if faults:
                 state.forfeit(faults)
+
+    @staticmethod
+    def _tell(
+        state: GameState,
+        agents: Sequence[Agent],
+        stats: list[SeatStats],
+        notices: list[tuple[int, Prompt]],
+    ) -> None:
+        """:meth:`_deliver` made here, for seats that all hear later (see Agent.hears_later):
+        a notice is only sent, and counted, so no wave waits on another. The waves are kept
+        for faults: a seat's failure skips its later notices, and the failures of one wave
+        are forfeited together, as :meth:`_deliver` does."""
+        while notices:
+            faults: dict[int, Fault] = {}
+            wave: dict[int, Prompt] = {}
+            rest: list[tuple[int, Prompt]] = []
+            for seat, prompt in notices:
+                if seat in wave:
+                    rest.append((seat, prompt))
+                elif seat not in state.faults:
+                    wave[seat] = prompt
+            for seat in sorted(wave) if len(wave) > 1 else wave:
+                agent = agents[seat]
+                agent.answered_at = None
+                try:
+                    agent.send(wave[seat])
+                except AgentFault as exc:
+                    faults[seat] = Fault(exc.kind, exc.reason)
+                    continue
+                stats[seat].calls += 1
+            if faults:
+                state.forfeit(faults)
+            notices = rest
 
     def _confirm(
         self,
@@ -595,6 +633,7 @@ class MatchRunner:
         return _Seats(
             [self.tc_of(seat) for seat in range(len(agents))],
             any(not agent.blocking for agent in agents),
+            all(agent.hears_later for agent in agents),
         )
 
 
@@ -604,6 +643,8 @@ class _Seats(NamedTuple):
 
     tcs: list[TimeControl]
     awaited: bool
+    #: every seat hears its notices later (see Agent.hears_later)
+    hear_later: bool
 
 
 def _named(fault: Fault, call: str) -> Fault:

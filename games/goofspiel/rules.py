@@ -64,6 +64,7 @@ def _cards(cards: list[int]) -> str:
 @dataclass
 class GoofspielState(GameState):
     game: ClassVar[str] = "goofspiel"
+    independent_moves: ClassVar[bool] = True
 
     num_cards: int = field(default=DEFAULT_CARDS, init=False)
     deals_total: int = field(default=DEFAULT_DEALS, init=False)

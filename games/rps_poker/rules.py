@@ -24,6 +24,7 @@ def _index(answer: Any, size: int) -> int:
 @dataclass
 class RpsPokerState(GameState):
     game: ClassVar[str] = "rps-poker"
+    independent_moves: ClassVar[bool] = True
 
     phase: str = field(default="draft", init=False)
     full_deck: list[str] = field(default_factory=list, init=False)
