@@ -8,15 +8,14 @@ import sys
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
     if sys.argv[1:2] == ["arena"]:
-        # The arena needs no database, no installed app and no server: it runs without
-        # Django's set-up, which would import every app (Daphne's server among them).
-        from django.conf import settings
+        # The arena needs no database, no app and no server: it runs without Django (its
+        # settings are read as a plain module where the sandbox needs them), unless one of
+        # Django's own options asks for Django's command runner.
+        from bots.arena import command
 
-        from bots.management.commands.arena import Command
-
-        settings.DEBUG  # noqa: B018 - loads the settings (SANDBOX_* among them), not the apps
-        Command().run_from_argv(sys.argv)
-        return
+        if not any(arg.split("=")[0] in command.DJANGO_OPTIONS for arg in sys.argv[2:]):
+            command.main(sys.argv)
+            return
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -49,11 +49,14 @@ def note(name):
 sys.path.insert(0, os.getcwd())
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings")
 import manage
-from django.conf import settings
-import bots.management.commands.arena
+try:
+    import bots.arena.command  # (what manage.py's arena imports before the command runs)
+except ImportError:  # a checkout from before the arena ran without Django: its imports
+    from django.conf import settings
+    import bots.management.commands.arena
 
-settings.DEBUG
-note("imported")  # (what manage.py's arena imports and loads before the command runs)
+    settings.DEBUG
+note("imported")
 from bots.running.process import BotProcess
 from games.engine.runner import MatchRunner
 

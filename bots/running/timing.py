@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from bots.running.settings import project_settings
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
 
@@ -22,13 +23,7 @@ SLOW_CALLS = 3
 
 def slow_calls_allowed() -> int:
     """Calls in a row over the per-call time that a bot may make (at least 1)."""
-    try:
-        from django.conf import settings
-
-        configured = settings.configured
-    except ImportError:  # pragma: no cover - Django is a dependency
-        configured = False
-    value = getattr(settings, "BOT_VALIDATION_SLOW_CALLS", SLOW_CALLS) if configured else SLOW_CALLS
+    value = getattr(project_settings(), "BOT_VALIDATION_SLOW_CALLS", SLOW_CALLS)  # (None: none)
     return max(int(value), 1)
 
 

@@ -48,6 +48,7 @@ from typing import Any
 
 from bots.languages import Language, default_language, get_language, language_of, languages
 from bots.running.process import CONTROL_FD, INFO_FD, BotStartError, Launch, PlatformError
+from bots.running.settings import project_settings
 from bots.sandbox import cpucg, memcg
 from bots.sandbox.cpucg import CpuCgroup
 from bots.sandbox.memcg import MemoryCgroup
@@ -163,14 +164,10 @@ class SandboxConfig:
 
     @classmethod
     def from_settings(cls) -> SandboxConfig:
-        """The defaults, overridden by Django settings ``SANDBOX_*`` when there are any."""
-        try:
-            from django.conf import settings
-
-            configured = settings.configured
-        except ImportError:  # pragma: no cover - Django is a dependency
-            configured = False
-        if not configured:
+        """The defaults, overridden by the project's settings ``SANDBOX_*`` when there are
+        any (bots.running.settings)."""
+        settings = project_settings()
+        if settings is None:
             return cls()
         names = (
             "bwrap", "prlimit", "uid_base", "slots", "lock_dir", "worker_reserve", "slot_wait_s",

@@ -36,6 +36,7 @@ from typing import Any
 
 from bots.languages import Language
 from bots.running.process import BotStartError
+from bots.running.settings import project_settings
 from bots.sandbox import (
     SHELL,
     MiB,
@@ -91,12 +92,8 @@ LIMITS = CompileLimits()
 def cache_dir() -> Path:
     """The machine's cache of compiled programs: ``VAR_DIR/compiled`` (a folder of the
     platform's: never mounted into a sandbox)."""
-    try:
-        from django.conf import settings
-
-        base = Path(settings.VAR_DIR)
-    except Exception:  # noqa: BLE001 - no Django settings: a folder of the machine's
-        base = Path(tempfile.gettempdir()) / "card-arena"
+    var = getattr(project_settings(), "VAR_DIR", None)  # (None: no settings)
+    base = Path(var) if var else Path(tempfile.gettempdir()) / "card-arena"
     return base / "compiled"
 
 

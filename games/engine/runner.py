@@ -7,7 +7,6 @@ timeout, invalid answer, crash) into a recorded outcome. It never raises for a s
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -764,4 +763,6 @@ def _fault_step(call: _Call, fault: AgentFault, state: GameState) -> dict[str, A
 
 
 async def _to_thread(fn: Callable[[], Any]) -> Any:
+    import asyncio  # (here: a match played directly, as the arena plays them, needs none)
+
     return await asyncio.to_thread(fn)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from bots.arena.command import console_width
 from bots.competition.status import BotStatus, bot_status
-from bots.management.commands.arena import console_width
 from bots.models import Bot
 from games.engine import untrusted
 from games.registry import game_slugs, get_game

@@ -1,0 +1,418 @@
+"""``manage.py arena``: a local round-robin tournament for bot authors. No database needed.
+
+It needs no Django either: ``manage.py arena`` runs :func:`main` without Django's set-up,
+command classes or settings machinery (the sandbox reads the project's settings module
+itself: bots.running.settings), which saves every run their imports; ``call_command("arena")``
+runs the same through the Django command that wraps it (bots/management/commands/arena.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from bots.arena import Arena, ArenaError, busy_jobs
+from bots.arena.config import ConfigError, apply_config
+from bots.languages import suffix_list
+from bots.running import cpus
+from bots.running.process import MAX_LANES
+from games.engine import untrusted
+from games.engine.options import OptionError, add_option_argument, parse_options
+from games.engine.progress import counter, progress_bar
+from games.engine.spec import GameSpec
+from games.engine.tournament import Column, Format
+from games.registry import game_slugs, games, get_game
+
+#: matches a job plays at once where its bots' hosts can (bots.running.lanes)
+DEFAULT_LANES = 16
+
+#: the options of Django's own that only its command runner takes: given one of these,
+#: ``manage.py arena`` runs the command through Django (see manage.py)
+DJANGO_OPTIONS = (
+    "--settings", "--pythonpath", "--traceback", "--no-color", "--force-color", "--verbosity", "-v",
+    "--skip-checks", "--version",
+)  # fmt: skip
+
+
+class UsageError(Exception):
+    """What was asked cannot be played: the message says why (the Django command raises it
+    as its CommandError; :func:`main` prints it as Django would and exits with 1)."""
+
+
+def help_text() -> str:
+    return (
+        "Play a round-robin tournament between bot files and built-in bots. "
+        f"BOT is a path to a bot file ({suffix_list()}) or builtin:NAME. Bot files run in the "
+        "sandbox unless --no-sandbox is given. To write one, start from its game's starter "
+        "bot, games/<game>/starter.py (or another language's: the README lists them)."
+    )
+
+
+def main(argv: list[str]) -> None:
+    """``manage.py arena ARGS`` (``argv``: the whole command line), without Django."""
+    parser = argparse.ArgumentParser(prog=f"{Path(argv[0]).name} arena", description=help_text())
+    add_arguments(parser)
+    opts = vars(parser.parse_args(argv[2:]))
+    try:
+        play(opts, sys.stdout)
+    except UsageError as exc:
+        sys.stderr.write(f"CommandError: {exc}\n")
+        sys.exit(1)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=game_slugs(), help="the game (or from --config)")
+    parser.add_argument("bots", nargs="*", metavar="BOT")
+    parser.add_argument(
+        "--games", type=int, metavar="N", help="Last Card: games at tables of 4 (default 100)"
+    )
+    parser.add_argument(
+        "--fill", metavar="BOT", help="fill a table short of bots with copies of this bot"
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="JSON",
+        help='the original kit\'s file: {"game": ..., "ai_dirs": [...], "ai": [...], '
+        '"num_games": N}',
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="rounds; in each, every pair of bots plays once (default 100)",
+    )
+    parser.add_argument(
+        "--sessions",
+        type=int,
+        default=None,
+        help="Ultimate Texas Hold'em (instead of --rounds): sessions each bot plays, "
+        "every bot on the same deals (default 10)",
+    )
+    parser.add_argument(
+        "--rounds-per-session",
+        type=int,
+        default=None,
+        help="Ultimate Texas Hold'em: rounds in a session (default 1000)",
+    )
+    add_option_argument(parser)
+    parser.add_argument(
+        "--seed", type=int, default=None, help="tournament seed (default: random, printed)"
+    )
+    parser.add_argument(
+        "--json", type=Path, metavar="PATH", help="write machine-readable results here"
+    )
+    parser.add_argument(
+        "--logs",
+        type=Path,
+        metavar="DIR",
+        help="write every match record, each bot's stderr and the full leaderboard into "
+        "this folder, which must be new or empty",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="play matches in N processes at once (default: one per core), each with its "
+        "own bots on a share of the CPUs; the results are the same whatever N",
+    )
+    parser.add_argument(
+        "--lanes",
+        type=int,
+        default=DEFAULT_LANES,
+        metavar="N",
+        help=f"let each process play up to N matches at once, each bot's process playing "
+        f"them side by side where its language can (default: {DEFAULT_LANES}; 1: one at a "
+        "time); the results are the same whatever N",
+    )
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="with --jobs: let every process and its bots run on any CPU",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--no-sandbox",
+        action="store_true",
+        help="run bot files as plain child processes, outside the sandbox "
+        "(only for debugging your own bots)",
+    )
+
+
+def play(opts: dict[str, Any], stdout: TextIO) -> None:
+    """Play the tournament ``opts`` asks for (the command's options) and print its results
+    to ``stdout``. Raises UsageError."""
+    try:
+        notes = apply_config(opts) if opts["config"] else []
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if not opts["game"]:
+        raise UsageError(
+            f"name the --game ({', '.join(game_slugs())}) and the BOTs, or give a --config file"
+        )
+    if not opts["bots"]:
+        where = f" ({opts['config']} lists none in ai_dirs or ai)" if opts["config"] else ""
+        raise UsageError(f"name the BOTs: bot files ({suffix_list()}) or builtin:NAME{where}")
+    game = get_game(opts["game"])
+    rounds, unit = count_of(game, opts)
+    notes += fill_seats(game, opts)
+    if game.session_rounds and any(o.startswith("max_rounds=") for o in opts["option"]):
+        raise UsageError("--option: the rounds of a session are --rounds-per-session N")
+    try:
+        config = parse_options(game, opts["option"])
+    except OptionError as exc:
+        raise UsageError(f"--option: {exc}") from None
+    if game.session_rounds:  # a match is a session of rounds (UTH)
+        per_session = opts["rounds_per_session"]
+        config["max_rounds"] = game.session_rounds if per_session is None else per_session
+        if config["max_rounds"] < 1:
+            raise UsageError("--rounds-per-session must be at least 1")
+    elif opts["rounds_per_session"] is not None:
+        sessions = ", ".join(g.slug for g in games() if g.session_rounds)
+        raise UsageError(f"--rounds-per-session is for --game {sessions}")
+    jobs = opts["jobs"] if opts["jobs"] is not None else len(os.sched_getaffinity(0))
+    if jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if not 1 <= opts["lanes"] <= MAX_LANES:
+        raise UsageError(f"--lanes must be 1 to {MAX_LANES}")
+    if opts["logs"]:
+        check_logs_folder(opts["logs"])
+    seed = opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(2**31)
+    err = Console(stderr=True)
+    for note in notes:
+        err.print(Text(note))
+    stream = getattr(stdout, "_out", stdout)  # (a Django command's writer: its stream)
+    out = Console(file=stream, width=None if stream.isatty() else console_width())
+    if game.tournament is not None and len(opts["bots"]) >= 2:  # (else Arena says why)
+        jobs = busy_jobs(game.tournament().count(len(opts["bots"]), rounds), jobs)
+    # each job with its own bots on a share of the CPUs (bots.running.cpus): this one's, from
+    # before its bots start to their end
+    placed = cpus.shares(jobs) if jobs > 1 and not opts["no_pin"] else None
+    with cpus.pinned(placed[0] if placed else None):
+        try:
+            arena = Arena(
+                game,
+                opts["bots"],
+                logs=opts["logs"],
+                sandbox=not opts["no_sandbox"],
+                config=config,
+                lanes=opts["lanes"],
+                jobs=jobs,
+                job_cpus=placed[1:] if placed else None,
+            )
+        except ArenaError as exc:
+            raise UsageError(str(exc)) from None
+        with arena:
+            total = arena.count(rounds)
+            bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
+            chosen = "".join(f", {k}={v}" for k, v in config.items() if k != "max_rounds")
+            err.print(
+                f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}"
+            )
+            progress = progress_bar(err, opts["no_progress"])
+            with progress:
+                task = progress.add_task("matches", total=total)
+                count = counter(progress, task, total)
+                summary = arena.run(
+                    rounds,
+                    seed,
+                    on_match=lambda n, _o: count(n),
+                )
+    for table in leaderboard(game.title, arena.format, summary, out.width, out):
+        out.print(table)
+    if opts["json"]:
+        opts["json"].parent.mkdir(parents=True, exist_ok=True)
+        opts["json"].write_text(json.dumps(summary, indent=2) + "\n")
+        err.print(f"results written to {opts['json']}")
+    if opts["logs"]:
+        write_leaderboard(opts["logs"] / "leaderboard.txt", game.title, arena.format, summary)
+        err.print(f"match records, bot logs and the full leaderboard in {opts['logs']}")
+    _print_faults(err, summary)
+
+
+#: the options that count a tournament's length: the format's ``count_label`` says which
+#: one its game takes (rounds unless it says otherwise), with its default
+COUNTS = {"rounds": 100, "games": 100, "sessions": 10}
+
+
+def count_of(game: GameSpec, opts: dict[str, Any]) -> tuple[int, str]:
+    """How long the tournament is, and in what (``rounds``, ``games``...): the game's
+    tournament format names the one option that counts it; any other is refused, naming
+    what was given (an option, or a configuration file's key)."""
+    unit = _count_label(game)
+    for option in COUNTS:
+        if option == unit or opts.get(option) is None:
+            continue
+        given = opts.get(f"{option}_from") or f"--{option}"
+        takers = [g.slug for g in games() if _count_label(g) == option]
+        raise UsageError(
+            f"{game.slug} counts --{unit}, not {given} (--{option} is for --game "
+            f"{', '.join(takers)})"
+        )
+    count = opts.get(unit)
+    count = COUNTS.get(unit, 100) if count is None else count
+    if count < 1:
+        given = opts.get(f"{unit}_from") or f"--{unit}"
+        raise UsageError(f"{given} must be at least 1")
+    return count, unit
+
+
+def _count_label(game: GameSpec) -> str:
+    return getattr(game.tournament, "count_label", "rounds")
+
+
+def fill_seats(game: GameSpec, opts: dict[str, Any]) -> list[str]:
+    """Apply ``--fill``: copies of a bot up to the least a table seats, for a format whose
+    tables seat more than a pair (``fills_seats``); refused for the others. Returns notes."""
+    fill = opts.get("fill")
+    if not fill:
+        return []
+    fmt = game.tournament
+    if fmt is None or not getattr(fmt, "fills_seats", False):
+        where = ", ".join(g.slug for g in games() if getattr(g.tournament, "fills_seats", False))
+        raise UsageError(
+            f"--fill is for games played at tables of more than two ({where}); {game.slug} "
+            "plays the bots it is given: name each of them"
+        )
+    missing = fmt.min_bots - len(opts["bots"])
+    if missing <= 0:
+        return [f"--fill {fill} is not needed: {plural(len(opts['bots']), 'bot')} fill the tables"]
+    opts["bots"] = opts["bots"] + [fill] * missing
+    return []
+
+
+def check_logs_folder(folder: Path) -> None:
+    """``--logs`` takes a new or empty folder: the files of an earlier run left beside this
+    run's would be read as its own (a rerun once left 990 stale game logs without a word)."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--logs {folder}: not a folder")
+    if folder.is_dir() and any(folder.iterdir()):
+        raise UsageError(
+            f"--logs {folder} is not empty (an earlier run's logs?): give a new folder, such "
+            "as one named after the run, or empty this one"
+        )
+
+
+def plural(n: int, word: str) -> str:
+    """``1 bot``, ``2 bots``, ``1 match``, ``3 matches``: ``word`` is the singular."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("ch", "s")) else f"{n} {word}s"
+
+
+#: a width no table reaches (to measure one)
+UNLIMITED = 100_000
+
+
+def console_width() -> int:
+    """The table width when the output is not a terminal: ``COLUMNS`` if set, else 120."""
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else 120
+
+
+def leaderboard(
+    title: str, fmt: Format, summary: dict, width: int, console: Console
+) -> list[Table]:
+    """The leaderboard as tables no wider than ``width``: one table if it fits; else with
+    headers of words on several lines, rank and bot, then the format's columns, as many as
+    fit; the next ones go to a further table under the same rank and bot, so that no number
+    is cut (Last Card's table of ten columns did not fit 100 columns)."""
+    whole = fmt.columns()
+    if _measure(console, fmt, summary, whole, wrap_headers=False) <= width:
+        return [_table(fmt, summary, whole, title, caption=True, wrap_headers=False)]
+    groups: list[list[Column]] = []
+    for column in whole:
+        if groups and _measure(console, fmt, summary, [*groups[-1], column]) <= width:
+            groups[-1].append(column)
+        else:
+            groups.append([column])
+    return [
+        _table(fmt, summary, group, title if n == 0 else None, caption=n == len(groups) - 1)
+        for n, group in enumerate(groups)
+    ]
+
+
+def write_leaderboard(path: Path, title: str, fmt: Format, summary: dict) -> None:
+    """The whole leaderboard, every column in one table however wide, into a file."""
+    table = _table(fmt, summary, fmt.columns(), title, caption=True, wrap_headers=False)
+    with path.open("w") as fh:
+        console = Console(file=fh, width=UNLIMITED, color_system=None)
+        console.width = console.measure(table).maximum
+        console.print(table)
+
+
+def _measure(
+    console: Console,
+    fmt: Format,
+    summary: dict,
+    columns: list[Column],
+    wrap_headers: bool = True,
+) -> int:
+    """The width a table of these columns takes, every cell on one line."""
+    table = _table(fmt, summary, columns, None, caption=False, wrap_headers=wrap_headers)
+    return console.measure(table, options=console.options.update_width(UNLIMITED)).maximum
+
+
+def _table(
+    fmt: Format,
+    summary: dict,
+    columns: list[Column],
+    title: str | None,
+    caption: bool,
+    wrap_headers: bool = True,
+) -> Table:
+    table = Table(
+        title=title
+        and f"{title}: {plural(summary['matches'], 'match')} in {summary['elapsed_s']:.1f} s"
+        f" (seed {summary['seed']})",
+        caption=None
+        if fmt.higher_is_better or not caption
+        else f"lower {fmt.score_label} is better",
+    )
+    table.add_column("rank", justify="right")
+    table.add_column("bot", no_wrap=True)
+    cells = [[column.show(bot) for column in columns] for bot in summary["bots"]]
+    for n, column in enumerate(columns):
+        header = column.title
+        if wrap_headers:  # no wider than its numbers: a header of words takes lines
+            widest = max((len(row[n]) for row in cells), default=0)
+            header = textwrap.fill(header, max(widest, 1), break_long_words=False)
+        table.add_column(header, justify="right")
+    for rank, (bot, row) in enumerate(zip(summary["bots"], cells, strict=True), 1):
+        name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
+        table.add_row(str(rank), Text(name), *row)
+    return table
+
+
+def _print_faults(err: Console, summary: dict) -> None:
+    """One line per bot and kind of fault it made: how many, and the first one's reason
+    (which names the call and what was wrong with the answer), its match and where that
+    match's record and the bot's stderr log are, or how to keep them."""
+    for bot in summary["bots"]:
+        details = bot.get("fault_details") or {}
+        for kind, note in details.items():
+            faulty = " (faulted in most of its matches)" if bot.get("faulty") else ""
+            times = "once" if note["count"] == 1 else f"{note['count']} times"
+            line = (
+                f"{bot['name']}{faulty}: {kind} {times} in {bot['matches']} matches; first in "
+                f"match {note['first_match']}: {note['reason']}"
+            )
+            if note["match_file"]:
+                line += f" (match record {note['match_file']}"
+                line += f", stderr log {note['stderr_log']})" if note["stderr_log"] else ")"
+            else:
+                line += " (--logs DIR keeps every match record and each bot's stderr log)"
+            # a bot's name and reasons are its own text: shown, never interpreted, and kept
+            # on one line whatever the terminal's width
+            err.print(Text(untrusted.printable(line)), soft_wrap=True)
