@@ -2,7 +2,7 @@
 what such a design costs at best on this machine (issue 30, goal 1).
 
     .venv/bin/python bench/arena_bare.py [--rounds R] [--seed S] [--jobs J] [--lanes L]
-        [--no-pin] [--marks] BOT.js ...
+        [--no-pin] [--marks] [--runner] BOT.js ...
 
 It keeps what the arena's design cannot do without and drops the rest:
 
@@ -27,6 +27,19 @@ JSON line of totals, as the floor does (``--marks``: and, on stderr, when its im
 done, when each job's bots had said hello and when each job was done, and the CPU of this
 process and of those it started: with ``--jobs 1``, its Python and its bots).
 ``bench/bench_arena_floor.py --bare`` runs it beside the floor and the arena.
+
+``--runner`` puts the engine's match loop and RPS Poker's rules back: each match is played by
+``MatchRunner.steps`` (on the monotonic clock, with its default time control) over the state
+of ``games/rps_poker/rules.py``, each seat an Agent of the bare protocol (:class:`Seat`: its
+notices folded into its next request, its questions and its end parked until the reply comes),
+with the same I/O as the default (:func:`serve`). The deals are the same (the engine's deal
+draws from ``random.Random(seed)`` with ``same_shuffle`` too, in the same order), so are the
+requests, and so the totals (but for a failure in a match's last notices, which the loop
+counts as the seat's fault and the default does not). It still drops the rest: the product's
+protocol and host, the match's record (``MatchRunner.outcome``), logs and statistics, and any
+time control enforced (the loop keeps each seat's time; the one deadline is still
+``DEADLINE_S``).
+``bench/bench_arena_floor.py --bare-runner`` runs both side by side.
 """
 
 from __future__ import annotations
@@ -46,13 +59,19 @@ import time
 T0 = time.perf_counter()
 
 from collections import deque  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 from bots.running import cpus  # noqa: E402
 from bots.running.launch import bot_launch  # noqa: E402
 from bots.running.process import BotProcess, _encode  # noqa: E402
+from games.engine.agents import Agent, AgentFault, SeatInfo  # noqa: E402
 from games.engine.chance import same_shuffle  # noqa: E402
+from games.engine.game import GameState, Prompt  # noqa: E402
+from games.engine.runner import MatchRunner, Steps, _Call  # noqa: E402
 from games.registry import get_game  # noqa: E402
+from games.rps_poker.botapi import bot_call  # noqa: E402
 from games.rps_poker.cards import DRAFT_STEPS, FULL_DECK, GAMES, HAND_SIZE, beats  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -187,7 +206,8 @@ class Host:
     into: int
     out: int
     lanes: list[int]
-    playing: dict[int, tuple[Match, int]] = dataclasses.field(default_factory=dict)
+    #: what each lane plays: (its Match, the seat), or (``--runner``) its Seat
+    playing: dict[int, Any] = dataclasses.field(default_factory=dict)
     outbox: bytearray = dataclasses.field(default_factory=bytearray)
     pending: bytes = b""
     #: requests in ``outbox`` that take a reply, and replies owed for those written
@@ -247,10 +267,6 @@ def play(
     mark(marks, "hellos")
     points, faults = [0] * len(files), [0] * len(files)
     waiting = deque(schedule)
-    by_fd = {host.out: host for host in hosts}
-    poller = select.poll()
-    for host in hosts:
-        poller.register(host.out, select.POLLIN)
     open_matches = 0
 
     def begin() -> None:
@@ -301,8 +317,194 @@ def play(
             if match.asked[s] is None:  # (one that faulted: its opponent may still think)
                 ask(hosts[bot], match, s)
 
+    serve(hosts, begin, reply, lambda: bool(open_matches or waiting))
+    mark(marks, "done")
+    return {"points": points, "faults": faults}
+
+
+#: a seat's reply not come yet
+_NOTHING = object()
+
+
+class Seat(Agent):
+    """One seat of a match played by the product's match loop (``--runner``): an Agent of
+    the bare protocol. Its questions are queued in its host's round and ``park`` the match
+    (the loop yields their ``receive``), its notices are folded into its next request, and
+    its reply is handed to it by :func:`play_runner`."""
+
+    #: its notices are answered with its next reply (the match loop does not wait for them)
+    hears_later = True
+    #: its replies come from another process (the loop then collects its seats in order)
+    blocking = True
+
+    def __init__(self, host: Host, game: Game) -> None:
+        self.host = host
+        self.game = game
+        self.lane = host.lanes.pop()
+        host.playing[self.lane] = self
+        #: the notices not sent yet (JSON text of [method, args])
+        self.told: list[str] = []
+        #: its reply (a value, or the AgentFault of a failure) and when it was read
+        self.got: Any = _NOTHING
+        self.came_at = 0.0
+        #: its end was asked: the reply to it frees its lane
+        self.ended = False
+
+    def begin(self, info: SeatInfo, timeout: float) -> None:
+        self.host.outbox += f'[{self.lane},"begin"]\n'.encode()
+
+    def send(self, prompt: Prompt) -> None:
+        method, args = bot_call(prompt)
+        if prompt.expects_answer:
+            self._ask(method, _encode(args))
+        else:
+            self.told.append(_encode([method, args]))
+            self.unconfirmed = True
+
+    def receive(self, timeout: float) -> Any:
+        return self._take()
+
+    def ask_confirm(self) -> None:
+        self._ask("end", "null")
+        self.ended = True
+
+    def confirm(self, timeout: float) -> None:
+        self._take()
+
+    def end(self, result: dict[str, Any]) -> None:
+        if not self.ended:  # (a seat whose end no match waits for: it frees its lane)
+            self._ask("end", "null")
+            self.ended = True
+            self.parks = False
+
+    def _ask(self, method: str, args: str) -> None:
+        told = self.told
+        notices = "[" + ",".join(told) + "]" if told else "null"
+        told.clear()
+        self.host.outbox += f'[{self.lane},"{method}",{args},{notices}]\n'.encode()
+        self.host.asked += 1
+        self.parks = True
+        self.unconfirmed = False
+
+    def _take(self) -> Any:
+        got, self.got = self.got, _NOTHING
+        self.parks = False
+        self.answered_at = self.came_at
+        if isinstance(got, AgentFault):
+            raise got
+        return got
+
+
+@dataclasses.dataclass(eq=False)
+class Game:
+    """A match played by the product's match loop: its bots, its rules' state, its steps,
+    and the call they wait on."""
+
+    bots: tuple[int, int]
+    state: GameState
+    agents: list[Seat] = dataclasses.field(default_factory=list)
+    steps: Steps | None = None
+    waiting: _Call | None = None
+
+
+def play_runner(
+    files: list[str], schedule: list[tuple[int, int, int]], lanes: int, marks: bool
+) -> dict[str, list[int]]:
+    """:func:`play`, each match played by the product's match loop (``MatchRunner.steps``,
+    on the monotonic clock, with its default time control) and RPS Poker's own rules."""
+    hosts = start_hosts(files, lanes)
+    mark(marks, "hellos")
+    points, faults = [0] * len(files), [0] * len(files)
+    waiting = deque(schedule)
+    runner = MatchRunner(time.monotonic)
+    new_state = get_game("rps-poker").state_class.new
+    open_matches = 0
+
+    def advance(game: Game, reply: Any) -> None:
+        """Runs the match until it waits for a reply that has not come, or ends."""
+        nonlocal open_matches
+        steps = game.steps
+        assert steps is not None
+        while True:
+            try:
+                call = steps.send(reply)  # (only a parked seat's receive or confirm)
+            except StopIteration:
+                open_matches -= 1
+                state = game.state
+                for seat, bot in enumerate(game.bots):
+                    points[bot] += state.scores[seat]  # type: ignore[attr-defined]
+                for seat in state.faults:
+                    faults[game.bots[seat]] += 1
+                return
+            seat = game.agents[call.seat]
+            if seat.got is _NOTHING:
+                game.waiting = call
+                return
+            reply = made(seat, call)
+
+    def begin() -> None:
+        nonlocal open_matches
+        for _ in range(len(waiting)):
+            a, b, seed = waiting[0]
+            if not (hosts[a].lanes and hosts[b].lanes):
+                break  # in order, as the arena deals them
+            waiting.popleft()
+            game = Game((a, b), new_state(seed, num_seats=2, config={}))
+            game.agents = [Seat(hosts[a], game), Seat(hosts[b], game)]
+            game.steps, _ = runner.steps(game.state, game.agents, seed=seed)
+            open_matches += 1
+            advance(game, None)
+
+    def reply(host: Host, line: bytes) -> None:
+        message = _decode(line.decode())
+        if not (isinstance(message, list) and len(message) >= 2 and type(message[0]) is int):
+            raise SystemExit(f"{host.process.label}: a reply that is not one: {line[:80]!r}")
+        lane = message[0]
+        seat: Seat = host.playing[lane]
+        if len(message) > 2:  # the bot failed
+            seat.got = AgentFault("exception", str(message[2])[:200])
+        else:
+            seat.got = message[1]
+        seat.came_at = time.monotonic()
+        if seat.ended:
+            host.playing.pop(lane)
+            host.lanes.append(lane)
+        game = seat.game
+        call = game.waiting
+        if call is not None and game.agents[call.seat] is seat:
+            game.waiting = None
+            advance(game, made(seat, call))
+
+    serve(hosts, begin, reply, lambda: bool(open_matches or waiting))
+    mark(marks, "done")
+    return {"points": points, "faults": faults}
+
+
+def made(agent: Agent, call: _Call) -> Any:
+    """``call`` made on ``agent``: what it returned, or the AgentFault it raised (what the
+    match loop is sent back)."""
+    try:
+        return getattr(agent, call.method)(*call.args)
+    except AgentFault as exc:
+        return exc
+
+
+def serve(
+    hosts: list[Host],
+    begin: Callable[[], None],
+    reply: Callable[[Host, bytes], None],
+    busy: Callable[[], bool],
+) -> None:
+    """The bare design's I/O, whoever plays the matches: ``begin`` the matches there is room
+    for, write each host's requests of the round in one write (once it has answered all it
+    was asked, as the arena writes), hand each reply read to ``reply``, while ``busy``; then
+    tell the hosts to quit."""
+    by_fd = {host.out: host for host in hosts}
+    poller = select.poll()
+    for host in hosts:
+        poller.register(host.out, select.POLLIN)
     begin()
-    while open_matches or waiting:
+    while busy():
         for host in hosts:
             # (written once it has answered all it was asked, as the arena writes)
             if host.outbox and not host.owed:
@@ -326,8 +528,6 @@ def play(
     for host in hosts:
         os.write(host.into, b'[0,"quit"]\n')
         host.process.close()
-    mark(marks, "done")
-    return {"points": points, "faults": faults}
 
 
 def main() -> None:
@@ -338,9 +538,13 @@ def main() -> None:
     parser.add_argument("--lanes", type=int, default=16)
     parser.add_argument("--no-pin", action="store_true", help="jobs run on any CPU")
     parser.add_argument("--marks", action="store_true", help="print when each step ended")
+    parser.add_argument(
+        "--runner", action="store_true", help="each match played by the engine's match loop"
+    )
     parser.add_argument("bots", nargs="+")
     args = parser.parse_args()
     _settings()
+    play_matches = play_runner if args.runner else play
     mark(args.marks, "imports")
     n = len(args.bots)
     schedule = []
@@ -358,7 +562,7 @@ def main() -> None:
             os.close(read)
             if placed:
                 cpus.pin(placed[job])
-            result = play(args.bots, schedule[job :: args.jobs], args.lanes, args.marks)
+            result = play_matches(args.bots, schedule[job :: args.jobs], args.lanes, args.marks)
             with os.fdopen(write, "wb") as out:
                 pickle.dump(result, out)
             os._exit(0)
@@ -366,7 +570,7 @@ def main() -> None:
         readers.append(read)
     if placed:
         cpus.pin(placed[0])
-    totals = play(args.bots, schedule[:: args.jobs], args.lanes, args.marks)
+    totals = play_matches(args.bots, schedule[:: args.jobs], args.lanes, args.marks)
     for read in readers:
         with os.fdopen(read, "rb") as got:
             result = pickle.load(got)
