@@ -4,6 +4,7 @@ same bots in-process (``bench/arena_floor.js``: no protocol, no child processes,
 
     .venv/bin/python bench/bench_arena_floor.py [--runs K] [--rounds R] [--seed S]
         [--before DIR] [--arena-args "--jobs 2"] [--bare] [--bare-args "--jobs 1"]
+        [--bare-runner]
 
 Both are timed as whole commands (start-up included), interleaved, K runs each; it prints the
 min and median of each and their ratio (arena over floor: issue 30's goal is 5 or less), in wall
@@ -16,7 +17,9 @@ does) would otherwise compile them again in every run, about 0.15 s that no user
 so that before and after are measured side by side on a machine others share. ``--bare`` also
 runs the bare design (``bench/arena_bare.py``: the same tournament, sandboxed, by the least a
 design with one sandboxed process a bot and a Python referee can do), the floor of the
-arena's design rather than of the machine. The bots
+arena's design rather than of the machine; ``--bare-runner`` runs it beside the same with
+``--runner`` too (each match played by the engine's match loop and RPS Poker's own rules), both
+with ``--bare-args``. The bots
 (``bench/rps_js_bots/``) are written to the original challenge's contract: object literals
 (one assigns ``module.exports``), some keeping state across calls and reading ``fullDeck``.
 The floor's Node runs with the environment the arena gives its bots (``BOT_ENV``: a path, a
@@ -48,6 +51,7 @@ BOTS = sorted(str(p) for p in (HERE / "rps_js_bots").glob("*.js"))
 BOT_ENV = base_env()
 FLOOR = "floor (node, in-process)"
 BARE = "bare design"
+BARE_RUNNER = "bare design, --runner"
 
 
 def floor_command(rounds: int, seed: int) -> list[str]:
@@ -104,11 +108,19 @@ def main() -> None:
     )
     parser.add_argument("--bare", action="store_true", help="also run the bare design")
     parser.add_argument("--bare-args", default="", help="its options (e.g. --jobs 1 --lanes 64)")
+    parser.add_argument(
+        "--bare-runner",
+        action="store_true",
+        help="also run the bare design with --runner (the engine's match loop), beside it",
+    )
     args = parser.parse_args()
     os.environ.setdefault("CARD_ARENA_VAR", "/tmp/bench-arena-floor-var")
     commands = {FLOOR: floor_command(args.rounds, args.seed)}
-    if args.bare or args.bare_args:
+    if args.bare or args.bare_args or args.bare_runner:
         commands[BARE] = bare_command(args.rounds, args.seed, shlex.split(args.bare_args))
+    if args.bare_runner:
+        extra = [*shlex.split(args.bare_args), "--runner"]
+        commands[BARE_RUNNER] = bare_command(args.rounds, args.seed, extra)
     if args.before:
         commands["arena before"] = arena_command(args.before.resolve(), args.rounds, args.seed, [])
     commands["arena"] = arena_command(ROOT, args.rounds, args.seed, shlex.split(args.arena_args))
