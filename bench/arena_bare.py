@@ -57,6 +57,9 @@ import time
 
 #: when this process began (its steps are timed from here: the project's imports included)
 T0 = time.perf_counter()
+# this checkout's code first (run as a script, Python finds the project where the
+# environment says: a worktree sharing another checkout's environment would import that one's)
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from collections import deque  # noqa: E402
 from collections.abc import Callable  # noqa: E402

@@ -41,10 +41,13 @@ import sys
 import time
 from pathlib import Path
 
-from bots.running.launch import base_env
-
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+# this checkout's code first (see bench/arena_bare.py)
+sys.path.insert(0, str(ROOT))
+
+from bots.running.launch import base_env  # noqa: E402
+
 BOTS = sorted(str(p) for p in (HERE / "rps_js_bots").glob("*.js"))
 #: what a bot's process finds in its environment (the arena's own, as it starts a bot outside
 #: the sandbox; inside, bwrap clears it too): the same for the Node processes the benches start
