@@ -388,10 +388,15 @@ class LaneAgent(ProcessAgent):
         """A lane's begin is answered with its first question (the host says quiet_begin)."""
 
     def send(self, prompt: Prompt) -> None:
+        # (this runs for every question and notice: what _raise_if_stopped, _name and _owe
+        # do, done here)
         method, args = self.bot_call(prompt)
         self._pending = None
+        host = self.host
         try:
-            self._raise_if_stopped()
+            stopped = host.stopped
+            if stopped is not None:
+                raise stopped
             if not prompt.expects_answer:
                 self.process.call(method, args, reply=False, lane=self.lane)
                 self._told.append(method)
@@ -400,9 +405,13 @@ class LaneAgent(ProcessAgent):
         except AgentFault as exc:
             self._report(exc.kind, exc.reason)
             raise
-        name = self._name(method)
+        name = self._names.get(method)
+        if name is None:
+            name = self._name(method)
         self._pending = (rid, name)
-        self._owe(rid, name)
+        self.parks = True
+        self._item = item = _Owed(rid, self, name)
+        host.unwritten.append(item)
 
     def _owe(self, rid: int, what: str) -> None:
         self.parks = True

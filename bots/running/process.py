@@ -771,21 +771,23 @@ class BotProcess:
             else:
                 folded += b"," + item
             return 0
-        self._next_id += 1
-        head = _HEADS.get((reply, method))
+        self._next_id = rid = self._next_id + 1
+        heads = _CALL_HEADS if reply else _TELL_HEADS
+        head = heads.get(method)
         if head is None:
             kind = "call" if reply else "tell"
             head = f',"type":"{kind}","method":{_encode(method)},"args":'.encode()
-            if len(_HEADS) < 256:
-                _HEADS[(reply, method)] = head
+            if len(heads) < 256:
+                heads[method] = head
         told = self._folded.pop(lane, None) if self._folded else None
         tail = b"}\n" if told is None else _told_end(told)
         if lane:
-            line = b'{"id":%d,"lane":%d%b%b%b' % (
-                self._next_id, lane, head, _encode(args).encode(), tail
-            )  # fmt: skip
+            line = b'{"id":%d,"lane":%d%b%b%b' % (rid, lane, head, _encode(args).encode(), tail)
         else:
-            line = b'{"id":%d%b%b%b' % (self._next_id, head, _encode(args).encode(), tail)
+            line = b'{"id":%d%b%b%b' % (rid, head, _encode(args).encode(), tail)
+        if not reply or self.holding:  # kept back (what _write does first, done here)
+            self._outbox += line
+            return rid
         return self._write(child, line, reply, method)
 
     def flush(self) -> None:
@@ -1175,8 +1177,10 @@ def _compact_encoder() -> Any:
 
 #: requests as compact JSON
 _encode = _compact_encoder()
-#: the middle of a call's or tell's line by (reply, method): from its type to its args
-_HEADS: dict[tuple[bool, str], bytes] = {}
+#: the middle of a call's line by method: from its type to its args
+_CALL_HEADS: dict[str, bytes] = {}
+#: the same, of a tell's line
+_TELL_HEADS: dict[str, bytes] = {}
 #: the start of a folded notice, ``[method,``, by method
 _TOLD: dict[str, bytes] = {}
 #: the usual reply, a call's value that is an integer (an index, as most games' moves are),
