@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bots.running.process import (
+    _INT_RETURN,
     MAX_DEALT,
     MEMORY_MARKERS,
     STDERR_TAIL,
@@ -62,7 +63,7 @@ from bots.running.process import (
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, SeatInfo
 from games.engine.game import GameState, Prompt
-from games.engine.runner import MatchOutcome, MatchRunner, SeatStats, Steps, _Call, _made
+from games.engine.runner import MatchOutcome, MatchRunner, SeatStats, Steps, _Call
 
 #: seconds an ``end`` may take that no match waits for (the match was decided): as a bot
 #: process played alone is given (ProcessAgent.end)
@@ -281,31 +282,40 @@ class LaneHost:
         if process._child is not child:
             return  # stopped while reading (a match over its output allowance)
         lines = process._lines
+        owed = self.owed
+        limit = self.limit
         while lines:
             arrived, line = lines.popleft()
-            if not self.owed:  # it wrote with no request out, or it is gone
+            if not owed:  # it wrote with no request out, or it is gone
                 if line is None:
                     self.stop(process._death_fault("a match"), "")
                 else:
                     self.stop(AgentFault("protocol", "a reply to no request"), "")
                 return
-            head = self.owed[0]
+            head = owed[0]
             if line is None:
                 self.stop(process._death_fault(head.what), self.head_where())
                 return
-            try:
-                message = process.parse(line, head.what)
-            except AgentFault as exc:
-                self.stop(exc, self.head_where())
-                return
+            # (what BotProcess.parse does first, done here: the usual reply)
+            quick = _INT_RETURN.fullmatch(line)
+            if quick is not None:
+                message = {"type": "return", "value": int(quick[1]), "id": int(quick[2])}
+            else:
+                try:
+                    message = process.parse(line, head.what)
+                except AgentFault as exc:
+                    self.stop(exc, self.head_where())
+                    return
             if message.get("id") != head.rid:
                 self.stop(
                     AgentFault("protocol", f"reply to {head.what} has the wrong id"),
                     self.head_where(),
                 )
                 return
-            self.owed.popleft()
-            used = arrived - max(head.written, self.last)
+            owed.popleft()
+            start = head.written
+            if self.last > start:
+                start = self.last
             self.last = arrived
             agent = head.agent
             if agent is None:
@@ -315,12 +325,17 @@ class LaneHost:
                 if self.stopped is not None:
                     return
                 continue
-            self._route(agent, line, "stdout")
+            # its reply counts to its output (what _route does for stdout, done here)
+            agent.output += len(line)
+            if limit is not None and agent.output > limit and self.stopped is None:
+                self.stop(self._over(limit, "stdout"), agent.where)
             if head.what == "end of match":  # its log, written before its end, is read now
                 process.settle_stderr()
             if self.stopped is not None:
                 return
-            agent.answer(message, used if used > 0.0 else 0.0)
+            # (what answer does, done here)
+            agent._got = message
+            agent._used = arrived - start if arrived > start else 0.0
 
     def late(self, now: float) -> None:
         """The reply the host is working on is past its deadline: the match it belongs to
@@ -437,10 +452,21 @@ class LaneAgent(ProcessAgent):
             self._used = used
 
     def receive(self, timeout: float) -> Any:
-        if self._pending is None:  # a notice: its failure, if any, comes with the next reply
+        pending = self._pending
+        if pending is None:  # a notice: its failure, if any, comes with the next reply
             self.answered_at = None
             return None
-        return self._take(self._pending[1])
+        got = self._got
+        what = pending[1]
+        if got.__class__ is dict and got.get("type") == "return" and what != "end of match":
+            # the usual reply (what _take and _check do with it, done here)
+            self._got = self._item = self._pending = None
+            self.parks = False
+            if self._told:
+                self._told = []
+            self.answered_at = self._asked + self._used
+            return got.get("value")
+        return self._take(what)
 
     def ask_confirm(self) -> None:
         with self._reporting():
@@ -670,13 +696,24 @@ class LanePlayer:
             agent = agents[call.seat]
             assert isinstance(agent, LaneAgent)
             now = clock()
-            asked = call.started if call.started is not None else now
-            agent._asked = asked
-            agent.wait(call.args[0] + (now - asked))
-            if agent.waits:
-                match.waiting = (agent, call)
-                return False
-            reply = _made(agents, call)
+            started = call.started
+            if started is None:
+                agent._asked = started = now
+            else:
+                agent._asked = started
+            # (what agent.wait does, done here: this runs for every reply)
+            if agent._item is not None:
+                agent._item.allowed = call.args[0] + (now - started)
+            if agent._got is None:
+                stopped = agent.host.stopped
+                if stopped is None or agent.interrupted:
+                    match.waiting = (agent, call)
+                    return False
+                agent._got = stopped  # no reply can come (its process stopped)
+            try:
+                reply = getattr(agent, call.method)(*call.args)
+            except AgentFault as exc:
+                reply = exc
 
     def _round(
         self,
@@ -706,10 +743,15 @@ class LanePlayer:
         if any(host.stopped is not None for host in hosts):
             self._interrupted(running, again)
         for match in running:
-            if match.waiting is not None and not match.waiting[0].waits:
-                call = match.waiting[1]
+            waiting = match.waiting
+            if waiting is not None and waiting[0]._got is not None:  # (not agent.waits)
                 match.waiting = None
-                ready.append((match, _made(match.agents, call)))
+                agent, call = waiting
+                try:
+                    reply = getattr(agent, call.method)(*call.args)
+                except AgentFault as exc:
+                    reply = exc
+                ready.append((match, reply))
 
     def _interrupted(self, running: list[LaneMatch], again: deque[LaneMatch]) -> None:
         """Move the matches a stopped process interrupted from ``running`` to ``again``."""
