@@ -82,7 +82,9 @@ HOLD_S = 0.002
 
 @dataclass(eq=False, slots=True)
 class _Owed:
-    """A reply a process owes: to a lane's call (``agent``) or to an ``end`` nobody waits for."""
+    """A reply a process owes: to a lane's call (``agent``) or to an ``end`` nobody waits for.
+    A seat has one for its calls, made again for each (a seat has one call out at a time:
+    its match waits for the reply before it asks the seat again)."""
 
     rid: int
     agent: LaneAgent | None
@@ -383,8 +385,9 @@ class LaneAgent(ProcessAgent):
         #: again (see :class:`LanePlayer`)
         self.interrupted = False
         self._used = 0.0
-        #: what its process owes it: the reply it waits for
+        #: what its process owes it: the reply it waits for (its ``_slot``, once asked)
         self._item: _Owed | None = None
+        self._slot = _Owed(0, self, "")
 
     # ---- what the match loop calls ----------------------------------------------------
     def begin(self, info: SeatInfo, timeout: float) -> None:
@@ -425,13 +428,15 @@ class LaneAgent(ProcessAgent):
             name = self._name(method)
         self._pending = (rid, name)
         self.parks = True
-        self._item = item = _Owed(rid, self, name)
+        self._item = item = self._slot
+        item.rid, item.what, item.allowed = rid, name, None
         host.unwritten.append(item)
 
     def _owe(self, rid: int, what: str) -> None:
         self.parks = True
-        self._item = _Owed(rid, self, what)
-        self.host.unwritten.append(self._item)
+        self._item = item = self._slot
+        item.rid, item.what, item.allowed = rid, what, None
+        self.host.unwritten.append(item)
 
     @property
     def waits(self) -> bool:
