@@ -399,8 +399,11 @@ class LaneAgent(ProcessAgent):
             "lane": self.lane, "type": "begin", "game": info.game, "seat": info.seat,
             "seats": info.num_seats, "reply": False,
         }  # fmt: skip
-        with self._reporting():
+        try:  # (rather than ``_reporting``, a generator's context: every match begins lanes)
             process.request(begin, reply=False)
+        except AgentFault as exc:
+            self._report(exc.kind, exc.reason)
+            raise
 
     def started(self, timeout: float) -> None:
         """A lane's begin is answered with its first question (the host says quiet_begin)."""
@@ -474,11 +477,14 @@ class LaneAgent(ProcessAgent):
         return self._take(what)
 
     def ask_confirm(self) -> None:
-        with self._reporting():
+        try:  # (rather than ``_reporting``: see begin)
             self._raise_if_stopped()
             rid = self.process.request({"lane": self.lane, "type": "end"})
-            self._end_asked = rid
-            self._owe(rid, "end of match")
+        except AgentFault as exc:
+            self._report(exc.kind, exc.reason)
+            raise
+        self._end_asked = rid
+        self._owe(rid, "end of match")
 
     def confirm(self, timeout: float) -> None:
         self._end_asked = None
