@@ -958,8 +958,12 @@ class BotProcess:
             self._count_output(child, len(chunk), "stdout")
         partial = child.partial
         start = len(partial)
-        if not start and chunk.find(b"\n") == len(chunk) - 1 and len(chunk) <= MAX_LINE:
-            self._lines.append((now, chunk))  # one whole line, as a reply usually comes
+        if not start and chunk.endswith(b"\n") and b"\r" not in chunk:
+            # whole lines, as replies usually come (one, or in lanes several): split at once
+            # (splitlines splits at \r too: none here)
+            append = self._lines.append
+            for line in chunk.splitlines(True):
+                append((now, line))
             return len(chunk)
         partial += chunk
         end = partial.find(b"\n", start)
