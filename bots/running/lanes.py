@@ -48,7 +48,7 @@ import re
 import select
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -596,6 +596,9 @@ class LanePlayer:
         #: monotonic clock, as durations)
         self.clock = runner.clock
         self.startup_timeout = startup_timeout
+        #: the pipes the rounds wait on, in one poll object (registered as they come and go)
+        self._poller = select.poll()
+        self._watched: dict[int, tuple[LaneHost, bool]] = {}
 
     def play(self, matches: Iterator[LaneMatch]) -> Iterator[tuple[LaneMatch, MatchOutcome]]:
         """Play ``matches``, beginning them in their order, and yield each with its outcome
@@ -650,7 +653,7 @@ class LanePlayer:
             if not running and queued is None:
                 return
             # (with none running, a match waits for its processes' last replies)
-            self._round(list(hosts.values()), running, ready, again)
+            self._round(hosts.values(), running, ready, again)
 
     def _seat(self, match: LaneMatch, seat: int) -> Agent:
         sitter = match.seats[seat]
@@ -728,7 +731,7 @@ class LanePlayer:
 
     def _round(
         self,
-        hosts: list[LaneHost],
+        hosts: Collection[LaneHost],
         running: list[LaneMatch],
         ready: deque[tuple[LaneMatch, Any]],
         again: deque[LaneMatch],
@@ -737,7 +740,11 @@ class LanePlayer:
         deadline passes, and hand the matches it wakes to ``ready`` (and those a stopped
         process interrupted to ``again``)."""
         now = time.monotonic()
-        busy = any(host.owed for host in hosts)
+        busy = False
+        for host in hosts:
+            if host.owed:
+                busy = True
+                break
         for host in hosts:
             # Each wake-up of a process costs it (and the machine) more than a request: a
             # process is written to once it has answered all it was asked (what it is asked
@@ -750,8 +757,7 @@ class LanePlayer:
                     host.held = now
                 if not busy or len(host.unwritten) >= len(host.open) or now >= host.held + HOLD_S:
                     host.flush(now)
-        self._wait(hosts)
-        if any(host.stopped is not None for host in hosts):
+        if self._wait(hosts):
             self._interrupted(running, again)
         for match in running:
             waiting = match.waiting
@@ -783,8 +789,9 @@ class LanePlayer:
         match.state, match.agents, match.steps, match.stats = None, [], None, []
         match.waiting = None
 
-    def _wait(self, hosts: list[LaneHost]) -> None:
-        poller = select.poll()
+    def _wait(self, hosts: Collection[LaneHost]) -> bool:
+        """Wait until a pipe of ``hosts`` is ready or a deadline passes, read what is ready,
+        and time out the replies past their deadlines. True if a process is stopped."""
         ends: dict[int, tuple[LaneHost, bool]] = {}
         soonest: float | None = None
         for host in hosts:
@@ -803,15 +810,26 @@ class LanePlayer:
                 soonest = host.held + HOLD_S
         if not ends and soonest is None:  # (a match waits for a process that owes nothing)
             raise RuntimeError("matches in lanes wait for replies that no process owes")
-        for fd in ends:
-            poller.register(fd, select.POLLIN)
+        watched = self._watched
+        if ends.keys() != watched.keys():  # the pipes watched change (one poll object)
+            poller = self._poller
+            for fd in watched.keys() - ends.keys():
+                poller.unregister(fd)
+            for fd in ends.keys() - watched.keys():
+                poller.register(fd, select.POLLIN)
+        self._watched = ends
         timeout = None if soonest is None else max(soonest - time.monotonic(), 0.0)
-        events = poller.poll(None if timeout is None else math.ceil(timeout * 1000))
+        events = self._poller.poll(None if timeout is None else math.ceil(timeout * 1000))
         for fd, _ in events:
             host, out = ends[fd]
             host.read(out)
         now = time.monotonic()
+        stopped = False
         for host in hosts:
-            deadline = host.deadline()
-            if deadline is not None and deadline <= now:
-                host.late(now)
+            if host.owed:
+                deadline = host.deadline()
+                if deadline is not None and deadline <= now:
+                    host.late(now)
+            if host.stopped is not None:
+                stopped = True
+        return stopped
