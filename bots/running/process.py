@@ -276,11 +276,15 @@ class _Child:
     in_fd: int = field(init=False)
     out_fd: int = field(init=False)
     err_fd: int = field(init=False)
+    #: a poll object of stderr alone: whether it has something to read (settle_stderr)
+    err_poll: Any = field(init=False)
 
     def __post_init__(self) -> None:
         self.in_fd = self.proc.stdin.fileno()  # type: ignore[union-attr]
         self.out_fd = self.proc.stdout.fileno()  # type: ignore[union-attr]
         self.err_fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
+        self.err_poll = select.poll()
+        self.err_poll.register(self.err_fd, select.POLLIN)
 
 
 class Peers:
@@ -1135,6 +1139,10 @@ class BotProcess:
         with self._io:
             taken = 0
             while self._child is child and not child.err_done and taken < SETTLE_MAX:
+                # (asked first: a read of an empty pipe raises, which costs more than a poll,
+                # and it is empty as a rule)
+                if not child.err_poll.poll(0):
+                    return
                 got = self._pump(child, False)
                 if not got:
                     return
