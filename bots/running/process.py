@@ -747,7 +747,7 @@ class BotProcess:
             if kind == "end":  # the match's last notices go with it
                 told = self._folded.pop(lane, None)
                 if told is not None:
-                    line = line[:-2] + _told_end(told)
+                    line = line[:-2] + _TOLD_END % told
             elif kind == "renew":  # a bot that has seen nothing: none are its
                 self._folded.clear()
             else:  # a new match (its lane's are the last match's: a seat that faulted is
@@ -784,7 +784,7 @@ class BotProcess:
             if len(heads) < 256:
                 heads[method] = head
         told = self._folded.pop(lane, None) if self._folded else None
-        tail = b"}\n" if told is None else _told_end(told)
+        tail = b"}\n" if told is None else _TOLD_END % told
         encoded = "".join(_pieces(args, 0)).encode()
         if lane:
             line = b'{"id":%d,"lane":%d%b%b%b' % (rid, lane, head, encoded, tail)
@@ -1214,9 +1214,8 @@ _INT_RETURN = re.compile(
 )
 
 
-def _told_end(told: bytes | bytearray) -> bytes:
-    """The end of a request's line that carries a lane's folded notices (``told``)."""
-    return b',"told":[%b]}\n' % told
+#: the end of a request's line that carries a lane's folded notices: ``_TOLD_END % told``
+_TOLD_END = b',"told":[%b]}\n'
 
 
 def _memfd(name: str, data: bytes) -> int:
