@@ -172,20 +172,21 @@ class LaneHost:
                 piece = bytes(self._head[mark.end() :] if mark else self._head)
                 self._head.clear()
                 self._reading = True
-            self._route(self._to, piece, "stderr")
+            self._route(self._to, piece)
             if end >= 0:
                 self._reading = False
 
-    def _route(self, agent: LaneAgent | None, data: bytes, stream: str) -> None:
+    def _route(self, agent: LaneAgent | None, data: bytes) -> None:
+        """A piece of a log line, into its match's part of the log, counted to its output (a
+        reply is counted as it is read, in read)."""
         if agent is None:  # the host's own line (or a match's that is over): as it comes
-            if stream == "stderr":
-                self.process.stderr.write(data)
+            self.process.stderr.write(data)
             return
-        if stream == "stderr" and len(agent.log) < PART_MAX:
+        if len(agent.log) < PART_MAX:
             agent.log += data[: PART_MAX - len(agent.log)]
         agent.output += len(data)
         if self.limit is not None and agent.output > self.limit and self.stopped is None:
-            self.stop(self._over(self.limit, stream), agent.where)
+            self.stop(self._over(self.limit, "stderr"), agent.where)
 
     @staticmethod
     def _over(limit: int, stream: str) -> AgentFault:
@@ -242,7 +243,7 @@ class LaneHost:
             self.stopped = AgentFault(fault.kind, fault.reason)
         for agent in owed:
             if agent.where == where:
-                agent.answer(fault, None)
+                agent._got = fault  # (its reply: see read)
         for agent in self.open:
             if agent.where != where:
                 agent.interrupted = True
@@ -327,7 +328,7 @@ class LaneHost:
                 if self.stopped is not None:
                     return
                 continue
-            # its reply counts to its output (what _route does for stdout, done here)
+            # its reply counts to its output, as its log lines do (_route)
             agent.output += len(line)
             if limit is not None and agent.output > limit and self.stopped is None:
                 self.stop(self._over(limit, "stdout"), agent.where)
@@ -335,7 +336,7 @@ class LaneHost:
                 process.settle_stderr()
             if self.stopped is not None:
                 return
-            # (what answer does, done here)
+            # the reply handed to its seat (taken by receive or confirm)
             agent._got = message
             agent._used = arrived - start if arrived > start else 0.0
 
@@ -440,24 +441,6 @@ class LaneAgent(ProcessAgent):
         self._item = item = self._slot
         item.rid, item.what, item.allowed = rid, what, None
         self.host.unwritten.append(item)
-
-    @property
-    def waits(self) -> bool:
-        """True while a reply this seat was asked for has not come."""
-        return self._got is None
-
-    def wait(self, allowed: float) -> None:
-        """The match waits for this seat's reply, which may take ``allowed`` seconds once the
-        host is on it."""
-        if self._item is not None:
-            self._item.allowed = allowed
-        if self._got is None and not self.interrupted and self.host.stopped is not None:
-            self._got = self.host.stopped  # no reply can come (its process stopped)
-
-    def answer(self, message: dict[str, Any] | AgentFault, used: float | None) -> None:
-        self._got = message
-        if used is not None:
-            self._used = used
 
     def receive(self, timeout: float) -> Any:
         pending = self._pending
@@ -604,7 +587,7 @@ class LanePlayer:
         """Play ``matches``, beginning them in their order, and yield each with its outcome
         as it ends."""
         running: list[LaneMatch] = []
-        ready: deque[tuple[LaneMatch, Any]] = deque()
+        ready: deque[tuple[LaneMatch, _Call | None]] = deque()
         #: matches to play again (their process stopped for another match's fault), first
         again: deque[LaneMatch] = deque()
         queued: LaneMatch | None = None
@@ -637,8 +620,8 @@ class LanePlayer:
                 ready.append((match, None))
             finished = []
             while ready:  # run every match until it waits for a reply or ends
-                match, reply = ready.popleft()
-                if self._advance(match, reply):
+                match, call = ready.popleft()
+                if self._advance(match, call):
                     running.remove(match)
                     finished.append(match)
             for match in finished:
@@ -696,13 +679,21 @@ class LanePlayer:
                 host.stopped = exc  # the match's seat faults at its start, with this reason
         return True
 
-    def _advance(self, match: LaneMatch, reply: Any) -> bool:
-        """Run ``match`` until it waits for a reply (False) or ends (True)."""
+    def _advance(self, match: LaneMatch, call: _Call | None) -> bool:
+        """Run ``match`` until it waits for a reply (False) or ends (True): from its start
+        (``call`` None), or from the call it waited on (``match.waiting``), whose reply has
+        come."""
         steps = match.steps
         assert steps is not None
         agents = match.agents
         clock = self.clock
+        reply = None
         while True:
+            if call is not None:  # made: what the method returned, or the AgentFault
+                try:
+                    reply = getattr(agents[call.seat], call.method)(*call.args)
+                except AgentFault as exc:
+                    reply = exc
             try:
                 call = steps.send(reply)  # (only a lane's receive or confirm comes out)
             except StopIteration:
@@ -715,25 +706,23 @@ class LanePlayer:
                 agent._asked = started = now
             else:
                 agent._asked = started
-            # (what agent.wait does, done here: this runs for every reply)
-            if agent._item is not None:
-                agent._item.allowed = call.args[0] + (now - started)
+            # The match waits for the seat's reply, which may take the call's timeout once
+            # the host is on it (LaneHost.deadline); unless it has come, or cannot come.
+            item = agent._item
+            if item is not None:
+                item.allowed = call.args[0] + (now - started)
             if agent._got is None:
                 stopped = agent.host.stopped
                 if stopped is None or agent.interrupted:
                     match.waiting = (agent, call)
                     return False
                 agent._got = stopped  # no reply can come (its process stopped)
-            try:
-                reply = getattr(agent, call.method)(*call.args)
-            except AgentFault as exc:
-                reply = exc
 
     def _round(
         self,
         hosts: Collection[LaneHost],
         running: list[LaneMatch],
-        ready: deque[tuple[LaneMatch, Any]],
+        ready: deque[tuple[LaneMatch, _Call | None]],
         again: deque[LaneMatch],
     ) -> None:
         """Write every process's requests of the round, wait until a reply comes or a
@@ -761,14 +750,9 @@ class LanePlayer:
             self._interrupted(running, again)
         for match in running:
             waiting = match.waiting
-            if waiting is not None and waiting[0]._got is not None:  # (not agent.waits)
+            if waiting is not None and waiting[0]._got is not None:  # its reply came
                 match.waiting = None
-                agent, call = waiting
-                try:
-                    reply = getattr(agent, call.method)(*call.args)
-                except AgentFault as exc:
-                    reply = exc
-                ready.append((match, reply))
+                ready.append((match, waiting[1]))
 
     def _interrupted(self, running: list[LaneMatch], again: deque[LaneMatch]) -> None:
         """Move the matches a stopped process interrupted from ``running`` to ``again``."""
