@@ -83,8 +83,8 @@ HOLD_S = 0.002
 @dataclass(eq=False, slots=True)
 class _Owed:
     """A reply a process owes: to a lane's call (``agent``) or to an ``end`` nobody waits for.
-    A seat has one for its calls, made again for each (a seat has one call out at a time:
-    its match waits for the reply before it asks the seat again)."""
+    A seat keeps one for its calls and fills it in again for each (a seat has one call out
+    at a time: its match waits for the reply before it asks the seat again)."""
 
     rid: int
     agent: LaneAgent | None
