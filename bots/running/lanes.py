@@ -63,7 +63,7 @@ from bots.running.process import (
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, SeatInfo
 from games.engine.game import GameState, Prompt
-from games.engine.runner import MatchOutcome, MatchRunner, SeatStats, Steps, _Call
+from games.engine.runner import MatchOutcome, MatchRunner, SeatStats, Steps, _Call, _made
 
 #: seconds an ``end`` may take that no match waits for (the match was decided): as a bot
 #: process played alone is given (ProcessAgent.end)
@@ -587,7 +587,7 @@ class LanePlayer:
         """Play ``matches``, beginning them in their order, and yield each with its outcome
         as it ends."""
         running: list[LaneMatch] = []
-        ready: deque[tuple[LaneMatch, _Call | None]] = deque()
+        ready: deque[tuple[LaneMatch, Any]] = deque()
         #: matches to play again (their process stopped for another match's fault), first
         again: deque[LaneMatch] = deque()
         queued: LaneMatch | None = None
@@ -620,8 +620,8 @@ class LanePlayer:
                 ready.append((match, None))
             finished = []
             while ready:  # run every match until it waits for a reply or ends
-                match, call = ready.popleft()
-                if self._advance(match, call):
+                match, reply = ready.popleft()
+                if self._advance(match, reply):
                     running.remove(match)
                     finished.append(match)
             for match in finished:
@@ -679,21 +679,13 @@ class LanePlayer:
                 host.stopped = exc  # the match's seat faults at its start, with this reason
         return True
 
-    def _advance(self, match: LaneMatch, call: _Call | None) -> bool:
-        """Run ``match`` until it waits for a reply (False) or ends (True): from its start
-        (``call`` None), or from the call it waited on (``match.waiting``), whose reply has
-        come."""
+    def _advance(self, match: LaneMatch, reply: Any) -> bool:
+        """Run ``match`` until it waits for a reply (False) or ends (True)."""
         steps = match.steps
         assert steps is not None
         agents = match.agents
         clock = self.clock
-        reply = None
         while True:
-            if call is not None:  # made: what the method returned, or the AgentFault
-                try:
-                    reply = getattr(agents[call.seat], call.method)(*call.args)
-                except AgentFault as exc:
-                    reply = exc
             try:
                 call = steps.send(reply)  # (only a lane's receive or confirm comes out)
             except StopIteration:
@@ -717,12 +709,13 @@ class LanePlayer:
                     match.waiting = (agent, call)
                     return False
                 agent._got = stopped  # no reply can come (its process stopped)
+            reply = _made(agents, call)
 
     def _round(
         self,
         hosts: Collection[LaneHost],
         running: list[LaneMatch],
-        ready: deque[tuple[LaneMatch, _Call | None]],
+        ready: deque[tuple[LaneMatch, Any]],
         again: deque[LaneMatch],
     ) -> None:
         """Write every process's requests of the round, wait until a reply comes or a
@@ -752,7 +745,7 @@ class LanePlayer:
             waiting = match.waiting
             if waiting is not None and waiting[0]._got is not None:  # its reply came
                 match.waiting = None
-                ready.append((match, waiting[1]))
+                ready.append((match, _made(match.agents, waiting[1])))
 
     def _interrupted(self, running: list[LaneMatch], again: deque[LaneMatch]) -> None:
         """Move the matches a stopped process interrupted from ``running`` to ``again``."""
