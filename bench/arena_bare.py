@@ -62,7 +62,7 @@ T0 = time.perf_counter()
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from collections import deque  # noqa: E402
-from collections.abc import Callable  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -256,6 +256,16 @@ def ask(host: Host, match: Match, seat: int) -> None:
     host.asked += 1
 
 
+def dealable(
+    waiting: deque[tuple[int, int, int]], hosts: list[Host]
+) -> Iterator[tuple[int, int, int]]:
+    """The next matches of ``waiting`` (seat 0's bot, seat 1's bot, seed), taken off it in
+    order, as the arena deals them, while both their bots' processes have a free lane (each
+    is checked once the one before it has taken its lanes)."""
+    while waiting and hosts[waiting[0][0]].lanes and hosts[waiting[0][1]].lanes:
+        yield waiting.popleft()
+
+
 def mark(marks: bool, what: str) -> None:
     if marks:
         print(f"{what} at {time.perf_counter() - T0:.3f} s (pid {os.getpid()})", file=sys.stderr)
@@ -274,11 +284,7 @@ def play(
 
     def begin() -> None:
         nonlocal open_matches
-        for _ in range(len(waiting)):
-            a, b, seed = waiting[0]
-            if not (hosts[a].lanes and hosts[b].lanes):
-                break  # in order, as the arena deals them
-            waiting.popleft()
+        for a, b, seed in dealable(waiting, hosts):
             match = Match((a, b), seed)
             open_matches += 1
             for seat, bot in enumerate((a, b)):
@@ -447,11 +453,7 @@ def play_runner(
 
     def begin() -> None:
         nonlocal open_matches
-        for _ in range(len(waiting)):
-            a, b, seed = waiting[0]
-            if not (hosts[a].lanes and hosts[b].lanes):
-                break  # in order, as the arena deals them
-            waiting.popleft()
+        for a, b, seed in dealable(waiting, hosts):
             game = Game((a, b), new_state(seed, num_seats=2, config={}))
             game.agents = [Seat(hosts[a], game), Seat(hosts[b], game)]
             game.steps, _ = runner.steps(game.state, game.agents, seed=seed)
