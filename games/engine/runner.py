@@ -415,16 +415,7 @@ class MatchRunner:
         # Notices are grouped into waves of at most one per seat so that seats hear news
         # in parallel and in order.
         while notices:
-            wave: dict[int, Prompt] = {}
-            rest: list[tuple[int, Prompt]] = []
-            for seat, prompt in notices:
-                if seat in state.faults:
-                    continue
-                if seat in wave:
-                    rest.append((seat, prompt))
-                else:
-                    wave[seat] = prompt
-            notices = rest
+            wave, notices = _wave(state, notices)
             _, faults = yield from self._exchange(agents, stats, wave, direct, seats)
             if faults:
                 state.forfeit(faults)
@@ -442,13 +433,7 @@ class MatchRunner:
         are forfeited together, as :meth:`_deliver` does."""
         while notices:
             faults: dict[int, Fault] = {}
-            wave: dict[int, Prompt] = {}
-            rest: list[tuple[int, Prompt]] = []
-            for seat, prompt in notices:
-                if seat in wave:
-                    rest.append((seat, prompt))
-                elif seat not in state.faults:
-                    wave[seat] = prompt
+            wave, notices = _wave(state, notices)
             for seat in sorted(wave) if len(wave) > 1 else wave:
                 agent = agents[seat]
                 agent.answered_at = None
@@ -460,7 +445,6 @@ class MatchRunner:
                 stats[seat].calls += 1
             if faults:
                 state.forfeit(faults)
-            notices = rest
 
     def _confirm(
         self,
@@ -644,6 +628,23 @@ class _Seats(NamedTuple):
     awaited: bool
     #: every seat hears its notices later (see Agent.hears_later)
     hear_later: bool
+
+
+def _wave(
+    state: GameState, notices: list[tuple[int, Prompt]]
+) -> tuple[dict[int, Prompt], list[tuple[int, Prompt]]]:
+    """The next wave of ``notices`` (the first still due to each seat that has not faulted),
+    and the notices left for the waves after it."""
+    wave: dict[int, Prompt] = {}
+    rest: list[tuple[int, Prompt]] = []
+    for seat, prompt in notices:
+        if seat in state.faults:
+            continue
+        if seat in wave:
+            rest.append((seat, prompt))
+        else:
+            wave[seat] = prompt
+    return wave, rest
 
 
 def _named(fault: Fault, call: str) -> Fault:
