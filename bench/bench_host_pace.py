@@ -9,8 +9,9 @@ The traffic is recorded once per checkout: ``manage.py arena`` plays the origina
 tournament (the five bots of ``bench/rps_js_bots/``, ``--jobs 1 --no-sandbox``) and every
 write to one bot's process (``--bot``, its file's stem: ``highest``) is kept with its
 boundaries. Then the
-checkout's host (``bots/languages/javascript/host.js``, run directly, not sandboxed, in the
-environment a bot gets: ``bench_arena_floor.BOT_ENV``) is fed
+checkout's host (``bots/languages/javascript/host.js``, run directly with the checkout's own
+Node flags as ``--no-sandbox`` runs it, not sandboxed, in the environment a bot gets:
+``bench_arena_floor.BOT_ENV``) is fed
 that traffic K times each way, and the CPU of its process is read from ``getrusage``: min and
 median, in all and per seat-match, and a bare start of the host (its hello, then ``quit``).
 ``--before DIR`` does the same for another checkout (its own host, its own traffic), in the
@@ -26,6 +27,7 @@ changes too small for CPU time on a shared machine to show. A run takes about te
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -85,17 +87,20 @@ def record(checkout: Path, bot: str, rounds: int, into: Path) -> list[bytes]:
     return chunks
 
 
-def globals_json(checkout: Path) -> str:
+def host_command(checkout: Path, bot_file: Path) -> list[str]:
+    """The checkout's command for a JavaScript bot run outside the sandbox (``--no-sandbox``:
+    Node with the checkout's own flags, its host, the bot and RPS Poker's globals)."""
     python = str(checkout / ".venv" / "bin" / "python")
     code = (
         "import json, os, sys; sys.path.insert(0, '.');"
         "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'cardsite.settings');"
-        "from bots.languages.javascript import game_globals;"
-        "print(json.dumps(game_globals('rps-poker'), separators=(',', ':')))"
+        "from bots.languages.javascript import LANGUAGE as js;"
+        f"print(json.dumps(js.plain_argv(js.host, {str(bot_file)!r}, 'rps-poker', 'node')))"
     )
-    return subprocess.run(
+    found = subprocess.run(
         [python, "-c", code], capture_output=True, text=True, check=True, cwd=checkout
-    ).stdout.strip()
+    )
+    return json.loads(found.stdout)
 
 
 def replies_owed(chunk: bytes) -> int:
@@ -184,8 +189,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="host-pace-") as tmp:
         for label, checkout in checkouts.items():
             chunks = record(checkout, bot_file.name, args.rounds, Path(tmp) / f"{label}.bin")
-            host = str(checkout / "bots" / "languages" / "javascript" / "host.js")
-            command = ["node", host, str(bot_file), globals_json(checkout)]
+            command = host_command(checkout, bot_file)
             lines = sum(chunk.count(b"\n") for chunk in chunks)
             matches = sum(chunk.count(b'"type":"begin"') for chunk in chunks)
             setups[label] = (command, chunks, matches)
