@@ -55,6 +55,17 @@ def test_it_invites_people_to_play_build_and_follow_from_the_home_page(client):
 
 
 @pytest.mark.django_db
+def test_the_home_page_names_every_language_a_bot_may_be_written_in(client):
+    from bots.pages.forms import language_choices
+
+    page = client.get("/").content.decode()
+    sentence = page.split("write a bot in", 1)[1].split(", try it", 1)[0]
+    assert " ".join(sentence.split()) == "Python, JavaScript, C++ or Java"
+    for _, offered in language_choices():  # what the upload form offers, "C++ (.cpp)"...
+        assert offered.split(" (")[0] in sentence
+
+
+@pytest.mark.django_db
 def test_it_links_each_leader_to_its_bot_page(client):
     from django.contrib.auth import get_user_model
 
