@@ -153,7 +153,7 @@ def contract(spec: GameSpec) -> dict[str, Any]:
 
 def arena_command(spec: GameSpec, filename: str) -> str:
     """How to play a starter against the built-in bots with ``manage.py arena``."""
-    return f"python manage.py arena --game {spec.slug} {filename} {spec.arena_args}"
+    return f".venv/bin/python manage.py arena --game {spec.slug} {filename} {spec.arena_args}"
 
 
 def leaders_of(slug: str, count: int) -> list[dict[str, Any]]:

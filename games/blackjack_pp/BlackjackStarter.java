@@ -8,7 +8,7 @@
 // points; your payoff is your points minus the other player's. Run it on your machine, from
 // a clone of Card Arena, against a built-in bot:
 //
-//     python manage.py arena --game blackjack-pp BlackjackStarter.java builtin:simple --rounds 10
+//     .venv/bin/python manage.py arena --game blackjack-pp BlackjackStarter.java builtin:simple --rounds 10
 //
 // A new BlackjackStarter is made for each match (50 deals). act has 1 second a call (plus a
 // 10-second bank per match); anything you print (System.out too) goes to your bot's log.

@@ -8,7 +8,7 @@
 // points; your payoff is your points minus the other player's. Run it on your machine, from
 // a clone of Card Arena, against a built-in bot:
 //
-//     python manage.py arena --game blackjack-pp blackjack_pp_starter.cpp builtin:simple --rounds 10
+//     .venv/bin/python manage.py arena --game blackjack-pp blackjack_pp_starter.cpp builtin:simple --rounds 10
 //
 // A new Bot is made for each match (50 deals). `act` has 1 second a call (plus a 10-second
 // bank per match); anything you print (std::cout too) goes to your bot's log.

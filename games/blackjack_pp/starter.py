@@ -7,7 +7,8 @@ draws to 17. The three hands are ranked (a bust hand below any other) for 2, 1 a
 points; your payoff is your points minus the other player's. Run it on your machine, from
 a clone of Card Arena, against a built-in bot:
 
-    python manage.py arena --game blackjack-pp blackjack_pp_starter.py builtin:simple --rounds 10
+    .venv/bin/python manage.py arena --game blackjack-pp blackjack_pp_starter.py \
+        builtin:simple --rounds 10
 
 A fresh Bot() is made for each match (50 deals). ``act`` has 1 second a call (plus a
 10-second bank per match); anything you print goes to your bot's log, never into the game.

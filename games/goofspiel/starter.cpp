@@ -6,7 +6,7 @@
 // bids discard it, and bid cards are gone. Most prize points wins the deal. Run it on your
 // machine, from a clone of Card Arena, against the built-in bot:
 //
-//     python manage.py arena --game goofspiel goofspiel_starter.cpp builtin:matching --rounds 20
+//     .venv/bin/python manage.py arena --game goofspiel goofspiel_starter.cpp builtin:matching --rounds 20
 //
 // A new Bot is made for each match (3 deals). `act` has 1 second a call (plus a 10-second
 // bank per match); anything you print (std::cout too) goes to your bot's log.

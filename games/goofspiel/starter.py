@@ -5,7 +5,8 @@ Both players bid one of their cards at once; the higher bid takes the prize's po
 bids discard it, and bid cards are gone. Most prize points wins the deal. Run it on your
 machine, from a clone of Card Arena, against the built-in bot:
 
-    python manage.py arena --game goofspiel goofspiel_starter.py builtin:matching --rounds 20
+    .venv/bin/python manage.py arena --game goofspiel goofspiel_starter.py \
+        builtin:matching --rounds 20
 
 A fresh Bot() is made for each match (3 deals). ``act`` has 1 second a call (plus a
 10-second bank per match); anything you print goes to your bot's log, never into the game.

@@ -5,7 +5,7 @@
 // ("p") or bets 1 ("b"); facing a bet you fold ("p") or call ("b"). Run it on your machine,
 // from a clone of Card Arena, against the built-in CFR bot:
 //
-//     python manage.py arena --game kuhn kuhn_starter.cpp builtin:cfr --rounds 20
+//     .venv/bin/python manage.py arena --game kuhn kuhn_starter.cpp builtin:cfr --rounds 20
 //
 // A new Bot is made for each match (100 hands). `act` has 1 second a call (plus a 10-second
 // bank per match); anything you print (std::cout too) goes to your bot's log.

@@ -4,7 +4,7 @@ Three cards J < Q < K; each player antes 1 chip and gets one card. The first to 
 ("p") or bets 1 ("b"); facing a bet you fold ("p") or call ("b"). Run it on your machine,
 from a clone of Card Arena, against the built-in CFR bot:
 
-    python manage.py arena --game kuhn kuhn_starter.py builtin:cfr --rounds 20
+    .venv/bin/python manage.py arena --game kuhn kuhn_starter.py builtin:cfr --rounds 20
 
 A fresh Bot() is made for each match (100 hands). ``act`` has 1 second a call (plus a
 10-second bank per match); anything you print goes to your bot's log, never into the game.

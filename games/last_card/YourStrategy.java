@@ -4,7 +4,7 @@
 // (docs/games/last-card.md, "Java"); a strategy written for the kit runs unchanged. Run it on
 // your machine, from a clone of Card Arena, at tables of four with the built-in naive bot:
 //
-//     python manage.py arena --game last-card YourStrategy.java --fill builtin:naive --games 100
+//     .venv/bin/python manage.py arena --game last-card YourStrategy.java --fill builtin:naive --games 100
 //
 // A new YourStrategy is made for every game. playCardFromHand has 1 second a call (plus a
 // 10-second bank per game); anything you print (System.out too) goes to your bot's log.

@@ -4,7 +4,7 @@
 // Cards are two characters, rank then suit: "As", "Td" (ten of diamonds), "7h". Run it at a
 // table of four on your machine, from a clone of Card Arena:
 //
-//     python manage.py arena --game last-card last_card_starter.cpp --fill builtin:naive --games 100
+//     .venv/bin/python manage.py arena --game last-card last_card_starter.cpp --fill builtin:naive --games 100
 //
 // It plays one card at a time, by the simple rules of `playable_alone` (the arena judges
 // every move by games/last_card/movecheck.py, whose rules docs/games/last-card.md gives in

@@ -3,7 +3,8 @@
 Cards are two characters, rank then suit: "As", "Td" (ten of diamonds), "7h". Run it at a
 table of four on your machine, from a clone of Card Arena:
 
-    python manage.py arena --game last-card last_card_starter.py --fill builtin:naive --games 100
+    .venv/bin/python manage.py arena --game last-card last_card_starter.py \
+        --fill builtin:naive --games 100
 
 In the arena (``--no-sandbox`` too) and on the site the move checker ``movecheck.py`` sits
 beside this file, so ``import movecheck`` works; without it, the simple rules below are used.

@@ -7,7 +7,7 @@
 // most two raises a round). A pair with the public card wins, else the higher card. Run it on
 // your machine, from a clone of Card Arena, against the built-in CFR bot:
 //
-//     python manage.py arena --game leduc leduc_starter.cpp builtin:cfr --rounds 20
+//     .venv/bin/python manage.py arena --game leduc leduc_starter.cpp builtin:cfr --rounds 20
 //
 // A new Bot is made for each match (100 hands). `act` has 1 second a call (plus a 10-second
 // bank per match); anything you print (std::cout too) goes to your bot's log.

@@ -6,7 +6,7 @@ facing a raise), "c" checks or calls, "r" raises (2 in the first round, 4 in the
 most two raises a round). A pair with the public card wins, else the higher card. Run it on
 your machine, from a clone of Card Arena, against the built-in CFR bot:
 
-    python manage.py arena --game leduc leduc_starter.py builtin:cfr --rounds 20
+    .venv/bin/python manage.py arena --game leduc leduc_starter.py builtin:cfr --rounds 20
 
 A fresh Bot() is made for each match (100 hands). ``act`` has 1 second a call (plus a
 10-second bank per match); anything you print goes to your bot's log, never into the game.

@@ -4,7 +4,7 @@
 // Cards are two-character strings, symbol then number: "R3" is rock 3, "S9" scissors 9.
 // Run it against a built-in bot on your machine, from a clone of Card Arena:
 //
-//     python manage.py arena --game rps-poker rps_poker_starter.cpp builtin:simple --rounds 20
+//     .venv/bin/python manage.py arena --game rps-poker rps_poker_starter.cpp builtin:simple --rounds 20
 //
 // A new Bot is made for every match. Each call has 1 second (plus a 10-second bank per
 // match), and anything you print (std::cout too) goes to your bot's log, never into the game.

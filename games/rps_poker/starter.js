@@ -4,7 +4,7 @@
 //
 // Run it against a built-in bot on your machine, from a clone of Card Arena (needs Node.js):
 //
-//     python manage.py arena --game rps-poker rps_poker_starter.js builtin:simple --rounds 20
+//     .venv/bin/python manage.py arena --game rps-poker rps_poker_starter.js builtin:simple --rounds 20
 //
 // The file runs anew for every match: a new object (globals may last from one deal to the
 // next, never into a deal seen before). Each call has 1 second (plus a 10-second bank per match); console.log goes to your

@@ -3,7 +3,7 @@
 Cards are two characters, rank then suit: "As", "Td", "7h" (ranks 23456789TJQKA, suits
 cdhs). Run it on your machine, from a clone of Card Arena, next to the built-in basic bot:
 
-    python manage.py arena --game uth uth_starter.py builtin:basic --sessions 5
+    .venv/bin/python manage.py arena --game uth uth_starter.py builtin:basic --sessions 5
 
 A fresh Bot() is made for each session. ``act`` has 1 second a call (plus a 10-second bank
 per session) and returns action text such as "[4x]"; anything you print goes to your bot's

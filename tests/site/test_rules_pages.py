@@ -4,8 +4,13 @@ against a built-in bot and must finish without a fault."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
+import os
+import re
+import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,6 +20,7 @@ from tests.conftest import starter_source
 from tests.sandbox import conftest as sandbox_fixtures
 
 sandbox_config = sandbox_fixtures.sandbox_config
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.django_db
@@ -47,15 +53,34 @@ def test_it_offers_a_python_starter_for_every_game_and_javascript_for_rps_poker(
     assert 'href="/games/rps-poker/starter/python/" download="rps_poker_starter.py"' in rps
     assert 'href="/games/rps-poker/starter/javascript/" download="rps_poker_starter.js"' in rps
     assert (
-        "python manage.py arena --game rps-poker rps_poker_starter.js builtin:strong --rounds 20"
-        in rps
+        ".venv/bin/python manage.py arena --game rps-poker rps_poker_starter.js"
+        " builtin:strong --rounds 20" in rps
     )
     last_card = client.get("/games/last-card/").content.decode()
     assert "last_card_starter.py" in last_card and "_starter.js" not in last_card
     assert "--fill builtin:naive" in last_card
     assert "<code>movecheck.py</code> sits beside your bot" in last_card
     uth = client.get("/games/uth/").content.decode()
-    assert "python manage.py arena --game uth uth_starter.py builtin:basic" in uth
+    assert ".venv/bin/python manage.py arena --game uth uth_starter.py builtin:basic" in uth
+
+
+@pytest.mark.django_db
+def test_the_command_the_page_shows_runs_as_written_in_a_set_up_clone(client, tmp_path):
+    # (after the page's steps: git clone, then scripts/setup, which makes .venv)
+    page = client.get("/games/rps-poker/").content.decode()
+    shown = html.unescape(re.findall(r"<pre><code>(.*?)</code></pre>", page)[0])
+    assert shown.startswith(".venv/bin/python manage.py arena --game rps-poker ")
+    starter = tmp_path / "rps_poker_starter.py"
+    starter.write_text(starter_source("rps_poker.py").read_text())
+    argv = shlex.split(shown.replace("rps_poker_starter.py", str(starter)))
+    done = subprocess.run(
+        [*argv, "--no-sandbox", "--no-progress", "--seed", "4"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "CARD_ARENA_VAR": str(tmp_path / "var")},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "RPS Poker: 2 bots, 20 rounds, 20 matches, seed 4" in done.stderr
+    assert "RPS Poker: 20 matches in" in done.stdout  # and its leaderboard
 
 
 @pytest.mark.django_db
