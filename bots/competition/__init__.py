@@ -601,17 +601,26 @@ def charges(played: Played) -> list[float]:
     split among its seats: each seat its own time (``SeatStats.own_s``: its start, its
     answers and the calls it faulted on, on the worker's clock), and the rest (the rules,
     the worker's own work) in equal shares. Seats that think side by side (simultaneous
-    moves) can together take longer than the match: then each is charged its part of the
-    match in proportion to its own time. The charges add up to the match's wall time."""
+    moves, starts) can together take longer than the match: then each is charged its part of
+    the match in proportion to its own time, but for a seat cut off where its bot's worker
+    time ran out (``SeatStats.budget_spent``): it used all it had, and is charged its own
+    time whole (a sliver left would start its bot again for nothing). The charges add up to
+    the match's wall time."""
     wall = max(played.duration_s, 0.0)
-    own = [stats.own_s for stats in played.outcome.stats] or [0.0] * len(played.seats)
+    stats = played.outcome.stats
+    own = [seat.own_s for seat in stats] or [0.0] * len(played.seats)
     if not own:
         return []
     total = sum(own)
-    if total > wall:
+    if total <= wall:
+        rest = (wall - total) / len(own)
+        return [mine + rest for mine in own]
+    whole = {i: min(own[i], wall) for i, seat in enumerate(stats) if seat.budget_spent}
+    others = total - sum(own[i] for i in whole)
+    if not whole or sum(whole.values()) > wall or others <= 0:
         return [wall * mine / total for mine in own]
-    rest = (wall - total) / len(own)
-    return [mine + rest for mine in own]
+    left = wall - sum(whole.values())
+    return [whole[i] if i in whole else left * mine / others for i, mine in enumerate(own)]
 
 
 def charge_ms(played: Played) -> list[int]:

@@ -59,6 +59,9 @@ class SeatStats:
     startup_s: float = 0.0
     #: seconds waited for the seat's calls that ended in a fault (not recorded)
     faulted_s: float = 0.0
+    #: the seat was cut off where its ``budget`` ran out: it used all of it (what the worker
+    #: charges it, bots.competition.charges; not recorded)
+    budget_spent: bool = False
 
     @property
     def own_s(self) -> float:
@@ -321,7 +324,7 @@ class MatchRunner:
             if isinstance(reply, AgentFault):
                 faults[seat] = _startup_fault(reply, tc)
             elif stats[seat].budget_left(tc) == 0:
-                faults[seat] = _out_of_time(tc, "the start of the match")
+                faults[seat] = _out_of_time(tc, "the start of the match", stats[seat])
         if faults:
             state.forfeit(faults)
         seating = self._seats(agents)
@@ -483,7 +486,7 @@ class MatchRunner:
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
                 reason = reply.reason
                 if reply.kind == "timeout" and cut:
-                    faults[seat] = _out_of_time(tc, "the last notices")
+                    faults[seat] = _out_of_time(tc, "the last notices", seat_stats)
                     continue
                 if reply.kind == "timeout":
                     reason += _allowance(tc, seat_stats)
@@ -578,7 +581,7 @@ class MatchRunner:
             if isinstance(answer, AgentFault):
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
                 if cut and answer.kind == "timeout":
-                    faults[seat] = _out_of_time(tc, agent.call_name(prompts[seat]))
+                    faults[seat] = _out_of_time(tc, agent.call_name(prompts[seat]), seat_stats)
                 elif last_chance and answer.kind == "timeout":
                     faults[seat] = Fault("timeout", _streak_reason(tc, seat_stats, answer.reason))
                 elif answer.kind == "timeout":  # the limit it ran into, in the contract's terms
@@ -672,8 +675,10 @@ def _allowance(tc: TimeControl, stats: SeatStats) -> str:
     return f" (the {tc.move:g} s per call plus {left:.2f} s left of the {tc.bank:g} s time bank)"
 
 
-def _out_of_time(tc: TimeControl, what: str) -> Fault:
-    """A seat that used the whole of its ``budget`` (the worker time its bot had left)."""
+def _out_of_time(tc: TimeControl, what: str, stats: SeatStats) -> Fault:
+    """A seat that used the whole of its ``budget`` (the worker time its bot had left), so
+    marked in its ``stats``."""
+    stats.budget_spent = True
     return Fault(
         "time",
         f"out of worker time: {what} ran past the {tc.budget or 0:.2f} s the bot had left of "

@@ -59,6 +59,22 @@ def test_seats_that_think_side_by_side_share_the_match_in_proportion():
     assert competition.charges(played_with(both, wall=2.0)) == pytest.approx([1.5, 0.5])
 
 
+def test_a_seat_cut_off_at_its_budget_is_charged_all_of_it_even_beside_another():
+    # both started side by side (0.3 s each): together longer than the match; the seat that
+    # ran out of worker time used all it had, and no sliver is left to start it again for
+    cut = SeatStats(think_s=2.7, startup_s=0.3, budget_spent=True)
+    quick = SeatStats(think_s=0.05, startup_s=0.3)
+    charged = competition.charges(played_with([cut, quick], wall=3.1))
+    assert charged == pytest.approx([3.0, 0.1])
+    assert sum(charged) == pytest.approx(3.1)
+    # without the cut, the same seats share in proportion (as simultaneous moves do)
+    cut.budget_spent = False
+    assert competition.charges(played_with([cut, quick], wall=3.1))[0] < 2.9
+    # two seats cut off together, longer than the match: in proportion again
+    both = [SeatStats(think_s=2.0, budget_spent=True), SeatStats(think_s=2.0, budget_spent=True)]
+    assert competition.charges(played_with(both, wall=3.0)) == pytest.approx([1.5, 1.5])
+
+
 def test_a_seat_is_cut_off_where_its_budget_runs_out():
     clock = FakeClock()
     slow, quick = SlowAgent(clock, 0.4, "slow"), minimal_agent("quick")
@@ -67,8 +83,9 @@ def test_a_seat_is_cut_off_where_its_budget_runs_out():
     fault = outcome.faults[0]
     assert fault.kind == "time"
     assert "out of worker time" in fault.reason and "1.00 s" in fault.reason
-    # cut off at its budget: it never waited past it
+    # cut off at its budget: it never waited past it, and its stats say it used all of it
     assert outcome.stats[0].own_s == pytest.approx(1.0)
+    assert outcome.stats[0].budget_spent and not outcome.stats[1].budget_spent
     assert 1 not in outcome.faults
     assert outcome.record["seat_time_controls"]["0"]["budget"] == 1.0
 
