@@ -32,7 +32,7 @@ from markdown_it import MarkdownIt
 from bots import competition
 from bots.ladder import aggregates
 from bots.ladder.ratings import format_of, ranked_rows, ranking_measure
-from bots.languages import get_language, languages
+from bots.languages import get_language, title_list
 from bots.models import (
     Bot,
     LeaderboardRow,
@@ -190,12 +190,11 @@ def home(request: HttpRequest) -> HttpResponse:
     leaders = leaders_by_game(LEADERS_ON_HOME)
     games = [{"spec": get_game(slug), "leaders": leaders[slug]} for slug in game_slugs()]
     first = game_slugs()[0]
-    titles = [language.title for language in languages()]  # every language the site runs
-    bot_languages = ", ".join(titles[:-1]) + f" or {titles[-1]}" if len(titles) > 1 else titles[0]
     return render(
         request,
         "home.html",
-        {"games": games, "play_now": reverse("game", args=[first]), "bot_languages": bot_languages},
+        # (every language the site runs, as the upload form offers them)
+        {"games": games, "play_now": reverse("game", args=[first]), "bot_languages": title_list()},
     )
 
 
