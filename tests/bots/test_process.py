@@ -459,6 +459,47 @@ def test_a_javascript_host_takes_notices_folded_into_the_next_request(tmp_path):
         assert process.reply(rid, 10, "draft_pick")[1]["value"] == 0
 
 
+
+#: a CommonJS bot that counts the times its file has run in its realm
+JS_LOADS = """
+globalThis.loads = (globalThis.loads || 0) + 1;
+const loads = globalThis.loads;
+module.exports = { name: 'loads', draftPick(cards) { return loads; } };
+"""
+
+
+def test_each_lane_of_a_javascript_host_begins_in_a_realm_of_its_own(tmp_path):
+    # The first lane to begin plays the bot made for the hello, in its realm (the file has
+    # run there once: for this match); a lane begun beside it, a new realm; a lane's next
+    # match, its own realm again. After a renew, every lane begins afresh (the first in the
+    # realm made ahead), and none finds what was run before it.
+    path = tmp_path / "loads.js"
+    path.write_text(JS_LOADS)
+    with BotProcess(plain_launch(path, game="rps-poker"), label="loads") as process:
+        assert process.start(10).lanes >= 2
+
+        def loads(lane: int) -> int:
+            begin = {"type": "begin", "lane": lane, "game": "rps-poker", "seat": 0, "seats": 2}
+            process.request(begin | {"reply": False}, reply=False)
+            rid = process.call("draft_pick", [["R1", "S2"]], lane=lane)
+            return process.reply(rid, 10, "draft_pick")[1]["value"]
+
+        def end(lane: int) -> None:
+            rid = process.request({"type": "end", "lane": lane})
+            assert process.reply(rid, 10, "end of match")[1]["type"] == "ok"
+
+        assert [loads(1), loads(2)] == [1, 1]
+        end(1)
+        assert [loads(1), loads(3)] == [2, 1]
+        for lane in (1, 2, 3):
+            end(lane)
+        rid = process.request({"type": "renew"})
+        assert process.reply(rid, 10, "renew")[1]["type"] == "ok"
+        assert [loads(2), loads(1)] == [1, 1]
+        end(2)
+        assert loads(2) == 2
+
+
 #: a CommonJS bot that declares a game global's name and a built-in's for itself, and one
 #: that reads the game's global and its realm's built-ins
 JS_SHADOWS = """

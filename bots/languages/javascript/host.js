@@ -254,21 +254,26 @@ const REALM = new vm.Script(`(function () {
 // Left out: names a binding would change (eval, arguments) or that are constants anyway.
 const UNBOUND = new Set(['eval', 'arguments', 'undefined', 'NaN', 'Infinity']);
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const BUILTINS = vm.runInContext('Object.getOwnPropertyNames(globalThis)', vm.createContext(Object.create(null)));
+// They are read from a context nothing has run in yet: the first bot's own, before its code
+// runs there (a context of its own would cost the start a second V8 context).
+function builtinNames(context) {
+  return vm.runInContext('Object.getOwnPropertyNames(globalThis)', context);
+}
 
-function boundNames(globalsJson) {
-  const names = new Set(['console', ...BUILTINS, ...Object.keys(JSON.parse(globalsJson))]);
+function boundNames(globalsJson, builtins) {
+  const names = new Set(['console', ...builtins, ...Object.keys(JSON.parse(globalsJson))]);
   return [...names].filter((name) => IDENTIFIER.test(name) && !UNBOUND.has(name)).sort();
 }
 
 // The bot file, compiled once (no code of it runs here): an object literal, with or without
 // a trailing comma, or else a CommonJS file that assigns module.exports. It is wrapped in a
 // function of the bound names (see boundNames), which returns the file's own function: the
-// file may declare any of those names for itself. Returns {script, bound}.
-function compile(file, globalsJson = '{}') {
+// file may declare any of those names for itself. ``builtins``: a context's own global names
+// (builtinNames; by default, a new context's). Returns {script, bound}.
+function compile(file, globalsJson = '{}', builtins = null) {
   if (!fs.existsSync(file)) throw new Error(`no such file: ${file}`);
   const code = fs.readFileSync(file, 'utf8');
-  const names = boundNames(globalsJson);
+  const names = boundNames(globalsJson, builtins || builtinNames(vm.createContext(Object.create(null))));
   const params = `(function (${names.join(', ')}) { return function (exports, require, module, __filename, __dirname) {`;
   const options = { filename: file, lineOffset: -1 };
   const bound = JSON.stringify(names);
@@ -292,18 +297,23 @@ function botIn(realm, compiled, file, globalsJson, names = false) {
   return { realm, dispatch, said: decode(said) };
 }
 
-// A realm that has seen nothing: a new context, with the realm's code and the bot file's
-// function made in it (none of the bot's code runs until a bot is made).
-function newRealm(compiled) {
-  // A sandbox object of no prototype: property look-ups on the context's global that miss
-  // fall to the context's own built-ins, never to an object of this host's realm.
-  const context = vm.createContext(Object.create(null));
+// A context nothing has run in. A sandbox object of no prototype: property look-ups on the
+// context's global that miss fall to the context's own built-ins, never to an object of this
+// host's realm.
+function newContext() {
+  return vm.createContext(Object.create(null));
+}
+
+// A realm that has seen nothing: a new context (or ``context``, one nothing has run in), with
+// the realm's code and the bot file's function made in it (none of the bot's code runs until
+// a bot is made).
+function newRealm(compiled, context = newContext()) {
   return { make: REALM.runInContext(context)(), botOuter: compiled.script.runInContext(context) };
 }
 
-// A fresh bot: a new realm, then a new bot in it.
-function freshBot(compiled, file, globalsJson, names = false) {
-  return botIn(newRealm(compiled), compiled, file, globalsJson, names);
+// A fresh bot: a new realm (in ``context`` if given), then a new bot in it.
+function freshBot(compiled, file, globalsJson, names = false, context = undefined) {
+  return botIn(newRealm(compiled, context), compiled, file, globalsJson, names);
 }
 
 // A dispatch result: {value} or {error, stack, memory}. Anything but a string starting with
@@ -403,11 +413,11 @@ function toldFailure(result, id, lane) {
   return { ...errorReply(result, lane), told: id, method: result.told };
 }
 
-// ``run(a, b, c, d)``, or the failure of a bot's code that threw past its context's own
+// ``run(a, b, c, d, e)``, or the failure of a bot's code that threw past its context's own
 // guard.
-function guarded(run, a, b, c, d) {
+function guarded(run, a, b, c, d, e) {
   try {
-    return run(a, b, c, d);
+    return run(a, b, c, d, e);
   } catch (error) {
     // the bot's code threw past its context's own guard (a stack overflow in the realm):
     // nothing of the thrown value is read, whatever it is
@@ -523,9 +533,17 @@ class Matches {
       fresh = this.next;
       this.next = null;
     } else {
-      // the lane's own realm: matches played at once share nothing
+      // the lane's own realm: matches played at once share nothing. A lane's first takes
+      // the bot made ahead (the hello's, or a renew's), whose realm no match has used, and
+      // makes it the lane's own: lane 0 would make another (no lane 0 plays beside lanes)
       const own = this.realms.get(lane);
-      fresh = this.bot(own === undefined ? null : own);
+      if (own === undefined && this.next !== null) {
+        fresh = this.next;
+        this.next = null;
+        this.realm = null;
+      } else {
+        fresh = this.bot(own === undefined ? null : own);
+      }
       if (fresh.realm) this.realms.set(lane, fresh.realm);
     }
     const match = { dispatch: null, failed: null };
@@ -610,9 +628,10 @@ function main(argv) {
   let fresh;
   try {
     JSON.parse(globalsJson);
-    script = compile(file, globalsJson);
+    const context = newContext();
+    script = compile(file, globalsJson, builtinNames(context));
     // A first bot, for the hello (its name and methods) and then the first match.
-    fresh = guarded(freshBot, script, file, globalsJson, true);
+    fresh = guarded(freshBot, script, file, globalsJson, true, context);
     said = fresh.error !== undefined ? fresh : fresh.said;
   } catch (error) {
     printError(error);
