@@ -459,7 +459,6 @@ def test_a_javascript_host_takes_notices_folded_into_the_next_request(tmp_path):
         assert process.reply(rid, 10, "draft_pick")[1]["value"] == 0
 
 
-
 #: a CommonJS bot that counts the times its file has run in its realm
 JS_LOADS = """
 globalThis.loads = (globalThis.loads || 0) + 1;
