@@ -533,9 +533,10 @@ class Matches {
       fresh = this.next;
       this.next = null;
     } else {
-      // the lane's own realm: matches played at once share nothing. A lane's first takes
-      // the bot made ahead (the hello's, or a renew's), whose realm no match has used, and
-      // makes it the lane's own: lane 0 would make another (no lane 0 plays beside lanes)
+      // the lane's own realm: matches played at once share nothing. A lane's first match
+      // takes the bot made ahead, if there is one (in lanes, only the hello's and a renew's
+      // are: no match has used their realm), and its realm becomes the lane's own; a match
+      // in lane 0 would then make a new one
       const own = this.realms.get(lane);
       if (own === undefined && this.next !== null) {
         fresh = this.next;
