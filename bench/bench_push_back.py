@@ -27,10 +27,8 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
@@ -94,16 +92,6 @@ def child(rounds: int, pushes: int) -> None:
         print(json.dumps({"ms": took, "moved": moved, "queued": queued, "mine": mine}))
 
 
-def export(revision: str, folder: Path) -> Path:
-    """The files of ``revision`` in ``folder`` (the venv of this checkout runs them)."""
-    archive = subprocess.run(
-        ["git", "archive", "--format=tar", revision], cwd=ROOT, capture_output=True, check=True
-    ).stdout
-    with tarfile.open(fileobj=BytesIO(archive)) as tar:
-        tar.extractall(folder, filter="data")
-    return folder
-
-
 def measure(checkout: Path, rounds: int, pushes: int) -> dict:
     done = subprocess.run(
         [sys.executable, str(HERE), "--child", "--rounds", str(rounds), "--pushes", str(pushes)],
@@ -136,6 +124,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-push-ref-") as tmp:
         checkouts = {"this checkout": ROOT}
         if args.reference:
+            from bench_worker import export  # (the one export of a revision)
+
             checkouts[f"reference {args.reference}"] = export(args.reference, Path(tmp))
         means: dict[str, list[float]] = {name: [] for name in checkouts}
         medians: dict[str, list[float]] = {name: [] for name in checkouts}

@@ -28,11 +28,9 @@ import os
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from dataclasses import dataclass, field
-from io import BytesIO
 from pathlib import Path
 
 import psycopg
@@ -85,18 +83,6 @@ def manage(root: Path, env: dict[str, str], *args: str) -> str:
     if done.returncode:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
     return done.stdout
-
-
-def export(rev: str, into: Path) -> Path:
-    """The files of ``rev`` in ``into`` (no git worktree: nothing outside the folder)."""
-    data = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", rev],
-        capture_output=True,
-        check=True,
-    ).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def one_run(variant: Variant, url: str, var: Path, files: Path, delay: float) -> str:
@@ -170,6 +156,8 @@ def main() -> None:
             code = (ROOT / "games" / "rps_poker" / "bots" / f"{name}.py").read_text()
             (files / f"{name}.py").write_text(code)
             (files / f"my{name}.py").write_text(f"{code}\n# an upload of its own\n")
+        from bench_worker import export  # (the one export of a revision)
+
         reference = Variant(f"reference {args.reference}", export(args.reference, base / "ref"))
         current = Variant("this checkout", ROOT)
         floor = Variant("no slow upload", ROOT, slow=False)

@@ -190,8 +190,11 @@ def export(rev: str, into: Path) -> Path:
     data = subprocess.run(
         ["git", "-C", str(ROOT), "archive", "--format=tar", rev], capture_output=True, check=True
     ).stdout
+    # (tarfile's filters came with 3.11.4; Debian's 3.11.2, the platform's interpreter, has
+    # none: the archive is this repository's own)
+    safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
     with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
+        tar.extractall(into, **safe)
     return into
 
 
