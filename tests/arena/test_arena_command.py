@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import os
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from bots.arena import Arena, ArenaError, busy_jobs
+from bots.arena import TOURNAMENT_GC_THRESHOLD, Arena, ArenaError, busy_jobs
 from bots.running import cpus
 from bots.running.process import ProcessAgent
 from games.engine.runner import MatchRunner
@@ -627,6 +628,30 @@ def test_a_job_that_dies_or_fails_mid_tournament_is_a_clear_error_and_leaves_not
     assert len(jobs) == 1 and not any(worker.is_alive() for worker in jobs[0].workers)
     assert not jobs[0].parts.exists()
     assert all(entrant.process is None or not entrant.process.alive for entrant in arena.entrants)
+
+
+def test_every_process_plays_its_matches_with_the_set_up_frozen_and_seldom_collected():
+    # (30 matches: three chunks of 10, played here and in a forked job; each process says
+    # how its garbage collector is set while it plays, the job by failing if it is not so)
+    parent, seen = os.getpid(), []
+    play = Arena._play
+
+    def watched(self, tables, *args, **kwargs):
+        state = (gc.get_freeze_count() > 0, gc.get_threshold()[0] >= TOURNAMENT_GC_THRESHOLD)
+        if os.getpid() != parent and state != (True, True):
+            raise RuntimeError(f"a job plays with the collector as it was: {state}")
+        seen.append(state)
+        return play(self, tables, *args, **kwargs)
+
+    before = gc.get_threshold()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Arena, "_play", watched)
+        game = get_game("rps-poker")
+        with Arena(game, ["builtin:simple", "builtin:strong", "builtin:minimal"],
+                   in_process_builtins=False, sandbox=False, jobs=2) as arena:  # fmt: skip
+            assert arena.run(10, 7)["matches"] == 30
+    assert seen and all(state == (True, True) for state in seen)
+    assert gc.get_threshold() == before  # and as they were after
 
 
 def test_an_arena_forks_no_more_jobs_than_it_has_chunks():
