@@ -151,9 +151,14 @@ def contract(spec: GameSpec) -> dict[str, Any]:
     }
 
 
+#: the arena as a person runs it in a clone that ``scripts/setup`` made ``.venv`` in (the
+#: PATH's ``python`` may not be that one)
+ARENA = ".venv/bin/python manage.py arena"
+
+
 def arena_command(spec: GameSpec, filename: str) -> str:
     """How to play a starter against the built-in bots with ``manage.py arena``."""
-    return f".venv/bin/python manage.py arena --game {spec.slug} {filename} {spec.arena_args}"
+    return f"{ARENA} --game {spec.slug} {filename} {spec.arena_args}"
 
 
 def leaders_of(slug: str, count: int) -> list[dict[str, Any]]:
@@ -194,7 +199,12 @@ def home(request: HttpRequest) -> HttpResponse:
         request,
         "home.html",
         # (every language the site runs, as the upload form offers them)
-        {"games": games, "play_now": reverse("game", args=[first]), "bot_languages": title_list()},
+        {
+            "games": games,
+            "play_now": reverse("game", args=[first]),
+            "bot_languages": title_list(),
+            "arena": ARENA,
+        },
     )
 
 
