@@ -467,6 +467,45 @@ module.exports = { name: 'loads', draftPick(cards) { return loads; } };
 """
 
 
+#: RPS Poker bots in the contract's two forms with a syntax error each: the fault's line,
+#: what the excerpt under it points at, and what the reason says
+JS_BROKEN = {
+    # an object literal with a typo in its fifth line: as a script it fails at its first
+    # property (line 3), which is not where the author went wrong
+    "typo": (
+        "// a comment\n({\n  name: 'typo',\n  draftPick(cards) {\n    return 0 +;\n  },\n})\n",
+        5,
+        "return 0 +;",
+        "Unexpected token ';'",
+    ),
+    # a CommonJS file whose object is never closed: both reads run off its end
+    "unclosed": (
+        "const one = 1;\nmodule.exports = {\n  draftPick(cards) { return one - 1; },\n",
+        3,
+        "draftPick(cards) { return one - 1; },",
+        "Unexpected end of file: a brace, bracket, parenthesis, string or comment is not closed",
+    ),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(JS_BROKEN))
+def test_a_javascript_syntax_error_is_reported_where_the_author_made_it(tmp_path, broken):
+    # The host reads a file as an object literal, then as a script: the error a person sees
+    # is the one of the read that got further, with its line, and the log shows that line
+    # (not the host's own stack)
+    source, line, excerpt, says = JS_BROKEN[broken]
+    path = tmp_path / f"{broken}.js"
+    path.write_text(source)
+    process = BotProcess(plain_launch(path, game="rps-poker"), label=broken)
+    with process, pytest.raises(AgentFault) as fault:
+        process.start(10)
+    assert fault.value.kind == "startup"
+    assert f"SyntaxError: {says} ({broken}.js, line {line})" in fault.value.reason
+    log = process.stderr.tail()
+    assert f"{broken}.js:{line}\n" in log and excerpt in log
+    assert "host.js" not in log and "node:internal" not in log
+
+
 def test_each_lane_of_a_javascript_host_begins_in_a_realm_of_its_own(tmp_path):
     # The first lane to begin plays the bot made for the hello, in its realm (the file has
     # run there once: for this match); a lane begun beside it, a new realm; a lane's next

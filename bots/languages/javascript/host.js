@@ -277,12 +277,48 @@ function compile(file, globalsJson = '{}', builtins = null) {
   const params = `(function (${names.join(', ')}) { return function (exports, require, module, __filename, __dirname) {`;
   const options = { filename: file, lineOffset: -1 };
   const bound = JSON.stringify(names);
+  let asLiteral;
   try {
     return { script: new vm.Script(`${params} return [\n${code}\n][0]; }; })`, options), bound };
   } catch (error) {
     if (!(error instanceof SyntaxError)) throw error;
+    asLiteral = error;
   }
-  return { script: new vm.Script(`${params}\n${code}\n}; })`, options), bound };
+  try {
+    return { script: new vm.Script(`${params}\n${code}\n}; })`, options), bound };
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw syntaxError(file, code, asLiteral, error);
+  }
+}
+
+// The file is neither form: of the two reads, the one that got further into the file is
+// the form its author meant (an object literal with a typo in its tenth line fails as a
+// script at its first property), so its error is the one reported: with its line in the
+// message, as Python's are ("... (bot.js, line 14)"), and the excerpt V8 prints (the
+// line, a caret under the fault) as the log's, without the host's own frames. A read that
+// ran off the end of the file failed on the wrapper's closing brackets, which its author
+// never wrote: that says the file ends before something it opened is closed.
+function syntaxError(file, code, ...errors) {
+  const lines = code.replace(/\n$/, '').split('\n').length;
+  const lineOf = (error) => {
+    const found = /^[^\n]*:(\d+)\n/.exec(String(error.stack));
+    return found === null ? 0 : Number(found[1]);
+  };
+  const furthest = errors.reduce((best, error) => (lineOf(error) > lineOf(best) ? error : best));
+  let line = lineOf(furthest);
+  let message = furthest.message;
+  let excerpt = String(furthest.stack).split('\n\n')[0];
+  if (line > lines) {
+    line = lines;
+    if (/^Unexpected (token '[)\]}]'|end of input)$/.test(message)) {
+      message = 'Unexpected end of file: a brace, bracket, parenthesis, string or comment is not closed';
+    }
+    excerpt = `${file}:${line}\n${code.replace(/\n$/, '').split('\n')[line - 1]}`;
+  }
+  const reported = new SyntaxError(line > 0 ? `${message} (${path.basename(file)}, line ${line})` : message);
+  reported.stack = `${excerpt}\n\n${reported.name}: ${reported.message}`;
+  return reported;
 }
 
 // A new bot in a realm: the realm's code makes it from the bot file's function. Both are
