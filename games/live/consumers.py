@@ -324,6 +324,8 @@ def lobby_message(table: Table) -> dict[str, Any]:
             {"seat": s.seat, "kind": s.kind, "name": s.name, "open": s.kind == TableSeat.OPEN}
             for s in tables.seats_of(table)
         ],
+        # a guest who sits down makes the table unrated: the pages drawn before say so now
+        "rated": table.rated,
     }
 
 
@@ -336,5 +338,10 @@ def _end_message(table: Table, seat: int | None) -> dict[str, Any]:
             "result": record.get("result", {}),
             "match": table.match_id,
             "url": f"/matches/{table.match_id}/",
+            "rated": table.rated,
         }
-    return {"type": "over", "error": table.error or "this table was abandoned"}
+    return {
+        "type": "over",
+        "error": table.error or "this table was abandoned",
+        "rated": table.rated,
+    }

@@ -90,6 +90,7 @@ class TableHost:
         clock: Callable[[], float] = time.monotonic,
         steps: Iterable[tuple[int, dict[str, Any]]] = (),
         store: StepStore | None = None,
+        rated: bool = False,
     ) -> None:
         if spec.table is None:
             raise ValueError(f"{spec.slug} cannot be played at a live table")
@@ -103,6 +104,9 @@ class TableHost:
         #: spectators' view is not worked out for an empty gallery
         self.watched = watched or (lambda audience: True)
         self.turn_timer = turn_timer
+        #: whether the table is rated as it starts (its end says whether its match was): told
+        #: with the seats, since who sits down decides it (a guest makes it unrated)
+        self.rated = rated
         self.on_finish = on_finish
         self.clock = clock
         self.humans: dict[int, HumanAgent] = {}
@@ -365,6 +369,7 @@ class TableHost:
                 }
                 for seat, plan in enumerate(self.plans)
             ],
+            "rated": self.rated,
         })  # fmt: skip
 
     def _reply(self, reply_to: str | None, reason: str, seat: int | None = None) -> None:

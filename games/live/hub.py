@@ -199,6 +199,7 @@ class Hub:
                 on_finish=lambda finish: self._finish(facts, finish),
                 steps=steps or (),
                 store=_Steps(self, table_id),
+                rated=facts.rated,
             )
         except (ValueError, KeyError) as exc:
             self._early.pop(table_id, None)

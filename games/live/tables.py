@@ -572,7 +572,8 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
         people.rate_table(facts.game, match.pk, results)
         Match.objects.filter(pk=match.pk).update(rated=True)
         match.rated = True
-    told = {"match": match.pk, "url": f"/matches/{match.pk}/"}
+    # the pages at the table say whether the match was rated, as the table's page does now
+    told = {"match": match.pk, "url": f"/matches/{match.pk}/", "rated": rated}
     # the table says what its match was: rated only when its people were
     finished = {"state": Table.FINISHED, "finished": timezone.now(), "match": match, "rated": rated}
     if unstarted and facts.rated:

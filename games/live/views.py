@@ -370,11 +370,12 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _config_text(table: Table) -> str:
+    """The table's settings in words; whether it is rated follows in the page's header, apart,
+    as it can change while the page is open (a guest sits down) and its script then says so."""
     parts = [f"turn timer {table.turn_timer:g} seconds"]
     spec = get_game(table.game)
     if spec.table is not None:
         parts += spec.table().describe(table.config or {})
-    parts.append("rated" if table.rated else "unrated")
     return ", ".join(parts)
 
 

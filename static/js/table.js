@@ -5,7 +5,8 @@
 // the table waits), "seats" (names, away), "state" (the table as your seat may see it),
 // "turn" (you are asked: its number, seconds left, the default), "error" (a refusal, for this
 // socket only), "note" (a line for your log alone: your time ran out), "over" (the result and
-// the replay's address). The page only sends
+// the replay's address); "lobby", "seats" and "over" also say whether the table is "rated".
+// The page only sends
 // intentions ({"type": "act", "turn": N, "action": ...}); the server checks everything.
 // Cards use the markup of templates/includes/card.html, described by games.replays.card_view.
 (function () {
@@ -43,6 +44,7 @@
 
   var el = {
     state: document.getElementById("table-state"),
+    rated: document.getElementById("table-rated"),
     connection: document.getElementById("connection"),
     lobby: document.getElementById("table-lobby"),
     lobbySeats: document.getElementById("lobby-seats"),
@@ -180,8 +182,10 @@
         break;
       case "lobby":
         drawLobby(message.seats);
+        showRated(message);
         break;
       case "seats":
+        showRated(message);
         message.seats.forEach(function (seat) {
           t.names[seat.seat] = seat.name;
           t.away[seat.seat] = !!seat.away;
@@ -219,6 +223,7 @@
         addLog([{ key: message.key, text: message.text, mine: true }]);
         break;
       case "over":
+        showRated(message);
         finish(message);
         break;
       default:
@@ -245,6 +250,14 @@
         ? "Waiting for " + open + (open === 1 ? " more player" : " more players") +
           ". Send the invite link to the people you want to play with."
         : "Every seat is taken: the match is starting.";
+    }
+  }
+
+  // Whether the table is rated, as the server says now: a guest who sat down after this page
+  // was drawn made it unrated, and its end says whether its match was rated.
+  function showRated(message) {
+    if (el.rated && typeof message.rated === "boolean") {
+      el.rated.textContent = message.rated ? "rated" : "unrated";
     }
   }
 

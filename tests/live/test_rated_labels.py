@@ -1,20 +1,26 @@
 """A table is called rated only where its match rates people: the lobby's one-click play and
-its list, the create form (a guest's is disabled, with the reason), the table page, the match
-page and the API's match all say the same."""
+its list, the create form (a guest's is disabled, with the reason), the table page (and what
+its socket tells a page drawn earlier), the match page and the API's match all say the same."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
 from django.test import Client
 
+from bots.models import Match
 from bots.running.playing import Entry, play
 from games.live import tables
+from games.live.consumers import lobby_message
 from games.live.host import Finish
+from games.live.hub import lobby_group
 from games.models import Table
 from games.registry import get_game
+from tests.live.test_consumers import finish_off, make_table, make_user, socket
 
 pytestmark = pytest.mark.django_db
 
@@ -42,17 +48,21 @@ def finish(table: Table) -> int:
     _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
     names = get_game(table.game).builtin_names
     entries = [Entry(name=f"seat {n}", builtin=names[0]) for n in range(len(facts.seats))]
-    return tables.store_finish(facts, Finish(play(get_game(table.game), entries, seed=3)))["match"]
+    told = tables.store_finish(facts, Finish(play(get_game(table.game), entries, seed=3)))
+    # the end the players' pages hear says what was stored
+    assert told["rated"] is Match.objects.get(pk=told["match"]).rated
+    return told["match"]
 
 
 def said(client: Client, table: Table, match: int) -> tuple[str, str, bool]:
     """What the table page, the match page and the API say of the table's match."""
     page = client.get(table.get_absolute_url()).content.decode()
-    [meta] = re.findall(r'<p class="table-meta">(.*?)·', page)
+    # in the header, in the element the page's script keeps true
+    [meta] = re.findall(r'<p class="table-meta">.*?, <span id="table-rated">(.*?)</span> ·', page)
     shown = client.get(f"/matches/{match}/").content.decode()
     [played_at] = re.findall(r"<dt>Played at</dt><dd>(.*?)</dd>", shown)
     return (
-        meta.strip().rsplit(", ", 1)[1],
+        meta,
         played_at,
         client.get(f"/api/matches/{match}/").json()["rated"],
     )
@@ -115,11 +125,13 @@ def test_a_guest_sitting_down_makes_a_rated_table_unrated_from_then_on():
     ann.post(f"/games/{GAME}/tables/", {"players": "2", "turn_timer": "30", "seat_0": "me",
                                         "seat_1": "open", "rated": "on"})  # fmt: skip
     table = Table.objects.get()
-    assert table.rated
+    assert table.rated and lobby_message(tables.load(pk=table.pk))["rated"] is True
     assert "s turns · rated" in Client().get(f"/games/{GAME}/tables/").content.decode()
     tables.take_seat(table, 1, tables.Person(None, "a-guest-token"))
     table.refresh_from_db()
     assert not table.rated
+    # what the sockets of the pages drawn before hear (tested live below)
+    assert lobby_message(tables.load(pk=table.pk))["rated"] is False
     match = finish(table)
     assert said(ann, table, match) == ("unrated", "a live table, unrated", False)
 
@@ -149,3 +161,27 @@ def test_the_migration_makes_stored_tables_and_their_matches_say_what_was():
     assert list(Table.objects.order_by("pk").values_list("rated", flat=True)) == [
         True, False, False,
     ]  # fmt: skip
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_page_that_opened_a_table_hears_it_become_unrated_when_a_guest_sits_down():
+    """The opener's page was drawn "rated"; it is never reloaded while the guest sits down,
+    the match is played and ends: each message that can change the table's label says what
+    it is now, from the lobby to the end."""
+    ann = await make_user("ann")
+    table = await make_table(GAME, ann, ["me", "open"])
+    assert table.rated
+    opener = await socket(table.token, ann)
+    assert await opener.connect()
+    assert (await opener.next("lobby"))["rated"] is True
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(None, "a-guest-token"))
+    # as the join view does: every socket of the table hears of it, and the full table starts
+    await get_channel_layer().group_send(lobby_group(table.pk), {"type": "table.lobby"})
+    assert (await opener.next("lobby"))["rated"] is False
+    assert (await opener.next("seats"))["rated"] is False
+    await finish_off(table)
+    over = await opener.next("over")
+    assert over["rated"] is False and "result" in over
+    assert not await sync_to_async(lambda: Match.objects.get(pk=over["match"]).rated)()
+    await opener.close()

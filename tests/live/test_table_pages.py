@@ -331,6 +331,12 @@ def test_the_page_of_a_finished_table_sums_it_up_and_links_the_replay(finished):
     high, low = sorted(scores, reverse=True)  # the winner's score first
     assert f"{high:g} to {low:g}" in page
     assert f'action="/tables/{table.token}/again/"' in page
+    # the three ways on sit together in one block: the "Play again" form in a <p> would close
+    # it, leaving the replay's link on a line of its own
+    [ways_on] = re.findall(r'<div class="end-links">(.*?)</div>', page, re.S)
+    for way in ("Watch the replay", 'id="again-form"', "Back to the RPS Poker tables"):
+        assert way in ways_on
+    assert '<p class="end-links">' not in page
     # a spectator sees the result, but may not ask for a rematch
     watcher = text_of(Client().get(f"/tables/{table.token}/"))
     assert f'href="/matches/{table.match_id}/"' in watcher

@@ -74,6 +74,7 @@ def test_it_shows_an_rps_poker_match_with_its_players_and_the_table(client, rps_
     match = rps_matches[0]
     page = page_of(client, match)
     assert_shows_participants(page, match)
+    assert '<caption class="sr-only">Players in this match, by seat, with their scores' in page
     assert 'class="card card--' in page and 'role="img"' in page
     assert 'Step <span id="replay-number">1</span> of 16' in page
     # the whole log is on the page, with every step's link
@@ -199,4 +200,7 @@ def test_it_shows_a_live_table_match_of_people_without_a_tournament(client, db):
     main = page[page.index("<main") :]  # the top bar links every page to the tournaments
     assert "/tournaments/" not in main and "a live table" in page
     assert "a guest player" in page and "a person" in page
+    # the participants' table speaks of players, not of bots: people sit at it too
+    assert '<caption class="sr-only">Players in this match, by seat, with their scores' in page
+    assert "Bots in this match" not in page
     assert 'class="card card--' in page
