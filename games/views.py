@@ -167,20 +167,24 @@ def leaders_of(slug: str, count: int) -> list[dict[str, Any]]:
 
 
 def leaders_by_game(count: int) -> dict[str, list[dict[str, Any]]]:
-    """Every game's best ``count`` bots, each with the number it is ranked by, in one query:
-    ranks are stored (1, 2, ... per game), so the leaders are the rows ranked ``count`` or
-    better, which the index on (game, rank) finds however many bots and matches there are."""
-    found: dict[str, list[dict[str, Any]]] = {slug: [] for slug in game_slugs()}
-    rows = (
-        LeaderboardRow.objects.filter(game__in=list(found), rank__gt=0, rank__lte=count)
-        .select_related("bot", "bot__owner")
-        .only(*LEADER_FIELDS)
-        .order_by("game", "rank", "pk")
-    )
-    for row in rows:
-        listed = found[row.game]
-        if len(listed) < count:
-            listed.append({"row": row, "measure": ranking_measure(row)})
+    """Every game's best ``count`` bots that have played a rated match, each with the number
+    it is ranked by, in one query a game.
+
+    A bot is ranked as soon as it has an active version, at the starting rating (0.00), so
+    a bot that has not played yet can be ranked above bots that have (a rating below 0 is
+    common after a few losses): it is no leader, so the rows ranked ``count`` or better are
+    not the leaders. Each game's query walks the index on (game, rank) from the top past
+    such rows, which are few (bots waiting for their placement matches), however many bots
+    and matches there are."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for slug in game_slugs():
+        rows = (
+            LeaderboardRow.objects.filter(game=slug, rank__gt=0, matches__gt=0)
+            .select_related("bot", "bot__owner")
+            .only(*LEADER_FIELDS)
+            .order_by("rank", "pk")[:count]
+        )
+        found[slug] = [{"row": row, "measure": ranking_measure(row)} for row in rows]
     return found
 
 
@@ -751,7 +755,7 @@ LEADERS_ON_INDEX = 5
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
     """Every game's leaders in one page, each with what it is ranked by and how many bots
-    its ranking holds: two queries for all the games, whatever their sizes."""
+    its ranking holds: one query a game and one for all the counts, whatever their sizes."""
     leaders = leaders_by_game(LEADERS_ON_INDEX)
     boards = []
     for slug, ranked in ranked_counts().items():

@@ -114,6 +114,16 @@ class PlaygroundForm(forms.Form):
             else playground.opponents_of(spec.slug, user=user, include=include)
         )
         self.fields["opponents"].choices = [(o.value, o.name) for o in self.offered]
+        # the house's copy of a built-in is listed as the built-in: a link from its page
+        # (``?opponent=bot:<id>``), or a form that listed it apart, names the built-in
+        aliases = {o.also: o.value for o in self.offered if o.also}
+        if aliases and self.initial.get("opponents"):
+            self.initial["opponents"] = [aliases.get(v, v) for v in self.initial["opponents"]]
+        if aliases and self.is_bound and hasattr(self.data, "getlist"):
+            self.data = self.data.copy()
+            self.data.setlist(
+                "opponents", [aliases.get(v, v) for v in self.data.getlist("opponents")]
+            )
         self.fields["opponents"].help_text = (
             f"The built-in bots, the {playground.LISTED_BOTS} best ranked bots and your own. "
             "To play another bot, open its page and follow “Try your bot against it”."

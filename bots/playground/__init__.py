@@ -28,6 +28,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 from typing import Any, TypeVar
 
 from django.conf import settings
@@ -39,7 +40,7 @@ from bots.competition import leases
 from bots.competition.leases import Caps, Claim
 from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
 from bots.languages import default_language
-from bots.models import BotVersion, PlaygroundMatch, PlaygroundRun
+from bots.models import HOUSE, BotVersion, PlaygroundMatch, PlaygroundRun
 from bots.running.playing import Entry, Played, ProcessCache, play, shutdown_faults
 from games.engine import untrusted
 from games.engine.spec import GameSpec
@@ -132,6 +133,9 @@ class Opponent:
     name: str
     builtin: str | None = None
     version: int | None = None
+    #: a built-in's other value: ``bot:<id>`` of the house's uploaded copy it stands for
+    #: (:func:`opponents_of`), which a link from that bot's page names it by
+    also: str | None = None
 
     def stored(self) -> dict[str, Any]:
         if self.builtin is not None:
@@ -160,21 +164,58 @@ def _active(game: str) -> Any:
     )
 
 
+@cache
+def _builtin_checksum(game: str, name: str) -> str:
+    """The checksum of a built-in bot's code (as ``BotVersion.checksum_of`` makes it)."""
+    return BotVersion.checksum_of(get_game(game).builtin_path(name).read_text())
+
+
+def _house_copies(spec: GameSpec) -> dict[str, BotVersion]:
+    """The active versions the house entered of the game's built-in bots (``seed_builtins``,
+    so that they are ranked) whose code is the built-in's own, by built-in name: the same
+    bots as the built-ins. A copy of older code (the built-in changed since) is another bot."""
+    found = (
+        BotVersion.objects.filter(
+            bot__game=spec.slug,
+            bot__owner__username=HOUSE,
+            bot__name__in=spec.builtin_names,
+            status=BotVersion.ACTIVE,
+        )
+        .select_related("bot", "bot__owner")
+        .only("id", "checksum", "bot__id", "bot__name", "bot__owner__username")
+    )
+    return {v.bot.name: v for v in found if v.checksum == _builtin_checksum(spec.slug, v.bot.name)}
+
+
 def opponents_of(game: str, *, user: Any = None, include: Sequence[str] = ()) -> list[Opponent]:
     """The opponents the form offers: the game's built-in bots, then the :data:`LISTED_BOTS`
     best ranked active bots, the person's own active bots, and the active bots ``include``
-    names (``bot:<id>``: picked from a bot's page, or sent back by a form), each once. Two
-    queries whatever the number of bots."""
+    names (``bot:<id>``: picked from a bot's page, or sent back by a form), each once. Three
+    queries whatever the number of bots.
+
+    The house's uploaded copy of a built-in (:func:`_house_copies`) is the built-in itself:
+    it is listed once, as the built-in (played as the arena plays it), under the name the
+    leaderboard and the bot's page give it (``house/strong``, not ``builtin:strong``)."""
     spec = get_game(game)
-    offered = [
-        Opponent(f"builtin:{name}", f"builtin:{name}", builtin=name) for name in spec.builtin_names
-    ]
+    copies = _house_copies(spec)
+    offered = []
+    for name in spec.builtin_names:
+        copy = copies.get(name)
+        offered.append(
+            Opponent(
+                f"builtin:{name}",
+                copy.bot.label if copy else f"builtin:{name}",
+                builtin=name,
+                also=f"bot:{copy.bot_id}" if copy else None,
+            )
+        )
     ranked = _active(game).filter(bot__leaderboard_row__rank__gt=0)
+    ranked = ranked.exclude(pk__in=[v.pk for v in copies.values()])
     offered += _uploaded(ranked.order_by("bot__leaderboard_row__rank")[:LISTED_BOTS])
     wanted = Q(bot_id__in=[int(m[1]) for v in include if (m := BOT_VALUE.fullmatch(str(v)))])
     if user is not None and getattr(user, "pk", None) is not None:
         wanted |= Q(bot__owner=user)
-    shown = {o.value for o in offered}
+    shown = {o.value for o in offered} | {o.also for o in offered if o.also}
     more = _active(game).filter(wanted).order_by("bot__owner__username", "bot__name")
     offered += [o for o in _uploaded(more) if o.value not in shown]
     return offered
@@ -200,8 +241,11 @@ def check_opponents(spec: GameSpec, chosen: Sequence[str]) -> list[Opponent]:
                 "opponents",
             )
         return []
-    chosen = list(dict.fromkeys(chosen))
-    offered = {o.value: o for o in opponents_of(spec.slug, include=chosen)}
+    listed = opponents_of(spec.slug, include=chosen)
+    # the house's copy of a built-in is the built-in, listed once (see opponents_of)
+    aliases = {o.also: o.value for o in listed if o.also}
+    chosen = list(dict.fromkeys(aliases.get(v, v) for v in chosen))
+    offered = {o.value: o for o in listed}
     picked: list[Opponent] = []
     for value in chosen:
         if value not in offered:

@@ -156,6 +156,17 @@ def mean_sd_se(total: float, squares: float, n: int) -> tuple[float, float, floa
     return mean, sd, sd / math.sqrt(n)
 
 
+def normal_interval(
+    mean: float, se: float, *, z: float = 1.96, low: float = -math.inf, high: float = math.inf
+) -> tuple[float, float]:
+    """The 95% interval ``mean +- z * se`` (normal approximation), cut to ``[low, high]``,
+    the values the statistic can take. The approximation is symmetric, so for a mean near
+    a bound it reaches past it (Last Card's points taken "5.17 (-1.36 to 11.69)", when no
+    game takes fewer than 0 points); the true mean cannot lie out there, so neither does the
+    interval."""
+    return max(low, mean - z * se), min(high, mean + z * se)
+
+
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a proportion."""
     if trials == 0:

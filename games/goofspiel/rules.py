@@ -57,6 +57,13 @@ def deal_returns(points: list[int], returns_type: str) -> list[int | float]:
     return [int(half), -int(half)] if half.is_integer() else [half, -half]
 
 
+def most_returned(num_cards: int, returns_type: str) -> float:
+    """The most a deal can pay a seat, and take from it (:func:`deal_returns` of a deal
+    where one seat took every prize): 1 with ``win_loss``, half of all the prize points
+    with ``point_difference``."""
+    return 1 if returns_type == "win_loss" else num_cards * (num_cards + 1) / 4
+
+
 def _cards(cards: list[int]) -> str:
     return ", ".join(map(str, cards)) if cards else "none"
 

@@ -18,10 +18,15 @@ from games.engine.tournament import (
     faults_column,
     interval_column,
     mean_sd_se,
+    normal_interval,
     number,
     record_column,
     wilson_interval,
 )
+from games.goofspiel.rules import MAX_CARDS, most_returned
+
+#: the most a deal pays under any options (a standing tallied before the bound was kept)
+WIDEST = most_returned(MAX_CARDS, "point_difference")
 
 
 class DealsRoundRobin(PairsRoundRobin):
@@ -37,6 +42,13 @@ class DealsRoundRobin(PairsRoundRobin):
             mine, theirs = scores[seat], scores[1 - seat]
             totals = standing.extra
             per_deal = mine / deals if deals else 0.0
+            # what a deal can pay at most under the options of every match tallied (the
+            # widest, should they differ): the score's interval stays within it
+            bound = most_returned(
+                result.get("num_cards", MAX_CARDS), result.get("returns_type", "")
+            )
+            kept = totals.get("bound", WIDEST if totals.get("deals") else 0)
+            totals["bound"] = max(kept, bound)
             totals["returns"] = totals.get("returns", 0) + mine
             totals["deals"] = totals.get("deals", 0) + deals
             totals["deals_won"] = totals.get("deals_won", 0) + won[seat]
@@ -59,7 +71,9 @@ class DealsRoundRobin(PairsRoundRobin):
         interval = None
         if standing.matches >= 2 and deals:
             _, _, se = mean_sd_se(totals["sum"], totals["sum_sq"], standing.matches)
-            interval = [round(mean - 1.96 * se, 6), round(mean + 1.96 * se, 6)]
+            bound = totals.get("bound", WIDEST)
+            low, high = normal_interval(mean, se, low=-bound, high=bound)
+            interval = [round(low, 6), round(high, 6)]
         won = totals.get("deals_won", 0)
         low, high = wilson_interval(won, deals)
         return standing.common_json() | {

@@ -26,6 +26,7 @@ from games.engine.tournament import (
     faults_column,
     interval_column,
     mean_sd_se,
+    normal_interval,
     number,
 )
 from games.last_card.rules import STATISTICS
@@ -153,9 +154,11 @@ class Tables(Format):
 
 def points_interval(standing: Standing) -> list[float] | None:
     """The 95% interval of a bot's mean points taken per game (normal approximation over
-    its games, each dealt afresh); None before its second game."""
+    its games, each dealt afresh), from 0 up: no game takes fewer points. None before its
+    second game."""
     n, total, squares = standing.extra.get("points", (0, 0.0, 0.0))
     if n < 2:
         return None
     mean, _, se = mean_sd_se(total, squares, n)
-    return [round(mean - Z95 * se, 6), round(mean + Z95 * se, 6)]
+    low, high = normal_interval(mean, se, z=Z95, low=0.0)
+    return [round(low, 6), round(high, 6)]

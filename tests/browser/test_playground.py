@@ -30,7 +30,8 @@ def test_a_guest_runs_a_pasted_bot_from_the_starter_to_a_replay(tab, screenshots
         "    print('thinking about', cards, file=sys.stderr)\n"
         "    return _pick(self, cards)\n\n\nBot.draft_pick = _loud\n"
     )
-    page.get_by_label("builtin:simple").check()
+    # a built-in is listed under its leaderboard name (the house's ranked copy of it)
+    page.get_by_label("house/simple").check()
     page.get_by_label("Matches").fill("4")
     page.get_by_label("Seed").fill("12345")
     page.get_by_role("button", name="Run").click()
@@ -42,7 +43,7 @@ def test_a_guest_runs_a_pasted_bot_from_the_starter_to_a_replay(tab, screenshots
     rows = page.locator("#run-matches tbody tr")
     assert rows.count() == 4
     opponents = {rows.nth(n).locator("td").first.inner_text() for n in range(4)}
-    assert opponents == {"builtin:strong", "builtin:simple"}
+    assert opponents == {"house/strong", "house/simple"}
     assert "none" in rows.first.inner_text()  # no fault
     stderr = page.get_by_text("Your bot's stderr (its end)").first
     stderr.click()

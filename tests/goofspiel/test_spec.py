@@ -5,6 +5,7 @@ through it (as the arena and the worker play them) add up in the tournament form
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -81,6 +82,29 @@ def test_the_format_gives_no_interval_from_a_single_match_and_counts_forfeited_d
     assert entry["score"] == 0.4 and entry["score_per_deal_ci95"] is None
     assert entry["deal_win_rate"] == 0.6 and entry["point_diff_per_deal"] == 8.0
     assert fmt.columns()[0].show(entry) == "+0.400"
+
+
+@pytest.mark.parametrize(("returns_type", "most"), [("win_loss", 1), ("point_difference", 7.5)])
+def test_the_score_interval_stays_within_what_a_deal_can_pay(returns_type, most):
+    # three matches won on every deal, one on one deal in three: mean +- 1.96 SE would
+    # reach past the most a deal pays (1 deal won, or half of 1 + 2 + ... + 5 points)
+    fmt = DealsRoundRobin()
+    winner, loser = Standing(name="w", source=""), Standing(name="l", source="")
+    for share in (1, 1, 1, 1 / 3):
+        mine = 3 * share * most
+        result = {
+            "scores": [mine, -mine], "deals": 3, "forfeited_deals": 0, "points": [15, 0],
+            "deals_won": [3, 0], "num_cards": 5, "returns_type": returns_type,
+        }  # fmt: skip
+        fmt.tally_scores([winner, loser], SimpleNamespace(result=result))
+        winner.matches += 1
+        loser.matches += 1
+    best, worst = fmt.bot_json(winner), fmt.bot_json(loser)
+    assert best["score"] == pytest.approx(most * 5 / 6)
+    assert best["score_per_deal_ci95"][1] == most and best["score_per_deal_ci95"][0] < most
+    assert worst["score_per_deal_ci95"][0] == -most
+    # a bound shown clamped reads as the mean's, in the leaderboard's column
+    assert fmt.columns()[0].show(best).endswith(f"to +{most:.3f})")
 
 
 def test_a_match_with_another_config_is_played_through_the_spec():

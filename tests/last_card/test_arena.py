@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import statistics
 import textwrap
 import time
 from collections import Counter
@@ -18,6 +19,7 @@ from bots.running.launch import plain_launch
 from bots.running.process import BotProcess, ProcessAgent
 from games.engine.agents import InProcessAgent
 from games.engine.runner import MatchRunner
+from games.engine.tournament import Standing
 from games.last_card import movecheck
 from games.last_card.logs import readable_from_record
 from games.last_card.rules import STATISTICS, LastCardState
@@ -108,6 +110,18 @@ def test_it_rotates_four_bots_around_the_table():
     tables = list(Tables().schedule(4, 8, seed=1))
     seats = Counter((i, s) for t in tables for s, i in enumerate(t.seats))
     assert set(seats.values()) == {2}
+
+
+def test_the_points_taken_interval_never_reaches_below_no_points():
+    # most games taken clean, one with a full hand: mean +- 1.96 SE would start below 0
+    standing = Standing(name="lucky", source="builtin:heuristic", games=10)
+    points = [0.0] * 9 + [31.0]
+    standing.extra["points"] = [len(points), sum(points), sum(p * p for p in points)]
+    mean, se = statistics.fmean(points), statistics.stdev(points) / len(points) ** 0.5
+    z = statistics.NormalDist().inv_cdf(0.975)
+    assert mean - z * se < 0
+    low, high = Tables().bot_json(standing)["points_taken_ci95"]
+    assert low == 0.0 and high == pytest.approx(mean + z * se)
 
 
 def test_it_reads_the_original_kits_config_file(tmp_path):

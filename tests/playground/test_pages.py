@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -237,6 +238,35 @@ def test_the_form_lists_the_best_ranked_bots_your_own_and_the_one_asked_for(alic
     # a forged or retired one is not
     for value in ("bot:0", "bot:99999999", "bot:1x", f"bot:{far.bot_id} "):
         assert post(Client(), opponents=[value]).status_code == 400
+
+
+def test_the_houses_copy_of_a_built_in_is_listed_once_and_plays_the_built_in(alice, active_bot):
+    # seed_builtins enters the built-ins as the house's bots, to be ranked: the same code
+    house = User.objects.create_user("house")
+    copy = active_bot(house, "strong", builtin_code("strong"))
+    ranked(copy, 1)
+    older = active_bot(house, "simple", "class Bot:\n    pass  # an older simple\n")
+    ranked(older, 2)
+    url = reverse("playground", args=[GAME])
+    html = Client().get(url).content.decode()
+    labels = re.findall(r'value="([^"]+)"[^>]*>\s*([^<]+?)\s*</label>', html)
+    assert ("builtin:strong", "house/strong") in labels  # the leaderboard's name
+    assert f"bot:{copy.bot_id}" not in html and "builtin:strong<" not in html
+    # a copy of other code is another bot: listed apart
+    assert ("builtin:simple", "builtin:simple") in labels
+    assert (f"bot:{older.bot_id}", "house/simple") in labels
+    # the copy's page links here with its id: the built-in is checked
+    html = Client().get(f"{url}?opponent=bot:{copy.bot_id}").content.decode()
+    assert re.search(r'value="builtin:strong"[^>]* checked', html)
+    # chosen by either value, the run plays the built-in, named as the form shows it
+    for value in ("builtin:strong", f"bot:{copy.bot_id}"):
+        PlaygroundRun.objects.all().delete()
+        response = post(Client(), opponents=[value])
+        assert response.status_code == 302, response.content.decode()[-3000:]
+        run = PlaygroundRun.objects.get()
+        assert run.opponents == [{"builtin": "strong", "name": "house/strong"}]
+        (opponent,) = playground.seating(run).opponents
+        assert opponent.builtin == "strong" and opponent.name == "house/strong"
 
 
 def test_the_forms_queries_do_not_grow_with_the_bots(alice, bob, active_bot):

@@ -10,7 +10,7 @@ from bots import competition
 from bots.ladder.ratings import on_new_version
 from bots.models import Bot, BotVersion, LeaderboardRow, Tournament
 from bots.worker import Options, Worker
-from games.registry import get_game
+from games.registry import game_slugs, get_game
 from tests.conftest import starter_source
 
 
@@ -65,6 +65,29 @@ def test_it_says_when_a_game_has_no_rated_bots(client):
 
 
 @pytest.mark.django_db
+def test_a_bot_that_has_played_no_match_is_not_a_leader(client):
+    # a bot is ranked at the starting rating (0.00) as soon as its version is active, here
+    # above one that has played and lost: only the one that played leads
+    owner = get_user_model().objects.create_user("dave", password="x" * 12)
+    for rank, (name, conservative, matches) in enumerate(
+        [("kuhn-newcomer", 0.0, 0), ("kuhn-veteran", -1.5, 6)], 1
+    ):
+        bot = Bot.objects.create(owner=owner, game="kuhn", name=name, language="python")
+        LeaderboardRow.objects.create(
+            bot=bot, game="kuhn", rank=rank, mu=25, sigma=25 / 3, conservative=conservative,
+            matches=matches,
+        )  # fmt: skip
+    for page in ("/", "/leaderboards/"):
+        html = client.get(page).content.decode()
+        assert "kuhn-veteran" in html and "kuhn-newcomer" not in html
+    # a game whose only bots have not played yet has no leaders, as a game with no bots
+    LeaderboardRow.objects.filter(bot__name="kuhn-veteran").update(matches=0)
+    html = client.get("/").content.decode()
+    assert "kuhn-veteran" not in html
+    assert html.count("No bots rated yet.") == len(game_slugs())
+
+
+@pytest.mark.django_db
 def test_it_answers_404_for_an_unknown_game(client):
     assert client.get("/games/chess/leaderboard/").status_code == 404
 
@@ -75,7 +98,7 @@ def test_it_shows_the_leaders_of_a_one_seat_game_by_their_chips_not_a_rating(cli
     owner = get_user_model().objects.create_user("carol", password="x" * 12)
     bot = Bot.objects.create(owner=owner, game="uth", name="steady", language="python")
     LeaderboardRow.objects.create(
-        bot=bot, game="uth", rank=1, mu=27, sigma=2.5, conservative=19.5,
+        bot=bot, game="uth", rank=1, mu=27, sigma=2.5, conservative=19.5, matches=20,
         score={"score": -1.37, "mean_net_per_round": -1.37, "mean_net_ci95": [-2.5, -0.24]},
     )  # fmt: skip
     page = client.get("/").content.decode()
@@ -231,6 +254,8 @@ def test_it_shows_last_cards_kit_statistics_below_its_leaderboard(client, last_c
     assert heuristic.score["games"] == 4
     assert f'data-sort="{heuristic.score["points_taken"]!r}"' in stats
     assert "fewer points taken is better" in page
+    # ranked by rating, and the page says so rather than implying an order by points
+    assert "the rows are in order of rating, not of points taken a game" in page
 
 
 def test_it_shows_uth_mean_net_chips_with_their_interval(client, uth_tournament):
