@@ -135,6 +135,19 @@
     return String(Math.round(value * 100) / 100);
   }
 
+  // a seat's score with what it counts (the game's score_label, "points taken"), as the
+  // server draws it in templates/matches/_frame.html
+  var scoreLabel = el.seats.dataset.scoreLabel || "";
+  function scoreBadge(value) {
+    var badge = node("span", "seat__score", number(value));
+    if (scoreLabel) {
+      badge.title = scoreLabel + " at this step";
+      badge.appendChild(document.createTextNode(" "));
+      badge.appendChild(node("span", "seat__score-label", scoreLabel));
+    }
+    return badge;
+  }
+
   function drawSeat(seat, index, frame) {
     var name = seats[index] || "seat " + (index + 1);
     var box = node("section", "seat");
@@ -144,7 +157,7 @@
     var heading = node("h3", "seat__name", name);
     if (index < frame.scores.length) {
       heading.appendChild(document.createTextNode(" "));
-      heading.appendChild(node("span", "seat__score", number(frame.scores[index])));
+      heading.appendChild(scoreBadge(frame.scores[index]));
     }
     box.appendChild(heading);
     seat.zones.forEach(function (zone) { box.appendChild(drawZone(zone)); });
