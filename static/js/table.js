@@ -393,7 +393,7 @@
     });
     heading.appendChild(name);
     if (seat.score !== undefined && seat.score !== null) {
-      heading.appendChild(node("span", "seat__score", seat.score));
+      heading.appendChild(scoreBadge(seat.score));
     }
     box.appendChild(heading);
     var badges = node("p", "badges");
@@ -404,6 +404,19 @@
     (seat.zones || []).forEach(function (made) { box.appendChild(made); });
     if (seat.notes && seat.notes.length) box.appendChild(node("p", "seat__notes", seat.notes.join(" · ")));
     return box;
+  }
+
+  // A seat's score: a bare number says what it counts (the game's score label, "games won"),
+  // as a replay's does; a game's own words ("+2 chips") stand as they are.
+  function scoreBadge(text) {
+    var badge = node("span", "seat__score", text);
+    var label = el.live.dataset.scoreLabel;
+    if (label && /^[+-]?\d+(\.\d+)?$/.test(String(text))) {
+      badge.title = label;
+      badge.appendChild(document.createTextNode(" "));
+      badge.appendChild(node("span", "seat__score-label", label));
+    }
+    return badge;
   }
 
   // My hand as buttons: click (or its number key) to choose; `picked` gives the order.

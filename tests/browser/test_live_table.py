@@ -75,6 +75,9 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
         mine = codes(page, "#live-hand")
         assert mine, "the player sees no card of their own"
         private_seen |= mine
+        if decision == 0:  # a seat's score says what it counts, as a replay's does
+            score = page.locator("#live-seats .live-seat .seat__score").first.inner_text()
+            assert re.fullmatch(r"\d+ games won", score.strip()), score
         # the spectator's page shows no card the player holds (nor the player's controls)
         watcher.locator("#live-seats .live-seat").first.wait_for()
         assert not (codes(watcher, "body") & mine), "the spectator sees the player's cards"
