@@ -1,0 +1,41 @@
+"""scripts/run-site serves one site a var/ folder: a second one on the same folder stops at
+once and says which site holds it, before it installs, migrates or collects anything."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import socket
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RUN_SITE = ROOT / "scripts" / "run-site"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_a_second_site_on_the_same_var_folder_is_refused(tmp_path):
+    var = tmp_path / "var"
+    var.mkdir()
+    lock = var / "run-site.lock"
+    with lock.open("a+") as held:  # a site that serves from it (what run-site takes)
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        held.write("pid 4242, port 8000\n")
+        held.flush()
+        run = subprocess.run(
+            [str(RUN_SITE)],
+            env=os.environ | {"CARD_ARENA_VAR": str(var), "PORT": str(free_port())},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert run.returncode == 1
+    assert f"another scripts/run-site serves from {var} (pid 4242, port 8000)" in run.stderr
+    assert "CARD_ARENA_VAR" in run.stderr
+    assert "setup:" not in run.stderr  # nothing was installed, migrated or collected
+    assert sorted(p.name for p in var.iterdir()) == ["run-site.lock"]
