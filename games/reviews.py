@@ -42,6 +42,7 @@ from games.solver.review import (
     action_values,
     needs_values,
     review,
+    said_of,
     sentence,
 )
 from games.solver.tree import build
@@ -233,7 +234,9 @@ class MatchReview:
                     "step": self.chapter_steps.get(row.move.chapter),
                     "key": row.move.key,
                     "said": said,
-                    "situation": row.move.situation,
+                    # the words of a decision not reviewed: of the same person as
+                    # the sentences of the reviewed ones
+                    "situation": said_of(row.move.situation, self.subject),
                     "taken": row.move.taken,
                     "taken_words": named(row.move.taken),
                     "strategy": [(named(a), p) for a, p in infoset.strategy.items()]

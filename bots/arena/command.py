@@ -58,9 +58,78 @@ def help_text() -> str:
     )
 
 
+def builtins_text() -> str:
+    """Each game's built-in bots, for BOT's help: ``rps-poker: minimal, simple, strong; kuhn
+    and leduc: random, simple, cfr; ...`` (games with the same names share an entry)."""
+    by_names: dict[tuple[str, ...], list[str]] = {}
+    for game in games():
+        by_names.setdefault(tuple(game.builtin_names), []).append(game.slug)
+    return "; ".join(
+        f"{_and(slugs)}: {', '.join(names)}" for names, slugs in by_names.items() if names
+    )
+
+
+def _and(words: list[str], last: str = "and") -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
+
+
+def _or(words: list[str]) -> str:
+    return _and(words, "or")
+
+
+class WholeWords:
+    """A help formatter's mix-in that wraps lines between words only: textwrap's default
+    cuts at hyphens, which split a game's or an option's name over two lines
+    ("rps-" / "poker")."""
+
+    _whitespace_matcher: Any
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(
+            text, width, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False
+        )
+
+
+class HelpFormatter(WholeWords, argparse.HelpFormatter):
+    pass
+
+
+class BotsArgument(argparse.Action):
+    """The positional BOTs, stored as given, whose help lists every game's built-in bots.
+    The list is read from the games' specs only when the help is shown: loading every
+    game's spec would cost each run of the arena about a quarter of a second."""
+
+    @property
+    def help(self) -> str:
+        return (
+            f"a bot file ({suffix_list()}), or builtin:NAME for one of the game's built-in "
+            f"bots ({builtins_text()})"
+        )
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        pass  # argparse sets it on construction; the property above says it
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)
+
+
 def main(argv: list[str]) -> None:
     """``manage.py arena ARGS`` (``argv``: the whole command line), without Django."""
-    parser = argparse.ArgumentParser(prog=f"{Path(argv[0]).name} arena", description=help_text())
+    parser = argparse.ArgumentParser(
+        prog=f"{Path(argv[0]).name} arena", description=help_text(), formatter_class=HelpFormatter
+    )
     add_arguments(parser)
     opts = vars(parser.parse_args(argv[2:]))
     try:
@@ -71,8 +140,15 @@ def main(argv: list[str]) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=game_slugs(), help="the game (or from --config)")
-    parser.add_argument("bots", nargs="*", metavar="BOT")
+    # GAME, not the choices inline: seven games' slugs make a usage line wider than a
+    # terminal, so the help lists them instead
+    parser.add_argument(
+        "--game",
+        choices=game_slugs(),
+        metavar="GAME",
+        help=f"the game: {_or(game_slugs())} (or from --config)",
+    )
+    parser.add_argument("bots", nargs="*", metavar="BOT", action=BotsArgument)
     parser.add_argument(
         "--games", type=int, metavar="N", help="Last Card: games at tables of 4 (default 100)"
     )

@@ -22,6 +22,7 @@ game.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -450,3 +451,17 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
 def _third_person(text: str) -> str:
     swaps = {"you": "they", "your": "their", "You": "They", "Your": "Their"}
     return " ".join(swaps.get(word, word) for word in text.split(" "))
+
+
+#: the deciding seat's "you" and "your" in a decision's words (``Words``, ``Move.situation``)
+_YOU = re.compile(r"\b([Yy]ou)(r?)\b")
+
+
+def said_of(text: str, subject: str = "You") -> str:
+    """A decision's words standing alone (``Move.situation``: "after you checked and the
+    opponent bet") for the seat ``subject`` names: as they are for "You", else with its name
+    for "you" ("after ann checked and the opponent bet"). A "they" would name no one there,
+    and a "you" beside rows that name the player reads as the person looking at the page."""
+    if subject == "You":
+        return text
+    return _YOU.sub(lambda found: subject + ("'s" if found.group(2) else ""), text)

@@ -13,6 +13,9 @@ from pathlib import Path
 
 from django.core.management import call_command
 
+from bots.management.commands.arena import Command as ArenaCommand
+from games.registry import games
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: runs manage.py as its command line does, and says on stderr, last, which of these modules
@@ -66,3 +69,31 @@ def test_django_s_own_options_run_it_through_django():
     assert done.returncode == 1
     assert "CommandError: name the BOTs" in done.stderr
     assert "'django.core.management'" in done.stderr.strip().splitlines()[-1]
+
+
+def help_lines_of_both_commands(monkeypatch) -> list[list[str]]:
+    """``manage.py arena --help`` at 80 columns, without Django and through Django's
+    command runner."""
+    done = manage("--help")
+    assert done.returncode == 0, done.stderr
+    monkeypatch.setenv("COLUMNS", "80")
+    django = ArenaCommand().create_parser("manage.py", "arena").format_help()
+    return [done.stdout.splitlines(), django.splitlines()]
+
+
+def test_its_help_fits_80_columns_and_names_every_game_s_built_in_bots(monkeypatch):
+    for lines in help_lines_of_both_commands(monkeypatch):
+        assert [line for line in lines if len(line) > 80] == []
+        text = " ".join(" ".join(lines).split())
+        assert "[--game GAME]" in text
+        assert "BOT a bot file (" in text
+        listed = text.split("--game GAME the game: ", 1)[1]
+        assert all(game.slug in listed for game in games())
+        # "(rps-poker: minimal, simple, strong; kuhn, leduc and blackjack-pp: random, ...)"
+        said = text.split("built-in bots (", 1)[1].split(")", 1)[0]
+        builtins = {}
+        for entry in said.split("; "):
+            slugs, names = entry.split(": ")
+            for slug in slugs.replace(" and ", ", ").split(", "):
+                builtins[slug] = names.split(", ")
+        assert builtins == {game.slug: game.builtin_names for game in games()}

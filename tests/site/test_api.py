@@ -84,6 +84,8 @@ def test_it_pages_a_leaderboard_by_rank_from_where_the_last_page_stopped(client,
     first = client.get("/api/games/uth/leaderboard/").json()
     assert "count" not in first and "pages" not in first and first["previous"] is None
     assert first["next"].startswith("http://testserver/api/games/uth/leaderboard/?after=")
+    elsewhere = client.get("/api/games/uth/leaderboard/", HTTP_HOST="127.0.0.1:8766").json()
+    assert elsewhere["next"].startswith("http://127.0.0.1:8766/api/games/uth/leaderboard/?")
     seen, body = [], first
     while True:
         seen += [r["bot"]["id"] for r in body["results"]]

@@ -132,6 +132,29 @@ def test_a_folded_hand_is_reviewed_for_its_own_player_alone(client):
     assert "not shown to you" in client.get(f"/matches/{match.pk}/?review=1").content.decode()
 
 
+def test_the_review_says_you_to_its_own_player_alone_and_names_them_to_anyone_else(client):
+    """Every decision's words, reviewed or not (a folded hand's, for the public), are of one
+    person: "ann" and "they" to everyone else, "you" to ann (the reasons address whoever
+    looks: "not shown to you")."""
+    user = get_user_model().objects.create_user("ann", password="pw-for-ann")
+    match = stored(hands=20, user=user)
+    opened_and_solved(client, match)
+
+    def decisions(page: str) -> list[str]:
+        found = re.findall(r'<td data-label="decision"[^>]*>(.*?)</td>', page)
+        assert found
+        return [html.unescape(cell) for cell in found]
+
+    public = decisions(client.get(f"/matches/{match.pk}/?review=0").content.decode())
+    assert not [cell for cell in public if re.search(r"\b[Yy]ou", cell)]
+    assert "after ann checked and the opponent bet" in public  # a folded hand's, not reviewed
+    assert any(cell.startswith("ann ") for cell in public)  # a reviewed one's sentence
+    client.force_login(user)
+    own = decisions(client.get(f"/matches/{match.pk}/?review=0").content.decode())
+    assert not [cell for cell in own if "ann" in cell or "they" in cell]
+    assert any(cell.startswith("You ") for cell in own)
+
+
 @pytest.mark.parametrize("forged", ["2", "-1", "x", "0 ", "1e0", "9" * 50])
 def test_a_forged_seat_is_a_clear_400(client, forged):
     match = stored(hands=2)

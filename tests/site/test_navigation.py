@@ -53,6 +53,18 @@ def test_the_api_documentation_is_a_page(client):
     assert 'href="/api/docs/"' in footer
 
 
+def test_the_api_documentation_s_examples_use_the_address_the_page_was_asked_on(client):
+    page = client.get("/api/docs/").content.decode()
+    assert "curl -s http://testserver/api/games/\n" in page
+    assert "curl -s -i http://testserver/api/matches/3/" in page
+    assert "&quot;next&quot;: &quot;http://testserver/api/games/rps-poker/leaderboard/" in page
+    assert "127.0.0.1:8000" not in page
+    elsewhere = client.get("/api/docs/", HTTP_HOST="127.0.0.1:8766").content.decode()
+    assert "curl -s http://127.0.0.1:8766/api/games/\n" in elsewhere
+    assert "curl -s 'http://127.0.0.1:8766/api/tournaments/?game=rps-poker'" in elsewhere
+    assert ":8000" not in elsewhere
+
+
 def test_the_rules_page_says_where_to_clone_the_code_from(client, settings):
     settings.CARD_ARENA_REPOSITORY = ""
     page = client.get("/games/rps-poker/").content.decode()

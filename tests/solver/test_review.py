@@ -21,7 +21,7 @@ from games.solver import Solver, build
 from games.solver.cfr import best_response_value, expected_value
 from games.solver.export import strategy_array, strategy_table
 from games.solver.game import Chance, Decision, Game, Terminal
-from games.solver.review import MISTAKE, Move, action_values, review, sentence
+from games.solver.review import MISTAKE, Move, action_values, review, said_of, sentence
 
 
 def kuhn_equilibrium(alpha: Fraction) -> dict[str, dict[str, Fraction]]:
@@ -348,6 +348,15 @@ def test_each_decision_is_said_in_words_from_its_seats_side(kuhn_tree):
         "ann called with the king, after they checked and the opponent bet; the solved "
         "strategy always calls here: no loss.",
     ]
+
+
+def test_a_decisions_words_on_their_own_name_the_seat_for_anyone_but_its_player():
+    seen = "after you checked and the opponent bet"
+    assert said_of(seen, "You") == seen
+    assert said_of(seen, "guest-874e2") == "after guest-874e2 checked and the opponent bet"
+    # whole words only, "your" as the name's
+    said = said_of("after you hit (your 13, a young hand)", "ann")
+    assert said == "after ann hit (ann's 13, a young hand)"
 
 
 def test_blackjacks_decisions_carry_their_deals_up_cards_and_only_those_solved_are_reviewed():

@@ -5,9 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import (
+    BaseCommand,
+    CommandError,
+    CommandParser,
+    DjangoHelpFormatter,
+)
 
 from bots.arena import command
+
+
+class HelpFormatter(command.WholeWords, DjangoHelpFormatter):
+    pass
 
 
 class Command(BaseCommand):
@@ -15,6 +24,8 @@ class Command(BaseCommand):
     requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
+        # the help as ``manage.py arena --help`` shows it without Django: no name cut in two
+        parser.formatter_class = HelpFormatter
         command.add_arguments(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
