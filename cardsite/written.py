@@ -15,6 +15,20 @@ def number(value: float) -> str:
     return text[:-3] if text.endswith(".00") else text
 
 
+#: a negative number's sign in a pair of scores: the minus sign (U+2212), not the hyphen,
+#: which beside the pair's en dash read as one mark ("4 en-dash hyphen 4") or as a range
+MINUS = "\u2212"
+
+
+def score_pair(mine: float, theirs: float) -> str:
+    """Two sides' points as a cell of a cross table or a bot's results writes them, the
+    first side's first: ``4 \u2013 \u22124`` (an en dash between spaces, negatives with
+    the minus sign, never a negative zero), each number as :func:`number` writes it."""
+    # adding 0.0 turns a negative zero (a rounded -0.001 too) into 0
+    shown = (number(round(value, 2) + 0.0).replace("-", MINUS) for value in (mine, theirs))
+    return " \u2013 ".join(shown)
+
+
 def when(value: datetime | None) -> str:
     """A time, ``Y-m-d H:i`` in the site's time zone; empty for none."""
     if not value:

@@ -43,7 +43,7 @@ from bots.models import (
     TournamentResult,
 )
 from cardsite import keyset
-from cardsite.written import number, when
+from cardsite.written import number, score_pair, when
 from games import people_views
 from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
@@ -697,7 +697,7 @@ def cross_table_html(cross: dict[str, Any]) -> SafeString:
                 title = _e(f"{bot['label']} against {cell['opponent']}, {cell['matches']} matches")
                 cells.append(
                     f'<td class="num {cell["outcome"]}" title="{title}">'
-                    f"{number(cell['for'])}&ndash;{number(cell['against'])}</td>"
+                    f"{score_pair(cell['for'], cell['against'])}</td>"
                 )
             rows.append(
                 f'<tr><th scope="row"><a href="/bots/{bot["id"]}/">{_e(bot["label"])}</a></th>'
@@ -738,8 +738,8 @@ def bot_results_html(found: dict[str, Any]) -> SafeString:
             f'<tr><td class="num">{cell["place"]}</td>'
             f'<th scope="row"><a href="/bots/{cell["opponent_id"]}/">{_e(cell["opponent"])}</a>'
             f'</th><td class="num">{cell["matches"]}</td>'
-            f'<td class="num {cell["outcome"]}">{number(cell["for"])}&ndash;'
-            f"{number(cell['against'])}</td><td>{cell['outcome']}</td></tr>"
+            f'<td class="num {cell["outcome"]}">{score_pair(cell["for"], cell["against"])}</td>'
+            f"<td>{cell['outcome']}</td></tr>"
         )
     return mark_safe("\n".join(rows))  # every label went through _e
 
@@ -781,9 +781,16 @@ def ranked_counts() -> dict[str, int]:
     return found
 
 
+#: the site docs/api.md's examples ask and quote (scripts/run-site's default address): the
+#: page puts its own site's in its place, so that its examples can be pasted as they are
+API_DOCS_ORIGIN = "http://127.0.0.1:8000"
+
+
 def api_docs(request: HttpRequest) -> HttpResponse:
-    """The JSON API's documentation (docs/api.md) as a page of the site."""
-    text = (settings.BASE_DIR / "docs" / "api.md").read_text()
+    """The JSON API's documentation (docs/api.md) as a page of the site, its examples on the
+    address the page was asked on (as the API's own links are: ``next``, ``url``)."""
+    here = request.build_absolute_uri("/").rstrip("/")
+    text = (settings.BASE_DIR / "docs" / "api.md").read_text().replace(API_DOCS_ORIGIN, here)
     lines = text.splitlines()
     title = lines[0].lstrip("# ").strip() if lines and lines[0].startswith("# ") else "JSON API"
     body = "\n".join(lines[1:] if lines and lines[0].startswith("# ") else lines)

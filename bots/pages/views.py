@@ -47,7 +47,7 @@ from bots.models import (
 )
 from bots.pages.forms import UploadForm
 from cardsite import keyset
-from cardsite.written import number, when
+from cardsite.written import number, score_pair, when
 from games.engine import untrusted
 from games.registry import get_game
 
@@ -632,8 +632,7 @@ def opponent_results(
             "label": f"{row['opponent__owner__username']}/{row['opponent__name']}"
             if opponent is not None
             else row["name"] or "a player",
-            "for": number(row["points_for"]),
-            "against": number(row["points_against"]),
+            "points": score_pair(row["points_for"], row["points_against"]),
         } | {k: str(row[k]) for k in ("matches", "wins", "draws", "losses")}
         item["html"] = _opponent_row_html(item)
         items.append(item)
@@ -650,7 +649,7 @@ def _opponent_row_html(item: dict[str, Any]) -> SafeString:
         else f'{label} <span class="muted">(a person)</span>'
     )
     counts = "".join(f"<td>{escape(item[k])}</td>" for k in ("matches", "wins", "draws", "losses"))
-    points = f"<td>{escape(item['for'])} \u2013 {escape(item['against'])}</td>"
+    points = f"<td>{escape(item['points'])}</td>"
     return mark_safe(
         f'<tr>\n        <th scope="row">{who}</th>\n        {counts}\n        {points}\n      </tr>'
     )

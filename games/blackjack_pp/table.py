@@ -33,7 +33,7 @@ class BlackjackPPTable(ChipTable):
             "Hits",
             ((1, "at most 1 card drawn in a deal"), (2, "at most 2"), (3, "at most 3")),
             default=1,
-            shown="at most {} hits",
+            shown="at most {} hits", shown_one="at most {} hit",
         ),
     )  # fmt: skip
 

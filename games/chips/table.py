@@ -42,6 +42,8 @@ class ChipTable(TableRules):
     #: what one hand of the sitting is called, and what the chips are
     unit = "hand"
     points = "chips"
+    #: a seat's score is what it won or lost (the two add up to 0)
+    signed_scores = True
 
     # ---- what a game gives ----------------------------------------------------------------
     def seat_cards(self, state: HandsMatch, seat: int, viewer: int | None) -> tuple[list, int]:

@@ -71,6 +71,8 @@ class TableOption:
     help: str = ""
     #: how the table's description names a chosen value ("{} rounds")
     shown: str = "{}"
+    #: how it names the value 1, where ``shown`` would write a plural ("at most 1 hit")
+    shown_one: str = ""
 
     def check(self, value: Any) -> Any:
         """``value`` if it is one of the choices, else ValueError saying what may be chosen."""
@@ -95,6 +97,9 @@ class TableRules:
     #: the config of every table's match besides the options (a chip game: a sitting of a few
     #: hands, not a tournament match of a hundred)
     sitting: ClassVar[dict[str, Any]] = {}
+    #: the scores are gains and losses (chips won or lost): the end line says "+7", so the
+    #: final scores beside it say "+7" too (:meth:`score_text`), not "7"
+    signed_scores: ClassVar[bool] = False
 
     def config(self, asked: dict[str, Any]) -> dict[str, Any]:
         """The match config of a new table from what was asked (each option checked, a
@@ -106,7 +111,19 @@ class TableRules:
 
     def describe(self, config: dict[str, Any]) -> list[str]:
         """The table's chosen options in words, for its page."""
-        return [o.shown.format(config[o.name]) for o in self.options if o.name in config]
+        return [
+            (o.shown_one if o.shown_one and config[o.name] == 1 else o.shown).format(config[o.name])
+            for o in self.options
+            if o.name in config
+        ]
+
+    def score_text(self, score: float) -> str:
+        """A seat's final score as the end of a table lists it beside :meth:`summary` (the
+        page's script writes it the same way): ``+7`` for a gain where scores are gains and
+        losses, else ``7``; two decimals at most, never ``-0``."""
+        if self.signed_scores:
+            return signed(score)
+        return f"{round(score, 2) + 0.0:g}"
 
     def summary(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
         """The end of a match in one sentence, for ``mine`` (the reader's seat, or None)."""

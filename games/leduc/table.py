@@ -81,10 +81,14 @@ class LeducTable(ChipTable):
 
     def faces(self, state: LeducState) -> dict[str, tuple[str, str]]:  # type: ignore[override]
         facing = state.rounds[-1].endswith("r") if state.rounds else False
+        # the chips each button puts in, as Kuhn's "Bet 1" says: a raise is this round's size,
+        # a call matches the raise faced (one raise's size), and a re-raise is said as the log
+        # says it ("re-raises by 2"), the raise on top of the call
+        size = RAISES[min(len(state.rounds) - 1, len(RAISES) - 1)]
         words = {
             "f": ("Fold", "F"),
-            "c": ("Call", "C") if facing else ("Check", "C"),
-            "r": ("Re-raise", "R") if facing else ("Raise", "R"),
+            "c": (f"Call {size}", "C") if facing else ("Check", "C"),
+            "r": (f"Re-raise by {size}", "R") if facing else (f"Raise {size}", "R"),
         }
         return {action: words[action] for action in state.legal()}
 

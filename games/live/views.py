@@ -337,7 +337,12 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     names = [s.name or ("open seat" if s.kind == TableSeat.OPEN else f"seat {s.seat + 1}")
              for s in seats]  # fmt: skip
     shown = shown_names(names)
-    listed = [{"seat": s, "score": scores[s.seat] if s.seat < len(scores) else None} for s in seats]
+    rules = spec.table() if spec.table is not None else TableRules()
+    # each final score as the end line beside it writes it ("+7" for a gain in a chip game)
+    listed = [
+        {"seat": s, "score": rules.score_text(scores[s.seat]) if s.seat < len(scores) else None}
+        for s in seats
+    ]
     ended = table.state in (Table.FINISHED, Table.ABANDONED)
     return render(
         request,
@@ -361,6 +366,8 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
                 "names": names,
                 "turnTimer": table.turn_timer,
                 "defaultAction": spec.table().default_action_text if spec.table else "",
+                # the script writes the final scores as score_text does
+                "signedScores": rules.signed_scores,
                 "cards": card_views(table.game),
                 "ws": f"/ws/tables/{table.token}/",
             },

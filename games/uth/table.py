@@ -42,6 +42,8 @@ def _verdict(done: dict[str, Any]) -> str:
 
 class UthTable(TableRules):
     default_action_text = "check, or fold at the river"
+    #: the score is the session's net chips, a loss as often as a gain
+    signed_scores = True
     options = (
         TableOption(
             "max_rounds",
@@ -66,9 +68,9 @@ class UthTable(TableRules):
     def summary(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
         scores = result.get("scores") or []
         net = scores[0] if scores else 0
-        sign = "+" if net > 0 else ""
         reason = result.get("reason") or "the session is over"
-        return f"{reason[:1].upper()}{reason[1:]}. Net result: {sign}{net:g} chips."
+        # signed as the final score beside it (score_text)
+        return f"{reason[:1].upper()}{reason[1:]}. Net result: {signed(net)} chips."
 
     @staticmethod
     def _seen(state: UthState, seat: int | None) -> dict[str, Any]:

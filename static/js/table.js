@@ -101,9 +101,12 @@
     return seat === t.seat ? plainName(seat) + " (you)" : plainName(seat);
   }
 
+  // A final score as the server's score_text writes it: "+7" for a gain where scores are
+  // gains and losses (a chip game), as the end line beside the scores says it
   function number(value) {
     if (typeof value !== "number") return String(value);
-    return String(Math.round(value * 100) / 100);
+    var rounded = Math.round(value * 100) / 100 + 0; // + 0: never "-0"
+    return (setup.signedScores && rounded > 0 ? "+" : "") + String(rounded);
   }
 
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from bots.models import Bot, BotVersion, Match, MatchSeat
 from bots.running.playing import Entry, play
+from games.engine.table import signed
 from games.live import tables
 from games.live.consumers import lobby_group
 from games.live.host import Finish
@@ -342,6 +343,27 @@ def test_the_page_of_a_finished_table_sums_it_up_and_links_the_replay(finished):
     assert f'href="/matches/{table.match_id}/"' in watcher
     assert f'action="/tables/{table.token}/again/"' not in watcher
     assert Client().get(f"/matches/{table.match_id}/").status_code == 200
+
+
+def test_a_finished_chip_table_lists_each_score_signed_as_its_end_line_says_it():
+    ann, bob = make_user("ann"), make_user("bob")
+    table = tables.create_table("kuhn", tables.Person(ann), ["me", "open"])
+    tables.take_seat(table, 1, tables.Person(bob))
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
+    spec = get_game("kuhn")
+    entries = [Entry(name="ann", builtin=name) for name in spec.builtin_names[:2]]
+    tables.store_finish(tables.facts_of(table), Finish(play(spec, entries, seed=table.seed)))
+    table.refresh_from_db()
+    scores = table.match.record["result"]["scores"]
+    assert scores[0] == -scores[1] != 0, scores  # a gain and a loss to write
+    page = text_of(logged_in(ann).get(f"/tables/{table.token}/"))
+    [summary] = re.findall(r'<p id="end-summary"[^>]*>(.*?)</p>', page, re.S)
+    [end_scores] = re.findall(r'<table class="board end-scores".*?</table>', page, re.S)
+    listed = re.findall(r'<td class="num">([^<]*)</td>', end_scores)
+    assert listed == [signed(score) for score in scores]
+    for text in listed:  # "+7" beside "ann +7", never "7"
+        assert f" {text}" in summary, (text, summary)
+    assert '"signedScores": true' in page  # the script writes them so too
 
 
 def test_play_again_keeps_the_requesters_seat_and_opens_the_others(finished):

@@ -667,6 +667,8 @@ def test_results_by_opponent_are_kept_equal_to_a_recount_of_every_stored_match(a
     against = html[html.index('id="opponents-title"') : html.index('id="recent-title"')]
     assert re.search(rf'<a href="/bots/{theirs.bot_id}/">bob/steady</a></th>\s*<td>4</td>', against)
     assert re.search(r'carol <span class="muted">\(a person\)</span></th>\s*<td>1</td>', against)
+    # each side's points as the cross tables write them: "7 \u2013 3", a minus sign for a loss
+    assert re.search(r"<td>\u2212?[\d.]+ \u2013 \u2212?[\d.]+</td>", against), against
 
 
 def test_the_fill_migration_counts_the_matches_stored_before_it(alice, bob):

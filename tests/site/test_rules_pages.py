@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from games.blackjack_pp.solving import HITS
+from games.blackjack_pp.tree import points
+from games.registry import game_slugs
 from tests.conftest import starter_source
 from tests.sandbox import conftest as sandbox_fixtures
 
@@ -45,6 +48,25 @@ def test_it_explains_the_rules_and_the_bot_contract(client, slug, title, rules, 
     assert f"/games/{slug}/leaderboard/" in page
     # the developer sections of the document stay in the repository
     assert ">Measured<" not in page and ">How it is built and checked<" not in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", game_slugs())
+def test_a_rules_page_stands_on_its_own_without_citing_a_file_the_visitor_cannot_open(client, slug):
+    page = client.get(f"/games/{slug}/").content.decode()
+    assert "shared/specs" not in page
+    assert not re.search(r"\bthe spec('s)?\b", page), "a page says the rule, not where it is"
+
+
+@pytest.mark.django_db
+def test_the_blackjack_page_says_how_two_bust_hands_rank_as_the_engine_ranks_them(client):
+    page = client.get("/games/blackjack-pp/").content.decode()
+    assert "among themselves by total" not in page
+    assert "a 26 bust beats a 23 bust" in page
+    # the page's example is the engine's ranking: the dealer's 17 first, then the 26 bust
+    assert points((26, 23, 17)) == (1.0, 0.0, 2.0)
+    assert "<code>manage.py solve</code> takes 2 unless told otherwise" in page
+    assert HITS.default == 2
 
 
 @pytest.mark.django_db

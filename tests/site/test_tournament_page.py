@@ -12,6 +12,8 @@ from channels.testing import WebsocketCommunicator
 from bots import competition
 from bots.models import Match, MatchJob, MatchSeat, Tournament
 from cardsite.asgi import application
+from cardsite.written import score_pair
+from games.views import cross_table_html
 from tests.site import test_leaderboard_pages as data
 from tests.site.test_leaderboard_pages import builtin, enter, users
 
@@ -81,17 +83,37 @@ def test_it_shows_the_cross_table_of_a_finished_tournament(client, rps_tournamen
         if set(scores) == {"strong", "simple"}:
             strong_vs_simple[0] += scores["strong"]
             strong_vs_simple[1] += scores["simple"]
-    cell = f"{strong_vs_simple[0]:g}&ndash;{strong_vs_simple[1]:g}"
+    cell = f"{strong_vs_simple[0]:g} \u2013 {strong_vs_simple[1]:g}"
     assert f'title="bob/strong against alice/simple, 2 matches">{cell}</td>' in page
+    # the game's own word for what a score counts, not "points" for every game
+    assert '<th scope="col">total games won</th>' in page and "total points" not in page
+    assert "Each cell: the row bot's games won, then the column bot's" in page
     # recent results name the bots, their scores and a fault's kind, and link the match
     latest = Match.objects.filter(tournament=rps_tournament).order_by("-played", "-pk").first()
     assert f'<a href="/matches/{latest.pk}/">Match {latest.pk}</a>' in page
     assert '<span class="badge lost">exception</span>' in page
 
 
+def test_a_pair_of_scores_reads_as_two_numbers_with_a_minus_sign_not_a_hyphen():
+    assert score_pair(4, -4) == "4 \u2013 \u22124"
+    assert score_pair(-84.0, 84.0) == "\u221284 \u2013 84"
+    assert score_pair(-0.001, 1.5) == "0 \u2013 1.50"  # never a negative zero
+    bots = [{"id": n, "label": f"ann/bot{n}", "points": p} for n, p in ((1, 84.0), (2, -84.0))]
+    grid = [
+        {"bot": bots[0], "cells": [None, {"for": 84.0, "against": -84.0, "matches": 2,
+                                          "outcome": "won", "opponent": "ann/bot2"}]},
+        {"bot": bots[1], "cells": [{"for": -84.0, "against": 84.0, "matches": 2,
+                                    "outcome": "lost", "opponent": "ann/bot1"}, None]},
+    ]  # fmt: skip
+    rows = cross_table_html({"kind": "pairs", "grid": grid})
+    assert ">84 \u2013 \u221284</td>" in rows and ">\u221284 \u2013 84</td>" in rows
+    assert "&ndash;-" not in rows and "\u2013 -" not in rows
+
+
 def test_it_sums_each_pair_at_a_last_card_table(client, last_card_tournament):
     page = client.get(f"/tournaments/{last_card_tournament.pk}/").content.decode()
     assert "fewer is better" in page
+    assert '<th scope="col">total points taken</th>' in page
     # four bots at one table in four seatings: every pair met in all four games
     assert page.count(", 4 matches") == 4 * 3
 

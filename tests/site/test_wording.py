@@ -37,6 +37,22 @@ def test_the_end_line_puts_the_winners_score_first(slug):
 
 
 # ---- chip games ------------------------------------------------------------------------------
+@pytest.mark.parametrize("slug", ["kuhn", "leduc", "blackjack-pp", "uth"])
+def test_a_chip_tables_final_scores_are_signed_as_its_end_line(slug):
+    rules = get_game(slug).table()
+    written = [rules.score_text(v) for v in (7, -7.0, 1.5, 0, -0.001)]
+    assert written == ["+7", "-7", "+1.5", "0", "0"]
+    scores = [375, -375] if slug != "uth" else [375]
+    summary = rules.summary({"scores": scores, "hands": 10, "reason": "done"}, NAMES, 0)
+    assert "+375" in summary and rules.score_text(375) == "+375"
+
+
+@pytest.mark.parametrize("slug", ["rps-poker", "goofspiel", "last-card"])
+def test_a_tables_final_scores_are_plain_numbers_where_its_end_line_says_them_so(slug):
+    rules = get_game(slug).table()
+    assert [rules.score_text(v) for v in (7, 7.0, -3, 2.346, -0.0)] == ["7", "7", "-3", "2.35", "0"]
+
+
 def test_blackjack_seats_keep_their_names_and_no_number_reads_minus_zero():
     spec = get_game("blackjack-pp")
     rules = spec.table()
@@ -62,6 +78,13 @@ def test_blackjack_seats_keep_their_names_and_no_number_reads_minus_zero():
         assert "Player" not in line and "player 0" not in line, line
 
 
+def test_a_blackjack_table_counts_its_hits_in_words():
+    rules = get_game("blackjack-pp").table()
+    assert rules.describe({"hands": 10, "max_hits": 1}) == ["10 deals", "at most 1 hit"]
+    assert rules.describe({"hands": 20, "max_hits": 2}) == ["20 deals", "at most 2 hits"]
+    assert rules.describe({"hands": 50, "max_hits": 3}) == ["50 deals", "at most 3 hits"]
+
+
 def test_the_blackjack_replay_names_seats_by_who_acts_first():
     from games.chips.replay import _blackjack_table
 
@@ -83,14 +106,19 @@ def test_leduc_logs_a_raise_as_the_raise_its_button_says_and_each_move_at_once()
     assert rules.frame(state, 0, NAMES)["log"] == []
     first = state.pending()[0]
     faces = rules.faces(state)
-    assert faces["r"][0] == "Raise"
+    assert faces["r"][0] == "Raise 2"  # the chips it puts in, as Kuhn's "Bet 1"
     state.apply(first, "r")
     log = [e["text"] for e in rules.frame(state, 0, NAMES)["log"]]
     assert log == [f"Hand 1, round 1: {NAMES[first]} raises 2."]
-    assert rules.faces(state)["r"][0] == "Re-raise"
+    assert {a: label for a, (label, _) in rules.faces(state).items()} == {
+        "f": "Fold",
+        "c": "Call 2",
+        "r": "Re-raise by 2",
+    }
     state.apply(1 - first, "r")
     log = [e["text"] for e in rules.frame(state, 0, NAMES)["log"]]
     assert log[-1] == f"Hand 1, round 1: {NAMES[1 - first]} re-raises by 2."
+    assert rules.faces(state)["c"][0] == "Call 2"
     state.apply(first, "c")
     betting = [line for line in rules.frame(state, 0, NAMES)["lines"] if "Betting" in line]
     assert betting == [
@@ -99,6 +127,21 @@ def test_leduc_logs_a_raise_as_the_raise_its_button_says_and_each_move_at_once()
     ]
     keys = [e["key"] for e in rules.frame(state, 0, NAMES)["log"]]
     assert len(keys) == len(set(keys)) == 3
+
+
+def test_leduc_buttons_say_the_second_rounds_raise_of_4():
+    rules = get_game("leduc").table()
+    state = leduc_state()
+    first = state.pending()[0]
+    state.apply(first, "c")
+    state.apply(1 - first, "c")  # both check: the board is turned, the second round begins
+    assert len(state.rounds) == 2
+    assert {label for label, _ in rules.faces(state).values()} == {"Check", "Raise 4"}
+    state.apply(state.pending()[0], "r")
+    labels = {label for label, _ in rules.faces(state).values()}
+    assert labels == {"Fold", "Call 4", "Re-raise by 4"}
+    log = [e["text"] for e in rules.frame(state, 0, NAMES)["log"]]
+    assert log[-1].endswith("raises 4.")
 
 
 def test_kuhn_logs_each_move_of_the_hand_in_play():
