@@ -428,6 +428,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             return keyset.bad_request(request, bad)
         context |= {
             "title": get_game(rating.game).title,
+            # the number after each of the others at the table is their score in the match
+            "score_label": get_game(rating.game).score_label,
             "chart": rating_chart(person_history(rating)),
             "recent": recent,
             "extra": f"game={rating.game}",

@@ -69,6 +69,8 @@ def test_the_profile_shows_the_stored_numbers_and_costs_the_same_with_5_or_50_ma
         assert f'<title id="chart-title">Rating history of {name} in RPS Poker</title>' in text
         listed = re.findall(r'<a href="/matches/(\d+)/">', text)
         assert len(listed) == min(matches, people_views.PROFILE_MATCHES)
+        # the number after the opponent is theirs, in the game's own words
+        assert '<th scope="col">Against (their games won)</th>' in text
     assert counts[0] == counts[1]
 
 
