@@ -84,7 +84,7 @@ class LeducTable(ChipTable):
         # the chips each button puts in, as Kuhn's "Bet 1" says: a raise is this round's size,
         # a call matches the raise faced (one raise's size), and a re-raise is said as the log
         # says it ("re-raises by 2"), the raise on top of the call
-        size = RAISES[min(len(state.rounds) - 1, len(RAISES) - 1)]
+        size = RAISES[min(max(len(state.rounds) - 1, 0), len(RAISES) - 1)]
         words = {
             "f": ("Fold", "F"),
             "c": (f"Call {size}", "C") if facing else ("Check", "C"),
