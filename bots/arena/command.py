@@ -23,7 +23,7 @@ from rich.text import Text
 
 from bots.arena import Arena, ArenaError, busy_jobs
 from bots.arena.config import ConfigError, apply_config
-from bots.languages import suffix_list
+from bots.languages import spoken, suffix_list
 from bots.running import cpus
 from bots.running.process import MAX_LANES
 from games.engine import untrusted
@@ -65,16 +65,8 @@ def builtins_text() -> str:
     for game in games():
         by_names.setdefault(tuple(game.builtin_names), []).append(game.slug)
     return "; ".join(
-        f"{_and(slugs)}: {', '.join(names)}" for names, slugs in by_names.items() if names
+        f"{spoken(slugs, 'and')}: {', '.join(names)}" for names, slugs in by_names.items() if names
     )
-
-
-def _and(words: list[str], last: str = "and") -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
-
-
-def _or(words: list[str]) -> str:
-    return _and(words, "or")
 
 
 class WholeWords:
@@ -146,7 +138,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--game",
         choices=game_slugs(),
         metavar="GAME",
-        help=f"the game: {_or(game_slugs())} (or from --config)",
+        help=f"the game: {spoken(game_slugs())} (or from --config)",
     )
     parser.add_argument("bots", nargs="*", metavar="BOT", action=BotsArgument)
     parser.add_argument(

@@ -255,17 +255,17 @@ def file_accept() -> str:
 def suffix_list() -> str:
     """Every language's first suffix and its files that are not text, for a person: ``.py,
     .js, .cpp, .java or .jar``."""
-    return _spoken([s for lang in languages() for s in (lang.suffix, *lang.binary_suffixes)])
+    return spoken([s for lang in languages() for s in (lang.suffix, *lang.binary_suffixes)])
 
 
 def title_list() -> str:
     """Every language's title, for a person: ``Python, JavaScript, C++ or Java``."""
-    return _spoken([lang.title for lang in languages()])
+    return spoken([lang.title for lang in languages()])
 
 
-def _spoken(items: list[str]) -> str:
-    """``a, b or c``."""
-    return ", ".join(items[:-1]) + (" or " if len(items) > 1 else "") + items[-1]
+def spoken(items: list[str], last: str = "or") -> str:
+    """``a, b or c`` (``last="and"``: ``a, b and c``)."""
+    return ", ".join(items[:-1]) + (f" {last} " if len(items) > 1 else "") + items[-1]
 
 
 def language_of(path: Path) -> Language:
