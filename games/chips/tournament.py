@@ -19,6 +19,7 @@ from games.engine.tournament import (
     faults_column,
     interval_column,
     mean_sd_se,
+    normal_interval,
     number,
     record_column,
 )
@@ -97,4 +98,4 @@ def chips_interval(
     if matches < 2:
         return mean, None, None
     _, _, se = mean_sd_se(totals["sum"], totals["sum_sq"], matches)
-    return mean, mean - 1.96 * se, mean + 1.96 * se
+    return mean, *normal_interval(mean, se)

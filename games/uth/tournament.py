@@ -21,6 +21,7 @@ from games.engine.tournament import (
     derive_seed,
     faults_column,
     mean_sd_se,
+    normal_interval,
     number,
 )
 
@@ -130,5 +131,5 @@ def mean_and_interval(totals: dict[str, Any]) -> tuple[float, float, float, floa
     if n == 0:
         return 0.0, 0.0, 0.0, 0.0
     mean, sd, se = mean_sd_se(totals["sum"], totals["sum_sq"], n)
-    half = 1.96 * se
-    return mean, mean - half, mean + half, sd
+    low, high = normal_interval(mean, se)
+    return mean, low, high, sd
