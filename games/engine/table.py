@@ -121,9 +121,8 @@ class TableRules:
         """A seat's final score as the end of a table lists it beside :meth:`summary` (the
         page's script writes it the same way): ``+7`` for a gain where scores are gains and
         losses, else ``7``; two decimals at most, never ``-0``."""
-        if self.signed_scores:
-            return signed(score)
-        return f"{round(score, 2) + 0.0:g}"
+        text = signed(score)
+        return text if self.signed_scores else text.removeprefix("+")
 
     def summary(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
         """The end of a match in one sentence, for ``mine`` (the reader's seat, or None)."""
