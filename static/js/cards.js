@@ -37,5 +37,17 @@
     return card;
   }
 
-  window.CardArena = { node: node, drawCard: drawCard };
+  // A seat's score, and what it counts ("7 points taken") when `label` is given, as the
+  // server draws it in templates/matches/_frame.html: the replay viewer's and the live table's.
+  function scoreBadge(text, label, title) {
+    var badge = node("span", "seat__score", text);
+    if (label) {
+      badge.title = title || label;
+      badge.appendChild(document.createTextNode(" "));
+      badge.appendChild(node("span", "seat__score-label", label));
+    }
+    return badge;
+  }
+
+  window.CardArena = { node: node, drawCard: drawCard, scoreBadge: scoreBadge };
 })();

@@ -139,13 +139,7 @@
   // server draws it in templates/matches/_frame.html
   var scoreLabel = el.seats.dataset.scoreLabel || "";
   function scoreBadge(value) {
-    var badge = node("span", "seat__score", number(value));
-    if (scoreLabel) {
-      badge.title = scoreLabel + " at this step";
-      badge.appendChild(document.createTextNode(" "));
-      badge.appendChild(node("span", "seat__score-label", scoreLabel));
-    }
-    return badge;
+    return window.CardArena.scoreBadge(number(value), scoreLabel, scoreLabel + " at this step");
   }
 
   function drawSeat(seat, index, frame) {

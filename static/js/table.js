@@ -412,14 +412,8 @@
   // A seat's score: a bare number says what it counts (the game's score label, "games won"),
   // as a replay's does; a game's own words ("+2 chips") stand as they are.
   function scoreBadge(text) {
-    var badge = node("span", "seat__score", text);
-    var label = el.live.dataset.scoreLabel;
-    if (label && /^[+-]?\d+(\.\d+)?$/.test(String(text))) {
-      badge.title = label;
-      badge.appendChild(document.createTextNode(" "));
-      badge.appendChild(node("span", "seat__score-label", label));
-    }
-    return badge;
+    var bare = /^[+-]?\d+(\.\d+)?$/.test(String(text));
+    return window.CardArena.scoreBadge(text, bare ? el.live.dataset.scoreLabel : "");
   }
 
   // My hand as buttons: click (or its number key) to choose; `picked` gives the order.
