@@ -398,6 +398,30 @@ def _ticks(low: float, high: float, parts: int) -> list[float]:
     return ticks
 
 
+def axis_ticks(low: float, high: float, fewest: int = 4, most: int = 6) -> list[float]:
+    """Round values for a chart's value axis that cover ``low`` to ``high``: the first at or
+    below ``low``, the last at or above ``high``, ``fewest`` to ``most`` of them, a step of
+    1, 2, 2.5, 4 or 5 times a power of ten, the one whose axis is the shortest (the most
+    room for the lines). The axis runs from the first to the last, so every line is between
+    two labelled values (the ticks inside the range alone were often two: "0" and "20")."""
+    if not high - low > 0:
+        low, high = low - 0.5, high + 0.5
+    magnitude = 10 ** math.floor(math.log10((high - low) / most))
+    best: tuple[float, int, int, float] | None = None
+    for power in (1, 10, 100):
+        for factor in (1, 2, 2.5, 4, 5):
+            step = factor * magnitude * power
+            first = math.floor(low / step + 1e-9)
+            last = math.ceil(high / step - 1e-9)
+            length = (last - first) * step
+            if fewest <= last - first + 1 <= most and (best is None or length < best[0] - 1e-9):
+                best = (length, first, last, step)
+    if best is None:  # a range too narrow for the steps above: never met by a rating chart
+        return [low, high]
+    _, first, last, step = best
+    return [round(k * step, 10) for k in range(first, last + 1)]
+
+
 def chart_positions(count: int) -> list[int]:
     """The points a chart of ``count`` rating updates draws: 0 (before the first) to
     ``count`` (after the last), thinned to CHART_POINTS evenly spread ones."""
@@ -506,9 +530,10 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
     left, right, top, bottom = 52, 14, 14, 44
     lows = [mu - 3 * sigma for _, mu, sigma in points]
     highs = [mu + sigma for _, mu, sigma in points]
-    low, high = min(lows), max(highs)
-    pad = max((high - low) * 0.05, 0.5)
-    low, high = low - pad, high + pad
+    # the axis from the round value at or below the lowest line to the one at or above the
+    # highest, with 4 to 6 labelled values
+    ticks = axis_ticks(min(lows), max(highs))
+    low, high = ticks[0], ticks[-1]
 
     def x(n: float) -> float:
         return left + (width - left - right) * (n / count if count else 0)
@@ -528,7 +553,7 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
     upper = [mu + sigma for _, mu, sigma in points]
     lower = [mu - sigma for _, mu, sigma in points]
     band = path(upper, xs) + " " + path(lower[::-1], xs[::-1], "L") + " Z"
-    y_ticks = [{"y": f"{y(v):.1f}", "label": f"{v:g}"} for v in _ticks(low, high, 4)]
+    y_ticks = [{"y": f"{y(v):.1f}", "label": f"{v:g}"} for v in ticks]
     x_ticks = [
         {"x": f"{x(v):.1f}", "label": f"{int(v)}"}
         for v in _ticks(0, count, min(5, count))

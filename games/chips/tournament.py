@@ -18,8 +18,8 @@ from games.engine.tournament import (
     Standing,
     faults_column,
     interval_column,
+    mean_interval,
     mean_sd_se,
-    normal_interval,
     number,
     record_column,
 )
@@ -59,7 +59,8 @@ class ChipsRoundRobin(PairsRoundRobin):
             "chips": round(totals.get("chips", 0.0), 4),
             "hands": totals.get("hands", 0),
             "chips_per_hand": round(mean, 6),
-            # None until two matches are played (one match gives no spread)
+            # None until two matches are played (one match gives no spread), and while
+            # every match scored the same (no range to bound a hand's chips by)
             "chips_per_hand_ci95": None if low is None else [round(low, 6), round(high, 6)],
             "head_to_head": {
                 other: {"chips": round(won, 4), "opponent_chips": round(lost, 4)}
@@ -89,13 +90,14 @@ class DealsRoundRobin(ChipsRoundRobin):
 def chips_interval(
     totals: dict[str, Any], matches: int
 ) -> tuple[float, float | None, float | None]:
-    """Mean chips per hand, and a 95% interval (normal approximation over matches; None
-    with fewer than two matches)."""
+    """Mean chips per hand, and a 95% interval over matches (``mean_interval``: Student's
+    t; None with fewer than two matches, or while every match scored the same)."""
     hands = totals.get("hands", 0)
     if not hands or not matches:
         return 0.0, None, None
     mean = totals["chips"] / hands
     if matches < 2:
         return mean, None, None
-    _, _, se = mean_sd_se(totals["sum"], totals["sum_sq"], matches)
-    return mean, *normal_interval(mean, se)
+    _, sd, _ = mean_sd_se(totals["sum"], totals["sum_sq"], matches)
+    found = mean_interval(mean, sd, matches)
+    return (mean, None, None) if found is None else (mean, *found)

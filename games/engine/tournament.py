@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 from games.engine.runner import MatchOutcome
@@ -104,13 +105,14 @@ def number(title: str, key: str, shown: str = "{:.2f}") -> Column:
 
 
 def interval_column(title: str, key: str, interval_key: str, shown: str = "{:+.3f}") -> Column:
-    """A mean ``bot[key]`` with its 95% interval ``bot[interval_key]`` (None while there is
-    no spread to measure it by), both shown with the format ``shown``."""
+    """A mean ``bot[key]`` with its 95% interval ``bot[interval_key]``, both shown with the
+    format ``shown``; where there is no interval yet (None, or one of no width stored
+    before :func:`mean_interval`), the mean and "(too few matches)"."""
 
     def text(bot: dict[str, Any]) -> str:
         mean = shown.format(bot[key])
-        if bot[interval_key] is None:
-            return mean
+        if no_interval(bot.get(interval_key)):
+            return f"{mean} ({NO_INTERVAL})"
         low, high = (shown.format(v) for v in bot[interval_key])
         return f"{mean} ({low} to {high})"
 
@@ -156,15 +158,79 @@ def mean_sd_se(total: float, squares: float, n: int) -> tuple[float, float, floa
     return mean, sd, sd / math.sqrt(n)
 
 
-def normal_interval(
-    mean: float, se: float, *, z: float = 1.96, low: float = -math.inf, high: float = math.inf
-) -> tuple[float, float]:
-    """The 95% interval ``mean +- z * se`` (normal approximation), cut to ``[low, high]``,
-    the values the statistic can take. The approximation is symmetric, so for a mean near
-    a bound it reaches past it (Last Card's points taken "5.17 (-1.36 to 11.69)", when no
-    game takes fewer than 0 points); the true mean cannot lie out there, so neither does the
-    interval."""
-    return max(low, mean - z * se), min(high, mean + z * se)
+#: the normal quantile of a two-sided 95% interval (1.96)
+Z95 = NormalDist().inv_cdf(0.975)
+
+#: Student's t quantile of a two-sided 95% interval for 1 to 29 degrees of freedom (above,
+#: :func:`t95`'s expansion is within 1e-7 of it)
+T95 = (
+    12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624,
+    2.306004, 2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787,
+    2.131450, 2.119905, 2.109816, 2.100922, 2.093024, 2.085963, 2.079614,
+    2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407,
+    2.045230,
+)  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """Student's t quantile of a two-sided 95% interval with ``df`` degrees of freedom: 12.71
+    for 2 values, 4.30 for 3, 2.26 for 10, toward the normal's 1.96 (the table above; from
+    30 on, the Cornish-Fisher expansion around the normal quantile)."""
+    if df < 1:
+        return math.inf
+    if df <= len(T95):
+        return T95[df - 1]
+    z = Z95
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+        + (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / (92160 * df**4)
+    )
+
+
+def mean_interval(
+    mean: float, sd: float, n: int, *, low: float = -math.inf, high: float = math.inf
+) -> tuple[float, float] | None:
+    """The 95% interval of the mean of ``n`` independent values (matches, games, rounds)
+    whose sample standard deviation is ``sd``, cut to ``[low, high]``, the values the
+    statistic can take (a symmetric interval of a mean near a bound reaches past it: Last
+    Card's points taken "5.17 (-1.36 to 11.69)", when no game takes fewer than 0 points).
+
+    - Fewer than two values: None (one value has no spread to measure).
+    - Student's t with ``n - 1`` degrees of freedom, not the normal's 1.96: with 3 matches
+      the standard error is estimated so roughly that 1.96 of them cover far less than 95%
+      (t: 4.30).
+    - No spread observed (every value the same, as after a few matches that all scored
+      +1): the values cannot say how wide the interval is, and ``mean +- t * 0`` would claim
+      certainty. Where the statistic's range is known, the interval is the one of the
+      widest spread a mean in that range can have (every value at one end or the other):
+      the Wilson interval of the mean's place in the range as a share of ``n``, so 3 matches
+      of +1 in -1..+1 give +1.000 (-0.123 to +1.000), as 3 wins out of 3 would. Where it is
+      not known, None: too few matches for an interval yet.
+    """
+    if n < 2:
+        return None
+    # the same values, up to the rounding of a sum of squares (about 1e-8 of the mean)
+    if sd <= 1e-6 * max(1.0, abs(mean)):
+        if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+            return None
+        share = min(max((mean - low) / (high - low), 0.0), 1.0)
+        first, last = wilson_interval(share * n, n)
+        return low + first * (high - low), low + last * (high - low)
+    half = t95(n - 1) * sd / math.sqrt(n)
+    return max(low, mean - half), min(high, mean + half)
+
+
+def no_interval(interval: Sequence[float] | None) -> bool:
+    """Whether a stored interval says nothing: missing, or of no width (stored before
+    :func:`mean_interval` widened an interval of values that were all the same)."""
+    return interval is None or interval[0] == interval[1]
+
+
+#: what a cell shows in place of an interval there is none of yet (see :func:`mean_interval`)
+NO_INTERVAL = "too few matches"
 
 
 def wilson_interval(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:

@@ -2,7 +2,8 @@
 (seats alternate between rounds, although the game is symmetric). A bot's score is its mean
 return per deal over all its matches (with ``win_loss``, deals won minus deals lost per deal
 played), with a 95% interval from the per-match means (a bot may adapt to its opponent
-within a match, so the match is the independent unit). Beside it: the share of deals won
+within a match, so the match is the independent unit; ``mean_interval``: Student's t, and
+from what a deal can pay where every match scored the same). Beside it: the share of deals won
 (with a Wilson interval) and the mean prize-point difference per deal."""
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from games.engine.tournament import (
     Standing,
     faults_column,
     interval_column,
+    mean_interval,
     mean_sd_se,
-    normal_interval,
     number,
     record_column,
     wilson_interval,
@@ -70,10 +71,10 @@ class DealsRoundRobin(PairsRoundRobin):
         mean = totals.get("returns", 0) / deals if deals else 0.0
         interval = None
         if standing.matches >= 2 and deals:
-            _, _, se = mean_sd_se(totals["sum"], totals["sum_sq"], standing.matches)
+            _, sd, _ = mean_sd_se(totals["sum"], totals["sum_sq"], standing.matches)
             bound = totals.get("bound", WIDEST)
-            low, high = normal_interval(mean, se, low=-bound, high=bound)
-            interval = [round(low, 6), round(high, 6)]
+            found = mean_interval(mean, sd, standing.matches, low=-bound, high=bound)
+            interval = None if found is None else [round(v, 6) for v in found]
         won = totals.get("deals_won", 0)
         low, high = wilson_interval(won, deals)
         return standing.common_json() | {

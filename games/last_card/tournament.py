@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 from games.engine.runner import MatchOutcome
@@ -25,15 +24,13 @@ from games.engine.tournament import (
     derive_seed,
     faults_column,
     interval_column,
+    mean_interval,
     mean_sd_se,
-    normal_interval,
     number,
 )
 from games.last_card.rules import STATISTICS
 
 TABLE = 4
-#: the normal quantile of a two-sided 95% interval (1.96)
-Z95 = NormalDist().inv_cdf(0.975)
 
 
 class Tables(Format):
@@ -153,12 +150,12 @@ class Tables(Format):
 
 
 def points_interval(standing: Standing) -> list[float] | None:
-    """The 95% interval of a bot's mean points taken per game (normal approximation over
-    its games, each dealt afresh), from 0 up: no game takes fewer points. None before its
-    second game."""
+    """The 95% interval of a bot's mean points taken per game (``mean_interval``: Student's
+    t over its games, each dealt afresh), from 0 up: no game takes fewer points. None before
+    its second game, and while every game took the same points (nothing bounds them above)."""
     n, total, squares = standing.extra.get("points", (0, 0.0, 0.0))
     if n < 2:
         return None
-    mean, _, se = mean_sd_se(total, squares, n)
-    low, high = normal_interval(mean, se, z=Z95, low=0.0)
-    return [round(low, 6), round(high, 6)]
+    mean, sd, _ = mean_sd_se(total, squares, n)
+    found = mean_interval(mean, sd, n, low=0.0)
+    return None if found is None else [round(v, 6) for v in found]

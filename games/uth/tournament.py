@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine.runner import MatchOutcome
 from games.engine.tournament import (
+    NO_INTERVAL,
     Column,
     Format,
     Standing,
@@ -20,8 +21,9 @@ from games.engine.tournament import (
     Table,
     derive_seed,
     faults_column,
+    mean_interval,
     mean_sd_se,
-    normal_interval,
+    no_interval,
     number,
 )
 
@@ -69,7 +71,8 @@ class Duplicate(Format):
         return standing.common_json() | {
             "score": round(mean, 4),
             "mean_net_per_round": round(mean, 4),
-            "mean_net_ci95": [round(low, 4), round(high, 4)],
+            # None before a second round, and while every round netted the same
+            "mean_net_ci95": None if low is None else [round(low, 4), round(high, 4)],
             "sd_per_round": round(sd, 4),
             "rounds_played": totals.get("rounds", 0),
             "sessions": standing.matches,
@@ -80,15 +83,14 @@ class Duplicate(Format):
         }
 
     def interval(self, bot: dict[str, Any]) -> tuple[float, float] | None:
-        if bot.get("rounds_played", 0) < self.MIN_ROUNDS:
+        if bot.get("rounds_played", 0) < self.MIN_ROUNDS or no_interval(bot["mean_net_ci95"]):
             return None
         low, high = bot["mean_net_ci95"]
         return low, high
 
     def columns(self) -> list[Column]:
         def score(bot: dict[str, Any]) -> str:
-            low, high = bot["mean_net_ci95"]
-            return f"{bot['mean_net_per_round']:+.2f} ({low:+.2f} to {high:+.2f})"
+            return f"{bot['mean_net_per_round']:+.2f} ({interval(bot)})"
 
         return [
             Column("net chips/round (95% CI)", score, lambda b: b["mean_net_per_round"]),
@@ -102,10 +104,6 @@ class Duplicate(Format):
         ]
 
     def statistics(self) -> Statistics:
-        def interval(bot: dict[str, Any]) -> str:
-            low, high = bot["mean_net_ci95"]
-            return f"{low:+.2f} to {high:+.2f}"
-
         final = Column(
             "mean final chips",
             lambda b: "-" if b["mean_final_chips"] is None else f"{b['mean_final_chips']:,.2f}",
@@ -115,7 +113,7 @@ class Duplicate(Format):
             [
                 number("rounds", "rounds_played", "{:,}"),
                 number("mean net chips/round", "mean_net_per_round"),
-                Column("95% interval", interval, lambda b: b["mean_net_ci95"][0]),
+                Column("95% interval", interval, interval_low),
                 number("SD/round", "sd_per_round"),
                 number("sessions", "sessions", "{:,}"),
                 number("survived", "sessions_survived", "{:,}"),
@@ -125,11 +123,26 @@ class Duplicate(Format):
         )
 
 
-def mean_and_interval(totals: dict[str, Any]) -> tuple[float, float, float, float]:
-    """Mean net per round, its 95% interval (normal approximation) and the per-round SD."""
+def interval(bot: dict[str, Any]) -> str:
+    """A bot's 95% interval as a cell's text, or that there is none yet."""
+    if no_interval(bot["mean_net_ci95"]):
+        return NO_INTERVAL
+    low, high = bot["mean_net_ci95"]
+    return f"{low:+.2f} to {high:+.2f}"
+
+
+def interval_low(bot: dict[str, Any]) -> float | None:
+    return None if no_interval(bot["mean_net_ci95"]) else bot["mean_net_ci95"][0]
+
+
+def mean_and_interval(
+    totals: dict[str, Any],
+) -> tuple[float, float | None, float | None, float]:
+    """Mean net per round, its 95% interval (``mean_interval``: Student's t; None, None
+    before a second round and while every round netted the same) and the per-round SD."""
     n = totals.get("rounds", 0)
     if n == 0:
-        return 0.0, 0.0, 0.0, 0.0
-    mean, sd, se = mean_sd_se(totals["sum"], totals["sum_sq"], n)
-    low, high = normal_interval(mean, se)
-    return mean, low, high, sd
+        return 0.0, None, None, 0.0
+    mean, sd, _ = mean_sd_se(totals["sum"], totals["sum_sq"], n)
+    found = mean_interval(mean, sd, n)
+    return (mean, None, None, sd) if found is None else (mean, *found, sd)

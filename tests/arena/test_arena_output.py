@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from scipy.special import stdtrit
 
 from games.registry import games, get_game
 from tests.arena.conftest import FIRST_CARD_BOT
@@ -101,9 +102,9 @@ def test_last_cards_points_taken_have_a_95_percent_interval(tmp_path):
     # the interval from the bot's own per-game points (its log), by the statistics module
     points = [g["points_taken"] for g in json.loads((logs / "ai" / "heuristic.json").read_text())]
     mean, se = statistics.fmean(points), statistics.stdev(points) / len(points) ** 0.5
-    z = statistics.NormalDist().inv_cdf(0.975)
+    t = float(stdtrit(len(points) - 1, 0.975))  # Student's t, not the normal's 1.96
     # (cut at 0: no game takes fewer points)
-    expected = [max(0.0, mean - z * se), mean + z * se]
+    expected = [max(0.0, mean - t * se), mean + t * se]
     assert heuristic["points_taken_ci95"] == pytest.approx(expected)
     low, high = heuristic["points_taken_ci95"]
     assert heuristic["score"] == pytest.approx(mean)
@@ -242,3 +243,15 @@ def test_a_config_whose_count_does_not_fit_its_bots_says_so(tmp_path):
     empty = kit_config(tmp_path, {"game": "rps-poker"})
     with pytest.raises(CommandError, match=r"lists none in ai_dirs or ai\)$"):
         run("--config", str(empty))
+
+
+def test_goofspiel_matches_all_won_show_an_interval_of_some_width_at_80_columns(monkeypatch):
+    # matching wins every deal of these three matches (seed 2): the table said
+    # "+1.000 (+1.000 to +1.000)", as if three matches made the score certain
+    monkeypatch.setenv("COLUMNS", "80")
+    table = run("--game", "goofspiel", "builtin:matching", "builtin:random",
+                "--rounds", "3", "--seed", "2")  # fmt: skip
+    assert "+1.000 (-0.123 to +1.000)" in table
+    assert "-1.000 (-1.000 to +0.123)" in table
+    assert "(+1.000 to +1.000)" not in table
+    assert max(len(line) for line in table.splitlines()) <= 80

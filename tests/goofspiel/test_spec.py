@@ -81,7 +81,7 @@ def test_the_format_gives_no_interval_from_a_single_match_and_counts_forfeited_d
     entry = fmt.bot_json(standing)
     assert entry["score"] == 0.4 and entry["score_per_deal_ci95"] is None
     assert entry["deal_win_rate"] == 0.6 and entry["point_diff_per_deal"] == 8.0
-    assert fmt.columns()[0].show(entry) == "+0.400"
+    assert fmt.columns()[0].show(entry) == "+0.400 (too few matches)"
 
 
 @pytest.mark.parametrize(("returns_type", "most"), [("win_loss", 1), ("point_difference", 7.5)])
@@ -105,6 +105,26 @@ def test_the_score_interval_stays_within_what_a_deal_can_pay(returns_type, most)
     assert worst["score_per_deal_ci95"][0] == -most
     # a bound shown clamped reads as the mean's, in the leaderboard's column
     assert fmt.columns()[0].show(best).endswith(f"to +{most:.3f})")
+
+
+def test_matches_that_all_scored_the_same_give_an_interval_of_some_width():
+    # three matches won on every deal: "+1.000 (+1.000 to +1.000)" claimed certainty; the
+    # interval is now as wide as three wins out of three, within what a deal pays
+    fmt = DealsRoundRobin()
+    winner, loser = Standing(name="w", source=""), Standing(name="l", source="")
+    for _ in range(3):
+        result = {
+            "scores": [3, -3], "deals": 3, "forfeited_deals": 0, "points": [15, 0],
+            "deals_won": [3, 0], "num_cards": 5, "returns_type": "win_loss",
+        }  # fmt: skip
+        fmt.tally_scores([winner, loser], SimpleNamespace(result=result))
+        winner.matches += 1
+        loser.matches += 1
+    best, worst = fmt.bot_json(winner), fmt.bot_json(loser)
+    assert best["score_per_deal_ci95"] == [pytest.approx(-0.123, abs=1e-3), 1.0]
+    assert worst["score_per_deal_ci95"] == [-1.0, pytest.approx(0.123, abs=1e-3)]
+    assert fmt.columns()[0].show(best) == "+1.000 (-0.123 to +1.000)"
+    assert fmt.columns()[0].show(worst) == "-1.000 (-1.000 to +0.123)"
 
 
 def test_a_match_with_another_config_is_played_through_the_spec():

@@ -58,4 +58,19 @@ def test_it_gives_no_interval_from_a_single_match():
     standing.extra = {"chips": 5.0, "hands": 100, "sum": 0.05, "sum_sq": 0.0025}
     entry = fmt.bot_json(standing)
     assert entry["chips_per_hand"] == 0.05 and entry["chips_per_hand_ci95"] is None
-    assert fmt.columns()[0].show(entry) == "+0.050"
+    assert fmt.columns()[0].show(entry) == "+0.050 (too few matches)"
+
+
+def test_matches_that_all_scored_the_same_have_no_interval_yet():
+    # a bot that folds every hand loses its ante every hand: no spread to measure, and a
+    # hand's chips have no range given here to bound it by; "-1.000 (-1.000 to -1.000)"
+    # claimed certainty
+    fmt = ChipsRoundRobin()
+    from games.engine.tournament import Standing
+
+    standing = Standing(name="folder", source="builtin:x")
+    standing.matches = 4
+    standing.extra = {"chips": -400.0, "hands": 400, "sum": -4.0, "sum_sq": 4.0}
+    entry = fmt.bot_json(standing)
+    assert entry["chips_per_hand"] == -1.0 and entry["chips_per_hand_ci95"] is None
+    assert fmt.columns()[0].show(entry) == "-1.000 (too few matches)"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from scipy.special import stdtrit
 
 from bots.running.launch import plain_launch
 from bots.running.process import BotProcess, ProcessAgent
@@ -113,15 +114,25 @@ def test_it_rotates_four_bots_around_the_table():
 
 
 def test_the_points_taken_interval_never_reaches_below_no_points():
-    # most games taken clean, one with a full hand: mean +- 1.96 SE would start below 0
+    # most games taken clean, one with a full hand: mean +- t SE would start below 0
     standing = Standing(name="lucky", source="builtin:heuristic", games=10)
     points = [0.0] * 9 + [31.0]
     standing.extra["points"] = [len(points), sum(points), sum(p * p for p in points)]
     mean, se = statistics.fmean(points), statistics.stdev(points) / len(points) ** 0.5
-    z = statistics.NormalDist().inv_cdf(0.975)
-    assert mean - z * se < 0
+    t = float(stdtrit(len(points) - 1, 0.975))  # Student's t with 9 degrees of freedom
+    assert mean - t * se < 0
     low, high = Tables().bot_json(standing)["points_taken_ci95"]
-    assert low == 0.0 and high == pytest.approx(mean + z * se)
+    assert low == 0.0 and high == pytest.approx(mean + t * se)
+
+
+def test_games_that_all_took_the_same_points_have_no_interval_yet():
+    # nothing bounds the points a game takes from above, so no range to widen it by
+    standing = Standing(name="clean", source="builtin:heuristic", games=6)
+    standing.extra["points"] = [6, 0.0, 0.0]
+    entry = Tables().bot_json(standing)
+    assert entry["points_taken_ci95"] is None
+    entry["score"] = 0.0
+    assert Tables().columns()[0].show(entry) == "0.00 (too few matches)"
 
 
 def test_it_reads_the_original_kits_config_file(tmp_path):

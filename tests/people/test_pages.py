@@ -4,17 +4,22 @@ the stored ones, the order agrees with them, pages follow each other, bounded qu
 from __future__ import annotations
 
 import html
+import itertools
 import json
+import math
 import re
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bots.ladder.people import rerank
 from bots.ladder.ratings import conservative
 from bots.models import LeaderboardRow
+from bots.pages.views import axis_ticks
 from games import people_views
 from games.live import tables
 from games.models import PersonProfile, PersonRating
@@ -257,3 +262,86 @@ def test_a_hidden_profile_is_its_owners_alone_and_the_ranking_stays_whole():
 def profile_is_hidden(user) -> bool:
     user.refresh_from_db()
     return PersonProfile.objects.filter(user=user, hidden=True).exists()
+
+
+def test_the_profile_says_what_its_chart_shows_and_switches_games_with_a_labelled_control():
+    strong = house_builtin("strong", 27.0, 3.0)
+    ann = make_user("ann")
+    for n in range(5):
+        rated_match(ann, strong, score=n % 3, their=1)
+    goof = house_builtin("matching", 25.0, 8.0)
+    goof.game = "goofspiel"
+    goof.save()
+    rated_match(ann, goof, score=1, their=0, game="goofspiel")
+    text = page(Client().get("/people/ann/"))
+    # the game it shows, named in the heading and in words over the chart
+    assert '<h2 id="history-title">Rating history in RPS Poker</h2>' in text
+    assert "How ann's rating in <strong>RPS Poker</strong> moved over their 5 rated matches" in text
+    # one labelled switch, a link a game, the one shown marked as current
+    switch = re.search(r'<nav class="game-switch" aria-labelledby="game-switch-label">.*?</nav>',
+                       text, re.S)  # fmt: skip
+    assert switch is not None
+    assert '<span class="game-switch-label" id="game-switch-label">Game shown</span>' in text
+    links = re.findall(r'<a href="([^"]*)"( aria-current="page")?>([^<]*)<', switch.group(0))
+    assert links == [
+        ("?game=rps-poker#history", ' aria-current="page"', "RPS Poker "),
+        ("?game=goofspiel#history", "", "Goofspiel "),
+    ]
+    assert '<section id="history" aria-labelledby="history-title">' in text
+    # the ratings list no longer doubles as an unlabelled switch
+    ratings = text[text.index('id="ratings"') : text.index("</table>")]
+    assert "?game=" not in ratings
+    other = page(Client().get("/people/ann/?game=goofspiel"))
+    assert '<h2 id="history-title">Rating history in Goofspiel</h2>' in other
+    assert "over their 1 rated match, one step a match" in other
+    assert '<a href="?game=goofspiel#history" aria-current="page">' in other
+
+
+def test_a_profile_of_one_game_needs_no_switch_and_a_game_not_played_offers_it():
+    strong = house_builtin("strong", 27.0, 3.0)
+    ann = make_user("ann")
+    rated_match(ann, strong, score=1, their=0)
+    assert 'class="game-switch"' not in page(Client().get("/people/ann/"))
+    text = page(Client().get("/people/ann/?game=kuhn"))
+    assert "ann has no rated Kuhn poker matches." in text
+    assert '<a href="?game=rps-poker#history">' in text
+
+
+def y_ticks(text: str) -> list[float]:
+    grid = text[text.index('<g class="grid"') : text.index("</g>", text.index('<g class="grid"'))]
+    labels = re.findall(r'text-anchor="end" dominant-baseline="middle">([^<]*)</text>', grid)
+    return [float(v) for v in labels]
+
+
+def test_the_rating_charts_value_axis_has_four_to_six_round_values_covering_the_lines():
+    # a history whose lines span about 1.5 to 22: the axis once read "10" and "20" only
+    strong = house_builtin("strong", 27.0, 3.0)
+    ann = make_user("ann")
+    for n in range(12):
+        rated_match(ann, strong, score=1 if n % 4 else 0, their=0 if n % 4 else 1)
+    rows = list(PersonRating.objects.get(user=ann).history.order_by("number"))
+    lows = [rows[0].mu_before - 3 * rows[0].sigma_before] + [r.mu - 3 * r.sigma for r in rows]
+    highs = [rows[0].mu_before + rows[0].sigma_before] + [r.mu + r.sigma for r in rows]
+    ticks = y_ticks(page(Client().get("/people/ann/")))
+    assert 4 <= len(ticks) <= 6
+    assert ticks[0] <= min(lows) and ticks[-1] >= max(highs)
+    steps = {round(b - a, 9) for a, b in itertools.pairwise(ticks)}
+    assert len(steps) == 1
+    (step,) = steps
+    assert step / 10 ** math.floor(math.log10(step)) in (1, 2, 2.5, 4, 5)
+    assert all(round(t / step, 9) == round(t / step) for t in ticks)
+
+
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    st.floats(min_value=-200, max_value=200),
+    st.floats(min_value=0.01, max_value=500),
+)
+def test_axis_ticks_are_four_to_six_round_values_covering_any_range(low, span):
+    ticks = axis_ticks(low, low + span)
+    assert 4 <= len(ticks) <= 6
+    # (within a billionth of a step: rounding)
+    assert ticks[0] <= low + 1e-6 * span and ticks[-1] >= low + span - 1e-6 * span
+    # the shortest such axis: no more than about twice the range
+    assert ticks[-1] - ticks[0] <= 2.01 * span

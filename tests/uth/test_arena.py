@@ -102,3 +102,26 @@ def test_it_schedules_one_seed_per_session_for_all_bots():
     assert [t.seats for t in tables] == [(0,), (1,), (2,)] * 2
     assert len({t.seed for t in tables[:3]}) == 1 and tables[0].seed != tables[3].seed
     assert get_game("uth").tournament is Duplicate
+
+
+def test_rounds_that_all_netted_the_same_have_no_interval_yet():
+    # a bot that folds every hand loses ante and blind every round: "-2.00 (-2.00 to
+    # -2.00)" claimed certainty, and one round gave an interval of infinite ends
+    from types import SimpleNamespace
+
+    from games.engine.tournament import Standing
+
+    fmt = Duplicate()
+    folder, once = Standing(name="folder", source=""), Standing(name="once", source="")
+    result = {"nets": [-2.0] * 40, "survived": True, "chips": 920.0}
+    fmt.tally_scores([folder], SimpleNamespace(result=result))
+    folder.matches += 1
+    fmt.tally_scores([once], SimpleNamespace(result=result | {"nets": [-2.0]}))
+    once.matches += 1
+    for standing in (folder, once):
+        entry = fmt.bot_json(standing)
+        assert entry["mean_net_ci95"] is None and json.dumps(entry)  # no -Infinity
+        assert fmt.interval(entry) is None  # no estimate: its rank stays provisional
+        assert fmt.columns()[0].show(entry) == "-2.00 (too few matches)"
+        stats = {c.title: c.cell(entry) for c in fmt.statistics().columns}
+        assert stats["95% interval"] == {"text": "too few matches", "value": None}
