@@ -52,6 +52,10 @@ class Table(models.Model):
     #: its match moves the ratings of the signed-in people at it (bots.ladder.people): chosen when
     #: the table is opened, on by default; a table with a guest at it is never rated
     rated = models.BooleanField(default=True)
+    #: its opener unticked "Rated" (a friendly game by choice), which a rematch repeats; a
+    #: table unrated for another reason (a guest at it, a bot that could not start, a guest
+    #: or a game rating nobody opened it) has no say in its rematch ("play again")
+    unrated_chosen = models.BooleanField(default=False)
     #: uploaded bots seated (each runs in a sandbox of its own while the table plays): what
     #: the limits on tables with uploaded bots count (games.live.tables.bot_table_refusal)
     bots = models.PositiveSmallIntegerField(default=0)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from games.blackjack_pp.rules import BlackjackPPState, hand_total, is_soft
-from games.chips.table import ChipTable, in_order, won_by_seat
-from games.engine.table import TableOption, signed
+from games.chips.table import ChipTable, in_order, the_cards, won_by_seat
+from games.engine.table import TableOption, name_of, signed
 from games.replays import zone
 
 RECENT = 10
@@ -15,6 +15,14 @@ RECENT = 10
 
 def _total(total: int) -> str:
     return f"{total} (bust)" if total > 21 else str(total)
+
+
+def deal_cards(done: dict[str, Any], position: int) -> list[str]:
+    """The cards a player of a settled deal held, by position (the first to act 0): the up
+    card, the down card, the hits. ``done`` is one of ``hands_played`` or of
+    :meth:`BlackjackPPTable.finished` (whose down cards are ``down``)."""
+    down = done["down"] if "down" in done else done["cards"]
+    return [done["up"][position], down[position], *done["hits"][position]]
 
 
 class BlackjackPPTable(ChipTable):
@@ -74,7 +82,9 @@ class BlackjackPPTable(ChipTable):
         words = {"hit": ("Hit", "H"), "stand": ("Stand", "S")}
         return {action: words[action] for action in state.legal()}
 
-    def finished(self, state: BlackjackPPState) -> list[dict[str, Any]]:  # type: ignore[override]
+    def finished(  # type: ignore[override]
+        self, state: BlackjackPPState, viewer: int | None = None
+    ) -> list[dict[str, Any]]:
         # settled deals are public: every card was turned
         deals = list(enumerate(state.hands_played))[-RECENT:]
         return [
@@ -88,20 +98,36 @@ class BlackjackPPTable(ChipTable):
                 "totals": d["totals"],
                 "points": d["points"],
                 "won": won_by_seat(d),
+                # the viewer's own cards of the deal (None: a spectator)
+                "mine": None if viewer is None else deal_cards(d, (viewer + d["first"]) % 2),
             }
             for i, d in deals
         ]
 
-    def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
-        return [zone(f"Deal {done['hand']}: dealer", done["dealer"])]
+    def finished_zones(
+        self, done: dict[str, Any], names: list[str], viewer: int | None
+    ) -> list[dict[str, Any]]:
+        """The settled deal's cards, every one turned: yours, the other seat's, the dealer's."""
+        number = done["hand"]
+        zones = []
+        for seat in (0, 1):
+            position = (seat + done["first"]) % 2
+            who = "you" if seat == viewer else name_of(names, seat, None)
+            zones.append(
+                zone(f"Deal {number}: {who}", deal_cards(done, position))
+                | {"note": f"total {_total(done['totals'][position])}"}
+            )
+        dealer = zone(f"Deal {number}: dealer", done["dealer"])
+        return [*zones, dealer | {"note": f"total {_total(done['totals'][2])}"}]
 
     def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
         totals = done["totals"]
         first, second = in_order(names, done["first"])
         won = ", ".join(f"{names[s]} {signed(done['won'][s])}" for s in (0, 1))
+        held = f" (you held {the_cards(done['mine'])})" if done.get("mine") else ""
         return (
             f"Deal {done['hand']}: {first} {_total(totals[0])}, {second} {_total(totals[1])}, "
-            f"the dealer {_total(totals[2])}; {won}."
+            f"the dealer {_total(totals[2])}; {won}{held}."
         )
 
     def result(self, state: BlackjackPPState, seat: int | None) -> dict[str, Any]:  # type: ignore[override]

@@ -12,8 +12,10 @@ from games.replays import card_view, zone
 RECENT = 10
 
 
-def public_hands(state: HandsMatch, cards_of) -> list[dict[str, Any]]:
-    """The last hands as everyone saw them: cards only of hands that reached a showdown."""
+def public_hands(state: HandsMatch, cards_of, viewer: int | None = None) -> list[dict[str, Any]]:
+    """The last hands as ``viewer`` (None: a spectator) saw them: both cards only of hands
+    that reached a showdown, and the viewer's own card of every hand (``mine``: folded or
+    not, its owner saw it; a spectator has none)."""
     out = []
     for number, done in enumerate(state.hands_played[-RECENT:]):
         shown = done["showdown"]
@@ -27,6 +29,7 @@ def public_hands(state: HandsMatch, cards_of) -> list[dict[str, Any]]:
                 "showdown": shown,
                 # by seat: the cards of the seat that acted first, then the other
                 "cards": cards_of(done) if shown else None,
+                "mine": None if viewer is None else cards_of(done)[viewer],
             }
         )  # fmt: skip
     return out
@@ -76,11 +79,15 @@ class ChipTable(TableRules):
         cards, _ = self.seat_cards(state, seat, seat)
         return zone("Your card" if len(cards) == 1 else "Your cards", cards)
 
-    def finished(self, state: HandsMatch) -> list[dict[str, Any]]:
-        """The last hands as everyone saw them: each {"hand", "first", "won" (by seat), ...}."""
+    def finished(self, state: HandsMatch, viewer: int | None = None) -> list[dict[str, Any]]:
+        """The last hands as ``viewer`` (None: a spectator) saw them: each {"hand", "first",
+        "won" (by seat), ...}, with the viewer's own cards."""
         raise NotImplementedError
 
-    def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
+    def finished_zones(
+        self, done: dict[str, Any], names: list[str], viewer: int | None
+    ) -> list[dict[str, Any]]:
+        """The cards of a finished hand as ``viewer`` saw them (``names`` by seat)."""
         return []
 
     def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
@@ -112,10 +119,10 @@ class ChipTable(TableRules):
             lines.append(self._title(state) + self.title_note(state) + ".")
             shared += self.shared_zones(state)
             lines += self.facts(state, shown)
-        recent = self.finished(state)
+        recent = self.finished(state, seat)
         if recent:
             last = recent[-1]
-            shared += self.finished_zones(last)
+            shared += self.finished_zones(last, names, seat)
             lines.append(self.hand_text(last, shown))
         hand = []
         if seat is not None and live:
@@ -166,6 +173,31 @@ class ChipTable(TableRules):
         return f"After {result.get('hands', 0)} {self.unit}s: {each} {self.points}."
 
 
+def seat_hands(done: dict[str, Any], names: list[str], viewer: int | None) -> list[dict[str, Any]]:
+    """A finished poker hand's cards by seat, as ``viewer`` saw them: each seat's card at a
+    showdown; else the viewer's own card beside the other's face down (a spectator saw
+    none: no zones). ``done`` is one of :func:`public_hands`'s."""
+    if not done["cards"] and done.get("mine") is None:
+        return []
+    zones = []
+    for s in (0, 1):
+        who = "you" if s == viewer else name_of(names, s, None)
+        label = f"Hand {done['hand']}: {who}"
+        if done["cards"]:
+            zones.append(zone(label, [done["cards"][s]]))
+        elif s == viewer:
+            zones.append(zone(label, [done["mine"]]))
+        else:
+            zones.append(zone(label, down=1))
+    return zones
+
+
+def the_cards(codes: list[str]) -> str:
+    """Cards in words: "the king of spades", "the ten of clubs and the three of diamonds"."""
+    said = [f"the {card_view(c)['label']}" for c in codes]
+    return ", ".join(said[:-1]) + f" and {said[-1]}" if len(said) > 1 else "".join(said)
+
+
 def in_order(names: list[str], first: int) -> list[str]:
     """The seats' names by position: the one who acts first, then the other."""
     return [names[first], names[1 - first]]
@@ -176,7 +208,9 @@ def hand_words(done: dict[str, Any], names: list[str], betting: str) -> str:
     turned over, what each seat won. ``done`` is one of :func:`public_hands`'s."""
     won = ", ".join(f"{names[s]} {signed(done['won'][s])}" for s in (0, 1))
     if not done["showdown"]:
-        return f"Hand {done['hand']}: {betting}; {won}, uncontested."
+        # the viewer's own card, which no one else saw
+        held = f" (you held {the_cards([done['mine']])})" if done.get("mine") else ""
+        return f"Hand {done['hand']}: {betting}; {won}, uncontested{held}."
     shown = " and ".join(
         f"{names[s]} the {card_view(c)['label']}" for s, c in enumerate(done["cards"])
     )

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.chips.table import ChipTable, hand_words, in_order, public_hands
+from games.chips.table import ChipTable, hand_words, in_order, public_hands, seat_hands
 from games.engine.table import TableOption
 from games.kuhn.rules import DECK, KuhnState
-from games.replays import zone
 
 
 def kuhn_said(history: str, names: list[str]) -> list[str]:
@@ -69,11 +68,13 @@ class KuhnTable(ChipTable):
         }
         return {action: words[action] for action in state.legal()}
 
-    def finished(self, state: KuhnState) -> list[dict[str, Any]]:  # type: ignore[override]
-        return public_hands(state, kuhn_cards)
+    def finished(self, state: KuhnState, viewer: int | None = None) -> list[dict[str, Any]]:  # type: ignore[override]
+        return public_hands(state, kuhn_cards, viewer)
 
-    def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
-        return [zone(f"Hand {done['hand']}: cards", done["cards"])] if done["cards"] else []
+    def finished_zones(
+        self, done: dict[str, Any], names: list[str], viewer: int | None
+    ) -> list[dict[str, Any]]:
+        return seat_hands(done, names, viewer)
 
     def hand_text(self, done: dict[str, Any], names: list[str]) -> str:
         betting = kuhn_betting(done["history"], in_order(names, done["first"]))

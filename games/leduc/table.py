@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.chips.table import RECENT, ChipTable, hand_words, in_order, public_hands
+from games.chips.table import (
+    RECENT,
+    ChipTable,
+    hand_words,
+    in_order,
+    public_hands,
+    seat_hands,
+)
 from games.engine.table import TableOption
 from games.leduc.rules import LeducState
 from games.replays import zone
@@ -92,19 +99,21 @@ class LeducTable(ChipTable):
         }
         return {action: words[action] for action in state.legal()}
 
-    def finished(self, state: LeducState) -> list[dict[str, Any]]:  # type: ignore[override]
+    def finished(self, state: LeducState, viewer: int | None = None) -> list[dict[str, Any]]:  # type: ignore[override]
         return [
             h | {"board": done["board"] if "/" in done["history"] else None}
             for h, done in zip(
-                public_hands(state, leduc_cards), state.hands_played[-RECENT:], strict=True
+                public_hands(state, leduc_cards, viewer),
+                state.hands_played[-RECENT:],
+                strict=True,
             )
         ]
 
-    def finished_zones(self, done: dict[str, Any]) -> list[dict[str, Any]]:
-        if not done["cards"]:
-            return []
-        zones = [zone(f"Hand {done['hand']}: cards", done["cards"])]
-        if done["board"]:
+    def finished_zones(
+        self, done: dict[str, Any], names: list[str], viewer: int | None
+    ) -> list[dict[str, Any]]:
+        zones = seat_hands(done, names, viewer)
+        if zones and done["board"]:
             zones.append(zone(f"Hand {done['hand']}: board", [done["board"]]))
         return zones
 

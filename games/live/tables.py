@@ -212,9 +212,10 @@ def create_table(
     """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES). ``rated``: its
     match moves the ratings of the signed-in people at it (``bots.ladder.people``; a guest's table,
     or one of a game that rates no people, is opened unrated whatever is asked:
-    :func:`unrated_reason`). A table with uploaded bots is refused over the limits
-    (``limits``, else the settings'), a guest's counted by ``address`` (the client's, see
-    ``cardsite.accounts.client_ip``)."""
+    :func:`unrated_reason`); a table that could be rated and is not asked to be is a friendly
+    game by choice (``unrated_chosen``, which its rematch repeats). A table with uploaded bots
+    is refused over the limits (``limits``, else the settings'), a guest's counted by
+    ``address`` (the client's, see ``cardsite.accounts.client_ip``)."""
     try:
         spec = get_game(game)
     except KeyError:
@@ -253,6 +254,7 @@ def create_table(
         created_by=person.user,
         previous=previous,
         rated=rated and not unrated_reason(game, person),
+        unrated_chosen=not rated and not unrated_reason(game, person),
         bots=bots,
         guest_address=guest,
     )

@@ -412,7 +412,11 @@ def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
 @require_POST
 def again(request: HttpRequest, token: str) -> HttpResponse:
     """A new table with the same seats: the requester keeps theirs, the other people's seats
-    are open for them (or anyone) to take, bots stay."""
+    are open for them (or anyone) to take, bots stay. It is rated as the requester's table
+    from the lobby would be, unless the table was a friendly game by its opener's choice:
+    a table that ended unrated only because a guest sat at it (or a bot could not start)
+    does not make its rematch unrated (the guest's seat is open again; a guest who takes it
+    makes the rematch unrated in turn, as at any table)."""
     table = _table(token)
     person = tables.person_of(request.user, request.session)
     mine = tables.seat_of(table, person)
@@ -429,7 +433,7 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
             turn_timer=table.turn_timer,
             config=table.config or None,
             previous=table,
-            rated=table.rated,
+            rated=not table.unrated_chosen,
             address=client_ip(request),
         )
     except tables.TableError as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.chips.table import the_cards
 from games.engine.table import TableOption, TableRules, signed
 from games.replays import zone
 from games.uth.actions import BET_1X, BET_2X, BET_4X, CHECK, FOLD, SKIP, text
@@ -38,6 +39,14 @@ def _verdict(done: dict[str, Any]) -> str:
         return "you folded"
     against = f"{_hand(done['player_hand'])} against the dealer's {_hand(done['dealer_hand'])}"
     return against + ("" if done["dealer_qualifies"] else " (dealer does not qualify)")
+
+
+def _held(done: dict[str, Any], seat: int | None) -> str:
+    """A settled round's hole cards in words, as ``seat`` saw them: " (you held the ... and
+    the ...)"; a spectator is told them only of a round that reached the showdown."""
+    if not done.get("player"):
+        return ""
+    return f" ({'you' if seat == 0 else 'the player'} held {the_cards(done['player'])})"
 
 
 class UthTable(TableRules):
@@ -127,7 +136,10 @@ class UthTable(TableRules):
         if view["rounds"]:
             last = view["rounds"][-1]
             number = last["round"]
-            # a folded round's dealer cards are turned over for the seat alone
+            # a folded round's hole cards and dealer cards are turned over for the seat alone
+            player = last["player"] or []
+            who = "your cards" if seat == 0 else "player"
+            shared.append(zone(f"Round {number}: {who}", player, down=0 if player else 2))
             dealer = last["dealer"] or []
             shared.append(zone(f"Round {number}: dealer", dealer, down=0 if dealer else 2))
             shared.append(zone(f"Round {number}: board", last["board"]))
@@ -152,7 +164,8 @@ class UthTable(TableRules):
             "log": [
                 {
                     "key": f"r{r['round']}",
-                    "text": f"Round {r['round']}: {', '.join(map(_words, r['actions']))}; "
+                    "text": f"Round {r['round']}{_held(r, seat)}: "
+                    f"{', '.join(map(_words, r['actions']))}; "
                     f"{_verdict(r).replace('you folded', 'folded')}: {signed(r['net'])} chips "
                     f"({r['chips']:g} now).",
                 }

@@ -185,3 +185,100 @@ async def test_the_page_that_opened_a_table_hears_it_become_unrated_when_a_guest
     assert over["rated"] is False and "result" in over
     assert not await sync_to_async(lambda: Match.objects.get(pk=over["match"]).rated)()
     await opener.close()
+
+
+# ---- play again ------------------------------------------------------------------------------
+def rematch_of(client: Client, table: Table) -> Table:
+    """The table "Play again" at ``table`` opens for ``client``."""
+    response = client.post(f"/tables/{table.token}/again/")
+    rematch = Table.objects.get(previous=table)
+    assert response.url == rematch.get_absolute_url()
+    return rematch
+
+
+def test_play_again_after_a_guest_sat_down_is_rated_for_a_signed_in_person():
+    """A guest made the table unrated; its rematch is the table the person asking would open
+    from the lobby: rated, until a guest sits down at it too."""
+    ann = logged_in("ann")
+    ann.post(f"/games/{GAME}/tables/", {"players": "2", "turn_timer": "30", "seat_0": "me",
+                                        "seat_1": "open", "rated": "on"})  # fmt: skip
+    table = Table.objects.get()
+    guest = Client()
+    guest.post(f"/tables/{table.token}/join/1/")
+    table.refresh_from_db()
+    assert not table.rated
+    finish(table)
+    table.refresh_from_db()
+    assert not table.rated and not table.unrated_chosen
+    rematch = rematch_of(ann, table)
+    assert rematch.rated and not rematch.unrated_chosen
+    page = ann.get(rematch.get_absolute_url()).content.decode()
+    assert '<span id="table-rated">rated</span>' in page
+    # the guest takes the open seat again: the rematch is a friendly game once more
+    guest.post(f"/tables/{rematch.token}/join/1/")
+    rematch.refresh_from_db()
+    assert not rematch.rated
+    # the guest asking for the rematch gets a guest's table: unrated
+    Table.objects.filter(pk=rematch.pk).update(state=Table.FINISHED)
+    assert not rematch_of(guest, rematch).rated
+
+
+def test_play_again_for_a_signed_in_person_at_a_guest_s_table_is_rated():
+    guest = Client()
+    guest.post(f"/games/{GAME}/tables/", {"players": "2", "turn_timer": "30", "seat_0": "me",
+                                          "seat_1": "open"})  # fmt: skip
+    table = Table.objects.get()
+    assert not table.rated and not table.unrated_chosen  # the guest had no choice
+    bob = logged_in("bob")
+    bob.post(f"/tables/{table.token}/join/1/")
+    finish(table)
+    assert rematch_of(bob, table).rated
+
+
+def test_play_again_at_a_friendly_table_by_choice_stays_friendly():
+    ann = logged_in("ann")
+    unticked = {"players": "2", "turn_timer": "30", "seat_0": "me", "seat_1": "builtin:simple"}
+    ann.post(f"/games/{GAME}/tables/", unticked)  # "Rated" not sent: unticked
+    table = Table.objects.get()
+    assert not table.rated and table.unrated_chosen
+    finish(table)
+    rematch = rematch_of(ann, table)
+    assert not rematch.rated and rematch.unrated_chosen
+    # and a rematch of a rated table is rated, as before
+    ann.post(f"/games/{GAME}/tables/quick/")
+    rated = Table.objects.get(previous=None, rated=True)
+    finish(rated)
+    assert rematch_of(ann, rated).rated
+
+
+def test_play_again_after_a_bot_could_not_start_is_rated():
+    ann = logged_in("ann")
+    ann.post(f"/games/{GAME}/tables/quick/")
+    table = Table.objects.get()
+    finish(table)
+    # as a table whose uploaded bot could not start ends (tables.store_finish)
+    Table.objects.filter(pk=table.pk).update(rated=False, error="x could not start, so ...")
+    assert rematch_of(ann, table).rated
+
+
+def test_the_migration_marks_the_tables_unrated_by_choice_as_far_as_is_known():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("games.migrations.0009_table_unrated_chosen")
+    ann = User.objects.create_user("ann", password="pw-ann-long-enough")
+    me = tables.Person(ann)
+    chosen = tables.create_table(GAME, me, ["me", "builtin:simple"], rated=False)
+    rated = tables.create_table(GAME, me, ["me", "builtin:simple"])
+    guest_sat = tables.create_table(GAME, me, ["me", "open"])
+    tables.take_seat(guest_sat, 1, tables.Person(None, "a-guest-token"))
+    unstarted = tables.create_table(GAME, me, ["me", "builtin:simple"])
+    Table.objects.filter(pk=unstarted.pk).update(rated=False, error="x could not start")
+    guests, _ = tables.guest_table(GAME, ["me", "builtin:simple"])
+    alone = tables.create_table("uth", me, ["me"])
+    Table.objects.update(unrated_chosen=False)  # as they were stored before
+    migration.chosen_as_far_as_known(apps, None)
+    marked = set(Table.objects.filter(unrated_chosen=True).values_list("pk", flat=True))
+    assert marked == {chosen.pk}
+    assert {rated.pk, guest_sat.pk, unstarted.pk, guests.pk, alone.pk}.isdisjoint(marked)
