@@ -106,7 +106,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     return
                 await self._follow(table)
         elif sight.end is not None:
-            await self.send_json(sight.end)
+            for message in sight.end:  # the table as it ended, then the end
+                await self.send_json(message)
         elif sight.stale and sight.too_old:
             await database_sync_to_async(tables.abandon)(table, ABANDONED)
             await self.send_json({"type": "over", "error": ABANDONED})
@@ -289,8 +290,8 @@ class Sight:
     #: it), for so long that it is abandoned instead (``too_old``)
     stale: bool = False
     too_old: bool = False
-    #: a finished or abandoned table: its end
-    end: dict[str, Any] | None = None
+    #: a finished or abandoned table: its end (the last view of the table, then ``over``)
+    end: list[dict[str, Any]] | None = None
 
 
 def _look(seat: int | None, **lookup: Any) -> Sight | None:
@@ -306,7 +307,7 @@ def _sight(table: Table, seat: int | None) -> Sight:
     if table.state == Table.PLAYING:
         stale = tables.is_stale(table)
         return Sight(table, stale=stale, too_old=stale and tables.too_old_to_resume(table))
-    return Sight(table, end=_end_message(table, seat))
+    return Sight(table, end=tables.end_of(table, seat))
 
 
 def _load(token: str, user: Any, session: Any) -> tuple[Sight, int | None] | None:
@@ -325,23 +326,5 @@ def lobby_message(table: Table) -> dict[str, Any]:
             for s in tables.seats_of(table)
         ],
         # a guest who sits down makes the table unrated: the pages drawn before say so now
-        "rated": table.rated,
-    }
-
-
-def _end_message(table: Table, seat: int | None) -> dict[str, Any]:
-    if table.state == Table.FINISHED and table.match_id:
-        # the end as the seat saw it at the table: the game keeps secret what it must
-        record = table.match.public_record(seat)
-        return {
-            "type": "over",
-            "result": record.get("result", {}),
-            "match": table.match_id,
-            "url": f"/matches/{table.match_id}/",
-            "rated": table.rated,
-        }
-    return {
-        "type": "over",
-        "error": table.error or "this table was abandoned",
         "rated": table.rated,
     }

@@ -278,10 +278,7 @@ class TableHost:
                 self.publish(audience, message)
 
     def _view_message(self, state: GameState, seat: int | None) -> str:
-        frame = self.rules.frame(state, seat, [plan.name for plan in self.plans])
-        actions = [] if seat is None or state.is_over() else self.rules.actions(state, seat)
-        message = {"type": "state", "frame": frame, "actions": actions}
-        return message_text(message | {"cards": cards_of(frame, actions)})
+        return message_text(view_message(self.rules, state, seat, [p.name for p in self.plans]))
 
     def _check(self, seat: int, action: Any) -> str | None:
         state = self.state
@@ -385,13 +382,9 @@ class TableHost:
         for seat in [None, *self.humans]:
             audience = "public" if seat is None else f"seat:{seat}"
             if finish.played is not None and state is not None:
-                result = self.rules.result(state, seat)
                 self.result = finish.played.outcome.result
-                names = shown_names([plan.name for plan in self.plans])
-                summary = self.rules.summary(result, names, seat)
-                if extra.get("note"):  # why the result is not rated, say
-                    summary = f"{summary} {extra['note']}"
-                message = {"type": "over", "result": result, "summary": summary} | extra
+                names = [plan.name for plan in self.plans]
+                message = over_message(self.rules, state, seat, names, extra)
             else:
                 message = {"type": "over", "error": finish.error} | extra
             self._over[audience] = message_text(message)
@@ -446,6 +439,64 @@ def platform_trouble(exc: PlatformError) -> str:
         "the bot could not start: the site cannot run uploaded bots right now (its trouble, "
         "not the bot's); this table is not rated"
     )
+
+
+def view_message(
+    rules: TableRules, state: GameState, seat: int | None, names: list[str]
+) -> dict[str, Any]:
+    """The ``state`` message: the table as ``seat`` (None: a spectator) sees it now, its
+    actions and the cards they show. ``names``: the seats' names."""
+    frame = rules.frame(state, seat, names)
+    actions = [] if seat is None or state.is_over() else rules.actions(state, seat)
+    return {"type": "state", "frame": frame, "actions": actions, "cards": cards_of(frame, actions)}
+
+
+def over_message(
+    rules: TableRules,
+    state: GameState,
+    seat: int | None,
+    names: list[str],
+    extra: dict[str, Any],
+) -> dict[str, Any]:
+    """The ``over`` message of a match played to its end, for ``seat``: the result as the
+    seat may see it, in one sentence too, and ``extra`` (the stored match's address, whether
+    it was rated, a ``note`` saying why it was not)."""
+    result = rules.result(state, seat)
+    summary = rules.summary(result, shown_names(names), seat)
+    if extra.get("note"):  # why the result is not rated, say
+        summary = f"{summary} {extra['note']}"
+    return {"type": "over", "result": result, "summary": summary} | extra
+
+
+#: the log lines a table's page keeps (static/js/table.js's LOG_KEPT): the oldest go
+LOG_KEPT = 200
+
+
+def final_messages(
+    spec: GameSpec, record: dict[str, Any], seat: int | None, names: list[str],
+    extra: dict[str, Any],
+) -> list[dict[str, Any]]:  # fmt: skip
+    """What the page of ``seat`` (None: a spectator) showed when the match of ``record`` (as
+    stored: every card) ended: the last ``state`` message, whose log holds every line that
+    page was shown, in order (the last :data:`LOG_KEPT`), and the ``over`` message.
+
+    The match is played again from its record and each state is shown to ``seat`` as the
+    host showed it, so a finished table looks as it did, to whoever looks, long after the
+    process that played it is gone; and it keeps as secret what the table kept secret (a
+    view built for a seat holds only what that seat may see). Without the notes of a
+    person's log ("Time ran out..."): the record does not say which moves were defaults."""
+    rules: TableRules = spec.table()
+    logged: dict[str, dict[str, Any]] = {}  # by key, the first text a page was shown of it
+    state = None
+    for _, state in spec.state_class.replay_steps(
+        record["events"], len(record["seats"]), record["config"]
+    ):
+        for entry in rules.frame(state, seat, names)["log"]:
+            logged.setdefault(entry["key"], entry)
+    assert state is not None
+    view = view_message(rules, state, seat, names)
+    view["frame"]["log"] = list(logged.values())[-LOG_KEPT:]
+    return [view, over_message(rules, state, seat, names, extra)]
 
 
 def cards_of(frame: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:

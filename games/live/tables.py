@@ -11,6 +11,7 @@ address and the whole site may each have only so many of them open or being play
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import zlib
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import caches
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -29,9 +31,12 @@ from bots.models import BotVersion, Match, MatchSeat
 from bots.running.playing import Entry
 from games.engine import untrusted
 from games.engine.options import check_options
-from games.live.host import Finish, SeatPlan
+from games.engine.table import shown_names
+from games.live.host import Finish, SeatPlan, final_messages
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
+
+log = logging.getLogger("games.live")
 
 #: a seat's choice in the create form: "me", "open", "builtin:NAME" or "bot:VERSION_ID"
 SEAT_CHOICES = ("me", "open", "builtin:", "bot:")
@@ -584,3 +589,54 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
         told["note"] = note
     Table.objects.filter(pk=facts.table_id).update(**finished)
     return told
+
+
+# ---- a finished table, seen again ----------------------------------------------------------
+#: the version of the ends kept in the cache: bump it when what they hold changes
+END_CACHE_VERSION = 1
+
+
+def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
+    """What the page of ``seat`` (None: a spectator) was told at the end of ``table``: for a
+    match played to its end, its last view of the table with the log it showed, then the
+    ``over`` message (:func:`games.live.host.final_messages`, from the stored match: no
+    process needs to remember it); for an abandoned table, its ``over`` with the reason.
+
+    Costs the query of ``table.match`` at most (none if it came with the table) and of its
+    seats if they did not; the end built is kept in the replay cache, per match and seat."""
+    if table.state != Table.FINISHED or table.match_id is None:
+        error = table.error or "this table was abandoned"
+        return [{"type": "over", "error": error, "rated": table.rated}]
+    # the token too: a match's number may come again in another database, a token not
+    audience = "public" if seat is None else seat
+    key = f"table-end:{END_CACHE_VERSION}:{table.token}:{table.match_id}:{audience}"
+    cache = caches["replays"]
+    try:
+        kept = cache.get(key)
+    except Exception:  # a cache that cannot be reached is a miss
+        log.warning("event=table_end_cache.unreachable op=get", exc_info=True)
+        kept = None
+    if kept is not None:
+        return kept
+    # as store_finish told the players
+    extra: dict[str, Any] = {
+        "match": table.match_id, "url": f"/matches/{table.match_id}/", "rated": table.rated,
+    }  # fmt: skip
+    if table.error:  # why a finished table is not rated (a bot could not start)
+        extra["note"] = table.error
+    names = [s.name for s in seats_of(table)]
+    try:
+        messages = final_messages(get_game(table.game), table.match.record, seat, names, extra)
+    except Exception:  # a record the game's code no longer replays: the end without the table
+        log.exception("event=table_end.replay_failed table=%s match=%s", table.pk, table.match_id)
+        # the result as the seat saw it at the table: the game keeps secret what it must
+        result = table.match.public_record(seat).get("result", {})
+        rules = get_game(table.game).table()
+        summary = rules.summary(result, shown_names(names), seat)
+        summary = f"{summary} {table.error}" if table.error else summary
+        return [{"type": "over", "result": result, "summary": summary} | extra]
+    try:
+        cache.set(key, messages, settings.REPLAY_CACHE_S)
+    except Exception:  # nothing kept: the next look builds it again
+        log.warning("event=table_end_cache.unreachable op=set", exc_info=True)
+    return messages

@@ -329,9 +329,10 @@ def card_views(slug: str) -> dict[str, dict[str, Any]]:
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     table = _table(token)
     spec = get_game(table.game)
+    seats = list(table.seats.all())
+    table.seat_rows = seats  # type: ignore[attr-defined]  # (tables.seats_of: no query again)
     person = tables.person_of(request.user, request.session)
     seat = tables.seat_of(table, person)
-    seats = list(table.seats.all())
     result = table.match.record.get("result", {}) if table.match is not None else None
     scores = (result or {}).get("scores") or []
     names = [s.name or ("open seat" if s.kind == TableSeat.OPEN else f"seat {s.seat + 1}")
@@ -344,6 +345,23 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         for s in seats
     ]
     ended = table.state in (Table.FINISHED, Table.ABANDONED)
+    setup: dict[str, Any] = {
+        "token": table.token,
+        "game": table.game,
+        "state": table.state,
+        "seat": seat,
+        "names": names,
+        "turnTimer": table.turn_timer,
+        "defaultAction": spec.table().default_action_text if spec.table else "",
+        # the script writes the final scores as score_text does
+        "signedScores": rules.signed_scores,
+        "cards": card_views(table.game),
+        "ws": f"/ws/tables/{table.token}/",
+    }
+    if table.state == Table.FINISHED and table.match is not None:
+        # the table as the seat (or a spectator) saw it end, with its log: the script draws
+        # it as it drew the last view of the live match (the end panel is drawn here)
+        setup["view"] = next((m for m in tables.end_of(table, seat) if m["type"] == "state"), None)
     return render(
         request,
         "tables/table.html",
@@ -358,19 +376,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
             "result": result,
             "summary": _summary(table.game, result, shown, seat) if result else "",
             "invite_url": request.build_absolute_uri(table.get_absolute_url()),
-            "setup": {
-                "token": table.token,
-                "game": table.game,
-                "state": table.state,
-                "seat": seat,
-                "names": names,
-                "turnTimer": table.turn_timer,
-                "defaultAction": spec.table().default_action_text if spec.table else "",
-                # the script writes the final scores as score_text does
-                "signedScores": rules.signed_scores,
-                "cards": card_views(table.game),
-                "ws": f"/ws/tables/{table.token}/",
-            },
+            "setup": setup,
             "rules": _config_text(table),
         },
     )

@@ -814,16 +814,21 @@
   }
 
   // ---- the end -----------------------------------------------------------------------------
-  function finish(message) {
+  // The table stops: its last view stays, without a turn, a clock or actions.
+  function closeTable(abandoned) {
     t.over = true;
     t.turn = null;
-    el.state.textContent = message.error ? "Abandoned" : "Finished";
+    el.state.textContent = abandoned ? "Abandoned" : "Finished";
     if (el.lobby) el.lobby.hidden = true;
     draw();
     el.turnLine.textContent = "The match is over.";
     el.countdown.hidden = true;
     el.controls.hidden = true;
     el.keys.hidden = true;
+  }
+
+  function finish(message) {
+    closeTable(!!message.error);
     if (message.error) {
       el.endSummary.textContent = "The table stopped: " + message.error;
     } else if (message.result) {
@@ -875,7 +880,16 @@
   });
 
   if (setup.state === "finished" || setup.state === "abandoned") {
-    // the page shows the end; the socket would only repeat it
+    // the page shows the end (drawn by the server); the table as this seat (or a spectator)
+    // saw it end comes with the page, its log included: drawn as the live view was, and
+    // the socket would only repeat it
+    if (setup.view) {
+      t.over = true;
+      // the log is read in full on the page, not announced line by line as it happens
+      el.log.setAttribute("aria-live", "off");
+      receive(setup.view);
+      closeTable(false);
+    }
     return;
   }
   connect();
