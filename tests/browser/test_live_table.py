@@ -515,7 +515,8 @@ def test_it_lets_a_guest_play_a_sitting_of_ultimate_texas_holdem_with_the_keyboa
     end.wait_for()
     assert re.search(r"chips", end.locator("#end-summary").inner_text())
     rounds = [line for line in page.locator("#live-log li").all_inner_texts()]
-    assert len([r for r in rounds if re.match(r"Round \d+: ", r)]) == 10
+    # each round's line, with the cards the person held in it
+    assert len([r for r in rounds if re.match(r"Round \d+ \(you held the .+\): ", r)]) == 10
     assert any(re.match(r"Round \d+, you: check\.$", r) for r in rounds)  # a move at once
     assert acted >= 20  # check, check, then bet or continue: two or three actions a round
     page.screenshot(path=screenshots / "table-uth-over-desktop.png", full_page=True)
