@@ -52,12 +52,14 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from bots.running import starved
 from bots.running.process import (
     _INT_RETURN,
     MAX_DEALT,
     MEMORY_MARKERS,
     STDERR_TAIL,
     BotProcess,
+    PlatformError,
     ProcessAgent,
 )
 from games.engine import untrusted
@@ -125,6 +127,13 @@ class LaneHost:
         self.ended = 0
         #: the open lanes' seats, by lane
         self.lanes: dict[int, LaneAgent] = {}
+        #: the run-queue baseline of the request the host is on (the first owed), read once
+        #: it is PROBE_S old, and the seconds its deadline was moved on by: the time the
+        #: machine kept the bot waiting for a CPU since (bots.running.starved)
+        self.probe: starved.Probe | None = None
+        self.grace = 0.0
+        #: how late the worker took that baseline (its own wait), which is not the bot's
+        self.late_s = 0.0
         #: each match's output allowance, and the log line being read: its start, until its
         #: lane's mark is read, then the seat it is written for (None: the host's own)
         self.limit = process.launch.max_output
@@ -219,7 +228,10 @@ class LaneHost:
             return None
         head = self.owed[0]
         allowed = head.allowed if head.allowed is not None else self.longest
-        return max(head.written, self.last) + allowed
+        start = head.written if head.written > self.last else self.last
+        if self.probe is None and allowed > starved.PROBE_S:
+            return start + starved.PROBE_S  # its baseline's time first (see late)
+        return start + allowed + self.grace
 
     def stop(self, fault: AgentFault, where: str | None) -> None:
         """The process is gone or must go, for ``fault`` in the match ``where`` ("": not
@@ -236,6 +248,7 @@ class LaneHost:
         self.owed.clear()
         self.unwritten.clear()
         self.held = None
+        self.probe, self.grace, self.late_s = None, 0.0, 0.0
         if where == "":
             first = owed[0] if owed else next(iter(self.open), None)
             where = first.where if first is not None else None
@@ -252,6 +265,7 @@ class LaneHost:
         """A new process, once no match is open on the stopped one. Raises AgentFault."""
         self.stopped = None
         self.last = 0.0
+        self.probe, self.grace, self.late_s = None, 0.0, 0.0
         self.owed.clear()
         self.unwritten.clear()
         self.held = None
@@ -320,6 +334,10 @@ class LaneHost:
             if self.last > start:
                 start = self.last
             self.last = arrived
+            waited = 0.0
+            if self.probe is not None:  # a request of over PROBE_S: what it was kept waiting
+                waited = starved.credit(self.probe, self._probe(), process.launch.cpu_cores)
+                self.probe, self.grace, self.late_s = None, 0.0, 0.0
             agent = head.agent
             if agent is None:
                 if head.ends is not None:  # its lane's last lines are read, then it is free
@@ -339,19 +357,54 @@ class LaneHost:
             # the reply handed to its seat (taken by receive or confirm)
             agent._got = message
             agent._used = arrived - start if arrived > start else 0.0
+            agent._starved = waited
+
+    def _probe(self) -> starved.Probe:
+        child = self.process._child
+        return starved.probe(self.process.launch, child.proc.pid if child else None)
 
     def late(self, now: float) -> None:
         """The reply the host is working on is past its deadline: the match it belongs to
         times out (or ran out of memory, if that is what the bot was dying of)."""
         head = self.owed[0]
         process = self.process
+        allowed = head.allowed if head.allowed is not None else self.longest
+        start = head.written if head.written > self.last else self.last
+        if self.probe is None:
+            self.probe = self._probe()
+            due = start + starved.PROBE_S
+            if now < start + allowed:
+                return  # its baseline's time (see deadline), not its deadline
+            if due < start + allowed:
+                # the worker itself was kept from running past the deadline (a machine this
+                # busy keeps the bot from it too): the time it was late is not the bot's
+                self.late_s = self.grace = now - due
+                return
+        elif allowed > 0:
+            # the deadline moved on by the time the machine kept the bot waiting for a CPU
+            credit = starved.credit(self.probe, self._probe(), process.launch.cpu_cores)
+            self.grace = self.late_s + credit
+            if start + allowed + credit - now >= starved.MIN_STEP_S:
+                if allowed + self.grace > starved.CAP * allowed:
+                    self.stop(AgentFault("crash", "the machine is too busy"), None)
+                    raise PlatformError(
+                        "the machine is too busy: it kept the bot waiting for a CPU for "
+                        f"{credit:.2f} s during {head.what}, whose allowance is {allowed:.2f} s"
+                    )
+                return
         process.settle_stderr()
         said = head.agent.log_tail(STDERR_TAIL) if head.agent is not None else ""
-        allowed = head.allowed if head.allowed is not None else self.longest
         if any(marker in said for marker in MEMORY_MARKERS):
             fault = AgentFault("memory", f"the bot ran out of memory during {head.what}")
         else:
-            fault = AgentFault("timeout", f"no answer to {head.what} within {allowed:.2f} s")
+            more = (
+                f" (and {self.grace:.2f} s more, the time the machine kept it waiting for a CPU)"
+                if self.grace >= starved.MIN_STEP_S
+                else ""
+            )
+            fault = AgentFault("timeout", f"no answer to {head.what} within {allowed:.2f} s{more}")
+        if head.agent is not None:
+            head.agent._starved = self.grace
         self.stop(fault, self.head_where())
 
     def head_where(self) -> str | None:
@@ -517,6 +570,12 @@ class LaneAgent(ProcessAgent):
     #: when the match loop asked for the reply being waited for (its clock), so that
     #: ``answered_at`` says the time the request took, not its wait behind other lanes
     _asked = 0.0
+    #: seconds the machine kept the bot waiting for a CPU in its last request (LaneHost)
+    _starved = 0.0
+
+    @property
+    def starved_s(self) -> float:
+        return self._starved
 
     def _raise_if_stopped(self) -> None:
         """(A process that died unseen is found by its next write or read.)"""

@@ -156,6 +156,7 @@ def debug_launch(
         cleanup=lambda: shutil.rmtree(root, ignore_errors=True),
         max_output=limits.output_bytes,
         recycle_cpu_s=limits.recycle_cpu_s,
+        cpu_limit_s=limits.cpu_s + 5 if os.access(config.prlimit, os.X_OK) else None,
     )
 
 

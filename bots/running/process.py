@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.languages import method_name
+from bots.running import starved
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, BotCall, SeatInfo
 from games.engine.game import Prompt
@@ -118,6 +119,12 @@ class Launch:
     #: the child is bubblewrap: its exit status over 128 is a signal, and the argv item
     #: INFO_FD becomes a pipe on which bwrap names its sandbox's init process
     sandbox: bool = False
+    #: cores the bot may use at once (its CPU cgroup's quota): the most CPU the machine's
+    #: starvation is measured against (bots.running.starved)
+    cpu_cores: float = 1.0
+    #: CPU seconds a process of the bot may use (RLIMIT_CPU's hard limit), if one is set:
+    #: a SIGKILL once the bot used that much is its CPU limit's
+    cpu_limit_s: float | None = None
 
 
 #: the argv placeholder for bwrap's --info-fd
@@ -254,6 +261,9 @@ class _Child:
     named_by: float = 0.0
     #: a fault decided while reading (output cap), reported by the next read
     doom: AgentFault | None = None
+    #: when the last request was written (or the process started): the call's start, from
+    #: which its run-queue wait is measured (bots.running.starved)
+    sent: float = 0.0
     #: bytes written to stdout + stderr since the match began
     output: int = 0
     killed: bool = False
@@ -364,6 +374,13 @@ class BotProcess:
         self._stopped: list[int] = []
         #: poll objects made by :meth:`_wait`, by the pipes they watch (made once each)
         self._pollers: dict[tuple[object, ...], tuple[Any, dict[int, Any]]] = {}
+        #: the run-queue baseline of the call awaited (bots.running.starved), read once the
+        #: call is PROBE_S old, and the request it is for (the id of the last written)
+        self._probe: starved.Probe | None = None
+        self._probe_id = -1
+        #: seconds the machine kept the bot waiting for a CPU in the call last read (or timed
+        #: out), which its deadline was moved on by: the machine's, not the bot's
+        self.starved_s = 0.0
 
     # ---- life cycle ---------------------------------------------------------------------
     @property
@@ -427,7 +444,10 @@ class BotProcess:
             for fd in fds.values():
                 os.close(fd)
         child = _Child(
-            proc, oom_kills=oom_kills, control_fd=control_read if control_read >= 0 else None
+            proc,
+            oom_kills=oom_kills,
+            control_fd=control_read if control_read >= 0 else None,
+            sent=time.monotonic(),
         )
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             os.set_blocking(pipe.fileno(), False)  # type: ignore[union-attr]
@@ -551,7 +571,7 @@ class BotProcess:
         try:
             rid = self.request({"type": "renew"})
             _, message = self.reply(rid, timeout, "renewal")
-        except AgentFault:
+        except (AgentFault, PlatformError):  # (killed from outside between matches: restart)
             return False
         child = self._child
         if message.get("type") != "ok" or child is None:
@@ -840,6 +860,7 @@ class BotProcess:
     ) -> None:
         """Write requests' ``data`` to ``child`` at once. Raises AgentFault (see
         :meth:`request`)."""
+        child.sent = time.monotonic()
         try:
             written = os.write(child.in_fd, data)
         except BlockingIOError:
@@ -876,9 +897,11 @@ class BotProcess:
         if (before > 0) != (owed > 0):
             self.peers.owe(self, owed > 0)
 
-    def _next_line(self, timeout: float) -> tuple[float, bytes | None] | None:
+    def _next_line(self, timeout: float, what: str) -> tuple[float, bytes | None] | None:
         """The next stdout line and its arrival time, waiting up to ``timeout`` (None: none
-        came). Meanwhile it drains the bot's stderr and reads the lines of its peers."""
+        came), and longer by what the machine kept the bot waiting for a CPU meanwhile
+        (:meth:`_extended`). Meanwhile it drains the bot's stderr and reads the lines of its
+        peers."""
         with self._io:
             child = self._child
             if not self._lines and child is not None and not child.out_done:
@@ -887,16 +910,85 @@ class BotProcess:
                 self._pump(child, True)
             if self._lines:
                 return self._lines.popleft()
-            deadline = time.monotonic() + max(timeout, 0.0)
+            first = deadline = time.monotonic() + max(timeout, 0.0)
+            allowance = 0.0  # (the call's, from its start: set once its deadline comes)
             while not self._lines:
                 child = self._child
                 if child is None:
                     return (time.monotonic(), None)
-                left = deadline - time.monotonic()
+                now = time.monotonic()
+                left = deadline - now
                 if left <= 0:
-                    return None
+                    if not allowance:
+                        allowance = max(first - child.sent, starved.PROBE_S)
+                    due = child.sent + starved.PROBE_S
+                    if self._probe_id != self._next_id and due < first:
+                        # The worker itself was kept from running past the call's deadline
+                        # (a machine this busy keeps the bot from it too): its baseline now,
+                        # and the time it was late is not the bot's.
+                        self._take_probes(child)
+                        first += now - due
+                        deadline = first
+                        continue
+                    extended = self._extended(child, first, now, what, allowance)
+                    if extended is None:
+                        return None
+                    deadline = extended
+                    continue
+                if self._probe_id != self._next_id:
+                    # a call still unanswered PROBE_S after it began: its baseline
+                    due = child.sent + starved.PROBE_S
+                    if now >= due:
+                        self._take_probes(child)
+                    elif due - now < left:
+                        left = due - now
                 self._wait(child, left)
             return self._lines.popleft()
+
+    def _take_probes(self, child: _Child) -> None:
+        """Read the run-queue baseline of the call awaited (bots.running.starved), and of
+        the calls its peers owe that have none yet (a seat read after another seat's reply
+        is measured from here, not from when its own reader comes to it)."""
+        self._probe = starved.probe(self.launch, child.proc.pid)
+        self._probe_id = self._next_id
+        for peer in self.peers.others(self):
+            kid = peer._child
+            if kid is not None and peer._owed and peer._probe_id != peer._next_id:
+                peer._probe = starved.probe(peer.launch, kid.proc.pid)
+                peer._probe_id = peer._next_id
+
+    def _starved_now(self, child: _Child) -> float | None:
+        """Seconds the machine kept the bot waiting for a CPU since the call's baseline
+        (None: the call has none: it was answered, or timed out, within PROBE_S)."""
+        base = self._probe if self._probe_id == self._next_id else None
+        if base is None:
+            return None
+        now = starved.probe(self.launch, child.proc.pid)
+        return starved.credit(base, now, self.launch.cpu_cores)
+
+    def _extended(
+        self, child: _Child, first: float, now: float, what: str, allowance: float
+    ) -> float | None:
+        """The call's deadline ``first`` has passed: the deadline moved on by the time the
+        machine kept the bot waiting for a CPU since the call began, or None if that is
+        past too (a timeout: the bot had its allowance). Raises PlatformError when the
+        machine kept it waiting so long that the call would last over
+        :data:`starved.CAP` times its allowance: the match is played again later."""
+        credit = self._starved_now(child)
+        if credit is None:
+            return None
+        self.starved_s = credit
+        deadline = first + credit
+        if deadline - now < starved.MIN_STEP_S:
+            return None
+        if deadline - child.sent > starved.CAP * allowance:
+            self._kill()
+            self.stderr.mark(f"--- stopped: the machine kept the bot waiting during {what} ---")
+            raise PlatformError(
+                f"the machine is too busy: it kept the bot waiting for a CPU for {credit:.2f} s"
+                f" during {what}, whose allowance is {allowance:.2f} s"
+            )
+        return deadline
 
     def _wait(self, child: _Child, timeout: float) -> None:
         """Poll this process's pipes and its owing peers' for up to ``timeout`` and read what
@@ -997,7 +1089,8 @@ class BotProcess:
                 return
 
     def _read(self, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
-        got = self._next_line(timeout)
+        self.starved_s = 0.0
+        got = self._next_line(timeout, what)
         doom = self._child.doom if self._child else None
         if got is not None and doom is not None:
             # A fault decided while reading (the output cap) wins over a line that came after
@@ -1013,8 +1106,19 @@ class BotProcess:
                 doom = AgentFault("memory", f"the bot ran out of memory during {what}")
             # A bot that closed its stdout without exiting ends here too: the sandbox's
             # outer process still holds the pipe, so no end of file ever comes.
-            raise doom or AgentFault("timeout", f"no answer to {what} within {timeout:.2f} s")
+            waited = self.starved_s
+            more = (
+                f" (and {waited:.2f} s more, the time the machine kept it waiting for a CPU)"
+                if waited >= starved.MIN_STEP_S
+                else ""
+            )
+            raise doom or AgentFault("timeout", f"no answer to {what} within {timeout:.2f} s{more}")
         arrived, line = got
+        if self._probe_id == self._next_id:  # a call of over PROBE_S: what it was kept waiting
+            child = self._child
+            if child is not None and line is not None:
+                self.starved_s = self._starved_now(child) or 0.0
+            self._probe_id = -1
         if line is None:
             self._lines.appendleft((arrived, None))  # stays closed for later reads
             raise self._death_fault(what)
@@ -1047,7 +1151,8 @@ class BotProcess:
         return message
 
     def _death_fault(self, what: str) -> AgentFault:
-        """The process is gone (or going): why, as a fault. Kills what is left of it."""
+        """The process is gone (or going): why, as a fault. Kills what is left of it. Raises
+        PlatformError for a SIGKILL from outside (:meth:`_outside_kill`)."""
         child = self._child
         if child is not None and child.doom is not None:
             self.kill()
@@ -1056,6 +1161,9 @@ class BotProcess:
         if code is not None and child is not None:
             self._drain_stderr(child, 1.0)  # its last words may explain the death
         stderr = self.match_stderr(STDERR_TAIL)
+        # whether the platform killed it (the output cap, a fault, closing): before kill()
+        # below, which kills what is left whatever the reason
+        ours = child is not None and child.killed
         self.kill()
         sig = None
         if code is not None and code < 0:
@@ -1076,12 +1184,8 @@ class BotProcess:
                 f"the bot went over its memory limit during {what} (heap, files in /tmp and "
                 "shared memory count together)",
             )
-        if sig == signal.SIGKILL and child is not None and not child.killed:
-            return AgentFault(
-                "crash",
-                f"the bot was killed by SIGKILL during {what} (its CPU-time limit, or the "
-                "machine ran out of memory)",
-            )
+        if sig == signal.SIGKILL and child is not None and not ours:
+            return self._outside_kill(what)
         if sig == signal.SIGXFSZ:
             return AgentFault("crash", f"the bot wrote a file over the size limit during {what}")
         if sig is not None:
@@ -1093,6 +1197,31 @@ class BotProcess:
         if code is None:
             return AgentFault("crash", f"the bot closed its output during {what}")
         return AgentFault("crash", f"the bot exited with status {code} during {what}")
+
+    def _outside_kill(self, what: str) -> AgentFault:
+        """A SIGKILL the platform did not send, nor the bot's memory cgroup: its CPU-time
+        limit's (RLIMIT_CPU's hard limit: the bot's CPU time is at it), else someone else's
+        (the machine's OOM killer, an operator), which the bot cannot have sent itself (the
+        seccomp filter refuses it SIGKILL, bots.sandbox.seccomp): raises PlatformError, the
+        match is played again later. Where the CPU time cannot be measured and a limit is
+        set, it may be the limit's: the bot's, as a crash."""
+        limit = self.launch.cpu_limit_s
+        used = self.measured_cpu_s()
+        if limit is not None and used is not None and used >= limit - 1.0:
+            return AgentFault("timeout", f"the bot used up its CPU-time limit during {what}")
+        if limit is not None and used is None:
+            return AgentFault(
+                "crash",
+                f"the bot was killed by SIGKILL during {what} (its CPU-time limit, or the "
+                "machine ran out of memory)",
+            )
+        cpu = f" after {used:.1f} s of CPU" if used is not None else ""
+        self.stderr.mark(f"--- killed by SIGKILL from outside during {what} ---")
+        raise PlatformError(
+            f"the bot's process was killed by SIGKILL from outside during {what}{cpu} (not by "
+            "the platform, nor by its memory or CPU-time limit: the machine's OOM killer or "
+            "an operator)"
+        )
 
     def _exit_code(self) -> int | None:
         proc = self._proc
@@ -1483,6 +1612,8 @@ class ProcessAgent(Agent):
                 if exc.kind == "output":
                     self._report(exc.kind, exc.reason)
                 self.process.kill()
+            except PlatformError:  # the match is decided: nothing to play again
+                self.process.kill()
             else:
                 self._take_cpu(message)
                 self.process.pause()
@@ -1497,6 +1628,12 @@ class ProcessAgent(Agent):
             # a bot's own figure: 10**400 is an int no float holds
             with contextlib.suppress(OverflowError):
                 self.process.cpu_s = max(float(cpu), 0.0)
+
+    @property
+    def starved_s(self) -> float:
+        """Seconds the machine kept the bot waiting for a CPU in its last call (see
+        BotProcess.starved_s): the runner charges them to no time of the bot's."""
+        return self.process.starved_s
 
     def _reply(self, rid: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
         """The reply to a request. A death names the notice told before it (the bot may

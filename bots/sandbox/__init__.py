@@ -613,6 +613,8 @@ def sandbox_launch(
         max_output=limits.output_bytes,
         recycle_cpu_s=limits.recycle_cpu_s,
         sandbox=True,
+        cpu_cores=limits.cpu_cores if cpu is not None and limits.cpu_cores > 0 else 1.0,
+        cpu_limit_s=limits.cpu_s + 5,
     )
 
 

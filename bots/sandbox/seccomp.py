@@ -35,6 +35,7 @@ _ACT_ALLOW = 0x7FFF0000
 _ACT_KILL_PROCESS = 0x80000000
 _ATTR_ACT_BADARCH = 2
 _CMP_NE = 1
+_CMP_EQ = 4
 _CMP_MASKED_EQ = 7
 
 AF_UNIX = 1
@@ -91,6 +92,23 @@ CALLER_CALLS = (
 )  # fmt: skip
 #: calls that answer ENOSYS so that callers fall back to an older call we can inspect
 NOT_IMPLEMENTED = ("clone3", "io_uring_setup")
+#: SIGKILL (and RLIMIT_CPU, whose hard limit sends it): a bot may not send it to any
+#: process, itself included, nor have the kernel send it (a timer's or SIGIO's signal, its
+#: parent's death), nor lower its CPU-time limit: so a SIGKILL that the platform did not send,
+#: and that is not the bot's memory cgroup's or its CPU-time limit's, is someone else's (the
+#: machine's), and its match is played again (bots.running.process, _outside_kill). The
+#: calls and the argument that holds the signal: refused (EPERM) when it is SIGKILL
+SIGKILL = 9
+SIGNAL_ARGUMENT = {
+    "kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1, "rt_tgsigqueueinfo": 2,
+    "pidfd_send_signal": 1,
+}  # fmt: skip
+F_SETSIG = 10
+PR_SET_PDEATHSIG = 1
+RLIMIT_CPU = 0
+#: calls refused with EPERM whatever their arguments where a bot's code runs: a POSIX
+#: timer's signal is named in memory, which the filter cannot read (setitimer stays)
+TIMER_CALLS = ("timer_create",)
 
 
 class SeccompUnavailable(RuntimeError):
@@ -176,6 +194,16 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
             rule("setpriority", eperm, (1, _CMP_NE, 0, 0))
             rule("ioprio_set", eperm, (0, _CMP_NE, IOPRIO_WHO_PROCESS, 0))
             rule("ioprio_set", eperm, (1, _CMP_NE, 0, 0))
+        if processes or others:  # where the bot's code runs: no SIGKILL (see SIGKILL)
+            eperm = _errno_action(errno.EPERM)
+            for name, arg in SIGNAL_ARGUMENT.items():
+                rule(name, eperm, (arg, _CMP_EQ, SIGKILL, 0))
+            rule("fcntl", eperm, (1, _CMP_EQ, F_SETSIG, 0), (2, _CMP_EQ, SIGKILL, 0))
+            rule("prctl", eperm, (0, _CMP_EQ, PR_SET_PDEATHSIG, 0), (1, _CMP_EQ, SIGKILL, 0))
+            rule("setrlimit", eperm, (0, _CMP_EQ, RLIMIT_CPU, 0))
+            rule("prlimit64", eperm, (1, _CMP_EQ, RLIMIT_CPU, 0), (2, _CMP_NE, 0, 0))
+            for name in TIMER_CALLS:
+                rule(name, eperm)
         if rest:
             for name in DENIED:
                 rule(name, _errno_action(errno.EPERM))

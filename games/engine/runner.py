@@ -62,12 +62,18 @@ class SeatStats:
     #: the seat was cut off where its ``budget`` ran out: it used all of it (what the worker
     #: charges it, bots.competition.charges; not recorded)
     budget_spent: bool = False
+    #: seconds of its slow calls (over ``move``) and timed-out calls in which the machine
+    #: kept its bot waiting for a CPU (an agent's ``starved_s``: bots.running.starved): the
+    #: machine's, charged neither to its bank nor to its worker time (not recorded)
+    starved_s: float = 0.0
 
     @property
     def own_s(self) -> float:
         """Every second the runner waited for this seat alone: its start, its answers and
-        the calls it faulted on (what the worker charges its bot, bots.competition.charges)."""
-        return self.startup_s + self.think_s + self.faulted_s
+        the calls it faulted on, less what the machine kept its bot waiting for a CPU in its
+        slow ones (what the worker charges its bot, bots.competition.charges)."""
+        own = self.startup_s + self.think_s + self.faulted_s - self.starved_s
+        return own if own > 0.0 else 0.0
 
     def budget_left(self, tc: TimeControl) -> float | None:
         """What is left of the seat's ``budget`` in this match (None: no budget)."""
@@ -484,6 +490,7 @@ class MatchRunner:
             reply = _made(agents, call) if direct and not agent.parks else (yield call)
             if isinstance(reply, AgentFault):
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
+                seat_stats.starved_s += getattr(agent, "starved_s", 0.0)
                 reason = reply.reason
                 if reply.kind == "timeout" and cut:
                     faults[seat] = _out_of_time(tc, "the last notices", seat_stats)
@@ -496,6 +503,10 @@ class MatchRunner:
             used = max(finished - started, 0.0)
             seat_stats.think_s += used
             seat_stats.slowest_s = max(seat_stats.slowest_s, used)
+            if used > tc.move:  # the machine's share of a slow call is not the bot's
+                waited = min(getattr(agent, "starved_s", 0.0), used - tc.move)
+                seat_stats.starved_s += waited
+                used -= waited
             seat_stats.bank_left -= max(used - tc.move, 0.0)
             if seat_stats.bank_left < 0:
                 faults[seat] = Fault(
@@ -580,6 +591,8 @@ class MatchRunner:
                 answer = yield _Call(seat, "receive", (timeout,), started)
             if isinstance(answer, AgentFault):
                 seat_stats.faulted_s += max(self.clock() - started, 0.0)
+                if answer.kind == "timeout":
+                    seat_stats.starved_s += getattr(agent, "starved_s", 0.0)
                 if cut and answer.kind == "timeout":
                     faults[seat] = _out_of_time(tc, agent.call_name(prompts[seat]), seat_stats)
                 elif last_chance and answer.kind == "timeout":
@@ -597,6 +610,14 @@ class MatchRunner:
             seat_stats.think_s += used
             if used > seat_stats.slowest_s:
                 seat_stats.slowest_s = used
+            if used > move:
+                # the time the machine kept the bot waiting for a CPU is not the bot's (read
+                # only for a slow call: bots.running.starved)
+                waited = getattr(agent, "starved_s", 0.0)
+                if waited > 0.0:
+                    waited = min(waited, used - move)
+                    seat_stats.starved_s += waited
+                    used -= waited
             if used > move:
                 seat_stats.bank_left -= used - move
                 slow.append(f"{agent.call_name(prompts[seat])} took {used:.2f} s")

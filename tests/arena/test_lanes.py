@@ -180,8 +180,17 @@ def test_a_bot_stuck_in_one_lane_faults_that_match_and_no_other(tmp_path):
     hung = [reasons for _, reasons in seen if reasons]
     assert 0 < len(hung) < 24
     assert all(r == "no answer to mainPlay" for seats in hung for r in seats.values()), hung
-    # in lanes, the call's whole time: it waited on no other call
-    assert set(reasons) == {"no answer to mainPlay within 0.20 s (the 0.2 s per call)"}
+    # in lanes, the call's whole time: it waited on no other call (and, on a busy machine,
+    # more by the time the machine kept it waiting for a CPU: bots.running.starved)
+    extra = re.compile(
+        r"( \(and \d+\.\d\d s more, the time the machine kept it waiting for a CPU\))?"
+    )
+    assert reasons and all(
+        re.fullmatch(
+            rf"no answer to mainPlay within 0\.20 s{extra.pattern} \(the 0\.2 s per call\)", r
+        )
+        for r in reasons
+    ), reasons
     assert next(b for b in bots if b[0] == "High")[2] == 0
 
 

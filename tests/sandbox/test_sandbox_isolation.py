@@ -313,7 +313,9 @@ def test_it_gives_a_slow_bot_its_time_bank_but_no_more(play, tmp_path):
     bot = hostile(tmp_path, "slow.py")
     roomy = play(bot, tc=TimeControl(move=0.05, bank=2.0, startup=10))
     assert roomy.fault is None, roomy.fault
-    assert roomy.outcome.record["stats"][0]["bank_left"] < 1.1
+    # less what a busy machine kept the bot waiting for a CPU after its sleeps (not its time)
+    starved = roomy.outcome.stats[0].starved_s
+    assert roomy.outcome.record["stats"][0]["bank_left"] < 1.1 + starved
     tight = play(bot, tc=TimeControl(move=0.05, bank=0.3, startup=10))
     assert tight.fault is not None and tight.fault.kind == "timeout"
 

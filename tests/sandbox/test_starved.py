@@ -1,0 +1,201 @@
+"""The machine's trouble is never the bot's fault (docs/sandbox.md, "Faults"): a bot the
+machine keeps waiting for a CPU is given that time back (bots.running.starved), a machine
+that starves it past the cap is a PlatformError, and so is a SIGKILL from outside, which a
+bot cannot send itself (the seccomp filter refuses it).
+
+Real sandboxes: the bot and a CPU hog share one CPU (the test pins itself, which the sandbox
+inherits, and the hog), so that the bot gets about half of it."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from bots.running import starved
+from bots.running.launch import bot_launch
+from bots.running.process import BotProcess, PlatformError, ProcessAgent
+from games.engine.agents import InProcessAgent
+from games.engine.runner import MatchOutcome, MatchRunner, TimeControl
+from tests.sandbox.conftest import GAME, IS_ROOT, Opponent, hostile
+
+#: no time bank: a call over ``move`` times out, so only the per-call deadline decides
+TIGHT = TimeControl(move=0.5, bank=0.0, startup=10.0)
+
+
+@contextlib.contextmanager
+def one_cpu_with_a_hog() -> Iterator[subprocess.Popen[bytes]]:
+    """This process (and so every sandbox it starts) and a process spinning for ever on the
+    same CPU; both undone at the end."""
+    before = os.sched_getaffinity(0)
+    cpu = {max(before)}
+
+    def pin() -> None:
+        os.sched_setaffinity(0, cpu)
+
+    # a session of its own: where the machine groups tasks by session (autogroup), it weighs
+    # as much as the sandbox's CPU cgroup
+    hog = subprocess.Popen(
+        [sys.executable, "-c", "while True: pass"], preexec_fn=pin, start_new_session=True
+    )
+    os.sched_setaffinity(0, cpu)
+    try:
+        yield hog
+    finally:
+        os.sched_setaffinity(0, before)
+        hog.kill()
+        hog.wait()
+
+
+def run_match(
+    path, config, tc: TimeControl, opponent: InProcessAgent | None = None
+) -> tuple[MatchOutcome, ProcessAgent, float]:
+    launch = bot_launch(path, game=GAME, config=config)
+    with BotProcess(launch, label=path.stem) as process:
+        agent = ProcessAgent(process, GAME.bot_call, startup_timeout=tc.startup)
+        other = opponent or Opponent(GAME.builtin_class("simple"), GAME.bot_call, "simple")
+        runner = MatchRunner(time.monotonic, tc)
+        process.start(tc.startup)  # started before the clock runs: the start is not timed
+        started = time.monotonic()
+        outcome = runner.run(GAME.state_class.new(0, num_seats=2), [agent, other], seed=0)
+        return outcome, agent, time.monotonic() - started
+
+
+def test_a_bot_the_machine_keeps_waiting_for_a_cpu_does_not_time_out(tmp_path, sandbox_config):
+    """0.3 s of CPU in a call of 0.5 s, on half a CPU: some 0.6 s of wall time, half of it
+    waiting for the CPU. Counted by the wall clock alone it timed out (fault ``timeout``);
+    its own time is within the allowance, so it plays the match without a fault."""
+    bot = hostile(tmp_path, "cpu_once.py", burn=0.3)
+    with one_cpu_with_a_hog():
+        outcome, agent, _ = run_match(bot, sandbox_config, TIGHT)
+    stats = outcome.stats[0]
+    assert outcome.faults == {}, outcome.faults
+    assert stats.slowest_s > TIGHT.move  # the wall clock alone: over the allowance
+    assert stats.starved_s > 0.1  # the machine's share, charged to no time of the bot's
+    assert stats.own_s < stats.startup_s + stats.think_s - 0.1
+    assert agent.fault_reports == []
+
+
+def test_a_busy_bot_on_a_busy_machine_still_times_out(tmp_path, sandbox_config):
+    """An endless loop on half a CPU: its deadline moves on by the time the machine took from
+    it, and it times out once its own time is over the allowance (not a PlatformError)."""
+    bot = hostile(tmp_path, "cpu_once.py", burn=60)
+    with one_cpu_with_a_hog():
+        outcome, _, elapsed = run_match(bot, sandbox_config, TIGHT)
+    fault = outcome.faults[0]
+    assert fault.kind == "timeout", fault
+    assert "the time the machine kept it waiting for a CPU" in fault.reason, fault
+    assert elapsed < starved.CAP * TIGHT.move
+
+
+def test_a_sleeping_bot_on_a_busy_machine_still_times_out(tmp_path, sandbox_config):
+    """A bot that sleeps waits by its own choice: no run-queue wait, no more time."""
+    bot = hostile(tmp_path, "sleep.py")
+    with one_cpu_with_a_hog():
+        outcome, _, elapsed = run_match(bot, sandbox_config, TIGHT)
+    fault = outcome.faults[0]
+    assert fault.kind == "timeout", fault
+    assert "machine" not in fault.reason, fault
+    assert elapsed < 3 * TIGHT.move
+
+
+def test_a_bot_that_yields_its_cpu_on_a_busy_machine_still_times_out(tmp_path, sandbox_config):
+    """A bot that gives its CPU away in a loop (``sched_yield``) waits in the run queue by its
+    own choice: were that wait credited until the cap made its match a PlatformError, a
+    losing bot could have its match played again. It is not: a yield costs the bot its own
+    CPU, of which it gets its share (the credit is at most the core's time it did not get),
+    so it times out as a busy bot does."""
+    bot = hostile(tmp_path, "yield_forever.py")
+    with one_cpu_with_a_hog():
+        outcome, _, elapsed = run_match(bot, sandbox_config, TIGHT)
+    fault = outcome.faults[0]
+    assert fault.kind == "timeout", fault
+    assert elapsed < starved.CAP * TIGHT.move
+
+
+def killer(kill: Callable[[], None]) -> InProcessAgent:
+    """The built-in simple bot, which calls ``kill`` at its first draft pick (its seat is
+    asked after the sandboxed bot's, which then works on the same pick)."""
+    base = GAME.builtin_class("simple")
+    done: list[bool] = []
+
+    class Killer(base):  # type: ignore[misc, valid-type]
+        def draft_pick(self, *args, **kwargs):
+            if not done:
+                done.append(True)
+                kill()
+            return super().draft_pick(*args, **kwargs)
+
+    return InProcessAgent(Killer, GAME.bot_call, "killer")
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="the sandbox's CPU cgroup is root's")
+def test_a_machine_that_starves_the_bot_past_the_cap_is_a_platform_error(tmp_path, sandbox_config):
+    """Once the bot works on its first call, its CPU cgroup's weight falls to 1/50 of the
+    hog's: it gets about 2% of the CPU, and a call of 0.2 s would take some 10 s. Past 10
+    times its allowance the match cannot be played fairly now: a PlatformError (the match is
+    played again later), never a timeout."""
+    bot = hostile(tmp_path, "cpu_once.py", burn=60)
+    tc = TimeControl(move=0.2, bank=0.0, startup=10.0)
+    launch = bot_launch(bot, game=GAME, config=sandbox_config)
+    cgroup = getattr(launch.cpu_usage, "__self__", None)
+    if cgroup is None:
+        pytest.skip("no CPU cgroup on this machine")
+    shares = cgroup.folders[0] / "cpu.shares"
+
+    with one_cpu_with_a_hog(), BotProcess(launch, label=bot.stem) as process:
+        agent = ProcessAgent(process, GAME.bot_call, startup_timeout=tc.startup)
+        starve = killer(lambda: shares.write_text("20"))
+        runner = MatchRunner(time.monotonic, tc)
+        started = time.monotonic()
+        with pytest.raises(PlatformError, match="too busy"):
+            runner.run(GAME.state_class.new(0, num_seats=2), [agent, starve], seed=0)
+        assert time.monotonic() - started < 2 * starved.CAP * tc.move
+    assert agent.fault_reports == []
+
+
+@pytest.mark.parametrize("ext", ["py", "js"])
+def test_a_sigkill_from_outside_is_a_platform_error(tmp_path, sandbox_config, ext):
+    """SIGKILL sent to the bot's process by someone else (the machine's OOM killer, an
+    operator) while it works on a call: not the bot's crash, a PlatformError."""
+    bot = hostile(tmp_path, f"sleep.{ext}")
+    holder: list[BotProcess] = []
+
+    def kill() -> None:
+        child = holder[0]._child
+        assert child is not None and child.init_pidfd is not None
+        signal.pidfd_send_signal(child.init_pidfd, signal.SIGKILL)
+
+    launch = bot_launch(bot, game=GAME, config=sandbox_config)
+    with BotProcess(launch, label=bot.stem) as process:
+        holder.append(process)
+        agent = ProcessAgent(process, GAME.bot_call, startup_timeout=10.0)
+        runner = MatchRunner(time.monotonic, TimeControl(move=5.0, bank=0.0, startup=10.0))
+        with pytest.raises(PlatformError, match="SIGKILL from outside"):
+            runner.run(GAME.state_class.new(0, num_seats=2), [agent, killer(kill)], seed=0)
+    assert agent.fault_reports == []
+
+
+def test_a_crash_by_another_signal_stays_the_bots(play, tmp_path):
+    """A death by SIGSEGV (a bad pointer, an abort) is the bot's own: its crash."""
+    played = play(hostile(tmp_path, "segv.py"))
+    assert played.fault is not None and played.fault.kind == "crash", played.fault
+    assert "SIGSEGV" in played.fault.reason, played.fault
+
+
+@pytest.mark.parametrize("ext", ["py", "js"])
+def test_a_bot_cannot_have_sigkill_sent_to_itself(play, tmp_path, ext):
+    """Else a losing bot could pass its own SIGKILL for the machine's and have its match
+    played again: every way to it is refused (EPERM), and the bot plays on."""
+    played = play(hostile(tmp_path, f"self_kill.{ext}"))
+    assert played.fault is None, played.fault
+    if ext == "py":
+        assert "refused: kill,kill 0,tgkill,pidfd,F_SETSIG,RLIMIT_CPU" in played.stderr
+    else:
+        assert "refused: EPERM" in played.stderr
