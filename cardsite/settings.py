@@ -26,6 +26,14 @@ Environment variables (all optional):
                        live tables with uploaded bots open or being played at once, for one
                        signed-in person, for the guests of one address, on the whole site;
                        default 2, 2 and 24 (docs/live-tables.md)
+    LIVE_TABLES_PER_PERSON, LIVE_TABLES_PER_GUEST_ADDRESS  live tables of every kind open or
+                       being played at once where one person (a signed-in user, a guest's
+                       session) sits, and of the guests of one address together; default 5, 20
+    LIVE_TABLES_CREATED_PER_WINDOW, LIVE_TABLES_WINDOW_MINUTES  live tables one signed-in
+                       person, or the guests of one address together, may open in each window;
+                       default 60 per 10 minutes (docs/live-tables.md)
+    LIVE_SOCKETS_PER_ADDRESS  live tables' websockets open at once from one client address,
+                       across every web process (counted in Redis with REDIS_URL); default 50
     SANDBOX_WORKER_RESERVE, SANDBOX_SLOT_WAIT_S  sandbox slots live tables may never take (they
                        stay for the workers), and how long a worker's bot waits for a free one;
                        default 16 (of 64) and 30 seconds (docs/sandbox.md)
@@ -178,11 +186,24 @@ TABLE_RESUME_WINDOW_S = envint("TABLE_RESUME_WINDOW_S", 600)
 LIVE_BOT_TABLES_PER_PERSON = envint("LIVE_BOT_TABLES_PER_PERSON", 2)
 LIVE_BOT_TABLES_PER_GUEST_ADDRESS = envint("LIVE_BOT_TABLES_PER_GUEST_ADDRESS", 2)
 LIVE_BOT_TABLES_TOTAL = envint("LIVE_BOT_TABLES_TOTAL", 24)
+#: live tables of every kind (docs/live-tables.md, "How many tables"): open or being played
+#: at once where one person sits, and of the guests of one address together; and opened per
+#: window by one signed-in person, or by the guests of one address (counted in the database)
+LIVE_TABLES_PER_PERSON = envint("LIVE_TABLES_PER_PERSON", 5)
+LIVE_TABLES_PER_GUEST_ADDRESS = envint("LIVE_TABLES_PER_GUEST_ADDRESS", 20)
+LIVE_TABLES_CREATED_PER_WINDOW = envint("LIVE_TABLES_CREATED_PER_WINDOW", 60)
+LIVE_TABLES_WINDOW_MINUTES = envint("LIVE_TABLES_WINDOW_MINUTES", 10)
+#: live tables' websockets open at once from one client address (its keyed hash), across
+#: every web process: in Redis with REDIS_URL, else in the one process's memory
+LIVE_SOCKETS_PER_ADDRESS = envint("LIVE_SOCKETS_PER_ADDRESS", 50)
 #: sandbox slots (SANDBOX_SLOTS, 64) that live tables may never take: they stay for the
 #: workers' tournaments, validations and playground runs; and how long a worker's bot waits
 #: for a free slot before its job is given back to the queue (docs/sandbox.md)
 SANDBOX_WORKER_RESERVE = envint("SANDBOX_WORKER_RESERVE", 16)
 SANDBOX_SLOT_WAIT_S = envint("SANDBOX_SLOT_WAIT_S", 30)
+#: the machine's cache of compiled bots (VAR_DIR/compiled: C++ programs, Java jars), MiB:
+#: past it, the least recently used entries are evicted (docs/sandbox.md, "Compiled languages")
+COMPILE_CACHE_MB = envint("COMPILE_CACHE_MB", 1024)
 
 # Django's caches (the "default" one is below). "replays" keeps the built replays of match
 # pages (games/matchpages.py: a long match takes a while to replay, and a stored match never

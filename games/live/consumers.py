@@ -21,7 +21,7 @@ from channels.exceptions import ChannelFull
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.engine import untrusted
-from games.live import tables
+from games.live import sockets, tables
 from games.live.hub import ABANDONED, hub, lobby_group, public_group, seat_group
 from games.models import Table, TableSeat
 
@@ -48,6 +48,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
+        # a place among its address's sockets first (no database trip for a refused one)
+        address = sockets.socket_address(self.scope)
+        self.counted = await sockets.counter.admit(address, self.channel_name, self)
+        if not self.counted:
+            # accepted only to say why: a refused handshake tells the page nothing
+            await self.accept()
+            error = sockets.refused_text(sockets.limit())
+            await self.send_json({"type": "refused", "error": error})
+            await self.close(code=sockets.TOO_MANY_SOCKETS, reason=error[:120])
+            return
         token = self.scope["url_route"]["kwargs"]["token"]
         found = await database_sync_to_async(_load)(
             token, self.scope.get("user"), self.scope.get("session")
@@ -78,6 +88,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._catch_up(sight)
 
     async def disconnect(self, code: int) -> None:
+        if getattr(self, "counted", False):
+            await sockets.counter.release(self.channel_name)
         if not hasattr(self, "group"):
             return
         await self.channel_layer.group_discard(lobby_group(self.table_id), self.channel_name)

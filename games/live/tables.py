@@ -2,16 +2,21 @@
 finished match. Plain synchronous Django code: the consumers call it through
 ``database_sync_to_async``, the views directly, the host's thread at the end of a match.
 
-Tables with uploaded bots are limited (:func:`bot_table_refusal`): each of their bots holds a
-sandbox slot of the machine for as long as the table plays, so a signed-in person, a guest
-address and the whole site may each have only so many of them open or being played at once
-(``LIVE_BOT_TABLES_*``, counted in the database, so every web process counts them together).
+Every table is limited (:func:`table_refusal`): a person (a signed-in user, or a guest's
+session) may be at only so many tables open or being played at once, the guests of one client
+address together too, and tables are opened at only so many per window, by a signed-in person
+or by the guests of one address (``LIVE_TABLES_*``). Tables with uploaded bots are limited
+further (:func:`bot_table_refusal`): each of their bots holds a sandbox slot of the machine for
+as long as the table plays, so a signed-in person, a guest address and the whole site may each
+have only so many of them open or being played at once (``LIVE_BOT_TABLES_*``). Everything is
+counted in the database (Table rows), so every web process counts the same tables.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import secrets
 import zlib
 from dataclasses import dataclass
@@ -59,6 +64,48 @@ WAITED_TOO_LONG = (
 #: the key of the lock that makes counting the tables with uploaded bots and adding one a
 #: single step on PostgreSQL (SQLite's transactions are one at a time anyway)
 BOT_TABLES_LOCK = zlib.crc32(b"card-arena live tables with uploaded bots")
+#: any table waits this long for its players (the lobby lists it as long); then it no longer
+#: starts, nor counts against the limits below (:class:`TableLimits`)
+TABLE_WAITS = timedelta(hours=12)
+#: what a table that waited longer says when someone comes to start it
+TABLE_WAITED_TOO_LONG = (
+    "this table waited over 12 hours for its players and no longer starts; open a new one"
+)
+#: what a table says when the last person at it left before its match started
+EVERYONE_LEFT = "everyone left this table before its match started"
+
+
+class TableLimitError(TableError):
+    """A table refused by a limit on how many tables one person or one address may open (the
+    page answers 429, and lists the person's open tables)."""
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """Tables of every kind (built-in bots, uploaded bots, open seats): how many one person (a
+    signed-in user, or a guest's session) may be at while they are open or being played, how
+    many the guests of one address may be at together, and how many may be opened in each
+    ``window`` by one signed-in person, or by the guests of one address together
+    (docs/live-tables.md, "How many tables")."""
+
+    per_person: int = 5
+    per_guest_address: int = 20
+    created_per_window: int = 60
+    window: timedelta = timedelta(minutes=10)
+
+    @classmethod
+    def from_settings(cls) -> TableLimits:
+        minutes = getattr(settings, "LIVE_TABLES_WINDOW_MINUTES", None)
+        return cls(
+            per_person=int(getattr(settings, "LIVE_TABLES_PER_PERSON", cls.per_person)),
+            per_guest_address=int(
+                getattr(settings, "LIVE_TABLES_PER_GUEST_ADDRESS", cls.per_guest_address)
+            ),
+            created_per_window=int(
+                getattr(settings, "LIVE_TABLES_CREATED_PER_WINDOW", cls.created_per_window)
+            ),
+            window=cls.window if minutes is None else timedelta(minutes=int(minutes)),
+        )
 
 
 @dataclass(frozen=True)
@@ -101,6 +148,72 @@ def _tables(count: int) -> str:
     return f"{count} table{'s' if count != 1 else ''}"
 
 
+def open_tables(now: Any = None) -> QuerySet[Table]:
+    """The tables that count against :class:`TableLimits`: being played, or waiting for
+    their players for less than :data:`TABLE_WAITS` (an older one no longer starts)."""
+    now = now or timezone.now()
+    waiting = Q(state=Table.OPEN, created__gte=now - TABLE_WAITS)
+    return Table.objects.filter(Q(state=Table.PLAYING) | waiting)
+
+
+def tables_of(person: Person | None, now: Any = None) -> QuerySet[Table]:
+    """The tables open or being played where ``person`` has a seat (opened or joined)."""
+    if person is None or (person.user is None and not person.guest):
+        return Table.objects.none()
+    seats = Q(seats__kind=TableSeat.PERSON)
+    if person.user is not None:
+        seats &= Q(seats__user=person.user)
+    else:
+        seats &= Q(seats__guest=person.guest)
+    return open_tables(now).filter(seats)
+
+
+def _minutes(delta: timedelta) -> str:
+    minutes = max(1, math.ceil(delta.total_seconds() / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def table_refusal(person: Person, guest_address: str, limits: TableLimits) -> str:
+    """Inside the locks of :func:`create_table`: why ``person`` (a guest of the address whose
+    keyed hash is ``guest_address``) may not open another table now ("" if they may)."""
+    now = timezone.now()
+    mine = tables_of(person, now).count()
+    if mine >= limits.per_person:
+        return (
+            f"you already have {_tables(mine)} open or being played, the most at once "
+            f"({limits.per_person}); finish one of them, or leave one still waiting for "
+            "players, then open another (the lobby lists them under “Your tables”)"
+        )
+    if person.user is None and guest_address:
+        guests = open_tables(now).filter(created_by__isnull=True, guest_address=guest_address)
+        count = guests.count()
+        if count >= limits.per_guest_address:
+            return (
+                f"guests from your network already have {_tables(count)} open or being played, "
+                f"the most at once ({limits.per_guest_address}); you can open another when one "
+                "of them ends (finish or leave yours), or sign in"
+            )
+        opened = Table.objects.filter(created_by__isnull=True, guest_address=guest_address)
+        who = "guests from your network"
+    elif person.user is not None:
+        opened = Table.objects.filter(created_by=person.user)
+        who = "you"
+    else:
+        return ""  # a guest with no address known (load tools, tests): nothing to count by
+    since = now - limits.window
+    recent = opened.filter(created__gte=since).order_by("-created")
+    created = list(recent.values_list("created", flat=True)[: limits.created_per_window])
+    if len(created) >= limits.created_per_window:
+        # the window frees a place when the oldest of the last `created_per_window` leaves it
+        wait = created[-1] + limits.window - now
+        return (
+            f"{who} opened {_tables(len(created))} in the last {_minutes(limits.window)}, the "
+            f"most in that time ({limits.created_per_window}); you can open another in "
+            f"{_minutes(wait)}"
+        )
+    return ""
+
+
 def bot_table_refusal(person: Person, guest_address: str, limits: BotTableLimits) -> str:
     """Inside the lock of :func:`create_table`: why ``person`` may not open another table
     with uploaded bots now ("" if they may)."""
@@ -134,6 +247,22 @@ def _lock_bot_tables() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [BOT_TABLES_LOCK])
+
+
+def _lock_counts(person: Person, guest_address: str) -> None:
+    """Inside a transaction: hold the counts of ``person``'s tables (and of their address's,
+    for a guest) until it ends, so that two requests at once cannot both take the last place.
+    One lock per person and per address, always in the same order (no deadlock), and always
+    before :func:`_lock_bot_tables`."""
+    if connection.vendor != "postgresql":
+        return
+    whos = [f"user:{person.user.pk}" if person.user is not None else f"guest:{person.guest}"]
+    if person.user is None and guest_address:
+        whos.append(f"address:{guest_address}")
+    with connection.cursor() as cursor:
+        for who in whos:
+            key = zlib.crc32(f"card-arena live tables of {who}".encode())
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
 def host_stale_after() -> timedelta:
@@ -213,6 +342,7 @@ def create_table(
     rated: bool = True,
     address: str = "",
     limits: BotTableLimits | None = None,
+    table_limits: TableLimits | None = None,
 ) -> Table:
     """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES). ``rated``: its
     match moves the ratings of the signed-in people at it (``bots.ladder.people``; a guest's table,
@@ -220,7 +350,8 @@ def create_table(
     :func:`unrated_reason`); a table that could be rated and is not asked to be is a friendly
     game by choice (``unrated_chosen``, which its rematch repeats). A table with uploaded bots
     is refused over the limits (``limits``, else the settings'), a guest's counted by
-    ``address`` (the client's, see ``cardsite.accounts.client_ip``)."""
+    ``address`` (the client's, see ``cardsite.accounts.client_ip``); any table over
+    ``table_limits`` (else the settings'), with :class:`TableLimitError`."""
     try:
         spec = get_game(game)
     except KeyError:
@@ -246,6 +377,10 @@ def create_table(
     rows = [_seat(game, choice, person) for choice in seats]
     bots = sum(1 for row in rows if row["kind"] == TableSeat.BOT)
     guest = address_key(address) if person.user is None else ""
+    _lock_counts(person, guest)
+    refusal = table_refusal(person, guest, table_limits or TableLimits.from_settings())
+    if refusal:
+        raise TableLimitError(refusal)
     if bots:
         _lock_bot_tables()
         refusal = bot_table_refusal(person, guest, limits or BotTableLimits.from_settings())
@@ -325,22 +460,45 @@ def take_seat(table: Table, seat_no: int, person: Person) -> TableSeat:
     return seat
 
 
+@transaction.atomic
+def leave_table(table: Table, person: Person | None) -> bool:
+    """``person`` gives up their seat at a table still waiting for players: it is open again
+    for anyone. The last person to leave closes the table (abandoned, :data:`EVERYONE_LEFT`).
+    Returns whether the table was closed."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.state != Table.OPEN:
+        raise TableError("this table's match has started: it can no longer be left")
+    seat_no = seat_of(table, person)
+    if seat_no is None:
+        raise TableError("you have no seat at this table")
+    table.seats.filter(seat=seat_no).update(kind=TableSeat.OPEN, user=None, guest="", name="")
+    if table.seats.filter(kind=TableSeat.PERSON).exists():
+        return False
+    Table.objects.filter(pk=table.pk).update(
+        state=Table.ABANDONED, finished=timezone.now(), error=EVERYONE_LEFT
+    )
+    return True
+
+
 def is_full(table: Table) -> bool:
     return all(seat.kind != TableSeat.OPEN for seat in seats_of(table))
 
 
 def claim_start(table: Table, host_channel: str) -> bool:
     """The one process that wins this starts the table's host. A table with uploaded bots
-    that waited longer than :data:`BOT_TABLE_WAITS` is abandoned instead (it no longer
-    counts against the limits, so it may not take sandboxes now)."""
+    that waited longer than :data:`BOT_TABLE_WAITS`, or any table that waited longer than
+    :data:`TABLE_WAITS`, is abandoned instead (it no longer counts against the limits, so it
+    may not start a match now)."""
     now = timezone.now()
-    late = Q(bots__gt=0, created__lt=now - BOT_TABLE_WAITS)
+    late_bots = Q(bots__gt=0, created__lt=now - BOT_TABLE_WAITS)
+    late = Q(created__lt=now - TABLE_WAITS)
     rows = Table.objects.filter(pk=table.pk, state=Table.OPEN)
-    won = rows.exclude(late).update(
+    won = rows.exclude(late_bots | late).update(
         state=Table.PLAYING, host_channel=host_channel, started=now, host_heartbeat=now
     )
     if not won:
-        rows.filter(late).update(state=Table.ABANDONED, finished=now, error=WAITED_TOO_LONG)
+        rows.filter(late_bots).update(state=Table.ABANDONED, finished=now, error=WAITED_TOO_LONG)
+        rows.filter(late).update(state=Table.ABANDONED, finished=now, error=TABLE_WAITED_TOO_LONG)
     return bool(won)
 
 

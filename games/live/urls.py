@@ -12,5 +12,6 @@ urlpatterns = [
     path("games/<slug:slug>/tables/quick/", views.quick_play, name="quick-play"),
     path("tables/<slug:token>/", views.table_page, name="table"),
     path("tables/<slug:token>/join/<int:seat>/", views.join, name="table-join"),
+    path("tables/<slug:token>/leave/", views.leave, name="table-leave"),
     path("tables/<slug:token>/again/", views.again, name="table-again"),
 ]

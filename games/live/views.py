@@ -10,7 +10,6 @@ guest token (``person_of(..., create=True)``).
 
 from __future__ import annotations
 
-from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -18,7 +17,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django import forms
 from django.contrib import messages
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -35,8 +35,11 @@ from games.registry import GameSpec, game_slugs, get_game
 
 #: tables the lobby lists in each section
 LOBBY_LIMIT = 25
-#: an open table nobody joined for this long is no longer offered in the lobby
-OPEN_FOR = timedelta(hours=12)
+#: tables of one opener the lobby lists in each section at most (a signed-in person, or the
+#: guests of one address together), so that one client cannot push everyone else's out
+LOBBY_PER_OPENER = 3
+#: an open table nobody joined for this long is no longer offered in the lobby (nor starts)
+OPEN_FOR = tables.TABLE_WAITS
 #: the most seats the form reads (the rules refuse more than a game allows, with a message)
 MOST_SEATS = 16
 
@@ -197,24 +200,45 @@ def initial_form(spec: GameSpec, versions: list[BotVersion], unrated: str = "") 
 
 
 # ---- the lobby ------------------------------------------------------------------------------
+def _few_per_opener(rows: QuerySet[Table], newest: str) -> QuerySet[Table]:
+    """The newest :data:`LOBBY_PER_OPENER` of ``rows`` (by ``newest``) of each opener: a
+    signed-in person's tables by the person, a guest's by their address (a session is free
+    to make, an address is not)."""
+    rank = Window(
+        RowNumber(),
+        partition_by=[F("created_by_id"), F("guest_address")],
+        order_by=F(newest).desc(),
+    )
+    return rows.annotate(opener_rank=rank).filter(opener_rank__lte=LOBBY_PER_OPENER)
+
+
 def _lobby_tables(slug: str) -> tuple[list[Table], list[Table]]:
     seats = Prefetch("seats", queryset=TableSeat.objects.order_by("seat"))
     now = timezone.now()
-    waiting = (
+    free = TableSeat.objects.filter(table=OuterRef("pk"), kind=TableSeat.OPEN)
+    waiting = _few_per_opener(
         Table.objects.filter(game=slug, state=Table.OPEN, created__gte=now - OPEN_FOR)
         # one with uploaded bots no longer starts after a while (tables.BOT_TABLE_WAITS)
         .exclude(bots__gt=0, created__lt=now - tables.BOT_TABLE_WAITS)
-        .annotate(free=Count("seats", filter=Q(seats__kind=TableSeat.OPEN)))
-        .filter(free__gt=0)
-        .prefetch_related(seats)
-        .order_by("-created")[:LOBBY_LIMIT]
+        .filter(Exists(free)),
+        "created",
     )
-    playing = (
-        Table.objects.filter(game=slug, state=Table.PLAYING)
-        .prefetch_related(seats)
-        .order_by("-started")[:LOBBY_LIMIT]
-    )
+    playing = _few_per_opener(Table.objects.filter(game=slug, state=Table.PLAYING), "started")
+    waiting = waiting.prefetch_related(seats).order_by("-created")[:LOBBY_LIMIT]
+    playing = playing.prefetch_related(seats).order_by("-started")[:LOBBY_LIMIT]
     return list(waiting), [t for t in playing if not tables.is_stale(t)]
+
+
+def your_tables(person: tables.Person | None) -> list[dict[str, Any]]:
+    """The tables open or being played where ``person`` sits, in every game, newest first:
+    what the lobby lists at its top (and what the limit on tables tells them to finish or
+    leave)."""
+    rows = tables.tables_of(person).order_by("-created")
+    return [
+        {"table": t, "game": get_game(t.game), "waiting": t.state == Table.OPEN}
+        for t in rows
+        if t.game in game_slugs()
+    ]
 
 
 def tables_index(request: HttpRequest) -> HttpResponse:
@@ -238,6 +262,7 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
     unrated = tables.unrated_reason(slug, person)
     if request.method == "POST":
         form = TableForm(spec, versions, request.POST, unrated=unrated)
+        status = 400
         if form.is_valid():
             person = tables.person_of(request.user, request.session, create=True)
             assert person is not None
@@ -253,13 +278,26 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
                 )
             except tables.TableError as exc:
                 form.add_error(None, str(exc))
+                if isinstance(exc, tables.TableLimitError):
+                    status = 429
             else:
                 return redirect(table.get_absolute_url())
-        status = 400
     else:
         form = initial_form(spec, versions, unrated)
         status = 200
-    waiting, playing = _lobby_tables(slug)
+    return _lobby_page(request, spec, form, unrated, status=status)
+
+
+def _lobby_page(
+    request: HttpRequest,
+    spec: GameSpec,
+    form: TableForm,
+    unrated: str,
+    *,
+    status: int = 200,
+    quick_error: str = "",
+) -> HttpResponse:
+    waiting, playing = _lobby_tables(spec.slug)
     person = tables.person_of(request.user, request.session)
     return render(
         request,
@@ -269,9 +307,12 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "waiting": [_listed(t, person) for t in waiting],
             "playing": [_listed(t, person) for t in playing],
+            "yours": your_tables(person),
+            "per_person": tables.TableLimits.from_settings().per_person,
             "quick_opponents": _quick_label(spec),
             # the one-click table is rated where this person's table can be
             "quick_unrated": unrated,
+            "quick_error": quick_error,
         },
         status=status,
     )
@@ -296,6 +337,8 @@ def _quick_label(spec: GameSpec) -> str:
 
 @require_POST
 def quick_play(request: HttpRequest, slug: str) -> HttpResponse:
+    """One click against the strongest built-in bot; a refusal (a limit on tables) is shown
+    by the button, on the lobby, with the person's open tables listed above it."""
     spec = table_game(slug)
     person = tables.person_of(request.user, request.session, create=True)
     assert person is not None
@@ -304,8 +347,10 @@ def quick_play(request: HttpRequest, slug: str) -> HttpResponse:
             slug, person, quick_seats(spec), turn_timer=30.0, address=client_ip(request)
         )
     except tables.TableError as exc:
-        messages.error(request, str(exc))
-        return redirect("lobby", slug)
+        unrated = tables.unrated_reason(slug, person)
+        form = initial_form(spec, active_versions(slug), unrated)
+        status = 429 if isinstance(exc, tables.TableLimitError) else 400
+        return _lobby_page(request, spec, form, unrated, status=status, quick_error=str(exc))
     return redirect(table.get_absolute_url())
 
 
@@ -413,6 +458,24 @@ def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     async_to_sync(get_channel_layer().group_send)(lobby_group(table.pk), {"type": "table.lobby"})
     messages.success(request, f"You sit in seat {seat + 1}.")
     return redirect(table.get_absolute_url())
+
+
+@require_POST
+def leave(request: HttpRequest, token: str) -> HttpResponse:
+    """Give up one's seat at a table still waiting for players (the last to leave closes
+    it), and go back to the game's lobby."""
+    table = _table(token)
+    person = tables.person_of(request.user, request.session)
+    try:
+        closed = tables.leave_table(table, person)
+    except tables.TableError as exc:
+        messages.error(request, f"You could not leave: {exc}.")
+        return redirect(table.get_absolute_url())
+    # every socket of the table hears of it (a table nobody is left at shows that it closed)
+    async_to_sync(get_channel_layer().group_send)(lobby_group(table.pk), {"type": "table.lobby"})
+    after = "nobody is left at it, so it is closed" if closed else "your seat is open for anyone"
+    messages.success(request, f"You left table {table.token}; {after}.")
+    return redirect("lobby", table.game)
 
 
 @require_POST

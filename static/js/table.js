@@ -6,6 +6,7 @@
 // "turn" (you are asked: its number, seconds left, the default), "error" (a refusal, for this
 // socket only), "note" (a line for your log alone: your time ran out), "over" (the result and
 // the replay's address); "lobby", "seats" and "over" also say whether the table is "rated".
+// "refused" (why, before a close with code 4430: too many sockets open from your network).
 // The page only sends
 // intentions ({"type": "act", "turn": N, "action": ...}); the server checks everything.
 // Cards use the markup of templates/includes/card.html, described by games.replays.card_view.
@@ -30,6 +31,10 @@
       createForm.querySelectorAll(".seat-field .help").forEach(function (help) { help.hidden = true; });
       syncSeats();
     }
+    // a refused table (a limit, a choice the rules refuse): its reason is above the form, far
+    // down the lobby; bring it into view
+    var refusal = document.querySelector("#create .form-alert");
+    if (refusal) refusal.scrollIntoView({ block: "center" });
   }
 
   var setupNode = document.getElementById("table-setup");
@@ -138,6 +143,11 @@
   var socket = null;
   var retries = 0;
   var everOpen = false;
+  // the close code of a socket refused because its network has too many open (the server
+  // says why in a "refused" message first: games/live/sockets.py)
+  var TOO_MANY_SOCKETS = 4430;
+  var REFUSED_WAIT = 30000;
+  var refused = "";
 
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
@@ -158,6 +168,15 @@
       socket = null;
       if (event.code === 4404) {
         el.connection.textContent = "This table does not exist.";
+        return;
+      }
+      if (event.code === TOO_MANY_SOCKETS) {
+        // too many pages of tables open from this network: say so, and try again slowly
+        el.connection.classList.add("connection--lost");
+        el.connection.textContent = "Not connected: " + (refused || "too many open connections from your network") +
+          ". Trying again in " + Math.round(REFUSED_WAIT / 1000) + " s…";
+        if (!everOpen) el.turnLine.textContent = "Not connected to the table.";
+        window.setTimeout(connect, REFUSED_WAIT);
         return;
       }
       if (t.over) return;
@@ -220,6 +239,9 @@
         t.sent = false;
         showError(message.error);
         draw();
+        break;
+      case "refused":
+        refused = message.error;
         break;
       case "note":
         // something the table says to you alone (your time ran out), in your log

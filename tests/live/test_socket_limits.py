@@ -1,0 +1,144 @@
+"""One client address may hold only so many live tables' websockets open at once
+(``LIVE_SOCKETS_PER_ADDRESS``), across every web process: a socket past it is told why
+(a ``refused`` message) and closed with code 4430. Counted in Redis with REDIS_URL (the second
+test run), in the one process's memory without."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+
+from cardsite.asgi import application
+from games.live import sockets, tables
+from games.live.sockets import TOO_MANY_SOCKETS, SocketCount, refused_text, socket_address
+from tests.people.helpers import GAME
+
+HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+REFUSED = (
+    "too many open connections from your network: 3 pages of live tables are open from it at "
+    "once, the most the site allows; close some of them (other tabs or windows of this site), "
+    "and this page connects by itself"
+)
+
+
+def from_address(address: str):
+    """The site's ASGI app, as reached by a client at ``address`` (Daphne puts it in the
+    scope; a test's communicator does not)."""
+
+    async def app(scope, receive, send):
+        return await application({**scope, "client": (address, 40000)}, receive, send)
+
+    return app
+
+
+async def spectator(token: str, address: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(from_address(address), f"/ws/tables/{token}/", headers=HEADERS)
+
+
+async def first_frame(comm: WebsocketCommunicator) -> dict:
+    return json.loads(await comm.receive_from(timeout=10))
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_an_address_may_hold_only_so_many_sockets(settings):
+    settings.LIVE_SOCKETS_PER_ADDRESS = 3
+    table, _ = await sync_to_async(tables.guest_table)(GAME, ["me", "open"])
+    held = []
+    for _ in range(3):
+        comm = await spectator(table.token, "203.0.113.7")
+        assert (await comm.connect())[0]
+        assert (await first_frame(comm))["type"] == "hello"
+        held.append(comm)
+    refused = await spectator(table.token, "203.0.113.7")
+    assert (await refused.connect())[0]  # accepted only to be told why
+    assert await first_frame(refused) == {"type": "refused", "error": REFUSED}
+    closed = await refused.receive_output(timeout=10)
+    assert closed == {"type": "websocket.close", "code": TOO_MANY_SOCKETS, "reason": REFUSED[:120]}
+    await refused.wait()
+    # another network has places of its own
+    other = await spectator(table.token, "198.51.100.1")
+    assert (await other.connect())[0]
+    assert (await first_frame(other))["type"] == "hello"
+    # a socket that closes frees its place
+    await held.pop().disconnect()
+    again = await spectator(table.token, "203.0.113.7")
+    assert (await again.connect())[0]
+    assert (await first_frame(again))["type"] == "hello"
+    for comm in [*held, other, again]:
+        await comm.disconnect()
+
+
+def test_the_address_is_the_trusted_one_and_kept_as_a_keyed_hash(settings):
+    scope = {"client": ("10.0.0.2", 1), "headers": [(b"x-forwarded-for", b"1.2.3.4, 203.0.113.9")]}
+    settings.TRUSTED_PROXIES = 0  # the connection's own address: the header is the client's
+    assert socket_address(scope) == tables.address_key("10.0.0.2")
+    settings.TRUSTED_PROXIES = 1  # behind one proxy: what it appended
+    assert socket_address(scope) == tables.address_key("203.0.113.9")
+    assert "203.0.113.9" not in socket_address(scope)
+    assert socket_address({"headers": []}) == ""  # not known: not counted
+    assert refused_text(3) == REFUSED
+
+
+# ---- across web processes: two counters, one Redis ----------------------------------------
+needs_redis = pytest.mark.skipif(
+    not getattr(settings, "REDIS_URL", ""), reason="counts in Redis: the services half of the run"
+)
+
+
+class Owner:
+    """Stands for a consumer (the counter refreshes the sockets whose consumer lives)."""
+
+
+@pytest.mark.backends
+@needs_redis
+@pytest.mark.asyncio
+async def test_two_processes_count_one_limit_in_redis_and_a_dead_ones_sockets_expire(
+    settings, monkeypatch
+):
+    settings.LIVE_SOCKETS_PER_ADDRESS = 3
+    address = tables.address_key("203.0.113.50")
+    one, two = SocketCount(), SocketCount()  # the counts of two web processes
+    client = one._redis()
+    await client.delete(sockets.KEY_PREFIX + address)
+    owners = [Owner() for _ in range(4)]
+    assert await one.admit(address, "one!a", owners[0])
+    assert await one.admit(address, "one!b", owners[1])
+    assert await two.admit(address, "two!a", owners[2])
+    assert not await two.admit(address, "two!b", owners[3])  # the third was the last place
+    assert not await one.admit(address, "one!c", owners[3])
+    await one.release("one!a")
+    assert await two.admit(address, "two!b", owners[3])
+    members = await client.zrange(sockets.KEY_PREFIX + address, 0, -1)
+    assert sorted(m.decode() for m in members) == ["one!b", "two!a", "two!b"]
+
+    for socket in list(one.mine):
+        await one.release(socket)
+    for socket in list(two.mine):
+        await two.release(socket)
+    assert await client.zcard(sockets.KEY_PREFIX + address) == 0
+
+    # a process that dies leaves its sockets counted until they expire, not for ever: each
+    # living process refreshes its own
+    monkeypatch.setattr(sockets, "EXPIRES_S", 1)
+    assert await one.admit(address, "one!x", owners[0])  # one's process dies just after
+    assert await two.admit(address, "two!x", owners[1])
+    assert await two.admit(address, "two!y", owners[2])
+    assert not await two.admit(address, "two!z", owners[3])
+    await asyncio.sleep(0.6)
+    await two._refresh()  # what two's refresher does while its sockets live
+    await asyncio.sleep(0.6)  # one!x expired; two's are alive
+    assert await two.admit(address, "two!z", owners[3])
+    assert not await two.admit(address, "two!w", Owner())
+    members = await client.zrange(sockets.KEY_PREFIX + address, 0, -1)
+    assert sorted(m.decode() for m in members) == ["two!x", "two!y", "two!z"]
+    for socket in list(two.mine):
+        await two.release(socket)
+    for counter in (one, two):
+        if counter._client is not None:
+            await counter._client.aclose()
