@@ -544,6 +544,10 @@ class PlaygroundRun(models.Model):
     )
     #: a guest's token (``guest_token`` in their session; empty for a user)
     guest = models.CharField(max_length=64, blank=True)
+    #: a guest's client address as a keyed hash (``games.live.tables.address_key``, as live
+    #: tables keep it; empty for a user): guests from one address share a limit, whatever
+    #: their sessions
+    guest_address = models.CharField(max_length=64, blank=True)
     game = models.SlugField(max_length=40)
     language = models.CharField(max_length=20)
     code = models.TextField()
@@ -564,6 +568,10 @@ class PlaygroundRun(models.Model):
     heartbeat = models.DateTimeField(null=True, blank=True)
     #: matches played and stored so far
     played = models.PositiveIntegerField(default=0)
+    #: the worker time the run may use, seconds (its person's limit when it was started; 0:
+    #: none), and what its stored matches used so far (seating their bots included)
+    worker_seconds = models.PositiveIntegerField(default=0)
+    worker_s = models.FloatField(default=0.0)
 
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
@@ -575,6 +583,7 @@ class PlaygroundRun(models.Model):
             models.Index(fields=["status", "id"], name="playground_claim_order"),
             models.Index(fields=["user", "-created"], name="playground_user_recent"),
             models.Index(fields=["guest", "-created"], name="playground_guest_recent"),
+            models.Index(fields=["guest_address", "-created"], name="playground_address_recent"),
             # the oldest finished runs, which the workers forget (bots.playground.forget_old)
             models.Index(fields=["finished", "id"], name="playground_forget_order"),
         ]

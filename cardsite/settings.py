@@ -388,8 +388,16 @@ PLAYGROUND_MAX_OPEN = envint("PLAYGROUND_MAX_OPEN", 2)
 PLAYGROUND_GUEST_RUNS_PER_HOUR = envint("PLAYGROUND_GUEST_RUNS_PER_HOUR", 5)
 PLAYGROUND_GUEST_MAX_MATCHES = envint("PLAYGROUND_GUEST_MAX_MATCHES", 10)
 PLAYGROUND_GUEST_MAX_OPEN = envint("PLAYGROUND_GUEST_MAX_OPEN", 1)
+#: the same for all guests of one client address together (its keyed hash, kept on each run
+#: in the database): a new session is free to make, an address is not
+PLAYGROUND_GUEST_ADDRESS_RUNS_PER_HOUR = envint("PLAYGROUND_GUEST_ADDRESS_RUNS_PER_HOUR", 10)
+PLAYGROUND_GUEST_ADDRESS_MAX_OPEN = envint("PLAYGROUND_GUEST_ADDRESS_MAX_OPEN", 2)
 #: runs of all guests together queued or running at once (a new session is free to make)
 PLAYGROUND_GUESTS_OPEN = envint("PLAYGROUND_GUESTS_OPEN", 20)
+#: seconds of worker time one run may use, a signed-in person's and a guest's (0: no bound):
+#: past it, its other matches are not played, and its page says so
+PLAYGROUND_RUN_SECONDS = envint("PLAYGROUND_RUN_SECONDS", 300)
+PLAYGROUND_GUEST_RUN_SECONDS = envint("PLAYGROUND_GUEST_RUN_SECONDS", 60)
 #: claims of one run whose worker stopped each time before it fails
 PLAYGROUND_MAX_CLAIMS = envint("PLAYGROUND_MAX_CLAIMS", 3)
 #: days a finished run is kept (its page, matches and replays), a guest's and a user's
@@ -399,6 +407,10 @@ PLAYGROUND_KEEP_DAYS = envint("PLAYGROUND_KEEP_DAYS", 30)
 # The strategy explorer's solves, run by the workers (docs/explorer.md, games/solves.py).
 #: solves queued or running at once: a request for another is refused (HTTP 429)
 SOLVE_MAX_OPEN = envint("SOLVE_MAX_OPEN", 8)
+#: of those, the most one signed-in person, and all guests of one client address together
+#: (its keyed hash, kept on the solve), may have queued at once
+SOLVE_MAX_OPEN_PER_PERSON = envint("SOLVE_MAX_OPEN_PER_PERSON", 2)
+SOLVE_MAX_OPEN_PER_GUEST_ADDRESS = envint("SOLVE_MAX_OPEN_PER_GUEST_ADDRESS", 2)
 #: solves running at once over all workers (the other workers play matches meanwhile)
 SOLVE_MAX_RUNNING = envint("SOLVE_MAX_RUNNING", 2)
 #: finished solves kept, the most recently used, and the largest result kept (bytes of JSON)

@@ -30,8 +30,10 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
+from cardsite.accounts import client_ip
 from games import solves
 from games.engine.spec import SolverOption
+from games.live.tables import address_key
 from games.models import SolveJob
 from games.solver.views import SHADES
 from games.solver_games import solvers, titles
@@ -518,8 +520,18 @@ def explorer(request: HttpRequest) -> HttpResponse:
         form = ExplorerForm(request.POST)
         if not form.is_valid():
             return _form_page(request, form)
+        user = request.user if request.user.is_authenticated else None
         try:
-            job = solves.submit(form.settings())
+            job = solves.submit(
+                form.settings(),
+                user=user,
+                # guests share by client address (live tables' keyed hash of it)
+                guest_address="" if user is not None else address_key(client_ip(request)),
+            )
+        except solves.OverShare as share:
+            response = _form_page(request, form, status=429, busy=share.message)
+            response["Retry-After"] = "30"
+            return response
         except solves.Busy as busy:
             response = _form_page(
                 request,

@@ -166,6 +166,17 @@ class SolveJob(models.Model):
     iterations = models.PositiveIntegerField()
     #: the game's own options, [name, value] pairs in its spec's order
     options = models.JSONField(default=list, blank=True)
+    #: who queued it, for their share of the queue (``games.solves.Bounds``): a signed-in
+    #: person, or a guest's client address as a keyed hash (``games.live.tables.address_key``,
+    #: as live tables keep it); neither for a solve a match review queued
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        models.SET_NULL,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    asked_from = models.CharField(max_length=64, blank=True)
 
     status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
     worker = models.CharField(max_length=120, blank=True)

@@ -189,6 +189,10 @@ class Bounds:
 
     #: solves queued or running at once; a request for a new one beyond it is refused
     max_open: int = 8
+    #: of those, the most one signed-in person, and all the guests of one client address
+    #: together, may have queued (a solve someone else queued, or one already done, is free)
+    per_person: int = 2
+    per_guest_address: int = 2
     #: solves running at once over all workers (the other workers play matches)
     max_running: int = 2
     #: finished solves kept, the most recently used (with the largest result allowed, the
@@ -207,6 +211,8 @@ class Bounds:
     def from_settings(cls) -> Bounds:
         names = {
             "max_open": "SOLVE_MAX_OPEN",
+            "per_person": "SOLVE_MAX_OPEN_PER_PERSON",
+            "per_guest_address": "SOLVE_MAX_OPEN_PER_GUEST_ADDRESS",
             "max_running": "SOLVE_MAX_RUNNING",
             "keep": "SOLVE_KEEP",
             "max_result_bytes": "SOLVE_MAX_RESULT_BYTES",
@@ -237,6 +243,44 @@ class Busy(Exception):
         self.open_solves = open_solves
 
 
+class OverShare(Busy):
+    """The person asking (a signed-in user, or the guests of one client address) has as many
+    solves queued or running as one may: the message says which limit, for the form."""
+
+    def __init__(self, message: str, open_solves: int) -> None:
+        Exception.__init__(self, message)
+        self.open_solves = open_solves
+        self.message = message
+
+
+def _solves(count: int) -> str:
+    return f"{count} solve{'s' if count != 1 else ''}"
+
+
+def share_refusal(bounds: Bounds, user: Any = None, guest_address: str = "") -> str:
+    """Inside the queue's lock: why the person asking may not queue another solve now ("":
+    they may). A signed-in person is counted by their account; a guest by their client
+    address (its keyed hash), with every guest of it: a new session costs nothing."""
+    open_jobs = SolveJob.objects.filter(status__in=SolveJob.OPEN)
+    if user is not None:
+        mine = open_jobs.filter(asked_by=user).count()
+        if mine >= bounds.per_person:
+            return (
+                f"You have {_solves(mine)} waiting or running, the most one person may have "
+                f"at once ({bounds.per_person}); you can ask for another when one of them "
+                "ends (a solve someone already ran answers at once)."
+            )
+    elif guest_address:
+        theirs = open_jobs.filter(asked_by__isnull=True, asked_from=guest_address).count()
+        if theirs >= bounds.per_guest_address:
+            return (
+                f"Guests from your address have {_solves(theirs)} waiting or running, the "
+                f"most at once ({bounds.per_guest_address}); you can ask for another when "
+                "one of them ends, or sign in (signed-in people have a share of their own)."
+            )
+    return ""
+
+
 class SolveFailed(Exception):
     """The solve cannot give a result, and would not on another worker either: the message
     is what its page says."""
@@ -260,10 +304,23 @@ def _lock_queue() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [QUEUE_LOCK])
 
 
-def submit(settings: SolveSettings, bounds: Bounds | None = None) -> SolveJob:
+def submit(
+    settings: SolveSettings,
+    bounds: Bounds | None = None,
+    *,
+    user: Any = None,
+    guest_address: str = "",
+) -> SolveJob:
     """The job for ``settings``: the one there is (queued, running or done: a done one is
-    served from the store), else a new one in the queue (a failed one is queued afresh).
-    Raises :class:`Busy` when a new one would exceed ``SOLVE_MAX_OPEN``."""
+    served from the store), else a new one in the queue (a failed one is queued afresh),
+    counted as asked by ``user`` (signed in) or a guest of ``guest_address`` (the keyed hash
+    of their client's address). Raises :class:`OverShare` when a new one would exceed the
+    person's share (``SOLVE_MAX_OPEN_PER_PERSON``, ``SOLVE_MAX_OPEN_PER_GUEST_ADDRESS``),
+    :class:`Busy` when it would exceed ``SOLVE_MAX_OPEN``."""
+    if user is not None and getattr(user, "pk", None) is None:
+        user = None  # an anonymous user: a guest
+    if user is not None:
+        guest_address = ""
     bounds = bounds or Bounds.from_settings()
     digest = settings.job_id
     now = timezone.now()
@@ -273,6 +330,8 @@ def submit(settings: SolveSettings, bounds: Bounds | None = None) -> SolveJob:
         if job is not None and job.status != SolveJob.FAILED:
             SolveJob.objects.filter(pk=job.pk).update(used=now)
             return job
+        if reason := share_refusal(bounds, user, guest_address):
+            raise OverShare(reason, SolveJob.objects.filter(status__in=SolveJob.OPEN).count())
         open_solves = SolveJob.objects.filter(status__in=SolveJob.OPEN).count()
         if open_solves >= bounds.max_open:
             raise Busy(open_solves)
@@ -286,6 +345,8 @@ def submit(settings: SolveSettings, bounds: Bounds | None = None) -> SolveJob:
             algorithm=settings.algorithm,
             iterations=settings.iterations,
             options=[[name, value] for name, value in settings.options],
+            asked_by=user,
+            asked_from=guest_address,
         )
     log.info("event=solve.queued solve=%s key=%s", job.digest, job.key)
     return job

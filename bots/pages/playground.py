@@ -33,9 +33,10 @@ from bots.competition.uploads import LANGUAGE_SUFFIX
 from bots.languages import default_language, file_accept, get_language, language_title
 from bots.models import PlaygroundMatch, PlaygroundRun
 from bots.pages.views import declared_size, request_limit, upload_within_limit
+from cardsite.accounts import client_ip
 from games import replays
 from games.engine import untrusted
-from games.live.tables import Person, person_of
+from games.live.tables import Person, address_key, person_of
 from games.matchpages import chapter_options, viewer_context
 from games.registry import GameSpec, get_game
 
@@ -235,6 +236,7 @@ def _render_form(
             "game": spec,
             "form": form,
             "limits": limits,
+            "address_limits": playground.AddressLimits.from_settings() if guest else None,
             "guest": guest,
             "max_bytes": uploads.max_code_bytes(),
             "request_error": error,
@@ -285,6 +287,8 @@ def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> H
         run = playground.submit(
             user=user,
             guest=guest,
+            # guests of one client address share a limit (live tables' keyed hash of it)
+            guest_address=address_key(client_ip(request)) if user is None else "",
             game=spec.slug,
             language=form.cleaned_data["language"],
             code=form.code_bytes(),
@@ -318,7 +322,14 @@ def state_of(run: PlaygroundRun) -> dict[str, Any]:
     """What the run's page and its JSON say of where the run is."""
     waiting = playground.is_waiting(run)
     position = playground.queue_position(run) if waiting else None
-    if run.status == PlaygroundRun.DONE:
+    if run.status == PlaygroundRun.DONE and run.played < run.matches:
+        # stopped at its bound of worker time (bots.playground.out_of_time): said so
+        left = run.matches - run.played
+        message = (
+            f"Done: {run.played} of {run.matches} matches played; {run.reason}, so the "
+            f"other {left} {'were' if left != 1 else 'was'} not played."
+        )
+    elif run.status == PlaygroundRun.DONE:
         message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played."
     elif run.status == PlaygroundRun.FAILED:
         message = run.reason or "The run failed."
@@ -334,6 +345,8 @@ def state_of(run: PlaygroundRun) -> dict[str, Any]:
         "played": run.played,
         "matches": run.matches,
         "percent": round(100 * run.played / run.matches) if run.matches else 100,
+        # done before its last match: stopped at its bound of worker time
+        "stopped": run.status == PlaygroundRun.DONE and run.played < run.matches,
         "position": position,
         "message": message,
     }

@@ -20,10 +20,12 @@ This module names no game (tests/engine/test_one_package.py checks).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import re
 import secrets
+import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,15 +35,16 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from bots.competition import leases
 from bots.competition.leases import Caps, Claim
 from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
-from bots.languages import default_language
+from bots.languages import default_language, get_language
 from bots.models import HOUSE, BotVersion, PlaygroundMatch, PlaygroundRun
 from bots.running.playing import Entry, Played, ProcessCache, play, shutdown_faults
+from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.spec import GameSpec
 from games.engine.tournament import derive_seed
@@ -71,17 +74,38 @@ class Limits:
     max_matches: int
     #: runs queued or running at once
     max_open: int
+    #: seconds of worker time one run may use (0: no bound): past it, its other matches are
+    #: not played
+    run_seconds: int = 0
 
     @classmethod
     def for_person(cls, guest: bool) -> Limits:
         prefix = "PLAYGROUND_GUEST_" if guest else "PLAYGROUND_"
-        defaults = (5, 10, 1) if guest else (20, 50, 2)
-        names = ("RUNS_PER_HOUR", "MAX_MATCHES", "MAX_OPEN")
+        defaults = (5, 10, 1, 60) if guest else (20, 50, 2, 300)
+        names = ("RUNS_PER_HOUR", "MAX_MATCHES", "MAX_OPEN", "RUN_SECONDS")
         values = [
             int(getattr(settings, prefix + name, default))
             for name, default in zip(names, defaults, strict=True)
         ]
         return cls(*values)
+
+
+@dataclass(frozen=True)
+class AddressLimits:
+    """What the guests of one client address may have together, whatever their sessions
+    (a new session costs nothing): settings ``PLAYGROUND_GUEST_ADDRESS_*``."""
+
+    #: runs started in any hour
+    runs_per_hour: int
+    #: runs queued or running at once
+    max_open: int
+
+    @classmethod
+    def from_settings(cls) -> AddressLimits:
+        return cls(
+            int(getattr(settings, "PLAYGROUND_GUEST_ADDRESS_RUNS_PER_HOUR", 10)),
+            int(getattr(settings, "PLAYGROUND_GUEST_ADDRESS_MAX_OPEN", 2)),
+        )
 
 
 def guests_open_limit() -> int:
@@ -276,13 +300,20 @@ def _owned(user: Any, guest: str) -> Q:
     return Q(user=user) if user is not None else Q(user__isnull=True, guest=guest)
 
 
-def _lock_person(user: Any, guest: str) -> None:
-    """Inside a transaction: hold the person's runs until it ends, so that two requests at
-    once count each other (PostgreSQL; SQLite's transactions are one at a time anyway)."""
+def _lock_person(user: Any, guest: str, guest_address: str = "") -> None:
+    """Inside a transaction: hold the person's runs (a guest's, and those of their address)
+    until it ends, so that two requests at once count each other (PostgreSQL; SQLite's
+    transactions are one at a time anyway). Always the address first, then the session: no
+    two requests wait for each other's."""
     if connection.vendor == "postgresql":
-        who = f"user:{user.pk}" if user is not None else f"guest:{guest}"
+        if user is not None:
+            whos = [f"user:{user.pk}"]
+        else:
+            whos = [f"address:{guest_address}"] if guest_address else []
+            whos.append(f"guest:{guest}")
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(who.encode())])
+            for who in whos:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(who.encode())])
 
 
 def _minutes(seconds: float) -> str:
@@ -290,28 +321,61 @@ def _minutes(seconds: float) -> str:
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
-def refusal(user: Any, guest: str, limits: Limits) -> str:
-    """Inside the person's lock: why a new run of theirs is refused now ("": it is not)."""
+def _runs(count: int) -> str:
+    return f"{count} run{'s' if count != 1 else ''}"
+
+
+def _hour_wait(runs: Any, per_hour: int, now: Any) -> tuple[int, str] | None:
+    """Of ``runs``: (how many started in the last hour, the wait until another may) if that
+    is ``per_hour`` or more, else None."""
+    recent = list(
+        runs.filter(created__gt=now - timedelta(hours=1))
+        .order_by("created")
+        .values_list("created", flat=True)
+    )
+    if len(recent) < per_hour:
+        return None
+    free_at = recent[len(recent) - per_hour] + timedelta(hours=1)
+    return len(recent), _minutes((free_at - now).total_seconds())
+
+
+#: what a guest refused for their address's limit may do besides waiting
+SIGN_IN = "or sign in (signed-in people have a limit of their own)"
+
+
+def refusal(user: Any, guest: str, limits: Limits, guest_address: str = "") -> str:
+    """Inside the person's lock: why a new run of theirs is refused now ("": it is not). A
+    guest is counted by their session, then with every guest of their client address
+    (``guest_address``, its keyed hash: :class:`AddressLimits`), then with all guests."""
     mine = PlaygroundRun.objects.filter(_owned(user, guest))
     open_runs = mine.filter(status__in=PlaygroundRun.OPEN).count()
     if open_runs >= limits.max_open:
         return (
-            f"You have {open_runs} run{'s' if open_runs != 1 else ''} queued or running, the "
+            f"You have {_runs(open_runs)} queued or running, the "
             f"most allowed ({limits.max_open}); you can start another when one of them ends."
         )
     now = timezone.now()
-    recent = list(
-        mine.filter(created__gt=now - timedelta(hours=1))
-        .order_by("created")
-        .values_list("created", flat=True)
-    )
-    if len(recent) >= limits.runs_per_hour:
-        free_at = recent[len(recent) - limits.runs_per_hour] + timedelta(hours=1)
+    if waits := _hour_wait(mine, limits.runs_per_hour, now):
         return (
-            f"You have started {len(recent)} runs in the last hour, the most allowed "
-            f"({limits.runs_per_hour} an hour); you can start another in "
-            f"{_minutes((free_at - now).total_seconds())}."
+            f"You have started {waits[0]} runs in the last hour, the most allowed "
+            f"({limits.runs_per_hour} an hour); you can start another in {waits[1]}."
         )
+    if user is None and guest_address:
+        shared = AddressLimits.from_settings()
+        address = PlaygroundRun.objects.filter(user__isnull=True, guest_address=guest_address)
+        open_runs = address.filter(status__in=PlaygroundRun.OPEN).count()
+        if open_runs >= shared.max_open:
+            return (
+                f"Guests from your address have {_runs(open_runs)} queued or running, the "
+                f"most allowed ({shared.max_open}); you can start another when one of them "
+                f"ends, {SIGN_IN}."
+            )
+        if waits := _hour_wait(address, shared.runs_per_hour, now):
+            return (
+                f"Guests from your address have started {waits[0]} runs in the last hour, the "
+                f"most allowed ({shared.runs_per_hour} an hour); you can start another in "
+                f"{waits[1]}, {SIGN_IN}."
+            )
     if user is None:
         guests = PlaygroundRun.objects.filter(user__isnull=True, status__in=PlaygroundRun.OPEN)
         if guests.count() >= guests_open_limit():
@@ -334,8 +398,10 @@ def submit(
     seed: int,
     matches: int,
     filename: str = "",
+    guest_address: str = "",
 ) -> PlaygroundRun:
-    """Queue a run for a user (``user``) or a guest (``guest``: their session's token).
+    """Queue a run for a user (``user``) or a guest (``guest``: their session's token;
+    ``guest_address``: the keyed hash of their client's address, ``address_key``).
     Raises :class:`PlaygroundError` for what cannot be played, :class:`Refused` when a limit
     of the person's is reached. The code is checked as an upload's is (size, UTF-8, no NUL;
     a file of ``filename``'s suffix that its language keeps wrapped, wrapped) and never run
@@ -368,13 +434,16 @@ def submit(
         raise PlaygroundError(f"The code: {exc}.", "code") from None
     picked = check_opponents(spec, opponents)
     with transaction.atomic():
-        _lock_person(user, guest)
-        if reason := refusal(user, guest, limits):
+        guest_address = "" if user is not None else guest_address
+        _lock_person(user, guest, guest_address)
+        if reason := refusal(user, guest, limits, guest_address):
             raise Refused(reason)
         run = PlaygroundRun.objects.create(
             key=new_key(),
             user=user,
             guest="" if user is not None else guest,
+            guest_address=guest_address,
+            worker_seconds=max(0, limits.run_seconds),
             game=game,
             language=language,
             code=text,
@@ -447,9 +516,15 @@ def fail(held: Claim, reason: str) -> bool:
     return ended
 
 
-def finish(held: Claim) -> bool:
-    """Every match was played: the run is done. False if it was no longer ours."""
-    return leases.end_held(held, PlaygroundRun.DONE)
+def finish(held: Claim, reason: str = "") -> bool:
+    """Every match was played, or the run used its worker time (``reason`` says so): the
+    run is done. False if it was no longer ours."""
+    return leases.end_held(held, PlaygroundRun.DONE, reason=reason)
+
+
+def out_of_time(seconds: int) -> str:
+    """What a run's page says of a run stopped at its bound of worker time."""
+    return f"stopped: the run used its {seconds} s of worker time"
 
 
 class RunFailed(Exception):
@@ -562,9 +637,12 @@ def play_match(
     return play(get_game(run.game), entries, seed=seed, cache=cache), seat
 
 
-def store_match(held: Claim, number: int, played: Played, seat: int, names: list[str]) -> bool:
-    """Keep match ``number`` of the held run and count it, only if the run is still ours
-    (one short transaction); False if it is not (another worker took it over)."""
+def store_match(
+    held: Claim, number: int, played: Played, seat: int, names: list[str], worker_s: float = 0.0
+) -> bool:
+    """Keep match ``number`` of the held run and count it, and the ``worker_s`` seconds of
+    worker time it took, only if the run is still ours (one short transaction); False if it
+    is not (another worker took it over)."""
     record = untrusted.storable(played.outcome.record)
     seats = [
         {
@@ -589,7 +667,9 @@ def store_match(held: Claim, number: int, played: Played, seat: int, names: list
             record=record,
             duration_s=played.duration_s,
         )
-        PlaygroundRun.objects.filter(pk=held.job.pk).update(played=number + 1)
+        PlaygroundRun.objects.filter(pk=held.job.pk).update(
+            played=number + 1, worker_s=F("worker_s") + max(0.0, worker_s)
+        )
     return True
 
 
@@ -615,7 +695,11 @@ def play_run(
 ) -> str:
     """Play the held run's matches not stored yet, one by one, each stored as soon as it is
     played (``until_done(during, action)`` does the database's part, tried again while the
-    database is away). Ends in :data:`DONE`, :data:`FAILED` (the bot could not load, or an
+    database is away). Before each match, the run's bound of worker time (``worker_seconds``,
+    counted with every match's seating and play in ``worker_s``) is looked at: once used, the
+    run ends :data:`DONE` with its other matches not played, its page saying so (a match
+    under way is played to its end: its time control bounds it). Ends in :data:`DONE`,
+    :data:`FAILED` (the bot could not load, or an
     opponent is gone), :data:`LOST` (the run is no longer ours) or :data:`STOPPED` (the
     worker is stopping, or was stopped during a match whose bots its shutdown may have
     killed: the run is given back). Raises PlatformError, and whatever
@@ -628,34 +712,60 @@ def play_run(
         until_done("playground.fail", lambda: fail(held, reason))
         return FAILED
     cache = ProcessCache(seats.sandboxed)
+    used = run.worker_s
     try:
-        for number in range(run.played, run.matches):
-            if lost():
-                return LOST
-            if stopping():
-                until_done(
-                    "playground.release", lambda: leases.release(held, "the worker was stopped")
+        with until_done("playground.read", lambda: _one_off(run)):
+            for number in range(run.played, run.matches):
+                if lost():
+                    return LOST
+                if stopping():
+                    until_done(
+                        "playground.release",
+                        lambda: leases.release(held, "the worker was stopped"),
+                    )
+                    return STOPPED
+                if run.worker_seconds and used >= run.worker_seconds:
+                    # its bound of worker time is used: its other matches are not played
+                    reason = out_of_time(run.worker_seconds)
+                    log.info("event=playground.out_of_time run=%s used_s=%.1f", run.pk, used)
+                    ended = until_done("playground.finish", lambda r=reason: finish(held, r))
+                    return DONE if ended else LOST
+                began = time.monotonic()
+                played, seat = play_match(run, number, seats, cache)
+                if stopping() and shutdown_faults(played):
+                    # the worker's own shutdown may have killed the bots: played again later
+                    reason = f"{leases.PLATFORM}the worker was stopped during match {number + 1}"
+                    until_done("playground.release", lambda r=reason: leases.release(held, r))
+                    return STOPPED
+                took = time.monotonic() - began  # seating its bots included
+                used += took
+                names = [entry.name for entry in table(run, number, seats)[0]]
+                stored = until_done(
+                    "playground.store",
+                    lambda n=number, p=played, s=seat, w=names, t=took: store_match(
+                        held, n, p, s, w, t
+                    ),
                 )
-                return STOPPED
-            played, seat = play_match(run, number, seats, cache)
-            if stopping() and shutdown_faults(played):
-                # the worker's own shutdown may have killed the bots: played again later
-                reason = f"{leases.PLATFORM}the worker was stopped during match {number + 1}"
-                until_done("playground.release", lambda r=reason: leases.release(held, r))
-                return STOPPED
-            names = [entry.name for entry in table(run, number, seats)[0]]
-            stored = until_done(
-                "playground.store",
-                lambda n=number, p=played, s=seat, w=names: store_match(held, n, p, s, w),
-            )
-            if not stored:
-                return LOST
-            if reason := load_failure(number, played, seat):
-                until_done("playground.fail", lambda r=reason: fail(held, r))
-                return FAILED
+                if not stored:
+                    return LOST
+                if reason := load_failure(number, played, seat):
+                    until_done("playground.fail", lambda r=reason: fail(held, r))
+                    return FAILED
         return DONE if until_done("playground.finish", lambda: finish(held)) else LOST
     finally:
         cache.close()
+
+
+def _one_off(run: PlaygroundRun) -> contextlib.AbstractContextManager[None]:
+    """While the run plays: its code, if of a compiled language and not an uploaded
+    version's (which the machine's cache keeps), is compiled for this run only, never kept
+    in the cache (each run's code may differ: kept, it would fill the disk)."""
+    if not get_language(run.language).compiled:
+        return contextlib.nullcontext()
+    checksum = BotVersion.checksum_of(run.code)
+    if BotVersion.objects.filter(bot__game=run.game, checksum=checksum).exists():
+        return contextlib.nullcontext()
+    return compiling.transient(run.code.encode("utf-8"))
 
 
 # ------------------------------------------------------------------------------- forgetting

@@ -13,10 +13,14 @@ output; the compiler's messages on its standard error, cut to their first lines.
 
 What comes out, a program or the compiler's refusal, is kept by the hash of everything that
 went in (the files, the compiler's version, its flags) in the machine's cache
-(``VAR_DIR/compiled/``): a version is compiled once per machine, never per match. A
-refusal is the bot's :class:`CompileError` (its start fails with the compiler's words,
-like a Python traceback); a sandbox that cannot start is the platform's trouble, as for a
-bot (:class:`~bots.sandbox.SandboxUnavailable`, :class:`~bots.sandbox.SandboxBusy`).
+(``VAR_DIR/compiled/``): a version is compiled once per machine, never per match. The cache
+has a size (:func:`cache_limit`, the setting ``COMPILE_CACHE_MB``): an entry read is touched,
+and a new entry that would pass the size first evicts the least recently used whole entries
+(:func:`_make_room`). Code compiled for one use only (a playground run's own,
+:func:`transient`) is never kept there. A refusal is the bot's :class:`CompileError` (its
+start fails with the compiler's words, like a Python traceback); a sandbox that cannot
+start is the platform's trouble, as for a bot (:class:`~bots.sandbox.SandboxUnavailable`,
+:class:`~bots.sandbox.SandboxBusy`).
 """
 
 from __future__ import annotations
@@ -25,12 +29,15 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import selectors
 import subprocess
 import tempfile
+import threading
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +59,12 @@ from bots.sandbox import (
 )
 from bots.sandbox.seccomp import filter_bpf
 
+log = logging.getLogger("bots.sandbox.compiling")
+
 #: how the compiler says it ran out of memory (its address space or its cgroup)
 MEMORY_MARKERS = ("out of memory", "virtual memory exhausted", "Cannot allocate memory")
+#: how the compiler says a file it wrote reached the largest size (RLIMIT_FSIZE)
+SIZE_MARKER = "File size limit exceeded"
 #: where a compiled program is in the compiler's sandbox (read back from its stdout)
 PROGRAM = "/tmp/program"
 
@@ -76,8 +87,13 @@ class CompileLimits:
     memory_mb: int = 2048
     #: the private /tmp (object files, the program), MiB
     tmp_mb: int = 512
-    #: the largest program, MiB (RLIMIT_FSIZE)
-    program_mb: int = 64
+    #: the largest program, MiB (read from the compiler's stdout; past it, it is stopped): the
+    #: starters' are about 0.2 MiB (C++) and 20 KiB (a jar), so 8 leaves a bot's own tables
+    #: room; a static array of 60 MiB does not fit (a program is kept in the machine's cache)
+    program_mb: int = 8
+    #: the largest file the compiler writes in its /tmp, MiB (RLIMIT_FSIZE: object files, a
+    #: jar's entries unpacked to be checked)
+    files_mb: int = 64
     #: processes and threads of the compiler's uid
     processes: int = 64
     #: bytes of the compiler's messages read; past them it is stopped
@@ -88,6 +104,16 @@ class CompileLimits:
 
 LIMITS = CompileLimits()
 
+#: the cache's total size in MiB where the setting ``COMPILE_CACHE_MB`` does not say
+CACHE_MB = 1024
+#: seconds after which a temporary file or a lock file of the cache is a dead writer's
+STALE_S = 3600
+#: an entry read is touched (its modification time made now) when it is older than this:
+#: least recently used is good to the minute, and most reads write nothing
+TOUCH_S = 60
+#: the cache's own lock, held while an entry is made room for and put in place
+EVICT_LOCK = ".evict.lock"
+
 
 def cache_dir() -> Path:
     """The machine's cache of compiled programs: ``VAR_DIR/compiled`` (a folder of the
@@ -95,6 +121,52 @@ def cache_dir() -> Path:
     var = getattr(project_settings(), "VAR_DIR", None)  # (None: no settings)
     base = Path(var) if var else Path(tempfile.gettempdir()) / "card-arena"
     return base / "compiled"
+
+
+def cache_limit() -> int:
+    """The most bytes the machine's cache of compiled programs holds (the setting
+    ``COMPILE_CACHE_MB``, MiB; :data:`CACHE_MB` without settings)."""
+    settings = project_settings()
+    mb = getattr(settings, "COMPILE_CACHE_MB", CACHE_MB) if settings is not None else CACHE_MB
+    return max(0, int(mb)) * MiB
+
+
+@dataclass
+class _Transient:
+    """Code compiled for one use (:func:`transient`): its programs or refusals, by cache key,
+    kept in this process for as long as the use lasts, never on disk."""
+
+    source: str
+    made: dict[str, bytes | CompileError] = field(default_factory=dict)
+
+
+_transient: list[_Transient] = []
+_transient_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def transient(source: bytes) -> Iterator[None]:
+    """While in the block, a bot file of exactly ``source`` that is not in the machine's cache
+    is compiled for this process's use only: kept in memory until the block ends, never
+    written to the cache (a playground run's one-off code, which may change at every run:
+    kept, it would fill the disk). An entry the cache already holds (an uploaded version of
+    the same code) is used as always."""
+    scope = _Transient(hashlib.sha256(source).hexdigest())
+    with _transient_lock:
+        _transient.append(scope)
+    try:
+        yield
+    finally:
+        with _transient_lock:
+            _transient.remove(scope)
+
+
+def _transient_for(source: bytes) -> _Transient | None:
+    with _transient_lock:
+        if not _transient:
+            return None
+        digest = hashlib.sha256(source).hexdigest()
+        return next((t for t in reversed(_transient) if t.source == digest), None)
 
 
 def program(
@@ -127,32 +199,67 @@ def program(
         digest.update(part.encode() + b"\0")
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    key = digest.hexdigest()
     folder = cache_dir() / language.name
-    kept, refused = folder / digest.hexdigest(), folder / f"{digest.hexdigest()}.refused"
+    kept, refused = folder / key, folder / f"{key}.refused"
     found = _cached(language, kept, refused, limits)
     if found is not None:
         return found
+    scope = _transient_for(source)
+    if scope is not None:  # compiled for this use only: in memory, never kept
+        if key not in scope.made:
+            try:
+                scope.made[key] = _compile_and_keep(
+                    language, files, script, config, limits, sandboxed, worker, None, None
+                )
+            except CompileError as exc:
+                scope.made[key] = exc
+        made = scope.made[key]
+        if isinstance(made, CompileError):
+            raise CompileError(str(made))
+        return made
     # one compile of a code on the machine at a time: the workers that need it at once
     # (a version's first matches, side by side) wait for the first one's, and find it kept
     folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / f".{digest.hexdigest()}.lock", "a") as lock:
+    lock_path = folder / f".{key}.lock"
+    with open(lock_path, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        found = _cached(language, kept, refused, limits)
-        if found is not None:
-            return found
-        return _compile_and_keep(
-            language, files, script, config, limits, sandboxed, worker, kept, refused
-        )
+        try:
+            found = _cached(language, kept, refused, limits)
+            if found is not None:
+                return found
+            return _compile_and_keep(
+                language, files, script, config, limits, sandboxed, worker, kept, refused
+            )
+        finally:
+            # the lock file goes with the compile (one a code would pile up): a worker that
+            # waits on it finds the entry kept; one that makes a new lock file finds it too
+            # (at worst, with the entry evicted meanwhile, it compiles the code again)
+            with contextlib.suppress(OSError):
+                lock_path.unlink()
 
 
 def _cached(language: Language, kept: Path, refused: Path, limits: CompileLimits) -> bytes | None:
-    """The program kept for this code, or its refusal raised; None if neither is kept."""
+    """The program kept for this code, or its refusal raised; None if neither is kept. The
+    entry read is touched (least recently used goes first, :func:`_make_room`)."""
     with contextlib.suppress(OSError):
-        return kept.read_bytes()
+        return _read_touched(kept)
     with contextlib.suppress(OSError, ValueError):
-        said = json.loads(refused.read_text("utf-8"))
+        said = json.loads(_read_touched(refused).decode("utf-8"))
         raise _refusal(language, str(said["messages"]), said["why"], limits)
     return None
+
+
+def _read_touched(path: Path) -> bytes:
+    """A cache entry's bytes, read whole from one open file (an entry evicted meanwhile is
+    unlinked, not cut: what is open reads to its end), and its time made now if it was not
+    used in the last :data:`TOUCH_S` seconds."""
+    with open(path, "rb") as entry:
+        data = entry.read()
+        if os.fstat(entry.fileno()).st_mtime < time.time() - TOUCH_S:
+            with contextlib.suppress(OSError):
+                os.utime(entry.fileno())
+    return data
 
 
 def _compile_and_keep(
@@ -163,9 +270,11 @@ def _compile_and_keep(
     limits: CompileLimits,
     sandboxed: bool,
     worker: bool,
-    kept: Path,
-    refused: Path,
+    kept: Path | None,
+    refused: Path | None,
 ) -> bytes:
+    """Compile; keep the program, or the refusal, in the cache (not with ``kept`` and
+    ``refused`` None: a compile for one use)."""
     config = config or SandboxConfig.from_settings()
     for tool in language.compile_tools(config):
         if not os.path.exists(tool):
@@ -175,31 +284,98 @@ def _compile_and_keep(
             )
     code, made, messages, why = _compile(language, files, script, config, limits, sandboxed, worker)
     if why is None and code == 0 and made:
-        _keep(kept, made)
+        if kept is not None:
+            _keep(kept, made)
         return made
     if why is None and any(marker in messages for marker in MEMORY_MARKERS):
         why = f"compiling needed over {limits.memory_mb} MiB of memory"
+    if why is None and SIZE_MARKER in messages:  # an object file or the program: RLIMIT_FSIZE
+        why = f"the compiler wrote a file over {limits.files_mb} MiB"
     if why is None and not messages.strip():
         raise SandboxUnavailable(f"the compiler's sandbox failed without a word (status {code})")
     # what the compiler said is kept as it said it: how it is shown may change
     messages = messages[: limits.messages_bytes]
-    _keep(refused, json.dumps({"why": why, "messages": messages}).encode())
+    if refused is not None:
+        _keep(refused, json.dumps({"why": why, "messages": messages}).encode())
     raise _refusal(language, messages, why, limits)
 
 
-def _keep(path: Path, data: bytes) -> None:
+def _keep(path: Path, data: bytes) -> bool:
     """Write a cache entry whole or not at all (two workers compiling the same code each
-    write their own and the last one stays: the same either way)."""
+    write their own and the last one stays: the same either way), after making room for it
+    (:func:`_make_room`). False if it was not kept: larger than the whole cache."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".part-")
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
-        os.replace(temporary, path)
+        root = path.parent.parent
+        with open(root / EVICT_LOCK, "a") as lock:
+            # one worker at a time makes room and puts its entry in place: what it counted
+            # stays true until its entry is there
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not _make_room(root, len(data), cache_limit(), keep=path):
+                os.unlink(temporary)
+                return False
+            os.replace(temporary, path)
+        return True
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _entries(root: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """The cache's entries (a program, or a refusal: one file each), every language's,
+    with their status; temporaries and lock files (``.``-named) are not entries."""
+    with contextlib.suppress(OSError):
+        for folder in os.scandir(root):
+            if folder.name.startswith(".") or not folder.is_dir(follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError):
+                for item in os.scandir(folder.path):
+                    with contextlib.suppress(OSError):
+                        if not item.name.startswith(".") and item.is_file(follow_symlinks=False):
+                            yield Path(item.path), item.stat(follow_symlinks=False)
+
+
+def _make_room(root: Path, size: int, limit: int, keep: Path | None = None) -> bool:
+    """Evict the least recently used entries (by their time, which a read touches) until a
+    new entry of ``size`` bytes fits in ``limit`` with them; the entry ``keep`` replaces is
+    not counted. False (and nothing evicted) if ``size`` alone is over the limit. An entry
+    goes whole: a file unlinked, which a worker reading it reads to its end. A dead writer's
+    temporaries go too."""
+    if size > limit:
+        return False
+    entries = sorted((info.st_mtime, path, info.st_size) for path, info in _entries(root))
+    total = sum(bytes_ for _, path, bytes_ in entries if path != keep)
+    for _, path, bytes_ in entries:
+        if total + size <= limit:
+            break
+        if path == keep:
+            continue
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            name = f"{path.parent.name}/{path.name}"
+            log.info("event=compiled.evicted entry=%s bytes=%d", name, bytes_)
+        total -= bytes_
+    _sweep(root)
+    return True
+
+
+def _sweep(root: Path) -> None:
+    """Temporaries (``.part-*``) that a worker that died left, and lock files of compiles
+    that ended without removing theirs, older than :data:`STALE_S`."""
+    old = time.time() - STALE_S
+    with contextlib.suppress(OSError):
+        for folder in os.scandir(root):
+            if folder.name.startswith(".") or not folder.is_dir(follow_symlinks=False):
+                continue
+            for item in os.scandir(folder.path):
+                stale = item.name.startswith(".part-") or item.name.endswith(".lock")
+                with contextlib.suppress(OSError):
+                    if stale and item.name.startswith(".") and item.stat().st_mtime < old:
+                        os.unlink(item.path)
 
 
 def _compile(
@@ -287,7 +463,7 @@ def _sandbox_command(
         config.prlimit,
         f"--as={limits.memory_mb * MiB}",
         f"--cpu={limits.cpu_s}:{limits.cpu_s + 5}",
-        f"--fsize={limits.program_mb * MiB}",
+        f"--fsize={limits.files_mb * MiB}",
         "--nofile=256",
         "--core=0",
         *([f"--nproc={limits.processes}"] if slotted else []),

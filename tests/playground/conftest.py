@@ -31,13 +31,13 @@ def bob(db) -> User:
 
 
 def queue(user=None, guest="", *, code=None, opponents=("builtin:simple",), matches=2, seed=7,
-          language="python", game=GAME) -> PlaygroundRun:  # fmt: skip
+          language="python", game=GAME, guest_address="") -> PlaygroundRun:  # fmt: skip
     """A run queued through the web's own function."""
     code = builtin_code("simple") if code is None else code
     return playground.submit(
         user=user, guest=guest, game=game, language=language,
         code=code.encode() if isinstance(code, str) else code,
-        opponents=list(opponents), seed=seed, matches=matches,
+        opponents=list(opponents), seed=seed, matches=matches, guest_address=guest_address,
     )  # fmt: skip
 
 

@@ -137,7 +137,7 @@ def test_a_run_from_the_form_to_its_replays(db):
     status = guest.get(reverse("playground_status", args=[run.key])).json()
     assert status == {
         "status": "done", "final": True, "played": 2, "matches": 2, "percent": 100,
-        "position": None, "message": "Done: 2 matches played.",
+        "position": None, "message": "Done: 2 matches played.", "stopped": False,
     }  # fmt: skip
     done = guest.get(started["Location"]).content.decode()
     assert 'http-equiv="refresh"' not in done

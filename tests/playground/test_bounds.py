@@ -1,0 +1,172 @@
+"""What one client may take of the workers: guests of one address share limits whatever
+their sessions, and a run has a bound of worker time; a compiled run's own code is compiled
+for that run only, never kept in the machine's cache (docs/playground.md, "Limits")."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from bots import playground
+from bots.models import Bot, BotVersion, PlaygroundRun
+from bots.sandbox import compiling
+from games.live.tables import address_key
+from games.registry import get_game
+from tests.playground.conftest import GAME, builtin_code, queue, worker
+from tests.playground.test_pages import post
+
+
+# ---- guests of one address ---------------------------------------------------------------------
+def test_fresh_guest_sessions_of_one_address_share_its_limit_of_open_runs(db, settings):
+    settings.PLAYGROUND_GUEST_ADDRESS_MAX_OPEN = 2
+    settings.PLAYGROUND_GUESTS_OPEN = 20
+    queue(guest="session-1", guest_address="here")
+    queue(guest="session-2", guest_address="here")
+    with pytest.raises(playground.Refused) as refused:
+        queue(guest="session-3", guest_address="here")
+    assert str(refused.value) == (
+        "Guests from your address have 2 runs queued or running, the most allowed (2); you "
+        "can start another when one of them ends, or sign in (signed-in people have a limit "
+        "of their own)."
+    )
+    queue(guest="session-4", guest_address="elsewhere")  # another address is not held back
+    # one ends: the address may start another
+    PlaygroundRun.objects.filter(guest="session-1").update(status=PlaygroundRun.DONE)
+    queue(guest="session-5", guest_address="here")
+
+
+def test_fresh_guest_sessions_of_one_address_share_its_runs_an_hour(db, settings):
+    settings.PLAYGROUND_GUEST_ADDRESS_RUNS_PER_HOUR = 3
+    settings.PLAYGROUND_GUEST_ADDRESS_MAX_OPEN = 10
+    first = queue(guest="s1", guest_address="here")
+    queue(guest="s2", guest_address="here")
+    queue(guest="s3", guest_address="here")
+    PlaygroundRun.objects.update(status=PlaygroundRun.DONE)
+    PlaygroundRun.objects.filter(pk=first.pk).update(created=first.created - timedelta(minutes=48))
+    with pytest.raises(playground.Refused) as refused:
+        queue(guest="s4", guest_address="here")
+    assert str(refused.value) == (
+        "Guests from your address have started 3 runs in the last hour, the most allowed (3 "
+        "an hour); you can start another in 12 minutes, or sign in (signed-in people have a "
+        "limit of their own)."
+    )
+
+
+def test_the_form_counts_a_guest_by_the_keyed_hash_of_the_clients_address(db, settings):
+    settings.PLAYGROUND_GUEST_ADDRESS_MAX_OPEN = 2
+    for n in range(2):  # a fresh session each time: a new client, the same address
+        assert post(Client(REMOTE_ADDR="203.0.113.9")).status_code == 302, n
+    page = post(Client(REMOTE_ADDR="203.0.113.9"))
+    assert page.status_code == 429
+    assert (
+        "Guests from your address have 2 runs queued or running, the most allowed (2)"
+        in page.content.decode()
+    )
+    assert post(Client(REMOTE_ADDR="198.51.100.7")).status_code == 302
+    # kept as live tables keep it: a keyed hash, never the address
+    kept = set(PlaygroundRun.objects.values_list("guest_address", flat=True))
+    assert kept == {address_key("203.0.113.9"), address_key("198.51.100.7")}
+    assert "203.0.113.9" not in str(kept)
+
+
+def test_a_signed_in_person_is_not_counted_by_address(alice, settings):
+    settings.PLAYGROUND_GUEST_ADDRESS_MAX_OPEN = 1
+    settings.PLAYGROUND_MAX_OPEN = 5
+    queue(guest="g", guest_address="here")
+    run = queue(alice, guest_address="here")
+    assert run.guest_address == ""
+    queue(alice)
+
+
+# ---- worker time -------------------------------------------------------------------------------
+#: a bot that takes its time: 0.6 s at each of its draft picks
+SLOW = builtin_code("simple").replace(
+    "    def draft_pick(self, cards):\n",
+    "    def draft_pick(self, cards):\n        __import__('time').sleep(0.6)\n",
+)
+
+
+def test_a_run_stops_at_its_worker_time_and_says_so(alice, settings):
+    assert "sleep(0.6)" in SLOW
+    settings.PLAYGROUND_RUN_SECONDS = 1
+    run = queue(alice, code=SLOW, matches=5)
+    assert run.worker_seconds == 1
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE
+    assert run.played == 1 and run.worker_s >= 1  # the match under way was played out
+    assert run.reason == "stopped: the run used its 1 s of worker time"
+    page = Client()
+    page.force_login(alice)
+    html = page.get(reverse("playground_run", args=[run.key])).content.decode()
+    assert (
+        "Done: 1 of 5 matches played; stopped: the run used its 1 s of worker time, so the "
+        "other 4 were not played."
+    ) in html
+    assert "Stopped at its worker time</h2>" in html
+    status = page.get(reverse("playground_status", args=[run.key])).json()
+    assert status["final"] is True and status["stopped"] is True
+    assert "stopped: the run used its 1 s" in status["message"]
+
+
+def test_worker_time_counts_across_workers(alice, settings):
+    """A run taken over goes on with the time its earlier workers used."""
+    settings.PLAYGROUND_RUN_SECONDS = 30
+    run = queue(alice, matches=4)
+    PlaygroundRun.objects.filter(pk=run.pk).update(worker_s=30.5)
+    worker().step()
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE and run.played == 0
+    assert run.reason == "stopped: the run used its 30 s of worker time"
+
+
+def test_a_quick_run_plays_every_match_and_counts_its_time(alice, settings):
+    settings.PLAYGROUND_RUN_SECONDS = 300
+    run = queue(alice, matches=3)
+    worker().step()
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE and run.played == 3 and run.reason == ""
+    assert 0 < run.worker_s < 300
+
+
+def test_a_guests_run_has_the_guests_bound(db, settings):
+    settings.PLAYGROUND_GUEST_RUN_SECONDS = 45
+    assert queue(guest="g").worker_seconds == 45
+
+
+# ---- a compiled run's own code -----------------------------------------------------------------
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "compiled"
+    monkeypatch.setattr(compiling, "cache_dir", lambda: folder)
+    return folder
+
+
+def kept(folder) -> list[str]:
+    return [p.name for p in folder.glob("*/*") if not p.name.startswith(".")]
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_a_cpp_runs_own_code_is_compiled_for_the_run_only(alice, cache):
+    starter = get_game(GAME).starters["cpp"].read_text() + "\n// changed for this run\n"
+    run = queue(alice, code=starter, language="cpp", matches=2)
+    worker().step()
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE, run.reason
+    assert run.played == 2
+    assert not any(s["fault_kind"] for m in run.played_matches.all() for s in m.seats)
+    assert kept(cache) == []  # nothing of it stays on the machine
+    # the same code as an uploaded version's is that version's program: kept as it is
+    bot = Bot.objects.create(owner=alice, game=GAME, name="mine", language="cpp")
+    BotVersion.objects.create(
+        bot=bot, number=1, code=starter, checksum=BotVersion.checksum_of(starter)
+    )
+    again = queue(alice, code=starter, language="cpp", matches=1)
+    worker().step()
+    again.refresh_from_db()
+    assert again.status == PlaygroundRun.DONE, again.reason
+    assert len(kept(cache)) == 1
