@@ -69,6 +69,10 @@ class Table(models.Model):
             models.Index(fields=["game", "state"]),
             # the sweep of every web process: tables in play whose host stopped beating
             models.Index(fields=["state", "host_heartbeat"]),
+            # the limits on tables (games.live.tables.table_refusal): the tables the guests
+            # of one address opened lately, and a person's by who opened them
+            models.Index(fields=["guest_address", "-created"], name="table_address_recent"),
+            models.Index(fields=["created_by", "-created"], name="table_opener_recent"),
         ]
 
     def __str__(self) -> str:
@@ -109,6 +113,8 @@ class TableSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "seat"], name="one_player_per_table_seat")
         ]
+        # a guest's seats, which the limits on tables count (games.live.tables.tables_of)
+        indexes = [models.Index(fields=["guest"], name="table_seat_guest")]
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.seat}: {self.kind} {self.name}"
