@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import re
 import zlib
 from bisect import bisect_right
@@ -33,8 +32,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from django.conf import settings
-from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
@@ -49,8 +46,7 @@ from cardsite.errors import error_page
 from games import replays, reviews
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
-
-log = logging.getLogger(__name__)
+from games.replaycache import keep, kept
 
 #: face-up cards shown of a pile (its last ones, overlapping)
 PILE_SHOWN = 4
@@ -72,29 +68,6 @@ def _seats(match: Match) -> list[Any]:
 
 
 # ---- the replay, built once and kept in pieces -------------------------------------------------
-def _cache():
-    return caches["replays"]
-
-
-def _cached(keys: list[str]) -> dict[str, Any]:
-    """What the replay cache holds of ``keys``; nothing when the cache cannot be reached (a
-    Redis outage costs the time to build the replay again, never the page)."""
-    try:
-        return _cache().get_many(keys)
-    except Exception:  # any failure of the cache backend is a miss
-        log.warning("event=replay_cache.unreachable op=get", exc_info=True)
-        return {}
-
-
-def _keep(items: dict[str, Any]) -> None:
-    """Stores ``items`` in the replay cache, for as long as the settings say; a cache that
-    cannot be reached keeps nothing (the next request builds the replay again)."""
-    try:
-        _cache().set_many(items, settings.REPLAY_CACHE_S)
-    except Exception:  # any failure of the cache backend: nothing kept
-        log.warning("event=replay_cache.unreachable op=set", exc_info=True)
-
-
 def _pack(frames: list[replays.Frame]) -> bytes:
     return zlib.compress(json.dumps(frames, separators=(",", ":")).encode(), 6)
 
@@ -145,7 +118,7 @@ class StoredReplay:
         if self.built is None:
             first, last = start // WINDOW, (stop - 1) // WINDOW
             keys = [self.piece_key(n) for n in range(first, last + 1)]
-            found = _cached(keys)
+            found = kept(keys, "replay")
             if len(found) == len(keys):
                 frames = [frame for key in keys for frame in _unpack(found[key])]
                 return frames[start - first * WINDOW : stop - first * WINDOW]
@@ -159,13 +132,12 @@ class StoredReplay:
         same = len(self.labels) == len(self.match.record.get("seats", []))
         replay = replays.build(self.match.record, self.labels if same else None)
         self.built, self.head, self.chapters = replay.frames, replay.head(), replay.chapters()
-        _keep(
-            {
-                self.piece_key(n // WINDOW): _pack(replay.frames[n : n + WINDOW])
-                for n in range(0, len(replay.frames), WINDOW)
-            }
-        )
-        _keep({f"replay:{self.key}": {"head": self.head, "chapters": self.chapters}})
+        pieces = {
+            self.piece_key(n // WINDOW): _pack(replay.frames[n : n + WINDOW])
+            for n in range(0, len(replay.frames), WINDOW)
+        }
+        keep(pieces, "replay")
+        keep({f"replay:{self.key}": {"head": self.head, "chapters": self.chapters}}, "replay")
 
     def chapter_at(self, step: int) -> int:
         """The index of the chapter that holds ``step``."""
@@ -193,12 +165,12 @@ def _replay(match: Match, seats: list[Any]) -> StoredReplay:
     (and kept there)."""
     names = [seat.label for seat in seats]
     key = replay_key(match, names)
-    kept = _cached([f"replay:{key}"]).get(f"replay:{key}")
+    found = kept([f"replay:{key}"], "replay").get(f"replay:{key}")
     stored = StoredReplay(match, names, key, {}, [])
-    if kept is None:
+    if found is None:
         stored.build()
     else:
-        stored.head, stored.chapters = kept["head"], kept["chapters"]
+        stored.head, stored.chapters = found["head"], found["chapters"]
     return stored
 
 

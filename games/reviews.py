@@ -24,16 +24,13 @@ This module names no game (tests/engine/test_one_package.py checks).
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field, replace
 from typing import Any
-
-from django.conf import settings as django_settings
-from django.core.cache import caches
 
 from games import solves
 from games.models import SolveJob
 from games.registry import GameSpec, get_game
+from games.replaycache import keep, kept
 from games.solver.export import strategy_array
 from games.solver.review import (
     ActionValues,
@@ -47,8 +44,6 @@ from games.solver.review import (
 )
 from games.solver.tree import build
 from games.solves import SolveSettings
-
-log = logging.getLogger(__name__)
 
 
 def _spec(game: str) -> GameSpec | None:
@@ -99,19 +94,11 @@ def stored_values(settings: SolveSettings, job: SolveJob) -> ActionValues:
     of a second) or computed and kept there. The cache never decides what is shown: a miss,
     or a cache that cannot be reached, computes the values again."""
     key = f"review-values:{VALUES_FORMAT}:{job.digest}:{job.finished.isoformat()}"
-    cache = caches["replays"]
-    try:
-        kept = cache.get(key)
-    except Exception:  # any failure of the cache backend is a miss
-        log.warning("event=review_cache.unreachable op=get", exc_info=True)
-        kept = None
-    if isinstance(kept, ActionValues):
-        return kept
+    found = kept([key], "review").get(key)
+    if isinstance(found, ActionValues):
+        return found
     values = values_of(settings, solves.document_of(job))  # reads the deferred result
-    try:
-        cache.set(key, values, django_settings.REPLAY_CACHE_S)
-    except Exception:  # any failure of the cache backend: nothing kept
-        log.warning("event=review_cache.unreachable op=set", exc_info=True)
+    keep({key: values}, "review")
     return values
 
 

@@ -52,7 +52,8 @@ WEB_MODULES = (
     "bots.admin",
 )
 #: the platform layer (what is not web above): the Django glue of ``games`` (the solve queue
-#: the workers run, and the match reviews made from its results, included) and all of
+#: the workers run, the match reviews made from its results and the cache of what is built
+#: once, included) and all of
 #: ``bots``. Everything else under ``games/`` is the engine layer, ``games.registry`` and
 #: ``games.replays`` included (neither needs Django).
 PLATFORM_MODULES = (
@@ -63,6 +64,7 @@ PLATFORM_MODULES = (
     "games.management",
     "games.solves",
     "games.reviews",
+    "games.replaycache",
 )
 #: what an engine module may not import, even indirectly through another project module
 #: (the check below): frameworks of the web and of the database

@@ -25,7 +25,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.core.cache import caches
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -40,6 +39,7 @@ from games.engine.table import shown_names
 from games.live.host import Finish, SeatPlan, final_messages
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
+from games.replaycache import keep, kept
 
 log = logging.getLogger("games.live")
 
@@ -768,14 +768,9 @@ def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
     # the token too: a match's number may come again in another database, a token not
     audience = "public" if seat is None else seat
     key = f"table-end:{END_CACHE_VERSION}:{table.token}:{table.match_id}:{audience}"
-    cache = caches["replays"]
-    try:
-        kept = cache.get(key)
-    except Exception:  # a cache that cannot be reached is a miss
-        log.warning("event=table_end_cache.unreachable op=get", exc_info=True)
-        kept = None
-    if kept is not None:
-        return kept
+    found = kept([key], "table_end").get(key)
+    if found is not None:
+        return found
     # as store_finish told the players
     extra: dict[str, Any] = {
         "match": table.match_id, "url": f"/matches/{table.match_id}/", "rated": table.rated,
@@ -793,8 +788,5 @@ def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
         summary = rules.summary(result, shown_names(names), seat)
         summary = f"{summary} {table.error}" if table.error else summary
         return [{"type": "over", "result": result, "summary": summary} | extra]
-    try:
-        cache.set(key, messages, settings.REPLAY_CACHE_S)
-    except Exception:  # nothing kept: the next look builds it again
-        log.warning("event=table_end_cache.unreachable op=set", exc_info=True)
+    keep({key: messages}, "table_end")
     return messages

@@ -271,14 +271,11 @@ def test_a_renamed_seat_is_another_replay(client, long_match):
 def test_a_cache_that_cannot_be_reached_costs_a_rebuild_not_the_page(
     client, long_match, long_replay, monkeypatch
 ):
-    class Down:
-        def get_many(self, keys):
-            raise ConnectionError("the cache's server is down")
+    def down(*args, **kwargs):
+        raise ConnectionError("the cache's server is down")
 
-        def set_many(self, items, timeout=None):
-            raise ConnectionError("the cache's server is down")
-
-    monkeypatch.setattr(matchpages, "_cache", lambda: Down())
+    for call in ("get", "set", "get_many", "set_many"):
+        monkeypatch.setattr(caches["replays"], call, down)
     page = page_of(client, long_match, "?step=3000")
     assert embedded(page)["frames"] == long_replay.frames[2900:3000]
     data = answer(client, long_match, f"?from={20 * WINDOW}&count=2").json()

@@ -14,6 +14,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -331,9 +332,9 @@ def test_the_values_are_computed_once_for_every_page_and_without_a_cache_too(cli
     def away(*args, **kwargs):
         raise ConnectionError("the cache is away")
 
-    cache = reviews.caches["replays"]
-    monkeypatch.setattr(cache, "get", away)
-    monkeypatch.setattr(cache, "set", away)
+    cache = caches["replays"]
+    for call in ("get", "set", "get_many", "set_many"):
+        monkeypatch.setattr(cache, call, away)
     again = client.get(f"/matches/{first.pk}/").content.decode()
     assert len(computed) == 2
     assert numbers(again, "lost") == numbers(pages[0], "lost")
