@@ -49,6 +49,7 @@ from bots.competition import leases
 from bots.competition.leases import Caps, Claim
 from games.engine import untrusted
 from games.engine.spec import SolverOption
+from games.engine.table import plural
 from games.models import SolveJob, SolvePage
 from games.solver.cfr import Solver
 from games.solver.export import ALGORITHM_NAMES, result_document
@@ -253,10 +254,6 @@ class OverShare(Busy):
         self.message = message
 
 
-def _solves(count: int) -> str:
-    return f"{count} solve{'s' if count != 1 else ''}"
-
-
 def share_refusal(bounds: Bounds, user: Any = None, guest_address: str = "") -> str:
     """Inside the queue's lock: why the person asking may not queue another solve now ("":
     they may). A signed-in person is counted by their account; a guest by their client
@@ -266,15 +263,15 @@ def share_refusal(bounds: Bounds, user: Any = None, guest_address: str = "") -> 
         mine = open_jobs.filter(asked_by=user).count()
         if mine >= bounds.per_person:
             return (
-                f"You have {_solves(mine)} waiting or running, the most one person may have "
-                f"at once ({bounds.per_person}); you can ask for another when one of them "
+                f"You have {plural(mine, 'solve')} waiting or running, the most one person may "
+                f"have at once ({bounds.per_person}); you can ask for another when one of them "
                 "ends (a solve someone already ran answers at once)."
             )
     elif guest_address:
         theirs = open_jobs.filter(asked_by__isnull=True, asked_from=guest_address).count()
         if theirs >= bounds.per_guest_address:
             return (
-                f"Guests from your address have {_solves(theirs)} waiting or running, the "
+                f"Guests from your address have {plural(theirs, 'solve')} waiting or running, the "
                 f"most at once ({bounds.per_guest_address}); you can ask for another when "
                 "one of them ends, or sign in (signed-in people have a share of their own)."
             )

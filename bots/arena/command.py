@@ -30,6 +30,7 @@ from games.engine import untrusted
 from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import counter, progress_bar
 from games.engine.spec import GameSpec
+from games.engine.table import plural
 from games.engine.tournament import Column, Format
 from games.registry import game_slugs, games, get_game
 
@@ -370,13 +371,6 @@ def check_logs_folder(folder: Path) -> None:
             f"--logs {folder} is not empty (an earlier run's logs?): give a new folder, such "
             "as one named after the run, or empty this one"
         )
-
-
-def plural(n: int, word: str) -> str:
-    """``1 bot``, ``2 bots``, ``1 match``, ``3 matches``: ``word`` is the singular."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {word}es" if word.endswith(("ch", "s")) else f"{n} {word}s"
 
 
 #: a width no table reaches (to measure one)

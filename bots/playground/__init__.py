@@ -47,6 +47,7 @@ from bots.running.playing import Entry, Played, ProcessCache, play, shutdown_fau
 from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.spec import GameSpec
+from games.engine.table import plural
 from games.engine.tournament import derive_seed
 from games.registry import get_game
 
@@ -321,10 +322,6 @@ def _minutes(seconds: float) -> str:
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
-def _runs(count: int) -> str:
-    return f"{count} run{'s' if count != 1 else ''}"
-
-
 def _hour_wait(runs: Any, per_hour: int, now: Any) -> tuple[int, str] | None:
     """Of ``runs``: (how many started in the last hour, the wait until another may) if that
     is ``per_hour`` or more, else None."""
@@ -351,7 +348,7 @@ def refusal(user: Any, guest: str, limits: Limits, guest_address: str = "") -> s
     open_runs = mine.filter(status__in=PlaygroundRun.OPEN).count()
     if open_runs >= limits.max_open:
         return (
-            f"You have {_runs(open_runs)} queued or running, the "
+            f"You have {plural(open_runs, 'run')} queued or running, the "
             f"most allowed ({limits.max_open}); you can start another when one of them ends."
         )
     now = timezone.now()
@@ -366,7 +363,7 @@ def refusal(user: Any, guest: str, limits: Limits, guest_address: str = "") -> s
         open_runs = address.filter(status__in=PlaygroundRun.OPEN).count()
         if open_runs >= shared.max_open:
             return (
-                f"Guests from your address have {_runs(open_runs)} queued or running, the "
+                f"Guests from your address have {plural(open_runs, 'run')} queued or running, the "
                 f"most allowed ({shared.max_open}); you can start another when one of them "
                 f"ends, {SIGN_IN}."
             )

@@ -169,6 +169,13 @@ def name_of(names: Sequence[str], seat: int, viewer: int | None) -> str:
     return f"{name} (you)" if seat == viewer else name
 
 
+def plural(n: int, word: str) -> str:
+    """``1 bot``, ``2 bots``, ``1 match``, ``3 matches``: ``word`` is the singular."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}es" if word.endswith(("ch", "s")) else f"{n} {word}s"
+
+
 def signed(value: float) -> str:
     """A gain or loss: +3, -1.5, 0."""
     value = round(value, 2) + 0.0  # never "-0": adding 0.0 turns a negative zero into 0

@@ -35,7 +35,7 @@ from bots.models import BotVersion, Match, MatchSeat
 from bots.running.playing import Entry
 from games.engine import untrusted
 from games.engine.options import check_options
-from games.engine.table import shown_names
+from games.engine.table import plural, shown_names
 from games.live.host import Finish, SeatPlan, final_messages
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
@@ -144,10 +144,6 @@ def bot_tables(now: Any = None) -> QuerySet[Table]:
     return Table.objects.filter(Q(state=Table.PLAYING) | waiting, bots__gt=0)
 
 
-def _tables(count: int) -> str:
-    return f"{count} table{'s' if count != 1 else ''}"
-
-
 def open_tables(now: Any = None) -> QuerySet[Table]:
     """The tables that count against :class:`TableLimits`: being played, or waiting for
     their players for less than :data:`TABLE_WAITS` (an older one no longer starts)."""
@@ -180,7 +176,7 @@ def table_refusal(person: Person, guest_address: str, limits: TableLimits) -> st
     mine = tables_of(person, now).count()
     if mine >= limits.per_person:
         return (
-            f"you already have {_tables(mine)} open or being played, the most at once "
+            f"you already have {plural(mine, 'table')} open or being played, the most at once "
             f"({limits.per_person}); finish one of them, or leave one still waiting for "
             "players, then open another (the lobby lists them under “Your tables”)"
         )
@@ -189,9 +185,9 @@ def table_refusal(person: Person, guest_address: str, limits: TableLimits) -> st
         count = guests.count()
         if count >= limits.per_guest_address:
             return (
-                f"guests from your network already have {_tables(count)} open or being played, "
-                f"the most at once ({limits.per_guest_address}); you can open another when one "
-                "of them ends (finish or leave yours), or sign in"
+                f"guests from your network already have {plural(count, 'table')} open or being "
+                f"played, the most at once ({limits.per_guest_address}); you can open another "
+                "when one of them ends (finish or leave yours), or sign in"
             )
         opened = Table.objects.filter(created_by__isnull=True, guest_address=guest_address)
         who = "guests from your network"
@@ -207,9 +203,9 @@ def table_refusal(person: Person, guest_address: str, limits: TableLimits) -> st
         # the window frees a place when the oldest of the last `created_per_window` leaves it
         wait = created[-1] + limits.window - now
         return (
-            f"{who} opened {_tables(len(created))} in the last {_minutes(limits.window)}, the "
-            f"most in that time ({limits.created_per_window}); you can open another in "
-            f"{_minutes(wait)}"
+            f"{who} opened {plural(len(created), 'table')} in the last "
+            f"{_minutes(limits.window)}, the most in that time ({limits.created_per_window}); "
+            f"you can open another in {_minutes(wait)}"
         )
     return ""
 
@@ -222,22 +218,22 @@ def bot_table_refusal(person: Person, guest_address: str, limits: BotTableLimits
         mine = live.filter(created_by=person.user).count()
         if mine >= limits.per_person:
             return (
-                f"you already have {_tables(mine)} with uploaded bots open or being played, the "
-                f"most at once ({limits.per_person}); finish one first"
+                f"you already have {plural(mine, 'table')} with uploaded bots open or being "
+                f"played, the most at once ({limits.per_person}); finish one first"
             )
     elif guest_address:
         mine = live.filter(created_by__isnull=True, guest_address=guest_address).count()
         if mine >= limits.per_guest_address:
             return (
-                f"guests from your address already have {_tables(mine)} with uploaded bots open "
-                f"or being played, the most at once ({limits.per_guest_address}); finish one "
-                "first, or sign in"
+                f"guests from your address already have {plural(mine, 'table')} with uploaded "
+                f"bots open or being played, the most at once ({limits.per_guest_address}); "
+                "finish one first, or sign in"
             )
     total = live.count()
     if total >= limits.total:
         return (
-            f"the site is busy: {_tables(total)} with uploaded bots are open or being played, "
-            "the most at once; try again in a few minutes, or play against a built-in bot"
+            f"the site is busy: {plural(total, 'table')} with uploaded bots are open or being "
+            "played, the most at once; try again in a few minutes, or play against a built-in bot"
         )
     return ""
 
