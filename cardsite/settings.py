@@ -34,6 +34,7 @@ Environment variables (all optional):
                        default 60 per 10 minutes (docs/live-tables.md)
     LIVE_SOCKETS_PER_ADDRESS  live tables' websockets open at once from one client address,
                        across every web process (counted in Redis with REDIS_URL); default 50
+                       (0: no limit, for a load test whose clients all come from one machine)
     SANDBOX_WORKER_RESERVE, SANDBOX_SLOT_WAIT_S  sandbox slots live tables may never take (they
                        stay for the workers), and how long a worker's bot waits for a free one;
                        default 16 (of 64) and 30 seconds (docs/sandbox.md)

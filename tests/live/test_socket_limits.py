@@ -142,3 +142,20 @@ async def test_two_processes_count_one_limit_in_redis_and_a_dead_ones_sockets_ex
     for counter in (one, two):
         if counter._client is not None:
             await counter._client.aclose()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_limit_of_0_counts_no_socket(settings):
+    """``LIVE_SOCKETS_PER_ADDRESS = 0``: no limit (a load test's clients all come from one
+    machine), and nothing is counted."""
+    settings.LIVE_SOCKETS_PER_ADDRESS = 0
+    table, _ = await sync_to_async(tables.guest_table)(GAME, ["me", "open"])
+    held = []
+    for _ in range(4):
+        comm = await spectator(table.token, "203.0.113.9")
+        assert (await comm.connect())[0]
+        assert (await first_frame(comm))["type"] == "hello"
+        held.append(comm)
+    for comm in held:
+        await comm.disconnect()
