@@ -99,6 +99,22 @@ async def make_table(game: str, owner: User, seats: list[str], **kw) -> Table:
     return await sync_to_async(tables.create_table)(game, tables.Person(owner), seats, **kw)
 
 
+async def two_players_and_a_spectator(game: str, **kw) -> tuple[Table, Socket, Socket, Socket]:
+    """A table of ``game`` opened by ann, bob in its other seat: the table, and ann's,
+    bob's and a spectator's sockets, connected."""
+    ann, bob = await make_user("ann"), await make_user("bob")
+    table = await make_table(game, ann, ["me", "open"], **kw)
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
+    sockets = (
+        await socket(table.token, ann),
+        await socket(table.token, bob),
+        await socket(table.token),
+    )
+    for sock in sockets:
+        assert await sock.connect()
+    return (table, *sockets)
+
+
 async def eventually(read, good, waiting_for: str, timeout: float = 20, offload: bool = True):
     """``read()`` (in a thread if ``offload``: a database read) once ``good`` of it, within
     ``timeout`` seconds; what it read last is in the failure."""
@@ -262,16 +278,7 @@ def legal_single(sent: dict[str, Any]) -> dict[str, Any]:
 
 
 async def test_no_hidden_card_reaches_another_seat_or_a_spectator():
-    ann, bob = await make_user("ann"), await make_user("bob")
-    table = await make_table("last-card", ann, ["me", "open"])
-    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
-    a, b, watcher = (
-        await socket(table.token, ann),
-        await socket(table.token, bob),
-        await socket(table.token),
-    )
-    for sock in (a, b, watcher):
-        assert await sock.connect()
+    table, a, b, watcher = await two_players_and_a_spectator("last-card")
     socks = {0: a, 1: b}
     answered: dict[int, set[int]] = {0: set(), 1: set()}
     for _ in range(80):

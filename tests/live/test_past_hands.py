@@ -12,14 +12,12 @@ import time
 from typing import Any
 
 import pytest
-from asgiref.sync import sync_to_async
 
 from games.engine.agents import ScriptedAgent
 from games.engine.runner import MatchRunner
-from games.live import tables
 from games.registry import get_game
 from games.replays import card_view
-from tests.live.test_consumers import finish_off, make_table, make_user, socket
+from tests.live.test_consumers import finish_off, two_players_and_a_spectator
 
 NAMES = ["ann", "bob"]
 #: seat 0 acts first in hand 1 and folds it away; hand 2 is checked to the showdown
@@ -170,16 +168,7 @@ async def test_over_the_sockets_each_player_sees_their_folded_cards_and_no_one_e
     """Two people play a sitting of Kuhn poker in which every hand is folded: at the end each
     one's log names their own card of every hand, and nothing the other seat or a spectator
     is sent names a card of theirs."""
-    ann, bob = await make_user("ann"), await make_user("bob")
-    table = await make_table("kuhn", ann, ["me", "open"], config={"hands": 10})
-    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
-    a, b, watcher = (
-        await socket(table.token, ann),
-        await socket(table.token, bob),
-        await socket(table.token),
-    )
-    for sock in (a, b, watcher):
-        assert await sock.connect()
+    table, a, b, watcher = await two_players_and_a_spectator("kuhn", config={"hands": 10})
     socks = {0: a, 1: b}
     # the card each seat holds in each hand, as its own table showed it
     held: dict[int, dict[int, str]] = {0: {}, 1: {}}
