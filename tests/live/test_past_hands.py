@@ -42,14 +42,19 @@ def log_line(frame: dict[str, Any], start: str) -> str:
     return line
 
 
-@pytest.mark.parametrize("slug", ["kuhn", "leduc"])
-def test_a_folded_hand_shows_its_own_card_to_each_seat_alone(slug):
+def after_a_fold(slug: str):
+    """The table rules of ``slug``, and a sitting of two hands whose first seat 1 folded."""
     spec = get_game(slug)
-    rules = spec.table()
     state = spec.state_class.new(7, config={"hands": 2})
     bet, fold = FOLD[slug]
     state.apply(0, bet)
     state.apply(1, fold)
+    return spec.table(), state
+
+
+@pytest.mark.parametrize("slug", ["kuhn", "leduc"])
+def test_a_folded_hand_shows_its_own_card_to_each_seat_alone(slug):
+    rules, state = after_a_fold(slug)
     (done,) = state.hands_played
     assert not done["showdown"]
     held = [code(slug, c) for c in done["cards"]]  # by position: seat 0 was first
@@ -76,12 +81,7 @@ def test_a_folded_hand_shows_its_own_card_to_each_seat_alone(slug):
 
 @pytest.mark.parametrize("slug", ["kuhn", "leduc"])
 def test_the_end_shows_the_last_showdown_by_seat_to_everyone(slug):
-    spec = get_game(slug)
-    rules = spec.table()
-    state = spec.state_class.new(7, config={"hands": 2})
-    bet, fold = FOLD[slug]
-    state.apply(0, bet)
-    state.apply(1, fold)
+    rules, state = after_a_fold(slug)
     while not state.is_over():  # hand 2: check (or call) to the showdown
         state.apply(state.pending()[0], "p" if slug == "kuhn" else "c")
     shown = state.hands_played[1]
