@@ -387,21 +387,14 @@ class LaneHost:
             if start + allowed + credit - now >= starved.MIN_STEP_S:
                 if allowed + self.grace > starved.CAP * allowed:
                     self.stop(AgentFault("crash", "the machine is too busy"), None)
-                    raise PlatformError(
-                        "the machine is too busy: it kept the bot waiting for a CPU for "
-                        f"{credit:.2f} s during {head.what}, whose allowance is {allowed:.2f} s"
-                    )
+                    raise PlatformError(starved.too_busy(credit, head.what, allowed))
                 return
         process.settle_stderr()
         said = head.agent.log_tail(STDERR_TAIL) if head.agent is not None else ""
         if any(marker in said for marker in MEMORY_MARKERS):
             fault = AgentFault("memory", f"the bot ran out of memory during {head.what}")
         else:
-            more = (
-                f" (and {self.grace:.2f} s more, the time the machine kept it waiting for a CPU)"
-                if self.grace >= starved.MIN_STEP_S
-                else ""
-            )
+            more = starved.given_more(self.grace)
             fault = AgentFault("timeout", f"no answer to {head.what} within {allowed:.2f} s{more}")
         if head.agent is not None:
             head.agent._starved = self.grace

@@ -984,10 +984,7 @@ class BotProcess:
         if deadline - child.sent > starved.CAP * allowance:
             self._kill()
             self.stderr.mark(f"--- stopped: the machine kept the bot waiting during {what} ---")
-            raise PlatformError(
-                f"the machine is too busy: it kept the bot waiting for a CPU for {credit:.2f} s"
-                f" during {what}, whose allowance is {allowance:.2f} s"
-            )
+            raise PlatformError(starved.too_busy(credit, what, allowance))
         return deadline
 
     def _wait(self, child: _Child, timeout: float) -> None:
@@ -1106,12 +1103,7 @@ class BotProcess:
                 doom = AgentFault("memory", f"the bot ran out of memory during {what}")
             # A bot that closed its stdout without exiting ends here too: the sandbox's
             # outer process still holds the pipe, so no end of file ever comes.
-            waited = self.starved_s
-            more = (
-                f" (and {waited:.2f} s more, the time the machine kept it waiting for a CPU)"
-                if waited >= starved.MIN_STEP_S
-                else ""
-            )
+            more = starved.given_more(self.starved_s)
             raise doom or AgentFault("timeout", f"no answer to {what} within {timeout:.2f} s{more}")
         arrived, line = got
         if self._probe_id == self._next_id:  # a call of over PROBE_S: what it was kept waiting

@@ -142,3 +142,20 @@ def credit(base: Probe, now: Probe, cores: float = 1.0) -> float:
         else:
             waited += max(wait - wait0, 0)
     return max(min(waited / 1e9, cores * window - ran / 1e9), 0.0)
+
+
+def given_more(waited: float) -> str:
+    """What a timeout's reason adds for the time its deadline was moved on by: " (and 0.62
+    s more, the time the machine kept it waiting for a CPU)", or nothing under
+    :data:`MIN_STEP_S`."""
+    if waited < MIN_STEP_S:
+        return ""
+    return f" (and {waited:.2f} s more, the time the machine kept it waiting for a CPU)"
+
+
+def too_busy(credit: float, what: str, allowance: float) -> str:
+    """The PlatformError's reason for a call the machine kept waiting past :data:`CAP`."""
+    return (
+        f"the machine is too busy: it kept the bot waiting for a CPU for {credit:.2f} s during "
+        f"{what}, whose allowance is {allowance:.2f} s"
+    )
