@@ -461,7 +461,17 @@ def over_message(
     """The ``over`` message of a match played to its end, for ``seat``: the result as the
     seat may see it, in one sentence too, and ``extra`` (the stored match's address, whether
     it was rated, a ``note`` saying why it was not)."""
-    result = rules.result(state, seat)
+    return result_message(rules, rules.result(state, seat), seat, names, extra)
+
+
+def result_message(
+    rules: TableRules,
+    result: dict[str, Any],
+    seat: int | None,
+    names: list[str],
+    extra: dict[str, Any],
+) -> dict[str, Any]:
+    """The ``over`` message of ``result`` as ``seat`` may see it (see :func:`over_message`)."""
     summary = rules.summary(result, shown_names(names), seat)
     if extra.get("note"):  # why the result is not rated, say
         summary = f"{summary} {extra['note']}"

@@ -35,8 +35,8 @@ from bots.models import BotVersion, Match, MatchSeat
 from bots.running.playing import Entry
 from games.engine import untrusted
 from games.engine.options import check_options
-from games.engine.table import plural, shown_names
-from games.live.host import Finish, SeatPlan, final_messages
+from games.engine.table import plural
+from games.live.host import Finish, SeatPlan, final_messages, result_message
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
 from games.replaycache import keep, kept
@@ -780,9 +780,6 @@ def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
         log.exception("event=table_end.replay_failed table=%s match=%s", table.pk, table.match_id)
         # the result as the seat saw it at the table: the game keeps secret what it must
         result = table.match.public_record(seat).get("result", {})
-        rules = get_game(table.game).table()
-        summary = rules.summary(result, shown_names(names), seat)
-        summary = f"{summary} {table.error}" if table.error else summary
-        return [{"type": "over", "result": result, "summary": summary} | extra]
+        return [result_message(get_game(table.game).table(), result, seat, names, extra)]
     keep({key: messages}, "table_end")
     return messages

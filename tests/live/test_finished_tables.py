@@ -215,3 +215,24 @@ def test_a_finished_tables_page_costs_the_same_few_queries_however_long_its_matc
             counts.append(len(queries))
     # the session, the user, the table with its match, its seats
     assert counts == [counts[0]] * 4 and counts[0] <= 4, counts
+
+
+@pytest.mark.django_db
+def test_a_finished_table_whose_record_no_longer_replays_still_shows_its_end(monkeypatch):
+    """A stored match the game's code cannot replay any more (a record of an older version):
+    the end as the seat may see it, its summary with why the table is not rated, no table."""
+    ann = User.objects.create_user("ann", password="pw-ann-long-enough")
+    table = finished_kuhn(10, ann)
+    Table.objects.filter(pk=table.pk).update(error="builtin:cfr could not start.")
+    table.refresh_from_db()
+    caches["replays"].clear()
+
+    def broken(*args, **kwargs):
+        raise KeyError("events")
+
+    monkeypatch.setattr(tables, "final_messages", broken)
+    (over,) = tables.end_of(table, 0)
+    result = table.match.public_record(0)["result"]
+    assert over["type"] == "over" and over["result"] == result
+    assert over["summary"].endswith(" builtin:cfr could not start.")
+    assert over["match"] == table.match_id and over["note"] == "builtin:cfr could not start."
