@@ -355,6 +355,10 @@ LOGGING = {
 BOT_MAX_CODE_BYTES = envint("BOT_MAX_CODE_BYTES", 256 * 1024)
 #: new versions one user may upload from the site in any hour (docs/uploading.md)
 BOT_UPLOADS_PER_HOUR = envint("BOT_UPLOADS_PER_HOUR", 10)
+#: bots one person may have competing in one game (0: no limit): more would let a person's
+#: bots play into each other's hands, and take worker time from everyone else's
+#: (docs/competition.md, "One bot per person in a game")
+BOTS_PER_PERSON_PER_GAME = envint("BOTS_PER_PERSON_PER_GAME", 1)
 BOT_VALIDATION_MATCHES = envint("BOT_VALIDATION_MATCHES", 2)
 #: calls in a row over the per-call time that reject a version in validation
 #: (see bots.competition.uploads)

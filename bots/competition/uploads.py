@@ -30,9 +30,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, F, IntegerField, Max, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
@@ -45,6 +57,7 @@ from bots.running.playing import Entry, play
 from bots.running.timing import site_time_control
 from games.engine import untrusted
 from games.engine.runner import TimeControl
+from games.engine.table import plural
 from games.engine.tournament import derive_seed
 from games.registry import get_game
 
@@ -126,9 +139,66 @@ def check_code(data: bytes, filename: str = "") -> str:
     return code
 
 
+def bots_per_person() -> int:
+    """The most bots one person may have competing in one game (0: no limit)."""
+    return int(getattr(settings, "BOTS_PER_PERSON_PER_GAME", 1))
+
+
+def competing(bots: QuerySet[Bot]) -> QuerySet[Bot]:
+    """Those of ``bots`` in the competition: with a version active or being validated."""
+    live = BotVersion.objects.filter(
+        bot=OuterRef("pk"), status__in=[BotVersion.ACTIVE, BotVersion.VALIDATING]
+    )
+    return bots.filter(Exists(live))
+
+
+def check_room(owner: AbstractBaseUser, bot: Bot) -> None:
+    """Raise UploadError if putting ``bot`` into the competition (a version uploaded, or a
+    retired one made active again) would give its owner more bots competing in its game than
+    :func:`bots_per_person` allows. Two bots of one person at one table could play into each
+    other's hands (one losing on purpose to lift the other's rating), and each bot is in
+    every round, so a person's many bots would take the workers from everyone else's. A bot
+    already competing is always free to take a new version; the site's own built-in bots
+    (the house's) are not counted. Call it inside a transaction that holds the owner's row
+    (:func:`lock_owner`), so that two uploads at once count each other."""
+    most = bots_per_person()
+    if not most or owner.get_username() == HOUSE:
+        return
+    bots = Bot.objects.filter(owner=owner, game=bot.game)
+    if competing(bots.filter(pk=bot.pk)).exists():
+        return
+    others = list(
+        competing(bots.exclude(pk=bot.pk)).order_by("name").values_list("name", flat=True)
+    )
+    if len(others) < most:
+        return
+    title = get_game(bot.game).title
+    names = ", ".join(others[:-1]) + f" and {others[-1]}" if len(others) > 1 else others[0]
+    held = (
+        f"You already have a bot competing in {title}: {names}"
+        if len(others) == 1
+        else f"You already have {plural(len(others), 'bot')} competing in {title}: {names}"
+    )
+    instead = (
+        f"upload your code as a new version of {names}, or retire it on My bots first"
+        if len(others) == 1
+        else "upload your code as a new version of one of them, or retire one on My bots first"
+    )
+    raise UploadError(
+        f"{held}. A person may enter {plural(most, 'bot')} in a game, so that no one's bots "
+        f"can play into each other's hands; {instead}."
+    )
+
+
+def lock_owner(owner: AbstractBaseUser) -> None:
+    """Hold the owner's row until the transaction ends (see :func:`check_room`)."""
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+
+
 def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: bytes) -> BotVersion:
     """Store a new version (status validating) of the owner's bot ``name``, creating the bot
-    on its first upload. Raises UploadError."""
+    on its first upload. Raises UploadError, also where the owner has as many other bots
+    competing in the game as a person may (:func:`check_room`)."""
     try:
         get_game(game)
     except KeyError as exc:
@@ -143,12 +213,14 @@ def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: b
     code = check_code(data, filename)
     checksum = BotVersion.checksum_of(code)
     with transaction.atomic():
+        lock_owner(owner)
         bot, _ = Bot.objects.get_or_create(
             owner=owner, game=game, name=name, defaults={"language": language}
         )
         if bot.language != language:
             raise UploadError(f"{bot.label} is a {bot.language} bot, not {language}")
         bot = Bot.objects.select_for_update().get(pk=bot.pk)
+        check_room(owner, bot)
         same = bot.versions.filter(checksum=checksum).exclude(status=BotVersion.REJECTED)
         if same.exists():
             raise UploadError(f"this code is already version {same.first().number} of {bot}")
@@ -457,14 +529,17 @@ def _withdraw_queued_jobs(version: BotVersion, error: str) -> int:
 def reactivate(version: BotVersion) -> BotVersion:
     """Make a retired version (one that passed validation and was active before) the bot's
     active version again; like a newly validated version it gets its sigma widened and
-    placement matches. Raises UploadError when the version is not retired."""
+    placement matches. Raises UploadError when the version is not retired, or where its
+    owner has as many other bots competing in the game as a person may (:func:`check_room`)."""
     with transaction.atomic():
+        lock_owner(version.bot.owner)  # first, as an upload takes it (see check_room)
         version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
         if version.status != BotVersion.RETIRED:
             raise UploadError(
                 f"version {version.number} of {version.bot.name} is {version.status}: "
                 "only a retired version can be made active again"
             )
+        check_room(version.bot.owner, version.bot)
         activate(version)
         schedule_placement(version)
     return version

@@ -256,6 +256,7 @@ def _render_my_bots(
             "bot_names": names,
             "max_bytes": uploads.max_code_bytes(),
             "per_hour": uploads_per_hour(),
+            "per_game": uploads.bots_per_person(),
             "any_validating": any(b["validating"] for g in games for b in g["bots"]),
         },
         status=status,

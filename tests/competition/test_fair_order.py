@@ -108,7 +108,8 @@ def test_a_bot_slow_on_every_move_does_not_hold_up_the_uploads_behind_it(site, t
     assert "match 2" not in log  # the first match decided it
 
 
-def test_validation_takes_owners_in_turn_and_slow_versions_last(db):
+def test_validation_takes_owners_in_turn_and_slow_versions_last(db, settings):
+    settings.BOTS_PER_PERSON_PER_GAME = 0  # (a person with several bots in one game)
     alice, bob, carol = (User.objects.create_user(n) for n in ("alice", "bob", "carol"))
     code = builtin_code("simple")
 

@@ -60,7 +60,8 @@ def test_standings_show_rank_rating_and_the_latest_fault(alice, bob, active_bot,
     assert all(len(line) <= 80 for line in out.splitlines())
 
 
-def test_standings_say_why_a_version_is_rejected_or_waiting(alice, db):
+def test_standings_say_why_a_version_is_rejected_or_waiting(alice, db, settings):
+    settings.BOTS_PER_PERSON_PER_GAME = 0  # (a person with several bots in one game)
     upload(alice, "rps-poker", "waiting", "waiting.py", builtin_code("simple").encode())
     rejected = upload(alice, "rps-poker", "broken", "broken.py", b"class Bot:\n    pass\n")
     BotVersion.objects.filter(pk=rejected.pk).update(
@@ -73,7 +74,10 @@ def test_standings_say_why_a_version_is_rejected_or_waiting(alice, db):
         run("standings", "--user", "nobody")
 
 
-def test_upload_wait_follows_the_version_to_its_rank(alice, active_bot, tmp_path, monkeypatch):
+def test_upload_wait_follows_the_version_to_its_rank(
+    alice, active_bot, tmp_path, monkeypatch, settings
+):
+    settings.BOTS_PER_PERSON_PER_GAME = 0  # (a person with several bots in one game)
     active_bot(alice, "strong", builtin_code("strong"))
     path = tmp_path / "mine.py"
     path.write_text(builtin_code("simple").replace('name = "simple"', 'name = "rps-mine"'))
@@ -116,7 +120,8 @@ def test_the_terminal_panel_says_why_the_worker_waits(db):
     assert "no bot competes in any game yet: `manage.py seed_builtins`" in text.replace("│ ", "")
 
 
-def test_the_workers_log_names_the_bots_besides_their_ids(alice, active_bot, caplog):
+def test_the_workers_log_names_the_bots_besides_their_ids(alice, active_bot, caplog, settings):
+    settings.BOTS_PER_PERSON_PER_GAME = 0  # (a person with several bots in one game)
     active_bot(alice, "strong", builtin_code("strong"))
     version = upload(alice, "rps-poker", "mine", "mine.py", builtin_code("simple").encode())
     worker = Worker(Options(claim=1), name="w1")

@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
-from bots.competition.uploads import UploadError, upload, validate
-from bots.models import BotVersion, MatchJob, Tournament
+from bots.competition.uploads import UploadError, reactivate, retire, upload, validate
+from bots.models import HOUSE, Bot, BotVersion, MatchJob, Tournament
+from games.registry import get_game
 from tests.competition.conftest import builtin_code, misbehaving
 
 
@@ -148,8 +149,8 @@ def test_it_uploads_through_the_command(db, tmp_path, capsys):
     assert "active" in capsys.readouterr().out
     bad = tmp_path / "bad.py"
     bad.write_text(misbehaving("raise ValueError('nope')"))
-    with pytest.raises(CommandError, match="rejected: exception"):
-        call_command("upload_bot", str(bad), "--user", "dave")
+    with pytest.raises(CommandError, match="rejected: exception"):  # (its next version)
+        call_command("upload_bot", str(bad), "--user", "dave", "--name", "simple")
     with pytest.raises(CommandError, match="no user"):
         call_command("upload_bot", str(path), "--user", "nobody")
 
@@ -192,3 +193,66 @@ def test_the_command_names_a_bot_as_the_arena_does(db, tmp_path, capsys):
     call_command("arena", "--game", "rps-poker", str(path), "builtin:minimal", "--rounds", "1",
                  "--no-progress", "--no-sandbox", stdout=out)  # fmt: skip
     assert "rps-mine" in out.getvalue() and "rps_mine" not in out.getvalue()
+
+
+# ---- one bot per person in a game -----------------------------------------------------------
+GOOFSPIEL_BOT = get_game("goofspiel").builtin_path("random").read_bytes()
+
+
+def code_of(tag: str) -> bytes:
+    return f"{builtin_code('simple')}\n# {tag}\n".encode()
+
+
+def test_a_person_enters_one_bot_in_a_game_and_may_always_renew_it(alice, bob, active_bot):
+    first = active_bot(alice, "first", builtin_code("simple"))
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "second", "second.py", code_of("second"))
+    assert str(refused.value) == (
+        "You already have a bot competing in RPS Poker: first. A person may enter 1 bot in a "
+        "game, so that no one's bots can play into each other's hands; upload your code as a "
+        "new version of first, or retire it on My bots first."
+    )
+    assert not Bot.objects.filter(name="second").exists()  # nothing kept of the refusal
+    # its own new versions, a bot in another game, and another person's bot are all welcome
+    assert upload(alice, "rps-poker", "first", "first.py", code_of("v2")).bot_id == first.bot_id
+    assert upload(alice, "rps-poker", "first", "first.py", code_of("v3")).number == 3
+    assert upload(alice, "goofspiel", "other", "other.py", GOOFSPIEL_BOT).bot.game == "goofspiel"
+    assert upload(bob, "rps-poker", "second", "second.py", code_of("bob")).bot.owner == bob
+
+
+def test_a_bot_out_of_the_competition_leaves_room_and_comes_back_only_into_room(alice):
+    broken = upload(alice, "rps-poker", "broken", "broken.py", b"class Bot:\n    pass\n")
+    with pytest.raises(UploadError, match="competing in RPS Poker: broken"):  # validating
+        upload(alice, "rps-poker", "next", "next.py", code_of("next"))
+    assert validate(broken).status == BotVersion.REJECTED  # rejected: it competes no more
+    kept = validate(upload(alice, "rps-poker", "kept", "kept.py", code_of("kept")))
+    assert kept.status == BotVersion.ACTIVE
+    assert retire(kept.bot) is not None  # retired: room again
+    later = validate(upload(alice, "rps-poker", "later", "later.py", code_of("later")))
+    assert later.status == BotVersion.ACTIVE
+    # the retired bot is made active again only where there is room
+    with pytest.raises(UploadError, match="competing in RPS Poker: later. A person may enter"):
+        reactivate(kept)
+    kept.refresh_from_db()
+    assert kept.status == BotVersion.RETIRED
+    retire(later.bot)
+    assert reactivate(kept).status == BotVersion.ACTIVE
+
+
+def test_the_limit_is_a_setting_and_the_house_is_not_counted(alice, active_bot, settings):
+    settings.BOTS_PER_PERSON_PER_GAME = 2
+    active_bot(alice, "b", builtin_code("simple"))
+    active_bot(alice, "a", builtin_code("strong"))
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "c", "c.py", code_of("c"))
+    assert str(refused.value).startswith(
+        "You already have 2 bots competing in RPS Poker: a and b. A person may enter 2 bots in "
+        "a game, so that no one's bots can play into each other's hands; upload your code as a "
+        "new version of one of them, or retire one on My bots first."
+    )
+    settings.BOTS_PER_PERSON_PER_GAME = 0  # no limit
+    assert upload(alice, "rps-poker", "c", "c.py", code_of("c")).status == BotVersion.VALIDATING
+    settings.BOTS_PER_PERSON_PER_GAME = 1
+    house = User.objects.create_user(HOUSE)
+    active_bot(house, "simple", builtin_code("simple"))
+    assert upload(house, "rps-poker", "strong", "strong.py", code_of("house")).bot.owner == house

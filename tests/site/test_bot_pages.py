@@ -218,7 +218,8 @@ def test_it_refuses_a_forged_retire_or_activation_of_someone_elses_bot(other, al
     assert not Tournament.objects.exists()
 
 
-def test_it_enforces_csrf_on_uploads_retiring_and_activating(alice):
+def test_it_enforces_csrf_on_uploads_retiring_and_activating(alice, settings):
+    settings.BOTS_PER_PERSON_PER_GAME = 0  # (a person with several bots in one game)
     client = Client(enforce_csrf_checks=True)
     client.force_login(alice)
     version = make_active(alice, "counter", bot_code())
@@ -358,6 +359,7 @@ def test_it_refuses_a_bot_name_with_a_right_to_left_override_naming_the_characte
 
 
 def test_it_limits_the_versions_a_user_uploads_in_an_hour(owner, other, alice, settings):
+    settings.BOTS_PER_PERSON_PER_GAME = 0  # (a person with several bots in one game)
     settings.BOT_UPLOADS_PER_HOUR = 2
     assert paste(owner, name="a", code=bot_code("# one")).status_code == 302
     assert paste(owner, name="b", code=bot_code("# two")).status_code == 302
@@ -850,3 +852,18 @@ def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, a
     assert history.rows[1].created is None and history.rows[1].mu == whole[0].mu
     html = page(anonymous.get(f"/bots/{version.bot_id}/"))
     assert "the latest 100 of 3000 updates" in html
+
+
+def test_the_upload_form_tells_the_rule_of_one_bot_a_game_and_refuses_a_second(owner, alice):
+    listing = page(owner.get("/my/bots/"))
+    assert "you may have 1 bot competing in each game (retire one to enter another)" in listing
+    make_active(alice, "counter", bot_code())
+    response = paste(owner, name="second", code=bot_code("# second"))
+    assert response.status_code == 200
+    assert errors(response) == (
+        "The upload was refused You already have a bot competing in RPS Poker: counter. A person "
+        "may enter 1 bot in a game, so that no one's bots can play into each other's hands; "
+        "upload your code as a new version of counter, or retire it on My bots first."
+    )
+    assert not Bot.objects.filter(name="second").exists()
+    assert paste(owner, name="counter", code=bot_code("# v2")).status_code == 302
