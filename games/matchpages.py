@@ -47,6 +47,7 @@ from games import replays, reviews
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
 from games.replaycache import keep, kept
+from games.solver.review import percent
 
 #: face-up cards shown of a pile (its last ones, overlapping)
 PILE_SHOWN = 4
@@ -395,7 +396,7 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
         else:
             said = escape(row["said"])
             strategy = ", ".join(
-                f'<span class="review__prob">{escape(action)} {100 * p:.0f}%</span>'
+                f'<span class="review__prob">{escape(action)} {percent(p)}</span>'
                 for action, p in row["strategy"]
             )
             verdict = row["verdict"]

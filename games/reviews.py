@@ -2,8 +2,9 @@
 
 A game whose solver lists the decisions of a match record (``SolverSpec.review_moves``) is
 reviewed with the solve of its *review settings* (:func:`review_settings`: CFR+, the game's
-default iterations, each option's default: the same job as the strategy explorer's default
-solve, so one stored result serves both). A game whose deals differ in what the solver must
+review iterations, each option's default: the same job as the strategy explorer's default
+solve, so one stored result serves both, unless the game reviews with more iterations than
+the explorer first offers, ``SolverSpec.review_iterations``: Leduc hold'em). A game whose deals differ in what the solver must
 know (a decision's ``Move.options``: Blackjack++'s up cards) has each decision reviewed with
 the solve of its own options: one solve per kind of deal, stored once and shared by every
 review that needs it. A solve is a job of :mod:`games.solves`: asked for once
@@ -70,9 +71,8 @@ def review_settings(game: str, record: dict[str, Any]) -> SolveSettings | str:
             return options
     else:
         options = tuple((option.name, option.default) for option in solver.options)
-    return SolveSettings(
-        game=game, algorithm="cfr+", iterations=solver.default_iterations, options=options
-    )
+    iterations = solver.review_iterations or solver.default_iterations
+    return SolveSettings(game=game, algorithm="cfr+", iterations=iterations, options=options)
 
 
 #: the version of what :func:`values_of` keeps in the cache (a change of
@@ -237,7 +237,7 @@ class MatchReview:
                     "verdict": row.verdict,
                     "mistake": self.review.is_mistake(row),
                     "by_chance": infoset.by_chance if infoset else False,
-                    "rare": infoset.rare if infoset else False,
+                    "rare": infoset.unsettled if infoset else False,
                     "reason": row.reason,
                 }
             )

@@ -185,6 +185,10 @@ class SolverSpec:
     #: the most iterations a solve on the web may run, and what the form offers first
     web_limit: int = 1_000
     default_iterations: int = 100
+    #: the iterations of the solve a match is reviewed with, where the explorer's first
+    #: offer (``default_iterations``) leaves the values of actions it mixes apart by more
+    #: than a mistake (games/solver/review.py); None: ``default_iterations``
+    review_iterations: int | None = None
     #: other names ``manage.py solve`` accepts for the game
     aliases: tuple[str, ...] = ()
     #: the options ``make`` takes besides the game: flags of ``manage.py solve`` and fields
@@ -218,6 +222,13 @@ class SolverSpec:
     review_words: Callable[[Any], Any] | None = None
     #: how ``manage.py solve --bot`` writes a standalone bot that plays the solved strategy
     bot: SolverBot | None = None
+
+    def __post_init__(self) -> None:
+        if (self.review_iterations or 0) > self.web_limit:
+            # a review's solve is a job of the web's queue, held to the web's limit
+            raise ValueError(
+                f"review_iterations {self.review_iterations} over web_limit {self.web_limit}"
+            )
 
     @property
     def reviews(self) -> bool:

@@ -49,8 +49,12 @@ def spec() -> GameSpec:
         replay=leduc_frames,
         solver=SolverSpec(
             make=solver_game,
-            web_limit=5_000,
+            web_limit=10_000,
             default_iterations=500,
+            # at 500, actions the solve mixes are valued up to tenths of a chip apart where
+            # both players' strategies reach (a "mistake" the solve itself plays); 10,000
+            # leave none (tests/solver/test_review_verdicts.py), in 3-12 s of a worker, once
+            review_iterations=10_000,
             strategy=strategy,
             review_moves=review_moves,
             describe_infoset=describe_infoset,

@@ -45,7 +45,8 @@ MISTAKE = 0.01
 SUPPORT = 0.01
 #: an information set the other player's equilibrium leads to less often than this, as a
 #: share of the deals that could lead there, is one the solve has not settled
-#: (:attr:`InfosetValues.rare`)
+#: (:attr:`InfosetValues.rare`); so is one the player's own equilibrium leads to less often
+#: than this (:attr:`InfosetValues.own_unreached`)
 RARE = 1e-3
 
 
@@ -114,6 +115,9 @@ class InfosetValues:
     by_chance: bool
     #: how likely chance alone leads here (the histories' chance reach, summed)
     chance_reach: float = 0.0
+    #: how likely the player's own equilibrium leads here (its actions on the way: the same
+    #: for every history of the information set, by perfect recall)
+    own_reach: float = 1.0
 
     @property
     def rare(self) -> bool:
@@ -122,6 +126,20 @@ class InfosetValues:
         information set, so its mix there means little (an unreached one keeps the uniform
         strategy it started from); the values still say which action is better."""
         return self.by_chance or self.reach < RARE * self.chance_reach
+
+    @property
+    def own_unreached(self) -> bool:
+        """Whether the player's own equilibrium (almost) never leads here (less often than
+        :data:`RARE`: it would have acted otherwise on the way). CFR's average strategy then
+        keeps whatever mix it had when the player stopped coming here, which is no settled
+        play of anyone's; the values still say which action is better."""
+        return self.own_reach < RARE
+
+    @property
+    def unsettled(self) -> bool:
+        """Whether the solve's mix here means little (:attr:`rare` or
+        :attr:`own_unreached`): only the values count."""
+        return self.rare or self.own_unreached
 
     @property
     def best(self) -> float:
@@ -153,6 +171,8 @@ class ActionValues:
     by_chance: np.ndarray
     #: each information set's reach by chance alone
     reach_chance: np.ndarray
+    #: each information set's reach by its own player's strategy alone
+    own_reach: np.ndarray
     #: how far the profile may be from an equilibrium (a solve's exploitability): a loss no
     #: larger is within the solve's precision, not a mistake (:attr:`Review.mistakes`)
     precision: float = 0.0
@@ -181,6 +201,7 @@ class ActionValues:
             reach=float(self.reach[i]),
             by_chance=bool(self.by_chance[i]),
             chance_reach=float(self.reach_chance[i]),
+            own_reach=float(self.own_reach[i]),
         )
 
 
@@ -195,6 +216,7 @@ def action_values(tree: FlatTree, sigma: np.ndarray) -> ActionValues:
     total_chance = np.zeros(size)
     reach = np.zeros(tree.n_infosets)
     reach_chance = np.zeros(tree.n_infosets)
+    own_reach = np.zeros(tree.n_infosets)
     for player in (0, 1):
         sign = 1.0 if player == 0 else -1.0
         kids = tree.chosen_by[player]
@@ -212,6 +234,8 @@ def action_values(tree: FlatTree, sigma: np.ndarray) -> ActionValues:
             infosets, weights=own[1 - player, nodes] * node_chance, minlength=tree.n_infosets
         )
         reach_chance += np.bincount(infosets, weights=node_chance, minlength=tree.n_infosets)
+        # (every node of an information set has the same own reach: the largest is it)
+        np.maximum.at(own_reach, infosets, own[player, nodes])
     by_chance = reach <= 0.0
     denominator = np.where(by_chance, reach_chance, reach)[:, None]
     numerator = np.where(
@@ -228,6 +252,7 @@ def action_values(tree: FlatTree, sigma: np.ndarray) -> ActionValues:
         reach,
         by_chance,
         reach_chance,
+        own_reach,
     )
 
 
@@ -275,7 +300,7 @@ class Row:
         infoset = self.infoset
         return (
             infoset is not None
-            and not infoset.rare
+            and not infoset.unsettled
             and infoset.strategy[self.move.taken] >= SUPPORT
         )
 
@@ -376,12 +401,14 @@ def _row(move: Move, solved: dict[Options, ActionValues], waiting) -> Row:
 
 # --------------------------------------------------------------------------- in words
 def percent(p: float) -> str:
-    """A probability as a person reads it: ``78%``, never 0% or 100% for what is neither."""
+    """A probability as a person reads it: ``78%``, never 0% or 100% for what is neither,
+    and ``under 1%`` for what the review counts out of the mix (:data:`SUPPORT`), where
+    rounding would show 1%."""
+    if 0 < p < SUPPORT:
+        return "under 1%"
     n = round(100 * p)
     if n >= 100 and p < 1 - 1e-9:
         n = 99
-    if n <= 0 and p > 0:
-        return "under 1%"
     return f"{n}%"
 
 
@@ -427,13 +454,23 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
             f"the opponent's solved strategy {never} leads here, so the solve has no "
             f"settled mix; it values {best_action} highest"
         )
+    elif infoset.own_unreached:
+        whose = "your own" if subject == "You" else "their own"
+        never = "never" if infoset.own_reach <= 0.0 else "almost never"
+        solved = (
+            f"{whose} solved strategy {never} leads here, so the solve has no settled "
+            f"mix; it values {best_action} highest"
+        )
     elif row.in_mix and share >= 1 - SUPPORT / 2:
         solved = f"the solved strategy always {taken.present} here"
     elif row.in_mix:
         solved = f"the solved strategy {taken.present} {percent(share)} of the time here"
     else:
         mix = mix_words(infoset, words.verbs)
-        solved = f"the solved strategy {mix} here, never {taken.present}"
+        rarely = (
+            f"{taken.present} under 1% of the time" if share > TIE else f"never {taken.present}"
+        )
+        solved = f"the solved strategy {mix} here, {rarely}"
     lost = row.lost or 0.0
     best = words.verbs[infoset.best_actions[0]].gerund
     if row.verdict == "fine":

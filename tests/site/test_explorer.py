@@ -81,7 +81,7 @@ def test_it_shows_the_form_with_the_web_limits_and_blackjack_options(client):
     assert "<h1>Strategy explorer</h1>" in page
     assert 'name="csrfmiddlewaretoken"' in page
     assert '<select name="game"' in page and 'value="blackjack-pp"' in page
-    for limit in ("Kuhn poker: up to 20000", "Leduc hold&#x27;em: up to 5000", "up to 2000"):
+    for limit in ("Kuhn poker: up to 20000", "Leduc hold&#x27;em: up to 10000", "up to 2000"):
         assert limit in page
     assert "Blackjack++: max hits 3: at most 300 iterations" in page
     assert "<legend>Up cards</legend>" in page
@@ -93,10 +93,10 @@ def test_it_shows_the_form_with_the_web_limits_and_blackjack_options(client):
 
 def test_it_keeps_iterations_within_each_games_web_limit():
     assert form_errors(game="kuhn", algorithm="cfr+", iterations="20000") == {}
-    assert form_errors(game="leduc", algorithm="cfr", iterations="5000") == {}
-    assert form_errors(game="leduc", algorithm="cfr+", iterations="5001") == {
+    assert form_errors(game="leduc", algorithm="cfr", iterations="10000") == {}
+    assert form_errors(game="leduc", algorithm="cfr+", iterations="10001") == {
         "iterations": [
-            "Leduc hold'em: 1 to 5,000 iterations on the web (asked for 5,001; "
+            "Leduc hold'em: 1 to 10,000 iterations on the web (asked for 10,001; "
             "manage.py solve has no limit)."
         ]
     }

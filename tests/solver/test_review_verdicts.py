@@ -1,0 +1,142 @@
+"""The review never calls what the solved strategy plays a mistake, never presents a mix the
+solve has not settled as its play, and says how often an action is played in the same words
+in its sentence and its table (docs/replays.md, "The solver's review").
+
+Each test reads Leduc hold'em's review solve itself (its review settings, as a worker makes
+it: 10,000 CFR+ iterations, a few seconds), once for the module. With the explorer's first
+offer of 500 iterations, actions the solve plays up to 66% of the time at points both players
+reach were valued tenths of a chip below the best and called mistakes ("the solved strategy
+calls 45% of the time here: a mistake that costs 0.081 chips").
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games import reviews
+from games.leduc.review import review_words
+from games.matchpages import review_rows_html
+from games.solver.export import result_document
+from games.solver.public import solver_for
+from games.solver.review import RARE, SUPPORT, Move, percent, review, sentence
+
+
+@pytest.fixture(scope="module")
+def values():
+    settings = reviews.review_settings("leduc", {"config": {"hands": 100}})
+    assert settings.iterations == 10_000  # the review's own, not the explorer's 500
+    game = settings.make_game()
+    solver = solver_for(game, settings.algorithm)
+    solver.train(settings.iterations)
+    return reviews.values_of(settings, result_document(game, solver))
+
+
+def judged(values, key: str, taken: str):
+    infoset = values.at(key)
+    move = Move(0, infoset.player, key, taken)
+    (row,) = review([move], {(): values}, infoset.player).rows
+    return row, sentence(row, review_words(move))
+
+
+@pytest.mark.parametrize(
+    ("key", "taken"),
+    [("Kcrc/Qc", "c"), ("Qcrc/Kr", "c"), ("Qcc/Kcr", "r")],  # mistakes at 500 iterations
+)
+def test_an_action_the_solved_strategy_plays_is_fine(values, key, taken):
+    infoset = values.at(key)
+    assert not infoset.unsettled and infoset.strategy[taken] >= SUPPORT
+    row, said = judged(values, key, taken)
+    assert row.verdict == "fine", said
+    assert said.endswith(": no loss."), said
+
+
+def test_no_action_of_a_settled_mix_is_anything_but_fine(values):
+    wrong, settled = [], 0
+    for key in values.keys:
+        infoset = values.at(key)
+        if infoset.unsettled:
+            continue
+        settled += 1
+        for action, share in infoset.strategy.items():
+            if share >= SUPPORT:
+                row, _ = judged(values, key, action)
+                if row.verdict != "fine":
+                    wrong.append(f"{key} {action}: {share:.1%}, {row.verdict}, lost {row.lost:.3f}")
+    assert settled > 200  # of the game's 936 information sets: those both players reach
+    assert not wrong, f"{len(wrong)} actions of the solved mix judged not fine:\n" + "\n".join(
+        wrong[:15]
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "taken", "whose"),
+    [
+        ("Kcc/Jrr", "c", "your own"),  # player 0 bet the king on a jack and was raised
+        ("Kcc/Jcrr", "c", "your own"),  # player 1 bet the king on a jack and was re-raised
+    ],
+)
+def test_a_point_the_players_own_strategy_never_reaches_has_no_settled_mix(
+    values, key, taken, whose
+):
+    infoset = values.at(key)
+    # the opponent's strategy leads here, the player's own never does: CFR's average keeps
+    # whatever mix it had when the player stopped coming (it calls 46% in Kcc/Jrr)
+    assert not infoset.rare and infoset.own_reach < RARE and infoset.own_unreached
+    assert infoset.strategy[taken] >= SUPPORT
+    row, said = judged(values, key, taken)
+    assert row.verdict == "mistake" and row.lost == pytest.approx(4.0, abs=0.01)  # the truth
+    assert not re.search(r"the solved strategy calls \d+% of the time", said), said
+    assert re.search(f"{whose} solved strategy (almost )?never leads here, so the solve has no "
+                     "settled mix; it values folding highest: a mistake that costs 4.00 chips",
+                     said), said  # fmt: skip
+    their = sentence(row, review_words(row.move), subject="ann")
+    assert re.search("their own solved strategy (almost )?never leads here", their), their
+
+
+def page_row(values, key: str, taken: str) -> tuple[str, dict[str, str], str]:
+    """The sentence, the solved-strategy column and the settled mark of one decision, as
+    the page writes them."""
+    infoset = values.at(key)
+    move = Move(0, infoset.player, key, taken)
+    shown = reviews.MatchReview(
+        infoset.player,
+        None,
+        "done",
+        review=review([move], {(): values}, infoset.player),
+        words=review_words,
+    )
+    html = str(review_rows_html(shown))
+    said = re.search(r"data-said>([^<]*)<", html).group(1).replace("&#x27;", "'")
+    column = dict(re.findall(r'class="review__prob">(\w+) ([^<]+)</span>', html))
+    return said, column, html
+
+
+def test_the_sentence_and_the_table_agree_on_how_often_an_action_is_played(values):
+    seldom = [
+        (key, action)
+        for key in values.keys
+        if not values.at(key).unsettled
+        for action, share in values.at(key).strategy.items()
+        if 0 < share < SUPPORT
+    ]
+    assert seldom  # actions played, but under the mix's 1%
+    for key, action in seldom[:20]:
+        said, column, _ = page_row(values, key, action)
+        verb = review_words(Move(0, 0, key, action)).verbs[action]
+        assert column[verb.gerund] == "under 1%", (key, said, column)
+        assert f"{verb.present} under 1% of the time" in said, said
+        assert f"never {verb.present}" not in said, said
+    for key in values.keys:  # no column says 0% or 100% of what is neither
+        for action, share in values.at(key).strategy.items():
+            shown = percent(share)
+            assert (shown == "0%") == (share == 0) and (shown == "100%") <= (share > 1 - 1e-9)
+    _, _, html = page_row(values, "Kcc/Jrr", "c")
+    assert "(hardly ever reached: not settled)" in html  # the own-unreached point, marked
+
+
+def test_percent_never_rounds_an_action_into_or_out_of_the_mix():
+    assert [percent(p) for p in (0.0, 0.004, 0.0099, 0.01, 0.5, 0.996, 1.0)] == [
+        "0%", "under 1%", "under 1%", "1%", "50%", "99%", "100%",
+    ]  # fmt: skip
