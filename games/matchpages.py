@@ -400,7 +400,9 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
                 for action, p in row["strategy"]
             )
             verdict = row["verdict"]
-            lost = fixed(row["charged"], 4) if row["charged"] else "0"
+            charged = row["charged"]
+            # (a loss too small for 4 places reads "under 0.0001", never "0.0000")
+            lost = "0" if not charged else fixed(charged, 4) if charged >= 5e-5 else "under 0.0001"
             if row["mistake"]:
                 lost = f"<strong>{lost}</strong>"
             cells += [

@@ -12,6 +12,7 @@ calls 45% of the time here: a mistake that costs 0.081 chips").
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -129,7 +130,7 @@ def test_the_sentence_and_the_table_agree_on_how_often_an_action_is_played(value
         assert f"{verb.present} under 1% of the time" in said, said
         assert f"never {verb.present}" not in said, said
     for key in values.keys:  # no column says 0% or 100% of what is neither
-        for action, share in values.at(key).strategy.items():
+        for share in values.at(key).strategy.values():
             shown = percent(share)
             assert (shown == "0%") == (share == 0) and (shown == "100%") <= (share > 1 - 1e-9)
     _, _, html = page_row(values, "Kcc/Jrr", "c")
@@ -140,3 +141,19 @@ def test_percent_never_rounds_an_action_into_or_out_of_the_mix():
     assert [percent(p) for p in (0.0, 0.004, 0.0099, 0.01, 0.5, 0.996, 1.0)] == [
         "0%", "under 1%", "under 1%", "1%", "50%", "99%", "100%",
     ]  # fmt: skip
+
+
+def test_a_loss_too_small_for_four_places_is_not_shown_as_nothing():
+    def shown(charged: float, verdict: str = "small") -> str:
+        row = {
+            "hand": 1, "step": None, "key": "K", "reason": "", "said": "s", "strategy": [],
+            "verdict": verdict, "charged": charged, "mistake": False, "by_chance": False,
+            "rare": False, "taken_value": 0.0, "best_value": 0.0, "best": "betting",
+        }  # fmt: skip
+        page = SimpleNamespace(rows=[row], seat=0)
+        return re.search(r"data-lost>([^<]*) <", str(review_rows_html(page))).group(1)
+
+    assert shown(0.00004) == "under 0.0001"  # a Blackjack++ stand that lost 0.00004 points
+    assert shown(0.00005) == "0.0001"
+    assert shown(0.0123) == "0.0123"
+    assert shown(0.0, "fine") == "0"
