@@ -17,6 +17,7 @@ from games.blackjack_pp.rules import value
 from games.blackjack_pp.solving import HITS, UP
 from games.blackjack_pp.strategy import describe_token
 from games.blackjack_pp.tree import NAMES, parse_card, total
+from games.engine.played_for import actions_played_for
 from games.solver.review import Move, Verb, Words
 
 #: the engine's actions as the solver's keys write them
@@ -48,15 +49,21 @@ def _name(card: Any) -> str | None:
 
 def review_moves(record: dict[str, Any]) -> list[Move]:
     """Every decision of every finished deal: the history's tokens (``0s``, ``1h5``) are the
-    actions in order, each of the player its first character names."""
+    actions in order, each of the player its first character names. Each token is one of the
+    record's action events, in order: those a live table played for a person are marked
+    ``played_for``."""
     result = record.get("result")
     log = result.get("hand_log") if isinstance(result, dict) else None
     hits = _max_hits(record)
+    played_for = actions_played_for(record)
     moves = []
+    actions = 0  # the actions of the deals before
     for number, hand in enumerate(log if isinstance(log, list) else []):
         if not isinstance(hand, dict):
             continue
         cards, history, first, up = (hand.get(k) for k in ("cards", "history", "first", "up"))
+        made = len(history.split(",")) if isinstance(history, str) and history else 0
+        done, actions = actions, actions + made
         if not all(isinstance(x, list) for x in (cards, up)) or not isinstance(history, str):
             continue
         if first not in (0, 1) or len(up) != 3 or len(cards) != 2:
@@ -70,15 +77,17 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
             position = int(token[0])
             down = _name(cards[position])
             before = ",".join(tokens[:i])
+            seat = (position + first) % 2
             moves.append(
                 Move(
                     hand=number,
-                    seat=(position + first) % 2,
+                    seat=seat,
                     key=None if down is None else f"{position}{down}:{before}",
                     taken=token[1],
                     situation=_seen(tokens[:i], position),
                     chapter=f"Deal {number + 1}",
                     options=options,
+                    played_for=played_for.get(done + i) == seat,
                 )
             )
     return moves

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.played_for import actions_played_for
 from games.kuhn.strategy import CARD_WORD, KUHN_HISTORIES
 from games.solver.review import Move, Verb, Words
 
@@ -20,24 +21,30 @@ def hand_log(record: dict[str, Any]) -> list[dict[str, Any]]:
 
 def review_moves(record: dict[str, Any]) -> list[Move]:
     """Every decision of every finished hand: position ``i % 2`` made the ``i``-th action,
-    and position 0 is seat ``first`` of the hand."""
+    and position 0 is seat ``first`` of the hand. Each action is one of the record's action
+    events, in order: those a live table played for a person are marked ``played_for``."""
+    played_for = actions_played_for(record)
     moves = []
+    actions = 0  # the actions of the hands before
     for number, hand in enumerate(hand_log(record)):
         cards, history, first = hand.get("cards"), hand.get("history"), hand.get("first")
+        done, actions = actions, actions + (len(history) if isinstance(history, str) else 0)
         if not isinstance(history, str) or first not in (0, 1) or not isinstance(cards, list):
             continue
         for i, action in enumerate(history):
             position = i % 2
             card = cards[position] if position < len(cards) else None
             before = history[:i]
+            seat = (position + first) % 2
             moves.append(
                 Move(
                     hand=number,
-                    seat=(position + first) % 2,
+                    seat=seat,
                     key=card[0] + before if isinstance(card, str) and card else None,
                     taken=action,
                     situation=SEEN.get(before, before),
                     chapter=f"Hand {number + 1}",
+                    played_for=played_for.get(done + i) == seat,
                 )
             )
     return moves

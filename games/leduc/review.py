@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.engine.played_for import actions_played_for
 from games.leduc.strategy import CARD_WORD
 from games.solver.review import Move, Verb, Words
 
@@ -26,10 +27,16 @@ def _rank(card: Any) -> str | None:
 
 
 def review_moves(record: dict[str, Any]) -> list[Move]:
-    """Every decision of every finished hand of the record."""
+    """Every decision of every finished hand of the record. Each action is one of the
+    record's action events, in order: those a live table played for a person are marked
+    ``played_for``."""
+    played_for = actions_played_for(record)
     moves = []
+    actions = 0  # the actions of the hands before
     for number, hand in enumerate(hand_log(record)):
         cards, history, first = hand.get("cards"), hand.get("history"), hand.get("first")
+        made = len(history.replace("/", "")) if isinstance(history, str) else 0
+        done, actions = actions, actions + made
         if not isinstance(history, str) or first not in (0, 1) or not isinstance(cards, list):
             continue
         rounds = history.split("/")
@@ -37,6 +44,8 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
         for turn, betting in enumerate(rounds[:2]):
             for i, action in enumerate(betting):
                 position = i % 2
+                seat = (position + first) % 2
+                made = done + i + (len(rounds[0]) if turn == 1 else 0)
                 card = _rank(cards[position]) if position < len(cards) else None
                 key = None
                 if card is not None:
@@ -46,7 +55,7 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                 moves.append(
                     Move(
                         hand=number,
-                        seat=(position + first) % 2,
+                        seat=seat,
                         key=key,
                         taken=action,
                         situation=seen_words(
@@ -54,6 +63,7 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                             None if turn == 0 else betting[:i],
                         ),
                         chapter=f"Hand {number + 1}",
+                        played_for=played_for.get(made) == seat,
                     )
                 )
     return moves

@@ -34,6 +34,8 @@ from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy
 from games.engine.game import GameState
 from games.engine.journal import Journal, JournalMismatch
+from games.engine.played_for import KEY as PLAYED_FOR
+from games.engine.played_for import action_from, events_played_for
 from games.engine.runner import TimeControl, refusal
 from games.engine.table import TableRules, shown_names
 from games.live.humans import GRACE_S, HumanAgent
@@ -138,6 +140,13 @@ class TableHost:
         self._turns: dict[int, tuple[int, float]] = {}
         #: what each person was told besides the table (their time ran out), kept for reloads
         self._notes: dict[int, list[str]] = {}
+        #: how many notes each person was told in all (each note's key is its number)
+        self._told: dict[int, int] = {}
+        #: the moves played for people whose time ran out, for the match's record
+        #: (games/engine/played_for.py): [seat, event index] of each action event, and the
+        #: defaults chosen whose action is not in the log yet (seat, the log's length then)
+        self._played_for: list[list[int]] = []
+        self._chosen: list[tuple[int, int]] = []
         self._over: dict[str, str] = {}
         #: the table's thread for calls that may block, made when first needed
         self._executor: ThreadPoolExecutor | None = None
@@ -185,6 +194,9 @@ class TableHost:
                 offload=self._offload,
                 journal=journal,
             )
+            self._find_played_for(played.outcome.state)
+            if self._played_for:  # (a match without such a move: its record as ever)
+                played.outcome.record[PLAYED_FOR] = sorted(self._played_for, key=lambda p: p[1])
             finish = Finish(played)
         except PlatformError as exc:  # the site's trouble, never the bot's: no result
             log.warning("event=table.platform_error game=%s error=%s", self.spec.slug, exc)
@@ -265,6 +277,8 @@ class TableHost:
     # ---- the runner's side ----------------------------------------------------------------
     def _observe(self, state: GameState) -> None:
         self.state = state
+        if self._chosen:
+            self._find_played_for(state)
         if self.catching_up:
             return
         for seat in [None, *self.humans]:  # bots hear through their Agents
@@ -287,9 +301,11 @@ class TableHost:
         return refusal(state, seat, action)
 
     def _default(self, seat: int) -> Any:
-        """The safe move of a person whose time ran out; their log says what it was."""
+        """The safe move of a person whose time ran out; their log says what it was, and the
+        match's record that it was played for them."""
         assert self.state is not None
         action = self.rules.default_action(self.state, seat)
+        self._chosen.append((seat, len(self.state.log)))
         if not self.state.is_over():
             self.publish(f"seat:{seat}", self._note_played_for(seat, action))
         return action
@@ -297,17 +313,20 @@ class TableHost:
     def _note_played_for(self, seat: int, action: Any) -> str:
         """The note of a default played for ``seat`` now, kept for reloads."""
         assert self.state is not None
-        said = action_words(self.rules.actions(self.state, seat), action)
-        what = said or self.rules.default_action_text
         notes = self._notes.setdefault(seat, [])
-        message = message_text({
-            "type": "note",
-            "key": f"timeout{len(notes)}",
-            "text": f"Time ran out, so this was played for you: {what}.",
-        })  # fmt: skip
+        number = self._told[seat] = self._told.get(seat, 0) + 1
+        message = message_text(played_for_note(self.rules, self.state, seat, action, number - 1))
         notes.append(message)
         del notes[:-NOTES_KEPT]
         return message
+
+    def _find_played_for(self, state: GameState) -> None:
+        """The defaults chosen so far that are in the log now: the record's pairs."""
+        for seat, at in self._chosen:
+            index = action_from(state.log, seat, at)
+            if index is not None:
+                self._played_for.append([seat, index])
+        self._chosen = []
 
     # Journal (a resumed table)
     def _replayed(self, seat: int, step: dict[str, Any] | None) -> None:
@@ -318,8 +337,10 @@ class TableHost:
             return
         defaulted = bool(step.get("d"))
         human.answered_before(defaulted)
-        if defaulted and self.state is not None and not self.state.is_over():
-            self._note_played_for(seat, step["a"])
+        if defaulted and self.state is not None:
+            self._chosen.append((seat, len(self.state.log)))
+            if not self.state.is_over():
+                self._note_played_for(seat, step["a"])
 
     def _caught_up(self) -> None:
         """The resumed match is where it stopped: show it (the people's open turns follow)."""
@@ -482,6 +503,21 @@ def result_message(
 LOG_KEPT = 200
 
 
+def played_for_note(
+    rules: TableRules, state: GameState, seat: int, action: Any, number: int
+) -> dict[str, Any]:
+    """The ``note`` telling ``seat`` that ``action`` is played for it now (in ``state``), its
+    time having run out: "Time ran out, so this was played for you: fold." ``number``: how
+    many notes the seat was told before (its key)."""
+    said = action_words(rules.actions(state, seat), action)
+    what = said or rules.default_action_text
+    return {
+        "type": "note",
+        "key": f"timeout{number}",
+        "text": f"Time ran out, so this was played for you: {what}.",
+    }
+
+
 def final_messages(
     spec: GameSpec, record: dict[str, Any], seat: int | None, names: list[str],
     extra: dict[str, Any],
@@ -493,16 +529,35 @@ def final_messages(
     The match is played again from its record and each state is shown to ``seat`` as the
     host showed it, so a finished table looks as it did, to whoever looks, long after the
     process that played it is gone; and it keeps as secret what the table kept secret (a
-    view built for a seat holds only what that seat may see). Without the notes of a
-    person's log ("Time ran out..."): the record does not say which moves were defaults."""
+    view built for a seat holds only what that seat may see). A person's log has its notes
+    back ("Time ran out, so this was played for you: fold."), each where the page showed
+    it, before the line of the move: the record says which moves the table played for whom
+    (games/engine/played_for.py; a record stored before it said so has none)."""
     rules: TableRules = spec.table()
+    events = record["events"]
+    played_for = events_played_for(record) if seat is not None else {}
+    #: the event each step of the replay plays next (a chance event is no step)
+    played = [
+        index
+        for index, event in enumerate(events)
+        if not (isinstance(event, dict) and event.get("type") == "chance")
+    ]
     logged: dict[str, dict[str, Any]] = {}  # by key, the first text a page was shown of it
+    notes = 0
     state = None
-    for _, state in spec.state_class.replay_steps(
-        record["events"], len(record["seats"]), record["config"]
-    ):
+    steps = spec.state_class.replay_steps(events, len(record["seats"]), record["config"])
+    for step, (_, state) in enumerate(steps):
         for entry in rules.frame(state, seat, names)["log"]:
             logged.setdefault(entry["key"], entry)
+        index = played[step] if step < len(played) else -1
+        if seat is not None and played_for.get(index) == seat and not state.is_over():
+            # what the host told the seat as its default was chosen, in this very state, with
+            # the key it had (its number among the seat's notes)
+            action = events[index]["action"]
+            note = played_for_note(rules, state, seat, action, notes)
+            logged.setdefault(note["key"], {"key": note["key"], "text": note["text"],
+                                            "mine": True})  # fmt: skip
+            notes += 1
     assert state is not None
     view = view_message(rules, state, seat, names)
     view["frame"]["log"] = list(logged.values())[-LOG_KEPT:]

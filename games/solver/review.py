@@ -69,6 +69,9 @@ class Move:
     #: the solver options (``SolverSpec.options``: name, value) this decision's game needs;
     #: a decision is reviewed with a solve of these options only
     options: tuple[tuple[str, Any], ...] = ()
+    #: the table played it for the seat, whose turn timer ran out (the record's
+    #: ``played_for``, games/engine/played_for.py): no decision of the player's, not reviewed
+    played_for: bool = False
 
 
 @dataclass(frozen=True)
@@ -385,6 +388,9 @@ def review(
 
 
 def _row(move: Move, solved: dict[Options, ActionValues], waiting) -> Row:
+    if move.played_for:  # no decision of the player's
+        why = "Time ran out: the table played this move by default, so it is not reviewed."
+        return Row(move, reason=why)
     if move.key is None:
         return Row(move, reason="The cards of this hand are not shown to you.")
     values = solved.get(move.options)
