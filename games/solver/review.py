@@ -43,6 +43,10 @@ MISTAKE = 0.01
 #: mixes), unless the solve values it more than :data:`MISTAKE` below the best (an
 #: information set so unlikely that the solve has not settled there)
 SUPPORT = 0.01
+#: a probability below this is what a solve of finitely many iterations leaves of an action
+#: the equilibrium never plays (CFR+ leaves 1e-7 on folding the king to a bet in Kuhn poker):
+#: the review's words call it never played, and its table 0%
+NEGLIGIBLE = 1e-3
 #: an information set the other player's equilibrium leads to less often than this, as a
 #: share of the deals that could lead there, is one the solve has not settled
 #: (:attr:`InfosetValues.rare`); so is one the player's own equilibrium leads to less often
@@ -407,13 +411,15 @@ def _row(move: Move, solved: dict[Options, ActionValues], waiting) -> Row:
 
 # --------------------------------------------------------------------------- in words
 def percent(p: float) -> str:
-    """A probability as a person reads it: ``78%``, never 0% or 100% for what is neither,
-    and ``under 1%`` for what the review counts out of the mix (:data:`SUPPORT`), where
-    rounding would show 1%."""
-    if 0 < p < SUPPORT:
+    """A probability as a person reads it: ``78%``; 0% and 100% only within a solve's
+    leftover of them (:data:`NEGLIGIBLE`), and ``under 1%`` for the rest of what the review
+    counts out of the mix (:data:`SUPPORT`), where rounding would show 1% or 0%."""
+    if p < NEGLIGIBLE:
+        return "0%"
+    if p < SUPPORT:
         return "under 1%"
     n = round(100 * p)
-    if n >= 100 and p < 1 - 1e-9:
+    if n >= 100 and p < 1 - NEGLIGIBLE:
         n = 99
     return f"{n}%"
 
@@ -434,11 +440,18 @@ def mix_words(infoset: InfosetValues, verbs: dict[str, Verb]) -> str:
     if not played:
         return "has no preference"
     if len(played) == 1 or played[0][0] >= 1 - SUPPORT / 2:
-        return f"always {verbs[played[0][1]].present}"
+        return f"{_always(played[0][0])} {verbs[played[0][1]].present}"
     first, *rest = played
     words = [f"{verbs[first[1]].present} {percent(first[0])} of the time"]
     words += [f"{verbs[a].present} {percent(p)}" for p, a in rest]
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _always(share: float) -> str:
+    """How often an action the solved strategy plays (nearly) alone is played, in words that
+    agree with its percentage: "always" where the others are a solve's leftover
+    (:data:`NEGLIGIBLE`), else "almost always" (99%, the others under 1%)."""
+    return "always" if share >= 1 - NEGLIGIBLE else "almost always"
 
 
 def sentence(row: Row, words: Words, subject: str = "You") -> str:
@@ -468,13 +481,15 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
             f"mix; it values {best_action} highest"
         )
     elif row.in_mix and share >= 1 - SUPPORT / 2:
-        solved = f"the solved strategy always {taken.present} here"
+        solved = f"the solved strategy {_always(share)} {taken.present} here"
     elif row.in_mix:
         solved = f"the solved strategy {taken.present} {percent(share)} of the time here"
     else:
         mix = mix_words(infoset, words.verbs)
         rarely = (
-            f"{taken.present} under 1% of the time" if share > TIE else f"never {taken.present}"
+            f"{taken.present} under 1% of the time"
+            if share >= NEGLIGIBLE
+            else f"never {taken.present}"
         )
         solved = f"the solved strategy {mix} here, {rarely}"
     lost = row.lost or 0.0

@@ -21,7 +21,7 @@ from games.leduc.review import review_words
 from games.matchpages import review_rows_html
 from games.solver.export import result_document
 from games.solver.public import solver_for
-from games.solver.review import RARE, SUPPORT, Move, percent, review, sentence
+from games.solver.review import NEGLIGIBLE, RARE, SUPPORT, Move, percent, review, sentence
 
 
 @pytest.fixture(scope="module")
@@ -120,7 +120,7 @@ def test_the_sentence_and_the_table_agree_on_how_often_an_action_is_played(value
         for key in values.keys
         if not values.at(key).unsettled
         for action, share in values.at(key).strategy.items()
-        if 0 < share < SUPPORT
+        if NEGLIGIBLE <= share < SUPPORT
     ]
     assert seldom  # actions played, but under the mix's 1%
     for key, action in seldom[:20]:
@@ -132,14 +132,15 @@ def test_the_sentence_and_the_table_agree_on_how_often_an_action_is_played(value
     for key in values.keys:  # no column says 0% or 100% of what is neither
         for share in values.at(key).strategy.values():
             shown = percent(share)
-            assert (shown == "0%") == (share == 0) and (shown == "100%") <= (share > 1 - 1e-9)
+            assert (shown == "0%") == (share < NEGLIGIBLE)
+            assert (shown == "100%") <= (share >= 1 - NEGLIGIBLE)
     _, _, html = page_row(values, "Kcc/Jrr", "c")
     assert "(hardly ever reached: not settled)" in html  # the own-unreached point, marked
 
 
 def test_percent_never_rounds_an_action_into_or_out_of_the_mix():
-    assert [percent(p) for p in (0.0, 0.004, 0.0099, 0.01, 0.5, 0.996, 1.0)] == [
-        "0%", "under 1%", "under 1%", "1%", "50%", "99%", "100%",
+    assert [percent(p) for p in (0.0, 1e-7, 0.0018, 0.0099, 0.01, 0.5, 0.996, 0.9996, 1.0)] == [
+        "0%", "0%", "under 1%", "under 1%", "1%", "50%", "99%", "100%", "100%",
     ]  # fmt: skip
 
 
