@@ -4,17 +4,17 @@ A game whose solver lists the decisions of a match record (``SolverSpec.review_m
 reviewed with the solve of its *review settings* (:func:`review_settings`: CFR+, the game's
 review iterations, each option's default: the same job as the strategy explorer's default
 solve, so one stored result serves both, unless the game reviews with more iterations than
-the explorer first offers, ``SolverSpec.review_iterations``: Leduc hold'em). A game whose deals differ in what the solver must
-know (a decision's ``Move.options``: Blackjack++'s up cards) has each decision reviewed with
-the solve of its own options: one solve per kind of deal, stored once and shared by every
-review that needs it. A solve is a job of :mod:`games.solves`: asked for once
-(:func:`games.solves.submit`; a review asks for all those it needs that are not stored, as
-many as the queue takes less :data:`EXPLORER_ROOM`), run on a worker, its result document
-kept in its row. Meanwhile the review says where each solve is (queued with its place, or
-training with its progress) and reviews the decisions whose solve is done; the web process
-never solves. With a result, the numbers are :mod:`games.solver.review`'s, from the solver's
-own tree of the game (built here: for the games reviewed, milliseconds; the values are kept
-in the cache).
+the explorer first offers, ``SolverSpec.review_iterations``: Leduc hold'em). A game whose
+deals differ in what the solver must know (a decision's ``Move.options``: Blackjack++'s up
+cards) has each decision reviewed with the solve of its own options: one solve per kind of
+deal, stored once and shared by every review that needs it. A solve is a job of
+:mod:`games.solves`: asked for once (:func:`games.solves.submit`; a review asks for all
+those it needs that are not stored, as many as the queue takes less :data:`EXPLORER_ROOM`),
+run on a worker, its result document kept in its row. Meanwhile the review says where each
+solve is (queued with its place, or training with its progress) and reviews the decisions
+whose solve is done; the web process never solves. With a result, the numbers are
+:mod:`games.solver.review`'s, from the solver's own tree of the game (built here: for the
+games reviewed, milliseconds; the values are kept in the cache).
 
 Privacy: the review is made from the record as the asker may see it (the game's
 ``public_record``): a decision whose cards the game keeps secret (a folded poker hand, for
