@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 
 from bots.competition.uploads import UploadError, reactivate, retire, upload, validate
 from bots.models import HOUSE, Bot, BotVersion, MatchJob, Tournament
+from games.engine.files import safe_filename
 from games.registry import get_game
 from tests.competition.conftest import builtin_code, misbehaving
 
@@ -256,3 +257,14 @@ def test_the_limit_is_a_setting_and_the_house_is_not_counted(alice, active_bot, 
     house = User.objects.create_user(HOUSE)
     active_bot(house, "simple", builtin_code("simple"))
     assert upload(house, "rps-poker", "strong", "strong.py", code_of("house")).bot.owner == house
+
+
+def test_a_bot_of_the_longest_name_keeps_its_suffix_and_validates(alice):
+    name = "Supercalifragilisticexpialidocious_RPS_destroyer_v2_final_XY"
+    assert len(name) == 60  # the most a name may have
+    version = validate(upload(alice, "rps-poker", name, f"{name}.py", code_of("long")))
+    assert version.status == BotVersion.ACTIVE, version.reason  # was: "unsupported bot file
+    # type '(none)'": its file's name was cut to 60 characters, the ".py" with it
+    assert safe_filename(f"{name}.py") == name[:57] + ".py"
+    assert safe_filename("x" * 80) == "x" * 60  # no suffix: cut as before
+    assert safe_filename("../.hidden") == "_.hidden" and safe_filename("") == "bot"
