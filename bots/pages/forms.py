@@ -75,6 +75,12 @@ class UploadForm(forms.Form):
             raise forms.ValidationError(
                 "Choose a file or paste the code, not both.", code="two_sources"
             )
+        if not upload and "file" in self.errors:
+            return data  # the file was refused (empty, too large): its field says why
+        if not upload and code:  # only blanks pasted
+            raise forms.ValidationError(
+                "The pasted code is empty (only spaces and line ends).", code="blank_code"
+            )
         if not upload and not code.strip():
             raise forms.ValidationError(
                 "Choose a file to upload or paste the code.", code="no_source"

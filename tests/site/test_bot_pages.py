@@ -867,3 +867,18 @@ def test_the_upload_form_tells_the_rule_of_one_bot_a_game_and_refuses_a_second(o
     )
     assert not Bot.objects.filter(name="second").exists()
     assert paste(owner, name="counter", code=bot_code("# v2")).status_code == 302
+
+
+def test_an_empty_file_or_a_blank_paste_is_refused_with_one_true_reason(owner):
+    empty = SimpleUploadedFile("empty.py", b"", content_type="text/x-python")
+    response = owner.post(
+        "/my/bots/", {"game": "rps-poker", "name": "e", "language": "python", "file": empty}
+    )
+    assert response.status_code == 200
+    # (it said "Choose a file to upload or paste the code." too, to someone who had)
+    assert errors(response) == "The submitted file is empty."
+    response = paste(owner, name="blank", code="  \r\n\t\r\n")
+    assert errors(response) == (
+        "The upload was refused The pasted code is empty (only spaces and line ends)."
+    )
+    assert not Bot.objects.exists()
