@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.chips.match import HandsMatch
+from games.engine.table import signed
 from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, zone
 
 
@@ -54,7 +55,7 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             how = "at the showdown" if done["showdown"] else "uncontested"
             frame["lines"].append(
                 f"Hand {len(state.hands_played)} is over ({done['history']}): "
-                f"{names[0]} {won:+g}, {names[1]} {-won:+g} {how}"
+                f"{names[0]} {signed(won)}, {names[1]} {signed(-won)} {how}"
             )
             frame["label"] = f"Hand {len(state.hands_played)}: the end"
             frame["chapter"] = f"Hand {len(state.hands_played)}"

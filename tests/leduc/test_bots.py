@@ -46,3 +46,22 @@ def test_cfr_beats_simple_in_expectation():
 
     value = exact_value_against(simple.Bot(), build(Leduc()), cfr.STRATEGY, observe, player_of)
     assert value == pytest.approx(0.082, abs=0.002)  # the documented figure
+
+
+def test_a_replay_says_a_split_pot_is_0_for_both_never_minus_0():
+    import time
+
+    from games.engine.agents import InProcessAgent
+    from games.engine.runner import MatchRunner
+
+    lines = []
+    for seed in range(30):  # pairs split the pot now and then (two cards of each rank)
+        agents = [InProcessAgent(GAME.builtin_class("simple"), GAME.bot_call, n) for n in "ab"]
+        state = GAME.state_class.new(seed, config={"hands": 20})
+        runner = MatchRunner(time.monotonic, GAME.time_control)
+        record = runner.run(state, agents, seed=seed).record
+        frames = GAME.replay(record, ["ann", "bob"])
+        lines += [line for frame in frames for line in frame["lines"] if " is over " in line]
+    split = [line for line in lines if "ann 0, bob 0 " in line]
+    assert split, "no split pot in 600 hands"  # (was "ann +0, bob -0")
+    assert not [line for line in lines if "-0 " in line or "+0 " in line]
