@@ -166,7 +166,7 @@ class JobView:
         text = f"Iteration {self.iteration:,} of {self.total:,}."
         eta = self.eta()
         if eta is not None:
-            text += " About " + ("under a second" if eta < 1 else f"{round(eta)} s") + " left."
+            text += " Under a second left." if eta < 1 else f" About {round(eta)} s left."
         measured = self.job.measured
         if measured:
             text += f" Exploitability {float(measured[1]):.3g} at iteration {int(measured[0]):,}."

@@ -368,6 +368,10 @@ def test_a_poll_is_answered_from_the_database_by_any_process(client):
     page = client.get(f"/solver/jobs/{settings.job_id}/").content.decode()
     assert "<h1>Leduc hold&#x27;em: CFR+, 400 iterations</h1>" in page
     assert '<progress id="solve-bar" max="100" value="25.0"' in page
+    SolveJob.objects.filter(digest=settings.job_id).update(iteration=350, train_seconds=1.75)
+    assert poll(client, settings.job_id)["message"] == (  # (it said "About under a second")
+        "Iteration 350 of 400. Under a second left. Exploitability 0.0123 at iteration 100."
+    )
 
 
 def test_a_solve_asked_again_is_served_from_the_store_without_a_new_job(client):
