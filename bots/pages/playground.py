@@ -409,6 +409,12 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
             "rows": rows,
             # every match played, and none with a fault or a line on stderr: said so
             "quiet": bool(rows) and not any(r["faults"] or r["match"].stderr for r in rows),
+            # a run whose bot could not even start has no score to speak of: its one match
+            # is a forfeit (the page's alert says why)
+            "scored": not (
+                run.status == PlaygroundRun.FAILED
+                and all(m.seats[m.seat].get("fault_kind") == playground.LOAD_FAULT for m in matches)
+            ),
             "totals": _totals(matches),
             "total": sum(float(m.seats[m.seat]["score"]) for m in matches),
             "mine": mine,

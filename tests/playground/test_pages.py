@@ -286,3 +286,15 @@ def test_the_forms_queries_do_not_grow_with_the_bots(alice, bob, active_bot):
     for rank in range(4, 40):
         ranked(active_bot(bob, f"a{rank}", code), rank)
     assert queries() == few
+
+
+def test_a_run_whose_bot_could_not_start_shows_no_score(db):
+    guest = Client()
+    broken = "class Bot:\n    def draft_pick(self, cards)\n        return 0\n"
+    started = post(guest, code=broken, matches="2")
+    assert worker().step() is True
+    page = guest.get(started["Location"]).content.decode()
+    assert "Your bot could not start: " in page
+    # (it showed "Scores: Your bot's total: -10 points", a forfeit of a match never played)
+    assert 'id="scores-title"' not in page and 'id="run-total"' not in page
+    assert "Faults and your bot" in page and "SyntaxError" in page  # its fault and stderr
