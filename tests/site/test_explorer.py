@@ -42,8 +42,11 @@ def keep_the_test_connection(monkeypatch):
 
 
 def work(name: str = "w1") -> Worker:
-    """The tournament worker, in-process, until a step finds nothing (``worker --batch``)."""
-    worker = Worker(Options(validate=False), name=name)
+    """The tournament worker, in-process, until a step finds nothing (``worker --batch``).
+    Its lease is long: its heartbeat's own connection does not see the rows of the test's
+    transaction, so a beat (after a third of the lease: a 3-hit solve on a loaded machine
+    takes over 20 s) would find the solve not ours and stop it."""
+    worker = Worker(Options(validate=False, lease_s=600.0), name=name)
     worker.run(batch=True)
     return worker
 
