@@ -74,7 +74,7 @@ def merged_table(solution: cfr.StateTable, keys: list[str]) -> dict:
 def test_its_three_hit_strategy_is_a_probability_at_every_decision_of_the_exact_game():
     up = (10, 10, 10)
     # a fixed number of iterations (in play the half second decides how many)
-    solution = cfr.solve_merged(up, 3, math.inf, iterations=20)
+    solution = cfr.solve_merged(up, 3, cfr.Deadline(math.inf, math.inf), iterations=20)
     assert solution.iterations == 20
     hit = solution.hit[~np.isnan(solution.hit)]
     assert hit.size and ((hit >= 0) & (hit <= 1)).all()
@@ -86,7 +86,7 @@ def test_its_three_hit_strategy_is_a_probability_at_every_decision_of_the_exact_
 
 def test_its_two_hit_solve_is_nearly_unexploitable_on_the_exact_game():
     up = (6, 6, 2)
-    solution = cfr.solve_merged(up, 2, math.inf, iterations=40)
+    solution = cfr.solve_merged(up, 2, cfr.Deadline(math.inf, math.inf), iterations=40)
     tree = build_public(PublicBlackjackPP(up, 2))
     table = merged_table(solution, tree.infoset_keys)
     # measured: 6.0e-4 points a deal (the merged game's limit: 20 iterations give 7.3e-4)
@@ -95,7 +95,7 @@ def test_its_two_hit_solve_is_nearly_unexploitable_on_the_exact_game():
 
 def test_it_plays_the_simple_rule_where_no_solve_fits():
     # no time at all: not even the states are built
-    assert cfr.solve_merged((6, 6, 2), 3, time.monotonic()) is None
+    assert cfr.solve_merged((6, 6, 2), 3, cfr.Deadline(0, 0)) is None
     bot = cfr.Bot()
     obs = {"up": ["6s", "6h", "2d"], "max_hits": 3, "history": "", "position": 0,
            "down": "Ts", "total": 16}  # fmt: skip
@@ -104,6 +104,19 @@ def test_it_plays_the_simple_rule_where_no_solve_fits():
         assert bot.act(obs) == "stand" and bot.act(obs | {"total": 12}) == "hit"
     finally:
         del cfr._SOLVED[((6, 6, 2), 3)]
+
+
+def test_its_budget_is_its_own_cpu_time_within_the_moves_clock():
+    """Time the machine gives others is not the bot's: a wait (here a sleep, as a busy
+    machine's run queue is) leaves its CPU budget whole, and only its clock runs out."""
+    cpu = cfr.Deadline(cpu_s=0.05, wall_s=10.0)
+    clock = cfr.Deadline(cpu_s=10.0, wall_s=0.05)
+    time.sleep(0.1)
+    assert cpu.left() > 0.04 and clock.left() < 0
+    spin = cfr.Deadline(cpu_s=0.05, wall_s=10.0)
+    while spin.left() > 0:  # its own work spends it
+        pass
+    assert time.thread_time() >= spin.cpu_end
 
 
 def test_its_cache_keeps_the_most_recently_used_solutions():
