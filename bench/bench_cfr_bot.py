@@ -15,7 +15,7 @@ For each max hits:
   deal's luck is large: hundreds of deals give a wide interval).
 - **Exact**: ``--sets`` sets of up cards drawn as a deal draws them (``--seed``); for each,
   the deal's exact public tree (``games.solver.public``), the bot's solution as it solves it
-  in play (half a second, so the iterations depend on the machine's load), mapped onto every
+  in play (half a second of its CPU time, within 0.8 s of the clock), mapped onto every
   information set of the tree (the simple rule where the solution has none), and then, exactly:
   its exploitability (min, median, max over the sets; ``simple``'s beside it), and its
   expected points per deal against ``simple`` (both positions averaged), whose mean over the
