@@ -48,9 +48,22 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def connect(self) -> None:
-        # a place among its address's sockets first (no database trip for a refused one)
+        # a place among its address's sockets first (no database trip before it)
         address = sockets.socket_address(self.scope)
         self.counted = await sockets.counter.admit(address, self.channel_name, self)
+        token = self.scope["url_route"]["kwargs"]["token"]
+        found = None
+        if not self.counted:
+            # past its address's limit only a player's own seat at a table still to be
+            # played gets in, counted by its seat (see sockets.SEAT_SOCKETS)
+            found = await database_sync_to_async(_load)(
+                token, self.scope.get("user"), self.scope.get("session")
+            )
+            seat = found[1] if found is not None else None
+            if seat is not None and found[0].table.state in (Table.OPEN, Table.PLAYING):
+                key = sockets.seat_key(found[0].table.pk, seat)
+                most = sockets.SEAT_SOCKETS
+                self.counted = await sockets.counter.admit(key, self.channel_name, self, most)
         if not self.counted:
             # accepted only to say why: a refused handshake tells the page nothing
             await self.accept()
@@ -58,10 +71,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "refused", "error": error})
             await self.close(code=sockets.TOO_MANY_SOCKETS, reason=error[:120])
             return
-        token = self.scope["url_route"]["kwargs"]["token"]
-        found = await database_sync_to_async(_load)(
-            token, self.scope.get("user"), self.scope.get("session")
-        )
+        if found is None:
+            found = await database_sync_to_async(_load)(
+                token, self.scope.get("user"), self.scope.get("session")
+            )
         if found is None:
             await self.close(code=4404)
             return

@@ -96,6 +96,19 @@ def limit() -> int:
     return int(getattr(settings, "LIVE_SOCKETS_PER_ADDRESS", 50))
 
 
+#: the sockets a player's own seat at a table still to be played may have past its
+#: address's limit (its pages in two tabs): such a socket is never refused for the other
+#: pages of its network, or the table would play the person's moves for them, in a match
+#: that may be rated; counted by seat, so that seats cannot flood either (a person's tables
+#: are capped: games.live.tables)
+SEAT_SOCKETS = 2
+
+
+def seat_key(table_id: int, seat: int) -> str:
+    """What a seat's sockets are counted under, past their address's limit."""
+    return f"seat:{table_id}:{seat}"
+
+
 class SocketCount:
     """The sockets of this process, counted by address where every process sees them."""
 
@@ -171,11 +184,12 @@ class SocketCount:
             await pipe.execute()
 
     # ---- what a consumer calls ------------------------------------------------------------
-    async def admit(self, address: str, socket: str, owner: Any) -> bool:
-        """Count ``socket`` (of the consumer ``owner``) against ``address`` if the address has
-        a place left; False if it has not (a Redis that cannot be reached admits it: the site
-        goes on without the limit rather than refusing everyone)."""
-        most = limit()
+    async def admit(self, address: str, socket: str, owner: Any, most: int | None = None) -> bool:
+        """Count ``socket`` (of the consumer ``owner``) against ``address`` (or a
+        :func:`seat_key`, with its own ``most``) if it has a place left; False if it has not (a
+        Redis that cannot be reached admits it: the site goes on without the limit rather
+        than refusing everyone)."""
+        most = limit() if most is None else most
         if not address or most <= 0:  # (0: no limit, as for a load test from one machine)
             return True
         try:

@@ -43,6 +43,42 @@ async def first_frame(comm: WebsocketCommunicator) -> dict:
     return json.loads(await comm.receive_from(timeout=10))
 
 
+async def player(token: str, session_key: str, address: str) -> WebsocketCommunicator:
+    """A socket of the person whose session is ``session_key``."""
+    headers = [*HEADERS, (b"cookie", f"sessionid={session_key}".encode())]
+    return WebsocketCommunicator(from_address(address), f"/ws/tables/{token}/", headers=headers)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_players_own_seat_gets_in_past_its_networks_limit_but_no_flood(settings):
+    """A full network (an office, a school) must not keep a seated person off their table:
+    its timer would then play their moves for them, in a match that may be rated. A seat has
+    SEAT_SOCKETS places of its own past the limit; a spectator has none."""
+    settings.LIVE_SOCKETS_PER_ADDRESS = 1
+    table, session_key = await sync_to_async(tables.guest_table)(GAME, ["me", "open"])
+    held = await spectator(table.token, "203.0.113.9")
+    assert (await held.connect())[0] and (await first_frame(held))["type"] == "hello"
+    seated = []
+    for _ in range(sockets.SEAT_SOCKETS):  # the network is full: the player gets in anyway
+        comm = await player(table.token, session_key, "203.0.113.9")
+        assert (await comm.connect())[0]
+        assert await first_frame(comm) == {"type": "hello", "seat": 0, "table": table.token}
+        seated.append(comm)
+    for refused in (  # no more for the seat, and none for a spectator
+        await player(table.token, session_key, "203.0.113.9"),
+        await spectator(table.token, "203.0.113.9"),
+    ):
+        assert (await refused.connect())[0]
+        assert (await first_frame(refused))["type"] == "refused"
+        await refused.wait()
+    await seated.pop().disconnect()  # a seat's socket that closes frees its place
+    again = await player(table.token, session_key, "203.0.113.9")
+    assert (await again.connect())[0] and (await first_frame(again))["type"] == "hello"
+    for comm in [held, *seated, again]:
+        await comm.disconnect()
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_an_address_may_hold_only_so_many_sockets(settings):
