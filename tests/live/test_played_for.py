@@ -24,7 +24,15 @@ from games.solver.export import result_document
 from games.solver.public import solver_for
 from games.solver.review import review
 from tests.live.test_host import Wire, builtin, host, join, run
-from tests.live.test_resume import Store, kill, last_action, start
+from tests.live.test_resume import (
+    PLANS,
+    TIMERS,
+    Store,
+    ann_away_at_turn_3,
+    kill,
+    last_action,
+    start,
+)
 
 #: the review's words for a move the table played
 NOT_REVIEWED = "Time ran out: the table played this move by default, so it is not reviewed."
@@ -113,10 +121,9 @@ async def play_letting_turns_pass(
     return wire, untrusted.storable(played.outcome.record)
 
 
-@pytest.mark.asyncio
-async def test_moves_played_for_an_away_person_are_not_reviewed_as_their_decisions():
-    """The audit's case: ann never answers, so every move of hers is the timer's; the review
-    judged them as hers ("You folded with the king, ...: a mistake that costs 3.00 chips")."""
+async def ann_away_from_kuhn(hands: int) -> tuple[Wire, Any]:
+    """A Kuhn table of ``hands`` where ann never answers (every move of hers is the timer's)
+    against cfr: what its host published and the match played."""
     wire = Wire()
     finished: list[Finish] = []
 
@@ -127,15 +134,23 @@ async def test_moves_played_for_an_away_person_are_not_reviewed_as_their_decisio
         "kuhn",
         [SeatPlan("ann", "human"), builtin("kuhn", "cfr")],
         wire,
-        config={"hands": 10},
+        config={"hands": hands},
         turn_timer=0.2,
         away_timer=0.01,
         on_finish=store,
     )
     run(table)
-    assert await join(table, 30)
+    assert await join(table, 60)
     played = finished[0].played
     assert played is not None
+    return wire, played
+
+
+@pytest.mark.asyncio
+async def test_moves_played_for_an_away_person_are_not_reviewed_as_their_decisions():
+    """The audit's case: ann never answers, so every move of hers is the timer's; the review
+    judged them as hers ("You folded with the king, ...: a mistake that costs 3.00 chips")."""
+    wire, played = await ann_away_from_kuhn(10)
     notes = wire.to("seat:0", "note")
     assert notes and all(n["text"].startswith(TOLD) for n in notes)
     record = played.outcome.record
@@ -238,16 +253,8 @@ async def test_a_reloaded_finished_table_shows_a_persons_time_ran_out_lines_as_l
 async def test_a_resumed_table_keeps_the_moves_played_for_a_person_before_it_stopped():
     """The journal's ``d`` (a default, before the process died) reaches the record too."""
     store = Store()
-    plans = [SeatPlan("ann", "human"), builtin("rps-poker", "strong")]
-    timers = {"turn_timer": 2.0, "away_timer": 2.0}
-    wire = Wire()
-    first = host("rps-poker", plans, wire, store=store, **timers)
-    task = start(first)
-    for n in range(2):
-        turn = await wire.wait("seat:0", "turn", after=n)
-        first.submit(0, turn["turn"], last_action(wire, 0))
-    await wire.wait("seat:0", "note")  # she lets turn 3 pass: played for her
-    await wire.wait("seat:0", "turn", after=3)
+    plans, timers = PLANS, TIMERS
+    _, task, _ = await ann_away_at_turn_3(store)
     await kill(task)
 
     wire = Wire()
@@ -356,28 +363,12 @@ def test_each_games_review_marks_the_very_decision_the_record_names(game, config
 async def test_every_note_has_a_key_of_its_own_past_the_twenty_kept_for_a_reconnect():
     """A seat's notes were keyed by how many it keeps (20): from the 21st on, every one had
     the key ``timeout20``, and the page (which keeps a line a key) showed none of them."""
-    wire = Wire()
-    finished: list[Finish] = []
-
-    async def store(finish: Finish) -> None:
-        finished.append(finish)
-
-    table = host(
-        "kuhn",
-        [SeatPlan("ann", "human"), builtin("kuhn", "cfr")],
-        wire,
-        config={"hands": 30},
-        turn_timer=0.2,
-        away_timer=0.01,
-        on_finish=store,
-    )
-    run(table)
-    assert await join(table, 60)
+    wire, played = await ann_away_from_kuhn(30)
     notes = wire.to("seat:0", "note")
     assert len(notes) > 25
     assert [n["key"] for n in notes] == [f"timeout{n}" for n in range(len(notes))]
     live = [e["text"] for e in page_log(wire, "seat:0") if e["key"].startswith("timeout")]
     assert len(live) == len(notes)  # every one drawn on the page
-    record = untrusted.storable(finished[0].played.outcome.record)
+    record = untrusted.storable(played.outcome.record)
     view, _ = final_messages(get_game("kuhn"), record, 0, ["ann", "builtin:cfr"], {})
     assert view["frame"]["log"] == page_log(wire, "seat:0")  # and on the reloaded page

@@ -52,19 +52,30 @@ def last_action(wire: Wire, seat: int) -> Any:
     return wire.to(f"seat:{seat}", "state")[-1]["actions"][-1]["value"]
 
 
-@pytest.mark.asyncio
-async def test_a_resumed_table_is_at_the_same_point_with_its_people_as_they_were():
-    store = Store()
-    plans = [SeatPlan("ann", "human"), builtin("rps-poker", "strong")]
-    timers = {"turn_timer": 2.0, "away_timer": 2.0}
+#: ann against RPS Poker's strong bot, on timers of 2 s
+PLANS = [SeatPlan("ann", "human"), builtin("rps-poker", "strong")]
+TIMERS = {"turn_timer": 2.0, "away_timer": 2.0}
+
+
+async def ann_away_at_turn_3(store: Store) -> tuple[TableHost, asyncio.Task[None], Wire]:
+    """A table of :data:`PLANS` keeping its steps in ``store``, at ann's fourth turn: she
+    played her first two and let the third pass (played for her: she is away)."""
     wire = Wire()
-    first = host("rps-poker", plans, wire, store=store, **timers)
+    first = host("rps-poker", PLANS, wire, store=store, **TIMERS)
     task = start(first)
     for n in range(2):
         turn = await wire.wait("seat:0", "turn", after=n)
         first.submit(0, turn["turn"], last_action(wire, 0))
-    await wire.wait("seat:0", "note")  # she lets turn 3 pass: played for her, she is away
+    await wire.wait("seat:0", "note")
     await wire.wait("seat:0", "turn", after=3)
+    return first, task, wire
+
+
+@pytest.mark.asyncio
+async def test_a_resumed_table_is_at_the_same_point_with_its_people_as_they_were():
+    store = Store()
+    plans, timers = PLANS, TIMERS
+    first, task, wire = await ann_away_at_turn_3(store)
     before = snapshot(first, 0)
     events = list(first.state.log)
     await kill(task)
