@@ -77,7 +77,7 @@ class UploadForm(forms.Form):
             )
         if not upload and "file" in self.errors:
             return data  # the file was refused (empty, too large): its field says why
-        if not upload and code:  # only blanks pasted
+        if not upload and code and not code.strip():  # only blanks pasted
             raise forms.ValidationError(
                 "The pasted code is empty (only spaces and line ends).", code="blank_code"
             )
