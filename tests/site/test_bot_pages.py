@@ -333,8 +333,10 @@ def test_it_refuses_both_a_file_and_pasted_code_and_neither(owner):
     upload = SimpleUploadedFile("both.py", bot_code().encode())
     response = paste(owner, name="both", code=bot_code("# pasted"), file=upload)
     assert "Choose a file or paste the code, not both." in errors(response)
-    response = paste(owner, name="neither", code="   ")
+    response = owner.post("/my/bots/", {"game": "rps-poker", "name": "n", "language": "python"})
     assert "Choose a file to upload or paste the code." in errors(response)
+    response = paste(owner, name="neither", code="   ")  # blanks: said so
+    assert "The pasted code is empty (only spaces and line ends)." in errors(response)
     assert not BotVersion.objects.exists()
 
 
