@@ -27,7 +27,7 @@ from django.views.decorators.http import require_POST
 
 from bots.ladder.people import game_rates_people, ranked_people
 from bots.ladder.ratings import ranked_rows
-from bots.models import LeaderboardRow, MatchSeat
+from bots.models import HOUSE, LeaderboardRow, MatchSeat
 from bots.pages.views import PlacedHistory, Point, chart_positions, rating_chart
 from cardsite import keyset
 from cardsite.errors import error_page
@@ -407,6 +407,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     context: dict[str, Any] = {
         "person": user,
         "username": user.get_username(),
+        # the account of the site's built-in bots, not a person
+        "house": user.get_username() == HOUSE,
         "games": [
             {
                 "rating": r,

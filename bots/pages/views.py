@@ -49,6 +49,7 @@ from bots.pages.forms import UploadForm
 from cardsite import keyset
 from cardsite.written import number, score_pair, when
 from games.engine import untrusted
+from games.models import profile_hidden
 from games.registry import get_game
 
 #: a request may be this much larger than the code limit (form fields, multipart framing)
@@ -913,7 +914,9 @@ def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
-    bot = get_object_or_404(Bot.objects.select_related("owner", "rating", "leaderboard_row"), pk=pk)
+    bot = get_object_or_404(
+        Bot.objects.select_related("owner__person_profile", "rating", "leaderboard_row"), pk=pk
+    )
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
     versions = bot.versions.all()
     if not is_owner:
@@ -945,6 +948,10 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "plays_alone": _plays_alone(bot.game),
         "language": language_title(bot.language),
         "active": shown.active,
+        # why there is no active version: the newest version's status says it
+        "newest": shown.listed[0] if shown.listed else None,
+        # the owner's person page, unless they hide it from others (it would be a 404)
+        "owner_linked": is_owner or not profile_hidden(bot.owner),
         "versions": (listed := [{"version": v, **status_of(v)} for v in shown.listed]),
         "versions_html": version_items_html(listed, is_owner),
         "versions_more": shown.more,

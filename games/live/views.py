@@ -10,6 +10,7 @@ guest token (``person_of(..., create=True)``).
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -24,6 +25,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
+from bots.ladder import people
 from bots.models import BotVersion
 from cardsite.accounts import client_ip
 from games import replays
@@ -423,7 +425,29 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
             "invite_url": request.build_absolute_uri(table.get_absolute_url()),
             "setup": setup,
             "rules": _config_text(table),
+            "unrated_note": GUEST_UNRATED if unrated_by_guest(table, seats) else "",
+            # a guest who may take a seat at a rated table is told it would no longer be
+            "guest_unrates": table.rated and not request.user.is_authenticated,
         },
+    )
+
+
+#: what a rated table's page says once a guest sat down at it (the note its sockets hear
+#: then, and the line under the header of the page drawn afterwards)
+GUEST_UNRATED = "Unrated: a guest sat down, and a table with a guest at it is not rated."
+
+
+def unrated_by_guest(table: Table, seats: list[TableSeat]) -> bool:
+    """Whether ``table`` is unrated only because a guest sat down at it: opened rated by a
+    signed-in person in a game that rates people (not a friendly game by choice, nor a bot
+    that could not start), with a guest in one of its seats."""
+    return (
+        not table.rated
+        and not table.unrated_chosen
+        and not table.error
+        and table.created_by_id is not None
+        and people.game_rates_people(table.game)
+        and any(s.kind == TableSeat.PERSON and s.user_id is None for s in seats)
     )
 
 
@@ -454,8 +478,16 @@ def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     except tables.TableError as exc:
         messages.error(request, f"You could not sit down: {exc}.")
         return redirect(table.get_absolute_url())
+    layer = get_channel_layer()
+    if table.rated and person.user is None:
+        # a guest made the rated table unrated (tables.take_seat): its header says "unrated"
+        # as the lobby message arrives, and this line in the log of every page at it says why
+        note = json.dumps({"type": "note", "key": "guest-unrated", "text": GUEST_UNRATED})
+        async_to_sync(layer.group_send)(
+            lobby_group(table.pk), {"type": "table.message", "text": note}
+        )
     # every socket of the table hears of it; a full table starts
-    async_to_sync(get_channel_layer().group_send)(lobby_group(table.pk), {"type": "table.lobby"})
+    async_to_sync(layer.group_send)(lobby_group(table.pk), {"type": "table.lobby"})
     messages.success(request, f"You sit in seat {seat + 1}.")
     return redirect(table.get_absolute_url())
 

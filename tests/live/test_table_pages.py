@@ -3,6 +3,7 @@ bot, joining (guests too), "play again", the table page before and after its mat
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 
@@ -243,6 +244,14 @@ def test_a_guest_and_a_user_join_open_seats_and_the_table_hears_of_it():
     guest = Client()
     response = guest.post(f"/tables/{table.token}/join/1/")
     assert response.status_code == 302 and response["Location"] == f"/tables/{table.token}/"
+    # a guest made ann's rated table unrated: every page at it is told why, in its log
+    note = async_to_sync(layer.receive)(listener)
+    assert note["type"] == "table.message"
+    assert json.loads(note["text"]) == {
+        "type": "note",
+        "key": "guest-unrated",
+        "text": "Unrated: a guest sat down, and a table with a guest at it is not rated.",
+    }
     assert async_to_sync(layer.receive)(listener) == {"type": "table.lobby"}
     seat = table.seats.get(seat=1)
     assert seat.kind == TableSeat.PERSON and seat.guest == guest.session["guest_token"]

@@ -242,7 +242,9 @@ def test_playground_pages_count_seats_from_one():
     run = PlaygroundRun.objects.get()
     done = guest.get(started["Location"]).content.decode()
     seats = re.findall(
-        r'<th scope="row">\d+</th>\s*<td>[^<]*</td>\s*<td class="num">(\d)</td>', done
+        r'<th scope="row">\d+</th>\s*<td><span class="name">[^<]*</span></td>\s*'
+        r'<td class="num">(\d)</td>',
+        done,
     )
     assert sorted(seats) == ["1", "2"], seats
     first = run.played_matches.get(number=0)  # the page's match 1
