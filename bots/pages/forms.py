@@ -16,12 +16,13 @@ from games.registry import game_slugs, get_game
 
 
 def language_choices() -> list[tuple[str, str]]:
-    """Each language the site runs, as the pages name it, with its file suffix (and its
-    files that are not text: Java's built jars)."""
+    """Each language the site runs, as the pages name it, with every file suffix it takes
+    (C++'s three, and Java's built jars)."""
     return [
         (
             language.name,
-            f"{language.title} ({', '.join((language.suffix, *language.binary_suffixes))})",
+            f"{language.title} "
+            f"({', '.join(dict.fromkeys((*language.suffixes, *language.binary_suffixes)))})",
         )
         for language in languages()
     ]

@@ -884,3 +884,11 @@ def test_an_empty_file_or_a_blank_paste_is_refused_with_one_true_reason(owner):
         "The upload was refused The pasted code is empty (only spaces and line ends)."
     )
     assert not Bot.objects.exists()
+
+
+def test_the_language_field_names_every_suffix_the_language_takes():
+    from bots.pages.forms import language_choices
+
+    labels = dict(language_choices())
+    assert labels["cpp"] == "C++ (.cpp, .cc, .cxx)"  # (it said "C++ (.cpp)" alone)
+    assert labels["java"] == "Java (.java, .jar)" and labels["python"] == "Python (.py)"
