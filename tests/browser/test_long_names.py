@@ -17,7 +17,12 @@ import pytest
 from games.registry import get_game
 from tests.browser.conftest import VIEWPORTS
 from tests.browser.test_every_page import look_faults
-from tests.browser.test_newcomer_flow import VALIDATION_TIMEOUT_MS, expect_text, newest_status
+from tests.browser.test_newcomer_flow import (
+    VALIDATION_TIMEOUT_MS,
+    expect_text,
+    newest_status,
+    sign_up,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -30,16 +35,6 @@ def long_name() -> str:
     name = f"Supercalifragilisticexpialidocious_Kuhn_destroyer_final_{secrets.token_hex(2)}"
     assert len(name) == 60 and " " not in name
     return name
-
-
-def sign_up(page, username: str, password: str) -> None:
-    page.goto("/accounts/signup/")
-    form = page.locator("main form")
-    form.get_by_label("Username").fill(username)
-    form.get_by_label("Password", exact=True).fill(password)
-    form.get_by_label("Password confirmation").fill(password)
-    form.get_by_role("button", name="Sign up").click()
-    page.wait_for_url("**/my/bots/")
 
 
 def upload_kuhn_bot(page, name: str):
@@ -77,7 +72,7 @@ def test_long_names_of_bots_and_people_stay_inside_every_page(tab, screenshots):
     page = tab.page
     username = f"Zoe_walker_with_quite_a_long_username_{secrets.token_hex(3)}"
     bot = long_name()
-    sign_up(page, username, "Plain-tulip-7319")
+    sign_up(page, username)
     card = upload_kuhn_bot(page, bot)
     expect_text(newest_status(card), "active", VALIDATION_TIMEOUT_MS)
     bot_path = urlsplit(card.get_by_role("link", name=bot).get_attribute("href")).path

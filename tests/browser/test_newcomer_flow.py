@@ -61,12 +61,12 @@ def new_username(prefix: str) -> str:
     return f"{prefix}{secrets.token_hex(3)}"
 
 
-def sign_up(page, username: str) -> None:
+def sign_up(page, username: str, password: str = PASSWORD) -> None:
     page.goto("/accounts/signup/")
     form = page.locator("main form")
     form.get_by_label("Username").fill(username)
-    form.get_by_label("Password", exact=True).fill(PASSWORD)
-    form.get_by_label("Password confirmation").fill(PASSWORD)
+    form.get_by_label("Password", exact=True).fill(password)
+    form.get_by_label("Password confirmation").fill(password)
     form.get_by_role("button", name="Sign up").click()
     page.wait_for_url("**/my/bots/")
     # logged in, and on "My bots": the navigation names the user and offers to log out
