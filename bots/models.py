@@ -370,8 +370,9 @@ class MatchSeat(models.Model):
         null=True,
         blank=True,
     )
-    #: how the seat is shown when it is not a bot version (a person, a guest)
-    name = models.CharField(max_length=80, blank=True)
+    #: how the seat is shown when it is not a bot version (a person, a guest): as long as a
+    #: username may be
+    name = models.CharField(max_length=150, blank=True)
     #: the built-in bot in this seat (at a live table), by its name
     builtin = models.CharField(max_length=40, blank=True)
     score = models.FloatField()
@@ -409,13 +410,13 @@ class OpponentResult(models.Model):
 
     bot = models.ForeignKey(Bot, models.CASCADE, related_name="opponent_results")
     #: who the opponent is, unique per bot: ``bot:<id>`` or ``name:<name shown>`` (a person,
-    #: a guest or a built-in bot at a live table)
-    key = models.CharField(max_length=100)
+    #: a guest or a built-in bot at a live table; as long as ``name:`` and a username)
+    key = models.CharField(max_length=160)
     opponent = models.ForeignKey(
         Bot, models.CASCADE, related_name="results_against", null=True, blank=True
     )
-    #: the opponent's name when it is not a bot
-    name = models.CharField(max_length=80, blank=True)
+    #: the opponent's name when it is not a bot (as long as a username may be)
+    name = models.CharField(max_length=150, blank=True)
     matches = models.PositiveIntegerField(default=0)
     #: who scored better in the match, by the game's own direction
     wins = models.PositiveIntegerField(default=0)

@@ -102,7 +102,9 @@ class TableSeat(models.Model):
     )
     #: a guest's secret (kept in their session); never shown to anyone else
     guest = models.CharField(max_length=64, blank=True)
-    name = models.CharField(max_length=80, blank=True)
+    #: how the seat is shown (a person's username, a guest's name, a bot's): as long as a
+    #: username may be
+    name = models.CharField(max_length=150, blank=True)
     builtin = models.CharField(max_length=40, blank=True)
     version = models.ForeignKey(
         "bots.BotVersion", models.SET_NULL, null=True, blank=True, related_name="+"

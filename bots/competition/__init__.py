@@ -253,6 +253,12 @@ def placement_tables(game: str, version: BotVersion, others: list[BotVersion]) -
     return [[version.pk, *group] for group in groups]
 
 
+def fitted(text: str, most: int) -> str:
+    """``text`` cut to ``most`` characters, its end an ellipsis where it was cut (a long
+    username and a long bot name make a placement's name longer than its column)."""
+    return text if len(text) <= most else text[: most - 1] + "\u2026"
+
+
 def schedule_placement(version: BotVersion) -> Tournament | None:
     """Placement matches of a newly active version against every other active bot of its
     game, ahead of the regular queue. Runs inside the caller's transaction.
@@ -289,7 +295,10 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
     tournament = Tournament.objects.create(
         game=game,
         format=Tournament.PLACEMENT,
-        name=f"placement of {version.bot} v{version.number}",
+        name=fitted(
+            f"placement of {version.bot} v{version.number}",
+            Tournament._meta.get_field("name").max_length,
+        ),
         settings={
             "seed": base,
             "deals": deals,

@@ -268,3 +268,33 @@ def test_a_bot_of_the_longest_name_keeps_its_suffix_and_validates(alice):
     assert safe_filename(f"{name}.py") == name[:57] + ".py"
     assert safe_filename("x" * 80) == "x" * 60  # no suffix: cut as before
     assert safe_filename("../.hidden") == "_.hidden" and safe_filename("") == "bot"
+
+
+def test_the_longest_username_and_bot_name_are_kept_whole_where_names_are_stored(
+    bob, active_bot
+):
+    """A username may have 150 characters (Django's), a bot's name 60: each column that
+    keeps a person's name holds the longest, and a placement's name is cut to its column (the
+    worker stopped on PostgreSQL, "value too long for type character varying(120)", when a
+    person of a 42-character name placed a bot of 60)."""
+    from bots.models import MatchSeat, OpponentResult
+    from games.models import TableSeat
+
+    longest = User._meta.get_field("username").max_length
+    assert longest == 150
+    for model, field, more in (
+        (MatchSeat, "name", 0),
+        (TableSeat, "name", 0),
+        (OpponentResult, "name", 0),
+        (OpponentResult, "key", len("name:")),
+    ):
+        assert model._meta.get_field(field).max_length >= longest + more, (model, field)
+    active_bot(bob, "opponent", builtin_code("simple"))  # (a placement needs another bot)
+    owner = User.objects.create_user("o" * longest)
+    name = "n" * 60
+    placed = validate(upload(owner, "rps-poker", name, f"{name}.py", code_of("placed")))
+    assert placed.status == BotVersion.ACTIVE
+    tournament = Tournament.objects.get(format=Tournament.PLACEMENT)
+    most = Tournament._meta.get_field("name").max_length
+    assert len(tournament.name) == most and tournament.name.endswith("\u2026")
+    assert tournament.name.startswith("placement of " + "o" * 50)
