@@ -123,6 +123,8 @@ class SocketCount:
         self._client: Any = None
         self._client_loop: asyncio.AbstractEventLoop | None = None
         self._refresher: asyncio.Task[None] | None = None
+        #: admissions under way (the client is not let go of meanwhile)
+        self._admitting = 0
 
     # ---- the backends ---------------------------------------------------------------------
     def _redis(self) -> Any:
@@ -192,11 +194,14 @@ class SocketCount:
         most = limit() if most is None else most
         if not address or most <= 0:  # (0: no limit, as for a load test from one machine)
             return True
+        self._admitting += 1
         try:
             admitted = await self._admit(address, socket, most)
         except Exception:
             log.warning("event=live_sockets.unreachable op=admit", exc_info=True)
             return True
+        finally:
+            self._admitting -= 1
         if admitted:
             self.mine[socket] = address
             self.alive[socket] = owner
@@ -215,6 +220,19 @@ class SocketCount:
             await self._forget(address, socket)
         except Exception:  # it expires by itself
             log.warning("event=live_sockets.unreachable op=release", exc_info=True)
+        if not self.mine and not self._admitting:
+            await self._let_go()
+
+    async def _let_go(self) -> None:
+        """A process with no socket counted keeps no connection to Redis (its next socket
+        makes one): a client belongs to the event loop it was made in, and one left by a loop
+        that ended (a test's) would be collected with its connections open."""
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                await client.aclose()
+            except Exception:  # (closing what is gone)
+                log.debug("event=live_sockets.close_failed", exc_info=True)
 
     def count(self, address: str) -> int:
         """(Without Redis) the sockets counted against ``address`` now."""

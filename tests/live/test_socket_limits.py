@@ -163,6 +163,7 @@ async def test_two_processes_count_one_limit_in_redis_and_a_dead_ones_sockets_ex
         await one.release(socket)
     for socket in list(two.mine):
         await two.release(socket)
+    assert one._client is None and two._client is None  # no socket: no connection kept
     assert await client.zcard(sockets.KEY_PREFIX + address) == 0
 
     # a process that dies leaves its sockets counted until they expire, not for ever: each
@@ -184,6 +185,7 @@ async def test_two_processes_count_one_limit_in_redis_and_a_dead_ones_sockets_ex
     for counter in (one, two):
         if counter._client is not None:
             await counter._client.aclose()
+    await client.aclose()  # (one's first client: one let go of it when it had no socket)
 
 
 @pytest.mark.asyncio
