@@ -270,9 +270,7 @@ def test_a_bot_of_the_longest_name_keeps_its_suffix_and_validates(alice):
     assert safe_filename("../.hidden") == "_.hidden" and safe_filename("") == "bot"
 
 
-def test_the_longest_username_and_bot_name_are_kept_whole_where_names_are_stored(
-    bob, active_bot
-):
+def test_the_longest_username_and_bot_name_are_kept_whole_where_names_are_stored(bob, active_bot):
     """A username may have 150 characters (Django's), a bot's name 60: each column that
     keeps a person's name holds the longest, and a placement's name is cut to its column (the
     worker stopped on PostgreSQL, "value too long for type character varying(120)", when a
