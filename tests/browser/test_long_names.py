@@ -83,6 +83,9 @@ def test_long_names_of_bots_and_people_stay_inside_every_page(tab, screenshots):
         "href"
     )
     tournament = page.locator("#worker-time a[href^='/tournaments/']").first.get_attribute("href")
+    # the match page's review once solved: its sentences and cells name the bot and person
+    page.goto(match)
+    page.locator("[data-review-summary]").wait_for(timeout=RANKED_TIMEOUT_S * 1000)
     pages = {
         "my-bots": "/my/bots/",
         "bot": bot_path,
@@ -90,7 +93,9 @@ def test_long_names_of_bots_and_people_stay_inside_every_page(tab, screenshots):
         "leaderboard": "/games/kuhn/leaderboard/",
         "leaderboard-both": "/games/kuhn/leaderboard/?show=both",
         "playground": "/games/kuhn/playground/",
-        "match": match,
+        # the review of each seat: one of them is the long-named bot's
+        "match": f"{match}?review=0",
+        "match-other-seat": f"{match}?review=1",
         "tournament": tournament,
         "person": f"/people/{username}/",
     }
