@@ -360,7 +360,8 @@ def match_review(
 
 
 #: a row of the review whose equilibrium the opponent never leads to (its values weighed by
-#: the cards alone), or hardly ever: the solve's mix there is not settled
+#: the cards alone), or hardly ever, or the player's own hardly ever: the solve's mix there
+#: is not settled
 BY_CHANCE = ' <span class="muted">(never reached: weighed by the cards alone)</span>'
 RARE = ' <span class="muted">(hardly ever reached: not settled)</span>'
 
@@ -408,7 +409,7 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
             cells += [
                 f'<td data-label="decision" data-said>{said}</td>',
                 f'<td data-label="solved strategy">{strategy}'
-                f"{BY_CHANCE if row['by_chance'] else RARE if row['rare'] else ''}</td>",
+                f"{BY_CHANCE if row['by_chance'] else RARE if row['unsettled'] else ''}</td>",
                 f'<td class="num" data-label="value of the action taken" data-taken-value>'
                 f"{fixed(row['taken_value'], 4)}</td>",
                 f'<td class="num" data-label="best ({escape(row["best"])})" data-best-value>'

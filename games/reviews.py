@@ -237,7 +237,7 @@ class MatchReview:
                     "verdict": row.verdict,
                     "mistake": self.review.is_mistake(row),
                     "by_chance": infoset.by_chance if infoset else False,
-                    "rare": infoset.unsettled if infoset else False,
+                    "unsettled": infoset.unsettled if infoset else False,
                     "reason": row.reason,
                 }
             )

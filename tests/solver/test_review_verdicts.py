@@ -149,7 +149,7 @@ def test_a_loss_too_small_for_four_places_is_not_shown_as_nothing():
         row = {
             "hand": 1, "step": None, "key": "K", "reason": "", "said": "s", "strategy": [],
             "verdict": verdict, "charged": charged, "mistake": False, "by_chance": False,
-            "rare": False, "taken_value": 0.0, "best_value": 0.0, "best": "betting",
+            "unsettled": False, "taken_value": 0.0, "best_value": 0.0, "best": "betting",
         }  # fmt: skip
         page = SimpleNamespace(rows=[row], seat=0)
         return re.search(r"data-lost>([^<]*) <", str(review_rows_html(page))).group(1)
