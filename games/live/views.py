@@ -10,7 +10,6 @@ guest token (``person_of(..., create=True)``).
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
@@ -31,6 +30,7 @@ from cardsite.accounts import client_ip
 from games import replays
 from games.engine.table import TableOption, TableRules, shown_names
 from games.live import tables
+from games.live.host import message_text
 from games.live.hub import lobby_group
 from games.models import Table, TableSeat
 from games.registry import GameSpec, game_slugs, get_game
@@ -482,7 +482,7 @@ def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     if table.rated and person.user is None:
         # a guest made the rated table unrated (tables.take_seat): its header says "unrated"
         # as the lobby message arrives, and this line in the log of every page at it says why
-        note = json.dumps({"type": "note", "key": "guest-unrated", "text": GUEST_UNRATED})
+        note = message_text({"type": "note", "key": "guest-unrated", "text": GUEST_UNRATED})
         async_to_sync(layer.group_send)(
             lobby_group(table.pk), {"type": "table.message", "text": note}
         )
