@@ -110,6 +110,14 @@ def game_title(slug: str) -> str:
 #: (``manage.py seed_builtins``); nobody can log in as it
 HOUSE = "house"
 
+
+def builtin_label(name: str) -> str:
+    """What every page calls a built-in bot: the label of the house's entry of it on the
+    leaderboards (``house/strong``, as :attr:`Bot.label` gives it), so that a person meets
+    one name at a table, in the playground and on the leaderboard, entered or not.
+    ``builtin:NAME`` stays the arena command's way to ask for one."""
+    return f"{HOUSE}/{name}"
+
 #: the end of a placement's name as stored before names left the version's status out
 _STATUS_IN_NAME = re.compile(r" \((?:validating|active|rejected|retired)\)$")
 

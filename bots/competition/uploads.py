@@ -52,7 +52,7 @@ from bots.competition import _maybe_finish, schedule_placement
 from bots.competition.leases import Caps
 from bots.ladder.ratings import lock_ledger, on_new_version, rate_pending, rerank
 from bots.languages import by_suffix, get_language, languages
-from bots.models import HOUSE, Bot, BotVersion, MatchJob
+from bots.models import HOUSE, Bot, BotVersion, MatchJob, builtin_label
 from bots.running.playing import Entry, play
 from bots.running.timing import site_time_control
 from games.engine import untrusted
@@ -253,10 +253,10 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
     tc = validation_time_control(spec.slug, quick)
     opponent = validation_opponent(spec.slug)
     me = Entry(name=version.bot.label, code=version.code, filename=version.filename)
-    them = Entry(name=f"builtin:{opponent}", builtin=opponent)
+    them = Entry(name=builtin_label(opponent), builtin=opponent)
     matches = int(getattr(settings, "BOT_VALIDATION_MATCHES", 2))
     alone = spec.plays_alone  # UTH: one seat against the dealer
-    against = "" if alone else f" against built-in {opponent!r}"
+    against = "" if alone else f" against the built-in bot {builtin_label(opponent)}"
     if quick:
         timing = f"quick pass: every call within the {tc.move:g} s per call, no time bank"
     else:

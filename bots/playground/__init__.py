@@ -42,7 +42,7 @@ from bots.competition import leases
 from bots.competition.leases import Caps, Claim
 from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
 from bots.languages import default_language, get_language
-from bots.models import HOUSE, BotVersion, PlaygroundMatch, PlaygroundRun
+from bots.models import HOUSE, BotVersion, PlaygroundMatch, PlaygroundRun, builtin_label
 from bots.running.playing import Entry, Played, ProcessCache, play, shutdown_faults
 from bots.sandbox import compiling
 from games.engine import untrusted
@@ -177,15 +177,25 @@ LISTED_BOTS = 20
 BOT_VALUE = re.compile(r"bot:([1-9][0-9]{0,17})")
 
 
-def _uploaded(versions: Any) -> list[Opponent]:
-    return [Opponent(f"bot:{v.bot_id}", v.bot.label, version=v.pk) for v in versions]
+def _uploaded(versions: Any, builtins: Sequence[str] = ()) -> list[Opponent]:
+    """Uploaded bots as opponents; one named as a built-in is (the house's entry of a
+    built-in whose code has changed since: its new version is being validated) is told
+    apart by its version number."""
+    return [
+        Opponent(
+            f"bot:{v.bot_id}",
+            f"{v.bot.label} (version {v.number})" if v.bot.label in builtins else v.bot.label,
+            version=v.pk,
+        )
+        for v in versions
+    ]
 
 
 def _active(game: str) -> Any:
     return (
         BotVersion.objects.filter(bot__game=game, status=BotVersion.ACTIVE)
         .select_related("bot", "bot__owner")
-        .only("id", "bot__id", "bot__name", "bot__owner__username")
+        .only("id", "number", "bot__id", "bot__name", "bot__owner__username")
     )
 
 
@@ -219,8 +229,8 @@ def opponents_of(game: str, *, user: Any = None, include: Sequence[str] = ()) ->
     queries whatever the number of bots.
 
     The house's uploaded copy of a built-in (:func:`_house_copies`) is the built-in itself:
-    it is listed once, as the built-in (played as the arena plays it), under the name the
-    leaderboard and the bot's page give it (``house/strong``, not ``builtin:strong``)."""
+    it is listed once, as the built-in (played as the arena plays it), under the name every
+    page gives it (``house/strong``: :func:`~bots.models.builtin_label`)."""
     spec = get_game(game)
     copies = _house_copies(spec)
     offered = []
@@ -229,20 +239,21 @@ def opponents_of(game: str, *, user: Any = None, include: Sequence[str] = ()) ->
         offered.append(
             Opponent(
                 f"builtin:{name}",
-                copy.bot.label if copy else f"builtin:{name}",
+                builtin_label(name),
                 builtin=name,
                 also=f"bot:{copy.bot_id}" if copy else None,
             )
         )
     ranked = _active(game).filter(bot__leaderboard_row__rank__gt=0)
     ranked = ranked.exclude(pk__in=[v.pk for v in copies.values()])
-    offered += _uploaded(ranked.order_by("bot__leaderboard_row__rank")[:LISTED_BOTS])
+    builtins = [o.name for o in offered]
+    offered += _uploaded(ranked.order_by("bot__leaderboard_row__rank")[:LISTED_BOTS], builtins)
     wanted = Q(bot_id__in=[int(m[1]) for v in include if (m := BOT_VALUE.fullmatch(str(v)))])
     if user is not None and getattr(user, "pk", None) is not None:
         wanted |= Q(bot__owner=user)
     shown = {o.value for o in offered} | {o.also for o in offered if o.also}
     more = _active(game).filter(wanted).order_by("bot__owner__username", "bot__name")
-    offered += [o for o in _uploaded(more) if o.value not in shown]
+    offered += [o for o in _uploaded(more, builtins) if o.value not in shown]
     return offered
 
 

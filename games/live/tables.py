@@ -31,7 +31,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from bots.ladder import aggregates, people
-from bots.models import BotVersion, Match, MatchSeat
+from bots.models import BotVersion, Match, MatchSeat, builtin_label
 from bots.running.playing import Entry
 from games.engine import untrusted
 from games.engine.options import check_options
@@ -422,7 +422,7 @@ def _seat(game: str, choice: str, person: Person) -> dict[str, Any]:
         name = choice.removeprefix("builtin:")
         if name not in spec.builtin_bots:
             raise TableError(f"{spec.title} has no built-in bot {name!r}")
-        return {"kind": TableSeat.BUILTIN, "builtin": name, "name": f"builtin:{name}"}
+        return {"kind": TableSeat.BUILTIN, "builtin": name, "name": builtin_label(name)}
     if choice.startswith("bot:"):
         try:
             version = BotVersion.objects.select_related("bot", "bot__owner").get(

@@ -25,7 +25,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from bots.ladder import people
-from bots.models import BotVersion
+from bots.models import BotVersion, builtin_label
 from cardsite.accounts import client_ip
 from games import replays
 from games.engine.table import TableOption, TableRules, shown_names
@@ -75,7 +75,7 @@ def quick_seats(spec: GameSpec) -> list[str]:
 def seat_choices(spec: GameSpec, versions: list[BotVersion]) -> list[Any]:
     choices: list[Any] = [("me", "Me"), ("open", "Open: another person joins")]
     choices.append(
-        ("Built-in bots", [(f"builtin:{name}", f"builtin:{name}") for name in spec.builtin_names])
+        ("Built-in bots", [(f"builtin:{name}", builtin_label(name)) for name in spec.builtin_names])
     )
     # an uploaded copy of a built-in bot (the site's own, entered to be ranked) is listed once,
     # as the built-in
@@ -333,7 +333,7 @@ def _quick_label(spec: GameSpec) -> str:
     others = spec.state_class.max_seats - 1
     if others == 0:
         return "the dealer"
-    name = f"builtin:{strongest(spec)}"
+    name = builtin_label(strongest(spec))
     return name if others == 1 else f"{others} {name} bots"
 
 

@@ -69,7 +69,7 @@ def test_a_guest_plays_goofspiel_against_the_built_in_bot_to_the_end(tab, screen
     end.wait_for(timeout=TURN_TIMEOUT_MS)
     assert bids == BIDS
     summary = end.locator("#end-summary").inner_text()
-    assert re.search(r"(You win|builtin:matching wins|A draw), -?[\d.]+ to -?[\d.]+\.", summary)
+    assert re.search(r"(You win|house/matching wins|A draw), -?[\d.]+ to -?[\d.]+\.", summary)
     lines = page.locator("#live-log li").all_inner_texts()
     assert len([line for line in lines if line.startswith("Prize ")]) >= BIDS
     assert len([line for line in lines if re.match(r"Deal \d ends", line)]) == DEALS

@@ -138,7 +138,7 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
     end = page.get_by_role("region", name="Match over")
     end.wait_for(timeout=TURN_TIMEOUT_MS)
     summary = end.locator("#end-summary").inner_text()
-    assert re.search(r"(You win|builtin:strong wins|A draw), \d+ to \d+", summary), summary
+    assert re.search(r"(You win|house/strong wins|A draw), \d+ to \d+", summary), summary
     scores = [int(c) for c in end.locator("td.num").all_inner_texts()]
     assert sum(scores) == 10
     # the winner's score first
@@ -162,7 +162,7 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
     page.wait_for_function("() => document.readyState === 'complete'")
     assert re.search(r"/matches/\d+/$", page.url), page.url
     participants = page.get_by_role("region", name="Participants")
-    assert "builtin:strong" in participants.inner_text()
+    assert "house/strong" in participants.inner_text()
     assert player_tab.console.take() == []
     assert watcher_tab.console.take() == []
 

@@ -168,7 +168,7 @@ async def test_a_person_plays_rps_poker_against_a_bot_over_a_websocket():
     )
     assert [(s.user_id, s.bot_id, s.name) for s in seats] == [
         (ann.pk, None, "ann"),
-        (None, None, "builtin:simple"),
+        (None, None, "house/simple"),
     ]
     assert sum(s.score for s in seats) == 10
 

@@ -190,7 +190,7 @@ def finished_kuhn(hands: int, user) -> Table:
     Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
     played = play(
         get_game("kuhn"),
-        [Entry(name=user.username, builtin="cfr"), Entry(name="builtin:cfr", builtin="cfr")],
+        [Entry(name=user.username, builtin="cfr"), Entry(name="house/cfr", builtin="cfr")],
         seed=table.seed,
         config=table.config,
     )
@@ -223,7 +223,7 @@ def test_a_finished_table_whose_record_no_longer_replays_still_shows_its_end(mon
     the end as the seat may see it, its summary with why the table is not rated, no table."""
     ann = User.objects.create_user("ann", password="pw-ann-long-enough")
     table = finished_kuhn(10, ann)
-    Table.objects.filter(pk=table.pk).update(error="builtin:cfr could not start.")
+    Table.objects.filter(pk=table.pk).update(error="house/cfr could not start.")
     table.refresh_from_db()
     caches["replays"].clear()
 
@@ -234,5 +234,5 @@ def test_a_finished_table_whose_record_no_longer_replays_still_shows_its_end(mon
     (over,) = tables.end_of(table, 0)
     result = table.match.public_record(0)["result"]
     assert over["type"] == "over" and over["result"] == result
-    assert over["summary"].endswith(" builtin:cfr could not start.")
-    assert over["match"] == table.match_id and over["note"] == "builtin:cfr could not start."
+    assert over["summary"].endswith(" house/cfr could not start.")
+    assert over["match"] == table.match_id and over["note"] == "house/cfr could not start."

@@ -167,7 +167,7 @@ def test_play_now_seats_you_against_the_cfr_bot(slug):
     assert response.status_code == 302 and response["Location"] == f"/tables/{table.token}/"
     seats = list(table.seats.order_by("seat"))
     assert seats[0].kind == TableSeat.PERSON
-    assert [s.name for s in seats[1:]] == ["builtin:cfr"]
+    assert [s.name for s in seats[1:]] == ["house/cfr"]
     page = guest.get(f"/tables/{table.token}/").content.decode()
     assert "you sit in seat 1" in page
 

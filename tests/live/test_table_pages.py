@@ -101,6 +101,9 @@ def test_the_create_form_offers_me_open_seats_builtins_and_active_uploaded_bots(
     page = text_of(Client().get("/games/rps-poker/tables/"))
     for value in ("me", "open", "builtin:minimal", "builtin:simple", "builtin:strong"):
         assert f'value="{value}"' in page
+    # a built-in bot is named as the leaderboards and the playground name it
+    assert '<option value="builtin:strong">house/strong</option>' in page
+    assert ">builtin:strong<" not in page
     assert f'value="bot:{active.pk}"' in page
     assert "alice/sharp (version 1)" in page
     assert f'value="bot:{rejected.pk}"' not in page
@@ -108,7 +111,7 @@ def test_the_create_form_offers_me_open_seats_builtins_and_active_uploaded_bots(
     # the site's own copy of a built-in bot (entered to be ranked) is offered once, as built-in
     house = version(make_user("house"), "rps-poker", "minimal", copy=True)
     page = text_of(Client().get("/games/rps-poker/tables/"))
-    assert f'value="bot:{house.pk}"' not in page and "house/minimal" not in page
+    assert f'value="bot:{house.pk}"' not in page and "house/minimal (version" not in page
     assert f'value="bot:{active.pk}"' in page
     # timers, and for Last Card the number of players; UTH has rounds and pay tables
     assert page.count('name="turn_timer"') == 1
@@ -206,8 +209,8 @@ def test_a_rejected_bot_version_cannot_be_seated():
 @pytest.mark.parametrize(
     ("game", "opponents"),
     [
-        ("rps-poker", ["builtin:strong"]),
-        ("last-card", ["builtin:heuristic"] * 3),
+        ("rps-poker", ["house/strong"]),
+        ("last-card", ["house/heuristic"] * 3),
         ("uth", []),
     ],
 )
@@ -468,14 +471,42 @@ def test_a_built_in_bot_at_a_table_is_shown_as_built_in_on_the_match_page(client
     table = tables.create_table("rps-poker", tables.Person(ann), ["me", "builtin:strong"])
     played = play(
         get_game("rps-poker"),
-        [Entry(name="ann", builtin="simple"), Entry(name="builtin:strong", builtin="strong")],
+        [Entry(name="ann", builtin="simple"), Entry(name="house/strong", builtin="strong")],
         seed=table.seed,
     )
     link = tables.store_finish(tables.facts_of(table), Finish(played))
     seat = MatchSeat.objects.get(match_id=link["match"], seat=1)
     assert (seat.builtin, seat.bot_id, seat.user_id) == ("strong", None, None)
     html = client.get(f"/matches/{link['match']}/").content.decode()
-    row = html[html.index('<th scope="row">builtin:strong') :].split("</tr>")[0]
+    row = html[html.index('<th scope="row">house/strong') :].split("</tr>")[0]
     assert "built in" in row and "a guest" not in row
     data = client.get(f"/api/matches/{link['match']}/").json()
     assert [p["builtin"] for p in data["participants"]] == [None, "strong"]
+
+
+def test_the_migration_names_built_in_seats_stored_before_it_as_the_house_names_them():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("games.migrations.0013_builtin_seats_named_as_the_house")
+    ann = make_user("ann")
+    table = tables.create_table("rps-poker", tables.Person(ann), ["me", "builtin:strong"])
+    played = play(
+        get_game("rps-poker"),
+        [Entry(name="ann", builtin="simple"), Entry(name="house/strong", builtin="strong")],
+        seed=table.seed,
+    )
+    link = tables.store_finish(tables.facts_of(table), Finish(played))
+    # as they were stored before: the built-in's seat named builtin:NAME; a person whose
+    # name merely looks like one is left alone
+    TableSeat.objects.filter(builtin="strong").update(name="builtin:strong")
+    MatchSeat.objects.filter(builtin="strong").update(name="builtin:strong")
+    MatchSeat.objects.filter(seat=0).update(name="builtin:ann")
+    migration.forwards(apps, None)
+    names = {s.seat: s.name for s in MatchSeat.objects.filter(match_id=link["match"])}
+    assert names == {0: "builtin:ann", 1: "house/strong"}
+    assert TableSeat.objects.get(table=table, seat=1).name == "house/strong"
+    migration.backwards(apps, None)
+    assert MatchSeat.objects.get(match_id=link["match"], seat=1).name == "builtin:strong"
+    assert TableSeat.objects.get(table=table, seat=1).name == "builtin:strong"

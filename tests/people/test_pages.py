@@ -198,7 +198,7 @@ def test_signed_in_people_are_linked_to_their_profile_where_their_seat_is_shown(
     playing = tables.create_table(GAME, tables.Person(ann), ["me", "builtin:strong"])
     assert tables.claim_start(playing, "host-channel")
     lobby = page(client.get(f"/games/{GAME}/tables/"))
-    assert 'href="/people/ann/">ann</a> vs builtin:strong' in lobby
+    assert 'href="/people/ann/">ann</a> vs house/strong' in lobby
     guest, _ = tables.guest_table(GAME, ["me", "builtin:strong"])
     assert "/people/" not in page(client.get(play_table(guest)["url"]))
 

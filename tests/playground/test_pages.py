@@ -252,9 +252,9 @@ def test_the_houses_copy_of_a_built_in_is_listed_once_and_plays_the_built_in(ali
     labels = re.findall(r'value="([^"]+)"[^>]*>\s*([^<]+?)\s*</label>', html)
     assert ("builtin:strong", "house/strong") in labels  # the leaderboard's name
     assert f"bot:{copy.bot_id}" not in html and "builtin:strong<" not in html
-    # a copy of other code is another bot: listed apart
-    assert ("builtin:simple", "builtin:simple") in labels
-    assert (f"bot:{older.bot_id}", "house/simple") in labels
+    # a copy of other code is another bot: listed apart, told apart by its version
+    assert ("builtin:simple", "house/simple") in labels
+    assert (f"bot:{older.bot_id}", "house/simple (version 1)") in labels
     # the copy's page links here with its id: the built-in is checked
     html = Client().get(f"{url}?opponent=bot:{copy.bot_id}").content.decode()
     assert re.search(r'value="builtin:strong"[^>]* checked', html)

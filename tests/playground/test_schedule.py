@@ -13,6 +13,8 @@ from games.registry import get_game
 from tests.playground.conftest import GAME, queue, worker
 
 THREE = ["builtin:minimal", "builtin:simple", "builtin:strong"]
+#: how pages name them
+NAMES = ["house/minimal", "house/simple", "house/strong"]
 
 
 @pytest.mark.parametrize(
@@ -40,12 +42,12 @@ def test_each_round_plays_every_deal_with_the_seats_both_ways():
 @pytest.mark.parametrize(
     ("game", "names", "matches", "says"),
     [
-        (GAME, THREE, 2, "2 matches: 1 against builtin:minimal, 1 against builtin:simple; "
-                         "builtin:strong gets none with 2 matches"),
-        (GAME, THREE, 1, "1 match: 1 against builtin:minimal; builtin:simple and "
-                         "builtin:strong get none with 1 match"),
-        ("last-card", ["builtin:naive", "builtin:heuristic"], 4,
-         "4 matches, each with all of builtin:naive, builtin:heuristic at the table"),
+        (GAME, NAMES, 2, "2 matches: 1 against house/minimal, 1 against house/simple; "
+                         "house/strong gets none with 2 matches"),
+        (GAME, NAMES, 1, "1 match: 1 against house/minimal; house/simple and "
+                         "house/strong get none with 1 match"),
+        ("last-card", ["house/naive", "house/heuristic"], 4,
+         "4 matches, each with all of house/naive, house/heuristic at the table"),
         ("uth", [], 3, "3 matches, each a deal of its own against the dealer"),
     ],
 )  # fmt: skip
@@ -57,14 +59,12 @@ def test_the_run_page_lists_the_matches_its_worker_plays(alice):
     run = queue(alice, opponents=THREE, matches=4, seed=3)
     url = reverse("playground_run", args=[run.key])
     says = (
-        "4 matches: 2 against builtin:minimal, 1 against builtin:simple, 1 against builtin:strong"
+        "4 matches: 2 against house/minimal, 1 against house/simple, 1 against house/strong"
     )
     assert says in Client().get(url).content.decode()
-    assert (
-        "builtin:minimal, builtin:simple, builtin:strong" not in Client().get(url).content.decode()
-    )
+    assert "house/minimal, house/simple, house/strong" not in Client().get(url).content.decode()
     assert worker().step() is True
     played = list(run.played_matches.order_by("number"))
-    assert [m.seats[1 - m.seat]["name"] for m in played] == [*THREE, "builtin:minimal"]
+    assert [m.seats[1 - m.seat]["name"] for m in played] == [*NAMES, "house/minimal"]
     assert [m.seat for m in played] == [0, 0, 0, 1]
     assert played[0].seed == played[3].seed and len({m.seed for m in played}) == 3

@@ -43,7 +43,7 @@ def test_a_copy_of_a_builtin_bot_plays_its_matches_in_the_sandbox(alice, bob, ac
     assert [m.seat for m in matches] == [0, 0, 1, 1]
     assert matches[0].seed == matches[2].seed != matches[1].seed == matches[3].seed
     assert [m.seats[1 - m.seat]["name"] for m in matches] == [
-        "builtin:simple", rival.bot.label, "builtin:simple", rival.bot.label,
+        "house/simple", rival.bot.label, "house/simple", rival.bot.label,
     ]  # fmt: skip
     # the same code as the built-in bot plays it as the built-in would: the same scores
     # again with the same seed

@@ -35,7 +35,7 @@ def keep_the_test_connection(monkeypatch):
 
 
 def away_at_a_table(user) -> tuple[Table, Wire]:
-    """A sitting of Kuhn poker at a live table, ``user`` against builtin:cfr, where the person
+    """A sitting of Kuhn poker at a live table, ``user`` against house/cfr, where the person
     never acts: each of their moves is played by the timer. Stored as the hub stores it."""
     table = tables.create_table(
         "kuhn", tables.Person(user), ["me", "builtin:cfr"], config={"hands": 10}
