@@ -118,6 +118,7 @@ def builtin_label(name: str) -> str:
     ``builtin:NAME`` stays the arena command's way to ask for one."""
     return f"{HOUSE}/{name}"
 
+
 #: the end of a placement's name as stored before names left the version's status out
 _STATUS_IN_NAME = re.compile(r" \((?:validating|active|rejected|retired)\)$")
 

@@ -58,9 +58,7 @@ def test_the_schedule_in_words(game, names, matches, says):
 def test_the_run_page_lists_the_matches_its_worker_plays(alice):
     run = queue(alice, opponents=THREE, matches=4, seed=3)
     url = reverse("playground_run", args=[run.key])
-    says = (
-        "4 matches: 2 against house/minimal, 1 against house/simple, 1 against house/strong"
-    )
+    says = "4 matches: 2 against house/minimal, 1 against house/simple, 1 against house/strong"
     assert says in Client().get(url).content.decode()
     assert "house/minimal, house/simple, house/strong" not in Client().get(url).content.decode()
     assert worker().step() is True
