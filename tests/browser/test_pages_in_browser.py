@@ -52,6 +52,19 @@ def test_it_renders_the_main_pages_without_console_errors(
     assert overflow_x(page) <= 0, f"{path} scrolls sideways on a {viewport} screen"
 
 
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_a_box_to_tick_sits_at_the_start_of_its_line(open_tabs, viewport):
+    """The create form's "Rated" box is as big as a box, under its label: a grid stretched
+    it across the form (915 px at 1280) and drew it in the middle of the line."""
+    page = open_tabs(viewport).page
+    page.goto("/games/kuhn/tables/")
+    box = page.locator("#id_rated").bounding_box()
+    label = page.locator("label[for=id_rated]").bounding_box()
+    assert box is not None and label is not None
+    assert box["width"] < 40 and box["height"] < 40, box
+    assert abs(box["x"] - label["x"]) < 4, (box, label)
+
+
 def test_a_wide_table_scrolls_in_its_own_box_with_its_first_column_kept(tab):
     """Last Card's leaderboard is wider than a 1280 px window: the page does not scroll
     sideways, the table does, and its first column stays in view while it does."""
