@@ -427,7 +427,14 @@ def _process(
             config=launching.config,
             worker=launching.worker,
         )
-    return BotProcess(launch, label=entry.name, stderr_log=entry.stderr_log)
+    # a live table waits for people, minutes at a time: its bots are stopped whenever they
+    # are not asked (BotProcess.answered)
+    return BotProcess(
+        launch,
+        label=entry.name,
+        stderr_log=entry.stderr_log,
+        stops_unasked=not launching.worker,
+    )
 
 
 def _write_code(entry: Entry, folder: CodeFolder | None, seat: int) -> Path:

@@ -135,6 +135,11 @@ INFO_FD = "{info-fd}"
 CONTROL_FD = "{control-fd}"
 #: the most deals a bot's process is dealt before it starts afresh (see BotProcess.dealt)
 MAX_DEALT = 1 << 16
+
+#: CPU seconds a bot may use in a match while it is not asked (a host's own work after its
+#: reply takes microseconds) before its processes are stopped between its calls for good
+#: (BotProcess.answered)
+UNASKED_CPU_S = 0.02
 #: how long a match waits for the last match's process to be gone before it restarts the
 #: bot instead (no fault: the bot's next match simply starts a fresh sandbox)
 FRESH_WAIT_S = 2.0
@@ -328,8 +333,17 @@ class BotProcess:
         label: str,
         stderr_log: Path | None = None,
         peers: Peers | None = None,
+        stops_unasked: bool = False,
     ) -> None:
         self.launch = launch
+        #: stop the bot's processes from each reply to the next request (:meth:`answered`):
+        #: from the start where a wait may be long (a live table waits for people), else
+        #: once the bot is found to use CPU while it is not asked
+        self.stops_unasked = stops_unasked
+        #: the CPU cgroup's count at the bot's last reply, while it is watched unasked
+        self._unasked_from: float | None = None
+        #: CPU seconds the bot used unasked in this match (see :data:`UNASKED_CPU_S`)
+        self.unasked_s = 0.0
         self.label = label
         self.stderr = StderrSink(stderr_log)
         self.hello: Hello | None = None
@@ -584,12 +598,45 @@ class BotProcess:
         self.played = 0
         return True
 
+    def answered(self) -> None:
+        """The bot has replied and is not asked anything until the next request, which
+        lets it go on (:meth:`_send`). A bot's code could run meanwhile, on a host whose
+        bot keeps threads and timers (not a realm, whose host never calls into it unasked):
+        thinking while a person or another seat takes their turn, on their CPU and on a
+        time nobody counts. Such a bot is stopped here (:meth:`pause`) where
+        :attr:`stops_unasked`; else its CPU is read here and at the next request, about a
+        microsecond each, and a bot found over :data:`UNASKED_CPU_S` in a match is stopped
+        between its calls from then on (stopping costs every call two wake-ups of each of
+        its processes, a third more CPU a match for a Python bot: not paid by the bots
+        that do not need it)."""
+        if self.stops_unasked:
+            self.pause()
+            return
+        usage = self.launch.cpu_usage
+        if usage is not None and self.hello is not None and self.hello.isolation != "realm":
+            self._unasked_from = usage()
+
+    def _watch_unasked(self, since: float) -> None:
+        """At a request: the CPU the bot used since its last reply (see :meth:`answered`)."""
+        self._unasked_from = None
+        now = self.launch.cpu_usage()
+        if now is None:
+            return
+        self.unasked_s += max(now - since, 0.0)
+        if self.unasked_s > UNASKED_CPU_S:
+            self.stops_unasked = True
+            self.stderr.mark(
+                f"--- the bot used {self.unasked_s * 1000:.0f} ms of CPU in this match while "
+                "it was not asked (a thread or a timer of its own): from now on its processes "
+                "are stopped from each reply to the next request ---"
+            )
+
     def pause(self) -> None:
-        """Between matches, on a host whose bot code could run there (a child process that
-        holds the bot, its threads and timers: not a realm, whose host never calls into it
-        between matches): stop every process of the sandbox with SIGSTOP, which no code can
-        catch, until :meth:`resume`. They are the CPU cgroup's (``Launch.pids``): without
-        one, nothing is stopped."""
+        """Between matches, and between calls where :meth:`answered` says so, on a host whose
+        bot code could run there (a child process that holds the bot, its threads and
+        timers: not a realm): stop every process of the sandbox with SIGSTOP, which no code
+        can catch, until :meth:`resume` (which the next write of a request does first). They
+        are the CPU cgroup's (``Launch.pids``): without one, nothing is stopped."""
         if self.launch.pids is None or self.hello is None or self.hello.isolation == "realm":
             return
         if not self.alive:
@@ -633,6 +680,8 @@ class BotProcess:
         the last match had still to tell (a seat that faulted is not told more) is dropped."""
         self._outbox.clear()
         self._folded.clear()
+        self._unasked_from = None
+        self.unasked_s = 0.0
         child = self._child
         if child is not None:
             self.settle_stderr()  # the last match's late lines stay with the last match
@@ -858,8 +907,12 @@ class BotProcess:
     def _send(
         self, child: _Child, data: bytes, method: str | None, message: dict[str, Any] | None
     ) -> None:
-        """Write requests' ``data`` to ``child`` at once. Raises AgentFault (see
-        :meth:`request`)."""
+        """Write requests' ``data`` to ``child`` at once, the bot's processes let go on
+        first if they were stopped (:meth:`pause`). Raises AgentFault (see :meth:`request`)."""
+        if self._stopped:
+            self.resume()
+        elif self._unasked_from is not None:
+            self._watch_unasked(self._unasked_from)
         child.sent = time.monotonic()
         try:
             written = os.write(child.in_fd, data)
@@ -1509,6 +1562,7 @@ class ProcessAgent(Agent):
         with self._reporting():
             arrived, message = self.process.reply(rid, timeout, "start of match")
             self.answered_at = arrived
+            self.process.answered()
             if message.get("type") == "error" and message.get("kind") == "load":
                 # the bot's process could not load the bot file
                 raise AgentFault("startup", _quote(message.get("error", "?"), 4 * QUOTE))
@@ -1556,6 +1610,7 @@ class ProcessAgent(Agent):
         try:
             arrived, message = self._reply(rid, timeout, method)
             self.answered_at = arrived
+            self.process.answered()
             return self._check(arrived, message, what=method)
         except AgentFault as exc:
             self._report(exc.kind, exc.reason)

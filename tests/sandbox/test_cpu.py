@@ -93,6 +93,63 @@ def test_a_bot_s_timer_runs_nothing_between_matches(tmp_path, sandbox_config, fa
         assert len(outcome.faults) == len(faults) and process.starts == 1  # the same process
 
 
+@pytest.mark.parametrize("stops_unasked", [True, False])
+def test_a_bot_s_timer_runs_nothing_between_its_calls(tmp_path, sandbox_config, stops_unasked):
+    """A bot whose timer burns CPU would think while the other seat takes its turn (a
+    person's turn at a live table may last minutes), on a CPU others need, and on a time
+    nobody counts. A live table's bot (``stops_unasked``) is stopped from each reply to the
+    next request; a worker's once it is found using CPU unasked (in its first match), with
+    a line in its log."""
+    from bots.running.process import UNASKED_CPU_S, BotProcess, ProcessAgent
+    from bots.sandbox import sandbox_launch
+    from games.engine.agents import InProcessAgent
+    from games.engine.runner import MatchRunner
+    from tests.sandbox.conftest import FAST, GAME
+
+    simple = GAME.builtin_class("simple")
+
+    class Slow(simple):  # the other seat: 40 ms a call, about 0.7 s in a match
+        def draft_pick(self, cards):
+            time.sleep(0.04)
+            return super().draft_pick(cards)
+
+        def main_play(self, hand, base):
+            time.sleep(0.04)
+            return super().main_play(hand, base)
+
+    path = hostile(tmp_path, "ticks.py", fails="no")
+    log = tmp_path / "ticks.log"
+    launch = sandbox_launch(path, game=GAME, config=sandbox_config)
+    with BotProcess(launch, label="ticks", stderr_log=log, stops_unasked=stops_unasked) as process:
+        agent = ProcessAgent(process, GAME.bot_call)
+        other = InProcessAgent(Slow, GAME.bot_call, "slow")
+        runner = MatchRunner(time.monotonic, FAST)
+        # (the other seat first: an in-process bot thinks when it is sent its question, so
+        # the bot behind it is asked once it has answered; the other way round, the bot
+        # would be asked, answer and wait, rightly running, until the runner reads it)
+        runner.run(GAME.state_class.new(1), [other, agent], seed=1)  # its timer is set
+        found = "while it was not asked" in log.read_text()
+        assert found is not stops_unasked
+        assert process.stops_unasked
+        assert process.unasked_s <= (0.0 if stops_unasked else UNASKED_CPU_S + 0.1)
+        before = process.measured_cpu_s()
+        started = time.monotonic()
+        outcome = runner.run(GAME.state_class.new(2), [other, agent], seed=2)
+        waited = time.monotonic() - started
+        used = process.measured_cpu_s() - before
+        assert not outcome.faults and waited > 0.6, waited
+        # its timer would burn half of every wait (0.3 s or more); asked, it burns at most
+        # its timer's 5 ms a request (the signal that came due while it was stopped) and
+        # answers at once: about 0.1 s in a match
+        assert used < 0.2, (used, waited)
+
+
+def test_a_bot_that_does_nothing_unasked_is_not_stopped_between_its_calls(play, tmp_path):
+    played = play(hostile(tmp_path, "fair.py"), matches=2)
+    assert not played.outcome.faults
+    assert not played.process.stops_unasked and played.process.unasked_s < 0.005
+
+
 def test_without_a_cap_the_cgroup_still_counts(play, tmp_path):
     limits = SandboxLimits(cpu_cores=0)
     played = play(hostile(tmp_path, "cpu_hog.py", threads=1, hold=0.2), limits=limits)
