@@ -41,6 +41,7 @@ import signal
 import stat
 import subprocess
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -247,8 +248,12 @@ def acquire_slot(config: SandboxConfig, *, worker: bool = True) -> Slot | None:
     folder = _lock_dir(config)
     count = config.slots if worker else min(config.table_slots, config.slots)
     deadline = time.monotonic() + (max(config.slot_wait_s, 0.0) if worker else 0.0)
+    # a worker takes the highest free uid, its reserve first, and a table the lowest: the
+    # workers' bots (kept between matches) leave the tables' share alone while they can
+    uids = range(config.uid_base, config.uid_base + count)
+    order = uids[::-1] if worker else uids
     while True:
-        slot = _free_slot(config, folder, count)
+        slot = _free_slot(config, folder, order)
         if slot is not None:
             return slot
         left = deadline - time.monotonic()
@@ -270,10 +275,10 @@ def acquire_slot(config: SandboxConfig, *, worker: bool = True) -> Slot | None:
 SLOT_POLL_S = 0.25
 
 
-def _free_slot(config: SandboxConfig, folder: Path, count: int) -> Slot | None:
-    """The first of the range's first ``count`` uids whose lock is free and that nothing
-    foreign runs as, locked; None if there is none."""
-    for uid in range(config.uid_base, config.uid_base + count):
+def _free_slot(config: SandboxConfig, folder: Path, uids: Sequence[int]) -> Slot | None:
+    """The first of ``uids`` whose lock is free and that nothing foreign runs as, locked;
+    None if there is none."""
+    for uid in uids:
         if _has_account(uid):
             continue  # a real account: never run bots as it
         lock = folder / f"slot-{uid}.lock"

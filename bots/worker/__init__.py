@@ -95,6 +95,9 @@ class Options:
     validate: bool = True
     #: sandboxed bot processes kept alive between matches (0: a fresh process per match)
     process_cache: int = 0
+    #: seconds without work after which the kept processes are closed: each holds a sandbox
+    #: slot, which a live table may need meanwhile
+    idle_release_s: float = 60.0
     #: the most match jobs claimed at once, played one after the other and stored together
     #: (fewer at the end of a queue: see competition.claim_many)
     claim: int = 1
@@ -739,6 +742,7 @@ class Worker:
         """Loop until stopped; ``once``: one step; ``batch``: until a step finds nothing.
         Returns the number of steps that found work."""
         worked = 0
+        idle_since: float | None = None
         try:
             while not self.stopping:
                 try:
@@ -750,7 +754,13 @@ class Worker:
                 worked += found
                 if once or (batch and not found):
                     break
-                if not found:
+                if found:
+                    idle_since = None
+                else:
+                    now = time.monotonic()
+                    idle_since = now if idle_since is None else idle_since
+                    if now - idle_since >= self.options.idle_release_s:
+                        self.close()  # (the cache is used again by the next match)
                     if on_idle is not None:
                         on_idle()
                     self._sleep(self.options.poll_s)

@@ -210,6 +210,28 @@ def test_it_keeps_bot_processes_between_matches_and_ends_them_on_exit(alice, bob
     assert simple.seats.count() == 4
 
 
+@pytest.mark.parametrize("release_s", [0.0, 3600.0])
+def test_an_idle_worker_ends_its_kept_processes_so_that_live_tables_get_their_slots(
+    alice, bob, active_bot, release_s
+):
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "minimal", builtin_code("minimal"))
+    competition.start_round_robin("rps-poker", 1, seed=47)
+    options = Options(validate=False, process_cache=4, idle_release_s=release_s, poll_s=0)
+    worker = Worker(options, name="w1")
+    assert worker.step() and worker.step()
+    processes = list(worker.cache._items.values())
+    assert processes and all(p.alive for p in processes)
+    kept = []
+
+    def idle() -> None:  # the first look that found nothing to do
+        kept.append(len(worker.cache))
+        worker.stopping = True
+
+    worker.run(on_idle=idle)
+    assert kept == ([0] if release_s == 0 else [len(processes)])
+
+
 def test_it_survives_an_error_of_its_own_and_fails_the_job_at_the_cap(two_bots, monkeypatch):
     tournament = competition.start_round_robin("rps-poker", 1, seed=5)
 

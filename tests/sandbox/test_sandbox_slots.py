@@ -76,12 +76,18 @@ def idle_uids(config: SandboxConfig, count: int) -> int:
     return first
 
 
+def lowest_slot(config: SandboxConfig) -> sandbox.Slot | None:
+    """The lowest free slot of the range, as a live table takes it (a worker takes the
+    highest), with no reserve in the way."""
+    return acquire_slot(dataclasses.replace(config, worker_reserve=0), worker=False)
+
+
 def test_a_sweep_kills_what_a_dead_worker_left_in_its_own_slot(sandbox_config, caplog):
     # A process of the slot's uid carrying the slot's mark: a leftover of a dead holder
     # (bwrap orphaned in its set-up, bubblewrap issue #633).
     uid = idle_uids(sandbox_config, 1)
     with stray(uid, {SLOT_ENV: marker(sandbox_config, uid)}) as left:
-        slot = acquire_slot(sandbox_config)
+        slot = lowest_slot(sandbox_config)
         try:
             assert slot is not None and slot.uid == uid, caplog.text  # (what it skipped)
             assert left.wait(timeout=5) == -signal.SIGKILL
@@ -97,7 +103,7 @@ def test_a_sweep_leaves_alone_what_it_cannot_show_is_its_slots_and_skips_that_ui
     uid = idle_uids(sandbox_config, 3)
     other = dataclasses.replace(sandbox_config, lock_dir="/elsewhere")
     with stray(uid, {SLOT_ENV: marker(other, uid)}) as theirs, stray(uid + 1) as unmarked:
-        slot = acquire_slot(sandbox_config)
+        slot = lowest_slot(sandbox_config)
         try:
             assert slot is not None and slot.uid == uid + 2
             assert theirs.poll() is None and unmarked.poll() is None
@@ -164,9 +170,26 @@ def test_live_tables_never_take_the_workers_reserve(sandbox_config):
         assert isinstance(refused.value, PlatformError)
         for _ in range(2):  # the reserve is the workers'
             held.append(acquire_slot(config))
-        assert [s.uid for s in held[2:]] == [config.uid_base + 2, config.uid_base + 3]
+        assert [s.uid for s in held[2:]] == [config.uid_base + 3, config.uid_base + 2]
         with pytest.raises(SandboxBusy, match="all 4"):
             acquire_slot(config)
+    finally:
+        for slot in held:
+            slot.release()
+
+
+def test_workers_take_their_reserve_first_and_leave_the_tables_share_while_they_can(
+    sandbox_config,
+):
+    """A worker keeps its bots' sandboxes between matches: taking the lowest uids, a few
+    idle workers held every slot the live tables may take, and every table with an uploaded
+    bot ended "the site is busy"."""
+    config = dataclasses.replace(sandbox_config, slots=4, worker_reserve=2, slot_wait_s=0)
+    held = [acquire_slot(config) for _ in range(2)]
+    try:
+        assert [s.uid for s in held] == [config.uid_base + 3, config.uid_base + 2]
+        held += [acquire_slot(config, worker=False) for _ in range(2)]  # both still free
+        assert [s.uid for s in held[2:]] == [config.uid_base, config.uid_base + 1]
     finally:
         for slot in held:
             slot.release()
