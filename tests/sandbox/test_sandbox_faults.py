@@ -126,7 +126,15 @@ def test_it_records_a_js_bot_throwing_in_each_method(play, tmp_path, method):
 
 @pytest.mark.parametrize(
     ("name", "says"),
-    [("import_error.py", "failed at import: RuntimeError"), ("load_error.js", "failed at load")],
+    [
+        ("import_error.py", "failed at import: RuntimeError"),
+        # (where in the file it threw, as a syntax error says it: the real host's words)
+        pytest.param(
+            "load_error.js",
+            "failed at load: Error: hostile bot failing at load (load_error.js, line 3)",
+            marks=pytest.mark.real_js_host,
+        ),
+    ],
 )
 def test_it_records_a_bot_that_cannot_even_load(play, tmp_path, name, says):
     played = play(hostile(tmp_path, name))

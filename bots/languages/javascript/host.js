@@ -653,6 +653,14 @@ function call(dispatch, raw, lane = 0) {
   return typeof result === 'string' ? decode(result) : result;
 }
 
+// Where in the bot's file its code threw while being loaded, as a syntax error says it
+// (" (bot.js, line 15)"): the first frame of the stack in that file, if there is one.
+function loadLine(stack, file) {
+  const at = typeof stack === 'string' ? stack.indexOf(`${file}:`) : -1;
+  const line = at < 0 ? null : /^:(\d+):\d+/.exec(stack.slice(at + file.length));
+  return line ? ` (${path.basename(file)}, line ${line[1]})` : '';
+}
+
 function main(argv) {
   if (argv.length < 1 || argv.length > 2) {
     send({ type: 'fatal', error: 'usage: js_host.js BOT_FILE [GLOBALS_JSON]' });
@@ -677,7 +685,7 @@ function main(argv) {
   }
   if (said.error !== undefined) {
     writeAll(2, `${said.stack || said.error}\n`);
-    send({ type: 'fatal', error: `failed at load: ${said.error}` });
+    send({ type: 'fatal', error: `failed at load: ${said.error}${loadLine(said.stack, file)}` });
     return 1;
   }
   const name = said.value.name || path.basename(file, path.extname(file));
