@@ -627,8 +627,9 @@ class BotProcess:
             self.stops_unasked = True
             self.stderr.mark(
                 f"--- the bot used {self.unasked_s * 1000:.0f} ms of CPU in this match while "
-                "it was not asked (a thread or a timer of its own): from now on its processes "
-                "are stopped from each reply to the next request ---"
+                "it was not asked (a thread or a timer of its own, or its runtime's: a JVM "
+                "compiles in the background): from now on its processes are stopped from each "
+                "reply to the next request, and it thinks only while it is asked ---"
             )
 
     def pause(self) -> None:
