@@ -1,5 +1,5 @@
 """The site's rule for the names people choose, as Django validation: no control or format
-character (a right-to-left override, a zero-width joiner...), said by name.
+character (a right-to-left override, a zero-width joiner...), said by name, and not only dots.
 
 It sits on the platform layer so that both the sign-up form (``cardsite.accounts``) and
 ``manage.py upload_bot --create-user`` apply it to usernames.
@@ -17,10 +17,15 @@ from games.engine import untrusted
 
 def plain_username(value: str) -> None:
     """Refuse a username holding a control or format character (a right-to-left override, a
-    zero-width joiner...), naming it: the rule of every name on the site."""
+    zero-width joiner...), naming it: the rule of every name on the site; and one made only
+    of dots, whose profile's address (``/people/../``) a browser would turn into another."""
     problem = untrusted.name_problem(value, "username")
     if problem is not None:
         raise ValidationError(problem[0].upper() + problem[1:] + ".", code="not_plain")
+    if value and set(value) == {"."}:  # /people/../ is not a profile's address
+        raise ValidationError(
+            "A username cannot be only dots: your page's address would not work.", code="dots"
+        )
 
 
 def declared_name(filename: str, code: bytes) -> str:

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -175,7 +175,13 @@ def _paused(request: HttpRequest, seconds: float, *, whole_address: bool) -> Htt
 
 
 class LogoutView(auth_views.LogoutView):
-    """POST only (Django refuses GET with 405), then home with a note."""
+    """Logs out on a POST only, then home with a note. A GET (a bookmark, a typed address)
+    logs nobody out: it answers a page that asks, with the button that does."""
+
+    http_method_names = ["get", "head", "post", "options"]
+
+    def get(self, request, *args, **kwargs):
+        return render(request, "accounts/logout.html")
 
     def post(self, request, *args, **kwargs):
         was_logged_in = request.user.is_authenticated
@@ -289,10 +295,20 @@ def signup(request: HttpRequest) -> HttpResponse:
 # Password change ---------------------------------------------------------------------------
 
 
+class NewPasswordForm(PasswordChangeForm):
+    def validate_password_for_user(self, user, password_field_name: str = "new_password2") -> None:
+        # As at sign-up: what is wrong with the new password is said under it, not under its
+        # confirmation (Django's place); once the two agree.
+        if password_field_name == "new_password2" and "new_password2" in self.cleaned_data:
+            password_field_name = "new_password1"
+        super().validate_password_for_user(user, password_field_name=password_field_name)
+
+
 class PasswordChangeView(auth_views.PasswordChangeView):
     """Login required (Django's view says so); keeps the user logged in afterwards."""
 
     template_name = "accounts/password_change.html"
+    form_class = NewPasswordForm
     success_url = reverse_lazy("password_change_done")
 
 

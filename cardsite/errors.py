@@ -1,11 +1,12 @@
-"""The site's error pages: 400, 403 and 404 in the site's frame (templates/error.html), each
+"""The site's error pages: 400, 403, 404 and 405 in the site's frame (templates/error.html), each
 with a sentence saying what was wrong and links back to where a person can go on; 500 is a
 page standing alone (templates/500.html), rendered without a database or a request context.
 
 Django calls the handlers below (named in cardsite.urls) only when DEBUG is off. Views that
 answer an HTML page's bad address themselves call :func:`error_page` with their own sentence.
 Addresses under ``/api/`` and JSON documents (``.json``) get a JSON ``{"error": ...}``, as
-the API's own errors are.
+the API's own errors are. A view that refuses a request's method with an empty 405 (Django's
+``require_POST``...) gets the site's 405 page from :class:`NotAllowedPageMiddleware`.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.deprecation import MiddlewareMixin
 
-TITLES = {400: "Bad request", 403: "Not allowed", 404: "Not found"}
+TITLES = {400: "Bad request", 403: "Not allowed", 404: "Not found", 405: "Not a page to open"}
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,7 @@ def wants_json(request: HttpRequest) -> bool:
 def error_page(
     request: HttpRequest, status: int, message: str, links: list[Link] | None = None
 ) -> HttpResponse:
-    """The site's page for an error ``status`` (400, 403 or 404) saying ``message``, with
+    """The site's page for an error ``status`` (400, 403, 404 or 405) saying ``message``, with
     links back (by default those nearest to the address asked for)."""
     if wants_json(request):
         return JsonResponse({"error": message}, status=status)
@@ -129,3 +131,32 @@ def permission_denied(request: HttpRequest, exception: Exception | None = None) 
     if user is None or not user.is_authenticated:
         links = [*links, Link("/accounts/login/?" + urlencode({"next": request.path}), "Log in")]
     return error_page(request, 403, message, links)
+
+
+def not_allowed(request: HttpRequest, allowed: str) -> HttpResponse:
+    """The site's 405 page for a request whose method the address does not take."""
+    if request.method in ("GET", "HEAD") and "GET" not in allowed:
+        message = (
+            "This address is where a button of the site sends its form: it is not a page "
+            "to open from a link, a bookmark or the address bar."
+        )
+    else:
+        message = f"This address does not take a {request.method[:20]} request."
+    response = error_page(request, 405, message)
+    response["Allow"] = allowed
+    return response
+
+
+class NotAllowedPageMiddleware(MiddlewareMixin):
+    """An empty 405 (``require_POST`` and the like) of an HTML address becomes the site's
+    405 page, with the same ``Allow`` header; the API's and JSON answers are left as they are."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if (
+            response.status_code == 405
+            and not response.streaming
+            and not response.content
+            and not wants_json(request)
+        ):
+            return not_allowed(request, response.get("Allow", ""))
+        return response

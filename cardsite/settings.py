@@ -98,6 +98,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # An empty 405 (a GET of a POST-only address) becomes the site's own page (cardsite/errors.py).
+    "cardsite.errors.NotAllowedPageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: turns a log-in refused for too many failures into the lockout page (docs/accounts.md).
     "axes.middleware.AxesMiddleware",

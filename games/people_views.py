@@ -98,13 +98,16 @@ def _bot_entry(place: int, row: LeaderboardRow) -> Entry:
 
 def _person_entry(place: int, row: PersonRating) -> Entry:
     """A person's row: named and linked, or, for a hidden profile, "a private player" at
-    the same place with the same numbers (the ranking stays whole)."""
+    the same place with the same numbers (the ranking stays whole), but without the time
+    they last played: the public match pages name the players and say when they played, so
+    that time would name the private player."""
     username = row.user.get_username()
-    name, url = (PRIVATE_NAME, "") if profile_hidden(row.user) else (username, person_url(username))
+    hidden = profile_hidden(row.user)
+    name, url = (PRIVATE_NAME, "") if hidden else (username, person_url(username))
     return Entry(
         place, "person", row.rank, name, url, "", row.conservative,
         row.mu, row.sigma, row.matches, f"{row.wins}-{row.draws}-{row.losses}",
-        row.last_played,
+        None if hidden else row.last_played,
     )  # fmt: skip
 
 

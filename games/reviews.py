@@ -183,6 +183,18 @@ class MatchReview:
         return [solve for solve in self.solves if solve.state != "done"]
 
     @property
+    def none_shown(self) -> bool:
+        """Whether every decision of the seat is in a hand whose cards the viewer may not
+        see: hole cards are shown only at a showdown (games.chips.match), so each of the
+        seat's hands ended in a fold, and it is not the viewer's own seat. Nothing of it can
+        be reviewed here, and a total of none would read like a result."""
+        return (
+            self.review is not None
+            and bool(self.review.rows)
+            and all(row.move.key is None for row in self.review.rows)
+        )
+
+    @property
     def any_solved(self) -> bool:
         """Whether any row has numbers to show (or none needs a solve)."""
         return bool(self.solved) or not self.solves

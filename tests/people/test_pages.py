@@ -13,6 +13,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -257,6 +258,31 @@ def test_a_hidden_profile_is_its_owners_alone_and_the_ranking_stays_whole():
     # shown again
     owner.post(f"/people/{name}/visibility/", {"hidden": "0"})
     assert Client().get(f"/people/{name}/").status_code == 200
+
+
+def test_a_hidden_profile_gives_no_last_played_time_that_a_match_page_would_name():
+    people_and_bots(people=2, bots=0)
+    PersonRating.objects.update(last_played=timezone.now())
+    hider = make_user("hider")
+    match = rated_match(hider, house_builtin("strong", 27.0, 3.0), score=1, their=0)
+    rank = PersonRating.objects.get(user=hider).rank
+    PersonProfile.objects.create(user=hider, hidden=True)
+    # the public match names the player and says when it was played
+    assert Client().get(f"/api/matches/{match.pk}/").json()["participants"][0]["player"] == "hider"
+    for show in ("people", "both"):
+        api = Client().get(f"/api/games/{GAME}/leaderboard/?show={show}").json()["results"]
+        people = [r for r in api if r["kind"] == "person"]
+        assert [r["last_played"] is None for r in people] == [r["private"] for r in people]
+        assert any(r["private"] for r in people) and not all(r["private"] for r in people)
+    board = page(Client().get(f"/games/{GAME}/leaderboard/?show=people"))
+    rows = re.findall(r'<tr data-kind="person">(.*?)</tr>', board)
+    assert "a private player" in rows[rank - 1] and rows[rank - 1].endswith("<td>-</td>")
+    assert not any(row.endswith("<td>-</td>") for n, row in enumerate(rows) if n != rank - 1)
+    # its owner is told that the match pages still show the name
+    owner = Client()
+    owner.force_login(hider)
+    mine = page(owner.get("/people/hider/"))
+    assert "Your name still shows at the tables you sit at and on the" in mine
 
 
 def profile_is_hidden(user) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import html
 import re
 
 import pytest
@@ -84,6 +85,18 @@ def test_it_refuses_a_username_with_a_control_or_format_character(client, userna
     page = response.content.decode()
     assert f"The username holds {said}; names are plain text." in page
     assert not User.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("username", [".", "..", "..."])
+def test_it_refuses_a_username_of_dots_only_whose_profile_address_would_not_work(client, username):
+    response = client.post("/accounts/signup/", signup_data(username))
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert "A username cannot be only dots: your page's address would not work." in page
+    assert not User.objects.exists()
+    # dots among other characters are a name like any other
+    assert client.post("/accounts/signup/", signup_data(f"a{username}b")).status_code == 302
 
 
 @pytest.mark.django_db
@@ -302,7 +315,15 @@ async def test_the_lockout_works_through_the_asgi_handler():
 @pytest.mark.django_db
 def test_it_logs_out_on_post_only(client, alice):
     client.force_login(alice)
-    assert client.get("/accounts/logout/").status_code == 405
+    # a GET (a bookmark) logs nobody out: it asks, in the site's frame, with the button
+    asked = client.get("/accounts/logout/")
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert '<h1 id="page-title">Log out of Card Arena?</h1>' in page
+    form = re.search(r'<form method="post" action="/accounts/logout/" class="form">(.*?)</form>',
+                     page, re.S)  # fmt: skip
+    assert form and 'name="csrfmiddlewaretoken"' in form.group(1)
+    assert '<button type="submit" class="btn">Log out</button>' in form.group(1)
     assert logged_in_as(client) == "alice"
     response = client.post("/accounts/logout/")
     assert response.status_code == 302
@@ -341,6 +362,77 @@ def test_it_changes_the_password_and_keeps_you_logged_in(client, alice):
     alice.refresh_from_db()
     assert alice.check_password(NEW_PASSWORD)
     assert not alice.check_password(PASSWORD)
+
+
+# Getting to one's own pages -----------------------------------------------------------------
+
+
+def nav_links(page: str) -> dict[str, str]:
+    """The top bar's links: their words to their addresses."""
+    bar = page[page.index('<nav class="nav"') : page.index("</nav>")]
+    found = re.findall(r'<a [^>]*href="([^"]+)"[^>]*>([^<]+)</a>', bar)
+    return {html.unescape(words): html.unescape(href) for href, words in found}
+
+
+@pytest.mark.django_db
+def test_the_nav_name_leads_to_ones_profile_which_offers_the_password_change(client):
+    odd = User.objects.create_user("al.ice+1", password=PASSWORD)
+    client.force_login(odd)
+    assert nav_links(client.get("/").content.decode())["al.ice+1"] == "/people/al.ice%2B1/"
+    mine = client.get("/people/al.ice%2B1/").content.decode()
+    assert '<a href="/accounts/password/">Change password</a>' in mine
+    others = Client().get("/people/al.ice%2B1/").content.decode()
+    assert "Change password" not in others
+    bots = client.get("/my/bots/").content.decode()
+    assert '<a href="/people/al.ice%2B1/">Your public profile</a>' in bots
+
+
+@pytest.mark.django_db
+def test_the_sign_up_page_says_the_username_is_public(client):
+    page = " ".join(client.get("/accounts/signup/").content.decode().split())
+    assert (
+        "Your username is public: it shows at your tables, on your profile and, after rated "
+        "tables, on the leaderboards; you can hide your profile" in page
+    )
+
+
+@pytest.mark.django_db
+def test_log_in_and_sign_up_in_the_nav_come_back_to_the_page_they_left(client, alice):
+    here = "/games/rps-poker/leaderboard/?show=people&after=1_1"
+    links = nav_links(client.get(here).content.decode())
+    back = "?next=%2Fgames%2Frps-poker%2Fleaderboard%2F%3Fshow%3Dpeople%26after%3D1_1"
+    assert links["Log in"] == "/accounts/login/" + back
+    assert links["Sign up"] == "/accounts/signup/" + back
+    # from the log-in page, the sign-up link keeps where to go back to (not the log-in page)
+    login_page = client.get(links["Log in"]).content.decode()
+    assert nav_links(login_page)["Sign up"] == "/accounts/signup/" + back
+    response = client.post(links["Log in"], {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302 and response["Location"] == here
+    other = Client()
+    response = other.post(links["Sign up"], signup_data("carol"))
+    assert response.status_code == 302 and response["Location"] == here
+    assert logged_in_as(other) == "carol"
+    # the log-out page is not a page to come back to
+    assert nav_links(Client().get("/accounts/logout/").content.decode())["Log in"] == (
+        "/accounts/login/"
+    )
+
+
+@pytest.mark.django_db
+def test_a_weak_new_password_is_explained_under_the_new_password(client, alice):
+    client.force_login(alice)
+    weak = {"old_password": PASSWORD, "new_password1": "password", "new_password2": "password"}
+    page = client.post("/accounts/password/", weak).content.decode()
+    under = re.search(r'<ul class="field-errors" id="id_new_password1_error">(.*?)</ul>', page)
+    assert under and "This password is too common." in under.group(1)
+    assert 'id="id_new_password2_error"' not in page
+    # two passwords that differ: said under the confirmation, as before
+    mismatched = weak | {"new_password2": "password-other"}
+    page = client.post("/accounts/password/", mismatched).content.decode()
+    under = re.search(r'<ul class="field-errors" id="id_new_password2_error">(.*?)</ul>', page)
+    assert under and "The two password fields didn\u2019t match." in under.group(1)
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
 
 
 # CSRF ---------------------------------------------------------------------------------------

@@ -343,12 +343,15 @@ def test_it_refuses_both_a_file_and_pasted_code_and_neither(owner):
 def test_it_shows_the_reason_of_a_refused_upload_on_the_form(owner, alice):
     paste(owner, name="twice", code=bot_code())
     response = paste(owner, name="twice", code=bot_code())
-    assert "this code is already version 1 of alice/twice" in errors(response)
+    assert "This code is already version 1 of twice, being validated." in errors(response)
     response = owner.post(
         "/my/bots/", {"game": "rps-poker", "name": "twice", "language": "javascript",
                       "code": JS_BOT}
     )  # fmt: skip
-    assert "alice/twice is a python bot, not javascript" in errors(response)
+    assert (
+        "twice is a Python bot and keeps its language: upload JavaScript code as a new bot "
+        "(retire twice first)." in errors(response)
+    )  # (it said "alice/twice is a python bot, not javascript")
     assert BotVersion.objects.count() == 1
 
 
@@ -777,11 +780,12 @@ def test_the_bot_page_pages_back_through_older_matches_and_opponents(anonymous, 
     assert [m["id"] for m in data["recent_matches"]] == ids[:20]
     data = anonymous.get(data["older_matches"]).json()
     assert [m["id"] for m in data["recent_matches"]] == ids[20:] and data["older_matches"] is None
-    assert anonymous.get(f"/api/bots/{versions[0].bot_id}/?before=x").status_code == 404
+    # a position that is not one is a 400, as for every other list (docs/api.md)
+    assert anonymous.get(f"/api/bots/{versions[0].bot_id}/?before=x").status_code == 400
     # numbers a browser may forge: other scripts' digits, a superscript, more than a bigint
     for forged in ("\u00b2", "\u0663", "9" * 30):
         assert (
-            anonymous.get(f"/api/bots/{versions[0].bot_id}/", {"before": forged}).status_code == 404
+            anonymous.get(f"/api/bots/{versions[0].bot_id}/", {"before": forged}).status_code == 400
         )
         html = page(anonymous.get(f"/bots/{versions[0].bot_id}/", {"before": forged}))
         assert "?before=" in html  # the newest matches, as without the parameter

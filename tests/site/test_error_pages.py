@@ -100,6 +100,20 @@ def test_only_the_owner_may_hide_a_profile_says_an_html_403():
     assert_site_page(response, 403, "Only the person whose profile it is may hide it")
 
 
+@pytest.mark.django_db
+def test_a_get_of_a_post_only_address_gets_the_sites_405_page():
+    ada = get_user_model().objects.create_user("ada", password="x" * 12)
+    client = Client()
+    client.force_login(ada)
+    response = client.get("/people/ada/visibility/")
+    assert_site_page(response, 405, "it is not a page to open from a link, a bookmark", "/")
+    assert response["Allow"] == "POST"
+    assert "Not a page to open" in response.content.decode()
+    # another method than the one taken is named
+    response = client.put("/people/ada/visibility/")
+    assert_site_page(response, 405, "This address does not take a PUT request.")
+
+
 def test_a_refusal_offers_a_way_to_log_in():
     request = RequestFactory().get("/my/bots/7/retire/")
     response = errors.permission_denied(request, PermissionDenied())

@@ -57,6 +57,14 @@ def test_it_shows_every_row_of_a_game_with_its_own_columns(client, rows):
     assert page.index("counter") < page.index("fourth")
 
 
+@pytest.mark.parametrize("game", ["rps-poker", "uth"])
+def test_the_sort_hint_says_it_sorts_the_rows_of_the_page_shown(client, rows, game):
+    # sortable.js sorts the rows in the page; the board comes 50 rows a page
+    page = " ".join(client.get(f"/games/{game}/leaderboard/").content.decode().split())
+    assert "Select a column heading to sort the rows of this page." in page
+    assert "sort by it" not in page
+
+
 @pytest.mark.django_db
 def test_it_says_when_a_game_has_no_rated_bots(client):
     page = client.get("/games/last-card/leaderboard/").content.decode()

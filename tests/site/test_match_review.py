@@ -133,6 +133,30 @@ def test_a_folded_hand_is_reviewed_for_its_own_player_alone(client):
     assert "not shown to you" in client.get(f"/matches/{match.pk}/?review=1").content.decode()
 
 
+def test_a_seat_whose_every_hand_ended_in_a_fold_is_said_so_not_counted_as_no_mistakes(client):
+    """Two hands, each ended by a fold (bet, fold): nobody but seat 0's player sees its cards."""
+    user = get_user_model().objects.create_user("ann", password="pw-for-ann")
+    game = get_game("kuhn")
+    agents = [ScriptedAgent(["b", "p"], "a"), ScriptedAgent(["p", "b"], "b")]
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(5, config={"hands": 2}), agents, seed=5
+    )
+    record = json.loads(json.dumps(outcome.record))
+    assert not any(hand["showdown"] for hand in record["result"]["hand_log"])
+    match = Match.objects.create(game="kuhn", seed=5, record=record)
+    MatchSeat.objects.create(match=match, seat=0, name="ann", user=user, score=0)
+    MatchSeat.objects.create(match=match, seat=1, name="cfr", builtin="cfr", score=0)
+    said = "None of this seat's decisions can be shown to you: every hand they played ended"
+    public = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    assert said in public
+    assert "mistakes in 0 decisions" not in public and "0 were fine" not in public
+    assert public.count("The cards of this hand are not shown to you.") == 2
+    # their own player sees their cards, and the review is made of them
+    client.force_login(user)
+    own = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    assert said not in own and "not shown to you" not in own
+
+
 def test_the_review_says_you_to_its_own_player_alone_and_names_them_to_anyone_else(client):
     """Every decision's words, reviewed or not (a folded hand's, for the public), are of one
     person: "ann" and "they" to everyone else, "you" to ann (the reasons address whoever
