@@ -146,6 +146,20 @@ def test_it_creates_a_table_with_each_kind_of_seat():
     ]
 
 
+def test_a_one_seat_game_offers_no_open_seat_nor_bot_for_its_seat():
+    """Ultimate Texas Hold'em is played alone: its one seat is the person's, so the form
+    offers neither an open seat nor a bot for it (either would be refused), and says why."""
+    page = text_of(Client().get("/games/uth/tables/"))
+    assert 'value="open"' not in page and "Open: another person joins" not in page
+    assert 'value="builtin:' not in page and '<select name="seat_0"' not in page
+    assert '<input type="hidden" name="seat_0" value="me">' in page
+    assert "has one seat, and it is yours" in page
+    # the form as drawn creates the table
+    data = form_data("uth", ["me"], max_rounds=5, variant="default")
+    response = Client().post("/games/uth/tables/", data)
+    assert response.status_code == 302
+
+
 def test_a_guest_creates_an_uth_table_with_rounds_and_a_pay_table():
     guest = Client()
     response = guest.post(
@@ -466,7 +480,8 @@ def test_the_home_page_and_the_game_pages_lead_to_the_tables():
         assert f'href="/games/{slug}/tables/">Play ' in rules
 
 
-def test_a_built_in_bot_at_a_table_is_shown_as_built_in_on_the_match_page(client):
+def finished_against_strong() -> tuple[Table, dict]:
+    """ann's table against the built-in strong bot, played and stored: (table, its link)."""
     ann = make_user("ann")
     table = tables.create_table("rps-poker", tables.Person(ann), ["me", "builtin:strong"])
     played = play(
@@ -474,7 +489,11 @@ def test_a_built_in_bot_at_a_table_is_shown_as_built_in_on_the_match_page(client
         [Entry(name="ann", builtin="simple"), Entry(name="house/strong", builtin="strong")],
         seed=table.seed,
     )
-    link = tables.store_finish(tables.facts_of(table), Finish(played))
+    return table, tables.store_finish(tables.facts_of(table), Finish(played))
+
+
+def test_a_built_in_bot_at_a_table_is_shown_as_built_in_on_the_match_page(client):
+    _, link = finished_against_strong()
     seat = MatchSeat.objects.get(match_id=link["match"], seat=1)
     assert (seat.builtin, seat.bot_id, seat.user_id) == ("strong", None, None)
     html = client.get(f"/matches/{link['match']}/").content.decode()
@@ -490,14 +509,7 @@ def test_the_migration_names_built_in_seats_stored_before_it_as_the_house_names_
     from django.apps import apps
 
     migration = import_module("games.migrations.0013_builtin_seats_named_as_the_house")
-    ann = make_user("ann")
-    table = tables.create_table("rps-poker", tables.Person(ann), ["me", "builtin:strong"])
-    played = play(
-        get_game("rps-poker"),
-        [Entry(name="ann", builtin="simple"), Entry(name="house/strong", builtin="strong")],
-        seed=table.seed,
-    )
-    link = tables.store_finish(tables.facts_of(table), Finish(played))
+    table, link = finished_against_strong()
     # as they were stored before: the built-in's seat named builtin:NAME; a person whose
     # name merely looks like one is left alone
     TableSeat.objects.filter(builtin="strong").update(name="builtin:strong")
