@@ -1234,6 +1234,13 @@ class BotProcess:
             return self._outside_kill(what)
         if sig == signal.SIGXFSZ:
             return AgentFault("crash", f"the bot wrote a file over the size limit during {what}")
+        if sig == signal.SIGSYS and self.launch.sandbox:
+            return AgentFault(
+                "crash",
+                f"the sandbox ended the bot during {what}: it exited with a status of 128 or "
+                "more (which would pass for a signal's), or made a system call of another "
+                "architecture",
+            )
         if sig is not None:
             try:
                 name = signal.Signals(sig).name

@@ -103,6 +103,12 @@ SIGNAL_ARGUMENT = {
     "kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1, "rt_tgsigqueueinfo": 2,
     "pidfd_send_signal": 1,
 }  # fmt: skip
+#: an exit status of 128 or more (its low byte's top bit set): a process's status reads as
+#: 128 + N when signal N killed it (bubblewrap's, a shell's), so a bot exiting with 137 would
+#: pass for a SIGKILL from outside. The calls that end a process with a status: killed
+#: (SIGSYS, the bot's crash) when it is one of those
+EXIT_CALLS = ("exit", "exit_group")
+SIGNAL_LIKE_STATUS = 0x80
 F_SETSIG = 10
 PR_SET_PDEATHSIG = 1
 RLIMIT_CPU = 0
@@ -204,6 +210,12 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
             rule("prlimit64", eperm, (1, _CMP_EQ, RLIMIT_CPU, 0), (2, _CMP_NE, 0, 0))
             for name in TIMER_CALLS:
                 rule(name, eperm)
+            for name in EXIT_CALLS:
+                rule(
+                    name,
+                    _ACT_KILL_PROCESS,
+                    (0, _CMP_MASKED_EQ, SIGNAL_LIKE_STATUS, SIGNAL_LIKE_STATUS),
+                )
         if rest:
             for name in DENIED:
                 rule(name, _errno_action(errno.EPERM))

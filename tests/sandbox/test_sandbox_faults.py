@@ -142,6 +142,21 @@ def test_it_records_a_bot_that_cannot_even_load(play, tmp_path, name, says):
     assert played.scores == [0, 10]
 
 
+@pytest.mark.parametrize(("name", "status"), [("py", 137), ("py", 393), ("js", 137)])
+def test_a_bot_exiting_with_a_killed_process_s_status_crashes(play, tmp_path, name, status):
+    """128 + 9 reads as a SIGKILL from outside, which is the platform's trouble (its match
+    played again): a losing bot could void its matches so. The sandbox ends such an exit
+    (SIGSYS), and it is the bot's crash."""
+    played = play(hostile(tmp_path, f"exits_as_killed.{name}", status=status))
+    assert_forfeited(played, "crash", "exited with a status of 128 or more")
+    assert "killed by SIGKILL from outside" not in played.stderr
+
+
+def test_a_bot_exiting_with_a_small_status_says_it(play, tmp_path):
+    played = play(hostile(tmp_path, "exits_as_killed.py", status=3))
+    assert_forfeited(played, "crash", "the bot exited with status 3")
+
+
 def test_it_restarts_a_crashed_bot_for_its_next_match(play, tmp_path):
     # One bad match must not poison the next: the process is started anew.
     played = play(hostile(tmp_path, "exits.py"), matches=3)
