@@ -252,6 +252,9 @@ def play(
             seat_names=seating.names, observer=observer,
         )  # fmt: skip
         reports = _reports(outcome, seating.agents, seating.processes)
+    except BaseException:
+        seating.abandon()
+        raise
     finally:
         seating.close()
     return Played(outcome, reports, time.monotonic() - started)
@@ -288,6 +291,10 @@ async def play_async(
         )  # fmt: skip
         report = functools.partial(_reports, outcome, seating.agents, seating.processes)
         reports = await offload(report) if blocking else report()
+    except BaseException:
+        if blocking:
+            await offload(seating.abandon)
+        raise
     finally:
         if blocking:
             await offload(seating.close)
@@ -359,6 +366,15 @@ class _Seating:
 
     def new_state(self, seed: int, config: dict[str, Any] | None) -> GameState:
         return self.game.state_class.new(seed, num_seats=len(self.agents), config=config)
+
+    def abandon(self) -> None:
+        """The match did not end (the platform's trouble raised through it): every process
+        of it is ended, kept ones too, so that none goes on to its next match still owing
+        this one's replies (read there, they would be that match's protocol fault, an
+        innocent bot's, rated). A kept one starts afresh at its next match."""
+        for process in self.processes:
+            if process is not None:
+                process.kill()
 
     def close(self) -> None:
         try:

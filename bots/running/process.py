@@ -1521,6 +1521,9 @@ class ProcessAgent(Agent):
         process.stderr.mark(f"--- match start: {info.game}, {where} ---")
         with self._reporting():
             process.resume()
+            if process.alive and process._owed:  # a match left with its replies unread
+                process.stderr.mark("--- restarting the bot: its last match was cut short ---")
+                process.kill()
             recycle = process.launch.recycle_cpu_s
             if recycle is not None and process.alive and process.cpu_s >= recycle:
                 used = f"{process.cpu_s:.1f} s of CPU"

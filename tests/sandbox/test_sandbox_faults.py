@@ -11,7 +11,7 @@ import pytest
 
 from bots.languages import method_name
 from games.engine.runner import TimeControl
-from tests.sandbox.conftest import assert_forfeited, hostile
+from tests.sandbox.conftest import FAST, GAME, assert_forfeited, hostile
 
 LANGUAGES = ["py", "js"]
 
@@ -229,3 +229,36 @@ def test_an_answer_that_is_not_utf8_is_a_protocol_fault(play, tmp_path):
     played = play(raw_reply(tmp_path, b'"\xff\xfe\xed\xa0\x80"'))
     assert_forfeited(played, "protocol", "during draft_pick")
     assert_storable(played)
+
+
+def test_a_match_the_platform_could_not_finish_leaves_no_kept_process_owing_replies(tmp_path):
+    """The platform's trouble in one seat (here a PlatformError the seat raises) ends the
+    match where it is: the other seat's kept process, asked at the same time, still owes its
+    reply. Read at its next match, that reply was a protocol fault of an innocent bot's,
+    stored and rated."""
+    from bots.running.playing import Entry, ProcessCache, play
+    from bots.running.process import PlatformError
+    from games.engine.agents import InProcessAgent
+
+    simple = GAME.builtin_class("simple")
+
+    class Trouble(InProcessAgent):  # its second question: the machine's trouble
+        calls = 0
+
+        def send(self, prompt):
+            Trouble.calls += prompt.expects_answer
+            if Trouble.calls == 2:
+                raise PlatformError("the bot's process was killed by SIGKILL from outside")
+            super().send(prompt)
+
+    code = hostile(tmp_path, "fair.py").read_text()
+    fair = Entry("fair", code=code, filename="fair.py", key="fair")
+    cache = ProcessCache()
+    try:
+        trouble = Entry("trouble", agent=Trouble(simple, GAME.bot_call, "trouble"))
+        with pytest.raises(PlatformError):  # (seat 0 asked first: it is left owing)
+            play(GAME, [fair, trouble], seed=1, time_control=FAST, cache=cache)
+        played = play(GAME, [fair, Entry("simple", builtin="simple")], seed=2, cache=cache)
+        assert not played.outcome.faults, played.outcome.faults
+    finally:
+        cache.close()
