@@ -90,6 +90,16 @@ CALLER_CALLS = (
     "sched_setaffinity", "sched_setparam", "sched_setscheduler", "sched_setattr", "prlimit64",
     "migrate_pages", "move_pages",
 )  # fmt: skip
+#: the machine's page cache, which every sandbox shares: a bot that evicts a page of a file
+#: all can read (posix_fadvise's DONTNEED) or caches it, and another that sees whether it is
+#: cached without touching it (mincore, cachestat, a read with RWF_NOWAIT), pass bits to
+#: each other: the first seating of a deal to the fresh process of its second, or two
+#: accounts' bots at one table. Refused (EPERM; a read with RWF_NOWAIT: EOPNOTSUPP, as a
+#: file system without it answers, and callers read without it). What stays is timing a
+#: read: a page a bot read is cached, and it cannot evict it again
+PAGE_CACHE_CALLS = ("fadvise64", "mincore", "readahead", "cachestat")
+NOWAIT_CALLS = {"preadv2": 5, "pwritev2": 5}  # the flags' argument (x86_64, arm64)
+RWF_NOWAIT = 0x08
 #: calls that answer ENOSYS so that callers fall back to an older call we can inspect
 NOT_IMPLEMENTED = ("clone3", "io_uring_setup")
 #: SIGKILL (and RLIMIT_CPU, whose hard limit sends it): a bot may not send it to any
@@ -221,6 +231,14 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
                 rule(name, _errno_action(errno.EPERM))
             for name in NOT_IMPLEMENTED:
                 rule(name, _errno_action(errno.ENOSYS))
+            for name in PAGE_CACHE_CALLS:
+                rule(name, _errno_action(errno.EPERM))
+            for name, arg in NOWAIT_CALLS.items():
+                rule(
+                    name,
+                    _errno_action(errno.EOPNOTSUPP),
+                    (arg, _CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT),
+                )
             for name in ("socket", "socketpair"):
                 rule(name, _errno_action(errno.EAFNOSUPPORT), (0, _CMP_NE, AF_UNIX, 0))
             for flag in CLONE_NEW_FLAGS.values():

@@ -35,6 +35,17 @@ def syscall(number, *args):
     return action
 
 
+def page_cache(how):
+    fd = os.open(os.__file__, os.O_RDONLY)  # a file every sandbox reads
+    try:
+        if how == "fadvise":
+            os.posix_fadvise(fd, 0, 4096, os.POSIX_FADV_DONTNEED)
+        else:
+            os.preadv(fd, [bytearray(4096)], 0, os.RWF_NOWAIT)
+    finally:
+        os.close(fd)
+
+
 def thread():
     t = threading.Thread(target=lambda: None)
     t.start()
@@ -92,6 +103,11 @@ def survey():
             "io_uring_setup": outcome(syscall(425, 8, None)),
             "clone3": outcome(syscall(435, None, 0)),
             "bpf": outcome(syscall(321, 0, None, 0)),
+            # the shared page cache: evict a page, see whether one is cached
+            "fadvise": outcome(lambda: page_cache("fadvise")),
+            "nowait_read": outcome(lambda: page_cache("nowait")),
+            "mincore": outcome(syscall(27, None, 4096, None)),
+            "readahead": outcome(syscall(187, 0, 0, 4096)),
         },
     }
 
