@@ -25,7 +25,7 @@ from bots.arena import Arena, ArenaError, busy_jobs
 from bots.arena.config import ConfigError, apply_config
 from bots.languages import spoken, suffix_list
 from bots.running import cpus
-from bots.running.process import MAX_LANES
+from bots.running.process import MAX_LANES, PlatformError
 from games.engine import untrusted
 from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import counter, progress_bar
@@ -293,11 +293,17 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
             with progress:
                 task = progress.add_task("matches", total=total)
                 count = counter(progress, task, total)
-                summary = arena.run(
-                    rounds,
-                    seed,
-                    on_match=lambda n, _o: count(n),
-                )
+                try:
+                    summary = arena.run(
+                        rounds,
+                        seed,
+                        on_match=lambda n, _o: count(n),
+                    )
+                except PlatformError as exc:  # the machine's, not a bot's: said in a line
+                    raise UsageError(
+                        f"this machine could not play the tournament: {exc}. No bot is to "
+                        "blame for it; run the tournament again"
+                    ) from None
     for table in leaderboard(game.title, arena.format, summary, out.width, out):
         out.print(table)
     if opts["json"]:

@@ -29,6 +29,17 @@ def arena(*args: str) -> str:
     return out.getvalue()
 
 
+def test_the_machine_s_trouble_ends_it_in_a_line_that_blames_no_bot(monkeypatch):
+    from bots.running.process import PlatformError
+
+    def trouble(self, *args, **kwargs):
+        raise PlatformError("the bot's process was killed by SIGKILL from outside")
+
+    monkeypatch.setattr(Arena, "run", trouble)
+    with pytest.raises(CommandError, match="killed by SIGKILL from outside. No bot is to blame"):
+        arena("builtin:simple", "builtin:minimal", "--rounds", "1")
+
+
 def test_it_prints_a_leaderboard_and_writes_the_json_schema(tmp_path):
     out_json = tmp_path / "out" / "results.json"
     table = arena(
