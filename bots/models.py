@@ -351,14 +351,16 @@ class Match(models.Model):
         page, download or API answer shows: what the game's rules let anyone see of it
         (``GameState.public_record``), without its seed and shuffles until
         :meth:`deals_shown`."""
-        from games.engine.game import GameState
+        from games.engine.game import GameState, faults_shown
         from games.registry import get_game
 
+        # the reasons of faults as anyone may see them: on one line, escaped, cut
+        record = faults_shown(self.record)
         try:
             state_class = get_game(self.game).state_class
         except KeyError:  # a game this site no longer has: nothing that deals its cards
-            return GameState.without_deals(self.record)
-        public = state_class.public_record(self.record, seat)
+            return GameState.without_deals(record)
+        public = state_class.public_record(record, seat)
         return public if self.deals_shown() else state_class.without_deals(public)
 
 
@@ -407,6 +409,15 @@ class MatchSeat(models.Model):
     def label(self) -> str:
         """owner/bot for a bot, the person's name otherwise."""
         return self.bot.label if self.bot_id is not None else self.name
+
+    @property
+    def fault_shown(self) -> str:
+        """The fault's reason as anyone may see it: the bot wrote it (its exception's
+        message), so on one line, its control and format characters escaped, cut
+        (``untrusted.one_line``). Only its owner sees it as it was (the bot's page)."""
+        from games.engine import untrusted
+
+        return untrusted.one_line(self.fault_reason)
 
     @property
     def is_bot(self) -> bool:

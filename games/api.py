@@ -19,8 +19,9 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.urls import path, re_path, reverse
+from django.utils.cache import get_conditional_response, set_response_etag
 from django.utils.decorators import decorator_from_middleware
-from django.utils.http import http_date
+from django.utils.http import http_date, parse_http_date_safe
 from django.views.decorators.csrf import csrf_exempt
 
 from bots.ladder import aggregates
@@ -51,7 +52,29 @@ from games.views import (
 PAGE_SIZE = 50
 BOT_RECENT_MATCHES = 20
 
-conditional = decorator_from_middleware(ConditionalGetMiddleware)
+
+class ConditionalGetOrHead(ConditionalGetMiddleware):
+    """Django's conditional GET, for HEAD too: Django leaves HEAD alone because a HEAD
+    answer's body is empty when it gets there, but an API view builds the whole answer for a
+    HEAD (the server drops the body afterwards), so its ETag is the GET's, and an unchanged
+    answer is a 304 to HEAD as to GET."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if request.method != "HEAD":
+            return super().process_response(request, response)
+        # the parent's steps for GET (get_conditional_response itself takes HEAD as GET)
+        if self.needs_etag(response) and not response.has_header("ETag"):
+            set_response_etag(response)
+        etag = response.get("ETag")
+        last_modified = parse_http_date_safe(response.get("Last-Modified") or "")
+        if etag or last_modified:
+            return get_conditional_response(
+                request, etag=etag, last_modified=last_modified, response=response
+            )
+        return response
+
+
+conditional = decorator_from_middleware(ConditionalGetOrHead)
 
 
 class NotFound(Exception):
@@ -288,7 +311,7 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
     if before:
         before_id = untrusted.whole_number(before)
         if before_id is None:
-            raise NotFound(f"no matches before {before[:40]!r} (a match id is a number)")
+            raise BadRequest(f"before must be a match id (a whole number), not {before[:40]!r}")
         mine = mine.filter(match_id__lt=before_id)
     seats = list(
         mine.select_related("match", "version")
@@ -416,7 +439,7 @@ def match(request: HttpRequest, pk: int) -> dict[str, Any]:
                 "builtin": s.builtin or None,
                 "version": s.version.number if s.version is not None else None,
                 "score": s.score,
-                "fault": {"kind": s.fault_kind, "reason": s.fault_reason} if s.fault_kind else None,
+                "fault": {"kind": s.fault_kind, "reason": s.fault_shown} if s.fault_kind else None,
             }
             for s in seats
         ],

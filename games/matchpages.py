@@ -44,6 +44,7 @@ from django.views.decorators.gzip import gzip_page
 from bots.models import Match
 from cardsite.errors import error_page
 from games import replays, reviews
+from games.engine.game import faults_shown
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
 from games.replaycache import keep, kept
@@ -131,7 +132,8 @@ class StoredReplay:
         """Replays the match and keeps the result: the pieces first, the head last (a head
         found in the cache says its pieces were written)."""
         same = len(self.labels) == len(self.match.record.get("seats", []))
-        replay = replays.build(self.match.record, self.labels if same else None)
+        record = faults_shown(self.match.record)  # a fault's reason on one line, escaped
+        replay = replays.build(record, self.labels if same else None)
         self.built, self.head, self.chapters = replay.frames, replay.head(), replay.chapters()
         pieces = {
             self.piece_key(n // WINDOW): _pack(replay.frames[n : n + WINDOW])
@@ -456,7 +458,8 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "replay": replay,
         **viewer_context(step, total, replay.frames, replay.names, lambda: replay.head, chapters),
         "seed": public.get("seed"),
-        "replayable": public.get("events") == match.record.get("events"),
+        # (the reasons of faults are shown on one line in both: they replay the same)
+        "replayable": public.get("events") == faults_shown(match.record).get("events"),
         # the game's seeds are public, but this one may still deal another match
         "sealed_for_now": not match.deals_shown() and _seed_is_public(match.game),
         "events": [json.dumps(e) for e in public.get("events", [])] if not replay.supported else [],

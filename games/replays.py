@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engine import untrusted
 from games.engine.chance import ReplayMismatch
 from games.engine.game import GameState
 from games.engine.table import shown_names
@@ -40,8 +41,8 @@ from games.registry import get_game
 
 #: bump when the frames change, in their format or in what they show (cached replays are
 #: keyed by it: 3 keeps a folded UTH round's hole cards, and the down cards of a Blackjack++
-#: deal a fault cut short, face down)
-FORMAT_VERSION = 3
+#: deal a fault cut short, face down; 4 shows a fault's reason on one line, escaped and cut)
+FORMAT_VERSION = 4
 
 Frame = dict[str, Any]
 Builder = Callable[[dict[str, Any], list[str]], list[Frame]]
@@ -99,8 +100,9 @@ def steps(record: dict[str, Any]) -> Iterator[tuple[dict[str, Any] | None, GameS
 
 
 def _fault_lines(event: dict[str, Any], names: list[str]) -> list[str]:
+    # the bot wrote the reason: one line, escaped, cut (as games.engine.game.faults_shown)
     return [
-        f"{names[int(seat)]} is out: {fault['kind']}: {fault['reason']}"
+        f"{names[int(seat)]} is out: {fault['kind']}: {untrusted.one_line(fault['reason'])}"
         for seat, fault in event["faults"].items()
     ]
 

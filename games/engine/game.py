@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+from games.engine import untrusted
 from games.engine.chance import Chance, ReplayChance, ReplayMismatch, SeededChance
 
 
@@ -44,6 +45,39 @@ class Fault:
 
     def as_dict(self) -> dict[str, str]:
         return {"kind": self.kind, "reason": self.reason}
+
+
+def _fault_shown(fault: Any) -> Any:
+    if isinstance(fault, dict) and isinstance(fault.get("reason"), str):
+        return fault | {"reason": untrusted.one_line(fault["reason"])}
+    return fault
+
+
+def _faults_shown(faults: Any) -> Any:
+    if not isinstance(faults, dict):
+        return faults
+    return {seat: _fault_shown(fault) for seat, fault in faults.items()}
+
+
+def faults_shown(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with the reason of every fault (in its events and its result) as it may be
+    shown to anyone (:func:`games.engine.untrusted.one_line`: a bot writes the reason of its
+    own exception, and could write lines that look like the page's). Replays the same: a
+    fault's reason decides nothing. Every page, replay and API answer shows this; the stored
+    record keeps the bot's words as they were."""
+    events = record.get("events")
+    if isinstance(events, list):
+        events = [
+            event | {"faults": _faults_shown(event.get("faults"))}
+            if isinstance(event, dict) and event.get("type") == "fault"
+            else event
+            for event in events
+        ]
+        record = record | {"events": events}
+    result = record.get("result")
+    if isinstance(result, dict) and "faults" in result:
+        record = record | {"result": result | {"faults": _faults_shown(result["faults"])}}
+    return record
 
 
 @dataclass

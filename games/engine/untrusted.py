@@ -171,6 +171,46 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+#: how much of what a bot wrote (a fault's reason) is shown to anyone but its owner
+SHOWN = 300
+#: what :func:`one_line` shows as escapes: control characters (Cc) and format characters
+#: (Cf: bidirectional overrides and isolates, zero-width spaces and joiners)
+_HIDDEN = frozenset({"Cc", "Cf"})
+
+
+def one_line(text: str, limit: int = SHOWN) -> str:
+    """What a bot wrote (a fault's reason) as it may be shown to others: on one line (each
+    run of whitespace, new lines included, is one space), each control or format character
+    shown as its escape (``\\u202e``, ``\\u200b``), and at most ``limit`` characters, the
+    last one "…" when cut. Nothing it holds can then pass for a line of the page around it,
+    nor turn that page's text around."""
+    pieces: list[str] = []
+    size = 0
+    for char in " ".join(clean_text(text).split()):
+        piece = _escape_char(char) if unicodedata.category(char) in _HIDDEN else char
+        pieces.append(piece)
+        size += len(piece)
+        if size > limit:
+            break
+    if size <= limit:
+        return "".join(pieces)
+    kept: list[str] = []
+    size = 0
+    for piece in pieces:  # whole escapes only
+        if size + len(piece) > limit - 1:
+            break
+        kept.append(piece)
+        size += len(piece)
+    return "".join(kept).rstrip() + "\u2026"
+
+
+def _escape_char(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def decode(data: bytes) -> str:
     """Bytes from an untrusted stream as text: invalid UTF-8 and NUL become U+FFFD."""
     return clean_text(data.decode("utf-8", "replace"))

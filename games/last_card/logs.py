@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from games.engine import untrusted
 from games.engine.files import safe_filename
 from games.last_card.movecheck import SUIT_NAMES, card_name
 from games.last_card.rules import STATISTICS, LastCardState
@@ -108,7 +109,8 @@ def readable(state: LastCardState, names: Sequence[str]) -> list[str]:
         elif kind == "cap":
             lines.append(f"{event['turns']} turns without a winner: the game ends")
         elif kind == "fault":
-            lines.append(f"{who} is out of the game: {event['kind']}: {event['reason']}")
+            said = untrusted.one_line(event["reason"])  # the bot's words: one line, escaped
+            lines.append(f"{who} is out of the game: {event['kind']}: {said}")
     if state.over:
         for seat, stats in enumerate(state.result()["stats"]):
             text = f"{names[seat]} ends with {cards_text(state.hands[seat])}: "

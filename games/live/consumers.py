@@ -135,7 +135,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self.send_json(message)
         elif sight.stale and sight.too_old:
             await database_sync_to_async(tables.abandon)(table, ABANDONED)
-            await self.send_json({"type": "over", "error": ABANDONED})
+            await self.send_json({"type": "over", "error": ABANDONED, "rated": False})
         elif (sight.stale or hub.unreachable(table)) and await hub.resume(table):
             # its host died: the match goes on here, from its seed and its kept steps
             await self._follow(table)

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from bots.running.playing import Entry, Played, play_async
 from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy
-from games.engine.game import GameState
+from games.engine.game import GameState, faults_shown
 from games.engine.journal import Journal, JournalMismatch
 from games.engine.played_for import KEY as PLAYED_FOR
 from games.engine.played_for import action_from, events_played_for
@@ -200,7 +200,8 @@ class TableHost:
             finish = Finish(played)
         except PlatformError as exc:  # the site's trouble, never the bot's: no result
             log.warning("event=table.platform_error game=%s error=%s", self.spec.slug, exc)
-            finish = Finish(None, error=platform_trouble(exc))
+            # the runner shows the state once every bot has started: the match had begun
+            finish = Finish(None, error=platform_trouble(exc, started=self.state is not None))
         except JournalMismatch as exc:  # the game's code changed since the table began
             log.warning("event=table.resume_failed game=%s error=%s", self.spec.slug, exc)
             finish = Finish(None, error=f"the table could not be resumed: its log does not "
@@ -407,7 +408,8 @@ class TableHost:
                 names = [plan.name for plan in self.plans]
                 message = over_message(self.rules, state, seat, names, extra)
             else:
-                message = {"type": "over", "error": finish.error} | extra
+                # no match was stored, so none was rated (the page's header says so)
+                message = {"type": "over", "error": finish.error, "rated": False} | extra
             self._over[audience] = message_text(message)
         for audience in self._audiences():
             self.publish(audience, self._over[audience])
@@ -449,11 +451,25 @@ NOTES_KEPT = 20
 
 #: what the people at a table hear when the site has no sandbox for its uploaded bot
 SITE_BUSY = "the bot could not start: the site is busy; this table is not rated"
+#: what they hear when the site lost the process of a bot that had started (its sandbox was
+#: killed under it, say): the site's trouble too, never the bot's
+PROCESS_LOST = (
+    "the site lost the bot's process (its trouble, not the bot's); this table is not rated."
+)
+#: what they hear when the machine was too busy to give a bot that had started its time
+TOO_BUSY = (
+    "the site's machine was too busy to give the bot its time (its trouble, not the bot's); "
+    "this table is not rated."
+)
 
 
-def platform_trouble(exc: PlatformError) -> str:
-    """Why a table whose bot the platform could not start ends, for its people: never a
+def platform_trouble(exc: PlatformError, started: bool = False) -> str:
+    """Why a table ends whose bot the platform could not start or, ``started`` (the bots
+    had started and the match had begun), could not keep running, for its people: never a
     result (no one wins or loses, nothing is rated)."""
+    if started:
+        # (bots.running.starved.too_busy: the machine kept the bot waiting for a CPU)
+        return TOO_BUSY if str(exc).startswith("the machine is too busy") else PROCESS_LOST
     if isinstance(exc, SandboxBusy) or "did not start within" in str(exc):
         return SITE_BUSY
     return (
@@ -492,7 +508,9 @@ def result_message(
     names: list[str],
     extra: dict[str, Any],
 ) -> dict[str, Any]:
-    """The ``over`` message of ``result`` as ``seat`` may see it (see :func:`over_message`)."""
+    """The ``over`` message of ``result`` as ``seat`` may see it (see :func:`over_message`);
+    the reasons of its faults on one line, escaped and cut, as every page shows them."""
+    result = faults_shown({"result": result})["result"]
     summary = rules.summary(result, shown_names(names), seat)
     if extra.get("note"):  # why the result is not rated, say
         summary = f"{summary} {extra['note']}"
@@ -534,6 +552,7 @@ def final_messages(
     it, before the line of the move: the record says which moves the table played for whom
     (games/engine/played_for.py; a record stored before it said so has none)."""
     rules: TableRules = spec.table()
+    record = faults_shown(record)  # the reasons of faults as every page shows them
     events = record["events"]
     played_for = events_played_for(record) if seat is not None else {}
     #: the event each step of the replay plays next (a chance event is no step)

@@ -3,7 +3,8 @@
 Each socket counts against its address (the keyed hash live tables keep of it,
 ``tables.address_key``) from its connect to its disconnect; past ``LIVE_SOCKETS_PER_ADDRESS``
 (50) a connect is refused: the socket is accepted only to be told why (a ``refused`` message)
-and closed with :data:`TOO_MANY_SOCKETS`.
+and closed with :data:`TOO_MANY_SOCKETS`. The site's other sockets (a tournament's progress,
+the ping check: games/consumers.py) are counted here too, apart (:func:`pages_key`).
 
 Where the count lives: with ``REDIS_URL`` (several web processes, on several machines), in
 Redis, a sorted set per address of the sockets' ids, each scored with the moment it expires;
@@ -61,12 +62,25 @@ return 1
 """
 
 
-def refused_text(limit: int) -> str:
+def refused_text(limit: int, pages: str = "pages of live tables") -> str:
     return (
-        f"too many open connections from your network: {limit} pages of live tables are open "
+        f"too many open connections from your network: {limit} {pages} are open "
         "from it at once, the most the site allows; close some of them (other tabs or windows "
         "of this site), and this page connects by itself"
     )
+
+
+#: the other sockets of the site (a tournament's progress, the ping check) are counted apart
+#: from the tables', under this prefix of their address, with the same limit: a page that
+#: follows a tournament never takes the place of a table's
+PAGES = "pages:"
+#: what a page refused among them is told (see :func:`refused_text`)
+OTHER_PAGES = "pages following tournaments (or checking the connection)"
+
+
+def pages_key(address: str) -> str:
+    """What the site's other sockets from ``address`` are counted under ("" not counted)."""
+    return PAGES + address if address else ""
 
 
 def socket_address(scope: dict[str, Any]) -> str:

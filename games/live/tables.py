@@ -76,8 +76,9 @@ EVERYONE_LEFT = "everyone left this table before its match started"
 
 
 class TableLimitError(TableError):
-    """A table refused by a limit on how many tables one person or one address may open (the
-    page answers 429, and lists the person's open tables)."""
+    """A table refused by a limit on how many tables one person or one address may open, or
+    on the tables with uploaded bots (the page answers 429, and lists the person's open
+    tables)."""
 
 
 @dataclass(frozen=True)
@@ -381,7 +382,7 @@ def create_table(
         _lock_bot_tables()
         refusal = bot_table_refusal(person, guest, limits or BotTableLimits.from_settings())
         if refusal:
-            raise TableError(refusal)
+            raise TableLimitError(refusal)
     table = Table.objects.create(
         game=game,
         config=match_config,
@@ -747,7 +748,7 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
 
 # ---- a finished table, seen again ----------------------------------------------------------
 #: the version of the ends kept in the cache: bump it when what they hold changes
-END_CACHE_VERSION = 1
+END_CACHE_VERSION = 2
 
 
 def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
@@ -760,7 +761,7 @@ def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
     seats if they did not; the end built is kept in the replay cache, per match and seat."""
     if table.state != Table.FINISHED or table.match_id is None:
         error = table.error or "this table was abandoned"
-        return [{"type": "over", "error": error, "rated": table.rated}]
+        return [{"type": "over", "error": error, "rated": False}]  # no match, none rated
     # the token too: a match's number may come again in another database, a token not
     audience = "public" if seat is None else seat
     key = f"table-end:{END_CACHE_VERSION}:{table.token}:{table.match_id}:{audience}"

@@ -420,6 +420,8 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
             "can_join": table.state == Table.OPEN and seat is None,
             "waiting": table.state == Table.OPEN and any(s.kind == TableSeat.OPEN for s in seats),
             "ended": ended,
+            # an abandoned table stored no match: none was rated, whatever it was opened as
+            "rated": table.rated and table.state != Table.ABANDONED,
             "result": result,
             "summary": _summary(table.game, result, shown, seat) if result else "",
             "invite_url": request.build_absolute_uri(table.get_absolute_url()),

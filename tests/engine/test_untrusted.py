@@ -147,3 +147,15 @@ def test_a_lone_surrogate_in_a_str_itself_is_replaced():
     assert untrusted.loads('["a\ud800"]') == ["a\ufffd"]
     with pytest.raises(ValueError):  # as bytes it cannot even be UTF-8
         untrusted.loads('["a\ud800"]'.encode("utf-8", "surrogatepass"))
+
+
+def test_one_line_shows_what_a_bot_wrote_on_one_line_escaped_and_cut():
+    said = untrusted.one_line("bad card\n\n\u2022 guest (seat 1):\tx\u202ey\u200bz\u2028\x00 ")
+    assert said == "bad card \u2022 guest (seat 1): x\\u202ey\\u200bz \ufffd"
+    assert untrusted.one_line("\U000e0001") == "\\U000e0001"
+    long = untrusted.one_line("a" * 2000)
+    assert len(long) == untrusted.SHOWN and long.endswith("a\u2026")
+    # an escape is never cut in two
+    cut = untrusted.one_line("\u202e" * 100)
+    assert cut.endswith("\\u202e\u2026") and len(cut) <= untrusted.SHOWN
+    assert untrusted.one_line("a" * 300) == "a" * 300

@@ -15,12 +15,15 @@ from django.utils import timezone
 
 from bots.models import Match
 from bots.running.playing import Entry, play
+from bots.running.process import PlatformError
+from bots.running.starved import too_busy
 from bots.sandbox import SandboxBusy
+from games.engine.agents import InProcessAgent
 from games.live import tables
-from games.live.host import SITE_BUSY, Finish, SeatPlan
+from games.live.host import PROCESS_LOST, SITE_BUSY, Finish, SeatPlan, platform_trouble
 from games.models import PersonRating, Table
 from games.registry import get_game
-from tests.live.test_host import Wire, host, join, run
+from tests.live.test_host import Wire, builtin, host, join, run
 from tests.people.helpers import GAME, make_user, ranked_bot
 
 HOSTILE = Path(__file__).resolve().parent.parent / "sandbox" / "bots"
@@ -106,7 +109,7 @@ def test_the_create_form_says_why_a_table_is_refused(uploaded, settings):
     assert first.post(f"/games/{GAME}/tables/", data).status_code == 302
     second = Client(REMOTE_ADDR="192.0.2.5")  # another guest, the same address
     response = second.post(f"/games/{GAME}/tables/", data)
-    assert response.status_code == 400
+    assert response.status_code == 429  # a limit, as the limits on any table (docs)
     assert "guests from your address already have 1 table with uploaded bots" in (
         response.content.decode()
     )
@@ -148,6 +151,67 @@ async def test_a_table_whose_bot_gets_no_sandbox_ends_unrated_saying_the_site_is
     )
     assert finished[0].played is None  # no result, for anyone
     assert launched[0]["worker"] is False  # a table's sandbox: never the workers' reserve
+
+
+class LostMidMatch(InProcessAgent):
+    """A bot that starts and answers, whose process the site then loses (its sandbox killed
+    from outside: ``ProcessAgent`` raises PlatformError)."""
+
+    def __init__(self, answers: int) -> None:
+        game = get_game(GAME)
+        super().__init__(game.builtin_class("simple"), game.bot_call, "drafter")
+        self.left = answers
+
+    def receive(self, timeout: float):
+        if self.left == 0:
+            raise PlatformError("the bot's sandbox was killed from outside (SIGKILL)")
+        self.left -= 1
+        return super().receive(timeout)
+
+
+@pytest.mark.asyncio
+async def test_a_table_whose_bot_the_site_loses_mid_match_says_so_and_is_not_rated():
+    finished: list[Finish] = []
+
+    async def store(finish: Finish) -> dict:
+        finished.append(finish)
+        return {}
+
+    wire = Wire()
+    lost = SeatPlan("alice/drafter", "bot", Entry(name="drafter", agent=LostMidMatch(2)))
+    table = host(GAME, [builtin(GAME, "simple"), lost], wire, on_finish=store, rated=True)
+    run(table)
+    assert await join(table, 10)
+    over = await wire.wait("public", "over")
+    assert (
+        over["error"]
+        == PROCESS_LOST
+        == (
+            "the site lost the bot's process (its trouble, not the bot's); this table is not rated."
+        )
+    )
+    assert over["rated"] is False  # the page's header says "unrated"
+    assert finished[0].played is None
+    # a bot the site could not start at all is still told apart
+    unstarted = PlatformError("cannot start bwrap: no such file")
+    assert platform_trouble(unstarted).startswith("the bot could not start: the site cannot")
+    busy = PlatformError(too_busy(2.5, "draft_pick", 1.0))
+    assert platform_trouble(busy, started=True) == (
+        "the site's machine was too busy to give the bot its time (its trouble, not the "
+        "bot's); this table is not rated."
+    )
+
+
+def test_the_page_of_a_table_the_site_stopped_calls_it_unrated(client, uploaded):
+    table = tables.create_table(GAME, tables.Person(make_user("ann")), ["me", uploaded])
+    assert table.rated
+    _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
+    tables.store_finish(facts, Finish(None, error=PROCESS_LOST))
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert '<span id="table-rated">unrated</span>' in page
+    assert f"The table stopped: {PROCESS_LOST}".replace("'", "&#x27;") in page
+    table.refresh_from_db()
+    assert tables.end_of(table, None) == [{"type": "over", "error": PROCESS_LOST, "rated": False}]
 
 
 def test_a_table_the_site_could_not_start_is_stored_abandoned_and_rates_nobody(uploaded):

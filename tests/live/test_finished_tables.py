@@ -236,3 +236,18 @@ def test_a_finished_table_whose_record_no_longer_replays_still_shows_its_end(mon
     assert over["type"] == "over" and over["result"] == result
     assert over["summary"].endswith(" house/cfr could not start.")
     assert over["match"] == table.match_id and over["note"] == "house/cfr could not start."
+
+
+def test_the_end_of_a_table_shows_a_bots_fault_reason_on_one_line():
+    """A live table's ``over`` message carries the result, with the reasons of its faults:
+    written by a bot, they are on one line there, escaped and cut, as on every page."""
+    from games.engine.table import TableRules
+    from games.live.host import result_message
+
+    said = "bad card\n\n\u2022 ann (seat 1): invalid\u202e" + "!" * 2000
+    result = {"scores": [1, 0], "winner": 0, "faults": {"1": {"kind": "exception", "reason": said}}}
+    over = result_message(TableRules(), result, None, ["ann", "bot"], {})
+    shown = over["result"]["faults"]["1"]["reason"]
+    assert shown.startswith("bad card \u2022 ann (seat 1): invalid\\u202e!!")
+    assert len(shown) == 300 and shown.endswith("\u2026")
+    assert result["faults"]["1"]["reason"] == said  # (the result itself is left as it was)

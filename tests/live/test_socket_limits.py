@@ -1,7 +1,8 @@
 """One client address may hold only so many live tables' websockets open at once
 (``LIVE_SOCKETS_PER_ADDRESS``), across every web process: a socket past it is told why
 (a ``refused`` message) and closed with code 4430. Counted in Redis with REDIS_URL (the second
-test run), in the one process's memory without."""
+test run), in the one process's memory without. The site's other sockets (a tournament's
+progress, the ping check) are counted apart, with the same limit."""
 
 from __future__ import annotations
 
@@ -203,3 +204,103 @@ async def test_a_limit_of_0_counts_no_socket(settings):
         held.append(comm)
     for comm in held:
         await comm.disconnect()
+
+
+# ---- the site's other sockets: a tournament's progress, the ping check ----------------------
+PAGES_REFUSED = refused_text(3, sockets.OTHER_PAGES)
+
+
+async def other_socket(path: str, address: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(from_address(address), path, headers=HEADERS)
+
+
+async def assert_refused(comm: WebsocketCommunicator) -> None:
+    assert (await comm.connect())[0]  # accepted only to be told why
+    assert await first_frame(comm) == {"type": "refused", "error": PAGES_REFUSED}
+    closed = await comm.receive_output(timeout=10)
+    assert closed["type"] == "websocket.close" and closed["code"] == TOO_MANY_SOCKETS
+    await comm.wait()
+
+
+@pytest.fixture
+def tournament(transactional_db):
+    from bots import competition
+    from tests.games.matchmaking import builtin, enter
+
+    enter("alice", "rps-poker", "simple", builtin("rps-poker", "simple"))
+    enter("bob", "rps-poker", "strong", builtin("rps-poker", "strong"))
+    return competition.start_round_robin("rps-poker", 2, seed=9)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_ping_and_tournament_sockets_are_counted_per_address(settings, tournament):
+    """300 ping sockets from one address were all accepted: now they count, as a
+    tournament's do, against a limit of their own as large as the tables' (a tournament's
+    page must not take a table's place), and past it are refused as a table's are."""
+    settings.LIVE_SOCKETS_PER_ADDRESS = 3
+    held = []
+    for path in ("/ws/ping/", f"/ws/tournaments/{tournament.pk}/", "/ws/ping/"):
+        comm = await other_socket(path, "203.0.113.8")
+        assert (await comm.connect())[0]
+        held.append(comm)
+    assert (await first_frame(held[1]))["type"] == "progress"
+    for path in ("/ws/ping/", f"/ws/tournaments/{tournament.pk}/"):
+        await assert_refused(await other_socket(path, "203.0.113.8"))
+    # a table's page from the same address still gets in, another network's pages too
+    table, _ = await sync_to_async(tables.guest_table)(GAME, ["me", "open"])
+    seen = await spectator(table.token, "203.0.113.8")
+    assert (await seen.connect())[0] and (await first_frame(seen))["type"] == "hello"
+    other = await other_socket("/ws/ping/", "198.51.100.2")
+    assert (await other.connect())[0]
+    # a socket that closes frees its place
+    await held.pop(1).disconnect()
+    again = await other_socket(f"/ws/tournaments/{tournament.pk}/", "203.0.113.8")
+    assert (await again.connect())[0]
+    assert (await first_frame(again))["type"] == "progress"
+    for comm in [*held, seen, other, again]:
+        await comm.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_ping_socket_may_send_as_fast_as_a_tables_and_no_faster(settings):
+    """One ping socket got 3,000 answers in 9.3 s: now a burst of BURST, then RATE a
+    second; one that keeps on is closed."""
+    from games.live.consumers import BURST, STRIKES
+
+    comm = await other_socket("/ws/ping/", "203.0.113.10")
+    assert (await comm.connect())[0]
+    for n in range(BURST + 30):
+        await comm.send_json_to({"type": "ping", "echo": n})
+    pongs, slow_down = 0, 0
+    while True:
+        out = await comm.receive_output(timeout=10)
+        if out["type"] == "websocket.close":
+            assert out["code"] == 4429
+            break
+        said = json.loads(out["text"])
+        if said["type"] == "pong":
+            pongs += 1
+        else:
+            assert said == {"type": "error", "error": "too many messages: slow down"}
+            slow_down += 1
+    # (a few more: what the bucket refilled while they were sent; a few less with Redis:
+    # the pongs still on their way through the layer when it closed)
+    assert BURST - 10 < pongs < BURST + 10
+    assert slow_down == STRIKES
+    await comm.disconnect()  # as the server says once it closed: its place is freed
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_tournament_socket_that_sends_anything_is_closed(tournament):
+    from games.consumers import READ_ONLY
+
+    comm = await other_socket(f"/ws/tournaments/{tournament.pk}/", "203.0.113.11")
+    assert (await comm.connect())[0]
+    assert (await first_frame(comm))["type"] == "progress"
+    await comm.send_to(text_data="x" * 10)
+    assert await first_frame(comm) == {"type": "error", "error": "this socket is read-only"}
+    assert (await comm.receive_output(timeout=10)) == {"type": "websocket.close", "code": READ_ONLY}
+    await comm.disconnect()

@@ -226,6 +226,37 @@ def test_it_answers_not_modified_to_a_matching_etag(client):
     assert changed.status_code == 200 and changed["ETag"] != etag
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["abc", "-1", "1.5", "\u00b2"])
+def test_a_bots_matches_before_a_position_that_is_not_one_is_a_clear_400(client, value):
+    owner = users("gail")[0]
+    bot = enter(owner, "rps-poker", "gailbot", builtin("rps-poker", "simple")).bot
+    response = client.get(f"/api/bots/{bot.pk}/", {"before": value})
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+    assert "before must be a match id (a whole number)" in response.json()["error"]
+    assert client.get(f"/api/bots/{bot.pk}/", {"before": "5"}).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/api/games/", "/api/games/rps-poker/leaderboard/"])
+def test_a_head_request_carries_the_gets_etag_and_is_not_modified_alike(client, path):
+    got = client.get(path)
+    head = client.head(path)
+    assert head.status_code == 200 and head.content == b""
+    assert head["ETag"] == got["ETag"]
+    again = client.head(path, headers={"if-none-match": got["ETag"]})
+    assert again.status_code == 304 and again["ETag"] == got["ETag"]
+
+
+def test_a_head_request_of_a_match_carries_its_last_modified(client, rps_tournament):
+    path = f"/api/matches/{Match.objects.first().pk}/"
+    got = client.get(path)
+    head = client.head(path)
+    assert head["ETag"] == got["ETag"] and head["Last-Modified"] == got["Last-Modified"]
+    since = client.head(path, headers={"if-modified-since": got["Last-Modified"]})
+    assert since.status_code == 304
+
+
 def test_no_code_stderr_or_validation_log_leaves_through_the_api(client, rps_tournament):
     seats = MatchSeat.objects.filter(bot__name="faulty").exclude(fault_kind="")
     assert any(STDERR_MARKER in s.stderr for s in seats)  # the marker is really stored

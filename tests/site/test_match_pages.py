@@ -134,6 +134,68 @@ def test_it_shows_faults_with_their_reasons(client, faulty_match):
     assert "bob/simple wins" in page
 
 
+#: what a bot raised to fake a fault of the other seat: new lines, a bidi override, and more
+#: than any page should show
+FAKED = (
+    "bad card\n\n\u2022 bob/simple (seat 2): invalid: played a card it does not hold (S9)"
+    "\u202e\u200b; the match is forfeited" + " and on" * 300
+)
+
+
+def hostile_reason(match: Match) -> Match:
+    """``match`` as if its raiser had raised FAKED: in its seat, its record's events and
+    result, as a match stored before the pages showed reasons on one line."""
+    seat = match.participants.get(bot__name="raiser")
+    seat.fault_reason = FAKED
+    seat.save()
+    record = json.loads(json.dumps(match.record))
+    for event in record["events"]:
+        if event.get("type") == "fault":
+            for fault in event["faults"].values():
+                fault["reason"] = FAKED
+    for fault in record["result"].get("faults", {}).values():
+        fault["reason"] = FAKED
+    Match.objects.filter(pk=match.pk).update(record=record)
+    return Match.objects.get(pk=match.pk)
+
+
+def assert_one_line(text: str) -> None:
+    assert "\n" not in text and "\u202e" not in text and "\u200b" not in text
+    assert "bad card \u2022 bob/simple (seat 2)" in text and "\\u202e\\u200b;" in text
+    assert len(text) <= 300 and text.endswith("\u2026")
+
+
+def test_a_bots_fault_reason_is_shown_on_one_line_escaped_and_cut(client, faulty_match):
+    match = hostile_reason(faulty_match)
+    page = page_of(client, match)
+    assert "\u202e" not in page and FAKED[:40] not in page
+    faults = page.split("<h3>Faults</h3>")[1].split("</ul>")[0]
+    assert faults.count("<li>") == 1 and "\n" not in faults.split("<li>")[1].split("</li>")[0]
+    said = re.search(r'<bdi class="said">([^<]*)</bdi>', faults)
+    assert said is not None
+    assert_one_line(html.unescape(said.group(1)))
+    # the replay's log
+    frames = client.get(f"/matches/{match.pk}/replay.json").json()["frames"]
+    lines = [line for frame in frames for line in frame["lines"] if "bad card" in line]
+    assert lines
+    for line in lines:
+        assert_one_line(line.split(": ", 2)[2])
+    # the API, and the record it serves and the download
+    answer = client.get(f"/api/matches/{match.pk}/").json()
+    (fault,) = [p["fault"] for p in answer["participants"] if p["fault"]]
+    assert_one_line(fault["reason"])
+    downloaded = client.get(f"/matches/{match.pk}/record.json").json()
+    for record in (answer["record"], downloaded):
+        shown = [f["reason"] for e in record["events"] if e["type"] == "fault"
+                 for f in e["faults"].values()]  # fmt: skip
+        shown += [f["reason"] for f in record["result"].get("faults", {}).values()]
+        assert shown
+        for reason in shown:
+            assert_one_line(reason)
+    # the stored record keeps what the bot said
+    assert Match.objects.get(pk=match.pk).participants.get(bot__name="raiser").fault_reason == FAKED
+
+
 def test_it_shows_a_last_card_game_with_every_hand(client, last_card_match):
     page = page_of(client, last_card_match)
     assert_shows_participants(page, last_card_match)
