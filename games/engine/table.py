@@ -15,12 +15,17 @@ for spectators, ``seat=None``):
 
       {"label": "Hand 3 of 10", "lines": ["Betting: check"], "scores": [2, -2],
        "seats": [{"zones": [ZONE], "notes": ["acts first"], "turn": true,
-                  "turn_text": "to act", "score": "+2 chips", "badges": []}, ...],
+                  "turn_text": "to act", "score": "+2 chips", "badges": [],
+                  "done_text": "bid in"}, ...],  # (optional) a seat whose move is in
        "shared": [ZONE, ...],
        "hand": [ZONE, ...],       # the seat's own cards, drawn apart (none for a spectator)
        "pick": "Your hand",       # the title of the cards the seat chooses among
+       "hand_first": True,        # (optional) on a phone the hand is drawn before "shared"
        "status": "Hand 3 of 10.", # the turn line while the seat is not asked
        "prompt": "Your turn: check or bet.",  # ... and while it is
+       # (optional) once the table has the seat's move and awaits others' (a "taken"
+       # message: a simultaneous turn), "taken: waiting for NAMES."
+       "taken": "Your bid is in", "waiting": "waiting for {names}'s bid",
        "log": [{"key": "hand3", "text": "Hand 3 (pb): ...", "mine": false}, ...]}
 
   ``log`` holds the latest entries; the page adds those whose ``key`` it has not shown yet.

@@ -13,6 +13,12 @@ from games.replays import zone
 
 #: the deals whose turns the log shows (this one and the one before)
 LOGGED_DEALS = 2
+#: what a deal scores, by ``returns_type``, as the table's description says it
+#: (games.goofspiel.rules.deal_returns; docs/games/goofspiel.md)
+RETURNS_SHOWN = {
+    "win_loss": "a deal scores +1 for a win, -1 for a loss and 0 for a tie",
+    "point_difference": "a deal scores half the difference of the prize points",
+}
 
 
 class GoofspielTable(TableRules):
@@ -38,9 +44,17 @@ class GoofspielTable(TableRules):
                 ("point_difference", "half the difference of the prize points"),
             ),
             default="win_loss",
-            shown="returns: {}",
         ),
     )  # fmt: skip
+
+    def describe(self, config: dict[str, Any]) -> list[str]:
+        """As every table's, with what a deal scores in words, not the option's value (the
+        last option: said last)."""
+        words = super().describe({k: v for k, v in config.items() if k != "returns_type"})
+        if "returns_type" in config:
+            kind = config["returns_type"]
+            words.append(RETURNS_SHOWN.get(kind, f"returns: {kind}"))
+        return words
 
     def default_action(self, state: GoofspielState, seat: int) -> Any:  # type: ignore[override]
         hand = state.hands[seat]
@@ -55,7 +69,7 @@ class GoofspielTable(TableRules):
             seats.append({
                 "zones": [zone("Hand", [str(c) for c in state.hands[s]])] if shown else [],
                 "notes": [f"{state.points[s]} prize points this deal"],
-                "turn": s in pending, "turn_text": "bidding",
+                "turn": s in pending, "turn_text": "bidding", "done_text": "bid in",
                 "score": f"{state.scores[s]:g}",
                 # a bid that is in shows as in, never as which card
                 "badges": ["bid in"] if s in state.bids else [],
@@ -90,6 +104,9 @@ class GoofspielTable(TableRules):
             "pick": "Your hand: bid one card",
             "status": status,
             "prompt": f"Your turn: bid a card for the prize {state.prize}.",
+            # the turn line once the table has this seat's bid and awaits the other's
+            "taken": "Your bid is in",
+            "waiting": "waiting for {names}'s bid",
             "log": self._log(state, [name_of(names, s, seat) for s in (0, 1)], seat),
         }
 
@@ -108,10 +125,12 @@ class GoofspielTable(TableRules):
                 log.append({"key": f"d{number}t{i}", "text": text})
             if done is not None:
                 points, returns = done["points"], done["returns"]
-                text = (
-                    f"Deal {number + 1} ends {points[0]} to {points[1]} in prize points: "
-                    f"returns {returns[0]:+g} and {returns[1]:+g}."
+                paid = (
+                    f"returns {returns[0]:+g} and {returns[1]:+g}"
+                    if any(returns)
+                    else "a draw, neither gains"
                 )
+                text = f"Deal {number + 1} ends {points[0]} to {points[1]} in prize points: {paid}."
                 log.append({"key": f"d{number}end", "text": text})
         return log
 

@@ -36,6 +36,7 @@ _SAID = {
     "skip": "{who} misses a turn.",
     "illegal": "{who} made an illegal move: it counts as a pass.",
     "fault": "{who} is out of the game ({kind}).",
+    # (one card or several: _move_text)
     "reshuffle": "The {cards} played cards are shuffled back into the deck.",
     "cap": "{turns} turns without a winner: the game ends.",
     "win": "{who} wins the game!",
@@ -96,6 +97,8 @@ class LastCardTable(TableRules):
         hand = state.hands[seat] if seat is not None else []
         asked = seat is not None and not state.over and state.current == seat
         waiting = seat is not None and not asked and not state.over
+        # the cards left in the hand at the end are the points it takes: the seat sees them
+        shown_hand = waiting or (seat is not None and state.over)
         return {
             "label": "The game is over" if state.over else turn,
             "lines": lines,
@@ -103,7 +106,7 @@ class LastCardTable(TableRules):
             "seats": seats,
             "shared": shared,
             # the hand is the choice itself on the seat's turn (see actions)
-            "hand": [zone("Your hand", hand)] if waiting else [],
+            "hand": [zone("Your hand", hand)] if shown_hand else [],
             "pick": f"Your hand ({len(hand)} card{'' if len(hand) == 1 else 's'})",
             "status": "The game is over." if state.over else f"{shown[state.current]} to play.",
             "prompt": self._prompt(state),
@@ -200,5 +203,9 @@ def _move_text(entry: dict[str, Any], names: list[str]) -> str:
         did = " is out of the game and passes" if e.get("auto") else " passes"
         return who + did + (", calling last card." if e.get("call") else ".")
     if kind == "draw":
+        if not e["drawn"]:
+            return f"{who} passes (nothing left to draw)."
         return f"{who} draws {e['drawn']} card{'' if e['drawn'] == 1 else 's'}."
+    if kind == "reshuffle" and e.get("cards") == 1:
+        return "The 1 played card is shuffled back into the deck."
     return _SAID[kind].format(who=who, **e)

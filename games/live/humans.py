@@ -10,12 +10,16 @@ A move that reached the server before the deadline but is still on its way to th
 host when the timer fires (a busy server's queues, a socket of another server process) is
 waited for a moment (:data:`IN_FLIGHT_S`): the server's load is never the person's loss.
 An intention the engine would refuse is refused to the person (who may try again within
-the timer) and never reaches the rules, where a bot's illegal answer would cost it.
+the timer) and never reaches the rules, where a bot's illegal answer would cost it. A move
+taken is said at once (a ``taken`` message): at a simultaneous turn the table moves on only
+once the others have answered too, and until then the person's page (and, without the move,
+everyone else's) says whose move is in and who is awaited.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -32,10 +36,19 @@ GRACE_S = 5.0
 #: of GRACE_S after the deadline at the latest. A move received after the deadline is
 #: refused. An away person's short timer has no such wait: nothing of theirs is on its way
 IN_FLIGHT_S = 1.0
+#: the refusal of a move for a turn whose timer ran out (the page says "Refused: ...")
+TIME_RAN_OUT = "time ran out for this turn: the default was played for you"
 
 
 class Listener(Protocol):
-    """What the host hears from its people."""
+    """What the host hears from its people (and what of it a person's answer reads: how it
+    speaks to an audience, the people's seats, whether an audience listens, the state)."""
+
+    humans: dict[int, Any]
+
+    def publish(self, audience: str, text: str) -> None: ...
+
+    def watched(self, audience: str) -> bool: ...
 
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None: ...
 
@@ -131,7 +144,10 @@ class HumanAgent(Agent):
         if not self.away:
             self.away = True
             self.listener.on_away(self.seat, True)
-        return self.default(self.seat)
+        action = self.default(self.seat)  # (its note tells the person)
+        if not self._hurry:
+            self._taken(self.turn, own=False)  # the others: this seat is no longer awaited
+        return action
 
     def answered_before(self, defaulted: bool) -> None:
         """A turn the person answered before the table was resumed (not asked again): the
@@ -167,15 +183,19 @@ class HumanAgent(Agent):
         ``received_at``: when the person's socket received it (the time of day); once the
         turn's timer has run out, only a move received before the deadline is taken."""
         if self._answer is None:
+            if turn == self.turn and self.defaulted:
+                return TIME_RAN_OUT  # the default was played: the table awaits the others
             return "it is not your turn"
         if turn == self.turn and self._answer.done():
+            if self._answer.result() is _LATE:
+                return TIME_RAN_OUT
             return f"turn {self.turn} is already answered"
         if turn != self.turn:
             return f"that action was for turn {turn}; it is turn {self.turn} now"
         if self.deadline is not None and self.clock() >= self.deadline:
             deadline_at = self.deadline_at
             if received_at is None or deadline_at is None or received_at > deadline_at:
-                return f"time ran out for turn {self.turn}: the default is played for you"
+                return TIME_RAN_OUT
         reason = self.check(self.seat, action)
         if reason is not None:
             return reason
@@ -183,7 +203,26 @@ class HumanAgent(Agent):
         # of a simultaneous turn, collects it
         self.answered_at = self.clock()
         self._answer.set_result(action)
+        self._taken(turn)
         return None
+
+    def _taken(self, turn: int, own: bool = True) -> None:
+        """Tell the seat (all its pages; ``own``) that its move of ``turn`` is in: the server
+        has it, whatever the table waits for now. At a simultaneous turn with others still to
+        answer, everyone else hears that this seat's move is in (never which move), so they
+        see who is awaited."""
+        listener = self.listener
+        if own:
+            mine = {"type": "taken", "seat": self.seat, "turn": turn}
+            listener.publish(f"seat:{self.seat}", _message(mine))
+        state = getattr(listener, "state", None)
+        if state is None or not any(s != self.seat for s in state.pending()):
+            return  # nobody else is asked: the next view follows at once
+        text = _message({"type": "taken", "seat": self.seat})
+        others = [f"seat:{seat}" for seat in listener.humans if seat != self.seat]
+        for audience in ["public", *others]:
+            if listener.watched(audience):
+                listener.publish(audience, text)
 
     def release(self) -> None:
         """The match is over: let go of the host (whose callables this holds, and which holds
@@ -208,7 +247,20 @@ def _settle(answer: asyncio.Future[Any], value: Any) -> None:
         answer.set_result(value)
 
 
+def _message(message: dict[str, Any]) -> str:
+    """A message as the host writes them (games.live.host.message_text)."""
+    return json.dumps(message, separators=(",", ":"))
+
+
 class _Deaf:
+    humans: dict[int, Any] = {}
+
+    def publish(self, audience: str, text: str) -> None:
+        pass
+
+    def watched(self, audience: str) -> bool:
+        return False
+
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
         pass
 

@@ -38,7 +38,7 @@ class RpsPokerTable(TableRules):
                 if s != seat and state.phase == "main" else [],
                 "notes": [f"{deck} cards in deck"] if draft
                 else [f"{hand} in hand", f"{deck} in deck"],
-                "turn": not over and not down, "turn_text": "choosing",
+                "turn": not over and not down, "turn_text": "choosing", "done_text": "card down",
                 "score": str(state.scores[s]),
                 "badges": ["card down"] if down else [],
             })  # fmt: skip
@@ -69,6 +69,9 @@ class RpsPokerTable(TableRules):
             "prompt": "Your turn: keep one of the two cards offered to you."
             if draft
             else f"Your turn: play a card against the base card {_label(state.base)}.",
+            # the turn line once the table has this seat's card and awaits the other's
+            "taken": "Your card is down",
+            "waiting": "waiting for {names}",
             "log": self._log(state, seat, shown),
         }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.chips.table import the_cards
-from games.engine.table import TableOption, TableRules, signed
+from games.engine.table import TableOption, TableRules, name_of, signed
 from games.replays import zone
 from games.uth.actions import BET_1X, BET_2X, BET_4X, CHECK, FOLD, SKIP, text
 from games.uth.rules import OVER, UthState
@@ -34,19 +34,22 @@ def _hand(category: str | None) -> str:
     return str(category or "").replace("_", " ")
 
 
-def _verdict(done: dict[str, Any]) -> str:
+def _verdict(done: dict[str, Any], who: str = "you") -> str:
+    """A settled round's end: ``who`` folded ("you", or the player's name for anyone else),
+    or the hands of its showdown."""
     if done["folded"]:
-        return "you folded"
+        return f"{who} folded"
     against = f"{_hand(done['player_hand'])} against the dealer's {_hand(done['dealer_hand'])}"
     return against + ("" if done["dealer_qualifies"] else " (dealer does not qualify)")
 
 
 def _held(done: dict[str, Any], seat: int | None) -> str:
     """A settled round's hole cards in words, as ``seat`` saw them: " (you held the ... and
-    the ...)"; a spectator is told them only of a round that reached the showdown."""
+    the ...)"; a spectator is told them only of a round that reached the showdown (after the
+    player's name: " (held the ...)")."""
     if not done.get("player"):
         return ""
-    return f" ({'you' if seat == 0 else 'the player'} held {the_cards(done['player'])})"
+    return f" ({'you held' if seat == 0 else 'held'} {the_cards(done['player'])})"
 
 
 class UthTable(TableRules):
@@ -112,18 +115,28 @@ class UthTable(TableRules):
     def frame(self, state: UthState, seat: int | None, names: list[str]) -> dict[str, Any]:  # type: ignore[override]
         view = self._seen(state, seat)
         live = state.phase != OVER
+        # the player as this viewer reads it: "you", or their name
+        player_name = name_of(names, 0, None) if names else "the player"
+        who = "you" if seat == 0 else player_name
         phase = PHASES.get(state.phase, "")
         bets = view["bets"]
-        staked = f"ante {bets['ante']}, blind {bets['blind']}"
-        if bets["play"]:
-            staked += f", play {bets['play']}"
+        notes = [f"Round {view['round']} of {view['max_rounds']}"]
+        # the seat's chips count the bets it has on the table, as the log's "(950 now)" of
+        # the round before does (the next round's ante and blind are posted from them)
+        chips = view["chips"]
+        if live:
+            staked = f"on the table: ante {bets['ante']}, blind {bets['blind']}"
+            if bets["play"]:
+                staked += f", play {bets['play']}"
+            notes += [staked, f"{view['chips']:g} behind"]
+            chips += bets["ante"] + bets["blind"] + bets["play"]
         seats = [
             {
                 "zones": [],
-                "notes": [f"Round {view['round']} of {view['max_rounds']}", staked],
+                "notes": notes,
                 "turn": live,
                 "turn_text": phase,
-                "score": f"{view['chips']:g} chips",
+                "score": f"{chips:g} chips",
                 "badges": [],
             }
         ]
@@ -138,35 +151,39 @@ class UthTable(TableRules):
             number = last["round"]
             # a folded round's hole cards and dealer cards are turned over for the seat alone
             player = last["player"] or []
-            who = "your cards" if seat == 0 else "player"
-            shared.append(zone(f"Round {number}: {who}", player, down=0 if player else 2))
+            whose = "your cards" if seat == 0 else "player"
+            shared.append(zone(f"Round {number}: {whose}", player, down=0 if player else 2))
             dealer = last["dealer"] or []
             shared.append(zone(f"Round {number}: dealer", dealer, down=0 if dealer else 2))
             shared.append(zone(f"Round {number}: board", last["board"]))
-            lines.append(f"Round {number}: {_verdict(last)}, {signed(last['net'])} chips.")
+            lines.append(f"Round {number}: {_verdict(last, who)}, {signed(last['net'])} chips.")
         hand = []
         if live and seat is not None:
             hand.append(zone("Your hole cards", view["you"]["hole"]))
             if view["taken"]:
                 lines.append("This round you: " + ", ".join(map(_words, view["taken"])) + ".")
         choices = " or ".join(_words(a) for a in state.legal()) if live else ""
-        who = "you" if seat == 0 else (names[0] if names else "the player")
+        # a round's log line names the player for anyone but the player
+        named = "" if seat == 0 else f", {player_name}"
         return {
             "label": f"Round {view['round']}" if live else "The session is over",
             "lines": lines,
-            "scores": [view["chips"]],
+            "scores": [chips],
             "seats": seats,
             "shared": shared,
             "hand": hand,
             "pick": "",
+            # on a phone the hole cards come before the dealer, the board and the rounds before
+            # (static/css/table.css), in view with the buttons when the player is asked
+            "hand_first": True,
             "status": f"Round {view['round']}, {phase}." if live else "The session is over.",
             "prompt": f"Your turn {phase}: {choices}.",
             "log": [
                 {
                     "key": f"r{r['round']}",
-                    "text": f"Round {r['round']}{_held(r, seat)}: "
+                    "text": f"Round {r['round']}{named}{_held(r, seat)}: "
                     f"{', '.join(map(_words, r['actions']))}; "
-                    f"{_verdict(r).replace('you folded', 'folded')}: {signed(r['net'])} chips "
+                    f"{_verdict(r, '').strip()}: {signed(r['net'])} chips "
                     f"({r['chips']:g} now).",
                 }
                 for r in view["rounds"]

@@ -4,8 +4,9 @@
 // games/live/consumers.py and games/live/host.py): "hello" (your seat), "lobby" (seats while
 // the table waits), "seats" (names, away), "state" (the table as your seat may see it),
 // "turn" (you are asked: its number, seconds left, the default), "error" (a refusal, for this
-// socket only), "note" (a line for your log alone: your time ran out), "over" (the result and
-// the replay's address); "lobby", "seats" and "over" also say whether the table is "rated".
+// socket only), "note" (a line for your log alone: your time ran out), "taken" (a move the
+// table has: your own, with its turn, or at a simultaneous turn another seat's, never which
+// move), "over" (the result and the replay's address); "lobby", "seats" and "over" also say whether the table is "rated".
 // "refused" (why, before a close with code 4430: too many sockets open from your network).
 // The page only sends
 // intentions ({"type": "act", "turn": N, "action": ...}); the server checks everything.
@@ -46,6 +47,8 @@
   var DOUBLE_CLICK_MS = 600; // the two clicks of a double click on one card, at most this apart
   // an answer to a move slower than this is shown as the table being slow (the server is busy)
   var SLOW_MS = 1500;
+  // a note that a default was played for me ends my turn if it comes this near its end
+  var NOTE_SLACK_MS = 2000;
 
   var el = {
     state: document.getElementById("table-state"),
@@ -79,12 +82,15 @@
     turn: null,                  // the last "turn" message while I am asked
     sent: false,                 // an action of this turn is on its way
     sentAt: 0,                   // when it was sent (Date.now())
+    placed: {},                  // seats whose move of this view the table has ("taken")
+    timedOut: "",                // the note of a default played for me in this view
     deadline: 0,
     selection: [],               // indices into my hand, in the order chosen
     suit: null,
     call: false,
     callTouched: false,          // the person set "Last card!" themselves
     logKeys: {},
+    logDropped: 0,               // the log's lines dropped (the oldest, past LOG_KEPT)
     over: false,
   };
 
@@ -224,6 +230,8 @@
         el.live.dataset.updates = String(Number(el.live.dataset.updates || 0) + 1);
         t.turn = null; // a new state: the next question comes after it
         t.sent = false;
+        t.placed = {};
+        t.timedOut = "";
         clearError();
         afterState();
         draw();
@@ -246,6 +254,28 @@
       case "note":
         // something the table says to you alone (your time ran out), in your log
         addLog([{ key: message.key, text: message.text, mine: true }]);
+        // the default was played for this turn: it is no longer mine to answer (a reload
+        // repeats the notes of earlier turns after the turn asked now, whose time is not up)
+        if (/^timeout/.test(message.key || "") && t.turn && t.seat !== null &&
+            t.deadline - Date.now() < NOTE_SLACK_MS) {
+          t.turn = null;
+          t.sent = false;
+          t.placed[t.seat] = true;
+          t.timedOut = message.text;
+          if (t.view) draw();
+        }
+        break;
+      case "taken":
+        // the table has a move: mine (the server got it; the others may still be awaited),
+        // or another seat's at a simultaneous turn
+        if (message.seat === t.seat && t.turn && message.turn !== t.turn.turn) break;
+        if (message.seat === t.seat) {
+          t.turn = null;
+          t.sent = false;
+          clearError();
+        }
+        t.placed[message.seat] = true;
+        if (t.view) draw();
         break;
       case "over":
         showRated(message);
@@ -328,7 +358,12 @@
       var item = node("li", entry.mine ? "log-line log-line--mine" : "log-line", entry.text);
       el.log.appendChild(item);
     });
-    while (el.log.children.length > LOG_KEPT) el.log.removeChild(el.log.firstChild);
+    // the oldest lines go; the others keep their numbers (the list counts on from them)
+    while (el.log.children.length > LOG_KEPT) {
+      el.log.removeChild(el.log.firstChild);
+      t.logDropped += 1;
+    }
+    if (t.logDropped) el.log.start = t.logDropped + 1;
     el.log.scrollTop = el.log.scrollHeight;
   }
 
@@ -374,6 +409,8 @@
     if (!t.view) return;
     var focused = document.activeElement && document.activeElement.dataset
       ? document.activeElement.dataset.focusId : null;
+    // a game may want the seat's own cards before the shared ones on a phone (table.css)
+    el.live.classList.toggle("live--hand-first", !!t.view.frame.hand_first);
     el.seats.replaceChildren.apply(el.seats, game.seats(t.view).map(drawSeat));
     el.shared.replaceChildren.apply(el.shared, game.shared(t.view));
     // the hand is drawn anew when it changes; a new choice only marks the cards
@@ -423,6 +460,7 @@
     box.appendChild(heading);
     var badges = node("p", "badges");
     if (seat.turn) badges.appendChild(node("span", "pill pill--turn", seat.turnText || "to play"));
+    if (seat.placed) badges.appendChild(node("span", "pill pill--placed", seat.doneText || "move in"));
     if (t.away[seat.seat]) badges.appendChild(node("span", "pill pill--away", "away"));
     (seat.badges || []).forEach(function (text) { badges.appendChild(node("span", "pill", text)); });
     if (badges.children.length) box.appendChild(badges);
@@ -696,9 +734,12 @@
     },
     seats: function (view) {
       return view.frame.seats.map(function (seat, index) {
+        // a seat whose move the table has is no longer awaited
+        var placed = !!seat.turn && !!t.placed[index];
         return {
           seat: index, score: seat.score, notes: seat.notes, badges: seat.badges,
-          turn: seat.turn, turnText: seat.turn_text,
+          turn: seat.turn && !placed, turnText: seat.turn_text,
+          placed: placed, doneText: seat.done_text,
           zones: seat.zones.map(function (z) { return frameZone(z, "small"); }),
         };
       });
@@ -804,8 +845,21 @@
     },
     turnLine: function (view) {
       if (asked() && view.frame.prompt) return view.frame.prompt;
+      if (t.seat !== null && t.placed[t.seat]) return game.waitingLine(view);
       if (t.seat !== null && t.sent) return "Your move is on its way…";
       return view.frame.status;
+    },
+    // my move is in (or was played for me): who the table waits for now
+    waitingLine: function (view) {
+      var names = [];
+      view.frame.seats.forEach(function (seat, index) {
+        if (seat.turn && index !== t.seat && !t.placed[index]) names.push(plainName(index));
+      });
+      var waiting = names.length
+        ? (view.frame.waiting || "waiting for {names}").replace("{names}", names.join(" and ")) + "."
+        : "";
+      if (t.timedOut) return t.timedOut + (waiting ? " " + waiting.charAt(0).toUpperCase() + waiting.slice(1) : "");
+      return (view.frame.taken || "Your move is in") + (waiting ? ": " + waiting : ".");
     },
     log: function (view) {
       return view.frame.log.map(function (entry) { return { key: entry.key, text: entry.text, mine: !!entry.mine }; });

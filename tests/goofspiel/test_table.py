@@ -129,3 +129,14 @@ def test_an_away_person_bids_the_prizes_own_card_or_else_the_lowest():
     # the prize is now 1, which seat 0 has bid already: its lowest card is 2
     assert RULES.default_action(state, 0) == 2 and RULES.default_action(state, 1) == 1
     assert "lowest" in RULES.default_action_text
+
+
+def test_the_tables_description_says_what_a_deal_scores_in_words():
+    assert RULES.describe(RULES.config({})) == [
+        "13 cards",
+        "3 deals",
+        "a deal scores +1 for a win, -1 for a loss and 0 for a tie",
+    ]
+    other = RULES.describe(RULES.config({"returns_type": "point_difference", "deals": 1}))
+    assert other[-1] == "a deal scores half the difference of the prize points"
+    assert not any("returns" in words or "_" in words for words in other)

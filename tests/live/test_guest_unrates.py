@@ -46,6 +46,26 @@ def test_a_guest_is_told_next_to_join_that_joining_makes_the_rated_table_unrated
     assert WARNING not in page_of(Client(), friendly)
 
 
+def test_the_lobby_tells_a_guest_next_to_join_that_joining_makes_the_table_unrated():
+    """The lobby's Join seats a guest at once: it says what the table's page says first."""
+    ann, bob = User.objects.create_user("ann"), User.objects.create_user("bob")
+    rated = tables.create_table(GAME, tables.Person(ann), ["me", "open"])
+    friendly = tables.create_table(GAME, tables.Person(bob), ["me", "open"], rated=False)
+    lobby = f"/games/{GAME}/tables/"
+    page = Client().get(lobby).content.decode()
+    note = f'id="guest-unrates-{rated.token}"'
+    assert note in page
+    join = f'aria-label="Join table {rated.token} in seat 2" aria-describedby="guest-unrates-'
+    assert join in page
+    warning = page.split(note)[1].split("</p>")[0]
+    assert "if you join as a guest, it is played unrated, for everyone at it" in warning
+    assert f'href="/accounts/login/?next={lobby.replace("/", "%2F")}"' in warning or (
+        f'href="/accounts/login/?next={lobby}"' in warning
+    )
+    assert f'id="guest-unrates-{friendly.token}"' not in page  # no rating to lose
+    assert "guest-unrates" not in signed_in(bob).get(lobby).content.decode()
+
+
 def test_once_a_guest_sat_down_the_table_says_why_it_is_unrated():
     ann = User.objects.create_user("ann")
     table = tables.create_table(GAME, tables.Person(ann), ["me", "open"])

@@ -243,7 +243,7 @@ async def test_a_move_received_in_time_counts_though_it_reaches_the_table_after_
     deadline_at = await past_deadline(ann)
     table.submit(0, turn["turn"], 1, reply_to="too-late", received_at=deadline_at + 0.05)
     refused = (await wire.wait("reply:too-late", "error"))["error"]
-    assert refused == f"time ran out for turn {turn['turn']}: the default is played for you"
+    assert refused == "time ran out for this turn: the default was played for you"
     note = await wire.wait("seat:0", "note")  # then the default, once the moment is over
     assert note["text"].startswith("Time ran out, so this was played for you")
     table.close()
@@ -430,5 +430,59 @@ async def test_an_empty_gallery_costs_no_view_and_a_first_spectator_sees_the_tab
     table.submit(0, 2, 0, reply_to="s")
     frame = (await wire.wait("public", "state"))["frame"]
     assert frame == table.rules.frame(table.state, None, names)
+    table.close()
+    assert await join(table, 10)
+
+
+@pytest.mark.asyncio
+async def test_a_bid_taken_is_said_at_once_and_the_others_see_who_is_awaited():
+    """Goofspiel's bids are simultaneous: the table moves on only once both are in. The
+    bidder hears at once that the table has the bid (their page then says whom it awaits,
+    not that the move is on its way), and everyone else hears that the seat's bid is in,
+    never which card."""
+    wire = Wire()
+    table = host(
+        "goofspiel",
+        [SeatPlan("ann", "human"), SeatPlan("bob", "human")],
+        wire,
+        config={"num_cards": 5, "deals": 1},
+    )
+    run(table)
+    turn = await wire.wait("seat:0", "turn")
+    await wire.wait("seat:1", "turn")
+    card = table.state.hands[0][0]
+    table.submit(0, turn["turn"], card, reply_to="ann")
+    assert not wire.to("reply:ann")
+    assert await wire.wait("seat:0", "taken") == {"type": "taken", "seat": 0, "turn": turn["turn"]}
+    for audience in ("seat:1", "public"):
+        assert await wire.wait(audience, "taken") == {"type": "taken", "seat": 0}
+    assert len(wire.to("seat:0", "taken")) == 1  # her own page hears it once
+    table.close()
+    assert await join(table, 10)
+
+
+@pytest.mark.asyncio
+async def test_a_move_for_a_turn_whose_default_was_played_is_refused_as_such():
+    """Ann's time ran out and her default bid was played while the table awaits bob: a bid
+    of hers for that turn is refused with the reason, not as out of turn."""
+    wire = Wire()
+    table = host(
+        "goofspiel",
+        [SeatPlan("ann", "human"), SeatPlan("bob", "human")],
+        wire,
+        config={"num_cards": 5, "deals": 1},
+        turn_timer=0.2,
+        away_timer=0.2,
+    )
+    table.humans[0].away = True  # ann's short timer: played for her at once
+    table.humans[1].turn_timer = 30.0  # bob thinks: the table awaits him
+    run(table)
+    turn = await wire.wait("seat:0", "turn")
+    await wire.wait("seat:0", "note")
+    # bob's page (and a spectator's) hears that ann is no longer awaited
+    assert await wire.wait("seat:1", "taken") == {"type": "taken", "seat": 0}
+    table.submit(0, turn["turn"], table.state.hands[0][0], reply_to="late")
+    refused = (await wire.wait("reply:late", "error"))["error"]
+    assert refused == "time ran out for this turn: the default was played for you"
     table.close()
     assert await join(table, 10)

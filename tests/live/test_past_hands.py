@@ -161,6 +161,35 @@ def test_a_folded_uth_rounds_hole_cards_reach_the_player_alone():
     assert not [c for c in unseen if f'"{c}"' in sent or label(c) in sent]
 
 
+def test_a_folded_uth_round_names_the_player_to_anyone_else():
+    """A spectator is told who folded, not "you folded"; the player's own lines are theirs."""
+    rules, state = uth_session(["[check]", "[check]", "[fold]"] * 2)
+    watched = rules.frame(state, None, ["bob"])
+    assert "Round 2: bob folded, -50 chips." in watched["lines"]
+    assert log_line(watched, "Round 1") == (
+        "Round 1, bob: check, check, fold; folded: -50 chips (950 now)."
+    )
+    mine = rules.frame(state, 0, ["bob"])
+    assert "Round 2: you folded, -50 chips." in mine["lines"]
+    assert log_line(mine, "Round 1").startswith("Round 1 (you held ")
+
+
+def test_a_uth_seats_chips_count_its_bets_on_the_table_as_the_log_does():
+    """The ante and blind of a round are posted as it starts: the seat's chips count them
+    (with what is behind said apart), so they agree with the log's count after a round."""
+    game = get_game("uth")
+    rules, state = game.table(), game.state_class.new(4, config={"max_rounds": 3})
+    seat = rules.frame(state, 0, ["bob"])["seats"][0]
+    assert seat["score"] == "1000 chips"  # nothing lost before the first card
+    assert seat["notes"][1:] == ["on the table: ante 25, blind 25", "950 behind"]
+    for action in ("[check]", "[check]", "[fold]"):
+        state.apply(0, action)
+    frame = rules.frame(state, None, ["bob"])
+    assert log_line(frame, "Round 1").endswith("(950 now).")
+    assert frame["seats"][0]["score"] == "950 chips"
+    assert frame["seats"][0]["notes"][1:] == ["on the table: ante 25, blind 25", "900 behind"]
+
+
 # ---- over the sockets ----------------------------------------------------------------------
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)

@@ -144,7 +144,7 @@ def last_card_check(state, seat, sent) -> None:
     if seat is not None:
         assert sizes[seat] is None  # your own hand is drawn as yours, face up
         mine = chosen_cards(sent) or [c for z in frame["hand"] for c in z["cards"]]
-        assert mine == state.hands[seat] or state.over
+        assert mine == state.hands[seat]  # at the end too: its cards are its points
         assert bool(sent["actions"]) == (not state.over and state.current == seat)
 
 
