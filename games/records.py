@@ -17,13 +17,39 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from games.engine import untrusted
 from games.engine.chance import ReplayMismatch
 from games.engine.game import IllegalAction
 from games.engine.spec import GameSpec
+from games.engine.table import plural
 
 
 class RecordError(ValueError):
     """A record that cannot be replayed; the message says why and, where it can, what to do."""
+
+
+def refused(record: dict[str, Any], seat: int) -> list[str]:
+    """The reasons the rules refused answers of ``seat`` without a fault, in order: the
+    ``rejected`` events a game logs where an illegal answer is not a fault (Last Card: an
+    illegal move counts as a pass; ``GameState.reject``)."""
+    events = record.get("events")
+    if not isinstance(events, list):
+        return []
+    return [
+        str(event.get("reason", ""))
+        for event in events
+        if isinstance(event, dict) and event.get("type") == "rejected" and event.get("seat") == seat
+    ]
+
+
+def refused_text(spec: GameSpec, count: int, first: str) -> str:
+    """Refused answers in words, for their bot's author: "31 illegal moves (an illegal move is
+    refused and counts as a pass); the first: either suit or value did not match: ..."; ""
+    for none. ``first``, the rules' words about the bot's answer, is shown on one line."""
+    if count <= 0:
+        return ""
+    rule = f" ({spec.illegal_answer})" if spec.illegal_answer else " refused"
+    return f"{plural(count, 'illegal move')}{rule}; the first: {untrusted.one_line(first)}"
 
 
 def find_record(data: Any) -> dict[str, Any] | None:

@@ -110,7 +110,35 @@ def game_or_404(slug: str) -> GameSpec:
 #: sections of the game documents that are about the project, not about playing
 DEVELOPER_SECTIONS = {"Measured", "How it is built and checked"}
 #: a link to another Markdown file of the repository (not served by the site)
-REPO_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z]+:)[^)\s]*\.md(?:#[^)]*)?\)")
+REPO_LINK = re.compile(r"\[([^\]]+)\]\((?![a-z]+:)([^)\s]*\.md)(?:#([^)]*))?\)")
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as -."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _section_name(target: Path, anchor: str) -> str:
+    """The name of the section ``anchor`` of the document ``target`` (its title without an
+    anchor); "" if not found."""
+    try:
+        lines = target.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return ""
+    headings = [line.lstrip("#").strip() for line in lines if line.startswith("#")]
+    if not anchor:
+        return headings[0] if headings else ""
+    return next((h for h in headings if _slug(h) == anchor), "")
+
+
+def _link_text(match: re.Match[str]) -> str:
+    """A link to a repository file, as the page says it: its own words, or where those are
+    the file's path (useless to a web reader), the name of the section it points at."""
+    text, target, anchor = match[1], match[2], match[3] or ""
+    if not text.strip().endswith(".md"):
+        return text
+    name = _section_name((DOCS / target).resolve(), anchor)
+    return f"“{name}”" if name else "the project's documentation"
 
 
 @cache
@@ -137,7 +165,7 @@ def rules_html(slug: str) -> str:
             line = "#" + line  # one level down: the page's own h2 holds the document
         if not skipping:
             kept.append(line)
-    text = REPO_LINK.sub(r"\1", "\n".join(kept))
+    text = REPO_LINK.sub(_link_text, "\n".join(kept))
     return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
 
 

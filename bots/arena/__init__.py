@@ -37,9 +37,10 @@ from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any, NoReturn
 
-from bots.languages import get_language, language_of, method_name
+from bots.languages import language_of
 from bots.names import declared_name
 from bots.running import cpus as placement
+from bots.running.contract import missing_methods
 from bots.running.lanes import LaneAgent, LaneHost, LaneMatch, LanePlayer
 from bots.running.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.running.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
@@ -448,12 +449,10 @@ class Arena:
         except PlatformError as exc:  # the machine's trouble (its sandbox did not start)
             process.close()
             raise ArenaError(f"{entrant.source}: {exc}") from None
-        missing = [m for m in self.game.methods if m not in hello.methods]
-        if missing:
+        reason = missing_methods(self.game, hello)
+        if reason:
             process.close()
-            owner = get_language(hello.language).bot_shape
-            names = ", ".join(method_name(hello.language, m) for m in missing)
-            raise ArenaError(f"{entrant.source}: {owner} has no method {names}")
+            raise ArenaError(f"{entrant.source}: {reason}")
         # a bot file is named as upload_bot names it (bots.names), a built-in as it says
         name = entrant.entry.name if entrant.entry and entrant.entry.path else hello.name
         entrant.standing = Standing(name, entrant.source)

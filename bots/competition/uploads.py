@@ -51,15 +51,18 @@ from django.utils import timezone
 from bots.competition import _maybe_finish, schedule_placement
 from bots.competition.leases import Caps
 from bots.ladder.ratings import lock_ledger, on_new_version, rate_pending, rerank
-from bots.languages import by_suffix, get_language, languages
+from bots.languages import by_suffix, get_language, language_title, languages
 from bots.models import HOUSE, Bot, BotVersion, MatchJob, builtin_label
-from bots.running.playing import Entry, play
+from bots.running.contract import check_before_play
+from bots.running.playing import Entry, ProcessCache, play
 from bots.running.timing import site_time_control
 from games.engine import untrusted
 from games.engine.runner import TimeControl
+from games.engine.spec import GameSpec
 from games.engine.table import plural
 from games.engine.tournament import derive_seed
-from games.registry import get_game
+from games.records import refused, refused_text
+from games.registry import games, get_game
 
 log = logging.getLogger("bots.competition.uploads")
 
@@ -97,6 +100,34 @@ def max_code_bytes() -> int:
     return int(getattr(settings, "BOT_MAX_CODE_BYTES", 256 * 1024))
 
 
+def size_text(size: int) -> str:
+    """A code's size as the site says it, in KiB: "256 KiB" (bytes below one)."""
+    return f"{size / 1024:.0f} KiB" if size >= 1024 else f"{size} bytes"
+
+
+def too_big(size: int) -> str:
+    """The refusal of code of ``size`` bytes, over the limit: "Your file is 326 KiB; uploads
+    take at most 256 KiB." (its bytes where its KiB would look within the limit)."""
+    limit = max_code_bytes()
+    said = size_text(size)
+    if said == size_text(limit):
+        return (
+            f"Your file is {size} bytes; uploads take at most {limit} bytes ({size_text(limit)})."
+        )
+    return f"Your file is {said}; uploads take at most {size_text(limit)}."
+
+
+def built_languages(spec: GameSpec) -> list[str]:
+    """The languages whose built file (``Language.binary_suffixes``: a jar) ``spec`` takes:
+    those of its kits (the original Last Card kit's)."""
+    return [lang.name for lang in languages() if lang.binary_suffixes and spec.kits.get(lang.name)]
+
+
+def jar_games() -> list[str]:
+    """The titles of the games that take a built file (a kit's jar: Last Card)."""
+    return [spec.title for spec in games() if built_languages(spec)]
+
+
 def _suffix(filename: str) -> str:
     return "." + filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
 
@@ -119,7 +150,7 @@ def check_code(data: bytes, filename: str = "") -> str:
     if not data.strip():
         raise UploadError("the file is empty")
     if len(data) > limit:
-        raise UploadError(f"the file has {len(data)} bytes; the limit is {limit}")
+        raise UploadError(too_big(len(data)))
     suffix = _suffix(filename)
     language = by_suffix().get(suffix)
     if language is not None and suffix in get_language(language).binary_suffixes:
@@ -152,7 +183,7 @@ def competing(bots: QuerySet[Bot]) -> QuerySet[Bot]:
     return bots.filter(Exists(live))
 
 
-def check_room(owner: AbstractBaseUser, bot: Bot) -> None:
+def check_room(owner: AbstractBaseUser, bot: Bot, language: str = "") -> None:
     """Raise UploadError if putting ``bot`` into the competition (a version uploaded, or a
     retired one made active again) would give its owner more bots competing in its game than
     :func:`bots_per_person` allows. Two bots of one person at one table could play into each
@@ -160,18 +191,21 @@ def check_room(owner: AbstractBaseUser, bot: Bot) -> None:
     every round, so a person's many bots would take the workers from everyone else's. A bot
     already competing is always free to take a new version; the site's own built-in bots
     (the house's) are not counted. Call it inside a transaction that holds the owner's row
-    (:func:`lock_owner`), so that two uploads at once count each other."""
+    (:func:`lock_owner`), so that two uploads at once count each other. ``language``: the
+    uploaded code's, so that "a new version" is offered only of a bot in that language (a bot
+    keeps its language)."""
     most = bots_per_person()
     if not most or owner.get_username() == HOUSE:
         return
     bots = Bot.objects.filter(owner=owner, game=bot.game)
     if competing(bots.filter(pk=bot.pk)).exists():
         return
-    others = list(
-        competing(bots.exclude(pk=bot.pk)).order_by("name").values_list("name", flat=True)
+    held_bots = list(
+        competing(bots.exclude(pk=bot.pk)).order_by("name").values_list("name", "language")
     )
-    if len(others) < most:
+    if len(held_bots) < most:
         return
+    others = [name for name, _ in held_bots]
     title = get_game(bot.game).title
     names = ", ".join(others[:-1]) + f" and {others[-1]}" if len(others) > 1 else others[0]
     held = (
@@ -184,6 +218,20 @@ def check_room(owner: AbstractBaseUser, bot: Bot) -> None:
         if len(others) == 1
         else "upload your code as a new version of one of them, or retire one on My bots first"
     )
+    if language and all(theirs != language for _, theirs in held_bots):
+        # a bot keeps its language: no new version of it can be code of another
+        mine = language_title(language)
+        if len(held_bots) == 1:
+            instead = (
+                f"{names} is {_a(language_title(held_bots[0][1]))} bot; to enter "
+                f"{_a(mine)} bot, retire {names} on My bots first, then upload it under a "
+                "new name"
+            )
+        else:
+            instead = (
+                f"none of them is {_a(mine)} bot; to enter one, retire one of them on My bots "
+                "first, then upload it under a new name"
+            )
     raise UploadError(
         f"{held}. A person may enter {plural(most, 'bot')} in a game, so that no one's bots "
         f"can play into each other's hands; {instead}."
@@ -218,14 +266,32 @@ def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: b
             owner=owner, game=game, name=name, defaults={"language": language}
         )
         if bot.language != language:
-            raise UploadError(f"{bot.label} is a {bot.language} bot, not {language}")
+            raise UploadError(
+                f"{bot.name} is {_a(language_title(bot.language))} bot and keeps its language: "
+                f"upload {language_title(language)} code as a new bot (retire {bot.name} first)."
+            )
         bot = Bot.objects.select_for_update().get(pk=bot.pk)
-        check_room(owner, bot)
-        same = bot.versions.filter(checksum=checksum).exclude(status=BotVersion.REJECTED)
-        if same.exists():
-            raise UploadError(f"this code is already version {same.first().number} of {bot}")
+        check_room(owner, bot, language)
+        same = bot.versions.filter(checksum=checksum).exclude(status=BotVersion.REJECTED).first()
+        if same is not None:
+            raise UploadError(_already(same))
         number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         return BotVersion.objects.create(bot=bot, number=number, code=code, checksum=checksum)
+
+
+def _a(title: str) -> str:
+    """A language's title with its article: "a Python", "a JavaScript", "a C++"."""
+    return f"{'an' if title[:1].upper() in 'AEIOU' else 'a'} {title}"
+
+
+def _already(same: BotVersion) -> str:
+    """Why code identical to version ``same`` of its bot is refused, and what to do."""
+    already = f"This code is already version {same.number} of {same.bot.name}"
+    if same.status == BotVersion.RETIRED:
+        return f"{already} (retired): make it active again on My bots (Make v{same.number} active)."
+    if same.status == BotVersion.ACTIVE:
+        return f"{already}, the one that competes."
+    return f"{already}, being validated."
 
 
 def validation_opponent(game: str) -> str:
@@ -252,7 +318,7 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
     spec = get_game(version.bot.game)
     tc = validation_time_control(spec.slug, quick)
     opponent = validation_opponent(spec.slug)
-    me = Entry(name=version.bot.label, code=version.code, filename=version.filename)
+    me = Entry(name=version.bot.label, code=version.code, filename=version.filename, key=version.pk)
     them = Entry(name=builtin_label(opponent), builtin=opponent)
     matches = int(getattr(settings, "BOT_VALIDATION_MATCHES", 2))
     alone = spec.plays_alone  # UTH: one seat against the dealer
@@ -265,33 +331,51 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
             f"in a row over {tc.move:g} s"
         )
     lines = [f"validation of {version}{against}, {matches} matches ({timing})"]
-    for n in range(matches):
-        seed = derive_seed(int(version.checksum[:12], 16), "validation", n)
-        my_seat = 0 if alone else n % 2
-        entries = [me] if alone else [me, them] if my_seat == 0 else [them, me]
-        played = play(spec, entries, seed=seed, seat_time_controls={my_seat: tc})
-        mine = played.seats[my_seat]
-        lines.append(
-            f"match {n + 1}: seat {my_seat}, seed {seed}, scores {played.outcome.result['scores']}"
-            f", {played.duration_s:.2f} s"
-        )
-        if mine.stderr:
-            lines.append(f"stderr of the bot:\n{mine.stderr}")
-        if mine.fault_kind:
-            reason = f"{mine.fault_kind}: {mine.fault_reason}"
-            if quick and mine.fault_kind == "timeout":
-                lines.append(
-                    f"over the per-call time: {mine.fault_reason}\n"
-                    f"slow: validated again in full, with the game's {spec.time_control.bank:g} "
-                    "s time bank, after the uploads waiting behind it"
-                )
-                return ValidationResult(
-                    False, reason, "\n".join(lines), slow=True, fault_kind=mine.fault_kind
-                )
+    # one process of the bot for the check of its methods and its matches (each a deal of
+    # its own), as a worker keeps one: a start costs a JVM about a second
+    cache = ProcessCache(1)
+    try:
+        # a bot lacking a method of the contract (one for another game) is told so before any
+        # match, not by a fault at every call
+        if missing := check_before_play(spec, me, timeout=tc.startup, cache=cache):
+            reason = f"startup: {missing}"
             lines.append(f"fault: {reason}")
-            return ValidationResult(False, reason, "\n".join(lines), fault_kind=mine.fault_kind)
-    lines.append("passed")
-    return ValidationResult(True, "", "\n".join(lines))
+            return ValidationResult(False, reason, "\n".join(lines), fault_kind="startup")
+        for n in range(matches):
+            seed = derive_seed(int(version.checksum[:12], 16), "validation", n)
+            my_seat = 0 if alone else n % 2
+            entries = [me] if alone else [me, them] if my_seat == 0 else [them, me]
+            played = play(spec, entries, seed=seed, seat_time_controls={my_seat: tc}, cache=cache)
+            mine = played.seats[my_seat]
+            scores = played.outcome.result["scores"]
+            line = (
+                f"match {n + 1}: seat {my_seat}, seed {seed}, scores {scores}, "
+                f"{played.duration_s:.2f} s"
+            )
+            # illegal answers the rules refused without a fault (Last Card: played as passes)
+            if refusals := refused(played.outcome.record, my_seat):
+                line += f"; {refused_text(spec, len(refusals), refusals[0])}"
+            lines.append(line)
+            if mine.stderr:
+                lines.append(f"stderr of the bot:\n{mine.stderr}")
+            if mine.fault_kind:
+                reason = f"{mine.fault_kind}: {mine.fault_reason}"
+                if quick and mine.fault_kind == "timeout":
+                    bank = spec.time_control.bank
+                    lines.append(
+                        f"over the per-call time: {mine.fault_reason}\n"
+                        f"slow: validated again in full, with the game's {bank:g} s time bank, "
+                        "after the uploads waiting behind it"
+                    )
+                    return ValidationResult(
+                        False, reason, "\n".join(lines), slow=True, fault_kind=mine.fault_kind
+                    )
+                lines.append(f"fault: {reason}")
+                return ValidationResult(False, reason, "\n".join(lines), fault_kind=mine.fault_kind)
+        lines.append("passed")
+        return ValidationResult(True, "", "\n".join(lines))
+    finally:
+        cache.close()
 
 
 def validate(version: BotVersion) -> BotVersion:

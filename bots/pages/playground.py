@@ -36,10 +36,14 @@ from bots.pages.views import declared_size, request_limit, upload_within_limit
 from cardsite.accounts import client_ip
 from games import replays
 from games.engine import untrusted
+from games.engine.game import faults_shown
 from games.live.tables import Person, address_key, person_of
 from games.matchpages import chapter_options, viewer_context
+from games.records import refused_text
 from games.registry import GameSpec, get_game
 
+#: the form's field for an argument of ``playground.submit`` named otherwise
+FORM_FIELD = {"matches": "match_count"}
 #: matches a form offers by default (fewer when the person's limit is lower)
 DEFAULT_MATCHES = 10
 #: how many of the person's own runs the form lists
@@ -90,7 +94,9 @@ class PlaygroundForm(forms.Form):
         max_value=playground.MAX_SEED - 1,
         help_text="The same seed deals the same cards again.",
     )
-    matches = forms.IntegerField(min_value=1, label="Matches")
+    # not "matches": a form control's name becomes a property of its HTML form, and one
+    # named so hides the form's own matches() method (which scripts and browsers call)
+    match_count = forms.IntegerField(min_value=1, label="Matches")
 
     def __init__(
         self,
@@ -129,7 +135,7 @@ class PlaygroundForm(forms.Form):
             f"The built-in bots, the {playground.LISTED_BOTS} best ranked bots and your own. "
             "To play another bot, open its page and follow “Try your bot against it”."
         )
-        matches = self.fields["matches"]
+        matches = self.fields["match_count"]
         matches.max_value = limits.max_matches
         matches.validators.append(MaxValueValidator(limits.max_matches))
         matches.widget.attrs["max"] = limits.max_matches
@@ -185,7 +191,7 @@ def _initial(request: HttpRequest, spec: GameSpec, limits: playground.Limits) ->
     initial: dict[str, Any] = {
         "language": language,
         "seed": secrets.randbelow(10**6),
-        "matches": min(DEFAULT_MATCHES, limits.max_matches),
+        "match_count": min(DEFAULT_MATCHES, limits.max_matches),
     }
     if starter in taken:
         initial["code"] = _starter_code(spec, starter)
@@ -238,7 +244,9 @@ def _render_form(
             "limits": limits,
             "address_limits": playground.AddressLimits.from_settings() if guest else None,
             "guest": guest,
-            "max_bytes": uploads.max_code_bytes(),
+            "max_size": uploads.size_text(uploads.max_code_bytes()),
+            # a built jar only where the game's Java bots take one (a kit's: Last Card)
+            "takes_jar": bool(set(uploads.built_languages(spec)) & set(playground.languages(spec))),
             "request_error": error,
             "recent": _recent(_person(request)),
             "starters": [
@@ -259,10 +267,7 @@ def playground_form(request: HttpRequest, slug: str) -> HttpResponse:
         return _render_form(request, spec, _form(request, spec, limits), limits)
     size = declared_size(request)
     if size > request_limit():
-        error = (
-            f"The request has {size} bytes; a bot's code may have at most "
-            f"{uploads.max_code_bytes()} bytes."
-        )
+        error = uploads.too_big(size)
         return _render_form(
             request, spec, _form(request, spec, limits), limits, error=error, status=413
         )
@@ -295,13 +300,14 @@ def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> H
             filename=form.code_filename(),
             opponents=form.cleaned_data["opponents"],
             seed=form.cleaned_data["seed"],
-            matches=form.cleaned_data["matches"],
+            matches=form.cleaned_data["match_count"],
         )
     except playground.Refused as exc:
         form.add_error(None, str(exc))
         return _render_form(request, spec, form, limits, status=429)
     except playground.PlaygroundError as exc:
-        form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        field = FORM_FIELD.get(exc.field or "", exc.field)
+        form.add_error(field if field in form.fields else None, str(exc))
         return _render_form(request, spec, form, limits, status=400)
     return redirect("playground_run", key=run.key)
 
@@ -357,10 +363,18 @@ def _opponent_of(match: PlaygroundMatch) -> str:
     return ", ".join(others) or "the dealer"
 
 
-def _rows(matches: list[PlaygroundMatch]) -> list[dict[str, Any]]:
+def _rows(matches: list[PlaygroundMatch], spec: GameSpec | None = None) -> list[dict[str, Any]]:
     rows = []
     for match in matches:
+        game = spec or _spec(match.run.game)
         mine = match.seats[match.seat]
+        # illegal moves the rules refused without a fault (Last Card: played as passes)
+        illegal = int(mine.get("illegal") or 0)
+        # a fault's reason on one line, escaped and cut, as every page shows it
+        shown = [
+            (n, s | {"shown": untrusted.one_line(str(s.get("fault_reason") or ""))})
+            for n, s in enumerate(match.seats)
+        ]
         rows.append(
             {
                 "match": match,
@@ -368,7 +382,10 @@ def _rows(matches: list[PlaygroundMatch]) -> list[dict[str, Any]]:
                 "opponent": _opponent_of(match),
                 "mine": mine,
                 "others": [s for n, s in enumerate(match.seats) if n != match.seat],
-                "faults": [s | {"seat": n} for n, s in enumerate(match.seats) if s["fault_kind"]],
+                "faults": [s | {"seat": n} for n, s in shown if s["fault_kind"]],
+                "seats": [s for _, s in shown],
+                "illegal": illegal,
+                "illegal_text": refused_text(game, illegal, str(mine.get("illegal_first", ""))),
             }
         )
     return rows
@@ -378,7 +395,10 @@ def _totals(matches: list[PlaygroundMatch]) -> list[dict[str, Any]]:
     """The person's bot's score summed by opponent, and its faults there."""
     by: dict[str, dict[str, Any]] = defaultdict(lambda: {"matches": 0, "score": 0.0, "faults": 0})
     for match in matches:
-        total = by[_opponent_of(match)]
+        # a bigger table is one row whatever the seat order (its deal is played in every
+        # rotation of the seats): the same opponents, named in one order
+        others = [s["name"] for n, s in enumerate(match.seats) if n != match.seat]
+        total = by[", ".join(sorted(others)) if len(others) > 1 else _opponent_of(match)]
         total["matches"] += 1
         total["score"] += float(match.seats[match.seat]["score"])
         total["faults"] += bool(match.seats[match.seat]["fault_kind"])
@@ -393,7 +413,7 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
     mine = playground.owns(run, *_owner(person))
     matches = list(run.played_matches.defer("record").order_by("number"))
     kept = get_language(run.language).kept_file(run.code)
-    rows = _rows(matches)
+    rows = _rows(matches, spec)
     return render(
         request,
         "bots/playground_run.html",
@@ -407,8 +427,10 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
                 spec, [str(o.get("name", "?")) for o in run.opponents], run.matches
             ),
             "rows": rows,
-            # every match played, and none with a fault or a line on stderr: said so
-            "quiet": bool(rows) and not any(r["faults"] or r["match"].stderr for r in rows),
+            # every match played, and none with a fault, an illegal move or a line on
+            # stderr: said so
+            "quiet": bool(rows)
+            and not any(r["faults"] or r["illegal"] or r["match"].stderr for r in rows),
             # a run whose bot could not even start has no score to speak of: its one match
             # is a forfeit (the page's alert says why)
             "scored": not (
@@ -451,7 +473,7 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
     ``static/js/replay.js``): built from the stored record each time it is asked for."""
     run = _run(key)
     match = _match(run, number)
-    replay = replays.build(match.record, _names(match))
+    replay = replays.build(faults_shown(match.record), _names(match))
     total = len(replay.frames)
     asked = untrusted.whole_number(request.GET.get("step", "1")) or 1
     step = max(0, min(asked - 1, total - 1)) if total else 0
@@ -474,7 +496,9 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
                 replay.head,
                 chapter_options(marks, current),
             ),
-            "events": [] if replay.supported else [str(e) for e in match.record.get("events", [])],
+            "events": []
+            if replay.supported
+            else [str(e) for e in faults_shown(match.record).get("events", [])],
         },
     )
 
@@ -483,7 +507,7 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
 def match_replay(request: HttpRequest, key: str, number: str) -> JsonResponse:
     """The frames the viewer steps through, as the site's replay JSON: ``?from=N&count=M``."""
     match = _match(_run(key), number)
-    replay = replays.build(match.record, _names(match))
+    replay = replays.build(faults_shown(match.record), _names(match))
     start = untrusted.whole_number(request.GET.get("from", "0")) or 0
     count = untrusted.whole_number(request.GET.get("count", "")) or None
     answer = replay.as_json(min(start, len(replay.frames)), count)

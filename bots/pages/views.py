@@ -36,7 +36,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bots.competition import uploads
 from bots.ladder import aggregates
 from bots.ladder.ratings import format_of, ranking_measure
-from bots.languages import default_language, get_language, language_title
+from bots.languages import default_language, get_language, language_title, spoken
 from bots.models import (
     Bot,
     BotVersion,
@@ -255,7 +255,8 @@ def _render_my_bots(
             "form": form,
             "request_error": error,
             "bot_names": names,
-            "max_bytes": uploads.max_code_bytes(),
+            "max_size": uploads.size_text(uploads.max_code_bytes()),
+            "jar_games": spoken(uploads.jar_games(), "and") if uploads.jar_games() else "",
             "per_hour": uploads_per_hour(),
             "per_game": uploads.bots_per_person(),
             "any_validating": any(b["validating"] for g in games for b in g["bots"]),
@@ -271,10 +272,7 @@ def my_bots(request: HttpRequest) -> HttpResponse:
         size = declared_size(request)
         if size > request_limit():
             # Refused before the body is parsed: nothing of it is held in memory.
-            error = (
-                f"The upload has {size} bytes; a bot's code may have at most "
-                f"{uploads.max_code_bytes()} bytes."
-            )
+            error = uploads.too_big(size)
             form = UploadForm(initial=_initial(request))
             return _render_my_bots(request, form, error=error, status=413)
         return _upload(request)

@@ -43,12 +43,14 @@ from bots.competition.leases import Caps, Claim
 from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
 from bots.languages import default_language, get_language
 from bots.models import HOUSE, BotVersion, PlaygroundMatch, PlaygroundRun, builtin_label
+from bots.running.contract import check_before_play
 from bots.running.playing import Entry, Played, ProcessCache, play, shutdown_faults
 from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.spec import GameSpec
 from games.engine.table import plural
 from games.engine.tournament import derive_seed
+from games.records import refused
 from games.registry import get_game
 
 log = logging.getLogger("bots.playground")
@@ -439,7 +441,10 @@ def submit(
     try:
         text = check_code(code, filename)
     except UploadError as exc:
-        raise PlaygroundError(f"The code: {exc}.", "code") from None
+        said = str(exc)  # a sentence of its own ("Your file is 326 KiB; ..."), or a phrase
+        raise PlaygroundError(
+            said if said[:1].isupper() else f"The code: {said}.", "code"
+        ) from None
     picked = check_opponents(spec, opponents)
     with transaction.atomic():
         guest_address = "" if user is not None else guest_address
@@ -652,15 +657,20 @@ def store_match(
     worker time it took, only if the run is still ours (one short transaction); False if it
     is not (another worker took it over)."""
     record = untrusted.storable(played.outcome.record)
-    seats = [
-        {
-            "name": names[n],
-            "score": report.score,
-            "fault_kind": untrusted.clean_text(report.fault_kind)[:20],
-            "fault_reason": untrusted.clean_text(report.fault_reason),
-        }
-        for n, report in enumerate(played.seats)
-    ]
+    seats = []
+    for n, report in enumerate(played.seats):
+        # illegal answers the rules refused without a fault (Last Card: played as passes)
+        refusals = refused(played.outcome.record, n)
+        seats.append(
+            {
+                "name": names[n],
+                "score": report.score,
+                "fault_kind": untrusted.clean_text(report.fault_kind)[:20],
+                "fault_reason": untrusted.clean_text(report.fault_reason),
+                "illegal": len(refusals),
+                "illegal_first": untrusted.clean_text(refusals[0]) if refusals else "",
+            }
+        )
     with transaction.atomic():
         if not leases.lock_held(held):
             return False
@@ -688,6 +698,15 @@ def load_failure(number: int, played: Played, seat: int) -> str:
     if number != 0 or mine.fault_kind != LOAD_FAULT:
         return ""
     return f"Your bot could not start: {mine.fault_reason}"
+
+
+def missing_contract(run: PlaygroundRun, seats: Seating, cache: ProcessCache) -> str:
+    """The reason a run ends before its first match because the person's bot lacks a method
+    of the game's contract (a bot for another game: every match would fault at every call),
+    "" if it has them all; its process, started, is kept in ``cache`` for the first match."""
+    spec = get_game(run.game)
+    missing = check_before_play(spec, seats.me, timeout=spec.time_control.startup, cache=cache)
+    return f"Your bot could not start: {missing}" if missing else ""
 
 
 #: what :func:`play_run` ends in
@@ -723,6 +742,9 @@ def play_run(
     used = run.worker_s
     try:
         with until_done("playground.read", lambda: _one_off(run)):
+            if run.played == 0 and (reason := missing_contract(run, seats, cache)):
+                until_done("playground.fail", lambda r=reason: fail(held, r))
+                return FAILED
             for number in range(run.played, run.matches):
                 if lost():
                     return LOST

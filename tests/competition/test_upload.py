@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -86,7 +87,7 @@ def test_a_kit_built_jar_is_uploaded_validated_and_given_back_to_its_owner_as_a_
 
 def test_it_refuses_oversized_empty_and_unknown_files(alice, settings):
     settings.BOT_MAX_CODE_BYTES = 100
-    with pytest.raises(UploadError, match="limit is 100"):
+    with pytest.raises(UploadError, match="uploads take at most 100 bytes"):
         upload(alice, "rps-poker", "big", "big.py", b"#" * 101)
     with pytest.raises(UploadError, match="empty"):
         upload(alice, "rps-poker", "empty", "empty.py", b"  \n")
@@ -296,3 +297,90 @@ def test_the_longest_username_and_bot_name_are_kept_whole_where_names_are_stored
     most = Tournament._meta.get_field("name").max_length
     assert len(tournament.name) == most and tournament.name.endswith("\u2026")
     assert tournament.name.startswith("placement of " + "o" * 50)
+
+
+RPS_STARTERS = get_game("rps-poker").starters
+
+
+@pytest.mark.parametrize(
+    ("language", "shape", "defines"),
+    [
+        ("python", "class Bot", "draft_pick, draft_receive, main_play, main_postprocess"),
+        ("javascript", "the bot object", "draftPick, draftReceive, mainPlay, mainPostprocess"),
+    ],
+)
+def test_a_bot_for_another_game_is_rejected_before_any_match(alice, language, shape, defines):
+    starter = RPS_STARTERS[language]
+    version = validate(upload(alice, "goofspiel", "rps", starter.name, starter.read_bytes()))
+    assert version.status == BotVersion.REJECTED
+    assert version.reason == (
+        f"startup: {shape} has no method act. A Goofspiel bot needs act(obs); this file "
+        f"defines {defines} (RPS Poker's methods): is it for another game?"
+    )
+    assert "match 1" not in version.validation_log  # told before any match was played
+    assert version.validation_log.endswith(f"fault: {version.reason}")
+
+
+ILLEGAL_LAST_CARD = b"""
+class Bot:
+    def play(self, state):
+        return {"cards": ["Zz"], "suit": None, "last_card": False}
+"""
+
+
+def test_illegal_moves_refused_as_passes_are_counted_in_the_validation_log(alice):
+    version = validate(upload(alice, "last-card", "wild", "wild.py", ILLEGAL_LAST_CARD))
+    assert version.status == BotVersion.ACTIVE  # by the game's rules, not a fault
+    lines = [line for line in version.validation_log.splitlines() if line.startswith("match ")]
+    assert len(lines) == 2
+    for line in lines:
+        counted = re.search(
+            r"; (\d+) illegal moves \(an illegal move is refused and counts as a pass\); the "
+            r"first: 'Zz' is not a card in your hand$",
+            line,
+        )
+        assert counted and int(counted[1]) > 1, line
+
+
+def test_refusals_about_languages_and_known_code_say_what_to_do(alice, active_bot):
+    js = get_game("rps-poker").starters["javascript"].read_bytes()
+    rps_js = validate(upload(alice, "rps-poker", "rps-js", "rps-js.js", js))
+    assert rps_js.status == BotVersion.ACTIVE
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "rps-py", "rps-py.py", code_of("py"))
+    # (it offered "upload your code as a new version of rps-js", which its language refuses)
+    assert str(refused.value).endswith(
+        "can play into each other's hands; rps-js is a JavaScript bot; to enter a Python bot, "
+        "retire rps-js on My bots first, then upload it under a new name."
+    )
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "rps-js", "rps-js.py", code_of("py"))
+    # (it said "alice/rps-js is a javascript bot, not python")
+    assert str(refused.value) == (
+        "rps-js is a JavaScript bot and keeps its language: upload Python code as a new bot "
+        "(retire rps-js first)."
+    )
+    retire(rps_js.bot)
+    py = validate(upload(alice, "rps-poker", "rps-py", "rps-py.py", code_of("py")))
+    assert py.status == BotVersion.ACTIVE
+    retire(py.bot)
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "rps-py", "rps-py.py", code_of("py"))
+    # (it said "this code is already version 1 of alice/rps-py")
+    assert str(refused.value) == (
+        "This code is already version 1 of rps-py (retired): make it active again on My bots "
+        "(Make v1 active)."
+    )
+
+
+def test_a_file_too_big_is_told_its_size_and_the_limit_in_kib(alice, settings):
+    settings.BOT_MAX_CODE_BYTES = 256 * 1024
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "big", "big.py", b"#" * 334150)
+    # (it said "the file has 334150 bytes; the limit is 262144")
+    assert str(refused.value) == "Your file is 326 KiB; uploads take at most 256 KiB."
+    with pytest.raises(UploadError) as refused:  # just over: its bytes, not "256 KiB"
+        upload(alice, "rps-poker", "big", "big.py", b"#" * (256 * 1024 + 1))
+    assert str(refused.value) == (
+        "Your file is 262145 bytes; uploads take at most 262144 bytes (256 KiB)."
+    )

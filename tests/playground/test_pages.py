@@ -25,7 +25,7 @@ def form_data(**changes) -> dict:
         "code": builtin_code("simple"),
         "opponents": ["builtin:simple"],
         "seed": "5",
-        "matches": "2",
+        "match_count": "2",
     }
     return data | changes
 
@@ -73,7 +73,7 @@ def test_game_and_upload_pages_link_to_the_playground(alice):
     ("changes", "says"),
     [
         ({"opponents": ["bot:424242"]}, "bot:424242 is not one of the available choices"),
-        ({"matches": str(10**9)}, "less than or equal to"),
+        ({"match_count": str(10**9)}, "less than or equal to"),
         ({"seed": "not a number"}, "Enter a whole number."),
         ({"seed": str(2**70)}, "less than or equal to"),
         ({"language": "cobol"}, "cobol is not one of the available choices"),
@@ -116,13 +116,14 @@ def test_an_oversized_request_is_refused_before_it_is_read(db, settings):
     code = "#" * (request_limit() + 1)
     page = post(Client(enforce_csrf_checks=True), code=code)
     assert page.status_code == 413
-    assert "a bot&#x27;s code may have at most 100 bytes" in page.content.decode()
+    said = r"Your file is \d+ KiB; uploads take at most 100 bytes\."
+    assert re.search(said, page.content.decode())
     assert not PlaygroundRun.objects.exists()
 
 
 def test_a_run_from_the_form_to_its_replays(db):
     guest = Client()
-    started = post(guest, matches="2")
+    started = post(guest, match_count="2")
     assert started.status_code == 302
     run = PlaygroundRun.objects.get()
     assert started["Location"] == reverse("playground_run", args=[run.key])
@@ -196,7 +197,7 @@ def test_submit_this_version_goes_through_the_upload(alice, settings):
     again = client.post(
         reverse("playground_submit", args=[run.key]), {"name": "tried"}, follow=True
     )
-    assert "this code is already version 1 of" in again.content.decode()
+    assert "This code is already version 1 of tried, being validated." in again.content.decode()
     settings.BOT_UPLOADS_PER_HOUR = 1
     limited = client.post(reverse("playground_submit", args=[run.key]), {"name": "x"}, follow=True)
     assert "the most allowed (1 an hour)" in limited.content.decode()
@@ -291,10 +292,74 @@ def test_the_forms_queries_do_not_grow_with_the_bots(alice, bob, active_bot):
 def test_a_run_whose_bot_could_not_start_shows_no_score(db):
     guest = Client()
     broken = "class Bot:\n    def draft_pick(self, cards)\n        return 0\n"
-    started = post(guest, code=broken, matches="2")
+    started = post(guest, code=broken, match_count="2")
     assert worker().step() is True
     page = guest.get(started["Location"]).content.decode()
     assert "Your bot could not start: " in page
     # (it showed "Scores: Your bot's total: -10 points", a forfeit of a match never played)
     assert 'id="scores-title"' not in page and 'id="run-total"' not in page
     assert "Faults and your bot" in page and "SyntaxError" in page  # its fault and stderr
+
+
+def test_a_run_page_counts_the_illegal_moves_the_rules_played_as_passes(db):
+    guest = Client()
+    wild = (
+        "class Bot:\n    def play(self, state):\n"
+        "        return {'cards': ['Zz'], 'suit': None, 'last_card': False}\n"
+    )
+    started = post(guest, game="last-card", code=wild, opponents=["builtin:naive"], match_count="2")
+    assert worker().step() is True
+    page = guest.get(started["Location"]).content.decode()
+    assert "No fault" not in page  # (it said "No fault, and your bot wrote nothing to stderr.")
+    counts = re.findall(r"your bot: (\d+) illegal moves", page)
+    assert len(counts) == 2 and all(int(n) > 1 for n in counts), counts
+    assert re.search(
+        r"Your bot: <bdi class=\"said\">\d+ illegal moves \(an illegal move is refused and "
+        r"counts as a pass\); the first: &#x27;Zz&#x27; is not a card in your hand</bdi>",
+        page,
+    )
+
+
+#: names of an HTML form's own properties and methods that a control of the same name hides
+#: (a field named "matches" made the form's matches() "not a function" to scripts)
+FORM_OWN = {
+    "matches", "submit", "reset", "action", "method", "elements", "length", "target", "id",
+    "name", "closest", "contains", "attributes", "children", "style", "title",
+}  # fmt: skip
+
+
+def test_no_field_of_the_form_hides_a_property_of_the_html_form(db):
+    page = Client().get(reverse("playground", args=[GAME])).content.decode()
+    form = page[page.index("<form") : page.index("</form>")]
+    names = set(re.findall(r'\sname="([^"]+)"', form))
+    assert "match_count" in names and "seed" in names
+    assert not names & FORM_OWN, names & FORM_OWN
+
+
+def test_the_form_says_the_size_in_kib_and_a_jar_only_where_the_game_takes_one(db, settings):
+    settings.BOT_MAX_CODE_BYTES = 256 * 1024
+    kuhn = Client().get(reverse("playground", args=["kuhn"])).content.decode()
+    # (it said "Code up to 256.0 KB of UTF-8 text, or a built jar of that size ...")
+    assert "Code up to 256 KiB of UTF-8 text. " in kuhn and "built jar" not in kuhn
+    last_card = Client().get(reverse("playground", args=["last-card"])).content.decode()
+    assert "Code up to 256 KiB of UTF-8 text, or a built jar of that size. " in last_card
+
+
+def test_a_bigger_tables_totals_are_one_row_whatever_the_seat_order(db):
+    guest = Client()
+    passing = (
+        "class Bot:\n    def play(self, state):\n"
+        "        return {'cards': [], 'suit': None, 'last_card': False}\n"
+    )
+    started = post(
+        guest, game="last-card", code=passing, match_count="4",
+        opponents=["builtin:naive", "builtin:heuristic"],
+    )  # fmt: skip
+    assert started.status_code == 302, started.content.decode()[:2000]
+    assert worker().step() is True
+    page = guest.get(started["Location"]).content.decode()
+    totals = page[page.index("Your bot's total by opponent") : page.index('id="run-matches"')]
+    # (it had a row for each seat order: "house/naive, house/heuristic" and the other way)
+    rows = re.findall(r'<th scope="row"><span class="name">([^<]*)</span></th>', totals)
+    assert len(rows) == 1, rows
+    assert re.search(r'</th><td class="num">4</td>', totals)

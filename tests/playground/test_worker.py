@@ -242,3 +242,27 @@ def test_a_bot_that_crashes_is_faulted_and_restarted_for_the_next_match(alice):
     assert run.status == PlaygroundRun.DONE, run.reason
     kinds = [m.seats[m.seat]["fault_kind"] for m in run.played_matches.order_by("number")]
     assert kinds == ["crash", "crash", "crash"]
+
+
+def test_a_bot_for_another_game_ends_the_run_before_its_first_match(alice):
+    starter = get_game("rps-poker").starters["python"].read_text()
+    run = queue(alice, code=starter, game="goofspiel", opponents=["builtin:random"], matches=4)
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    assert run.reason == (
+        "Your bot could not start: class Bot has no method act. A Goofspiel bot needs "
+        "act(obs); this file defines draft_pick, draft_receive, main_play, main_postprocess "
+        "(RPS Poker's methods): is it for another game?"
+    )
+    assert run.played == 0 and not run.played_matches.exists()
+
+
+def test_a_bot_with_the_contract_plays_its_first_match_in_the_process_checked(alice):
+    # the process started to read the hello is the one the first match uses
+    run = queue(alice, matches=1)
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE, run.reason
+    only = run.played_matches.get()
+    assert "restarting" not in only.stderr and not only.seats[only.seat]["fault_kind"]

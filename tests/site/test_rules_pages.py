@@ -188,3 +188,14 @@ def test_the_last_card_starter_keeps_to_the_rules_without_the_move_checker(tmp_p
     mine = next(b for b in data["bots"] if b["source"].endswith("last_card_starter.py"))
     assert mine["faults"] == 0 and mine["illegal_moves"] == 0
     assert mine["cards_played"] > 0
+
+
+def test_no_game_page_points_web_readers_at_a_markdown_file():
+    from games.registry import games
+    from games.views import rules_html
+
+    for spec in games():
+        page = rules_html(spec.slug)
+        # (they said "More in ../bot-protocol.md." and "(docs/solver.md)")
+        assert ".md" not in page and "docs/" not in page, spec.slug
+    assert "More in “What a bot can use”." in " ".join(rules_html("kuhn").split())

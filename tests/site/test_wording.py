@@ -237,7 +237,7 @@ def test_playground_pages_count_seats_from_one():
     from tests.playground.test_pages import post
 
     guest = Client()
-    started = post(guest, matches="2")
+    started = post(guest, match_count="2")
     assert worker().step() is True
     run = PlaygroundRun.objects.get()
     done = guest.get(started["Location"]).content.decode()

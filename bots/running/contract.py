@@ -1,0 +1,145 @@
+"""Whether a bot has the methods of its game's contract, told before its first match.
+
+A host's hello lists the bot's public methods (docs/bot-protocol.md, 1) so that a bot lacking
+one of its game's is refused before any match, rather than faulting on every call: the
+arena refuses it (``bots.arena``), and validation and the playground, which play uploaded
+code for its author, end with the reason at once (:func:`check_before_play`). The reason
+names the missing methods as the bot's own file does, what the game needs, what the file
+defines, and the game the file seems to be for when another game's contract is all there.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+from bots.languages import LANGUAGES, default_language, get_language, method_name
+from bots.running.playing import (
+    LAUNCH_ERRORS,
+    SITE,
+    CodeFolder,
+    Entry,
+    Launching,
+    ProcessCache,
+    seat_agent,
+)
+from bots.running.process import BotProcess, Hello, PlatformError
+from games.engine.agents import AgentFault
+from games.engine.spec import GameSpec
+from games.registry import games
+
+
+def _parameters(game: GameSpec) -> dict[str, list[str]]:
+    """The contract's methods' parameters, as the game's starter in the site's first
+    language names them (``act`` -> ``["obs"]``); none for a method it does not define."""
+    return _starter_parameters(game.starters.get(default_language().name), game.methods)
+
+
+@functools.cache
+def _starter_parameters(starter: Path | None, methods: tuple[str, ...]) -> dict[str, list[str]]:
+    if starter is None:
+        return {}
+    try:
+        tree = ast.parse(starter.read_text())
+    except (OSError, SyntaxError):
+        return {}
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == "Bot":
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name in methods:
+                    found[item.name] = [a.arg for a in item.args.args[1:]]
+    return found
+
+
+def _a(title: str) -> str:
+    """ "a" or "an" before a game's title: "an RPS Poker bot", "a Goofspiel bot"."""
+    first = title.split()[0]
+    initialism = first.isupper() and len(first) > 1
+    sounds = "AEFHILMNORSX" if initialism else "AEIO"
+    return "an" if first[0].upper() in sounds else "a"
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+
+
+def missing_methods(game: GameSpec, hello: Hello) -> str:
+    """Why the bot of ``hello`` cannot play ``game`` ("" if it has every method of the
+    contract): "class Bot has no method act. A Goofspiel bot needs act(obs); this file
+    defines draft_pick, draft_receive, main_play, main_postprocess (RPS Poker's methods): is
+    it for another game?". Methods are named as the bot's language names them."""
+    missing = [m for m in game.methods if m not in hello.methods]
+    if not missing:
+        return ""
+    language = hello.language
+    owner = get_language(language).bot_shape if language in LANGUAGES else "the bot"
+
+    def named(method: str) -> str:
+        return method_name(language, method)
+
+    parameters = _parameters(game)
+    needs = ", ".join(f"{named(m)}({', '.join(parameters.get(m, []))})" for m in game.methods)
+    reason = (
+        f"{owner} has no method {', '.join(named(m) for m in missing)}. "
+        f"{_a(game.title).capitalize()} {game.title} bot needs {needs}"
+    )
+    if not hello.methods:
+        return f"{reason}; this file defines no method."
+    defines = f"{reason}; this file defines {', '.join(named(m) for m in hello.methods)}"
+    # another game whose whole contract the file defines: it may be that game's bot
+    others = [
+        other.title
+        for other in games()
+        if other.slug != game.slug and other.methods and set(other.methods) <= set(hello.methods)
+    ]
+    if not others:
+        return f"{defines}."
+    whose = {tuple(other.methods) for other in games() if other.title in others}
+    word = "method" if all(len(methods) == 1 for methods in whose) else "methods"
+    if len(others) == 1:
+        return f"{defines} ({others[0]}'s {word}): is it for another game?"
+    return f"{defines} (the {word} of {_listed(others)} bots): is it for another game?"
+
+
+def check_before_play(
+    game: GameSpec,
+    entry: Entry,
+    *,
+    timeout: float,
+    cache: ProcessCache | None = None,
+    launching: Launching = SITE,
+) -> str:
+    """Start ``entry``'s bot and read its hello before its first match: why it cannot play
+    ``game`` (:func:`missing_methods`), or "" when it has the contract's methods, and also
+    when it cannot be launched or started at all (its first match starts it again and
+    faults as it should, its log kept). With a ``cache`` (and an entry with a key) the
+    started process is kept there for the matches; else it is closed. Raises PlatformError
+    (the platform's trouble, as a match would)."""
+    folder = CodeFolder()
+    owned: list[BotProcess] = []
+    try:
+        try:
+            _, process = seat_agent(
+                game, entry, launching=launching, folder=folder, cache=cache, owned=owned
+            )
+        except PlatformError:
+            raise
+        except LAUNCH_ERRORS:
+            return ""
+        if process is None:  # a built-in bot: the game's own
+            return ""
+        try:
+            hello = process.start(timeout)
+        except AgentFault:
+            process.kill()
+            return ""
+        reason = missing_methods(game, hello)
+        if reason:
+            process.kill()
+        return reason
+    finally:
+        for process in owned:
+            process.close()
+        folder.close()
