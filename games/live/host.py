@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -39,6 +38,7 @@ from games.engine.played_for import action_from, events_played_for
 from games.engine.runner import TimeControl, refusal
 from games.engine.table import TableRules, shown_names
 from games.live.humans import GRACE_S, HumanAgent
+from games.live.wire import message_text
 from games.registry import GameSpec
 from games.replays import card_view
 
@@ -603,12 +603,3 @@ def action_words(actions: list[dict[str, Any]], value: Any) -> str:
                 text += " " + card_view(action["card"])["label"]
             return text[:1].lower() + text[1:]
     return ""
-
-
-#: one encoder for every message (``json.dumps`` with options makes a new one each call)
-_ENCODER = json.JSONEncoder(separators=(",", ":"))
-
-
-def message_text(message: dict[str, Any]) -> str:
-    """A table's message as the sockets send it (the host's, and the hub's own replies)."""
-    return _ENCODER.encode(message)

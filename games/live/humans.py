@@ -19,13 +19,13 @@ everyone else's) says whose move is in and who is awaited.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from games.engine.agents import Agent, SeatInfo
 from games.engine.game import Prompt
+from games.live.wire import message_text
 
 #: the runner's deadline for a person is the turn timer plus this; the person's own timer
 #: always answers first
@@ -214,11 +214,11 @@ class HumanAgent(Agent):
         listener = self.listener
         if own:
             mine = {"type": "taken", "seat": self.seat, "turn": turn}
-            listener.publish(f"seat:{self.seat}", _message(mine))
+            listener.publish(f"seat:{self.seat}", message_text(mine))
         state = getattr(listener, "state", None)
         if state is None or not any(s != self.seat for s in state.pending()):
             return  # nobody else is asked: the next view follows at once
-        text = _message({"type": "taken", "seat": self.seat})
+        text = message_text({"type": "taken", "seat": self.seat})
         others = [f"seat:{seat}" for seat in listener.humans if seat != self.seat]
         for audience in ["public", *others]:
             if listener.watched(audience):
@@ -245,11 +245,6 @@ _LATE = object()
 def _settle(answer: asyncio.Future[Any], value: Any) -> None:
     if not answer.done():
         answer.set_result(value)
-
-
-def _message(message: dict[str, Any]) -> str:
-    """A message as the host writes them (games.live.host.message_text)."""
-    return json.dumps(message, separators=(",", ":"))
 
 
 class _Deaf:
