@@ -4,19 +4,17 @@ with their issue.
 Both are counted per client address as the tables' sockets are (games/live/sockets.py), apart
 from them and with the same limit (``LIVE_SOCKETS_PER_ADDRESS``): one more is accepted only to
 be told why (a ``refused`` message) and closed with code 4430. The ping socket may send as
-many messages as a table's (a burst of ``BURST``, then ``RATE`` a second); the tournament's
+many messages as a table's (``games.live.consumers.Throttled``); the tournament's
 socket only listens, and is closed when it sends anything."""
 
 from __future__ import annotations
-
-import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.engine import untrusted
 from games.live import sockets
-from games.live.consumers import BURST, RATE, STRIKES
+from games.live.consumers import Throttled
 
 #: the longest message the ping socket reads
 MAX_PING = 2048
@@ -48,35 +46,20 @@ class CountedConsumer(AsyncJsonWebsocketConsumer):
             await sockets.counter.release(self.channel_name)
 
 
-class PingConsumer(CountedConsumer):
+class PingConsumer(Throttled, CountedConsumer):
     """Answers ``{"type": "ping"}`` through the channel layer, proving the websocket stack and
     the layer (in-memory or Redis) work end to end."""
 
     async def connect(self) -> None:
         if not await self.admitted():
             return
-        self.tokens, self.refilled, self.strikes = float(BURST), time.monotonic(), 0
+        self.start_rate()
         await self.accept()
-
-    def _allowed(self) -> bool:
-        """A message within the socket's rate (as a table's: games.live.consumers)."""
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         """Channels' JSON consumer parses with ``json.loads``, which a deeply nested frame
         crashes (RecursionError): parse with the bounded parser, and answer what it refuses."""
-        if not self._allowed():
-            self.strikes += 1
-            if self.strikes > STRIKES:
-                await self.close(code=4429)
-                return
-            await self._error("too many messages: slow down")
+        if await self.flooded():
             return
         try:
             content = untrusted.message(text_data, MAX_PING)

@@ -36,7 +36,38 @@ BURST, RATE = 40, 10.0
 STRIKES = 3
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class Throttled:
+    """A socket's messages kept to a rate (:data:`BURST`, :data:`RATE`): one past it is
+    answered "too many messages: slow down", and a socket that goes on (:data:`STRIKES`) is
+    closed (4429). The table's sockets and the ping check's share it."""
+
+    tokens = float(BURST)
+    refilled = 0.0
+    strikes = 0
+
+    def start_rate(self) -> None:
+        self.tokens = float(BURST)
+        self.refilled = time.monotonic()
+        self.strikes = 0
+
+    async def flooded(self) -> bool:
+        """Whether this message is over the rate (and so answered, or the socket closed)."""
+        now = time.monotonic()
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
+        self.refilled = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return False
+        self.strikes += 1
+        if self.strikes > STRIKES:
+            await self.close(code=4429)  # type: ignore[attr-defined]
+        else:
+            slow = {"type": "error", "error": "too many messages: slow down"}
+            await self.send_json(slow)  # type: ignore[attr-defined]
+        return True
+
+
+class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` before every message: that
         is a hop through the one thread that runs database calls, so under load each action
@@ -88,7 +119,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             else seat_group(self.table_id, self.seat)
         )
         self.audience = "public" if self.seat is None else f"seat:{self.seat}"
-        self.tokens, self.refilled, self.strikes = float(BURST), time.monotonic(), 0
+        self.start_rate()
         #: the channel of the process that hosts the running match
         self.host_channel: str | None = None
         #: how this socket hears the match: "local" (its process hosts the table: the hub
@@ -193,12 +224,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # ---- from the browser ---------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        if not self._allowed():
-            self.strikes += 1
-            if self.strikes > STRIKES:
-                await self.close(code=4429)
-                return
-            await self._error("too many messages: slow down")
+        if await self.flooded():
             return
         try:
             # bounded: a frame of a thousand "[" would make json.loads raise RecursionError
@@ -265,15 +291,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 "received_at": received_at,
             },
         )
-
-    def _allowed(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.refilled) * RATE)
-        self.refilled = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
     async def _error(self, text: str) -> None:
         await self.send_json({"type": "error", "error": text})
