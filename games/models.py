@@ -59,6 +59,9 @@ class Table(models.Model):
     #: uploaded bots seated (each runs in a sandbox of its own while the table plays): what
     #: the limits on tables with uploaded bots count (games.live.tables.bot_table_refusal)
     bots = models.PositiveSmallIntegerField(default=0)
+    #: every seat was taken when it was opened (its opener and bots): it only waits for its
+    #: opener to come, so one with uploaded bots waits less (games.live.tables.FULL_BOT_TABLE_WAITS)
+    opened_full = models.BooleanField(default=False)
     #: a guest's table: a keyed hash of the address it was opened from (no address is
     #: stored), for the limit per guest address; "" for a signed-in person's
     guest_address = models.CharField(max_length=64, blank=True, default="")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.table import TableOption, TableRules, name_of
+from games.engine.table import TableOption, TableRules, name_of, plural
 from games.goofspiel.rules import GoofspielState
 from games.replays import zone
 
@@ -33,8 +33,8 @@ class GoofspielTable(TableRules):
             shown="{} cards",
         ),
         TableOption(
-            "deals", "Deals", tuple((n, f"{n} deals") for n in (1, 2, 3, 5)), default=3,
-            shown="{} deals",
+            "deals", "Deals", tuple((n, plural(n, "deal")) for n in (1, 2, 3, 5)), default=3,
+            shown="{} deals", shown_one="{} deal",
         ),
         TableOption(
             "returns_type",

@@ -92,6 +92,9 @@ class LastCardTable(TableRules):
         )
         # ``turns`` counts the turns played: the one being played is the next one
         turn = f"Turn {state.turns + 1}"
+        cap = state.config.get("max_turns")
+        if cap:  # the game ends unfinished there: say how far it may go
+            turn += f" of at most {cap}"
         played = f"{state.turns} turn" + ("" if state.turns == 1 else "s")
         lines.append(f"Play goes {way}. " + (f"{played} played." if state.over else f"{turn}."))
         hand = state.hands[seat] if seat is not None else []

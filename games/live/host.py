@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -93,6 +94,7 @@ class TableHost:
         steps: Iterable[tuple[int, dict[str, Any]]] = (),
         store: StepStore | None = None,
         rated: bool = False,
+        away_turns_end: int | None = None,
     ) -> None:
         if spec.table is None:
             raise ValueError(f"{spec.slug} cannot be played at a live table")
@@ -110,6 +112,13 @@ class TableHost:
         #: with the seats, since who sits down decides it (a guest makes it unrated)
         self.rated = rated
         self.on_finish = on_finish
+        #: the table ends, unrated, when every person at it was away for this many turns of
+        #: their own in a row (0: never)
+        self.away_turns_end = AWAY_TURNS_END if away_turns_end is None else away_turns_end
+        #: each person's turns in a row played by the timer (a move of their own: 0 again)
+        self._away_turns: dict[int, int] = {}
+        self._everyone_away = False
+        self._play: asyncio.Future[Played] | None = None
         self.clock = clock
         self.humans: dict[int, HumanAgent] = {}
         entries = []
@@ -138,8 +147,13 @@ class TableHost:
         self._views: dict[str, str] = {}
         #: each person's open turn: (its number, its deadline on self.clock)
         self._turns: dict[int, tuple[int, float]] = {}
-        #: what each person was told besides the table (their time ran out), kept for reloads
-        self._notes: dict[int, list[str]] = {}
+        #: what each person was told besides the table (their time ran out), kept for reloads:
+        #: each note with the keys of the seat's log then, so that a reload puts it back where
+        #: it came in the log (before the first line newer than it)
+        self._notes: dict[int, list[tuple[frozenset[str], str]]] = {}
+        #: the "taken" messages each audience heard since its last view (the "bid in" marks of
+        #: a simultaneous turn, a person's own move that is in), by seat, kept for reloads
+        self._marks: dict[str, dict[int, str]] = {}
         #: how many notes each person was told in all (each note's key is its number)
         self._told: dict[int, int] = {}
         #: the moves played for people whose time ran out, for the match's record
@@ -184,20 +198,31 @@ class TableHost:
             journal = _TableJournal(self, self._steps, self._store)
             self._steps = []
         try:
-            played = await play_async(
-                self.spec,
-                self.entries,
-                seed=self.seed,
-                config=self.config,
-                seat_time_controls=dict.fromkeys(self.humans, human_tc),
-                observer=self._observe,
-                offload=self._offload,
-                journal=journal,
+            self._play = asyncio.ensure_future(
+                play_async(
+                    self.spec,
+                    self.entries,
+                    seed=self.seed,
+                    config=self.config,
+                    seat_time_controls=dict.fromkeys(self.humans, human_tc),
+                    observer=self._observe,
+                    offload=self._offload,
+                    journal=journal,
+                )
             )
+            try:
+                played = await self._play
+            except asyncio.CancelledError:
+                if not self._everyone_away:
+                    raise  # the table itself is cancelled (its process stops)
+                raise EveryoneAway() from None
             self._find_played_for(played.outcome.state)
             if self._played_for:  # (a match without such a move: its record as ever)
                 played.outcome.record[PLAYED_FOR] = sorted(self._played_for, key=lambda p: p[1])
             finish = Finish(played)
+        except EveryoneAway:  # nobody plays any more: the table ends, no result
+            log.info("event=table.everyone_away game=%s", self.spec.slug)
+            finish = Finish(None, error=everyone_away(self.away_turns_end))
         except PlatformError as exc:  # the site's trouble, never the bot's: no result
             log.warning("event=table.platform_error game=%s error=%s", self.spec.slug, exc)
             # the runner shows the state once every bot has started: the match had begun
@@ -264,13 +289,16 @@ class TableHost:
         messages = [self._seats_message()]
         if seat is None and audience not in self._views and self.state is not None:
             self._views[audience] = self._view_message(self.state, None)  # first spectator
+        notes = self._notes.get(seat, []) if seat is not None else []
         if audience in self._views:
-            messages.append(self._views[audience])
+            view = self._views[audience]
+            # the notes in the log, each where it came (the page shows a line once)
+            messages.append(_with_notes(view, notes) if notes else view)
         if seat is not None and seat in self._turns and self.humans[seat].waiting:
             # the time left now, not the whole timer: a reload does not give a person time
             messages.append(self._turn_message(*self._turns[seat]))
-        if seat is not None:
-            messages += self._notes.get(seat, [])
+        messages += [text for _, text in notes]
+        messages += self._marks.get(audience, {}).values()
         if audience in self._over:
             messages.append(self._over[audience])
         return messages
@@ -286,10 +314,12 @@ class TableHost:
             audience = "public" if seat is None else f"seat:{seat}"
             if seat is None and not self.watched(audience):
                 self._views.pop(audience, None)  # worked out when a spectator comes
+                self._marks.pop(audience, None)
                 continue
             message = self._view_message(state, seat)
             if self._views.get(audience) != message:
                 self._views[audience] = message
+                self._marks.pop(audience, None)  # the page clears them with a new view
                 self.publish(audience, message)
 
     def _view_message(self, state: GameState, seat: int | None) -> str:
@@ -309,7 +339,20 @@ class TableHost:
         self._chosen.append((seat, len(self.state.log)))
         if not self.state.is_over():
             self.publish(f"seat:{seat}", self._note_played_for(seat, action))
+        self._away_turns[seat] = self._away_turns.get(seat, 0) + 1
+        self._end_if_everyone_away()
         return action
+
+    def _end_if_everyone_away(self) -> None:
+        """Every person at the table let :attr:`away_turns_end` turns of their own in a row
+        pass: nobody plays it any more, so it ends (unrated, no result) rather than holding
+        its places in the people's limits while the timer plays on alone."""
+        most = self.away_turns_end
+        if not most or self._everyone_away or self._play is None or self._play.done():
+            return
+        if all(self._away_turns.get(seat, 0) >= most for seat in self.humans):
+            self._everyone_away = True
+            self._play.cancel()
 
     def _note_played_for(self, seat: int, action: Any) -> str:
         """The note of a default played for ``seat`` now, kept for reloads."""
@@ -317,7 +360,9 @@ class TableHost:
         notes = self._notes.setdefault(seat, [])
         number = self._told[seat] = self._told.get(seat, 0) + 1
         message = message_text(played_for_note(self.rules, self.state, seat, action, number - 1))
-        notes.append(message)
+        # the lines of the seat's log now: the note comes after them (before the move's)
+        log = self.rules.frame(self.state, seat, [p.name for p in self.plans])["log"]
+        notes.append((frozenset(entry["key"] for entry in log), message))
         del notes[:-NOTES_KEPT]
         return message
 
@@ -338,6 +383,7 @@ class TableHost:
             return
         defaulted = bool(step.get("d"))
         human.answered_before(defaulted)
+        self._away_turns[seat] = self._away_turns.get(seat, 0) + 1 if defaulted else 0
         if defaulted and self.state is not None:
             self._chosen.append((seat, len(self.state.log)))
             if not self.state.is_over():
@@ -355,6 +401,13 @@ class TableHost:
             self._observe(self.state)
 
     # Listener (HumanAgent)
+    def taken(self, audience: str, seat: int, text: str) -> None:
+        """A ``taken`` message for ``audience``: sent if anyone listens, and kept until the
+        audience's next view, so that a reload shows whose move is in."""
+        self._marks.setdefault(audience, {})[seat] = text
+        if self.watched(audience):
+            self.publish(audience, text)
+
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
         self._turns[seat] = (turn, deadline)
         self.publish(f"seat:{seat}", self._turn_message(turn, deadline))
@@ -368,6 +421,8 @@ class TableHost:
         })  # fmt: skip
 
     def on_away(self, seat: int, away: bool) -> None:
+        if not away:
+            self._away_turns[seat] = 0  # a move of their own
         message = self._seats_message()
         for audience in self._audiences():
             self.publish(audience, message)
@@ -448,6 +503,26 @@ class _TableJournal(Journal):
 
 #: the notes of a person's table kept for a reload (the latest)
 NOTES_KEPT = 20
+
+#: the turns of their own in a row that every person at a table must have let pass (the timer
+#: played them) for the table to end, unrated: with the away timer, over a minute and a half
+#: of nobody at the table (a first whole timer, then the short ones), so that a short
+#: absence (a phone asleep, a reload) never ends it, and an abandoned table does not play on
+#: by itself for up to its game's last turn
+AWAY_TURNS_END = 20
+
+
+class EveryoneAway(Exception):
+    """Every person at the table was away for :data:`AWAY_TURNS_END` turns in a row."""
+
+
+def everyone_away(turns: int) -> str:
+    """Why a table ended whose people were all away (after "The table stopped: ")."""
+    return (
+        f"everyone at it was away for their last {turns} turns (the timer played them), so "
+        "it ended, unrated."
+    )
+
 
 #: what the people at a table hear when the site has no sandbox for its uploaded bot
 SITE_BUSY = "the bot could not start: the site is busy; this table is not rated"
@@ -579,8 +654,32 @@ def final_messages(
             notes += 1
     assert state is not None
     view = view_message(rules, state, seat, names)
-    view["frame"]["log"] = list(logged.values())[-LOG_KEPT:]
+    lines = list(logged.values())
+    view["frame"]["log"] = lines[-LOG_KEPT:]
+    if len(lines) > LOG_KEPT:
+        # the lines before these, which the page counts on from (its list starts past them)
+        view["frame"]["log_dropped"] = len(lines) - LOG_KEPT
     return [view, over_message(rules, state, seat, names, extra)]
+
+
+def _with_notes(view: str, notes: list[tuple[frozenset[str], str]]) -> str:
+    """The ``state`` message ``view`` (JSON text) with the ``notes`` in its log, each where
+    the live page showed it: before the first line that was not in the log when it came (the
+    line of the move played for the person), as :func:`final_messages` places them at the
+    end."""
+    message = json.loads(view)
+    merged: list[dict[str, Any]] = []
+    waiting = list(notes)
+    for entry in message["frame"]["log"]:
+        while waiting and entry["key"] not in waiting[0][0]:
+            note = json.loads(waiting.pop(0)[1])
+            merged.append({"key": note["key"], "text": note["text"], "mine": True})
+        merged.append(entry)
+    for _, text in waiting:
+        note = json.loads(text)
+        merged.append({"key": note["key"], "text": note["text"], "mine": True})
+    message["frame"]["log"] = merged
+    return message_text(message)
 
 
 def cards_of(frame: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -54,6 +54,9 @@ class Listener(Protocol):
 
     def on_away(self, seat: int, away: bool) -> None: ...
 
+    def taken(self, audience: str, seat: int, text: str) -> None:
+        """A ``taken`` message for ``audience``: published if it listens, kept for a reload."""
+
 
 class HumanAgent(Agent):
     blocking = False
@@ -214,15 +217,14 @@ class HumanAgent(Agent):
         listener = self.listener
         if own:
             mine = {"type": "taken", "seat": self.seat, "turn": turn}
-            listener.publish(f"seat:{self.seat}", message_text(mine))
+            listener.taken(f"seat:{self.seat}", self.seat, message_text(mine))
         state = getattr(listener, "state", None)
         if state is None or not any(s != self.seat for s in state.pending()):
             return  # nobody else is asked: the next view follows at once
         text = message_text({"type": "taken", "seat": self.seat})
         others = [f"seat:{seat}" for seat in listener.humans if seat != self.seat]
         for audience in ["public", *others]:
-            if listener.watched(audience):
-                listener.publish(audience, text)
+            listener.taken(audience, self.seat, text)  # (kept for a reload, sent if heard)
 
     def release(self) -> None:
         """The match is over: let go of the host (whose callables this holds, and which holds
@@ -260,6 +262,9 @@ class _Deaf:
         pass
 
     def on_away(self, seat: int, away: bool) -> None:
+        pass
+
+    def taken(self, audience: str, seat: int, text: str) -> None:
         pass
 
 

@@ -61,6 +61,16 @@ WAITED_TOO_LONG = (
     "this table waited over an hour for its players, and a table with uploaded bots does not "
     "start that late; open a new one"
 )
+#: a table with uploaded bots whose seats were all taken when it was opened (its opener and
+#: bots: nobody else to wait for) waits this long for its opener to open it; then it no longer
+#: starts, nor counts against the limits (a few accounts could otherwise keep the site's places
+#: for tables with uploaded bots full with tables nobody plays). One with an open seat keeps
+#: :data:`BOT_TABLE_WAITS`: friends need time to come.
+FULL_BOT_TABLE_WAITS = timedelta(minutes=10)
+#: what such a table says when someone comes to start it later
+FULL_WAITED_TOO_LONG = (
+    "this table waited over 10 minutes for you and no longer starts; open a new one"
+)
 #: the key of the lock that makes counting the tables with uploaded bots and adding one a
 #: single step on PostgreSQL (SQLite's transactions are one at a time anyway)
 BOT_TABLES_LOCK = zlib.crc32(b"card-arena live tables with uploaded bots")
@@ -141,8 +151,14 @@ def bot_tables(now: Any = None) -> QuerySet[Table]:
     """The tables with uploaded bots that hold sandboxes or may soon: being played, or open
     for less than :data:`BOT_TABLE_WAITS` (an older one no longer starts)."""
     now = now or timezone.now()
-    waiting = Q(state=Table.OPEN, created__gte=now - BOT_TABLE_WAITS)
+    waiting = Q(state=Table.OPEN, created__gte=now - BOT_TABLE_WAITS) & ~late_full(now)
     return Table.objects.filter(Q(state=Table.PLAYING) | waiting, bots__gt=0)
+
+
+def late_full(now: Any) -> Q:
+    """Tables with uploaded bots, full when opened, that waited longer than
+    :data:`FULL_BOT_TABLE_WAITS` (if still waiting, they no longer start)."""
+    return Q(bots__gt=0, opened_full=True, created__lt=now - FULL_BOT_TABLE_WAITS)
 
 
 def open_tables(now: Any = None) -> QuerySet[Table]:
@@ -394,10 +410,71 @@ def create_table(
         unrated_chosen=not rated and not unrated_reason(game, person),
         bots=bots,
         guest_address=guest,
+        opened_full=all(row["kind"] != TableSeat.OPEN for row in rows),
     )
     for n, row in enumerate(rows):
         TableSeat.objects.create(table=table, seat=n, **row)
     return table
+
+
+@transaction.atomic
+def rematch(table: Table, person: Person, seats: list[str], **options: Any) -> tuple[Table, str]:
+    """``person``'s rematch of the finished ``table`` (``seats``: the new table's choices, as
+    :func:`create_table` takes them): the rematch another person of ``table`` already opened,
+    if it still waits with ``person``'s old seat open (they take it, as joining would), else a
+    new one. Returns the table and what was done: "opened", "joined" or "seated" (they
+    sat at it already: asked twice). The finished table's row is
+    locked meanwhile, so two people asking at once make one rematch, not two."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    mine = seat_of(table, person)
+    for waiting in waiting_rematches(table):
+        if seat_of(waiting, person) is not None:
+            return waiting, "seated"  # asked twice: the rematch they already sit at
+        if mine is not None and any(
+            s.seat == mine and s.kind == TableSeat.OPEN for s in seats_of(waiting)
+        ):
+            take_seat(waiting, mine, person)
+            return waiting, "joined"
+    return create_table(table.game, person, seats, previous=table, **options), "opened"
+
+
+def waiting_rematches(table: Table) -> list[Table]:
+    """The rematches of ``table`` still waiting for players, the oldest first."""
+    now = timezone.now()
+    rows = open_tables(now).filter(previous=table, state=Table.OPEN)
+    rows = rows.exclude(bots__gt=0, created__lt=now - BOT_TABLE_WAITS)
+    return list(rows.order_by("created"))
+
+
+def rematch_offer(table: Table, seat: int | None) -> dict[str, Any] | None:
+    """What the finished ``table``'s page tells the person of ``seat`` of a rematch waiting
+    with that seat open: who opened it and where (None: there is none). One query."""
+    if seat is None or table.state not in (Table.FINISHED, Table.ABANDONED):
+        return None
+    now = timezone.now()
+    found = (
+        TableSeat.objects.filter(
+            seat=seat,
+            kind=TableSeat.OPEN,
+            table__previous=table,
+            table__state=Table.OPEN,
+            table__created__gte=now - TABLE_WAITS,
+        )
+        .exclude(table__bots__gt=0, table__created__lt=now - BOT_TABLE_WAITS)
+        .select_related("table__created_by")
+        .order_by("table__created")
+        .first()
+    )
+    if found is None:
+        return None
+    opener = found.table.created_by
+    return rematch_message(found.table, opener.get_username() if opener is not None else "")
+
+
+def rematch_message(rematch: Table, opener: str) -> dict[str, Any]:
+    """The ``rematch`` message (and the finished page's line): "alice opened a rematch"."""
+    who = f"{opener} opened a rematch" if opener else "A rematch was opened"
+    return {"type": "rematch", "text": f"{who}:", "url": rematch.get_absolute_url()}
 
 
 def guest_table(game: str, seats: list[str], **options: Any) -> tuple[Table, str]:
@@ -483,19 +560,23 @@ def is_full(table: Table) -> bool:
 
 def claim_start(table: Table, host_channel: str) -> bool:
     """The one process that wins this starts the table's host. A table with uploaded bots
-    that waited longer than :data:`BOT_TABLE_WAITS`, or any table that waited longer than
+    that waited longer than :data:`BOT_TABLE_WAITS` (:data:`FULL_BOT_TABLE_WAITS` if it was
+    full when opened), or any table that waited longer than
     :data:`TABLE_WAITS`, is abandoned instead (it no longer counts against the limits, so it
     may not start a match now)."""
     now = timezone.now()
     late_bots = Q(bots__gt=0, created__lt=now - BOT_TABLE_WAITS)
     late = Q(created__lt=now - TABLE_WAITS)
     rows = Table.objects.filter(pk=table.pk, state=Table.OPEN)
-    won = rows.exclude(late_bots | late).update(
+    won = rows.exclude(late_bots | late | late_full(now)).update(
         state=Table.PLAYING, host_channel=host_channel, started=now, host_heartbeat=now
     )
     if not won:
         rows.filter(late_bots).update(state=Table.ABANDONED, finished=now, error=WAITED_TOO_LONG)
         rows.filter(late).update(state=Table.ABANDONED, finished=now, error=TABLE_WAITED_TOO_LONG)
+        rows.filter(late_full(now)).update(
+            state=Table.ABANDONED, finished=now, error=FULL_WAITED_TOO_LONG
+        )
     return bool(won)
 
 
@@ -748,7 +829,7 @@ def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
 
 # ---- a finished table, seen again ----------------------------------------------------------
 #: the version of the ends kept in the cache: bump it when what they hold changes
-END_CACHE_VERSION = 2
+END_CACHE_VERSION = 3
 
 
 def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:

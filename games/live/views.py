@@ -33,6 +33,7 @@ from games.live import tables
 from games.live.host import message_text
 from games.live.hub import lobby_group
 from games.models import Table, TableSeat
+from games.people_views import person_url
 from games.registry import GameSpec, game_slugs, get_game
 
 #: tables the lobby lists in each section
@@ -405,6 +406,10 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "cards": card_views(table.game),
         "ws": f"/ws/tables/{table.token}/",
     }
+    # a signed-in player's profile, where a rated table's end says their rating is
+    profile = person_url(request.user.get_username()) if seat is not None and person and \
+        person.user is not None else ""  # fmt: skip
+    setup["profile"] = profile
     if table.state == Table.FINISHED and table.match is not None:
         # the table as the seat (or a spectator) saw it end, with its log: the script draws
         # it as it drew the last view of the live match (the end panel is drawn here)
@@ -428,6 +433,13 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
             "setup": setup,
             "rules": _config_text(table),
             "unrated_note": GUEST_UNRATED if unrated_by_guest(table, seats) else "",
+            "profile_url": profile,
+            "rated_link": bool(profile)
+            and table.state == Table.FINISHED
+            and table.match is not None
+            and table.rated,
+            # a rematch another person opened, waiting with this person's seat open
+            "rematch": tables.rematch_offer(table, seat) if ended else None,
             # a guest who may take a seat at a rated table is told it would no longer be
             "guest_unrates": table.rated and not request.user.is_authenticated,
         },
@@ -480,6 +492,13 @@ def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     except tables.TableError as exc:
         messages.error(request, f"You could not sit down: {exc}.")
         return redirect(table.get_absolute_url())
+    _seated(table, person)
+    messages.success(request, f"You sit in seat {seat + 1}.")
+    return redirect(table.get_absolute_url())
+
+
+def _seated(table: Table, person: tables.Person) -> None:
+    """Tell every socket of ``table`` that ``person`` sat down (a full table starts)."""
     layer = get_channel_layer()
     if table.rated and person.user is None:
         # a guest made the rated table unrated (tables.take_seat): its header says "unrated"
@@ -490,8 +509,6 @@ def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
         )
     # every socket of the table hears of it; a full table starts
     async_to_sync(layer.group_send)(lobby_group(table.pk), {"type": "table.lobby"})
-    messages.success(request, f"You sit in seat {seat + 1}.")
-    return redirect(table.get_absolute_url())
 
 
 @require_POST
@@ -519,7 +536,11 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
     from the lobby would be, unless the table was a friendly game by its opener's choice:
     a table that ended unrated only because a guest sat at it (or a bot could not start)
     does not make its rematch unrated (the guest's seat is open again; a guest who takes it
-    makes the rematch unrated in turn, as at any table)."""
+    makes the rematch unrated in turn, as at any table).
+
+    A rematch another person of the table opened, still waiting with this person's seat
+    open, seats them instead (one rematch, however many ask: ``tables.rematch``); a new one
+    is announced to the finished table's pages, with its link."""
     table = _table(token)
     person = tables.person_of(request.user, request.session)
     mine = tables.seat_of(table, person)
@@ -529,19 +550,27 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
         if table.state not in (Table.FINISHED, Table.ABANDONED):
             raise tables.TableError("this match is still being played")
         seats = [_again_seat(s, mine) for s in table.seats.all()]
-        new = tables.create_table(
-            table.game,
+        new, done = tables.rematch(
+            table,
             person,
             seats,
             turn_timer=table.turn_timer,
             config=table.config or None,
-            previous=table,
             rated=not table.unrated_chosen,
             address=client_ip(request),
         )
     except tables.TableError as exc:
         messages.error(request, f"No rematch: {exc}.")
         return redirect(table.get_absolute_url())
+    layer = get_channel_layer()
+    if done == "opened":
+        # the finished table's pages (the others seated at it) hear where the rematch is
+        told = tables.rematch_message(new, person.name) | {"seat": mine}
+        async_to_sync(layer.group_send)(
+            lobby_group(table.pk), {"type": "table.message", "text": message_text(told)}
+        )
+    elif done == "joined":
+        _seated(new, person)
     return redirect(new.get_absolute_url())
 
 

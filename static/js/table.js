@@ -43,6 +43,8 @@
   var setup = JSON.parse(setupNode.textContent);
   var CARDS = setup.cards || {};
   var LOG_KEPT = 200;
+  // how long a player's page keeps its socket after the end, to hear of a rematch
+  var REMATCH_LISTEN_MS = 10 * 60 * 1000;
   var FAN_MOST = 8; // face-down cards drawn of another's hand (the count says how many)
   var DOUBLE_CLICK_MS = 600; // the two clicks of a double click on one card, at most this apart
   // an answer to a move slower than this is shown as the table being slow (the server is busy)
@@ -69,6 +71,7 @@
     log: document.getElementById("live-log"),
     end: document.getElementById("table-end"),
     endSummary: document.getElementById("end-summary"),
+    endRematch: document.getElementById("end-rematch"),
     endScores: document.getElementById("end-scores"),
     endReplay: document.getElementById("end-replay"),
     endReview: document.getElementById("end-review"),
@@ -280,6 +283,10 @@
       case "over":
         showRated(message);
         finish(message);
+        break;
+      case "rematch":
+        // another person of this table opened a rematch: where to join it (not to its opener)
+        if (t.seat !== null && message.seat !== t.seat) showRematch(message);
         break;
       default:
         break;
@@ -886,6 +893,9 @@
     t.suit = null;
     t.call = false;
     t.callTouched = false;
+    // a finished table's log holds its latest lines: they keep their numbers
+    var dropped = t.view.frame.log_dropped;
+    if (typeof dropped === "number" && !el.log.children.length) t.logDropped = dropped;
     addLog(game.log(t.view));
   }
 
@@ -920,6 +930,9 @@
       });
       el.endScores.hidden = false;
     }
+    // a rated match moved a signed-in player's rating (at once): where to see it
+    var ratedLine = document.getElementById("end-rated");
+    if (ratedLine && setup.profile && message.rated === true && message.url) ratedLine.hidden = false;
     if (message.url) {
       el.endReplay.href = message.url;
       el.endReplay.hidden = false;
@@ -932,7 +945,22 @@
     var wasHidden = el.end.hidden;
     el.end.hidden = false;
     if (wasHidden) el.end.focus();
-    if (socket) socket.close();
+    // a player's page listens a while longer, to hear of a rematch another player opens
+    if (socket && t.seat !== null) {
+      var ended = socket;
+      window.setTimeout(function () { ended.close(); }, REMATCH_LISTEN_MS);
+    } else if (socket) {
+      socket.close();
+    }
+  }
+
+  // "alice opened a rematch: Join it", with the link, at the end of the match
+  function showRematch(message) {
+    if (!el.endRematch) return;
+    var link = node("a", null, "Join it");
+    link.href = message.url;
+    el.endRematch.replaceChildren(document.createTextNode(message.text + " "), link);
+    el.endRematch.hidden = false;
   }
 
   // ---- keys --------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ def test_goofspiel_says_whose_bid_is_in_and_who_is_awaited(open_tabs, screenshot
     form.get_by_label("Seat 2").select_option(label="Open: another person joins")
     form.get_by_label("Turn timer").select_option(label="10 seconds")
     form.get_by_label("Cards").select_option(label="5 cards in each hand")
-    form.get_by_label("Deals").select_option(label="1 deals")
+    form.get_by_label("Deals").select_option(label="1 deal")
     form.get_by_role("button", name="Create the table").click()
     host.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
     guest.goto(host.url)

@@ -239,3 +239,35 @@ def test_a_win_over_an_uploaded_bot_that_could_not_start_is_not_rated(uploaded):
     assert table.error == told["note"]
     assert not PersonRating.objects.exists()
     assert Match.objects.get(pk=told["match"]).participants.count() == 2
+
+
+def test_a_full_table_nobody_opened_stops_counting_after_ten_minutes(uploaded):
+    """A table with uploaded bots whose seats were all taken when opened (its opener and bots)
+    waits 10 minutes for its opener, not the hour of a table with a seat open for friends:
+    then it no longer counts, nor starts, and says why to whoever opens it."""
+    ann = tables.Person(make_user("ann"))
+    full = open_table(ann, ["me", uploaded])
+    inviting = open_table(ann, ["me", "open"])
+    Table.objects.filter(pk=inviting.pk).update(bots=1)  # (as if a bot sat in a third seat)
+    inviting.refresh_from_db()
+    assert full.opened_full and not inviting.opened_full
+    with pytest.raises(tables.TableLimitError):
+        open_table(ann, ["me", uploaded])
+    lately = timezone.now() - tables.FULL_BOT_TABLE_WAITS - timedelta(minutes=1)
+    Table.objects.filter(pk__in=[full.pk, inviting.pk]).update(created=lately)
+    third = open_table(ann, ["me", uploaded])  # the full one no longer counts...
+    with pytest.raises(tables.TableLimitError):  # ...the one waiting for friends still does
+        open_table(ann, ["me", uploaded])
+    assert set(tables.bot_tables()) == {inviting, third}
+    assert not tables.claim_start(Table.objects.get(pk=full.pk), "host-channel")  # nor starts
+    full.refresh_from_db()
+    assert (full.state, full.error) == (Table.ABANDONED, tables.FULL_WAITED_TOO_LONG)
+    assert (
+        full.error
+        == "this table waited over 10 minutes for you and no longer starts; open a new one"
+    )
+    page = Client().get(f"/tables/{full.token}/").content.decode()
+    assert "The table stopped: this table waited over 10 minutes for you" in page
+    # one with an open seat, filled since, still starts within its hour
+    tables.take_seat(inviting, 1, tables.Person(make_user("bob")))
+    assert tables.claim_start(Table.objects.get(pk=inviting.pk), "host-channel")

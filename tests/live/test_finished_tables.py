@@ -213,8 +213,9 @@ def test_a_finished_tables_page_costs_the_same_few_queries_however_long_its_matc
             assert response.status_code == 200
             assert len(setup_of(response.content.decode())["view"]["frame"]["log"]) >= hands
             counts.append(len(queries))
-    # the session, the user, the table with its match, its seats
-    assert counts == [counts[0]] * 4 and counts[0] <= 4, counts
+    # the session, the user, the table with its match, its seats, and for a player whether a
+    # rematch waits for them
+    assert counts == [counts[0]] * 4 and counts[0] <= 5, counts
 
 
 @pytest.mark.django_db
@@ -251,3 +252,21 @@ def test_the_end_of_a_table_shows_a_bots_fault_reason_on_one_line():
     assert shown.startswith("bad card \u2022 ann (seat 1): invalid\\u202e!!")
     assert len(shown) == 300 and shown.endswith("\u2026")
     assert result["faults"]["1"]["reason"] == said  # (the result itself is left as it was)
+
+
+def test_a_finished_tables_log_numbers_its_kept_lines_from_where_they_start(monkeypatch):
+    """The log keeps its latest lines; the page numbers them from where they really are in
+    the match (the list's start), as the live page does, not from 1."""
+    from games.live import host
+
+    spec = get_game("last-card")
+    names = ["ann", "bob"]
+    played = play(spec, [Entry(name=n, builtin="naive") for n in names], seed=5)
+    record = played.outcome.record
+    view, _ = host.final_messages(spec, record, 0, names, {})
+    every = view["frame"]["log"]
+    assert "log_dropped" not in view["frame"] and len(every) > 12
+    monkeypatch.setattr(host, "LOG_KEPT", 10)
+    view, _ = host.final_messages(spec, record, 0, names, {})
+    assert view["frame"]["log"] == every[-10:]
+    assert view["frame"]["log_dropped"] == len(every) - 10

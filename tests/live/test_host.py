@@ -312,6 +312,7 @@ async def test_a_mixed_last_card_table_of_people_and_bots_ends():
         wire,
         turn_timer=0.01,
         away_timer=0.01,
+        away_turns_end=0,  # (nobody plays: the table would end once all were away for long)
     )
     run(table)
     assert await join(table, 60)
@@ -486,3 +487,124 @@ async def test_a_move_for_a_turn_whose_default_was_played_is_refused_as_such():
     assert refused == "time ran out for this turn: the default was played for you"
     table.close()
     assert await join(table, 10)
+
+
+@pytest.mark.asyncio
+async def test_a_reload_keeps_the_bid_in_marks_until_the_next_view():
+    """A reload during a simultaneous turn shows whose bids are in (the "taken" marks), as
+    the page had them, until the next view clears them."""
+    wire = Wire()
+    table = host(
+        "goofspiel",
+        [SeatPlan("ann", "human"), SeatPlan("bob", "human")],
+        wire,
+        config={"num_cards": 5, "deals": 1},
+    )
+    run(table)
+    turn = await wire.wait("seat:0", "turn")
+    await wire.wait("seat:1", "turn")
+    table.submit(0, turn["turn"], table.state.hands[0][0], reply_to="ann")
+    await wire.wait("seat:1", "taken")
+    mine = {"type": "taken", "seat": 0, "turn": turn["turn"]}
+    assert snapshot(table, 0)[-1] == mine
+    for seat in (1, None):
+        assert snapshot(table, seat)[-1] == {"type": "taken", "seat": 0}
+    # bob bids too: the next view, and the marks are gone
+    views = len(wire.to("seat:1", "state"))
+    bob = (await wire.wait("seat:1", "turn"))["turn"]
+    table.submit(1, bob, table.state.hands[1][0], reply_to="bob")
+    await wire.wait("seat:1", "state", after=views)
+    await wire.wait("seat:1", "turn", after=1)
+    assert not [m for m in snapshot(table, 1) if m["type"] == "taken"]
+    assert not [m for m in snapshot(table, 0) if m["type"] == "taken"]
+    table.close()
+    assert await join(table, 10)
+
+
+@pytest.mark.asyncio
+async def test_a_reload_puts_each_time_ran_out_note_where_it_came_in_the_log():
+    """Live, each "Time ran out..." note comes before the line of the move played for the
+    person; a reload's view has them in its log at the same places, not piled at its end."""
+    wire = Wire()
+    table = host(
+        "kuhn",
+        [builtin("kuhn", "cfr"), SeatPlan("ann", "human")],
+        wire,
+        config={"hands": 4},
+        turn_timer=0.2,
+        away_timer=0.01,
+    )
+    run(table)
+    assert await join(table, 20)
+    live = [m for m in wire.to("seat:1") if m["type"] in ("state", "note")]
+    order: list[str] = []  # the keys in the order the live page showed them
+    for message in live:
+        keys = (
+            [e["key"] for e in message["frame"]["log"]]
+            if message["type"] == "state"
+            else [message["key"]]
+        )
+        order += [k for k in keys if k not in order]
+    view = next(m for m in snapshot(table, 1) if m["type"] == "state")
+    reloaded = [e["key"] for e in view["frame"]["log"]]
+    notes = [k for k in reloaded if k.startswith("timeout")]
+    assert len(notes) >= 4 and all(e["mine"] for e in view["frame"]["log"] if e["key"] in notes)
+    assert reloaded == [k for k in order if k in reloaded]
+    assert not reloaded[-1].startswith("timeout")  # the last lines are moves, not the notes
+
+
+@pytest.mark.asyncio
+async def test_a_table_whose_people_are_all_away_ends_unrated():
+    """Two people left a Last Card table: once each let their last turns pass (here 3; at a
+    real table AWAY_TURNS_END), the table ends, with no result and the reason said, rather
+    than the timer playing it alone to its last turn."""
+    from games.live.host import AWAY_TURNS_END
+
+    assert AWAY_TURNS_END >= 12  # a short absence never ends a table
+    wire = Wire()
+    finished: list[Finish] = []
+
+    async def store(finish: Finish) -> None:
+        finished.append(finish)
+
+    table = host(
+        "last-card",
+        [SeatPlan("ann", "human"), builtin("last-card", "naive"), SeatPlan("bob", "human")],
+        wire,
+        on_finish=store,
+        turn_timer=0.05,
+        away_timer=0.01,
+        away_turns_end=3,
+    )
+    run(table)
+    assert await join(table, 20)
+    reason = (
+        "everyone at it was away for their last 3 turns (the timer played them), so it ended, "
+        "unrated."
+    )
+    assert finished[0].played is None and finished[0].error == reason
+    for audience in ("seat:0", "seat:2", "public"):
+        over = wire.to(audience, "over")[-1]
+        assert over["error"] == reason and over["rated"] is False
+    assert len(wire.to("seat:0", "note")) == 3 and len(wire.to("seat:2", "note")) == 3
+
+
+@pytest.mark.asyncio
+async def test_a_table_plays_on_while_one_person_at_it_plays():
+    wire = Wire()
+    table = host(
+        "rps-poker",
+        [SeatPlan("ann", "human"), SeatPlan("bob", "human")],
+        wire,
+        turn_timer=0.05,
+        away_timer=0.01,
+        away_turns_end=2,
+    )
+    table.humans[0].turn_timer = table.humans[0].away_timer = 30.0
+    run(table)
+    for n in range(15):  # ann plays every turn; bob is away from the first
+        turn = await wire.wait("seat:0", "turn", after=n)
+        table.submit(0, turn["turn"], current_state(wire, "seat:0")["actions"][0]["value"])
+    assert await join(table, 20)
+    assert table.result is not None and sum(table.result["scores"]) == 10
+    assert len(wire.to("seat:1", "note")) == 15

@@ -138,6 +138,7 @@ async def ann_away_from_kuhn(hands: int) -> tuple[Wire, Any]:
         turn_timer=0.2,
         away_timer=0.01,
         on_finish=store,
+        away_turns_end=0,  # (she never plays: the whole match all the same)
     )
     run(table)
     assert await join(table, 60)

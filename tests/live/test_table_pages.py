@@ -414,6 +414,54 @@ def test_play_again_keeps_the_requesters_seat_and_opens_the_others(finished):
     assert rematch.seats.get(seat=0).user == ann
 
 
+def test_play_again_by_both_people_makes_one_rematch_and_the_other_is_told(finished):
+    """Bob asks for a rematch: ann's page (its socket) and ann's page drawn again say so,
+    with the link; ann's own "Play again" seats her at it, not at a table of her own."""
+    table, ann, bob = finished
+    layer = get_channel_layer()
+    listener = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(lobby_group(table.pk), listener)
+    logged_in(bob).post(f"/tables/{table.token}/again/")
+    rematch = Table.objects.exclude(pk=table.pk).get()
+    told = async_to_sync(layer.receive)(listener)
+    assert told["type"] == "table.message"
+    assert json.loads(told["text"]) == {
+        "type": "rematch", "text": "bob opened a rematch:", "url": f"/tables/{rematch.token}/",
+        "seat": 1,
+    }  # fmt: skip
+    page = text_of(logged_in(ann).get(f"/tables/{table.token}/"))
+    assert f'bob opened a rematch: <a href="/tables/{rematch.token}/">Join it</a>' in page
+    # to bob, who opened it, and to a spectator, the page says nothing of it
+    for client in (logged_in(bob), Client()):
+        assert "opened a rematch" not in text_of(client.get(f"/tables/{table.token}/"))
+
+    response = logged_in(ann).post(f"/tables/{table.token}/again/")
+    assert response["Location"] == f"/tables/{rematch.token}/"
+    assert Table.objects.exclude(pk=table.pk).count() == 1  # one rematch, not two
+    seats = [(s.kind, s.user_id) for s in rematch.seats.order_by("seat")]
+    assert seats == [(TableSeat.PERSON, ann.pk), (TableSeat.PERSON, bob.pk)]
+    # asked again: the same table, no third
+    logged_in(ann).post(f"/tables/{table.token}/again/")
+    assert Table.objects.exclude(pk=table.pk).count() == 1
+    assert "opened a rematch" not in text_of(logged_in(ann).get(f"/tables/{table.token}/"))
+
+
+def test_a_rated_table_s_end_links_a_signed_in_player_to_their_rating(finished):
+    table, ann, _ = finished
+    assert table.rated
+    rated = 'Rated: see your rating on <a href="/people/ann/" id="end-profile">your profile</a>.'
+    page = text_of(logged_in(ann).get(f"/tables/{table.token}/"))
+    assert re.search(r'<p id="end-rated" class="end-rated">', page)
+    assert rated in page
+    assert '"profile": "/people/ann/"' in page  # the live page shows it at the end too
+    # a spectator is told nothing of it, nor a player at an unrated table
+    watcher = text_of(Client().get(f"/tables/{table.token}/"))
+    assert '<p id="end-rated" class="end-rated" hidden>' in watcher
+    Table.objects.filter(pk=table.pk).update(rated=False)
+    page = text_of(logged_in(ann).get(f"/tables/{table.token}/"))
+    assert '<p id="end-rated" class="end-rated" hidden>' in page
+
+
 def test_play_again_keeps_the_bots_and_refuses_spectators_and_running_tables():
     ann = make_user("ann")
     table = tables.create_table("last-card", tables.Person(ann), ["builtin:naive", "me", "open"])

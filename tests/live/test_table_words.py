@@ -31,3 +31,11 @@ def test_a_drawn_goofspiel_deal_says_neither_gains():
     log = GoofspielTable().frame(state, None, ["ann", "bob"])["log"]
     end = [entry["text"] for entry in log if entry["key"] == "d0end"]
     assert end == ["Deal 1 ends 0 to 0 in prize points: a draw, neither gains."]
+
+
+def test_one_goofspiel_deal_is_singular_in_the_form_and_the_settings():
+    deals = next(o for o in GoofspielTable().options if o.name == "deals")
+    assert dict(deals.choices)[1] == "1 deal"
+    assert dict(deals.choices)[3] == "3 deals"
+    described = GoofspielTable().describe({"num_cards": 5, "deals": 1})
+    assert "1 deal" in described and "1 deals" not in described

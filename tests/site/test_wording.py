@@ -181,11 +181,14 @@ def test_last_card_counts_turns_from_one():
     rules = spec.table()
     state = spec.state_class.new(2, num_seats=3)
     frame = rules.frame(state, 0, ["ann", "bob", "cy"])
-    assert frame["label"] == "Turn 1"
-    assert any(line.endswith("Turn 1.") for line in frame["lines"]), frame["lines"]
+    # with the turn cap after which the game ends unfinished (1000 unless set)
+    assert frame["label"] == "Turn 1 of at most 1000"
+    assert any(line.endswith("Turn 1 of at most 1000.") for line in frame["lines"]), frame["lines"]
     seat = state.pending()[0]
     state.apply(seat, rules.default_action(state, seat))
-    assert rules.frame(state, 0, ["ann", "bob", "cy"])["label"] == "Turn 2"
+    assert rules.frame(state, 0, ["ann", "bob", "cy"])["label"] == "Turn 2 of at most 1000"
+    capped = spec.state_class.new(2, num_seats=3, config={"max_turns": 40})
+    assert rules.frame(capped, None, ["ann", "bob", "cy"])["label"] == "Turn 1 of at most 40"
 
 
 # ---- match pages -----------------------------------------------------------------------------
