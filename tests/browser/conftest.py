@@ -416,3 +416,15 @@ def screenshots() -> Path:
     folder = Path(os.environ.get("CARD_ARENA_ARTIFACTS") or ROOT / "var/test-artifacts/screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def form_for_two(page, game: str, timer: str):
+    """The lobby of ``game`` opened in ``page``, its "Create a table" form filled in for the
+    person and one open seat with a turn timer of ``timer`` (its label: "60 seconds"); the
+    form, for the test to fill in more and submit."""
+    page.goto(f"/games/{game}/tables/")
+    form = page.get_by_role("region", name="Create a table")
+    form.get_by_label("Seat 1").select_option("me")
+    form.get_by_label("Seat 2").select_option(label="Open: another person joins")
+    form.get_by_label("Turn timer").select_option(label=timer)
+    return form

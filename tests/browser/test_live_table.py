@@ -10,6 +10,8 @@ import re
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.browser.conftest import form_for_two
+
 pytestmark = pytest.mark.browser
 
 #: RPS Poker: five draft steps, then ten games
@@ -424,11 +426,7 @@ def test_it_lets_two_people_meet_through_an_invite_link_and_play_rps_poker(open_
     host_tab, guest_tab = open_tabs("desktop"), open_tabs("phone")
     host, guest = host_tab.page, guest_tab.page
 
-    host.goto("/games/rps-poker/tables/")
-    form = host.get_by_role("region", name="Create a table")
-    form.get_by_label("Seat 1").select_option("me")
-    form.get_by_label("Seat 2").select_option(label="Open: another person joins")
-    form.get_by_label("Turn timer").select_option(label="60 seconds")
+    form = form_for_two(host, "rps-poker", "60 seconds")
     host.screenshot(path=screenshots / "lobby-rps-poker-desktop.png", full_page=True)
     form.get_by_role("button", name="Create the table").click()
     host.wait_for_url(re.compile(r"/tables/[\w-]+/$"))

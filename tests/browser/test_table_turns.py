@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tests.browser.conftest import form_for_two
 from tests.browser.test_live_table import TURN_TIMEOUT_MS, guest_name, in_view, wait_for_my_turn
 
 pytestmark = pytest.mark.browser
@@ -22,11 +23,7 @@ def pills(page, seat: int) -> list[str]:
 def test_goofspiel_says_whose_bid_is_in_and_who_is_awaited(open_tabs, screenshots):
     host_tab, guest_tab = open_tabs("desktop"), open_tabs("phone")
     host, guest = host_tab.page, guest_tab.page
-    host.goto("/games/goofspiel/tables/")
-    form = host.get_by_role("region", name="Create a table")
-    form.get_by_label("Seat 1").select_option("me")
-    form.get_by_label("Seat 2").select_option(label="Open: another person joins")
-    form.get_by_label("Turn timer").select_option(label="10 seconds")
+    form = form_for_two(host, "goofspiel", "10 seconds")
     form.get_by_label("Cards").select_option(label="5 cards in each hand")
     form.get_by_label("Deals").select_option(label="1 deal")
     form.get_by_role("button", name="Create the table").click()

@@ -435,6 +435,17 @@ async def test_an_empty_gallery_costs_no_view_and_a_first_spectator_sees_the_tab
     assert await join(table, 10)
 
 
+def ann_and_bob_at_goofspiel(wire: Wire, **timers: float) -> TableHost:
+    """Two people at a Goofspiel table of one short deal (its bids are simultaneous)."""
+    return host(
+        "goofspiel",
+        [SeatPlan("ann", "human"), SeatPlan("bob", "human")],
+        wire,
+        config={"num_cards": 5, "deals": 1},
+        **timers,
+    )
+
+
 @pytest.mark.asyncio
 async def test_a_bid_taken_is_said_at_once_and_the_others_see_who_is_awaited():
     """Goofspiel's bids are simultaneous: the table moves on only once both are in. The
@@ -442,12 +453,7 @@ async def test_a_bid_taken_is_said_at_once_and_the_others_see_who_is_awaited():
     not that the move is on its way), and everyone else hears that the seat's bid is in,
     never which card."""
     wire = Wire()
-    table = host(
-        "goofspiel",
-        [SeatPlan("ann", "human"), SeatPlan("bob", "human")],
-        wire,
-        config={"num_cards": 5, "deals": 1},
-    )
+    table = ann_and_bob_at_goofspiel(wire)
     run(table)
     turn = await wire.wait("seat:0", "turn")
     await wire.wait("seat:1", "turn")
@@ -467,14 +473,7 @@ async def test_a_move_for_a_turn_whose_default_was_played_is_refused_as_such():
     """Ann's time ran out and her default bid was played while the table awaits bob: a bid
     of hers for that turn is refused with the reason, not as out of turn."""
     wire = Wire()
-    table = host(
-        "goofspiel",
-        [SeatPlan("ann", "human"), SeatPlan("bob", "human")],
-        wire,
-        config={"num_cards": 5, "deals": 1},
-        turn_timer=0.2,
-        away_timer=0.2,
-    )
+    table = ann_and_bob_at_goofspiel(wire, turn_timer=0.2, away_timer=0.2)
     table.humans[0].away = True  # ann's short timer: played for her at once
     table.humans[1].turn_timer = 30.0  # bob thinks: the table awaits him
     run(table)
@@ -494,12 +493,7 @@ async def test_a_reload_keeps_the_bid_in_marks_until_the_next_view():
     """A reload during a simultaneous turn shows whose bids are in (the "taken" marks), as
     the page had them, until the next view clears them."""
     wire = Wire()
-    table = host(
-        "goofspiel",
-        [SeatPlan("ann", "human"), SeatPlan("bob", "human")],
-        wire,
-        config={"num_cards": 5, "deals": 1},
-    )
+    table = ann_and_bob_at_goofspiel(wire)
     run(table)
     turn = await wire.wait("seat:0", "turn")
     await wire.wait("seat:1", "turn")
