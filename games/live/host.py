@@ -210,19 +210,11 @@ class TableHost:
                     journal=journal,
                 )
             )
-            try:
-                played = await self._play
-            except asyncio.CancelledError:
-                if not self._everyone_away:
-                    raise  # the table itself is cancelled (its process stops)
-                raise EveryoneAway() from None
+            played = await self._play
             self._find_played_for(played.outcome.state)
             if self._played_for:  # (a match without such a move: its record as ever)
                 played.outcome.record[PLAYED_FOR] = sorted(self._played_for, key=lambda p: p[1])
             finish = Finish(played)
-        except EveryoneAway:  # nobody plays any more: the table ends, no result
-            log.info("event=table.everyone_away game=%s", self.spec.slug)
-            finish = Finish(None, error=everyone_away(self.away_turns_end))
         except PlatformError as exc:  # the site's trouble, never the bot's: no result
             log.warning("event=table.platform_error game=%s error=%s", self.spec.slug, exc)
             # the runner shows the state once every bot has started: the match had begun
@@ -345,14 +337,18 @@ class TableHost:
 
     def _end_if_everyone_away(self) -> None:
         """Every person at the table let :attr:`away_turns_end` turns of their own in a row
-        pass: nobody plays it any more, so it ends (unrated, no result) rather than holding
-        its places in the people's limits while the timer plays on alone."""
+        pass: nobody plays it any more, so the rest of the match is played by the timer's
+        defaults at once (as when everyone leaves, :meth:`close`), rather than holding its
+        places in the people's limits while the timer plays on alone for up to its game's
+        last turn. The match ends as it would have, its result stored (rated where the table
+        is): walking away from a losing rated table does not void it."""
         most = self.away_turns_end
         if not most or self._everyone_away or self._play is None or self._play.done():
             return
         if all(self._away_turns.get(seat, 0) >= most for seat in self.humans):
             self._everyone_away = True
-            self._play.cancel()
+            log.info("event=table.everyone_away game=%s", self.spec.slug)
+            self.close()
 
     def _note_played_for(self, seat: int, action: Any) -> str:
         """The note of a default played for ``seat`` now, kept for reloads."""
@@ -505,23 +501,12 @@ class _TableJournal(Journal):
 NOTES_KEPT = 20
 
 #: the turns of their own in a row that every person at a table must have let pass (the timer
-#: played them) for the table to end, unrated: with the away timer, over a minute and a half
+#: played them) for the rest of its match to be played by default at once: with the away
+#: timer, over a minute and a half
 #: of nobody at the table (a first whole timer, then the short ones), so that a short
 #: absence (a phone asleep, a reload) never ends it, and an abandoned table does not play on
 #: by itself for up to its game's last turn
 AWAY_TURNS_END = 20
-
-
-class EveryoneAway(Exception):
-    """Every person at the table was away for :data:`AWAY_TURNS_END` turns in a row."""
-
-
-def everyone_away(turns: int) -> str:
-    """Why a table ended whose people were all away (after "The table stopped: ")."""
-    return (
-        f"everyone at it was away for their last {turns} turns (the timer played them), so "
-        "it ended, unrated."
-    )
 
 
 #: what the people at a table hear when the site has no sandbox for its uploaded bot

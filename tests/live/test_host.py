@@ -548,13 +548,15 @@ async def test_a_reload_puts_each_time_ran_out_note_where_it_came_in_the_log():
 
 
 @pytest.mark.asyncio
-async def test_a_table_whose_people_are_all_away_ends_unrated():
+async def test_a_table_whose_people_are_all_away_plays_out_at_once():
     """Two people left a Last Card table: once each let their last turns pass (here 3; at a
-    real table AWAY_TURNS_END), the table ends, with no result and the reason said, rather
-    than the timer playing it alone to its last turn."""
+    real table AWAY_TURNS_END), the rest of the match is played by default at once, rather
+    than the timer playing it alone to its last turn (half a second a turn here: minutes).
+    The match ends with its result, stored (and rated where the table is) as any: walking
+    away from a losing table does not void it."""
     from games.live.host import AWAY_TURNS_END
 
-    assert AWAY_TURNS_END >= 12  # a short absence never ends a table
+    assert AWAY_TURNS_END >= 12  # a short absence never hurries a table
     wire = Wire()
     finished: list[Finish] = []
 
@@ -567,20 +569,15 @@ async def test_a_table_whose_people_are_all_away_ends_unrated():
         wire,
         on_finish=store,
         turn_timer=0.05,
-        away_timer=0.01,
+        away_timer=0.5,
         away_turns_end=3,
     )
     run(table)
     assert await join(table, 20)
-    reason = (
-        "everyone at it was away for their last 3 turns (the timer played them), so it ended, "
-        "unrated."
-    )
-    assert finished[0].played is None and finished[0].error == reason
+    assert finished[0].played is not None and finished[0].error in (None, "")
+    assert table.result is not None
     for audience in ("seat:0", "seat:2", "public"):
-        over = wire.to(audience, "over")[-1]
-        assert over["error"] == reason and over["rated"] is False
-    assert len(wire.to("seat:0", "note")) == 3 and len(wire.to("seat:2", "note")) == 3
+        assert "result" in wire.to(audience, "over")[-1]
 
 
 @pytest.mark.asyncio
