@@ -51,7 +51,7 @@ from django.utils import timezone
 from bots.competition import _maybe_finish, schedule_placement
 from bots.competition.leases import Caps
 from bots.ladder.ratings import lock_ledger, on_new_version, rate_pending, rerank
-from bots.languages import by_suffix, get_language, language_title, languages
+from bots.languages import by_suffix, get_language, language_title, languages, looks_foreign
 from bots.models import HOUSE, Bot, BotVersion, MatchJob, builtin_label
 from bots.running.contract import check_before_play
 from bots.running.playing import Entry, ProcessCache, play
@@ -142,18 +142,21 @@ def language_for(filename: str) -> str:
         raise UploadError(f"{filename}: unsupported file type (expected {known})") from None
 
 
-def check_code(data: bytes, filename: str = "") -> str:
+def check_code(data: bytes, filename: str = "", language: str = "") -> str:
     """An upload's bytes as the text a version keeps: within the size limit, UTF-8, no NUL;
     a file its language keeps wrapped (``Language.binary_suffixes``: a built jar) is
-    wrapped first, by its name's suffix. Raises UploadError."""
+    wrapped first, by its name's suffix. Text of ``language`` (else of the name's suffix's)
+    that shows marks of another language only is refused, naming both
+    (:func:`bots.languages.looks_foreign`: read, never run). Raises UploadError."""
     limit = max_code_bytes()
     if not data.strip():
         raise UploadError("the file is empty")
     if len(data) > limit:
         raise UploadError(too_big(len(data)))
     suffix = _suffix(filename)
-    language = by_suffix().get(suffix)
-    if language is not None and suffix in get_language(language).binary_suffixes:
+    language = language or by_suffix().get(suffix, "")
+    wrapped = bool(language) and suffix in get_language(language).binary_suffixes
+    if wrapped:
         try:
             data = get_language(language).stored_code(suffix, data)
         except ValueError as exc:
@@ -167,6 +170,8 @@ def check_code(data: bytes, filename: str = "") -> str:
     if "\x00" in code:
         line = code.count("\n", 0, code.index("\x00")) + 1
         raise UploadError(f"the file holds a NUL byte (line {line}): a bot is a text file")
+    if language and not wrapped and (foreign := looks_foreign(code, language)):
+        raise UploadError(foreign)
     return code
 
 
@@ -523,6 +528,30 @@ def validation_queue(now: datetime, slow: bool | None = None) -> QuerySet[BotVer
         waiting = waiting.filter(validation_slow=slow)
     ahead = Coalesce(Subquery(earlier, output_field=IntegerField()), Value(0))
     return waiting.annotate(ahead=ahead).order_by("validation_slow", "ahead", "id")
+
+
+def validations_ahead(version: BotVersion, now: datetime) -> int:
+    """How many waiting versions the workers take before ``version``: those that come
+    before it in :func:`validation_queue` (the order workers follow), counted in one query.
+    Its place can change while it waits: another owner's first upload comes before an
+    owner's second."""
+    owner = Bot.objects.filter(pk=version.bot_id).values("owner")[:1]
+    earlier = (
+        BotVersion.objects.filter(
+            status=BotVersion.VALIDATING, bot__owner=Subquery(owner), id__lt=version.pk
+        )
+        .order_by()
+        .values("bot__owner")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    mine = Coalesce(Subquery(earlier, output_field=IntegerField()), Value(0))
+    same_pass = Q(ahead__lt=F("mine")) | Q(ahead=F("mine"), id__lt=version.pk)
+    before = Q(validation_slow=version.validation_slow) & same_pass
+    if version.validation_slow:
+        before |= Q(validation_slow=False)  # quick passes come before slow versions' full ones
+    queue = validation_queue(now).exclude(pk=version.pk).alias(mine=mine)
+    return queue.filter(before).count()
 
 
 def claim_validation(

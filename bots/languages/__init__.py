@@ -76,6 +76,11 @@ class Language:
     #: how a bot's file defines a method, as a regex around its name (``{name}``, as
     #: :meth:`defined_name` gives it): what :meth:`may_play` looks for
     definition: str = r"\b{name}\s*\("
+    #: unmistakable marks of its code, as regexes (``re.MULTILINE``: ``^`` starts a line),
+    #: each matching only the telling words: what :func:`looks_foreign` finds in text said to
+    #: be of another language (read, never run). None may match the site's starters or
+    #: built-in bots of another language (tests/bots/test_language_marks.py)
+    marks: tuple[str, ...] = ()
 
     @property
     def suffix(self) -> str:
@@ -314,6 +319,40 @@ def tool_version(argv: tuple[str, ...], *, stderr: bool = False) -> str:
     except OSError:
         return f"{argv[0]}: missing"
     return ((said.stderr if stderr else said.stdout).splitlines() or [""])[0]
+
+
+def _first_mark(language: Language, text: str) -> tuple[int, str] | None:
+    """Where ``text`` shows ``language``'s first mark: its line and the words."""
+    found = [m for mark in language.marks if (m := re.search(mark, text, re.MULTILINE))]
+    if not found:
+        return None
+    first = min(found, key=lambda m: m.start())
+    words = " ".join(first.group(0).split())
+    return text.count("\n", 0, first.start()) + 1, words[:60]
+
+
+def looks_foreign(text: str, chosen: str) -> str | None:
+    """Why code said to be of the language ``chosen`` looks like another language's, or None.
+    Read, never run: the text shows a mark of another language (:attr:`Language.marks`)
+    and none of its own, so that a bot pasted under the wrong language is refused with
+    words that name both, before a sandbox meets it."""
+    if chosen not in LANGUAGES:
+        return None
+    own = get_language(chosen)
+    if _first_mark(own, text) is not None:
+        return None
+    seen = [
+        (where, other)
+        for other in languages()
+        if other is not own and (where := _first_mark(other, text)) is not None
+    ]
+    if not seen:
+        return None
+    (line, words), other = min(seen, key=lambda item: item[0][0])
+    return (
+        f"This looks like {other.title} (line {line}: `{words}`), but the language chosen is "
+        f"{own.title}: choose {other.title}, or give {own.title} code."
+    )
 
 
 def language_title(name: str) -> str:

@@ -118,7 +118,12 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
                 "bank, after the uploads behind it"
             )
         else:
-            detail = "waiting for a worker"
+            ahead = uploads.validations_ahead(version, now)
+            if ahead:
+                uploads_word = "upload" if ahead == 1 else "uploads"
+                detail = f"waiting for a worker: {ahead} {uploads_word} ahead of it"
+            else:
+                detail = "waiting for a worker: next in line"
     elif version.status == BotVersion.ACTIVE:
         detail = "competing"
     elif version.status == BotVersion.RETIRED:
@@ -297,6 +302,8 @@ def _upload(request: HttpRequest) -> HttpResponse:
                 request,
                 f"Version {version.number} of {version.bot.name} is stored and waits for "
                 "validation in the sandbox.",
+                # My bots' script finds this banner to say the verdict once it comes
+                extra_tags=f"upload-of-version-{version.pk}",
             )
             return redirect(reverse("my_bots") + f"#version-{version.pk}")
     return _render_my_bots(request, form)

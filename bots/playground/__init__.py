@@ -439,7 +439,7 @@ def submit(
     if not 0 <= seed < MAX_SEED:
         raise PlaygroundError(f"The seed is a whole number from 0 to {MAX_SEED - 1}.", "seed")
     try:
-        text = check_code(code, filename)
+        text = check_code(code, filename, language)
     except UploadError as exc:
         said = str(exc)  # a sentence of its own ("Your file is 326 KiB; ..."), or a phrase
         raise PlaygroundError(

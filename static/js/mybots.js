@@ -4,8 +4,9 @@
  * /my/bots/versions/<id>/status.json). While such rows remain, each is asked every 1.5 s
  * and the page is updated in place: the status badge, the reason and log of a rejection,
  * the other versions of the same bot (a newly active version retires the previous one), and
- * which "Make active" / "Retire" buttons apply. Changes are announced through the polite
- * live region #validation-live. Without JavaScript the page shows the same state on reload.
+ * which "Make active" / "Retire" buttons apply, and the banner said after the upload. Changes
+ * are announced through the polite live region #validation-live. Without JavaScript the page
+ * shows the same state on reload.
  */
 (function () {
   "use strict";
@@ -72,6 +73,23 @@
     }
   }
 
+  // The banner said after an upload ("Version 2 of mine is stored and waits for
+  // validation…") is out of date once that version has a verdict: it then says the verdict.
+  function settleNotice(id, number, name, status) {
+    var notice = document.querySelector(".messages li.upload-of-version-" + id);
+    if (!notice || status === "validating") return;
+    var said = "Version " + number + " of " + name;
+    if (status === "rejected") {
+      notice.textContent = said + " was rejected: its row below says why.";
+      notice.classList.remove("success");
+      notice.classList.add("error");
+    } else if (status === "active") {
+      notice.textContent = said + " passed validation and is active.";
+    } else {
+      notice.textContent = said + " is " + status + ": see its row below.";
+    }
+  }
+
   function update(row, data) {
     var card = row.closest("[data-bot]");
     var name = card ? card.dataset.name : "your bot";
@@ -84,6 +102,7 @@
     setStatus(row, data.status, data.text, data.detail);
     if (!data.final) return;
     showVerdict(row, data);
+    settleNotice(data.id, data.number, name, data.status);
     if (card) {
       var retire = card.querySelector('[data-role="retire"]');
       var active = (data.versions || []).some(function (v) { return v.status === "active"; });
@@ -136,6 +155,13 @@
       window.clearTimeout(timer);
       tick();
     }
+  });
+
+  // A verdict may have come before the page was drawn (a quick validation).
+  Array.prototype.forEach.call(document.querySelectorAll("tr[data-version]"), function (row) {
+    var card = row.closest("[data-bot]");
+    settleNotice(row.dataset.version, row.dataset.number,
+                 card ? card.dataset.name : "your bot", row.dataset.status);
   });
 
   schedule();

@@ -222,6 +222,9 @@ def test_it_rejects_a_bot_that_raises_and_shows_the_reason(tab, screenshots):
     reason.wait_for()
     assert "exception" in reason.inner_text()
     assert "folds under pressure" in reason.inner_text()
+    # the banner said after the upload follows the verdict: no "waits for validation" left
+    banner = page.locator(".messages li").filter(has_text=bot_name)
+    expect_text(banner, f"Version 1 of {bot_name} was rejected: its row below says why.", 5000)
     page.screenshot(path=screenshots / "my-bots-rejected-desktop.png", full_page=True)
 
     # the same verdict after a reload, rendered by the server

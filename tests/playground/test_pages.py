@@ -100,6 +100,20 @@ def test_a_bot_of_another_game_and_a_language_the_game_does_not_take(alice, bob)
     assert not PlaygroundRun.objects.exists()
 
 
+def test_code_of_another_language_is_refused_naming_both_before_it_is_queued(db):
+    from games.registry import get_game
+
+    starter = get_game(GAME).starters["javascript"].read_text(encoding="utf-8")
+    page = post(Client(), language="python", code=starter)
+    assert page.status_code == 400
+    line = starter.splitlines().index("({") + 1
+    assert (
+        f"This looks like JavaScript (line {line}: `({{`), but the language chosen is Python: "
+        "choose JavaScript, or give Python code."
+    ) in page.content.decode()
+    assert not PlaygroundRun.objects.exists()
+
+
 def test_a_guest_over_its_limit_is_refused_with_a_clear_message(db, settings):
     settings.PLAYGROUND_GUEST_MAX_OPEN = 1
     guest = Client()

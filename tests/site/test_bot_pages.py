@@ -13,9 +13,11 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from bots import competition
+from bots.competition import uploads
 from bots.competition.uploads import activate
 from bots.ladder import aggregates
 from bots.ladder.ratings import NEW_VERSION_SIGMA
@@ -265,6 +267,81 @@ def test_it_stores_pasted_code_as_a_validating_version_without_running_it(
     assert status["status"] == "validating" and status["final"] is False
 
 
+def waiting_version(user: User, name: str, **fields) -> BotVersion:
+    """A version stored straight into the validation queue (a new bot, or a new version)."""
+    bot, _ = Bot.objects.get_or_create(
+        owner=user, game="rps-poker", name=name, defaults={"language": "python"}
+    )
+    code = bot_code()
+    return BotVersion.objects.create(
+        bot=bot,
+        number=bot.versions.count() + 1,
+        code=code,
+        checksum=BotVersion.checksum_of(code),
+        **fields,
+    )
+
+
+def test_a_waiting_version_says_how_many_uploads_the_workers_take_before_it(owner, alice, bob):
+    carol = User.objects.create_user("carol", password="x" * 12)
+    now = timezone.now()
+    dave = User.objects.create_user("dave", password="x" * 12)
+    waiting_version(dave, "held", validation_lease=now + timedelta(minutes=1))  # on a worker
+    waiting_version(carol, "gone", status=BotVersion.REJECTED)
+    first_of_bob = waiting_version(bob, "b1")
+    first = waiting_version(alice, "a1")
+    second = waiting_version(alice, "a1")  # alice's second waits behind everyone's first
+    first_of_carol = waiting_version(carol, "c1")
+    slow = waiting_version(bob, "b2", validation_slow=True)  # after all the quick ones
+    queue = list(uploads.validation_queue(timezone.now()))
+    assert [v.pk for v in queue] == [first_of_bob.pk, first.pk, first_of_carol.pk, second.pk,
+                                     slow.pk]  # fmt: skip
+    with CaptureQueriesContext(connection) as asked:
+        counts = [uploads.validations_ahead(v, timezone.now()) for v in queue]
+    assert counts == [0, 1, 2, 3, 4]
+    assert len(asked) == len(queue)  # one query each
+
+    listing = page(owner.get("/my/bots/"))
+    assert "waiting for a worker: 1 upload ahead of it" in listing
+    assert "waiting for a worker: 3 uploads ahead of it" in listing
+    status = owner.get(f"/my/bots/versions/{second.pk}/status.json").json()
+    assert status["detail"] == "waiting for a worker: 3 uploads ahead of it"
+    assert {v["id"]: v["detail"] for v in status["versions"]} == {
+        first.pk: "waiting for a worker: 1 upload ahead of it",
+        second.pk: "waiting for a worker: 3 uploads ahead of it",
+    }
+    mine = Client()
+    mine.force_login(bob)
+    status = mine.get(f"/my/bots/versions/{first_of_bob.pk}/status.json").json()
+    assert status["detail"] == "waiting for a worker: next in line"
+
+
+def test_the_upload_banner_names_its_version_for_the_script_that_follows_the_verdict(owner, alice):
+    response = paste(owner, name="banner")
+    version = BotVersion.objects.get(bot__owner=alice, bot__name="banner")
+    listing = page(owner.get(response["Location"]))
+    banner = re.search(r'<ul class="messages"[^>]*><li class="([^"]*)">([^<]*)</li>', listing)
+    assert banner is not None
+    assert f"upload-of-version-{version.pk}" in banner.group(1).split()
+    assert banner.group(2) == (
+        f"Version {version.number} of banner is stored and waits for validation in the sandbox."
+    )
+    # what the script reads to find the banner and say the verdict in it
+    script = (Path(__file__).parents[2] / "static/js/mybots.js").read_text()
+    assert '".messages li.upload-of-version-" + id' in script
+    assert "settleNotice(data.id, data.number, name, data.status)" in script
+    BotVersion.objects.filter(pk=version.pk).update(
+        status=BotVersion.REJECTED, reason="exception: it folds"
+    )
+    status = owner.get(f"/my/bots/versions/{version.pk}/status.json").json()
+    assert (status["id"], status["number"], status["status"], status["final"]) == (
+        version.pk,
+        version.number,
+        "rejected",
+        True,
+    )
+
+
 def test_it_accepts_a_javascript_file_and_a_new_version_of_the_same_bot(owner, alice):
     first = SimpleUploadedFile("mine.js", JS_BOT.encode(), content_type="text/javascript")
     response = owner.post(
@@ -300,6 +377,20 @@ def test_it_refuses_a_file_whose_suffix_disagrees_with_the_language(owner):
     said = "bot.rs: unsupported file type (expected .cc, .cpp, .cxx, .jar, .java, .js, .py)"
     assert said in errors(response)
     assert not BotVersion.objects.exists()
+
+
+def test_it_refuses_code_of_another_language_than_the_one_chosen_naming_both(owner, alice):
+    starter = get_game("rps-poker").starters["javascript"].read_text(encoding="utf-8")
+    response = paste(owner, name="rps-js", code=starter)  # Python chosen
+    assert response.status_code == 200
+    line = starter.splitlines().index("({") + 1
+    assert errors(response) == (
+        "The upload was refused "
+        f"This looks like JavaScript (line {line}: `({{`), but the language chosen is Python: "
+        "choose JavaScript, or give Python code."
+    )
+    assert not Bot.objects.filter(owner=alice).exists()
+    assert paste(owner, name="rps-js", code=starter, language="javascript").status_code == 302
 
 
 def test_it_refuses_an_oversized_file_with_the_limit(owner, settings):

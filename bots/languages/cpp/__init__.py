@@ -118,4 +118,8 @@ LANGUAGE = Cpp(
     contract_summary="one <code>.cpp</code> file with a class <code>Bot</code> whose methods "
     "have the contract's names and take and return what <code>json</code> (nlohmann-json) "
     "converts; compiled once with g++ -O2; a new <code>Bot()</code> for every {match}",
+    marks=(
+        r"^[ \t]*#[ \t]*include[ \t]*(?:<[^>\n]*>|\"[^\"\n]*\")",
+        r"^[ \t]*using[ \t]+namespace[ \t]+[\w:]+[ \t]*;",
+    ),
 )

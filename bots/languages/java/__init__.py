@@ -283,4 +283,10 @@ LANGUAGE = Java(
     contract_summary="one <code>.java</code> file with a public class whose methods have the "
     "contract's names in camelCase and take and return what Gson converts; compiled once "
     "with javac; a new instance for every {match}",
+    marks=(
+        r"^[ \t]*public[ \t]+(?:(?:final|abstract)[ \t]+)*(?:class|interface|enum)[ \t]+\w+",
+        r"^package[ \t]+[\w.]+[ \t]*;",
+        r"^import[ \t]+(?:static[ \t]+)?[A-Za-z_]\w*(?:\.[\w*]+)+[ \t]*;",
+        r"\bSystem\.out\.print",
+    ),
 )

@@ -84,4 +84,11 @@ LANGUAGE = JavaScript(
     contract_summary="a file holding one object (or <code>module.exports = {...}</code>) with "
     "the same methods in camelCase; the file runs anew for every {match}, in a realm of its own "
     "(a new one before a deal it has been dealt)",
+    marks=(
+        # the bot object of the original format, module.exports, const / let, function
+        r"^\(\{",
+        r"^[ \t]*module\.exports[ \t]*=",
+        r"^[ \t]*(?:const|let)[ \t]+[A-Za-z_$][\w$]*[ \t]*=",
+        r"^[ \t]*function[ \t]*[A-Za-z_$]?[\w$]*[ \t]*\(",
+    ),
 )

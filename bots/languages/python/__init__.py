@@ -115,4 +115,11 @@ LANGUAGE = Python(
     contract_summary="a file with a class <code>Bot</code>; a new <code>Bot()</code> for "
     "every {match}; standard library only",
     uses_toolkit=True,
+    marks=(
+        # a class or a def line ending in a colon; imports without a semicolon
+        r"^class[ \t]+[A-Za-z_]\w*[ \t]*(?:\([^)\n]*\))?[ \t]*:[ \t]*(?:#.*)?$",
+        r"^[ \t]*def[ \t]+[A-Za-z_]\w*[ \t]*\([^\n]*\)[ \t]*(?:->[^\n]*)?:[ \t]*(?:#.*)?$",
+        r"^from[ \t]+[\w.]+[ \t]+import[ \t]+[\w*(]",
+        r"^import[ \t]+[\w.]+(?:[ \t]*,[ \t]*[\w.]+)*[ \t]*$",
+    ),
 )
