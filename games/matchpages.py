@@ -132,8 +132,7 @@ class StoredReplay:
         """Replays the match and keeps the result: the pieces first, the head last (a head
         found in the cache says its pieces were written)."""
         same = len(self.labels) == len(self.match.record.get("seats", []))
-        record = faults_shown(self.match.record)  # a fault's reason on one line, escaped
-        replay = replays.build(record, self.labels if same else None)
+        replay = replays.build(self.match.record, self.labels if same else None)
         self.built, self.head, self.chapters = replay.frames, replay.head(), replay.chapters()
         pieces = {
             self.piece_key(n // WINDOW): _pack(replay.frames[n : n + WINDOW])

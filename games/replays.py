@@ -33,9 +33,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import untrusted
 from games.engine.chance import ReplayMismatch
-from games.engine.game import GameState
+from games.engine.game import GameState, faults_shown
 from games.engine.table import shown_names
 from games.registry import get_game
 
@@ -100,9 +99,9 @@ def steps(record: dict[str, Any]) -> Iterator[tuple[dict[str, Any] | None, GameS
 
 
 def _fault_lines(event: dict[str, Any], names: list[str]) -> list[str]:
-    # the bot wrote the reason: one line, escaped, cut (as games.engine.game.faults_shown)
+    # (the reason as shown: build() gives the builders the record of faults_shown)
     return [
-        f"{names[int(seat)]} is out: {fault['kind']}: {untrusted.one_line(fault['reason'])}"
+        f"{names[int(seat)]} is out: {fault['kind']}: {fault['reason']}"
         for seat, fault in event["faults"].items()
     ]
 
@@ -201,7 +200,10 @@ class Replay:
 
 
 def build(record: dict[str, Any], names: list[str] | None = None) -> Replay:
-    """The replay of a match record; ``names`` label the seats (default: the record's)."""
+    """The replay of a match record; ``names`` label the seats (default: the record's). Its
+    faults' reasons are shown as every page shows them (:func:`faults_shown`: a bot wrote
+    them), whoever asks for the replay."""
+    record = faults_shown(record)
     slug = record.get("game", "")
     try:
         spec = get_game(slug)

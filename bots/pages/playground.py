@@ -473,7 +473,7 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
     ``static/js/replay.js``): built from the stored record each time it is asked for."""
     run = _run(key)
     match = _match(run, number)
-    replay = replays.build(faults_shown(match.record), _names(match))
+    replay = replays.build(match.record, _names(match))
     total = len(replay.frames)
     asked = untrusted.whole_number(request.GET.get("step", "1")) or 1
     step = max(0, min(asked - 1, total - 1)) if total else 0
@@ -507,7 +507,7 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
 def match_replay(request: HttpRequest, key: str, number: str) -> JsonResponse:
     """The frames the viewer steps through, as the site's replay JSON: ``?from=N&count=M``."""
     match = _match(_run(key), number)
-    replay = replays.build(faults_shown(match.record), _names(match))
+    replay = replays.build(match.record, _names(match))
     start = untrusted.whole_number(request.GET.get("from", "0")) or 0
     count = untrusted.whole_number(request.GET.get("count", "")) or None
     answer = replay.as_json(min(start, len(replay.frames)), count)
