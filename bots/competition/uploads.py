@@ -59,7 +59,7 @@ from bots.running.timing import site_time_control
 from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
-from games.engine.table import plural
+from games.engine.table import a_title, plural
 from games.engine.tournament import derive_seed
 from games.records import refused, refused_text
 from games.registry import games, get_game
@@ -228,13 +228,13 @@ def check_room(owner: AbstractBaseUser, bot: Bot, language: str = "") -> None:
         mine = language_title(language)
         if len(held_bots) == 1:
             instead = (
-                f"{names} is {_a(language_title(held_bots[0][1]))} bot; to enter "
-                f"{_a(mine)} bot, retire {names} on My bots first, then upload it under a "
+                f"{names} is {a_title(language_title(held_bots[0][1]))} bot; to enter "
+                f"{a_title(mine)} bot, retire {names} on My bots first, then upload it under a "
                 "new name"
             )
         else:
             instead = (
-                f"none of them is {_a(mine)} bot; to enter one, retire one of them on My bots "
+                f"none of them is {a_title(mine)} bot; to enter one, retire one of them on My bots "
                 "first, then upload it under a new name"
             )
     raise UploadError(
@@ -272,7 +272,8 @@ def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: b
         )
         if bot.language != language:
             raise UploadError(
-                f"{bot.name} is {_a(language_title(bot.language))} bot and keeps its language: "
+                f"{bot.name} is {a_title(language_title(bot.language))} bot and keeps its "
+                "language: "
                 f"upload {language_title(language)} code as a new bot (retire {bot.name} first)."
             )
         bot = Bot.objects.select_for_update().get(pk=bot.pk)
@@ -282,11 +283,6 @@ def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: b
             raise UploadError(_already(same))
         number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
         return BotVersion.objects.create(bot=bot, number=number, code=code, checksum=checksum)
-
-
-def _a(title: str) -> str:
-    """A language's title with its article: "a Python", "a JavaScript", "a C++"."""
-    return f"{'an' if title[:1].upper() in 'AEIOU' else 'a'} {title}"
 
 
 def _already(same: BotVersion) -> str:

@@ -27,6 +27,7 @@ from bots.running.playing import (
 from bots.running.process import BotProcess, Hello, PlatformError
 from games.engine.agents import AgentFault
 from games.engine.spec import GameSpec
+from games.engine.table import a_title
 from games.registry import games
 
 
@@ -53,14 +54,6 @@ def _starter_parameters(starter: Path | None, methods: tuple[str, ...]) -> dict[
     return found
 
 
-def _a(title: str) -> str:
-    """ "a" or "an" before a game's title: "an RPS Poker bot", "a Goofspiel bot"."""
-    first = title.split()[0]
-    initialism = first.isupper() and len(first) > 1
-    sounds = "AEFHILMNORSX" if initialism else "AEIO"
-    return "an" if first[0].upper() in sounds else "a"
-
-
 def _listed(names: list[str]) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
 
@@ -81,9 +74,10 @@ def missing_methods(game: GameSpec, hello: Hello) -> str:
 
     parameters = _parameters(game)
     needs = ", ".join(f"{named(m)}({', '.join(parameters.get(m, []))})" for m in game.methods)
+    game_bot = a_title(game.title)  # "a Goofspiel", "an RPS Poker": a sentence's start
     reason = (
         f"{owner} has no method {', '.join(named(m) for m in missing)}. "
-        f"{_a(game.title).capitalize()} {game.title} bot needs {needs}"
+        f"{game_bot[0].upper()}{game_bot[1:]} bot needs {needs}"
     )
     if not hello.methods:
         return f"{reason}; this file defines no method."

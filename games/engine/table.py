@@ -181,6 +181,15 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}es" if word.endswith(("ch", "s")) else f"{n} {word}s"
 
 
+def a_title(title: str) -> str:
+    """A title with its article: "an RPS Poker", "a Goofspiel", "a Python", "a C++" (a first
+    word in capitals is read letter by letter)."""
+    first = title.split()[0]
+    initialism = first.isupper() and len(first) > 1
+    sounds = "AEFHILMNORSX" if initialism else "AEIO"
+    return f"{'an' if first[0].upper() in sounds else 'a'} {title}"
+
+
 def signed(value: float) -> str:
     """A gain or loss: +3, -1.5, 0."""
     value = round(value, 2) + 0.0  # never "-0": adding 0.0 turns a negative zero into 0
