@@ -3,11 +3,22 @@ business (``games/<game>/spec.py``, see games/engine/spec.py)."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
+from typing import Any
 
 from games.engine.spec import GameSpec, SolverSpec
 
-__all__ = ["GAMES", "GameSpec", "SolverSpec", "game_slugs", "games", "get_game", "solvable"]
+__all__ = [
+    "GAMES",
+    "GameSpec",
+    "SolverSpec",
+    "add_game_argument",
+    "game_slugs",
+    "games",
+    "get_game",
+    "solvable",
+]
 
 
 #: every game, one line each: its slug and the module whose ``spec()`` describes it
@@ -25,6 +36,17 @@ _CACHE: dict[str, GameSpec] = {}
 
 def game_slugs() -> list[str]:
     return list(GAMES)
+
+
+def add_game_argument(parser: argparse.ArgumentParser, help_text: str, **kwargs: Any) -> None:
+    """A command's ``--game``, one of the games' slugs, which ``help_text`` lists where it
+    says ``{games}``: GAME in the usage line, as the seven slugs there make it wider than a
+    terminal of 80 columns."""
+    slugs = game_slugs()
+    listed = f"{', '.join(slugs[:-1])} or {slugs[-1]}"
+    parser.add_argument(
+        "--game", choices=slugs, metavar="GAME", help=help_text.format(games=listed), **kwargs
+    )
 
 
 def get_game(slug: str) -> GameSpec:

@@ -32,7 +32,7 @@ from games.engine.progress import counter, progress_bar
 from games.engine.spec import GameSpec
 from games.engine.table import plural
 from games.engine.tournament import Column, Format
-from games.registry import game_slugs, games, get_game
+from games.registry import add_game_argument, game_slugs, games, get_game
 
 #: matches a job plays at once where its bots' hosts can (bots.running.lanes)
 DEFAULT_LANES = 16
@@ -133,14 +133,7 @@ def main(argv: list[str]) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    # GAME, not the choices inline: seven games' slugs make a usage line wider than a
-    # terminal, so the help lists them instead
-    parser.add_argument(
-        "--game",
-        choices=game_slugs(),
-        metavar="GAME",
-        help=f"the game: {spoken(game_slugs())} (or from --config)",
-    )
+    add_game_argument(parser, "the game: {games} (or from --config)")
     parser.add_argument("bots", nargs="*", metavar="BOT", action=BotsArgument)
     parser.add_argument(
         "--games", type=int, metavar="N", help="Last Card: games at tables of 4 (default 100)"

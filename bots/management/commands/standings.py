@@ -14,7 +14,7 @@ from bots.arena.command import console_width
 from bots.competition.status import BotStatus, bot_status
 from bots.models import Bot
 from games.engine import untrusted
-from games.registry import game_slugs, get_game
+from games.registry import add_game_argument, get_game
 
 
 class Command(BaseCommand):
@@ -24,7 +24,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--game", choices=game_slugs(), help="one game (default: all)")
+        add_game_argument(parser, "one game: {games} (default: all)")
         parser.add_argument("--user", help="only this user's bots, with their faults")
         parser.add_argument("--bot", metavar="NAME", help="only the bots of this name")
         parser.add_argument("--json", type=Path, metavar="PATH", help="also write it as JSON")

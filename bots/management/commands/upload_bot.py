@@ -15,16 +15,18 @@ from bots.competition.uploads import UploadError, upload, validate
 from bots.models import BotVersion
 from bots.names import declared_name, plain_username
 from games.engine import untrusted
-from games.registry import game_slugs
+from games.registry import add_game_argument, game_slugs
 
 
 class Command(BaseCommand):
     help = "Upload a bot file as a new version of USER's bot NAME, then validate it."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", type=Path)
+        parser.add_argument("file", type=Path, help="the bot's file (its language from its suffix)")
         parser.add_argument("--user", required=True, help="the bot's owner (username)")
-        parser.add_argument("--game", default=game_slugs()[0], help="(default: %(default)s)")
+        add_game_argument(
+            parser, "the bot's game: {games} (default: %(default)s)", default=game_slugs()[0]
+        )
         parser.add_argument(
             "--name",
             help="the bot's name (default: as manage.py arena names it: the name its class Bot "

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import records
 from games.engine.spec import GameSpec
-from games.registry import game_slugs, get_game
+from games.registry import add_game_argument, game_slugs, get_game
 
 
 class Command(BaseCommand):
@@ -32,10 +32,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, metavar="FILE.json")
-        parser.add_argument(
-            "--game",
-            choices=game_slugs(),  # not games(): a replay loads its own game only
-            help="the game, if the file does not say (it does in a match record)",
+        add_game_argument(
+            parser, "the game, if the file does not say (a match record does): {games}"
         )
         parser.add_argument(
             "--steps", action="store_true", help="a match record: list every step and its log"
