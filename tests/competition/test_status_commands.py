@@ -132,3 +132,26 @@ def test_the_workers_log_names_the_bots_besides_their_ids(alice, active_bot, cap
     assert "bot='alice/mine v1'" in text
     done = next(line for line in text.splitlines() if "event=job.done" in line)
     assert "'alice/mine'" in done and "'alice/strong'" in done
+
+
+def test_upload_shows_a_rejected_bots_log_without_its_escape_sequences(
+    alice, tmp_path, monkeypatch
+):
+    """The validation log holds what the bot wrote: a terminal shows its escapes, never acts
+    on them (a bot clearing the screen or rewriting the lines above)."""
+
+    def rejected(version):
+        version.status = BotVersion.REJECTED
+        version.reason = "exception: \x1b[2Jall clear"
+        version.validation_log = "bot stderr:\n\x1b]0;owned\x07\x1b[1A\x1b[2Kvalidation passed\n"
+        return version
+
+    monkeypatch.setattr(upload_bot, "validate", rejected)
+    path = tmp_path / "mine.py"
+    path.write_text(builtin_code("simple"))
+    err = io.StringIO()
+    with pytest.raises(CommandError) as refused:
+        call_command("upload_bot", str(path), "--user", "alice", stderr=err, stdout=io.StringIO())
+    assert str(refused.value) == "rejected: exception: \\x1b[2Jall clear"
+    assert "\x1b" not in err.getvalue() and "\x07" not in err.getvalue()
+    assert "\\x1b]0;owned\\x07\\x1b[1A\\x1b[2Kvalidation passed" in err.getvalue()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import NoReturn
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -90,8 +91,7 @@ class Command(BaseCommand):
             if version.status == BotVersion.ACTIVE:
                 self.stdout.write(f"active: {version} (id {version.pk})")
             else:
-                self.stderr.write(version.validation_log)
-                raise CommandError(f"rejected: {version.reason}")
+                self._rejected(version)
         if opts["wait"]:
             self._follow(version, opts["timeout"], opts["poll"])
 
@@ -106,8 +106,7 @@ class Command(BaseCommand):
                 said = status.detail
                 self.stdout.write(untrusted.printable(said))
             if version.status == BotVersion.REJECTED:
-                self.stderr.write(version.validation_log)
-                raise CommandError(f"rejected: {version.reason}")
+                self._rejected(version)
             if version.status != BotVersion.VALIDATING and status.rated:
                 break
             if version.status == BotVersion.RETIRED:
@@ -120,6 +119,12 @@ class Command(BaseCommand):
             self.pause(poll)
         if status.last_fault:
             self.stdout.write(untrusted.printable(f"latest fault: {status.last_fault}"))
+
+    def _rejected(self, version: BotVersion) -> NoReturn:
+        """The validation's log and the refusal, as a terminal shows them harmlessly: they
+        hold what the bot wrote (escape sequences shown as ``\x1b``, never acted on)."""
+        self.stderr.write(untrusted.printable(version.validation_log))
+        raise CommandError(untrusted.printable(f"rejected: {version.reason}"))
 
     def pause(self, seconds: float) -> None:
         """Between two looks at the bot (a test plays the worker's part here)."""
