@@ -36,6 +36,7 @@ def spec() -> GameSpec:
         score_label="returns",
         starters={
             "python": HERE / "starter.py",
+            "javascript": HERE / "starter.js",
             "cpp": HERE / "starter.cpp",
             "java": HERE / "GoofspielStarter.java",
         },

@@ -45,6 +45,7 @@ def spec() -> GameSpec:
         score_label="chips won",
         starters={
             "python": HERE / "starter.py",
+            "javascript": HERE / "starter.js",
             "cpp": HERE / "starter.cpp",
             "java": HERE / "KuhnStarter.java",
         },

@@ -32,6 +32,7 @@ def spec() -> GameSpec:
         score_label="points taken",
         starters={
             "python": HERE / "starter.py",
+            "javascript": HERE / "starter.js",
             "cpp": HERE / "starter.cpp",
             "java": HERE / "YourStrategy.java",
         },

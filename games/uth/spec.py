@@ -36,6 +36,7 @@ def spec() -> GameSpec:
         score_label="net chips",
         starters={
             "python": HERE / "starter.py",
+            "javascript": HERE / "starter.js",
             "cpp": HERE / "starter.cpp",
             "java": HERE / "UthStarter.java",
         },

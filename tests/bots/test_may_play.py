@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RPS, LAST_CARD, KUHN = get_game("rps-poker"), get_game("last-card"), get_game("kuhn")
 
 
-@pytest.mark.parametrize("language", ["python", "cpp", "java"])
+@pytest.mark.parametrize("language", ["python", "javascript", "cpp", "java"])
 def test_a_starter_may_play_its_own_game_and_not_another(language):
     for game, other in ((RPS, KUHN), (KUHN, RPS)):
         path = game.starters[language]

@@ -23,13 +23,13 @@ REGISTRY = "bots/languages/__init__.py"
 
 #: file -> names of languages it holds: a game's starters and kits, by language
 KNOWN: dict[str, int] = {
-    "games/blackjack_pp/spec.py": 3,
-    "games/goofspiel/spec.py": 3,
-    "games/kuhn/spec.py": 3,
-    "games/last_card/spec.py": 5,
-    "games/leduc/spec.py": 3,
+    "games/blackjack_pp/spec.py": 4,
+    "games/goofspiel/spec.py": 4,
+    "games/kuhn/spec.py": 4,
+    "games/last_card/spec.py": 6,
+    "games/leduc/spec.py": 4,
     "games/rps_poker/spec.py": 4,
-    "games/uth/spec.py": 3,
+    "games/uth/spec.py": 4,
 }
 
 

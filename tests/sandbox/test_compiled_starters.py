@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -37,12 +38,13 @@ def test_every_game_has_a_cpp_and_a_java_starter():
         assert {slug for slug, name in STARTERS if name == language} == set(PLAYS)
 
 
-@pytest.mark.parametrize(("slug", "language"), STARTERS)
-def test_each_compiled_starter_plays_its_game_in_the_sandbox(tmp_path, slug, language):
+def assert_plays_without_a_fault(tmp_path: Path, slug: str, starter: Path, args: list[str]):
+    """``manage.py arena`` plays ``starter`` in its game with ``args`` (its opponents and
+    how long), in the sandbox, and it finishes without a fault (in Last Card, with no
+    illegal move either)."""
     results = tmp_path / "results.json"
-    starter = get_game(slug).starters[language]
     call_command(
-        "arena", "--game", slug, str(starter), *PLAYS[slug], "--seed", "3", "--no-progress",
+        "arena", "--game", slug, str(starter), *args, "--seed", "3", "--no-progress",
         "--json", str(results), stdout=io.StringIO(),
     )  # fmt: skip
     data = json.loads(results.read_text())
@@ -50,6 +52,11 @@ def test_each_compiled_starter_plays_its_game_in_the_sandbox(tmp_path, slug, lan
     assert mine["faults"] == 0 and mine["fault_kinds"] == {}, mine
     if slug == "last-card":
         assert mine["illegal_moves"] == 0
+
+
+@pytest.mark.parametrize(("slug", "language"), STARTERS)
+def test_each_compiled_starter_plays_its_game_in_the_sandbox(tmp_path, slug, language):
+    assert_plays_without_a_fault(tmp_path, slug, get_game(slug).starters[language], PLAYS[slug])
 
 
 @pytest.mark.parametrize("language", [language.name for language in languages()])

@@ -70,16 +70,21 @@ def test_the_blackjack_page_says_how_two_bust_hands_rank_as_the_engine_ranks_the
 
 
 @pytest.mark.django_db
-def test_it_offers_a_python_starter_for_every_game_and_javascript_for_rps_poker(client):
+def test_it_offers_a_python_and_a_javascript_starter_for_every_game(client):
+    for slug in game_slugs():
+        page = client.get(f"/games/{slug}/").content.decode()
+        name = slug.replace("-", "_")
+        for language, suffix in (("python", "py"), ("javascript", "js")):
+            link = f'href="/games/{slug}/starter/{language}/" download="{name}_starter.{suffix}"'
+            assert link in page, (slug, language)
+        assert f"manage.py arena --game {slug} {name}_starter.js " in page
     rps = client.get("/games/rps-poker/").content.decode()
-    assert 'href="/games/rps-poker/starter/python/" download="rps_poker_starter.py"' in rps
-    assert 'href="/games/rps-poker/starter/javascript/" download="rps_poker_starter.js"' in rps
     assert (
         ".venv/bin/python manage.py arena --game rps-poker rps_poker_starter.js"
         " builtin:strong --rounds 20" in rps
     )
     last_card = client.get("/games/last-card/").content.decode()
-    assert "last_card_starter.py" in last_card and "_starter.js" not in last_card
+    assert "last_card_starter.py" in last_card and "last_card_starter.js" in last_card
     assert "--fill builtin:naive" in last_card
     assert "<code>movecheck.py</code> sits beside your bot" in last_card
     uth = client.get("/games/uth/").content.decode()
@@ -123,7 +128,6 @@ def test_it_downloads_a_starter_with_its_file_name(client):
     [
         "/games/chess/",
         "/games/chess/starter/python/",
-        "/games/uth/starter/javascript/",
         "/games/uth/starter/cobol/",
     ],
 )
