@@ -283,6 +283,8 @@ def test_a_hidden_profile_gives_no_last_played_time_that_a_match_page_would_name
     owner.force_login(hider)
     mine = page(owner.get("/people/hider/"))
     assert "Your name still shows at the tables you sit at and on the" in mine
+    # and that those pages let anyone tell which private row is theirs
+    assert "can still tell which private row is yours" in " ".join(mine.split())
 
 
 def profile_is_hidden(user) -> bool:
