@@ -48,7 +48,7 @@ from games.engine.game import faults_shown
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
 from games.replaycache import keep, kept
-from games.solver.review import percent
+from games.solver.review import amount, fixed, percent
 
 #: face-up cards shown of a pile (its last ones, overlapping)
 PILE_SHOWN = 4
@@ -370,12 +370,14 @@ RARE = ' <span class="muted">(hardly ever reached: not settled)</span>'
 VERDICTS = {"fine": "fine", "small": "close", "mistake": "mistake"}
 
 
-def fixed(value: float, places: int) -> str:
-    """``value`` with ``places`` decimals, as the template's ``floatformat`` writes it but
-    with Python's rounding (no "-0.0000"): the filter's Decimal arithmetic was most of the
-    review table's time."""
-    text = f"{value:.{places}f}"
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+def round_word(review: reviews.MatchReview) -> str:
+    """What the game calls a round of its matches, as its replay's chapters and its review's
+    decisions name them ("Hand 3", Blackjack++'s "Deal 3"): "hand" or "deal"."""
+    named = [row.move.chapter for row in review.review.rows] if review.review else []
+    for label in [*named, *review.chapter_steps]:
+        if label.split():
+            return label.split()[0].lower()
+    return "hand"
 
 
 def review_rows_html(review: reviews.MatchReview) -> SafeString:
@@ -383,14 +385,15 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
     every text escaped: a hundred decisions through the template engine cost the page three
     times what the page costs without them."""
     out = []
+    word = escape(round_word(review))
     for row in review.rows:
         hand = str(row["hand"])
         if row["step"] is not None:
             hand = (
                 f'<a href="?step={int(row["step"]) + 1}&amp;review={review.seat}#replay"'
-                f' title="this hand in the replay">{hand}</a>'
+                f' title="this {word} in the replay">{hand}</a>'
             )
-        cells = [f'<td class="num" data-label="hand">{hand}</td>']
+        cells = [f'<td class="num" data-label="{word}">{hand}</td>']
         if row["reason"]:
             where = escape(row["situation"])
             cells.append(f'<td data-label="decision">{where}</td>')
@@ -403,8 +406,9 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
             )
             verdict = row["verdict"]
             charged = row["charged"]
-            # (a loss too small for 4 places reads "under 0.0001", never "0.0000")
-            lost = "0" if not charged else fixed(charged, 4) if charged >= 5e-5 else "under 0.0001"
+            # (the sentence's and the totals' words for it: a loss too small for the places
+            # shown is "no measurable loss (under 0.0001)", never "0.0000")
+            lost = amount(charged) if charged else "0"
             if row["mistake"]:
                 lost = f"<strong>{lost}</strong>"
             cells += [
@@ -412,9 +416,9 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
                 f'<td data-label="solved strategy">{strategy}'
                 f"{BY_CHANCE if row['by_chance'] else RARE if row['unsettled'] else ''}</td>",
                 f'<td class="num" data-label="value of the action taken" data-taken-value>'
-                f"{fixed(row['taken_value'], 4)}</td>",
+                f"{fixed(row['taken_value'])}</td>",
                 f'<td class="num" data-label="best ({escape(row["best"])})" data-best-value>'
-                f"{fixed(row['best_value'], 4)}</td>",
+                f"{fixed(row['best_value'])}</td>",
                 f'<td class="num" data-label="lost" data-lost>{lost}'
                 f' <span class="review__verdict review__verdict--{verdict}" data-verdict>'
                 f"{VERDICTS[verdict]}</span></td>",
@@ -422,6 +426,20 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
         key = escape(row["key"] or "")
         out.append(f'<tr data-key="{key}">\n        ' + "\n        ".join(cells) + "\n      </tr>")
     return mark_safe("\n      ".join(out))
+
+
+def review_context(review: reviews.MatchReview) -> dict[str, Any]:
+    """What matches/_review.html shows of ``review`` besides it: its rows, the game's word
+    for a round, and the totals in the words of the rows' losses
+    (``games.solver.review.amount``)."""
+    context: dict[str, Any] = {
+        "review_rows": review_rows_html(review),
+        "review_round": round_word(review),
+    }
+    if review.review is not None:
+        context["review_total_lost"] = amount(review.review.total_lost)
+        context["review_small_lost"] = amount(review.review.small_lost, review.unit)
+    return context
 
 
 @gzip_page
@@ -470,7 +488,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     context["keep_query"] = "".join(f"{name}={value}&" for name, value in kept)
     if review is not None:
         review.chapter_steps = {c["label"]: c["step"] for c in replay.chapters}
-        context["review_rows"] = review_rows_html(review)
+        context.update(review_context(review))
     if reviewed is not None:
         context["review"] = review
     return render(request, "matches/match.html", context)

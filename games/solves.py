@@ -47,6 +47,8 @@ from django.utils import timezone
 
 from bots.competition import leases
 from bots.competition.leases import Caps, Claim
+from bots.competition.status import workers_at_work as holding_matches
+from bots.models import PlaygroundRun
 from games.engine import untrusted
 from games.engine.spec import SolverOption
 from games.engine.table import plural
@@ -102,6 +104,12 @@ class SolveSettings:
     @property
     def game_title(self) -> str:
         return titles().get(self.game, self.game)
+
+    @property
+    def unit(self) -> str:
+        """What the solve's payoffs and exploitability are counted in (``SolverSpec.unit``)."""
+        solver = solvers().get(self.game)
+        return solver.unit if solver is not None else ""
 
     @property
     def algorithm_title(self) -> str:
@@ -204,8 +212,8 @@ class Bounds:
     max_result_bytes: int = 8 * 1024 * 1024
     #: claims of one solve without a result (its worker died each time) before it fails
     max_claims: int = 3
-    #: seconds a solve may wait, with no solve running, before its page says no worker seems
-    #: to be there
+    #: seconds a solve may wait, with no solve running, before its page says why: the workers
+    #: are busy with other work, or none is at work (:func:`queue_state`)
     stalled_s: float = 30.0
 
     @classmethod
@@ -469,19 +477,36 @@ def waiting_since(job: SolveJob) -> Any:
     return job.created
 
 
+def workers_at_work() -> bool:
+    """Whether some worker is at work now: it holds a match, a validation
+    (:func:`bots.competition.status.workers_at_work`), a playground run or a solve whose lease
+    has not run out (its heartbeat renews the lease while it works). A worker runs one solve
+    between two pieces of other work, so a solve that waits while this is true waits for a
+    busy worker; while it is false, no worker is there (an idle one would have taken it)."""
+    now = timezone.now()
+    return (
+        holding_matches()
+        or PlaygroundRun.objects.filter(status=PlaygroundRun.RUNNING, lease_until__gt=now).exists()
+        or SolveJob.objects.filter(live_running()).exists()
+    )
+
+
 def queue_state(job: SolveJob, bounds: Bounds | None = None) -> dict[str, Any]:
     """For a solve that waits for a worker: its place in the queue (1: next), how many solves
-    are running, and whether it has waited past ``SOLVE_STALLED_S`` with none running (no
-    worker seems to be there)."""
+    are running, whether it has waited past ``SOLVE_STALLED_S`` with none running
+    (``stalled``), and then whether the workers are busy with other work
+    (``workers_busy``: :func:`workers_at_work`) or none is at work at all."""
     bounds = bounds or Bounds.from_settings()
     ahead = leases.claimable(timezone.now()) & Q(id__lt=job.id)
     running = SolveJob.objects.filter(live_running()).count()
     waited = (timezone.now() - waiting_since(job)).total_seconds()
+    stalled = running == 0 and waited >= bounds.stalled_s
     return {
         "position": SolveJob.objects.filter(ahead).count() + 1,
         "running": running,
         "waited_seconds": round(max(waited, 0.0), 1),
-        "stalled": running == 0 and waited >= bounds.stalled_s,
+        "stalled": stalled,
+        "workers_busy": stalled and workers_at_work(),
     }
 
 

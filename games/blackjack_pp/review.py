@@ -35,10 +35,16 @@ def review_options(record: dict[str, Any]) -> tuple[tuple[str, Any], ...] | str:
     """The solve a match is reviewed with, or why it is not."""
     hits = _max_hits(record)
     if hits not in REVIEWED_HITS:
+        reviewed = " or ".join(str(h) for h in REVIEWED_HITS)
+        plural = "" if REVIEWED_HITS == (1,) else "s"
+        allowed = (
+            f"this match allowed {hits}"
+            if isinstance(hits, int)
+            else "this match does not say how many it allowed"
+        )
         return (
-            f"This match allowed {hits} hits: the review is offered for matches of "
-            f"{' or '.join(str(h) for h in REVIEWED_HITS)} hit only, whose solver tree is small "
-            "enough to build on the page."
+            f"The solver reviews Blackjack++ matches of {reviewed} hit{plural} per deal only; "
+            f"{allowed}."
         )
     return ((UP.name, UP.default), (HITS.name, hits))
 

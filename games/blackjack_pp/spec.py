@@ -54,6 +54,7 @@ def spec() -> GameSpec:
             make=solver_game,
             web_limit=2_000,
             default_iterations=200,
+            unit="points per deal",
             aliases=("blackjack", "blackjack_pp", "blackjackpp"),
             options=OPTIONS,
             strategy=strategy,

@@ -189,6 +189,9 @@ class SolverSpec:
     #: offer (``default_iterations``) leaves the values of actions it mixes apart by more
     #: than a mistake (games/solver/review.py); None: ``default_iterations``
     review_iterations: int | None = None
+    #: what the solver's payoffs are counted in, and so a solve's exploitability, as the
+    #: explorer's result says them (Blackjack++: "points per deal")
+    unit: str = "chips per hand"
     #: other names ``manage.py solve`` accepts for the game
     aliases: tuple[str, ...] = ()
     #: the options ``make`` takes besides the game: flags of ``manage.py solve`` and fields

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from bots.ladder import people
 from bots.models import BotVersion, builtin_label
 from cardsite.accounts import client_ip
-from games import replays
+from games import replays, reviews
 from games.engine.table import TableOption, TableRules, shown_names
 from games.live import tables
 from games.live.host import message_text
@@ -422,6 +422,8 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
             "table": table,
             "seats": listed,
             "my_seat": seat,
+            # the end's "Review your play with the solver", for a match the solver reviews
+            "reviewable": seat is not None and reviewable(table),
             "can_join": table.state == Table.OPEN and seat is None,
             "waiting": table.state == Table.OPEN and any(s.kind == TableSeat.OPEN for s in seats),
             "ended": ended,
@@ -444,6 +446,14 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
             "guest_unrates": table.rated and not request.user.is_authenticated,
         },
     )
+
+
+def reviewable(table: Table) -> bool:
+    """Whether the solver reviews the match of ``table``: a game it reviews, with the
+    table's settings it reviews (Blackjack++ of 1 hit only: ``SolverSpec.review_options``)."""
+    if not reviews.reviewable(table.game):
+        return False
+    return not isinstance(reviews.review_settings(table.game, {"config": table.config}), str)
 
 
 #: what a rated table's page says once a guest sat down at it (the note its sockets hear

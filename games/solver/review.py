@@ -424,11 +424,31 @@ def percent(p: float) -> str:
     return f"{n}%"
 
 
-def amount(x: float) -> str:
-    """A loss in the game's units, to the digits that tell losses apart."""
-    if x >= 0.1:
-        return f"{x:.2f}"
-    return f"{x:.3f}" if x >= 0.001 else "under 0.001"
+#: the decimal places the review shows values and losses to: its table, its sentences and
+#: its totals alike (:func:`amount`)
+PLACES = 4
+
+
+def fixed(value: float, places: int = PLACES) -> str:
+    """``value`` to ``places`` decimals, never "-0.0000"."""
+    text = f"{value:.{places}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
+def measurable(loss: float) -> bool:
+    """Whether a loss shows to :data:`PLACES` decimals (as 0.0001 or more, not 0.0000)."""
+    return fixed(loss) != fixed(0.0)
+
+
+def amount(loss: float, unit: str = "") -> str:
+    """A loss, or the losses of several decisions together, as every part of the review says
+    it (the sentence, the table's row, the totals above it): to :data:`PLACES` decimals,
+    ``0.0123 chips``; one too small to show there (0.0000) is ``no measurable loss (under
+    0.0001 chips)``, never a 0 that reads as none at all nor a coarser "under 0.001"."""
+    unit = f" {unit}" if unit else ""
+    if measurable(loss):
+        return f"{fixed(loss)}{unit}"
+    return f"no measurable loss (under {fixed(10.0**-PLACES)}{unit})"
 
 
 def mix_words(infoset: InfosetValues, verbs: dict[str, Verb]) -> str:
@@ -466,24 +486,40 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
     held = words.held if subject == "You" else _third_person(words.held)
     head = f"{subject} {taken.past} with {held}, {seen}"
     share = infoset.strategy[row.move.taken]
-    best_action = words.verbs[infoset.best_actions[0]].gerund
+    lost = row.lost or 0.0
+    # another action worth as much as the one taken, to the places shown: a tie, which the
+    # sentence never calls a preference of the solve's, though its strategy plays the other
+    rival = None if measurable(lost) else _tied_with(infoset, row.move.taken)
+    tied = rival is not None
+    best = words.verbs[rival or infoset.best_actions[0]]
+    places = f"to {PLACES} decimal places"
+    if tied:
+        values = f"it values {taken.gerund} as much as {best.gerund}, {places}"
+    else:
+        values = f"it values {best.gerund} highest"
     if infoset.rare:
         never = "never" if infoset.by_chance else "almost never"
         solved = (
             f"the opponent's solved strategy {never} leads here, so the solve has no "
-            f"settled mix; it values {best_action} highest"
+            f"settled mix; {values}"
         )
     elif infoset.own_unreached:
         whose = "your own" if subject == "You" else "their own"
         never = "never" if infoset.own_reach <= 0.0 else "almost never"
         solved = (
-            f"{whose} solved strategy {never} leads here, so the solve has no settled "
-            f"mix; it values {best_action} highest"
+            f"{whose} solved strategy {never} leads here, so the solve has no settled mix; {values}"
         )
     elif row.in_mix and share >= 1 - SUPPORT / 2:
         solved = f"the solved strategy {_always(share)} {taken.present} here"
     elif row.in_mix:
         solved = f"the solved strategy {taken.present} {percent(share)} of the time here"
+    elif tied:
+        # what the strategy plays, as its table says it, but no "never" of a tie
+        seldom = f", {taken.present} under 1% of the time" if share >= NEGLIGIBLE else ""
+        solved = (
+            f"{taken.gerund} is worth as much here as {best.gerund}, {places} (the solved "
+            f"strategy {mix_words(infoset, words.verbs)}{seldom})"
+        )
     else:
         mix = mix_words(infoset, words.verbs)
         rarely = (
@@ -492,18 +528,30 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
             else f"never {taken.present}"
         )
         solved = f"the solved strategy {mix} here, {rarely}"
-    lost = row.lost or 0.0
-    best = words.verbs[infoset.best_actions[0]].gerund
     if row.verdict == "fine":
         cost = "no loss"
+    elif tied:
+        cost = amount(lost, words.unit)
     elif row.verdict == "small":
         cost = (
-            f"it loses {amount(lost)} {words.unit} on average against {best}, "
+            f"it loses {amount(lost, words.unit)} on average against {best.gerund}, "
             f"less than the {row.threshold:.3g} that makes a mistake"
         )
     else:
-        cost = f"a mistake that costs {amount(lost)} {words.unit} on average against {best}"
+        cost = f"a mistake that costs {amount(lost, words.unit)} on average against {best.gerund}"
     return f"{head}; {solved}: {cost}."
+
+
+def _tied_with(infoset: InfosetValues, taken: str) -> str | None:
+    """The action worth as much as ``taken`` to the places the review shows (the best such,
+    then the one the solved strategy plays most), if any."""
+    mine = infoset.values[taken]
+    close = [
+        a for a in infoset.actions if a != taken and not measurable(abs(infoset.values[a] - mine))
+    ]
+    if not close:
+        return None
+    return max(close, key=lambda a: (infoset.values[a], infoset.strategy[a]))
 
 
 def _third_person(text: str) -> str:

@@ -268,6 +268,24 @@ def test_the_worker_solves_kuhn_and_the_page_shows_the_value(client):
     assert list(job.document)[:5] == ["game", "algorithm", "iterations", "value", "exploitability"]
 
 
+@pytest.mark.parametrize(
+    ("fields", "unit"),
+    [
+        ({"game": "kuhn"}, "chips per hand"),
+        ({"game": "blackjack-pp", "up0": "6", "up1": "6", "up2": "2", "max_hits": "1"},
+         "points per deal"),
+    ],
+)  # fmt: skip
+def test_the_result_says_its_payoffs_and_exploitability_in_the_games_unit(client, fields, unit):
+    """The page said "Exploitability 8.74e-05" and "Root payoffs player 0 -0.0556" with no
+    unit, beside the review's "0.01 chips, or the solve's exploitability if larger"."""
+    _, page = solve(client, algorithm="cfr+", iterations="20", **fields)
+    assert f"<dt>Root payoffs ({unit})</dt>" in page
+    assert f"<dt>Exploitability ({unit}, averaged over the two seats)</dt>" in page
+    assert f"Payoffs are what each player wins on average, in {unit}," in page
+    assert SolveSettings(fields["game"]).unit == unit
+
+
 def test_it_reports_progress_from_queued_to_done(client):
     response = client.post("/solver/", {"game": "kuhn", "algorithm": "cfr", "iterations": "300"})
     url = response["Location"]

@@ -262,8 +262,89 @@ def blackjack_match(max_hits: int) -> Match:
 def test_a_blackjack_match_of_more_hits_than_reviewed_says_why(client):
     match = blackjack_match(max_hits=2)
     page = html.unescape(client.get(f"/matches/{match.pk}/").content.decode())
-    assert "This match cannot be reviewed yet: This match allowed 2 hits" in page
+    said = re.search(r'<p data-review-state="refused">([^<]*)</p>', page).group(1)
+    assert said == (
+        "The solver reviews Blackjack++ matches of 1 hit per deal only; this match allowed 2."
+    )
     assert not SolveJob.objects.exists()
+
+
+def test_a_blackjack_table_offers_the_review_only_for_a_match_the_solver_reviews():
+    """At the end of a 2-hit table, "Review your play with the solver" led to a page saying the
+    match cannot be reviewed: the button is there for 1 hit only."""
+    from django.test import Client
+
+    from games.live import tables
+
+    ann = get_user_model().objects.create_user("ann", password="pw-for-ann")
+    client = Client()
+    client.force_login(ann)
+    for hits, offered in ((1, True), (2, False), (3, False)):
+        table = tables.create_table(
+            "blackjack-pp", tables.Person(ann), ["me", "open"], config={"max_hits": hits}
+        )
+        page = client.get(f"/tables/{table.token}/").content.decode()
+        assert ('id="end-review"' in page) is offered, hits
+        assert ("Review your play with the solver" in page) is offered, hits
+
+
+def test_a_reviews_words_name_blackjacks_deals_as_its_table_and_replay_do(client):
+    match = blackjack_match(max_hits=1)
+    client.get(f"/matches/{match.pk}/?review=0")
+    solved_all()
+    page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    assert '<th scope="col">deal</th>' in page and '<th scope="col">hand</th>' not in page
+    assert 'data-label="deal"' in page and 'data-label="hand"' not in page
+    assert 'title="this deal in the replay"' in page and "this hand" not in page
+    assert "over the deals the cards and the opponent's solved strategy lead to" in page
+    # Kuhn poker's are hands
+    kuhn = stored(hands=4)
+    opened = client.get(f"/matches/{kuhn.pk}/")
+    assert opened.status_code == 200
+    solved_all()
+    page = client.get(f"/matches/{kuhn.pk}/").content.decode()
+    assert '<th scope="col">hand</th>' in page and 'title="this hand in the replay"' in page
+
+
+def stalled_review(client, match: Match) -> str:
+    """The match page's review while its solves wait, past ``SOLVE_STALLED_S``, none running."""
+    client.get(f"/matches/{match.pk}/?review=0")
+    SolveJob.objects.update(created=timezone.now() - timedelta(seconds=45))
+    return html.unescape(client.get(f"/matches/{match.pk}/?review=0").content.decode())
+
+
+def busy_worker() -> None:
+    """A worker playing a long match: its job's lease not run out (its heartbeat renews it)."""
+    from bots.models import MatchJob, Tournament
+
+    tournament = Tournament.objects.create(game="kuhn")
+    MatchJob.objects.create(
+        tournament=tournament, game="kuhn", seats=[1, 2], seed=1, status=MatchJob.RUNNING,
+        worker="w1", attempts=1, lease_until=timezone.now() + timedelta(minutes=1),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("game", ["kuhn", "blackjack-pp"])
+def test_a_waiting_review_says_the_workers_are_busy_or_that_none_is_at_work(client, settings, game):
+    """A worker runs one solve between two pieces of other work: while it plays a long match
+    the solve waits, and the page said "No worker seems to be running"."""
+    settings.SOLVE_STALLED_S = 30
+    match = stored() if game == "kuhn" else blackjack_match(max_hits=1)
+    idle = stalled_review(client, match)
+    assert "No worker is at work on the site now:" in idle
+    assert "busy" not in idle and "manage.py" not in idle
+    busy_worker()
+    busy = stalled_review(client, match)
+    assert "No worker" not in busy and "manage.py" not in busy
+    if game == "kuhn":  # one solve, first in the queue
+        assert "The site's workers are busy with other matches; this solve is next." in busy
+    else:
+        assert "The site's workers are busy with other matches; these solves are next." in busy
+    # a worker whose lease ran out (it died) is at work no more
+    from bots.models import MatchJob
+
+    MatchJob.objects.update(lease_until=timezone.now() - timedelta(seconds=1))
+    assert "No worker is at work on the site now:" in stalled_review(client, match)
 
 
 def up_cards(match: Match) -> list[str]:

@@ -6,6 +6,7 @@ decisions (``SolverSpec.review_moves``) against what their engines showed each s
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
 from fractions import Fraction
 
@@ -343,7 +344,7 @@ def test_each_decision_is_said_in_words_from_its_seats_side(kuhn_tree):
         "You checked with the jack, first to act; the solved strategy checks 83% of the time "
         "here: no loss.",
         "You called with the jack, after you checked and the opponent bet; the solved "
-        "strategy always folds here, never calls: a mistake that costs 1.00 chips on average "
+        "strategy always folds here, never calls: a mistake that costs 1.0000 chips on average "
         "against folding.",
         "ann called with the king, after they checked and the opponent bet; the solved "
         "strategy always calls here: no loss.",
@@ -388,7 +389,9 @@ def test_blackjacks_decisions_carry_their_deals_up_cards_and_only_those_solved_a
                 assert row.reviewed and row.lost >= 0.0
             else:
                 assert not row.reviewed and "Not solved yet" in row.reason
-    assert review_options({"config": {"max_hits": 2}}).startswith("This match allowed 2 hits")
+    assert review_options({"config": {"max_hits": 2}}) == (
+        "The solver reviews Blackjack++ matches of 1 hit per deal only; this match allowed 2."
+    )
 
 
 def test_where_the_opponent_never_leads_the_solves_mix_is_not_taken_for_a_verdict(kuhn_tree):
@@ -408,5 +411,61 @@ def test_where_the_opponent_never_leads_the_solves_mix_is_not_taken_for_a_verdic
     assert said == (
         "You folded with the queen, after the opponent bet; the opponent's solved strategy "
         "never leads here, so the solve has no settled mix; it values calling highest: a "
-        "mistake that costs 1.00 chips on average against calling."
+        "mistake that costs 1.0000 chips on average against calling."
     )
+
+
+def test_a_tie_to_the_places_shown_is_no_preference_and_has_one_size_everywhere(kuhn_tree):
+    """A Leduc check worth as much as the bet to 4 places read "the solved strategy always
+    bets here, never checks: it loses under 0.001 chips", its row "under 0.0001" and the
+    totals "(0.0000 together)". The one formatter (``amount``) says such a loss alike in all
+    three, and the sentence does not call the tie the solve's preference."""
+    from django.template.loader import render_to_string
+
+    from games import reviews
+    from games.kuhn.review import review_words
+    from games.matchpages import review_context
+    from games.solver.review import amount
+
+    # at alpha 0 player 0 never bets the jack, and betting is worth exactly what checking is
+    values = near_equilibrium(kuhn_tree, Fraction(0), {})
+    (row,) = review([Move(0, 0, "J", "b")], {(): values}, 0).rows
+    assert row.lost == 0.0 and not row.in_mix
+    assert sentence(row, review_words(row.move)) == (
+        "You bet with the jack, first to act; betting is worth as much here as checking, to 4 "
+        "decimal places (the solved strategy always checks): no loss."
+    )
+    # the bet valued 0.00003 below: out of the mix, lost, but less than any place shows
+    i = values.index["J"]
+    values.q[i, values.actions[i].index("b")] -= 0.00003
+    done = review([Move(0, 0, "J", "b")], {(): values}, 0)
+    (row,) = done.rows
+    assert row.verdict == "small" and row.lost == pytest.approx(0.00003)
+    said = sentence(row, review_words(row.move))
+    assert said == (
+        "You bet with the jack, first to act; betting is worth as much here as checking, to 4 "
+        "decimal places (the solved strategy always checks): no measurable loss (under 0.0001 "
+        "chips)."
+    )
+    shown = reviews.MatchReview(0, None, "done", review=done, words=review_words)
+    page = render_to_string("matches/_review.html", {"review": shown, **review_context(shown)})
+    assert "data-lost>no measurable loss (under 0.0001) <" in page
+    summary = re.search(r"data-review-summary>(.*?)</p>", page, re.S).group(1)
+    assert (
+        "The rest lost less than that, together: <span data-small-lost>no measurable loss "
+        "(under 0.0001 chips)</span>." in summary
+    )
+    assert "0.0000" not in page and "under 0.001 " not in page and "never" not in said
+    # a loss the places show is said in the same figures everywhere
+    values.q[i, values.actions[i].index("b")] -= 0.002
+    done = review([Move(0, 0, "J", "b")], {(): values}, 0)
+    (row,) = done.rows
+    assert amount(row.lost) == "0.0020" and amount(row.lost, "chips") == "0.0020 chips"
+    said = sentence(row, review_words(row.move))
+    assert said.endswith(
+        "the solved strategy always checks here, never bets: it loses 0.0020 chips on average "
+        "against checking, less than the 0.01 that makes a mistake."
+    )
+    shown = reviews.MatchReview(0, None, "done", review=done, words=review_words)
+    page = render_to_string("matches/_review.html", {"review": shown, **review_context(shown)})
+    assert "data-lost>0.0020 <" in page and "<span data-small-lost>0.0020 chips</span>" in page

@@ -21,7 +21,16 @@ from games.leduc.review import review_words
 from games.matchpages import review_rows_html
 from games.solver.export import result_document
 from games.solver.public import solver_for
-from games.solver.review import NEGLIGIBLE, RARE, SUPPORT, Move, percent, review, sentence
+from games.solver.review import (
+    NEGLIGIBLE,
+    RARE,
+    SUPPORT,
+    Move,
+    amount,
+    percent,
+    review,
+    sentence,
+)
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +99,8 @@ def test_a_point_the_players_own_strategy_never_reaches_has_no_settled_mix(
     assert row.verdict == "mistake" and row.lost == pytest.approx(4.0, abs=0.01)  # the truth
     assert not re.search(r"the solved strategy calls \d+% of the time", said), said
     assert re.search(f"{whose} solved strategy (almost )?never leads here, so the solve has no "
-                     "settled mix; it values folding highest: a mistake that costs 4.00 chips",
-                     said), said  # fmt: skip
+                     "settled mix; it values folding highest: a mistake that costs "
+                     f"{amount(row.lost, 'chips')} on average", said), said  # fmt: skip
     their = sentence(row, review_words(row.move), subject="ann")
     assert re.search("their own solved strategy (almost )?never leads here", their), their
 
@@ -151,10 +160,11 @@ def test_a_loss_too_small_for_four_places_is_not_shown_as_nothing():
             "verdict": verdict, "charged": charged, "mistake": False, "by_chance": False,
             "unsettled": False, "taken_value": 0.0, "best_value": 0.0, "best": "betting",
         }  # fmt: skip
-        page = SimpleNamespace(rows=[row], seat=0)
+        page = SimpleNamespace(rows=[row], seat=0, review=None, chapter_steps={})
         return re.search(r"data-lost>([^<]*) <", str(review_rows_html(page))).group(1)
 
-    assert shown(0.00004) == "under 0.0001"  # a Blackjack++ stand that lost 0.00004 points
+    # a Blackjack++ stand that lost 0.00004 points: as the sentence and the totals say it
+    assert shown(0.00004) == "no measurable loss (under 0.0001)" == amount(0.00004)
     assert shown(0.00005) == "0.0001"
     assert shown(0.0123) == "0.0123"
     assert shown(0.0, "fine") == "0"
