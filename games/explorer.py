@@ -192,11 +192,15 @@ class JobView:
         queue = self.queue()
         if not queue or not queue["stalled"]:
             return ""
-        return (
-            f"No worker has taken this solve in {round(queue['waited_seconds'])} s. Solves run "
-            "on the site's background workers (manage.py worker): none seems to be running, "
-            "or all are busy. The solve starts as soon as one is free; you can leave and come "
-            "back to this address."
+        waited = f"No worker has taken this solve in {round(queue['waited_seconds'])} s: "
+        if queue.get("workers_busy"):
+            return waited + (
+                "the site's workers are busy with other work. It starts as soon as one is "
+                "free; you can leave and come back to this address."
+            )
+        return waited + (
+            "no worker is at work on the site now. It starts when one is; you can leave and "
+            "come back to this address."
         )
 
     def progress(self) -> dict[str, Any]:

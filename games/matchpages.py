@@ -57,8 +57,11 @@ WINDOW = 100
 #: how long browsers and proxies keep an answer of replay.json (a stored match never
 #: changes; its ETag says when the site draws it otherwise)
 REPLAY_MAX_AGE_S = 24 * 3600
-#: ``from`` and ``count`` of replay.json: whole numbers, of at most this many digits
+#: a seat's number (``review``): a whole number, of at most this many digits
 WHOLE = re.compile(r"[0-9]{1,9}")
+#: ``from`` and ``count`` of replay.json: whole numbers (of fewer digits than Python's limit
+#: on reading one: beyond it, more than any replay's steps anyway)
+DIGITS = re.compile(r"[0-9]{1,100}")
 
 
 def _match(pk: int) -> Match:
@@ -343,8 +346,10 @@ def review_seat(
         people = [s.seat for s in seats if not s.is_bot and not s.builtin]
         return own if own is not None else (people or numbers or [0])[0]
     if not WHOLE.fullmatch(raw) or int(raw) not in numbers:
-        choices = ", ".join(str(n) for n in numbers)
-        raise BadRequest(f"review must be a seat of this match ({choices}), not {raw[:40]!r}.")
+        # the page numbers seats from 1, the address from 0 (as the records do)
+        choices = [f"seat {n + 1} (review={n})" for n in numbers]
+        seated = " or ".join([", ".join(choices[:-1]), choices[-1]] if choices[1:] else choices)
+        raise BadRequest(f"review must be {seated} of this match, not {raw[:40]!r}.")
     return int(raw)
 
 
@@ -506,21 +511,21 @@ def match_record(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-def _whole(request: HttpRequest, name: str) -> int | None:
+def _whole(request: HttpRequest, name: str, least: int) -> int | None:
+    """The parameter ``name``, a whole number of ``least`` or more (any size: more steps than
+    a replay has is a window to its end, or past it), or None if it is not given."""
     raw = request.GET.get(name)
     if raw is None:
         return None
-    if not WHOLE.fullmatch(raw):
-        raise BadRequest(f"{name} must be a whole number, 0 or more, not {raw!r}")
+    if not DIGITS.fullmatch(raw) or int(raw) < least:
+        raise BadRequest(f"{name} must be a whole number, {least} or more, not {raw[:40]!r}")
     return int(raw)
 
 
 def _window(request: HttpRequest) -> tuple[int, int | None]:
     """``from`` (a step, counted from 0 as the frames count them) and ``count`` (steps, 1 or
     more; None: to the end)."""
-    start, count = _whole(request, "from"), _whole(request, "count")
-    if count is not None and count < 1:
-        raise BadRequest(f"count must be 1 or more, not {count}")
+    start, count = _whole(request, "from", 0), _whole(request, "count", 1)
     return start or 0, count
 
 

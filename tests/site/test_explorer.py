@@ -26,6 +26,7 @@ from games import explorer, solves
 from games.explorer import ExplorerForm, JobView, SolveSettings
 from games.models import SolveJob
 from games.solver import views
+from tests.site.test_match_review import busy_worker
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -588,12 +589,20 @@ def test_a_solve_no_worker_takes_says_so_after_a_while(client, settings):
     SolveJob.objects.update(created=timezone.now() - timedelta(seconds=45))
     data = poll(client, waiting.digest)
     assert data["queue"]["stalled"] is True and data["queue"]["position"] == 2
-    assert data["notice"].startswith(
-        "No worker has taken this solve in 45 s. Solves run on the site's background workers "
-        "(manage.py worker): none seems to be running"
+    assert data["notice"] == (
+        "No worker has taken this solve in 45 s: no worker is at work on the site now. It "
+        "starts when one is; you can leave and come back to this address."
     )
     page = client.get(f"/solver/jobs/{waiting.digest}/").content.decode()
     assert '<div class="form-alert" role="status" id="solve-notice"><p>No worker' in page
+    # a worker busy with a long match is at work: the solve waits for it, and no command is
+    # named to a visitor (it said "(manage.py worker): none seems to be running")
+    busy_worker()
+    data = poll(client, waiting.digest)
+    assert data["notice"] == (
+        "No worker has taken this solve in 45 s: the site's workers are busy with other work. "
+        "It starts as soon as one is free; you can leave and come back to this address."
+    )
 
 
 def test_it_says_when_a_solve_is_not_in_the_store(client):

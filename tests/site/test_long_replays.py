@@ -175,6 +175,10 @@ def test_replay_json_pages_through_every_frame(client, long_match, long_replay):
     assert data["frames"] == long_replay.frames[1234:1241]
     data = answer(client, long_match, f"?from={total - 2}&count=500").json()
     assert data["count"] == 2 and data["frames"] == long_replay.frames[-2:]
+    # a count of more steps than any replay has (it said "count must be a whole number, 0 or
+    # more" of 99999999999999999999, beside "count must be 1 or more" of 0): to the end
+    huge = answer(client, long_match, f"?from={total - 2}&count=99999999999999999999").json()
+    assert huge["count"] == 2
     # from alone: to the end; nothing: the whole replay
     assert answer(client, long_match, f"?from={total - 5}").json()["count"] == 5
     whole = answer(client, long_match).json()
@@ -188,10 +192,10 @@ def test_replay_json_pages_through_every_frame(client, long_match, long_replay):
         ("?from=x", "from must be a whole number, 0 or more, not 'x'"),
         ("?from=1.5&count=2", "from must be a whole number, 0 or more, not '1.5'"),
         ("?from=", "from must be a whole number, 0 or more, not ''"),
-        ("?from=9999999999", "from must be a whole number, 0 or more, not '9999999999'"),
-        ("?count=0", "count must be 1 or more, not 0"),
-        ("?from=3&count=-2", "count must be a whole number, 0 or more, not '-2'"),
-        ("?count=ten", "count must be a whole number, 0 or more, not 'ten'"),
+        ("?from=9999999999", "from 9999999999 is past the last step: this replay has"),
+        ("?count=0", "count must be a whole number, 1 or more, not '0'"),
+        ("?from=3&count=-2", "count must be a whole number, 1 or more, not '-2'"),
+        ("?count=ten", "count must be a whole number, 1 or more, not 'ten'"),
         ("?from=5000", "from 5000 is past the last step: this replay has"),
     ],
 )

@@ -185,7 +185,11 @@ def test_a_forged_seat_is_a_clear_400(client, forged):
     match = stored(hands=2)
     response = client.get(f"/matches/{match.pk}/", {"review": forged})
     assert response.status_code == 400
-    assert "Review must be a seat of this match (0, 1)" in response.content.decode()
+    # the page's seats are 1 and 2, the address's 0 and 1: the error names both
+    assert (
+        "Review must be seat 1 (review=0) or seat 2 (review=1) of this match"
+        in response.content.decode()
+    )
     assert not SolveJob.objects.exists()
 
 
