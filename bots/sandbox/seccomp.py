@@ -8,7 +8,9 @@ what a card-game bot never needs and what would widen its reach:
   so a bot cannot fork-bomb nor leave a process behind. The Python host's zygote, which
   never runs the bot's code, may fork: each of its children loads stricter rules
   (:func:`process_filter_bpf`) on top of the rest before the bot's code runs: no process,
-  no thread, no act on another process;
+  no thread, no act on another process, no change to what it shares with the zygote and the
+  next match's process (its descriptors' status flags, owner and signal, the pipes' sizes,
+  locks, /tmp's extended attributes and inode flags);
 - sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
 - memory the address-space limit does not see: System V shared memory, message queues and
   semaphores, POSIX message queues, ``memfd_create`` (see docs/sandbox.md, "Memory");
@@ -18,6 +20,8 @@ what a card-game bot never needs and what would widen its reach:
 - wide kernel attack surface (``bpf``, ``userfaultfd``, ``io_uring_*``, keyrings) and
   administration calls that need capabilities the sandbox has dropped anyway.
 
+An argument the kernel reads as 32 bits (a signal, a command, a descriptor) is compared on
+its low 32 bits only: the caller may fill the register's upper half, which the kernel drops.
 Calls made for another architecture (i386 through ``int 0x80``, x32) kill the process.
 :func:`filter_bpf` gives the compiled program that bubblewrap loads with ``--seccomp FD``;
 :func:`filter_text` gives libseccomp's readable rendering of it (see docs/sandbox.md).
@@ -35,8 +39,11 @@ _ACT_ALLOW = 0x7FFF0000
 _ACT_KILL_PROCESS = 0x80000000
 _ATTR_ACT_BADARCH = 2
 _CMP_NE = 1
-_CMP_EQ = 4
 _CMP_MASKED_EQ = 7
+#: an argument the kernel takes as an ``int`` (a signal, a command, a descriptor, a resource)
+#: is compared on these bits: the kernel drops the register's upper half, so a value with
+#: it set (``kill(pid, 0x100000009)``, SIGKILL to the kernel) must not pass for another
+LOW32 = 0xFFFFFFFF
 
 AF_UNIX = 1
 PRIO_PROCESS = 0
@@ -125,6 +132,32 @@ RLIMIT_CPU = 0
 #: calls refused with EPERM whatever their arguments where a bot's code runs: a POSIX
 #: timer's signal is named in memory, which the filter cannot read (setitimer stays)
 TIMER_CALLS = ("timer_create",)
+#: What a child of the Python host shares with the zygote, and so with the next match's
+#: process (forked ahead, and forked after it): the descriptors it inherits, stdin, stderr
+#: (1 and 2) and the protocol's stdout (3), pipes whose open file descriptions (status flags,
+#: owner, signal, locks) and sizes outlive any process; and /tmp itself, whose content the
+#: zygote wipes but whose extended attributes and inode flags would stay. A match's process
+#: may change none of it: a mark the next process would read at its start (an audit's bot
+#: wrote a card into the pipes' sizes). The fcntl commands refused on any descriptor (a
+#: copy of one of those, by dup or over a socket, is another number for the same one):
+#: F_SETFL (status flags: Python's os.set_blocking uses an ioctl, FIONBIO), F_SETOWN,
+#: F_SETSIG, F_SETOWN_EX, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY, F_SETPIPE_SZ. The
+#: host puts back whatever a child changed all the same (bots/languages/python/host.py,
+#: Shared), so that a way round these rules would leave no mark either
+SHARED_FCNTL = (4, 8, 10, 15, 37, 38, 1024, 1026, 1031)
+#: the descriptors a child inherits from the zygote
+SHARED_FDS = (0, 1, 2, 3)
+#: ioctls that set a status flag (O_NONBLOCK, O_ASYNC): refused on SHARED_FDS (Python's
+#: os.set_blocking and socket.setblocking use FIONBIO on a bot's own descriptors)
+FLAG_IOCTLS = (0x5421, 0x5452)  # FIONBIO, FIOASYNC
+#: ioctls that set a file's inode flags (chattr: no-dump, no-atime...), refused on any
+#: descriptor: FS_IOC_SETFLAGS, FS_IOC_FSSETXATTR
+INODE_FLAG_IOCTLS = (0x40086602, 0x401C5820)
+#: calls refused whatever their arguments in a match's process: whole-file locks (flock, on
+#: the open file description, which outlives the process), extended attributes (of /tmp:
+#: Python's shutil.copy2 goes on without them), and a signal by pidfd (a descriptor of a
+#: /proc/PID folder serves as one: the rules on ``kill`` could not see whose it is)
+SHARED_CALLS = ("flock", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "pidfd_send_signal")
 
 
 class SeccompUnavailable(RuntimeError):
@@ -200,6 +233,20 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
                 rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_THREAD, 0))
         if others:
             eperm = _errno_action(errno.EPERM)
+            for command in SHARED_FCNTL:
+                rule("fcntl", eperm, (1, _CMP_MASKED_EQ, LOW32, command))
+            for command in FLAG_IOCTLS:
+                for fd in SHARED_FDS:
+                    rule(
+                        "ioctl",
+                        eperm,
+                        (0, _CMP_MASKED_EQ, LOW32, fd),
+                        (1, _CMP_MASKED_EQ, LOW32, command),
+                    )
+            for command in INODE_FLAG_IOCTLS:
+                rule("ioctl", eperm, (1, _CMP_MASKED_EQ, LOW32, command))
+            for name in SHARED_CALLS:
+                rule(name, eperm)
             for name in OWN_PROCESS_CALLS:
                 rule(name, eperm, (0, _CMP_NE, SELF_PLACEHOLDER, 0))
             rule("tkill", eperm)  # a thread by its number alone: tgkill names the process
@@ -212,12 +259,17 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
             rule("ioprio_set", eperm, (1, _CMP_NE, 0, 0))
         if processes or others:  # where the bot's code runs: no SIGKILL (see SIGKILL)
             eperm = _errno_action(errno.EPERM)
+
+            def low(arg: int, value: int) -> tuple[int, int, int, int]:
+                return (arg, _CMP_MASKED_EQ, LOW32, value)  # see LOW32
+
             for name, arg in SIGNAL_ARGUMENT.items():
-                rule(name, eperm, (arg, _CMP_EQ, SIGKILL, 0))
-            rule("fcntl", eperm, (1, _CMP_EQ, F_SETSIG, 0), (2, _CMP_EQ, SIGKILL, 0))
-            rule("prctl", eperm, (0, _CMP_EQ, PR_SET_PDEATHSIG, 0), (1, _CMP_EQ, SIGKILL, 0))
-            rule("setrlimit", eperm, (0, _CMP_EQ, RLIMIT_CPU, 0))
-            rule("prlimit64", eperm, (1, _CMP_EQ, RLIMIT_CPU, 0), (2, _CMP_NE, 0, 0))
+                rule(name, eperm, low(arg, SIGKILL))
+            if not others:  # (a match's process may set no signal at all: SHARED_FCNTL)
+                rule("fcntl", eperm, low(1, F_SETSIG), low(2, SIGKILL))
+            rule("prctl", eperm, low(0, PR_SET_PDEATHSIG), low(1, SIGKILL))
+            rule("setrlimit", eperm, low(0, RLIMIT_CPU))
+            rule("prlimit64", eperm, low(1, RLIMIT_CPU), (2, _CMP_NE, 0, 0))
             for name in TIMER_CALLS:
                 rule(name, eperm)
             for name in EXIT_CALLS:
@@ -267,8 +319,9 @@ def filter_bpf(*, processes: bool = True) -> bytes:
 
 @functools.cache
 def process_filter_bpf() -> bytes:
-    """The rules on creating processes, and on acting on other processes, for a child of
-    such a host: it puts its own process ID where the rules hold SELF_PLACEHOLDER."""
+    """The rules on creating processes, on acting on other processes and on changing what
+    it shares with them (SHARED_FCNTL), for a child of such a host: it puts its own process
+    ID where the rules hold SELF_PLACEHOLDER."""
     return _checked(_export("bpf", rest=False, others=True))
 
 

@@ -232,11 +232,13 @@ def _is_other(pid: int) -> bool:
 
 def alone_but_for_the_host(seen: dict) -> bool:
     """What a match's Python process saw of its PID namespace: the host's zygote (pid 1),
-    itself and, once the zygote has forked it, the next match's process (a larger number),
-    which has run nothing of the bot's yet (bots/languages/python/host.py, Spare)."""
+    its own keeper (the number before its own), itself and, once the zygote has forked
+    them, the next match's process and its keeper (larger numbers), which have run nothing
+    of the bot's yet (bots/languages/python/host.py, Child)."""
     pid, others = seen["pid"], {int(p) for p in seen["processes"]} - {1, seen["pid"]}
     return (
         str(pid) in seen["processes"]
         and "1" in seen["processes"]
-        and (len(others) <= 1 and all(p > pid for p in others))
+        and pid - 1 in others
+        and (len(others - {pid - 1}) <= 2 and all(p > pid for p in others - {pid - 1}))
     )

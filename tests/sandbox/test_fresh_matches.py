@@ -6,6 +6,7 @@ threads, its realm's globals) before a deal its process has played."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -81,8 +82,14 @@ def test_a_bot_whose_hello_process_stays_cannot_start(play, tmp_path):
 def test_a_match_process_can_leave_no_mark_on_the_next_or_on_the_host(play, tmp_path):
     """The next process is forked ahead and waits while a match is played; neither it nor
     the zygote (whose nice value, affinity and limits children inherit) can be signalled,
-    stopped, reprioritised, pinned or limited from a match's process. (One deal three
-    times: each match is played by a fresh process.)"""
+    stopped, reprioritised, pinned or limited from a match's process. Nor can a match's
+    process leave a mark in what every process of the sandbox shares, kept by the kernel
+    for a pipe or an open file description, not for a process: the pipes' sizes, their
+    descriptions' status flags, owner, signal and locks (an audit's bot wrote the first cards
+    it was offered into the pipes' sizes, and read them in its fresh process, dealt the same
+    deal), bytes left unread in them; /tmp's times, mode, attributes and inode flags; the
+    page faults and CPU time the zygote counts of its children (/proc/1/stat). (One deal
+    three times: each match is played by a fresh process.)"""
     played = play(hostile(tmp_path, "marks.py"), seeds=[0, 0, 0])
     assert all(not o.faults for o in played.outcomes)
     assert played.process.starts == 1
@@ -91,10 +98,57 @@ def test_a_match_process_can_leave_no_mark_on_the_next_or_on_the_host(play, tmp_
     for match in seen:
         # each match starts as the first did: nothing an earlier one tried stuck to it
         assert match["found"] == seen[0]["found"]
-        assert match["found"]["nice"] == 0 and match["found"]["nofile"] > 20
+        found = match["found"]
+        assert found["nice"] == 0 and found["nofile"] > 20
+        assert found["zygote"] == {"cminflt": 0, "cmajflt": 0, "cutime": 0, "cstime": 0}
+        assert {fd: state["unread"] for fd, state in found["fds"].items()} == {
+            "0": None, "1": 0, "2": 0, "3": 0
+        }  # fmt: skip
+        assert found["fds"]["2"]["pipe_size"] == 65536
+        assert found["tmp"]["xattrs"] == [] and found["tmp"]["mode"] == "0o40700"
         tried = match["tried"]
-        assert {k.split(":")[0] for k in tried} >= {"zygote", "group", "user", "self"}
+        groups = {k.split(":")[0] for k in tried}
+        assert groups >= {"zygote", "group", "user", "self", "shared", "tmp"}
         assert all(why == "EPERM" for k, why in tried.items() if not k.startswith("self")), tried
         assert tried["self:kill 0"] == "ok" and tried["self:setpriority"] == "ok"
+        # what a bot may change of it, the host puts back before the next process starts
+        assert set(match["left"].values()) == {"ok"}, match["left"]
     # the spare was there to be tried on from the second match on
     assert any(k.startswith("next:") for k in seen[1]["tried"])
+
+
+def test_the_host_puts_back_what_a_child_changed_of_what_it_shares(tmp_path):
+    """What a match's process shares with the next, and cannot change in the sandbox (its
+    rules refuse it), the host's keeper puts back all the same once it is gone: a way round
+    those rules would leave no mark either."""
+    import fcntl
+    import signal
+    import struct
+
+    from bots.languages.python import host
+
+    read_end, write_end = os.pipe()
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    shared = host.Shared(str(folder), fds=(read_end, write_end))
+    before = {fd: host.fd_state(fd) for fd in (read_end, write_end)}
+    times = os.stat(folder).st_mtime_ns
+    # a child's marks
+    fcntl.fcntl(write_end, host.F_SETPIPE_SZ, 1 << 20)
+    fcntl.fcntl(write_end, fcntl.F_SETFL, os.O_APPEND | os.O_NONBLOCK)
+    fcntl.fcntl(read_end, host.F_SETOWN_EX, struct.pack("ii", 1, os.getpid()))
+    fcntl.fcntl(read_end, host.F_SETSIG, signal.SIGUSR1)
+    fcntl.flock(read_end, fcntl.LOCK_EX)
+    (folder / "left.txt").write_text("R5")
+    os.setxattr(folder, "user.mark", b"R5")
+    os.utime(folder, ns=(1, 2))
+    assert {fd: host.fd_state(fd) for fd in before} != before
+    assert shared.restore_fds()
+    shared.restore_tmp()
+    assert {fd: host.fd_state(fd) for fd in before} == before
+    other = os.open(f"/proc/self/fd/{read_end}", os.O_RDONLY)  # another description
+    fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the lock is gone
+    assert os.listdir(folder) == [] and os.listxattr(folder) == []
+    assert os.stat(folder).st_mtime_ns == times
+    for fd in (read_end, write_end, other):
+        os.close(fd)

@@ -53,9 +53,9 @@ def test_it_runs_the_bot_alone_as_an_unprivileged_user_in_namespaces_of_its_own(
     else:
         assert seen["uid"] == os.getuid()
     # its own PID namespace, where the only other processes are the host's zygote (pid 1),
-    # which forked this match's process (the second child: the first said hello), and the
-    # next match's, forked ahead
-    assert seen["pid"] == 3 and alone_but_for_the_host(seen)
+    # the keeper that forked this match's process (the second child, each after its keeper:
+    # the first said hello), and the next match's, forked ahead with its keeper
+    assert seen["pid"] == 5 and alone_but_for_the_host(seen)
     assert seen["hostname"] == "sandbox"
     assert seen["net"] == ["lo"]  # a network namespace with nothing in it
     assert seen["cap_eff"] == "0000000000000000"
@@ -130,7 +130,7 @@ def test_it_serves_matches_from_one_sandbox_with_a_fresh_python_process_for_a_de
     # fresh one for deal 1 again, alone with the zygote and the next one
     assert [r["match"] for r in seen] == [1, 2, 1]
     pids = [r["pid"] for r in seen]
-    assert pids[0] == pids[1] == 3 and pids[2] > 3
+    assert pids[0] == pids[1] == 5 and pids[2] > 5
     assert all(alone_but_for_the_host(r) for r in seen)
     # and a fresh Bot() per match: its count of calls starts again every time.
     assert played.stderr.count("calls so far this match: 10\n") == 30

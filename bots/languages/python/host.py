@@ -11,31 +11,43 @@ match whose deal the bot's process has seen, and the next match is played by a f
 This one (the "zygote") never runs a line of the bot's code. It forks a child that loads the
 bot, says hello and exits; then a child forked ahead (a "spare") waits until the last child
 is gone, reads its first match's ``begin``, loads the bot and plays its matches, each with a
-new instance of the bot's class, until ``renew`` (or ``quit``). Nothing the bot's code did in
-one child (memory, threads, files in the folder ``--wipe`` names, the sandbox's /tmp, which
-the zygote empties after each child) reaches the next. With ``--control FD`` the zygote
-writes one line on that descriptor after each child is gone (``{"exited": N, "cpu":
-SECONDS}``): after a ``renew`` the controller sends the next match only after it, so that a
-child that lingers never sees it; the child does not have the descriptor, and the zygote is
-not dumpable, so that no child can reach it through /proc. With ``--process-filter FILE``
-(in the sandbox) each child loads that seccomp filter (classic BPF) before the bot's code
-runs: the bot cannot create processes, though the zygote can, nor act on another process
-(signals, priority, limits, scheduling: bots/sandbox/seccomp.py), so a child can leave no
-mark on the spare waiting beside it or on the zygote whose settings later children inherit.
-Between matches the controller stops the sandbox's processes (SIGSTOP), so that no code of
-the bot runs there (bots/running/process.py, BotProcess.pause).
+new instance of the bot's class, until ``renew`` (or ``quit``). Each child is forked by a
+"keeper" of its own (the zygote forks the keeper), which waits for the child's end, puts
+back what the child shares with the next one and empties the folder ``--wipe`` names (the
+sandbox's /tmp), then tells the zygote and ends (:class:`Child`). Nothing the bot's code did in
+one child (memory, threads, files in /tmp, the state of the pipes every child inherits and
+of /tmp itself: :class:`Shared`) reaches the next, nor does the zygote count the child's CPU
+time or page faults (its keepers, whose children they are, are never waited for). With
+``--control FD`` the zygote writes one line on that descriptor after each child is gone
+(``{"exited": N, "cpu": SECONDS}``): after a ``renew`` the controller sends the next match
+only after it, so that a child that lingers never sees it; the child does not have the
+descriptor, and the zygote is not dumpable, so that no child can reach it through /proc.
+With ``--process-filter FILE`` (in the sandbox) each child loads that seccomp filter
+(classic BPF) before the bot's code runs: the bot cannot create processes, though the
+zygote and the keepers can, nor act on another process (signals, priority, limits,
+scheduling) nor change what it shares with the next child (its inherited descriptors'
+status flags, owner, signal and locks, the pipes' sizes, /tmp's attributes:
+bots/sandbox/seccomp.py), so a child can leave no mark on the spare waiting beside it, on
+the zygote whose settings later children inherit, or in what they share. Between matches
+the controller stops the sandbox's processes (SIGSTOP), so that no code of the bot runs
+there (bots/running/process.py, BotProcess.pause).
 """
 
 import contextlib
 import errno
+import fcntl
 import gc
 import importlib
 import importlib.util
 import json
 import os
 import re
+import resource  # noqa: F401 - os.wait4's rusage: loaded once, not by every keeper
+import select
 import signal
+import struct
 import sys
+import time
 import traceback
 
 PROTOCOL = 1
@@ -414,19 +426,6 @@ def load_filter(path):
     return apply
 
 
-def wipe(folder):
-    """Remove everything under ``folder`` (not the folder), whatever modes a child left."""
-    os.chmod(folder, 0o700)
-    with os.scandir(folder) as entries:
-        children = list(entries)
-    for entry in children:
-        if entry.is_dir(follow_symlinks=False):
-            wipe(entry.path)
-            os.rmdir(entry.path)
-        else:
-            os.unlink(entry.path)
-
-
 def hello(path, code, out, guard, made=None):
     """The hello child's part: load the bot, say hello (or why it cannot load)."""
     if guard is not None:
@@ -482,27 +481,212 @@ def match(path, code, out, guard, made=None):
         return 2
 
 
-class Spare:
-    """The next child, forked ahead while the current one plays, with the bot's module made
-    (not run: see :func:`zygote`): it waits on ``go`` before it reads a line of its first
-    match or runs one of the bot's (the zygote writes it once the last child is gone and
-    /tmp is empty). The rules each child loads (--process-filter) keep every
-    child from reaching another process: no signal, priority, limit or scheduling change
-    but its own, no thread (docs/sandbox.md), so nothing of the match being played can
-    reach it while it waits. Its bot starts when its first match does."""
+def wipe(folder):
+    """Remove everything under ``folder`` (not the folder), whatever modes a child left."""
+    os.chmod(folder, 0o700)
+    with os.scandir(folder) as entries:
+        children = list(entries)
+    for entry in children:
+        if entry.is_dir(follow_symlinks=False):
+            wipe(entry.path)
+            os.rmdir(entry.path)
+        else:
+            os.unlink(entry.path)
 
-    def __init__(self, path, code, out, control, apply_filter, guard, made):
-        go_r, self.go_fd = os.pipe()
 
-        def part():
-            os.close(self.go_fd)
-            if os.read(go_r, 1) != b".":
-                return FINISHED  # the zygote is gone, or let this one go
+# ---- what the children share, put back after each -----------------------------------------
+F_SETOWN_EX, F_GETOWN_EX = 15, 16
+F_SETSIG, F_GETSIG = 10, 11
+F_OFD_SETLK = 37
+F_SETPIPE_SZ, F_GETPIPE_SZ = 1031, 1032
+FIONREAD = 0x541B
+FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
+#: struct flock: unlock the whole file (F_UNLCK from offset 0 to the end)
+UNLOCK_ALL = struct.pack("hhqqi", fcntl.F_UNLCK, os.SEEK_SET, 0, 0, 0).ljust(32, b"\0")
+#: how long a child's keeper waits for the arena to read what the child wrote last
+READ_WAIT_S = 10.0
+
+
+class Shared:
+    """What a child shares with the zygote and with every child after it, held by something
+    that outlives it: the open file descriptions of the descriptors it inherits (their
+    status flags, owner and signal, locks) and the pipes behind them (their size); and /tmp
+    itself (its times, extended attributes and inode flags; what is in it is wiped). Any of
+    it a child changed, the next child would read at its start: a mark across matches (an
+    audit's bot wrote the first cards it was offered into the pipes' sizes, and its next
+    process, dealt the same deal, read them). A child's own rules refuse those changes
+    (bots/sandbox/seccomp.py, SHARED_FCNTL); the zygote records all of it before any child
+    runs, and each child's keeper puts it back once the child is gone, before the next child
+    may go on, whatever way round those rules a child found."""
+
+    def __init__(self, tmp, fds):
+        # ``fds``: the descriptors every child inherits from the zygote, stdin (the
+        # requests), stderr (1 and 2, the bot's log) and the protocol's stdout (see main):
+        # pipes the arena made
+        self.inherited = tuple(fds)
+        self.fds = {}
+        for fd in fds:
+            with contextlib.suppress(OSError):  # (not open)
+                self.fds[fd] = fd_state(fd)
+        self.tmp = tmp
+        if tmp is not None:
+            info = os.stat(tmp)
+            self.tmp_times = (info.st_atime_ns, info.st_mtime_ns)
+            self.tmp_flags = inode_flags(tmp)
+            self.tmp_xattrs = set(os.listxattr(tmp))
+
+    def pipes(self):
+        """The shared descriptors that are pipes."""
+        return [fd for fd, state in self.fds.items() if state[3] is not None]
+
+    def restore_fds(self, sizes=True):
+        """Put back each shared descriptor's state (with ``sizes``, its pipe's size too):
+        False if a pipe's size could not be (it holds more than that: its reader has yet to
+        read it)."""
+        done = True
+        for fd, (flags, owner, sig, size) in self.fds.items():
+            # locks held by the open file description itself (a child's end does not free
+            # them: the zygote holds the description)
+            with contextlib.suppress(OSError):
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(fd, F_OFD_SETLK, UNLOCK_ALL)
+            if fcntl.fcntl(fd, fcntl.F_GETFL) != flags:
+                fcntl.fcntl(fd, fcntl.F_SETFL, flags)
+            if fcntl.fcntl(fd, F_GETOWN_EX, bytes(8)) != owner:
+                fcntl.fcntl(fd, F_SETOWN_EX, owner)
+            if fcntl.fcntl(fd, F_GETSIG) != sig:
+                fcntl.fcntl(fd, F_SETSIG, sig)
+            if sizes and size is not None and fcntl.fcntl(fd, F_GETPIPE_SZ) != size:
+                try:
+                    fcntl.fcntl(fd, F_SETPIPE_SZ, size)
+                except OSError:
+                    done = False
+        return done
+
+    def restore_tmp(self):
+        """Empty /tmp, and put back its own attributes, inode flags and times."""
+        folder = self.tmp
+        wipe(folder)
+        for name in set(os.listxattr(folder)) - self.tmp_xattrs:
+            os.removexattr(folder, name)
+        if self.tmp_flags is not None and inode_flags(folder) != self.tmp_flags:
+            inode_flags(folder, self.tmp_flags)
+        os.utime(folder, ns=self.tmp_times)  # last: emptying it changed them
+
+
+def fd_state(fd):
+    """A descriptor's state that outlives a process: (status flags, owner (struct
+    f_owner_ex), signal, pipe size or None)."""
+    state = [
+        fcntl.fcntl(fd, fcntl.F_GETFL),
+        fcntl.fcntl(fd, F_GETOWN_EX, bytes(8)),
+        fcntl.fcntl(fd, F_GETSIG),
+        None,
+    ]
+    with contextlib.suppress(OSError):  # (not a pipe)
+        state[3] = fcntl.fcntl(fd, F_GETPIPE_SZ)
+    return tuple(state)
+
+
+def inode_flags(folder, flags=None):
+    """A folder's inode flags (chattr's), as bytes, or None where the file system has none;
+    with ``flags``, set them."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        if flags is not None:
+            fcntl.ioctl(fd, FS_IOC_SETFLAGS, flags)
+            return flags
+        buffer = bytearray(8)
+        fcntl.ioctl(fd, FS_IOC_GETFLAGS, buffer)
+        return bytes(buffer)
+    except OSError:
+        if flags is not None:
+            raise
+        return None
+    finally:
+        os.close(fd)
+
+
+def drain_stdin():
+    """Read and drop what a child left in stdin. The arena writes nothing from the end of a
+    match's process to the zygote's word that it is gone, so this is only what the child
+    wrote into the pipe itself (a sandbox that runs as the worker's own user may open its
+    stdin for writing, through /proc/self/fd): the next child must not read it."""
+    while select.select([0], [], [], 0)[0]:
+        if not os.read(0, 65536):
+            break  # the end of stdin: the arena closed it
+
+
+def unread(fds):
+    """How many bytes wait in the pipes ``fds`` (the writing end says it too)."""
+    total = 0
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            total += struct.unpack("i", fcntl.ioctl(fd, FIONREAD, bytes(4)))[0]
+    return total
+
+
+def await_read(shared):
+    """Wait until the arena has read all a child wrote on stdout and stderr (the next child
+    could tell how much of it waits in the pipes). The arena reads them once it has sent the
+    next request (it waits for the zygote's word first), so: wait for that (no CPU), then
+    for the pipes to empty. False if they do not within READ_WAIT_S."""
+    outputs = [fd for fd in shared.pipes() if fd != 0]
+    if not unread(outputs):
+        return True
+    select.select([0], [], [])
+    deadline = time.monotonic() + READ_WAIT_S
+    while unread(outputs):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.0002)
+    return True
+
+
+# ---- the zygote's children, each with a keeper -------------------------------------------
+class Child:
+    """One of the zygote's children (the hello's, or a match's), and its *keeper*, which
+    the zygote forks and which forks the child: the keeper waits for the child's end, tells
+    the zygote the child's exit status and CPU time, puts back what the child shares with
+    the next one (:class:`Shared`), empties /tmp, waits until the arena has read what the
+    child wrote, and exits; the zygote lets the next child go once it is gone. The keeper,
+    not the zygote, is
+    the child's parent, so that the zygote, whose children the kernel does not keep (it
+    ignores SIGCHLD), never counts the child's CPU time or page faults as its children's
+    (/proc/1/stat, which every child can read: a child could leave a number there by
+    touching pages), nor grows with the work of emptying what it left. A child that
+    ``waits`` (a spare, forked ahead) reads its first match only once told to go (:meth:`go`:
+    the last child and its keeper are gone)."""
+
+    def __init__(self, part, apply_filter, shared, *, waits, hello=False):
+        go_r, self.go_fd = os.pipe() if waits else (None, None)
+        report_r, report_w = os.pipe()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the keeper
+            status = 70
+            try:
+                keep = sorted({*shared.inherited, report_w, *([go_r] if waits else [])})
+                for low, high in zip([-1, *keep], [*keep, 1 << 20], strict=True):
+                    if low + 1 < high:  # (an empty range would close them all)
+                        os.closerange(low + 1, high)  # the control pipe, the others' pipes
+                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                status = keeper(part, go_r, report_w, apply_filter, shared, hello)
+            except BaseException:  # noqa: BLE001 - whatever happens, the keeper ends here
+                traceback.print_exc()
+            finally:
+                with contextlib.suppress(BaseException):
+                    sys.stderr.flush()
+                os._exit(status)
+        os.close(report_w)
+        if go_r is not None:
             os.close(go_r)
-            return match(path, code, out, guard, made)
-
-        self.pid = spawn(part, control, apply_filter)
-        os.close(go_r)
+        self.keeper, self.report_fd = pid, report_r
+        # the child's pid, once the keeper has forked it: so the processes' numbers follow
+        # one order (keeper, child, the next keeper...)
+        said = self._read(4)
+        self.pid = int.from_bytes(said, "little") if len(said) == 4 else 0
 
     def go(self):
         """Let it take its match: False if it was gone before it was told (nothing of the
@@ -511,52 +695,107 @@ class Spare:
             told = os.write(self.go_fd, b".") == 1
         except OSError:
             told = False
-        self._close()
+        self._close_go()
         if not told:
             self.discard()
         return told
 
-    def _close(self):
+    def _close_go(self):
         fd, self.go_fd = self.go_fd, None
         if fd is not None:
             os.close(fd)
 
-    def discard(self):
-        """End it unused, and wait until it is gone."""
-        self._close()
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)
+    def _read(self, size):
+        data = b""
+        while len(data) < size:
+            chunk = os.read(self.report_fd, size - len(data))
+            if not chunk:
+                break
+            data += chunk
+        return data
+
+    def result(self):
+        """Wait until the child has ended: (its exit status as a shell gives it, the CPU
+        seconds it used), as its keeper tells. If the keeper ended without telling (killed),
+        the child is ended too, and its status is a SIGKILL's."""
+        said = self._read(REPORT.size)
+        if len(said) < REPORT.size:
+            if self.pid:
+                with contextlib.suppress(OSError):
+                    os.kill(self.pid, signal.SIGKILL)
+            return -signal.SIGKILL, 0.0
+        return REPORT.unpack(said)
+
+    def gone(self):
+        """Wait until the keeper is gone (once the arena has read what the child wrote last,
+        and the shared state is back as it was: see :func:`keeper`); False if the keeper
+        could not put it all back."""
+        rest = self._read(1)
+        os.close(self.report_fd)
         with contextlib.suppress(ChildProcessError):
-            ended(self.pid)
+            os.waitpid(self.keeper, 0)  # (SIGCHLD ignored: returns once it is gone)
+        while os.path.exists(f"/proc/{self.keeper}"):  # (its last moment: be sure)
+            time.sleep(0.0001)
+        return rest == b""
+
+    def discard(self):
+        """End it unused (a spare told nothing reads the end of its pipe and ends)."""
+        self._close_go()
 
 
-def spawn(part, control, apply_filter):
-    """Fork a child that runs ``part()`` and exits with what it returns; the child closes
-    the control pipe and loads the process filter before anything else."""
+#: a keeper's word on its child: exit status, CPU seconds
+REPORT = struct.Struct("<id")
+
+
+def keeper(part, go_r, report, apply_filter, shared, hello):
+    """A keeper's part (see :class:`Child`): fork the child, which loads the process
+    filter before anything else and runs ``part``; wait for its end; tell the zygote on
+    ``report`` (the child's pid at once, then its exit status and CPU time); put back what
+    it may have changed of what it shares with the next child (``!`` on ``report`` if
+    something could not be)."""
     sys.stderr.flush()
     pid = os.fork()
-    if pid:
-        return pid
-    status = 70
+    if pid == 0:  # the child
+        status = 70
+        try:
+            os.close(report)
+            if apply_filter is not None:
+                apply_filter()
+            if "random" in sys.modules:  # warmed in the zygote: each match draws its own seed
+                sys.modules["random"].seed()
+            status = part(go_r)
+        except BaseException:  # noqa: BLE001 - whatever happens, the child ends here
+            traceback.print_exc()
+        finally:
+            with contextlib.suppress(BaseException):
+                sys.stderr.flush()
+            os._exit(status)
+    if go_r is not None:
+        os.close(go_r)
+    os.write(report, pid.to_bytes(4, "little"))
+    status, cpu = ended(pid)
+    if status == MATCH_OVER and not hello:  # (after the hello, the arena may write at once)
+        drain_stdin()
+    os.write(report, REPORT.pack(status, cpu))
+    if status != MATCH_OVER:
+        return 0
+    # while the zygote tells the arena, which then sends the next match: the next child
+    # reads it only once this is done and the keeper gone
     try:
-        if control is not None:
-            os.close(control)
-        if apply_filter is not None:
-            apply_filter()
-        if "random" in sys.modules:  # warmed in the zygote: each match draws its own seed
-            sys.modules["random"].seed()
-        status = part()
-    except BaseException:  # noqa: BLE001 - whatever happens, the child ends here
-        traceback.print_exc()
-    finally:
-        with contextlib.suppress(BaseException):
-            sys.stderr.flush()
-        os._exit(status)
+        shared.restore_fds(sizes=False)
+        if shared.tmp is not None:
+            shared.restore_tmp()
+        if not (await_read(shared) and shared.restore_fds()):
+            raise RuntimeError("its pipes could not be put back as they were")
+    except (OSError, RuntimeError) as exc:
+        print(f"the bot's host stopped: {describe(exc)}", file=sys.stderr)
+        os.write(report, b"!")
+    return 0
 
 
 def ended(pid):
-    """Wait until the child ``pid`` has ended: (its exit status as a shell gives it, the
-    CPU seconds it used)."""
+    """Wait until the child ``pid`` has ended: (its exit status as a shell gives it, the CPU
+    seconds it used)."""
     while True:
         _, status, usage = os.wait4(pid, os.WUNTRACED | os.WCONTINUED)
         if os.WIFEXITED(status) or os.WIFSIGNALED(status):
@@ -565,11 +804,11 @@ def ended(pid):
 
 def zygote(path, out, control, process_filter, guard, tmp):
     """Fork a child for the hello, then one for the matches until each ``renew`` (see the
-    module's docstring). Each child is forked ahead, while the one before it plays, and
-    loads the bot as soon as that one is gone; it waits until its first match begins, so
-    that its start costs the match little. Returns the exit status: 0 when told to quit, else
-    the status of the child that ended otherwise than expected (a signal as 128 + its
-    number, as a shell says it)."""
+    module's docstring), each under a keeper of its own (:class:`Child`). Each child is
+    forked ahead, while the one before it plays, and loads the bot as soon as that one is
+    gone; it waits until its first match begins, so that its start costs the match little.
+    Returns the exit status: 0 when told to quit, else the status of the child that ended
+    otherwise than expected (a signal as 128 + its number, as a shell says it)."""
     apply_filter = load_filter(process_filter) if process_filter else None
     if control is not None:
         _, call = prctl()
@@ -581,47 +820,66 @@ def zygote(path, out, control, process_filter, guard, tmp):
     # in its own copy. Made here, the import system's first-use work is done once, not in
     # every child (about 0.6 ms of CPU each).
     made = module_for(path)
+    # before any child runs: what each keeper puts back
+    shared = Shared(tmp, (0, 1, 2, out.fileno()))
+    # the keepers are not kept once they end: their children's counts never reach this one
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     # What is here now lasts: the children's garbage collections need not visit (and so
     # copy the pages of) any of it.
     gc.freeze()
-    pid = spawn(lambda: hello(path, code, out, guard, made), control, apply_filter)
-    spares = [Spare(path, code, out, control, apply_filter, guard, made)]
+
+    def spare():
+        def part(go_r):
+            if os.read(go_r, 1) != b".":
+                return FINISHED  # the zygote is gone, or let this one go
+            os.close(go_r)
+            return match(path, code, out, guard, made)
+
+        return Child(part, apply_filter, shared, waits=True)
+
+    first = Child(
+        lambda _: hello(path, code, out, guard, made), apply_filter, shared, waits=False, hello=True
+    )
+    spares = [spare()]
     try:
-        return serve_matches(pid, spares, path, code, out, control, apply_filter, guard, tmp, made)
+        return serve_matches(first, spares, spare, control)
     finally:
-        for spare in spares:
-            spare.discard()
+        for left in spares:
+            left.discard()
 
 
-def serve_matches(pid, spares, path, code, out, control, apply_filter, guard, tmp, made):
+def serve_matches(current, spares, spare, control):
     """The zygote's loop: each child ended, the next one let go (see :func:`zygote`).
-    ``spares`` holds the child forked ahead, if any (the caller ends it)."""
+    ``spares`` holds the child forked ahead, if any (the caller ends it); ``spare()`` forks
+    one."""
     exited = 0
     while True:
-        status, cpu = ended(pid)
+        status, cpu = current.result()
         if status == FINISHED:
             return 0
         if status != MATCH_OVER:
             return 128 - status if status < 0 else status
-        if tmp is not None:
-            wipe(tmp)
         exited += 1
         if control is not None:
             os.write(
                 control, (json.dumps({"exited": exited, "cpu": round(cpu, 4)}) + "\n").encode()
             )
+        if not current.gone():
+            return 3
         if not spares:
-            spares.append(Spare(path, code, out, control, apply_filter, guard, made))
+            spares.append(spare())
         tries = 1
         while not spares[0].go():
             if tries == SPARE_TRIES:  # each one dies unbidden: the host cannot go on
                 print("the bot's host stopped: no match's process would start", file=sys.stderr)
                 return 3
             tries += 1
-            spares[0] = Spare(path, code, out, control, apply_filter, guard, made)
-        pid = spares.pop().pid
+            spares[0].result()
+            spares[0].gone()
+            spares[0] = spare()
+        current = spares.pop()
         # the match after it: forked now, while nothing of this match has been read
-        spares.append(Spare(path, code, out, control, apply_filter, guard, made))
+        spares.append(spare())
 
 
 def main(argv):

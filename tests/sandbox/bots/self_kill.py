@@ -1,7 +1,11 @@
 """Tries, in its first draft pick, every way it has to have SIGKILL sent to itself (a kill
 from outside is the platform's trouble, and its match is played again: a bot must not be
-able to pass its own for one), and says on stderr which were refused; then plays on."""
+able to pass its own for one), and says on stderr which were refused; then plays on. The
+"(high bits)" ways make the system call itself with the upper half of an ``int`` argument
+set, which the kernel drops (0x100000009 is SIGKILL to it)."""
 
+import ctypes
+import errno
 import fcntl
 import os
 import resource
@@ -10,6 +14,40 @@ import sys
 import threading
 
 tried = False
+HIGH = 1 << 32
+#: system call numbers: kill, fcntl, prctl, setrlimit
+CALLS = {
+    "x86_64": {"kill": 62, "fcntl": 72, "prctl": 157, "setrlimit": 160},
+    "aarch64": {"kill": 129, "fcntl": 25, "prctl": 167, "setrlimit": 164},
+}.get(os.uname().machine, {})
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+
+
+def raw(name, *args):
+    """The system call, its arguments passed as 64-bit values."""
+    if libc.syscall(ctypes.c_long(CALLS[name]), *(ctypes.c_long(a) for a in args)) == -1:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+
+
+def high_bits():
+    pid = os.getpid()
+    yield "kill (high bits)", lambda: raw("kill", pid, HIGH | signal.SIGKILL)
+
+    def setsig():
+        read_end, _ = os.pipe()
+        raw("fcntl", read_end, 10, HIGH | signal.SIGKILL)  # F_SETSIG
+
+    yield "F_SETSIG (high bits)", setsig
+
+    def pdeathsig():
+        raw("prctl", HIGH | 1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        raw("prctl", 1, 0)
+
+    yield "PR_SET_PDEATHSIG (high bits)", pdeathsig
+    limit = (ctypes.c_ulong * 2)(1, 1)
+    yield "RLIMIT_CPU (high bits)", lambda: raw("setrlimit", HIGH | 0, ctypes.addressof(limit))
 
 
 def attempts():
@@ -25,6 +63,8 @@ def attempts():
 
     yield "F_SETSIG", setsig
     yield "RLIMIT_CPU", lambda: resource.setrlimit(resource.RLIMIT_CPU, (1, 1))
+    if CALLS:
+        yield from high_bits()
 
 
 class Bot:
@@ -38,6 +78,8 @@ class Bot:
                     attempt()
                 except (PermissionError, ValueError):  # (setrlimit says EPERM so)
                     refused.append(name)
+                except OSError as exc:  # (a raw call's EINVAL: not refused, not done)
+                    print(f"{name}: {errno.errorcode.get(exc.errno)}", file=sys.stderr)
             print("refused: " + ",".join(refused), file=sys.stderr, flush=True)
         return 0
 
