@@ -7,7 +7,8 @@ one username from one address, log-in to that username from that address is refu
 with the log-in page saying when to try again. An address whose log-ins failed
 ``LOGIN_ADDRESS_FAILURE_LIMIT`` times in a window of that length, whatever the usernames, may
 not log in for ``LOGIN_LOCKOUT_MINUTES`` (a guess or two at each of many accounts). Those
-failures and sign-ups are counted per address in Django's cache (:class:`Throttle`). All
+failures and sign-ups are counted per address in Django's cache (:class:`Throttle`); while it
+cannot be reached (Redis is away), sign-up answers 503 and log-in goes on uncounted. All
 identify the client with :func:`client_ip`, which believes a forwarded address only from the
 number of proxies declared in ``TRUSTED_PROXIES``.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -39,8 +41,27 @@ from django.views.decorators.debug import sensitive_post_parameters
 
 from bots.names import plain_username
 
+log = logging.getLogger("cardsite.accounts")
+
 #: where a new account goes when no (safe) ``next`` says otherwise
 AFTER_SIGNUP_URL = "/my/bots/"
+#: what a sign-up asks the person to wait while the counters cannot be reached (Retry-After)
+CACHE_RETRY_S = 60
+
+
+def _cache_errors() -> tuple[type[BaseException], ...]:
+    """What Django's cache raises when its server cannot be reached: the Redis cache lets
+    redis-py's ConnectionError and TimeoutError through, and a socket's own OSError."""
+    errors: tuple[type[BaseException], ...] = (OSError, TimeoutError)
+    try:
+        from redis import exceptions
+    except ImportError:  # (no Redis library: the site's caches are its own memory)
+        return errors
+    return (*errors, exceptions.ConnectionError, exceptions.TimeoutError)
+
+
+#: see :func:`_cache_errors`
+CACHE_ERRORS = _cache_errors()
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -106,21 +127,31 @@ def _pause_key(address: str) -> str:
 
 
 def address_paused_for(request: HttpRequest) -> float | None:
-    """Seconds left of the pause of log-ins from the request's address, or None."""
-    until = cache.get(_pause_key(client_ip(request)))
+    """Seconds left of the pause of log-ins from the request's address, or None (also
+    while the cache cannot be reached: log-in goes on, django-axes' lock of one username at
+    one address, kept in the database, still holds)."""
+    try:
+        until = cache.get(_pause_key(client_ip(request)))
+    except CACHE_ERRORS as exc:
+        log.warning("event=login.pause_unknown error=%s", type(exc).__name__)
+        return None
     left = until - time.time() if until else 0
     return left if left > 0 else None
 
 
 def count_failed_log_in(request: HttpRequest) -> None:
     """One failed guess from the request's address; the one that reaches the limit pauses
-    the address's log-ins for ``LOGIN_LOCKOUT_MINUTES``."""
+    the address's log-ins for ``LOGIN_LOCKOUT_MINUTES``. Not counted while the cache cannot
+    be reached (the person is still told their password was wrong)."""
     address = client_ip(request)
     throttle = login_address_throttle()
-    throttle.hit(address)
-    if throttle.over(address) is not None:
-        pause = settings.AXES_COOLOFF_TIME.total_seconds()
-        cache.set(_pause_key(address), time.time() + pause, math.ceil(pause))
+    try:
+        throttle.hit(address)
+        if throttle.over(address) is not None:
+            pause = settings.AXES_COOLOFF_TIME.total_seconds()
+            cache.set(_pause_key(address), time.time() + pause, math.ceil(pause))
+    except CACHE_ERRORS as exc:
+        log.warning("event=login.failure_not_counted error=%s", type(exc).__name__)
 
 
 class LoginView(auth_views.LoginView):
@@ -274,9 +305,20 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(next_url)
     context: dict = {"next": safe_next(request, "")}
     if request.method == "POST":
-        wait = signup_throttle().hit(client_ip(request))
+        typed = {name: request.POST.get(name, "")[:150] for name in ("username", "email")}
+        try:
+            wait = signup_throttle().hit(client_ip(request))
+        except CACHE_ERRORS as exc:
+            # the sign-ups of an address cannot be counted (Redis is away): none is made
+            # until they can, and the form keeps what was typed but the passwords
+            log.warning("event=signup.paused error=%s", type(exc).__name__)
+            form = SignUpForm(initial=typed)
+            context |= {"counting_paused": True}
+            response = render(request, "accounts/signup.html", context | {"form": form}, status=503)
+            response["Retry-After"] = str(CACHE_RETRY_S)
+            return response
         if wait is not None:
-            form = SignUpForm(initial={"username": request.POST.get("username", "")[:150]})
+            form = SignUpForm(initial={"username": typed["username"]})
             context |= {"throttled": True, "retry_minutes": _minutes(wait)}
             response = render(request, "accounts/signup.html", context | {"form": form}, status=429)
             response["Retry-After"] = str(math.ceil(wait))

@@ -144,6 +144,57 @@ def test_it_limits_sign_ups_from_one_address(client, settings):
     assert elsewhere.post("/accounts/signup/", signup_data("u3")).status_code == 302
 
 
+class UnreachableCache:
+    """Django's cache while its Redis is away: every call raises as redis-py does."""
+
+    def __getattr__(self, name: str):
+        from redis.exceptions import ConnectionError
+
+        def call(*args, **kwargs):
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+        return call
+
+
+@pytest.fixture
+def cache_away(monkeypatch):
+    from cardsite import accounts
+
+    monkeypatch.setattr(accounts, "cache", UnreachableCache())
+
+
+@pytest.mark.django_db
+def test_sign_up_while_its_counter_cannot_be_reached_is_paused_and_keeps_the_form(
+    client, cache_away
+):
+    typed = signup_data("carol", email="carol@example.org")
+    response = client.post("/accounts/signup/", typed)
+    assert response.status_code == 503
+    assert response["Retry-After"] == "60"
+    page = html.unescape(response.content.decode())
+    assert "Sign-up is paused for a moment: the site cannot count sign-ups right now." in page
+    assert "Try again in a minute" in page
+    assert "Something went wrong" not in page
+    assert 'value="carol"' in page and 'value="carol@example.org"' in page
+    assert PASSWORD not in page  # the passwords are typed again
+    assert not User.objects.filter(username="carol").exists()
+
+
+@pytest.mark.django_db
+def test_log_in_goes_on_while_the_address_counter_cannot_be_reached(client, alice, cache_away):
+    """The count of an address's failures is in the cache: while it is away log-in works,
+    a wrong password is said as ever, and django-axes' lock (in the database) still holds."""
+    wrong = fail_login(client)
+    assert wrong.status_code == 200
+    assert "That username and password do not match an account." in wrong.content.decode()
+    for _ in range(settings.AXES_FAILURE_LIMIT - 2):
+        assert fail_login(client).status_code == 200
+    assert fail_login(client).status_code == 429
+    elsewhere = Client(REMOTE_ADDR="198.51.100.20")
+    assert good_login(elsewhere).status_code == 302
+    assert logged_in_as(elsewhere) == "alice"
+
+
 # Log in -------------------------------------------------------------------------------------
 
 
