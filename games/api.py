@@ -4,13 +4,14 @@ Public data only: never a bot's code, its stderr, or its validation log. GET (an
 errors are JSON (``{"error": ...}``) with their status; long lists are paged from where the
 last page stopped (``?after=``, ``cardsite.keyset``), the short list of games by ``?page=N``;
 every answer carries an ETag (a hash of its body, so a client that sends ``If-None-Match``
-gets ``304 Not Modified``), and a match, which never changes, a Last-Modified. See
+gets ``304 Not Modified``), and a match, once nothing in it can change, a Last-Modified. See
 docs/api.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from functools import wraps
 from typing import Any
 
@@ -121,10 +122,14 @@ def paginate(
     """One page of ``items`` (``?page=N``, or the ``parameter`` named) as the API lists."""
     paginator = Paginator(items, PAGE_SIZE)
     number = request.GET.get(parameter, "1")
+    # a page is a whole number from 1 (a 400 otherwise, as a bad position of a list is); one
+    # past the last (however large) is a page that is not there (404)
+    if not (number.isascii() and number.isdigit()) or not number.strip("0"):
+        raise BadRequest(f"{parameter} must be a whole number from 1, not {number[:40]!r}")
     try:
-        page = paginator.page(number)
+        page = paginator.page(untrusted.whole_number(number) or paginator.num_pages + 1)
     except (PageNotAnInteger, EmptyPage):
-        raise NotFound(f"no page {number!r} (pages: 1 to {paginator.num_pages})") from None
+        raise NotFound(f"no page {number[:40]} (pages: 1 to {paginator.num_pages})") from None
 
     def link(n: int) -> str:
         query = request.GET.copy()
@@ -310,6 +315,10 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
     before = request.GET.get("before", "")
     if before:
         before_id = untrusted.whole_number(before)
+        if before_id is None and before.isascii() and before.isdigit():
+            raise BadRequest(
+                f"before must be a match id: {before[:40]} is larger than any match id"
+            )
         if before_id is None:
             raise BadRequest(f"before must be a match id (a whole number), not {before[:40]!r}")
         mine = mine.filter(match_id__lt=before_id)
@@ -409,6 +418,26 @@ def _opponent_json(row: OpponentResult) -> dict[str, Any]:
     }
 
 
+def _match_modified(found: Match) -> datetime | None:
+    """When the match's answer last changed, or None while it may still change (no
+    Last-Modified then: the ETag still tells a changed answer). It is played once; a
+    tournament's match changes once more when the ratings take it in (``rated``), and, in a
+    game whose seeds are shown, when its tournament finishes and shows the seed and the
+    shuffles (``Tournament.seeds_shown``)."""
+    if found.tournament_id is None:
+        return found.played  # a live table's: stored as it stays (its seed shown, or never)
+    if not found.rated:
+        return None
+    if found.deals_shown():
+        finished = found.tournament.finished
+        return None if finished is None else max(found.played, finished)
+    try:
+        seeds_public = get_game(found.game).state_class.seed_is_public
+    except KeyError:  # a game this site no longer has: nothing shows its seed
+        seeds_public = False
+    return None if seeds_public else found.played
+
+
 @api_view
 def match(request: HttpRequest, pk: int) -> dict[str, Any]:
     found = Match.objects.select_related("tournament").filter(pk=pk).first()
@@ -421,7 +450,7 @@ def match(request: HttpRequest, pk: int) -> dict[str, Any]:
     )
     public = found.public_record()
     return {
-        "_last_modified": found.played,
+        "_last_modified": _match_modified(found),
         "id": found.pk,
         "game": found.game,
         "tournament": None

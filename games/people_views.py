@@ -227,8 +227,16 @@ def board_page(slug: str, show: str, after: str | None, before: str | None) -> B
 HEADERS = {
     "people": ["rank", "person", "rating", "mu +/- sigma", "matches", "won-drawn-lost",
                "last played"],
-    "both": ["place", "player", "kind", "rating", "mu +/- sigma", "matches", "last played"],
+    "both": ["place", "player", "rank among bots / people", "rating", "mu +/- sigma",
+             "matches", "last played"],
 }  # fmt: skip
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st, 101st, 111th."""
+    if n % 100 in (11, 12, 13):
+        return f"{n}th"
+    return f"{n}{({1: 'st', 2: 'nd', 3: 'rd'}).get(n % 10, 'th')}"
 
 
 def board_rows_html(board: Board, show: str) -> str:
@@ -248,7 +256,7 @@ def board_rows_html(board: Board, show: str) -> str:
             record = f'<td class="num">{escape(e.record)}</td>'
             cells = f'<td class="num">{e.place}</td>{who}{rating}{spread}{matches}{record}{last}'
         else:
-            kind = f"{e.kind} #{e.rank}"
+            kind = f"{ordinal(e.rank)} of the {'people' if e.kind == 'person' else 'bots'}"
             cells = (
                 f'<td class="num">{e.place}</td>{who}<td>{kind}</td>{rating}{spread}{matches}{last}'
             )

@@ -14,13 +14,18 @@ A frame is JSON data::
 
 and a zone ``{"label": "Hand", "cards": ["R3", "S9"], "down": 0, "fan": "row"}`` holds card
 codes face up, ``down`` face-down cards after them, and ``fan`` says how to lay them out
-(``row``: side by side; ``pile``: the last few, overlapping). :func:`card_view` describes a
-code for drawing it (``templates/includes/card.html``, ``static/js/replay.js``).
+(``row``: side by side; ``pile``: the last few, overlapping; ``text``: a zone that only
+carries its label, never a card, :func:`text_zone`: no "none" under it when it is empty).
+:func:`card_view` describes a code for drawing it (``templates/includes/card.html``,
+``static/js/replay.js``).
 
 A frame's ``chapter`` names the part of the match it belongs to, as the game divides it (a
 round, a hand, a game of a match, a turn): the viewer's "jump to" lists the chapters
 (:func:`chapters`: each run of frames of the same chapter, by its first step). A builder that
 sets none gets each frame's label as its chapter.
+
+A frame may name what its ``scores`` count, ``score_label`` (Last Card's "points in hand"
+until the game ends): the seats' badges say it instead of the game's ``score_label``.
 
 A game's frames are built in its own package (``games/<game>/replay.py``), named by its spec
 (``GameSpec.replay``); a game without a builder still gets its raw events listed on the match
@@ -40,8 +45,10 @@ from games.registry import get_game
 
 #: bump when the frames change, in their format or in what they show (cached replays are
 #: keyed by it: 3 keeps a folded UTH round's hole cards, and the down cards of a Blackjack++
-#: deal a fault cut short, face down; 4 shows a fault's reason on one line, escaped and cut)
-FORMAT_VERSION = 4
+#: deal a fault cut short, face down; 4 shows a fault's reason on one line, escaped and cut;
+#: 5 gives a Goofspiel deal's end a step of its own, a poker hand's betting a text zone and
+#: Last Card's frames their score_label)
+FORMAT_VERSION = 5
 
 Frame = dict[str, Any]
 Builder = Callable[[dict[str, Any], list[str]], list[Frame]]
@@ -85,6 +92,12 @@ def cards_text(cards: Sequence[str]) -> str:
 
 def zone(label: str, cards: Sequence[str] = (), down: int = 0, fan: str = "row") -> dict:
     return {"label": label, "cards": list(cards), "down": down, "fan": fan}
+
+
+def text_zone(label: str) -> dict:
+    """A zone made only to carry a text, its label ("Betting: bp"): it never holds a card,
+    so it is drawn without the "none" of an empty zone."""
+    return zone(label, fan="text")
 
 
 # ---- stepping through a record ------------------------------------------------------------

@@ -281,10 +281,11 @@ def starter(request: HttpRequest, slug: str, language: str) -> HttpResponse:
 # ---- leaderboards ---------------------------------------------------------------------------
 def board_headers(slug: str) -> list[str]:
     """A leaderboard's column headings: rank, bot, owner, the rating and mu +/- sigma where
-    the game ranks by rating, matches, the game's own columns, last played."""
+    the game ranks by rating, matches, the game's own columns (``Format.board_columns``),
+    last played."""
     fmt = format_of(slug)
     rated = fmt is None or fmt.ranked_by_rating
-    own = [column.title for column in fmt.columns()] if fmt is not None else []
+    own = [column.title for column in fmt.board_columns()] if fmt is not None else []
     return [
         "rank", "bot", "owner", *(["rating", "mu +/- sigma"] if rated else []), "matches",
         *own, "last played",
@@ -309,7 +310,7 @@ def board_cells(slug: str, row: LeaderboardRow, fmt: Any = None) -> list[dict[st
             (f"{row.mu:.2f} +/- {row.sigma:.2f}", row.mu),
         ]
     cells.append((str(row.matches), row.matches))
-    own = fmt.columns() if fmt is not None else []
+    own = fmt.board_columns() if fmt is not None else []
     for column in own:
         cell = column.cell(row.score) if row.score else {"text": "-", "value": None}
         cells.append((cell["text"], cell["value"]))
@@ -354,6 +355,26 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+#: where a cell of numbers may go on a second line when its table is short of room: before
+#: an interval or a note in brackets ("+1.000 (+0.219 to +1.000)", "2 (provisional)"), before
+#: a spread ("34.37 +/- 7.15"), and between a date and its time ("2026-11-30 23:35")
+SPLIT_AT = re.compile(r" (?=\()| (?=\+/- )|(?<=^\d{4}-\d{2}-\d{2}) (?=\d{2}:\d{2}$)")
+
+
+def _parts(text: str) -> str:
+    """A cell's text, escaped, in the pieces it may break between (:data:`SPLIT_AT`), each
+    kept on one line."""
+    pieces = SPLIT_AT.split(text)
+    if len(pieces) == 1:
+        return _e(text)
+    return " ".join(f'<span class="keep">{_e(piece)}</span>' for piece in pieces)
+
+
+def _number_class(text: str) -> str:
+    """The class of a cell of numbers: one that may break (:func:`_parts`) says so."""
+    return ' class="num split"' if SPLIT_AT.search(text) else ' class="num"'
+
+
 def board_html(board: dict[str, Any]) -> dict[str, SafeString]:
     """The leaderboard page's three tables (ranking, statistics, head-to-head) as HTML, made
     here in one pass with every value escaped: a page of rows with a few thousand cells and
@@ -370,15 +391,16 @@ def board_html(board: dict[str, Any]) -> dict[str, SafeString]:
                     f'<th scope="row" data-sort="{sort}"><a href="/bots/{pk}/">{text}</a></th>'
                 )
             else:
-                number_class = "" if cell["header"] == "owner" else ' class="num"'
-                cells.append(f'<td data-sort="{sort}"{number_class}>{text}</td>')
+                number_class = "" if cell["header"] == "owner" else _number_class(cell["text"])
+                cells.append(f'<td data-sort="{sort}"{number_class}>{_parts(cell["text"])}</td>')
         ranking.append(f"<tr>{''.join(cells)}</tr>")
     stats = []
     for line in board["statistics"]["rows"]:
         bot = line["row"].bot
         label = _e(bot.label)
         cells = "".join(
-            f'<td class="num" data-sort="{_e(cell["sort"])}">{_e(cell["text"])}</td>'
+            f'<td{_number_class(cell["text"])} data-sort="{_e(cell["sort"])}">'
+            f"{_parts(cell['text'])}</td>"
             for cell in line["cells"]
         )
         stats.append(

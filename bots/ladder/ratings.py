@@ -288,7 +288,10 @@ class Books:
         if self.format is not None:
             self.format.tally(standings, match)
         for bot_id in bots:
-            self.rows[bot_id].last_played = match.played
+            row = self.rows[bot_id]
+            # matches are rated in job order, not in the order they were played: the latest
+            if row.last_played is None or match.played > row.last_played:
+                row.last_played = match.played
             self.tallied.add(bot_id)
         self.rated.append(match.pk)
 

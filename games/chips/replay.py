@@ -17,7 +17,7 @@ from typing import Any
 
 from games.chips.match import HandsMatch
 from games.engine.table import signed
-from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, zone
+from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, text_zone, zone
 
 
 def _scores(state: HandsMatch) -> list[Any]:
@@ -101,8 +101,7 @@ def _poker_table(frame: Frame, state: Any, done: dict | None) -> None:
         position = (seat + first) % 2
         notes = ["acts first" if position == 0 else "acts second"]
         seats.append(_seat([zone("Card", [cards[position]])], notes))
-    shared = [zone("Betting", [])]
-    shared[0]["label"] = f"Betting: {history or '(none yet)'}"
+    shared = [text_zone(f"Betting: {history or '(none yet)'}")]
     if state.has_board:
         shared.append(zone("Board", [board] if board else [], down=0 if board else 1))
     frame["seats"], frame["shared"] = seats, shared

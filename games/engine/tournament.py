@@ -309,6 +309,12 @@ class Format(ABC):
     def columns(self) -> list[Column]:
         """Leaderboard columns after rank and name."""
 
+    def board_columns(self) -> list[Column]:
+        """The columns of the site's leaderboard table, after the rating and the matches: by
+        default every leaderboard column (:meth:`columns`); a game with too many for a
+        desktop's width leaves some to its statistics table, shown under it."""
+        return self.columns()
+
     def statistics(self) -> Statistics:
         """The game's statistics table: by default its leaderboard columns."""
         return Statistics(

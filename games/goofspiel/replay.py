@@ -1,11 +1,14 @@
 """Goofspiel's replay frames (see games/replays.py for the frame format): a frame for each
 deal's first prize, one for each turn once both bids are down (the bids shown together, as
-the players saw them), and one for each fault. Each deal is a chapter."""
+the players saw them; a deal's last two turns share one, the last playing itself), and one
+for each fault. The frame of a deal's last bids shows the deal's end (the hands empty, its
+prize points); the next deal's first prize is a frame of its own. Each deal is a chapter."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from games.engine.table import plural
 from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, zone
 
 
@@ -13,73 +16,132 @@ def _cards(cards: list[int]) -> list[str]:
     return [str(c) for c in cards]
 
 
-def _table(state: Any, label: str, lines: list[str], names: list[str]) -> Frame:
+def _table(
+    label: str,
+    lines: list[str],
+    scores: list[Any],
+    hands: list[list[int]],
+    points: list[int],
+    prize: int | None,
+    to_come: int,
+) -> Frame:
     seats = [
         _seat(
-            [zone("Hand", _cards(state.hands[seat]))],
-            notes=[f"{state.points[seat]} prize points this deal"],
+            [zone("Hand", _cards(hands[seat]))],
+            notes=[f"{plural(points[seat], 'prize point')} this deal"],
         )
         for seat in (0, 1)
     ]
-    prize = [] if state.prize is None else [str(state.prize)]
     shared = [
-        zone("Prize", prize),
-        zone("Prizes to come", down=len(state.prizes_left())),
+        zone("Prize", [] if prize is None else [str(prize)]),
+        zone("Prizes to come", down=to_come),
     ]
-    return _frame(label, lines, list(state.scores), seats, shared)
+    return _frame(label, lines, list(scores), seats, shared)
+
+
+def _now(state: Any, label: str, lines: list[str]) -> Frame:
+    """The table as it is: the prize face up, the hands, this deal's prize points."""
+    return _table(
+        label, lines, state.scores, state.hands, state.points, state.prize,
+        len(state.prizes_left()),
+    )  # fmt: skip
+
+
+def _ended(state: Any, label: str, lines: list[str]) -> Frame:
+    """The table at the end of the deal just played (the state has dealt the next one): the
+    hands as its last bids left them (empty), its prize points, no prize."""
+    last = state.deals_played[-1]
+    hands = [list(range(1, state.num_cards + 1)) for _ in (0, 1)]
+    for _, first, second in last["turns"]:
+        hands[0].remove(first)
+        hands[1].remove(second)
+    return _table(label, lines, state.scores, hands, last["points"], None, 0)
+
+
+def _bid_lines(turns: list[list[int]], names: list[str]) -> list[str]:
+    lines = []
+    for prize, first, second in turns:
+        if first == second:
+            taken = "nobody takes it (equal bids)"
+        else:
+            taken = f"{names[0 if first > second else 1]} takes it"
+        lines.append(f"Prize {prize}: {names[0]} bids {first}, {names[1]} bids {second}; {taken}")
+    return lines
+
+
+def _turns_label(deal: int, first: int, count: int) -> str:
+    if count == 2:  # the deal's last bids, and the last turn that plays itself
+        return f"Deal {deal + 1}, turns {first} and {first + 1}"
+    return f"Deal {deal + 1}, turn {first}"
+
+
+def deal_end(number: int, done: dict[str, Any]) -> str:
+    """How deal ``number`` (from 0) ended: its prize points, and what it scored each seat
+    (its returns, games.goofspiel.rules.deal_returns); the live table's log says the same."""
+    points, returns = done["points"], done["returns"]
+    paid = (
+        f"deal score {returns[0]:+g} and {returns[1]:+g}"
+        if any(returns)
+        else "a draw, neither gains"
+    )
+    return f"Deal {number + 1} ends {points[0]} to {points[1]} in prize points: {paid}"
 
 
 def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     frames: list[Frame] = []
-    deal, turns = -1, 0
+    deal, turns = 0, 0
+    state: Any = None
     for event, state in steps(record):
-        if event is not None and event["type"] == "action" and state.bids:
+        if event is None:
+            frame = _now(
+                state,
+                "The deal",
+                [f"Deal 1: the prizes are shuffled; the first is {state.prize}"],
+            )
+            frame["chapter"] = "Deal 1"
+            frames.append(frame)
+            continue
+        if event["type"] == "action" and state.bids:
             continue  # one bid is down, the other not yet: nothing to show
-        lines: list[str] = []
-        decision = ""
-        chapter = f"Deal {max(deal, 0) + 1}"
-        if event is not None and event["type"] == "fault":
-            label = "Out of the match"
-            lines += _fault_lines(event, names)
-            decision = lines[0]
-        elif event is not None and event["type"] == "action":
-            done = state.deals_played[-1]["turns"] if state.deal != deal else state.history
-            shown = done[turns:]
-            for prize, first, second in shown:
-                if first == second:
-                    taken = "nobody takes it (equal bids)"
-                else:
-                    taken = f"{names[0 if first > second else 1]} takes it"
-                lines.append(
-                    f"Prize {prize}: {names[0]} bids {first}, {names[1]} bids {second}; {taken}"
-                )
-            decision = lines[0].split("; ")[0] if lines else ""
-            label = f"Deal {deal + 1}, turn {turns + 1}"
+        chapter = f"Deal {deal + 1}"
+        if event["type"] == "fault":
+            lines = _fault_lines(event, names)
+            if len(state.deals_played) > deal:  # the fault ended the deal (the other won it)
+                lines.append(deal_end(deal, state.deals_played[deal]))
+            frame = _now(state, "Out of the match", lines)
+            frame["decision"] = lines[0]
+            frame["actor"] = _actor(event)
+        elif state.deal == deal and not state.is_over():
+            # a turn of the deal in play: the next prize is face up
+            shown = state.history[turns:]
+            lines = _bid_lines(shown, names)
+            frame = _now(state, _turns_label(deal, turns + 1, len(shown)), lines)
+            frame["decision"] = lines[0].split("; ")[0] if lines else ""
             turns += len(shown)
         else:
-            label = "The deal"
-        if state.deal != deal and not state.is_over():
-            if deal >= 0:
-                last = state.deals_played[-1]
-                lines.append(
-                    f"Deal {deal + 1} ends {last['points'][0]} to {last['points'][1]} in prize "
-                    f"points: returns {last['returns'][0]:+g} and {last['returns'][1]:+g}"
-                )
-            deal, turns = state.deal, 0
-            lines.append(f"Deal {deal + 1}: the prizes are shuffled; the first is {state.prize}")
-        frame = _table(state, label, lines, names)
+            # the deal's last bids: the deal is over (the state has moved on)
+            done = state.deals_played[-1]
+            shown = done["turns"][turns:]
+            lines = [*_bid_lines(shown, names), deal_end(deal, done)]
+            if state.is_over():
+                frame = _now(state, _turns_label(deal, turns + 1, len(shown)), lines)
+            else:
+                frame = _ended(state, _turns_label(deal, turns + 1, len(shown)), lines)
+            frame["decision"] = lines[0].split("; ")[0]
         frame["chapter"] = chapter
-        frame["decision"] = decision
-        frame["actor"] = _actor(event) if event is not None and event["type"] == "fault" else None
         frames.append(frame)
-    if frames and state.is_over():
-        result = state.result()
-        if result["deal_log"]:
-            last = result["deal_log"][-1]
-            frames[-1]["lines"].append(
-                f"Deal {len(result['deal_log'])} ends {last['points'][0]} to "
-                f"{last['points'][1]} in prize points"
+        if state.deal != deal and not state.is_over():
+            # the next deal's first prize, a step of its own
+            deal, turns = state.deal, 0
+            start = _now(
+                state,
+                f"Deal {deal + 1}, first prize",
+                [f"Deal {deal + 1}: the prizes are shuffled; the first is {state.prize}"],
             )
+            start["chapter"] = f"Deal {deal + 1}"
+            frames.append(start)
+    if frames and state is not None and state.is_over():
+        result = state.result()
         a, b = result["scores"]
         end = "a draw" if a == b else f"{names[0 if a > b else 1]} wins the match"
         frames[-1]["lines"].append(f"Final score {a:g} to {b:g}: {end}")

@@ -33,7 +33,7 @@ def spec() -> GameSpec:
         methods=botapi.METHODS,
         tournament=DealsRoundRobin,
         table=GoofspielTable,
-        score_label="returns",
+        score_label="deal score",
         starters={
             "python": HERE / "starter.py",
             "javascript": HERE / "starter.js",

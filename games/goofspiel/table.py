@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.table import TableOption, TableRules, name_of, plural
+from games.goofspiel.replay import deal_end
 from games.goofspiel.rules import GoofspielState
 from games.replays import zone
 
@@ -68,7 +69,7 @@ class GoofspielTable(TableRules):
             shown = s != seat and not state.over
             seats.append({
                 "zones": [zone("Hand", [str(c) for c in state.hands[s]])] if shown else [],
-                "notes": [f"{state.points[s]} prize points this deal"],
+                "notes": [f"{plural(state.points[s], 'prize point')} this deal"],
                 "turn": s in pending, "turn_text": "bidding", "done_text": "bid in",
                 "score": f"{state.scores[s]:g}",
                 # a bid that is in shows as in, never as which card
@@ -124,14 +125,7 @@ class GoofspielTable(TableRules):
                 text = f"Prize {prize}: {names[0]} bids {first}, {names[1]} bids {second}; {taken}."
                 log.append({"key": f"d{number}t{i}", "text": text})
             if done is not None:
-                points, returns = done["points"], done["returns"]
-                paid = (
-                    f"returns {returns[0]:+g} and {returns[1]:+g}"
-                    if any(returns)
-                    else "a draw, neither gains"
-                )
-                text = f"Deal {number + 1} ends {points[0]} to {points[1]} in prize points: {paid}."
-                log.append({"key": f"d{number}end", "text": text})
+                log.append({"key": f"d{number}end", "text": f"{deal_end(number, done)}."})
         return log
 
     def actions(self, state: GoofspielState, seat: int) -> list[dict[str, Any]]:  # type: ignore[override]

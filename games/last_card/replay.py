@@ -5,12 +5,16 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from games.last_card.movecheck import hand_value
+from games.last_card.rules import last_card_points
 from games.replays import SUIT_NAMES, Frame, _actor, _frame, _seat, steps, zone
 
 
 def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for the deal and one per turn (a move, a refused move or a fault), with the
-    lines of the kit's readable log (``games.last_card.logs``) that the step wrote."""
+    lines of the kit's readable log (``games.last_card.logs``) that the step wrote. Until the
+    game ends a seat's score is the value of the hand it holds ("points in hand", the frame's
+    ``score_label``); at the end, the points it took (the hand's and its last card calls')."""
     from games.last_card.logs import readable
 
     frames: list[Frame] = []
@@ -53,6 +57,9 @@ def _last_card_table(frame: Frame, state: Any, names: list[str]) -> None:
             notes.append(f"out of the game ({state.faults[seat].kind})")
         if state.winner == seat:
             notes.append("winner")
+        calls = last_card_points(state.calls[seat])
+        if calls and not state.over:
+            notes.append(f"{calls:g} last card points so far")
         turn = not state.over and state.current == seat
         seats.append(_seat([zone("Hand", hand)], notes, turn=turn))
     shared = [
@@ -65,4 +72,10 @@ def _last_card_table(frame: Frame, state: Any, names: list[str]) -> None:
     if state.punishment:
         table_notes.append(f"next player picks up {state.punishment} unless it adds to it")
     frame["seats"], frame["shared"], frame["notes"] = seats, shared, table_notes
-    frame["scores"] = [state.seat_stats(seat)["points_taken"] for seat in range(state.num_seats)]
+    if state.over:
+        frame["scores"] = [state.seat_stats(s)["points_taken"] for s in range(state.num_seats)]
+        frame["score_label"] = "points taken"
+    else:
+        # nobody takes points before the game ends: what each hand would cost if it ended now
+        frame["scores"] = [hand_value(hand) for hand in state.hands]
+        frame["score_label"] = "points in hand"

@@ -31,6 +31,8 @@ from games.engine.tournament import (
 from games.last_card.rules import STATISTICS
 
 TABLE = 4
+#: games won, a share of the games played (``games_won`` is its mean: 0 or 1 a game)
+GAMES_WON = "{:.0%}"
 
 
 class Tables(Format):
@@ -101,21 +103,29 @@ class Tables(Format):
         )
 
     def columns(self) -> list[Column]:
-        """The kit's statistics, averaged per game, under short headers (the logs and the
-        JSON spell them out)."""
+        """The kit's statistics: the share of games won, and the others averaged per game,
+        each header saying which (the logs and the JSON spell them out)."""
 
         return [
-            interval_column("points taken (95% CI)", "score", "points_taken_ci95", "{:.2f}"),
-            number("won", "games_won"),
-            number("passes", "pass_moves"),
-            number("cards played", "cards_played"),
-            number("illegal", "illegal_moves"),
-            number("punished", "times_punished"),
-            number("punish cards", "punishment_taken"),
-            number("hand pts", "hand_value_pts"),
-            number("call pts", "last_card_pts"),
+            interval_column(
+                "points taken per game (95% CI)", "score", "points_taken_ci95", "{:.2f}"
+            ),
+            number("games won", "games_won", GAMES_WON),
+            number("passes per game", "pass_moves"),
+            number("cards played per game", "cards_played"),
+            number("illegal moves per game", "illegal_moves"),
+            number("times punished per game", "times_punished"),
+            number("punishment cards per game", "punishment_taken"),
+            number("hand points per game", "hand_value_pts"),
+            number("last card points per game", "last_card_pts"),
             faults_column(),
         ]
+
+    def board_columns(self) -> list[Column]:
+        """The points taken, the games won and the faults: the kit's other statistics are
+        in the statistics table under the leaderboard (all of them did not fit a desktop)."""
+        score, won, *_, faults = self.columns()
+        return [score, won, faults]
 
     def statistics(self) -> Statistics:
         """The kit's statistics under its own names, averaged per game."""
@@ -131,8 +141,12 @@ class Tables(Format):
             ("points taken", "points_taken"),
         ]
         return Statistics(
-            [number("games", "games", "{:,}"), *(number(t, k) for t, k in named)],
-            "Averages per game played; the lowest points taken wins.",
+            [
+                number("games", "games", "{:,}"),
+                *(number(t, k, GAMES_WON if k == "games_won" else "{:.2f}") for t, k in named),
+            ],
+            "Games won as a share of the games played, the others averages per game played; "
+            "the lowest points taken wins.",
         )
 
     # ---- logs (called by the arena with --logs) -----------------------------------------

@@ -37,11 +37,16 @@
     return card;
   }
 
-  // A seat's score, and what it counts ("7 points taken") when `label` is given, as the
-  // server draws it in templates/matches/_frame.html: the replay viewer's and the live table's.
-  function scoreBadge(text, label, title) {
-    var badge = node("span", "seat__score", text);
-    if (label) {
+  // A seat's score, and what it counts when `label` is given: after it ("7 points taken", the
+  // live table's), or with `labelFirst` before it ("points taken: 7", the replay viewer's, as
+  // the server draws it in templates/matches/_frame.html).
+  function scoreBadge(text, label, title, labelFirst) {
+    var badge = node("span", "seat__score", labelFirst && label ? "" : text);
+    if (label && labelFirst) {
+      badge.title = title || label;
+      badge.appendChild(node("span", "seat__score-label", label + ":"));
+      badge.appendChild(document.createTextNode(" " + text));
+    } else if (label) {
       badge.title = title || label;
       badge.appendChild(document.createTextNode(" "));
       badge.appendChild(node("span", "seat__score-label", label));

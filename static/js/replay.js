@@ -120,6 +120,9 @@
       label.appendChild(node("span", "zone__count", "(" + count + ")"));
     }
     box.appendChild(label);
+    // a zone made only to carry its label's text (games.replays.text_zone): no cards, and
+    // no "none" under it, as templates/matches/_zone.html draws it
+    if (zone.fan === "text") return box;
     var row = node("span", "zone__cards");
     var shown = zone.fan === "pile" ? zone.cards.slice(-PILE_SHOWN) : zone.cards;
     shown.forEach(function (code) { row.appendChild(drawCard(code)); });
@@ -135,11 +138,12 @@
     return String(Math.round(value * 100) / 100);
   }
 
-  // a seat's score with what it counts (the game's score_label, "points taken"), as the
-  // server draws it in templates/matches/_frame.html
+  // a seat's score with what it counts ("points taken: 7"): the frame's score_label if it
+  // has one, else the game's, as the server draws it in templates/matches/_frame.html
   var scoreLabel = el.seats.dataset.scoreLabel || "";
-  function scoreBadge(value) {
-    return window.CardArena.scoreBadge(number(value), scoreLabel, scoreLabel + " at this step");
+  function scoreBadge(value, frame) {
+    var label = frame.score_label || scoreLabel;
+    return window.CardArena.scoreBadge(number(value), label, label + " at this step", true);
   }
 
   function drawSeat(seat, index, frame) {
@@ -151,7 +155,7 @@
     var heading = node("h3", "seat__name", name);
     if (index < frame.scores.length) {
       heading.appendChild(document.createTextNode(" "));
-      heading.appendChild(scoreBadge(frame.scores[index]));
+      heading.appendChild(scoreBadge(frame.scores[index], frame));
     }
     box.appendChild(heading);
     seat.zones.forEach(function (zone) { box.appendChild(drawZone(zone)); });

@@ -95,7 +95,7 @@ def test_last_cards_points_taken_have_a_95_percent_interval(tmp_path):
         "--game", "last-card", "builtin:heuristic", "builtin:naive", "--fill", "builtin:naive",
         "--games", "40", "--seed", "5", "--logs", str(logs), "--json", str(out_json),
     )  # fmt: skip
-    assert "points taken (95% CI)" in (logs / "leaderboard.txt").read_text()
+    assert "points taken per game (95% CI)" in (logs / "leaderboard.txt").read_text()
     heuristic = next(
         b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "heuristic"
     )

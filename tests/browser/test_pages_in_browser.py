@@ -65,9 +65,10 @@ def test_a_box_to_tick_sits_at_the_start_of_its_line(open_tabs, viewport):
     assert abs(box["x"] - label["x"]) < 4, (box, label)
 
 
-def test_a_wide_table_scrolls_in_its_own_box_with_its_first_column_kept(tab):
-    """Last Card's leaderboard is wider than a 1280 px window: the page does not scroll
-    sideways, the table does, and its first column stays in view while it does."""
+def test_a_wide_table_scrolls_in_its_own_box_with_its_first_column_kept(open_tabs):
+    """Last Card's leaderboard is wider than a phone: the page does not scroll sideways, the
+    table does, and its first column stays in view while it does."""
+    tab = open_tabs("phone")
     page = tab.page
     page.goto("/games/last-card/leaderboard/")
     wrap = page.locator(".table-wrap").first
@@ -88,6 +89,22 @@ def test_a_wide_table_scrolls_in_its_own_box_with_its_first_column_kept(tab):
     assert abs(boxes["first"] - boxes["left"]) < 2, boxes  # the first column is kept
     assert boxes["last"] <= boxes["right"] + 1, boxes  # the last column can be reached
     assert tab.console.take() == []
+
+
+@pytest.mark.parametrize("game", ["goofspiel", "last-card", "rps-poker", "kuhn"])
+def test_a_games_leaderboard_fits_a_desktop_window(tab, game):
+    """Every column of the ranking is in view at 1280 px, without scrolling its box: a
+    number and its interval (or a date and its time) go on two lines where room is short,
+    and Last Card leaves the kit's statistics to the table under it. Goofspiel's last two
+    columns, "faults" and "last played", were cut off behind a scroll."""
+    page = tab.page
+    page.goto(f"/games/{game}/leaderboard/")
+    wrap = page.locator(".table-wrap").first
+    wrap.locator("tbody tr").first.wait_for()
+    width, room = wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert width <= room, f"{game}: the leaderboard is {width} px wide in {room} px"
+    last = wrap.locator("thead th").last
+    assert last.inner_text().strip().startswith("last played") and last.is_visible()
 
 
 def test_it_ranks_the_seeded_builtin_bots_and_sorts_the_leaderboard(tab):

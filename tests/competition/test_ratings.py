@@ -116,3 +116,18 @@ def test_it_rates_lower_scores_higher_when_the_game_says_so(alice, bob, active_b
     labels = [v.bot.label for v in competition.seat_versions(held.job)]
     mu = {r.bot.label: r.mu for r in Rating.objects.select_related("bot", "bot__owner")}
     assert mu[labels[low]] > mu[labels[high]]
+
+
+def test_last_played_is_the_latest_match_whatever_order_they_are_rated_in(alice, bob, active_bot):
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "strong", builtin_code("strong"))
+    competition.start_round_robin("rps-poker", 1, seed=14)
+    first = competition.claim("w1", 60)
+    second = competition.claim("w2", 60)
+    earlier = competition.store_result(second, _played(second.job))  # played first
+    later = competition.store_result(first, _played(first.job))  # rated first: job order
+    earlier.refresh_from_db()
+    later.refresh_from_db()
+    assert earlier.played < later.played and earlier.rated and later.rated
+    for row in LeaderboardRow.objects.all():
+        assert row.last_played == later.played

@@ -116,7 +116,7 @@ def test_the_previous_deal_stays_in_view_after_it_ends():
     assert [e["text"] for e in shown["log"]] == [
         "Prize 1: ann (you) bids 2, bob bids 1; ann (you) takes it.",
         "Prize 2: ann (you) bids 1, bob bids 2; bob takes it.",
-        "Deal 1 ends 1 to 2 in prize points: returns -1 and +1.",
+        "Deal 1 ends 1 to 2 in prize points: deal score -1 and +1.",
     ]
 
 

@@ -373,3 +373,17 @@ def test_axis_ticks_are_four_to_six_round_values_covering_any_range(low, span):
     assert ticks[0] <= low + 1e-6 * span and ticks[-1] >= low + span - 1e-6 * span
     # the shortest such axis: no more than about twice the range
     assert ticks[-1] - ticks[0] <= 2.01 * span
+
+
+def test_bots_and_people_say_each_ones_rank_among_its_kind_in_words():
+    people_and_bots(people=3, bots=12)
+    text = page(Client().get(f"/games/{GAME}/leaderboard/?show=both"))
+    assert '<th scope="col">rank among bots / people</th>' in text
+    kinds = re.findall(r'<tr data-kind="(\w+)">.*?</th><td>([^<]*)</td>', text)
+    assert len(kinds) == 15
+    assert not [shown for _, shown in kinds if "#" in shown]
+    for kind in ("bot", "person"):
+        shown = [s for k, s in kinds if k == kind]
+        group = "bots" if kind == "bot" else "people"
+        assert shown[:3] == [f"1st of the {group}", f"2nd of the {group}", f"3rd of the {group}"]
+    assert [s for k, s in kinds if k == "bot"][10:] == ["11th of the bots", "12th of the bots"]

@@ -272,3 +272,90 @@ def test_no_code_stderr_or_validation_log_leaves_through_the_api(client, rps_tou
             assert marker not in text, (path, marker)
         assert '"stderr"' not in text and '"code"' not in text and "validation_log" not in text
         json.loads(text)
+
+
+def _stored_goofspiel_match(state: str, rated: bool = True) -> Match:
+    """A Goofspiel match (a game whose seeds are shown once its tournament is over) of a
+    tournament in ``state``, played an hour ago."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from bots.models import Tournament
+    from bots.running.playing import Entry, play
+    from games.registry import get_game
+
+    entries = [Entry("m", builtin="matching"), Entry("r", builtin="random")]
+    played = play(get_game("goofspiel"), entries, seed=5, config={"num_cards": 4, "deals": 1})
+    record = json.loads(json.dumps(played.outcome.record))
+    tournament = Tournament.objects.create(game="goofspiel", state=state)
+    match = Match.objects.create(
+        game="goofspiel", seed=5, record=record, tournament=tournament, rated=rated
+    )
+    Match.objects.filter(pk=match.pk).update(played=timezone.now() - timedelta(hours=1))
+    match.refresh_from_db()
+    return match
+
+
+@pytest.mark.django_db
+def test_a_match_whose_seed_is_shown_later_is_modified_when_its_tournament_finishes(client):
+    from django.utils import timezone
+    from django.utils.http import http_date
+
+    from bots.models import Tournament
+
+    match = _stored_goofspiel_match(Tournament.RUNNING)
+    path = f"/api/matches/{match.pk}/"
+    hidden = client.get(path)
+    assert hidden.json()["seed"] is None
+    # the answer will change when the seed is shown: no date to be asked against
+    assert not hidden.has_header("Last-Modified")
+    since = http_date(timezone.now().timestamp())  # what a client kept from that answer
+    assert client.get(path, headers={"if-modified-since": since}).status_code == 200
+    finished = timezone.now()
+    Tournament.objects.filter(pk=match.tournament_id).update(
+        state=Tournament.DONE, finished=finished
+    )
+    shown = client.get(path, headers={"if-modified-since": http_date(match.played.timestamp())})
+    assert shown.status_code == 200 and shown.json()["seed"] == 5
+    assert shown["Last-Modified"] == http_date(finished.timestamp())
+    again = client.get(path, headers={"if-modified-since": shown["Last-Modified"]})
+    assert again.status_code == 304
+
+
+@pytest.mark.django_db
+def test_a_match_not_rated_yet_has_no_last_modified(client):
+    from bots.models import Tournament
+
+    match = _stored_goofspiel_match(Tournament.RUNNING, rated=False)
+    Tournament.objects.filter(pk=match.tournament_id).update(state=Tournament.DONE)
+    answer = client.get(f"/api/matches/{match.pk}/")
+    assert answer.json()["rated"] is False and not answer.has_header("Last-Modified")
+
+
+@pytest.mark.django_db
+def test_a_match_id_too_large_for_any_match_is_said_to_be_one(client):
+    owner = users("hana")[0]
+    bot = enter(owner, "rps-poker", "hanabot", builtin("rps-poker", "simple")).bot
+    big = "9" * 23
+    response = client.get(f"/api/bots/{bot.pk}/", {"before": big})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error.startswith("before must be a match id") and "whole number" not in error
+    assert big in error
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "1.5", "\u00b2"])
+def test_a_page_of_games_that_is_not_a_page_number_is_a_clear_400(client, value):
+    response = client.get("/api/games/", {"page": value})
+    assert response.status_code == 400 and response["Content-Type"] == "application/json"
+    assert response.json()["error"] == f"page must be a whole number from 1, not {value!r}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["2", "9" * 30])
+def test_a_page_of_games_past_the_last_is_a_404(client, value):
+    response = client.get("/api/games/", {"page": value})
+    assert response.status_code == 404
+    assert response.json()["error"].startswith(f"no page {value} (pages: 1 to 1)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -306,3 +308,24 @@ def test_it_escapes_hostile_names_in_every_table_it_writes_itself(client, db):
         assert "&lt;script&gt;x&lt;/script&gt;" in page, name
     board = client.get(pages["leaderboard"]).content.decode()
     assert 'id="h2h-title"' in board  # the head-to-head was written, names escaped
+
+
+def test_last_cards_numbers_say_they_are_a_share_of_games_or_per_game(client, last_card_tournament):
+    page = client.get("/games/last-card/leaderboard/").content.decode()
+    ranking = page[: page.index('id="stats-title"')]
+    heads = re.findall(r'class="sort">([^<]+)<', ranking)
+    # the kit's other statistics are in the table under it, by their own names
+    assert heads[-4:] == ["points taken per game (95% CI)", "games won", "faults", "last played"]
+    heuristic = LeaderboardRow.objects.get(bot__name="heuristic")
+    won = f"{heuristic.score['games_won']:.0%}"
+    assert f'data-sort="{heuristic.score["games_won"]!r}" class="num">{won}</td>' in ranking
+    stats = page[page.index('id="stats-title"') : page.index('id="h2h-title"')]
+    assert f">{won}</td>" in stats and "Games won as a share of the games played" in stats
+    # the bot's page: its numbers, each saying what it is
+    own = client.get(f"/bots/{heuristic.bot.pk}/").content.decode()
+    own = own[own.index('id="own-title"') : own.index("</section>", own.index('id="own-title"'))]
+    titles = re.findall(r"<dt>([^<]+)</dt>", own)
+    assert titles[:3] == ["points taken per game (95% CI)", "games won", "passes per game"]
+    assert "illegal moves per game" in titles and "times punished per game" in titles
+    assert f"<dt>games won</dt><dd>{won}</dd>" in own
+    assert not [t for t in titles if t in ("won", "illegal", "punished")]

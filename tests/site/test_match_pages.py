@@ -266,3 +266,56 @@ def test_it_shows_a_live_table_match_of_people_without_a_tournament(client, db):
     assert '<caption class="sr-only">Players in this match, by seat, with their scores' in page
     assert "Bots in this match" not in page
     assert 'class="card card--' in page
+
+
+def felt(page: str) -> str:
+    """The text of the table drawn on the page (the step shown)."""
+    return text_of(page.split('id="replay-frame"')[1].split('id="replay-decision"')[0])
+
+
+def badges(page: str) -> list[str]:
+    """The seats' score badges of the table drawn on the page, as text."""
+    found = re.findall(r'<span class="seat__score"[^>]*>(.*?</span>.*?)</span>', page)
+    return [text_of(badge).strip() for badge in found]
+
+
+def test_a_seats_score_is_labelled_before_it_as_what_it_counts(client, rps_matches):
+    match = rps_matches[0]
+    page = client.get(f"/matches/{match.pk}/?step=16").content.decode()
+    scores = [f"{s.score:g}" for s in match.participants.order_by("seat")]
+    # "1 games won" before
+    assert badges(page) == [f"games won: {score}" for score in scores]
+
+
+def test_last_card_shows_the_points_in_hand_until_the_game_ends(client, last_card_match):
+    names = [s.bot.label for s in last_card_match.participants.order_by("seat")]
+    frames = replays.build(last_card_match.record, names).frames
+    deal = felt(page_of(client, last_card_match))
+    # the deal: nobody has taken a point; each hand's value is shown as such
+    assert "points taken" not in deal
+    hands = [frames[0]["scores"][seat] for seat in range(4)]
+    assert [f"points in hand: {value}" in deal for value in hands] == [True] * 4
+    end = felt(client.get(f"/matches/{last_card_match.pk}/?step={len(frames)}").content.decode())
+    assert "points in hand" not in end
+    for score in last_card_match.record["result"]["scores"]:
+        assert f"points taken: {score:g}" in end
+
+
+@pytest.fixture
+def kuhn_match(db):
+    versions = [
+        enter("alice", "kuhn", "simple", builtin("kuhn", "simple")),
+        enter("bob", "kuhn", "random", builtin("kuhn", "random")),
+    ]
+    return play("kuhn", versions, seed=4)[0]
+
+
+def test_the_betting_of_a_poker_hand_is_a_text_with_no_empty_cards_under_it(client, kuhn_match):
+    for step in (1, 2, 3):
+        page = client.get(f"/matches/{kuhn_match.pk}/?step={step}").content.decode()
+        shared = page.split('id="replay-shared"')[1].split('id="replay-notes"')[0]
+        assert "Betting: " in text_of(shared)
+        assert "zone__empty" not in shared and "none" not in text_of(shared).replace(
+            "(none yet)", ""
+        )
+        assert re.search(r"chips won: -?\d", felt(page))
