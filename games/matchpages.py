@@ -37,7 +37,6 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import path
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.html import escape, format_html_join
-from django.utils.http import http_date
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.gzip import gzip_page
 
@@ -537,7 +536,7 @@ def _json_error(message: str, status: int) -> JsonResponse:
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     """The replay frames the viewer steps through (see games.replays for the format): all of
     them, or ``?from=N&count=M``. A stored match never changes, so the answer can be kept
-    (Cache-Control), and asked again with its ETag or Last-Modified (304)."""
+    (Cache-Control), and asked again with its ETag (304)."""
     try:
         start, count = _window(request)
     except BadRequest as bad:
@@ -550,8 +549,9 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     names = [seat.label for seat in seats]
     asked = f"{replay_key(match, names)}:{start}:{count}"
     etag = f'"{hashlib.sha256(asked.encode()).hexdigest()[:40]}"'
-    modified = int(match.played.timestamp())
-    response = get_conditional_response(request, etag=etag, last_modified=modified)
+    # no Last-Modified: the answer changes though the match does not (the frames' format,
+    # the seats' names), and only the ETag, made of what it is drawn from, says when
+    response = get_conditional_response(request, etag=etag)
     if response is None:
         replay = _replay(match, seats)
         if start and start >= replay.total:
@@ -564,7 +564,6 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         answer = replay.answer(start, count)
         response = JsonResponse(answer, json_dumps_params={"ensure_ascii": False})
     response["ETag"] = etag
-    response["Last-Modified"] = http_date(modified)
     patch_cache_control(response, public=True, max_age=REPLAY_MAX_AGE_S)
     return response
 
