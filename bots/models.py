@@ -590,7 +590,8 @@ class PlaygroundRun(models.Model):
     #: matches played and stored so far
     played = models.PositiveIntegerField(default=0)
     #: the worker time the run may use, seconds (its person's limit when it was started; 0:
-    #: none), and what its stored matches used so far (seating their bots included)
+    #: none), and what it used so far: its stored matches (seating their bots included) and
+    #: the check of its bot before the first (its compile and start)
     worker_seconds = models.PositiveIntegerField(default=0)
     worker_s = models.FloatField(default=0.0)
 

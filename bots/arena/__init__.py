@@ -102,7 +102,15 @@ def _no_negative_zero(value: Any) -> Any:
 
 
 class ArenaError(Exception):
-    """Bad input to the arena, in one line that names the problem."""
+    """Bad input to the arena, in one line that names the problem (a compile error: the
+    compiler's lines under it)."""
+
+
+def shown(text: str) -> str:
+    """What a bot wrote (its name, a fault's reason) for one line of the terminal: each
+    character the terminal would act on shown as its escape (``untrusted.printable``), and
+    its new lines too (``\\n``), so that none of it passes for a line of the arena's own."""
+    return printable(text).replace("\n", "\\n")
 
 
 def is_faulty(faults: int, matches: int) -> bool:
@@ -450,9 +458,9 @@ class Arena:
             process.close()
             raise ArenaError(f"{entrant.source}: {exc}") from None
         reason = missing_methods(self.game, hello)
-        if reason:
+        if reason:  # (it names the methods the bot's hello listed: its own text)
             process.close()
-            raise ArenaError(f"{entrant.source}: {reason}")
+            raise ArenaError(f"{entrant.source}: {shown(reason)}")
         # a bot file is named as upload_bot names it (bots.names), a built-in as it says
         name = entrant.entry.name if entrant.entry and entrant.entry.path else hello.name
         entrant.standing = Standing(name, entrant.source)
@@ -469,7 +477,7 @@ class Arena:
         if log and log.exists() and log.stat().st_size:
             where = f" (traceback in {log})"
             self.keep_error_dir = True
-        raise ArenaError(f"{entrant.source}: {exc.reason}{where}") from None
+        raise ArenaError(f"{entrant.source}: {shown(exc.reason)}{where}") from None
 
     def _check_sandbox(self, path: Path) -> None:
         """A bot failed to start in the sandbox: say so if the sandbox itself is broken."""

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bots.arena import Arena, ArenaError, busy_jobs
+from bots.arena import Arena, ArenaError, busy_jobs, shown
 from bots.arena.config import ConfigError, apply_config
 from bots.languages import spoken, suffix_list
 from bots.running import cpus
@@ -47,7 +47,13 @@ DJANGO_OPTIONS = (
 
 class UsageError(Exception):
     """What was asked cannot be played: the message says why (the Django command raises it
-    as its CommandError; :func:`main` prints it as Django would and exits with 1)."""
+    as its CommandError; :func:`main` prints it as Django would and exits with 1). It may
+    quote what a bot wrote (a compiler's messages on its code, the reason it could not
+    start): every character a terminal would act on is shown as its escape
+    (``untrusted.printable``, line by line: a compiler's lines stay lines)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(untrusted.printable(message))
 
 
 def help_text() -> str:
@@ -297,6 +303,8 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
                         f"this machine could not play the tournament: {exc}. No bot is to "
                         "blame for it; run the tournament again"
                     ) from None
+                except ArenaError as exc:  # a process playing matches failed or died
+                    raise UsageError(str(exc)) from None
     for table in leaderboard(game.title, arena.format, summary, out.width, out):
         out.print(table)
     if opts["json"]:
@@ -451,7 +459,7 @@ def _table(
             header = textwrap.fill(header, max(widest, 1), break_long_words=False)
         table.add_column(header, justify="right")
     for rank, (bot, row) in enumerate(zip(summary["bots"], cells, strict=True), 1):
-        name = untrusted.printable(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
+        name = shown(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
         table.add_row(str(rank), Text(name), *row)
     return table
 
@@ -475,5 +483,5 @@ def _print_faults(err: Console, summary: dict) -> None:
             else:
                 line += " (--logs DIR keeps every match record and each bot's stderr log)"
             # a bot's name and reasons are its own text: shown, never interpreted, and kept
-            # on one line whatever the terminal's width
-            err.print(Text(untrusted.printable(line)), soft_wrap=True)
+            # on one line (its own new lines escaped) whatever the terminal's width
+            err.print(Text(shown(line)), soft_wrap=True)

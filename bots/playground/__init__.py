@@ -28,7 +28,7 @@ import secrets
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import cache
 from typing import Any, TypeVar
@@ -540,6 +540,62 @@ def out_of_time(seconds: int) -> str:
     return f"stopped: the run used its {seconds} s of worker time"
 
 
+def charge(held: Claim, seconds: float) -> bool:
+    """Add ``seconds`` of worker time spent outside a match (its bot's compile and start
+    before the first match) to the held run's, only if the run is still ours; False if not."""
+    with transaction.atomic():
+        if not leases.lock_held(held):
+            return False
+        PlaygroundRun.objects.filter(pk=held.job.pk).update(
+            worker_s=F("worker_s") + max(0.0, seconds)
+        )
+    return True
+
+
+def compile_limits(run: PlaygroundRun) -> compiling.CompileLimits:
+    """What compiling the run's own code may take: the compile's limits
+    (``compiling.LIMITS``), its CPU and wall time no more than the whole seconds of worker
+    time the run has left (at least 1), so that a compile cannot hold the worker past the
+    run's bound. A run with 120 s or more left (a signed-in person's) compiles as an upload
+    does."""
+    standard = compiling.LIMITS
+    if not run.worker_seconds:
+        return standard
+    left = max(1, int(run.worker_seconds - run.worker_s))
+    return replace(
+        standard, cpu_s=min(standard.cpu_s, left), wall_s=min(standard.wall_s, float(left))
+    )
+
+
+def compile_stopped(run: PlaygroundRun, scope: compiling.OneUse | None) -> str:
+    """The reason a run ends before its first match because compiling its code took all
+    the worker time the run had left (its compile's wall-clock limit was the run's time
+    left, not every bot's: :func:`compile_limits`), "" if it did not. A refusal of the same
+    code kept from an earlier run is said to be one (nothing was compiled this time)."""
+    refusal = scope.refusal if scope is not None else None
+    limits = scope.limits if scope is not None else None
+    if refusal is None or refusal.took_s is None or limits is None:
+        return ""
+    if limits.wall_s >= compiling.LIMITS.wall_s or refusal.took_s < limits.wall_s:
+        return ""  # stopped at a limit of every bot's: the compiler's words, as for any bot
+    seconds = int(limits.wall_s)
+    if refusal.cached:
+        return (
+            f"Your bot could not start: compiling it took all of a run's {seconds} seconds of "
+            "worker time when this same code was run before, so it was not compiled again and "
+            "no match was played."
+        )
+    whose = (
+        f"this run's {seconds} seconds"
+        if seconds >= run.worker_seconds
+        else f"the {seconds} seconds this run had left"
+    )
+    return (
+        f"Your bot could not start: compiling it took all of {whose} of worker time, so no "
+        "match was played."
+    )
+
+
 class RunFailed(Exception):
     """The run cannot be played, and would not be on another worker either."""
 
@@ -723,10 +779,11 @@ def play_run(
     """Play the held run's matches not stored yet, one by one, each stored as soon as it is
     played (``until_done(during, action)`` does the database's part, tried again while the
     database is away). Before each match, the run's bound of worker time (``worker_seconds``,
-    counted with every match's seating and play in ``worker_s``) is looked at: once used, the
-    run ends :data:`DONE` with its other matches not played, its page saying so (a match
-    under way is played to its end: its time control bounds it). Ends in :data:`DONE`,
-    :data:`FAILED` (the bot could not load, or an
+    counted in ``worker_s`` with every match's seating and play, and with the check of its
+    bot before the first match, its compile included) is looked at: once used, the run ends
+    :data:`DONE` with its other matches not played, its page saying so (a match under way
+    is played to its end: its time control bounds it). Ends in :data:`DONE`,
+    :data:`FAILED` (the bot could not load, its compile took all of the run's time, or an
     opponent is gone), :data:`LOST` (the run is no longer ours) or :data:`STOPPED` (the
     worker is stopping, or was stopped during a match whose bots its shutdown may have
     killed: the run is given back). Raises PlatformError, and whatever
@@ -741,10 +798,18 @@ def play_run(
     cache = ProcessCache(seats.sandboxed)
     used = run.worker_s
     try:
-        with until_done("playground.read", lambda: _one_off(run)):
-            if run.played == 0 and (reason := missing_contract(run, seats, cache)):
-                until_done("playground.fail", lambda r=reason: fail(held, r))
-                return FAILED
+        with until_done("playground.read", lambda: _one_off(run)) as scope:
+            if run.played == 0 and not (run.worker_seconds and used >= run.worker_seconds):
+                # its bot compiled (within the run's time left) and started: worker time too
+                began = time.monotonic()
+                reason = missing_contract(run, seats, cache)
+                took = time.monotonic() - began
+                used += took
+                if not until_done("playground.charge", lambda t=took: charge(held, t)):
+                    return LOST
+                if reason := reason or compile_stopped(run, scope):
+                    until_done("playground.fail", lambda r=reason: fail(held, r))
+                    return FAILED
             for number in range(run.played, run.matches):
                 if lost():
                     return LOST
@@ -786,16 +851,20 @@ def play_run(
         cache.close()
 
 
-def _one_off(run: PlaygroundRun) -> contextlib.AbstractContextManager[None]:
+def _one_off(
+    run: PlaygroundRun,
+) -> contextlib.AbstractContextManager[compiling.OneUse | None]:
     """While the run plays: its code, if of a compiled language and not an uploaded
-    version's (which the machine's cache keeps), is compiled for this run only, never kept
-    in the cache (each run's code may differ: kept, it would fill the disk)."""
+    version's (which the machine's cache keeps), is compiled for this run only, within the
+    worker time the run has left (:func:`compile_limits`), its program never kept in the
+    cache (each run's code may differ: kept, it would fill the disk); a refusal is kept a
+    day, so that the same code is not compiled again (``compiling.transient``)."""
     if not get_language(run.language).compiled:
         return contextlib.nullcontext()
     checksum = BotVersion.checksum_of(run.code)
     if BotVersion.objects.filter(bot__game=run.game, checksum=checksum).exists():
         return contextlib.nullcontext()
-    return compiling.transient(run.code.encode("utf-8"))
+    return compiling.transient(run.code.encode("utf-8"), compile_limits(run))
 
 
 # ------------------------------------------------------------------------------- forgetting

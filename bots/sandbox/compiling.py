@@ -17,10 +17,19 @@ went in (the files, the compiler's version, its flags) in the machine's cache
 has a size (:func:`cache_limit`, the setting ``COMPILE_CACHE_MB``): an entry read is touched,
 and a new entry that would pass the size first evicts the least recently used whole entries
 (:func:`_make_room`). Code compiled for one use only (a playground run's own,
-:func:`transient`) is never kept there. A refusal is the bot's :class:`CompileError` (its
-start fails with the compiler's words, like a Python traceback); a sandbox that cannot
-start is the platform's trouble, as for a bot (:class:`~bots.sandbox.SandboxUnavailable`,
-:class:`~bots.sandbox.SandboxBusy`).
+:func:`transient`) never has its program kept there, only its refusal, for a day
+(:data:`ONE_USE_REFUSAL_S`). A refusal is the bot's :class:`CompileError` (its start fails
+with the compiler's words, like a Python traceback); a sandbox that cannot start is the
+platform's trouble, as for a bot (:class:`~bots.sandbox.SandboxUnavailable`,
+:class:`~bots.sandbox.SandboxBusy`), and so is a compile the machine was too busy to give
+its time (:class:`CompileBusy`, below).
+
+A compile stopped at its wall-clock limit is the bot's only if it had used at least half of
+its CPU limit by then (:data:`BOTS_SHARE`): code that needs that much compiling is near its
+limit whatever the load. Below that, the machine was too loaded to give the compile its time
+(a legitimate g++ once took 262 s of wall time for 70 s of CPU here): :class:`CompileBusy`,
+nothing kept, tried again later. The CPU is the compiler's whole process tree's, read from
+``/proc`` when the clock stops it (:func:`_tree_cpu_s`).
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ from bots.running.settings import project_settings
 from bots.sandbox import (
     SHELL,
     MiB,
+    SandboxBusy,
     SandboxConfig,
     SandboxUnavailable,
     _memfd,
@@ -69,9 +79,32 @@ SIZE_MARKER = "File size limit exceeded"
 PROGRAM = "/tmp/program"
 
 
+#: how a refusal for the compile's time begins (its CPU limit, or its wall-clock limit with
+#: at least :data:`BOTS_SHARE` of its CPU limit used): :func:`_took_s`
+TOOK = "compiling took over"
+#: the share of its CPU limit a compile stopped at its wall-clock limit must have used for
+#: the stop to be the bot's; with less, the machine was too busy (:class:`CompileBusy`)
+BOTS_SHARE = 0.5
+
+
 class CompileError(BotStartError):
     """The compiler refused the bot's code, or went over a limit compiling it: the bot's
-    fault, said with the compiler's first messages."""
+    fault, said with the compiler's first messages. ``took_s``: stopped at its time (its CPU
+    limit, or its wall-clock limit with :data:`BOTS_SHARE` of its CPU used), the seconds of
+    wall time it took at least (that limit), else None; ``cached``: a refusal read from the
+    machine's cache, not compiled now."""
+
+    def __init__(self, message: str, *, took_s: float | None = None, cached: bool = False) -> None:
+        super().__init__(message)
+        self.took_s = took_s
+        self.cached = cached
+
+
+class CompileBusy(SandboxBusy):
+    """The compile was stopped at its wall-clock limit having had under :data:`BOTS_SHARE`
+    of its CPU limit: the machine was too busy to give it its time. The platform's trouble
+    (a :class:`~bots.running.process.PlatformError`), never the bot's: nothing is kept, and
+    the work is tried again later."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +146,10 @@ STALE_S = 3600
 TOUCH_S = 60
 #: the cache's own lock, held while an entry is made room for and put in place
 EVICT_LOCK = ".evict.lock"
+#: seconds the refusal of code compiled for one use (:func:`transient`: a playground run's)
+#: is kept: the same code run again within them is not compiled again (its program is never
+#: kept; a refusal is the compiler's words, a few KiB)
+ONE_USE_REFUSAL_S = 24 * 3600
 
 
 def cache_dir() -> Path:
@@ -132,36 +169,43 @@ def cache_limit() -> int:
 
 
 @dataclass
-class _Transient:
+class OneUse:
     """Code compiled for one use (:func:`transient`): its programs or refusals, by cache key,
-    kept in this process for as long as the use lasts, never on disk."""
+    kept in this process for as long as the use lasts; its program never on disk."""
 
     source: str
+    #: what it is compiled within (None: :data:`LIMITS`, or what the caller passes)
+    limits: CompileLimits | None = None
     made: dict[str, bytes | CompileError] = field(default_factory=dict)
+    #: its refusal, compiled now or read from the cache, if it was refused
+    refusal: CompileError | None = None
 
 
-_transient: list[_Transient] = []
+_transient: list[OneUse] = []
 _transient_lock = threading.Lock()
 
 
 @contextlib.contextmanager
-def transient(source: bytes) -> Iterator[None]:
+def transient(source: bytes, limits: CompileLimits | None = None) -> Iterator[OneUse]:
     """While in the block, a bot file of exactly ``source`` that is not in the machine's cache
-    is compiled for this process's use only: kept in memory until the block ends, never
-    written to the cache (a playground run's one-off code, which may change at every run:
-    kept, it would fill the disk). An entry the cache already holds (an uploaded version of
-    the same code) is used as always."""
-    scope = _Transient(hashlib.sha256(source).hexdigest())
+    is compiled for this process's use only, within ``limits`` if given: its program kept in
+    memory until the block ends, never written to the cache (a playground run's one-off code,
+    which may change at every run: kept, it would fill the disk). Its refusal is kept in the
+    cache, for :data:`ONE_USE_REFUSAL_S` (by the hash of everything that went in, the limits
+    too): the same code run again in that time is refused without a compile, on any worker
+    of the machine. An entry the cache already holds (an uploaded version of the same code)
+    is used as always. Yields the :class:`OneUse`, which says what came of it."""
+    scope = OneUse(hashlib.sha256(source).hexdigest(), limits)
     with _transient_lock:
         _transient.append(scope)
     try:
-        yield
+        yield scope
     finally:
         with _transient_lock:
             _transient.remove(scope)
 
 
-def _transient_for(source: bytes) -> _Transient | None:
+def _transient_for(source: bytes) -> OneUse | None:
     with _transient_lock:
         if not _transient:
             return None
@@ -188,6 +232,28 @@ def program(
     files = language.compile_files(bot_name, source, game)
     # the compiler's script (the files under /: the sandbox's paths), part of the cache key
     script = language.compile_script(sorted(files), config)
+    folder = cache_dir() / language.name
+    key = _key(language, files, script, config, sandboxed, limits)
+    found = _cached(language, folder / key, folder / f"{key}.refused", limits)
+    if found is not None:
+        return found
+    scope = _transient_for(source)
+    if scope is not None:  # compiled for this use only: its program in memory, never kept
+        return _one_use(scope, language, files, script, config, limits, sandboxed, worker)
+    return _compile_once(
+        language, files, script, config, limits, sandboxed, worker, folder, key, one_use=False
+    )
+
+
+def _key(
+    language: Language,
+    files: dict[str, bytes],
+    script: str,
+    config: SandboxConfig | None,
+    sandboxed: bool,
+    limits: CompileLimits,
+) -> str:
+    """The cache key: the hash of everything that went in."""
     digest = hashlib.sha256()
     for part in (
         language.name,
@@ -199,27 +265,54 @@ def program(
         digest.update(part.encode() + b"\0")
     for name in sorted(files):
         digest.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
-    key = digest.hexdigest()
-    folder = cache_dir() / language.name
+    return digest.hexdigest()
+
+
+def _one_use(
+    scope: OneUse,
+    language: Language,
+    files: dict[str, bytes],
+    script: str,
+    config: SandboxConfig | None,
+    limits: CompileLimits,
+    sandboxed: bool,
+    worker: bool,
+) -> bytes:
+    """The program of code compiled for one use (:func:`transient`), within the scope's
+    limits: compiled once in the scope; its refusal kept in the cache a while."""
+    limits = scope.limits or limits
+    key = _key(language, files, script, config, sandboxed, limits)
+    if key not in scope.made:
+        try:
+            scope.made[key] = _compile_once(
+                language, files, script, config, limits, sandboxed, worker,
+                cache_dir() / language.name, key, one_use=True,
+            )  # fmt: skip
+        except CompileError as exc:
+            scope.made[key] = scope.refusal = exc
+    made = scope.made[key]
+    if isinstance(made, CompileError):
+        raise CompileError(str(made), took_s=made.took_s, cached=made.cached)
+    return made
+
+
+def _compile_once(
+    language: Language,
+    files: dict[str, bytes],
+    script: str,
+    config: SandboxConfig | None,
+    limits: CompileLimits,
+    sandboxed: bool,
+    worker: bool,
+    folder: Path,
+    key: str,
+    *,
+    one_use: bool,
+) -> bytes:
+    """Compile, one compile of a code on the machine at a time: the workers that need it at
+    once (a version's first matches, side by side) wait for the first one's, and find it
+    kept. ``one_use``: only a refusal is kept, for :data:`ONE_USE_REFUSAL_S`."""
     kept, refused = folder / key, folder / f"{key}.refused"
-    found = _cached(language, kept, refused, limits)
-    if found is not None:
-        return found
-    scope = _transient_for(source)
-    if scope is not None:  # compiled for this use only: in memory, never kept
-        if key not in scope.made:
-            try:
-                scope.made[key] = _compile_and_keep(
-                    language, files, script, config, limits, sandboxed, worker, None, None
-                )
-            except CompileError as exc:
-                scope.made[key] = exc
-        made = scope.made[key]
-        if isinstance(made, CompileError):
-            raise CompileError(str(made))
-        return made
-    # one compile of a code on the machine at a time: the workers that need it at once
-    # (a version's first matches, side by side) wait for the first one's, and find it kept
     folder.mkdir(parents=True, exist_ok=True)
     lock_path = folder / f".{key}.lock"
     with open(lock_path, "a") as lock:
@@ -229,8 +322,10 @@ def program(
             if found is not None:
                 return found
             return _compile_and_keep(
-                language, files, script, config, limits, sandboxed, worker, kept, refused
-            )
+                language, files, script, config, limits, sandboxed, worker,
+                None if one_use else kept, refused,
+                ONE_USE_REFUSAL_S if one_use else None,
+            )  # fmt: skip
         finally:
             # the lock file goes with the compile (one a code would pile up): a worker that
             # waits on it finds the entry kept; one that makes a new lock file finds it too
@@ -240,13 +335,19 @@ def program(
 
 
 def _cached(language: Language, kept: Path, refused: Path, limits: CompileLimits) -> bytes | None:
-    """The program kept for this code, or its refusal raised; None if neither is kept. The
-    entry read is touched (least recently used goes first, :func:`_make_room`)."""
+    """The program kept for this code, or its refusal raised; None if neither is kept (or
+    the refusal of code compiled for one use is past its time, or it is a stop by the clock
+    kept before one said whose it was: compiled again). The entry read is touched (least
+    recently used goes first, :func:`_make_room`)."""
     with contextlib.suppress(OSError):
         return _read_touched(kept)
-    with contextlib.suppress(OSError, ValueError):
+    with contextlib.suppress(OSError, ValueError, TypeError):
         said = json.loads(_read_touched(refused).decode("utf-8"))
-        raise _refusal(language, str(said["messages"]), said["why"], limits)
+        if float(said.get("until", "inf")) < time.time():
+            return None  # (compiled again, and kept again)
+        if said["why"] == f"{TOOK} {limits.wall_s:g} s":
+            return None  # kept before a stop by the clock said its CPU: maybe the machine's
+        raise _refusal(language, str(said["messages"]), said["why"], limits, cached=True)
     return None
 
 
@@ -272,9 +373,11 @@ def _compile_and_keep(
     worker: bool,
     kept: Path | None,
     refused: Path | None,
+    remember_s: float | None = None,
 ) -> bytes:
-    """Compile; keep the program, or the refusal, in the cache (not with ``kept`` and
-    ``refused`` None: a compile for one use)."""
+    """Compile; keep the program, or the refusal, in the cache (not with ``kept`` or
+    ``refused`` None; a refusal for ``remember_s`` seconds if given, else until evicted).
+    Raises CompileError, or the platform's errors (:class:`CompileBusy`: nothing kept)."""
     config = config or SandboxConfig.from_settings()
     for tool in language.compile_tools(config):
         if not os.path.exists(tool):
@@ -296,7 +399,10 @@ def _compile_and_keep(
     # what the compiler said is kept as it said it: how it is shown may change
     messages = messages[: limits.messages_bytes]
     if refused is not None:
-        _keep(refused, json.dumps({"why": why, "messages": messages}).encode())
+        said: dict[str, Any] = {"why": why, "messages": messages}
+        if remember_s is not None:
+            said["until"] = time.time() + remember_s
+        _keep(refused, json.dumps(said).encode())
     raise _refusal(language, messages, why, limits)
 
 
@@ -508,6 +614,7 @@ def _run(
         raise SandboxUnavailable(f"the compiler's sandbox does not start: {exc}") from None
     out, err = bytearray(), bytearray()
     why = None
+    cpu_at_deadline: float | None = None  # (stopped by the clock: the compile's CPU then)
     deadline = time.monotonic() + limits.wall_s
     assert proc.stdout is not None and proc.stderr is not None
     with selectors.DefaultSelector() as selector:
@@ -516,7 +623,8 @@ def _run(
         while selector.get_map():
             left = deadline - time.monotonic()
             if left <= 0:
-                why = f"compiling took over {limits.wall_s:g} s"
+                cpu_at_deadline = _tree_cpu_s(proc.pid)
+                why = f"{TOOK} {limits.wall_s:g} s"
                 break
             for key, _ in selector.select(left):
                 chunk = os.read(key.fd, 1 << 16)
@@ -537,19 +645,78 @@ def _run(
     code = proc.wait()
     proc.stdout.close()
     proc.stderr.close()
+    if cpu_at_deadline is not None:
+        why = _wall_clock_stop(cpu_at_deadline, limits)
     if why is None and code in (-24, 128 + 24, 137, -9):  # SIGXCPU, or killed after it
-        why = f"compiling took over {limits.cpu_s} s of CPU"
+        why = f"{TOOK} {limits.cpu_s} s of CPU"
     return code, bytes(out), err.decode("utf-8", "replace"), why
 
 
+def _wall_clock_stop(cpu: float, limits: CompileLimits) -> str:
+    """Why a compile stopped at its wall-clock limit, having used ``cpu`` seconds of CPU, is
+    the bot's: it used at least :data:`BOTS_SHARE` of its CPU limit. Else raises
+    :class:`CompileBusy`: the machine, not the code, took the time."""
+    if cpu >= BOTS_SHARE * limits.cpu_s:
+        return (
+            f"{TOOK} {limits.wall_s:g} s, {cpu:.1f} s of it on the CPU: at least half of its "
+            f"{limits.cpu_s} s of CPU, so the time is the code's, not the machine's"
+        )
+    raise CompileBusy(
+        f"the machine was too busy to compile the bot: in the {limits.wall_s:g} s it may take, "
+        f"the compile had only {cpu:.1f} s of CPU (under half of its {limits.cpu_s} s); no "
+        "fault of the bot's, nothing was kept, and it can be tried again"
+    )
+
+
+def _tree_cpu_s(root: int) -> float:
+    """CPU seconds the process ``root`` and its descendants have used so far: each one's
+    own and that of the children it has reaped (``/proc/PID/stat``: utime, stime, cutime,
+    cstime). In the sandbox, whatever the compiler starts stays under ``root`` (orphans go
+    to the PID namespace's init, bwrap's)."""
+    children: dict[int, list[int]] = {}
+    ticks: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/{name}/stat", "rb") as file:
+                stat = file.read()
+            # (after the command's name: the state, the parent, ...; times are 14th to 17th)
+            fields = stat[stat.rindex(b")") + 2 :].split()
+            ticks[int(name)] = sum(int(value) for value in fields[11:15])
+            children.setdefault(int(fields[1]), []).append(int(name))
+    total, todo = 0, [root]
+    while todo:
+        pid = todo.pop()
+        total += ticks.get(pid, 0)
+        todo += children.get(pid, [])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def _refusal(
-    language: Language, messages: str, why: str | None, limits: CompileLimits
+    language: Language,
+    messages: str,
+    why: str | None,
+    limits: CompileLimits,
+    *,
+    cached: bool = False,
 ) -> CompileError:
     """The bot's CompileError: what went over a limit, if anything, and the compiler's first
-    lines."""
+    lines (``cached``: read from the cache)."""
     shown = _first_lines(messages, limits.shown_lines)
     head = f"{language.title} compile error" + (f": {why}" if why else "")
-    return CompileError(head + (f"\n{shown}" if shown else ""))
+    message = head + (f"\n{shown}" if shown else "")
+    return CompileError(message, took_s=_took_s(why, limits), cached=cached)
+
+
+def _took_s(why: str | None, limits: CompileLimits) -> float | None:
+    """The wall time a compile stopped at its time took at least (the limit that stopped
+    it: a process's CPU time is no more than its wall time), or None if it was not."""
+    if why == f"{TOOK} {limits.cpu_s} s of CPU":
+        return float(limits.cpu_s)
+    if why is not None and why.startswith(f"{TOOK} {limits.wall_s:g} s,"):
+        return float(limits.wall_s)
+    return None
 
 
 def _first_lines(text: str, count: int) -> str:

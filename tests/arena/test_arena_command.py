@@ -251,6 +251,39 @@ def test_a_bots_name_and_reasons_are_shown_never_interpreted(tmp_path, bot_file,
     assert "\x1b[2J" not in err + table
 
 
+def test_a_bot_cannot_print_a_line_of_its_own_in_the_arenas_output(bot_file, capfd):
+    # A new line in a bot's name or a fault's reason once began a line the bot wrote: "second
+    # line", or a forged fault of another bot's.
+    forger = bot_file(
+        "forger.py",
+        FIRST_CARD_BOT.format(name="forger\\nsimple").replace(
+            "        return 0\n\n    def main_postprocess",
+            "        raise ValueError('boom\\x1b[1A\\rforged: simple crashed\\nsecond line')"
+            "\n\n    def main_postprocess",
+        ),
+    )
+    table = arena(str(forger), "builtin:minimal", "--rounds", "2")
+    err = capfd.readouterr().err
+    assert "forger\\nsimple (faulty)" in table
+    assert not any(line.strip("│ ").startswith("simple") for line in table.splitlines())
+    (line,) = [line for line in err.splitlines() if line.startswith("forger")]
+    assert line.endswith(
+        ": exception 2 times in 2 matches; first in match 1: main_play raised ValueError: "
+        "boom\\x1b[1A\\x0dforged: simple crashed\\nsecond line (--logs DIR keeps every "
+        "match record and each bot's stderr log)"
+    )
+    assert not any(line.startswith(("second line", "forged")) for line in err.splitlines())
+
+
+def test_a_bot_that_cannot_start_cannot_print_a_line_of_its_own_either(bot_file):
+    path = bot_file("imports.py", "raise ValueError('x\\nforged line\\x1b[2J')\n")
+    with pytest.raises(CommandError) as refused:
+        arena(str(path), "builtin:minimal", "--rounds", "1")
+    said = str(refused.value)
+    assert "\n" not in said and "\x1b" not in said
+    assert "imports.py: failed at import: ValueError: x\\nforged line\\x1b[2J (traceback in" in said
+
+
 def test_it_reads_a_configuration_file_for_any_game(tmp_path, bot_file):
     # the original kit's format: bot folders (helper modules skipped), single bots, a seed
     folder = tmp_path / "mine"

@@ -1,10 +1,12 @@
 """What one client may take of the workers: guests of one address share limits whatever
 their sessions, and a run has a bound of worker time; a compiled run's own code is compiled
-for that run only, never kept in the machine's cache (docs/playground.md, "Limits")."""
+for that run only, within the run's worker time and charged to it, its program never kept in
+the machine's cache, its refusal kept a day (docs/playground.md, "Limits")."""
 
 from __future__ import annotations
 
 import shutil
+import time
 from datetime import timedelta
 
 import pytest
@@ -12,8 +14,10 @@ from django.test import Client
 from django.urls import reverse
 
 from bots import playground
+from bots.languages import get_language
 from bots.models import Bot, BotVersion, PlaygroundRun
 from bots.sandbox import compiling
+from bots.sandbox.compiling import CompileLimits
 from games.live.tables import address_key
 from games.registry import get_game
 from tests.playground.conftest import GAME, builtin_code, queue, worker
@@ -170,3 +174,121 @@ def test_a_cpp_runs_own_code_is_compiled_for_the_run_only(alice, cache):
     again.refresh_from_db()
     assert again.status == PlaygroundRun.DONE, again.reason
     assert len(kept(cache)) == 1
+
+
+class Clock:
+    """The playground's clock, moved on by a fake compile (no test waits for a minute)."""
+
+    def __init__(self) -> None:
+        self.moved = 0.0
+
+    def monotonic(self) -> float:
+        return time.monotonic() + self.moved
+
+
+@pytest.fixture
+def slow_compiler(cache, monkeypatch):
+    """A C++ compiler that takes all it is given: stopped at its CPU limit after as many
+    seconds of the playground's clock. Its compiles' limits are listed."""
+    clock = Clock()
+    monkeypatch.setattr(playground, "time", clock)
+    monkeypatch.setattr(type(get_language("cpp")), "compile_tools", lambda self, c=None: [])
+    given: list[CompileLimits] = []
+
+    def compile_all_of_it(language, files, script, config, limits, sandboxed, worker):
+        given.append(limits)
+        clock.moved += limits.cpu_s + 0.5
+        return -24, b"", "", f"compiling took over {limits.cpu_s} s of CPU"
+
+    monkeypatch.setattr(compiling, "_compile", compile_all_of_it)
+    return given
+
+
+#: a guest's C++ bot (the starter, changed: no uploaded version's code)
+SLOW_CPP = get_game(GAME).starters["cpp"].read_text() + "\n// a table computed at compile time\n"
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_a_guests_compile_has_the_runs_worker_time_is_charged_and_its_refusal_kept(
+    db, settings, cache, slow_compiler
+):
+    settings.PLAYGROUND_GUEST_RUN_SECONDS = 60
+    guest = Client()
+    assert post(guest, language="cpp", code=SLOW_CPP, match_count="3").status_code == 302
+    run = PlaygroundRun.objects.get()
+    worker().step()
+    run.refresh_from_db()
+    # compiled within the run's 60 s, not a compile's 120 s of wall time
+    assert slow_compiler == [CompileLimits(cpu_s=60, wall_s=60.0)]
+    assert run.status == PlaygroundRun.FAILED and run.played == 0
+    assert run.worker_s >= 60  # the compile's time is the run's
+    said = (
+        "Your bot could not start: compiling it took all of this run's 60 seconds of worker "
+        "time, so no match was played."
+    )
+    assert run.reason == said
+    page = guest.get(reverse("playground_run", args=[run.key])).content.decode()
+    assert said.replace("'", "&#x27;") in page
+    # the refusal is kept in the machine's cache (its program would not be), so the same
+    # code from another guest is not compiled again, and costs its run next to nothing
+    assert [name.endswith(".refused") for name in kept(cache)] == [True]
+    other = Client()
+    assert post(other, language="cpp", code=SLOW_CPP, match_count="3").status_code == 302
+    again = PlaygroundRun.objects.exclude(pk=run.pk).get()
+    worker().step()
+    again.refresh_from_db()
+    assert len(slow_compiler) == 1
+    assert again.status == PlaygroundRun.FAILED and again.worker_s < 30
+    assert again.reason == (
+        "Your bot could not start: compiling it took all of a run's 60 seconds of worker time "
+        "when this same code was run before, so it was not compiled again and no match was "
+        "played."
+    )
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_a_run_taken_over_compiles_within_the_time_it_has_left(alice, settings, slow_compiler):
+    settings.PLAYGROUND_RUN_SECONDS = 300
+    run = queue(alice, code=SLOW_CPP, language="cpp", matches=2)
+    PlaygroundRun.objects.filter(pk=run.pk).update(worker_s=270.4)  # its earlier workers'
+    worker().step()
+    run.refresh_from_db()
+    assert slow_compiler == [CompileLimits(cpu_s=29, wall_s=29.0)]
+    assert run.reason == (
+        "Your bot could not start: compiling it took all of the 29 seconds this run had left "
+        "of worker time, so no match was played."
+    )
+    assert run.worker_s >= 299.4
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_a_run_with_time_to_spare_compiles_as_an_upload_does(alice, settings, slow_compiler):
+    """Stopped at a limit of every bot's compile, it says so in the compiler's words."""
+    settings.PLAYGROUND_RUN_SECONDS = 300
+    run = queue(alice, code=SLOW_CPP, language="cpp", matches=2)
+    worker().step()
+    run.refresh_from_db()
+    assert slow_compiler == [compiling.LIMITS]
+    assert run.status == PlaygroundRun.FAILED and run.played == 1
+    assert run.reason == (
+        "Your bot could not start: C++ compile error: compiling took over 60 s of CPU"
+    )
+    assert run.worker_s >= 60
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+def test_a_compile_the_machine_was_too_busy_for_gives_the_run_back_uncharged(
+    alice, settings, cache, monkeypatch
+):
+    monkeypatch.setattr(type(get_language("cpp")), "compile_tools", lambda self, c=None: [])
+
+    def busy(*args):
+        raise compiling.CompileBusy("the machine was too busy to compile the bot: ...")
+
+    monkeypatch.setattr(compiling, "_compile", busy)
+    run = queue(alice, code=SLOW_CPP, language="cpp", matches=2)
+    worker().step()
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.QUEUED and run.worker_s == 0 and run.played == 0
+    assert "the machine was too busy to compile the bot" in run.error
+    assert kept(cache) == []

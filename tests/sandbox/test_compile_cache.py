@@ -1,13 +1,16 @@
 """The machine's cache of compiled programs has a size (docs/sandbox.md, "Compiled
 languages"): least recently used whole entries are evicted to make room, a program larger
 than the largest allowed is refused, and code compiled for one use (a playground run's own)
-is never kept. The compiler is faked where only the cache is looked at; real g++ for the
-program's size."""
+never has its program kept, only its refusal, for a day. A compile the clock stopped is the
+bot's only if it used half its CPU limit. The compiler is faked where only the cache is
+looked at; real g++ for the program's size."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from bots.languages import get_language
+from bots.running.process import PlatformError
 from bots.sandbox import compiling
-from bots.sandbox.compiling import CompileError
+from bots.sandbox.compiling import CompileBusy, CompileError, CompileLimits
 from games.registry import get_game
 
 CPP = get_language("cpp")
@@ -28,28 +32,35 @@ KiB = 1024
 class Cache:
     path: Path
     compiles: list[bytes]
+    #: the limits of each compile
+    limits: list[CompileLimits]
 
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch, settings):
     """An empty cache of 1 MiB, and a compiler that makes a program of the size a source
-    asks for (``// SIZE <bytes>``), counting its compiles."""
+    asks for (``// SIZE <bytes>``), counting its compiles; ``BROKEN`` is a compile error,
+    ``SLOW`` a compile stopped at its CPU limit."""
     folder = tmp_path / "compiled"
     monkeypatch.setattr(compiling, "cache_dir", lambda: folder)
     monkeypatch.setattr(type(CPP), "compile_tools", lambda self, config=None: [])
     settings.COMPILE_CACHE_MB = 1
     compiles: list[bytes] = []
+    seen: list[CompileLimits] = []
 
     def fake(language, files, script, config, limits, sandboxed, worker):
         source = next(body for name, body in files.items() if name.startswith("/bot/"))
         compiles.append(source)
+        seen.append(limits)
         if b"BROKEN" in source:
             return 1, b"", "error: broken", None
+        if b"SLOW" in source:
+            return -24, b"", "", f"compiling took over {limits.cpu_s} s of CPU"
         size = int(source.split(b"SIZE ")[1].split()[0])
         return 0, source[:16].ljust(size, b"\0"), "", None
 
     monkeypatch.setattr(compiling, "_compile", fake)
-    return Cache(folder, compiles)
+    return Cache(folder, compiles, seen)
 
 
 def code(name: str, size: int) -> bytes:
@@ -146,7 +157,9 @@ def test_code_compiled_for_one_use_is_never_kept_and_compiled_once_in_it(cache):
         with pytest.raises(CompileError, match="broken"), compiling.transient(broken):
             compiling.program(CPP, "bot.cpp", broken, GAME)
     assert len(cache.compiles) == 3
-    assert sorted(entries(cache.path).values()) == [1 * KiB]
+    # no program of its own is kept; a refusal is (see the next test)
+    programs = {n: size for n, size in entries(cache.path).items() if "." not in n}
+    assert sorted(programs.values()) == [1 * KiB]
     assert not list(cache.path.glob("*/.*lock")) and not list(cache.path.glob("*/.part-*"))
     # the same code as an uploaded version's, already in the cache, is taken from it
     opponent = code("opponent", 1 * KiB)
@@ -167,3 +180,94 @@ def test_a_program_over_the_largest_size_is_refused_and_no_program_kept(tmp_path
     assert str(refused.value) == "C++ compile error: the compiled program is over 8 MiB"
     kept = [p for p in (tmp_path / "compiled").glob("cpp/*") if not p.name.startswith(".")]
     assert [p.suffix for p in kept] == [".refused"] and kept[0].stat().st_size < 4096
+
+
+def test_a_refusal_of_code_for_one_use_is_kept_a_day_within_that_uses_limits(cache):
+    """A playground run's code is compiled within the run's limits; the same code refused
+    is not compiled again by the next run (on any worker of the machine) for a day."""
+    short = CompileLimits(cpu_s=20, wall_s=20.0)
+    slow = b"// SLOW\nclass Bot {};\n"
+    with compiling.transient(slow, short) as scope, pytest.raises(CompileError) as first:
+        compiling.program(CPP, "bot.cpp", slow, GAME)
+    assert str(first.value) == "C++ compile error: compiling took over 20 s of CPU"
+    assert first.value.took_s == 20 and not first.value.cached
+    assert scope.refusal is not None and scope.refusal.took_s == 20
+    assert cache.limits == [short]
+    (refused,) = entries(cache.path)
+    assert refused.endswith(".refused")
+    # another use of the same code (a new run): refused as before, not compiled again
+    with compiling.transient(slow, short) as scope, pytest.raises(CompileError) as again:
+        compiling.program(CPP, "bot.cpp", slow, GAME)
+    assert str(again.value) == str(first.value) and again.value.cached
+    assert scope.refusal is not None and scope.refusal.cached
+    assert len(cache.compiles) == 1
+    # other limits (a run with other time left) are another compile
+    with (
+        compiling.transient(slow, CompileLimits(cpu_s=30, wall_s=30.0)),
+        pytest.raises(CompileError, match="over 30 s of CPU"),
+    ):
+        compiling.program(CPP, "bot.cpp", slow, GAME)
+    assert len(cache.compiles) == 2
+    # a day later (its time passed), compiled again
+    path = cache.path / "cpp" / refused
+    said = json.loads(path.read_text())
+    assert time.time() + compiling.ONE_USE_REFUSAL_S - 60 < said["until"]
+    path.write_text(json.dumps(said | {"until": time.time() - 1}))
+    with compiling.transient(slow, short), pytest.raises(CompileError):
+        compiling.program(CPP, "bot.cpp", slow, GAME)
+    assert len(cache.compiles) == 3
+
+
+def test_a_compile_stopped_by_the_clock_is_the_bots_only_with_half_its_cpu_used():
+    limits = CompileLimits(cpu_s=60, wall_s=120.0)
+    assert compiling._wall_clock_stop(30.0, limits) == (
+        "compiling took over 120 s, 30.0 s of it on the CPU: at least half of its 60 s of CPU, "
+        "so the time is the code's, not the machine's"
+    )
+    with pytest.raises(CompileBusy) as busy:
+        compiling._wall_clock_stop(29.9, limits)
+    assert isinstance(busy.value, PlatformError)  # the platform's: tried again, never kept
+    assert str(busy.value) == (
+        "the machine was too busy to compile the bot: in the 120 s it may take, the compile "
+        "had only 29.9 s of CPU (under half of its 60 s); no fault of the bot's, nothing was "
+        "kept, and it can be tried again"
+    )
+
+
+def test_a_stop_by_the_clock_kept_before_its_cpu_was_looked_at_is_compiled_again(cache):
+    # (such a refusal, "compiling took over 120 s", may have been the machine's load)
+    source = code("loaded", 1 * KiB)
+    compiling.program(CPP, "loaded.cpp", source, GAME)
+    (program,) = [p for p in cache.path.glob("cpp/*") if not p.name.startswith(".")]
+    refused = program.with_name(program.name + ".refused")
+    program.rename(refused)
+    refused.write_text(json.dumps({"why": "compiling took over 120 s", "messages": ""}))
+    assert compiling.program(CPP, "loaded.cpp", source, GAME).startswith(b"// loaded")
+    assert len(cache.compiles) == 2
+
+
+def test_a_compile_that_waits_past_its_wall_clock_without_cpu_is_the_machines():
+    # (a compiler kept off the CPU by a loaded machine: here a child that only sleeps)
+    limits = CompileLimits(cpu_s=60, wall_s=0.3)
+    began = time.monotonic()
+    with pytest.raises(CompileBusy, match="had only 0.0 s of CPU"):
+        compiling._run(["/bin/sh", "-c", "sleep 30 & sleep 30"], env={}, pass_fds=(), limits=limits)
+    assert time.monotonic() - began < 10  # stopped at its deadline, its children too
+
+
+def test_the_cpu_of_a_compile_is_its_whole_process_trees():
+    # the shell started uses no CPU itself; the subshell it waits for burns some, then says so
+    spin = "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"
+    proc = subprocess.Popen(
+        ["/bin/sh", "-c", f"( {spin}; echo spun; exec sleep 30 ); true"],
+        stdout=subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == b"spun\n"
+        assert compiling._tree_cpu_s(proc.pid) >= 0.1
+        assert compiling._tree_cpu_s(2**22 + 1) == 0.0  # no such process: nothing
+    finally:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+        proc.stdout.close()

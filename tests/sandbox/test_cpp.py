@@ -14,6 +14,7 @@ from django.core.management import CommandError, call_command
 
 from bots.languages import get_language
 from bots.names import declared_name
+from bots.running.process import PlatformError
 from bots.sandbox import compiling
 from bots.sandbox.compiling import CompileError, CompileLimits
 from games.registry import get_game
@@ -148,6 +149,67 @@ def test_a_hostile_compile_is_stopped_at_its_limits_and_is_the_bots(code, said):
         compiling.program(CPP, "hostile.cpp", code.encode(), GAME, limits=SMALL)
     assert said in str(refused.value)
     assert len(str(refused.value)) < 40 * 310 + 200  # cut to its first lines
+
+
+#: a deadline no compile of the template meets (its host's JSON templates take seconds of g++)
+HURRIED = CompileLimits(wall_s=0.3)
+
+
+def refusals() -> list[Path]:
+    return list(compiling.cache_dir().glob("cpp/*.refused"))
+
+
+def test_a_compile_the_clock_stops_with_little_cpu_is_the_machines_and_never_kept():
+    """A loaded machine once took 262 s of wall time for a g++ of 70 s of CPU: a compile
+    stopped by the clock before it had half its CPU limit is not refused, and is compiled
+    again next time."""
+    source = TEMPLATE.format(act="int hurried = 4; (void)hurried;").encode()
+    before = refusals()
+    for _ in range(2):  # (nothing kept: compiled, and stopped, each time)
+        with pytest.raises(compiling.CompileBusy) as busy:
+            compiling.program(CPP, "hurried.cpp", source, GAME, limits=HURRIED)
+        said = str(busy.value)
+        assert said.startswith(
+            "the machine was too busy to compile the bot: in the 0.3 s it may take, the "
+            "compile had only "
+        ), said
+        assert said.endswith(
+            " s of CPU (under half of its 60 s); no fault of the bot's, nothing was kept, and "
+            "it can be tried again"
+        )
+        assert isinstance(busy.value, PlatformError) and not isinstance(busy.value, CompileError)
+    assert refusals() == before
+
+
+def test_a_compile_the_clock_stops_after_half_its_cpu_is_the_bots_and_kept(monkeypatch):
+    source = TEMPLATE.format(act="int slow = 5; (void)slow;").encode()
+    before = refusals()
+    monkeypatch.setattr(compiling, "_tree_cpu_s", lambda pid: 31.5)  # as if it had that much
+    with pytest.raises(CompileError) as refused:
+        compiling.program(CPP, "slow.cpp", source, GAME, limits=HURRIED)
+    assert str(refused.value) == (
+        "C++ compile error: compiling took over 0.3 s, 31.5 s of it on the CPU: at least half "
+        "of its 60 s of CPU, so the time is the code's, not the machine's"
+    )
+    assert refused.value.took_s == 0.3
+    assert len(refusals()) == len(before) + 1  # kept, as any refusal is
+    monkeypatch.setattr(compiling, "_compile", lambda *args: pytest.fail("compiled again"))
+    with pytest.raises(CompileError, match="31.5 s of it on the CPU"):
+        compiling.program(CPP, "slow.cpp", source, GAME, limits=HURRIED)
+
+
+def test_a_compilers_messages_reach_the_terminal_as_text(tmp_path):
+    """An ``#error`` with escape sequences (clear the screen, colours, the window's title)
+    is shown as escapes, the compiler's lines still lines."""
+    escapes = bot(tmp_path, "escapes.cpp", code='#error "\x1b[2J\x1b[31mforged\x1b]0;TITLE\x07"\n')
+    with pytest.raises(CommandError) as refused:
+        arena(str(escapes), "builtin:simple", "--rounds", "1")
+    lines = str(refused.value).splitlines()
+    assert lines[0] == "C++ compile error"
+    assert lines[1] == (
+        '/bot/escapes.cpp:1:2: error: #error "\\x1b[2J\\x1b[31mforged\\x1b]0;TITLE\\x07"'
+    )
+    assert not any(c in str(refused.value) for c in "\x1b\x07\r")
 
 
 def test_what_a_bot_prints_goes_to_its_log_and_its_exceptions_are_its_faults(tmp_path, play):
