@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import pwd
 import secrets
 import stat
 from pathlib import Path
@@ -78,11 +79,56 @@ def _tighten(path: Path, mode: int, what: str) -> None:
     log.warning("event=permissions.tightened path=%s was=%04o now=%04o", path, found, mode)
 
 
-def private_dir(path: Path) -> Path:
+def _user(uid: int) -> str:
+    """A user's name (their number if the machine has no name for it)."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists() and path.parent != path:
+        path = path.parent
+    return path
+
+
+def usable_dir(path: Path, what: str, *, write: bool = True, mode: int = PRIVATE_DIR) -> Path:
+    """The folder ``path``, created with ``mode`` if missing, that this process may read and
+    search (and with ``write``, write in). One it cannot use (a folder root made for a site
+    that runs as another user) is refused in one line saying whose it is and who runs, not
+    by a traceback from the first file written there."""
+    user = _user(os.geteuid())
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=mode)
+    except PermissionError:
+        parent = _nearest_existing(path.parent)
+        raise ImproperlyConfigured(
+            f"{what} {path} cannot be made: {parent} belongs to {_user(parent.stat().st_uid)}, "
+            f"and this process runs as {user}, who may not write there; make it for {user} "
+            f"(as root: install -d -o {user} -m 0700 {path}; docs/deploy.md)"
+        ) from None
+    except OSError as exc:
+        raise ImproperlyConfigured(f"{what} {path} cannot be made: {exc.strerror}") from None
+    need = os.R_OK | os.X_OK | (os.W_OK if write else 0)
+    if not os.access(path, need):
+        owner = _user(path.stat().st_uid)
+        found = stat.S_IMODE(path.stat().st_mode)
+        can = "use" if write else "read"
+        raise ImproperlyConfigured(
+            f"{what} {path} belongs to {owner} (mode {found:04o}), and this process runs as "
+            f"{user}, who cannot {can} it: make it {user}'s (chown -R {user} {path}; "
+            "docs/deploy.md)"
+        )
+    return path
+
+
+def private_dir(path: Path, what: str = "the folder") -> Path:
     """The folder ``path`` (var/), created if missing, readable by its owner alone: mode 0700.
-    One that exists with a looser mode is tightened, with a log line."""
-    path.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
-    _tighten(path, PRIVATE_DIR, "the folder")
+    One that exists with a looser mode is tightened, with a log line; one this process
+    cannot use is refused (:func:`usable_dir`)."""
+    usable_dir(path, what)
+    _tighten(path, PRIVATE_DIR, what)
     return path
 
 
@@ -118,6 +164,13 @@ def secret_key(var_dir: Path) -> str:
         key = path.read_text().strip()
     except FileNotFoundError:
         pass
+    except PermissionError:  # made by a command run as root, say
+        user = _user(os.geteuid())
+        raise ImproperlyConfigured(
+            f"the secret key {path} belongs to {_user(path.stat().st_uid)}, and this process "
+            f"runs as {user}, who cannot read it: make it {user}'s (chown {user} {path}), or "
+            "set SECRET_KEY (docs/deploy.md)"
+        ) from None
     else:
         private_file(path)
         return key

@@ -6,6 +6,9 @@ Environment variables (all optional):
     ALLOWED_HOSTS      comma-separated; default localhost,127.0.0.1,[::1]
     CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://arena.example.org
     DATABASE_URL       e.g. postgres://user:pass@host:5432/name; default SQLite in var/
+    DB_POOL, DB_POOL_MAX, DB_POOL_TIMEOUT, DB_POOL_CHECK  PostgreSQL's connection pool: on,
+                       its most connections (16), the seconds a request waits for one (5),
+                       and whether each is checked as it is handed out (on; docs/deploy.md)
     REDIS_URL          e.g. redis://127.0.0.1:6379/0; default in-memory channel layer
     CARD_ARENA_VAR     folder for the SQLite database, secret key and logs; default ./var
     SECURE             HTTPS: secure cookies, HSTS, redirect to https. Default: on when DEBUG is
@@ -60,6 +63,7 @@ from cardsite.env import (
     private_dir,
     secret_key,
     sqlite_database,
+    usable_dir,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -67,10 +71,21 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # of it (looser modes found there are tightened, with a log line).
 #: where this site's code can be cloned from (pages tell bot authors to run the arena there)
 CARD_ARENA_REPOSITORY = os.environ.get("CARD_ARENA_REPOSITORY", "").strip()
-VAR_DIR = private_dir(Path(os.environ.get("CARD_ARENA_VAR", BASE_DIR / "var")).resolve())
+try:
+    VAR_DIR = private_dir(
+        Path(os.environ.get("CARD_ARENA_VAR", BASE_DIR / "var")).resolve(),
+        "the site's folder (CARD_ARENA_VAR)",
+    )
+    #: collectstatic's copies (served by the web process, which only reads them)
+    STATIC_ROOT = usable_dir(
+        VAR_DIR / "staticfiles", "the folder of static files", write=False, mode=0o755
+    )
+    SECRET_KEY = secret_key(VAR_DIR)
+except ImproperlyConfigured as exc:
+    # one line, not a traceback: every process of the site stops here, before it serves
+    raise SystemExit(f"ImproperlyConfigured: {exc}") from None
 
 DEBUG = envbool("DEBUG", False)
-SECRET_KEY = secret_key(VAR_DIR)
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 
@@ -124,18 +139,35 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+#: seconds a request waits for a database connection from the pool (PostgreSQL)
+DB_POOL_TIMEOUT = envint("DB_POOL_TIMEOUT", 5)
+if DB_POOL_TIMEOUT < 1:
+    raise ImproperlyConfigured(f"DB_POOL_TIMEOUT={DB_POOL_TIMEOUT} must be at least 1 (seconds)")
 if DATABASE_URL:
     # Under ASGI Django runs sync code in short-lived threads (one per request or websocket
     # consumer call): persistent connections would be left to the garbage collector, and a
     # new connection per call is slow under load. PostgreSQL therefore goes through a
     # connection pool (psycopg_pool, built into Django 5.1+): a "closed" connection goes back
     # to it. DB_POOL_MAX bounds one process's connections; DB_POOL=0 turns the pool off.
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    # DB_POOL_CHECK (CONN_HEALTH_CHECKS): with the pool, a connection is checked as it is
+    # handed out (one round trip, about 0.3 ms): one the server closed (PostgreSQL restarted)
+    # is replaced then, never given to a request
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=0, conn_health_checks=envbool("DB_POOL_CHECK", True)
+        )
+    }
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and envbool("DB_POOL", True):
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": envint("DB_POOL_MAX", 16),
-            "timeout": 30,
+            # how long a request waits for a connection before it fails (a page answers 500):
+            # while PostgreSQL is away, a few seconds, not half a minute of a hanging page
+            "timeout": DB_POOL_TIMEOUT,
+            # how long the pool tries, more and more seldom, to make a connection before it
+            # leaves the next try to the next request: its pauses stay short, so it connects
+            # within a few seconds of PostgreSQL's return (docs/deploy.md)
+            "reconnect_timeout": DB_POOL_TIMEOUT,
         }
 else:
     DATABASES = {
@@ -259,8 +291,6 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "staticfiles"
-STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Compressed copies made by collectstatic; plain names (no manifest), so pages render
@@ -373,7 +403,7 @@ WORKER_MAX_ATTEMPTS = envint("WORKER_MAX_ATTEMPTS", 3)
 #: it) before it fails: a job that stops every worker that takes it must end some day
 WORKER_MAX_CLAIMS = envint("WORKER_MAX_CLAIMS", 20)
 #: the longest wait between tries while the database is away (the worker never gives up)
-WORKER_DB_RETRY_MAX_S = envint("WORKER_DB_RETRY_MAX_S", 30)
+WORKER_DB_RETRY_MAX_S = envint("WORKER_DB_RETRY_MAX_S", 5)
 LADDER_INTERVAL_S = envint("LADDER_INTERVAL_S", 3600)
 WORKER_PROCESS_CACHE = envint("WORKER_PROCESS_CACHE", 8)
 #: the most match jobs a worker claims at once, plays in turn and stores together (about a

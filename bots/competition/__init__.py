@@ -342,7 +342,22 @@ def maybe_ladder_round(game: str, interval_s: float) -> Tournament | None:
     """The next regular round of every active bot of the game, when the game has nothing
     queued and its last round is older than ``interval_s``, or at once while the game's
     ranking is not settled (a game ranked by score whose ranking has provisional ranks: more
-    deals are what settles it)."""
+    deals are what settles it).
+
+    Workers that go idle together each call this: the look and the round it starts are one
+    transaction that holds the game's rating ledger (:func:`lock_ledger`, the row that
+    scheduling and rating take), so of two workers that look at once, the second looks once
+    the first has committed its round, finds its jobs queued, and starts none."""
+    busy = MatchJob.objects.filter(game=game, status__in=[MatchJob.QUEUED, MatchJob.RUNNING])
+    if busy.exists():  # a quick look first: most looks end here, taking no lock
+        return None
+    with transaction.atomic():
+        lock_ledger(game)
+        return _ladder_round(game, interval_s)
+
+
+def _ladder_round(game: str, interval_s: float) -> Tournament | None:
+    """:func:`maybe_ladder_round`'s look and round, with the game's ledger held."""
     busy = MatchJob.objects.filter(game=game, status__in=[MatchJob.QUEUED, MatchJob.RUNNING])
     if busy.exists():
         return None

@@ -139,9 +139,10 @@ def _placement(version: BotVersion) -> tuple[int, int] | None:
     return counts["done"], counts["total"]
 
 
-def idle_reasons() -> list[str]:
+def idle_reasons(ladder_interval_s: float | None = None) -> list[str]:
     """Why a worker finds nothing to do: what it would take work from, and that it is empty,
-    with what would give it some."""
+    with what would give it some (``ladder_interval_s``: the worker's ``--ladder-interval``,
+    if known)."""
     waiting = BotVersion.objects.filter(status=BotVersion.VALIDATING).count()
     queued = MatchJob.objects.filter(status=MatchJob.QUEUED).count()
     if waiting or queued:  # work that is not ours to take now (leased, or turned off)
@@ -168,8 +169,15 @@ def idle_reasons() -> list[str]:
             reasons.append(
                 "a round needs two active bots of a game; these have one: " + ", ".join(few)
             )
-        else:
+        elif ladder_interval_s is None:
             reasons.append(
                 "the games' regular rounds start when idle, every --ladder-interval seconds"
+            )
+        elif ladder_interval_s <= 0:
+            reasons.append("this worker starts no regular rounds (--ladder-interval 0)")
+        else:
+            reasons.append(
+                "the games' regular rounds start when idle, every "
+                f"{ladder_interval_s:g} seconds (--ladder-interval)"
             )
     return reasons

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 
 from bots import competition, playground
 from bots.competition import leases, uploads
@@ -85,6 +85,36 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
+def database_label() -> str:
+    """Where the database is, without its user or password: ``host:port/name``, or
+    ``sqlite:PATH``."""
+    found = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:{found['NAME']}"
+    return f"{found.get('HOST') or 'localhost'}:{found.get('PORT') or 5432}/{found['NAME']}"
+
+
+class DatabaseUnreachable(Exception):
+    """The database cannot be reached as the worker starts (its words in one line)."""
+
+
+def check_database(timeout: float) -> None:
+    """Connect to the database once, or raise :class:`DatabaseUnreachable` within about
+    ``timeout`` seconds with the driver's reason. PostgreSQL is asked directly, not through
+    the pool, which would wait its whole timeout and then say only that it got no
+    connection, and would go on trying in the background."""
+    try:
+        if connection.vendor == "postgresql":
+            params = connection.get_connection_params()
+            with connection.Database.connect(**params, connect_timeout=max(1, round(timeout))):
+                pass
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+    except (DatabaseError, connection.Database.Error) as exc:  # Django's, and the driver's
+        raise DatabaseUnreachable(_brief(exc).split(": ", 1)[-1]) from None
+
+
 @dataclass
 class Options:
     lease_s: float = 60.0
@@ -106,7 +136,7 @@ class Options:
     #: claims of one job without a result before it fails (see leases.Caps)
     max_claims: int = 20
     #: the longest pause between tries while the database is away
-    db_retry_max_s: float = 30.0
+    db_retry_max_s: float = 5.0
     #: run the strategy explorer's solves too (games.solves)
     solve: bool = True
     #: play the playground's runs too (bots.playground)
@@ -144,6 +174,31 @@ class Counters:
     last: str = ""
     current: str = ""
     started: float = field(default_factory=time.monotonic)
+    #: the current stretch of steps that found work, or the last one: when it began and
+    #: ended, the matches played before it, and whether it goes on (see :meth:`rate`)
+    busy_began: float = 0.0
+    busy_ended: float = 0.0
+    busy_from: int = 0
+    busy: bool = False
+
+    def stepped(self, found: bool, began: float, played_before: int) -> None:
+        """Note a step (begun at ``began``, with ``played_before`` matches played then)."""
+        if not found:
+            self.busy = False
+            return
+        if not self.busy:
+            self.busy, self.busy_began, self.busy_from = True, began, played_before
+        self.busy_ended = time.monotonic()
+
+    def rate(self) -> tuple[float, float] | None:
+        """Matches a second over the current stretch of work, or the last one if the worker
+        is idle now, and that stretch's seconds; None if it played none. (Over the worker's
+        whole life, the rate would sink while it waits for work.)"""
+        played = self.played - self.busy_from
+        seconds = self.busy_ended - self.busy_began
+        if played <= 0 or seconds <= 0:
+            return None
+        return played / seconds, seconds
 
 
 class Heartbeat(threading.Thread):
@@ -276,7 +331,14 @@ class Worker:
 
     # ---- steps --------------------------------------------------------------------------
     def step(self) -> bool:
-        """Do one piece of work; False if there was none.
+        """Do one piece of work (:meth:`work`); False if there was none."""
+        began, played = time.monotonic(), self.counters.played
+        found = self.work()
+        self.counters.stepped(found, began, played)
+        return found
+
+    def work(self) -> bool:
+        """One piece of work; False if there was none.
 
         A solve of the strategy explorer comes first (someone waits for it at their screen),
         but never two in a row while other work waits: after a solve the worker takes one
@@ -541,9 +603,10 @@ class Worker:
             f" faults {' '.join(faults)}" if faults else ""
         )
         log.info(
-            "event=job.done job=%s match=%s attempt=%s worker=%s scores=%s faults=%s secs=%.3f "
-            "bots=%r",
+            "event=job.done job=%s game=%s match=%s attempt=%s worker=%s scores=%s faults=%s "
+            "secs=%.3f bots=%r",
             job.pk,
+            job.game,
             match.pk,
             held.attempt,
             self.name,

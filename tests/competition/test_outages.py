@@ -242,6 +242,17 @@ def _waits_out(
         time.sleep(0.1)
 
 
+def _started(workers: list[WorkerProcess], timeout: float = 120) -> None:
+    """Wait until every worker has started: it reached the database (a worker that cannot
+    reach it as it starts stops at once; only then does it wait outages out)."""
+    deadline = time.monotonic() + timeout
+    for worker in workers:
+        while "event=worker.start" not in worker.text():
+            assert worker.proc.poll() is None, worker.text()
+            assert time.monotonic() < deadline, f"{worker.name} did not start:\n{worker.text()}"
+            time.sleep(0.1)
+
+
 @pytest.fixture
 def own_postgres(tmp_path_factory):
     """A migrated site on a PostgreSQL server that this test may shut down."""
@@ -263,6 +274,7 @@ def test_workers_outlive_a_postgresql_shutdown(own_postgres, tmp_path):
     _bots(site, tmp_path)
     workers = [site.start_worker(name, "--lease", "3", "--batch") for name in ("one", "two")]
     _wait_for_some_work(site)
+    _started(workers)
     marks = _log_marks(workers)
     server.pause()
     # each met the outage, and was still at it after its 3 s lease ran out
@@ -284,6 +296,7 @@ def test_a_worker_outlives_a_sqlite_file_locked_past_its_busy_timeout(tmp_path):
     worker = site.start_worker("one", "--lease", "3", "--batch")
     try:
         _wait_for_some_work(site)
+        _started([worker])
         lock = sqlite3.connect(site.sqlite_path, isolation_level=None)
         marks = _log_marks([worker])
         lock.execute("BEGIN EXCLUSIVE")

@@ -5,9 +5,15 @@ and a worker that says why it has nothing to do (the worker's log named ids only
 from __future__ import annotations
 
 import io
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError, call_command, load_command_class
 
 from bots import competition
 from bots.competition.uploads import upload
@@ -16,6 +22,8 @@ from bots.models import BotVersion, MatchJob
 from bots.worker import Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def run(*args: str) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
@@ -23,13 +31,107 @@ def run(*args: str) -> tuple[str, str]:
     return out.getvalue(), err.getvalue()
 
 
+#: the time an idle line starts with, as the log's lines do (to the second)
+STAMP = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d "
+
+
 def test_a_worker_with_nothing_to_do_says_why(db, monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     _, err = run("worker", "--batch", "--display", "log")
-    assert err.strip() == (
-        "nothing to do: no version waits for validation and no match is queued; no bot "
-        "competes in any game yet: `manage.py seed_builtins` enters the built-in bots, "
-        "`manage.py upload_bot FILE --user NAME` uploads one"
+    assert re.fullmatch(
+        STAMP
+        + re.escape(
+            "nothing to do: no version waits for validation and no match is queued; no bot "
+            "competes in any game yet: `manage.py seed_builtins` enters the built-in bots, "
+            "`manage.py upload_bot FILE --user NAME` uploads one"
+        ),
+        err.strip(),
+    )
+
+
+def test_an_idle_worker_says_when_and_how_often_it_starts_regular_rounds(
+    alice, bob, active_bot, monkeypatch
+):
+    """The idle line had no time, and said "every --ladder-interval seconds" without the
+    value."""
+    from bots.management.commands.worker import IdleNote
+
+    active_bot(alice, "simple", builtin_code("simple"))
+    active_bot(bob, "strong", builtin_code("strong"))
+    MatchJob.objects.update(status=MatchJob.DONE)
+    said: list[str] = []
+    IdleNote(said.append, 3600).idle()
+    assert re.fullmatch(
+        STAMP
+        + re.escape(
+            "nothing to do: no version waits for validation and no match is queued; the "
+            "games' regular rounds start when idle, every 3600 seconds (--ladder-interval)"
+        ),
+        said[0],
+    )
+    _, err = run("worker", "--once", "--display", "log", "--ladder-interval", "0")
+    assert err.strip().endswith("this worker starts no regular rounds (--ladder-interval 0)")
+
+
+def test_the_worker_says_at_start_who_it_is_and_where_its_database_is(db, caplog, monkeypatch):
+    """One line at start: its name, lease, claim size and database (never its password)."""
+    from types import SimpleNamespace
+
+    from bots import worker
+    from bots.worker import database_label
+
+    with caplog.at_level("INFO", logger="bots"):
+        run("worker", "--once", "--display", "log", "--name", "w-start", "--claim", "8")
+    start = [r.getMessage() for r in caplog.records if "event=worker.start" in r.getMessage()]
+    assert start == [f"event=worker.start name=w-start lease=60 claim=8 db={database_label()}"]
+    found = {"HOST": "db.internal", "PORT": "5433", "NAME": "arena", "USER": "arena",
+             "PASSWORD": "sesame"}  # fmt: skip
+    monkeypatch.setattr(worker, "connection", SimpleNamespace(vendor="postgresql",
+                                                              settings_dict=found))  # fmt: skip
+    assert database_label() == "db.internal:5433/arena"
+    found |= {"HOST": "", "PORT": ""}
+    assert database_label() == "localhost:5432/arena"
+
+
+def test_a_worker_whose_database_cannot_be_reached_stops_at_once_saying_so(tmp_path):
+    """A wrong DATABASE_URL: the worker said so only after the pool's 30 s, and --once never
+    exited. Now one line, at once."""
+    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL"}}
+    env |= {
+        "DATABASE_URL": "postgres://arena:sesame@127.0.0.1:1/arena",
+        "CARD_ARENA_VAR": str(tmp_path),
+    }
+    began = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "manage.py", "worker", "--once", "--display", "log"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert time.monotonic() - began < 20
+    assert done.returncode == 1
+    [line] = done.stderr.splitlines()
+    assert line.startswith(
+        "CommandError: cannot reach the database 127.0.0.1:1/arena (DATABASE_URL): "
+        'connection failed: connection to server at "127.0.0.1", port 1 failed: '
+    )
+    assert "Connection refused" in line and "sesame" not in line
+
+
+def test_the_worker_help_gives_every_default_and_says_what_poll_is(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    parser = load_command_class("bots", "worker").create_parser("manage.py", "worker")
+    text = " ".join(parser.format_help().split("options:", 1)[1].split())
+    for option, default in [
+        ("--lease SECONDS", "(default 60)"),
+        ("--max-attempts N", "(default 3)"),
+        ("--max-claims N", "(default 20)"),
+        ("--keep-processes N", "default 8)"),
+        ("--ladder-interval SECONDS", "default 3600)"),
+        ("--claim N", "default 32)"),
+    ]:
+        assert default in text.split(option, 1)[1].split(" --", 1)[0], option
+    assert (
+        "--poll SECONDS how long to wait before looking again when there is nothing to do "
+        "(default 1)" in text
     )
 
 
@@ -120,6 +222,41 @@ def test_the_terminal_panel_says_why_the_worker_waits(db):
     assert "no bot competes in any game yet: `manage.py seed_builtins`" in text.replace("│ ", "")
 
 
+def test_the_panels_rate_is_its_last_stretch_of_work_and_its_last_frame_says_stopped(db):
+    """The rate was the worker's whole life's, sinking while it waited; its last frame after
+    SIGTERM still said "waiting for work"."""
+    from rich.console import Console
+
+    from bots.worker.display import played_line, worker_panel
+
+    worker = Worker(Options(), name="w-rate")
+    c = worker.counters
+    c.played = 10
+    c.stepped(True, began=c.started, played_before=10)  # a first stretch: 10 more played
+    c.played, c.busy_ended = 20, c.started + 2.0
+    c.stepped(False, began=c.started + 2.0, played_before=20)  # idle since
+    assert played_line(c) == "20, 0 faults (5.00/s over its last 2.0 s of work)"
+    c.busy_ended = c.started + 2.0  # idle steps leave it as it was
+    c.stepped(False, began=c.started + 600.0, played_before=20)
+    assert played_line(c) == "20, 0 faults (5.00/s over its last 2.0 s of work)"
+    assert played_line(Worker(Options(), name="w-new").counters) == "0, 0 faults"
+
+    def frame(**options) -> str:
+        console = Console(record=True, width=80)
+        console.print(worker_panel(worker, **options))
+        return " ".join(console.export_text().split())
+
+    assert "now │ waiting for work" in frame()
+    assert "now │ stopped" in frame(stopped=True) and "why" not in frame(stopped=True)
+
+
+def test_the_rich_display_ends_on_a_frame_that_says_stopped(db, capsys):
+    run("worker", "--batch", "--display", "rich", "--name", "w-rich")
+    frames = capsys.readouterr().out
+    last = frames[frames.rfind("worker w-rich") :]
+    assert "stopped" in last and "waiting for work" not in last
+
+
 def test_the_workers_log_names_the_bots_besides_their_ids(alice, active_bot, caplog, settings):
     settings.BOTS_PER_PERSON_PER_GAME = 0  # (a person with several bots in one game)
     active_bot(alice, "strong", builtin_code("strong"))
@@ -132,6 +269,7 @@ def test_the_workers_log_names_the_bots_besides_their_ids(alice, active_bot, cap
     assert "bot='alice/mine v1'" in text
     done = next(line for line in text.splitlines() if "event=job.done" in line)
     assert "'alice/mine'" in done and "'alice/strong'" in done
+    assert " game=rps-poker " in done  # four games have a house/simple
 
 
 def test_upload_shows_a_rejected_bots_log_without_its_escape_sequences(

@@ -169,7 +169,7 @@ def test_it_shows_progress_on_a_terminal(two_bots):
     console.print(worker_panel(worker))
     text = console.export_text()
     assert "worker w-display" in text
-    assert "played" in text and "1 (" in text
+    assert "played" in text and "1, 0 faults (" in text
     assert "queued 1" in text and "done 1" in text
 
 

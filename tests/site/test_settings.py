@@ -40,6 +40,8 @@ print(json.dumps({
     "secret": settings.SECRET_KEY,
     "cache": settings.CACHES["default"]["BACKEND"],
     "cache_location": settings.CACHES["default"].get("LOCATION"),
+    "pool": settings.DATABASES["default"].get("OPTIONS", {}).get("pool"),
+    "health_checks": settings.DATABASES["default"].get("CONN_HEALTH_CHECKS"),
 }))
 """
 
@@ -89,6 +91,23 @@ def test_it_switches_to_postgresql_and_redis_from_urls(tmp_path):
     # the counters every web process shares (the sign-up throttle) are in Redis too
     assert loaded["cache"] == "django.core.cache.backends.redis.RedisCache"
     assert loaded["cache_location"] == "redis://cache.example:6380/2"
+
+
+def test_a_database_outage_fails_pages_in_seconds_and_is_over_when_postgresql_is_back(tmp_path):
+    """An audit's PostgreSQL outage: pages hung 30 s (the pool's wait) before their 500, and
+    once the server was back the first page took 25 s: the pool's tries to connect had
+    grown minutes apart. A request now waits DB_POOL_TIMEOUT (5 s), the pool's tries stay
+    as close (it gives up after as long, and the next request starts afresh), and each
+    connection is checked as it is handed out (none the restart closed reaches a page).
+    Measured with a real outage (40 s): 500 after 5 s, not 30; the first page 0.7 s after
+    the server was back, not 23 s; a worker 2 s after, not 17 (docs/deploy.md)."""
+    url = "postgres://u:p@db.example:5433/arena"
+    pool = load_settings(tmp_path, DATABASE_URL=url)["pool"]
+    assert (pool["timeout"], pool["reconnect_timeout"]) == (5, 5)
+    assert load_settings(tmp_path, DATABASE_URL=url)["health_checks"] is True
+    pool = load_settings(tmp_path, DATABASE_URL=url, DB_POOL_TIMEOUT="2")["pool"]
+    assert (pool["timeout"], pool["reconnect_timeout"]) == (2, 2)
+    assert load_settings(tmp_path, DATABASE_URL=url, DB_POOL_CHECK="0")["health_checks"] is False
 
 
 def test_it_generates_the_secret_key_once_and_keeps_it_private(tmp_path):
@@ -204,6 +223,81 @@ def test_private_dir_and_sqlite_database_create_and_tighten(tmp_path, caplog):
     private_dir(var)
     sqlite_database(var)
     assert caplog.records == []
+
+
+def test_a_folder_the_process_cannot_use_is_refused_naming_its_owner_and_the_user(
+    tmp_path, monkeypatch
+):
+    """A folder root made (mode 0700) for a site that runs as another user: one line that
+    says whose it is and who runs, not the traceback of the first file written there."""
+    import pwd
+
+    from cardsite import env
+
+    owner = pwd.getpwuid(os.getuid()).pw_name
+    monkeypatch.setattr(env, "_user", lambda uid: owner if uid == os.getuid() else "?")
+    monkeypatch.setattr(env.os, "geteuid", lambda: -1)  # runs as someone else: "?"
+    monkeypatch.setattr(env.os, "access", lambda path, need: False)
+    var = tmp_path / "var"
+    var.mkdir(mode=0o700)
+    with pytest.raises(ImproperlyConfigured) as refused:
+        env.private_dir(var, "the site's folder (CARD_ARENA_VAR)")
+    assert str(refused.value) == (
+        f"the site's folder (CARD_ARENA_VAR) {var} belongs to {owner} (mode 0700), and this "
+        f"process runs as ?, who cannot use it: make it ?'s (chown -R ? {var}; docs/deploy.md)"
+    )
+    # a folder it may not make: where, whose, and the command that makes it for the user
+    monkeypatch.setattr(Path, "mkdir", lambda *a, **k: (_ for _ in ()).throw(PermissionError()))
+    with pytest.raises(ImproperlyConfigured) as refused:
+        env.usable_dir(tmp_path / "new" / "var", "the site's folder (CARD_ARENA_VAR)")
+    assert str(refused.value) == (
+        f"the site's folder (CARD_ARENA_VAR) {tmp_path / 'new' / 'var'} cannot be made: "
+        f"{tmp_path} belongs to {owner}, and this process runs as ?, who may not write there; "
+        f"make it for ? (as root: install -d -o ? -m 0700 {tmp_path / 'new' / 'var'}; "
+        "docs/deploy.md)"
+    )
+    # a secret key file it may not read (written by a command run as root)
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    (var / "secret_key").write_text("a-key\n")
+    monkeypatch.setattr(Path, "read_text", lambda *a, **k: (_ for _ in ()).throw(PermissionError()))
+    with pytest.raises(ImproperlyConfigured) as refused:
+        env.secret_key(var)
+    assert str(refused.value) == (
+        f"the secret key {var / 'secret_key'} belongs to {owner}, and this process runs as ?, "
+        f"who cannot read it: make it ?'s (chown ? {var / 'secret_key'}), or set SECRET_KEY "
+        "(docs/deploy.md)"
+    )
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="runs the site as another user: needs root")
+def test_the_site_started_as_another_user_on_roots_folder_says_so_in_one_line():
+    """As docs/deploy.md once had it: the folder made by root (mode 0700), the web process
+    run as the site's user. It stops at once with one line, not a traceback."""
+    import shutil
+    import tempfile
+
+    if shutil.which("setpriv") is None:
+        pytest.skip("no setpriv to run as another user")
+    base = Path(tempfile.mkdtemp(prefix="card-arena-var-"))
+    try:
+        base.chmod(0o711)  # the other user may pass through, as through /srv/card-arena
+        var = base / "var"
+        var.mkdir(mode=0o700)
+        env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+        env |= {"CARD_ARENA_VAR": str(var), "SECRET_KEY": "x" * 50}
+        done = subprocess.run(
+            ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+             sys.executable, "manage.py", "check"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(base)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"ImproperlyConfigured: the site's folder (CARD_ARENA_VAR) {var} belongs to root "
+        "(mode 0700), and this process runs as nobody, who cannot use it: make it nobody's "
+        f"(chown -R nobody {var}; docs/deploy.md)"
+    ]
 
 
 def test_an_existing_secret_key_file_is_tightened(tmp_path, monkeypatch):

@@ -15,7 +15,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from bots.competition.status import idle_reasons
 from bots.running import cpus
 from bots.sandbox import SandboxUnavailable, self_test
-from bots.worker import Options, Worker
+from bots.worker import (
+    DatabaseUnreachable,
+    Options,
+    Worker,
+    check_database,
+    database_label,
+)
 
 
 class Command(BaseCommand):
@@ -53,29 +59,39 @@ class Command(BaseCommand):
             type=float,
             default=settings.WORKER_LEASE_S,
             metavar="SECONDS",
-            help="how long a claimed job is ours without a heartbeat",
+            help="how long a claimed job is ours without a heartbeat (default "
+            f"{settings.WORKER_LEASE_S:g})",
         )
         parser.add_argument(
             "--max-attempts",
             type=int,
             default=settings.WORKER_MAX_ATTEMPTS,
             metavar="N",
-            help="errors of the platform's own on one job or validation before it fails",
+            help="errors of the platform's own on one job or validation before it fails "
+            f"(default {settings.WORKER_MAX_ATTEMPTS})",
         )
         parser.add_argument(
             "--max-claims",
             type=int,
             default=settings.WORKER_MAX_CLAIMS,
             metavar="N",
-            help="workers that took one job and stopped before its result, before it fails",
+            help="workers that took one job and stopped before its result, before it fails "
+            f"(default {settings.WORKER_MAX_CLAIMS})",
         )
-        parser.add_argument("--poll", type=float, default=1.0, metavar="SECONDS")
+        parser.add_argument(
+            "--poll",
+            type=float,
+            default=1.0,
+            metavar="SECONDS",
+            help="how long to wait before looking again when there is nothing to do (default 1)",
+        )
         parser.add_argument(
             "--ladder-interval",
             type=float,
             default=settings.LADDER_INTERVAL_S,
             metavar="SECONDS",
-            help="start a regular round this often when idle (0: never)",
+            help="start a regular round this often when idle (0: never; default "
+            f"{settings.LADDER_INTERVAL_S:g})",
         )
         parser.add_argument("--no-validate", action="store_true", help="do not validate uploads")
         parser.add_argument(
@@ -93,7 +109,8 @@ class Command(BaseCommand):
             type=int,
             default=settings.WORKER_PROCESS_CACHE,
             metavar="N",
-            help="bot processes kept alive between matches (0: a fresh sandbox per match)",
+            help="bot processes kept alive between matches (0: a fresh sandbox per match; "
+            f"default {settings.WORKER_PROCESS_CACHE})",
         )
         parser.add_argument(
             "--claim",
@@ -112,6 +129,15 @@ class Command(BaseCommand):
         parser.add_argument("--name", default=None, help="worker name in the database")
 
     def handle(self, *args, **opts) -> None:
+        # A database it cannot reach (a wrong DATABASE_URL, a server down) is said so at
+        # once, in one line: the worker stops (a service manager starts it again). Once it
+        # has started, it waits out an outage instead (docs/competition.md).
+        try:
+            check_database(settings.DB_POOL_TIMEOUT)
+        except DatabaseUnreachable as exc:
+            raise CommandError(
+                f"cannot reach the database {database_label()} (DATABASE_URL): {exc}"
+            ) from None
         # Uploaded bots only ever run sandboxed: a machine where the sandbox cannot start
         # is said so once, here, rather than as a start-up fault of every bot.
         try:
@@ -154,6 +180,14 @@ class Command(BaseCommand):
         display = opts["display"]
         if display == "auto":
             display = "rich" if sys.stdout.isatty() else "log"
+        logging.getLogger("bots").setLevel(logging.INFO)
+        logging.getLogger("bots.worker").info(
+            "event=worker.start name=%s lease=%g claim=%d db=%s",
+            worker.name,
+            worker.options.lease_s,
+            worker.options.claim,
+            database_label(),
+        )
         # On a terminal the panel tells what the INFO lines would; warnings still show.
         logging.getLogger("bots").setLevel(logging.INFO if display == "log" else logging.WARNING)
         if opts["cpus"] is not None:
@@ -162,7 +196,7 @@ class Command(BaseCommand):
                 worker.name,
                 cpus.label(opts["cpus"]),
             )
-        idle = IdleNote(self.stderr.write)
+        idle = IdleNote(self.stderr.write, worker.options.ladder_interval_s)
         if display == "rich":
             worked = self._run_live(worker, opts)
         else:
@@ -200,7 +234,9 @@ class Command(BaseCommand):
                 return found
 
             worker.step = step  # type: ignore[method-assign]
-            return worker.run(once=opts["once"], batch=opts["batch"], on_idle=refresh)
+            worked = worker.run(once=opts["once"], batch=opts["batch"], on_idle=refresh)
+            live.update(worker_panel(worker, stopped=True))  # its last frame
+            return worked
 
     def _fan_out(self, opts: dict) -> None:
         """N worker processes, each an independent single worker on a share of the CPUs
@@ -248,19 +284,21 @@ def spread_cpus(count: int, *, pin: bool = True) -> list[list[str]]:
 
 
 class IdleNote:
-    """Says why the worker has nothing to do (bots.competition.status): when a --batch or --once run
-    ends without work, and once each time a long-running worker runs out of work (its idle
-    steps in between say nothing more)."""
+    """Says when and why the worker has nothing to do (bots.competition.status): when a
+    --batch or --once run ends without work, and once each time a long-running worker runs
+    out of work (its idle steps in between say nothing more)."""
 
-    def __init__(self, write) -> None:
+    def __init__(self, write, ladder_interval_s: float | None = None) -> None:
         self.write = write
+        self.ladder_interval_s = ladder_interval_s
         self.said = False
 
     def idle(self) -> None:
         if self.said:
             return
         self.said = True
-        self.write("nothing to do: " + "; ".join(idle_reasons()))
+        reasons = "; ".join(idle_reasons(self.ladder_interval_s))
+        self.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} nothing to do: {reasons}")
 
     def busy(self) -> None:
         self.said = False
