@@ -3,7 +3,7 @@
     python -m cardsite.serve [--processes N] [daphne's options] cardsite.asgi:application
 
 This is Daphne's own command line (every option is Daphne's but ``--processes``) with its
-server extended in two ways that a process holding hundreds of live tables needs
+server extended in three ways that a process holding hundreds of live tables needs
 (docs/live-tables.md):
 
 - **The garbage collector is tuned** once the application is loaded and before the first
@@ -18,6 +18,11 @@ server extended in two ways that a process holding hundreds of live tables needs
   pass both longer and more frequent while people come and go. Once Daphne has let go of a
   connection (its application finished, the socket closed), the server breaks both cycles and
   reference counting frees the rest. tests/site/test_serve.py holds a real server to it.
+- **Its live tables are handed over when it stops** (SIGTERM, Ctrl-C, its parent gone):
+  before Daphne closes its connections, the tables it hosts are left for another process to
+  take over at once (:func:`hand_over_tables`), not once their heartbeat is stale; with one
+  process, their steps are written and the server started again resumes them.
+  tests/site/test_tables_survive.py stops a real server so.
 
 ``--processes N`` (default 1: one process, as above) runs N such processes on one address,
 to use every core: a parent binds it and supervises them (:mod:`cardsite.supervisor`; it
@@ -26,6 +31,7 @@ needs Redis, ``REDIS_URL``).
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from typing import Any
 
@@ -40,11 +46,13 @@ from cardsite import supervisor
 class ArenaServer(Server):
     def run(self) -> None:
         from django.conf import settings
+        from twisted.internet import reactor
 
         from cardsite import collector
 
         collector.tune(settings.GC_THRESHOLDS, freeze=settings.GC_FREEZE)
         supervisor.watch_parent()
+        reactor.addSystemEventTrigger("before", "shutdown", hand_over_tables)
         super().run()
 
     def application_checker(self) -> None:
@@ -54,6 +62,18 @@ class ArenaServer(Server):
         for protocol in before:
             if protocol not in self.connections:
                 untie(protocol)
+
+
+def hand_over_tables() -> defer.Deferred | None:
+    """The server stops (SIGTERM, Ctrl-C, its parent gone): before its connections close,
+    the live tables it hosts go to another process at once (``Hub.hand_over``), rather than
+    after their heartbeat goes stale; with one process (the in-memory channel layer) their
+    steps are all written, and the server started again resumes them."""
+    from games.live.hub import hub
+
+    if hub.loop is None or hub.loop.is_closed():
+        return None  # it never hosted a table
+    return defer.Deferred.fromFuture(asyncio.ensure_future(hub.hand_over(), loop=hub.loop))
 
 
 def untie(protocol: Any) -> None:

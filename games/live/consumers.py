@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.engine import untrusted
 from games.live import sockets, tables
-from games.live.hub import ABANDONED, hub, lobby_group, public_group, seat_group
+from games.live.hub import ABANDONED, MOVED, hub, lobby_group, public_group, seat_group
 from games.models import Table, TableSeat
 
 log = logging.getLogger("games.live")
@@ -177,10 +177,24 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
 
     async def _follow(self, table: Table) -> None:
         """Hear a running match (from now on) and get the whole picture of it now. A socket
-        may hear a message twice around this moment: a turn is answered once, by number."""
+        may hear a message twice around this moment: a turn is answered once, by number.
+        ``table`` is its row as read: a socket that followed a host the table has left (a
+        ``sync`` from a page whose moves were refused) follows where the row says it is now.
+        A table hosted here whose row names another host is read again (this process may
+        have claimed it since): if another took it over meanwhile, this process lets go."""
+        if hub.hosts_here(table.pk) and table.host_channel != hub.channel:
+            table = await database_sync_to_async(_row)(table.pk)
+            if table.host_channel != hub.channel:
+                await self._unfollow()  # (first: of the sockets here, the others are told)
+                hub.moved_away(table)
+        here = hub.hosts_here(table.pk) and table.host_channel == hub.channel
+        served = here and hub.serves(table.pk, self.audience, self)
+        moved = here or self.host_channel != (table.host_channel or None)
+        if (self.following == "local" and not served) or (self.following == "remote" and moved):
+            await self._unfollow()
         self.host_channel = table.host_channel or None
         if self.following is None:
-            if hub.hosts_here(table.pk):
+            if here:
                 hub.attach(table.pk, self.audience, self)
                 self.following = "local"
             else:
@@ -311,12 +325,22 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
             await self._catch_up()
 
     async def table_moved(self, event: dict[str, Any]) -> None:
-        """The table's host died and a process resumed the match (or abandoned it): follow
-        it wherever it is now and get the whole picture again (a move sent to the dead host
-        and never kept is asked again)."""
-        if self.following == "local" and hub.serves(self.table_id, self.audience, self):
+        """The table's host died and a process resumed the match (or abandoned it), or its
+        host stopped and handed it over: follow it wherever it is now and get the whole
+        picture again (a move sent to the old host and never kept is asked again). The
+        table's row says where it is: this process may still host it while another has
+        taken it over (it was stuck, and has not noticed yet), and then lets go of it."""
+        if hub.stopping:
+            return  # this process stops: its sockets close, and their pages connect again
+        table = await database_sync_to_async(_row)(self.table_id)
+        local = self.following == "local" and hub.serves(self.table_id, self.audience, self)
+        if local and table.host_channel == hub.channel:
             return  # resumed by this process for this very socket: it follows already
+        was_following = self.following is not None
         await self._unfollow()
+        hub.moved_away(table)  # (its other sockets here are told, as this one was)
+        if was_following and table.state == Table.PLAYING:
+            await self.send_json({"type": "moved", "text": MOVED})
         await self._catch_up()
 
 
@@ -334,6 +358,11 @@ class Sight:
     too_old: bool = False
     #: a finished or abandoned table: its end (the last view of the table, then ``over``)
     end: list[dict[str, Any]] | None = None
+
+
+def _row(table_id: int) -> Table:
+    """Where a table is now: its state and its host's channel."""
+    return Table.objects.only("state", "host_channel").get(pk=table_id)
 
 
 def _look(seat: int | None, **lookup: Any) -> Sight | None:

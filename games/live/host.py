@@ -118,13 +118,19 @@ class TableHost:
         #: each person's turns in a row played by the timer (a move of their own: 0 again)
         self._away_turns: dict[int, int] = {}
         self._everyone_away = False
+        #: while this process cannot reach its channel layer (Redis is away: no socket reaches
+        #: the table), and the people whose turn was open meanwhile (see :meth:`layer_lost`)
+        self.layer_down = False
+        self._held: set[int] = set()
+        #: people whose turn was given back, whose page is not back yet (see layer_back)
+        self._rejoining: set[int] = set()
         self._play: asyncio.Future[Played] | None = None
         self.clock = clock
-        self.humans: dict[int, HumanAgent] = {}
+        self.humans: dict[int, _Person] = {}
         entries = []
         for seat, plan in enumerate(seats):
             if plan.kind == "human":
-                agent = HumanAgent(
+                agent = _Person(
                     plan.name,
                     self,
                     check=self._check,
@@ -150,7 +156,7 @@ class TableHost:
         #: what each person was told besides the table (their time ran out), kept for reloads:
         #: each note with the keys of the seat's log then, so that a reload puts it back where
         #: it came in the log (before the first line newer than it)
-        self._notes: dict[int, list[tuple[frozenset[str], str]]] = {}
+        self._notes: dict[int | None, list[tuple[frozenset[str], str]]] = {}
         #: the "taken" messages each audience heard since its last view (the "bid in" marks of
         #: a simultaneous turn, a person's own move that is in), by seat, kept for reloads
         self._marks: dict[str, dict[int, str]] = {}
@@ -172,6 +178,14 @@ class TableHost:
         #: while a resumed match is played again up to where it stopped, nobody is shown
         #: anything: the table is shown once it is there
         self.catching_up = bool(self._steps)
+        #: the people whose answer to the turn still open was kept (a resumed table): by
+        #: seat, their turn's number, whether the timer played it, and the log's length then
+        self._kept: dict[int, tuple[int, bool, int]] = {}
+        #: the seats whose page asked this host for the table (a snapshot)
+        self._paged: set[int] = set()
+        #: a resumed table: until when (self.clock) a person whose page has not come to this
+        #: host yet has their turn's timer start only once it does (see :meth:`on_turn`)
+        self._pages_by: float | None = None
 
     # ---- life cycle -----------------------------------------------------------------------
     async def run(self) -> None:
@@ -263,6 +277,7 @@ class TableHost:
         if agent is None:
             self._reply(reply_to, f"seat {seat} is not a person's seat")
             return
+        self._paged.add(seat)  # (a page of theirs reaches this host)
         if self.finished:
             self._reply(reply_to, "the match is over")
             return
@@ -278,10 +293,15 @@ class TableHost:
         """Everything a (re)connecting socket needs to draw the table: the view, whose turn
         it is, who is away, and the end if the match is over."""
         audience = "public" if seat is None else f"seat:{seat}"
+        if seat is not None:
+            self._paged.add(seat)
+        if seat in self._rejoining:  # their page is back: their whole timer, from now
+            self._rejoining.discard(seat)
+            self._give_back(seat, self.humans[seat].timer)
         messages = [self._seats_message()]
         if seat is None and audience not in self._views and self.state is not None:
             self._views[audience] = self._view_message(self.state, None)  # first spectator
-        notes = self._notes.get(seat, []) if seat is not None else []
+        notes = self._notes.get(seat, [])
         if audience in self._views:
             view = self._views[audience]
             # the notes in the log, each where it came (the page shows a line once)
@@ -380,21 +400,34 @@ class TableHost:
         defaulted = bool(step.get("d"))
         human.answered_before(defaulted)
         self._away_turns[seat] = self._away_turns.get(seat, 0) + 1 if defaulted else 0
+        if self.state is not None:  # (its turn may still be open: see _caught_up)
+            self._kept[seat] = (human.turn, defaulted, len(self.state.log))
         if defaulted and self.state is not None:
             self._chosen.append((seat, len(self.state.log)))
             if not self.state.is_over():
                 self._note_played_for(seat, step["a"])
 
     def _caught_up(self) -> None:
-        """The resumed match is where it stopped: show it (the people's open turns follow)."""
+        """The resumed match is where it stopped: show it (the people's open turns follow),
+        with the moves that were in at a simultaneous turn still open marked as they were
+        ("taken": the person's own pages, and everyone else's while others are awaited)."""
         if not self.catching_up:
             return
         self.catching_up = False
+        self._pages_by = self.clock() + PAGE_WAIT_S
         seats = self._seats_message()
         for audience in self._audiences():
             self.publish(audience, seats)
-        if self.state is not None:
-            self._observe(self.state)
+        state = self.state
+        if state is None:
+            return
+        self._observe(state)
+        pending = state.pending()
+        for seat, (turn, defaulted, at) in sorted(self._kept.items()):
+            # kept since the log last grew, the seat still asked: the turn is still open
+            if at == len(state.log) and seat in pending:
+                self.humans[seat]._taken(turn, own=not defaulted)
+        self._kept = {}
 
     # Listener (HumanAgent)
     def taken(self, audience: str, seat: int, text: str) -> None:
@@ -406,7 +439,26 @@ class TableHost:
 
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None:
         self._turns[seat] = (turn, deadline)
+        self._rejoining.discard(seat)
+        if self.layer_down:  # asked while nobody can answer: given back once they can
+            self._held.add(seat)
+        if self._pages_by is not None and seat not in self._paged and not away:
+            # (once the agent has set the turn up: it is asking now)
+            asyncio.get_running_loop().call_soon(self._wait_for_page, seat, turn)
         self.publish(f"seat:{seat}", self._turn_message(turn, deadline))
+
+    def _wait_for_page(self, seat: int, turn: int) -> None:
+        """A resumed table asks a person none of whose pages has come to this host yet: it
+        was left on the server that stopped (a server stuck for a while keeps its sockets
+        until it notices), or is still connecting again. That is the site's trouble, so the
+        turn's whole timer starts once their page comes (:meth:`snapshot`), and at the latest
+        :data:`PAGE_WAIT_S` after the resume: a person who left is played for then."""
+        agent = self.humans[seat]
+        extra = (self._pages_by or 0.0) - self.clock()
+        if seat in self._paged or agent.turn != turn or not agent.waiting or extra <= 0:
+            return
+        if self._give_back(seat, extra + agent.timer):
+            self._rejoining.add(seat)
 
     def _turn_message(self, turn: int, deadline: float) -> str:
         return message_text({
@@ -421,6 +473,62 @@ class TableHost:
             self._away_turns[seat] = 0  # a move of their own
         message = self._seats_message()
         for audience in self._audiences():
+            self.publish(audience, message)
+
+    # ---- the site's connection (the hub's channel layer) -------------------------------
+    def layer_lost(self) -> None:
+        """This process cannot reach its channel layer (Redis is away): no socket reaches
+        the table and none can connect, so nobody can move. Until :meth:`layer_back`, a
+        person's turn whose timer runs out is held, not played by default (see
+        :class:`_Person`), and every turn open meanwhile is given back: the site's trouble
+        never plays a move for anyone, nor counts towards their being away."""
+        if self.layer_down:
+            return
+        self.layer_down = True
+        for seat, agent in self.humans.items():
+            if agent.waiting:
+                self._held.add(seat)
+                agent.hold()
+
+    def layer_back(self, seconds: float) -> None:
+        """The channel layer answers again, after ``seconds``. Each turn open meanwhile gets
+        its whole timer again, counted from when the person's page is back (its first
+        snapshot; the pages try to connect again at least every :data:`REJOIN_S`), and
+        everyone at the table is told in their log."""
+        self.layer_down = False
+        held, self._held = self._held, set()
+        if self.finished:
+            return
+        lost = f"The site lost its connection for {max(round(seconds), 1)} s; "
+        key = f"outage{time.time_ns() // 1_000_000}"  # (one a page has not had)
+        for seat, agent in self.humans.items():
+            given = seat in held and self._give_back(seat, REJOIN_S + agent.timer)
+            if given:
+                self._rejoining.add(seat)
+            said = "your time was given back." if given else "no one's time ran out meanwhile."
+            self._tell(seat, key, lost + said)
+        self._tell(None, key, lost + "no one's time ran out meanwhile.")
+
+    def _give_back(self, seat: int, seconds: float) -> bool:
+        """The person's open turn ends ``seconds`` from now; False if none is open."""
+        agent = self.humans[seat]
+        if not agent.give_back(seconds):
+            return False
+        assert agent.deadline is not None
+        self._turns[seat] = (agent.turn, agent.deadline)
+        self.publish(f"seat:{seat}", self._turn_message(agent.turn, agent.deadline))
+        return True
+
+    def _tell(self, seat: int | None, key: str, text: str) -> None:
+        """A note for ``seat``'s log (None: the spectators'), kept for reloads."""
+        message = message_text({"type": "note", "key": key, "text": text})
+        names = [p.name for p in self.plans]
+        log = self.rules.frame(self.state, seat, names)["log"] if self.state is not None else []
+        notes = self._notes.setdefault(seat, [])
+        notes.append((frozenset(entry["key"] for entry in log), message))
+        del notes[:-NOTES_KEPT]
+        audience = "public" if seat is None else f"seat:{seat}"
+        if seat is not None or self.watched(audience):
             self.publish(audience, message)
 
     # ---- helpers ----------------------------------------------------------------------
@@ -507,6 +615,95 @@ NOTES_KEPT = 20
 #: absence (a phone asleep, a reload) never ends it, and an abandoned table does not play on
 #: by itself for up to its game's last turn
 AWAY_TURNS_END = 20
+
+#: how long after a resume a person whose page has not come to the new host yet may take to
+#: come before their turn's timer starts (see TableHost._wait_for_page)
+PAGE_WAIT_S = 60.0
+
+#: the longest a table's page waits before it tries to connect again (static/js/table.js):
+#: a turn given back after the site lost its connection waits this long for the person's
+#: page to be back, on top of its whole timer
+REJOIN_S = 15.0
+
+
+class _Person(HumanAgent):
+    """A person at a table whose sockets reach it through the hub's channel layer. While
+    the host's process cannot reach the layer (:attr:`TableHost.layer_down`), a turn whose
+    timer runs out is held: no default is played for a turn the site kept the person from.
+    :meth:`give_back` sets the turn a new deadline, and the time it adds is not the
+    person's: the runner, which times the turn from when it was asked, is told the answer
+    came that much sooner (so the time given never runs over the turn's limit)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: the seconds of the turn asked now (the turn timer, or the away timer)
+        self.timer = 0.0
+        #: the seconds its deadline was moved on
+        self.given = 0.0
+        #: this class's own timers of the turn (the ones it sets when its deadline moves)
+        self._mine: list[asyncio.TimerHandle] = []
+        self._moved = False
+
+    def send(self, prompt: Any) -> None:
+        self._stop_timers()
+        self.given, self._moved = 0.0, False
+        super().send(prompt)
+        if prompt.expects_answer and self.deadline is not None:
+            self.timer = max(self.deadline - self.clock(), 0.0)
+
+    async def receive_async(self, timeout: float) -> Any:
+        try:
+            action = await super().receive_async(timeout)
+        finally:
+            self._stop_timers()
+        if self.given > 0.0:  # the time given back was the site's
+            done = self.answered_at if self.answered_at is not None else self.clock()
+            self.answered_at = done - self.given
+        return action
+
+    def _time_up(
+        self,
+        answer: asyncio.Future[Any],
+        due: float,
+        timers: list[asyncio.TimerHandle],
+        own: bool = False,
+    ) -> None:
+        if answer.done():
+            return
+        if not self._hurry:
+            if self._moved and not own:
+                return  # the first timer of a turn whose deadline moved on: a later one ends it
+            if getattr(self.listener, "layer_down", False):
+                return  # held: the host gives the turn back when the layer is back
+        # (the wait for a move on its way among this class's timers: held, it is dropped)
+        super()._time_up(answer, due, self._mine)
+
+    def hold(self) -> None:
+        """The site lost its connection: a default about to be played (the timer ran out, a
+        move on its way is waited for) is not."""
+        self._stop_timers()
+
+    def give_back(self, seconds: float) -> bool:
+        """The turn asked now ends ``seconds`` from now; False if no turn is open."""
+        answer = self._answer
+        if answer is None or answer.done() or self._hurry or self.deadline is None:
+            return False
+        moved = self.clock() + seconds - self.deadline
+        self.deadline += moved
+        if self.deadline_at is not None:
+            self.deadline_at += moved
+        self.given = max(self.given + moved, 0.0)
+        self._moved = True
+        self._stop_timers()
+        loop = asyncio.get_running_loop()
+        due = loop.time() + seconds
+        self._mine.append(loop.call_later(seconds, self._time_up, answer, due, self._mine, True))
+        return True
+
+    def _stop_timers(self) -> None:
+        for timer in self._mine:
+            timer.cancel()
+        self._mine.clear()
 
 
 #: what the people at a table hear when the site has no sandbox for its uploaded bot

@@ -11,17 +11,22 @@ The hub also beats each of its tables' hearts in the database, and writes the st
 their matches there as they happen (``TableStep``, one INSERT for whatever its tables did
 meanwhile). A table whose process died stops beating; the next socket that looks at it, or
 the sweep every hub makes at each beat, claims it (one conditional UPDATE: one process wins)
-and resumes its match from its seed and its steps. See docs/live-tables.md.
+and resumes its match from its seed and its steps. A process that is stopped (SIGTERM) hands
+its tables over at once (:meth:`Hub.hand_over`). See docs/live-tables.md.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections import Counter
+from datetime import timedelta
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import timezone
@@ -44,6 +49,43 @@ WRITES_MAX = 1000
 STEPS_EVERY_S = 0.1
 #: what the people at a table whose host died long ago are told
 ABANDONED = "the server running this table stopped; the table is abandoned"
+#: what the people at a table are told when its host stopped and another process takes it
+#: over (a ``moved`` message; the page adds that a move it had not answered is asked again)
+MOVED = "The server running this table stopped; the table is moving to another server."
+#: ... and when the one process of the site stops (no other process can take the table)
+STOPPED = (
+    "The server running this table stopped; the table goes on from where it was when the "
+    "server is started again."
+)
+#: a stopping process hands its tables over within this many seconds, or leaves them to be
+#: taken over once stale
+HAND_OVER_S = 5.0
+#: a handed-over table's heartbeat is this far past the stale limit (other processes' clocks)
+HAND_OVER_MARGIN_S = 10.0
+#: the close code of a table's socket whose process stops (WebSocket's "service restart")
+SERVICE_RESTART = 1012
+#: a stopping process's last messages to its sockets get this long to go out
+FLUSH_S = 0.2
+#: the listener's first wait when the channel layer cannot be reached (or receiving fails),
+#: doubled after each failed try up to LAYER_RETRY_MOST_S
+LAYER_RETRY_FIRST_S = 0.5
+LAYER_RETRY_MOST_S = 5.0
+
+
+def _layer_errors() -> tuple[type[BaseException], ...]:
+    """What the channel layer raises when its server cannot be reached: channels_redis lets
+    redis-py's ConnectionError (refused, reset, closed by the server) and TimeoutError through,
+    and a socket's own OSError (ConnectionRefusedError, ...) and TimeoutError."""
+    errors: tuple[type[BaseException], ...] = (OSError, TimeoutError)
+    try:
+        from redis import exceptions
+    except ImportError:  # (no Redis library: the in-memory layer never raises these)
+        return errors
+    return (*errors, exceptions.ConnectionError, exceptions.TimeoutError)
+
+
+#: see :func:`_layer_errors`
+LAYER_ERRORS = _layer_errors()
 
 
 def seat_group(table_id: int, seat: int) -> str:
@@ -81,6 +123,10 @@ class Hub:
         self._runs: dict[int, asyncio.Task[None]] = {}
         #: step writes (tables.StepWrite) waiting for the writer, in order
         self._writes: asyncio.Queue | None = None
+        #: when (time.monotonic) the listener found the channel layer unreachable, while it is
+        self.layer_lost_at: float | None = None
+        #: this process is stopping (SIGTERM): it handed its tables over and takes none
+        self.stopping = False
 
     async def ensure_listening(self) -> str:
         """Start listening on this process's table channel (once per event loop: a process
@@ -97,6 +143,8 @@ class Hub:
                 self.channel = await layer.new_channel()
                 self._tasks = set()
                 self._writes = asyncio.Queue()
+                self.layer_lost_at = None
+                self.stopping = False
                 self._spawn(self._listen(layer, self.channel))
                 self._spawn(self._heartbeat())
                 self._spawn(self._write_steps(self._writes))
@@ -159,13 +207,17 @@ class Hub:
         """Resume here ``table``'s match, whose host died, from its seed and its kept steps,
         if no other process has; True if it is hosted here now."""
         channel = await self.ensure_listening()
+        if self.stopping:  # (handed over: another process takes it)
+            return False
         if self.hosts_here(table.pk):
+            table.host_channel = channel
             return True
         claimed = await database_sync_to_async(tables.claim_and_resume)(
             table, channel, unreachable=self.unreachable(table)
         )
         if claimed is None:
             return False
+        table.host_channel = channel  # (the row says so now)
         plans, facts, steps = claimed
         await self._launch(table, plans, facts, steps)
         log.info("event=table.resume table=%s game=%s steps=%d", table.token, table.game,
@@ -206,6 +258,8 @@ class Hub:
             await database_sync_to_async(tables.abandon)(table, str(exc))
             raise
         self.hosts[table_id] = host
+        if self.layer_lost_at is not None:  # (resumed by a sweep while Redis is away)
+            host.layer_lost()
         self._spawn(self._drain(table_id, outbox))
         self._runs[table_id] = self._spawn(self._run_host(host, outbox))
         for message in self._early.pop(table_id, []):
@@ -277,6 +331,10 @@ class Hub:
         while (item := await outbox.get()) is not None:
             try:
                 await self._deliver(table_id, *item)
+            except LAYER_ERRORS as exc:  # Redis is away: the listener says so, once
+                if self.layer_lost_at is None:
+                    log.warning("event=table.publish_failed table=%s error=%s", table_id,
+                                _said(exc))  # fmt: skip
             except Exception:  # one lost message must not silence the table
                 log.exception("event=table.publish_failed table=%s", table_id)
         if not self.hosts_here(table_id):  # (a table let go of may be resumed here again)
@@ -316,14 +374,65 @@ class Hub:
             await get_channel_layer().send(channel, {"type": "table.message", "text": text})
 
     async def _listen(self, layer: Any, channel: str) -> None:
+        """Hear this process's table channel for ever. A layer that cannot be reached (Redis
+        is away) is waited for (:meth:`_wait_for_layer`); any other failure to receive is
+        logged with its traceback and tried again after a wait that doubles, never at once."""
+        wait = LAYER_RETRY_FIRST_S
         while True:
             try:
                 message = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except LAYER_ERRORS as exc:
+                await self._wait_for_layer(layer, channel, exc)
+                continue
+            except Exception:
+                log.exception("event=hub.receive_failed retry_in=%.1fs", wait)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, LAYER_RETRY_MOST_S)
+                continue
+            wait = LAYER_RETRY_FIRST_S
+            try:
                 await self._handle(message)
             except asyncio.CancelledError:
                 raise
+            except LAYER_ERRORS as exc:  # a reply the layer could not take: no traceback
+                log.warning("event=hub.message_failed error=%s", _said(exc))
             except Exception:  # one bad message must not stop this process's tables
                 log.exception("event=hub.message_failed")
+
+    async def _wait_for_layer(self, layer: Any, channel: str, error: BaseException) -> None:
+        """The channel layer cannot be reached. No socket reaches a table meanwhile (every
+        socket of every process closes, and a handshake fails: Channels needs the layer),
+        so the tables hosted here hold their people's turns (TableHost.layer_lost) until it
+        answers again: a message to this very channel, tried after LAYER_RETRY_FIRST_S, then
+        after twice as long each time up to LAYER_RETRY_MOST_S. One line in the log when it
+        goes, one when it is back."""
+        lost = time.monotonic()
+        log.warning("event=hub.layer_unreachable error=%s", _said(error))
+        self.layer_lost_at = lost
+        for host in list(self.hosts.values()):
+            host.layer_lost()
+        wait = LAYER_RETRY_FIRST_S
+        while True:
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, LAYER_RETRY_MOST_S)
+            try:
+                await layer.send(channel, {"type": "hub.ping"})  # (_handle ignores it)
+                break
+            except asyncio.CancelledError:
+                raise
+            except ChannelFull:  # full, but it answered
+                break
+            except LAYER_ERRORS:
+                continue
+            except Exception:  # not the connection: said, and tried again all the same
+                log.exception("event=hub.layer_probe_failed")
+        after = time.monotonic() - lost
+        self.layer_lost_at = None
+        log.warning("event=hub.layer_back after=%.1fs", after)
+        for host in list(self.hosts.values()):
+            host.layer_back(after)
 
     async def _handle(self, message: dict[str, Any]) -> None:
         table_id = message.get("table")
@@ -371,16 +480,89 @@ class Hub:
 
     def _let_go(self, table_id: int) -> None:
         """Another process took this table over (this one stopped beating for a while: it
-        was stuck): stop hosting it, without storing or telling anyone anything."""
+        was stuck): stop hosting it, without storing anything, and tell the sockets of this
+        process still at it to follow it to its new host (as ``table.moved`` does: one that
+        heard that message before this process noticed would otherwise stay with a host
+        that is gone, every move of its person refused while the timer plays for them)."""
         log.warning("event=table.taken_over table=%s", table_id)
         task = self._runs.pop(table_id, None)
         self.hosts.pop(table_id, None)
         if task is not None:
             task.cancel()
+        stranded = [s for sockets in self.local.get(table_id, {}).values() for s in sockets]
+        if stranded:
+            self._spawn(_tell_moved(table_id, stranded))
+
+    def moved_away(self, table: Table) -> bool:
+        """Whether ``table`` (its row as just read) is hosted here though its row names
+        another host: another process took it over while this one was stuck, and this one
+        has not noticed yet (its next beat would). It is let go of at once (:meth:`_let_go`)."""
+        if table.pk not in self.hosts or table.host_channel == self.channel:
+            return False
+        self._let_go(table.pk)
+        return True
+
+    async def hand_over(self, timeout: float = HAND_OVER_S) -> None:
+        """This process stops (SIGTERM; cardsite/serve.py): its tables go to another process
+        at once, not once their heartbeat is stale. Their matches stop here (nothing more is
+        taken in), the steps taken so far are written, each table's row says its host is
+        stale (one UPDATE), the people at them on this process are told (their sockets close
+        with it, and their pages connect again, to another process), and every socket of
+        another process at them hears ``table.moved``: the first claims the table and
+        resumes it, the others follow (a sweep claims a table nobody looks at). Bounded by
+        ``timeout`` seconds: a database or channel layer that does not answer does not hold
+        the stop up (the tables are then taken over once stale, as after a crash)."""
+        self.stopping = True
+        # a match played to its end is being stored: it ends here, and is told
+        ending = [h for h in self.hosts.values() if h.state is not None and h.state.is_over()]
+        ids = [table_id for table_id, host in self.hosts.items() if host not in ending]
+        people = [
+            socket
+            for table_id in ids
+            for sockets in self.local.get(table_id, {}).values()
+            for socket in sockets
+        ]
+        for table_id in ids:
+            task = self._runs.pop(table_id, None)
+            self.hosts.pop(table_id, None)
+            if task is not None:
+                task.cancel()
+        if not ids and not ending:
+            return
+        log.info("event=hub.hand_over tables=%d ending=%d", len(ids), len(ending))
+        alone = isinstance(get_channel_layer(), InMemoryChannelLayer)
+        text = message_text({"type": "moved", "text": STOPPED if alone else MOVED})
+        for socket in people:
+            with contextlib.suppress(Exception):  # (a socket closing meanwhile)
+                await socket.send(text_data=text)
+        try:
+            async with asyncio.timeout(timeout):
+                for host in ending:
+                    await host.done.wait()
+                if self._writes is not None and self.loop is asyncio.get_running_loop():
+                    await self._writes.join()  # every step taken is kept
+                await database_sync_to_async(_hand_over)(ids, self.channel)
+                if not alone:
+                    for table_id in ids:
+                        await get_channel_layer().group_send(
+                            lobby_group(table_id), {"type": "table.moved"}
+                        )
+                # their pages connect again (to another process), once told (the server
+                # drops the connections it has not closed, with what they had still to send)
+                for socket in people:
+                    with contextlib.suppress(Exception):
+                        await socket.close(code=SERVICE_RESTART)
+                await asyncio.sleep(FLUSH_S)
+        except TimeoutError:
+            log.warning("event=hub.hand_over_timeout tables=%d", len(ids))
+        except Exception:  # the database or the layer is away: taken over once stale
+            log.exception("event=hub.hand_over_failed tables=%d", len(ids))
 
     async def _sweep(self) -> None:
         """Resume the tables whose host died (or abandon them, if it died long ago), so that
         a match goes on even when none of its sockets comes back to this process."""
+        if self.stopping:
+            return
         found = await database_sync_to_async(tables.orphans)(
             self.channel, unreachable=isinstance(get_channel_layer(), InMemoryChannelLayer),
             limit=SWEEP_MAX,
@@ -415,9 +597,35 @@ class _Steps:
         self.hub._write(("cut", self.table_id, index))
 
 
+def _said(error: BaseException) -> str:
+    """An error on one line of the log (its type and message, no traceback)."""
+    return " ".join(f"{type(error).__name__}: {error}".split())[:300]
+
+
 def heartbeat_s() -> float:
     """Seconds between two beats (and sweeps); well under TABLE_HOST_STALE_S."""
     return float(getattr(settings, "TABLE_HEARTBEAT_S", HEARTBEAT_S))
+
+
+async def _tell_moved(table_id: int, sockets: list[Any]) -> None:
+    """Tell sockets of this process that their table moved (``table.moved``, through the
+    layer: each handles it in turn with its other messages)."""
+    layer = get_channel_layer()
+    for socket in sockets:
+        try:
+            await layer.send(socket.channel_name, {"type": "table.moved"})
+        except Exception:  # (the layer is away: the page's next move gets it back)
+            log.exception("event=table.moved_lost table=%s", table_id)
+
+
+def _hand_over(ids: list[int], channel: str | None) -> None:
+    """The tables ``ids`` hosted by ``channel`` are left for another process to claim now:
+    their heartbeat is put past the stale limit (with a margin for clocks that differ),
+    well within the window in which a table is resumed."""
+    beat = timezone.now() - tables.host_stale_after() - timedelta(seconds=HAND_OVER_MARGIN_S)
+    Table.objects.filter(pk__in=ids, state=Table.PLAYING, host_channel=channel).update(
+        host_heartbeat=beat
+    )
 
 
 def _beat(ids: list[int], channel: str | None) -> list[int]:

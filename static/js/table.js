@@ -8,6 +8,7 @@
 // table has: your own, with its turn, or at a simultaneous turn another seat's, never which
 // move), "over" (the result and the replay's address); "lobby", "seats" and "over" also say whether the table is "rated".
 // "refused" (why, before a close with code 4430: too many sockets open from your network).
+// "moved" (the table's server stopped and another takes it over: a line for the log).
 // The page only sends
 // intentions ({"type": "act", "turn": N, "action": ...}); the server checks everything.
 // Cards use the markup of templates/includes/card.html, described by games.replays.card_view.
@@ -49,6 +50,14 @@
   var DOUBLE_CLICK_MS = 600; // the two clicks of a double click on one card, at most this apart
   // an answer to a move slower than this is shown as the table being slow (the server is busy)
   var SLOW_MS = 1500;
+  // with no answer to a move for this long the page asks for the whole table again ("sync"):
+  // the move may have gone to a server that stopped, and the table moved on without it
+  var SYNC_MS = 5000;
+  // ... and with no answer to that either for this long, the table is said not to answer
+  var NO_ANSWER_MS = 4000;
+  // the least time between two "sync"s the page sends when a move was refused as sent to a
+  // server that no longer hosts the table
+  var RESYNC_MS = 2000;
   // a note that a default was played for me ends my turn if it comes this near its end
   var NOTE_SLACK_MS = 2000;
 
@@ -85,6 +94,9 @@
     turn: null,                  // the last "turn" message while I am asked
     sent: false,                 // an action of this turn is on its way
     sentAt: 0,                   // when it was sent (Date.now())
+    synced: false,               // the page asked for the table again since (no answer came)
+    resyncedAt: 0,               // when the page last asked again after a refusal
+    moves: 0,                    // how many times the table moved to another server
     placed: {},                  // seats whose move of this view the table has ("taken")
     timedOut: "",                // the note of a default played for me in this view
     deadline: 0,
@@ -197,6 +209,12 @@
     });
   }
 
+  // Ask the server for the whole table again (quietly: nothing to say if not connected; the
+  // page asks again as it reconnects).
+  function sync() {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sync" }));
+  }
+
   function send(message) {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       hint("not connected to the table: your move was not sent (reconnecting…)");
@@ -250,6 +268,22 @@
         t.sent = false;
         showError(message.error);
         draw();
+        // a move sent to a server that no longer hosts the table (it stopped, or another took
+        // the table over): the whole table again, from wherever it is now
+        if (/server stopped/.test(message.error || "") && t.seat !== null && !t.over &&
+            Date.now() - t.resyncedAt > RESYNC_MS) {
+          t.resyncedAt = Date.now();
+          sync();
+        }
+        break;
+      case "moved":
+        // the table's server stopped: another takes it over (the table and the turn follow)
+        t.moves += 1;
+        addLog([{ key: "moved" + t.moves, text: message.text + (t.sent && t.seat !== null
+          ? " If your move was not kept, you will be asked for it again." : ""), mine: false }]);
+        t.sent = false;
+        t.turn = null;
+        if (t.view) draw();
         break;
       case "refused":
         refused = message.error;
@@ -381,6 +415,7 @@
     if (!asked()) return;
     if (send({ type: "act", turn: t.turn.turn, action: action })) {
       t.sent = true;
+      t.synced = false;
       t.sentAt = Date.now();
       clearError();
       draw();
@@ -390,6 +425,18 @@
   function tick() {
     var waited = t.sent && !t.over ? Date.now() - t.sentAt : 0;
     el.countdown.classList.toggle("countdown--slow", waited > SLOW_MS);
+    if (waited > SYNC_MS && !t.synced) {
+      // no answer: the table as it is now (the turn again if the move was lost on the way)
+      t.synced = true;
+      sync();
+    }
+    if (waited > SYNC_MS + NO_ANSWER_MS) {
+      el.countdown.hidden = false;
+      el.countdown.classList.remove("countdown--low");
+      el.countdown.textContent = "The table is not answering: if its server stopped, another " +
+        "takes the table over within half a minute and asks again for a move it did not keep…";
+      return;
+    }
     if (waited > SLOW_MS) {
       // a busy server: the move is on its way, and counts if the server got it in time
       el.countdown.hidden = false;

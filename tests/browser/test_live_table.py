@@ -5,6 +5,7 @@ three bots to the end."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -390,6 +391,82 @@ def enabled_soon(button, timeout_ms: int = 15_000) -> bool:
     except PlaywrightTimeout:
         return False
     return True
+
+
+def test_a_move_left_without_an_answer_asks_for_the_table_again(open_tabs, screenshots):
+    """A move lost on its way (sent to a server that stopped): a few seconds without an
+    answer and the page asks for the whole table again (``sync``); without an answer to that
+    either, it says the table is not answering (not that the server is busy). A move refused
+    as sent to a server that stopped asks again at once; and when the table moves to another
+    server, the log says so, and that a move it did not keep is asked again."""
+    tab = open_tabs("desktop")
+    page = tab.page
+    sent: list[dict] = []
+    route: dict = {"drop": set()}
+
+    def through(ws) -> None:
+        server = ws.connect_to_server()
+        route["page"], route["server"] = ws, server
+
+        def to_server(message) -> None:
+            data = json.loads(message)
+            sent.append(data)
+            if data.get("type") not in route["drop"]:
+                server.send(message)
+
+        ws.on_message(to_server)
+        server.on_message(lambda message: ws.send(message))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+    page.goto("/games/rps-poker/tables/")
+    page.get_by_role("button", name="Play against a bot").click()
+    wait_for_my_turn(page)
+
+    def keep_a_card() -> None:
+        page.locator("#live-hand .hand-card").first.click()
+        page.locator("#live-controls button", has_text=re.compile("^Keep")).click()
+        assert page.locator("#turn-line").inner_text() == "Your move is on its way…"
+
+    # the move and the page's sync are lost on the way: the page says what may be so
+    route["drop"] = {"act", "sync"}
+    keep_a_card()
+    silent = page.locator("#countdown", has_text="The table is not answering")
+    silent.wait_for(timeout=TURN_TIMEOUT_MS)
+    assert silent.inner_text() == (
+        "The table is not answering: if its server stopped, another takes the table over "
+        "within half a minute and asks again for a move it did not keep…"
+    )
+    assert [m["type"] for m in sent[-2:]] == ["act", "sync"]  # asked again after 5 s
+    page.screenshot(path=screenshots / "table-not-answering-desktop.png", full_page=True)
+    route["drop"] = set()
+    route["server"].send(json.dumps({"type": "sync"}))
+    wait_for_my_turn(page)  # the same turn, asked again
+
+    # a refusal from a server that no longer hosts the table: the page asks again at once
+    before = updates(page)
+    route["page"].send(json.dumps({"type": "error", "error": "the match is over, or its "
+                                   "server stopped"}))  # fmt: skip
+    page.wait_for_function(  # the whole table again (the refusal is on the page at once)
+        """before => Number(document.getElementById("live").dataset.updates) > before""",
+        arg=before,
+        timeout=TURN_TIMEOUT_MS,
+    )
+    assert sent[-1] == {"type": "sync"}
+
+    # the table moves while a move is on its way: the log says so (the turn is asked again)
+    route["drop"] = {"act"}
+    keep_a_card()
+    moved = "The server running this table stopped; the table is moving to another server."
+    route["page"].send(json.dumps({"type": "moved", "text": moved}))
+    line = page.locator("#live-log li", has_text="moving to another server")
+    assert (
+        line.inner_text() == moved + " If your move was not kept, you will be asked for it again."
+    )
+    assert page.locator("#turn-line").inner_text() != "Your move is on its way…"
+    route["drop"] = set()
+    route["server"].send(json.dumps({"type": "sync"}))
+    wait_for_my_turn(page)
+    assert tab.console.take() == []
 
 
 def choose_rps_card(page, decision: int) -> int:

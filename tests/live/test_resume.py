@@ -12,13 +12,15 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import timezone
 
 from bots.models import Match
+from games.live import host as host_module
+from games.live import hub as hub_module
 from games.live import tables
 from games.live.host import SeatPlan, TableHost
-from games.live.hub import _beat, hub
+from games.live.hub import _beat, hub, lobby_group
 from games.models import Table, TableStep
 from tests.live.test_consumers import finish_off, make_table, make_user, socket
 from tests.live.test_host import Wire, builtin, host, snapshot
@@ -316,7 +318,8 @@ async def test_the_sweep_resumes_a_dead_table_and_abandons_one_dead_for_long():
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
-async def test_a_process_whose_table_was_taken_over_lets_go_of_it():
+async def test_a_process_whose_table_was_taken_over_lets_go_of_it(monkeypatch):
+    monkeypatch.setattr(hub, "unreachable", lambda table: False)  # (another process's, live)
     ann = await make_user("ann")
     table = await make_table("uth", ann, ["me"])
     sock = await socket(table.token, ann)
@@ -336,4 +339,228 @@ async def test_a_process_whose_table_was_taken_over_lets_go_of_it():
         )
         await asyncio.sleep(0.01)
     assert table.pk not in hub.hosts and host.done.is_set()
+    await sock.close()
+
+
+# ---- moves that were in, and people whose page has not come yet --------------------------
+async def ann_and_bob_at_a_second_bid(store: Store, **timers: float) -> tuple[TableHost, Any]:
+    """Ann and bob at Goofspiel (simultaneous bids), keeping their steps in ``store``: both
+    bid once, then ann bids again and the table waits for bob's second bid."""
+    wire = Wire()
+    plans = [SeatPlan("ann", "human"), SeatPlan("bob", "human")]
+    first = host("goofspiel", plans, wire, store=store, config=GOOFSPIEL, **timers)
+    task = start(first)
+    for n in range(2):
+        for seat in (0, 1):
+            turn = await wire.wait(f"seat:{seat}", "turn", after=n)
+            if n == 0 or seat == 0:
+                first.submit(seat, turn["turn"], first.state.hands[seat][0])
+    await wire.wait("seat:1", "taken", after=1)  # ann's second bid is in
+    for _ in range(100):  # ... and kept once the runner, awaiting it, takes it
+        if sum("a" in step for step in store.steps.values()) == 3:
+            return first, task
+        await asyncio.sleep(0)
+    raise AssertionError(f"ann's second bid was not kept: {store.steps}")
+
+
+#: a short Goofspiel: one deal of five cards
+GOOFSPIEL = {"num_cards": 5, "deals": 1}
+
+
+@pytest.mark.asyncio
+async def test_a_resumed_table_marks_the_moves_that_were_in_as_they_were():
+    """Ann's bid was in, the table waiting for bob's, when its host stopped: the table that
+    takes over shows her bid in to her page ("Your card is down"), and her seat marked to
+    bob's and the spectators', as before; it does not ask her again."""
+    store = Store()
+    first, task = await ann_and_bob_at_a_second_bid(store)
+    before = {seat: snapshot(first, seat)[-1] for seat in (0, 1, None)}
+    assert before[0] == {"type": "taken", "seat": 0, "turn": 2}
+    assert before[1] == before[None] == {"type": "taken", "seat": 0}
+    await kill(task)
+
+    wire = Wire()
+    plans = [SeatPlan("ann", "human"), SeatPlan("bob", "human")]
+    steps = sorted(store.steps.items())
+    second = host("goofspiel", plans, wire, store=store, steps=steps, config=GOOFSPIEL)
+    task = start(second)
+    assert (await wire.wait("seat:1", "turn"))["turn"] == 2  # bob is asked again
+    for seat in (0, 1, None):
+        assert snapshot(second, seat)[-1] == before[seat]
+    # the pages that followed the table heard the marks as it came back
+    assert wire.to("seat:0", "taken") == [before[0]]
+    assert wire.to("seat:1", "taken") == wire.to("public", "taken") == [before[1]]
+    assert not wire.to("seat:0", "turn")  # her bid was kept: she is not asked again
+    second.close()
+    await task
+
+
+async def bob_asked_again_without_his_page(store: Store, **timers: float):
+    """The table of :func:`ann_and_bob_at_a_second_bid` taken over with neither bid of the
+    second turn kept, by a host that ann's page came to (and bob's did not); its wire."""
+    _, task = await ann_and_bob_at_a_second_bid(store, **timers)
+    await kill(task)
+    wire = Wire()
+    plans = [SeatPlan("ann", "human"), SeatPlan("bob", "human")]
+    steps = sorted(store.steps.items())[:-1]  # ann's second bid was not kept either
+    second = host("goofspiel", plans, wire, store=store, steps=steps, config=GOOFSPIEL,
+                  **timers)  # fmt: skip
+    snapshot(second, 0)  # ann's page came to it first
+    return second, start(second), wire
+
+
+@pytest.mark.asyncio
+async def test_a_resumed_table_starts_a_persons_timer_once_their_page_comes():
+    """Bob's page had not come to the host that took the table over (it was left on the one
+    that stopped): his turn's timer does not run out before it comes, and then he has his
+    whole timer; ann's page was there, and her turn is timed as ever."""
+    second, task, wire = await bob_asked_again_without_his_page(Store(), turn_timer=3.0)
+    ann = await wire.wait("seat:0", "turn")
+    assert ann["turn"] == 2 and ann["seconds"] <= 3.0
+    assert (await wire.wait("seat:1", "turn"))["turn"] == 2
+    waits = await wire.wait("seat:1", "turn", after=1)  # his timer waits for his page
+    assert waits["turn"] == 2 and waits["seconds"] > host_module.PAGE_WAIT_S
+    told = snapshot(second, 1)  # his page comes: his whole timer, from now
+    assert told[2]["type"] == "turn" and 2.5 < told[2]["seconds"] <= 3.0, told
+    assert not wire.to("seat:1", "note")  # nothing was played for him
+    second.close()
+    await task
+
+
+@pytest.mark.asyncio
+async def test_a_person_whose_page_never_comes_to_a_resumed_table_is_played_for(monkeypatch):
+    monkeypatch.setattr(host_module, "PAGE_WAIT_S", 0.3)
+    second, task, wire = await bob_asked_again_without_his_page(
+        Store(), turn_timer=0.3, away_timer=0.3
+    )
+    note = await wire.wait("seat:1", "note")
+    assert note["text"].startswith("Time ran out, so this was played for you")
+    second.close()
+    await task
+
+
+# ---- a process stuck for longer than the stale limit, and one that stops ------------------
+async def ann_at_a_table_hosted_here() -> tuple[Table, Any, Any]:
+    """Ann against a bot, her socket on this process, which hosts the table: the table,
+    her socket, and its consumer (as the hub serves it)."""
+    fresh_receive_locks()
+    ann = await make_user("ann")
+    table = await make_table("rps-poker", ann, ["me", "builtin:simple"])
+    sock = await socket(table.token, ann)
+    assert await sock.connect()
+    await sock.next("turn")
+    (consumer,) = hub.local[table.pk]["seat:0"]
+    return table, sock, consumer
+
+
+async def taken_over(table: Table, monkeypatch) -> str:
+    """Another process took ``table`` over (this one was stuck): its channel, and a beat.
+    (With the in-memory layer, a table hosted by another channel is one this process could
+    never reach, so it would claim it at once: here it is reached, as with Redis.)"""
+    monkeypatch.setattr(hub, "unreachable", lambda table: False)
+    other = await get_channel_layer().new_channel()
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+        host_channel=other, host_heartbeat=timezone.now()
+    )
+    return other
+
+
+async def followed_by(other: str, consumer: Any) -> dict[str, Any]:
+    """What the socket ``consumer`` asks of the host on ``other`` once it follows it: its
+    snapshot request (its ``table.watch`` comes first)."""
+    layer = get_channel_layer()
+    while True:
+        message = await asyncio.wait_for(layer.receive(other), 10)
+        if message["type"] == "table.snapshot":
+            assert message["reply_to"] == consumer.channel_name
+            return message
+        assert message == {"type": "table.watch", "table": message["table"],
+                           "audience": "seat:0", "delta": 1}  # fmt: skip
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_that_hears_the_table_moved_before_its_stuck_process_does_follows_it(
+    monkeypatch,
+):
+    """This process was stuck; another took its table over and said so (``table.moved``).
+    Ann's socket hears that before this process's next beat: it follows the new host (where
+    her moves now go), and this process lets go of the table at once."""
+    table, sock, consumer = await ann_at_a_table_hosted_here()
+    other = await taken_over(table, monkeypatch)
+    await get_channel_layer().group_send(lobby_group(table.pk), {"type": "table.moved"})
+    asked = await followed_by(other, consumer)
+    assert asked["seat"] == 0 and table.pk not in hub.hosts
+    moved = await sock.next("moved")
+    assert moved["text"].startswith("The server running this table stopped")
+    # her moves go to the new host, not to the one this process let go of
+    await sock.send({"type": "act", "turn": 1, "action": 0})
+    intent = await asyncio.wait_for(get_channel_layer().receive(other), 10)
+    assert intent["type"] == "table.intent" and intent["seat"] == 0
+    await sock.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_process_that_lets_go_of_a_table_sends_its_sockets_there_to_the_new_host(
+    monkeypatch,
+):
+    """The same, the other way round: this process's beat finds the table taken over first,
+    and lets go of it; ann's socket, still at it here, is sent to follow the new host."""
+    table, sock, consumer = await ann_at_a_table_hosted_here()
+    other = await taken_over(table, monkeypatch)
+    assert await sync_to_async(_beat)([table.pk], hub.channel) == [table.pk]
+    hub._let_go(table.pk)
+    assert (await followed_by(other, consumer))["seat"] == 0
+    await sock.next("moved")
+    await sock.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_sync_after_a_refused_move_follows_the_table_where_it_is_now(monkeypatch):
+    """A socket left at a host that is gone (this process let go of its table and told no
+    one): its move is refused ("... its server stopped"), and the page's ``sync`` then
+    follows the table where its row says it is."""
+    table, sock, consumer = await ann_at_a_table_hosted_here()
+    other = await taken_over(table, monkeypatch)
+    task = hub._runs.pop(table.pk)
+    hub.hosts.pop(table.pk)
+    task.cancel()
+    await sock.send({"type": "act", "turn": 1, "action": 0})
+    assert "server stopped" in (await sock.next("error"))["error"]
+    await sock.send({"type": "sync"})
+    assert (await followed_by(other, consumer))["seat"] == 0
+    await sock.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_stopping_process_hands_its_tables_over_at_once():
+    """SIGTERM (cardsite/serve.py): the tables this process hosts are left to another at
+    once, every step taken written first; the people here are told, and the sockets of
+    other processes at the table hear ``table.moved`` (with a shared channel layer)."""
+    table, sock, _ = await ann_at_a_table_hosted_here()
+    probe = await get_channel_layer().new_channel()  # a socket of another process
+    await get_channel_layer().group_add(lobby_group(table.pk), probe)
+    for turn in (1, 2):
+        await sock.send({"type": "act", "turn": turn, "action": 0})
+        assert (await sock.next("turn"))["turn"] == turn + 1
+    try:
+        await hub.hand_over()
+        assert not hub.hosts
+        kept = [step for _, step in await sync_to_async(tables.steps_of)(table.pk)]
+        assert [step["s"] for step in kept if "a" in step].count(0) == 2  # both her moves
+        row = await sync_to_async(Table.objects.get)(pk=table.pk)
+        assert row.state == Table.PLAYING and row.host_channel == hub.channel
+        assert tables.is_stale(row) and not tables.too_old_to_resume(row)
+        assert not await hub.resume(row)  # never by the process that stops
+        moved = await sock.next("moved")
+        alone = isinstance(get_channel_layer(), InMemoryChannelLayer)
+        assert moved["text"] == (hub_module.STOPPED if alone else hub_module.MOVED)
+        if not alone:
+            heard = await asyncio.wait_for(get_channel_layer().receive(probe), 10)
+            assert heard == {"type": "table.moved"}
+    finally:
+        hub.stopping = False
     await sock.close()

@@ -102,6 +102,12 @@ class Site:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait(timeout=30)
 
+    def terminate(self, port: int) -> int:
+        """SIGTERM, as a service manager stops a server (a restart, a deploy): its status."""
+        server = self.servers.pop(port)
+        server.send_signal(signal.SIGTERM)
+        return server.wait(timeout=30)
+
     def stop(self) -> None:
         for port in list(self.servers):
             self.kill(port)
@@ -284,5 +290,40 @@ async def two_people(site: Site) -> None:
     ends = await asyncio.gather(cy.to_the_end(), dee.to_the_end())
     assert ends[0]["match"] == ends[1]["match"]
     assert sum(ends[0]["result"]["scores"]) == 10
+    await cy.close()
+    await dee.close()
+
+
+def test_a_server_that_is_stopped_hands_its_tables_over_at_once(site: Site):
+    asyncio.run(handed_over(site))
+
+
+async def handed_over(site: Site) -> None:
+    """SIGTERM to the server hosting a table of two people: with two servers the other takes
+    the table over at once (well within the stale limit, a minute here), the person at it
+    hearing so; with one, the server stops and, started again, resumes the table. Either
+    way every move it took is kept, though the server stopped right after taking it."""
+    site.env["TABLE_HOST_STALE_S"] = "60"  # a table taken over sooner was handed over
+    made = make_tables(site)
+    token, cy_key, dee_key = made["duel"]
+    port = site.start()
+    other = site.start() if SHARED else port
+    cy, dee = Person(token, cy_key), Person(token, dee_key)
+    await cy.connect(port)  # she starts the table: this server hosts it
+    await dee.connect(other)
+    turns = await asyncio.gather(cy.play(3), dee.play(3))
+    seen = [cy.last("state"), dee.last("state")]
+    assert site.terminate(port) == 0
+    said = "The server running this table stopped; the table "
+    assert (await cy.until("moved", timeout=20))["text"].startswith(said)
+    if SHARED:
+        moved = await dee.until("moved", timeout=20)  # his socket stayed: told at once
+        assert moved["text"] == said + "is moving to another server."
+        await asyncio.gather(back(cy, other, turns[0], seen[0]), resumed(dee, turns[1], seen[1]))
+    else:
+        site.start(port)
+        await asyncio.gather(back(cy, port, turns[0], seen[0]), back(dee, port, turns[1], seen[1]))
+    ends = await asyncio.gather(cy.to_the_end(), dee.to_the_end())
+    assert ends[0]["match"] == ends[1]["match"]
     await cy.close()
     await dee.close()
