@@ -70,15 +70,42 @@ def bot_threads(launch: Any, pid: int | None) -> list[int]:
 
 def _tree(root: int) -> list[int]:
     """``root`` and its descendants (by each process's parent, as /proc/PID/stat says)."""
-    children: dict[int, list[int]] = {}
+    return _descendants(root, _proc_stats())
+
+
+def tree_cpu_s(root: int) -> float:
+    """CPU seconds the process ``root`` and its descendants have used so far: each one's
+    own and that of the children it has reaped (``/proc/PID/stat``: utime, stime, cutime,
+    cstime); 0.0 if there is no such process."""
+    stats = _proc_stats()
+    ticks = sum(
+        sum(int(value) for value in stats[pid][11:15])
+        for pid in _descendants(root, stats)
+        if pid in stats
+    )
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_stats() -> dict[int, list[bytes]]:
+    """Every process's fields of /proc/PID/stat after its command's name (its state, its
+    parent, ...: the times are the 12th to 15th of them)."""
+    stats: dict[int, list[bytes]] = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
             continue
         with contextlib.suppress(OSError, ValueError, IndexError):
             with open(f"/proc/{name}/stat", "rb") as file:
                 stat = file.read()
-            ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
-            children.setdefault(ppid, []).append(int(name))
+            stats[int(name)] = stat[stat.rindex(b")") + 2 :].split()
+    return stats
+
+
+def _descendants(root: int, stats: dict[int, list[bytes]]) -> list[int]:
+    """``root`` and the processes under it, by each one's parent in ``stats``."""
+    children: dict[int, list[int]] = {}
+    for pid, fields in stats.items():
+        with contextlib.suppress(ValueError, IndexError):
+            children.setdefault(int(fields[1]), []).append(pid)
     found, todo = [], [root]
     while todo:
         pid = todo.pop()

@@ -29,7 +29,7 @@ its CPU limit by then (:data:`BOTS_SHARE`): code that needs that much compiling 
 limit whatever the load. Below that, the machine was too loaded to give the compile its time
 (a legitimate g++ once took 262 s of wall time for 70 s of CPU here): :class:`CompileBusy`,
 nothing kept, tried again later. The CPU is the compiler's whole process tree's, read from
-``/proc`` when the clock stops it (:func:`_tree_cpu_s`).
+``/proc`` when the clock stops it (:func:`bots.running.starved.tree_cpu_s`).
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ from typing import Any
 from bots.languages import Language
 from bots.running.process import BotStartError
 from bots.running.settings import project_settings
+from bots.running.starved import tree_cpu_s
 from bots.sandbox import (
     SHELL,
     MiB,
@@ -623,7 +624,7 @@ def _run(
         while selector.get_map():
             left = deadline - time.monotonic()
             if left <= 0:
-                cpu_at_deadline = _tree_cpu_s(proc.pid)
+                cpu_at_deadline = tree_cpu_s(proc.pid)
                 why = f"{TOOK} {limits.wall_s:g} s"
                 break
             for key, _ in selector.select(left):
@@ -666,31 +667,6 @@ def _wall_clock_stop(cpu: float, limits: CompileLimits) -> str:
         f"the compile had only {cpu:.1f} s of CPU (under half of its {limits.cpu_s} s); no "
         "fault of the bot's, nothing was kept, and it can be tried again"
     )
-
-
-def _tree_cpu_s(root: int) -> float:
-    """CPU seconds the process ``root`` and its descendants have used so far: each one's
-    own and that of the children it has reaped (``/proc/PID/stat``: utime, stime, cutime,
-    cstime). In the sandbox, whatever the compiler starts stays under ``root`` (orphans go
-    to the PID namespace's init, bwrap's)."""
-    children: dict[int, list[int]] = {}
-    ticks: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            with open(f"/proc/{name}/stat", "rb") as file:
-                stat = file.read()
-            # (after the command's name: the state, the parent, ...; times are 14th to 17th)
-            fields = stat[stat.rindex(b")") + 2 :].split()
-            ticks[int(name)] = sum(int(value) for value in fields[11:15])
-            children.setdefault(int(fields[1]), []).append(int(name))
-    total, todo = 0, [root]
-    while todo:
-        pid = todo.pop()
-        total += ticks.get(pid, 0)
-        todo += children.get(pid, [])
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _refusal(

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from bots.languages import get_language
+from bots.running import starved
 from bots.running.process import PlatformError
 from bots.sandbox import compiling
 from bots.sandbox.compiling import CompileBusy, CompileError, CompileLimits
@@ -265,8 +266,8 @@ def test_the_cpu_of_a_compile_is_its_whole_process_trees():
     )
     try:
         assert proc.stdout is not None and proc.stdout.readline() == b"spun\n"
-        assert compiling._tree_cpu_s(proc.pid) >= 0.1
-        assert compiling._tree_cpu_s(2**22 + 1) == 0.0  # no such process: nothing
+        assert starved.tree_cpu_s(proc.pid) >= 0.1
+        assert starved.tree_cpu_s(2**22 + 1) == 0.0  # no such process: nothing
     finally:
         os.killpg(proc.pid, 9)
         proc.wait()

@@ -184,7 +184,7 @@ def test_a_compile_the_clock_stops_with_little_cpu_is_the_machines_and_never_kep
 def test_a_compile_the_clock_stops_after_half_its_cpu_is_the_bots_and_kept(monkeypatch):
     source = TEMPLATE.format(act="int slow = 5; (void)slow;").encode()
     before = refusals()
-    monkeypatch.setattr(compiling, "_tree_cpu_s", lambda pid: 31.5)  # as if it had that much
+    monkeypatch.setattr(compiling, "tree_cpu_s", lambda pid: 31.5)  # as if it had that much
     with pytest.raises(CompileError) as refused:
         compiling.program(CPP, "slow.cpp", source, GAME, limits=HURRIED)
     assert str(refused.value) == (
