@@ -461,18 +461,32 @@ def joining(procs: list[str]) -> list[str]:
     return [SHELL, "-c", f'{joins} && shift {len(procs) - 1} && exec "$@"', *procs]
 
 
-def isolation() -> list[str]:
+def isolation(*, keepers: bool = False) -> list[str]:
     """bwrap's namespaces, capabilities and environment for whatever runs in a sandbox (a
-    bot, a compiler): its own of everything, no capability, PATH, LANG, HOME and TMPDIR
-    only."""
+    bot, a compiler): its own of everything, no capability, no further user namespace,
+    PATH, LANG, HOME and TMPDIR only. ``keepers``: a host whose keepers give each process
+    they fork a /tmp of its own (the Python host: see :func:`makes_namespaces`), which
+    starts with the two capabilities that takes, in the sandbox's own user namespace:
+    CAP_SYS_ADMIN (a mount namespace, a tmpfs mounted in it) and CAP_SETPCAP (to drop every
+    capability, bounding set included, before it forks a process for the bot)."""
     env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp", "TMPDIR": "/tmp"}
     args = [
         "--unshare-all", "--unshare-user", "--disable-userns", "--hostname", "sandbox",
-        "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL", "--clearenv",
+        "--die-with-parent", "--as-pid-1", "--new-session", "--cap-drop", "ALL",
+        *(["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP"] if keepers else []),
+        "--clearenv",
     ]  # fmt: skip
     for key, value in env.items():
         args += ["--setenv", key, value]
     return args
+
+
+def makes_namespaces(language: Language) -> bool:
+    """Whether the language's host makes a mount namespace for each process it forks (the
+    Python host's keepers, each of which mounts a /tmp of its own there for its child: see
+    docs/sandbox.md, "What a fresh process starts without"): its seccomp filter is the one
+    that lets it (``filter_bpf(processes=False)``, bots.sandbox.seccomp.KEEPER_CALLS)."""
+    return language.seccomp_data().get("{seccomp}") == filter_bpf(processes=False)
 
 
 def memory_limit(limits: SandboxLimits, language: Language) -> int:
@@ -516,7 +530,7 @@ def sandbox_command(
     # prlimit is born inside the cgroups, and bwrap and the bot with it
     argv = joining(procs)
     argv += [config.prlimit, *rlimit_args(limits, language, slot), "--", config.bwrap]
-    argv += isolation()
+    argv += isolation(keepers=makes_namespaces(language))
     # a native program (C++'s) is its own host: no runtime to mount
     runs = language.runtime_args(limits, config)
     argv += _system_mounts(language.runtime(config) if runs else None)

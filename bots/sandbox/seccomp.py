@@ -10,7 +10,9 @@ what a card-game bot never needs and what would widen its reach:
   (:func:`process_filter_bpf`) on top of the rest before the bot's code runs: no process,
   no thread, no act on another process, no change to what it shares with the zygote and the
   next match's process (its descriptors' status flags, owner and signal, the pipes' sizes,
-  locks, /tmp's extended attributes and inode flags);
+  locks, /tmp's extended attributes and inode flags), no namespace, no mount. That host's
+  keepers may make a mount namespace and mount a tmpfs on /tmp, with fixed arguments
+  (:data:`KEEPER_CALLS`): each child's /tmp of its own;
 - sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
 - memory the address-space limit does not see: System V shared memory, message queues and
   semaphores, POSIX message queues, ``memfd_create`` (see docs/sandbox.md, "Memory");
@@ -49,8 +51,9 @@ AF_UNIX = 1
 PRIO_PROCESS = 0
 IOPRIO_WHO_PROCESS = 1
 CLONE_THREAD = 0x00010000
+CLONE_NEWNS = 0x00020000
 CLONE_NEW_FLAGS = {
-    "CLONE_NEWNS": 0x00020000,
+    "CLONE_NEWNS": CLONE_NEWNS,
     "CLONE_NEWCGROUP": 0x02000000,
     "CLONE_NEWUTS": 0x04000000,
     "CLONE_NEWIPC": 0x08000000,
@@ -59,11 +62,24 @@ CLONE_NEW_FLAGS = {
     "CLONE_NEWNET": 0x40000000,
 }
 
-#: calls refused with EPERM, whatever their arguments
-DENIED = (
-    # namespaces and mounts
+#: namespaces and mounts, refused with EPERM whatever their arguments (but see KEEPER_CALLS)
+NAMESPACE_CALLS = (
     "unshare", "setns", "mount", "umount2", "pivot_root", "chroot", "fsopen", "fsconfig",
     "fsmount", "fspick", "move_mount", "open_tree", "mount_setattr",
+)  # fmt: skip
+MS_NOSUID, MS_NODEV = 0x2, 0x4
+#: What a forking host's keepers may do of NAMESPACE_CALLS (the Python host's, which never
+#: run the bot's code: bots/languages/python/host.py, Child): each makes a mount namespace
+#: of its own (``unshare`` with exactly this flag) and mounts a new tmpfs on /tmp there
+#: (``mount`` with exactly these flags), so that every process it forks for the bot has a
+#: /tmp of its own, whose inode numbers count nothing an earlier process made. The filter
+#: bwrap loads for such a host (``filter_bpf(processes=False)``) refuses these calls with any
+#: other arguments and the rest of NAMESPACE_CALLS; the rules each child loads before the
+#: bot's code runs (:func:`process_filter_bpf`) refuse all of them (and the child has no
+#: capability left: the keeper drops them all before it forks it).
+KEEPER_CALLS = {"unshare": (0, CLONE_NEWNS), "mount": (3, MS_NOSUID | MS_NODEV)}
+#: calls refused with EPERM, whatever their arguments (and NAMESPACE_CALLS)
+DENIED = (
     # other processes
     "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_getfd",
     "perf_event_open",
@@ -135,8 +151,9 @@ TIMER_CALLS = ("timer_create",)
 #: What a child of the Python host shares with the zygote, and so with the next match's
 #: process (forked ahead, and forked after it): the descriptors it inherits, stdin, stderr
 #: (1 and 2) and the protocol's stdout (3), pipes whose open file descriptions (status flags,
-#: owner, signal, locks) and sizes outlive any process; and /tmp itself, whose content the
-#: zygote wipes but whose extended attributes and inode flags would stay. A match's process
+#: owner, signal, locks) and sizes outlive any process; and /tmp, were it shared, whose
+#: extended attributes and inode flags would outlive a wipe (each child has a /tmp of its
+#: own, KEEPER_CALLS: these rules stay all the same). A match's process
 #: may change none of it: a mark the next process would read at its start (an audit's bot
 #: wrote a card into the pipes' sizes). The fcntl commands refused on any descriptor (a
 #: copy of one of those, by dup or over a socket, is another number for the same one):
@@ -206,7 +223,14 @@ def _check(result: int, what: str) -> None:
         raise SeccompUnavailable(f"libseccomp: {what} failed: {os.strerror(-result)}")
 
 
-def _export(kind: str, *, processes: bool = True, rest: bool = True, others: bool = False) -> bytes:
+def _export(
+    kind: str,
+    *,
+    processes: bool = True,
+    rest: bool = True,
+    others: bool = False,
+    keepers: bool = False,
+) -> bytes:
     lib = _library()
     ctx = lib.seccomp_init(_ACT_ALLOW)
     if not ctx:
@@ -247,6 +271,8 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
                 rule("ioctl", eperm, (1, _CMP_MASKED_EQ, LOW32, command))
             for name in SHARED_CALLS:
                 rule(name, eperm)
+            for name in NAMESPACE_CALLS:  # (the keeper's, which forked it: KEEPER_CALLS)
+                rule(name, eperm)
             for name in OWN_PROCESS_CALLS:
                 rule(name, eperm, (0, _CMP_NE, SELF_PLACEHOLDER, 0))
             rule("tkill", eperm)  # a thread by its number alone: tgkill names the process
@@ -281,6 +307,12 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
         if rest:
             for name in DENIED:
                 rule(name, _errno_action(errno.EPERM))
+            for name in NAMESPACE_CALLS:
+                if keepers and name in KEEPER_CALLS:
+                    arg, value = KEEPER_CALLS[name]
+                    rule(name, _errno_action(errno.EPERM), (arg, _CMP_NE, value, 0))
+                else:
+                    rule(name, _errno_action(errno.EPERM))
             for name in NOT_IMPLEMENTED:
                 rule(name, _errno_action(errno.ENOSYS))
             for name in PAGE_CACHE_CALLS:
@@ -311,17 +343,19 @@ def _export(kind: str, *, processes: bool = True, rest: bool = True, others: boo
 @functools.cache
 def filter_bpf(*, processes: bool = True) -> bytes:
     """The compiled filter (classic BPF, ``struct sock_filter`` array) for bwrap --seccomp.
-    ``processes=False`` leaves out the rules on creating processes: for a host that forks a
-    fresh child per match, each child of which loads :func:`process_filter_bpf` on top
-    before the bot's code runs (filters stack: a call must pass both)."""
-    return _checked(_export("bpf", processes=processes))
+    ``processes=False`` leaves out the rules on creating processes, and lets the host's
+    keepers make the mount namespace and the mount that give each child a /tmp of its own
+    (KEEPER_CALLS, with those arguments only): for a host that forks a fresh child per
+    match, each child of which loads :func:`process_filter_bpf` on top before the bot's code
+    runs (filters stack: a call must pass both), which refuses them."""
+    return _checked(_export("bpf", processes=processes, keepers=not processes))
 
 
 @functools.cache
 def process_filter_bpf() -> bytes:
-    """The rules on creating processes, on acting on other processes and on changing what
-    it shares with them (SHARED_FCNTL), for a child of such a host: it puts its own process
-    ID where the rules hold SELF_PLACEHOLDER."""
+    """The rules on creating processes, on acting on other processes, on changing what it
+    shares with them (SHARED_FCNTL) and on namespaces and mounts (NAMESPACE_CALLS), for a
+    child of such a host: it puts its own process ID where the rules hold SELF_PLACEHOLDER."""
     return _checked(_export("bpf", rest=False, others=True))
 
 

@@ -59,6 +59,7 @@ def test_it_runs_the_bot_alone_as_an_unprivileged_user_in_namespaces_of_its_own(
     assert seen["hostname"] == "sandbox"
     assert seen["net"] == ["lo"]  # a network namespace with nothing in it
     assert seen["cap_eff"] == "0000000000000000"
+    assert set(seen["caps"].values()) == {"0000000000000000"}, seen["caps"]
     assert (seen["seccomp"], seen["no_new_privs"]) == ("2", "1")
     # A read-only system, the bot's own file, the host script, a private /tmp: nothing else.
     assert set(seen["root"]) <= {"bin", "bot", "dev", "etc", "lib", "lib64", "proc", "sandbox",
@@ -107,6 +108,8 @@ def test_it_filters_system_calls(play, tmp_path):
         "netlink": "EAFNOSUPPORT",
         "unix": "ok",
         "unshare": "EPERM",
+        "unshare_mount": "EPERM",
+        "mount": "EPERM",
         "ptrace": "EPERM",
         "io_uring_setup": "ENOSYS",
         "clone3": "ENOSYS",  # so that the C library falls back to clone, which is inspected
@@ -117,6 +120,67 @@ def test_it_filters_system_calls(play, tmp_path):
         "mincore": "EPERM",
         "readahead": "EPERM",
     }
+
+
+#: loads the seccomp filters named on its command line, then tries what a Python host's
+#: keeper does to give its child a /tmp of its own, and more; prints how each ended
+NAMESPACE_PROBE = """
+import ctypes, errno, json, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mount.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
+libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
+class Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+def check(result):
+    return "ok" if result == 0 else errno.errorcode[ctypes.get_errno()]
+# a mount namespace of its own whose mounts reach no other (before any filter)
+assert libc.unshare(0x20000) == 0 and libc.mount(None, b"/", None, 0x4000 | 0x40000, None) == 0
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # no new privileges, as under bwrap
+for path in sys.argv[2:]:
+    program = open(path, "rb").read()
+    buffer = ctypes.create_string_buffer(program, len(program))
+    loaded = Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    assert libc.prctl(22, 2, ctypes.addressof(loaded), 0, 0) == 0
+folder = sys.argv[1].encode()
+print(json.dumps({
+    "unshare mount": check(libc.unshare(0x20000)),
+    "unshare mount and network": check(libc.unshare(0x20000 | 0x40000000)),
+    "unshare user": check(libc.unshare(0x10000000)),
+    "mount tmpfs": check(libc.mount(b"tmpfs", folder, b"tmpfs", 0x2 | 0x4, b"size=65536")),
+    "mount tmpfs, other flags": check(libc.mount(b"tmpfs", folder, b"tmpfs", 0, b"size=65536")),
+    "setns": check(libc.setns(0, 0)),
+}))
+"""
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="a mount namespace outside the sandbox: root only")
+def test_only_the_python_host_s_keepers_may_make_a_mount_namespace_and_mount_a_tmpfs(tmp_path):
+    """The filter bwrap loads for the Python host lets its zygote and keepers make a mount
+    namespace and mount a tmpfs (each match's process its own /tmp) with those arguments
+    only; the rules each match's process loads on top refuse both, and any namespace."""
+    from bots.sandbox.seccomp import filter_bpf, process_filter_bpf
+
+    filters = {}
+    for name, program in (("host", filter_bpf(processes=False)), ("child", process_filter_bpf())):
+        filters[name] = tmp_path / f"{name}.bpf"
+        filters[name].write_bytes(program)
+    (tmp_path / "mounted").mkdir()
+
+    def probe(*loaded: Path) -> dict[str, str]:
+        argv = [sys.executable, "-c", NAMESPACE_PROBE, str(tmp_path / "mounted"), *map(str, loaded)]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=True)
+        return json.loads(done.stdout)
+
+    assert probe(filters["host"]) == {
+        "unshare mount": "ok",
+        "unshare mount and network": "EPERM",
+        "unshare user": "EPERM",
+        "mount tmpfs": "ok",
+        "mount tmpfs, other flags": "EPERM",
+        "setns": "EPERM",
+    }
+    assert set(probe(filters["host"], filters["child"]).values()) == {"EPERM"}
+    assert not os.listdir(tmp_path / "mounted")  # (the tmpfs was another namespace's)
 
 
 def test_it_serves_matches_from_one_sandbox_with_a_fresh_python_process_for_a_deal_again(

@@ -13,8 +13,10 @@ bot, says hello and exits; then a child forked ahead (a "spare") waits until the
 is gone, reads its first match's ``begin``, loads the bot and plays its matches, each with a
 new instance of the bot's class, until ``renew`` (or ``quit``). Each child is forked by a
 "keeper" of its own (the zygote forks the keeper), which waits for the child's end, puts
-back what the child shares with the next one and empties the folder ``--wipe`` names (the
-sandbox's /tmp), then tells the zygote and ends (:class:`Child`). Nothing the bot's code did in
+back what the child shares with the next one and empties the folder ``--wipe`` names, then
+tells the zygote and ends (:class:`Child`); in the sandbox (``--process-filter``), that folder
+(its /tmp) is not shared at all: each keeper mounts a new tmpfs there, in a mount namespace of
+its own, for its child alone, which ends with the keeper. Nothing the bot's code did in
 one child (memory, threads, files in /tmp, the state of the pipes every child inherits and
 of /tmp itself: :class:`Shared`) reaches the next, nor does the zygote count the child's CPU
 time or page faults (its keepers, whose children they are, are never waited for). With
@@ -26,11 +28,11 @@ With ``--process-filter FILE`` (in the sandbox) each child loads that seccomp fi
 (classic BPF) before the bot's code runs: the bot cannot create processes, though the
 zygote and the keepers can, nor act on another process (signals, priority, limits,
 scheduling) nor change what it shares with the next child (its inherited descriptors'
-status flags, owner, signal and locks, the pipes' sizes, /tmp's attributes:
-bots/sandbox/seccomp.py), so a child can leave no mark on the spare waiting beside it, on
-the zygote whose settings later children inherit, or in what they share. Between matches
-the controller stops the sandbox's processes (SIGSTOP), so that no code of the bot runs
-there (bots/running/process.py, BotProcess.pause).
+status flags, owner, signal and locks, the pipes' sizes, /tmp's attributes), nor make a
+namespace or a mount (bots/sandbox/seccomp.py), so a child can leave no mark on the spare
+waiting beside it, on the zygote whose settings later children inherit, or in what they
+share. Between matches the controller stops the sandbox's processes (SIGSTOP), so that no
+code of the bot runs there (bots/running/process.py, BotProcess.pause).
 """
 
 import contextlib
@@ -517,9 +519,14 @@ class Shared:
     process, dealt the same deal, read them). A child's own rules refuse those changes
     (bots/sandbox/seccomp.py, SHARED_FCNTL); the zygote records all of it before any child
     runs, and each child's keeper puts it back once the child is gone, before the next child
-    may go on, whatever way round those rules a child found."""
+    may go on, whatever way round those rules a child found.
 
-    def __init__(self, tmp, fds):
+    With ``private`` (in the sandbox) /tmp is not shared at all: each keeper mounts a new
+    tmpfs there for its child alone (:meth:`own_tmp`), which ends with the keeper. A wiped
+    /tmp would still say how many files the children before made in it (its tmpfs numbers
+    inodes from one counter: a new file's number counts them)."""
+
+    def __init__(self, tmp, fds, private=False):
         # ``fds``: the descriptors every child inherits from the zygote, stdin (the
         # requests), stderr (1 and 2, the bot's log) and the protocol's stdout (see main):
         # pipes the arena made
@@ -529,11 +536,21 @@ class Shared:
             with contextlib.suppress(OSError):  # (not open)
                 self.fds[fd] = fd_state(fd)
         self.tmp = tmp
+        self.private = None
         if tmp is not None:
             info = os.stat(tmp)
             self.tmp_times = (info.st_atime_ns, info.st_mtime_ns)
-            self.tmp_flags = inode_flags(tmp)
-            self.tmp_xattrs = set(os.listxattr(tmp))
+            if private:
+                self.private = PrivateTmp(tmp)
+            else:
+                self.tmp_flags = inode_flags(tmp)
+                self.tmp_xattrs = set(os.listxattr(tmp))
+
+    def own_tmp(self):
+        """In a keeper, before it forks its child (``private``): a mount namespace of the
+        keeper's own, a new tmpfs on /tmp there (as large as the sandbox's, its times the
+        sandbox's /tmp's), and no capability left (the child inherits none)."""
+        self.private.mount(self.tmp_times)
 
     def pipes(self):
         """The shared descriptors that are pipes."""
@@ -573,6 +590,73 @@ class Shared:
         if self.tmp_flags is not None and inode_flags(folder) != self.tmp_flags:
             inode_flags(folder, self.tmp_flags)
         os.utime(folder, ns=self.tmp_times)  # last: emptying it changed them
+
+
+CLONE_NEWNS = 0x00020000
+#: the only flags of unshare and mount that the sandbox's filter lets a keeper use (and
+#: that a keeper uses: bots/sandbox/seccomp.py, KEEPER_CALLS)
+MS_NOSUID, MS_NODEV = 0x2, 0x4
+PR_CAPBSET_READ, PR_CAPBSET_DROP = 23, 24
+#: capset's header: _LINUX_CAPABILITY_VERSION_3 (two 32-bit sets of each kind), this thread
+CAPABILITY_VERSION_3 = 0x20080522
+
+
+class PrivateTmp:
+    """What a keeper needs to give its child a /tmp of its own (see :meth:`mount`), made
+    ready once in the zygote, so that each keeper only makes its calls. The zygote starts
+    with the capabilities that takes (CAP_SYS_ADMIN and CAP_SETPCAP, in the sandbox's own
+    user namespace: bots.sandbox.isolation) and never runs the bot's code."""
+
+    def __init__(self, tmp):
+        import ctypes
+
+        self.tmp = tmp
+        libc = ctypes.CDLL(None, use_errno=True)
+        self.get_errno = ctypes.get_errno
+        self.unshare = libc.unshare
+        self.unshare.argtypes = [ctypes.c_int]
+        self.mount_call = libc.mount
+        self.mount_call.argtypes = [ctypes.c_char_p] * 3 + [ctypes.c_ulong, ctypes.c_char_p]
+        self.prctl = libc.prctl
+        self.prctl.argtypes = [ctypes.c_int, *[ctypes.c_ulong] * 4]
+        self.capset = libc.capset
+        self.capset.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        # capset(header, data): every capability dropped (the data's 2 x 3 sets all empty)
+        self.cap_header = ctypes.create_string_buffer(struct.pack("Ii", CAPABILITY_VERSION_3, 0))
+        self.cap_data = ctypes.create_string_buffer(bytes(24))
+        # the capabilities of the bounding set (the zygote's, which the keepers inherit):
+        # those two
+        with open("/proc/sys/kernel/cap_last_cap") as fh:
+            last = int(fh.read())
+        self.bounding = [c for c in range(last + 1) if self.prctl(PR_CAPBSET_READ, c, 0, 0, 0) > 0]
+        # each child's is as large as the sandbox's own, and holds as many files
+        info = os.statvfs(tmp)
+        self.options = (
+            f"size={info.f_blocks * info.f_frsize},nr_inodes={info.f_files},mode=0700"
+        ).encode()
+
+    def _fail(self, what):
+        err = self.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+    def mount(self, times):
+        """Give the calling process (a keeper) a mount namespace of its own, a new tmpfs on
+        /tmp there (its times ``times``), and its working folder in it; then drop every
+        capability, bounding set included, so that the child it forks has none. The tmpfs
+        ends with the last process in the namespace: the keeper, which outlives its
+        child."""
+        if self.unshare(CLONE_NEWNS) != 0:
+            self._fail("unshare")
+        if self.mount_call(b"tmpfs", self.tmp.encode(), b"tmpfs", MS_NOSUID | MS_NODEV,
+                           self.options) != 0:  # fmt: skip
+            self._fail(f"mount {self.tmp}")
+        os.chdir(self.tmp)  # (the working folder was the /tmp under it)
+        os.utime(self.tmp, ns=times)
+        for cap in self.bounding:
+            if self.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+                self._fail("prctl(PR_CAPBSET_DROP)")
+        if self.capset(self.cap_header, self.cap_data) != 0:
+            self._fail("capset")
 
 
 def fd_state(fd):
@@ -649,15 +733,15 @@ class Child:
     """One of the zygote's children (the hello's, or a match's), and its *keeper*, which
     the zygote forks and which forks the child: the keeper waits for the child's end, tells
     the zygote the child's exit status and CPU time, puts back what the child shares with
-    the next one (:class:`Shared`), empties /tmp, waits until the arena has read what the
-    child wrote, and exits; the zygote lets the next child go once it is gone. The keeper,
-    not the zygote, is
-    the child's parent, so that the zygote, whose children the kernel does not keep (it
-    ignores SIGCHLD), never counts the child's CPU time or page faults as its children's
-    (/proc/1/stat, which every child can read: a child could leave a number there by
-    touching pages), nor grows with the work of emptying what it left. A child that
-    ``waits`` (a spare, forked ahead) reads its first match only once told to go (:meth:`go`:
-    the last child and its keeper are gone)."""
+    the next one (:class:`Shared`), empties /tmp (in the sandbox: gives the child a /tmp of
+    its own before it forks it, which ends with the keeper), waits until the arena has read
+    what the child wrote, and exits; the zygote lets the next child go once it is gone. The
+    keeper, not the zygote, is the child's parent, so that the zygote, whose children the
+    kernel does not keep (it ignores SIGCHLD), never counts the child's CPU time or page
+    faults as its children's (/proc/1/stat, which every child can read: a child could leave
+    a number there by touching pages), nor grows with the work of emptying what it left. A
+    child that ``waits`` (a spare, forked ahead) reads its first match only once told to go
+    (:meth:`go`: the last child and its keeper are gone)."""
 
     def __init__(self, part, apply_filter, shared, *, waits, hello=False):
         go_r, self.go_fd = os.pipe() if waits else (None, None)
@@ -748,11 +832,22 @@ REPORT = struct.Struct("<id")
 
 
 def keeper(part, go_r, report, apply_filter, shared, hello):
-    """A keeper's part (see :class:`Child`): fork the child, which loads the process
-    filter before anything else and runs ``part``; wait for its end; tell the zygote on
-    ``report`` (the child's pid at once, then its exit status and CPU time); put back what
-    it may have changed of what it shares with the next child (``!`` on ``report`` if
-    something could not be)."""
+    """A keeper's part (see :class:`Child`): in the sandbox, give the child a /tmp of its
+    own (:meth:`Shared.own_tmp`; if it cannot, the keeper ends without forking it); fork the
+    child, which loads the process filter before anything else and runs ``part``; wait for
+    its end; tell the zygote on ``report`` (the child's pid at once, then its exit status and
+    CPU time); put back what it may have changed of what it shares with the next child (``!``
+    on ``report`` if something could not be)."""
+    if shared.private is not None:
+        try:
+            shared.own_tmp()
+        except OSError as exc:
+            print(
+                f"the bot's host stopped: it could not give the bot a /tmp of its own "
+                f"({describe(exc)})",
+                file=sys.stderr,
+            )
+            return 3
     sys.stderr.flush()
     pid = os.fork()
     if pid == 0:  # the child
@@ -783,8 +878,8 @@ def keeper(part, go_r, report, apply_filter, shared, hello):
     # reads it only once this is done and the keeper gone
     try:
         shared.restore_fds(sizes=False)
-        if shared.tmp is not None:
-            shared.restore_tmp()
+        if shared.tmp is not None and shared.private is None:
+            shared.restore_tmp()  # (a /tmp of its own ends with this process)
         if not (await_read(shared) and shared.restore_fds()):
             raise RuntimeError("its pipes could not be put back as they were")
     except (OSError, RuntimeError) as exc:
@@ -821,7 +916,8 @@ def zygote(path, out, control, process_filter, guard, tmp):
     # every child (about 0.6 ms of CPU each).
     made = module_for(path)
     # before any child runs: what each keeper puts back
-    shared = Shared(tmp, (0, 1, 2, out.fileno()))
+    # in the sandbox (a process filter), each child gets a /tmp of its own (Shared)
+    shared = Shared(tmp, (0, 1, 2, out.fileno()), private=process_filter is not None)
     # the keepers are not kept once they end: their children's counts never reach this one
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     # What is here now lasts: the children's garbage collections need not visit (and so

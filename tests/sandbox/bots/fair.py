@@ -89,6 +89,9 @@ def survey():
         "seccomp": status["Seccomp"].strip(),
         "no_new_privs": status["NoNewPrivs"].strip(),
         "cap_eff": status["CapEff"].strip(),
+        # every set: none, not even in the bounding set (the host's zygote has two, to give
+        # each match's process a /tmp of its own; they are dropped before it is forked)
+        "caps": {k: status[k].strip() for k in ("CapInh", "CapPrm", "CapBnd", "CapAmb")},
         "calls": {
             "thread": outcome(thread),
             "fork": outcome(os.fork),
@@ -99,6 +102,10 @@ def survey():
             # x86_64 numbers: unshare(CLONE_NEWUSER), ptrace(PTRACE_TRACEME), io_uring_setup,
             # clone3, bpf
             "unshare": outcome(syscall(272, 0x10000000)),
+            # what the host's keepers may do (each match's process a /tmp of its own):
+            # unshare(CLONE_NEWNS), mount(tmpfs, /tmp, MS_NOSUID | MS_NODEV)
+            "unshare_mount": outcome(syscall(272, 0x20000)),
+            "mount": outcome(syscall(165, b"tmpfs", b"/tmp", b"tmpfs", 6, None)),
             "ptrace": outcome(syscall(101, 0, 0, 0, 0)),
             "io_uring_setup": outcome(syscall(425, 8, None)),
             "clone3": outcome(syscall(435, None, 0)),

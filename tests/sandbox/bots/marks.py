@@ -5,9 +5,10 @@ stderr, and /tmp itself: the state the kernel keeps for a pipe or an open file d
 not for a process, outlives the process). At the first call of each match it says on stderr,
 as one JSON line, what it finds of such marks at its start (its nice value, CPU affinity, a
 lowered limit; each inherited descriptor's status flags, owner, signal, pipe size and unread
-bytes; /tmp's times, mode, extended attributes and inode flags; the CPU time and page faults
-the zygote counts of its children), how each attempt on another process or on that shared
-state ended ("tried": refused), and what it changed that the host puts back ("left"); then
+bytes; /tmp's times, mode, extended attributes and inode flags, and the inode number of a
+new file there, which would count the files made before; the CPU time and page faults the
+zygote counts of its children), how each attempt on another process or on that shared state
+ended ("tried": refused), and what it changed that the host puts back ("left"); then
 it plays (the first card). After the host's reply to ``renew``, its last act before its
 process ends, it leaves unread bytes in stderr and writes into stdin where it can."""
 
@@ -30,6 +31,9 @@ F_SETPIPE_SZ, F_GETPIPE_SZ = 1031, 1032
 FIONREAD, FIONBIO, FIOASYNC = 0x541B, 0x5421, 0x5452
 FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
 FS_NODUMP_FL = 0x40
+#: how many files it makes (and deletes) in /tmp: a tmpfs numbers its inodes from one counter,
+#: so the next process's first new file would count them (a number of cards)
+FILES = 1000
 #: how many pages it touches (the zygote would count its page faults as its children's)
 PAGES = 2000
 
@@ -88,7 +92,29 @@ def tmp_state():
         "mode": oct(info.st_mode),
         "xattrs": sorted(os.listxattr("/tmp")),
         "flags": flags,
+        "inode": new_inode("/tmp"),
+        # the working folder (where a relative path leads): the same /tmp
+        "cwd_inode": new_inode("."),
     }
+
+
+def new_inode(folder):
+    """The inode number a new file in ``folder`` gets (a tmpfs counts every file made in
+    it)."""
+    path = os.path.join(folder, "inode")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        return os.fstat(fd).st_ino
+    finally:
+        os.close(fd)
+        os.unlink(path)
+
+
+def make_files(count):
+    for n in range(count):
+        for path in (f"/tmp/f{n}", f"f{n}"):
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+            os.unlink(path)
 
 
 def zygote_counts():
@@ -123,6 +149,9 @@ def leave_marks():
         tried[f"{who}:prlimit"] = attempt(
             lambda p=pid: resource.prlimit(p, resource.RLIMIT_NOFILE, (20, 20))
         )
+        # its files and its /tmp, through /proc (the next process's /tmp is its keeper's)
+        tried[f"{who}:root"] = attempt(lambda p=pid: os.listdir(f"/proc/{p}/root/tmp"))
+        tried[f"{who}:cwd"] = attempt(lambda p=pid: os.listdir(f"/proc/{p}/cwd"))
         # a descriptor of its /proc folder serves as a pidfd
         tried[f"{who}:pidfd_send_signal"] = attempt(
             lambda p=pid: signal.pidfd_send_signal(
@@ -169,6 +198,7 @@ def leave_marks_allowed():
     left["copy:FIOASYNC"] = attempt(lambda: fcntl.ioctl(os.dup(2), FIOASYNC, struct.pack("i", 1)))
     left["tmp:times"] = attempt(lambda: os.utime("/tmp", ns=(123456789, 987654321)))
     left["tmp:mode"] = attempt(lambda: os.chmod("/tmp", 0o751))
+    left["tmp:files"] = attempt(lambda: make_files(FILES))
     # page faults, which the zygote would count as its children's
     left["pages"] = attempt(lambda: touch(PAGES))
     return left
