@@ -126,11 +126,11 @@ class TableHost:
         self._rejoining: set[int] = set()
         self._play: asyncio.Future[Played] | None = None
         self.clock = clock
-        self.humans: dict[int, _Person] = {}
+        self.humans: dict[int, HumanAgent] = {}
         entries = []
         for seat, plan in enumerate(seats):
             if plan.kind == "human":
-                agent = _Person(
+                agent = HumanAgent(
                     plan.name,
                     self,
                     check=self._check,
@@ -480,8 +480,8 @@ class TableHost:
         """This process cannot reach its channel layer (Redis is away): no socket reaches
         the table and none can connect, so nobody can move. Until :meth:`layer_back`, a
         person's turn whose timer runs out is held, not played by default (see
-        :class:`_Person`), and every turn open meanwhile is given back: the site's trouble
-        never plays a move for anyone, nor counts towards their being away."""
+        ``HumanAgent._time_up``), and every turn open meanwhile is given back: the site's
+        trouble never plays a move for anyone, nor counts towards their being away."""
         if self.layer_down:
             return
         self.layer_down = True
@@ -624,86 +624,6 @@ PAGE_WAIT_S = 60.0
 #: a turn given back after the site lost its connection waits this long for the person's
 #: page to be back, on top of its whole timer
 REJOIN_S = 15.0
-
-
-class _Person(HumanAgent):
-    """A person at a table whose sockets reach it through the hub's channel layer. While
-    the host's process cannot reach the layer (:attr:`TableHost.layer_down`), a turn whose
-    timer runs out is held: no default is played for a turn the site kept the person from.
-    :meth:`give_back` sets the turn a new deadline, and the time it adds is not the
-    person's: the runner, which times the turn from when it was asked, is told the answer
-    came that much sooner (so the time given never runs over the turn's limit)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        #: the seconds of the turn asked now (the turn timer, or the away timer)
-        self.timer = 0.0
-        #: the seconds its deadline was moved on
-        self.given = 0.0
-        #: this class's own timers of the turn (the ones it sets when its deadline moves)
-        self._mine: list[asyncio.TimerHandle] = []
-        self._moved = False
-
-    def send(self, prompt: Any) -> None:
-        self._stop_timers()
-        self.given, self._moved = 0.0, False
-        super().send(prompt)
-        if prompt.expects_answer and self.deadline is not None:
-            self.timer = max(self.deadline - self.clock(), 0.0)
-
-    async def receive_async(self, timeout: float) -> Any:
-        try:
-            action = await super().receive_async(timeout)
-        finally:
-            self._stop_timers()
-        if self.given > 0.0:  # the time given back was the site's
-            done = self.answered_at if self.answered_at is not None else self.clock()
-            self.answered_at = done - self.given
-        return action
-
-    def _time_up(
-        self,
-        answer: asyncio.Future[Any],
-        due: float,
-        timers: list[asyncio.TimerHandle],
-        own: bool = False,
-    ) -> None:
-        if answer.done():
-            return
-        if not self._hurry:
-            if self._moved and not own:
-                return  # the first timer of a turn whose deadline moved on: a later one ends it
-            if getattr(self.listener, "layer_down", False):
-                return  # held: the host gives the turn back when the layer is back
-        # (the wait for a move on its way among this class's timers: held, it is dropped)
-        super()._time_up(answer, due, self._mine)
-
-    def hold(self) -> None:
-        """The site lost its connection: a default about to be played (the timer ran out, a
-        move on its way is waited for) is not."""
-        self._stop_timers()
-
-    def give_back(self, seconds: float) -> bool:
-        """The turn asked now ends ``seconds`` from now; False if no turn is open."""
-        answer = self._answer
-        if answer is None or answer.done() or self._hurry or self.deadline is None:
-            return False
-        moved = self.clock() + seconds - self.deadline
-        self.deadline += moved
-        if self.deadline_at is not None:
-            self.deadline_at += moved
-        self.given = max(self.given + moved, 0.0)
-        self._moved = True
-        self._stop_timers()
-        loop = asyncio.get_running_loop()
-        due = loop.time() + seconds
-        self._mine.append(loop.call_later(seconds, self._time_up, answer, due, self._mine, True))
-        return True
-
-    def _stop_timers(self) -> None:
-        for timer in self._mine:
-            timer.cancel()
-        self._mine.clear()
 
 
 #: what the people at a table hear when the site has no sandbox for its uploaded bot

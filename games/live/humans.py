@@ -97,17 +97,28 @@ class HumanAgent(Agent):
         #: while the person is asked: settled with their action, or with _LATE
         self._answer: asyncio.Future[Any] | None = None
         self._hurry = False
+        #: the seconds of the turn asked now (the turn timer, or the away timer)
+        self.timer = 0.0
+        #: the seconds :meth:`give_back` moved its deadline on: the site's, not the person's
+        self.given = 0.0
+        #: the turn's timers set after its first: a moved deadline's, a move on its way
+        #: waited for (:meth:`hold` drops them)
+        self._later: list[asyncio.TimerHandle] = []
+        self._moved = False
 
     # ---- the runner's side ----------------------------------------------------------------
     def begin(self, info: SeatInfo, timeout: float) -> None:
         self.seat = info.seat
 
     def send(self, prompt: Prompt) -> None:
+        self._stop_timers()
+        self.given, self._moved = 0.0, False
         self._prompt = prompt
         if not prompt.expects_answer:
             return  # a notice: the table's view already shows what happened
         self.turn += 1
         timer = 0.0 if self._hurry else (self.away_timer if self.away else self.turn_timer)
+        self.timer = timer
         self.deadline = self.clock() + timer
         self.deadline_at = self.wall() + timer
         # One future a turn (and one timer while it is awaited): a waiting person costs the
@@ -122,6 +133,16 @@ class HumanAgent(Agent):
         raise RuntimeError("a person answers on an event loop: play with MatchRunner.run_async")
 
     async def receive_async(self, timeout: float) -> Any:
+        try:
+            action = await self._receive(timeout)
+        finally:
+            self._stop_timers()
+        if self.given > 0.0:  # the time given back was the site's
+            done = self.answered_at if self.answered_at is not None else self.clock()
+            self.answered_at = done - self.given
+        return action
+
+    async def _receive(self, timeout: float) -> Any:
         prompt, answer = self._prompt, self._answer
         if prompt is None or not prompt.expects_answer or answer is None:
             return None
@@ -129,13 +150,11 @@ class HumanAgent(Agent):
         limit = min(self.deadline, self.clock() + max(timeout - GRACE_S, 0.0))
         delay = max(limit - self.clock(), 0.0)
         loop = asyncio.get_running_loop()
-        timers: list[asyncio.TimerHandle] = []
-        timers.append(loop.call_later(delay, self._time_up, answer, loop.time() + delay, timers))
+        first = loop.call_later(delay, self._time_up, answer, loop.time() + delay)
         try:
             action = await answer
         finally:
-            for timer in timers:
-                timer.cancel()
+            first.cancel()
             self._answer = None
             self.deadline = self.deadline_at = None
         self.defaulted = action is _LATE
@@ -158,13 +177,19 @@ class HumanAgent(Agent):
         self.turn += 1
         self.away = self.defaulted = defaulted
 
-    def _time_up(
-        self, answer: asyncio.Future[Any], due: float, timers: list[asyncio.TimerHandle]
-    ) -> None:
+    def _time_up(self, answer: asyncio.Future[Any], due: float, moved: bool = False) -> None:
         """The turn's timer ran out: the default is played, at once for an away person (or a
-        closing table), else once a move received in time has had a moment to arrive."""
+        closing table), else once a move received in time has had a moment to arrive. Not
+        while the host cannot reach its sockets (the listener's ``layer_down``: the site's
+        trouble), nor by the first timer of a turn whose deadline :meth:`give_back` moved on
+        (``moved``: the later one's)."""
         if answer.done():
             return
+        if not self._hurry:
+            if self._moved and not moved:
+                return
+            if getattr(self.listener, "layer_down", False):
+                return  # held: the host gives the turn back when its sockets are back
         if self.away or self._hurry:
             _settle(answer, _LATE)
             return
@@ -172,7 +197,36 @@ class HumanAgent(Agent):
         late = max(loop.time() - due, 0.0)
         # never past GRACE_S / 2 after the deadline: the runner's limit is GRACE_S beyond it
         wait = min(IN_FLIGHT_S + 2 * late, max(GRACE_S / 2 - late, 0.0))
-        timers.append(loop.call_later(wait, _settle, answer, _LATE))
+        self._later.append(loop.call_later(wait, _settle, answer, _LATE))
+
+    def hold(self) -> None:
+        """The site lost its connection: a default about to be played (the timer ran out, a
+        move on its way is waited for) is not."""
+        self._stop_timers()
+
+    def give_back(self, seconds: float) -> bool:
+        """The turn asked now ends ``seconds`` from now, the time added not the person's:
+        the runner, which times the turn from when it was asked, is told the answer came that
+        much sooner (:meth:`receive_async`). False if no turn is open."""
+        answer = self._answer
+        if answer is None or answer.done() or self._hurry or self.deadline is None:
+            return False
+        moved = self.clock() + seconds - self.deadline
+        self.deadline += moved
+        if self.deadline_at is not None:
+            self.deadline_at += moved
+        self.given = max(self.given + moved, 0.0)
+        self._moved = True
+        self._stop_timers()
+        loop = asyncio.get_running_loop()
+        due = loop.time() + seconds
+        self._later.append(loop.call_later(seconds, self._time_up, answer, due, True))
+        return True
+
+    def _stop_timers(self) -> None:
+        for timer in self._later:
+            timer.cancel()
+        self._later.clear()
 
     # ---- the browser's side (the same event loop) ------------------------------------------
     @property

@@ -267,11 +267,12 @@ async def test_the_wait_for_moves_on_their_way_ends_within_what_the_runner_allow
     ann = HumanAgent("ann", Deaf(), check=lambda seat, action: None, default=lambda seat: 0)
     loop = asyncio.get_running_loop()
     for late, most in ((0.0, IN_FLIGHT_S), (1.0, GRACE_S / 2 - 1.0), (GRACE_S, 0.0)):
-        answer, timers = loop.create_future(), []
-        ann._time_up(answer, loop.time() - late, timers)
-        left = timers[0].when() - loop.time()
+        answer = loop.create_future()
+        ann._time_up(answer, loop.time() - late)
+        (wait,) = ann._later
+        left = wait.when() - loop.time()
         assert most - 0.05 <= left <= most + 0.01, (late, left)
-        timers[0].cancel()
+        ann._stop_timers()
 
 
 @pytest.mark.asyncio
