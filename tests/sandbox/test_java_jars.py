@@ -55,6 +55,7 @@ def _two_strategies() -> dict[str, str]:
         (_two_strategies(), {}, "the jar holds 2 strategies (com.orchestral.shark.OtherStrategy,"),
         (None, {"card_arena/Host.class": b"\xca\xfe"}, "card_arena is Card Arena's own package"),
         (None, {"../escape.class": b"\xca\xfe"}, "an entry with a path outside the jar: ../"),
+        (None, {"a/../../up.class": b"\xca\xfe"}, "an entry with a path outside the jar: a/../"),
         (None, {"zeros.bin": bytes(40 << 20)}, "the jar unpacks to more than 32 MiB"),
         (
             None,
@@ -68,6 +69,7 @@ def _two_strategies() -> dict[str, str]:
         "two-strategies",
         "platform-package",
         "path-outside",
+        "path-up-from-inside",
         "bomb",
         "under-a-file",
         "entries",
@@ -81,6 +83,12 @@ def test_a_jar_that_is_not_one_kit_strategy_is_refused_saying_why(tmp_path, sour
     message = refusal(jar.read_bytes())
     assert message.startswith("Java compile error\n")
     assert said in message
+
+
+def test_a_jar_entry_whose_name_holds_two_dots_is_a_file_like_any_other(tmp_path):
+    """It was refused as "an entry with a path outside the jar: x/..y", which it is not."""
+    jar = naive_jar(tmp_path, extra={"x/..y": b"notes", "..z": b"more notes"})
+    assert compiling.program(JAVA, "upload.jar", jar.read_bytes(), LAST_CARD)
 
 
 def test_a_jar_built_for_a_newer_java_is_refused_naming_the_release_to_build_for(tmp_path):

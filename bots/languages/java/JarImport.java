@@ -70,7 +70,9 @@ public final class JarImport {
                 if (entry.isDirectory() || name.startsWith("META-INF/")) {
                     continue;
                 }
-                if (name.startsWith("/") || name.contains("\\") || name.contains("..") || name.contains("\0")) {
+                // (a part that is "..": "x/..y" is a file's name like any other)
+                if (name.startsWith("/") || name.contains("\\") || name.contains("\0")
+                        || java.util.Arrays.asList(name.split("/")).contains("..")) {
                     throw new Refused("the jar holds an entry with a path outside the jar: " + printable(name));
                 }
                 if (name.startsWith("card_arena/")) {
