@@ -390,8 +390,10 @@ def board_html(board: dict[str, Any]) -> dict[str, SafeString]:
                 cells.append(
                     f'<th scope="row" data-sort="{sort}"><a href="/bots/{pk}/">{text}</a></th>'
                 )
+            elif cell["header"] == "owner":  # a name: wrapped past a width (site.css, .name)
+                cells.append(f'<td data-sort="{sort}"><span class="name">{text}</span></td>')
             else:
-                number_class = "" if cell["header"] == "owner" else _number_class(cell["text"])
+                number_class = _number_class(cell["text"])
                 cells.append(f'<td data-sort="{sort}"{number_class}>{_parts(cell["text"])}</td>')
         ranking.append(f"<tr>{''.join(cells)}</tr>")
     stats = []

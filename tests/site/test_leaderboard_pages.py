@@ -59,6 +59,13 @@ def test_it_shows_every_row_of_a_game_with_its_own_columns(client, rows):
     assert page.index("counter") < page.index("fourth")
 
 
+def test_an_owners_name_wraps_as_a_bots_does(client, rows):
+    """A long username (a browser test's 43 characters) widened the ranking past a desktop
+    window: the owner's cell holds a name that wraps past its width, as the bot's does."""
+    page = client.get("/games/rps-poker/leaderboard/").content.decode()
+    assert '<td data-sort="alice"><span class="name">alice</span></td>' in page
+
+
 @pytest.mark.parametrize("game", ["rps-poker", "uth"])
 def test_the_sort_hint_says_it_sorts_the_rows_of_the_page_shown(client, rows, game):
     # sortable.js sorts the rows in the page; the board comes 50 rows a page

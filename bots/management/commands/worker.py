@@ -129,15 +129,6 @@ class Command(BaseCommand):
         parser.add_argument("--name", default=None, help="worker name in the database")
 
     def handle(self, *args, **opts) -> None:
-        # A database it cannot reach (a wrong DATABASE_URL, a server down) is said so at
-        # once, in one line: the worker stops (a service manager starts it again). Once it
-        # has started, it waits out an outage instead (docs/competition.md).
-        try:
-            check_database(settings.DB_POOL_TIMEOUT)
-        except DatabaseUnreachable as exc:
-            raise CommandError(
-                f"cannot reach the database {database_label()} (DATABASE_URL): {exc}"
-            ) from None
         # Uploaded bots only ever run sandboxed: a machine where the sandbox cannot start
         # is said so once, here, rather than as a start-up fault of every bot.
         try:
@@ -160,6 +151,16 @@ class Command(BaseCommand):
 
     def _work(self, opts: dict) -> None:
         """One worker, in this process, until it stops."""
+        # A database it cannot reach (a wrong DATABASE_URL, a server down) is said so at
+        # once, in one line: the worker stops (a service manager starts it again). Once it
+        # has started, it waits out an outage instead (docs/competition.md). (Each process
+        # of a --concurrency fan-out looks for itself.)
+        try:
+            check_database(settings.DB_POOL_TIMEOUT)
+        except DatabaseUnreachable as exc:
+            raise CommandError(
+                f"cannot reach the database {database_label()} (DATABASE_URL): {exc}"
+            ) from None
         worker = Worker(
             Options.from_settings(
                 lease_s=opts["lease"],
