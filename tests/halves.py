@@ -72,6 +72,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "backends: reaches the channel layer, Django's caches or the site's processes "
         "without the test database: runs on both backends (tests/halves.py)",
     )
+    config.addinivalue_line(
+        "markers",
+        "postgresql: its subject is PostgreSQL's own (two connections at once, its locks): "
+        "the first half, on SQLite, leaves it out (tests/halves.py)",
+    )
     # pytest-xdist's, named here too for runs without it (-p no:xdist)
     config.addinivalue_line("markers", "xdist_group(name): tests of one pytest-xdist process")
     keep_redis_to_this_process()
@@ -107,6 +112,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(f"shared:{group}"))
     if not config.getoption("--backends-only"):
+        # a test of PostgreSQL's own behaviour is left out on SQLite, not skipped there: it
+        # runs in the second half, which keeps it (it uses the database)
+        drop = [item for item in items if item.get_closest_marker("postgresql")]
+        if drop:
+            config.hook.pytest_deselected(items=drop)
+            items[:] = [item for item in items if not item.get_closest_marker("postgresql")]
         return
     keep, drop = [], []
     for item in items:
