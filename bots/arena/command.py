@@ -473,8 +473,9 @@ def _print_faults(err: Console, summary: dict) -> None:
         for kind, note in details.items():
             faulty = " (faulted in most of its matches)" if bot.get("faulty") else ""
             times = "once" if note["count"] == 1 else f"{note['count']} times"
+            matches = plural(bot["matches"], "match")
             line = (
-                f"{bot['name']}{faulty}: {kind} {times} in {bot['matches']} matches; first in "
+                f"{bot['name']}{faulty}: {kind} {times} in {matches}; first in "
                 f"match {note['first_match']}: {note['reason']}"
             )
             if note["match_file"]:

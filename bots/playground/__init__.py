@@ -662,7 +662,11 @@ def schedule_text(spec: GameSpec, names: Sequence[str], matches: int) -> str:
     """What a run's matches play, in words: against whom, how many times each, and any
     opponent that gets no match (fewer matches than opponents)."""
     many = f"{matches} match{'' if matches == 1 else 'es'}"
-    if spec.plays_alone or not names:
+    if spec.plays_alone:  # (UTH: a match is a session of many rounds against the dealer)
+        if matches == 1:
+            return "1 session against the dealer"
+        return f"{matches} sessions against the dealer, each dealt from its own seed"
+    if not names:
         return f"{many}, each a deal of its own against the dealer"
     if table_size(spec, len(names)) != 2:
         return f"{many}, each with all of {', '.join(names)} at the table"

@@ -14,7 +14,13 @@ import ast
 import functools
 from pathlib import Path
 
-from bots.languages import LANGUAGES, default_language, get_language, method_name
+from bots.languages import (
+    LANGUAGES,
+    camel_case,
+    default_language,
+    get_language,
+    method_name,
+)
 from bots.running.playing import (
     LAUNCH_ERRORS,
     SITE,
@@ -79,8 +85,19 @@ def missing_methods(game: GameSpec, hello: Hello) -> str:
         f"{owner} has no method {', '.join(named(m) for m in missing)}. "
         f"{game_bot[0].upper()}{game_bot[1:]} bot needs {needs}"
     )
+    # a language that renames the contract's methods (JavaScript's camelCase): a method
+    # named as the contract is (draft_pick) is not one the site calls, so say the rule
+    renamed = [m for m in missing if named(m) != m]
+    if renamed and language in LANGUAGES and named(renamed[0]) == camel_case(renamed[0]):
+        a_language = a_title(get_language(language).title)  # "a JavaScript"
+        rule = (
+            f" {a_language[0].upper()}{a_language[1:]} bot names its methods in camelCase: "
+            f"{named(renamed[0])}, not {renamed[0]}."
+        )
+    else:
+        rule = ""
     if not hello.methods:
-        return f"{reason}; this file defines no method."
+        return f"{reason}; this file defines no method{' in camelCase' if rule else ''}.{rule}"
     defines = f"{reason}; this file defines {', '.join(named(m) for m in hello.methods)}"
     # another game whose whole contract the file defines: it may be that game's bot
     others = [
@@ -89,12 +106,12 @@ def missing_methods(game: GameSpec, hello: Hello) -> str:
         if other.slug != game.slug and other.methods and set(other.methods) <= set(hello.methods)
     ]
     if not others:
-        return f"{defines}."
+        return f"{defines}.{rule}"
     whose = {tuple(other.methods) for other in games() if other.title in others}
     word = "method" if all(len(methods) == 1 for methods in whose) else "methods"
     if len(others) == 1:
-        return f"{defines} ({others[0]}'s {word}): is it for another game?"
-    return f"{defines} (the {word} of {_listed(others)} bots): is it for another game?"
+        return f"{defines} ({others[0]}'s {word}): is it for another game?{rule}"
+    return f"{defines} (the {word} of {_listed(others)} bots): is it for another game?{rule}"
 
 
 def check_before_play(

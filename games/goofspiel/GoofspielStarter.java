@@ -20,13 +20,16 @@ public class GoofspielStarter {
         int prize = obs.get("prize").getAsInt();
         int theirBest = 0;
         for (JsonElement card : obs.getAsJsonArray("opponent_hand")) theirBest = Math.max(theirBest, card.getAsInt());
-        int closest = -1, lowestWinner = -1;
+        int closest = -1, lowestWinner = -1, smallest = -1;
         for (JsonElement element : obs.getAsJsonArray("hand")) {  // e.g. [1, 4, 9, 12]
             int card = element.getAsInt();
             if (card > theirBest && (lowestWinner < 0 || card < lowestWinner)) lowestWinner = card;
             if (closest < 0 || Math.abs(card - prize) < Math.abs(closest - prize)) closest = card;
+            if (smallest < 0 || card < smallest) smallest = card;
         }
-        // a big prize: the smallest card that beats all of theirs; else the card nearest it
-        return prize >= 10 && lowestWinner > 0 ? lowestWinner : closest;
+        // a big prize: the smallest card that beats all of theirs; a small one (3 or less):
+        // not worth a good card, so our smallest; else the card nearest the prize
+        if (prize >= 10 && lowestWinner > 0) return lowestWinner;
+        return prize <= 3 ? smallest : closest;
     }
 }

@@ -30,6 +30,8 @@ class Bot {
       }
       if (!winners.empty()) return *std::min_element(winners.begin(), winners.end());
     }
+    // a small prize: not worth a good card, so give up our smallest
+    if (prize <= 3) return *std::min_element(hand.begin(), hand.end());
     return *std::min_element(hand.begin(), hand.end(), [&](int a, int b) {
       return std::abs(a - prize) < std::abs(b - prize);
     });

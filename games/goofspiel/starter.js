@@ -25,6 +25,8 @@
       const winners = hand.filter((card) => card > theirs);
       if (winners.length > 0) return Math.min(...winners);
     }
+    // a small prize: not worth a good card, so give up our smallest
+    if (prize <= 3) return Math.min(...hand);
     // otherwise bid the card closest to the prize's value
     return hand.reduce((best, card) =>
       Math.abs(card - prize) < Math.abs(best - prize) ? card : best,

@@ -24,5 +24,8 @@ class Bot:
             winners = [card for card in hand if card > max(theirs)]
             if winners:
                 return min(winners)
+        # a small prize: not worth a good card, so give up our smallest
+        if prize <= 3:
+            return min(hand)
         # otherwise bid the card closest to the prize's value
         return min(hand, key=lambda card: abs(card - prize))

@@ -39,6 +39,8 @@ def spec() -> GameSpec:
             "java": HERE / "RpsPokerStarter.java",
         },
         strongest_builtin="strong",
+        # (the command every starter's header gives: a first run against a simple bot)
+        arena_example="builtin:simple --rounds 20",
         js_globals={"fullDeck": list(FULL_DECK)},
         cards=tuple(FULL_DECK),
         replay=frames,

@@ -717,3 +717,16 @@ def test_a_job_hands_a_match_back_whole_but_for_its_chance_s_generator():
     assert back.state.log == outcome.state.log and back.state.scores == outcome.state.scores
     assert back.state._chance is None and outcome.state._chance is not None
     assert len(sent) < len(pickle.dumps(outcome)) / 2
+
+
+def test_the_fault_summary_counts_one_match_in_the_singular():
+    # (it said "timeout once in 1 matches")
+    from rich.console import Console
+
+    from bots.arena.command import _print_faults
+
+    out = io.StringIO()
+    note = {"count": 1, "first_match": 1, "reason": "act took too long", "match_file": ""}
+    bot = {"name": "slow", "matches": 1, "fault_details": {"timeout": note}}
+    _print_faults(Console(file=out, width=400), {"bots": [bot]})
+    assert "slow: timeout once in 1 match; first in match 1: act took too long" in out.getvalue()

@@ -132,7 +132,8 @@ def test_a_bots_log_is_the_same_whatever_the_number_of_lanes(tmp_path):
     assert sum(part.count("playing\nagainst ") == 10 for part in parts) >= 6
     said = [line for line in chatty_log.splitlines() if not line.startswith("---")]
     assert said and all(line == "playing" or line.startswith("against ") for line in said)
-    assert "--- fault (exception): draftReceive raised Error: not that one ---" in touchy_log
+    fault = "--- fault (exception): draftReceive raised Error: not that one (touchy.js, line 4) ---"
+    assert fault in touchy_log
 
 
 #: hangs in one deal's plays (the first game whose base is S9 while it holds a paper), else

@@ -37,7 +37,8 @@ def test_the_js_host_calls_each_method_by_the_name_the_reasons_use(tmp_path: Pat
         for method, name in names.items():
             rid = process.request({"type": "call", "method": method, "args": []})
             _, message = process.reply(rid, 10, name)
-            assert message["error"] == f"Error: this is {name}"
+            # (with where in the file it threw, as a load's error says it)
+            assert message["error"] == f"Error: this is {name} (bot.js, line 1)"
 
 
 @pytest.mark.parametrize("slug", [g.slug for g in games() if "javascript" in g.starters])
@@ -48,3 +49,34 @@ def test_every_javascript_starter_has_the_contract_under_those_names(slug: str):
         assert method_name("javascript", method) in text
     with BotProcess(plain_launch(game.starters["javascript"], game=slug), label="s") as process:
         assert set(game.methods) <= set(process.start(10).methods)
+
+
+def test_a_js_bot_with_snake_case_methods_is_refused_before_any_match(tmp_path: Path):
+    # draft_pick is not the draftPick the host calls: it must not pass the start-up check
+    # (and then fault every match with "the bot has no method draftPick")
+    from bots.running.contract import missing_methods
+
+    game = get_game("rps-poker")
+    body = ", ".join(f"{m}() {{ return null; }}" for m in game.methods)
+    path = tmp_path / "bot.js"
+    path.write_text(f"({{ {body}, helper() {{ return 1; }} }})\n")
+    with BotProcess(plain_launch(path, game="rps-poker"), label="bot") as process:
+        hello = process.start(10)
+    assert not set(game.methods) & set(hello.methods)
+    reason = missing_methods(game, hello)
+    assert reason.startswith(
+        "the bot object has no method draftPick, draftReceive, mainPlay, mainPostprocess. "
+    )
+    assert "this file defines helper." in reason
+    assert reason.endswith(
+        "A JavaScript bot names its methods in camelCase: draftPick, not draft_pick."
+    )
+
+
+def test_a_js_bot_missing_a_one_word_method_gets_no_camel_case_advice():
+    from bots.running.contract import missing_methods
+    from bots.running.process import Hello
+
+    game = get_game("goofspiel")
+    hello = Hello(name="b", methods=[], language="javascript")
+    assert "camelCase" not in missing_methods(game, hello)

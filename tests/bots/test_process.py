@@ -444,7 +444,7 @@ def test_a_javascript_host_takes_notices_folded_into_the_next_request(tmp_path):
         rid = process.call("main_play", [["R1"], "S2"])
         _, failed = process.reply(rid, 10, "main_play")
         assert failed["type"] == "error" and failed["method"] == "draft_receive"
-        assert failed["error"] == "Error: not X" and failed["told"] == rid
+        assert failed["error"] == "Error: not X (counts.js, line 6)" and failed["told"] == rid
         rid = process.call("main_play", [["R1"], "S2"])  # D was not run, nor main_play
         assert process.reply(rid, 10, "main_play")[1]["value"] == "A,B,C"
         # the last notices go with the match's end

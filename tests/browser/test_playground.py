@@ -45,7 +45,7 @@ def test_a_guest_runs_a_pasted_bot_from_the_starter_to_a_replay(tab, screenshots
     opponents = {rows.nth(n).locator("td").first.inner_text() for n in range(4)}
     assert opponents == {"house/strong", "house/simple"}
     assert "none" in rows.first.inner_text()  # no fault
-    stderr = page.get_by_text("Your bot's stderr (its end)").first
+    stderr = page.get_by_text("Your bot's log (its end)").first
     stderr.click()
     assert "thinking about" in page.locator("pre.log").first.inner_text()
     page.screenshot(path=screenshots / "playground-run-desktop.png", full_page=True)

@@ -155,3 +155,20 @@ def test_each_built_in_plays_as_a_child_process(tmp_path, name):
         process.close()
     assert not outcome.faults
     assert outcome.result["deals"] == 2 and outcome.stats[0].calls >= 2 * 7
+
+
+def test_the_python_starter_does_not_tie_every_deal_with_matching():
+    # matching, the opponent its header and the rules page name: a starter that always bid
+    # what it bids (the card nearest the prize, in equal hands) drew 0 every match, and its
+    # author could not tell whether it played at all
+    import importlib.util
+
+    path = GAME.starters["python"]
+    loaded = importlib.util.spec_from_file_location("goofspiel_starter_under_test", path)
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    starter = InProcessAgent(module.Bot, GAME.bot_call, "starter")
+    scores = [
+        run([starter, builtin("matching")], {}, seed=seed).result["scores"] for seed in (1, 2)
+    ]
+    assert any(a != b for a, b in scores), scores

@@ -317,6 +317,8 @@ def test_a_run_whose_bot_could_not_start_shows_no_score(db):
     # (it showed "Scores: Your bot's total: -10 points", a forfeit of a match never played)
     assert 'id="scores-title"' not in page and 'id="run-total"' not in page
     assert "Faults and your bot" in page and "SyntaxError" in page  # its fault and stderr
+    # (its log, in every language's words: a JavaScript bot's console.log goes there too)
+    assert "Faults and your bot's log (what it prints: print, console.log, stderr)" in page
 
 
 def test_a_run_page_counts_the_illegal_moves_the_rules_played_as_passes(db):

@@ -48,7 +48,8 @@ def test_each_round_plays_every_deal_with_the_seats_both_ways():
                          "house/strong get none with 1 match"),
         ("last-card", ["house/naive", "house/heuristic"], 4,
          "4 matches, each with all of house/naive, house/heuristic at the table"),
-        ("uth", [], 3, "3 matches, each a deal of its own against the dealer"),
+        ("uth", [], 3, "3 sessions against the dealer, each dealt from its own seed"),
+        ("uth", [], 1, "1 session against the dealer"),
     ],
 )  # fmt: skip
 def test_the_schedule_in_words(game, names, matches, says):

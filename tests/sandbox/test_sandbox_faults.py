@@ -124,6 +124,14 @@ def test_it_records_a_js_bot_throwing_in_each_method(play, tmp_path, method):
     assert "at Object.maybeThrow" in played.agent.fault_reports[-1].stderr_tail
 
 
+@pytest.mark.real_js_host
+def test_a_js_bot_throwing_in_a_call_is_told_the_line_as_at_load(play, tmp_path):
+    played = play(hostile(tmp_path, "raises.js", method="mainPlay"))
+    # the first frame in the bot's own file (maybeThrow's throw), as a load's error says it
+    says = "mainPlay raised RangeError: hostile bot throwing in mainPlay (raises.js, line 6)"
+    assert_forfeited(played, "exception", says)
+
+
 @pytest.mark.parametrize(
     ("name", "says"),
     [

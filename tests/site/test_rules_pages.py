@@ -44,7 +44,9 @@ def test_it_explains_the_rules_and_the_bot_contract(client, slug, title, rules, 
     assert "<table>" in page  # its tables are tables
     for method in methods:
         assert f"<code>{method}</code>" in page
-    assert "1 s per call, plus a 10 s bank per match" in page
+    # (UTH's match is a session of many rounds against the dealer)
+    per = "session" if slug == "uth" else "match"
+    assert f"1 s per call, plus a 10 s bank per {per}" in page
     assert f"/games/{slug}/leaderboard/" in page
     # the developer sections of the document stay in the repository
     assert ">Measured<" not in page and ">How it is built and checked<" not in page
@@ -81,14 +83,40 @@ def test_it_offers_a_python_and_a_javascript_starter_for_every_game(client):
     rps = client.get("/games/rps-poker/").content.decode()
     assert (
         ".venv/bin/python manage.py arena --game rps-poker rps_poker_starter.js"
-        " builtin:strong --rounds 20" in rps
+        " builtin:simple --rounds 20" in rps
     )
     last_card = client.get("/games/last-card/").content.decode()
     assert "last_card_starter.py" in last_card and "last_card_starter.js" in last_card
     assert "--fill builtin:naive" in last_card
     assert "<code>movecheck.py</code> sits beside your bot" in last_card
+    # the JavaScript row says how its methods are named
+    assert (
+        "with the same methods in camelCase (<code>draft_pick</code> is <code>draftPick</code>)"
+        in rps
+    )
+    # (a JavaScript bot cannot import it)
+    assert "<dt>Toolkit (Python bots)</dt>" in last_card
     uth = client.get("/games/uth/").content.decode()
     assert ".venv/bin/python manage.py arena --game uth uth_starter.py builtin:basic" in uth
+    # a UTH match is a session of many rounds, as its starters and language rows say
+    assert "plus a 10 s bank per session for calls" in uth
+    assert "1 MiB of printed output per session" in uth
+    assert "bank per match for calls" not in uth and "printed output per match" not in uth
+
+
+@pytest.mark.parametrize("slug", game_slugs())
+def test_every_starter_s_header_gives_the_command_the_rules_page_shows(slug):
+    # (in every language: a header that names another opponent than the page confuses)
+    from games.registry import get_game
+    from games.views import arena_command, starters
+
+    spec = get_game(slug)
+    for starter in starters(spec):
+        text = starter.path.read_text(encoding="utf-8").replace("\\\n", " ")
+        text = " ".join(re.sub(r"^\s*(//|#)?", "", line) for line in text.splitlines())
+        assert " ".join(arena_command(spec, starter.filename).split()) in " ".join(text.split()), (
+            starter.path.name
+        )
 
 
 @pytest.mark.django_db

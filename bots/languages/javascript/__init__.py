@@ -82,7 +82,8 @@ LANGUAGE = JavaScript(
     runtime_setting="SANDBOX_NODE",
     bot_shape="the bot object",
     contract_summary="a file holding one object (or <code>module.exports = {...}</code>) with "
-    "the same methods in camelCase; the file runs anew for every {match}, in a realm of its own "
+    "the same methods in camelCase (<code>draft_pick</code> is <code>draftPick</code>); the file "
+    "runs anew for every {match}, in a realm of its own "
     "(a new one before a deal it has been dealt)",
     marks=(
         # the bot object of the original format, module.exports, const / let, function

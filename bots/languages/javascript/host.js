@@ -210,7 +210,10 @@ const REALM = new vm.Script(`(function () {
           const names = new SetType();
           for (let o = bot; o && o !== objectPrototype; o = prototypeOf(o)) {
             for (const key of ownNames(o)) {
-              if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function') {
+              // a method the host calls by: camel(snake(key)) is key (draftPick, act), so
+              // that draft_pick is not taken for draftPick and refused before any match
+              if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function' &&
+                  camel(snake(key)) === key) {
                 names.add(snake(key));
               }
             }
@@ -641,6 +644,16 @@ class Matches {
 // parses on its own: see Matches.handle): {json} (the value, as JSON text) or a failure.
 function call(dispatch, raw, lane = 0) {
   if (dispatch === null) return { error: 'Error: call before begin', stack: '' };
+  const result = callOnce(dispatch, raw, lane);
+  // where in the bot's file it threw, as a load's error says it: "... (bot.js, line 21)"
+  if (result.error !== undefined && botFile !== null) result.error += loadLine(result.stack, botFile);
+  return result;
+}
+
+// The bot's file, whose first frame in a call's error is that error's line (set by main)
+let botFile = null;
+
+function callOnce(dispatch, raw, lane) {
   let result = guarded(dispatch, 'call', raw);
   if (typeof result !== 'string' || result[0] === 'L') {
     flushLogs(dispatch, lane); // it printed (or threw past its guard: whatever it printed before)
@@ -653,7 +666,7 @@ function call(dispatch, raw, lane = 0) {
   return typeof result === 'string' ? decode(result) : result;
 }
 
-// Where in the bot's file its code threw while being loaded, as a syntax error says it
+// Where in the bot's file its code threw (loaded or called), as a syntax error says it
 // (" (bot.js, line 15)"): the first frame of the stack in that file, if there is one.
 function loadLine(stack, file) {
   const at = typeof stack === 'string' ? stack.indexOf(`${file}:`) : -1;
@@ -667,6 +680,7 @@ function main(argv) {
     return 2;
   }
   const file = argv[0];
+  botFile = file;
   const globalsJson = argv.length === 2 ? argv[1] : '{}';
   let script;
   let said;
