@@ -71,6 +71,10 @@ class BotVersion(models.Model):
     #: per-call time: it is validated again, in full, after the quick ones waiting (see
     #: bots.competition.uploads)
     validation_slow = models.BooleanField(default=False)
+    #: when it was taken off the ladder for faulting in its rated matches after validation
+    #: (``bots.competition.faults``: it is then ``rejected``, ``reason`` says why); None
+    #: otherwise. Pages may say it was taken off; the reason is its owner's
+    taken_off = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -83,6 +87,12 @@ class BotVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot} v{self.number} ({self.status})"
+
+    @property
+    def is_taken_off(self) -> bool:
+        """Rejected after validation for faulting in its rated matches (not at validation, nor
+        by a moderator): see ``bots.competition.faults``."""
+        return self.status == self.REJECTED and self.taken_off is not None
 
     @staticmethod
     def checksum_of(code: str) -> str:

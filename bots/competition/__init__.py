@@ -21,7 +21,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Count, Exists, F, Q
 from django.utils import timezone
 
-from bots.competition import leases
+from bots.competition import faults, leases
 from bots.ladder import aggregates
 from bots.ladder.ratings import lock_ledger, rate_pending
 from bots.models import (
@@ -779,7 +779,9 @@ def store_results(
     order, then one UPDATE), and writes their matches, seats and results by opponent (one
     statement each for all the matches); it takes no lock but the jobs' rows, so workers
     store side by side. The second, :func:`bots.ladder.ratings.rate_pending` (once per game), takes
-    the game's rating ledger only while it rates. If the database goes away in between,
+    the game's rating ledger only while it rates. Then a version whose latest matches
+    all ended with a fault of its own leaves the ladder (:func:`faults.check`: no statement
+    unless a seat of the batch faulted). If the database goes away in between,
     calling this again finds the results stored by these very claims and goes on with the
     rating. ``wait=False`` (a worker): if another transaction is rating the game at this
     moment, the rating is left to later stores instead of waited for (see
@@ -799,6 +801,9 @@ def store_results(
                if match is not None and held.job.pk in ours])  # fmt: skip
     for game in sorted({job.game for job, _ in stored}):
         rate_pending(game, wait=wait)
+    # versions that keep faulting after validation leave the ladder (a batch without a
+    # fault: no statement); its own transactions, once the results are committed
+    faults.check([(held.job, p) for (held, p), match in zip(results, found, strict=True) if match])
     finished = {t: _maybe_finish(t) for t in sorted({job.tournament_id for job, _ in stored})}
     for tournament_id, done in finished.items():
         mine = [match for job, match in stored if job.tournament_id == tournament_id]

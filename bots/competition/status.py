@@ -3,7 +3,8 @@
 worker's log (ids only) did not tell.
 
 A bot's status follows its newest version: waiting for a worker to validate it, being
-validated, rejected (with the reason), or active; an active version's placement matches
+validated, rejected (with the reason), taken off the ladder for faulting in its rated
+matches (with the reason), or active; an active version's placement matches
 (played of scheduled), then its rank among the game's bots, its rating or score, its matches
 and faults, and its latest fault with the match it happened in.
 """
@@ -43,6 +44,9 @@ class BotStatus:
     matches: int = 0
     faults: int = 0
     last_fault: str = ""
+    #: its newest version was taken off the ladder for faulting in its rated matches after
+    #: validation (status rejected; ``detail`` says why: bots.competition.faults)
+    taken_off: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -69,6 +73,9 @@ def bot_status(bot: Bot) -> BotStatus:
         return status
     if version.status == BotVersion.VALIDATING:
         status.detail = _validating(version)
+    elif version.is_taken_off:  # "taken off the ladder: it faulted in 5 rated matches..."
+        status.taken_off = True
+        status.detail = f"v{version.number} {version.reason}"
     elif version.status == BotVersion.REJECTED:
         status.detail = f"v{version.number} rejected: {version.reason}"
         if active is not None:

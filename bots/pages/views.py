@@ -126,6 +126,9 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
                 detail = "waiting for a worker: next in line"
     elif version.status == BotVersion.ACTIVE:
         detail = "competing"
+    elif version.is_taken_off:  # its reason (its owner's) says which faults
+        text = "taken off the ladder"
+        detail = "it faulted in its rated matches after validation; no longer competing"
     elif version.status == BotVersion.RETIRED:
         detail = "not competing; it can be made active again"
     return {"status": version.status, "text": text, "detail": detail}
@@ -136,7 +139,7 @@ def version_json(version: BotVersion) -> dict[str, Any]:
     # the versions My bots lists (the newest and the active one), oldest first
     siblings = newest_versions(
         version.bot.versions.only(
-            "id", "bot_id", "number", "status", "validation_lease", "validation_slow"
+            "id", "bot_id", "number", "status", "validation_lease", "validation_slow", "taken_off"
         )
     ).listed
     siblings.sort(key=lambda v: v.number)
@@ -230,6 +233,8 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
                 "versions": [{"version": v, **status_of(v, now)} for v in listed],
                 "more": len(bot.newest) > VERSIONS_SHOWN,
                 "active": active,
+                # the newest version that competed was taken off the ladder for its faults
+                "taken_off": active is None and _last_competed_taken_off(listed),
                 "validating": any(v.status == BotVersion.VALIDATING for v in listed),
                 "rating": _one_to_one(bot, "rating"),
                 "row": (row := _one_to_one(bot, "leaderboard_row")),
@@ -238,6 +243,13 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
             }
         )
     return [{"slug": slug, "title": game_title(slug), "bots": groups[slug]} for slug in groups]
+
+
+def _last_competed_taken_off(versions: Iterable[BotVersion]) -> bool:
+    """Whether the newest of these versions that competed (retired, or taken off the ladder)
+    was taken off for faulting in its rated matches."""
+    competed = [v for v in versions if v.status == BotVersion.RETIRED or v.is_taken_off]
+    return bool(competed) and max(competed, key=lambda v: v.number).is_taken_off
 
 
 def _plays_alone(slug: str) -> bool:
@@ -715,8 +727,12 @@ def version_items_html(
         n = v.number
         done = ""
         if v.validated:
-            word = "rejected" if v.status == BotVersion.REJECTED else "validated"
+            # (a version taken off the ladder was rejected after it passed validation)
+            rejected = v.status == BotVersion.REJECTED and not v.is_taken_off
+            word = "rejected" if rejected else "validated"
             done = f" · {word} {_time_html(v.validated)}"
+        if v.is_taken_off:
+            done += f" · taken off the ladder {_time_html(v.taken_off)}"
         lines = [
             f'<li id="version-{v.pk}">',
             f'<h3>v{n} <span class="status status-{escape(v.status)}">{escape(item["text"])}'

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from bots.competition.faults import WITHDRAWN
 from bots.running.playing import Entry, play
 from games.registry import get_game
 from tests.competition.conftest import builtin_code, misbehaving
@@ -99,7 +100,20 @@ def test_it_records_crashing_hanging_and_flooding_bots_and_goes_on(site, tmp_pat
     )
     workers = [site.start_worker(n, "--batch") for n in ("w1", "w2")]
     assert all(w.wait(timeout=180) == 0 for w in workers)
-    _all_done_once(site)
+    # every job played once, but those withdrawn when a bad bot was taken off the ladder for
+    # faulting in 5 matches in a row (bots.competition.faults: 8 matches each, all faults)
+    done = site.one("SELECT count(*) FROM bots_matchjob WHERE status = 'done'")
+    assert site.one("SELECT count(*) FROM bots_match") == done > 0
+    assert site.one("SELECT count(*) FROM bots_match WHERE NOT rated") == 0
+    others = site.sql("SELECT DISTINCT status, error FROM bots_matchjob WHERE status <> 'done'")
+    assert others in ([], [("failed", WITHDRAWN)])
+    versions = site.sql(
+        "SELECT b.name, v.status, v.reason FROM bots_botversion v JOIN bots_bot b "
+        "ON b.id = v.bot_id"
+    )
+    off = {name for name, status, reason in versions if reason.startswith("taken off the ladder")}
+    assert off and off <= set(bad)
+    assert {name for name, status, _ in versions if status == "active"} >= set(good)
     faults = site.sql(
         "SELECT b.name, s.fault_kind, s.fault_reason FROM bots_matchseat s "
         "JOIN bots_bot b ON b.id = s.bot_id"

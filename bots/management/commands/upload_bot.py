@@ -40,7 +40,8 @@ class Command(BaseCommand):
             "--wait",
             action="store_true",
             help="then follow the version until it is rated (validation, placement matches, "
-            "rank), or rejected; the placement matches need a running manage.py worker",
+            "rank), or rejected (at validation, or taken off the ladder for faulting in its "
+            "matches); the placement matches need a running manage.py worker",
         )
         parser.add_argument(
             "--timeout",
@@ -96,7 +97,8 @@ class Command(BaseCommand):
             self._follow(version, opts["timeout"], opts["poll"])
 
     def _follow(self, version: BotVersion, timeout: float, poll: float) -> None:
-        """Say each change of the bot's status until the version is rated or rejected."""
+        """Say each change of the bot's status until the version is rated, rejected, or taken
+        off the ladder for faulting in its matches (bots.competition.faults)."""
         end = time.monotonic() + timeout
         said = ""
         while True:
@@ -105,6 +107,8 @@ class Command(BaseCommand):
             if status.detail != said:
                 said = status.detail
                 self.stdout.write(untrusted.printable(said))
+            if version.is_taken_off:  # passed validation, then faulted in its matches
+                raise CommandError(untrusted.printable(f"v{version.number} {version.reason}"))
             if version.status == BotVersion.REJECTED:
                 self._rejected(version)
             if version.status != BotVersion.VALIDATING and status.rated:
