@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 
 from bots.competition.uploads import activate
 from bots.models import Bot, BotVersion
@@ -93,3 +93,12 @@ def site(pg_site):
     pg_site.reset()
     yield pg_site
     pg_site.reset()
+
+
+def waiting_for_a_lock() -> bool:
+    """Whether a transaction on PostgreSQL waits for a lock another one holds (pg_locks is
+    read afresh by every statement, inside a transaction too): a race test's second
+    connection has reached the row the first holds."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        return cursor.fetchone()[0] > 0

@@ -14,17 +14,9 @@ from django.db import connection, transaction
 from bots import competition
 from bots.ladder.ratings import lock_ledger
 from bots.models import MatchJob, RatingLedger, Tournament
-from tests.competition.conftest import builtin_code
+from tests.competition.conftest import builtin_code, waiting_for_a_lock
 
 GAME = "rps-poker"
-
-
-def _waiting_for_a_lock() -> bool:
-    """Whether a transaction waits for a lock another one holds (pg_locks is read afresh by
-    every statement, inside a transaction too)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
-        return cursor.fetchone()[0] > 0
 
 
 @pytest.mark.postgresql
@@ -53,7 +45,7 @@ def test_two_workers_looking_at_once_start_one_ladder_round(
         thread = threading.Thread(target=second_worker)
         thread.start()
         deadline = time.monotonic() + 30
-        while not _waiting_for_a_lock():
+        while not waiting_for_a_lock():
             assert thread.is_alive(), other
             assert time.monotonic() < deadline, "the second worker never waited for the first"
             time.sleep(0.01)

@@ -34,7 +34,7 @@ from bots.running.playing import Entry, play
 from bots.sandbox import SandboxBusy
 from bots.worker import Options, Worker
 from games.registry import get_game
-from tests.competition.conftest import builtin_code, misbehaving
+from tests.competition.conftest import builtin_code, misbehaving, waiting_for_a_lock
 
 RPS = get_game("rps-poker")
 ARMED = "RuntimeError: armed: misbehaving after validation"
@@ -204,12 +204,6 @@ def test_two_workers_finding_the_same_faults_take_it_off_once(field):
     assert status_of(bad)[1].startswith(TAKEN_OFF)
 
 
-def _waiting_for_a_lock() -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
-        return cursor.fetchone()[0] > 0
-
-
 @pytest.mark.postgresql
 def test_two_workers_taking_it_off_at_once_on_postgresql(
     transactional_db, alice, carol, active_bot
@@ -240,7 +234,7 @@ def test_two_workers_taking_it_off_at_once_on_postgresql(
         thread = threading.Thread(target=second_worker)
         thread.start()
         deadline = time.monotonic() + 30
-        while not _waiting_for_a_lock():
+        while not waiting_for_a_lock():
             assert thread.is_alive(), other
             assert time.monotonic() < deadline, "the second worker never waited for the first"
             time.sleep(0.01)
