@@ -18,10 +18,11 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Count, Exists, F, Q
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from bots.competition import faults, leases
+from bots.competition.leaving import maybe_finish as _maybe_finish
 from bots.ladder import aggregates
 from bots.ladder.ratings import lock_ledger, rate_pending
 from bots.models import (
@@ -885,20 +886,6 @@ def _stored_by(claims: Sequence[leases.Claim]) -> dict[int, Match]:
     if not claims:
         return {}
     return {m.job_id: m for m in Match.objects.filter(job_id__in=[h.job.pk for h in claims])}
-
-
-def _maybe_finish(tournament_id: int) -> bool:
-    """Mark the tournament done if none of its jobs is queued or running (one UPDATE).
-    Called after the job's own transaction committed: of two workers storing a
-    tournament's last jobs at once, the one that commits last sees both done."""
-    open_jobs = MatchJob.objects.filter(
-        tournament_id=tournament_id, status__in=[MatchJob.QUEUED, MatchJob.RUNNING]
-    )
-    return bool(
-        Tournament.objects.filter(~Exists(open_jobs), pk=tournament_id)
-        .exclude(state=Tournament.DONE)
-        .update(state=Tournament.DONE, finished=timezone.now())
-    )
 
 
 def progress(tournament_id: int) -> dict[str, int]:

@@ -39,6 +39,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
+from bots.competition.leaving import is_builtin, withdraw_queued_jobs
 from bots.ladder.ratings import lock_ledger, rerank
 from bots.models import BotVersion, MatchJob, MatchSeat
 from bots.running.playing import Played
@@ -116,8 +117,6 @@ def check_version(version_id: int) -> BotVersion | None:
     matches (``time`` forfeits aside) each ended with a fault of its own; the version, or
     None. Two statements when it stays: the version, then its last seats (read newest first
     through the index of a bot's seats, ``seat_bot_latest``)."""
-    from bots.competition.uploads import is_builtin
-
     version = (
         BotVersion.objects.filter(pk=version_id, status=BotVersion.ACTIVE)
         .select_related("bot", "bot__owner")
@@ -145,8 +144,6 @@ def take_off(version: BotVersion, reason: str) -> BotVersion | None:
     results and history stay). One conditional UPDATE decides: of several workers that find
     the same faults at once, one takes it off; the others get None. The version's row, then
     the game's rating ledger, as retiring takes them."""
-    from bots.competition.uploads import _withdraw_queued_jobs
-
     game = version.bot.game
     now = timezone.now()
     reason = untrusted.clean_text(reason)
@@ -158,7 +155,7 @@ def take_off(version: BotVersion, reason: str) -> BotVersion | None:
             return None
         version.status, version.reason, version.taken_off = BotVersion.REJECTED, reason, now
         lock_ledger(game)
-        withdrawn = _withdraw_queued_jobs(version, WITHDRAWN)
+        withdrawn = withdraw_queued_jobs(version, WITHDRAWN)
         rerank(game)  # it leaves the ranking; its row, rating and history stay
     log.warning(
         "event=version.taken_off version=%s bot=%r withdrawn=%d reason=%r",

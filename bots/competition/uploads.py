@@ -49,11 +49,12 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from bots.competition import _maybe_finish, schedule_placement
+from bots.competition import schedule_placement
 from bots.competition.leases import Caps
-from bots.ladder.ratings import lock_ledger, on_new_version, rate_pending, rerank
+from bots.competition.leaving import is_builtin, withdraw_queued_jobs
+from bots.ladder.ratings import lock_ledger, on_new_version, rerank
 from bots.languages import by_suffix, get_language, language_title, languages, looks_foreign
-from bots.models import HOUSE, Bot, BotVersion, MatchJob, builtin_label
+from bots.models import HOUSE, Bot, BotVersion, builtin_label
 from bots.running.contract import check_before_play
 from bots.running.playing import Entry, ProcessCache, play
 from bots.running.timing import site_time_control
@@ -391,19 +392,6 @@ def validate(version: BotVersion) -> BotVersion:
     return record_validation(version, run_validation(version, quick=False))
 
 
-def is_builtin(version: BotVersion) -> bool:
-    """Whether ``version`` is one of the site's own built-in bots, entered into the
-    competition by ``seed_builtins``: owned by :data:`HOUSE`, named as a built-in bot of its
-    game."""
-    bot = version.bot
-    if bot.owner.get_username() != HOUSE:
-        return False
-    try:
-        return bot.name in get_game(bot.game).builtin_names
-    except KeyError:
-        return False
-
-
 def record_validation(version: BotVersion, result: ValidationResult) -> BotVersion:
     """Record a validation's verdict (one transaction; nothing if someone else decided); a
     quick pass that found the version slow only marks it so and frees it. A built-in bot of
@@ -614,29 +602,9 @@ def retire(bot: Bot) -> BotVersion | None:
         version.status = BotVersion.RETIRED
         version.save(update_fields=["status"])
         lock_ledger(bot.game)
-        _withdraw_queued_jobs(version, "withdrawn: the bot was retired by its owner")
+        withdraw_queued_jobs(version, "withdrawn: the bot was retired by its owner")
         rerank(bot.game)  # it leaves the ranking; its row and history stay
     return version
-
-
-def _withdraw_queued_jobs(version: BotVersion, error: str) -> int:
-    """Inside a transaction holding the game's rating ledger: fail the queued jobs that
-    seat ``version``, then rate what that unblocks and finish tournaments left empty."""
-    queued = MatchJob.objects.filter(game=version.bot.game, status=MatchJob.QUEUED)
-    hit = [
-        (job.pk, job.tournament_id)
-        for job in queued.only("id", "seats", "tournament_id")
-        if version.pk in job.seats
-    ]
-    if not hit:
-        return 0
-    count = MatchJob.objects.filter(pk__in=[pk for pk, _ in hit], status=MatchJob.QUEUED).update(
-        status=MatchJob.FAILED, error=error, finished=timezone.now(), lease_until=None
-    )
-    rate_pending(version.bot.game)
-    for tournament_id in sorted({t for _, t in hit}):
-        _maybe_finish(tournament_id)
-    return count
 
 
 def reactivate(version: BotVersion) -> BotVersion:

@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from bots import competition, playground
-from bots.competition import leases, uploads
+from bots.competition import leases, leaving, uploads
 from bots.models import BotVersion, Match, MatchJob, PlaygroundRun, Rating, Tournament
 from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy
@@ -166,7 +166,7 @@ def house(db) -> User:
 def test_a_built_in_bot_that_fails_validation_is_retried_loudly_never_rejected(house, caplog):
     broken = misbehaving("raise RuntimeError('the platform broke this')")
     version = uploads.upload(house, "rps-poker", "simple", "simple.py", broken.encode())
-    assert uploads.is_builtin(version)
+    assert leaving.is_builtin(version)
     worker = Worker(Options(poll_s=0), name="w1")
     with caplog.at_level(logging.ERROR, logger="bots.competition.uploads"):
         assert worker.validate_one() is True
@@ -191,7 +191,7 @@ def test_a_built_in_bot_that_fails_validation_is_retried_loudly_never_rejected(h
 def test_an_uploaded_bot_of_a_built_ins_name_is_judged_like_any_other(alice):
     broken = misbehaving("raise RuntimeError('mine')")
     version = uploads.upload(alice, "rps-poker", "simple", "simple.py", broken.encode())
-    assert not uploads.is_builtin(version)
+    assert not leaving.is_builtin(version)
     uploads.validate(version)
     version.refresh_from_db()
     assert version.status == BotVersion.REJECTED

@@ -1,0 +1,60 @@
+"""A version leaving the competition (retired by its owner, taken off the ladder for its
+faults: bots.competition.uploads, bots.competition.faults): its queued matches withdrawn, and
+the tournaments that leaves with nothing to play finished. The site's built-in bots never
+leave. Below the package's other modules, which all may import it."""
+
+from __future__ import annotations
+
+from django.db.models import Exists
+from django.utils import timezone
+
+from bots.ladder.ratings import rate_pending
+from bots.models import HOUSE, BotVersion, MatchJob, Tournament
+from games.registry import get_game
+
+
+def is_builtin(version: BotVersion) -> bool:
+    """Whether ``version`` is one of the site's own built-in bots, entered into the
+    competition by ``seed_builtins``: owned by :data:`HOUSE`, named as a built-in bot of its
+    game."""
+    bot = version.bot
+    if bot.owner.get_username() != HOUSE:
+        return False
+    try:
+        return bot.name in get_game(bot.game).builtin_names
+    except KeyError:
+        return False
+
+
+def withdraw_queued_jobs(version: BotVersion, error: str) -> int:
+    """Inside a transaction holding the game's rating ledger: fail the queued jobs that
+    seat ``version``, then rate what that unblocks and finish tournaments left empty."""
+    queued = MatchJob.objects.filter(game=version.bot.game, status=MatchJob.QUEUED)
+    hit = [
+        (job.pk, job.tournament_id)
+        for job in queued.only("id", "seats", "tournament_id")
+        if version.pk in job.seats
+    ]
+    if not hit:
+        return 0
+    count = MatchJob.objects.filter(pk__in=[pk for pk, _ in hit], status=MatchJob.QUEUED).update(
+        status=MatchJob.FAILED, error=error, finished=timezone.now(), lease_until=None
+    )
+    rate_pending(version.bot.game)
+    for tournament_id in sorted({t for _, t in hit}):
+        maybe_finish(tournament_id)
+    return count
+
+
+def maybe_finish(tournament_id: int) -> bool:
+    """Mark the tournament done if none of its jobs is queued or running (one UPDATE).
+    Called after the job's own transaction committed: of two workers storing a
+    tournament's last jobs at once, the one that commits last sees both done."""
+    open_jobs = MatchJob.objects.filter(
+        tournament_id=tournament_id, status__in=[MatchJob.QUEUED, MatchJob.RUNNING]
+    )
+    return bool(
+        Tournament.objects.filter(~Exists(open_jobs), pk=tournament_id)
+        .exclude(state=Tournament.DONE)
+        .update(state=Tournament.DONE, finished=timezone.now())
+    )
