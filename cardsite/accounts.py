@@ -40,6 +40,7 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 
 from bots.names import plain_username
+from cardsite.outages import REDIS_UNREACHABLE
 
 log = logging.getLogger("cardsite.accounts")
 
@@ -49,19 +50,8 @@ AFTER_SIGNUP_URL = "/my/bots/"
 CACHE_RETRY_S = 60
 
 
-def _cache_errors() -> tuple[type[BaseException], ...]:
-    """What Django's cache raises when its server cannot be reached: the Redis cache lets
-    redis-py's ConnectionError and TimeoutError through, and a socket's own OSError."""
-    errors: tuple[type[BaseException], ...] = (OSError, TimeoutError)
-    try:
-        from redis import exceptions
-    except ImportError:  # (no Redis library: the site's caches are its own memory)
-        return errors
-    return (*errors, exceptions.ConnectionError, exceptions.TimeoutError)
-
-
-#: see :func:`_cache_errors`
-CACHE_ERRORS = _cache_errors()
+#: what Django's cache raises while Redis is away
+CACHE_ERRORS = REDIS_UNREACHABLE
 
 
 def client_ip(request: HttpRequest) -> str:

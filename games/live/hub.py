@@ -31,6 +31,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
+from cardsite.outages import REDIS_UNREACHABLE
 from games.live import tables
 from games.live.host import Finish, SeatPlan, TableHost, message_text
 from games.models import Table
@@ -72,20 +73,8 @@ LAYER_RETRY_FIRST_S = 0.5
 LAYER_RETRY_MOST_S = 5.0
 
 
-def _layer_errors() -> tuple[type[BaseException], ...]:
-    """What the channel layer raises when its server cannot be reached: channels_redis lets
-    redis-py's ConnectionError (refused, reset, closed by the server) and TimeoutError through,
-    and a socket's own OSError (ConnectionRefusedError, ...) and TimeoutError."""
-    errors: tuple[type[BaseException], ...] = (OSError, TimeoutError)
-    try:
-        from redis import exceptions
-    except ImportError:  # (no Redis library: the in-memory layer never raises these)
-        return errors
-    return (*errors, exceptions.ConnectionError, exceptions.TimeoutError)
-
-
-#: see :func:`_layer_errors`
-LAYER_ERRORS = _layer_errors()
+#: what the channel layer raises while Redis is away
+LAYER_ERRORS = REDIS_UNREACHABLE
 
 
 def seat_group(table_id: int, seat: int) -> str:
