@@ -269,16 +269,22 @@ def test_two_people_play_on_after_the_server_hosting_their_table_is_killed(site:
     asyncio.run(two_people(site))
 
 
-async def two_people(site: Site) -> None:
-    made = make_tables(site)
-    token, cy_key, dee_key = made["duel"]
+async def duel(site: Site) -> tuple[str, Person, Person, int, int, list, list]:
+    """The table of two people, three turns in: cy at the server that hosts it, dee at the
+    other one (the same, with one server); their ports, the turns they played, the last
+    states they saw."""
+    token, cy_key, dee_key = make_tables(site)["duel"]
     port = site.start()
     other = site.start() if SHARED else port
     cy, dee = Person(token, cy_key), Person(token, dee_key)
     await cy.connect(port)  # she starts the table: this server hosts it
     await dee.connect(other)  # with two servers, he is at the other one
     turns = await asyncio.gather(cy.play(3), dee.play(3))
-    seen = [cy.last("state"), dee.last("state")]
+    return token, cy, dee, port, other, turns, [cy.last("state"), dee.last("state")]
+
+
+async def two_people(site: Site) -> None:
+    token, cy, dee, port, other, turns, seen = await duel(site)
     await answers_kept(site, token, [cy, dee])
     site.kill(port)
     if SHARED:
@@ -304,15 +310,7 @@ async def handed_over(site: Site) -> None:
     hearing so; with one, the server stops and, started again, resumes the table. Either
     way every move it took is kept, though the server stopped right after taking it."""
     site.env["TABLE_HOST_STALE_S"] = "60"  # a table taken over sooner was handed over
-    made = make_tables(site)
-    token, cy_key, dee_key = made["duel"]
-    port = site.start()
-    other = site.start() if SHARED else port
-    cy, dee = Person(token, cy_key), Person(token, dee_key)
-    await cy.connect(port)  # she starts the table: this server hosts it
-    await dee.connect(other)
-    turns = await asyncio.gather(cy.play(3), dee.play(3))
-    seen = [cy.last("state"), dee.last("state")]
+    _, cy, dee, port, other, turns, seen = await duel(site)
     assert site.terminate(port) == 0
     said = "The server running this table stopped; the table "
     assert (await cy.until("moved", timeout=20))["text"].startswith(said)
