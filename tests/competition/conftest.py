@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import textwrap
+import threading
+import time
+from collections.abc import Callable
 
 import pytest
 from django.contrib.auth.models import User
@@ -95,10 +98,22 @@ def site(pg_site):
     pg_site.reset()
 
 
-def waiting_for_a_lock() -> bool:
-    """Whether a transaction on PostgreSQL waits for a lock another one holds (pg_locks is
-    read afresh by every statement, inside a transaction too): a race test's second
-    connection has reached the row the first holds."""
+def second_waiting_for_the_lock(target: Callable[[], None], said: object) -> threading.Thread:
+    """Start ``target`` (a second worker, on a connection of its own) in a thread, and return
+    the thread once it waits for a lock this test's transaction holds on PostgreSQL (pg_locks
+    is read afresh by every statement, inside a transaction too); ``said`` is shown if it
+    ends or never waits."""
+    thread = threading.Thread(target=target)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not _waiting_for_a_lock():
+        assert thread.is_alive(), said
+        assert time.monotonic() < deadline, "the second worker never waited for the first"
+        time.sleep(0.01)
+    return thread
+
+
+def _waiting_for_a_lock() -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
         return cursor.fetchone()[0] > 0

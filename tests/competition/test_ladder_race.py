@@ -5,16 +5,13 @@ looks cannot overlap."""
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
 from django.db import connection, transaction
 
 from bots import competition
 from bots.ladder.ratings import lock_ledger
 from bots.models import MatchJob, RatingLedger, Tournament
-from tests.competition.conftest import builtin_code, waiting_for_a_lock
+from tests.competition.conftest import builtin_code, second_waiting_for_the_lock
 
 GAME = "rps-poker"
 
@@ -42,13 +39,7 @@ def test_two_workers_looking_at_once_start_one_ladder_round(
     # the second one looks too.
     with transaction.atomic():
         lock_ledger(GAME)
-        thread = threading.Thread(target=second_worker)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not waiting_for_a_lock():
-            assert thread.is_alive(), other
-            assert time.monotonic() < deadline, "the second worker never waited for the first"
-            time.sleep(0.01)
+        thread = second_waiting_for_the_lock(second_worker, other)
         first = competition.maybe_ladder_round(GAME, 3600)
     thread.join(timeout=30)
     assert not thread.is_alive() and "error" not in other, other

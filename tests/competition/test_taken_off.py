@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import io
 import re
-import threading
-import time
 
 import pytest
 from django.contrib.auth.models import User
@@ -34,7 +32,7 @@ from bots.running.playing import Entry, play
 from bots.sandbox import SandboxBusy
 from bots.worker import Options, Worker
 from games.registry import get_game
-from tests.competition.conftest import builtin_code, misbehaving, waiting_for_a_lock
+from tests.competition.conftest import builtin_code, misbehaving, second_waiting_for_the_lock
 
 RPS = get_game("rps-poker")
 ARMED = "RuntimeError: armed: misbehaving after validation"
@@ -231,13 +229,7 @@ def test_two_workers_taking_it_off_at_once_on_postgresql(
 
     with transaction.atomic():
         first = faults.check_version(bad.pk)
-        thread = threading.Thread(target=second_worker)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not waiting_for_a_lock():
-            assert thread.is_alive(), other
-            assert time.monotonic() < deadline, "the second worker never waited for the first"
-            time.sleep(0.01)
+        thread = second_waiting_for_the_lock(second_worker, other)
     thread.join(timeout=30)
     assert not thread.is_alive() and "error" not in other, other
     assert first is not None and other["taken"] is None
