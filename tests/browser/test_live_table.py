@@ -32,6 +32,26 @@ def wait_for_my_turn(page) -> None:
     page.locator("#live-hand .hand-card:not([disabled])").first.wait_for()
 
 
+def bot_table_through(page, to_server=None, from_server=None) -> dict:
+    """Open an RPS Poker table against a bot with the table socket's messages passed through
+    this test: ``to_server(message, server)`` and ``from_server(message, page_socket)`` each
+    decide what goes on (by default all of it), as a lossy or busy network would. Returns,
+    once it is the person's turn, the two ends: ``{"page": ..., "server": ...}``."""
+    ends: dict = {}
+
+    def through(ws) -> None:
+        server = ws.connect_to_server()
+        ends["page"], ends["server"] = ws, server
+        ws.on_message(lambda m: to_server(m, server) if to_server else server.send(m))
+        server.on_message(lambda m: from_server(m, ws) if from_server else ws.send(m))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), through)
+    page.goto("/games/rps-poker/tables/")
+    page.get_by_role("button", name="Play against a bot").click()
+    wait_for_my_turn(page)
+    return ends
+
+
 def seconds_left(page) -> int:
     """The seconds the turn clock shows (once it shows them)."""
     countdown = page.locator("#countdown")
@@ -179,23 +199,13 @@ def test_it_says_the_table_is_slow_while_a_move_waits_for_a_busy_server(open_tab
         held: list = []
         route: dict = {"hold": False}
 
-        def through(ws, held=held, route=route) -> None:
-            server = ws.connect_to_server()
-            route["page"] = ws
-            ws.on_message(lambda message: server.send(message))
+        def from_server(message, ws, held=held, route=route) -> None:
+            if route["hold"]:
+                held.append(message)
+            else:
+                ws.send(message)
 
-            def from_server(message) -> None:
-                if route["hold"]:
-                    held.append(message)
-                else:
-                    ws.send(message)
-
-            server.on_message(from_server)
-
-        page.route_web_socket(re.compile(r"/ws/tables/"), through)
-        page.goto("/games/rps-poker/tables/")
-        page.get_by_role("button", name="Play against a bot").click()
-        wait_for_my_turn(page)
+        route.update(bot_table_through(page, from_server=from_server))
         route["hold"] = True
         before = updates(page)
         page.locator("#live-hand .hand-card").first.click()
@@ -404,23 +414,13 @@ def test_a_move_left_without_an_answer_asks_for_the_table_again(open_tabs, scree
     sent: list[dict] = []
     route: dict = {"drop": set()}
 
-    def through(ws) -> None:
-        server = ws.connect_to_server()
-        route["page"], route["server"] = ws, server
+    def to_server(message, server) -> None:
+        data = json.loads(message)
+        sent.append(data)
+        if data.get("type") not in route["drop"]:
+            server.send(message)
 
-        def to_server(message) -> None:
-            data = json.loads(message)
-            sent.append(data)
-            if data.get("type") not in route["drop"]:
-                server.send(message)
-
-        ws.on_message(to_server)
-        server.on_message(lambda message: ws.send(message))
-
-    page.route_web_socket(re.compile(r"/ws/tables/"), through)
-    page.goto("/games/rps-poker/tables/")
-    page.get_by_role("button", name="Play against a bot").click()
-    wait_for_my_turn(page)
+    route.update(bot_table_through(page, to_server=to_server))
 
     def keep_a_card() -> None:
         page.locator("#live-hand .hand-card").first.click()

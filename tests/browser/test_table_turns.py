@@ -11,7 +11,13 @@ import re
 import pytest
 
 from tests.browser.conftest import form_for_two
-from tests.browser.test_live_table import TURN_TIMEOUT_MS, guest_name, in_view, wait_for_my_turn
+from tests.browser.test_live_table import (
+    TURN_TIMEOUT_MS,
+    bot_table_through,
+    guest_name,
+    in_view,
+    wait_for_my_turn,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -100,23 +106,14 @@ def test_a_long_log_keeps_its_numbers_whole_and_counting_on(open_tabs):
     page = tab.page
     extra = [{"key": f"x{n}", "text": f"Line {n + 1}."} for n in range(1250)]
 
-    def through(ws) -> None:
-        server = ws.connect_to_server()
-        ws.on_message(lambda message: server.send(message))
+    def from_server(message, ws) -> None:
+        data = json.loads(message)
+        if data.get("type") == "state":  # a long match's log, at once
+            data["frame"]["log"] = extra + data["frame"]["log"]
+            message = json.dumps(data)
+        ws.send(message)
 
-        def from_server(message) -> None:
-            data = json.loads(message)
-            if data.get("type") == "state":  # a long match's log, at once
-                data["frame"]["log"] = extra + data["frame"]["log"]
-                message = json.dumps(data)
-            ws.send(message)
-
-        server.on_message(from_server)
-
-    page.route_web_socket(re.compile(r"/ws/tables/"), through)
-    page.goto("/games/rps-poker/tables/")
-    page.get_by_role("button", name="Play against a bot").click()
-    wait_for_my_turn(page)
+    bot_table_through(page, from_server=from_server)
     log = page.locator("#live-log")
     assert log.locator("li").count() == 200
     first = int(log.get_attribute("start") or 1)
