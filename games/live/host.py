@@ -77,6 +77,12 @@ class Finish:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+class TableLost(Exception):
+    """What ``on_finish`` raises when the table is no longer this host's: another process
+    took it over while this one was stuck, and plays it on. Nothing is stored or announced
+    here (the new host ends the match for everyone)."""
+
+
 class TableHost:
     def __init__(
         self,
@@ -244,6 +250,10 @@ class TableHost:
         if self.on_finish is not None:
             try:
                 extra = await self.on_finish(finish) or {}
+            except TableLost:
+                log.warning("event=table.end_not_kept game=%s: another process hosts it now",
+                            self.spec.slug)  # fmt: skip
+                return
             except Exception as exc:  # storing failed: the players still hear the end
                 log.exception("event=table.store_failed game=%s", self.spec.slug)
                 extra = {"error": f"the match could not be stored: {exc}"}
@@ -509,6 +519,19 @@ class TableHost:
             self._tell(seat, key, lost + said)
         self._tell(None, key, lost + "no one's time ran out meanwhile.")
 
+    def stalled(self, seat: int, late: float) -> bool:
+        """The person's turn timer fired ``late`` seconds late: this process was stalled
+        (stopped, or its event loop held up), and no move could reach the table meanwhile.
+        The site's trouble, as an outage is: the turn gets its whole timer again, from now,
+        and the person is told. (A table another process took over meanwhile is let go of
+        once this one notices, and nothing this one writes of it is kept: see
+        ``tables.write_steps``.)"""
+        if self.finished or not self._give_back(seat, self.humans[seat].timer):
+            return False
+        key = f"stall{time.time_ns() // 1_000_000}"
+        self._tell(seat, key, f"{STALLED} {max(round(late), 1)} s; your time was given back.")
+        return True
+
     def _give_back(self, seat: int, seconds: float) -> bool:
         """The person's open turn ends ``seconds`` from now; False if none is open."""
         agent = self.humans[seat]
@@ -624,6 +647,10 @@ PAGE_WAIT_S = 60.0
 #: a turn given back after the site lost its connection waits this long for the person's
 #: page to be back, on top of its whole timer
 REJOIN_S = 15.0
+
+#: what a person whose turn's timer ran out while the table's server was stalled is told
+#: (then "N s; your time was given back."): see TableHost.stalled
+STALLED = "The server running this table was held up for"
 
 
 #: what the people at a table hear when the site has no sandbox for its uploaded bot

@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from cardsite.outages import REDIS_UNREACHABLE
 from games.live import tables
-from games.live.host import Finish, SeatPlan, TableHost, message_text
+from games.live.host import Finish, SeatPlan, TableHost, TableLost, message_text
 from games.models import Table
 from games.registry import get_game
 
@@ -259,7 +259,15 @@ class Hub:
         record holds the whole match; if storing fails they stay, and the table is resumed
         to the end and stored by a process that sweeps it up)."""
         try:
-            stored = await database_sync_to_async(tables.store_finish)(facts, finish)
+            try:
+                stored = await database_sync_to_async(tables.store_finish)(
+                    facts, finish, self.channel
+                )
+            except TableLost:
+                # another process took the table over while this one was stuck: its sockets
+                # here follow it there, and nothing of this end is kept
+                self._send_after(facts.table_id)
+                raise
             self._write(("forget", facts.table_id))
             return stored
         finally:
@@ -282,7 +290,7 @@ class Hub:
                 batch.append(writes.get_nowait())
             while True:
                 try:
-                    await database_sync_to_async(tables.write_steps)(batch)
+                    await database_sync_to_async(tables.write_steps)(batch, self.channel)
                     break
                 except asyncio.CancelledError:
                     raise
@@ -478,6 +486,10 @@ class Hub:
         self.hosts.pop(table_id, None)
         if task is not None:
             task.cancel()
+        self._send_after(table_id)
+
+    def _send_after(self, table_id: int) -> None:
+        """Tell the sockets of this process at a table it lost to follow it to its host."""
         stranded = [s for sockets in self.local.get(table_id, {}).values() for s in sockets]
         if stranded:
             self._spawn(_tell_moved(table_id, stranded))

@@ -36,6 +36,11 @@ GRACE_S = 5.0
 #: of GRACE_S after the deadline at the latest. A move received after the deadline is
 #: refused. An away person's short timer has no such wait: nothing of theirs is on its way
 IN_FLIGHT_S = 1.0
+#: a turn's timer that fires this many seconds late (or later) fired after this process was
+#: stalled: stopped, or its event loop held up (a server under far more than it can serve).
+#: No move could reach the table meanwhile, so that is the site's trouble: the turn is
+#: given back (the listener's ``stalled``), never played by default
+STALL_S = 2.0
 #: the refusal of a move for a turn whose timer ran out (the page says "Refused: ...")
 TIME_RAN_OUT = "time ran out for this turn: the default was played for you"
 
@@ -53,6 +58,11 @@ class Listener(Protocol):
     def on_turn(self, seat: int, turn: int, deadline: float, away: bool) -> None: ...
 
     def on_away(self, seat: int, away: bool) -> None: ...
+
+    def stalled(self, seat: int, late: float) -> bool:
+        """The seat's turn timer fired ``late`` seconds late (see STALL_S): True if its turn
+        was given back, False to play the default as usual."""
+        ...
 
     def taken(self, audience: str, seat: int, text: str) -> None:
         """A ``taken`` message for ``audience``: published if it listens, kept for a reload."""
@@ -185,19 +195,32 @@ class HumanAgent(Agent):
         (``moved``: the later one's)."""
         if answer.done():
             return
+        loop = asyncio.get_running_loop()
+        late = max(loop.time() - due, 0.0)
         if not self._hurry:
             if self._moved and not moved:
                 return
             if getattr(self.listener, "layer_down", False):
                 return  # held: the host gives the turn back when its sockets are back
+            if late >= STALL_S and self.listener.stalled(self.seat, late):
+                return  # this process was stalled: the turn was given back
         if self.away or self._hurry:
             _settle(answer, _LATE)
             return
-        loop = asyncio.get_running_loop()
-        late = max(loop.time() - due, 0.0)
         # never past GRACE_S / 2 after the deadline: the runner's limit is GRACE_S beyond it
         wait = min(IN_FLIGHT_S + 2 * late, max(GRACE_S / 2 - late, 0.0))
-        self._later.append(loop.call_later(wait, _settle, answer, _LATE))
+        self._later.append(loop.call_later(wait, self._play_default, answer, loop.time() + wait))
+
+    def _play_default(self, answer: asyncio.Future[Any], due: float) -> None:
+        """A move on its way was waited for, and has not come: the default is played, unless
+        this process was stalled meanwhile (then the turn is given back, as in
+        :meth:`_time_up`)."""
+        if answer.done():
+            return
+        late = max(asyncio.get_running_loop().time() - due, 0.0)
+        if not self._hurry and late >= STALL_S and self.listener.stalled(self.seat, late):
+            return
+        _settle(answer, _LATE)
 
     def hold(self) -> None:
         """The site lost its connection: a default about to be played (the timer ran out, a
@@ -317,6 +340,9 @@ class _Deaf:
 
     def on_away(self, seat: int, away: bool) -> None:
         pass
+
+    def stalled(self, seat: int, late: float) -> bool:
+        return False
 
     def taken(self, audience: str, seat: int, text: str) -> None:
         pass

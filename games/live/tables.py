@@ -36,7 +36,7 @@ from bots.running.playing import Entry
 from games.engine import untrusted
 from games.engine.options import check_options
 from games.engine.table import plural
-from games.live.host import Finish, SeatPlan, final_messages, result_message
+from games.live.host import Finish, SeatPlan, TableLost, final_messages, result_message
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
 from games.replaycache import keep, kept
@@ -739,9 +739,29 @@ def orphans(host_channel: str | None, *, unreachable: bool = False, limit: int =
 StepWrite = tuple[Any, ...]
 
 
-def write_steps(writes: list[StepWrite]) -> None:
+def write_steps(writes: list[StepWrite], hosted_by: str | None = None) -> None:
     """Carry out step writes in order; consecutive additions go in one INSERT, so a
-    process holding many tables writes what they did meanwhile in one statement."""
+    process holding many tables writes what they did meanwhile in one statement.
+
+    ``hosted_by`` (a hub's channel): only the writes of tables whose row names that host are
+    carried out, their rows locked meanwhile. A process that was stuck for longer than the
+    stale limit, whose table another process has taken over and plays on, writes nothing
+    more of it: its steps would be mixed into the new host's, and a table resumed again
+    would replay moves that the new host never made."""
+    if hosted_by is None:
+        _write_steps(writes)
+        return
+    with transaction.atomic():
+        ids = {write[1] for write in writes}
+        hosted = Table.objects.select_for_update().filter(pk__in=ids, host_channel=hosted_by)
+        kept = set(hosted.values_list("pk", flat=True))
+        if len(kept) < len(ids):
+            log.warning("event=table.steps_not_kept tables=%s: another process hosts them now",
+                        ",".join(str(i) for i in sorted(ids - kept)))  # fmt: skip
+        _write_steps([write for write in writes if write[1] in kept])
+
+
+def _write_steps(writes: list[StepWrite]) -> None:
     added: list[TableStep] = []
     for write in writes:
         if write[0] == "add":
@@ -760,10 +780,21 @@ def write_steps(writes: list[StepWrite]) -> None:
 
 
 @transaction.atomic
-def store_finish(facts: TableFacts, finish: Finish) -> dict[str, Any]:
+def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None) -> dict[str, Any]:
     """The match of a finished table, stored like a tournament's, so that it gets a replay
     page, and rated for its people in the same transaction when it is rated (``bots.ladder.people``;
-    no bot's rating moves); returns what the players are told (its link)."""
+    no bot's rating moves); returns what the players are told (its link).
+
+    ``hosted_by`` (a hub's channel): the table must be in play and hosted by it (its row is
+    locked meanwhile), else nothing is stored and :class:`TableLost` is raised: a process
+    stuck past the stale limit, whose table another process plays on, must not end the
+    match nor rate anyone."""
+    if hosted_by is not None:
+        hosted = Table.objects.select_for_update().filter(
+            pk=facts.table_id, state=Table.PLAYING, host_channel=hosted_by
+        )
+        if not list(hosted.values_list("pk", flat=True)):
+            raise TableLost(f"table {facts.table_id} is no longer hosted by {hosted_by}")
     if finish.played is None:
         Table.objects.filter(pk=facts.table_id).update(
             state=Table.ABANDONED, finished=timezone.now(), error=untrusted.clean_text(finish.error)
