@@ -44,7 +44,7 @@ def refused(record: dict[str, Any], seat: int) -> list[str]:
 
 def refused_text(spec: GameSpec, count: int, first: str) -> str:
     """Refused answers in words, for their bot's author: "31 illegal moves (an illegal move is
-    refused and counts as a pass); the first: either suit or value did not match: ..."; ""
+    refused and counts as a pass); the first: the 4 of clubs matches neither the suit nor ..."; ""
     for none. ``first``, the rules' words about the bot's answer, is shown on one line."""
     if count <= 0:
         return ""

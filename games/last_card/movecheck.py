@@ -110,8 +110,8 @@ def problem(hand, last_played, active_suit, punishment, move):
                 return f"the suit chosen with the ace is {SUIT_NAMES[follow]}"
         elif first[1] != follow and first[0] != last_played[0]:
             return (
-                f"either suit or value did not match: {card_name(first)} "
-                f"on {card_name(last_played)}"
+                f"the {card_name(first)} matches neither the suit nor the value of the "
+                f"{card_name(last_played)}"
             )
     if last[0] == "A":
         if suit is None:

@@ -43,7 +43,9 @@ public class LastCardMoveChecker implements MoveChecker {
                     return "the suit chosen with the ace is " + state.getChosenSuit();
                 }
             } else if (first.getSuit() != top.getSuit() && first.getValue() != top.getValue()) {
-                return "either suit or value did not match: " + first + " on " + top;
+                // (a card says itself as "The KING of CLUBS", as in the kit)
+                return first + " matches neither the suit nor the value of t"
+                        + top.toString().substring(1);
             }
         }
         // an ace played without a suit chosen keeps its own suit, as in the kit
