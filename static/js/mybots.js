@@ -51,7 +51,7 @@
     while (box.firstChild) box.removeChild(box.firstChild);
     if (data.status === "rejected" && data.reason) {
       var reason = document.createElement("p");
-      reason.className = "reason";
+      reason.className = "reason said"; // (as the page draws it: its lines kept)
       var label = document.createElement("span");
       label.className = "sr-only";
       label.textContent = "Reason: ";
