@@ -72,8 +72,14 @@ class Starter:
 
     def contract_summary(self, plays_alone: bool) -> str:
         """The contract's shape in the starter's language, one line for the rules page."""
-        summary = get_language(self.language).contract_summary
-        summary = summary.replace("{match}", "session" if plays_alone else "match")
+        language = get_language(self.language)
+        summary = language.contract_summary.replace(
+            "{match}", "session" if plays_alone else "match"
+        )
+        if "{methods}" in summary:  # JavaScript's: the game's own methods, as its bots name them
+            summary = summary.replace(
+                "{methods}", language.methods_text(get_game(self.game).methods)
+            )
         if get_game(self.game).kits.get(self.language):
             # Last Card's Java: the original kit's classes too
             summary += "; or a class of the game's own kit for it, as its document shows"

@@ -32,6 +32,10 @@ SUITS = "shdc"
 CARDS = tuple(f"{r}{SUITS[i % 4]}" for i, r in enumerate(RANKS))
 ACTIONS = ("hit", "stand")
 DEFAULT_DEALS = 50
+#: the most a deal can cost a player: last place (0 points) behind the other player's first
+#: (2 points), a payoff of -2 and the other's +2. A bot that breaks down loses it for the deal
+#: in play and for each deal left unplayed, so breaking down never costs less than playing on.
+WORST_DEAL = 2.0
 
 
 def value(card: str) -> int:
@@ -51,6 +55,8 @@ def is_soft(cards: list[str]) -> bool:
 @dataclass
 class BlackjackPPState(HandsMatch):
     game: ClassVar[str] = "blackjack-pp"
+    #: no ante to lose: a deal not played costs the most a deal can cost
+    forfeit_per_hand: ClassVar[float] = WORST_DEAL
 
     #: this deal's up cards (player 0, player 1, dealer), down cards, and the cards each
     #: position (2: the dealer) drew, drawn one at a time when needed
@@ -162,7 +168,8 @@ class BlackjackPPState(HandsMatch):
         self._finish_hand(pts[0] - pts[1], showdown=True)
 
     def at_stake(self, position: int) -> float:
-        return 1.0
+        # no pot: what a deal puts at stake is the most it can cost
+        return WORST_DEAL
 
     def hand_record(self) -> dict[str, Any]:
         return {

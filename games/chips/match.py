@@ -42,7 +42,8 @@ class HandsMatch(GameState):
     """A match of ``hands`` two-player hands; subclasses give one hand's rules.
     ``position`` 0 acts first in a hand; in hand ``h`` it is seat ``h % 2``."""
 
-    #: what a seat loses for each hand it does not play after a fault (the ante)
+    #: what a seat loses for each hand it does not play after a fault (the ante; Blackjack++,
+    #: which has none: the most a deal can cost)
     forfeit_per_hand: ClassVar[float] = 1.0
 
     hand: int = field(default=0, init=False)
@@ -174,8 +175,8 @@ class HandsMatch(GameState):
             return
         if len(faults) == 1:
             (loser,) = faults
-            # the current hand is lost like a fold (at least the ante), and each hand left
-            # unplayed costs the ante
+            # the current hand is lost like a fold (at least forfeit_per_hand), and each hand
+            # left unplayed costs forfeit_per_hand
             lost = max(self.at_stake(self.position_of(loser)), self.forfeit_per_hand)
             left = self.hands_total - self.hand - 1
             lost += left * self.forfeit_per_hand

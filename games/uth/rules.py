@@ -123,6 +123,9 @@ class UthState(GameState):
     taken: list[str] = field(default_factory=list, init=False)  # this round's actions
     rounds: list[dict[str, Any]] = field(default_factory=list, init=False)
     outcome: str | None = field(default=None, init=False)  # won | lost | fault
+    #: the round a fault ended the session in, dealt but never settled: ``round``, ``bets``
+    #: and ``net``, all its bets lost (:meth:`_forfeit`)
+    cut_short: dict[str, Any] | None = field(default=None, init=False)
     reason: str = field(default="", init=False)
     error_count: int = field(default=0, init=False)
     last_error: str | None = field(default=None, init=False)
@@ -291,6 +294,15 @@ class UthState(GameState):
         if self.phase == OVER:
             return
         fault = faults[0]
+        # A round is dealt from the start of a session to its end, its ante and blind (and
+        # any play bet) already taken: a fault loses them all, as the worst showdown would,
+        # so that faulting never does better than playing the round out. A session
+        # forfeited at its start loses its first round's ante and blind.
+        self.cut_short = {
+            "round": self.round_no,
+            "bets": {"ante": self.ante, "blind": self.ante, "play": self.play_bet},
+            "net": -(2 * self.ante + self.play_bet),
+        }
         self._end("fault", f"{fault.kind}: {fault.reason}")
 
     # ---- outcome ------------------------------------------------------------------------
@@ -315,13 +327,17 @@ class UthState(GameState):
 
     def result(self) -> dict[str, Any]:
         net = chip_value(self.chips - self.config["chips"])
+        # each round's net, the one a fault cut short too: they add up to the session's net
+        nets = [r["net"] for r in self.rounds]
+        if self.cut_short is not None:
+            nets.append(self.cut_short["net"])
         return {
             "scores": [net],
             "chips": chip_value(self.chips),
             "outcome": self.outcome,
             "survived": self.outcome == "won",
             "reason": self.reason,
-            "rounds_played": len(self.rounds),
-            "nets": [r["net"] for r in self.rounds],
+            "rounds_played": len(nets),
+            "nets": nets,
             "faults": {str(s): f.as_dict() for s, f in self.faults.items()},
         }

@@ -5,15 +5,16 @@ the realized payoff is the spec's ranking of the three totals."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.blackjack_pp.rules import BlackjackPPState, hand_total, value
+from games.blackjack_pp.rules import WORST_DEAL, BlackjackPPState, hand_total, value
 from games.blackjack_pp.tree import NAMES, BlackjackPP, points
-from games.engine.game import IllegalAction
+from games.engine.game import Fault, IllegalAction
 from games.solver.game import Chance, Decision, Terminal
 
 
@@ -128,3 +129,49 @@ def test_random_play_is_zero_sum_and_replays_from_its_log(seed, choices):
     result = state.result()
     assert sum(result["scores"]) == 0 and result["hands"] == 6
     assert BlackjackPPState.replay(state.log, 2, state.config).result() == result
+
+
+def test_a_fault_costs_the_most_a_deal_can_cost_for_the_deal_in_play_and_each_one_left():
+    state = BlackjackPPState.new(3, config={"hands": 10})
+    (seat,) = state.pending()
+    state.forfeit({seat: Fault("exception", "act raised")})
+    # a deal's payoff is its points minus the other's, 2/1/0 for the places: at worst -2
+    assert WORST_DEAL == 2 == max(p[1] - p[0] for p in map(points, _every_three_totals()))
+    assert state.result()["scores"][seat] == -20 and state.result()["forfeited_hands"] == 10
+    assert sum(state.result()["scores"]) == 0
+
+
+def _every_three_totals():
+    totals = range(4, 31)
+    return ((a, b, d) for a in totals for b in totals for d in range(17, 27))
+
+
+def test_breaking_down_on_the_last_deal_never_beats_playing_it_out():
+    # seed 427: on the last deal player 1 (seat 0) holds 5 behind an ace; standing and hitting
+    # both lose 2 here; raising an exception used to lose only 1
+    found = 0
+    for seed in range(300):
+        state = BlackjackPPState.new(seed, config={"hands": 2, "max_hits": 1})
+        rng = random.Random(seed)
+        while state.hand == 0 or (rng.random() < 0.5 and not state.is_over()):
+            (seat,) = state.pending()
+            state.apply(seat, rng.choice(["hit", "stand"]))
+        if state.is_over():
+            continue
+        (seat,) = state.pending()
+        before = state.chips[seat]
+        faulted = copy.deepcopy(state)
+        faulted.forfeit({seat: Fault("exception", "act raised")})
+        assert faulted.chips[seat] - before == -2.0 and faulted.chips[1 - seat] == 2.0 - before
+        for first in ("hit", "stand"):
+            # every way the deal can go on: the other's answers too, and every card
+            for again in range(4):
+                played = copy.deepcopy(state)
+                played.apply(seat, first)
+                other = random.Random(again)
+                while not played.is_over():
+                    (who,) = played.pending()
+                    played.apply(who, other.choice(["hit", "stand"]))
+                assert faulted.chips[seat] <= played.chips[seat]
+        found += 1
+    assert found > 100

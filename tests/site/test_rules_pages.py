@@ -89,11 +89,13 @@ def test_it_offers_a_python_and_a_javascript_starter_for_every_game(client):
     assert "last_card_starter.py" in last_card and "last_card_starter.js" in last_card
     assert "--fill builtin:naive" in last_card
     assert "<code>movecheck.py</code> sits beside your bot" in last_card
-    # the JavaScript row says how its methods are named
+    # the JavaScript row says how its methods are named, from the game's own methods
     assert (
         "with the same methods in camelCase (<code>draft_pick</code> is <code>draftPick</code>)"
         in rps
     )
+    assert "with the same methods: <code>play</code>; the file runs anew" in last_card
+    assert "draftPick" not in last_card
     # (a JavaScript bot cannot import it)
     assert "<dt>Toolkit (Python bots)</dt>" in last_card
     uth = client.get("/games/uth/").content.decode()
@@ -102,6 +104,61 @@ def test_it_offers_a_python_and_a_javascript_starter_for_every_game(client):
     assert "plus a 10 s bank per session for calls" in uth
     assert "1 MiB of printed output per session" in uth
     assert "bank per match for calls" not in uth and "printed output per match" not in uth
+    assert "with the same methods: <code>act</code>; the file runs anew" in uth
+    assert "draft_pick" not in uth and "draftPick" not in uth
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("slug", game_slugs())
+def test_the_javascript_row_names_the_game_s_own_methods(client, slug):
+    from bots.languages import camel_case
+    from games.registry import get_game
+
+    methods = get_game(slug).methods
+    page = client.get(f"/games/{slug}/").content.decode()
+    renamed = [m for m in methods if camel_case(m) != m]
+    if renamed:
+        shown = f"(<code>{renamed[0]}</code> is <code>{camel_case(renamed[0])}</code>)"
+        assert f"with the same methods in camelCase {shown}; the file runs anew" in page
+    else:
+        named = ", ".join(f"<code>{m}</code>" for m in methods)
+        assert f"with the same methods: {named}; the file runs anew" in page
+
+
+@pytest.mark.django_db
+def test_the_uth_page_says_a_first_illegal_answer_is_refused_and_asked_again(client):
+    # UthState.reject: one refusal is allowed, with the reason in obs["error"]; a second one
+    # before two accepted actions in a row ends the session
+    from games.engine.game import Fault
+    from games.uth.rules import UthState
+
+    state = UthState.new(1)
+    assert state.reject(0, "[raise]", "not legal") is None
+    assert state.observation()["error"] == "not legal"
+    assert isinstance(state.reject(0, "[raise]", "not legal"), Fault)
+    faults = re.search(r"<dt>Faults</dt><dd>(.*?)</dd>", client.get("/games/uth/").content.decode())
+    assert faults is not None
+    assert html.unescape(faults.group(1)) == (
+        "raising, crashing, answering nonsense or running out of time is a fault: it is recorded"
+        " with its reason; but an answer that is not a legal action is only refused the first"
+        ' time, with the reason in obs["error"], and asked for again: a second refusal before'
+        " two actions in a row are accepted is a fault"
+    )
+
+
+@pytest.mark.django_db
+def test_the_uth_page_says_what_each_pay_table_pays_on_the_blind_bet(client):
+    from games.registry import get_game
+    from games.uth.rules import PAY_TABLES
+
+    (variant,) = [o for o in get_game("uth").options if o.name == "variant"]
+    assert "trips" not in variant.help and variant.help.startswith("the pay table of the blind bet")
+    assert PAY_TABLES["default"]["flush"] == 3 and PAY_TABLES["standard"]["flush"] == 1.5
+    assert "flush 3 to 1 in default, 3 to 2 in standard" in variant.help
+    assert PAY_TABLES["default"]["royal_flush"] == PAY_TABLES["standard"]["royal_flush"] == 500
+    assert "in both, royal flush 500 to 1," in variant.help
+    page = html.unescape(client.get("/games/uth/").content.decode())
+    assert "trips" not in page and variant.help in page
 
 
 @pytest.mark.parametrize("slug", game_slugs())

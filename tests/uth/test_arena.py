@@ -83,7 +83,9 @@ def test_it_ends_the_session_of_a_bot_that_raises_and_counts_the_fault(tmp_path)
           "--json", str(out_json))  # fmt: skip
     (entry,) = json.loads(out_json.read_text())["bots"]
     assert entry["faults"] == 2 and entry["fault_kinds"] == {"exception": 2}
-    assert entry["sessions_survived"] == 0 and entry["rounds_played"] == 4
+    # rounds 1 and 2 of each session, and round 3, which the fault lost with its bets
+    assert entry["sessions_survived"] == 0 and entry["rounds_played"] == 6
+    assert entry["mean_final_chips"] - 1000 == pytest.approx(entry["score"] * 3, abs=0.01)
 
 
 def test_it_keeps_the_session_options_for_uth():

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engine.agents import ScriptedAgent
-from games.engine.game import GameState, IllegalAction
+from games.engine.game import Fault, GameState, IllegalAction
 from games.engine.runner import MatchRunner
 from games.uth.history import FixedDeals
 from games.uth.rules import UthState
@@ -150,6 +150,65 @@ def test_it_ends_a_faulting_session_with_the_chips_it_has():
     assert result["outcome"] == "fault" and result["chips"] == 850 and not result["survived"]
     assert outcome.faults[0].kind == "invalid"
     assert [e["type"] for e in outcome.record["events"]].count("rejected") == 1
+
+
+def faulted(state: UthState) -> UthState:
+    state.forfeit({0: Fault("exception", "act raised")})
+    return state
+
+
+def test_a_fault_loses_the_round_in_play_with_all_its_bets_and_counts_it():
+    # round 1 won, then a 4x bet and a fault on the flop of round 2: the round counts, lost
+    # with its ante, blind and play bet, and the nets add up to the session's net chips
+    state = table(deal("Ah Ad", "Kc Kd", "2c 7d 9h Js 3s"), deal("7c 2d", "Ac Ad", "Ah 9d Jh"
+                  " Qc 5c"), max_rounds=3)  # fmt: skip
+    play(state, "[4x]", "[s]", "[s]")
+    state.apply(0, "[4x]")
+    result = faulted(state).result()
+    assert result["nets"] == [125, -150] and result["scores"] == [-25]
+    assert result["rounds_played"] == 2 and result["outcome"] == "fault"
+    # a session forfeited at its start (a bot that never starts, or is out of worker time)
+    # has its first round dealt, ante and blind taken: it counts as that round lost
+    result = faulted(UthState.new(11)).result()
+    assert result["nets"] == [-50] == result["scores"] and result["rounds_played"] == 1
+
+
+def test_nets_add_up_to_the_net_chips_whenever_a_fault_comes():
+    rng = random.Random(3)
+    for seed in range(40):
+        state = UthState.new(seed, config={"max_rounds": 6})
+        for _ in range(rng.randrange(18)):
+            if state.is_over():
+                break
+            state.apply(0, f"[{rng.choice(state.legal())}]")
+        result = faulted(state).result()
+        assert sum(result["nets"]) == result["scores"][0]
+        assert result["rounds_played"] == len(result["nets"])
+
+
+def test_a_bot_that_faults_on_a_bad_round_ranks_no_better_than_one_that_plays_it_out():
+    from games.engine.runner import MatchOutcome
+    from games.engine.tournament import Standing
+    from games.uth.tournament import Duplicate
+
+    def mean(fault_in: int | None) -> float:
+        # seed 7: round 3 loses the 4x bet at the showdown (3s 9d against Kc 3h)
+        state = UthState.new(7, config={"max_rounds": 5})
+        for number in range(1, 6):
+            state.apply(0, "[4x]")
+            if number == fault_in:
+                faulted(state)
+                break
+            play(state, "[s]", "[s]")
+        fmt, standing = Duplicate(), Standing(name="bot", source="")
+        fmt.tally_scores([standing], MatchOutcome(record={"result": state.result()}, state=state))
+        return fmt.bot_json(standing)["mean_net_per_round"]
+
+    played = mean(None)
+    assert played == 45  # nets 125, 125, -150, 125, 0
+    for number in range(1, 6):
+        assert mean(number) <= played
+    assert mean(3) == round(100 / 3, 4)  # it used to be 125: the round left out
 
 
 def test_it_replays_a_session_from_its_log_alone():

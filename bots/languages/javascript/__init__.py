@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,6 +71,16 @@ class JavaScript(Language):
         found = _NAME.search(text)
         return found.group(2) if found else None
 
+    def methods_text(self, methods: Sequence[str]) -> str:
+        """A game's methods as a JavaScript bot names them, for its rules page's line
+        (``{methods}`` in :attr:`contract_summary`): an example of the camelCase rule from
+        the game's own names, or, where no name has an underscore, that they are the same."""
+        renamed = [(m, self.method_name(m)) for m in methods if self.method_name(m) != m]
+        if renamed:
+            method, name = renamed[0]
+            return f"the same methods in camelCase (<code>{method}</code> is <code>{name}</code>)"
+        return "the same methods: " + ", ".join(f"<code>{m}</code>" for m in methods)
+
 
 LANGUAGE = JavaScript(
     name="javascript",
@@ -81,9 +92,9 @@ LANGUAGE = JavaScript(
     runtime_default="/usr/bin/node",
     runtime_setting="SANDBOX_NODE",
     bot_shape="the bot object",
+    # {methods}: the game's own, as methods_text gives them
     contract_summary="a file holding one object (or <code>module.exports = {...}</code>) with "
-    "the same methods in camelCase (<code>draft_pick</code> is <code>draftPick</code>); the file "
-    "runs anew for every {match}, in a realm of its own "
+    "{methods}; the file runs anew for every {match}, in a realm of its own "
     "(a new one before a deal it has been dealt)",
     marks=(
         # the bot object of the original format, module.exports, const / let, function
