@@ -1,11 +1,14 @@
 """``ws/tables/<token>/``: one socket of a person or a spectator at a live table.
 
-The socket's seat is decided once, at connect time, from the table and the logged-in user
-(or the guest token in the session), never from what a message claims. A socket hears its
-seat's group (or the spectators'), so it receives only what that seat may see. A message
-is an *intention* (``{"type": "act", "turn": N, "action": ...}``); the table's host checks it
-against the rules, and anything refused (malformed, forged, out of turn, illegal, too many
-messages) gets an error on this socket alone and changes nothing.
+The socket's seat is the one its person holds, from the table and the logged-in user (or
+the guest token in the session), never from what a message claims. While the table waits
+for players a seat can be left and taken again (from another page), so until the match has
+started every catch-up reads it again; a socket whose person no longer holds its seat (or
+holds another) hears nothing more of it and is closed with :data:`SEAT_CHANGED`, and its page
+reloads. A socket hears its seat's group (or the spectators'), so it receives only what that
+seat may see. A message is an *intention* (``{"type": "act", "turn": N, "action": ...}``);
+the table's host checks it against the rules, and anything refused (malformed, forged, out of
+turn, illegal, too many messages) gets an error on this socket alone and changes nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ MAX_MESSAGE = 2048
 BURST, RATE = 40, 10.0
 #: a socket that keeps flooding after being told is closed
 STRIKES = 3
+#: the close code of a socket whose person no longer holds the seat it was opened for (they
+#: left it, or took another, from another page): the page reloads to show where they sit now
+SEAT_CHANGED = 4409
 
 
 class Throttled:
@@ -68,6 +74,12 @@ class Throttled:
 
 
 class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
+    #: whether ``seat`` is final: read from the table once its match started (its seats no
+    #: longer change); until then each catch-up (and a first move) reads it again
+    seat_fixed = False
+    #: closed for a seat its person no longer holds (:data:`SEAT_CHANGED`): it does no more
+    closing = False
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its ``aclose_old_connections`` before every message: that
         is a hop through the one thread that runs database calls, so under load each action
@@ -88,7 +100,7 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
             # past its address's limit only a player's own seat at a table still to be
             # played gets in, counted by its seat (see sockets.SEAT_SOCKETS)
             found = await database_sync_to_async(_load)(
-                token, self.scope.get("user"), self.scope.get("session")
+                self.scope.get("user"), self.scope.get("session"), token=token
             )
             seat = found[1] if found is not None else None
             if seat is not None and found[0].table.state in (Table.OPEN, Table.PLAYING):
@@ -104,12 +116,13 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
             return
         if found is None:
             found = await database_sync_to_async(_load)(
-                token, self.scope.get("user"), self.scope.get("session")
+                self.scope.get("user"), self.scope.get("session"), token=token
             )
         if found is None:
             await self.close(code=4404)
             return
         sight, self.seat = found
+        self.seat_fixed = sight.table.state != Table.OPEN
         # the table's id, not its row: a socket lives as long as its match, and keeps nothing
         # it does not need (every object alive is traced by the collector's full passes)
         self.table_id: int = sight.table.pk
@@ -140,10 +153,24 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
         await self._unfollow()
 
     async def _catch_up(self, sight: Sight | None = None) -> None:
-        """Bring this socket up to date: the lobby, or the running match, or its end."""
-        if sight is None:
+        """Bring this socket up to date: the lobby, or the running match, or its end. Until
+        the match has started, the seat its person holds is read again with the table (they
+        may have left it from another page): a socket whose seat it no longer is is closed."""
+        if self.closing:
+            return
+        if sight is None and self.seat_fixed:
             sight = await database_sync_to_async(_look)(self.seat, pk=self.table_id)
             assert sight is not None  # tables are never deleted
+        elif sight is None:
+            found = await database_sync_to_async(_load)(
+                self.scope.get("user"), self.scope.get("session"), pk=self.table_id
+            )
+            assert found is not None  # tables are never deleted
+            sight, seat = found
+            if seat != self.seat:
+                await self._seat_changed(seat)
+                return
+            self.seat_fixed = sight.table.state != Table.OPEN
         table = sight.table
         if sight.lobby is not None:
             await self.send_json(sight.lobby)
@@ -151,6 +178,9 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
                 # Listen before starting: the host speaks as soon as it runs.
                 hub.attach(table.pk, self.audience, self)
                 if await hub.start(table):
+                    # started from the very seats this socket's seat was read from (a table
+                    # whose seats changed since is not started: tables.claim_and_plan)
+                    self.seat_fixed = True
                     self.following = "local"
                     self.host_channel = hub.channel
                     return
@@ -160,6 +190,8 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
                     lobby = lobby_group(table.pk)
                     await self.channel_layer.group_send(lobby, {"type": "table.moved"})
                     return
+                if table.state == Table.OPEN:
+                    return  # its seats changed since they were read: the news of it comes next
                 await self._follow(table)
         elif sight.end is not None:
             for message in sight.end:  # the table as it ended, then the end
@@ -181,7 +213,11 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
         ``table`` is its row as read: a socket that followed a host the table has left (a
         ``sync`` from a page whose moves were refused) follows where the row says it is now.
         A table hosted here whose row names another host is read again (this process may
-        have claimed it since): if another took it over meanwhile, this process lets go."""
+        have claimed it since): if another took it over meanwhile, this process lets go.
+        A seat read while the table waited for players is read again first: the match is
+        followed only for the seat its person holds at it."""
+        if not self.seat_fixed and await self._seat_now() is None:
+            return
         if hub.hosts_here(table.pk) and table.host_channel != hub.channel:
             table = await database_sync_to_async(_row)(table.pk)
             if table.host_channel != hub.channel:
@@ -217,6 +253,31 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
                 },
             )
 
+    async def _seat_now(self) -> Table | None:
+        """The table, with this socket's seat read again from it (once the match has
+        started, for good); None, and the socket closed, if its person no longer holds it."""
+        found = await database_sync_to_async(_seated)(
+            self.scope.get("user"), self.scope.get("session"), pk=self.table_id
+        )
+        assert found is not None  # tables are never deleted
+        table, seat = found
+        if seat != self.seat:
+            await self._seat_changed(seat)
+            return None
+        self.seat_fixed = table.state != Table.OPEN
+        return table
+
+    async def _seat_changed(self, seat: int | None) -> None:
+        """This socket's person no longer holds its seat (they left it, or took another, from
+        another page): it hears nothing more of the table, acts for no one, and is closed
+        (:data:`SEAT_CHANGED`) so that its page reloads and shows where they sit now."""
+        log.info("event=table.seat_changed table=%s seat=%s now=%s", self.table_id, self.seat,
+                 seat)  # fmt: skip
+        self.closing = True
+        await self._unfollow()
+        await self.channel_layer.group_discard(lobby_group(self.table_id), self.channel_name)
+        await self.close(code=SEAT_CHANGED, reason="your seat at this table changed")
+
     async def _unfollow(self) -> None:
         """Stop hearing the match from its host (which is gone, or the match moved)."""
         if self.following == "local":
@@ -238,6 +299,8 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
 
     # ---- from the browser ---------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if self.closing:
+            return
         if await self.flooded():
             return
         try:
@@ -274,12 +337,16 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
         if "action" not in content or "turn" not in content:
             await self._error('an action needs "turn" and "action"')
             return
-        if self.host_channel is None:  # learnt once; actions then cost no database query
-            table = await database_sync_to_async(Table.objects.get)(pk=self.table_id)
+        if self.host_channel is None or not self.seat_fixed:
+            # learnt once; actions then cost no database query. A seat read while the table
+            # waited is read again: a person who left it (from another page) acts for no one
+            table = await self._seat_now()
+            if table is None:
+                return
             if table.state != Table.PLAYING or not table.host_channel:
                 await self._error("the match is not being played")
                 return
-            self.host_channel = table.host_channel
+            self.host_channel = self.host_channel or table.host_channel
         host = hub.hosts.get(self.table_id) if self.following == "local" else None
         if host is not None:  # hosted by this process: straight to it
             host.submit(
@@ -330,7 +397,7 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
         picture again (a move sent to the old host and never kept is asked again). The
         table's row says where it is: this process may still host it while another has
         taken it over (it was stuck, and has not noticed yet), and then lets go of it."""
-        if hub.stopping:
+        if hub.stopping or self.closing:
             return  # this process stops: its sockets close, and their pages connect again
         table = await database_sync_to_async(_row)(self.table_id)
         local = self.following == "local" and hub.serves(self.table_id, self.audience, self)
@@ -381,11 +448,20 @@ def _sight(table: Table, seat: int | None) -> Sight:
     return Sight(table, end=tables.end_of(table, seat))
 
 
-def _load(token: str, user: Any, session: Any) -> tuple[Sight, int | None] | None:
-    table = tables.load(token=token)
+def _seated(user: Any, session: Any, **lookup: Any) -> tuple[Table, int | None] | None:
+    """A table (with its seats) and the seat the person behind ``user`` and ``session``
+    holds at it now."""
+    table = tables.load(**lookup)
     if table is None:
         return None
-    seat = tables.seat_of(table, tables.person_of(user, session))
+    return table, tables.seat_of(table, tables.person_of(user, session))
+
+
+def _load(user: Any, session: Any, **lookup: Any) -> tuple[Sight, int | None] | None:
+    found = _seated(user, session, **lookup)
+    if found is None:
+        return None
+    table, seat = found
     return _sight(table, seat), seat
 
 

@@ -681,14 +681,27 @@ def facts_of(table: Table) -> TableFacts:
 
 def claim_and_plan(table: Table, host_channel: str) -> tuple[list[SeatPlan], TableFacts] | None:
     """Claim the start of ``table`` for this process; if this one won, its seat plans and
-    what storing its end will need."""
-    if not claim_start(table, host_channel):
-        return None
+    what storing its end will need. The seats are read again with the table's row locked (as
+    taking or leaving one does): a table whose seats changed since ``table`` was read (someone
+    left, or sat down, from another page) is not started from what was read (None; the news of
+    that change starts it if it is full), so the match seats who its sockets were told sit."""
+    with transaction.atomic():
+        Table.objects.select_for_update().values_list("pk", flat=True).get(pk=table.pk)
+        read, now = getattr(table, "seat_rows", None), _seat_rows(table.pk)
+        if read is not None and _sitters(read) != _sitters(now):
+            return None
+        table.seat_rows = now  # type: ignore[attr-defined]
+        if not claim_start(table, host_channel):
+            return None
     try:
         return seat_plans(table), facts_of(table)
     except TableError as exc:
         abandon(table, str(exc))
         raise
+
+
+def _sitters(seats: list[TableSeat]) -> list[tuple[Any, ...]]:
+    return [(s.seat, s.kind, s.user_id, s.guest, s.version_id, s.builtin) for s in seats]
 
 
 # ---- resuming a table whose host died (docs/live-tables.md) ---------------------------------

@@ -8,6 +8,8 @@
 // table has: your own, with its turn, or at a simultaneous turn another seat's, never which
 // move), "over" (the result and the replay's address); "lobby", "seats" and "over" also say whether the table is "rated".
 // "refused" (why, before a close with code 4430: too many sockets open from your network).
+// A socket is closed with code 4409 when where you sit changed in another tab (you left the
+// seat, or took one): the page reloads to show where you sit now.
 // "moved" (the table's server stopped and another takes it over: a line for the log).
 // The page only sends
 // intentions ({"type": "act", "turn": N, "action": ...}); the server checks everything.
@@ -169,6 +171,15 @@
   var TOO_MANY_SOCKETS = 4430;
   var REFUSED_WAIT = 30000;
   var refused = "";
+  // the close code of a socket whose seat its person no longer holds (they left it, or sat
+  // down elsewhere, in another tab): the page is loaded again, to show where they sit now
+  var SEAT_CHANGED = 4409;
+  // a form of this page was sent (join, leave, play again): the page is on its way elsewhere,
+  // and a reload would cancel that
+  var navigating = false;
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) navigating = true;
+  });
 
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
@@ -189,6 +200,11 @@
       socket = null;
       if (event.code === 4404) {
         el.connection.textContent = "This table does not exist.";
+        return;
+      }
+      if (event.code === SEAT_CHANGED) {
+        el.connection.textContent = "Where you sit at this table changed in another tab: reloading the page…";
+        if (!navigating) window.location.reload();
         return;
       }
       if (event.code === TOO_MANY_SOCKETS) {

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
@@ -21,8 +22,8 @@ from bots.models import MatchSeat
 from cardsite.asgi import application
 from games.last_card.movecheck import problem
 from games.last_card.rules import FULL_DECK as DECK
-from games.live import tables
-from games.live.hub import hub
+from games.live import consumers, tables
+from games.live.hub import hub, lobby_group
 from games.models import Table, TableSeat
 from games.replays import card_view
 
@@ -511,3 +512,131 @@ async def test_a_spectator_who_comes_before_the_match_starts_hears_it_to_the_end
     assert all(not view["frame"]["hand"] and not view["actions"] for view in views)
     for sock in (player, watcher):
         await sock.close()
+
+
+# ---- a seat left while the table waits -------------------------------------------------------
+def guest_with_a_session() -> tuple[tables.Person, bytes]:
+    """A guest (a browser with a guest token in its session) and the cookie of that session."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    person = tables.person_of(None, session, create=True)
+    assert person is not None
+    session.save()
+    return person, f"sessionid={session.session_key}".encode()
+
+
+async def news_of(table: Table) -> None:
+    """As the join and leave views do: every socket of the table hears that a seat changed."""
+    await get_channel_layer().group_send(lobby_group(table.pk), {"type": "table.lobby"})
+
+
+async def closed_with(sock: Socket) -> int | None:
+    """The code ``sock`` is closed with next (the frames before it are kept)."""
+    try:
+        await sock.next("never", timeout=10)
+    except AssertionError as exc:
+        found = re.search(r"closed (\d+)", str(exc))
+        return int(found.group(1)) if found else None
+    return None
+
+
+async def the_audits_table(*, news: bool) -> tuple[Table, Socket, tables.Person, User]:
+    """A guest opens a table of three (seats 2 and 3 open) with a page (its socket: seat 1),
+    their second identity takes seat 2, and the guest leaves seat 1 from another page (the
+    socket of the first page is left open); the lobby news of it is sent if ``news``. Returns
+    the table, that first page's socket, the guest and a victim, not seated yet."""
+    guest, cookie = await sync_to_async(guest_with_a_session)()
+    second, _ = await sync_to_async(guest_with_a_session)()
+    victim = await make_user("victim")
+    table = await sync_to_async(tables.create_table)("last-card", guest, ["me", "open", "open"])
+    stale = Socket(table.token, cookie)
+    assert await stale.connect()
+    assert (await stale.next("hello"))["seat"] == 0
+    await stale.next("lobby")
+    await sync_to_async(tables.take_seat)(table, 1, second)
+    await news_of(table)
+    await stale.next("lobby")
+    await sync_to_async(tables.leave_table)(table, guest)
+    if news:
+        await news_of(table)
+    return table, stale, guest, victim
+
+
+async def test_a_socket_of_a_seat_its_person_left_is_closed_and_hears_nothing_of_who_takes_it():
+    """The audit's sequence: a page of a guest who then left its seat from another page kept
+    hearing (and playing) that seat once a victim took it. The leave's news reads the seat
+    again: the old page's socket is closed (its page reloads), and hears nothing after."""
+    table, stale, guest, victim = await the_audits_table(news=True)
+    assert await closed_with(stale) == consumers.SEAT_CHANGED
+    await sync_to_async(tables.take_seat)(table, 0, tables.Person(victim))
+    await news_of(table)
+    hers = await socket(table.token, victim)
+    assert await hers.connect()
+    assert (await hers.next("hello"))["seat"] == 0
+    await sync_to_async(tables.take_seat)(table, 2, guest)  # full: the match starts
+    await news_of(table)
+    assert (await hers.next("state"))["actions"]  # her hand's cards, hers alone
+    assert (await hers.next("turn"))["turn"] == 1  # seat 1 plays first
+    assert await stale.comm.receive_nothing(timeout=0.3)
+    assert not any(f["type"] in ("state", "turn", "seats") for f in stale.frames)
+    await hers.close()
+    await finish_off(table)
+
+
+async def test_a_socket_that_missed_the_news_of_its_seat_left_cannot_hear_or_act_for_it(
+    monkeypatch,
+):
+    """The same with the news lost (a busy layer): the match starts with the victim in the
+    seat; the old page's socket follows nothing, and a move from it is refused (the socket
+    closed) rather than played for the victim."""
+    table, stale, guest, victim = await the_audits_table(news=False)
+
+    async def lost(self, event) -> None:
+        return None
+
+    monkeypatch.setattr(consumers.TableConsumer, "table_lobby", lost)
+    monkeypatch.setattr(consumers.TableConsumer, "table_started", lost)
+    await sync_to_async(tables.take_seat)(table, 0, tables.Person(victim))
+    await sync_to_async(tables.take_seat)(table, 2, guest)
+    hers = await socket(table.token, victim)
+    assert await hers.connect()  # the table is full: her socket starts it
+    assert (await hers.next("hello"))["seat"] == 0
+    await hers.next("state")
+    sent: list[dict[str, Any]] = []
+    submit = hub.hosts[table.pk].submit
+    monkeypatch.setattr(hub.hosts[table.pk], "submit", lambda *a: sent.append(a) or submit(*a))
+    layer = get_channel_layer()
+    send = layer.send
+
+    async def recorded(channel: str, message: dict) -> None:
+        if message.get("type") == "table.intent":
+            sent.append(message)
+        await send(channel, message)
+
+    monkeypatch.setattr(layer, "send", recorded)
+    for turn in range(1, 4):
+        await stale.send({"type": "act", "turn": turn, "action": {"cards": [], "suit": None,
+                                                                  "last_card": False}})  # fmt: skip
+    assert await closed_with(stale) == consumers.SEAT_CHANGED
+    assert not sent
+    assert not any(f["type"] in ("state", "turn", "seats") for f in stale.frames)
+    await hers.close()
+    await finish_off(table)
+
+
+async def test_a_table_whose_seats_changed_since_they_were_read_is_not_started_from_them():
+    """A socket reads a full table and starts it; if meanwhile its person left and another
+    sat down, the match is not started with the seats read (their names, who is rated)."""
+    ann, bob, cy = await make_user("ann"), await make_user("bob"), await make_user("cy")
+    table = await make_table("kuhn", ann, ["me", "open"])
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(bob))
+    read = await sync_to_async(tables.load)(pk=table.pk)
+    await sync_to_async(tables.leave_table)(table, tables.Person(bob))
+    await sync_to_async(tables.take_seat)(table, 1, tables.Person(cy))
+    assert await sync_to_async(tables.claim_and_plan)(read, "host-channel") is None
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).state == Table.OPEN
+    now = await sync_to_async(tables.load)(pk=table.pk)
+    plans, facts = await sync_to_async(tables.claim_and_plan)(now, "host-channel")
+    assert [p.name for p in plans] == ["ann", "cy"]
+    assert [s.user_id for s in facts.seats] == [ann.pk, cy.pk]
