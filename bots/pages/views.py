@@ -27,6 +27,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
@@ -259,6 +260,13 @@ def _plays_alone(slug: str) -> bool:
         return False
 
 
+def _score_label(slug: str) -> str:
+    try:
+        return get_game(slug).score_label
+    except KeyError:
+        return "score"
+
+
 def _render_my_bots(
     request: HttpRequest, form: UploadForm, *, error: str = "", status: int = 200
 ) -> HttpResponse:
@@ -282,6 +290,7 @@ def _render_my_bots(
     )
 
 
+@never_cache  # the owner's bots, their code's logs and output: kept by no cache
 @login_required
 @csrf_exempt  # the size of a POST is checked before its body is read; csrf_protect follows
 def my_bots(request: HttpRequest) -> HttpResponse:
@@ -331,6 +340,7 @@ def version_status(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(version_json(version))
 
 
+@never_cache  # the owner's code
 @login_required
 @require_GET
 def version_download(request: HttpRequest, pk: int) -> HttpResponse:
@@ -917,7 +927,7 @@ def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except keyset.BadCursor as bad:
         return keyset.bad_request(request, bad)
-    return render(
+    response = render(
         request,
         "bots/versions.html",
         {
@@ -932,6 +942,7 @@ def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
             "per_page": VERSIONS_PER_PAGE,
         },
     )
+    return _owners(response) if is_owner else response
 
 
 def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
@@ -967,6 +978,8 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "is_owner": is_owner,
         "game": game_title(bot.game),
         "plays_alone": _plays_alone(bot.game),
+        # what a match's score counts, for the results against each opponent
+        "score_label": _score_label(bot.game),
         "language": language_title(bot.language),
         "active": shown.active,
         # why there is no active version: the newest version's status says it
@@ -995,4 +1008,13 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "before": before,
         "older": recent[RECENT_MATCHES - 1]["match_id"] if len(recent) > RECENT_MATCHES else None,
     }
-    return render(request, "bots/bot.html", context)
+    response = render(request, "bots/bot.html", context)
+    return _owners(response) if is_owner else response
+
+
+def _owners(response: HttpResponse) -> HttpResponse:
+    """A page as its owner sees it (their code's logs, why a version failed, private matches):
+    kept by no cache, as status.json is (``private, no-store``: neither a shared proxy nor the
+    browser keeps it), since the same address shows others less."""
+    add_never_cache_headers(response)
+    return response

@@ -202,6 +202,32 @@ def test_it_hides_code_logs_and_stderr_of_a_bot_from_everyone_but_its_owner(
     assert "chatty" not in page(other.get("/my/bots/"))
 
 
+def test_pages_showing_an_owner_their_code_logs_and_output_are_kept_by_no_cache(
+    owner, other, anonymous, alice
+):
+    """What an owner sees of their bots (code, logs, its output) is neither kept by a shared
+    cache nor by the browser, as status.json is not; what anyone may see of a bot may be."""
+    version = make_active(alice, "chatty", bot_code())
+
+    def kept(response) -> set[str]:
+        return {part.strip() for part in response.get("Cache-Control", "").split(",") if part}
+
+    for url in (
+        f"/bots/{version.bot_id}/",
+        f"/bots/{version.bot_id}/versions/",
+        "/my/bots/",
+        f"/my/bots/versions/{version.pk}/code/",
+        f"/my/bots/versions/{version.pk}/status.json",
+    ):
+        response = owner.get(url)
+        assert response.status_code == 200, url
+        assert {"private", "no-store"} <= kept(response), url
+    for visitor in (other, anonymous):
+        for url in (f"/bots/{version.bot_id}/", f"/bots/{version.bot_id}/versions/"):
+            response = visitor.get(url)
+            assert response.status_code == 200 and "no-store" not in kept(response), url
+
+
 def test_it_refuses_a_forged_retire_or_activation_of_someone_elses_bot(other, alice):
     first = make_active(alice, "counter", bot_code())
     second = make_active(alice, "counter", bot_code("# a second version"))

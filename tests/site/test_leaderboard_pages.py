@@ -336,3 +336,32 @@ def test_last_cards_numbers_say_they_are_a_share_of_games_or_per_game(client, la
     assert "illegal moves per game" in titles and "times punished per game" in titles
     assert f"<dt>games won</dt><dd>{won}</dd>" in own
     assert not [t for t in titles if t in ("won", "illegal", "punished")]
+
+
+@pytest.fixture
+def goofspiel_tournament(db) -> Tournament:
+    alice, bob = users("alice", "bob")
+    enter(alice, "goofspiel", "matching", builtin("goofspiel", "matching"))
+    enter(bob, "goofspiel", "random", builtin("goofspiel", "random"))
+    tournament = competition.start_round_robin("goofspiel", 1, seed=3)
+    assert play_everything() >= 1
+    return tournament
+
+
+def test_goofspiels_head_to_head_says_it_counts_the_deal_score(client, goofspiel_tournament):
+    """Goofspiel's match score is a deal score (+1, 0 or -1 a deal), not prize points: its
+    head to head and each bot's results against each opponent say so; RPS Poker's count
+    games won."""
+    board = client.get("/games/goofspiel/leaderboard/").content.decode()
+    assert "Each bot's deal score against each opponent" in board
+    assert "Points" not in board
+    bot = Bot.objects.get(name="matching")
+    page = client.get(f"/bots/{bot.pk}/").content.decode()
+    assert "Deal score for \u2013 against" in page and "Points for" not in page
+
+
+def test_rps_pokers_head_to_head_counts_games_won(client, rps_tournament):
+    board = client.get("/games/rps-poker/leaderboard/").content.decode()
+    assert "Each bot's games won against each opponent" in board
+    page = client.get(f"/bots/{Bot.objects.get(name='strong').pk}/").content.decode()
+    assert "Games won for \u2013 against" in page
