@@ -7,14 +7,17 @@ one username from one address, log-in to that username from that address is refu
 with the log-in page saying when to try again. An address whose log-ins failed
 ``LOGIN_ADDRESS_FAILURE_LIMIT`` times in a window of that length, whatever the usernames, may
 not log in for ``LOGIN_LOCKOUT_MINUTES`` (a guess or two at each of many accounts). Those
-failures and sign-ups are counted per address in Django's cache (:class:`Throttle`); while it
-cannot be reached (Redis is away), sign-up answers 503 and log-in goes on uncounted. All
-identify the client with :func:`client_ip`, which believes a forwarded address only from the
-number of proxies declared in ``TRUSTED_PROXIES``.
+failures, sign-ups (accounts made) and sign-up forms sent are counted per address in
+Django's cache, in windows that slide (:class:`Throttle`); while it cannot be reached (Redis
+is away), sign-up answers 503 and log-in goes on uncounted. All identify the client with
+:func:`client_ip`, which believes a forwarded address only from the number of proxies declared
+in ``TRUSTED_PROXIES``, and counts an IPv6 address as its /64 (every per-address limit of the
+site goes through it).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import logging
@@ -55,7 +58,8 @@ CACHE_ERRORS = REDIS_UNREACHABLE
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The address a request came from, as far as it can be trusted.
+    """The client a request came from, as far as it can be trusted, as every per-address
+    limit of the site counts it (:func:`network_of`: an IPv6 address stands for its /64).
 
     With ``TRUSTED_PROXIES = 0`` (the default) that is the connection's own address: an
     X-Forwarded-For header is the client's to write, so it is ignored. With N trusted proxies,
@@ -65,16 +69,33 @@ def client_ip(request: HttpRequest) -> str:
     remote = request.META.get("REMOTE_ADDR") or ""
     hops = settings.TRUSTED_PROXIES
     if not hops:
-        return remote
+        return network_of(remote)
     header = request.META.get("HTTP_X_FORWARDED_FOR", "")
     chain = [part.strip() for part in header.split(",") if part.strip()]
     if len(chain) < hops:
-        return remote
-    candidate = chain[-hops]
+        return network_of(remote)
     try:
-        return str(ipaddress.ip_address(candidate))
+        return network_of(str(ipaddress.ip_address(chain[-hops])))
     except ValueError:
-        return remote
+        return network_of(remote)
+
+
+def network_of(address: str) -> str:
+    """What one client is at ``address``: an IPv4 address is itself (also written as an
+    IPv4-mapped IPv6 address, ``::ffff:192.0.2.1``), an IPv6 address is the /64 it is in, as
+    one home or phone is given a whole /64 and may use any address of it. The /64 is written
+    as its first address (``2001:db8:1:2::`` for ``2001:db8:1:2::5``): still an address, as
+    django-axes keeps it (PostgreSQL's ``inet`` takes no ``/64`` there). Anything else (no
+    address known) is left as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip), 64), strict=False).network_address)
+    return str(ip)
 
 
 def safe_next(request: HttpRequest, default: str) -> str:
@@ -215,49 +236,117 @@ class LogoutView(auth_views.LogoutView):
 # Sign-up -----------------------------------------------------------------------------------
 
 
+#: the slices a :class:`Throttle`'s window is counted in (a window of an hour: minutes)
+SLICES = 60
+
+
 @dataclass(frozen=True)
 class Throttle:
-    """At most ``limit`` hits per key in each fixed window, counted in Django's cache.
+    """At most ``limit`` hits per key in any ``window``, counted in Django's cache.
 
-    ``cache.add`` then ``cache.incr`` is atomic on every shared cache backend, so concurrent
-    requests cannot slip past the limit together. Keys are hashed: no address is stored.
+    The window slides: it is cut in :data:`SLICES` slices, each hit is counted in its slice's
+    counter, and a key's hits are those of the slice now and of the :data:`SLICES` before it,
+    so a hit counts for at least a whole window (at most one slice more), and none stops
+    counting at a clock hour. A hit is counted (``cache.add`` then ``cache.incr``, atomic on
+    every shared cache backend) before the slices are summed, so requests at the same moment,
+    in one web process or several, cannot slip past the limit together. Keys are hashed: no
+    address is stored.
     """
 
     scope: str
     limit: int
     window: timedelta
 
-    def _slot(self, key: str) -> tuple[str, float]:
-        """The cache key counting ``key`` in this window, and the seconds until the next."""
-        span = self.window.total_seconds()
-        now = time.time()
-        slot = int(now // span)
+    def _slices(self, key: str) -> list[str]:
+        """The cache keys of ``key``'s counted slices, oldest first, the last one now's."""
+        current = int(time.time() // self._width())
         digest = hashlib.sha256(key.encode()).hexdigest()[:32]
-        return f"throttle:{self.scope}:{digest}:{slot}", (slot + 1) * span - now
+        return [f"throttle:{self.scope}:{digest}:{n}" for n in range(current - SLICES, current + 1)]
 
-    def over(self, key: str) -> float | None:
-        """Without counting: None while fewer than ``limit`` hits were counted in this
-        window, else the seconds until the next."""
-        name, left = self._slot(key)
-        return left if (cache.get(name) or 0) >= self.limit else None
+    def _width(self) -> float:
+        return self.window.total_seconds() / SLICES
 
-    def hit(self, key: str) -> float | None:
-        """Counts one hit; returns None if allowed, else the seconds until the next window."""
-        name, left = self._slot(key)
-        timeout = math.ceil(self.window.total_seconds()) + 1
+    def _wait(self, names: list[str]) -> float | None:
+        """None if one more hit fits in the window, else the seconds until it does (as the
+        oldest slices stop counting, if nothing more is counted meanwhile)."""
+        counts = _counts(names)
+        left = sum(counts)
+        if left < self.limit:
+            return None
+        width = self._width()
+        oldest = int(names[0].rsplit(":", 1)[1])
+        for offset, count in enumerate(counts):
+            left -= count
+            if left < self.limit:
+                # a slice counts until the window has moved one whole window past it
+                return max(1.0, (oldest + offset + SLICES + 1) * width - time.time())
+        raise AssertionError("unreachable: the slices sum to less than the limit at the end")
+
+    def _count(self, name: str) -> None:
+        timeout = math.ceil(self.window.total_seconds() * (SLICES + 2) / SLICES) + 1
         cache.add(name, 0, timeout)
         try:
-            count = cache.incr(name)
+            cache.incr(name)
         except ValueError:  # expired between add and incr
             cache.set(name, 1, timeout)
-            count = 1
-        if count <= self.limit:
+
+    def over(self, key: str) -> float | None:
+        """Without counting: None while one more hit fits in the window, else the seconds
+        until it does."""
+        return self._wait(self._slices(key))
+
+    def hit(self, key: str) -> float | None:
+        """Counts one hit, whatever the count (a failed log-in happened); returns None if it
+        was within the limit, else the seconds until another would be."""
+        names = self._slices(key)
+        self._count(names[-1])
+        if sum(_counts(names)) <= self.limit:
             return None
-        return left
+        return self._wait(names)
+
+    def take(self, key: str) -> tuple[str, float | None]:
+        """Counts one hit if it fits in the window: (its counter, for :meth:`give_back`, and
+        None); else counts nothing: ("", the seconds until one fits)."""
+        names = self._slices(key)
+        self._count(names[-1])
+        if sum(_counts(names)) <= self.limit:
+            return names[-1], None
+        self.give_back(names[-1])
+        # (at least a second: the others of the moment may have been given back since)
+        return "", self._wait(names) or 1.0
+
+    def give_back(self, counter: str) -> None:
+        """Uncounts a hit :meth:`take` counted (what it was for did not happen)."""
+        if not counter:
+            return
+        with contextlib.suppress(ValueError):  # expired meanwhile: nothing left to uncount
+            cache.decr(counter)
+
+
+def _counts(names: list[str]) -> list[int]:
+    found = cache.get_many(names)
+    return [max(0, int(found.get(name) or 0)) for name in names]
 
 
 def signup_throttle() -> Throttle:
+    """Accounts made from one address: ``SIGNUP_LIMIT`` in any ``SIGNUP_WINDOW_MINUTES``."""
     return Throttle("signup", settings.SIGNUP_LIMIT, settings.SIGNUP_WINDOW)
+
+
+#: sign-up forms sent from one address, whatever came of them (a taken username, passwords
+#: that do not match...), in the same window: this many times ``SIGNUP_LIMIT``, so that a few
+#: slips do not use up sign-ups, and the form cannot be tried without end
+SIGNUP_ATTEMPTS_PER_ACCOUNT = 3
+
+
+def signup_attempt_throttle() -> Throttle:
+    """Sign-up forms sent from one address: :data:`SIGNUP_ATTEMPTS_PER_ACCOUNT` times
+    ``SIGNUP_LIMIT`` in any ``SIGNUP_WINDOW_MINUTES``."""
+    return Throttle(
+        "signup-attempt",
+        settings.SIGNUP_LIMIT * SIGNUP_ATTEMPTS_PER_ACCOUNT,
+        settings.SIGNUP_WINDOW,
+    )
 
 
 class SignUpForm(UserCreationForm):
@@ -296,32 +385,72 @@ def signup(request: HttpRequest) -> HttpResponse:
     context: dict = {"next": safe_next(request, "")}
     if request.method == "POST":
         typed = {name: request.POST.get(name, "")[:150] for name in ("username", "email")}
+        address = client_ip(request)
+        accounts = signup_throttle()
         try:
-            wait = signup_throttle().hit(client_ip(request))
+            # an address that made its accounts of the window is told so before its form is
+            # counted; every form sent counts as an attempt, an account only once it is made
+            wait = accounts.over(address)
+            attempts = signup_attempt_throttle()
+            if wait is None:
+                _, wait = attempts.take(address)
+            else:  # the time said must be right for both limits
+                wait = max(wait, attempts.over(address) or 0)
         except CACHE_ERRORS as exc:
-            # the sign-ups of an address cannot be counted (Redis is away): none is made
-            # until they can, and the form keeps what was typed but the passwords
-            log.warning("event=signup.paused error=%s", type(exc).__name__)
-            form = SignUpForm(initial=typed)
-            context |= {"counting_paused": True}
-            response = render(request, "accounts/signup.html", context | {"form": form}, status=503)
-            response["Retry-After"] = str(CACHE_RETRY_S)
-            return response
+            return _signup_paused(request, context, typed, exc)
         if wait is not None:
-            form = SignUpForm(initial={"username": typed["username"]})
-            context |= {"throttled": True, "retry_minutes": _minutes(wait)}
-            response = render(request, "accounts/signup.html", context | {"form": form}, status=429)
-            response["Retry-After"] = str(math.ceil(wait))
-            return response
+            return _signup_throttled(request, context, typed, wait)
         form = SignUpForm(request.POST)
         if form.is_valid():
-            user = form.save()
+            try:
+                counted, wait = accounts.take(address)
+            except CACHE_ERRORS as exc:
+                return _signup_paused(request, context, typed, exc)
+            if wait is not None:  # another form of the address took the last place meanwhile
+                return _signup_throttled(request, context, typed, wait)
+            try:
+                user = form.save()
+            except BaseException:
+                _give_back(accounts, counted)
+                raise
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
             return redirect(next_url)
     else:
         form = SignUpForm()
     return render(request, "accounts/signup.html", context | {"form": form})
+
+
+def _signup_paused(
+    request: HttpRequest, context: dict, typed: dict[str, str], exc: Exception
+) -> HttpResponse:
+    """The sign-ups of an address cannot be counted (Redis is away): none is made until
+    they can, and the form keeps what was typed but the passwords."""
+    log.warning("event=signup.paused error=%s", type(exc).__name__)
+    form = SignUpForm(initial=typed)
+    context = context | {"counting_paused": True, "form": form}
+    response = render(request, "accounts/signup.html", context, status=503)
+    response["Retry-After"] = str(CACHE_RETRY_S)
+    return response
+
+
+def _signup_throttled(
+    request: HttpRequest, context: dict, typed: dict[str, str], wait: float
+) -> HttpResponse:
+    """429: the address made its sign-ups of the window (or sent its forms); ``wait``
+    seconds until it may again."""
+    form = SignUpForm(initial={"username": typed["username"]})
+    context = context | {"throttled": True, "retry_minutes": _minutes(wait), "form": form}
+    response = render(request, "accounts/signup.html", context, status=429)
+    response["Retry-After"] = str(math.ceil(wait))
+    return response
+
+
+def _give_back(throttle: Throttle, counted: str) -> None:
+    try:
+        throttle.give_back(counted)
+    except CACHE_ERRORS as exc:  # it stops counting with its window
+        log.warning("event=signup.not_given_back error=%s", type(exc).__name__)
 
 
 # Password change ---------------------------------------------------------------------------

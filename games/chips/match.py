@@ -163,7 +163,25 @@ class HandsMatch(GameState):
             raise IllegalAction(f"seat {seat} is not to act now")
         legal = self.legal()
         if not isinstance(action, str) or action not in legal:
-            raise IllegalAction(f"expected one of {', '.join(legal)}, got {action!r:.40}")
+            raise IllegalAction(f"expected one of: {self.legal_words()}; got {action!r:.40}")
+
+    def legal_words(self) -> str:
+        """The legal actions now as a live table's buttons name them, each with its code (what
+        a bot and a forged message send): "check (p), bet 1 (b)". A code alone where the
+        button says just it (Blackjack++'s hit, stand) or the game has no table."""
+        names: dict[str, str] = {}
+        try:
+            from games.registry import get_game  # (the games' tables import this module)
+
+            table = get_game(self.game).table
+            if table is not None:
+                names = {code: label.lower() for code, (label, _) in table().faces(self).items()}
+        except (AttributeError, KeyError, NotImplementedError):  # (a game without a table)
+            names = {}
+        return ", ".join(
+            f"{names[code]} ({code})" if names.get(code, code) != code else code
+            for code in self.legal()
+        )
 
     def _apply(self, seat: int, action: Any) -> None:
         self.hand_done_now = False

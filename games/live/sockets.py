@@ -1,7 +1,8 @@
 """How many live tables' websockets one client address has open, across every web process.
 
 Each socket counts against its address (the keyed hash live tables keep of it,
-``tables.address_key``) from its connect to its disconnect; past ``LIVE_SOCKETS_PER_ADDRESS``
+``tables.address_key``; an IPv6 address is its /64, as ``cardsite.accounts.client_ip`` counts
+every client) from its connect to its disconnect; past ``LIVE_SOCKETS_PER_ADDRESS``
 (50) a connect is refused: the socket is accepted only to be told why (a ``refused`` message)
 and closed with :data:`TOO_MANY_SOCKETS`. The site's other sockets (a tournament's progress,
 the ping check: games/consumers.py) are counted here too, apart (:func:`pages_key`).
@@ -85,8 +86,9 @@ def pages_key(address: str) -> str:
 
 def socket_address(scope: dict[str, Any]) -> str:
     """The keyed hash of the address a socket came from (as ``cardsite.accounts.client_ip``
-    reads a request: the connection's own, or the trusted proxies' X-Forwarded-For), or ""
-    when the server does not say (a test's socket)."""
+    reads a request: the connection's own, or the trusted proxies' X-Forwarded-For; an IPv6
+    address counted as its /64, an IPv4-mapped one as its IPv4 address), or "" when the
+    server does not say (a test's socket)."""
     client = scope.get("client") or ("", 0)
     forwarded = [
         value.decode("latin-1")

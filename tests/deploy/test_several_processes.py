@@ -245,23 +245,30 @@ def test_a_session_made_at_one_process_is_the_persons_at_the_other(deployment):
 
 
 def test_the_sign_up_limit_is_counted_across_the_processes(deployment):
-    """SIGNUP_LIMIT attempts from one address, whichever process they reach, then 429."""
+    """SIGNUP_LIMIT accounts made from one address, whichever process they reach, then 429;
+    forms that make no account do not use them up."""
     a, b = deployment.web
-    person = Person()
-    person.get(a + "/accounts/signup/")
-    person.get(b + "/accounts/signup/")
     address = {"X-Forwarded-For": "203.0.113.7"}  # as the one trusted proxy says
     mismatched = {"username": "throttled", "password1": PASSWORD, "password2": "another"}
-    for attempt in range(SIGNUP_LIMIT):
-        url = (a, b)[attempt % 2] + "/accounts/signup/"
+    for n in range(SIGNUP_LIMIT):
+        person = Person()  # a new visitor each time (one signed in is sent past the form)
+        url = (a, b)[n % 2] + "/accounts/signup/"
+        person.get(url)
         _, page = person.post(url, mismatched, **address)
         assert "fields didn" in page  # refused for the passwords, not for the limit
+        form = {"username": f"counted{n}", "password1": PASSWORD, "password2": PASSWORD}
+        landed, _ = person.post(url, form, **address)
+        assert "/accounts/signup/" not in landed
+    person = Person()
+    person.get(b + "/accounts/signup/")
+    form = {"username": "one-too-many", "password1": PASSWORD, "password2": PASSWORD}
     with pytest.raises(urllib.error.HTTPError) as refused:
-        person.post(b + "/accounts/signup/", mismatched, **address)
+        person.post(b + "/accounts/signup/", form, **address)
     refused.value.close()
     assert refused.value.code == 429
-    # another address is not held back by this one's attempts
-    person.post(a + "/accounts/signup/", mismatched, **{"X-Forwarded-For": "203.0.113.8"})
+    # another address is not held back by this one's sign-ups
+    landed, _ = person.post(a + "/accounts/signup/", form, **{"X-Forwarded-For": "203.0.113.8"})
+    assert "/accounts/signup/" not in landed
 
 
 async def _play(url: str, token: str, person: Person, seat: int) -> dict:

@@ -65,6 +65,21 @@ def test_it_offers_check_and_bet_and_refuses_anything_else():
         state.apply(1, "p")  # not seat 1's turn
 
 
+def test_a_refusal_names_the_buttons_a_person_sees_with_the_codes_a_bot_sends():
+    from games.kuhn.table import KuhnTable
+
+    state = dealt("KQJ")
+    with pytest.raises(IllegalAction) as refused:
+        state.verify(0, "allin")
+    assert str(refused.value) == "expected one of: check (p), bet 1 (b); got 'allin'"
+    buttons = [label.lower() for label, _ in KuhnTable().faces(state).values()]
+    assert buttons == ["check", "bet 1"]
+    play(state, "b")
+    with pytest.raises(IllegalAction) as refused:
+        state.verify(1, "c")
+    assert str(refused.value) == "expected one of: fold (p), call 1 (b); got 'c'"
+
+
 def test_it_shows_a_seat_its_own_card_and_the_solvers_infoset_key():
     state = dealt("QKJ")
     play(state, "p")

@@ -77,6 +77,21 @@ def test_it_raises_by_2_then_4_and_allows_two_raises_a_round():
     assert state.pot() == [9, 5]
 
 
+def test_a_refusal_names_the_buttons_a_person_sees_with_the_codes_a_bot_sends():
+    state = dealt(["Ks", "Qs", "Jh"])
+    with pytest.raises(IllegalAction) as refused:
+        state.verify(0, "allin")
+    assert str(refused.value) == "expected one of: check (c), raise 2 (r); got 'allin'"
+    play(state, "rr")
+    with pytest.raises(IllegalAction) as refused:
+        state.verify(0, "r")  # a third raise
+    assert str(refused.value) == "expected one of: fold (f), call 2 (c); got 'r'"
+    play(state, "c")  # the second round raises by 4
+    with pytest.raises(IllegalAction) as refused:
+        state.verify(0, "f")
+    assert str(refused.value) == "expected one of: check (c), raise 4 (r); got 'f'"
+
+
 def test_it_shows_the_board_only_once_turned_and_gives_the_solvers_key():
     state = dealt(["Js", "Qs", "Qh"])
     obs = state.prompt(0).data

@@ -12,6 +12,8 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import AsyncClient, Client
 
+from cardsite.accounts import SIGNUP_ATTEMPTS_PER_ACCOUNT, signup_throttle
+
 PASSWORD = "correct-Horse-battery-9"
 NEW_PASSWORD = "another-Staple-42-long"
 EVIL = "https://evil.example/"
@@ -137,11 +139,95 @@ def test_it_limits_sign_ups_from_one_address(client, settings):
     page = refused.content.decode()
     assert "Too many sign-up attempts from your network." in page
     assert re.search(r"try again in \d+ minutes?", page)
-    assert 0 < int(refused["Retry-After"]) <= 3600
+    # a sign-up counts for an hour (to within the minute it was made in)
+    assert 3600 < int(refused["Retry-After"]) <= 3660
     assert not User.objects.filter(username="u3").exists()
     # another address is not held back
     elsewhere = Client(REMOTE_ADDR="203.0.113.9")
     assert elsewhere.post("/accounts/signup/", signup_data("u3")).status_code == 302
+
+
+class Clock:
+    """The time the accounts' counters read, set by the test."""
+
+    def __init__(self, now: float) -> None:
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    from cardsite import accounts
+
+    at = Clock(1_800_000_000.0)  # a clock hour: 3600 divides it
+    monkeypatch.setattr(accounts, "time", at)
+    return at
+
+
+@pytest.mark.django_db
+def test_the_sign_up_limit_does_not_start_again_at_the_clock_hour(client, settings, clock):
+    settings.SIGNUP_LIMIT = 2
+    hour = clock.now
+    clock.now = hour - 90  # 10:58:30
+    for name in ("u1", "u2"):
+        assert Client().post("/accounts/signup/", signup_data(name)).status_code == 302
+    clock.now = hour + 30  # 11:00:30, two minutes later: a new clock hour, the same hour
+    refused = client.post("/accounts/signup/", signup_data("u3"))
+    assert refused.status_code == 429
+    page = " ".join(html.unescape(refused.content.decode()).split())
+    # the sign-ups of 10:58 count until 11:59 (the minute they were made in, an hour on)
+    assert "Please try again in 59 minutes." in page
+    assert refused["Retry-After"] == str(59 * 60 - 30)
+    clock.now = hour + 59 * 60 - 1  # a second early: still refused
+    assert client.post("/accounts/signup/", signup_data("u3")).status_code == 429
+    clock.now = hour + 59 * 60  # when it said
+    assert client.post("/accounts/signup/", signup_data("u3")).status_code == 302
+    assert User.objects.filter(username__in=["u1", "u2", "u3"]).count() == 3
+
+
+@pytest.mark.django_db
+def test_forms_that_make_no_account_do_not_use_up_the_sign_ups(settings, clock):
+    settings.SIGNUP_LIMIT = 2
+    slips = signup_data("u1", password2=PASSWORD + "x")
+    for _ in range(4):  # passwords that do not match, a taken username...
+        answer = Client().post("/accounts/signup/", slips)
+        assert answer.status_code == 200
+        assert "didn\u2019t match" in answer.content.decode()
+    for name in ("u1", "u2"):  # the two accounts of the hour are still there to make
+        assert Client().post("/accounts/signup/", signup_data(name)).status_code == 302
+    assert Client().post("/accounts/signup/", signup_data("u3")).status_code == 429
+
+
+@pytest.mark.django_db
+def test_the_sign_up_form_cannot_be_tried_without_end(settings, clock):
+    settings.SIGNUP_LIMIT = 2
+    taken = User.objects.create_user("taken", password=PASSWORD)
+    for _ in range(2 * SIGNUP_ATTEMPTS_PER_ACCOUNT):  # three forms an account of the hour
+        assert Client().post("/accounts/signup/", signup_data(taken.username)).status_code == 200
+    refused = Client().post("/accounts/signup/", signup_data("fresh"))
+    assert refused.status_code == 429
+    page = " ".join(html.unescape(refused.content.decode()).split())
+    assert "Too many sign-up attempts from your network." in page
+    assert "Please try again in 61 minutes." in page  # (the forms were sent at 10:00:00)
+    assert not User.objects.filter(username="fresh").exists()
+    clock.now += 61 * 60
+    assert Client().post("/accounts/signup/", signup_data("fresh")).status_code == 302
+
+
+@pytest.mark.django_db
+def test_two_sign_ups_at_once_cannot_both_take_the_last_place(settings):
+    """The account is counted before the sum is read: of two forms at the same moment, in
+    one web process or two, only one gets the last place; the one refused gives it back."""
+    settings.SIGNUP_LIMIT = 1
+    throttle = signup_throttle()
+    first, wait = throttle.take("192.0.2.1")
+    assert first and wait is None
+    second, wait = throttle.take("192.0.2.1")
+    assert second == "" and wait is not None and wait > 3600
+    throttle.give_back(first)  # the account was not made after all
+    assert throttle.over("192.0.2.1") is None
 
 
 class UnreachableCache:

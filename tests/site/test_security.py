@@ -202,7 +202,7 @@ def test_daphne_serves_the_log_in_page_over_plain_http_on_localhost(tmp_path):
         (2, "203.0.113.5", "192.0.2.1"),  # fewer entries than proxies: not believed
         (1, "not-an-address", "192.0.2.1"),
         (1, "", "192.0.2.1"),
-        (1, "2001:db8::1", "2001:db8::1"),
+        (1, "2001:db8::1", "2001:db8::"),  # an IPv6 client is its /64 (test_ipv6_clients)
     ],
 )
 def test_it_believes_a_forwarded_address_only_from_trusted_proxies(
