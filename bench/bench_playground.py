@@ -31,8 +31,9 @@ Each run measures, in turn, so that the machine's load falls on all alike:
   whatever ``--poll`` says (an idle moment is rare there).
 
 The person's limits are raised for the bench (``PLAYGROUND_RUNS_PER_HOUR``,
-``PLAYGROUND_MAX_OPEN``: settings read from the environment, set in the environment of this
-process, which queues the runs, and of its workers); nothing outside the temporary folder is
+``PLAYGROUND_MAX_OPEN``, and no ``PLAYGROUND_SECONDS_PER_HOUR``: settings read from the
+environment, set in the environment of this process, which queues the runs, and of its
+workers); nothing outside the temporary folder is
 touched. The bench prints the command, every run, then min, median and max per figure, and the
 machine's load average at the start and the end (the machine may be shared). Workers and
 PostgreSQL are stopped at the end, on an error or Ctrl-C too.
@@ -69,7 +70,11 @@ MINE = "simple"
 MATCHES = 10
 PERSON = "bench-person"
 #: the person's limits, raised so that the bench is never refused
-LIMITS = {"PLAYGROUND_RUNS_PER_HOUR": "1000000", "PLAYGROUND_MAX_OPEN": "100"}
+LIMITS = {
+    "PLAYGROUND_RUNS_PER_HOUR": "1000000",
+    "PLAYGROUND_MAX_OPEN": "100",
+    "PLAYGROUND_SECONDS_PER_HOUR": "0",
+}
 #: how often the bench looks at the database while it waits (seconds)
 TICK = 0.01
 #: how long a worker may take to store its first match or result before the bench gives up

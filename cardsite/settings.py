@@ -435,6 +435,14 @@ PLAYGROUND_GUESTS_OPEN = envint("PLAYGROUND_GUESTS_OPEN", 20)
 #: past it, its other matches are not played, and its page says so
 PLAYGROUND_RUN_SECONDS = envint("PLAYGROUND_RUN_SECONDS", 300)
 PLAYGROUND_GUEST_RUN_SECONDS = envint("PLAYGROUND_GUEST_RUN_SECONDS", 60)
+#: seconds of worker time a signed-in person's runs may use in any hour, and all guests of
+#: one client address together (0: no bound), counted from the runs' charged time; a run
+#: queued or running holds its whole bound until it ends, and a new run gets what is left if
+#: that is less than its bound
+PLAYGROUND_SECONDS_PER_HOUR = envint("PLAYGROUND_SECONDS_PER_HOUR", 900)
+PLAYGROUND_GUEST_ADDRESS_SECONDS_PER_HOUR = envint("PLAYGROUND_GUEST_ADDRESS_SECONDS_PER_HOUR", 300)
+#: runs of everyone queued or running at once (0: no bound)
+PLAYGROUND_OPEN = envint("PLAYGROUND_OPEN", 200)
 #: claims of one run whose worker stopped each time before it fails
 PLAYGROUND_MAX_CLAIMS = envint("PLAYGROUND_MAX_CLAIMS", 3)
 #: days a finished run is kept (its page, matches and replays), a guest's and a user's

@@ -225,6 +225,17 @@ def _recent(person: Person | None) -> list[PlaygroundRun]:
     )
 
 
+def _worker_time(limits: playground.Limits, guest: bool) -> str:
+    """The person's bounds of worker time, for the form's list of limits ("": none)."""
+    said = []
+    if limits.run_seconds:
+        said.append(f"{limits.run_seconds} s of worker time a run")
+    if limits.seconds_per_hour:
+        hour = f"{limits.seconds_per_hour} s" + ("" if said else " of worker time")
+        said.append(hour + " an hour" + (" for all guests of your address" if guest else ""))
+    return " and ".join(said)
+
+
 def _render_form(
     request: HttpRequest,
     spec: GameSpec,
@@ -243,6 +254,7 @@ def _render_form(
             "form": form,
             "limits": limits,
             "address_limits": playground.AddressLimits.from_settings() if guest else None,
+            "worker_time": _worker_time(limits, guest),
             "guest": guest,
             "max_size": uploads.size_text(uploads.max_code_bytes()),
             # a built jar only where the game's Java bots take one (a kit's: Last Card)
@@ -327,7 +339,8 @@ def _run(key: str) -> PlaygroundRun:
 def state_of(run: PlaygroundRun) -> dict[str, Any]:
     """What the run's page and its JSON say of where the run is."""
     waiting = playground.is_waiting(run)
-    position = playground.queue_position(run) if waiting else None
+    wait = playground.wait_of(run) if waiting else None
+    position = wait.position if wait is not None else None
     if run.status == PlaygroundRun.DONE and run.played < run.matches:
         # stopped at its bound of worker time (bots.playground.out_of_time): said so
         left = run.matches - run.played
@@ -339,10 +352,10 @@ def state_of(run: PlaygroundRun) -> dict[str, Any]:
         message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played."
     elif run.status == PlaygroundRun.FAILED:
         message = run.reason or "The run failed."
-    elif waiting:
-        message = f"Waiting for a worker: number {position} in the queue" + (
-            f", {run.played} of {run.matches} matches played so far." if run.played else "."
-        )
+    elif wait is not None:
+        # how many runs are ahead and how long each may take: true figures, no promise
+        so_far = f" to go on ({run.played} of {run.matches} played so far)" if run.played else ""
+        message = f"Waiting for a worker{so_far}: {playground.wait_text(wait)}."
     else:
         message = f"Playing: {run.played} of {run.matches} matches played."
     return {
@@ -354,8 +367,25 @@ def state_of(run: PlaygroundRun) -> dict[str, Any]:
         # done before its last match: stopped at its bound of worker time
         "stopped": run.status == PlaygroundRun.DONE and run.played < run.matches,
         "position": position,
+        # runs ahead of it (those being played included), while it waits
+        "ahead": wait.ahead if wait is not None else None,
         "message": message,
     }
+
+
+def _bound_note(run: PlaygroundRun) -> str:
+    """What the run's page says of a run's worker time cut to what its person's hour had
+    left when it was started (:func:`bots.playground.run_bound`); "" if it was not."""
+    limits = playground.Limits.for_person(guest=run.user_id is None)
+    usual = limits.run_seconds
+    if not limits.seconds_per_hour or not run.worker_seconds:
+        return ""
+    if usual and run.worker_seconds >= usual:
+        return ""
+    return (
+        f"It may use {run.worker_seconds} s of worker time, what was left of the "
+        f"{limits.seconds_per_hour} s an hour when it was started."
+    )
 
 
 def _opponent_of(match: PlaygroundMatch) -> str:
@@ -426,6 +456,7 @@ def run_page(request: HttpRequest, key: str) -> HttpResponse:
             "schedule": playground.schedule_text(
                 spec, [str(o.get("name", "?")) for o in run.opponents], run.matches
             ),
+            "bound_note": _bound_note(run),
             "rows": rows,
             # every match played, and none with a fault, an illegal move or a line on
             # stderr: said so

@@ -2,14 +2,15 @@
 on a worker, outside the competition (docs/playground.md).
 
 The web only checks what was asked and queues a row (:func:`submit`: the limits of :class:`Limits`,
-the opponents, the code's size and encoding; the code never runs there, not even to be checked). A
-worker (``bots.worker``) claims the oldest waiting run (:func:`claim`, with a lease its
-heartbeat extends, as match jobs are), plays its matches one by one in the sandbox
-(:func:`play_run`) and writes each as soon as it is played (:func:`store_match`), only while the run
-is still its own; a run whose worker died is taken by another when the lease runs out, and goes on
-from the matches stored. A bot that cannot even load (a syntax error, no ``Bot`` class) ends the run
-as *failed* after its first match, with the loading error as the reason; anything else a bot does is
-its fault in that match, and the run goes on.
+the person's worker time of the hour, the opponents, the code's size and encoding; the code never
+runs there, not even to be checked). A worker (``bots.worker``) claims the next waiting run in
+turn by owner (:func:`claim`, :func:`the_queue`; with a lease its heartbeat extends, as match
+jobs are), plays its matches one by one in the sandbox (:func:`play_run`, each charged its bots'
+own time: :func:`match_charge`) and writes each as soon as it is played (:func:`store_match`),
+only while the run is still its own; a run whose worker died is taken by another when the
+lease runs out, and goes on from the matches stored. A bot that cannot even load (a syntax
+error, no ``Bot`` class) ends the run as *failed* after its first match, with the loading
+error as the reason; anything else a bot does is its fault in that match, and the run goes on.
 
 Nothing here writes a :class:`~bots.models.Match`, a seat, a rating, a leaderboard row or a
 result by opponent: a playground run has tables of its own
@@ -44,7 +45,17 @@ from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
 from bots.languages import default_language, get_language
 from bots.models import HOUSE, BotVersion, PlaygroundMatch, PlaygroundRun, builtin_label
 from bots.running.contract import check_before_play
-from bots.running.playing import Entry, Played, ProcessCache, play, shutdown_faults
+from bots.running.playing import (
+    LAUNCH_ERRORS,
+    CodeFolder,
+    Entry,
+    Played,
+    ProcessCache,
+    play,
+    seat_agent,
+    shutdown_faults,
+)
+from bots.running.process import PlatformError
 from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.spec import GameSpec
@@ -80,6 +91,10 @@ class Limits:
     #: seconds of worker time one run may use (0: no bound): past it, its other matches are
     #: not played
     run_seconds: int = 0
+    #: seconds of worker time the person's runs may use in any hour (0: no bound), counted
+    #: from the runs' charged time (:func:`hour_budget`); a guest's is their address's,
+    #: shared by every guest of it
+    seconds_per_hour: int = 0
 
     @classmethod
     def for_person(cls, guest: bool) -> Limits:
@@ -90,7 +105,12 @@ class Limits:
             int(getattr(settings, prefix + name, default))
             for name, default in zip(names, defaults, strict=True)
         ]
-        return cls(*values)
+        hourly = (
+            ("PLAYGROUND_GUEST_ADDRESS_SECONDS_PER_HOUR", 300)
+            if guest
+            else ("PLAYGROUND_SECONDS_PER_HOUR", 900)
+        )
+        return cls(*values, seconds_per_hour=max(0, int(getattr(settings, *hourly))))
 
 
 @dataclass(frozen=True)
@@ -115,6 +135,12 @@ def guests_open_limit() -> int:
     """Runs of all guests queued or running at once: a guest is only a session, which anyone
     can make afresh, so guests together get a bounded share of the workers."""
     return int(getattr(settings, "PLAYGROUND_GUESTS_OPEN", 20))
+
+
+def open_limit() -> int:
+    """Runs of everyone queued or running at once (0: no bound): what the queue holds, so
+    that taking a run in turn (:func:`the_queue`) reads a bounded number of rows."""
+    return int(getattr(settings, "PLAYGROUND_OPEN", 200))
 
 
 def keep_days(guest: bool) -> int:
@@ -353,10 +379,128 @@ def _hour_wait(runs: Any, per_hour: int, now: Any) -> tuple[int, str] | None:
 SIGN_IN = "or sign in (signed-in people have a limit of their own)"
 
 
+# ---------------------------------------------------------------------- whose a run is
+def owner_of(user_id: int | None, guest: str, guest_address: str) -> str:
+    """Whose turn a run takes in the queue, and whose hour of worker time it uses: a
+    signed-in person's, else the guests' of its client address (a new session costs
+    nothing), else its guest's alone (no address known)."""
+    if user_id is not None:
+        return f"user:{user_id}"
+    return f"address:{guest_address}" if guest_address else f"guest:{guest}"
+
+
+def _owners_rows(owners: set[str]) -> Q:
+    """The runs of these owners (:func:`owner_of`)."""
+    found = Q(pk__in=[])
+    kinds: dict[str, list[str]] = {"user": [], "address": [], "guest": []}
+    for owner in owners:
+        kind, _, value = owner.partition(":")
+        kinds[kind].append(value)
+    if kinds["user"]:
+        found |= Q(user_id__in=[int(v) for v in kinds["user"]])
+    if kinds["address"]:
+        found |= Q(user__isnull=True, guest_address__in=kinds["address"])
+    if kinds["guest"]:
+        found |= Q(user__isnull=True, guest_address="", guest__in=kinds["guest"])
+    return found
+
+
+def _recent_use(owners: set[str], now: Any) -> dict[str, list[tuple[Any, float]]]:
+    """The runs of these owners that ended in the last hour: (when, seconds of worker time
+    charged), by owner (one query, by the index of finished runs)."""
+    rows = PlaygroundRun.objects.filter(
+        _owners_rows(owners),
+        finished__gt=now - timedelta(hours=1),
+    ).exclude(status__in=PlaygroundRun.OPEN)
+    found: dict[str, list[tuple[Any, float]]] = {owner: [] for owner in owners}
+    fields = ("user_id", "guest", "guest_address", "finished", "worker_s")
+    for user_id, guest, address, finished, used in rows.values_list(*fields):
+        found.setdefault(owner_of(user_id, guest, address), []).append((finished, used))
+    return found
+
+
+def held_s(bound: int, used: float) -> float:
+    """Seconds of worker time an open run holds of its person's hour: its whole bound until
+    it ends (what it used, if that is more, or if it has no bound)."""
+    return max(float(bound), used) if bound else used
+
+
+@dataclass(frozen=True)
+class HourBudget:
+    """Where an owner stands with their worker time of the hour (``Limits.seconds_per_hour``),
+    counted in the database: the runs that ended in the last hour (their charged
+    ``worker_s``) and those queued or running (each holds its whole bound until it ends)."""
+
+    #: seconds allowed an hour
+    allowed: int
+    #: seconds used: by the runs that ended in the last hour, and so far by the open ones
+    used: float
+    #: seconds the open runs may still use (their bounds, less what they used)
+    held: float
+    #: when enough of the runs that ended have left the hour for a new run to have a
+    #: second, None if the open runs alone hold too much for that
+    frees_at: Any
+
+    @property
+    def left(self) -> int:
+        """Whole seconds a new run may have of the hour now."""
+        return max(0, math.floor(self.allowed - self.used - self.held))
+
+
+def hour_budget(owner: str, allowed: int, now: Any) -> HourBudget:
+    """:class:`HourBudget` of an owner (:func:`owner_of`) allowed ``allowed`` seconds an hour."""
+    rows = PlaygroundRun.objects.filter(_owners_rows({owner}), status__in=PlaygroundRun.OPEN)
+    used = held = 0.0
+    for bound, spent in rows.values_list("worker_seconds", "worker_s"):
+        used += spent
+        held += held_s(bound, spent) - spent
+    ended = sorted(_recent_use({owner}, now).get(owner, []), key=lambda row: row[0])
+    used += sum(spent for _, spent in ended)
+    # the runs that ended leave the hour oldest first; the open ones hold theirs meanwhile
+    over = used + held - (allowed - 1)
+    frees_at = now
+    for finished, spent in ended:
+        if over <= 0:
+            break
+        over -= spent
+        frees_at = finished + timedelta(hours=1)
+    return HourBudget(allowed, used, held, frees_at if over <= 0 else None)
+
+
+def _budget_owner(user: Any, guest: str, guest_address: str) -> str:
+    return owner_of(user.pk if user is not None else None, guest, guest_address)
+
+
+def budget_refusal(budget: HourBudget, owner: str, now: Any) -> str:
+    """Why a new run is refused by its owner's hour of worker time ("": it is not), and when
+    it may start."""
+    if budget.left >= 1:
+        return ""
+    address = owner.startswith("address:")
+    who = "Guests from your address have" if address else "Your runs have"
+    their = "their" if address else "your"
+    held = round(budget.held)
+    if round(budget.used) or not held:
+        said = f"{who} used {round(budget.used)} s of worker time in the last hour"
+        if held:
+            said += f", and {their} runs queued or running may use {held} s more"
+    else:
+        whose = "The runs of guests from your address" if address else "Your runs"
+        said = f"{whose} queued or running may use {held} s of worker time"
+    said += f" ({budget.allowed} s allowed an hour); you can start another "
+    if budget.frees_at is not None:
+        said += f"in {_minutes((budget.frees_at - now).total_seconds())}"
+    else:
+        said += f"at the latest an hour after {their} runs queued or running end"
+    return said + (f", {SIGN_IN}." if address else ".")
+
+
 def refusal(user: Any, guest: str, limits: Limits, guest_address: str = "") -> str:
     """Inside the person's lock: why a new run of theirs is refused now ("": it is not). A
     guest is counted by their session, then with every guest of their client address
-    (``guest_address``, its keyed hash: :class:`AddressLimits`), then with all guests."""
+    (``guest_address``, its keyed hash: :class:`AddressLimits`), then with all guests; the
+    worker time of the hour is a signed-in person's own, and a guest's address's
+    (:func:`hour_budget`); last, the runs of everyone (:func:`open_limit`)."""
     mine = PlaygroundRun.objects.filter(_owned(user, guest))
     open_runs = mine.filter(status__in=PlaygroundRun.OPEN).count()
     if open_runs >= limits.max_open:
@@ -386,15 +530,37 @@ def refusal(user: Any, guest: str, limits: Limits, guest_address: str = "") -> s
                 f"most allowed ({shared.runs_per_hour} an hour); you can start another in "
                 f"{waits[1]}, {SIGN_IN}."
             )
+    if limits.seconds_per_hour:
+        owner = _budget_owner(user, guest, guest_address)
+        budget = hour_budget(owner, limits.seconds_per_hour, now)
+        if said := budget_refusal(budget, owner, now):
+            return said
     if user is None:
         guests = PlaygroundRun.objects.filter(user__isnull=True, status__in=PlaygroundRun.OPEN)
         if guests.count() >= guests_open_limit():
             return (
                 f"Guests have {guests_open_limit()} runs queued or running, the most allowed "
-                "at once; try again in a minute, or sign in (signed-in people have a limit "
-                "of their own)."
+                f"at once; you can start another when one of them ends, {SIGN_IN}."
             )
+    everyone = open_limit()
+    if everyone and PlaygroundRun.objects.filter(status__in=PlaygroundRun.OPEN).count() >= everyone:
+        return (
+            f"The playground has {everyone} runs queued or running, the most it takes at "
+            "once; you can start another when one of them ends."
+        )
     return ""
+
+
+def run_bound(user: Any, guest: str, limits: Limits, guest_address: str = "") -> int:
+    """Inside the person's lock, once :func:`refusal` let the run in: the seconds of worker
+    time a new run may use (0: no bound): the person's bound of a run, or what their hour
+    has left if that is less."""
+    bound = max(0, limits.run_seconds)
+    if not limits.seconds_per_hour:
+        return bound
+    owner = _budget_owner(user, guest, guest_address)
+    left = max(1, hour_budget(owner, limits.seconds_per_hour, timezone.now()).left)
+    return min(bound, left) if bound else left
 
 
 def submit(
@@ -456,7 +622,7 @@ def submit(
             user=user,
             guest="" if user is not None else guest,
             guest_address=guest_address,
-            worker_seconds=max(0, limits.run_seconds),
+            worker_seconds=run_bound(user, guest, limits, guest_address),
             game=game,
             language=language,
             code=text,
@@ -481,10 +647,121 @@ def is_waiting(run: PlaygroundRun) -> bool:
     )
 
 
+# ------------------------------------------------------------------------------- the queue
+@dataclass(frozen=True)
+class Queued:
+    """An open run as the queue sees it."""
+
+    pk: int
+    owner: str
+    #: seconds of worker time it may still use (None: no bound)
+    left: float | None
+
+
+@dataclass(frozen=True)
+class Queue:
+    """The open runs: those waiting, in the order the workers take them, and those being
+    played now."""
+
+    waiting: list[Queued]
+    playing: list[Queued]
+
+    def place(self, pk: int) -> int | None:
+        """A waiting run's index in :attr:`waiting` (0: the next one taken), None if it is
+        not waiting."""
+        return next((n for n, queued in enumerate(self.waiting) if queued.pk == pk), None)
+
+
+def the_queue(now: Any = None) -> Queue:
+    """The open runs (two queries; no more than :func:`open_limit` of them). The waiting are
+    taken in turn by owner (:func:`owner_of`: a person, or the guests of an address), not
+    oldest first: each owner's runs are numbered from its runs being played (0: none), and
+    the lowest number goes first, then the owner who used the least worker time in the last
+    hour (:func:`_recent_use`, the open runs' too), then the oldest run. So a person who
+    queued many runs, or used much of the workers lately, waits behind everyone's next run.
+    Every worker on every machine reads the same rows, so it sees the same order."""
+    now = now or timezone.now()
+    fields = (
+        "id", "user_id", "guest", "guest_address", "worker_seconds", "worker_s", "status",
+        "lease_until",
+    )  # fmt: skip
+    rows = PlaygroundRun.objects.filter(status__in=PlaygroundRun.OPEN).order_by("id")
+    waiting: list[Queued] = []
+    playing: list[Queued] = []
+    used: dict[str, float] = {}
+    for pk, user_id, guest, address, bound, spent, status, lease in rows.values_list(*fields):
+        owner = owner_of(user_id, guest, address)
+        queued = Queued(pk, owner, max(bound - spent, 0.0) if bound else None)
+        # waiting (is_waiting): queued, or running with a lease that ran out
+        taken = status == PlaygroundRun.RUNNING and lease is not None and lease >= now
+        (playing if taken else waiting).append(queued)
+        used[owner] = used.get(owner, 0.0) + spent
+    if not waiting:
+        return Queue([], playing)
+    owners = {queued.owner for queued in waiting}
+    for owner, ended in _recent_use(owners, now).items():
+        used[owner] = used.get(owner, 0.0) + sum(spent for _, spent in ended)
+    turns: dict[str, int] = {}
+    for queued in playing:
+        turns[queued.owner] = turns.get(queued.owner, 0) + 1
+    keys = {}
+    for queued in waiting:  # oldest first: each owner's runs numbered in their order
+        turn = turns.get(queued.owner, 0)
+        turns[queued.owner] = turn + 1
+        keys[queued.pk] = (turn, used.get(queued.owner, 0.0), queued.pk)
+    waiting.sort(key=lambda queued: keys[queued.pk])
+    return Queue(waiting, playing)
+
+
 def queue_position(run: PlaygroundRun) -> int:
     """A waiting run's place in the queue (1: the next one a worker takes)."""
-    ahead = leases.claimable(timezone.now()) & Q(id__lt=run.id)
-    return PlaygroundRun.objects.filter(ahead).count() + 1
+    place = the_queue().place(run.pk)
+    return 1 if place is None else place + 1
+
+
+@dataclass(frozen=True)
+class Wait:
+    """What a waiting run waits for."""
+
+    #: its place in the queue (1: the next one a worker takes)
+    position: int
+    #: runs ahead of it: the waiting runs a worker takes first, and those being played
+    ahead: int
+    #: of those, the runs being played
+    playing: int
+    #: the most worker time any of them may still use, seconds (None: one has no bound)
+    longest: float | None
+
+
+def wait_of(run: PlaygroundRun) -> Wait:
+    """What a waiting run waits for (:func:`the_queue`)."""
+    queue = the_queue()
+    place = queue.place(run.pk)
+    place = len(queue.waiting) if place is None else place
+    ahead = queue.waiting[:place] + queue.playing
+    lefts = [queued.left for queued in ahead]
+    longest = None if None in lefts else max((left or 0.0 for left in lefts), default=0.0)
+    return Wait(place + 1, len(ahead), len(queue.playing), longest)
+
+
+def wait_text(wait: Wait) -> str:
+    """A waiting run's wait in words: how many runs are ahead of it, and how long each may
+    take (the most worker time any of them may still use)."""
+    if not wait.ahead:
+        return "yours is next"
+    said = f"{plural(wait.ahead, 'run')} ahead of yours"
+    if wait.playing:
+        said += (
+            ", being played"
+            if wait.ahead == 1
+            else f", {wait.playing} of them being played"
+            if wait.playing < wait.ahead
+            else ", all being played"
+        )
+    if wait.longest is not None:
+        each = "it" if wait.ahead == 1 else "each"
+        said += f"; {each} may take up to {_minutes(wait.longest)} of a worker's time"
+    return said
 
 
 def owns(run: PlaygroundRun, user: Any, guest: str) -> bool:
@@ -501,24 +778,61 @@ def caps(errors: int) -> Caps:
 
 def _give_up(run: PlaygroundRun, verdict: str) -> None:
     rows = PlaygroundRun.objects.filter(pk=run.pk, attempts=run.attempts)
-    leases.end(rows, PlaygroundRun.FAILED, reason=f"The run was given up: it {verdict}.")
+    leases.end(rows, PlaygroundRun.FAILED, reason=given_up_text(run, verdict))
     log.warning("event=playground.given_up run=%s reason=%r", run.pk, verdict)
 
 
+def given_up_text(run: PlaygroundRun, verdict: str) -> str:
+    """What the page of a run given up at its ``caps`` says. A run voided for the
+    platform's trouble (no free sandbox slot, a sandbox that would not start, each time it
+    was tried) is the site's: said so, in a few words, and never the person's or their bot's
+    (its matches played before are kept, each charged only its bots' own time)."""
+    if verdict.startswith("voided") and run.error.startswith(leases.PLATFORM):
+        trouble = re.sub(r" \(on [^()]*\)$", "", run.error.removeprefix(leases.PLATFORM))
+        trouble = trouble.split(": ", 1)[0]  # (its details are the operator's: logged)
+        return (
+            f"The site could not play this run, each of the {run.attempts} times a worker "
+            f"tried: {trouble}. That is the site's trouble, not your bot's; start the run "
+            "again later."
+        )
+    return f"The run was given up: it {verdict}."
+
+
+#: waiting runs a claim looks at, in the queue's order (the others wait their turn)
+CLAIM_WINDOW = 20
+
+
 def claim(worker: str, lease_s: float, caps: Caps) -> Claim[PlaygroundRun] | None:
-    """Claim the oldest waiting run (queued, or running with an expired lease: its worker
-    died): SKIP LOCKED on PostgreSQL, as match jobs are; a conditional update on SQLite. A
-    run at one of its ``caps`` fails instead, and the next one is looked at. A run taken
-    again keeps when it first started."""
-    return leases.claim_oldest(
-        PlaygroundRun.objects.defer("code"),
-        worker,
-        lease_s,
-        caps,
-        give_up=_give_up,
-        fields=lambda run, now: {"started": run.started or now},
-        skip_locked=True,
-    )
+    """Claim the next waiting run in the queue's order (:func:`the_queue`: in turn by owner;
+    queued, or running with an expired lease: its worker died), one short transaction a
+    try: SKIP LOCKED on PostgreSQL, as match jobs are (a run another claim holds is passed
+    over for the next); a conditional update on every database. A run at one of its ``caps``
+    fails instead, and the next one is looked at. A run taken again keeps when it first
+    started."""
+    skip_locked = connection.features.has_select_for_update_skip_locked
+    for _ in range(leases.CLAIM_TRIES):
+        with transaction.atomic():
+            now = timezone.now()
+            order = [queued.pk for queued in the_queue(now).waiting[:CLAIM_WINDOW]]
+            if not order:
+                return None
+            rows = PlaygroundRun.objects.defer("code").filter(leases.claimable(now), pk__in=order)
+            if skip_locked:
+                rows = rows.select_for_update(skip_locked=True)
+            found = {row.pk: row for row in rows}
+            row = next((found[pk] for pk in order if pk in found), None)
+            if row is None:
+                return None
+            if verdict := caps.given_up(row):
+                _give_up(row, verdict)
+                continue
+            taken = leases.taking(row, worker, lease_s, now) | {"started": row.started or now}
+            if not leases.take(row, taken):
+                continue
+        for name, value in taken.items():
+            setattr(row, name, value)
+        return Claim(row, worker, row.attempts)
+    return None
 
 
 def fail(held: Claim, reason: str) -> bool:
@@ -760,6 +1074,43 @@ def load_failure(number: int, played: Played, seat: int) -> str:
     return f"Your bot could not start: {mine.fault_reason}"
 
 
+def match_charge(played: Played) -> float:
+    """The worker time a match is charged to its run: its bots' own time (every seat's
+    ``own_s``: its start, its answers and the calls it faulted on, less what the machine
+    kept it waiting for a CPU, as the ladder charges its bots: ``competition.charges``), at
+    most the match's wall time (seats that think side by side). Never the site's waits: a
+    sandbox slot waited for, a sandbox launched (all before the match's clock starts:
+    ``Played.duration_s``), nor the rules' own work between the bots' answers."""
+    wall = max(played.duration_s, 0.0)
+    stats = played.outcome.stats
+    return min(sum(seat.own_s for seat in stats), wall) if stats else wall
+
+
+def check_bot(run: PlaygroundRun, seats: Seating, cache: ProcessCache) -> tuple[str, float]:
+    """Before the run's first match: launch its bot (kept in ``cache`` for that match), then
+    start it and check it has the game's contract (:func:`missing_contract`). Returns the
+    reason the run ends ("" if none) and the worker time charged for it: the bot's start,
+    and for a compiled language its launch, which compiles it (see "Compiled bots",
+    docs/playground.md); never an interpreted bot's launch, which is the site's work (a
+    sandbox slot waited for, the sandbox made). Raises PlatformError (the site's trouble,
+    nothing charged)."""
+    compiled = get_language(run.language).compiled
+    folder = CodeFolder()
+    began = time.monotonic()
+    try:
+        seat_agent(get_game(run.game), seats.me, folder=folder, cache=cache)
+    except PlatformError:
+        raise
+    except LAUNCH_ERRORS:
+        # it cannot be launched (its compile refused): its first match says why
+        return "", (time.monotonic() - began) if compiled else 0.0
+    finally:
+        folder.close()  # (the sandbox read the code as it was launched)
+    launched = time.monotonic()
+    reason = missing_contract(run, seats, cache)
+    return reason, time.monotonic() - launched + ((launched - began) if compiled else 0.0)
+
+
 def missing_contract(run: PlaygroundRun, seats: Seating, cache: ProcessCache) -> str:
     """The reason a run ends before its first match because the person's bot lacks a method
     of the game's contract (a bot for another game: every match would fault at every call),
@@ -783,8 +1134,9 @@ def play_run(
     """Play the held run's matches not stored yet, one by one, each stored as soon as it is
     played (``until_done(during, action)`` does the database's part, tried again while the
     database is away). Before each match, the run's bound of worker time (``worker_seconds``,
-    counted in ``worker_s`` with every match's seating and play, and with the check of its
-    bot before the first match, its compile included) is looked at: once used, the run ends
+    counted in ``worker_s`` with every match's bots' own time, :func:`match_charge`, and with
+    the check of its bot before the first match, :func:`check_bot`, its compile included;
+    never the site's waits for a sandbox) is looked at: once used, the run ends
     :data:`DONE` with its other matches not played, its page saying so (a match under way
     is played to its end: its time control bounds it). Ends in :data:`DONE`,
     :data:`FAILED` (the bot could not load, its compile took all of the run's time, or an
@@ -805,9 +1157,7 @@ def play_run(
         with until_done("playground.read", lambda: _one_off(run)) as scope:
             if run.played == 0 and not (run.worker_seconds and used >= run.worker_seconds):
                 # its bot compiled (within the run's time left) and started: worker time too
-                began = time.monotonic()
-                reason = missing_contract(run, seats, cache)
-                took = time.monotonic() - began
+                reason, took = check_bot(run, seats, cache)
                 used += took
                 if not until_done("playground.charge", lambda t=took: charge(held, t)):
                     return LOST
@@ -829,14 +1179,13 @@ def play_run(
                     log.info("event=playground.out_of_time run=%s used_s=%.1f", run.pk, used)
                     ended = until_done("playground.finish", lambda r=reason: finish(held, r))
                     return DONE if ended else LOST
-                began = time.monotonic()
                 played, seat = play_match(run, number, seats, cache)
                 if stopping() and shutdown_faults(played):
                     # the worker's own shutdown may have killed the bots: played again later
                     reason = f"{leases.PLATFORM}the worker was stopped during match {number + 1}"
                     until_done("playground.release", lambda r=reason: leases.release(held, r))
                     return STOPPED
-                took = time.monotonic() - began  # seating its bots included
+                took = match_charge(played)  # its bots' own time: not the site's waits
                 used += took
                 names = [entry.name for entry in table(run, number, seats)[0]]
                 stored = until_done(

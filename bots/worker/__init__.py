@@ -639,9 +639,10 @@ class Worker:
 
     # ---- the playground ------------------------------------------------------------------
     def playground_one(self) -> bool:
-        """Play the oldest waiting playground run: claim it, play its matches in the sandbox
-        one by one with a heartbeat thread extending the lease, each stored as soon as it is
-        played (:func:`bots.playground.play_run`)."""
+        """Play the next waiting playground run, in turn by owner (``playground.claim``): claim
+        it, play its matches in the sandbox one by one with a heartbeat thread extending the
+        lease, each stored as soon as it is played and charged only its bots' own time
+        (:func:`bots.playground.play_run`)."""
         if not self.options.playground:
             return False
         caps = playground.caps(errors=self.options.max_attempts)

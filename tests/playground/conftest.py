@@ -16,6 +16,7 @@ from bots.models import (
 )
 from bots.worker import Options, Worker
 from tests.competition.conftest import active_bot, builtin_code, misbehaving  # noqa: F401
+from tests.sandbox.conftest import sandbox_config  # noqa: F401
 
 GAME = "rps-poker"
 

@@ -147,16 +147,18 @@ def test_a_run_from_the_form_to_its_replays(db):
     assert started["Location"] == reverse("playground_run", args=[run.key])
     assert run.user is None and run.guest
     waiting = guest.get(started["Location"]).content.decode()
-    assert "Waiting for a worker: number 1 in the queue." in waiting
+    assert "Waiting for a worker: yours is next." in waiting
     assert 'http-equiv="refresh"' in waiting and "js/playground.js" in waiting
     status = guest.get(reverse("playground_status", args=[run.key])).json()
     assert status["position"] == 1 and status["played"] == 0 and not status["final"]
+    assert status["ahead"] == 0
 
     assert worker().step() is True
     status = guest.get(reverse("playground_status", args=[run.key])).json()
     assert status == {
         "status": "done", "final": True, "played": 2, "matches": 2, "percent": 100,
-        "position": None, "message": "Done: 2 matches played.", "stopped": False,
+        "position": None, "ahead": None, "message": "Done: 2 matches played.",
+        "stopped": False,
     }  # fmt: skip
     done = guest.get(started["Location"]).content.decode()
     assert 'http-equiv="refresh"' not in done

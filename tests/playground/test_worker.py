@@ -72,6 +72,22 @@ def test_a_bot_that_cannot_load_fails_the_run_with_its_loading_error(alice):
     assert "def draft_pick(self, cards)" in only.stderr  # the bot's own traceback
 
 
+def test_a_bot_raising_is_told_where_and_one_missing_a_module_why(alice):
+    run = queue(alice, code=misbehaving("return {}[7]"), matches=1)
+    assert worker().step() is True
+    run.refresh_from_db()
+    only = run.played_matches.get()
+    assert only.seats[only.seat]["fault_reason"] == "main_play raised KeyError: 7 (bot.py, line 12)"
+    run = queue(alice, code="import numpy\n", matches=1)
+    assert worker().step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    assert run.reason == (
+        "Your bot could not start: failed at import: ModuleNotFoundError: No module named "
+        "'numpy' (bot.py, line 1); bots get Python's standard library only"
+    )
+
+
 def test_a_bot_without_a_bot_class_fails_with_that_reason(alice):
     run = queue(alice, code="x = 1\n", matches=2)
     worker().step()
