@@ -460,6 +460,11 @@ SOLVE_MAX_OPEN_PER_GUEST_ADDRESS = envint("SOLVE_MAX_OPEN_PER_GUEST_ADDRESS", 2)
 SOLVE_MAX_RUNNING = envint("SOLVE_MAX_RUNNING", 2)
 #: finished solves kept, the most recently used, and the largest result kept (bytes of JSON)
 SOLVE_KEEP = envint("SOLVE_KEEP", 100)
+#: of those, each asker's most recently used are kept first (a flood of one asker's forgets
+#: their own); and the new solves one person, or the guests of one address, may ask the form
+#: for in any hour (docs/explorer.md)
+SOLVE_KEEP_PER_ASKER = envint("SOLVE_KEEP_PER_ASKER", 20)
+SOLVE_MAX_NEW_PER_HOUR = envint("SOLVE_MAX_NEW_PER_HOUR", 20)
 SOLVE_MAX_RESULT_BYTES = envint("SOLVE_MAX_RESULT_BYTES", 8 * 1024 * 1024)
 #: claims of one solve whose worker stopped each time before it fails
 SOLVE_MAX_CLAIMS = envint("SOLVE_MAX_CLAIMS", 3)

@@ -33,6 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from cardsite.accounts import client_ip
 from games import solves
 from games.engine.spec import SolverOption
+from games.engine.table import plural
 from games.live.tables import address_key
 from games.models import SolveJob
 from games.solver.views import SHADES
@@ -456,6 +457,45 @@ def heat_css() -> str:
 
 
 # ---------------------------------------------------------------------------------- views
+def asker(request: HttpRequest) -> dict[str, Any]:
+    """Whom a solve asked for by ``request`` is counted against (``solves.submit``'s
+    ``user`` and ``guest_address``): the signed-in person, else the guests of the client's
+    address (live tables' keyed hash of it: a new guest session costs nothing)."""
+    user = request.user if request.user.is_authenticated else None
+    return {
+        "user": user,
+        "guest_address": "" if user is not None else address_key(client_ip(request)),
+    }
+
+
+def _time_left(seconds: float) -> str:
+    if seconds < 60:
+        return f"{max(round(seconds), 1)} s"
+    return plural(int(seconds / 60 + 0.5), "minute")
+
+
+def busy_words(busy: solves.Busy) -> str:
+    """The form's refusal when the queue is full: how full, when a place frees (when one of
+    the solves ends: how many run, and the soonest one's time left by its pace), or that none
+    runs and why."""
+    n = busy.open_solves
+    text = (
+        f"The solver is busy: {plural(n, 'solve')} {'is' if n == 1 else 'are'} waiting or "
+        "running, as many as the site takes at once; a place frees when one of them ends (a "
+        "solve someone already ran answers at once)."
+    )
+    running = busy.running
+    if running:
+        text += f" {running} {'is' if running == 1 else 'are'} running now"
+        if busy.seconds_left is not None:
+            soonest = "" if running == 1 else ", the soonest to end"
+            text += f"{soonest} with about {_time_left(busy.seconds_left)} left"
+        return text + "."
+    if busy.workers_busy:
+        return text + " None is running now: the site's workers are busy with other work."
+    return text + " None is running now: no worker is at work on the site."
+
+
 def _fmt_signed(x: float) -> str:
     return f"{x:+.4f}".replace("+0.0000", "0.0000").replace("-0.0000", "0.0000")
 
@@ -509,6 +549,7 @@ def _form_page(request: HttpRequest, form: ExplorerForm, status: int = 200, busy
                 if option.web_note
             ],
             "recent": [JobView(job, bounds) for job in solves.recent()],
+            "recent_per_asker": solves.RECENT_PER_ASKER,
             "busy": busy,
             "bounds": bounds,
         },
@@ -524,28 +565,15 @@ def explorer(request: HttpRequest) -> HttpResponse:
         form = ExplorerForm(request.POST)
         if not form.is_valid():
             return _form_page(request, form)
-        user = request.user if request.user.is_authenticated else None
         try:
-            job = solves.submit(
-                form.settings(),
-                user=user,
-                # guests share by client address (live tables' keyed hash of it)
-                guest_address="" if user is not None else address_key(client_ip(request)),
-            )
+            job = solves.submit(form.settings(), **asker(request))
         except solves.OverShare as share:
             response = _form_page(request, form, status=429, busy=share.message)
-            response["Retry-After"] = "30"
+            response["Retry-After"] = str(share.retry_after)
             return response
         except solves.Busy as busy:
-            response = _form_page(
-                request,
-                form,
-                status=429,
-                busy=f"The solver is busy: {busy.open_solves} solves are waiting or running, "
-                "as many as the site takes at once. Try again in a minute (a solve someone "
-                "already ran answers at once).",
-            )
-            response["Retry-After"] = "30"
+            response = _form_page(request, form, status=429, busy=busy_words(busy))
+            response["Retry-After"] = str(busy.retry_after)
             return response
         response = HttpResponse(status=303)
         response["Location"] = reverse("explorer-job", args=[job.digest])
@@ -557,8 +585,9 @@ def explorer(request: HttpRequest) -> HttpResponse:
 
 
 def _missing(request: HttpRequest) -> HttpResponse:
-    keep = solves.Bounds.from_settings().keep
-    return render(request, "solver/missing.html", {"keep": keep}, status=404)
+    bounds = solves.Bounds.from_settings()
+    context = {"keep": bounds.keep, "keep_per_asker": bounds.keep_per_asker}
+    return render(request, "solver/missing.html", context, status=404)
 
 
 @require_GET

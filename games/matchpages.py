@@ -44,6 +44,7 @@ from bots.models import Match
 from cardsite.errors import error_page
 from games import replays, reviews
 from games.engine.game import faults_shown
+from games.explorer import asker
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
 from games.replaycache import keep, kept
@@ -357,11 +358,12 @@ def match_review(
 ) -> reviews.MatchReview | None:
     """The review of ``seat``, from the record as the asker (who played seat ``own``, if
     any) may see it; its sentences say "you" to the asker about their own seat, and name
-    any other seat's player."""
+    any other seat's player. The solves it queues are charged to the asker's share of the
+    solve queue, as the strategy explorer's are."""
     record = match.public_record(own)
     label = next((s.label for s in seats if s.seat == seat), f"seat {seat + 1}")
     subject = "You" if seat == own else label
-    return reviews.match_review(match.game, record, seat, subject)
+    return reviews.match_review(match.game, record, seat, subject, **asker(request))
 
 
 #: a row of the review whose equilibrium the opponent never leads to (its values weighed by

@@ -179,7 +179,9 @@ class SolveJob(models.Model):
     options = models.JSONField(default=list, blank=True)
     #: who queued it, for their share of the queue (``games.solves.Bounds``): a signed-in
     #: person, or a guest's client address as a keyed hash (``games.live.tables.address_key``,
-    #: as live tables keep it); neither for a solve a match review queued
+    #: as live tables keep it); for a solve a match review queued, whoever's view of the match
+    #: page did; neither for one queued otherwise (a command, or a review before reviews were
+    #: counted)
     asked_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         models.SET_NULL,
@@ -188,6 +190,9 @@ class SolveJob(models.Model):
         blank=True,
     )
     asked_from = models.CharField(max_length=64, blank=True)
+    #: queued by a match review (``games.reviews``) rather than by the explorer's form: the
+    #: hourly count of new solves (``SOLVE_MAX_NEW_PER_HOUR``) is of the form's alone
+    for_review = models.BooleanField(default=False)
 
     status = models.CharField(max_length=8, choices=STATUSES, default=QUEUED)
     worker = models.CharField(max_length=120, blank=True)

@@ -9,7 +9,9 @@ deals differ in what the solver must know (a decision's ``Move.options``: Blackj
 cards) has each decision reviewed with the solve of its own options: one solve per kind of
 deal, stored once and shared by every review that needs it. A solve is a job of
 :mod:`games.solves`: asked for once (:func:`games.solves.submit`; a review asks for all
-those it needs that are not stored, as many as the queue takes less :data:`EXPLORER_ROOM`),
+those it needs that are not stored, as many as the queue takes less :data:`EXPLORER_ROOM`
+and as many as the share of whoever views the page allows: each is charged to them, a
+signed-in person or the guests of a client address, like a solve of the strategy explorer),
 run on a worker, its result document kept in its row. Meanwhile the review says where each
 solve is (queued with its place, or training with its progress) and reviews the decisions
 whose solve is done; the web process never solves. With a result, the numbers are
@@ -109,7 +111,9 @@ class Solve:
 
     settings: SolveSettings
     #: "done", "waiting" (queued, or taken over: ``queue``), "running" (``percent``),
-    #: "failed" (``error``) or "busy" (the solve queue is full: asked for at the next view)
+    #: "failed" (``error``), "busy" (the solve queue is full: asked for at the next view) or
+    #: "held" (the viewer has as many solves waiting or running as one may: ``held`` says so;
+    #: asked for at a view after one of them ends)
     state: str = "waiting"
     #: the reviewed seat's decisions that need it
     decisions: int = 0
@@ -123,6 +127,9 @@ class Solve:
     carried: Options = ()
     #: the hands (deals) of those decisions, as the replay names them ("Deal 3")
     chapters: list[str] = field(default_factory=list)
+    #: while "held": the viewer's share in words ("you have 2 solves waiting or running, the
+    #: most at once (2)")
+    held: str = ""
 
     @property
     def solve_id(self) -> str:
@@ -137,6 +144,8 @@ class Solve:
             return f"Being solved{of}: {self.percent}% done."
         if self.state == "failed":
             return f"The solve{of} failed: {self.error}"
+        if self.state == "held":
+            return f"Not solved yet{of}: {self.held}; asked for when one of them ends."
         return f"Not solved yet{of}: the solver's queue is full; asked for again on reload."
 
 
@@ -181,6 +190,12 @@ class MatchReview:
     @property
     def pending(self) -> list[Solve]:
         return [solve for solve in self.solves if solve.state != "done"]
+
+    @property
+    def held(self) -> str:
+        """Why some solves are not asked for yet: the viewer's share in words ("" if none
+        waits for it)."""
+        return next((solve.held for solve in self.solves if solve.state == "held"), "")
 
     @property
     def none_shown(self) -> bool:
@@ -256,12 +271,23 @@ class MatchReview:
         return out
 
 
-def match_review(game: str, record: dict[str, Any], seat: int, subject: str = "You") -> MatchReview:
+def match_review(
+    game: str,
+    record: dict[str, Any],
+    seat: int,
+    subject: str = "You",
+    *,
+    user: Any = None,
+    guest_address: str = "",
+) -> MatchReview:
     """The review of ``seat`` in a match of ``game`` whose record, as the asker may see it,
     is ``record``: each decision with the solve of its own options (the game's review
     solve's, or, for a game whose deals differ in what the solver must know, its deal's).
-    Queues every solve it needs that is not stored (never solves here); the rows whose
-    solve is not done yet say where it is. ``subject`` names the seat in the sentences."""
+    Queues every solve it needs that is not stored (never solves here), each charged to the
+    viewer (``user`` signed in, else the guests of ``guest_address``, the keyed hash of the
+    client's address: ``games.explorer.asker``) within their share of the queue; the rows
+    whose solve is not done yet say where it is. ``subject`` names the seat in the
+    sentences."""
     solver = get_game(game).solver
     assert solver is not None and solver.review_moves is not None
     settings = review_settings(game, record)
@@ -286,7 +312,7 @@ def match_review(game: str, record: dict[str, Any], seat: int, subject: str = "Y
         if move.chapter not in needed[move.options].chapters:
             needed[move.options].chapters.append(move.chapter)
     result.solves = list(needed.values())
-    values = _find_or_queue(result.solves)
+    values = _find_or_queue(result.solves, user=user, guest_address=guest_address)
     if result.pending:
         result.state = "solving"
     pending = {options: solve for options, solve in needed.items() if solve.state != "done"}
@@ -298,15 +324,18 @@ def match_review(game: str, record: dict[str, Any], seat: int, subject: str = "Y
 
 #: places of the solve queue (``SOLVE_MAX_OPEN``) a review leaves to the strategy explorer:
 #: a Blackjack++ match of fifty deals needs up to fifty solves, and people asking for a solve
-#: in the explorer should not find the queue full of them
+#: in the explorer should not find the queue full of them (each viewer queues no more than
+#: their share besides: ``SOLVE_MAX_OPEN_PER_PERSON``, ``SOLVE_MAX_OPEN_PER_GUEST_ADDRESS``)
 EXPLORER_ROOM = 2
 
 
-def _find_or_queue(needed: list[Solve]) -> dict[Options, ActionValues]:
+def _find_or_queue(
+    needed: list[Solve], *, user: Any = None, guest_address: str = ""
+) -> dict[Options, ActionValues]:
     """Where each of the ``needed`` solves is (one query for all of them), queueing those
-    not stored (a failed one is not queued again from here: it would fail again at every
-    view of every match; its rows say why, and the strategy explorer can ask for it again);
-    the values of those done, by the options their decisions carry."""
+    not stored, charged to the viewer (a failed one is not queued again from here: it would
+    fail again at every view of every match; its rows say why, and the strategy explorer can
+    ask for it again); the values of those done, by the options their decisions carry."""
     jobs = {
         job.digest: job
         for job in SolveJob.objects.defer("result").filter(
@@ -314,19 +343,28 @@ def _find_or_queue(needed: list[Solve]) -> dict[Options, ActionValues]:
         )
     }
     values: dict[Options, ActionValues] = {}
-    full = False
+    stopped: Solve | None = None  # the first refused: the rest wait as it does
     bounds = solves.Bounds.from_settings()
     bounds = replace(bounds, max_open=max(1, bounds.max_open - EXPLORER_ROOM))
     for solve in needed:
         job = jobs.get(solve.solve_id)
         if job is None:
-            if full:
-                solve.state = "busy"
+            if stopped is not None:
+                solve.state, solve.held = stopped.state, stopped.held
                 continue
             try:
-                job = solves.submit(solve.settings, bounds)
+                job = solves.submit(
+                    solve.settings,
+                    bounds,
+                    user=user,
+                    guest_address=guest_address,
+                    for_review=True,
+                )
+            except solves.OverShare as share:
+                solve.state, solve.held, stopped = "held", share.held, solve
+                continue
             except solves.Busy:
-                solve.state, full = "busy", True
+                solve.state, stopped = "busy", solve
                 continue
         if job.status == SolveJob.DONE:
             solves.touch(job)

@@ -17,10 +17,15 @@ stopped on (``SOLVE_MAX_CLAIMS``: few, since a solve that kills its worker, say 
 out of memory, will do it again) or that ended in errors of ours.
 
 Bounds (settings, see :class:`Bounds`): at most ``SOLVE_MAX_OPEN`` solves queued or running
-(a request beyond it is refused with :class:`Busy`), at most ``SOLVE_MAX_RUNNING`` running at
-once over all workers (the others play matches), a result of at most
-``SOLVE_MAX_RESULT_BYTES`` of JSON, and the ``SOLVE_KEEP`` most recently used finished solves
-kept (:func:`forget_old`). The web's limits on iterations and options (the games' specs:
+(a request beyond it is refused with :class:`Busy`), of which one person, or the guests of one
+client address, may have queued a few (a match review's solves are charged to whoever's view
+queued them), and at most ``SOLVE_MAX_NEW_PER_HOUR`` new ones an hour from the explorer's form
+(:class:`OverShare`: every count is of rows in the database, so every web process counts the
+same); at most ``SOLVE_MAX_RUNNING`` running at once over all workers (the others play
+matches), a result of at most ``SOLVE_MAX_RESULT_BYTES`` of JSON, and the ``SOLVE_KEEP`` most
+recently used finished solves kept, one asker's beyond their ``SOLVE_KEEP_PER_ASKER`` most
+recent going first (:func:`forget_old`), so that one asker's flood forgets their own solves,
+not everyone else's. The web's limits on iterations and options (the games' specs:
 ``SolverSpec.web_limit``, ``SolverOption.choices``) are checked by the form and again by the
 worker (:meth:`SolveSettings.refusal`), so a row written by other means cannot start a solve
 that runs for minutes or takes gigabytes.
@@ -33,8 +38,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import time
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -199,14 +206,22 @@ class Bounds:
     #: solves queued or running at once; a request for a new one beyond it is refused
     max_open: int = 8
     #: of those, the most one signed-in person, and all the guests of one client address
-    #: together, may have queued (a solve someone else queued, or one already done, is free)
+    #: together, may have queued (a solve someone else queued, or one already done, is free),
+    #: in the explorer's form or by opening a match page whose review needs them
     per_person: int = 2
     per_guest_address: int = 2
+    #: new solves one signed-in person, or all the guests of one client address together, may
+    #: ask for in the explorer's form in an hour (a match review's solves are not counted:
+    #: they are of the deals of stored matches, each solved once for every review)
+    new_per_hour: int = 20
     #: solves running at once over all workers (the other workers play matches)
     max_running: int = 2
     #: finished solves kept, the most recently used (with the largest result allowed, the
     #: store stays under ``keep * max_result_bytes``)
     keep: int = 100
+    #: of those, when there are more: the ones beyond the ``keep_per_asker`` most recently
+    #: used of one asker (a signed-in person, the guests of one address) go first
+    keep_per_asker: int = 20
     #: the largest result stored, in bytes: the document's JSON and its strategy's pages,
     #: compressed (475,000 information sets: about 3 MB)
     max_result_bytes: int = 8 * 1024 * 1024
@@ -222,6 +237,8 @@ class Bounds:
             "max_open": "SOLVE_MAX_OPEN",
             "per_person": "SOLVE_MAX_OPEN_PER_PERSON",
             "per_guest_address": "SOLVE_MAX_OPEN_PER_GUEST_ADDRESS",
+            "new_per_hour": "SOLVE_MAX_NEW_PER_HOUR",
+            "keep_per_asker": "SOLVE_KEEP_PER_ASKER",
             "max_running": "SOLVE_MAX_RUNNING",
             "keep": "SOLVE_KEEP",
             "max_result_bytes": "SOLVE_MAX_RESULT_BYTES",
@@ -245,45 +262,170 @@ class Bounds:
 
 
 class Busy(Exception):
-    """As many solves as allowed are queued or running already."""
+    """As many solves as allowed are queued or running already: ``running`` of them run now,
+    the soonest to end with about ``seconds_left`` of training left by its pace so far (None:
+    none has a pace yet, or none runs), and ``workers_busy`` says, when none runs, whether the
+    workers are at other work (else none is at work)."""
 
-    def __init__(self, open_solves: int) -> None:
+    def __init__(
+        self,
+        open_solves: int,
+        running: int = 0,
+        seconds_left: float | None = None,
+        workers_busy: bool = False,
+    ) -> None:
         super().__init__(f"{open_solves} solves are queued or running")
         self.open_solves = open_solves
+        self.running = running
+        self.seconds_left = seconds_left
+        self.workers_busy = workers_busy
+
+    @property
+    def retry_after(self) -> int:
+        """Seconds to tell a client to wait (``Retry-After``): the soonest running solve's
+        time left where there is a pace, else half a minute."""
+        if self.seconds_left is None:
+            return 30
+        return min(max(math.ceil(self.seconds_left), 5), 600)
 
 
 class OverShare(Busy):
     """The person asking (a signed-in user, or the guests of one client address) has as many
-    solves queued or running as one may: the message says which limit, for the form."""
+    solves queued or running as one may, or has asked for as many new ones in the last hour:
+    ``message`` says which limit, for the form; ``held`` the same in a few words, for a match
+    review ("you have 2 solves waiting or running"); ``retry_after`` the seconds to wait."""
 
-    def __init__(self, message: str, open_solves: int) -> None:
+    def __init__(
+        self, message: str, open_solves: int, *, held: str = "", retry_after: int = 30
+    ) -> None:
         Exception.__init__(self, message)
         self.open_solves = open_solves
+        self.running, self.seconds_left, self.workers_busy = 0, None, False
         self.message = message
+        self.held = held or message
+        self._retry_after = retry_after
+
+    @property
+    def retry_after(self) -> int:
+        return self._retry_after
 
 
-def share_refusal(bounds: Bounds, user: Any = None, guest_address: str = "") -> str:
-    """Inside the queue's lock: why the person asking may not queue another solve now ("":
-    they may). A signed-in person is counted by their account; a guest by their client
-    address (its keyed hash), with every guest of it: a new session costs nothing."""
-    open_jobs = SolveJob.objects.filter(status__in=SolveJob.OPEN)
+def _asked_by(user: Any, guest_address: str) -> Q | None:
+    """The solves queued by ``user`` (signed in), else by the guests of ``guest_address``
+    (None: neither, a solve that is nobody's)."""
     if user is not None:
-        mine = open_jobs.filter(asked_by=user).count()
-        if mine >= bounds.per_person:
-            return (
-                f"You have {plural(mine, 'solve')} waiting or running, the most one person may "
-                f"have at once ({bounds.per_person}); you can ask for another when one of them "
-                "ends (a solve someone already ran answers at once)."
-            )
-    elif guest_address:
-        theirs = open_jobs.filter(asked_by__isnull=True, asked_from=guest_address).count()
-        if theirs >= bounds.per_guest_address:
-            return (
-                f"Guests from your address have {plural(theirs, 'solve')} waiting or running, the "
-                f"most at once ({bounds.per_guest_address}); you can ask for another when "
-                "one of them ends, or sign in (signed-in people have a share of their own)."
-            )
-    return ""
+        return Q(asked_by=user)
+    if guest_address:
+        return Q(asked_by__isnull=True, asked_from=guest_address)
+    return None
+
+
+def _in_minutes(seconds: float) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    return plural(minutes, "minute")
+
+
+def share_refusal(
+    bounds: Bounds,
+    user: Any = None,
+    guest_address: str = "",
+    *,
+    for_review: bool = False,
+    now: Any = None,
+) -> OverShare | None:
+    """Inside the queue's lock: why the person asking may not queue another solve now (None:
+    they may). A signed-in person is counted by their account; a guest by their client
+    address (its keyed hash), with every guest of it: a new session costs nothing. Their
+    solves waiting or running count, whether the explorer's form or a match review they
+    opened queued them; and, for a solve of the form (not ``for_review``), the new solves
+    they asked for there in the last hour."""
+    mine = _asked_by(user, guest_address)
+    if mine is None:
+        return None
+    signed_in = user is not None
+    if not for_review and (refused := _hourly_refusal(bounds, mine, signed_in, now)):
+        return refused
+    open_jobs = SolveJob.objects.filter(mine, status__in=SolveJob.OPEN)
+    held = open_jobs.count()
+    most = bounds.per_person if signed_in else bounds.per_guest_address
+    if held < most:
+        return None
+    reviews = open_jobs.filter(for_review=True).count()
+    opened = "you opened" if signed_in else "opened from your address"
+    a_review = f"a match review {opened}" if reviews == 1 else f"match reviews {opened}"
+    of_reviews = (
+        ""
+        if not reviews
+        else f" (for {a_review})"
+        if reviews == held
+        else f" ({reviews} of them for {a_review})"
+    )
+    if signed_in:
+        message = (
+            f"You have {plural(held, 'solve')} waiting or running{of_reviews}, the most one "
+            f"person may have at once ({most}); you can ask for another when one of them ends "
+            "(a solve someone already ran answers at once)."
+        )
+    else:
+        message = (
+            f"Guests from your address have {plural(held, 'solve')} waiting or running"
+            f"{of_reviews}, the most at once ({most}); you can ask for another when one of them "
+            "ends, or sign in (signed-in people have a share of their own)."
+        )
+    who = "you have" if signed_in else "guests from your address have"
+    held_words = f"{who} {plural(held, 'solve')} waiting or running, the most at once ({most})"
+    return OverShare(message, _open_count(), held=held_words)
+
+
+def _hourly_refusal(bounds: Bounds, mine: Q, signed_in: bool, now: Any) -> OverShare | None:
+    """Why the asker may not ask the explorer's form for another new solve this hour (None:
+    they may): they asked for ``SOLVE_MAX_NEW_PER_HOUR`` in the last hour. Counted from the
+    rows (``created``), so every web process counts the same."""
+    now = now or timezone.now()
+    hour = SolveJob.objects.filter(mine, for_review=False, created__gt=now - timedelta(hours=1))
+    asked = hour.count()
+    if asked < bounds.new_per_hour:
+        return None
+    oldest = hour.order_by("created").values_list("created", flat=True).first() or now
+    wait = max((oldest + timedelta(hours=1) - now).total_seconds(), 1.0)
+    when = _in_minutes(wait)
+    if signed_in:
+        message = (
+            f"You have asked for {plural(asked, 'new solve')} in the last hour, the most one "
+            f"person may ({bounds.new_per_hour} an hour); you can ask for another in {when} "
+            "(a solve someone already ran answers at once)."
+        )
+    else:
+        message = (
+            f"Guests from your address have asked for {plural(asked, 'new solve')} in the last "
+            f"hour, the most an hour ({bounds.new_per_hour}); you can ask for another in "
+            f"{when}, or sign in (signed-in people have a count of their own)."
+        )
+    return OverShare(message, _open_count(), retry_after=math.ceil(wait))
+
+
+def _open_count() -> int:
+    return SolveJob.objects.filter(status__in=SolveJob.OPEN).count()
+
+
+def _busy(open_solves: int) -> Busy:
+    """The queue is full: how many run, and the soonest one's time left by its pace."""
+    running = list(
+        SolveJob.objects.filter(live_running()).values_list(
+            "phase", "iteration", "iterations", "train_seconds"
+        )
+    )
+    left = [
+        seconds / iteration * max(total - iteration, 0)
+        for phase, iteration, total, seconds in running
+        if phase == "training" and iteration >= 1
+    ]
+    return Busy(
+        open_solves,
+        running=len(running),
+        seconds_left=min(left) if left else None,
+        workers_busy=not running and workers_at_work(),
+    )
 
 
 class SolveFailed(Exception):
@@ -315,13 +457,16 @@ def submit(
     *,
     user: Any = None,
     guest_address: str = "",
+    for_review: bool = False,
 ) -> SolveJob:
     """The job for ``settings``: the one there is (queued, running or done: a done one is
     served from the store), else a new one in the queue (a failed one is queued afresh),
     counted as asked by ``user`` (signed in) or a guest of ``guest_address`` (the keyed hash
-    of their client's address). Raises :class:`OverShare` when a new one would exceed the
-    person's share (``SOLVE_MAX_OPEN_PER_PERSON``, ``SOLVE_MAX_OPEN_PER_GUEST_ADDRESS``),
-    :class:`Busy` when it would exceed ``SOLVE_MAX_OPEN``."""
+    of their client's address), and as a match review's (``for_review``) or the explorer
+    form's. Raises :class:`OverShare` when a new one would exceed the person's share
+    (``SOLVE_MAX_OPEN_PER_PERSON``, ``SOLVE_MAX_OPEN_PER_GUEST_ADDRESS``) or, for the form's,
+    their new solves in the last hour (``SOLVE_MAX_NEW_PER_HOUR``); :class:`Busy` when it would
+    exceed ``SOLVE_MAX_OPEN`` (``bounds.max_open``: a review passes fewer)."""
     if user is not None and getattr(user, "pk", None) is None:
         user = None  # an anonymous user: a guest
     if user is not None:
@@ -335,11 +480,11 @@ def submit(
         if job is not None and job.status != SolveJob.FAILED:
             SolveJob.objects.filter(pk=job.pk).update(used=now)
             return job
-        if reason := share_refusal(bounds, user, guest_address):
-            raise OverShare(reason, SolveJob.objects.filter(status__in=SolveJob.OPEN).count())
-        open_solves = SolveJob.objects.filter(status__in=SolveJob.OPEN).count()
+        if refused := share_refusal(bounds, user, guest_address, for_review=for_review, now=now):
+            raise refused
+        open_solves = _open_count()
         if open_solves >= bounds.max_open:
-            raise Busy(open_solves)
+            raise _busy(open_solves)
         if job is not None:
             # a new row, so that a worker still holding the failed one cannot write to it
             job.delete()
@@ -352,6 +497,7 @@ def submit(
             options=[[name, value] for name, value in settings.options],
             asked_by=user,
             asked_from=guest_address,
+            for_review=for_review,
         )
     log.info("event=solve.queued solve=%s key=%s", job.digest, job.key)
     return job
@@ -459,9 +605,34 @@ def touch(job: SolveJob) -> None:
         SolveJob.objects.filter(pk=job.pk).update(used=now)
 
 
-def recent(count: int = 12) -> list[SolveJob]:
-    """The most recently used solves, for the form page."""
-    return list(SolveJob.objects.defer("result").order_by("-used", "-id")[:count])
+#: the most solves of one asker the form page lists among the recent ones
+RECENT_PER_ASKER = 2
+
+
+def _asker_key(asked_by: int | None, asked_from: str) -> tuple[str, Any]:
+    """Whose a solve is, for the shares of the store and of the recent list: a signed-in
+    person, the guests of one address, or nobody (one asker for all those)."""
+    if asked_by is not None:
+        return ("person", asked_by)
+    return ("address", asked_from) if asked_from else ("nobody", "")
+
+
+def recent(count: int = 12, per_asker: int = RECENT_PER_ASKER) -> list[SolveJob]:
+    """The most recently used solves, for the form page: at most ``per_asker`` of one asker
+    (a signed-in person, the guests of one address), so that one asker's many solves do not
+    fill the list."""
+    shown: list[SolveJob] = []
+    counts: Counter[tuple[str, Any]] = Counter()
+    rows = SolveJob.objects.defer("result").order_by("-used", "-id")
+    for job in rows[: max(count * per_asker * 10, 200)].iterator(chunk_size=100):
+        key = _asker_key(job.asked_by_id, job.asked_from)
+        if counts[key] >= per_asker:
+            continue
+        counts[key] += 1
+        shown.append(job)
+        if len(shown) >= count:
+            break
+    return shown
 
 
 def live_running() -> Q:
@@ -605,10 +776,24 @@ def store(held: Claim, result: Result) -> bool:
     return True
 
 
-def forget_old(keep: int) -> int:
-    """Delete the finished solves beyond the ``keep`` most recently used; how many went."""
+def forget_old(keep: int, per_asker: int | None = None) -> int:
+    """Delete the finished solves beyond the ``keep`` most recently used; how many went.
+    Those beyond the ``per_asker`` most recently used of one asker (``SOLVE_KEEP_PER_ASKER``:
+    a signed-in person, the guests of one address, or nobody) go first, so that one asker
+    asking for many solves pushes out their own older ones, not everyone else's."""
+    if per_asker is None:
+        per_asker = Bounds.from_settings().keep_per_asker
     finished = SolveJob.objects.exclude(status__in=SolveJob.OPEN).order_by("-used", "-id")
-    old = list(finished.values_list("pk", flat=True)[keep:])
+    rows = list(finished.values_list("pk", "asked_by", "asked_from"))
+    if len(rows) <= keep:
+        return 0
+    counts: Counter[tuple[str, Any]] = Counter()
+    ranked = []
+    for place, (pk, asked_by, asked_from) in enumerate(rows):
+        key = _asker_key(asked_by, asked_from)
+        counts[key] += 1
+        ranked.append((counts[key] > per_asker, place, pk))
+    old = [pk for _, _, pk in sorted(ranked)[keep:]]
     if old:
         SolveJob.objects.filter(pk__in=old).delete()
     return len(old)

@@ -443,10 +443,32 @@ def test_it_refuses_politely_when_too_many_solves_wait(client, settings):
     assert first.status_code == 303
     busy = client.post("/solver/", {"game": "leduc", "algorithm": "cfr+", "iterations": "100"})
     assert busy.status_code == 429 and busy["Retry-After"] == "30"
-    page = busy.content.decode()
-    assert "The solver is busy: 1 solves are waiting or running" in page
-    assert '<div class="form-alert" role="alert"><p>The solver is busy' in page
+    page = html.unescape(busy.content.decode())
+    # what is true: how full, that a place frees when a solve ends, and that none runs (no
+    # "try again in a minute": the queue may sit behind a long solve)
+    assert (
+        '<div class="form-alert" role="alert"><p>The solver is busy: 1 solve is waiting or '
+        "running, as many as the site takes at once; a place frees when one of them ends (a "
+        "solve someone already ran answers at once). None is running now: no worker is at "
+        "work on the site.</p></div>"
+    ) in page
+    assert "minute" not in page.split('role="alert"')[1].split("</div>")[0]
     assert SolveJob.objects.count() == 1
+    # a worker runs it: the refusal says how far it has to go, by its pace so far
+    SolveJob.objects.update(
+        status=SolveJob.RUNNING,
+        lease_until=timezone.now() + timedelta(minutes=5),
+        phase="training",
+        iteration=25,
+        train_seconds=40.0,
+    )
+    busy = client.post("/solver/", {"game": "leduc", "algorithm": "cfr+", "iterations": "100"})
+    assert busy.status_code == 429 and busy["Retry-After"] == "120"
+    assert (
+        "a place frees when one of them ends (a solve someone already ran answers at once). "
+        "1 is running now with about 2 minutes left.</p>"
+    ) in html.unescape(busy.content.decode())
+    SolveJob.objects.update(status=SolveJob.QUEUED, lease_until=None, phase="waiting")
     # the waiting solve's own settings still answer
     same = client.post("/solver/", {"game": "kuhn", "algorithm": "cfr+", "iterations": "100"})
     assert same.status_code == 303 and same["Location"] == first["Location"]

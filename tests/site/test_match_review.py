@@ -359,7 +359,8 @@ def up_cards(match: Match) -> list[str]:
     ]
 
 
-def test_each_blackjack_deal_is_reviewed_with_a_solve_of_its_own_up_cards(client):
+def test_each_blackjack_deal_is_reviewed_with_a_solve_of_its_own_up_cards(client, settings):
+    settings.SOLVE_MAX_OPEN_PER_GUEST_ADDRESS = 8  # the viewer's share: every deal at once
     match = blackjack_match(max_hits=1)
     moves = [m for m in get_game("blackjack-pp").solver.review_moves(match.record) if m.seat == 0]
     ups = up_cards(match)
@@ -416,6 +417,7 @@ def solved_all() -> None:
 
 def test_a_full_solve_queue_leaves_the_rest_for_the_next_view(client, settings):
     settings.SOLVE_MAX_OPEN = 4
+    settings.SOLVE_MAX_OPEN_PER_GUEST_ADDRESS = 8  # the viewer's share is not what stops it
     match = blackjack_match(max_hits=1)
     page = html.unescape(client.get(f"/matches/{match.pk}/?review=0").content.decode())
     # two places are left to the strategy explorer
