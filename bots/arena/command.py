@@ -9,13 +9,15 @@ runs the same through the Django command that wraps it (bots/management/commands
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
+import re
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.table import Table
@@ -33,6 +35,9 @@ from games.engine.spec import GameSpec
 from games.engine.table import plural
 from games.engine.tournament import Column, Format
 from games.registry import add_game_argument, game_slugs, games, get_game
+
+if TYPE_CHECKING:
+    from games.engine.runner import MatchOutcome
 
 #: matches a job plays at once where its bots' hosts can (bots.running.lanes)
 DEFAULT_LANES = 16
@@ -134,7 +139,8 @@ def main(argv: list[str]) -> None:
     try:
         play(opts, sys.stdout)
     except UsageError as exc:
-        sys.stderr.write(f"CommandError: {exc}\n")
+        said = wrapped(f"CommandError: {exc}", stream_width(sys.stderr), keep_indented=True)
+        sys.stderr.write(said + "\n")
         sys.exit(1)
 
 
@@ -259,7 +265,7 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
     seed = opts["seed"] if opts["seed"] is not None else random.SystemRandom().randrange(2**31)
     err = Console(stderr=True)
     for note in notes:
-        err.print(Text(note))
+        say(err, note)
     stream = getattr(stdout, "_out", stdout)  # (a Django command's writer: its stream)
     out = Console(file=stream, width=None if stream.isatty() else console_width())
     if game.tournament is not None and len(opts["bots"]) >= 2:  # (else Arena says why)
@@ -267,6 +273,13 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
     # each job with its own bots on a share of the CPUs (bots.running.cpus): this one's, from
     # before its bots start to their end
     placed = cpus.shares(jobs) if jobs > 1 and not opts["no_pin"] else None
+    for source in opts["bots"]:  # a compile takes seconds: said before the silence
+        if not source.startswith("builtin:"):
+            path = Path(source)
+            with contextlib.suppress(OSError):
+                sandboxed = not opts["no_sandbox"]
+                if compile_pending(game, path.name, path.read_bytes(), sandboxed=sandboxed):
+                    say(err, compiling_note(path.name, sandboxed))
     with cpus.pinned(placed[0] if placed else None):
         try:
             arena = Arena(
@@ -280,7 +293,7 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
                 job_cpus=placed[1:] if placed else None,
             )
         except ArenaError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(str(exc) + another_game_hint(str(exc), "play")) from None
         with arena:
             total = arena.count(rounds)
             bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
@@ -289,15 +302,19 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
                 f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}"
             )
             progress = progress_bar(err, opts["no_progress"])
+            refusals = Refusals(game)
             with progress:
                 task = progress.add_task("matches", total=total)
                 count = counter(progress, task, total)
+
+                def on_match(n: int, outcome: MatchOutcome) -> None:
+                    count(n)
+                    refusals.add(n, outcome)
+                    if n < total:
+                        _say_first_timeouts(err, arena, n)
+
                 try:
-                    summary = arena.run(
-                        rounds,
-                        seed,
-                        on_match=lambda n, _o: count(n),
-                    )
+                    summary = arena.run(rounds, seed, on_match=on_match)
                 except PlatformError as exc:  # the machine's, not a bot's: said in a line
                     raise UsageError(
                         f"this machine could not play the tournament: {exc}. No bot is to "
@@ -315,6 +332,7 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
         write_leaderboard(opts["logs"] / "leaderboard.txt", game.title, arena.format, summary)
         err.print(f"match records, bot logs and the full leaderboard in {opts['logs']}")
     _print_faults(err, summary)
+    refusals.print(err, summary, opts["logs"], own_logs=hasattr(arena.format, "log_match"))
 
 
 #: the options that count a tournament's length: the format's ``count_label`` says which
@@ -464,25 +482,205 @@ def _table(
     return table
 
 
+#: the width of the command's messages where they do not go to a terminal (a pipe, a log)
+#: and ``COLUMNS`` does not say
+PLAIN_WIDTH = 80
+
+
+def plain_width() -> int:
+    """How wide the messages are where they do not go to a terminal: ``COLUMNS`` if set,
+    else :data:`PLAIN_WIDTH`."""
+    columns = os.environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else PLAIN_WIDTH
+
+
+def stream_width(stream: Any) -> int:
+    """How wide the command's messages to ``stream`` are: its terminal's width, else
+    :func:`plain_width`."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):
+        if stream.isatty():
+            return os.get_terminal_size(stream.fileno()).columns
+    return plain_width()
+
+
+def console_text_width(console: Console) -> int:
+    """How wide the messages printed on ``console`` are (see :func:`stream_width`)."""
+    return console.width if console.is_terminal else plain_width()
+
+
+def wrapped(text: str, width: int, *, keep_indented: bool = False) -> str:
+    """``text`` wrapped between words to ``width`` columns, each of its lines on its own: a
+    line's rest is indented by two spaces, or, in a block whose lines under the first are
+    indented by two (the items of a bot's fault), by four, so that it reads apart from
+    them. A word longer than a line (a path) is kept whole. ``keep_indented``: a line that
+    begins with a space is left as it is (a compiler's quote of the code and the caret
+    under it, a traceback's lines). ``text`` is printable already (what a bot wrote:
+    :func:`shown`)."""
+    given = text.splitlines() or [""]
+    block = any(line[:1] == " " for line in given)
+    lines = []
+    for line in given:
+        if keep_indented and line[:1].isspace():
+            lines.append(line)
+            continue
+        own = len(line) - len(line.lstrip(" "))
+        indent = " " * max(own + 2, 4 if block else 2)
+        lines += textwrap.wrap(
+            line,
+            max(width, 20),
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        ) or [""]
+    return "\n".join(lines)
+
+
+def say(console: Console, text: str) -> None:
+    """Print ``text`` (printable already: :func:`shown`) on ``console``, wrapped to its
+    width (:func:`wrapped`), above the progress bar while it is shown."""
+    console.print(Text(wrapped(text, console_text_width(console))), soft_wrap=True)
+
+
+def compile_pending(game: GameSpec, name: str, source: bytes, *, sandboxed: bool = True) -> bool:
+    """Whether the bot file ``name`` of ``source`` is of a compiled language (C++, Java) and
+    has not been compiled on this machine yet: its start will compile it first, seconds of
+    silence (bots.sandbox.compiling keeps a program, or the compiler's refusal, by the hash
+    of what went in: this looks for either, with the key its launch would use)."""
+    from bots.languages import language_of
+
+    try:
+        language = language_of(Path(name))
+    except Exception:  # noqa: BLE001 - not a bot file: its start says so
+        return False
+    if not language.compiled:
+        return False
+    from bots.sandbox import SandboxConfig, compiling, safe_name
+
+    try:
+        config = SandboxConfig.from_settings()
+        files = language.compile_files(safe_name(Path(name)), source, game)
+        script = language.compile_script(sorted(files), config)
+        key = compiling._key(language, files, script, config, sandboxed, compiling.LIMITS)
+    except Exception:  # noqa: BLE001 - its launch says what is wrong
+        return False
+    folder = compiling.cache_dir() / language.name
+    return not (folder / key).exists() and not (folder / f"{key}.refused").exists()
+
+
+def compiling_note(name: str, sandboxed: bool = True) -> str:
+    """What is said before a bot file is compiled (see :func:`compile_pending`)."""
+    where = " in the sandbox" if sandboxed else ""
+    return f"compiling {shown(name)}{where} (once for this code on this machine)..."
+
+
+def another_game_hint(reason: str, verb: str) -> str:
+    """What to do with a file refused for lacking the game's methods while it has all of
+    another game's (bots.running.contract.missing_methods: "this file defines play (Last
+    Card's method): is it for another game?"): " If so, play it with --game last-card.";
+    "" for any other reason."""
+    found = re.search(r"\(([^()]*)\): is it for another game\?", reason)
+    if found is None:
+        return ""
+    slugs = [g.slug for g in games() if g.title in found.group(1)]
+    if not slugs:
+        return ""
+    return f" If so, {verb} it with {' or '.join(f'--game {slug}' for slug in slugs)}."
+
+
+def _faulty_note(bot: dict) -> str:
+    """How a bot marked faulty in the table faulted: in most of its matches, or in all."""
+    if not bot.get("faulty"):
+        return ""
+    if bot.get("faults", 0) >= bot["matches"]:
+        return " (faulted in every match)"
+    return " (faulted in most of its matches)"
+
+
 def _print_faults(err: Console, summary: dict) -> None:
-    """One line per bot and kind of fault it made: how many, and the first one's reason
+    """A few lines per bot and kind of fault it made: how many, and the first one's reason
     (which names the call and what was wrong with the answer), its match and where that
     match's record and the bot's stderr log are, or how to keep them."""
     for bot in summary["bots"]:
         details = bot.get("fault_details") or {}
         for kind, note in details.items():
-            faulty = " (faulted in most of its matches)" if bot.get("faulty") else ""
             times = "once" if note["count"] == 1 else f"{note['count']} times"
             matches = plural(bot["matches"], "match")
-            line = (
-                f"{bot['name']}{faulty}: {kind} {times} in {matches}; first in "
-                f"match {note['first_match']}: {note['reason']}"
-            )
+            lines = [
+                f"{bot['name']}{_faulty_note(bot)}: {kind} {times} in {matches}",
+                f"  first, in match {note['first_match']}: {note['reason']}",
+            ]
             if note["match_file"]:
-                line += f" (match record {note['match_file']}"
-                line += f", stderr log {note['stderr_log']})" if note["stderr_log"] else ")"
+                lines.append(f"  match record: {note['match_file']}")
+                if note["stderr_log"]:
+                    lines.append(f"  stderr log: {note['stderr_log']}")
             else:
-                line += " (--logs DIR keeps every match record and each bot's stderr log)"
-            # a bot's name and reasons are its own text: shown, never interpreted, and kept
-            # on one line (its own new lines escaped) whatever the terminal's width
-            err.print(Text(shown(line)), soft_wrap=True)
+                lines.append("  --logs DIR keeps every match record and each bot's stderr log")
+            # a bot's name and reasons are its own text: shown, never interpreted, each line
+            # on its own (its own new lines escaped), wrapped under the arena's own words
+            say(err, "\n".join(shown(line) for line in lines))
+
+
+def _say_first_timeouts(err: Console, arena: Arena, number: int) -> None:
+    """Say at once a bot's first timeout, which was match ``number``'s: a bot that times
+    out makes each of its matches last its whole time bank, minutes of a progress bar that
+    barely moves."""
+    for entrant in arena.entrants:
+        note = entrant.fault_notes.get("timeout")
+        if note is None or note.match != number:
+            continue
+        call = re.match(r"no answer to (.+?) within |(\S+) took \d", note.reason)
+        what = f" ({call.group(1) or call.group(2)})" if call else ""
+        say(
+            err, shown(f"{entrant.name} timed out in match {number}{what}; the other matches go on")
+        )
+
+
+class Refusals:
+    """The answers the rules refused without a fault, per bot (Last Card: an illegal move
+    counts as a pass), taken from each match's record as it is tallied: the table counts
+    them, and these lines say why."""
+
+    def __init__(self, game: GameSpec) -> None:
+        self.game = game
+        #: only a game that refuses answers without a fault has any (its ``illegal_answer``)
+        self.on = bool(game.illegal_answer)
+        #: bot name -> [refusals, matches with any, first match, first reason]
+        self.bots: dict[str, list[Any]] = {}
+
+    def add(self, number: int, outcome: MatchOutcome) -> None:
+        if not self.on:
+            return
+        from games.records import refused
+
+        for seat, entry in enumerate(outcome.record.get("seats", [])):
+            reasons = refused(outcome.record, seat)
+            if not reasons:
+                continue
+            name = entry.get("name", "") if isinstance(entry, dict) else str(entry)
+            said = self.bots.setdefault(name, [0, 0, number, reasons[0]])
+            said[0] += len(reasons)
+            said[1] += 1
+
+    def print(self, err: Console, summary: dict, logs: Path | None, own_logs: bool) -> None:
+        """A few lines per bot with refused answers: how many, in how many of its matches,
+        the first one's reason, and where each one's is kept."""
+        unit = {"games": "game", "sessions": "session"}.get(_count_label(self.game), "match")
+        rule = f" ({self.game.illegal_answer})"
+        for bot in summary["bots"]:
+            if bot["name"] not in self.bots:
+                continue
+            count, matches, first, reason = self.bots[bot["name"]]
+            played = plural(bot["matches"], unit)
+            lines = [
+                f"{bot['name']}: {plural(count, 'illegal move')} in {matches} of its {played}"
+                f"{rule}",
+                f"  first, in {unit} {first}: {untrusted.one_line(reason)}",
+            ]
+            if logs is not None and (logs / "readable").is_dir():
+                lines.append(f"  each one's reason: in the readable logs, {logs / 'readable'}")
+            elif logs is not None:
+                lines.append(f"  each one's reason: in the match records, {logs / 'matches'}")
+            else:
+                kept = "a readable log of every game" if own_logs else "every match record"
+                lines.append(f"  --logs DIR keeps each one's reason, in {kept}")
+            say(err, "\n".join(shown(line) for line in lines))

@@ -172,12 +172,16 @@ def credit(base: Probe, now: Probe, cores: float = 1.0) -> float:
 
 
 def given_more(waited: float) -> str:
-    """What a timeout's reason adds for the time its deadline was moved on by: " (and 0.62
-    s more, the time the machine kept it waiting for a CPU)", or nothing under
-    :data:`MIN_STEP_S`."""
+    """What a timeout's reason adds for the time its deadline was moved on by, after its
+    limit ("no answer to main_play within 1.00 s"): " of its own time (not counting the 0.62
+    s the busy machine kept it waiting for a CPU)", or nothing under :data:`MIN_STEP_S`.
+    One sentence with the limit: the wait is not a second limit, nor the bot's."""
     if waited < MIN_STEP_S:
         return ""
-    return f" (and {waited:.2f} s more, the time the machine kept it waiting for a CPU)"
+    return (
+        f" of its own time (not counting the {waited:.2f} s the busy machine kept it waiting "
+        "for a CPU)"
+    )
 
 
 def too_busy(credit: float, what: str, allowance: float) -> str:

@@ -689,11 +689,12 @@ def _startup_fault(reply: AgentFault, tc: TimeControl) -> Fault:
 
 def _allowance(tc: TimeControl, stats: SeatStats) -> str:
     """What a call was given, as the contract quotes limits: the time per call, and what
-    was left of the match's time bank."""
+    was left of the match's time bank ("no answer to act within 11.00 s, the 1 s per call
+    plus 10.00 s left of the 10 s time bank")."""
     if tc.bank <= 0:
-        return f" (the {tc.move:g} s per call)"
+        return f", the {tc.move:g} s per call"
     left = max(stats.bank_left, 0.0)
-    return f" (the {tc.move:g} s per call plus {left:.2f} s left of the {tc.bank:g} s time bank)"
+    return f", the {tc.move:g} s per call plus {left:.2f} s left of the {tc.bank:g} s time bank"
 
 
 def _out_of_time(tc: TimeControl, what: str, stats: SeatStats) -> Fault:

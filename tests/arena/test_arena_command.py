@@ -29,6 +29,35 @@ def arena(*args: str) -> str:
     return out.getvalue()
 
 
+def blocks(err: str, name: str) -> list[list[str]]:
+    """The message blocks of stderr that begin with ``name`` (a bot's): each its first line and
+    the lines under it, which begin with spaces (wrapped to 80 columns: each line checked)."""
+    found: list[list[str]] = []
+    within = False
+    for line in err.splitlines():
+        if line.startswith(name):
+            found.append([line])
+            within = True
+        elif within and line.startswith(" "):
+            found[-1].append(line)
+        else:
+            within = False
+    assert all(len(line) <= 80 for block in found for line in block), found
+    return found
+
+
+def unwrapped(block: list[str]) -> list[str]:
+    """A block's items (its first line, then each line indented by two spaces), each with the
+    lines it was wrapped onto joined again."""
+    items: list[str] = []
+    for line in block:
+        if not items or (line.startswith("  ") and not line.startswith("    ")):
+            items.append(line.strip())
+        else:
+            items[-1] += " " + line.strip()
+    return items
+
+
 def test_the_machine_s_trouble_ends_it_in_a_line_that_blames_no_bot(monkeypatch):
     from bots.running.process import PlatformError
 
@@ -251,7 +280,8 @@ def test_a_bots_name_and_reasons_are_shown_never_interpreted(tmp_path, bot_file,
     assert "\x1b[2J" not in err + table
 
 
-def test_a_bot_cannot_print_a_line_of_its_own_in_the_arenas_output(bot_file, capfd):
+def test_a_bot_cannot_print_a_line_of_its_own_in_the_arenas_output(bot_file, capfd, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # (the lines checked at 80 columns)
     # A new line in a bot's name or a fault's reason once began a line the bot wrote: "second
     # line", or a forged fault of another bot's.
     forger = bot_file(
@@ -266,12 +296,14 @@ def test_a_bot_cannot_print_a_line_of_its_own_in_the_arenas_output(bot_file, cap
     err = capfd.readouterr().err
     assert "forger\\nsimple (faulty)" in table
     assert not any(line.strip("│ ").startswith("simple") for line in table.splitlines())
-    (line,) = [line for line in err.splitlines() if line.startswith("forger")]
-    assert line.endswith(
-        ": exception 2 times in 2 matches; first in match 1: main_play raised ValueError: "
-        "boom\\x1b[1A\\x0dforged: simple crashed\\nsecond line (--logs DIR keeps every "
-        "match record and each bot's stderr log)"
+    (block,) = blocks(err, "forger")
+    header, first, keep = unwrapped(block)
+    assert header == "forger\\nsimple (faulted in every match): exception 2 times in 2 matches"
+    assert first.startswith(
+        "first, in match 1: main_play raised ValueError: boom\\x1b[1A\\x0dforged: simple "
+        "crashed\\nsecond line"
     )
+    assert keep == "--logs DIR keeps every match record and each bot's stderr log"
     assert not any(line.startswith(("second line", "forged")) for line in err.splitlines())
 
 
@@ -281,7 +313,8 @@ def test_a_bot_that_cannot_start_cannot_print_a_line_of_its_own_either(bot_file)
         arena(str(path), "builtin:minimal", "--rounds", "1")
     said = str(refused.value)
     assert "\n" not in said and "\x1b" not in said
-    assert "imports.py: failed at import: ValueError: x\\nforged line\\x1b[2J (traceback in" in said
+    said_at = "(imports.py, line 1) (traceback in"
+    assert f"imports.py: failed at import: ValueError: x\\nforged line\\x1b[2J {said_at}" in said
 
 
 def test_it_reads_a_configuration_file_for_any_game(tmp_path, bot_file):
@@ -364,7 +397,7 @@ def test_its_results_are_the_same_whatever_the_number_of_jobs(tmp_path, bot_file
     touchy_json = next(b for b in data["bots"] if b["name"] == "touchy")
     assert 0 < touchy_json["faults"] < 160
     assert touchy_json["fault_reports"][-1]["reason"] == (
-        "draft_receive raised ValueError: not that one"
+        "draft_receive raised ValueError: not that one (touchy.py, line 10)"
     )
     assert "not that one" in (tmp_path / "logs2" / "stderr" / "00-touchy.stderr.log").read_text()
 
@@ -381,11 +414,15 @@ NOW_AND_THEN = FIRST_CARD_BOT.replace(
 )
 
 
-def test_it_prints_a_line_for_every_kind_of_fault_of_every_bot(tmp_path, bot_file, capfd):
+def test_it_prints_a_line_for_every_kind_of_fault_of_every_bot(
+    tmp_path, bot_file, capfd, monkeypatch
+):
+    monkeypatch.setenv("COLUMNS", "80")  # (the lines checked at 80 columns)
+    monkeypatch.chdir(tmp_path)  # (--logs logs: paths that fit a line)
     # Not "faulty" (it faults in fewer than half of its matches), yet every kind of fault it
     # made is told: how many, the first one's call and reason, and where to read the match.
     bot = bot_file("nowandthen.py", NOW_AND_THEN.format(name="nowandthen"))
-    logs, out_json = tmp_path / "logs", tmp_path / "r.json"
+    logs, out_json = Path("logs"), tmp_path / "r.json"
     arena(str(bot), "builtin:simple", "builtin:minimal", "--rounds", "10", "--seed", "3",
           "--logs", str(logs), "--json", str(out_json))  # fmt: skip
     err = capfd.readouterr().err
@@ -393,13 +430,15 @@ def test_it_prints_a_line_for_every_kind_of_fault_of_every_bot(tmp_path, bot_fil
     assert not mine["faulty"] and set(mine["fault_kinds"]) == {"exception", "invalid"}
     details = mine["fault_details"]
     assert {k: d["count"] for k, d in details.items()} == mine["fault_kinds"]
-    assert details["exception"]["reason"] == "draft_receive raised ValueError: not that one"
+    assert details["exception"]["reason"] == (
+        "draft_receive raised ValueError: not that one (nowandthen.py, line 10)"
+    )
     assert details["invalid"]["reason"] == (
         "draft_pick returned an illegal answer: expected an index 0-1, got True"
     )
-    lines = [line for line in err.splitlines() if line.startswith("nowandthen")]
-    assert len(lines) == 2
-    for kind, line in zip(details, lines, strict=True):
+    found = [unwrapped(block) for block in blocks(err, "nowandthen")]
+    assert len(found) == 2
+    for kind, said in zip(details, found, strict=True):
         note = details[kind]
         number = note["first_match"]
         record = Path(note["match_file"])
@@ -412,13 +451,16 @@ def test_it_prints_a_line_for_every_kind_of_fault_of_every_bot(tmp_path, bot_fil
             f for event in faults for f in event["faults"].values()
         ]
         times = f"{note['count']} times" if note["count"] > 1 else "once"
-        assert line == (
-            f"nowandthen: {kind} {times} in {mine['matches']} matches; first in match {number}: "
-            f"{note['reason']} (match record {record}, stderr log {note['stderr_log']})"
-        )
+        assert said == [
+            f"nowandthen: {kind} {times} in {mine['matches']} matches",  # (not faulty)
+            f"first, in match {number}: {note['reason']}",
+            f"match record: {record}",
+            f"stderr log: {note['stderr_log']}",
+        ]
 
 
-def test_without_logs_the_fault_lines_say_how_to_keep_them(tmp_path, bot_file, capfd):
+def test_without_logs_the_fault_lines_say_how_to_keep_them(tmp_path, bot_file, capfd, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # (the lines checked at 80 columns)
     bot = bot_file("nowandthen.py", NOW_AND_THEN.format(name="nowandthen"))
     out_json = tmp_path / "r.json"
     arena(str(bot), "builtin:simple", "builtin:minimal", "--rounds", "10", "--seed", "3",
@@ -426,13 +468,14 @@ def test_without_logs_the_fault_lines_say_how_to_keep_them(tmp_path, bot_file, c
     err = capfd.readouterr().err
     mine = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "nowandthen")
     assert all(d["match_file"] is d["stderr_log"] is None for d in mine["fault_details"].values())
-    lines = [line for line in err.splitlines() if line.startswith("nowandthen")]
-    assert len(lines) == len(mine["fault_kinds"]) > 0
-    assert all(line.endswith("(--logs DIR keeps every match record and each bot's stderr log)")
-               for line in lines)  # fmt: skip
+    found = [unwrapped(block) for block in blocks(err, "nowandthen")]
+    assert len(found) == len(mine["fault_kinds"]) > 0
+    assert all(said[-1] == "--logs DIR keeps every match record and each bot's stderr log"
+               for said in found)  # fmt: skip
 
 
-def test_a_bot_whose_constructor_raises_has_a_startup_fault(bot_file, capfd):
+def test_a_bot_whose_constructor_raises_has_a_startup_fault(bot_file, capfd, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # (the lines checked at 80 columns)
     broken = FIRST_CARD_BOT.replace(
         '    name = "{name}"\n',
         '    name = "{name}"\n\n    def __init__(self):\n        raise RuntimeError("no table")\n',
@@ -441,9 +484,11 @@ def test_a_bot_whose_constructor_raises_has_a_startup_fault(bot_file, capfd):
     table = arena(str(path), "builtin:minimal", "--rounds", "2")
     assert "2 (startup 2)" in table
     err = capfd.readouterr().err
-    assert (
-        "broken (faulted in most of its matches): startup 2 times in 2 matches; first in match "
-        "1: the bot's constructor raised RuntimeError: no table" in err
+    (block,) = blocks(err, "broken")
+    header, first, _ = unwrapped(block)
+    assert header == "broken (faulted in every match): startup 2 times in 2 matches"  # not "most"
+    assert first.startswith(
+        "first, in match 1: the bot's constructor raised RuntimeError: no table"
     )
 
 
@@ -520,7 +565,7 @@ def test_a_long_exception_is_quoted_whole_in_the_reason_and_the_record(tmp_path,
           "--logs", str(logs))  # fmt: skip
     bot = next(b for b in json.loads(out_json.read_text())["bots"] if b["name"] == "wordy")
     reason = bot["fault_details"]["exception"]["reason"]
-    assert len(reason) > 500 and reason.endswith(" END")
+    assert len(reason) > 500 and reason.endswith(" END (wordy.py, line 6)")
     (record,) = (logs / "matches").glob("*.json")
     assert reason in record.read_text()
 
@@ -729,4 +774,7 @@ def test_the_fault_summary_counts_one_match_in_the_singular():
     note = {"count": 1, "first_match": 1, "reason": "act took too long", "match_file": ""}
     bot = {"name": "slow", "matches": 1, "fault_details": {"timeout": note}}
     _print_faults(Console(file=out, width=400), {"bots": [bot]})
-    assert "slow: timeout once in 1 match; first in match 1: act took too long" in out.getvalue()
+    assert out.getvalue().splitlines()[:2] == [
+        "slow: timeout once in 1 match",
+        "  first, in match 1: act took too long",
+    ]

@@ -192,7 +192,8 @@ def test_a_kits_config_without_a_game_plays_the_only_game_it_fits(tmp_path, caps
                                    "num_games": 2})  # fmt: skip
     run("--config", str(config), "--seed", "1")
     err = capsys.readouterr().err
-    assert f'{config} names no "game": playing last-card, the only game it fits' in err
+    said = " ".join(err.split())  # (wrapped to 80 columns)
+    assert f'{config} names no "game": playing last-card, the only game it fits' in said
     assert "Last Card: 4 bots, 2 games, 2 matches" in err
 
 

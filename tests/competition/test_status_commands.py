@@ -16,6 +16,7 @@ import pytest
 from django.core.management import CommandError, call_command, load_command_class
 
 from bots import competition
+from bots.arena.command import wrapped
 from bots.competition.uploads import upload
 from bots.management.commands import upload_bot
 from bots.models import BotVersion, MatchJob
@@ -179,6 +180,7 @@ def test_standings_say_why_a_version_is_rejected_or_waiting(alice, db, settings)
 def test_upload_wait_follows_the_version_to_its_rank(
     alice, active_bot, tmp_path, monkeypatch, settings
 ):
+    monkeypatch.setenv("COLUMNS", "80")
     settings.BOTS_PER_PERSON_PER_GAME = 0  # (a person with several bots in one game)
     active_bot(alice, "strong", builtin_code("strong"))
     path = tmp_path / "mine.py"
@@ -188,9 +190,12 @@ def test_upload_wait_follows_the_version_to_its_rank(
     monkeypatch.setattr(upload_bot.Command, "pause", lambda _self, _s: worker.step())
     out, _ = run("upload_bot", str(path), "--user", "alice", "--wait")
     version = BotVersion.objects.get(bot__name="rps-mine")
-    assert out.splitlines() == [
+    stored = (
         f"stored alice/rps-mine v1 (validating) (id {version.pk}): named as mine.py says; "
-        "--name chooses another",
+        "--name chooses another"
+    )
+    assert out.splitlines() == [
+        *wrapped(stored, 80).splitlines(),  # (over 80 columns: wrapped)
         f"active: alice/rps-mine v1 (active) (id {version.pk})",
         *[f"v1 active: placement matches {n} of 4 played" for n in range(4)],
         f"v1 active: rank {version.bot.leaderboard_row.rank} of 2, rating "
@@ -198,16 +203,24 @@ def test_upload_wait_follows_the_version_to_its_rank(
     ]
 
 
-def test_upload_wait_gives_up_after_its_timeout_saying_where_the_bot_stands(alice, tmp_path):
+def test_upload_wait_gives_up_after_its_timeout_saying_where_the_bot_stands(
+    alice, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("COLUMNS", "80")
     path = tmp_path / "mine.py"
     path.write_text(builtin_code("simple"))
+    out, err = io.StringIO(), io.StringIO()
     with pytest.raises(CommandError) as waited:
-        run("upload_bot", str(path), "--user", "alice", "--defer", "--wait", "--timeout", "0")
-    assert str(waited.value) == (
-        "still waiting after 0 s: v1 waits for a worker to validate it: no worker is at work "
-        "now; is `manage.py worker` running? (manage.py standings --user alice shows where it "
-        "stands)"
+        call_command("upload_bot", str(path), "--user", "alice", "--defer", "--wait",
+                     "--timeout", "0", stdout=out, stderr=err)  # fmt: skip
+    assert str(waited.value) == "still waiting after 0 s (where it stands: above)"
+    said = out.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in said)
+    assert " ".join(line.strip() for line in said).endswith(
+        "--name chooses another v1 waits for a worker to validate it: no worker is at work now; "
+        "is `manage.py worker` running?"
     )
+    assert err.getvalue() == "manage.py standings --user alice shows where it stands\n"
 
 
 def test_the_terminal_panel_says_why_the_worker_waits(db):
@@ -290,6 +303,7 @@ def test_upload_shows_a_rejected_bots_log_without_its_escape_sequences(
     err = io.StringIO()
     with pytest.raises(CommandError) as refused:
         call_command("upload_bot", str(path), "--user", "alice", stderr=err, stdout=io.StringIO())
-    assert str(refused.value) == "rejected: exception: \\x1b[2Jall clear"
+    assert str(refused.value) == "v1 rejected at validation (why: above)"
+    assert err.getvalue().endswith("\nrejected: exception: \\x1b[2Jall clear\n")
     assert "\x1b" not in err.getvalue() and "\x07" not in err.getvalue()
     assert "\\x1b]0;owned\\x07\\x1b[1A\\x1b[2Kvalidation passed" in err.getvalue()

@@ -280,6 +280,7 @@ def test_standings_tell_its_owner_why(bomb, monkeypatch):
 
 
 def test_upload_wait_ends_saying_it_was_taken_off(alice, bob, active_bot, tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
     active_bot(alice, "simple", builtin_code("simple"))
     active_bot(bob, "strong", builtin_code("strong"))
     path = tmp_path / "bomb.py"
@@ -302,9 +303,13 @@ def test_upload_wait_ends_saying_it_was_taken_off(alice, bob, active_bot, tmp_pa
         call_command("upload_bot", str(path), "--user", carol.username, "--wait", stdout=out,
                      stderr=io.StringIO())  # fmt: skip
     version = BotVersion.objects.get(bot__name="misbehaving")
-    assert str(ended.value) == f"v1 {version.reason}"
-    assert str(ended.value).startswith(f"v1 {TAKEN_OFF} (the last, in match ")
-    assert out.getvalue().splitlines()[-1] == f"v1 {version.reason}"
+    # the reason once, in the command's lines (wrapped to 80 columns); the error short
+    assert str(ended.value) == "v1 was taken off the ladder (why: above)"
+    assert version.reason.startswith(f"{TAKEN_OFF} (the last, in match ")
+    said = out.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in said)
+    tail = said[max(i for i, line in enumerate(said) if not line.startswith(" ")) :]
+    assert " ".join(line.strip() for line in tail) == f"v1 {version.reason}"
 
 
 # ---- the pages ------------------------------------------------------------------------------

@@ -65,7 +65,8 @@ def test_a_cpp_bot_is_compiled_in_the_sandbox_validated_and_plays_the_worker_s_m
     rejected = validate(upload(alice, "rps-poker", "mine", "mine.cpp", broken))
     assert rejected.status == BotVersion.REJECTED
     assert rejected.reason.startswith("startup: C++ compile error")
-    assert "/bot/mine.cpp:" in rejected.reason and "undefined_name" in rejected.reason
+    assert "\nmine.cpp:" in rejected.reason and "undefined_name" in rejected.reason
+    assert "/bot/" not in rejected.reason  # named as the file was given, not the sandbox's path
 
 
 def test_a_kit_built_jar_is_uploaded_validated_and_given_back_to_its_owner_as_a_jar(
@@ -144,15 +145,17 @@ def test_it_schedules_placement_against_every_other_active_bot(alice, bob, carol
     assert all(len(seats) == 2 and seats[0] == seats[1][::-1] for seats in by_seed.values())
 
 
-def test_it_uploads_through_the_command(db, tmp_path, capsys):
+def test_it_uploads_through_the_command(db, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
     path = tmp_path / "cmdbot.py"
     path.write_text(builtin_code("simple"))
     call_command("upload_bot", str(path), "--user", "dave", "--create-user")
     assert "active" in capsys.readouterr().out
     bad = tmp_path / "bad.py"
     bad.write_text(misbehaving("raise ValueError('nope')"))
-    with pytest.raises(CommandError, match="rejected: exception"):  # (its next version)
+    with pytest.raises(CommandError, match="v2 rejected at validation"):  # (its next version)
         call_command("upload_bot", str(bad), "--user", "dave", "--name", "simple")
+    assert "\nfault: exception: main_play raised ValueError: nope" in capsys.readouterr().err
     with pytest.raises(CommandError, match="no user"):
         call_command("upload_bot", str(path), "--user", "nobody")
 
@@ -169,15 +172,22 @@ def test_it_refuses_a_bot_name_with_a_control_or_format_character(alice):
     assert not BotVersion.objects.exists()
 
 
-def test_the_command_refuses_a_bot_name_or_a_new_username_that_is_not_plain(db, tmp_path):
+def test_the_command_refuses_a_bot_name_or_a_new_username_that_is_not_plain(
+    db, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("COLUMNS", "80")  # (a reason over a line: said above a short error)
     path = tmp_path / "cmdbot.py"
     path.write_text(builtin_code("simple"))
     call_command("upload_bot", str(path), "--user", "dave", "--create-user", "--defer")
-    with pytest.raises(CommandError, match="U\\+202E RIGHT-TO-LEFT OVERRIDE; names are plain"):
-        call_command("upload_bot", str(path), "--user", "dave", "--name", "x\u202ey")
-    with pytest.raises(CommandError) as refused:
-        call_command("upload_bot", str(path), "--user", "eve\u202e", "--create-user")
-    assert str(refused.value).startswith(
+    # (a reason longer than a line of 80 columns is said above a short error)
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="the file was not uploaded"):
+        call_command("upload_bot", str(path), "--user", "dave", "--name", "x\u202ey", stderr=err)
+    assert "U+202E RIGHT-TO-LEFT OVERRIDE; names are plain" in " ".join(err.getvalue().split())
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="the user was not created"):
+        call_command("upload_bot", str(path), "--user", "eve\u202e", "--create-user", stderr=err)
+    assert " ".join(err.getvalue().split()).startswith(
         "cannot create user 'eve\\u202e': The username holds U+202E RIGHT-TO-LEFT OVERRIDE; "
         "names are plain text."
     )

@@ -202,7 +202,7 @@ def test_it_times_out_a_seat_that_overruns_its_call_and_bank():
     # The reason says what the limit was, in the contract's terms.
     assert outcome.faults[0] == Fault(
         "timeout",
-        "no answer within 1.40 s (the 1 s per call plus 0.40 s left of the 2 s time bank)",
+        "no answer within 1.40 s, the 1 s per call plus 0.40 s left of the 2 s time bank",
     )
     assert outcome.stats[0].calls == 2
     assert 1 not in outcome.faults

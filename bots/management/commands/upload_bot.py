@@ -3,20 +3,31 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 
+from bots.arena.command import (
+    another_game_hint,
+    compile_pending,
+    compiling_note,
+    stream_width,
+    wrapped,
+)
 from bots.competition.status import bot_status
 from bots.competition.uploads import UploadError, upload, validate
 from bots.models import BotVersion
 from bots.names import declared_name, plain_username
 from games.engine import untrusted
-from games.registry import add_game_argument, game_slugs
+from games.engine.files import safe_filename
+from games.registry import add_game_argument, game_slugs, get_game
 
 
 class Command(BaseCommand):
@@ -58,9 +69,17 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts) -> None:
+        # the log's records are for the worker's and the server's logs; a person running
+        # this command reads its own lines (-v 2 shows the records too)
+        with _quiet_log(opts["verbosity"] < 2):
+            self._upload(opts)
+
+    def _upload(self, opts: dict) -> None:
         path: Path = opts["file"]
         if not path.is_file():
-            raise CommandError(f"{path}: no such file")
+            self._fail(
+                untrusted.printable(f"{path}: no such file"), "no such file (its path: above)"
+            )
         users = get_user_model()
         if opts["create_user"]:
             owner = users.objects.filter(username=opts["user"]).first()
@@ -71,7 +90,8 @@ class Command(BaseCommand):
                     owner.clean_fields(exclude=["password"])
                 except ValidationError as exc:
                     problems = "; ".join(exc.messages)
-                    raise CommandError(f"cannot create user {opts['user']!r}: {problems}") from None
+                    said = untrusted.printable(f"cannot create user {opts['user']!r}: {problems}")
+                    self._fail(said, "the user was not created (why: above)")
                 owner.set_unusable_password()
                 owner.save()
         else:
@@ -84,13 +104,17 @@ class Command(BaseCommand):
         try:
             version = upload(owner, opts["game"], name, path.name, code)
         except UploadError as exc:
-            raise CommandError(str(exc)) from None
+            self._fail(untrusted.printable(str(exc)), "the file was not uploaded (why: above)")
         named = "" if opts["name"] else f": named as {path.name} says; --name chooses another"
-        self.stdout.write(f"stored {version} (id {version.pk}){named}")
+        self._say(f"stored {version} (id {version.pk}){named}")
         if not opts["defer"]:
+            # (the name and bytes its validation writes and compiles: bots.running.playing)
+            written = safe_filename(version.filename), version.code.encode()
+            if compile_pending(get_game(opts["game"]), *written):
+                self._say(compiling_note(path.name), self.stderr)
             version = validate(version)
             if version.status == BotVersion.ACTIVE:
-                self.stdout.write(f"active: {version} (id {version.pk})")
+                self._say(f"active: {version} (id {version.pk})")
             else:
                 self._rejected(version)
         if opts["wait"]:
@@ -104,32 +128,70 @@ class Command(BaseCommand):
         while True:
             version.refresh_from_db()
             status = bot_status(version.bot)
+            if version.status == BotVersion.REJECTED and not version.is_taken_off:
+                self._rejected(version)  # (its log says why, once)
             if status.detail != said:
                 said = status.detail
-                self.stdout.write(untrusted.printable(said))
+                self._say(untrusted.printable(said))
             if version.is_taken_off:  # passed validation, then faulted in its matches
-                raise CommandError(untrusted.printable(f"v{version.number} {version.reason}"))
-            if version.status == BotVersion.REJECTED:
-                self._rejected(version)
+                raise CommandError(f"v{version.number} was taken off the ladder (why: above)")
             if version.status != BotVersion.VALIDATING and status.rated:
                 break
             if version.status == BotVersion.RETIRED:
                 raise CommandError(f"{version} was retired: a newer version replaced it")
             if time.monotonic() >= end:
-                raise CommandError(
-                    f"still waiting after {timeout:g} s: {said} (manage.py standings --user "
-                    f"{version.bot.owner.get_username()} shows where it stands)"
-                )
+                owner = untrusted.printable(version.bot.owner.get_username())
+                self._say(f"manage.py standings --user {owner} shows where it stands", self.stderr)
+                raise CommandError(f"still waiting after {timeout:g} s (where it stands: above)")
             self.pause(poll)
         if status.last_fault:
-            self.stdout.write(untrusted.printable(f"latest fault: {status.last_fault}"))
+            self._say(untrusted.printable(f"latest fault: {status.last_fault}"))
 
     def _rejected(self, version: BotVersion) -> NoReturn:
-        """The validation's log and the refusal, as a terminal shows them harmlessly: they
-        hold what the bot wrote (escape sequences shown as ``\x1b``, never acted on)."""
-        self.stderr.write(untrusted.printable(version.validation_log))
-        raise CommandError(untrusted.printable(f"rejected: {version.reason}"))
+        """The validation's log, which ends with the refusal, as a terminal shows it
+        harmlessly: it holds what the bot wrote (escape sequences shown as ``\x1b``, never
+        acted on); then a short error. A file for another game is told its ``--game``."""
+        log = version.validation_log.rstrip()
+        if version.reason and version.reason not in log:  # (a refusal of no fault of its own)
+            log += f"\nrejected: {version.reason}"
+        text = untrusted.printable(log + another_game_hint(version.reason, "upload"))
+        self.stderr.write(wrapped(text, self._width(self.stderr), keep_indented=True))
+        raise CommandError(f"v{version.number} rejected at validation (why: above)")
+
+    def _fail(self, message: str, summary: str) -> NoReturn:
+        """Stop with ``message`` (printable text) as the CommandError's, if that fits a line
+        of the terminal; else with ``summary``, ``message`` wrapped above it."""
+        if "\n" not in message and len(f"CommandError: {message}") <= self._width(self.stderr):
+            raise CommandError(message)
+        self._say(message, self.stderr)
+        raise CommandError(summary)
+
+    def _width(self, to: OutputWrapper) -> int:
+        return stream_width(getattr(to, "_out", to))
+
+    def _say(self, text: str, to: OutputWrapper | None = None) -> None:
+        """A line (or a few) of printable text, wrapped to the terminal's width (``COLUMNS``,
+        else 80 columns, when it is not one), each line's rest indented."""
+        to = to or self.stdout
+        to.write(wrapped(text, self._width(to)))
 
     def pause(self, seconds: float) -> None:
         """Between two looks at the bot (a test plays the worker's part here)."""
         time.sleep(seconds)
+
+
+@contextlib.contextmanager
+def _quiet_log(quiet: bool) -> Iterator[None]:
+    """While ``quiet``: the console handler of the settings' LOGGING shows warnings and
+    errors only (a placement's scheduling, logged at INFO for the worker's and the server's
+    logs, is no line for a person's terminal); as it was after."""
+    handlers = [h for h in logging.getLogger().handlers if h.get_name() == "console"]
+    levels = [h.level for h in handlers]
+    if quiet:
+        for handler in handlers:
+            handler.setLevel(max(handler.level, logging.WARNING))
+    try:
+        yield
+    finally:
+        for handler, level in zip(handlers, levels, strict=True):
+            handler.setLevel(level)

@@ -1,0 +1,256 @@
+"""What ``manage.py arena`` says besides its table, as a newcomer's first hour read it at an
+80-column terminal: a fault's lines wrapped under the bot's name (they were one line of up
+to 330 columns), a bot faulty in every match said so, Last Card's refused moves explained
+after the table, a timeout said as it happens and in one sentence, a compile said before
+its seconds of silence, and the README's list of games whole."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from bots.arena import command
+from bots.running import starved
+from games.engine.runner import SeatStats, TimeControl, _allowance
+from games.records import refused
+from games.registry import games, get_game
+from tests.arena.test_arena_command import blocks, unwrapped
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Goofspiel's starter, its bids made strings ("7", not 7): an invalid answer every match
+GOOFSPIEL_STR = (
+    (ROOT / "games/goofspiel/starter.py")
+    .read_text()
+    .replace("return min(winners)", "return str(min(winners))")
+    .replace("return min(hand)\n", "return str(min(hand))\n")
+    .replace(
+        "return min(hand, key=lambda card: abs(card - prize))",
+        "return str(min(hand, key=lambda card: abs(card - prize)))",
+    )
+)
+#: Last Card's starter playing a card ("As") where a move is a dict: refused every time, as
+#: a pass
+LAST_CARD_STR = (
+    (ROOT / "games/last_card/starter.py")
+    .read_text()
+    .replace(
+        "    def play(self, state):\n",
+        "    def play(self, state):\n        return state['hand'][0]\n",
+    )
+)
+
+
+@pytest.fixture(autouse=True)
+def columns(monkeypatch):
+    """Lines wrapped to 80 columns where they do not go to a terminal."""
+    monkeypatch.setenv("COLUMNS", "80")
+
+
+def manage(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """``manage.py ARGS`` as a person runs it (the arena without Django), at 80 columns."""
+    env = {**os.environ, "COLUMNS": "80"}
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def widest(text: str) -> int:
+    return max((len(line) for line in text.splitlines()), default=0)
+
+
+def test_a_faults_lines_fit_80_columns_under_the_bots_name(bot_file):
+    # one line of 267 columns once: name, count, the first reason and --logs, wrapped
+    # mid-word by the terminal
+    path = bot_file("gs_str.py", GOOFSPIEL_STR)
+    done = manage("arena", "--game", "goofspiel", str(path), "builtin:matching",
+                  "--rounds", "3", "--seed", "1", "--no-progress")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert widest(done.stdout) <= 80 and widest(done.stderr) <= 80, done.stderr
+    (block,) = blocks(done.stderr, "starter")
+    header, first, keep = unwrapped(block)
+    assert header == "starter (faulted in every match): invalid 3 times in 3 matches"
+    assert re.fullmatch(
+        r"first, in match 1: act returned an illegal answer: a bid is one of your cards "
+        r"\(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13\), got '\d+'",
+        first,
+    ), first
+    assert keep == "--logs DIR keeps every match record and each bot's stderr log"
+    assert len(block) > 3  # (the reason took a second line, indented under the first)
+
+
+def test_a_command_error_is_wrapped_and_a_file_of_another_game_is_told_its_game(bot_file):
+    # "CommandError: ...: failed at import: ..." was 169-192 columns
+    path = bot_file("gs_import.py", "import numpy\n\nclass Bot:\n    def act(self, obs):\n"
+                    "        return 1\n")  # fmt: skip
+    done = manage("arena", "--game", "goofspiel", path.name, "builtin:matching", cwd=path.parent)
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("CommandError: ") and len(lines) > 1
+    assert all(line.startswith("  ") for line in lines[1:]) and widest(done.stderr) <= 80
+    said = " ".join(line.strip() for line in lines)
+    assert "gs_import.py: failed at import: ModuleNotFoundError: No module named 'numpy'" in said
+    # a Last Card bot given to Goofspiel: the game to give it
+    other = bot_file("last_card_mine.py", (ROOT / "games/last_card/starter.py").read_text())
+    done = manage("arena", "--game", "goofspiel", other.name, "builtin:matching", cwd=other.parent)
+    assert done.returncode == 1 and widest(done.stderr) <= 80, done.stderr
+    said = " ".join(line.strip() for line in done.stderr.splitlines())
+    assert said.endswith(
+        "this file defines play (Last Card's method): is it for another game? If so, play it "
+        "with --game last-card."
+    ), said
+
+
+def test_a_bot_faulty_in_every_match_is_not_said_to_be_so_in_most():
+    from rich.console import Console
+
+    note = {"count": 3, "first_match": 1, "reason": "act raised ValueError", "match_file": None}
+    said = {}
+    for faults in (3, 2):
+        bot = {"name": "b", "matches": 3, "faults": faults, "faulty": True,
+               "fault_details": {"exception": note | {"count": faults}}}  # fmt: skip
+        out = io.StringIO()
+        command._print_faults(Console(file=out, width=200), {"bots": [bot]})
+        said[faults] = out.getvalue().splitlines()[0]
+    assert said[3] == "b (faulted in every match): exception 3 times in 3 matches"
+    assert said[2] == "b (faulted in most of its matches): exception 2 times in 3 matches"
+
+
+def test_last_cards_refused_moves_are_explained_after_the_table(
+    bot_file, tmp_path, monkeypatch, capfd
+):
+    # the table said "illegal moves per game 58.50", faults 0, and nothing else: the reason
+    # was only in --logs DIR/readable/0001.log
+    path = bot_file("lc_str.py", LAST_CARD_STR)
+    monkeypatch.chdir(tmp_path)  # (--logs logs: a path that fits a line)
+    logs = Path("logs")
+    for kept in (None, logs):
+        extra = ["--logs", str(kept)] if kept else []
+        call_command("arena", "--game", "last-card", str(path), "--fill", "builtin:naive",
+                     "--games", "2", "--seed", "4", "--no-progress", *extra,
+                     stdout=io.StringIO())  # fmt: skip
+        (block,) = blocks(capfd.readouterr().err, "starter")
+        header, first, where = unwrapped(block)
+        count = int(header.split()[1])
+        assert header == (
+            f"starter: {count} illegal moves in 2 of its 2 games (an illegal move is refused "
+            "and counts as a pass)"
+        )
+        assert first == (
+            'first, in game 1: a move is a dict like {"cards": ["7h"], "suit": None, '
+            '"last_card": False}, not str'
+        )
+        if kept is None:
+            assert where == "--logs DIR keeps each one's reason, in a readable log of every game"
+    assert where == f"each one's reason: in the readable logs, {logs / 'readable'}"
+    records = [json.loads(p.read_text()) for p in sorted((logs / "matches").glob("*.json"))]
+    seats = [[s["name"] for s in r["seats"]].index("starter") for r in records]
+    assert count == sum(len(refused(r, seat)) for r, seat in zip(records, seats, strict=True))
+    assert "Illegal move! A move is a dict" in (logs / "readable" / "0001.log").read_text()
+
+
+def test_a_bots_first_timeout_is_said_as_it_happens(bot_file, monkeypatch, capfd):
+    # 3 matches of an endless loop took 107 s behind a progress bar alone
+    import bots.arena
+
+    quick = TimeControl(move=0.3, bank=0.0, startup=10.0)
+    monkeypatch.setattr(bots.arena, "site_time_control", lambda game: quick)
+    loop = GOOFSPIEL_STR.replace("    def act(self, obs):\n", "    def act(self, obs):\n"
+                                 "        while True:\n            pass\n")  # fmt: skip
+    path = bot_file("gs_loop.py", loop)
+    call_command("arena", "--game", "goofspiel", str(path), "builtin:matching", "--rounds", "3",
+                 "--jobs", "1", "--no-progress", stdout=io.StringIO())  # fmt: skip
+    err = capfd.readouterr().err
+    said = "starter timed out in match 1 (act); the other matches go on"
+    assert err.count(said) == 1 and "timed out in match 2" not in err
+    (block,) = blocks(err, "starter (")
+    assert err.index(said) < err.index(block[0])  # before the results
+    header, first, _ = unwrapped(block)
+    assert header == "starter (faulted in every match): timeout 3 times in 3 matches"
+    assert re.fullmatch(
+        r"first, in match 1: no answer to act within 0\.30 s( of its own time \(not counting "
+        r"the \d+\.\d\d s the busy machine kept it waiting for a CPU\))?, the 0\.3 s per call",
+        first,
+    ), first
+
+
+def test_a_timeout_on_a_busy_machine_reads_as_one_sentence():
+    # "no answer to act within 11.00 s (and 22.40 s more, the time the machine kept it
+    # waiting for a CPU) (the 1 s per call plus 10.00 s left of the 10 s time bank)": two
+    # parentheticals, and "22.40 s more" read as a second limit
+    stats = SeatStats(bank_left=10.0)
+    bank = TimeControl(move=1.0, bank=10.0)
+    reason = "no answer to act within 11.00 s" + starved.given_more(22.4) + _allowance(bank, stats)
+    assert reason == (
+        "no answer to act within 11.00 s of its own time (not counting the 22.40 s the busy "
+        "machine kept it waiting for a CPU), the 1 s per call plus 10.00 s left of the 10 s "
+        "time bank"
+    )
+    assert starved.given_more(0.001) == ""  # (nothing waited for: nothing said)
+    no_bank = TimeControl(move=1.0, bank=0.0)
+    assert "within 1.00 s" + _allowance(no_bank, stats) == "within 1.00 s, the 1 s per call"
+
+
+class _Spied(Exception):
+    """Where a test stops a launch, once it has seen the compile's cache entry."""
+
+
+def test_a_compile_is_said_before_it_starts_and_not_once_it_is_kept(
+    bot_file, tmp_path, monkeypatch, capfd
+):
+    # 22 s of silence before the tournament while a C++ bot compiled
+    from bots.sandbox import compiling
+
+    monkeypatch.setattr(compiling, "cache_dir", lambda: tmp_path / "compiled")
+    looked_up: list[Path] = []
+
+    def spy(language, kept, refused, limits):  # where the launch looks for the program
+        looked_up.append(kept)
+        raise _Spied
+
+    monkeypatch.setattr(compiling, "_cached", spy)
+    path = bot_file("gs2.cpp", (ROOT / "games/goofspiel/starter.cpp").read_text())
+    args = ["arena", "--game", "goofspiel", str(path), "builtin:matching", "--no-progress"]
+    with pytest.raises(_Spied):
+        call_command(*args, stdout=io.StringIO())
+    note = "compiling gs2.cpp in the sandbox (once for this code on this machine)..."
+    assert note in " ".join(line.strip() for line in capfd.readouterr().err.splitlines())
+    # kept (its program, or the compiler's refusal): nothing to say
+    (kept,) = looked_up
+    game, source = get_game("goofspiel"), path.read_bytes()
+    for entry in (kept, kept.with_name(f"{kept.name}.refused")):
+        assert command.compile_pending(game, path.name, source)
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        entry.write_bytes(b"kept")
+        assert not command.compile_pending(game, path.name, source)
+        entry.unlink()
+    kept.write_bytes(b"kept")
+    with pytest.raises(_Spied):
+        call_command(*args, stdout=io.StringIO())
+    assert "compiling" not in capfd.readouterr().err
+    # nor for a language that is not compiled
+    assert not command.compile_pending(game, "gs.py", b"class Bot: pass\n")
+
+
+def test_the_readmes_games_today_lists_every_game_with_its_doc():
+    # Goofspiel was only in the starter table, further down
+    readme = (ROOT / "README.md").read_text()
+    listed = readme.split("Games today:", 1)[1].split("\n## ", 1)[0]
+    for game in games():
+        assert f"**{game.title}**" in listed, game.title
+        assert f"(docs/games/{game.slug}.md)" in listed, game.slug
+    assert "`manage.py arena --game goofspiel my_bot.py builtin:matching --rounds 20`" in listed

@@ -1,0 +1,165 @@
+"""What ``manage.py upload_bot`` says, as a newcomer's first hour read it at an 80-column
+terminal: its lines wrapped (up to 291 columns before), no log record among them unless
+asked, a file for another game rejected once with the ``--game`` to give, a compile said
+before its seconds of silence, and the docs' own example working as written."""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from bots.management.commands import upload_bot
+from bots.models import BotVersion
+from bots.worker import Options, Worker
+from games.engine.files import safe_filename
+from games.registry import get_game
+from tests.competition.conftest import builtin_code
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def columns(monkeypatch):
+    """Lines wrapped to 80 columns where they do not go to a terminal."""
+    monkeypatch.setenv("COLUMNS", "80")
+
+
+def upload(*args: str) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("upload_bot", *args, stdout=out, stderr=err)
+    finally:
+        said = out.getvalue() + err.getvalue()
+        assert all(len(line) <= 80 for line in said.splitlines()), said
+    return out.getvalue(), err.getvalue()
+
+
+def joined(text: str) -> str:
+    """Lines wrapped for the terminal, joined again."""
+    return " ".join(text.split())
+
+
+def test_its_lines_fit_80_columns(alice, tmp_path):
+    # "stored ... named as goofspiel_mine.py says; --name chooses another": 104 columns
+    path = tmp_path / "goofspiel_mine.py"
+    path.write_text((ROOT / "games/goofspiel/starter.py").read_text())
+    out, _ = upload(str(path), "--user", "alice", "--game", "goofspiel")
+    version = BotVersion.objects.get()
+    *stored, active = out.splitlines()
+    assert len(stored) == 2 and stored[1].startswith("  ")  # (the rest of a line, indented)
+    assert joined("\n".join(stored)) == (
+        f"stored alice/starter v1 (validating) (id {version.pk}): named as goofspiel_mine.py "
+        "says; --name chooses another"
+    )
+    assert active == f"active: alice/starter v1 (active) (id {version.pk})"
+
+
+def test_a_file_for_another_game_is_told_its_game_once(alice, tmp_path):
+    # the reason came twice (the log's "fault:" line and "CommandError: rejected: ..."), 274
+    # and 291 columns, and left the newcomer to guess --game
+    path = tmp_path / "last_card_mine.py"
+    path.write_text((ROOT / "games/last_card/starter.py").read_text())
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError) as rejected:  # (--game: rps-poker by default)
+        call_command("upload_bot", str(path), "--user", "alice", stdout=out, stderr=err)
+    assert str(rejected.value) == "v1 rejected at validation (why: above)"
+    assert all(len(line) <= 80 for line in (out.getvalue() + err.getvalue()).splitlines())
+    said = joined(err.getvalue())
+    assert said.count("is it for another game?") == 1
+    assert said.endswith(
+        "fault: startup: class Bot has no method draft_pick, draft_receive, main_play, "
+        "main_postprocess. An RPS Poker bot needs draft_pick(cards), draft_receive(card), "
+        "main_play(hand, base), main_postprocess(card); this file defines play (Last Card's "
+        "method): is it for another game? If so, upload it with --game last-card."
+    )
+    version = BotVersion.objects.get()
+    assert version.status == BotVersion.REJECTED
+    assert version.reason.endswith("is it for another game?")  # (the site's words: no --game)
+
+
+def test_it_shows_no_log_record_unless_asked(alice, bob, active_bot, tmp_path):
+    # "2026-12-01 02:27:37,198 INFO bots.competition event=placement version=19 jobs=8
+    # references=0" among its lines: the console handler of the settings' LOGGING
+    (console,) = [h for h in logging.getLogger().handlers if h.get_name() == "console"]
+    active_bot(bob, "strong", builtin_code("strong"))
+    path = tmp_path / "mine.py"
+    written = {}
+    level = console.level
+    for verbosity in ("1", "2"):
+        path.write_text(f"{builtin_code('simple')}\n# v{verbosity}\n")
+        log = io.StringIO()
+        stream = console.setStream(log)
+        try:
+            upload(str(path), "--user", "alice", "--name", "mine", "-v", verbosity)
+        finally:
+            console.setStream(stream)
+        written[verbosity] = log.getvalue()
+        assert console.level == level  # (as it was: the worker's and server's log unchanged)
+    assert "event=placement" not in written["1"]
+    assert re.search(r" INFO bots\.competition event=placement version=\d+ ", written["2"])
+
+
+class _Spied(Exception):
+    """Where a test stops a launch, once it has seen the compile's cache entry."""
+
+
+def test_a_compile_is_said_before_it_starts(alice, tmp_path, monkeypatch):
+    # nothing was said for the ~22 s a C++ bot took to compile
+    from bots.arena import command
+    from bots.sandbox import compiling
+
+    monkeypatch.setattr(compiling, "cache_dir", lambda: tmp_path / "compiled")
+    looked_up: list[Path] = []
+
+    def spy(language, kept, refused, limits):  # where the launch looks for the program
+        looked_up.append(kept)
+        raise _Spied
+
+    monkeypatch.setattr(compiling, "_cached", spy)
+    path = tmp_path / "goofspiel_mine.cpp"
+    path.write_text((ROOT / "games/goofspiel/starter.cpp").read_text())
+    err = io.StringIO()
+    with pytest.raises(Exception):  # noqa: B017 - (the spy, or the validation's own end)
+        call_command("upload_bot", str(path), "--user", "alice", "--game", "goofspiel",
+                     stdout=io.StringIO(), stderr=err)  # fmt: skip
+    assert joined(err.getvalue()).startswith(
+        "compiling goofspiel_mine.cpp in the sandbox (once for this code on this machine)..."
+    )
+    # the entry the validation looked for is the one the command looked for: once kept,
+    # nothing is said
+    version = BotVersion.objects.get()
+    written = safe_filename(version.filename), version.code.encode()
+    assert command.compile_pending(get_game("goofspiel"), *written)
+    (kept,) = looked_up
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    kept.write_bytes(b"kept")
+    assert not command.compile_pending(get_game("goofspiel"), *written)
+
+
+def test_the_docs_example_works_as_written(db, bob, active_bot, tmp_path, monkeypatch):
+    # "CommandError: no user 'alice' (see --create-user)" for a newcomer following it
+    text = (ROOT / "docs/uploading.md").read_text()
+    section = text.split("## From the command line", 1)[1].split("\n## ", 1)[0]
+    commands = [line.strip() for line in section.splitlines() if line.startswith("    ")]
+    copy, up, standings = commands
+    assert copy == "cp games/rps_poker/starter.py rps_mine.py"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rps_mine.py").write_text((ROOT / "games/rps_poker/starter.py").read_text())
+    active_bot(bob, "strong", builtin_code("strong"))  # (someone to play placement matches)
+    worker = Worker(Options(claim=1), name="w1")
+    monkeypatch.setattr(upload_bot.Command, "pause", lambda _self, _s: worker.step())
+    args = shlex.split(up)
+    assert args[:3] == [".venv/bin/python", "manage.py", "upload_bot"]
+    out, _ = upload(*args[3:])
+    assert re.search(r"^v1 active: rank \d of 2, rating ", out, re.MULTILINE), out
+    args = shlex.split(standings)
+    assert args[2:] == ["standings", "--user", "alice"]
+    said = io.StringIO()
+    call_command(*args[2:], stdout=said)
+    assert "alice/starter" in said.getvalue()
