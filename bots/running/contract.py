@@ -64,6 +64,31 @@ def _listed(names: list[str]) -> str:
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
 
 
+def _case_rule(language: str, missing: list[str], defined: list[str]) -> str:
+    """The rule of the bot's language (" A Java bot names its methods in camelCase: act, not
+    Act.") for a method its file defines (``defined``, as the reasons name them) under the
+    name of a ``missing`` one of the contract written otherwise (its case, or underscores);
+    "" if it defines none."""
+    if language not in LANGUAGES:
+        return ""
+    own = get_language(language)
+
+    def bare(name: str) -> str:
+        return name.replace("_", "").lower()
+
+    for method in missing:
+        wanted = own.defined_name(method)
+        written = next((d for d in defined if d != wanted and bare(d) == bare(wanted)), None)
+        if written is not None:
+            a_language = a_title(own.title)
+            how = "in camelCase" if own.defined_name("x_y") == "xY" else "as the contract does"
+            return (
+                f" {a_language[0].upper()}{a_language[1:]} bot names its methods {how}: "
+                f"{wanted}, not {written}."
+            )
+    return ""
+
+
 def missing_methods(game: GameSpec, hello: Hello) -> str:
     """Why the bot of ``hello`` cannot play ``game`` ("" if it has every method of the
     contract): "class Bot has no method act. A Goofspiel bot needs act(obs); this file
@@ -95,9 +120,12 @@ def missing_methods(game: GameSpec, hello: Hello) -> str:
             f"{named(renamed[0])}, not {renamed[0]}."
         )
     else:
-        rule = ""
+        rule = _case_rule(language, missing, [named(m) for m in hello.methods])
     if not hello.methods:
-        return f"{reason}; this file defines no method{' in camelCase' if rule else ''}.{rule}"
+        # (a host may list only the contract's methods: C++'s cannot see the others)
+        if rule:
+            return f"{reason}; this file defines no method in camelCase.{rule}"
+        return f"{reason}; this file defines none of the game's methods."
     defines = f"{reason}; this file defines {', '.join(named(m) for m in hello.methods)}"
     # another game whose whole contract the file defines: it may be that game's bot
     others = [

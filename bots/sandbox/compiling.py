@@ -229,21 +229,39 @@ def program(
     from the machine's cache, else compiled now (in the sandbox; ``sandboxed=False``: as a
     plain child process, for ``arena --no-sandbox`` only) and kept; a ``worker``'s compile
     may take any sandbox slot, a live table's not the workers' reserve. Raises
-    CompileError, or the sandbox's errors for the platform's trouble."""
+    CompileError (its messages naming the bot's file ``bot_name``: :func:`_as_given`), or the
+    sandbox's errors for the platform's trouble."""
     files = language.compile_files(bot_name, source, game)
     # the compiler's script (the files under /: the sandbox's paths), part of the cache key
     script = language.compile_script(sorted(files), config)
     folder = cache_dir() / language.name
     key = _key(language, files, script, config, sandboxed, limits)
-    found = _cached(language, folder / key, folder / f"{key}.refused", limits)
-    if found is not None:
-        return found
-    scope = _transient_for(source)
-    if scope is not None:  # compiled for this use only: its program in memory, never kept
-        return _one_use(scope, language, files, script, config, limits, sandboxed, worker)
-    return _compile_once(
-        language, files, script, config, limits, sandboxed, worker, folder, key, one_use=False
-    )
+    try:
+        found = _cached(language, folder / key, folder / f"{key}.refused", limits)
+        if found is not None:
+            return found
+        scope = _transient_for(source)
+        if scope is not None:  # compiled for this use only: its program in memory, never kept
+            return _one_use(scope, language, files, script, config, limits, sandboxed, worker)
+        return _compile_once(
+            language, files, script, config, limits, sandboxed, worker, folder, key, one_use=False
+        )
+    except CompileError as exc:
+        raise _as_given(exc, files, bot_name) from None
+
+
+def _as_given(refusal: CompileError, files: dict[str, bytes], bot_name: str) -> CompileError:
+    """A refusal whose messages name the bot's file as it was given (``gc_compile.cpp:23:5:
+    error``), not by its path in the compiler's sandbox (``/bot/gc_compile.cpp``, or, for a
+    language whose files are named after their class, ``/bot/GoofspielStarter.java``). The
+    refusal kept is the compiler's own words: the same code given under another name is
+    named so."""
+    suffix = Path(bot_name).suffix
+    message = str(refusal)
+    for name in files:
+        if name.startswith("/bot/") and Path(name).suffix == suffix:
+            message = message.replace(name, bot_name)
+    return CompileError(message, took_s=refusal.took_s, cached=refusal.cached)
 
 
 def _key(

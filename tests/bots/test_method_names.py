@@ -80,3 +80,34 @@ def test_a_js_bot_missing_a_one_word_method_gets_no_camel_case_advice():
     game = get_game("goofspiel")
     hello = Hello(name="b", methods=[], language="javascript")
     assert "camelCase" not in missing_methods(game, hello)
+
+
+@pytest.mark.parametrize(
+    ("language", "methods", "ends"),
+    [
+        # a host that lists only the contract's methods (C++'s) says none: not "no method"
+        ("cpp", [], "act(obs); this file defines none of the game's methods."),
+        ("java", ["Act"], "act(obs); this file defines Act. A Java bot names its methods in "
+         "camelCase: act, not Act."),
+        ("python", ["Act", "helper"], "act(obs); this file defines Act, helper. A Python bot "
+         "names its methods as the contract does: act, not Act."),
+        ("python", ["helper"], "act(obs); this file defines helper."),
+    ],
+)  # fmt: skip
+def test_a_missing_method_is_told_what_the_file_defines_instead(language, methods, ends):
+    from bots.running.contract import missing_methods
+    from bots.running.process import Hello
+
+    hello = Hello(name="b", methods=methods, language=language)
+    assert missing_methods(get_game("goofspiel"), hello).endswith(ends)
+
+
+def test_a_java_bot_named_in_snake_case_capitals_is_told_the_camel_case_name():
+    from bots.running.contract import missing_methods
+    from bots.running.process import Hello
+
+    game = get_game("rps-poker")
+    hello = Hello(name="b", methods=["DraftPick", "draft_receive", "main_play"], language="java")
+    assert missing_methods(game, hello).endswith(
+        "A Java bot names its methods in camelCase: draftPick, not DraftPick."
+    )

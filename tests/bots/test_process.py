@@ -117,7 +117,8 @@ def test_it_reports_an_exception_with_its_type_and_keeps_the_traceback(make_proc
     process = make_process("raise KeyError('base')")
     outcome = play(process)
     assert outcome.faults[0].kind == "exception"
-    assert outcome.faults[0].reason == "main_play raised KeyError: 'base'"
+    # (where in the bot's file: the deepest line of it in the traceback)
+    assert outcome.faults[0].reason == "main_play raised KeyError: 'base' (bot0.py, line 22)"
     assert "Traceback" in process.stderr.tail()
     assert process.alive  # an exception does not kill the process: the next match is fine
 
@@ -172,7 +173,7 @@ def test_it_reports_a_bot_that_fails_to_import(make_process):
     with pytest.raises(AgentFault) as info:
         process.start(10)
     assert info.value.kind == "startup"
-    assert info.value.reason == "failed at import: SystemExit: bye"
+    assert info.value.reason == "failed at import: SystemExit: bye (bot0.py, line 1)"
 
 
 def test_it_kills_the_whole_process_group_on_close(make_process, tmp_path):
@@ -297,7 +298,7 @@ def test_a_notice_needs_no_reply_but_its_failure_is_the_bots_fault_in_that_match
     outcome = play(process)
     fault = outcome.faults[0]
     assert fault.kind == "exception"
-    assert fault.reason == "main_postprocess raised KeyError: 'told'"
+    assert fault.reason == "main_postprocess raised KeyError: 'told' (bot0.py, line 26)"
     # four games played, then the next call carried the failure: the rest go to the opponent
     assert len(outcome.state.games) == 4
     assert outcome.result["scores"][1] >= 6
@@ -313,7 +314,7 @@ def test_a_notice_needs_no_reply_but_its_failure_is_the_bots_fault_in_that_match
 def test_a_failure_in_the_last_notice_of_a_match_is_still_a_fault_in_it(make_process):
     process = notice_bot(make_process, "if Bot.told == 10: raise ValueError('last')")
     outcome = play(process)
-    assert outcome.faults[0].reason == "main_postprocess raised ValueError: last"
+    assert outcome.faults[0].reason == "main_postprocess raised ValueError: last (bot0.py, line 26)"
     assert len(outcome.state.games) == 10
     again = play(process, seed=1)  # the next match's own last notice, not an earlier one
     assert again.faults[0].reason == outcome.faults[0].reason

@@ -62,7 +62,7 @@ def test_a_constructor_that_raises_is_a_startup_fault_stored_and_counted(alice, 
     assert Worker(Options(validate=False), name="w1").run(batch=True) == 2
     seats = MatchSeat.objects.filter(version=loser)
     assert [(s.fault_kind, s.fault_reason) for s in seats] == [
-        ("startup", "the bot's constructor raised RuntimeError: no table")
+        ("startup", "the bot's constructor raised RuntimeError: no table (broken.py, line 6)")
     ] * 2
     assert "RuntimeError: no table" in seats[0].stderr
     assert all(s.fault_kind == "" for s in MatchSeat.objects.filter(version=simple))

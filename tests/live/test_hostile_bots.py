@@ -53,5 +53,6 @@ async def test_a_bot_whose_constructor_raises_is_a_startup_fault_at_a_table():
     await wire.wait("seat:0", "over")
     assert table.result["faults"]["1"] == {
         "kind": "startup",
-        "reason": "the bot's constructor raised ValueError: hostile bot raising in __init__",
+        "reason": "the bot's constructor raised ValueError: hostile bot raising in __init__ "
+        "(r.py, line 8)",
     }

@@ -82,8 +82,39 @@ def test_a_compile_error_is_the_bots_and_shows_the_compilers_first_lines(tmp_pat
         arena(str(broken), "builtin:simple", "--rounds", "1")
     said = str(refused.value)
     assert said.startswith("C++ compile error\n")
-    assert "/bot/broken.cpp:11:" in said and "undefined_name" in said
+    # named as it was given, not by its path in the compiler's sandbox (/bot/broken.cpp)
+    assert "\nbroken.cpp:11:" in said and "undefined_name" in said and "/bot/" not in said
     assert "/src/main.cpp" not in said.splitlines()[1]  # the platform's own file is not shown
+
+
+def test_a_refusal_names_the_file_as_it_was_given(tmp_path):
+    source = TEMPLATE.format(act="return undefined_name;").encode()
+    with pytest.raises(CompileError) as refused:
+        compiling.program(CPP, "given.cpp", source, GAME)
+    lines = str(refused.value).splitlines()
+    assert lines[1].startswith("given.cpp: In member function")
+    assert any(line.startswith("given.cpp:11:") for line in lines)
+    assert "/bot/" not in str(refused.value)
+
+
+def test_a_bot_without_the_games_methods_is_told_none_is_there(tmp_path, sandbox_config):
+    """The C++ host sees only the contract's methods: a file that names act otherwise (bid)
+    is not said to define no method at all."""
+    from bots.running.contract import missing_methods
+    from bots.running.launch import bot_launch
+    from bots.running.process import BotProcess
+
+    goofspiel = get_game("goofspiel")
+    code = "class Bot {\n public:\n  int bid(const json& obs) { return 1; }\n};\n"
+    path = bot(tmp_path, "bids.cpp", code=code)
+    launch = bot_launch(path, game=goofspiel, config=sandbox_config)
+    with BotProcess(launch, label="bids") as process:
+        hello = process.start(20)
+    assert hello.methods == []
+    assert missing_methods(goofspiel, hello) == (
+        "class Bot has no method act. A Goofspiel bot needs act(obs); this file defines none "
+        "of the game's methods."
+    )
 
 
 def test_a_version_is_compiled_once_per_machine_and_a_refusal_kept_too(tmp_path, monkeypatch):
@@ -207,7 +238,7 @@ def test_a_compilers_messages_reach_the_terminal_as_text(tmp_path):
     lines = str(refused.value).splitlines()
     assert lines[0] == "C++ compile error"
     assert lines[1] == (
-        '/bot/escapes.cpp:1:2: error: #error "\\x1b[2J\\x1b[31mforged\\x1b]0;TITLE\\x07"'
+        'escapes.cpp:1:2: error: #error "\\x1b[2J\\x1b[31mforged\\x1b]0;TITLE\\x07"'
     )
     assert not any(c in str(refused.value) for c in "\x1b\x07\r")
 

@@ -85,7 +85,8 @@ def test_a_compile_error_shows_javacs_first_lines_naming_the_file_and_line(tmp_p
         last_card(str(broken), "--games", "1")
     said = str(refused.value)
     assert said.startswith("Java compile error\n")
-    assert "/bot/YourStrategy.java:18: error: cannot find symbol" in said
+    assert "\nYourStrategy.java:18: error: cannot find symbol" in said
+    assert "/bot/" not in said
     assert "undefinedName" in said
 
 
@@ -132,3 +133,75 @@ def test_a_java_bot_plays_without_the_sandbox_too():
     )  # fmt: skip
     row = next(line for line in out.getvalue().splitlines() if " starter " in line)
     assert row.rstrip(" │").endswith("0"), out.getvalue()  # no faults
+
+
+#: an RPS Poker bot of class Bot, ``{act}`` in its mainPlay (line 7), ``{public}`` before
+#: its class and ``{pick}`` its draft_pick's name
+GENERIC = """import java.util.List;
+
+{public}class Bot {
+    public int {pick}(List<String> cards) { return 0; }
+    public void draftReceive(String card) { }
+    public int mainPlay(List<String> hand, String base) {
+        {act}
+        return 0;
+    }
+    public void mainPostprocess(String card) { }
+}
+"""
+
+
+def generic(tmp_path: Path, name: str, act: str = "", public: str = "public ", pick="draftPick"):
+    path = tmp_path / name
+    text = GENERIC.replace("{act}", act).replace("{public}", public).replace("{pick}", pick)
+    path.write_text(text)
+    return path
+
+
+def test_an_exception_says_where_in_the_file_as_it_was_given(tmp_path, play):
+    # the top frame in the bot's file (not the JDK's, which threw), by the file's name as it
+    # was given, not the one javac compiled (named after the class: Bot.java)
+    played = play(generic(tmp_path, "Given.java", "List.of().get(3);"), bound=20)
+    assert played.fault.kind == "exception"
+    assert played.fault.reason == (
+        "main_play raised java.lang.ArrayIndexOutOfBoundsException: Index 3 out of bounds for "
+        "length 0 (Given.java, line 7)"
+    )
+
+
+@pytest.mark.parametrize("name", ["Given.java", "Bot.java"])
+def test_a_class_that_is_not_public_is_told_to_be(tmp_path, play, name):
+    # (named otherwise, the class is not found; named as the file, the host may not make it)
+    played = play(generic(tmp_path, name, public=""), bound=20)
+    assert played.fault.kind == "startup"
+    assert played.fault.reason == 'a Java bot\'s class must be public: write "public class Bot"'
+
+
+def test_a_method_named_with_a_capital_is_named_so_in_the_refusal(tmp_path, sandbox_config):
+    from bots.running.contract import missing_methods
+    from bots.running.launch import bot_launch
+    from bots.running.process import BotProcess
+
+    path = generic(tmp_path, "Bot.java", pick="DraftPick")
+    game = get_game("rps-poker")
+    with BotProcess(bot_launch(path, game=game, config=sandbox_config), label="bot") as process:
+        hello = process.start(20)
+    assert "DraftPick" in hello.methods and "_draft_pick" not in hello.methods
+    assert missing_methods(game, hello).endswith(
+        "; this file defines DraftPick, draft_receive, main_play, main_postprocess. A Java bot "
+        "names its methods in camelCase: draftPick, not DraftPick."
+    )
+
+
+def test_a_compile_error_names_the_file_as_it_was_given(tmp_path, sandbox_config):
+    from bots.languages import get_language
+    from bots.sandbox import compiling
+
+    java, game = get_language("java"), get_game("rps-poker")
+    source = generic(tmp_path, "Given.java", "int x = undefinedName;").read_bytes()
+    for name in ("Given.java", "Other.java"):  # the second: the refusal kept, named anew
+        with pytest.raises(compiling.CompileError) as refused:
+            compiling.program(java, name, source, game, config=sandbox_config)
+        said = str(refused.value)
+        assert f"\n{name}:7: error: cannot find symbol" in said
+        assert "/bot/" not in said and "Bot.java" not in said

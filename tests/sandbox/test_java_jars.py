@@ -37,6 +37,21 @@ def test_a_kit_built_jar_plays_with_card_arenas_kit_classes_not_the_jars_copies(
     assert bot["cards_played"] > 0
 
 
+def test_a_jar_strategy_throwing_says_where_in_its_own_source(tmp_path):
+    # the strategy's frame, by its class's source file (the jar was built from it), not the
+    # adapter's or the host's
+    throws = NAIVE.read_text().replace(
+        "        // The naive strategy simply plays the first playable card in its hand",
+        '        if (true) throw new IllegalStateException("no idea");',
+    )
+    jar = build_jar(tmp_path, {"YourStrategy.java": throws})
+    bot = mine(last_card(str(jar), "--games", "1"), jar)
+    assert bot["fault_kinds"] == {"exception": 1}
+    assert bot["fault_reports"][0]["reason"].endswith(
+        "java.lang.IllegalStateException: no idea (YourStrategy.java, line 20)"
+    )
+
+
 def refusal(jar: bytes, game=LAST_CARD) -> str:
     with pytest.raises(CompileError) as refused:
         compiling.program(JAVA, "upload.jar", jar, game)

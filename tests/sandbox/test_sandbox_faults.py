@@ -116,6 +116,107 @@ def test_it_records_a_python_bot_raising_in_each_method(play, tmp_path, method):
     assert f"in {method}" in played.stderr
 
 
+@pytest.mark.parametrize("method", ["__init__", "main_play"])
+def test_a_python_bot_raising_is_told_the_line_of_its_file_by_the_files_name(
+    play, tmp_path, method
+):
+    # the deepest line of the bot's file in the traceback (maybe_raise's raise, not its
+    # caller's), by the name the file was given, not its path in the sandbox (/bot/raises.py)
+    played = play(hostile(tmp_path, "raises.py", method=method))
+    said = f"ValueError: hostile bot raising in {method} (raises.py, line 8)"
+    if method == "__init__":
+        assert_forfeited(played, "startup", f"the bot's constructor raised {said}")
+    else:
+        assert_forfeited(played, "exception", f"main_play raised {said}")
+    assert "/bot/" not in played.fault.reason
+
+
+#: a Python bot whose draft_pick runs ``{act}`` (line 7), after its imports and ``{head}``
+HINTED = """import socket
+import urllib.request
+{head}
+
+class Bot:
+    def draft_pick(self, cards):
+        {act}
+        return 0
+
+    def draft_receive(self, card):
+        pass
+
+    def main_play(self, hand, base):
+        return 0
+
+    def main_postprocess(self, card):
+        pass
+"""
+NO_MODULE = "; bots get Python's standard library only"
+NO_NETWORK = "; the sandbox has no network"
+NO_FILE = "; only the bot's own file is in the sandbox"
+
+
+@pytest.mark.parametrize(
+    ("head", "act", "begins", "ends"),
+    [
+        # what the sandbox does not have, said after the error and where it was raised
+        # (docs/bot-protocol.md, "What a bot can use")
+        ("import numpy", "pass",
+         "failed at import: ModuleNotFoundError: No module named 'numpy'",
+         f" (bot.py, line 3){NO_MODULE}"),
+        ("", "import numpy.linalg",
+         "draft_pick raised ModuleNotFoundError: No module named 'numpy'",
+         f" (bot.py, line 7){NO_MODULE}"),
+        ("", 'socket.create_connection(("example.com", 80))',
+         "draft_pick raised gaierror: [Errno ", f" (bot.py, line 7){NO_NETWORK}"),
+        ("", "socket.socket(socket.AF_INET, socket.SOCK_STREAM)",
+         "draft_pick raised OSError: [Errno 97] Address family not supported by protocol",
+         f" (bot.py, line 7){NO_NETWORK}"),
+        ("", 'urllib.request.urlopen("http://example.com/", timeout=1)',
+         "draft_pick raised URLError: <urlopen error ", f" (bot.py, line 7){NO_NETWORK}"),
+        ("DATA = open('weights.txt').read()", "pass",
+         "failed at import: FileNotFoundError: [Errno 2] No such file or directory: "
+         "'weights.txt'", f" (bot.py, line 3){NO_FILE}"),
+        ("", "open('/bot/weights.txt')",
+         "draft_pick raised FileNotFoundError: [Errno 2] No such file or directory: "
+         "'/bot/weights.txt'", f" (bot.py, line 7){NO_FILE}"),
+    ],
+)  # fmt: skip
+def test_an_error_the_sandbox_caused_says_what_it_does_not_have(
+    play, tmp_path, head, act, begins, ends
+):
+    path = tmp_path / "bot.py"
+    path.write_text(HINTED.format(head=head, act=act))
+    played = play(path)
+    kind = "startup" if begins.startswith("failed at import") else "exception"
+    assert_forfeited(played, kind, begins)
+    assert played.fault.reason.startswith(begins) and played.fault.reason.endswith(ends)
+
+
+@pytest.mark.parametrize(
+    "act",
+    [
+        "import json.nothing",  # a module of the standard library's (Debian may leave one out)
+        'raise FileNotFoundError("the bot\'s own words")',  # no file named: none looked for
+        'raise OSError("the bot\'s own words")',
+    ],
+)
+def test_an_error_of_the_bots_own_gets_no_word_on_the_sandbox(play, tmp_path, act):
+    path = tmp_path / "bot.py"
+    path.write_text(HINTED.format(head="", act=act))
+    played = play(path)
+    assert_forfeited(played, "exception", "draft_pick raised ")
+    assert played.fault.reason.endswith("(bot.py, line 7)")
+
+
+def test_a_long_message_keeps_where_it_was_raised(play, tmp_path):
+    path = tmp_path / "bot.py"
+    path.write_text(HINTED.format(head="", act='raise ValueError("x" * 5000)'))
+    played = play(path)
+    assert_forfeited(played, "exception", "draft_pick raised ValueError: xxx")
+    assert played.fault.reason.endswith("xxx... (bot.py, line 7)")
+    assert len(played.fault.reason) < 1000
+
+
 @pytest.mark.parametrize("method", ["draftPick", "draftReceive", "mainPlay", "mainPostprocess"])
 def test_it_records_a_js_bot_throwing_in_each_method(play, tmp_path, method):
     played = play(hostile(tmp_path, "raises.js", method=method))
@@ -135,7 +236,11 @@ def test_a_js_bot_throwing_in_a_call_is_told_the_line_as_at_load(play, tmp_path)
 @pytest.mark.parametrize(
     ("name", "says"),
     [
-        ("import_error.py", "failed at import: RuntimeError"),
+        (
+            "import_error.py",
+            "failed at import: RuntimeError: hostile bot failing at import (import_error.py, "
+            "line 3)",
+        ),
         # (where in the file it threw, as a syntax error says it: the real host's words)
         pytest.param(
             "load_error.js",

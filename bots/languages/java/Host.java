@@ -14,7 +14,7 @@
 //   before a deal the process has played);
 // - whatever the bot prints, to System.out included, goes to stderr (its owner's log);
 // - an exception out of the bot's code is its fault in the match, named by its class and
-//   message.
+//   message, and where in the bot's file it was thrown: "(MyBot.java, line 25)".
 package card_arena;
 
 import com.google.gson.Gson;
@@ -53,11 +53,15 @@ public final class Host {
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err);  // what the bot prints goes to its log, never the protocol
+        if (args.length > 0) {  // the bot's file, as the sandbox names it: /bot/NAME.java
+            givenFile = java.nio.file.Path.of(args[0]).getFileName().toString();
+        }
         Class<?> botClass;
         try {
-            botClass = Class.forName(botClassName());
+            loadedName = botClassName();
+            botClass = Class.forName(loadedName);
         } catch (Throwable error) {
-            fatal(out, "failed at load: " + describe(error));
+            fatal(out, BotClass.NOT_PUBLIC.isEmpty() ? "failed at load: " + describe(error) : BotClass.NOT_PUBLIC);
             System.exit(1);
             return;
         }
@@ -68,7 +72,8 @@ public final class Host {
         } catch (Throwable error) {
             error = unwrap(error);
             error.printStackTrace();
-            fatal(out, "failed at load: " + describe(error));
+            boolean hidden = error instanceof IllegalAccessException && !BotClass.NOT_PUBLIC.isEmpty();
+            fatal(out, hidden ? BotClass.NOT_PUBLIC : "failed at load: " + describe(error));
             System.exit(1);
             return;
         }
@@ -106,14 +111,17 @@ public final class Host {
         }
     }
 
-    // The bot's public methods, by the protocol's names (draftPick -> draft_pick).
+    // The bot's public methods, by the protocol's names (draftPick -> draft_pick); one that
+    // begins with a capital (Act) is no contract's method, and is listed as it is written, so
+    // that the arena's refusal of a bot missing "act" names what its file defines.
     private void learn(Class<?> type) {
         for (Method method : type.getMethods()) {
             if (method.getDeclaringClass() == Object.class || Modifier.isStatic(method.getModifiers())) {
                 continue;
             }
             method.setAccessible(true);
-            methods.putIfAbsent(snake(method.getName()), method);
+            String name = method.getName();
+            methods.putIfAbsent(Character.isUpperCase(name.charAt(0)) ? name : snake(name), method);
         }
     }
 
@@ -247,9 +255,46 @@ public final class Host {
         return error;
     }
 
+    // An exception as a reason says it: its class, its message and where in the bot's file it
+    // was thrown (see where), the message cut so that the arena keeps where (it quotes 1,200
+    // characters: bots/running/process.py, QUOTE).
     private static String describe(Throwable error) {
         String message = error.getMessage();
-        return error.getClass().getName() + (message == null ? "" : ": " + message);
+        String said = error.getClass().getName() + (message == null ? "" : ": " + message);
+        String where = where(error);
+        if (!where.isEmpty() && said.length() > MESSAGE_CHARS) {
+            said = said.substring(0, MESSAGE_CHARS - 3) + "...";
+        }
+        return said + where;
+    }
+
+    // The most of an exception's own words a reason keeps when it says where after them.
+    private static final int MESSAGE_CHARS = 900;
+    // The bot's file as it was given (its name in the sandbox's /bot/), or "" if unknown.
+    private static String givenFile = "";
+    // The bot's class, by its full name, once known (before: a name no class has).
+    private static String loadedName = "\0";
+
+    // " (MyBot.java, line 25)": the top frame of the exception's stack in the bot's own code
+    // (its file's classes, nested ones too; a jar's: the bot's class), by the name of the file
+    // as it was given rather than the one javac compiled (named after the class); "" if none.
+    private static String where(Throwable error) {
+        String own = BotClass.NAME;
+        String source = own.substring(own.lastIndexOf('.') + 1) + ".java";
+        for (StackTraceElement frame : error.getStackTrace()) {
+            if (frame.getLineNumber() <= 0) continue;
+            String file = frame.getFileName();
+            if (own.isEmpty()) {  // a jar's bot: its class's frames, by their own file's name
+                String name = frame.getClassName();
+                if (file != null && (name.equals(loadedName) || name.startsWith(loadedName + "$"))) {
+                    return " (" + file + ", line " + frame.getLineNumber() + ")";
+                }
+            } else if (source.equals(file)) {
+                String shown = givenFile.isEmpty() ? source : givenFile;
+                return " (" + shown + ", line " + frame.getLineNumber() + ")";
+            }
+        }
+        return "";
     }
 
     // What went wrong in the bot's code, as an error reply says it (its trace goes to its log).

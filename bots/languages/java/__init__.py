@@ -49,6 +49,13 @@ _PUBLIC = re.compile(
     r"^\s*public\s+(?:(?:final|abstract)\s+)*(?:class|interface|enum|record)\s+(\w+)", re.MULTILINE
 )
 _PACKAGE = re.compile(r"^\s*package\s+([\w.]+)\s*;", re.MULTILINE)
+#: a top-level class (at a line's start, as a file's classes are written): its modifiers and
+#: annotations, its name
+_TOP_CLASS = re.compile(
+    r"^((?:@[\w.]+(?:\([^)\n]*\))?[ \t]+|[\w-]+[ \t]+)*)class[ \t]+(\w+)", re.MULTILINE
+)
+#: a public class written in a way the others do not read
+_ANY_PUBLIC = re.compile(r"\bpublic\b[^;{}\n]*\bclass\b")
 _NESTED = re.compile(r"^\s+public\s+static\s+(?:final\s+)?class\s+(\w+)", re.MULTILINE)
 _IMPORT = re.compile(r"^(\s*)import\s+(?!static)([\w.]+)\s*;", re.MULTILINE)
 #: the interfaces a kit's file declares (a strategy a bot implements)
@@ -137,7 +144,7 @@ class Java(Language):
         files |= {f"/src/kit/{path}": data for path, data in kit.items()}
         jar = _jar(source)
         if jar is not None:  # a built jar: JarImport takes its classes and finds the bot's
-            files["/src/card_arena/BotClass.java"] = _bot_class("")
+            files["/src/card_arena/BotClass.java"] = _bot_class("", "")
             files[JAR_IMPORT] = (HERE / "JarImport.java").read_bytes()
             files[JAR_FILE] = jar
             return files
@@ -146,7 +153,8 @@ class Java(Language):
         own = public.group(1) if public else Path(bot_name).stem
         package = _PACKAGE.search(text)
         files["/src/card_arena/BotClass.java"] = _bot_class(
-            f"{package.group(1)}.{own}" if package else own
+            f"{package.group(1)}.{own}" if package else own,
+            "" if public else not_public(source.decode("utf-8", "replace")),
         )
         # named as its public class: javac takes no other name
         files[f"/bot/{own}.java"] = text.encode()
@@ -200,10 +208,28 @@ def _jar(source: bytes) -> bytes | None:
     return None
 
 
-def _bot_class(qualified: str) -> bytes:
+def not_public(text: str) -> str:
+    """What the host says of a bot file whose class is not public when it cannot load it (a
+    class the host, in a package of its own, cannot make): its first top-level class made
+    public."""
+    classes = _TOP_CLASS.findall(text)
+    if any("public" in words.split() for words, _ in classes):
+        return ""  # (a public class after all: the loader's own words)
+    if classes:
+        return f'a Java bot\'s class must be public: write "public class {classes[0][1]}"'
+    if _ANY_PUBLIC.search(text):
+        return ""
+    return "a Java bot's class must be public: this file declares no public class"
+
+
+def _bot_class(qualified: str, refusal: str) -> bytes:
+    """The host's word on the bot's class: its name ("": a jar's, which JarImport finds),
+    and, for a file with no public class, why it cannot load it (:func:`not_public`)."""
+    said = refusal.replace("\\", "\\\\").replace('"', '\\"')
     return (
         "package card_arena;\n\n// written by Card Arena: the bot's class\n"
-        f'final class BotClass {{\n    static final String NAME = "{qualified}";\n}}\n'
+        f'final class BotClass {{\n    static final String NAME = "{qualified}";\n'
+        f'    static final String NOT_PUBLIC = "{said}";\n}}\n'
     ).encode()
 
 

@@ -74,9 +74,73 @@ def send(out, message):
     out.flush()
 
 
-def describe(exc):
+#: what a bot's error ran into that the sandbox does not have, as docs/bot-protocol.md ("What
+#: a bot can use") says it: a module outside the standard library, the network, a file
+NO_MODULE = "bots get Python's standard library only"
+NO_NETWORK = "the sandbox has no network"
+NO_FILE = "only the bot's own file is in the sandbox"
+#: errors of a socket (socket() of any family but AF_UNIX is refused in the sandbox) or of a
+#: connection, which only a network would have answered
+NETWORK_ERRNOS = frozenset(
+    [errno.EAFNOSUPPORT, errno.ENETUNREACH, errno.ENETDOWN, errno.EHOSTUNREACH, errno.ECONNREFUSED]
+)
+#: the most of an exception's own words a reason keeps when it says where and why after them
+#: (the arena quotes 1,200 characters of an error: bots/running/process.py, QUOTE)
+MESSAGE_CHARS = 900
+
+
+def describe(exc, bot_file=None):
+    """An exception as a reason says it: its type and message; raised by the bot's code
+    (``bot_file``: the bot file's path), also where in that file (the deepest line of it in
+    the traceback: "KeyError: 7 (my_bot.py, line 25)") and what of the sandbox it ran into,
+    if that is what it says ("...; the sandbox has no network")."""
     text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    said = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    if bot_file is None:
+        return said
+    try:
+        where, hint = bot_line(exc, bot_file), sandbox_hint(exc)
+    except Exception:  # noqa: BLE001 - an exception of the bot's that cannot be read: its words
+        where = hint = ""
+    if not where and not hint:
+        return said
+    if len(said) > MESSAGE_CHARS:
+        said = said[: MESSAGE_CHARS - 3] + "..."
+    return said + where + (f"; {hint}" if hint else "")
+
+
+def bot_line(exc, bot_file):
+    """Where in the bot's file the exception was raised, as " (my_bot.py, line 25)": the
+    deepest line of that file in its traceback, by the file's name as it was given (not its
+    path in the sandbox); "" if the traceback does not pass through it."""
+    line = None
+    for frame, number in traceback.walk_tb(exc.__traceback__):
+        if frame.f_code.co_filename == bot_file and number is not None:
+            line = number
+    return f" ({os.path.basename(bot_file)}, line {line})" if line is not None else ""
+
+
+def sandbox_hint(exc):
+    """What the sandbox does not have that the exception (or the one it was raised from, or
+    urllib's reason) says it looked for, in a few words (NO_MODULE...), or ""."""
+    error = exc
+    for _ in range(4):  # (a chain a bot made may be a loop)
+        if not isinstance(error, BaseException):
+            break
+        if isinstance(error, ModuleNotFoundError):
+            top = (error.name or "").partition(".")[0]
+            # (the game's helper modules sit beside the bot: one of them is never missing)
+            return NO_MODULE if top and top not in sys.stdlib_module_names else ""
+        socket = sys.modules.get("socket")  # (only a bot that imported it meets its errors)
+        if socket is not None and isinstance(error, (socket.gaierror, socket.herror)):
+            return NO_NETWORK
+        if isinstance(error, OSError) and error.errno in NETWORK_ERRNOS:
+            return NO_NETWORK
+        if isinstance(error, FileNotFoundError) and error.filename is not None:
+            return NO_FILE
+        reason = getattr(error, "reason", None)  # urllib's URLError: the socket's error
+        error = reason if isinstance(reason, BaseException) else error.__cause__
+    return ""
 
 
 def compile_bot(path):
@@ -170,7 +234,7 @@ def load(path, code=None, made=None):
         exec(code, module.__dict__)
     except BaseException as exc:  # noqa: BLE001 - SystemExit at import is a failure too
         traceback.print_exception(exc)
-        raise RuntimeError(f"failed at import: {describe(exc)}") from None
+        raise RuntimeError(f"failed at import: {describe(exc, path)}") from None
     cls = getattr(module, "Bot", None)
     if not isinstance(cls, type):
         raise RuntimeError("no top-level class Bot")
@@ -193,9 +257,10 @@ def hello_message(cls, name):
     }
 
 
-def serve(cls, requests, out):
+def serve(cls, requests, out, bot_file=None):
     """Play one match: from its ``begin`` to its ``end`` (MATCH_OVER), or until ``quit`` or
-    the end of stdin (FINISHED)."""
+    the end of stdin (FINISHED). ``bot_file``: the bot file's path, which an error's reason
+    names the line of (see describe)."""
     bot = None
     # a notice ("tell") is answered only if it fails, by the next reply instead of that
     # request's own; the notices after it are not run
@@ -210,7 +275,7 @@ def serve(cls, requests, out):
             failed = None
         elif kind == "tell":
             if failed is None:
-                failed = tell(bot, message)
+                failed = tell(bot, message, bot_file)
             continue
         elif failed is not None:
             reply, failed = failed, None
@@ -250,7 +315,7 @@ def serve(cls, requests, out):
             traceback.print_exc()
         except Exception as exc:  # noqa: BLE001 - every bot failure is reported, not fatal
             traceback.print_exc()
-            reply = {"type": "error", "error": describe(exc)}
+            reply = {"type": "error", "error": describe(exc, bot_file)}
         if value_json is not None:
             out.write(f'{{"type":"return","value":{value_json},"id":{ENCODE(rid)}}}\n')
             out.flush()
@@ -292,7 +357,7 @@ class RequestTooLong(Exception):
     pass
 
 
-def tell(bot, message):
+def tell(bot, message, bot_file=None):
     """Run a notice; None if it went well, else the error reply that reports it."""
     method = message.get("method")
     failure = {"type": "error", "told": message.get("id"), "method": method}
@@ -307,7 +372,7 @@ def tell(bot, message):
         return failure | {"error": "MemoryError", "kind": "memory"}
     except Exception as exc:  # noqa: BLE001 - every bot failure is reported, not fatal
         traceback.print_exc()
-        return failure | {"error": describe(exc)}
+        return failure | {"error": describe(exc, bot_file)}
     return None
 
 
@@ -464,7 +529,7 @@ def match(path, code, out, guard, made=None):
         return 1
     try:
         while True:
-            status = serve(loaded[0], requests, out)
+            status = serve(loaded[0], requests, out, path)
             if status != MATCH_OVER:
                 return status
             line = next(requests, None)  # between matches (stopped by the controller)
