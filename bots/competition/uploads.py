@@ -354,10 +354,13 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
             played = play(spec, entries, seed=seed, seat_time_controls={my_seat: tc}, cache=cache)
             mine = played.seats[my_seat]
             scores = played.outcome.result["scores"]
-            line = (
-                f"match {n + 1}: seat {my_seat}, seed {seed}, scores {scores}, "
-                f"{played.duration_s:.2f} s"
-            )
+            if mine.fault_kind == "startup":  # (a compile error, a failure at import...)
+                line = f"match {n + 1}: seat {my_seat}, not played: the bot did not start"
+            else:
+                line = (
+                    f"match {n + 1}: seat {my_seat}, seed {seed}, scores {scores}, "
+                    f"{played.duration_s:.2f} s"
+                )
             # illegal answers the rules refused without a fault (Last Card: played as passes)
             if refusals := refused(played.outcome.record, my_seat):
                 line += f"; {refused_text(spec, len(refusals), refusals[0])}"

@@ -394,3 +394,15 @@ def test_a_file_too_big_is_told_its_size_and_the_limit_in_kib(alice, settings):
     assert str(refused.value) == (
         "Your file is 262145 bytes; uploads take at most 262144 bytes (256 KiB)."
     )
+
+
+def test_a_bot_that_never_started_is_not_said_to_have_played_its_validation(alice):
+    """A bot that fails at its start (here at import; a compile error likewise) forfeits its
+    validation matches: the log says they were not played, not a score as if they were."""
+    code = b"raise ImportError('my own import failed')\n"
+    version = validate(upload(alice, "rps-poker", "unstarted", "unstarted.py", code))
+    assert version.status == BotVersion.REJECTED
+    assert version.reason.startswith("startup: ")
+    log = version.validation_log
+    assert "match 1: seat 0, not played: the bot did not start" in log, log
+    assert "scores" not in log, log
