@@ -113,10 +113,29 @@ def _minutes(span: timedelta | float) -> int:
     return max(1, math.ceil(seconds / 60))
 
 
+class SaysItsErrors:
+    """A form of the account pages that comes back with errors: the focus starts in its first
+    field in error (not in the one Django autofocuses, the username, which may be right), and
+    ``invalid_fields`` lists the fields in error, in the form's order, for the summary
+    templates/accounts/form_errors.html says ("Please fix 1 field: Password confirmation.")."""
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        wrong = [name for name in self.fields if name in self._errors]
+        if wrong:
+            for field in self.fields.values():
+                field.widget.attrs.pop("autofocus", None)
+            self.fields[wrong[0]].widget.attrs["autofocus"] = True
+
+    @property
+    def invalid_fields(self) -> list:
+        return [self[name] for name in self.fields if name in self.errors]
+
+
 # Log-in ------------------------------------------------------------------------------------
 
 
-class LoginForm(AuthenticationForm):
+class LoginForm(SaysItsErrors, AuthenticationForm):
     error_messages = {
         **AuthenticationForm.error_messages,
         "invalid_login": (
@@ -349,7 +368,7 @@ def signup_attempt_throttle() -> Throttle:
     )
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(SaysItsErrors, UserCreationForm):
     email = forms.EmailField(
         required=False,
         label="Email (optional)",
@@ -456,7 +475,7 @@ def _give_back(throttle: Throttle, counted: str) -> None:
 # Password change ---------------------------------------------------------------------------
 
 
-class NewPasswordForm(PasswordChangeForm):
+class NewPasswordForm(SaysItsErrors, PasswordChangeForm):
     def validate_password_for_user(self, user, password_field_name: str = "new_password2") -> None:
         # As at sign-up: what is wrong with the new password is said under it, not under its
         # confirmation (Django's place); once the two agree.

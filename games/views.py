@@ -8,6 +8,7 @@ tournament websocket (``games.consumers``) share, so every view of a thing says 
 from __future__ import annotations
 
 import html
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -172,7 +173,20 @@ def rules_html(slug: str) -> str:
         if not skipping:
             kept.append(line)
     text = REPO_LINK.sub(_link_text, "\n".join(kept))
-    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+    return focusable_examples(markdown.render(text))
+
+
+def focusable_examples(html: str) -> str:
+    """A document's examples (its ``<pre>`` blocks, which may scroll sideways) reached by the
+    keyboard and named for a screen reader, "Example 1", "Example 2"... (the documents are
+    rendered with raw HTML off: each ``<pre>`` is one of theirs)."""
+    numbers = itertools.count(1)
+    return re.sub(
+        "<pre>",
+        lambda _: f'<pre tabindex="0" role="region" aria-label="Example {next(numbers)}">',
+        html,
+    )
 
 
 def contract(spec: GameSpec) -> dict[str, Any]:
@@ -853,7 +867,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
     title = lines[0].lstrip("# ").strip() if lines and lines[0].startswith("# ") else "JSON API"
     body = "\n".join(lines[1:] if lines and lines[0].startswith("# ") else lines)
     markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
-    html = markdown.render(REPO_LINK.sub(r"\1", body))
+    html = focusable_examples(markdown.render(REPO_LINK.sub(r"\1", body)))
     return render(request, "games/api_docs.html", {"title": title, "html": html})
 
 

@@ -65,6 +65,10 @@
       summary.textContent = "Validation log";
       var pre = document.createElement("pre");
       pre.className = "log";
+      // a box that scrolls: the keyboard reaches it, and it says what it holds (as the page's)
+      pre.tabIndex = 0;
+      pre.setAttribute("role", "region");
+      pre.setAttribute("aria-label", "Validation log of version " + data.number);
       pre.textContent = data.log;
       details.appendChild(summary);
       details.appendChild(pre);

@@ -3,7 +3,8 @@
 // frames (the JSON of #replay-frames, see games/replays.py); the other windows come from
 // replay.json?from=N&count=M as the viewer reaches them (the next one a little before).
 // It steps through them: buttons, clickable log steps, a "jump to" list of the replay's
-// chapters, keyboard (Left/Right, Home/End, Space) and play/pause. It draws cards with the
+// chapters, keyboard (Left/Right, Home/End, Space) and play/pause, and says each step it
+// stops at in the polite live region #replay-said. It draws cards with the
 // markup of templates/includes/card.html. A window that cannot be loaded is asked of the
 // server as a page (?step=N), as without JavaScript.
 (function () {
@@ -32,7 +33,7 @@
   var timer = null;
 
   var el = {
-    counter: document.getElementById("replay-counter"),
+    said: document.getElementById("replay-said"),
     number: document.getElementById("replay-number"),
     label: document.getElementById("replay-label"),
     shared: document.getElementById("replay-shared"),
@@ -246,6 +247,21 @@
     if (el.chapter.selectedIndex !== low) el.chapter.selectedIndex = low;
   }
 
+  // what a screen reader says of a step (#replay-said): its number, its label, and who did
+  // what, the actor named where the decision does not name them ("folds": a poker seat's)
+  function stepWords(frame) {
+    var words = "Step " + (current + 1) + " of " + total + ": " + frame.label;
+    var decision = frame.decision || "";
+    var actor = typeof frame.actor === "number" ? seats[frame.actor] || "" : "";
+    if (decision && actor && decision.indexOf(actor) !== 0) decision = actor + " " + decision;
+    return decision ? words + ", " + decision : words;
+  }
+
+  function say() {
+    var frame = frameAt(current);
+    if (el.said && frame) el.said.textContent = stepWords(frame);
+  }
+
   function draw(step) {
     var frame = frameAt(step);
     if (!frame) return;
@@ -270,8 +286,12 @@
     if (drawn && window.history && window.history.replaceState) {
       window.history.replaceState(null, "", stepHref(current));
     }
+    var first = !drawn;
     drawn = true;
     if (current === total - 1) pause();
+    // said at each step but the page's first (nothing happened yet) and while playing (one a
+    // second would be too many: the step it stops at is said)
+    if (!first && timer === null) say();
     prefetch(current);
   }
 
@@ -298,7 +318,6 @@
     if (current === total - 1) show(0);
     el.play.textContent = "Pause";
     el.play.setAttribute("aria-pressed", "true");
-    el.counter.setAttribute("aria-live", "off"); // no announcement every second while playing
     timer = window.setInterval(function () { show(wanted + 1); }, PLAY_MS);
   }
 
@@ -307,12 +326,15 @@
     timer = null;
     el.play.textContent = "Play";
     el.play.setAttribute("aria-pressed", "false");
-    el.counter.setAttribute("aria-live", "polite");
   }
 
   function toggle() {
-    if (timer === null) play();
-    else pause();
+    if (timer === null) {
+      play();
+    } else {
+      pause();
+      say(); // where it stopped
+    }
   }
 
   function go(where) {

@@ -54,7 +54,9 @@ CRASHING_BOT = textwrap.dedent(
 
 
 PASSWORD = "Plain-tulip-7319"
-STEP = re.compile(r"Step \d+ of \d+")
+#: the step counter ("Step 2 of 16"), not the screen readers' line that says the step
+#: ("Step 2 of 16: Draft 1 of 5, ...")
+STEP = re.compile(r"^\s*Step \d+ of \d+\s*$")
 
 
 def new_username(prefix: str) -> str:

@@ -13,7 +13,9 @@ pytestmark = pytest.mark.browser
 
 #: the run waits behind nothing on the live site's idle worker; 4 short matches
 RUN_TIMEOUT_MS = 90_000
-STEP = re.compile(r"Step\s+(\d+)\s+of\s+(\d+)")
+#: the step counter ("Step 2 of 16"), not the screen readers' line that says the step
+#: ("Step 2 of 16: Draft 1 of 5, ...")
+STEP = re.compile(r"^\s*Step\s+(\d+)\s+of\s+(\d+)\s*$")
 
 
 def test_a_guest_runs_a_pasted_bot_from_the_starter_to_a_replay(tab, screenshots):

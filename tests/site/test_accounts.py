@@ -129,6 +129,67 @@ def test_it_explains_weak_and_mismatched_passwords(client):
     assert not User.objects.exists()
 
 
+def autofocused(page: str) -> list[str]:
+    """The names of the page's inputs that take the focus as it loads."""
+    inputs = re.findall(r"<input\b[^>]*>", page)
+    return [re.search(r'name="([^"]+)"', tag).group(1) for tag in inputs if " autofocus" in tag]
+
+
+def page_title(page: str) -> str:
+    return html.unescape(re.search(r"<title>(.*?)</title>", page, re.S).group(1))
+
+
+def alerts(page: str) -> list[str]:
+    """The text of each role="alert" box."""
+    boxes = re.findall(r'role="alert">(.*?)</div>', page, re.S)
+    return [" ".join(html.unescape(re.sub(r"<[^>]+>", " ", box)).split()) for box in boxes]
+
+
+@pytest.mark.django_db
+def test_a_sign_up_sent_back_says_what_to_fix_and_starts_at_its_first_wrong_field(client):
+    """A screen reader hears the error as the page comes back: its title says so, an alert
+    names the fields to fix, and the focus starts in the first of them (not the username,
+    Django's autofocus, which was right)."""
+    fresh = client.get("/accounts/signup/").content.decode()
+    assert page_title(fresh) == "Sign up · Card Arena"
+    assert autofocused(fresh) == ["username"]
+    assert alerts(fresh) == []
+
+    page = client.post("/accounts/signup/", signup_data(password2=PASSWORD + "x")).content.decode()
+    assert page_title(page) == "Error: Sign up · Card Arena"
+    assert alerts(page) == ["Please fix 1 field: Password confirmation."]
+    assert autofocused(page) == ["password2"]
+
+    page = client.post(
+        "/accounts/signup/", signup_data("al ice", email="not an address", password2="x")
+    ).content.decode()
+    assert alerts(page) == [
+        "Please fix 3 fields: Username, Email (optional), Password confirmation."
+    ]
+    assert autofocused(page) == ["username"]
+
+
+@pytest.mark.django_db
+def test_a_failed_log_in_and_password_change_say_so_in_their_title(client, alice):
+    page = fail_login(client).content.decode()
+    assert page_title(page) == "Error: Log in · Card Arena"
+    # the form's own error, no field named: the focus stays in the username
+    assert alerts(page) == [
+        "That username and password do not match an account. Both are case-sensitive."
+    ]
+    assert autofocused(page) == ["username"]
+    assert page_title(client.get("/accounts/login/").content.decode()) == "Log in · Card Arena"
+
+    client.force_login(alice)
+    page = client.post(
+        "/accounts/password/",
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": "other"},
+    ).content.decode()
+    assert page_title(page) == "Error: Change your password · Card Arena"
+    assert alerts(page) == ["Please fix 1 field: New password confirmation."]
+    assert autofocused(page) == ["new_password2"]
+
+
 @pytest.mark.django_db
 def test_it_limits_sign_ups_from_one_address(client, settings):
     settings.SIGNUP_LIMIT = 2

@@ -202,6 +202,18 @@ def test_it_hides_code_logs_and_stderr_of_a_bot_from_everyone_but_its_owner(
     assert "chatty" not in page(other.get("/my/bots/"))
 
 
+def test_a_validation_log_that_scrolls_can_be_reached_and_is_named(owner, alice):
+    """A long log scrolls in its box: a keyboard user can reach it (tabindex) and a screen
+    reader says whose log it is."""
+    version = make_active(alice, "scroller", bot_code())
+    BotVersion.objects.filter(pk=version.pk).update(validation_log="a long line " * 40)
+    listing = page(owner.get("/my/bots/"))
+    assert (
+        '<pre class="log" tabindex="0" role="region" aria-label="Validation log of scroller v1">'
+        in listing
+    )
+
+
 def test_pages_showing_an_owner_their_code_logs_and_output_are_kept_by_no_cache(
     owner, other, anonymous, alice
 ):
@@ -346,8 +358,15 @@ def test_the_upload_banner_names_its_version_for_the_script_that_follows_the_ver
     response = paste(owner, name="banner")
     version = BotVersion.objects.get(bot__owner=alice, bot__name="banner")
     listing = page(owner.get(response["Location"]))
-    banner = re.search(r'<ul class="messages"[^>]*><li class="([^"]*)">([^<]*)</li>', listing)
+    # a list in a status region (a list with role="status" is no list to a screen reader);
+    # the script writes the verdict in it, which #validation-live says: the banner is not
+    # read out again (aria-live="off")
+    banner = re.search(
+        r'<div role="status"><ul class="messages"><li class="([^"]*)" aria-live="off">([^<]*)</li>',
+        listing,
+    )
     assert banner is not None
+    assert '<div id="validation-live" class="sr-only" role="status" aria-live="polite">' in listing
     assert f"upload-of-version-{version.pk}" in banner.group(1).split()
     assert banner.group(2) == (
         f"Version {version.number} of banner is stored and waits for validation in the sandbox."
@@ -1019,3 +1038,15 @@ def test_the_language_field_names_every_suffix_the_language_takes():
     labels = dict(language_choices())
     assert labels["cpp"] == "C++ (.cpp, .cc, .cxx)"  # (it said "C++ (.cpp)" alone)
     assert labels["java"] == "Java (.java, .jar)" and labels["python"] == "Python (.py)"
+
+
+def test_a_bot_whose_only_version_was_rejected_is_not_said_to_await_a_rating(owner, alice):
+    """A bot none of whose versions competes gets no rating: "not rated yet" would promise
+    one."""
+    version = waiting_version(alice, "refused", status=BotVersion.REJECTED, reason="startup: x")
+    for url in ("/my/bots/", f"/bots/{version.bot.pk}/"):
+        page = owner.get(url).content.decode()
+        assert "not rated: no version of it competes" in page and "not rated yet" not in page
+    waiting_version(alice, "refused")  # a new version, validating
+    for url in ("/my/bots/", f"/bots/{version.bot.pk}/"):
+        assert "not rated yet" in owner.get(url).content.decode()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -123,6 +124,20 @@ def test_it_documents_the_keyboard_and_loads_the_viewer(client, rps_matches):
         assert f"<kbd>{key}</kbd>" in page
     assert "js/replay.js" in page and "css/cards.css" in page
     assert f'data-replay-url="/matches/{rps_matches[0].pk}/replay.json"' in page
+
+
+def test_a_step_is_said_once_in_a_polite_line_of_its_own(client, rps_matches):
+    """The viewer says each step it moves to in #replay-said, what the step shows included
+    ("Step 5 of 220: Hand 2, house/simple folds"): the counter, which says the number only,
+    is no live region of its own (or the number would be said twice)."""
+    page = page_of(client, rps_matches[0])
+    assert '<p class="replay__counter" id="replay-counter">Step' in page
+    said = re.search(r"<p [^>]*id=\"replay-said\"[^>]*>", page)
+    assert said is not None
+    assert 'class="sr-only"' in said.group(0) and 'aria-live="polite"' in said.group(0)
+    script = (Path(__file__).parents[2] / "static/js/replay.js").read_text()
+    assert "el.said.textContent = stepWords(frame)" in script
+    assert '"Step " + (current + 1) + " of " + total + ": " + frame.label' in script
 
 
 def test_it_shows_faults_with_their_reasons(client, faulty_match):

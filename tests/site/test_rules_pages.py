@@ -161,6 +161,19 @@ def test_the_uth_page_says_what_each_pay_table_pays_on_the_blind_bet(client):
     assert "trips" not in page and variant.help in page
 
 
+@pytest.mark.django_db
+def test_a_starters_command_box_can_be_reached_from_the_keyboard_and_is_named(client):
+    """A command longer than its box scrolls in it: a keyboard user can reach the box (and
+    scroll it) and a screen reader says which command it is."""
+    page = client.get("/games/kuhn/").content.decode()
+    starters = page.split('<section id="start"')[1].split("</section>")[0]
+    boxes = re.findall(r"<pre([^>]*)><code>\.venv/bin/python manage\.py arena", starters)
+    assert boxes == [
+        f' tabindex="0" role="region" aria-label="Command to run {name}"'
+        for name in ("kuhn_starter.py", "kuhn_starter.js", "kuhn_starter.cpp", "KuhnStarter.java")
+    ]
+
+
 @pytest.mark.parametrize("slug", game_slugs())
 def test_every_starter_s_header_gives_the_command_the_rules_page_shows(slug):
     # (in every language: a header that names another opponent than the page confuses)
@@ -180,7 +193,7 @@ def test_every_starter_s_header_gives_the_command_the_rules_page_shows(slug):
 def test_the_command_the_page_shows_runs_as_written_in_a_set_up_clone(client, tmp_path):
     # (after the page's steps: git clone, then scripts/setup, which makes .venv)
     page = client.get("/games/rps-poker/").content.decode()
-    shown = html.unescape(re.findall(r"<pre><code>(.*?)</code></pre>", page)[0])
+    shown = html.unescape(re.findall(r"<pre [^>]*><code>(.*?)</code></pre>", page)[0])
     assert shown.startswith(".venv/bin/python manage.py arena --game rps-poker ")
     starter = tmp_path / "rps_poker_starter.py"
     starter.write_text(starter_source("rps_poker.py").read_text())
