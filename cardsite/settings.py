@@ -25,10 +25,12 @@ Environment variables (all optional):
     TABLE_HEARTBEAT_S, TABLE_HOST_STALE_S, TABLE_RESUME_WINDOW_S  how often a web process
                        says its live tables are alive, after how long without a word another
                        takes a table over, and until when; default 5, 20 and 600 seconds
-    LIVE_BOT_TABLES_PER_PERSON, LIVE_BOT_TABLES_PER_GUEST_ADDRESS, LIVE_BOT_TABLES_TOTAL
+    LIVE_BOT_TABLES_PER_PERSON, LIVE_BOT_TABLES_PER_ADDRESS,
+    LIVE_BOT_TABLES_PER_GUEST_ADDRESS, LIVE_BOT_TABLES_TOTAL
                        live tables with uploaded bots open or being played at once, for one
-                       signed-in person, for the guests of one address, on the whole site;
-                       default 2, 2 and 24 (docs/live-tables.md)
+                       signed-in person, for the signed-in people of one address, for the
+                       guests of one address, on the whole site; default 2, 4, 2 and 24
+                       (docs/live-tables.md)
     LIVE_TABLES_PER_PERSON, LIVE_TABLES_PER_GUEST_ADDRESS  live tables of every kind open or
                        being played at once where one person (a signed-in user, a guest's
                        session) sits, and of the guests of one address together; default 5, 20
@@ -216,9 +218,11 @@ TABLE_HEARTBEAT_S = envint("TABLE_HEARTBEAT_S", 5)
 TABLE_HOST_STALE_S = envint("TABLE_HOST_STALE_S", 20)
 TABLE_RESUME_WINDOW_S = envint("TABLE_RESUME_WINDOW_S", 600)
 #: live tables with uploaded bots (each bot holds a sandbox slot while its table plays) open
-#: or being played at once: a signed-in person's, a guest address's, the whole site's
+#: or being played at once: a signed-in person's, the signed-in people of one address
+#: together, a guest address's, the whole site's
 #: (counted in the database: every web process counts them together)
 LIVE_BOT_TABLES_PER_PERSON = envint("LIVE_BOT_TABLES_PER_PERSON", 2)
+LIVE_BOT_TABLES_PER_ADDRESS = envint("LIVE_BOT_TABLES_PER_ADDRESS", 4)
 LIVE_BOT_TABLES_PER_GUEST_ADDRESS = envint("LIVE_BOT_TABLES_PER_GUEST_ADDRESS", 2)
 LIVE_BOT_TABLES_TOTAL = envint("LIVE_BOT_TABLES_TOTAL", 24)
 #: live tables of every kind (docs/live-tables.md, "How many tables"): open or being played

@@ -441,7 +441,11 @@ def _look(seat: int | None, **lookup: Any) -> Sight | None:
 
 def _sight(table: Table, seat: int | None) -> Sight:
     if table.state == Table.OPEN:
-        return Sight(table, lobby=lobby_message(table), full=tables.is_full(table))
+        lobby, full = lobby_message(table), tables.is_full(table)
+        if full and (busy := tables.start_refusal(table)):
+            # (it is not started: tables.claim_start) its pages say why, and ask again later
+            lobby["busy"] = busy
+        return Sight(table, lobby=lobby, full=full)
     if table.state == Table.PLAYING:
         stale = tables.is_stale(table)
         return Sight(table, stale=stale, too_old=stale and tables.too_old_to_resume(table))

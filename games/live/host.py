@@ -23,6 +23,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +33,8 @@ from typing import Any, Protocol
 from bots.running.playing import Entry, Played, play_async
 from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy
-from games.engine.game import GameState, faults_shown
+from games.engine.agents import BotCall, InProcessAgent
+from games.engine.game import GameState, Prompt, faults_shown
 from games.engine.journal import Journal, JournalMismatch
 from games.engine.played_for import KEY as PLAYED_FOR
 from games.engine.played_for import action_from, events_played_for
@@ -133,6 +135,13 @@ class TableHost:
         self._play: asyncio.Future[Played] | None = None
         self.clock = clock
         self.humans: dict[int, HumanAgent] = {}
+        #: the built-in bots that think for long (:class:`HeavyBuiltin`)
+        self.heavy: list[HeavyBuiltin] = []
+        steps = list(steps)
+        #: while a resumed match is played again up to where it stopped, nobody is shown
+        #: anything: the table is shown once it is there (and a bot that thinks for long
+        #: does not think again about moves whose answers are kept)
+        self.catching_up = bool(steps)
         entries = []
         for seat, plan in enumerate(seats):
             if plan.kind == "human":
@@ -148,7 +157,13 @@ class TableHost:
                 self.humans[seat] = agent
                 entries.append(Entry(name=plan.name, agent=agent))
             elif plan.entry is not None:
-                entries.append(dataclasses.replace(plan.entry, name=plan.name))
+                entry = dataclasses.replace(plan.entry, name=plan.name)
+                heavy = heavy_builtin(spec, entry)
+                if heavy is not None:  # (it thinks for long: see HeavyBuiltin)
+                    heavy.replaying = self.catching_up
+                    self.heavy.append(heavy)
+                    entry = dataclasses.replace(entry, agent=heavy)
+                entries.append(entry)
             else:
                 raise ValueError(f"seat {seat}: a bot seat needs an entry")
         self.entries = entries
@@ -179,11 +194,8 @@ class TableHost:
         #: set once the match is over and everyone has been told
         self.done = asyncio.Event()
         #: the steps kept of the match so far (a resumed table), and where new ones go
-        self._steps = list(steps)
+        self._steps = steps
         self._store = store
-        #: while a resumed match is played again up to where it stopped, nobody is shown
-        #: anything: the table is shown once it is there
-        self.catching_up = bool(self._steps)
         #: the people whose answer to the turn still open was kept (a resumed table): by
         #: seat, their turn's number, whether the timer played it, and the log's length then
         self._kept: dict[int, tuple[int, bool, int]] = {}
@@ -267,9 +279,13 @@ class TableHost:
         return await asyncio.get_running_loop().run_in_executor(self._executor, call)
 
     def close(self) -> None:
-        """Everyone left: every person's moves are played by default at once."""
+        """Everyone left: every person's moves are played by default at once, and a built-in
+        bot that thinks for long plays its quick rule (a match nobody watches is not worth a
+        core of the web process)."""
         for agent in self.humans.values():
             agent.hurry()
+        for bot in self.heavy:
+            bot.hurry()
 
     # ---- the browser's side ---------------------------------------------------------------
     def submit(
@@ -316,10 +332,12 @@ class TableHost:
             view = self._views[audience]
             # the notes in the log, each where it came (the page shows a line once)
             messages.append(_with_notes(view, notes) if notes else view)
+        # the notes before the turn: each names the turn it was played for (a page ends its
+        # turn only on a note of that very turn), and none of them is the turn asked now
+        messages += [text for _, text in notes]
         if seat is not None and seat in self._turns and self.humans[seat].waiting:
             # the time left now, not the whole timer: a reload does not give a person time
             messages.append(self._turn_message(*self._turns[seat]))
-        messages += [text for _, text in notes]
         messages += self._marks.get(audience, {}).values()
         if audience in self._over:
             messages.append(self._over[audience])
@@ -385,7 +403,9 @@ class TableHost:
         assert self.state is not None
         notes = self._notes.setdefault(seat, [])
         number = self._told[seat] = self._told.get(seat, 0) + 1
-        message = message_text(played_for_note(self.rules, self.state, seat, action, number - 1))
+        turn = self.humans[seat].turn  # (the turn the default answers: the person's last)
+        note = played_for_note(self.rules, self.state, seat, action, number - 1, turn=turn)
+        message = message_text(note)
         # the lines of the seat's log now: the note comes after them (before the move's)
         log = self.rules.frame(self.state, seat, [p.name for p in self.plans])["log"]
         notes.append((frozenset(entry["key"] for entry in log), message))
@@ -424,6 +444,8 @@ class TableHost:
         if not self.catching_up:
             return
         self.catching_up = False
+        for bot in self.heavy:
+            bot.replaying = False  # (it thinks again from here on)
         self._pages_by = self.clock() + PAGE_WAIT_S
         seats = self._seats_message()
         for audience in self._audiences():
@@ -648,6 +670,62 @@ PAGE_WAIT_S = 60.0
 #: page to be back, on top of its whole timer
 REJOIN_S = 15.0
 
+#: how many built-in bots that think for long (not ``quick``: Blackjack++'s cfr solves each
+#: deal, half a second of CPU) think at once in a web process. Each table asks its bot from a
+#: thread of its own: without this one person's five tables solved five deals at once, and
+#: took every core of the machine from everyone else's pages (docs/live-tables.md). The wait
+#: for a turn to think is the site's, not the bot's: it is charged to none of its time.
+HEAVY_AT_ONCE = 1
+_THINKING = threading.BoundedSemaphore(HEAVY_AT_ONCE)
+
+
+def heavy_builtin(spec: GameSpec, entry: Entry) -> HeavyBuiltin | None:
+    """The agent of ``entry`` if it is a built-in bot that thinks for long (its class is not
+    ``quick``), played in this process; None for any other seat."""
+    if entry.builtin is None or entry.agent is not None:
+        return None
+    cls = spec.builtin_class(entry.builtin)
+    if getattr(cls, "quick", False):
+        return None
+    return HeavyBuiltin(cls, spec.bot_call, entry.name)
+
+
+class HeavyBuiltin(InProcessAgent):
+    """A built-in bot that thinks for long, at a live table. It thinks in its table's thread
+    (it is ``blocking``), one such bot of the process at a time (:data:`HEAVY_AT_ONCE`); the
+    wait for its turn is its ``starved_s``, which the runner charges to none of its time. At
+    a table played out by default (:meth:`TableHost.close`: everyone is away), or played again
+    up to where it stopped (a resumed match: the answers are kept), it plays its quick rule at
+    once, if its class has one: a class that does has a ``hurried`` attribute, which is set on
+    its bot for such moves (Blackjack++'s cfr: the simple rule, no solve)."""
+
+    def __init__(self, factory: Callable[[], Any], bot_call: BotCall, name: str) -> None:
+        super().__init__(factory, bot_call, name)
+        #: the table is played out by default: from now on, the quick rule
+        self.hurried = False
+        #: a resumed match is played again up to where it stopped: the quick rule meanwhile
+        self.replaying = False
+        #: how long the last call waited for its turn to think (the site's time, not the bot's)
+        self.starved_s = 0.0
+        self.quick_rule = hasattr(factory, "hurried")
+
+    def hurry(self) -> None:
+        self.hurried = True
+
+    def send(self, prompt: Prompt) -> None:
+        self.starved_s = 0.0
+        quick = self.hurried or self.replaying
+        if self.quick_rule and self.bot is not None:
+            self.bot.hurried = quick
+        if not prompt.expects_answer or (quick and self.quick_rule):
+            super().send(prompt)  # a notice, or the quick rule: at once
+            return
+        asked = time.monotonic()
+        with _THINKING:
+            self.starved_s = time.monotonic() - asked
+            super().send(prompt)
+
+
 #: what a person whose turn's timer ran out while the table's server was stalled is told
 #: (then "N s; your time was given back."): see TableHost.stalled
 STALLED = "The server running this table was held up for"
@@ -726,18 +804,28 @@ LOG_KEPT = 200
 
 
 def played_for_note(
-    rules: TableRules, state: GameState, seat: int, action: Any, number: int
+    rules: TableRules,
+    state: GameState,
+    seat: int,
+    action: Any,
+    number: int,
+    turn: int | None = None,
 ) -> dict[str, Any]:
     """The ``note`` telling ``seat`` that ``action`` is played for it now (in ``state``), its
     time having run out: "Time ran out, so this was played for you: fold." ``number``: how
-    many notes the seat was told before (its key)."""
+    many notes the seat was told before (its key); ``turn``: the number of the seat's turn it
+    answers (the page ends that turn, and no other, on it: a reload hears the notes of earlier
+    turns too)."""
     said = action_words(rules.actions(state, seat), action)
     what = said or rules.default_action_text
-    return {
+    note: dict[str, Any] = {
         "type": "note",
         "key": f"timeout{number}",
         "text": f"Time ran out, so this was played for you: {what}.",
     }
+    if turn is not None:
+        note["turn"] = turn
+    return note
 
 
 def final_messages(

@@ -7,9 +7,12 @@ session) may be at only so many tables open or being played at once, the guests 
 address together too, and tables are opened at only so many per window, by a signed-in person
 or by the guests of one address (``LIVE_TABLES_*``). Tables with uploaded bots are limited
 further (:func:`bot_table_refusal`): each of their bots holds a sandbox slot of the machine for
-as long as the table plays, so a signed-in person, a guest address and the whole site may each
-have only so many of them open or being played at once (``LIVE_BOT_TABLES_*``). Everything is
-counted in the database (Table rows), so every web process counts the same tables.
+as long as the table plays, so a signed-in person, the signed-in people of one address, a guest
+address and the whole site may each have only so many of them open or being played at once
+(``LIVE_BOT_TABLES_*``); against the site's most a table still waiting for players counts for
+:data:`BOT_TABLE_COUNTS` only, and a full table starts its match only while the site has a place
+for it (:func:`start_refusal`). Everything is counted in the database (Table rows), so every web
+process counts the same tables.
 """
 
 from __future__ import annotations
@@ -56,6 +59,11 @@ class TableError(ValueError):
 #: a table with uploaded bots waits this long for its players (its creator's socket, the
 #: people invited); then it no longer starts, nor counts against the limits below
 BOT_TABLE_WAITS = timedelta(hours=1)
+#: ...but against the whole site's (``BotTableLimits.total``) it counts while it waits for
+#: this long only: a table still waiting holds no sandbox, and a few accounts could otherwise
+#: keep every place of the site's with tables that play nothing. Its match starts only if the
+#: site has a place for it then (:func:`start_refusal`)
+BOT_TABLE_COUNTS = timedelta(minutes=10)
 #: what a table with uploaded bots that waited longer says when someone comes to start it
 WAITED_TOO_LONG = (
     "this table waited over an hour for its players, and a table with uploaded bots does not "
@@ -121,12 +129,14 @@ class TableLimits:
 
 @dataclass(frozen=True)
 class BotTableLimits:
-    """Tables with uploaded bots open or being played at once: for one signed-in person,
-    for the guests of one address, and on the whole site (docs/live-tables.md)."""
+    """Tables with uploaded bots open or being played at once: for one signed-in person, for
+    the signed-in people of one address together (accounts are cheap to make: an address may
+    make several), for the guests of one address, and on the whole site (docs/live-tables.md)."""
 
     per_person: int = 2
     per_guest_address: int = 2
     total: int = 24
+    per_address: int = 4
 
     @classmethod
     def from_settings(cls) -> BotTableLimits:
@@ -136,6 +146,7 @@ class BotTableLimits:
                 getattr(settings, "LIVE_BOT_TABLES_PER_GUEST_ADDRESS", cls.per_guest_address)
             ),
             total=int(getattr(settings, "LIVE_BOT_TABLES_TOTAL", cls.total)),
+            per_address=int(getattr(settings, "LIVE_BOT_TABLES_PER_ADDRESS", cls.per_address)),
         )
 
 
@@ -152,6 +163,14 @@ def bot_tables(now: Any = None) -> QuerySet[Table]:
     for less than :data:`BOT_TABLE_WAITS` (an older one no longer starts)."""
     now = now or timezone.now()
     waiting = Q(state=Table.OPEN, created__gte=now - BOT_TABLE_WAITS) & ~late_full(now)
+    return Table.objects.filter(Q(state=Table.PLAYING) | waiting, bots__gt=0)
+
+
+def site_bot_tables(now: Any = None) -> QuerySet[Table]:
+    """The tables with uploaded bots that count against the whole site's limit: being
+    played, or waiting for their players for less than :data:`BOT_TABLE_COUNTS`."""
+    now = now or timezone.now()
+    waiting = Q(state=Table.OPEN, created__gte=now - BOT_TABLE_COUNTS) & ~late_full(now)
     return Table.objects.filter(Q(state=Table.PLAYING) | waiting, bots__gt=0)
 
 
@@ -227,10 +246,15 @@ def table_refusal(person: Person, guest_address: str, limits: TableLimits) -> st
     return ""
 
 
-def bot_table_refusal(person: Person, guest_address: str, limits: BotTableLimits) -> str:
+def bot_table_refusal(
+    person: Person, guest_address: str, limits: BotTableLimits, address: str = ""
+) -> str:
     """Inside the lock of :func:`create_table`: why ``person`` may not open another table
-    with uploaded bots now ("" if they may)."""
-    live = bot_tables()
+    with uploaded bots now ("" if they may). ``guest_address``: a guest's address (its keyed
+    hash); ``address``: a signed-in person's, whose tables with uploaded bots are counted
+    with those of everyone signed in from it (``per_address``)."""
+    now = timezone.now()
+    live = bot_tables(now)
     if person.user is not None:
         mine = live.filter(created_by=person.user).count()
         if mine >= limits.per_person:
@@ -238,6 +262,14 @@ def bot_table_refusal(person: Person, guest_address: str, limits: BotTableLimits
                 f"you already have {plural(mine, 'table')} with uploaded bots open or being "
                 f"played, the most at once ({limits.per_person}); finish one first"
             )
+        if address:
+            ours = live.filter(created_by__isnull=False, guest_address=address).count()
+            if ours >= limits.per_address:
+                return (
+                    f"people signed in from your address already have {plural(ours, 'table')} "
+                    f"with uploaded bots open or being played, the most at once "
+                    f"({limits.per_address}); finish one first"
+                )
     elif guest_address:
         mine = live.filter(created_by__isnull=True, guest_address=guest_address).count()
         if mine >= limits.per_guest_address:
@@ -246,13 +278,41 @@ def bot_table_refusal(person: Person, guest_address: str, limits: BotTableLimits
                 f"bots open or being played, the most at once ({limits.per_guest_address}); "
                 "finish one first, or sign in"
             )
-    total = live.count()
-    if total >= limits.total:
+    counted = site_bot_tables(now)
+    total = counted.count()
+    if total < limits.total:
+        return ""
+    busy = f"the site is busy: {plural(total, 'table')} with uploaded bots are "
+    oldest = counted.filter(state=Table.OPEN).order_by("created").first()
+    if oldest is None:
         return (
-            f"the site is busy: {plural(total, 'table')} with uploaded bots are open or being "
-            "played, the most at once; try again in a few minutes, or play against a built-in bot"
+            f"{busy}being played, the most at once; a place frees as soon as one of their "
+            "matches ends, or play against a built-in bot"
         )
-    return ""
+    frees = oldest.created + BOT_TABLE_COUNTS - now
+    return (
+        f"{busy}open or being played, the most at once; the one waiting longest for its "
+        f"players stops counting in {_minutes(frees)}, and a place frees as soon as a match "
+        "ends: try again then, or play against a built-in bot"
+    )
+
+
+def start_refusal(table: Table, limits: BotTableLimits | None = None) -> str:
+    """Why ``table`` (its seats all taken) cannot start its match yet ("" if it can): a
+    table with uploaded bots starts only while fewer than the site's most of them are being
+    played (their bots hold sandboxes; one still waiting holds none). What its people are told
+    meanwhile; their pages ask again every little while, and the match starts once a place
+    frees."""
+    if not table.bots:
+        return ""
+    most = (limits or BotTableLimits.from_settings()).total
+    playing = Table.objects.filter(state=Table.PLAYING, bots__gt=0).exclude(pk=table.pk).count()
+    if playing < most:
+        return ""
+    return (
+        f"The site is busy: {plural(playing, 'table')} with uploaded bots are being played, the "
+        "most at once. This table starts as soon as one of them ends: keep this page open."
+    )
 
 
 def _lock_bot_tables() -> None:
@@ -390,13 +450,18 @@ def create_table(
     rows = [_seat(game, choice, person) for choice in seats]
     bots = sum(1 for row in rows if row["kind"] == TableSeat.BOT)
     guest = address_key(address) if person.user is None else ""
+    # a signed-in person's table with uploaded bots keeps their address's keyed hash too: the
+    # people signed in from one address are counted together for those (per_address)
+    opened_from = guest if person.user is None else address_key(address) if bots else ""
     _lock_counts(person, guest)
     refusal = table_refusal(person, guest, table_limits or TableLimits.from_settings())
     if refusal:
         raise TableLimitError(refusal)
     if bots:
         _lock_bot_tables()
-        refusal = bot_table_refusal(person, guest, limits or BotTableLimits.from_settings())
+        refusal = bot_table_refusal(
+            person, guest, limits or BotTableLimits.from_settings(), address=opened_from
+        )
         if refusal:
             raise TableLimitError(refusal)
     table = Table.objects.create(
@@ -409,7 +474,7 @@ def create_table(
         rated=rated and not unrated_reason(game, person),
         unrated_chosen=not rated and not unrated_reason(game, person),
         bots=bots,
-        guest_address=guest,
+        guest_address=opened_from,
         opened_full=all(row["kind"] != TableSeat.OPEN for row in rows),
     )
     for n, row in enumerate(rows):
@@ -558,19 +623,25 @@ def is_full(table: Table) -> bool:
     return all(seat.kind != TableSeat.OPEN for seat in seats_of(table))
 
 
-def claim_start(table: Table, host_channel: str) -> bool:
+def claim_start(table: Table, host_channel: str, limits: BotTableLimits | None = None) -> bool:
     """The one process that wins this starts the table's host. A table with uploaded bots
     that waited longer than :data:`BOT_TABLE_WAITS` (:data:`FULL_BOT_TABLE_WAITS` if it was
     full when opened), or any table that waited longer than
     :data:`TABLE_WAITS`, is abandoned instead (it no longer counts against the limits, so it
-    may not start a match now)."""
+    may not start a match now). One with uploaded bots while the site plays its most of them
+    (``limits``, else the settings') does not start yet, and waits on (:func:`start_refusal`)."""
     now = timezone.now()
     late_bots = Q(bots__gt=0, created__lt=now - BOT_TABLE_WAITS)
     late = Q(created__lt=now - TABLE_WAITS)
     rows = Table.objects.filter(pk=table.pk, state=Table.OPEN)
-    won = rows.exclude(late_bots | late | late_full(now)).update(
-        state=Table.PLAYING, host_channel=host_channel, started=now, host_heartbeat=now
-    )
+    if table.bots:
+        _lock_bot_tables()  # (the count and the start one step, as create_table's)
+    if table.bots and start_refusal(table, limits):
+        won = 0  # no place on the site for it yet: it waits for one, open
+    else:
+        won = rows.exclude(late_bots | late | late_full(now)).update(
+            state=Table.PLAYING, host_channel=host_channel, started=now, host_heartbeat=now
+        )
     if not won:
         rows.filter(late_bots).update(state=Table.ABANDONED, finished=now, error=WAITED_TOO_LONG)
         rows.filter(late).update(state=Table.ABANDONED, finished=now, error=TABLE_WAITED_TOO_LONG)

@@ -17,7 +17,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django import forms
 from django.contrib import messages
-from django.db.models import Exists, F, OuterRef, Prefetch, QuerySet, Window
+from django.db.models import Case, Exists, F, OuterRef, Prefetch, QuerySet, Value, When, Window
 from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -207,9 +207,11 @@ def _few_per_opener(rows: QuerySet[Table], newest: str) -> QuerySet[Table]:
     """The newest :data:`LOBBY_PER_OPENER` of ``rows`` (by ``newest``) of each opener: a
     signed-in person's tables by the person, a guest's by their address (a session is free
     to make, an address is not)."""
+    # (a signed-in person's table with uploaded bots keeps their address too: not theirs apart)
+    guests = Case(When(created_by__isnull=True, then=F("guest_address")), default=Value(""))
     rank = Window(
         RowNumber(),
-        partition_by=[F("created_by_id"), F("guest_address")],
+        partition_by=[F("created_by_id"), guests],
         order_by=F(newest).desc(),
     )
     return rows.annotate(opener_rank=rank).filter(opener_rank__lte=LOBBY_PER_OPENER)

@@ -12,7 +12,8 @@
 // seat, or took one): the page reloads to show where you sit now.
 // "moved" (the table's server stopped and another takes it over: a line for the log).
 // The page only sends
-// intentions ({"type": "act", "turn": N, "action": ...}); the server checks everything.
+// intentions ({"type": "act", "turn": N, "action": ...}), "sync" (the whole table again) and
+// "ping" (answered "pong": the connection is alive); the server checks everything.
 // Cards use the markup of templates/includes/card.html, described by games.replays.card_view.
 (function () {
   "use strict";
@@ -50,7 +51,8 @@
   var REMATCH_LISTEN_MS = 10 * 60 * 1000;
   var FAN_MOST = 8; // face-down cards drawn of another's hand (the count says how many)
   var DOUBLE_CLICK_MS = 600; // the two clicks of a double click on one card, at most this apart
-  // an answer to a move slower than this is shown as the table being slow (the server is busy)
+  // an answer to a move slower than this is shown as the table being slow (the connection or
+  // the server: the page cannot tell which)
   var SLOW_MS = 1500;
   // with no answer to a move for this long the page asks for the whole table again ("sync"):
   // the move may have gone to a server that stopped, and the table moved on without it
@@ -60,8 +62,19 @@
   // the least time between two "sync"s the page sends when a move was refused as sent to a
   // server that no longer hosts the table
   var RESYNC_MS = 2000;
-  // a note that a default was played for me ends my turn if it comes this near its end
-  var NOTE_SLACK_MS = 2000;
+  // The page checks its connection: a "ping" after PING_MS without a message from the table
+  // (and when a move has had no answer for SLOW_MS, and as the page is shown again), which the
+  // server answers at once
+  // ("pong"). With nothing at all heard for PONG_WAIT_MS after one, the connection is taken as
+  // lost, since a socket whose network went away (a phone in a tunnel, a laptop asleep) may
+  // never say it closed: the page closes it, says so, and connects again (then asks for the
+  // whole table). At most one small message each way per 10 s per page (the socket's rate
+  // allows 10 a second).
+  var PING_MS = 10000;
+  var PONG_WAIT_MS = 5000;
+  // a full table that cannot start yet (the site plays its most tables with uploaded bots):
+  // the page asks again this often
+  var START_RETRY_MS = 20000;
 
   var el = {
     state: document.getElementById("table-state"),
@@ -97,6 +110,7 @@
     sent: false,                 // an action of this turn is on its way
     sentAt: 0,                   // when it was sent (Date.now())
     synced: false,               // the page asked for the table again since (no answer came)
+    pinged: false,               // the page checked its connection since (no answer came)
     resyncedAt: 0,               // when the page last asked again after a refusal
     moves: 0,                    // how many times the table moved to another server
     placed: {},                  // seats whose move of this view the table has ("taken")
@@ -181,22 +195,41 @@
     if (!event.defaultPrevented) navigating = true;
   });
 
+  // the connection's check (see PING_MS): when the last ping went (0: none is unanswered), and
+  // when the page last sent one or heard from the table
+  var pingAt = 0;
+  var activeAt = 0;
+  // the connection was lost (the socket closed, or went silent): the page says so
+  var lost = false;
+
   function connect() {
     var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    socket = new WebSocket(scheme + window.location.host + setup.ws);
-    socket.addEventListener("open", function () {
+    var ws = new WebSocket(scheme + window.location.host + setup.ws);
+    socket = ws;
+    pingAt = 0;
+    if (lost) showLost("Connection lost: reconnecting…");
+    // a socket given up on (silent: see checkConnection) is no longer heard
+    ws.addEventListener("open", function () {
+      if (socket !== ws) return;
       retries = 0;
+      lost = false;
+      activeAt = Date.now();
       el.connection.textContent = "";
       el.connection.classList.remove("connection--lost");
       if (everOpen) send({ type: "sync" }); // back after a drop: ask for the whole table
       everOpen = true;
+      if (t.view) draw(); else tick();
     });
-    socket.addEventListener("message", function (event) {
+    ws.addEventListener("message", function (event) {
+      if (socket !== ws) return;
+      pingAt = 0; // whatever comes, the connection is alive
+      activeAt = Date.now();
       var message;
       try { message = JSON.parse(event.data); } catch (e) { return; }
       receive(message);
     });
-    socket.addEventListener("close", function (event) {
+    ws.addEventListener("close", function (event) {
+      if (socket !== ws) return;
       socket = null;
       if (event.code === 4404) {
         el.connection.textContent = "This table does not exist.";
@@ -217,12 +250,58 @@
         return;
       }
       if (t.over) return;
-      var wait = Math.min(1000 * Math.pow(2, retries), 15000);
-      retries += 1;
-      el.connection.classList.add("connection--lost");
-      el.connection.textContent = "Connection lost: reconnecting in " + Math.round(wait / 1000) + " s…";
-      window.setTimeout(connect, wait);
+      reconnect();
     });
+  }
+
+  function showLost(text) {
+    el.connection.classList.add("connection--lost");
+    el.connection.textContent = text;
+  }
+
+  // The socket closed, or went silent: connect again, sooner the first times (and at once
+  // when the browser says its network is back).
+  var again = null;
+  function reconnect() {
+    var wait = Math.min(1000 * Math.pow(2, retries), 15000);
+    retries += 1;
+    lost = true;
+    showLost("Connection lost: reconnecting in " + Math.round(wait / 1000) + " s…");
+    if (t.view) draw(); else tick();
+    again = window.setTimeout(function () {
+      again = null;
+      connect();
+    }, wait);
+  }
+  window.addEventListener("online", function () {
+    if (again === null) return;
+    window.clearTimeout(again);
+    again = null;
+    connect();
+  });
+
+  function ping() {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify({ type: "ping" }));
+    activeAt = Date.now();
+    if (!pingAt) pingAt = activeAt;
+  }
+
+  // Called with the clock: a ping when one is due, and a socket silent too long given up on.
+  function checkConnection() {
+    if (!socket || socket.readyState !== WebSocket.OPEN || t.over) return;
+    var now = Date.now();
+    if (pingAt && now - pingAt > PONG_WAIT_MS) {
+      // no answer: the network went away without the socket saying so. Closed (it may take
+      // the browser a while: the page does not wait for it), and connected again
+      var silent = socket;
+      socket = null;
+      pingAt = 0;
+      try { silent.close(); } catch (e) { /* closed already */ }
+      reconnect();
+      return;
+    }
+    if (now - activeAt >= PING_MS) ping();
   }
 
   // Ask the server for the whole table again (quietly: nothing to say if not connected; the
@@ -246,7 +325,7 @@
         t.seat = message.seat;
         break;
       case "lobby":
-        drawLobby(message.seats);
+        drawLobby(message.seats, message.busy);
         showRated(message);
         break;
       case "seats":
@@ -307,10 +386,10 @@
       case "note":
         // something the table says to you alone (your time ran out), in your log
         addLog([{ key: message.key, text: message.text, mine: true }]);
-        // the default was played for this turn: it is no longer mine to answer (a reload
-        // repeats the notes of earlier turns after the turn asked now, whose time is not up)
+        // the default was played for the turn it names: if that is the turn asked now, it is
+        // no longer mine to answer (a reload hears the notes of earlier turns too)
         if (/^timeout/.test(message.key || "") && t.turn && t.seat !== null &&
-            t.deadline - Date.now() < NOTE_SLACK_MS) {
+            message.turn === t.turn.turn) {
           t.turn = null;
           t.sent = false;
           t.placed[t.seat] = true;
@@ -344,7 +423,17 @@
   }
 
   // ---- waiting for players -----------------------------------------------------------------
-  function drawLobby(seats) {
+  var startRetry = null;
+
+  // busy: why the full table cannot start yet (the site plays its most tables with uploaded
+  // bots); the page asks again in a while, and the match starts once there is a place
+  function drawLobby(seats, busy) {
+    if (busy && !startRetry) {
+      startRetry = window.setTimeout(function () {
+        startRetry = null;
+        sync();
+      }, START_RETRY_MS);
+    }
     if (!el.lobbySeats) return;
     var open = 0;
     seats.forEach(function (seat) {
@@ -361,7 +450,7 @@
       el.lobbyNote.textContent = open
         ? "Waiting for " + open + (open === 1 ? " more player" : " more players") +
           ". Send the invite link to the people you want to play with."
-        : "Every seat is taken: the match is starting.";
+        : busy || "Every seat is taken: the match is starting.";
     }
   }
 
@@ -433,32 +522,56 @@
       t.sent = true;
       t.synced = false;
       t.sentAt = Date.now();
+      t.pinged = false;
       clearError();
       draw();
     }
   }
 
   function tick() {
+    checkConnection();
     var waited = t.sent && !t.over ? Date.now() - t.sentAt : 0;
-    el.countdown.classList.toggle("countdown--slow", waited > SLOW_MS);
+    el.countdown.classList.toggle("countdown--slow", waited > SLOW_MS && !lost);
+    if (waited > SLOW_MS && !t.pinged) {
+      // no answer to the move yet: is the connection still there? (a move that went nowhere
+      // is soon known)
+      t.pinged = true;
+      ping();
+    }
     if (waited > SYNC_MS && !t.synced) {
       // no answer: the table as it is now (the turn again if the move was lost on the way)
       t.synced = true;
       sync();
     }
+    if (lost && t.view && !t.over) {
+      // the connection is lost: said where the clock is too (the bar stays in view on a
+      // phone, the line under the title may not), with the time the turn has left
+      var line = "Connection lost: reconnecting…";
+      if (asked()) {
+        var gone = Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000));
+        line += gone > 0 ? " " + gone + " s left to play"
+          : " Time is up: " + (t.turn.default || setup.defaultAction) + " is played for you";
+      }
+      el.countdown.hidden = false;
+      el.countdown.classList.add("countdown--low");
+      el.countdown.textContent = line;
+      return;
+    }
     if (waited > SYNC_MS + NO_ANSWER_MS) {
       el.countdown.hidden = false;
       el.countdown.classList.remove("countdown--low");
-      el.countdown.textContent = "The table is not answering: if its server stopped, another " +
-        "takes the table over within half a minute and asks again for a move it did not keep…";
+      el.countdown.textContent = "The table is not answering. Check your connection; if the " +
+        "site's server stopped, another takes the table over within half a minute and asks " +
+        "again for a move it did not keep…";
       return;
     }
     if (waited > SLOW_MS) {
-      // a busy server: the move is on its way, and counts if the server got it in time
+      // the move is on its way (and counts if the server got it in time); the page cannot
+      // tell a slow connection from a busy server
       el.countdown.hidden = false;
       el.countdown.classList.remove("countdown--low");
-      el.countdown.textContent = "The table is slow to answer: the server is busy, and your " +
-        "move waits its turn…";
+      el.countdown.textContent = "No answer from the table yet: your connection or the server " +
+        "may be slow. A move that reached the server in time counts…";
       return;
     }
     if (!asked()) {
@@ -916,7 +1029,10 @@
     turnLine: function (view) {
       if (asked() && view.frame.prompt) return view.frame.prompt;
       if (t.seat !== null && t.placed[t.seat]) return game.waitingLine(view);
-      if (t.seat !== null && t.sent) return "Your move is on its way…";
+      if (t.seat !== null && t.sent) {
+        return lost ? "Your move may not have reached the table: if not, you will be asked for it again."
+          : "Your move is on its way…";
+      }
       return view.frame.status;
     },
     // my move is in (or was played for me): who the table waits for now
@@ -1040,9 +1156,11 @@
   });
 
   document.addEventListener("visibilitychange", function () {
-    // a phone woke up: make sure the table is current
+    // a phone woke up: make sure the table is current, and that the connection still is
+    // (asleep, its network may have gone without the socket saying so)
     if (document.visibilityState === "visible" && socket && socket.readyState === WebSocket.OPEN) {
       send({ type: "sync" });
+      ping();
     }
   });
 

@@ -213,7 +213,8 @@ def test_it_says_the_table_is_slow_while_a_move_waits_for_a_busy_server(open_tab
         slow = page.locator("#countdown.countdown--slow")
         slow.wait_for(timeout=TURN_TIMEOUT_MS)
         assert slow.inner_text() == (
-            "The table is slow to answer: the server is busy, and your move waits its turn…"
+            "No answer from the table yet: your connection or the server may be slow. A move "
+            "that reached the server in time counts…"
         )
         assert in_view(page, "#countdown")
         page.screenshot(path=screenshots / f"table-slow-{viewport}.png", full_page=True)
@@ -224,6 +225,44 @@ def test_it_says_the_table_is_slow_while_a_move_waits_for_a_busy_server(open_tab
         page.locator("#countdown.countdown--slow").wait_for(state="detached")
         assert page.locator("#live-error").inner_text() == ""
         assert tab.console.take() == []
+
+
+def test_a_page_whose_network_drops_says_the_connection_is_lost_and_connects_again(
+    open_tabs, screenshots
+):
+    """The network goes away without the socket closing (a phone in a tunnel, a laptop
+    asleep: the browser offline): the page's check of its connection (a ping, sent too when a
+    move has no answer, answered at once while the connection lives) goes unanswered, so
+    within seconds the page says the connection is lost, where the clock is too, and not that
+    the server is busy; once the network is back it connects again at once and the turn goes
+    on."""
+    tab = open_tabs("phone")
+    page = tab.page
+    page.goto("/games/rps-poker/tables/")
+    page.get_by_role("button", name="Play against a bot").click()
+    wait_for_my_turn(page)
+    page.context.set_offline(True)
+    page.locator("#live-hand .hand-card").first.click()
+    page.locator("#live-controls button", has_text=re.compile("^Keep")).click()
+    lost = page.locator("#connection.connection--lost", has_text="Connection lost")
+    lost.wait_for(timeout=TURN_TIMEOUT_MS)  # (1.5 s, then 5 s without a pong)
+    assert page.locator("#countdown").inner_text() == "Connection lost: reconnecting…"
+    assert in_view(page, "#countdown")  # (the bar stays in view on a phone)
+    assert page.locator("#turn-line").inner_text() == (
+        "Your move may not have reached the table: if not, you will be asked for it again."
+    )
+    page.screenshot(path=screenshots / "table-connection-lost-phone.png")
+    page.context.set_offline(False)
+    page.locator("#connection.connection--lost").wait_for(state="detached", timeout=TURN_TIMEOUT_MS)
+    assert page.locator("#connection").inner_text() == ""
+    # the whole table again: the move it kept, or the same turn asked again
+    page.wait_for_function(
+        """() => !/Connection lost/.test(document.getElementById("countdown").textContent)""",
+        timeout=TURN_TIMEOUT_MS,
+    )
+    # (the browser's own lines of its failed connection attempts while offline)
+    errors = [e for e in tab.console.take() if "ERR_INTERNET_DISCONNECTED" not in e]
+    assert errors == []
 
 
 def in_view(page, selector: str) -> bool:
@@ -433,10 +472,13 @@ def test_a_move_left_without_an_answer_asks_for_the_table_again(open_tabs, scree
     silent = page.locator("#countdown", has_text="The table is not answering")
     silent.wait_for(timeout=TURN_TIMEOUT_MS)
     assert silent.inner_text() == (
-        "The table is not answering: if its server stopped, another takes the table over "
-        "within half a minute and asks again for a move it did not keep…"
+        "The table is not answering. Check your connection; if the site's server stopped, "
+        "another takes the table over within half a minute and asks again for a move it did "
+        "not keep…"
     )
-    assert [m["type"] for m in sent[-2:]] == ["act", "sync"]  # asked again after 5 s
+    asked = [m["type"] for m in sent if m["type"] != "ping"]  # (the connection's check)
+    assert asked[-2:] == ["act", "sync"]  # asked again after 5 s
+    assert page.locator("#connection").inner_text() == ""  # (the pings are answered)
     page.screenshot(path=screenshots / "table-not-answering-desktop.png", full_page=True)
     route["drop"] = set()
     route["server"].send(json.dumps({"type": "sync"}))
@@ -451,7 +493,7 @@ def test_a_move_left_without_an_answer_asks_for_the_table_again(open_tabs, scree
         arg=before,
         timeout=TURN_TIMEOUT_MS,
     )
-    assert sent[-1] == {"type": "sync"}
+    assert [m for m in sent if m["type"] != "ping"][-1] == {"type": "sync"}
 
     # the table moves while a move is on its way: the log says so (the turn is asked again)
     route["drop"] = {"act"}

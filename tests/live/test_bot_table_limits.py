@@ -271,3 +271,114 @@ def test_a_full_table_nobody_opened_stops_counting_after_ten_minutes(uploaded):
     # one with an open seat, filled since, still starts within its hour
     tables.take_seat(inviting, 1, tables.Person(make_user("bob")))
     assert tables.claim_start(Table.objects.get(pk=inviting.pk), "host-channel")
+
+
+# ---- the site's places: held by tables that play, not by tables that wait -------------------
+def inviting(person: tables.Person) -> Table:
+    """A table with an uploaded bot and a seat open for a friend (RPS Poker has two seats:
+    as if the bot sat in a third)."""
+    table = open_table(person, ["me", "open"])
+    Table.objects.filter(pk=table.pk).update(bots=1)
+    table.refresh_from_db()
+    return table
+
+
+def test_a_waiting_table_holds_a_place_of_the_sites_for_ten_minutes_only(uploaded):
+    """Tables still waiting for players hold no sandbox: against the site's most they count
+    for their first 10 minutes only (a few accounts kept every place for an hour with tables
+    that played nothing), and the refusal says when the longest waiting stops counting."""
+    waiting = [inviting(tables.Person(make_user(f"p{n}"))) for n in range(5)]
+    ago = {table.pk: minutes for table, minutes in zip(waiting, (7, 6, 5, 4, 3), strict=True)}
+    for pk, minutes in ago.items():
+        Table.objects.filter(pk=pk).update(created=timezone.now() - timedelta(minutes=minutes))
+    with pytest.raises(tables.TableLimitError) as refused:
+        open_table(tables.Person(make_user("late")), ["me", uploaded])
+    assert str(refused.value) == (
+        "the site is busy: 5 tables with uploaded bots are open or being played, the most at "
+        "once; the one waiting longest for its players stops counting in 3 minutes, and a "
+        "place frees as soon as a match ends: try again then, or play against a built-in bot"
+    )
+    eleven = timezone.now() - tables.BOT_TABLE_COUNTS - timedelta(minutes=1)
+    Table.objects.filter(pk=waiting[0].pk).update(created=eleven)
+    opened = open_table(tables.Person(make_user("later")), ["me", uploaded])
+    # it still waits for its friends, within its hour (its opener's own places count it)
+    assert waiting[0] in tables.bot_tables() and waiting[0] not in tables.site_bot_tables()
+    # every place taken by tables being played: a place frees when one of their matches ends
+    Table.objects.filter(pk__in=[t.pk for t in waiting[1:]] + [opened.pk]).update(
+        state=Table.PLAYING
+    )
+    with pytest.raises(tables.TableLimitError) as refused:
+        open_table(tables.Person(make_user("latest")), ["me", uploaded])
+    assert str(refused.value) == (
+        "the site is busy: 5 tables with uploaded bots are being played, the most at once; a "
+        "place frees as soon as one of their matches ends, or play against a built-in bot"
+    )
+
+
+def test_a_full_table_starts_its_match_only_while_the_site_has_a_place(uploaded):
+    """A table that waited past its 10 minutes, full now, starts only if fewer than the
+    site's most tables with uploaded bots are being played; else it waits, open, and its
+    people are told why (their pages ask again every little while)."""
+    playing = [open_table(tables.Person(make_user(f"p{n}")), ["me", uploaded]) for n in range(5)]
+    Table.objects.filter(pk__in=[t.pk for t in playing]).update(state=Table.PLAYING)
+    ann = tables.Person(make_user("ann"))
+    Table.objects.filter(pk=playing[0].pk).update(state=Table.FINISHED)
+    waiting = inviting(ann)
+    Table.objects.filter(pk=playing[0].pk).update(state=Table.PLAYING)  # (the place went)
+    tables.take_seat(waiting, 1, tables.Person(make_user("bob")))
+    waiting = tables.load(pk=waiting.pk)
+    told = tables.start_refusal(waiting, LIMITS)
+    assert told == (
+        "The site is busy: 5 tables with uploaded bots are being played, the most at once. "
+        "This table starts as soon as one of them ends: keep this page open."
+    )
+    assert not tables.claim_start(waiting, "host-channel", LIMITS)
+    waiting.refresh_from_db()
+    assert waiting.state == Table.OPEN and not waiting.error  # it waits on
+    Table.objects.filter(pk=playing[0].pk).update(state=Table.FINISHED)
+    assert tables.start_refusal(waiting, LIMITS) == ""
+    assert tables.claim_start(waiting, "host-channel", LIMITS)
+    # a table of built-in bots alone is never held back
+    builtins = open_table(ann, ["me", "builtin:simple"])
+    assert tables.start_refusal(builtins, tables.BotTableLimits(total=0)) == ""
+
+
+def test_people_signed_in_from_one_address_share_its_places(uploaded, settings):
+    """Accounts are cheap to make (ten an hour from one address): the tables with uploaded
+    bots of everyone signed in from one address are counted together too
+    (``LIVE_BOT_TABLES_PER_ADDRESS``)."""
+    limits = tables.BotTableLimits(per_person=2, per_guest_address=2, total=24, per_address=3)
+    address = "203.0.113.40"
+    people = [tables.Person(make_user(f"acct{n}")) for n in range(3)]
+    first = tables.create_table(GAME, people[0], ["me", uploaded], limits=limits, address=address)
+    assert first.guest_address == tables.address_key(address)  # a keyed hash, as a guest's
+    tables.create_table(GAME, people[0], ["me", uploaded], limits=limits, address=address)
+    tables.create_table(GAME, people[1], ["me", uploaded], limits=limits, address=address)
+    with pytest.raises(tables.TableLimitError) as refused:
+        tables.create_table(GAME, people[2], ["me", uploaded], limits=limits, address=address)
+    assert str(refused.value) == (
+        "people signed in from your address already have 3 tables with uploaded bots open or "
+        "being played, the most at once (3); finish one first"
+    )
+    # another address, a guest of this one, and a table of built-in bots are not held back
+    tables.create_table(GAME, people[2], ["me", uploaded], limits=limits, address="198.51.100.2")
+    person, _ = guest(address)
+    tables.create_table(GAME, person, ["me", uploaded], limits=limits, address=address)
+    plain = tables.create_table(GAME, people[2], ["me", "builtin:simple"], address=address)
+    assert plain.guest_address == ""  # (only tables with uploaded bots keep it)
+    settings.LIVE_BOT_TABLES_PER_ADDRESS = 7
+    assert tables.BotTableLimits.from_settings().per_address == 7
+
+
+def test_the_lobby_lists_a_few_tables_of_a_signed_in_person_whatever_their_address(uploaded):
+    """A signed-in person's tables with uploaded bots keep the address they were opened from
+    (counted by it): the lobby still lists at most LOBBY_PER_OPENER of the person's tables."""
+    from games.live.views import LOBBY_PER_OPENER, _lobby_tables
+
+    ann = tables.Person(make_user("ann"))
+    opened = [open_table(ann, ["me", "open"]) for _ in range(LOBBY_PER_OPENER + 1)]
+    Table.objects.filter(pk__in=[t.pk for t in opened[:2]]).update(
+        bots=1, guest_address=tables.address_key("203.0.113.50")
+    )
+    waiting, _ = _lobby_tables(GAME)
+    assert len(waiting) == LOBBY_PER_OPENER

@@ -640,3 +640,28 @@ async def test_a_table_whose_seats_changed_since_they_were_read_is_not_started_f
     plans, facts = await sync_to_async(tables.claim_and_plan)(now, "host-channel")
     assert [p.name for p in plans] == ["ann", "cy"]
     assert [s.user_id for s in facts.seats] == [ann.pk, cy.pk]
+
+
+async def test_a_full_table_the_site_has_no_place_for_yet_says_so_and_starts_once_it_has(settings):
+    """A table with uploaded bots starts only while the site plays fewer than its most of
+    them: until then its people's pages say why (the ``lobby`` message's ``busy``), the table
+    waits, open, and a page that asks again (``sync``) starts it once a place frees."""
+    settings.LIVE_BOT_TABLES_TOTAL = 0  # (every place taken)
+    ann = await make_user("ann")
+    table = await make_table("rps-poker", ann, ["me", "builtin:simple"])
+    await sync_to_async(Table.objects.filter(pk=table.pk).update)(bots=1)  # (as if uploaded)
+    sock = await socket(table.token, ann)
+    assert await sock.connect()
+    lobby = await sock.next("lobby")
+    assert lobby["busy"] == (
+        "The site is busy: 0 tables with uploaded bots are being played, the most at once. "
+        "This table starts as soon as one of them ends: keep this page open."
+    )
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).state == Table.OPEN
+    settings.LIVE_BOT_TABLES_TOTAL = 24  # a place frees
+    await sock.send({"type": "sync"})
+    assert "busy" not in await sock.next("lobby")
+    await sock.next("turn")  # the match is on
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).state == Table.PLAYING
+    await sock.close()
+    await finish_off(table)

@@ -213,6 +213,29 @@ async def test_a_person_who_does_not_act_is_played_for_and_marked_away():
     assert again == notes
 
 
+@pytest.mark.asyncio
+async def test_a_note_of_time_running_out_names_its_turn_and_comes_before_the_turn_asked_now():
+    """A reload (or a sync) late in a turn hears the notes of turns the timer played before
+    the turn asked now, each naming the turn it was played for: the page ends a turn only on
+    a note of that very turn, never the turn still open (it did, guessing by the clock, and
+    showed "Time ran out, so this was played for you" for a turn not over)."""
+    wire = Wire()
+    table, _ = ann_against_minimal(wire, turn_timer=0.3)
+    run(table)
+    note = await wire.wait("seat:0", "note")  # her first turn: played for her
+    assert (note["key"], note["turn"]) == ("timeout0", 1)
+    turn = await wire.wait("seat:0", "turn", after=1)
+    assert turn["turn"] == 2 and table.humans[0].waiting
+    told = snapshot(table, 0)  # (her second turn still open)
+    kinds = [m["type"] for m in told]
+    assert kinds[:4] == ["seats", "state", "note", "turn"], kinds
+    assert told[2] == note and told[3]["turn"] == 2
+    second = await wire.wait("seat:0", "note", after=1)  # the second too, in its turn
+    assert (second["key"], second["turn"]) == ("timeout1", 2)
+    table.close()
+    assert await join(table, 10)
+
+
 async def past_deadline(agent, margin: float = 0.1) -> float:
     """Wait until the person's turn timer ran out ``margin`` seconds ago (its callback has
     fired by then); returns the deadline as a time of day."""

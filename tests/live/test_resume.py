@@ -89,10 +89,11 @@ async def test_a_resumed_table_is_at_the_same_point_with_its_people_as_they_were
     turn = await wire.wait("seat:0", "turn")
     assert turn["turn"] == 4 and turn["seconds"] > 1.5  # asked again, with a whole timer
     after = snapshot(second, 0)
-    kinds = ["seats", "state", "turn", "note"]
+    kinds = ["seats", "state", "note", "turn"]  # (the notes before the turn asked now)
     assert [m["type"] for m in before] == [m["type"] for m in after] == kinds
     assert after[1] == before[1]  # the same view: the same deal, at the same point
-    assert after[3] == before[3]  # her log says what was played for her
+    assert after[2] == before[2]  # her log says what was played for her, and for which turn
+    assert after[2]["turn"] == 3
     assert after[0]["seats"][0]["away"] is True
     # while the match was played again up to there, nobody was shown anything of it
     assert [m["type"] for m in wire.to("seat:0")][:3] == ["seats", "seats", "state"]

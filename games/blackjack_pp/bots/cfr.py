@@ -34,7 +34,8 @@ of the exact game, the strategy's exploitability (exact best response,
 
 Where NumPy or SciPy is missing (the sandbox), or the machine is so busy that the build
 and 3 iterations do not fit in the half second, it plays a simple rule (hit below 15) on
-that deal. Solutions are kept in the process for the deal's later moves and later deals
+that deal; so it does at a live table played out by default (``hurried``: nobody is there).
+Solutions are kept in the process for the deal's later moves and later deals
 with the same up cards, the last ``CACHE_SIZE`` (up cards, max hits) only.
 """
 
@@ -637,7 +638,10 @@ class StateTable:
 class Bot:
     name = "cfr"
     # not ``quick``: solving a deal takes up to half a second, so a live table asks it from a
-    # thread rather than hold up its event loop
+    # thread rather than hold up its event loop (one such bot thinking at a time)
+    #: set by a live table played out by default (everyone at it away) or played again up to
+    #: where it stopped: the simple rule then, without solving (games/live/host.py)
+    hurried = False
 
     def __init__(self):
         import random
@@ -645,6 +649,8 @@ class Bot:
         self.rng = random.Random()  # a fresh seed each match: a fixed one repeats its choices
 
     def act(self, obs):
+        if self.hurried:
+            return "hit" if obs["total"] < 15 else "stand"
         up = tuple(card_value(c) for c in obs["up"])
         solver = solved(up, obs["max_hits"])
         p_hit = None

@@ -1,0 +1,118 @@
+"""Built-in bots that think for long (Blackjack++'s cfr solves each deal: half a second of the
+web process's CPU) at live tables: one of them thinks at a time in a process, the wait charged
+to none of the bot's time, and a table played out by default (everyone away) or played again
+up to where it stopped plays the bot's quick rule, without a solve. One guest's five tables,
+left alone, took every core of the web process before (docs/live-tables.md)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from games.blackjack_pp.bots import cfr
+from games.engine.game import Prompt
+from games.live import host as hosting
+from games.live.host import HeavyBuiltin, SeatPlan, heavy_builtin
+from games.registry import get_game
+from tests.live.test_host import Wire, builtin, current_state, host, join, run
+
+GAME = "blackjack-pp"
+
+
+def counting_solves(monkeypatch) -> list[tuple]:
+    """Every deal cfr solves from now on (its up cards, its hits)."""
+    solves: list[tuple] = []
+    solved = cfr.solved
+
+    def counted(up, max_hits, budget=cfr.BUDGET_S):
+        solves.append((up, max_hits))
+        return solved(up, max_hits, budget)
+
+    monkeypatch.setattr(cfr, "solved", counted)
+    return solves
+
+
+def test_only_built_in_bots_that_think_for_long_are_heavy():
+    spec = get_game(GAME)
+    assert isinstance(heavy_builtin(spec, builtin(GAME, "cfr").entry), HeavyBuiltin)
+    assert heavy_builtin(spec, builtin(GAME, "simple").entry) is None  # quick: on the loop
+    assert heavy_builtin(get_game("kuhn"), builtin("kuhn", "cfr").entry) is None
+
+
+@pytest.mark.asyncio
+async def test_a_table_played_out_by_default_has_its_bot_play_its_quick_rule(monkeypatch):
+    """Everyone at the table is away (or gone): the rest is played at once, and cfr plays
+    the simple rule for it, never solving a deal: nobody is there to play against it."""
+    solves = counting_solves(monkeypatch)
+    wire = Wire()
+    table = host(GAME, [SeatPlan("ann", "human"), builtin(GAME, "cfr")], wire,
+                 config={"hands": 10, "max_hits": 1})  # fmt: skip
+    run(table)
+    await wire.wait("seat:0", "turn")
+    solved_before = len(solves)
+    assert solved_before <= 1  # (the first deal's, if cfr acted first)
+    table.close()  # as the host does once everyone was away for AWAY_TURNS_END turns
+    assert await join(table, 20)
+    assert len(table.result["scores"]) == 2 and not table.result["faults"]
+    assert len(solves) == solved_before  # no deal solved once the table was played out
+
+
+@pytest.mark.asyncio
+async def test_a_table_played_by_people_still_has_its_bot_solve(monkeypatch):
+    solves = counting_solves(monkeypatch)
+    wire = Wire()
+    table = host(GAME, [SeatPlan("ann", "human"), builtin(GAME, "cfr")], wire,
+                 config={"hands": 2, "max_hits": 1})  # fmt: skip
+    run(table)
+    for asked in range(2):  # a deal each: ann stands
+        turn = await wire.wait("seat:0", "turn", after=asked)
+        actions = current_state(wire, "seat:0")["actions"]
+        stand = next(a["value"] for a in actions if a["label"] == "Stand")
+        table.submit(0, turn["turn"], stand, reply_to="ann")
+    assert await join(table, 20)
+    assert len(solves) == 2  # each deal solved: a table with someone at it plays its best
+
+
+def test_one_heavy_bot_thinks_at_a_time_and_its_wait_is_not_its_own(monkeypatch):
+    """Another table's bot thinks (the process's one place to think is taken): this one waits
+    for it, and the wait is its ``starved_s``, which the runner charges to none of its time."""
+    spec = get_game(GAME)
+    agent = heavy_builtin(spec, builtin(GAME, "cfr").entry)
+    assert agent is not None
+    agent.bot = cfr.Bot()
+    solving = threading.Event()
+    monkeypatch.setattr(cfr, "solved", lambda up, hits: solving.set())  # (none: the rule)
+    obs = {"up": ["6h", "Kc", "2s"], "max_hits": 1, "total": 12}
+    monkeypatch.setattr(agent, "bot_call", lambda prompt: ("act", [obs]))
+    prompt = Prompt("act", obs)
+    assert hosting._THINKING.acquire(timeout=5)  # another bot thinks
+    thread = threading.Thread(target=agent.send, args=(prompt,))
+    thread.start()
+    try:
+        assert not solving.wait(0.2)  # it waits its turn
+    finally:
+        hosting._THINKING.release()
+    thread.join(5)
+    assert solving.is_set() and agent.receive(1.0) == "hit"
+    assert agent.starved_s >= 0.2
+    # a move of a table played out by default waits for nobody, and solves nothing
+    solving.clear()
+    agent.hurry()
+    assert hosting._THINKING.acquire(timeout=5)
+    try:
+        agent.send(prompt)
+        assert agent.receive(1.0) == "hit" and agent.starved_s == 0.0
+        assert not solving.is_set()  # the simple rule: hit below 15
+    finally:
+        hosting._THINKING.release()
+
+
+def test_a_resumed_table_does_not_solve_again_the_deals_it_replays():
+    table = host(GAME, [SeatPlan("ann", "human"), builtin(GAME, "cfr")], Wire(),
+                 steps=[(0, {"s": 0, "m": "begin"})])  # fmt: skip
+    assert [bot.replaying for bot in table.heavy] == [True]
+    table._caught_up()
+    assert [bot.replaying for bot in table.heavy] == [False]
+    fresh = host(GAME, [SeatPlan("ann", "human"), builtin(GAME, "cfr")], Wire())
+    assert [bot.replaying for bot in fresh.heavy] == [False]
