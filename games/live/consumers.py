@@ -167,10 +167,8 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
             )
             assert found is not None  # tables are never deleted
             sight, seat = found
-            if seat != self.seat:
-                await self._seat_changed(seat)
+            if not await self._still_seated(sight.table, seat):
                 return
-            self.seat_fixed = sight.table.state != Table.OPEN
         table = sight.table
         if sight.lobby is not None:
             await self.send_json(sight.lobby)
@@ -261,11 +259,17 @@ class TableConsumer(Throttled, AsyncJsonWebsocketConsumer):
         )
         assert found is not None  # tables are never deleted
         table, seat = found
+        return table if await self._still_seated(table, seat) else None
+
+    async def _still_seated(self, table: Table, seat: int | None) -> bool:
+        """Whether this socket's person still holds its seat (``seat``, just read with
+        ``table``); if not, the socket is closed (:meth:`_seat_changed`). The seat is final
+        once the match has started."""
         if seat != self.seat:
             await self._seat_changed(seat)
-            return None
+            return False
         self.seat_fixed = table.state != Table.OPEN
-        return table
+        return True
 
     async def _seat_changed(self, seat: int | None) -> None:
         """This socket's person no longer holds its seat (they left it, or took another, from
