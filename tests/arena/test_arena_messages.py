@@ -23,6 +23,7 @@ from games.engine.runner import SeatStats, TimeControl, _allowance
 from games.records import refused
 from games.registry import games, get_game
 from tests.arena.test_arena_command import blocks, unwrapped
+from tests.compiles import CompileLookedUp, spy_on_compiles
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -205,27 +206,14 @@ def test_a_timeout_on_a_busy_machine_reads_as_one_sentence():
     assert "within 1.00 s" + _allowance(no_bank, stats) == "within 1.00 s, the 1 s per call"
 
 
-class _Spied(Exception):
-    """Where a test stops a launch, once it has seen the compile's cache entry."""
-
-
 def test_a_compile_is_said_before_it_starts_and_not_once_it_is_kept(
     bot_file, tmp_path, monkeypatch, capfd
 ):
     # 22 s of silence before the tournament while a C++ bot compiled
-    from bots.sandbox import compiling
-
-    monkeypatch.setattr(compiling, "cache_dir", lambda: tmp_path / "compiled")
-    looked_up: list[Path] = []
-
-    def spy(language, kept, refused, limits):  # where the launch looks for the program
-        looked_up.append(kept)
-        raise _Spied
-
-    monkeypatch.setattr(compiling, "_cached", spy)
+    looked_up = spy_on_compiles(monkeypatch, tmp_path)
     path = bot_file("gs2.cpp", (ROOT / "games/goofspiel/starter.cpp").read_text())
     args = ["arena", "--game", "goofspiel", str(path), "builtin:matching", "--no-progress"]
-    with pytest.raises(_Spied):
+    with pytest.raises(CompileLookedUp):
         call_command(*args, stdout=io.StringIO())
     note = "compiling gs2.cpp in the sandbox (once for this code on this machine)..."
     assert note in " ".join(line.strip() for line in capfd.readouterr().err.splitlines())
@@ -239,7 +227,7 @@ def test_a_compile_is_said_before_it_starts_and_not_once_it_is_kept(
         assert not command.compile_pending(game, path.name, source)
         entry.unlink()
     kept.write_bytes(b"kept")
-    with pytest.raises(_Spied):
+    with pytest.raises(CompileLookedUp):
         call_command(*args, stdout=io.StringIO())
     assert "compiling" not in capfd.readouterr().err
     # nor for a language that is not compiled

@@ -20,6 +20,7 @@ from bots.worker import Options, Worker
 from games.engine.files import safe_filename
 from games.registry import get_game
 from tests.competition.conftest import builtin_code
+from tests.compiles import spy_on_compiles
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,23 +106,11 @@ def test_it_shows_no_log_record_unless_asked(alice, bob, active_bot, tmp_path):
     assert re.search(r" INFO bots\.competition event=placement version=\d+ ", written["2"])
 
 
-class _Spied(Exception):
-    """Where a test stops a launch, once it has seen the compile's cache entry."""
-
-
 def test_a_compile_is_said_before_it_starts(alice, tmp_path, monkeypatch):
     # nothing was said for the ~22 s a C++ bot took to compile
     from bots.arena import command
-    from bots.sandbox import compiling
 
-    monkeypatch.setattr(compiling, "cache_dir", lambda: tmp_path / "compiled")
-    looked_up: list[Path] = []
-
-    def spy(language, kept, refused, limits):  # where the launch looks for the program
-        looked_up.append(kept)
-        raise _Spied
-
-    monkeypatch.setattr(compiling, "_cached", spy)
+    looked_up = spy_on_compiles(monkeypatch, tmp_path)
     path = tmp_path / "goofspiel_mine.cpp"
     path.write_text((ROOT / "games/goofspiel/starter.cpp").read_text())
     err = io.StringIO()
