@@ -91,6 +91,7 @@
     hand: document.getElementById("live-hand"),
     controls: document.getElementById("live-controls"),
     error: document.getElementById("live-error"),
+    status: document.getElementById("live-status"),
     keys: document.getElementById("keys-help"),
     log: document.getElementById("live-log"),
     end: document.getElementById("table-end"),
@@ -123,6 +124,11 @@
     logKeys: {},
     logDropped: 0,               // the log's lines dropped (the oldest, past LOG_KEPT)
     over: false,
+    // the keyboard's place (a card or a button's data-focus-id) while the controls are
+    // disabled or drawn anew (a move on its way, a refusal, the next turn): put back on them
+    keepFocus: null,
+    firstTurn: true,             // no turn of mine was shown yet: its first card gets focus
+    warned: false,               // "10 seconds left" was said for this turn
   };
 
   // ---- small helpers -------------------------------------------------------------------------
@@ -353,10 +359,17 @@
         draw();
         break;
       case "turn":
+        var fresh = !t.turn || t.turn.turn !== message.turn;
         t.turn = message;
         t.sent = false;
         t.deadline = Date.now() + message.seconds * 1000;
         clearError();
+        if (fresh) {
+          // said once (the clock itself is silent): the time to move, and 10 s before the end
+          var seconds = Math.max(0, Math.round(message.seconds));
+          t.warned = seconds <= 10;
+          say(seconds + (seconds === 1 ? " second" : " seconds") + " to move");
+        }
         draw();
         break;
       case "error":
@@ -497,6 +510,13 @@
 
   function clearError() { el.error.textContent = ""; }
 
+  // A short line for screen readers alone (a polite status: the time to move, the card a key
+  // chose), said again even when it is the same words as the last.
+  function say(text) {
+    if (!el.status) return;
+    el.status.textContent = el.status.textContent === text ? text + "\u00a0" : text;
+  }
+
   function addLog(entries) {
     entries.forEach(function (entry) {
       if (t.logKeys[entry.key]) return;
@@ -579,6 +599,10 @@
       return;
     }
     var left = Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000));
+    if (left <= 10 && left > 0 && !t.warned) {
+      t.warned = true;
+      say(left + " seconds left, then " + (t.turn.default || setup.defaultAction) + " is played for you");
+    }
     el.countdown.hidden = false;
     el.countdown.classList.toggle("countdown--low", left <= 5);
     el.countdown.textContent = left > 0
@@ -590,8 +614,11 @@
   // ---- drawing -----------------------------------------------------------------------------
   function draw() {
     if (!t.view) return;
-    var focused = document.activeElement && document.activeElement.dataset
-      ? document.activeElement.dataset.focusId : null;
+    var active = document.activeElement;
+    var lostFocus = !active || active === document.body;
+    var focused = active && active.dataset && active.dataset.focusId ? active.dataset.focusId : null;
+    // focus lost when the controls were disabled (a move on its way): their place is kept
+    if (!focused && lostFocus) focused = t.keepFocus;
     // a game may want the seat's own cards before the shared ones on a phone (table.css)
     el.live.classList.toggle("live--hand-first", !!t.view.frame.hand_first);
     el.seats.replaceChildren.apply(el.seats, game.seats(t.view).map(drawSeat));
@@ -616,11 +643,56 @@
     el.turnLine.textContent = t.over ? "The match is over." : game.turnLine(t.view);
     el.turnLine.classList.toggle("turn-line--mine", asked());
     tick();
+    placeFocus(focused, lostFocus);
+  }
+
+  // The same control, drawn anew, keeps the keyboard's place; one disabled meanwhile (the
+  // move on its way) gets it back when the controls are enabled again, or, gone by then, the
+  // first card: the keyboard is never left on the page's body while cards can take it. The
+  // first turn puts it on the first card.
+  function placeFocus(focused, lostFocus) {
+    var active = document.activeElement;
     if (focused) {
-      // the same control, drawn anew, keeps the keyboard's place
       var again = el.live.querySelector('[data-focus-id="' + focused + '"]');
-      if (again && !again.disabled) again.focus();
+      if (again && !again.disabled) {
+        if (again !== active) again.focus();
+        t.keepFocus = null;
+        return;
+      }
+      if (!asked()) {
+        // disabled now: its place is kept for when the controls come back
+        if (!active || active === document.body || !el.live.contains(active) || active.disabled) {
+          t.keepFocus = focused;
+        }
+        return;
+      }
     }
+    active = document.activeElement;
+    var nowhere = !active || active === document.body;
+    if (!asked()) return;
+    var first = t.firstTurn;
+    t.firstTurn = false;
+    if (!nowhere || !(t.keepFocus || focused || first)) return;
+    t.keepFocus = null;
+    // (a game of buttons alone is not given one: Enter would press it, not the key's action)
+    var target = el.hand.querySelector(".hand-card:not([disabled])");
+    if (target) target.focus();
+  }
+
+  // Moves the keyboard to card ``index`` of the hand (the choice made with a key goes with it),
+  // unless the keyboard is elsewhere than the hand or the page's body (a button, the log).
+  function focusCard(index) {
+    var active = document.activeElement;
+    if (active && active !== document.body && !el.hand.contains(active)) return;
+    var card = el.hand.querySelector('.hand-card[data-index="' + index + '"]');
+    if (card && !card.disabled) card.focus();
+  }
+
+  // "Chosen: scissors 4 (Enter to keep it)", said when a key chose a card
+  function sayChosen(codes, verb) {
+    if (!codes.length) { say("No card chosen"); return; }
+    say("Chosen: " + codes.map(label).join(", ") + " (Enter to " + verb.toLowerCase() +
+      (codes.length > 1 ? " them)" : " it)"));
   }
 
   // seat: {seat, notes: [..], zones: [..], turn: bool, score: text}
@@ -876,7 +948,10 @@
           radio.dataset.focusId = choice.field + "-" + option.value;
           radio.checked = t.suit === option.value;
           radio.disabled = disabled;
-          radio.addEventListener("change", function () { t.suit = option.value; });
+          radio.addEventListener("change", function () {
+            t.suit = option.value;
+            clearError(); // "choose the suit" is answered
+          });
           item.appendChild(radio);
           if (option.symbol) {
             var symbol = node("span", "suit__symbol", option.symbol);
@@ -904,6 +979,8 @@
       var index = digit(key);
       if (index !== null && index < action.several.cards.length && asked()) {
         many.toggle(index);
+        focusCard(index);
+        sayChosen(many.chosen(action.several), "play");
         return true;
       }
       return false;
@@ -954,7 +1031,7 @@
     play: function () {
       if (!asked()) return;
       if (!t.selection.length) {
-        hint("choose a card first: click it or press its number");
+        hint("choose a card first: press Space on it, or its number key");
         return;
       }
       var chosen = cardActions(t.view)[t.selection[0]];
@@ -1008,6 +1085,8 @@
         if (index !== null && index < cards.length && asked()) {
           t.selection = [index];
           draw();
+          focusCard(index);
+          sayChosen([cards[index].card], cards[0].label);
           return true;
         }
         // the arrows move the choice along the hand: every card has a key, however many
@@ -1016,6 +1095,7 @@
           var at = t.selection.length ? t.selection[0] + step : step > 0 ? 0 : cards.length - 1;
           t.selection = [Math.max(0, Math.min(cards.length - 1, at))];
           draw();
+          focusCard(t.selection[0]); // the focus goes with the choice
           return true;
         }
       }
@@ -1148,12 +1228,48 @@
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     if (target.matches && target.matches("input[type=text], input[type=url], textarea, select, [contenteditable]")) return;
+    // Enter on one of your cards plays that card (in a game of several cards, it joins the
+    // cards chosen, if it was not one, and they are played)
+    var onCard = target.closest && target.closest("#live-hand .hand-card");
+    if (event.key === "Enter" && onCard) {
+      event.preventDefault();
+      playCard(Number(onCard.dataset.index));
+      return;
+    }
+    // the arrows on a card of a game of several cards move the keyboard along the hand
+    if (onCard && severalOf(t.view) && (event.key === "ArrowRight" || event.key === "ArrowLeft")) {
+      var next = event.key === "ArrowRight" ? onCard.nextElementSibling : onCard.previousElementSibling;
+      if (next && !next.disabled) next.focus();
+      event.preventDefault();
+      return;
+    }
+    // Enter on the suit to follow an ace (or on "Last card!") plays the cards chosen
+    if (event.key === "Enter" && target.matches && el.controls.contains(target) &&
+        target.matches("input[type=radio], input[type=checkbox]")) {
+      event.preventDefault();
+      if (severalOf(t.view)) many.play();
+      return;
+    }
     // a focused button or link keeps its own Enter and Space
-    // (but Enter on one of your cards plays the choice)
-    var onCard = target.closest && target.closest(".hand-card");
-    if (event.key === "Enter" && !onCard && target.matches && target.matches("button, a, input")) return;
+    if (event.key === "Enter" && target.matches && target.matches("button, a, input")) return;
+    // a radio keeps its arrows
+    if (/^Arrow/.test(event.key) && target.matches && target.matches("input")) return;
     if (game.onKey(event.key)) event.preventDefault();
   });
+
+  // Enter on card ``index`` of the hand: that card is played (with the cards chosen before it,
+  // in a game of several cards)
+  function playCard(index) {
+    if (!asked() || isNaN(index)) return;
+    var several = severalOf(t.view);
+    if (several) {
+      if (t.selection.indexOf(index) < 0) many.toggle(index);
+      many.play();
+      return;
+    }
+    t.selection = [index];
+    game.play();
+  }
 
   document.addEventListener("visibilitychange", function () {
     // a phone woke up: make sure the table is current, and that the connection still is

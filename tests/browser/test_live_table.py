@@ -190,6 +190,118 @@ def test_it_lets_a_guest_play_rps_poker_against_a_bot_while_a_spectator_watches(
     assert watcher_tab.console.take() == []
 
 
+def focused_card(page) -> int | None:
+    """The index of the card of the hand that has the keyboard's focus (None: no card)."""
+    return page.evaluate(
+        """() => { const at = document.activeElement;
+            return at && at.matches("#live-hand .hand-card") ? Number(at.dataset.index) : null; }"""
+    )
+
+
+def wait_for_focus_on_a_card(page) -> int:
+    """Waits until a card of the hand has the focus (never the page's body); its index."""
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.matches('#live-hand .hand-card')",
+        timeout=TURN_TIMEOUT_MS,
+    )
+    return focused_card(page)
+
+
+def card_name(page, index: int) -> str:
+    """What card ``index`` of the hand is ("paper 0"), as its button names it."""
+    name = page.locator("#live-hand .hand-card").nth(index).get_attribute("data-name")
+    return name.split(", key")[0]
+
+
+def kept_lines(page) -> list[str]:
+    """The draft's lines of the log: "Draft 2 of 5: you kept paper 0 and received ..."."""
+    return [line for line in page.locator("#live-log li").all_inner_texts() if "you kept" in line]
+
+
+def enter_keeps(page, name: str) -> None:
+    """Enter, then the draft's next line says the card ``name`` was kept."""
+    kept = len(kept_lines(page))
+    page.keyboard.press("Enter")
+    page.locator("#live-log li", has_text="you kept").nth(kept).wait_for(timeout=TURN_TIMEOUT_MS)
+    assert page.locator("#live-error").inner_text() == ""
+    assert f"you kept {name} and" in kept_lines(page)[kept], kept_lines(page)
+
+
+def test_the_keyboard_plays_the_focused_card_and_keeps_its_place_from_turn_to_turn(
+    open_tabs, screenshots
+):
+    tab = open_tabs("desktop")
+    page = tab.page
+    shortened: list[int] = []
+
+    def from_server(message, page_socket) -> None:
+        # the first turn says 11 s are left (the server allows 30): the "10 seconds left"
+        # warning comes a second later
+        data = json.loads(message)
+        if data.get("type") == "turn" and not shortened:
+            shortened.append(data["turn"])
+            data["seconds"] = 11
+            message = json.dumps(data)
+        page_socket.send(message)
+
+    bot_table_through(page, from_server=from_server)
+    status = page.locator("#live-status")
+    # the first turn puts the keyboard on the first card, and says the time to move once
+    assert wait_for_focus_on_a_card(page) == 0
+    assert status.inner_text() == "11 seconds to move"
+    page.wait_for_function(
+        """() => /^10 seconds left, then .+ is played for you$/
+            .test(document.getElementById("live-status").textContent)""",
+        timeout=TURN_TIMEOUT_MS,
+    )
+    assert page.locator("#countdown").get_attribute("aria-live") == "off"
+
+    # Space chooses the first card; Tab to the second, Enter keeps the second (the focused one)
+    page.keyboard.press("Space")
+    assert page.locator("#live-hand .hand-card").first.get_attribute("aria-pressed") == "true"
+    page.keyboard.press("Tab")
+    assert focused_card(page) == 1
+    second = card_name(page, 1)
+    enter_keeps(page, second)
+
+    # the next turn: the keyboard is back on a card, not on the page's body
+    wait_for_my_turn(page)
+    wait_for_focus_on_a_card(page)
+    assert re.fullmatch(r"\d+ seconds to move", status.inner_text()), status.inner_text()
+    # a digit chooses a card, takes the focus to it and says so; Enter keeps it
+    page.keyboard.press("2")
+    assert focused_card(page) == 1
+    second = card_name(page, 1)
+    assert status.inner_text() == f"Chosen: {second} (Enter to keep it)"
+    enter_keeps(page, second)
+
+    # nothing chosen and no card focused: Enter says how to choose one
+    wait_for_my_turn(page)
+    wait_for_focus_on_a_card(page)
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("Enter")
+    assert page.locator("#live-error").inner_text() == (
+        "Choose a card first: press Space on it, or its number key."
+    )
+    # the arrows move the choice and the focus together
+    page.keyboard.press("ArrowRight")
+    assert focused_card(page) == 0
+    page.keyboard.press("ArrowRight")
+    assert focused_card(page) == 1
+    assert page.locator("#live-hand .hand-card").nth(1).get_attribute("aria-pressed") == "true"
+    second = card_name(page, 1)
+    enter_keeps(page, second)
+    wait_for_my_turn(page)
+    wait_for_focus_on_a_card(page)
+    page.screenshot(path=screenshots / "table-rps-poker-keyboard-desktop.png")
+    # the log scrolls, and the keyboard reaches it
+    log = page.get_by_role("list", name="Moves")
+    assert log.get_attribute("tabindex") == "0"
+    log.focus()
+    assert page.evaluate("document.activeElement.id") == "live-log"
+    assert tab.console.take() == []
+
+
 def test_it_says_the_table_is_slow_while_a_move_waits_for_a_busy_server(open_tabs, screenshots):
     """The server's answers to a move are held back (a busy server, as the page meets one):
     after a moment the page says so where the clock was, and says no more once they come."""
@@ -322,6 +434,7 @@ def test_it_lets_a_guest_on_a_phone_play_last_card_against_three_bots_to_the_end
     redrawn = 0  # choices made again because the table's view was drawn anew under the tap
     shot = False
     stray_checked = False
+    suit_by_keys = False  # an ace was played with its suit chosen by the keyboard
     for _ in range(400):
         page.wait_for_function(
             """() => !document.getElementById("table-end").hidden
@@ -370,7 +483,24 @@ def test_it_lets_a_guest_on_a_phone_play_last_card_against_three_bots_to_the_end
                 # the ace's suit chooser, if the tap took (a view drawn anew under it, or the
                 # turn's timer run out on a loaded machine, is dealt with below)
                 suits = page.get_by_role("group", name="Suit to follow your ace")
-                if visible_soon(suits):
+                if visible_soon(suits) and took and not suit_by_keys:
+                    # the first ace by the keyboard: Enter on it asks for the suit (on the
+                    # first suit), an arrow picks one (the question goes), Enter plays
+                    card.first.focus()
+                    page.keyboard.press("Enter")
+                    error = page.locator("#live-error")
+                    if error.inner_text() == "You end on an ace: choose the suit that must follow.":
+                        assert page.evaluate("document.activeElement.name") == "suit"
+                        page.keyboard.press("ArrowDown")
+                        assert suits.get_by_label("hearts").is_checked()
+                        assert error.inner_text() == ""
+                        page.keyboard.press("Enter")
+                        suit_by_keys = True
+                        played += 1
+                        wait_until_answered(page, before)
+                        assert error.inner_text() == "", error.inner_text()
+                        continue
+                if visible_soon(suits) and not suits.get_by_label("hearts").is_checked():
                     suits.get_by_label("hearts").check()
             if not shot:
                 page.screenshot(path=screenshots / "table-last-card-phone.png", full_page=True)

@@ -494,6 +494,19 @@ def test_the_table_page_gives_the_script_what_it_needs_and_escapes_names():
     assert Client().get("/tables/nosuchtable/").status_code == 404
 
 
+def test_the_table_page_has_a_quiet_status_for_screen_readers_and_a_log_reached_by_tab():
+    table = tables.create_table(
+        "rps-poker", tables.Person(make_user("ada")), ["me", "builtin:simple"]
+    )
+    page = text_of(Client().get(f"/tables/{table.token}/"))
+    # the clock is silent; the time to move and the card a key chose are said in a status
+    assert re.search(r'<p id="countdown"[^>]*aria-live="off"', page)
+    assert '<p id="live-status" class="sr-only" role="status"></p>' in page
+    # the log scrolls: it takes the keyboard's focus, named by its heading
+    log = re.search(r'<ol id="live-log"[^>]*>', page).group(0)
+    assert 'tabindex="0"' in log and 'aria-labelledby="log-title"' in log
+
+
 # ---- CSRF ----------------------------------------------------------------------------------
 def test_every_table_post_needs_the_csrf_token():
     ann = make_user("ann")
