@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<slug:slug>/playground/", playground_views.playground_form, name="playground"),
     path("playground/<str:key>/", playground_views.run_page, name="playground_run"),
     path("playground/<str:key>/status.json", playground_views.run_status, name="playground_status"),
+    path("playground/<str:key>/results/", playground_views.run_results, name="playground_results"),
     path("playground/<str:key>/submit/", playground_views.submit_version, name="playground_submit"),
     path(
         "playground/<str:key>/matches/<str:number>/",

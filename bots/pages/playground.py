@@ -1,6 +1,7 @@
 """The playground's pages (docs/playground.md): the form of a game's playground, a run's page
-with its queue position, progress and results, the small JSON its script polls, the replay
-of a run's match, and "submit this version" for a signed-in owner.
+with its queue position, progress and results, the small JSON its script polls and the
+parts of the page it then puts in place, the replay of a run's match, and "submit this
+version" for a signed-in owner.
 
 The web only checks what was asked and queues a row (:func:`bots.playground.submit`); the
 code runs on a worker, in the sandbox. A run is seen by whoever has its address (an
@@ -22,6 +23,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.validators import MaxValueValidator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
@@ -435,46 +437,93 @@ def _totals(matches: list[PlaygroundMatch]) -> list[dict[str, Any]]:
     return [{"opponent": name, **values} for name, values in by.items()]
 
 
+def said_at_the_end(
+    run: PlaygroundRun, state: dict[str, Any], total: float, spec: GameSpec, *, scored: bool
+) -> str:
+    """What the run's page says once, in its live region, when the run it follows ends:
+    its message, and the bot's total when there is one ("Done: 6 matches played; your bot's
+    total games won: 4.")."""
+    message = state["message"]
+    if run.status != PlaygroundRun.DONE or not run.played or not scored:
+        return message
+    fewer = "" if spec.higher_is_better else " (fewer is better)"
+    return (
+        f"{message.rstrip('.')}; your bot's total {spec.score_label}: "
+        f"{floatformat(total, '-2')}{fewer}."
+    )
+
+
+def _run_context(request: HttpRequest, run: PlaygroundRun, spec: GameSpec) -> dict[str, Any]:
+    """What changes on a run's page as it plays: its progress, results and "submit this
+    version" (the page's blocks that its fragment draws alone)."""
+    person = _person(request)
+    mine = playground.owns(run, *_owner(person))
+    matches = list(run.played_matches.defer("record").order_by("number"))
+    rows = _rows(matches, spec)
+    state = state_of(run)
+    # a run whose bot could not even start has no score to speak of: its one match
+    # is a forfeit (the page's alert says why)
+    scored = not (
+        run.status == PlaygroundRun.FAILED
+        and all(m.seats[m.seat].get("fault_kind") == playground.LOAD_FAULT for m in matches)
+    )
+    total = sum(float(m.seats[m.seat]["score"]) for m in matches)
+    return {
+        "run": run,
+        "game": spec,
+        "state": state,
+        "said": said_at_the_end(run, state, total, spec, scored=scored) if state["final"] else "",
+        "rows": rows,
+        # every match played, and none with a fault, an illegal move or a line on
+        # stderr: said so
+        "quiet": bool(rows)
+        and not any(r["faults"] or r["illegal"] or r["match"].stderr for r in rows),
+        "scored": scored,
+        "totals": _totals(matches),
+        "total": total,
+        "mine": mine,
+        "can_submit": mine and run.user_id is not None and run.status == PlaygroundRun.DONE,
+        "score_label": spec.score_label,
+        "lower_is_better": not spec.higher_is_better,
+    }
+
+
 @require_GET
 def run_page(request: HttpRequest, key: str) -> HttpResponse:
     run = _run(key)
     spec = _spec(run.game)
-    person = _person(request)
-    mine = playground.owns(run, *_owner(person))
-    matches = list(run.played_matches.defer("record").order_by("number"))
     kept = get_language(run.language).kept_file(run.code)
-    rows = _rows(matches, spec)
     return render(
         request,
         "bots/playground_run.html",
         {
-            "run": run,
+            **_run_context(request, run, spec),
             # a file kept wrapped (a built jar) is not text to show: its kind and size
             "kept": f"a built {kept[0]} file of {len(kept[1]):,} bytes" if kept else "",
-            "game": spec,
-            "state": state_of(run),
             "schedule": playground.schedule_text(
                 spec, [str(o.get("name", "?")) for o in run.opponents], run.matches
             ),
             "bound_note": _bound_note(run),
-            "rows": rows,
-            # every match played, and none with a fault, an illegal move or a line on
-            # stderr: said so
-            "quiet": bool(rows)
-            and not any(r["faults"] or r["illegal"] or r["match"].stderr for r in rows),
-            # a run whose bot could not even start has no score to speak of: its one match
-            # is a forfeit (the page's alert says why)
-            "scored": not (
-                run.status == PlaygroundRun.FAILED
-                and all(m.seats[m.seat].get("fault_kind") == playground.LOAD_FAULT for m in matches)
-            ),
-            "totals": _totals(matches),
-            "total": sum(float(m.seats[m.seat]["score"]) for m in matches),
-            "mine": mine,
             "language": language_title(run.language),
-            "can_submit": mine and run.user_id is not None and run.status == PlaygroundRun.DONE,
-            "score_label": spec.score_label,
-            "lower_is_better": not spec.higher_is_better,
+        },
+    )
+
+
+@never_cache
+@require_GET
+def run_results(request: HttpRequest, key: str) -> HttpResponse:
+    """The parts of a run's page that change as it plays (its progress, results and "submit
+    this version"), drawn as the page draws them: ``static/js/playground.js`` asks for them
+    when ``status.json`` says a match was played or the run ended, and puts what changed in
+    place, so that the page keeps its focus and scroll."""
+    run = _run(key)
+    return render(
+        request,
+        "bots/playground_run.html",
+        {
+            **_run_context(request, run, _spec(run.game)),
+            "frame": "bots/_playground_run_parts.html",
+            "following": True,
         },
     )
 

@@ -73,3 +73,70 @@ def test_a_guest_runs_a_pasted_bot_from_the_starter_to_a_replay(tab, screenshots
     page.goto(run_path)  # the run's address shows the same results again
     assert page.locator("#run-matches tbody tr").count() == 4
     assert tab.console.take() == []
+
+
+#: every text the run page's live region #run-said takes, in order (set before the page's
+#: own script runs; a text said again after the region was cleared counts again)
+HEARD = """
+window.heard = [];
+let last = '';
+new MutationObserver(() => {
+  const region = document.getElementById('run-said');
+  const text = region ? region.textContent : '';
+  if (text !== last) { last = text; if (text) window.heard.push(text); }
+}).observe(document, { subtree: true, childList: true, characterData: true });
+"""
+PLAYED = re.compile(r"^(\d) of 4 matches played\.$")
+
+
+def test_the_run_page_follows_the_run_in_place_keeping_focus_and_saying_the_end_once(
+    open_tabs, screenshots
+):
+    # (it reloaded itself after every match and at the end: focus went to <body>, the page
+    # to its top, and the end, already on the page when it loaded, was never announced)
+    tab = open_tabs("phone")
+    page = tab.page
+    page.add_init_script(HEARD)
+    page.goto("/games/rps-poker/playground/?starter=python")
+    code = page.get_by_label("Or paste the code")
+    # a bot that takes its time, so that the run's page is open while the matches are played
+    code.fill(
+        "import time\n" + code.input_value() + "\n\n_pick = Bot.draft_pick\n\n\n"
+        "def _slow(self, cards):\n    time.sleep(0.15)\n    return _pick(self, cards)\n\n\n"
+        "Bot.draft_pick = _slow\n"
+    )
+    page.get_by_label("Matches").fill("4")
+    page.get_by_label("Seed").fill("7")
+    page.get_by_role("button", name="Run").click()
+    page.wait_for_url(re.compile(r"/playground/[\w-]+/$"))
+    progress = page.locator("#run-progress")
+    assert progress.get_attribute("data-final") is None, "the run ended before its page opened"
+    page.evaluate("window.sameDocument = true")  # gone if the page reloads
+
+    # a match played shows in place: the person goes to its replay link and stays there
+    replay = page.locator("#match-1").get_by_role("link", name="Replay")
+    replay.wait_for(timeout=RUN_TIMEOUT_MS)
+    replay.focus()
+    replay.scroll_into_view_if_needed()
+    top = replay.evaluate("el => el.getBoundingClientRect().top")
+    progress.and_(page.locator("[data-final]")).wait_for(state="attached", timeout=RUN_TIMEOUT_MS)
+    page.wait_for_function("() => window.heard.length && /^Done/.test(window.heard.at(-1))")
+
+    assert page.evaluate("window.sameDocument === true"), "the page reloaded"
+    assert replay.evaluate("el => el === document.activeElement"), "the focus moved"
+    assert abs(replay.evaluate("el => el.getBoundingClientRect().top") - top) < 2
+    assert page.locator("#run-matches tbody tr").count() == 4
+    total = page.locator("#run-total").inner_text()
+    *progress_said, end = page.evaluate("window.heard")
+    # each match played said politely, then the end once, with the bot's total
+    assert end == f"Done: 4 matches played; your bot's total games won: {total}."
+    played = [int(PLAYED.match(said).group(1)) for said in progress_said]
+    assert played == sorted(set(played)) and set(played) <= {1, 2, 3}, progress_said
+    assert page.locator("#run-said").get_attribute("role") == "status"
+    assert page.locator("#run-status").inner_text() == "Done: 4 matches played."
+    page.screenshot(path=screenshots / "playground-run-followed-phone.png")
+    page.reload()  # a reload by hand shows the same
+    assert page.locator("#run-matches tbody tr").count() == 4
+    assert page.locator("#run-total").inner_text() == total
+    assert page.locator("#run-said").inner_text() == ""
+    assert tab.console.take() == []

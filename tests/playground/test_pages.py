@@ -385,3 +385,64 @@ def test_a_bigger_tables_totals_are_one_row_whatever_the_seat_order(db):
     rows = re.findall(r'<th scope="row"><span class="name">([^<]*)</span></th>', totals)
     assert len(rows) == 1, rows
     assert re.search(r'</th><td class="num">4</td>', totals)
+
+
+def _part(html: str, start: str, end: str) -> str:
+    return html[html.index(start) : html.index(end, html.index(start)) + len(end)]
+
+
+def test_the_run_pages_fragment_is_the_parts_that_change_drawn_as_the_page_draws_them(alice):
+    # the run's page put them in place (static/js/playground.js); it reloaded itself instead
+    owner = Client()
+    owner.force_login(alice)
+    code = builtin_code("simple") + "\n# a secret of alice's\n"
+    started = post(owner, code=code, match_count="2")
+    run = PlaygroundRun.objects.get()
+    url = reverse("playground_results", args=[run.key])
+    assert url == f"/playground/{run.key}/results/"
+    waiting = owner.get(url)
+    assert waiting.status_code == 200 and "no-cache" in waiting["Cache-Control"]
+    part = waiting.content.decode()
+    # only the parts, none of the page's frame, and never the code (cheap to ask for)
+    assert "<html" not in part.lower() and "a secret of alice" not in part
+    assert re.search(r'<section class="panel" id="run-progress"[^>]* data-played="0"', part)
+    assert "data-final" not in part and 'id="run-results"' in part
+    assert "Waiting for a worker: yours is next." in part
+    assert 'id="run-submit"' in part and "Submit this version" not in part
+    page = owner.get(started["Location"]).content.decode()
+    # the page's live region, empty when it loads: the script says what happens next
+    assert '<p id="run-said" class="sr-only" role="status" aria-live="polite"></p>' in page
+    assert f'data-results-url="{url}"' in page
+
+    assert worker().step() is True
+    part = owner.get(url).content.decode()
+    page = owner.get(started["Location"]).content.decode()
+    for start, end in (('<section class="panel" id="run-progress"', "</section>"),
+                       ('<div id="run-results">', "</section>\n\n</div>")):  # fmt: skip
+        assert _part(part, start, end) == _part(page, start, end)  # a reload shows the same
+    total = re.search(r'id="run-total">([^<]+)<', part).group(1)
+    assert re.search(
+        r' data-final data-said="Done: 2 matches played; your bot&#x27;s total games won: '
+        + re.escape(total)
+        + r'\.">',
+        part,
+    )
+    assert part.count('<tr id="match-') == 2 and "Submit this version" in part
+    assert Client().get(url).status_code == 200  # whoever has the address, as the page
+    assert "Submit this version" not in Client().get(url).content.decode()
+    assert Client().get(reverse("playground_results", args=["not-a-key"])).status_code == 404
+
+
+def test_a_failed_runs_end_is_said_once_by_a_page_that_followed_it(db):
+    guest = Client()
+    broken = "class Bot:\n    def draft_pick(self, cards)\n        return 0\n"
+    started = post(guest, code=broken, match_count="2")
+    assert worker().step() is True
+    run = PlaygroundRun.objects.get()
+    part = guest.get(reverse("playground_results", args=[run.key])).content.decode()
+    said = re.search(r' data-final data-said="([^"]*)"', part).group(1)
+    assert said.startswith("Your bot could not start: ") and "total" not in said
+    # the live region says it; the alert is for a page that loads failed
+    assert 'id="run-status" class="said form-alert">' in part and 'role="alert"' not in part
+    page = guest.get(started["Location"]).content.decode()
+    assert 'id="run-status" class="said form-alert" role="alert">' in page
