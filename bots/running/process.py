@@ -395,6 +395,9 @@ class BotProcess:
         #: seconds the machine kept the bot waiting for a CPU in the call last read (or timed
         #: out), which its deadline was moved on by: the machine's, not the bot's
         self.starved_s = 0.0
+        #: seconds the last start's sandbox took to set itself up (from the start until bwrap
+        #: named its init, at most: before any of the bot's code ran): the machine's
+        self.sandbox_start_s = 0.0
 
     # ---- life cycle ---------------------------------------------------------------------
     @property
@@ -477,7 +480,11 @@ class BotProcess:
         """Wait until bwrap has named the sandbox's init (see :meth:`spawn`); raises
         PlatformError if it failed, or was still silent :data:`SANDBOX_START_S` after its
         start."""
+        waited = child.info_fd is not None
         named = self._read_naming(child)
+        if waited:  # (named_by is the start plus SANDBOX_START_S)
+            started = child.named_by - SANDBOX_START_S
+            self.sandbox_start_s = max(time.monotonic() - started, 0.0)
         if named != NAMED:
             self._platform_failure(slow=named == TOO_SLOW)
 
@@ -1507,6 +1514,7 @@ class ProcessAgent(Agent):
 
     def begin(self, info: SeatInfo, timeout: float) -> None:
         self._seat = info.seat
+        self.platform_s = 0.0
         self._reported = False
         self._told = []
         self._ended = False
@@ -1543,6 +1551,8 @@ class ProcessAgent(Agent):
                     process.kill()
             if not process.alive:
                 process.start(timeout)
+                # the sandbox's own set-up is the machine's time, not the bot's start
+                self.platform_s = process.sandbox_start_s
                 # the bot's whole start-up allowance: a machine under load must not make a
                 # slow end of the hello's process look like a bot that keeps it alive
                 if not process.await_fresh(timeout):
@@ -1692,6 +1702,11 @@ class ProcessAgent(Agent):
         """Seconds the machine kept the bot waiting for a CPU in its last call (see
         BotProcess.starved_s): the runner charges them to no time of the bot's."""
         return self.process.starved_s
+
+    #: seconds of its last ``begin`` that the sandbox took to set itself up, when it started
+    #: the bot's process (BotProcess.sandbox_start_s): the runner charges them to no time of
+    #: the bot's start
+    platform_s = 0.0
 
     def _reply(self, rid: int, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
         """The reply to a request. A death names the notice told before it (the bot may

@@ -312,8 +312,10 @@ class MatchRunner:
             call = _Call(seat, "begin", (info, self.tc_of(seat).startup))
             reply = _made(agents, call) if direct else (yield call)
             # an agent that starts within begin: its start ends here (one that waits for it
-            # in started says when it came, in answered_at)
-            stats[seat].startup_s = max(self.clock() - began[seat], 0.0)
+            # in started says when it came, in answered_at); the time the machine took to set
+            # up its sandbox is not the seat's (an agent's ``platform_s``)
+            platform = getattr(agents[seat], "platform_s", 0.0)
+            stats[seat].startup_s = max(self.clock() - began[seat] - platform, 0.0)
             if isinstance(reply, AgentFault):
                 faults[seat] = _startup_fault(reply, self.tc_of(seat))
                 del began[seat]
@@ -323,10 +325,11 @@ class MatchRunner:
             call = _Call(seat, "started", (timeout,))
             reply = _made(agents, call) if direct else (yield call)
             finished = agents[seat].answered_at
+            platform = getattr(agents[seat], "platform_s", 0.0)
             if finished is not None:
-                stats[seat].startup_s = max(finished - started, 0.0)
+                stats[seat].startup_s = max(finished - started - platform, 0.0)
             elif isinstance(reply, AgentFault):
-                stats[seat].startup_s = max(self.clock() - started, 0.0)
+                stats[seat].startup_s = max(self.clock() - started - platform, 0.0)
             if isinstance(reply, AgentFault):
                 faults[seat] = _startup_fault(reply, tc)
             elif stats[seat].budget_left(tc) == 0:

@@ -360,3 +360,24 @@ def test_a_notice_to_an_agent_that_hears_later_is_counted_not_waited_for():
     # notices are waited for, each 0.01 s here
     assert outcome.stats[0].think_s == pytest.approx(15 * 0.01)
     assert outcome.stats[1].think_s == pytest.approx(30 * 0.01)
+
+
+class SandboxedStart(SlowAgent):
+    """A seat whose begin starts its process: 3 s of it the sandbox's own set-up (its
+    ``platform_s``, as ProcessAgent says it), 0.5 s the bot's start."""
+
+    platform_s = 0.0
+
+    def begin(self, info, timeout: float) -> None:
+        self.clock.now += 3.5
+        self.platform_s = 3.0
+
+
+def test_the_machines_time_setting_up_a_sandbox_is_not_the_seats_start():
+    """A seat's start is charged (its own_s: the worker time its bot is charged) without
+    what the machine took to set up its sandbox: on a loaded machine that can be seconds."""
+    clock = FakeClock()
+    agents = [SandboxedStart(clock, 0.0, "a"), minimal_agent("b")]
+    outcome = MatchRunner(clock).run(RpsPokerState.new(1), agents, seed=1)
+    assert outcome.stats[0].startup_s == pytest.approx(0.5)
+    assert outcome.stats[0].own_s == pytest.approx(0.5)

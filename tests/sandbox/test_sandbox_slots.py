@@ -20,8 +20,9 @@ import pytest
 from bots import sandbox
 from bots.running import playing
 from bots.running.playing import Entry, Launching, ProcessCache
-from bots.running.process import BotProcess, PlatformError
+from bots.running.process import BotProcess, PlatformError, ProcessAgent
 from bots.sandbox import SLOT_ENV, SandboxBusy, SandboxConfig, acquire_slot, sandbox_launch
+from games.engine.agents import SeatInfo
 from tests.sandbox.conftest import GAME, IS_ROOT, hostile, sandbox_processes
 
 pytestmark = pytest.mark.skipif(not IS_ROOT, reason="sandbox uids are only used as root")
@@ -281,3 +282,20 @@ def test_a_match_of_kept_processes_writes_no_code_folder(sandbox_config, setting
         assert not second.outcome.faults and made == []  # both kept: nothing written
     finally:
         cache.close()
+
+
+def test_a_start_says_how_long_its_sandbox_took_to_set_itself_up(tmp_path, sandbox_config):
+    """The sandbox's own set-up (until bwrap names its init, before any of the bot's code
+    runs) is measured, and a ProcessAgent's begin passes it on as the machine's time
+    (``platform_s``), which the runner leaves out of the seat's start."""
+    bot = hostile(tmp_path, "fair.py")
+    launch = sandbox_launch(bot, game=GAME, config=sandbox_config)
+    with BotProcess(launch, label="timed") as process:
+        began = time.monotonic()
+        process.start(10)
+        took = time.monotonic() - began
+        assert 0.0 < process.sandbox_start_s < took
+        agent = ProcessAgent(process, GAME.bot_call)
+        process.kill()  # the next begin starts it again
+        agent.begin(SeatInfo(GAME.slug, 0, 2, {}, None), 10)
+        assert agent.platform_s == process.sandbox_start_s > 0.0
