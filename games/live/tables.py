@@ -837,12 +837,21 @@ def write_steps(writes: list[StepWrite], hosted_by: str | None = None) -> None:
         return
     with transaction.atomic():
         ids = {write[1] for write in writes}
-        hosted = Table.objects.select_for_update().filter(pk__in=ids, host_channel=hosted_by)
-        kept = set(hosted.values_list("pk", flat=True))
+        kept = _still_hosted(ids, hosted_by)
         if len(kept) < len(ids):
             log.warning("event=table.steps_not_kept tables=%s: another process hosts them now",
                         ",".join(str(i) for i in sorted(ids - kept)))  # fmt: skip
         _write_steps([write for write in writes if write[1] in kept])
+
+
+def _still_hosted(ids: set[int], hosted_by: str, state: str | None = None) -> set[int]:
+    """Of the tables ``ids`` (in ``state``, if given), those whose row still names
+    ``hosted_by`` as their host, their rows locked until the transaction ends (a claim of one
+    by another process waits for it)."""
+    rows = Table.objects.select_for_update().filter(pk__in=ids, host_channel=hosted_by)
+    if state is not None:
+        rows = rows.filter(state=state)
+    return set(rows.values_list("pk", flat=True))
 
 
 def _write_steps(writes: list[StepWrite]) -> None:
@@ -873,12 +882,8 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
     locked meanwhile), else nothing is stored and :class:`TableLost` is raised: a process
     stuck past the stale limit, whose table another process plays on, must not end the
     match nor rate anyone."""
-    if hosted_by is not None:
-        hosted = Table.objects.select_for_update().filter(
-            pk=facts.table_id, state=Table.PLAYING, host_channel=hosted_by
-        )
-        if not list(hosted.values_list("pk", flat=True)):
-            raise TableLost(f"table {facts.table_id} is no longer hosted by {hosted_by}")
+    if hosted_by is not None and not _still_hosted({facts.table_id}, hosted_by, Table.PLAYING):
+        raise TableLost(f"table {facts.table_id} is no longer hosted by {hosted_by}")
     if finish.played is None:
         Table.objects.filter(pk=facts.table_id).update(
             state=Table.ABANDONED, finished=timezone.now(), error=untrusted.clean_text(finish.error)
