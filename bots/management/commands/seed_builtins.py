@@ -9,16 +9,16 @@ what changed (a built-in whose code is new gets a new version).
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
 
 from bots.competition.uploads import upload
 from bots.models import HOUSE, BotVersion
+from games.management.database import DatabaseCommand
 from games.registry import game_slugs, get_game
 
 __all__ = ["Command"]
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Enter the built-in bots of every game as bots of the user 'house'."
 
     def handle(self, *args, **opts) -> None:

@@ -8,16 +8,17 @@ import json
 import textwrap
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from bots.arena.command import console_width
 from bots.competition.status import BotStatus, bot_status
 from bots.models import Bot
 from games.engine import untrusted
+from games.management.database import DatabaseCommand
 from games.registry import add_game_argument, get_game
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = (
         "Show each game's ranking and where bots stand: their versions' validation, placement, "
         "rank, rating, matches and faults."

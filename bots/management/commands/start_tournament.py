@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from bots.competition import start_round_robin
 from games.engine.options import OptionError, add_option_argument, parse_options
+from games.management.database import DatabaseCommand
 from games.registry import game_slugs, get_game
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Queue a round robin of N rounds between every active bot of a game."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
+from django.core.management.base import CommandError, CommandParser, OutputWrapper
 
 from bots.arena.command import (
     another_game_hint,
@@ -27,10 +27,11 @@ from bots.models import BotVersion
 from bots.names import declared_name, plain_username
 from games.engine import untrusted
 from games.engine.files import safe_filename
+from games.management.database import DatabaseCommand
 from games.registry import add_game_argument, game_slugs, get_game
 
 
-class Command(BaseCommand):
+class Command(DatabaseCommand):
     help = "Upload a bot file as a new version of USER's bot NAME, then validate it."
 
     def add_arguments(self, parser: CommandParser) -> None:

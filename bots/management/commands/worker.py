@@ -22,6 +22,7 @@ from bots.worker import (
     check_database,
     database_label,
 )
+from games.management.database import behind
 
 
 class Command(BaseCommand):
@@ -161,6 +162,9 @@ class Command(BaseCommand):
             raise CommandError(
                 f"cannot reach the database {database_label()} (DATABASE_URL): {exc}"
             ) from None
+        # a database older than the code would fail every step; said once, not retried
+        if (said := behind()) is not None:
+            raise CommandError(said)
         worker = Worker(
             Options.from_settings(
                 lease_s=opts["lease"],
