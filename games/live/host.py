@@ -21,14 +21,19 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import json
 import logging
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
+
+from django.core.cache import caches
 
 from bots.running.playing import Entry, Played, play_async
 from bots.running.process import PlatformError
@@ -708,6 +713,8 @@ class HeavyBuiltin(InProcessAgent):
         #: how long the last call waited for its turn to think (the site's time, not the bot's)
         self.starved_s = 0.0
         self.quick_rule = hasattr(factory, "hurried")
+        #: where what it works out is kept for every web process, if its class can use it
+        self.shared = SharedWork.of(factory) if hasattr(factory, "shared") else None
 
     def hurry(self) -> None:
         self.hurried = True
@@ -717,6 +724,8 @@ class HeavyBuiltin(InProcessAgent):
         quick = self.hurried or self.replaying
         if self.quick_rule and self.bot is not None:
             self.bot.hurried = quick
+        if self.shared is not None and self.bot is not None:
+            self.bot.shared = self.shared
         if not prompt.expects_answer or (quick and self.quick_rule):
             super().send(prompt)  # a notice, or the quick rule: at once
             return
@@ -724,6 +733,53 @@ class HeavyBuiltin(InProcessAgent):
         with _THINKING:
             self.starved_s = time.monotonic() - asked
             super().send(prompt)
+
+
+#: how long the site keeps what a heavy built-in worked out (a solved deal): a solution
+#: never changes for the bot's code that made it, and a deal not played for a week is
+#: solved again if it comes
+SHARED_WORK_S = 7 * 24 * 3600
+
+
+class SharedWork:
+    """What a heavy built-in bot works out (Blackjack++'s cfr: a deal's solution, half a
+    second of CPU), kept in the site's default cache (Redis, where the site has one) so that
+    no web process works out again what another already has: a site of many processes and
+    tables solves each deal once, not once a process. Keys are the bot's own, under its
+    module and a digest of that module's source (a changed bot never reads what an older
+    one worked out). The cache saves time and never decides a move: one that cannot be
+    reached is a miss, and the bot works it out itself."""
+
+    _made: dict[type, SharedWork] = {}
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    @classmethod
+    def of(cls, factory: Any) -> SharedWork:
+        made = cls._made.get(factory)
+        if made is None:
+            module = sys.modules[factory.__module__]
+            source = Path(module.__file__ or "").read_bytes()
+            digest = hashlib.sha256(source).hexdigest()[:16]
+            made = cls._made[factory] = cls(f"heavy-work:{factory.__module__}:{digest}")
+        return made
+
+    def _key(self, key: Any) -> str:
+        return f"{self.prefix}:{json.dumps(key, separators=(',', ':'))}"
+
+    def get(self, key: Any) -> Any:
+        try:
+            return caches["default"].get(self._key(key))
+        except Exception:  # an unreachable cache is a miss
+            log.warning("event=shared_work.unreachable prefix=%s", self.prefix, exc_info=True)
+            return None
+
+    def set(self, key: Any, value: Any) -> None:
+        try:
+            caches["default"].set(self._key(key), value, SHARED_WORK_S)
+        except Exception:  # kept in this process anyway
+            log.warning("event=shared_work.unreachable prefix=%s", self.prefix, exc_info=True)
 
 
 #: what a person whose turn's timer ran out while the table's server was stalled is told

@@ -9,15 +9,18 @@ from __future__ import annotations
 import threading
 
 import pytest
+from django.core.cache import caches
 
 from games.blackjack_pp.bots import cfr
 from games.engine.game import Prompt
 from games.live import host as hosting
-from games.live.host import HeavyBuiltin, SeatPlan, heavy_builtin
+from games.live.host import HeavyBuiltin, SeatPlan, SharedWork, heavy_builtin
 from games.registry import get_game
 from tests.live.test_host import Wire, builtin, current_state, host, join, run
 
 GAME = "blackjack-pp"
+#: cfr's solved deals are kept in the site's cache (SharedWork): every test here may reach it
+pytestmark = pytest.mark.backends
 
 
 def counting_solves(monkeypatch) -> list[tuple]:
@@ -25,9 +28,9 @@ def counting_solves(monkeypatch) -> list[tuple]:
     solves: list[tuple] = []
     solved = cfr.solved
 
-    def counted(up, max_hits, budget=cfr.BUDGET_S):
+    def counted(up, max_hits, budget=cfr.BUDGET_S, shared=None):
         solves.append((up, max_hits))
-        return solved(up, max_hits, budget)
+        return solved(up, max_hits, budget, shared)
 
     monkeypatch.setattr(cfr, "solved", counted)
     return solves
@@ -82,7 +85,8 @@ def test_one_heavy_bot_thinks_at_a_time_and_its_wait_is_not_its_own(monkeypatch)
     assert agent is not None
     agent.bot = cfr.Bot()
     solving = threading.Event()
-    monkeypatch.setattr(cfr, "solved", lambda up, hits: solving.set())  # (none: the rule)
+    # (it solves nothing: the rule plays)
+    monkeypatch.setattr(cfr, "solved", lambda up, hits, shared=None: solving.set())
     obs = {"up": ["6h", "Kc", "2s"], "max_hits": 1, "total": 12}
     monkeypatch.setattr(agent, "bot_call", lambda prompt: ("act", [obs]))
     prompt = Prompt("act", obs)
@@ -116,3 +120,54 @@ def test_a_resumed_table_does_not_solve_again_the_deals_it_replays():
     assert [bot.replaying for bot in table.heavy] == [False]
     fresh = host(GAME, [SeatPlan("ann", "human"), builtin(GAME, "cfr")], Wire())
     assert [bot.replaying for bot in fresh.heavy] == [False]
+
+
+def test_a_deal_solved_in_one_web_process_is_not_solved_again_in_another(monkeypatch):
+    """Each process has its own cache of solved deals; the site's cache (Redis, where the
+    site has one) holds them for all: a second process plays a deal another solved without
+    solving it. Only a whole solve is shared (one cut short by a loaded machine is not),
+    and a cache that cannot be reached is a miss."""
+    caches["default"].clear()
+    cfr._SOLVED.clear()  # (what earlier tests of this process solved)
+    deadline = cfr.Deadline
+    monkeypatch.setattr(cfr, "Deadline", lambda cpu_s: deadline(60.0, 60.0))  # (whole solves)
+    agent = heavy_builtin(get_game(GAME), builtin(GAME, "cfr").entry)
+    assert agent is not None and agent.shared is SharedWork.of(cfr.Bot)
+    agent.bot = cfr.Bot()
+    state = get_game(GAME).state_class.new(3, config={"max_hits": 1})
+    prompt = state.prompt(state.pending()[0])
+    agent.send(prompt._replace(data=prompt.data | {"up": ["6h", "6d", "2c"]}))
+    assert agent.bot.shared is agent.shared
+    shared, up = agent.shared, (6, 6, 2)
+    first = cfr._SOLVED[(up, 1)]
+    assert cfr.whole(first, 1)
+
+    cfr._SOLVED.clear()  # another process: its own cache is empty
+
+    def iterate(solver):
+        raise AssertionError("solved again")
+
+    monkeypatch.setattr(cfr.Solver, "iterate", iterate)
+    again = cfr.solved(up, 1, shared=shared)
+    assert again is not first and again.iterations == first.iterations
+    assert [again.strategy(0, [], d) for d in range(1, 11)] == [
+        first.strategy(0, [], d) for d in range(1, 11)
+    ]
+
+    # a solve cut short is this process's alone; an unreachable cache is a miss
+    monkeypatch.undo()
+    cfr._SOLVED.clear()
+    monkeypatch.setattr(cfr, "Deadline", lambda cpu_s: deadline(0.0, 0.0))
+    short = cfr.solved((5, 7, 3), 1, shared=shared)
+    assert short.iterations < cfr.ITERATIONS and shared.get(((5, 7, 3), 1)) is None
+
+    class Down:
+        def get(self, *args):
+            raise ConnectionError("no cache")
+
+        set = get
+
+    monkeypatch.setattr(hosting, "caches", {"default": Down()})
+    monkeypatch.setattr(cfr, "Deadline", lambda cpu_s: deadline(60.0, 60.0))
+    cfr._SOLVED.clear()
+    assert cfr.solved((4, 8, 3), 1, shared=shared).iterations == cfr.ITERATIONS

@@ -36,7 +36,8 @@ Where NumPy or SciPy is missing (the sandbox), or the machine is so busy that th
 and 3 iterations do not fit in the half second, it plays a simple rule (hit below 15) on
 that deal; so it does at a live table played out by default (``hurried``: nobody is there).
 Solutions are kept in the process for the deal's later moves and later deals
-with the same up cards, the last ``CACHE_SIZE`` (up cards, max hits) only.
+with the same up cards, the last ``CACHE_SIZE`` (up cards, max hits) only; at a live table,
+whole ones also in the site's cache for its other processes (``Bot.shared``).
 """
 
 import sys
@@ -279,12 +280,20 @@ class Deadline:
         return min(self.cpu_end - time.thread_time(), self.wall_end - time.monotonic())
 
 
-def solved(up, max_hits, budget=BUDGET_S):
-    """The deal's solution (cached), or None where the simple rule plays."""
+def solved(up, max_hits, budget=BUDGET_S, shared=None):
+    """The deal's solution (cached), or None where the simple rule plays. ``shared``: where
+    other processes keep the solutions they made (``Bot.shared``), asked before solving and
+    given every whole solution (one that ran all its iterations: a machine's load never
+    leaves a lesser one there for everyone)."""
     key = (up, max_hits)
     if key in _SOLVED:
         _SOLVED.move_to_end(key)
         return _SOLVED[key]
+    if shared is not None:
+        solution = shared.get(key)
+        if solution is not None:
+            _keep(key, solution)
+            return solution
     deadline = Deadline(budget)
     if max_hits == 1:
         solution = Solver(up, max_hits)
@@ -295,10 +304,22 @@ def solved(up, max_hits, budget=BUDGET_S):
         solution = None
     else:
         solution = solve_merged(up, max_hits, deadline)
+    _keep(key, solution)
+    if shared is not None and solution is not None and whole(solution, max_hits):
+        shared.set(key, solution)
+    return solution
+
+
+def _keep(key, solution):
     _SOLVED[key] = solution
     while len(_SOLVED) > CACHE_SIZE:
         _SOLVED.popitem(last=False)
-    return solution
+
+
+def whole(solution, max_hits):
+    """Whether ``solution`` ran every iteration its solve asks for (not one cut short)."""
+    wanted = ITERATIONS if max_hits == 1 else MERGED_ITERATIONS[max_hits]
+    return solution.iterations >= wanted
 
 
 # ---------------------------------------------------------------------------------------
@@ -642,6 +663,10 @@ class Bot:
     #: set by a live table played out by default (everyone at it away) or played again up to
     #: where it stopped: the simple rule then, without solving (games/live/host.py)
     hurried = False
+    #: where the site keeps the deals' solutions for all its processes (get and set by
+    #: (up cards, max hits)), set by a live table (games/live/host.py): a deal solved in one
+    #: web process is not solved again in another. None: this process's own cache only.
+    shared = None
 
     def __init__(self):
         import random
@@ -652,7 +677,7 @@ class Bot:
         if self.hurried:
             return "hit" if obs["total"] < 15 else "stand"
         up = tuple(card_value(c) for c in obs["up"])
-        solver = solved(up, obs["max_hits"])
+        solver = solved(up, obs["max_hits"], shared=self.shared)
         p_hit = None
         if solver is not None:
             tokens = obs["history"].split(",") if obs["history"] else []
