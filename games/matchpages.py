@@ -367,10 +367,10 @@ def match_review(
 
 
 #: a row of the review whose equilibrium the opponent never leads to (its values weighed by
-#: the cards alone), or hardly ever, or the player's own hardly ever: the solve's mix there
-#: is not settled
+#: the cards alone), or hardly ever, or the player's own hardly ever: the solved strategy has
+#: no practised play there, and the row is judged on the values alone
 BY_CHANCE = ' <span class="muted">(never reached: weighed by the cards alone)</span>'
-RARE = ' <span class="muted">(hardly ever reached: not settled)</span>'
+RARE = ' <span class="muted">(a spot the solver avoids: judged on values only)</span>'
 
 #: the review's verdicts as the table shows them
 VERDICTS = {"fine": "fine", "small": "close", "mistake": "mistake"}

@@ -79,7 +79,7 @@ def review_settings(game: str, record: dict[str, Any]) -> SolveSettings | str:
 
 #: the version of what :func:`values_of` keeps in the cache (a change of
 #: :class:`~games.solver.review.ActionValues` changes it)
-VALUES_FORMAT = 4
+VALUES_FORMAT = 5
 
 
 def values_of(settings: SolveSettings, document: dict[str, Any]) -> ActionValues:

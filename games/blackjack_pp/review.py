@@ -18,7 +18,7 @@ from games.blackjack_pp.solving import HITS, UP
 from games.blackjack_pp.strategy import describe_token
 from games.blackjack_pp.tree import NAMES, parse_card, total
 from games.engine.played_for import actions_played_for
-from games.solver.review import Move, Verb, Words
+from games.solver.review import Move, Verb, Words, decided
 
 #: the engine's actions as the solver's keys write them
 LETTERS = {"hit": "h", "stand": "s"}
@@ -77,6 +77,12 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
         ups = [_name(card) for card in up]
         options = ((UP.name, ",".join(str(u) for u in ups)), (HITS.name, hits))
         tokens = history.split(",") if history else []
+        # the deal's actions the table played for a seat whose time ran out
+        defaulted = tuple(
+            i
+            for i, token in enumerate(tokens)
+            if token[:1] in ("0", "1") and played_for.get(done + i) == (int(token[0]) + first) % 2
+        )
         for i, token in enumerate(tokens):
             if len(token) < 2 or token[0] not in "01" or token[1] not in "hs":
                 break
@@ -84,16 +90,21 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
             down = _name(cards[position])
             before = ",".join(tokens[:i])
             seat = (position + first) % 2
+            by_table = played_for.get(done + i) == seat
+            earlier = tuple(j for j in defaulted if j < i)
             moves.append(
                 Move(
                     hand=number,
                     seat=seat,
                     key=None if down is None else f"{position}{down}:{before}",
                     taken=token[1],
-                    situation=_seen(tokens[:i], position),
+                    situation=decided(
+                        VERBS[token[1]].past, _seen(tokens[:i], position, earlier), by_table
+                    ),
                     chapter=f"Deal {number + 1}",
                     options=options,
-                    played_for=played_for.get(done + i) == seat,
+                    played_for=by_table,
+                    defaulted=earlier,
                 )
             )
     return moves
@@ -112,6 +123,9 @@ def describe_infoset(key: str) -> str:
 
 
 VERBS = {"h": Verb("hit", "hits", "hitting"), "s": Verb("stood", "stands", "standing")}
+#: the unit of the values: a player's payoff is its points minus the other player's
+#: (games/blackjack_pp/rules.py), never the 2, 1 or 0 points of its place alone
+UNIT = "points over the opponent"
 
 
 def _a(name: str) -> str:
@@ -120,12 +134,17 @@ def _a(name: str) -> str:
     return f"an {word}" if word in ("ace", "8") else f"a {word}"
 
 
-def _seen(tokens: list[str], position: int) -> str:
+def _seen(tokens: list[str], position: int, defaulted: tuple[int, ...] = ()) -> str:
     """The deal's actions before a decision, from the side of the player in ``position``:
-    ``after the opponent hit and drew a 5``."""
+    ``after the opponent hit and drew a 5``; an action the table played for a player whose
+    time ran out (``defaulted``: its place in ``tokens``) is "the table stood for you"."""
     parts = []
-    for token in tokens:
+    for i, token in enumerate(tokens):
         who = "you" if token[:1] == str(position) else "the opponent"
+        if i in defaulted:
+            who = f"the table {VERBS['s' if token[1:2] == 's' else 'h'].past} for {who}"
+            parts.append(who if token[1:2] == "s" else f"{who} and drew {_a(token[2:])}")
+            continue
         parts.append(f"{who} stood" if token[1:2] == "s" else f"{who} hit and drew {_a(token[2:])}")
     if not parts:
         return "first to act"
@@ -153,4 +172,10 @@ def review_words(move: Move) -> Words:
         held += ", then " + ", ".join(_a(c) for c in drawn)
     if len(ups) == 3:
         held += f"; the opponent shows {_a(ups[1 - position])}, the dealer {_a(ups[2])}"
-    return Words(held=held + ")", seen=_seen(tokens, position), verbs=VERBS, unit="points")
+    return Words(
+        held=held + ")",
+        seen=_seen(tokens, position, move.defaulted),
+        verbs=VERBS,
+        unit=UNIT,
+        round="deal",
+    )

@@ -9,7 +9,7 @@ from typing import Any
 
 from games.engine.played_for import actions_played_for
 from games.kuhn.strategy import CARD_WORD, KUHN_HISTORIES
-from games.solver.review import Move, Verb, Words
+from games.solver.review import Move, Verb, Words, decided
 
 
 def hand_log(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -36,15 +36,23 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
             card = cards[position] if position < len(cards) else None
             before = history[:i]
             seat = (position + first) % 2
+            # the actions before it the table played for a seat whose time ran out
+            defaulted = tuple(
+                j for j in range(i) if played_for.get(done + j) == (j % 2 + first) % 2
+            )
+            by_table = played_for.get(done + i) == seat
+            verbs = FACING if before.endswith("b") else OPEN
+            verb = verbs[action].past if action in verbs else action
             moves.append(
                 Move(
                     hand=number,
                     seat=seat,
                     key=card[0] + before if isinstance(card, str) and card else None,
                     taken=action,
-                    situation=SEEN.get(before, before),
+                    situation=decided(verb, seen_words(before, defaulted), by_table),
                     chapter=f"Hand {number + 1}",
-                    played_for=played_for.get(done + i) == seat,
+                    played_for=by_table,
+                    defaulted=defaulted,
                 )
             )
     return moves
@@ -59,13 +67,22 @@ def describe_infoset(key: str) -> str:
 #: the actions where no bet is faced, and facing one
 OPEN = {"p": Verb("checked", "checks", "checking"), "b": Verb("bet", "bets", "betting")}
 FACING = {"p": Verb("folded", "folds", "folding"), "b": Verb("called", "calls", "calling")}
-#: the betting before a decision, from the deciding seat's side
-SEEN = {
-    "": "first to act",
-    "p": "after the opponent checked",
-    "b": "after the opponent bet",
-    "pb": "after you checked and the opponent bet",
-}
+
+
+def seen_words(before: str, defaulted: tuple[int, ...] = ()) -> str:
+    """The betting before a decision, from the deciding seat's side: "first to act", "after
+    you checked and the opponent bet"; an action the table played for a seat whose time ran
+    out (``defaulted``: its place in ``before``) is "the table checked for you"."""
+    if not before:
+        return "first to act"
+    mine = len(before) % 2
+    parts = []
+    for i, action in enumerate(before):
+        verbs = FACING if before[:i].endswith("b") else OPEN
+        verb = verbs[action].past if action in verbs else action
+        who = "you" if i % 2 == mine else "the opponent"
+        parts.append(f"the table {verb} for {who}" if i in defaulted else f"{who} {verb}")
+    return "after " + " and ".join(parts)
 
 
 def review_words(move: Move) -> Words:
@@ -75,6 +92,6 @@ def review_words(move: Move) -> Words:
     card, history = key[:1], key[1:]
     return Words(
         held=f"the {CARD_WORD.get(card, card)}",
-        seen=SEEN.get(history, history),
+        seen=seen_words(history, move.defaulted),
         verbs=FACING if history.endswith("b") else OPEN,
     )

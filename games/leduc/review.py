@@ -10,7 +10,7 @@ from typing import Any
 
 from games.engine.played_for import actions_played_for
 from games.leduc.strategy import CARD_WORD
-from games.solver.review import Move, Verb, Words
+from games.solver.review import Move, Verb, Words, decided
 
 ACTION_WORDS = {"c": "check/call", "r": "raise", "f": "fold"}
 
@@ -41,29 +41,46 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
             continue
         rounds = history.split("/")
         board = _rank(hand.get("board"))
+        # the hand's actions the table played for a seat whose time ran out (each round's
+        # first position acts first: seat (position + first) % 2)
+        starts = (0, len(rounds[0]))  # each round's first action, in the hand's actions
+        defaulted = tuple(
+            starts[turn] + i
+            for turn, betting in enumerate(rounds[:2])
+            for i in range(len(betting))
+            if played_for.get(done + starts[turn] + i) == (i % 2 + first) % 2
+        )
         for turn, betting in enumerate(rounds[:2]):
             for i, action in enumerate(betting):
                 position = i % 2
                 seat = (position + first) % 2
-                made = done + i + (len(rounds[0]) if turn == 1 else 0)
+                at = starts[turn] + i
                 card = _rank(cards[position]) if position < len(cards) else None
                 key = None
                 if card is not None:
                     key = card + rounds[0][: i if turn == 0 else None]
                     if turn == 1:
                         key = None if board is None else f"{key}/{board}{betting[:i]}"
+                verbs = FACING if betting[:i].endswith("r") else OPEN
+                before = tuple(j for j in defaulted if j < at)
                 moves.append(
                     Move(
                         hand=number,
                         seat=seat,
                         key=key,
                         taken=action,
-                        situation=seen_words(
-                            rounds[0][:i] if turn == 0 else rounds[0],
-                            None if turn == 0 else betting[:i],
+                        situation=decided(
+                            verbs[action].past if action in verbs else action,
+                            seen_words(
+                                rounds[0][:i] if turn == 0 else rounds[0],
+                                None if turn == 0 else betting[:i],
+                                before,
+                            ),
+                            played_for.get(done + at) == seat,
                         ),
                         chapter=f"Hand {number + 1}",
-                        played_for=played_for.get(made) == seat,
+                        played_for=played_for.get(done + at) == seat,
+                        defaulted=before,
                     )
                 )
     return moves
@@ -80,22 +97,29 @@ def describe_infoset(key: str) -> str:
     return words
 
 
-OPEN = {"c": Verb("checked", "checks", "checking"), "r": Verb("bet", "bets", "betting")}
+#: the actions as the table's buttons and the replay's log name them (games/leduc/table.py):
+#: ``r`` is a raise where none is faced, a re-raise where one is
+OPEN = {"c": Verb("checked", "checks", "checking"), "r": Verb("raised", "raises", "raising")}
 FACING = {
     "c": Verb("called", "calls", "calling"),
-    "r": Verb("raised", "raises", "raising"),
+    "r": Verb("re-raised", "re-raises", "re-raising"),
     "f": Verb("folded", "folds", "folding"),
 }
 
 
-def _round_words(betting: str, mine: int) -> list[str]:
-    """A round's actions from the side of the seat in position ``mine``: ``["you bet", "the
-    opponent raised"]``."""
+def _round_words(
+    betting: str, mine: int, defaulted: tuple[int, ...] = (), start: int = 0
+) -> list[str]:
+    """A round's actions from the side of the seat in position ``mine``: ``["you raised",
+    "the opponent re-raised"]``; an action the table played for a seat whose time ran out
+    (``defaulted``: its place in the hand's actions, the round's first at ``start``) is "the
+    table checked for you"."""
     said = []
     for i, action in enumerate(betting):
         verbs = FACING if betting[:i].endswith("r") else OPEN
         who = "you" if i % 2 == mine else "the opponent"
-        said.append(f"{who} {verbs.get(action, Verb(action, action, action)).past}")
+        verb = verbs.get(action, Verb(action, action, action)).past
+        said.append(f"the table {verb} for {who}" if start + i in defaulted else f"{who} {verb}")
     return said
 
 
@@ -103,16 +127,18 @@ def _joined(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def seen_words(first: str, second: str | None) -> str:
+def seen_words(first: str, second: str | None, defaulted: tuple[int, ...] = ()) -> str:
     """The betting before a decision, from the deciding seat's side: ``first`` the first
-    round's actions so far (all of them once ``second``, the second round's, is given)."""
+    round's actions so far (all of them once ``second``, the second round's, is given);
+    ``defaulted`` the places, in the hand's actions, of those the table played for a seat
+    whose time ran out."""
     if second is None:
         mine = len(first) % 2
-        before = _round_words(first, mine)
+        before = _round_words(first, mine, defaulted)
         return f"in the first round, after {_joined(before)}" if before else "first to act"
     mine = len(second) % 2
-    earlier = _joined(_round_words(first, mine))
-    before = _round_words(second, mine)
+    earlier = _joined(_round_words(first, mine, defaulted))
+    before = _round_words(second, mine, defaulted, len(first))
     now = f"after {_joined(before)}" if before else "first to act"
     return f"in the second round, {now} (in the first round {earlier})"
 
@@ -133,6 +159,6 @@ def review_words(move: Move) -> Words:
         now = second[1:]
     return Words(
         held=held,
-        seen=seen_words(betting, second[1:] if slash else None),
+        seen=seen_words(betting, second[1:] if slash else None, move.defaulted),
         verbs=FACING if now.endswith("r") else OPEN,
     )

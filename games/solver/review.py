@@ -76,6 +76,10 @@ class Move:
     #: the table played it for the seat, whose turn timer ran out (the record's
     #: ``played_for``, games/engine/played_for.py): no decision of the player's, not reviewed
     played_for: bool = False
+    #: the actions before it in the hand (counted from 0, as its betting lists them) that
+    #: the table played for a seat whose turn timer ran out: its words say "the table
+    #: checked for you" of them
+    defaulted: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,8 @@ class Words:
     verbs: dict[str, Verb]
     #: the unit of the values: "chips", "points"
     unit: str = "chips"
+    #: what the game calls the round a decision is in: "hand", "deal"
+    round: str = "hand"
 
 
 @dataclass(frozen=True)
@@ -212,9 +218,61 @@ class ActionValues:
         )
 
 
+#: the most passes :func:`settled` makes to settle a player's play where their own strategy
+#: never goes (each pass settles at least one more decision from the end of a hand: Leduc
+#: hold'em's review solve needs 2 a player)
+SETTLE_PASSES = 32
+
+
 def action_values(tree: FlatTree, sigma: np.ndarray) -> ActionValues:
     """The counterfactual value of every action of every information set under ``sigma``
-    (see the module's docstring), from the acting player's side."""
+    (see the module's docstring), from the acting player's side, each player playing on
+    sensibly where their own ``sigma`` never goes (:func:`settled`)."""
+    sigma = np.array(sigma, dtype=np.float64)
+    solved = _values(tree, sigma)
+    for player in (0, 1):
+        rows = solved.players == player
+        if not np.any(rows & (solved.own_reach < RARE)):
+            continue
+        mine = _values(tree, settled(tree, sigma, player, solved))
+        solved.q[rows] = mine.q[rows]
+    return solved
+
+
+def settled(
+    tree: FlatTree, sigma: np.ndarray, player: int, first: ActionValues | None = None
+) -> np.ndarray:
+    """``sigma`` with ``player``'s strategy replaced, at every information set their own
+    strategy reaches less often than :data:`RARE` (:attr:`InfosetValues.own_unreached`), by
+    the best action there, the other player's strategy kept.
+
+    A solve's average strategy keeps, where a player's own strategy stopped going, whatever
+    mix it had then: no play of anyone's, and one that can lose chips (Leduc's solve calls a
+    re-raise there with a king that the board's pair beats, 4 chips worse than folding).
+    The value of an action that leads there (betting that king) is then what the action is
+    worth with the player going on sensibly, and the bad call is charged to the call alone,
+    not again to the bet before it. A best action's value depends only on the play after
+    it, so each pass settles one more decision from the end: the passes stop when nothing
+    changes (the other player's reach of each information set, which weighs its values, is
+    not changed by ``player``'s play)."""
+    values = first if first is not None else _values(tree, sigma)
+    rows = np.flatnonzero((values.players == player) & (values.own_reach < RARE))
+    sigma = np.array(sigma, dtype=np.float64)
+    legal = tree.legal[rows]
+    chosen = None
+    for _ in range(SETTLE_PASSES):
+        best = np.argmax(np.where(legal, values.q[rows], -np.inf), axis=1)
+        if chosen is not None and np.array_equal(best, chosen):
+            break
+        chosen = best
+        sigma[rows] = 0.0
+        sigma[rows, best] = 1.0
+        values = _values(tree, sigma)
+    return sigma
+
+
+def _values(tree: FlatTree, sigma: np.ndarray) -> ActionValues:
+    """:func:`action_values` of ``sigma`` as it is."""
     width = tree.max_actions
     size = tree.n_infosets * width
     value0 = tree.backward(tree.edge_weights(sigma), tree.payoff)  # player 0's, every node
@@ -303,12 +361,29 @@ class Row:
 
     @property
     def in_mix(self) -> bool:
-        """Whether the solved strategy plays the action taken (:data:`SUPPORT`)."""
+        """Whether the solved strategy plays the action taken (:data:`SUPPORT`) as part of
+        its mix: where it has settled, and within the threshold of the best. An action it
+        plays that loses more is a leftover of a solve of too few iterations (Blackjack++'s
+        200 left standing 1% of the time on a 15, 0.02 points worse than hitting), no part
+        of an equilibrium's mix: a mistake."""
         infoset = self.infoset
         return (
             infoset is not None
             and not infoset.unsettled
             and infoset.strategy[self.move.taken] >= SUPPORT
+            and (self.lost or 0.0) <= self.threshold
+        )
+
+    @property
+    def leftover(self) -> bool:
+        """Whether the solved strategy plays the action taken (:data:`SUPPORT`), where it has
+        settled, though it loses more than the threshold (:attr:`in_mix`)."""
+        infoset = self.infoset
+        return (
+            infoset is not None
+            and not infoset.unsettled
+            and infoset.strategy[self.move.taken] >= SUPPORT
+            and not self.in_mix
         )
 
     @property
@@ -491,23 +566,32 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
     # sentence never calls a preference of the solve's, though its strategy plays the other
     rival = None if measurable(lost) else _tied_with(infoset, row.move.taken)
     tied = rival is not None
-    best = words.verbs[rival or infoset.best_actions[0]]
+    # every best action, as one (equal values are no preference of one over the other)
+    tops = _best_of(infoset, row.move.taken)
+    best = _listed([words.verbs[a].gerund for a in tops], "or")
     places = f"to {PLACES} decimal places"
     if tied:
-        values = f"it values {taken.gerund} as much as {best.gerund}, {places}"
+        values = f"{taken.gerund} is worth as much as {words.verbs[rival].gerund}, {places}"
     else:
-        values = f"it values {best.gerund} highest"
+        are = "are" if len(tops) > 1 else "is"
+        values = f"{_listed([words.verbs[a].gerund for a in tops], 'and')} {are} best"
     if infoset.rare:
         never = "never" if infoset.by_chance else "almost never"
         solved = (
-            f"the opponent's solved strategy {never} leads here, so the solve has no "
-            f"settled mix; {values}"
+            f"the solved strategy, in the opponent's seat, would {never} have led here, so "
+            f"it has no practised play here; judged on the values alone, {values}"
         )
     elif infoset.own_unreached:
-        whose = "your own" if subject == "You" else "their own"
-        never = "never" if infoset.own_reach <= 0.0 else "almost never"
+        never = "not" if infoset.own_reach <= 0.0 else "almost never"
         solved = (
-            f"{whose} solved strategy {never} leads here, so the solve has no settled mix; {values}"
+            f"the solved strategy would {never} have got here (it plays otherwise earlier "
+            f"in the {words.round}), so it has no practised play here; judged on the values "
+            f"alone, {values}"
+        )
+    elif row.leftover:
+        solved = (
+            f"the solved strategy still {taken.present} {percent(share)} of the time here, "
+            f"a leftover of its training that it values below {best}"
         )
     elif row.in_mix and share >= 1 - SUPPORT / 2:
         solved = f"the solved strategy {_always(share)} {taken.present} here"
@@ -517,8 +601,8 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
         # what the strategy plays, as its table says it, but no "never" of a tie
         seldom = f", {taken.present} under 1% of the time" if share >= NEGLIGIBLE else ""
         solved = (
-            f"{taken.gerund} is worth as much here as {best.gerund}, {places} (the solved "
-            f"strategy {mix_words(infoset, words.verbs)}{seldom})"
+            f"{taken.gerund} is worth as much here as {words.verbs[rival].gerund}, {places} "
+            f"(the solved strategy {mix_words(infoset, words.verbs)}{seldom})"
         )
     else:
         mix = mix_words(infoset, words.verbs)
@@ -534,12 +618,26 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
         cost = amount(lost, words.unit)
     elif row.verdict == "small":
         cost = (
-            f"it loses {amount(lost, words.unit)} on average against {best.gerund}, "
+            f"it loses {amount(lost, words.unit)} on average against {best}, "
             f"less than the {row.threshold:.3g} that makes a mistake"
         )
     else:
-        cost = f"a mistake that costs {amount(lost, words.unit)} on average against {best.gerund}"
+        cost = f"a mistake that costs {amount(lost, words.unit)} on average against {best}"
     return f"{head}; {solved}: {cost}."
+
+
+def _best_of(infoset: InfosetValues, taken: str) -> list[str]:
+    """The best actions at ``infoset``: those worth as much as the best to the places the
+    review shows, ``taken`` first if it is one, then the one the solved strategy plays
+    most."""
+    top = infoset.best
+    tops = [a for a in infoset.actions if not measurable(top - infoset.values[a])]
+    return sorted(tops, key=lambda a: (a != taken, -infoset.strategy[a]))
+
+
+def _listed(words: list[str], joint: str) -> str:
+    """``["folding", "calling"]``, "or" -> "folding or calling"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {joint} " + words[-1]
 
 
 def _tied_with(infoset: InfosetValues, taken: str) -> str | None:
@@ -554,7 +652,16 @@ def _tied_with(infoset: InfosetValues, taken: str) -> str | None:
     return max(close, key=lambda a: (infoset.values[a], infoset.strategy[a]))
 
 
+def decided(done: str, seen: str, played_for: bool = False) -> str:
+    """A decision standing alone, for a row not reviewed (``Move.situation``): "You folded,
+    after the opponent bet"; "The table checked for you, first to act" of a move the table
+    played for the seat (``Move.played_for``)."""
+    who = f"The table {done} for you" if played_for else f"You {done}"
+    return f"{who}, {seen}"
+
+
 def _third_person(text: str) -> str:
+    text = re.sub(r"\bfor you\b", "for them", text)
     swaps = {"you": "they", "your": "their", "You": "They", "Your": "Their"}
     return " ".join(swaps.get(word, word) for word in text.split(" "))
 

@@ -172,7 +172,8 @@ def test_the_review_says_you_to_its_own_player_alone_and_names_them_to_anyone_el
 
     public = decisions(client.get(f"/matches/{match.pk}/?review=0").content.decode())
     assert not [cell for cell in public if re.search(r"\b[Yy]ou", cell)]
-    assert "after ann checked and the opponent bet" in public  # a folded hand's, not reviewed
+    # a folded hand's, not reviewed: what was done, and what had been seen
+    assert "ann folded, after ann checked and the opponent bet" in public
     assert any(cell.startswith("ann ") for cell in public)  # a reviewed one's sentence
     client.force_login(user)
     own = decisions(client.get(f"/matches/{match.pk}/?review=0").content.decode())
@@ -300,7 +301,10 @@ def test_a_reviews_words_name_blackjacks_deals_as_its_table_and_replay_do(client
     assert '<th scope="col">deal</th>' in page and '<th scope="col">hand</th>' not in page
     assert 'data-label="deal"' in page and 'data-label="hand"' not in page
     assert 'title="this deal in the replay"' in page and "this hand" not in page
-    assert "over the deals the cards and the opponent's solved strategy lead to" in page
+    assert "over the deals that could have led to that point" in page
+    # a value is the seat's points minus the opponent's, never the 2, 1 or 0 of its place
+    assert "in points over the opponent (the seat's points in the deal, 2, 1 or 0" in page
+    assert "equilibrium" not in page
     # Kuhn poker's are hands
     kuhn = stored(hands=4)
     opened = client.get(f"/matches/{kuhn.pk}/")

@@ -21,8 +21,12 @@ import pytest
 from bots.models import Match, MatchSeat
 from games.engine.agents import ScriptedAgent
 from games.engine.runner import MatchRunner
+from games.leduc.tree import Leduc
 from games.models import SolveJob
 from games.registry import get_game
+from games.solver import build
+from games.solver.export import strategy_array, strategy_table
+from games.solver.review import settled
 from tests.site.test_match_review import keep_the_test_connection, numbers, opened_and_solved
 
 pytestmark = pytest.mark.django_db
@@ -243,6 +247,7 @@ def leduc_values(sigma: dict[str, dict[str, float]]):
     total: dict[tuple[str, str], float] = defaultdict(float)
     weight: dict[str, float] = defaultdict(float)
     by_cards: dict[str, float] = defaultdict(float)
+    own: dict[str, float] = defaultdict(float)
     deals = list(itertools.permutations(range(6), 3))
     chance = 1 / len(deals)
 
@@ -282,6 +287,7 @@ def leduc_values(sigma: dict[str, dict[str, float]]):
             w = reach[1 - player] * chance
             weight[key] += w
             by_cards[key] += chance
+            own[key] = max(own[key], reach[player])
             for action in leduc_actions(rounds[-1]):
                 after_rounds = next_rounds(rounds, action)
                 total[key, action] += w * sign * worth(cards, after_rounds)
@@ -292,7 +298,13 @@ def leduc_values(sigma: dict[str, dict[str, float]]):
     # how often the other player's strategy leads to each information set, of the deals
     # that could lead there
     likely = {k: weight[k] / by_cards[k] for k in weight}
-    return values, game, likely
+    return values, game, likely, own
+
+
+def leduc_player(key: str) -> int:
+    """Who decides at ``key``: the first position where the round's betting is even."""
+    first, _, second = key.partition("/")
+    return len(second[1:] if second else first[1:]) % 2
 
 
 def leduc_action(key: str, said: str) -> str:
@@ -301,7 +313,9 @@ def leduc_action(key: str, said: str) -> str:
     verb = said.split(" with ")[0].split()[-1]
     facing = key.split("/")[-1].endswith("r")
     words = (
-        {"folded": "f", "called": "c", "raised": "r"} if facing else {"checked": "c", "bet": "r"}
+        {"folded": "f", "called": "c", "re-raised": "r"}
+        if facing
+        else {"checked": "c", "raised": "r"}
     )
     assert verb in words, said
     return words[verb]
@@ -311,9 +325,28 @@ def test_a_leduc_review_agrees_with_a_brute_force_walk_of_every_deal(client):
     match = scripted_match("leduc", None, hands=30, seed=5)
     opened_and_solved(client, match)
     sigma, exploitability = stored_strategy(client)
-    values, game, likely = leduc_values(sigma)
+    _, game, likely, own = leduc_values(sigma)
     # Leduc hold'em is worth about -0.0856 to the first player at an equilibrium
     assert game == pytest.approx(-0.0856, abs=max(2 * exploitability, 0.005))
+    # where a player's own strategy (almost) never goes, the review has them play on with
+    # the best action, not the mix the solve left there: each player's values are those of
+    # that profile, and its every choice there is a best action by this walk's values
+    tree = build(Leduc())
+    by_player = {}
+    for player in (0, 1):
+        table = strategy_table(tree, settled(tree, strategy_array(tree, sigma), player))
+        mine, _, _, _ = leduc_values(table)
+        by_player[player] = mine
+        unreached = [k for k in own if leduc_player(k) == player and own[k] < 1e-3]
+        assert unreached
+        for key in unreached:
+            here = {a: v for (k, a), v in mine.items() if k == key}
+            if not here:  # the opponent's strategy never leads here either
+                continue
+            chosen = max(table[key], key=table[key].get)
+            assert table[key][chosen] == 1.0 and here[chosen] >= max(here.values()) - 1e-9
+    values = {(k, a): v for (k, a), v in by_player[0].items() if leduc_player(k) == 0}
+    values |= {(k, a): v for (k, a), v in by_player[1].items() if leduc_player(k) == 1}
     compared = 0
     for seat in (0, 1):
         page = client.get(f"/matches/{match.pk}/?review={seat}").content.decode()

@@ -22,7 +22,16 @@ from games.solver import Solver, build
 from games.solver.cfr import best_response_value, expected_value
 from games.solver.export import strategy_array, strategy_table
 from games.solver.game import Chance, Decision, Game, Terminal
-from games.solver.review import MISTAKE, Move, action_values, review, said_of, sentence
+from games.solver.review import (
+    MISTAKE,
+    Move,
+    _values,
+    action_values,
+    review,
+    said_of,
+    sentence,
+    settled,
+)
 
 
 def kuhn_equilibrium(alpha: Fraction) -> dict[str, dict[str, Fraction]]:
@@ -171,14 +180,30 @@ def leduc_solved():
 
 
 def test_leduc_values_equal_a_brute_force_walk_of_a_solved_strategy(leduc_solved):
+    """Each player's values are those of the solved strategy with that player's play, where
+    their own strategy (almost) never goes, the best action there (``settled``): by a
+    brute-force walk of that profile, each of those choices is a best action."""
     tree, sigma = leduc_solved
-    table = strategy_table(tree, sigma)
-    expected, reach = brute_force(Leduc(), table)
     values = action_values(tree, sigma)
-    assert len(reach) == tree.n_infosets == 288
-    for (key, action), value in expected.items():
-        assert values.at(key).values[action] == pytest.approx(value, abs=1e-9)
-    root = sum(values.at(c).reach * values.at(c).value for c in "JQK")
+    for player in (0, 1):
+        table = strategy_table(tree, settled(tree, sigma, player))
+        expected, reach = brute_force(Leduc(), table)
+        assert len(reach) == tree.n_infosets == 288
+        unreached = 0
+        for key in tree.infoset_keys:
+            infoset = values.at(key)
+            if infoset.player != player:
+                continue
+            for action in infoset.actions:
+                assert infoset.values[action] == pytest.approx(expected[key, action], abs=1e-9)
+            if infoset.own_unreached:
+                unreached += 1
+                chosen = max(table[key], key=table[key].get)
+                best = max(expected[key, a] for a in infoset.actions)
+                assert table[key][chosen] == 1.0 and expected[key, chosen] >= best - 1e-9
+        assert unreached > 5
+    plain = _values(tree, sigma)  # the solve's strategy as it is, everywhere
+    root = sum(plain.at(c).reach * plain.at(c).value for c in "JQK")
     assert root == pytest.approx(expected_value(tree, sigma), abs=1e-12)
 
 
@@ -409,9 +434,10 @@ def test_where_the_opponent_never_leads_the_solves_mix_is_not_taken_for_a_verdic
     assert call.verdict == "fine" and call.lost == 0.0
     said = sentence(fold, review_words(fold.move))
     assert said == (
-        "You folded with the queen, after the opponent bet; the opponent's solved strategy "
-        "never leads here, so the solve has no settled mix; it values calling highest: a "
-        "mistake that costs 1.0000 chips on average against calling."
+        "You folded with the queen, after the opponent bet; the solved strategy, in the "
+        "opponent's seat, would never have led here, so it has no practised play here; judged "
+        "on the values alone, calling is best: a mistake that costs 1.0000 chips on average "
+        "against calling."
     )
 
 
