@@ -237,6 +237,13 @@ def _lock_dir(config: SandboxConfig) -> Path:
     return path
 
 
+def machine_lock_file(name: str, config: SandboxConfig | None = None) -> Path:
+    """The file of the machine-wide lock ``name``, in the folder of the uid slots' locks
+    (checked as theirs is): every process of the site on this machine flocks the same file.
+    Raises :class:`SandboxUnavailable` where that folder is not safe to use."""
+    return _lock_dir(config or SandboxConfig.from_settings()) / f"{name}.lock"
+
+
 def acquire_slot(config: SandboxConfig, *, worker: bool = True) -> Slot | None:
     """A free sandbox uid, or None when the worker is not root (then the sandbox runs as
     the worker's own user). ``worker``: a worker's bot, which may take any slot and waits up

@@ -20,14 +20,17 @@ see.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import logging
+import os
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +40,7 @@ from django.core.cache import caches
 
 from bots.running.playing import Entry, Played, play_async
 from bots.running.process import PlatformError
-from bots.sandbox import SandboxBusy
+from bots.sandbox import SandboxBusy, SandboxUnavailable, machine_lock_file
 from games.engine.agents import BotCall, InProcessAgent
 from games.engine.game import GameState, Prompt, faults_shown
 from games.engine.journal import Journal, JournalMismatch
@@ -684,6 +687,36 @@ HEAVY_AT_ONCE = 1
 _THINKING = threading.BoundedSemaphore(HEAVY_AT_ONCE)
 
 
+@contextlib.contextmanager
+def place_to_think() -> Iterator[None]:
+    """One of the machine's :data:`HEAVY_AT_ONCE` places for a built-in bot that thinks for
+    long, held while it thinks: first this process's (a semaphore), then the machine's (an
+    flock on one of that many files, shared by every web process of the machine), so that
+    ``WEB_PROCESSES=N`` do not think on N cores at once. A machine whose lock folder is
+    not safe to use (bots.sandbox) keeps the process's place alone."""
+    with _THINKING:
+        try:
+            paths = [machine_lock_file(f"heavy-thinking-{n}") for n in range(HEAVY_AT_ONCE)]
+        except SandboxUnavailable:
+            yield
+            return
+        wait = 0 if len(paths) == 1 else fcntl.LOCK_NB  # (one place: wait on it)
+        while True:
+            for path in paths:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | wait)
+                except BlockingIOError:
+                    os.close(fd)
+                    continue
+                try:
+                    yield
+                finally:
+                    os.close(fd)  # (the lock goes with it)
+                return
+            time.sleep(0.01)
+
+
 def heavy_builtin(spec: GameSpec, entry: Entry) -> HeavyBuiltin | None:
     """The agent of ``entry`` if it is a built-in bot that thinks for long (its class is not
     ``quick``), played in this process; None for any other seat."""
@@ -730,7 +763,7 @@ class HeavyBuiltin(InProcessAgent):
             super().send(prompt)  # a notice, or the quick rule: at once
             return
         asked = time.monotonic()
-        with _THINKING:
+        with place_to_think():
             self.starved_s = time.monotonic() - asked
             super().send(prompt)
 

@@ -6,11 +6,16 @@ left alone, took every core of the web process before (docs/live-tables.md)."""
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
+import sys
 import threading
+from collections.abc import Iterator
 
 import pytest
 from django.core.cache import caches
 
+from bots.sandbox import machine_lock_file
 from games.blackjack_pp.bots import cfr
 from games.engine.game import Prompt
 from games.live import host as hosting
@@ -77,9 +82,43 @@ async def test_a_table_played_by_people_still_has_its_bot_solve(monkeypatch):
     assert len(solves) == 2  # each deal solved: a table with someone at it plays its best
 
 
-def test_one_heavy_bot_thinks_at_a_time_and_its_wait_is_not_its_own(monkeypatch):
-    """Another table's bot thinks (the process's one place to think is taken): this one waits
-    for it, and the wait is its ``starved_s``, which the runner charges to none of its time."""
+@contextlib.contextmanager
+def thinking_elsewhere(where: str) -> Iterator[None]:
+    """Another table's heavy bot thinks: in this web process (its place taken), or in
+    another process of the machine (that process holds the machine's place: its flock)."""
+    if where == "process":
+        assert hosting._THINKING.acquire(timeout=5)
+        try:
+            yield
+        finally:
+            hosting._THINKING.release()
+        return
+    path = machine_lock_file("heavy-thinking-0")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDS_A_LOCK, str(path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield
+    finally:
+        holder.communicate("", timeout=10)  # (its end lets the lock go)
+
+
+HOLDS_A_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("where", ["process", "machine"])
+def test_one_heavy_bot_thinks_at_a_time_and_its_wait_is_not_its_own(monkeypatch, where):
+    """Another table's bot thinks (the process's one place to think is taken, or the
+    machine's, by another web process): this one waits for it, and the wait is its
+    ``starved_s``, which the runner charges to none of its time."""
     spec = get_game(GAME)
     agent = heavy_builtin(spec, builtin(GAME, "cfr").entry)
     assert agent is not None
@@ -90,13 +129,10 @@ def test_one_heavy_bot_thinks_at_a_time_and_its_wait_is_not_its_own(monkeypatch)
     obs = {"up": ["6h", "Kc", "2s"], "max_hits": 1, "total": 12}
     monkeypatch.setattr(agent, "bot_call", lambda prompt: ("act", [obs]))
     prompt = Prompt("act", obs)
-    assert hosting._THINKING.acquire(timeout=5)  # another bot thinks
-    thread = threading.Thread(target=agent.send, args=(prompt,))
-    thread.start()
-    try:
+    with thinking_elsewhere(where):
+        thread = threading.Thread(target=agent.send, args=(prompt,))
+        thread.start()
         assert not solving.wait(0.2)  # it waits its turn
-    finally:
-        hosting._THINKING.release()
     thread.join(5)
     assert solving.is_set() and agent.receive(1.0) == "hit"
     assert agent.starved_s >= 0.2
