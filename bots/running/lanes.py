@@ -52,7 +52,7 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.running import starved
+from bots.running import stalls, starved
 from bots.running.process import (
     _INT_RETURN,
     MAX_DEALT,
@@ -301,6 +301,8 @@ class LaneHost:
         lines = process._lines
         owed = self.owed
         limit = self.limit
+        if owed and lines:
+            self._judgeable(owed[0])
         while lines:
             arrived, line = lines.popleft()
             if not owed:  # it wrote with no request out, or it is gone
@@ -359,6 +361,16 @@ class LaneHost:
             agent._used = arrived - start if arrived > start else 0.0
             agent._starved = waited
 
+    def _judgeable(self, head: _Owed, now: float | None = None) -> None:
+        """Raise PlatformError (every match of the process stopped, none charged) if this
+        process was held up while the bot had the call at ``head`` (bots.running.stalls):
+        neither its reply's time nor its deadline can be told."""
+        start = head.written if head.written > self.last else self.last
+        stalled = stalls.held_up(start, now)
+        if stalled:
+            self.stop(AgentFault("crash", "the match's process was held up"), None)
+            raise PlatformError(stalls.held_up_words(stalled, head.what))
+
     def _probe(self) -> starved.Probe:
         child = self.process._child
         return starved.probe(self.process.launch, child.proc.pid if child else None)
@@ -370,6 +382,7 @@ class LaneHost:
         process = self.process
         allowed = head.allowed if head.allowed is not None else self.longest
         start = head.written if head.written > self.last else self.last
+        self._judgeable(head, now)
         if self.probe is None:
             self.probe = self._probe()
             due = start + starved.PROBE_S

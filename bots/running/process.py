@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.languages import method_name
-from bots.running import starved
+from bots.running import stalls, starved
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, BotCall, SeatInfo
 from games.engine.game import Prompt
@@ -336,6 +336,7 @@ class BotProcess:
         stops_unasked: bool = False,
     ) -> None:
         self.launch = launch
+        stalls.watch()  # (a process held up is never a bot's slow reply: bots.running.stalls)
         #: stop the bot's processes from each reply to the next request (:meth:`answered`):
         #: from the start where a wait may be long (a live table waits for people), else
         #: once the bot is found to use CPU while it is not asked
@@ -1149,6 +1150,14 @@ class BotProcess:
     def _read(self, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
         self.starved_s = 0.0
         got = self._next_line(timeout, what)
+        child = self._child
+        if child is not None:
+            # this process held up while the bot had the call: its time cannot be told
+            stalled = stalls.held_up(child.sent, got[0] if got is not None else None)
+            if stalled:
+                self._kill()
+                self.stderr.mark(f"--- stopped: the match's process was held up during {what} ---")
+                raise PlatformError(stalls.held_up_words(stalled, what))
         doom = self._child.doom if self._child else None
         if got is not None and doom is not None:
             # A fault decided while reading (the output cap) wins over a line that came after

@@ -1,0 +1,121 @@
+"""A process that plays matches and is itself held up (stopped, a paused VM, swapped out)
+never charges the bots for it: a reply it reads late, or a deadline that passed while it was
+not running, is the platform's trouble (PlatformError), not a timeout of the bot's. Before,
+a worker stopped for 20 s stored "main_play took 20.13 s, over the 1 s per call and the
+10 s time bank" as a bot's fault, in a rated match and in a validation that rejected it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from bots.running import stalls
+from bots.running.process import PlatformError
+from tests.bots.test_process import make_process, play  # noqa: F401 (a fixture)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_tick_a_second_late_or_more_marks_a_stall(monkeypatch):
+    watch = stalls._Watch()
+    watch.thread = threading.current_thread()  # (watching: ticked by hand here)
+    watch.ticked = 100.0
+    monkeypatch.setattr(stalls, "_WATCH", watch)
+    watch.seen(100.1)
+    watch.seen(100.5)  # 0.3 s late: a busy machine, no stall
+    assert watch.stalls == [] and stalls.held_up(99.0, 100.6) == 0.0
+    watch.seen(103.6)  # 3 s late: held up from 100.6 to 103.6
+    assert watch.stalls == [(100.6, 103.6)]
+    assert stalls.held_up(101.0, 103.7) == pytest.approx(2.6)  # a call begun in it
+    assert stalls.held_up(99.0, 103.7) == pytest.approx(3.0)  # one begun before
+    assert stalls.held_up(99.0, 100.4) == 0.0  # a reply read before it
+    assert stalls.held_up(103.6, 103.7) == 0.0  # a call begun after it
+    # no tick for 1.5 s: held up now (the watch has not run since)
+    assert stalls.held_up(103.65, 105.2) == pytest.approx(1.5, abs=0.06)
+    assert stalls.held_up(103.65, 104.5) == 0.0
+
+
+def test_a_reply_read_after_a_stall_is_the_platforms_trouble(make_process):  # noqa: F811
+    """The bot answers each call in 0.3 s; while it thinks, the process is held up: the
+    match is not judged (the time the reply came is not known), and no bot is charged."""
+    process = make_process("import time; time.sleep(0.3); return 0")
+    process.start(10.0)
+
+    def held_up_while_it_thinks() -> None:
+        time.sleep(0.5)  # (into the match: the bot is asked within it)
+        now = time.monotonic()
+        stalls._WATCH.stalls = [*stalls._WATCH.stalls, (now - 0.1, now + 1.5)]
+
+    thread = threading.Thread(target=held_up_while_it_thinks)
+    thread.start()
+    with pytest.raises(PlatformError, match="held up for .* s during main_play") as caught:
+        play(process)
+    thread.join()
+    assert "no fault of the bot's" in str(caught.value)
+    assert not process.alive  # (stopped: the next match starts a new one)
+
+
+SLOW_BOT = """
+import sys, time
+
+class Bot:
+    name = "slow"
+
+    def draft_pick(self, cards):
+        return 0
+
+    def draft_receive(self, card):
+        pass
+
+    def main_play(self, hand, base):
+        print("thinking", file=sys.stderr, flush=True)
+        time.sleep(0.2)
+        return 0
+
+    def main_postprocess(self, card):
+        pass
+"""
+
+
+def test_an_arena_stopped_for_seconds_blames_no_bot(tmp_path):
+    """A real stop (SIGSTOP, as a paused container gets) of the process playing an arena's
+    matches, while its bot thinks: the tournament stops, saying that no bot is to blame,
+    instead of charging the bot a slow call of 2.5 s."""
+    bot = tmp_path / "slow.py"
+    bot.write_text(textwrap.dedent(SLOW_BOT))
+    logs = tmp_path / "logs"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DJANGO_"))}
+    env |= {"CARD_ARENA_VAR": str(tmp_path / "var"), "COLUMNS": "80"}
+    arena = subprocess.Popen(
+        [sys.executable, "manage.py", "arena", "--game", "rps-poker", str(bot),
+         "builtin:minimal", "--rounds", "20", "--seed", "3", "--jobs", "1", "--no-progress",
+         "--no-sandbox", "--logs", str(logs)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not any(b"thinking" in p.read_bytes() for p in logs.glob("stderr/*slow*.log")):
+            assert arena.poll() is None and time.monotonic() < deadline, arena.communicate()
+            time.sleep(0.02)
+        os.kill(arena.pid, signal.SIGSTOP)
+        time.sleep(2.5)  # (the stop itself: what is tested)
+        os.kill(arena.pid, signal.SIGCONT)
+        _, err = arena.communicate(timeout=120)
+    finally:
+        if arena.poll() is None:
+            arena.kill()
+    assert arena.returncode != 0
+    said = " ".join(err.split())
+    assert (
+        "this machine could not play the tournament: the process playing the match was held "
+        "up for" in said
+    ), err
+    assert "No bot is to blame" in said and "Traceback" not in err
