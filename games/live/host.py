@@ -27,6 +27,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -827,6 +828,12 @@ SITE_BUSY = "the bot could not start: the site is busy; this table is not rated"
 PROCESS_LOST = (
     "the site lost the bot's process (its trouble, not the bot's); this table is not rated."
 )
+#: what they hear when the web process playing the table was held up (stopped, swapped out)
+#: while the bot thought: its reply's time cannot be told (bots.running.stalls)
+SERVER_HELD_UP = (
+    "the site's server was held up for {seconds} s while the bot thought (its trouble, not the "
+    "bot's); this table is not rated."
+)
 #: what they hear when the machine was too busy to give a bot that had started its time
 TOO_BUSY = (
     "the site's machine was too busy to give the bot its time (its trouble, not the bot's); "
@@ -839,8 +846,13 @@ def platform_trouble(exc: PlatformError, started: bool = False) -> str:
     had started and the match had begun), could not keep running, for its people: never a
     result (no one wins or loses, nothing is rated)."""
     if started:
+        said = str(exc)
+        # (bots.running.stalls: this web process was held up while the bot thought)
+        held = re.match(r"the process playing the match was held up for ([\d.]+) s", said)
+        if held:
+            return SERVER_HELD_UP.format(seconds=held[1])
         # (bots.running.starved.too_busy: the machine kept the bot waiting for a CPU)
-        return TOO_BUSY if str(exc).startswith("the machine is too busy") else PROCESS_LOST
+        return TOO_BUSY if said.startswith("the machine is too busy") else PROCESS_LOST
     if isinstance(exc, SandboxBusy) or "did not start within" in str(exc):
         return SITE_BUSY
     return (

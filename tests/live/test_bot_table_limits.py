@@ -16,6 +16,7 @@ from django.utils import timezone
 from bots.models import Match
 from bots.running.playing import Entry, play
 from bots.running.process import PlatformError
+from bots.running.stalls import held_up_words
 from bots.running.starved import too_busy
 from bots.sandbox import SandboxBusy
 from games.engine.agents import InProcessAgent
@@ -198,6 +199,11 @@ async def test_a_table_whose_bot_the_site_loses_mid_match_says_so_and_is_not_rat
     busy = PlatformError(too_busy(2.5, "draft_pick", 1.0))
     assert platform_trouble(busy, started=True) == (
         "the site's machine was too busy to give the bot its time (its trouble, not the "
+        "bot's); this table is not rated."
+    )
+    held = PlatformError(held_up_words(20.35, "main_play"))
+    assert platform_trouble(held, started=True) == (
+        "the site's server was held up for 20.4 s while the bot thought (its trouble, not the "
         "bot's); this table is not rated."
     )
 
