@@ -153,13 +153,31 @@ def sqlite_database(var_dir: Path) -> Path:
     return path
 
 
-def secret_key(var_dir: Path) -> str:
+def shares_services() -> bool:
+    """Whether this process shares its database or channel layer with others, which may run
+    on other machines: PostgreSQL (DATABASE_URL) or Redis (REDIS_URL)."""
+    database = os.environ.get("DATABASE_URL", "").strip().lower()
+    return database.startswith(("postgres", "pgsql")) or bool(os.environ.get("REDIS_URL"))
+
+
+def secret_key(var_dir: Path, *, shared: bool = False) -> str:
     """SECRET_KEY from the environment, else one generated once and kept in var/ (not in git),
-    mode 0600."""
+    mode 0600. ``shared``: the process shares its database or Redis with others
+    (:func:`shares_services`), which need the same key; one read from var/ is then said in
+    the log, since a process on another machine (or with another var/) has a key of its own."""
     from_env = os.environ.get("SECRET_KEY")
     if from_env:
         return from_env
     path = var_dir / "secret_key"
+    if shared:
+        log.warning(
+            "event=secret_key.own SECRET_KEY is not set, so this process uses the key kept "
+            "in %s. Processes on other machines, or with another CARD_ARENA_VAR, that share "
+            "this database make keys of their own: people are logged out, and guests lose "
+            "their seats, as they move between them. Give every process the same SECRET_KEY "
+            "(docs/deploy.md).",
+            path,
+        )
     try:
         key = path.read_text().strip()
     except FileNotFoundError:

@@ -64,6 +64,7 @@ from cardsite.env import (
     envlist,
     private_dir,
     secret_key,
+    shares_services,
     sqlite_database,
     usable_dir,
 )
@@ -82,7 +83,7 @@ try:
     STATIC_ROOT = usable_dir(
         VAR_DIR / "staticfiles", "the folder of static files", write=False, mode=0o755
     )
-    SECRET_KEY = secret_key(VAR_DIR)
+    SECRET_KEY = secret_key(VAR_DIR, shared=shares_services())
 except ImproperlyConfigured as exc:
     # one line, not a traceback: every process of the site stops here, before it serves
     raise SystemExit(f"ImproperlyConfigured: {exc}") from None

@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet
 from openskill.models import PlackettLuce
 
 from bots.models import (
@@ -116,8 +116,9 @@ def rate_pending(game: str, *, wait: bool = True) -> int | None:
 
     ``wait=False`` (a worker after its store): if another transaction is rating this game
     right now, return None at once instead of waiting for it. Whatever it leaves is rated by
-    the next store of the game, whoever makes it; a worker rates what is left before it goes
-    idle (``Worker.settle_ratings``)."""
+    the next store of the game, whoever makes it; any worker rates what is left, found in the
+    database (:func:`left_unrated`), when it starts and whenever it goes idle
+    (``Worker.settle_ratings``)."""
     with transaction.atomic():
         ledger = lock_ledger(game, wait=wait)
         if ledger is None:
@@ -134,6 +135,36 @@ def rate_pending(game: str, *, wait: bool = True) -> int | None:
         if rated:
             rerank(game)
     return rated
+
+
+def left_unrated() -> dict[str, tuple[int, int]]:
+    """The games whose ratings lag behind their results: the first job past the game's
+    ledger (``rated_through``) has finished, so :func:`rate_pending` has something to do
+    (a rating skipped because another worker rated the game at that moment, or left by a
+    worker killed between its store and its rating). Each game comes with where its ratings
+    stand, ``(rated_through, finished jobs past it)``, which changes as soon as anything
+    rating could use changes. Two queries, whatever the number of games; read from the
+    database, so any process sees what any other left."""
+    ledgers = dict(RatingLedger.objects.values_list("game", "rated_through"))
+    if not ledgers:
+        return {}
+    past = Q()
+    for game, through in ledgers.items():
+        past |= Q(game=game, pk__gt=through)
+    finished = Q(status__in=(MatchJob.DONE, MatchJob.FAILED))
+    tails = (
+        MatchJob.objects.filter(past)
+        .order_by()
+        .values("game")
+        .annotate(first=Min("pk"), first_open=Min("pk", filter=~finished))
+        .annotate(finished=Count("pk", filter=finished))
+        .values_list("game", "first", "first_open", "finished")
+    )
+    return {
+        game: (ledgers[game], count)
+        for game, first, first_open, count in tails
+        if count and (first_open is None or first < first_open)
+    }
 
 
 Jobs = list[tuple[int, str, int, int]]

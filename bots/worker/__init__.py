@@ -30,7 +30,7 @@ from django.db import DatabaseError, InterfaceError, OperationalError, connectio
 
 from bots import competition, playground
 from bots.competition import leases, uploads
-from bots.ladder.ratings import rate_pending
+from bots.ladder.ratings import left_unrated, rate_pending
 from bots.models import BotVersion, Match
 from bots.running.playing import Played, ProcessCache, shutdown_fault, shutdown_faults
 from bots.running.process import PlatformError
@@ -92,6 +92,19 @@ def database_label() -> str:
     if connection.vendor == "sqlite":
         return f"sqlite:{found['NAME']}"
     return f"{found.get('HOST') or 'localhost'}:{found.get('PORT') or 5432}/{found['NAME']}"
+
+
+def no_live_updates() -> str | None:
+    """What a worker says as it starts if the tournament pages cannot hear from it: on a
+    shared database (PostgreSQL) the web processes have Redis, and a worker tells them of
+    each finished match through it (``competition.push_progress``); without REDIS_URL it
+    cannot. None if it can, or if it need not (SQLite: one machine, pages that poll)."""
+    if settings.REDIS_URL or connection.vendor != "postgresql":
+        return None
+    return (
+        "REDIS_URL is not set: tournament pages will not update live (give every worker "
+        "the web processes' REDIS_URL; docs/deploy.md)"
+    )
 
 
 class DatabaseUnreachable(Exception):
@@ -269,8 +282,10 @@ class Worker:
         self.cache = (
             ProcessCache(self.options.process_cache) if self.options.process_cache else None
         )
-        #: games whose ratings a store of ours may have left to others (see settle_ratings)
-        self.unrated: set[str] = set()
+        #: where each game's ratings stood when this worker last rated it to no avail (a
+        #: deal of a one-seat game still in play): not tried again until that changes. Only
+        #: a saving: what is left to rate is read from the database (see settle_ratings)
+        self._rated_in_vain: dict[str, tuple[int, int]] = {}
         #: seconds a match took to play lately (a moving average; None before the first)
         self.match_s: float | None = None
 
@@ -350,7 +365,7 @@ class Worker:
         if self.other_work():
             self._solved_last = False
             return True
-        self.settle_ratings()  # nothing to play: rate what stores of ours left to others
+        self.settle_ratings()  # nothing to play: rate what any worker's stores left
         return self.solve_one() or self.maybe_schedule()
 
     def other_work(self) -> bool:
@@ -559,7 +574,6 @@ class Worker:
         database, and a rating under way in another worker is not waited for
         (settle_ratings). An error of ours in the store (not an outage) is retried one
         result at a time, so only the result that causes it is counted against its job."""
-        self.unrated.update(held.job.game for held, _ in results)
         try:
             store = functools.partial(competition.store_results, results, wait=False)
             matches = self.until_done("store", store)
@@ -625,12 +639,20 @@ class Worker:
             log.info("event=job.released job=%s reason=%r", held.job.pk, reason)
 
     def settle_ratings(self) -> None:
-        """Before going idle: rate what this worker's stores may have left to a rating
-        under way in another worker (waiting for it this time), so that no result stays
-        unrated when the queue runs dry."""
-        for game in sorted(self.unrated):
-            rate_pending(game)
-            self.unrated.discard(game)
+        """As it starts, whenever it goes idle and as it stops: rate the results that any
+        worker's store left unrated (its rating skipped while another rated the game, or the
+        worker killed before it rated), waiting for a rating under way this time, so that no
+        result stays unrated when the queue runs dry. What is left is read from the database
+        (:func:`~bots.ladder.ratings.left_unrated`), never from this worker's memory: a
+        worker killed or stopped leaves nothing that only it knew of."""
+        for game, stands in sorted(left_unrated().items()):
+            if self._rated_in_vain.get(game) == stands:
+                continue  # nothing rating could use has finished since the last try
+            rated = rate_pending(game)
+            if rated:
+                self._rated_in_vain.pop(game, None)
+            else:
+                self._rated_in_vain[game] = stands
 
     def _our_error(self, held: leases.Claim, error: str) -> None:
         self.best_effort("release", lambda: leases.release(held, error, our_error=True))
@@ -808,6 +830,7 @@ class Worker:
         worked = 0
         idle_since: float | None = None
         try:
+            self.best_effort("ratings", self.settle_ratings)  # what a stopped worker left
             while not self.stopping:
                 try:
                     found = self.step()

@@ -101,6 +101,7 @@ def test_a_worker_whose_database_cannot_be_reached_stops_at_once_saying_so(tmp_p
     env |= {
         "DATABASE_URL": "postgres://arena:sesame@127.0.0.1:1/arena",
         "CARD_ARENA_VAR": str(tmp_path),
+        "SECRET_KEY": "shared-by-every-process",  # (else a line says that it is not)
     }
     began = time.monotonic()
     done = subprocess.run(

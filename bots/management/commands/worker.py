@@ -21,6 +21,7 @@ from bots.worker import (
     Worker,
     check_database,
     database_label,
+    no_live_updates,
 )
 from games.management.database import behind
 
@@ -193,6 +194,10 @@ class Command(BaseCommand):
             worker.options.claim,
             database_label(),
         )
+        if (note := no_live_updates()) is not None:
+            logging.getLogger("bots.worker").warning(
+                "event=worker.no_redis worker=%s %s", worker.name, note
+            )
         # On a terminal the panel tells what the INFO lines would; warnings still show.
         logging.getLogger("bots").setLevel(logging.INFO if display == "log" else logging.WARNING)
         if opts["cpus"] is not None:
