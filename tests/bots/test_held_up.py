@@ -64,7 +64,9 @@ def test_a_reply_read_after_a_stall_is_the_platforms_trouble(make_process):  # n
 
 
 SLOW_BOT = """
-import sys, time
+import os, signal, time
+
+TOLD = {pid}
 
 class Bot:
     name = "slow"
@@ -76,7 +78,7 @@ class Bot:
         pass
 
     def main_play(self, hand, base):
-        print("thinking", file=sys.stderr, flush=True)
+        os.kill(TOLD, signal.SIGUSR1)  # (run outside the sandbox: it may) it thinks now
         time.sleep(0.2)
         return 0
 
@@ -90,19 +92,20 @@ def test_an_arena_stopped_for_seconds_blames_no_bot(tmp_path):
     matches, while its bot thinks: the tournament stops, saying that no bot is to blame,
     instead of charging the bot a slow call of 2.5 s."""
     bot = tmp_path / "slow.py"
-    bot.write_text(textwrap.dedent(SLOW_BOT))
-    logs = tmp_path / "logs"
+    bot.write_text(textwrap.dedent(SLOW_BOT).replace("{pid}", str(os.getpid())))
+    thinking = threading.Event()
+    before = signal.signal(signal.SIGUSR1, lambda *_: thinking.set())
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "DJANGO_"))}
     env |= {"CARD_ARENA_VAR": str(tmp_path / "var"), "COLUMNS": "80"}
     arena = subprocess.Popen(
         [sys.executable, "manage.py", "arena", "--game", "rps-poker", str(bot),
          "builtin:minimal", "--rounds", "20", "--seed", "3", "--jobs", "1", "--no-progress",
-         "--no-sandbox", "--logs", str(logs)],
+         "--no-sandbox"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
-        while not any(b"thinking" in p.read_bytes() for p in logs.glob("stderr/*slow*.log")):
+        while not thinking.wait(0.05):  # the bot thinks: a call of the match is open
             assert arena.poll() is None and time.monotonic() < deadline, arena.communicate()
             time.sleep(0.02)
         os.kill(arena.pid, signal.SIGSTOP)
@@ -112,6 +115,8 @@ def test_an_arena_stopped_for_seconds_blames_no_bot(tmp_path):
     finally:
         if arena.poll() is None:
             arena.kill()
+            arena.wait()
+        signal.signal(signal.SIGUSR1, before)  # (its bot tells no more)
     assert arena.returncode != 0
     said = " ".join(err.split())
     assert (
