@@ -53,6 +53,9 @@ SETTLE_MAX = 16 * CHUNK
 #: longest piece of a bot's own text (an exception's description) quoted in a fault reason
 #: (300 once cut the end off descriptions that quote what the bot was given)
 QUOTE = 1200
+#: the signals besides SIGKILL that only someone outside the sandbox can have killed a
+#: sandboxed bot with (its seccomp filter refuses the bot them: bots.sandbox.seccomp)
+OUTSIDE_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 #: what the hosts print when RLIMIT_CPU's soft limit strikes
 CPU_MARKER = "CPU time limit exceeded"
 #: what a host or a runtime prints when memory runs out (the fault is then "memory")
@@ -1248,6 +1251,15 @@ class BotProcess:
             )
         if sig == signal.SIGKILL and child is not None and not ours:
             return self._outside_kill(what)
+        if sig in OUTSIDE_SIGNALS and child is not None and not ours and self.launch.sandbox:
+            # which a sandboxed bot cannot send (bots.sandbox.seccomp): an operator's
+            name = signal.Signals(sig).name
+            self.stderr.mark(f"--- killed by {name} from outside during {what} ---")
+            raise PlatformError(
+                f"the bot's process was killed by {name} from outside during {what} (not by "
+                "the platform, nor by the bot, which cannot send it: an operator or a "
+                "service manager)"
+            )
         if sig == signal.SIGXFSZ:
             return AgentFault("crash", f"the bot wrote a file over the size limit during {what}")
         if sig == signal.SIGSYS and self.launch.sandbox:

@@ -132,6 +132,12 @@ NOT_IMPLEMENTED = ("clone3", "io_uring_setup")
 #: machine's), and its match is played again (bots.running.process, _outside_kill). The
 #: calls and the argument that holds the signal: refused (EPERM) when it is SIGKILL
 SIGKILL = 9
+#: the signals an operator or a service manager stops a process with (SIGTERM, SIGINT,
+#: SIGHUP): refused as SIGKILL is, so that a bot killed by one was killed from outside too
+#: (the platform's trouble: bots.running.process, _outside_kill), never by a signal it
+#: sent itself (a paused bot of the worker's, sent SIGTERM by an operator, was stored as
+#: the bot's crash in a rated match)
+OUTSIDE_SIGNALS = (SIGKILL, 15, 2, 1)
 SIGNAL_ARGUMENT = {
     "kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1, "rt_tgsigqueueinfo": 2,
     "pidfd_send_signal": 1,
@@ -289,11 +295,12 @@ def _export(
             def low(arg: int, value: int) -> tuple[int, int, int, int]:
                 return (arg, _CMP_MASKED_EQ, LOW32, value)  # see LOW32
 
-            for name, arg in SIGNAL_ARGUMENT.items():
-                rule(name, eperm, low(arg, SIGKILL))
-            if not others:  # (a match's process may set no signal at all: SHARED_FCNTL)
-                rule("fcntl", eperm, low(1, F_SETSIG), low(2, SIGKILL))
-            rule("prctl", eperm, low(0, PR_SET_PDEATHSIG), low(1, SIGKILL))
+            for sig in OUTSIDE_SIGNALS:
+                for name, arg in SIGNAL_ARGUMENT.items():
+                    rule(name, eperm, low(arg, sig))
+                if not others:  # (a match's process may set no signal at all: SHARED_FCNTL)
+                    rule("fcntl", eperm, low(1, F_SETSIG), low(2, sig))
+                rule("prctl", eperm, low(0, PR_SET_PDEATHSIG), low(1, sig))
             rule("setrlimit", eperm, low(0, RLIMIT_CPU))
             rule("prlimit64", eperm, low(1, RLIMIT_CPU), (2, _CMP_NE, 0, 0))
             for name in TIMER_CALLS:

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -188,6 +189,55 @@ def test_a_sigkill_from_outside_is_a_platform_error(tmp_path, sandbox_config, ex
     assert agent.fault_reports == []
 
 
+def children(pid: int) -> list[int]:
+    with contextlib.suppress(FileNotFoundError):
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    return []
+
+
+def bot_processes(bwrap: int) -> list[int]:
+    """The processes under the sandbox of ``bwrap`` that are not bubblewrap's own: the
+    bot's (its runtime, and a Python host's match processes), the top one first."""
+    found, todo = [], [bwrap]
+    while todo:
+        pid = todo.pop(0)
+        todo += children(pid)
+        with contextlib.suppress(FileNotFoundError):
+            if Path(f"/proc/{pid}/comm").read_text().strip() != "bwrap":
+                found.append(pid)
+    return found
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_an_operators_signal_from_outside_is_a_platform_error(tmp_path, sandbox_config, sig):
+    """SIGTERM (or SIGINT, SIGHUP) sent to the bot's processes by an operator or a service
+    manager while it works on a call: the bot cannot send these to itself (its filter
+    refuses them), so a death by one is not its crash but a PlatformError (it was stored as
+    the bot's crash in a rated match)."""
+    bot = hostile(tmp_path, "sleep.py")
+    holder: list[BotProcess] = []
+
+    def kill() -> None:
+        proc = holder[0]._proc
+        assert proc is not None
+        # (the sandbox's first process is its PID namespace's init, which the kernel
+        # keeps from signals it does not handle: the processes of the bot's code under it,
+        # those that have no children of their own)
+        pids = [pid for pid in bot_processes(proc.pid)[1:] if not children(pid)]
+        assert pids
+        for pid in pids:
+            os.kill(pid, sig)
+
+    launch = bot_launch(bot, game=GAME, config=sandbox_config)
+    with BotProcess(launch, label=bot.stem) as process:
+        holder.append(process)
+        agent = ProcessAgent(process, GAME.bot_call, startup_timeout=10.0)
+        runner = MatchRunner(time.monotonic, TimeControl(move=5.0, bank=0.0, startup=10.0))
+        with pytest.raises(PlatformError, match=f"killed by {sig.name} from outside"):
+            runner.run(GAME.state_class.new(0, num_seats=2), [agent, killer(kill)], seed=0)
+    assert agent.fault_reports == []
+
+
 def test_a_crash_by_another_signal_stays_the_bots(play, tmp_path):
     """A death by SIGSEGV (a bad pointer, an abort) is the bot's own: its crash."""
     played = play(hostile(tmp_path, "segv.py"))
@@ -202,7 +252,10 @@ def test_a_bot_cannot_have_sigkill_sent_to_itself(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"self_kill.{ext}"))
     assert played.fault is None, played.fault
     if ext == "py":
-        refused = "refused: kill,kill 0,tgkill,pidfd,F_SETSIG,RLIMIT_CPU"
+        refused = (
+            "refused: kill,kill 0,tgkill,pidfd,kill SIGTERM,tgkill SIGTERM,kill SIGINT,"
+            "tgkill SIGINT,kill SIGHUP,tgkill SIGHUP,F_SETSIG,RLIMIT_CPU"
+        )
         if os.uname().machine in ("x86_64", "aarch64"):
             # a signal or a command whose int's upper half is set, which the kernel drops
             refused += (

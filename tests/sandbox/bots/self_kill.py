@@ -1,6 +1,7 @@
 """Tries, in its first draft pick, every way it has to have SIGKILL sent to itself (a kill
 from outside is the platform's trouble, and its match is played again: a bot must not be
-able to pass its own for one), and says on stderr which were refused; then plays on. The
+able to pass its own for one), and SIGTERM, SIGINT and SIGHUP (the same), and says on
+stderr which were refused; then plays on. The
 "(high bits)" ways make the system call itself with the upper half of an ``int`` argument
 set, which the kernel drops (0x100000009 is SIGKILL to it)."""
 
@@ -56,6 +57,10 @@ def attempts():
     yield "kill 0", lambda: os.kill(0, signal.SIGKILL)
     yield "tgkill", lambda: signal.pthread_kill(threading.get_ident(), signal.SIGKILL)
     yield "pidfd", lambda: signal.pidfd_send_signal(os.pidfd_open(pid), signal.SIGKILL)
+    # the signals an operator stops a process with: a death by one is someone else's too
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        yield f"kill {sig.name}", lambda sig=sig: os.kill(pid, sig)
+        yield f"tgkill {sig.name}", lambda sig=sig: signal.pthread_kill(threading.get_ident(), sig)
 
     def setsig():
         read_end, _ = os.pipe()
