@@ -624,13 +624,17 @@ WorkerTime = dict[tuple[int, int], float]
 def charges(played: Played) -> list[float]:
     """The match's wall time (``Played.duration_s``, measured by the worker, never by a bot)
     split among its seats: each seat its own time (``SeatStats.own_s``: its start, its
-    answers and the calls it faulted on, on the worker's clock), and the rest (the rules,
-    the worker's own work) in equal shares. Seats that think side by side (simultaneous
-    moves, starts) can together take longer than the match: then each is charged its part of
-    the match in proportion to its own time, but for a seat cut off where its bot's worker
-    time ran out (``SeatStats.budget_spent``): it used all it had, and is charged its own
-    time whole (a sliver left would start its bot again for nothing). The charges add up to
-    the match's wall time."""
+    answers and the calls it faulted on, on the worker's clock, less what the machine kept
+    its bot waiting for a CPU), and the rest (the rules, the worker's own work) in equal
+    shares. The machine's waits are no seat's, nor part of the rest: the time it kept a
+    seat's bot waiting for a CPU (``SeatStats.starved_s``) and set up its sandbox
+    (``SeatStats.platform_s``) are charged to no seat, so a quick bot is not charged half
+    of a slow opponent's waits. Seats that think side by side (simultaneous moves, starts)
+    can together take longer than the match: then each is charged its part of the match in
+    proportion to its own time, but for a seat cut off where its bot's worker time ran out
+    (``SeatStats.budget_spent``): it used all it had, and is charged its own time whole (a
+    sliver left would start its bot again for nothing). The charges add up to the match's
+    wall time less the machine's waits (never to more than the wall time)."""
     wall = max(played.duration_s, 0.0)
     stats = played.outcome.stats
     own = [seat.own_s for seat in stats] or [0.0] * len(played.seats)
@@ -638,7 +642,8 @@ def charges(played: Played) -> list[float]:
         return []
     total = sum(own)
     if total <= wall:
-        rest = (wall - total) / len(own)
+        machine = sum(seat.starved_s + seat.platform_s for seat in stats)
+        rest = max(wall - total - machine, 0.0) / len(own)
         return [mine + rest for mine in own]
     whole = {i: min(own[i], wall) for i, seat in enumerate(stats) if seat.budget_spent}
     others = total - sum(own[i] for i in whole)

@@ -18,6 +18,10 @@ from games.engine.game import Fault, GameState, IllegalAction, Prompt
 from games.engine.journal import Journal
 
 RECORD_VERSION = 1
+#: a call this long or shorter has no wait for a CPU measured (bots.running.starved measures
+#: a call still unanswered 0.05 s after it began, ``PROBE_S``), so its agent's
+#: ``starved_s`` is not read: the quick calls of a match pay nothing for it
+WAITS_FROM_S = 0.01
 
 
 @dataclass(frozen=True)
@@ -62,16 +66,20 @@ class SeatStats:
     #: the seat was cut off where its ``budget`` ran out: it used all of it (what the worker
     #: charges it, bots.competition.charges; not recorded)
     budget_spent: bool = False
-    #: seconds of its slow calls (over ``move``) and timed-out calls in which the machine
-    #: kept its bot waiting for a CPU (an agent's ``starved_s``: bots.running.starved): the
-    #: machine's, charged neither to its bank nor to its worker time (not recorded)
+    #: seconds of its calls in which the machine kept its bot waiting for a CPU, wherever
+    #: they were measured (an agent's ``starved_s``, read for a call over
+    #: :data:`WAITS_FROM_S`: bots.running.starved): the machine's, charged to none of its
+    #: worker time; of a call over ``move``, none to its time bank either (not recorded)
     starved_s: float = 0.0
+    #: seconds of its start that the machine took to set up its sandbox (an agent's
+    #: ``platform_s``), left out of ``startup_s``: the machine's (not recorded)
+    platform_s: float = 0.0
 
     @property
     def own_s(self) -> float:
         """Every second the runner waited for this seat alone: its start, its answers and
-        the calls it faulted on, less what the machine kept its bot waiting for a CPU in its
-        slow ones (what the worker charges its bot, bots.competition.charges)."""
+        the calls it faulted on, less what the machine kept its bot waiting for a CPU in
+        them (what the worker charges its bot, bots.competition.charges)."""
         own = self.startup_s + self.think_s + self.faulted_s - self.starved_s
         return own if own > 0.0 else 0.0
 
@@ -316,6 +324,7 @@ class MatchRunner:
             # up its sandbox is not the seat's (an agent's ``platform_s``)
             platform = getattr(agents[seat], "platform_s", 0.0)
             stats[seat].startup_s = max(self.clock() - began[seat] - platform, 0.0)
+            stats[seat].platform_s = platform
             if isinstance(reply, AgentFault):
                 faults[seat] = _startup_fault(reply, self.tc_of(seat))
                 del began[seat]
@@ -492,8 +501,9 @@ class MatchRunner:
             call = _Call(seat, "confirm", (timeout,), started)
             reply = _made(agents, call) if direct and not agent.parks else (yield call)
             if isinstance(reply, AgentFault):
-                seat_stats.faulted_s += max(self.clock() - started, 0.0)
-                seat_stats.starved_s += getattr(agent, "starved_s", 0.0)
+                faulted = max(self.clock() - started, 0.0)
+                seat_stats.faulted_s += faulted
+                seat_stats.starved_s += min(getattr(agent, "starved_s", 0.0), faulted)
                 reason = reply.reason
                 if reply.kind == "timeout" and cut:
                     faults[seat] = _out_of_time(tc, "the last notices", seat_stats)
@@ -506,10 +516,12 @@ class MatchRunner:
             used = max(finished - started, 0.0)
             seat_stats.think_s += used
             seat_stats.slowest_s = max(seat_stats.slowest_s, used)
-            if used > tc.move:  # the machine's share of a slow call is not the bot's
-                waited = min(getattr(agent, "starved_s", 0.0), used - tc.move)
-                seat_stats.starved_s += waited
-                used -= waited
+            # the machine's share of the call is not the bot's worker time, nor, over the
+            # per-call time, its time bank's
+            waited = min(getattr(agent, "starved_s", 0.0), used)
+            seat_stats.starved_s += waited
+            if used > tc.move:
+                used -= min(waited, used - tc.move)
             seat_stats.bank_left -= max(used - tc.move, 0.0)
             if seat_stats.bank_left < 0:
                 faults[seat] = Fault(
@@ -593,9 +605,9 @@ class MatchRunner:
             else:
                 answer = yield _Call(seat, "receive", (timeout,), started)
             if isinstance(answer, AgentFault):
-                seat_stats.faulted_s += max(self.clock() - started, 0.0)
-                if answer.kind == "timeout":
-                    seat_stats.starved_s += getattr(agent, "starved_s", 0.0)
+                faulted = max(self.clock() - started, 0.0)
+                seat_stats.faulted_s += faulted
+                seat_stats.starved_s += min(getattr(agent, "starved_s", 0.0), faulted)
                 if cut and answer.kind == "timeout":
                     faults[seat] = _out_of_time(tc, agent.call_name(prompts[seat]), seat_stats)
                 elif last_chance and answer.kind == "timeout":
@@ -613,14 +625,17 @@ class MatchRunner:
             seat_stats.think_s += used
             if used > seat_stats.slowest_s:
                 seat_stats.slowest_s = used
-            if used > move:
-                # the time the machine kept the bot waiting for a CPU is not the bot's (read
-                # only for a slow call: bots.running.starved)
+            if used > WAITS_FROM_S:
+                # the time the machine kept the bot waiting for a CPU is not the bot's worker
+                # time, nor, over the per-call time, its time bank's (read only for a call
+                # long enough to have it measured: bots.running.starved)
                 waited = getattr(agent, "starved_s", 0.0)
                 if waited > 0.0:
-                    waited = min(waited, used - move)
+                    if waited > used:
+                        waited = used
                     seat_stats.starved_s += waited
-                    used -= waited
+                    if used > move:
+                        used -= waited if waited < used - move else used - move
             if used > move:
                 seat_stats.bank_left -= used - move
                 slow.append(f"{agent.call_name(prompts[seat])} took {used:.2f} s")
