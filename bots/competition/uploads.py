@@ -58,6 +58,7 @@ from bots.models import HOUSE, Bot, BotVersion, builtin_label
 from bots.running.contract import check_before_play
 from bots.running.playing import Entry, ProcessCache, play
 from bots.running.timing import site_time_control
+from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
@@ -75,6 +76,11 @@ LANGUAGE_SUFFIX = {language.name: language.suffix for language in languages()}
 BUILTIN_RETRY_S = 60.0
 #: seconds before a validation the platform could not run (no free slot...) is tried again
 PLATFORM_RETRY_S = 30.0
+#: stops of a code's compile by the clock (``compiling.CompileBusy``: under a quarter of a
+#: core for four times its CPU limit) after which its validation ends, rejected with words
+#: that say so: each stop held a worker for minutes, so they are few (the CPU they had is
+#: said in the reason)
+BUSY_STOPS = 3
 
 
 class UploadError(ValueError):
@@ -322,7 +328,6 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
     tc = validation_time_control(spec.slug, quick)
     opponent = validation_opponent(spec.slug)
     me = Entry(name=version.bot.label, code=version.code, filename=version.filename, key=version.pk)
-    them = Entry(name=builtin_label(opponent), builtin=opponent)
     matches = int(getattr(settings, "BOT_VALIDATION_MATCHES", 2))
     alone = spec.plays_alone  # UTH: one seat against the dealer
     against = "" if alone else f" against the built-in bot {builtin_label(opponent)}"
@@ -338,53 +343,88 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
     # its own), as a worker keeps one: a start costs a JVM about a second
     cache = ProcessCache(1)
     try:
-        # a bot lacking a method of the contract (one for another game) is told so before any
-        # match, not by a fault at every call
-        if missing := check_before_play(spec, me, timeout=tc.startup, cache=cache):
-            reason = f"startup: {missing}"
-            lines.append(f"fault: {reason}")
-            return ValidationResult(False, reason, "\n".join(lines), fault_kind="startup")
-        # the deals are new to every validation: seeded by the code's checksum, they were
-        # ones a bot could work out (its own file is in its sandbox) and play apart
-        base = secrets.randbits(62)
-        for n in range(matches):
-            seed = derive_seed(base, "validation", n)
-            my_seat = 0 if alone else n % 2
-            entries = [me] if alone else [me, them] if my_seat == 0 else [them, me]
-            played = play(spec, entries, seed=seed, seat_time_controls={my_seat: tc}, cache=cache)
-            mine = played.seats[my_seat]
-            scores = played.outcome.result["scores"]
-            if mine.fault_kind == "startup":  # (a compile error, a failure at import...)
-                line = f"match {n + 1}: seat {my_seat}, not played: the bot did not start"
-            else:
-                line = (
-                    f"match {n + 1}: seat {my_seat}, seed {seed}, scores {scores}, "
-                    f"{played.duration_s:.2f} s"
-                )
-            # illegal answers the rules refused without a fault (Last Card: played as passes)
-            if refusals := refused(played.outcome.record, my_seat):
-                line += f"; {refused_text(spec, len(refusals), refusals[0])}"
-            lines.append(line)
-            if mine.stderr:
-                lines.append(f"stderr of the bot:\n{mine.stderr}")
-            if mine.fault_kind:
-                reason = f"{mine.fault_kind}: {mine.fault_reason}"
-                if quick and mine.fault_kind == "timeout":
-                    bank = spec.time_control.bank
-                    lines.append(
-                        f"over the per-call time: {mine.fault_reason}\n"
-                        f"slow: validated again in full, with the game's {bank:g} s time bank, "
-                        "after the uploads waiting behind it"
-                    )
-                    return ValidationResult(
-                        False, reason, "\n".join(lines), slow=True, fault_kind=mine.fault_kind
-                    )
-                lines.append(f"fault: {reason}")
-                return ValidationResult(False, reason, "\n".join(lines), fault_kind=mine.fault_kind)
-        lines.append("passed")
-        return ValidationResult(True, "", "\n".join(lines))
+        return _validation_matches(spec, tc, me, lines, quick, cache)
+    except compiling.CompileBusy as exc:
+        if len(exc.stops) < BUSY_STOPS:
+            raise  # the site's load: the version waits, and is tried again
+        reason = f"startup: {compile_stopped_text(exc)}"
+        lines.append(f"fault: {reason}")
+        return ValidationResult(False, reason, "\n".join(lines), fault_kind="startup")
     finally:
         cache.close()
+
+
+def compile_stopped_text(busy: compiling.CompileBusy) -> str:
+    """Why a version whose compile the clock stopped :data:`BUSY_STOPS` times is rejected:
+    the CPU each stop had, and that either the code or the site's load may be why."""
+    limit = busy.cpu_limit
+    return (
+        f"compiling was stopped by the clock {len(busy.stops)} times before it finished, "
+        f"with {compiling.seconds_text(busy.stops)} of CPU of its {limit} s: the code may need "
+        f"more than {limit} s of CPU (upload a lighter version), or the site was too busy "
+        "(upload the same file again tomorrow)"
+    )
+
+
+def _validation_matches(
+    spec: GameSpec,
+    tc: TimeControl,
+    me: Entry,
+    lines: list[str],
+    quick: bool,
+    cache: ProcessCache,
+) -> ValidationResult:
+    """The check of the bot's methods, then its validation matches (:func:`run_validation`),
+    each line of the log added to ``lines``."""
+    opponent = validation_opponent(spec.slug)
+    them = Entry(name=builtin_label(opponent), builtin=opponent)
+    matches = int(getattr(settings, "BOT_VALIDATION_MATCHES", 2))
+    alone = spec.plays_alone
+    # a bot lacking a method of the contract (one for another game) is told so before any
+    # match, not by a fault at every call
+    if missing := check_before_play(spec, me, timeout=tc.startup, cache=cache):
+        reason = f"startup: {missing}"
+        lines.append(f"fault: {reason}")
+        return ValidationResult(False, reason, "\n".join(lines), fault_kind="startup")
+    # the deals are new to every validation: seeded by the code's checksum, they were
+    # ones a bot could work out (its own file is in its sandbox) and play apart
+    base = secrets.randbits(62)
+    for n in range(matches):
+        seed = derive_seed(base, "validation", n)
+        my_seat = 0 if alone else n % 2
+        entries = [me] if alone else [me, them] if my_seat == 0 else [them, me]
+        played = play(spec, entries, seed=seed, seat_time_controls={my_seat: tc}, cache=cache)
+        mine = played.seats[my_seat]
+        scores = played.outcome.result["scores"]
+        if mine.fault_kind == "startup":  # (a compile error, a failure at import...)
+            line = f"match {n + 1}: seat {my_seat}, not played: the bot did not start"
+        else:
+            line = (
+                f"match {n + 1}: seat {my_seat}, seed {seed}, scores {scores}, "
+                f"{played.duration_s:.2f} s"
+            )
+        # illegal answers the rules refused without a fault (Last Card: played as passes)
+        if refusals := refused(played.outcome.record, my_seat):
+            line += f"; {refused_text(spec, len(refusals), refusals[0])}"
+        lines.append(line)
+        if mine.stderr:
+            lines.append(f"stderr of the bot:\n{mine.stderr}")
+        if mine.fault_kind:
+            reason = f"{mine.fault_kind}: {mine.fault_reason}"
+            if quick and mine.fault_kind == "timeout":
+                bank = spec.time_control.bank
+                lines.append(
+                    f"over the per-call time: {mine.fault_reason}\n"
+                    f"slow: validated again in full, with the game's {bank:g} s time bank, "
+                    "after the uploads waiting behind it"
+                )
+                return ValidationResult(
+                    False, reason, "\n".join(lines), slow=True, fault_kind=mine.fault_kind
+                )
+            lines.append(f"fault: {reason}")
+            return ValidationResult(False, reason, "\n".join(lines), fault_kind=mine.fault_kind)
+    lines.append("passed")
+    return ValidationResult(True, "", "\n".join(lines))
 
 
 def validate(version: BotVersion) -> BotVersion:

@@ -789,6 +789,8 @@ def given_up_text(run: PlaygroundRun, verdict: str) -> str:
     (its matches played before are kept, each charged only its bots' own time)."""
     if verdict.startswith("voided") and run.error.startswith(leases.PLATFORM):
         trouble = re.sub(r" \(on [^()]*\)$", "", run.error.removeprefix(leases.PLATFORM))
+        if trouble.startswith(compiling.BUSY):
+            return _compile_stopped_text(run, trouble)
         trouble = trouble.split(": ", 1)[0]  # (its details are the operator's: logged)
         return (
             f"The site could not play this run, each of the {run.attempts} times a worker "
@@ -796,6 +798,23 @@ def given_up_text(run: PlaygroundRun, verdict: str) -> str:
             "again later."
         )
     return f"The run was given up: it {verdict}."
+
+
+def _compile_stopped_text(run: PlaygroundRun, trouble: str) -> str:
+    """What the page of a run given up says when the clock stopped its bot's compile each
+    time a worker tried (``trouble``: ``compiling.CompileBusy``'s words): the CPU each stop
+    had, which the run was charged; that the code may need more than its CPU limit, or the
+    site was busy."""
+    last = re.search(r"having had ([\d.]+) s of CPU of its (\d+) s", trouble)
+    stops = re.search(r"compile \d+ times in a day, with (.+) of CPU$", trouble)
+    cpu = stops.group(1) if stops else f"{float(last.group(1)):.0f} s" if last else ""
+    limit = f"{last.group(2)} s" if last else "its limit"
+    had = f" (with {cpu} of CPU of its {limit}, charged to this run)" if cpu else ""
+    return (
+        f"Compiling your bot was stopped by the clock each of the {run.attempts} times a "
+        f"worker tried, before it finished{had}. It may need more than {limit} of CPU: try a "
+        "lighter version; if not, the site was busy: start the run again later."
+    )
 
 
 #: waiting runs a claim looks at, in the queue's order (the others wait their turn)
@@ -1157,7 +1176,14 @@ def play_run(
         with until_done("playground.read", lambda: _one_off(run)) as scope:
             if run.played == 0 and not (run.worker_seconds and used >= run.worker_seconds):
                 # its bot compiled (within the run's time left) and started: worker time too
-                reason, took = check_bot(run, seats, cache)
+                try:
+                    reason, took = check_bot(run, seats, cache)
+                except compiling.CompileBusy as exc:
+                    # the clock stopped its compile: the site's load, so the run is tried
+                    # again (up to its claims), but the CPU the compile had is the run's
+                    if not until_done("playground.charge", lambda c=exc.cpu_s: charge(held, c)):
+                        return LOST
+                    raise
                 used += took
                 if not until_done("playground.charge", lambda t=took: charge(held, t)):
                     return LOST

@@ -5,31 +5,36 @@ The compiler is trusted, what it reads is not: a bot's file can ask it for any a
 time, memory and messages (a template recursion, an include of ``/dev/zero``, a macro that
 doubles at every step). So it runs like a bot does: as the sandbox's uid of a slot, in
 bubblewrap's namespaces (no network), under the seccomp filter less its rules on making
-processes (the compiler starts its own: the front end, the assembler, the linker), with
-``/usr`` read-only and a private ``/tmp``, and with :class:`CompileLimits`: CPU time and a
-deadline, memory (a memory cgroup where the machine has one, else the address space),
-processes, the program's size and the messages kept. The program comes out on its standard
-output; the compiler's messages on its standard error, cut to their first lines.
+processes (the compiler starts its own: the front end, the assembler, the linker), with only
+what the compiler needs of the system read-only (:func:`compile_mounts`: never /usr/local or
+/usr/share, whose files an ``#include`` would quote) and a private ``/tmp``, and with
+:class:`CompileLimits`: CPU time and a deadline, memory (a memory cgroup where the machine
+has one, else the address space), processes, the program's size and the messages kept. The
+program comes out on its standard output; the compiler's messages on its standard error, cut
+to their first lines.
 
 What comes out, a program or the compiler's refusal, is kept by the hash of everything that
 went in (the files, the compiler's version, its flags) in the machine's cache
-(``VAR_DIR/compiled/``): a version is compiled once per machine, never per match. The cache
-has a size (:func:`cache_limit`, the setting ``COMPILE_CACHE_MB``): an entry read is touched,
-and a new entry that would pass the size first evicts the least recently used whole entries
-(:func:`_make_room`). Code compiled for one use only (a playground run's own,
-:func:`transient`) never has its program kept there, only its refusal, for a day
-(:data:`ONE_USE_REFUSAL_S`). A refusal is the bot's :class:`CompileError` (its start fails
-with the compiler's words, like a Python traceback); a sandbox that cannot start is the
-platform's trouble, as for a bot (:class:`~bots.sandbox.SandboxUnavailable`,
-:class:`~bots.sandbox.SandboxBusy`), and so is a compile the machine was too busy to give
-its time (:class:`CompileBusy`, below).
+(``VAR_DIR/compiled/``), a program compressed (:func:`_packed`): a version is compiled once
+per machine, never per match. The cache has a size (:func:`cache_limit`, the setting
+``COMPILE_CACHE_MB``): an entry read is touched, and a new entry that would pass the size
+first evicts the least recently used whole entries (:func:`_make_room`). Code compiled for
+one use only (a playground run's own, :func:`transient`) never has its program kept there,
+only its refusal, for a day (:data:`ONE_USE_REFUSAL_S`). A refusal is the bot's
+:class:`CompileError` (its start fails with the compiler's words, like a Python traceback);
+a sandbox that cannot start is the platform's trouble, as for a bot
+(:class:`~bots.sandbox.SandboxUnavailable`, :class:`~bots.sandbox.SandboxBusy`), and so is a
+compile the machine was too busy to give its time (:class:`CompileBusy`, below).
 
-A compile stopped at its wall-clock limit is the bot's only if it had used at least half of
-its CPU limit by then (:data:`BOTS_SHARE`): code that needs that much compiling is near its
-limit whatever the load. Below that, the machine was too loaded to give the compile its time
-(a legitimate g++ once took 262 s of wall time for 70 s of CPU here): :class:`CompileBusy`,
-nothing kept, tried again later. The CPU is the compiler's whole process tree's, read from
-``/proc`` when the clock stops it (:func:`bots.running.starved.tree_cpu_s`).
+The code's limit is its CPU time: a compile that reaches it is the code's (kept, as any
+refusal). The wall clock is only a backstop, four times the CPU limit: a compile it stops had
+under a quarter of a core, so the machine was too loaded to give it its time (a legitimate g++
+once took 262 s of wall time for 70 s of CPU here). That is never the code's verdict:
+:class:`CompileBusy`, no refusal kept, tried again later; the CPU it had (the compiler's whole
+process tree's, read from ``/proc`` when the clock stops it:
+:func:`bots.running.starved.tree_cpu_s`) is said, for whoever asked for the compile to be
+charged it, and each such stop of a code is counted a day (:func:`busy_stops`) so that those
+who try it again can stop trying.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,20 +86,19 @@ SIZE_MARKER = "File size limit exceeded"
 PROGRAM = "/tmp/program"
 
 
-#: how a refusal for the compile's time begins (its CPU limit, or its wall-clock limit with
-#: at least :data:`BOTS_SHARE` of its CPU limit used): :func:`_took_s`
+#: how a refusal for the compile's time (its CPU limit) begins: :func:`_took_s`
 TOOK = "compiling took over"
-#: the share of its CPU limit a compile stopped at its wall-clock limit must have used for
-#: the stop to be the bot's; with less, the machine was too busy (:class:`CompileBusy`)
-BOTS_SHARE = 0.5
+#: how the words of a compile stopped by the clock begin (:class:`CompileBusy`)
+BUSY = "the machine was too busy to compile the bot"
+#: how long the stops of a code by the clock are counted (:func:`busy_stops`)
+BUSY_KEPT_S = 24 * 3600
 
 
 class CompileError(BotStartError):
     """The compiler refused the bot's code, or went over a limit compiling it: the bot's
-    fault, said with the compiler's first messages. ``took_s``: stopped at its time (its CPU
-    limit, or its wall-clock limit with :data:`BOTS_SHARE` of its CPU used), the seconds of
-    wall time it took at least (that limit), else None; ``cached``: a refusal read from the
-    machine's cache, not compiled now."""
+    fault, said with the compiler's first messages. ``took_s``: stopped at its CPU limit, the
+    seconds of wall time it took at least (that limit), else None; ``cached``: a refusal read
+    from the machine's cache, not compiled now."""
 
     def __init__(self, message: str, *, took_s: float | None = None, cached: bool = False) -> None:
         super().__init__(message)
@@ -102,10 +107,22 @@ class CompileError(BotStartError):
 
 
 class CompileBusy(SandboxBusy):
-    """The compile was stopped at its wall-clock limit having had under :data:`BOTS_SHARE`
-    of its CPU limit: the machine was too busy to give it its time. The platform's trouble
-    (a :class:`~bots.running.process.PlatformError`), never the bot's: nothing is kept, and
-    the work is tried again later."""
+    """The compile was stopped at its wall-clock limit (before its CPU limit): the machine
+    was too busy to give it its time. The platform's trouble (a
+    :class:`~bots.running.process.PlatformError`), never the bot's verdict: no refusal is
+    kept, and the work is tried again later. ``cpu_s``: the CPU it had, which whoever asked
+    for the compile is charged; ``stops``: the CPU of each stop of this code by the clock in
+    the last :data:`BUSY_KEPT_S` (this one last), for those who try it again to stop at a
+    few; ``cpu_limit``: its CPU limit."""
+
+    def __init__(
+        self, message: str, *, cpu_s: float = 0.0, stops: tuple[float, ...] = (),
+        cpu_limit: int = 0,
+    ) -> None:  # fmt: skip
+        super().__init__(message)
+        self.cpu_s = cpu_s
+        self.stops = stops or (cpu_s,)
+        self.cpu_limit = cpu_limit
 
 
 @dataclass(frozen=True)
@@ -113,10 +130,11 @@ class CompileLimits:
     """What compiling one bot may take (docs/sandbox.md, "Compiled languages")."""
 
     #: CPU seconds, every process of the compiler together (RLIMIT_CPU of each, and the
-    #: deadline below counts the wall clock)
+    #: deadline below counts the wall clock): the code's limit
     cpu_s: int = 60
-    #: seconds of wall time before the compiler is stopped
-    wall_s: float = 120.0
+    #: seconds of wall time before the compiler is stopped: a backstop, four times the CPU
+    #: limit, that only a loaded machine reaches (:class:`CompileBusy`, never the code's)
+    wall_s: float = 240.0
     #: memory in MiB (its memory cgroup; the address space of each of its processes too)
     memory_mb: int = 2048
     #: the private /tmp (object files, the program), MiB
@@ -145,6 +163,9 @@ STALE_S = 3600
 #: an entry read is touched (its modification time made now) when it is older than this:
 #: least recently used is good to the minute, and most reads write nothing
 TOUCH_S = 60
+#: how a program kept compressed begins (zlib follows); one that compression would not make
+#: smaller (a jar) is kept as it is: an ELF program or a jar never begins so
+PACKED = b"CAZ1"
 #: the cache's own lock, held while an entry is made room for and put in place
 EVICT_LOCK = ".evict.lock"
 #: seconds the refusal of code compiled for one use (:func:`transient`: a playground run's)
@@ -358,14 +379,15 @@ def _cached(language: Language, kept: Path, refused: Path, limits: CompileLimits
     the refusal of code compiled for one use is past its time, or it is a stop by the clock
     kept before one said whose it was: compiled again). The entry read is touched (least
     recently used goes first, :func:`_make_room`)."""
-    with contextlib.suppress(OSError):
-        return _read_touched(kept)
+    with contextlib.suppress(OSError, zlib.error):
+        return _unpacked(_read_touched(kept))
     with contextlib.suppress(OSError, ValueError, TypeError):
         said = json.loads(_read_touched(refused).decode("utf-8"))
         if float(said.get("until", "inf")) < time.time():
             return None  # (compiled again, and kept again)
-        if said["why"] == f"{TOOK} {limits.wall_s:g} s":
-            return None  # kept before a stop by the clock said its CPU: maybe the machine's
+        why = said["why"]
+        if isinstance(why, str) and why.startswith(TOOK) and not why.endswith(" s of CPU"):
+            return None  # a stop by the clock kept by an earlier version: the machine's load
         raise _refusal(language, str(said["messages"]), said["why"], limits, cached=True)
     return None
 
@@ -404,10 +426,23 @@ def _compile_and_keep(
                 f"{tool} is missing: {language.title} bots cannot be compiled here "
                 "(docs/sandbox.md, what it needs on the machine)"
             )
-    code, made, messages, why = _compile(language, files, script, config, limits, sandboxed, worker)
+    try:
+        code, made, messages, why = _compile(
+            language, files, script, config, limits, sandboxed, worker
+        )
+    except CompileBusy as exc:
+        if refused is None:
+            raise
+        stops = _count_busy(refused.with_suffix(".busy"), exc.cpu_s)
+        raise CompileBusy(
+            str(exc) + _stops_text(stops), cpu_s=exc.cpu_s, stops=stops, cpu_limit=limits.cpu_s
+        ) from None
     if why is None and code == 0 and made:
         if kept is not None:
-            _keep(kept, made)
+            _keep(kept, _packed(made))
+        if refused is not None:
+            with contextlib.suppress(OSError):
+                refused.with_suffix(".busy").unlink()
         return made
     if why is None and any(marker in messages for marker in MEMORY_MARKERS):
         why = f"compiling needed over {limits.memory_mb} MiB of memory"
@@ -423,6 +458,65 @@ def _compile_and_keep(
             said["until"] = time.time() + remember_s
         _keep(refused, json.dumps(said).encode())
     raise _refusal(language, messages, why, limits)
+
+
+def busy_stops(
+    language: Language, bot_name: str, source: bytes, game: Any, *,
+    config: SandboxConfig | None = None, limits: CompileLimits = LIMITS,
+) -> tuple[float, ...]:  # fmt: skip
+    """The CPU of each stop of this code's compile by the clock in the last
+    :data:`BUSY_KEPT_S` (none: never stopped, or compiled since)."""
+    files = language.compile_files(bot_name, source, game)
+    script = language.compile_script(sorted(files), config)
+    key = _key(language, files, script, config, True, limits)
+    return _read_busy(cache_dir() / language.name / f"{key}.busy")
+
+
+def _read_busy(path: Path) -> tuple[float, ...]:
+    with contextlib.suppress(OSError, ValueError, TypeError):
+        said = json.loads(path.read_bytes().decode("utf-8"))
+        if float(said["until"]) >= time.time():
+            return tuple(float(cpu) for cpu in said["cpu"])
+    return ()
+
+
+def _count_busy(path: Path, cpu: float) -> tuple[float, ...]:
+    """Count a stop of a code by the clock (with ``cpu`` seconds of CPU) in its entry: the
+    stops of the last :data:`BUSY_KEPT_S`, this one last."""
+    stops = (*_read_busy(path), round(cpu, 1))[-10:]
+    with contextlib.suppress(OSError):
+        _keep(path, json.dumps({"cpu": stops, "until": time.time() + BUSY_KEPT_S}).encode())
+    return stops
+
+
+def seconds_text(values: tuple[float, ...] | list[float]) -> str:
+    """``24 s, 23 s and 28 s``."""
+    said = [f"{value:.0f} s" for value in values]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + f" and {said[-1]}"
+
+
+def _stops_text(stops: tuple[float, ...]) -> str:
+    if len(stops) < 2:
+        return ""
+    return (
+        f"; the clock stopped this code's compile {len(stops)} times in a day, with "
+        f"{seconds_text(stops)} of CPU"
+    )
+
+
+def _packed(program: bytes) -> bytes:
+    """A program as the cache keeps it: compressed (a static table of zeros, kilobytes in
+    place of megabytes: one person's uploads cannot fill the cache for little), or as it is
+    where that is no smaller."""
+    packed = PACKED + zlib.compress(program, 6)
+    return packed if len(packed) < len(program) else program
+
+
+def _unpacked(data: bytes) -> bytes:
+    """A program kept in the cache (:func:`_packed`), as it was made."""
+    if data.startswith(PACKED):
+        return zlib.decompress(data[len(PACKED) :])  # (the platform's own writing)
+    return data
 
 
 def _keep(path: Path, data: bytes) -> bool:
@@ -595,16 +689,59 @@ def _sandbox_command(
         "--",
         config.bwrap,
         *isolation(),
-        "--ro-bind", "/usr", "/usr",
-        *root_links(),
+        *compile_mounts(language, config),
     ]  # fmt: skip
-    command += language.compile_binds()
     command += ["--proc", "/proc", "--dev", "/dev"]
     command += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     for name in files:
         command += ["--perms", "0444", "--ro-bind-data", f"{{file:{name}}}", name]
     command += ["--remount-ro", "/", "--chdir", "/tmp", "--seccomp", "{seccomp}", "--"]
     return command + _printing(script, PROGRAM)
+
+
+#: the system's folders every compiler's sandbox has, read-only: the shared libraries, and
+#: what a compiler keeps there (gcc's cc1plus and collect2, its own headers and libstdc++; a JDK)
+LIB_FOLDERS = ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32")
+#: the programs the compile's shell runs itself, besides the language's (:func:`_printing`)
+SCRIPT_TOOLS = (SHELL, "/usr/bin/cat")
+
+
+def compile_mounts(language: Language, config: SandboxConfig) -> list[str]:
+    """bwrap's arguments for what of the system a compile sees, read-only, and nothing more
+    (traced with ``strace`` on Debian 12): :data:`LIB_FOLDERS`, the top-level links into
+    /usr, the language's own folders (``compile_binds``: C++'s /usr/include, the JDK's
+    configuration), and each program and file of the script and of the language's
+    ``compile_tools`` (a link to one stays a link). The rest of /usr (/usr/local, /usr/share,
+    the rest of /usr/bin) is not there: an ``#include`` of a file of it is not found."""
+    args: list[str] = []
+    for folder in LIB_FOLDERS:
+        if os.path.isdir(folder) and not os.path.islink(folder):
+            args += ["--ro-bind", folder, folder]
+    args += root_links() + language.compile_binds()
+    bound = [args[i + 2] for i, arg in enumerate(args) if arg in ("--ro-bind", "--ro-bind-try")]
+    seen: set[str] = set()
+    for tool in (*SCRIPT_TOOLS, *language.compile_tools(config)):
+        path = _in_real_folder(tool)  # (/bin/sh is /usr/bin/sh)
+        for _ in range(8):  # its links, each a link in the sandbox: g++ -> g++-12 -> ...
+            if not os.path.islink(path):
+                break
+            target = os.readlink(path)
+            if path not in seen:
+                seen.add(path)
+                args += ["--symlink", target, path]
+            path = _in_real_folder(os.path.join(os.path.dirname(path), target))
+        if path in seen or any(path == f or path.startswith(f"{f}/") for f in bound):
+            continue
+        seen.add(path)
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    return args
+
+
+def _in_real_folder(path: str) -> str:
+    """``path`` with its folder's links resolved, not its own."""
+    path = os.path.normpath(path)
+    return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
 
 
 def _printing(script: str, program: str) -> list[str]:
@@ -665,25 +802,22 @@ def _run(
     proc.stdout.close()
     proc.stderr.close()
     if cpu_at_deadline is not None:
-        why = _wall_clock_stop(cpu_at_deadline, limits)
+        _wall_clock_stop(cpu_at_deadline, limits)
     if why is None and code in (-24, 128 + 24, 137, -9):  # SIGXCPU, or killed after it
         why = f"{TOOK} {limits.cpu_s} s of CPU"
     return code, bytes(out), err.decode("utf-8", "replace"), why
 
 
-def _wall_clock_stop(cpu: float, limits: CompileLimits) -> str:
-    """Why a compile stopped at its wall-clock limit, having used ``cpu`` seconds of CPU, is
-    the bot's: it used at least :data:`BOTS_SHARE` of its CPU limit. Else raises
-    :class:`CompileBusy`: the machine, not the code, took the time."""
-    if cpu >= BOTS_SHARE * limits.cpu_s:
-        return (
-            f"{TOOK} {limits.wall_s:g} s, {cpu:.1f} s of it on the CPU: at least half of its "
-            f"{limits.cpu_s} s of CPU, so the time is the code's, not the machine's"
-        )
+def _wall_clock_stop(cpu: float, limits: CompileLimits) -> None:
+    """A compile stopped at its wall-clock limit, having had ``cpu`` seconds of CPU (under
+    its CPU limit, which would have stopped it first): raises :class:`CompileBusy`. The
+    machine, not the code, took the time: never the code's verdict."""
     raise CompileBusy(
-        f"the machine was too busy to compile the bot: in the {limits.wall_s:g} s it may take, "
-        f"the compile had only {cpu:.1f} s of CPU (under half of its {limits.cpu_s} s); no "
-        "fault of the bot's, nothing was kept, and it can be tried again"
+        f"{BUSY}: it was stopped at its {limits.wall_s:g} s of wall time having had "
+        f"{cpu:.1f} s of CPU of its {limits.cpu_s} s; no refusal was kept, and it can be "
+        "tried again",
+        cpu_s=cpu,
+        cpu_limit=limits.cpu_s,
     )
 
 
@@ -708,8 +842,6 @@ def _took_s(why: str | None, limits: CompileLimits) -> float | None:
     it: a process's CPU time is no more than its wall time), or None if it was not."""
     if why == f"{TOOK} {limits.cpu_s} s of CPU":
         return float(limits.cpu_s)
-    if why is not None and why.startswith(f"{TOOK} {limits.wall_s:g} s,"):
-        return float(limits.wall_s)
     return None
 
 

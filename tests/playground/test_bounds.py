@@ -277,18 +277,30 @@ def test_a_run_with_time_to_spare_compiles_as_an_upload_does(alice, settings, sl
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
-def test_a_compile_the_machine_was_too_busy_for_gives_the_run_back_uncharged(
+def test_a_compile_the_clock_stops_is_tried_again_and_charged_its_cpu(
     alice, settings, cache, monkeypatch
 ):
     monkeypatch.setattr(type(get_language("cpp")), "compile_tools", lambda self, c=None: [])
+    cpus = iter([24.0, 22.9, 28.4])
 
-    def busy(*args):
-        raise compiling.CompileBusy("the machine was too busy to compile the bot: ...")
+    def busy(language, files, script, config, limits, *args):
+        compiling._wall_clock_stop(next(cpus), limits)
 
     monkeypatch.setattr(compiling, "_compile", busy)
     run = queue(alice, code=SLOW_CPP, language="cpp", matches=2)
     worker().step()
     run.refresh_from_db()
-    assert run.status == PlaygroundRun.QUEUED and run.worker_s == 0 and run.played == 0
+    assert run.status == PlaygroundRun.QUEUED and run.played == 0  # (the site's load)
+    assert run.worker_s == pytest.approx(24.0)  # (but the CPU it had is the run's)
     assert "the machine was too busy to compile the bot" in run.error
-    assert kept(cache) == []
+    for _ in range(3):  # tried again, up to its claims
+        worker().step()
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED and run.worker_s == pytest.approx(75.3)
+    assert run.reason == (
+        "Compiling your bot was stopped by the clock each of the 3 times a worker tried, "
+        "before it finished (with 24 s, 23 s and 28 s of CPU of its 60 s, charged to this "
+        "run). It may need more than 60 s of CPU: try a lighter version; if not, the site "
+        "was busy: start the run again later."
+    )
+    assert [name for name in kept(cache) if not name.endswith(".busy")] == []  # no refusal

@@ -64,7 +64,13 @@ class Cpp(Language):
 
     def compile_tools(self, config: Any = None) -> list[str]:
         compiler = self.runtime(config)
-        return [compiler, "/usr/include/nlohmann/json.hpp"]
+        # g++ runs the assembler and (through collect2, under /usr/lib/gcc) the linker
+        return [compiler, "/usr/bin/as", "/usr/bin/ld", "/usr/include/nlohmann/json.hpp"]
+
+    def compile_binds(self) -> list[str]:
+        # the system's headers (the compiler's own and libstdc++'s are under /usr/lib/gcc
+        # and /usr/include/c++); /usr/local/include, which g++ also searches, is not there
+        return ["--ro-bind", "/usr/include", "/usr/include"]
 
     def toolchain(self, config: Any = None) -> str:
         return tool_version((self.runtime(config), "--version"))

@@ -186,7 +186,8 @@ class Java(Language):
 
     def compile_tools(self, config: Any = None) -> list[str]:
         java = self.runtime(config)
-        return [_tool(java, "javac"), _tool(java, "jar"), GSON]
+        # (the JDK's tools are under /usr/lib/jvm; the script makes a folder, removes files)
+        return [_tool(java, "javac"), _tool(java, "jar"), GSON, "/usr/bin/mkdir", "/usr/bin/rm"]
 
     def compile_binds(self) -> list[str]:
         return _binds(_conf_dir(self.runtime_default))
