@@ -34,6 +34,7 @@ from bots.competition import uploads
 from bots.competition.uploads import LANGUAGE_SUFFIX
 from bots.languages import default_language, file_accept, get_language, language_title
 from bots.models import PlaygroundMatch, PlaygroundRun
+from bots.pages.compiler import fault_shown, record_shown, refusal
 from bots.pages.views import declared_size, request_limit, upload_within_limit
 from cardsite.accounts import client_ip
 from games import replays
@@ -338,8 +339,10 @@ def _run(key: str) -> PlaygroundRun:
     return run
 
 
-def state_of(run: PlaygroundRun) -> dict[str, Any]:
-    """What the run's page and its JSON say of where the run is."""
+def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
+    """What the run's page and its JSON say of where the run is (``mine``: to the run's
+    owner, who alone is told a compiler's refusal with the code it quotes: its summary here,
+    its lines apart, :func:`compiler_lines`)."""
     waiting = playground.is_waiting(run)
     wait = playground.wait_of(run) if waiting else None
     position = wait.position if wait is not None else None
@@ -354,6 +357,8 @@ def state_of(run: PlaygroundRun) -> dict[str, Any]:
         message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played."
     elif run.status == PlaygroundRun.FAILED:
         message = run.reason or "The run failed."
+        if (found := refusal(message)) is not None:
+            message = found.summary if mine else found.hidden()
     elif wait is not None:
         # how many runs are ahead and how long each may take: true figures, no promise
         so_far = f" to go on ({run.played} of {run.matches} played so far)" if run.played else ""
@@ -373,6 +378,13 @@ def state_of(run: PlaygroundRun) -> dict[str, Any]:
         "ahead": wait.ahead if wait is not None else None,
         "message": message,
     }
+
+
+def compiler_lines(run: PlaygroundRun, mine: bool) -> str:
+    """The compiler's lines of a run that failed at its bot's compile, for its owner ("" for
+    anyone else, and for a run that did not)."""
+    found = refusal(run.reason) if mine and run.status == PlaygroundRun.FAILED else None
+    return found.lines if found is not None else ""
 
 
 def _bound_note(run: PlaygroundRun) -> str:
@@ -395,16 +407,21 @@ def _opponent_of(match: PlaygroundMatch) -> str:
     return ", ".join(others) or "the dealer"
 
 
-def _rows(matches: list[PlaygroundMatch], spec: GameSpec | None = None) -> list[dict[str, Any]]:
+def _rows(
+    matches: list[PlaygroundMatch], spec: GameSpec | None = None, *, owned: bool = False
+) -> list[dict[str, Any]]:
+    """Each match's row (``owned``: seen by the run's owner, who alone reads the compiler's
+    messages of the run's bot; an opponent's are no one's here)."""
     rows = []
     for match in matches:
         game = spec or _spec(match.run.game)
         mine = match.seats[match.seat]
         # illegal moves the rules refused without a fault (Last Card: played as passes)
         illegal = int(mine.get("illegal") or 0)
-        # a fault's reason on one line, escaped and cut, as every page shows it
+        # a fault's reason on one line, escaped and cut, as every page shows it; a compiler's
+        # refusal as its summary, the code it quotes left out
         shown = [
-            (n, s | {"shown": untrusted.one_line(str(s.get("fault_reason") or ""))})
+            (n, s | {"shown": untrusted.one_line(_fault_said(s, n == match.seat, owned))})
             for n, s in enumerate(match.seats)
         ]
         rows.append(
@@ -421,6 +438,13 @@ def _rows(matches: list[PlaygroundMatch], spec: GameSpec | None = None) -> list[
             }
         )
     return rows
+
+
+def _fault_said(seat: dict[str, Any], runs_bot: bool, mine: bool) -> str:
+    reason = str(seat.get("fault_reason") or "")
+    return fault_shown(
+        reason, owned=runs_bot and mine, owner="the run's owner" if runs_bot else None
+    )
 
 
 def _totals(matches: list[PlaygroundMatch]) -> list[dict[str, Any]]:
@@ -459,8 +483,8 @@ def _run_context(request: HttpRequest, run: PlaygroundRun, spec: GameSpec) -> di
     person = _person(request)
     mine = playground.owns(run, *_owner(person))
     matches = list(run.played_matches.defer("record").order_by("number"))
-    rows = _rows(matches, spec)
-    state = state_of(run)
+    rows = _rows(matches, spec, owned=mine)
+    state = state_of(run, mine=mine)
     # a run whose bot could not even start has no score to speak of: its one match
     # is a forfeit (the page's alert says why)
     scored = not (
@@ -472,6 +496,8 @@ def _run_context(request: HttpRequest, run: PlaygroundRun, spec: GameSpec) -> di
         "run": run,
         "game": spec,
         "state": state,
+        # a failed compile's messages (they quote the code): its owner's only
+        "compiler": compiler_lines(run, mine),
         "said": said_at_the_end(run, state, total, spec, scored=scored) if state["final"] else "",
         "rows": rows,
         # every match played, and none with a fault, an illegal move or a line on
@@ -528,10 +554,16 @@ def run_results(request: HttpRequest, key: str) -> HttpResponse:
     )
 
 
+def _mine(request: HttpRequest, run: PlaygroundRun) -> bool:
+    """Whether the person asking started the run."""
+    return playground.owns(run, *_owner(_person(request)))
+
+
 @never_cache
 @require_GET
 def run_status(request: HttpRequest, key: str) -> JsonResponse:
-    return JsonResponse(state_of(_run(key)))
+    run = _run(key)
+    return JsonResponse(state_of(run, mine=_mine(request, run)))
 
 
 # ---- a match's replay --------------------------------------------------------------------------
@@ -547,13 +579,21 @@ def _names(match: PlaygroundMatch) -> list[str]:
     return [str(s["name"]) for s in match.seats]
 
 
+def _compiler_of(match: PlaygroundMatch) -> str:
+    """The compiler's lines of the run's bot's refusal in this match ("" if none)."""
+    found = refusal(str(match.seats[match.seat].get("fault_reason") or ""))
+    return found.lines if found is not None else ""
+
+
 @require_GET
 def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
     """A playground match in the site's replay viewer (``matches/_frame.html``,
     ``static/js/replay.js``): built from the stored record each time it is asked for."""
     run = _run(key)
     match = _match(run, number)
-    replay = replays.build(match.record, _names(match))
+    mine = _mine(request, run)
+    record = record_shown(match.record, match.seat, owned=mine)
+    replay = replays.build(record, _names(match))
     total = len(replay.frames)
     asked = untrusted.whole_number(request.GET.get("step", "1")) or 1
     step = max(0, min(asked - 1, total - 1)) if total else 0
@@ -566,7 +606,9 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
             "run": run,
             "game": _spec(run.game),
             "match": match,
-            "row": _rows([match])[0],
+            "row": _rows([match], owned=mine)[0],
+            # the compiler's messages of the run's bot, its owner's only
+            "compiler": _compiler_of(match) if mine else "",
             "replay": replay,
             **viewer_context(
                 step,
@@ -578,7 +620,7 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
             ),
             "events": []
             if replay.supported
-            else [str(e) for e in faults_shown(match.record).get("events", [])],
+            else [str(e) for e in faults_shown(record).get("events", [])],
         },
     )
 
@@ -586,8 +628,10 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
 @require_GET
 def match_replay(request: HttpRequest, key: str, number: str) -> JsonResponse:
     """The frames the viewer steps through, as the site's replay JSON: ``?from=N&count=M``."""
-    match = _match(_run(key), number)
-    replay = replays.build(match.record, _names(match))
+    run = _run(key)
+    match = _match(run, number)
+    record = record_shown(match.record, match.seat, owned=_mine(request, run))
+    replay = replays.build(record, _names(match))
     start = untrusted.whole_number(request.GET.get("from", "0")) or 0
     count = untrusted.whole_number(request.GET.get("count", "")) or None
     answer = replay.as_json(min(start, len(replay.frames)), count)

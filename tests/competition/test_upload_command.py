@@ -158,3 +158,48 @@ def test_the_docs_example_works_as_written(db, bob, active_bot, tmp_path, monkey
     said = io.StringIO()
     call_command(*args[2:], stdout=said)
     assert "alice/starter" in said.getvalue()
+
+
+
+BUSY = (
+    "the machine was too busy to compile the bot: in the 120 s it may take, the compile had "
+    "only 27.5 s of CPU (under half of its 60 s); no fault of the bot's, nothing was kept, "
+    "and it can be tried again"
+)
+
+
+def test_a_compile_the_machine_was_too_busy_for_is_said_and_left_to_a_worker(
+    alice, tmp_path, monkeypatch
+):
+    # a 40-line traceback ending "bots.sandbox.compiling.CompileBusy: ...", at 80 columns,
+    # and the version left validating, claimable by a worker at once
+    from bots.sandbox.compiling import CompileBusy
+
+    def busy(version):
+        raise CompileBusy(BUSY)
+
+    monkeypatch.setattr(upload_bot, "validate", busy)
+    path = tmp_path / "tbomb.py"
+    path.write_text(builtin_code("simple"))
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError) as stopped:  # (exit status 1, its line: no traceback)
+        call_command("upload_bot", str(path), "--user", "alice", "--name", "tbomb",
+                     stdout=out, stderr=err)  # fmt: skip
+    assert str(stopped.value) == "v1 is not validated yet (why: above)"
+    assert all(len(line) <= 80 for line in err.getvalue().splitlines()), err.getvalue()
+    assert joined(err.getvalue()) == (
+        f"v1 was not validated: {BUSY} it waits for a worker (manage.py worker), which will "
+        "try again: follow it on My bots or with manage.py standings --user alice"
+    )
+    version = BotVersion.objects.get()
+    assert version.status == BotVersion.VALIDATING
+    assert version.validation_lease is not None  # a worker tries again after a pause
+    assert version.validation_log.startswith(f"validation waits: {BUSY}")
+    # with --wait, it is followed instead
+    path.write_text(builtin_code("simple") + "\n# v2\n")
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="still waiting after 0 s"):
+        call_command("upload_bot", str(path), "--user", "alice", "--name", "tbomb", "--wait",
+                     "--timeout", "0", stdout=io.StringIO(), stderr=err)  # fmt: skip
+    assert "v2 was not validated: the machine was too busy" in joined(err.getvalue())
+    assert "a worker (manage.py worker) will validate it; following it:" in joined(err.getvalue())

@@ -13,6 +13,7 @@ from typing import NoReturn
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser, OutputWrapper
+from django.utils import timezone
 
 from bots.arena.command import (
     another_game_hint,
@@ -22,9 +23,10 @@ from bots.arena.command import (
     wrapped,
 )
 from bots.competition.status import bot_status
-from bots.competition.uploads import UploadError, upload, validate
+from bots.competition.uploads import UploadError, upload, validate, validation_deferred
 from bots.models import BotVersion
 from bots.names import declared_name, plain_username
+from bots.running.process import PlatformError
 from games.engine import untrusted
 from games.engine.files import safe_filename
 from games.management.database import DatabaseCommand
@@ -113,11 +115,15 @@ class Command(DatabaseCommand):
             written = safe_filename(version.filename), version.code.encode()
             if compile_pending(get_game(opts["game"]), *written):
                 self._say(compiling_note(path.name), self.stderr)
-            version = validate(version)
-            if version.status == BotVersion.ACTIVE:
-                self._say(f"active: {version} (id {version.pk})")
+            try:
+                version = validate(version)
+            except PlatformError as exc:  # the machine's trouble, never the bot's
+                self._not_validated(version, exc, opts["wait"])
             else:
-                self._rejected(version)
+                if version.status == BotVersion.ACTIVE:
+                    self._say(f"active: {version} (id {version.pk})")
+                else:
+                    self._rejected(version)
         if opts["wait"]:
             self._follow(version, opts["timeout"], opts["poll"])
 
@@ -147,6 +153,27 @@ class Command(DatabaseCommand):
             self.pause(poll)
         if status.last_fault:
             self._say(untrusted.printable(f"latest fault: {status.last_fault}"))
+
+    def _not_validated(self, version: BotVersion, exc: PlatformError, wait: bool) -> None:
+        """The platform could not validate the version here (a machine too busy to compile
+        it, no free sandbox slot): no verdict, no fault of the bot's. Said in a few lines, no
+        traceback; the version is left for a worker, which tries again after a pause (as it
+        does with its own such trouble: :func:`uploads.validation_deferred`). Followed with
+        ``--wait``; else the command ends with an error (exit status 1)."""
+        leased = BotVersion.objects.filter(pk=version.pk, validation_lease__gt=timezone.now())
+        if not leased.exists():  # (unless a worker took it meanwhile)
+            validation_deferred(version, str(exc))
+        self._say(untrusted.printable(f"v{version.number} was not validated: {exc}"), self.stderr)
+        owner = untrusted.printable(version.bot.owner.get_username())
+        if wait:
+            self._say("a worker (manage.py worker) will validate it; following it:", self.stderr)
+            return
+        self._say(
+            f"it waits for a worker (manage.py worker), which will try again: follow it on My "
+            f"bots or with manage.py standings --user {owner}",
+            self.stderr,
+        )
+        raise CommandError(f"v{version.number} is not validated yet (why: above)")
 
     def _rejected(self, version: BotVersion) -> NoReturn:
         """The validation's log, which ends with the refusal, as a terminal shows it
