@@ -1,7 +1,8 @@
 """A version leaving the competition (retired by its owner, taken off the ladder for its
-faults: bots.competition.uploads, bots.competition.faults): its queued matches withdrawn, and
-the tournaments that leaves with nothing to play finished. The site's built-in bots never
-leave. Below the package's other modules, which all may import it."""
+faults: bots.competition.uploads, bots.competition.faults): its queued matches withdrawn
+(but for the other seatings of a deal it has played), and the tournaments that leaves with
+nothing to play finished. The site's built-in bots never leave. Below the package's other
+modules, which all may import it."""
 
 from __future__ import annotations
 
@@ -28,20 +29,35 @@ def is_builtin(version: BotVersion) -> bool:
 
 def withdraw_queued_jobs(version: BotVersion, error: str) -> int:
     """Inside a transaction holding the game's rating ledger: fail the queued jobs that
-    seat ``version``, then rate what that unblocks and finish tournaments left empty."""
+    seat ``version``, then rate what that unblocks and finish tournaments left empty.
+
+    Except the other seatings of a deal it has already played or is playing (the same
+    tournament and seed, one of its seatings done or running): those stay queued and the
+    version still plays them (a job names versions, so its code is fixed). Each deal is
+    played twice with the seats swapped to cut luck; withdrawing only the second seating
+    would let an owner who saw the first keep a lucky deal and drop its twin."""
     queued = MatchJob.objects.filter(game=version.bot.game, status=MatchJob.QUEUED)
     hit = [
-        (job.pk, job.tournament_id)
-        for job in queued.only("id", "seats", "tournament_id")
+        (job.pk, job.tournament_id, job.seed)
+        for job in queued.only("id", "seats", "tournament_id", "seed")
         if version.pk in job.seats
     ]
     if not hit:
         return 0
-    count = MatchJob.objects.filter(pk__in=[pk for pk, _ in hit], status=MatchJob.QUEUED).update(
-        status=MatchJob.FAILED, error=error, finished=timezone.now(), lease_until=None
+    played = set(
+        MatchJob.objects.filter(
+            tournament_id__in={t for _, t, _ in hit},
+            status__in=[MatchJob.DONE, MatchJob.RUNNING],
+        ).values_list("tournament_id", "seed")
     )
+    withdrawn = [(pk, t) for pk, t, seed in hit if (t, seed) not in played]
+    if not withdrawn:
+        return 0
+    count = MatchJob.objects.filter(
+        pk__in=[pk for pk, _ in withdrawn], status=MatchJob.QUEUED
+    ).update(status=MatchJob.FAILED, error=error, finished=timezone.now(), lease_until=None)
     rate_pending(version.bot.game)
-    for tournament_id in sorted({t for _, t in hit}):
+    for tournament_id in sorted({t for _, t in withdrawn}):
         maybe_finish(tournament_id)
     return count
 

@@ -37,7 +37,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from bots.competition import uploads
 from bots.ladder import aggregates
 from bots.ladder.ratings import format_of, ranking_measure
-from bots.languages import default_language, get_language, language_title, spoken
+from bots.languages import (
+    UnsupportedBot,
+    default_language,
+    get_language,
+    language_title,
+    spoken,
+)
 from bots.models import (
     Bot,
     BotVersion,
@@ -46,6 +52,7 @@ from bots.models import (
     Rating,
     RatingHistory,
 )
+from bots.pages.compiler import refusal
 from bots.pages.forms import UploadForm
 from cardsite import keyset
 from cardsite.written import number, score_pair, when
@@ -105,6 +112,14 @@ def _one_to_one(bot: Bot, name: str) -> Any:
         return None
 
 
+def _compiled(version: BotVersion) -> bool:
+    """Whether the version's language is compiled before it runs (C++, Java)."""
+    try:
+        return get_language(version.bot.language).compiled
+    except UnsupportedBot:  # a language this site no longer has
+        return False
+
+
 def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any]:
     """What the pages and the status endpoint say about a version's state."""
     now = now or timezone.now()
@@ -112,7 +127,16 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
     detail = ""
     if version.status == BotVersion.VALIDATING:
         if version.validation_lease and version.validation_lease > now:
-            detail = "a worker is playing its validation matches"
+            # held by a worker (its heartbeat extends the lease while it runs); a compiled
+            # language's validation starts with the compile, which may take longer than a
+            # match (which of the two is running now is not recorded)
+            if _compiled(version):
+                detail = (
+                    "a worker is validating it: compiling it first (usually under 2 minutes), "
+                    "then playing its validation matches"
+                )
+            else:
+                detail = "a worker is playing its validation matches"
         elif version.validation_slow:
             detail = (
                 "slower than the per-call time: waiting to be validated again, with the time "
@@ -152,11 +176,34 @@ def version_json(version: BotVersion) -> dict[str, Any]:
         "text": state["text"],
         "detail": state["detail"],
         "final": version.status != BotVersion.VALIDATING,
-        "reason": version.reason,
+        # a compiler's refusal as its one-line summary: its lines are in the log, whole
+        "reason": reason_summary(version.reason),
         "log": version.validation_log,
         "validated": version.validated.isoformat() if version.validated else None,
         "versions": [{"id": v.pk, "number": v.number, **status_of(v)} for v in siblings],
     }
+
+
+def reason_summary(reason: str) -> str:
+    """A version's reason on one line: a compiler's refusal as its summary ("startup: C++
+    compile error (2 errors)"), the compiler's lines being shown apart (in a monospace block,
+    and in the validation log); any other reason as it is."""
+    found = refusal(reason)
+    return found.summary if found is not None else reason
+
+
+def _reason_html(version: BotVersion) -> str:
+    """A version's reason for its owner: a compiler's refusal as its summary and the
+    compiler's lines, whole, in a box of their own (carets under the columns they mark)."""
+    found = refusal(version.reason)
+    said = found.summary if found is not None else version.reason
+    html = f'<p class="reason"><span class="sr-only">Reason: </span>{escape(said)}</p>'
+    if found is not None:
+        html += (
+            '<pre class="log" tabindex="0" role="region" aria-label="The compiler&#x27;s '
+            f'messages for v{version.number}">{escape(found.lines)}</pre>'
+        )
+    return html
 
 
 class RateLimited(uploads.UploadError):
@@ -231,7 +278,10 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
             {
                 "bot": bot,
                 "language": language_title(bot.language),
-                "versions": [{"version": v, **status_of(v, now)} for v in listed],
+                "versions": [
+                    {"version": v, "refusal": refusal(v.reason), **status_of(v, now)}
+                    for v in listed
+                ],
                 "more": len(bot.newest) > VERSIONS_SHOWN,
                 "active": active,
                 # the newest version that competed was taken off the ladder for its faults
@@ -751,9 +801,7 @@ def version_items_html(
         ]
         if is_owner:
             if v.reason:
-                lines.append(
-                    f'<p class="reason"><span class="sr-only">Reason: </span>{escape(v.reason)}</p>'
-                )
+                lines.append(_reason_html(v))
             lines.append(
                 f"<details><summary>Code of v{n}</summary>"
                 f'<pre class="code-view">{escape(v.code)}</pre></details>'
@@ -993,6 +1041,11 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "active_older": shown.active_older,
         "rating": rating,
         "row": row,
+        # its matches played but not rated yet: ratings are applied in job order, so they
+        # wait behind jobs queued earlier still playing (row.matches counts rated ones)
+        "unrated": MatchSeat.objects.filter(
+            bot=bot, match__job__isnull=False, match__rated=False
+        ).count(),
         "measure": ranking_measure(row) if row is not None else None,
         "columns": columns,
         "chart": rating_chart(history),

@@ -23,10 +23,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
+from django.utils import timezone
 
 from bots import competition, playground
 from bots.competition import leases, uploads
@@ -266,6 +268,60 @@ class Heartbeat(threading.Thread):
         self.join()
 
 
+class ValidationHeartbeat(threading.Thread):
+    """Extends a validation's lease (``BotVersion.validation_lease``) every third of the lease
+    while the worker validates the version, on its own database connection, as
+    :class:`Heartbeat` does for match jobs: a C++ or Java version's compile alone may take
+    longer than the lease. A validation's claim is the version still validating with the
+    count of claims it was taken with (:func:`uploads.claim_validation`): once another worker
+    took it (the lease ran out meanwhile) or it ended, nothing is extended."""
+
+    def __init__(self, version: BotVersion, lease_s: float) -> None:
+        super().__init__(daemon=True, name=f"heartbeat-version-{version.pk}")
+        self.version_id = version.pk
+        self.claims = version.validation_claims
+        self.lease_s = lease_s
+        #: the validation's claim went to another worker
+        self.lost = False
+        self._stop_event = threading.Event()
+
+    def beat(self) -> bool:
+        """Extend the lease once; False if the validation is no longer this claim's."""
+        ours = BotVersion.objects.filter(
+            pk=self.version_id,
+            status=BotVersion.VALIDATING,
+            validation_claims=self.claims,
+        ).update(validation_lease=timezone.now() + timedelta(seconds=self.lease_s))
+        return bool(ours)
+
+    def run(self) -> None:
+        pause = self.lease_s / 3
+        try:
+            while not self._stop_event.wait(pause):
+                pause = self.lease_s / 3
+                try:
+                    ours = self.beat()
+                except OUTAGE as exc:
+                    log.warning(
+                        "event=database.unavailable during=heartbeat version=%s error=%r",
+                        self.version_id,
+                        _brief(exc),
+                    )
+                    drop_connection()
+                    pause = min(1.0, self.lease_s / 3)
+                    continue
+                if not ours:
+                    self.lost = True
+                    log.warning("event=lease.lost version=%s", self.version_id)
+                    return
+        finally:
+            drop_connection()
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join()
+
+
 class Worker:
     def __init__(self, options: Options | None = None, name: str | None = None) -> None:
         self.options = options or Options()
@@ -405,8 +461,15 @@ class Worker:
         if version is None:
             return False
         self.counters.current = f"validating {version}"
+        # its lease is extended while it runs (a compile may outlast it): no other worker
+        # takes it meanwhile, and its page says a worker is validating it
+        beat = ValidationHeartbeat(version, self.options.lease_s)
+        beat.start()
         try:
-            result = uploads.run_validation(version)
+            try:
+                result = uploads.run_validation(version)
+            finally:
+                beat.stop()  # before anything is stored: a deferral sets a lease of its own
         except PlatformError as exc:
             # the platform's trouble, never a verdict: the version waits and is tried again
             self._defer_validation(version, f"{exc} (on {self.name})", exc)

@@ -95,21 +95,27 @@ class GoofspielTable(TableRules):
             status = "Your bid is in. Waiting for " + " and ".join(waiting) + "\u2026"
         else:
             status = f"Deal {deal}, prize {state.prize}: both players bid at the same time."
-        return {
+        frame = {
             "label": "The match is over" if state.over else f"Deal {deal}, prize {state.prize}",
             "lines": lines,
             "scores": list(state.scores),
             "seats": seats,
             "shared": shared,
             "hand": hand,
-            "pick": "Your hand: bid one card",
             "status": status,
-            "prompt": f"Your turn: bid a card for the prize {state.prize}.",
-            # the turn line once the table has this seat's bid and awaits the other's
-            "taken": "Your bid is in",
-            "waiting": "waiting for {names}'s bid",
+            # a seat's words, for a seat still to bid: never a spectator's, nor once it is over
+            "prompt": "",
             "log": self._log(state, [name_of(names, s, seat) for s in (0, 1)], seat),
         }
+        if seat is not None and not state.over:
+            frame |= {
+                "pick": "Your hand: bid one card",
+                "prompt": f"Your turn: bid a card for the prize {state.prize}.",
+                # the turn line once the table has this seat's bid and awaits the other's
+                "taken": "Your bid is in",
+                "waiting": "waiting for {names}'s bid",
+            }
+        return frame
 
     def _log(self, state: GoofspielState, names: list[str], seat: int | None) -> list[dict]:
         deals = [(n, d["turns"], d) for n, d in enumerate(state.deals_played)]

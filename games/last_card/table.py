@@ -110,9 +110,12 @@ class LastCardTable(TableRules):
             "shared": shared,
             # the hand is the choice itself on the seat's turn (see actions)
             "hand": [zone("Your hand", hand)] if shown_hand else [],
-            "pick": f"Your hand ({len(hand)} card{'' if len(hand) == 1 else 's'})",
+            "pick": ""
+            if seat is None
+            else f"Your hand ({len(hand)} card{'' if len(hand) == 1 else 's'})",
             "status": "The game is over." if state.over else f"{shown[state.current]} to play.",
-            "prompt": self._prompt(state),
+            # a seat's words: never a spectator's, nor once the game is over
+            "prompt": "" if seat is None or state.over else self._prompt(state),
             "log": self._log(state, seat, shown),
         }
 

@@ -57,23 +57,29 @@ class RpsPokerTable(TableRules):
             shared.append(zone("Last game", last["played"]) | {"note": note})
         if not draft:
             lines.append(f"{len(state.remaining)} base cards left")
-        return {
+        frame = {
             "label": self._title(state),
             "lines": lines,
             "scores": list(state.scores),
             "seats": seats,
             "shared": shared,
             "hand": [] if seat is None or over else self._hand(state, seat),
-            "pick": "Your offer: keep one card" if draft else "Your hand",
             "status": self._status(state, seat, shown),
-            "prompt": "Your turn: keep one of the two cards offered to you."
-            if draft
-            else f"Your turn: play a card against the base card {_label(state.base)}.",
-            # the turn line once the table has this seat's card and awaits the other's
-            "taken": "Your card is down",
-            "waiting": "waiting for {names}",
+            # a seat's words, for a seat still to play: never a spectator's, nor once it is over
+            "prompt": "",
             "log": self._log(state, seat, shown),
         }
+        if seat is not None and not over:
+            frame |= {
+                "pick": "Your offer: keep one card" if draft else "Your hand",
+                "prompt": "Your turn: keep one of the two cards offered to you."
+                if draft
+                else f"Your turn: play a card against the base card {_label(state.base)}.",
+                # the turn line once the table has this seat's card and awaits the other's
+                "taken": "Your card is down",
+                "waiting": "waiting for {names}",
+            }
+        return frame
 
     @staticmethod
     def _title(state: RpsPokerState) -> str:

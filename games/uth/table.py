@@ -177,7 +177,8 @@ class UthTable(TableRules):
             # (static/css/table.css), in view with the buttons when the player is asked
             "hand_first": True,
             "status": f"Round {view['round']}, {phase}." if live else "The session is over.",
-            "prompt": f"Your turn {phase}: {choices}.",
+            # the player's words: never a spectator's, nor once the session is over
+            "prompt": f"Your turn {phase}: {choices}." if live and seat is not None else "",
             "log": [
                 {
                     "key": f"r{r['round']}",

@@ -1,0 +1,88 @@
+"""A validation's lease is extended while a worker validates the version, as a match job's
+is: a C++ compile alone may outlast the 60 s lease. An audit saw v7 shown as "waiting for a
+worker: next in line" while a worker's compiler had been compiling it for a minute, its
+lease run out; with several workers a second one would claim it and validate it again."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from bots.competition import uploads
+from bots.models import Bot, BotVersion
+from bots.pages.views import status_of
+from bots.worker import Options, ValidationHeartbeat, Worker
+from tests.competition.conftest import builtin_code
+
+
+@pytest.fixture
+def waiting(alice) -> BotVersion:
+    return uploads.upload(alice, "rps-poker", "later", "later.py", builtin_code("simple").encode())
+
+
+def heartbeat_of(version: BotVersion) -> ValidationHeartbeat | None:
+    for thread in threading.enumerate():
+        if isinstance(thread, ValidationHeartbeat) and thread.version_id == version.pk:
+            return thread
+    return None
+
+
+def test_the_lease_is_renewed_while_it_validates_so_no_other_worker_takes_it(waiting, monkeypatch):
+    seen = {}
+
+    def compiling(version, quick=None):
+        beat = heartbeat_of(version)
+        assert beat is not None and beat.is_alive()
+        # the compile outlasts the lease taken with the claim...
+        BotVersion.objects.filter(pk=version.pk).update(
+            validation_lease=timezone.now() - timedelta(seconds=1)
+        )
+        assert status_of(BotVersion.objects.get(pk=version.pk))["detail"].startswith(
+            "waiting for a worker"
+        )
+        # ...and the heartbeat extends it: no other worker takes it, and it says so
+        assert beat.beat() is True
+        held = BotVersion.objects.get(pk=version.pk)
+        assert held.validation_lease > timezone.now() + timedelta(seconds=50)
+        assert uploads.claim_validation("w2", 60) is None
+        seen["detail"] = status_of(held)["detail"]
+        return uploads.ValidationResult(False, "crash: it crashed", "log", fault_kind="crash")
+
+    monkeypatch.setattr(uploads, "run_validation", compiling)
+    worker = Worker(Options(poll_s=0), name="w1")
+    assert worker.validate_one() is True
+    assert seen["detail"] == "a worker is playing its validation matches"
+    waiting.refresh_from_db()
+    assert waiting.status == BotVersion.REJECTED and waiting.validation_claims == 1
+    assert heartbeat_of(waiting) is None  # stopped with the validation
+
+
+def test_a_heartbeat_stops_once_another_worker_took_the_validation(waiting):
+    mine = uploads.claim_validation("w1", 60)
+    assert mine is not None
+    beat = ValidationHeartbeat(mine, 60)
+    BotVersion.objects.filter(pk=mine.pk).update(validation_lease=None)  # it ran out
+    assert uploads.claim_validation("w2", 60) is not None
+    assert beat.beat() is False
+    # nor is an ended validation extended
+    BotVersion.objects.filter(pk=mine.pk).update(status=BotVersion.REJECTED, validation_lease=None)
+    theirs = ValidationHeartbeat(BotVersion.objects.get(pk=mine.pk), 60)
+    assert theirs.beat() is False
+
+
+def test_a_compiled_versions_status_says_it_is_compiled_first(alice):
+    bot = Bot.objects.create(owner=alice, game="rps-poker", name="fast", language="cpp")
+    version = BotVersion.objects.create(
+        bot=bot,
+        number=1,
+        code="int main() {}",
+        checksum="x",
+        validation_lease=timezone.now() + timedelta(seconds=60),
+    )
+    assert status_of(version)["detail"] == (
+        "a worker is validating it: compiling it first (usually under 2 minutes), then playing "
+        "its validation matches"
+    )
