@@ -143,6 +143,27 @@ class TableRules:
         who = "You win" if winner == mine else f"{names[winner]} wins"
         return f"{who}, {score}."
 
+    def ending(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
+        """:meth:`summary`, and who faulted and how ("frank/slow ran out of time."): a
+        match a bot's fault cut short or decided says why, in a word a player reads (its
+        match page gives the reason in full)."""
+        text = self.summary(result, names, mine)
+        faults = result.get("faults")
+        if not isinstance(faults, dict):
+            return text
+        said = []
+        for seat, fault in sorted(faults.items(), key=lambda item: str(item[0])):
+            kind = fault.get("kind") if isinstance(fault, dict) else None
+            try:
+                index = int(seat)
+            except (TypeError, ValueError):
+                continue
+            if not 0 <= index < len(names) or kind not in FAULT_WORDS:
+                continue
+            who = "You" if index == mine else names[index]
+            said.append(f"{who} {FAULT_WORDS[kind]}.")
+        return " ".join([text, *said])
+
     def frame(self, state: GameState, seat: int | None, names: list[str]) -> dict[str, Any]:
         """The table as ``seat`` sees it, as a frame (see the module's docstring); ``names``
         are the seats' names."""
@@ -166,6 +187,19 @@ def shown_names(names: Sequence[str]) -> list[str]:
     """The seats' names as a page shows them: seats of the same name (three copies of one
     bot) say which seat they are."""
     return [f"{n} (seat {i + 1})" if list(names).count(n) > 1 else n for i, n in enumerate(names)]
+
+
+#: a fault's kind (games.engine.game.Fault) as the end of a table says it, after the name
+FAULT_WORDS = {
+    "timeout": "ran out of time",
+    "crash": "crashed",
+    "exception": "raised an error",
+    "invalid": "gave answers the rules do not allow",
+    "output": "wrote more than a bot may",
+    "protocol": "broke the bots' protocol",
+    "startup": "could not start",
+    "memory": "ran out of memory",
+}
 
 
 def name_of(names: Sequence[str], seat: int, viewer: int | None) -> str:

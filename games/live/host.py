@@ -894,7 +894,7 @@ def result_message(
     """The ``over`` message of ``result`` as ``seat`` may see it (see :func:`over_message`);
     the reasons of its faults on one line, escaped and cut, as every page shows them."""
     result = faults_shown({"result": result})["result"]
-    summary = rules.summary(result, shown_names(names), seat)
+    summary = rules.ending(result, shown_names(names), seat)
     if extra.get("note"):  # why the result is not rated, say
         summary = f"{summary} {extra['note']}"
     return {"type": "over", "result": result, "summary": summary} | extra

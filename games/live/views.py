@@ -491,7 +491,7 @@ def _summary(game: str, result: dict[str, Any], names: list[str], mine: int | No
     """The end of a stored match in one sentence (the script writes the same live)."""
     spec = get_game(game)
     rules = spec.table() if spec.table is not None else TableRules()
-    return rules.summary(result, names, mine)
+    return rules.ending(result, names, mine)
 
 
 @require_POST

@@ -36,6 +36,24 @@ def test_the_end_line_puts_the_winners_score_first(slug):
     assert rules.summary({"scores": [4, 4], "winner": None}, NAMES, None) == "A draw, 4 to 4."
 
 
+def test_the_end_line_says_which_bot_faulted_and_how():
+    """A person won 9 to 1 with 9 games forfeited and was not told why: the bot had run out
+    of time. Every game's end line now names who faulted, in a word (its match page gives
+    the reason in full)."""
+    result = {"scores": [9, 1], "winner": 0, "forfeited_games": 9,
+              "faults": {"1": {"kind": "timeout", "reason": "main_play took 20.35 s"}}}  # fmt: skip
+    names = ["pat", "frank/slow_frank"]
+    ending = get_game("rps-poker").table().ending(result, names, 0)
+    assert ending == "You win, 9 to 1. 9 games were forfeited. frank/slow_frank ran out of time."
+    uth = {"scores": [-75], "reason": "the bot crashed", "faults": {"0": {"kind": "crash"}}}
+    assert get_game("uth").table().ending(uth, ["bot"], None).endswith(" bot crashed.")
+    # no fault, or one of a kind it does not know: the summary alone
+    plain = {"scores": [2, 8], "winner": 1}
+    assert get_game("goofspiel").table().ending(plain, NAMES, None) == "bob wins, 8 to 2."
+    odd = plain | {"faults": {"0": {"kind": "<b>"}, "x": {"kind": "crash"}}}
+    assert get_game("goofspiel").table().ending(odd, NAMES, None) == "bob wins, 8 to 2."
+
+
 # ---- chip games ------------------------------------------------------------------------------
 @pytest.mark.parametrize("slug", ["kuhn", "leduc", "blackjack-pp", "uth"])
 def test_a_chip_tables_final_scores_are_signed_as_its_end_line(slug):
