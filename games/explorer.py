@@ -79,7 +79,9 @@ ALGORITHM_CHOICES = [("cfr+", "CFR+"), ("cfr", "CFR"), ("dcfr", "Discounted CFR"
 # ------------------------------------------------------------------------------------- jobs
 class JobView:
     """A solve's row as its pages and the polled JSON show it. A solve whose worker stopped
-    (its lease ran out) waits for another worker: it shows as queued."""
+    (its lease ran out) waits for another worker: it shows as queued. Before that, once its
+    worker has missed two heartbeats (:meth:`silent_for`), it shows as stopped, with no
+    estimate of the time left."""
 
     def __init__(self, job: SolveJob, bounds: solves.Bounds | None = None) -> None:
         self.job = job
@@ -93,6 +95,23 @@ class JobView:
         self.total = job.iterations
         self.error = job.error
         self._queue: dict[str, Any] | None = None
+        self.silent_s = self.silent_for(job)
+
+    @staticmethod
+    def silent_for(job: SolveJob) -> float | None:
+        """Seconds since the last heartbeat of the worker running ``job``, when that is over
+        two heartbeats (the worker seems to have stopped: killed, its machine lost), while its
+        lease still holds; else None. The worker beats every third of its lease
+        (``bots.worker.Heartbeat``), and each beat sets the lease to run that long from then,
+        so the row itself says its worker's period: whatever lease that worker runs with."""
+        if job.status != SolveJob.RUNNING or job.heartbeat is None or job.lease_until is None:
+            return None
+        now = timezone.now()
+        if job.lease_until < now:
+            return None  # taken over: it waits for another worker (``solves.is_waiting``)
+        period = (job.lease_until - job.heartbeat).total_seconds() / 3
+        silent = (now - job.heartbeat).total_seconds()
+        return silent if silent > 2 * period else None
 
     @cached_property
     def stored(self) -> solves.StoredPages:
@@ -142,6 +161,8 @@ class JobView:
         """Seconds of training left, from the pace so far (None before there is a pace)."""
         if self.state != SolveJob.RUNNING or self.phase != "training" or self.iteration < 1:
             return None
+        if self.silent_s is not None:
+            return None  # the pace of a worker that stopped
         per_iteration = self.job.train_seconds / self.iteration
         return round(per_iteration * (self.total - self.iteration), 1)
 
@@ -158,6 +179,25 @@ class JobView:
         """Where the solve is, in a sentence (the page's status line)."""
         if self.state == SolveJob.QUEUED:
             return self._waiting_text()
+        if self.silent_s is not None:
+            return self._silent_text()
+        text = self._running_text()
+        attempts = self.job.attempts
+        if attempts > 1:
+            before = "the first worker" if attempts == 2 else f"the first {attempts - 1} workers"
+            text = f"Started again: {before} stopped. {text}"
+        return text
+
+    def _silent_text(self) -> str:
+        """The worker running the solve has missed two heartbeats (its lease still holds)."""
+        left = (self.job.lease_until - timezone.now()).total_seconds()
+        return (
+            f"The worker solving this has not answered for {round(self.silent_s or 0)} s: it "
+            f"seems to have stopped. Another worker can take the solve over in "
+            f"{max(math.ceil(left), 1)} s, and starts it again from the beginning."
+        )
+
+    def _running_text(self) -> str:
         if self.phase == "building":
             return "Building the game tree."
         if self.phase == "measuring":

@@ -57,7 +57,9 @@
   // with no answer to a move for this long the page asks for the whole table again ("sync"):
   // the move may have gone to a server that stopped, and the table moved on without it
   var SYNC_MS = 5000;
-  // ... and with no answer to that either for this long, the table is said not to answer
+  // ... and with no answer to that either for this long, the table is said not to answer;
+  // so is it when nothing came this long after the turn's time ran out (the table plays the
+  // default within 2.5 s of the deadline: games/live/humans.py)
   var NO_ANSWER_MS = 4000;
   // the least time between two "sync"s the page sends when a move was refused as sent to a
   // server that no longer hosts the table
@@ -577,7 +579,10 @@
       el.countdown.textContent = line;
       return;
     }
-    if (waited > SYNC_MS + NO_ANSWER_MS) {
+    // the turn's time ran out a while ago and the table has said nothing since (no default
+    // played, no new turn: the server running it may have stopped)
+    var overdue = asked() && t.deadline && Date.now() - t.deadline > NO_ANSWER_MS;
+    if (waited > SYNC_MS + NO_ANSWER_MS || overdue) {
       el.countdown.hidden = false;
       el.countdown.classList.remove("countdown--low");
       el.countdown.textContent = "The table is not answering. Check your connection; if the " +

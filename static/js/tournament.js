@@ -1,16 +1,21 @@
 // Live progress of a tournament. With a shared channel layer the page has a data-socket-path
 // and listens on the websocket (the worker's progress messages); otherwise, or when the socket
-// closes, it polls the progress JSON every few seconds. When the tournament finishes the page
-// reloads once to show the cross table.
+// closes, it polls the progress JSON every few seconds. An open socket that says nothing for
+// QUIET_MS (workers that publish nothing: no REDIS_URL of theirs, or a layer that lost their
+// messages) has the page poll too, once each QUIET_MS of silence, so that it stays true
+// whatever the workers publish. When the tournament finishes the page reloads once to show
+// the cross table.
 (function () {
   'use strict';
 
   var POLL_MS = 4000;
+  var QUIET_MS = 10000;
   var panel = document.getElementById('progress');
   if (!panel || panel.getAttribute('data-finished') === 'true') return;
   var progressUrl = panel.getAttribute('data-progress-url');
   var socketPath = panel.getAttribute('data-socket-path');
   var timer = null;
+  var quiet = null;
   var done = false;
 
   function setCount(name, number) {
@@ -55,6 +60,12 @@
     var total = (jobs.queued || 0) + (jobs.running || 0) + (jobs.done || 0) + (jobs.failed || 0);
     var percent = total ? Math.round((1000 * ((jobs.done || 0) + (jobs.failed || 0))) / total) / 10 : 0;
     setCount('percent', percent);
+    var state = document.getElementById('tournament-state');
+    if (state && data.state && state.textContent !== data.state) {
+      // (the states' names are what the page shows: pending, running, done)
+      state.textContent = data.state;
+      state.className = 'state ' + data.state;
+    }
     var bar = document.getElementById('progress-bar');
     if (bar) {
       bar.value = percent;
@@ -75,13 +86,27 @@
   }
 
   function startPolling() {
+    if (quiet !== null) window.clearTimeout(quiet);
+    quiet = null;
     if (timer === null && !done) timer = window.setInterval(poll, POLL_MS);
+  }
+
+  // the socket is open: a poll after each QUIET_MS without a message on it
+  function listen() {
+    if (quiet !== null) window.clearTimeout(quiet);
+    quiet = done || timer !== null ? null : window.setTimeout(function () {
+      quiet = null;
+      poll();
+      listen();
+    }, QUIET_MS);
   }
 
   if (socketPath && 'WebSocket' in window) {
     var scheme = window.location.protocol === 'https:' ? 'wss://' : 'ws://';
     var socket = new WebSocket(scheme + window.location.host + socketPath);
+    socket.addEventListener('open', listen);
     socket.addEventListener('message', function (event) {
+      listen();
       var data;
       try { data = JSON.parse(event.data); } catch (error) { return; }
       if (data.type !== 'progress') return;

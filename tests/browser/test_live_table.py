@@ -641,6 +641,48 @@ def test_a_move_left_without_an_answer_asks_for_the_table_again(open_tabs, scree
     assert tab.console.take() == []
 
 
+def test_a_turn_whose_time_ran_out_unanswered_says_the_table_is_not_answering(
+    open_tabs, screenshots
+):
+    """The server hosting the table stops while it is the person's turn, and the person waits:
+    once the turn's time ran out, nothing comes (no default played, no next turn) while the
+    socket, held by another server, still answers its pings. The page first says the default
+    is played, then, when nothing came, that the table is not answering (not that the timer
+    played a move it did not)."""
+    for viewport in ("phone", "desktop"):
+        tab = open_tabs(viewport)
+        page = tab.page
+        route: dict = {"silent": False, "turn": None}
+
+        def from_server(message, ws, route=route) -> None:
+            kind = json.loads(message).get("type")
+            if kind == "turn":
+                route["turn"] = json.loads(message)
+            if not route["silent"] or kind == "pong":
+                ws.send(message)
+
+        route.update(bot_table_through(page, from_server=from_server))
+        # the table's server stops with a second of the turn left: the table says no more
+        route["silent"] = True
+        route["page"].send(json.dumps(route["turn"] | {"seconds": 1}))
+        countdown = page.locator("#countdown")
+        countdown.filter(has_text="Time is up").wait_for(timeout=TURN_TIMEOUT_MS)
+        assert re.fullmatch(r"Time is up: .+ is played for you", countdown.inner_text())
+        countdown.filter(has_text="not answering").wait_for(timeout=TURN_TIMEOUT_MS)
+        assert countdown.inner_text() == (
+            "The table is not answering. Check your connection; if the site's server stopped, "
+            "another takes the table over within half a minute and asks again for a move it did "
+            "not keep…"
+        )
+        assert in_view(page, "#countdown")
+        page.screenshot(path=screenshots / f"table-overdue-{viewport}.png")
+        # the table taken over: the turn again, with its whole time
+        route["silent"] = False
+        route["page"].send(json.dumps(route["turn"] | {"seconds": 30}))
+        seconds_left(page)
+        assert tab.console.take() == []
+
+
 def choose_rps_card(page, decision: int) -> int:
     """One decision of RPS Poker: on a phone by tapping, else with the keyboard or a double
     click; returns the page's count of views before it (the answer comes once both players

@@ -515,6 +515,50 @@ def test_a_solve_whose_worker_died_is_taken_over_when_its_lease_runs_out(client)
     assert row.status == SolveJob.DONE and json.loads(row.result)["iterations"] == 100
 
 
+def test_a_solve_whose_worker_stopped_answering_says_so_before_its_lease_runs_out(client):
+    """A worker killed while it solves: its row stays as it last wrote it ("Under a second
+    left"), but once its worker has missed two heartbeats (every third of its 60 s lease) the
+    page drops the estimate and says when another worker can take the solve over; the solve
+    taken over says it started again."""
+    settings = SolveSettings("leduc", "cfr+", 10_000)
+    solves.submit(settings)
+    held = solves.claim("w1", 60, Caps())
+    assert solves.save_progress(
+        held,
+        {"phase": "training", "iteration": 8_290, "train_seconds": 8.29,
+         "measured": [5_000, 1.43e-05]},
+    )  # fmt: skip
+    live = "Iteration 8,290 of 10,000. About 2 s left. Exploitability 1.43e-05 at iteration 5,000."
+    assert poll(client, settings.job_id)["message"] == live
+    # one heartbeat missed (20 s): nothing to say yet
+    beat = timezone.now() - timedelta(seconds=35)
+    SolveJob.objects.update(heartbeat=beat, lease_until=beat + timedelta(seconds=60))
+    assert poll(client, settings.job_id)["message"] == live
+    # w1 was killed 45 s ago: two heartbeats missed, 15 s of its lease left
+    beat = timezone.now() - timedelta(seconds=45)
+    SolveJob.objects.update(heartbeat=beat, lease_until=beat + timedelta(seconds=60))
+    data = poll(client, settings.job_id)
+    assert (data["state"], data["eta_seconds"]) == ("running", None)
+    assert data["message"] == (
+        "The worker solving this has not answered for 45 s: it seems to have stopped. Another "
+        "worker can take the solve over in 15 s, and starts it again from the beginning."
+    )
+    assert (
+        html.escape(data["message"])
+        in client.get(f"/solver/jobs/{settings.job_id}/").content.decode()
+    )
+    # its lease ran out and w2 took it: it starts again from the beginning, and says so
+    SolveJob.objects.update(lease_until=timezone.now() - timedelta(seconds=1))
+    again = solves.claim("w2", 60, Caps())
+    assert again.attempt == 2
+    assert solves.save_progress(
+        again, {"phase": "training", "iteration": 6_028, "train_seconds": 4.0}
+    )
+    assert poll(client, settings.job_id)["message"] == (
+        "Started again: the first worker stopped. Iteration 6,028 of 10,000. About 3 s left."
+    )
+
+
 def test_a_solve_that_stops_every_worker_fails_at_its_cap_of_claims(client, settings):
     settings.SOLVE_MAX_CLAIMS = 2
     solves.submit(SolveSettings("kuhn", "cfr+", 100))
