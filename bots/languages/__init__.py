@@ -187,7 +187,9 @@ class Language:
 
     def compile_files(self, bot_name: str, source: bytes, game: Any) -> dict[str, bytes]:
         """A compiled language: the files its compiler reads, by their path in its sandbox
-        (the bot's own at ``/bot/NAME``)."""
+        (the bot's own at ``/bot/NAME``). May raise the bot's CompileError
+        (bots.sandbox.compiling) for a file its text shows cannot be a bot, before any
+        compile (C++: one that defines no class ``Bot``)."""
         raise NotImplementedError
 
     def compile_script(self, files: list[str], config: Any = None, root: str = "/") -> str:
@@ -202,8 +204,10 @@ class Language:
         return []
 
     def compile_binds(self) -> list[str]:
-        """A compiled language: bwrap's arguments for what its compiler needs besides /usr
-        (read-only)."""
+        """A compiled language: bwrap's arguments for folders its compiler needs (read-only)
+        besides what every compile sees: the system's libraries and the files of
+        :meth:`compile_tools` (bots.sandbox.compiling.compile_mounts), never the rest of
+        /usr."""
         return []
 
     def toolchain(self, config: Any = None) -> str:

@@ -847,12 +847,20 @@ def _took_s(why: str | None, limits: CompileLimits) -> float | None:
 
 def _first_lines(text: str, count: int) -> str:
     """The compiler's first ``count`` lines (each cut at 300 characters), and how many more
-    there were; lines about the platform's own file that includes the bot's are left out."""
-    lines = [
-        line if len(line) <= 300 else line[:297] + "..."
-        for line in text.strip().splitlines()
-        if not line.startswith("In file included from /src/main.cpp")
-    ]
+    there were; lines about the platform's own file that includes the bot's are left out
+    (``In file included from /src/main.cpp:3:``, and the ``from /src/main.cpp:3:`` that ends
+    a chain of includes, the line before it then ending as a chain's last line does)."""
+    lines: list[str] = []
+    for line in text.strip().splitlines():
+        if line.startswith("In file included from /src/main.cpp"):
+            continue
+        if line[:1].isspace() and line.lstrip().startswith("from /src/main.cpp:"):
+            before = lines[-1].lstrip() if lines else ""
+            if before.startswith(("In file included from ", "from ")) and before.endswith(","):
+                lines[-1] = lines[-1][:-1] + ":"
+            continue
+        lines.append(line)
+    lines = [line if len(line) <= 300 else line[:297] + "..." for line in lines]
     if len(lines) <= count:
         return "\n".join(lines)
     return "\n".join(lines[:count]) + f"\n... ({len(lines) - count} more lines)"

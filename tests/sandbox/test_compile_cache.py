@@ -133,7 +133,7 @@ def test_lock_files_and_refusals_do_not_pile_up(cache):
     for n in range(5):
         compiling.program(CPP, f"n{n}.cpp", code(f"n{n}", 1 * KiB), GAME)
     with pytest.raises(CompileError, match="broken"):
-        compiling.program(CPP, "broken.cpp", b"// BROKEN\n", GAME)
+        compiling.program(CPP, "broken.cpp", b"// BROKEN\nclass Bot {};\n", GAME)
     names = [p.name for p in cache.path.glob("cpp/*")]
     assert not [n for n in names if n.endswith(".lock")], names
     # a refusal is an entry like a program: counted, and evicted like one
@@ -158,7 +158,7 @@ def test_code_compiled_for_one_use_is_never_kept_and_compiled_once_in_it(cache):
         assert compiling.program(CPP, "bot.cpp", mine, GAME) == first  # restarted: no compile
         # another bot at the same table (an uploaded opponent) is kept as always
         compiling.program(CPP, "opponent.cpp", code("opponent", 1 * KiB), GAME)
-        broken = b"// BROKEN 2\n"
+        broken = b"// BROKEN 2\nclass Bot {};\n"
         with pytest.raises(CompileError, match="broken"), compiling.transient(broken):
             compiling.program(CPP, "bot.cpp", broken, GAME)
     assert len(cache.compiles) == 3

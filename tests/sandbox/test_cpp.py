@@ -87,6 +87,60 @@ def test_a_compile_error_is_the_bots_and_shows_the_compilers_first_lines(tmp_pat
     assert "/src/main.cpp" not in said.splitlines()[1]  # the platform's own file is not shown
 
 
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        (
+            TEMPLATE.format(act="").replace("class Bot {", "class MyBot {"),
+            "this file defines class MyBot: rename it, or add `using Bot = MyBot;`",
+        ),
+        (  # the class with the game's methods, not a helper before it
+            "struct Card { int rank; };\n"
+            + TEMPLATE.format(act="").replace("class Bot {", "class Mine {"),
+            "this file defines class Mine: rename it, or add `using Bot = Mine;`",
+        ),
+        ("// class Bot {};\nint main_play() { return 0; }\n", "this file defines no class."),
+    ],
+)
+def test_a_file_without_class_bot_is_refused_before_it_is_compiled(
+    tmp_path, monkeypatch, code, said
+):
+    """Compiled, it would be refused with words about /src/main.cpp and card_arena.hpp, files
+    its author never wrote."""
+
+    def never(*args, **kwargs):
+        raise AssertionError("compiled")
+
+    monkeypatch.setattr(compiling, "_compile", never)
+    with pytest.raises(CommandError) as refused:
+        arena(str(bot(tmp_path, "mine.cpp", code=code)), "builtin:simple", "--rounds", "1")
+    assert str(refused.value) == f"A C++ bot's file must define class Bot; {said}"
+    with pytest.raises(CompileError, match="must define class Bot"):
+        compiling.program(CPP, "mine.cpp", code.encode(), GAME)
+
+
+def test_another_name_made_bot_is_compiled(tmp_path):
+    code = TEMPLATE.format(act="").replace("class Bot {", "class MyBot {") + "using Bot = MyBot;\n"
+    assert compiling.program(CPP, "alias.cpp", code.encode(), GAME).startswith(b"\x7fELF")
+
+
+def test_an_include_chain_ends_at_the_bots_file_not_the_platforms():
+    """g++ names the platform's file that includes the bot's on a line of its own
+    (``from /src/main.cpp:2:``): left out, the line before ends the chain (with a colon)."""
+    code = (
+        "#ifndef ONCE\n#define ONCE\nstruct Bot {};\n#include __FILE__\n#else\n"
+        "int x = undefined_name;\n#endif\n"
+    )
+    with pytest.raises(CompileError) as refused:
+        compiling.program(CPP, "chain.cpp", code.encode(), GAME)
+    lines = str(refused.value).splitlines()
+    assert lines[1:3] == [
+        "In file included from chain.cpp:4:",
+        "chain.cpp:6:9: error: \u2018undefined_name\u2019 was not declared in this scope",
+    ]
+    assert "main.cpp" not in str(refused.value)
+
+
 def test_a_refusal_names_the_file_as_it_was_given(tmp_path):
     source = TEMPLATE.format(act="return undefined_name;").encode()
     with pytest.raises(CompileError) as refused:
@@ -160,17 +214,19 @@ def test_workers_that_need_a_new_version_at_once_compile_it_once(monkeypatch):
     ("code", "said"),
     [
         (  # a recursion the compiler cuts off at its depth
-            "template <int N> struct F { enum { v = F<N + 1>::v }; };\nint x = F<0>::v;\n",
+            "template <int N> struct F { enum { v = F<N + 1>::v }; };\nint x = F<0>::v;\n"
+            "struct Bot {};\n",
             "template instantiation depth exceeds",
         ),
         (  # an include that never ends: over the memory or the time
-            '#include "/dev/zero"\n',
+            'struct Bot {};\n#include "/dev/zero"\n',
             "C++ compile error: compiling needed over 768 MiB of memory",
         ),
         (  # a message that doubles at every step
             '#define A0 "xxxxxxxxxxxxxxxx"\n'
             + "".join(f"#define A{i} A{i - 1} A{i - 1}\n" for i in range(1, 17))
-            + "#pragma message(A16)\n#pragma message(A16)\n#pragma message(A16)\n",
+            + "#pragma message(A16)\n#pragma message(A16)\n#pragma message(A16)\n"
+            + "struct Bot {};\n",
             "over 64 KiB of messages",
         ),
     ],
@@ -193,7 +249,9 @@ def test_the_compiler_sees_none_of_the_machines_files_but_its_own():
         f'#if __has_include("{path}")\n#error "{path} is there"\n#endif\n' for path in shown
     )
     with pytest.raises(CompileError) as refused:
-        compiling.program(CPP, "nosy.cpp", f'{code}#error "looked"\n'.encode(), GAME)
+        compiling.program(
+            CPP, "nosy.cpp", f'{code}#error "looked"\nclass Bot {{}};\n'.encode(), GAME
+        )
     said = str(refused.value)
     assert f'nosy.cpp:{3 * len(shown) + 1}:2: error: #error "looked"' in said
     assert "is there" not in said
@@ -247,7 +305,8 @@ def test_a_compile_the_clock_stops_is_never_the_codes_whatever_its_cpu(monkeypat
 def test_a_compilers_messages_reach_the_terminal_as_text(tmp_path):
     """An ``#error`` with escape sequences (clear the screen, colours, the window's title)
     is shown as escapes, the compiler's lines still lines."""
-    escapes = bot(tmp_path, "escapes.cpp", code='#error "\x1b[2J\x1b[31mforged\x1b]0;TITLE\x07"\n')
+    forged = '#error "\x1b[2J\x1b[31mforged\x1b]0;TITLE\x07"\nclass Bot {};\n'
+    escapes = bot(tmp_path, "escapes.cpp", code=forged)
     with pytest.raises(CommandError) as refused:
         arena(str(escapes), "builtin:simple", "--rounds", "1")
     lines = str(refused.value).splitlines()

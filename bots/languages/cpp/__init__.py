@@ -4,11 +4,15 @@ one, through Debian's nlohmann-json (``json``). The platform compiles it with De
 in the sandbox (bots.sandbox.compiling: once per machine, kept by hash) together with
 ``card_arena.hpp``, the host that speaks the protocol, and a table of the game's methods it
 writes for the bot's class; the program runs in the sandbox like any bot
-(docs/bot-protocol.md, "C++")."""
+(docs/bot-protocol.md, "C++"). A file that defines no class ``Bot`` (read, never run:
+:func:`no_bot_class`) is refused before the compiler sees it, whose words would be about the
+platform's own files."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +28,27 @@ _NAME = re.compile(
     r"""static\s+(?:(?:constexpr|inline|const)\s+)*"""
     r"""(?:char\s*(?:const\s*)?\*|std::string(?:_view)?|auto)\s*(?:const\s+)?name\s*"""
     r"""(?:=\s*|\{\s*)"([^"\\\n]*)\"""",
+)
+#: what a file says that the compiler does not read as code: comments, string and character
+#: literals (a raw string too)
+_NOT_CODE = re.compile(
+    r"//[^\n]*|/\*.*?(?:\*/|\Z)"  # comments
+    r'|R"([^(\s"]{0,16})\((?:.*?\)\1"|.*)'  # a raw string (one never ended: the rest)
+    r'|"(?:\\.|[^"\\\n])*"'  # a string
+    r"|'(?:\\.|[^'\\\n])*'",  # a character
+    re.DOTALL,
+)
+#: a class (or struct) defined, not only declared: its name, then its base classes or body
+_CLASS = re.compile(
+    r"\b(enum\s+)?(class|struct)\s+(?:\[\[[^\]\n]{0,200}\]\]\s*|alignas\s*\([^)\n]{0,200}\)\s*)*"
+    r"([A-Za-z_]\w*)\s*(?:final\b\s*)?(?=[:{])(?!::)"
+)
+#: the classes of a file whose bodies are read for the game's methods (:func:`no_bot_class`)
+CLASSES_READ = 100
+#: another name made ``Bot``: ``using Bot = MyBot;``, ``typedef MyBot Bot;``, a macro
+_ALIAS = re.compile(
+    r"\busing\s+Bot\s*=|\btypedef\b[^;]{0,500}\bBot\s*;|^[ \t]*#[ \t]*define[ \t]+Bot\b",
+    re.MULTILINE,
 )
 
 
@@ -48,6 +73,11 @@ class Cpp(Language):
         return found.group(1) if found else None
 
     def compile_files(self, bot_name: str, source: bytes, game: Any) -> dict[str, bytes]:
+        refusal = no_bot_class(source.decode("utf-8", "replace"), _methods(game))
+        if refusal:
+            from bots.sandbox.compiling import CompileError
+
+            raise CompileError(refusal)
         return {
             "/src/card_arena.hpp": self.host_source,
             "/src/main.cpp": contract_source(bot_name, _methods(game)).encode(),
@@ -79,6 +109,63 @@ class Cpp(Language):
 def _methods(game: Any) -> list[str]:
     spec = game_spec(game)
     return [] if spec is None else list(spec.methods)
+
+
+def no_bot_class(text: str, methods: Sequence[str] = ()) -> str:
+    """Why a bot's file cannot be compiled into a bot, read and never run: it defines no
+    class (or struct) ``Bot`` and makes no other name ``Bot`` (``using Bot = MyBot;``,
+    ``typedef MyBot Bot;``). The words name the class it does define (the one with the most
+    of the game's ``methods``, else its first), or say it defines none; "" for a file that
+    may be a bot (the compiler then says what else is wrong)."""
+    code = _NOT_CODE.sub(lambda found: " " + "\n" * found.group(0).count("\n"), text)
+    classes = [
+        (found.group(2), found.group(3), found.end())
+        for found in _CLASS.finditer(code)
+        if not found.group(1)  # (an enum class is no class)
+    ]
+    if _ALIAS.search(code) or any(name == "Bot" for _, name, _ in classes):
+        return ""
+    if not classes:
+        return "A C++ bot's file must define class Bot; this file defines no class."
+
+    keyword, name, _ = max(classes[:CLASSES_READ], key=_methods_counter(code, methods))
+    return (
+        f"A C++ bot's file must define class Bot; this file defines {keyword} {name}: rename "
+        f"it, or add `using Bot = {name};`"
+    )
+
+
+def _methods_counter(code: str, methods: Sequence[str]) -> Callable[[tuple[str, str, int]], int]:
+    """How many of the game's ``methods`` the body of a class defines (or calls), the class
+    given as :func:`no_bot_class` finds it (its name ending at its third item). Each brace
+    and each method's name is read once, whatever the file's size."""
+    closes: dict[int, int] = {}
+    opened: list[int] = []
+    for brace in re.finditer(r"[{}]", code):
+        if brace.group(0) == "{":
+            opened.append(brace.start())
+        elif opened:
+            closes[opened.pop()] = brace.start()
+    closes.update((start, len(code)) for start in opened)  # (never closed: to the file's end)
+    starts = sorted(closes)
+    named = (
+        [
+            (m.start(), m.group(1))
+            for m in re.finditer(rf"\b({'|'.join(map(re.escape, methods))})\s*\(", code)
+        ]
+        if methods
+        else []
+    )
+    at = [position for position, _ in named]
+
+    def count(found: tuple[str, str, int]) -> int:
+        i = bisect_left(starts, found[2])
+        if i == len(starts):
+            return 0
+        start = starts[i]
+        return len({m for _, m in named[bisect_left(at, start) : bisect_left(at, closes[start])]})
+
+    return count
 
 
 def contract_source(bot_name: str, methods: list[str]) -> str:
