@@ -21,7 +21,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import connection, transaction
-from django.db.models import Case, DateTimeField, F, Prefetch, QuerySet, Value, When
+from django.db.models import Case, Count, DateTimeField, F, Prefetch, QuerySet, Value, When
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -267,6 +267,14 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
         )
         .order_by("game", "name")
     )
+    # each bot's matches played but not rated yet (one query for all), as its page counts
+    # them: ratings are applied in job order, so they wait behind jobs queued earlier
+    unrated = dict(
+        MatchSeat.objects.filter(bot__owner=user, match__job__isnull=False, match__rated=False)
+        .order_by()
+        .values_list("bot")
+        .annotate(count=Count("id"))
+    )
     now = timezone.now()
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for bot in bots:
@@ -289,6 +297,7 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
                 "validating": any(v.status == BotVersion.VALIDATING for v in listed),
                 "rating": _one_to_one(bot, "rating"),
                 "row": (row := _one_to_one(bot, "leaderboard_row")),
+                "unrated": unrated.get(bot.pk, 0),
                 "measure": ranking_measure(row) if row is not None else None,
                 "plays_alone": _plays_alone(bot.game),
             }
