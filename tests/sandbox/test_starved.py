@@ -208,33 +208,54 @@ def bot_processes(bwrap: int) -> list[int]:
     return found
 
 
+QUICK_BOT = """
+class Bot:
+    def draft_pick(self, cards):
+        return 0
+
+    def draft_receive(self, card):
+        pass
+
+    def main_play(self, hand, base):
+        return 0
+
+    def main_postprocess(self, card):
+        pass
+"""
+
+
+@pytest.mark.skipif(not IS_ROOT, reason="a worker's bot is stopped between matches as root")
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_an_operators_signal_from_outside_is_a_platform_error(tmp_path, sandbox_config, sig):
-    """SIGTERM (or SIGINT, SIGHUP) sent to the bot's processes by an operator or a service
-    manager while it works on a call: the bot cannot send these to itself (its filter
-    refuses them), so a death by one is not its crash but a PlatformError (it was stored as
-    the bot's crash in a rated match)."""
-    bot = hostile(tmp_path, "sleep.py")
-    holder: list[BotProcess] = []
+    """A worker's bot, stopped between matches, is sent SIGTERM (or SIGINT, SIGHUP) by an
+    operator or a service manager: the bot cannot send these to itself (its filter refuses
+    them), so its death by one at the next match is not its crash but a PlatformError (it
+    was stored as the bot's crash, "killed by SIGTERM during start of match", in a rated
+    match)."""
+    bot = tmp_path / "quick.py"
+    bot.write_text(QUICK_BOT)
+    launch = bot_launch(bot, game=GAME, config=sandbox_config)
+    with BotProcess(launch, label=bot.stem) as process:
+        agent = ProcessAgent(process, GAME.bot_call, startup_timeout=10.0)
+        runner = MatchRunner(time.monotonic, TimeControl(move=5.0, bank=0.0, startup=10.0))
 
-    def kill() -> None:
-        proc = holder[0]._proc
+        def match(seed: int) -> MatchOutcome:
+            opponent = Opponent(GAME.builtin_class("simple"), GAME.bot_call, "simple")
+            return runner.run(GAME.state_class.new(seed, num_seats=2), [agent, opponent], seed=seed)
+
+        assert not match(0).record["result"]["faults"]
+        process.pause()  # (as the worker's cache of processes does between matches)
+        proc = process._proc
         assert proc is not None
-        # (the sandbox's first process is its PID namespace's init, which the kernel
-        # keeps from signals it does not handle: the processes of the bot's code under it,
-        # those that have no children of their own)
+        # (the sandbox's first process is its PID namespace's init, which the kernel keeps
+        # from signals it does not handle: the processes under it that hold a match's bot,
+        # those without children of their own)
         pids = [pid for pid in bot_processes(proc.pid)[1:] if not children(pid)]
         assert pids
         for pid in pids:
             os.kill(pid, sig)
-
-    launch = bot_launch(bot, game=GAME, config=sandbox_config)
-    with BotProcess(launch, label=bot.stem) as process:
-        holder.append(process)
-        agent = ProcessAgent(process, GAME.bot_call, startup_timeout=10.0)
-        runner = MatchRunner(time.monotonic, TimeControl(move=5.0, bank=0.0, startup=10.0))
         with pytest.raises(PlatformError, match=f"killed by {sig.name} from outside"):
-            runner.run(GAME.state_class.new(0, num_seats=2), [agent, killer(kill)], seed=0)
+            match(1)
     assert agent.fault_reports == []
 
 
