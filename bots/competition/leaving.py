@@ -44,12 +44,17 @@ def withdraw_queued_jobs(version: BotVersion, error: str) -> int:
     ]
     if not hit:
         return 0
-    played = set(
-        MatchJob.objects.filter(
+    # (its own seatings: a one-seat game deals one seed to every bot, and a deal others
+    # played is not one it saw)
+    played = {
+        (tournament, seed)
+        for tournament, seed, seats in MatchJob.objects.filter(
             tournament_id__in={t for _, t, _ in hit},
+            seed__in={seed for _, _, seed in hit},
             status__in=[MatchJob.DONE, MatchJob.RUNNING],
-        ).values_list("tournament_id", "seed")
-    )
+        ).values_list("tournament_id", "seed", "seats")
+        if version.pk in seats
+    }
     withdrawn = [(pk, t) for pk, t, seed in hit if (t, seed) not in played]
     if not withdrawn:
         return 0

@@ -65,3 +65,30 @@ def test_a_deal_being_played_keeps_its_twin_too(alice, carol, active_bot):
     retire(leaving.bot)
     assert jobs() == [(0, MatchJob.RUNNING, ""), (0, MatchJob.QUEUED, "")]
     assert competition.store_result(held, in_process(held.job)) is not None
+
+
+def test_only_its_own_seatings_keep_a_deal_for_it(alice, bob, carol, active_bot):
+    """A deal kept is one the leaving version played itself: a one-seat game deals one seed
+    to every bot, and a seed another pairing played is no deal it saw."""
+    from bots.competition.leaving import withdraw_queued_jobs
+
+    a = active_bot(alice, "simple", builtin_code("simple"))
+    b = active_bot(bob, "minimal", builtin_code("minimal"))
+    c = active_bot(carol, "strong", builtin_code("strong"))
+    tournament = Tournament.objects.create(game="rps-poker")
+
+    def job(seats: list[int], seed: int, status: str) -> MatchJob:
+        return MatchJob.objects.create(
+            tournament=tournament, game="rps-poker", round=0, seats=seats, seed=seed,
+            status=status,
+        )  # fmt: skip
+
+    job([a.pk, c.pk], 5, MatchJob.RUNNING)  # seed 5: played by others only
+    others = job([b.pk, c.pk], 5, MatchJob.QUEUED)
+    job([c.pk, b.pk], 6, MatchJob.RUNNING)  # seed 6: its own first seating
+    twin = job([b.pk, c.pk], 6, MatchJob.QUEUED)
+    assert withdraw_queued_jobs(b, RETIRED) == 1
+    others.refresh_from_db()
+    twin.refresh_from_db()
+    assert (others.status, others.error) == (MatchJob.FAILED, RETIRED)
+    assert twin.status == MatchJob.QUEUED
