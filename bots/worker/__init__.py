@@ -216,18 +216,30 @@ class Counters:
         return played / seconds, seconds
 
 
-class Heartbeat(threading.Thread):
+class _Beating(threading.Thread):
+    """A thread that extends a lease of ``lease_s`` every third of it, on its own database
+    connection, until :meth:`stop`."""
+
+    def __init__(self, name: str, lease_s: float) -> None:
+        super().__init__(daemon=True, name=name)
+        self.lease_s = lease_s
+        self._stop_event = threading.Event()
+
+    def stop(self) -> None:
+        self._stop_event.set()
+        self.join()
+
+
+class Heartbeat(_Beating):
     """Extends the leases of the held rows (one claim, or a worker's batch of them) every
     third of the lease, on its own database connection (:func:`bots.competition.leases.heartbeat`,
     for match jobs, solves and playground runs alike); notes which were lost."""
 
     def __init__(self, held: leases.Claim | list[leases.Claim], lease_s: float) -> None:
         self.claims = held if isinstance(held, list) else [held]
-        super().__init__(daemon=True, name=f"heartbeat-{self.claims[0].job.pk}")
-        self.lease_s = lease_s
+        super().__init__(f"heartbeat-{self.claims[0].job.pk}", lease_s)
         #: the jobs whose lease ran out and that another worker took
         self.lost_jobs: set[int] = set()
-        self._stop_event = threading.Event()
 
     @property
     def lost(self) -> bool:
@@ -263,12 +275,8 @@ class Heartbeat(threading.Thread):
         finally:
             drop_connection()
 
-    def stop(self) -> None:
-        self._stop_event.set()
-        self.join()
 
-
-class ValidationHeartbeat(threading.Thread):
+class ValidationHeartbeat(_Beating):
     """Extends a validation's lease (``BotVersion.validation_lease``) every third of the lease
     while the worker validates the version, on its own database connection, as
     :class:`Heartbeat` does for match jobs: a C++ or Java version's compile alone may take
@@ -277,13 +285,11 @@ class ValidationHeartbeat(threading.Thread):
     took it (the lease ran out meanwhile) or it ended, nothing is extended."""
 
     def __init__(self, version: BotVersion, lease_s: float) -> None:
-        super().__init__(daemon=True, name=f"heartbeat-version-{version.pk}")
+        super().__init__(f"heartbeat-version-{version.pk}", lease_s)
         self.version_id = version.pk
         self.claims = version.validation_claims
-        self.lease_s = lease_s
         #: the validation's claim went to another worker
         self.lost = False
-        self._stop_event = threading.Event()
 
     def beat(self) -> bool:
         """Extend the lease once; False if the validation is no longer this claim's."""
@@ -316,10 +322,6 @@ class ValidationHeartbeat(threading.Thread):
                     return
         finally:
             drop_connection()
-
-    def stop(self) -> None:
-        self._stop_event.set()
-        self.join()
 
 
 class Worker:
