@@ -6,27 +6,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.test import Client
 
 from bots.competition.uploads import activate
 from bots.models import Bot, BotVersion, Match, MatchJob, MatchSeat, Tournament
 
 GAME = "rps-poker"
-
-
-@pytest.fixture
-def alice(db) -> User:
-    return User.objects.create_user("alice", password="x" * 12)
-
-
-@pytest.fixture
-def owner(alice) -> Client:
-    client = Client()
-    client.force_login(alice)
-    return client
 
 
 def active_bot(user: User, name: str) -> Bot:

@@ -5,7 +5,6 @@ matches played but waiting to be rated (E3)."""
 
 from __future__ import annotations
 
-import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
@@ -17,18 +16,6 @@ from games.registry import get_game
 from tests.site.test_bot_pages import builtin_code, make_active
 
 RPS = get_game("rps-poker")
-
-
-@pytest.fixture
-def alice(db) -> User:
-    return User.objects.create_user("alice", password="x" * 12)
-
-
-@pytest.fixture
-def owner(alice) -> Client:
-    client = Client()
-    client.force_login(alice)
-    return client
 
 
 def in_process(job: MatchJob) -> object:
