@@ -53,9 +53,13 @@ SETTLE_MAX = 16 * CHUNK
 #: longest piece of a bot's own text (an exception's description) quoted in a fault reason
 #: (300 once cut the end off descriptions that quote what the bot was given)
 QUOTE = 1200
-#: the signals besides SIGKILL that only someone outside the sandbox can have killed a
-#: sandboxed bot with (its seccomp filter refuses the bot them: bots.sandbox.seccomp)
+#: the signals an operator or a service manager stops a process with: one of them pending on
+#: a bot's process while :meth:`BotProcess.pause` had it stopped was sent from outside (no
+#: code of the bot's ran meanwhile), the platform's trouble (:meth:`BotProcess.resume`). A
+#: death by one at any other time stays the bot's crash: a bot may find a way to send one
+#: to itself
 OUTSIDE_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+_OUTSIDE_MASK = sum(1 << (int(sig) - 1) for sig in OUTSIDE_SIGNALS)
 #: what the hosts print when RLIMIT_CPU's soft limit strikes
 CPU_MARKER = "CPU time limit exceeded"
 #: what a host or a runtime prints when memory runs out (the fault is then "memory")
@@ -660,11 +664,22 @@ class BotProcess:
         self._stopped = pids
 
     def resume(self) -> None:
-        """Let the processes :meth:`pause` stopped go on (SIGCONT)."""
+        """Let the processes :meth:`pause` stopped go on (SIGCONT). Raises PlatformError
+        (the process killed first) if one was sent SIGTERM, SIGINT or SIGHUP meanwhile
+        (:data:`OUTSIDE_SIGNALS`): no code of the bot's ran while they were stopped, so an
+        operator or a service manager sent it, and its death would not be the bot's."""
         pids, self._stopped = self._stopped, []
+        sent = next(filter(None, map(_outside_signal_pending, pids)), None)
         for pid in pids:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGCONT)
+        if sent is not None:
+            self._kill()
+            self.stderr.mark(f"--- sent {sent} from outside while it was stopped ---")
+            raise PlatformError(
+                f"the bot's process was sent {sent} from outside while it was stopped between "
+                "calls (an operator or a service manager: no code of the bot's ran meanwhile)"
+            )
 
     def _read_control(self, child: _Child) -> None:
         assert child.control_fd is not None
@@ -1251,15 +1266,6 @@ class BotProcess:
             )
         if sig == signal.SIGKILL and child is not None and not ours:
             return self._outside_kill(what)
-        if sig in OUTSIDE_SIGNALS and child is not None and not ours and self.launch.sandbox:
-            # which a sandboxed bot cannot send (bots.sandbox.seccomp): an operator's
-            name = signal.Signals(sig).name
-            self.stderr.mark(f"--- killed by {name} from outside during {what} ---")
-            raise PlatformError(
-                f"the bot's process was killed by {name} from outside during {what} (not by "
-                "the platform, nor by the bot, which cannot send it: an operator or a "
-                "service manager)"
-            )
         if sig == signal.SIGXFSZ:
             return AgentFault("crash", f"the bot wrote a file over the size limit during {what}")
         if sig == signal.SIGSYS and self.launch.sandbox:
@@ -1484,6 +1490,28 @@ def _short(value: object, limit: int = 120) -> str:
         untrusted.decode(value) if isinstance(value, bytes) else untrusted.clean_text(repr(value))
     )
     return untrusted.shorten(text.strip(), limit)
+
+
+def _outside_signal_pending(pid: int) -> str | None:
+    """The name of an :data:`OUTSIDE_SIGNALS` signal pending on process ``pid`` and not
+    blocked by all of its threads (it would end the process as it goes on), or None."""
+    pending, blocked = 0, -1  # (blocked: by every thread)
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/status") as status:
+                for line in status:
+                    key, _, value = line.partition(":")
+                    if key in ("SigPnd", "ShdPnd"):
+                        pending |= int(value, 16)
+                    elif key == "SigBlk":
+                        blocked &= int(value, 16)
+    except (OSError, ValueError):
+        return None  # (gone: its death says why)
+    live = pending & ~blocked & _OUTSIDE_MASK
+    for sig in OUTSIDE_SIGNALS:
+        if live & (1 << (int(sig) - 1)):
+            return sig.name
+    return None
 
 
 def _quote(value: object, limit: int = QUOTE) -> str:

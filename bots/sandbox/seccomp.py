@@ -133,10 +133,9 @@ NOT_IMPLEMENTED = ("clone3", "io_uring_setup")
 #: calls and the argument that holds the signal: refused (EPERM) when it is SIGKILL
 SIGKILL = 9
 #: the signals an operator or a service manager stops a process with (SIGTERM, SIGINT,
-#: SIGHUP): refused as SIGKILL is, so that a bot killed by one was killed from outside too
-#: (the platform's trouble: bots.running.process, _outside_kill), never by a signal it
-#: sent itself (a paused bot of the worker's, sent SIGTERM by an operator, was stored as
-#: the bot's crash in a rated match)
+#: SIGHUP), refused as SIGKILL is: one pending on a bot's stopped process was sent from
+#: outside (bots.running.process, BotProcess.resume: the platform's trouble; a paused bot of
+#: the worker's, sent SIGTERM by an operator, was stored as its crash in a rated match)
 OUTSIDE_SIGNALS = (SIGKILL, 15, 2, 1)
 SIGNAL_ARGUMENT = {
     "kill": 1, "tkill": 1, "tgkill": 2, "rt_sigqueueinfo": 1, "rt_tgsigqueueinfo": 2,
@@ -149,6 +148,11 @@ SIGNAL_ARGUMENT = {
 EXIT_CALLS = ("exit", "exit_group")
 SIGNAL_LIKE_STATUS = 0x80
 F_SETSIG = 10
+#: a session or a process group of its own: with one a bot's process could take a terminal
+#: of its own (a pty), whose line discipline sends its foreground group SIGINT or SIGHUP, in
+#: the background, after the call that asked for it: refused where the bot's code runs (the
+#: sandbox's first process is made a session's leader by bubblewrap, before any of it runs)
+SESSION_CALLS = ("setsid", "setpgid")
 PR_SET_PDEATHSIG = 1
 RLIMIT_CPU = 0
 #: calls refused with EPERM whatever their arguments where a bot's code runs: a POSIX
@@ -301,6 +305,8 @@ def _export(
                 if not others:  # (a match's process may set no signal at all: SHARED_FCNTL)
                     rule("fcntl", eperm, low(1, F_SETSIG), low(2, sig))
                 rule("prctl", eperm, low(0, PR_SET_PDEATHSIG), low(1, sig))
+            for name in SESSION_CALLS:
+                rule(name, eperm)
             rule("setrlimit", eperm, low(0, RLIMIT_CPU))
             rule("prlimit64", eperm, low(1, RLIMIT_CPU), (2, _CMP_NE, 0, 0))
             for name in TIMER_CALLS:

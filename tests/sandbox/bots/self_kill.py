@@ -61,6 +61,9 @@ def attempts():
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         yield f"kill {sig.name}", lambda sig=sig: os.kill(pid, sig)
         yield f"tgkill {sig.name}", lambda sig=sig: signal.pthread_kill(threading.get_ident(), sig)
+    # a session or a group of its own, whose terminal (a pty) would signal it later
+    yield "setsid", os.setsid
+    yield "setpgid", lambda: os.setpgid(0, 0)
 
     def setsig():
         read_end, _ = os.pipe()
