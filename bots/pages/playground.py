@@ -5,9 +5,10 @@ version" for a signed-in owner.
 
 The web only checks what was asked and queues a row (:func:`bots.playground.submit`); the
 code runs on a worker, in the sandbox. A run is seen by whoever has its address (an
-unguessable key, as an unlisted paste is): its results, faults, stderr and replays; its code
-and the "submit" button only by the person who started it. A person is a signed-in user, or
-a guest known by the token of their session (the one live tables give).
+unguessable key, as an unlisted paste is): its results, faults and replays; its code, its
+bot's log (what it prints) and the "submit" button only by the person who started it. A
+person is a signed-in user, or a guest known by the token of their session (the one live
+tables give).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from bots.languages import default_language, file_accept, get_language, language
 from bots.models import PlaygroundMatch, PlaygroundRun
 from bots.pages.compiler import fault_shown, record_shown, refusal
 from bots.pages.views import declared_size, request_limit, upload_within_limit
+from bots.running.timing import site_time_control
 from cardsite.accounts import client_ip
 from games import replays
 from games.engine import untrusted
@@ -239,6 +241,17 @@ def _worker_time(limits: playground.Limits, guest: bool) -> str:
     return " and ".join(said)
 
 
+def timing_text(spec: GameSpec) -> str:
+    """How the person's bot is timed in its matches, in words: the site's time rules, the
+    upload's validation's (:func:`bots.playground.play_match`)."""
+    tc = site_time_control(spec)
+    match = "session" if spec.plays_alone else "match"
+    text = f"{tc.move:g} s per call, a {tc.bank:g} s bank per {match} for calls that run over"
+    if tc.streak:
+        text += f", and at most {tc.streak} calls in a row over {tc.move:g} s"
+    return text
+
+
 def _render_form(
     request: HttpRequest,
     spec: GameSpec,
@@ -258,6 +271,7 @@ def _render_form(
             "limits": limits,
             "address_limits": playground.AddressLimits.from_settings() if guest else None,
             "worker_time": _worker_time(limits, guest),
+            "timing": timing_text(spec),
             "guest": guest,
             "max_size": uploads.size_text(uploads.max_code_bytes()),
             # a built jar only where the game's Java bots take one (a kit's: Last Card)
@@ -345,6 +359,9 @@ def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
     its lines apart, :func:`compiler_lines`)."""
     waiting = playground.is_waiting(run)
     wait = playground.wait_of(run) if waiting else None
+    # a run that failed before its bot played a match: no progress to show (its one stored
+    # match, if any, is its bot's failure to start)
+    started = not never_started(run)
     position = wait.position if wait is not None else None
     if run.status == PlaygroundRun.DONE and run.played < run.matches:
         # stopped at its bound of worker time (bots.playground.out_of_time): said so
@@ -359,6 +376,8 @@ def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
         message = run.reason or "The run failed."
         if (found := refusal(message)) is not None:
             message = found.summary if mine else found.hidden()
+        if not mine and message.startswith("Your bot "):
+            message = "The bot " + message.removeprefix("Your bot ")
     elif wait is not None:
         # how many runs are ahead and how long each may take: true figures, no promise
         so_far = f" to go on ({run.played} of {run.matches} played so far)" if run.played else ""
@@ -370,7 +389,7 @@ def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
         "final": run.status not in PlaygroundRun.OPEN,
         "played": run.played,
         "matches": run.matches,
-        "percent": round(100 * run.played / run.matches) if run.matches else 100,
+        "percent": round(100 * run.played / run.matches) if run.matches and started else 0,
         # done before its last match: stopped at its bound of worker time
         "stopped": run.status == PlaygroundRun.DONE and run.played < run.matches,
         "position": position,
@@ -378,6 +397,18 @@ def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
         "ahead": wait.ahead if wait is not None else None,
         "message": message,
     }
+
+
+def never_started(run: PlaygroundRun) -> bool:
+    """Whether the run failed before its bot played a match: it ended before its first
+    (a missing method, a compile that took its time...), or its one match stored is its
+    bot's failure to start (``playground.load_failure``)."""
+    if run.status != PlaygroundRun.FAILED or run.played > 1:
+        return False
+    if run.played == 0:
+        return True
+    first = run.played_matches.filter(number=0).only("seat", "seats").first()
+    return first is None or first.seats[first.seat].get("fault_kind") == playground.LOAD_FAULT
 
 
 def compiler_lines(run: PlaygroundRun, mine: bool) -> str:
@@ -402,6 +433,18 @@ def _bound_note(run: PlaygroundRun) -> str:
     )
 
 
+#: the run's bot's name to anyone but the person who started the run (stored as
+#: ``playground.YOUR_BOT``)
+THEIR_BOT = "the run's bot"
+
+
+def seat_name(match: PlaygroundMatch, n: int, mine: bool) -> str:
+    """Seat ``n``'s name as the page shows it: the run's bot is "your bot" to the run's
+    owner only."""
+    name = str(match.seats[n]["name"])
+    return THEIR_BOT if n == match.seat and not mine else name
+
+
 def _opponent_of(match: PlaygroundMatch) -> str:
     others = [s["name"] for n, s in enumerate(match.seats) if n != match.seat]
     return ", ".join(others) or "the dealer"
@@ -421,7 +464,14 @@ def _rows(
         # a fault's reason on one line, escaped and cut, as every page shows it; a compiler's
         # refusal as its summary, the code it quotes left out
         shown = [
-            (n, s | {"shown": untrusted.one_line(_fault_said(s, n == match.seat, owned))})
+            (
+                n,
+                s
+                | {
+                    "shown": untrusted.one_line(_fault_said(s, n == match.seat, owned)),
+                    "name": seat_name(match, n, owned),
+                },
+            )
             for n, s in enumerate(match.seats)
         ]
         rows.append(
@@ -462,7 +512,13 @@ def _totals(matches: list[PlaygroundMatch]) -> list[dict[str, Any]]:
 
 
 def said_at_the_end(
-    run: PlaygroundRun, state: dict[str, Any], total: float, spec: GameSpec, *, scored: bool
+    run: PlaygroundRun,
+    state: dict[str, Any],
+    total: float,
+    spec: GameSpec,
+    *,
+    scored: bool,
+    mine: bool = True,
 ) -> str:
     """What the run's page says once, in its live region, when the run it follows ends:
     its message, and the bot's total when there is one ("Done: 6 matches played; your bot's
@@ -472,7 +528,7 @@ def said_at_the_end(
         return message
     fewer = "" if spec.higher_is_better else " (fewer is better)"
     return (
-        f"{message.rstrip('.')}; your bot's total {spec.score_label}: "
+        f"{message.rstrip('.')}; {'your' if mine else 'the'} bot's total {spec.score_label}: "
         f"{floatformat(total, '-2')}{fewer}."
     )
 
@@ -498,16 +554,23 @@ def _run_context(request: HttpRequest, run: PlaygroundRun, spec: GameSpec) -> di
         "state": state,
         # a failed compile's messages (they quote the code): its owner's only
         "compiler": compiler_lines(run, mine),
-        "said": said_at_the_end(run, state, total, spec, scored=scored) if state["final"] else "",
+        "said": (
+            said_at_the_end(run, state, total, spec, scored=scored, mine=mine)
+            if state["final"]
+            else ""
+        ),
         "rows": rows,
-        # every match played, and none with a fault, an illegal move or a line on
-        # stderr: said so
+        # every match played, and none with a fault, an illegal move or (to its owner, who
+        # alone reads the bot's log) a line on stderr: said so
         "quiet": bool(rows)
-        and not any(r["faults"] or r["illegal"] or r["match"].stderr for r in rows),
+        and not any(r["faults"] or r["illegal"] or (mine and r["match"].stderr) for r in rows),
         "scored": scored,
         "totals": _totals(matches),
         "total": total,
         "mine": mine,
+        # the run's bot, in the words of who reads the page
+        "the_bot": "your bot" if mine else "the bot",
+        "yours": "your" if mine else "its",
         "can_submit": mine and run.user_id is not None and run.status == PlaygroundRun.DONE,
         "score_label": spec.score_label,
         "lower_is_better": not spec.higher_is_better,
@@ -575,8 +638,8 @@ def _match(run: PlaygroundRun, number: str) -> PlaygroundMatch:
     return match
 
 
-def _names(match: PlaygroundMatch) -> list[str]:
-    return [str(s["name"]) for s in match.seats]
+def _names(match: PlaygroundMatch, mine: bool) -> list[str]:
+    return [seat_name(match, n, mine) for n in range(len(match.seats))]
 
 
 def _compiler_of(match: PlaygroundMatch) -> str:
@@ -593,7 +656,7 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
     match = _match(run, number)
     mine = _mine(request, run)
     record = record_shown(match.record, match.seat, owned=mine)
-    replay = replays.build(record, _names(match))
+    replay = replays.build(record, _names(match, mine))
     total = len(replay.frames)
     asked = untrusted.whole_number(request.GET.get("step", "1")) or 1
     step = max(0, min(asked - 1, total - 1)) if total else 0
@@ -609,6 +672,8 @@ def match_page(request: HttpRequest, key: str, number: str) -> HttpResponse:
             "row": _rows([match], owned=mine)[0],
             # the compiler's messages of the run's bot, its owner's only
             "compiler": _compiler_of(match) if mine else "",
+            # the bot's log (what it prints): its owner's only, as every game page says
+            "mine": mine,
             "replay": replay,
             **viewer_context(
                 step,
@@ -630,8 +695,9 @@ def match_replay(request: HttpRequest, key: str, number: str) -> JsonResponse:
     """The frames the viewer steps through, as the site's replay JSON: ``?from=N&count=M``."""
     run = _run(key)
     match = _match(run, number)
-    record = record_shown(match.record, match.seat, owned=_mine(request, run))
-    replay = replays.build(record, _names(match))
+    mine = _mine(request, run)
+    record = record_shown(match.record, match.seat, owned=mine)
+    replay = replays.build(record, _names(match, mine))
     start = untrusted.whole_number(request.GET.get("from", "0")) or 0
     count = untrusted.whole_number(request.GET.get("count", "")) or None
     answer = replay.as_json(min(start, len(replay.frames)), count)

@@ -56,6 +56,7 @@ from bots.running.playing import (
     shutdown_faults,
 )
 from bots.running.process import PlatformError
+from bots.running.timing import site_time_control
 from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.spec import GameSpec
@@ -1038,9 +1039,16 @@ def play_match(
 ) -> tuple[Played, int]:
     """Play match ``number`` in the sandbox (outside any transaction): the result and the
     seat of the person's bot. Raises only for the platform's trouble (a PlatformError: no
-    free sandbox slot, a sandbox that cannot start)."""
+    free sandbox slot, a sandbox that cannot start).
+
+    The person's bot is timed as the upload's validation times it (the site's time rules,
+    ``bots.running.timing``: the game's time control and at most so many calls in a row
+    over the per-call time), so that a bot the playground passes is not rejected at upload
+    for its time; the opponents by the game's time control, as in the competition."""
     entries, seat, seed = table(run, number, seats)
-    return play(get_game(run.game), entries, seed=seed, cache=cache), seat
+    spec = get_game(run.game)
+    timed = {seat: site_time_control(spec)}
+    return play(spec, entries, seed=seed, cache=cache, seat_time_controls=timed), seat
 
 
 def store_match(

@@ -46,8 +46,9 @@ def test_the_compilers_messages_are_shown_whole_to_the_runs_owner_only(db):
     ]
     assert owner.get(reverse("playground_status", args=[run.key])).json()["message"] == summary
 
+    # (to anyone else, the run's bot is not "your bot")
     hidden = (
-        "Your bot could not start: C++ compile error (1 error; the compiler&#x27;s messages "
+        "The bot could not start: C++ compile error (1 error; the compiler&#x27;s messages "
         "quote the code, so only the run&#x27;s owner sees them)."
     )
     anyone = Client()
