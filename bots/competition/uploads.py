@@ -59,6 +59,7 @@ from bots.running.contract import check_before_play
 from bots.running.playing import Entry, ProcessCache, play
 from bots.running.timing import site_time_control
 from bots.sandbox import compiling
+from cardsite.written import MINUS, number
 from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
@@ -338,7 +339,11 @@ def run_validation(version: BotVersion, quick: bool | None = None) -> Validation
             f"{tc.move:g} s per call, a {tc.bank:g} s time bank, at most {tc.streak} calls "
             f"in a row over {tc.move:g} s"
         )
-    lines = [f"validation of {version}{against}, {matches} matches ({timing})"]
+    # (the bot and version alone: the status it had when the log was begun goes stale)
+    lines = [
+        f"validation of {version.bot.label} v{version.number}{against}, {matches} matches "
+        f"({timing})"
+    ]
     # one process of the bot for the check of its methods and its matches (each a deal of
     # its own), as a worker keeps one: a start costs a JVM about a second
     cache = ProcessCache(1)
@@ -396,13 +401,13 @@ def _validation_matches(
         played = play(spec, entries, seed=seed, seat_time_controls={my_seat: tc}, cache=cache)
         mine = played.seats[my_seat]
         scores = played.outcome.result["scores"]
+        # seats counted from 1, as every page counts them
+        seat = "" if alone else f" in seat {my_seat + 1}"
         if mine.fault_kind == "startup":  # (a compile error, a failure at import...)
-            line = f"match {n + 1}: seat {my_seat}, not played: the bot did not start"
+            line = f"match {n + 1}: your bot{seat} did not start, so the match was not played"
         else:
-            line = (
-                f"match {n + 1}: seat {my_seat}, seed {seed}, scores {scores}, "
-                f"{played.duration_s:.2f} s"
-            )
+            line = f"match {n + 1}: {_scores_text(spec, scores, my_seat, them.name, seat)} "
+            line += f"({played.duration_s:.2f} s)"
         # illegal answers the rules refused without a fault (Last Card: played as passes)
         if refusals := refused(played.outcome.record, my_seat):
             line += f"; {refused_text(spec, len(refusals), refusals[0])}"
@@ -425,6 +430,25 @@ def _validation_matches(
             return ValidationResult(False, reason, "\n".join(lines), fault_kind=mine.fault_kind)
     lines.append("passed")
     return ValidationResult(True, "", "\n".join(lines))
+
+
+def _scores_text(spec: GameSpec, scores: list[float], mine: int, opponent: str, seat: str) -> str:
+    """What each side scored in a validation match, in the game's words ("your bot in seat
+    1: chips won -117, house/simple +117", with the minus sign); where a score is below zero,
+    each one is signed."""
+    sign = any(score < 0 for score in scores)
+
+    def shown(score: float) -> str:
+        value = round(score, 2) + 0.0  # (never a negative zero)
+        text = number(abs(value))
+        if value < 0:
+            return f"{MINUS}{text}"
+        return f"+{text}" if sign and value > 0 else text
+
+    said = f"your bot{seat}: {spec.score_label} {shown(scores[mine])}"
+    if len(scores) > 1:
+        said += f", {opponent} {shown(scores[1 - mine])}"
+    return said
 
 
 def validate(version: BotVersion) -> BotVersion:

@@ -354,7 +354,7 @@ def looks_foreign(text: str, chosen: str) -> str | None:
         return None
     (line, words), other = min(seen, key=lambda item: item[0][0])
     return (
-        f"This looks like {other.title} (line {line}: `{words}`), but the language chosen is "
+        f"This looks like {other.title} (line {line}: “{words}”), but the language chosen is "
         f"{own.title}: choose {other.title}, or give {own.title} code."
     )
 

@@ -55,8 +55,10 @@ from bots.models import (
 from bots.pages.compiler import refusal
 from bots.pages.forms import UploadForm
 from cardsite import keyset
-from cardsite.written import number, score_pair, when
+from cardsite.written import MINUS, number, score_pair, when
+from games.chips.tournament import ChipsRoundRobin
 from games.engine import untrusted
+from games.engine.tournament import Format
 from games.models import profile_hidden
 from games.registry import get_game
 
@@ -317,6 +319,19 @@ def _plays_alone(slug: str) -> bool:
         return get_game(slug).plays_alone
     except KeyError:
         return False
+
+
+def _zero_sum(fmt: Format | None) -> bool:
+    """Whether what one bot of a match wins the other loses, so that one signed figure says
+    it: the two-player chip games (Kuhn, Leduc, Blackjack++)."""
+    return isinstance(fmt, ChipsRoundRobin)
+
+
+def signed(value: float) -> str:
+    """Points as one signed figure: "+14", "\u221214", "0" (never a negative zero)."""
+    value = round(value, 2) + 0.0
+    text = number(abs(value))
+    return f"+{text}" if value > 0 else f"{MINUS}{text}" if value < 0 else text
 
 
 def _score_label(slug: str) -> str:
@@ -719,15 +734,16 @@ def _higher_is_better(game: str) -> bool:
 
 
 def opponent_results(
-    bot: Bot, after: str | None = None, before: str | None = None
+    bot: Bot, after: str | None = None, before: str | None = None, *, net: bool = False
 ) -> keyset.KeysetPage:
     """One page of the bot's results per opponent met (a bot, or a person at a live table):
     matches, wins, draws, losses (who scored better in the match, by the game's own
-    direction) and each side's points, the most met first. They are kept as matches are
-    stored (``bots.ladder.aggregates``): the page reads a few rows, not the bot's matches, from
-    where the last page stopped (``?opponents_after=``): every person met at a live table
-    is a row, so the list has no end a count or an offset could afford. Raises
-    ``keyset.BadCursor``."""
+    direction) and each side's points, the most met first; with ``net`` (a zero-sum game:
+    what one side won the other lost) the bot's own points alone, signed ("+14"). They are
+    kept as matches are stored (``bots.ladder.aggregates``): the page reads a few rows, not
+    the bot's matches, from where the last page stopped (``?opponents_after=``): every
+    person met at a live table is a row, so the list has no end a count or an offset could
+    afford. Raises ``keyset.BadCursor``."""
     fields = ("id", "opponent_id", "name", "opponent__name", "opponent__owner__username",
               "matches", "wins", "draws", "losses", "points_for", "points_against")  # fmt: skip
     found = keyset.page(
@@ -745,7 +761,9 @@ def opponent_results(
             "label": f"{row['opponent__owner__username']}/{row['opponent__name']}"
             if opponent is not None
             else row["name"] or "a player",
-            "points": score_pair(row["points_for"], row["points_against"]),
+            "points": signed(row["points_for"])
+            if net
+            else score_pair(row["points_for"], row["points_against"]),
         } | {k: str(row[k]) for k in ("matches", "wins", "draws", "losses")}
         item["html"] = _opponent_row_html(item)
         items.append(item)
@@ -1022,7 +1040,10 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         columns = [(column.title, column.show(row.score)) for column in fmt.columns()]
     try:
         opponents = opponent_results(
-            bot, request.GET.get("opponents_after"), request.GET.get("opponents_before")
+            bot,
+            request.GET.get("opponents_after"),
+            request.GET.get("opponents_before"),
+            net=_zero_sum(fmt),
         )
     except keyset.BadCursor as bad:
         return keyset.bad_request(request, bad)
@@ -1037,6 +1058,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "plays_alone": _plays_alone(bot.game),
         # what a match's score counts, for the results against each opponent
         "score_label": _score_label(bot.game),
+        "net_score": _zero_sum(fmt),
         "language": language_title(bot.language),
         "active": shown.active,
         # why there is no active version: the newest version's status says it

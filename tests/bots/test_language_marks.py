@@ -51,7 +51,7 @@ def test_the_javascript_starter_pasted_as_python_is_refused_naming_both():
     text = starter.read_text(encoding="utf-8")
     line = text.splitlines().index("({") + 1
     assert looks_foreign(text, "python") == (
-        f"This looks like JavaScript (line {line}: `({{`), but the language chosen is Python: "
+        f"This looks like JavaScript (line {line}: “({{”), but the language chosen is Python: "
         "choose JavaScript, or give Python code."
     )
 
@@ -59,11 +59,11 @@ def test_the_javascript_starter_pasted_as_python_is_refused_naming_both():
 @pytest.mark.parametrize(
     ("text", "chosen", "seen"),
     [
-        ("#include <vector>\nint main() {}\n", "python", "C++ (line 1: `#include <vector>`)"),
-        ("public class Mine {\n}\n", "cpp", "Java (line 1: `public class Mine`)"),
-        ("module.exports = {\n};\n", "python", "JavaScript (line 1: `module.exports =`)"),
-        ("class Bot:\n    pass\n", "javascript", "Python (line 1: `class Bot:`)"),
-        ("\n\nclass Bot:\n    def act(self, x):\n", "java", "Python (line 3: `class Bot:`)"),
+        ("#include <vector>\nint main() {}\n", "python", "C++ (line 1: “#include <vector>”)"),
+        ("public class Mine {\n}\n", "cpp", "Java (line 1: “public class Mine”)"),
+        ("module.exports = {\n};\n", "python", "JavaScript (line 1: “module.exports =”)"),
+        ("class Bot:\n    pass\n", "javascript", "Python (line 1: “class Bot:”)"),
+        ("\n\nclass Bot:\n    def act(self, x):\n", "java", "Python (line 3: “class Bot:”)"),
     ],
 )
 def test_a_mark_of_another_language_is_named_with_its_line(text, chosen, seen):

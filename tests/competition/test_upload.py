@@ -404,5 +404,5 @@ def test_a_bot_that_never_started_is_not_said_to_have_played_its_validation(alic
     assert version.status == BotVersion.REJECTED
     assert version.reason.startswith("startup: ")
     log = version.validation_log
-    assert "match 1: seat 0, not played: the bot did not start" in log, log
+    assert "match 1: your bot in seat 1 did not start, so the match was not played" in log, log
     assert "scores" not in log, log

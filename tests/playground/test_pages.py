@@ -112,7 +112,7 @@ def test_code_of_another_language_is_refused_naming_both_before_it_is_queued(db)
     assert page.status_code == 400
     line = starter.splitlines().index("({") + 1
     assert (
-        f"This looks like JavaScript (line {line}: `({{`), but the language chosen is Python: "
+        f"This looks like JavaScript (line {line}: “({{”), but the language chosen is Python: "
         "choose JavaScript, or give Python code."
     ) in page.content.decode()
     assert not PlaygroundRun.objects.exists()

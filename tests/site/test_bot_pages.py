@@ -435,7 +435,7 @@ def test_it_refuses_code_of_another_language_than_the_one_chosen_naming_both(own
     line = starter.splitlines().index("({") + 1
     assert errors(response) == (
         "The upload was refused "
-        f"This looks like JavaScript (line {line}: `({{`), but the language chosen is Python: "
+        f"This looks like JavaScript (line {line}: “({{”), but the language chosen is Python: "
         "choose JavaScript, or give Python code."
     )
     assert not Bot.objects.filter(owner=alice).exists()

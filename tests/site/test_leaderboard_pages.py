@@ -357,11 +357,11 @@ def test_goofspiels_head_to_head_says_it_counts_the_deal_score(client, goofspiel
     assert "Points" not in board
     bot = Bot.objects.get(name="matching")
     page = client.get(f"/bots/{bot.pk}/").content.decode()
-    assert "Deal score for \u2013 against" in page and "Points for" not in page
+    assert "Deal score: this bot \u2013 the opponent" in page and "Points for" not in page
 
 
 def test_rps_pokers_head_to_head_counts_games_won(client, rps_tournament):
     board = client.get("/games/rps-poker/leaderboard/").content.decode()
     assert "Each bot's games won against each opponent" in board
     page = client.get(f"/bots/{Bot.objects.get(name='strong').pk}/").content.decode()
-    assert "Games won for \u2013 against" in page
+    assert "Games won: this bot \u2013 the opponent" in page

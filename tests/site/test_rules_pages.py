@@ -91,10 +91,10 @@ def test_it_offers_a_python_and_a_javascript_starter_for_every_game(client):
     assert "<code>movecheck.py</code> sits beside your bot" in last_card
     # the JavaScript row says how its methods are named, from the game's own methods
     assert (
-        "with the same methods in camelCase (<code>draft_pick</code> is <code>draftPick</code>)"
+        "with the game's methods in camelCase (<code>draft_pick</code> is <code>draftPick</code>)"
         in rps
     )
-    assert "with the same methods: <code>play</code>; the file runs anew" in last_card
+    assert "with the method <code>play</code>; a new bot is made for every match" in last_card
     assert "draftPick" not in last_card
     # (a JavaScript bot cannot import it)
     assert "<dt>Toolkit (Python bots)</dt>" in last_card
@@ -104,7 +104,7 @@ def test_it_offers_a_python_and_a_javascript_starter_for_every_game(client):
     assert "plus a 10 s bank per session for calls" in uth
     assert "1 MiB of printed output per session" in uth
     assert "bank per match for calls" not in uth and "printed output per match" not in uth
-    assert "with the same methods: <code>act</code>; the file runs anew" in uth
+    assert "with the method <code>act</code>; a new bot is made for every session" in uth
     assert "draft_pick" not in uth and "draftPick" not in uth
 
 
@@ -119,10 +119,11 @@ def test_the_javascript_row_names_the_game_s_own_methods(client, slug):
     renamed = [m for m in methods if camel_case(m) != m]
     if renamed:
         shown = f"(<code>{renamed[0]}</code> is <code>{camel_case(renamed[0])}</code>)"
-        assert f"with the same methods in camelCase {shown}; the file runs anew" in page
+        assert f"with the game's methods in camelCase {shown}; a new bot is made" in page
     else:
         named = ", ".join(f"<code>{m}</code>" for m in methods)
-        assert f"with the same methods: {named}; the file runs anew" in page
+        said = "the method" if len(methods) == 1 else "the methods"
+        assert f"with {said} {named}; a new bot is made" in page
 
 
 @pytest.mark.django_db

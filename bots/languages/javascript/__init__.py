@@ -74,12 +74,13 @@ class JavaScript(Language):
     def methods_text(self, methods: Sequence[str]) -> str:
         """A game's methods as a JavaScript bot names them, for its rules page's line
         (``{methods}`` in :attr:`contract_summary`): an example of the camelCase rule from
-        the game's own names, or, where no name has an underscore, that they are the same."""
+        the game's own names, or, where no name has an underscore, the names themselves."""
         renamed = [(m, self.method_name(m)) for m in methods if self.method_name(m) != m]
         if renamed:
             method, name = renamed[0]
-            return f"the same methods in camelCase (<code>{method}</code> is <code>{name}</code>)"
-        return "the same methods: " + ", ".join(f"<code>{m}</code>" for m in methods)
+            return f"the game's methods in camelCase (<code>{method}</code> is <code>{name}</code>)"
+        named = ", ".join(f"<code>{m}</code>" for m in methods)
+        return f"the method {named}" if len(methods) == 1 else f"the methods {named}"
 
 
 LANGUAGE = JavaScript(
@@ -94,8 +95,8 @@ LANGUAGE = JavaScript(
     bot_shape="the bot object",
     # {methods}: the game's own, as methods_text gives them
     contract_summary="a file holding one object (or <code>module.exports = {...}</code>) with "
-    "{methods}; the file runs anew for every {match}, in a realm of its own "
-    "(a new one before a deal it has been dealt)",
+    "{methods}; a new bot is made for every {match}, and its globals never carry into a deal "
+    "the bot has seen before",
     marks=(
         # the bot object of the original format, module.exports, const / let, function
         r"^\(\{",
