@@ -8,16 +8,9 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from games.engine.written import MINUS, number
 
-def number(value: float) -> str:
-    """Points: two decimals, none for a whole number (what ``floatformat:"-2"`` writes)."""
-    text = f"{value:.2f}"
-    return text[:-3] if text.endswith(".00") else text
-
-
-#: a negative number's sign in a pair of scores: the minus sign (U+2212), not the hyphen,
-#: which beside the pair's en dash read as one mark ("4 en-dash hyphen 4") or as a range
-MINUS = "\u2212"
+__all__ = ["MINUS", "number", "score_pair", "when"]
 
 
 def score_pair(mine: float, theirs: float) -> str:

@@ -26,8 +26,8 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from bots.ladder.people import game_rates_people, ranked_people
-from bots.ladder.ratings import ranked_rows
-from bots.models import HOUSE, LeaderboardRow, MatchSeat
+from bots.ladder.ratings import ranked_rows, ranking_measure
+from bots.models import HOUSE, Bot, BotVersion, LeaderboardRow, MatchSeat
 from bots.pages.views import PlacedHistory, Point, chart_positions, rating_chart
 from cardsite import keyset
 from cardsite.errors import error_page
@@ -394,6 +394,43 @@ def recent_rated(
     return found
 
 
+def competing_bots(user: Any) -> list[dict[str, Any]]:
+    """The person's bots that compete now (an active version), by game and rank, each with
+    its leaderboard row (None: not ranked yet) and the number it is ranked by: one query,
+    however many bots."""
+    slugs = game_slugs()
+    bots = (
+        Bot.objects.filter(owner=user, game__in=slugs, versions__status=BotVersion.ACTIVE)
+        .select_related("leaderboard_row")
+        .order_by()
+    )
+    listed = []
+    for bot in bots:
+        try:
+            row = bot.leaderboard_row
+        except LeaderboardRow.DoesNotExist:
+            row = None
+        spec = get_game(bot.game)
+        listed.append(
+            {
+                "bot": bot,
+                "title": spec.title,
+                "row": row if row is not None and row.rank else None,
+                "measure": ranking_measure(row) if row is not None and row.rank else None,
+                "plays_alone": spec.plays_alone,
+            }
+        )
+    order = {slug: n for n, slug in enumerate(slugs)}
+    return sorted(
+        listed,
+        key=lambda item: (
+            order[item["bot"].game],
+            item["row"].rank if item["row"] else float("inf"),
+            item["bot"].name.lower(),
+        ),
+    )
+
+
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A person's public page: per game their rating, rank among people and record; for
     the game chosen (``?game=``, else the one they played most) the rating chart and their
@@ -433,6 +470,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "chosen_title": get_game(chosen).title if chosen else "",
         "own": own,
         "hidden": hidden,
+        "bots": (bots := competing_bots(user)),
+        # a game that ranks by score (UTH): the column says so
+        "bots_scored": any(item["plays_alone"] for item in bots),
     }
     if rating is not None:
         try:

@@ -47,8 +47,8 @@ from games.registry import get_game
 #: keyed by it: 3 keeps a folded UTH round's hole cards, and the down cards of a Blackjack++
 #: deal a fault cut short, face down; 4 shows a fault's reason on one line, escaped and cut;
 #: 5 gives a Goofspiel deal's end a step of its own, a poker hand's betting a text zone and
-#: Last Card's frames their score_label)
-FORMAT_VERSION = 5
+#: Last Card's frames their score_label; 6 says a poker hand's betting in the table's words)
+FORMAT_VERSION = 6
 
 Frame = dict[str, Any]
 Builder = Callable[[dict[str, Any], list[str]], list[Frame]]

@@ -210,6 +210,51 @@ class MatchReview:
         )
 
     @property
+    def not_judged(self) -> str:
+        """The listed decisions the total leaves out, by why ("" if none): "Not reviewed:
+        61 decisions in hands that ended in a fold (...)." Hole cards are shown only at a
+        showdown (games.chips.match), and only finished hands are listed, so a decision
+        whose cards are hidden is one of a hand that ended in a fold."""
+        if self.review is None:
+            return ""
+        folded = played_for = waiting = other = 0
+        for row in self.review.rows:
+            if row.reviewed:
+                continue
+            if row.move.played_for:
+                played_for += 1
+            elif row.move.key is None:
+                folded += 1
+            elif any(solve.carried == row.move.options for solve in self.pending):
+                waiting += 1
+            else:
+                other += 1
+
+        def counted(n: int, one: str, many: str) -> str:
+            return f"{n} {one if n == 1 else many}"
+
+        parts = []
+        if folded:
+            parts.append(
+                counted(folded, "decision in a hand", "decisions in hands")
+                + " that ended in a fold (the cards of a folded hand are shown to its own"
+                " player alone)"
+            )
+        if played_for:
+            parts.append(
+                counted(played_for, "move", "moves")
+                + " the table played by default when time ran out"
+            )
+        if waiting:
+            parts.append(counted(waiting, "decision", "decisions") + " whose solve is not done yet")
+        if other:
+            parts.append(counted(other, "decision", "decisions") + " the solved game does not know")
+        if not parts:
+            return ""
+        listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        return f"Not reviewed: {listed}."
+
+    @property
     def any_solved(self) -> bool:
         """Whether any row has numbers to show (or none needs a solve)."""
         return bool(self.solved) or not self.solves

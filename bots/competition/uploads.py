@@ -59,12 +59,12 @@ from bots.running.contract import check_before_play
 from bots.running.playing import Entry, ProcessCache, play
 from bots.running.timing import site_time_control
 from bots.sandbox import compiling
-from cardsite.written import MINUS, number
 from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
 from games.engine.table import a_title, plural
 from games.engine.tournament import derive_seed
+from games.engine.written import MINUS, number
 from games.records import refused, refused_text
 from games.registry import games, get_game
 

@@ -100,6 +100,33 @@ class HandsMatch(GameState):
         """What ``action`` means after ``before``, this round's betting."""
         return action
 
+    @classmethod
+    def action_said(cls, action: str, before: str, round_number: int) -> str:
+        """``action`` as the tables say it in a hand's betting: :meth:`action_words` with
+        what it puts in where the game says so (Kuhn's "bets 1", Leduc's "raises 2")."""
+        return cls.action_words(action, before)
+
+    @classmethod
+    def said(cls, history: str, names: list[str]) -> list[list[str]]:
+        """Each betting round's moves in words (``pb``: "ann checks", "bob bets 1");
+        ``names`` by position, the first to act first in each round."""
+        rounds = []
+        for number, betting in enumerate(history.split("/") if history else []):
+            rounds.append(
+                [
+                    f"{names[i % 2]} {cls.action_said(token, betting[:i], number)}"
+                    for i, token in enumerate(betting)
+                ]
+            )
+        return rounds
+
+    @classmethod
+    def betting_words(cls, history: str, names: list[str]) -> str:
+        """A hand's betting in words, as its tables and replays say it (``cr/c``: "ann
+        checks, bob raises 2; then ann checks"); ``names`` by position."""
+        rounds = [", ".join(moves) for moves in cls.said(history, names) if moves]
+        return "; then ".join(rounds) or "no bets yet"
+
     def position_of(self, seat: int) -> int:
         return (seat + self.hand) % 2
 

@@ -44,7 +44,7 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             frame["actor"], frame["decision"] = _actor(event), "out of the match"
         else:
             seat = event["seat"]
-            words = state.action_words(event["action"], before.split("/")[-1])
+            words = state.action_said(event["action"], before.split("/")[-1], before.count("/"))
             line = f"{names[seat]} {words}"
             frame = _frame("", [line], _scores(state), [], [])
             frame["actor"], frame["decision"] = seat, words
@@ -54,17 +54,17 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             won = done["won"] if done["first"] == 0 else -done["won"]
             how = "at the showdown" if done["showdown"] else "uncontested"
             frame["lines"].append(
-                f"Hand {len(state.hands_played)} is over ({done['history']}): "
+                f"Hand {len(state.hands_played)} is over: "
                 f"{names[0]} {signed(won)}, {names[1]} {signed(-won)} {how}"
             )
             frame["label"] = f"Hand {len(state.hands_played)}: the end"
             frame["chapter"] = f"Hand {len(state.hands_played)}"
-            _poker_table(frame, state, done)
+            _poker_table(frame, state, done, names)
             hands.append(len(state.hands_played) - 1)
         else:
             frame["label"] = frame["label"] or f"Hand {state.hand + 1}"
             if not state.is_over():
-                _poker_table(frame, state, None)
+                _poker_table(frame, state, None, names)
             hands.append(None if state.is_over() else state.hand)
         before = state.betting()
         frames.append(frame)
@@ -86,9 +86,9 @@ def _face_down(frames: list[Frame], hands: list[int | None], shown: set[int]) ->
                 part["cards"] = []
 
 
-def _poker_table(frame: Frame, state: Any, done: dict | None) -> None:
-    """Each seat's card, the board and the betting: of a finished hand (``done``), or the
-    live one."""
+def _poker_table(frame: Frame, state: Any, done: dict | None, names: list[str]) -> None:
+    """Each seat's card, the board and the betting in the tables' words ("Betting: ann
+    checks, bob bets 1"): of a finished hand (``done``), or the live one."""
     if done is not None:
         first, history = done["first"], done["history"]
         cards = [state.card_code(c) for c in done["cards"]]
@@ -101,7 +101,8 @@ def _poker_table(frame: Frame, state: Any, done: dict | None) -> None:
         position = (seat + first) % 2
         notes = ["acts first" if position == 0 else "acts second"]
         seats.append(_seat([zone("Card", [cards[position]])], notes))
-    shared = [text_zone(f"Betting: {history or '(none yet)'}")]
+    betting = state.betting_words(history, [names[first], names[1 - first]])
+    shared = [text_zone(f"Betting: {betting}.")]
     if state.has_board:
         shared.append(zone("Board", [board] if board else [], down=0 if board else 1))
     frame["seats"], frame["shared"] = seats, shared

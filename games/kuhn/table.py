@@ -13,20 +13,12 @@ from games.kuhn.rules import DECK, KuhnState
 def kuhn_said(history: str, names: list[str]) -> list[str]:
     """Kuhn poker's moves in words (``pb``: "ann checks", "bob bets 1"); ``names`` by
     position, the first to act first."""
-    said, facing = [], False
-    for i, token in enumerate(history):
-        who = names[i % 2]
-        if token == "b":
-            said.append(f"{who} calls" if facing else f"{who} bets 1")
-            facing = True
-        else:
-            said.append(f"{who} folds" if facing else f"{who} checks")
-    return said
+    return [move for moves in KuhnState.said(history, names) for move in moves]
 
 
 def kuhn_betting(history: str, names: list[str]) -> str:
     """Kuhn poker's betting in words (``pb``: "ann checks, bob bets 1")."""
-    return ", ".join(kuhn_said(history, names)) or "no bets yet"
+    return KuhnState.betting_words(history, names)
 
 
 def kuhn_cards(done: dict[str, Any]) -> list[str]:

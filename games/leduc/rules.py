@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.chips.match import HandsMatch
-from games.leduc.tree import Leduc, contributions, legal_actions, round_over
+from games.leduc.tree import RAISES, Leduc, contributions, legal_actions, round_over
 
 DECK = ("Js", "Jh", "Qs", "Qh", "Ks", "Kh")
 
@@ -55,6 +55,15 @@ class LeducState(HandsMatch):
         if action == "c":
             return "calls" if facing else "checks"
         return "re-raises" if facing else "raises"
+
+    @classmethod
+    def action_said(cls, action: str, before: str, round_number: int) -> str:
+        """As the buttons name it, with what a raise puts in: "raises 2", "re-raises by 4"."""
+        word = cls.action_words(action, before)
+        if action == "r":
+            size = RAISES[min(round_number, len(RAISES) - 1)]
+            word += f" by {size}" if word == "re-raises" else f" {size}"
+        return word
 
     def to_act(self) -> int:
         return len(self.rounds[-1]) % 2

@@ -24,24 +24,13 @@ RAISES = (2, 4)
 def leduc_said(history: str, names: list[str]) -> list[list[str]]:
     """Each betting round's moves in words, as the buttons name them (``cr``: "ann checks",
     "bob raises 2"); ``names`` by position, the first to act first in each round."""
-    rounds = []
-    for number, betting in enumerate(history.split("/") if history else []):
-        said = []
-        for i, token in enumerate(betting):
-            word = LeducState.action_words(token, betting[:i])
-            if token == "r":
-                size = RAISES[min(number, len(RAISES) - 1)]
-                word += f" by {size}" if word == "re-raises" else f" {size}"
-            said.append(f"{names[i % 2]} {word}")
-        rounds.append(said)
-    return rounds
+    return LeducState.said(history, names)
 
 
 def leduc_betting(history: str, names: list[str]) -> str:
     """Leduc hold'em's betting in words (``cr/c``: "ann checks, bob raises 2; then ann
     checks"); ``names`` by position, the first to act first in each round."""
-    rounds = [", ".join(said) for said in leduc_said(history, names) if said]
-    return "; then ".join(rounds) or "no bets yet"
+    return LeducState.betting_words(history, names)
 
 
 def leduc_cards(done: dict[str, Any]) -> list[str]:

@@ -61,7 +61,7 @@ def test_a_replay_says_a_split_pot_is_0_for_both_never_minus_0():
         runner = MatchRunner(time.monotonic, GAME.time_control)
         record = runner.run(state, agents, seed=seed).record
         frames = GAME.replay(record, ["ann", "bob"])
-        lines += [line for frame in frames for line in frame["lines"] if " is over " in line]
+        lines += [line for frame in frames for line in frame["lines"] if " is over: " in line]
     split = [line for line in lines if "ann 0, bob 0 " in line]
     assert split, "no split pot in 600 hands"  # (was "ann +0, bob -0")
     assert not [line for line in lines if "-0 " in line or "+0 " in line]

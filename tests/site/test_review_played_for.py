@@ -78,7 +78,10 @@ def test_a_person_whose_time_ran_out_is_not_reviewed_for_the_moves_played_for_th
     # every decision of hers is listed, none judged: no "You folded with the king, ...: a
     # mistake that costs 3.00 chips"
     assert page.count(NOT_REVIEWED) == len(mine) == len(notes)
-    assert "<strong data-mistakes>0</strong> mistakes in 0 decisions" in page
+    assert "<strong data-mistakes>0</strong> mistakes in the 0 decisions reviewed" in page
+    moves = "move" if len(mine) == 1 else "moves"
+    said = f"Not reviewed: {len(mine)} {moves} the table played by default when time ran out."
+    assert said in page
     assert "data-verdict" not in page
     # the bot's decisions are reviewed as ever, and none of them is said to be the timer's
     theirs = client.get(f"/matches/{match.pk}/?review=1").content.decode()

@@ -1,0 +1,65 @@
+"""A person's profile lists the bots they have competing (the bot page's owner link leads
+there): each bot's game, name (a link to its page), rank and rating, in one query for all."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from bots.models import Bot, BotVersion
+from tests.people.helpers import GAME, make_user, ranked_bot
+
+pytestmark = pytest.mark.django_db
+
+
+def profile(name: str) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = Client().get(f"/people/{name}/")
+    assert response.status_code == 200
+    return len(queries), response.content.decode()
+
+
+def bots_section(text: str) -> str:
+    return text.split('<h2 id="bots-title">')[1].split("</section>")[0]
+
+
+def test_the_profile_lists_the_persons_competing_bots_with_rank_and_rating():
+    newbie = make_user("newbie")
+    king = ranked_bot(newbie, "kingbet", mu=30.0, sigma=2.0, rank=3)
+    # a bot with an active version, not ranked yet (no leaderboard row)
+    fresh = Bot.objects.create(owner=newbie, game="kuhn", name="fresh", language="python")
+    BotVersion.objects.create(bot=fresh, number=1, code="x", status=BotVersion.ACTIVE,
+                              checksum=BotVersion.checksum_of("x"))  # fmt: skip
+    # a bot whose every version is retired competes no more: not listed
+    old = Bot.objects.create(owner=newbie, game=GAME, name="oldie", language="python")
+    BotVersion.objects.create(bot=old, number=1, code="x", status=BotVersion.RETIRED,
+                              checksum=BotVersion.checksum_of("x"))  # fmt: skip
+    _, text = profile("newbie")
+    section = bots_section(text)
+    assert '<h2 id="bots-title">Bots</h2>' in text
+    assert f'<a href="/bots/{king.pk}/">kingbet</a>' in section
+    assert f'<a href="/bots/{fresh.pk}/">fresh</a>' in section
+    assert "oldie" not in section
+    row = re.search(rf'<tr data-bot="{king.pk}">(.*?)</tr>', section, re.S).group(1)
+    assert "<td>RPS Poker</td>" in row
+    assert re.search(r'data-role="bot-rank"><a href="/games/rps-poker/leaderboard/">3</a>', row)
+    assert 'data-role="bot-rating">24.00<' in row  # 30 - 3 * 2
+    fresh_row = re.search(rf'<tr data-bot="{fresh.pk}">(.*?)</tr>', section, re.S).group(1)
+    assert "<td>Kuhn poker</td>" in fresh_row and "not ranked yet" in fresh_row
+    # the games in the site's order: RPS Poker before Kuhn poker
+    assert section.index("kingbet") < section.index("fresh")
+
+
+def test_a_person_without_bots_is_said_to_have_none_and_the_queries_do_not_grow_with_bots():
+    dora = make_user("dora")
+    before, text = profile("dora")
+    assert "dora has no bot competing now." in bots_section(text)
+    for n in range(6):
+        ranked_bot(dora, f"bot{n}", mu=25.0, sigma=3.0, rank=n + 1)
+    after, text = profile("dora")
+    assert bots_section(text).count('data-role="bot-rank"') == 6
+    assert after == before
