@@ -34,7 +34,11 @@ once took 262 s of wall time for 70 s of CPU here). That is never the code's ver
 process tree's, read from ``/proc`` when the clock stops it:
 :func:`bots.running.starved.tree_cpu_s`) is said, for whoever asked for the compile to be
 charged it, and each such stop of a code is counted a day (:func:`busy_stops`) so that those
-who try it again can stop trying.
+who try it again can stop trying. A compile that sleeps without computing (every thread
+waiting for something, not for a CPU: :data:`BLOCKED_S`, or most of its wall time) reads
+something that never ends: the code's refusal, kept. Its sandbox has no such thing to read:
+of /dev only :data:`COMPILE_DEVICES`, and no /proc for a language that runs without it
+(``compile_proc`` False: C++), so neither a terminal's device nor the compiler's own pipes.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ from typing import Any
 from bots.languages import Language
 from bots.running.process import BotStartError
 from bots.running.settings import project_settings
-from bots.running.starved import tree_cpu_s
+from bots.running.starved import _tree, tree_cpu_s
 from bots.sandbox import (
     SHELL,
     MiB,
@@ -88,6 +92,16 @@ PROGRAM = "/tmp/program"
 
 #: how a refusal for the compile's time (its CPU limit) begins: :func:`_took_s`
 TOOK = "compiling took over"
+#: seconds a compile may wait without computing: every thread of it asleep (waiting for
+#: something, not for a CPU), with under :data:`BLOCKED_CPU` of a core, for this long, and it
+#: reads something that never ends (a device, a pipe): the code's refusal (:func:`_run`)
+BLOCKED_S = 30.0
+#: the share of a core, running and waiting for a CPU together, under which a compile whose
+#: threads all sleep is not computing
+BLOCKED_CPU = 0.05
+#: seconds between two looks at whether a compile computes; a look later than twice this
+#: (the machine, or this process, was held up) starts the count again
+LOOK_S = 1.0
 #: how the words of a compile stopped by the clock begin (:class:`CompileBusy`)
 BUSY = "the machine was too busy to compile the bot"
 #: how long the stops of a code by the clock are counted (:func:`busy_stops`)
@@ -691,7 +705,10 @@ def _sandbox_command(
         *isolation(),
         *compile_mounts(language, config),
     ]  # fmt: skip
-    command += ["--proc", "/proc", "--dev", "/dev"]
+    if getattr(language, "compile_proc", True):  # (a JVM finds its libraries through it)
+        command += ["--proc", "/proc"]
+    for device in COMPILE_DEVICES:
+        command += ["--dev-bind", device, device]
     command += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     for name in files:
         command += ["--perms", "0444", "--ro-bind-data", f"{{file:{name}}}", name]
@@ -699,6 +716,10 @@ def _sandbox_command(
     return command + _printing(script, PROGRAM)
 
 
+#: the devices a compile's /dev holds, and nothing else: bwrap's whole /dev (``--dev``) has
+#: a terminal's (``/dev/ptmx``, ``/dev/tty``), whose read waits for ever, and ``/dev/fd``,
+#: ``/dev/stdin`` into /proc, which holds the compiler's own pipes
+COMPILE_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom")
 #: the system's folders every compiler's sandbox has, read-only: the shared libraries, and
 #: what a compiler keeps there (gcc's cc1plus and collect2, its own headers and libstdc++; a JDK)
 LIB_FOLDERS = ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32")
@@ -772,17 +793,28 @@ def _run(
     why = None
     cpu_at_deadline: float | None = None  # (stopped by the clock: the compile's CPU then)
     deadline = time.monotonic() + limits.wall_s
+    waiting = _Waiting(proc.pid)
     assert proc.stdout is not None and proc.stderr is not None
     with selectors.DefaultSelector() as selector:
         selector.register(proc.stdout, selectors.EVENT_READ, out)
         selector.register(proc.stderr, selectors.EVENT_READ, err)
         while selector.get_map():
-            left = deadline - time.monotonic()
+            now = time.monotonic()
+            left = deadline - now
+            if now >= waiting.next_look:
+                waiting.look(now)
+                if waiting.streak >= BLOCKED_S:
+                    why = _blocked(waiting.streak, tree_cpu_s(proc.pid))
+                    break
             if left <= 0:
                 cpu_at_deadline = tree_cpu_s(proc.pid)
+                if waiting.total >= limits.wall_s / 2:  # asleep most of it: not the machine
+                    why = _blocked(waiting.total, cpu_at_deadline)
+                    cpu_at_deadline = None
+                    break
                 why = f"{TOOK} {limits.wall_s:g} s"
                 break
-            for key, _ in selector.select(left):
+            for key, _ in selector.select(max(0.0, min(left, waiting.next_look - now))):
                 chunk = os.read(key.fd, 1 << 16)
                 if not chunk:
                     selector.unregister(key.fileobj)
@@ -806,6 +838,70 @@ def _run(
     if why is None and code in (-24, 128 + 24, 137, -9):  # SIGXCPU, or killed after it
         why = f"{TOOK} {limits.cpu_s} s of CPU"
     return code, bytes(out), err.decode("utf-8", "replace"), why
+
+
+def _blocked(seconds: float, cpu: float) -> str:
+    """Why a compile that waited ``seconds`` without computing (``cpu``: the CPU it had) is
+    refused: it reads something that never ends, the code's doing."""
+    return (
+        f"the compiler waited {seconds:.0f} s without computing (it had {cpu:.1f} s of CPU): "
+        "the code makes it read something that never ends, such as a device"
+    )
+
+
+class _Waiting:
+    """How long the compile under process ``root`` has waited without computing, looked at
+    every :data:`LOOK_S`: between two looks, every thread of it asleep at both ('S': waiting
+    for something, not for a CPU, nor for the disk, 'D'; or a zombie), the same threads, and
+    under :data:`BLOCKED_CPU` of a core ran and waited for a CPU (``/proc/<tid>/schedstat``).
+    ``streak``: the seconds of the last such run of looks; ``total``: of all of them. A look
+    more than twice :data:`LOOK_S` after the last (this process held up) counts nothing."""
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        self.next_look = time.monotonic() + LOOK_S
+        self.streak = 0.0
+        self.total = 0.0
+        self._last: tuple[float, dict[int, int], bool] | None = None
+
+    def look(self, now: float) -> None:
+        counts, asleep = _thread_counts(self.root)
+        asleep = asleep and bool(counts)
+        if self._last is not None:
+            at, before, was_asleep = self._last
+            gap = now - at
+            used = sum(counts.values()) - sum(before.values())
+            if (
+                asleep
+                and was_asleep
+                and counts.keys() == before.keys()
+                and gap <= 2 * LOOK_S
+                and used <= BLOCKED_CPU * gap * 1e9
+            ):
+                self.streak += gap
+                self.total += gap
+            else:
+                self.streak = 0.0
+        self._last = (now, counts, asleep)
+        self.next_look = now + LOOK_S
+
+
+def _thread_counts(root: int) -> tuple[dict[int, int], bool]:
+    """Each thread of the process tree under ``root``: {tid: nanoseconds it ran and waited
+    for a CPU}, and whether every one of them is asleep ('S') or a zombie."""
+    counts: dict[int, int] = {}
+    asleep = True
+    for pid in _tree(root):
+        with contextlib.suppress(OSError):
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    with open(f"/proc/{pid}/task/{tid}/stat", "rb") as file:
+                        stat = file.read()
+                    with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as file:
+                        ran, waited = file.read().split()[:2]
+                    counts[int(tid)] = int(ran) + int(waited)
+                    asleep = asleep and stat[stat.rindex(b")") + 2 :][:1] in (b"S", b"Z")
+    return counts, asleep
 
 
 def _wall_clock_stop(cpu: float, limits: CompileLimits) -> None:

@@ -1,6 +1,7 @@
-"""A C++ bot's file must define ``class Bot`` (or make another name ``Bot``): one that does
-not is refused before the compiler sees it (``bots.languages.cpp.no_bot_class``, read and
-never run), whose words would be about the platform's own files."""
+"""A C++ bot's file must define ``class Bot`` (or make another name ``Bot``): one that never
+names ``Bot`` outside its comments and strings, and so cannot, is refused before the
+compiler sees it (``bots.languages.cpp.no_bot_class``, read and never run), whose words would
+be about the platform's own files. Any file that names it is the compiler's to judge."""
 
 from __future__ import annotations
 
@@ -35,10 +36,25 @@ def test_every_cpp_file_of_the_site_defines_its_bot():
         "class MyBot {};\nusing Bot = MyBot;",
         "class MyBot {};\ntypedef MyBot Bot;",
         "class MyBot {};\n#define Bot MyBot",
+        # refused until the check read only what it could parse: each compiles into a bot
+        "typedef struct {\n  int main_play() { return 0; }\n} Bot;",
+        "struct alignas(alignof(double)) Bot {\n  int main_play() { return 0; }\n};",
+        'class __attribute__((visibility("default"))) Bot {\n};',
+        "class Bot \\\n{\n};",  # a line spliced
+        "class B\\\not {};",  # the name itself spliced
+        'const char* s = BAR"(x";\nclass Bot {};',  # BAR"( is no raw string
+        "int n = 1'000;\nclass Bot {};\nchar c = 'x';",  # a digit separator, no character
+        "#define NAME(a, b) a##b\nclass NAME(B, ot) {};",  # a name made by the macro
+        # a declaration only, or a template's parameter: the compiler says what is wrong
+        "class Bot;\nclass Mine {};",
+        "template <class Bot> int f();\nclass Mine {};",
     ],
 )
-def test_a_class_bot_or_another_name_made_bot_is_taken(code):
+def test_a_file_that_names_bot_is_left_to_the_compiler(code):
     assert no_bot_class(code, METHODS) == ""
+
+
+NEVER = "A C++ bot's file must define class Bot; this file never names Bot"
 
 
 @pytest.mark.parametrize(
@@ -47,35 +63,39 @@ def test_a_class_bot_or_another_name_made_bot_is_taken(code):
         ("class MyBot {\n public:\n  int main_play() { return 0; }\n};", "class MyBot"),
         # the class with the game's methods, not a helper before it
         ("struct Card {};\nclass Mine { int draft_pick(int c) { return c; } };", "class Mine"),
-        ("struct Player {};\nstruct Other {};", "struct Player"),  # none: the first
-        # in a comment, a string or a template's parameter, Bot is no class
+        # in a comment, a string or a raw string, Bot is not named
         (
             '// class Bot {}\n/* struct Bot { */\nconst char* s = "class Bot {";\n'
-            "template <class Bot> int f();\nclass Mine {};",
+            'auto r = u8R"x(class Bot {)x";\nclass Mine { void main_play(); };',
             "class Mine",
         ),
-        ("class Bot;\nclass Mine {};", "class Mine"),  # declared only
     ],
 )
-def test_a_file_with_another_class_is_told_its_name(code, named):
+def test_a_file_with_the_games_methods_in_another_class_is_told_its_name(code, named):
     name = named.split()[1]
     assert no_bot_class(code, METHODS) == (
-        f"A C++ bot's file must define class Bot; this file defines {named}: rename it, or "
-        f"add `using Bot = {name};`"
+        f"{NEVER} (it defines {named}: rename it, or add `using Bot = {name};`)."
     )
 
 
 @pytest.mark.parametrize(
-    "code", ["int main_play() { return 0; }", "enum class Suit { Hearts };", "#error x\n"]
+    "code",
+    [
+        "int main_play() { return 0; }",
+        "enum class Suit { Hearts };",
+        "#error x\n",
+        "struct Player {};\nstruct Other {};",  # none with the game's methods
+        "// class Bot {};\nstruct Mine {};",
+    ],
 )
-def test_a_file_with_no_class_is_told_so(code):
-    assert no_bot_class(code) == (
-        "A C++ bot's file must define class Bot; this file defines no class."
-    )
+def test_a_file_that_never_names_bot_is_told_so(code):
+    assert no_bot_class(code, METHODS) == f"{NEVER}."
 
 
 def test_the_refusal_is_raised_where_the_compile_would_begin():
     """Where the upload's validation, the arena and the playground all compile a bot:
     ``compile_files``, before any compiler runs."""
-    with pytest.raises(CompileError, match="this file defines class MyBot: rename it"):
-        get_language("cpp").compile_files("mine.cpp", b"class MyBot {};", get_game("rps-poker"))
+    with pytest.raises(CompileError, match="it defines class MyBot: rename it"):
+        get_language("cpp").compile_files(
+            "mine.cpp", b"class MyBot { int main_play(); };", get_game("rps-poker")
+        )

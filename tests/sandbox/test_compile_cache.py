@@ -267,12 +267,45 @@ def test_a_stop_by_the_clock_kept_before_its_cpu_was_looked_at_is_compiled_again
 
 
 def test_a_compile_that_waits_past_its_wall_clock_without_cpu_is_the_machines():
-    # (a compiler kept off the CPU by a loaded machine: here a child that only sleeps)
+    # (a compiler kept off the CPU by a loaded machine: here a child that only sleeps,
+    # stopped before the first look at whether it computes, LOOK_S)
     limits = CompileLimits(cpu_s=60, wall_s=0.3)
     began = time.monotonic()
     with pytest.raises(CompileBusy, match="having had 0.0 s of CPU"):
         compiling._run(["/bin/sh", "-c", "sleep 30 & sleep 30"], env={}, pass_fds=(), limits=limits)
     assert time.monotonic() - began < 10  # stopped at its deadline, its children too
+
+
+def test_a_compile_asleep_for_blocked_s_is_stopped_as_the_codes(monkeypatch):
+    """Every thread asleep, without CPU, for BLOCKED_S: it waits for something that never
+    ends (not for a CPU: a loaded machine keeps it runnable), the code's refusal, long
+    before the wall clock."""
+    monkeypatch.setattr(compiling, "LOOK_S", 0.1)
+    monkeypatch.setattr(compiling, "BLOCKED_S", 0.5)
+    limits = CompileLimits(cpu_s=60, wall_s=20.0)
+    began = time.monotonic()
+    code, _, _, why = compiling._run(
+        ["/bin/sh", "-c", "sleep 30 & sleep 30"], env={}, pass_fds=(), limits=limits
+    )
+    assert time.monotonic() - began < 5
+    assert code != 0 and why is not None
+    assert why.startswith("the compiler waited ") and "without computing" in why
+
+
+def test_a_compile_asleep_most_of_its_wall_clock_is_the_codes_not_the_machines(monkeypatch):
+    monkeypatch.setattr(compiling, "LOOK_S", 0.1)
+    monkeypatch.setattr(compiling, "BLOCKED_S", 1000.0)  # (never reached: the wall clock is)
+    limits = CompileLimits(cpu_s=60, wall_s=1.0)
+    _, _, _, why = compiling._run(["/bin/sh", "-c", "sleep 30"], env={}, pass_fds=(), limits=limits)
+    assert why is not None and why.startswith("the compiler waited ")
+
+
+def test_a_compile_that_computes_is_never_stopped_for_waiting(monkeypatch):
+    monkeypatch.setattr(compiling, "LOOK_S", 0.1)
+    monkeypatch.setattr(compiling, "BLOCKED_S", 0.3)
+    limits = CompileLimits(cpu_s=60, wall_s=1.5)
+    with pytest.raises(CompileBusy):  # (the clock, as before: the machine's)
+        compiling._run(["/bin/sh", "-c", "while :; do :; done"], env={}, pass_fds=(), limits=limits)
 
 
 def test_the_cpu_of_a_compile_is_its_whole_process_trees():

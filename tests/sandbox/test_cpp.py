@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -92,14 +93,16 @@ def test_a_compile_error_is_the_bots_and_shows_the_compilers_first_lines(tmp_pat
     [
         (
             TEMPLATE.format(act="").replace("class Bot {", "class MyBot {"),
-            "this file defines class MyBot: rename it, or add `using Bot = MyBot;`",
+            "this file never names Bot (it defines class MyBot: rename it, or add "
+            "`using Bot = MyBot;`).",
         ),
         (  # the class with the game's methods, not a helper before it
             "struct Card { int rank; };\n"
             + TEMPLATE.format(act="").replace("class Bot {", "class Mine {"),
-            "this file defines class Mine: rename it, or add `using Bot = Mine;`",
+            "this file never names Bot (it defines class Mine: rename it, or add "
+            "`using Bot = Mine;`).",
         ),
-        ("// class Bot {};\nint main_play() { return 0; }\n", "this file defines no class."),
+        ("// class Bot {};\nint main_play() { return 0; }\n", "this file never names Bot."),
     ],
 )
 def test_a_file_without_class_bot_is_refused_before_it_is_compiled(
@@ -122,6 +125,19 @@ def test_a_file_without_class_bot_is_refused_before_it_is_compiled(
 def test_another_name_made_bot_is_compiled(tmp_path):
     code = TEMPLATE.format(act="").replace("class Bot {", "class MyBot {") + "using Bot = MyBot;\n"
     assert compiling.program(CPP, "alias.cpp", code.encode(), GAME).startswith(b"\x7fELF")
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("typedef struct {", "} Bot;"),  # refused by the check until it only looked for Bot
+        ("struct alignas(alignof(double)) Bot {", "};"),
+    ],
+)
+def test_a_bot_the_check_cannot_parse_is_compiled(before, after):
+    body = TEMPLATE.format(act="").split("class Bot {\n public:\n", 1)[1].rsplit("};", 1)[0]
+    code = f"#include <string>\n#include <vector>\n{before}\n{body}{after}\n"
+    assert compiling.program(CPP, "c_style.cpp", code.encode(), GAME).startswith(b"\x7fELF")
 
 
 def test_an_include_chain_ends_at_the_bots_file_not_the_platforms():
@@ -255,6 +271,52 @@ def test_the_compiler_sees_none_of_the_machines_files_but_its_own():
     said = str(refused.value)
     assert f'nosy.cpp:{3 * len(shown) + 1}:2: error: #error "looked"' in said
     assert "is there" not in said
+
+
+@pytest.mark.parametrize("path", ["/dev/ptmx", "/proc/self/fd/1", "/dev/tty", "/dev/fd/2"])
+def test_an_include_that_would_never_end_is_not_there(path):
+    """A terminal's device, or the compiler's own pipe through /proc, would be read for ever
+    (a worker held for the whole wall clock, then blamed on the machine): the compile's /dev
+    holds only /dev/null, /dev/zero and /dev/urandom, and g++ runs without /proc."""
+    began = time.monotonic()
+    with pytest.raises(CompileError) as refused:
+        compiling.program(
+            CPP, "stuck.cpp", f'#include "{path}"\nclass Bot {{}};\n'.encode(), GAME, limits=SMALL
+        )
+    assert f"stuck.cpp:1:10: fatal error: {path}: No such file or directory" in str(refused.value)
+    assert time.monotonic() - began < SMALL.wall_s / 2
+
+
+def test_a_compile_that_waits_without_computing_is_the_codes_and_kept(monkeypatch):
+    """Were something that never ends still there to read (here bwrap's whole /dev put back,
+    with its terminal's device), the compile sleeps without computing: after BLOCKED_S of
+    that it is refused as the code's, kept as any refusal, not stopped by the clock and
+    blamed on the machine."""
+    made = compiling._sandbox_command
+
+    def with_whole_dev(*args, **kwargs):
+        command = made(*args, **kwargs)
+        at = command.index("--remount-ro")
+        return [*command[:at], "--dev", "/dev", *command[at:]]
+
+    monkeypatch.setattr(compiling, "_sandbox_command", with_whole_dev)
+    monkeypatch.setattr(compiling, "LOOK_S", 0.2)
+    monkeypatch.setattr(compiling, "BLOCKED_S", 2.0)
+    source = b'#include "/dev/ptmx"\nclass Bot {};\n'
+    before = refusals()
+    began = time.monotonic()
+    with pytest.raises(CompileError) as refused:
+        compiling.program(CPP, "ptmx.cpp", source, GAME, limits=SMALL)
+    assert time.monotonic() - began < SMALL.wall_s / 2
+    said = str(refused.value)
+    assert said.startswith("C++ compile error: the compiler waited 2 s without computing (it had ")
+    assert said.endswith(
+        " s of CPU): the code makes it read something that never ends, such as a device"
+    ), said
+    assert len(refusals()) == len(before) + 1  # kept: not compiled again
+    with pytest.raises(CompileError) as again:
+        compiling.program(CPP, "ptmx.cpp", source, GAME, limits=SMALL)
+    assert again.value.cached and str(again.value) == said
 
 
 #: a deadline no compile of the template meets (its host's JSON templates take seconds of g++)

@@ -4,9 +4,9 @@ one, through Debian's nlohmann-json (``json``). The platform compiles it with De
 in the sandbox (bots.sandbox.compiling: once per machine, kept by hash) together with
 ``card_arena.hpp``, the host that speaks the protocol, and a table of the game's methods it
 writes for the bot's class; the program runs in the sandbox like any bot
-(docs/bot-protocol.md, "C++"). A file that defines no class ``Bot`` (read, never run:
-:func:`no_bot_class`) is refused before the compiler sees it, whose words would be about the
-platform's own files."""
+(docs/bot-protocol.md, "C++"). A file that never names ``Bot`` outside its comments and
+strings, and so cannot define it (read, never run: :func:`no_bot_class`), is refused before
+the compiler sees it, whose words would be about the platform's own files."""
 
 from __future__ import annotations
 
@@ -30,14 +30,20 @@ _NAME = re.compile(
     r"""(?:=\s*|\{\s*)"([^"\\\n]*)\"""",
 )
 #: what a file says that the compiler does not read as code: comments, string and character
-#: literals (a raw string too)
+#: literals (a raw string too: ``R"`` starting a token, ``BAR"(`` is no raw string; a quote
+#: after a digit is a digit separator, ``1'000``, no character)
 _NOT_CODE = re.compile(
     r"//[^\n]*|/\*.*?(?:\*/|\Z)"  # comments
-    r'|R"([^(\s"]{0,16})\((?:.*?\)\1"|.*)'  # a raw string (one never ended: the rest)
+    r'|(?<![A-Za-z0-9_])(?:u8|u|U|L)?R"([^(\s"]{0,16})\((?:.*?\)\1"|.*)'  # a raw string
     r'|"(?:\\.|[^"\\\n])*"'  # a string
-    r"|'(?:\\.|[^'\\\n])*'",  # a character
+    r"|(?<![A-Za-z0-9_])(?:u8|u|U|L)?'(?:\\.|[^'\\\n])*'",  # a character
     re.DOTALL,
 )
+#: the name ``Bot`` in code (a file without it cannot define it)
+_BOT = re.compile(r"(?<![A-Za-z0-9_$])Bot(?![A-Za-z0-9_$])")
+#: what may make a name ``Bot`` without writing it: a macro's ``##``, a universal character
+#: name (``\u0042``); such a file is left to the compiler
+_MADE_NAME = re.compile(r"##|%:%:|\\[uU]")
 #: a class (or struct) defined, not only declared: its name, then its base classes or body
 _CLASS = re.compile(
     r"\b(enum\s+)?(class|struct)\s+(?:\[\[[^\]\n]{0,200}\]\]\s*|alignas\s*\([^)\n]{0,200}\)\s*)*"
@@ -45,16 +51,14 @@ _CLASS = re.compile(
 )
 #: the classes of a file whose bodies are read for the game's methods (:func:`no_bot_class`)
 CLASSES_READ = 100
-#: another name made ``Bot``: ``using Bot = MyBot;``, ``typedef MyBot Bot;``, a macro
-_ALIAS = re.compile(
-    r"\busing\s+Bot\s*=|\btypedef\b[^;]{0,500}\bBot\s*;|^[ \t]*#[ \t]*define[ \t]+Bot\b",
-    re.MULTILINE,
-)
 
 
 @dataclass(frozen=True)
 class Cpp(Language):
     compiled: bool = True
+    #: g++ runs without /proc in its sandbox (bots.sandbox.compiling): an ``#include`` of
+    #: ``/proc/self/fd/1`` would read the compiler's own pipe, which never ends
+    compile_proc = False
 
     def runtime_args(self, limits: Any, config: Any) -> list[str]:
         return []  # the host is the program itself
@@ -112,27 +116,32 @@ def _methods(game: Any) -> list[str]:
 
 
 def no_bot_class(text: str, methods: Sequence[str] = ()) -> str:
-    """Why a bot's file cannot be compiled into a bot, read and never run: it defines no
-    class (or struct) ``Bot`` and makes no other name ``Bot`` (``using Bot = MyBot;``,
-    ``typedef MyBot Bot;``). The words name the class it does define (the one with the most
-    of the game's ``methods``, else its first), or say it defines none; "" for a file that
-    may be a bot (the compiler then says what else is wrong)."""
-    code = _NOT_CODE.sub(lambda found: " " + "\n" * found.group(0).count("\n"), text)
+    """Why a bot's file cannot be compiled into a bot, read and never run: it never names
+    ``Bot`` outside its comments and strings, so it cannot define it (nor make another name
+    ``Bot``). A file that names it (a class, a ``typedef``, ``using Bot = MyBot;``, a macro)
+    is the compiler's to judge; so is one that may make the name without writing it (a
+    macro's ``##``, a universal character name). The words name the class with the most of
+    the game's ``methods``, if one has any; "" for a file that may be a bot (the compiler
+    then says what else is wrong)."""
+    spliced = re.sub(r"\\[ \t]*\r?\n", "", text)  # ``Bo\`` + a new line + ``t`` is Bot
+    code = _NOT_CODE.sub(lambda found: " " + "\n" * found.group(0).count("\n"), spliced)
+    if _BOT.search(code) or _MADE_NAME.search(code):
+        return ""
+    refusal = "A C++ bot's file must define class Bot; this file never names Bot"
     classes = [
         (found.group(2), found.group(3), found.end())
         for found in _CLASS.finditer(code)
         if not found.group(1)  # (an enum class is no class)
-    ]
-    if _ALIAS.search(code) or any(name == "Bot" for _, name, _ in classes):
-        return ""
-    if not classes:
-        return "A C++ bot's file must define class Bot; this file defines no class."
-
-    keyword, name, _ = max(classes[:CLASSES_READ], key=_methods_counter(code, methods))
-    return (
-        f"A C++ bot's file must define class Bot; this file defines {keyword} {name}: rename "
-        f"it, or add `using Bot = {name};`"
-    )
+    ][:CLASSES_READ]
+    if classes and methods:
+        counter = _methods_counter(code, methods)
+        best = max(classes, key=counter)
+        if counter(best):
+            keyword, name, _ = best
+            return (
+                f"{refusal} (it defines {keyword} {name}: rename it, or add `using Bot = {name};`)."
+            )
+    return f"{refusal}."
 
 
 def _methods_counter(code: str, methods: Sequence[str]) -> Callable[[tuple[str, str, int]], int]:
