@@ -810,11 +810,13 @@ def _compile_stopped_text(run: PlaygroundRun, trouble: str) -> str:
     stops = re.search(r"compile \d+ times in a day, with (.+) of CPU$", trouble)
     cpu = stops.group(1) if stops else f"{float(last.group(1)):.0f} s" if last else ""
     limit = f"{last.group(2)} s" if last else "its limit"
-    had = f" (with {cpu} of CPU of its {limit}, charged to this run)" if cpu else ""
+    had = f" (with {cpu} of CPU of its {limit})" if cpu else ""
+    # as many times as the CPU figures it says (the day's stops of this code), else the tries
+    times = len(re.findall(r"[\d.]+ s", cpu)) if stops else run.attempts
     return (
-        f"Compiling your bot was stopped by the clock each of the {run.attempts} times a "
-        f"worker tried, before it finished{had}. It may need more than {limit} of CPU: try a "
-        "lighter version; if not, the site was busy: start the run again later."
+        f"Compiling your bot was stopped by the clock {times} times before it finished{had}; "
+        f"the CPU of this run's tries was charged to it. It may need more than {limit} of "
+        "CPU: try a lighter version; if not, the site was busy: start the run again later."
     )
 
 

@@ -298,9 +298,9 @@ def test_a_compile_the_clock_stops_is_tried_again_and_charged_its_cpu(
     run.refresh_from_db()
     assert run.status == PlaygroundRun.FAILED and run.worker_s == pytest.approx(75.3)
     assert run.reason == (
-        "Compiling your bot was stopped by the clock each of the 3 times a worker tried, "
-        "before it finished (with 24 s, 23 s and 28 s of CPU of its 60 s, charged to this "
-        "run). It may need more than 60 s of CPU: try a lighter version; if not, the site "
-        "was busy: start the run again later."
+        "Compiling your bot was stopped by the clock 3 times before it finished (with 24 s, "
+        "23 s and 28 s of CPU of its 60 s); the CPU of this run's tries was charged to it. It "
+        "may need more than 60 s of CPU: try a lighter version; if not, the site was busy: "
+        "start the run again later."
     )
     assert [name for name in kept(cache) if not name.endswith(".busy")] == []  # no refusal
