@@ -160,7 +160,6 @@ def test_the_docs_example_works_as_written(db, bob, active_bot, tmp_path, monkey
     assert "alice/starter" in said.getvalue()
 
 
-
 BUSY = (
     "the machine was too busy to compile the bot: in the 120 s it may take, the compile had "
     "only 27.5 s of CPU (under half of its 60 s); no fault of the bot's, nothing was kept, "
