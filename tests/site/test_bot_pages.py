@@ -80,20 +80,8 @@ JS_BOT = """({
 
 
 @pytest.fixture
-def alice(db) -> User:
-    return User.objects.create_user("alice", password="x" * 12)
-
-
-@pytest.fixture
 def bob(db) -> User:
     return User.objects.create_user("bob", password="x" * 12)
-
-
-@pytest.fixture
-def owner(alice) -> Client:
-    client = Client()
-    client.force_login(alice)
-    return client
 
 
 @pytest.fixture
