@@ -8,6 +8,7 @@ import json
 import os
 import pickle
 import re
+import time
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 
@@ -693,16 +694,23 @@ def test_jobs_start_their_bots_beside_the_arenas_and_go_when_a_bot_is_refused(tm
 
 
 @pytest.mark.parametrize("how", ["dies", "fails"])
-def test_a_job_that_dies_or_fails_mid_tournament_is_a_clear_error_and_leaves_nothing(how):
-    # (30 matches: three chunks of 10; the forked job dies, or raises, in the first it plays)
+def test_a_job_that_dies_or_fails_mid_tournament_is_a_clear_error_and_leaves_nothing(how, tmp_path):
+    # (30 matches: three chunks of 10; the forked job dies, or raises, in the first it plays;
+    # the arena's own process waits for it to have taken one, else on a loaded machine it
+    # could play all three before the job had started its bots)
     parent = os.getpid()
     play = Arena._play
+    taken = tmp_path / "the job took a chunk"
 
     def breaking(self, tables, *args, **kwargs):
         if os.getpid() != parent:
+            taken.touch()
             if how == "dies":
                 os._exit(3)
             raise RuntimeError("the job broke here")
+        deadline = time.monotonic() + 30
+        while not taken.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
         return play(self, tables, *args, **kwargs)
 
     with pytest.MonkeyPatch.context() as patch:
