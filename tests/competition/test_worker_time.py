@@ -35,7 +35,12 @@ RPS = get_game("rps-poker")
 
 #: a bot whose every move takes a quarter of a second (well within the per-call time: it
 #: passes validation, and every match of it takes some 4 s of a worker's time)
-SLOW = misbehaving("import time; time.sleep(0.5)")
+#: 0.5 s of its own CPU a call (not a sleep: a sleeping bot's sandbox may be credited the
+#: waits of its other processes for a CPU on a busy machine, which are not its worker time)
+SLOW = misbehaving(
+    "import time; end = time.process_time() + 0.5; "
+    "any(time.process_time() >= end for _ in iter(int, 1))"
+)
 
 
 # ---- measuring ------------------------------------------------------------------------------
@@ -160,7 +165,7 @@ def slow_field(alice, bob, carol, active_bot):
 
 def test_a_slow_bot_is_bounded_per_tournament_and_forfeits_the_rest(slow_field):
     good, slow, other = slow_field
-    # a bound of 3 s: the slow bot's first match (ten moves of 0.5 s) runs past it, and
+    # a bound of 3 s: the slow bot's first match (ten moves of 0.5 s of CPU) runs past it, and
     # the quick bots' four matches stay far within it even on a busy machine
     tournament = competition.start_round_robin("rps-poker", 1, worker_s=3.0)
     assert tournament.settings["worker_s"] == 3.0 and tournament.worker_bound_s == 3.0
