@@ -39,17 +39,26 @@ STAND_IN = """
 """
 
 
-def test_a_worker_still_playing_when_the_site_stops_is_told_twice_not_killed(tmp_path):
+#: a worker that stops at the first SIGTERM (its match over)
+QUICK = """
+( trap 'echo worker: SIGTERM; exit 0' TERM
+  echo ready > "$READY"; while :; do sleep 0.02; done ) &
+"""
+
+
+def stopped(tmp_path: Path, worker: str, tenths: int) -> list[str]:
+    """What run-site's stop_all prints, given ``tenths`` of a second to wait, for the
+    stand-in ``worker`` (its lines, then "stopped")."""
     script = "\n".join(
         [
             "set -euo pipefail",
             "say() { printf 'run-site: %s\\n' \"$*\"; }",
             functions("wait_gone", "stop_all"),
             f"READY={tmp_path / 'ready'}",
-            STAND_IN,
+            worker,
             "PIDS=($!); WORKER=$!",
             "until [[ -s $READY ]]; do sleep 0.01; done",
-            "STOP_WAIT_TENTHS=3",
+            f"STOP_WAIT_TENTHS={tenths}",
             "stop_all",
             "echo stopped",
         ]
@@ -58,7 +67,11 @@ def test_a_worker_still_playing_when_the_site_stops_is_told_twice_not_killed(tmp
         ["bash", "-c", script], capture_output=True, text=True, timeout=60, check=False
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == [
+    return run.stdout.splitlines()
+
+
+def test_a_worker_still_playing_when_the_site_stops_is_told_twice_not_killed(tmp_path):
+    assert stopped(tmp_path, STAND_IN, 3) == [
         "worker: SIGTERM 1",
         "run-site: the worker's match is not over: it goes back to the queue, to be played again",
         "worker: SIGTERM 2",
@@ -67,23 +80,4 @@ def test_a_worker_still_playing_when_the_site_stops_is_told_twice_not_killed(tmp
 
 
 def test_a_worker_that_stops_at_the_first_sigterm_is_not_told_again(tmp_path):
-    script = "\n".join(
-        [
-            "set -euo pipefail",
-            "say() { printf 'run-site: %s\\n' \"$*\"; }",
-            functions("wait_gone", "stop_all"),
-            f"READY={tmp_path / 'ready'}",
-            "( trap 'echo worker: SIGTERM; exit 0' TERM",
-            '  echo ready > "$READY"; while :; do sleep 0.02; done ) &',
-            "PIDS=($!); WORKER=$!",
-            "until [[ -s $READY ]]; do sleep 0.01; done",
-            "STOP_WAIT_TENTHS=50",
-            "stop_all",
-            "echo stopped",
-        ]
-    )
-    run = subprocess.run(
-        ["bash", "-c", script], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.splitlines() == ["worker: SIGTERM", "stopped"]
+    assert stopped(tmp_path, QUICK, 50) == ["worker: SIGTERM", "stopped"]
