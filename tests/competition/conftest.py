@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+import contextlib
 import textwrap
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.contrib.auth.models import User
@@ -117,3 +118,19 @@ def _waiting_for_a_lock() -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
         return cursor.fetchone()[0] > 0
+
+
+@contextlib.contextmanager
+def ledger_held_elsewhere(game: str) -> Iterator[None]:
+    """On PostgreSQL: another connection (as another worker would) holds ``game``'s rating
+    ledger row locked (SELECT ... FOR UPDATE) until the block ends."""
+    import psycopg
+
+    settings = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"],
+        port=settings["PORT"], password=settings["PASSWORD"] or None,
+    )  # fmt: skip
+    with other, other.transaction():
+        other.execute("SELECT 1 FROM bots_ratingledger WHERE game = %s FOR UPDATE", [game])
+        yield

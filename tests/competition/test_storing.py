@@ -17,7 +17,7 @@ from games.engine.game import GameState
 from games.engine.runner import MatchOutcome, SeatStats
 from games.engine.tournament import Standing
 from games.registry import get_game
-from tests.competition.conftest import builtin_code
+from tests.competition.conftest import builtin_code, ledger_held_elsewhere
 
 #: the most SQL statements one store and its ratings may take (20 on PostgreSQL for a match
 #: of two bots, with the job locked then marked done, the seats' bots read and the results by
@@ -178,16 +178,7 @@ def test_a_store_does_not_wait_for_a_ledger_held_elsewhere_when_asked_not_to(tra
         with transaction.atomic():
             assert lock_ledger("rps-poker", wait=False) is not None
         return
-    import psycopg
-
-    settings = connection.settings_dict
-    other = psycopg.connect(
-        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"],
-        port=settings["PORT"], password=settings["PASSWORD"] or None,
-    )  # fmt: skip
-    with other, other.transaction():
-        other.execute("SELECT 1 FROM bots_ratingledger WHERE game = 'rps-poker' FOR UPDATE")
-        with transaction.atomic():
-            assert lock_ledger("rps-poker", wait=False) is None
+    with ledger_held_elsewhere("rps-poker"), transaction.atomic():
+        assert lock_ledger("rps-poker", wait=False) is None
     with transaction.atomic():
         assert lock_ledger("rps-poker", wait=False) is not None

@@ -12,7 +12,7 @@ from bots import competition
 from bots.ladder.ratings import left_unrated
 from bots.models import Match, MatchJob, RatingHistory, RatingLedger
 from bots.worker import Options, Worker
-from tests.competition.conftest import builtin_code
+from tests.competition.conftest import builtin_code, ledger_held_elsewhere
 
 GAME = "rps-poker"
 
@@ -95,18 +95,8 @@ def test_results_stored_while_another_transaction_holds_the_ledger_are_rated_by_
     """As the audit saw it, on PostgreSQL: another connection holds the game's ledger row
     while a worker stores; the worker's store skips rating and the worker is then killed."""
     assert connection.vendor == "postgresql"
-    import psycopg
-
     tournament = competition.start_round_robin(GAME, 1, seed=35)
-    settings = connection.settings_dict
-    other_connection = psycopg.connect(
-        dbname=settings["NAME"], user=settings["USER"], host=settings["HOST"],
-        port=settings["PORT"], password=settings["PASSWORD"] or None,
-    )  # fmt: skip
-    with other_connection, other_connection.transaction():
-        other_connection.execute(
-            "SELECT 1 FROM bots_ratingledger WHERE game = %s FOR UPDATE", [GAME]
-        )
+    with ledger_held_elsewhere(GAME):
         _play_without_going_idle(Worker(Options(validate=False), name="killed"))
         assert Match.objects.filter(tournament=tournament, rated=False).count() == 6
     assert Worker(Options(validate=False), name="other").step() is False
