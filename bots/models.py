@@ -332,6 +332,9 @@ class Match(models.Model):
     #: ratings are applied in job order (see bots.ladder.ratings), so they do not depend on which
     #: worker finished first
     rated = models.BooleanField(default=False)
+    #: why the ratings passed a tournament's match by for good (its deal's other seating was
+    #: not played: bots.ladder.ratings.SEATING_LOST); "" while it is rated or waits its turn
+    unrated = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["-played"]

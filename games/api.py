@@ -426,8 +426,8 @@ def _match_modified(found: Match) -> datetime | None:
     shuffles (``Tournament.seeds_shown``)."""
     if found.tournament_id is None:
         return found.played  # a live table's: stored as it stays (its seed shown, or never)
-    if not found.rated:
-        return None
+    if not found.rated and not found.unrated:
+        return None  # (rated later: a match the ratings passed by stays as it is)
     if found.deals_shown():
         finished = found.tournament.finished
         return None if finished is None else max(found.played, finished)
@@ -460,6 +460,7 @@ def match(request: HttpRequest, pk: int) -> dict[str, Any]:
         "duration_s": found.duration_s,
         "seed": public.get("seed"),
         "rated": found.rated,
+        "unrated": found.unrated or None,
         "participants": [
             {
                 "seat": s.seat,

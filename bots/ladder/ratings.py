@@ -172,19 +172,54 @@ Jobs = list[tuple[int, str, int, int]]
 
 def _rate_matches(books: Books, jobs: Jobs, through: int) -> tuple[int, int]:
     """Games whose bots play each other: the matches of the finished jobs up to the first
-    job still queued or running, each rated on its own. Returns (rated, rated through)."""
-    ready = []
-    for pk, status, _, _ in jobs:
+    job still queued or running, a deal's seatings together. Each deal is played in every
+    seating to cut its luck (:func:`bots.competition.seatings`), so a deal is rated when the
+    last of its jobs comes in job order, all its matches then, in job order: never one
+    seating alone, which would keep that seating's luck. A deal one of whose seatings could
+    not be played (its job failed: the platform's trouble) is not rated at all, and its
+    matches say so (:data:`SEATING_LOST`). The order depends on the jobs alone, not on which
+    worker finished first. Returns (rated, rated through)."""
+    deals = _deal_jobs(books.game, jobs)
+    ready: list[int] = []  # the jobs rated, deal after deal
+    lost: list[int] = []
+    for pk, status, tournament_id, seed in jobs:
         if status not in (MatchJob.DONE, MatchJob.FAILED):
             break
-        ready.append(pk)
         through = pk
-    matches = _stored(books.game, ready)
+        deal = deals[(tournament_id, seed)]
+        if pk != deal[-1][0]:
+            continue  # rated with its deal's last job
+        done = [job for job, status in deal if status == MatchJob.DONE]
+        (ready if len(done) == len(deal) else lost).extend(done)
+    stored = {match.job: match for match in _stored(books.game, ready)}
+    matches = [stored[job] for job in ready if job in stored]
     books.load({seat.bot_id for match in matches for seat in match.seats})
     for match in matches:
         rate_match(books, match)
     books.flush()
+    if lost:
+        Match.objects.filter(job_id__in=lost, rated=False).update(unrated=SEATING_LOST)
     return len(matches), through
+
+
+#: why a match of a game whose bots play each other is not rated: another seating of its
+#: deal failed (a job fails only for the platform's trouble; a bot's faults are results)
+SEATING_LOST = (
+    "another seating of its deal (the same cards, the seats swapped) could not be played, "
+    "and a deal counts only in all its seatings, so that no seat keeps its luck"
+)
+
+
+def _deal_jobs(game: str, jobs: Jobs) -> dict[tuple[int, int], list[tuple[int, str]]]:
+    """Every job (id and status, in job order) of the deals of these jobs, by (tournament,
+    seed): a deal's seatings are created together, so all of them are there (one
+    statement, through the index on game and seed)."""
+    deals: dict[tuple[int, int], list[tuple[int, str]]] = {}
+    found = MatchJob.objects.filter(game=game, seed__in={seed for *_, seed in jobs})
+    rows = found.order_by("pk").values_list("pk", "status", "tournament_id", "seed")
+    for pk, status, tournament_id, seed in rows:
+        deals.setdefault((tournament_id, seed), []).append((pk, status))
+    return deals
 
 
 def _rate_deals(books: Books, jobs: Jobs, through: int) -> tuple[int, int]:
@@ -222,6 +257,7 @@ class Stored:
     seats' (the very faults its log records: the worker stored them from the same outcome)."""
 
     pk: int
+    job: int
     game: str
     seed: int
     played: datetime
@@ -242,7 +278,7 @@ def _stored(game: str, job_ids: list[int]) -> list[Stored]:
     """The unrated matches of these jobs, in job order, with their seats (one statement)."""
     if not job_ids:
         return []
-    match = ["match_id", "match__seed", "match__played", "match__record__result"]
+    match = ["match_id", "match__job_id", "match__seed", "match__played", "match__record__result"]
     match += ["match__record__stats"]
     seats = (
         MatchSeat.objects.filter(match__job_id__in=job_ids, match__rated=False)
@@ -250,10 +286,10 @@ def _stored(game: str, job_ids: list[int]) -> list[Stored]:
         .values_list(*match, "bot_id", "score", "fault_kind", "fault_reason")
     )
     matches: dict[int, Stored] = {}
-    for pk, seed, played, result, stats, *seat in seats:
+    for pk, job, seed, played, result, stats, *seat in seats:
         if pk not in matches:
             statistics = [SeatStats(**s) for s in stats or []]
-            matches[pk] = Stored(pk, game, seed, played, result, statistics)
+            matches[pk] = Stored(pk, job, game, seed, played, result, statistics)
         matches[pk].seats.append(StoredSeat(*seat))
     return list(matches.values())
 

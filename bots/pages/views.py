@@ -272,7 +272,9 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
     # each bot's matches played but not rated yet (one query for all), as its page counts
     # them: ratings are applied in job order, so they wait behind jobs queued earlier
     unrated = dict(
-        MatchSeat.objects.filter(bot__owner=user, match__job__isnull=False, match__rated=False)
+        MatchSeat.objects.filter(
+            bot__owner=user, match__job__isnull=False, match__rated=False, match__unrated=""
+        )
         .order_by()
         .values_list("bot")
         .annotate(count=Count("id"))
@@ -1075,7 +1077,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         # its matches played but not rated yet: ratings are applied in job order, so they
         # wait behind jobs queued earlier still playing (row.matches counts rated ones)
         "unrated": MatchSeat.objects.filter(
-            bot=bot, match__job__isnull=False, match__rated=False
+            bot=bot, match__job__isnull=False, match__rated=False, match__unrated=""
         ).count(),
         "measure": ranking_measure(row) if row is not None else None,
         "columns": columns,

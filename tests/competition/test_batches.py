@@ -167,7 +167,10 @@ def test_a_batch_store_tried_again_after_its_results_were_committed_goes_on(thre
     assert not any(m.rated for m in stored)
     monkeypatch.setattr(competition, "rate_pending", real)
     assert competition.store_results(results) == stored
-    assert Match.objects.count() == 3 and not Match.objects.filter(rated=False).exists()
+    # the round's other seatings: each deal is rated with its last seating
+    twins = [competition.claim("w1", 60) for _ in range(3)]
+    competition.store_results([(h, _played(h.job)) for h in twins])
+    assert Match.objects.count() == 6 and not Match.objects.filter(rated=False).exists()
 
 
 def test_a_worker_plays_a_batch_and_stores_it(three):

@@ -112,10 +112,15 @@ def test_it_rates_lower_scores_higher_when_the_game_says_so(alice, bob, active_b
         higher_is_better = False
 
     monkeypatch.setattr(ratings, "format_of", lambda game: LowWins())
-    competition.store_result(held, played)
+    match = competition.store_result(held, played)
+    twin = competition.claim("w1", 60)  # the deal is rated with its other seating
+    competition.store_result(twin, _played(twin.job))
     labels = [v.bot.label for v in competition.seat_versions(held.job)]
-    mu = {r.bot.label: r.mu for r in Rating.objects.select_related("bot", "bot__owner")}
-    assert mu[labels[low]] > mu[labels[high]]
+    moved = {
+        h.bot.label: h.mu - h.mu_before
+        for h in RatingHistory.objects.filter(match=match).select_related("bot", "bot__owner")
+    }
+    assert moved[labels[low]] > 0 > moved[labels[high]]
 
 
 def test_last_played_is_the_latest_match_whatever_order_they_are_rated_in(alice, bob, active_bot):

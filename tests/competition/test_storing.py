@@ -60,27 +60,32 @@ def test_a_store_and_its_ratings_take_a_bounded_number_of_statements(three, monk
 
 
 def test_it_rates_from_the_stored_scores_without_replaying_the_match(three, monkeypatch):
-    competition.start_round_robin("rps-poker", 1, seed=22)
-    held = competition.claim("w1", 60)
-    played = _played(held.job)
+    tournament = competition.start_round_robin("rps-poker", 1, seed=22)
+    # every job of the round (a deal is rated with its last seating), played first
+    held = [competition.claim("w1", 60) for _ in range(tournament.jobs.count())]
+    played = [_played(claim.job) for claim in held]
 
     def no_replay(*args, **kwargs):
         raise AssertionError("rating replayed a match")
 
     monkeypatch.setattr(GameState, "replay", classmethod(no_replay))
-    competition.store_result(held, played)
-    # the row holds what the format tallies from the outcome that was played (with the
-    # statistics as its record keeps them)
+    for claim, result in zip(held, played, strict=True):
+        competition.store_result(claim, result)
+    # the row holds what the format tallies from the outcomes that were played (with the
+    # statistics as their records keep them), in job order
     fmt = get_game("rps-poker").tournament()
-    labels = [v.bot.label for v in competition.seat_versions(held.job)]
-    standings = [Standing(name=label, source="upload") for label in labels]
-    record = played.outcome.record
-    stats = [SeatStats(**seat) for seat in record["stats"]]
-    fmt.tally(standings, MatchOutcome(record, played.outcome.state, stats))
-    for label, standing in zip(labels, standings, strict=True):
+    standings: dict[str, Standing] = {}
+    for claim, result in zip(held, played, strict=True):
+        labels = [v.bot.label for v in competition.seat_versions(claim.job)]
+        seated = [standings.setdefault(n, Standing(name=n, source="upload")) for n in labels]
+        record = result.outcome.record
+        stats = [SeatStats(**seat) for seat in record["stats"]]
+        fmt.tally(seated, MatchOutcome(record, result.outcome.state, stats))
+    assert len(standings) == 3
+    for label, standing in standings.items():
         row = LeaderboardRow.objects.get(bot__owner__username=label.split("/")[0])
         assert row.score == fmt.bot_json(standing)
-        assert row.matches == 1 and row.head_to_head == standing.head_to_head
+        assert row.matches == 4 and row.head_to_head == standing.head_to_head
 
 
 def test_a_store_tried_again_after_its_result_was_committed_goes_on_with_the_rating(
@@ -103,6 +108,8 @@ def test_a_store_tried_again_after_its_result_was_committed_goes_on_with_the_rat
     again = competition.store_result(held, played)
     assert again == stored
     assert Match.objects.filter(job_id=held.job.pk).count() == 1
+    while (rest := competition.claim("w1", 60)) is not None:  # its deal's other seating
+        competition.store_result(rest, _played(rest.job))
     assert Match.objects.get(pk=stored.pk).rated
     assert RatingHistory.objects.filter(match=stored).count() == 2
     # another worker's claim of the same job is not ours: nothing to go on with
