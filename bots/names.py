@@ -1,5 +1,6 @@
 """The site's rule for the names people choose, as Django validation: no control or format
-character (a right-to-left override, a zero-width joiner...), said by name, and not only dots.
+character (a right-to-left override, a zero-width joiner...), said by name, not only dots,
+and not a guest's name ("guest-...").
 
 It sits on the platform layer so that both the sign-up form (``cardsite.accounts``) and
 ``manage.py upload_bot --create-user`` apply it to usernames.
@@ -14,17 +15,28 @@ from django.core.exceptions import ValidationError
 from bots.languages import UnsupportedBot, language_of
 from games.engine import untrusted
 
+#: how the name of a guest at a table starts (``games.live.tables``: "guest-" and 5 hex
+#: digits), which no username may start with, in any letter case, lest someone pass for one
+GUEST_PREFIX = "guest-"
+
 
 def plain_username(value: str) -> None:
     """Refuse a username holding a control or format character (a right-to-left override, a
-    zero-width joiner...), naming it: the rule of every name on the site; and one made only
-    of dots, whose profile's address (``/people/../``) a browser would turn into another."""
+    zero-width joiner...), naming it: the rule of every name on the site; one made only of
+    dots, whose profile's address (``/people/../``) a browser would turn into another; and
+    one starting with "guest-", as guests at tables are named. Checked when an account is
+    made: existing accounts keep their names."""
     problem = untrusted.name_problem(value, "username")
     if problem is not None:
         raise ValidationError(problem[0].upper() + problem[1:] + ".", code="not_plain")
     if value and set(value) == {"."}:  # /people/../ is not a profile's address
         raise ValidationError(
             "A username cannot be only dots: your page's address would not work.", code="dots"
+        )
+    if value.casefold().startswith(GUEST_PREFIX):  # a guest at a table is "guest-3f2a1"
+        raise ValidationError(
+            f"Usernames starting with “{GUEST_PREFIX}” are kept for guests at tables.",
+            code="guest",
         )
 
 

@@ -6,10 +6,14 @@ one username from one address, log-in to that username from that address is refu
 ``LOGIN_LOCKOUT_MINUTES``, even with the right password, and :func:`locked_out` answers 429
 with the log-in page saying when to try again. An address whose log-ins failed
 ``LOGIN_ADDRESS_FAILURE_LIMIT`` times in a window of that length, whatever the usernames, may
-not log in for ``LOGIN_LOCKOUT_MINUTES`` (a guess or two at each of many accounts). Those
-failures, sign-ups (accounts made) and sign-up forms sent are counted per address in
-Django's cache, in windows that slide (:class:`Throttle`); while it cannot be reached (Redis
-is away), sign-up answers 503 and log-in goes on uncounted. All identify the client with
+not log in for ``LOGIN_LOCKOUT_MINUTES`` (a guess or two at each of many accounts): every
+failed ``authenticate()`` counts (:func:`log_in_failed`, the admin's log-in too), and the pause
+holds on every log-in path (:class:`LoginView`, :func:`admin_login`,
+:class:`AddressPauseBackend`). Wrong current passwords at the password change are limited per
+account and per address (:class:`PasswordChangeView`). Those failures, sign-ups (accounts
+made) and sign-up forms sent are counted per address in Django's cache, in windows that
+slide (:class:`Throttle`); while it cannot be reached (Redis is away), sign-up answers 503
+and log-in goes on uncounted. All identify the client with
 :func:`client_ip`, which believes a forwarded address only from the number of proxies declared
 in ``TRUSTED_PROXIES``, and counts an IPv6 address as its /64 (every per-address limit of the
 site goes through it).
@@ -28,13 +32,16 @@ from datetime import timedelta
 
 from django import forms
 from django.conf import settings
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
+from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.core.exceptions import PermissionDenied
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
 from django.urls import path, reverse_lazy
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -99,13 +106,22 @@ def network_of(address: str) -> str:
 
 
 def safe_next(request: HttpRequest, default: str) -> str:
-    """The ``next`` parameter if it points into this site, else ``default``."""
+    """The ``next`` parameter if it is a path of this site, else ``default``."""
     wanted = request.POST.get("next") or request.GET.get("next") or ""
-    if wanted and url_has_allowed_host_and_scheme(
-        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return wanted
-    return default
+    return wanted if is_site_path(request, wanted) else default
+
+
+def is_site_path(request: HttpRequest, url: str) -> bool:
+    """Whether ``url`` is a path of this site: it starts with one "/" (not "//", another
+    host), and Django's check finds no other host or scheme in it. A bare word (``welcome``,
+    ``0``) is not one: a redirect to it would go somewhere under the current page."""
+    return (
+        url.startswith("/")
+        and not url.startswith("//")
+        and url_has_allowed_host_and_scheme(
+            url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+    )
 
 
 def _minutes(span: timedelta | float) -> int:
@@ -184,9 +200,39 @@ def count_failed_log_in(request: HttpRequest) -> None:
         log.warning("event=login.failure_not_counted error=%s", type(exc).__name__)
 
 
+#: the mark :class:`AddressPauseBackend` leaves on a request it refused: that refusal is no
+#: new guess to count (the pause lasts from the failure that reached the limit)
+_REFUSED_PAUSED = "_card_arena_address_paused"
+
+
+@receiver(user_login_failed, dispatch_uid="cardsite.accounts.log_in_failed")
+def log_in_failed(sender, credentials=None, request=None, **kwargs) -> None:
+    """Every failed ``authenticate()`` with a request (the site's log-in, the admin's, any
+    other) counts once towards the address's pause. Django authenticates only a form with
+    both a username and a password, so a form sent without a password is no guess."""
+    if request is None or getattr(request, _REFUSED_PAUSED, False):
+        return
+    count_failed_log_in(request)
+
+
+class AddressPauseBackend:
+    """An authentication backend that lets no one in while the request's address is paused
+    (:func:`address_paused_for`): it raises PermissionDenied, which stops Django's
+    ``authenticate()`` before the password is checked, on every log-in path (the admin's
+    too). Otherwise it says nothing and the next backend checks the password. It has no
+    ``get_user``: it logs no one in, so no session names it (and ``force_login`` skips it)."""
+
+    def authenticate(self, request, **credentials):
+        if request is not None and address_paused_for(request) is not None:
+            setattr(request, _REFUSED_PAUSED, True)
+            raise PermissionDenied("log-in from this address is paused")
+        return None
+
+
 class LoginView(auth_views.LoginView):
     """Django's log-in, refused (429) to an address paused for too many failures, whatever
-    username it tries; django-axes adds the lock on one username at one address."""
+    username it tries; django-axes adds the lock on one username at one address. Failures
+    are counted by :func:`log_in_failed`."""
 
     template_name = "accounts/login.html"
     authentication_form = LoginForm
@@ -198,10 +244,23 @@ class LoginView(auth_views.LoginView):
             return _paused(request, left, whole_address=True)
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form):
-        if form.data.get("username") and form.data.get("password"):  # a guess, not a slip
-            count_failed_log_in(self.request)
-        return super().form_invalid(form)
+    def get_redirect_url(self) -> str:
+        """``next`` only if it is a path of this site (:func:`is_site_path`)."""
+        url = super().get_redirect_url()
+        return url if is_site_path(self.request, url) else ""
+
+
+@sensitive_post_parameters()
+@csrf_protect
+@never_cache
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's log-in (Django's own page), refused as the site's is (429, the same page)
+    while the request's address is paused."""
+    if request.method == "POST":
+        left = address_paused_for(request)
+        if left is not None:
+            return _paused(request, left, whole_address=True)
+    return admin.site.login(request)
 
 
 def locked_out(
@@ -400,7 +459,7 @@ class SignUpForm(SaysItsErrors, UserCreationForm):
 def signup(request: HttpRequest) -> HttpResponse:
     next_url = safe_next(request, AFTER_SIGNUP_URL)
     if request.user.is_authenticated:
-        return redirect(next_url)
+        return HttpResponseRedirect(next_url)
     context: dict = {"next": safe_next(request, "")}
     if request.method == "POST":
         typed = {name: request.POST.get(name, "")[:150] for name in ("username", "email")}
@@ -434,7 +493,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                 raise
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
-            return redirect(next_url)
+            return HttpResponseRedirect(next_url)
     else:
         form = SignUpForm()
     return render(request, "accounts/signup.html", context | {"form": form})
@@ -484,12 +543,53 @@ class NewPasswordForm(SaysItsErrors, PasswordChangeForm):
         super().validate_password_for_user(user, password_field_name=password_field_name)
 
 
+def password_guess_throttles(request: HttpRequest) -> list[tuple[Throttle, str]]:
+    """Wrong current passwords at the password change: ``LOGIN_FAILURE_LIMIT`` in a window of
+    ``LOGIN_LOCKOUT_MINUTES`` for one account (from anywhere) and as many from one address
+    (whatever the account), each with the key it is counted under."""
+    limit, window = settings.AXES_FAILURE_LIMIT, settings.AXES_COOLOFF_TIME
+    return [
+        (Throttle("password-account", limit, window), str(request.user.pk)),
+        (Throttle("password-address", limit, window), client_ip(request)),
+    ]
+
+
 class PasswordChangeView(auth_views.PasswordChangeView):
-    """Login required (Django's view says so); keeps the user logged in afterwards."""
+    """Login required (Django's view says so); keeps the user logged in afterwards. Wrong
+    current passwords are counted (:func:`password_guess_throttles`): past the limit the
+    form is refused (429) until the oldest of them stops counting, the right password too,
+    so that someone at a signed-in browser cannot guess it without end."""
 
     template_name = "accounts/password_change.html"
     form_class = NewPasswordForm
     success_url = reverse_lazy("password_change_done")
+
+    def post(self, request, *args, **kwargs):
+        try:
+            waits = [throttle.over(key) for throttle, key in password_guess_throttles(request)]
+        except CACHE_ERRORS as exc:
+            log.warning("event=password_change.guesses_unknown error=%s", type(exc).__name__)
+            waits = []
+        wait = max((w for w in waits if w is not None), default=None)
+        if wait is not None:
+            context = self.get_context_data(
+                form=self.form_class(user=request.user),
+                guesses_paused=True,
+                retry_at=timezone.now() + timedelta(seconds=wait),
+            )
+            response = self.render_to_response(context, status=429)
+            response["Retry-After"] = str(math.ceil(wait))
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        if form.has_error("old_password", "password_incorrect"):
+            try:
+                for throttle, key in password_guess_throttles(self.request):
+                    throttle.hit(key)
+            except CACHE_ERRORS as exc:
+                log.warning("event=password_change.guess_not_counted error=%s", type(exc).__name__)
+        return super().form_invalid(form)
 
 
 class PasswordChangeDoneView(auth_views.PasswordChangeDoneView):

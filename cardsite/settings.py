@@ -348,6 +348,9 @@ LOGOUT_REDIRECT_URL = "/"
 AUTHENTICATION_BACKENDS = [
     # django-axes first: it refuses a locked-out log-in before the password is checked.
     "axes.backends.AxesStandaloneBackend",
+    # then a paused address (too many failed log-ins, whatever the usernames), on every
+    # log-in path (the admin's too): refused before the password is checked
+    "cardsite.accounts.AddressPauseBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", 5)

@@ -262,9 +262,13 @@ def name_problem(text: str, what: str = "name") -> str | None:
 
 
 def message(text: str | None, limit: int) -> Any:
-    """A client's websocket message: JSON text of at most ``limit`` characters, nested at
-    most MAX_DEPTH deep. ValueError says what is wrong, in words for its sender."""
-    if text is None or len(text) > limit:
+    """A client's websocket message: JSON text of at most ``limit`` bytes (in UTF-8), nested
+    at most MAX_DEPTH deep; ``None`` is a binary frame, which is not read. ValueError says
+    what is wrong, in words for its sender."""
+    if text is None:
+        raise ValueError("binary frames are not read: send a JSON text message")
+    # (a character is one byte or more: a text of over ``limit`` characters is not encoded)
+    if len(text) > limit or len(text.encode("utf-8", "surrogatepass")) > limit:
         raise ValueError(f"a message is JSON text of at most {limit} bytes")
     try:
         return loads(text)
