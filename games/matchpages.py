@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path
@@ -69,7 +70,10 @@ def _match(pk: int) -> Match:
 
 
 def _seats(match: Match) -> list[Any]:
-    return list(match.participants.select_related("bot", "bot__owner", "version").order_by("seat"))
+    """The match's seats, each with ``person_hidden``: whether its person hides their profile
+    (True), so the page names them without a link to it; in the seats' own query."""
+    seats = match.participants.select_related("bot", "bot__owner", "version").order_by("seat")
+    return list(seats.annotate(person_hidden=F("user__person_profile__hidden")))
 
 
 # ---- the replay, built once and kept in pieces -------------------------------------------------

@@ -340,6 +340,9 @@ class PersonRatingHistory(models.Model):
             models.UniqueConstraint(fields=["rating", "number"], name="one_update_per_place"),
             models.UniqueConstraint(fields=["rating", "match"], name="one_update_per_match"),
         ]
+        # a person's rated matches of the last hours: what the most rated matches a pair
+        # of people may play each other counts (bots.ladder.people.pair_over_cap)
+        indexes = [models.Index(fields=["rating", "created"], name="history_rating_recent")]
         verbose_name_plural = "person rating history"
 
     def __str__(self) -> str:

@@ -19,7 +19,10 @@ What counts:
   nor ends a run: the bound on worker time (bots.competition, Worker time) forfeits the rest
   of a slow bot's matches in a tournament, which says nothing of its code and would take a
   slow but sound bot off after one large round;
-- the site's built-in bots are never taken off (their faults would be the platform's).
+- the site's built-in bots are never taken off (their faults would be the platform's);
+- only a tournament's matches count (those of a match job): a live table's match neither
+  counts nor ends a run (its owner, or anyone, could otherwise take a bot off, or keep a
+  crashing one on, by playing it at tables).
 
 "In a row" is in the order the matches were stored (their ids). The check reads the
 version's last matches, so it counts nothing of its own: a match is counted once because it
@@ -115,8 +118,9 @@ def check(results: Sequence[tuple[MatchJob, Played]]) -> list[BotVersion]:
 def check_version(version_id: int) -> BotVersion | None:
     """Take the version off if it is active and its last :func:`faults_in_a_row` stored
     matches (``time`` forfeits aside) each ended with a fault of its own; the version, or
-    None. Two statements when it stays: the version, then its last seats (read newest first
-    through the index of a bot's seats, ``seat_bot_latest``)."""
+    None. Two statements when it stays: the version, then its last seats in tournaments
+    (read newest first through the index of a bot's seats, ``seat_bot_latest``, each
+    match's row by its key to see that it is a job's)."""
     version = (
         BotVersion.objects.filter(pk=version_id, status=BotVersion.ACTIVE)
         .select_related("bot", "bot__owner")
@@ -127,7 +131,11 @@ def check_version(version_id: int) -> BotVersion | None:
         return None
     count = faults_in_a_row()
     seats = list(
-        MatchSeat.objects.filter(bot_id=version.bot_id, version_id=version.pk)
+        # a tournament's matches only (a job's): a match at a live table is played against
+        # people whoever asks, so its faults neither count nor end a run
+        MatchSeat.objects.filter(
+            bot_id=version.bot_id, version_id=version.pk, match__job__isnull=False
+        )
         .exclude(fault_kind__in=NOT_COUNTED)
         .order_by("-match_id")
         .values_list("match_id", "fault_kind", "fault_reason")[:count]

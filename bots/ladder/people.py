@@ -5,13 +5,19 @@ The same openskill model and scale as the bots (:data:`bots.ladder.ratings.MODEL
 (docs/people.md):
 
 - a table's match is rated when the table was opened rated (the default), its game ranks by
-  rating (players meet each other, not a dealer alone), and every person at it is signed in:
-  a guest at the table makes it a friendly game for everyone;
+  rating (players meet each other, not a dealer alone), every person at it is signed in (a
+  guest at the table makes it a friendly game for everyone), no uploaded bot sits at it
+  (its owner could make it lose to a person on purpose: people are rated against people and
+  the site's built-in bots only), and no two people at it already played
+  :func:`rated_per_pair` rated matches of the game together in the last
+  :func:`pair_window_hours` (:func:`pair_over_cap`: a second account cannot feed one
+  wins without end);
 - people move; bots do not. A bot is rated by its round robins only, so nobody can farm or
   sink a bot's rating at tables, but its current rating is the strength the person is rated
-  against: an uploaded bot's own rating, a built-in's that of the built-in bot of that name
-  the site entered into the ladder (``manage.py seed_builtins``) while it is ranked, else
-  the model's starting rating;
+  against: a built-in's that of the built-in bot of that name the site entered into the
+  ladder (``manage.py seed_builtins``) while it is ranked, else the model's starting rating
+  (an uploaded bot's own rating for the matches rated before uploaded bots made a table
+  friendly);
 - the game's scores decide (a person who left or timed out has lost as the game scores a
   fault);
 - rated in the transaction that stores the match, holding the game's :class:`PeopleLedger`
@@ -24,9 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Max, Q, QuerySet
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from bots.ladder.ratings import MODEL, conservative, format_of
@@ -66,8 +74,62 @@ def is_rated(game: str, table_rated: bool, seats: Sequence[TableSeatResult]) -> 
         and len(seats) >= 2
         and any(seat.user_id is not None for seat in seats)
         and not any(seat.is_guest for seat in seats)
+        # people are rated against people and the site's built-in bots only: an uploaded
+        # bot can tell a person by their timing and lose to them on purpose
+        and not any(seat.bot_id is not None for seat in seats)
         and game_rates_people(game)
     )
+
+
+#: the rated matches two people may play each other in one game within
+#: :data:`PAIR_WINDOW_HOURS` (Django setting ``PEOPLE_RATED_PER_PAIR``); past it their tables
+#: are friendly. Five: an evening's rivalry of real games is rated whole, while a second
+#: account that loses on purpose hands its owner five wins a day at most, each worth less than
+#: the one before as the winner's sigma shrinks (an audit's account went from 3.4 to 16 in
+#: four such tables in a few seconds; unlimited, it had no ceiling)
+RATED_PER_PAIR = 5
+#: ...in this many hours, counted back from the end of the match (``PEOPLE_PAIR_WINDOW_HOURS``)
+PAIR_WINDOW_HOURS = 24
+
+
+def rated_per_pair() -> int:
+    return max(1, int(getattr(settings, "PEOPLE_RATED_PER_PAIR", RATED_PER_PAIR)))
+
+
+def pair_window_hours() -> int:
+    return max(1, int(getattr(settings, "PEOPLE_PAIR_WINDOW_HOURS", PAIR_WINDOW_HOURS)))
+
+
+def pair_over_cap(game: str, user_ids: Sequence[int]) -> tuple[int, int, int] | None:
+    """The first two of ``user_ids`` who already played :func:`rated_per_pair` rated matches
+    of ``game`` together in the last :func:`pair_window_hours`, as (user, other, how many);
+    None when no pair did. Counted from the database, so every web process counts the same:
+    one query for the people's rating rows, then one a pair, which walks the first one's
+    history rows of the window (the index ``history_rating_recent``) and looks each match up
+    in the other's (the unique ``one_update_per_match``). The caller holds the game's ledger
+    (:func:`lock_people`) when the answer decides a rating."""
+    users = sorted(set(user_ids))
+    if len(users) < 2:
+        return None
+    rows = PersonRating.objects.filter(game=game, user_id__in=users).values_list("user_id", "pk")
+    ratings = dict(rows)
+    since = timezone.now() - timedelta(hours=pair_window_hours())
+    most = rated_per_pair()
+    for n, user in enumerate(users):
+        for other in users[n + 1 :]:
+            if user not in ratings or other not in ratings:
+                continue  # one of them was never rated in the game
+            both = PersonRatingHistory.objects.filter(
+                rating_id=ratings[other], match_id=OuterRef("match_id")
+            )
+            count = (
+                PersonRatingHistory.objects.filter(rating_id=ratings[user], created__gte=since)
+                .filter(Exists(both))
+                .count()
+            )
+            if count >= most:
+                return user, other, count
+    return None
 
 
 def outcome(mine: float, others: Sequence[float], sign: int) -> str:

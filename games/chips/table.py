@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from games.chips.match import HandsMatch
-from games.engine.table import TableRules, name_of, signed
+from games.engine.table import FAULT_WORDS, TableRules, name_of, plural, signed
 from games.replays import card_view, zone
 
 RECENT = 10
@@ -170,7 +170,36 @@ class ChipTable(TableRules):
     def summary(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
         scores = result.get("scores") or [0, 0]
         each = ", ".join(f"{names[s]} {signed(scores[s])}" for s in (0, 1))
-        return f"After {result.get('hands', 0)} {self.unit}s: {each} {self.points}."
+        return f"After {plural(result.get('hands', 0), self.unit)}: {each} {self.points}."
+
+    def ending(self, result: dict[str, Any], names: list[str], mine: int | None) -> str:
+        """A sitting one seat's fault cut short says so in one sentence, with the hand it
+        faulted in and the hands it forfeited with it ("carol/quitter raised an error in hand 1
+        and forfeited it and the 9 hands left (carol +10, carol/quitter -10 chips)."), not
+        "After 0 hands: ..." as if nothing had been played; anything else as
+        :meth:`TableRules.ending` says it."""
+        faults = result.get("faults")
+        forfeited = result.get("forfeited_hands") or 0
+        if not isinstance(faults, dict) or len(faults) != 1 or forfeited < 1:
+            return super().ending(result, names, mine)
+        ((seat, fault),) = faults.items()
+        kind = fault.get("kind") if isinstance(fault, dict) else None
+        try:
+            index = int(seat)
+        except (TypeError, ValueError):
+            return super().ending(result, names, mine)
+        if not 0 <= index < len(names) or kind not in FAULT_WORDS:
+            return super().ending(result, names, mine)
+        who = "You" if index == mine else names[index]
+        number = int(result.get("hands", 0)) + 1
+        left = forfeited - 1
+        rest = f" and the {plural(left, self.unit)} left" if left else ""
+        scores = result.get("scores") or [0, 0]
+        each = ", ".join(f"{names[s]} {signed(scores[s])}" for s in (0, 1))
+        return (
+            f"{who} {FAULT_WORDS[kind]} in {self.unit} {number} and forfeited it{rest} "
+            f"({each} {self.points})."
+        )
 
 
 def seat_hands(done: dict[str, Any], names: list[str], viewer: int | None) -> list[dict[str, Any]]:

@@ -193,7 +193,9 @@ def tables_of(person: Person | None, now: Any = None) -> QuerySet[Table]:
     if person is None or (person.user is None and not person.guest):
         return Table.objects.none()
     seats = Q(seats__kind=TableSeat.PERSON)
-    if person.user is not None:
+    if person.user is not None and person.guest:  # (and the seats they took as a guest)
+        seats &= Q(seats__user=person.user) | Q(seats__user__isnull=True, seats__guest=person.guest)
+    elif person.user is not None:
         seats &= Q(seats__user=person.user)
     else:
         seats &= Q(seats__guest=person.guest)
@@ -351,7 +353,9 @@ def resume_window() -> timedelta:
 # ---- who is asking --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Person:
-    """A logged-in user, or a guest known by the token in their session."""
+    """A logged-in user, or a guest known by the token in their session. A guest who signs
+    in (or up) keeps their token beside the user: the seats they took and the runs they
+    started as a guest stay theirs (:func:`seat_of`)."""
 
     user: AbstractBaseUser | None
     guest: str = ""
@@ -366,12 +370,15 @@ class Person:
 
 def person_of(user: Any, session: Any, *, create: bool = False) -> Person | None:
     """The person behind a request or a socket; a guest gets a token in their session
-    (``create``) the first time they sit down."""
-    if user is not None and not isinstance(user, AnonymousUser) and user.is_authenticated:
-        return Person(user)
+    (``create``) the first time they sit down. A signed-in person whose session still holds
+    the token they had as a guest (signing in keeps the session's data) keeps it: the seat
+    they took as a guest is still theirs, played as the guest's."""
+    signed_in = user is not None and not isinstance(user, AnonymousUser) and user.is_authenticated
+    token = session.get("guest_token", "") if session is not None else ""
+    if signed_in:
+        return Person(user, token or "")
     if session is None:
         return None
-    token = session.get("guest_token")
     if not token and create:
         token = secrets.token_urlsafe(18)
         session["guest_token"] = token
@@ -379,20 +386,62 @@ def person_of(user: Any, session: Any, *, create: bool = False) -> Person | None
 
 
 def seat_of(table: Table, person: Person | None) -> int | None:
-    """The seat ``person`` holds at ``table`` (None: a spectator)."""
+    """The seat ``person`` holds at ``table`` (None: a spectator): the one of their user,
+    else the one of their guest token (a guest's seat, also once that guest signed in)."""
     if person is None:
         return None
-    for seat in seats_of(table):
-        if seat.kind != TableSeat.PERSON:
-            continue
-        if person.user is not None and seat.user_id == person.user.pk:
-            return seat.seat
-        if person.user is None and person.guest and seat.guest == person.guest:
-            return seat.seat
+    seats = [seat for seat in seats_of(table) if seat.kind == TableSeat.PERSON]
+    if person.user is not None:
+        for seat in seats:
+            if seat.user_id == person.user.pk:
+                return seat.seat
+    if person.guest:
+        for seat in seats:
+            if seat.user_id is None and seat.guest == person.guest:
+                return seat.seat
     return None
 
 
 # ---- creating and joining -------------------------------------------------------------------
+#: why a table with an uploaded bot at it is not rated (the form, the lobby and the table's
+#: page say it before it is opened): its owner, or anyone with a second account, could make
+#: it lose to a person on purpose (it can tell a person from a bot by the time they take),
+#: and the person would be rated against its ladder rating
+BOT_UNRATED = (
+    "Tables with uploaded bots are friendly: people are rated against other people and the "
+    "site's built-in bots only."
+)
+
+
+def pair_note(game: str, names: tuple[str, str], count: int, viewer: str = "") -> str:
+    """Why a table is friendly: the two people named played ``count`` rated tables of
+    ``game`` together in the window of ``bots.ladder.people.rated_per_pair`` (for ``viewer``,
+    one of the two: "You have played ... with bob")."""
+    title = get_game(game).title
+    hours = plural(people.pair_window_hours(), "hour")
+    tables = plural(count, "rated table")
+    if viewer in names:
+        other = names[1] if names[0] == viewer else names[0]
+        return f"You have played {tables} with {other} in {title} in the last {hours}: " \
+            "this one is friendly."  # fmt: skip
+    return f"{names[0]} and {names[1]} have played {tables} together in {title} in the " \
+        f"last {hours}: this one is friendly."  # fmt: skip
+
+
+def pair_capped(
+    game: str, seats: list[TableSeat] | list[SeatFacts]
+) -> tuple[tuple[str, str], int] | None:
+    """The first two signed-in people among ``seats`` who already played the most rated
+    tables of ``game`` together in the window (``bots.ladder.people.pair_over_cap``): their
+    names and how many; None if there are none."""
+    names = {seat.user_id: seat.name for seat in seats if seat.user_id is not None}
+    found = people.pair_over_cap(game, list(names))
+    if found is None:
+        return None
+    a, b, count = found
+    return (names[a], names[b]), count
+
+
 def unrated_reason(game: str, person: Person | None) -> str:
     """Why a table of ``game`` opened by ``person`` cannot be rated ("" when it can): the
     game rates no people (``bots.ladder.people.game_rates_people``), or the person is a guest."""
@@ -418,11 +467,12 @@ def create_table(
     table_limits: TableLimits | None = None,
 ) -> Table:
     """A new table with ``seats`` (one choice per seat, see SEAT_CHOICES). ``rated``: its
-    match moves the ratings of the signed-in people at it (``bots.ladder.people``; a guest's table,
-    or one of a game that rates no people, is opened unrated whatever is asked:
-    :func:`unrated_reason`); a table that could be rated and is not asked to be is a friendly
-    game by choice (``unrated_chosen``, which its rematch repeats). A table with uploaded bots
-    is refused over the limits (``limits``, else the settings'), a guest's counted by
+    match moves the ratings of the signed-in people at it (``bots.ladder.people``; a guest's
+    table, or one of a game that rates no people, is opened unrated whatever is asked:
+    :func:`unrated_reason`, and so is a table with an uploaded bot: :data:`BOT_UNRATED`); a
+    table that could be rated and is not asked to be is a friendly game by choice
+    (``unrated_chosen``, which its rematch repeats). A table with uploaded bots is refused
+    over the limits (``limits``, else the settings'), a guest's counted by
     ``address`` (the client's, see ``cardsite.accounts.client_ip``); any table over
     ``table_limits`` (else the settings'), with :class:`TableLimitError`."""
     try:
@@ -471,7 +521,8 @@ def create_table(
         turn_timer=turn_timer,
         created_by=person.user,
         previous=previous,
-        rated=rated and not unrated_reason(game, person),
+        # people are rated against people and the site's built-in bots only (BOT_UNRATED)
+        rated=rated and not unrated_reason(game, person) and not bots,
         unrated_chosen=not rated and not unrated_reason(game, person),
         bots=bots,
         guest_address=opened_from,
@@ -557,7 +608,9 @@ def guest_table(game: str, seats: list[str], **options: Any) -> tuple[Table, str
 def _seat(game: str, choice: str, person: Person) -> dict[str, Any]:
     spec = get_game(game)
     if choice == "me":
-        return {"kind": TableSeat.PERSON, "user": person.user, "guest": person.guest,
+        # a signed-in person sits as themselves (not as the guest they were)
+        guest = person.guest if person.user is None else ""
+        return {"kind": TableSeat.PERSON, "user": person.user, "guest": guest,
                 "name": person.name}  # fmt: skip
     if choice == "open":
         return {"kind": TableSeat.OPEN}
@@ -590,12 +643,20 @@ def take_seat(table: Table, seat_no: int, person: Person) -> TableSeat:
         raise TableError(f"seat {seat_no + 1} is not open")
     seat.kind = TableSeat.PERSON
     seat.user = person.user
-    seat.guest = person.guest
+    seat.guest = person.guest if person.user is None else ""
     seat.name = person.name
     seat.save()
+    seat.pair_note = ""  # type: ignore[attr-defined]
     if table.rated and person.user is None:
         # a guest at the table makes it a friendly game for everyone: say so from now on
         Table.objects.filter(pk=table.pk).update(rated=False)
+    elif table.rated and (capped := pair_capped(table.game, _seat_rows(table.pk))):
+        # two people at it played the most rated tables together today: friendly, said now
+        # (and checked again as the match is stored: store_finish)
+        names, count = capped
+        note = pair_note(table.game, names, count)
+        Table.objects.filter(pk=table.pk).update(rated=False, error=note)
+        seat.pair_note = pair_note(table.game, names, count, person.name)  # type: ignore[attr-defined]
     return seat
 
 
@@ -900,6 +961,16 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
         # rated below, now): ``rated`` is set below to whether its people were rated
         rated=False,
     )
+    reports = finish.played.seats
+    # An uploaded bot (validated: it did start then) that could not start at the table was
+    # most likely kept from it by the machine (its load, the sandbox's start): a result
+    # against it is no person's to keep, and the fault is not stored as the bot's own (the
+    # match's record keeps what happened; its end says the bot could not start).
+    unstarted = {
+        n
+        for n, (seat, report) in enumerate(zip(facts.seats, reports, strict=True))
+        if seat.version_id is not None and report.fault_kind == "startup"
+    }
     rows = [
         MatchSeat(
             match=match,
@@ -910,11 +981,11 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
             name=seat.name,
             builtin=seat.builtin,
             score=report.score,
-            fault_kind=report.fault_kind,
-            fault_reason=untrusted.clean_text(report.fault_reason),
+            fault_kind="" if n in unstarted else report.fault_kind,
+            fault_reason="" if n in unstarted else untrusted.clean_text(report.fault_reason),
             stderr=untrusted.clean_text(report.stderr) if seat.version_id is not None else "",
         )
-        for n, (seat, report) in enumerate(zip(facts.seats, finish.played.seats, strict=True))
+        for n, (seat, report) in enumerate(zip(facts.seats, reports, strict=True))
     ]
     MatchSeat.objects.bulk_create(rows)
     aggregates.record(match, rows)
@@ -922,15 +993,15 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
         people.TableSeatResult(seat.user_id, seat.bot_id, seat.builtin, row.score)
         for seat, row in zip(facts.seats, rows, strict=True)
     ]
-    # An uploaded bot (validated: it did start then) that could not start at the table was
-    # most likely kept from it by the machine (its load, the sandbox's start): a result
-    # against it is no person's to keep.
-    unstarted = [
-        seat.name
-        for seat, row in zip(facts.seats, rows, strict=True)
-        if seat.version_id is not None and row.fault_kind == "startup"
-    ]
     rated = people.is_rated(facts.game, facts.rated and not unstarted, results)
+    capped = None
+    if rated and sum(seat.user_id is not None for seat in facts.seats) >= 2:
+        # the most rated tables a pair of people may play each other in a window, counted
+        # with the game's people ledger held (as rating holds it): two tables of one pair
+        # ending at once in two processes are counted one after the other
+        people.lock_people(facts.game)
+        capped = pair_capped(facts.game, list(facts.seats))
+        rated = capped is None
     if rated:
         people.rate_table(facts.game, match.pk, results)
         Match.objects.filter(pk=match.pk).update(rated=True)
@@ -940,7 +1011,12 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
     # the table says what its match was: rated only when its people were
     finished = {"state": Table.FINISHED, "finished": timezone.now(), "match": match, "rated": rated}
     if unstarted and facts.rated:
-        note = f"{' and '.join(unstarted)} could not start, so this table is not rated."
+        names = [facts.seats[n].name for n in sorted(unstarted)]
+        note = f"{' and '.join(names)} could not start, so this table is not rated."
+        finished |= {"error": untrusted.clean_text(note)}
+        told["note"] = note
+    elif capped is not None:
+        note = pair_note(facts.game, *capped)
         finished |= {"error": untrusted.clean_text(note)}
         told["note"] = note
     Table.objects.filter(pk=facts.table_id).update(**finished)

@@ -87,7 +87,11 @@ def seat_choices(spec: GameSpec, versions: list[BotVersion]) -> list[Any]:
         if v.checksum not in copies
     ]
     if uploaded:
-        choices.append(("Uploaded bots", uploaded))
+        # (a table with one is friendly: tables.BOT_UNRATED, under the form's Rated box)
+        rated = people.game_rates_people(spec.slug)
+        choices.append(
+            ("Uploaded bots (friendly, not rated)" if rated else "Uploaded bots", uploaded)
+        )
     return choices
 
 
@@ -123,7 +127,7 @@ class TableForm(forms.Form):
         required=False,
         help_text=(
             "The match moves the ratings of the signed-in people at the table (never a "
-            "bot's). A table with a guest at it is not rated."
+            "bot's). A table with a guest or an uploaded bot at it is not rated."
         ),
     )
 
@@ -317,6 +321,8 @@ def _lobby_page(
             "quick_opponents": _quick_label(spec),
             # the one-click table is rated where this person's table can be
             "quick_unrated": unrated,
+            # a table with an uploaded bot is friendly: said before one is chosen
+            "bot_unrated": tables.BOT_UNRATED if not unrated and form.seat_fields else "",
             "quick_error": quick_error,
         },
         status=status,
@@ -361,10 +367,13 @@ def quick_play(request: HttpRequest, slug: str) -> HttpResponse:
 
 # ---- one table ------------------------------------------------------------------------------
 def _table(token: str) -> Table:
+    # each seat's person_hidden: whether its person hides their profile (True), so the page
+    # names them without a link to it; in the seats' own query
+    seats = TableSeat.objects.order_by("seat").annotate(
+        person_hidden=F("user__person_profile__hidden")
+    )
     return get_object_or_404(
-        Table.objects.select_related("match").prefetch_related(
-            Prefetch("seats", queryset=TableSeat.objects.order_by("seat"))
-        ),
+        Table.objects.select_related("match").prefetch_related(Prefetch("seats", queryset=seats)),
         token=token,
     )
 
@@ -429,14 +438,19 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
             "can_join": table.state == Table.OPEN and seat is None,
             "waiting": table.state == Table.OPEN and any(s.kind == TableSeat.OPEN for s in seats),
             "ended": ended,
-            # an abandoned table stored no match: none was rated, whatever it was opened as
-            "rated": table.rated and table.state != Table.ABANDONED,
+            # an abandoned table stored no match: none was rated, whatever it was opened as;
+            # one with an uploaded bot opened rated before they made tables friendly is not
+            "rated": table.rated
+            and table.state != Table.ABANDONED
+            and (table.state == Table.FINISHED or not table.bots),
             "result": result,
             "summary": _summary(table.game, result, shown, seat) if result else "",
             "invite_url": request.build_absolute_uri(table.get_absolute_url()),
             "setup": setup,
             "rules": _config_text(table),
-            "unrated_note": GUEST_UNRATED if unrated_by_guest(table, seats) else "",
+            # why a table that could have been rated is not (a guest, an uploaded bot, two
+            # people who played the most rated tables together today)
+            "unrated_note": unrated_note(table, seats),
             "profile_url": profile,
             "rated_link": bool(profile)
             and table.state == Table.FINISHED
@@ -461,6 +475,21 @@ def reviewable(table: Table) -> bool:
 #: what a rated table's page says once a guest sat down at it (the note its sockets hear
 #: then, and the line under the header of the page drawn afterwards)
 GUEST_UNRATED = "Unrated: a guest sat down, and a table with a guest at it is not rated."
+
+
+def unrated_note(table: Table, seats: list[TableSeat]) -> str:
+    """The line under a table's header that says why it is not rated, where it could have
+    been ("": it is rated, or friendly by choice, or in a game that rates nobody): an
+    uploaded bot sits at it (said before it starts: ``tables.BOT_UNRATED``), two people at it
+    played the most rated tables together (its ``error`` says so from the moment the second
+    sat down: ``tables.take_seat``; a finished table's end says it already), or a guest."""
+    if table.rated or table.unrated_chosen or not people.game_rates_people(table.game):
+        return ""
+    if table.bots and table.created_by_id is not None and table.state != Table.ABANDONED:
+        return tables.BOT_UNRATED
+    if table.error and table.state in (Table.OPEN, Table.PLAYING):
+        return table.error
+    return GUEST_UNRATED if unrated_by_guest(table, seats) else ""
 
 
 def unrated_by_guest(table: Table, seats: list[TableSeat]) -> bool:
@@ -500,24 +529,33 @@ def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     person = tables.person_of(request.user, request.session, create=True)
     assert person is not None
     try:
-        tables.take_seat(table, seat, person)
+        taken = tables.take_seat(table, seat, person)
     except tables.TableError as exc:
         messages.error(request, f"You could not sit down: {exc}.")
         return redirect(table.get_absolute_url())
-    _seated(table, person)
-    messages.success(request, f"You sit in seat {seat + 1}.")
+    _seated(table, person, taken)
+    said = f"You sit in seat {seat + 1}."
+    if taken.pair_note:  # type: ignore[attr-defined]
+        said = f"{said} {taken.pair_note}"  # type: ignore[attr-defined]
+    messages.success(request, said)
     return redirect(table.get_absolute_url())
 
 
-def _seated(table: Table, person: tables.Person) -> None:
+def _seated(table: Table, person: tables.Person, taken: TableSeat | None = None) -> None:
     """Tell every socket of ``table`` that ``person`` sat down (a full table starts)."""
     layer = get_channel_layer()
+    said = None
     if table.rated and person.user is None:
         # a guest made the rated table unrated (tables.take_seat): its header says "unrated"
         # as the lobby message arrives, and this line in the log of every page at it says why
-        note = message_text({"type": "note", "key": "guest-unrated", "text": GUEST_UNRATED})
+        said = {"type": "note", "key": "guest-unrated", "text": GUEST_UNRATED}
+    elif table.rated and taken is not None and getattr(taken, "pair_note", ""):
+        # two people at it played the most rated tables together today: the same, for them
+        table.refresh_from_db(fields=["error"])
+        said = {"type": "note", "key": "pair-unrated", "text": table.error}
+    if said is not None:
         async_to_sync(layer.group_send)(
-            lobby_group(table.pk), {"type": "table.message", "text": note}
+            lobby_group(table.pk), {"type": "table.message", "text": message_text(said)}
         )
     # every socket of the table hears of it; a full table starts
     async_to_sync(layer.group_send)(lobby_group(table.pk), {"type": "table.lobby"})

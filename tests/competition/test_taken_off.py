@@ -141,6 +141,50 @@ def test_a_bot_forfeiting_only_for_worker_time_stays(field):
     assert status_of(bad) == (BotVersion.ACTIVE, "")
 
 
+def table_match(version: BotVersion, fault: str = "") -> Match:
+    """A match of ``version`` at a live table (no job), stored as a table stores it."""
+    match = Match.objects.create(game="rps-poker", seed=1, record={}, worker="table")
+    MatchSeat.objects.create(
+        match=match, seat=0, bot=version.bot, version=version, name=version.bot.label,
+        score=0.0, fault_kind=fault, fault_reason=ARMED if fault else "",
+    )  # fmt: skip
+    return match
+
+
+def test_live_table_matches_neither_count_nor_end_a_run(field):
+    """An audit's bot faulted at four live tables and once in a tournament, and was taken
+    off: a table's match is played whoever asks, so only tournament matches count."""
+    _, bad = field
+    for _ in range(4):
+        table_match(bad, "exception")
+    store_next(fault={bad.pk: "exception"})
+    assert status_of(bad) == (BotVersion.ACTIVE, "")
+    # ...nor does a clean table match break a crashing bot's run of tournament faults
+    for _ in range(3):
+        store_next(fault={bad.pk: "exception"})
+    table_match(bad)
+    last = store_next(fault={bad.pk: "exception"})
+    status, reason = status_of(bad)
+    assert status == BotVersion.REJECTED
+    assert f"(the last, in match {last.pk}: exception: {ARMED})" in reason
+
+
+def test_the_check_reads_a_bot_s_seats_through_its_index(field):
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's plan")
+    _, bad = field
+    store_next(fault={bad.pk: "exception"})
+    with CaptureQueriesContext(connection) as queries:
+        assert faults.check_version(bad.pk) is None
+    seats = queries.captured_queries[-1]["sql"]
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN {seats}")
+        plan = " | ".join(str(row[-1]) for row in cursor.fetchall())
+    assert "seat_bot_latest" in plan, plan
+    assert "USING INTEGER PRIMARY KEY" in plan, plan  # each match by its key
+    assert "TEMP B-TREE" not in plan, plan  # read in the index's order: no sort
+
+
 def test_a_built_in_bot_of_the_site_is_never_taken_off(carol, active_bot):
     house = User.objects.create_user(HOUSE)
     builtin = active_bot(house, "simple", builtin_code("simple"))

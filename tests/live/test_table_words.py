@@ -3,9 +3,12 @@ pass, and a drawn deal says so."""
 
 from __future__ import annotations
 
+from games.engine.game import Fault
+from games.engine.table import signed
 from games.goofspiel.rules import GoofspielState
 from games.goofspiel.table import GoofspielTable
 from games.last_card.table import _move_text
+from games.registry import get_game
 
 
 def test_last_card_says_one_card_and_a_draw_of_nothing_plainly():
@@ -39,3 +42,52 @@ def test_one_goofspiel_deal_is_singular_in_the_form_and_the_settings():
     assert dict(deals.choices)[3] == "3 deals"
     described = GoofspielTable().describe({"num_cards": 5, "deals": 1})
     assert "1 deal" in described and "1 deals" not in described
+
+
+def forfeited_at(slug: str, hand: int, seat: int) -> dict:
+    """The result of a sitting of ``slug`` (10 hands) whose ``seat`` raised an error in
+    hand ``hand``, every hand before it played with the first legal action."""
+    state = get_game(slug).state_class.new(5, config={"hands": 10})
+    while len(state.hands_played) < hand - 1:
+        [acting] = state.pending()
+        state.apply(acting, state.legal()[0])
+    state.forfeit({seat: Fault("exception", "RuntimeError: quit")})
+    return state.result()
+
+
+def test_a_forfeited_chip_sitting_says_in_which_hand_and_how_many_hands_went_with_it():
+    """An audit's end line said "After 0 hands: carol +10, carol/quitter -10 chips.
+    carol/quitter raised an error." of a bot that quit in the first hand."""
+    names = ["carol", "carol/quitter"]
+    result = forfeited_at("kuhn", 1, 1)
+    ending = get_game("kuhn").table().ending(result, names, 0)
+    scores = result["scores"]
+    assert scores[0] > 0 and scores[0] == -scores[1]
+    assert ending == (
+        "carol/quitter raised an error in hand 1 and forfeited it and the 9 hands left "
+        f"(carol {signed(scores[0])}, carol/quitter {signed(scores[1])} chips)."
+    )
+    # a person's own fault, in the last hand: nothing left after it
+    result = forfeited_at("leduc", 10, 0)
+    assert (
+        get_game("leduc")
+        .table()
+        .ending(result, names, 0)
+        .startswith("You raised an error in hand 10 and forfeited it (")
+    )
+    # Blackjack++ counts deals and points
+    result = forfeited_at("blackjack-pp", 2, 1)
+    assert (
+        get_game("blackjack-pp")
+        .table()
+        .ending(result, names, None)
+        .startswith(
+            "carol/quitter raised an error in deal 2 and forfeited it and the 8 deals left ("
+        )
+    )
+
+
+def test_a_chip_sitting_played_to_its_end_counts_its_hands_plainly():
+    table = get_game("kuhn").table()
+    result = {"scores": [1, -1], "winner": 0, "hands": 1, "forfeited_hands": 0, "faults": {}}
+    assert table.ending(result, ["ann", "bob"], None) == "After 1 hand: ann +1, bob -1 chips."
