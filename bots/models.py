@@ -230,7 +230,8 @@ class MatchJob(models.Model):
     STATUSES = [(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
 
     tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="jobs")
-    game = models.SlugField(max_length=40)
+    #: found through the indexes by game and id (Meta), which serve a lookup by game alone too
+    game = models.SlugField(max_length=40, db_index=False)
     round = models.PositiveIntegerField(default=0)
     #: the bot version in each seat, in seat order (ids of BotVersion)
     seats = models.JSONField()
@@ -264,6 +265,17 @@ class MatchJob(models.Model):
             # whether a deal was dealt before (bots.competition.dealt_before): a new
             # tournament's deals never were
             models.Index(fields=["game", "seed"], name="job_game_seed"),
+            # a game's jobs in job order past its rating ledger (bots.ladder.ratings), without
+            # walking the other games' jobs
+            models.Index(fields=["game", "id"], name="job_game_order"),
+            # a game's queued and running jobs: whether it has any (a ladder round starts
+            # only when it has none) and the first past its rating ledger, without reading
+            # every job the game ever played
+            models.Index(
+                fields=["game", "id"],
+                condition=Q(status__in=["queued", "running"]),
+                name="job_game_open",
+            ),
         ]
         ordering = ["id"]
 
@@ -339,8 +351,15 @@ class Match(models.Model):
     class Meta:
         ordering = ["-played"]
         verbose_name_plural = "matches"
-        #: a tournament's latest matches without sorting all of them
-        indexes = [models.Index(fields=["tournament", "-id"], name="match_tournament_latest")]
+        indexes = [
+            # a tournament's latest matches without sorting all of them
+            models.Index(fields=["tournament", "-id"], name="match_tournament_latest"),
+            # the few matches still waiting for their ratings (a bot's page and /my/bots/
+            # count them) without reading every match
+            models.Index(
+                fields=["id"], condition=Q(rated=False, job__isnull=False), name="match_unrated"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"match {self.pk} ({self.game})"

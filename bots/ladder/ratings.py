@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Exists, Min, OuterRef, Q, QuerySet
+from django.db.models import BooleanField, Exists, F, Func, OuterRef, Q, QuerySet, Subquery, Value
 from openskill.models import PlackettLuce
 
 from bots.models import (
@@ -124,8 +124,8 @@ def rate_pending(game: str, *, wait: bool = True) -> int | None:
         if ledger is None:
             return None
         jobs = list(
-            MatchJob.objects.filter(game=game, pk__gt=ledger.rated_through)
-            .order_by("pk")
+            MatchJob.objects.filter(past_job(Value(game), Value(ledger.rated_through)))
+            .order_by("game", "pk")
             .values_list("pk", "status", "tournament_id", "seed")[:BATCH]
         )
         rate = _rate_deals if get_game(game).plays_alone else _rate_matches
@@ -137,34 +137,60 @@ def rate_pending(game: str, *, wait: bool = True) -> int | None:
     return rated
 
 
-def left_unrated() -> dict[str, tuple[int, int]]:
+def left_unrated() -> dict[str, tuple[int, int | None]]:
     """The games whose ratings lag behind their results: the first job past the game's
     ledger (``rated_through``) has finished, so :func:`rate_pending` has something to do
     (a rating skipped because another worker rated the game at that moment, or left by a
     worker killed between its store and its rating). Each game comes with where its ratings
-    stand, ``(rated_through, finished jobs past it)``, which changes as soon as anything
-    rating could use changes. Two queries, whatever the number of games; read from the
-    database, so any process sees what any other left."""
-    ledgers = dict(RatingLedger.objects.values_list("game", "rated_through"))
-    if not ledgers:
-        return {}
-    past = Q()
-    for game, through in ledgers.items():
-        past |= Q(game=game, pk__gt=through)
-    finished = Q(status__in=(MatchJob.DONE, MatchJob.FAILED))
-    tails = (
-        MatchJob.objects.filter(past)
-        .order_by()
-        .values("game")
-        .annotate(first=Min("pk"), first_open=Min("pk", filter=~finished))
-        .annotate(finished=Count("pk", filter=finished))
-        .values_list("game", "first", "first_open", "finished")
+    stand, ``(rated_through, the first job past it still queued or running, or None)``,
+    which changes as soon as anything rating could use changes: rating goes in job order up
+    to the first job not finished (a one-seat game's deal, whose jobs are consecutive, waits
+    for its jobs still playing, the first of them that one). One query, whatever the number
+    of games, that reads two jobs a game through the indexes on game and id (never the jobs
+    past those: a round of 100,000 jobs queued costs nothing); read from the database, so
+    any process sees what any other left."""
+    past = MatchJob.objects.order_by("game", "pk")
+    first = past.filter(past_job(OuterRef("game"), OuterRef("rated_through")))
+    # through the index of queued and running jobs
+    still_open = past.filter(
+        game=OuterRef("game"),
+        pk__gt=OuterRef("rated_through"),
+        status__in=(MatchJob.QUEUED, MatchJob.RUNNING),
     )
+    ledgers = RatingLedger.objects.annotate(
+        first=Subquery(first.values("status")[:1]),
+        first_open=Subquery(still_open.values("pk")[:1]),
+    ).values_list("game", "rated_through", "first", "first_open")
     return {
-        game: (ledgers[game], count)
-        for game, first, first_open, count in tails
-        if count and (first_open is None or first < first_open)
+        game: (through, first_open)
+        for game, through, first, first_open in ledgers
+        if first in (MatchJob.DONE, MatchJob.FAILED)
     }
+
+
+class _RowAfter(Func):
+    """``(a, b) > (c, d)``: a row of two values after another, in the order of an index on
+    (a, b)."""
+
+    output_field = BooleanField()
+
+    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list[Any]]:
+        parts, params = [], []
+        for expression in self.get_source_expressions():
+            sql, more = compiler.compile(expression)
+            parts.append(sql)
+            params.extend(more)
+        return "({}, {}) > ({}, {})".format(*parts), params
+
+
+def past_job(game: Any, through: Any) -> Q:
+    """The jobs of ``game`` after job ``through`` (expressions: values, or a subquery's
+    outer references), in a form the database reads from the index on game and id
+    (``job_game_order``): ``game <= g AND (game, id) > (g, t)``, which is exactly
+    ``game = g AND id > t``. Written that plainly, PostgreSQL walks the jobs of every game in
+    id order instead (it takes a game's jobs to be spread evenly among the others', when
+    all of them past a ledger can be another game's): 60-200 ms at a million jobs."""
+    return Q(game__lte=game) & Q(_RowAfter(F("game"), F("id"), game, through))
 
 
 Jobs = list[tuple[int, str, int, int]]

@@ -85,7 +85,8 @@ def test_only_games_whose_next_job_to_rate_has_finished_are_left_unrated(three):
     assert left_unrated() == {}  # the first job is still queued: rating waits for it
     MatchJob.objects.filter(pk=jobs[0].pk).update(status=MatchJob.FAILED)
     through = RatingLedger.objects.get(game=GAME).rated_through
-    assert left_unrated() == {GAME: (through, 2)}
+    # where its ratings stand: the ledger, and the first job still queued
+    assert left_unrated() == {GAME: (through, jobs[2].pk)}
 
 
 @pytest.mark.postgresql
