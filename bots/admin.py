@@ -1,5 +1,12 @@
 """The Django admin for moderation: bots, versions (reject / re-validate), tournaments, jobs
-(re-queue), matches and ratings."""
+(re-queue), matches and ratings.
+
+The lists of tables that grow with every match (jobs, matches, rating history) are read
+as a site of a million matches needs: newest first by id (an index, not a sort of every
+row), each row's related objects in the same query, no count of every row (the full
+count is left out; Django then says "Show all" instead of how many), a match's record
+(its whole replay) not read, and the game filter listing the site's games rather than
+finding the distinct games of every row."""
 
 from __future__ import annotations
 
@@ -17,6 +24,38 @@ from bots.models import (
     RatingHistory,
     Tournament,
 )
+from games.registry import game_slugs, get_game
+
+
+class GameFilter(admin.SimpleListFilter):
+    """By game, from the games the site has (not a DISTINCT over every row)."""
+
+    title = "game"
+    parameter_name = "game"
+
+    def lookups(self, request, model_admin):
+        return [(slug, get_game(slug).title) for slug in game_slugs()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(game=self.value()) if self.value() else queryset
+
+
+class LongListAdmin(admin.ModelAdmin):
+    """A list of a table that grows with the matches: newest first by id, no full count,
+    and what its rows show read in the same query without the big fields (``list_defer``)
+    the list does not show."""
+
+    ordering = ("-id",)
+    show_full_result_count = False
+    #: fields the list leaves unread (a row's own page reads them)
+    list_defer: tuple[str, ...] = ()
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        match = request.resolver_match
+        if self.list_defer and match is not None and match.url_name.endswith("_changelist"):
+            queryset = queryset.defer(*self.list_defer)
+        return queryset
 
 
 class VersionInline(admin.TabularInline):
@@ -81,7 +120,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(MatchJob)
-class MatchJobAdmin(admin.ModelAdmin):
+class MatchJobAdmin(LongListAdmin):
     list_display = (
         "pk",
         "tournament",
@@ -92,7 +131,9 @@ class MatchJobAdmin(admin.ModelAdmin):
         "worker",
         "lease_until",
     )
-    list_filter = ("status", "game")
+    list_filter = ("status", GameFilter)
+    list_select_related = ("tournament",)
+    list_defer = ("tournament__settings",)
     actions = ["requeue"]
 
     @admin.action(description="Queue again (failed jobs)")
@@ -122,9 +163,12 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(LongListAdmin):
     list_display = ("pk", "game", "tournament", "played", "duration_s", "rated", "worker")
-    list_filter = ("game",)
+    list_filter = (GameFilter,)
+    list_select_related = ("tournament",)
+    # a match's record is its whole replay: its own page reads it
+    list_defer = ("record", "tournament__settings")
     readonly_fields = ("job", "tournament", "game", "seed", "record", "played", "worker")
     inlines = [SeatInline]
 
@@ -136,8 +180,10 @@ class RatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingHistory)
-class RatingHistoryAdmin(admin.ModelAdmin):
+class RatingHistoryAdmin(LongListAdmin):
     list_display = ("bot", "match", "mu_before", "mu", "sigma", "created")
+    list_select_related = ("bot__owner", "match")
+    list_defer = ("match__record",)
 
 
 @admin.register(LeaderboardRow)

@@ -42,11 +42,13 @@ from games import people_views
 from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
 from games.views import (
+    ROW_UNSHOWN,
     chosen_bot,
     contract,
     cross_table,
     ranked_counts,
     recent_results,
+    score_shown,
     tournament_progress,
 )
 
@@ -274,11 +276,9 @@ def _row_json(row: LeaderboardRow) -> dict[str, Any]:
         "sigma": round(row.sigma, 4),
         "matches": row.matches,
         "faults": row.faults,
-        "score": row.score,
-        "head_to_head": {
-            other: {"for": mine, "against": theirs}
-            for other, (mine, theirs) in sorted(row.head_to_head.items())
-        },
+        "score": score_shown(row.score),
+        # its results against each opponent, a page at a time (``opponents`` there)
+        "opponents": f"/api/bots/{row.bot.pk}/",
         "last_played": _when(row.last_played),
     }
 
@@ -293,7 +293,7 @@ def leaderboard(request: HttpRequest, slug: str) -> dict[str, Any]:
             return {"game": spec.slug, "title": spec.title} | found
     except (people_views.BadShow, keyset.BadCursor) as bad:
         raise BadRequest(str(bad)) from None
-    rows = ranked_rows(slug)
+    rows = ranked_rows(slug).defer(*ROW_UNSHOWN)
     return {
         "game": spec.slug,
         "title": spec.title,
@@ -308,7 +308,7 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
     if found is None:
         raise NotFound(f"no bot {pk}")
     versions = newest_versions(found.versions.only(*VERSION_FIELDS))
-    row = LeaderboardRow.objects.filter(bot=found).first()
+    row = LeaderboardRow.objects.filter(bot=found).defer(*ROW_UNSHOWN).first()
     # newest first by the order they were stored (an index of the bot's seats): flat however
     # many matches the bot has; ?before=<match id> pages back, one more row says if there is
     mine = MatchSeat.objects.filter(bot=found)
@@ -349,7 +349,7 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
             "sigma": round(row.sigma, 4),
             "matches": row.matches,
             "faults": row.faults,
-            "score": row.score,
+            "score": score_shown(row.score),
             "last_played": _when(row.last_played),
         },
         # its worker time in its latest tournaments, each with the tournament's bound

@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connection
-from django.db.models import Count, Max
+from django.db.models import Count, F, Max, Window
+from django.db.models.functions import RowNumber
 from django.http import (
     Http404,
     HttpRequest,
@@ -30,20 +32,20 @@ from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
-from bots import competition
 from bots.ladder import aggregates
 from bots.ladder.ratings import format_of, ranked_rows, ranking_measure
 from bots.languages import get_language, title_list
 from bots.models import (
-    Bot,
     LeaderboardRow,
     Match,
     MatchJob,
     MatchSeat,
+    OpponentResult,
     Tournament,
     TournamentResult,
 )
 from cardsite import keyset
+from cardsite.outages import REDIS_UNREACHABLE
 from cardsite.written import number, score_pair, when
 from games import people_views
 from games.engine import untrusted
@@ -339,14 +341,20 @@ def board_cells(slug: str, row: LeaderboardRow, fmt: Any = None) -> list[dict[st
     return [{"text": text, "sort": _sort_key(value)} for text, value in cells]
 
 
+#: how many of its opponents the leaderboard shows under each bot (the most met): all of
+#: them, however many, are on the bot's page, a page at a time
+MOST_MET = 3
+
+
 def leaderboard_data(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
     """A page of the game's leaderboard: each row's cells (text and the value to sort by),
-    its head-to-head results, and the game's statistics table for the same rows. Everything
-    shown is written out here, the template only places it."""
+    its results against the opponents it met most (:data:`MOST_MET`; the bot's page lists
+    every one), and the game's statistics table for the same rows. Everything shown is
+    written out here, the template only places it."""
     headers = board_headers(slug)
     fmt = format_of(slug)
     higher_is_better = get_game(slug).higher_is_better
-    opponents = _bots_by_label(slug, {o for row in rows for o in row.head_to_head})
+    most_met = _most_met([row.bot_id for row in rows])
     out = []
     for row in rows:
         out.append(
@@ -358,17 +366,84 @@ def leaderboard_data(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
                 ],
                 "head_to_head": [
                     {
-                        "label": other,
-                        "bot": opponents.get(other),
-                        "for": number(mine),
-                        "against": number(theirs),
-                        "outcome": _outcome(mine, theirs, higher_is_better),
+                        "label": found["label"],
+                        "bot": found["bot"],
+                        "matches": found["matches"],
+                        "for": number(found["for"]),
+                        "against": number(found["against"]),
+                        "outcome": _outcome(found["for"], found["against"], higher_is_better),
                     }
-                    for other, (mine, theirs) in sorted(row.head_to_head.items())
+                    for found in most_met.get(row.bot_id, [])
                 ],
             }
         )
     return {"headers": headers, "rows": out, "statistics": statistics(slug, rows)}
+
+
+#: what :func:`_most_met` reads of a result
+MOST_MET_FIELDS = ("bot_id", "opponent_id", "name", "opponent__name", "opponent__owner__username",
+                   "matches", "points_for", "points_against")  # fmt: skip
+
+
+def _most_met(bots: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each bot's results against the :data:`MOST_MET` opponents it met most (a bot, or a
+    person at a live table), in one query of the results kept as matches are stored
+    (``bots.ladder.aggregates``). On PostgreSQL the query walks each bot's index of results
+    by matches for its first few (every person met at a live table has a row: a bot may
+    have thousands), the same at 3 opponents and at 100,000; elsewhere (SQLite, a site of one
+    process) it numbers every result of the page's bots."""
+    if not bots:
+        return {}
+    if connection.vendor == "postgresql":
+        found: Any = _most_met_postgresql(bots)
+    else:
+        order = [F("matches").desc(), "pk"]
+        place = Window(RowNumber(), partition_by=[F("bot_id")], order_by=order)
+        found = (
+            OpponentResult.objects.filter(bot_id__in=bots)
+            .annotate(place=place)
+            .filter(place__lte=MOST_MET)
+            .values(*MOST_MET_FIELDS)
+            .order_by("bot_id", "place")
+        )
+    out: dict[int, list[dict[str, Any]]] = {}
+    for row in found:
+        opponent = row["opponent_id"]
+        out.setdefault(row["bot_id"], []).append(
+            {
+                "bot": opponent,
+                "label": f"{row['opponent__owner__username']}/{row['opponent__name']}"
+                if opponent is not None
+                else row["name"] or "a player",
+                "matches": row["matches"],
+                "for": row["points_for"],
+                "against": row["points_against"],
+            }
+        )
+    return out
+
+
+def _most_met_postgresql(bots: list[int]) -> list[dict[str, Any]]:
+    """:func:`_most_met`'s rows, each bot's first few by a walk of its index of results
+    (``opponent_results_order``: bot, most matches first, id)."""
+    opponent = OpponentResult._meta.get_field("opponent").related_model
+    owner = opponent._meta.get_field("owner").related_model
+    # the tables' names are the models' own; the values are parameters
+    sql = f"""
+        SELECT r.bot_id, r.opponent_id, r.name, o.name, u.username,
+               r.matches, r.points_for, r.points_against
+        FROM unnest(%s::bigint[]) AS b(id)
+        CROSS JOIN LATERAL (
+            SELECT * FROM {OpponentResult._meta.db_table} WHERE bot_id = b.id
+            ORDER BY matches DESC, id LIMIT %s
+        ) AS r
+        LEFT JOIN {opponent._meta.db_table} AS o ON o.id = r.opponent_id
+        LEFT JOIN {owner._meta.db_table} AS u ON u.id = o.owner_id
+        ORDER BY r.bot_id, r.matches DESC, r.id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [list(bots), MOST_MET])
+        return [dict(zip(MOST_MET_FIELDS, row, strict=True)) for row in cursor.fetchall()]
 
 
 def _e(value: Any) -> str:
@@ -438,13 +513,16 @@ def board_html(board: dict[str, Any]) -> dict[str, SafeString]:
         for h in entry["head_to_head"]:
             label = _e(h["label"])
             who = f'<a href="/bots/{h["bot"]}/">{label}</a>' if h["bot"] else label
+            played = f"{h['matches']} match{'' if h['matches'] == 1 else 'es'}"
             items.append(
                 f"<li>against {who}: <strong>{h['for']}</strong> to {h['against']} "
-                f'<span class="badge {h["outcome"]}">{h["outcome"]}</span></li>'
+                f'<span class="badge {h["outcome"]}">{h["outcome"]}</span> '
+                f'<span class="muted">in {played}</span></li>'
             )
         h2h.append(
             f'<div class="h2h-bot"><h3><a href="/bots/{bot.pk}/">{_e(bot.label)}</a></h3>'
-            f"<ul>{''.join(items)}</ul></div>"
+            f"<ul>{''.join(items)}</ul>"
+            f'<p><a href="/bots/{bot.pk}/#opponents-title">Every opponent it met</a></p></div>'
         )
     return {
         # every value in them went through _e (or is a number written here)
@@ -452,20 +530,6 @@ def board_html(board: dict[str, Any]) -> dict[str, SafeString]:
         "statistics": mark_safe("\n".join(stats)),
         "head_to_head": mark_safe("\n".join(h2h)),
     }
-
-
-def _bots_by_label(slug: str, labels: set[str]) -> dict[str, int]:
-    """The ids of the game's bots with these labels (``owner/name``), in one query: the
-    head-to-head names opponents by label, and they may be on other pages."""
-    wanted = [label.partition("/") for label in labels if "/" in label]
-    if not wanted:
-        return {}
-    found = Bot.objects.filter(
-        game=slug,
-        name__in={name for _, _, name in wanted},
-        owner__username__in={owner for owner, _, _ in wanted},
-    ).values_list("pk", "owner__username", "name")
-    return {f"{owner}/{name}": pk for pk, owner, name in found if f"{owner}/{name}" in labels}
 
 
 def _outcome(mine: float, theirs: float, higher_is_better: bool) -> str:
@@ -504,13 +568,27 @@ def _sort_key(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+#: what no page nor the API shows of a leaderboard row: its running totals, and the whole
+#: head-to-head rows stored before it moved to each bot's results by opponent
+ROW_UNSHOWN = ("standing", "head_to_head")
+
+
+def score_shown(score: dict[str, Any]) -> dict[str, Any]:
+    """A row's ``score`` as the API gives it: without the head-to-head that rows stored
+    before it moved to each bot's results by opponent still hold (it grew with the bots)."""
+    return {key: value for key, value in score.items() if key != "head_to_head"}
+
+
 def leaderboard_page(
     slug: str, after: str | None, before: str | None, size: int = LEADERBOARD_PAGE
 ) -> keyset.KeysetPage:
     """A page of the game's ranked rows, by rank (stored on the rows: an index walk from
     where the last page stopped, the same at rank 1 and rank 10,000). Raises
     ``keyset.BadCursor`` for a position that is not one."""
-    return keyset.page(ranked_rows(slug), ["rank", "pk"], size, after=after, before=before)
+    # not the rows' running totals (``standing``) nor the head-to-head of rows stored before
+    # it moved to each bot's page (``head_to_head``): each grows with the opponents
+    rows = ranked_rows(slug).defer(*ROW_UNSHOWN)
+    return keyset.page(rows, ["rank", "pk"], size, after=after, before=before)
 
 
 def count_upto(query: Any, limit: int) -> int:
@@ -548,16 +626,58 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "retired_more": retired > RETIRED_COUNTED,
             "people_shown": people_views.game_rates_people(slug),
             "show": "bots",
+            "most_met": MOST_MET,
         },
     )
 
 
 # ---- tournaments ----------------------------------------------------------------------------
+#: how long a count of a running tournament's jobs by status is shown (seconds): every page
+#: open on it, and every web process, reads the one count in the shared cache (Redis where
+#: the site has one), so a tournament of 250,000 jobs is counted at most once in that time
+#: whatever the number of watchers and stored matches
+JOBS_COUNTED_S = 2
+#: the same for a finished tournament, whose jobs no longer change
+JOBS_COUNTED_DONE_S = 300
+
+
+def jobs_by_status(tournaments: list[Tournament]) -> dict[int, dict[str, int]]:
+    """Each tournament's jobs by status (queued, running, done, failed), from the shared
+    cache where they were counted in the last :data:`JOBS_COUNTED_S` seconds, the others
+    counted in one query. A tournament that changes state is counted afresh (its state is
+    part of the key), so a finished one never shows the counts of its last seconds; so is
+    a tournament of a database made again (its creation time is part of the key too). While
+    the cache cannot be reached, every count is made."""
+    cache = caches["default"]
+    keys = {t.pk: f"tournament-jobs:{t.pk}:{t.created.timestamp()}:{t.state}" for t in tournaments}
+    try:
+        found = cache.get_many(list(keys.values()))
+    except REDIS_UNREACHABLE:
+        found = {}
+    counts = {pk: found[key] for pk, key in keys.items() if key in found}
+    missing = [t for t in tournaments if t.pk not in counts]
+    if not missing:
+        return counts
+    for t in missing:
+        counts[t.pk] = {status: 0 for status, _ in MatchJob.STATUSES}
+    jobs = MatchJob.objects.filter(tournament_id__in=[t.pk for t in missing])
+    for row in jobs.values("tournament_id", "status").annotate(n=Count("id")).order_by():
+        counts[row["tournament_id"]][row["status"]] = row["n"]
+    for done in (False, True):
+        fresh = {keys[t.pk]: counts[t.pk] for t in missing if (t.state == Tournament.DONE) == done}
+        try:
+            cache.set_many(fresh, JOBS_COUNTED_DONE_S if done else JOBS_COUNTED_S)
+        except REDIS_UNREACHABLE:
+            break
+    return counts
+
+
 def tournament_progress(tournament: Tournament, *, recent: bool = True) -> dict[str, Any]:
-    """Jobs by status, the share done, and the most recent results (unless ``recent`` is
-    false: the page reads its own page of them): what the page shows, ``progress.json``
-    returns and the websocket sends on connect."""
-    jobs = competition.progress(tournament.pk)
+    """Jobs by status (:func:`jobs_by_status`: a count at most a few seconds old), the share
+    done, and the most recent results (unless ``recent`` is false: the page reads its own
+    page of them): what the page shows, ``progress.json`` returns and the websocket sends
+    on connect."""
+    jobs = jobs_by_status([tournament])[tournament.pk]
     total = sum(jobs.values())
     finished_jobs = jobs["done"] + jobs["failed"]
     return {
@@ -895,12 +1015,7 @@ def tournaments(request: HttpRequest) -> HttpResponse:
         page, game_filter = tournaments_page(request)
     except keyset.BadCursor as bad:
         return keyset.bad_request(request, bad)
-    counts: dict[int, dict[str, int]] = {
-        t.pk: dict.fromkeys(("queued", "running", "done", "failed"), 0) for t in page.items
-    }
-    jobs = MatchJob.objects.filter(tournament_id__in=list(counts)).values("tournament_id", "status")
-    for row in jobs.annotate(n=Count("id")).order_by():
-        counts[row["tournament_id"]][row["status"]] = row["n"]
+    counts = jobs_by_status(page.items)
     listed = []
     for t in page.items:
         p = counts[t.pk]

@@ -857,7 +857,9 @@ class Arena:
     def _bot_json(self, entrant: Entrant) -> dict[str, Any]:
         standing = entrant.standing
         reports = getattr(entrant.agent, "fault_reports", [])
-        own = self.format.bot_json(standing)
+        own = self.format.bot_json(standing) | {
+            "head_to_head": self.format.head_to_head_json(standing)
+        }
         # the keys every game's --json has (README), where the game has none of its own
         stable = {k: v for k, v in standing.stable_json().items() if k not in own}
         return (

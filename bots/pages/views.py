@@ -48,6 +48,7 @@ from bots.models import (
     Bot,
     BotVersion,
     LeaderboardRow,
+    Match,
     MatchSeat,
     Rating,
     RatingHistory,
@@ -252,6 +253,12 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
     return initial
 
 
+#: what the bot pages leave unread of a bot's leaderboard row: its running totals and the
+#: head-to-head rows stored before it moved to the results by opponent (they grow with the
+#: opponents; the results by opponent are read a page at a time)
+ROW_UNREAD = ("leaderboard_row__standing", "leaderboard_row__head_to_head")
+
+
 def _my_bots_context(user: Any) -> list[dict[str, Any]]:
     """Each of the user's bots with its newest versions and its active one (two prefetch
     queries for all the bots: the newest of each bot are cut in the database, so years of
@@ -261,6 +268,7 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
     bots = (
         Bot.objects.filter(owner=user)
         .select_related("rating", "leaderboard_row")
+        .defer(*ROW_UNREAD)
         .prefetch_related(
             Prefetch("versions", queryset=newest, to_attr="newest"),
             Prefetch(
@@ -272,9 +280,8 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
     # each bot's matches played but not rated yet (one query for all), as its page counts
     # them: ratings are applied in job order, so they wait behind jobs queued earlier
     unrated = dict(
-        MatchSeat.objects.filter(
-            bot__owner=user, match__job__isnull=False, match__rated=False, match__unrated=""
-        )
+        unrated_seats()
+        .filter(bot__owner=user)
         .order_by()
         .values_list("bot")
         .annotate(count=Count("id"))
@@ -307,6 +314,16 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
             }
         )
     return [{"slug": slug, "title": game_title(slug), "bots": groups[slug]} for slug in groups]
+
+
+def unrated_seats() -> QuerySet[MatchSeat]:
+    """The seats of the tournament matches played but not rated yet (those the ratings pass
+    by for good say why instead, ``Match.unrated``). Found from the matches, not from a
+    bot's seats: the few that wait for their rating are in an index of their own
+    (``match_unrated``: a database at a million matches reads a handful of rows rather
+    than every match, or every match of a bot)."""
+    waiting = Match.objects.filter(rated=False, job__isnull=False, unrated="")
+    return MatchSeat.objects.filter(match__in=waiting.values("pk"))
 
 
 def _last_competed_taken_off(versions: Iterable[BotVersion]) -> bool:
@@ -1024,7 +1041,10 @@ def bot_versions(request: HttpRequest, pk: int) -> HttpResponse:
 
 def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
     bot = get_object_or_404(
-        Bot.objects.select_related("owner__person_profile", "rating", "leaderboard_row"), pk=pk
+        Bot.objects.select_related("owner__person_profile", "rating", "leaderboard_row").defer(
+            *ROW_UNREAD
+        ),
+        pk=pk,
     )
     is_owner = request.user.is_authenticated and request.user.pk == bot.owner_id
     versions = bot.versions.all()
@@ -1076,9 +1096,7 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "row": row,
         # its matches played but not rated yet: ratings are applied in job order, so they
         # wait behind jobs queued earlier still playing (row.matches counts rated ones)
-        "unrated": MatchSeat.objects.filter(
-            bot=bot, match__job__isnull=False, match__rated=False, match__unrated=""
-        ).count(),
+        "unrated": unrated_seats().filter(bot=bot).count(),
         "measure": ranking_measure(row) if row is not None else None,
         "columns": columns,
         "chart": rating_chart(history),

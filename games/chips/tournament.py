@@ -62,10 +62,12 @@ class ChipsRoundRobin(PairsRoundRobin):
             # None until two matches are played (one match gives no spread), and while
             # every match scored the same (no range to bound a hand's chips by)
             "chips_per_hand_ci95": None if low is None else [round(low, 6), round(high, 6)],
-            "head_to_head": {
-                other: {"chips": round(won, 4), "opponent_chips": round(lost, 4)}
-                for other, (won, lost) in standing.head_to_head.items()
-            },
+        }
+
+    def head_to_head_json(self, standing: Standing) -> dict[str, Any]:
+        return {
+            other: {"chips": round(won, 4), "opponent_chips": round(lost, 4)}
+            for other, (won, lost) in standing.head_to_head.items()
         }
 
     def columns(self) -> list[Column]:

@@ -293,8 +293,15 @@ class Format(ABC):
         """The game's own part of :meth:`tally`."""
 
     def bot_json(self, standing: Standing) -> dict[str, Any]:
-        """The JSON entry of a bot: the common keys plus the format's own."""
+        """The JSON entry of a bot: the common keys plus the format's own. Not its results
+        against each opponent (:meth:`head_to_head_json`), which grow with the bots: the
+        arena's ``--json`` adds them, a leaderboard row (which stores this) does not."""
         return standing.common_json()
+
+    def head_to_head_json(self, standing: Standing) -> dict[str, Any]:
+        """Per opponent, the two bots' scores in their matches together, as the game names
+        them (the arena's ``head_to_head``): by default ``score`` and ``opponent_score``."""
+        return standing.stable_json()["head_to_head"]
 
     def interval(self, bot: dict[str, Any]) -> tuple[float, float] | None:
         """The 95% interval of a bot's ``score`` (None: no estimate to speak of yet); a

@@ -85,10 +85,12 @@ class DealsRoundRobin(PairsRoundRobin):
             "deal_win_rate": round(won / deals, 6) if deals else 0.0,
             "deal_win_rate_ci95": [round(low, 6), round(high, 6)],
             "point_diff_per_deal": round(totals.get("point_diff", 0) / deals, 6) if deals else 0.0,
-            "head_to_head": {
-                other: {"score": mine, "opponent_score": theirs}
-                for other, (mine, theirs) in standing.head_to_head.items()
-            },
+        }
+
+    def head_to_head_json(self, standing: Standing) -> dict[str, Any]:
+        return {
+            other: {"score": mine, "opponent_score": theirs}
+            for other, (mine, theirs) in standing.head_to_head.items()
         }
 
     def columns(self) -> list[Column]:

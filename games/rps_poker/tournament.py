@@ -41,10 +41,12 @@ class RoundRobin(PairsRoundRobin):
         return standing.common_json() | {
             "win_rate": round(rate, 6),
             "win_rate_ci95": [round(low, 6), round(high, 6)],
-            "head_to_head": {
-                other: {"won": won, "lost": lost}
-                for other, (won, lost) in standing.head_to_head.items()
-            },
+        }
+
+    def head_to_head_json(self, standing: Standing) -> dict[str, Any]:
+        return {
+            other: {"won": won, "lost": lost}
+            for other, (won, lost) in standing.head_to_head.items()
         }
 
     def columns(self) -> list[Column]:

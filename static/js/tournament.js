@@ -3,19 +3,24 @@
 // closes, it polls the progress JSON every few seconds. An open socket that says nothing for
 // QUIET_MS (workers that publish nothing: no REDIS_URL of theirs, or a layer that lost their
 // messages) has the page poll too, once each QUIET_MS of silence, so that it stays true
-// whatever the workers publish. When the tournament finishes the page reloads once to show
+// whatever the workers publish. A worker's message carries the counts but not the latest
+// results, which the page then fetches: once for a burst of messages, FETCH_MS after the first
+// of them (a busy tournament stores several matches a second, and every open page would
+// otherwise fetch once per match). When the tournament finishes the page reloads once to show
 // the cross table.
 (function () {
   'use strict';
 
   var POLL_MS = 4000;
   var QUIET_MS = 10000;
+  var FETCH_MS = 2000;
   var panel = document.getElementById('progress');
   if (!panel || panel.getAttribute('data-finished') === 'true') return;
   var progressUrl = panel.getAttribute('data-progress-url');
   var socketPath = panel.getAttribute('data-socket-path');
   var timer = null;
   var quiet = null;
+  var fetching = null;
   var done = false;
 
   function setCount(name, number) {
@@ -85,6 +90,15 @@
       .catch(function () { /* try again at the next tick */ });
   }
 
+  // the latest results, once for the messages of the next FETCH_MS
+  function pollSoon() {
+    if (fetching !== null || done) return;
+    fetching = window.setTimeout(function () {
+      fetching = null;
+      poll();
+    }, FETCH_MS);
+  }
+
   function startPolling() {
     if (quiet !== null) window.clearTimeout(quiet);
     quiet = null;
@@ -111,7 +125,7 @@
       try { data = JSON.parse(event.data); } catch (error) { return; }
       if (data.type !== 'progress') return;
       show(data);
-      if (!data.recent) poll(); // a worker's message has no result list: fetch it
+      if (!data.recent) pollSoon(); // a worker's message has no result list: fetch it
     });
     socket.addEventListener('close', startPolling);
   } else {

@@ -64,8 +64,11 @@ def test_it_serves_a_leaderboard_from_real_matches(client, rps_tournament):
     }  # fmt: skip
     assert first["rating"] == round(row.conservative, 4) and first["matches"] == 4
     assert set(first["score"]) >= {"score", "win_rate", "win_rate_ci95", "wins", "faults"}
-    opponent, totals = next(iter(first["head_to_head"].items()))
-    assert totals == dict(zip(("for", "against"), row.head_to_head[opponent], strict=True))
+    # its results against each opponent: at the bot's address, a page at a time
+    assert "head_to_head" not in first and "head_to_head" not in first["score"]
+    assert first["opponents"] == f"/api/bots/{row.bot.pk}/"
+    opponents = client.get(first["opponents"]).json()["opponents"]["results"]
+    assert len(opponents) == 2 and sum(o["matches"] for o in opponents) == 4
 
 
 @pytest.mark.parametrize("tie_every", [1, 4])

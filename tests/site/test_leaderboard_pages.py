@@ -6,11 +6,13 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from bots import competition
 from bots.ladder.ratings import on_new_version
-from bots.models import Bot, BotVersion, LeaderboardRow, Tournament
+from bots.models import Bot, BotVersion, LeaderboardRow, OpponentResult, Tournament
 from bots.worker import Options, Worker
 from games.registry import game_slugs, get_game
 from tests.conftest import starter_source
@@ -353,7 +355,7 @@ def test_goofspiels_head_to_head_says_it_counts_the_deal_score(client, goofspiel
     head to head and each bot's results against each opponent say so; RPS Poker's count
     games won."""
     board = client.get("/games/goofspiel/leaderboard/").content.decode()
-    assert "Each bot's deal score against each opponent" in board
+    assert "Each bot's deal score against the 3 opponents it has met most" in board
     assert "Points" not in board
     bot = Bot.objects.get(name="matching")
     page = client.get(f"/bots/{bot.pk}/").content.decode()
@@ -362,6 +364,76 @@ def test_goofspiels_head_to_head_says_it_counts_the_deal_score(client, goofspiel
 
 def test_rps_pokers_head_to_head_counts_games_won(client, rps_tournament):
     board = client.get("/games/rps-poker/leaderboard/").content.decode()
-    assert "Each bot's games won against each opponent" in board
+    assert "Each bot's games won against the 3 opponents it has met most" in board
     page = client.get(f"/bots/{Bot.objects.get(name='strong').pk}/").content.decode()
     assert "Games won: this bot \u2013 the opponent" in page
+
+
+def met(row: LeaderboardRow, opponents: list[Bot]) -> None:
+    """``row``'s bot met each of ``opponents``, the first most (results by opponent)."""
+    for n, other in enumerate(opponents):
+        OpponentResult.objects.create(
+            bot=row.bot, key=f"bot:{other.pk}", opponent=other, matches=100 - n, wins=60 - n,
+            losses=40, points_for=600 - n, points_against=400,
+        )  # fmt: skip
+
+
+def test_the_head_to_head_shows_the_opponents_met_most_and_links_to_them_all(client, rows):
+    """A row's whole head-to-head (124 opponents at 125 bots: 776 KB of page a leaderboard)
+    is on each bot's page, a page at a time: the leaderboard shows the three opponents each
+    bot met most, and a link to the rest. Its queries are as many at 3 opponents as at 40."""
+    owner = rows[0].bot.owner
+    crowd = [
+        Bot.objects.create(owner=owner, game="rps-poker", name=f"o{n:02d}", language="python")
+        for n in range(40)
+    ]
+    url = "/games/rps-poker/leaderboard/"
+    for row in rows:
+        met(row, crowd[:3])
+    with CaptureQueriesContext(connection) as few:
+        client.get(url)
+    for row in rows:
+        OpponentResult.objects.filter(bot=row.bot).delete()
+        met(row, crowd)
+    with CaptureQueriesContext(connection) as many:
+        page = client.get(url).content.decode()
+    assert len(many.captured_queries) == len(few.captured_queries)
+    h2h = page[page.index('id="h2h-title"') :]
+    counter = rows[0].bot
+    card = h2h[h2h.index(f'<h3><a href="/bots/{counter.pk}/">') :]
+    card = card[: card.index("</div>")]
+    assert card.count("<li>against ") == 3
+    assert card.index("alice/o00") < card.index("alice/o01") < card.index("alice/o02")
+    assert (
+        f'against <a href="/bots/{crowd[0].pk}/">alice/o00</a>: <strong>600</strong> to 400' in card
+    )
+    assert "in 100 matches" in card and "o03" not in card
+    assert f'<a href="/bots/{counter.pk}/#opponents-title">Every opponent it met</a>' in card
+    assert "Its page lists every opponent it met." in " ".join(page.split())
+
+
+def test_a_row_stored_with_its_whole_head_to_head_is_still_shown(client, rows):
+    """Rows rated before the head-to-head left them keep it (in ``score``, ``standing`` and
+    ``head_to_head``) until their bot is rated again: the board shows them all the same,
+    and the API sends none of it."""
+    whole = {"bob/greedy": [37, 23]}
+    for row in rows:
+        row.score = row.score | {"head_to_head": {"bob/greedy": {"won": 37, "lost": 23}}}
+        row.standing = {"name": row.bot.name, "source": "upload", "head_to_head": whole}
+        row.head_to_head = whole
+        row.save()
+    page = client.get("/games/rps-poker/leaderboard/").content.decode()
+    assert "counter" in page and "fourth" in page
+    body = client.get("/api/games/rps-poker/leaderboard/").json()
+    for found in body["results"]:
+        assert "head_to_head" not in found and "head_to_head" not in found["score"]
+        assert found["opponents"] == f"/api/bots/{found['bot']['id']}/"
+    bot = client.get(f"/api/bots/{rows[0].bot.pk}/").json()
+    assert "head_to_head" not in bot["leaderboard"]["score"]
+
+
+def test_a_rated_row_stores_no_head_to_head_in_its_score(rps_tournament):
+    """The ratings store each row's ``score`` from the game's ``bot_json``: the numbers its
+    columns show, not a result per opponent (the arena's --json adds those itself)."""
+    for row in LeaderboardRow.objects.filter(game="rps-poker"):
+        assert row.score["matches"] == 4 and "head_to_head" not in row.score

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 
 from bots.competition.uploads import activate
+from bots.ladder.ratings import SEATING_LOST
 from bots.models import Bot, BotVersion, Match, MatchJob, MatchSeat, Tournament
+from bots.pages.views import unrated_seats
 
 GAME = "rps-poker"
 
@@ -28,15 +31,16 @@ def active_bot(user: User, name: str) -> Bot:
     return bot
 
 
-def played(bot: Bot, seed: int, *, rated: bool) -> None:
-    """A tournament match of ``bot``'s, stored and rated or not yet."""
+def played(bot: Bot, seed: int, *, rated: bool, unrated: str = "") -> None:
+    """A tournament match of ``bot``'s, stored and rated or not yet (or passed by for good,
+    saying why: ``unrated``)."""
     tournament = Tournament.objects.create(game=GAME)
     job = MatchJob.objects.create(
         tournament=tournament, game=GAME, seats=[bot.active_version().pk, 0], seed=seed,
         status=MatchJob.DONE,
     )  # fmt: skip
     match = Match.objects.create(
-        game=GAME, seed=seed, job=job, tournament=tournament, rated=rated,
+        game=GAME, seed=seed, job=job, tournament=tournament, rated=rated, unrated=unrated,
         record={"seats": [], "events": []},
     )  # fmt: skip
     MatchSeat.objects.create(match=match, seat=0, bot=bot, name=bot.name, score=1.0)
@@ -78,3 +82,49 @@ def test_the_note_on_retiring_says_the_other_seating_of_a_deal_played_is_still_p
         "or is playing, which is still played so that the deal counts both ways) and the bot "
         "leaves the leaderboard." in html
     )
+
+
+def waiting_counts(owner, bot: Bot) -> tuple[str, str]:
+    mine = card(owner.get("/my/bots/").content.decode(), bot)
+    page = " ".join(owner.get(f"/bots/{bot.pk}/").content.decode().split())
+    return mine, page
+
+
+def test_matches_the_ratings_passed_by_for_good_do_not_wait(owner, alice):
+    """A match whose deal lost its other seating is never rated (``Match.unrated`` says why):
+    neither page counts it as waiting, both count the ones that do."""
+    bot = active_bot(alice, "passed")
+    played(bot, 1, rated=False)
+    played(bot, 2, rated=False, unrated=SEATING_LOST)
+    played(bot, 3, rated=True)
+    mine, page = waiting_counts(owner, bot)
+    assert "(1 more played, waiting to be rated)" in mine
+    assert "(1 more played, waiting to be rated:" in page
+
+
+@pytest.mark.postgresql
+def test_the_waiting_counts_read_the_index_of_matches_waiting(owner, alice):
+    """At a million matches the two counts read every match (a sequential scan, 100-460 ms).
+    They are made from the matches waiting for their rating, which an index of their own
+    holds (``match_unrated``): PostgreSQL serves both counts from it, whatever the number of
+    matches played."""
+    assert connection.vendor == "postgresql"
+    bot = active_bot(alice, "indexed")
+    for seed in range(40):
+        played(bot, seed, rated=seed >= 2)
+    mine, page = waiting_counts(owner, bot)
+    assert "(2 more played, waiting to be rated)" in mine
+    assert "(2 more played, waiting to be rated:" in page
+    counts = {
+        "bot page": unrated_seats().filter(bot=bot).order_by().values("pk"),
+        "my bots": unrated_seats().filter(bot__owner=alice).order_by().values("bot"),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE bots_match")
+        cursor.execute("SET LOCAL enable_seqscan = off")  # a tiny table: read it whole else
+        for name, query in counts.items():
+            sql, params = query.query.sql_with_params()
+            cursor.execute(f"EXPLAIN {sql}", params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            assert "match_unrated" in plan, (name, plan)
+            assert "Seq Scan on bots_match " not in plan, (name, plan)

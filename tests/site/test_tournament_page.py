@@ -8,6 +8,9 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.core.cache import caches
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from bots import competition
 from bots.models import Match, MatchJob, MatchSeat, Tournament
@@ -240,3 +243,47 @@ async def test_it_refuses_what_a_client_sends(shared_layer, committed, consumer_
     closed = await communicator.receive_output(timeout=5)
     assert closed == {"type": "websocket.close", "code": READ_ONLY}
     await communicator.wait()
+
+
+# ---- counting the jobs ----------------------------------------------------------------------
+def job_counts(queries: list[dict]) -> list[str]:
+    """The statements that count a tournament's jobs by status."""
+    return [q["sql"] for q in queries if "bots_matchjob" in q["sql"] and "COUNT(" in q["sql"]]
+
+
+def test_pages_polling_a_tournament_count_its_jobs_once_in_a_while(client, pending):
+    """A worker tells every open page of a tournament each match it stores, and each page then
+    reads the progress: at 250,000 jobs a count of them all took 40-100 ms a read. The count
+    is kept a few seconds in the cache the web processes share: one count serves every page,
+    the progress JSON and the list of tournaments meanwhile."""
+    url = f"/tournaments/{pending.pk}/progress.json"
+    with CaptureQueriesContext(connection) as first:
+        assert client.get(url).json()["jobs"] == {"queued": 4, "running": 0, "done": 0, "failed": 0}
+    assert len(job_counts(first.captured_queries)) == 1
+    with CaptureQueriesContext(connection) as then:
+        for _ in range(5):
+            assert client.get(url).json()["jobs"]["queued"] == 4
+            assert client.get(f"/tournaments/{pending.pk}/").status_code == 200
+            assert "0 / 4 matches" in client.get("/tournaments/").content.decode()
+    assert job_counts(then.captured_queries) == []
+    # a tournament that finished is counted afresh: never the counts of its last seconds
+    MatchJob.objects.filter(tournament=pending).update(status=MatchJob.DONE)
+    Tournament.objects.filter(pk=pending.pk).update(state=Tournament.DONE)
+    data = client.get(url).json()
+    assert data["finished"] and data["jobs"] == {"queued": 0, "running": 0, "done": 4, "failed": 0}
+
+
+def test_the_progress_is_counted_while_the_shared_cache_is_away(client, pending, monkeypatch):
+    """Redis gone for a while: each read counts the jobs itself, the page still answers."""
+    cache = caches["default"]
+
+    def unreachable(*args, **kwargs):
+        raise ConnectionRefusedError("no Redis")
+
+    monkeypatch.setattr(cache, "get_many", unreachable)
+    monkeypatch.setattr(cache, "set_many", unreachable)
+    url = f"/tournaments/{pending.pk}/progress.json"
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as read:
+            assert client.get(url).json()["jobs"]["queued"] == 4
+        assert len(job_counts(read.captured_queries)) == 1
