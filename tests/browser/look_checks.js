@@ -117,6 +117,18 @@
     if (style.fontFamily !== body.fontFamily && !b.matches("code *, kbd *"))
       say("a button in another font", b, style.fontFamily);
     if (Math.abs(parseFloat(style.fontSize) - 13.333) < 0.01) say("a button in the browser's font size", b);
+    // a label whose words are broken, a few letters a line (the tables list's "Play ..."
+    // buttons at 390 px were): a text of N words on more than N + 1 lines (one word too
+    // long for any line, a 60-letter bot name, may take two)
+    const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const words = node.textContent.trim().split(/\s+/).filter(Boolean).length;
+      if (!words) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 1).map(r => Math.round(r.top))).size;
+      if (lines > words + 1) say("a button's words broken across lines", b, `(${words} words on ${lines} lines)`);
+    }
   }
   return faults;
 }
