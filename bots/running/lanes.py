@@ -26,7 +26,12 @@ The rules a lane keeps:
   with no request out: the match begun first). The other matches the process was playing
   are not that bot's faults, nor its opponents' wins: they are played again from their
   start, by a new process and by opponents that start afresh (a new realm or process: they
-  have seen the deal). So a bot's results are the same whatever the number of lanes.
+  have seen the deal). Memory is the exception: the lanes of a process share its memory, so
+  a process that runs out of it after playing in more than one lane may have run out for
+  another match's sake. No match is charged for it: every match open on it is played again,
+  and from then on that process plays one match at a time (``LaneHost.alone``), where
+  running out of memory is the fault of the match that did, as when played alone. So a
+  bot's results are the same whatever the number of lanes.
 - **Deals.** A process is never dealt a deal it has seen (``BotProcess.dealt``): a match
   whose deal it has seen waits until the process has no match open, then gets a fresh realm
   (``renew``), as one played alone would. So no two seatings of a deal are ever in one
@@ -73,6 +78,7 @@ END_WAIT_S = 1.0
 
 #: the start of a line of a lane's log, as the host marks it
 _MARK = re.compile(rb"\[(\d{1,4})\] ")
+_MARK_TEXT = re.compile(r"\[\d{1,4}\] ")
 #: bytes of a log line's start read for its mark
 _HEAD = 8
 #: the most of a match's log kept for it (a process's log keeps 1 MiB in all)
@@ -121,6 +127,12 @@ class LaneHost:
         self.last = 0.0
         #: the fault that stopped its process, for the matches it was playing then
         self.stopped: AgentFault | None = None
+        #: the lanes its process has played in since it was fresh (started or renewed): each
+        #: holds a realm, and whatever memory the bot keeps there
+        self.used: set[int] = set()
+        #: it plays one match at a time: its process ran out of memory while it played in
+        #: more than one lane (see stop)
+        self.alone = False
         #: the longest a call may take (its time control's per call and whole bank)
         self.longest = 0.0
         #: matches ended (see count_end)
@@ -155,6 +167,7 @@ class LaneHost:
         lane = self.free.pop()
         self.open[agent] = None
         self.lanes[lane] = agent
+        self.used.add(lane)
         return lane
 
     def release(self, agent: LaneAgent) -> None:
@@ -238,8 +251,19 @@ class LaneHost:
         known, the match whose request is first, or else the one begun first; None: no
         match's, the host was on the end of a match already decided): it is killed, that
         match's seat hears the fault, and the other matches open on it are ``interrupted``
-        (to be played again)."""
+        (to be played again). A memory fault after playing in more than one lane is no
+        match's: its lanes share the process's memory, and another match may hold what this
+        one lacked. Every match open on it is played again, and it plays one match at a time
+        from then on."""
         self.process.kill()
+        if fault.kind == "memory" and not self.alone and len(self.used) > 1:
+            self.alone = True
+            where = None
+            self.process.stderr.mark(
+                f"--- {fault.reason}, after it played in {len(self.used)} lanes, which share "
+                "its memory: no match is charged for it; the matches it was playing are played "
+                "again, and from now on it plays one match at a time ---"
+            )
         items = (*self.owed, *self.unwritten)
         for item in items:
             if item.ends is not None:
@@ -270,6 +294,7 @@ class LaneHost:
         self.unwritten.clear()
         self.held = None
         self.process.holding = False
+        self.used.clear()
         try:
             self.process.start(timeout)
         finally:
@@ -283,9 +308,12 @@ class LaneHost:
         """A fresh realm or process, with no match open (see ``BotProcess.renew``)."""
         self.process.holding = False
         try:
-            return self.process.renew(timeout)
+            renewed = self.process.renew(timeout)
         finally:
             self.process.holding = True
+        if renewed:
+            self.used.clear()
+        return renewed
 
     def read(self, out: bool) -> None:
         """Read what is ready on stdout (``out``) or stderr, and hand each complete reply to
@@ -403,7 +431,7 @@ class LaneHost:
                     raise PlatformError(starved.too_busy(credit, head.what, allowed))
                 return
         process.settle_stderr()
-        said = head.agent.log_tail(STDERR_TAIL) if head.agent is not None else ""
+        said = own_lines(process)
         if any(marker in said for marker in MEMORY_MARKERS):
             fault = AgentFault("memory", f"the bot ran out of memory during {head.what}")
         else:
@@ -419,6 +447,18 @@ class LaneHost:
         if head is None:
             return ""
         return head.agent.where if head.agent is not None else None
+
+
+def own_lines(process: BotProcess) -> str:
+    """The end of what the process itself wrote to its log (V8's lines, the host's), without
+    the bot's: each line of a lane starts with its mark, and a bot's words could say
+    anything (that it ran out of memory, which in lanes is no match's fault: LaneHost.stop).
+    The tail's first line, which may have lost its mark, is left out too."""
+    tail = process.match_stderr(STDERR_TAIL)
+    lines = tail.split("\n")
+    if process.stderr.total - process._match_stderr > len(tail.encode("utf-8", "replace")):
+        lines = lines[1:]  # (cut at the tail's start)
+    return "\n".join(line for line in lines if not _MARK_TEXT.match(line))
 
 
 class LaneAgent(ProcessAgent):
@@ -722,7 +762,7 @@ class LanePlayer:
         if len({id(h) for h in hosts}) < len(hosts):
             raise ValueError("two seats of a match in one process")
         for host in hosts:
-            if not host.free:
+            if not host.free or (host.alone and host.open):
                 return False
             process = host.process
             seen = match.seed is None or match.seed in process.dealt

@@ -70,6 +70,9 @@ MEMORY_MARKERS = (
     "std::bad_alloc",
     "Cannot allocate memory",
 )
+#: what the Python host prints when the bot closed the descriptor its replies go out on
+#: (bots/languages/python/host.py, CLOSED_OUTPUT: the same words)
+CLOSED_MARKER = "the bot closed its output"
 
 
 class BotStartError(Exception):
@@ -1275,6 +1278,8 @@ class BotProcess:
                 "more (which would pass for a signal's), or made a system call of another "
                 "architecture",
             )
+        if sig is None and CLOSED_MARKER in stderr:
+            return AgentFault("crash", f"the bot closed its output during {what}")
         if sig is not None:
             try:
                 name = signal.Signals(sig).name
@@ -1820,6 +1825,10 @@ class ProcessAgent(Agent):
                 raise AgentFault("startup", _quote(error, 4 * QUOTE))
             if message.get("kind") == "memory":
                 raise AgentFault("memory", f"{what} ran out of memory ({_short(error)})")
+            if message.get("kind") == "nested":  # a value too deep for the host to write
+                raise AgentFault(
+                    "invalid", f"the reply to {what} is nested more than {untrusted.MAX_DEPTH} deep"
+                )
             raise AgentFault("exception", f"{what} raised {_quote(error)}")
         if kind == "ok":
             return None

@@ -18,11 +18,12 @@
 //   a new bot: the file runs anew in the realm. The realm (its globals) lasts until
 //   `renew`, which the controller sends before a match whose deal this process has played:
 //   that match gets a new realm, which knows nothing of the last. Matches played at once
-//   (lanes) each have a realm of their own, kept by their lane until `renew`: none can
-//   learn how another is going. Only text crosses between
+//   (lanes) each have a realm of their own, kept by their lane until `renew` (they share
+//   the process's memory and its limit). Only text crosses between
 //   this host and a bot's context (JSON in, JSON out, its console's lines), never an object
 //   of the host's, so no code of the bot's can reach the host's realm; and none of it runs
-//   between matches (nothing of the host calls into the realm there).
+//   between matches: each match's bot is made (its file run) at the match's `begin`, and
+//   nothing of the host calls into a realm after a match's `end`.
 // - Whatever the bot prints (console.log included) goes to stderr, its owner's log.
 // - The process's own isolation (a sandbox) comes from outside: this host is none.
 'use strict';
@@ -99,47 +100,144 @@ function printError(error) {
 const REALM = new vm.Script(`(function () {
   'use strict';
   // The built-ins this code uses, taken while nothing of the bot has run here: a bot that
-  // replaces one later changes nothing of what the host reads. Each name looked up on a
-  // context's global goes through Node's interceptor (about a microsecond), so none is
+  // replaces one later (JSON.stringify, String.prototype.startsWith, Map.prototype.get, a
+  // toJSON on Object.prototype...) changes nothing of what the host reads or says. Methods
+  // are kept as plain functions (uncurry: startsWith(text, '_') calls the original), the
+  // host's own objects have no prototype (nothing inherited, no toJSON), and no regular
+  // expression, iterator or array method is used on a call's path. Each name looked up on
+  // a context's global goes through Node's interceptor (about a microsecond), so none is
   // looked up again on a call's path.
   const global = globalThis;
+  const uncurry = Function.prototype.bind.bind(Function.prototype.call);
+  const apply = uncurry(Function.prototype.apply);
+  const callWith = uncurry(Function.prototype.call);
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const isArray = Array.isArray;
   const keysOf = Object.keys;
+  const create = Object.create;
   const toText = String;
   const ErrorType = Error;
   const TypeErrorType = TypeError;
-  const RangeErrorType = RangeError;
-  const SetType = Set;
+  const errorPrototype = Error.prototype;
+  const rangeErrorPrototype = RangeError.prototype;
   const prototypeOf = Object.getPrototypeOf;
   const ownNames = Object.getOwnPropertyNames;
   const objectPrototype = Object.prototype;
-  const hasOwn = (object, key) => objectPrototype.hasOwnProperty.call(object, key);
+  const hasOwn = uncurry(Object.prototype.hasOwnProperty);
+  const isPrototypeOf = uncurry(Object.prototype.isPrototypeOf);
+  const startsWith = uncurry(String.prototype.startsWith);
+  const indexOf = uncurry(String.prototype.indexOf);
+  const includes = uncurry(String.prototype.includes);
+  const sliceText = uncurry(String.prototype.slice);
+  const trim = uncurry(String.prototype.trim);
+  const lower = uncurry(String.prototype.toLowerCase);
+  const upper = uncurry(String.prototype.toUpperCase);
+  const sort = uncurry(Array.prototype.sort);
+  // the deepest a reply may be nested (games/engine/untrusted.py, MAX_DEPTH): the reply's
+  // line is an object around the value
+  const MAX_DEPTH = 32;
+  // a list of the host's own: no prototype, so nothing a bot puts on Array.prototype is seen
+  const list = () => {
+    const made = create(null);
+    made.length = 0;
+    return made;
+  };
+  const push = (items, value) => {
+    items[items.length] = value;
+    items.length += 1;
+  };
+  const joined = (items, separator) => {
+    let out = '';
+    for (let i = 0; i < items.length; i += 1) out += (i ? separator : '') + items[i];
+    return out;
+  };
+  // a property of a request's object (JSON.parse's): its own only, never an inherited one
+  const own = (object, key) => (hasOwn(object, key) ? object[key] : undefined);
   const describe = (error) => {
     try {
-      if (error instanceof ErrorType) return error.name + ': ' + error.message;
+      if (isPrototypeOf(errorPrototype, error)) return toText(error.name) + ': ' + toText(error.message);
       return 'thrown value: ' + toText(error);
     } catch (_) {
       return 'thrown value';
     }
   };
-  const failure = (error, told) => {
+  // A failure of the bot's code: what it threw, never taken for the host's own finding (a
+  // bot's error that says "allocation failed" is a raised error like any other: memory is
+  // decided outside, from the process's own end).
+  const failure = (error, told, kind) => {
     let stack = '';
     try { stack = error && error.stack ? toText(error.stack) : describe(error); } catch (_) {}
     // the bot's own frames: not this realm's code nor the host's
-    stack = stack.split('\\n').filter((line) => !/bot-realm\\.js|js_host\\.js|node:internal/.test(line)).join('\\n');
-    const memory = error instanceof RangeErrorType &&
-      /allocation failed|out of memory|Invalid (typed )?array length/i.test(toText(error.message));
-    return 'E' + stringify({ error: describe(error), stack, memory, told });
+    let kept = '';
+    let start = 0;
+    while (start <= stack.length) {
+      let end = indexOf(stack, '\\n', start);
+      if (end < 0) end = stack.length;
+      const line = sliceText(stack, start, end);
+      if (!includes(line, 'bot-realm.js') && !includes(line, 'js_host.js') && !includes(line, 'node:internal')) {
+        kept += (kept ? '\\n' : '') + line;
+      }
+      start = end + 1;
+    }
+    const said = create(null);
+    said.error = kind === 'nested' ? error : describe(error);
+    said.stack = kind === 'nested' ? '' : kept;
+    if (told !== undefined) said.told = told;
+    if (kind !== undefined) said.kind = kind;
+    return 'E' + stringify(said);
   };
-  const snake = (name) => name.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
-  const camelNames = new Map(); // every call names one of a few methods: converted once each
+  // Whether the value holds more than the limit of containers one in another (read only when
+  // JSON.stringify failed on it: a value too deep for its stack)
+  const deeperThan = (value, limit) => {
+    try {
+      let level = list();
+      push(level, value);
+      for (let depth = 0; ; depth += 1) {
+        const next = list();
+        let found = false;
+        for (let i = 0; i < level.length; i += 1) {
+          const item = level[i];
+          if (item === null || typeof item !== 'object') continue;
+          found = true;
+          const keys = keysOf(item);
+          for (let k = 0; k < keys.length && next.length < 1000000; k += 1) push(next, item[keys[k]]);
+        }
+        if (!found) return false;
+        if (depth + 1 > limit) return true;
+        level = next;
+      }
+    } catch (_) {
+      return false;
+    }
+  };
+  const snake = (name) => {
+    let out = '';
+    for (let i = 0; i < name.length; i += 1) {
+      const c = name[i];
+      out += c >= 'A' && c <= 'Z' ? '_' + lower(c) : c;
+    }
+    return out;
+  };
+  const camelNames = create(null); // every call names one of a few methods: converted once each
+  let camelCount = 0;
   const camel = (name) => {
-    let converted = camelNames.get(name);
+    let converted = camelNames[name];
     if (converted === undefined) {
-      converted = name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
-      if (camelNames.size < 1000) camelNames.set(name, converted);
+      converted = '';
+      for (let i = 0; i < name.length; i += 1) {
+        const next = i + 1 < name.length ? name[i + 1] : '';
+        if (name[i] === '_' && ((next >= 'a' && next <= 'z') || (next >= '0' && next <= '9'))) {
+          converted += upper(next);
+          i += 1;
+        } else {
+          converted += name[i];
+        }
+      }
+      if (camelCount < 1000) {
+        camelNames[name] = converted;
+        camelCount += 1;
+      }
     }
     return converted;
   };
@@ -152,20 +250,20 @@ const REALM = new vm.Script(`(function () {
   const bound = (boundJson, globals) => {
     if (boundNames === null) {
       boundNames = parse(boundJson);
-      boundValues = boundNames.map((name) => global[name]);
-      perMatch = [];
+      boundValues = list();
+      perMatch = list();
       for (let i = 0; i < boundNames.length; i += 1) {
-        if (boundNames[i] === 'console' || hasOwn(globals, boundNames[i])) {
-          perMatch.push(i);
-        }
+        push(boundValues, global[boundNames[i]]);
+        if (boundNames[i] === 'console' || hasOwn(globals, boundNames[i])) push(perMatch, i);
       }
     }
-    const values = boundValues.slice();
-    for (const i of perMatch) values[i] = global[boundNames[i]];
+    const values = list();
+    for (let i = 0; i < boundValues.length; i += 1) push(values, boundValues[i]);
+    for (let i = 0; i < perMatch.length; i += 1) values[perMatch[i]] = global[boundNames[perMatch[i]]];
     return values;
   };
   return function (globalsJson, botOuter, boundJson, file) {
-    const logs = [];
+    const logs = list();
     const text = (value) => {
       if (typeof value === 'string') return value;
       try {
@@ -175,61 +273,72 @@ const REALM = new vm.Script(`(function () {
         try { return toText(value); } catch (__) { return '[value]'; }
       }
     };
-    const print = (...args) => { logs.push(args.map(text).join(' ')); };
+    const print = (...args) => {
+      let line = '';
+      for (let i = 0; i < args.length; i += 1) line += (i ? ' ' : '') + text(args[i]);
+      push(logs, line);
+    };
     global.console = { log: print, info: print, debug: print, warn: print, error: print, trace: print };
     const globals = parse(globalsJson);
-    for (const key of keysOf(globals)) global[key] = globals[key];
+    const globalKeys = keysOf(globals);
+    for (let i = 0; i < globalKeys.length; i += 1) global[globalKeys[i]] = globals[globalKeys[i]];
     const module = { exports: {} };
     // the bot's function, its built-ins and the game's globals bound to it by name (compile)
-    const botFunction = botOuter.apply(undefined, bound(boundJson, globals));
+    const botFunction = apply(botOuter, undefined, bound(boundJson, globals));
     const require = (name) => {
       throw new ErrorType('require(' + stringify(toText(name)) + ') is not available: a bot runs on ' +
         'its own, with the language built-ins only (docs/bot-protocol.md)');
     };
     let bot = null;
     const invoke = (method, args) => {
-      const fn = method.startsWith('_') ? undefined : bot[camel(method)];
+      const fn = startsWith(method, '_') ? undefined : bot[camel(method)];
       if (typeof fn !== 'function') throw new TypeErrorType('the bot has no method ' + camel(method));
-      return fn.apply(bot, args || []);
+      return apply(fn, bot, args || list());
     };
     return function dispatch(op, a) {
       try {
         if (op === 'logs') {
-          const out = logs.join('\\n');
+          const out = joined(logs, '\\n');
           logs.length = 0;
           return out;
         }
         if (op === 'load') {
-          bot = botFunction.call(module.exports, module.exports, require, module, file, '/bot');
+          bot = callWith(botFunction, module.exports, module.exports, require, module, file, '/bot');
           if (bot === undefined) bot = module.exports;
           if (bot === null || typeof bot !== 'object') {
             throw new ErrorType('the file holds no bot object (an object literal or module.exports = {...})');
           }
           // (only a bot's first start says its name and methods: the hello's)
           if (a !== 'names') return 'R{}';
-          const names = new SetType();
+          const names = create(null);
           for (let o = bot; o && o !== objectPrototype; o = prototypeOf(o)) {
-            for (const key of ownNames(o)) {
+            const keys = ownNames(o);
+            for (let i = 0; i < keys.length; i += 1) {
+              const key = keys[i];
               // a method the host calls by: camel(snake(key)) is key (draftPick, act), so
               // that draft_pick is not taken for draftPick and refused before any match
-              if (key !== 'constructor' && !key.startsWith('_') && typeof bot[key] === 'function' &&
+              if (key !== 'constructor' && !startsWith(key, '_') && typeof bot[key] === 'function' &&
                   camel(snake(key)) === key) {
-                names.add(snake(key));
+                names[snake(key)] = true;
               }
             }
           }
-          const name = typeof bot.name === 'string' ? bot.name.trim().slice(0, 64) : '';
-          return 'R' + stringify({ name, methods: [...names].sort() });
+          const methods = sort(keysOf(names));
+          let listed = '';
+          for (let i = 0; i < methods.length; i += 1) listed += (i ? ',' : '') + stringify(methods[i]);
+          const name = typeof bot.name === 'string' ? sliceText(trim(bot.name), 0, 64) : '';
+          return 'R{"name":' + stringify(name) + ',"methods":[' + listed + ']}';
         }
         // op === 'call': a is the request's line (an end with notices), or what follows the
         // type of a call's or a tell's (its method, arguments and notices, as an object)
         const message = parse(a);
-        const told = message.told;
+        const told = own(message, 'told');
         if (told !== undefined) {
           // the notices folded into this request, run first and in order: the first that
           // fails is this request's answer, named (the rest are not run)
           if (!isArray(told)) throw new TypeErrorType('told is not a list');
-          for (const notice of told) {
+          for (let i = 0; i < told.length; i += 1) {
+            const notice = told[i];
             const name = isArray(notice) ? toText(notice[0]) : '?';
             try {
               invoke(name, isArray(notice) ? notice[1] : undefined);
@@ -237,10 +346,21 @@ const REALM = new vm.Script(`(function () {
               return (logs.length ? 'L' : '') + failure(error, name);
             }
           }
-          if (message.type === 'end') return logs.length ? 'LRnull' : 'Rnull';
+          if (own(message, 'type') === 'end') return logs.length ? 'LRnull' : 'Rnull';
         }
-        const returned = invoke(toText(message.method), message.args);
-        const json = stringify(returned === undefined ? null : returned);
+        const method = toText(own(message, 'method'));
+        const returned = invoke(method, own(message, 'args'));
+        let json;
+        try {
+          json = stringify(returned === undefined ? null : returned);
+        } catch (error) {
+          // too deep for the stack that writes it (V8's RangeError): the reply's fault, as a
+          // reply the arena reads too deep is, not an error the bot raised (a cycle is a
+          // TypeError, reported as raised)
+          if (!isPrototypeOf(rangeErrorPrototype, error) || !deeperThan(returned, MAX_DEPTH - 1)) throw error;
+          const says = camel(method) + ' returned a value nested more than ' + MAX_DEPTH + ' deep';
+          return (logs.length ? 'L' : '') + failure(says, undefined, 'nested');
+        }
         // 'L' first: the bot printed, and the host asks for its lines (not after every call)
         return (logs.length ? 'LR' : 'R') + (json === undefined ? 'null' : json);
       } catch (error) {
@@ -355,8 +475,9 @@ function freshBot(compiled, file, globalsJson, names = false, context = undefine
   return botIn(newRealm(compiled, context), compiled, file, globalsJson, names);
 }
 
-// A dispatch result: {value} or {error, stack, memory}. Anything but a string starting with
-// R or E (a bot cannot make one, but the host never trusts its context) is an error.
+// A dispatch result: {value} or {error, stack} (and the reply's kind: 'nested', a value
+// too deep to write). Anything but a string starting with R or E (a bot cannot make one,
+// but the host never trusts its context) is an error.
 function decode(result) {
   if (typeof result !== 'string' || result.length === 0) {
     return { error: 'the bot broke its own context', stack: '' };
@@ -365,10 +486,9 @@ function decode(result) {
     if (result[0] === 'R') return { value: JSON.parse(result.slice(1)) };
     if (result[0] === 'E') {
       const failure = JSON.parse(result.slice(1));
-      const decoded = {
-        error: String(failure.error), stack: String(failure.stack || ''), memory: failure.memory === true,
-      };
+      const decoded = { error: String(failure.error), stack: String(failure.stack || '') };
       if (typeof failure.told === 'string') decoded.told = failure.told;
+      if (failure.kind === 'nested') decoded.kind = 'nested';
       return decoded;
     }
   } catch (_) {
@@ -443,7 +563,7 @@ class Requests {
 function errorReply(failure, lane = 0) {
   log(lane, failure.stack || failure.error);
   const reply = { type: 'error', error: failure.error };
-  if (failure.memory) reply.kind = 'memory';
+  if (failure.kind !== undefined) reply.kind = failure.kind;
   return reply;
 }
 
@@ -496,10 +616,12 @@ class Matches {
     this.file = file;
     this.globalsJson = globalsJson;
     this.lanes = new Map();
-    // The next match's bot, made ahead while the arena is busy elsewhere (the first: the
-    // hello's, which has seen nothing): after a match, a new bot in the same realm; after a
-    // renew, a new realm.
+    // The next match's bot: the hello's, which has seen nothing, for the first match; else
+    // made at the match's begin (a new bot in lane 0's realm, or after a renew a new realm),
+    // never ahead of it: the bot file's code runs while a match is played and timed, not
+    // between matches (docs/bot-protocol.md).
     this.next = first;
+    // lane 0's realm (null: a new one at its next begin)
     this.realm = first.realm || null;
     // Each lane's realm (lanes 1 and up), made at its first match.
     this.realms = new Map();
@@ -511,8 +633,9 @@ class Matches {
       : guarded(botIn, realm, this.script, this.file, this.globalsJson);
   }
 
-  ahead(renew) {
-    this.next = this.bot(renew ? null : this.realm);
+  // lane 0's next bot, made as its match begins
+  make() {
+    this.next = this.bot(this.realm);
     this.realm = this.next.realm || null;
   }
 
@@ -560,22 +683,22 @@ class Matches {
   renew(id) {
     this.lanes.clear();
     this.realms.clear();
+    this.next = null;
+    this.realm = null;
     send({ type: 'ok', id });
-    this.ahead(true);
   }
 
   // A new match: a new bot, and nothing of the last match is reported in it.
   begin(lane, id, message) {
     let fresh;
     if (lane === 0) {
-      if (this.next === null) this.ahead(false);
+      if (this.next === null) this.make();
       fresh = this.next;
       this.next = null;
     } else {
       // the lane's own realm: matches played at once share nothing. A lane's first match
-      // takes the bot made ahead, if there is one (in lanes, only the hello's and a renew's
-      // are: no match has used their realm), and its realm becomes the lane's own; a match
-      // in lane 0 would then make a new one
+      // takes the hello's bot, if no match has taken it (no match has used its realm), and
+      // its realm becomes the lane's own; a match in lane 0 would then make a new one
       const own = this.realms.get(lane);
       if (own === undefined && this.next !== null) {
         fresh = this.next;
@@ -591,7 +714,6 @@ class Matches {
     if (fresh.error !== undefined || fresh.said.error !== undefined) {
       const why = fresh.error !== undefined ? fresh : fresh.said;
       match.failed = { ...errorReply(why, lane), kind: 'load' };
-      if (why.memory) match.failed.kind = 'memory';
     } else {
       match.dispatch = fresh.dispatch;
     }
@@ -625,7 +747,6 @@ class Matches {
       const used = process.cpuUsage();
       send({ type: 'ok', cpu: Math.round((used.user + used.system) / 1000) / 1000, id });
     }
-    if (lane === 0 && this.next === null) this.ahead(false);
   }
 
   // A call: its reply, written as soon as it is made.

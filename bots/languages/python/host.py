@@ -69,9 +69,38 @@ WRITE_EVENTS = {"os.mkdir": 1, "os.remove": 1, "os.rmdir": 1, "os.truncate": 1,
 ENCODE = json.JSONEncoder(allow_nan=False, separators=(",", ":")).encode
 
 
+#: the deepest a reply may be nested (games/engine/untrusted.py, MAX_DEPTH)
+MAX_DEPTH = 32
+#: what the host says on stderr when the bot closed the descriptor its replies go out on:
+#: the arena reads it (bots/running/process.py, CLOSED_MARKER: the same words)
+CLOSED_OUTPUT = "the bot closed its output"
+#: the exit status that goes with it
+CLOSED_STATUS = 74
+
+
+class OutputClosed(BaseException):
+    """The protocol's output is gone (the bot closed its descriptor): no reply can be
+    written. A BaseException, so that no handler of a bot's failures takes it for one."""
+
+
+class NestedTooDeep(Exception):
+    """A reply too deep for the encoder (RecursionError)."""
+
+
+def put(out, text):
+    """Write a reply line; OutputClosed if its descriptor is closed (EBADF) or its reader
+    gone (EPIPE)."""
+    try:
+        out.write(text)
+        out.flush()
+    except OSError as exc:
+        if exc.errno not in (errno.EBADF, errno.EPIPE):
+            raise
+        raise OutputClosed(exc.strerror or str(exc)) from None
+
+
 def send(out, message):
-    out.write(ENCODE(message) + "\n")
-    out.flush()
+    put(out, ENCODE(message) + "\n")
 
 
 #: what a bot's error ran into that the sandbox does not have, as docs/bot-protocol.md ("What
@@ -302,6 +331,10 @@ def serve(cls, requests, out, bot_file=None):
                 value = getattr(bot, method)(*message.get("args", []))
                 try:
                     value_json = ENCODE(value)  # checked and written in one go
+                except RecursionError:
+                    raise NestedTooDeep(
+                        f"{method} returned a value nested more than {MAX_DEPTH} deep"
+                    ) from None
                 except (TypeError, ValueError):
                     raise TypeError(
                         f"{method} returned {type(value).__name__} {value!r:.80}, "
@@ -313,12 +346,14 @@ def serve(cls, requests, out, bot_file=None):
             bot = None  # let go of what the bot holds, so that the reply can be written
             reply = {"type": "error", "error": "MemoryError", "kind": "memory"}
             traceback.print_exc()
+        except NestedTooDeep as exc:  # the reply's fault (invalid), not an error it raised
+            print(exc, file=sys.stderr)
+            reply = {"type": "error", "error": str(exc), "kind": "nested"}
         except Exception as exc:  # noqa: BLE001 - every bot failure is reported, not fatal
             traceback.print_exc()
             reply = {"type": "error", "error": describe(exc, bot_file)}
         if value_json is not None:
-            out.write(f'{{"type":"return","value":{value_json},"id":{ENCODE(rid)}}}\n')
-            out.flush()
+            put(out, f'{{"type":"return","value":{value_json},"id":{ENCODE(rid)}}}\n')
             continue
         reply["id"] = rid
         send(out, reply)
@@ -498,11 +533,14 @@ def hello(path, code, out, guard, made=None):
     if guard is not None:
         guard()
     try:
-        cls, name = load(path, code, made)
-    except RuntimeError as exc:
-        send(out, {"type": "fatal", "error": str(exc)})
-        return 1
-    send(out, hello_message(cls, name))
+        try:
+            cls, name = load(path, code, made)
+        except RuntimeError as exc:
+            send(out, {"type": "fatal", "error": str(exc)})
+            return 1
+        send(out, hello_message(cls, name))
+    except OutputClosed as exc:
+        return output_closed(exc)
     return MATCH_OVER
 
 
@@ -525,7 +563,10 @@ def match(path, code, out, guard, made=None):
         loaded = load(path, code, made)
     except RuntimeError as exc:
         rid = json.loads(first).get("id")
-        send(out, {"type": "error", "kind": "load", "error": str(exc), "id": rid})
+        try:
+            send(out, {"type": "error", "kind": "load", "error": str(exc), "id": rid})
+        except OutputClosed as closed:
+            return output_closed(closed)
         return 1
     try:
         while True:
@@ -546,6 +587,15 @@ def match(path, code, out, guard, made=None):
     except RequestTooLong:
         print("request too long", file=sys.stderr)
         return 2
+    except OutputClosed as exc:
+        return output_closed(exc)
+
+
+def output_closed(exc):
+    """The bot closed the protocol's output: its last words, which the arena reads ("the
+    bot closed its output during draft_pick"), and the exit status that goes with them."""
+    print(f"{CLOSED_OUTPUT}: its reply could not be written ({exc})", file=sys.stderr)
+    return CLOSED_STATUS
 
 
 def wipe(folder):
@@ -936,7 +986,10 @@ def keeper(part, go_r, report, apply_filter, shared, hello):
     status, cpu = ended(pid)
     if status == MATCH_OVER and not hello:  # (after the hello, the arena may write at once)
         drain_stdin()
-    os.write(report, REPORT.pack(status, cpu))
+    try:
+        os.write(report, REPORT.pack(status, cpu))
+    except BrokenPipeError:  # the zygote is gone (it ended, and let its spare go): no one to tell
+        return 0
     if status != MATCH_OVER:
         return 0
     # while the zygote tells the arena, which then sends the next match: the next child
