@@ -2,6 +2,7 @@
 
     test_report.py counts FILE              prints "PASSED FAILED SKIPPED" (nothing if unreadable)
     test_report.py slowest N LABEL=FILE...  the N slowest tests of all the runs, with their run
+    test_report.py skips LABEL=FILE...      the skipped tests of all the runs, by reason
 
 A test's time is its setup, call and teardown together (pytest's JUnit default), so a test
 that starts a site for the tests after it shows that cost.
@@ -61,6 +62,29 @@ def slowest(limit: int, runs: list[str]) -> list[str]:
     return [f"{secs:7.1f}s  {label:<{width}}  {name}" for secs, label, name in rows[:limit]]
 
 
+def skips(runs: list[str]) -> list[str]:
+    """One line a reason tests were skipped for: how many, in which runs, and the first
+    few tests (a reason that names no test, a module skipped whole, is said as it is)."""
+    reasons: dict[str, list[tuple[str, str]]] = {}
+    for run in runs:
+        label, _, path = run.partition("=")
+        for suite in suites(path):
+            for case in suite.iter("testcase"):
+                skipped = case.find("skipped")
+                if skipped is None:
+                    continue
+                reason = skipped.get("message") or (skipped.text or "").strip() or "no reason"
+                reason = re.sub(r"^Skipped: ", "", " ".join(reason.split()))
+                reasons.setdefault(reason, []).append((label, test_name(case)))
+    lines = []
+    for reason, cases in sorted(reasons.items(), key=lambda item: (-len(item[1]), item[0])):
+        labels = ", ".join(dict.fromkeys(label for label, _ in cases))
+        names = list(dict.fromkeys(name for _, name in cases))
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        lines.append(f"{len(cases)} skipped ({labels}): {reason}: {shown}")
+    return lines
+
+
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "counts":
         text = counts(argv[1])
@@ -69,6 +93,10 @@ def main(argv: list[str]) -> int:
         return 0
     if len(argv) >= 3 and argv[0] == "slowest" and argv[1].isdigit():
         for line in slowest(int(argv[1]), argv[2:]):
+            print(line)
+        return 0
+    if len(argv) >= 2 and argv[0] == "skips":
+        for line in skips(argv[1:]):
             print(line)
         return 0
     print(__doc__, file=sys.stderr)

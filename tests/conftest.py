@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
@@ -13,6 +15,14 @@ from django.db import connections
 
 # which tests run in both halves of scripts/run-tests; parallel test processes kept apart
 pytest_plugins = ["tests.halves"]
+
+# Hypothesis's property tests: in CI (``CI`` set, as .ci/run does), the same examples every
+# run, so that a run that fails fails again (and one that passed is not failed by chance);
+# no database of examples kept between runs. Elsewhere, new examples each run (the
+# default). ``--hypothesis-profile`` chooses either by hand.
+hypothesis.settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+hypothesis.settings.register_profile("dev")
+hypothesis.settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 def _drop_thread_connections() -> None:
@@ -26,6 +36,17 @@ def _drop_thread_connections() -> None:
             conn.connection = None
         else:
             conn.close()
+
+
+@pytest.fixture
+def keep_the_test_connection(monkeypatch):
+    """The worker drops a connection the database broke (``bots.worker.drop_connection``);
+    in-process tests that fake such failures run inside the test's transaction, which
+    dropping would end (PostgreSQL refuses a new connection in an atomic block). A module
+    of such tests uses this fixture (``pytest.mark.usefixtures``) to keep the connection."""
+    from bots import worker
+
+    monkeypatch.setattr(worker, "drop_connection", lambda: None)
 
 
 @pytest_asyncio.fixture

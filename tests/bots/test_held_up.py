@@ -46,19 +46,29 @@ def test_a_tick_a_second_late_or_more_marks_a_stall(monkeypatch):
 def test_a_reply_read_after_a_stall_is_the_platforms_trouble(make_process):  # noqa: F811
     """The bot answers each call in 0.3 s; while it thinks, the process is held up: the
     match is not judged (the time the reply came is not known), and no bot is charged."""
-    process = make_process("import time; time.sleep(0.3); return 0")
+    # (a plain process, outside the sandbox: it may signal this one as it starts to think)
+    process = make_process(
+        f"import os, signal, time; os.kill({os.getpid()}, signal.SIGUSR1); time.sleep(0.3); "
+        "return 0"
+    )
     process.start(10.0)
+    thinking = threading.Event()
+    before = signal.signal(signal.SIGUSR1, lambda *_: thinking.set())
 
     def held_up_while_it_thinks() -> None:
-        time.sleep(0.5)  # (into the match: the bot is asked within it)
+        # the bot is asked: a call of the match is open
+        assert thinking.wait(60), "the bot was never asked to play"
         now = time.monotonic()
         stalls._WATCH.stalls = [*stalls._WATCH.stalls, (now - 0.1, now + 1.5)]
 
     thread = threading.Thread(target=held_up_while_it_thinks)
     thread.start()
-    with pytest.raises(PlatformError, match="held up for .* s during main_play") as caught:
-        play(process)
-    thread.join()
+    try:
+        with pytest.raises(PlatformError, match="held up for .* s during main_play") as caught:
+            play(process)
+    finally:
+        thread.join()
+        signal.signal(signal.SIGUSR1, before)
     assert "no fault of the bot's" in str(caught.value)
     assert not process.alive  # (stopped: the next match starts a new one)
 

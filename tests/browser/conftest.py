@@ -19,7 +19,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -33,6 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests.halves import redis_url_for_site
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0
@@ -87,12 +87,6 @@ def chromium_args() -> list[str]:
 
 # --------------------------------------------------------------------------------------------
 # the live site
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass

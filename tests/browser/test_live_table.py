@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -18,6 +20,46 @@ pytestmark = pytest.mark.browser
 #: RPS Poker: five draft steps, then ten games
 RPS_DECISIONS = 15
 TURN_TIMEOUT_MS = 20_000
+#: the table page's own timers (``var NAME = MS;`` in static/js/table.js), which tests run
+#: on the page's clock (Playwright's ``page.clock``) rather than wait for in real time
+TABLE_JS = (Path(__file__).resolve().parents[2] / "static/js/table.js").read_text()
+#: how often the page looks at its clock (``window.setInterval(tick, ...)``)
+TICK_MS = int(re.search(r"setInterval\(tick, (\d+)\)", TABLE_JS)[1])
+
+
+def table_ms(name: str) -> int:
+    """One of the page's timers, in milliseconds (SLOW_MS, SYNC_MS, NO_ANSWER_MS, ...)."""
+    found = re.search(rf"var {name} = ([\d* ]+);", TABLE_JS)
+    assert found, f"static/js/table.js sets no {name}"
+    total = 1
+    for factor in found[1].split("*"):
+        total *= int(factor)
+    return total
+
+
+#: counts, in ``window.heardFromTable``, the messages the page's table sockets received
+#: (added before the page's own script: its handlers run in the same event)
+COUNT_HEARD = """(() => {
+  const Real = window.WebSocket;
+  window.heardFromTable = 0;
+  window.WebSocket = class extends Real {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", () => { window.heardFromTable += 1; });
+    }
+  };
+})();"""
+
+
+def heard(page) -> int:
+    return page.evaluate("window.heardFromTable")
+
+
+def wait_until_heard(page, before: int) -> None:
+    """The page received a message from the table since it had heard ``before``."""
+    page.wait_for_function(
+        "before => window.heardFromTable > before", arg=before, timeout=TURN_TIMEOUT_MS
+    )
 
 
 def codes(page, selector: str) -> set[str]:
@@ -32,12 +74,16 @@ def wait_for_my_turn(page) -> None:
     page.locator("#live-hand .hand-card:not([disabled])").first.wait_for()
 
 
-def bot_table_through(page, to_server=None, from_server=None) -> dict:
+def bot_table_through(page, to_server=None, from_server=None, *, clock: bool = False) -> dict:
     """Open an RPS Poker table against a bot with the table socket's messages passed through
     this test: ``to_server(message, server)`` and ``from_server(message, page_socket)`` each
     decide what goes on (by default all of it), as a lossy or busy network would. Returns,
-    once it is the person's turn, the two ends: ``{"page": ..., "server": ...}``."""
+    once it is the person's turn, the two ends: ``{"page": ..., "server": ...}``. With
+    ``clock``, the page's timers run on ``page.clock`` (installed before the page loads),
+    for the test to move on with ``page.clock.run_for``."""
     ends: dict = {}
+    if clock:
+        page.clock.install()
 
     def through(ws) -> None:
         server = ws.connect_to_server()
@@ -317,12 +363,14 @@ def test_it_says_the_table_is_slow_while_a_move_waits_for_a_busy_server(open_tab
             else:
                 ws.send(message)
 
-        route.update(bot_table_through(page, from_server=from_server))
+        route.update(bot_table_through(page, from_server=from_server, clock=True))
         route["hold"] = True
         before = updates(page)
         page.locator("#live-hand .hand-card").first.click()
         page.locator("#live-controls button", has_text=re.compile("^Keep")).click()
         slow = page.locator("#countdown.countdown--slow")
+        assert slow.count() == 0  # not at once
+        page.clock.run_for(table_ms("SLOW_MS") + TICK_MS)  # the page's moment, not ours
         slow.wait_for(timeout=TURN_TIMEOUT_MS)
         assert slow.inner_text() == (
             "No answer from the table yet: your connection or the server may be slow. A move "
@@ -350,6 +398,7 @@ def test_a_page_whose_network_drops_says_the_connection_is_lost_and_connects_aga
     on."""
     tab = open_tabs("phone")
     page = tab.page
+    page.clock.install()  # the page's timers, run on by the test
     page.goto("/games/rps-poker/tables/")
     page.get_by_role("button", name="Play against a bot").click()
     wait_for_my_turn(page)
@@ -357,7 +406,10 @@ def test_a_page_whose_network_drops_says_the_connection_is_lost_and_connects_aga
     page.locator("#live-hand .hand-card").first.click()
     page.locator("#live-controls button", has_text=re.compile("^Keep")).click()
     lost = page.locator("#connection.connection--lost", has_text="Connection lost")
-    lost.wait_for(timeout=TURN_TIMEOUT_MS)  # (1.5 s, then 5 s without a pong)
+    page.clock.run_for(table_ms("SLOW_MS") + TICK_MS)  # no answer to the move: a ping
+    assert lost.count() == 0  # not yet: the pong has time to come
+    page.clock.run_for(table_ms("PONG_WAIT_MS") + TICK_MS)  # and none came
+    lost.wait_for(timeout=TURN_TIMEOUT_MS)
     assert page.locator("#countdown").inner_text() == "Connection lost: reconnecting…"
     assert in_view(page, "#countdown")  # (the bar stays in view on a phone)
     assert page.locator("#turn-line").inner_text() == (
@@ -580,6 +632,7 @@ def test_a_move_left_without_an_answer_asks_for_the_table_again(open_tabs, scree
     server, the log says so, and that a move it did not keep is asked again."""
     tab = open_tabs("desktop")
     page = tab.page
+    page.add_init_script(COUNT_HEARD)
     sent: list[dict] = []
     route: dict = {"drop": set()}
 
@@ -589,7 +642,15 @@ def test_a_move_left_without_an_answer_asks_for_the_table_again(open_tabs, scree
         if data.get("type") not in route["drop"]:
             server.send(message)
 
-    route.update(bot_table_through(page, to_server=to_server))
+    route.update(bot_table_through(page, to_server=to_server, clock=True))
+
+    def until_sent(last: list[str]) -> None:
+        """Until the last messages the page sent are ``last`` (this test hears of them as
+        Playwright passes them on)."""
+        deadline = time.monotonic() + TURN_TIMEOUT_MS / 1000
+        while (seen := [m["type"] for m in sent][-len(last) :]) != last:
+            assert time.monotonic() < deadline, f"the page last sent {seen}, not {last}"
+            page.wait_for_timeout(50)
 
     def keep_a_card() -> None:
         page.locator("#live-hand .hand-card").first.click()
@@ -600,6 +661,16 @@ def test_a_move_left_without_an_answer_asks_for_the_table_again(open_tabs, scree
     route["drop"] = {"act", "sync"}
     keep_a_card()
     silent = page.locator("#countdown", has_text="The table is not answering")
+    # on the page's clock: no answer for a moment, so a ping, which the table answers
+    before = heard(page)
+    page.clock.run_for(table_ms("SLOW_MS") + TICK_MS)
+    until_sent(["act", "ping"])
+    wait_until_heard(page, before)  # (the pong)
+    # still no answer: the page asks for the table again, then says it is not answering
+    page.clock.run_for(table_ms("SYNC_MS") - table_ms("SLOW_MS"))
+    until_sent(["act", "ping", "sync"])
+    assert silent.count() == 0
+    page.clock.run_for(table_ms("NO_ANSWER_MS") + TICK_MS)
     silent.wait_for(timeout=TURN_TIMEOUT_MS)
     assert silent.inner_text() == (
         "The table is not answering. Check your connection; if the site's server stopped, "
@@ -661,13 +732,16 @@ def test_a_turn_whose_time_ran_out_unanswered_says_the_table_is_not_answering(
             if not route["silent"] or kind == "pong":
                 ws.send(message)
 
-        route.update(bot_table_through(page, from_server=from_server))
+        route.update(bot_table_through(page, from_server=from_server, clock=True))
         # the table's server stops with a second of the turn left: the table says no more
         route["silent"] = True
         route["page"].send(json.dumps(route["turn"] | {"seconds": 1}))
         countdown = page.locator("#countdown")
+        countdown.filter(has_text=re.compile(r"^1 s left$")).wait_for(timeout=TURN_TIMEOUT_MS)
+        page.clock.run_for(1_000 + TICK_MS)  # on the page's clock: the second is up
         countdown.filter(has_text="Time is up").wait_for(timeout=TURN_TIMEOUT_MS)
         assert re.fullmatch(r"Time is up: .+ is played for you", countdown.inner_text())
+        page.clock.run_for(table_ms("NO_ANSWER_MS") + TICK_MS)  # and nothing came since
         countdown.filter(has_text="not answering").wait_for(timeout=TURN_TIMEOUT_MS)
         assert countdown.inner_text() == (
             "The table is not answering. Check your connection; if the site's server stopped, "

@@ -12,10 +12,12 @@ import pytest
 
 from tests.browser.conftest import form_for_two
 from tests.browser.test_live_table import (
+    TICK_MS,
     TURN_TIMEOUT_MS,
     bot_table_through,
     guest_name,
     in_view,
+    table_ms,
     wait_for_my_turn,
 )
 
@@ -34,6 +36,7 @@ def test_goofspiel_says_whose_bid_is_in_and_who_is_awaited(open_tabs, screenshot
     form.get_by_label("Deals").select_option(label="1 deal")
     form.get_by_role("button", name="Create the table").click()
     host.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    guest.clock.install()  # the page's timers, run on by the test
     guest.goto(host.url)
     guest.get_by_role("button", name="Join in seat 2").click()
     guest.wait_for_url(host.url)
@@ -47,7 +50,8 @@ def test_goofspiel_says_whose_bid_is_in_and_who_is_awaited(open_tabs, screenshot
     turn_line = guest.locator("#turn-line")
     turn_line.filter(has_text="Your bid is in").wait_for(timeout=TURN_TIMEOUT_MS)
     assert turn_line.inner_text() == f"Your bid is in: waiting for {them}'s bid."
-    guest.wait_for_timeout(1700)  # past the moment a move waiting for an answer says "slow"
+    # on the guest's page clock, past the moment a move waiting for an answer says "slow"
+    guest.clock.run_for(table_ms("SLOW_MS") + TICK_MS)
     assert guest.locator("#countdown.countdown--slow").count() == 0
     assert turn_line.inner_text() == f"Your bid is in: waiting for {them}'s bid."
     # the host sees who holds the table up: the guest's bid is in, theirs is awaited

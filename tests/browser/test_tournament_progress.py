@@ -82,3 +82,47 @@ def test_a_silent_socket_does_not_keep_the_page_from_updating(open_tabs, live_si
         assert page.locator("#progress").get_attribute("data-finished") == "true"
         assert page.locator("#tournament-state").inner_text() == "done"
         assert tab.console.take() == []
+
+
+def test_a_burst_of_worker_messages_fetches_the_results_once(open_tabs, live_site):
+    """A worker sends a message per stored match, with the counts but not the latest results:
+    the page fetches them once for the burst (FETCH_MS after its first message), not once a
+    message, so a busy tournament's open pages do not each read the progress per match."""
+    (pk,) = pending_tournaments(live_site, 1)
+    tab = open_tabs("desktop")
+    page = tab.page
+    page.clock.install()
+    fetched: list[str] = []
+    page.on("request", lambda r: fetched.append(r.url) if "progress.json" in r.url else None)
+
+    def with_socket(route, request) -> None:
+        response = route.fetch()
+        body = response.text()
+        if "data-socket-path" not in body:
+            body = body.replace(
+                'id="progress"', f'id="progress" data-socket-path="/ws/tournaments/{pk}/"', 1
+            )
+        route.fulfill(response=response, body=body)
+
+    def burst(ws) -> None:
+        # the site's message on connect, then ten of a worker's, one per match stored
+        jobs = {"queued": 10, "running": 0, "done": 0, "failed": 0}
+        ws.send(json.dumps({"type": "progress", "tournament": pk, "state": "running",
+                            "finished": False, "jobs": jobs, "recent": []}))  # fmt: skip
+        for n in range(1, 11):
+            jobs = {"queued": 10 - n, "running": 0, "done": n, "failed": 0}
+            ws.send(json.dumps({"type": "progress", "tournament": pk, "match": n,
+                                "scores": [1, 0], "finished": False, "jobs": jobs}))  # fmt: skip
+
+    page.route(f"**/tournaments/{pk}/", with_socket)
+    page.route_web_socket(re.compile(rf"/ws/tournaments/{pk}/$"), burst)
+    page.goto(f"/tournaments/{pk}/")
+    page.locator('[data-count="done"]', has_text="10").wait_for()  # the counts: at once
+    assert fetched == []
+    page.clock.run_for(2_500)  # the burst's one fetch
+    page.wait_for_timeout(300)
+    assert len(fetched) == 1, fetched
+    page.clock.run_for(5_000)  # nothing more to fetch (the socket is silent for 10 s first)
+    page.wait_for_timeout(300)
+    assert len(fetched) == 1, fetched
+    assert tab.console.take() == []

@@ -5,6 +5,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -41,6 +42,13 @@ class Bot:
 
 def misbehaving(act: str) -> str:
     return MISBEHAVING.format(act=textwrap.indent(textwrap.dedent(act).strip(), " " * 8))
+
+
+def write_bot(folder: Path, name: str, code: str) -> Path:
+    """``code`` in ``folder/NAME.py``, for a command to upload."""
+    path = folder / f"{name}.py"
+    path.write_text(code)
+    return path
 
 
 @pytest.fixture

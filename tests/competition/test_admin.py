@@ -23,10 +23,15 @@ def moderator(db, client):
 
 
 def test_it_lists_every_competition_model(moderator, client, alice, active_bot):
-    active_bot(alice, "simple", builtin_code("simple"))
+    version = active_bot(alice, "simple", builtin_code("simple"))
     for model in MODELS:
         response = client.get(reverse(f"admin:bots_{model}_changelist"))
         assert response.status_code == 200, model
+    # the lists show the rows: the bot and its version, each a link to its own page
+    for model, row in (("bot", version.bot), ("botversion", version)):
+        page = client.get(reverse(f"admin:bots_{model}_changelist")).content.decode()
+        assert f'href="{reverse(f"admin:bots_{model}_change", args=[row.pk])}"' in page, model
+        assert "simple" in page and "alice" in page, model
 
 
 def test_it_lets_a_moderator_reject_a_version(moderator, client, alice, active_bot):

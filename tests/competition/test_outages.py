@@ -34,15 +34,12 @@ def two_bots(alice, bob, active_bot):
 
 
 @pytest.fixture(autouse=True)
-def keep_the_test_connection(request, monkeypatch):
-    """In-process tests run inside the test's transaction: the worker's dropping of a
-    connection that failed would end it (PostgreSQL refuses a new connection in an atomic
-    block). They fake the failures, so they keep the connection; the tests below that take a
-    real database away run real workers, which drop theirs."""
+def in_process_tests_keep_the_test_connection(request):
+    """In-process tests fake the failures inside the test's transaction, so they keep the
+    connection (tests/conftest.py); the tests below that take a real database away run real
+    workers, which drop theirs."""
     if "db" in request.fixturenames or "alice" in request.fixturenames:
-        from bots import worker
-
-        monkeypatch.setattr(worker, "drop_connection", lambda: None)
+        request.getfixturevalue("keep_the_test_connection")
 
 
 def failing(times: int, real, error: Exception | None = None):

@@ -74,7 +74,8 @@ def test_it_ranks_by_mu_minus_three_sigma_and_shows_the_game_columns(alice, bob,
         # RPS Poker's own numbers: games won and the win rate
         assert row.score["score"] == sum(s.score for s in row.bot.seats.all())
         assert 0 <= row.score["win_rate"] <= 1
-        assert row.last_played is not None
+        newest = max(s.match.played for s in row.bot.seats.filter(match__rated=True))
+        assert row.last_played == newest
     strong = LeaderboardRow.objects.get(bot__name="strong")
     won, lost = strong.head_to_head["alice/simple"]
     assert won + lost == strong.score["games"]

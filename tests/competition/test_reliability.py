@@ -10,18 +10,12 @@ import pytest
 from bots.competition.faults import WITHDRAWN
 from bots.running.playing import Entry, play
 from games.registry import get_game
-from tests.competition.conftest import builtin_code, misbehaving
+from tests.competition.conftest import builtin_code, misbehaving, write_bot
 from tests.processes import children_of
 
 pytestmark = pytest.mark.services
 
 SLOW = misbehaving("import time; time.sleep(0.03)")
-
-
-def _write(tmp_path, name: str, code: str):
-    path = tmp_path / f"{name}.py"
-    path.write_text(code)
-    return path
 
 
 def _wait_until(condition, failure: str, worker, timeout: float = 60) -> None:
@@ -41,8 +35,8 @@ def _all_done_once(site) -> None:
 
 
 def test_it_replays_the_job_of_a_worker_killed_mid_match(site, tmp_path):
-    site.upload(_write(tmp_path, "simple", builtin_code("simple")), "alice")
-    site.upload(_write(tmp_path, "slow", SLOW), "bob")
+    site.upload(write_bot(tmp_path, "simple", builtin_code("simple")), "alice")
+    site.upload(write_bot(tmp_path, "slow", SLOW), "bob")
     site.manage("start_tournament", "--rounds", "1", "--seed", "5")
     doomed = site.start_worker("doomed", "--lease", "2")
     job = site.wait_for(
@@ -61,9 +55,9 @@ def test_it_replays_the_job_of_a_worker_killed_mid_match(site, tmp_path):
 
 
 def test_it_never_gives_one_job_to_two_workers(site, tmp_path):
-    site.upload(_write(tmp_path, "simple", builtin_code("simple")), "alice")
-    site.upload(_write(tmp_path, "strong", builtin_code("strong")), "bob")
-    site.upload(_write(tmp_path, "slow", SLOW), "carol")
+    site.upload(write_bot(tmp_path, "simple", builtin_code("simple")), "alice")
+    site.upload(write_bot(tmp_path, "strong", builtin_code("strong")), "bob")
+    site.upload(write_bot(tmp_path, "slow", SLOW), "carol")
     site.manage("start_tournament", "--rounds", "2", "--seed", "9")
     one = site.start_worker("one", "--batch")
     two = site.start_worker("two", "--batch")
@@ -85,11 +79,11 @@ def test_it_records_crashing_hanging_and_flooding_bots_and_goes_on(site, tmp_pat
         "flood": "import sys; sys.stderr.write('x' * 3000000); sys.stderr.flush()",
     }
     for name, owner in good.items():
-        site.upload(_write(tmp_path, name, builtin_code(name)), owner, PLACEMENT_DEALS="0")
+        site.upload(write_bot(tmp_path, name, builtin_code(name)), owner, PLACEMENT_DEALS="0")
     for name in bad:
         # valid code passes validation; the misbehaving code replaces it afterwards, as a bot
         # that behaves differently in competition would
-        site.upload(_write(tmp_path, name, SLOW.replace("0.03", "0")), name, PLACEMENT_DEALS="0")
+        site.upload(write_bot(tmp_path, name, SLOW.replace("0.03", "0")), name, PLACEMENT_DEALS="0")
         site.sql(
             "UPDATE bots_botversion SET code = %s FROM bots_bot "
             "WHERE bots_botversion.bot_id = bots_bot.id AND bots_bot.name = %s",
@@ -148,8 +142,8 @@ def test_it_records_crashing_hanging_and_flooding_bots_and_goes_on(site, tmp_pat
 
 
 def test_it_finishes_the_current_match_on_sigterm_and_exits(site, tmp_path):
-    site.upload(_write(tmp_path, "simple", builtin_code("simple")), "alice")
-    site.upload(_write(tmp_path, "slow", SLOW), "bob")
+    site.upload(write_bot(tmp_path, "simple", builtin_code("simple")), "alice")
+    site.upload(write_bot(tmp_path, "slow", SLOW), "bob")
     worker = site.start_worker("polite")
     job = site.wait_for(
         "SELECT id FROM bots_matchjob WHERE status = 'running' AND worker = 'polite'"
@@ -171,8 +165,8 @@ def test_it_finishes_the_current_match_on_sigterm_and_exits(site, tmp_path):
 
 
 def test_it_gives_the_job_back_on_a_second_sigterm(site, tmp_path):
-    site.upload(_write(tmp_path, "simple", builtin_code("simple")), "alice")
-    site.upload(_write(tmp_path, "slow", SLOW), "bob")
+    site.upload(write_bot(tmp_path, "simple", builtin_code("simple")), "alice")
+    site.upload(write_bot(tmp_path, "slow", SLOW), "bob")
     site.sql(
         "UPDATE bots_botversion SET code = %s FROM bots_bot "
         "WHERE bots_botversion.bot_id = bots_bot.id AND bots_bot.name = 'slow'",

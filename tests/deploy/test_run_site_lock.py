@@ -5,18 +5,13 @@ from __future__ import annotations
 
 import fcntl
 import os
-import socket
 import subprocess
 from pathlib import Path
 
+from tests.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 RUN_SITE = ROOT / "scripts" / "run-site"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_a_second_site_on_the_same_var_folder_is_refused(tmp_path):

@@ -36,10 +36,10 @@ from tests.browser.conftest import (
     SMALL_PLACEMENT,
     LiveSite,
     Process,
-    free_port,
     redis_url_for_site,
     site_database,
 )
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0

@@ -169,15 +169,23 @@ async def test_two_processes_count_one_limit_in_redis_and_a_dead_ones_sockets_ex
 
     # a process that dies leaves its sockets counted until they expire, not for ever: each
     # living process refreshes its own
-    monkeypatch.setattr(sockets, "EXPIRES_S", 1)
+    key = sockets.KEY_PREFIX + address
+    monkeypatch.setattr(sockets, "EXPIRES_S", 2)
     assert await one.admit(address, "one!x", owners[0])  # one's process dies just after
+    monkeypatch.setattr(sockets, "EXPIRES_S", 90)
     assert await two.admit(address, "two!x", owners[1])
     assert await two.admit(address, "two!y", owners[2])
-    assert not await two.admit(address, "two!z", owners[3])
-    await asyncio.sleep(0.6)
+    assert not await two.admit(address, "two!z", owners[3])  # one!x counts, for now
+    dead, living = await client.zscore(key, "one!x"), await client.zscore(key, "two!x")
+    monkeypatch.setattr(sockets, "EXPIRES_S", 120)
     await two._refresh()  # what two's refresher does while its sockets live
-    await asyncio.sleep(0.6)  # one!x expired; two's are alive
-    assert await two.admit(address, "two!z", owners[3])
+    assert await client.zscore(key, "two!x") >= living + 29  # two's: later
+    assert await client.zscore(key, "one!x") == dead  # one's: as it was
+    # one!x expires (Redis's clock: the test waits for it, 2 s); two's are alive
+    deadline = asyncio.get_running_loop().time() + 30
+    while not await two.admit(address, "two!z", owners[3]):
+        assert asyncio.get_running_loop().time() < deadline, "one!x never stopped counting"
+        await asyncio.sleep(0.05)
     assert not await two.admit(address, "two!w", Owner())
     members = await client.zrange(sockets.KEY_PREFIX + address, 0, -1)
     assert sorted(m.decode() for m in members) == ["two!x", "two!y", "two!z"]

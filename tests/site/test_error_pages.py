@@ -161,6 +161,9 @@ def test_a_view_that_fails_gets_the_500_page():
 
 
 def test_every_error_template_is_on_the_sites_side_of_the_policy():
-    for name in ("error.html", "400.html", "403.html", "404.html", "500.html"):
-        text = (ROOT / "templates" / name).read_text()
+    templates = ROOT / "templates"
+    names = [*sorted(p.name for p in templates.glob("[0-9][0-9][0-9].html")), "error.html"]
+    assert {"400.html", "403.html", "404.html", "405.html", "500.html"} <= set(names)
+    for name in names:
+        text = (templates / name).read_text()
         assert not re.search(r"<script|<style|\sstyle\s*=|\son\w+\s*=", text, re.I), name

@@ -18,7 +18,6 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from bots import worker as worker_module
 from bots.competition import leases
 from bots.competition.leases import Caps
 from bots.worker import Options, Worker
@@ -32,14 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 KUHN_VALUE = -1 / 18
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def keep_the_test_connection(monkeypatch):
-    """The worker drops a connection the database broke; in-process tests fake such
-    failures inside the test's transaction, which dropping would end."""
-    monkeypatch.setattr(worker_module, "drop_connection", lambda: None)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("keep_the_test_connection")]
 
 
 def work(name: str = "w1") -> Worker:

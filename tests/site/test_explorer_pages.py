@@ -14,10 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from games import solves
 from games.blackjack_pp.strategy import page_of
 from games.models import SolveJob, SolvePage
-from games.solver.export import strategy_table
-from games.solver.public import PublicSolver, solver_for
+from games.solver.public import PublicSolver
 from games.solver.views import DocumentPages
-from games.solves import SolveSettings, StoredPages
+from games.solves import StoredPages
 from tests.site.test_explorer import solve, work
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +45,16 @@ def test_blackjack_pages_hold_a_situation_and_every_one_a_token_further():
 
 
 def test_a_three_hit_solve_is_stored_in_pages_and_shown_a_situation_at_a_time(client, monkeypatch):
+    # the worker's solver, and the strategy it computed before it was split into pages
+    computed: list[tuple] = []
+    real_result_document = solves.result_document
+
+    def result_document(game, solver, *args, **kwargs):
+        document = real_result_document(game, solver, *args, **kwargs)
+        computed.append((solver, dict(document["infosets"])))
+        return document
+
+    monkeypatch.setattr(solves, "result_document", result_document)
     job, _ = solve(client, **THREE_HITS)
     row = job.job
     url = f"/solver/jobs/{row.digest}/"
@@ -59,12 +68,10 @@ def test_a_three_hit_solve_is_stored_in_pages_and_shown_a_situation_at_a_time(cl
     stored = sum(len(bytes(page.data)) for page in pages)
     assert row.result_bytes == len(row.result) + stored < 8 * 1024 * 1024
 
-    # nothing lost: the pages hold the strategy the solver computes, every information set
-    game = SolveSettings.of(row).make_game()
-    solver = solver_for(game, "cfr+")
+    # nothing lost: the pages hold the strategy the solver computed, every information set
+    ((solver, expected),) = computed
     assert isinstance(solver, PublicSolver)  # the public tree: 3 hits in seconds
-    solver.train(4)
-    expected = strategy_table(solver.tree, solver.average_strategy())
+    assert solver.iterations == 4 and len(expected) == 128_600
     assert StoredPages(row).all() == expected
     for page in pages:  # each information set in the page its game names
         assert {page_of(key) for key in StoredPages(row).page(page.key)} == {page.key}

@@ -258,10 +258,12 @@ def test_the_built_replay_is_kept_outside_the_process(client, long_match, long_r
 def test_a_piece_gone_from_the_cache_is_built_again(client, long_match, long_replay):
     page_of(client, long_match)
     key = matchpages.replay_key(long_match, ["a long session"])
+    built = caches["replays"].get(f"replay:{key}:20")
+    assert isinstance(built, bytes)
     caches["replays"].delete(f"replay:{key}:20")
     data = answer(client, long_match, f"?from={20 * WINDOW + 5}&count=3").json()
     assert data["frames"] == long_replay.frames[20 * WINDOW + 5 : 20 * WINDOW + 8]
-    assert caches["replays"].get(f"replay:{key}:20") is not None
+    assert caches["replays"].get(f"replay:{key}:20") == built  # kept again, the same piece
     # and with nothing kept at all, as on a process that never saw the match
     caches["replays"].delete_many([f"replay:{key}"] + [f"replay:{key}:{n}" for n in range(0, 37)])
     page = page_of(client, long_match, "?step=3000")

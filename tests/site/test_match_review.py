@@ -19,7 +19,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from bots import worker as worker_module
 from bots.models import Match, MatchSeat
 from bots.worker import Options, Worker
 from games import reviews, solves
@@ -28,12 +27,7 @@ from games.engine.runner import MatchRunner
 from games.models import SolveJob
 from games.registry import get_game
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def keep_the_test_connection(monkeypatch):
-    monkeypatch.setattr(worker_module, "drop_connection", lambda: None)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("keep_the_test_connection")]
 
 
 def stored(hands: int = 10, seed: int = 3, user=None) -> Match:

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import caches
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -122,13 +123,25 @@ def test_a_forged_position_is_a_clear_400(client, path, side, value):
 )
 def test_a_position_past_the_end_is_an_empty_page_not_an_error(client, path):
     ranked(3)
-    Tournament.objects.create(game="rps-poker", name="cup")
-    cursor = "999999_999999" if "leaderboard" in path else "999999"
+    oldest = Tournament.objects.create(game="rps-poker", name="cup")
+    # past the last row: below the lowest rank, or older than the oldest tournament
+    cursor = "999999_999999" if "leaderboard" in path else str(oldest.pk)
     assert (
         client.get(path, {"before": "1" if "leaderboard" not in path else "0_0"}).status_code == 200
     )
     response = client.get(path, {"after": cursor})
     assert response.status_code == 200
+    if path.startswith("/api/"):
+        assert response.json()["results"] == []
+        assert response.json()["next"] is None
+        return
+    text = response.content.decode()
+    assert "<tbody>" not in text  # no table, so no rows
+    if "leaderboard" in path:
+        assert "No bots ranked this far down." in text
+    else:
+        assert tournaments_on(text) == []
+        assert "No tournaments this far back." in text
 
 
 def tournaments_on(html: str) -> list[int]:
@@ -147,6 +160,7 @@ def test_the_tournament_list_pages_newest_first_with_its_filter_kept(client):
     counts = []
     for extra in (0, 300):
         Tournament.objects.bulk_create(Tournament(game="uth", name="x") for _ in range(extra))
+        caches["default"].clear()  # their jobs counted afresh each time (kept a few seconds)
         with CaptureQueriesContext(connection) as seen:
             html = client.get("/tournaments/").content.decode()
             client.get("/tournaments/" + link(html, "next"))

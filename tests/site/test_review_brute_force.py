@@ -27,10 +27,9 @@ from games.registry import get_game
 from games.solver import build
 from games.solver.export import strategy_array, strategy_table
 from games.solver.review import settled
-from tests.site.test_match_review import keep_the_test_connection, numbers, opened_and_solved
+from tests.site.test_match_review import numbers, opened_and_solved
 
-pytestmark = pytest.mark.django_db
-__all__ = ["keep_the_test_connection"]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("keep_the_test_connection")]
 
 
 class RandomLegal(ScriptedAgent):

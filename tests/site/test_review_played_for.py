@@ -14,7 +14,6 @@ from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.test import Client
 
-from bots import worker as worker_module
 from games.engine.played_for import KEY
 from games.live import tables
 from games.live.host import Finish, TableHost
@@ -24,14 +23,9 @@ from tests.live.test_finished_tables import page_of, setup_of
 from tests.live.test_host import Wire, join, run
 from tests.site.test_match_review import opened_and_solved
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("keep_the_test_connection")]
 
 NOT_REVIEWED = "Time ran out: the table played this move by default, so it is not reviewed."
-
-
-@pytest.fixture(autouse=True)
-def keep_the_test_connection(monkeypatch):
-    monkeypatch.setattr(worker_module, "drop_connection", lambda: None)
 
 
 def away_at_a_table(user) -> tuple[Table, Wire]:

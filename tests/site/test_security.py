@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ import pytest
 from django.test import RequestFactory
 
 from cardsite.accounts import client_ip
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {"DEBUG": "0", "ALLOWED_HOSTS": "arena.example.org"}
@@ -151,12 +151,6 @@ def test_it_refuses_a_negative_proxy_count(tmp_path):
 
 
 ASGI_APP = "cardsite.asgi:application"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_daphne_serves_the_log_in_page_over_plain_http_on_localhost(tmp_path):

@@ -11,7 +11,8 @@ import subprocess
 import sys
 import time
 
-from tests.site.test_security import ASGI_APP, ROOT, environment, free_port
+from tests.ports import free_port
+from tests.site.test_security import ASGI_APP, ROOT, environment
 
 CONNECTIONS = ("WebSocketProtocol", "WebRequest", "HTTPChannel", "TableConsumer")
 

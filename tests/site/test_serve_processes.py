@@ -24,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port
 from tests.processes import children_of
-from tests.site.test_security import ASGI_APP, ROOT, environment, free_port
+from tests.site.test_security import ASGI_APP, ROOT, environment
 
 #: makes tables in the site's database: a guest against builtin:strong at RPS Poker each
 MAKE_TABLES = """

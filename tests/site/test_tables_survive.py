@@ -27,7 +27,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import redis_url_for_site, site_database
-from tests.site.test_security import ASGI_APP, ROOT, environment, free_port
+from tests.ports import free_port
+from tests.site.test_security import ASGI_APP, ROOT, environment
 
 # the servers run on the run's backends: a test of both halves of scripts/run-tests
 pytestmark = pytest.mark.backends
@@ -118,9 +119,12 @@ class Site:
         )
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[Site]:
-    env = environment(tmp_path, DEBUG="0", TABLE_HEARTBEAT_S="1", TABLE_HOST_STALE_S="3")
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The servers' environment, its database migrated once for the module's tests (each
+    makes tables of its own in it)."""
+    var = tmp_path_factory.mktemp("tables-survive")
+    env = environment(var, DEBUG="0", TABLE_HEARTBEAT_S="1", TABLE_HOST_STALE_S="3")
     if SHARED:
         env["DATABASE_URL"] = os.environ["DATABASE_URL"]
         env["REDIS_URL"] = redis_url_for_site(os.environ["REDIS_URL"])
@@ -128,11 +132,16 @@ def site(tmp_path: Path) -> Iterator[Site]:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
         )
-        made = Site(env, tmp_path)
-        try:
-            yield made
-        finally:
-            made.stop()
+        yield env
+
+
+@pytest.fixture
+def site(migrated: dict[str, str], tmp_path: Path) -> Iterator[Site]:
+    made = Site(dict(migrated), tmp_path)  # (the servers' logs in the test's own folder)
+    try:
+        yield made
+    finally:
+        made.stop()
 
 
 def make_tables(site: Site) -> dict[str, list[str]]:
