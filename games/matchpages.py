@@ -326,7 +326,10 @@ def _own_seat(request: HttpRequest, match: Match, seats: list[Any]) -> int | Non
     """The seat the asker played in, if any: a signed-in person's, or at a live table a
     guest's, known by the token in their session (as the table knew them)."""
     if request.user.is_authenticated:
-        return next((s.seat for s in seats if s.user_id == request.user.pk), None)
+        mine = next((s.seat for s in seats if s.user_id == request.user.pk), None)
+        if mine is not None:
+            return mine
+    # (a person who signed in during the table keeps the seat they held as a guest)
     token = request.session.get("guest_token") if match.tournament_id is None else None
     if not token:
         return None

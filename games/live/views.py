@@ -222,7 +222,8 @@ def _few_per_opener(rows: QuerySet[Table], newest: str) -> QuerySet[Table]:
 
 
 def _lobby_tables(slug: str) -> tuple[list[Table], list[Table]]:
-    seats = Prefetch("seats", queryset=TableSeat.objects.order_by("seat"))
+    # (person_hidden: the lobby names a person who hides their profile without a link to it)
+    seats = Prefetch("seats", queryset=_seats_with_profiles())
     now = timezone.now()
     free = TableSeat.objects.filter(table=OuterRef("pk"), kind=TableSeat.OPEN)
     waiting = _few_per_opener(
@@ -366,12 +367,16 @@ def quick_play(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 # ---- one table ------------------------------------------------------------------------------
-def _table(token: str) -> Table:
-    # each seat's person_hidden: whether its person hides their profile (True), so the page
-    # names them without a link to it; in the seats' own query
-    seats = TableSeat.objects.order_by("seat").annotate(
+def _seats_with_profiles() -> QuerySet[TableSeat]:
+    """A table's seats in order, each with ``person_hidden``: whether its person hides their
+    profile (True), so that pages name them without a link to it; in the seats' own query."""
+    return TableSeat.objects.order_by("seat").annotate(
         person_hidden=F("user__person_profile__hidden")
     )
+
+
+def _table(token: str) -> Table:
+    seats = _seats_with_profiles()
     return get_object_or_404(
         Table.objects.select_related("match").prefetch_related(Prefetch("seats", queryset=seats)),
         token=token,

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games.live import tables
 from games.models import PersonProfile, Table, TableSeat
@@ -59,3 +60,17 @@ def test_the_sign_up_page_says_what_hiding_the_profile_takes_off(client):
         "you can hide your profile, which takes your name off the leaderboards of people "
         "(your bots' pages and leaderboards and your tables still show it)" in page
     )
+
+
+@pytest.mark.django_db
+def test_the_lobby_names_a_hidden_person_without_a_link(people):
+    shy, open_ = people
+    waiting = tables.create_table("rps-poker", tables.Person(shy), ["me", "open"])
+    playing = tables.create_table("rps-poker", tables.Person(open_), ["me", "open"])
+    tables.take_seat(playing, 1, tables.Person(shy))
+    now = timezone.now()
+    Table.objects.filter(pk=playing.pk).update(state=Table.PLAYING, started=now)
+    page = Client().get("/games/rps-poker/tables/").content.decode()
+    assert waiting.token in page and playing.token in page
+    assert 'href="/people/open/"' in page
+    assert 'href="/people/shy/"' not in page and "shy" in page

@@ -520,6 +520,33 @@ def test_a_guest_sees_the_numbers_of_their_own_folded_hands_and_no_one_else_does
     assert "not shown to you" in Client().get(f"/matches/{match.pk}/?review=0").content.decode()
 
 
+def test_a_person_who_signed_in_during_their_table_is_reviewed_in_the_seat_they_held():
+    from django.test import Client
+
+    from bots.running.playing import Entry, play
+    from games.live import tables
+    from games.live.host import Finish
+    from games.models import Table
+
+    table = tables.create_table("kuhn", tables.Person(None, "a-guest-token"), ["me", "open"])
+    tables.take_seat(table, 1, tables.Person(None, "another-token"))
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING, seed=5)
+    table.refresh_from_db()
+    entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="cfr")]
+    played = play(get_game("kuhn"), entries, seed=table.seed)
+    tables.store_finish(tables.facts_of(table), Finish(played))
+    table.refresh_from_db()
+    opened_and_solved(Client(), table.match)
+    client = Client()
+    client.force_login(get_user_model().objects.create_user("late"))
+    session = client.session
+    session["guest_token"] = "a-guest-token"  # signed in, the guest's token kept
+    session.save()
+    # their own seat: the numbers of their own folded hands shown to them (seed 5 folds some)
+    page = client.get(f"/matches/{table.match_id}/").content.decode()
+    assert '<option value="0" selected>' in page and "not shown to you" not in page
+
+
 def test_a_failed_solve_is_shown_with_its_reason_and_not_queued_again_by_views(client):
     match = stored(hands=20)
     client.get(f"/matches/{match.pk}/")
