@@ -510,8 +510,9 @@ def test_a_javascript_syntax_error_is_reported_where_the_author_made_it(tmp_path
 def test_each_lane_of_a_javascript_host_begins_in_a_realm_of_its_own(tmp_path):
     # The first lane to begin plays the bot made for the hello, in its realm (the file has
     # run there once: for this match); a lane begun beside it, a new realm; a lane's next
-    # match, its own realm again. After a renew, every lane begins afresh (the first in the
-    # realm made ahead), and none finds what was run before it.
+    # match, its own realm again. After a renew, every lane begins afresh (in a realm made
+    # at its begin: nothing of a bot runs between matches), and none finds what was run
+    # before it.
     path = tmp_path / "loads.js"
     path.write_text(JS_LOADS)
     with BotProcess(plain_launch(path, game="rps-poker"), label="loads") as process:
