@@ -4,8 +4,11 @@
 :class:`~bots.running.process.BotProcess` runs like any other. Inside, the bot sees:
 
 - no network (new, empty network namespace; non-Unix sockets refused by seccomp),
-- the runtime's interpreter and ``/usr/lib`` read-only (with the ``/bin``, ``/lib``...
-  links; the rest of ``/usr`` stays out), a fresh ``/proc`` of its own PID namespace, a
+- its runtime's closure read-only (the interpreter, its standard library, the shared
+  libraries they need, the dynamic loader), bound from a copy in memory that
+  :mod:`bots.sandbox.mirror` keeps (with the ``/bin``, ``/lib``... links; the rest of
+  ``/usr`` stays out), so that every file it can read is in memory whatever any bot does
+  (timing a read tells it nothing), a fresh ``/proc`` of its own PID namespace, a
   minimal read-only ``/dev``, a private ``/tmp`` of a few MiB, and nothing else: its own
   file at ``/bot/NAME`` and the host script at ``/sandbox/`` (for a compiled language, the
   program :mod:`bots.sandbox.compiling` made of the bot's file), both read-only copies handed
@@ -50,7 +53,7 @@ from typing import Any
 from bots.languages import Language, default_language, get_language, language_of, languages
 from bots.running.process import CONTROL_FD, INFO_FD, BotStartError, Launch, PlatformError
 from bots.running.settings import project_settings
-from bots.sandbox import cpucg, memcg
+from bots.sandbox import cpucg, memcg, mirror
 from bots.sandbox.cpucg import CpuCgroup
 from bots.sandbox.memcg import MemoryCgroup
 from bots.sandbox.seccomp import SeccompUnavailable, filter_bpf
@@ -425,37 +428,45 @@ def safe_name(path: Path) -> str:
     return stem + path.suffix.lower()
 
 
-def _system_mounts(runtime: str | None) -> list[str]:
-    """What the bot's runtime needs of the system, read-only, and nothing more: the
-    interpreter itself (a link to it stays a link), the shared libraries and Python's
-    standard library under /usr/lib (and /usr/lib64, where the dynamic loader lives), and the
-    top-level links (or folders) that lead there. /usr/local, the rest of /usr/bin and
-    /usr/share stay out."""
-    args: list[str] = []
-    for folder in ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32"):
-        if os.path.isdir(folder) and not os.path.islink(folder):
-            args += ["--ro-bind", folder, folder]
-    path, seen = runtime, set()
-    while path is not None and os.path.islink(path) and path not in seen:  # python3 -> 3.11
-        seen.add(path)
-        target = os.readlink(path)
-        args += ["--symlink", target, path]
-        path = os.path.normpath(os.path.join(os.path.dirname(path), target))
-    if path is not None and not path.startswith(("/usr/lib/", "/usr/lib64/")):
-        args += ["--ro-bind", path, path]
-    return args + root_links()
+def _system_mounts(language: Language, config: SandboxConfig) -> list[str]:
+    """What the bot's runtime needs of the system, read-only, and nothing more: its closure
+    (the interpreter and the links to it, its standard library, the shared libraries they
+    need, the dynamic loader and its cache, the C.UTF-8 locale), bound from the language's
+    copy in memory (:mod:`bots.sandbox.mirror`) to the same paths, and the top-level links
+    that lead there. Every file the bot can read is so in memory whatever any bot does:
+    timing a read tells it nothing (docs/sandbox.md). Raises :class:`SandboxUnavailable`
+    where the copy cannot be made (no /dev/shm, no room): never the machine's own /usr/lib
+    instead."""
+    try:
+        args = mirror.runtime_mounts(language, config)
+    except mirror.MirrorError as exc:
+        raise SandboxUnavailable(
+            f"the sandbox cannot start: no in-memory copy of the {language.title} runtime "
+            f"({exc}; see docs/sandbox.md)"
+        ) from None
+    # the links only: a top-level folder of the machine's own (no merged /usr) is never
+    # bound (the copy holds what the runtime needs of it, or was refused)
+    return args + top_links(folders=False)
 
 
-def root_links() -> list[str]:
-    """bwrap's arguments for the top-level links (or folders) that lead into /usr (/bin,
-    /lib64, where the dynamic loader is found...) and the loader's cache, read-only."""
+def top_links(*, folders: bool = True) -> list[str]:
+    """bwrap's arguments for the top-level links that lead into /usr (/bin, /lib64, where
+    the dynamic loader is found...), and with ``folders`` those of them that are folders
+    here, bound read-only."""
     args: list[str] = []
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
-        elif os.path.isdir(top):
+        elif folders and os.path.isdir(top):
             args += ["--ro-bind", top, top]
-    return [*args, "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    return args
+
+
+def root_links() -> list[str]:
+    """bwrap's arguments for the top-level links (or folders) that lead into /usr and the
+    loader's cache, read-only, from the machine itself (a compile's sandbox:
+    bots.sandbox.compiling)."""
+    return [*top_links(), "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache"]
 
 
 def joining(procs: list[str]) -> list[str]:
@@ -538,9 +549,9 @@ def sandbox_command(
     argv = joining(procs)
     argv += [config.prlimit, *rlimit_args(limits, language, slot), "--", config.bwrap]
     argv += isolation(keepers=makes_namespaces(language))
-    # a native program (C++'s) is its own host: no runtime to mount
+    # a native program (C++'s) is its own host: its mirror holds its libraries alone
     runs = language.runtime_args(limits, config)
-    argv += _system_mounts(language.runtime(config) if runs else None)
+    argv += _system_mounts(language, config)
     argv += ["--proc", "/proc", "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     perms = "0555" if language.compiled else "0444"

@@ -10,10 +10,12 @@ the compiler sees it, whose words would be about the platform's own files."""
 
 from __future__ import annotations
 
+import os
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,12 @@ class Cpp(Language):
         # the dynamic loader, which every program of the sandbox runs through
         return ["/lib64/ld-linux-x86-64.so.2", "--version"]
 
+    def runtime_files(self, config: Any = None) -> list[str]:
+        """What the sandbox's copy of the runtime holds (bots.sandbox.mirror, which adds
+        what these need and the dynamic loader): the libraries a program g++ builds with
+        :data:`FLAGS` links, as the compiler finds them (never read off a bot's program)."""
+        return [_library(self.runtime(config), name) for name in RUNTIME_LIBRARIES]
+
     def declared_name(self, text: str) -> str | None:
         found = _NAME.search(text)
         return found.group(1) if found else None
@@ -108,6 +116,25 @@ class Cpp(Language):
 
     def toolchain(self, config: Any = None) -> str:
         return tool_version((self.runtime(config), "--version"))
+
+
+#: what a program g++ links by default (the C++ library, its support library, libm, libc)
+RUNTIME_LIBRARIES = ("libstdc++.so.6", "libgcc_s.so.1", "libm.so.6", "libc.so.6")
+
+
+@cache
+def _library(compiler: str, name: str) -> str:
+    """Where ``compiler`` finds the shared library ``name`` (``-print-file-name``)."""
+    import subprocess
+
+    said = subprocess.run(
+        [compiler, f"-print-file-name={name}"], capture_output=True, text=True, timeout=30,
+        check=False,
+    )  # fmt: skip
+    path = said.stdout.strip()
+    if said.returncode != 0 or not os.path.isabs(path):
+        raise FileNotFoundError(f"{compiler} does not find {name}")
+    return os.path.normpath(path)
 
 
 def _methods(game: Any) -> list[str]:

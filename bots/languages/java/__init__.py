@@ -109,8 +109,15 @@ class Java(Language):
     def address_space_mb(self, limits: Any) -> int:
         return limits.memory_mb + RUNTIME_MB + RESERVE_MB
 
-    def sandbox_binds(self) -> list[str]:
-        return [*_binds(GSON), *_binds(_conf_dir(self.runtime_default))]
+    def runtime_files(self, config: Any = None) -> list[str]:
+        """What the sandbox's copy of the runtime holds (bots.sandbox.mirror, which adds
+        the shared libraries its ELF files need, libjvm's and lib/*.so's): ``java``, the
+        runtime's own files of its home (``lib``, ``conf`` and the configuration folder its
+        links lead to; not the JDK's ``jmods``, headers or tools) and Gson's jar."""
+        java = self.runtime(config)
+        home = Path(os.path.realpath(java)).parents[1]
+        conf = _conf_dir(java)
+        return [java, str(home / "lib"), str(home / "conf"), GSON, *([conf] if conf else [])]
 
     def probe_args(self) -> list[str]:
         # within the sandbox's address space, as a bot's JVM is (runtime_args)

@@ -67,6 +67,12 @@ class JavaScript(Language):
     def probe_args(self) -> list[str]:
         return ["-e", "0"]
 
+    def runtime_files(self, config: SandboxConfig | None = None) -> list[str]:
+        """What the sandbox's copy of the runtime holds (bots.sandbox.mirror, which adds
+        the shared libraries it needs): Node's program alone (its JavaScript and ICU data
+        are built into it)."""
+        return [self.runtime(config)]
+
     def declared_name(self, text: str) -> str | None:
         found = _NAME.search(text)
         return found.group(2) if found else None

@@ -7,6 +7,7 @@ which loads a seccomp filter of its own (no process, no thread) before the bot's
 from __future__ import annotations
 
 import ast
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -73,6 +74,14 @@ class Python(Language):
 
     def sandbox_binds(self) -> list[str]:
         return ["--perms", "0444", "--ro-bind-data", "{process-seccomp}", PROCESS_FILTER]
+
+    def runtime_files(self, config: SandboxConfig | None = None) -> list[str]:
+        """What the sandbox's copy of the runtime holds (bots.sandbox.mirror, which adds
+        the shared libraries its ELF files need): the interpreter and its standard library,
+        lib-dynload and the ``__pycache__`` folders with it."""
+        runtime = self.runtime(config)
+        version = os.path.basename(os.path.realpath(runtime))  # python3.11
+        return [runtime, f"/usr/lib/{version}"]
 
     def debug_env(self, root: Path) -> dict[str, str]:
         return {FILE_GUARD_ENV: str(root)}

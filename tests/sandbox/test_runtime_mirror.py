@@ -1,0 +1,122 @@
+"""The in-memory copy of each language's runtime that the sandbox binds instead of the
+machine's /usr/lib (bots.sandbox.mirror): what it holds, that it is built once and again
+beside the old one when the system's files change, and that a sandbox without one does not
+start (never falls back to the machine's files)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bots.languages import get_language, languages
+from bots.sandbox import DEFAULT_LIMITS, SandboxUnavailable, mirror, sandbox_command
+
+
+@pytest.fixture
+def shm(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A tmpfs folder of the test's own in the mirrors' place, and no process-wide memory
+    of the mirrors built before."""
+    folder = Path(tempfile.mkdtemp(prefix="card-arena-test-mirror-", dir=mirror.SHM))
+    monkeypatch.setattr(mirror, "SHM", folder)
+    monkeypatch.setattr(mirror, "_known", {})
+    yield folder
+    for root, _, _ in os.walk(folder):
+        os.chmod(root, 0o755)
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("name", [language.name for language in languages()])
+def test_a_runtime_closure_holds_its_runtime_and_libraries_and_nothing_of_the_rest(name):
+    language = get_language(name)
+    found = mirror.closure(language)
+    paths = set(found.entries)
+    # the dynamic loader, its cache, libc; never the machine's other large files
+    assert "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" in paths
+    assert {"/etc/ld.so.cache", "/usr/lib/x86_64-linux-gnu/libc.so.6"} <= paths
+    assert not any(
+        p.startswith(("/usr/lib/gcc", "/usr/lib/google-cloud-sdk", "/usr/lib/llvm", "/usr/share/"))
+        and p != "/usr/share/java/gson.jar"
+        for p in paths
+    )
+    expected = {
+        "python": ["/usr/lib/python3.11/os.py", "/usr/lib/python3.11/lib-dynload"],
+        "javascript": ["/usr/bin/node"],
+        "cpp": ["/usr/lib/x86_64-linux-gnu/libstdc++.so.6"],
+        "java": ["/usr/lib/jvm/java-17-openjdk-amd64/lib/modules", "/usr/share/java/gson.jar"],
+    }[name]
+    assert set(expected) <= paths
+
+
+def test_the_mirror_is_built_once_read_only_and_again_beside_it_when_a_file_changes(shm, tmp_path):
+    source = tmp_path / "usr" / "lib" / "runtime.so"
+    source.parent.mkdir(parents=True)
+    source.write_bytes(b"\x7fELF one")
+    entries = {str(source): ("file", "")}
+    first = mirror.build("test", mirror._stamped(entries))
+    copy = Path(str(first) + str(source))
+    assert copy.read_bytes() == b"\x7fELF one"
+    assert mirror.fs_type(copy) == "tmpfs"
+    assert not copy.stat().st_mode & 0o222 and not first.stat().st_mode & 0o222  # read-only
+    assert mirror.build("test", mirror._stamped(entries)) == first  # there already
+    source.write_bytes(b"\x7fELF two, upgraded")
+    second = mirror.build("test", mirror._stamped(entries))
+    assert second != first and second.parent == first.parent
+    assert Path(str(second) + str(source)).read_bytes() == b"\x7fELF two, upgraded"
+    assert copy.read_bytes() == b"\x7fELF one"  # (a sandbox may still run on the old one)
+    assert not [p for p in first.parent.iterdir() if p.name.endswith(".building")]
+
+
+def test_a_process_finds_the_copy_another_built_without_working_it_out_again(shm, monkeypatch):
+    cpp = get_language("cpp")
+    built = mirror.mirror(cpp)
+    monkeypatch.setattr(mirror, "_known", {})  # another process
+
+    def no_ldd(files):
+        raise AssertionError("worked out again")
+
+    monkeypatch.setattr(mirror, "_libraries", no_ldd)
+    assert mirror.mirror(cpp) == built
+    assert [p.name for p in built.parent.iterdir() if p.name.startswith("cpp-")] == [built.name]
+
+
+def test_a_sandbox_without_its_runtimes_copy_does_not_start(shm, monkeypatch, sandbox_config):
+    python = get_language("python")
+
+    def command():
+        return sandbox_command(
+            python, "bot.py", limits=DEFAULT_LIMITS, config=sandbox_config, slot=None, game=None
+        )
+
+    argv = command()  # (it builds the copy)
+    assert ["--ro-bind", str(mirror.mirror(python, sandbox_config) / "usr"), "/usr"] == argv[
+        argv.index("/usr") - 2 : argv.index("/usr") + 1
+    ]
+    assert "/usr/lib" not in argv  # the machine's own is never bound
+    # no room on the tmpfs
+    monkeypatch.setattr(mirror, "_known", {})
+    monkeypatch.setattr(mirror, "SHM", shm / "elsewhere")
+    (shm / "elsewhere").mkdir()
+    usage = shutil.disk_usage(shm)
+    monkeypatch.setattr(mirror.shutil, "disk_usage", lambda path: usage._replace(free=1 << 20))
+    with pytest.raises(SandboxUnavailable, match="no in-memory copy of the Python runtime") as no:
+        command()
+    assert "has 1 MiB free; the copy takes" in str(no.value)
+    # no /dev/shm at all
+    monkeypatch.setattr(mirror, "SHM", shm / "missing")
+    with pytest.raises(SandboxUnavailable, match="is missing"):
+        command()
+
+
+def test_a_mirror_is_only_ever_on_a_tmpfs(monkeypatch, tmp_path):
+    monkeypatch.setattr(mirror, "SHM", tmp_path)  # (the disk, where the test's files are)
+    monkeypatch.setattr(mirror, "_known", {})
+    if mirror.fs_type(tmp_path) == "tmpfs":
+        pytest.skip("the test's folder is on a tmpfs")
+    with pytest.raises(mirror.MirrorError, match="is not a tmpfs"):
+        mirror.mirror(get_language("cpp"))
+    assert not (tmp_path / f"card-arena-runtime-{os.geteuid()}" / "cpp").exists()
