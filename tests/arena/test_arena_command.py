@@ -546,9 +546,13 @@ def test_it_holds_bots_to_the_uploads_limit_on_slow_calls_in_a_row(tmp_path, bot
     assert reason.startswith("3 calls in a row over the 1 s per call (draft_pick took 1.1")
     assert reason.endswith("the 10 s time bank pays for occasional slow calls, not for 3 in a row")
     # the log's fault line, written when the call ran out, is followed by the record's reason
-    # (it once said only "no answer to draft_pick within 1.00 s")
+    # (it once said only "no answer to draft_pick within 1.00 s"); on a busy machine the
+    # third call's deadline moves on by the bot's waits for a CPU, its late answer comes,
+    # and the fault line says the record's reason itself
     log = (logs / "stderr" / "00-slow.stderr.log").read_text()
-    assert f"--- the match recorded it as: {reason} ---" in log
+    line = next(x for x in log.splitlines() if x.startswith("--- fault (timeout): "))
+    if line != f"--- fault (timeout): {reason} ---":
+        assert f"--- the match recorded it as: {reason} ---" in log
 
 
 def test_a_long_exception_is_quoted_whole_in_the_reason_and_the_record(tmp_path, bot_file):
