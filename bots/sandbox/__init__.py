@@ -32,7 +32,6 @@ docs/sandbox.md explains the choices and the defaults.
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import hashlib
 import logging
@@ -230,13 +229,8 @@ def machine_lock_dir() -> Path:
 
 def _lock_dir(config: SandboxConfig) -> Path:
     path = Path(config.lock_dir) if config.lock_dir else machine_lock_dir()
-    with contextlib.suppress(FileExistsError):
-        path.mkdir(mode=0o700)
-    info = os.lstat(path)
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
-        raise SandboxUnavailable(
-            f"{path} must be a folder owned by uid {os.geteuid()} that others cannot write"
-        )
+    if problem := mirror.own_folder(path, 0o700):
+        raise SandboxUnavailable(problem)
     return path
 
 

@@ -278,17 +278,24 @@ def _built(language: Any, config: Any) -> Closure | None:
     return None
 
 
+def own_folder(path: Path, mode: int) -> str:
+    """Make the folder (with ``mode``) unless it is there, and say what is wrong with it: ""
+    when it is a folder of this uid's that nobody else can write (a machine-wide folder
+    another uid could have made first, or a link to elsewhere, is refused)."""
+    with contextlib.suppress(FileExistsError):
+        path.mkdir(mode=mode)
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
+        return f"{path} must be a folder owned by uid {os.geteuid()} that others cannot write"
+    return ""
+
+
 def _root() -> Path:
     root = mirror_root()
     if not root.parent.is_dir():
         raise MirrorError(f"{root.parent} is missing (a tmpfs every process of the machine sees)")
-    with contextlib.suppress(FileExistsError):
-        root.mkdir(mode=0o755)
-    info = os.lstat(root)
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
-        raise MirrorError(
-            f"{root} must be a folder owned by uid {os.geteuid()} that others cannot write"
-        )
+    if problem := own_folder(root, 0o755):
+        raise MirrorError(problem)
     if fs_type(root) != "tmpfs":
         raise MirrorError(f"{root.parent} is not a tmpfs (its files could leave memory)")
     return root
