@@ -77,6 +77,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "postgresql: its subject is PostgreSQL's own (two connections at once, its locks): "
         "the first half, on SQLite, leaves it out (tests/halves.py)",
     )
+    config.addinivalue_line(
+        "markers",
+        "sqlite: its subject is SQLite's own (its query plan): the second half, on "
+        "PostgreSQL, leaves it out (tests/halves.py)",
+    )
     # pytest-xdist's, named here too for runs without it (-p no:xdist)
     config.addinivalue_line("markers", "xdist_group(name): tests of one pytest-xdist process")
     keep_redis_to_this_process()
@@ -121,7 +126,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     keep, drop = [], []
     for item in items:
-        (keep if depends_on_backends(item) else drop).append(item)
+        # (a test of SQLite's own behaviour ran in the first half; it is not run again here)
+        on_both = depends_on_backends(item) and not item.get_closest_marker("sqlite")
+        (keep if on_both else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

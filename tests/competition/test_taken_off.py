@@ -169,9 +169,8 @@ def test_live_table_matches_neither_count_nor_end_a_run(field):
     assert f"(the last, in match {last.pk}: exception: {ARMED})" in reason
 
 
+@pytest.mark.sqlite
 def test_the_check_reads_a_bot_s_seats_through_its_index(field):
-    if connection.vendor != "sqlite":
-        pytest.skip("SQLite's plan")
     _, bad = field
     store_next(fault={bad.pk: "exception"})
     with CaptureQueriesContext(connection) as queries:

@@ -108,11 +108,10 @@ def test_only_the_last_24_hours_count_and_any_pair_of_a_table_decides():
     assert people.pair_over_cap("last-card", [ann.pk, bob.pk, cat.pk]) == (bob.pk, cat.pk, 5)
 
 
+@pytest.mark.sqlite
 def test_the_count_walks_the_index_of_a_person_s_recent_history():
     """The count of a pair: the first person's history rows of the window, through
     ``history_rating_recent``, each looked up in the other's by (rating, match)."""
-    if connection.vendor != "sqlite":
-        pytest.skip("SQLite's plan")
     ann, bob = make_user("ann"), make_user("bob")
     rated_pair_match(ann, bob)
     with CaptureQueriesContext(connection) as queries:
