@@ -560,7 +560,6 @@ class LeaderboardRow(models.Model):
     #: the format's running totals, from which ``score`` is made
     standing = models.JSONField(default=dict)
     #: opponent label -> [points for, points against]
-    head_to_head = models.JSONField(default=dict)
     last_played = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -568,9 +568,9 @@ def _sort_key(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-#: what no page nor the API shows of a leaderboard row: its running totals, and the whole
-#: head-to-head rows stored before it moved to each bot's results by opponent
-ROW_UNSHOWN = ("standing", "head_to_head")
+#: what no page nor the API shows of a leaderboard row: its running totals (which held
+#: every opponent's head-to-head in rows stored before it moved to the results by opponent)
+ROW_UNSHOWN = ("standing",)
 
 
 def score_shown(score: dict[str, Any]) -> dict[str, Any]:
@@ -585,8 +585,8 @@ def leaderboard_page(
     """A page of the game's ranked rows, by rank (stored on the rows: an index walk from
     where the last page stopped, the same at rank 1 and rank 10,000). Raises
     ``keyset.BadCursor`` for a position that is not one."""
-    # not the rows' running totals (``standing``) nor the head-to-head of rows stored before
-    # it moved to each bot's page (``head_to_head``): each grows with the opponents
+    # not the rows' running totals (``standing``): in rows stored before the head-to-head
+    # moved to each bot's page, they grow with the opponents
     rows = ranked_rows(slug).defer(*ROW_UNSHOWN)
     return keyset.page(rows, ["rank", "pk"], size, after=after, before=before)
 

@@ -410,7 +410,6 @@ class Books:
                 row.faults = standing.faults
                 row.standing = standing_to_json(standing)
                 row.score = self.format.bot_json(standing) if self.format is not None else {}
-                row.head_to_head = standing.head_to_head
             _write(row, ROW_FIELDS)
         if self.rated:
             Match.objects.filter(pk__in=self.rated).update(rated=True)
@@ -426,8 +425,7 @@ def _write(obj: Rating | LeaderboardRow, fields: list[str]) -> None:
 
 #: what rating changes in a leaderboard row
 ROW_FIELDS = [
-    "mu", "sigma", "conservative", "matches", "faults", "standing", "score", "head_to_head",
-    "last_played",
+    "mu", "sigma", "conservative", "matches", "faults", "standing", "score", "last_played",
 ]  # fmt: skip
 
 
@@ -478,8 +476,12 @@ def rate_deal(books: Books, matches: list[Stored]) -> None:
 
 # ---- leaderboard rows -----------------------------------------------------------------------
 def standing_to_json(standing: Standing) -> dict[str, Any]:
+    """A bot's running totals as its leaderboard row keeps them: not its results against
+    each opponent, which grow with the bots and are kept apart, a row an opponent
+    (``OpponentResult``, bots.ladder.aggregates), paged on the bot's page."""
     data = dataclasses.asdict(standing)
     data["fault_kinds"] = dict(standing.fault_kinds)
+    del data["head_to_head"]
     return data
 
 
@@ -487,6 +489,7 @@ def standing_from_json(data: dict[str, Any], name: str) -> Standing:
     if not data:
         return Standing(name=name, source="upload")
     data = dict(data)
+    data.pop("head_to_head", None)  # (a row stored before they were kept apart)
     data["fault_kinds"] = Counter(data.get("fault_kinds", {}))
     data["name"] = name
     return Standing(**data)

@@ -253,10 +253,10 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
     return initial
 
 
-#: what the bot pages leave unread of a bot's leaderboard row: its running totals and the
-#: head-to-head rows stored before it moved to the results by opponent (they grow with the
-#: opponents; the results by opponent are read a page at a time)
-ROW_UNREAD = ("leaderboard_row__standing", "leaderboard_row__head_to_head")
+#: what the bot pages leave unread of a bot's leaderboard row: its running totals (rows
+#: stored before the head-to-head moved to the results by opponent hold it there, growing
+#: with the opponents; the results by opponent are read a page at a time)
+ROW_UNREAD = ("leaderboard_row__standing",)
 
 
 def _my_bots_context(user: Any) -> list[dict[str, Any]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from bots import competition
-from bots.models import LeaderboardRow, Match, Rating, RatingHistory
+from bots.models import LeaderboardRow, Match, OpponentResult, Rating, RatingHistory
 from bots.running.playing import Entry, play
 from games.registry import get_game
 from games.views import board_cells, board_headers
@@ -77,8 +77,9 @@ def test_it_ranks_by_mu_minus_three_sigma_and_shows_the_game_columns(alice, bob,
         newest = max(s.match.played for s in row.bot.seats.filter(match__rated=True))
         assert row.last_played == newest
     strong = LeaderboardRow.objects.get(bot__name="strong")
-    won, lost = strong.head_to_head["alice/simple"]
-    assert won + lost == strong.score["games"]
+    # its games against its one opponent, won and lost, kept as results by opponent
+    against = OpponentResult.objects.get(bot=strong.bot)
+    assert against.points_for + against.points_against == strong.score["games"]
     headers = board_headers("rps-poker")
     assert headers[:6] == ["rank", "bot", "owner", "rating", "mu +/- sigma", "matches"]
     assert "win rate (95% CI)" in headers

@@ -257,8 +257,10 @@ def test_it_shows_the_statistics_and_a_readable_head_to_head(client, rps_tournam
     strong = LeaderboardRow.objects.get(bot__name="strong")
     assert f">{strong.score['score']:,}<" in stats
     h2h = page[page.index('id="h2h-title"') :]
-    mine, theirs = strong.head_to_head["alice/simple"]
-    assert f'against <a href="/bots/{Bot.objects.get(name="simple").pk}/">alice/simple</a>' in h2h
+    simple = Bot.objects.get(name="simple")
+    against = OpponentResult.objects.get(bot=strong.bot, key=f"bot:{simple.pk}")
+    mine, theirs = against.points_for, against.points_against
+    assert f'against <a href="/bots/{simple.pk}/">alice/simple</a>' in h2h
     assert f"<strong>{mine:g}</strong> to {theirs:g}" in h2h
 
 
@@ -413,14 +415,13 @@ def test_the_head_to_head_shows_the_opponents_met_most_and_links_to_them_all(cli
 
 
 def test_a_row_stored_with_its_whole_head_to_head_is_still_shown(client, rows):
-    """Rows rated before the head-to-head left them keep it (in ``score``, ``standing`` and
-    ``head_to_head``) until their bot is rated again: the board shows them all the same,
-    and the API sends none of it."""
+    """Rows rated before the head-to-head left them keep it (in ``score`` and ``standing``)
+    until their bot is rated again: the board shows them all the same, and the API sends
+    none of it."""
     whole = {"bob/greedy": [37, 23]}
     for row in rows:
         row.score = row.score | {"head_to_head": {"bob/greedy": {"won": 37, "lost": 23}}}
         row.standing = {"name": row.bot.name, "source": "upload", "head_to_head": whole}
-        row.head_to_head = whole
         row.save()
     page = client.get("/games/rps-poker/leaderboard/").content.decode()
     assert "counter" in page and "fourth" in page

@@ -34,8 +34,7 @@ def ranked(count: int, start: int = 0, *, tie_every: int = 0) -> None:
         bot = Bot.objects.create(owner=people[n % 2], game="rps-poker", name=f"b{n:04d}")
         rank = 1 + (n // tie_every if tie_every else n)
         LeaderboardRow.objects.create(bot=bot, game="rps-poker", rank=rank, mu=25, sigma=2,
-                                      conservative=19 - n / 1000, matches=n,
-                                      head_to_head={"alice/b0000": [1, 2]})  # fmt: skip
+                                      conservative=19 - n / 1000, matches=n)  # fmt: skip
 
 
 def names_on(html: str) -> list[str]:
