@@ -9,7 +9,6 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import AsyncClient, Client
 
 from cardsite.accounts import SIGNUP_ATTEMPTS_PER_ACCOUNT, signup_throttle
@@ -19,12 +18,7 @@ NEW_PASSWORD = "another-Staple-42-long"
 EVIL = "https://evil.example/"
 
 
-@pytest.fixture(autouse=True)
-def fresh_counters():
-    """The sign-up counter lives in the cache, which outlives a test's database."""
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_counters")
 
 
 @pytest.fixture

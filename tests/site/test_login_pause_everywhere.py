@@ -8,18 +8,13 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import Client, RequestFactory
 
 PASSWORD = "correct-Horse-battery-9"
 PAUSED = "Too many failed log-in attempts from your address."
 
 
-@pytest.fixture(autouse=True)
-def fresh_counters():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_counters")
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import Client
 
 PASSWORD = "correct-Horse-battery-9"
@@ -16,11 +15,7 @@ NEW_PASSWORD = "another-Staple-42-long"
 SAID = re.compile(r"Too many wrong current passwords: try again after \d\d:\d\d UTC\.")
 
 
-@pytest.fixture(autouse=True)
-def fresh_counters():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_counters")
 
 
 def signed_in(username: str, address: str) -> tuple[User, Client]:

@@ -5,18 +5,13 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import Client
 
 PASSWORD = "correct-Horse-battery-9"
 GUEST_NAMES = "Usernames starting with “guest-” are kept for guests at tables."
 
 
-@pytest.fixture(autouse=True)
-def fresh_counters():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = pytest.mark.usefixtures("fresh_counters")
 
 
 def signup(client: Client, username: str, next_url: str | None = None):
