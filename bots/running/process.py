@@ -1170,6 +1170,7 @@ class BotProcess:
 
     def _read(self, timeout: float, what: str) -> tuple[float, dict[str, Any]]:
         self.starved_s = 0.0
+        asked = time.monotonic()
         got = self._next_line(timeout, what)
         child = self._child
         if child is not None:
@@ -1195,6 +1196,11 @@ class BotProcess:
             # A bot that closed its stdout without exiting ends here too: the sandbox's
             # outer process still holds the pipe, so no end of file ever comes.
             more = starved.given_more(self.starved_s)
+            if child is not None and child.sent < asked:
+                # the time the bot had since its request was written, not what was left of
+                # it when the reply was asked for (a notice told first, or the match's other
+                # seats asked first, took some: "within 0.28 s, the 0.3 s per call")
+                timeout += asked - child.sent
             raise doom or AgentFault("timeout", f"no answer to {what} within {timeout:.2f} s{more}")
         arrived, line = got
         if self._probe_id == self._next_id:  # a call of over PROBE_S: what it was kept waiting

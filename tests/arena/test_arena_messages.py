@@ -182,9 +182,9 @@ def test_a_bots_first_timeout_is_said_as_it_happens(bot_file, monkeypatch, capfd
     assert err.index(said) < err.index(block[0])  # before the results
     header, first, _ = unwrapped(block)
     assert header == "starter (faulted in every match): timeout 3 times in 3 matches"
-    # (on a busy machine the deadline moves on by the bot's waits for a CPU, and the call
-    # may have had a little less than 0.30 s of its own time when it struck; the notice told
-    # before it takes its time out of the call's too, as the protocol says)
+    # (on a busy machine the deadline moves on by the bot's waits for a CPU; the time given
+    # is counted from the request's writing, not from when its reply was asked for: a loaded
+    # machine once made it "within 0.28 s, the 0.3 s per call", the rest unexplained)
     said_first = re.fullmatch(
         r"first, in match 1: no answer to act within (0\.\d\d) s( of its own time \(not "
         r"counting the \d+\.\d\d s the busy machine kept it waiting for a CPU\))?, the 0\.3 s "
@@ -193,7 +193,7 @@ def test_a_bots_first_timeout_is_said_as_it_happens(bot_file, monkeypatch, capfd
     )
     assert said_first, first
     own, _ = said_first.groups()
-    assert 0.2 <= float(own) <= 0.3, first
+    assert 0.27 <= float(own) <= 0.3, first
 
 
 def test_a_timeout_on_a_busy_machine_reads_as_one_sentence():

@@ -4,6 +4,7 @@ tests): one process serves consecutive matches, and every failure is a typed fau
 from __future__ import annotations
 
 import dataclasses
+import re
 import textwrap
 import time
 from pathlib import Path
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from bots.running.launch import plain_launch
 from bots.running.process import BotProcess, ProcessAgent
 from games.engine import untrusted
-from games.engine.agents import AgentFault, InProcessAgent
+from games.engine.agents import AgentFault, InProcessAgent, SeatInfo
 from games.engine.runner import MatchRunner, TimeControl
 from games.rps_poker import botapi
 from games.rps_poker.bots import minimal
@@ -692,3 +693,24 @@ def test_an_integer_reply_is_read_as_the_json_decoder_reads_it(value, rid, form,
     got = process.parse(line, "main_play")
     assert got == expected
     assert [type(v) for v in got.values()] == [type(v) for v in expected.values()]
+
+
+def test_a_timeout_says_the_time_since_the_request_not_what_was_left_of_it(make_process):
+    # The reply is asked for a while after the request was written (a notice told first,
+    # the match's other seats asked first, a loaded machine): the bot had all of it, and the
+    # fault said only what was left ("no answer to draft_pick within 0.10 s").
+    source = BOT.replace("{main_play}", "return 0").replace(
+        "        self.calls += 1\n        return 0", "        import time; time.sleep(30)", 1
+    )
+    process = make_process(source=source)
+    process.start(10.0)
+    agent = ProcessAgent(process, botapi.bot_call)
+    agent.begin(SeatInfo("rps-poker", 0, 2, {}), 10.0)
+    agent.started(10.0)
+    agent.send(RpsPokerState.new(1).prompt(0))
+    time.sleep(0.3)
+    with pytest.raises(AgentFault) as raised:
+        agent.receive(0.1)
+    said = re.fullmatch(r"no answer to draft_pick within (\d\.\d\d) s", raised.value.reason)
+    assert said, raised.value.reason
+    assert 0.38 <= float(said.group(1)) < 1.0
