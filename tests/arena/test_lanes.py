@@ -167,8 +167,8 @@ def test_a_bot_stuck_in_one_lane_faults_that_match_and_no_other(tmp_path):
             summary = played.run(
                 rounds=24,
                 seed=3,
-                # (a reason quotes what was left of the call's time when it was waited for:
-                # on a busy machine, a hair under 0.2 s one at a time)
+                # (the reasons are compared up to their figures: on a busy machine a call's
+                # deadline moves on by the bot's waits for a CPU, said in the reason)
                 on_match=lambda n, o, seen=seen: seen.append(
                     (n, {s: f.reason.split(" within")[0] for s, f in o.faults.items()})
                 ),
