@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import caches
 from django.db import connection
-from django.db.models import Count, F, Max, Window
+from django.db.models import F, Max, Window
 from django.db.models.functions import RowNumber
 from django.http import (
     Http404,
@@ -32,20 +31,19 @@ from django.utils.http import content_disposition_header
 from django.utils.safestring import SafeString, mark_safe
 from markdown_it import MarkdownIt
 
+from bots.competition.counts import jobs_by_status
 from bots.ladder import aggregates
 from bots.ladder.ratings import format_of, ranked_rows, ranking_measure
 from bots.languages import get_language, title_list
 from bots.models import (
     LeaderboardRow,
     Match,
-    MatchJob,
     MatchSeat,
     OpponentResult,
     Tournament,
     TournamentResult,
 )
 from cardsite import keyset
-from cardsite.outages import REDIS_UNREACHABLE
 from cardsite.written import number, score_pair, when
 from games import people_views
 from games.engine import untrusted
@@ -632,46 +630,6 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 # ---- tournaments ----------------------------------------------------------------------------
-#: how long a count of a running tournament's jobs by status is shown (seconds): every page
-#: open on it, and every web process, reads the one count in the shared cache (Redis where
-#: the site has one), so a tournament of 250,000 jobs is counted at most once in that time
-#: whatever the number of watchers and stored matches
-JOBS_COUNTED_S = 2
-#: the same for a finished tournament, whose jobs no longer change
-JOBS_COUNTED_DONE_S = 300
-
-
-def jobs_by_status(tournaments: list[Tournament]) -> dict[int, dict[str, int]]:
-    """Each tournament's jobs by status (queued, running, done, failed), from the shared
-    cache where they were counted in the last :data:`JOBS_COUNTED_S` seconds, the others
-    counted in one query. A tournament that changes state is counted afresh (its state is
-    part of the key), so a finished one never shows the counts of its last seconds; so is
-    a tournament of a database made again (its creation time is part of the key too). While
-    the cache cannot be reached, every count is made."""
-    cache = caches["default"]
-    keys = {t.pk: f"tournament-jobs:{t.pk}:{t.created.timestamp()}:{t.state}" for t in tournaments}
-    try:
-        found = cache.get_many(list(keys.values()))
-    except REDIS_UNREACHABLE:
-        found = {}
-    counts = {pk: found[key] for pk, key in keys.items() if key in found}
-    missing = [t for t in tournaments if t.pk not in counts]
-    if not missing:
-        return counts
-    for t in missing:
-        counts[t.pk] = {status: 0 for status, _ in MatchJob.STATUSES}
-    jobs = MatchJob.objects.filter(tournament_id__in=[t.pk for t in missing])
-    for row in jobs.values("tournament_id", "status").annotate(n=Count("id")).order_by():
-        counts[row["tournament_id"]][row["status"]] = row["n"]
-    for done in (False, True):
-        fresh = {keys[t.pk]: counts[t.pk] for t in missing if (t.state == Tournament.DONE) == done}
-        try:
-            cache.set_many(fresh, JOBS_COUNTED_DONE_S if done else JOBS_COUNTED_S)
-        except REDIS_UNREACHABLE:
-            break
-    return counts
-
-
 def tournament_progress(tournament: Tournament, *, recent: bool = True) -> dict[str, Any]:
     """Jobs by status (:func:`jobs_by_status`: a count at most a few seconds old), the share
     done, and the most recent results (unless ``recent`` is false: the page reads its own

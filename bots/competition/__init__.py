@@ -19,10 +19,10 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Count, F, Q
+from django.db.models import F, Q
 from django.utils import timezone
 
-from bots.competition import faults, leases
+from bots.competition import counts, faults, leases
 from bots.competition.leaving import maybe_finish as _maybe_finish
 from bots.ladder import aggregates
 from bots.ladder.ratings import lock_ledger, rate_pending
@@ -929,29 +929,22 @@ def _stored_by(claims: Sequence[leases.Claim]) -> dict[int, Match]:
     return {m.job_id: m for m in Match.objects.filter(job_id__in=[h.job.pk for h in claims])}
 
 
-def progress(tournament_id: int) -> dict[str, int]:
-    counts = {s: 0 for s, _ in MatchJob.STATUSES}
-    jobs = MatchJob.objects.filter(tournament_id=tournament_id).values("status")
-    for row in jobs.annotate(n=Count("id")).order_by():
-        counts[row["status"]] = row["n"]
-    return counts
-
-
 def _push_all(tournament_id: int, matches: list[Match], finished: bool) -> None:
-    """:func:`push_progress` of a batch's matches of one tournament, its jobs counted once."""
+    """:func:`push_progress` of a batch's matches of one tournament, its jobs counted once
+    (or read from the shared cache, where a page or another worker counted them in the last
+    seconds: :func:`counts.jobs_by_status`)."""
     if not getattr(settings, "REDIS_URL", ""):
         return
-    jobs = progress(tournament_id)
+    tournament = Tournament.objects.only("pk", "created", "state").get(pk=tournament_id)
+    jobs = counts.jobs_by_status([tournament])[tournament_id]
     for match in matches:
         push_progress(tournament_id, match, finished, jobs)
 
 
-def push_progress(
-    tournament_id: int, match: Match, finished: bool, jobs: dict[str, int] | None = None
-) -> None:
+def push_progress(tournament_id: int, match: Match, finished: bool, jobs: dict[str, int]) -> None:
     """Tell browsers watching the tournament (channel layer group ``tournament-<id>``).
     Only with a channel layer other processes share (Redis). ``jobs``: the tournament's
-    jobs by status, when counted already."""
+    jobs by status."""
     if not getattr(settings, "REDIS_URL", ""):
         return
     from asgiref.sync import async_to_sync
@@ -967,7 +960,7 @@ def push_progress(
         "match": match.pk,
         "scores": match.record["result"].get("scores"),
         "finished": finished,
-        "jobs": progress(tournament_id) if jobs is None else jobs,
+        "jobs": jobs,
     }
     try:
         async_to_sync(layer.group_send)(f"tournament-{tournament_id}", message)
