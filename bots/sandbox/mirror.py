@@ -56,6 +56,12 @@ CLOSURE_TTL_S = 300.0
 MAX_HOPS = 40
 #: folders the mirror may hold, at its top: what bwrap binds (the rest of / stays bwrap's)
 TOPS = ("usr", "etc")
+#: how long after a newer copy of the same runtime was built an old copy may be removed
+#: (once no process has it mounted): every process has moved to the new one by then, as it
+#: looks at the files again every :data:`CLOSURE_TTL_S`
+SUPERSEDED_S = 2 * CLOSURE_TTL_S
+#: where the processes of the machine are listed
+PROC = Path("/proc")
 
 
 class MirrorError(Exception):
@@ -245,6 +251,7 @@ def mirror(language: Any, config: Any = None) -> Path:
                 raise MirrorError(str(exc)) from None
         path = build(language.name, found, config)
         _known[key] = (now, found, path)
+        prune(language.name, path)
         return path
 
 
@@ -365,6 +372,85 @@ def build(name: str, found: Closure, config: Any = None) -> Path:
             os.close(fd)
     except OSError as exc:
         raise MirrorError(f"{exc.filename or SHM}: {exc.strerror}") from None
+
+
+def prune(name: str, current: Path) -> list[Path]:
+    """Remove the copies of ``current``'s runtime (language ``name``, the same roots) that a
+    newer one replaced :data:`SUPERSEDED_S` ago or more and that no process has mounted:
+    without it, every system upgrade left a copy in memory until the machine restarted, and
+    a machine upgraded often enough ran out of room for sandboxes. A copy some process still
+    has mounted (a sandbox started before the upgrade: a table's bot may run for hours) is
+    left for a later look: removing files under a running bot would fail its next read, a
+    fault of the platform's. Where this process cannot see every process's mounts (``/proc``
+    mounted with ``hidepid``), nothing is removed. Returns what was removed."""
+    try:
+        root = current.parent
+        olds = [f for f in root.glob(f"{name}-*") if f != current and f.is_dir()]
+        if not olds or time.time() - current.stat().st_mtime < SUPERSEDED_S:
+            return []
+        roots = json.loads((current / MANIFEST).read_text())["roots"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    same: list[Path] = []
+    for folder in olds:
+        try:
+            if json.loads((folder / MANIFEST).read_text())["roots"] == roots:
+                same.append(folder)  # (another runtime of the language's is not replaced)
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    if not same:
+        return []
+    removed: list[Path] = []
+    try:
+        fd = os.open(
+            root / f".{name}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600
+        )
+    except OSError:
+        return []
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        mounted = _mounted(root)
+        if mounted is None:
+            return []
+        for folder in same:
+            if folder.name in mounted:
+                continue
+            _remove(folder)
+            if not folder.exists():
+                removed.append(folder)
+                log.info("event=sandbox.mirror_removed path=%s newer=%s", folder, current.name)
+    finally:
+        os.close(fd)
+    return removed
+
+
+def _mounted(root: Path) -> set[str] | None:
+    """The names of the copies under ``root`` that some process of the machine has mounted
+    (a sandbox binds one's /usr and /etc), from every process's mount table; None where
+    they cannot all be seen."""
+    try:
+        with open(PROC / "self" / "mountinfo") as fh:
+            for line in fh:
+                fields = line.split()
+                if fields[4] == str(PROC):
+                    options = fields[fields.index("-") + 3].split(",")
+                    if any(o.startswith("hidepid=") and o != "hidepid=0" for o in options):
+                        return None
+        pids = [entry for entry in os.listdir(PROC) if entry.isdigit()]
+    except (OSError, ValueError, IndexError):
+        return None
+    # a mount's root, as a sandbox's table shows it: "/card-arena-runtime-0/python-DIGEST/usr"
+    copy = re.compile(rf"/{re.escape(root.name)}/([^/\s]+)")
+    names: set[str] = set()
+    for pid in pids:
+        try:
+            with open(PROC / pid / "mountinfo") as fh:
+                names.update(copy.findall(fh.read()))
+        except FileNotFoundError:
+            continue  # (it ended)
+        except OSError:
+            return None  # (a process whose mounts this one may not read)
+    return names
 
 
 def _copy(found: Closure, into: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,6 +70,63 @@ def test_the_mirror_is_built_once_read_only_and_again_beside_it_when_a_file_chan
     assert Path(str(second) + str(source)).read_bytes() == b"\x7fELF two, upgraded"
     assert copy.read_bytes() == b"\x7fELF one"  # (a sandbox may still run on the old one)
     assert not [p for p in first.parent.iterdir() if p.name.endswith(".building")]
+
+
+def test_an_old_copy_is_removed_once_replaced_long_enough_and_mounted_by_no_process(
+    shm, tmp_path, monkeypatch
+):
+    # Every system upgrade left a copy in memory (79-203 MiB) until the machine restarted.
+    source = tmp_path / "usr" / "lib" / "runtime.so"
+    source.parent.mkdir(parents=True)
+    entries = {str(source): ("file", "")}
+    built = []
+    for version in (b"one", b"two", b"three"):
+        source.write_bytes(b"\x7fELF " + version)
+        built.append(mirror.build("test", mirror._stamped(entries, ("/r",))))
+    first, second, newest = built
+    other = mirror.build("test", mirror._stamped(entries, ("/another-runtime",)))
+    proc = tmp_path / "proc"
+    (proc / "self").mkdir(parents=True)
+    (proc / "self" / "mountinfo").write_text("")
+    (proc / "4242").mkdir()  # a sandbox started before the upgrades, on the second copy
+    (proc / "4242" / "mountinfo").write_text(
+        f"626 602 0:27 /{newest.parent.name}/{second.name}/usr /usr ro,nosuid - tmpfs tmpfs rw\n"
+    )
+    monkeypatch.setattr(mirror, "PROC", proc)
+    assert mirror.prune("test", newest) == []  # too soon: a process may not have looked again
+    when = time.time() - mirror.SUPERSEDED_S - 1
+    os.utime(newest, (when, when))
+    assert mirror.prune("test", newest) == [first]
+    assert not first.exists() and second.is_dir() and newest.is_dir()
+    assert other.is_dir()  # another runtime's copy (other roots) is never a replaced one
+    (proc / "4242" / "mountinfo").unlink()
+    (proc / "4242").rmdir()  # that sandbox ended
+    assert mirror.prune("test", newest) == [second]
+    assert Path(str(newest) + str(source)).read_bytes() == b"\x7fELF three"
+
+
+def test_no_copy_is_removed_where_some_process_mounts_cannot_be_read(shm, tmp_path, monkeypatch):
+    source = tmp_path / "usr" / "lib" / "runtime.so"
+    source.parent.mkdir(parents=True)
+    entries = {str(source): ("file", "")}
+    source.write_bytes(b"\x7fELF one")
+    old = mirror.build("test", mirror._stamped(entries, ("/r",)))
+    source.write_bytes(b"\x7fELF two")
+    new = mirror.build("test", mirror._stamped(entries, ("/r",)))
+    when = time.time() - mirror.SUPERSEDED_S - 1
+    os.utime(new, (when, when))
+    proc = tmp_path / "proc"
+    (proc / "self").mkdir(parents=True)
+    # /proc mounted with hidepid: others' processes are hidden from this one
+    (proc / "self" / "mountinfo").write_text(
+        f"23 1 0:21 / {proc} rw,nosuid - proc proc rw,hidepid=invisible\n"
+    )
+    monkeypatch.setattr(mirror, "PROC", proc)
+    assert mirror.prune("test", new) == [] and old.is_dir()
+    (proc / "self" / "mountinfo").write_text("")
+    (proc / "77").mkdir()
+    (proc / "77" / "mountinfo").mkdir()  # (unreadable as a file: a process it may not read)
+    assert mirror.prune("test", new) == [] and old.is_dir()
 
 
 def test_a_process_finds_the_copy_another_built_without_working_it_out_again(shm, monkeypatch):
