@@ -19,12 +19,13 @@ import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -32,7 +33,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from tests.halves import redis_url_for_site
-from tests.ports import free_port
+from tests.ports import listening_socket
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0
@@ -112,6 +113,8 @@ class LiveSite:
     database: str  # "sqlite" or "postgresql"
     base_url: str = ""
     processes: list[Process] = field(default_factory=list)
+    #: the listening sockets its servers were handed (closed when it stops)
+    sockets: list[socket.socket] = field(default_factory=list)
 
     def url(self, path: str) -> str:
         return self.base_url + path
@@ -134,7 +137,7 @@ class LiveSite:
             )
         return done.stdout
 
-    def spawn(self, name: str, argv: list[str]) -> Process:
+    def spawn(self, name: str, argv: list[str], pass_fds: Sequence[int] = ()) -> Process:
         log_path = self.var / f"{name}.log"
         with open(log_path, "ab") as log:
             popen = subprocess.Popen(
@@ -146,6 +149,7 @@ class LiveSite:
                 stderr=subprocess.STDOUT,
                 # its own process group, so that stopping it reaches its children too
                 start_new_session=True,
+                pass_fds=pass_fds,
             )
         process = Process(name, popen, log_path)
         self.processes.append(process)
@@ -172,6 +176,8 @@ class LiveSite:
                 process.popen.wait(timeout=STOP_TIMEOUT)
             # children that outlived their parent (the group is gone once they are)
             _signal_group(process.popen, signal.SIGKILL)
+        for sock in self.sockets:
+            sock.close()
 
 
 def _signal_group(popen: subprocess.Popen, sig: int) -> None:
@@ -196,24 +202,19 @@ def wait_for_health(site: LiveSite, daphne: Process) -> None:
     raise RuntimeError(f"/healthz did not answer within {START_TIMEOUT:.0f}s: {last_error}")
 
 
-def start_daphne(site: LiveSite, attempts: int = 3) -> Process:
-    """The site's server (Daphne: cardsite/serve.py) on a free port, answering /healthz;
-    another port if that one was taken."""
-    for attempt in range(1, attempts + 1):
-        port = free_port()
-        site.base_url = f"http://127.0.0.1:{port}"
-        argv = [sys.executable, "-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port)]
-        daphne = site.spawn("daphne", [*argv, "cardsite.asgi:application"])
-        try:
-            wait_for_health(site, daphne)
-            return daphne
-        except RuntimeError as exc:
-            if attempt == attempts or daphne.popen.poll() is None:
-                pytest.fail(f"the live site did not start: {exc}\n{site.logs()}", pytrace=False)
-            # it exited (the port was taken meanwhile): forget it and try another port
-            site.processes.remove(daphne)
-            daphne.popen.wait()
-    raise AssertionError("unreachable")
+def start_daphne(site: LiveSite) -> Process:
+    """The site's server (Daphne: cardsite/serve.py) on a socket the test opened (a port no
+    other process can take meanwhile), answering /healthz."""
+    sock, port = listening_socket()
+    site.sockets.append(sock)
+    site.base_url = f"http://127.0.0.1:{port}"
+    argv = [sys.executable, "-m", "cardsite.serve", "--fd", str(sock.fileno())]
+    daphne = site.spawn("daphne", [*argv, "cardsite.asgi:application"], pass_fds=[sock.fileno()])
+    try:
+        wait_for_health(site, daphne)
+    except RuntimeError as exc:
+        pytest.fail(f"the live site did not start: {exc}\n{site.logs()}", pytrace=False)
+    return daphne
 
 
 @contextlib.contextmanager

@@ -39,7 +39,7 @@ from tests.browser.conftest import (
     redis_url_for_site,
     site_database,
 )
-from tests.ports import free_port
+from tests.ports import listening_socket
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0
@@ -120,11 +120,12 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
             site.manage("seed_builtins")
             web = []
             for n in (1, 2):
-                port = free_port()
+                sock, port = listening_socket()
+                site.sockets.append(sock)
                 url = f"http://127.0.0.1:{port}"
-                argv = [sys.executable, "-m", "cardsite.serve", "-b", "127.0.0.1",
-                        "-p", str(port), "cardsite.asgi:application"]  # fmt: skip
-                _started(url, site.spawn(f"web{n}", argv))
+                argv = [sys.executable, "-m", "cardsite.serve", "--fd", str(sock.fileno()),
+                        "cardsite.asgi:application"]  # fmt: skip
+                _started(url, site.spawn(f"web{n}", argv, pass_fds=[sock.fileno()]))
                 web.append(url)
             worker = [sys.executable, str(ROOT / "manage.py"), "worker", "--display", "log",
                       "--poll", "0.2", "--ladder-interval", "0"]  # fmt: skip

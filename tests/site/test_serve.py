@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import socket
 import subprocess
 import sys
 import time
 
-from tests.ports import free_port
+from tests.ports import listening_socket
 from tests.site.test_security import ASGI_APP, ROOT, environment
 
 CONNECTIONS = ("WebSocketProtocol", "WebRequest", "HTTPChannel", "TableConsumer")
@@ -34,13 +33,13 @@ async def sit_and_leave(port: int, table: dict[str, str]) -> list[str]:
 
 
 def test_a_closed_connection_is_freed_by_reference_counting(tmp_path):
-    port = free_port()
+    sock, port = listening_socket()
     server = subprocess.Popen(
-        [sys.executable, "tests/site/serve_census.py", "5", "-b", "127.0.0.1", "-p", str(port),
-         ASGI_APP],
-        cwd=ROOT, env=environment(tmp_path, DEBUG="0"), text=True,
+        [sys.executable, "tests/site/serve_census.py", "5", "--fd", str(sock.fileno()), ASGI_APP],
+        cwd=ROOT, env=environment(tmp_path, DEBUG="0"), text=True, pass_fds=[sock.fileno()],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
+    sock.close()  # (the server has its own; it listens while it runs)
 
     def said(what: str) -> dict | list:
         """The server's next line saying ``what`` (its access log shares the stream)."""
@@ -55,16 +54,7 @@ def test_a_closed_connection_is_freed_by_reference_counting(tmp_path):
         return said("census")
 
     try:
-        made = said("tables")
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read()
-                assert time.monotonic() < deadline, "the server did not listen"
-                time.sleep(0.2)
+        made = said("tables")  # (connections wait in the socket's backlog until it serves)
 
         async def everyone() -> list[list[str]]:
             return await asyncio.gather(*(sit_and_leave(port, table) for table in made))

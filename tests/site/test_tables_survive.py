@@ -16,6 +16,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -27,7 +28,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import redis_url_for_site, site_database
-from tests.ports import free_port
+from tests.ports import listening_socket
 from tests.site.test_security import ASGI_APP, ROOT, environment
 
 # the servers run on the run's backends: a test of both halves of scripts/run-tests
@@ -77,15 +78,20 @@ class Site:
     def __init__(self, env: dict[str, str], var: Path) -> None:
         self.env, self.var = env, var
         self.servers: dict[int, subprocess.Popen] = {}
+        #: each port's listening socket, kept across its servers (tests.ports)
+        self.sockets: dict[int, socket.socket] = {}
 
     def start(self, port: int | None = None) -> int:
-        port = port or free_port()
+        """A server on a new port, or on ``port`` again (the socket the last one had)."""
+        if port is None:
+            sock, port = listening_socket()
+            self.sockets[port] = sock
+        fd = self.sockets[port].fileno()
         with open(self.var / f"server-{port}.log", "ab") as log:  # the server writes it
             self.servers[port] = subprocess.Popen(
-                [sys.executable, "-m", "cardsite.serve", "-b", "127.0.0.1", "-p", str(port),
-                 ASGI_APP],
+                [sys.executable, "-m", "cardsite.serve", "--fd", str(fd), ASGI_APP],
                 cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL, stdout=log,
-                stderr=subprocess.STDOUT, start_new_session=True,
+                stderr=subprocess.STDOUT, start_new_session=True, pass_fds=[fd],
             )  # fmt: skip
         deadline = time.monotonic() + 60
         while True:
@@ -112,6 +118,8 @@ class Site:
     def stop(self) -> None:
         for port in list(self.servers):
             self.kill(port)
+        for sock in self.sockets.values():
+            sock.close()
 
     def logs(self) -> str:
         return "\n".join(
