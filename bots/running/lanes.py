@@ -66,6 +66,7 @@ from bots.running.process import (
     BotProcess,
     PlatformError,
     ProcessAgent,
+    output_over,
 )
 from games.engine import untrusted
 from games.engine.agents import Agent, AgentFault, SeatInfo
@@ -201,22 +202,21 @@ class LaneHost:
     def _route(self, agent: LaneAgent | None, data: bytes) -> None:
         """A piece of a log line, into its match's part of the log, counted to its output (a
         reply is counted as it is read, in read)."""
-        if agent is None:  # the host's own line (or a match's that is over): as it comes
+        if agent is None or agent not in self.open:
+            # the host's own line, or the rest of a line of a match that is over: as it comes
             self.process.stderr.write(data)
             return
         if len(agent.log) < PART_MAX:
             agent.log += data[: PART_MAX - len(agent.log)]
         agent.output += len(data)
         if self.limit is not None and agent.output > self.limit and self.stopped is None:
-            self.stop(self._over(self.limit, "stderr"), agent.where)
+            self.stop(self._over(self.limit, "stderr", agent), agent.where)
 
     @staticmethod
-    def _over(limit: int, stream: str) -> AgentFault:
-        return AgentFault(
-            "output",
-            f"the bot wrote over {limit} bytes to stdout and stderr in one match (the last on "
-            f"{stream})",
-        )
+    def _over(limit: int, stream: str, agent: LaneAgent) -> AgentFault:
+        """The output fault of ``agent``'s match, naming the call its seat was on."""
+        item = agent._item
+        return AgentFault("output", output_over(limit, stream, item.what if item else None))
 
     def flush(self, now: float) -> None:
         """Write what the round asked of this process, in one write."""
@@ -288,6 +288,13 @@ class LaneHost:
     def restart(self, timeout: float) -> None:
         """A new process, once no match is open on the stopped one. Raises AgentFault."""
         self.stopped = None
+        # the stopped process's last log line, cut off (by the output cap, say), is not the
+        # new one's: its lines are sorted by their own marks (once, the new process's lines
+        # went on to the match that had flooded the old one, which was over, and the match
+        # played again was stopped and played again for ever)
+        self._head.clear()
+        self._reading = False
+        self._to = None
         self.last = 0.0
         self.probe, self.grace, self.late_s = None, 0.0, 0.0
         self.owed.clear()
@@ -379,7 +386,7 @@ class LaneHost:
             # its reply counts to its output, as its log lines do (_route)
             agent.output += len(line)
             if limit is not None and agent.output > limit and self.stopped is None:
-                self.stop(self._over(limit, "stdout"), agent.where)
+                self.stop(self._over(limit, "stdout", agent), agent.where)
             if head.what == "end of match":  # its log, written before its end, is read now
                 process.settle_stderr()
             if self.stopped is not None:

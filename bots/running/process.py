@@ -276,6 +276,8 @@ class _Child:
     named_by: float = 0.0
     #: a fault decided while reading (output cap), reported by the next read
     doom: AgentFault | None = None
+    #: the stream whose write took the output over the cap
+    over_on: str = ""
     #: when the last request was written (or the process started): the call's start, from
     #: which its run-queue wait is measured (bots.running.starved)
     sent: float = 0.0
@@ -1184,10 +1186,13 @@ class BotProcess:
         if got is not None and doom is not None:
             # A fault decided while reading (the output cap) wins over a line that came after
             # it: killing the sandbox's init takes a moment to reach the bot's own process.
+            doom = self._doom_during(doom, what)
             self.kill()
             raise doom
         if got is None:
             doom = self._child.doom if self._child else None
+            if doom is not None:
+                doom = self._doom_during(doom, what)
             self.kill()
             if doom is None and any(m in self.match_stderr(STDERR_TAIL) for m in MEMORY_MARKERS):
                 # It was dying of it when the deadline came (a runtime's last garbage
@@ -1244,8 +1249,9 @@ class BotProcess:
         PlatformError for a SIGKILL from outside (:meth:`_outside_kill`)."""
         child = self._child
         if child is not None and child.doom is not None:
+            doom = self._doom_during(child.doom, what)
             self.kill()
-            return child.doom
+            return doom
         code = self._exit_code()
         if code is not None and child is not None:
             self._drain_stderr(child, 1.0)  # its last words may explain the death
@@ -1338,12 +1344,16 @@ class BotProcess:
             return
         child.output += size
         if child.output > limit:
-            child.doom = AgentFault(
-                "output",
-                f"the bot wrote over {limit} bytes to stdout and stderr in one match"
-                f" (the last on {stream})",
-            )
+            child.doom = AgentFault("output", output_over(limit, stream))
+            child.over_on = stream
             self._terminate(child)
+
+    def _doom_during(self, doom: AgentFault, what: str) -> AgentFault:
+        """A fault decided while reading, naming the call it came in (``what``)."""
+        child, limit = self._child, self.launch.max_output
+        if doom.kind != "output" or child is None or limit is None or not child.over_on:
+            return doom
+        return AgentFault("output", output_over(limit, child.over_on, what))
 
     def settle_output(self) -> None:
         """:meth:`settle_stderr`, then the fault it found, raised: output over the match's
@@ -1381,6 +1391,16 @@ def _close_control(child: _Child) -> None:
     if fd is not None:
         with contextlib.suppress(OSError):
             os.close(fd)
+
+
+def output_over(limit: int, stream: str, what: str | None = None) -> str:
+    """Why a bot's match stopped at the output cap: ``limit`` bytes, the last of them written
+    to ``stream`` during the call ``what`` (None: not known)."""
+    during = f", during {what}" if what else ""
+    return (
+        f"the bot wrote over {limit:,} bytes to stdout and stderr in one match (the last of "
+        f"it to {stream}{during}): print less, or only while debugging"
+    )
 
 
 def _lanes(value: Any) -> int:
@@ -1778,6 +1798,10 @@ class ProcessAgent(Agent):
             if not self._told or exc.kind in ("exception", "protocol", "invalid", "timeout"):
                 raise
             told = self._name(self._told[-1])
+            during = f", during {what})"
+            if exc.kind == "output" and during in exc.reason:  # (output_over's words)
+                reason = exc.reason.replace(during, f", during {what} or the {told} before it)")
+                raise AgentFault(exc.kind, reason) from None
             raise AgentFault(exc.kind, f"{exc.reason} (or the {told} before it)") from None
 
     def record_fault(self, kind: str, reason: str) -> None:

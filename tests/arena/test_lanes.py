@@ -8,6 +8,7 @@ import io
 import json
 import re
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -416,6 +417,36 @@ def test_a_process_in_lanes_may_write_each_matchs_output_allowance(tmp_path):
     faulted = [faults for _, faults in runs[8] if faults]
     assert 0 < len(faulted) < 24
     assert all(kind == "output" for faults in faulted for kind in faults.values()), faulted
+
+
+def test_a_process_stopped_mid_line_by_the_output_cap_faults_that_match_and_goes_on(tmp_path):
+    # A log line longer than the pipe holds was cut off when its match went over the cap;
+    # the next process's lines went on to that match (over), so the match played again was
+    # stopped, and played again, for ever: the arena never ended
+    flood = write(tmp_path, "flood.js", HIGHEST_JS.replace(
+        "mainPlay(hand, base) {", "mainPlay(hand, base) {\n    console.log('y'.repeat(200000));", 1
+    ))  # fmt: skip
+    high = write(tmp_path, "highest.js", HIGHEST_JS)
+    limits = SandboxLimits(output_bytes=20_000)
+    seen: list[tuple[int, dict[int, str]]] = []
+
+    def play() -> None:
+        with Arena(get_game("rps-poker"), [str(flood), str(high)], sandbox=False,
+                   sandbox_limits=limits, lanes=8) as played:  # fmt: skip
+            played.run(rounds=6, seed=3, on_match=lambda n, o: seen.append(
+                (n, {s: f.reason for s, f in o.faults.items()})
+            ))  # fmt: skip
+
+    playing = threading.Thread(target=play, daemon=True)
+    playing.start()
+    playing.join(60)
+    assert not playing.is_alive(), f"still playing after 60 s, {len(seen)} matches played"
+    assert [n for n, _ in seen] == [1, 2, 3, 4, 5, 6]
+    said = (
+        "the bot wrote over 20,000 bytes to stdout and stderr in one match (the last of it to "
+        "stderr, during mainPlay): print less, or only while debugging"
+    )
+    assert all(list(faults.values()) == [said] for _, faults in seen), seen
 
 
 def test_it_refuses_lanes_out_of_range():

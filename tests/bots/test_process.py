@@ -145,7 +145,7 @@ def test_it_faults_output_over_the_cap_in_the_match_that_wrote_it(make_process):
     process.launch = dataclasses.replace(process.launch, max_output=20_000)
     outcome = play(process)
     assert outcome.faults[0].kind == "output", outcome.faults
-    assert "over 20000 bytes" in outcome.faults[0].reason
+    assert "over 20,000 bytes" in outcome.faults[0].reason
 
 
 def test_it_refuses_an_oversized_answer(make_process):

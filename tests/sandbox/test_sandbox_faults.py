@@ -59,7 +59,7 @@ def test_it_defuses_a_fork_bomb(play, tmp_path, ext, says):
 @pytest.mark.parametrize("ext", LANGUAGES)
 def test_it_kills_a_bot_printing_without_end(play, tmp_path, ext):
     played = play(hostile(tmp_path, f"spam.{ext}"))
-    assert_forfeited(played, "output", "wrote over 1048576 bytes")
+    assert_forfeited(played, "output", "wrote over 1,048,576 bytes")
     # The owner's log keeps a bounded amount of it.
     assert len(played.stderr) < 2 << 20
 
