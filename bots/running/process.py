@@ -55,9 +55,9 @@ SETTLE_MAX = 16 * CHUNK
 QUOTE = 1200
 #: the signals an operator or a service manager stops a process with: one of them pending on
 #: a bot's process while :meth:`BotProcess.pause` had it stopped was sent from outside (no
-#: code of the bot's ran meanwhile), the platform's trouble (:meth:`BotProcess.resume`). A
-#: death by one at any other time stays the bot's crash: a bot may find a way to send one
-#: to itself
+#: code of the bot's ran meanwhile), the platform's trouble (:meth:`BotProcess.resume`); so is
+#: a sandboxed bot's death by one at any time (the sandbox refuses it every way to send one
+#: to itself: bots.sandbox.seccomp). Unsandboxed, a death by one stays the bot's crash
 OUTSIDE_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 _OUTSIDE_MASK = sum(1 << (int(sig) - 1) for sig in OUTSIDE_SIGNALS)
 #: what the hosts print when RLIMIT_CPU's soft limit strikes
@@ -274,6 +274,8 @@ class _Child:
     #: the pipe on which bwrap names that init, until it is read, and by when it must be
     info_fd: int | None = None
     named_by: float = 0.0
+    #: when it was started (monotonic): no process of it is older
+    spawned: float = 0.0
     #: a fault decided while reading (output cap), reported by the next read
     doom: AgentFault | None = None
     #: the stream whose write took the output over the cap
@@ -473,11 +475,13 @@ class BotProcess:
         finally:
             for fd in fds.values():
                 os.close(fd)
+        now = time.monotonic()
         child = _Child(
             proc,
             oom_kills=oom_kills,
             control_fd=control_read if control_read >= 0 else None,
-            sent=time.monotonic(),
+            sent=now,
+            spawned=now,
         )
         for pipe in (proc.stdin, proc.stdout, proc.stderr):
             os.set_blocking(pipe.fileno(), False)  # type: ignore[union-attr]
@@ -1280,7 +1284,18 @@ class BotProcess:
                 "shared memory count together)",
             )
         if sig == signal.SIGKILL and child is not None and not ours:
-            return self._outside_kill(what)
+            return self._outside_kill(what, child)
+        if sig in OUTSIDE_SIGNALS and child is not None and not ours and self.launch.sandbox:
+            # the sandbox refuses the bot every way to send itself one (a signal, a timer's,
+            # a terminal's, its parent's death: bots.sandbox.seccomp): an operator or a
+            # service manager sent it, and the bot did nothing (it was stored as its crash,
+            # a rated loss at a tournament or a live table)
+            name = signal.Signals(sig).name
+            self.stderr.mark(f"--- killed by {name} from outside during {what} ---")
+            raise PlatformError(
+                f"the bot's process was killed by {name} from outside during {what} (an "
+                "operator or a service manager: the sandbox lets no bot send it)"
+            )
         if sig == signal.SIGXFSZ:
             return AgentFault("crash", f"the bot wrote a file over the size limit during {what}")
         if sig == signal.SIGSYS and self.launch.sandbox:
@@ -1302,29 +1317,32 @@ class BotProcess:
             return AgentFault("crash", f"the bot closed its output during {what}")
         return AgentFault("crash", f"the bot exited with status {code} during {what}")
 
-    def _outside_kill(self, what: str) -> AgentFault:
+    def _outside_kill(self, what: str, child: _Child) -> AgentFault:
         """A SIGKILL the platform did not send, nor the bot's memory cgroup: its CPU-time
         limit's (RLIMIT_CPU's hard limit: the bot's CPU time is at it), else someone else's
         (the machine's OOM killer, an operator), which the bot cannot have sent itself (the
         seccomp filter refuses it SIGKILL, bots.sandbox.seccomp): raises PlatformError, the
-        match is played again later. Where the CPU time cannot be measured and a limit is
-        set, it may be the limit's: the bot's, as a crash."""
+        match is played again later. Where no CPU cgroup measures the CPU time and a limit is
+        set, it may be the limit's, the bot's crash, unless the process was too young to have
+        used that much with every core of the machine (a web process's live tables run
+        without cgroups: a SIGKILL from outside there was the bot's crash)."""
         limit = self.launch.cpu_limit_s
         used = self.measured_cpu_s()
         if limit is not None and used is not None and used >= limit - 1.0:
             return AgentFault("timeout", f"the bot used up its CPU-time limit during {what}")
         if limit is not None and used is None:
-            return AgentFault(
-                "crash",
-                f"the bot was killed by SIGKILL during {what} (its CPU-time limit, or the "
-                "machine ran out of memory)",
-            )
+            most = (time.monotonic() - child.spawned) * (os.cpu_count() or 1)
+            if most >= limit - 1.0:
+                return AgentFault(
+                    "crash",
+                    f"the bot was killed by SIGKILL during {what} (its CPU-time limit, or the "
+                    "machine ran out of memory)",
+                )
         cpu = f" after {used:.1f} s of CPU" if used is not None else ""
         self.stderr.mark(f"--- killed by SIGKILL from outside during {what} ---")
         raise PlatformError(
-            f"the bot's process was killed by SIGKILL from outside during {what}{cpu} (not by "
-            "the platform, nor by its memory or CPU-time limit: the machine's OOM killer or "
-            "an operator)"
+            f"the bot's process was killed by SIGKILL from outside during {what}{cpu}: by the "
+            "machine's OOM killer or an operator, not by the bot's own memory or CPU-time limit"
         )
 
     def _exit_code(self) -> int | None:

@@ -4,7 +4,9 @@ tests): one process serves consecutive matches, and every failure is a typed fau
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import signal
 import textwrap
 import time
 from pathlib import Path
@@ -14,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bots.running.launch import plain_launch
-from bots.running.process import BotProcess, ProcessAgent
+from bots.running.process import BotProcess, PlatformError, ProcessAgent
 from games.engine import untrusted
 from games.engine.agents import AgentFault, InProcessAgent, SeatInfo
 from games.engine.runner import MatchRunner, TimeControl
@@ -714,3 +716,34 @@ def test_a_timeout_says_the_time_since_the_request_not_what_was_left_of_it(make_
     said = re.fullmatch(r"no answer to draft_pick within (\d\.\d\d) s", raised.value.reason)
     assert said, raised.value.reason
     assert 0.38 <= float(said.group(1)) < 1.0
+
+
+@pytest.mark.parametrize(("limit", "kind"), [(300.0, None), (0.5, "crash")])
+def test_a_sigkill_without_a_cpu_count_is_the_bots_only_if_it_could_be_its_limits(
+    make_process, limit, kind
+):
+    # Without a CPU cgroup (a web process's live tables run without) a SIGKILL from outside
+    # was the bot's crash, "its CPU-time limit, or the machine ran out of memory", even 0.3 s
+    # into a process whose limit is 300 s: it cannot have used that much, with every core
+    source = BOT.replace("{main_play}", "return 0").replace(
+        "        self.calls += 1\n        return 0", "        import time; time.sleep(30)", 1
+    )
+    process = make_process(source=source)
+    process.launch = dataclasses.replace(process.launch, cpu_limit_s=limit)
+    process.start(10.0)
+    assert process.measured_cpu_s() is None  # (no cgroup counts its CPU)
+    agent = ProcessAgent(process, botapi.bot_call)
+    agent.begin(SeatInfo("rps-poker", 0, 2, {}), 10.0)
+    agent.started(10.0)
+    agent.send(RpsPokerState.new(1).prompt(0))
+    time.sleep(0.3)
+    assert process._proc is not None
+    os.killpg(process._proc.pid, signal.SIGKILL)  # (its match process too)
+    if kind is None:
+        with pytest.raises(PlatformError, match="SIGKILL from outside during draft_pick"):
+            agent.receive(5.0)
+    else:
+        with pytest.raises(AgentFault) as raised:
+            agent.receive(5.0)
+        assert raised.value.kind == kind, raised.value
+        assert "its CPU-time limit" in raised.value.reason

@@ -252,6 +252,37 @@ def test_an_operators_signal_from_outside_is_a_platform_error(tmp_path, sandbox_
     assert agent.fault_reports == []
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_an_operators_signal_during_a_call_is_a_platform_error(tmp_path, sandbox_config, sig):
+    """SIGTERM (or SIGINT, SIGHUP) sent to a bot's process while it plays a match: the
+    sandbox refuses the bot every way to send one to itself, so an operator or a service
+    manager sent it (it was stored as the bot's crash, "killed by SIGTERM during act", a
+    rated loss)."""
+    bot = hostile(tmp_path, "sleep.py")
+    holder: list[BotProcess] = []
+
+    def signal_it() -> None:
+        proc = holder[0]._proc
+        assert proc is not None
+        deadline = time.monotonic() + 10
+        # (the sandbox's init ignores it: the processes under it that hold the bot)
+        while not (pids := [p for p in bot_processes(proc.pid)[1:] if not children(p)]):
+            assert time.monotonic() < deadline, "no bot process"
+            time.sleep(0.01)
+        time.sleep(0.2)  # (the bot is in its call: the sandboxed seat was asked first)
+        for pid in pids:
+            os.kill(pid, sig)
+
+    launch = bot_launch(bot, game=GAME, config=sandbox_config)
+    with BotProcess(launch, label=bot.stem) as process:
+        holder.append(process)
+        agent = ProcessAgent(process, GAME.bot_call, startup_timeout=10.0)
+        runner = MatchRunner(time.monotonic, TimeControl(move=5.0, bank=0.0, startup=10.0))
+        with pytest.raises(PlatformError, match=f"killed by {sig.name} from outside during"):
+            runner.run(GAME.state_class.new(0, num_seats=2), [agent, killer(signal_it)], seed=0)
+    assert agent.fault_reports == []
+
+
 def test_a_crash_by_another_signal_stays_the_bots(play, tmp_path):
     """A death by SIGSEGV (a bad pointer, an abort) is the bot's own: its crash."""
     played = play(hostile(tmp_path, "segv.py"))

@@ -1099,6 +1099,11 @@ def serve_matches(current, spares, spare, control):
 def main(argv):
     if hasattr(signal, "SIGXCPU"):
         signal.signal(signal.SIGXCPU, on_cpu_limit)
+    # SIGINT ends the process as SIGTERM does, rather than raise KeyboardInterrupt wherever
+    # the host or the bot is: only an operator or a service manager sends it (the sandbox
+    # lets no bot), and its death by it is then the platform's trouble, never "the bot
+    # exited with status 70" (a bot may still set a handler of its own)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     # The protocol owns the real stdout; whatever the bot prints goes to stderr (its log).
     out = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
