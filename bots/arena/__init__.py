@@ -14,7 +14,15 @@ order and tallies, logs and reports them as if it had played them itself, so res
 output and logs do not depend on the number of jobs. The bots' stderr logs too: while a chunk
 is played, each bot process writes its log into a part of that chunk's own, and this process
 appends the parts to the bots' logs in schedule order, so that each match's part of a log is
-whole and the matches follow each other as they were scheduled.
+whole and the matches follow each other as they were scheduled. What is said as matches
+end (the progress bar, a bot's first timeout) is said as each ends, in whichever process: a
+job tells this one at once (:class:`MatchEnd`), and a match's record is written then, by the
+process that played it; only the tally waits for the schedule's order.
+
+Stopped (Ctrl-C, a SIGTERM: KeyboardInterrupt), an arena stops its jobs at once, adds the
+parts of the bots' logs they had written to the logs (in schedule order), and keeps the
+records of every match that ended; a ``--logs`` folder in which no match ended is left as
+it was, without empty log files that would refuse a rerun.
 """
 
 from __future__ import annotations
@@ -26,8 +34,10 @@ import json
 import multiprocessing
 import os
 import queue
+import re
 import shutil
 import tempfile
+import threading
 import time
 import traceback
 from collections import Counter
@@ -46,6 +56,7 @@ from bots.running.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.running.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
 from bots.running.timing import site_time_control
 from bots.sandbox import MAX_BOT_BYTES, SandboxConfig, SandboxError, SandboxLimits, self_test
+from games.engine import interrupts
 from games.engine.agents import Agent, AgentFault, InProcessAgent
 from games.engine.chance import SeededChance
 from games.engine.files import safe_filename
@@ -211,6 +222,72 @@ def _spent() -> None:
 ForkingPickler.register(SeededChance, lambda _chance: (_spent, ()))
 
 
+@contextlib.contextmanager
+def _told(
+    jobs: _Jobs, ended: Callable[[MatchEnd], None], untold: Callable[[], bool]
+) -> Iterator[None]:
+    """While the jobs play: a thread that tells (``ended``) each match a job says has ended,
+    as it ends. After a tournament played to its end it waits for the last of them (while
+    ``untold()``, a few seconds at most); stopped, it waits for none."""
+    stop, whole = threading.Event(), threading.Event()
+
+    def watch() -> None:
+        last = None
+        while True:
+            if stop.is_set():
+                last = last or time.monotonic() + 5
+                if not (whole.is_set() and untold()) or time.monotonic() > last:
+                    return
+            try:
+                batch = jobs.ends.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            except (EOFError, OSError, ValueError):  # (its queue closed)
+                return
+            for match in batch:
+                ended(match)
+
+    thread = threading.Thread(target=watch, name="arena-ends", daemon=True)
+    thread.start()
+    try:
+        yield
+        whole.set()
+    finally:
+        stop.set()
+        with contextlib.suppress(OSError, ValueError):  # (its queue closed: stopped)
+            jobs.ends.put([])  # wakes it now, not at its next look (0.1 s on every run)
+        thread.join(timeout=6 if whole.is_set() else 0.5)
+
+
+#: how often a job tells its parent of the matches it has ended (a match with a fault at
+#: once): a message a match cost the arena about a fifth of its time (a queue's writer thread
+#: woken in every job, against the thread that plays)
+ENDS_EVERY_S = 0.1
+
+
+class _EndsToTell:
+    """The matches a job has ended, told to its parent (``put``) in batches: a match with a
+    fault at once (a first timeout is said as it happens), the others at most every
+    :data:`ENDS_EVERY_S`, and what is left when a chunk is done (:meth:`flush`)."""
+
+    def __init__(self, put: Callable[[list[MatchEnd]], None]) -> None:
+        self.put = put
+        self.held: list[MatchEnd] = []
+        self.since = time.monotonic()
+
+    def __call__(self, match: MatchEnd) -> None:
+        self.held.append(match)
+        now = time.monotonic()
+        if match.faults or now - self.since >= ENDS_EVERY_S:
+            self.flush(now)
+
+    def flush(self, now: float | None = None) -> None:
+        if self.held:
+            self.put(self.held)
+            self.held = []
+        self.since = time.monotonic() if now is None else now
+
+
 @dataclass
 class _Played:
     """One match played, as a job hands it back: the outcome, and per seat what the match
@@ -223,6 +300,17 @@ class _Played:
     #: played in another process, or held back (its faults are to be added to this arena's
     #: bots when it is tallied)
     remote: bool = False
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """A match that has just ended, in whichever process played it, as it is told at once
+    (before the tally, which waits for the schedule's order): its number, its seats' bots
+    (their places in the arena's entrants) and each faulted seat's fault (kind, reason)."""
+
+    number: int
+    seats: tuple[int, ...]
+    faults: dict[int, tuple[str, str]]
 
 
 @dataclass
@@ -262,6 +350,8 @@ class _Jobs:
     results: Any
     #: the folder of the chunks' parts of the bots' logs
     parts: Path
+    #: the matches as they end in a worker (lists of MatchEnd: _EndsToTell)
+    ends: Any = None
     sent: bool = False
 
     @property
@@ -293,13 +383,27 @@ class _Jobs:
             self.taken.value += 1
         return index if index < count else None
 
-    def close(self) -> None:
-        self.start(None)
+    def close(self, *, at_once: bool = False, keep_parts: bool = False) -> None:
+        """End the workers: once they have nothing more to play, or ``at_once`` (stopped:
+        each is sent a SIGTERM, on which it closes its bots and ends), the one still there
+        after 5 s killed. ``keep_parts``: the folder of the logs' parts is left (see
+        Arena._stop_jobs)."""
+        if at_once:
+            for todo in self.todo:  # (not to wait, at the exit, on what no worker reads)
+                todo.cancel_join_thread()
+            for worker in self.workers:
+                if worker.is_alive():
+                    worker.terminate()
+        else:
+            self.start(None)
+        deadline = time.monotonic() + 5
         for worker in self.workers:
-            worker.join(timeout=5)
+            worker.join(timeout=max(deadline - time.monotonic(), 0.0))
             if worker.is_alive():
                 worker.kill()
-        shutil.rmtree(self.parts, ignore_errors=True)
+                worker.join(timeout=1)
+        if not keep_parts:
+            shutil.rmtree(self.parts, ignore_errors=True)
 
 
 @dataclass
@@ -373,6 +477,14 @@ class Arena:
         #: unless a message names a file in it (``keep_error_dir``)
         self._temporary_errors = _error_dir is None and logs is None
         self.keep_error_dir = False
+        #: the --logs folder is this arena's own (not a job's, which writes into its
+        #: parent's): made here if it was not there
+        self._own_logs = _error_dir is None and logs is not None
+        self._made_logs = self._own_logs and logs is not None and not logs.exists()
+        #: what is told of each match as it ends (run sets it: see MatchEnd), and how many
+        #: have ended
+        self._on_end: Callable[[MatchEnd], None] | None = None
+        self.ended = 0
         self.error_dir = _error_dir or (
             logs / "stderr" if logs else Path(tempfile.mkdtemp(prefix="arena-logs-"))
         )
@@ -460,7 +572,7 @@ class Arena:
         reason = missing_methods(self.game, hello)
         if reason:  # (it names the methods the bot's hello listed: its own text)
             process.close()
-            raise ArenaError(f"{entrant.source}: {shown(reason)}")
+            raise ArenaError(f"{entrant.source}: {shown(reason)}{self._said(entrant)}")
         # a bot file is named as upload_bot names it (bots.names), a built-in as it says
         name = entrant.entry.name if entrant.entry and entrant.entry.path else hello.name
         entrant.standing = Standing(name, entrant.source)
@@ -472,12 +584,19 @@ class Arena:
         process.close()
         if process.launch.sandbox and entry.path is not None:
             self._check_sandbox(entry.path)
-        log = entry.stderr_log
-        where = ""
-        if log and log.exists() and log.stat().st_size:
-            where = f" (traceback in {log})"
-            self.keep_error_dir = True
-        raise ArenaError(f"{entrant.source}: {shown(exc.reason)}{where}") from None
+        said = self._said(entrant, exc)
+        raise ArenaError(f"{entrant.source}: {shown(exc.reason)}{said}") from None
+
+    def _said(self, entrant: Entrant, exc: AgentFault | None = None) -> str:
+        """Where what a bot that could not start wrote to stderr is (" (traceback in LOG)",
+        for an exception), kept for its author; "" if it wrote nothing."""
+        log = entrant.entry.stderr_log if entrant.entry else None
+        if not (log and log.exists() and log.stat().st_size):
+            return ""
+        self.keep_error_dir = True
+        if exc is not None and re.search(r"^failed at |\braised ", exc.reason):
+            return f" (traceback in {log})"
+        return f" (what it wrote to stderr: {log})"
 
     def _check_sandbox(self, path: Path) -> None:
         """A bot failed to start in the sandbox: say so if the sandbox itself is broken."""
@@ -506,10 +625,13 @@ class Arena:
         seed: int,
         on_match: Callable[[int, MatchOutcome], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        on_end: Callable[[int, MatchEnd], None] | None = None,
     ) -> dict[str, Any]:
         """Play the tournament. An arena made with ``jobs`` > 1 plays its first in that many
         processes (see :meth:`_fork_jobs`), with the same results for bots that keep nothing
-        from one match to the next."""
+        from one match to the next. ``on_match(n, outcome)``: each match as it is tallied,
+        in schedule order; ``on_end(ended, match)``: each match as it ends, in whichever
+        process, with how many have ended (from this thread or another, one at a time)."""
         started = clock()
         tables = list(self.format.schedule(len(self.entrants), rounds, seed))
         jobs, self._jobs = self._jobs, None
@@ -517,14 +639,27 @@ class Arena:
         for size in chunk_sizes(len(tables), jobs.count + 1 if jobs else 1):
             chunks.append(tables[at : at + size])
             at += size
-        with _collecting_seldom():
-            if jobs is not None and len(chunks) > 1:
-                played = self._tally(self._play_in_jobs(chunks, jobs), on_match)
-            else:
-                if jobs is not None:
-                    jobs.close()  # (nothing for them to do)
-                flat = [table for chunk in chunks for table in chunk]
-                played = self._tally(self._play(flat, clock=clock), on_match)
+        lock = threading.Lock()
+
+        def ended(match: MatchEnd) -> None:
+            with lock:
+                self.ended += 1
+                if on_end is not None:
+                    on_end(self.ended, match)
+
+        self._on_end = ended
+        try:
+            with _collecting_seldom():
+                if jobs is not None and len(chunks) > 1:
+                    with _told(jobs, ended, lambda: self.ended < len(tables)):
+                        played = self._tally(self._play_in_jobs(chunks, jobs), on_match)
+                else:
+                    if jobs is not None:
+                        jobs.close()  # (nothing for them to do)
+                    flat = [table for chunk in chunks for table in chunk]
+                    played = self._tally(self._play(flat, clock=clock), on_match)
+        finally:
+            self._on_end = None
         summary = self.summary(rounds, seed, played, clock() - started)
         if self.logs and hasattr(self.format, "write_logs"):
             self.format.write_logs(self.logs, summary)  # the game's own tables (Last Card)
@@ -548,8 +683,8 @@ class Arena:
             self.format.tally([e.standing for e in seated], match.outcome)
             played += 1
             self._note_faults(match.table, played, seated, match.outcome)
-            if self.logs:
-                self._log_match(match.table, played, seated, match.outcome)
+            if self.logs and hasattr(self.format, "log_match"):  # (its record: _end)
+                self.format.log_match(self.logs, played, match.outcome)  # Last Card's logs
             if on_match:
                 on_match(played, match.outcome)
         return played
@@ -604,6 +739,7 @@ class Arena:
                 seat_names=[e.name for e in seated],
             )
             _record_faults(outcome, [e.agent for e in seated])
+            self._end(number, table, seated, outcome)
             yield _Played(
                 table,
                 outcome,
@@ -676,6 +812,7 @@ class Arena:
         for match, outcome in player.play(matches()):
             number, table = match.tag
             _record_faults(outcome, match.agents)
+            self._end(number, table, [self.entrants[i] for i in table.seats], outcome)
             seated_agents[number] = match.agents
             held[number] = _Played(
                 table,
@@ -705,6 +842,7 @@ class Arena:
             taken=context.Value("i", 0),
             results=context.Queue(),
             parts=Path(tempfile.mkdtemp(prefix=".parts-", dir=self.error_dir)),
+            ends=context.Queue(),
         )
         for i in range(count):
             cpus = job_cpus[i] if i < len(job_cpus) else None
@@ -743,7 +881,21 @@ class Arena:
             if ended:  # every chunk is in: they end on their own, waited for by close
                 self._ending = jobs
             else:
-                jobs.close()
+                self._stop_jobs(jobs)
+
+    def _stop_jobs(self, jobs: _Jobs) -> None:
+        """The tournament stopped before its end (Ctrl-C, a job that failed): the jobs are
+        stopped at once, and under ``--logs`` the parts of the bots' logs not added yet are
+        added, in schedule order (a part whose matches did not all end included: its
+        matches are labelled in it), so that no bot's output is lost."""
+        jobs.close(at_once=True, keep_parts=True)
+        try:
+            if self.logs:
+                numbered = [p for p in jobs.parts.iterdir() if p.name.isdigit()]
+                for part in sorted(numbered, key=lambda p: int(p.name)):
+                    self._append_part(part)
+        finally:
+            shutil.rmtree(jobs.parts, ignore_errors=True)
 
     def _log_into(self, part: Path | None) -> None:
         """Send what each bot process writes to stderr from now on into the folder ``part``
@@ -789,6 +941,8 @@ class Arena:
         for entrant in self.entrants:
             if entrant.process is not None:
                 entrant.process.forget()
+        # stopped by its parent (a SIGTERM) as by Ctrl-C: it closes its bots and ends
+        interrupts.install()
         try:
             if cpus:
                 placement.pin(cpus)
@@ -797,6 +951,8 @@ class Arena:
                 Arena(*self._args, **(self._kwargs | {"_error_dir": own})) as arena,
                 _collecting_seldom(),
             ):
+                tell = _EndsToTell(jobs.ends.put)
+                arena._on_end = tell  # each match told as it ends (in batches)
                 chunks = jobs.chunks(number)
                 while chunks is not None and (index := jobs.take(len(chunks))) is not None:
                     arena._log_into(jobs.parts / str(index))
@@ -804,9 +960,13 @@ class Arena:
                         played = list(arena._play(chunks[index], _first(chunks, index)))
                     finally:
                         arena._log_into(None)
+                        tell.flush()
                     for match in played:
                         match.remote = True
                     jobs.results.put((index, played))
+        except KeyboardInterrupt:  # stopped: nothing more is read of what it would send
+            jobs.results.cancel_join_thread()
+            jobs.ends.cancel_join_thread()
         except BaseException:  # noqa: BLE001 - the parent says what went wrong
             jobs.results.put((-1, traceback.format_exc(limit=5)))
 
@@ -829,14 +989,16 @@ class Arena:
             labels.append(label + (f", against {others}" if others else ""))
         return labels
 
-    def _log_match(
-        self, table: Table, n: int, seated: list[Entrant], outcome: MatchOutcome
-    ) -> None:
-        path = self._match_path(table, n, seated)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(outcome.record, indent=1))
-        if hasattr(self.format, "log_match"):
-            self.format.log_match(self.logs, n, outcome)  # e.g. Last Card's readable logs
+    def _end(self, n: int, table: Table, seated: list[Entrant], outcome: MatchOutcome) -> None:
+        """Match ``n`` has just ended here: its record is written (under ``--logs``), and it
+        is told (``_on_end``: to run's caller, or by a job to its parent)."""
+        if self.logs:
+            path = self._match_path(table, n, seated)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(outcome.record, indent=1))
+        if self._on_end is not None:
+            faults = {seat: (f.kind, f.reason) for seat, f in outcome.faults.items()}
+            self._on_end(MatchEnd(n, tuple(table.seats), faults))
 
     def _match_path(self, table: Table, n: int, seated: list[Entrant]) -> Path:
         """The file of match ``n``'s record under ``--logs``."""
@@ -875,8 +1037,8 @@ class Arena:
         )
 
     def close(self) -> None:
-        if self._jobs is not None:
-            self._jobs.close()
+        if self._jobs is not None:  # (never given a tournament: nothing to wait for)
+            self._jobs.close(at_once=True)
             self._jobs = None
         for e in self.entrants:  # all asked first: they wind down side by side
             if e.process is not None:
@@ -892,6 +1054,21 @@ class Arena:
                 path.write_text("\n".join(e.agent.errors))
         if self._temporary_errors and not self.keep_error_dir:
             shutil.rmtree(self.error_dir, ignore_errors=True)
+        if self._own_logs and not self.ended:
+            self._unmake_logs()
+
+    def _unmake_logs(self) -> None:
+        """No match ended (a bot refused at its start, Ctrl-C before the first match's end):
+        the ``--logs`` folder is left as it was, but for what a bot wrote (its log named by
+        the error), so that a rerun into it is not refused for empty files."""
+        assert self.logs is not None
+        with contextlib.suppress(OSError):
+            for log in self.error_dir.glob("*.stderr.log"):
+                if not log.stat().st_size:
+                    log.unlink()
+            for folder in (self.error_dir, self.logs) if self._made_logs else (self.error_dir,):
+                if folder.is_dir() and not any(folder.iterdir()):
+                    folder.rmdir()
 
     def __enter__(self) -> Arena:
         return self

@@ -23,16 +23,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from bots.arena import Arena, ArenaError, busy_jobs, shown
+from bots.arena import Arena, ArenaError, MatchEnd, busy_jobs, shown
 from bots.arena.config import ConfigError, apply_config
 from bots.languages import spoken, suffix_list
 from bots.running import cpus
 from bots.running.process import MAX_LANES, PlatformError
-from games.engine import untrusted
+from games.engine import interrupts, untrusted
 from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import counter, progress_bar
 from games.engine.spec import GameSpec
 from games.engine.table import plural
+from games.engine.terminal import console_width, plain_width, stream_width, wrapped
 from games.engine.tournament import Column, Format
 from games.registry import add_game_argument, game_slugs, games, get_game
 
@@ -59,6 +60,15 @@ class UsageError(Exception):
 
     def __init__(self, message: str) -> None:
         super().__init__(untrusted.printable(message))
+
+
+class Interrupted(Exception):
+    """The tournament was stopped (Ctrl-C, a SIGTERM: ``cause``), its processes too: ``line``
+    says how far it had got and what it left (:func:`interrupted_line`)."""
+
+    def __init__(self, line: str, cause: BaseException) -> None:
+        super().__init__(line)
+        self.line, self.cause = line, cause
 
 
 def help_text() -> str:
@@ -136,12 +146,17 @@ def main(argv: list[str]) -> None:
     )
     add_arguments(parser)
     opts = vars(parser.parse_args(argv[2:]))
-    try:
-        play(opts, sys.stdout)
-    except UsageError as exc:
-        said = wrapped(f"CommandError: {exc}", stream_width(sys.stderr), keep_indented=True)
-        sys.stderr.write(said + "\n")
-        sys.exit(1)
+    with interrupts.interruptible():
+        try:
+            play(opts, sys.stdout)
+        except UsageError as exc:
+            said = wrapped(f"CommandError: {exc}", stream_width(sys.stderr), keep_indented=True)
+            sys.stderr.write(said + "\n")
+            sys.exit(1)
+        except Interrupted as exc:
+            interrupts.stop(wrapped(exc.line, stream_width(sys.stderr)), exc.cause)
+        except KeyboardInterrupt as exc:  # (before or after the tournament)
+            interrupts.stop("interrupted", exc)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -267,7 +282,7 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
     for note in notes:
         say(err, note)
     stream = getattr(stdout, "_out", stdout)  # (a Django command's writer: its stream)
-    out = Console(file=stream, width=None if stream.isatty() else console_width())
+    out = Console(file=stream, width=None if stream.isatty() else console_width(stream))
     if game.tournament is not None and len(opts["bots"]) >= 2:  # (else Arena says why)
         jobs = busy_jobs(game.tournament().count(len(opts["bots"]), rounds), jobs)
     # each job with its own bots on a share of the CPUs (bots.running.cpus): this one's, from
@@ -279,7 +294,8 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
             with contextlib.suppress(OSError):
                 sandboxed = not opts["no_sandbox"]
                 if compile_pending(game, path.name, path.read_bytes(), sandboxed=sandboxed):
-                    say(err, compiling_note(path.name, sandboxed))
+                    say(err, compiling_note(source, sandboxed))
+    stopped: KeyboardInterrupt | None = None
     with cpus.pinned(placed[0] if placed else None):
         try:
             arena = Arena(
@@ -294,34 +310,17 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
             )
         except ArenaError as exc:
             raise UsageError(str(exc) + another_game_hint(str(exc), "play")) from None
+        except KeyboardInterrupt as exc:  # (its bots closed, its logs as they were)
+            raise Interrupted("interrupted before the first match", exc) from None
         with arena:
             total = arena.count(rounds)
-            bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
-            chosen = "".join(f", {k}={v}" for k, v in config.items() if k != "max_rounds")
-            err.print(
-                f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}"
-            )
-            progress = progress_bar(err, opts["no_progress"])
-            refusals = Refusals(game)
-            with progress:
-                task = progress.add_task("matches", total=total)
-                count = counter(progress, task, total)
-
-                def on_match(n: int, outcome: MatchOutcome) -> None:
-                    count(n)
-                    refusals.add(n, outcome)
-                    if n < total:
-                        _say_first_timeouts(err, arena, n)
-
-                try:
-                    summary = arena.run(rounds, seed, on_match=on_match)
-                except PlatformError as exc:  # the machine's, not a bot's: said in a line
-                    raise UsageError(
-                        f"this machine could not play the tournament: {exc}. No bot is to "
-                        "blame for it; run the tournament again"
-                    ) from None
-                except ArenaError as exc:  # a process playing matches failed or died
-                    raise UsageError(str(exc)) from None
+            try:
+                summary, refusals = _tournament(arena, game, opts, config, rounds, unit, seed, err)
+            except KeyboardInterrupt as exc:  # its jobs stopped, its logs kept
+                stopped = exc
+        if stopped is not None:  # (said once the arena has closed: its logs as it left them)
+            line = interrupted_line(arena.ended, total, seed, opts["logs"])
+            raise Interrupted(line, stopped)
     for table in leaderboard(game.title, arena.format, summary, out.width, out):
         out.print(table)
     if opts["json"]:
@@ -333,6 +332,47 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
         err.print(f"match records, bot logs and the full leaderboard in {opts['logs']}")
     _print_faults(err, summary)
     refusals.print(err, summary, opts["logs"], own_logs=hasattr(arena.format, "log_match"))
+
+
+def _tournament(
+    arena: Arena,
+    game: GameSpec,
+    opts: dict[str, Any],
+    config: dict[str, Any],
+    rounds: int,
+    unit: str,
+    seed: int,
+    err: Console,
+) -> tuple[dict[str, Any], Refusals]:
+    """Play the arena's tournament, saying it, with the progress bar and each bot's first
+    timeout as matches end; returns its summary and the refusals of its bots' answers.
+    Raises UsageError, or KeyboardInterrupt once the arena is stopped."""
+    total = arena.count(rounds)
+    bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
+    chosen = "".join(f", {k}={v}" for k, v in config.items() if k != "max_rounds")
+    err.print(f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}")
+    progress = progress_bar(err, opts["no_progress"])
+    refusals = Refusals(game)
+    timed_out: set[int] = set()
+    with progress:
+        task = progress.add_task("matches", total=total)
+        count = counter(progress, task, total)
+
+        def on_end(ended: int, match: MatchEnd) -> None:  # (as each match ends)
+            count(ended)
+            if ended < total:
+                _say_first_timeouts(err, arena, match, timed_out)
+
+        try:
+            summary = arena.run(rounds, seed, on_match=refusals.add, on_end=on_end)
+        except PlatformError as exc:  # the machine's, not a bot's: said in a line
+            raise UsageError(
+                f"this machine could not play the tournament: {exc}. No bot is to "
+                "blame for it; run the tournament again"
+            ) from None
+        except ArenaError as exc:  # a process playing matches failed or died
+            raise UsageError(str(exc)) from None
+    return summary, refusals
 
 
 #: the options that count a tournament's length: the format's ``count_label`` says which
@@ -400,12 +440,6 @@ def check_logs_folder(folder: Path) -> None:
 
 #: a width no table reaches (to measure one)
 UNLIMITED = 100_000
-
-
-def console_width() -> int:
-    """The table width when the output is not a terminal: ``COLUMNS`` if set, else 120."""
-    columns = os.environ.get("COLUMNS", "")
-    return int(columns) if columns.isdigit() and int(columns) > 0 else 120
 
 
 def leaderboard(
@@ -482,57 +516,9 @@ def _table(
     return table
 
 
-#: the width of the command's messages where they do not go to a terminal (a pipe, a log)
-#: and ``COLUMNS`` does not say
-PLAIN_WIDTH = 80
-
-
-def plain_width() -> int:
-    """How wide the messages are where they do not go to a terminal: ``COLUMNS`` if set,
-    else :data:`PLAIN_WIDTH`."""
-    columns = os.environ.get("COLUMNS", "")
-    return int(columns) if columns.isdigit() and int(columns) > 0 else PLAIN_WIDTH
-
-
-def stream_width(stream: Any) -> int:
-    """How wide the command's messages to ``stream`` are: its terminal's width, else
-    :func:`plain_width`."""
-    with contextlib.suppress(AttributeError, OSError, ValueError):
-        if stream.isatty():
-            return os.get_terminal_size(stream.fileno()).columns
-    return plain_width()
-
-
 def console_text_width(console: Console) -> int:
     """How wide the messages printed on ``console`` are (see :func:`stream_width`)."""
     return console.width if console.is_terminal else plain_width()
-
-
-def wrapped(text: str, width: int, *, keep_indented: bool = False) -> str:
-    """``text`` wrapped between words to ``width`` columns, each of its lines on its own: a
-    line's rest is indented by two spaces, or, in a block whose lines under the first are
-    indented by two (the items of a bot's fault), by four, so that it reads apart from
-    them. A word longer than a line (a path) is kept whole. ``keep_indented``: a line that
-    begins with a space is left as it is (a compiler's quote of the code and the caret
-    under it, a traceback's lines). ``text`` is printable already (what a bot wrote:
-    :func:`shown`)."""
-    given = text.splitlines() or [""]
-    block = any(line[:1] == " " for line in given)
-    lines = []
-    for line in given:
-        if keep_indented and line[:1].isspace():
-            lines.append(line)
-            continue
-        own = len(line) - len(line.lstrip(" "))
-        indent = " " * max(own + 2, 4 if block else 2)
-        lines += textwrap.wrap(
-            line,
-            max(width, 20),
-            subsequent_indent=indent,
-            break_long_words=False,
-            break_on_hyphens=False,
-        ) or [""]
-    return "\n".join(lines)
 
 
 def say(console: Console, text: str) -> None:
@@ -567,10 +553,12 @@ def compile_pending(game: GameSpec, name: str, source: bytes, *, sandboxed: bool
     return not (folder / key).exists() and not (folder / f"{key}.refused").exists()
 
 
-def compiling_note(name: str, sandboxed: bool = True) -> str:
-    """What is said before a bot file is compiled (see :func:`compile_pending`)."""
+def compiling_note(path: str, sandboxed: bool = True) -> str:
+    """What is said before a bot file is compiled (see :func:`compile_pending`): ``path`` as
+    the command was given it, which tells apart two files of one name (Java's, named after
+    their class) in different folders."""
     where = " in the sandbox" if sandboxed else ""
-    return f"compiling {shown(name)}{where} (once for this code on this machine)..."
+    return f"compiling {shown(path)}{where} (once for this code on this machine)..."
 
 
 def another_game_hint(reason: str, verb: str) -> str:
@@ -620,19 +608,43 @@ def _print_faults(err: Console, summary: dict) -> None:
             say(err, "\n".join(shown(line) for line in lines))
 
 
-def _say_first_timeouts(err: Console, arena: Arena, number: int) -> None:
-    """Say at once a bot's first timeout, which was match ``number``'s: a bot that times
-    out makes each of its matches last its whole time bank, minutes of a progress bar that
-    barely moves."""
-    for entrant in arena.entrants:
-        note = entrant.fault_notes.get("timeout")
-        if note is None or note.match != number:
+#: the call a timeout's reason names: "no answer to main_play within 1.00 s...", "main_play
+#: took 3.01 s, over...", "3 calls in a row over the 1 s per call (main_play took 3.01 s; ...)"
+TIMED_OUT_CALL = re.compile(r"^no answer to (.+?) within |(?:^|\()(\w+) took \d")
+
+
+def _say_first_timeouts(err: Console, arena: Arena, match: MatchEnd, said: set[int]) -> None:
+    """Say at once a bot's first timeout (in ``match``, which has just ended, in whichever
+    process: the first to end, not the first in the schedule), unless it was ``said``: a
+    bot that times out makes each of its matches last its whole time bank, minutes of a
+    progress bar that barely moves."""
+    for seat, (kind, reason) in match.faults.items():
+        entrant = match.seats[seat]
+        if kind != "timeout" or entrant in said:
             continue
-        call = re.match(r"no answer to (.+?) within |(\S+) took \d", note.reason)
+        said.add(entrant)
+        call = TIMED_OUT_CALL.search(reason)
         what = f" ({call.group(1) or call.group(2)})" if call else ""
+        name = arena.entrants[entrant].name
         say(
-            err, shown(f"{entrant.name} timed out in match {number}{what}; the other matches go on")
+            err,
+            shown(f"{name} timed out in match {match.number}{what}; the other matches go on"),
         )
+
+
+def interrupted_line(ended: int, total: int, seed: int, logs: Path | None) -> str:
+    """What is said of a tournament stopped (Ctrl-C) once its arena has closed: how many of
+    its matches had ended, its seed (to play it again), and what its ``--logs`` folder holds
+    (every match that ended: a match's record is written as it ends; nothing, if none had,
+    and the folder is left as it was)."""
+    if logs is not None and (logs / "matches").is_dir():  # (a job's last may be untold)
+        ended = max(ended, sum(1 for _ in (logs / "matches").glob("*.json")))
+    line = f"interrupted after {ended} of {plural(total, 'match')} (seed {seed})"
+    if logs is None or not logs.is_dir() or not any(logs.iterdir()):
+        return line
+    if ended:
+        return f"{line}; the logs in {logs} hold the matches played"
+    return f"{line}; what the bots wrote is in {logs / 'stderr'}"
 
 
 class Refusals:

@@ -110,17 +110,23 @@ def missing_methods(game: GameSpec, hello: Hello) -> str:
         f"{owner} has no method {', '.join(named(m) for m in missing)}. "
         f"{game_bot[0].upper()}{game_bot[1:]} bot needs {needs}"
     )
-    # a language that renames the contract's methods (JavaScript's camelCase): a method
-    # named as the contract is (draft_pick) is not one the site calls, so say the rule
+    # a method the file defines under a missing one's name written otherwise (DraftPick for
+    # draftPick): its language's rule, naming it
+    rule = _case_rule(language, missing, [named(m) for m in hello.methods])
+    # else a language that renames the contract's methods (JavaScript's and Java's
+    # camelCase): a method named as the contract is (draft_pick) is not one the site calls
     renamed = [m for m in missing if named(m) != m]
-    if renamed and language in LANGUAGES and named(renamed[0]) == camel_case(renamed[0]):
+    if (
+        not rule
+        and renamed
+        and language in LANGUAGES
+        and named(renamed[0]) == camel_case(renamed[0])
+    ):
         a_language = a_title(get_language(language).title)  # "a JavaScript"
         rule = (
             f" {a_language[0].upper()}{a_language[1:]} bot names its methods in camelCase: "
             f"{named(renamed[0])}, not {renamed[0]}."
         )
-    else:
-        rule = _case_rule(language, missing, [named(m) for m in hello.methods])
     if not hello.methods:
         # (a host may list only the contract's methods: C++'s cannot see the others)
         if rule:

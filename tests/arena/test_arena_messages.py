@@ -222,7 +222,9 @@ def test_a_compile_is_said_before_it_starts_and_not_once_it_is_kept(
     args = ["arena", "--game", "goofspiel", str(path), "builtin:matching", "--no-progress"]
     with pytest.raises(CompileLookedUp):
         call_command(*args, stdout=io.StringIO())
-    note = "compiling gs2.cpp in the sandbox (once for this code on this machine)..."
+    # the file as it was given, not its name alone: three RpsPokerStarter.java of three
+    # folders once got three identical lines
+    note = f"compiling {path} in the sandbox (once for this code on this machine)..."
     assert note in " ".join(line.strip() for line in capfd.readouterr().err.splitlines())
     # kept (its program, or the compiler's refusal): nothing to say
     (kept,) = looked_up

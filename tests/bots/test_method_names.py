@@ -20,6 +20,14 @@ def test_python_keeps_the_contracts_names_and_javascript_uses_camel_case():
     assert method_name("javascript", "act") == "act"
 
 
+def test_java_uses_camel_case_as_its_host_calls_the_methods():
+    # a Java bot's fault named its call in Python's words ("main_play raised
+    # java.lang.IllegalStateException: ...") while its file has mainPlay
+    assert method_name("java", "main_play") == "mainPlay"
+    assert method_name("java", "draft_pick") == "draftPick"
+    assert method_name("java", "act") == "act"
+
+
 @pytest.mark.parametrize("slug", game_slugs())
 def test_the_js_host_calls_each_method_by_the_name_the_reasons_use(tmp_path: Path, slug: str):
     # A JavaScript bot of this game whose every method says what it is called: the host
@@ -108,6 +116,6 @@ def test_a_java_bot_named_in_snake_case_capitals_is_told_the_camel_case_name():
 
     game = get_game("rps-poker")
     hello = Hello(name="b", methods=["DraftPick", "draft_receive", "main_play"], language="java")
-    assert missing_methods(game, hello).endswith(
-        "A Java bot names its methods in camelCase: draftPick, not DraftPick."
-    )
+    said = missing_methods(game, hello)
+    assert "this file defines DraftPick, draftReceive, mainPlay. " in said, said
+    assert "A Java bot names its methods in camelCase: draftPick, not DraftPick." in said, said

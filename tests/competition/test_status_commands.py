@@ -4,11 +4,14 @@ and a worker that says why it has nothing to do (the worker's log named ids only
 
 from __future__ import annotations
 
+import fcntl
 import io
 import os
 import re
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -176,6 +179,32 @@ def test_standings_say_why_a_version_is_rejected_or_waiting(alice, db, settings)
     assert "alice/waiting: v1 waits for a worker to validate it: no worker is at work" in out
     with pytest.raises(CommandError, match="no bots of 'nobody'"):
         run("standings", "--user", "nobody")
+
+
+def test_standings_fit_80_columns_unless_the_terminal_says_otherwise(alice, db, monkeypatch):
+    # bash does not export COLUMNS: standings wrapped a rejected bot's reason at 120 columns
+    # in a terminal of 80 (the terminal then cut "draft_r" / "eceive")
+    from games.engine.terminal import console_width
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    version = upload(alice, "rps-poker", "broken", "broken.py", b"class Bot:\n    pass\n")
+    reason = (
+        "startup: class Bot has no method draft_pick, draft_receive, main_play, "
+        "main_postprocess. An RPS Poker bot needs draft_pick(cards), draft_receive(card), "
+        "main_play(hand, base), main_postprocess(card)"
+    )
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.REJECTED, reason=reason)
+    out, _ = run("standings", "--user", "alice")
+    assert max(len(line) for line in out.splitlines()) <= 80, out
+    assert f"alice/broken: v1 rejected: {reason}" in " ".join(out.split())
+    # a terminal: its own width, whatever COLUMNS says; else COLUMNS
+    monkeypatch.setenv("COLUMNS", "120")
+    master, follower = os.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 72, 0, 0))
+    with os.fdopen(follower, "w") as terminal:
+        assert console_width(terminal) == 72
+    os.close(master)
+    assert console_width(io.StringIO()) == 120
 
 
 def test_upload_wait_follows_the_version_to_its_rank(

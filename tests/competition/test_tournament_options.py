@@ -46,9 +46,63 @@ def test_a_tournament_plays_with_the_options_it_was_started_with(alice, bob):
 def test_a_tournaments_option_refused_is_named(db):
     with pytest.raises(CommandError) as refused:
         call_command("start_tournament", "--game", "goofspiel", "--option", "deals=0")
-    assert str(refused.value) == (
+    assert " ".join(str(refused.value).split()) == (  # (wrapped to the terminal's width)
         "--option: goofspiel: deals takes a whole number from 1 to 1000, not 0"
     )
     with pytest.raises(CommandError, match="^--option: kuhn: hands takes an even number"):
         call_command("start_tournament", "--game", "kuhn", "--option", "hands=7")
     assert not Tournament.objects.exists()
+
+
+def test_start_tournament_says_its_own_line_only(alice, bob, monkeypatch):
+    # "2026-12-01 12:05:08,655 INFO bots.competition event=tournament.start tournament=26
+    # game=rps-poker jobs=240" came first, even with -v 0: a record of the site's log, shown
+    # with -v 2 only (the console handler's level is looked at while the tournament starts)
+    import logging
+
+    from bots.management.commands import start_tournament
+
+    goofspiel_bot(alice, "matching")
+    goofspiel_bot(bob, "random")
+    (console,) = [h for h in logging.getLogger().handlers if h.get_name() == "console"]
+    level, during = console.level, []
+    start = start_tournament.start_round_robin
+
+    def watched(*args, **kwargs):
+        during.append(console.level)
+        return start(*args, **kwargs)
+
+    monkeypatch.setattr(start_tournament, "start_round_robin", watched)
+    for verbosity in ("0", "1", "2"):
+        call_command("start_tournament", "--game", "goofspiel", "-v", verbosity,
+                     stdout=io.StringIO())  # fmt: skip
+        assert console.level == level
+    assert during == [max(level, logging.WARNING)] * 2 + [level]
+    assert level < logging.WARNING
+
+
+def test_start_tournaments_errors_and_help_read_at_80_columns(db, monkeypatch, settings):
+    # "... kuhn, ledu" / "c, blackjack-pp ...": its errors were cut by the terminal; its help
+    # said nothing of --rounds, --seed and --name, listed no game, gave --move and --bank no
+    # default or unit, and named a setting for --worker-seconds' default, not its value
+    from django.core.management import load_command_class
+
+    monkeypatch.setenv("COLUMNS", "80")
+    settings.WORKER_SECONDS_PER_BOT_PER_TOURNAMENT = 240
+    with pytest.raises(CommandError) as refused:
+        call_command("start_tournament", "--game", "poker")
+    said = f"CommandError: {refused.value}"
+    assert all(len(line) <= 80 for line in said.splitlines()), said
+    assert " ".join(said.split()) == (
+        "CommandError: unknown game 'poker' (known: rps-poker, last-card, uth, kuhn, leduc, "
+        "blackjack-pp, goofspiel)"
+    )
+    command = load_command_class("bots", "start_tournament")
+    text = " ".join(command.create_parser("manage.py", "start_tournament").format_help().split())
+    assert "--game GAME the game: rps-poker, last-card, uth, kuhn, leduc, blackjack-pp or " in text
+    assert "--rounds N rounds of the round robin;" in text
+    assert "--seed S the seed of the tournament's deals" in text
+    assert "--name NAME the tournament's name on the site" in text
+    assert "--move SECONDS seconds a bot may take to answer each call (default: the game's" in text
+    assert "--bank SECONDS seconds of time bank per match" in text
+    assert "(default: 240, the site's WORKER_SECONDS_PER_BOT_PER_TOURNAMENT)" in text

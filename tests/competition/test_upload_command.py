@@ -123,8 +123,8 @@ def test_a_compile_is_said_before_it_starts(alice, tmp_path, monkeypatch):
     with pytest.raises(Exception):  # noqa: B017 - (the spy, or the validation's own end)
         call_command("upload_bot", str(path), "--user", "alice", "--game", "goofspiel",
                      stdout=io.StringIO(), stderr=err)  # fmt: skip
-    assert joined(err.getvalue()).startswith(
-        "compiling goofspiel_mine.cpp in the sandbox (once for this code on this machine)..."
+    assert joined(err.getvalue()).startswith(  # (the file as it was given)
+        f"compiling {path} in the sandbox (once for this code on this machine)..."
     )
     # the entry the validation looked for is the one the command looked for: once kept,
     # nothing is said
@@ -142,22 +142,32 @@ def test_the_docs_example_works_as_written(db, bob, active_bot, tmp_path, monkey
     text = (ROOT / "docs/uploading.md").read_text()
     section = text.split("## From the command line", 1)[1].split("\n## ", 1)[0]
     commands = [line.strip() for line in section.splitlines() if line.startswith("    ")]
-    copy, up, standings = commands
+    copy, rename, up, standings = commands
     assert copy == "cp games/rps_poker/starter.py rps_mine.py"
+    # the copy named by its own name (as it was, it was uploaded as alice/starter, where the
+    # docs said rps-mine)
+    assert rename == """sed -i 's/name = "starter"/name = "rps-mine"/' rps_mine.py"""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "rps_mine.py").write_text((ROOT / "games/rps_poker/starter.py").read_text())
+    starter = (ROOT / "games/rps_poker/starter.py").read_text()
+    assert starter.count('name = "starter"') == 1
+    (tmp_path / "rps_mine.py").write_text(starter.replace('name = "starter"', 'name = "rps-mine"'))
     active_bot(bob, "strong", builtin_code("strong"))  # (someone to play placement matches)
     worker = Worker(Options(claim=1), name="w1")
     monkeypatch.setattr(upload_bot.Command, "pause", lambda _self, _s: worker.step())
     args = shlex.split(up)
     assert args[:3] == [".venv/bin/python", "manage.py", "upload_bot"]
     out, _ = upload(*args[3:])
+    version = BotVersion.objects.get(bot__owner__username="alice")
+    assert joined(out).startswith(
+        f"stored alice/rps-mine v1 (validating) (id {version.pk}): named as rps_mine.py says; "
+        f"--name chooses another active: alice/rps-mine v1 (active) (id {version.pk})"
+    )
     assert re.search(r"^v1 active: rank \d of 2, rating ", out, re.MULTILINE), out
     args = shlex.split(standings)
     assert args[2:] == ["standings", "--user", "alice"]
     said = io.StringIO()
     call_command(*args[2:], stdout=said)
-    assert "alice/starter" in said.getvalue()
+    assert "alice/rps-mine" in said.getvalue()
 
 
 BUSY = (
@@ -202,3 +212,69 @@ def test_a_compile_the_machine_was_too_busy_for_is_said_and_left_to_a_worker(
                      "--timeout", "0", stdout=io.StringIO(), stderr=err)  # fmt: skip
     assert "v2 was not validated: the machine was too busy" in joined(err.getvalue())
     assert "a worker (manage.py worker) will validate it; following it:" in joined(err.getvalue())
+
+
+def test_a_second_bot_is_told_the_option_that_makes_it_a_new_version(alice, active_bot, tmp_path):
+    # "... upload your code as a new version of starter, or retire it on My bots first": the
+    # site's words; here that is --name starter
+    active_bot(alice, "my starter", builtin_code("simple"))
+    path = tmp_path / "second.py"
+    path.write_text(builtin_code("strong"))
+    err = io.StringIO()
+    with pytest.raises(CommandError, match=r"^the file was not uploaded \(why: above\)$"):
+        call_command("upload_bot", str(path), "--user", "alice", stdout=io.StringIO(), stderr=err)
+    assert all(len(line) <= 80 for line in err.getvalue().splitlines()), err.getvalue()
+    assert joined(err.getvalue()).endswith(
+        "upload your code as a new version of my starter (--name 'my starter'), or retire it "
+        "on My bots first."
+    )
+    two = "upload your code as a new version of one of them, or retire one on My bots first."
+    assert upload_bot.at_the_command_line(two) == (
+        "upload your code as a new version of one of them (--name and its name), or retire "
+        "one on My bots first."
+    )
+
+
+def test_ctrl_c_says_what_was_left_in_a_line(alice, tmp_path, monkeypatch):
+    # Ctrl-C during the compile: 55 lines of "Traceback ... KeyboardInterrupt", no word of the
+    # version stored and left waiting
+    def stopped(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    path = tmp_path / "mine.py"
+    path.write_text(builtin_code("simple"))
+    monkeypatch.setattr(upload_bot, "validate", stopped)
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as ended:
+        call_command("upload_bot", str(path), "--user", "alice", "--name", "mine",
+                     stdout=io.StringIO(), stderr=err)  # fmt: skip
+    assert ended.value.code == 130
+    assert all(len(line) <= 80 for line in err.getvalue().splitlines()), err.getvalue()
+    assert joined(err.getvalue()) == (
+        "interrupted: v1 is stored and a worker will validate it; follow it with manage.py "
+        "standings --user alice"
+    )
+    version = BotVersion.objects.get()  # as a worker takes it: waiting, no lease
+    assert version.status == BotVersion.VALIDATING and version.validation_lease is None
+    # before anything was stored
+    monkeypatch.setattr(upload_bot, "upload", stopped)
+    err = io.StringIO()
+    with pytest.raises(SystemExit) as ended:
+        call_command("upload_bot", str(path), "--user", "alice", "--name", "other",
+                     stdout=io.StringIO(), stderr=err)  # fmt: skip
+    assert ended.value.code == 130
+    assert err.getvalue() == "interrupted: nothing was uploaded\n"
+
+
+def test_a_file_stored_under_another_name_is_named_as_given_too(alice, tmp_path):
+    # uploaded with --name starter, py_syntax.py's traceback named /bot/starter.py and
+    # "(starter.py, line 2)", a file its author does not have
+    path = tmp_path / "py_syntax.py"
+    path.write_text("class Bot:\n    def draft_pick(self, cards)\n        return 0\n")
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="rejected at validation"):
+        call_command("upload_bot", str(path), "--user", "alice", "--name", "starter",
+                     stdout=io.StringIO(), stderr=err)  # fmt: skip
+    first, *rest = err.getvalue().splitlines()
+    assert first == "(your py_syntax.py is stored as starter.py, the name in the lines below)"
+    assert "(starter.py, line 2)" in joined("\n".join(rest))

@@ -131,6 +131,15 @@ def test_its_steps_show_the_cards_on_the_table_a_uth_board_too(played, tmp_path)
     assert any(line.startswith("Board: ") for step in steps for line in step["table"])
 
 
+def test_its_steps_are_wrapped_between_words(played, monkeypatch):
+    # "each player is offered two cards 5 times, keeps o" / "ne and passes the other."
+    monkeypatch.setenv("COLUMNS", "80")
+    out = replay(played("rps-poker")[0], "--steps")
+    assert all(len(line) <= 80 for line in out.splitlines()), out
+    deal = "each player is offered two cards 5 times, keeps one and passes the other."
+    assert deal in " ".join(out.split())
+
+
 def test_replaying_a_record_loads_its_own_game_only(played):
     # Replaying an RPS Poker record once loaded every game, the solver and NumPy with them
     # (seconds on a busy machine).

@@ -163,8 +163,9 @@ def test_an_exception_says_where_in_the_file_as_it_was_given(tmp_path, play):
     # was given, not the one javac compiled (named after the class: Bot.java)
     played = play(generic(tmp_path, "Given.java", "List.of().get(3);"), bound=20)
     assert played.fault.kind == "exception"
+    # (and the call in the file's own words: mainPlay, as a JavaScript bot's, not main_play)
     assert played.fault.reason == (
-        "main_play raised java.lang.ArrayIndexOutOfBoundsException: Index 3 out of bounds for "
+        "mainPlay raised java.lang.ArrayIndexOutOfBoundsException: Index 3 out of bounds for "
         "length 0 (Given.java, line 7)"
     )
 
@@ -187,10 +188,11 @@ def test_a_method_named_with_a_capital_is_named_so_in_the_refusal(tmp_path, sand
     with BotProcess(bot_launch(path, game=game, config=sandbox_config), label="bot") as process:
         hello = process.start(20)
     assert "DraftPick" in hello.methods and "_draft_pick" not in hello.methods
-    assert missing_methods(game, hello).endswith(
-        "; this file defines DraftPick, draft_receive, main_play, main_postprocess. A Java bot "
-        "names its methods in camelCase: draftPick, not DraftPick."
-    )
+    said = missing_methods(game, hello)
+    # the file's methods in its own words (draftReceive, not draft_receive), and the rule
+    assert said.startswith("the bot's public class has no method draftPick. "), said
+    assert "; this file defines DraftPick, draftReceive, mainPlay, mainPostprocess. " in said
+    assert "A Java bot names its methods in camelCase: draftPick, not DraftPick." in said
 
 
 def test_a_compile_error_names_the_file_as_it_was_given(tmp_path, sandbox_config):

@@ -283,6 +283,37 @@ def test_an_operators_signal_during_a_call_is_a_platform_error(tmp_path, sandbox
     assert agent.fault_reports == []
 
 
+@pytest.mark.parametrize("language", ["javascript", "java"])
+def test_a_bot_that_is_its_sandboxs_first_process_plays_on_after_an_operators_sigterm(
+    tmp_path, sandbox_config, language
+):
+    """Node and the JVM run as their sandbox's first process, its PID namespace's init,
+    which no signal it has no handler for reaches: they play on. (The JVM's own handler ran
+    its shutdown and exited with 143, which the sandbox ends a bot for: an operator's
+    SIGTERM was the Java bot's crash, until the JVM was told to set none, -Xrs.)"""
+    starter = GAME.starters[language]
+    bot = tmp_path / starter.name
+    bot.write_text(starter.read_text())
+    holder: list[BotProcess] = []
+
+    def signal_it() -> None:
+        proc = holder[0]._proc
+        assert proc is not None
+        (first,) = bot_processes(proc.pid)[:1]
+        os.kill(first, signal.SIGTERM)
+        time.sleep(0.3)  # (time for it to act on it, if it would)
+
+    launch = bot_launch(bot, game=GAME, config=sandbox_config)
+    with BotProcess(launch, label=bot.stem) as process:
+        holder.append(process)
+        agent = ProcessAgent(process, GAME.bot_call, startup_timeout=60.0)
+        runner = MatchRunner(time.monotonic, TimeControl(move=5.0, bank=0.0, startup=60.0))
+        state = GAME.state_class.new(0, num_seats=2)
+        played = runner.run(state, [agent, killer(signal_it)], seed=0)
+    assert played.faults == {}, played.faults
+    assert agent.fault_reports == []
+
+
 def test_a_crash_by_another_signal_stays_the_bots(play, tmp_path):
     """A death by SIGSEGV (a bad pointer, an abort) is the bot's own: its crash."""
     played = play(hostile(tmp_path, "segv.py"))

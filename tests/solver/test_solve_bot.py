@@ -159,6 +159,7 @@ def test_every_value_of_an_option_gets_a_table(tmp_path):
         "blackjack-pp", "--up", "T,T,T", "--every", "max-hits", "--values", "1", "2",
         "--iterations", "20", "--bot", str(bot),
     )  # fmt: skip
+    text = " ".join(text.split())  # (its lines wrapped to the terminal's width)
     assert "2 tables" in text and f"bot written to {bot}" in text
     module = load(bot)
     assert sorted(module.DOC["tables"]) == ["T,T,T/1", "T,T,T/2"]
@@ -175,6 +176,7 @@ def test_a_sweep_to_a_target_says_how_many_iterations_its_solves_ran(tmp_path):
         "blackjack-pp", "--up", "T,T,T", "--every", "max-hits", "--values", "1", "2",
         "--iterations", "500", "--target", "0.001", "--bot", str(tmp_path / "bot.py"),
     )  # fmt: skip
+    text = " ".join(text.split())  # (its lines wrapped to the terminal's width)
     ran = re.search(r"CFR\+, (\d+) to (\d+) iterations \(each stopped at exploitability 0.001 "
                     r"or 500\); the worst exploitability ([0-9.e-]+)", text)  # fmt: skip
     assert ran is not None, text
@@ -272,3 +274,17 @@ def test_the_written_bot_draws_afresh_in_every_match(tmp_path):
     assert module.SEED is None
     draws = {tuple(module.Bot().rng.random() for _ in range(3)) for _ in range(40)}
     assert len(draws) == 40
+
+
+def test_the_bots_line_is_wrapped_between_words(tmp_path, monkeypatch):
+    # "bot written to ...: 2,684 bytes (1 table, 12 information s" / "ets), in 0.1 s"
+    monkeypatch.setenv("COLUMNS", "50")
+    monkeypatch.chdir(tmp_path)
+    out = solve("kuhn", "--iterations", "20", "--bot", "kuhn_bot.py")
+    said = out[out.index("bot written to") :]
+    assert all(len(line) <= 50 for line in said.splitlines()), said
+    assert re.fullmatch(
+        r"bot written to kuhn_bot\.py: [\d,]+ bytes \(1 table, 12 information sets\), in "
+        r"\d+\.\d s",
+        " ".join(said.split()),
+    ), said

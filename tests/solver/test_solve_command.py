@@ -165,3 +165,24 @@ def test_target_stops_once_the_exploitability_is_reached(tmp_path):
 def test_a_target_must_be_above_zero(target):
     with pytest.raises(CommandError, match="--target must be more than 0"):
         run("kuhn", "--target", target)
+
+
+def test_ctrl_c_says_how_far_the_solve_got_in_a_line(monkeypatch):
+    # Ctrl-C in `solve blackjack-pp --max-hits 3 --target 1e-3`: ~55 lines of traceback
+    from games.management.commands import solve
+
+    class Stopped:
+        tree = None
+
+        def train(self, iterations, progress=None, **_options):
+            for done in (1, 2, 3):
+                progress(done)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve, "solver_for", lambda *_args: Stopped())
+    err = StringIO()
+    with pytest.raises(SystemExit) as ended:
+        call_command("solve", "kuhn", "--iterations", "50", "--no-progress", stdout=StringIO(),
+                     stderr=err)  # fmt: skip
+    assert ended.value.code == 130
+    assert err.getvalue() == "interrupted after 3 of 50 iterations; nothing was written\n"

@@ -90,6 +90,11 @@ class Java(Language):
             "-XX:CompressedClassSpaceSize=32m",
             "-XX:ReservedCodeCacheSize=32m",
             "-XX:ActiveProcessorCount=1",
+            # no handlers of SIGTERM, SIGINT, SIGHUP: the JVM's ran its shutdown and exited
+            # with 143, which the sandbox ends a bot for (a status that passes for a signal's),
+            # so an operator's SIGTERM was the bot's crash; the sandbox's first process, it
+            # now ignores them, as Node does
+            "-Xrs",
             "-Djava.io.tmpdir=/tmp",
             "-cp",  # the jar, wherever it is (/sandbox/, or --no-sandbox's folder): Gson is
             # on its manifest's Class-Path
@@ -138,7 +143,9 @@ class Java(Language):
             for name in _INTERFACE.findall(data.decode())
         )
 
-    def defined_name(self, method: str) -> str:
+    def method_name(self, method: str) -> str:
+        # the host's rule (Host.java: a method's protocol name is its camelCase name made
+        # snake_case), JavaScript's too: a fault names the call as the bot's file does
         return camel_case(method)
 
     def declared_name(self, text: str) -> str | None:

@@ -13,6 +13,8 @@ from django.core.management.base import (
 )
 
 from bots.arena import command
+from games.engine import interrupts
+from games.engine.terminal import stream_width, wrapped
 
 
 class HelpFormatter(command.WholeWords, DjangoHelpFormatter):
@@ -29,7 +31,13 @@ class Command(BaseCommand):
         command.add_arguments(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        try:
-            command.play(opts, self.stdout)
-        except command.UsageError as exc:
-            raise CommandError(str(exc)) from None
+        with interrupts.interruptible():
+            try:
+                command.play(opts, self.stdout)
+            except command.UsageError as exc:
+                raise CommandError(str(exc)) from None
+            except command.Interrupted as exc:
+                width = stream_width(getattr(self.stderr, "_out", None))
+                interrupts.stop(wrapped(exc.line, width), exc.cause, self.stderr)
+            except KeyboardInterrupt as exc:  # (before or after the tournament)
+                interrupts.stop("interrupted", exc, self.stderr)

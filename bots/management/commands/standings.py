@@ -10,10 +10,10 @@ from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
 
-from bots.arena.command import console_width
 from bots.competition.status import BotStatus, bot_status
 from bots.models import Bot
 from games.engine import untrusted
+from games.engine.terminal import console_width
 from games.management.database import DatabaseCommand
 from games.registry import add_game_argument, get_game
 
@@ -41,7 +41,7 @@ class Command(DatabaseCommand):
         statuses = [bot_status(bot) for bot in bots]
         if not statuses:
             raise CommandError(f"no bots {_which(opts)}: `manage.py upload_bot` uploads one")
-        width = console_width()
+        width = console_width(self.stdout)
         detailed = bool(opts["user"] or opts["bot"])
         for slug in dict.fromkeys(s.game for s in statuses):
             mine = [s for s in statuses if s.game == slug]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+import re
+import shlex
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,22 +15,18 @@ from typing import NoReturn
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser, OutputWrapper
+from django.db import DatabaseError
 from django.utils import timezone
 
-from bots.arena.command import (
-    another_game_hint,
-    compile_pending,
-    compiling_note,
-    stream_width,
-    wrapped,
-)
+from bots.arena.command import another_game_hint, compile_pending, compiling_note
 from bots.competition.status import bot_status
 from bots.competition.uploads import UploadError, upload, validate, validation_deferred
 from bots.models import BotVersion
 from bots.names import declared_name, plain_username
 from bots.running.process import PlatformError
-from games.engine import untrusted
+from games.engine import interrupts, untrusted
 from games.engine.files import safe_filename
+from games.engine.terminal import stream_width, wrapped
 from games.management.database import DatabaseCommand
 from games.registry import add_game_argument, game_slugs, get_game
 
@@ -72,10 +70,41 @@ class Command(DatabaseCommand):
         )
 
     def handle(self, *args, **opts) -> None:
+        #: the version stored (for the line said if the command is stopped)
+        self._version: BotVersion | None = None
         # the log's records are for the worker's and the server's logs; a person running
         # this command reads its own lines (-v 2 shows the records too)
-        with _quiet_log(opts["verbosity"] < 2):
-            self._upload(opts)
+        with _quiet_log(opts["verbosity"] < 2), interrupts.interruptible():
+            try:
+                self._upload(opts)
+            except KeyboardInterrupt as exc:  # (Ctrl-C, a SIGTERM)
+                self._interrupted(exc)
+
+    def _interrupted(self, exc: KeyboardInterrupt) -> NoReturn:
+        """Stopped: say in a line what was left (nothing uploaded, or the version as it
+        stands now: a validation stopped here is a worker's to do, as the version is left
+        waiting) and how to follow it; exit with 130 (143 for a SIGTERM)."""
+        version = self._version
+        if version is None:
+            line = "interrupted: nothing was uploaded"
+        else:
+            owner = untrusted.printable(self._owner)
+            try:
+                version.refresh_from_db()
+            except DatabaseError:  # (stopped within a query: where it stands is unknown)
+                state = "is stored"
+            else:
+                state = {
+                    BotVersion.VALIDATING: "is stored and a worker will validate it",
+                    BotVersion.ACTIVE: "is active",
+                    BotVersion.REJECTED: "was rejected",
+                    BotVersion.RETIRED: "was retired",
+                }.get(version.status, f"is {version.status}")
+            line = (
+                f"interrupted: v{version.number} {state}; follow it with manage.py standings "
+                f"--user {owner}"
+            )
+        interrupts.stop(wrapped(line, self._width(self.stderr)), exc, self.stderr)
 
     def _upload(self, opts: dict) -> None:
         path: Path = opts["file"]
@@ -103,18 +132,21 @@ class Command(DatabaseCommand):
             except users.DoesNotExist:
                 raise CommandError(f"no user {opts['user']!r} (see --create-user)") from None
         code = path.read_bytes()
+        self._given = path
         name = opts["name"] or declared_name(path.name, code)
         try:
             version = upload(owner, opts["game"], name, path.name, code)
         except UploadError as exc:
-            self._fail(untrusted.printable(str(exc)), "the file was not uploaded (why: above)")
+            said = untrusted.printable(at_the_command_line(str(exc)))
+            self._fail(said, "the file was not uploaded (why: above)")
+        self._version, self._owner = version, owner.get_username()
         named = "" if opts["name"] else f": named as {path.name} says; --name chooses another"
         self._say(f"stored {version} (id {version.pk}){named}")
         if not opts["defer"]:
             # (the name and bytes its validation writes and compiles: bots.running.playing)
             written = safe_filename(version.filename), version.code.encode()
             if compile_pending(get_game(opts["game"]), *written):
-                self._say(compiling_note(path.name), self.stderr)
+                self._say(compiling_note(str(path)), self.stderr)
             try:
                 version = validate(version)
             except PlatformError as exc:  # the machine's trouble, never the bot's
@@ -123,7 +155,7 @@ class Command(DatabaseCommand):
                 if version.status == BotVersion.ACTIVE:
                     self._say(f"active: {version} (id {version.pk})")
                 else:
-                    self._rejected(version)
+                    self._rejected(version, path)
         if opts["wait"]:
             self._follow(version, opts["timeout"], opts["poll"])
 
@@ -136,7 +168,7 @@ class Command(DatabaseCommand):
             version.refresh_from_db()
             status = bot_status(version.bot)
             if version.status == BotVersion.REJECTED and not version.is_taken_off:
-                self._rejected(version)  # (its log says why, once)
+                self._rejected(version, getattr(self, "_given", None))  # (its log says why, once)
             if status.detail != said:
                 said = status.detail
                 self._say(untrusted.printable(said))
@@ -175,11 +207,17 @@ class Command(DatabaseCommand):
         )
         raise CommandError(f"v{version.number} is not validated yet (why: above)")
 
-    def _rejected(self, version: BotVersion) -> NoReturn:
+    def _rejected(self, version: BotVersion, given: Path | None = None) -> NoReturn:
         """The validation's log, which ends with the refusal, as a terminal shows it
         harmlessly: it holds what the bot wrote (escape sequences shown as ``\x1b``, never
-        acted on); then a short error. A file for another game is told its ``--game``."""
+        acted on); then a short error. A file for another game is told its ``--game``. The
+        sandbox runs the file under the name the version keeps (the bot's: ``starter.py``),
+        which its compiler's and its tracebacks' lines name: where the ``given`` file's
+        name is another, a first line says which file that is."""
         log = version.validation_log.rstrip()
+        stored = version.filename
+        if given is not None and given.name != stored and stored in log:
+            log = f"(your {given.name} is stored as {stored}, the name in the lines below)\n{log}"
         if version.reason and version.reason not in log:  # (a refusal of no fault of its own)
             log += f"\nrejected: {version.reason}"
         text = untrusted.printable(log + another_game_hint(version.reason, "upload"))
@@ -206,6 +244,25 @@ class Command(DatabaseCommand):
     def pause(self, seconds: float) -> None:
         """Between two looks at the bot (a test plays the worker's part here)."""
         time.sleep(seconds)
+
+
+#: the site's way to a new version of a bot already competing (bots.competition.uploads
+#: .check_room), which the command takes by ``--name``
+NEW_VERSION = "upload your code as a new version of "
+
+
+def at_the_command_line(reason: str) -> str:
+    """An upload's refusal in the command's words: where the site says to upload the code as
+    a new version of a bot ("... of starter, or retire it on My bots first"), the command
+    names the option that does it (``--name starter``)."""
+    one = re.search(re.escape(NEW_VERSION) + r"(.+?), or retire it on My bots first", reason)
+    if one is not None:
+        name = one.group(1)
+        option = f"--name {shlex.quote(name)}"
+        return reason.replace(f"{NEW_VERSION}{name},", f"{NEW_VERSION}{name} ({option}),", 1)
+    return reason.replace(
+        f"{NEW_VERSION}one of them,", f"{NEW_VERSION}one of them (--name and its name),", 1
+    )
 
 
 @contextlib.contextmanager

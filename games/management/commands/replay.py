@@ -20,6 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import records
 from games.engine.spec import GameSpec
+from games.engine.terminal import console_width, wrapped
 from games.registry import add_game_argument, game_slugs, get_game
 
 
@@ -66,8 +67,8 @@ class Command(BaseCommand):
                 )
         except ValueError as exc:
             raise CommandError(f"{path}: {exc}") from None
-        for line in lines:
-            self.stdout.write(line)
+        # wrapped between words to the terminal (a step's sentence is longer than a line)
+        self.stdout.write(wrapped("\n".join(lines), console_width(self.stdout)))
         if opts["json"]:
             opts["json"].parent.mkdir(parents=True, exist_ok=True)
             opts["json"].write_text(json.dumps(report, indent=2) + "\n")

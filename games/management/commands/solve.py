@@ -16,8 +16,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rich.console import Console
 from rich.table import Table
 
+from games.engine import interrupts
 from games.engine.progress import progress_bar
 from games.engine.spec import SolverOption, SolverSpec
+from games.engine.terminal import console_width, wrapped
 from games.solver.botfile import DIGITS, BotFile, render, written_here
 from games.solver.cfr import ALGORITHMS
 from games.solver.export import ALGORITHM_NAMES, result_document, strategy_table, write_json
@@ -168,6 +170,27 @@ class Command(BaseCommand):
             )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        #: where the solve is, for the line said if it is stopped (Ctrl-C, a SIGTERM)
+        self._at = "before the solve began"
+        self._written: list[str] = []
+        with interrupts.interruptible():
+            try:
+                self._solve(opts)
+            except KeyboardInterrupt as exc:
+                written = ", ".join(self._written)
+                wrote = f"written: {written}" if written else "nothing was written"
+                line = f"interrupted {self._at}; {wrote}"
+                interrupts.stop(wrapped(line, console_width(self.stderr)), exc, self.stderr)
+
+    def _trained(self, done: int, of: int) -> None:
+        """``done`` of ``of`` iterations trained (for the line said if it is stopped)."""
+        self._at = f"after {done} of {of} iterations"
+
+    def _wrote(self, what: str) -> None:
+        """``what`` (a file, a folder) is written (said if the command is stopped after)."""
+        self._written.append(what)
+
+    def _solve(self, opts: dict[str, Any]) -> None:
         algorithm = opts["algorithm"].lower()
         if algorithm not in ALGORITHMS:
             raise CommandError(
@@ -207,6 +230,7 @@ class Command(BaseCommand):
         if named:
             heading += f" ({', '.join(named)})"
         history_tree = opts.get("history_tree", False)
+        self._at = "while building the game tree"
         try:
             if opts["no_progress"] or not err.is_terminal:
                 solver = solver_for(game, algorithm, history_tree)
@@ -217,21 +241,30 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         tree = solver.tree
         progress = progress_bar(err, opts["no_progress"])
+        self._trained(0, iterations)
+
+        def trained(done: int) -> None:
+            progress.update(task, completed=done)
+            self._trained(done, iterations)
+
         with progress:
             task = progress.add_task(ALGORITHM_NAMES[algorithm], total=iterations)
             solver.train(
                 iterations,
-                progress=lambda n: progress.update(task, completed=n),
+                progress=trained,
                 target=target,
                 every=None if target is None else TARGET_EVERY,
             )
+        solved = self._at = f"after the solve ({solver.iterations} iterations)"
         document = result_document(game, solver, infosets=opts["json"] is not None)
         self._print(out, heading, document)
         if opts["json"] is not None:
             write_json(opts["json"], document)
+            self._wrote(str(opts["json"]))
             err.print(f"strategy written to {opts['json']}")
         if out_dir is not None:
             assert solver_spec.export is not None
+            self._at = f"{solved}, while writing {out_dir} (part of it may be there)"
             started = time.perf_counter()
             count = solver_spec.export(
                 out_dir,
@@ -240,6 +273,8 @@ class Command(BaseCommand):
                 ALGORITHM_NAMES[algorithm],
                 solver.iterations,
             )
+            self._wrote(str(out_dir))
+            self._at = solved
             err.print(
                 f"{count} strategy files written under {out_dir} "
                 f"in {time.perf_counter() - started:.1f} s"
@@ -250,7 +285,11 @@ class Command(BaseCommand):
             written = self._write_bot(
                 opts["bot"], slug, solver_spec, {key: table}, algorithm, iterations, opts
             )
-            self.stdout.write(self._bot_line(opts["bot"], written, time.perf_counter() - started))
+            self._say(self._bot_line(opts["bot"], written, time.perf_counter() - started))
+
+    def _say(self, text: str) -> None:
+        """A line of the command's own on stdout, wrapped between words to the terminal."""
+        self.stdout.write(wrapped(text, console_width(self.stdout)))
 
     def _print(self, out: Console, heading: str, doc: dict[str, Any]) -> None:
         size = doc["tree"]
@@ -348,6 +387,7 @@ class Command(BaseCommand):
         with progress:
             task = progress.add_task(f"{option.label.lower()}: every value", total=len(values))
             for value in values:
+                self._at = f"after {len(ran)} of {len(values)} solves"
                 try:
                     game = make_game(slug, **{**options, option.name: option.parse(value)})
                     solver = solver_for(game, algorithm, opts.get("history_tree", False))
@@ -362,6 +402,7 @@ class Command(BaseCommand):
                 key, table = self._table(solver_spec, game, solver)
                 tables[key] = table
                 progress.advance(task)
+            self._at = f"after {len(values)} solves"
         written = self._write_bot(
             opts["bot"], slug, solver_spec, tables, algorithm, iterations, opts
         )
@@ -374,11 +415,11 @@ class Command(BaseCommand):
             )
         )
         which = "every value" if opts["values"] is None else f"{len(values)} values"
-        self.stdout.write(
+        self._say(
             f"{len(values)} solves ({option.label.lower()}: {which}), "
             f"{ALGORITHM_NAMES[algorithm]}, {each}; the worst exploitability {worst:.3g}"
         )
-        self.stdout.write(self._bot_line(opts["bot"], written, time.perf_counter() - started))
+        self._say(self._bot_line(opts["bot"], written, time.perf_counter() - started))
 
     def _write_bot(
         self,
@@ -437,6 +478,7 @@ class Command(BaseCommand):
         check_bot_code(written.text)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(written.text, encoding="utf-8")
+        self._wrote(str(path))
         return written
 
     @staticmethod
