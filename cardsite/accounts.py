@@ -50,7 +50,7 @@ from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
 
 from bots.names import plain_username
-from cardsite.outages import REDIS_UNREACHABLE
+from bots.outages import REDIS_UNREACHABLE
 
 log = logging.getLogger("cardsite.accounts")
 

@@ -10,7 +10,7 @@ from django.core.cache import caches
 from django.db.models import Count
 
 from bots.models import MatchJob, Tournament
-from cardsite.outages import REDIS_UNREACHABLE
+from bots.outages import REDIS_UNREACHABLE
 
 #: how long a count of a running tournament's jobs by status is kept (seconds)
 JOBS_COUNTED_S = 2

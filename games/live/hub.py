@@ -31,7 +31,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
-from cardsite.outages import REDIS_UNREACHABLE
+from bots.outages import REDIS_UNREACHABLE
 from games.live import tables
 from games.live.host import Finish, SeatPlan, TableHost, TableLost, message_text
 from games.models import Table

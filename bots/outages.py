@@ -1,6 +1,8 @@
 """What Redis's clients raise when its server cannot be reached, for the parts of the site
 that go on without it for a while: Django's caches (the sign-up and log-in counters,
-cardsite.accounts) and the channel layer (the live tables' hub, games.live.hub)."""
+cardsite.accounts; the tournaments' job counts, bots.competition.counts) and the channel
+layer (the live tables' hub, games.live.hub). On the floor of the models (docs/architecture.md,
+"The rooms of bots/"), so that every room above and the web can import it."""
 
 from __future__ import annotations
 
