@@ -395,6 +395,10 @@ LOGGING = {
 BOT_MAX_CODE_BYTES = envint("BOT_MAX_CODE_BYTES", 256 * 1024)
 #: new versions one user may upload from the site in any hour (docs/uploading.md)
 BOT_UPLOADS_PER_HOUR = envint("BOT_UPLOADS_PER_HOUR", 10)
+#: new versions the accounts of one client address may upload together in any hour (0: no
+#: limit): an address may make SIGNUP_LIMIT accounts an hour, and each upload is compiled and
+#: validated on a worker (bots.pages.upload_address, docs/uploading.md)
+BOT_UPLOADS_PER_ADDRESS_PER_HOUR = envint("BOT_UPLOADS_PER_ADDRESS_PER_HOUR", 20)
 #: bots one person may have competing in one game (0: no limit): more would let a person's
 #: bots play into each other's hands, and take worker time from everyone else's
 #: (docs/competition.md, "One bot per person in a game")

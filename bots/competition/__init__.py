@@ -423,6 +423,18 @@ def _claimable_parts(now: Any, min_priority: int | None = None) -> list[Q]:
     return [part & least for part in leases.claimable_parts(now)]
 
 
+def jobs_waiting(now: Any, min_priority: int | None = None) -> bool:
+    """Whether any match job waits for a worker (of ``min_priority`` or more): two reads of a
+    row each, through the claim index."""
+    parts = _claimable_parts(now, min_priority)
+    return any(MatchJob.objects.filter(part).exists() for part in parts)
+
+
+def jobs_playing(now: Any) -> bool:
+    """Whether a worker holds match jobs now (their lease has not run out)."""
+    return MatchJob.objects.filter(status=MatchJob.RUNNING, lease_until__gte=now).exists()
+
+
 def _in_claim_order(
     now: Any, min_priority: int | None, take: int, *, lock: bool = False
 ) -> list[MatchJob]:

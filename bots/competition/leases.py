@@ -4,7 +4,9 @@ the strategy explorer's solves (``games.solves``) and the playground's runs
 
 A leased row has a ``status`` (queued, running, done, failed: the models spell them alike),
 the ``worker`` that holds it, ``attempts`` (how many times a worker claimed it: it only
-grows), ``errors`` (runs that ended in an error of the platform's own) and the last
+grows, but for a playground run that a stopping worker gives back, whose claim is undone,
+``bots.playground.stopped``: that worker claims nothing more, so its token never holds
+again), ``errors`` (runs that ended in an error of the platform's own) and the last
 ``error``, ``lease_until`` and ``heartbeat``, ``started`` and ``finished``. A row is
 claimable when it is queued, or running with a lease that ran out (its worker died). A claim
 sets ``running``, the worker's name, ``attempts + 1`` and a lease; (``worker``,
@@ -46,6 +48,10 @@ CLAIM_TRIES = 20
 #: such a row is voided, and its end says so
 PLATFORM = "the platform could not play it: "
 
+#: the caps a row can be given up at (:meth:`Caps.reached`): errors of ours, claims each
+#: given back for the platform's trouble (voided), claims its workers did not end
+ERRORS, VOIDED, CLAIMS = "errors", "voided", "claims"
+
 M = TypeVar("M", bound=Model)
 
 
@@ -79,16 +85,30 @@ class Caps:
             claims=int(getattr(settings, "WORKER_MAX_CLAIMS", 20)),
         )
 
-    def verdict(self, errors: int, claims: int, last_error: str, last_worker: str) -> str:
-        """Why a job or validation with these counts ends now; "" if it goes on."""
+    def reached(self, errors: int, claims: int, last_error: str) -> str:
+        """Which cap a job, run or validation with these counts is at: :data:`ERRORS`,
+        :data:`VOIDED` (its claims, each given back for the platform's trouble),
+        :data:`CLAIMS` (its claims, its workers killed or lost it), or "" (it goes on). Each
+        kind says its own end in words for its people from it; :meth:`verdict` is the
+        operators' (a job's error, the logs)."""
         if errors >= self.errors:
+            return ERRORS
+        if claims >= self.claims:
+            return VOIDED if last_error.startswith(PLATFORM) else CLAIMS
+        return ""
+
+    def verdict(self, errors: int, claims: int, last_error: str, last_worker: str) -> str:
+        """Why a job or validation with these counts ends now, for its operators (a job's
+        error, the logs); "" if it goes on."""
+        reached = self.reached(errors, claims, last_error)
+        if reached == ERRORS:
             return f"failed {errors} times; the last time: {last_error or 'no error recorded'}"
-        if claims >= self.claims and last_error.startswith(PLATFORM):
+        if reached == VOIDED:
             return (
                 f"voided after {claims} tries: {last_error}; no bot is charged for it and "
                 "nothing is rated"
             )
-        if claims >= self.claims:
+        if reached == CLAIMS:
             return (
                 f"taken {claims} times without a result: each worker that took it stopped or "
                 f"lost it (the last one: {last_worker or 'unknown'})"

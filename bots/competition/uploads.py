@@ -35,6 +35,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import (
+    Case,
     Count,
     Exists,
     F,
@@ -44,13 +45,15 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    TextField,
     Value,
+    When,
 )
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from bots.competition import schedule_placement
-from bots.competition.leases import Caps
+from bots.competition.leases import ERRORS, Caps
 from bots.competition.leaving import is_builtin, withdraw_queued_jobs
 from bots.ladder.ratings import lock_ledger, on_new_version, rerank
 from bots.languages import by_suffix, get_language, language_title, languages, looks_foreign
@@ -77,6 +80,13 @@ LANGUAGE_SUFFIX = {language.name: language.suffix for language in languages()}
 BUILTIN_RETRY_S = 60.0
 #: seconds before a validation the platform could not run (no free slot...) is tried again
 PLATFORM_RETRY_S = 30.0
+#: how the log of a version begins while its validation waits out a pause after the
+#: platform's trouble (:func:`validation_deferred`), or after an error of ours
+#: (:func:`validation_failed`), and what it holds while a built-in bot's does
+#: (:func:`_builtin_failed`): with a lease in the future, no worker is validating it
+DEFERRED_NOTE = "validation waits: "
+ERROR_NOTE = "validation error on try "
+BUILTIN_NOTE = "the site's own built-in bot failed: a platform error, not a verdict"
 #: stops of a code's compile by the clock (``compiling.CompileBusy``: under a quarter of a
 #: core for four times its CPU limit) after which its validation ends, rejected with words
 #: that say so: each stop held a worker for minutes, so they are few (the CPU they had is
@@ -504,8 +514,7 @@ def _builtin_failed(version: BotVersion, result: ValidationResult) -> None:
         BUILTIN_RETRY_S,
     )
     version.validation_log = untrusted.clean_text(
-        f"{result.log}\nthe site's own built-in bot failed: a platform error, not a verdict; "
-        f"tried again in {BUILTIN_RETRY_S:g} s"
+        f"{result.log}\n{BUILTIN_NOTE}; tried again in {BUILTIN_RETRY_S:g} s"
     )
     version.validation_lease = timezone.now() + timedelta(seconds=BUILTIN_RETRY_S)
     version.save(update_fields=["validation_log", "validation_lease"])
@@ -523,7 +532,7 @@ def validation_deferred(
         BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
             validation_claims=Greatest(F("validation_claims") - 1, Value(0)),
             validation_lease=timezone.now() + timedelta(seconds=retry_s),
-            validation_log=f"validation waits: {reason}; it is tried again in {retry_s:g} s "
+            validation_log=f"{DEFERRED_NOTE}{reason}; it is tried again in {retry_s:g} s "
             "(the platform's trouble, never the bot's)",
         )
     )
@@ -546,7 +555,7 @@ def validation_failed(version: BotVersion, error: str) -> bool:
         BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
             validation_errors=F("validation_errors") + 1,
             validation_lease=again,
-            validation_log=f"validation error on try {version.validation_claims}: {error}",
+            validation_log=f"{ERROR_NOTE}{version.validation_claims}: {error}",
         )
     )
 
@@ -585,6 +594,28 @@ def validation_queue(now: datetime, slow: bool | None = None) -> QuerySet[BotVer
     return waiting.annotate(ahead=ahead).order_by("validation_slow", "ahead", "id")
 
 
+def paused() -> Q:
+    """The versions whose log says their validation waits out a pause (their lease, in the
+    future, is that pause's end, not a worker's): :data:`DEFERRED_NOTE`, :data:`ERROR_NOTE`,
+    :data:`BUILTIN_NOTE`. A claim clears such a note (:func:`claim_validation`)."""
+    return (
+        Q(validation_log__startswith=DEFERRED_NOTE)
+        | Q(validation_log__startswith=ERROR_NOTE)
+        | Q(validation_log__contains=BUILTIN_NOTE)
+    )
+
+
+def validations_running(now: datetime) -> int:
+    """How many versions workers are validating now (held with a lease, not paused)."""
+    held = BotVersion.objects.filter(status=BotVersion.VALIDATING, validation_lease__gt=now)
+    return held.exclude(paused()).count()
+
+
+def validations_waiting(now: datetime) -> int:
+    """How many versions wait for a worker to validate them (:func:`validation_queue`)."""
+    return validation_queue(now).count()
+
+
 def validations_ahead(version: BotVersion, now: datetime) -> int:
     """How many waiting versions the workers take before ``version``: those that come
     before it in :func:`validation_queue` (the order workers follow), counted in one query.
@@ -607,6 +638,21 @@ def validations_ahead(version: BotVersion, now: datetime) -> int:
         before |= Q(validation_slow=False)  # quick passes come before slow versions' full ones
     queue = validation_queue(now).exclude(pk=version.pk).alias(mine=mine)
     return queue.filter(before).count()
+
+
+def given_up_reason(version: BotVersion, verdict: str, caps: Caps) -> str:
+    """The reason of a version whose validation is given up at one of its ``caps``, for its
+    owner: errors of ours say the last one (``verdict``); claims that each ended without a
+    verdict (the workers that took it were killed: a deploy's stop is no claim, see
+    :func:`validation_deferred`) are the site's trouble, said so."""
+    last_error = version.validation_log.partition(": ")[2]
+    claims = version.validation_claims
+    if caps.reached(version.validation_errors, claims, last_error) == ERRORS:
+        return f"validation {verdict}"
+    return (
+        f"validation given up: the site's workers stopped {claims} times while validating it "
+        "(the site's trouble, not your bot's); upload the same file again later"
+    )
 
 
 def claim_validation(
@@ -639,13 +685,20 @@ def claim_validation(
             )
             verdict = ""
         if verdict:
+            log.warning("event=validation.given_up version=%s verdict=%r", candidate.pk, verdict)
             with transaction.atomic():
                 if mine.select_for_update().exists():
-                    _reject(candidate, f"validation {verdict}")
+                    _reject(candidate, given_up_reason(candidate, verdict, caps))
             continue
         won = mine.update(
             validation_lease=now + timedelta(seconds=lease_s),
             validation_claims=F("validation_claims") + 1,
+            # a pause's note no longer holds: a worker validates it now (validations_running)
+            validation_log=Case(
+                When(paused(), then=Value("")),
+                default=F("validation_log"),
+                output_field=TextField(),
+            ),
         )
         if won:
             return BotVersion.objects.select_related("bot", "bot__owner").get(pk=candidate.pk)

@@ -726,7 +726,7 @@ def submit_version(request: HttpRequest, key: str) -> HttpResponse:
     filename = f"{name.strip()}{LANGUAGE_SUFFIX.get(run.language, default_language().suffix)}"
     try:
         version = upload_within_limit(
-            request.user, run.game, name, filename, run.code.encode("utf-8")
+            request.user, run.game, name, filename, run.code.encode("utf-8"), client_ip(request)
         )
     except uploads.UploadError as exc:
         messages.error(request, f"The version was not submitted: {exc}")

@@ -53,12 +53,15 @@ from bots.models import (
     Rating,
     RatingHistory,
 )
+from bots.pages import upload_address
 from bots.pages.compiler import refusal
 from bots.pages.forms import UploadForm
 from cardsite import keyset
-from cardsite.written import MINUS, number, score_pair, when
+from cardsite.accounts import client_ip
+from cardsite.written import MINUS, figure, minus_signs, number, score_pair, when
 from games.chips.tournament import ChipsRoundRobin
 from games.engine import untrusted
+from games.engine.table import FAULT_WORDS
 from games.engine.tournament import Format
 from games.models import profile_hidden
 from games.registry import get_game
@@ -213,10 +216,14 @@ class RateLimited(uploads.UploadError):
     """Too many new versions in the last hour."""
 
 
-def upload_within_limit(user: Any, game: str, name: str, filename: str, data: bytes) -> BotVersion:
+def upload_within_limit(
+    user: Any, game: str, name: str, filename: str, data: bytes, address: str = ""
+) -> BotVersion:
     """:func:`bots.competition.uploads.upload`, unless the user already uploaded
-    ``BOT_UPLOADS_PER_HOUR`` versions in the last hour. The user's row is locked so that parallel
-    requests count each other."""
+    ``BOT_UPLOADS_PER_HOUR`` versions in the last hour, or the accounts of the client's
+    ``address`` (``cardsite.accounts.client_ip``) uploaded ``BOT_UPLOADS_PER_ADDRESS_PER_HOUR``
+    (:mod:`bots.pages.upload_address`). The user's row is locked so that parallel requests
+    count each other."""
     per_hour = uploads_per_hour()
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
@@ -234,7 +241,14 @@ def upload_within_limit(user: Any, game: str, name: str, filename: str, data: by
                 f"({per_hour} an hour); you can upload again in {minutes} "
                 f"minute{'s' if minutes != 1 else ''}."
             )
-        return uploads.upload(user, game, name, filename, data)
+        counted, refused = upload_address.take(address)
+        if refused:
+            raise RateLimited(refused)
+        try:
+            return uploads.upload(user, game, name, filename, data)
+        except BaseException:
+            upload_address.give_back(counted)
+            raise
 
 
 # ---- My bots --------------------------------------------------------------------------------
@@ -407,7 +421,12 @@ def _upload(request: HttpRequest) -> HttpResponse:
         filename, data = form.filename_and_data()
         try:
             version = upload_within_limit(
-                request.user, form.cleaned_data["game"], form.cleaned_data["name"], filename, data
+                request.user,
+                form.cleaned_data["game"],
+                form.cleaned_data["name"],
+                filename,
+                data,
+                address=client_ip(request),
             )
         except uploads.UploadError as exc:
             form.add_error(None, str(exc))

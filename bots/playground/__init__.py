@@ -36,13 +36,14 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from bots.competition import leases
+from bots.competition import leases, uploads
 from bots.competition.leases import Caps, Claim
 from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
-from bots.languages import default_language, get_language
+from bots.languages import default_language, get_language, spoken
 from bots.models import HOUSE, BotVersion, PlaygroundMatch, PlaygroundRun, builtin_label
 from bots.running.contract import check_before_play
 from bots.running.playing import (
@@ -722,7 +723,8 @@ def queue_position(run: PlaygroundRun) -> int:
 
 @dataclass(frozen=True)
 class Wait:
-    """What a waiting run waits for."""
+    """What a waiting run waits for: the runs ahead of it, and the other work the workers
+    do first (:func:`wait_of`)."""
 
     #: its place in the queue (1: the next one a worker takes)
     position: int
@@ -732,37 +734,158 @@ class Wait:
     playing: int
     #: the most worker time any of them may still use, seconds (None: one has no bound)
     longest: float | None
+    #: uploads being checked now (validated by a worker)
+    checking: int = 0
+    #: the most uploads waiting to be checked that workers may check before it
+    uploads: int = 0
+    #: whether tournament matches are being played now
+    matches_now: bool = False
+    #: whether workers may play tournament matches before it
+    matches: bool = False
+    #: solves of the strategy explorer being run now, and the most that may be run before it
+    solving: int = 0
+    solves: int = 0
+    #: seconds until a worker may take it again (given back for the site's trouble:
+    #: :func:`give_back`), None if it may be taken now
+    retry_in: float | None = None
+
+
+@dataclass(frozen=True)
+class OtherWork:
+    """What the workers do besides playground runs, now and waiting (:func:`other_work`)."""
+
+    #: uploads being validated now, and waiting for a worker
+    checking: int = 0
+    uploads: int = 0
+    #: tournament matches: being played now, waiting for a worker
+    matches_now: bool = False
+    matches: bool = False
+    #: solves of the strategy explorer: being run now, waiting for a worker
+    solving: int = 0
+    solves: int = 0
+
+
+def other_work(now: Any) -> OtherWork:
+    """The workers' other work (a few short counts, each through an index)."""
+    from bots import competition
+    from games import solves
+    from games.models import SolveJob
+
+    waiting_solves = SolveJob.objects.filter(leases.claimable(now))
+    return OtherWork(
+        checking=uploads.validations_running(now),
+        uploads=uploads.validations_waiting(now),
+        matches_now=competition.jobs_playing(now),
+        matches=competition.jobs_waiting(now),
+        solving=SolveJob.objects.filter(solves.live_running()).count(),
+        solves=waiting_solves.count(),
+    )
 
 
 def wait_of(run: PlaygroundRun) -> Wait:
-    """What a waiting run waits for (:func:`the_queue`)."""
-    queue = the_queue()
+    """What a waiting run waits for: the runs ahead of it (:func:`the_queue`), and the other
+    work a worker does first. A worker takes turns (``bots.worker.Worker.other_work``): after
+    an upload's check it takes a run, after a run a batch of tournament matches, after
+    matches the next check; a kind with nothing waiting passes its turn on; and it may run a
+    solve of the strategy explorer before any of them (never two in a row). So between now
+    and this run's turn (after the runs ahead of it), a worker checks at most one upload and
+    plays at most one batch of matches before each of those runs and before this one (none
+    before the first run if what it does now is an upload's check, after which a run comes;
+    no batch if it plays matches now), and runs at most one solve before each piece of that
+    work: the most of each that may come first, none of them certain."""
+    now = timezone.now()
+    queue = the_queue(now)
     place = queue.place(run.pk)
     place = len(queue.waiting) if place is None else place
     ahead = queue.waiting[:place] + queue.playing
     lefts = [queued.left for queued in ahead]
     longest = None if None in lefts else max((left or 0.0 for left in lefts), default=0.0)
-    return Wait(place + 1, len(ahead), len(queue.playing), longest)
+    retry_in = None
+    if run.status == PlaygroundRun.QUEUED and run.lease_until is not None:
+        left = (run.lease_until - now).total_seconds()
+        retry_in = left if left > 0 else None
+    work = other_work(now)
+    checking_only = work.checking and not queue.playing and not work.matches_now
+    matches_only = work.matches_now and not queue.playing and not work.checking
+    # turns of each kind a worker gives before this run's (one per run ahead, and one more)
+    checks = place if checking_only else place + 1
+    batches = place if checking_only or matches_only else place + 1
+    checked = min(work.uploads, checks)
+    played = batches if work.matches else 0
+    pieces = place + checked + played  # other work begun from now before this run
+    return Wait(
+        place + 1,
+        len(ahead),
+        len(queue.playing),
+        longest,
+        checking=work.checking,
+        uploads=checked,
+        matches_now=work.matches_now,
+        matches=bool(played),
+        solving=work.solving,
+        solves=min(work.solves, pieces + 1),
+        retry_in=retry_in,
+    )
+
+
+def _are(n: int) -> str:
+    return "is" if n == 1 else "are"
 
 
 def wait_text(wait: Wait) -> str:
-    """A waiting run's wait in words: how many runs are ahead of it, and how long each may
-    take (the most worker time any of them may still use)."""
-    if not wait.ahead:
-        return "yours is next"
-    said = f"{plural(wait.ahead, 'run')} ahead of yours"
-    if wait.playing:
-        said += (
-            ", being played"
-            if wait.ahead == 1
-            else f", {wait.playing} of them being played"
-            if wait.playing < wait.ahead
-            else ", all being played"
+    """A waiting run's wait in words: how many runs are ahead of it and how long each may
+    take (the most worker time any of them may still use), what else the workers are doing
+    now, and what they may do before it (:func:`wait_of`); "yours is next" only when
+    nothing may come first."""
+    if wait.retry_in is not None:
+        return (
+            "the site had trouble playing it (not your bot's doing), so it is tried again in "
+            f"{max(1, math.ceil(wait.retry_in))} s at the earliest"
         )
-    if wait.longest is not None:
-        each = "it" if wait.ahead == 1 else "each"
-        said += f"; {each} may take up to {_minutes(wait.longest)} of a worker's time"
-    return said
+    parts = []
+    if wait.ahead:
+        said = f"{plural(wait.ahead, 'run')} ahead of yours"
+        if wait.playing:
+            said += (
+                ", being played"
+                if wait.ahead == 1
+                else f", {wait.playing} of them being played"
+                if wait.playing < wait.ahead
+                else ", all being played"
+            )
+        if wait.longest is not None:
+            each = "it" if wait.ahead == 1 else "each"
+            said += f"; {each} may take up to {_minutes(wait.longest)} of a worker's time"
+        parts.append(said)
+    now = []
+    if wait.checking:
+        now.append(f"{plural(wait.checking, 'upload')} {_are(wait.checking)} being checked")
+    if wait.matches_now:
+        now.append("tournament matches are being played")
+    if wait.solving:
+        solves = plural(wait.solving, "solve")
+        now.append(f"{solves} of the strategy explorer {_are(wait.solving)} being run")
+    may = []
+    if wait.uploads:
+        more = " more" if wait.checking else ""
+        may.append(f"check {wait.uploads}{more} upload{'s' if wait.uploads != 1 else ''}")
+    if wait.matches:
+        may.append("play some tournament matches")
+    if wait.solves:
+        may.append(f"run {plural(wait.solves, 'solve')} of the strategy explorer")
+    if now:
+        parts.append(spoken(now, "and"))
+    if may:
+        if parts:
+            parts.append(f"a worker may also {spoken(may, 'and')} before yours")
+        else:
+            parts.append(f"a worker may first {spoken(may, 'and')}, then take yours")
+        return "; ".join(parts)
+    if not parts:
+        return "yours is next"
+    if now and not wait.ahead:
+        return f"{parts[0]} first, then yours"
+    return "; ".join(parts)
 
 
 def owns(run: PlaygroundRun, user: Any, guest: str) -> bool:
@@ -777,28 +900,80 @@ def caps(errors: int) -> Caps:
     return Caps(errors=errors, claims=max_claims())
 
 
-def _give_up(run: PlaygroundRun, verdict: str) -> None:
+def _give_up(run: PlaygroundRun, verdict: str, reached: str) -> None:
     rows = PlaygroundRun.objects.filter(pk=run.pk, attempts=run.attempts)
-    leases.end(rows, PlaygroundRun.FAILED, reason=given_up_text(run, verdict))
+    leases.end(rows, PlaygroundRun.FAILED, reason=given_up_text(run, reached))
     log.warning("event=playground.given_up run=%s reason=%r", run.pk, verdict)
 
 
-def given_up_text(run: PlaygroundRun, verdict: str) -> str:
-    """What the page of a run given up at its ``caps`` says. A run voided for the
-    platform's trouble (no free sandbox slot, a sandbox that would not start, each time it
-    was tried) is the site's: said so, in a few words, and never the person's or their bot's
-    (its matches played before are kept, each charged only its bots' own time)."""
-    if verdict.startswith("voided") and run.error.startswith(leases.PLATFORM):
+#: the site's trouble a run's tries were stopped by, in words for people, by how the
+#: platform's reason begins (its details, the operator's, are logged)
+TROUBLE_WORDS = (
+    (("no free sandbox slot",), "every place the site runs bots in was taken"),
+    (
+        ("the bot's process was killed by SIGKILL from outside",),
+        "a bot's process was stopped from outside the bot (the machine ran short of memory, "
+        "or an operator stopped it)",
+    ),
+    (
+        ("the bot's process was sent",),
+        "a bot's process was stopped from outside the bot (an operator, or the site's "
+        "service manager)",
+    ),
+    (
+        ("the machine is too busy", "the process playing the match was held up"),
+        "the site's machine was too busy to give the bots their time",
+    ),
+    (("the sandbox did not start within",), "the site's machine was too busy to start the bots"),
+    (
+        ("the sandbox", "the compiler's sandbox", "cannot start", "bwrap", "user namespaces"),
+        "the site could not start the sandbox the bots run in",
+    ),
+    (("the worker was stopped",), "the site's worker was stopped while it played"),
+)
+
+
+def trouble_text(error: str) -> str:
+    """The platform's trouble of a run's last try (its ``error``: ``leases.PLATFORM`` and the
+    reason, then the worker's name) in words for people: what happened, never the
+    platform's own terms."""
+    trouble = re.sub(r" \(on [^()]*\)$", "", error.removeprefix(leases.PLATFORM))
+    for starts, words in TROUBLE_WORDS:
+        if trouble.startswith(starts):
+            return words
+    return "the site had trouble running the bots"
+
+
+#: what the page of a run given up for the site's trouble asks of the person
+START_AGAIN = "That is the site's trouble, not your bot's; start the run again later."
+
+
+def given_up_text(run: PlaygroundRun, reached: str) -> str:
+    """What the page of a run given up at one of its caps (``reached``: ``leases.Caps.reached``)
+    says, in whole sentences. Each cap is the site's trouble, said so, and never the
+    person's or their bot's (its matches played before are kept, each charged only its bots'
+    own time): tries that the platform's trouble stopped (the last one's, in plain words:
+    :func:`trouble_text`; the clock stopping its bot's compile: :func:`_compile_stopped_text`),
+    workers killed while they played it (a worker's stop for a deploy is no try:
+    :func:`stopped`), or errors of the site's own."""
+    tries = plural(run.attempts, "time")
+    if reached == leases.VOIDED:
         trouble = re.sub(r" \(on [^()]*\)$", "", run.error.removeprefix(leases.PLATFORM))
         if trouble.startswith(compiling.BUSY):
             return _compile_stopped_text(run, trouble)
-        trouble = trouble.split(": ", 1)[0]  # (its details are the operator's: logged)
         return (
-            f"The site could not play this run, each of the {run.attempts} times a worker "
-            f"tried: {trouble}. That is the site's trouble, not your bot's; start the run "
-            "again later."
+            f"The site could not play this run: a worker tried {tries}, and the last time "
+            f"{trouble_text(run.error)}. {START_AGAIN}"
         )
-    return f"The run was given up: it {verdict}."
+    if reached == leases.ERRORS:
+        return (
+            f"The site ran into an error of its own {plural(run.errors, 'time')} while playing "
+            f"this run, so it was given up. {START_AGAIN}"
+        )
+    return (
+        f"The site's workers stopped {tries} while playing this run, so it was given up. "
+        f"{START_AGAIN}"
+    )
 
 
 def _compile_stopped_text(run: PlaygroundRun, trouble: str) -> str:
@@ -839,6 +1014,7 @@ def claim(worker: str, lease_s: float, caps: Caps) -> Claim[PlaygroundRun] | Non
             if not order:
                 return None
             rows = PlaygroundRun.objects.defer("code").filter(leases.claimable(now), pk__in=order)
+            rows = rows.exclude(pausing(now))  # (given back for the site's trouble: give_back)
             if skip_locked:
                 rows = rows.select_for_update(skip_locked=True)
             found = {row.pk: row for row in rows}
@@ -846,7 +1022,7 @@ def claim(worker: str, lease_s: float, caps: Caps) -> Claim[PlaygroundRun] | Non
             if row is None:
                 return None
             if verdict := caps.given_up(row):
-                _give_up(row, verdict)
+                _give_up(row, verdict, caps.reached(row.errors, row.attempts, row.error))
                 continue
             taken = leases.taking(row, worker, lease_s, now) | {"started": row.started or now}
             if not leases.take(row, taken):
@@ -855,6 +1031,48 @@ def claim(worker: str, lease_s: float, caps: Caps) -> Claim[PlaygroundRun] | Non
             setattr(row, name, value)
         return Claim(row, worker, row.attempts)
     return None
+
+
+#: seconds before a run given back for the platform's trouble is taken again, as a
+#: validation's (``uploads.PLATFORM_RETRY_S``): a brief shortage (of memory, of sandbox
+#: slots) passes meanwhile instead of using up the run's tries within seconds
+PLATFORM_RETRY_S = uploads.PLATFORM_RETRY_S
+
+
+def pausing(now: Any) -> Q:
+    """Runs given back for the platform's trouble whose pause has not ended: queued with a
+    ``lease_until`` still to come (:func:`give_back`), which no worker takes before it."""
+    return Q(status=PlaygroundRun.QUEUED, lease_until__gt=now)
+
+
+def give_back(held: Claim, reason: str, retry_s: float = PLATFORM_RETRY_S) -> bool:
+    """The platform could not play the held run now (no free sandbox slot, a sandbox that
+    would not start, a bot's process killed from outside it): back to the queue, its claim
+    counted (at :func:`max_claims` such tries it is voided, :func:`given_up_text`), and
+    taken again no sooner than ``retry_s`` from now (:func:`pausing`). False if it was no
+    longer ours."""
+    until = timezone.now() + timedelta(seconds=retry_s)
+    return bool(
+        held.rows().update(
+            status=PlaygroundRun.QUEUED, lease_until=until, error=untrusted.clean_text(reason)
+        )
+    )
+
+
+def stopped(held: Claim, reason: str = "the worker was stopped") -> bool:
+    """The worker is stopping (a deploy, a restart: SIGTERM) and gives the held run back:
+    to the queue, taken again at once, and its claim undone, as a validation's is
+    (``uploads.validation_deferred``): a stop is no try of the run's, so a few deploys do
+    not use up its :func:`max_claims`. A worker killed outright (its lease runs out) still
+    counts. False if it was no longer ours."""
+    return bool(
+        held.rows().update(
+            status=PlaygroundRun.QUEUED,
+            lease_until=None,
+            error=untrusted.clean_text(reason),
+            attempts=Greatest(F("attempts") - 1, Value(0)),
+        )
+    )
 
 
 def fail(held: Claim, reason: str) -> bool:
@@ -1204,10 +1422,7 @@ def play_run(
                 if lost():
                     return LOST
                 if stopping():
-                    until_done(
-                        "playground.release",
-                        lambda: leases.release(held, "the worker was stopped"),
-                    )
+                    until_done("playground.release", lambda: stopped(held))
                     return STOPPED
                 if run.worker_seconds and used >= run.worker_seconds:
                     # its bound of worker time is used: its other matches are not played
@@ -1218,8 +1433,8 @@ def play_run(
                 played, seat = play_match(run, number, seats, cache)
                 if stopping() and shutdown_faults(played):
                     # the worker's own shutdown may have killed the bots: played again later
-                    reason = f"{leases.PLATFORM}the worker was stopped during match {number + 1}"
-                    until_done("playground.release", lambda r=reason: leases.release(held, r))
+                    reason = f"the worker was stopped during match {number + 1}"
+                    until_done("playground.release", lambda r=reason: stopped(held, r))
                     return STOPPED
                 took = match_charge(played)  # its bots' own time: not the site's waits
                 used += took

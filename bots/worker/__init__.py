@@ -44,6 +44,12 @@ log = logging.getLogger("bots.worker")
 T = TypeVar("T")
 
 
+#: the kinds of work :meth:`Worker.other_work` takes turns between, in their order: an
+#: upload's validation, a playground run, a batch of match jobs
+VALIDATE, RUN, MATCHES = "validation", "run", "matches"
+TURNS = (VALIDATE, RUN, MATCHES)
+
+
 class Interrupted(Exception):
     """Raised in the main thread by a second SIGTERM."""
 
@@ -334,8 +340,8 @@ class Worker:
         #: whether the last work done was a solve, and when to look for one next
         self._solved_last = False
         self._next_solve_look = 0.0
-        #: whether the last work of other_work was a playground run
-        self._ran_playground_last = False
+        #: the kind of the last piece of other_work (:data:`TURNS`): a validation comes first
+        self._last_turn = TURNS[-1]
         self.backoff = Backoff(self.options.db_retry_max_s)
         self.cache = (
             ProcessCache(self.options.process_cache) if self.options.process_cache else None
@@ -427,32 +433,40 @@ class Worker:
         return self.solve_one() or self.maybe_schedule()
 
     def other_work(self) -> bool:
-        """Validations and matches, in an order fair to every upload: first the quick
-        validation passes of new versions, then placement matches, then the full validations
-        of versions found slow, then the other matches (every kind of work in the order its
-        claim query gives, see ``uploads.claim_validation`` and ``competition.CLAIM_ORDER``).
-        A playground run (someone waits for it at their screen) comes after the quick
-        validations and before any match, but never two in a row while matches wait: after
-        a run the worker takes one piece of the rest, so a stream of runs cannot stop the
-        tournaments (docs/playground.md)."""
-        if self.options.validate and self.validate_one(slow=False):
-            return True
-        if not self._ran_playground_last and self.playground_one():
-            self._ran_playground_last = True
-            return True
-        if self._rest_of_work():
-            self._ran_playground_last = False
-            return True
-        # nothing else waits: runs one after the other
-        return self._ran_playground_last and self.playground_one()
+        """Validations, playground runs and matches, taking turns (:data:`TURNS`): after a
+        piece of one kind, the worker looks for the next kind first, so none of them is
+        taken twice in a row while another waits, and each gets a turn in three. An upload's
+        validation (its compile alone may hold the worker for minutes) is followed by a run
+        (someone waits for it at their screen), a run by a batch of matches, and matches by
+        the next validation; a kind with nothing waiting passes its turn on. So neither a
+        stream of uploads (from any number of accounts) nor of runs can stop the others or
+        the tournaments, and an upload still waits for at most one run and one batch of
+        matches (docs/competition.md, "The worker"). Within each kind the order is fair to
+        every owner (``uploads.claim_validation``, ``playground.claim``,
+        ``competition.CLAIM_ORDER``)."""
+        after = TURNS.index(self._last_turn) + 1
+        for kind in TURNS[after:] + TURNS[:after]:
+            if self._take(kind):
+                self._last_turn = kind
+                return True
+        return False
 
-    def _rest_of_work(self) -> bool:
-        if self.options.validate:
-            if self.play_one(min_priority=competition.PLACEMENT_PRIORITY):
+    def _take(self, kind: str) -> bool:
+        """One piece of work of ``kind`` (:data:`TURNS`); False if none waits."""
+        if kind == RUN:
+            return self.playground_one()
+        if kind == VALIDATE:
+            if not self.options.validate:
+                return False
+            # a version found slow is validated in full once the quick passes of the versions
+            # behind it and the placements of those that passed are done
+            if self.validate_one(slow=False):
                 return True
-            if self.validate_one(slow=True):
-                return True
-        return self.play_one()
+            placing = competition.jobs_waiting(
+                timezone.now(), min_priority=competition.PLACEMENT_PRIORITY
+            )
+            return not placing and self.validate_one(slow=True)
+        return self.play_one()  # (placement matches first: competition.CLAIM_ORDER)
 
     def validate_one(self, slow: bool | None = None) -> bool:
         """Validate the next waiting version (``slow``: only one found slow, or only one
@@ -751,14 +765,15 @@ class Worker:
                 lost=lambda: beat.lost,
             )
         except Interrupted:
-            self.best_effort("release", lambda: leases.release(held, "the worker was stopped"))
+            # a stop is no try of the run's: its claim is undone
+            self.best_effort("release", lambda: playground.stopped(held))
             self.counters.released += 1
             raise
         except PlatformError as exc:
-            # the run waits for a worker that can run it (a free slot, a working sandbox);
-            # nothing counted but the claim
+            # the run waits for a worker that can run it (a free slot, a working sandbox,
+            # memory to spare), taken again after a pause; nothing counted but the claim
             reason = f"{leases.PLATFORM}{exc} (on {self.name})"
-            self.best_effort("release", lambda: leases.release(held, reason))
+            self.best_effort("release", lambda: playground.give_back(held, reason))
             level = logging.ERROR if isinstance(exc, SandboxUnavailable) else logging.WARNING
             log.log(level, "event=playground.released run=%s reason=%r", run.pk, str(exc))
             self._sleep(self.options.poll_s)

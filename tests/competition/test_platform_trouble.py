@@ -222,20 +222,51 @@ def test_a_playground_run_without_a_free_slot_is_given_back_then_voided(
         raise SandboxBusy("no free sandbox slot: all 64 in use")
 
     monkeypatch.setattr(playground, "play_match", no_slot)
-    assert worker.step() is True
-    run.refresh_from_db()
-    assert run.status == PlaygroundRun.QUEUED and run.errors == 0
-    assert run.error.startswith(leases.PLATFORM)
-    worker.step()
+    for _ in range(2):
+        assert worker.step() is True
+        run.refresh_from_db()
+        assert run.status == PlaygroundRun.QUEUED and run.errors == 0
+        assert run.error.startswith(leases.PLATFORM)
+        # taken again only after a pause, as a validation is: a brief shortage passes
+        # meanwhile instead of using up the run's tries within a second
+        assert run.lease_until > timezone.now() + timedelta(seconds=20)
+        assert worker.step() is False
+        PlaygroundRun.objects.filter(pk=run.pk).update(lease_until=timezone.now())
     worker.step()
     run.refresh_from_db()
     assert run.status == PlaygroundRun.FAILED
     # the site's trouble, said so on its page: not the person's, nor their bot's
     assert run.reason == (
-        "The site could not play this run, each of the 2 times a worker tried: no free "
-        "sandbox slot. That is the site's trouble, not your bot's; start the run again later."
+        "The site could not play this run: a worker tried 2 times, and the last time every "
+        "place the site runs bots in was taken. That is the site's trouble, not your bot's; "
+        "start the run again later."
     )
     assert not run.played_matches.exists()
+
+
+def test_a_run_whose_bot_was_killed_from_outside_says_so_in_whole_plain_sentences(alice):
+    """The audit's page: "...tried: the bot's process was killed by SIGKILL from outside
+    during act after 0.0 s of CPU (not by the platform, nor by its memory or CPU-time limit.
+    That is the site's trouble, ..." (cut inside its parenthesis, and "not by the platform"
+    against "the site's trouble")."""
+    run = queue(alice, matches=2)
+    killed = (
+        "the bot's process was killed by SIGKILL from outside during act after 0.0 s of CPU "
+        "(not by the platform, nor by its memory or CPU-time limit: the machine's OOM killer "
+        "or an operator)"
+    )
+    PlaygroundRun.objects.filter(pk=run.pk).update(
+        attempts=3, error=f"{leases.PLATFORM}{killed} (on vm:23904)"
+    )
+    assert playground.claim("w1", 60, playground.caps(errors=3)) is None
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    assert run.reason == (
+        "The site could not play this run: a worker tried 3 times, and the last time a bot's "
+        "process was stopped from outside the bot (the machine ran short of memory, or an "
+        "operator stopped it). That is the site's trouble, not your bot's; start the run "
+        "again later."
+    )
 
 
 def test_a_playground_match_whose_bots_a_stopping_worker_may_have_killed_is_not_kept(
@@ -255,5 +286,6 @@ def test_a_playground_match_whose_bots_a_stopping_worker_may_have_killed_is_not_
     assert worker.step() is True
     run.refresh_from_db()
     assert run.status == PlaygroundRun.QUEUED and run.played == 0
-    assert run.error == leases.PLATFORM + "the worker was stopped during match 1"
+    assert run.error == "the worker was stopped during match 1"
+    assert run.attempts == 0  # a stop is no try of the run's
     assert not run.played_matches.exists()

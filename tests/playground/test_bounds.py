@@ -12,6 +12,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from bots import playground
 from bots.languages import get_language
@@ -293,7 +294,8 @@ def test_a_compile_the_clock_stops_is_tried_again_and_charged_its_cpu(
     assert run.status == PlaygroundRun.QUEUED and run.played == 0  # (the site's load)
     assert run.worker_s == pytest.approx(24.0)  # (but the CPU it had is the run's)
     assert "the machine was too busy to compile the bot" in run.error
-    for _ in range(3):  # tried again, up to its claims
+    for _ in range(3):  # tried again after a pause (give_back), up to its claims
+        PlaygroundRun.objects.filter(pk=run.pk).update(lease_until=timezone.now())
         worker().step()
     run.refresh_from_db()
     assert run.status == PlaygroundRun.FAILED and run.worker_s == pytest.approx(75.3)

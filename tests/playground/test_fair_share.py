@@ -16,8 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from bots import playground, sandbox
-from bots.models import PlaygroundRun
+from bots import competition, playground, sandbox
+from bots.competition import leases, uploads
+from bots.models import BotVersion, MatchJob, PlaygroundRun
 from bots.sandbox import acquire_slot
 from tests.playground.conftest import builtin_code, queue, worker
 
@@ -118,6 +119,92 @@ def test_the_wait_in_words():
         "2 runs ahead of yours; each may take up to 5 minutes of a worker's time"
     )
     assert playground.wait_text(wait(1, 2, 2, None)) == "2 runs ahead of yours, all being played"
+
+
+def upload_of(person: User, n: int):
+    code = f"# {person.username} {n}\n{builtin_code('simple')}"
+    return uploads.upload(person, "rps-poker", f"bot{n}", f"bot{n}.py", code.encode())
+
+
+def checked_now(*versions) -> None:
+    """The versions are held by workers validating them (a lease, no pause's note)."""
+    BotVersion.objects.filter(pk__in=[v.pk for v in versions]).update(
+        validation_lease=timezone.now() + timedelta(seconds=60), validation_claims=1
+    )
+
+
+def test_a_waiting_run_counts_the_uploads_checked_before_it(people, settings, active_bot):
+    """The audit's page said "Waiting for a worker: yours is next." for 106 s while carol's
+    uploads held the only worker one after the other."""
+    settings.BOTS_PER_PERSON_PER_GAME = 0
+    run = queue(guest="g", guest_address="here")
+    message = lambda: playground.wait_text(playground.wait_of(run))  # noqa: E731
+    assert message() == "yours is next"
+    # three workers check three uploads: each then takes a run (after a check comes a run)
+    first = [upload_of(person, 0) for person in people]
+    checked_now(*first)
+    assert message() == "3 uploads are being checked first, then yours"
+    # uploads waiting behind them, and a tournament: still the run first
+    more = [upload_of(people[2], n) for n in (1, 2, 3)]
+    active_bot(people[0], "a", builtin_code("simple"))
+    active_bot(people[1], "b", builtin_code("strong"))
+    competition.start_round_robin("rps-poker", 1, seed=3)
+    assert message() == "3 uploads are being checked first, then yours"
+    # a version that waits out a pause after the site's trouble is not being checked
+    uploads.validation_deferred(first[0], "no free sandbox slot")
+    uploads.validation_deferred(first[1], "no free sandbox slot")
+    assert message() == "1 upload is being checked first, then yours"
+    # a worker playing matches checks an upload next, then takes a run
+    BotVersion.objects.filter(pk=first[2].pk).update(validation_lease=None)
+    job = MatchJob.objects.order_by("id").first()
+    MatchJob.objects.filter(pk=job.pk).update(
+        status=MatchJob.RUNNING, worker="w1", lease_until=timezone.now() + timedelta(60)
+    )
+    assert message() == (
+        "tournament matches are being played; a worker may also check 1 upload before yours"
+    )
+    # behind another person's run being played: a check and a batch of matches may come
+    # between the two (a worker takes turns), and a run's own time
+    MatchJob.objects.filter(pk=job.pk).update(status=MatchJob.QUEUED, lease_until=None)
+    ahead = queue(people[0])
+    PlaygroundRun.objects.filter(pk=ahead.pk).update(
+        status=PlaygroundRun.RUNNING, worker="w1", lease_until=timezone.now() + timedelta(60)
+    )
+    assert message() == (
+        "1 run ahead of yours, being played; it may take up to 5 minutes of a worker's time; "
+        "a worker may also check 1 upload and play some tournament matches before yours"
+    )
+    assert len(more) == 3
+
+
+def test_a_run_given_back_for_the_sites_trouble_says_when_it_is_tried_again(alice):
+    run = queue(alice)
+    held = playground.claim("w1", 60, playground.caps(errors=3))
+    assert playground.give_back(held, leases.PLATFORM + "no free sandbox slot: all 64 in use")
+    run.refresh_from_db()
+    assert playground.wait_text(playground.wait_of(run)) == (
+        "the site had trouble playing it (not your bot's doing), so it is tried again in "
+        "30 s at the earliest"
+    )
+
+
+def test_the_other_work_in_words():
+    wait = playground.Wait
+    assert playground.wait_text(wait(1, 0, 0, 0.0, checking=1)) == (
+        "1 upload is being checked first, then yours"
+    )
+    assert playground.wait_text(wait(1, 0, 0, 0.0, uploads=2, matches=True, solves=1)) == (
+        "a worker may first check 2 uploads, play some tournament matches and run 1 solve of "
+        "the strategy explorer, then take yours"
+    )
+    assert playground.wait_text(wait(1, 0, 0, 0.0, checking=2, uploads=1, solving=1)) == (
+        "2 uploads are being checked and 1 solve of the strategy explorer is being run; a "
+        "worker may also check 1 more upload before yours"
+    )
+    assert playground.wait_text(wait(2, 1, 0, 60.0, checking=1)) == (
+        "1 run ahead of yours; it may take up to 1 minute of a worker's time; 1 upload is "
+        "being checked"
+    )
 
 
 # ---- an hour of worker time ----------------------------------------------------------------

@@ -6,11 +6,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from bots import competition, playground
-from bots.competition import leases
+from bots.competition import leases, uploads
 from bots.models import Match, MatchJob, PlaygroundMatch, PlaygroundRun
+from bots.worker import Options, Worker
 from games.registry import get_game
 from tests.playground.conftest import (
     GAME,
@@ -178,7 +180,43 @@ def test_a_run_claimed_too_often_is_given_up(alice, settings):
     assert playground.claim("w1", 60, playground.caps(errors=3)) is None
     run.refresh_from_db()
     assert run.status == PlaygroundRun.FAILED
-    assert "taken 2 times without a result" in run.reason
+    # whole words, the site's trouble said so, no worker's name (it said "The run was given
+    # up: it taken 2 times without a result: ... (the last one: w0).")
+    assert run.reason == (
+        "The site's workers stopped 2 times while playing this run, so it was given up. "
+        "That is the site's trouble, not your bot's; start the run again later."
+    )
+
+
+def test_workers_stopped_for_a_deploy_do_not_use_up_a_runs_tries(alice, settings):
+    """A worker stopped gracefully (SIGTERM: a deploy, a restart) gives the run back with its
+    claim undone; three such stops used up a run's three tries, and it failed."""
+    settings.PLAYGROUND_MAX_CLAIMS = 3
+    run = queue(alice, matches=2)
+    for n in range(4):
+        stopping = worker(f"w{n}")
+        stopping.stopping = True  # (SIGTERM: it stops before the next match)
+        assert stopping.step() is True
+        run.refresh_from_db()
+        assert run.status == PlaygroundRun.QUEUED and run.attempts == 0, run.reason
+        assert run.error == "the worker was stopped"
+    assert worker("w9").step() is True
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE and run.attempts == 1 and run.played == 2
+
+
+def test_errors_of_the_sites_own_end_a_run_in_whole_words(alice):
+    run = queue(alice)
+    PlaygroundRun.objects.filter(pk=run.pk).update(
+        errors=3, attempts=3, error="error on vm:1: KeyError: 'x'"
+    )
+    assert playground.claim("w1", 60, playground.caps(errors=3)) is None
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    assert run.reason == (
+        "The site ran into an error of its own 3 times while playing this run, so it was "
+        "given up. That is the site's trouble, not your bot's; start the run again later."
+    )
 
 
 def test_a_run_comes_before_tournament_matches(alice, bob, active_bot):
@@ -212,6 +250,42 @@ def test_runs_and_matches_take_turns_so_runs_cannot_stop_the_tournaments(
         ended = PlaygroundRun.objects.filter(status=PlaygroundRun.DONE).count()
         done.append((ended, Match.objects.count()))
     assert done == [(1, 0), (1, 1), (2, 1), (2, 2), (3, 2)]
+    assert all(PlaygroundRun.objects.get(pk=r.pk).status == PlaygroundRun.DONE for r in runs)
+
+
+def test_uploads_runs_and_matches_take_turns_so_uploads_cannot_stop_the_rest(
+    alice, bob, active_bot, settings, monkeypatch
+):
+    """The audit's case: carol's 3 uploads of a slow-compiling bot held the only worker one
+    after the other (quick validations came before everything), a guest's run waited 106 s
+    and a tournament played nothing. Now an upload's check, a run and a batch of matches
+    take turns, each never twice in a row while another waits."""
+    settings.PLAYGROUND_MAX_OPEN = 5
+    active_bot(alice, "a", builtin_code("simple"))
+    active_bot(bob, "b", builtin_code("strong"))
+    competition.start_round_robin(GAME, 2, seed=3)
+    MatchJob.objects.update(priority=0)
+    runs = [queue(bob, matches=1) for _ in range(2)]
+    carol = User.objects.create_user("carol")
+    for n in range(3):
+        code = f"# v{n}\n{builtin_code('simple')}"
+        uploads.upload(carol, GAME, "slow", "slow.py", code.encode())
+    checked = []
+
+    def validation(version, quick=None):  # (a compile that takes its time, in a real site)
+        checked.append(version.pk)
+        return uploads.ValidationResult(False, "startup: too slow", "log", fault_kind="startup")
+
+    monkeypatch.setattr(uploads, "run_validation", validation)
+    w = Worker(Options(solve=False, poll_s=0), name="w1")
+    done = []
+    for _ in range(7):
+        assert w.step() is True
+        ended = PlaygroundRun.objects.filter(status=PlaygroundRun.DONE).count()
+        done.append((len(checked), ended, Match.objects.count()))
+    assert done == [
+        (1, 0, 0), (1, 1, 0), (1, 1, 1), (2, 1, 1), (2, 2, 1), (2, 2, 2), (3, 2, 2),
+    ]  # fmt: skip
     assert all(PlaygroundRun.objects.get(pk=r.pk).status == PlaygroundRun.DONE for r in runs)
 
 

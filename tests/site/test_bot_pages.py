@@ -512,6 +512,38 @@ def test_it_limits_the_versions_a_user_uploads_in_an_hour(owner, other, alice, s
     assert paste(owner, name="c", code=bot_code("# three")).status_code == 302
 
 
+def test_it_limits_the_versions_the_accounts_of_one_address_upload_in_an_hour(
+    owner, other, alice, settings
+):
+    """One address may make 10 accounts an hour, each with an hour of 10 uploads, and every
+    upload is compiled and validated on a worker: the address has a limit of its own."""
+    settings.BOT_UPLOADS_PER_ADDRESS_PER_HOUR = 2
+    assert paste(owner, name="a", code=bot_code("# one")).status_code == 302
+    # a refused upload (the same code again) is not counted
+    assert paste(owner, name="a", code=bot_code("# one")).status_code == 200
+    assert paste(other, name="b", code=bot_code("# two")).status_code == 302
+    carol = User.objects.create_user("carol", password="x" * 12)
+    third = Client()
+    third.force_login(carol)
+    response = paste(third, name="c", code=bot_code("# three"))
+    assert response.status_code == 200
+    said = (
+        "People at your address have uploaded 2 versions in the last hour, the most allowed "
+        "from one address (2 an hour, whatever the account); you can upload again in "
+    )
+    assert said + "60 minutes." in errors(response) or said + "61 minutes." in errors(response)
+    assert not Bot.objects.filter(name="c").exists()
+    # another address has its own hour (the client's address as every per-address limit of
+    # the site finds it: a forwarded one only from a trusted proxy)
+    settings.TRUSTED_PROXIES = 1
+    elsewhere = third.post(
+        "/my/bots/",
+        {"game": "rps-poker", "name": "c", "language": "python", "code": bot_code("# three")},
+        HTTP_X_FORWARDED_FOR="198.51.100.7",
+    )
+    assert elsewhere.status_code == 302
+
+
 def test_the_upload_form_ignores_a_forged_bot_number(owner):
     for forged in ("\u00b2", "\u0663", "9" * 30, "x"):
         response = owner.get("/my/bots/", {"bot": forged})
