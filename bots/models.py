@@ -457,12 +457,14 @@ class MatchSeat(models.Model):
 
 
 class OpponentResult(models.Model):
-    """A bot's results against one opponent, kept up to date as matches are stored
-    (``bots.ladder.aggregates.record``): the bot page reads these instead of every match."""
+    """A bot's results against one other bot in its tournament matches, kept up to date as
+    they are stored (``bots.ladder.aggregates.record``): the bot page reads these instead of
+    every match. Live tables are not counted (migration 0021 took them out)."""
 
     bot = models.ForeignKey(Bot, models.CASCADE, related_name="opponent_results")
-    #: who the opponent is, unique per bot: ``bot:<id>`` or ``name:<name shown>`` (a person,
-    #: a guest or a built-in bot at a live table; as long as ``name:`` and a username)
+    #: who the opponent is, unique per bot: ``bot:<id>``; ``name:<name shown>`` was a person,
+    #: a guest or a built-in bot at a live table, before they were taken out (as long as
+    #: ``name:`` and a username)
     key = models.CharField(max_length=160)
     opponent = models.ForeignKey(
         Bot, models.CASCADE, related_name="results_against", null=True, blank=True

@@ -322,9 +322,11 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
         if before_id is None:
             raise BadRequest(f"before must be a match id (a whole number), not {before[:40]!r}")
         mine = mine.filter(match_id__lt=before_id)
+    fields = ("seat", "score", "fault_kind", "match__played", "match__game",
+              "match__tournament", "version__number")  # fmt: skip
     seats = list(
         mine.select_related("match", "version")
-        .only("seat", "score", "fault_kind", "match__played", "match__game", "version__number")
+        .only(*fields)
         .order_by("-match_id")[: BOT_RECENT_MATCHES + 1]
     )
     older = seats[BOT_RECENT_MATCHES - 1].match_id if len(seats) > BOT_RECENT_MATCHES else None
@@ -363,6 +365,8 @@ def bot(request: HttpRequest, pk: int) -> dict[str, Any]:
                 "version": s.version.number,
                 "score": s.score,
                 "fault": s.fault_kind or None,
+                # friendly: not in its results by opponent (``opponents``)
+                "live_table": s.match.tournament_id is None,
             }
             for s in seats
         ],

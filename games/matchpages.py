@@ -27,6 +27,7 @@ import json
 import re
 import zlib
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,8 +44,11 @@ from django.views.decorators.gzip import gzip_page
 
 from bots.models import Match
 from cardsite.errors import error_page
+from cardsite.written import figure
 from games import replays, reviews
 from games.engine.game import faults_shown
+from games.engine.played_for import events_played_for
+from games.engine.table import shown_names
 from games.explorer import asker
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
@@ -206,6 +210,7 @@ def _drawn_zone(part: dict[str, Any]) -> dict[str, Any]:
 
 
 def _drawn_frame(frame: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    scores = frame["scores"]
     seats = [
         {
             "seat": number,
@@ -214,9 +219,12 @@ def _drawn_frame(frame: dict[str, Any], names: list[str]) -> dict[str, Any]:
             "notes": seat["notes"],
             "turn": seat["turn"],
             "actor": frame["actor"] == number,
-            "score": frame["scores"][number] if number < len(frame["scores"]) else None,
+            "score": score,
+            # (as the pages write points: a negative with the minus sign)
+            "score_text": figure(score) if isinstance(score, int | float) else str(score),
         }
         for number, seat in enumerate(frame["seats"])
+        for score in [scores[number] if number < len(scores) else None]
     ]
     return frame | {
         "seats": seats,
@@ -243,7 +251,10 @@ def _higher_is_better(game: str) -> bool:
 
 
 def _outcome(match: Match, seats: list[Any]) -> str:
-    """One sentence: who won, or how the session ended."""
+    """One sentence: who won (two seats: by how much), and what a fault did ("bob/sleepy
+    wins 6 to 4 (it ran out of time: the 2 unplayed games went to alice/firstcard)": a
+    fault stops a bot playing, but what it had won still counts), or how the session
+    ended."""
     result = match.record.get("result", {})
     if len(seats) == 1:
         return str(result.get("reason") or "")
@@ -253,9 +264,37 @@ def _outcome(match: Match, seats: list[Any]) -> str:
         return ""
     best = max(scores) if higher else min(scores)
     leaders = [s for s in seats if s.score == best]
+    spec = _spec(match.game)
+    names = shown_names([s.label for s in seats])
+    winner = leaders[0].seat if len(leaders) == 1 else None
+    faults = (
+        replays.faults_said(spec.state_class if spec else None, result, names, winner)
+        if isinstance(result, dict)
+        else ""
+    )
     if len(leaders) > 1:
-        return "A draw between " + ", ".join(s.label for s in leaders)
-    return f"{leaders[0].label} wins"
+        return "A draw between " + ", ".join(s.label for s in leaders) + faults
+    said = f"{leaders[0].label} wins"
+    if len(seats) == 2:
+        (other,) = [s for s in seats if s is not leaders[0]]
+        said += f" {figure(leaders[0].score)} to {figure(other.score)}"
+    return said + faults
+
+
+def timer_moves(match: Match, names: list[str]) -> str:
+    """How many moves of whose a live table played because their turn timer ran out (the
+    record's ``played_for``): "played 4 moves for bob, whose time ran out", "played 4 moves
+    for bob and 1 for ann, as their time ran out"; "" if none."""
+    counted = Counter(events_played_for(match.record).values())
+    if not counted:
+        return ""
+    said = []
+    for seat, count in sorted(counted.items()):
+        name = names[seat] if seat < len(names) else f"seat {seat + 1}"
+        moves = "1 move" if count == 1 else f"{count} moves"
+        said.append(f"{moves if not said else moves.split()[0]} for {name}")
+    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f"played {listed}, {'whose' if len(said) == 1 else 'as their'} time ran out"
 
 
 def _step(request: HttpRequest, count: int) -> int:
@@ -475,6 +514,8 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     except KeyError:
         title = match.game
     faults = [s for s in seats if s.fault_kind]
+    for seat in seats:
+        seat.score_text = figure(seat.score)  # (a negative with the minus sign)
     public = public_record(match)
     chapters = chapter_options(replay.chapters, replay.chapter_at(step))
     context = {
@@ -482,6 +523,7 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
         "title": title,
         "seats": seats,
         "outcome": _outcome(match, seats),
+        "timer_moves": timer_moves(match, replay.names),
         "faults": faults,
         "score_label": spec.score_label if (spec := _spec(match.game)) else "score",
         "lower_is_better": not _higher_is_better(match.game),

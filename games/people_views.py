@@ -31,7 +31,7 @@ from bots.models import HOUSE, Bot, BotVersion, LeaderboardRow, MatchSeat
 from bots.pages.views import PlacedHistory, Point, chart_positions, rating_chart
 from cardsite import keyset
 from cardsite.errors import error_page
-from cardsite.written import number, when
+from cardsite.written import figure, minus_signs, when
 from games.models import PersonProfile, PersonRating, PersonRatingHistory, profile_hidden
 from games.registry import GameSpec, game_slugs, get_game
 
@@ -383,12 +383,13 @@ def recent_rated(
             who = f'<a href="{person_url(name)}">{escape(name)}</a>'
         else:
             who = escape(name or "a player")
-        others[match_id].append(f'{who} <span class="muted">({escape(number(score))})</span>')
+        others[match_id].append(f'{who} <span class="muted">({escape(figure(score))})</span>')
     for row in found.items:
         after_c = row["mu"] - 3 * row["sigma"]
         before_c = row["mu_before"] - 3 * row["sigma_before"]
-        row["rating"] = f"{after_c:.2f}"
-        row["change"] = f"{after_c - before_c:+.2f}"
+        # (negatives with the minus sign, as every figure of the pages)
+        row["rating"] = minus_signs(f"{after_c:.2f}")
+        row["change"] = minus_signs(f"{after_c - before_c:+.2f}")
         row["played"] = when(row["created"])
         row["others"] = ", ".join(others[row["match_id"]])
     return found

@@ -40,15 +40,19 @@ from typing import Any
 
 from games.engine.chance import ReplayMismatch
 from games.engine.game import GameState, faults_shown
-from games.engine.table import shown_names
+from games.engine.played_for import events_played_for
+from games.engine.table import FAULT_WORDS, shown_names
 from games.registry import get_game
 
 #: bump when the frames change, in their format or in what they show (cached replays are
 #: keyed by it: 3 keeps a folded UTH round's hole cards, and the down cards of a Blackjack++
 #: deal a fault cut short, face down; 4 shows a fault's reason on one line, escaped and cut;
 #: 5 gives a Goofspiel deal's end a step of its own, a poker hand's betting a text zone and
-#: Last Card's frames their score_label; 6 says a poker hand's betting in the table's words)
-FORMAT_VERSION = 6
+#: Last Card's frames their score_label; 6 says a poker hand's betting in the table's words;
+#: 7 says which moves a live table played for a person whose time ran out, a fault's line
+#: that the seat stopped playing (not that it is out) and the final one what the fault gave
+#: the other seat, and writes a negative figure with the minus sign)
+FORMAT_VERSION = 7
 
 Frame = dict[str, Any]
 Builder = Callable[[dict[str, Any], list[str]], list[Frame]]
@@ -111,12 +115,65 @@ def steps(record: dict[str, Any]) -> Iterator[tuple[dict[str, Any] | None, GameS
     )
 
 
+class TimerMoves:
+    """The moves of a record that a live table played for a person whose turn timer ran out
+    (the record's ``played_for``, games/engine/played_for.py), asked of the events
+    :func:`steps` yields: ``event in moves``. Those are the record's own event objects, so
+    they are known by identity (two moves alike, one the person's, one the timer's, differ)."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        events = record.get("events") or []
+        self._ids = {id(events[index]) for index in events_played_for(record)}
+
+    def __contains__(self, event: object) -> bool:
+        return event is not None and id(event) in self._ids
+
+
+def played_for(name: str) -> str:
+    """What a replay's line adds to a move the table played for ``name``, whose turn timer
+    ran out: "bob bids 4 (played for bob: time ran out)"."""
+    return f" (played for {name}: time ran out)"
+
+
 def _fault_lines(event: dict[str, Any], names: list[str]) -> list[str]:
-    # (the reason as shown: build() gives the builders the record of faults_shown)
+    # (the reason as shown: build() gives the builders the record of faults_shown). A fault
+    # stops the seat playing; it need not lose the match (what it had won still counts)
     return [
-        f"{names[int(seat)]} is out: {fault['kind']}: {fault['reason']}"
+        f"{names[int(seat)]} faults and plays no further: {fault['kind']}: {fault['reason']}"
         for seat, fault in event["faults"].items()
     ]
+
+
+def faults_said(
+    state_class: type[GameState] | None,
+    result: dict[str, Any],
+    names: Sequence[str],
+    winner: int | None = None,
+) -> str:
+    """What a finished match's faults did, for the sentence that says who won: " (it ran
+    out of time: the 2 unplayed games went to alice/firstcard)", the seat ``winner`` called
+    "it", what the fault gave the other seat in its game's words
+    (:meth:`GameState.fault_words`); "" for a match without a fault. A fault stops a seat
+    playing, and the rules give the other what was left to play, but what it had won still
+    counts: it may still win the match."""
+    faults = result.get("faults")
+    if not isinstance(faults, dict) or not faults:
+        return ""
+    said = []
+    for seat, fault in sorted(faults.items(), key=lambda item: str(item[0])):
+        try:
+            number = int(seat)
+            kind = str(fault["kind"])
+        except (TypeError, ValueError, KeyError):
+            continue
+        if not 0 <= number < len(names):
+            continue
+        who = "it" if number == winner else names[number]
+        said.append(f"{who} {FAULT_WORDS.get(kind, f'faulted ({kind})')}")
+    if not said:
+        return ""
+    given = state_class.fault_words(result, names) if state_class is not None else ""
+    return f" ({' and '.join(said)}{': ' + given if given else ''})"
 
 
 def _actor(event: dict[str, Any] | None) -> int | None:

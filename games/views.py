@@ -44,7 +44,7 @@ from bots.models import (
     TournamentResult,
 )
 from cardsite import keyset
-from cardsite.written import number, score_pair, when
+from cardsite.written import figure, minus_signs, score_pair, when
 from games import people_views
 from games.engine import untrusted
 from games.registry import GameSpec, game_slugs, get_game
@@ -326,14 +326,15 @@ def board_cells(slug: str, row: LeaderboardRow, fmt: Any = None) -> list[dict[st
     ]
     if rated:
         cells += [
-            (f"{row.conservative:.2f}", row.conservative),
+            (minus_signs(f"{row.conservative:.2f}"), row.conservative),
             (f"{row.mu:.2f} +/- {row.sigma:.2f}", row.mu),
         ]
     cells.append((str(row.matches), row.matches))
     own = fmt.board_columns() if fmt is not None else []
     for column in own:
         cell = column.cell(row.score) if row.score else {"text": "-", "value": None}
-        cells.append((cell["text"], cell["value"]))
+        # (the format's text, as the arena prints it: a negative with the minus sign here)
+        cells.append((minus_signs(cell["text"]), cell["value"]))
     last = row.last_played
     cells.append((when(last) or "-", last.timestamp() if last else None))
     return [{"text": text, "sort": _sort_key(value)} for text, value in cells]
@@ -367,8 +368,8 @@ def leaderboard_data(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
                         "label": found["label"],
                         "bot": found["bot"],
                         "matches": found["matches"],
-                        "for": number(found["for"]),
-                        "against": number(found["against"]),
+                        "for": figure(found["for"]),
+                        "against": figure(found["against"]),
                         "outcome": _outcome(found["for"], found["against"], higher_is_better),
                     }
                     for found in most_met.get(row.bot_id, [])
@@ -384,12 +385,12 @@ MOST_MET_FIELDS = ("bot_id", "opponent_id", "name", "opponent__name", "opponent_
 
 
 def _most_met(bots: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """Each bot's results against the :data:`MOST_MET` opponents it met most (a bot, or a
-    person at a live table), in one query of the results kept as matches are stored
+    """Each bot's results against the :data:`MOST_MET` bots it met most in its tournament
+    matches (never at a live table), in one query of the results kept as matches are stored
     (``bots.ladder.aggregates``). On PostgreSQL the query walks each bot's index of results
-    by matches for its first few (every person met at a live table has a row: a bot may
-    have thousands), the same at 3 opponents and at 100,000; elsewhere (SQLite, a site of one
-    process) it numbers every result of the page's bots."""
+    by matches for its first few (a bot may have met thousands), the same at 3 opponents and
+    at 100,000; elsewhere (SQLite, a site of one process) it numbers every result of the
+    page's bots."""
     if not bots:
         return {}
     if connection.vendor == "postgresql":
@@ -551,7 +552,7 @@ def statistics(slug: str, rows: list[LeaderboardRow]) -> dict[str, Any]:
             {
                 "row": row,
                 "cells": [
-                    {"text": cell["text"], "sort": _sort_key(cell["value"])}
+                    {"text": minus_signs(cell["text"]), "sort": _sort_key(cell["value"])}
                     for cell in (column.cell(row.score) for column in table.columns)
                 ],
             }
@@ -669,6 +670,8 @@ def results_of(matches: list[Match]) -> list[dict[str, Any]]:
                     "bot": s.label,
                     "bot_id": s.bot_id,
                     "score": s.score,
+                    # (as the page writes it: a negative with the minus sign)
+                    "score_text": figure(s.score),
                     "fault": s.fault_kind or None,
                 }
                 for s in seats.get(m.pk, [])
@@ -851,14 +854,15 @@ def cross_table_html(cross: dict[str, Any]) -> SafeString:
                 )
             rows.append(
                 f'<tr><th scope="row"><a href="/bots/{bot["id"]}/">{_e(bot["label"])}</a></th>'
-                f'{"".join(cells)}<td class="num">{number(bot["points"])}</td></tr>'
+                f'{"".join(cells)}<td class="num">{figure(bot["points"])}</td></tr>'
             )
     else:
         for bot in cross["bots"]:
+            mean = minus_signs(f"{bot['mean']:.2f}")
             rows.append(
                 f'<tr><th scope="row"><a href="/bots/{bot["id"]}/">{_e(bot["label"])}</a></th>'
-                f'<td class="num">{bot["matches"]}</td><td class="num">{number(bot["points"])}</td>'
-                f'<td class="num">{bot["mean"]:.2f}</td><td class="num">{bot["faults"]}</td></tr>'
+                f'<td class="num">{bot["matches"]}</td><td class="num">{figure(bot["points"])}</td>'
+                f'<td class="num">{mean}</td><td class="num">{bot["faults"]}</td></tr>'
             )
     return mark_safe("\n".join(rows))  # every label went through _e
 
@@ -869,11 +873,12 @@ def standings_html(cross: dict[str, Any]) -> SafeString:
     rows = []
     for bot in cross["bots"]:
         label = _e(bot["label"])
+        mean = minus_signs(f"{bot['mean']:.2f}")
         rows.append(
             f'<tr><td class="num">{bot["place"]}</td>'
             f'<th scope="row"><a href="/bots/{bot["id"]}/">{label}</a></th>'
-            f'<td class="num">{bot["matches"]}</td><td class="num">{number(bot["points"])}</td>'
-            f'<td class="num">{bot["mean"]:.2f}</td><td class="num">{bot["faults"]}</td>'
+            f'<td class="num">{bot["matches"]}</td><td class="num">{figure(bot["points"])}</td>'
+            f'<td class="num">{mean}</td><td class="num">{bot["faults"]}</td>'
             f'<td><a href="?bot={bot["id"]}#bot-results">against each</a></td></tr>'
         )
     return mark_safe("\n".join(rows))  # every label went through _e

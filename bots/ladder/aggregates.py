@@ -1,16 +1,19 @@
 """Totals the pages show, kept up to date as results are stored instead of counted from every
 match when a page is read.
 
-``OpponentResult`` holds, for a bot and one opponent it met (another bot, or a person or
-built-in bot at a live table), the matches, wins, draws and losses and both sides' points.
-A bot's page lists its rows as they are: reading them costs the same at a thousand matches
-as at a million. ``TournamentResult`` does the same for each tournament: a bot's totals there
-(matches, points, faults) and its results against each other bot it met there, which the
-tournament's standings and cross table read instead of every seat of its matches.
-:func:`record` adds one match to both; every place that stores a match calls it once, in
-the transaction that stores the match, so the totals never count a match that is not there
-or miss one that is (``bots.competition.store_result`` for the worker,
-``games.live.tables.store_finish`` for live tables).
+``OpponentResult`` holds, for a bot and one other bot it met in its tournament matches, the
+matches, wins, draws and losses and both sides' points. A bot's page lists its rows as they
+are: reading them costs the same at a thousand matches as at a million. ``TournamentResult``
+does the same for each tournament: a bot's totals there (matches, points, faults) and its
+results against each other bot it met there, which the tournament's standings and cross table
+read instead of every seat of its matches. :func:`record` adds one match to both; the worker's
+store (``bots.competition.store_result``) calls it once, in the transaction that stores the
+match, so the totals never count a match that is not there or miss one that is.
+
+A live table's match (no tournament) counts in neither: a table is friendly for its bots
+(their ratings never move there), anyone may open any number of them against a bot, and a
+bot's page and the leaderboard say these totals count tournament matches. Its page lists
+the tables among its recent matches. Migration 0021 took out what tables had added before.
 """
 
 from __future__ import annotations
@@ -45,8 +48,9 @@ class Seat:
 
 
 def opponent_key(seat: Seat) -> str:
-    """How a row names the opponent: a bot by its id, anyone else (a person, a guest, a
-    built-in bot at a live table) by the name the match shows."""
+    """How a row names the opponent: a bot by its id, any other seat by the name the match
+    shows (only live tables, which are not counted, seat anyone but uploaded bots: rows
+    stored before migration 0021 were named so)."""
     return f"bot:{seat.bot_id}" if seat.bot_id is not None else f"name:{seat.name}"
 
 
@@ -117,18 +121,19 @@ def record(match: Match, seats: Iterable[MatchSeat]) -> None:
 
 
 def record_many(matches: Iterable[tuple[Match, Iterable[MatchSeat]]]) -> None:
-    """Add stored matches (each with its seats, as stored) to the totals: one statement for
-    all of them, and one more for the tournaments' totals when some are a tournament's.
-    Call it in the transaction that stores the matches."""
+    """Add stored tournament matches (each with its seats, as stored) to the totals: two
+    statements for all of them. A live table's match (no tournament) adds nothing (see the
+    module's note). Call it in the transaction that stores the matches."""
     totals: Tally = {}
     kept: TournamentTally = {}
     for match, seats in matches:
+        if match.tournament_id is None:
+            continue
         seats = list(seats)
         found = [Seat(s.bot_id, s.name, s.score) for s in seats]
         tally(found, higher_is_better(match.game), totals)
-        if match.tournament_id is not None:
-            scored = [(s.bot_id, s.score, bool(s.fault_kind), s.worker_ms) for s in seats]
-            tournament_tally(match.tournament_id, scored, plays_alone(match.game), kept)
+        scored = [(s.bot_id, s.score, bool(s.fault_kind), s.worker_ms) for s in seats]
+        tournament_tally(match.tournament_id, scored, plays_alone(match.game), kept)
     add(totals)
     add_tournament(kept)
 
@@ -309,8 +314,8 @@ OPPONENT_ORDER = ["-matches", "pk"]
 
 
 def opponents_of(bot_id: int) -> QuerySet[OpponentResult]:
-    """A bot's results by opponent, the most met first, with each opponent bot's owner: what
-    its page and the API list, a page at a time."""
+    """A bot's results by opponent in its tournament matches, the most met first, with each
+    opponent bot's owner: what its page and the API list, a page at a time."""
     return (
         OpponentResult.objects.filter(bot_id=bot_id)
         .select_related("opponent__owner")
@@ -334,10 +339,10 @@ def tally_rows(rows: Iterable[tuple[int, str, int | None, str, float]]) -> Tally
 
 
 def recount(bot_ids: Iterable[int] | None = None) -> Tally:
-    """The totals counted from every stored match (of ``bot_ids``' matches, or of all):
-    what the kept rows must equal. For tests and benches; it reads every seat, so never
+    """The totals counted from every stored tournament match (of ``bot_ids``' matches, or of
+    all): what the kept rows must equal. For tests and benches; it reads every seat, so never
     from a page."""
-    seats = MatchSeat.objects.order_by("match_id", "seat")
+    seats = MatchSeat.objects.filter(match__tournament__isnull=False).order_by("match_id", "seat")
     wanted = None if bot_ids is None else set(bot_ids)
     if wanted is not None:
         seats = seats.filter(

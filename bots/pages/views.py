@@ -694,7 +694,7 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
     upper = [mu + sigma for _, mu, sigma in points]
     lower = [mu - sigma for _, mu, sigma in points]
     band = path(upper, xs) + " " + path(lower[::-1], xs[::-1], "L") + " Z"
-    y_ticks = [{"y": f"{y(v):.1f}", "label": f"{v:g}"} for v in ticks]
+    y_ticks = [{"y": f"{y(v):.1f}", "label": minus_signs(f"{v:g}")} for v in ticks]
     x_ticks = [
         {"x": f"{x(v):.1f}", "label": f"{int(v)}"}
         for v in _ticks(0, count, min(5, count))
@@ -713,7 +713,7 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
         "y_ticks": y_ticks,
         "x_ticks": x_ticks,
         "axis_label_y": height - 4,
-        "desc": (
+        "desc": minus_signs(
             f"Over {count} rated match{'es' if count != 1 else ''} the rating "
             f"(mu - 3 sigma) went from {start:.2f} to {end:.2f}; mu is now {last.mu:.2f} "
             f"with sigma {last.sigma:.2f}."
@@ -736,8 +736,9 @@ def _history_table(history: Sequence[RatingHistory | Point]) -> list[dict[str, A
                 "n": str(n + 1),
                 "match_id": h.match_id,
                 "created": when(h.created),
-                "conservative": f"{after:.2f}",
-                "change": f"{after - before:+.2f}",
+                # (a negative with the minus sign, as every figure of the pages)
+                "conservative": minus_signs(f"{after:.2f}"),
+                "change": minus_signs(f"{after - before:+.2f}"),
                 "mu_sigma": f"{h.mu:.2f} ± {h.sigma:.2f}",
             }
         )
@@ -774,14 +775,14 @@ def _higher_is_better(game: str) -> bool:
 def opponent_results(
     bot: Bot, after: str | None = None, before: str | None = None, *, net: bool = False
 ) -> keyset.KeysetPage:
-    """One page of the bot's results per opponent met (a bot, or a person at a live table):
-    matches, wins, draws, losses (who scored better in the match, by the game's own
-    direction) and each side's points, the most met first; with ``net`` (a zero-sum game:
-    what one side won the other lost) the bot's own points alone, signed ("+14"). They are
-    kept as matches are stored (``bots.ladder.aggregates``): the page reads a few rows, not
-    the bot's matches, from where the last page stopped (``?opponents_after=``): every
-    person met at a live table is a row, so the list has no end a count or an offset could
-    afford. Raises ``keyset.BadCursor``."""
+    """One page of the bot's results per other bot met in its tournament matches (rated or
+    not; never a live table's: ``bots.ladder.aggregates``): matches, wins, draws, losses (who
+    scored better in the match, by the game's own direction) and each side's points, the
+    most met first; with ``net`` (a zero-sum game: what one side won the other lost) the
+    bot's own points alone, signed ("+14"). They are kept as matches are stored: the page
+    reads a few rows, not the bot's matches, from where the last page stopped
+    (``?opponents_after=``): a bot may meet thousands of bots, so the list has no end a
+    count or an offset could afford. Raises ``keyset.BadCursor``."""
     fields = ("id", "opponent_id", "name", "opponent__name", "opponent__owner__username",
               "matches", "wins", "draws", "losses", "points_for", "points_against")  # fmt: skip
     found = keyset.page(
@@ -812,11 +813,7 @@ def _opponent_row_html(item: dict[str, Any]) -> SafeString:
     """One row of the results by opponent, made here with every value escaped (a template
     row of eight lookups, escapes and localisations cost more than reading it)."""
     label = escape(item["label"])
-    who = (
-        f'<a href="{escape(item["url"])}">{label}</a>'
-        if item["url"]
-        else f'{label} <span class="muted">(a person)</span>'
-    )
+    who = f'<a href="{escape(item["url"])}">{label}</a>' if item["url"] else label
     counts = "".join(f"<td>{escape(item[k])}</td>" for k in ("matches", "wins", "draws", "losses"))
     points = f"<td>{escape(item['points'])}</td>"
     return mark_safe(
@@ -896,8 +893,10 @@ def recent_rows_html(
     faults and stderr too), made in one pass rather than through the template."""
     out = []
     for r in rows:
-        cells = [f'<td><a href="/matches/{int(r["match_id"])}/">{escape(r["played"])}</a></td>',
-                 f"<td>{escape(r['version'])}</td>"]  # fmt: skip
+        # a live table's match (friendly: not in the results by opponent) says so
+        table = '<br><span class="muted">live table</span>' if r["live_table"] else ""
+        link = f'<a href="/matches/{int(r["match_id"])}/">{escape(r["played"])}</a>'
+        cells = [f"<td>{link}{table}</td>", f"<td>{escape(r['version'])}</td>"]
         if not plays_alone:
             cells.append(f"<td>{r['others_html']}</td>")
         cells.append(f"<td>{escape(r['score_text'])}</td>")
@@ -939,15 +938,18 @@ def recent_matches(
     bot: Bot, *, with_private: bool, before: int | None = None, count: int = RECENT_MATCHES
 ) -> list[dict[str, Any]]:
     """The bot's latest matches (stored before match ``before``, if given), newest first:
-    its score, the others at the table and where it finished. Faults and stderr are
-    included only ``with_private`` (for the owner). Matches go by the order they were
+    its score, the others at the table, where it finished and whether it was a live
+    table's (``live_table``: no tournament). A fault's reason and stderr are
+    included only ``with_private`` (for the owner); its kind is public, as on the match page,
+    and the outcome says it ("won (it ran out of time)"). Matches go by the order they were
     stored (their id), which an index of the bot's seats keeps: the first page and the
     thousandth cost the same. Asks for ``count`` rows; one more says whether there are
     older ones."""
     better = 1 if _higher_is_better(bot.game) else -1
-    fields = ["match_id", "seat", "score", "version__number", "match__played"]
+    fields = ["match_id", "seat", "score", "version__number", "match__played",
+              "match__tournament_id", "fault_kind"]  # fmt: skip
     if with_private:
-        fields += ["fault_kind", "fault_reason", "stderr"]
+        fields += ["fault_reason", "stderr"]
     mine = MatchSeat.objects.filter(bot=bot)
     if before is not None:
         mine = mine.filter(match_id__lt=before)
@@ -976,17 +978,23 @@ def recent_matches(
             outcome = "won" if ahead == 0 and not level else "drew" if level else "lost"
         else:
             outcome = f"place {ahead + 1} of {len(around) + 1}" + (" (shared)" if level else "")
+        if outcome and seat["fault_kind"]:
+            # (a fault stops a bot playing, but what it had won before still counts: its
+            # match page says what the fault gave the others; the kind is public there too)
+            kind = seat["fault_kind"]
+            outcome += f" (it {FAULT_WORDS.get(kind, f'faulted: {kind}')})"
         rows.append(
             {
                 **seat,
                 "played": when(seat["match__played"]),
                 "version": f"v{seat['version__number']}",
-                "score_text": number(seat["score"]),
+                "score_text": figure(seat["score"]),
+                "live_table": seat["match__tournament_id"] is None,
                 "others": [
                     {
                         "url": f"/bots/{s.bot_id}/" if s.bot_id is not None else "",
                         "label": s.label or "a player",
-                        "score": number(s.score),
+                        "score": figure(s.score),
                     }
                     for s in around
                 ],

@@ -57,6 +57,7 @@ class BlackjackPPState(HandsMatch):
     game: ClassVar[str] = "blackjack-pp"
     #: no ante to lose: a deal not played costs the most a deal can cost
     forfeit_per_hand: ClassVar[float] = WORST_DEAL
+    hand_word: ClassVar[str] = "deal"
 
     #: this deal's up cards (player 0, player 1, dealer), down cards, and the cards each
     #: position (2: the dealer) drew, drawn one at a time when needed

@@ -10,11 +10,12 @@ game gives one hand's rules by subclassing :class:`HandsMatch`.
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.engine.chance import Chance
-from games.engine.game import Fault, GameState, IllegalAction, Prompt
+from games.engine.game import Fault, GameState, IllegalAction, Prompt, one_fault
 from games.engine.options import GameOption
 
 DEFAULT_HANDS = 100
@@ -45,6 +46,8 @@ class HandsMatch(GameState):
     #: what a seat loses for each hand it does not play after a fault (the ante; Blackjack++,
     #: which has none: the most a deal can cost)
     forfeit_per_hand: ClassVar[float] = 1.0
+    #: what the game calls one of its hands, in words (Blackjack++: "deal")
+    hand_word: ClassVar[str] = "hand"
 
     hand: int = field(default=0, init=False)
     hands_total: int = field(default=DEFAULT_HANDS, init=False)
@@ -233,6 +236,18 @@ class HandsMatch(GameState):
     # ---- outcome ------------------------------------------------------------------------
     def is_over(self) -> bool:
         return self.over
+
+    @classmethod
+    def fault_words(cls, result: dict[str, Any], names: Sequence[str]) -> str:
+        count, faulted = result.get("forfeited_hands"), one_fault(result)
+        if not isinstance(count, int) or count < 1 or faulted is None:
+            return ""
+        word = cls.hand_word
+        rest = (
+            "" if count == 1 else f" and the {word} not played" if count == 2
+            else f" and the {count - 1} {word}s not played"
+        )  # fmt: skip
+        return f"the {word} in play{rest} went to {names[1 - faulted]}"
 
     def last_hand(self, seat: int) -> dict[str, Any] | None:
         """The previous hand as ``seat`` saw it: the other's card only after a showdown."""

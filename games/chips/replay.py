@@ -8,7 +8,7 @@ Each hand (each deal of Blackjack++) is a chapter.
 A replay is public and watched after the match, so it shows the hole cards of a poker hand
 only if that hand reached a showdown: the cards of a folded hand (or of a hand cut short by a
 fault, at any game: Blackjack++'s down cards) stay face down in every frame, as they did at
-the table.
+the table. A move a live table played for a person whose time ran out says so.
 """
 
 from __future__ import annotations
@@ -17,7 +17,22 @@ from typing import Any
 
 from games.chips.match import HandsMatch
 from games.engine.table import signed
-from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, text_zone, zone
+from games.engine.written import minus_signs
+from games.replays import (
+    Frame,
+    TimerMoves,
+    _actor,
+    _fault_lines,
+    _frame,
+    _seat,
+    played_for,
+    steps,
+    text_zone,
+    zone,
+)
+
+#: a fault's step's label (its first line, its decision, says who faulted and why)
+FAULT_LABEL = "A fault ends the match"
 
 
 def _scores(state: HandsMatch) -> list[Any]:
@@ -30,6 +45,7 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     hands: list[int | None] = []
     before = ""
     state: Any = None
+    timer = TimerMoves(record)
     for event, state in steps(record):
         if event is None:
             frame = _frame(
@@ -40,11 +56,12 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
                 [],
             )
         elif event["type"] == "fault":
-            frame = _frame("Disqualified", _fault_lines(event, names), _scores(state), [], [])
-            frame["actor"], frame["decision"] = _actor(event), "out of the match"
+            frame = _fault_frame(event, state, names)
         else:
             seat = event["seat"]
             words = state.action_said(event["action"], before.split("/")[-1], before.count("/"))
+            if event in timer:
+                words += played_for(names[seat])
             line = f"{names[seat]} {words}"
             frame = _frame("", [line], _scores(state), [], [])
             frame["actor"], frame["decision"] = seat, words
@@ -55,7 +72,8 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             how = "at the showdown" if done["showdown"] else "uncontested"
             frame["lines"].append(
                 f"Hand {len(state.hands_played)} is over: "
-                f"{names[0]} {signed(won)}, {names[1]} {signed(-won)} {how}"
+                f"{names[0]} {minus_signs(signed(won))}, {names[1]} "
+                f"{minus_signs(signed(-won))} {how}"
             )
             frame["label"] = f"Hand {len(state.hands_played)}: the end"
             frame["chapter"] = f"Hand {len(state.hands_played)}"
@@ -72,6 +90,18 @@ def _poker_frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
         shown = {i for i, done in enumerate(state.hands_played) if done["showdown"]}
         _face_down(frames, hands, shown)
     return frames
+
+
+def _fault_frame(event: dict[str, Any], state: HandsMatch, names: list[str]) -> Frame:
+    """The step of a fault: who faulted and why, and what the rules gave the other seat
+    ("The hand in play and the 40 hands not played went to house/cfr.")."""
+    lines = _fault_lines(event, names)
+    given = state.fault_words(state.result(), names)
+    if given:
+        lines.append(f"{given[:1].upper()}{given[1:]}.")
+    frame = _frame(FAULT_LABEL, lines, _scores(state), [], [])
+    frame["actor"], frame["decision"] = _actor(event), lines[0]
+    return frame
 
 
 def _face_down(frames: list[Frame], hands: list[int | None], shown: set[int]) -> None:
@@ -127,6 +157,7 @@ def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]
     #: the deal (its index) each frame's table shows, if any
     deals: list[int | None] = []
     state: Any = None
+    timer = TimerMoves(record)
     for event, state in steps(record):
         if event is None:
             frame = _frame(
@@ -139,13 +170,15 @@ def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]
             _blackjack_table(frame, state, None)
             deals.append(state.hand)
         elif event["type"] == "fault":
-            frame = _frame("Disqualified", _fault_lines(event, names), _scores(state), [], [])
-            frame["actor"], frame["decision"] = _actor(event), "out of the match"
+            frame = _fault_frame(event, state, names)
             deals.append(None)
         else:
             seat = event["seat"]
-            frame = _frame("", [f"{names[seat]} {event['action']}s"], _scores(state), [], [])
-            frame["actor"], frame["decision"] = seat, f"{event['action']}s"
+            words = f"{event['action']}s"
+            if event in timer:
+                words += played_for(names[seat])
+            frame = _frame("", [f"{names[seat]} {words}"], _scores(state), [], [])
+            frame["actor"], frame["decision"] = seat, words
             deals.append(len(state.hands_played) - 1 if state.hand_done_now else state.hand)
             if state.hand_done_now:
                 done = state.hands_played[-1]
@@ -154,8 +187,8 @@ def blackjack_pp_frames(record: dict[str, Any], names: list[str]) -> list[Frame]
                 order = [done["first"], 1 - done["first"]]
                 frame["lines"].append(
                     f"Deal {len(state.hands_played)}: totals {names[order[0]]} {t0}, "
-                    f"{names[order[1]]} {t1}, dealer {dealer}; points {pts[0]:g}, "
-                    f"{pts[1]:g}, {pts[2]:g}"
+                    f"{names[order[1]]} {t1}, dealer {dealer}; "
+                    + minus_signs(f"points {pts[0]:g}, {pts[1]:g}, {pts[2]:g}")
                 )
                 frame["label"] = f"Deal {len(state.hands_played)}: the end"
                 frame["chapter"] = f"Deal {len(state.hands_played)}"

@@ -147,8 +147,21 @@ class ChipTable(TableRules):
                 # the hand in play move by move, so that the log follows a person's own moves
                 {"key": f"{self.unit}{state.hand + 1}.{i}", "text": text}
                 for i, text in enumerate(self.moves(state, shown) if live else [], 1)
-            ],
+            ]
+            # a fault: who faulted, and what the rules gave for the rest
+            + self.fault_log(state, shown),
         }
+
+    def fault_given(self, state: HandsMatch, names: list[str]) -> str:  # type: ignore[override]
+        """As every game's ("The hand in play and the 9 hands not played went to bob."),
+        and what that gave each seat: ": ann \u221210, bob +10 chips"."""
+        given = super().fault_given(state, names)
+        if not given:
+            return given
+        # the chips the hands played won, and the rest: what the fault gave
+        played = [sum(won_by_seat(done)[s] for done in state.hands_played) for s in (0, 1)]
+        each = ", ".join(f"{names[s]} {signed(state.chips[s] - played[s])}" for s in (0, 1))
+        return f"{given[:-1]}: {each} {self.points}."
 
     def seat_zone_label(self, state: HandsMatch, seat: int) -> str:
         return "Card"

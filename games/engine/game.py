@@ -80,6 +80,16 @@ def faults_shown(record: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
+def one_fault(result: dict[str, Any]) -> int | None:
+    """The seat of a two-seat match's ``result`` that faulted, if one alone did (both at
+    once: None, as for none)."""
+    faults = result.get("faults")
+    if not isinstance(faults, dict) or len(faults) != 1:
+        return None
+    (seat,) = faults
+    return int(seat) if str(seat) in ("0", "1") else None
+
+
 @dataclass
 class GameState(ABC):
     """Base class of every engine's state; subclasses implement the rules."""
@@ -233,6 +243,16 @@ class GameState(ABC):
     def result(self) -> dict[str, Any]:
         """JSON-ready outcome; always holds ``scores`` (one number per seat)."""
 
+    @classmethod
+    def fault_words(cls, result: dict[str, Any], names: Sequence[str]) -> str:
+        """What a seat's fault gave the other seat, in words, from a finished match's
+        ``result`` (``names``: the seats'), for the sentence that says who won: "the 2
+        unplayed games went to alice/firstcard". A fault stops a seat playing but need not
+        lose it the match: what it had won before still counts. "" when the rules gave
+        nothing (both seats faulted at once, the match was over, a game whose faulty seat
+        plays on)."""
+        return ""
+
     # ---- shared mechanics ---------------------------------------------------------------
     def can(self, seat: int, action: Any) -> bool:
         try:
@@ -254,10 +274,10 @@ class GameState(ABC):
         self._apply(seat, action)
 
     def reject(self, seat: int, action: Any, reason: str) -> Fault | None:
-        """An illegal answer arrived. By default it disqualifies the seat (a fault, which
-        the runner passes to :meth:`forfeit`). Games whose rules treat it otherwise (Last
-        Card: a pass) override this, log a ``rejected`` event, apply the rule and return None.
-        """
+        """An illegal answer arrived. By default it is the seat's fault (which the runner
+        passes to :meth:`forfeit`: the seat plays no further). Games whose rules treat it
+        otherwise (Last Card: a pass) override this, log a ``rejected`` event, apply the rule
+        and return None."""
         return Fault("invalid", reason)
 
     def forfeit(self, faults: dict[int, Fault]) -> None:

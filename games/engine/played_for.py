@@ -17,7 +17,9 @@ its timer ran out and the move made, and the mark cleared only by a move of the 
 so which moves were the timer's is what anyone watching was shown. The words of the person's
 log ("Time ran out, so this was played for you: fold.") are shown again to that seat alone
 (:func:`games.live.host.final_messages`). The solver's review lists such a move without
-judging it (``Move.played_for``): it was no decision of the person's.
+judging it (``Move.played_for``): it was no decision of the person's. The public replay's
+line of it says so ("bob bids 4 (played for bob: time ran out)", ``games.replays``), and
+the match page's facts how many of whose moves the timer played.
 """
 
 from __future__ import annotations

@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from games.engine.game import GameState
+from games.engine.written import MINUS
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,8 @@ class TableRules:
         order = list(range(len(scores)))
         if winner is not None and 0 <= winner < len(scores):
             order = [winner] + [s for s in order if s != winner]
-        score = " to ".join(f"{scores[s]:g}" for s in order)
+        # (as the pages write figures: a negative with the minus sign)
+        score = " to ".join(signed(scores[s]).removeprefix("+") for s in order)
         if winner is None:
             return f"A draw, {score}."
         who = "You win" if winner == mine else f"{names[winner]} wins"
@@ -163,6 +165,34 @@ class TableRules:
             who = "You" if index == mine else names[index]
             said.append(f"{who} {FAULT_WORDS[kind]}.")
         return " ".join([text, *said])
+
+    def fault_log(self, state: GameState, names: list[str]) -> list[dict[str, Any]]:
+        """The log's lines of the faults that stopped seats playing (``names``: the seats'
+        names as the log writes them): who faulted, and its kind, as the replay's line says
+        it ("bob/slowgoof faults and plays no further: crash."; the replay adds the reason,
+        which the table's log leaves to the match's page, as its end line does); then, once
+        the match is over, what the rules gave for what was left unplayed
+        (:meth:`fault_given`). A game logs them where they happened (Goofspiel: before the
+        end of the deal its fault ended)."""
+        lines = [
+            {"key": f"fault{seat}", "text": f"{names[seat]} faults and plays no further: "
+                                            f"{fault.kind}."}
+            for seat, fault in sorted(state.faults.items())
+            if 0 <= seat < len(names)
+        ]  # fmt: skip
+        if lines and state.is_over():
+            given = self.fault_given(state, names)
+            if given:
+                lines.append({"key": "fault-given", "text": given})
+        return lines
+
+    def fault_given(self, state: GameState, names: list[str]) -> str:
+        """What the rules gave for the rest of a match a fault ended, in a sentence: the
+        game's own words (:meth:`GameState.fault_words`, as the replay says them: "The 7
+        unplayed games went to bob."), which a game completes with what that gave each seat;
+        "" where they gave nothing (both seats faulted at once)."""
+        given = state.fault_words(state.result(), names)
+        return f"{given[:1].upper()}{given[1:]}." if given else ""
 
     def frame(self, state: GameState, seat: int | None, names: list[str]) -> dict[str, Any]:
         """The table as ``seat`` sees it, as a frame (see the module's docstring); ``names``
@@ -225,7 +255,8 @@ def a_title(title: str) -> str:
 
 
 def signed(value: float) -> str:
-    """A gain or loss: +3, -1.5, 0."""
+    """A gain or loss as the pages write it: +3, \u22121.5 (the minus sign, as
+    games.engine.written.figure writes a negative), 0."""
     value = round(value, 2) + 0.0  # never "-0": adding 0.0 turns a negative zero into 0
-    text = f"{value:g}"
+    text = f"{value:g}".replace("-", MINUS)
     return f"+{text}" if value > 0 else text

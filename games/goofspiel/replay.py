@@ -2,14 +2,27 @@
 deal's first prize, one for each turn once both bids are down (the bids shown together, as
 the players saw them; a deal's last two turns share one, the last playing itself), and one
 for each fault. The frame of a deal's last bids shows the deal's end (the hands empty, its
-prize points); the next deal's first prize is a frame of its own. Each deal is a chapter."""
+prize points); the next deal's first prize is a frame of its own. Each deal is a chapter. A
+bid a live table made for a person whose time ran out says so."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.engine.table import plural
-from games.replays import Frame, _actor, _fault_lines, _frame, _seat, steps, zone
+from games.engine.written import minus_signs
+from games.replays import (
+    Frame,
+    TimerMoves,
+    _actor,
+    _fault_lines,
+    _frame,
+    _seat,
+    faults_said,
+    played_for,
+    steps,
+    zone,
+)
 
 
 def _cards(cards: list[int]) -> list[str]:
@@ -58,14 +71,23 @@ def _ended(state: Any, label: str, lines: list[str]) -> Frame:
     return _table(label, lines, state.scores, hands, last["points"], None, 0)
 
 
-def _bid_lines(turns: list[list[int]], names: list[str]) -> list[str]:
+def _bid_lines(
+    turns: list[list[int]], names: list[str], timed: set[int] | None = None
+) -> list[str]:
+    """The turns' lines; ``timed``: the seats whose bid of the first turn a live table made
+    for them, their time having run out (a deal's last turn plays itself)."""
     lines = []
-    for prize, first, second in turns:
+    for number, (prize, first, second) in enumerate(turns):
         if first == second:
             taken = "nobody takes it (equal bids)"
         else:
             taken = f"{names[0 if first > second else 1]} takes it"
-        lines.append(f"Prize {prize}: {names[0]} bids {first}, {names[1]} bids {second}; {taken}")
+        bids = [
+            f"{names[seat]} bids {bid}"
+            + (played_for(names[seat]) if number == 0 and seat in (timed or ()) else "")
+            for seat, bid in ((0, first), (1, second))
+        ]
+        lines.append(f"Prize {prize}: {bids[0]}, {bids[1]}; {taken}")
     return lines
 
 
@@ -77,7 +99,8 @@ def _turns_label(deal: int, first: int, count: int) -> str:
 
 def deal_end(number: int, done: dict[str, Any]) -> str:
     """How deal ``number`` (from 0) ended: its prize points, and what it scored each seat
-    (its returns, games.goofspiel.rules.deal_returns); the live table's log says the same."""
+    (its returns, games.goofspiel.rules.deal_returns); the live table's log says the same
+    (the replay, as the pages write figures: a negative with the minus sign)."""
     points, returns = done["points"], done["returns"]
     paid = (
         f"deal score {returns[0]:+g} and {returns[1]:+g}"
@@ -91,6 +114,9 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     frames: list[Frame] = []
     deal, turns = 0, 0
     state: Any = None
+    timer = TimerMoves(record)
+    #: the seats whose bid of the turn in play the table made (their time ran out)
+    timed: set[int] = set()
     for event, state in steps(record):
         if event is None:
             frame = _now(
@@ -101,20 +127,22 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             frame["chapter"] = "Deal 1"
             frames.append(frame)
             continue
+        if event in timer:
+            timed.add(event["seat"])
         if event["type"] == "action" and state.bids:
             continue  # one bid is down, the other not yet: nothing to show
         chapter = f"Deal {deal + 1}"
         if event["type"] == "fault":
             lines = _fault_lines(event, names)
             if len(state.deals_played) > deal:  # the fault ended the deal (the other won it)
-                lines.append(deal_end(deal, state.deals_played[deal]))
-            frame = _now(state, "Out of the match", lines)
+                lines.append(minus_signs(deal_end(deal, state.deals_played[deal])))
+            frame = _now(state, "A fault ends the match", lines)
             frame["decision"] = lines[0]
             frame["actor"] = _actor(event)
         elif state.deal == deal and not state.is_over():
             # a turn of the deal in play: the next prize is face up
             shown = state.history[turns:]
-            lines = _bid_lines(shown, names)
+            lines = _bid_lines(shown, names, timed)
             frame = _now(state, _turns_label(deal, turns + 1, len(shown)), lines)
             frame["decision"] = lines[0].split("; ")[0] if lines else ""
             turns += len(shown)
@@ -122,7 +150,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             # the deal's last bids: the deal is over (the state has moved on)
             done = state.deals_played[-1]
             shown = done["turns"][turns:]
-            lines = [*_bid_lines(shown, names), deal_end(deal, done)]
+            lines = [*_bid_lines(shown, names, timed), minus_signs(deal_end(deal, done))]
             if state.is_over():
                 frame = _now(state, _turns_label(deal, turns + 1, len(shown)), lines)
             else:
@@ -130,6 +158,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             frame["decision"] = lines[0].split("; ")[0]
         frame["chapter"] = chapter
         frames.append(frame)
+        timed = set()
         if state.deal != deal and not state.is_over():
             # the next deal's first prize, a step of its own
             deal, turns = state.deal, 0
@@ -144,5 +173,8 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
         result = state.result()
         a, b = result["scores"]
         end = "a draw" if a == b else f"{names[0 if a > b else 1]} wins the match"
-        frames[-1]["lines"].append(f"Final score {a:g} to {b:g}: {end}")
+        winner = None if a == b else 0 if a > b else 1
+        faults = faults_said(type(state), result, names, winner)
+        score = minus_signs(f"Final score {a:g} to {b:g}")
+        frames[-1]["lines"].append(f"{score}: {end}{faults}")
     return frames

@@ -18,11 +18,12 @@ prize left in the current deal, and every prize of each deal not yet played.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.engine.chance import Chance
-from games.engine.game import Fault, GameState, IllegalAction, Prompt
+from games.engine.game import Fault, GameState, IllegalAction, Prompt, one_fault
 
 MIN_CARDS, MAX_CARDS = 2, 13
 DEFAULT_CARDS = 13
@@ -242,6 +243,20 @@ class GoofspielState(GameState):
     # ---- outcome ------------------------------------------------------------------------
     def is_over(self) -> bool:
         return self.over
+
+    @classmethod
+    def fault_words(cls, result: dict[str, Any], names: Sequence[str]) -> str:
+        log = result.get("deal_log")
+        cut = log[-1] if isinstance(log, list) and log else None
+        faulted = one_fault(result)
+        if not isinstance(cut, dict) or cut.get("forfeit") is None or faulted is None:
+            return ""
+        left = result.get("forfeited_deals") or 0
+        deals = (
+            "" if not left else " and the deal not played" if left == 1
+            else f" and the {left} deals not played"
+        )  # fmt: skip
+        return f"the prizes left in deal {len(log)}{deals} went to {names[1 - faulted]}"
 
     @classmethod
     def without_deals(cls, record: dict[str, Any]) -> dict[str, Any]:

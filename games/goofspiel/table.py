@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.table import TableOption, TableRules, name_of, plural
+from games.engine.table import TableOption, TableRules, name_of, plural, signed
+from games.engine.written import minus_signs
 from games.goofspiel.replay import deal_end
-from games.goofspiel.rules import GoofspielState
+from games.goofspiel.rules import GoofspielState, deal_returns
 from games.replays import zone
 
 #: the deals whose turns the log shows (this one and the one before)
@@ -17,7 +18,7 @@ LOGGED_DEALS = 2
 #: what a deal scores, by ``returns_type``, as the table's description says it
 #: (games.goofspiel.rules.deal_returns; docs/games/goofspiel.md)
 RETURNS_SHOWN = {
-    "win_loss": "a deal scores +1 for a win, -1 for a loss and 0 for a tie",
+    "win_loss": "a deal scores +1 for a win, \u22121 for a loss and 0 for a tie",
     "point_difference": "a deal scores half the difference of the prize points",
 }
 
@@ -40,11 +41,15 @@ class GoofspielTable(TableRules):
         TableOption(
             "returns_type",
             "A deal pays",
+            # (short enough to be read whole in the menu on a phone: the help says it all)
             (
-                ("win_loss", "+1 to its winner, -1 to the other (0 each for a tie)"),
-                ("point_difference", "half the difference of the prize points"),
+                ("win_loss", "+1 win, \u22121 loss, 0 tie"),
+                ("point_difference", "half the difference in points"),
             ),
             default="win_loss",
+            help="What a deal adds to the match's score: +1 to the player who took more "
+            "prize points and \u22121 to the other (0 each for a tie), or half the difference "
+            "of their prize points (7 to 2: +2.5 and \u22122.5).",
         ),
     )  # fmt: skip
 
@@ -71,7 +76,7 @@ class GoofspielTable(TableRules):
                 "zones": [zone("Hand", [str(c) for c in state.hands[s]])] if shown else [],
                 "notes": [f"{plural(state.points[s], 'prize point')} this deal"],
                 "turn": s in pending, "turn_text": "bidding", "done_text": "bid in",
-                "score": f"{state.scores[s]:g}",
+                "score": signed(state.scores[s]).removeprefix("+"),
                 # a bid that is in shows as in, never as which card
                 "badges": ["bid in"] if s in state.bids else [],
             })  # fmt: skip
@@ -105,7 +110,7 @@ class GoofspielTable(TableRules):
             "status": status,
             # a seat's words, for a seat still to bid: never a spectator's, nor once it is over
             "prompt": "",
-            "log": self._log(state, [name_of(names, s, seat) for s in (0, 1)], seat),
+            "log": self._log(state, [name_of(names, s, seat) for s in (0, 1)]),
         }
         if seat is not None and not state.over:
             frame |= {
@@ -117,10 +122,14 @@ class GoofspielTable(TableRules):
             }
         return frame
 
-    def _log(self, state: GoofspielState, names: list[str], seat: int | None) -> list[dict]:
+    def _log(self, state: GoofspielState, names: list[str]) -> list[dict]:
         deals = [(n, d["turns"], d) for n, d in enumerate(state.deals_played)]
         if not state.over:
             deals.append((state.deal, state.history, None))
+        # a fault: who faulted, before the end of the deal it cut short (as the replay says
+        # it), and what the rules gave for the rest after it
+        faults = self.fault_log(state, names)
+        said = [entry for entry in faults if entry["key"] != "fault-given"]
         log = []
         for number, turns, done in deals[-LOGGED_DEALS:]:
             for i, (prize, first, second) in enumerate(turns):
@@ -131,8 +140,33 @@ class GoofspielTable(TableRules):
                 text = f"Prize {prize}: {names[0]} bids {first}, {names[1]} bids {second}; {taken}."
                 log.append({"key": f"d{number}t{i}", "text": text})
             if done is not None:
-                log.append({"key": f"d{number}end", "text": f"{deal_end(number, done)}."})
-        return log
+                if done.get("forfeit") is not None:
+                    log += said
+                    said = []
+                # (as the pages write figures: a negative with the minus sign)
+                text = minus_signs(deal_end(number, done))
+                log.append({"key": f"d{number}end", "text": f"{text}."})
+        # (both seats at once: no deal ended by it, nothing given)
+        return log + said + [entry for entry in faults if entry["key"] == "fault-given"]
+
+    def fault_given(self, state: GoofspielState, names: list[str]) -> str:  # type: ignore[override]
+        """As every game's ("The prizes left in deal 1 and the 2 deals not played went to
+        bob"), and what each deal not played scored, as the end of a deal says it (": deal
+        score +1 and \u22121 for each of deals 2 and 3.")."""
+        given = super().fault_given(state, names)
+        left = state.forfeited_deals
+        if not given or not left or state.deals_played[-1].get("forfeit") is None:
+            return given
+        whole = [0, 0]
+        whole[1 - state.deals_played[-1]["forfeit"]] = state.num_cards * (state.num_cards + 1) // 2
+        returns = deal_returns(whole, state.returns_type)
+        first = state.deals_total - left + 1  # the deals not played, by number
+        which = (
+            f"deal {first}" if left == 1 else f"each of deals {first} and {first + 1}"
+            if left == 2 else f"each of deals {first} to {state.deals_total}"
+        )  # fmt: skip
+        paid = minus_signs(f"deal score {returns[0]:+g} and {returns[1]:+g} for {which}")
+        return f"{given[:-1]}: {paid}."
 
     def actions(self, state: GoofspielState, seat: int) -> list[dict[str, Any]]:  # type: ignore[override]
         if seat not in state.pending():

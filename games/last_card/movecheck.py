@@ -107,7 +107,11 @@ def problem(hand, last_played, active_suit, punishment, move):
         follow = target_suit(last_played, active_suit)
         if last_played[0] == "A":
             if first[1] != follow:
-                return f"the suit chosen with the ace is {SUIT_NAMES[follow]}"
+                one = SUIT_NAMES[follow][:-1]  # "spade"
+                return (
+                    f"the ace on top asks for {SUIT_NAMES[follow]} and the {card_name(first)} "
+                    f"is not a {one}: play a {one} or an ace, or pass and draw a card"
+                )
         elif first[1] != follow and first[0] != last_played[0]:
             return (
                 f"the {card_name(first)} matches neither the suit nor the value of the "

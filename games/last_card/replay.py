@@ -7,20 +7,37 @@ from typing import Any
 
 from games.last_card.movecheck import hand_value
 from games.last_card.rules import last_card_points
-from games.replays import SUIT_NAMES, Frame, _actor, _frame, _seat, steps, zone
+from games.replays import (
+    SUIT_NAMES,
+    Frame,
+    TimerMoves,
+    _actor,
+    _frame,
+    _seat,
+    played_for,
+    steps,
+    zone,
+)
 
 
 def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for the deal and one per turn (a move, a refused move or a fault), with the
     lines of the kit's readable log (``games.last_card.logs``) that the step wrote. Until the
     game ends a seat's score is the value of the hand it holds ("points in hand", the frame's
-    ``score_label``); at the end, the points it took (the hand's and its last card calls')."""
+    ``score_label``); at the end, the points it took (the hand's and its last card calls').
+    A move a live table played for a person whose time ran out says so, on the first of its
+    step's lines that names them."""
     from games.last_card.logs import readable
 
     frames: list[Frame] = []
     counts: list[int] = []
+    #: the frames of the moves the table played (their seat's time ran out)
+    timed: set[int] = set()
+    timer = TimerMoves(record)
     seen = 0
     for event, state in steps(record):
+        if event in timer:
+            timed.add(len(frames))
         # the lines this step's history makes: counted on the step alone, worded by the
         # story of the whole game below (a pass and its draw read as one line there)
         new, seen = state.history[seen:], len(state.history)
@@ -37,14 +54,24 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
         frames.append(frame)
     story = readable(state, names) if frames else []
     told = 0
-    for frame, count in zip(frames, counts, strict=True):
+    for number, (frame, count) in enumerate(zip(frames, counts, strict=True)):
         frame["lines"], told = story[told : told + count], told + count
+        if number in timed and frame["lines"]:
+            _note_played_for(frame["lines"], names[frame["actor"]])
         frame["decision"] = (
             frame["lines"][0] if frame["lines"] and frame["actor"] is not None else ""
         )
     if frames:
         frames[-1]["lines"] += story[told:]  # how the game ended, seat by seat
     return frames
+
+
+def _note_played_for(lines: list[str], name: str) -> None:
+    """Say that the move of a step's ``lines`` was played for ``name`` (their time ran out):
+    on its first line that starts with their name (the move's; a reshuffle may come first),
+    else on its first."""
+    at = next((n for n, line in enumerate(lines) if line.startswith(f"{name} ")), 0)
+    lines[at] += played_for(name)
 
 
 def _last_card_table(frame: Frame, state: Any, names: list[str]) -> None:

@@ -346,7 +346,7 @@ class TableHost:
         messages += [text for _, text in notes]
         if seat is not None and seat in self._turns and self.humans[seat].waiting:
             # the time left now, not the whole timer: a reload does not give a person time
-            messages.append(self._turn_message(*self._turns[seat]))
+            messages.append(self._turn_message(seat, *self._turns[seat]))
         messages += self._marks.get(audience, {}).values()
         if audience in self._over:
             messages.append(self._over[audience])
@@ -486,7 +486,7 @@ class TableHost:
         if self._pages_by is not None and seat not in self._paged and not away:
             # (once the agent has set the turn up: it is asking now)
             asyncio.get_running_loop().call_soon(self._wait_for_page, seat, turn)
-        self.publish(f"seat:{seat}", self._turn_message(turn, deadline))
+        self.publish(f"seat:{seat}", self._turn_message(seat, turn, deadline))
 
     def _wait_for_page(self, seat: int, turn: int) -> None:
         """A resumed table asks a person none of whose pages has come to this host yet: it
@@ -501,12 +501,14 @@ class TableHost:
         if self._give_back(seat, extra + agent.timer):
             self._rejoining.add(seat)
 
-    def _turn_message(self, turn: int, deadline: float) -> str:
+    def _turn_message(self, seat: int, turn: int, deadline: float) -> str:
+        """The ``turn`` message of ``seat``: the time it has left now, and the move the table
+        plays for it if that runs out, as its buttons name it (:func:`default_words`)."""
         return message_text({
             "type": "turn",
             "turn": turn,
             "seconds": round(max(deadline - self.clock(), 0.0), 1),
-            "default": self.rules.default_action_text,
+            "default": default_words(self.rules, self.state, seat),
         })  # fmt: skip
 
     def on_away(self, seat: int, away: bool) -> None:
@@ -570,7 +572,7 @@ class TableHost:
             return False
         assert agent.deadline is not None
         self._turns[seat] = (agent.turn, agent.deadline)
-        self.publish(f"seat:{seat}", self._turn_message(agent.turn, agent.deadline))
+        self.publish(f"seat:{seat}", self._turn_message(seat, agent.turn, agent.deadline))
         return True
 
     def _tell(self, seat: int | None, key: str, text: str) -> None:
@@ -1008,6 +1010,18 @@ def cards_of(frame: dict[str, Any], actions: list[dict[str, Any]]) -> dict[str, 
     codes |= {a["card"] for a in actions if a.get("card") is not None}
     codes |= {c for a in actions if "several" in a for c in a["several"]["cards"]}
     return {code: card_view(code) for code in sorted(codes)}
+
+
+def default_words(rules: TableRules, state: GameState | None, seat: int) -> str:
+    """The move the table would play for ``seat`` now, its time having run out, as the seat's
+    buttons name it ("check", "bid 10", "draw 2 cards"): the default of this very state, not
+    the game's rule for every state ("check, or fold facing a bet"), which stands in for it
+    only where no button sends it. It is sent to the seat alone, and is made of what its own
+    buttons say."""
+    if state is None or state.is_over():
+        return rules.default_action_text
+    said = action_words(rules.actions(state, seat), rules.default_action(state, seat))
+    return said or rules.default_action_text
 
 
 def action_words(actions: list[dict[str, Any]], value: Any) -> str:

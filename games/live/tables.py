@@ -33,7 +33,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from bots.ladder import aggregates, people
+from bots.ladder import people
 from bots.models import BotVersion, Match, MatchSeat, builtin_label
 from bots.running.playing import Entry
 from games.engine import untrusted
@@ -987,8 +987,9 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
         )
         for n, (seat, report) in enumerate(zip(facts.seats, reports, strict=True))
     ]
+    # (nothing of it goes into its bots' results by opponent, which count their tournament
+    # matches: bots.ladder.aggregates)
     MatchSeat.objects.bulk_create(rows)
-    aggregates.record(match, rows)
     results = [
         people.TableSeatResult(seat.user_id, seat.bot_id, seat.builtin, row.score)
         for seat, row in zip(facts.seats, rows, strict=True)
@@ -1032,13 +1033,16 @@ def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
     """What the page of ``seat`` (None: a spectator) was told at the end of ``table``: for a
     match played to its end, its last view of the table with the log it showed, then the
     ``over`` message (:func:`games.live.host.final_messages`, from the stored match: no
-    process needs to remember it); for an abandoned table, its ``over`` with the reason.
+    process needs to remember it); for an abandoned table, its ``over`` with the reason, and
+    ``started``: whether its match had begun (if not, the page says the table closed, not
+    that a match is over).
 
     Costs the query of ``table.match`` at most (none if it came with the table) and of its
     seats if they did not; the end built is kept in the replay cache, per match and seat."""
     if table.state != Table.FINISHED or table.match_id is None:
         error = table.error or "this table was abandoned"
-        return [{"type": "over", "error": error, "rated": False}]  # no match, none rated
+        # no match stored, none rated
+        return [{"type": "over", "error": error, "rated": False, "started": bool(table.started)}]
     # the token too: a match's number may come again in another database, a token not
     audience = "public" if seat is None else seat
     key = f"table-end:{END_CACHE_VERSION}:{table.token}:{table.match_id}:{audience}"

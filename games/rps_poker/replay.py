@@ -4,22 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.replays import Frame, _actor, _fault_lines, _frame, _seat, card_view, steps, zone
+from games.replays import (
+    Frame,
+    TimerMoves,
+    _actor,
+    _fault_lines,
+    _frame,
+    _seat,
+    card_view,
+    faults_said,
+    played_for,
+    steps,
+    zone,
+)
 
 
 def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for the deal, each of the five draft steps, each of the ten games, and each
-    disqualification: the simultaneous choices of both seats make one step. The chapters:
-    the deal, the draft, each game."""
+    fault: the simultaneous choices of both seats make one step. The chapters: the deal, the
+    draft, each game. A choice a live table made for a person whose time ran out says so."""
     from games.rps_poker.cards import DRAFT_STEPS, GAMES
 
     frames: list[Frame] = []
     offers: list[list[str]] = [[], []]
     chosen: dict[int, int] = {}
+    #: what follows each seat's choice of this step: the table played it for them, or not
+    noted = ["", ""]
+    timer = TimerMoves(record)
     drafting, drafted = True, 0
     for event, state in steps(record):
         if event is not None and event["type"] == "action":
             chosen[event["seat"]] = event["action"]
+            if event in timer:
+                noted[event["seat"]] = played_for(names[event["seat"]])
             if state.chosen:
                 continue  # one seat has chosen, the other not yet: no step to show
         lines: list[str] = []
@@ -31,22 +48,23 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
                 "times, keeps one and passes the other."
             )
         elif event["type"] == "fault":
-            label = "Disqualified"
+            label = "A fault ends the match"
+            # (the match's final score, below, says which games went to whom)
             lines += _fault_lines(event, names)
-            if state.forfeited:
-                (winner,) = {0, 1} - {int(s) for s in event["faults"]}
-                lines.append(f"{names[winner]} is credited with {state.forfeited} unplayed games")
             decision = lines[0]
         elif drafting:
             drafted += 1
             label, chapter = f"Draft {drafted} of {DRAFT_STEPS}", "The draft"
+            kept_said = []
             for seat in (0, 1):
                 kept, passed = offers[seat][chosen[seat]], offers[seat][1 - chosen[seat]]
+                kept_said.append(f"{names[seat]} keeps {card_view(kept)['label']}")
                 lines.append(
-                    f"{names[seat]} keeps {card_view(kept)['label']} and passes "
-                    f"{card_view(passed)['label']} to {names[1 - seat]}"
+                    f"{kept_said[-1]} and passes {card_view(passed)['label']} to "
+                    f"{names[1 - seat]}{noted[seat]}"
                 )
-            decision = "; ".join(line.split(" and passes")[0] for line in lines)
+                kept_said[-1] += noted[seat]
+            decision = "; ".join(kept_said)
             if state.phase == "main":
                 lines.append(
                     "Each player shuffles its ten cards and draws three. The base card of "
@@ -56,7 +74,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             game = state.games[-1]
             label, chapter = f"Game {len(state.games)} of {GAMES}", f"Game {len(state.games)}"
             a, b = (card_view(c)["label"] for c in game["played"])
-            decision = f"{names[0]} plays {a}, {names[1]} plays {b}"
+            decision = f"{names[0]} plays {a}{noted[0]}, {names[1]} plays {b}{noted[1]}"
             lines.append(
                 f"Base {card_view(game['base'])['label']}: {decision}; "
                 f"{names[game['winner']]} wins the game"
@@ -71,11 +89,13 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
         _rps_table(frame, state, offers if decided and state.phase == "draft" else None)
         frames.append(frame)
         offers = [list(o) for o in state.offers]
-        drafting, chosen = state.phase == "draft", {}
+        drafting, chosen, noted = state.phase == "draft", {}, ["", ""]
     if frames and state.is_over():
         a, b = state.scores
         end = "a draw" if a == b else f"{names[0 if a > b else 1]} wins the match"
-        frames[-1]["lines"].append(f"Final score {a}-{b}: {end}")
+        winner = None if a == b else 0 if a > b else 1
+        faults = faults_said(type(state), state.result(), names, winner)
+        frames[-1]["lines"].append(f"Final score {a}-{b}: {end}{faults}")
     return frames
 
 
@@ -101,7 +121,7 @@ def _rps_table(frame: Frame, state: Any, decided: list[list[str]] | None) -> Non
             [f"{len(won)} game{'' if len(won) == 1 else 's'} won"] if state.phase != "draft" else []
         )
         if seat in state.faults:
-            notes.append(f"disqualified ({state.faults[seat].kind})")
+            notes.append(f"faulted ({state.faults[seat].kind}), plays no further")
         seats.append(_seat(zones, notes, turn=last is not None and last["winner"] == seat))
     shared = []
     if last is not None:

@@ -1,12 +1,13 @@
-"""The RPS Poker engine: draft phase, main phase, scoring, disqualification."""
+"""The RPS Poker engine: draft phase, main phase, scoring, faults."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.engine.chance import Chance
-from games.engine.game import Fault, GameState, IllegalAction, Prompt
+from games.engine.game import Fault, GameState, IllegalAction, Prompt, one_fault
 from games.rps_poker.cards import DRAFT_STEPS, FULL_DECK, GAMES, HAND_SIZE, beats
 
 A, B = 0, 1
@@ -145,7 +146,7 @@ class RpsPokerState(GameState):
             (loser,) = faults
             self.scores[1 - loser] += left
             self.forfeited = left
-        # Both disqualified at the same moment: nobody is credited with the unplayed games.
+        # Both faulted at the same moment: nobody is credited with the unplayed games.
         self.phase = "over"
         self.chosen = {}
 
@@ -162,6 +163,14 @@ class RpsPokerState(GameState):
             "forfeited_games": self.forfeited,
             "faults": {str(s): f.as_dict() for s, f in self.faults.items()},
         }
+
+    @classmethod
+    def fault_words(cls, result: dict[str, Any], names: Sequence[str]) -> str:
+        count, faulted = result.get("forfeited_games"), one_fault(result)
+        if not isinstance(count, int) or count < 1 or faulted is None:
+            return ""
+        games = "unplayed game" if count == 1 else f"{count} unplayed games"
+        return f"the {games} went to {names[1 - faulted]}"
 
     def locations(self) -> dict[str, list[str]]:
         """Where every card is now (for checks that no card is lost or duplicated)."""

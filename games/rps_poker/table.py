@@ -67,7 +67,8 @@ class RpsPokerTable(TableRules):
             "status": self._status(state, seat, shown),
             # a seat's words, for a seat still to play: never a spectator's, nor once it is over
             "prompt": "",
-            "log": self._log(state, seat, shown),
+            # (a fault: who faulted, and what the rules gave for the rest, after the games)
+            "log": self._log(state, seat, shown) + self.fault_log(state, shown),
         }
         if seat is not None and not over:
             frame |= {
@@ -80,6 +81,14 @@ class RpsPokerTable(TableRules):
                 "waiting": "waiting for {names}",
             }
         return frame
+
+    def fault_given(self, state: RpsPokerState, names: list[str]) -> str:  # type: ignore[override]
+        """As every game's ("The 7 unplayed games went to bob."), with the score that made,
+        as the games' lines write it: ": score 1-9"."""
+        given = super().fault_given(state, names)
+        if not given:
+            return given
+        return f"{given[:-1]}: score {state.scores[0]}-{state.scores[1]}."
 
     @staticmethod
     def _title(state: RpsPokerState) -> str:

@@ -5,7 +5,18 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from games.replays import Frame, _fault_lines, _frame, _seat, cards_text, steps, zone
+from games.engine.written import minus_signs
+from games.replays import (
+    Frame,
+    TimerMoves,
+    _fault_lines,
+    _frame,
+    _seat,
+    cards_text,
+    played_for,
+    steps,
+    zone,
+)
 
 
 def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
@@ -18,7 +29,8 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     A replay is public and the same for everyone, so it shows the hole cards of a round only
     if the round reached the showdown, as a spectator saw them: the cards of a folded round
     (the player's and the dealer's) and of a round a fault cut short (those, and the board
-    not yet turned) stay face down in every step of it (:func:`_face_down`)."""
+    not yet turned) stay face down in every step of it (:func:`_face_down`). A move a live
+    table played for a person whose time ran out says so."""
     from games.uth.rules import chip_value
 
     frames: list[Frame] = []
@@ -29,6 +41,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     name = names[0]
     phase = ""
     state: Any = None
+    timer = TimerMoves(record)
     for event, state in steps(record):
         # the phase the seat decided in (the state has moved on to the next one)
         before = phase
@@ -53,12 +66,16 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
             continue
         ended = len(state.rounds) > settled
         taken = state.rounds[-1]["actions"][-1] if ended else _uth_text(state.taken[-1])
-        said = [] if taken == "[skip]" else [f"{name} {_UTH_WORDS.get(taken, taken)}"]
+        # (a move a live table played for a person whose time ran out says so)
+        noted = played_for(name) if event in timer else ""
+        said = [] if taken == "[skip]" else [f"{name} {_UTH_WORDS.get(taken, taken)}{noted}"]
         if ended:  # this answer ended the round: its showdown
             settled = len(state.rounds)
             done = state.rounds[-1]
             net = [chip_value(Fraction(done["chips"]) - start)]
             frame = _uth_showdown(done, name, said, net)
+            if said and done["folded"]:
+                frame["decision"] += noted
             frames.append(frame)
             if not state.is_over():
                 deal = _uth_deal(state, name, [chip_value(state.chips - start)])
@@ -67,7 +84,7 @@ def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
                 frame["lines"].append(f"The session ends: {state.reason}")
         elif said:
             frame = _uth_live(state, label, said, net)
-            frame["actor"], frame["decision"] = 0, _UTH_WORDS.get(taken, taken)
+            frame["actor"], frame["decision"] = 0, _UTH_WORDS.get(taken, taken) + noted
             frames.append(frame)
     if state is not None:
         _face_down(frames, deals, _unshown(state), name)
@@ -164,7 +181,9 @@ def _uth_live(
 def _uth_showdown(done: dict[str, Any], name: str, lines: list[str], net: list[Any]) -> Frame:
     results = done["results"]
     if done["folded"]:
-        lines.append(f"Ante and blind are lost: {done['net']:+g}, {done['chips']:g} chips")
+        lines.append(
+            minus_signs(f"Ante and blind are lost: {done['net']:+g}, {done['chips']:g} chips")
+        )
     else:
         qualifies = "qualifies" if done["dealer_qualifies"] else "does not qualify"
         lines.append(
@@ -173,8 +192,10 @@ def _uth_showdown(done: dict[str, Any], name: str, lines: list[str], net: list[A
             f"winner: {done['winner']}"
         )
         lines.append(
-            f"Ante {results['ante']:+g}, blind {results['blind']:+g}, play {results['play']:+g}: "
-            f"net {done['net']:+g}, {done['chips']:g} chips"
+            minus_signs(
+                f"Ante {results['ante']:+g}, blind {results['blind']:+g}, "
+                f"play {results['play']:+g}: net {done['net']:+g}, {done['chips']:g} chips"
+            )
         )
     seat = _seat(
         [zone("Hole cards", done["player"])],
@@ -187,8 +208,8 @@ def _uth_showdown(done: dict[str, Any], name: str, lines: list[str], net: list[A
     # the showdown in the same step
     ending = "folded at the river" if done["folded"] else "the river and the showdown"
     frame = _frame(f"Round {done['round']}: {ending}", lines, net, [seat], shared)
-    frame["notes"] = [f"round net {done['net']:+g}"]
+    frame["notes"] = [minus_signs(f"round net {done['net']:+g}")]
     frame["chapter"] = f"Round {done['round']}"
     frame["actor"] = 0
-    frame["decision"] = "folds" if done["folded"] else f"net {done['net']:+g}"
+    frame["decision"] = "folds" if done["folded"] else minus_signs(f"net {done['net']:+g}")
     return frame

@@ -68,11 +68,14 @@ class UthTable(TableRules):
         TableOption(
             "variant",
             "Pay table",
+            # (short enough to be read whole in the menu on a phone: the help says it all)
             (
-                ("default", "default: a flush pays 3 to 1 on the blind (as the reference)"),
-                ("standard", "standard casino: a flush pays 3 to 2 on the blind"),
+                ("default", "default: a flush pays 3 to 1"),
+                ("standard", "standard: a flush pays 3 to 2"),
             ),
             default="default",
+            help="What the blind pays on a winning flush: 3 to 1 in the default pay table (as "
+            "in TextArena's game), 3 to 2 in the standard casino one.",
             shown="{} pay table",
         ),
     )
@@ -196,8 +199,23 @@ class UthTable(TableRules):
                     "text": f"Round {view['round']}, {who}: {_words(a)}.",
                 }
                 for i, a in enumerate(view["taken"], 1)
-            ],
+            ]
+            # a fault: who faulted, and the round it cut short
+            + self.fault_log(state, [name_of(names, 0, seat) if names else "the player"]),
         }
+
+    def fault_given(self, state: UthState, names: list[str]) -> str:  # type: ignore[override]
+        """The round a fault cut short, which loses its bets (no round after it is played),
+        as "The session ends: round 3 is cut short and its bets are lost: \u221250 chips (950
+        now)" says it."""
+        cut = state.cut_short
+        if cut is None:
+            return ""
+        chips = state.result()["chips"]
+        return (
+            f"The session ends: round {cut['round']} is cut short and its bets are lost: "
+            f"{signed(cut['net'])} chips ({chips:g} now)."
+        )
 
     def actions(self, state: UthState, seat: int) -> list[dict[str, Any]]:  # type: ignore[override]
         if state.phase == OVER:

@@ -134,9 +134,11 @@
     return box;
   }
 
+  // as the server writes points (cardsite.written.figure): a negative with the minus sign
   function number(value) {
     if (typeof value !== "number") return String(value);
-    return String(Math.round(value * 100) / 100);
+    var rounded = Math.round(value * 100) / 100 + 0; // (+ 0: never a negative zero)
+    return String(rounded).replace("-", "\u2212");
   }
 
   // a seat's score with what it counts ("points taken: 7"): the frame's score_label if it

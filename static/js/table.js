@@ -97,6 +97,7 @@
     keys: document.getElementById("keys-help"),
     log: document.getElementById("live-log"),
     end: document.getElementById("table-end"),
+    endTitle: document.getElementById("end-title"),
     endSummary: document.getElementById("end-summary"),
     endRematch: document.getElementById("end-rematch"),
     endScores: document.getElementById("end-scores"),
@@ -152,11 +153,13 @@
   }
 
   // A final score as the server's score_text writes it: "+7" for a gain where scores are
-  // gains and losses (a chip game), as the end line beside the scores says it
+  // gains and losses (a chip game), as the end line beside the scores says it; a negative
+  // with the minus sign, as every page writes it
   function number(value) {
     if (typeof value !== "number") return String(value);
     var rounded = Math.round(value * 100) / 100 + 0; // + 0: never "-0"
-    return (setup.signedScores && rounded > 0 ? "+" : "") + String(rounded);
+    var text = String(rounded).replace("-", "\u2212");
+    return (setup.signedScores && rounded > 0 ? "+" : "") + text;
   }
 
 
@@ -572,7 +575,7 @@
       if (asked()) {
         var gone = Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000));
         line += gone > 0 ? " " + gone + " s left to play"
-          : " Time is up: " + (t.turn.default || setup.defaultAction) + " is played for you";
+          : " " + timeUp();
       }
       el.countdown.hidden = false;
       el.countdown.classList.add("countdown--low");
@@ -606,15 +609,20 @@
     var left = Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000));
     if (left <= 10 && left > 0 && !t.warned) {
       t.warned = true;
-      say(left + " seconds left, then " + (t.turn.default || setup.defaultAction) + " is played for you");
+      say(left + " seconds left, then this is played for you: " + playedFor());
     }
     el.countdown.hidden = false;
     el.countdown.classList.toggle("countdown--low", left <= 5);
     el.countdown.textContent = left > 0
       ? left + " s left"
-      : "Time is up: " + (t.turn.default || setup.defaultAction) + " is played for you";
+      : timeUp();
   }
   window.setInterval(tick, 250);
+
+  // the move the table plays for me if my time runs out, as my buttons name it ("check",
+  // "bid 10"): the turn says it, the game's general rule stands in where it does not
+  function playedFor() { return t.turn.default || setup.defaultAction; }
+  function timeUp() { return "Time is up, so this is played for you: " + playedFor(); }
 
   // ---- drawing -----------------------------------------------------------------------------
   function draw() {
@@ -732,7 +740,7 @@
   // A seat's score: a bare number says what it counts (the game's score label, "games won"),
   // as a replay's does; a game's own words ("+2 chips") stand as they are.
   function scoreBadge(text) {
-    var bare = /^[+-]?\d+(\.\d+)?$/.test(String(text));
+    var bare = /^[+\u2212-]?\d+(\.\d+)?$/.test(String(text));
     return window.CardArena.scoreBadge(text, bare ? el.live.dataset.scoreLabel : "");
   }
 
@@ -1067,7 +1075,9 @@
       var count = cardActions(t.view).length;
       if (count) {
         // the keys there are: as many digits as cards (0 the tenth), arrows past ten
-        pairs.push([cardKeys(count) + (count > 10 ? " ← →" : ""), "choose a card"], ["Enter", "play it"], ["Esc", "clear"]);
+        // Enter does what the button says ("Keep the chosen card": "keep it", "bid it")
+        var verb = cardActions(t.view)[0].label.toLowerCase();
+        pairs.push([cardKeys(count) + (count > 10 ? " ← →" : ""), "choose a card"], ["Enter", verb + " it"], ["Esc", "clear"]);
       }
       if (several) pairs = pairs.concat(many.keys(several));
       buttonActions(t.view).forEach(function (action) {
@@ -1179,6 +1189,8 @@
 
   function finish(message) {
     closeTable(!!message.error);
+    // a table whose match never began (everyone left it first) closed: no match is over
+    el.endTitle.textContent = message.error && message.started === false ? "Table closed" : "Match over";
     if (message.error) {
       el.endSummary.textContent = "The table stopped: " + message.error;
     } else if (message.result) {

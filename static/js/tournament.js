@@ -43,7 +43,8 @@
         if (i) item.appendChild(document.createTextNode(', '));
         item.appendChild(document.createTextNode(seat.bot + ' '));
         var score = document.createElement('strong');
-        score.textContent = String(seat.score);
+        // (as the server writes it: a negative with the minus sign)
+        score.textContent = seat.score_text || String(seat.score);
         item.appendChild(score);
         if (seat.fault) {
           var badge = document.createElement('span');

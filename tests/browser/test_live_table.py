@@ -20,6 +20,8 @@ pytestmark = pytest.mark.browser
 #: RPS Poker: five draft steps, then ten games
 RPS_DECISIONS = 15
 TURN_TIMEOUT_MS = 20_000
+#: the site's focus rings on fields and regions (static/css/site.css --focus: #1b5e9e)
+FOCUS_BLUE = "rgb(27, 94, 158)"
 #: the table page's own timers (``var NAME = MS;`` in static/js/table.js), which tests run
 #: on the page's clock (Playwright's ``page.clock``) rather than wait for in real time
 TABLE_JS = (Path(__file__).resolve().parents[2] / "static/js/table.js").read_text()
@@ -295,9 +297,10 @@ def test_the_keyboard_plays_the_focused_card_and_keeps_its_place_from_turn_to_tu
     # the first turn puts the keyboard on the first card, and says the time to move once
     assert wait_for_focus_on_a_card(page) == 0
     assert status.inner_text() == "11 seconds to move"
+    # the move the timer would play for her now: in the draft, keeping the first card offered
     page.wait_for_function(
-        """() => /^10 seconds left, then .+ is played for you$/
-            .test(document.getElementById("live-status").textContent)""",
+        "text => document.getElementById('live-status').textContent === text",
+        arg=f"10 seconds left, then this is played for you: keep {card_name(page, 0)}",
         timeout=TURN_TIMEOUT_MS,
     )
     assert page.locator("#countdown").get_attribute("aria-live") == "off"
@@ -740,7 +743,10 @@ def test_a_turn_whose_time_ran_out_unanswered_says_the_table_is_not_answering(
         countdown.filter(has_text=re.compile(r"^1 s left$")).wait_for(timeout=TURN_TIMEOUT_MS)
         page.clock.run_for(1_000 + TICK_MS)  # on the page's clock: the second is up
         countdown.filter(has_text="Time is up").wait_for(timeout=TURN_TIMEOUT_MS)
-        assert re.fullmatch(r"Time is up: .+ is played for you", countdown.inner_text())
+        assert countdown.inner_text() == (
+            f"Time is up, so this is played for you: {route['turn']['default']}"
+        )
+        assert route["turn"]["default"].startswith("keep ")  # (the draft's first card)
         page.clock.run_for(table_ms("NO_ANSWER_MS") + TICK_MS)  # and nothing came since
         countdown.filter(has_text="not answering").wait_for(timeout=TURN_TIMEOUT_MS)
         assert countdown.inner_text() == (
@@ -842,6 +848,37 @@ def test_it_lets_two_people_meet_through_an_invite_link_and_play_rps_poker(open_
     assert "open" in seats.nth(1).inner_text()
     assert host_tab.console.take() == []
     assert guest_tab.console.take() == []
+
+
+def test_a_table_everyone_left_says_it_closed_to_whoever_watched_it_wait(open_tabs, screenshots):
+    """Its page said "Match over" above "The table stopped: everyone left this table before
+    its match started", with a thick ring in the site's error red around it (the end takes
+    the focus as it appears): it says the table closed, ringed in the blue of the site's
+    other focus rings, live and loaded again."""
+    host = open_tabs("desktop").page
+    form = form_for_two(host, "rps-poker", "60 seconds")
+    form.get_by_role("button", name="Create the table").click()
+    host.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    watchers = {viewport: open_tabs(viewport).page for viewport in ("phone", "desktop")}
+    for page in watchers.values():
+        page.goto(host.url)
+        page.get_by_role("region", name="Waiting for players").wait_for()
+    host.get_by_role("button", name="Leave this table").click()
+    for viewport, page in watchers.items():
+        end = page.get_by_role("region", name="Table closed")
+        end.wait_for(timeout=TURN_TIMEOUT_MS)
+        assert end.locator("#end-summary").inner_text() == (
+            "The table stopped: everyone left this table before its match started"
+        )
+        assert page.evaluate("() => document.activeElement.id") == "table-end"
+        ring = page.evaluate(
+            """() => { const style = getComputedStyle(document.getElementById("table-end"));
+                       return [style.outlineStyle, style.outlineColor]; }"""
+        )
+        assert ring == ["solid", FOCUS_BLUE], viewport  # (not the accent, rgb(194, 65, 45))
+        page.screenshot(path=screenshots / f"table-closed-{viewport}.png")
+        page.reload()
+        assert page.get_by_role("region", name="Table closed").is_visible()
 
 
 def test_it_lets_a_guest_play_a_sitting_of_ultimate_texas_holdem_with_the_keyboard(

@@ -122,16 +122,23 @@ def test_each_draft_step_shows_the_cards_it_offered(rps_record):
             assert sorted(offered) == sorted([kept, passed]), (step, line, offered)
 
 
-def test_it_shows_a_disqualification_and_the_games_credited_to_the_opponent():
+def test_it_shows_a_fault_and_the_games_credited_to_the_opponent():
+    """A fault stops the bot playing; it is not "out" (it may still win on the games it had
+    won): the step says so, and the final score what the fault gave the other seat."""
     entries = [Entry(name="raiser", code=RAISES), Entry(name="simple", builtin="simple")]
     record = record_of("rps-poker", entries, seed=4)
     assert record["result"]["faults"]["0"]["kind"] == "exception"
     frames = replays.build(record).frames
     last = frames[-1]
-    assert last["label"] == "Disqualified"
+    assert last["label"] == "A fault ends the match"
     assert last["actor"] == 0
-    assert "raiser is out: exception" in last["lines"][0]
-    assert "simple is credited with 8 unplayed games" in last["lines"]
+    assert last["lines"][0].startswith("raiser faults and plays no further: exception: ")
+    a, b = record["result"]["scores"]
+    assert last["lines"][1:] == [
+        f"Final score {a}-{b}: simple wins the match (raiser raised an error: the 8 unplayed "
+        "games went to simple)"
+    ]
+    assert not [line for f in frames for line in f["lines"] if " is out" in line]
     assert last["scores"] == record["result"]["scores"]
     assert frames[-2]["label"] == "Game 2 of 10"
 

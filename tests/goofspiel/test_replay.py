@@ -4,9 +4,12 @@ next deal starts at a step of its own, in its own chapter."""
 from __future__ import annotations
 
 import json
+import time
 
 from bots.running.playing import Entry, play
 from games import replays
+from games.engine.agents import AgentFault, ScriptedAgent
+from games.engine.runner import MatchRunner
 from games.registry import get_game
 
 
@@ -108,6 +111,7 @@ def test_a_deals_score_is_said_in_plain_words():
     for number, done in enumerate(result["deal_log"]):
         a, b = done["returns"]
         said = f"deal score {a:+g} and {b:+g}" if a or b else "a draw, neither gains"
+        said = said.replace("-", "\u2212")  # (the pages' minus sign)
         assert ends[number].endswith(f"in prize points: {said}")
 
 
@@ -125,10 +129,57 @@ def test_a_fault_ends_its_deal_in_its_own_step():
     )
     frames = replays.build(json.loads(json.dumps(outcome.record)), ["ann", "bob"]).frames
     out = frames[-1]
-    assert out["label"] == "Out of the match" and out["chapter"] == "Deal 2"
-    assert out["lines"][0].startswith("ann is out: timeout")
+    assert out["label"] == "A fault ends the match" and out["chapter"] == "Deal 2"
+    assert out["lines"][0].startswith("ann faults and plays no further: timeout")
     assert out["lines"][1:] == [
-        "Deal 2 ends 0 to 10 in prize points: deal score -1 and +1",
-        "Final score -1 to 1: bob wins the match",
+        "Deal 2 ends 0 to 10 in prize points: deal score \u22121 and +1",
+        "Final score \u22121 to 1: bob wins the match (ann ran out of time: the prizes left in "
+        "deal 2 went to bob)",
     ]
     assert frames[-2]["label"] == "Deal 2, first prize"
+
+
+class Bidder(ScriptedAgent):
+    """Bids the lowest card it holds above the lowest the other holds (or, with ``low``,
+    its lowest) on every prize, and answers no more after ``bids`` of them (a timeout)."""
+
+    def __init__(self, bids: int, low: bool = False) -> None:
+        super().__init__([])
+        self.left, self.low = bids, low
+
+    def receive(self, timeout: float):
+        assert self._last is not None
+        if not self._last.expects_answer:
+            return None
+        if not self.left:
+            raise AgentFault("timeout", "no answer within 1 s")
+        self.left -= 1
+        hand, theirs = self._last.data["hand"], self._last.data["opponent_hand"]
+        above = [card for card in hand if card > min(theirs)]
+        return min(hand) if self.low or not above else min(above)
+
+
+def fault_that_still_wins() -> dict:
+    """A Goofspiel match of 3 deals of 4 cards where seat 0 outbids seat 1 on every prize but
+    the last of each deal (so it wins each deal it plays: 3 prizes of 4), and times out at
+    its first bid of deal 3: deals 1 and 2 won, deal 3 lost by the fault, it wins the match
+    1 to -1."""
+    game = get_game("goofspiel")
+    config = {"num_cards": 4, "deals": 3, "returns_type": "win_loss"}
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(4, config=config), [Bidder(6), Bidder(99, low=True)], seed=6
+    )
+    return json.loads(json.dumps(outcome.record))
+
+
+def test_a_bot_that_faults_keeps_the_deals_it_won_and_the_replay_says_so():
+    """ "ann is out" read as if the fault had lost her the match; she won it, on the deals she
+    had won before it: the final line says what the fault gave the other seat."""
+    record = fault_that_still_wins()
+    assert record["result"]["scores"] == [1, -1] and record["result"]["faults"]["0"]
+    out = replays.build(record, ["ann", "bob"]).frames[-1]
+    assert out["lines"][0].startswith("ann faults and plays no further: timeout: ")
+    assert out["lines"][-1] == (
+        "Final score 1 to \u22121: ann wins the match (it ran out of time: the prizes left in "
+        "deal 3 went to bob)"
+    )

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from games.engine.table import signed
 from games.goofspiel.rules import GoofspielState
 from games.goofspiel.table import GoofspielTable
 
@@ -65,7 +66,9 @@ def test_no_view_shows_a_sealed_bid_or_the_order_of_the_prizes_to_come(seed):
         assert end["hand"] == [] and actions == [] and end["shared"] == []
         assert end["label"] == "The match is over"
         assert not any(seat["turn"] for seat in end["seats"])
-        assert [seat["score"] for seat in end["seats"]] == [f"{s:g}" for s in state.scores]
+        assert [seat["score"] for seat in end["seats"]] == [
+            signed(s).removeprefix("+") for s in state.scores
+        ]
 
 
 def frame(state: GoofspielState, audience: int | None) -> dict:
@@ -116,7 +119,7 @@ def test_the_previous_deal_stays_in_view_after_it_ends():
     assert [e["text"] for e in shown["log"]] == [
         "Prize 1: ann (you) bids 2, bob bids 1; ann (you) takes it.",
         "Prize 2: ann (you) bids 1, bob bids 2; bob takes it.",
-        "Deal 1 ends 1 to 2 in prize points: deal score -1 and +1.",
+        "Deal 1 ends 1 to 2 in prize points: deal score \u22121 and +1.",
     ]
 
 
@@ -135,7 +138,7 @@ def test_the_tables_description_says_what_a_deal_scores_in_words():
     assert RULES.describe(RULES.config({})) == [
         "13 cards",
         "3 deals",
-        "a deal scores +1 for a win, -1 for a loss and 0 for a tie",
+        "a deal scores +1 for a win, \u22121 for a loss and 0 for a tie",
     ]
     other = RULES.describe(RULES.config({"returns_type": "point_difference", "deals": 1}))
     assert other[-1] == "a deal scores half the difference of the prize points"

@@ -40,7 +40,7 @@ def test_a_kuhn_hand_ended_by_a_fold_is_said_in_words():
     end = next(f for f in frames if f["label"] == "Hand 1: the end")
     assert betting(end) == "Betting: ann checks, bob bets 1, ann folds."
     assert betting(end) == f"Betting: {kuhn_betting('pbp', ['ann', 'bob'])}."
-    assert "Hand 1 is over: ann -1, bob +1 uncontested" in end["lines"]
+    assert "Hand 1 is over: ann \u22121, bob +1 uncontested" in end["lines"]
     assert betting(frames[1]) == "Betting: ann checks."
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import itertools
 import random
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,8 +23,10 @@ from games.last_card.movecheck import (
     check_move,
     is_legal_move,
     legal_moves,
+    problem,
 )
 from games.last_card.rules import FULL_DECK, LastCardState
+from games.registry import get_game
 from tests.last_card.test_properties import random_move
 
 
@@ -152,3 +156,64 @@ def test_it_and_the_built_in_bots_need_the_standard_library_alone(path):
         elif isinstance(node, ast.ImportFrom):
             modules.add((node.module or "").split(".")[0])
     assert modules <= set(sys.stdlib_module_names)
+
+
+#: plays cards after an ace with the kit's Java checker: "HAND TOP SUIT CARD" per line in,
+#: its reason (or "null") per line out
+JAVA_CHECKS = """import com.orchestral.shark.*;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Scanner;
+
+public class Checks {
+    public static void main(String[] args) {
+        Scanner in = new Scanner(System.in);
+        while (in.hasNext()) {
+            List<Card> hand = new ArrayList<>();
+            for (String code : in.next().split(",")) hand.add(Card.of(code));
+            Card top = Card.of(in.next());
+            Suit chosen = Suit.of(in.next().charAt(0));
+            Card card = Card.of(in.next());
+            GameState state = new GameState(hand, top, List.of(hand.size(), 5), 20, List.of(top),
+                    chosen, 0, 0, 1);
+            Move move = new Move.Builder().addCardPlayed(card).build();
+            System.out.println(new LastCardMoveChecker().problem(state, move));
+        }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
+def test_the_java_kits_checker_says_what_it_says_after_an_ace(tmp_path):
+    """A card not of the suit an ace asked for: the Java kit's LastCardMoveChecker says what
+    is wrong and what may be played instead in this checker's very words."""
+    kit = get_game("last-card").kits["java"]
+    kit = [path for path in kit if "package card_arena;" not in path.read_text()]  # (no adapter)
+    (tmp_path / "Checks.java").write_text(JAVA_CHECKS)
+    subprocess.run(
+        ["javac", "--release", "17", "-nowarn", "-d", str(tmp_path), *map(str, kit),
+         str(tmp_path / "Checks.java")],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    cases = [
+        (["4h", "8s", "Kc"], "Ad", "s", "4h"),
+        (["Th", "Qd", "2c"], "As", "d", "Th"),
+        (["Jc", "3h"], "Ah", "h", "Jc"),
+        (["9s", "7d"], "Ac", "c", "7d"),
+    ]
+    lines = "".join(f"{','.join(hand)} {top} {suit} {card}\n" for hand, top, suit, card in cases)
+    said = subprocess.run(
+        ["java", "-cp", str(tmp_path), "Checks"],
+        input=lines, check=True, capture_output=True, text=True,
+    ).stdout.splitlines()  # fmt: skip
+    expected = [
+        problem(hand, top, suit, 0, {"cards": [card], "suit": None, "last_card": False})
+        for hand, top, suit, card in cases
+    ]
+    assert said == expected
+    assert expected[0] == (
+        "the ace on top asks for spades and the 4 of hearts is not a spade: "
+        "play a spade or an ace, or pass and draw a card"
+    )
+    assert expected[1].startswith("the ace on top asks for diamonds and the 10 of hearts is not")

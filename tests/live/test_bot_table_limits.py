@@ -217,7 +217,10 @@ def test_the_page_of_a_table_the_site_stopped_calls_it_unrated(client, uploaded)
     assert '<span id="table-rated">unrated</span>' in page
     assert f"The table stopped: {PROCESS_LOST}".replace("'", "&#x27;") in page
     table.refresh_from_db()
-    assert tables.end_of(table, None) == [{"type": "over", "error": PROCESS_LOST, "rated": False}]
+    assert tables.end_of(table, None) == [
+        {"type": "over", "error": PROCESS_LOST, "rated": False, "started": True}
+    ]
+    assert '<h2 id="end-title">Match over</h2>' in page  # (its match had begun)
 
 
 def test_a_table_the_site_could_not_start_is_stored_abandoned_and_rates_nobody(uploaded):

@@ -317,7 +317,7 @@ async def test_an_away_person_who_acts_again_is_back():
     away = await wire.wait("public", "seats", after=1)
     assert away["seats"][0]["away"] is True
     turn = await wire.wait("seat:0", "turn", after=1)
-    assert turn["default"] == "check, or fold at the river"
+    assert turn["default"] == "check"
     table.submit(0, turn["turn"], "[check]", reply_to="s")
     last = await wire.wait("public", "seats", after=2)
     assert last["seats"][0]["away"] is False

@@ -119,9 +119,9 @@ def test_only_a_showdown_shows_the_other_card_of_a_hand_at_a_kuhn_table():
     # in words, never the solver's notation, and saying whose card is whose
     log = [e["text"] for e in rules.frame(state, None, NAMES)["log"]]
     assert log == [
-        "Hand 1: ann bets 1, bob folds; ann +1, bob -1, uncontested.",
+        "Hand 1: ann bets 1, bob folds; ann +1, bob \u22121, uncontested.",
         "Hand 2: bob bets 1, ann calls; at the showdown ann the king of spades and bob the "
-        "jack of spades: ann +2, bob -2.",
+        "jack of spades: ann +2, bob \u22122.",
     ]
 
 

@@ -165,12 +165,12 @@ def test_a_folded_uth_round_names_the_player_to_anyone_else():
     """A spectator is told who folded, not "you folded"; the player's own lines are theirs."""
     rules, state = uth_session(["[check]", "[check]", "[fold]"] * 2)
     watched = rules.frame(state, None, ["bob"])
-    assert "Round 2: bob folded, -50 chips." in watched["lines"]
+    assert "Round 2: bob folded, \u221250 chips." in watched["lines"]
     assert log_line(watched, "Round 1") == (
-        "Round 1, bob: check, check, fold; folded: -50 chips (950 now)."
+        "Round 1, bob: check, check, fold; folded: \u221250 chips (950 now)."
     )
     mine = rules.frame(state, 0, ["bob"])
-    assert "Round 2: you folded, -50 chips." in mine["lines"]
+    assert "Round 2: you folded, \u221250 chips." in mine["lines"]
     assert log_line(mine, "Round 1").startswith("Round 1 (you held ")
 
 

@@ -21,7 +21,7 @@ from games.live import tables
 from games.live.consumers import lobby_group
 from games.live.host import Finish
 from games.models import Table, TableSeat
-from games.registry import get_game
+from games.registry import games, get_game
 
 pytestmark = pytest.mark.django_db
 
@@ -171,6 +171,43 @@ def test_a_guest_creates_an_uth_table_with_rounds_and_a_pay_table():
     seat = table.seats.get()
     assert seat.kind == TableSeat.PERSON and seat.user is None
     assert seat.guest == guest.session["guest_token"]
+
+
+def test_the_uth_pay_tables_fit_a_phones_menu_and_the_help_says_them_in_full():
+    """At 390 px the menu shows about 30 characters of the option chosen: "default: a flush
+    pays 3 to 1 on the…" was cut off; the whole sentence is the field's help."""
+    page = text_of(Client().get("/games/uth/tables/"))
+    [menu] = re.findall(r'<select name="variant".*?</select>', page, re.S)
+    options = re.findall(r"<option [^>]*>([^<]*)</option>", menu)
+    assert options == ["default: a flush pays 3 to 1", "standard: a flush pays 3 to 2"]
+    assert (
+        "What the blind pays on a winning flush: 3 to 1 in the default pay table (as in "
+        "TextArena's game), 3 to 2 in the standard casino one." in page
+    )
+
+
+def test_what_a_goofspiel_deal_pays_fits_a_phones_menu_and_the_help_says_it_in_full():
+    """The menu's "+1 to its winner, -1 to the other (0 each for a tie)" was cut off at
+    390 px."""
+    page = text_of(Client().get("/games/goofspiel/tables/"))
+    [menu] = re.findall(r'<select name="returns_type".*?</select>', page, re.S)
+    options = re.findall(r"<option [^>]*>([^<]*)</option>", menu)
+    assert options == ["+1 win, \u22121 loss, 0 tie", "half the difference in points"]
+    assert (
+        "What a deal adds to the match's score: +1 to the player who took more prize "
+        "points and \u22121 to the other (0 each for a tie), or half the difference of their "
+        "prize points (7 to 2: +2.5 and \u22122.5)." in page
+    )
+
+
+@pytest.mark.parametrize("game", [spec.slug for spec in games() if spec.table is not None])
+def test_every_lobby_menu_of_a_tables_settings_is_read_whole_on_a_phone(game):
+    """At 390 px a menu shows about 30 characters of the option chosen (measured in Chromium:
+    "at most 1 card drawn in a deal", 30 of them, fits with 24 px to spare); a longer
+    option's words go in the field's help."""
+    for option in get_game(game).table().options:
+        for _, words in option.choices:
+            assert len(words) <= 30, (option.name, words)
 
 
 @pytest.mark.parametrize(
@@ -398,6 +435,25 @@ def test_a_finished_chip_table_lists_each_score_signed_as_its_end_line_says_it()
     for text in listed:  # "+7" beside "ann +7", never "7"
         assert f" {text}" in summary, (text, summary)
     assert '"signedScores": true' in page  # the script writes them so too
+
+
+def test_a_table_everyone_left_before_its_match_says_it_closed_not_that_a_match_is_over():
+    ann = make_user("ann")
+    table = tables.create_table("rps-poker", tables.Person(ann), ["me", "open"])
+    assert tables.leave_table(table, tables.Person(ann))
+    table.refresh_from_db()
+    page = text_of(Client().get(f"/tables/{table.token}/"))
+    assert '<h2 id="end-title">Table closed</h2>' in page
+    assert f"The table stopped: {tables.EVERYONE_LEFT}" in page
+    # a page that watched it wait is told the same way (static/js/table.js finish())
+    assert tables.end_of(table, None) == [
+        {"type": "over", "error": tables.EVERYONE_LEFT, "rated": False, "started": False}
+    ]
+    # a match that began and then stopped without a result is a match that is over
+    Table.objects.filter(pk=table.pk).update(started=timezone.now())
+    table.refresh_from_db()
+    assert '<h2 id="end-title">Match over</h2>' in text_of(Client().get(f"/tables/{table.token}/"))
+    assert tables.end_of(table, None)[0]["started"] is True
 
 
 def test_play_again_keeps_the_requesters_seat_and_opens_the_others(finished):

@@ -3,12 +3,21 @@ pass, and a drawn deal says so."""
 
 from __future__ import annotations
 
+import json
+import re
+
+import pytest
+
 from games.engine.game import Fault
 from games.engine.table import signed
 from games.goofspiel.rules import GoofspielState
 from games.goofspiel.table import GoofspielTable
 from games.last_card.table import _move_text
 from games.registry import get_game
+from tests.live.test_fault_logs import forfeited
+
+#: a hyphen written as a number's sign (games.engine.written.minus_signs finds the same)
+HYPHEN_SIGN = re.compile(r"(?<![\w.)-])-(?=[0-9.])")
 
 
 def test_last_card_says_one_card_and_a_draw_of_nothing_plainly():
@@ -90,4 +99,32 @@ def test_a_forfeited_chip_sitting_says_in_which_hand_and_how_many_hands_went_wit
 def test_a_chip_sitting_played_to_its_end_counts_its_hands_plainly():
     table = get_game("kuhn").table()
     result = {"scores": [1, -1], "winner": 0, "hands": 1, "forfeited_hands": 0, "faults": {}}
-    assert table.ending(result, ["ann", "bob"], None) == "After 1 hand: ann +1, bob -1 chips."
+    assert table.ending(result, ["ann", "bob"], None) == "After 1 hand: ann +1, bob \u22121 chips."
+
+
+@pytest.mark.parametrize(
+    ("slug", "config"),
+    [
+        ("goofspiel", {"num_cards": 5, "deals": 3}),
+        ("kuhn", {"hands": 10}),
+        ("leduc", {"hands": 10}),
+        ("blackjack-pp", {"hands": 10, "max_hits": 1}),
+        ("uth", {"max_rounds": 10}),
+    ],
+)
+def test_a_tables_figures_write_a_negative_with_the_minus_sign(slug, config):
+    """Every other page writes "\u22121"; the tables' seats, lines, logs and end line wrote
+    "deal score -1", "bob -1 chips", "You win, 3 to -3"."""
+    rules = get_game(slug).table()
+    state = forfeited(slug, config, 6, 1 if slug != "uth" else 0)
+    names = ["ann", "bob"][: state.num_seats]
+    for viewer in (None, 0):
+        # (the words: "scores" are numbers, for the script)
+        frame = rules.frame(state, viewer, names)
+        shown = json.dumps(frame | {"scores": None}, ensure_ascii=False)
+        result = rules.result(state, viewer)
+        ending = rules.ending(result, names, viewer)
+        scores = [rules.score_text(score) for score in result["scores"]]
+        for text in (shown, ending, *scores):
+            assert not HYPHEN_SIGN.search(text), text
+        assert "\u2212" in shown and "\u2212" in ending and any("\u2212" in s for s in scores)

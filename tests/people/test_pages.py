@@ -338,7 +338,7 @@ def test_a_profile_of_one_game_needs_no_switch_and_a_game_not_played_offers_it()
 def y_ticks(text: str) -> list[float]:
     grid = text[text.index('<g class="grid"') : text.index("</g>", text.index('<g class="grid"'))]
     labels = re.findall(r'text-anchor="end" dominant-baseline="middle">([^<]*)</text>', grid)
-    return [float(v) for v in labels]
+    return [float(v.replace("\u2212", "-")) for v in labels]  # (the pages' minus sign)
 
 
 def test_the_rating_charts_value_axis_has_four_to_six_round_values_covering_the_lines():

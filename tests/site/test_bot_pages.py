@@ -760,39 +760,44 @@ def test_it_draws_the_rating_chart_within_its_box_and_thins_a_long_history():
     assert rating_chart([]) is None
 
 
-def test_it_counts_results_in_the_games_direction_and_lists_people_met(anonymous, alice, bob):
-    """Last Card scores points taken (lower is better); a live table seats people, shown by
-    name without a link."""
+def test_it_counts_results_in_the_games_direction_at_a_table_of_three(anonymous, alice, bob):
+    """Last Card scores points taken (lower is better); at a table of three each other bot is
+    a meeting of its own."""
+    carol = User.objects.create_user("carol", password="x" * 12)
     mine = Bot.objects.create(owner=alice, game="last-card", name="shedder", language="python")
     theirs = Bot.objects.create(owner=bob, game="last-card", name="hoarder", language="python")
+    third = Bot.objects.create(owner=carol, game="last-card", name="middler", language="python")
     versions = {
         bot.pk: BotVersion.objects.create(bot=bot, number=1, code="x", checksum=bot.name)
-        for bot in (mine, theirs)
+        for bot in (mine, theirs, third)
     }
-    for seed, (my_points, their_points) in enumerate([(0, 7), (3, 3), (9, 1)]):
-        match = Match.objects.create(game="last-card", seed=seed, record={})
+    cup = Tournament.objects.create(game="last-card", name="cup")
+    for seed, points in enumerate([(0, 7, 5), (3, 3, 5), (9, 1, 5)]):
+        match = Match.objects.create(tournament=cup, game="last-card", seed=seed, record={})
         seats = [
-            MatchSeat(match=match, seat=seat, bot=bot, version=versions[bot.pk], score=points)
-            for seat, (bot, points) in enumerate([(mine, my_points), (theirs, their_points)])
+            MatchSeat(match=match, seat=seat, bot=bot, version=versions[bot.pk], score=score)
+            for seat, (bot, score) in enumerate(zip((mine, theirs, third), points, strict=True))
         ]
-        seats.append(MatchSeat(match=match, seat=2, name="carol", score=5))
         aggregates.record(match, MatchSeat.objects.bulk_create(seats))
     html = page(anonymous.get(f"/bots/{mine.pk}/"))
     against = html[html.index('id="opponents-title"') : html.index('id="recent-title"')]
     cells = r"\s*<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>"
     hoarder = re.search(rf'<a href="/bots/{theirs.pk}/">bob/hoarder</a></th>{cells}', against)
     assert hoarder is not None and hoarder.groups() == ("3", "1", "1", "1")
-    carol = re.search(rf'carol <span class="muted">\(a person\)</span></th>{cells}', against)
-    assert carol is not None and carol.groups() == ("3", "2", "0", "1")
+    middler = re.search(rf'<a href="/bots/{third.pk}/">carol/middler</a></th>{cells}', against)
+    assert middler is not None and middler.groups() == ("3", "2", "0", "1")
     recent = html[html.index('id="recent-title"') : html.index('id="versions-title"')]
     assert "place 1 of 3" in recent and "place 3 of 3" in recent
+    assert "live table" not in recent
     assert 'href="/bots/None/"' not in html
 
 
-def store_at_a_table(game: str, person: User, versions: list[BotVersion], seed: int) -> None:
-    """A live table of ``person`` against ``versions``, played by built-in bots for speed and
-    stored the way a table's host stores it."""
-    choices = ["me", *(f"bot:{v.pk}" for v in versions)]
+def store_at_a_table(
+    game: str, person: User, versions: list[BotVersion], seed: int, builtins: tuple[str, ...] = ()
+) -> None:
+    """A live table of ``person`` against ``versions`` (and the built-in bots ``builtins``),
+    played by built-in bots for speed and stored the way a table's host stores it."""
+    choices = ["me", *(f"bot:{v.pk}" for v in versions), *(f"builtin:{b}" for b in builtins)]
     table = tables.create_table(game, tables.Person(person), choices)
     _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
     builtins = get_game(game).builtin_names
@@ -801,10 +806,12 @@ def store_at_a_table(game: str, person: User, versions: list[BotVersion], seed: 
     tables.store_finish(facts, Finish(play(get_game(game), entries, seed=seed)))
 
 
-def test_results_by_opponent_are_kept_equal_to_a_recount_of_every_stored_match(alice, bob):
+def test_results_by_opponent_count_tournament_matches_and_never_a_live_table(alice, bob):
     """Matches stored by the worker (rated, between bots) and by live tables (a person with
-    one bot, or with three at Last Card, where a lower score is better): the kept totals
-    are what counting every stored seat gives, and the page shows them."""
+    one bot, or with three at Last Card, where a lower score is better, or with one and a
+    built-in bot): the kept totals are what counting every tournament's stored seat gives,
+    the tables add nothing (friendly: anyone may open as many as they like against a bot),
+    and the page shows them, the tables marked among the recent matches."""
     mine = make_active(alice, "counter", builtin_code("strong"))
     theirs = make_active(bob, "steady", builtin_code("simple"))
     competition.start_round_robin("rps-poker", 2, seed=5)
@@ -824,20 +831,39 @@ def test_results_by_opponent_are_kept_equal_to_a_recount_of_every_stored_match(a
             status=BotVersion.ACTIVE))  # fmt: skip
     for seed in range(3):
         store_at_a_table("last-card", alice, players, seed=seed)
+    store_at_a_table("last-card", carol, [players[0]], seed=7, builtins=("naive",))
+    assert Match.objects.filter(tournament=None).count() == 6
     kept = aggregates.kept()
     assert kept == aggregates.recount()
     assert kept[(mine.bot_id, f"bot:{theirs.bot_id}")][0] == 4
-    assert kept[(mine.bot_id, "name:carol")][0] == 1
-    assert kept[(players[0].bot_id, "name:alice")][0] == 3
-    assert sum(v[0] for (b, _), v in kept.items() if b == players[1].bot_id) == 9
-    # every pair at a table of four: a bot's wins, draws and losses add up to its matches
-    assert all(v[1] + v[2] + v[3] == v[0] for v in kept.values())
+    # nothing of the tables: no person, no built-in bot, no bot met only there
+    assert all(key.startswith("bot:") for _, key in kept)
+    assert not any(bot in {p.bot_id for p in players} for bot, _ in kept)
+    assert kept == {
+        key: value for key, value in aggregates.tally_rows(
+            MatchSeat.objects.filter(match__tournament__isnull=False)
+            .order_by("match_id", "seat")
+            .values_list("match_id", "match__game", "bot_id", "name", "score")
+        ).items()
+    }  # fmt: skip
     html = page(Client().get(f"/bots/{mine.bot_id}/"))
     against = html[html.index('id="opponents-title"') : html.index('id="recent-title"')]
     assert re.search(rf'<a href="/bots/{theirs.bot_id}/">bob/steady</a></th>\s*<td>4</td>', against)
-    assert re.search(r'carol <span class="muted">\(a person\)</span></th>\s*<td>1</td>', against)
+    assert "carol" not in against and "(a person)" not in html
+    assert "Its tournament matches, rated or not." in against
     # each side's points as the cross tables write them: "7 \u2013 3", a minus sign for a loss
     assert re.search(r"<td>\u2212?[\d.]+ \u2013 \u2212?[\d.]+</td>", against), against
+    recent = html[html.index('id="recent-title"') : html.index('id="versions-title"')]
+    assert recent.count('<br><span class="muted">live table</span>') == 1  # carol's, of 5
+    api = Client().get(f"/api/bots/{mine.bot_id}/").json()
+    assert [m["live_table"] for m in api["recent_matches"]].count(True) == 1
+    assert [r["player"] for r in api["opponents"]["results"]] == ["bob/steady"]
+    # the bot met at a Last Card table with a built-in bot: no row, on its page or the API
+    shedder = page(Client().get(f"/bots/{players[0].bot_id}/"))
+    assert "house/naive" in shedder  # among its recent matches, not as a person
+    assert "(a person)" not in shedder
+    assert "No tournament matches against other bots yet." in shedder
+    assert Client().get(f"/api/bots/{players[0].bot_id}/").json()["opponents"]["results"] == []
 
 
 def test_the_fill_migration_counts_the_matches_stored_before_it(alice, bob):
@@ -872,12 +898,87 @@ def test_the_fill_migration_counts_the_matches_stored_before_it(alice, bob):
     assert dict(RatingHistory.objects.values_list("id", "number")) == places
 
 
+def test_the_migration_takes_the_live_tables_out_of_results_stored_the_old_way(alice, bob):
+    """Results by opponent stored before live tables were left out counted them (a person, a
+    built-in bot and a bot met at a table each a row): the migration takes them out, working
+    from the tables' matches (no query of it walks the matches or their seats), and going
+    back puts them in again."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module(
+        "bots.migrations.0021_results_by_opponent_without_live_tables"
+    )
+    mine = make_active(alice, "counter", builtin_code("strong"))
+    make_active(bob, "steady", builtin_code("simple"))
+    competition.start_round_robin("rps-poker", 2, seed=5)
+    assert Worker(Options(validate=False), name="test-worker").run(batch=True) == 4
+    carol = User.objects.create_user("carol", password="x" * 12)
+    store_at_a_table("rps-poker", carol, [mine], seed=3)
+    cards = get_game("last-card")
+    players = []
+    for owner, name in ((alice, "shedder"), (bob, "hoarder")):
+        bot = Bot.objects.create(owner=owner, game="last-card", name=name, language="python")
+        code = cards.builtin_path(cards.builtin_names[0]).read_text() + f"# {name}\n"
+        players.append(BotVersion.objects.create(
+            bot=bot, number=1, code=code, checksum=BotVersion.checksum_of(code),
+            status=BotVersion.ACTIVE))  # fmt: skip
+    store_at_a_table("last-card", carol, players, seed=1, builtins=("naive",))
+    store_at_a_table("last-card", carol, players[:1], seed=2, builtins=("naive",))
+    # the two met in a tournament too: their rows keep that match alone
+    cup = Tournament.objects.create(game="last-card", name="cup")
+    match = Match.objects.create(tournament=cup, game="last-card", seed=9, record={})
+    aggregates.record(match, MatchSeat.objects.bulk_create(
+        MatchSeat(match=match, seat=n, bot=v.bot, version=v, score=n) for n, v in enumerate(players)
+    ))  # fmt: skip
+    tournaments = aggregates.kept()
+    assert tournaments[(players[0].bot_id, f"bot:{players[1].bot_id}")][:2] == [1, 1]
+    # the rows as they were kept before: every stored match, the tables' too
+    OpponentResult.objects.all().delete()
+    aggregates.add(
+        aggregates.tally_rows(
+            MatchSeat.objects.order_by("match_id", "seat").values_list(
+                "match_id", "match__game", "bot_id", "name", "score"
+            )
+        )
+    )
+    old = aggregates.kept()
+    assert old[(mine.bot_id, "name:carol")][0] == 1
+    assert old[(players[0].bot_id, "name:house/naive")][0] == 2
+    assert old[(players[0].bot_id, f"bot:{players[1].bot_id}")][0] == 2
+    queries = []
+
+    def keep(execute, sql, params, many, context):
+        queries.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(keep):
+        migration.take_out(apps, None)
+    assert aggregates.kept() == tournaments == aggregates.recount() != {}
+    assert not OpponentResult.objects.filter(opponent=None).exists()
+    assert "(a person)" not in page(Client().get(f"/bots/{players[0].bot_id}/"))
+    assert any("bots_matchseat" in sql for sql, _ in queries)
+    if connection.vendor == "sqlite":
+        walked = []
+        for sql, params in queries:
+            with connection.cursor() as cursor:
+                cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)
+                plan = [row[-1] for row in cursor.fetchall()]
+            walked += [step for step in plan if step.startswith("SCAN bots_match")]
+        assert walked == []  # every match and seat read was found by an index
+    migration.put_back(apps, None)
+    assert aggregates.kept() == old
+
+
 def seed_matches(bots: list[Bot], versions: list[BotVersion], count: int, start: int) -> None:
     """``count`` two-seat matches between the first bot and the others in turn, with rating
     updates, stored through the models and the totals' function, as a worker stores them."""
+    cup = Tournament.objects.get_or_create(game="rps-poker", name="seeded")[0]
     for n in range(start, start + count):
         other = 1 + n % (len(bots) - 1)
-        match = Match.objects.create(game="rps-poker", seed=n, record={}, rated=True)
+        match = Match.objects.create(tournament=cup, game="rps-poker", seed=n, record={},
+                                     rated=True)  # fmt: skip
         seats = MatchSeat.objects.bulk_create(
             MatchSeat(match=match, seat=seat, bot=bots[k], version=versions[k], score=score)
             for seat, (k, score) in enumerate([(0, n % 3), (other, 1)])

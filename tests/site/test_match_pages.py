@@ -9,10 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.cache import caches
 
 from bots.models import Match
 from games import replays
 from tests.games.matchmaking import CHATTY, RAISES, builtin, enter, live_table_match, play
+from tests.goofspiel.test_replay import fault_that_still_wins
 
 
 @pytest.fixture
@@ -145,8 +147,65 @@ def test_it_shows_faults_with_their_reasons(client, faulty_match):
     assert seat.fault_kind == "exception"
     page = page_of(client, faulty_match)
     assert "out of ideas in game three" in page
-    assert "Disqualified" in page
-    assert "bob/simple wins" in page
+    assert "A fault ends the match" in page and "Disqualified" not in page
+    # who won, by how much, and what the fault gave the winner
+    won = faulty_match.participants.get(bot__name="simple").score
+    left = faulty_match.record["result"]["forfeited_games"]
+    assert (
+        f'<p class="match-outcome">bob/simple wins {won:g} to {seat.score:g} (carol/raiser raised '
+        f"an error: the {left} unplayed games went to bob/simple)</p>"
+    ) in page
+
+
+def test_a_bot_that_faults_may_still_win_and_the_pages_say_how(client, db):
+    """Match 306: "bob/sleepy wins" above its timeout, while the README said a bot that takes
+    too long is disqualified. A fault stops a bot playing and gives the other seat what was
+    left to play; what the bot had won still counts. The heading, the replay's last step and
+    the bot's recent matches say so."""
+    record = fault_that_still_wins()
+    match = Match.objects.create(game="goofspiel", seed=6, record=record)
+    versions = [
+        enter("carol", "goofspiel", "sleepy", builtin("goofspiel", "matching")),
+        enter("bob", "goofspiel", "low", builtin("goofspiel", "matching")),
+    ]
+    fault = record["result"]["faults"]["0"]
+    for seat, version in enumerate(versions):
+        match.participants.create(
+            seat=seat, bot=version.bot, version=version, score=record["result"]["scores"][seat],
+            fault_kind=fault["kind"] if seat == 0 else "",
+            fault_reason=fault["reason"] if seat == 0 else "",
+        )  # fmt: skip
+    page = client.get(f"/matches/{match.pk}/?step=999").content.decode()
+    assert (
+        '<p class="match-outcome">carol/sleepy wins 1 to \u22121 (it ran out of time: the '
+        "prizes left in deal 3 went to bob/low)</p>"
+    ) in page
+    log = text_of(page[page.index('id="replay-log"') :].split("</ol>")[0])
+    assert "carol/sleepy faults and plays no further: timeout: " in log
+    assert "Final score 1 to \u22121: carol/sleepy wins the match (it ran out of time: " in log
+    assert " is out" not in log and "isqualified" not in page
+    bot = client.get(f"/bots/{versions[0].bot.pk}/").content.decode()
+    assert "<td>won (it ran out of time)</td>" in bot
+
+
+def test_a_live_tables_facts_say_which_moves_the_turn_timer_played(client, db):
+    """Match 60: bob never touched the table, and its page credited him with every bid."""
+    match = live_table_match()
+    assert "Turn timer" not in page_of(client, match)
+    mine = [
+        index
+        for index, event in enumerate(match.record["events"])
+        if event["type"] == "action" and event["seat"] == 0
+    ][:3]
+    match.record["played_for"] = [[0, index] for index in mine]
+    match.save()
+    caches["replays"].clear()  # (a stored match never changes: its replay is kept)
+    page = page_of(client, match)
+    assert (
+        "<div><dt>Turn timer</dt><dd>played 3 moves for ann, whose time ran out</dd></div>"
+    ) in page
+    log = text_of(page[page.index('id="replay-log"') :].split("</ol>")[0])
+    assert log.count("(played for ann: time ran out)") == 3
 
 
 #: what a bot raised to fake a fault of the other seat: new lines, a bidi override, and more

@@ -3,6 +3,8 @@ page polls, and the read-only websocket that carries the worker's progress messa
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -15,14 +17,15 @@ from django.test.utils import CaptureQueriesContext
 from bots import competition
 from bots.models import Match, MatchJob, MatchSeat, Tournament
 from cardsite.asgi import application
-from cardsite.written import score_pair
+from cardsite.written import figure, score_pair
 from games.consumers import READ_ONLY
-from games.views import cross_table_html
+from games.views import cross_table_html, standings_html
 from tests.site import test_leaderboard_pages as data
 from tests.site.test_leaderboard_pages import builtin, enter, users
 
 rps_tournament = data.rps_tournament
 last_card_tournament = data.last_card_tournament
+goofspiel_tournament = data.goofspiel_tournament
 uth_tournament = data.uth_tournament
 
 IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
@@ -114,6 +117,53 @@ def test_a_pair_of_scores_reads_as_two_numbers_with_a_minus_sign_not_a_hyphen():
     assert "&ndash;-" not in rows and "\u2013 -" not in rows
 
 
+def test_a_total_beside_the_pairs_has_the_same_minus_sign():
+    """/tournaments/21/ read "\u221222 \u2013 22" in its cells and "-174" (a hyphen) in the
+    total column beside them."""
+    bots = [
+        {"id": n, "label": f"ann/bot{n}", "points": p, "place": n, "matches": 2, "mean": p / 2,
+         "faults": 0}
+        for n, p in ((1, 174.0), (2, -174.0))
+    ]  # fmt: skip
+    grid = [{"bot": bot, "cells": [None, None]} for bot in bots]
+    rows = cross_table_html({"kind": "pairs", "grid": grid})
+    assert '<td class="num">\u2212174</td>' in rows and '<td class="num">174</td>' in rows
+    standings = standings_html({"bots": bots})
+    assert '<td class="num">\u2212174</td><td class="num">\u221287.00</td>' in standings
+    totals = cross_table_html({"kind": "totals", "bots": bots})
+    assert '<td class="num">\u2212174</td><td class="num">\u221287.00</td>' in totals
+    for html in (rows, standings, totals):
+        assert not re.search(r">-[0-9]", html)
+
+
+def test_every_page_writes_a_negative_figure_with_the_minus_sign(client, goofspiel_tournament):
+    """The tournament's cross table, standings and recent results, the leaderboard, a bot's
+    page and a match's page: a negative score or rating is never written with a hyphen."""
+    loser = MatchSeat.objects.filter(match__tournament=goofspiel_tournament, score__lt=0).first()
+    assert loser is not None
+    pages = {
+        url: client.get(url).content.decode()
+        for url in (
+            f"/tournaments/{goofspiel_tournament.pk}/",
+            "/games/goofspiel/leaderboard/",
+            f"/bots/{loser.bot_id}/",
+            f"/matches/{loser.match_id}/",
+        )
+    }
+    for url, page in pages.items():
+        main = page[
+            page.index("<main") : page.index('id="replay-frames"')
+            if "replay-frames" in page
+            else None
+        ]
+        assert "\u2212" in main, url
+        # a hyphen before a figure, after a tag, a space or a bracket: a negative number
+        assert not re.findall(r"[>\s(]-[0-9]", main), (
+            url,
+            re.findall(r".{40}[>\s(]-[0-9].{10}", main),
+        )
+
+
 def test_it_sums_each_pair_at_a_last_card_table(client, last_card_tournament):
     page = client.get(f"/tournaments/{last_card_tournament.pk}/").content.decode()
     assert "fewer is better" in page
@@ -126,7 +176,7 @@ def test_it_shows_each_bots_totals_in_a_one_seat_game(client, uth_tournament):
     page = client.get(f"/tournaments/{uth_tournament.pk}/").content.decode()
     assert '<h2 id="cross-title">Totals</h2>' in page
     for seat in MatchSeat.objects.filter(match__tournament=uth_tournament):
-        assert f">{seat.score:g}</td>" in page
+        assert f">{figure(seat.score)}</td>" in page  # (a negative with the minus sign)
 
 
 def test_it_answers_the_progress_json(client, rps_tournament):

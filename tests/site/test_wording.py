@@ -31,7 +31,7 @@ NAMES = ["ann", "bob"]
 def test_the_end_line_puts_the_winners_score_first(slug):
     rules = get_game(slug).table()
     assert rules.summary({"scores": [2, 8], "winner": 1}, NAMES, None) == "bob wins, 8 to 2."
-    assert rules.summary({"scores": [-3, 3], "winner": 1}, NAMES, 1) == "You win, 3 to -3."
+    assert rules.summary({"scores": [-3, 3], "winner": 1}, NAMES, 1) == "You win, 3 to \u22123."
     assert rules.summary({"scores": [5, 1], "winner": 0}, NAMES, None) == "ann wins, 5 to 1."
     assert rules.summary({"scores": [4, 4], "winner": None}, NAMES, None) == "A draw, 4 to 4."
 
@@ -59,7 +59,7 @@ def test_the_end_line_says_which_bot_faulted_and_how():
 def test_a_chip_tables_final_scores_are_signed_as_its_end_line(slug):
     rules = get_game(slug).table()
     written = [rules.score_text(v) for v in (7, -7.0, 1.5, 0, -0.001)]
-    assert written == ["+7", "-7", "+1.5", "0", "0"]
+    assert written == ["+7", "\u22127", "+1.5", "0", "0"]
     scores = [375, -375] if slug != "uth" else [375]
     summary = rules.summary({"scores": scores, "hands": 10, "reason": "done"}, NAMES, 0)
     assert "+375" in summary and rules.score_text(375) == "+375"
@@ -68,7 +68,8 @@ def test_a_chip_tables_final_scores_are_signed_as_its_end_line(slug):
 @pytest.mark.parametrize("slug", ["rps-poker", "goofspiel", "last-card"])
 def test_a_tables_final_scores_are_plain_numbers_where_its_end_line_says_them_so(slug):
     rules = get_game(slug).table()
-    assert [rules.score_text(v) for v in (7, 7.0, -3, 2.346, -0.0)] == ["7", "7", "-3", "2.35", "0"]
+    written = [rules.score_text(v) for v in (7, 7.0, -3, 2.346, -0.0)]
+    assert written == ["7", "7", "\u22123", "2.35", "0"]
 
 
 def test_blackjack_seats_keep_their_names_and_no_number_reads_minus_zero():

@@ -40,7 +40,12 @@ public class LastCardMoveChecker implements MoveChecker {
         } else if (first.getValue() != Value.ACE) {
             if (top.getValue() == Value.ACE && state.getChosenSuit() != null) {
                 if (first.getSuit() != state.getChosenSuit()) {
-                    return "the suit chosen with the ace is " + state.getChosenSuit();
+                    // (in the words of games/last_card/movecheck.py)
+                    String suit = state.getChosenSuit().name().toLowerCase();
+                    String one = suit.substring(0, suit.length() - 1);  // "spade"
+                    return "the ace on top asks for " + suit + " and the " + name(first)
+                            + " is not a " + one + ": play a " + one
+                            + " or an ace, or pass and draw a card";
                 }
             } else if (first.getSuit() != top.getSuit() && first.getValue() != top.getValue()) {
                 // (a card says itself as "The KING of CLUBS", as in the kit)
@@ -53,5 +58,18 @@ public class LastCardMoveChecker implements MoveChecker {
             return "you cannot end on an ace";
         }
         return null;
+    }
+
+    /** A card as people read it, as movecheck.py's card_name says it: "10 of diamonds". */
+    private static String name(Card card) {
+        String value = switch (card.getValue()) {
+            case ACE -> "ace";
+            case TEN -> "10";
+            case JACK -> "jack";
+            case QUEEN -> "queen";
+            case KING -> "king";
+            default -> String.valueOf(card.getValue().code());
+        };
+        return value + " of " + card.getSuit().name().toLowerCase();
     }
 }
