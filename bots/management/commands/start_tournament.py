@@ -81,8 +81,8 @@ class Command(DatabaseCommand):
         parser.add_argument(
             "--name",
             default="",
-            help="the tournament's name on the site (default: its game, format and number, "
-            'such as "RPS Poker round robin #26")',
+            help="the tournament's name on the site (default: its game's title, its format "
+            'and its number, such as "<game> round robin #26")',
         )
         parser.add_argument(
             "--move",
@@ -150,6 +150,6 @@ class Command(DatabaseCommand):
 
     def _error(self, message: str) -> CommandError:
         """``message`` as the CommandError Django prints ("CommandError: " before it),
-        wrapped between words to the terminal's width (a terminal cut "leduc" in two)."""
+        wrapped between words to the terminal's width (a terminal cut a game's name in two)."""
         said = wrapped(f"CommandError: {message}", stream_width(getattr(self.stderr, "_out", None)))
         return CommandError(said.removeprefix("CommandError: "))
