@@ -33,7 +33,13 @@ from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import counter, progress_bar
 from games.engine.spec import GameSpec
 from games.engine.table import plural
-from games.engine.terminal import console_width, plain_width, stream_width, wrapped
+from games.engine.terminal import (
+    HelpOnDemand,
+    console_width,
+    plain_width,
+    stream_width,
+    wrapped,
+)
 from games.engine.tournament import Column, Format
 from games.registry import add_game_argument, game_slugs, games, get_game
 
@@ -113,30 +119,16 @@ class HelpFormatter(WholeWords, argparse.HelpFormatter):
     pass
 
 
-class BotsArgument(argparse.Action):
+class BotsArgument(HelpOnDemand):
     """The positional BOTs, stored as given, whose help lists every game's built-in bots.
     The list is read from the games' specs only when the help is shown: loading every
     game's spec would cost each run of the arena about a quarter of a second."""
 
-    @property
-    def help(self) -> str:
+    def help_text(self) -> str:
         return (
             f"a bot file ({suffix_list()}), or builtin:NAME for one of the game's built-in "
             f"bots ({builtins_text()})"
         )
-
-    @help.setter
-    def help(self, value: str | None) -> None:
-        pass  # argparse sets it on construction; the property above says it
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        setattr(namespace, self.dest, values)
 
 
 def main(argv: list[str]) -> None:

@@ -722,35 +722,6 @@ def queue_position(run: PlaygroundRun) -> int:
 
 
 @dataclass(frozen=True)
-class Wait:
-    """What a waiting run waits for: the runs ahead of it, and the other work the workers
-    do first (:func:`wait_of`)."""
-
-    #: its place in the queue (1: the next one a worker takes)
-    position: int
-    #: runs ahead of it: the waiting runs a worker takes first, and those being played
-    ahead: int
-    #: of those, the runs being played
-    playing: int
-    #: the most worker time any of them may still use, seconds (None: one has no bound)
-    longest: float | None
-    #: uploads being checked now (validated by a worker)
-    checking: int = 0
-    #: the most uploads waiting to be checked that workers may check before it
-    uploads: int = 0
-    #: whether tournament matches are being played now
-    matches_now: bool = False
-    #: whether workers may play tournament matches before it
-    matches: bool = False
-    #: solves of the strategy explorer being run now, and the most that may be run before it
-    solving: int = 0
-    solves: int = 0
-    #: seconds until a worker may take it again (given back for the site's trouble:
-    #: :func:`give_back`), None if it may be taken now
-    retry_in: float | None = None
-
-
-@dataclass(frozen=True)
 class OtherWork:
     """What the workers do besides playground runs, now and waiting (:func:`other_work`)."""
 
@@ -763,6 +734,27 @@ class OtherWork:
     #: solves of the strategy explorer: being run now, waiting for a worker
     solving: int = 0
     solves: int = 0
+
+
+@dataclass(frozen=True)
+class Wait:
+    """What a waiting run waits for: the runs ahead of it, and the other work the workers
+    do first (:func:`wait_of`)."""
+
+    #: its place in the queue (1: the next one a worker takes)
+    position: int
+    #: runs ahead of it: the waiting runs a worker takes first, and those being played
+    ahead: int
+    #: of those, the runs being played
+    playing: int
+    #: the most worker time any of them may still use, seconds (None: one has no bound)
+    longest: float | None
+    #: the workers' other work: being done now, and what of the waiting work (uploads to
+    #: check, whether tournament matches, solves) they may take before it
+    before: OtherWork = OtherWork()
+    #: seconds until a worker may take it again (given back for the site's trouble:
+    #: :func:`give_back`), None if it may be taken now
+    retry_in: float | None = None
 
 
 def other_work(now: Any) -> OtherWork:
@@ -818,12 +810,9 @@ def wait_of(run: PlaygroundRun) -> Wait:
         len(ahead),
         len(queue.playing),
         longest,
-        checking=work.checking,
-        uploads=checked,
-        matches_now=work.matches_now,
-        matches=bool(played),
-        solving=work.solving,
-        solves=min(work.solves, pieces + 1),
+        before=replace(
+            work, uploads=checked, matches=bool(played), solves=min(work.solves, pieces + 1)
+        ),
         retry_in=retry_in,
     )
 
@@ -857,22 +846,23 @@ def wait_text(wait: Wait) -> str:
             each = "it" if wait.ahead == 1 else "each"
             said += f"; {each} may take up to {_minutes(wait.longest)} of a worker's time"
         parts.append(said)
+    work = wait.before
     now = []
-    if wait.checking:
-        now.append(f"{plural(wait.checking, 'upload')} {_are(wait.checking)} being checked")
-    if wait.matches_now:
+    if work.checking:
+        now.append(f"{plural(work.checking, 'upload')} {_are(work.checking)} being checked")
+    if work.matches_now:
         now.append("tournament matches are being played")
-    if wait.solving:
-        solves = plural(wait.solving, "solve")
-        now.append(f"{solves} of the strategy explorer {_are(wait.solving)} being run")
+    if work.solving:
+        solves = plural(work.solving, "solve")
+        now.append(f"{solves} of the strategy explorer {_are(work.solving)} being run")
     may = []
-    if wait.uploads:
-        more = " more" if wait.checking else ""
-        may.append(f"check {wait.uploads}{more} upload{'s' if wait.uploads != 1 else ''}")
-    if wait.matches:
+    if work.uploads:
+        more = " more" if work.checking else ""
+        may.append(f"check {work.uploads}{more} upload{'s' if work.uploads != 1 else ''}")
+    if work.matches:
         may.append("play some tournament matches")
-    if wait.solves:
-        may.append(f"run {plural(wait.solves, 'solve')} of the strategy explorer")
+    if work.solves:
+        may.append(f"run {plural(work.solves, 'solve')} of the strategy explorer")
     if now:
         parts.append(spoken(now, "and"))
     if may:

@@ -7,6 +7,7 @@ words, never inside one (a terminal wraps a long line wherever its edge falls: "
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import sys
@@ -66,3 +67,29 @@ def wrapped(text: str, width: int, *, keep_indented: bool = False) -> str:
             break_on_hyphens=False,
         ) or [""]
     return "\n".join(lines)
+
+
+class HelpOnDemand(argparse.Action):
+    """An option stored as given whose help is worked out only when it is shown (a
+    subclass's :meth:`help_text`): what it reads (every game's spec) would cost each run
+    of the command a quarter of a second or more."""
+
+    def help_text(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def help(self) -> str:
+        return self.help_text()
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        pass  # argparse sets it on construction; the property says it
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, values)

@@ -189,7 +189,9 @@ def test_a_run_given_back_for_the_sites_trouble_says_when_it_is_tried_again(alic
 
 
 def test_the_other_work_in_words():
-    wait = playground.Wait
+    def wait(*args, **before):
+        return playground.Wait(*args, before=playground.OtherWork(**before))
+
     assert playground.wait_text(wait(1, 0, 0, 0.0, checking=1)) == (
         "1 upload is being checked first, then yours"
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from django.conf import settings
@@ -11,12 +10,12 @@ from django.core.management.base import CommandError, CommandParser
 from bots.competition import start_round_robin
 from bots.management.commands.upload_bot import _quiet_log
 from games.engine.options import OptionError, add_option_argument, parse_options
-from games.engine.terminal import stream_width, wrapped
+from games.engine.terminal import HelpOnDemand, stream_width, wrapped
 from games.management.database import DatabaseCommand
 from games.registry import game_slugs, get_game
 
 
-class GameTime(argparse.Action):
+class GameTime(HelpOnDemand):
     """``--move``/``--bank``: seconds, whose help says the games' own (``part`` of their
     time control), read from the games' specs only when the help is shown (loading every
     game's spec costs each run a third of a second)."""
@@ -25,8 +24,7 @@ class GameTime(argparse.Action):
         self.part, self.what = part, what
         super().__init__(*args, **kwargs)
 
-    @property
-    def help(self) -> str:
+    def help_text(self) -> str:
         from bots.running.timing import site_time_control
         from games.registry import games
 
@@ -36,19 +34,6 @@ class GameTime(argparse.Action):
         else:
             default = "the game's: " + ", ".join(f"{slug} {s:g} s" for slug, s in own.items())
         return f"{self.what} (default: {default})"
-
-    @help.setter
-    def help(self, value: str | None) -> None:
-        pass  # argparse sets it on construction; the property above says it
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        setattr(namespace, self.dest, values)
 
 
 class Command(DatabaseCommand):
