@@ -906,7 +906,12 @@ TROUBLE_WORDS = (
         "or an operator stopped it)",
     ),
     (
-        ("the bot's process was sent",),
+        (
+            "the bot's process was sent",
+            "the bot's process was killed by SIGTERM",
+            "the bot's process was killed by SIGINT",
+            "the bot's process was killed by SIGHUP",
+        ),
         "a bot's process was stopped from outside the bot (an operator, or the site's "
         "service manager)",
     ),

@@ -289,3 +289,27 @@ def test_a_playground_match_whose_bots_a_stopping_worker_may_have_killed_is_not_
     assert run.error == "the worker was stopped during match 1"
     assert run.attempts == 0  # a stop is no try of the run's
     assert not run.played_matches.exists()
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        (
+            "the bot's process was killed by SIGKILL from outside during act: by the machine's "
+            "OOM killer or an operator, not by the bot's own memory or CPU-time limit",
+            "a bot's process was stopped from outside the bot (the machine ran short of "
+            "memory, or an operator stopped it)",
+        ),
+        (
+            "the bot's process was killed by SIGTERM from outside during act (an operator or a "
+            "service manager: the sandbox lets no bot send it)",
+            "a bot's process was stopped from outside the bot (an operator, or the site's "
+            "service manager)",
+        ),
+        ("no free sandbox slot", "every place the site runs bots in was taken"),
+    ],
+)
+def test_each_kind_of_the_platforms_trouble_is_said_in_plain_words(reason, said):
+    # (bots.running.process raises these PlatformErrors: a kind it words anew, here SIGTERM's,
+    # read "the site had trouble running the bots")
+    assert playground.trouble_text(f"{leases.PLATFORM}{reason} (on vm:1)") == said
