@@ -243,14 +243,20 @@ def test_ctrl_c_says_what_was_left_in_a_line(alice, tmp_path, monkeypatch):
 
     path = tmp_path / "mine.py"
     path.write_text(builtin_code("simple"))
+
+    def interrupted(name: str) -> str:
+        """What upload_bot says, stopped (it exits with 130)."""
+        err = io.StringIO()
+        with pytest.raises(SystemExit) as ended:
+            call_command("upload_bot", str(path), "--user", "alice", "--name", name,
+                         stdout=io.StringIO(), stderr=err)  # fmt: skip
+        assert ended.value.code == 130
+        return err.getvalue()
+
     monkeypatch.setattr(upload_bot, "validate", stopped)
-    err = io.StringIO()
-    with pytest.raises(SystemExit) as ended:
-        call_command("upload_bot", str(path), "--user", "alice", "--name", "mine",
-                     stdout=io.StringIO(), stderr=err)  # fmt: skip
-    assert ended.value.code == 130
-    assert all(len(line) <= 80 for line in err.getvalue().splitlines()), err.getvalue()
-    assert joined(err.getvalue()) == (
+    said = interrupted("mine")
+    assert all(len(line) <= 80 for line in said.splitlines()), said
+    assert joined(said) == (
         "interrupted: v1 is stored and a worker will validate it; follow it with manage.py "
         "standings --user alice"
     )
@@ -258,12 +264,7 @@ def test_ctrl_c_says_what_was_left_in_a_line(alice, tmp_path, monkeypatch):
     assert version.status == BotVersion.VALIDATING and version.validation_lease is None
     # before anything was stored
     monkeypatch.setattr(upload_bot, "upload", stopped)
-    err = io.StringIO()
-    with pytest.raises(SystemExit) as ended:
-        call_command("upload_bot", str(path), "--user", "alice", "--name", "other",
-                     stdout=io.StringIO(), stderr=err)  # fmt: skip
-    assert ended.value.code == 130
-    assert err.getvalue() == "interrupted: nothing was uploaded\n"
+    assert interrupted("other") == "interrupted: nothing was uploaded\n"
 
 
 def test_a_file_stored_under_another_name_is_named_as_given_too(alice, tmp_path):

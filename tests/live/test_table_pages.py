@@ -173,12 +173,17 @@ def test_a_guest_creates_an_uth_table_with_rounds_and_a_pay_table():
     assert seat.guest == guest.session["guest_token"]
 
 
+def lobby_menu(slug: str, name: str) -> tuple[str, list[str]]:
+    """The text of a game's lobby, and the options of its menu ``name``."""
+    page = text_of(Client().get(f"/games/{slug}/tables/"))
+    [menu] = re.findall(rf'<select name="{name}".*?</select>', page, re.S)
+    return page, re.findall(r"<option [^>]*>([^<]*)</option>", menu)
+
+
 def test_the_uth_pay_tables_fit_a_phones_menu_and_the_help_says_them_in_full():
     """At 390 px the menu shows about 30 characters of the option chosen: "default: a flush
     pays 3 to 1 on the…" was cut off; the whole sentence is the field's help."""
-    page = text_of(Client().get("/games/uth/tables/"))
-    [menu] = re.findall(r'<select name="variant".*?</select>', page, re.S)
-    options = re.findall(r"<option [^>]*>([^<]*)</option>", menu)
+    page, options = lobby_menu("uth", "variant")
     assert options == ["default: a flush pays 3 to 1", "standard: a flush pays 3 to 2"]
     assert (
         "What the blind pays on a winning flush: 3 to 1 in the default pay table (as in "
@@ -189,9 +194,7 @@ def test_the_uth_pay_tables_fit_a_phones_menu_and_the_help_says_them_in_full():
 def test_what_a_goofspiel_deal_pays_fits_a_phones_menu_and_the_help_says_it_in_full():
     """The menu's "+1 to its winner, -1 to the other (0 each for a tie)" was cut off at
     390 px."""
-    page = text_of(Client().get("/games/goofspiel/tables/"))
-    [menu] = re.findall(r'<select name="returns_type".*?</select>', page, re.S)
-    options = re.findall(r"<option [^>]*>([^<]*)</option>", menu)
+    page, options = lobby_menu("goofspiel", "returns_type")
     assert options == ["+1 win, \u22121 loss, 0 tie", "half the difference in points"]
     assert (
         "What a deal adds to the match's score: +1 to the player who took more prize "
