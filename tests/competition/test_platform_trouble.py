@@ -19,7 +19,7 @@ from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy
 from bots.worker import Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
-from tests.playground.conftest import queue
+from tests.playground.conftest import given_up, queue
 
 
 @pytest.fixture
@@ -255,13 +255,8 @@ def test_a_run_whose_bot_was_killed_from_outside_says_so_in_whole_plain_sentence
         "(not by the platform, nor by its memory or CPU-time limit: the machine's OOM killer "
         "or an operator)"
     )
-    PlaygroundRun.objects.filter(pk=run.pk).update(
-        attempts=3, error=f"{leases.PLATFORM}{killed} (on vm:23904)"
-    )
-    assert playground.claim("w1", 60, playground.caps(errors=3)) is None
-    run.refresh_from_db()
-    assert run.status == PlaygroundRun.FAILED
-    assert run.reason == (
+    reason = given_up(run, attempts=3, error=f"{leases.PLATFORM}{killed} (on vm:23904)")
+    assert reason == (
         "The site could not play this run: a worker tried 3 times, and the last time a bot's "
         "process was stopped from outside the bot (the machine ran short of memory, or an "
         "operator stopped it). That is the site's trouble, not your bot's; start the run "

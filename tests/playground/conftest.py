@@ -46,6 +46,16 @@ def worker(name: str = "w1", **options) -> Worker:
     return Worker(Options(validate=False, solve=False, **options), name=name)
 
 
+def given_up(run, **fields) -> str:
+    """Why ``run`` is given up once its row says ``fields`` (at one of its caps): a worker's
+    claim finds it so, fails it and takes nothing."""
+    PlaygroundRun.objects.filter(pk=run.pk).update(**fields)
+    assert playground.claim("w1", 60, playground.caps(errors=3)) is None
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.FAILED
+    return run.reason
+
+
 def competition_rows() -> dict[str, int]:
     """What a playground run must never add to."""
     return {

@@ -18,6 +18,7 @@ from tests.playground.conftest import (
     GAME,
     builtin_code,
     competition_rows,
+    given_up,
     misbehaving,
     queue,
     worker,
@@ -173,16 +174,13 @@ def test_a_run_whose_worker_died_is_taken_again_and_goes_on(alice):
 def test_a_run_claimed_too_often_is_given_up(alice, settings):
     settings.PLAYGROUND_MAX_CLAIMS = 2
     run = queue(alice)
-    PlaygroundRun.objects.filter(pk=run.pk).update(
-        status=PlaygroundRun.RUNNING, attempts=2, worker="w0",
+    reason = given_up(
+        run, status=PlaygroundRun.RUNNING, attempts=2, worker="w0",
         lease_until=timezone.now() - timedelta(1),
     )  # fmt: skip
-    assert playground.claim("w1", 60, playground.caps(errors=3)) is None
-    run.refresh_from_db()
-    assert run.status == PlaygroundRun.FAILED
     # whole words, the site's trouble said so, no worker's name (it said "The run was given
     # up: it taken 2 times without a result: ... (the last one: w0).")
-    assert run.reason == (
+    assert reason == (
         "The site's workers stopped 2 times while playing this run, so it was given up. "
         "That is the site's trouble, not your bot's; start the run again later."
     )
@@ -207,13 +205,8 @@ def test_workers_stopped_for_a_deploy_do_not_use_up_a_runs_tries(alice, settings
 
 def test_errors_of_the_sites_own_end_a_run_in_whole_words(alice):
     run = queue(alice)
-    PlaygroundRun.objects.filter(pk=run.pk).update(
-        errors=3, attempts=3, error="error on vm:1: KeyError: 'x'"
-    )
-    assert playground.claim("w1", 60, playground.caps(errors=3)) is None
-    run.refresh_from_db()
-    assert run.status == PlaygroundRun.FAILED
-    assert run.reason == (
+    reason = given_up(run, errors=3, attempts=3, error="error on vm:1: KeyError: 'x'")
+    assert reason == (
         "The site ran into an error of its own 3 times while playing this run, so it was "
         "given up. That is the site's trouble, not your bot's; start the run again later."
     )
