@@ -11,12 +11,14 @@ and faults, and its latest fault with the match it happened in.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from bots.competition import uploads
 from bots.ladder.ratings import ranking_measure
 from bots.models import Bot, BotVersion, LeaderboardRow, MatchJob, MatchSeat, Tournament
 from games.registry import get_game
@@ -115,6 +117,12 @@ def bot_status(bot: Bot) -> BotStatus:
 def _validating(version: BotVersion) -> str:
     now = timezone.now()
     if version.validation_lease is not None and version.validation_lease > now:
+        if uploads.is_paused(version):  # (its lease is a pause's end, not a worker's)
+            left = max(1, math.ceil((version.validation_lease - now).total_seconds()))
+            return (
+                f"v{version.number} waits: the site had trouble validating it (not the bot's "
+                f"doing); a worker tries again in {left} s"
+            )
         return f"v{version.number} is being validated by a worker"
     others = BotVersion.objects.filter(status=BotVersion.VALIDATING).exclude(pk=version.pk)
     count = others.count()

@@ -594,6 +594,12 @@ def validation_queue(now: datetime, slow: bool | None = None) -> QuerySet[BotVer
     return waiting.annotate(ahead=ahead).order_by("validation_slow", "ahead", "id")
 
 
+def is_paused(version: BotVersion) -> bool:
+    """Whether ``version``'s validation waits out a pause (:func:`paused`, for one row)."""
+    log = version.validation_log or ""
+    return log.startswith((DEFERRED_NOTE, ERROR_NOTE)) or BUILTIN_NOTE in log
+
+
 def paused() -> Q:
     """The versions whose log says their validation waits out a pause (their lease, in the
     future, is that pause's end, not a worker's): :data:`DEFERRED_NOTE`, :data:`ERROR_NOTE`,

@@ -132,7 +132,18 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
     text = version.status
     detail = ""
     if version.status == BotVersion.VALIDATING:
-        if version.validation_lease and version.validation_lease > now:
+        if (
+            version.validation_lease
+            and version.validation_lease > now
+            and (uploads.is_paused(version))
+        ):
+            # (its lease is the end of a pause after the site's trouble, not a worker's)
+            left = max(1, math.ceil((version.validation_lease - now).total_seconds()))
+            detail = (
+                "waiting: the site had trouble validating it (not your bot's doing); a worker "
+                f"tries again in {left} s"
+            )
+        elif version.validation_lease and version.validation_lease > now:
             # held by a worker (its heartbeat extends the lease while it runs); a compiled
             # language's validation starts with the compile, which may take longer than a
             # match (which of the two is running now is not recorded)

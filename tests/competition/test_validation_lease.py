@@ -86,3 +86,27 @@ def test_a_compiled_versions_status_says_it_is_compiled_first(alice):
         "a worker is validating it: compiling it first (usually under 2 minutes), then playing "
         "its validation matches"
     )
+
+
+def test_a_version_waiting_out_a_pause_after_the_sites_trouble_says_so(alice):
+    # Its lease is the pause's end, not a worker's: My bots said "a worker is playing its
+    # validation matches" while none was
+    bot = Bot.objects.create(owner=alice, game="rps-poker", name="paused", language="python")
+    version = BotVersion.objects.create(
+        bot=bot, number=1, code=builtin_code("simple"), checksum="y"
+    )
+    assert uploads.validation_deferred(version, "no free sandbox slot", retry_s=30)
+    version.refresh_from_db()
+    said = status_of(version)["detail"]
+    assert said in {
+        "waiting: the site had trouble validating it (not your bot's doing); a worker tries "
+        f"again in {s} s"
+        for s in (29, 30)
+    }, said
+    # and the command line (manage.py standings) says the same
+    from bots.competition.status import _validating
+
+    assert _validating(version).startswith(
+        "v1 waits: the site had trouble validating it (not the bot's doing); a worker tries "
+        "again in "
+    )
