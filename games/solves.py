@@ -39,6 +39,7 @@ import hashlib
 import json
 import logging
 import math
+import re
 import time
 import zlib
 from collections import Counter
@@ -700,8 +701,24 @@ def _room(bounds: Bounds) -> bool:
 
 
 def _give_up(job: SolveJob, verdict: str) -> None:
-    _end(job.pk, SolveJob.FAILED, error=f"Given up: {verdict}.")
+    """End ``job`` at one of its caps (``verdict``: the operators' words, logged): its page
+    says what happened in people's words, never a worker's name ("Given up: taken 2 times
+    without a result: … (the last one: w2)." once)."""
+    _end(job.pk, SolveJob.FAILED, error=given_up_words(verdict))
     log.warning("event=solve.failed solve=%s error=%r", job.digest, verdict)
+
+
+def given_up_words(verdict: str) -> str:
+    """What the page of a solve given up with ``verdict`` (``leases.Caps.verdict``) says."""
+    times = re.search(r"\d+", verdict)
+    count = f"{times.group(0)} times" if times else "several times"
+    if verdict.startswith("taken"):
+        what = f"the site's workers stopped {count} while solving it"
+    elif verdict.startswith("failed"):
+        what = f"the site ran into an error of its own {count} while solving it"
+    else:
+        what = f"the site could not run it, {count}"
+    return f"Given up: {what} (the site's trouble, not your settings'); ask for it again later."
 
 
 #: what a claim resets besides the lease: the progress of the worker before
