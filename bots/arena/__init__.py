@@ -36,6 +36,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -941,9 +942,9 @@ class Arena:
         for entrant in self.entrants:
             if entrant.process is not None:
                 entrant.process.forget()
-        # stopped by its parent (a SIGTERM) as by Ctrl-C: it closes its bots and ends
-        interrupts.install()
         try:
+            # stopped by its parent (a SIGTERM) as by Ctrl-C: it closes its bots and ends
+            interrupts.install()
             if cpus:
                 placement.pin(cpus)
             own = Path(tempfile.mkdtemp(prefix="job-", dir=jobs.parts))
@@ -969,6 +970,11 @@ class Arena:
             jobs.ends.cancel_join_thread()
         except BaseException:  # noqa: BLE001 - the parent says what went wrong
             jobs.results.put((-1, traceback.format_exc(limit=5)))
+        finally:
+            # a SIGTERM from here on (its parent stopping it as it ends) ends it quietly: a
+            # KeyboardInterrupt out of this function printed "Process ForkProcess-1:" and a
+            # traceback under the arena's own error
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def _label_match(self, number: int, table: Table, seated: list[Entrant]) -> None:
         """Tell each bot process which match its stderr log's next part belongs to."""
