@@ -283,15 +283,12 @@ def test_an_operators_signal_during_a_call_is_a_platform_error(tmp_path, sandbox
     assert agent.fault_reports == []
 
 
-@pytest.mark.parametrize("language", ["javascript", "java"])
-def test_a_bot_that_is_its_sandboxs_first_process_plays_on_after_an_operators_sigterm(
-    tmp_path, sandbox_config, language
-):
-    """Node and the JVM run as their sandbox's first process, its PID namespace's init,
-    which no signal it has no handler for reaches: they play on. (The JVM's own handler ran
-    its shutdown and exited with 143, which the sandbox ends a bot for: an operator's
-    SIGTERM was the Java bot's crash, until the JVM was told to set none, -Xrs.)"""
-    starter = GAME.starters[language]
+def test_a_java_bot_plays_on_after_an_operators_sigterm(tmp_path, sandbox_config):
+    """The JVM runs as its sandbox's first process, its PID namespace's init, which no
+    signal it has no handler for reaches: it plays on. (The JVM's own handler ran its
+    shutdown and exited with 143, which the sandbox ends a bot for: an operator's SIGTERM
+    was the Java bot's crash, until the JVM was told to set none, -Xrs.)"""
+    starter = GAME.starters["java"]
     bot = tmp_path / starter.name
     bot.write_text(starter.read_text())
     holder: list[BotProcess] = []
