@@ -227,14 +227,20 @@ def test_a_run_comes_before_tournament_matches(alice, bob, active_bot):
     assert Match.objects.count() == 1
 
 
-def test_runs_and_matches_take_turns_so_runs_cannot_stop_the_tournaments(
-    alice, bob, active_bot, settings
-):
+def matches_waiting(alice, bob, active_bot, settings) -> None:
+    """Two bots' round robin queued (no placement: every job of the same priority), and room
+    for five open runs."""
     settings.PLAYGROUND_MAX_OPEN = 5
     active_bot(alice, "a", builtin_code("simple"))
     active_bot(bob, "b", builtin_code("strong"))
     competition.start_round_robin(GAME, 2, seed=3)
     MatchJob.objects.update(priority=0)
+
+
+def test_runs_and_matches_take_turns_so_runs_cannot_stop_the_tournaments(
+    alice, bob, active_bot, settings
+):
+    matches_waiting(alice, bob, active_bot, settings)
     runs = [queue(bob, matches=1) for _ in range(3)]
     w = worker()
     done = []
@@ -253,11 +259,7 @@ def test_uploads_runs_and_matches_take_turns_so_uploads_cannot_stop_the_rest(
     after the other (quick validations came before everything), a guest's run waited 106 s
     and a tournament played nothing. Now an upload's check, a run and a batch of matches
     take turns, each never twice in a row while another waits."""
-    settings.PLAYGROUND_MAX_OPEN = 5
-    active_bot(alice, "a", builtin_code("simple"))
-    active_bot(bob, "b", builtin_code("strong"))
-    competition.start_round_robin(GAME, 2, seed=3)
-    MatchJob.objects.update(priority=0)
+    matches_waiting(alice, bob, active_bot, settings)
     runs = [queue(bob, matches=1) for _ in range(2)]
     carol = User.objects.create_user("carol")
     for n in range(3):
