@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -275,10 +276,11 @@ async def test_ping_and_tournament_sockets_are_counted_per_address(settings, tou
 async def test_a_ping_socket_may_send_as_fast_as_a_tables_and_no_faster(settings):
     """One ping socket got 3,000 answers in 9.3 s: now a burst of BURST, then RATE a
     second; one that keeps on is closed."""
-    from games.live.consumers import BURST, STRIKES
+    from games.live.consumers import BURST, RATE, STRIKES
 
     comm = await other_socket("/ws/ping/", "203.0.113.10")
     assert (await comm.connect())[0]
+    began = time.monotonic()
     for n in range(BURST + 30):
         await comm.send_json_to({"type": "ping", "echo": n})
     pongs, slow_down = 0, 0
@@ -286,6 +288,7 @@ async def test_a_ping_socket_may_send_as_fast_as_a_tables_and_no_faster(settings
         out = await comm.receive_output(timeout=10)
         if out["type"] == "websocket.close":
             assert out["code"] == 4429
+            took = time.monotonic() - began
             break
         said = json.loads(out["text"])
         if said["type"] == "pong":
@@ -293,9 +296,10 @@ async def test_a_ping_socket_may_send_as_fast_as_a_tables_and_no_faster(settings
         else:
             assert said == {"type": "error", "error": "too many messages: slow down"}
             slow_down += 1
-    # (a few more: what the bucket refilled while they were sent; a few less with Redis:
-    # the pongs still on their way through the layer when it closed)
-    assert BURST - 10 < pongs < BURST + 10
+    # (more by what the bucket refilled while they were sent and handled: RATE a second, 57
+    # once on a loaded machine; a few less with Redis: the pongs still on their way through
+    # the layer when it closed)
+    assert BURST - 10 < pongs <= BURST + RATE * took + 2, took
     assert slow_down == STRIKES
     await comm.disconnect()  # as the server says once it closed: its place is freed
 
