@@ -81,6 +81,13 @@ class Language:
     #: be of another language (read, never run). None may match the site's starters or
     #: built-in bots of another language (tests/bots/test_language_marks.py)
     marks: tuple[str, ...] = ()
+    #: how its host keeps a bot's matches apart (``Hello.isolation`` in
+    #: bots.running.process: "process", "realm", or "" for none, a fresh start for every
+    #: deal the bot has been dealt): the one a hello may claim. A hello is the bot's process
+    #: speaking, and a compiled bot's own code (C++ compiled into the host, a Java static
+    #: initialiser run before the host's hello) can write one of its own: it says what the
+    #: platform trusts only where its language's host is the only code that could speak first.
+    isolation: str = ""
 
     @property
     def suffix(self) -> str:

@@ -58,7 +58,9 @@ def plain_launch(
     """
     lang = get_language(language) if language else language_of(path)
     argv = lang.plain_argv(lang.host, path.resolve(), game, interpreter)
-    return Launch(argv=argv, env=base_env(), cwd=str(path.resolve().parent))
+    return Launch(
+        argv=argv, env=base_env(), cwd=str(path.resolve().parent), isolation=lang.isolation
+    )
 
 
 def bot_launch(
@@ -157,6 +159,7 @@ def debug_launch(
         max_output=limits.output_bytes,
         recycle_cpu_s=limits.recycle_cpu_s,
         cpu_limit_s=limits.cpu_s + 5 if os.access(config.prlimit, os.X_OK) else None,
+        isolation=language.isolation,
     )
 
 

@@ -135,6 +135,9 @@ class Launch:
     #: CPU seconds a process of the bot may use (RLIMIT_CPU's hard limit), if one is set:
     #: a SIGKILL once the bot used that much is its CPU limit's
     cpu_limit_s: float | None = None
+    #: the isolation between matches that the language's host keeps
+    #: (bots.languages.Language.isolation): the most a hello's ``isolation`` is taken for
+    isolation: str = ""
 
 
 #: the argv placeholder for bwrap's --info-fd
@@ -551,13 +554,15 @@ class BotProcess:
             self.kill()
             raise AgentFault("protocol", f"expected a hello line, got {_short(message)}")
         methods = message.get("methods")
+        isolation = _isolation(message.get("isolation"), self.launch.isolation)
         self.hello = Hello(
             name=_quote(message.get("name") or "bot", 60),
             language=_quote(message.get("language") or "?", 20),
             methods=[_quote(m, 60) for m in methods[:100]] if isinstance(methods, list) else [],
             quiet_begin=message.get("quiet_begin") is True,
-            isolation=message.get("isolation") if message.get("isolation") in ISOLATIONS else "",
-            lanes=_lanes(message.get("lanes")),
+            isolation=isolation,
+            # (matches at once in one process: only in realms of their own)
+            lanes=_lanes(message.get("lanes")) if isolation == "realm" else 0,
             folds=message.get("folds") is True,
         )
         self._folds = self.hello.folds
@@ -1433,6 +1438,16 @@ MAX_LANES = 64
 
 #: the values a hello's ``isolation`` may take (see :class:`Hello`)
 ISOLATIONS = ("process", "realm")
+
+
+def _isolation(claimed: Any, declared: str) -> str:
+    """The isolation a hello claims, taken only where the bot's language declares its host
+    keeps it (``Launch.isolation``): a C++ bot is compiled into its host, and a Java bot's
+    static initialiser runs before its host's hello, so their own code can write a hello
+    that claims a fresh process or realm per deal, answer ``renew`` itself, and play the
+    other seating of a deal remembering the first's cards. Anything else: none (a fresh
+    start before every deal it has been dealt)."""
+    return declared if claimed == declared and declared in ISOLATIONS else ""
 
 
 def _compact_encoder() -> Any:

@@ -646,6 +646,7 @@ def sandbox_launch(
         sandbox=True,
         cpu_cores=limits.cpu_cores if cpu is not None and limits.cpu_cores > 0 else 1.0,
         cpu_limit_s=limits.cpu_s + 5,
+        isolation=language.isolation,
     )
 
 

@@ -85,7 +85,9 @@ def play(
     seen = tmp_path / "seen.txt"
     game = get_game("rps-poker")
     argv = [sys.executable, str(script), mode, str(seen)]
-    process = BotProcess(Launch(argv=argv, env={}), label="heap", stderr_log=tmp_path / "h.log")
+    process = BotProcess(
+        Launch(argv=argv, env={}, isolation="realm"), label="heap", stderr_log=tmp_path / "h.log"
+    )
     process.start(10.0)
     host = LaneHost(process, 4)
     owner = ProcessAgent(process, bot_call)

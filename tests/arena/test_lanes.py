@@ -363,7 +363,7 @@ def test_a_host_that_breaks_the_protocol_faults_one_match(tmp_path, mode, says):
     script = write(tmp_path, "liar.py", LIAR_HOST)
     game = get_game("rps-poker")
     argv = [sys.executable, str(script), mode, str(tmp_path / "lied")]
-    process = BotProcess(Launch(argv=argv, env={}), label="liar")
+    process = BotProcess(Launch(argv=argv, env={}, isolation="realm"), label="liar")
     process.start(10.0)
     host = LaneHost(process, 4)
     owner = ProcessAgent(process, bot_call)

@@ -420,6 +420,24 @@ def test_a_cpp_bot_dealt_a_deal_again_is_a_new_process_that_remembers_nothing(pl
     assert played.process.starts == 2
 
 
+def test_a_cpp_bot_that_speaks_for_its_host_is_still_started_afresh_for_a_deal_again(
+    play, tmp_path
+):
+    """A bot's static object wrote its own hello claiming a fresh realm per match and
+    answered ``renew`` itself: the one process played both seatings of each deal and read
+    the other seat's cards from the first (an auditor's Kuhn bot went from 0.00 to 20.57).
+    A C++ host keeps no isolation whatever its hello says (bots.languages.Language)."""
+    played = play(hostile(tmp_path, "takes_over.cpp"), seeds=[0, 1, 0], bound=30)
+    assert played.process.hello.isolation == "" and played.process.hello.lanes == 0
+    seen = [json.loads(line) for line in played.stderr.splitlines() if line.startswith("{")]
+    assert seen == [
+        {"begins": 1, "renews": 0},
+        {"begins": 2, "renews": 0},
+        {"begins": 1, "renews": 0},
+    ]
+    assert played.process.starts == 2
+
+
 def test_a_missing_compiler_is_the_platforms_trouble_and_kept_as_no_refusal(monkeypatch):
     from bots.sandbox import SandboxUnavailable
 

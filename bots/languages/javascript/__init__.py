@@ -34,6 +34,9 @@ _NAME = re.compile(r"""^\s*name\s*:\s*(["'`])([^"'`\n]*)\1""", re.MULTILINE)
 class JavaScript(Language):
     #: a function, a method, or an object's property (draftPick: function ...)
     definition: str = r"\b{name}\s*(\(|:)"
+    #: a fresh realm per match, made by the host, whose code alone writes to the pipes
+    #: (host.js)
+    isolation: str = "realm"
 
     def method_name(self, method: str) -> str:
         # the one rule host.js applies to every game when it calls the bot

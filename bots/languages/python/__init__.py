@@ -34,6 +34,9 @@ _BOT_CLASS = re.compile(rb"^class Bot\b", re.MULTILINE)
 @dataclass(frozen=True)
 class Python(Language):
     definition: str = r"\bdef\s+{name}\s*\("
+    #: a fresh child process per deal, forked by a zygote that never runs the bot's code
+    #: and that says on a control pipe no child holds when each child is gone (host.py)
+    isolation: str = "process"
 
     def is_bot_file(self, data: bytes) -> bool:
         return _BOT_CLASS.search(data) is not None
