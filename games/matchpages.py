@@ -53,7 +53,7 @@ from games.explorer import asker
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
 from games.replaycache import keep, kept
-from games.solver.review import amount, fixed, percent
+from games.solver.review import PLACES, amount, fixed, percent
 
 #: face-up cards shown of a pile (its last ones, overlapping)
 PILE_SHOWN = 4
@@ -487,6 +487,8 @@ def review_context(review: reviews.MatchReview) -> dict[str, Any]:
     context: dict[str, Any] = {
         "review_rows": review_rows_html(review),
         "review_round": round_word(review),
+        # the places a fine decision is worth as much as the best to (its verdict's rule)
+        "review_places": PLACES,
     }
     if review.review is not None:
         context["review_total_lost"] = amount(review.review.total_lost)

@@ -39,9 +39,8 @@ TIE = 1e-9
 #: equal. A solve whose exploitability is larger raises it to that (:attr:`Row.threshold`).
 MISTAKE = 0.01
 #: an action the solved strategy plays at least this often at an information set is part of
-#: its mix: taking it loses nothing (an equilibrium is indifferent between the actions it
-#: mixes), unless the solve values it more than :data:`MISTAKE` below the best (an
-#: information set so unlikely that the solve has not settled there)
+#: its mix, as the review's words say it ("calls 55% of the time"; less often: "under 1%").
+#: How often it is played never decides a verdict: the values do (:attr:`Row.verdict`)
 SUPPORT = 0.01
 #: a probability below this is what a solve of finitely many iterations leaves of an action
 #: the equilibrium never plays (CFR+ leaves 1e-7 on folding the king to a bet in Kuhn poker):
@@ -362,10 +361,9 @@ class Row:
     @property
     def in_mix(self) -> bool:
         """Whether the solved strategy plays the action taken (:data:`SUPPORT`) as part of
-        its mix: where it has settled, and within the threshold of the best. An action it
-        plays that loses more is a leftover of a solve of too few iterations (Blackjack++'s
-        200 left standing 1% of the time on a 15, 0.02 points worse than hitting), no part
-        of an equilibrium's mix: a mistake."""
+        its mix: where it has settled, and within the threshold of the best. Its words say
+        so ("the solved strategy calls 55% of the time here"); its verdict is the loss's
+        (:attr:`verdict`)."""
         infoset = self.infoset
         return (
             infoset is not None
@@ -377,7 +375,9 @@ class Row:
     @property
     def leftover(self) -> bool:
         """Whether the solved strategy plays the action taken (:data:`SUPPORT`), where it has
-        settled, though it loses more than the threshold (:attr:`in_mix`)."""
+        settled, though it loses more than the threshold: a leftover of a solve of too few
+        iterations (Blackjack++'s 200 left standing 1% of the time on a 15, 0.02 points worse
+        than hitting), no part of an equilibrium's mix."""
         infoset = self.infoset
         return (
             infoset is not None
@@ -388,21 +388,25 @@ class Row:
 
     @property
     def verdict(self) -> str:
-        """``"fine"``: the best action, or one the solved strategy mixes in, losing nothing
-        beyond the threshold; ``"small"``: an action it does not play, losing no more than
-        the threshold; ``"mistake"``: losing more; ``""``: not reviewed."""
+        """By the loss alone, as the review shows it (to :data:`PLACES` decimals), however
+        often the solved strategy plays the action: ``"fine"``, no measurable loss (the best
+        action, or one worth as much to the places shown); ``"small"``, a measurable loss no
+        larger than the threshold; ``"mistake"``, a larger one; ``""``, not reviewed. So no
+        action is judged worse than one that loses more, and none that loses a measurable
+        amount is said to lose nothing (a solve of finitely many iterations values the
+        actions an equilibrium mixes a little apart: a Blackjack++ hit it plays 6% of the
+        time, 0.0046 points below standing, is close, not fine)."""
         if self.infoset is None:
             return ""
         lost = self.lost or 0.0
         if lost > self.threshold:
             return "mistake"
-        return "fine" if self.in_mix or lost == 0.0 else "small"
+        return "small" if measurable(lost) else "fine"
 
     @property
     def charged(self) -> float | None:
-        """The loss the review counts: none for a fine decision (an action of the
-        equilibrium's mix is as good as the best; the solve's small difference is its
-        imprecision), the solve's for the others."""
+        """The loss the review counts: none for a fine decision (no loss the places shown
+        can tell), the solve's for the others."""
         if self.infoset is None:
             return None
         return 0.0 if self.verdict == "fine" else self.lost
@@ -567,7 +571,7 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
     rival = None if measurable(lost) else _tied_with(infoset, row.move.taken)
     tied = rival is not None
     # every best action, as one (equal values are no preference of one over the other)
-    tops = _best_of(infoset, row.move.taken)
+    tops = best_of(infoset, row.move.taken)
     best = _listed([words.verbs[a].gerund for a in tops], "or")
     places = f"to {PLACES} decimal places"
     if tied:
@@ -613,9 +617,8 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
         )
         solved = f"the solved strategy {mix} here, {rarely}"
     if row.verdict == "fine":
-        cost = "no loss"
-    elif tied:
-        cost = amount(lost, words.unit)
+        # (a loss of under 0.0001 is said as such: "no loss" is for none at all)
+        cost = amount(lost, words.unit) if lost else "no loss"
     elif row.verdict == "small":
         cost = (
             f"it loses {amount(lost, words.unit)} on average against {best}, "
@@ -626,7 +629,7 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
     return f"{head}; {solved}: {cost}."
 
 
-def _best_of(infoset: InfosetValues, taken: str) -> list[str]:
+def best_of(infoset: InfosetValues, taken: str) -> list[str]:
     """The best actions at ``infoset``: those worth as much as the best to the places the
     review shows, ``taken`` first if it is one, then the one the solved strategy plays
     most."""

@@ -1,5 +1,6 @@
-"""The review never calls what the solved strategy plays a mistake, never presents a mix the
-solve has not settled as its play, and says how often an action is played in the same words
+"""The review never calls what the solved strategy plays a mistake, judges each decision by its
+loss alone (never by how often the solve plays it), never presents a mix the solve has not
+settled as its play, and says how often an action is played in the same words
 in its sentence and its table (docs/replays.md, "The solver's review").
 
 Each test reads Leduc hold'em's review solve itself (its review settings, as a worker makes
@@ -27,6 +28,7 @@ from games.solver.review import (
     SUPPORT,
     Move,
     amount,
+    measurable,
     percent,
     review,
     sentence,
@@ -54,15 +56,19 @@ def judged(values, key: str, taken: str):
     ("key", "taken"),
     [("Kcrc/Qc", "c"), ("Qcrc/Kr", "c"), ("Qcc/Kcr", "r")],  # mistakes at 500 iterations
 )
-def test_an_action_the_solved_strategy_plays_is_fine(values, key, taken):
+def test_an_action_the_solved_strategy_plays_is_no_mistake(values, key, taken):
     infoset = values.at(key)
     assert not infoset.unsettled and infoset.strategy[taken] >= SUPPORT
     row, said = judged(values, key, taken)
-    assert row.verdict == "fine", said
-    assert said.endswith(": no loss."), said
+    assert row.verdict != "mistake", said
+    assert f"{percent(infoset.strategy[taken])} of the time here: " in said, said
+    if measurable(row.lost):  # the solve values it a little below the best: said so
+        assert row.verdict == "small" and f"it loses {amount(row.lost, 'chips')}" in said
+    else:
+        assert row.verdict == "fine"
 
 
-def test_no_action_of_a_settled_mix_is_anything_but_fine(values):
+def test_no_action_of_a_settled_mix_is_a_mistake(values):
     wrong, settled = [], 0
     for key in values.keys:
         infoset = values.at(key)
@@ -72,12 +78,44 @@ def test_no_action_of_a_settled_mix_is_anything_but_fine(values):
         for action, share in infoset.strategy.items():
             if share >= SUPPORT:
                 row, _ = judged(values, key, action)
-                if row.verdict != "fine":
-                    wrong.append(f"{key} {action}: {share:.1%}, {row.verdict}, lost {row.lost:.3f}")
+                if row.verdict == "mistake":
+                    wrong.append(f"{key} {action}: {share:.1%}, lost {row.lost:.3f}")
     assert settled > 200  # of the game's 936 information sets: those both players reach
-    assert not wrong, f"{len(wrong)} actions of the solved mix judged not fine:\n" + "\n".join(
+    assert not wrong, f"{len(wrong)} actions of the solved mix judged mistakes:\n" + "\n".join(
         wrong[:15]
     )
+
+
+def test_a_verdict_follows_the_loss_alone_never_how_often_the_solve_plays_it(values):
+    """Match 61: a raise the solve plays 0.74% of the time, 0.00001 chips below checking,
+    was close, while an action it plays more often that loses more would be fine ("the
+    solved strategy hits 6% of the time here: no loss" of a hit 0.0046 points below
+    standing). Over every action of every information set: fine exactly where the loss shows
+    as 0.0000, close where it shows and is within the threshold, else a mistake; so a verdict
+    never ranks an action below one that loses more, and no sentence says "no loss" of a
+    loss the places show."""
+    rank = {"fine": 0, "small": 1, "mistake": 2}
+    judged_all = []
+    for key in values.keys:
+        for action in values.at(key).actions:
+            row, said = judged(values, key, action)
+            lost = row.lost
+            small = "small" if measurable(lost) else "fine"
+            expected = "mistake" if lost > row.threshold else small
+            assert row.verdict == expected, (key, action, lost, said)
+            assert not (said.endswith("no loss.") and measurable(lost)), said
+            assert (row.charged == 0.0) == (row.verdict == "fine")
+            judged_all.append((lost, rank[row.verdict]))
+    judged_all.sort()
+    assert [r for _, r in judged_all] == sorted(r for _, r in judged_all)
+    played = [
+        (key, a)
+        for key in values.keys
+        if not values.at(key).unsettled
+        for a, p in values.at(key).strategy.items()
+        if p >= SUPPORT and measurable(values.at(key).lost(a))
+    ]
+    assert played  # actions of the solved mix the solve values measurably below the best
 
 
 @pytest.mark.parametrize(
