@@ -301,7 +301,8 @@ class MatchReview:
                     "strategy": [(named(a), p) for a, p in infoset.strategy.items()]
                     if infoset
                     else [],
-                    "best": ", ".join(named(a) for a in infoset.best_actions) if infoset else "",
+                    # the best actions to the places shown, as the sentence names them
+                    "best": ", ".join(named(a) for a in row.best_actions),
                     "taken_value": row.taken_value,
                     "best_value": row.best_value,
                     "lost": row.lost,

@@ -411,6 +411,12 @@ class Row:
             return None
         return 0.0 if self.verdict == "fine" else self.lost
 
+    @property
+    def best_actions(self) -> list[str]:
+        """The best actions, as every part of the review names them: those worth as much as
+        the best to the places shown (:func:`best_of`), the one taken first if it is one."""
+        return best_of(self.infoset, self.move.taken) if self.infoset else []
+
 
 @dataclass(frozen=True)
 class Review:

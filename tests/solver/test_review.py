@@ -519,6 +519,8 @@ def test_a_tie_to_the_places_shown_is_no_preference_and_has_one_size_everywhere(
     shown = reviews.MatchReview(0, None, "done", review=done, words=review_words)
     page = render_to_string("matches/_review.html", {"review": shown, **review_context(shown)})
     assert "data-lost>0 <" in page and "data-small-lost" not in page
+    # the card's "best" names both, as the sentence does: no other action is called best
+    assert 'data-label="best (betting, checking)"' in page
     summary = re.search(r"data-review-summary>(.*?)</p>", page, re.S).group(1)
     assert "1 was fine: the best action, or one worth as much to 4 decimal places." in summary
     assert "0.0000" not in page and "under 0.001 " not in page and "never" not in said
