@@ -206,7 +206,7 @@ class MatchReview:
         return (
             self.review is not None
             and bool(self.review.rows)
-            and all(row.move.key is None for row in self.review.rows)
+            and all(row.move.key is None and not row.move.cut_short for row in self.review.rows)
         )
 
     @property
@@ -218,11 +218,15 @@ class MatchReview:
         if self.review is None:
             return ""
         folded = played_for = waiting = other = 0
+        cut: dict[tuple[str, str], int] = {}  # (hand, how it ended) -> decisions
         for row in self.review.rows:
             if row.reviewed:
                 continue
             if row.move.played_for:
                 played_for += 1
+            elif row.move.cut_short:
+                where = (row.move.chapter, row.move.cut_short)
+                cut[where] = cut.get(where, 0) + 1
             elif row.move.key is None:
                 folded += 1
             elif any(solve.carried == row.move.options for solve in self.pending):
@@ -244,6 +248,12 @@ class MatchReview:
             parts.append(
                 counted(played_for, "move", "moves")
                 + " the table played by default when time ran out"
+            )
+        for (chapter, ended), n in cut.items():
+            parts.append(
+                counted(n, "decision", "decisions")
+                + f" in {chapter[:1].lower()}{chapter[1:]}, which ended when "
+                + said_of(ended, self.subject)
             )
         if waiting:
             parts.append(counted(waiting, "decision", "decisions") + " whose solve is not done yet")
@@ -311,7 +321,10 @@ class MatchReview:
                     "mistake": self.review.is_mistake(row),
                     "by_chance": infoset.by_chance if infoset else False,
                     "unsettled": infoset.unsettled if infoset else False,
-                    "reason": row.reason,
+                    # (how a hand cut short ended names the seat as the sentences do)
+                    "reason": said_of(row.reason, self.subject)
+                    if row.move.cut_short
+                    else row.reason,
                 }
             )
         return out

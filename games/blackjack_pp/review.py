@@ -18,7 +18,7 @@ from games.blackjack_pp.solving import HITS, UP
 from games.blackjack_pp.strategy import describe_token
 from games.blackjack_pp.tree import NAMES, parse_card, total
 from games.engine.played_for import actions_played_for
-from games.solver.review import Move, Verb, Words, decided
+from games.solver.review import Move, Verb, Words, cut_short_moves, decided
 
 #: the engine's actions as the solver's keys write them
 LETTERS = {"hit": "h", "stand": "s"}
@@ -57,14 +57,16 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
     """Every decision of every finished deal: the history's tokens (``0s``, ``1h5``) are the
     actions in order, each of the player its first character names. Each token is one of the
     record's action events, in order: those a live table played for a person are marked
-    ``played_for``."""
+    ``played_for``. Then those of a deal a fault cut short, which are not reviewed
+    (``cut_short_moves``)."""
     result = record.get("result")
     log = result.get("hand_log") if isinstance(result, dict) else None
+    log = log if isinstance(log, list) else []
     hits = _max_hits(record)
     played_for = actions_played_for(record)
     moves = []
     actions = 0  # the actions of the deals before
-    for number, hand in enumerate(log if isinstance(log, list) else []):
+    for number, hand in enumerate(log):
         if not isinstance(hand, dict):
             continue
         cards, history, first, up = (hand.get(k) for k in ("cards", "history", "first", "up"))
@@ -107,7 +109,17 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                     defaulted=earlier,
                 )
             )
-    return moves
+    return moves + cut_short_moves(record, actions, len(log), f"Deal {len(log) + 1}", _said)
+
+
+def _said(
+    actions: list[Any], positions: list[int], i: int, defaulted: tuple[int, ...]
+) -> tuple[str, str]:
+    """The ``i``-th action of a deal in words (``cut_short_moves``): the cards drawn are
+    not said (no finished deal holds them)."""
+    tokens = [f"{p}{LETTERS.get(str(a), '?')}" for p, a in zip(positions, actions, strict=True)]
+    verb = VERBS.get(LETTERS.get(str(actions[i]), ""))
+    return (verb.past if verb else str(actions[i])), _seen(tokens[:i], positions[i], defaulted)
 
 
 def _situation(before: list[str]) -> str:
@@ -141,11 +153,13 @@ def _seen(tokens: list[str], position: int, defaulted: tuple[int, ...] = ()) -> 
     parts = []
     for i, token in enumerate(tokens):
         who = "you" if token[:1] == str(position) else "the opponent"
+        # (the card drawn, where the record holds it: a deal a fault cut short holds none)
+        drew = f" and drew {_a(token[2:])}" if token[2:] else ""
         if i in defaulted:
             who = f"the table {VERBS['s' if token[1:2] == 's' else 'h'].past} for {who}"
-            parts.append(who if token[1:2] == "s" else f"{who} and drew {_a(token[2:])}")
+            parts.append(who if token[1:2] == "s" else f"{who}{drew}")
             continue
-        parts.append(f"{who} stood" if token[1:2] == "s" else f"{who} hit and drew {_a(token[2:])}")
+        parts.append(f"{who} stood" if token[1:2] == "s" else f"{who} hit{drew}")
     if not parts:
         return "first to act"
     said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

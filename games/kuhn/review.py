@@ -9,7 +9,7 @@ from typing import Any
 
 from games.engine.played_for import actions_played_for
 from games.kuhn.strategy import CARD_WORD, KUHN_HISTORIES
-from games.solver.review import Move, Verb, Words, decided
+from games.solver.review import Move, Verb, Words, cut_short_moves, decided
 
 
 def hand_log(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -22,11 +22,13 @@ def hand_log(record: dict[str, Any]) -> list[dict[str, Any]]:
 def review_moves(record: dict[str, Any]) -> list[Move]:
     """Every decision of every finished hand: position ``i % 2`` made the ``i``-th action,
     and position 0 is seat ``first`` of the hand. Each action is one of the record's action
-    events, in order: those a live table played for a person are marked ``played_for``."""
+    events, in order: those a live table played for a person are marked ``played_for``.
+    Then those of a hand a fault cut short, which are not reviewed (``cut_short_moves``)."""
     played_for = actions_played_for(record)
     moves = []
     actions = 0  # the actions of the hands before
-    for number, hand in enumerate(hand_log(record)):
+    finished = hand_log(record)
+    for number, hand in enumerate(finished):
         cards, history, first = hand.get("cards"), hand.get("history"), hand.get("first")
         done, actions = actions, actions + (len(history) if isinstance(history, str) else 0)
         if not isinstance(history, str) or first not in (0, 1) or not isinstance(cards, list):
@@ -55,7 +57,18 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                     defaulted=defaulted,
                 )
             )
-    return moves
+    number = len(finished)
+    return moves + cut_short_moves(record, actions, number, f"Hand {number + 1}", _said)
+
+
+def _said(
+    actions: list[Any], positions: list[int], i: int, defaulted: tuple[int, ...]
+) -> tuple[str, str]:
+    """The ``i``-th action of a hand in words (``cut_short_moves``)."""
+    before = "".join(str(a) for a in actions[:i])
+    verbs = FACING if before.endswith("b") else OPEN
+    action = actions[i]
+    return (verbs[action].past if action in verbs else str(action)), seen_words(before, defaulted)
 
 
 def describe_infoset(key: str) -> str:

@@ -10,7 +10,8 @@ from typing import Any
 
 from games.engine.played_for import actions_played_for
 from games.leduc.strategy import CARD_WORD
-from games.solver.review import Move, Verb, Words, decided
+from games.leduc.tree import round_over
+from games.solver.review import Move, Verb, Words, cut_short_moves, decided
 
 ACTION_WORDS = {"c": "check/call", "r": "raise", "f": "fold"}
 
@@ -29,11 +30,13 @@ def _rank(card: Any) -> str | None:
 def review_moves(record: dict[str, Any]) -> list[Move]:
     """Every decision of every finished hand of the record. Each action is one of the
     record's action events, in order: those a live table played for a person are marked
-    ``played_for``."""
+    ``played_for``. Then those of a hand a fault cut short, which are not reviewed
+    (``cut_short_moves``)."""
     played_for = actions_played_for(record)
     moves = []
     actions = 0  # the actions of the hands before
-    for number, hand in enumerate(hand_log(record)):
+    finished = hand_log(record)
+    for number, hand in enumerate(finished):
         cards, history, first = hand.get("cards"), hand.get("history"), hand.get("first")
         made = len(history.replace("/", "")) if isinstance(history, str) else 0
         done, actions = actions, actions + made
@@ -83,7 +86,25 @@ def review_moves(record: dict[str, Any]) -> list[Move]:
                         defaulted=before,
                     )
                 )
-    return moves
+    number = len(finished)
+    return moves + cut_short_moves(record, actions, number, f"Hand {number + 1}", _said)
+
+
+def _said(
+    actions: list[Any], positions: list[int], i: int, defaulted: tuple[int, ...]
+) -> tuple[str, str]:
+    """The ``i``-th action of a hand in words (``cut_short_moves``): in the first round
+    until its betting is over, then in the second."""
+    history = "".join(str(a) for a in actions)
+    first = next((n for n in range(1, len(history) + 1) if round_over(history[:n])), None)
+    if first is None or i < first:
+        betting, seen = history[:i], seen_words(history[:i], None, defaulted)
+    else:
+        betting = history[first:i]
+        seen = seen_words(history[:first], betting, defaulted)
+    verbs = FACING if betting.endswith("r") else OPEN
+    action = actions[i]
+    return (verbs[action].past if action in verbs else str(action)), seen
 
 
 def describe_infoset(key: str) -> str:

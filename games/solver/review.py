@@ -23,11 +23,14 @@ game.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from games.engine.played_for import actions_played_for
+from games.engine.table import FAULT_WORDS
 from games.solver.tree import FlatTree
 
 #: values closer than this are equal (the best action is any of them; nothing is lost)
@@ -79,6 +82,10 @@ class Move:
     #: the table played for a seat whose turn timer ran out: its words say "the table
     #: checked for you" of them
     defaulted: tuple[int, ...] = ()
+    #: a decision of the hand a fault cut short (no finished hand of the record holds its
+    #: cards: not reviewed): how that hand ended, from the deciding seat's side ("the
+    #: opponent raised an error"); "" for a decision of a finished hand
+    cut_short: str = ""
 
 
 @dataclass(frozen=True)
@@ -480,6 +487,10 @@ def _row(move: Move, solved: dict[Options, ActionValues], waiting) -> Row:
     if move.played_for:  # no decision of the player's
         why = "Time ran out: the table played this move by default, so it is not reviewed."
         return Row(move, reason=why)
+    if move.cut_short:
+        round_word = (move.chapter.split() or ["hand"])[0].lower()
+        why = f"This {round_word} ended when {move.cut_short}, so it is not reviewed."
+        return Row(move, reason=why)
     if move.key is None:
         return Row(move, reason="The cards of this hand are not shown to you.")
     values = solved.get(move.options)
@@ -492,6 +503,70 @@ def _row(move: Move, solved: dict[Options, ActionValues], waiting) -> Row:
     if move.taken not in infoset.values:
         return Row(move, reason=f"{move.taken!r} is not an action the solved game offers here.")
     return Row(move, infoset, threshold=max(MISTAKE, values.precision))
+
+
+# ------------------------------------------------------------- a hand a fault cut short
+def ended_by(record: dict[str, Any], seat: int) -> str:
+    """How the match of ``record`` ended early, from ``seat``'s side: "the opponent raised an
+    error", "you ran out of time"; "the match was stopped" when no one seat faulted."""
+    result = record.get("result")
+    faults = result.get("faults") if isinstance(result, dict) else None
+    if not isinstance(faults, dict) or len(faults) != 1:
+        return "the match was stopped"
+    ((faulted, fault),) = faults.items()
+    kind = fault.get("kind") if isinstance(fault, dict) else None
+    who = "you" if str(faulted) == str(seat) else "the opponent"
+    return f"{who} {FAULT_WORDS.get(kind, 'stopped playing')}"  # (as a table's end says it)
+
+
+def cut_short_moves(
+    record: dict[str, Any],
+    finished: int,
+    hand: int,
+    chapter: str,
+    said: Callable[[list[Any], list[int], int, tuple[int, ...]], tuple[str, str]],
+) -> list[Move]:
+    """The decisions of the hand a fault cut short: the record's action events after the
+    ``finished`` actions of its finished hands (``hand`` of them), none reviewed, each with
+    how the hand ended (:attr:`Move.cut_short`). ``said(actions, positions, i, defaulted)``:
+    the ``i``-th in words, as :func:`decided` takes them (the table's verb, what came
+    before: ``("checked", "first to act")``), from the hand's actions, the position of the
+    seat that made each (position 0 acts first) and those before it the table played for a
+    seat whose time ran out."""
+    events = record.get("events")
+    actions = [
+        event
+        for event in (events if isinstance(events, list) else [])
+        if isinstance(event, dict) and event.get("type") == "action"
+    ][finished:]
+    if not actions or actions[0].get("seat") not in (0, 1):
+        return []
+    played_for = actions_played_for(record)
+    first = actions[0]["seat"]
+    seats = [event.get("seat") for event in actions]
+    positions = [(seat - first) % 2 if seat in (0, 1) else 0 for seat in seats]
+    codes = [event.get("action") for event in actions]
+    by_table = [played_for.get(finished + i) == seat for i, seat in enumerate(seats)]
+    moves = []
+    for i, seat in enumerate(seats):
+        if seat not in (0, 1):
+            continue
+        defaulted = tuple(j for j in range(i) if by_table[j])
+        done, seen = said(codes, positions, i, defaulted)
+        moves.append(
+            Move(
+                hand=hand,
+                seat=seat,
+                key=None,
+                taken=str(codes[i]),
+                situation=decided(done, seen, by_table[i]),
+                chapter=chapter,
+                played_for=by_table[i],
+                defaulted=defaulted,
+                cut_short=ended_by(record, seat),
+            )
+        )
+    return moves
 
 
 # --------------------------------------------------------------------------- in words

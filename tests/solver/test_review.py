@@ -27,6 +27,7 @@ from games.solver.review import (
     Move,
     _values,
     action_values,
+    ended_by,
     review,
     said_of,
     sentence,
@@ -537,3 +538,111 @@ def test_a_tie_to_the_places_shown_is_no_preference_and_has_one_size_everywhere(
     shown = reviews.MatchReview(0, None, "done", review=done, words=review_words)
     page = render_to_string("matches/_review.html", {"review": shown, **review_context(shown)})
     assert "data-lost>0.0020 <" in page and "<span data-small-lost>0.0020 chips</span>" in page
+
+
+# ---- a hand a fault cut short ----------------------------------------------------------------
+def faulted_at(slug: str, answers: tuple[list, list]) -> dict:
+    """The record of a match of ``answers`` (seat 0's, seat 1's) whose seat 1 raises an
+    error at its last one (the hand it is in is cut short)."""
+    import json
+    import time
+
+    from games.engine.agents import AgentFault, ScriptedAgent
+    from games.engine.runner import MatchRunner
+
+    game = get_game(slug)
+    crash = AgentFault("exception", "Traceback: boom")
+    agents = [ScriptedAgent(answers[0], "a"), ScriptedAgent([*answers[1], crash], "b")]
+    config = {**game.state_class.default_config(), "hands": 10}
+    outcome = MatchRunner(time.monotonic, game.time_control).run(
+        game.state_class.new(3, config=config), agents, seed=3
+    )
+    record = json.loads(json.dumps(outcome.record))
+    assert record["result"]["faults"]["1"]["kind"] == "exception"
+    return record
+
+
+@pytest.mark.parametrize(
+    ("slug", "answers", "said"),
+    [
+        # hands 1 and 2 checked down; in hand 3 seat 0 checks first, and seat 1 crashes
+        ("kuhn", (["p", "p", "p"], ["p", "p"]), ["ann checked, first to act"]),
+        # the same in Leduc hold'em, into hand 3's second round
+        (
+            "leduc",
+            (["c", "c", "c", "c", "c", "r"], ["c", "c", "c", "c", "c"]),
+            [
+                "ann checked, first to act",
+                "ann raised, in the second round, first to act (in the first round ann "
+                "checked and the opponent checked)",
+            ],
+        ),
+        # Blackjack++: two deals stood, then seat 0 hits first in deal 3 (the card it drew is
+        # in no finished deal)
+        (
+            "blackjack-pp",
+            (["stand", "stand", "hit"], ["stand", "stand"]),
+            ["ann hit, first to act"],
+        ),
+    ],
+)
+def test_a_decision_in_a_hand_a_fault_cut_short_is_listed_with_why_it_is_not_reviewed(
+    slug, answers, said
+):
+    """Match 114: the player's check in hand 5, which the bot's error cut short, was in no
+    row and no count ("0 mistakes in 5 decisions"): the hand log holds finished hands only."""
+    from games.reviews import MatchReview
+
+    record = faulted_at(slug, answers)
+    moves = get_game(slug).solver.review_moves(record)
+    cut = [move for move in moves if move.cut_short and move.seat == 0]
+    round_word = "Deal" if slug == "blackjack-pp" else "Hand"
+    assert [(m.seat, m.hand, m.chapter, m.key) for m in cut] == [
+        (0, 2, f"{round_word} 3", None)
+    ] * len(said)
+    assert {m.cut_short for m in cut} == {"the opponent raised an error"}
+    assert [said_of(m.situation, "ann") for m in cut] == said
+    # the finished hands' decisions are all there besides, in order
+    assert [m.hand for m in moves] == sorted(m.hand for m in moves)
+    done = review(moves, {}, 0, waiting=lambda options: "Being solved.")
+    page = MatchReview(0, None, "done", review=done, subject="ann")
+    n = len(said)
+    decisions = "decision" if n == 1 else "decisions"
+    assert (
+        f"{n} {decisions} in {round_word.lower()} 3, which ended when the opponent raised an error"
+        in page.not_judged
+    )
+    rows = [row for row in page.rows if row["hand"] == 3]
+    assert [row["reason"] for row in rows] == [
+        f"This {round_word.lower()} ended when the opponent raised an error, so it is not reviewed."
+    ] * n
+    # from the side of the seat that faulted: it is named, as the sentences name it
+    theirs = MatchReview(1, None, "done", review=review(moves, {}, 1), subject="bob/crashy")
+    for row in [row for row in theirs.rows if row["hand"] == 3]:  # (Leduc's check)
+        assert row["reason"] == (
+            f"This {round_word.lower()} ended when bob/crashy raised an error, so it is not "
+            "reviewed."
+        )
+    assert ended_by(record, 1) == "you raised an error"
+
+
+def test_the_count_of_a_review_leaves_out_a_hand_a_fault_cut_short(kuhn_tree):
+    from django.template.loader import render_to_string
+
+    from games import reviews
+    from games.kuhn.review import review_words
+    from games.matchpages import review_context
+
+    record = faulted_at("kuhn", (["p", "p", "p"], ["p", "p"]))
+    moves = get_game("kuhn").solver.review_moves(record)
+    values = near_equilibrium(kuhn_tree, Fraction(1, 6), {})
+    done = review(moves, {(): values}, 0)
+    assert len(done.rows) == 3 and len(done.reviewed) == 2
+    shown = reviews.MatchReview(0, None, "done", review=done, words=review_words)
+    page = render_to_string("matches/_review.html", {"review": shown, **review_context(shown)})
+    summary = re.sub(r"<[^>]+>", "", re.search(r"data-review-summary>(.*?)</p>", page, re.S)[1])
+    assert "in the 2 decisions reviewed" in summary
+    assert (
+        "Not reviewed: 1 decision in hand 3, which ended when the opponent raised an error."
+        in summary
+    )
