@@ -62,6 +62,21 @@ def reviewable(game: str) -> bool:
     return bool(spec and spec.solver and spec.solver.review_moves)
 
 
+def seats_to_review(game: str, record: dict[str, Any]) -> list[int]:
+    """The seats of a match of ``game`` (its stored ``record``) that made a decision its
+    review judges: their own (not played for them when their time ran out), in a finished
+    hand (not one a fault cut short), as their own seat sees it. None for a match the solver
+    does not review (a game it does not, or settings it refuses: Blackjack++ of 2 hits)."""
+    if not reviewable(game) or isinstance(review_settings(game, record), str):
+        return []
+    solver = get_game(game).solver
+    assert solver is not None and solver.review_moves is not None
+    moves = solver.review_moves(record)
+    return sorted(
+        {m.seat for m in moves if not m.played_for and not m.cut_short and m.key is not None}
+    )
+
+
 def review_settings(game: str, record: dict[str, Any]) -> SolveSettings | str:
     """The solve a match of ``game`` (a :func:`reviewable` one) whose record is ``record`` is
     reviewed with, or why it cannot be."""

@@ -43,6 +43,7 @@ from games.live.host import Finish, SeatPlan, TableLost, final_messages, result_
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
 from games.replaycache import keep, kept
+from games.reviews import seats_to_review
 
 log = logging.getLogger("games.live")
 
@@ -1009,6 +1010,8 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
         match.rated = True
     # the pages at the table say whether the match was rated, as the table's page does now
     told = {"match": match.pk, "url": f"/matches/{match.pk}/", "rated": rated}
+    # the seats whose end offers the solver's review: those with a decision it judges
+    told["review"] = seats_to_review(facts.game, match.record)
     # the table says what its match was: rated only when its people were
     finished = {"state": Table.FINISHED, "finished": timezone.now(), "match": match, "rated": rated}
     if unstarted and facts.rated:
@@ -1026,7 +1029,7 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
 
 # ---- a finished table, seen again ----------------------------------------------------------
 #: the version of the ends kept in the cache: bump it when what they hold changes
-END_CACHE_VERSION = 3
+END_CACHE_VERSION = 4
 
 
 def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
@@ -1052,6 +1055,7 @@ def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
     # as store_finish told the players
     extra: dict[str, Any] = {
         "match": table.match_id, "url": f"/matches/{table.match_id}/", "rated": table.rated,
+        "review": seats_to_review(table.game, table.match.record),
     }  # fmt: skip
     if table.error:  # why a finished table is not rated (a bot could not start)
         extra["note"] = table.error

@@ -439,7 +439,13 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
             "seats": listed,
             "my_seat": seat,
             # the end's "Review your play with the solver", for a match the solver reviews
-            "reviewable": seat is not None and reviewable(table),
+            # (once it is over: where the seat made a decision its review judges)
+            "reviewable": seat is not None
+            and reviewable(table)
+            and (
+                table.match is None
+                or seat in reviews.seats_to_review(table.game, table.match.record)
+            ),
             "can_join": table.state == Table.OPEN and seat is None,
             "waiting": table.state == Table.OPEN and any(s.kind == TableSeat.OPEN for s in seats),
             "ended": ended,

@@ -463,9 +463,10 @@ class Review:
 
 
 def needs_values(move: Move) -> bool:
-    """Whether reviewing ``move`` reads a solve (a decision whose cards are hidden does
-    not)."""
-    return move.key is not None
+    """Whether reviewing ``move`` reads a solve: not a decision whose cards are hidden, nor a
+    move the table played for the seat, nor one of a hand a fault cut short (none of them is
+    reviewed)."""
+    return move.key is not None and not move.played_for and not move.cut_short
 
 
 def review(

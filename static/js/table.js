@@ -1212,8 +1212,10 @@
     if (message.url) {
       el.endReplay.href = message.url;
       el.endReplay.hidden = false;
-      // the solver's review of this seat's decisions, for a game the solver reviews
-      if (el.endReview && t.seat !== null) {
+      // the solver's review of this seat's decisions, for a game the solver reviews, where
+      // the seat made one it judges (message.review: those seats)
+      var judged = !message.review || message.review.indexOf(t.seat) !== -1;
+      if (el.endReview && t.seat !== null && judged) {
         el.endReview.href = message.url + "?review=" + t.seat + "#review";
         el.endReview.hidden = false;
       }

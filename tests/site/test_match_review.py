@@ -573,3 +573,87 @@ def test_the_replays_step_links_keep_the_review_asked_for(client):
     plain = client.get(f"/matches/{match.pk}/").content.decode()
     controls = re.findall(r'data-go="(?:first|previous|next|last)" href="([^"]+)"', plain)
     assert all(re.fullmatch(r"\?step=\d+#replay", href) for href in controls)
+
+
+def played_for_seat(record: dict, seat: int) -> dict:
+    """``record`` as a live table stores it when it played every move of ``seat`` for it (its
+    person let every turn's time run out)."""
+    events = record["events"]
+    moves = [i for i, e in enumerate(events) if e.get("type") == "action" and e["seat"] == seat]
+    return record | {"played_for": [[seat, i] for i in moves]}
+
+
+def test_a_seat_with_no_decision_reviewed_is_said_so_plainly(client):
+    """Match 115 (every turn timed out): "0 mistakes in the 0 decisions reviewed (0 chips
+    lost). Not reviewed: 14 moves ... 0 were fine: ...", with a solve queued for nothing."""
+    match = stored(hands=6)
+    Match.objects.filter(pk=match.pk).update(record=played_for_seat(match.record, 0))
+    moves = [m for m in get_game("kuhn").solver.review_moves(match.record) if m.seat == 0]
+    page = html.unescape(client.get(f"/matches/{match.pk}/?review=0").content.decode())
+    summary = re.sub(
+        r"<[^>]+>", "", re.search(r"data-review-summary[^>]*>(.*?)</p>", page, re.S)[1]
+    )
+    assert summary == (
+        f"No decision of seat 1 (ann) was reviewed. Not reviewed: {len(moves)} moves the table "
+        "played by default when time ran out."
+    )
+    assert "0 decisions" not in page and "0 were fine" not in page
+    assert not SolveJob.objects.exists()  # nothing to solve for
+    # a seat with no decision at all says that
+    done = reviews.MatchReview(0, None, "done", review=reviews.review([], {}, 0), subject="You")
+    from django.template.loader import render_to_string
+
+    from games.matchpages import review_context
+
+    empty = render_to_string("matches/_review.html", {"review": done, **review_context(done)})
+    assert (
+        "No decision of seat 1 (you) was reviewed: seat 1 made no decision in a finished hand."
+        in empty
+    )
+
+
+def test_a_pending_review_counts_its_solves_in_words_that_agree_with_the_count():
+    from django.template.loader import render_to_string
+
+    from games.matchpages import review_context
+
+    settings = reviews.review_settings("blackjack-pp", {"config": {"max_hits": 1}})
+    for done, said in ((1, "1 of the 3 solves this review needs is done."),
+                       (2, "2 of the 3 solves this review needs are done.")):  # fmt: skip
+        solves_needed = [
+            reviews.Solve(settings, state="done" if n < done else "waiting", queue={"position": 1})
+            for n in range(3)
+        ]
+        shown = reviews.MatchReview(
+            0, settings, "solving", review=reviews.review([], {}, 0), solves=solves_needed
+        )
+        page = render_to_string("matches/_review.html", {"review": shown, **review_context(shown)})
+        assert said in page
+
+
+def test_a_finished_table_offers_the_review_only_to_a_seat_with_a_decision_to_review():
+    """The end of match 115's table offered "Review your play with the solver" to a person
+    whose every move the table had played: a review of nothing."""
+    from django.test import Client
+
+    from bots.running.playing import Entry, play
+    from games.live import tables
+    from games.live.host import Finish
+    from games.models import Table
+
+    ann, bob = (get_user_model().objects.create_user(n, password=f"pw-{n}") for n in "ab")
+    table = tables.create_table("kuhn", tables.Person(ann), ["me", "open"])
+    tables.take_seat(table, 1, tables.Person(bob))
+    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
+    entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="cfr")]
+    played = play(get_game("kuhn"), entries, seed=table.seed)
+    played.outcome.record = played_for_seat(played.outcome.record, 0)
+    told = tables.store_finish(tables.facts_of(table), Finish(played))
+    assert told["review"] == [1]  # what the pages at the table hear at its end
+    table.refresh_from_db()
+    for seat, person, offered in ((0, ann, False), (1, bob, True)):
+        client = Client()
+        client.force_login(person)
+        page = client.get(f"/tables/{table.token}/").content.decode()
+        assert ('id="end-review"' in page) is offered, seat
+        assert [m["review"] for m in tables.end_of(table, seat) if m["type"] == "over"] == [[1]]

@@ -17,11 +17,11 @@ from django.test import Client
 from games.engine.played_for import KEY
 from games.live import tables
 from games.live.host import Finish, TableHost
-from games.models import Table
+from games.models import SolveJob, Table
 from games.registry import get_game
 from tests.live.test_finished_tables import page_of, setup_of
 from tests.live.test_host import Wire, join, run
-from tests.site.test_match_review import opened_and_solved
+from tests.site.test_match_review import solved
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("keep_the_test_connection")]
 
@@ -67,17 +67,20 @@ def test_a_person_whose_time_ran_out_is_not_reviewed_for_the_moves_played_for_th
 
     client = Client()
     client.force_login(ann)
-    opened_and_solved(client, match)
     page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    assert not SolveJob.objects.exists()  # nothing of hers to review: no solve asked for
     # every decision of hers is listed, none judged: no "You folded with the king, ...: a
-    # mistake that costs 3.00 chips"
+    # mistake that costs 3.00 chips", nor "0 mistakes in the 0 decisions reviewed"
     assert page.count(NOT_REVIEWED) == len(mine) == len(notes)
-    assert "<strong data-mistakes>0</strong> mistakes in the 0 decisions reviewed" in page
+    assert "No decision of seat 1 (you) was reviewed." in page
+    assert "mistakes in the 0 decisions" not in page
     moves = "move" if len(mine) == 1 else "moves"
     said = f"Not reviewed: {len(mine)} {moves} the table played by default when time ran out."
     assert said in page
     assert "data-verdict" not in page
     # the bot's decisions are reviewed as ever, and none of them is said to be the timer's
+    client.get(f"/matches/{match.pk}/?review=1")
+    solved()
     theirs = client.get(f"/matches/{match.pk}/?review=1").content.decode()
     assert "data-verdict" in theirs and NOT_REVIEWED not in theirs
 
