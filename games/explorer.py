@@ -395,7 +395,9 @@ def option_fields(option: SolverOption) -> list[tuple[str, forms.Field]]:
 
 # ------------------------------------------------------------------------------- the chart
 CHART_W, CHART_H = 640, 300
-MARGIN = {"left": 64, "right": 30, "top": 14, "bottom": 46}
+#: room for the labels around the plot: enough for them at the larger size a narrow screen
+#: draws them at (static/css/explorer.css), where the chart is shrunk to the screen's width
+MARGIN = {"left": 100, "right": 50, "top": 18, "bottom": 56}
 
 
 def _decade_label(power: int) -> str:

@@ -178,9 +178,51 @@ def test_pages_are_served_under_the_policy_and_a_violation_is_reported(tab):
     assert any(refused in e for e in errors), errors
 
 
-def test_a_solve_asked_in_the_browser_runs_on_the_worker_and_the_page_follows_it(tab):
+#: every word of the convergence chart as drawn on the screen: its size in pixels (the chart
+#: is drawn 640 wide, then shrunk to its place), and its box relative to the chart's
+CHART_WORDS = """() => {
+  const svg = document.querySelector("svg.convergence");
+  const box = svg.getBoundingClientRect();
+  const scale = box.width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll("text")].map(text => {
+    const r = text.getBoundingClientRect();
+    return {text: text.textContent, px: parseFloat(getComputedStyle(text).fontSize) * scale,
+            left: r.left - box.left, top: r.top - box.top, right: box.right - r.right,
+            bottom: box.bottom - r.bottom, box: [r.left, r.top, r.right, r.bottom]};
+  });
+}"""
+
+
+def overlapping(words: list[dict]) -> list[tuple[str, str]]:
+    """The pairs of words whose boxes overlap (by more than a pixel each way)."""
+    pairs = []
+    for i, one in enumerate(words):
+        for other in words[i + 1 :]:
+            a, b = one["box"], other["box"]
+            if min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1:
+                pairs.append((one["text"], other["text"]))
+    return pairs
+
+
+def the_chart_is_legible(page) -> None:
+    """Every word of the convergence chart is at least 11 px high, inside the chart, and
+    clear of the others."""
+    words = page.evaluate(CHART_WORDS)
+    assert len(words) >= 6, words
+    small = [(w["text"], round(w["px"], 1)) for w in words if w["px"] < 11]
+    assert small == [], f"words of the chart drawn under 11 px: {small}"
+    out = [w["text"] for w in words if min(w["left"], w["top"], w["right"], w["bottom"]) < -1]
+    assert out == [], f"words of the chart cut off at its edge: {out}"
+    assert overlapping(words) == []
+
+
+def test_a_solve_asked_in_the_browser_runs_on_the_worker_and_the_page_follows_it(
+    open_tabs, screenshots
+):
     """The form queues the solve; the live site's worker runs it; the solve's page polls its
-    progress and turns into the result by itself."""
+    progress and turns into the result by itself. Its convergence chart can be read on a
+    desktop and on a phone."""
+    tab = open_tabs("desktop")
     page = tab.page
     page.goto("/solver/")
     page.select_option("#id_game", "kuhn")
@@ -190,7 +232,13 @@ def test_a_solve_asked_in_the_browser_runs_on_the_worker_and_the_page_follows_it
     page.get_by_text("Root payoffs").wait_for(timeout=120_000)
     assert page.locator("#solve-progress").count() == 0
     assert page.get_by_role("heading", level=1).inner_text() == "Kuhn poker: CFR+, 777 iterations"
+    the_chart_is_legible(page)
     assert tab.console.take() == []
+    phone = open_tabs("phone")
+    phone.page.goto(page.url)
+    the_chart_is_legible(phone.page)
+    phone.page.locator("svg.convergence").screenshot(path=screenshots / "solve-chart-phone.png")
+    assert phone.console.take() == []
 
 
 def test_a_three_hit_blackjack_solve_is_explored_a_situation_at_a_time(tab):
