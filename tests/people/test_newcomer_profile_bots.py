@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from bots.models import Bot, BotVersion
-from tests.people.helpers import GAME, make_user, ranked_bot
+from tests.people.helpers import GAME, house_builtin, make_user, ranked_bot, rated_match
 
 pytestmark = pytest.mark.django_db
 
@@ -63,3 +63,32 @@ def test_a_person_without_bots_is_said_to_have_none_and_the_queries_do_not_grow_
     after, text = profile("dora")
     assert bots_section(text).count('data-role="bot-rank"') == 6
     assert after == before
+
+
+def columns_aligned(table: str) -> list[tuple[str, bool, bool]]:
+    """Each column of a table of the page: its header's words, whether the header is set as
+    a number (right-aligned) and whether the first row's cell is."""
+    head = re.findall(r"<th scope=\"col\"([^>]*)>(.*?)</th>", table.split("</thead>")[0], re.S)
+    row = table.split("<tbody>")[1].split("</tr>")[0]
+    cells = re.findall(r"<t[dh]( [^>]*)?>", row)
+    assert len(cells) == len(head), (head, cells)
+    return [
+        (re.sub(r"<[^>]+>", "", words), 'class="num"' in attrs, 'class="num"' in (cell or ""))
+        for (attrs, words), cell in zip(head, cells, strict=True)
+    ]
+
+
+def test_the_profiles_numbers_sit_under_their_headers():
+    """A column of numbers is right-aligned, its header too: "Rank among the bots" stands
+    over its rank, not at the far side of a wide column."""
+    newbie = make_user("newbie")
+    ranked_bot(newbie, "kingbet", mu=30.0, sigma=2.0, rank=3)
+    rated_match(newbie, house_builtin("strong", 27.0, 3.0), score=6, their=4)
+    _, text = profile("newbie")
+    for table in ("bots", "ratings", "recent"):
+        found = re.search(rf'<table class="board[^"]*" id="{table}">(.*?)</table>', text, re.S)
+        assert found, table
+        columns = columns_aligned(found.group(1))
+        assert any(number for _, _, number in columns), (table, columns)
+        wrong = [words for words, header, number in columns if header != number]
+        assert wrong == [], f"{table}: headers aligned unlike their column: {wrong}"
