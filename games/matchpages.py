@@ -516,8 +516,10 @@ def match_page(request: HttpRequest, pk: int) -> HttpResponse:
     except KeyError:
         title = match.game
     faults = [s for s in seats if s.fault_kind]
-    for seat in seats:
+    for seat, shown in zip(seats, shown_names([s.label for s in seats]), strict=True):
         seat.score_text = figure(seat.score)  # (a negative with the minus sign)
+        # seats of one name (three copies of a bot) say which seat they are, as at the table
+        seat.twin_note = shown.removeprefix(seat.label)
     public = public_record(match)
     chapters = chapter_options(replay.chapters, replay.chapter_at(step))
     context = {

@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 from django.core.cache import caches
 
-from bots.models import Match
+from bots.models import Match, MatchSeat
+from bots.running.playing import Entry
+from bots.running.playing import play as play_entries
 from games import replays
+from games.registry import get_game
 from tests.games.matchmaking import CHATTY, RAISES, builtin, enter, live_table_match, play
 from tests.goofspiel.test_replay import fault_that_still_wins
 
@@ -340,6 +343,36 @@ def test_it_shows_a_live_table_match_of_people_without_a_tournament(client, db):
     assert '<caption class="sr-only">Players in this match, by seat, with their scores' in page
     assert "Bots in this match" not in page
     assert 'class="card card--' in page
+
+
+def test_a_tables_three_bots_say_their_seat_and_the_points_stand_by_the_names(client, db):
+    """Last Card against three house/heuristic: each says which seat it is, as the table
+    page did, and the points taken come right after the names (on a phone the columns after
+    them are scrolled to)."""
+    entries = [Entry(name="a guest", builtin="naive")] + [
+        Entry(name="house/heuristic", builtin="heuristic") for _ in range(3)
+    ]
+    played = play_entries(get_game("last-card"), entries, seed=4)
+    record = json.loads(json.dumps(played.outcome.record))
+    match = Match.objects.create(game="last-card", seed=4, record=record)
+    for seat, entry in enumerate(entries):
+        MatchSeat.objects.create(
+            match=match, seat=seat, name=entry.name, score=record["result"]["scores"][seat],
+            builtin=entry.builtin if seat else "",
+        )  # fmt: skip
+    page = page_of(client, match)
+    table = page.split('id="participants-title"')[1].split("</table>")[0]
+    head = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', table)
+    assert head[:3] == ["seat", "player", "points taken"], head
+    rows = re.findall(
+        r'<tr>\s*<td>(\d)</td>\s*<th scope="row">([^<]*)</th>\s*<td class="num">', table
+    )
+    assert rows == [
+        ("1", "a guest"),
+        ("2", "house/heuristic (seat 2)"),
+        ("3", "house/heuristic (seat 3)"),
+        ("4", "house/heuristic (seat 4)"),
+    ], rows
 
 
 def felt(page: str) -> str:
