@@ -43,6 +43,7 @@ def spec() -> GameSpec:
         tournament=DealsRoundRobin,
         table=BlackjackPPTable,
         score_label="points won",
+        score_label_one="point won",
         starters={
             "python": HERE / "starter.py",
             "javascript": HERE / "starter.js",

@@ -282,6 +282,9 @@ class GameSpec:
     table: Callable[[], TableRules] | None = None
     #: what a seat's score in one match counts (replays, the end of a table)
     score_label: str = "score"
+    #: the same after a score of 1 or -1, where ``score_label`` is a plural ("game won" for
+    #: "games won": a live table's seat says "1 game won"); default: ``score_label``
+    score_label_one: str = ""
     #: starter bots a person can download: a language of bots.languages (its name) -> file
     starters: dict[str, Path] = field(default_factory=dict)
     #: source files the game gives its bots of a language, compiled with them (by language:

@@ -43,6 +43,7 @@ def spec() -> GameSpec:
         tournament=ChipsRoundRobin,
         table=KuhnTable,
         score_label="chips won",
+        score_label_one="chip won",
         starters={
             "python": HERE / "starter.py",
             "javascript": HERE / "starter.js",

@@ -30,6 +30,7 @@ def spec() -> GameSpec:
         toolkit=("games.last_card.movecheck",),
         table=LastCardTable,
         score_label="points taken",
+        score_label_one="point taken",
         starters={
             "python": HERE / "starter.py",
             "javascript": HERE / "starter.js",

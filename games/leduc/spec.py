@@ -41,6 +41,7 @@ def spec() -> GameSpec:
         tournament=ChipsRoundRobin,
         table=LeducTable,
         score_label="chips won",
+        score_label_one="chip won",
         starters={
             "python": HERE / "starter.py",
             "javascript": HERE / "starter.js",

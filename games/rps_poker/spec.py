@@ -31,6 +31,7 @@ def spec() -> GameSpec:
         tournament=RoundRobin,
         table=RpsPokerTable,
         score_label="games won",
+        score_label_one="game won",
         # the original challenge's contract is JavaScript, which the JavaScript host speaks
         starters={
             "python": HERE / "starter.py",

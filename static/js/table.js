@@ -737,11 +737,14 @@
     return box;
   }
 
-  // A seat's score: a bare number says what it counts (the game's score label, "games won"),
-  // as a replay's does; a game's own words ("+2 chips") stand as they are.
+  // A seat's score: a bare number says what it counts (the game's score label, "games won";
+  // "game won" after 1 or −1), as a replay's does; a game's own words ("+2 chips") stand as
+  // they are.
   function scoreBadge(text) {
     var bare = /^[+\u2212-]?\d+(\.\d+)?$/.test(String(text));
-    return window.CardArena.scoreBadge(text, bare ? el.live.dataset.scoreLabel : "");
+    if (!bare) return window.CardArena.scoreBadge(text, "");
+    var one = Math.abs(Number(String(text).replace("\u2212", "-"))) === 1;
+    return window.CardArena.scoreBadge(text, one ? el.live.dataset.scoreLabelOne : el.live.dataset.scoreLabel);
   }
 
   // My hand as buttons: click (or its number key) to choose; `picked` gives the order.

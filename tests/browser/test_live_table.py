@@ -351,6 +351,25 @@ def test_the_keyboard_plays_the_focused_card_and_keeps_its_place_from_turn_to_tu
     assert tab.console.take() == []
 
 
+def test_a_seat_that_won_one_game_says_game_in_the_singular(open_tabs):
+    """RPS Poker's seat badge: "1 game won", "0 games won" (the table's words for a score)."""
+    page = open_tabs("desktop").page
+
+    def from_server(message, page_socket) -> None:
+        data = json.loads(message)
+        if data.get("type") == "state":
+            data["frame"]["seats"][1]["score"] = "1"
+            message = json.dumps(data)
+        page_socket.send(message)
+
+    bot_table_through(page, from_server=from_server)
+    badges = page.locator("#live-seats .seat__score")
+    assert [" ".join(b.split()) for b in badges.all_inner_texts()] == [
+        "0 games won",
+        "1 game won",
+    ]
+
+
 def test_it_says_the_table_is_slow_while_a_move_waits_for_a_busy_server(open_tabs, screenshots):
     """The server's answers to a move are held back (a busy server, as the page meets one):
     after a moment the page says so where the clock was, and says no more once they come."""
