@@ -32,8 +32,11 @@ for spectators, ``seat=None``):
 * :meth:`TableRules.actions`: the seat's choices now, each
   ``{"value": ..., "label": "Bet 1", "key": "B"}`` (``value`` is sent as the action as it
   is) with, optionally, ``"card": "Qs"`` (the action plays that card: the page lets the
-  person choose it among the hand, then confirm with Enter), ``"secondary": true`` (a
-  cautious choice, drawn plainer) and ``"also": ["Enter"]`` (more keys for it).
+  person choose it among the hand, then confirm with Enter), ``"number": 13`` (with
+  ``card``, where every card of the hand is a number of its own, as Goofspiel's 1 to 13: the
+  digit keys then type a card's number, rather than name its place in the hand),
+  ``"secondary": true`` (a cautious choice, drawn plainer) and ``"also": ["Enter"]`` (more
+  keys for it).
   An action with ``"several"`` takes several cards of the hand, chosen in order, and sends
   ``value`` with the chosen cards under ``several["field"]``::
 
@@ -48,7 +51,11 @@ for spectators, ``seat=None``):
                   # a yes/no sent under field, on by itself when the cards chosen leave
                   # ``left`` cards in the hand (unless the person set it)
                   "toggle": {"field": "last_card", "label": "Last card!", "key": "L",
-                             "left": 1}}
+                             "left": 1},
+                  # (optional) the cards the rules allow, in the order they are played: the
+                  # page offers only a card that makes, with those chosen before it, one of
+                  # these or its beginning (without it, any card, and the server judges)
+                  "moves": [["7h"], ["7h", "7s"], ["Ac"]]}
 
 The page's one renderer (``static/js/table.js``) draws every game from these: the wording of
 a game is written once, here.

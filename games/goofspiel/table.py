@@ -172,6 +172,7 @@ class GoofspielTable(TableRules):
         if seat not in state.pending():
             return []
         return [
-            {"value": card, "label": "Bid", "key": "", "card": str(card)}
+            # each card is a number of its own: the digit keys type it ("1", "3": the 13)
+            {"value": card, "label": "Bid", "key": "", "card": str(card), "number": card}
             for card in state.hands[seat]
         ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.table import TableRules, name_of
+from games.last_card.movecheck import legal_moves
 from games.last_card.rules import LastCardState
 from games.replays import SUIT_NAMES, SUIT_SYMBOLS, card_view, zone
 
@@ -172,6 +173,8 @@ class LastCardTable(TableRules):
                     },
                     # on by itself when the cards chosen leave one in the hand
                     "toggle": {"field": "last_card", "label": "Last card!", "key": "L", "left": 1},
+                    # the page offers only these (one value, at most 4, the first matching)
+                    "moves": playable(state, seat),
                 },
             },
             {
@@ -184,6 +187,15 @@ class LastCardTable(TableRules):
 
     def default_action(self, state: LastCardState, seat: int) -> Any:  # type: ignore[override]
         return {"cards": [], "suit": None, "last_card": False}
+
+
+def playable(state: LastCardState, seat: int) -> list[list[str]]:
+    """The cards ``seat`` may play now, each move in its order (a move's beginning is one too):
+    the rules' own legal moves, the suit named after an ace left to the page to ask."""
+    seen: dict[tuple[str, ...], None] = {}
+    for move in legal_moves(state.view(seat)):
+        seen.setdefault(tuple(move["cards"]), None)
+    return [list(cards) for cards in seen]
 
 
 def _punish_rank(state: LastCardState) -> str | None:

@@ -51,6 +51,9 @@
   var REMATCH_LISTEN_MS = 10 * 60 * 1000;
   var FAN_MOST = 8; // face-down cards drawn of another's hand (the count says how many)
   var DOUBLE_CLICK_MS = 600; // the two clicks of a double click on one card, at most this apart
+  // the digits of a card's number typed at most this far apart make one number ("1" then "3":
+  // the 13), where the cards are numbers (Goofspiel)
+  var TYPED_MS = 1000;
   // an answer to a move slower than this is shown as the table being slow (the connection or
   // the server: the page cannot tell which)
   var SLOW_MS = 1500;
@@ -121,6 +124,8 @@
     timedOut: "",                // the note of a default played for me in this view
     deadline: 0,
     selection: [],               // indices into my hand, in the order chosen
+    typed: "",                   // the digits of a card's number typed so far ...
+    typedAt: 0,                  // ... the last of them then (Date.now())
     suit: null,
     call: false,
     callTouched: false,          // the person set "Last card!" themselves
@@ -379,6 +384,8 @@
         break;
       case "error":
         t.sent = false;
+        // the choice refused is let go: the next card chosen starts a new one
+        clearChoice();
         showError(message.error);
         draw();
         // a move sent to a server that no longer hosts the table (it stopped, or another took
@@ -516,10 +523,21 @@
   function clearError() { el.error.textContent = ""; }
 
   // A short line for screen readers alone (a polite status: the time to move, the card a key
-  // chose), said again even when it is the same words as the last.
-  function say(text) {
+  // chose), said again even when it is the same words as the last. `chosen`: the line says
+  // what is chosen (the selection then), and is taken back once the choice is another.
+  function say(text, chosen) {
     if (!el.status) return;
     el.status.textContent = el.status.textContent === text ? text + "\u00a0" : text;
+    if (chosen) el.status.dataset.chosen = JSON.stringify(chosen);
+    else delete el.status.dataset.chosen;
+  }
+
+  // The status no longer says a choice that changed since (a click, a refusal, a new turn).
+  function keepStatusTrue() {
+    if (!el.status || el.status.dataset.chosen === undefined) return;
+    if (el.status.dataset.chosen === JSON.stringify(t.selection)) return;
+    el.status.textContent = "";
+    delete el.status.dataset.chosen;
   }
 
   function addLog(entries) {
@@ -655,6 +673,7 @@
     if (keys) el.keys.replaceChildren.apply(el.keys, keys);
     el.turnLine.textContent = t.over ? "The match is over." : game.turnLine(t.view);
     el.turnLine.classList.toggle("turn-line--mine", asked());
+    keepStatusTrue();
     tick();
     placeFocus(focused, lostFocus);
   }
@@ -701,11 +720,19 @@
     if (card && !card.disabled) card.focus();
   }
 
-  // "Chosen: scissors 4 (Enter to keep it)", said when a key chose a card
+  // "Chosen: scissors 4 (Enter to keep it)", said when a key chose a card (or cleared them)
   function sayChosen(codes, verb) {
-    if (!codes.length) { say("No card chosen"); return; }
+    var chosen = t.selection.slice();
+    if (!codes.length) { say("No card chosen", chosen); return; }
     say("Chosen: " + codes.map(label).join(", ") + " (Enter to " + verb.toLowerCase() +
-      (codes.length > 1 ? " them)" : " it)"));
+      (codes.length > 1 ? " them)" : " it)"), chosen);
+  }
+
+  // The index of the card of the hand the keyboard is on (null: none).
+  function focusedCard() {
+    var active = document.activeElement;
+    if (!active || !active.matches || !active.matches("#live-hand .hand-card")) return null;
+    return Number(active.dataset.index);
   }
 
   // seat: {seat, notes: [..], zones: [..], turn: bool, score: text}
@@ -748,7 +775,8 @@
   }
 
   // My hand as buttons: click (or its number key) to choose; `picked` gives the order.
-  function handButtons(title, codes, picked, onPick, enabled) {
+  // `keyed`: each card shows its key (the cards that are numbers are typed).
+  function handButtons(title, codes, picked, onPick, enabled, keyed) {
     var box = node("div", "hand");
     box.appendChild(node("h3", "hand__title", title));
     var row = node("div", "hand__cards");
@@ -759,7 +787,7 @@
       button.type = "button";
       button.dataset.focusId = "card-" + index;
       button.dataset.index = String(index);
-      var key = index < 9 ? String(index + 1) : index === 9 ? "0" : "";
+      var key = !keyed ? "" : index < 9 ? String(index + 1) : index === 9 ? "0" : "";
       button.dataset.name = label(code) + (key ? ", key " + key : "");
       button.disabled = !enabled;
       button.appendChild(drawCard(code));
@@ -787,10 +815,15 @@
     return box;
   }
 
-  // Shows which cards of the hand are chosen, and in which order (in place: choosing a card
-  // does not draw the hand anew, so a double click and the keyboard's focus stay on it).
+  // Shows which cards of the hand are chosen, and in which order, and which cannot be chosen
+  // now (in place: choosing a card does not draw the hand anew, so a double click and the
+  // keyboard's focus stay on it).
   function markPicked(box, picked) {
     box.querySelectorAll(".hand-card").forEach(function (button) {
+      var barred = many.barred(Number(button.dataset.index));
+      button.classList.toggle("hand-card--barred", barred);
+      if (barred) button.setAttribute("aria-disabled", "true");
+      else button.removeAttribute("aria-disabled");
       var order = picked.indexOf(Number(button.dataset.index));
       button.setAttribute("aria-pressed", order >= 0 ? "true" : "false");
       var place = picked.length > 1 ? " " + (order + 1) + " of " + picked.length : "";
@@ -862,21 +895,72 @@
   }
 
   // ---- several cards: chosen in order, a suit after some cards, a call ----------------------
+  // the moves a game allows (its spec's "moves"), as a set of their cards: by spec
+  var allowedBySpec = new WeakMap();
+
   var many = {
     chosen: function (spec) {
       return t.selection.map(function (i) { return spec.cards[i]; });
+    },
+    // whether the cards of hand `indices`, in this order, make a move the rules allow or its
+    // beginning (any do where the game does not say which moves it allows)
+    fits: function (spec, indices) {
+      if (!spec.moves) return true;
+      var allowed = allowedBySpec.get(spec);
+      if (!allowed) {
+        allowed = {};
+        spec.moves.forEach(function (cards) { allowed[cards.join(" ")] = true; });
+        allowedBySpec.set(spec, allowed);
+      }
+      return allowed[indices.map(function (i) { return spec.cards[i]; }).join(" ")] === true;
+    },
+    // card `index` cannot join the cards chosen (it is drawn greyed)
+    barred: function (index) {
+      var action = t.view && asked() && severalOf(t.view);
+      return !!action && t.selection.indexOf(index) < 0 &&
+        !many.fits(action.several, t.selection.concat([index]));
+    },
+    // the cards chosen that still make a move, in their order, once one was unchosen (the
+    // first chosen may have been the one the others could follow)
+    refit: function (spec, indices) {
+      var kept = [];
+      var left = indices.slice();
+      var grew = true;
+      while (grew) {
+        grew = false;
+        left = left.filter(function (i) {
+          if (!many.fits(spec, kept.concat([i]))) return true;
+          kept.push(i);
+          grew = true;
+          return false;
+        });
+      }
+      return kept;
     },
     // the choice (a suit) is asked when the last card chosen asks for it (an ace)
     needsChoice: function (spec) {
       var cards = many.chosen(spec);
       return !!spec.choice && cards.length > 0 && spec.choice.when_last.indexOf(cards[cards.length - 1]) >= 0;
     },
+    // chooses card `index`, or unchooses it; false (a hint says why) if it cannot be chosen
     toggle: function (index) {
+      var spec = severalOf(t.view).several;
       var at = t.selection.indexOf(index);
-      if (at >= 0) t.selection.splice(at, 1);
-      else t.selection.push(index);
+      if (at >= 0) {
+        t.selection.splice(at, 1);
+        t.selection = many.refit(spec, t.selection);
+      } else if (many.barred(index)) {
+        var name = label(spec.cards[index]);
+        hint(t.selection.length ? "the " + name + " cannot follow the cards chosen"
+          : "the " + name + " cannot start a move now");
+        return false;
+      } else {
+        t.selection.push(index);
+      }
+      clearError();
       many.autoCall();
       draw();
+      return true;
     },
     // the toggle turns itself on when the cards chosen would leave `left` in the hand,
     // unless the person set it themselves
@@ -916,6 +1000,7 @@
       many.autoCall();
       clearError();
       draw();
+      sayChosen([], "play");
     },
     flip: function () {
       t.call = !t.call;
@@ -994,9 +1079,9 @@
       if (toggle && key.toLowerCase() === toggle.key.toLowerCase() && asked()) { many.flip(); return true; }
       var index = digit(key);
       if (index !== null && index < action.several.cards.length && asked()) {
-        many.toggle(index);
+        var took = many.toggle(index);
         focusCard(index);
-        sayChosen(many.chosen(action.several), "play");
+        if (took) sayChosen(many.chosen(action.several), "play");
         return true;
       }
       return false;
@@ -1029,17 +1114,19 @@
       var several = !!severalOf(view);
       var zones = view.frame.hand || [];
       if (!cards.length && !zones.length) return null;
+      // (cards that are numbers are chosen by typing the number: no key is drawn on them)
+      var keyed = several || !numbersOf(cardActions(view));
       var box = cards.length
         ? handButtons(view.frame.pick || "Your cards", cards, t.selection,
           function (index, now) {
             if (several) {
-              many.toggle(index);
-              if (now) many.play();
+              if (many.toggle(index) && now) many.play();
               return;
             }
             t.selection = [index];
+            clearError();
             if (now) game.play(); else draw();
-          }, asked())
+          }, asked(), keyed)
         : node("div", "hand");
       zones.forEach(function (z) { box.appendChild(frameZone(z, null)); });
       return box;
@@ -1077,10 +1164,14 @@
       var several = severalOf(t.view);
       var count = cardActions(t.view).length;
       if (count) {
-        // the keys there are: as many digits as cards (0 the tenth), arrows past ten
+        // the keys there are: as many digits as cards (0 the tenth), arrows past ten; or,
+        // where the cards are numbers, the digits of a card's number
         // Enter does what the button says ("Keep the chosen card": "keep it", "bid it")
         var verb = cardActions(t.view)[0].label.toLowerCase();
-        pairs.push([cardKeys(count) + (count > 10 ? " ← →" : ""), "choose a card"], ["Enter", verb + " it"], ["Esc", "clear"]);
+        var numbers = numbersOf(cardActions(t.view));
+        if (numbers) pairs.push.apply(pairs, numberKeys(numbers));
+        else pairs.push([cardKeys(count) + (count > 10 ? " ← →" : ""), "choose a card"]);
+        pairs.push(["Enter", verb + " it"], ["Esc", "clear"]);
       }
       if (several) pairs = pairs.concat(many.keys(several));
       buttonActions(t.view).forEach(function (action) {
@@ -1096,21 +1187,29 @@
         if (key === "Enter") { game.play(); return true; }
         if (key === "Escape") {
           t.selection = [];
+          t.typed = "";
           draw();
+          sayChosen([], cards[0].label);
           return true;
         }
-        var index = digit(key);
+        // a digit: the card of that place, or of that number where the cards are numbers
+        var numbers = numbersOf(cards);
+        var index = numbers && digit(key) !== null && asked() ? typedCard(numbers, key) : digit(key);
+        if (numbers && digit(key) !== null && index === null) return true; // (a hint said why)
         if (index !== null && index < cards.length && asked()) {
           t.selection = [index];
+          clearError();
           draw();
           focusCard(index);
           sayChosen([cards[index].card], cards[0].label);
           return true;
         }
-        // the arrows move the choice along the hand: every card has a key, however many
+        // the arrows move the choice along the hand: every card has a key, however many;
+        // with none chosen, from the card the keyboard is on
         var step = key === "ArrowRight" ? 1 : key === "ArrowLeft" ? -1 : 0;
         if (step && asked()) {
-          var at = t.selection.length ? t.selection[0] + step : step > 0 ? 0 : cards.length - 1;
+          var from = t.selection.length ? t.selection[0] : focusedCard();
+          var at = from !== null ? from + step : step > 0 ? 0 : cards.length - 1;
           t.selection = [Math.max(0, Math.min(cards.length - 1, at))];
           draw();
           focusCard(t.selection[0]); // the focus goes with the choice
@@ -1150,6 +1249,20 @@
     },
   };
 
+  // The keys of a hand of numbers as the keys line shows them: "2 … 9 type a card's number to
+  // choose it", and with a number of two digits "0 … 9 type a card's number to choose it (1
+  // then 3 for 13)"; the arrows.
+  function numberKeys(numbers) {
+    var low = Math.min.apply(null, numbers), high = Math.max.apply(null, numbers);
+    if (high < 10) {
+      return [[low === high ? String(low) : low + " … " + high, "type a card's number to choose it"],
+        ["← →", "move the choice"]];
+    }
+    var digits = String(high).split("").join(" then ");
+    return [["0 … 9", "type a card's number to choose it (" + digits + " for " + high + ")"],
+      ["← →", "move the choice"]];
+  }
+
   // The digit keys of a hand of ``count`` cards as the keys line shows them: "1 2", "1 … 6",
   // "1 … 9 0" (0 is the tenth card's).
   function cardKeys(count) {
@@ -1163,13 +1276,47 @@
     return key === "0" ? 9 : Number(key) - 1;
   }
 
-  // After each new view: what the new turn starts with, and the log.
-  function afterState() {
-    // a new view: the previous choice no longer points at the same cards
+  // The cards' numbers, where each card of the hand is a number of its own (Goofspiel's 1 to
+  // 13): the digit keys then type a card's number; null where they name its place.
+  function numbersOf(cards) {
+    var numbers = cards.map(function (action) { return action.number; });
+    var own = numbers.length > 0 && numbers.every(function (n, i) {
+      return typeof n === "number" && numbers.indexOf(n) === i;
+    });
+    return own ? numbers : null;
+  }
+
+  // The index of the card whose number is typed (its digits at most TYPED_MS apart: "1" then
+  // "3" is the 13), or null, said in a hint, while the hand has no such card.
+  function typedCard(numbers, key) {
+    var now = Date.now();
+    var text = (now - t.typedAt <= TYPED_MS ? t.typed : "") + key;
+    var begins = function (n) { return String(n).indexOf(text) === 0; };
+    if (!numbers.some(begins)) text = key; // no card's number goes on so: a new number
+    t.typed = text;
+    t.typedAt = now;
+    var at = numbers.map(String).indexOf(text);
+    if (at >= 0) return at;
+    var longer = numbers.filter(begins);
+    var some = longer.length > 1 ? longer.slice(0, -1).join(", ") + " or " + longer[longer.length - 1] : String(longer[0]);
+    hint("no " + text + " in your hand" + (longer.length ? ": type the second digit for " + some : ""));
+    return null;
+  }
+
+  // No card chosen, nor a suit, nor a call (a new view, a refused move); the next digit
+  // typed begins a new number.
+  function clearChoice() {
     t.selection = [];
+    t.typed = "";
     t.suit = null;
     t.call = false;
     t.callTouched = false;
+  }
+
+  // After each new view: what the new turn starts with, and the log.
+  function afterState() {
+    // a new view: the previous choice no longer points at the same cards
+    clearChoice();
     // a finished table's log holds its latest lines: they keep their numbers
     var dropped = t.view.frame.log_dropped;
     if (typeof dropped === "number" && !el.log.children.length) t.logDropped = dropped;
@@ -1285,7 +1432,7 @@
     if (!asked() || isNaN(index)) return;
     var several = severalOf(t.view);
     if (several) {
-      if (t.selection.indexOf(index) < 0) many.toggle(index);
+      if (t.selection.indexOf(index) < 0 && !many.toggle(index)) return;
       many.play();
       return;
     }

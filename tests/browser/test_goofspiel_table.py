@@ -1,6 +1,8 @@
 """A Goofspiel table in the browser, drawn by the page's one renderer of table frames: a guest
 bids against the built-in bot with the mouse and the keyboard to the end of the match; the
-page logs every prize and sums up the match."""
+page logs every prize and sums up the match. The digit keys type a card's number (the 13: 1
+then 3), whatever its place in the hand, and the arrows start from the card the keyboard is
+on."""
 
 from __future__ import annotations
 
@@ -8,13 +10,26 @@ import re
 
 import pytest
 
-from tests.browser.test_live_table import TURN_TIMEOUT_MS, updates, wait_for_my_turn
+from tests.browser.test_live_table import (
+    TURN_TIMEOUT_MS,
+    updates,
+    wait_for_focus_on_a_card,
+    wait_for_my_turn,
+)
 
 pytestmark = pytest.mark.browser
 
 #: the table's match: three deals of thirteen prizes; the last card of a deal bids itself
 DEALS, CARDS = 3, 13
 BIDS = DEALS * (CARDS - 1)
+
+
+def chosen(page) -> list[str]:
+    """The cards of the hand chosen now (their numbers)."""
+    return page.eval_on_selector_all(
+        "#live-hand .hand-card[aria-pressed=true] [data-code]",
+        "els => els.map(e => e.dataset.code)",
+    )
 
 
 def test_a_guest_plays_goofspiel_against_the_built_in_bot_to_the_end(tab, screenshots):
@@ -36,18 +51,43 @@ def test_a_guest_plays_goofspiel_against_the_built_in_bot_to_the_end(tab, screen
         prize = page.locator("#live-shared [data-code]").first.get_attribute("data-code")
         hand = page.locator("#live-hand .hand-card")
         assert hand.count() == CARDS - bids % (CARDS - 1)  # one card fewer after each bid
-        if bids == 0:  # thirteen cards: ten digit keys, and the arrows reach every card
+        if bids == 0:  # thirteen cards: each chosen by typing its number, or the arrows
             keys = page.locator("#keys-help").inner_text()
             # Enter does what the button says: "Bid the chosen card"
-            assert "1 … 9 0 ← → choose a card, Enter bid it, Esc clear" in keys, keys
+            assert (
+                "Keys: 0 … 9 type a card's number to choose it (1 then 3 for 13), "
+                "← → move the choice, Enter bid it, Esc clear"
+            ) in keys, keys
+            # the arrows start from the card the keyboard is on: the first, at the first turn
+            assert wait_for_focus_on_a_card(page) == 0
+            page.keyboard.press("ArrowRight")
+            assert chosen(page) == ["2"]
+            page.keyboard.press("Escape")
+            assert page.locator("#live-status").text_content() == "No card chosen"
+            hand.nth(9).focus()  # the 10
             page.keyboard.press("ArrowLeft")
-            assert hand.last.get_attribute("aria-pressed") == "true"
+            assert chosen(page) == ["9"]
             page.keyboard.press("ArrowLeft")
-            assert hand.nth(CARDS - 2).get_attribute("aria-pressed") == "true"
+            assert chosen(page) == ["8"]
+            page.keyboard.press("1")
+            page.keyboard.press("3")
+            assert chosen(page) == ["13"]
+            assert page.locator("#live-status").text_content() == "Chosen: 13 (Enter to bid it)"
+        if bids == 2:  # the 1 (bid in turn 2) is gone: "1" waits for the 10 to 12's digit
+            page.keyboard.press("1")
+            assert chosen(page) == []
+            assert page.locator("#live-error").inner_text() == (
+                "No 1 in your hand: type the second digit for 10, 11 or 12."
+            )
+            page.keyboard.press("0")
+            assert chosen(page) == ["10"]
+            assert page.locator("#live-error").inner_text() == ""
         before = updates(page)
         if bids % 2:
-            page.keyboard.press("1")  # the lowest card, then Enter bids it
-            assert hand.first.get_attribute("aria-pressed") == "true"
+            lowest = hand.first.locator("[data-code]").get_attribute("data-code")
+            for key in lowest:  # the lowest card, by its number, then Enter bids it
+                page.keyboard.press(key)
+            assert chosen(page) == [lowest]
             page.keyboard.press("Enter")
         else:
             hand.last.click()

@@ -76,10 +76,13 @@ def wait_for_my_turn(page) -> None:
     page.locator("#live-hand .hand-card:not([disabled])").first.wait_for()
 
 
-def bot_table_through(page, to_server=None, from_server=None, *, clock: bool = False) -> dict:
-    """Open an RPS Poker table against a bot with the table socket's messages passed through
-    this test: ``to_server(message, server)`` and ``from_server(message, page_socket)`` each
-    decide what goes on (by default all of it), as a lossy or busy network would. Returns,
+def bot_table_through(
+    page, to_server=None, from_server=None, *, clock: bool = False, game: str = "rps-poker"
+) -> dict:
+    """Open a table of ``game`` (RPS Poker) against a bot with the table socket's messages
+    passed through this test: ``to_server(message, server)`` and ``from_server(message,
+    page_socket)`` each decide what goes on (by default all of it), as a lossy or busy
+    network would. Returns,
     once it is the person's turn, the two ends: ``{"page": ..., "server": ...}``. With
     ``clock``, the page's timers run on ``page.clock`` (installed before the page loads),
     for the test to move on with ``page.clock.run_for``."""
@@ -94,7 +97,7 @@ def bot_table_through(page, to_server=None, from_server=None, *, clock: bool = F
         server.on_message(lambda m: from_server(m, ws) if from_server else ws.send(m))
 
     page.route_web_socket(re.compile(r"/ws/tables/"), through)
-    page.goto("/games/rps-poker/tables/")
+    page.goto(f"/games/{game}/tables/")
     page.get_by_role("button", name="Play against a bot").click()
     wait_for_my_turn(page)
     return ends
@@ -368,6 +371,90 @@ def test_a_seat_that_won_one_game_says_game_in_the_singular(open_tabs):
         "0 games won",
         "1 game won",
     ]
+
+
+def last_card_choice(page) -> dict:
+    """The hand at a Last Card table: each card's code, whether it is drawn as one that
+    cannot be chosen now, whether it is chosen; the moves the server allows; the status."""
+    return page.evaluate(
+        """() => ({
+            cards: [...document.querySelectorAll("#live-hand .hand-card")].map(b => ({
+                code: b.querySelector("[data-code]").dataset.code,
+                barred: b.getAttribute("aria-disabled") === "true",
+                chosen: b.getAttribute("aria-pressed") === "true"})),
+            status: document.getElementById("live-status").textContent,
+            error: document.getElementById("live-error").textContent})"""
+    )
+
+
+def test_last_card_offers_only_the_cards_the_rules_allow_and_lets_a_refused_choice_go(
+    open_tabs, screenshots
+):
+    """A card that cannot start a move, or follow the cards chosen, is drawn greyed and says
+    why when chosen; Esc says that nothing is chosen; a move the server refuses leaves no
+    card chosen, and the status line no longer names the refused cards."""
+    tab = open_tabs("desktop")
+    page = tab.page
+    moves: list = []
+
+    def from_server(message, page_socket) -> None:
+        data = json.loads(message)
+        several = [a["several"] for a in data.get("actions") or [] if "several" in a]
+        if data.get("type") == "state" and several:
+            moves[:] = [several[0]["moves"]]
+        page_socket.send(message)
+
+    ends = bot_table_through(page, from_server=from_server, game="last-card")
+    cards = page.locator("#live-hand .hand-card")
+    for _ in range(20):  # a turn with a card to play and one that cannot start a move
+        wait_for_my_turn(page)
+        seen = last_card_choice(page)
+        starts = {move[0] for move in moves[0]}
+        assert [c["barred"] for c in seen["cards"]] == [
+            c["code"] not in starts for c in seen["cards"]
+        ], (seen, moves)
+        free = [i for i, c in enumerate(seen["cards"]) if not c["barred"]]
+        barred = [i for i, c in enumerate(seen["cards"]) if c["barred"]]
+        if free and barred and free[0] < 9:
+            break
+        before = updates(page)
+        page.get_by_role("button", name=re.compile("^Draw")).click()
+        wait_until_answered(page, before)
+    else:
+        pytest.fail("no turn had a card to play and one that could not start a move")
+    # a card that cannot start the move: not chosen, and the hint says why
+    cards.nth(barred[0]).click(force=True)  # (a person may click it: it is greyed, not gone)
+    seen = last_card_choice(page)
+    assert not any(c["chosen"] for c in seen["cards"])
+    assert seen["error"] == f"The {card_name(page, barred[0])} cannot start a move now."
+    # a card that may: chosen by its key and said; the cards that cannot follow it greyed
+    page.keyboard.press(str(free[0] + 1))
+    seen = last_card_choice(page)
+    first = seen["cards"][free[0]]["code"]
+    assert seen["cards"][free[0]]["chosen"] and seen["error"] == ""
+    assert seen["status"].startswith(f"Chosen: {card_name(page, free[0])} (Enter to play")
+    follow = {move[1] for move in moves[0] if len(move) == 2 and move[0] == first}
+    assert [c["barred"] for c in seen["cards"]] == [
+        not c["chosen"] and c["code"] not in follow for c in seen["cards"]
+    ]
+    page.screenshot(path=screenshots / "table-last-card-choice-desktop.png")
+    # Esc: nothing is chosen, and the status says so
+    page.keyboard.press("Escape")
+    seen = last_card_choice(page)
+    assert not any(c["chosen"] for c in seen["cards"]) and seen["status"] == "No card chosen"
+    # chosen again by key, and the server refuses the move (as it may: the table moved on)
+    page.keyboard.press(str(free[0] + 1))
+    assert last_card_choice(page)["status"].startswith("Chosen: ")
+    ends["page"].send(json.dumps({"type": "error", "error": "the move came too late"}))
+    page.locator("#live-error", has_text="Refused: the move came too late").wait_for()
+    seen = last_card_choice(page)
+    assert not any(c["chosen"] for c in seen["cards"]), seen
+    assert seen["status"] == ""  # no longer "Chosen: ..."
+    assert page.get_by_role("button", name=re.compile("^Play")).is_disabled()
+    # the next card clicked is a choice of its own, not added to the refused one
+    cards.nth(free[0]).click()
+    assert [c["chosen"] for c in last_card_choice(page)["cards"]].count(True) == 1
+    assert tab.console.take() == []
 
 
 def test_it_says_the_table_is_slow_while_a_move_waits_for_a_busy_server(open_tabs, screenshots):

@@ -6,6 +6,7 @@ searched for the cards the engine keeps hidden from it, by code and by name."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from typing import Any
@@ -14,8 +15,10 @@ import pytest
 
 from games.engine.game import IllegalAction
 from games.last_card.movecheck import problem
+from games.last_card.table import LastCardTable
 from games.registry import get_game
 from games.replays import card_view
+from tests.last_card.conftest import table
 
 
 def strings(view: Any) -> set[str]:
@@ -148,6 +151,30 @@ def last_card_check(state, seat, sent) -> None:
         assert bool(sent["actions"]) == (not state.over and state.current == seat)
 
 
+def offered_moves_check(state, seat, sent) -> None:
+    """Last Card's page offers exactly the moves the rules allow: every card sequence of one
+    value the move checker accepts (a suit named after an ace) is among the action's
+    ``moves``, and nothing else; a move's beginning is one too (the page builds the choice a
+    card at a time)."""
+    several = [a["several"] for a in sent["actions"] if "several" in a]
+    if not several:
+        return
+    hand, offered = state.hands[seat], {tuple(m) for m in several[0]["moves"]}
+    allowed = set()
+    for value in {c[0] for c in hand}:
+        same = [c for c in hand if c[0] == value]
+        for size in range(1, min(4, len(same)) + 1):
+            for cards in itertools.permutations(same, size):
+                move = {"cards": list(cards), "suit": "s" if cards[-1][0] == "A" else None}
+                if (
+                    problem(hand, state.played[-1], state.active_suit, state.punishment, move)
+                    is None
+                ):
+                    allowed.add(cards)
+    assert offered == allowed
+    assert all(cards[:-1] in offered for cards in offered if len(cards) > 1)
+
+
 def uth_check(state, seat, sent) -> None:
     frame = sent["frame"]
     current = {**sent, "frame": {**frame, "shared": [z for z in frame["shared"]
@@ -177,6 +204,23 @@ def test_rps_poker_views_hide_the_other_hand_and_the_deck(seed):
 @pytest.mark.parametrize(("seed", "seats"), [(s, 2 + s % 3) for s in range(9)])
 def test_last_card_views_hide_other_hands_and_the_deck(seed, seats):
     assert play_through("last-card", seed, seats, last_card_check) > 3
+
+
+@pytest.mark.parametrize(("seed", "seats"), [(s, 2 + s % 3) for s in range(6)])
+def test_last_card_offers_the_moves_the_rules_allow_and_no_other(seed, seats):
+    assert play_through("last-card", seed, seats, offered_moves_check) > 3
+
+
+def test_last_card_offers_a_card_only_after_the_cards_it_may_follow():
+    # on the 3 of hearts: the 7 of hearts first, then the other 7s in any order; the 7 of
+    # spades only after it; an ace alone or with the other ace (a suit asked after it), not
+    # with the whole hand
+    state = table([["7h", "7s", "Ah", "As", "8c"], ["2c"]], "3h")
+    moves = LastCardTable().actions(state, 0)[0]["several"]["moves"]
+    assert ["7h", "7s"] in moves and ["7s"] not in moves and ["7s", "7h"] not in moves
+    assert ["Ah"] in moves and ["As", "Ah"] in moves and ["8c"] not in moves
+    state = table([["Ah", "As"], ["2c"]], "3h")
+    assert LastCardTable().actions(state, 0)[0]["several"]["moves"] == [["Ah"], ["As"]]
 
 
 @pytest.mark.parametrize("seed", range(6))
