@@ -55,6 +55,7 @@ from django.utils import timezone
 from bots.competition import schedule_placement
 from bots.competition.leases import ERRORS, Caps
 from bots.competition.leaving import is_builtin, withdraw_queued_jobs
+from bots.competition.which_game import OtherGame, for_another_game
 from bots.ladder.ratings import lock_ledger, on_new_version, rerank
 from bots.languages import by_suffix, get_language, language_title, languages, looks_foreign
 from bots.models import HOUSE, Bot, BotVersion, builtin_label
@@ -96,6 +97,16 @@ BUSY_STOPS = 3
 
 class UploadError(ValueError):
     """An upload refused before validation; the message says why in one line."""
+
+
+class ForAnotherGame(UploadError):
+    """A file refused as a bot of another game (:mod:`bots.competition.which_game`): the
+    message tells the form's way to enter it there; ``found.advice(command=True)`` the
+    command's."""
+
+    def __init__(self, found: OtherGame) -> None:
+        self.found = found
+        super().__init__(f"{found.why} {found.advice(command=False)}")
 
 
 #: the longest a bot may take to start in a quick pass (the full pass allows the game's own
@@ -194,6 +205,21 @@ def check_code(data: bytes, filename: str = "", language: str = "") -> str:
     return code
 
 
+def checked_upload(game: str, filename: str, data: bytes) -> tuple[str, str]:
+    """An upload's language and text (:func:`language_for`, :func:`check_code`), read and
+    never run, for ``game``: a file clearly for another game is refused
+    (:class:`ForAnotherGame`), before anything is stored or counted. Raises UploadError."""
+    try:
+        spec = get_game(game)
+    except KeyError as exc:
+        raise UploadError(str(exc.args[0])) from None
+    language = language_for(filename)
+    code = check_code(data, filename)
+    if found := for_another_game(code, language, spec):
+        raise ForAnotherGame(found)
+    return language, code
+
+
 def bots_per_person() -> int:
     """The most bots one person may have competing in one game (0: no limit)."""
     return int(getattr(settings, "BOTS_PER_PERSON_PER_GAME", 1))
@@ -269,20 +295,16 @@ def lock_owner(owner: AbstractBaseUser) -> None:
 
 def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: bytes) -> BotVersion:
     """Store a new version (status validating) of the owner's bot ``name``, creating the bot
-    on its first upload. Raises UploadError, also where the owner has as many other bots
-    competing in the game as a person may (:func:`check_room`)."""
-    try:
-        get_game(game)
-    except KeyError as exc:
-        raise UploadError(str(exc.args[0])) from None
+    on its first upload. Raises UploadError: for the file (:func:`checked_upload`: one for
+    another game among them), then where the owner has as many other bots competing in the
+    game as a person may (:func:`check_room`)."""
+    language, code = checked_upload(game, filename, data)
     name = name.strip()
     if not name or len(name) > 60:
         raise UploadError("a bot name has 1 to 60 characters")
     problem = untrusted.name_problem(name, "bot name")
     if problem is not None:
         raise UploadError(problem)
-    language = language_for(filename)
-    code = check_code(data, filename)
     checksum = BotVersion.checksum_of(code)
     with transaction.atomic():
         lock_owner(owner)

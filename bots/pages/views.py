@@ -234,7 +234,9 @@ def upload_within_limit(
     ``BOT_UPLOADS_PER_HOUR`` versions in the last hour, or the accounts of the client's
     ``address`` (``cardsite.accounts.client_ip``) uploaded ``BOT_UPLOADS_PER_ADDRESS_PER_HOUR``
     (:mod:`bots.pages.upload_address`). The user's row is locked so that parallel requests
-    count each other."""
+    count each other. A file refused for itself (one for another game...) is refused
+    first: nothing counted, and never a limit said instead of what is wrong with it."""
+    uploads.checked_upload(game, filename, data)
     per_hour = uploads_per_hour()
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()

@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
-from bots.competition.uploads import UploadError, reactivate, retire, upload, validate
+from bots.competition.uploads import (
+    ForAnotherGame,
+    UploadError,
+    checked_upload,
+    reactivate,
+    retire,
+    upload,
+    validate,
+)
 from bots.models import HOUSE, Bot, BotVersion, MatchJob, Tournament
 from games.engine.files import safe_filename
-from games.registry import get_game
+from games.registry import games, get_game
 from tests.competition.conftest import builtin_code, misbehaving
 
 
@@ -320,8 +329,10 @@ RPS_STARTERS = get_game("rps-poker").starters
     ],
 )
 def test_a_bot_for_another_game_is_rejected_before_any_match(alice, language, shape, defines):
+    # (a file that names the game's method, here in a comment, is not refused at its upload)
     starter = RPS_STARTERS[language]
-    version = validate(upload(alice, "goofspiel", "rps", starter.name, starter.read_bytes()))
+    code = starter.read_bytes() + (b"# not act()" if language == "python" else b"// not act()")
+    version = validate(upload(alice, "goofspiel", "rps", starter.name, code))
     assert version.status == BotVersion.REJECTED
     assert version.reason == (
         f"startup: {shape} has no method act. A Goofspiel bot needs act(obs); this file "
@@ -329,6 +340,95 @@ def test_a_bot_for_another_game_is_rejected_before_any_match(alice, language, sh
     )
     assert "match 1" not in version.validation_log  # told before any match was played
     assert version.validation_log.endswith(f"fault: {version.reason}")
+
+
+RPS_METHODS = {
+    "python": "draft_pick, draft_receive, main_play and main_postprocess",
+    "cpp": "draft_pick, draft_receive, main_play and main_postprocess",
+    "javascript": "draftPick, draftReceive, mainPlay and mainPostprocess",
+    "java": "draftPick, draftReceive, mainPlay and mainPostprocess",
+}
+
+
+@pytest.mark.parametrize("language", sorted(RPS_METHODS))
+def test_a_file_for_another_game_is_refused_before_it_is_stored(alice, active_bot, language):
+    # the Kuhn starter for RPS Poker, by a person with an RPS Poker bot, was told to upload it
+    # as a new version of that bot; it was stored, counted, then rejected at validation
+    active_bot(alice, "rps-mine", builtin_code("simple"))
+    starter = get_game("kuhn").starters[language]
+    for name in ("kuhn-mine", "rps-mine"):
+        with pytest.raises(ForAnotherGame) as refused:
+            upload(alice, "rps-poker", name, starter.name, starter.read_bytes())
+        assert str(refused.value) == (
+            "This file looks like a Kuhn poker bot, not an RPS Poker bot: it defines act (Kuhn "
+            f"poker's method), its text names Kuhn poker, and it has none of "
+            f"{RPS_METHODS[language]}, the methods an RPS Poker bot needs. To enter it in Kuhn "
+            "poker, choose Kuhn poker as its game."
+        )
+    assert BotVersion.objects.count() == 1  # rps-mine's own
+    assert upload(alice, "kuhn", "kuhn-mine", starter.name, starter.read_bytes())
+
+
+def test_a_file_for_one_of_the_games_of_its_methods_names_them_all_unless_its_text_says():
+    said = str(
+        checked_upload_refusal(
+            "rps-poker", "x.py", b"class Bot:\n    def act(self, obs):\n        return 0\n"
+        )
+    )
+    assert said == (
+        "This file looks like a bot for another game, not an RPS Poker bot: it defines act (the "
+        "method of Ultimate Texas Hold'em, Kuhn poker, Leduc hold'em, Blackjack++ and Goofspiel "
+        "bots), and it has none of draft_pick, draft_receive, main_play and main_postprocess, "
+        "the methods an RPS Poker bot needs. To enter it, choose the game it is for: Ultimate "
+        "Texas Hold'em, Kuhn poker, Leduc hold'em, Blackjack++ or Goofspiel."
+    )
+    strategy = get_game("last-card").starters["java"]  # the kit's interface, no play()
+    assert str(checked_upload_refusal("kuhn", strategy.name, strategy.read_bytes())) == (
+        "This file looks like a Last Card bot, not a Kuhn poker bot: it is written with Last "
+        "Card's kit, its text names Last Card, and it has no act, the method a Kuhn poker bot "
+        "needs. To enter it in Last Card, choose Last Card as its game."
+    )
+    jar = io.BytesIO()
+    with zipfile.ZipFile(jar, "w") as built:
+        built.writestr("META-INF/MANIFEST.MF", "Manifest-Version: 1.0\n")
+    assert str(checked_upload_refusal("rps-poker", "bot.jar", jar.getvalue())) == (
+        "This file looks like a Last Card bot, not an RPS Poker bot: it is a jar built with "
+        "Last Card's kit, and jars are for Last Card only. To enter it in Last Card, choose "
+        "Last Card as its game."
+    )
+    assert checked_upload("last-card", "bot.jar", jar.getvalue())[0] == "java"
+
+
+def checked_upload_refusal(game: str, filename: str, data: bytes) -> ForAnotherGame:
+    with pytest.raises(ForAnotherGame) as refused:
+        checked_upload(game, filename, data)
+    return refused.value
+
+
+def own_bots():
+    """Every starter in every language, every built-in bot and the original JavaScript RPS
+    Poker bots, each with its game."""
+    for game in games():
+        yield from ((game, path) for path in game.starters.values())
+        yield from ((game, game.builtin_path(name)) for name in game.builtin_names)
+    root = get_game("rps-poker").starters["python"].parents[2]
+    yield from ((get_game("rps-poker"), p) for p in sorted(root.glob("bench/rps_js_bots/*.js")))
+
+
+def test_no_starter_or_built_in_bot_is_refused_for_its_own_game():
+    bots = list(own_bots())
+    assert len(bots) > 7 * 4 + 15
+    for game, path in bots:
+        _, code = checked_upload(game.slug, path.name, path.read_bytes())
+        assert code == path.read_text(), (game.slug, path)
+    # and each is refused for a game of other methods (RPS Poker, Last Card, the act games),
+    # but where its text names that game's method as code would define it: RPS Poker's
+    # strong bot has a variable play (play = {}), as a Last Card bot could define play
+    for game, path in bots:
+        for other in ("rps-poker", "last-card", "kuhn"):
+            named = path.name == "strong.py" and other == "last-card"
+            if set(get_game(other).methods) != set(game.methods) and not named:
+                checked_upload_refusal(other, path.name, path.read_bytes())
 
 
 ILLEGAL_LAST_CARD = b"""

@@ -62,11 +62,39 @@ def test_its_lines_fit_80_columns(alice, tmp_path):
     assert active == f"active: alice/starter v1 (active) (id {version.pk})"
 
 
-def test_a_file_for_another_game_is_told_its_game_once(alice, tmp_path):
+def test_a_file_for_another_game_is_refused_with_its_game_before_it_is_stored(
+    alice, active_bot, tmp_path
+):
+    # the Kuhn starter with the default --game (rps-poker), by a person with an RPS Poker bot:
+    # "You already have a bot competing in RPS Poker ... (--name rps-mine)", and with --name
+    # the file became a version that only its validation refused ("is it for another game?")
+    active_bot(alice, "rps-mine", builtin_code("simple"))
+    path = tmp_path / "kuhn_mine.py"
+    path.write_text((ROOT / "games/kuhn/starter.py").read_text())
+    for name in ([], ["--name", "rps-mine"]):
+        err = io.StringIO()
+        with pytest.raises(CommandError, match=r"^the file was not uploaded \(why: above\)$"):
+            call_command(
+                "upload_bot", str(path), "--user", "alice", *name, stdout=io.StringIO(), stderr=err
+            )
+        assert all(len(line) <= 80 for line in err.getvalue().splitlines()), err.getvalue()
+        assert joined(err.getvalue()) == (
+            "This file looks like a Kuhn poker bot, not an RPS Poker bot: it defines act (Kuhn "
+            "poker's method), its text names Kuhn poker, and it has none of draft_pick, "
+            "draft_receive, main_play and main_postprocess, the methods an RPS Poker bot needs. "
+            "To enter it in Kuhn poker, upload it with --game kuhn."
+        )
+    assert BotVersion.objects.count() == 1  # rps-mine's own, nothing more
+    out, _ = upload(str(path), "--user", "alice", "--game", "kuhn", "--defer")
+    assert out.startswith("stored alice/starter v1 (validating)")
+
+
+def test_a_file_for_another_game_its_upload_cannot_tell_is_told_its_game_once(alice, tmp_path):
     # the reason came twice (the log's "fault:" line and "CommandError: rejected: ..."), 274
-    # and 291 columns, and left the newcomer to guess --game
+    # and 291 columns, and left the newcomer to guess --game. (A file naming the game's
+    # method, as this one's comment does, is not refused at the upload: its validation tells.)
     path = tmp_path / "last_card_mine.py"
-    path.write_text((ROOT / "games/last_card/starter.py").read_text())
+    path.write_text((ROOT / "games/last_card/starter.py").read_text() + "# not main_play()\n")
     out, err = io.StringIO(), io.StringIO()
     with pytest.raises(CommandError) as rejected:  # (--game: rps-poker by default)
         call_command("upload_bot", str(path), "--user", "alice", stdout=out, stderr=err)

@@ -544,6 +544,33 @@ def test_it_limits_the_versions_the_accounts_of_one_address_upload_in_an_hour(
     assert elsewhere.status_code == 302
 
 
+def test_a_file_for_another_game_is_refused_with_its_game_before_anything_counts(
+    owner, alice, settings
+):
+    # the Kuhn starter chosen for RPS Poker, by a person with an RPS Poker bot: "You already
+    # have a bot competing in RPS Poker ... upload your code as a new version of rps-mine";
+    # so uploaded, it was stored, counted, and only its validation said what was wrong
+    settings.BOT_UPLOADS_PER_ADDRESS_PER_HOUR = 1
+    make_active(alice, "rps-mine", builtin_code("simple"))
+    kuhn = get_game("kuhn").starters["python"].read_text()
+    for name in ("kuhn-mine", "rps-mine"):
+        response = paste(owner, name=name, code=kuhn)
+        assert response.status_code == 200
+        assert errors(response) == (
+            "The upload was refused "
+            "This file looks like a Kuhn poker bot, not an RPS Poker bot: it defines act (Kuhn "
+            "poker's method), its text names Kuhn poker, and it has none of draft_pick, "
+            "draft_receive, main_play and main_postprocess, the methods an RPS Poker bot needs. "
+            "To enter it in Kuhn poker, choose Kuhn poker as its game."
+        )
+    assert BotVersion.objects.count() == 1
+    # the address's one upload of the hour is still there, for the game the file is for
+    assert paste(owner, name="kuhn-mine", code=kuhn, game="kuhn").status_code == 302
+    # and a file for another game is told so before the hour's limits
+    response = paste(owner, name="kuhn-two", code=kuhn + "# two\n")
+    assert errors(response).startswith("The upload was refused This file looks like a Kuhn")
+
+
 def test_the_upload_form_ignores_a_forged_bot_number(owner):
     for forged in ("\u00b2", "\u0663", "9" * 30, "x"):
         response = owner.get("/my/bots/", {"bot": forged})

@@ -20,7 +20,13 @@ from django.utils import timezone
 
 from bots.arena.command import another_game_hint, compile_pending, compiling_note
 from bots.competition.status import bot_status
-from bots.competition.uploads import UploadError, upload, validate, validation_deferred
+from bots.competition.uploads import (
+    ForAnotherGame,
+    UploadError,
+    upload,
+    validate,
+    validation_deferred,
+)
 from bots.models import BotVersion
 from bots.names import declared_name, plain_username
 from bots.running.process import PlatformError
@@ -136,6 +142,9 @@ class Command(DatabaseCommand):
         name = opts["name"] or declared_name(path.name, code)
         try:
             version = upload(owner, opts["game"], name, path.name, code)
+        except ForAnotherGame as exc:
+            said = f"{exc.found.why} {exc.found.advice(command=True)}"
+            self._fail(untrusted.printable(said), "the file was not uploaded (why: above)")
         except UploadError as exc:
             said = untrusted.printable(at_the_command_line(str(exc)))
             self._fail(said, "the file was not uploaded (why: above)")
