@@ -19,6 +19,7 @@ import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -440,25 +441,80 @@ def leaderboard(
     """The leaderboard as tables no wider than ``width``: one table if it fits; else with
     headers of words on several lines, rank and bot, then the format's columns, as many as
     fit; the next ones go to a further table under the same rank and bot, so that no number
-    is cut (Last Card's table of ten columns did not fit 100 columns)."""
+    is cut (Last Card's table of ten columns did not fit 100 columns). The width a table
+    leaves spare takes its headers onto fewer lines (:func:`_fitted_headers`)."""
     whole = fmt.columns()
-    if _measure(console, fmt, summary, whole, wrap_headers=False) <= width:
-        return [_table(fmt, summary, whole, title, caption=True, wrap_headers=False)]
+    if _measure(console, fmt, summary, whole, None) <= width:
+        return [_table(fmt, summary, whole, title, caption=True)]
+
+    def narrowest(columns: list[Column]) -> list[str]:
+        return [_header_layouts(column, summary)[-1][1] for column in columns]
+
     groups: list[list[Column]] = []
     for column in whole:
-        if groups and _measure(console, fmt, summary, [*groups[-1], column]) <= width:
-            groups[-1].append(column)
+        joined = [*groups[-1], column] if groups else []
+        if joined and _measure(console, fmt, summary, joined, narrowest(joined)) <= width:
+            groups[-1] = joined
         else:
             groups.append([column])
-    return [
-        _table(fmt, summary, group, title if n == 0 else None, caption=n == len(groups) - 1)
-        for n, group in enumerate(groups)
-    ]
+    tables = []
+    for n, group in enumerate(groups):
+        spare = width - _measure(console, fmt, summary, group, narrowest(group))
+        headers = _fitted_headers([_header_layouts(column, summary) for column in group], spare)
+        tables.append(
+            _table(fmt, summary, group, title if n == 0 else None, n == len(groups) - 1, headers)
+        )
+    return tables
+
+
+#: what holds the words of a header's parentheses together on one line ("(95% CI)"): a space
+#: that textwrap never breaks at
+_GLUE = "\u00a0"
+
+
+def _header_layouts(column: Column, summary: dict) -> list[tuple[int, str]]:
+    """The ways to write ``column``'s header, each with the width its column then takes (its
+    numbers' at least), fewest lines first: on one line, then on more and more lines broken
+    between words, never inside parentheses ("score (games won)", then "score" over "(games
+    won)"), none narrower than the numbers."""
+    title = column.title
+    widest = max((cell_len(column.show(bot)) for bot in summary["bots"]), default=1)
+    glued = re.sub(r"\([^()]*\)", lambda found: found[0].replace(" ", _GLUE), title)
+    layouts: dict[int, tuple[int, str]] = {}
+    for width in range(max(widest, 1), cell_len(title) + 1):  # the narrowest of each count
+        lines = textwrap.wrap(glued, width, break_long_words=False, break_on_hyphens=False)
+        text = "\n".join(lines).replace(_GLUE, " ")
+        layouts.setdefault(len(lines), (max(widest, *map(cell_len, lines)), text))
+    return [layouts[count] for count in sorted(layouts)] or [(widest, title)]
+
+
+def _fitted_headers(layouts: list[list[tuple[int, str]]], spare: int) -> list[str]:
+    """A header for each column, of its ``layouts`` (:func:`_header_layouts`), within
+    ``spare`` columns more than their narrowest: the header of the most lines takes its
+    layout of the next fewer lines while the spare width allows, then the next tallest, the
+    one that widens its column least first among headers as tall."""
+    chosen = [len(choices) - 1 for choices in layouts]
+
+    def lines(n: int) -> int:
+        return layouts[n][chosen[n]][1].count("\n")
+
+    def wider(n: int) -> int:
+        return layouts[n][chosen[n] - 1][0] - layouts[n][chosen[n]][0]
+
+    kept: set[int] = set()  # (headers the spare width cannot take onto fewer lines)
+    while waiting := [n for n, choice in enumerate(chosen) if choice and n not in kept]:
+        n = max(waiting, key=lambda n: (lines(n), -wider(n)))
+        if wider(n) <= spare:
+            spare -= wider(n)
+            chosen[n] -= 1
+        else:
+            kept.add(n)
+    return [layouts[n][choice][1] for n, choice in enumerate(chosen)]
 
 
 def write_leaderboard(path: Path, title: str, fmt: Format, summary: dict) -> None:
     """The whole leaderboard, every column in one table however wide, into a file."""
-    table = _table(fmt, summary, fmt.columns(), title, caption=True, wrap_headers=False)
+    table = _table(fmt, summary, fmt.columns(), title, caption=True)
     with path.open("w") as fh:
         console = Console(file=fh, width=UNLIMITED, color_system=None)
         console.width = console.measure(table).maximum
@@ -470,10 +526,11 @@ def _measure(
     fmt: Format,
     summary: dict,
     columns: list[Column],
-    wrap_headers: bool = True,
+    headers: list[str] | None,
 ) -> int:
-    """The width a table of these columns takes, every cell on one line."""
-    table = _table(fmt, summary, columns, None, caption=False, wrap_headers=wrap_headers)
+    """The width a table of these columns and ``headers`` takes (their titles: None), every
+    cell on one line."""
+    table = _table(fmt, summary, columns, None, False, headers)
     return console.measure(table, options=console.options.update_width(UNLIMITED)).maximum
 
 
@@ -483,8 +540,10 @@ def _table(
     columns: list[Column],
     title: str | None,
     caption: bool,
-    wrap_headers: bool = True,
+    headers: list[str] | None = None,
 ) -> Table:
+    """The table of ``columns`` under ``headers`` (each on the lines given; by default, the
+    columns' titles)."""
     table = Table(
         title=title
         and f"{title}: {plural(summary['matches'], 'match')} in {summary['elapsed_s']:.1f} s"
@@ -495,16 +554,11 @@ def _table(
     )
     table.add_column("rank", justify="right")
     table.add_column("bot", no_wrap=True)
-    cells = [[column.show(bot) for column in columns] for bot in summary["bots"]]
-    for n, column in enumerate(columns):
-        header = column.title
-        if wrap_headers:  # no wider than its numbers: a header of words takes lines
-            widest = max((len(row[n]) for row in cells), default=0)
-            header = textwrap.fill(header, max(widest, 1), break_long_words=False)
+    for header in headers or [column.title for column in columns]:
         table.add_column(header, justify="right")
-    for rank, (bot, row) in enumerate(zip(summary["bots"], cells, strict=True), 1):
+    for rank, bot in enumerate(summary["bots"], 1):
         name = shown(bot["name"]) + (" (faulty)" if bot.get("faulty") else "")
-        table.add_row(str(rank), Text(name), *row)
+        table.add_row(str(rank), Text(name), *(column.show(bot) for column in columns))
     return table
 
 

@@ -77,6 +77,43 @@ def test_every_games_leaderboard_fits_80_columns_and_the_logs_keep_it_whole(
     assert all(column.title in header for column in columns)
 
 
+def headers(table: str) -> list[list[str]]:
+    """Each table's headers (its lines under ┏, above ┡), every header's lines joined."""
+    found = []
+    for block in re.findall(r"┏[^\n]*\n(.*?)\n┡", table, re.S):
+        rows = [line.strip("┃").split("┃") for line in block.splitlines()]
+        found.append([" ".join(" ".join(cells).split()) for cells in zip(*rows, strict=True)])
+        for cells in rows:  # never a line break inside parentheses: "(95% / CI)"
+            assert all(cell.count("(") == cell.count(")") for cell in cells), block
+    return found
+
+
+@pytest.mark.parametrize("columns", ["60", "80", "120"])
+@pytest.mark.parametrize("slug", [game.slug for game in games()])
+def test_every_games_headers_break_between_words_only(monkeypatch, slug, columns):
+    monkeypatch.setenv("COLUMNS", columns)
+    table = run(*short_run(slug))
+    assert max(len(line) for line in table.splitlines()) <= int(columns)
+    titles = [column.title for column in get_game(slug).tournament().columns()]
+    shown = [title for found in headers(table) for title in found if title not in ("rank", "bot")]
+    assert shown == titles
+
+
+def test_headers_at_80_columns_take_the_width_the_table_leaves(monkeypatch):
+    # "score (games won)" took three lines ("score", "(games", "won)") in a table 10 columns
+    # narrower than the terminal, and Goofspiel's "deals won (95% CI)" broke inside "(95% CI)"
+    monkeypatch.setenv("COLUMNS", "80")
+    rps = run("--game", "rps-poker", "builtin:simple", "builtin:strong", "--rounds", "10",
+              "--seed", "3")  # fmt: skip
+    assert "┃ rank ┃ bot    ┃ score (games won) ┃ win rate (95% CI) ┃   W-D-L ┃ faults ┃" in rps
+    assert rps.count("┃") == 2 * 7  # its headers on two lines
+    goofspiel = run("--game", "goofspiel", "builtin:matching", "builtin:random", "--rounds",
+                    "6", "--seed", "3")  # fmt: skip
+    assert "┃       score/deal (95% CI) ┃  deals won (95% CI) ┃    deal ┃" in goofspiel
+    assert "┃ rank ┃ bot      ┃ deals ┃ matches W-D-L ┃ faults ┃" in goofspiel
+    assert max(len(line) for line in (rps + goofspiel).splitlines()) <= 80
+
+
 @pytest.mark.parametrize("slug", [game.slug for game in games()])
 def test_every_games_json_has_the_stable_keys(tmp_path, slug):
     out_json = tmp_path / "r.json"
