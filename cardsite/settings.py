@@ -395,6 +395,9 @@ LOGGING = {
 BOT_MAX_CODE_BYTES = envint("BOT_MAX_CODE_BYTES", 256 * 1024)
 #: new versions one user may upload from the site in any hour (docs/uploading.md)
 BOT_UPLOADS_PER_HOUR = envint("BOT_UPLOADS_PER_HOUR", 10)
+#: versions of one bot made active again in any hour (My bots, "Make active"): each queues
+#: placement matches ahead of the regular rounds (0: no limit)
+BOT_REACTIVATIONS_PER_HOUR = envint("BOT_REACTIVATIONS_PER_HOUR", 3)
 #: new versions the accounts of one client address may upload together in any hour (0: no
 #: limit): an address may make SIGNUP_LIMIT accounts an hour, and each upload is compiled and
 #: validated on a worker (bots.pages.upload_address, docs/uploading.md)

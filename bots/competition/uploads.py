@@ -26,6 +26,7 @@ again after :data:`BUILTIN_RETRY_S`, whatever its counts.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -58,7 +59,7 @@ from bots.competition.leaving import is_builtin, withdraw_queued_jobs
 from bots.competition.which_game import OtherGame, for_another_game
 from bots.ladder.ratings import lock_ledger, on_new_version, rerank
 from bots.languages import by_suffix, get_language, language_title, languages, looks_foreign
-from bots.models import HOUSE, Bot, BotVersion, builtin_label
+from bots.models import HOUSE, Bot, BotVersion, Tournament, builtin_label
 from bots.running.contract import check_before_play
 from bots.running.playing import Entry, ProcessCache, play
 from bots.running.timing import site_time_control
@@ -583,10 +584,18 @@ def validation_failed(version: BotVersion, error: str) -> bool:
 
 
 def activate(version: BotVersion) -> None:
-    """Make ``version`` its bot's active version (inside the caller's transaction)."""
-    version.bot.versions.filter(status=BotVersion.ACTIVE).exclude(pk=version.pk).update(
-        status=BotVersion.RETIRED
-    )
+    """Make ``version`` its bot's active version (inside the caller's transaction). The
+    version it replaces is retired as its owner would retire it: its queued matches are
+    withdrawn (but for the other seatings of deals it has played), so that no number of
+    versions made active in turn leaves more than one placement of the bot in the queue."""
+    replaced = list(version.bot.versions.filter(status=BotVersion.ACTIVE).exclude(pk=version.pk))
+    if replaced:
+        BotVersion.objects.filter(pk__in=[v.pk for v in replaced]).update(status=BotVersion.RETIRED)
+        lock_ledger(version.bot.game)
+        for old in replaced:
+            withdraw_queued_jobs(
+                old, f"withdrawn: version {version.number} of the bot took its place"
+            )
     version.status = BotVersion.ACTIVE
     version.reason = ""
     version.save()
@@ -769,6 +778,44 @@ def reactivate(version: BotVersion) -> BotVersion:
                 "only a retired version can be made active again"
             )
         check_room(version.bot.owner, version.bot)
+        check_reactivations(version.bot)
         activate(version)
         schedule_placement(version)
     return version
+
+
+#: versions made active again per bot in an hour (setting ``BOT_REACTIVATIONS_PER_HOUR``)
+REACTIVATIONS_PER_HOUR = 3
+
+
+def check_reactivations(bot: Bot) -> None:
+    """Raise UploadError when ``bot`` has had ``BOT_REACTIVATIONS_PER_HOUR`` versions made
+    active again in the last hour: each queues a placement ahead of every regular round (and
+    a worker-time cap of its own), so making versions active in turn, unlimited, kept the
+    workers on one bot's placements and got round the upload limit."""
+    limit = int(getattr(settings, "BOT_REACTIVATIONS_PER_HOUR", REACTIVATIONS_PER_HOUR))
+    if limit <= 0:
+        return
+    since = timezone.now() - timedelta(hours=1)
+    versions = list(bot.versions.values_list("pk", flat=True))
+    placements = Tournament.objects.filter(
+        game=bot.game,
+        format=Tournament.PLACEMENT,
+        created__gte=since,
+        settings__version__in=versions,
+    ).order_by("created")
+    made = [t.created for t in placements.only("created")]
+    # (each version's first placement, after its validation, is not a reactivation)
+    validated = bot.versions.filter(
+        validated__gte=since, status__in=[BotVersion.ACTIVE, BotVersion.RETIRED]
+    )
+    reactivated = len(made) - validated.count()
+    if reactivated >= limit:
+        free_at = made[len(made) - limit] + timedelta(hours=1)
+        minutes = max(1, math.ceil((free_at - timezone.now()).total_seconds() / 60))
+        raise UploadError(
+            f"{bot.name} has had {plural(reactivated, 'version')} made active again in the "
+            f"last hour, the most allowed ({limit} an hour: each queues placement matches "
+            "ahead of everyone's rounds); you can make one active again in "
+            f"{plural(minutes, 'minute')}."
+        )

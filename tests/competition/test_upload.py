@@ -506,3 +506,41 @@ def test_a_bot_that_never_started_is_not_said_to_have_played_its_validation(alic
     log = version.validation_log
     assert "match 1: your bot in seat 1 did not start, so the match was not played" in log, log
     assert "scores" not in log, log
+
+
+def test_making_versions_active_in_turn_queues_one_placement_and_is_limited(
+    alice, bob, active_bot, settings
+):
+    """An auditor made two versions active in turn 20 times in 1.6 s: 22 placements, 264
+    jobs ahead of every regular round, the replaced version's all played. The version a new
+    one replaces has its queued matches withdrawn, and a bot has its versions made active
+    again at most BOT_REACTIVATIONS_PER_HOUR times an hour."""
+    settings.BOT_REACTIVATIONS_PER_HOUR = 2
+    active_bot(bob, "other", builtin_code("minimal"))
+    first = validate(upload(alice, "rps-poker", "turns", "turns.py", code_of("one")))
+    second = validate(upload(alice, "rps-poker", "turns", "turns.py", code_of("two")))
+    assert second.status == BotVersion.ACTIVE
+
+    def queued(version: BotVersion) -> int:
+        return sum(
+            version.pk in job.seats for job in MatchJob.objects.filter(status=MatchJob.QUEUED)
+        )
+
+    assert queued(first) == 0 and queued(second) == 4  # (1 opponent, 2 deals, both seatings)
+    failed = MatchJob.objects.filter(status=MatchJob.FAILED)
+    assert {job.error for job in failed if first.pk in job.seats} == {
+        "withdrawn: version 2 of the bot took its place"
+    }
+    assert reactivate(first).status == BotVersion.ACTIVE
+    assert queued(second) == 0 and queued(first) == 4
+    assert reactivate(second).status == BotVersion.ACTIVE
+    with pytest.raises(UploadError) as refused:
+        reactivate(first)
+    assert re.fullmatch(
+        r"turns has had 2 versions made active again in the last hour, the most allowed \(2 an "
+        r"hour: each queues placement matches ahead of everyone's rounds\); you can make one "
+        r"active again in (60|59) minutes\.",
+        str(refused.value),
+    )
+    first.refresh_from_db()
+    assert first.status == BotVersion.RETIRED and queued(second) == 4
