@@ -49,6 +49,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import selectors
 import subprocess
 import tempfile
@@ -837,7 +838,19 @@ def _run(
         _wall_clock_stop(cpu_at_deadline, limits)
     if why is None and code in (-24, 128 + 24, 137, -9):  # SIGXCPU, or killed after it
         why = f"{TOOK} {limits.cpu_s} s of CPU"
+    elif why is None and code != 0 and _DRIVER_OUT_OF_CPU.search(err.decode("utf-8", "replace")):
+        # g++ itself lives on when the CPU limit ends its compiler proper (cc1plus), and
+        # says so as "internal compiler error: CPU time limit exceeded": the limit's, not
+        # a crash of the compiler's to report
+        why = f"{TOOK} {limits.cpu_s} s of CPU"
     return code, bytes(out), err.decode("utf-8", "replace"), why
+
+
+#: a compiler driver's line saying the CPU limit ended the program it ran (GCC: "g++:
+#: internal compiler error: CPU time limit exceeded signal terminated program cc1plus")
+_DRIVER_OUT_OF_CPU = re.compile(
+    r"^[\w.+-]+: (?:internal compiler error|fatal error): CPU time limit exceeded", re.MULTILINE
+)
 
 
 def _blocked(seconds: float, cpu: float) -> str:

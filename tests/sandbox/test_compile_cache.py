@@ -324,3 +324,27 @@ def test_the_cpu_of_a_compile_is_its_whole_process_trees():
         os.killpg(proc.pid, 9)
         proc.wait()
         proc.stdout.close()
+
+
+def test_a_compile_whose_compiler_proper_runs_out_of_cpu_is_the_limits(tmp_path):
+    """g++ lives on when the CPU limit ends cc1plus and says "internal compiler error: CPU
+    time limit exceeded ... Please submit a full bug report": the upload, the arena and the
+    playground showed that instead of the limit's reason (an auditor's constexpr bomb)."""
+    source = tmp_path / "spins.cpp"
+    source.write_text(
+        "constexpr unsigned long long spin(unsigned long long n) {\n"
+        "  unsigned long long x = 0;\n"
+        "  for (unsigned long long i = 0; i < n; ++i) x += i * i % 7;\n"
+        "  return x;\n"
+        "}\n"
+        "constexpr unsigned long long v = spin(2000000000ULL);\n"
+        "int main() { return (int)v; }\n"
+    )
+    argv = [
+        "prlimit", "--cpu=1:3", "g++", "-fsyntax-only", "-fconstexpr-loop-limit=2147483647",
+        "-fconstexpr-ops-limit=100000000000", str(source),
+    ]  # fmt: skip
+    limits = CompileLimits(cpu_s=1, wall_s=60)
+    code, _, err, why = compiling._run(argv, env=dict(os.environ), pass_fds=(), limits=limits)
+    assert code != 0 and "CPU time limit exceeded" in err  # (the driver's words)
+    assert why == "compiling took over 1 s of CPU"
