@@ -86,7 +86,7 @@ def _time_control_settings(move: float | None, bank: float | None) -> dict[str, 
     return {k: v for k, v in (("move", move), ("bank", bank)) if v is not None}
 
 
-def _worker_bound(seconds: float | None = None) -> float:
+def worker_bound(seconds: float | None = None) -> float:
     """The worker time each bot may use in a tournament scheduled now (0: no bound)."""
     if seconds is None:
         seconds = getattr(settings, "WORKER_SECONDS_PER_BOT_PER_TOURNAMENT", 0)
@@ -149,7 +149,7 @@ def start_round_robin(
             "seed": seed,
             "versions": [v.pk for v in versions],
             "time_control": _time_control_settings(move, bank),
-            "worker_s": _worker_bound(worker_s),
+            "worker_s": worker_bound(worker_s),
         }
         | ({"options": options} if options else {}),
     )
@@ -322,7 +322,7 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
             "seed": base,
             "deals": deals,
             "version": version.pk,
-            "worker_s": _worker_bound(),
+            "worker_s": worker_bound(),
         },
     )
     jobs = []

@@ -25,6 +25,7 @@ again after :data:`BUILTIN_RETRY_S`, whatever its counts.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import math
 import secrets
@@ -53,7 +54,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from bots.competition import schedule_placement
+from bots.competition import schedule_placement, worker_bound
 from bots.competition.leases import ERRORS, Caps
 from bots.competition.leaving import is_builtin, withdraw_queued_jobs
 from bots.competition.which_game import OtherGame, for_another_game
@@ -427,11 +428,17 @@ def _validation_matches(
     # the deals are new to every validation: seeded by the code's checksum, they were
     # ones a bot could work out (its own file is in its sandbox) and play apart
     base = secrets.randbits(62)
+    # The bot's worker time in all its validation matches is bounded as in a tournament's
+    # (a bot slow within the rules on each of 1,450 calls held the only worker 21 minutes).
+    bound = worker_bound()
+    used = 0.0
     for n in range(matches):
         seed = derive_seed(base, "validation", n)
         my_seat = 0 if alone else n % 2
         entries = [me] if alone else [me, them] if my_seat == 0 else [them, me]
-        played = play(spec, entries, seed=seed, seat_time_controls={my_seat: tc}, cache=cache)
+        mine_tc = dataclasses.replace(tc, budget=max(bound - used, 0.0)) if bound else tc
+        played = play(spec, entries, seed=seed, seat_time_controls={my_seat: mine_tc}, cache=cache)
+        used += played.outcome.stats[my_seat].own_s
         mine = played.seats[my_seat]
         scores = played.outcome.result["scores"]
         # seats counted from 1, as every page counts them
@@ -449,6 +456,12 @@ def _validation_matches(
             lines.append(f"stderr of the bot:\n{mine.stderr}")
         if mine.fault_kind:
             reason = f"{mine.fault_kind}: {mine.fault_reason}"
+            if mine.fault_kind == "time":  # (its worker time: said for a validation)
+                reason = (
+                    f"time: the validation matches took over {bound:g} s of the bot's own "
+                    f"time, the worker time a bot may use in a tournament (match {n + 1} was "
+                    "cut off there): a bot this slow would forfeit its tournament matches"
+                )
             if quick and mine.fault_kind == "timeout":
                 bank = spec.time_control.bank
                 lines.append(

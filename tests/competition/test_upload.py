@@ -544,3 +544,23 @@ def test_making_versions_active_in_turn_queues_one_placement_and_is_limited(
     )
     first.refresh_from_db()
     assert first.status == BotVersion.RETIRED and queued(second) == 4
+
+
+def test_a_validation_is_bounded_by_the_worker_time_a_bot_has_in_a_tournament(alice, settings):
+    """A bot within the per-call time on each of its 1,450 calls held the only worker 21
+    minutes in one validation match (an auditor's UTH bot): its matches now have the worker
+    time a bot has in a tournament, together, and one past it is rejected."""
+    settings.WORKER_SECONDS_PER_BOT_PER_TOURNAMENT = 1.5
+    slow = misbehaving("import time\ntime.sleep(0.25)")  # 10 calls a match: 2.5 s
+    version = validate(upload(alice, "rps-poker", "patient", "patient.py", slow.encode()))
+    assert version.status == BotVersion.REJECTED
+    assert version.reason == (
+        "time: the validation matches took over 1.5 s of the bot's own time, the worker time "
+        "a bot may use in a tournament (match 1 was cut off there): a bot this slow would "
+        "forfeit its tournament matches"
+    )
+    settings.WORKER_SECONDS_PER_BOT_PER_TOURNAMENT = 60
+    fast = misbehaving("import time\ntime.sleep(0.01)")
+    assert validate(upload(alice, "rps-poker", "patient", "p.py", fast.encode())).status == (
+        BotVersion.ACTIVE
+    )
