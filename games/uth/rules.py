@@ -10,6 +10,7 @@ for the same cards and actions (``tests/uth/test_reference.py`` checks it agains
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -17,6 +18,7 @@ from typing import Any, ClassVar
 from games.engine.cards import standard_deck
 from games.engine.chance import Chance
 from games.engine.game import Fault, GameState, IllegalAction, Prompt
+from games.engine.untrusted import shorten
 from games.uth import actions, hands
 from games.uth.actions import BET_1X, BET_2X, BET_4X, CHECK, FOLD, MULTIPLES, SKIP
 
@@ -286,7 +288,8 @@ class UthState(GameState):
             self.error_count += 1
             self._just_refused = True
             self.last_error = reason
-            self.log.append({"type": "rejected", "seat": seat, "action": action, "reason": reason})
+            kept = _kept_answer(action)
+            self.log.append({"type": "rejected", "seat": seat, "action": kept, "reason": reason})
             return None
         return Fault("invalid", f"a second refused action: {reason}")
 
@@ -341,3 +344,17 @@ class UthState(GameState):
             "nets": nets,
             "faults": {str(s): f.as_dict() for s, f in self.faults.items()},
         }
+
+
+#: the characters of a refused answer a record keeps (a replay shows 80 of them)
+KEPT_ANSWER = 200
+
+
+def _kept_answer(action: Any) -> Any:
+    """A refused answer as the record keeps it: whole where short, else its text cut to
+    :data:`KEPT_ANSWER` characters (a bot answering 60 KB every third call padded each
+    record with them, up to its 1 MiB output cap)."""
+    if isinstance(action, str):
+        return shorten(action, KEPT_ANSWER)
+    text = json.dumps(action, ensure_ascii=False)
+    return action if len(text) <= KEPT_ANSWER else shorten(text, KEPT_ANSWER)

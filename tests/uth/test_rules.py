@@ -142,6 +142,18 @@ def test_it_allows_one_refusal_until_two_actions_are_accepted_in_a_row():
     assert state.reject(0, "[raise]", "no") is None
 
 
+def test_a_refused_answer_is_kept_in_the_record_cut_to_a_few_hundred_characters():
+    """A bot answering 60 KB every third call put each whole into the record."""
+    state = table(*[deal("Ah Kd", "2c 3d", "4h 8s 9c Js Qd")] * 3)
+    assert state.reject(0, "[" + "Q" * 60_000 + "]", "not an action") is None
+    kept = state.log[-1]["action"]
+    assert len(kept) == 200 and kept.startswith("[QQQ") and kept.endswith("...")
+    state.apply(0, "[check]")
+    state.apply(0, "[check]")
+    assert state.reject(0, ["[raise]"] * 2, "not text") is None
+    assert state.log[-1]["action"] == ["[raise]", "[raise]"]  # (short: kept as it came)
+
+
 def test_it_ends_a_faulting_session_with_the_chips_it_has():
     runner = MatchRunner(clock=lambda: 0.0)
     agent = ScriptedAgent(["[4x]", "[raise]", "[nonsense]"])
