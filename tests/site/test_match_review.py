@@ -11,6 +11,7 @@ import random
 import re
 import time
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -216,9 +217,10 @@ def test_the_pages_queries_do_not_grow_with_the_match(client):
     assert html.unescape(page).count("hand") > 0
 
 
-def test_a_finished_kuhn_table_links_each_player_to_the_review_of_their_own_seat():
-    from django.test import Client
-
+def finished_kuhn_table(mark: Any = None) -> tuple[Any, Any, Any, dict]:
+    """A Kuhn table of two people, ann and bob, played to its end by built-in bots and
+    stored (its record first passed through ``mark``, if given): (ann, bob, the table, what
+    the table's end told its pages)."""
     from bots.running.playing import Entry, play
     from games.live import tables
     from games.live.host import Finish
@@ -230,8 +232,17 @@ def test_a_finished_kuhn_table_links_each_player_to_the_review_of_their_own_seat
     Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
     entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="cfr")]
     played = play(get_game("kuhn"), entries, seed=table.seed)
-    tables.store_finish(tables.facts_of(table), Finish(played))
+    if mark is not None:
+        played.outcome.record = mark(played.outcome.record)
+    told = tables.store_finish(tables.facts_of(table), Finish(played))
     table.refresh_from_db()
+    return ann, bob, table, told
+
+
+def test_a_finished_kuhn_table_links_each_player_to_the_review_of_their_own_seat():
+    from django.test import Client
+
+    ann, bob, table, _ = finished_kuhn_table()
     for seat, person in enumerate((ann, bob)):
         client = Client()
         client.force_login(person)
@@ -636,21 +647,10 @@ def test_a_finished_table_offers_the_review_only_to_a_seat_with_a_decision_to_re
     whose every move the table had played: a review of nothing."""
     from django.test import Client
 
-    from bots.running.playing import Entry, play
     from games.live import tables
-    from games.live.host import Finish
-    from games.models import Table
 
-    ann, bob = (get_user_model().objects.create_user(n, password=f"pw-{n}") for n in "ab")
-    table = tables.create_table("kuhn", tables.Person(ann), ["me", "open"])
-    tables.take_seat(table, 1, tables.Person(bob))
-    Table.objects.filter(pk=table.pk).update(state=Table.PLAYING)
-    entries = [Entry(name="a", builtin="simple"), Entry(name="b", builtin="cfr")]
-    played = play(get_game("kuhn"), entries, seed=table.seed)
-    played.outcome.record = played_for_seat(played.outcome.record, 0)
-    told = tables.store_finish(tables.facts_of(table), Finish(played))
+    ann, bob, table, told = finished_kuhn_table(lambda record: played_for_seat(record, 0))
     assert told["review"] == [1]  # what the pages at the table hear at its end
-    table.refresh_from_db()
     for seat, person, offered in ((0, ann, False), (1, bob, True)):
         client = Client()
         client.force_login(person)
