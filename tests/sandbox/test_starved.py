@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -126,20 +127,20 @@ def test_a_bot_that_yields_its_cpu_on_a_busy_machine_still_times_out(tmp_path, s
     assert elapsed < starved.CAP * TIGHT.move
 
 
-def killer(kill: Callable[[], None]) -> InProcessAgent:
-    """The built-in simple bot, which calls ``kill`` at its first draft pick (its seat is
-    asked after the sandboxed bot's, which then works on the same pick)."""
+def killer(kill: Callable[[], None], at: str = "draft_pick") -> InProcessAgent:
+    """The built-in simple bot, which calls ``kill`` at its first call of the method ``at``
+    (its seat is asked after the sandboxed bot's, which then works on the same call)."""
     base = GAME.builtin_class("simple")
     done: list[bool] = []
 
-    class Killer(base):  # type: ignore[misc, valid-type]
-        def draft_pick(self, *args, **kwargs):
-            if not done:
-                done.append(True)
-                kill()
-            return super().draft_pick(*args, **kwargs)
+    def first(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not done:
+            done.append(True)
+            kill()
+        return getattr(base, at)(self, *args, **kwargs)
 
-    return InProcessAgent(Killer, GAME.bot_call, "killer")
+    killing = type("Killer", (base,), {at: first})
+    return InProcessAgent(killing, GAME.bot_call, "killer")
 
 
 @pytest.mark.skipif(not IS_ROOT, reason="the sandbox's CPU cgroup is root's")
@@ -269,7 +270,6 @@ def test_an_operators_signal_during_a_call_is_a_platform_error(tmp_path, sandbox
         while not (pids := [p for p in bot_processes(proc.pid)[1:] if not children(p)]):
             assert time.monotonic() < deadline, "no bot process"
             time.sleep(0.01)
-        time.sleep(0.2)  # (the bot is in its call: the sandboxed seat was asked first)
         for pid in pids:
             os.kill(pid, sig)
 
@@ -279,7 +279,11 @@ def test_an_operators_signal_during_a_call_is_a_platform_error(tmp_path, sandbox
         agent = ProcessAgent(process, GAME.bot_call, startup_timeout=10.0)
         runner = MatchRunner(time.monotonic, TimeControl(move=5.0, bank=0.0, startup=10.0))
         with pytest.raises(PlatformError, match=f"killed by {sig.name} from outside during"):
-            runner.run(GAME.state_class.new(0, num_seats=2), [agent, killer(signal_it)], seed=0)
+            # (at its first main_play: the sandboxed seat, asked first, sleeps in its own, so
+            # its processes are the ones that play, not one about to be replaced, as at a
+            # draft pick on a loaded machine once)
+            killing = killer(signal_it, at="main_play")
+            runner.run(GAME.state_class.new(0, num_seats=2), [agent, killing], seed=0)
     assert agent.fault_reports == []
 
 
