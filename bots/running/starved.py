@@ -157,14 +157,16 @@ def credit(base: Probe, now: Probe, cores: float = 1.0) -> float:
     window = max(now.at - base.at, 0.0)
     ran = waited = 0
     for tid, (run, wait, voluntary, runnable) in now.threads.items():
-        run0, wait0, voluntary0, _ = base.threads.get(tid, (0, 0, -2, False))
+        run0, wait0, voluntary0, runnable0 = base.threads.get(tid, (0, 0, -2, False))
         if run < run0:  # a thread number used again: a new thread, counted from its start
-            run0, wait0, voluntary0 = 0, 0, -2
+            run0, wait0, voluntary0, runnable0 = 0, 0, -2, False
         ran += run - run0
         # (the kernel adds a wait to the count once the thread runs again: a thread waiting
-        # now, that never gave up the CPU of its own accord since ``base``, was waiting all
-        # the window but for the time it ran)
-        if runnable and voluntary == voluntary0 >= 0:
+        # now and at ``base``, that never gave up the CPU of its own accord between, was
+        # waiting all the window but for the time it ran. One asleep at ``base`` and woken
+        # since has made no new switch of its own accord either: it was asleep, its own
+        # choice, not waiting; a bot that slept 1.6 s a call was once credited 0.6 s of each)
+        if runnable and runnable0 and voluntary == voluntary0 >= 0:
             waited += max(int(window * 1e9) - (run - run0), wait - wait0, 0)
         else:
             waited += max(wait - wait0, 0)

@@ -28,6 +28,16 @@ def test_a_thread_waiting_now_is_credited_the_wait_the_kernel_has_not_added_yet(
     assert abs(credit(base, now) - 0.98) < 1e-9
 
 
+def test_a_thread_asleep_at_the_first_read_and_woken_by_the_second_is_credited_nothing():
+    """A bot asleep in its call (``time.sleep(1.6)``) had made its last switch of its own
+    accord before the first read, and was runnable, just woken, at the second: it was
+    credited the whole window as a wait for a CPU, and 4 of its 5 slow calls were within
+    the per-call time (a test of the slow-call limit failed so under load)."""
+    base = Probe(0.0, {7: (1 * MS, 0, 5, False)})
+    now = Probe(1.6, {7: (2 * MS, 0, 5, True)})
+    assert credit(base, now) == 0.0
+
+
 def test_a_thread_that_slept_meanwhile_is_credited_only_the_counted_wait():
     base = Probe(0.0, {7: (0, 0, 1, True)})
     now = Probe(1.0, {7: (20 * MS, 5 * MS, 2, True)})
