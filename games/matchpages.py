@@ -53,7 +53,7 @@ from games.explorer import asker
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
 from games.replaycache import keep, kept
-from games.solver.review import PLACES, amount, fixed, percent
+from games.solver.review import PLACES, amount, percent, shown_values
 
 #: face-up cards shown of a pile (its last ones, overlapping)
 PILE_SHOWN = 4
@@ -458,6 +458,7 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
             )
             verdict = row["verdict"]
             charged = row["charged"]
+            taken_value, best_value = shown_values(row["taken_value"], row["best_value"], charged)
             # (the sentence's and the totals' words for it: a loss too small for the places
             # shown is "no measurable loss (under 0.0001)", never "0.0000")
             lost = amount(charged) if charged else "0"
@@ -468,9 +469,9 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
                 f'<td data-label="solved strategy">{strategy}'
                 f"{BY_CHANCE if row['by_chance'] else RARE if row['unsettled'] else ''}</td>",
                 f'<td class="num" data-label="value of the action taken" data-taken-value>'
-                f"{fixed(row['taken_value'])}</td>",
+                f"{taken_value}</td>",
                 f'<td class="num" data-label="best ({escape(row["best"])})" data-best-value>'
-                f"{fixed(row['best_value'])}</td>",
+                f"{best_value}</td>",
                 f'<td class="num" data-label="lost" data-lost>{lost}'
                 f' <span class="review__verdict review__verdict--{verdict}" data-verdict>'
                 f"{VERDICTS[verdict]}</span></td>",

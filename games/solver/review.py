@@ -601,6 +601,19 @@ def measurable(loss: float) -> bool:
     return fixed(loss) != fixed(0.0)
 
 
+def shown_values(taken: float, best: float, charged: float | None) -> tuple[str, str]:
+    """The values of the action taken and of the best, as a review's row shows them beside
+    the loss it charges (:attr:`Row.charged`): the best to :data:`PLACES` decimals, and the
+    action taken as the best less the loss as shown. Each rounded alone, two values 0.00002
+    apart could read 4.5144 and 4.5145 beside "no measurable loss", and two 0.00006 apart
+    4.5145 and 4.5145 beside a loss of 0.0001; so shown, they differ by the loss the row
+    states, and neither is off by more than the last place."""
+    best_text = fixed(best)
+    if not charged or not measurable(charged):
+        return best_text, best_text
+    return fixed(round(best, PLACES) - round(charged, PLACES)), best_text
+
+
 def amount(loss: float, unit: str = "") -> str:
     """A loss, or the losses of several decisions together, as every part of the review says
     it (the sentence, the table's row, the totals above it): to :data:`PLACES` decimals,

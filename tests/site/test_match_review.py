@@ -27,6 +27,7 @@ from games.engine.agents import ScriptedAgent
 from games.engine.runner import MatchRunner
 from games.models import SolveJob
 from games.registry import get_game
+from games.solver.review import shown_values
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("keep_the_test_connection")]
 
@@ -64,6 +65,14 @@ def numbers(page: str, name: str) -> list[float]:
     return [float(x) for x in re.findall(rf"data-{name}>(?:<strong>)?([-0-9.]+)", page)]
 
 
+def taken_shown(rows) -> list[float]:
+    """The values of the actions taken as the rows show them: each within the last place of
+    the solve's, and as far from the best shown as the loss shown."""
+    shown = [float(shown_values(r.taken_value, r.best_value, r.charged)[0]) for r in rows]
+    assert shown == pytest.approx([r.taken_value for r in rows], abs=1.5e-4)
+    return shown
+
+
 def test_the_page_queues_the_solve_says_so_and_never_solves_itself(client):
     match = stored()
     page = client.get(f"/matches/{match.pk}/").content.decode()
@@ -90,9 +99,7 @@ def test_the_reviews_numbers_are_the_review_modules_and_the_total_adds_up(client
         rows = [row for row in expected.review.rows if row.reviewed]
         assert rows  # random play in 20 hands: decisions at showdowns
         assert numbers(page, "lost") == pytest.approx([round(r.charged, 4) for r in rows], abs=1e-4)
-        assert numbers(page, "taken-value") == pytest.approx(
-            [round(r.taken_value, 4) for r in rows], abs=1e-4
-        )
+        assert numbers(page, "taken-value") == taken_shown(rows)
         assert numbers(page, "best-value") == pytest.approx(
             [round(r.best_value, 4) for r in rows], abs=1e-4
         )
@@ -406,9 +413,7 @@ def test_each_blackjack_deal_is_reviewed_with_a_solve_of_its_own_up_cards(client
         job = SolveJob.objects.get(digest=settings.job_id)
         values = reviews.values_of(settings, solves.document_of(job))
         assert row.taken_value == pytest.approx(values.at(row.move.key).values[row.move.taken])
-    assert numbers(page, "taken-value") == pytest.approx(
-        [round(r.taken_value, 4) for r in rows], abs=1e-4
-    )
+    assert numbers(page, "taken-value") == taken_shown(rows)
     text = html.unescape(page)
     assert "points" in text and " down and " in text and "the dealer " in text
     # another match whose deals share up cards asks for no new solve
@@ -490,9 +495,7 @@ def test_a_leduc_match_is_reviewed_with_the_leduc_solve(client):
     rows = expected.review.rows
     # every hand goes to the showdown: 6 hands, 2 rounds, one check (or call) each
     assert len(rows) == 12 and all(row.reviewed for row in rows)
-    assert numbers(page, "taken-value") == pytest.approx(
-        [round(r.taken_value, 4) for r in rows], abs=1e-4
-    )
+    assert numbers(page, "taken-value") == taken_shown(rows)
     # a second round's decision in words: the board, and the first round's betting
     assert "on the board, in the second round" in html.unescape(page)
     assert "(in the first round they checked and the opponent checked)" in html.unescape(page)

@@ -207,6 +207,28 @@ def test_a_loss_too_small_for_four_places_is_not_shown_as_nothing():
     assert shown(0.0, "fine") == "0"
 
 
+def test_a_row_s_two_values_differ_by_the_loss_it_states():
+    def shown(taken: float, best: float, charged: float, verdict: str) -> tuple[str, ...]:
+        row = {
+            "hand": 1, "step": None, "key": "K", "reason": "", "said": "s", "strategy": [],
+            "verdict": verdict, "charged": charged, "mistake": False, "by_chance": False,
+            "unsettled": False, "taken_value": taken, "best_value": best, "best": "betting",
+        }  # fmt: skip
+        page = SimpleNamespace(rows=[row], seat=0, review=None, chapter_steps={})
+        html = str(review_rows_html(page))
+        cells = ("data-taken-value>", "data-best-value>", "data-lost>")
+        return tuple(re.search(cell + r"([^<]*)<", html).group(1).strip() for cell in cells)
+
+    # 0.00002 apart, each rounded alone 4.5144 and 4.5145: beside no loss, they read alike
+    assert shown(4.51444, 4.51446, 0.0, "fine") == ("4.5145", "4.5145", "0")
+    # 0.00006 apart, each rounded alone 4.5145 twice: beside a loss of 0.0001, 0.0001 apart
+    assert shown(4.51446, 4.51452, 0.00006, "small") == ("4.5144", "4.5145", "0.0001")
+    assert shown(-1.25, 0.5, 1.75, "mistake") == ("-1.2500", "0.5000", "1.7500")
+    assert shown(0.0, 0.0, 0.0, "fine") == ("0.0000", "0.0000", "0")
+    # a loss too small to show: the same value twice, beside the words that say so
+    assert shown(-0.00001, 0.00002, 0.00003, "small")[:2] == ("0.0000", "0.0000")
+
+
 def test_a_move_toward_a_point_the_players_own_strategy_avoids_is_charged_for_itself_alone(
     values,
 ):
