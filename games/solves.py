@@ -59,7 +59,7 @@ from bots.competition.status import workers_at_work as holding_matches
 from bots.models import PlaygroundRun
 from games.engine import untrusted
 from games.engine.spec import SolverOption
-from games.engine.table import plural
+from games.engine.table import minutes, plural
 from games.models import SolveJob, SolvePage
 from games.solver.cfr import Solver
 from games.solver.export import ALGORITHM_NAMES, result_document
@@ -321,11 +321,6 @@ def _asked_by(user: Any, guest_address: str) -> Q | None:
     return None
 
 
-def _in_minutes(seconds: float) -> str:
-    minutes = max(1, math.ceil(seconds / 60))
-    return plural(minutes, "minute")
-
-
 def share_refusal(
     bounds: Bounds,
     user: Any = None,
@@ -389,7 +384,7 @@ def _hourly_refusal(bounds: Bounds, mine: Q, signed_in: bool, now: Any) -> OverS
         return None
     oldest = hour.order_by("created").values_list("created", flat=True).first() or now
     wait = max((oldest + timedelta(hours=1) - now).total_seconds(), 1.0)
-    when = _in_minutes(wait)
+    when = minutes(wait)
     if signed_in:
         message = (
             f"You have asked for {plural(asked, 'new solve')} in the last hour, the most one "

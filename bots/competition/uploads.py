@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -68,7 +67,7 @@ from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
-from games.engine.table import a_title, plural
+from games.engine.table import a_title, hour_wait, minutes, plural
 from games.engine.tournament import derive_seed
 from games.engine.written import MINUS, number
 from games.records import refused, refused_text
@@ -824,11 +823,10 @@ def check_reactivations(bot: Bot) -> None:
     )
     reactivated = len(made) - validated.count()
     if reactivated >= limit:
-        free_at = made[len(made) - limit] + timedelta(hours=1)
-        minutes = max(1, math.ceil((free_at - timezone.now()).total_seconds() / 60))
+        wait = hour_wait(made, limit, timezone.now()) or 0.0
         raise UploadError(
             f"{bot.name} has had {plural(reactivated, 'version')} made active again in the "
             f"last hour, the most allowed ({limit} an hour: each queues placement matches "
             "ahead of everyone's rounds); you can make one active again in "
-            f"{plural(minutes, 'minute')}."
+            f"{minutes(wait)}."
         )

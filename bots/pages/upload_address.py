@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 from datetime import timedelta
 
 from django.conf import settings
 
 from cardsite.accounts import CACHE_ERRORS, Throttle
-from games.engine.table import plural
+from games.engine.table import minutes, plural
 
 log = logging.getLogger("bots.pages")
 
@@ -49,11 +48,10 @@ def take(address: str) -> tuple[str, str]:
         return "", ""
     if wait is None:
         return counter, ""
-    minutes = max(1, math.ceil(wait / 60))
     return "", (
         f"People at your address have uploaded {plural(most, 'version')} in the last hour, "
         f"the most allowed from one address ({most} an hour, whatever the account); you can "
-        f"upload again in {plural(minutes, 'minute')}."
+        f"upload again in {minutes(wait)}."
     )
 
 

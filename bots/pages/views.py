@@ -61,7 +61,7 @@ from cardsite.accounts import client_ip
 from cardsite.written import MINUS, figure, minus_signs, number, score_pair, when
 from games.chips.tournament import ChipsRoundRobin
 from games.engine import untrusted
-from games.engine.table import FAULT_WORDS
+from games.engine.table import FAULT_WORDS, hour_wait, minutes
 from games.engine.tournament import Format
 from games.models import profile_hidden
 from games.registry import get_game
@@ -246,13 +246,10 @@ def upload_within_limit(
             .order_by("created")
             .values_list("created", flat=True)
         )
-        if len(recent) >= per_hour:
-            free_at = recent[len(recent) - per_hour] + timedelta(hours=1)
-            minutes = max(1, math.ceil((free_at - now).total_seconds() / 60))
+        if (wait := hour_wait(recent, per_hour, now)) is not None:
             raise RateLimited(
                 f"You have uploaded {len(recent)} versions in the last hour, the most allowed "
-                f"({per_hour} an hour); you can upload again in {minutes} "
-                f"minute{'s' if minutes != 1 else ''}."
+                f"({per_hour} an hour); you can upload again in {minutes(wait)}."
             )
         counted, refused = upload_address.take(address)
         if refused:

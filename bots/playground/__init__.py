@@ -61,7 +61,7 @@ from bots.running.timing import site_time_control
 from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.spec import GameSpec
-from games.engine.table import plural
+from games.engine.table import hour_wait, minutes, plural
 from games.engine.tournament import derive_seed
 from games.records import refused
 from games.registry import get_game
@@ -358,11 +358,6 @@ def _lock_person(user: Any, guest: str, guest_address: str = "") -> None:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [zlib.crc32(who.encode())])
 
 
-def _minutes(seconds: float) -> str:
-    minutes = max(1, math.ceil(seconds / 60))
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
 def _hour_wait(runs: Any, per_hour: int, now: Any) -> tuple[int, str] | None:
     """Of ``runs``: (how many started in the last hour, the wait until another may) if that
     is ``per_hour`` or more, else None."""
@@ -371,10 +366,8 @@ def _hour_wait(runs: Any, per_hour: int, now: Any) -> tuple[int, str] | None:
         .order_by("created")
         .values_list("created", flat=True)
     )
-    if len(recent) < per_hour:
-        return None
-    free_at = recent[len(recent) - per_hour] + timedelta(hours=1)
-    return len(recent), _minutes((free_at - now).total_seconds())
+    wait = hour_wait(recent, per_hour, now)
+    return None if wait is None else (len(recent), minutes(wait))
 
 
 #: what a guest refused for their address's limit may do besides waiting
@@ -491,7 +484,7 @@ def budget_refusal(budget: HourBudget, owner: str, now: Any) -> str:
         said = f"{whose} queued or running may use {held} s of worker time"
     said += f" ({budget.allowed} s allowed an hour); you can start another "
     if budget.frees_at is not None:
-        said += f"in {_minutes((budget.frees_at - now).total_seconds())}"
+        said += f"in {minutes((budget.frees_at - now).total_seconds())}"
     else:
         said += f"at the latest an hour after {their} runs queued or running end"
     return said + (f", {SIGN_IN}." if address else ".")
@@ -844,7 +837,7 @@ def wait_text(wait: Wait) -> str:
             )
         if wait.longest is not None:
             each = "it" if wait.ahead == 1 else "each"
-            said += f"; {each} may take up to {_minutes(wait.longest)} of a worker's time"
+            said += f"; {each} may take up to {minutes(wait.longest)} of a worker's time"
         parts.append(said)
     work = wait.before
     now = []

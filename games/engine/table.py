@@ -63,8 +63,10 @@ a game is written once, here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from games.engine.game import GameState
@@ -250,6 +252,20 @@ def plural(n: int, word: str) -> str:
     if n == 1:
         return f"{n} {word}"
     return f"{n} {word}es" if word.endswith(("ch", "s")) else f"{n} {word}s"
+
+
+def minutes(seconds: float) -> str:
+    """A wait as a person is told it: in whole minutes, rounded up, never less than one
+    ("1 minute", "12 minutes")."""
+    return plural(max(1, math.ceil(seconds / 60)), "minute")
+
+
+def hour_wait(times: Sequence[datetime], per_hour: int, now: datetime) -> float | None:
+    """Of the ``times`` something was done in the last hour, oldest first: the seconds until
+    it may be done again if it was done ``per_hour`` times or more, else None."""
+    if len(times) < per_hour:
+        return None
+    return (times[len(times) - per_hour] + timedelta(hours=1) - now).total_seconds()
 
 
 def a_title(title: str) -> str:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import math
 import secrets
 import zlib
 from dataclasses import dataclass
@@ -38,7 +37,7 @@ from bots.models import BotVersion, Match, MatchSeat, builtin_label
 from bots.running.playing import Entry
 from games.engine import untrusted
 from games.engine.options import check_options
-from games.engine.table import plural
+from games.engine.table import minutes, plural
 from games.live.host import Finish, SeatPlan, TableLost, final_messages, result_message
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
@@ -115,7 +114,7 @@ class TableLimits:
 
     @classmethod
     def from_settings(cls) -> TableLimits:
-        minutes = getattr(settings, "LIVE_TABLES_WINDOW_MINUTES", None)
+        window_minutes = getattr(settings, "LIVE_TABLES_WINDOW_MINUTES", None)
         return cls(
             per_person=int(getattr(settings, "LIVE_TABLES_PER_PERSON", cls.per_person)),
             per_guest_address=int(
@@ -124,7 +123,7 @@ class TableLimits:
             created_per_window=int(
                 getattr(settings, "LIVE_TABLES_CREATED_PER_WINDOW", cls.created_per_window)
             ),
-            window=cls.window if minutes is None else timedelta(minutes=int(minutes)),
+            window=cls.window if window_minutes is None else timedelta(minutes=int(window_minutes)),
         )
 
 
@@ -203,11 +202,6 @@ def tables_of(person: Person | None, now: Any = None) -> QuerySet[Table]:
     return open_tables(now).filter(seats)
 
 
-def _minutes(delta: timedelta) -> str:
-    minutes = max(1, math.ceil(delta.total_seconds() / 60))
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
 def table_refusal(person: Person, guest_address: str, limits: TableLimits) -> str:
     """Inside the locks of :func:`create_table`: why ``person`` (a guest of the address whose
     keyed hash is ``guest_address``) may not open another table now ("" if they may)."""
@@ -243,8 +237,9 @@ def table_refusal(person: Person, guest_address: str, limits: TableLimits) -> st
         wait = created[-1] + limits.window - now
         return (
             f"{who} opened {plural(len(created), 'table')} in the last "
-            f"{_minutes(limits.window)}, the most in that time ({limits.created_per_window}); "
-            f"you can open another in {_minutes(wait)}"
+            f"{minutes(limits.window.total_seconds())}, the most in that time "
+            f"({limits.created_per_window}); "
+            f"you can open another in {minutes(wait.total_seconds())}"
         )
     return ""
 
@@ -295,8 +290,8 @@ def bot_table_refusal(
     frees = oldest.created + BOT_TABLE_COUNTS - now
     return (
         f"{busy}open or being played, the most at once; the one waiting longest for its "
-        f"players stops counting in {_minutes(frees)}, and a place frees as soon as a match "
-        "ends: try again then, or play against a built-in bot"
+        f"players stops counting in {minutes(frees.total_seconds())}, and a place frees as "
+        "soon as a match ends: try again then, or play against a built-in bot"
     )
 
 
