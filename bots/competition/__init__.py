@@ -69,6 +69,23 @@ def seatings(entrants: Sequence[int]) -> list[list[int]]:
     return swapped_seats(entrants) if len(entrants) == 2 else rotated_seats(entrants)
 
 
+def seatings_apart(
+    tables: Sequence[tuple[int, Sequence[int], int]],
+) -> Iterator[tuple[int, list[int], int]]:
+    """The matches of ``tables`` ((round or deal, entrants, seed) each) in the order they are
+    queued: every table's first seating, then every table's second, and so on. So no deal's
+    two seatings are played one after the other where there is another table, and a bot's
+    process that played a seating can end its last call when it likes but can no longer
+    say by that when the other seating of the same deal begins, to a process that reads the
+    clock: the next match it starts is another table's (and a worker's two kept processes of
+    a bot play its first and its second seatings: neither starts afresh)."""
+    seated = [(key, seatings(entrants), seed) for key, entrants, seed in tables]
+    for turn in range(max((len(each) for _, each, _ in seated), default=0)):
+        for key, each, seed in seated:
+            if turn < len(each):
+                yield key, each[turn], seed
+
+
 # ---- scheduling -----------------------------------------------------------------------------
 def active_versions(game: str) -> list[BotVersion]:
     return list(
@@ -163,17 +180,10 @@ def start_round_robin(
 
     def jobs() -> Iterator[MatchJob]:
         for round_no, tables in rounds.items():
-            seated = [(table_seed, seatings(entrants)) for _, entrants, table_seed in tables]
-            for turn in range(max(len(each) for _, each in seated)):
-                for table_seed, each in seated:
-                    if turn < len(each):
-                        yield MatchJob(
-                            tournament=tournament,
-                            game=game,
-                            round=round_no,
-                            seats=each[turn],
-                            seed=table_seed,
-                        )
+            for _, seats, table_seed in seatings_apart(tables):
+                yield MatchJob(
+                    tournament=tournament, game=game, round=round_no, seats=seats, seed=table_seed
+                )
 
     count = insert_jobs(jobs())
     log.info("event=tournament.start tournament=%s game=%s jobs=%d", tournament.pk, game, count)
@@ -326,20 +336,19 @@ def schedule_placement(version: BotVersion) -> Tournament | None:
         },
     )
     jobs = []
-    for deal, table, seed in scheduled:
-        for seats in seatings(table):
-            jobs.append(
-                MatchJob(
-                    tournament=tournament,
-                    game=game,
-                    round=deal,
-                    seats=seats,
-                    seed=seed,
-                    priority=PLACEMENT_PRIORITY,
-                    # placements queued together take turns (see CLAIM_ORDER)
-                    turn=len(jobs),
-                )
+    for deal, seats, seed in seatings_apart(scheduled):
+        jobs.append(
+            MatchJob(
+                tournament=tournament,
+                game=game,
+                round=deal,
+                seats=seats,
+                seed=seed,
+                priority=PLACEMENT_PRIORITY,
+                # placements queued together take turns (see CLAIM_ORDER)
+                turn=len(jobs),
             )
+        )
     MatchJob.objects.bulk_create(jobs, batch_size=JOB_BATCH)
     log.info("event=placement version=%s jobs=%d references=%d", version.pk, len(jobs),
              len(others) if alone else 0)  # fmt: skip
