@@ -3,6 +3,8 @@ regular rounds."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -92,11 +94,12 @@ def test_it_queues_placement_jobs_in_every_rotation_of_a_full_table():
 @pytest.mark.django_db
 @pytest.mark.parametrize(("game", "others"), [("rps-poker", 1), ("rps-poker", 3), ("last-card", 3)])
 def test_no_deal_s_seatings_are_claimed_one_after_the_other(game, others):
-    """A process that played a seating may end its last call when it likes, and the process
-    of its bot playing the next match reads the clock when it begins: a placement that queued
-    a deal's second seating right after its first carried what the first saw of the deal to
-    the second (a bot that ended each first seating at a time set by its first base card
-    had it back from the clock as its next process began, in 16 of 18 deals). As a round robin does, every table's first seating is queued before any second."""
+    """A process that played a seating may end its last call when it likes, and the process of its
+    bot playing the next match reads the clock when it begins: a placement that queued a deal's
+    second seating right after its first carried what the first saw of the deal to the second
+    (a bot that ended each first seating at a time set by its first base card had it back from
+    the clock as its next process began, in 16 of 18 deals). As a round robin does, every
+    table's first seating is queued before any second."""
     versions = [make_active(game, f"s{i}") for i in range(others + 1)]
     MatchJob.objects.all().delete()
     with transaction.atomic():
@@ -106,7 +109,7 @@ def test_no_deal_s_seatings_are_claimed_one_after_the_other(game, others):
     for job in order:
         seats_of.setdefault(job.seed, []).append(job.seats)
     assert len(seats_of) == placement.settings["deals"] * (others if game == "rps-poker" else 1)
-    for before, after in zip(order, order[1:]):
+    for before, after in itertools.pairwise(order):
         assert before.seed != after.seed
     # turn by turn: each deal's n-th seating before any deal's (n+1)-th
     turns = [seats_of[job.seed].index(job.seats) for job in order]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from games.engine.table import hour_wait, minutes
 
@@ -14,7 +14,7 @@ def test_a_wait_is_told_in_whole_minutes_rounded_up_never_under_one():
 
 
 def test_an_hourly_limit_frees_an_hour_after_the_oldest_of_the_last_it_allows():
-    now = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
     times = [now - timedelta(minutes=m) for m in (50, 30, 10)]  # oldest first
     assert hour_wait(times, 4, now) is None  # 3 of 4: not reached
     assert hour_wait(times, 3, now) == 10 * 60  # the one 50 minutes ago counts for 10 more
