@@ -567,7 +567,8 @@ def validation_deferred(
         BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
             validation_claims=Greatest(F("validation_claims") - 1, Value(0)),
             validation_lease=timezone.now() + timedelta(seconds=retry_s),
-            validation_log=f"{DEFERRED_NOTE}{reason}; it is tried again in {retry_s:g} s "
+            validation_log=f"{DEFERRED_NOTE}{reason}; it is tried again "
+            f"{f'in {retry_s:g} s' if retry_s > 0 else 'by the next worker free'} "
             "(the platform's trouble, never the bot's)",
         )
     )

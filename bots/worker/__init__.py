@@ -486,6 +486,17 @@ class Worker:
                 result = uploads.run_validation(version)
             finally:
                 beat.stop()  # before anything is stored: a deferral sets a lease of its own
+        except Interrupted:
+            # a stop is no try of the validation's: its claim is given back, nothing counted
+            # (three stops during a Java compile rejected a sound upload as an "error")
+            reason = f"the worker {self.name} was stopped during the validation"
+            log.warning("event=validation.deferred version=%s reason=%r", version.pk, reason)
+            self.best_effort(
+                "validation.deferred",
+                lambda: uploads.validation_deferred(version, reason, retry_s=0.0),
+            )
+            self.counters.current = ""
+            raise
         except PlatformError as exc:
             # the platform's trouble, never a verdict: the version waits and is tried again
             self._defer_validation(version, f"{exc} (on {self.name})", exc)

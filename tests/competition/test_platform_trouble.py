@@ -17,7 +17,7 @@ from bots.competition import leases, leaving, uploads
 from bots.models import BotVersion, Match, MatchJob, PlaygroundRun, Rating, Tournament
 from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy
-from bots.worker import Options, Worker
+from bots.worker import Interrupted, Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
 from tests.playground.conftest import given_up, queue
 
@@ -156,6 +156,33 @@ def test_a_failed_validation_while_the_worker_stops_is_no_verdict(waiting, monke
     waiting.refresh_from_db()
     assert waiting.status == BotVersion.VALIDATING
     assert "the worker was stopped during the validation" in waiting.validation_log
+
+
+def test_a_worker_stopped_twice_during_a_validation_gives_it_back_uncounted(waiting, monkeypatch):
+    """A second SIGTERM (run-site sends one to a worker still busy after 5 s, as during a
+    Java compile) counted as a validation error of the platform's: three stops rejected a
+    sound upload, "validation failed 3 times; the last time: error on vm:N: Interrupted"."""
+    worker = Worker(Options(poll_s=0), name="w1")
+
+    def stopped_twice(version, quick=None):
+        worker.on_sigterm()
+        worker.on_sigterm()
+
+    monkeypatch.setattr(uploads, "run_validation", stopped_twice)
+    for _ in range(5):  # more stops than the cap of errors
+        worker.stopping = False
+        with pytest.raises(Interrupted):
+            worker.validate_one()
+        waiting.refresh_from_db()
+        assert waiting.status == BotVersion.VALIDATING
+        assert waiting.validation_errors == 0 and waiting.validation_claims == 0
+        assert waiting.validation_lease <= timezone.now()  # free for the next worker at once
+    assert "the worker w1 was stopped during the validation" in waiting.validation_log
+    assert "tried again by the next worker free" in waiting.validation_log
+    monkeypatch.undo()
+    assert Worker(Options(poll_s=0), name="w2").validate_one() is True
+    waiting.refresh_from_db()
+    assert waiting.status == BotVersion.ACTIVE
 
 
 @pytest.fixture
