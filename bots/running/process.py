@@ -682,11 +682,7 @@ class BotProcess:
         (the process killed first) if one was sent SIGTERM, SIGINT or SIGHUP meanwhile
         (:data:`OUTSIDE_SIGNALS`): no code of the bot's ran while they were stopped, so an
         operator or a service manager sent it, and its death would not be the bot's."""
-        pids, self._stopped = self._stopped, []
-        sent = next(filter(None, map(_outside_signal_pending, pids)), None)
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGCONT)
+        sent = self._continue()
         if sent is not None:
             self._kill()
             self.stderr.mark(f"--- sent {sent} from outside while it was stopped ---")
@@ -694,6 +690,16 @@ class BotProcess:
                 f"the bot's process was sent {sent} from outside while it was stopped between "
                 "calls (an operator or a service manager: no code of the bot's ran meanwhile)"
             )
+
+    def _continue(self) -> str | None:
+        """SIGCONT the processes :meth:`pause` stopped; the signal from outside pending on one
+        of them (:meth:`resume`), if any."""
+        pids, self._stopped = self._stopped, []
+        sent = next(filter(None, map(_outside_signal_pending, pids)), None)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGCONT)
+        return sent
 
     def _read_control(self, child: _Child) -> None:
         assert child.control_fd is not None
@@ -739,7 +745,12 @@ class BotProcess:
             self._kill()
 
     def _kill(self) -> None:
-        self.resume()  # a stopped process reads no quit (SIGKILL ends it all the same)
+        # a stopped process reads no quit (SIGKILL ends it all the same); a signal an operator
+        # sent it while stopped is nothing to raise here: it is being ended anyway (raised
+        # from the worker's release of its idle processes, it took the worker down)
+        sent = self._continue()
+        if sent is not None:
+            self.stderr.mark(f"--- sent {sent} from outside while it was stopped, as it ended ---")
         with self._lock:
             proc, child = self._proc, self._child
             self._proc = self._child = None
