@@ -56,13 +56,13 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bots.languages import Language
-from bots.running.process import BotStartError
+from bots.running.process import BotStartError, PlatformError
 from bots.running.settings import project_settings
 from bots.running.starved import _tree, tree_cpu_s
 from bots.sandbox import (
@@ -138,6 +138,12 @@ class CompileBusy(SandboxBusy):
         self.cpu_s = cpu_s
         self.stops = stops or (cpu_s,)
         self.cpu_limit = cpu_limit
+
+
+class CompileKilled(PlatformError):
+    """The compiler was killed (SIGKILL) by none of the compile's limits: not its memory
+    cgroup's, and before any of its processes could reach the CPU limit. An operator or the
+    machine's out-of-memory killer: the platform's trouble, never the code's; tried again."""
 
 
 @dataclass(frozen=True)
@@ -644,9 +650,14 @@ def _compile(
         if slot is not None:
             extra = {"user": slot.uid, "group": slot.uid, "extra_groups": []}
         before = cgroup.oom_kills() if cgroup is not None else 0
+
+        def oom_killed() -> bool:  # (by its own limit: the machine's OOM killer counts too)
+            return cgroup is not None and cgroup.oom_kills() > before and cgroup.limit_reached()
+
         code, out, messages, why = _run(
-            command, env=launcher_env(slot), pass_fds=tuple(fds.values()), limits=limits, **extra
-        )
+            command, env=launcher_env(slot), pass_fds=tuple(fds.values()), limits=limits,
+            oom_killed=oom_killed, **extra,
+        )  # fmt: skip
         if why is None and code != 0 and cgroup is not None and cgroup.oom_kills() > before:
             why = f"compiling needed over {limits.memory_mb} MiB of memory"
     finally:
@@ -778,11 +789,14 @@ def _run(
     env: dict[str, str],
     pass_fds: tuple[int, ...],
     limits: CompileLimits,
+    oom_killed: Callable[[], bool] | None = None,
     **extra: Any,
 ) -> tuple[int | None, bytes, str, str | None]:
     """Run the compiler: (exit status, what it wrote to stdout, its messages, why it was
     stopped or None). Its messages and the program are read as they come, within the
-    limits (a compiler that writes more, or takes longer, is stopped)."""
+    limits (a compiler that writes more, or takes longer, is stopped). A compiler killed
+    by none of these is the code's if ``oom_killed`` says its memory limit did, or if it
+    had the CPU the CPU limit allows; else :class:`CompileKilled` is raised."""
     try:
         proc = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -830,26 +844,55 @@ def _run(
     if why is not None:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, 9)
-        proc.kill()
-    code = proc.wait()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(proc.pid, 9)  # (not Popen.kill: it may reap it, and wait4 below must)
+    # (the CPU of the whole tree, every process of which its parent waited for)
+    _, status, usage = os.wait4(proc.pid, 0)
+    code = proc.returncode = os.waitstatus_to_exitcode(status)
+    cpu_s = usage.ru_utime + usage.ru_stime
     proc.stdout.close()
     proc.stderr.close()
     if cpu_at_deadline is not None:
         _wall_clock_stop(cpu_at_deadline, limits)
-    if why is None and code in (-24, 128 + 24, 137, -9):  # SIGXCPU, or killed after it
+    messages = err.decode("utf-8", "replace")
+    if why is None and code in (-24, 128 + 24):  # SIGXCPU: the CPU limit's first word
         why = f"{TOOK} {limits.cpu_s} s of CPU"
-    elif why is None and code != 0 and _DRIVER_OUT_OF_CPU.search(err.decode("utf-8", "replace")):
+    elif why is None and code != 0 and _DRIVER_OUT_OF_CPU.search(messages):
         # g++ itself lives on when the CPU limit ends its compiler proper (cc1plus), and
         # says so as "internal compiler error: CPU time limit exceeded": the limit's, not
         # a crash of the compiler's to report
         why = f"{TOOK} {limits.cpu_s} s of CPU"
-    return code, bytes(out), err.decode("utf-8", "replace"), why
+    elif why is None and (code in (137, -9) or (code != 0 and _DRIVER_KILLED.search(messages))):
+        # SIGKILL: the memory cgroup's, the CPU limit's last word (after a SIGXCPU its
+        # process ignored), or someone else's: an operator, the machine's OOM killer
+        if oom_killed is not None and oom_killed():
+            why = f"compiling needed over {limits.memory_mb} MiB of memory"
+        elif cpu_s >= limits.cpu_s * CPU_SEEN_SHARE:
+            why = f"{TOOK} {limits.cpu_s} s of CPU"
+        else:
+            raise CompileKilled(
+                f"the compiler was killed from outside after {cpu_s:.1f} s of CPU, within "
+                f"its limits (an operator, or the machine short of memory): tried again later"
+            )
+    return code, bytes(out), messages, why
 
 
 #: a compiler driver's line saying the CPU limit ended the program it ran (GCC: "g++:
 #: internal compiler error: CPU time limit exceeded signal terminated program cc1plus")
 _DRIVER_OUT_OF_CPU = re.compile(
     r"^[\w.+-]+: (?:internal compiler error|fatal error): CPU time limit exceeded", re.MULTILINE
+)
+
+
+#: of the CPU limit, what a compile killed by SIGKILL must have been seen to use to be taken
+#: as stopped by it (its hard limit, after a SIGXCPU ignored): the CPU its parent is told of
+#: runs short of what the limit counted (0.8-0.9 s for a process killed at a limit of 1 s, on
+#: a loaded machine)
+CPU_SEEN_SHARE = 0.5
+#: a compiler driver's line saying a program it ran was killed (SIGKILL: GCC's "g++: fatal
+#: error: Killed signal terminated program cc1plus")
+_DRIVER_KILLED = re.compile(
+    r"^[\w.+-]+: (?:internal compiler error|fatal error): Killed signal", re.MULTILINE
 )
 
 

@@ -115,6 +115,15 @@ class MemoryCgroup:
             return self.read("memory.failcnt")
         return 0
 
+    def limit_reached(self) -> bool:
+        """Whether the cgroup's usage ever reached its limit (memory.failcnt): an OOM kill
+        without it was the machine's OOM killer, short of memory as a whole, not the
+        limit's. True where that count cannot be read."""
+        try:
+            return self.read("memory.failcnt") > 0
+        except (OSError, ValueError):
+            return True
+
     def pids(self) -> list[int]:
         return cgroup_pids(self.path)
 

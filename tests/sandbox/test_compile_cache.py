@@ -7,11 +7,14 @@ looked at; real g++ for the program's size."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import shutil
+import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +25,7 @@ from bots.languages import get_language
 from bots.running import starved
 from bots.running.process import PlatformError
 from bots.sandbox import compiling
-from bots.sandbox.compiling import CompileBusy, CompileError, CompileLimits
+from bots.sandbox.compiling import CompileBusy, CompileError, CompileKilled, CompileLimits
 from games.registry import get_game
 
 CPP = get_language("cpp")
@@ -348,3 +351,67 @@ def test_a_compile_whose_compiler_proper_runs_out_of_cpu_is_the_limits(tmp_path)
     code, _, err, why = compiling._run(argv, env=dict(os.environ), pass_fds=(), limits=limits)
     assert code != 0 and "CPU time limit exceeded" in err  # (the driver's words)
     assert why == "compiling took over 1 s of CPU"
+
+
+def test_a_compiler_killed_from_outside_is_the_platforms_not_the_codes():
+    """A compiler SIGKILLed by an operator or the machine's OOM killer, long before the CPU
+    limit and not by its memory cgroup, was refused as the code's: "Java compile error:
+    compiling took over 60 s of CPU" after 1 s of it."""
+    limits = CompileLimits(cpu_s=60, wall_s=20.0)
+    killed = ["/bin/sh", "-c", "kill -9 $$"]
+    with pytest.raises(CompileKilled, match=r"killed from outside after 0\.\d s of CPU"):
+        compiling._run(killed, env={}, pass_fds=(), limits=limits)
+    assert issubclass(CompileKilled, PlatformError)
+    # the same kill by the compile's memory cgroup is the code's
+    _, _, _, why = compiling._run(
+        killed, env={}, pass_fds=(), limits=limits, oom_killed=lambda: True
+    )
+    assert why == f"compiling needed over {limits.memory_mb} MiB of memory"
+
+
+def test_a_compiler_killed_at_its_cpu_limit_is_the_codes():
+    # (one that ignores SIGXCPU is SIGKILLed at the hard limit: it had the CPU the limit allows)
+    limits = CompileLimits(cpu_s=1, wall_s=30.0)
+    spin = ["prlimit", "--cpu=1:1", "/bin/sh", "-c", "trap '' XCPU; while :; do :; done"]
+    code, _, _, why = compiling._run(spin, env=dict(os.environ), pass_fds=(), limits=limits)
+    assert code in (-9, 137) and why == "compiling took over 1 s of CPU"
+
+
+def test_a_compiler_proper_killed_from_outside_under_g_plus_plus_is_the_platforms(tmp_path):
+    """g++ lives on when cc1plus is killed and says "fatal error: Killed signal terminated
+    program cc1plus": a sound upload was refused as a "C++ compile error" for it."""
+    source = tmp_path / "spins.cpp"
+    source.write_text(
+        "constexpr unsigned long long spin(unsigned long long n) {\n"
+        "  unsigned long long x = 0;\n"
+        "  for (unsigned long long i = 0; i < n; ++i) x += i * i % 7;\n"
+        "  return x;\n"
+        "}\n"
+        "constexpr unsigned long long v = spin(2000000000ULL);\n"
+        "int main() { return (int)v; }\n"
+    )
+    argv = [
+        "g++", "-fsyntax-only", "-fconstexpr-loop-limit=2147483647",
+        "-fconstexpr-ops-limit=100000000000", str(source),
+    ]  # fmt: skip
+    done = threading.Event()
+
+    def kill_cc1plus() -> None:  # (an operator, once the compiler proper runs)
+        while not done.is_set():
+            for comm in Path("/proc").glob("[0-9]*/comm"):
+                with contextlib.suppress(OSError):
+                    if comm.read_text().strip() == "cc1plus" and str(source) in (
+                        comm.with_name("cmdline").read_text()
+                    ):
+                        os.kill(int(comm.parent.name), signal.SIGKILL)
+                        return
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_cc1plus)
+    killer.start()
+    try:
+        with pytest.raises(CompileKilled, match="killed from outside"):
+            compiling._run(argv, env=dict(os.environ), pass_fds=(), limits=CompileLimits())
+    finally:
+        done.set()
+        killer.join()
