@@ -329,11 +329,9 @@ def test_the_cpu_of_a_compile_is_its_whole_process_trees():
         proc.stdout.close()
 
 
-def test_a_compile_whose_compiler_proper_runs_out_of_cpu_is_the_limits(tmp_path):
-    """g++ lives on when the CPU limit ends cc1plus and says "internal compiler error: CPU
-    time limit exceeded ... Please submit a full bug report": the upload, the arena and the
-    playground showed that instead of the limit's reason (an auditor's constexpr bomb)."""
-    source = tmp_path / "spins.cpp"
+def spinning(folder: Path) -> Path:
+    """A C++ file whose compile computes for minutes (a constexpr loop of 2e9 steps)."""
+    source = folder / "spins.cpp"
     source.write_text(
         "constexpr unsigned long long spin(unsigned long long n) {\n"
         "  unsigned long long x = 0;\n"
@@ -343,10 +341,23 @@ def test_a_compile_whose_compiler_proper_runs_out_of_cpu_is_the_limits(tmp_path)
         "constexpr unsigned long long v = spin(2000000000ULL);\n"
         "int main() { return (int)v; }\n"
     )
-    argv = [
-        "prlimit", "--cpu=1:3", "g++", "-fsyntax-only", "-fconstexpr-loop-limit=2147483647",
+    return source
+
+
+def syntax_only(source: Path) -> list[str]:
+    """g++ checking ``source`` with no limit of its own on the constexpr steps it takes."""
+    return [
+        "g++", "-fsyntax-only", "-fconstexpr-loop-limit=2147483647",
         "-fconstexpr-ops-limit=100000000000", str(source),
     ]  # fmt: skip
+
+
+def test_a_compile_whose_compiler_proper_runs_out_of_cpu_is_the_limits(tmp_path):
+    """g++ lives on when the CPU limit ends cc1plus and says "internal compiler error: CPU
+    time limit exceeded ... Please submit a full bug report": the upload, the arena and the
+    playground showed that instead of the limit's reason (an auditor's constexpr bomb)."""
+    source = spinning(tmp_path)
+    argv = ["prlimit", "--cpu=1:3", *syntax_only(source)]
     limits = CompileLimits(cpu_s=1, wall_s=60)
     code, _, err, why = compiling._run(argv, env=dict(os.environ), pass_fds=(), limits=limits)
     assert code != 0 and "CPU time limit exceeded" in err  # (the driver's words)
@@ -380,20 +391,8 @@ def test_a_compiler_killed_at_its_cpu_limit_is_the_codes():
 def test_a_compiler_proper_killed_from_outside_under_g_plus_plus_is_the_platforms(tmp_path):
     """g++ lives on when cc1plus is killed and says "fatal error: Killed signal terminated
     program cc1plus": a sound upload was refused as a "C++ compile error" for it."""
-    source = tmp_path / "spins.cpp"
-    source.write_text(
-        "constexpr unsigned long long spin(unsigned long long n) {\n"
-        "  unsigned long long x = 0;\n"
-        "  for (unsigned long long i = 0; i < n; ++i) x += i * i % 7;\n"
-        "  return x;\n"
-        "}\n"
-        "constexpr unsigned long long v = spin(2000000000ULL);\n"
-        "int main() { return (int)v; }\n"
-    )
-    argv = [
-        "g++", "-fsyntax-only", "-fconstexpr-loop-limit=2147483647",
-        "-fconstexpr-ops-limit=100000000000", str(source),
-    ]  # fmt: skip
+    source = spinning(tmp_path)
+    argv = syntax_only(source)
     done = threading.Event()
 
     def kill_cc1plus() -> None:  # (an operator, once the compiler proper runs)
