@@ -39,12 +39,13 @@ import logging
 from collections.abc import Iterable, Sequence
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from bots.competition.leaving import is_builtin, withdraw_queued_jobs
 from bots.ladder.ratings import lock_ledger, rerank
 from bots.models import BotVersion, MatchJob, MatchSeat
+from bots.outages import DATABASE_AWAY
 from bots.running.playing import Played
 from games.engine import untrusted
 
@@ -105,7 +106,7 @@ def check(results: Sequence[tuple[MatchJob, Played]]) -> list[BotVersion]:
     for version_id in last_faulted(results):
         try:
             version = check_version(version_id)
-        except (OperationalError, InterfaceError):
+        except DATABASE_AWAY:
             raise
         except Exception:
             log.exception("event=version.fault_check_failed version=%s", version_id)

@@ -27,13 +27,14 @@ from datetime import timedelta
 from typing import TypeVar
 
 from django.conf import settings
-from django.db import DatabaseError, InterfaceError, OperationalError, connection
+from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from bots import competition, playground
 from bots.competition import leases, uploads
 from bots.ladder.ratings import left_unrated, rate_pending
 from bots.models import BotVersion, Match
+from bots.outages import DATABASE_AWAY, Backoff
 from bots.running.playing import Played, ProcessCache, shutdown_fault, shutdown_faults
 from bots.running.process import PlatformError
 from bots.sandbox import SandboxUnavailable
@@ -54,9 +55,8 @@ class Interrupted(Exception):
     """Raised in the main thread by a second SIGTERM."""
 
 
-#: what a database that is away raises through Django (a lost or refused connection, a
-#: server shutting down, a pool with no connection to give, SQLite locked past its timeout)
-OUTAGE = (OperationalError, InterfaceError)
+#: what a database that is away raises through Django (bots.outages)
+OUTAGE = DATABASE_AWAY
 
 
 def drop_connection() -> None:
@@ -65,28 +65,6 @@ def drop_connection() -> None:
         connection.close()
     except Exception:  # a connection that is already gone cannot be closed cleanly
         log.debug("event=database.close_failed", exc_info=True)
-
-
-class Backoff:
-    """Pauses between tries while the database is away: 0.5 s, doubling up to ``longest``."""
-
-    def __init__(self, longest: float) -> None:
-        self.longest = longest
-        self.failures = 0
-        self.since = 0.0
-
-    def next_pause(self) -> float:
-        if not self.failures:
-            self.since = time.monotonic()
-        self.failures += 1
-        return min(self.longest, 0.5 * 2 ** min(self.failures - 1, 16))
-
-    def reset(self) -> float | None:
-        """Seconds the outage lasted, or None if there was none."""
-        if not self.failures:
-            return None
-        self.failures = 0
-        return time.monotonic() - self.since
 
 
 def worker_name() -> str:

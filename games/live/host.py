@@ -39,6 +39,7 @@ from typing import Any, Protocol
 
 from django.core.cache import caches
 
+from bots.outages import Backoff
 from bots.running.playing import Entry, Played, play_async
 from bots.running.process import PlatformError
 from bots.sandbox import SandboxBusy, SandboxUnavailable, machine_lock_file
@@ -92,6 +93,13 @@ class TableLost(Exception):
     """What ``on_finish`` raises when the table is no longer this host's: another process
     took it over while this one was stuck, and plays it on. Nothing is stored or announced
     here (the new host ends the match for everyone)."""
+
+
+class StoreWaits(Exception):
+    """What ``on_finish`` raises when the database cannot take the table's end now (it is
+    away, full, or locked past its timeout): nothing was stored. The host tells the people
+    at the table that the match is over and its result waits to be saved, and tries again,
+    after pauses that grow (:data:`STORE_RETRY_MOST_S`), until it is stored."""
 
 
 class TableHost:
@@ -267,18 +275,46 @@ class TableHost:
         except Exception as exc:  # a table must end, whatever broke, and say so
             log.exception("event=table.failed game=%s", self.spec.slug)
             finish = Finish(None, error=f"the table stopped: {type(exc).__name__}: {exc}")
-        extra: dict[str, Any] = {}
-        if self.on_finish is not None:
+        stored = await self._store_end(finish)
+        if stored is not None:
+            self._announce_end(*stored)
+
+    async def _store_end(self, finish: Finish) -> tuple[Finish, dict[str, Any]] | None:
+        """Store the table's end (``on_finish``): the end to announce and what its people are
+        told with it, or None if another process hosts the table now. While the database
+        cannot take it (:class:`StoreWaits`), the people are told the result, and that it is
+        not saved yet, and it is tried again until it is. A store that fails otherwise (an
+        error of the site's) stores the table as stopped, with words saying so."""
+        if self.on_finish is None:
+            return finish, {}
+        backoff = Backoff(STORE_RETRY_MOST_S)
+        while True:
             try:
                 extra = await self.on_finish(finish) or {}
             except TableLost:
                 log.warning("event=table.end_not_kept game=%s: another process hosts it now",
                             self.spec.slug)  # fmt: skip
-                return
-            except Exception as exc:  # storing failed: the players still hear the end
+                return None
+            except StoreWaits as exc:
+                pause = backoff.next_pause()
+                log.warning("event=table.store_waiting game=%s error=%s retry_in=%.1f",
+                            self.spec.slug, exc, pause)  # fmt: skip
+                if backoff.failures == 1:  # told once: the result, and that it waits
+                    told = {"pending": True, "note": store_waiting(self.rated)}
+                    self._announce_end(finish, told if finish.played is not None else {})
+                await asyncio.sleep(pause)
+                continue
+            except Exception:
                 log.exception("event=table.store_failed game=%s", self.spec.slug)
-                extra = {"error": f"the match could not be stored: {exc}"}
-        self._announce_end(finish, extra)
+                if finish.played is None:  # (its reason is what they hear, stored or not)
+                    return finish, {}
+                finish = Finish(None, error=NOT_STORED)  # stored as a table that stopped
+                continue
+            waited = backoff.reset()
+            if waited is not None:
+                log.warning("event=table.stored game=%s after_waiting=%.1fs", self.spec.slug,
+                            waited)  # fmt: skip
+            return finish, extra
 
     async def _offload(self, call: Callable[[], Any]) -> Any:
         """Run a call that may block in the table's own thread, one call after another as
@@ -822,6 +858,28 @@ class SharedWork:
 #: (then "N s; your time was given back."): see TableHost.stalled
 STALLED = "The server running this table was held up for"
 
+
+#: a table's end that the database cannot take now is tried again after 0.5 s, then after
+#: twice as long each time, up to this many seconds (bots.outages.Backoff)
+STORE_RETRY_MOST_S = 10.0
+
+
+def store_waiting(rated: bool) -> str:
+    """What the people at a table are told, after its result, while the database cannot
+    take the match (:class:`StoreWaits`)."""
+    saved = "saved and rated" if rated else "saved"
+    return (
+        "Not saved yet: the site cannot write to its database just now. The result is "
+        f"{saved} as soon as the site can write again; this page says so then."
+    )
+
+
+#: why a table stopped whose match was played to its end but could not be stored, for an
+#: error of the site's that is not the database being away
+NOT_STORED = (
+    "the match was played to its end, but the site could not save it (an error of the "
+    "site's, not yours): it has no replay and is not rated"
+)
 
 #: what the people at a table hear when the site has no sandbox for its uploaded bot
 SITE_BUSY = "the bot could not start: the site is busy; this table is not rated"

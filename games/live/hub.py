@@ -31,9 +31,9 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
-from bots.outages import REDIS_UNREACHABLE
+from bots.outages import DATABASE_AWAY, REDIS_UNREACHABLE
 from games.live import tables
-from games.live.host import Finish, SeatPlan, TableHost, TableLost, message_text
+from games.live.host import Finish, SeatPlan, StoreWaits, TableHost, TableLost, message_text
 from games.models import Table
 from games.registry import get_game
 
@@ -256,13 +256,19 @@ class Hub:
 
     async def _finish(self, facts: tables.TableFacts, finish: Finish) -> dict[str, Any]:
         """Store the match, then let go of the table (and forget its steps: the stored
-        record holds the whole match; if storing fails they stay, and the table is resumed
-        to the end and stored by a process that sweeps it up)."""
+        record holds the whole match). While the database cannot take it (:class:`StoreWaits`)
+        the table stays hosted here, its heart beating, and its host tries again; its steps
+        stay, so if this process dies meanwhile the table is resumed to the end and stored by
+        a process that sweeps it up."""
+        waits = False
         try:
             try:
                 stored = await database_sync_to_async(tables.store_finish)(
                     facts, finish, self.channel
                 )
+            except DATABASE_AWAY as exc:
+                waits = True
+                raise StoreWaits(_said(exc)) from exc
             except TableLost:
                 # another process took the table over while this one was stuck: its sockets
                 # here follow it there, and nothing of this end is kept
@@ -271,8 +277,9 @@ class Hub:
             self._write(("forget", facts.table_id))
             return stored
         finally:
-            self.hosts.pop(facts.table_id, None)
-            self._runs.pop(facts.table_id, None)
+            if not waits:
+                self.hosts.pop(facts.table_id, None)
+                self._runs.pop(facts.table_id, None)
 
     # ---- the steps of matches in play ---------------------------------------------------
     def _write(self, write: tables.StepWrite) -> None:

@@ -938,8 +938,19 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
     ``hosted_by`` (a hub's channel): the table must be in play and hosted by it (its row is
     locked meanwhile), else nothing is stored and :class:`TableLost` is raised: a process
     stuck past the stale limit, whose table another process plays on, must not end the
-    match nor rate anyone."""
+    match nor rate anyone. A table this very host has stored already (the database went away
+    as it committed, and the answer was lost) is not stored again: what its players are told
+    is read back."""
     if hosted_by is not None and not _still_hosted({facts.table_id}, hosted_by, Table.PLAYING):
+        done = (
+            Table.objects.filter(
+                pk=facts.table_id, host_channel=hosted_by, state=Table.FINISHED, match__isnull=False
+            )
+            .select_related("match")
+            .first()
+        )
+        if done is not None:
+            return told_of(done)
         raise TableLost(f"table {facts.table_id} is no longer hosted by {hosted_by}")
     if finish.played is None:
         Table.objects.filter(pk=facts.table_id).update(
@@ -1023,6 +1034,18 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
 
 
 # ---- a finished table, seen again ----------------------------------------------------------
+def told_of(table: Table) -> dict[str, Any]:
+    """What :func:`store_finish` told the players of ``table``, a finished table with its
+    match (costs the query of ``table.match`` if it did not come with the table)."""
+    extra: dict[str, Any] = {
+        "match": table.match_id, "url": f"/matches/{table.match_id}/", "rated": table.rated,
+        "review": seats_to_review(table.game, table.match.record),
+    }  # fmt: skip
+    if table.error:  # why a finished table is not rated (a bot could not start)
+        extra["note"] = table.error
+    return extra
+
+
 #: the version of the ends kept in the cache: bump it when what they hold changes
 END_CACHE_VERSION = 4
 
@@ -1047,13 +1070,7 @@ def end_of(table: Table, seat: int | None) -> list[dict[str, Any]]:
     found = kept([key], "table_end").get(key)
     if found is not None:
         return found
-    # as store_finish told the players
-    extra: dict[str, Any] = {
-        "match": table.match_id, "url": f"/matches/{table.match_id}/", "rated": table.rated,
-        "review": seats_to_review(table.game, table.match.record),
-    }  # fmt: skip
-    if table.error:  # why a finished table is not rated (a bot could not start)
-        extra["note"] = table.error
+    extra = told_of(table)
     names = [s.name for s in seats_of(table)]
     try:
         messages = final_messages(get_game(table.game), table.match.record, seat, names, extra)

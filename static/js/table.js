@@ -6,7 +6,8 @@
 // "turn" (you are asked: its number, seconds left, the default), "error" (a refusal, for this
 // socket only), "note" (a line for your log alone: your time ran out), "taken" (a move the
 // table has: your own, with its turn, or at a simultaneous turn another seat's, never which
-// move), "over" (the result and the replay's address); "lobby", "seats" and "over" also say whether the table is "rated".
+// move), "over" (the result and the replay's address; "pending": the result, not saved yet,
+// and another "over" follows once it is); "lobby", "seats" and "over" also say whether the table is "rated".
 // "refused" (why, before a close with code 4430: too many sockets open from your network).
 // A socket is closed with code 4409 when where you sit changed in another tab (you left the
 // seat, or took one): the page reloads to show where you sit now.
@@ -132,6 +133,7 @@
     logKeys: {},
     logDropped: 0,               // the log's lines dropped (the oldest, past LOG_KEPT)
     over: false,
+    saving: false,               // over, its result not saved yet: the page waits for it
     // the keyboard's place (a card or a button's data-focus-id) while the controls are
     // disabled or drawn anew (a move on its way, a refusal, the next turn): put back on them
     keepFocus: null,
@@ -265,7 +267,8 @@
         window.setTimeout(connect, REFUSED_WAIT);
         return;
       }
-      if (t.over) return;
+      // (a match over whose result is not saved yet: the page waits for it to be)
+      if (t.over && !t.saving) return;
       reconnect();
     });
   }
@@ -1339,6 +1342,10 @@
 
   function finish(message) {
     closeTable(!!message.error);
+    // the match is over, but the site cannot save its result yet (the summary says so): the
+    // page listens on, and shows the end again once it is saved (with the replay's link)
+    t.saving = message.pending === true;
+    if (t.saving) el.state.textContent = "Over, not saved yet";
     // a table whose match never began (everyone left it first) closed: no match is over
     el.endTitle.textContent = message.error && message.started === false ? "Table closed" : "Match over";
     if (message.error) {
@@ -1373,6 +1380,7 @@
     var wasHidden = el.end.hidden;
     el.end.hidden = false;
     if (wasHidden) el.end.focus();
+    if (t.saving) return; // (listening on for the end as saved)
     // a player's page listens a while longer, to hear of a rematch another player opens
     if (socket && t.seat !== null) {
       var ended = socket;

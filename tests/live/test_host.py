@@ -6,13 +6,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import time
 from typing import Any
 
 import pytest
 
 from bots.running.playing import Entry
-from games.live.host import Finish, SeatPlan, TableHost
+from games.live import host as host_module
+from games.live.host import NOT_STORED, Finish, SeatPlan, StoreWaits, TableHost
 from games.registry import get_game
 
 
@@ -387,11 +389,17 @@ async def test_a_reconnecting_socket_gets_the_whole_picture():
 
 
 @pytest.mark.asyncio
-async def test_a_table_whose_store_fails_still_tells_its_players():
+async def test_a_table_whose_store_fails_tells_its_players_so_in_plain_words():
+    """An error of the site's in the store (not the database being away): the table is
+    stored as stopped, with words a person understands, never the error's."""
     wire = Wire()
+    tried: list[Finish] = []
 
     async def broken(finish: Finish) -> dict[str, Any]:
-        raise RuntimeError("database gone")
+        tried.append(finish)
+        if finish.played is not None:
+            raise RuntimeError("'NoneType' object is not subscriptable")
+        return {}
 
     table = host(
         "uth", [SeatPlan("ann", "human")], wire, config={"max_rounds": 1}, on_finish=broken
@@ -400,7 +408,49 @@ async def test_a_table_whose_store_fails_still_tells_its_players():
     run(table)
     assert await join(table, 10)
     over = await wire.wait("seat:0", "over")
-    assert over["error"] == "the match could not be stored: database gone"
+    assert over == {"type": "over", "error": NOT_STORED, "rated": False}
+    assert "subscriptable" not in json.dumps(wire.messages)
+    # stored as a table that stopped (no longer in play), for that reason
+    assert [f.played is None for f in tried] == [False, True] and tried[1].error == NOT_STORED
+
+
+@pytest.mark.asyncio
+async def test_an_end_the_database_cannot_take_is_told_as_waiting_and_stored_once_it_can(
+    monkeypatch,
+):
+    monkeypatch.setattr(host_module, "STORE_RETRY_MOST_S", 0.05)
+    wire = Wire()
+    tries: list[Finish] = []
+
+    async def away_twice(finish: Finish) -> dict[str, Any]:
+        tries.append(finish)
+        if len(tries) <= 2:
+            raise StoreWaits("OperationalError: database or disk is full")
+        return {"match": 12, "url": "/matches/12/", "rated": True}
+
+    seats = [SeatPlan("ann", "human"), builtin("rps-poker", "simple")]
+    table = host("rps-poker", seats, wire, rated=True, on_finish=away_twice)
+    table.close()  # ann is played for at once
+    run(table)
+    waiting = await wire.wait("seat:0", "over")
+    assert waiting["pending"] is True and "url" not in waiting and "error" not in waiting
+    # the result, then that it is not saved yet, and what comes of it
+    assert re.fullmatch(
+        r"\S+ wins, \d+ to \d+\. Not saved yet: the site cannot write to its database just "
+        r"now\. The result is saved and rated as soon as the site can write again; this page "
+        r"says so then\.",
+        waiting["summary"],
+    ), waiting["summary"]
+    assert sum(waiting["result"]["scores"]) == 10
+    assert (await wire.wait("public", "over"))["pending"] is True
+    assert "disk is full" not in json.dumps(wire.messages)  # (the log has it)
+    assert await join(table, 10)
+    stored = await wire.wait("seat:0", "over", after=1)
+    assert stored["url"] == "/matches/12/" and stored["rated"] is True
+    assert "pending" not in stored and "Not saved" not in stored["summary"]
+    assert stored["result"] == waiting["result"]
+    assert len(tries) == 3 and all(f is tries[0] for f in tries)  # the same match, kept
+    assert snapshot(table, 0)[-1] == stored  # a page opened now hears the end as saved
 
 
 def test_a_game_without_a_table_is_refused():
