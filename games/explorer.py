@@ -26,10 +26,10 @@ from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
-from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_http_methods
 
+from bots.clock import shared_now
 from cardsite.accounts import client_ip
 from games import solves
 from games.engine.spec import SolverOption
@@ -106,7 +106,7 @@ class JobView:
         so the row itself says its worker's period: whatever lease that worker runs with."""
         if job.status != SolveJob.RUNNING or job.heartbeat is None or job.lease_until is None:
             return None
-        now = timezone.now()
+        now = shared_now()  # (the clock of the worker's lease and heartbeat)
         if job.lease_until < now:
             return None  # taken over: it waits for another worker (``solves.is_waiting``)
         period = (job.lease_until - job.heartbeat).total_seconds() / 3
@@ -154,7 +154,7 @@ class JobView:
         job = self.job
         if job.started is None or self.state == SolveJob.QUEUED:
             return 0.0
-        end = job.finished or timezone.now()
+        end = job.finished or shared_now()  # (the clock of its start: the lease's)
         return max((end - job.started).total_seconds(), 0.0)
 
     def eta(self) -> float | None:
@@ -190,7 +190,7 @@ class JobView:
 
     def _silent_text(self) -> str:
         """The worker running the solve has missed two heartbeats (its lease still holds)."""
-        left = (self.job.lease_until - timezone.now()).total_seconds()
+        left = (self.job.lease_until - shared_now()).total_seconds()
         return (
             f"The worker solving this has not answered for {round(self.silent_s or 0)} s: it "
             f"seems to have stopped. Another worker can take the solve over in "

@@ -53,6 +53,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from bots.clock import shared_now
 from bots.competition import leases
 from bots.competition.leases import Caps, Claim
 from bots.competition.status import workers_at_work as holding_matches
@@ -633,15 +634,16 @@ def recent(count: int = 12, per_asker: int = RECENT_PER_ASKER) -> list[SolveJob]
 
 def live_running() -> Q:
     """Solves a worker is running now (its lease has not run out)."""
-    return Q(status=SolveJob.RUNNING, lease_until__gte=timezone.now())
+    return Q(status=SolveJob.RUNNING, lease_until__gte=shared_now())
 
 
-def waiting_since(job: SolveJob) -> Any:
-    """When the solve started waiting for a worker: when it was queued, or when the lease
-    of the worker that took it ran out."""
+def waited_for(job: SolveJob) -> float:
+    """Seconds the solve has waited for a worker: since the lease of the worker that took it
+    ran out (on the database's clock, as the lease is), or since it was queued (on this
+    process's clock: ``created`` is written with the clock of the process that queued it)."""
     if job.status == SolveJob.RUNNING and job.lease_until is not None:
-        return job.lease_until
-    return job.created
+        return (shared_now() - job.lease_until).total_seconds()
+    return (timezone.now() - job.created).total_seconds()
 
 
 def workers_at_work() -> bool:
@@ -650,7 +652,7 @@ def workers_at_work() -> bool:
     has not run out (its heartbeat renews the lease while it works). A worker runs one solve
     between two pieces of other work, so a solve that waits while this is true waits for a
     busy worker; while it is false, no worker is there (an idle one would have taken it)."""
-    now = timezone.now()
+    now = shared_now()
     return (
         holding_matches()
         or PlaygroundRun.objects.filter(status=PlaygroundRun.RUNNING, lease_until__gt=now).exists()
@@ -664,9 +666,9 @@ def queue_state(job: SolveJob, bounds: Bounds | None = None) -> dict[str, Any]:
     (``stalled``), and then whether the workers are busy with other work
     (``workers_busy``: :func:`workers_at_work`) or none is at work at all."""
     bounds = bounds or Bounds.from_settings()
-    ahead = leases.claimable(timezone.now()) & Q(id__lt=job.id)
+    ahead = leases.claimable(shared_now()) & Q(id__lt=job.id)
     running = SolveJob.objects.filter(live_running()).count()
-    waited = (timezone.now() - waiting_since(job)).total_seconds()
+    waited = waited_for(job)
     stalled = running == 0 and waited >= bounds.stalled_s
     return {
         "position": SolveJob.objects.filter(ahead).count() + 1,
@@ -683,7 +685,7 @@ def is_waiting(job: SolveJob) -> bool:
     if job.status == SolveJob.QUEUED:
         return True
     return job.status == SolveJob.RUNNING and (
-        job.lease_until is None or job.lease_until < timezone.now()
+        job.lease_until is None or job.lease_until < shared_now()
     )
 
 

@@ -68,6 +68,30 @@ def keep_the_test_connection(monkeypatch):
     monkeypatch.setattr(worker, "drop_connection", lambda: None)
 
 
+@pytest.fixture
+def clock_ahead(monkeypatch):
+    """``clock_ahead(seconds)``: from now on, this process's clock runs ``seconds`` ahead of
+    the database's and the other machines' (``django.utils.timezone.now`` moved on, as a
+    machine whose clock is not kept in time; the offset to the database's clock measured
+    afresh, ``bots.clock``). On PostgreSQL the offset is measured for real; on SQLite, where
+    the database has no clock of its own to read, it is what PostgreSQL would find."""
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.utils import timezone
+
+    from bots import clock
+
+    def ahead(seconds: float) -> None:
+        real = timezone.now
+        monkeypatch.setattr(timezone, "now", lambda: real() + timedelta(seconds=seconds))
+        monkeypatch.setattr(clock, "_measured", clock._Measured())
+        if connection.vendor != "postgresql":
+            monkeypatch.setattr(clock, "measure", lambda: timedelta(seconds=-seconds))
+
+    return ahead
+
+
 @pytest_asyncio.fixture
 async def consumer_threads_cleaned():
     # a layer left by a test that ran before in another loop (a sync test's async_to_sync

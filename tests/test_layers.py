@@ -82,7 +82,7 @@ KNOWN_VIOLATIONS: set[str] = set()
 #: ``bots`` not under a room named here is on the floor of the longest prefix named.
 BOT_FLOORS: tuple[tuple[str, ...], ...] = (
     ("bots.running", "bots.sandbox", "bots.languages"),
-    ("bots.models", "bots.names", "bots.outages"),
+    ("bots.models", "bots.names", "bots.outages", "bots.clock"),
     ("bots.ladder",),
     ("bots.competition",),
     ("bots.playground",),

@@ -22,6 +22,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from bots.clock import shared_now
 from bots.competition import counts, faults, leases
 from bots.competition.leaving import maybe_finish as _maybe_finish
 from bots.ladder import aggregates
@@ -434,13 +435,14 @@ def _claimable_parts(now: Any, min_priority: int | None = None) -> list[Q]:
 
 def jobs_waiting(now: Any, min_priority: int | None = None) -> bool:
     """Whether any match job waits for a worker (of ``min_priority`` or more): two reads of a
-    row each, through the claim index."""
+    row each, through the claim index (``now``: :func:`bots.clock.shared_now`)."""
     parts = _claimable_parts(now, min_priority)
     return any(MatchJob.objects.filter(part).exists() for part in parts)
 
 
 def jobs_playing(now: Any) -> bool:
-    """Whether a worker holds match jobs now (their lease has not run out)."""
+    """Whether a worker holds match jobs now (their lease has not run out; ``now``:
+    :func:`bots.clock.shared_now`)."""
     return MatchJob.objects.filter(status=MatchJob.RUNNING, lease_until__gte=now).exists()
 
 
@@ -511,7 +513,7 @@ def _share(worker: str, count: int, min_priority: int | None) -> int:
     could be taken): the locking SELECTs then take what they find of that many."""
     if count <= 1:
         return 1
-    now = timezone.now()
+    now = shared_now()
     running = MatchJob.objects.filter(status=MatchJob.RUNNING, lease_until__gte=now)
     others = running.exclude(worker=worker).values("worker").distinct().count()
     workers = others + 1
@@ -527,7 +529,8 @@ def _claim_skip_locked(
 ) -> list[leases.Claim] | str:
     take = _share(worker, count, min_priority)
     with transaction.atomic():
-        jobs = _in_claim_order(timezone.now(), min_priority, take, lock=True)
+        now = shared_now()
+        jobs = _in_claim_order(now, min_priority, take, lock=True)
         if not jobs:
             return []
         given_up = [(job, verdict) for job in jobs if (verdict := caps.given_up(job))]
@@ -535,7 +538,7 @@ def _claim_skip_locked(
             for job, verdict in given_up:
                 _fail(job, verdict)
             return "again"
-        fields = leases.taking(jobs[0], worker, lease_s, timezone.now())
+        fields = leases.taking(jobs[0], worker, lease_s, now)
         del fields["attempts"]  # each job's own, one more than it was
         MatchJob.objects.filter(pk__in=[job.pk for job in jobs]).update(
             attempts=F("attempts") + 1, **fields
@@ -556,7 +559,8 @@ def _claim_conditional(
 ) -> list[leases.Claim] | str:
     """SQLite: pick a candidate, then take it with an UPDATE that only matches if nobody
     else changed it meanwhile."""
-    candidates = _in_claim_order(timezone.now(), min_priority, 10)
+    now = shared_now()
+    candidates = _in_claim_order(now, min_priority, 10)
     if not candidates:
         return []
     for job in candidates:
@@ -567,7 +571,7 @@ def _claim_conditional(
                 if unchanged and (verdict := caps.given_up(fresh)):
                     _fail(fresh, verdict)
             return "again"
-        fields = leases.taking(job, worker, lease_s, timezone.now())
+        fields = leases.taking(job, worker, lease_s, now)
         if leases.take(job, fields, "lease_until"):
             _mark_running(job)
             for key, value in fields.items():

@@ -32,8 +32,8 @@ from typing import Any, Generic, TypeVar
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Model, Q, QuerySet
-from django.utils import timezone
 
+from bots.clock import shared_now
 from games.engine import untrusted
 
 #: the statuses of a leased row (every leased model spells them so)
@@ -141,15 +141,23 @@ def held(claim: Claim) -> Q:
 
 
 def taking(row: Model, worker: str, lease_s: float, now: datetime) -> dict[str, Any]:
-    """The fields a claim of ``row`` writes: running, ours, one attempt more, a lease."""
+    """The fields a claim of ``row`` writes: running, ours, one attempt more, a lease
+    (``now``: :func:`bots.clock.shared_now`, as every lease and heartbeat is told)."""
     return {
         "status": RUNNING,
         "worker": worker,
         "attempts": row.attempts + 1,  # type: ignore[attr-defined]
-        "lease_until": now + timedelta(seconds=lease_s),
-        "heartbeat": now,
+        **beating(lease_s, now),
         "started": now,
     }
+
+
+def beating(lease_s: float, now: datetime | None = None) -> dict[str, Any]:
+    """The fields a sign of life of a held row writes: the heartbeat now and the lease
+    ``lease_s`` from it, on the database's clock (:func:`bots.clock.shared_now`: the
+    processes that compare them may run on machines whose clocks differ)."""
+    now = now or shared_now()
+    return {"lease_until": now + timedelta(seconds=lease_s), "heartbeat": now}
 
 
 def claim_oldest(
@@ -173,7 +181,7 @@ def claim_oldest(
         with transaction.atomic():
             if not ready():
                 return None
-            now = timezone.now()
+            now = shared_now()
             waiting = rows.filter(claimable(now)).order_by("id")
             if skip_locked and connection.features.has_select_for_update_skip_locked:
                 waiting = waiting.select_for_update(skip_locked=True)
@@ -202,8 +210,7 @@ def take(row: Model, fields: dict[str, Any], *also: str) -> bool:
 def heartbeat(claim: Claim, lease_s: float) -> bool:
     """Extend the lease; False if the row is no longer ours (its lease ran out and another
     worker took it)."""
-    now = timezone.now()
-    return bool(claim.rows().update(lease_until=now + timedelta(seconds=lease_s), heartbeat=now))
+    return bool(claim.rows().update(**beating(lease_s)))
 
 
 def release(claim: Claim, error: str = "", *, our_error: bool = False, **fields: Any) -> bool:
@@ -217,8 +224,9 @@ def release(claim: Claim, error: str = "", *, our_error: bool = False, **fields:
 
 
 def end(rows: QuerySet, status: str, **fields: Any) -> int:
-    """Give ``rows`` a final status, with no lease; how many there were."""
-    return rows.update(status=status, lease_until=None, finished=timezone.now(), **fields)
+    """Give ``rows`` a final status, with no lease; how many there were. ``finished`` is on
+    the clock of their ``started`` (:func:`taking`), so that the two tell how long it took."""
+    return rows.update(status=status, lease_until=None, finished=shared_now(), **fields)
 
 
 def end_held(claim: Claim, status: str, **fields: Any) -> bool:

@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.db.models import Count, Q
-from django.utils import timezone
 
+from bots.clock import shared_now
 from bots.competition import uploads
 from bots.ladder.ratings import ranking_measure
 from bots.models import Bot, BotVersion, LeaderboardRow, MatchJob, MatchSeat, Tournament
@@ -115,7 +115,7 @@ def bot_status(bot: Bot) -> BotStatus:
 
 
 def _validating(version: BotVersion) -> str:
-    now = timezone.now()
+    now = shared_now()  # (the lease is on the database's clock)
     if version.validation_lease is not None and version.validation_lease > now:
         if uploads.is_paused(version):  # (its lease is a pause's end, not a worker's)
             left = max(1, math.ceil((version.validation_lease - now).total_seconds()))
@@ -133,7 +133,7 @@ def _validating(version: BotVersion) -> str:
 
 def workers_at_work() -> bool:
     """Whether some worker holds a validation or a match now (its lease has not run out)."""
-    now = timezone.now()
+    now = shared_now()
     return (
         BotVersion.objects.filter(validation_lease__gt=now).exists()
         or MatchJob.objects.filter(status=MatchJob.RUNNING, lease_until__gt=now).exists()

@@ -53,6 +53,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
+from bots.clock import shared_now
 from bots.competition import schedule_placement, worker_bound
 from bots.competition.leases import ERRORS, Caps
 from bots.competition.leaving import is_builtin, withdraw_queued_jobs
@@ -551,7 +552,7 @@ def _builtin_failed(version: BotVersion, result: ValidationResult) -> None:
     version.validation_log = untrusted.clean_text(
         f"{result.log}\n{BUILTIN_NOTE}; tried again in {BUILTIN_RETRY_S:g} s"
     )
-    version.validation_lease = timezone.now() + timedelta(seconds=BUILTIN_RETRY_S)
+    version.validation_lease = shared_now() + timedelta(seconds=BUILTIN_RETRY_S)
     version.save(update_fields=["validation_log", "validation_lease"])
 
 
@@ -566,7 +567,7 @@ def validation_deferred(
     return bool(
         BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
             validation_claims=Greatest(F("validation_claims") - 1, Value(0)),
-            validation_lease=timezone.now() + timedelta(seconds=retry_s),
+            validation_lease=shared_now() + timedelta(seconds=retry_s),
             validation_log=f"{DEFERRED_NOTE}{reason}; it is tried again "
             f"{f'in {retry_s:g} s' if retry_s > 0 else 'by the next worker free'} "
             "(the platform's trouble, never the bot's)",
@@ -586,7 +587,7 @@ def validation_failed(version: BotVersion, error: str) -> bool:
     try. False if the version is no longer being validated."""
     error = untrusted.clean_text(error)
     # a built-in bot is tried again for ever (never rejected), so not at once
-    again = timezone.now() + timedelta(seconds=BUILTIN_RETRY_S) if is_builtin(version) else None
+    again = shared_now() + timedelta(seconds=BUILTIN_RETRY_S) if is_builtin(version) else None
     return bool(
         BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
             validation_errors=F("validation_errors") + 1,
@@ -713,7 +714,7 @@ def claim_validation(
     every database). One at a cap of ``caps`` (errors of ours, or claims by workers that
     stopped before a verdict) is rejected instead, with the reason."""
     caps = caps or Caps.from_settings()
-    now = timezone.now()
+    now = shared_now()
     for candidate in validation_queue(now, slow)[:5]:
         mine = BotVersion.objects.filter(
             pk=candidate.pk,

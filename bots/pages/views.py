@@ -34,6 +34,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from bots.clock import shared_now
 from bots.competition import uploads
 from bots.ladder import aggregates
 from bots.ladder.ratings import format_of, ranking_measure
@@ -127,8 +128,9 @@ def _compiled(version: BotVersion) -> bool:
 
 
 def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any]:
-    """What the pages and the status endpoint say about a version's state."""
-    now = now or timezone.now()
+    """What the pages and the status endpoint say about a version's state (``now``:
+    :func:`bots.clock.shared_now`, the clock of its validation's lease)."""
+    now = now or shared_now()
     text = version.status
     detail = ""
     if version.status == BotVersion.VALIDATING:
@@ -310,7 +312,7 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
         .values_list("bot")
         .annotate(count=Count("id"))
     )
-    now = timezone.now()
+    now = shared_now()  # (for status_of)
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for bot in bots:
         listed = bot.newest[:VERSIONS_SHOWN]

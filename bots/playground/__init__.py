@@ -40,6 +40,7 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
+from bots.clock import shared_now
 from bots.competition import leases, uploads
 from bots.competition.leases import Caps, Claim
 from bots.competition.uploads import LANGUAGE_SUFFIX, UploadError, check_code
@@ -638,7 +639,7 @@ def is_waiting(run: PlaygroundRun) -> bool:
     if run.status == PlaygroundRun.QUEUED:
         return True
     return run.status == PlaygroundRun.RUNNING and (
-        run.lease_until is None or run.lease_until < timezone.now()
+        run.lease_until is None or run.lease_until < shared_now()
     )
 
 
@@ -674,8 +675,9 @@ def the_queue(now: Any = None) -> Queue:
     the lowest number goes first, then the owner who used the least worker time in the last
     hour (:func:`_recent_use`, the open runs' too), then the oldest run. So a person who
     queued many runs, or used much of the workers lately, waits behind everyone's next run.
-    Every worker on every machine reads the same rows, so it sees the same order."""
-    now = now or timezone.now()
+    Every worker on every machine reads the same rows, so it sees the same order (``now``:
+    :func:`bots.clock.shared_now`, the clock of the leases)."""
+    now = now or shared_now()
     fields = (
         "id", "user_id", "guest", "guest_address", "worker_seconds", "worker_s", "status",
         "lease_until",
@@ -778,7 +780,7 @@ def wait_of(run: PlaygroundRun) -> Wait:
     before the first run if what it does now is an upload's check, after which a run comes;
     no batch if it plays matches now), and runs at most one solve before each piece of that
     work: the most of each that may come first, none of them certain."""
-    now = timezone.now()
+    now = shared_now()
     queue = the_queue(now)
     place = queue.place(run.pk)
     place = len(queue.waiting) if place is None else place
@@ -997,7 +999,7 @@ def claim(worker: str, lease_s: float, caps: Caps) -> Claim[PlaygroundRun] | Non
     skip_locked = connection.features.has_select_for_update_skip_locked
     for _ in range(leases.CLAIM_TRIES):
         with transaction.atomic():
-            now = timezone.now()
+            now = shared_now()
             order = [queued.pk for queued in the_queue(now).waiting[:CLAIM_WINDOW]]
             if not order:
                 return None
@@ -1039,7 +1041,7 @@ def give_back(held: Claim, reason: str, retry_s: float = PLATFORM_RETRY_S) -> bo
     counted (at :func:`max_claims` such tries it is voided, :func:`given_up_text`), and
     taken again no sooner than ``retry_s`` from now (:func:`pausing`). False if it was no
     longer ours."""
-    until = timezone.now() + timedelta(seconds=retry_s)
+    until = shared_now() + timedelta(seconds=retry_s)
     return bool(
         held.rows().update(
             status=PlaygroundRun.QUEUED, lease_until=until, error=untrusted.clean_text(reason)

@@ -28,9 +28,9 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, connection
-from django.utils import timezone
 
 from bots import competition, playground
+from bots.clock import shared_now
 from bots.competition import leases, uploads
 from bots.ladder.ratings import left_unrated, rate_pending
 from bots.models import BotVersion, Match
@@ -281,7 +281,7 @@ class ValidationHeartbeat(_Beating):
             pk=self.version_id,
             status=BotVersion.VALIDATING,
             validation_claims=self.claims,
-        ).update(validation_lease=timezone.now() + timedelta(seconds=self.lease_s))
+        ).update(validation_lease=shared_now() + timedelta(seconds=self.lease_s))
         return bool(ours)
 
     def run(self) -> None:
@@ -441,7 +441,7 @@ class Worker:
             if self.validate_one(slow=False):
                 return True
             placing = competition.jobs_waiting(
-                timezone.now(), min_priority=competition.PLACEMENT_PRIORITY
+                shared_now(), min_priority=competition.PLACEMENT_PRIORITY
             )
             return not placing and self.validate_one(slow=True)
         return self.play_one()  # (placement matches first: competition.CLAIM_ORDER)

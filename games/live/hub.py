@@ -29,8 +29,8 @@ from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.utils import timezone
 
+from bots.clock import shared_now
 from bots.outages import DATABASE_AWAY, REDIS_UNREACHABLE
 from games.live import tables
 from games.live.host import Finish, SeatPlan, StoreWaits, TableHost, TableLost, message_text
@@ -61,7 +61,8 @@ STOPPED = (
 #: a stopping process hands its tables over within this many seconds, or leaves them to be
 #: taken over once stale
 HAND_OVER_S = 5.0
-#: a handed-over table's heartbeat is this far past the stale limit (other processes' clocks)
+#: a handed-over table's heartbeat is this far past the stale limit (other processes' measures
+#: of the database's clock)
 HAND_OVER_MARGIN_S = 10.0
 #: the close code of a table's socket whose process stops (WebSocket's "service restart")
 SERVICE_RESTART = 1012
@@ -628,9 +629,10 @@ async def _tell_moved(table_id: int, sockets: list[Any]) -> None:
 
 def _hand_over(ids: list[int], channel: str | None) -> None:
     """The tables ``ids`` hosted by ``channel`` are left for another process to claim now:
-    their heartbeat is put past the stale limit (with a margin for clocks that differ),
-    well within the window in which a table is resumed."""
-    beat = timezone.now() - tables.host_stale_after() - timedelta(seconds=HAND_OVER_MARGIN_S)
+    their heartbeat is put past the stale limit (with a margin for the processes' measures of
+    the database's clock, :mod:`bots.clock`), well within the window in which a table is
+    resumed."""
+    beat = shared_now() - tables.host_stale_after() - timedelta(seconds=HAND_OVER_MARGIN_S)
     Table.objects.filter(pk__in=ids, state=Table.PLAYING, host_channel=channel).update(
         host_heartbeat=beat
     )
@@ -639,7 +641,7 @@ def _hand_over(ids: list[int], channel: str | None) -> None:
 def _beat(ids: list[int], channel: str | None) -> list[int]:
     """Say that this process's tables are alive; the ones another process has taken over
     (this one was stuck for longer than the stale limit) are returned, to let go of."""
-    now = timezone.now()
+    now = shared_now()
     beaten = Table.objects.filter(pk__in=ids, state=Table.PLAYING, host_channel=channel)
     if beaten.update(host_heartbeat=now) == len(ids):
         return []

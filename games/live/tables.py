@@ -32,6 +32,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from bots.clock import shared_now
 from bots.ladder import people
 from bots.models import BotVersion, Match, MatchSeat, builtin_label
 from bots.running.playing import Entry
@@ -696,8 +697,9 @@ def claim_start(table: Table, host_channel: str, limits: BotTableLimits | None =
     if table.bots and start_refusal(table, limits):
         won = 0  # no place on the site for it yet: it waits for one, open
     else:
+        beat = shared_now()  # (its host's beats are on the database's clock: is_stale)
         won = rows.exclude(late_bots | late | late_full(now)).update(
-            state=Table.PLAYING, host_channel=host_channel, started=now, host_heartbeat=now
+            state=Table.PLAYING, host_channel=host_channel, started=beat, host_heartbeat=beat
         )
     if not won:
         rows.filter(late_bots).update(state=Table.ABANDONED, finished=now, error=WAITED_TOO_LONG)
@@ -709,16 +711,17 @@ def claim_start(table: Table, host_channel: str, limits: BotTableLimits | None =
 
 
 def is_stale(table: Table) -> bool:
-    """A playing table whose host has not said it is alive for a while: its process died."""
+    """A playing table whose host has not said it is alive for a while: its process died.
+    (Its host's beats, and the takeovers, are on the database's clock: :mod:`bots.clock`.)"""
     beat = table.host_heartbeat or table.started
     return table.state == Table.PLAYING and (
-        beat is None or timezone.now() - beat > host_stale_after()
+        beat is None or shared_now() - beat > host_stale_after()
     )
 
 
 def too_old_to_resume(table: Table) -> bool:
     beat = table.host_heartbeat or table.started
-    return beat is None or timezone.now() - beat > resume_window()
+    return beat is None or shared_now() - beat > resume_window()
 
 
 def abandon(table: Table, reason: str) -> None:
@@ -837,7 +840,7 @@ def claim_resume(table: Table, host_channel: str, *, unreachable: bool = False) 
     """Take over ``table`` from the host ``table.host_channel`` names, if that host stopped
     beating (or, ``unreachable``, cannot be reached from here at all: an in-memory channel
     layer serves one process). One statement: of two processes trying, one wins."""
-    now = timezone.now()
+    now = shared_now()
     rows = Table.objects.filter(pk=table.pk, state=Table.PLAYING, host_channel=table.host_channel)
     if not unreachable:
         stale = now - host_stale_after()
@@ -871,7 +874,7 @@ def orphans(host_channel: str | None, *, unreachable: bool = False, limit: int =
     if unreachable:
         rows = rows.exclude(host_channel=host_channel or "")
     else:
-        rows = rows.filter(host_heartbeat__lt=timezone.now() - host_stale_after())
+        rows = rows.filter(host_heartbeat__lt=shared_now() - host_stale_after())
     return list(rows.order_by("host_heartbeat")[:limit])
 
 

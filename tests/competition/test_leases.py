@@ -73,3 +73,21 @@ def test_every_write_checks_the_token(jobs):
     assert (row.status, row.lease_until, row.error) == (MatchJob.FAILED, None, "ours")
     assert row.finished is not None
     assert not leases.heartbeat(held, 60)  # ended: no longer running
+
+
+def test_a_worker_whose_clock_runs_ahead_claims_no_job_another_worker_holds(jobs, clock_ahead):
+    """Leases are on the database's clock (bots.clock): a worker on a machine whose clock
+    runs 30 s ahead of the others' finds w1's 20 s lease, just taken, still running, and
+    takes the next job (such a worker once took jobs others were still playing, which were
+    then played twice). Its own lease runs 20 s on that clock too."""
+    held = competition.claim("w1", 20)
+    assert held.job.pk == jobs[0].pk
+    clock_ahead(30)
+    other = competition.claim("w2", 20)
+    assert other is not None and other.job.pk == jobs[1].pk
+    row = MatchJob.objects.get(pk=held.job.pk)
+    assert (row.worker, row.attempts) == ("w1", 1)
+    assert leases.heartbeat(held, 20)  # still w1's
+    lease = MatchJob.objects.get(pk=other.job.pk).lease_until
+    database_now = timezone.now() - timedelta(seconds=30)
+    assert abs(lease - database_now - timedelta(seconds=20)) < timedelta(seconds=5)

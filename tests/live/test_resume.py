@@ -296,6 +296,28 @@ def test_one_process_wins_the_claim_of_a_dead_table():
     assert tables.claim_resume(table, "tables.two!b", unreachable=True)
 
 
+@pytest.mark.django_db
+def test_a_process_whose_clock_runs_ahead_takes_over_no_table_with_a_live_host(clock_ahead):
+    """Beats and takeovers are on the database's clock (bots.clock): a process of a machine
+    whose clock runs 30 s ahead (more than TABLE_HOST_STALE_S) finds another process's table
+    that beat just now alive, as every process does (it once took over every such table,
+    telling its people that "the server running this table stopped")."""
+    table = tables.create_table("uth", tables.Person(None, "g"), ["me"])
+    assert tables.claim_start(table, "tables.one!a")  # beats now, on a clock kept in time
+    clock_ahead(30)
+    table.refresh_from_db()
+    assert not tables.is_stale(table)
+    assert tables.orphans("tables.two!b") == []
+    assert not tables.claim_resume(table, "tables.two!b")
+    assert Table.objects.get(pk=table.pk).host_channel == "tables.one!a"
+    # its own beats are on the database's clock too, so the other processes find them alive
+    assert _beat([table.pk], "tables.two!b") == [table.pk]  # (not its table: let go of)
+    Table.objects.filter(pk=table.pk).update(host_channel="tables.two!b")
+    assert _beat([table.pk], "tables.two!b") == []
+    beat = Table.objects.get(pk=table.pk).host_heartbeat
+    assert abs(beat - (timezone.now() - timedelta(seconds=30))) < timedelta(seconds=5)
+
+
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_the_sweep_resumes_a_dead_table_and_abandons_one_dead_for_long():

@@ -16,9 +16,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser, OutputWrapper
 from django.db import DatabaseError
-from django.utils import timezone
 
 from bots.arena.command import another_game_hint, compile_pending, compiling_note
+from bots.clock import shared_now
 from bots.competition.status import bot_status
 from bots.competition.uploads import (
     ForAnotherGame,
@@ -201,7 +201,7 @@ class Command(DatabaseCommand):
         traceback; the version is left for a worker, which tries again after a pause (as it
         does with its own such trouble: :func:`uploads.validation_deferred`). Followed with
         ``--wait``; else the command ends with an error (exit status 1)."""
-        leased = BotVersion.objects.filter(pk=version.pk, validation_lease__gt=timezone.now())
+        leased = BotVersion.objects.filter(pk=version.pk, validation_lease__gt=shared_now())
         if not leased.exists():  # (unless a worker took it meanwhile)
             validation_deferred(version, str(exc))
         self._say(untrusted.printable(f"v{version.number} was not validated: {exc}"), self.stderr)
