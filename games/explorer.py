@@ -99,11 +99,13 @@ class JobView:
 
     @staticmethod
     def silent_for(job: SolveJob) -> float | None:
-        """Seconds since the last heartbeat of the worker running ``job``, when that is over
-        two heartbeats (the worker seems to have stopped: killed, its machine lost), while its
-        lease still holds; else None. The worker beats every third of its lease
-        (``bots.worker.Heartbeat``), and each beat sets the lease to run that long from then,
-        so the row itself says its worker's period: whatever lease that worker runs with."""
+        """Seconds since the last sign of life of the worker running ``job`` (its last
+        heartbeat, or its last progress write, which is one too: ``solves.save_progress``),
+        when that is over two heartbeats (the worker seems to have stopped: killed, its
+        machine lost), while its lease still holds; else None. The worker beats every third
+        of its lease (``bots.worker.Heartbeat``), and each beat sets the lease to run that
+        long from then, so the row itself says its worker's period: whatever lease that
+        worker runs with."""
         if job.status != SolveJob.RUNNING or job.heartbeat is None or job.lease_until is None:
             return None
         now = shared_now()  # (the clock of the worker's lease and heartbeat)

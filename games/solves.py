@@ -741,8 +741,10 @@ def claim(
 
 
 def save_progress(held: Claim, fields: dict[str, Any]) -> bool:
-    """Write where the solve has got to; False if it is no longer ours."""
-    return bool(held.rows().update(**fields))
+    """Write where the solve has got to, a sign of life as a heartbeat is (it extends the
+    lease as the heartbeat does: a worker that stops is then counted silent from its last
+    write, ``games.explorer.JobView.silent_for``); False if it is no longer ours."""
+    return bool(held.rows().update(**fields, **leases.beating(held.lease_s)))
 
 
 def release(held: Claim, error: str = "", *, our_error: bool = False) -> bool:

@@ -67,6 +67,12 @@ class Claim(Generic[M]):
         """The held row, as long as it is still this claim's (else nothing)."""
         return type(self.job)._default_manager.filter(held(self))
 
+    @property
+    def lease_s(self) -> float:
+        """Seconds the lease runs from each sign of life: as it was taken (:func:`taking`
+        writes the heartbeat and the lease from one time)."""
+        return (self.job.lease_until - self.job.heartbeat).total_seconds()  # type: ignore[attr-defined]
+
 
 @dataclass(frozen=True)
 class Caps:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from django.db import OperationalError
+from django.db.models import F
 from django.utils import timezone
 
 from bots.competition import leases
@@ -548,6 +549,28 @@ def test_a_solve_whose_worker_stopped_answering_says_so_before_its_lease_runs_ou
     )
     assert poll(client, settings.job_id)["message"] == (
         "Started again: the first worker stopped. Iteration 6,028 of 10,000. About 3 s left."
+    )
+
+
+def earlier(seconds: float) -> None:
+    """The solve's heartbeat and lease as if written ``seconds`` earlier."""
+    back = timedelta(seconds=seconds)
+    SolveJob.objects.update(heartbeat=F("heartbeat") - back, lease_until=F("lease_until") - back)
+
+
+def test_a_silent_worker_is_counted_from_its_last_progress_write(client):
+    """A worker claimed the solve, wrote its progress for 10 s (its first heartbeat would
+    have come at 20 s) and was killed 45 s ago: it has not answered for 45 s, not 55 s (it
+    once counted from the claim). A progress write is a sign of life, as a heartbeat is."""
+    settings = SolveSettings("leduc", "cfr+", 10_000)
+    solves.submit(settings)
+    held = solves.claim("w1", 60, Caps())
+    earlier(10)
+    assert solves.save_progress(held, {"phase": "training", "iteration": 7_000})
+    earlier(45)
+    assert poll(client, settings.job_id)["message"] == (
+        "The worker solving this has not answered for 45 s: it seems to have stopped. Another "
+        "worker can take the solve over in 15 s, and starts it again from the beginning."
     )
 
 
