@@ -70,7 +70,9 @@ def on_new_version(version: BotVersion) -> None:
     if rating.sigma < NEW_VERSION_SIGMA:
         rating.sigma = NEW_VERSION_SIGMA
         rating.save(update_fields=["sigma", "updated"])
-    _row(version.bot, rating)
+    # (the row too, before it is ranked: saved only in memory, the leaderboard, the API and
+    # the ranks kept the old rating, and the bot's page showed the new one beside the old rank)
+    _row(version.bot, rating).save(update_fields=["mu", "sigma", "conservative"])
     rerank(version.bot.game)
 
 

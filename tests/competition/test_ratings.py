@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from django.db import transaction
 
 from bots import competition
+from bots.ladder.ratings import rerank
 from bots.models import LeaderboardRow, Match, OpponentResult, Rating, RatingHistory
 from bots.running.playing import Entry, play
 from games.registry import get_game
@@ -91,11 +93,25 @@ def test_it_ranks_by_mu_minus_three_sigma_and_shows_the_game_columns(alice, bob,
     assert rate["text"].startswith(f"{100 * rows[0].score['win_rate']:.1f}%")
 
 
-def test_it_widens_sigma_for_a_new_version(alice, active_bot):
+def test_it_widens_sigma_for_a_new_version_on_the_leaderboard_too(alice, bob, active_bot):
     first = active_bot(alice, "mine", builtin_code("simple"))
-    Rating.objects.filter(bot=first.bot).update(sigma=1.0)
+    other = active_bot(bob, "theirs", builtin_code("simple"))
+    Rating.objects.filter(bot=first.bot).update(mu=30.0, sigma=1.0)
+    Rating.objects.filter(bot=other.bot).update(mu=28.0, sigma=1.0)
+    for rating in Rating.objects.all():  # (as rated matches leave them: row and rating alike)
+        LeaderboardRow.objects.filter(bot=rating.bot).update(
+            mu=rating.mu, sigma=rating.sigma, conservative=rating.mu - 3 * rating.sigma
+        )
+    rerank("rps-poker")
+    assert LeaderboardRow.objects.get(bot=first.bot).rank == 1
     active_bot(alice, "mine", builtin_code("strong"))
-    assert Rating.objects.get(bot=first.bot).sigma > 1.0
+    rating = Rating.objects.get(bot=first.bot)
+    assert rating.sigma > 1.0
+    # the leaderboard's row says the same, and ranks by it: below the other bot now
+    row = LeaderboardRow.objects.get(bot=first.bot)
+    assert (row.mu, row.sigma) == (rating.mu, rating.sigma)
+    assert row.conservative == pytest.approx(rating.mu - 3 * rating.sigma)
+    assert row.rank == 2 and LeaderboardRow.objects.get(bot=other.bot).rank == 1
 
 
 def test_it_rates_lower_scores_higher_when_the_game_says_so(alice, bob, active_bot, monkeypatch):
