@@ -5,8 +5,9 @@ worker's log (ids only) did not tell.
 A bot's status follows its newest version: waiting for a worker to validate it, being
 validated, rejected (with the reason), taken off the ladder for faulting in its rated
 matches (with the reason), or active; an active version's placement matches
-(played of scheduled), then its rank among the game's bots, its rating or score, its matches
-and faults, and its latest fault with the match it happened in.
+(played of scheduled, and those withdrawn or failed: not played), then its rank among the
+game's bots, its rating or score, its matches and faults, and its latest fault with the
+match it happened in.
 """
 
 from __future__ import annotations
@@ -25,6 +26,32 @@ from games.registry import get_game
 
 
 @dataclass
+class Placement:
+    """A version's placement matches: played, withdrawn (a bot in them was retired or taken
+    off the ladder before they were played), failed (the site could not play them) and
+    scheduled. Withdrawn and failed matches were not played and are not rated."""
+
+    played: int
+    withdrawn: int
+    failed: int
+    total: int
+
+    @property
+    def finished(self) -> bool:
+        return self.played + self.withdrawn + self.failed >= self.total
+
+    @property
+    def text(self) -> str:
+        """The words: "20 of 24 played, 4 withdrawn (not played: ...)"."""
+        parts = [f"{self.played} of {self.total} played"]
+        if self.withdrawn:
+            parts.append(f"{self.withdrawn} withdrawn (not played: a bot in them was withdrawn)")
+        if self.failed:
+            parts.append(f"{self.failed} failed (not played: the site could not play them)")
+        return ", ".join(parts)
+
+
+@dataclass
 class BotStatus:
     """One bot's standing, as the command line shows it."""
 
@@ -35,8 +62,8 @@ class BotStatus:
     status: str
     #: one line saying what happens next, or what went wrong
     detail: str
-    #: placement matches of the active version: played, scheduled (None: none scheduled)
-    placement: tuple[int, int] | None = None
+    #: placement matches of the active version (None: none scheduled)
+    placement: Placement | None = None
     rank: int | None = None
     ranked: int | None = None
     provisional: bool = False
@@ -56,7 +83,7 @@ class BotStatus:
     @property
     def rated(self) -> bool:
         """Placed and ranked: the end of what ``upload_bot --wait`` follows."""
-        done = self.placement is None or self.placement[0] >= self.placement[1]
+        done = self.placement is None or self.placement.finished
         return self.status == BotVersion.ACTIVE and self.rank is not None and done
 
 
@@ -86,10 +113,9 @@ def bot_status(bot: Bot) -> BotStatus:
         status.detail = "retired: no version competes"
     if active is not None:
         status.placement = _placement(active)
-        if status.placement and status.placement[0] < status.placement[1]:
-            played, total = status.placement
+        if status.placement and not status.placement.finished:
             status.detail = status.detail or (
-                f"v{active.number} active: placement matches {played} of {total} played"
+                f"v{active.number} active: placement matches {status.placement.text}"
             )
     row = LeaderboardRow.objects.filter(bot=bot).first()
     if row is not None:
@@ -140,7 +166,11 @@ def workers_at_work() -> bool:
     )
 
 
-def _placement(version: BotVersion) -> tuple[int, int] | None:
+#: the start of a job's error when it was withdrawn, not played (bots.competition.leaving)
+WITHDRAWN = "withdrawn:"
+
+
+def _placement(version: BotVersion) -> Placement | None:
     tournament = (
         Tournament.objects.filter(format=Tournament.PLACEMENT, settings__version=version.pk)
         .order_by("-pk")
@@ -148,10 +178,15 @@ def _placement(version: BotVersion) -> tuple[int, int] | None:
     )
     if tournament is None:
         return None
+    failed = Q(status=MatchJob.FAILED)
+    withdrawn = failed & Q(error__startswith=WITHDRAWN)
     counts = tournament.jobs.aggregate(
-        total=Count("pk"), done=Count("pk", filter=Q(status__in=[MatchJob.DONE, MatchJob.FAILED]))
+        total=Count("pk"),
+        played=Count("pk", filter=Q(status=MatchJob.DONE)),
+        withdrawn=Count("pk", filter=withdrawn),
+        failed=Count("pk", filter=failed & ~withdrawn),
     )
-    return counts["done"], counts["total"]
+    return Placement(**counts)
 
 
 def idle_reasons(ladder_interval_s: float | None = None) -> list[str]:

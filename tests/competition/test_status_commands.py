@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command, load_command_class
+from django.db import transaction
 
 from bots import competition
 from bots.arena.command import wrapped
-from bots.competition.uploads import upload
+from bots.competition.uploads import retire, upload
 from bots.management.commands import upload_bot
-from bots.models import BotVersion, MatchJob
+from bots.models import Bot, BotVersion, MatchJob
 from bots.worker import Options, Worker
 from tests.competition.conftest import builtin_code, misbehaving
 
@@ -164,6 +165,63 @@ def test_standings_show_rank_rating_and_the_latest_fault(alice, bob, active_bot,
     assert "alice/strong" not in out
     assert "bob/touchy: v1 active: rank 2 of 2, rating " in out
     assert "  latest fault: invalid in match " in out
+    assert all(len(line) <= 80 for line in out.splitlines())
+
+
+def test_standings_of_chosen_bots_say_what_the_game_ranks_and_a_placement_once(
+    alice, bob, carol, active_bot, monkeypatch
+):
+    """``--user``/``--bot`` said "no bot ranked yet" of a game that ranked others, and printed
+    a bot's placement twice ("v1 active: placement matches 0 of 4 played", then "placement
+    matches: 0 of 4 played")."""
+    monkeypatch.setenv("COLUMNS", "80")
+    active_bot(alice, "strong", builtin_code("strong"))
+    active_bot(bob, "simple", builtin_code("simple"))
+    MatchJob.objects.all().delete()
+    competition.start_round_robin("rps-poker", 3, seed=11)
+    assert Worker(Options(validate=False), name="w1").run(batch=True) == 6
+    with transaction.atomic():
+        newcomer = active_bot(carol, "new", builtin_code("simple"))
+        placement = competition.schedule_placement(newcomer)
+    total = placement.jobs.count()
+    out, _ = run("standings", "--user", "carol")
+    assert out.count(f"placement matches 0 of {total} played") == 1, out
+    assert "placement matches:" not in out
+    retire(newcomer.bot)
+    out, _ = run("standings", "--user", "carol")
+    assert out.splitlines()[1:] == [
+        "RPS Poker",
+        "none of these bots is ranked; the game ranks 2 bots (manage.py standings --game",
+        "  rps-poker)",
+        "carol/new: retired: no version competes",
+    ]
+    out, _ = run("standings")
+    assert "no bot ranked yet" not in out and "none of these" not in out
+
+
+def test_a_placement_says_its_withdrawn_matches_were_not_played(
+    alice, bob, carol, active_bot, monkeypatch
+):
+    """A placement whose matches against a retired bot were withdrawn read "24 of 24 played"
+    (its withdrawn matches counted as played)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    active_bot(alice, "strong", builtin_code("strong"))
+    active_bot(bob, "simple", builtin_code("simple"))
+    MatchJob.objects.all().delete()
+    with transaction.atomic():
+        newcomer = active_bot(carol, "new", builtin_code("simple"))
+        placement = competition.schedule_placement(newcomer)
+    total = placement.jobs.count()
+    retire(Bot.objects.get(name="simple"))
+    withdrawn = placement.jobs.filter(status=MatchJob.FAILED).count()
+    assert 0 < withdrawn < total
+    Worker(Options(validate=False), name="w1").run(batch=True)
+    out, _ = run("standings", "--user", "carol")
+    said = " ".join(out.split())
+    assert (
+        f"placement matches: {total - withdrawn} of {total} played, {withdrawn} withdrawn "
+        "(not played: a bot in them was withdrawn)" in said
+    ), out
     assert all(len(line) <= 80 for line in out.splitlines())
 
 

@@ -11,11 +11,11 @@ from pathlib import Path
 from django.core.management.base import CommandError, CommandParser
 
 from bots.competition.status import BotStatus, bot_status
-from bots.models import Bot
+from bots.models import Bot, LeaderboardRow
 from games.engine import untrusted
 from games.engine.terminal import console_width
 from games.management.database import DatabaseCommand
-from games.registry import add_game_argument, get_game
+from games.registry import GameSpec, add_game_argument, get_game
 
 
 class Command(DatabaseCommand):
@@ -45,8 +45,9 @@ class Command(DatabaseCommand):
         detailed = bool(opts["user"] or opts["bot"])
         for slug in dict.fromkeys(s.game for s in statuses):
             mine = [s for s in statuses if s.game == slug]
+            ranked = LeaderboardRow.objects.filter(game=slug, rank__gt=0).count()
             self.stdout.write("")
-            for line in game_lines(get_game(slug).title, mine, width, detailed):
+            for line in game_lines(get_game(slug), mine, width, detailed, ranked):
                 self.stdout.write(line)
         if opts["json"]:
             opts["json"].parent.mkdir(parents=True, exist_ok=True)
@@ -61,13 +62,16 @@ def _which(opts: dict) -> str:
     return " ".join(parts) or "yet"
 
 
-def game_lines(title: str, statuses: list[BotStatus], width: int, detailed: bool) -> list[str]:
-    """A game's ranked bots as a table (rank, bot, what it is ranked by, matches, faults),
-    then the others with their status; with ``detailed``, every bot's status and latest
-    fault under the table too. Bots' names and reasons are their authors' text: shown,
-    never interpreted."""
+def game_lines(
+    game: GameSpec, statuses: list[BotStatus], width: int, detailed: bool, in_game: int
+) -> list[str]:
+    """A game's ranked bots among ``statuses`` as a table (rank, bot, what it is ranked by,
+    matches, faults), then the others with their status; with ``detailed`` (some of the
+    game's bots chosen), every chosen bot's status, placement and latest fault under the
+    table too. ``in_game``: how many bots the game ranks, the chosen or not. Bots' names and
+    reasons are their authors' text: shown, never interpreted."""
     ranked = sorted((s for s in statuses if s.rank is not None), key=lambda s: s.rank or 0)
-    lines = [f"{title}"]
+    lines = [game.title]
     if ranked:
         measure = ranked[0].measure_title or "rating"
         names = [untrusted.printable(s.bot) for s in ranked]
@@ -85,15 +89,22 @@ def game_lines(title: str, statuses: list[BotStatus], width: int, detailed: bool
             )
         if any(s.provisional for s in ranked):
             lines.append("(? a provisional rank: not settled by enough matches yet)")
+    elif in_game:
+        bots = f"{in_game} bot{'s' if in_game != 1 else ''}"
+        lines += _wrapped(
+            f"none of these bots is ranked; the game ranks {bots} "
+            f"(manage.py standings --game {game.slug})",
+            width,
+        )
     else:
         lines.append("no bot ranked yet")
     for status in statuses:
         if status.rank is not None and not detailed:
             continue
         lines += _wrapped(f"{status.bot}: {status.detail}", width)
-        if detailed and status.placement:
-            played, total = status.placement
-            lines += _wrapped(f"placement matches: {played} of {total} played", width, "  ")
+        placement = status.placement.text if status.placement else ""
+        if detailed and placement and placement not in status.detail:  # (said once)
+            lines += _wrapped(f"placement matches: {placement}", width, "  ")
         if detailed and status.last_fault:
             lines += _wrapped(f"latest fault: {status.last_fault}", width, "  ")
     return lines
