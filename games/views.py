@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import F, Max, Window
+from django.db.models import F, Max, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.http import (
     Http404,
@@ -36,6 +36,7 @@ from bots.ladder import aggregates
 from bots.ladder.ratings import format_of, ranked_rows, ranking_measure
 from bots.languages import get_language, title_list
 from bots.models import (
+    BotVersion,
     LeaderboardRow,
     Match,
     MatchSeat,
@@ -54,8 +55,19 @@ RECENT_RESULTS = 10
 TOURNAMENTS_PER_PAGE = 25
 #: rows of a leaderboard page (pages go by rank)
 LEADERBOARD_PAGE = 50
-#: how many retired bots a leaderboard counts at most ("more than ..." beyond)
+#: how many bots out of the ranking a leaderboard counts at most ("more than ..." beyond)
 RETIRED_COUNTED = 100
+#: why a bot is out of the ranking, by its version that last left the competition: one bot,
+#: several (bots.competition.uploads.retire, bots.competition.faults, bots.admin)
+WHY_OUT = {
+    "retired": ("retired by its owner", "retired by their owners"),
+    "taken off": (
+        "taken off the ladder for faulting in its rated matches",
+        "taken off the ladder for faulting in their rated matches",
+    ),
+    "moderator": ("rejected by a moderator", "rejected by a moderator"),
+    None: ("out of the competition", "out of the competition"),
+}
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "games"
 
@@ -590,10 +602,34 @@ def leaderboard_page(
     return keyset.page(rows, ["rank", "pk"], size, after=after, before=before)
 
 
-def count_upto(query: Any, limit: int) -> int:
-    """How many rows ``query`` has, counting no further than ``limit + 1``: a number to show
-    ("more than ``limit``") that costs the same however long the list."""
-    return query.order_by().values("pk")[: limit + 1].count()
+def out_of_ranking(slug: str, limit: int = RETIRED_COUNTED) -> dict[str, Any]:
+    """The game's bots out of the ranking (no active version), counted by why (``WHY_OUT``):
+    ``{"kinds": "2 retired by their owners, 1 taken off ...", "count": 3, "more": False}``,
+    counting no further than ``limit + 1`` (``more``: beyond it, and no kinds)."""
+    left = BotVersion.objects.filter(bot=OuterRef("bot")).filter(
+        Q(status=BotVersion.RETIRED)
+        | Q(status=BotVersion.REJECTED, taken_off__isnull=False)
+        | Q(status=BotVersion.REJECTED, reason__startswith="rejected by moderator")
+    )
+    newest = left.order_by("-number")
+    rows = (
+        LeaderboardRow.objects.filter(game=slug, rank=0)
+        .order_by()
+        .annotate(
+            last=Subquery(newest.values("status")[:1]),
+            off=Subquery(newest.values("taken_off")[:1]),
+        )
+        .values_list("last", "off")[: limit + 1]
+    )
+    named = {BotVersion.RETIRED: "retired", BotVersion.REJECTED: "moderator"}
+    kinds: dict[str | None, int] = {}
+    for status, off in rows:
+        kind = "taken off" if off is not None else named.get(status)
+        kinds[kind] = kinds.get(kind, 0) + 1
+    count = sum(kinds.values())
+    order = sorted(kinds, key=lambda kind: (-kinds[kind], list(WHY_OUT).index(kind)))
+    words = [f"{kinds[kind]} {WHY_OUT[kind][kinds[kind] != 1]}" for kind in order]
+    return {"kinds": ", ".join(words), "count": count, "more": count > limit}
 
 
 def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
@@ -609,7 +645,6 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
     except keyset.BadCursor as bad:
         return keyset.bad_request(request, bad)
     fmt = format_of(slug)
-    retired = count_upto(LeaderboardRow.objects.filter(game=slug, rank=0), RETIRED_COUNTED)
     return render(
         request,
         "leaderboard.html",
@@ -621,8 +656,7 @@ def leaderboard(request: HttpRequest, slug: str) -> HttpResponse:
             "lower_is_better": not spec.higher_is_better,
             "by_rating": fmt is None or fmt.ranked_by_rating,
             "measure": fmt.score_label if fmt is not None else "",
-            "retired": retired,
-            "retired_more": retired > RETIRED_COUNTED,
+            "out": out_of_ranking(slug),
             "people_shown": people_views.game_rates_people(slug),
             "show": "bots",
             "most_met": MOST_MET,

@@ -92,7 +92,7 @@ def test_pages_and_the_api_rank_the_same_way_and_say_why(client):
     page = client.get("/games/uth/leaderboard/").content.decode()
     assert 'id="ranking-note"' in page and "provisional" in page
     assert "gone" not in page.split('id="stats-title"')[0]
-    assert "Retired bots leave the ranking (1 here)" in page
+    assert "Bots no longer competing leave the ranking (here 1 retired by its owner)" in page
     home = client.get("/").content.decode()
     uth = home[home.index('href="/games/uth/"') :]
     assert uth.index("steady") < uth.index("loser") and "gone" not in uth[:2000]
@@ -166,7 +166,7 @@ def test_retiring_asks_first_then_takes_the_bot_out_of_the_ranking(client):
     assert gone.status == BotVersion.RETIRED
     board = client.get("/games/rps-poker/leaderboard/").content.decode()
     assert "alice/simple" not in board.split('id="stats-title"')[0]
-    assert "Retired bots leave the ranking (1 here)" in board
+    assert "Bots no longer competing leave the ranking (here 1 retired by its owner)" in board
     api = client.get("/api/games/rps-poker/leaderboard/").json()
     assert [r["bot"]["name"] for r in api["results"]] == ["strong"]
     assert api["results"][0]["rank"] == 1

@@ -17,9 +17,11 @@ from django.test.utils import CaptureQueriesContext
 
 from bots import competition
 from bots.competition import faults
+from bots.competition.uploads import retire
 from bots.management.commands import upload_bot
 from bots.models import (
     HOUSE,
+    Bot,
     BotVersion,
     LeaderboardRow,
     Match,
@@ -384,3 +386,20 @@ def test_my_bots_and_the_bot_page_show_it_taken_off_the_reason_to_its_owner_only
     assert 'out of the ranking <span class="muted">(taken off the ladder: its matches' in public
     assert "upload a fixed version" not in public and "armed" not in public
     assert "retired" not in public
+
+
+def test_the_leaderboard_counts_it_taken_off_not_retired(bomb):
+    """The leaderboard said "Retired bots leave the ranking (1 here)" of a bot nobody
+    retired: it was taken off the ladder."""
+    board = Client().get("/games/rps-poker/leaderboard/").content.decode()
+    assert (
+        "Bots no longer competing leave the ranking (here 1 taken off the ladder for faulting "
+        "in its rated matches)"
+    ) in " ".join(board.split())
+    assert "retired" not in board.split('id="out-of-ranking"')[1].split("</p>")[0]
+    retire(Bot.objects.get(name="simple"))
+    board = Client().get("/games/rps-poker/leaderboard/").content.decode()
+    assert (
+        "Bots no longer competing leave the ranking (here 1 retired by its owner, 1 taken off "
+        "the ladder for faulting in its rated matches)"
+    ) in " ".join(board.split())
