@@ -755,7 +755,8 @@ CROSS_TOP = 20
 def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
     """Results summed over the tournament's matches.
 
-    Every bot's totals (matches, points, mean, faults), best first: the standings. Games
+    Every bot's totals (matches, points, mean, faults), best first (``ranked_by``: by its
+    total points, or in a placement by its mean per match): the standings. Games
     with opponents add a grid of the ``top`` best: a cell holds the row bot's points and
     the column bot's points over every match both played (at a Last Card table each pair
     of players at the table counts). One-seat games (UTH) have the totals alone.
@@ -780,11 +781,15 @@ def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
         }
         for bot_id, matches, points, faults, name, owner in totals
     ]
-    entries.sort(key=lambda e: (-e["points"] if higher_is_better else e["points"], e["label"]))
+    # a placement's new bot plays every opponent, each of them the new bot alone: their
+    # totals are over very different numbers of matches, their means are comparable
+    by = "mean" if tournament.format == Tournament.PLACEMENT else "points"
+    entries.sort(key=lambda e: (-e[by] if higher_is_better else e[by], e["label"]))
     for place, entry in enumerate(entries, 1):
         entry["place"] = place
+    order = {"ranked_by": by, "higher_is_better": higher_is_better}
     if spec.plays_alone:
-        return {"kind": "totals", "bots": entries, "higher_is_better": higher_is_better}
+        return {"kind": "totals", "bots": entries} | order
     columns = entries[:top]
     shown = [e["id"] for e in columns]
     pairs = {
@@ -811,8 +816,7 @@ def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
         "columns": columns,
         "grid": grid,
         "more": len(entries) > len(columns),
-        "higher_is_better": higher_is_better,
-    }
+    } | order
 
 
 def _cell(mine: float, theirs: float, n: int, opponent: str, higher: bool) -> dict[str, Any]:
@@ -886,13 +890,16 @@ def cross_table_html(cross: dict[str, Any]) -> SafeString:
                     f'<td class="num {cell["outcome"]}" title="{title}">'
                     f"{score_pair(cell['for'], cell['against'])}</td>"
                 )
+            cells.append(f'<td class="num">{figure(bot["points"])}</td>')
+            if cross.get("ranked_by") == "mean":  # (what its rows are ordered by)
+                cells.append(f'<td class="num">{_mean(bot)}</td>')
             rows.append(
                 f'<tr><th scope="row"><a href="/bots/{bot["id"]}/">{_e(bot["label"])}</a></th>'
-                f'{"".join(cells)}<td class="num">{figure(bot["points"])}</td></tr>'
+                f"{''.join(cells)}</tr>"
             )
     else:
         for bot in cross["bots"]:
-            mean = minus_signs(f"{bot['mean']:.2f}")
+            mean = _mean(bot)
             rows.append(
                 f'<tr><th scope="row"><a href="/bots/{bot["id"]}/">{_e(bot["label"])}</a></th>'
                 f'<td class="num">{bot["matches"]}</td><td class="num">{figure(bot["points"])}</td>'
@@ -901,13 +908,18 @@ def cross_table_html(cross: dict[str, Any]) -> SafeString:
     return mark_safe("\n".join(rows))  # every label went through _e
 
 
+def _mean(bot: dict[str, Any]) -> str:
+    """A bot's mean per match in a tournament, as its tables write it."""
+    return minus_signs(f"{bot['mean']:.2f}")
+
+
 def standings_html(cross: dict[str, Any]) -> SafeString:
     """Every bot of the tournament, best first, with a link to its row of the whole cross
     table (``?bot=<id>``), made here in one pass with every label escaped."""
     rows = []
     for bot in cross["bots"]:
         label = _e(bot["label"])
-        mean = minus_signs(f"{bot['mean']:.2f}")
+        mean = _mean(bot)
         rows.append(
             f'<tr><td class="num">{bot["place"]}</td>'
             f'<th scope="row"><a href="/bots/{bot["id"]}/">{label}</a></th>'
@@ -1053,12 +1065,13 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
     except LookupError as missing:
         raise Http404(str(missing)) from None
     tc = found.settings.get("time_control") or {}
+    spec = get_game(found.game)
     return render(
         request,
         "games/tournament.html",
         {
             "tournament": found,
-            "game": get_game(found.game),
+            "game": spec,
             "progress": progress,
             "results": results,
             "settings_shown": {
@@ -1071,6 +1084,14 @@ def tournament(request: HttpRequest, pk: int) -> HttpResponse:
             },
             "worker": aggregates.worker_time_in(found),
             "cross": cross,
+            # what the rows (and the places) are in order of
+            "cross_order": (
+                ""
+                if cross is None
+                else f"{spec.score_label} per match"
+                if cross["ranked_by"] == "mean"
+                else f"total {spec.score_label}"
+            ),
             "cross_rows": cross_table_html(cross) if cross else "",
             "standings": standings_html(cross) if cross and cross.get("more") else "",
             "top": CROSS_TOP,

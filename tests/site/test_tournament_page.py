@@ -15,11 +15,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from bots import competition
-from bots.models import Match, MatchJob, MatchSeat, Tournament
+from bots.models import Match, MatchJob, MatchSeat, Tournament, TournamentResult
 from cardsite.asgi import application
 from cardsite.written import figure, score_pair
 from games.consumers import READ_ONLY
-from games.views import cross_table_html, standings_html
+from games.views import cross_table, cross_table_html, standings_html
 from tests.site import test_leaderboard_pages as data
 from tests.site.test_leaderboard_pages import builtin, enter, users
 
@@ -99,6 +99,46 @@ def test_it_shows_the_cross_table_of_a_finished_tournament(client, rps_tournamen
     latest = Match.objects.filter(tournament=rps_tournament).order_by("-played", "-pk").first()
     assert f'<a href="/matches/{latest.pk}/">Match {latest.pk}</a>' in page
     assert '<span class="badge lost">exception</span>' in page
+
+
+def test_a_placement_ranks_its_bots_per_match_and_says_so(client, rps_tournament):
+    """A placement ranked by total points: its new bot, which plays every opponent while each
+    opponent plays it alone, came first with 40 games won in 8 matches (5 a match) over
+    bob/strong's 24 in 4 (6 a match), who had beaten it."""
+    Tournament.objects.filter(pk=rps_tournament.pk).update(format=Tournament.PLACEMENT)
+    kept = TournamentResult.objects.filter(tournament=rps_tournament)
+    bots = {row.bot.name: row.bot_id for row in kept.filter(opponent=0).select_related("bot")}
+    new, strong, faulty = bots["simple"], bots["strong"], bots["faulty"]
+    kept.delete()
+    for bot, opponent, matches, points, against in [
+        (new, 0, 8, 40, 0), (strong, 0, 4, 24, 0), (faulty, 0, 4, 16, 0),
+        (new, strong, 4, 16, 24), (strong, new, 4, 24, 16),
+        (new, faulty, 4, 24, 16), (faulty, new, 4, 16, 24),
+    ]:  # fmt: skip
+        TournamentResult.objects.create(
+            tournament=rps_tournament, bot_id=bot, opponent=opponent, matches=matches,
+            points_for=points, points_against=against,
+        )  # fmt: skip
+    rps_tournament.refresh_from_db()
+    cross = cross_table(rps_tournament)
+    assert [(b["label"], b["place"]) for b in cross["bots"]] == [
+        ("bob/strong", 1), ("alice/simple", 2), ("carol/faulty", 3),
+    ]  # fmt: skip
+    assert cross["ranked_by"] == "mean"
+    page = " ".join(
+        client.get(f"/tournaments/{rps_tournament.pk}/?bot={strong}").content.decode().split()
+    )
+    assert "Bots in order of their games won per match (in a placement the new bot" in page
+    assert '<th scope="col">games won per match</th>' in page
+    assert '<td class="num">24</td><td class="num">6.00</td></tr>' in page
+    assert "Place 1 of 3 by games won per match." in page
+    api = client.get(f"/api/tournaments/{rps_tournament.pk}/").json()["results"]
+    assert api["ranked_by"] == "mean" and api["bots"][0]["label"] == "bob/strong"
+    # a round robin's bots play alike: by their totals, as its page says
+    Tournament.objects.filter(pk=rps_tournament.pk).update(format=Tournament.ROUND_ROBIN)
+    page = client.get(f"/tournaments/{rps_tournament.pk}/").content.decode()
+    assert "Bots in order of their total games won, the best first." in page
+    assert "per match</th>" not in page
 
 
 def test_a_pair_of_scores_reads_as_two_numbers_with_a_minus_sign_not_a_hyphen():
