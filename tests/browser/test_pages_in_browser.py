@@ -337,3 +337,50 @@ def test_links_in_every_kind_of_page_have_the_sites_colour(tab):
         colours = link_colours(page)
         assert colours and set(colours.values()) == {LINK}, (path, colours)
     assert tab.console.take() == []
+
+
+def test_a_table_that_scrolls_says_so_and_a_cross_table_of_seven_fits_a_desktop(open_tabs):
+    """Figures were cut mid-number at a scrolling table's edge with nothing to say the table
+    went on ("35.9 +/- 2.9" for 35.93 +/- 2.97 on a phone), and a 7-bot cross table was 14 px
+    too wide for a desktop's column, its total "234" showing as "23"."""
+    from games.views import cross_table_html
+
+    phone = open_tabs("phone").page
+    phone.goto("/games/last-card/leaderboard/")
+    wrap = phone.locator(".table-wrap").first
+    wrap.locator("tbody tr").first.wait_for()
+    hint = phone.locator(".scroll-hint").first
+    hint.wait_for()  # over the table, in view
+    assert hint.inner_text() == "Scroll the table sideways for more \u2192"
+    assert wrap.get_attribute("data-more") == "right"
+    assert "gradient" in wrap.evaluate("w => getComputedStyle(w).maskImage")  # its edge fades
+    wrap.evaluate("w => { w.scrollLeft = w.scrollWidth; }")
+    phone.wait_for_function(
+        "w => w.getAttribute('data-more') === 'left'", arg=wrap.element_handle()
+    )
+    first = wrap.locator("tbody tr > :first-child").first
+    assert first.evaluate("c => getComputedStyle(c).boxShadow") != "none"  # over what scrolled
+
+    desktop = open_tabs("desktop").page
+    desktop.goto("/tournaments/")
+    desktop.locator("main a[href^='/tournaments/']").first.click()
+    table = desktop.locator("table.cross")
+    table.wait_for()
+    names = ["house/strong", "carol/rps-slow", "bob/rps-flaky", "alice/rps-mine",
+             "house/simple", "house/minimal", "dave/rps-low"]  # fmt: skip
+    bots = [{"id": n, "label": name, "points": 234.0 - 20 * n} for n, name in enumerate(names)]
+    cell = {"for": 51.0, "against": 9.0, "matches": 12, "outcome": "won", "opponent": "x"}
+    grid = [{"bot": bot, "cells": [None if c is bot else cell for c in bots]} for bot in bots]
+    head = "".join(
+        f'<th scope="col"><a href="/bots/{b["id"]}/">{b["label"]}</a></th>' for b in bots
+    )
+    table.evaluate(
+        "(t, [head, rows]) => { t.tHead.rows[0].innerHTML = head; t.tBodies[0].innerHTML = rows; }",
+        [f'<th scope="col">bot</th>{head}<th scope="col">total games won</th>',
+         str(cross_table_html({"kind": "pairs", "grid": grid}))],
+    )  # fmt: skip
+    box = desktop.locator(".table-wrap", has=table)
+    width, room = box.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    assert width <= room, f"the cross table of 7 is {width} px wide in {room} px"
+    total = table.locator("tbody tr td").last
+    assert total.inner_text() == "114" and total.is_visible()
