@@ -1028,12 +1028,14 @@ def tournaments(request: HttpRequest) -> HttpResponse:
     listed = []
     for t in page.items:
         p = counts[t.pk]
-        finished = p["done"] + p["failed"]
+        total = p["done"] + p["failed"] + p["queued"] + p["running"]
+        # (a failed match was not played: withdrawn, or the site could not play it)
+        unplayed = f", {p['failed']} not played" if p["failed"] else ""
         listed.append(
             {
                 "tournament": t,
                 "game": get_game(t.game),
-                "progress": f"{finished} / {finished + p['queued'] + p['running']}",
+                "progress": f"{p['done']} / {total} matches played{unplayed}",
                 "created": when(t.created),
             }
         )
