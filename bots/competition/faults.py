@@ -42,6 +42,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from bots.competition.leaving import WITHDRAWN as WITHDRAWN_PREFIX
 from bots.competition.leaving import is_builtin, withdraw_queued_jobs
 from bots.ladder.ratings import lock_ledger, rerank
 from bots.models import BotVersion, MatchJob, MatchSeat
@@ -62,7 +63,7 @@ NOT_COUNTED = frozenset({"time"})
 #: reason keeps
 REASON_CHARS = 200
 #: the queued matches of a version taken off end failed with this error
-WITHDRAWN = "withdrawn: the bot was taken off the ladder for faulting in its rated matches"
+WITHDRAWN = f"{WITHDRAWN_PREFIX}the bot was taken off the ladder for faulting in its rated matches"
 
 
 def faults_in_a_row() -> int:

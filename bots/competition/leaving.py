@@ -29,6 +29,11 @@ def is_builtin(version: BotVersion) -> bool:
         return False
 
 
+#: how the error of a job withdrawn begins (a bot in it left before it was played), which
+#: tells it from a job the site could not play: "withdrawn: the bot was retired by its owner"
+WITHDRAWN = "withdrawn: "
+
+
 def withdraw_queued_jobs(version: BotVersion, error: str) -> int:
     """Inside a transaction holding the game's rating ledger: fail the queued jobs that
     seat ``version``, then rate what that unblocks and finish tournaments left empty.

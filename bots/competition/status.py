@@ -20,6 +20,7 @@ from django.db.models import Count, Q
 
 from bots.clock import shared_now
 from bots.competition import uploads
+from bots.competition.leaving import WITHDRAWN
 from bots.ladder.ratings import ranking_measure
 from bots.models import Bot, BotVersion, LeaderboardRow, MatchJob, MatchSeat, Tournament
 from games.registry import get_game
@@ -164,10 +165,6 @@ def workers_at_work() -> bool:
         BotVersion.objects.filter(validation_lease__gt=now).exists()
         or MatchJob.objects.filter(status=MatchJob.RUNNING, lease_until__gt=now).exists()
     )
-
-
-#: the start of a job's error when it was withdrawn, not played (bots.competition.leaving)
-WITHDRAWN = "withdrawn:"
 
 
 def _placement(version: BotVersion) -> Placement | None:

@@ -56,7 +56,7 @@ from django.utils import timezone
 from bots.clock import shared_now
 from bots.competition import schedule_placement, worker_bound
 from bots.competition.leases import ERRORS, Caps
-from bots.competition.leaving import is_builtin, withdraw_queued_jobs
+from bots.competition.leaving import WITHDRAWN, is_builtin, withdraw_queued_jobs
 from bots.competition.which_game import OtherGame, for_another_game
 from bots.ladder.ratings import lock_ledger, on_new_version, rerank
 from bots.languages import by_suffix, get_language, language_title, languages, looks_foreign
@@ -608,7 +608,7 @@ def activate(version: BotVersion) -> None:
         lock_ledger(version.bot.game)
         for old in replaced:
             withdraw_queued_jobs(
-                old, f"withdrawn: version {version.number} of the bot took its place"
+                old, f"{WITHDRAWN}version {version.number} of the bot took its place"
             )
     version.status = BotVersion.ACTIVE
     version.reason = ""
@@ -773,7 +773,7 @@ def retire(bot: Bot) -> BotVersion | None:
         version.status = BotVersion.RETIRED
         version.save(update_fields=["status"])
         lock_ledger(bot.game)
-        withdraw_queued_jobs(version, "withdrawn: the bot was retired by its owner")
+        withdraw_queued_jobs(version, f"{WITHDRAWN}the bot was retired by its owner")
         rerank(bot.game)  # it leaves the ranking; its row and history stay
     return version
 
