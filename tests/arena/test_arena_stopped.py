@@ -139,6 +139,8 @@ def started_arena(tmp_path: Path, *args: str) -> subprocess.Popen:
     """``manage.py arena ARGS`` in a session of its own (as a terminal's foreground job),
     its temporary folders in ``tmp_path``, once it has begun its tournament."""
     env = {**os.environ, "COLUMNS": "80", "TMPDIR": str(tmp_path)}
+    # (SIGCHLD ignored here would be the arena's too, and its exit status lost: read as 0)
+    assert signal.getsignal(signal.SIGCHLD) != signal.SIG_IGN
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "manage.py"), "arena", "--game", "rps-poker", *args],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
