@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 from pathlib import Path
 from typing import Any
 
@@ -38,17 +37,6 @@ def _drop_thread_connections() -> None:
             conn.connection = None
         else:
             conn.close()
-
-
-@pytest.fixture(autouse=True)
-def _children_reaped_by_default():
-    """SIGCHLD as a test found it: ignored, it is inherited by every command a later test of
-    the same test process starts, and the test's own wait for that command's status finds
-    none (Python reads that as 0): an arena stopped by Ctrl-C, which exits with 130, was read
-    as exiting with 0 in a test process an earlier test had left so."""
-    yield
-    if signal.getsignal(signal.SIGCHLD) == signal.SIG_IGN:
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
 
 
 @pytest.fixture(autouse=True)

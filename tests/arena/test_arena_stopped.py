@@ -135,16 +135,23 @@ def test_ctrl_c_stops_the_jobs_at_once_and_keeps_what_they_played(tmp_path, bot_
     )
 
 
+def signals_as_a_shell_leaves_them() -> None:
+    """In the arena's process, before it starts: Ctrl-C, SIGTERM and SIGCHLD at their
+    defaults, as a terminal's shell starts a foreground job. A signal ignored is inherited
+    by the commands a process starts: a test process left ignoring SIGINT by an earlier test
+    started an arena that ignored Ctrl-C too (it played its 9,000 matches and exited 0)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def started_arena(tmp_path: Path, *args: str) -> subprocess.Popen:
     """``manage.py arena ARGS`` in a session of its own (as a terminal's foreground job),
     its temporary folders in ``tmp_path``, once it has begun its tournament."""
     env = {**os.environ, "COLUMNS": "80", "TMPDIR": str(tmp_path)}
-    # (SIGCHLD ignored here would be the arena's too, and its exit status lost: read as 0)
-    assert signal.getsignal(signal.SIGCHLD) != signal.SIG_IGN
     process = subprocess.Popen(
         [sys.executable, str(ROOT / "manage.py"), "arena", "--game", "rps-poker", *args],
         cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True,
+        start_new_session=True, preexec_fn=signals_as_a_shell_leaves_them,
     )  # fmt: skip
     header = process.stderr.readline()
     assert header.startswith("RPS Poker: 3 bots, 3000 rounds, 9000 matches, seed 4"), header
