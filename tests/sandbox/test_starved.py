@@ -255,6 +255,14 @@ def test_an_operators_signal_from_outside_is_a_platform_error(tmp_path, sandbox_
     assert agent.fault_reports == []
 
 
+def wait_stopped(pid: int, within: float = 10.0) -> None:
+    """Until process ``pid`` is stopped (state T in /proc), as a SIGSTOP sent it makes it."""
+    deadline = time.monotonic() + within
+    while Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "T":
+        assert time.monotonic() < deadline, f"process {pid} was not stopped"
+        time.sleep(0.005)
+
+
 @pytest.mark.skipif(not IS_ROOT, reason="a worker's bot is stopped between matches as root")
 def test_an_operators_signal_to_a_stopped_process_is_no_error_as_it_is_closed(
     tmp_path, sandbox_config
@@ -282,6 +290,9 @@ def test_an_operators_signal_to_a_stopped_process_is_no_error_as_it_is_closed(
         pids = [p for p in bot_processes(proc.pid)[1:] if not children(p) and p in stopped]
         assert pids
         for pid in pids:
+            # (SIGSTOP takes effect when the process next runs: a SIGTERM that comes first,
+            # on a loaded machine, ends it at once, with nothing left pending)
+            wait_stopped(pid)
             os.kill(pid, signal.SIGTERM)
     finally:
         process.close()  # (raised PlatformError)
