@@ -49,6 +49,7 @@ from games import replays, reviews
 from games.engine.game import faults_shown
 from games.engine.played_for import events_played_for
 from games.engine.table import shown_names
+from games.engine.written import listed, sentence
 from games.explorer import asker
 from games.models import TableSeat
 from games.registry import GameSpec, get_game
@@ -256,28 +257,28 @@ def _outcome(match: Match, seats: list[Any]) -> str:
     fault stops a bot playing, but what it had won still counts), or how the session
     ended."""
     result = match.record.get("result", {})
-    if len(seats) == 1:
-        return str(result.get("reason") or "")
+    if len(seats) == 1:  # (the engine's words, which a sentence of its own begins)
+        return sentence(str(result.get("reason") or ""))
     higher = _higher_is_better(match.game)
     scores = [s.score for s in seats]
     if not scores:
         return ""
     best = max(scores) if higher else min(scores)
-    leaders = [s for s in seats if s.score == best]
-    spec = _spec(match.game)
+    # (seats of the same name say which seat they are: "house/heuristic (seat 2) wins")
     names = shown_names([s.label for s in seats])
-    winner = leaders[0].seat if len(leaders) == 1 else None
+    leaders = [i for i, s in enumerate(seats) if s.score == best]
+    spec = _spec(match.game)
+    winner = seats[leaders[0]].seat if len(leaders) == 1 else None
     faults = (
         replays.faults_said(spec.state_class if spec else None, result, names, winner)
         if isinstance(result, dict)
         else ""
     )
     if len(leaders) > 1:
-        return "A draw between " + ", ".join(s.label for s in leaders) + faults
-    said = f"{leaders[0].label} wins"
+        return "A draw between " + listed([names[i] for i in leaders]) + faults
+    said = f"{names[leaders[0]]} wins"
     if len(seats) == 2:
-        (other,) = [s for s in seats if s is not leaders[0]]
-        said += f" {figure(leaders[0].score)} to {figure(other.score)}"
+        said += f" {figure(seats[leaders[0]].score)} to {figure(seats[1 - leaders[0]].score)}"
     return said + faults
 
 
@@ -293,8 +294,8 @@ def timer_moves(match: Match, names: list[str]) -> str:
         name = names[seat] if seat < len(names) else f"seat {seat + 1}"
         moves = "1 move" if count == 1 else f"{count} moves"
         said.append(f"{moves if not said else moves.split()[0]} for {name}")
-    listed = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
-    return f"played {listed}, {'whose' if len(said) == 1 else 'as their'} time ran out"
+    whose = "whose" if len(said) == 1 else "as their"
+    return f"played {listed(said)}, {whose} time ran out"
 
 
 def _step(request: HttpRequest, count: int) -> int:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games import solves
+from games.engine.written import listed
 from games.models import SolveJob
 from games.registry import GameSpec, get_game
 from games.replaycache import keep, kept
@@ -276,8 +277,7 @@ class MatchReview:
             parts.append(counted(other, "decision", "decisions") + " the solved game does not know")
         if not parts:
             return ""
-        listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-        return f"Not reviewed: {listed}."
+        return f"Not reviewed: {listed(parts)}."
 
     @property
     def any_solved(self) -> bool:

@@ -18,6 +18,7 @@ from games.blackjack_pp.solving import HITS, UP
 from games.blackjack_pp.strategy import describe_token
 from games.blackjack_pp.tree import NAMES, parse_card, total
 from games.engine.played_for import actions_played_for
+from games.engine.written import listed
 from games.solver.review import Move, Verb, Words, cut_short_moves, decided
 
 #: the engine's actions as the solver's keys write them
@@ -162,8 +163,7 @@ def _seen(tokens: list[str], position: int, defaulted: tuple[int, ...] = ()) -> 
         parts.append(f"{who} stood" if token[1:2] == "s" else f"{who} hit{drew}")
     if not parts:
         return "first to act"
-    said = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-    return f"after {said}"
+    return f"after {listed(parts)}"
 
 
 def review_words(move: Move) -> Words:

@@ -35,3 +35,14 @@ def minus_signs(text: str) -> str:
     figures (``15-0-5``, a date) stays. For the site's own words only: a bot's (a fault's
     reason) are shown as it wrote them."""
     return _SIGN.sub(MINUS, text)
+
+
+def listed(words: list[str]) -> str:
+    """Words as a sentence lists them: ``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def sentence(text: str) -> str:
+    """A text that begins a sentence (a heading, a page's line): its first letter a capital,
+    the rest as written (``completed 10 rounds`` -> ``Completed 10 rounds``)."""
+    return text[:1].upper() + text[1:]

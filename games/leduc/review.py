@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.played_for import actions_played_for
+from games.engine.written import listed
 from games.leduc.strategy import CARD_WORD
 from games.leduc.tree import round_over
 from games.solver.review import Move, Verb, Words, cut_short_moves, decided
@@ -144,10 +145,6 @@ def _round_words(
     return said
 
 
-def _joined(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
 def seen_words(first: str, second: str | None, defaulted: tuple[int, ...] = ()) -> str:
     """The betting before a decision, from the deciding seat's side: ``first`` the first
     round's actions so far (all of them once ``second``, the second round's, is given);
@@ -156,11 +153,11 @@ def seen_words(first: str, second: str | None, defaulted: tuple[int, ...] = ()) 
     if second is None:
         mine = len(first) % 2
         before = _round_words(first, mine, defaulted)
-        return f"in the first round, after {_joined(before)}" if before else "first to act"
+        return f"in the first round, after {listed(before)}" if before else "first to act"
     mine = len(second) % 2
-    earlier = _joined(_round_words(first, mine, defaulted))
+    earlier = listed(_round_words(first, mine, defaulted))
     before = _round_words(second, mine, defaulted, len(first))
-    now = f"after {_joined(before)}" if before else "first to act"
+    now = f"after {listed(before)}" if before else "first to act"
     return f"in the second round, {now} (in the first round {earlier})"
 
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from games.engine.played_for import actions_played_for
 from games.engine.table import FAULT_WORDS
+from games.engine.written import listed
 from games.solver.tree import FlatTree
 
 #: values closer than this are equal (the best action is any of them; nothing is lost)
@@ -638,7 +639,7 @@ def mix_words(infoset: InfosetValues, verbs: dict[str, Verb]) -> str:
     first, *rest = played
     words = [f"{verbs[first[1]].present} {percent(first[0])} of the time"]
     words += [f"{verbs[a].present} {percent(p)}" for p, a in rest]
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return listed(words)
 
 
 def _always(share: float) -> str:

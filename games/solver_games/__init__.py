@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.spec import SolverOption, SolverSpec
+from games.engine.written import listed
 from games.registry import solvable
 from games.solver.game import Game
 
@@ -45,10 +46,6 @@ def options_by_name() -> dict[str, list[tuple[str, SolverOption]]]:
     return found
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
 def refuse_foreign(slug: str, given: list[str]) -> None:
     """GameChoiceError when ``slug`` takes none of the options named in ``given``, saying
     which games take them."""
@@ -58,7 +55,7 @@ def refuse_foreign(slug: str, given: list[str]) -> None:
         return
     everyone = options_by_name()
     owners = list(dict.fromkeys(g for name in foreign for g, _ in everyone.get(name, [])))
-    flags = _and(
+    flags = listed(
         [
             everyone[name][0][1].flag if name in everyone else "--" + name.replace("_", "-")
             for name in foreign
@@ -71,11 +68,11 @@ def refuse_foreign(slug: str, given: list[str]) -> None:
         owner: [o.flag for o in solvers()[owner].options if o.name not in own] for owner in owners
     }
     if len(owners) > 1:
-        takes = "; ".join(f"{owner} takes {_and(their)}" for owner, their in theirs.items())
+        takes = "; ".join(f"{owner} takes {listed(their)}" for owner, their in theirs.items())
         raise GameChoiceError(f"{slug} takes no {flags}: {takes}")
     (owner, their), *_ = theirs.items()
     verb = "is an option" if len(their) == 1 else "are options"
-    raise GameChoiceError(f"{slug} takes no {flags}: {_and(their)} {verb} of {owner} only")
+    raise GameChoiceError(f"{slug} takes no {flags}: {listed(their)} {verb} of {owner} only")
 
 
 def make_game(name: str, **options: Any) -> Game:

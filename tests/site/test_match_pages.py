@@ -288,7 +288,10 @@ def test_it_shows_an_uth_session_against_the_dealer(client, uth_match):
     assert "net chips" in page
     assert "Round 1: the deal" in page
     assert 'aria-label="face-down card"' in page  # the dealer's cards and the board
-    assert uth_match.record["result"]["reason"] in page
+    reason = uth_match.record["result"]["reason"]  # (the engine's: "completed 10 rounds ...")
+    assert reason[0].islower()
+    # the headline is a sentence of its own: it begins with a capital, as the table says it
+    assert f'<p class="match-outcome">{reason[0].upper()}{reason[1:]}' in page
 
 
 def test_it_answers_404_for_an_unknown_match(client, db):
@@ -352,9 +355,9 @@ def test_a_tables_three_bots_say_their_seat_and_the_points_stand_by_the_names(cl
     entries = [Entry(name="a guest", builtin="naive")] + [
         Entry(name="house/heuristic", builtin="heuristic") for _ in range(3)
     ]
-    played = play_entries(get_game("last-card"), entries, seed=4)
+    played = play_entries(get_game("last-card"), entries, seed=2)
     record = json.loads(json.dumps(played.outcome.record))
-    match = Match.objects.create(game="last-card", seed=4, record=record)
+    match = Match.objects.create(game="last-card", seed=2, record=record)
     for seat, entry in enumerate(entries):
         MatchSeat.objects.create(
             match=match, seat=seat, name=entry.name, score=record["result"]["scores"][seat],
@@ -373,6 +376,28 @@ def test_a_tables_three_bots_say_their_seat_and_the_points_stand_by_the_names(cl
         ("3", "house/heuristic (seat 3)"),
         ("4", "house/heuristic (seat 4)"),
     ], rows
+    # the headline names the winner as the table does ("house/heuristic wins" named none)
+    scores = record["result"]["scores"]
+    won = scores.index(min(scores))
+    assert won > 0 and scores.count(min(scores)) == 1, scores  # (seed 2: a bot wins alone)
+    outcome = page.split('<p class="match-outcome">')[1].split("</p>")[0]
+    assert outcome.startswith(f"house/heuristic (seat {won + 1}) wins"), outcome
+
+
+def test_a_draw_names_each_seat_it_is_between(client, db):
+    """A draw between seats of one name says which seats ("A draw between house/random
+    (seat 1) and house/random (seat 2)"), not the same name twice."""
+    entries = [Entry(name="house/random", builtin="random") for _ in range(2)]
+    played = play_entries(get_game("kuhn"), entries, seed=1, config={"hands": 2})
+    record = json.loads(json.dumps(played.outcome.record))
+    record["result"]["scores"] = [0, 0]
+    match = Match.objects.create(game="kuhn", seed=1, record=record)
+    for seat, entry in enumerate(entries):
+        MatchSeat.objects.create(
+            match=match, seat=seat, name=entry.name, score=0, builtin=entry.builtin
+        )
+    outcome = page_of(client, match).split('<p class="match-outcome">')[1].split("</p>")[0]
+    assert outcome == "A draw between house/random (seat 1) and house/random (seat 2)", outcome
 
 
 def felt(page: str) -> str:
