@@ -43,6 +43,7 @@ from bots.models import (
     OpponentResult,
     Tournament,
     TournamentResult,
+    builtin_label,
 )
 from cardsite import keyset
 from cardsite.written import figure, minus_signs, score_pair, when
@@ -257,7 +258,15 @@ LEADER_FIELDS = (
 
 def home(request: HttpRequest) -> HttpResponse:
     leaders = leaders_by_game(LEADERS_ON_HOME)
-    games = [{"spec": get_game(slug), "leaders": leaders[slug]} for slug in game_slugs()]
+    games = [
+        {
+            "spec": spec,
+            "leaders": leaders[spec.slug],
+            # as every page names them (the arena command's builtin:NAME is the rules page's)
+            "builtins": [builtin_label(name) for name in spec.builtin_names],
+        }
+        for spec in map(get_game, game_slugs())
+    ]
     first = game_slugs()[0]
     return render(
         request,

@@ -11,7 +11,9 @@ def test_it_shows_the_games_on_the_home_page(client):
     assert response.status_code == 200
     page = response.content.decode()
     assert "RPS Poker" in page
-    assert "builtin:strong" in page
+    # the built-in bots by the names every other page gives them (builtin:NAME is how the
+    # arena command asks for one: the rules pages say so)
+    assert "<code>house/strong</code>" in page and "builtin:" not in page
     # a visitor tries a bot in the playground; the arena command is on the rules pages
     assert '<a href="/games/rps-poker/playground/">Playground</a>' in page
 
