@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine.table import TableRules, name_of
+from games.engine.table import TableRules, name_of, plural
 from games.replays import card_view, zone
 from games.rps_poker.cards import DRAFT_STEPS, GAMES
 from games.rps_poker.rules import RpsPokerState
@@ -51,12 +51,14 @@ class RpsPokerTable(TableRules):
         elif state.phase == "main":
             note = f"game {state.step + 1} of {GAMES}"
             shared.append(zone("Base card", [state.base or ""]) | {"note": note})
-        if state.games:
+        if state.games:  # each card of the last game under the name of who played it
             last = state.games[-1]
-            note = f"base {_label(last['base'])}, won by {shown[last['winner']]}"
-            shared.append(zone("Last game", last["played"]) | {"note": note})
+            won = f"won, base {_label(last['base'])}"
+            for s in (0, 1):
+                played = zone(f"Last game: {shown[s]}", [last["played"][s]])
+                shared.append(played | {"note": won} if s == last["winner"] else played)
         if not draft:
-            lines.append(f"{len(state.remaining)} base cards left")
+            lines.append(f"{plural(len(state.remaining), 'base card')} left")
         frame = {
             "label": self._title(state),
             "lines": lines,
