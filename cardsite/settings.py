@@ -393,6 +393,11 @@ LOGGING = {
 
 # Competition (docs/competition.md): bot uploads and the tournament worker.
 BOT_MAX_CODE_BYTES = envint("BOT_MAX_CODE_BYTES", 256 * 1024)
+#: the largest request body the server takes in at all (cardsite.serve): a request that says
+#: it is larger is refused (413) before any of its body is read, and one that sends more
+#: (chunked) is cut off there. Above the upload forms' own limit (twice the code limit and
+#: 64 KiB: bots.pages.views.request_limit), whose page says what was too large.
+REQUEST_BODY_MAX_BYTES = envint("REQUEST_BODY_MAX_BYTES", 4 * BOT_MAX_CODE_BYTES + 256 * 1024)
 #: new versions one user may upload from the site in any hour (docs/uploading.md)
 BOT_UPLOADS_PER_HOUR = envint("BOT_UPLOADS_PER_HOUR", 10)
 #: versions of one bot made active again in any hour (My bots, "Make active"): each queues

@@ -306,3 +306,12 @@ def test_an_existing_secret_key_file_is_tightened(tmp_path, monkeypatch):
     (tmp_path / "secret_key").chmod(0o644)
     assert secret_key(tmp_path) == "an-old-key"
     assert mode(tmp_path / "secret_key") == 0o600
+
+
+def test_the_server_takes_in_every_upload_its_form_can_refuse_with_a_page(settings):
+    """An upload just over the forms' limit gets the page that says how large it was (the
+    view reads its length); only a request larger than that is cut short by the server, with
+    one line (cardsite/serve.py)."""
+    from bots.pages.views import request_limit
+
+    assert settings.REQUEST_BODY_MAX_BYTES >= 2 * request_limit()
