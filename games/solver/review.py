@@ -23,7 +23,7 @@ game.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -445,13 +445,15 @@ class Review:
 
     @property
     def total_lost(self) -> float:
-        """What the mistakes lost, together."""
-        return sum(row.lost or 0.0 for row in self.rows if self.is_mistake(row))
+        """What the mistakes lost, together: the sum of their losses as their rows state
+        them (:func:`as_stated`), so that the rows add up to it."""
+        return _added(row.lost for row in self.rows if self.is_mistake(row))
 
     @property
     def small_lost(self) -> float:
-        """What the decisions too close to the best to be mistakes lost, together."""
-        return sum(row.lost or 0.0 for row in self.rows if row.verdict == "small")
+        """What the decisions too close to the best to be mistakes lost, together: the sum
+        of their losses as their rows state them (:func:`as_stated`)."""
+        return _added(row.lost for row in self.rows if row.verdict == "small")
 
     @property
     def mistakes(self) -> int:
@@ -595,6 +597,19 @@ def fixed(value: float, places: int = PLACES) -> str:
     """``value`` to ``places`` decimals, never "-0.0000"."""
     text = f"{value:.{places}f}"
     return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
+def as_stated(loss: float) -> float:
+    """A loss as the review states it (:func:`amount`): rounded to :data:`PLACES` decimals.
+    A total of several is the sum of these (:attr:`Review.total_lost`), not the rounded sum
+    of the exact losses, which can differ from what the rows add up to in the last place."""
+    return float(fixed(loss))
+
+
+def _added(losses: Iterable[float | None]) -> float:
+    """The sum of ``losses`` as the review states each (:func:`as_stated`), to the places
+    shown (no float's leftover digits)."""
+    return round(sum(as_stated(loss or 0.0) for loss in losses), PLACES)
 
 
 def measurable(loss: float) -> bool:

@@ -13,7 +13,7 @@ import pytest
 from games.kuhn.tree import Kuhn
 from games.solver import build
 from games.solver.export import strategy_array
-from games.solver.review import action_values, amount, measurable
+from games.solver.review import action_values, amount, as_stated, measurable
 from tests.browser.test_live_table import TURN_TIMEOUT_MS, updates, wait_until_answered
 
 pytestmark = pytest.mark.browser
@@ -78,9 +78,9 @@ def test_a_guest_reviews_their_kuhn_sitting_with_the_solvers_values(tab, screens
         expected = [infoset.values[taken], infoset.best, charged]
         assert shown == pytest.approx(expected, abs=6e-5), (row.inner_text(), expected)
         assert (verdict == "mistake") == mistake, row.inner_text()
-        total += lost if mistake else 0.0
+        total += as_stated(lost) if mistake else 0.0  # the rows' losses, as they read
     lost = float(review.locator("[data-total-lost]").inner_text())
-    assert lost == pytest.approx(total, abs=6e-5)
+    assert lost == pytest.approx(total, abs=1e-9)
 
     # every verdict in sight, at a desktop's width and a phone's, whatever the lost column
     # says: its longest words ("no measurable loss (under 0.0001)") widened the table past

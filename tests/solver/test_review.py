@@ -540,6 +540,38 @@ def test_a_tie_to_the_places_shown_is_no_preference_and_has_one_size_everywhere(
     assert "data-lost>0.0020 <" in page and "<span data-small-lost>0.0020 chips</span>" in page
 
 
+def test_the_totals_are_the_sum_of_the_losses_as_the_rows_state_them():
+    """Kuhn match 59 read "The rest lost less than that, together: 0.0038 chips" over close
+    calls whose rows add up to 0.0041, and mistakes 12.0666 over rows adding up to 12.0667:
+    the totals were the rounded sums of the exact losses, the rows each rounded alone."""
+    from games.solver.review import InfosetValues, Review, Row, amount
+
+    def decided(hand: int, lost: float) -> Row:
+        infoset = InfosetValues(
+            key="Qb",
+            player=1,
+            actions=("p", "b"),
+            strategy={"p": 0.5, "b": 0.5},
+            values={"p": -1.0, "b": -1.0 - lost},
+            value=-1.0 - lost / 2,
+            reach=1.0,
+            by_chance=False,
+            chance_reach=1.0,
+        )
+        return Row(Move(hand, 1, "Qb", "b"), infoset)
+
+    # three close calls each shown as 0.0001 (0.00014 exactly: 0.00042 together), three
+    # mistakes each shown as 1.0000 (1.00004 exactly: 3.00012 together) and one as 0.0200
+    losses = [0.00014, 0.00014, 0.00014, 1.00004, 1.00004, 1.00004, 0.02]
+    done = Review(1, tuple(decided(hand, lost) for hand, lost in enumerate(losses)))
+    assert [row.verdict for row in done.rows] == ["small"] * 3 + ["mistake"] * 4
+    shown = [amount(row.charged) for row in done.rows]
+    assert shown == ["0.0001"] * 3 + ["1.0000"] * 3 + ["0.0200"]
+    assert amount(done.small_lost) == "0.0003"
+    assert amount(done.total_lost) == "3.0200"
+    assert done.small_lost == 0.0003 and done.total_lost == 3.02
+
+
 # ---- a hand a fault cut short ----------------------------------------------------------------
 def faulted_at(slug: str, answers: tuple[list, list]) -> dict:
     """The record of a match of ``answers`` (seat 0's, seat 1's) whose seat 1 raises an
