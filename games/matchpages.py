@@ -44,7 +44,7 @@ from django.views.decorators.gzip import gzip_page
 
 from bots.models import Match
 from cardsite.errors import error_page
-from cardsite.written import figure
+from cardsite.written import figure, minus_signs
 from games import replays, reviews
 from games.engine.game import faults_shown
 from games.engine.played_for import events_played_for
@@ -459,7 +459,11 @@ def review_rows_html(review: reviews.MatchReview) -> SafeString:
             )
             verdict = row["verdict"]
             charged = row["charged"]
-            taken_value, best_value = shown_values(row["taken_value"], row["best_value"], charged)
+            # (negative ones with the minus sign, as every figure of the page)
+            taken_value, best_value = (
+                minus_signs(value)
+                for value in shown_values(row["taken_value"], row["best_value"], charged)
+            )
             # (the sentence's and the totals' words for it: a loss too small for the places
             # shown is "no measurable loss (under 0.0001)", never "0.0000")
             lost = amount(charged) if charged else "0"

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from games.engine.written import MINUS
 from games.kuhn.tree import Kuhn
 from games.solver import build
 from games.solver.export import strategy_array
@@ -67,7 +68,7 @@ def test_a_guest_reviews_their_kuhn_sitting_with_the_solvers_values(tab, screens
         verb = said.split(" with ")[0].split()[-1]
         taken = {"checked": "p", "bet": "b", "folded": "p", "called": "b"}[verb]
         shown = [
-            float(row.locator(f"[data-{name}]").inner_text().split()[0])
+            float(row.locator(f"[data-{name}]").inner_text().split()[0].replace(MINUS, "-"))
             for name in ("taken-value", "best-value", "lost")
         ]
         verdict = row.locator("[data-verdict]").inner_text()

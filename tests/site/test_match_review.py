@@ -62,7 +62,9 @@ def solved() -> None:
 
 
 def numbers(page: str, name: str) -> list[float]:
-    return [float(x) for x in re.findall(rf"data-{name}>(?:<strong>)?([-0-9.]+)", page)]
+    """The figures of the cells ``data-<name>``, a negative one's minus sign (U+2212) read."""
+    found = re.findall(rf"data-{name}>(?:<strong>)?([\u2212-]?[0-9.]+)", page)
+    return [float(x.replace("\u2212", "-")) for x in found]
 
 
 def taken_shown(rows) -> list[float]:
@@ -116,6 +118,17 @@ def test_the_reviews_numbers_are_the_review_modules_and_the_total_adds_up(client
         assert total == [round(sum(n for n in shown if n > threshold), 4)]
         assert f"<strong data-mistakes>{len(mistakes)}</strong> mistake" in page
         assert f'<option value="{seat}" selected>' in page
+
+
+def test_the_reviews_negative_values_have_the_minus_sign_as_every_figure_of_the_page(client):
+    """Kuhn match 59's review read "-1.0000" and "-2.0000" (a hyphen) beside the match's
+    score "\u221231" and the replay's "guest \u22121" (the minus sign)."""
+    match = stored(hands=20)
+    opened_and_solved(client, match)
+    page = client.get(f"/matches/{match.pk}/?review=0").content.decode()
+    cells = re.findall(r"data-(?:taken|best)-value>([^<]*)<", page)
+    assert cells and all(re.fullmatch(r"\u2212?[0-9]+\.[0-9]{4}", cell) for cell in cells)
+    assert any(cell.startswith("\u2212") for cell in cells)  # Kuhn's jack: worth -1 and less
 
 
 def test_a_folded_hand_is_reviewed_for_its_own_player_alone(client):

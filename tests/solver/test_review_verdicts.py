@@ -223,7 +223,7 @@ def test_a_row_s_two_values_differ_by_the_loss_it_states():
     assert shown(4.51444, 4.51446, 0.0, "fine") == ("4.5145", "4.5145", "0")
     # 0.00006 apart, each rounded alone 4.5145 twice: beside a loss of 0.0001, 0.0001 apart
     assert shown(4.51446, 4.51452, 0.00006, "small") == ("4.5144", "4.5145", "0.0001")
-    assert shown(-1.25, 0.5, 1.75, "mistake") == ("-1.2500", "0.5000", "1.7500")
+    assert shown(-1.25, 0.5, 1.75, "mistake") == ("\u22121.2500", "0.5000", "1.7500")
     assert shown(0.0, 0.0, 0.0, "fine") == ("0.0000", "0.0000", "0")
     # a loss too small to show: the same value twice, beside the words that say so
     assert shown(-0.00001, 0.00002, 0.00003, "small")[:2] == ("0.0000", "0.0000")
