@@ -730,14 +730,29 @@ def sentence(row: Row, words: Words, subject: str = "You") -> str:
     if row.verdict == "fine":
         # (a loss of under 0.0001 is said as such: "no loss" is for none at all)
         cost = amount(lost, words.unit) if lost else "no loss"
+    elif row.verdict == "small" and row.in_mix:
+        # an action the solved strategy mixes in: an equilibrium mixes only between actions
+        # worth the same, so the gap is the solve's (finitely many iterations), not a loss of
+        # the game's; the verdict is still the values' (close)
+        solved += ", and an equilibrium mixes only between actions worth the same"
+        cost = (
+            f"the solve's values, from finitely many iterations, put {taken.gerund} below "
+            f"{best} by {amount(lost, words.unit)}, {less_than_a_mistake(row)}"
+        )
     elif row.verdict == "small":
         cost = (
             f"it loses {amount(lost, words.unit)} on average against {best}, "
-            f"less than the {row.threshold:.3g} that makes a mistake"
+            f"{less_than_a_mistake(row)}"
         )
     else:
         cost = f"a mistake that costs {amount(lost, words.unit)} on average against {best}"
     return f"{head}; {solved}: {cost}."
+
+
+def less_than_a_mistake(row: Row) -> str:
+    """What keeps a close decision's loss from being a mistake: "less than the 0.01 that
+    makes a mistake"."""
+    return f"less than the {row.threshold:.3g} that makes a mistake"
 
 
 def best_of(infoset: InfosetValues, taken: str) -> list[str]:
