@@ -363,13 +363,17 @@ def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
     # match, if any, is its bot's failure to start)
     started = not never_started(run)
     position = wait.position if wait is not None else None
-    if run.status == PlaygroundRun.DONE and run.played < run.matches:
-        # stopped at its bound of worker time (bots.playground.out_of_time): said so
+    # stopped at its bound of worker time (bots.playground.out_of_time), before a match or
+    # during its last one (cut off there): said so
+    stopped = run.status == PlaygroundRun.DONE and (run.played < run.matches or bool(run.reason))
+    if stopped and run.played < run.matches:
         left = run.matches - run.played
         message = (
             f"Done: {run.played} of {run.matches} matches played; {run.reason}, so the "
             f"other {left} {'were' if left != 1 else 'was'} not played."
         )
+    elif stopped:
+        message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played; {run.reason}."
     elif run.status == PlaygroundRun.DONE:
         message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played."
     elif run.status == PlaygroundRun.FAILED:
@@ -390,8 +394,8 @@ def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
         "played": run.played,
         "matches": run.matches,
         "percent": round(100 * run.played / run.matches) if run.matches and started else 0,
-        # done before its last match: stopped at its bound of worker time
-        "stopped": run.status == PlaygroundRun.DONE and run.played < run.matches,
+        # stopped at its bound of worker time: before its last match, or during it
+        "stopped": stopped,
         "position": position,
         # runs ahead of it (those being played included), while it waits
         "ahead": wait.ahead if wait is not None else None,

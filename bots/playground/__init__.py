@@ -1079,9 +1079,28 @@ def finish(held: Claim, reason: str = "") -> bool:
     return leases.end_held(held, PlaygroundRun.DONE, reason=reason)
 
 
-def out_of_time(seconds: int) -> str:
-    """What a run's page says of a run stopped at its bound of worker time."""
-    return f"stopped: the run used its {seconds} s of worker time"
+def out_of_time(seconds: int, cut: int | None = None) -> str:
+    """What a run's page says of a run stopped at its bound of worker time: before a match,
+    or during match ``cut`` (counted from 0), which was cut off there."""
+    said = f"stopped: the run used its {seconds} s of worker time"
+    if cut is None:
+        return said
+    return (
+        f"{said} during match {cut + 1}, which was cut off there (not an error of the bot; "
+        "what was played of it is kept)"
+    )
+
+
+def run_time_left(run: PlaygroundRun, used: float) -> float | None:
+    """The worker time the run has left once it has used ``used`` seconds (None: it has no
+    bound)."""
+    return max(run.worker_seconds - used, 0.0) if run.worker_seconds else None
+
+
+def cut_off(played: Played) -> bool:
+    """Whether the match was cut off where its run's worker time ran out (a seat used the
+    whole of the budget :func:`play_match` gave the match)."""
+    return any(seat.budget_spent for seat in played.outcome.stats)
 
 
 def charge(held: Claim, seconds: float) -> bool:
@@ -1245,7 +1264,11 @@ def table(run: PlaygroundRun, number: int, seats: Seating) -> tuple[list[Entry],
 
 
 def play_match(
-    run: PlaygroundRun, number: int, seats: Seating, cache: ProcessCache | None = None
+    run: PlaygroundRun,
+    number: int,
+    seats: Seating,
+    cache: ProcessCache | None = None,
+    left: float | None = None,
 ) -> tuple[Played, int]:
     """Play match ``number`` in the sandbox (outside any transaction): the result and the
     seat of the person's bot. Raises only for the platform's trouble (a PlatformError: no
@@ -1254,10 +1277,18 @@ def play_match(
     The person's bot is timed as the upload's validation times it (the site's time rules,
     ``bots.running.timing``: the game's time control and at most so many calls in a row
     over the per-call time), so that a bot the playground passes is not rejected at upload
-    for its time; the opponents by the game's time control, as in the competition."""
+    for its time; the opponents by the game's time control, as in the competition. ``left``,
+    the worker time the run has left (:func:`run_time_left`), is the budget its bots share
+    in the match, as the run is charged all their time (:func:`match_charge`): a call still
+    unanswered when it runs out is cut off there, and its seat faults ``time``
+    (:func:`cut_off`), as in a validation or a tournament."""
     entries, seat, seed = table(run, number, seats)
     spec = get_game(run.game)
     timed = {seat: site_time_control(spec)}
+    if left is not None:
+        whose = f"the run's {run.worker_seconds} s of worker time"
+        every = {n: spec.time_control for n in range(len(entries))} | timed
+        timed = {n: replace(tc, budget=left, shared_by=whose) for n, tc in every.items()}
     return play(spec, entries, seed=seed, cache=cache, seat_time_controls=timed), seat
 
 
@@ -1374,8 +1405,9 @@ def play_run(
     counted in ``worker_s`` with every match's bots' own time, :func:`match_charge`, and with
     the check of its bot before the first match, :func:`check_bot`, its compile included;
     never the site's waits for a sandbox) is looked at: once used, the run ends
-    :data:`DONE` with its other matches not played, its page saying so (a match under way
-    is played to its end: its time control bounds it). Ends in :data:`DONE`,
+    :data:`DONE` with its other matches not played, its page saying so. A match is given
+    what is left of it (:func:`play_match`): one that uses it all is cut off there, kept
+    as played so far, and the run ends so too, charged its whole bound. Ends in :data:`DONE`,
     :data:`FAILED` (the bot could not load, its compile took all of the run's time, or an
     opponent is gone), :data:`LOST` (the run is no longer ours) or :data:`STOPPED` (the
     worker is stopping, or was stopped during a match whose bots its shutdown may have
@@ -1420,13 +1452,17 @@ def play_run(
                     log.info("event=playground.out_of_time run=%s used_s=%.1f", run.pk, used)
                     ended = until_done("playground.finish", lambda r=reason: finish(held, r))
                     return DONE if ended else LOST
-                played, seat = play_match(run, number, seats, cache)
+                left = run_time_left(run, used)
+                played, seat = play_match(run, number, seats, cache, left)
                 if stopping() and shutdown_faults(played):
                     # the worker's own shutdown may have killed the bots: played again later
                     reason = f"the worker was stopped during match {number + 1}"
                     until_done("playground.release", lambda r=reason: stopped(held, r))
                     return STOPPED
                 took = match_charge(played)  # its bots' own time: not the site's waits
+                cut = cut_off(played)
+                if cut and left is not None:
+                    took = max(took, left)  # it used all the run had left
                 used += took
                 names = [entry.name for entry in table(run, number, seats)[0]]
                 stored = until_done(
@@ -1440,6 +1476,12 @@ def play_run(
                 if reason := load_failure(number, played, seat):
                     until_done("playground.fail", lambda r=reason: fail(held, r))
                     return FAILED
+                if cut:
+                    # cut off at its bound of worker time: its other matches are not played
+                    reason = out_of_time(run.worker_seconds, number)
+                    log.info("event=playground.out_of_time run=%s used_s=%.1f", run.pk, used)
+                    ended = until_done("playground.finish", lambda r=reason: finish(held, r))
+                    return DONE if ended else LOST
         return DONE if until_done("playground.finish", lambda: finish(held)) else LOST
     finally:
         cache.close()

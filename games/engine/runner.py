@@ -42,6 +42,11 @@ class TimeControl:
     #: tournament, see bots.competition): a call still unanswered when it runs out is cut off
     #: there, and the seat faults ``time``
     budget: float | None = None
+    #: when set, the ``budget`` is shared: it bounds the own time of every seat whose time
+    #: control shares it, together, not this seat's alone (a playground run pays for every
+    #: bot at its table: bots.playground), and this names it in the fault's reason ("the
+    #: run's 60 s of worker time")
+    shared_by: str = ""
 
     def as_dict(self) -> dict[str, float]:
         limits = {"move": self.move, "bank": self.bank, "startup": self.startup}
@@ -128,6 +133,15 @@ class MatchRunner:
 
     def tc_of(self, seat: int) -> TimeControl:
         return self.seat_tc.get(seat, self.tc)
+
+    def _budget_left(self, seat: int, stats: Sequence[SeatStats]) -> float | None:
+        """What is left of the seat's ``budget`` in this match (None: no budget): of a
+        shared one, less the own time of every seat that shares it."""
+        tc = self.tc_of(seat)
+        if not tc.shared_by or tc.budget is None:
+            return stats[seat].budget_left(tc)
+        sharing = (s.own_s for n, s in enumerate(stats) if self.tc_of(n).shared_by == tc.shared_by)
+        return max(tc.budget - sum(sharing), 0.0)
 
     def run(
         self,
@@ -341,7 +355,7 @@ class MatchRunner:
                 stats[seat].startup_s = max(self.clock() - started - platform, 0.0)
             if isinstance(reply, AgentFault):
                 faults[seat] = _startup_fault(reply, tc)
-            elif stats[seat].budget_left(tc) == 0:
+            elif self._budget_left(seat, stats) == 0:
                 faults[seat] = _out_of_time(tc, "the start of the match", stats[seat])
         if faults:
             state.forfeit(faults)
@@ -494,7 +508,7 @@ class MatchRunner:
             agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
             agent.answered_at = None
             allowed = tc.move + max(seat_stats.bank_left, 0.0)
-            left = seat_stats.budget_left(tc)
+            left = self._budget_left(seat, stats)
             cut = left is not None and left < allowed
             allowed = min(allowed, left) if left is not None else allowed
             timeout = max(started + allowed - self.clock(), 0.0)
@@ -589,7 +603,7 @@ class MatchRunner:
                 allowed = move
             cut = False
             if tc.budget is not None:
-                left = seat_stats.budget_left(tc)
+                left = self._budget_left(seat, stats)
                 assert left is not None
                 cut = left < allowed
                 if cut:
@@ -719,6 +733,12 @@ def _out_of_time(tc: TimeControl, what: str, stats: SeatStats) -> Fault:
     """A seat that used the whole of its ``budget`` (the worker time its bot had left), so
     marked in its ``stats``."""
     stats.budget_spent = True
+    if tc.shared_by:
+        return Fault(
+            "time",
+            f"out of worker time: {what} ran past the {tc.budget or 0:.2f} s this match had "
+            f"of {tc.shared_by}",
+        )
     return Fault(
         "time",
         f"out of worker time: {what} ran past the {tc.budget or 0:.2f} s the bot had left of "

@@ -25,7 +25,7 @@ from bots.models import (
 )
 from bots.running.playing import Entry, Played, SeatReport, play
 from bots.worker import Options, Worker
-from games.engine.runner import MatchRunner, SeatStats, TimeControl
+from games.engine.runner import MatchOutcome, MatchRunner, SeatStats, TimeControl
 from games.registry import get_game
 from games.rps_poker.rules import RpsPokerState
 from tests.competition.conftest import builtin_code, misbehaving
@@ -152,6 +152,29 @@ def test_a_seat_is_cut_off_where_its_budget_runs_out():
     assert outcome.stats[0].budget_spent and not outcome.stats[1].budget_spent
     assert 1 not in outcome.faults
     assert outcome.record["seat_time_controls"]["0"]["budget"] == 1.0
+
+
+def test_seats_sharing_a_budget_are_cut_off_where_their_time_together_runs_out():
+    """A playground run's budget bounds all the bots at its table together (the run pays
+    for all of them): two bots of 0.4 s a move, given 1 s alone each, play on past it."""
+
+    def played(tc: TimeControl) -> tuple[FakeClock, MatchOutcome]:
+        clock = FakeClock()
+        runner = MatchRunner(clock, TimeControl(), seat_time_controls={0: tc, 1: tc})
+        both = [SlowAgent(clock, 0.4, "a"), SlowAgent(clock, 0.4, "b")]
+        return clock, runner.run(RpsPokerState.new(3), both, seed=3)
+
+    clock, outcome = played(TimeControl(budget=1.0, shared_by="the run's 1 s of worker time"))
+    # both thought 0.4 s side by side, so 0.2 s were left for their next calls: cut there
+    assert clock.now == pytest.approx(0.6)
+    assert {seat: fault.kind for seat, fault in outcome.faults.items()} == {0: "time", 1: "time"}
+    assert outcome.faults[0].reason == (
+        "out of worker time: draft_receive ran past the 1.00 s this match had of the run's 1 s "
+        "of worker time"
+    )
+    assert all(seat.budget_spent for seat in outcome.stats)
+    clock, outcome = played(TimeControl(budget=1.0))
+    assert clock.now >= 1.0
 
 
 # ---- the bound ------------------------------------------------------------------------------

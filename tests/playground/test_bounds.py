@@ -95,6 +95,18 @@ SLOW = builtin_code("simple").replace(
 )
 
 
+#: a bot slow within the rules at every call that asks for an answer: 0.9 s of the 1 s
+SLOWEST = builtin_code("simple")
+for _method in ("draft_pick(self, cards)", "main_play(self, hand, base)"):
+    SLOWEST = SLOWEST.replace(
+        f"    def {_method}:\n", f"    def {_method}:\n        __import__('time').sleep(0.9)\n"
+    )
+
+#: what a run may use past its bound: the call cut off at the bound is stopped, its bot's
+#: process with it (docs/playground.md, "Worker time")
+MARGIN_S = 1.0
+
+
 def test_a_run_stops_at_its_worker_time_and_says_so(alice, settings):
     assert "sleep(0.6)" in SLOW
     settings.PLAYGROUND_RUN_SECONDS = 1
@@ -103,19 +115,58 @@ def test_a_run_stops_at_its_worker_time_and_says_so(alice, settings):
     assert worker().step() is True
     run.refresh_from_db()
     assert run.status == PlaygroundRun.DONE
-    assert run.played == 1 and run.worker_s >= 1  # the match under way was played out
-    assert run.reason == "stopped: the run used its 1 s of worker time"
+    # the match under way was cut off at the bound, and kept
+    assert run.played == 1 and 1 <= run.worker_s < 1 + MARGIN_S
+    stopped = (
+        "stopped: the run used its 1 s of worker time during match 1, which was cut off "
+        "there (not an error of the bot; what was played of it is kept)"
+    )
+    assert run.reason == stopped
     page = Client()
     page.force_login(alice)
     html = page.get(reverse("playground_run", args=[run.key])).content.decode()
-    assert (
-        "Done: 1 of 5 matches played; stopped: the run used its 1 s of worker time, so the "
-        "other 4 were not played."
-    ) in html
+    assert f"Done: 1 of 5 matches played; {stopped}, so the other 4 were not played." in html
     assert "Stopped at its worker time</h2>" in html
     status = page.get(reverse("playground_status", args=[run.key])).json()
     assert status["final"] is True and status["stopped"] is True
     assert "stopped: the run used its 1 s" in status["message"]
+
+
+def test_a_match_under_way_is_cut_off_where_the_runs_worker_time_runs_out(db, settings):
+    """A guest's one match of a bot slow within the rules at every call: the run holds the
+    worker about its bound, not for the whole match (the audit's: 22 minutes against its
+    60 s), is charged its bound to the address's hour, and its page says what happened."""
+    settings.PLAYGROUND_GUEST_RUN_SECONDS = 2
+    run = queue(guest="g", guest_address="here", code=SLOWEST, matches=1)
+    assert run.worker_seconds == 2
+    began = time.monotonic()
+    assert worker().step() is True
+    held = time.monotonic() - began
+    run.refresh_from_db()
+    assert run.status == PlaygroundRun.DONE and run.played == 1
+    assert 2 <= run.worker_s < 2 + MARGIN_S, run.worker_s
+    assert held < 2 + MARGIN_S + 2, held  # (and the sandbox's launches: the site's)
+    # what was played is kept: the cut call is the bot's time fault, said to be the run's
+    match = run.played_matches.get()
+    mine = match.seats[match.seat]
+    assert mine["fault_kind"] == "time"
+    assert mine["fault_reason"].startswith("out of worker time: ")
+    assert mine["fault_reason"].endswith(" s this match had of the run's 2 s of worker time")
+    assert match.record["result"]["faults"]
+    guest = Client()  # (anyone with the run's address reads the same)
+    html = guest.get(reverse("playground_run", args=[run.key])).content.decode()
+    assert (
+        "Done: 1 match played; stopped: the run used its 2 s of worker time during match 1, "
+        "which was cut off there (not an error of the bot; what was played of it is kept)."
+    ) in html
+    assert "Stopped at its worker time</h2>" in html
+    assert "Replay</a>" in html
+    status = guest.get(reverse("playground_status", args=[run.key])).json()
+    assert status["final"] is True and status["stopped"] is True
+    # the address's hour is charged what the run used: its bound, not 5 times it
+    owner = playground.owner_of(None, "g", "here")
+    spent = playground.hour_budget(owner, 300, timezone.now())
+    assert spent.used == pytest.approx(run.worker_s) and spent.held == 0
 
 
 def test_worker_time_counts_across_workers(alice, settings):
