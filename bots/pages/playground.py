@@ -368,9 +368,10 @@ def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
     stopped = run.status == PlaygroundRun.DONE and (run.played < run.matches or bool(run.reason))
     if stopped and run.played < run.matches:
         left = run.matches - run.played
+        others = f"the other {left} were" if left > 1 else f"match {run.matches} was"
         message = (
-            f"Done: {run.played} of {run.matches} matches played; {run.reason}, so the "
-            f"other {left} {'were' if left != 1 else 'was'} not played."
+            f"Done: {run.played} of {run.matches} matches played; {run.reason}, so {others} "
+            "not played."
         )
     elif stopped:
         message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played; {run.reason}."

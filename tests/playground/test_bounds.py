@@ -130,6 +130,9 @@ def test_a_run_stops_at_its_worker_time_and_says_so(alice, settings):
     status = page.get(reverse("playground_status", args=[run.key])).json()
     assert status["final"] is True and status["stopped"] is True
     assert "stopped: the run used its 1 s" in status["message"]
+    PlaygroundRun.objects.filter(pk=run.pk).update(matches=2)  # one match left: named
+    html = page.get(reverse("playground_run", args=[run.key])).content.decode()
+    assert f"Done: 1 of 2 matches played; {stopped}, so match 2 was not played." in html
 
 
 def test_a_match_under_way_is_cut_off_where_the_runs_worker_time_runs_out(db, settings):
