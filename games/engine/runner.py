@@ -508,7 +508,8 @@ class MatchRunner:
             agent, seat_stats, tc = agents[seat], stats[seat], self.tc_of(seat)
             agent.answered_at = None
             allowed = tc.move + max(seat_stats.bank_left, 0.0)
-            left = self._budget_left(seat, stats)
+            # (a shared budget is the playground's: the loop's hot path reads the seat's own)
+            left = self._budget_left(seat, stats) if tc.shared_by else seat_stats.budget_left(tc)
             cut = left is not None and left < allowed
             allowed = min(allowed, left) if left is not None else allowed
             timeout = max(started + allowed - self.clock(), 0.0)
