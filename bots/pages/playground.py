@@ -42,7 +42,7 @@ from cardsite.accounts import client_ip
 from games import replays
 from games.engine import untrusted
 from games.engine.game import faults_shown
-from games.live.tables import Person, address_key, person_of
+from games.live.tables import Person, address_key, keep_guest, person_of
 from games.matchpages import chapter_options, viewer_context
 from games.records import refused_text
 from games.registry import GameSpec, get_game
@@ -316,7 +316,8 @@ def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> H
     )
     if not form.is_valid():
         return _render_form(request, spec, form, limits, status=400)
-    user, guest = _owner(_person(request, create=True))
+    person = _person(request, create=True)
+    user, guest = _owner(person)
     try:
         run = playground.submit(
             user=user,
@@ -338,6 +339,8 @@ def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> H
         field = FORM_FIELD.get(exc.field or "", exc.field)
         form.add_error(field if field in form.fields else None, str(exc))
         return _render_form(request, spec, form, limits, status=400)
+    if person is not None:
+        keep_guest(request.session, person)  # (a refused run stored no session)
     return redirect("playground_run", key=run.key)
 
 

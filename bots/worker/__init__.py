@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from importlib import import_module
 from typing import TypeVar
 
 from django.conf import settings
@@ -57,6 +58,16 @@ class Interrupted(Exception):
 
 #: what a database that is away raises through Django (bots.outages)
 OUTAGE = DATABASE_AWAY
+
+#: how often a worker deletes the expired sessions (Django's ``clearsessions``): every guest
+#: who sits down or starts a run has one, kept two weeks (docs/deploy.md)
+SESSIONS_CLEARED_EVERY_S = 3600.0
+
+
+def clear_expired_sessions() -> None:
+    """Delete the sessions past their expiry, as ``manage.py clearsessions`` does."""
+    engine = import_module(settings.SESSION_ENGINE)
+    engine.SessionStore.clear_expired()
 
 
 def drop_connection() -> None:
@@ -330,6 +341,8 @@ class Worker:
         self._rated_in_vain: dict[str, tuple[int, int]] = {}
         #: seconds a match took to play lately (a moving average; None before the first)
         self.match_s: float | None = None
+        #: when (time.monotonic) to delete the expired sessions next: at the first step
+        self._next_sessions_clear = 0.0
 
     # ---- signals ------------------------------------------------------------------------
     def on_sigterm(self, *_: object) -> None:
@@ -390,9 +403,19 @@ class Worker:
     def step(self) -> bool:
         """Do one piece of work (:meth:`work`); False if there was none."""
         began, played = time.monotonic(), self.counters.played
+        self.clear_sessions()
         found = self.work()
         self.counters.stepped(found, began, played)
         return found
+
+    def clear_sessions(self) -> None:
+        """Every :data:`SESSIONS_CLEARED_EVERY_S`, delete the expired sessions (any worker
+        may: a second one at once deletes nothing more)."""
+        now = time.monotonic()
+        if now < self._next_sessions_clear:
+            return
+        self._next_sessions_clear = now + SESSIONS_CLEARED_EVERY_S
+        self.best_effort("sessions.clear", clear_expired_sessions)
 
     def work(self) -> bool:
         """One piece of work; False if there was none.

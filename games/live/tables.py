@@ -366,10 +366,12 @@ class Person:
 
 
 def person_of(user: Any, session: Any, *, create: bool = False) -> Person | None:
-    """The person behind a request or a socket; a guest gets a token in their session
-    (``create``) the first time they sit down. A signed-in person whose session still holds
-    the token they had as a guest (signing in keeps the session's data) keeps it: the seat
-    they took as a guest is still theirs, played as the guest's."""
+    """The person behind a request or a socket. A guest without a token is given a new one
+    (``create``) the first time they sit down, kept in their session only once something is
+    made for them (:func:`keep_guest`): a request refused by a limit writes no session. A
+    signed-in person whose session still holds the token they had as a guest (signing in
+    keeps the session's data) keeps it: the seat they took as a guest is still theirs,
+    played as the guest's."""
     signed_in = user is not None and not isinstance(user, AnonymousUser) and user.is_authenticated
     token = session.get("guest_token", "") if session is not None else ""
     if signed_in:
@@ -378,8 +380,17 @@ def person_of(user: Any, session: Any, *, create: bool = False) -> Person | None
         return None
     if not token and create:
         token = secrets.token_urlsafe(18)
-        session["guest_token"] = token
     return Person(None, token) if token else None
+
+
+def keep_guest(session: Any, person: Person) -> None:
+    """Something was made for ``person`` (a table, a seat, a playground run): a guest's
+    token, new with :func:`person_of`'s ``create``, goes into their session now (and the
+    session is saved with the response). Until then a guest's refused request stores
+    nothing: one session row per refused request, from clients without cookies, would
+    pile up."""
+    if person.user is None and person.guest and session.get("guest_token") != person.guest:
+        session["guest_token"] = person.guest
 
 
 def seat_of(table: Table, person: Person | None) -> int | None:
@@ -598,6 +609,7 @@ def guest_table(game: str, seats: list[str], **options: Any) -> tuple[Table, str
     session = SessionStore()
     person = person_of(None, session, create=True)
     assert person is not None
+    keep_guest(session, person)
     session.save()
     return create_table(game, person, seats, **options), str(session.session_key)
 

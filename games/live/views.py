@@ -5,7 +5,8 @@ live from the websocket, and the POSTs that join a table or ask for a rematch.
 The rules of tables (who may sit where, which bots, timers) live in
 :mod:`games.live.tables`; its :class:`~games.live.tables.TableError` messages are shown to the
 person as they are. A guest needs no account: the first seat they take gives their session a
-guest token (``person_of(..., create=True)``).
+guest token (``person_of(..., create=True)``), kept in their session once the table or seat
+is made (``keep_guest``): a refused request stores no session.
 """
 
 from __future__ import annotations
@@ -291,6 +292,7 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
                 if isinstance(exc, tables.TableLimitError):
                     status = 429
             else:
+                tables.keep_guest(request.session, person)
                 return redirect(table.get_absolute_url())
     else:
         form = initial_form(spec, versions, unrated)
@@ -363,6 +365,7 @@ def quick_play(request: HttpRequest, slug: str) -> HttpResponse:
         form = initial_form(spec, active_versions(slug), unrated)
         status = 429 if isinstance(exc, tables.TableLimitError) else 400
         return _lobby_page(request, spec, form, unrated, status=status, quick_error=str(exc))
+    tables.keep_guest(request.session, person)
     return redirect(table.get_absolute_url())
 
 
@@ -544,6 +547,7 @@ def join(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     except tables.TableError as exc:
         messages.error(request, f"You could not sit down: {exc}.")
         return redirect(table.get_absolute_url())
+    tables.keep_guest(request.session, person)
     _seated(table, person, taken)
     said = f"You sit in seat {seat + 1}."
     if taken.pair_note:  # type: ignore[attr-defined]

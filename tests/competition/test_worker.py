@@ -280,3 +280,30 @@ def test_a_cache_smaller_than_a_match_never_closes_a_process_the_match_uses(alic
     assert worker.run(batch=True) == 2
     assert not MatchSeat.objects.exclude(fault_kind="").exists()
     assert MatchJob.objects.filter(status=MatchJob.DONE).count() == 2
+
+
+def test_it_clears_the_expired_sessions_once_an_hour(db, monkeypatch):
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+
+    import bots.worker
+
+    def session(expires_in: timedelta) -> str:
+        store = SessionStore()
+        store["guest_token"] = "t"
+        store.save()
+        Session.objects.filter(pk=store.session_key).update(expire_date=timezone.now() + expires_in)
+        return str(store.session_key)
+
+    session(-timedelta(days=1))
+    kept = session(timedelta(days=1))
+    worker = Worker(Options(validate=False, solve=False), name="w1")
+    assert worker.step() is False  # nothing to play: the expired session goes all the same
+    assert list(Session.objects.values_list("pk", flat=True)) == [kept]
+    session(-timedelta(days=1))
+    worker.step()  # not again within the hour
+    assert Session.objects.count() == 2
+    clock = bots.worker.time.monotonic() + bots.worker.SESSIONS_CLEARED_EVERY_S + 1
+    monkeypatch.setattr(bots.worker.time, "monotonic", lambda: clock)
+    worker.step()
+    assert list(Session.objects.values_list("pk", flat=True)) == [kept]

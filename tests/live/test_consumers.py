@@ -522,6 +522,7 @@ def guest_with_a_session() -> tuple[tables.Person, bytes]:
     session = SessionStore()
     person = tables.person_of(None, session, create=True)
     assert person is not None
+    tables.keep_guest(session, person)
     session.save()
     return person, f"sessionid={session.session_key}".encode()
 

@@ -182,6 +182,33 @@ def test_the_create_form_says_which_limit_refused_the_table(settings):
     assert guest_client("192.0.2.6").post(f"/games/{GAME}/tables/", data).status_code == 302
 
 
+def test_a_refused_guest_stores_no_session_and_one_who_sits_down_keeps_theirs(settings):
+    from django.contrib.sessions.models import Session
+
+    settings.LIVE_TABLES_PER_GUEST_ADDRESS = 1
+    first = guest_client()
+    assert first.post(f"/games/{GAME}/tables/quick/").status_code == 302
+    assert Session.objects.count() == 1  # the guest's token, kept: the table is theirs
+    token = first.session["guest_token"]
+    assert Table.objects.get().seats.get(kind=TableSeat.PERSON).guest == token
+    # refused from fresh cookie jars (as a flood of them would be): no session stored
+    data = {"players": "2", "turn_timer": "30", "seat_0": "me", "seat_1": "open"}
+    for _ in range(3):
+        assert guest_client().post(f"/games/{GAME}/tables/quick/").status_code == 429
+        assert guest_client().post(f"/games/{GAME}/tables/", data).status_code == 429
+    assert Session.objects.count() == 1
+    # a join refused stores none either; one that seats the guest keeps their token
+    table = Table.objects.create(game=GAME, seed=1)
+    TableSeat.objects.create(table=table, seat=0, kind=TableSeat.PERSON, guest="x", name="x")
+    TableSeat.objects.create(table=table, seat=1, kind=TableSeat.OPEN)
+    assert guest_client().post(f"/tables/{table.token}/join/0/").status_code == 302
+    assert Session.objects.count() == 1
+    joiner = guest_client("192.0.2.9")
+    assert joiner.post(f"/tables/{table.token}/join/1/").status_code == 302
+    assert Session.objects.count() == 2
+    assert table.seats.get(seat=1).guest == joiner.session["guest_token"]
+
+
 def test_leave_from_the_lobby(settings):
     client = guest_client()
     client.post(f"/games/{GAME}/tables/", {"players": "2", "turn_timer": "30",

@@ -128,6 +128,18 @@ def test_a_guest_over_its_limit_is_refused_with_a_clear_message(db, settings):
     assert PlaygroundRun.objects.count() == 1
 
 
+def test_a_refused_guest_stores_no_session(db, settings):
+    from django.contrib.sessions.models import Session
+
+    settings.PLAYGROUND_GUEST_ADDRESS_MAX_OPEN = 1
+    guest = Client()
+    assert post(guest).status_code == 302
+    assert PlaygroundRun.objects.get().guest == guest.session["guest_token"]
+    for _ in range(3):  # fresh cookie jars of the same address, each refused
+        assert post(Client()).status_code == 429
+    assert Session.objects.count() == 1
+
+
 def test_an_oversized_request_is_refused_before_it_is_read(db, settings):
     settings.BOT_MAX_CODE_BYTES = 100
     # No CSRF token: the size is checked first, before the body is parsed for the token.
