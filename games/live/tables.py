@@ -9,10 +9,10 @@ or by the guests of one address (``LIVE_TABLES_*``). Tables with uploaded bots a
 further (:func:`bot_table_refusal`): each of their bots holds a sandbox slot of the machine for
 as long as the table plays, so a signed-in person, the signed-in people of one address, a guest
 address and the whole site may each have only so many of them open or being played at once
-(``LIVE_BOT_TABLES_*``); against the site's most a table still waiting for players counts for
-:data:`BOT_TABLE_COUNTS` only, and a full table starts its match only while the site has a place
-for it (:func:`start_refusal`). Everything is counted in the database (Table rows), so every web
-process counts the same tables.
+(``LIVE_BOT_TABLES_*``); the site's most counts the tables being played only (a table still
+waiting for players holds no sandbox), and a full table starts its match only while the site
+has a place for it (:func:`start_refusal`). Everything is counted in the database (Table
+rows), so every web process counts the same tables.
 """
 
 from __future__ import annotations
@@ -60,11 +60,6 @@ class TableError(ValueError):
 #: a table with uploaded bots waits this long for its players (its creator's socket, the
 #: people invited); then it no longer starts, nor counts against the limits below
 BOT_TABLE_WAITS = timedelta(hours=1)
-#: ...but against the whole site's (``BotTableLimits.total``) it counts while it waits for
-#: this long only: a table still waiting holds no sandbox, and a few accounts could otherwise
-#: keep every place of the site's with tables that play nothing. Its match starts only if the
-#: site has a place for it then (:func:`start_refusal`)
-BOT_TABLE_COUNTS = timedelta(minutes=10)
 #: what a table with uploaded bots that waited longer says when someone comes to start it
 WAITED_TOO_LONG = (
     "this table waited over an hour for its players, and a table with uploaded bots does not "
@@ -167,12 +162,13 @@ def bot_tables(now: Any = None) -> QuerySet[Table]:
     return Table.objects.filter(Q(state=Table.PLAYING) | waiting, bots__gt=0)
 
 
-def site_bot_tables(now: Any = None) -> QuerySet[Table]:
-    """The tables with uploaded bots that count against the whole site's limit: being
-    played, or waiting for their players for less than :data:`BOT_TABLE_COUNTS`."""
-    now = now or timezone.now()
-    waiting = Q(state=Table.OPEN, created__gte=now - BOT_TABLE_COUNTS) & ~late_full(now)
-    return Table.objects.filter(Q(state=Table.PLAYING) | waiting, bots__gt=0)
+def site_bot_tables() -> QuerySet[Table]:
+    """The tables with uploaded bots that count against the whole site's limit: those being
+    played, whose bots hold sandboxes. A table still waiting for its players holds none, and
+    counts against its opener's places alone (:func:`bot_tables`): a few addresses kept every
+    place of the site's with tables nobody came to, opened again as each stopped counting.
+    A full table starts only while the site has a place for it (:func:`start_refusal`)."""
+    return Table.objects.filter(state=Table.PLAYING, bots__gt=0)
 
 
 def late_full(now: Any) -> Q:
@@ -277,22 +273,13 @@ def bot_table_refusal(
                 f"bots open or being played, the most at once ({limits.per_guest_address}); "
                 "finish one first, or sign in"
             )
-    counted = site_bot_tables(now)
-    total = counted.count()
+    total = site_bot_tables().count()
     if total < limits.total:
         return ""
-    busy = f"the site is busy: {plural(total, 'table')} with uploaded bots are "
-    oldest = counted.filter(state=Table.OPEN).order_by("created").first()
-    if oldest is None:
-        return (
-            f"{busy}being played, the most at once; a place frees as soon as one of their "
-            "matches ends, or play against a built-in bot"
-        )
-    frees = oldest.created + BOT_TABLE_COUNTS - now
     return (
-        f"{busy}open or being played, the most at once; the one waiting longest for its "
-        f"players stops counting in {minutes(frees.total_seconds())}, and a place frees as "
-        "soon as a match ends: try again then, or play against a built-in bot"
+        f"the site is busy: {plural(total, 'table')} with uploaded bots are being played, the "
+        "most at once; a place frees as soon as one of their matches ends, or play against a "
+        "built-in bot"
     )
 
 
@@ -305,7 +292,7 @@ def start_refusal(table: Table, limits: BotTableLimits | None = None) -> str:
     if not table.bots:
         return ""
     most = (limits or BotTableLimits.from_settings()).total
-    playing = Table.objects.filter(state=Table.PLAYING, bots__gt=0).exclude(pk=table.pk).count()
+    playing = site_bot_tables().exclude(pk=table.pk).count()
     if playing < most:
         return ""
     return (

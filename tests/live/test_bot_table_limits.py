@@ -81,12 +81,12 @@ def test_guests_are_counted_by_their_address_not_their_session(uploaded):
 
 
 def test_the_site_has_a_limit_of_its_own(uploaded):
-    for n in range(5):
-        open_table(tables.Person(make_user(f"p{n}")), ["me", uploaded])
+    played = [open_table(tables.Person(make_user(f"p{n}")), ["me", uploaded]) for n in range(5)]
+    Table.objects.filter(pk__in=[t.pk for t in played]).update(state=Table.PLAYING)
     with pytest.raises(tables.TableError) as refused:
         open_table(tables.Person(make_user("late")), ["me", uploaded])
     assert str(refused.value).startswith(
-        "the site is busy: 5 tables with uploaded bots are open or being played, the most at once"
+        "the site is busy: 5 tables with uploaded bots are being played, the most at once"
     )
     open_table(tables.Person(make_user("other")), ["me", "builtin:simple"])
 
@@ -300,32 +300,29 @@ def inviting(person: tables.Person) -> Table:
     return table
 
 
-def test_a_waiting_table_holds_a_place_of_the_sites_for_ten_minutes_only(uploaded):
-    """Tables still waiting for players hold no sandbox: against the site's most they count
-    for their first 10 minutes only (a few accounts kept every place for an hour with tables
-    that played nothing), and the refusal says when the longest waiting stops counting."""
-    waiting = [inviting(tables.Person(make_user(f"p{n}"))) for n in range(5)]
-    ago = {table.pk: minutes for table, minutes in zip(waiting, (7, 6, 5, 4, 3), strict=True)}
-    for pk, minutes in ago.items():
-        Table.objects.filter(pk=pk).update(created=timezone.now() - timedelta(minutes=minutes))
+def test_tables_nobody_came_to_hold_no_place_of_the_sites(uploaded):
+    """Tables still waiting for players hold no sandbox, so they hold no place of the site's:
+    a few addresses, each opening its tables with uploaded bots and never coming to them
+    (renewed as each stopped counting), kept every place of the site's. The site's most
+    counts the tables being played; the places of each address still bound the waiting ones."""
+    for n in range(3):  # three addresses of guests fill their own places, never coming
+        for _ in range(2):
+            person, address = guest(f"203.0.113.{n}")
+            open_table(person, ["me", uploaded], address=address)
+        with pytest.raises(tables.TableLimitError) as refused:
+            person, address = guest(f"203.0.113.{n}")
+            open_table(person, ["me", uploaded], address=address)
+        assert str(refused.value).startswith("guests from your address already have 2 tables")
+    waiting = inviting(tables.Person(make_user("ann")))  # and one waiting for a friend
+    assert tables.site_bot_tables().count() == 0
+    # six tables wait (more than the site's 5): someone else still gets one
+    assert Table.objects.filter(state=Table.OPEN, bots__gt=0).count() == 7
+    opened = open_table(tables.Person(make_user("bob")), ["me", uploaded])
+    # every place taken by tables being played: a place frees when one of their matches ends
+    played = [opened, waiting, *Table.objects.filter(guest_address__gt="")[:3]]
+    Table.objects.filter(pk__in=[t.pk for t in played]).update(state=Table.PLAYING)
     with pytest.raises(tables.TableLimitError) as refused:
         open_table(tables.Person(make_user("late")), ["me", uploaded])
-    assert str(refused.value) == (
-        "the site is busy: 5 tables with uploaded bots are open or being played, the most at "
-        "once; the one waiting longest for its players stops counting in 3 minutes, and a "
-        "place frees as soon as a match ends: try again then, or play against a built-in bot"
-    )
-    eleven = timezone.now() - tables.BOT_TABLE_COUNTS - timedelta(minutes=1)
-    Table.objects.filter(pk=waiting[0].pk).update(created=eleven)
-    opened = open_table(tables.Person(make_user("later")), ["me", uploaded])
-    # it still waits for its friends, within its hour (its opener's own places count it)
-    assert waiting[0] in tables.bot_tables() and waiting[0] not in tables.site_bot_tables()
-    # every place taken by tables being played: a place frees when one of their matches ends
-    Table.objects.filter(pk__in=[t.pk for t in waiting[1:]] + [opened.pk]).update(
-        state=Table.PLAYING
-    )
-    with pytest.raises(tables.TableLimitError) as refused:
-        open_table(tables.Person(make_user("latest")), ["me", uploaded])
     assert str(refused.value) == (
         "the site is busy: 5 tables with uploaded bots are being played, the most at once; a "
         "place frees as soon as one of their matches ends, or play against a built-in bot"
@@ -333,8 +330,8 @@ def test_a_waiting_table_holds_a_place_of_the_sites_for_ten_minutes_only(uploade
 
 
 def test_a_full_table_starts_its_match_only_while_the_site_has_a_place(uploaded):
-    """A table that waited past its 10 minutes, full now, starts only if fewer than the
-    site's most tables with uploaded bots are being played; else it waits, open, and its
+    """A table waiting for its players, full now, starts only if fewer than the site's
+    most tables with uploaded bots are being played; else it waits, open, and its
     people are told why (their pages ask again every little while)."""
     playing = [open_table(tables.Person(make_user(f"p{n}")), ["me", uploaded]) for n in range(5)]
     Table.objects.filter(pk__in=[t.pk for t in playing]).update(state=Table.PLAYING)
