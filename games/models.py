@@ -62,9 +62,10 @@ class Table(models.Model):
     #: every seat was taken when it was opened (its opener and bots): it only waits for its
     #: opener to come, so one with uploaded bots waits less (games.live.tables.FULL_BOT_TABLE_WAITS)
     opened_full = models.BooleanField(default=False)
-    #: a keyed hash of the address a guest's table, or any table with an uploaded bot, was
-    #: opened from (no address is stored), for the limits per address; "" for a signed-in
-    #: person's table of people and built-in bots
+    #: a keyed hash of the address a guest's table, or any table with an uploaded bot or a
+    #: built-in bot that thinks for long, was opened from (no address is stored), for the
+    #: limits per address and the turns to think (games.live.tables.thinking_share); "" for
+    #: a signed-in person's table of people and quick built-in bots
     guest_address = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:

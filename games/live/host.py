@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import dataclasses
 import fcntl
+import functools
 import hashlib
 import json
 import logging
@@ -31,6 +32,7 @@ import re
 import sys
 import threading
 import time
+import zlib
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -120,6 +122,7 @@ class TableHost:
         store: StepStore | None = None,
         rated: bool = False,
         away_turns_end: int | None = None,
+        share: str = "",
     ) -> None:
         if spec.table is None:
             raise ValueError(f"{spec.slug} cannot be played at a live table")
@@ -154,6 +157,13 @@ class TableHost:
         self.humans: dict[int, HumanAgent] = {}
         #: the built-in bots that think for long (:class:`HeavyBuiltin`)
         self.heavy: list[HeavyBuiltin] = []
+        #: the event loop the table plays on (set as it starts): a heavy bot's thread tells
+        #: the table through it that the bot waits for its turn to think
+        self._loop: asyncio.AbstractEventLoop | None = None
+        #: the ``wait`` message of each bot seat that waits for its turn to think (kept for
+        #: reloads), and the timer that says it once the wait is long enough
+        self._waiting: dict[int, str] = {}
+        self._wait_timers: dict[int, asyncio.TimerHandle] = {}
         steps = list(steps)
         #: while a resumed match is played again up to where it stopped, nobody is shown
         #: anything: the table is shown once it is there (and a bot that thinks for long
@@ -178,6 +188,8 @@ class TableHost:
                 heavy = heavy_builtin(spec, entry)
                 if heavy is not None:  # (it thinks for long: see HeavyBuiltin)
                     heavy.replaying = self.catching_up
+                    heavy.share = share
+                    heavy.on_wait = functools.partial(self._waits_from_thread, seat)
                     self.heavy.append(heavy)
                     entry = dataclasses.replace(entry, agent=heavy)
                 entries.append(entry)
@@ -225,9 +237,12 @@ class TableHost:
     # ---- life cycle -----------------------------------------------------------------------
     async def run(self) -> None:
         """Play the match to the end; never raises (but may be cancelled)."""
+        self._loop = asyncio.get_running_loop()
         try:
             await self._run()
         finally:
+            for timer in self._wait_timers.values():
+                timer.cancel()
             if self._executor is not None:
                 self._executor.shutdown(wait=False)
             for agent in self.humans.values():
@@ -384,6 +399,7 @@ class TableHost:
             # the time left now, not the whole timer: a reload does not give a person time
             messages.append(self._turn_message(seat, *self._turns[seat]))
         messages += self._marks.get(audience, {}).values()
+        messages += self._waiting.values()  # a bot waiting for its turn to think
         if audience in self._over:
             messages.append(self._over[audience])
         return messages
@@ -553,6 +569,43 @@ class TableHost:
         message = self._seats_message()
         for audience in self._audiences():
             self.publish(audience, message)
+
+    # HeavyBuiltin: a bot that waits for its turn to think
+    def _waits_from_thread(self, seat: int, waiting: bool) -> None:
+        """From the table's thread: the bot of ``seat`` begins (or ends) waiting for its turn
+        to think (:func:`place_to_think`)."""
+        loop = self._loop
+        if loop is None:
+            return
+        with contextlib.suppress(RuntimeError):  # (the loop closed: nobody to tell)
+            loop.call_soon_threadsafe(self._bot_waits, seat, waiting)
+
+    def _bot_waits(self, seat: int, waiting: bool) -> None:
+        """The bot of ``seat`` waits for its turn to think (``waiting``), or has it now. A wait
+        longer than :data:`WAIT_SAID_S` is said to everyone at the table (:data:`BOT_WAITS`),
+        in a ``wait`` message, until the bot has its turn (the same message, without text)."""
+        timer = self._wait_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if waiting:
+            loop = asyncio.get_running_loop()
+            self._wait_timers[seat] = loop.call_later(WAIT_SAID_S, self._say_waiting, seat)
+        elif self._waiting.pop(seat, None) is not None:
+            self._to_everyone(message_text({"type": "wait", "seat": seat, "text": ""}))
+
+    def _say_waiting(self, seat: int) -> None:
+        self._wait_timers.pop(seat, None)
+        if self.finished:
+            return
+        said = BOT_WAITS.format(name=self.plans[seat].name)
+        message = self._waiting[seat] = message_text({"type": "wait", "seat": seat, "text": said})
+        self._to_everyone(message)
+
+    def _to_everyone(self, message: str) -> None:
+        """``message`` for every audience (the spectators' if anyone watches)."""
+        for audience in self._audiences():
+            if audience != "public" or self.watched(audience):
+                self.publish(audience, message)
 
     # ---- the site's connection (the hub's channel layer) -------------------------------
     def layer_lost(self) -> None:
@@ -726,14 +779,56 @@ HEAVY_AT_ONCE = 1
 _THINKING = threading.BoundedSemaphore(HEAVY_AT_ONCE)
 
 
+#: a bot that waits this long for its turn to think is said to wait, at its table
+WAIT_SAID_S = 1.0
+#: what everyone at the table reads meanwhile (after the table's status line)
+BOT_WAITS = (
+    "{name} is waiting for its turn to think: the site is busy, and bots that think for long "
+    "think one at a time."
+)
+
+#: the turns of the openers (:func:`turn_of`) are flocks on this many files of the machine:
+#: two openers whose keys fall on one file take turns with each other too
+TURN_FILES = 1024
+#: the same, in this process, where the machine's lock folder is not safe to use
+_TURNS = [threading.Lock() for _ in range(TURN_FILES)]
+
+
 @contextlib.contextmanager
-def place_to_think() -> Iterator[None]:
+def turn_of(share: str) -> Iterator[None]:
+    """The turn of ``share`` (whose tables these are: the guests of one address, or one
+    signed-in person, ``tables.thinking_share``) to queue for a place to think: one of its
+    tables at a time, on this machine, waits for a place or thinks (an flock on a file of
+    the machine's lock folder, so every web process of the machine keeps it). So one
+    client's many tables wait behind each other, not ahead of everyone else's: each other
+    table waits for one think of theirs at most, not one per table. No ``share``: no turn."""
+    if not share:
+        yield
+        return
+    number = zlib.crc32(share.encode()) % TURN_FILES
+    try:
+        path = machine_lock_file(f"heavy-turn-{number}")
+    except SandboxUnavailable:
+        with _TURNS[number]:
+            yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # (the lock goes with it)
+
+
+@contextlib.contextmanager
+def place_to_think(share: str = "") -> Iterator[None]:
     """One of the machine's :data:`HEAVY_AT_ONCE` places for a built-in bot that thinks for
-    long, held while it thinks: first this process's (a semaphore), then the machine's (an
-    flock on one of that many files, shared by every web process of the machine), so that
-    ``WEB_PROCESSES=N`` do not think on N cores at once. A machine whose lock folder is
-    not safe to use (bots.sandbox) keeps the process's place alone."""
-    with _THINKING:
+    long, held while it thinks: first its opener's turn (:func:`turn_of`), then this
+    process's place (a semaphore), then the machine's (an flock on one of that many files,
+    shared by every web process of the machine), so that ``WEB_PROCESSES=N`` do not think
+    on N cores at once. A machine whose lock folder is not safe to use (bots.sandbox) keeps
+    the process's place alone."""
+    with turn_of(share), _THINKING:
         try:
             paths = [machine_lock_file(f"heavy-thinking-{n}") for n in range(HEAVY_AT_ONCE)]
         except SandboxUnavailable:
@@ -756,15 +851,20 @@ def place_to_think() -> Iterator[None]:
             time.sleep(0.01)
 
 
+def thinks_for_long(spec: GameSpec, builtin: str) -> bool:
+    """Whether the game's built-in bot ``builtin`` thinks for long (its class is not
+    ``quick``)."""
+    return not getattr(spec.builtin_class(builtin), "quick", False)
+
+
 def heavy_builtin(spec: GameSpec, entry: Entry) -> HeavyBuiltin | None:
-    """The agent of ``entry`` if it is a built-in bot that thinks for long (its class is not
-    ``quick``), played in this process; None for any other seat."""
+    """The agent of ``entry`` if it is a built-in bot that thinks for long, played in this
+    process; None for any other seat."""
     if entry.builtin is None or entry.agent is not None:
         return None
-    cls = spec.builtin_class(entry.builtin)
-    if getattr(cls, "quick", False):
+    if not thinks_for_long(spec, entry.builtin):
         return None
-    return HeavyBuiltin(cls, spec.bot_call, entry.name)
+    return HeavyBuiltin(spec.builtin_class(entry.builtin), spec.bot_call, entry.name)
 
 
 class HeavyBuiltin(InProcessAgent):
@@ -784,6 +884,12 @@ class HeavyBuiltin(InProcessAgent):
         self.replaying = False
         #: how long the last call waited for its turn to think (the site's time, not the bot's)
         self.starved_s = 0.0
+        #: whose tables its table is (``tables.thinking_share``): their bots take one turn
+        #: at a time (:func:`turn_of`)
+        self.share = ""
+        #: told (from the table's thread) as it begins to wait for its turn to think (True)
+        #: and as it has it (False): its table says so to everyone at it
+        self.on_wait: Callable[[bool], None] | None = None
         self.quick_rule = hasattr(factory, "hurried")
         #: where what it works out is kept for every web process, if its class can use it
         self.shared = SharedWork.of(factory) if hasattr(factory, "shared") else None
@@ -802,9 +908,18 @@ class HeavyBuiltin(InProcessAgent):
             super().send(prompt)  # a notice, or the quick rule: at once
             return
         asked = time.monotonic()
-        with place_to_think():
-            self.starved_s = time.monotonic() - asked
-            super().send(prompt)
+        tell = self.on_wait or (lambda waiting: None)
+        tell(True)
+        waits = True
+        try:
+            with place_to_think(self.share):
+                self.starved_s = time.monotonic() - asked
+                waits = False
+                tell(False)
+                super().send(prompt)
+        finally:
+            if waits:  # (no place was had: the wait is over all the same)
+                tell(False)
 
 
 #: how long the site keeps what a heavy built-in worked out (a solved deal): a solution

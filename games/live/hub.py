@@ -242,6 +242,7 @@ class Hub:
                 steps=steps or (),
                 store=_Steps(self, table_id),
                 rated=facts.rated,
+                share=facts.share,
             )
         except (ValueError, KeyError) as exc:
             self._early.pop(table_id, None)

@@ -39,7 +39,14 @@ from bots.running.playing import Entry
 from games.engine import untrusted
 from games.engine.options import check_options
 from games.engine.table import minutes, plural
-from games.live.host import Finish, SeatPlan, TableLost, final_messages, result_message
+from games.live.host import (
+    Finish,
+    SeatPlan,
+    TableLost,
+    final_messages,
+    result_message,
+    thinks_for_long,
+)
 from games.models import Table, TableSeat, TableStep
 from games.registry import get_game
 from games.replaycache import keep, kept
@@ -494,10 +501,15 @@ def create_table(
         raise TableError(str(exc)) from None
     rows = [_seat(game, choice, person) for choice in seats]
     bots = sum(1 for row in rows if row["kind"] == TableSeat.BOT)
+    heavy = any(
+        row["kind"] == TableSeat.BUILTIN and thinks_for_long(spec, row["builtin"]) for row in rows
+    )
     guest = address_key(address) if person.user is None else ""
     # a signed-in person's table with uploaded bots keeps their address's keyed hash too: the
-    # people signed in from one address are counted together for those (per_address)
-    opened_from = guest if person.user is None else address_key(address) if bots else ""
+    # people signed in from one address are counted together for those (per_address); and so
+    # does one with a built-in bot that thinks for long: its turns to think are its address's
+    # (thinking_share)
+    opened_from = guest if person.user is None else address_key(address) if bots or heavy else ""
     _lock_counts(person, guest)
     refusal = table_refusal(person, guest, table_limits or TableLimits.from_settings())
     if refusal:
@@ -730,6 +742,17 @@ def abandon(table: Table, reason: str) -> None:
 
 
 # ---- the host's plan and its end ------------------------------------------------------------
+def thinking_share(table: Table) -> str:
+    """Whose turns to think the table's built-in bots that think for long take
+    (``host.turn_of``): those of the address it was opened from (all its guests, and the
+    people signed in from it), else of the person who opened it, else its own."""
+    if table.guest_address:
+        return f"address:{table.guest_address}"
+    if table.created_by_id is not None:
+        return f"user:{table.created_by_id}"
+    return f"table:{table.pk}"
+
+
 def seat_plans(table: Table) -> list[SeatPlan]:
     """Who sits where, for the host (from the seats :func:`load` fetched, if it did)."""
     plans = []
@@ -793,6 +816,8 @@ class TableFacts:
     seats: tuple[SeatFacts, ...]
     #: the table was opened rated (whether its match is rated is decided at its end)
     rated: bool = False
+    #: whose turns to think its bots take (:func:`thinking_share`)
+    share: str = ""
 
 
 def facts_of(table: Table) -> TableFacts:
@@ -806,7 +831,7 @@ def facts_of(table: Table) -> TableFacts:
         )
         for seat in seats_of(table)
     )
-    return TableFacts(table.pk, table.game, table.seed, seats, table.rated)
+    return TableFacts(table.pk, table.game, table.seed, seats, table.rated, thinking_share(table))
 
 
 def claim_and_plan(table: Table, host_channel: str) -> tuple[list[SeatPlan], TableFacts] | None:

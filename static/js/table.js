@@ -123,6 +123,7 @@
     moves: 0,                    // how many times the table moved to another server
     placed: {},                  // seats whose move of this view the table has ("taken")
     timedOut: "",                // the note of a default played for me in this view
+    waits: {},                   // by seat, a bot's wait for its turn to think, in words
     deadline: 0,
     selection: [],               // indices into my hand, in the order chosen
     typed: "",                   // the digits of a card's number typed so far ...
@@ -342,6 +343,7 @@
     switch (message.type) {
       case "hello":
         t.seat = message.seat;
+        t.waits = {}; // (a new connection: the table says again who still waits)
         break;
       case "lobby":
         drawLobby(message.seats, message.busy);
@@ -440,6 +442,12 @@
       case "over":
         showRated(message);
         finish(message);
+        break;
+      case "wait":
+        // a bot at the table waits for its turn to think (the site is busy), or has it now
+        if (message.text) t.waits[message.seat] = message.text;
+        else delete t.waits[message.seat];
+        if (t.view) draw();
         break;
       case "rematch":
         // another person of this table opened a rematch: where to join it (not to its opener)
@@ -674,11 +682,18 @@
     var keys = t.seat !== null && !t.over ? game.keys() : null;
     el.keys.hidden = !keys;
     if (keys) el.keys.replaceChildren.apply(el.keys, keys);
-    el.turnLine.textContent = t.over ? "The match is over." : game.turnLine(t.view);
+    el.turnLine.textContent = t.over ? "The match is over." : withWaits(game.turnLine(t.view));
     el.turnLine.classList.toggle("turn-line--mine", asked());
     keepStatusTrue();
     tick();
     placeFocus(focused, lostFocus);
+  }
+
+  // The turn line, and after it the words of each bot that waits for its turn to think
+  // ("house/cfr is waiting for its turn to think: the site is busy, ...")
+  function withWaits(line) {
+    var waits = Object.keys(t.waits).map(function (seat) { return t.waits[seat]; });
+    return [line].concat(waits).filter(Boolean).join(" ");
   }
 
   // The same control, drawn anew, keeps the keyboard's place; one disabled meanwhile (the

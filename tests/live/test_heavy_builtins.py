@@ -21,7 +21,7 @@ from games.engine.game import Prompt
 from games.live import host as hosting
 from games.live.host import HeavyBuiltin, SeatPlan, SharedWork, heavy_builtin
 from games.registry import get_game
-from tests.live.test_host import Wire, builtin, current_state, host, join, run
+from tests.live.test_host import Wire, builtin, current_state, host, join, run, snapshot
 
 GAME = "blackjack-pp"
 #: cfr's solved deals are kept in the site's cache (SharedWork): every test here may reach it
@@ -207,3 +207,124 @@ def test_a_deal_solved_in_one_web_process_is_not_solved_again_in_another(monkeyp
     monkeypatch.setattr(cfr, "Deadline", lambda cpu_s: deadline(60.0, 60.0))
     cfr._SOLVED.clear()
     assert cfr.solved((4, 8, 3), 1, shared=shared).iterations == cfr.ITERATIONS
+
+
+def test_one_clients_many_tables_wait_behind_each_other_not_ahead_of_others():
+    """One client's tables (a guest address's five, twenty) each queued a think, first come
+    first served, and everyone else's bot waited behind all of them (20-27 s a deal). Now a
+    client's tables take one turn at a time (an flock of the machine per client), so another
+    client's bot waits for one of theirs at most."""
+    order: list[str] = []
+
+    def think(share: str, name: str) -> None:
+        with hosting.place_to_think(share):
+            order.append(name)
+
+    flood = [threading.Thread(target=think, args=("address:flood", f"flood{n}")) for n in range(5)]
+    other = threading.Thread(target=think, args=("user:7", "other"))
+    assert hosting._THINKING.acquire(timeout=5)  # (another table thinks meanwhile)
+    try:
+        for thread in flood:
+            thread.start()
+        threading.Event().wait(0.3)  # (all five queued before the other client's)
+        other.start()
+        threading.Event().wait(0.3)
+    finally:
+        hosting._THINKING.release()
+    for thread in [*flood, other]:
+        thread.join(10)
+    assert sorted(order) == sorted(["other"] + [f"flood{n}" for n in range(5)])
+    assert order.index("other") <= 1, order  # after the one flood table already waiting
+
+
+def test_the_turns_of_openers_are_shared_by_every_process_of_the_machine():
+    """The turn of an opener is an flock of the machine's: another web process's table of the
+    same opener holding it keeps this one's waiting; another opener's does not."""
+    number = hosting.zlib.crc32(b"address:flood") % hosting.TURN_FILES
+    with thinking_elsewhere_file(f"heavy-turn-{number}"):
+        done = threading.Event()
+
+        def think() -> None:
+            with hosting.place_to_think("address:flood"):
+                done.set()
+
+        thread = threading.Thread(target=think)
+        thread.start()
+        assert not done.wait(0.3)  # the same opener's turn is taken elsewhere
+        with hosting.place_to_think("user:7"):
+            pass  # another opener's is not
+    thread.join(10)
+    assert done.is_set()
+
+
+@contextlib.contextmanager
+def thinking_elsewhere_file(name: str) -> Iterator[None]:
+    """Another process of the machine holds the flock ``name``."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDS_A_LOCK, str(machine_lock_file(name))],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield
+    finally:
+        holder.communicate("", timeout=10)
+
+
+@pytest.mark.asyncio
+async def test_the_table_says_when_its_bot_waits_for_its_turn_to_think(monkeypatch):
+    """A bot kept waiting for its turn to think (the site is busy) made the page show "to act"
+    for 20 s and more, with no word why: past a second, everyone at the table is told, and
+    told again as the bot has its turn; a reload hears it while it lasts."""
+    monkeypatch.setattr(hosting, "WAIT_SAID_S", 0.1)
+    wire = Wire()
+    table = host(GAME, [SeatPlan("ann", "human"), builtin(GAME, "cfr")], wire,
+                 config={"hands": 2, "max_hits": 1}, share="address:x")  # fmt: skip
+    assert [bot.share for bot in table.heavy] == ["address:x"]
+    assert hosting._THINKING.acquire(timeout=5)  # another table's bot thinks
+    try:
+        run(table)
+        turn = await wire.wait("seat:0", "turn")
+        actions = current_state(wire, "seat:0")["actions"]
+        stand = next(a["value"] for a in actions if a["label"] == "Stand")
+        table.submit(0, turn["turn"], stand, reply_to="ann")
+        said = await wire.wait("seat:0", "wait")
+        assert said == {
+            "type": "wait",
+            "seat": 1,
+            "text": "builtin:cfr is waiting for its turn to think: the site is busy, and bots "
+            "that think for long think one at a time.",
+        }
+        assert said in snapshot(table, 0) and said in snapshot(table, None)
+    finally:
+        hosting._THINKING.release()
+    assert await wire.wait("seat:0", "wait", after=1) == {"type": "wait", "seat": 1, "text": ""}
+    assert not [m for m in snapshot(table, 0) if m["type"] == "wait"]
+    table.close()  # (the rest played by default)
+    assert await join(table, 20)
+
+
+def test_a_tables_turns_to_think_are_its_addresss(db):
+    """The guests of one address share one turn, and so do the people signed in from it
+    (accounts are cheap: ten of them took ten turns); a table of quick bots keeps no address
+    of a signed-in person's."""
+    from games.live import tables
+    from tests.people.helpers import make_user
+
+    def opened(person: tables.Person, seats: list[str], address: str) -> str:
+        table = tables.create_table(GAME, person, seats, address=address)
+        return tables.thinking_share(table)
+
+    guest = opened(tables.Person(None, "token-1"), ["me", "builtin:cfr"], "203.0.113.7")
+    other_guest = opened(tables.Person(None, "token-2"), ["me", "builtin:cfr"], "203.0.113.7")
+    ann = opened(tables.Person(make_user("ann")), ["me", "builtin:cfr"], "203.0.113.7")
+    bob = opened(tables.Person(make_user("bob")), ["me", "builtin:cfr"], "203.0.113.7")
+    assert guest == other_guest == ann == bob and guest.startswith("address:")
+    assert "203.0.113.7" not in guest  # (a keyed hash)
+    elsewhere = opened(tables.Person(make_user("cy")), ["me", "builtin:cfr"], "198.51.100.1")
+    assert elsewhere != guest
+    quick = tables.create_table(
+        GAME, tables.Person(make_user("dee")), ["me", "builtin:simple"], address="203.0.113.7"
+    )
+    assert quick.guest_address == ""
+    assert tables.facts_of(tables.load(pk=quick.pk)).share == f"user:{quick.created_by_id}"
