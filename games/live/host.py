@@ -20,6 +20,7 @@ see.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import fcntl
@@ -776,7 +777,48 @@ REJOIN_S = 15.0
 #: took every core of the machine from everyone else's pages (docs/live-tables.md). The wait
 #: for a turn to think is the site's, not the bot's: it is charged to none of its time.
 HEAVY_AT_ONCE = 1
-_THINKING = threading.BoundedSemaphore(HEAVY_AT_ONCE)
+
+
+class FairPlaces:
+    """``count`` places, given in the order they were asked for. (threading's semaphore lets
+    a thread that asks as a place frees take it ahead of the one waiting longest: the next
+    table of a client whose turn had just passed took the place before another client's bot,
+    which had waited its turn, woke.)"""
+
+    def __init__(self, count: int) -> None:
+        self._free = count
+        self._waiting: collections.deque[object] = collections.deque()
+        self._changed = threading.Condition()
+
+    def acquire(self, timeout: float | None = None) -> bool:
+        me = object()
+        with self._changed:
+            self._waiting.append(me)
+            if not self._changed.wait_for(
+                lambda: self._waiting[0] is me and self._free > 0, timeout
+            ):
+                self._waiting.remove(me)
+                self._changed.notify_all()  # (the next in line may be first now)
+                return False
+            self._waiting.popleft()
+            self._free -= 1
+            self._changed.notify_all()
+            return True
+
+    def release(self) -> None:
+        with self._changed:
+            self._free += 1
+            self._changed.notify_all()
+
+    def __enter__(self) -> FairPlaces:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+_THINKING = FairPlaces(HEAVY_AT_ONCE)
 
 
 #: a bot that waits this long for its turn to think is said to wait, at its table

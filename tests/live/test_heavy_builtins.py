@@ -10,6 +10,7 @@ import contextlib
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -209,16 +210,26 @@ def test_a_deal_solved_in_one_web_process_is_not_solved_again_in_another(monkeyp
     assert cfr.solved((4, 8, 3), 1, shared=shared).iterations == cfr.ITERATIONS
 
 
-def test_one_clients_many_tables_wait_behind_each_other_not_ahead_of_others():
+def test_one_clients_many_tables_wait_behind_each_other_not_ahead_of_others(monkeypatch, tmp_path):
     """One client's tables (a guest address's five, twenty) each queued a think, first come
     first served, and everyone else's bot waited behind all of them (20-27 s a deal). Now a
     client's tables take one turn at a time (an flock of the machine per client), so another
     client's bot waits for one of theirs at most."""
+    # (the machine's flocks of this test alone: a test process beside it, thinking or
+    # holding a turn, would hold up the other client's bot here)
+    monkeypatch.setattr(hosting, "machine_lock_file", lambda name: tmp_path / f"{name}.lock")
     order: list[str] = []
 
     def think(share: str, name: str) -> None:
         with hosting.place_to_think(share):
             order.append(name)
+
+    def waiting(count: int) -> None:
+        """Until ``count`` tables wait for the process's place to think."""
+        deadline = time.monotonic() + 10
+        while len(hosting._THINKING._waiting) < count:
+            assert time.monotonic() < deadline, "no table came to wait for the place"
+            time.sleep(0.005)
 
     flood = [threading.Thread(target=think, args=("address:flood", f"flood{n}")) for n in range(5)]
     other = threading.Thread(target=think, args=("user:7", "other"))
@@ -226,9 +237,9 @@ def test_one_clients_many_tables_wait_behind_each_other_not_ahead_of_others():
     try:
         for thread in flood:
             thread.start()
-        threading.Event().wait(0.3)  # (all five queued before the other client's)
+        waiting(1)  # one flood table at the place, the rest behind it for their turn
         other.start()
-        threading.Event().wait(0.3)
+        waiting(2)  # the other client's bot at the place, behind that one
     finally:
         hosting._THINKING.release()
     for thread in [*flood, other]:
