@@ -69,27 +69,32 @@ def page(
     *,
     after: str | None = None,
     before: str | None = None,
+    leading: tuple[str, ...] = (),
 ) -> KeysetPage:
     """The ``size`` rows of ``query`` in ``order`` that come right after the cursor
     ``after``, or right before the cursor ``before``, or the first ones when neither is
     given. ``order``'s fields must be whole numbers and end with ``pk`` (or ``-pk``).
-    Raises :class:`BadCursor` for a cursor that is not well formed; a well-formed one past
-    either end gives an empty page. One query of at most ``size + 1`` rows (two when a step
-    back reaches the start, which then shows the first page whole)."""
+    ``leading``: fields that are the same in every row of ``query``, sorted by before
+    ``order`` (and left out of the cursor), so that the order asked is an index's that
+    begins with them. Raises :class:`BadCursor` for a cursor that is not well formed; a
+    well-formed one past either end gives an empty page. One query of at most ``size + 1``
+    rows (two when a step back reaches the start, which then shows the first page whole)."""
     names = [f.lstrip("-") for f in order]
     if after:
         values = parse(after, len(order))
-        rows = list(query.filter(_beyond(order, values, True)).order_by(*order)[: size + 1])
+        rows = list(
+            query.filter(_beyond(order, values, True)).order_by(*leading, *order)[: size + 1]
+        )
         more_after, items, more_before = len(rows) > size, rows[:size], True
     elif before:
         values = parse(before, len(order))
-        backwards = [f[1:] if f.startswith("-") else f"-{f}" for f in order]
+        backwards = [f[1:] if f.startswith("-") else f"-{f}" for f in (*leading, *order)]
         rows = list(query.filter(_beyond(order, values, False)).order_by(*backwards)[: size + 1])
         if len(rows) <= size:  # back at the start: the first page, full
-            return page(query, order, size)
+            return page(query, order, size, leading=leading)
         more_before, items, more_after = True, rows[:size][::-1], True
     else:
-        rows = list(query.order_by(*order)[: size + 1])
+        rows = list(query.order_by(*leading, *order)[: size + 1])
         more_after, items, more_before = len(rows) > size, rows[:size], False
 
     def cursor(item: Any) -> str:

@@ -47,7 +47,6 @@ from games.views import (
     contract,
     cross_table,
     ranked_counts,
-    recent_results,
     score_shown,
     tournament_progress,
 )
@@ -521,7 +520,7 @@ def tournament(request: HttpRequest, pk: int) -> dict[str, Any]:
                 for s in r["seats"]
             ],
         }
-        for r in recent_results(found)
+        for r in progress["recent"]
     ]
     settings = found.public_settings()
     cross = cross_table(found) if progress["finished"] else None
