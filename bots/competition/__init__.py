@@ -89,9 +89,12 @@ def seatings_apart(
 
 # ---- scheduling -----------------------------------------------------------------------------
 def active_versions(game: str) -> list[BotVersion]:
+    """The game's active versions, by bot, without their code (up to BOT_MAX_CODE_BYTES each:
+    scheduling needs their ids; a match reads the code of its own seats)."""
     return list(
         BotVersion.objects.filter(bot__game=game, status=BotVersion.ACTIVE)
         .select_related("bot", "bot__owner")
+        .defer("code")
         .order_by("bot_id")
     )
 

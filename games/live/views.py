@@ -74,25 +74,25 @@ def quick_seats(spec: GameSpec) -> list[str]:
 
 
 # ---- the create form ------------------------------------------------------------------------
-def seat_choices(spec: GameSpec, versions: list[BotVersion]) -> list[Any]:
+#: a seat's choice "an uploaded bot", named in the text field beside it (``seat_N_bot``)
+UPLOADED = "bot"
+#: the uploaded bots suggested as a person types a seat's bot, best rated first: any other
+#: active bot is taken by its name too (the game may have thousands; every seat's menu listed
+#: them all, and each page read every one's code)
+SUGGESTED_BOTS = 50
+
+
+def seat_choices(spec: GameSpec, uploaded: bool) -> list[Any]:
+    """A seat's menu: me, an open seat, each built-in bot, and where the game has uploaded
+    bots, one choice for any of them (``uploaded``), named in the field beside it."""
     choices: list[Any] = [("me", "Me"), ("open", "Open: another person joins")]
     choices.append(
         ("Built-in bots", [(f"builtin:{name}", builtin_label(name)) for name in spec.builtin_names])
     )
-    # an uploaded copy of a built-in bot (the site's own, entered to be ranked) is listed once,
-    # as the built-in
-    copies = builtin_checksums(spec.slug)
-    uploaded = [
-        (f"bot:{v.pk}", f"{v.bot.label} (version {v.number})")
-        for v in versions
-        if v.checksum not in copies
-    ]
     if uploaded:
         # (a table with one is friendly: tables.BOT_UNRATED, under the form's Rated box)
         rated = people.game_rates_people(spec.slug)
-        choices.append(
-            ("Uploaded bots (friendly, not rated)" if rated else "Uploaded bots", uploaded)
-        )
+        choices.append((UPLOADED, "Uploaded bot (not rated)" if rated else "Uploaded bot"))
     return choices
 
 
@@ -105,12 +105,54 @@ def builtin_checksums(slug: str) -> frozenset[str]:
     )
 
 
-def active_versions(slug: str) -> list[BotVersion]:
-    return list(
+def _uploaded(slug: str) -> QuerySet[BotVersion]:
+    """The game's active uploaded versions, with their bot's name and owner and nothing else
+    (never their code: up to BOT_MAX_CODE_BYTES each). The site's own copy of a built-in bot
+    (entered to be ranked) is left out: it is offered as the built-in."""
+    return (
         BotVersion.objects.filter(status=BotVersion.ACTIVE, bot__game=slug)
+        .exclude(checksum__in=builtin_checksums(slug))
         .select_related("bot", "bot__owner")
-        .order_by("bot__owner__username", "bot__name")
+        .only("pk", "bot__name", "bot__owner__username")
     )
+
+
+def suggested_bots(slug: str, limit: int = SUGGESTED_BOTS) -> list[str]:
+    """The names (``owner/name``) of the game's ``limit`` best-ranked active uploaded bots,
+    then the unranked ones by name: what a seat's bot field suggests."""
+    ranked = Case(
+        When(bot__leaderboard_row__rank__gt=0, then=F("bot__leaderboard_row__rank")),
+        default=None,
+    )
+    rows = _uploaded(slug).order_by(
+        ranked.asc(nulls_last=True), "bot__owner__username", "bot__name"
+    )[:limit]
+    return [v.bot.label for v in rows]
+
+
+def uploaded_seat(spec: GameSpec, name: str) -> str:
+    """The seat choice (``bot:VERSION_ID``) of the active uploaded bot named ``name``
+    (``owner/name``, as the leaderboard shows it), or of the built-in bot the leaderboard
+    calls so (``house/strong``). Raises ValidationError with what to type instead."""
+    name = name.strip()
+    if not name:
+        raise forms.ValidationError(
+            "Type the name of the uploaded bot, as the leaderboard shows it: owner/name."
+        )
+    for builtin in spec.builtin_names:
+        if builtin_label(builtin) == name:
+            return f"builtin:{builtin}"
+    owner, _, bot = name.partition("/")
+    named = _uploaded(spec.slug).filter(bot__name=bot.strip())
+    found = list(named.filter(bot__owner__username=owner.strip())[:1]) or list(
+        named.filter(bot__owner__username__iexact=owner.strip())[:2]
+    )
+    if len(found) != 1:
+        raise forms.ValidationError(
+            f"No active {spec.title} bot is named \u201c{name}\u201d. Type its name as the "
+            "leaderboard shows it: owner/name."
+        )
+    return f"bot:{found[0].pk}"
 
 
 class TableForm(forms.Form):
@@ -135,16 +177,18 @@ class TableForm(forms.Form):
     def __init__(
         self,
         spec: GameSpec,
-        versions: list[BotVersion],
+        suggested: list[str],
         *args: Any,
         unrated: str = "",
         **kw: Any,
     ):
-        """``unrated``: why this person's table cannot be rated (``tables.unrated_reason``):
-        the box is then unticked and disabled, with the reason, and what is posted for it is
-        ignored."""
+        """``suggested``: the uploaded bots a seat's bot field suggests (:func:`suggested_bots`;
+        none: the game has no uploaded bot, and the seats offer none). ``unrated``: why this
+        person's table cannot be rated (``tables.unrated_reason``): the box is then unticked
+        and disabled, with the reason, and what is posted for it is ignored."""
         super().__init__(*args, **kw)
         self.spec = spec
+        self.suggested = suggested
         if unrated:
             rated = self.fields["rated"]
             rated.disabled = True
@@ -159,7 +203,7 @@ class TableForm(forms.Form):
         self.fields["turn_timer"].widget = forms.Select(
             choices=[(t, f"{t:g} seconds") for t in tables.TURN_TIMERS]
         )
-        choices = seat_choices(spec, versions)
+        choices = seat_choices(spec, bool(suggested))
         for n in range(high):
             field = forms.CharField(
                 label=f"Seat {n + 1}", required=False, widget=forms.Select(choices=choices)
@@ -167,6 +211,25 @@ class TableForm(forms.Form):
             if n >= low:
                 field.help_text = f"Used when there are {n + 1} or more players."
             self.fields[f"seat_{n}"] = field
+            if suggested:
+                self.fields[f"seat_{n}_bot"] = forms.CharField(
+                    label=f"Uploaded bot in seat {n + 1}",
+                    required=False,
+                    max_length=200,
+                    help_text=(
+                        "Any active bot, by its name on the leaderboard (owner/name); the "
+                        f"{len(suggested)} best ranked are suggested as you type."
+                    ),
+                    widget=forms.TextInput(
+                        attrs={
+                            "list": "uploaded-bots",
+                            "placeholder": "owner/name",
+                            "autocomplete": "off",
+                            "autocapitalize": "none",
+                            "spellcheck": "false",
+                        }
+                    ),
+                )
         for option in table_options(spec):
             self.fields[option.name] = forms.TypedChoiceField(
                 label=option.label,
@@ -181,21 +244,48 @@ class TableForm(forms.Form):
         return [self[f"seat_{n}"] for n in range(self.spec.state_class.max_seats)]
 
     @property
+    def seat_rows(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
+        """Each seat's menu, with the field that names its uploaded bot (None where the game
+        has none)."""
+        rows = []
+        for n, seat in enumerate(self.seat_fields):
+            bot = f"seat_{n}_bot"
+            rows.append((seat, self[bot] if bot in self.fields else None))
+        return rows
+
+    @property
     def setting_fields(self) -> list[forms.BoundField]:
         names = ["turn_timer", *(option.name for option in table_options(self.spec)), "rated"]
         return [self[name] for name in names if name in self.fields]
 
+    def clean(self) -> dict[str, Any]:
+        """The seats (:meth:`seats`): an uploaded bot's name is looked up, and a name of no
+        active bot is refused beside it."""
+        cleaned = super().clean()
+        players = cleaned.get("players")
+        self.chosen: list[str] = []
+        for n in range(players or 0):
+            choice = str(self.data.get(f"seat_{n}", "")).strip()
+            if choice == UPLOADED:
+                try:
+                    choice = uploaded_seat(self.spec, str(self.data.get(f"seat_{n}_bot", "")))
+                except forms.ValidationError as exc:
+                    known = f"seat_{n}_bot" in self.fields
+                    self.add_error(f"seat_{n}_bot" if known else None, exc)
+            self.chosen.append(choice)
+        return cleaned
+
     def seats(self) -> list[str]:
         """The seat choices, one per player (read from the request even past the form's
-        fields, so that too many players is refused by the rules, with their message)."""
-        players = self.cleaned_data["players"]
-        return [str(self.data.get(f"seat_{n}", "")).strip() for n in range(players)]
+        fields, so that too many players is refused by the rules, with their message): "me",
+        "open", "builtin:NAME" or "bot:VERSION_ID" (an uploaded bot chosen by its name)."""
+        return self.chosen
 
     def config(self) -> dict[str, Any]:
         return {option.name: self.cleaned_data[option.name] for option in table_options(self.spec)}
 
 
-def initial_form(spec: GameSpec, versions: list[BotVersion], unrated: str = "") -> TableForm:
+def initial_form(spec: GameSpec, suggested: list[str], unrated: str = "") -> TableForm:
     initial: dict[str, Any] = {
         "players": spec.state_class.max_seats,
         "turn_timer": 30.0,
@@ -204,7 +294,7 @@ def initial_form(spec: GameSpec, versions: list[BotVersion], unrated: str = "") 
     for n in range(spec.state_class.max_seats):
         initial[f"seat_{n}"] = "me" if n == 0 else f"builtin:{strongest(spec)}"
     initial |= {option.name: option.default for option in table_options(spec)}
-    return TableForm(spec, versions, initial=initial, unrated=unrated)
+    return TableForm(spec, suggested, initial=initial, unrated=unrated)
 
 
 # ---- the lobby ------------------------------------------------------------------------------
@@ -268,11 +358,11 @@ def tables_index(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def lobby(request: HttpRequest, slug: str) -> HttpResponse:
     spec = table_game(slug)
-    versions = active_versions(slug)
+    suggested = suggested_bots(slug)
     person = tables.person_of(request.user, request.session)
     unrated = tables.unrated_reason(slug, person)
     if request.method == "POST":
-        form = TableForm(spec, versions, request.POST, unrated=unrated)
+        form = TableForm(spec, suggested, request.POST, unrated=unrated)
         status = 400
         if form.is_valid():
             person = tables.person_of(request.user, request.session, create=True)
@@ -295,7 +385,7 @@ def lobby(request: HttpRequest, slug: str) -> HttpResponse:
                 tables.keep_guest(request.session, person)
                 return redirect(table.get_absolute_url())
     else:
-        form = initial_form(spec, versions, unrated)
+        form = initial_form(spec, suggested, unrated)
         status = 200
     return _lobby_page(request, spec, form, unrated, status=status)
 
@@ -362,7 +452,7 @@ def quick_play(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except tables.TableError as exc:
         unrated = tables.unrated_reason(slug, person)
-        form = initial_form(spec, active_versions(slug), unrated)
+        form = initial_form(spec, suggested_bots(slug), unrated)
         status = 429 if isinstance(exc, tables.TableLimitError) else 400
         return _lobby_page(request, spec, form, unrated, status=status, quick_error=str(exc))
     tables.keep_guest(request.session, person)

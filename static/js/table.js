@@ -19,27 +19,37 @@
 (function () {
   "use strict";
 
-  // ---- the create form: seats past the chosen number of players are hidden -----------------
+  // ---- the create form: seats past the chosen number of players are hidden, and a seat's
+  // uploaded-bot name field shows while "An uploaded bot" is its choice -------------------
   var createForm = document.getElementById("create-table");
   if (createForm) {
     var players = createForm.querySelector("select[name=players]");
     var syncSeats = function () {
-      if (!players) return;
-      var count = Number(players.value);
+      var count = players ? Number(players.value) : Infinity;
       createForm.querySelectorAll(".seat-field").forEach(function (box) {
         var used = Number(box.dataset.seat) < count;
+        var menu = box.querySelector("select");
+        var bot = box.querySelector(".seat-bot");
         box.hidden = !used;
-        box.querySelector("select").disabled = !used;
+        menu.disabled = !used;
+        if (bot) {
+          var named = used && menu.value === "bot";
+          bot.hidden = !named;
+          bot.querySelector("input").disabled = !named;
+        }
       });
     };
+    createForm.querySelectorAll(".seat-field select").forEach(function (menu) {
+      menu.addEventListener("change", syncSeats);
+    });
     if (players) {
       players.addEventListener("change", syncSeats);
-      createForm.querySelectorAll(".seat-field .help").forEach(function (help) { help.hidden = true; });
-      syncSeats();
+      createForm.querySelectorAll(".seat-field > .field .help").forEach(function (help) { help.hidden = true; });
     }
-    // a refused table (a limit, a choice the rules refuse): its reason is above the form, far
-    // down the lobby; bring it into view
-    var refusal = document.querySelector("#create .form-alert");
+    syncSeats();
+    // a refused table (a limit, a choice the rules refuse, a bot's name that is no bot's): its
+    // reason is above the form or under the field, far down the lobby; bring it into view
+    var refusal = document.querySelector("#create .form-alert, #create .field-invalid");
     if (refusal) refusal.scrollIntoView({ block: "center" });
   }
 

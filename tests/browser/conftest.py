@@ -419,7 +419,7 @@ def form_for_two(page, game: str, timer: str):
     form, for the test to fill in more and submit."""
     page.goto(f"/games/{game}/tables/")
     form = page.get_by_role("region", name="Create a table")
-    form.get_by_label("Seat 1").select_option("me")
-    form.get_by_label("Seat 2").select_option(label="Open: another person joins")
+    form.get_by_label("Seat 1", exact=True).select_option("me")
+    form.get_by_label("Seat 2", exact=True).select_option(label="Open: another person joins")
     form.get_by_label("Turn timer").select_option(label=timer)
     return form

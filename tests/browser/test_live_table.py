@@ -581,9 +581,12 @@ def test_it_lets_a_guest_on_a_phone_play_last_card_against_three_bots_to_the_end
     # the create form shows as many seats as players chosen
     form = page.get_by_role("region", name="Create a table")
     form.get_by_label("Players").select_option("2")
-    assert form.get_by_label("Seat 3").is_hidden()
+    assert form.get_by_label("Seat 3", exact=True).is_hidden()
     form.get_by_label("Players").select_option("3")
-    assert form.get_by_label("Seat 3").is_visible() and form.get_by_label("Seat 4").is_hidden()
+    assert (
+        form.get_by_label("Seat 3", exact=True).is_visible()
+        and form.get_by_label("Seat 4", exact=True).is_hidden()
+    )
     page.screenshot(path=screenshots / "lobby-last-card-phone.png", full_page=True)
     page.get_by_role("button", name="Play against a bot").click()
     page.wait_for_url(re.compile(r"/tables/[\w-]+/$"))

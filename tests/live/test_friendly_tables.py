@@ -47,7 +47,7 @@ def test_the_lobby_and_the_table_say_a_table_with_an_uploaded_bot_is_friendly():
     version.save()
     lobby = text_of(client.get(f"/games/{GAME}/tables/"))
     assert tables.BOT_UNRATED in lobby
-    assert "Uploaded bots (friendly, not rated)" in lobby  # the seat's choices
+    assert "Uploaded bot (not rated)" in lobby  # the seat's choice
     assert "A table with a guest or an uploaded bot at it is not rated." in lobby  # Rated box
     posted = {"players": "2", "turn_timer": "30", "seat_0": "me", "seat_1": f"bot:{version.pk}",
               "rated": "on"}  # fmt: skip

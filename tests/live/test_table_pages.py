@@ -3,6 +3,7 @@ bot, joining (guests too), "play again", the table page before and after its mat
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from datetime import timedelta
@@ -11,13 +12,15 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from bots.models import Bot, BotVersion, Match, MatchSeat
+from bots.models import Bot, BotVersion, LeaderboardRow, Match, MatchSeat
 from bots.running.playing import Entry, play
 from games.engine.table import signed
-from games.live import tables
+from games.live import tables, views
 from games.live.consumers import lobby_group
 from games.live.host import Finish
 from games.models import Table, TableSeat
@@ -95,24 +98,26 @@ def test_it_lists_open_tables_and_games_being_played_in_the_lobby():
 
 def test_the_create_form_offers_me_open_seats_builtins_and_active_uploaded_bots():
     alice = make_user("alice")
-    active = version(alice, "rps-poker", "sharp")
-    rejected = version(alice, "rps-poker", "broken", status=BotVersion.REJECTED)
-    elsewhere = version(alice, "last-card", "shedder")
+    version(alice, "rps-poker", "sharp")
+    version(alice, "rps-poker", "broken", status=BotVersion.REJECTED)
+    version(alice, "last-card", "shedder")
     page = text_of(Client().get("/games/rps-poker/tables/"))
     for value in ("me", "open", "builtin:minimal", "builtin:simple", "builtin:strong"):
         assert f'value="{value}"' in page
     # a built-in bot is named as the leaderboards and the playground name it
     assert '<option value="builtin:strong">house/strong</option>' in page
     assert ">builtin:strong<" not in page
-    assert f'value="bot:{active.pk}"' in page
-    assert "alice/sharp (version 1)" in page
-    assert f'value="bot:{rejected.pk}"' not in page
-    assert f'value="bot:{elsewhere.pk}"' not in page
+    # an uploaded bot: one choice in each seat's menu, named in the field beside it, which
+    # suggests the game's active ones
+    assert '<option value="bot">Uploaded bot (not rated)</option>' in page
+    assert '<option value="alice/sharp"></option>' in page
+    assert "alice/broken" not in page and "alice/shedder" not in page
+    assert '<input type="text" name="seat_1_bot"' in page
     # the site's own copy of a built-in bot (entered to be ranked) is offered once, as built-in
-    house = version(make_user("house"), "rps-poker", "minimal", copy=True)
+    version(make_user("house"), "rps-poker", "minimal", copy=True)
     page = text_of(Client().get("/games/rps-poker/tables/"))
-    assert f'value="bot:{house.pk}"' not in page and "house/minimal (version" not in page
-    assert f'value="bot:{active.pk}"' in page
+    assert '<option value="house/minimal">' not in page
+    assert '<option value="alice/sharp"></option>' in page
     # timers, and for Last Card the number of players; UTH has rounds and pay tables
     assert page.count('name="turn_timer"') == 1
     for seconds in tables.TURN_TIMERS:
@@ -123,6 +128,66 @@ def test_the_create_form_offers_me_open_seats_builtins_and_active_uploaded_bots(
     uth = text_of(Client().get("/games/uth/tables/"))
     assert 'name="max_rounds"' in uth and 'name="variant"' in uth
     assert Client().get("/games/chess/tables/").status_code == 404
+
+
+def test_the_lobby_suggests_the_best_ranked_bots_once_and_takes_any_other_by_its_name():
+    """With hundreds of uploaded bots, each seat's menu listed every one and the page read
+    every one's code: the menus now offer one choice for them, a single list suggests the
+    best ranked as a person types, and any other active bot is taken by its name."""
+    owner = make_user("dev")
+    count = views.SUGGESTED_BOTS + 5
+    bots = Bot.objects.bulk_create(
+        Bot(owner=owner, game="rps-poker", name=f"b{n:03}", language="python") for n in range(count)
+    )
+    BotVersion.objects.bulk_create(
+        BotVersion(bot=b, number=1, code=f"# {b.name}\n" + "x = 1\n" * 1000,
+                   checksum=BotVersion.checksum_of(b.name), status=BotVersion.ACTIVE)
+        for b in bots
+    )  # fmt: skip
+    # ranked from the last made to the first: b054 is the best, b000 the worst
+    LeaderboardRow.objects.bulk_create(
+        LeaderboardRow(bot=b, game="rps-poker", rank=count - n, mu=25, sigma=1, conservative=22)
+        for n, b in enumerate(bots)
+    )
+    with CaptureQueriesContext(connection) as queries:
+        page = text_of(Client().get("/games/rps-poker/tables/"))
+    assert not [q["sql"] for q in queries if '"bots_botversion"."code"' in q["sql"]]
+    [suggested] = re.findall(r'<datalist id="uploaded-bots">(.*?)</datalist>', page, re.S)
+    names = re.findall(r'<option value="([^"]*)">', suggested)
+    assert names == [f"dev/b{n:03}" for n in range(count - 1, 4, -1)]  # the best 50, in order
+    assert "dev/b004" not in page
+    for seat in (0, 1):
+        [menu] = re.findall(rf'<select name="seat_{seat}".*?</select>', page, re.S)
+        assert re.findall(r'<option value="([^"]*)"', menu) == [
+            "me", "open", "builtin:minimal", "builtin:simple", "builtin:strong", "bot"
+        ]  # fmt: skip
+        assert f'name="seat_{seat}_bot" list="uploaded-bots"' in page
+    # a bot left out of the suggestions, typed by its name
+    client = Client()
+    posted = form_data("rps-poker", ["me", "bot"], seat_1_bot=" dev/b000 ")
+    assert client.post("/games/rps-poker/tables/", posted).status_code == 302
+    seat = Table.objects.get().seats.get(seat=1)
+    assert (seat.kind, seat.version) == (TableSeat.BOT, BotVersion.objects.get(bot=bots[0]))
+    Table.objects.all().delete()
+    # a built-in bot by its leaderboard name is that built-in bot
+    posted = form_data("rps-poker", ["me", "bot"], seat_1_bot="house/strong")
+    assert Client().post("/games/rps-poker/tables/", posted).status_code == 302
+    assert Table.objects.get().seats.get(seat=1).builtin == "strong"
+    Table.objects.all().delete()
+    # a name of no active bot is refused beside its field, and nothing is made
+    for typed, said in [
+        ("dev/nobody", "No active RPS Poker bot is named \u201cdev/nobody\u201d. Type its name as "
+                       "the leaderboard shows it: owner/name."),
+        ("", "Type the name of the uploaded bot, as the leaderboard shows it: owner/name."),
+    ]:  # fmt: skip
+        response = Client().post(
+            "/games/rps-poker/tables/", form_data("rps-poker", ["me", "bot"], seat_1_bot=typed)
+        )
+        assert response.status_code == 400
+        page = html.unescape(text_of(response))
+        assert f'<ul class="field-errors" id="id_seat_1_bot_error"><li>{said}</li></ul>' in page
+        assert f'value="{typed}"' in page or not typed  # what was typed stays in its field
+    assert not Table.objects.exists()
 
 
 def test_it_creates_a_table_with_each_kind_of_seat():
