@@ -94,16 +94,8 @@ def thinking_elsewhere(where: str) -> Iterator[None]:
         finally:
             hosting._THINKING.release()
         return
-    path = machine_lock_file("heavy-thinking-0")
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDS_A_LOCK, str(path)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert holder.stdout.readline() == "held\n"
+    with thinking_elsewhere_file("heavy-thinking-0"):
         yield
-    finally:
-        holder.communicate("", timeout=10)  # (its end lets the lock go)
 
 
 HOLDS_A_LOCK = """
@@ -279,7 +271,7 @@ def thinking_elsewhere_file(name: str) -> Iterator[None]:
         assert holder.stdout.readline() == "held\n"
         yield
     finally:
-        holder.communicate("", timeout=10)
+        holder.communicate("", timeout=10)  # (its end lets the lock go)
 
 
 @pytest.mark.asyncio
