@@ -276,7 +276,9 @@ def test_upload_wait_follows_the_version_to_its_rank(
     # a worker plays one placement match between two looks of the command
     worker = Worker(Options(claim=1), name="w1")
     monkeypatch.setattr(upload_bot.Command, "pause", lambda _self, _s: worker.step())
-    out, _ = run("upload_bot", str(path), "--user", "alice", "--wait")
+    # (bounded: a validation deferred again and again is a failure here, not a half hour's
+    # wait for the command's default timeout)
+    out, _ = run("upload_bot", str(path), "--user", "alice", "--wait", "--timeout", "300")
     version = BotVersion.objects.get(bot__name="rps-mine")
     stored = (
         f"stored alice/rps-mine v1 (validating) (id {version.pk}): named as mine.py says; "
