@@ -42,6 +42,7 @@ from cardsite.accounts import client_ip
 from games import replays
 from games.engine import untrusted
 from games.engine.game import faults_shown
+from games.engine.table import plural
 from games.live.tables import Person, address_key, keep_guest, person_of
 from games.matchpages import chapter_options, viewer_context
 from games.records import refused_text
@@ -377,9 +378,9 @@ def state_of(run: PlaygroundRun, *, mine: bool = False) -> dict[str, Any]:
             "not played."
         )
     elif stopped:
-        message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played; {run.reason}."
+        message = f"Done: {plural(run.played, 'match')} played; {run.reason}."
     elif run.status == PlaygroundRun.DONE:
-        message = f"Done: {run.played} match{'es' if run.played != 1 else ''} played."
+        message = f"Done: {plural(run.played, 'match')} played."
     elif run.status == PlaygroundRun.FAILED:
         message = run.reason or "The run failed."
         if (found := refusal(message)) is not None:
