@@ -229,7 +229,9 @@ class MatchJob(models.Model):
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     STATUSES = [(QUEUED, "queued"), (RUNNING, "running"), (DONE, "done"), (FAILED, "failed")]
 
-    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="jobs")
+    #: found through the index by tournament and status (Meta), which serves a lookup by
+    #: tournament alone too
+    tournament = models.ForeignKey(Tournament, models.CASCADE, related_name="jobs", db_index=False)
     #: found through the indexes by game and id (Meta), which serve a lookup by game alone too
     game = models.SlugField(max_length=40, db_index=False)
     round = models.PositiveIntegerField(default=0)
@@ -262,6 +264,10 @@ class MatchJob(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["status", "-priority", "turn", "id"], name="job_claim_order"),
+            # a tournament's jobs counted by status (bots.competition.counts) from the index
+            # alone, without reading the rows of every job of the tournament (nor, for a
+            # big one, the whole table)
+            models.Index(fields=["tournament", "status"], name="job_tournament_status"),
             # whether a deal was dealt before (bots.competition.dealt_before): a new
             # tournament's deals never were
             models.Index(fields=["game", "seed"], name="job_game_seed"),

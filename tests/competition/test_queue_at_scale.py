@@ -23,12 +23,14 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
+from django.core.cache import caches
 from django.db import connection
 from django.db.models import Q, Value
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from bots import competition
+from bots.competition import counts
 from bots.competition.leaving import seating, withdraw_queued_jobs
 from bots.ladder import ratings
 from bots.ladder.ratings import left_unrated, past_job
@@ -194,6 +196,35 @@ def test_unrated_matches_are_counted_through_their_index(tournament):
     unrated = Match.objects.filter(job__isnull=False, rated=False).order_by()
     sql = _statements(unrated.count, "bots_match")[0]
     assert "match_unrated" in _plan(sql)
+
+
+# ---- a tournament's jobs by status ----------------------------------------------------------
+def test_a_tournaments_jobs_are_counted_by_status_from_their_index_alone(tournament):
+    """The pages of open tournaments and every worker's store count their jobs by status
+    every few seconds: at 830,000 jobs that read the whole table (a sequential scan, 475 ms
+    for six open tournaments). The index on (tournament, status) holds all the count needs:
+    it is read alone (PostgreSQL's index-only scan, SQLite's covering index), and only the
+    tournaments' own entries of it."""
+    other = Tournament.objects.create(game=GAME)
+    for status, many in [(MatchJob.DONE, 3), (MatchJob.QUEUED, 2), (MatchJob.FAILED, 1)]:
+        for _ in range(many):
+            _job(tournament, status=status)
+            _job(other, status=MatchJob.RUNNING)
+    caches["default"].clear()
+    counted = _statements(lambda: counts.jobs_by_status([tournament]))
+    assert counts.jobs_by_status([tournament])[tournament.pk] == {
+        "queued": 2, "running": 0, "done": 3, "failed": 1
+    }  # fmt: skip
+    [sql] = counted
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET LOCAL enable_bitmapscan = off")  # (it reads the rows too)
+            plan = _plan(sql)
+            assert "Index Only Scan using job_tournament_status" in plan, plan
+        else:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}")
+            plan = "\n".join(str(row) for row in cursor.fetchall())
+            assert "COVERING INDEX job_tournament_status" in plan, plan
 
 
 def test_the_new_indexes_are_there(db):
