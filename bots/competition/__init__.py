@@ -10,6 +10,7 @@ claims several jobs at once (:func:`claim_many`) and stores their results togeth
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
 import logging
 import secrets
@@ -19,12 +20,13 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Q
+from django.db.models import Exists, F, Q
 from django.utils import timezone
 
 from bots.clock import shared_now
 from bots.competition import counts, faults, leases
 from bots.competition.leaving import maybe_finish as _maybe_finish
+from bots.competition.leaving import seating_any
 from bots.ladder import aggregates
 from bots.ladder.ratings import lock_ledger, rate_pending
 from bots.models import (
@@ -533,7 +535,10 @@ def _claim_skip_locked(
     take = _share(worker, count, min_priority)
     with transaction.atomic():
         now = shared_now()
-        jobs = _in_claim_order(now, min_priority, take, lock=True)
+        found = _in_claim_order(now, min_priority, take + DEALS_PASSED, lock=True)
+        if not found:
+            return []
+        jobs = _deals_free(found, worker, now, take)
         if not jobs:
             return []
         given_up = [(job, verdict) for job in jobs if (verdict := caps.given_up(job))]
@@ -566,7 +571,10 @@ def _claim_conditional(
     candidates = _in_claim_order(now, min_priority, 10)
     if not candidates:
         return []
+    free = {job.pk for job in _deals_free(candidates, worker, now, len(candidates))}
     for job in candidates:
+        if job.pk not in free:
+            continue
         if caps.given_up(job):
             with transaction.atomic():
                 fresh = MatchJob.objects.select_for_update().get(pk=job.pk)
@@ -575,12 +583,116 @@ def _claim_conditional(
                     _fail(fresh, verdict)
             return "again"
         fields = leases.taking(job, worker, lease_s, now)
-        if leases.take(job, fields, "lease_until"):
+        # (checked again as the row is taken: another worker may have taken a seating since)
+        if leases.take(job, fields, "lease_until", unless=_deal_taken(job, worker, now)):
             _mark_running(job)
             for key, value in fields.items():
                 setattr(job, key, value)
             return [leases.Claim(job, worker, job.attempts)]
     return "again"
+
+
+#: how many claimable jobs a claim looks past, beyond those it takes, for jobs whose deal
+#: another worker is playing (:func:`_deals_free`)
+DEALS_PASSED = 8
+
+
+def _deals_free(jobs: list[MatchJob], worker: str, now: Any, take: int) -> list[MatchJob]:
+    """The first ``take`` of ``jobs`` (in their order) whose deal no other worker is playing
+    with one of their bots: a seating of the same deal (tournament and seed) that seats one
+    of the job's versions, running under another worker's live lease. A bot never plays two
+    seatings of a deal at once, on any machine: its two processes would each hold the cards
+    the other's opponent holds (the seats swapped), and processes that run at the same time
+    can signal to each other through what they share (the CPUs, their caches, the time they
+    take). One after the other they cannot: a bot's process keeps nothing for the next
+    (docs/sandbox.md). A worker plays its own jobs one after the other, so the seatings of a
+    deal it holds are no obstacle.
+
+    On PostgreSQL, claims made at once by several workers see none of each other's rows
+    until they commit, so a claim first takes a lock of its transaction for each version a
+    job seats on its deal (:func:`_deal_locks`), and only then reads what runs: of two claims
+    of seatings of one deal, the second to ask passes its job over, and a claim that gets
+    the lock after the first committed reads that job running."""
+    chosen: list[MatchJob] = []
+    rest = list(jobs)
+    while rest and len(chosen) < take:
+        looked, rest = rest[: take - len(chosen)], rest[take - len(chosen) :]
+        if connection.vendor == "postgresql":
+            looked = _deal_locked(looked)
+        chosen += _not_played_elsewhere(looked, worker, now)
+    return chosen
+
+
+def _deal_locked(jobs: list[MatchJob]) -> list[MatchJob]:
+    """Those of ``jobs`` whose every lock of :func:`_deal_locks` this transaction holds now
+    (taken without waiting: a lock another claim holds passes its job over)."""
+    wanted = {job.pk: _deal_locks(job) for job in jobs}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT k, pg_try_advisory_xact_lock(k) FROM unnest(%s::bigint[]) AS k",
+            [sorted({key for keys in wanted.values() for key in keys})],
+        )
+        held = {key for key, took in cursor.fetchall() if took}
+    return [job for job in jobs if held.issuperset(wanted[job.pk])]
+
+
+def _not_played_elsewhere(jobs: list[MatchJob], worker: str, now: Any) -> list[MatchJob]:
+    """Those of ``jobs`` with no seating of their deal that seats one of their versions
+    running under another worker's live lease (one statement)."""
+    if not jobs:
+        return jobs
+    running = (
+        MatchJob.objects.filter(
+            game__in={job.game for job in jobs},  # (the index on game and seed)
+            seed__in={job.seed for job in jobs},
+            status=MatchJob.RUNNING,
+            lease_until__gte=now,
+        )
+        .exclude(worker=worker)
+        .values_list("tournament_id", "seed", "seats")
+    )
+    playing: dict[tuple[int, int], set[int]] = {}
+    for tournament_id, seed, seats in running:
+        playing.setdefault((tournament_id, seed), set()).update(seats)
+    return [
+        job
+        for job in jobs
+        if playing.get((job.tournament_id, job.seed), set()).isdisjoint(job.seats)
+    ]
+
+
+def _deal_locks(job: MatchJob) -> list[int]:
+    """The keys of the transaction locks a claim of ``job`` takes (PostgreSQL): one for each
+    version it seats on its deal, so that only claims of seatings with a bot in common wait
+    on each other (the bots of an Ultimate Texas Hold'em session all play its deal)."""
+    return [
+        int.from_bytes(
+            hashlib.blake2b(
+                f"card-arena deal {job.tournament_id} {job.seed} {version}".encode(),
+                digest_size=8,
+            ).digest(),
+            "big",
+            signed=True,
+        )
+        for version in sorted(set(job.seats))
+    ]
+
+
+def _deal_taken(job: MatchJob, worker: str, now: Any) -> Exists:
+    """Whether another worker is playing a seating of ``job``'s deal with one of its bots
+    (:func:`_deals_free`), as a condition of the statement that takes the job: on SQLite, a
+    single writer, that statement sees every claim made before it."""
+    return Exists(
+        seating_any(job.seats)
+        .filter(
+            game=job.game,
+            seed=job.seed,
+            tournament_id=job.tournament_id,
+            status=MatchJob.RUNNING,
+            lease_until__gte=now,
+        )
+        .exclude(worker=worker)
+    )
 
 
 def _mark_running(job: MatchJob) -> None:

@@ -31,7 +31,7 @@ from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Model, Q, QuerySet
+from django.db.models import Exists, F, Model, Q, QuerySet
 
 from bots.clock import shared_now
 from games.engine import untrusted
@@ -206,11 +206,15 @@ def claim_oldest(
     return None
 
 
-def take(row: Model, fields: dict[str, Any], *also: str) -> bool:
+def take(row: Model, fields: dict[str, Any], *also: str, unless: Exists | None = None) -> bool:
     """Write a claim's ``fields`` to ``row`` only if nobody changed it since it was read
-    (its status and attempts, and the fields named in ``also``, are as read)."""
+    (its status and attempts, and the fields named in ``also``, are as read), and, with
+    ``unless``, only if that does not hold as the row is written (one statement)."""
     unchanged = {name: getattr(row, name) for name in ("status", "attempts", *also)}
-    return bool(type(row)._default_manager.filter(pk=row.pk, **unchanged).update(**fields))
+    rows = type(row)._default_manager.filter(pk=row.pk, **unchanged)
+    if unless is not None:
+        rows = rows.filter(~unless)
+    return bool(rows.update(**fields))
 
 
 def heartbeat(claim: Claim, lease_s: float) -> bool:

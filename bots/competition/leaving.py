@@ -6,8 +6,10 @@ modules, which all may import it."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import connection
-from django.db.models import Exists, Func, QuerySet, TextField, Value
+from django.db.models import Exists, Func, Q, QuerySet, TextField, Value
 from django.db.models.functions import Cast, Replace
 from django.utils import timezone
 
@@ -73,17 +75,29 @@ def withdraw_queued_jobs(version: BotVersion, error: str) -> int:
 
 def seating(version: BotVersion) -> QuerySet[MatchJob]:
     """The match jobs that seat ``version``, found by the database, not by reading every
-    job's seats into Python (a retirement did, 6 s for 100,000 jobs queued). A job's seats
-    are a JSON list of version ids: on PostgreSQL, the lists that contain the id (``@>``);
+    job's seats into Python (a retirement did, 6 s for 100,000 jobs queued)."""
+    return seating_any([version.pk])
+
+
+def seating_any(version_ids: Iterable[int]) -> QuerySet[MatchJob]:
+    """The match jobs that seat any of ``version_ids`` (at least one). A job's seats are a
+    JSON list of version ids: on PostgreSQL, the lists that contain an id (``@>``);
     elsewhere (SQLite has no such test), the lists whose text, without its spaces and with
     each bracket a comma (``[12, 3]`` as ``,12,3,``), holds ``,<id>,``: exactly the same."""
+    ids = sorted(set(version_ids))
+    if not ids:
+        raise ValueError("seating_any needs a version")
+    seats = Q()
     if connection.vendor == "postgresql":
-        return MatchJob.objects.filter(seats__contains=[version.pk]).order_by()
+        for pk in ids:
+            seats |= Q(seats__contains=[pk])
+        return MatchJob.objects.filter(seats).order_by()
     listed: Func = Cast("seats", TextField())
     for mark, instead in ((" ", ""), ("[", ","), ("]", ",")):
         listed = Replace(listed, Value(mark, TextField()), Value(instead, TextField()))
-    jobs = MatchJob.objects.alias(listed=listed)
-    return jobs.filter(listed__contains=f",{version.pk},").order_by()
+    for pk in ids:
+        seats |= Q(listed__contains=f",{pk},")
+    return MatchJob.objects.alias(listed=listed).filter(seats).order_by()
 
 
 def maybe_finish(tournament_id: int) -> bool:

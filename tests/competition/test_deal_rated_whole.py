@@ -35,7 +35,7 @@ def in_process(job: MatchJob):
 
 def test_a_deals_first_seating_waits_for_its_twin_though_nothing_earlier_is_open(two_bots):
     competition.start_round_robin("rps-poker", 1, seed=31)
-    first, second = competition.claim("w1", 60), competition.claim("w2", 60)
+    first, second = competition.claim("w1", 60), competition.claim("w1", 60)
     assert first.job.seed == second.job.seed  # one deal, the seats swapped
     match = competition.store_result(first, in_process(first.job))
     match.refresh_from_db()

@@ -19,7 +19,7 @@ from tests.competition.conftest import builtin_code
 def jobs(alice, bob, active_bot):
     active_bot(alice, "simple", builtin_code("simple"))
     active_bot(bob, "strong", builtin_code("strong"))
-    tournament = competition.start_round_robin("rps-poker", 1, seed=21)
+    tournament = competition.start_round_robin("rps-poker", 2, seed=21)  # two deals
     return list(tournament.jobs.order_by("id"))
 
 
@@ -84,7 +84,9 @@ def test_a_worker_whose_clock_runs_ahead_claims_no_job_another_worker_holds(jobs
     assert held.job.pk == jobs[0].pk
     clock_ahead(30)
     other = competition.claim("w2", 20)
-    assert other is not None and other.job.pk == jobs[1].pk
+    # (the next job of another deal: jobs[1] is its deal's other seating, w1's to play)
+    assert jobs[1].seed == jobs[0].seed != jobs[2].seed
+    assert other is not None and other.job.pk == jobs[2].pk
     row = MatchJob.objects.get(pk=held.job.pk)
     assert (row.worker, row.attempts) == ("w1", 1)
     assert leases.heartbeat(held, 20)  # still w1's

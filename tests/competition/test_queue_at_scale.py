@@ -19,6 +19,7 @@ index can give the rows in the order asked."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -46,8 +47,13 @@ def tournament(db) -> Tournament:
     return Tournament.objects.create(game=GAME)
 
 
+#: a deal of its own for each job made here (a worker never plays two seatings of one deal
+#: at once: competition._deals_free)
+_SEEDS = itertools.count(1)
+
+
 def _job(tournament: Tournament, **fields) -> MatchJob:
-    fields = {"game": GAME, "seats": [1, 2], "seed": 1} | fields
+    fields = {"game": GAME, "seats": [1, 2], "seed": next(_SEEDS)} | fields
     return MatchJob.objects.create(tournament=tournament, **fields)
 
 

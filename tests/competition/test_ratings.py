@@ -27,7 +27,7 @@ def _ratings_when_finished_in(order: list[int]) -> dict[str, tuple[float, float]
     """Run one tournament whose matches finish in ``order`` (indexes of its jobs); undo it."""
     with transaction.atomic():
         tournament = competition.start_round_robin("rps-poker", 1, seed=11)
-        held = [competition.claim(f"w{n}", 60) for n in range(tournament.jobs.count())]
+        held = [competition.claim("w", 60) for _ in range(tournament.jobs.count())]
         results = [(h, _played(h.job)) for h in held]
         for n in order:
             competition.store_result(*results[n])
@@ -49,8 +49,10 @@ def test_it_waits_for_earlier_jobs_before_rating(alice, bob, active_bot):
     active_bot(alice, "simple", builtin_code("simple"))
     active_bot(bob, "strong", builtin_code("strong"))
     competition.start_round_robin("rps-poker", 1, seed=12)
+    # (one worker holds both seatings of the deal: no other may play one while it plays the
+    # other, competition._deals_free)
     first = competition.claim("w1", 60)
-    second = competition.claim("w2", 60)
+    second = competition.claim("w1", 60)
     later = competition.store_result(second, _played(second.job))
     later.refresh_from_db()
     assert later.rated is False
@@ -146,7 +148,7 @@ def test_last_played_is_the_latest_match_whatever_order_they_are_rated_in(alice,
     active_bot(bob, "strong", builtin_code("strong"))
     competition.start_round_robin("rps-poker", 1, seed=14)
     first = competition.claim("w1", 60)
-    second = competition.claim("w2", 60)
+    second = competition.claim("w1", 60)  # (its deal's other seating: the same worker's)
     earlier = competition.store_result(second, _played(second.job))  # played first
     later = competition.store_result(first, _played(first.job))  # rated first: job order
     earlier.refresh_from_db()

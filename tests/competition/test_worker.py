@@ -60,11 +60,13 @@ def test_it_stores_a_result_once_even_if_a_stale_worker_reports(two_bots):
 
 
 def test_it_does_not_hand_a_leased_job_to_another_worker(two_bots):
-    competition.start_round_robin("rps-poker", 1, seed=2)
+    competition.start_round_robin("rps-poker", 2, seed=2)  # two deals, each in two seatings
     first = competition.claim("w1", lease_s=60)
     second = competition.claim("w2", lease_s=60)
     third = competition.claim("w3", lease_s=60)
     assert first.job.pk != second.job.pk
+    # the other seating of each deal waits until its worker has played the first
+    assert first.job.seed != second.job.seed
     assert third is None
 
 
