@@ -31,6 +31,12 @@ TICK_S = 0.1
 STALL_S = 1.0
 #: the stalls remembered (a call is judged within seconds of its start: a few suffice)
 KEPT = 8
+#: the watch's own clock and sleep, as the time module had them when this module was
+#: imported: code that replaces the time module's functions for a while (a test's fake
+#: clock) cannot stop the watch or move its ticks, which would make every later call of
+#: the process look held up
+_monotonic = time.monotonic
+_sleep = time.sleep
 
 
 class _Watch:
@@ -44,16 +50,19 @@ class _Watch:
 
     def start(self) -> None:
         with self.lock:
-            if self.thread is not None:
+            if self.thread is not None and self.thread.is_alive():
                 return
-            self.ticked = time.monotonic()
+            self.ticked = _monotonic()
             self.thread = threading.Thread(target=self._run, name="stall-watch", daemon=True)
             self.thread.start()
 
+    def alive(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
     def _run(self) -> None:
         while True:
-            time.sleep(TICK_S)
-            self.seen(time.monotonic())
+            _sleep(TICK_S)
+            self.seen(_monotonic())
 
     def seen(self, now: float) -> None:
         """A tick at ``now``: the time since the last, beyond the tick, is a stall if it is
@@ -74,9 +83,9 @@ os.register_at_fork(after_in_child=_WATCH.after_fork)
 
 
 def watch() -> None:
-    """Start watching this process (once; again in a forked child). Calls made before it
-    are not covered."""
-    if _WATCH.thread is None:
+    """Start watching this process (once; again in a forked child, or if the watch ended).
+    Calls made before it are not covered."""
+    if not _WATCH.alive():
         _WATCH.start()
 
 
@@ -84,11 +93,12 @@ def held_up(since: float, now: float | None = None) -> float:
     """Seconds this process was held up between ``since`` and ``now`` (monotonic; now if
     None), in a stall of :data:`STALL_S` or more: one seen, or one going on now (the watch
     has not ticked for that long: it is held up too, or has just woken with the rest of the
-    process and not run yet); else 0.0. Without :func:`watch` first, always 0.0."""
-    if _WATCH.thread is None:
+    process and not run yet); else 0.0. Without :func:`watch` first, or if the watch has
+    ended, always 0.0: a watch that no longer ticks says nothing of this process."""
+    if not _WATCH.alive():
         return 0.0
     if now is None:
-        now = time.monotonic()
+        now = _monotonic()
     begun = _WATCH.ticked + TICK_S
     if now - begun >= STALL_S and now > since:
         return now - max(begun, since)

@@ -43,6 +43,30 @@ def test_a_tick_a_second_late_or_more_marks_a_stall(monkeypatch):
     assert stalls.held_up(103.65, 104.5) == 0.0
 
 
+def _ticks(count: int) -> None:
+    """Wait (5 s at most) until the watch has ticked ``count`` more times."""
+    deadline = stalls._monotonic() + 5
+    for _ in range(count):
+        last = stalls._WATCH.ticked
+        while stalls._WATCH.ticked == last and stalls._monotonic() < deadline:
+            stalls._sleep(0.01)
+
+
+def test_a_fake_clock_of_the_time_module_does_not_reach_the_watch(monkeypatch):
+    """A test replaced ``time.monotonic`` with a clock an hour ahead, for a moment: the watch
+    ticked on it and noted a stall ending an hour ahead, so every later call of that test
+    process was "held up", a PlatformError (a job voided after 20 tries, a worker that never
+    got to its end). The watch keeps the clock it was imported with."""
+    stalls.watch()
+    ahead = time.monotonic() + 3601
+    monkeypatch.setattr(time, "monotonic", lambda: ahead)
+    _ticks(2)
+    monkeypatch.undo()
+    now = time.monotonic()
+    assert stalls.held_up(now - 0.2, now) == 0.0
+    assert all(end <= now for _, end in stalls._WATCH.stalls)
+
+
 def test_a_reply_read_after_a_stall_is_the_platforms_trouble(make_process):  # noqa: F811
     """The bot answers each call in 0.3 s; while it thinks, the process is held up: the
     match is not judged (the time the reply came is not known), and no bot is charged."""
