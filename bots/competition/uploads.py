@@ -70,7 +70,7 @@ from games.engine.runner import TimeControl
 from games.engine.spec import GameSpec
 from games.engine.table import a_title, hour_wait, minutes, plural
 from games.engine.tournament import derive_seed
-from games.engine.written import MINUS, number
+from games.engine.written import MINUS, listed, number
 from games.records import refused, refused_text
 from games.registry import games, get_game
 
@@ -235,6 +235,48 @@ def competing(bots: QuerySet[Bot]) -> QuerySet[Bot]:
     return bots.filter(Exists(live))
 
 
+#: where and roughly when a version being validated gets its verdict
+VERDICT_WHEN = "My bots shows it, usually within a few minutes"
+
+
+@dataclass(frozen=True)
+class _Held:
+    """One of an owner's bots that counts in :func:`check_room`: its name, its language, and
+    which of its versions make it count (an active one, one being validated, or both)."""
+
+    name: str
+    language: str
+    active: bool
+    #: the number of its newest version being validated (None: none is)
+    validating: int | None
+
+    @classmethod
+    def of(cls, bot: Bot) -> _Held:
+        live = bot.versions.filter(status__in=[BotVersion.ACTIVE, BotVersion.VALIDATING])
+        statuses = dict(live.order_by("number").values_list("status", "number"))
+        return cls(
+            bot.name,
+            bot.language,
+            BotVersion.ACTIVE in statuses,
+            statuses.get(BotVersion.VALIDATING),
+        )
+
+    def making_room(self) -> str:
+        """What takes this bot out of the count: retiring its active version (My bots has a
+        Retire button only for a bot with one), after the verdict on the version being
+        validated, which counts until then and cannot be retired."""
+        if self.validating is None:
+            return f"retire {self.name} on My bots first"
+        waiting = f"wait for the verdict on {self.name} v{self.validating}"
+        if self.active:  # (whether it passes or not, an active version is left to retire)
+            return (
+                f"{waiting}, which is being validated ({VERDICT_WHEN}), and retire {self.name} "
+                "on My bots after it"
+            )
+        # (the refusal's first sentence said that it is being validated)
+        return f"{waiting} ({VERDICT_WHEN}), and retire {self.name} on My bots if it passes"
+
+
 def check_room(owner: AbstractBaseUser, bot: Bot, language: str = "") -> None:
     """Raise UploadError if putting ``bot`` into the competition (a version uploaded, or a
     retired one made active again) would give its owner more bots competing in its game than
@@ -245,47 +287,66 @@ def check_room(owner: AbstractBaseUser, bot: Bot, language: str = "") -> None:
     (the house's) are not counted. Call it inside a transaction that holds the owner's row
     (:func:`lock_owner`), so that two uploads at once count each other. ``language``: the
     uploaded code's, so that "a new version" is offered only of a bot in that language (a bot
-    keeps its language)."""
+    keeps its language). The refusal says what makes room (:meth:`_Held.making_room`: a bot
+    only being validated is waited for, not retired) and, where the code cannot be a new
+    version of a bot in the way, how to upload it after: as a new version of ``bot`` where
+    it has versions, else as a new bot."""
     most = bots_per_person()
     if not most or owner.get_username() == HOUSE:
         return
     bots = Bot.objects.filter(owner=owner, game=bot.game)
     if competing(bots.filter(pk=bot.pk)).exists():
         return
-    held_bots = list(
-        competing(bots.exclude(pk=bot.pk)).order_by("name").values_list("name", "language")
-    )
-    if len(held_bots) < most:
+    held = [_Held.of(other) for other in competing(bots.exclude(pk=bot.pk)).order_by("name")]
+    if len(held) < most:
         return
-    others = [name for name, _ in held_bots]
     title = get_game(bot.game).title
-    names = ", ".join(others[:-1]) + f" and {others[-1]}" if len(others) > 1 else others[0]
-    held = (
-        f"You already have a bot competing in {title}: {names}"
-        if len(others) == 1
-        else f"You already have {plural(len(others), 'bot')} competing in {title}: {names}"
-    )
+    names = listed([one.name for one in held])
+    if len(held) > 1:
+        where = "competing in" if all(one.active for one in held) else "entered in"
+        said = f"You already have {plural(len(held), 'bot')} {where} {title}: {names}"
+    elif held[0].active:
+        said = f"You already have a bot competing in {title}: {names}"
+    else:
+        said = (
+            f"You already have a bot entered in {title}: {names}, whose v{held[0].validating} "
+            "is being validated"
+        )
+    if len(held) == 1:
+        room = held[0].making_room()
+        if held[0].validating is None:
+            room = "retire it on My bots first"  # (its name was just said)
+    else:
+        waiting = [f"{one.name} v{one.validating}" for one in held if one.validating is not None]
+        room = "retire one on My bots first"
+        if waiting:
+            room += (
+                f" (a version being validated, {listed(waiting)}, counts until its verdict: "
+                f"{VERDICT_WHEN})"
+            )
     instead = (
-        f"upload your code as a new version of {names}, or retire it on My bots first"
-        if len(others) == 1
-        else "upload your code as a new version of one of them, or retire one on My bots first"
+        f"upload your code as a new version of {names}, or {room}"
+        if len(held) == 1
+        else f"upload your code as a new version of one of them, or {room}"
     )
-    if language and all(theirs != language for _, theirs in held_bots):
-        # a bot keeps its language: no new version of it can be code of another
-        mine = language_title(language)
-        if len(held_bots) == 1:
+    if language and all(one.language != language for one in held):
+        # a bot keeps its language: no new version of any of them can be code of another;
+        # the code goes in once there is room, as its own bot's new version or a new bot
+        again = (
+            f"then upload it again as a new version of {bot.name}"
+            if bot.versions.exists()
+            else f"then upload it again as the new bot {bot.name}"
+        )
+        mine = a_title(language_title(language))
+        if len(held) == 1:
             instead = (
-                f"{names} is {a_title(language_title(held_bots[0][1]))} bot; to enter "
-                f"{a_title(mine)} bot, retire {names} on My bots first, then upload it under a "
-                "new name"
+                f"{names} is {a_title(language_title(held[0].language))} bot; to enter {mine} "
+                f"bot, {held[0].making_room()}, {again}"
             )
         else:
-            instead = (
-                f"none of them is {a_title(mine)} bot; to enter one, retire one of them on My bots "
-                "first, then upload it under a new name"
-            )
+            instead = f"none of them is {mine} bot; to enter one, {room}, {again}"
     raise UploadError(
-        f"{held}. A person may enter {plural(most, 'bot')} in a game, so that no one's bots "
+        f"{said}. A person may enter {plural(most, 'bot')} in a game, so that no one's bots "
         f"can play into each other's hands; {instead}."
     )
 

@@ -243,7 +243,7 @@ def test_a_person_enters_one_bot_in_a_game_and_may_always_renew_it(alice, bob, a
 
 def test_a_bot_out_of_the_competition_leaves_room_and_comes_back_only_into_room(alice):
     broken = upload(alice, "rps-poker", "broken", "broken.py", b"class Bot:\n    pass\n")
-    with pytest.raises(UploadError, match="competing in RPS Poker: broken"):  # validating
+    with pytest.raises(UploadError, match="entered in RPS Poker: broken, whose v1 is being"):
         upload(alice, "rps-poker", "next", "next.py", code_of("next"))
     assert validate(broken).status == BotVersion.REJECTED  # rejected: it competes no more
     kept = validate(upload(alice, "rps-poker", "kept", "kept.py", code_of("kept")))
@@ -258,6 +258,62 @@ def test_a_bot_out_of_the_competition_leaves_room_and_comes_back_only_into_room(
     assert kept.status == BotVersion.RETIRED
     retire(later.bot)
     assert reactivate(kept).status == BotVersion.ACTIVE
+
+
+def test_a_bot_only_being_validated_is_waited_for_not_retired(alice):
+    # web-js v2 waits for its verdict and web-cpp's only version was rejected: the refusal
+    # said "web-js ... competing ... retire web-js on My bots first, then upload it under a
+    # new name", while web-js had no Retire button and web-cpp needed no new name
+    js = get_game("rps-poker").starters["javascript"].read_bytes()
+    web_js = upload(alice, "rps-poker", "web-js", "web-js.js", js)
+    web_js.status = BotVersion.REJECTED
+    web_js.save()
+    web_js = upload(alice, "rps-poker", "web-js", "web-js.js", js + b"// v2\n")
+    cpp = get_game("rps-poker").starters["cpp"].read_bytes()
+    web_cpp = BotVersion.objects.create(
+        bot=Bot.objects.create(owner=alice, game="rps-poker", name="web-cpp", language="cpp"),
+        number=1, code="int main() {}", checksum="x", status=BotVersion.REJECTED,
+    )  # fmt: skip
+    waiting = (
+        "You already have a bot entered in RPS Poker: web-js, whose v2 is being validated. A "
+        "person may enter 1 bot in a game, so that no one's bots can play into each other's "
+        "hands; "
+    )
+    verdict = (
+        "wait for the verdict on web-js v2 (My bots shows it, usually within a few minutes), "
+        "and retire web-js on My bots if it passes"
+    )
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "web-cpp", "web-cpp.cpp", cpp)  # a new version of web-cpp
+    assert str(refused.value) == (
+        f"{waiting}web-js is a JavaScript bot; to enter a C++ bot, {verdict}, then upload it "
+        "again as a new version of web-cpp."
+    )
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "fresh", "fresh.cpp", cpp)  # a new bot
+    assert str(refused.value).endswith(f"{verdict}, then upload it again as the new bot fresh.")
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "other-js", "other-js.js", js + b"// other\n")
+    assert (
+        str(refused.value) == f"{waiting}upload your code as a new version of web-js, or {verdict}."
+    )
+    # active with a version being validated: whatever the verdict, an active one is left
+    web_js.status = BotVersion.ACTIVE
+    web_js.save()
+    v3 = upload(alice, "rps-poker", "web-js", "web-js.js", js + b"// v3\n")
+    with pytest.raises(UploadError) as refused:
+        upload(alice, "rps-poker", "web-cpp", "web-cpp.cpp", cpp)
+    assert str(refused.value) == (
+        "You already have a bot competing in RPS Poker: web-js. A person may enter 1 bot in a "
+        "game, so that no one's bots can play into each other's hands; web-js is a JavaScript "
+        "bot; to enter a C++ bot, wait for the verdict on web-js v3, which is being validated "
+        "(My bots shows it, usually within a few minutes), and retire web-js on My bots after "
+        "it, then upload it again as a new version of web-cpp."
+    )
+    # the verdict is in and web-js retired: the same upload goes in
+    BotVersion.objects.filter(pk=v3.pk).update(status=BotVersion.REJECTED)
+    assert retire(web_js.bot) is not None
+    assert upload(alice, "rps-poker", "web-cpp", "web-cpp.cpp", cpp).bot_id == web_cpp.bot_id
 
 
 def test_the_limit_is_a_setting_and_the_house_is_not_counted(alice, active_bot, settings):
@@ -461,7 +517,7 @@ def test_refusals_about_languages_and_known_code_say_what_to_do(alice, active_bo
     # (it offered "upload your code as a new version of rps-js", which its language refuses)
     assert str(refused.value).endswith(
         "can play into each other's hands; rps-js is a JavaScript bot; to enter a Python bot, "
-        "retire rps-js on My bots first, then upload it under a new name."
+        "retire rps-js on My bots first, then upload it again as the new bot rps-py."
     )
     with pytest.raises(UploadError) as refused:
         upload(alice, "rps-poker", "rps-js", "rps-js.py", code_of("py"))

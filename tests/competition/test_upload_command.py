@@ -256,6 +256,12 @@ def test_a_second_bot_is_told_the_option_that_makes_it_a_new_version(alice, acti
         "upload your code as a new version of my starter (--name 'my starter'), or retire it "
         "on My bots first."
     )
+    # (a bot whose version is being validated is waited for, not retired)
+    waiting = "upload your code as a new version of web-js, or wait for the verdict on web-js v2"
+    assert upload_bot.at_the_command_line(waiting) == (
+        "upload your code as a new version of web-js (--name web-js), or wait for the verdict "
+        "on web-js v2"
+    )
     two = "upload your code as a new version of one of them, or retire one on My bots first."
     assert upload_bot.at_the_command_line(two) == (
         "upload your code as a new version of one of them (--name and its name), or retire "

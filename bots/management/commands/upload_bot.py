@@ -255,16 +255,21 @@ class Command(DatabaseCommand):
         time.sleep(seconds)
 
 
-#: the site's way to a new version of a bot already competing (bots.competition.uploads
-#: .check_room), which the command takes by ``--name``
+#: the site's way to a new version of a bot already competing or being validated
+#: (bots.competition.uploads.check_room), which the command takes by ``--name``
 NEW_VERSION = "upload your code as a new version of "
 
 
 def at_the_command_line(reason: str) -> str:
     """An upload's refusal in the command's words: where the site says to upload the code as
     a new version of a bot ("... of starter, or retire it on My bots first"), the command
-    names the option that does it (``--name starter``)."""
-    one = re.search(re.escape(NEW_VERSION) + r"(.+?), or retire it on My bots first", reason)
+    names the option that does it (``--name starter``). (The site's words go on with what
+    makes room instead: "or retire it on My bots first", or, for a bot whose version is
+    being validated, "or wait for the verdict on starter v2 ...")"""
+    one = re.search(
+        re.escape(NEW_VERSION) + r"(.+?), or (?:retire it on My bots first|wait for the verdict)",
+        reason,
+    )
     if one is not None:
         name = one.group(1)
         option = f"--name {shlex.quote(name)}"
