@@ -13,7 +13,10 @@ import shlex
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.management.commands import changepassword
 from django.core.management import CommandError, call_command
+from django.test import Client
+from django.urls import reverse
 
 from bots.management.commands import upload_bot
 from bots.models import BotVersion
@@ -186,9 +189,22 @@ def test_the_docs_example_works_as_written(db, bob, active_bot, tmp_path, monkey
     assert args[:3] == [".venv/bin/python", "manage.py", "upload_bot"]
     out, _ = upload(*args[3:])
     version = BotVersion.objects.get(bot__owner__username="alice")
-    assert joined(out).startswith(
-        f"stored alice/rps-mine v1 (validating) (id {version.pk}): named as rps_mine.py says; "
-        f"--name chooses another active: alice/rps-mine v1 (active) (id {version.pk})"
+    # a user made with no password, and My bots (below) shown only to one logged in: the
+    # command says how to set one (the docs sent alice to My bots, where she could not log in)
+    set_password = "manage.py changepassword alice"
+    created = (
+        "created user alice, with no password yet: to log in on the site (My bots shows your "
+        f"bot's code, log and faults), set one with {set_password} "
+    )
+    assert joined(out).startswith(created)
+    assert f".venv/bin/python {set_password}" in joined(section)
+    assert (
+        joined(out)
+        .removeprefix(created)
+        .startswith(
+            f"stored alice/rps-mine v1 (validating) (id {version.pk}): named as rps_mine.py says; "
+            f"--name chooses another active: alice/rps-mine v1 (active) (id {version.pk})"
+        )
     )
     assert re.search(r"^v1 active: rank \d of 2, rating ", out, re.MULTILINE), out
     args = shlex.split(standings)
@@ -196,6 +212,14 @@ def test_the_docs_example_works_as_written(db, bob, active_bot, tmp_path, monkey
     said = io.StringIO()
     call_command(*args[2:], stdout=said)
     assert "alice/rps-mine" in said.getvalue()
+    # the password set as the command and the docs say, alice logs in and sees her bot
+    typed = iter(["a long pass phrase 7", "a long pass phrase 7"])
+    monkeypatch.setattr(changepassword.getpass, "getpass", lambda prompt="": next(typed))
+    call_command(*shlex.split(set_password)[1:], stdout=io.StringIO())
+    client = Client()
+    logged_in = {"username": "alice", "password": "a long pass phrase 7"}
+    assert client.post("/accounts/login/", logged_in).status_code == 302
+    assert "rps-mine" in client.get(reverse("my_bots")).content.decode()
 
 
 BUSY = (

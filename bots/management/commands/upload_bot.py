@@ -52,7 +52,10 @@ class Command(DatabaseCommand):
             "sets, else the file's stem)",
         )
         parser.add_argument(
-            "--create-user", action="store_true", help="create the user if there is none"
+            "--create-user",
+            action="store_true",
+            help="create the user if there is none (with no password: manage.py changepassword "
+            "sets one, to log in on the site)",
         )
         parser.add_argument(
             "--wait",
@@ -130,8 +133,14 @@ class Command(DatabaseCommand):
                     problems = "; ".join(exc.messages)
                     said = untrusted.printable(f"cannot create user {opts['user']!r}: {problems}")
                     self._fail(said, "the user was not created (why: above)")
-                owner.set_unusable_password()
+                owner.set_unusable_password()  # (no password anyone could guess)
                 owner.save()
+                name = untrusted.printable(owner.get_username())
+                self._say(
+                    f"created user {name}, with no password yet: to log in on the site (My "
+                    f"bots shows your bot's code, log and faults), set one with manage.py "
+                    f"changepassword {shlex.quote(name)}"
+                )
         else:
             try:
                 owner = users.objects.get(username=opts["user"])
