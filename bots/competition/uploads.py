@@ -30,6 +30,7 @@ import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -356,11 +357,23 @@ def lock_owner(owner: AbstractBaseUser) -> None:
     get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
 
 
-def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: bytes) -> BotVersion:
+def upload(
+    owner: AbstractBaseUser,
+    game: str,
+    name: str,
+    filename: str,
+    data: bytes,
+    *,
+    claimed_for: float | None = None,
+) -> BotVersion:
     """Store a new version (status validating) of the owner's bot ``name``, creating the bot
     on its first upload. Raises UploadError: for the file (:func:`checked_upload`: one for
     another game among them), then where the owner has as many other bots competing in the
-    game as a person may (:func:`check_room`)."""
+    game as a person may (:func:`check_room`). ``claimed_for``: the version is stored with
+    its validation claimed for that many seconds, as :func:`claim_validation` claims one
+    (its lease and one claim), for a caller that validates it itself (``manage.py
+    upload_bot``): no worker takes it while the lease is held (renewed like a worker's:
+    ``worker.ValidationHeartbeat``), and one takes it once the lease has run out."""
     language, code = checked_upload(game, filename, data)
     name = name.strip()
     if not name or len(name) > 60:
@@ -386,7 +399,10 @@ def upload(owner: AbstractBaseUser, game: str, name: str, filename: str, data: b
         if same is not None:
             raise UploadError(_already(same))
         number = (bot.versions.aggregate(n=Max("number"))["n"] or 0) + 1
-        return BotVersion.objects.create(bot=bot, number=number, code=code, checksum=checksum)
+        claim = {} if claimed_for is None else claiming(shared_now(), claimed_for, claims=0)
+        return BotVersion.objects.create(
+            bot=bot, number=number, code=code, checksum=checksum, **claim
+        )
 
 
 def _already(same: BotVersion) -> str:
@@ -618,15 +634,23 @@ def _builtin_failed(version: BotVersion, result: ValidationResult) -> None:
 
 
 def validation_deferred(
-    version: BotVersion, reason: str, retry_s: float = PLATFORM_RETRY_S
+    version: BotVersion,
+    reason: str,
+    retry_s: float = PLATFORM_RETRY_S,
+    *,
+    claims: int | None = None,
 ) -> bool:
     """The platform could not validate ``version`` now (no free sandbox slot, a sandbox that
     does not start, a worker stopped mid-validation): no verdict and nothing counted (the
     claim is given back); it is tried again after ``retry_s``, and its log says why. False
-    if the version is no longer being validated."""
+    if the version is no longer being validated (``claims``: by the claim that made its
+    count of claims that, not by one taken since)."""
     reason = untrusted.clean_text(reason)
+    held = BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING)
+    if claims is not None:
+        held = held.filter(validation_claims=claims)
     return bool(
-        BotVersion.objects.filter(pk=version.pk, status=BotVersion.VALIDATING).update(
+        held.update(
             validation_claims=Greatest(F("validation_claims") - 1, Value(0)),
             validation_lease=shared_now() + timedelta(seconds=retry_s),
             validation_log=f"{DEFERRED_NOTE}{reason}; it is tried again "
@@ -767,6 +791,17 @@ def given_up_reason(version: BotVersion, verdict: str, caps: Caps) -> str:
     )
 
 
+def claiming(now: datetime, lease_s: float, claims: Any) -> dict[str, Any]:
+    """The fields that claim a version's validation (``claims``: its count of claims so
+    far, a value or an expression): a lease of ``lease_s`` from ``now`` (the database's
+    clock) and one claim more, which a heartbeat's renewals then check
+    (``worker.ValidationHeartbeat``)."""
+    return {
+        "validation_lease": now + timedelta(seconds=lease_s),
+        "validation_claims": claims + 1,
+    }
+
+
 def claim_validation(
     worker: str, lease_s: float, caps: Caps | None = None, *, slow: bool | None = None
 ) -> BotVersion | None:
@@ -803,8 +838,7 @@ def claim_validation(
                     _reject(candidate, given_up_reason(candidate, verdict, caps))
             continue
         won = mine.update(
-            validation_lease=now + timedelta(seconds=lease_s),
-            validation_claims=F("validation_claims") + 1,
+            **claiming(now, lease_s, claims=F("validation_claims")),
             # a pause's note no longer holds: a worker validates it now (validations_running)
             validation_log=Case(
                 When(paused(), then=Value("")),

@@ -18,6 +18,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
+from bots.competition import uploads
 from bots.management.commands import upload_bot
 from bots.models import BotVersion
 from bots.worker import Options, Worker
@@ -318,8 +319,10 @@ def test_ctrl_c_says_what_was_left_in_a_line(alice, tmp_path, monkeypatch):
         "interrupted: v1 is stored and a worker will validate it; follow it with manage.py "
         "standings --user alice"
     )
-    version = BotVersion.objects.get()  # as a worker takes it: waiting, no lease
-    assert version.status == BotVersion.VALIDATING and version.validation_lease is None
+    # the validation it held is given back: the next worker free takes it at once
+    version = BotVersion.objects.get()
+    assert version.status == BotVersion.VALIDATING
+    assert uploads.claim_validation("w1", 60).pk == version.pk
     # before anything was stored
     monkeypatch.setattr(upload_bot, "upload", stopped)
     assert interrupted("other") == "interrupted: nothing was uploaded\n"

@@ -5,13 +5,16 @@ lease run out; with several workers a second one would claim it and validate it 
 
 from __future__ import annotations
 
+import io
 import threading
 from datetime import timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from bots.competition import uploads
+from bots.management.commands import upload_bot
 from bots.models import Bot, BotVersion
 from bots.pages.views import status_of
 from bots.worker import Options, ValidationHeartbeat, Worker
@@ -110,3 +113,45 @@ def test_a_version_waiting_out_a_pause_after_the_sites_trouble_says_so(alice):
         "v1 waits: the site had trouble validating it (not the bot's doing); a worker tries "
         "again in "
     )
+
+
+def test_upload_bot_holds_the_validation_it_runs_so_no_worker_runs_it_too(
+    alice, tmp_path, monkeypatch
+):
+    # with the site's worker running, upload_bot and the worker both validated each upload
+    # (two compiles, two sets of matches; the command printed the worker's "quick pass" log)
+    seen = {}
+
+    def validating(version):
+        beat = heartbeat_of(version)
+        assert beat is not None and beat.is_alive()  # renewed as a worker's is
+        worker = Worker(Options(poll_s=0), name="w2")
+        seen["worker took it"] = worker.validate_one()
+        seen["claimed"] = uploads.claim_validation("w3", 60)
+        assert beat.beat() is True
+        return uploads.validate(version)
+
+    monkeypatch.setattr(upload_bot, "validate", validating)
+    path = tmp_path / "mine.py"
+    path.write_text(builtin_code("simple"))
+    call_command("upload_bot", str(path), "--user", "alice", stdout=io.StringIO())
+    assert seen == {"worker took it": False, "claimed": None}
+    version = BotVersion.objects.get()
+    assert version.status == BotVersion.ACTIVE and version.validation_claims == 1
+    assert heartbeat_of(version) is None
+
+
+def test_a_killed_upload_bot_leaves_its_version_to_a_worker_once_its_lease_runs_out(alice):
+    code = builtin_code("simple").encode()
+    held = uploads.upload(alice, "rps-poker", "mine", "mine.py", code, claimed_for=60)
+    assert held.validation_claims == 1  # as a worker's claim
+    assert uploads.claim_validation("w1", 60) is None  # held: the command validates it
+    # the command killed outright: nothing gives the claim back, and its lease runs out
+    BotVersion.objects.filter(pk=held.pk).update(
+        validation_lease=timezone.now() - timedelta(seconds=1)
+    )
+    taken = uploads.claim_validation("w1", 60)
+    assert taken is not None and taken.pk == held.pk and taken.validation_claims == 2
+    assert ValidationHeartbeat(held, 60).beat() is False  # (the command's claim is gone)
+    # nor does a platform pause said by the command free it from the worker that holds it
+    assert not uploads.validation_deferred(held, "busy", claims=held.validation_claims)

@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser, OutputWrapper
 from django.db import DatabaseError
 
 from bots.arena.command import another_game_hint, compile_pending, compiling_note
-from bots.clock import shared_now
 from bots.competition.status import bot_status
 from bots.competition.uploads import (
     ForAnotherGame,
@@ -30,6 +30,7 @@ from bots.competition.uploads import (
 from bots.models import BotVersion
 from bots.names import declared_name, plain_username
 from bots.running.process import PlatformError
+from bots.worker import ValidationHeartbeat
 from games.engine import interrupts, untrusted
 from games.engine.files import safe_filename
 from games.engine.terminal import stream_width, wrapped
@@ -81,6 +82,8 @@ class Command(DatabaseCommand):
     def handle(self, *args, **opts) -> None:
         #: the version stored (for the line said if the command is stopped)
         self._version: BotVersion | None = None
+        #: its count of claims while this command holds its validation (None: it does not)
+        self._claims: int | None = None
         # the log's records are for the worker's and the server's logs; a person running
         # this command reads its own lines (-v 2 shows the records too)
         with _quiet_log(opts["verbosity"] < 2), interrupts.interruptible():
@@ -99,6 +102,10 @@ class Command(DatabaseCommand):
         else:
             owner = untrusted.printable(self._owner)
             try:
+                # a validation held here is given back, for the next worker free at once (as
+                # a stopped worker gives back its own); a command killed outright leaves it
+                # to a worker once its lease runs out (WORKER_LEASE_S)
+                self._give_back("upload_bot was stopped during the validation", retry_s=0.0)
                 version.refresh_from_db()
             except DatabaseError:  # (stopped within a query: where it stands is unknown)
                 state = "is stored"
@@ -149,8 +156,12 @@ class Command(DatabaseCommand):
         code = path.read_bytes()
         self._given = path
         name = opts["name"] or declared_name(path.name, code)
+        # stored with its validation claimed, as a worker claims one, unless it is left to a
+        # worker (--defer): no worker validates it too (both did: double compiles, double
+        # matches, and the log printed was whichever finished first)
+        lease_s = None if opts["defer"] else float(settings.WORKER_LEASE_S)
         try:
-            version = upload(owner, opts["game"], name, path.name, code)
+            version = upload(owner, opts["game"], name, path.name, code, claimed_for=lease_s)
         except ForAnotherGame as exc:
             said = f"{exc.found.why} {exc.found.advice(command=True)}"
             self._fail(untrusted.printable(said), "the file was not uploaded (why: above)")
@@ -158,15 +169,19 @@ class Command(DatabaseCommand):
             said = untrusted.printable(at_the_command_line(str(exc)))
             self._fail(said, "the file was not uploaded (why: above)")
         self._version, self._owner = version, owner.get_username()
+        if lease_s is not None:
+            self._claims = version.validation_claims
         named = "" if opts["name"] else f": named as {path.name} says; --name chooses another"
         self._say(f"stored {version} (id {version.pk}){named}")
-        if not opts["defer"]:
+        if lease_s is not None:  # (not --defer)
             # (the name and bytes its validation writes and compiles: bots.running.playing)
             written = safe_filename(version.filename), version.code.encode()
             if compile_pending(get_game(opts["game"]), *written):
                 self._say(compiling_note(str(path)), self.stderr)
             try:
-                version = validate(version)
+                with _renewed(version, lease_s):
+                    version = validate(version)
+                self._claims = None  # (a verdict, or a pause after trouble: not held)
             except PlatformError as exc:  # the machine's trouble, never the bot's
                 self._not_validated(version, exc, opts["wait"])
             else:
@@ -176,6 +191,15 @@ class Command(DatabaseCommand):
                     self._rejected(version, path)
         if opts["wait"]:
             self._follow(version, opts["timeout"], opts["poll"])
+
+    def _give_back(self, reason: str, retry_s: float | None = None) -> None:
+        """No verdict here: the validation this command holds (if it still does) is left to
+        a worker, after ``retry_s`` (:func:`uploads.validation_deferred`)."""
+        if self._version is None or self._claims is None:
+            return
+        claims, self._claims = self._claims, None
+        more = {} if retry_s is None else {"retry_s": retry_s}
+        validation_deferred(self._version, reason, claims=claims, **more)
 
     def _follow(self, version: BotVersion, timeout: float, poll: float) -> None:
         """Say each change of the bot's status until the version is rated, rejected, or taken
@@ -210,9 +234,7 @@ class Command(DatabaseCommand):
         traceback; the version is left for a worker, which tries again after a pause (as it
         does with its own such trouble: :func:`uploads.validation_deferred`). Followed with
         ``--wait``; else the command ends with an error (exit status 1)."""
-        leased = BotVersion.objects.filter(pk=version.pk, validation_lease__gt=shared_now())
-        if not leased.exists():  # (unless a worker took it meanwhile)
-            validation_deferred(version, str(exc))
+        self._give_back(str(exc))  # (unless a worker took it meanwhile)
         self._say(untrusted.printable(f"v{version.number} was not validated: {exc}"), self.stderr)
         owner = untrusted.printable(version.bot.owner.get_username())
         if wait:
@@ -286,6 +308,19 @@ def at_the_command_line(reason: str) -> str:
     return reason.replace(
         f"{NEW_VERSION}one of them,", f"{NEW_VERSION}one of them (--name and its name),", 1
     )
+
+
+@contextlib.contextmanager
+def _renewed(version: BotVersion, lease_s: float) -> Iterator[None]:
+    """While the command validates ``version``, its validation's lease (taken with the
+    upload) is renewed as a worker renews its own (a C++ or Java compile alone may outlast
+    the lease): no worker takes it meanwhile."""
+    beat = ValidationHeartbeat(version, lease_s)
+    beat.start()
+    try:
+        yield
+    finally:
+        beat.stop()
 
 
 @contextlib.contextmanager
