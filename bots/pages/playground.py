@@ -190,7 +190,9 @@ def _starter_code(spec: GameSpec, language: str) -> str:
 
 def _initial(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> dict[str, Any]:
     """A new form: the language and code of ``?starter=<language>`` if asked, the game's
-    strongest built-in bot as the opponent, a fresh seed."""
+    strongest built-in bot as the opponent, a fresh seed; or, for ``?again=<run key>`` asked
+    by the person who started that run (:func:`_run_again`), that run's language, code,
+    opponents, seed and matches, to change and run again."""
     taken = playground.languages(spec)
     starter = request.GET.get("starter", "")
     language = starter if starter in taken else (taken[0] if taken else default_language().name)
@@ -201,10 +203,29 @@ def _initial(request: HttpRequest, spec: GameSpec, limits: playground.Limits) ->
     }
     if starter in taken:
         initial["code"] = _starter_code(spec, starter)
+    again = _run_again(request, spec)
+    if again is not None:
+        initial["language"] = again.language
+        initial["seed"] = again.seed
+        initial["match_count"] = min(again.matches, limits.max_matches)
+        # (a built jar is a file to choose again, not text to paste)
+        initial["code"] = "" if get_language(again.language).kept_file(again.code) else again.code
     if not spec.plays_alone:
         asked = [v for v in request.GET.getlist("opponent") if playground.BOT_VALUE.fullmatch(v)]
-        initial["opponents"] = asked[:8] or [f"builtin:{spec.strongest}"]
+        chosen = playground.form_values(again) if again is not None else asked[:8]
+        initial["opponents"] = chosen or [f"builtin:{spec.strongest}"]
     return initial
+
+
+def _run_again(request: HttpRequest, spec: GameSpec) -> PlaygroundRun | None:
+    """The run of ``?again=<key>`` whose form is asked for again, if it is one of the game's
+    and the person asking started it (its owner, or the same guest session: they alone see
+    its code); else None (the form starts afresh)."""
+    key = request.GET.get("again", "")
+    run = playground.find(key) if key and len(key) <= 32 else None
+    if run is None or run.game != spec.slug or run.language not in playground.languages(spec):
+        return None
+    return run if playground.owns(run, *_owner(_person(request))) else None
 
 
 def _signed_in(request: HttpRequest) -> Any:

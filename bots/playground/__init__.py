@@ -634,6 +634,21 @@ def find(key: str) -> PlaygroundRun | None:
     return PlaygroundRun.objects.filter(key=key).first()
 
 
+def form_values(run: PlaygroundRun) -> list[str]:
+    """The form's values (:attr:`Opponent.value`) of a run's opponents, in order, to start
+    another run against them: a built-in by its name, an uploaded bot by the bot (the form
+    offers its active version; one no longer active is offered no more, and left out)."""
+    versions = [o["version"] for o in run.opponents if o.get("version") is not None]
+    bots = dict(BotVersion.objects.filter(pk__in=versions).values_list("pk", "bot_id"))
+    values = []
+    for stored in run.opponents:
+        if stored.get("builtin") is not None:
+            values.append(f"builtin:{stored['builtin']}")
+        elif stored.get("version") in bots:
+            values.append(f"bot:{bots[stored['version']]}")
+    return values
+
+
 def is_waiting(run: PlaygroundRun) -> bool:
     """Queued, or taken by a worker whose lease ran out (another will take it over)."""
     if run.status == PlaygroundRun.QUEUED:

@@ -16,6 +16,7 @@ from django.urls import reverse
 from bots import playground
 from bots.models import Bot, BotVersion, LeaderboardRow, PlaygroundRun
 from bots.pages.views import request_limit
+from games.registry import get_game
 from tests.playground.conftest import GAME, builtin_code, worker
 
 
@@ -216,6 +217,54 @@ def test_a_run_is_seen_by_its_address_and_its_code_only_by_its_owner(alice, bob)
     refused = other.post(reverse("playground_submit", args=[run.key]), {"name": "stolen"})
     assert refused.status_code == 404
     assert not Bot.objects.exists()
+
+
+def test_a_new_run_from_a_run_keeps_its_code_language_opponents_and_options_for_its_owner(
+    alice, bob, active_bot
+):
+    # "Start another run" opened an empty form, in Python: a JavaScript author who pasted a
+    # fix was told "This looks like JavaScript" unless they chose the language again
+    rival = active_bot(bob, "rival", builtin_code("strong"))
+    js = "// a secret of the guest's\n" + get_game(GAME).starters["javascript"].read_text()
+    guest = Client()
+    opponents = ["builtin:strong", f"bot:{rival.bot_id}"]
+    post(guest, language="javascript", code=js, opponents=opponents, seed="4242",
+         match_count="3")  # fmt: skip
+    run = PlaygroundRun.objects.get()
+    page = guest.get(reverse("playground_run", args=[run.key])).content.decode()
+    again = f"{reverse('playground', args=[GAME])}?again={run.key}"
+    assert (
+        f'href="{again}" aria-describedby="run-again-help">Start a new run from this one</a>'
+        in page
+    )
+    assert "The form opens with this run's code, language, opponents, seed and matches" in page
+    form = guest.get(again).content.decode()
+    assert 'value="javascript" required id="id_language_1" checked' in form
+    assert "a secret of the guest&#x27;s" in form
+    assert 'value="4242"' in form and 'name="match_count" value="3"' in form
+    checked = re.findall(
+        r'<input type="checkbox" name="opponents" value="([^"]+)"[^>]* checked', form
+    )
+    assert checked == opponents
+    # anyone else given the run's address (a guest of another session, another user) sees
+    # no code, and the link is no way to it: theirs is an empty form
+    stranger = Client()
+    stranger.force_login(bob)
+    for someone in (Client(), stranger):
+        theirs = someone.get(reverse("playground_run", args=[run.key])).content.decode()
+        assert "?again=" not in theirs and "Start another run</a>" in theirs
+        fresh = someone.get(again).content.decode()
+        assert "a secret of the guest" not in fresh
+        assert 'value="python" required id="id_language_0" checked' in fresh
+    # a signed-in owner's run, from another browser of theirs
+    owner = Client()
+    owner.force_login(alice)
+    post(owner, code=builtin_code("simple") + "# alice's v2\n", seed="77")
+    mine = PlaygroundRun.objects.get(user=alice)
+    elsewhere = Client()
+    elsewhere.force_login(alice)
+    form = elsewhere.get(f"{reverse('playground', args=[GAME])}?again={mine.key}").content.decode()
+    assert "# alice&#x27;s v2" in form and 'value="77"' in form
 
 
 def test_submit_this_version_goes_through_the_upload(alice, settings):
