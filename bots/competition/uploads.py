@@ -415,6 +415,27 @@ def _already(same: BotVersion) -> str:
     return f"{already}, being validated."
 
 
+def stored_note(version: BotVersion, log: str, given: str = "") -> str:
+    """The line that goes before a version's validation log (``log``) where its lines name
+    the bot's file by the name the version stores it under (the bot's: ``starter.py``, which
+    the sandbox compiles and runs), not by the name it was uploaded as (``given``; "" where
+    that is not known: the site keeps no upload's file name); "" where none is needed. Where
+    the runtime's stack traces give the file yet another name (Java: its public class's),
+    the note says so, so that it is true of those lines too."""
+    stored = version.filename
+    if given == stored or stored not in log:
+        return ""
+    language = get_language(version.bot.language)
+    note = f"(your {given or 'file'} is stored as {stored}, the name in the lines below"
+    traced = language.traced_file(version.code)
+    if traced is not None and traced != stored and f"({traced}:" in log:
+        note += (
+            f" but for its stack traces, which name it {traced}, after "
+            f"{language.traced_after}: the same file, the same line numbers"
+        )
+    return note + ")"
+
+
 def validation_opponent(game: str) -> str:
     spec = get_game(game)
     return "simple" if "simple" in spec.builtin_bots else spec.builtin_names[0]

@@ -168,6 +168,14 @@ class Language:
         None."""
         return None
 
+    def traced_file(self, code: str) -> str | None:
+        """The name the runtime's stack traces give the bot's file where it is not the name
+        the version stores it by (the bot's), or None; :attr:`traced_after` says why."""
+        return None
+
+    #: what :meth:`traced_file` names the file after, in words
+    traced_after = ""
+
     def kept_file(self, code: str) -> tuple[str, bytes] | None:
         """A version's code that :meth:`stored_code` wrapped, as the file it was: its suffix
         and bytes (a download gives the jar back); None for a text file."""

@@ -198,9 +198,19 @@ def version_json(version: BotVersion) -> dict[str, Any]:
         # a compiler's refusal as its one-line summary: its lines are in the log, whole
         "reason": reason_summary(version.reason),
         "log": version.validation_log,
+        "log_note": log_note(version),
         "validated": version.validated.isoformat() if version.validated else None,
         "versions": [{"id": v.pk, "number": v.number, **status_of(v)} for v in siblings],
     }
+
+
+def log_note(version: BotVersion) -> str:
+    """Where a version's validation log (and a compiler's refusal, which is in it) names the
+    bot's file by the name the version stores it under (``web-java.java:23: error``), the
+    line that says so (:func:`uploads.stored_note`, the words ``upload_bot`` prints above the
+    log), shown to its owner above them as a paragraph of its own (the log's box keeps its
+    lines unwrapped: a line that long would be cut); else ""."""
+    return uploads.stored_note(version, version.validation_log)
 
 
 def reason_summary(reason: str) -> str:
@@ -324,7 +334,12 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
                 "bot": bot,
                 "language": language_title(bot.language),
                 "versions": [
-                    {"version": v, "refusal": refusal(v.reason), **status_of(v, now)}
+                    {
+                        "version": v,
+                        "refusal": refusal(v.reason),
+                        "note": log_note(v),
+                        **status_of(v, now),
+                    }
                     for v in listed
                 ],
                 "more": len(bot.newest) > VERSIONS_SHOWN,
@@ -876,6 +891,8 @@ def version_items_html(
         if is_owner:
             if v.reason:
                 lines.append(_reason_html(v))
+            if note := log_note(v):
+                lines.append(f'<p class="muted small-print">{escape(note)}</p>')
             lines.append(
                 f"<details><summary>Code of v{n}</summary>"
                 f'<pre class="code-view">{escape(v.code)}</pre></details>'

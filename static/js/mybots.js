@@ -59,6 +59,14 @@
       reason.appendChild(document.createTextNode(data.reason));
       box.appendChild(reason);
     }
+    if (data.log_note) {
+      // the name the log's lines give the file (the bot's), said as the page says it
+      var note = document.createElement("p");
+      note.className = "muted small-print";
+      note.setAttribute("data-role", "log-note");
+      note.textContent = data.log_note;
+      box.appendChild(note);
+    }
     if (data.log) {
       var details = document.createElement("details");
       var summary = document.createElement("summary");

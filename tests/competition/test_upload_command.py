@@ -340,3 +340,34 @@ def test_a_file_stored_under_another_name_is_named_as_given_too(alice, tmp_path)
     first, *rest = err.getvalue().splitlines()
     assert first == "(your py_syntax.py is stored as starter.py, the name in the lines below)"
     assert "(starter.py, line 2)" in joined("\n".join(rest))
+
+
+def test_a_java_stack_trace_is_said_to_name_the_file_after_its_public_class(
+    alice, tmp_path, monkeypatch
+):
+    # "(your MyBot.java is stored as java-throw.java, the name in the lines below)", then
+    # "at MyBot.mainPlay(MyBot.java:32)": a line below that named it otherwise
+    def thrown(version):
+        version.status, version.reason = BotVersion.REJECTED, "exception: oops"
+        version.validation_log = (
+            "stderr of the bot:\njava.lang.IllegalStateException: oops\n"
+            "\tat MyBot.mainPlay(MyBot.java:32)\n"
+            "fault: exception: mainPlay raised java.lang.IllegalStateException: oops "
+            "(java-throw.java, line 32)"
+        )
+        return version
+
+    monkeypatch.setattr(upload_bot, "validate", thrown)
+    path = tmp_path / "MyBot.java"
+    path.write_text(get_game("rps-poker").starters["java"].read_text().replace(
+        "RpsPokerStarter", "MyBot"))  # fmt: skip
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="rejected at validation"):
+        call_command("upload_bot", str(path), "--user", "alice", "--name", "java-throw",
+                     stdout=io.StringIO(), stderr=err)  # fmt: skip
+    assert (
+        "in the sandbox (once for this code on this machine)... (your MyBot.java is stored as "
+        "java-throw.java, the name in the lines below but for "
+        "its stack traces, which name it MyBot.java, after its public class: the same file, "
+        "the same line numbers) stderr of the bot:"
+    ) in joined(err.getvalue())

@@ -15,6 +15,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from django.utils.html import escape
 
 from bots import competition
 from bots.competition import uploads
@@ -1201,3 +1202,45 @@ def test_a_bot_whose_only_version_was_rejected_is_not_said_to_await_a_rating(own
     waiting_version(alice, "refused")  # a new version, validating
     for url in ("/my/bots/", f"/bots/{version.bot.pk}/"):
         assert "not rated yet" in owner.get(url).content.decode()
+
+
+#: a rejected Java version's validation log: javac's lines name the file as stored (the bot's
+#: name), a stack trace as its public class (MyBot.java)
+JAVA_LOG = {
+    "compile": "web-java.java:23: error: ';' expected\n  return 0\n          ^\n1 error",
+    "throw": "stderr of the bot:\njava.lang.IllegalStateException: oops\n"
+    "\tat MyBot.mainPlay(MyBot.java:32)\n"
+    "fault: exception: mainPlay raised java.lang.IllegalStateException: oops "
+    "(web-java.java, line 32)",
+}
+
+
+@pytest.mark.parametrize("kind", ["compile", "throw"])
+def test_the_validation_log_says_the_file_is_stored_under_the_bots_name(alice, owner, kind):
+    # "web-java.java:23: error ..." on My bots, with no word of where that name came from
+    # (upload_bot said it: "(your MyBot.java is stored as web-java.java, ...)")
+    code = "public class MyBot {\n  public int draftPick(int[] cards) { return 0; }\n}\n"
+    bot = Bot.objects.create(owner=alice, game="rps-poker", name="web-java", language="java")
+    version = BotVersion.objects.create(
+        bot=bot, number=1, code=code, checksum=BotVersion.checksum_of(code),
+        status=BotVersion.REJECTED, reason="exception: oops", validation_log=JAVA_LOG[kind],
+    )  # fmt: skip
+    note = "(your file is stored as web-java.java, the name in the lines below"
+    traced = (
+        " but for its stack traces, which name it MyBot.java, after its public class: the same "
+        "file, the same line numbers"
+    )
+    # said above the log (whose box keeps its lines whole: a line that long was cut off)
+    said = f"{note}{traced if kind == 'throw' else ''})"
+    mine = owner.get("/my/bots/").content.decode()
+    assert f'<p class="muted small-print" data-role="log-note">{escape(said)}</p>' in mine
+    assert f'v1">{escape(JAVA_LOG[kind])}</pre>' in mine
+    state = owner.get(f"/my/bots/versions/{version.pk}/status.json").json()
+    assert (state["log_note"], state["log"]) == (said, JAVA_LOG[kind])
+    assert (
+        f'<p class="muted small-print">{escape(said)}</p>'
+        in owner.get(f"/bots/{bot.pk}/versions/").content.decode()
+    )
+    # a log that does not name the stored file has no note
+    BotVersion.objects.filter(pk=version.pk).update(validation_log="match 1: crashed")
+    assert "is stored as" not in owner.get("/my/bots/").content.decode()

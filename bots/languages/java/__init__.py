@@ -148,6 +148,16 @@ class Java(Language):
         # snake_case), JavaScript's too: a fault names the call as the bot's file does
         return camel_case(method)
 
+    #: javac compiles the file as its public class's (:meth:`compile_files`), and a class
+    #: file keeps that name, which a stack trace's lines give: ``at MyBot.mainPlay(MyBot.java:32)``
+    traced_after = "its public class"
+
+    def traced_file(self, code: str) -> str | None:
+        if _jar(code.encode()) is not None:
+            return None  # (a built jar's classes name the files they were built from)
+        public = _PUBLIC.search(code)
+        return f"{public.group(1)}.java" if public else None
+
     def declared_name(self, text: str) -> str | None:
         found = _NAME.search(text)
         return found.group(1) if found else None

@@ -23,6 +23,7 @@ from bots.competition.status import bot_status
 from bots.competition.uploads import (
     ForAnotherGame,
     UploadError,
+    stored_note,
     upload,
     validate,
     validation_deferred,
@@ -255,9 +256,8 @@ class Command(DatabaseCommand):
         which its compiler's and its tracebacks' lines name: where the ``given`` file's
         name is another, a first line says which file that is."""
         log = version.validation_log.rstrip()
-        stored = version.filename
-        if given is not None and given.name != stored and stored in log:
-            log = f"(your {given.name} is stored as {stored}, the name in the lines below)\n{log}"
+        if given is not None and (note := stored_note(version, log, given.name)):
+            log = f"{note}\n{log}"
         if version.reason and version.reason not in log:  # (a refusal of no fault of its own)
             log += f"\nrejected: {version.reason}"
         text = untrusted.printable(log + another_game_hint(version.reason, "upload"))
