@@ -496,7 +496,7 @@ def profile_visibility(request: HttpRequest, username: str) -> HttpResponse:
     """Hide one's profile or show it again (``hidden=1`` or ``0``): its owner only."""
     if not request.user.is_authenticated or request.user.get_username() != username:
         return error_page(
-            request, 403, "Only the person whose profile it is may hide it or show it, signed in."
+            request, 403, "Only the person whose profile it is may hide it or show it, logged in."
         )
     wanted = request.POST.get("hidden")
     if wanted not in ("0", "1"):

@@ -367,7 +367,7 @@ def share_refusal(
         message = (
             f"Guests from your address have {plural(held, 'solve')} waiting or running"
             f"{of_reviews}, the most at once ({most}); you can ask for another when one of them "
-            "ends, or sign in (signed-in people have a share of their own)."
+            "ends, or log in (logged-in people have a share of their own)."
         )
     who = "you have" if signed_in else "guests from your address have"
     held_words = f"{who} {plural(held, 'solve')} waiting or running, the most at once ({most})"
@@ -396,7 +396,7 @@ def _hourly_refusal(bounds: Bounds, mine: Q, signed_in: bool, now: Any) -> OverS
         message = (
             f"Guests from your address have asked for {plural(asked, 'new solve')} in the last "
             f"hour, the most an hour ({bounds.new_per_hour}); you can ask for another in "
-            f"{when}, or sign in (signed-in people have a count of their own)."
+            f"{when}, or log in (logged-in people have a count of their own)."
         )
     return OverShare(message, _open_count(), retry_after=math.ceil(wait))
 

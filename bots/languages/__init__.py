@@ -277,9 +277,11 @@ def file_accept() -> str:
 
 
 def suffix_list() -> str:
-    """Every language's first suffix and its files that are not text, for a person: ``.py,
-    .js, .cpp, .java or .jar``."""
-    return spoken([s for lang in languages() for s in (lang.suffix, *lang.binary_suffixes)])
+    """Every suffix a language takes (its files that are not text too), for a person: ``.py,
+    .js, .cpp, .cc, .cxx, .java or .jar`` (it named each language's first only: an upload's
+    help left out the .cc and .cxx that C++ takes)."""
+    taken = [s for lang in languages() for s in (*lang.suffixes, *lang.binary_suffixes)]
+    return spoken(list(dict.fromkeys(taken)))
 
 
 def title_list() -> str:

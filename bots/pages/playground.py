@@ -34,7 +34,7 @@ from bots import playground
 from bots.competition import uploads
 from bots.competition.uploads import LANGUAGE_SUFFIX
 from bots.languages import default_language, file_accept, get_language, language_title
-from bots.models import PlaygroundMatch, PlaygroundRun
+from bots.models import PlaygroundMatch, PlaygroundRun, game_title
 from bots.pages.compiler import fault_shown, record_shown, refusal
 from bots.pages.views import declared_size, request_limit, upload_within_limit
 from bots.running.timing import site_time_control
@@ -243,13 +243,18 @@ def _form(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> Pl
 
 
 def _recent(person: Person | None) -> list[PlaygroundRun]:
+    """The person's newest runs (of every game), each with its game's title (``game_title``:
+    the list said the slug, "rps-poker", where every page says "RPS Poker")."""
     if person is None:
         return []
     user, guest = _owner(person)
     where = {"user": user} if user is not None else {"user__isnull": True, "guest": guest}
-    return list(
+    runs = list(
         PlaygroundRun.objects.filter(**where).defer("code").order_by("-created")[:RECENT_RUNS]
     )
+    for run in runs:
+        run.game_title = game_title(run.game)
+    return runs
 
 
 def _worker_time(limits: playground.Limits, guest: bool) -> str:

@@ -372,7 +372,7 @@ def _hour_wait(runs: Any, per_hour: int, now: Any) -> tuple[int, str] | None:
 
 
 #: what a guest refused for their address's limit may do besides waiting
-SIGN_IN = "or sign in (signed-in people have a limit of their own)"
+SIGN_IN = "or log in (logged-in people have a limit of their own)"
 
 
 # ---------------------------------------------------------------------- whose a run is
@@ -579,7 +579,7 @@ def submit(
     a file of ``filename``'s suffix that its language keeps wrapped, wrapped) and never run
     here."""
     if user is None and not guest:
-        raise PlaygroundError("A run belongs to a signed-in person or a guest's session.")
+        raise PlaygroundError("A run belongs to a logged-in person or a guest's session.")
     try:
         spec = get_game(game)
     except KeyError:
@@ -594,7 +594,7 @@ def submit(
     limits = Limits.for_person(guest=user is None)
     if not 1 <= matches <= limits.max_matches:
         who = "a guest's run" if user is None else "a run"
-        more = " (sign in for more)" if user is None else ""
+        more = " (log in for more)" if user is None else ""
         raise PlaygroundError(
             f"Choose 1 to {limits.max_matches} matches: the most {who} plays{more}.", "matches"
         )

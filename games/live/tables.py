@@ -224,7 +224,7 @@ def table_refusal(person: Person, guest_address: str, limits: TableLimits) -> st
             return (
                 f"guests from your network already have {plural(count, 'table')} open or being "
                 f"played, the most at once ({limits.per_guest_address}); you can open another "
-                "when one of them ends (finish or leave yours), or sign in"
+                "when one of them ends (finish or leave yours), or log in"
             )
         opened = Table.objects.filter(created_by__isnull=True, guest_address=guest_address)
         who = "guests from your network"
@@ -268,7 +268,7 @@ def bot_table_refusal(
             ours = live.filter(created_by__isnull=False, guest_address=address).count()
             if ours >= limits.per_address:
                 return (
-                    f"people signed in from your address already have {plural(ours, 'table')} "
+                    f"people logged in from your address already have {plural(ours, 'table')} "
                     f"with uploaded bots open or being played, the most at once "
                     f"({limits.per_address}); finish one first"
                 )
@@ -278,7 +278,7 @@ def bot_table_refusal(
             return (
                 f"guests from your address already have {plural(mine, 'table')} with uploaded "
                 f"bots open or being played, the most at once ({limits.per_guest_address}); "
-                "finish one first, or sign in"
+                "finish one first, or log in"
             )
     total = site_bot_tables().count()
     if total < limits.total:
@@ -450,7 +450,7 @@ def unrated_reason(game: str, person: Person | None) -> str:
     if not people.game_rates_people(game):
         return f"People are not rated in {get_game(game).title}: its tables are never rated."
     if person is None or person.user is None:
-        return "A guest's table is not rated: sign in to play rated tables."
+        return "A guest's table is not rated: log in to play rated tables."
     return ""
 
 

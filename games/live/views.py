@@ -169,7 +169,7 @@ class TableForm(forms.Form):
         label="Rated",
         required=False,
         help_text=(
-            "The match moves the ratings of the signed-in people at the table (never a "
+            "The match moves the ratings of the logged-in people at the table (never a "
             "bot's). A table with a guest or an uploaded bot at it is not rated."
         ),
     )

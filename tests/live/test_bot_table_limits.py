@@ -371,7 +371,7 @@ def test_people_signed_in_from_one_address_share_its_places(uploaded, settings):
     with pytest.raises(tables.TableLimitError) as refused:
         tables.create_table(GAME, people[2], ["me", uploaded], limits=limits, address=address)
     assert str(refused.value) == (
-        "people signed in from your address already have 3 tables with uploaded bots open or "
+        "people logged in from your address already have 3 tables with uploaded bots open or "
         "being played, the most at once (3); finish one first"
     )
     # another address, a guest of this one, and a table of built-in bots are not held back

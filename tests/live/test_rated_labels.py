@@ -108,7 +108,7 @@ def test_a_guest_s_form_is_not_rated_and_says_why_whatever_is_posted():
     lobby = guest.get(f"/games/{GAME}/tables/").content.decode()
     box = rated_box(lobby)
     assert "disabled" in box and "checked" not in box
-    assert "A guest&#x27;s table is not rated: sign in to play rated tables." in lobby
+    assert "A guest&#x27;s table is not rated: log in to play rated tables." in lobby
     assert "unrated. A guest" in quick_line(lobby)
     made = guest.post(f"/games/{GAME}/tables/", {"players": "2", "turn_timer": "30",
                                                  "seat_0": "me", "seat_1": "builtin:simple",

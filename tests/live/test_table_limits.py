@@ -73,7 +73,7 @@ def test_the_guests_of_one_address_share_a_limit_a_new_session_does_not_help():
     assert refusal(guest(99), "203.0.113.7") == (
         "guests from your network already have 5 tables open or being played, the most at "
         "once (5); you can open another when one of them ends (finish or leave yours), or "
-        "sign in"
+        "log in"
     )
     open_table(guest(100), address="198.51.100.1")  # another address has its own
     # a signed-in person there is counted as themselves
@@ -177,7 +177,7 @@ def test_the_create_form_says_which_limit_refused_the_table(settings):
     assert response.status_code == 429
     assert (
         "guests from your network already have 1 table open or being played, the most at once "
-        "(1); you can open another when one of them ends (finish or leave yours), or sign in"
+        "(1); you can open another when one of them ends (finish or leave yours), or log in"
     ) in response.content.decode()
     assert guest_client("192.0.2.6").post(f"/games/{GAME}/tables/", data).status_code == 302
 

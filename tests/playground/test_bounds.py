@@ -35,7 +35,7 @@ def test_fresh_guest_sessions_of_one_address_share_its_limit_of_open_runs(db, se
         queue(guest="session-3", guest_address="here")
     assert str(refused.value) == (
         "Guests from your address have 2 runs queued or running, the most allowed (2); you "
-        "can start another when one of them ends, or sign in (signed-in people have a limit "
+        "can start another when one of them ends, or log in (logged-in people have a limit "
         "of their own)."
     )
     queue(guest="session-4", guest_address="elsewhere")  # another address is not held back
@@ -56,7 +56,7 @@ def test_fresh_guest_sessions_of_one_address_share_its_runs_an_hour(db, settings
         queue(guest="s4", guest_address="here")
     assert str(refused.value) == (
         "Guests from your address have started 3 runs in the last hour, the most allowed (3 "
-        "an hour); you can start another in 12 minutes, or sign in (signed-in people have a "
+        "an hour); you can start another in 12 minutes, or log in (logged-in people have a "
         "limit of their own)."
     )
 

@@ -282,7 +282,7 @@ def test_the_guests_of_an_address_share_an_hour(db, settings):
         queue(guest="s2", guest_address="here")  # a fresh session
     assert str(refused.value) == (
         "Guests from your address have used 100 s of worker time in the last hour (100 s "
-        "allowed an hour); you can start another in 45 minutes, or sign in (signed-in people "
+        "allowed an hour); you can start another in 45 minutes, or log in (logged-in people "
         "have a limit of their own)."
     )
     assert queue(guest="s3", guest_address="there").worker_seconds == 60

@@ -46,7 +46,7 @@ def test_signed_in_people_have_higher_limits_than_guests(alice, settings):
     with pytest.raises(playground.PlaygroundError) as refused:
         queue(guest="g", matches=11)
     assert str(refused.value) == (
-        "Choose 1 to 10 matches: the most a guest's run plays (sign in for more)."
+        "Choose 1 to 10 matches: the most a guest's run plays (log in for more)."
     )
     assert queue(alice, matches=50).matches == 50
     with pytest.raises(playground.PlaygroundError, match="Choose 1 to 50 matches"):
@@ -62,7 +62,7 @@ def test_guests_together_have_a_bounded_share(db, settings):
     # no promise it cannot keep ("try again in a minute"): the runs may take longer
     assert str(refused.value) == (
         "Guests have 2 runs queued or running, the most allowed at once; you can start "
-        "another when one of them ends, or sign in (signed-in people have a limit of their "
+        "another when one of them ends, or log in (logged-in people have a limit of their "
         "own)."
     )
 

@@ -5,6 +5,7 @@ page while it waits and once played, its JSON, the replay of its matches, who se
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -265,6 +266,31 @@ def test_a_new_run_from_a_run_keeps_its_code_language_opponents_and_options_for_
     elsewhere.force_login(alice)
     form = elsewhere.get(f"{reverse('playground', args=[GAME])}?again={mine.key}").content.decode()
     assert "# alice&#x27;s v2" in form and 'value="77"' in form
+
+
+def test_the_pages_name_the_game_by_its_title_and_say_log_in_as_the_top_bar_does(db):
+    # "Your recent runs" said "rps-poker, 2 matches", and a guest's pages said "Sign in" and
+    # "sign in for more" under a top bar that says "Log in"
+    guest = Client()
+    post(guest)
+    run = PlaygroundRun.objects.get()
+    form = guest.get(reverse("playground", args=[GAME])).content.decode()
+    recent = form.split('id="recent-title"', 1)[1]
+    assert (
+        f'<a href="{reverse("playground_run", args=[run.key])}">RPS Poker, 2 matches</a>' in recent
+    )
+    assert ">log in</a> for more." in form
+    worker().step()
+    page = guest.get(reverse("playground_run", args=[run.key])).content.decode()
+    assert ">Log in</a> to submit a bot to the competition." in page
+    for html in (form, page):
+        assert not re.search(r"\bsign(ed)?[ -]in\b", html, re.IGNORECASE)
+    templates = Path(__file__).resolve().parents[2] / "templates"
+    for template in templates.rglob("*.html"):
+        said = re.sub(
+            r"{%\s*comment\s*%}.*?{%\s*endcomment\s*%}", "", template.read_text(), flags=re.S
+        )
+        assert not re.search(r"\bsign(ed)?[ -]in\b", said, re.IGNORECASE), template
 
 
 def test_submit_this_version_goes_through_the_upload(alice, settings):

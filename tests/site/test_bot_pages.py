@@ -1244,3 +1244,11 @@ def test_the_validation_log_says_the_file_is_stored_under_the_bots_name(alice, o
     # a log that does not name the stored file has no note
     BotVersion.objects.filter(pk=version.pk).update(validation_log="match 1: crashed")
     assert "is stored as" not in owner.get("/my/bots/").content.decode()
+
+
+def test_the_upload_forms_file_help_lists_every_suffix_the_languages_take(owner):
+    # "A .py, .js, .cpp, .java or .jar file": the C++ choice takes .cc and .cxx too
+    mine = owner.get("/my/bots/").content.decode()
+    assert "A .py, .js, .cpp, .cc, .cxx, .java or .jar file whose suffix matches the language." in (
+        mine
+    )

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 GUESTS = (
     "Guests from your address have 2 solves waiting or running, the most at once (2); you can "
-    "ask for another when one of them ends, or sign in (signed-in people have a share of "
+    "ask for another when one of them ends, or log in (logged-in people have a share of "
     "their own)."
 )
 PERSON = (
@@ -137,7 +137,7 @@ def test_a_guest_opening_a_review_and_asking_for_solves_no_longer_fills_the_queu
     assert (
         "Guests from your address have 2 solves waiting or running (for match reviews opened "
         "from your address), the most at once (2); you can ask for another when one of them "
-        "ends, or sign in (signed-in people have a share of their own)."
+        "ends, or log in (logged-in people have a share of their own)."
     ) in html.unescape(refused.content.decode())
     # the rest of the queue is everyone else's
     assert ask(Client(REMOTE_ADDR="198.51.100.1"), 10, "kuhn").status_code == 303
@@ -176,7 +176,7 @@ def test_a_review_held_by_the_viewers_share_says_so_for_its_one_solve(settings, 
 # ------------------------------------------------------------ new solves an hour, per asker
 HOURLY_GUESTS = (
     "Guests from your address have asked for 3 new solves in the last hour, the most an hour "
-    "(3); you can ask for another in {}, or sign in (signed-in people have a count of their "
+    "(3); you can ask for another in {}, or log in (logged-in people have a count of their "
     "own)."
 )
 
