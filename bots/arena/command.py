@@ -29,6 +29,7 @@ from bots.arena.config import ConfigError, apply_config
 from bots.languages import spoken, suffix_list
 from bots.running import cpus
 from bots.running.process import MAX_LANES, PlatformError
+from bots.running.which_game import file_for_another_game
 from games.engine import interrupts, untrusted
 from games.engine.options import OptionError, add_option_argument, parse_options
 from games.engine.progress import counter, progress_bar
@@ -281,6 +282,7 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
     # each job with its own bots on a share of the CPUs (bots.running.cpus): this one's, from
     # before its bots start to their end
     placed = cpus.shares(jobs) if jobs > 1 and not opts["no_pin"] else None
+    check_games(game, opts["bots"])
     for source in opts["bots"]:  # a compile takes seconds: said before the silence
         if not source.startswith("builtin:"):
             path = Path(source)
@@ -571,6 +573,22 @@ def say(console: Console, text: str) -> None:
     """Print ``text`` (printable already: :func:`shown`) on ``console``, wrapped to its
     width (:func:`wrapped`), above the progress bar while it is shown."""
     console.print(Text(wrapped(text, console_text_width(console))), soft_wrap=True)
+
+
+def check_games(game: GameSpec, sources: list[str]) -> None:
+    """Refuse a bot file that is clearly for another game, naming that game's ``--game``,
+    before anything is compiled or started: the upload's check (bots.running.which_game),
+    which reads the file's text and never runs it. Raises UsageError."""
+    for source in sources:
+        if source.startswith("builtin:"):
+            continue
+        path = Path(source)
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue  # (the arena says what is wrong with it)
+        if found := file_for_another_game(path, data, game):
+            raise UsageError(f"{shown(source)}: {found.why} {found.advice('arena')}")
 
 
 def compile_pending(game: GameSpec, name: str, source: bytes, *, sandboxed: bool = True) -> bool:

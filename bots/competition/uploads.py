@@ -58,13 +58,13 @@ from bots.clock import shared_now
 from bots.competition import schedule_placement, worker_bound
 from bots.competition.leases import ERRORS, Caps
 from bots.competition.leaving import WITHDRAWN, is_builtin, withdraw_queued_jobs
-from bots.competition.which_game import OtherGame, for_another_game
 from bots.ladder.ratings import lock_ledger, on_new_version, rerank
 from bots.languages import by_suffix, get_language, language_title, languages, looks_foreign
 from bots.models import HOUSE, Bot, BotVersion, Tournament, builtin_label
 from bots.running.contract import check_before_play
 from bots.running.playing import Entry, ProcessCache, play
 from bots.running.timing import site_time_control
+from bots.running.which_game import OtherGame, for_another_game
 from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.runner import TimeControl
@@ -103,13 +103,13 @@ class UploadError(ValueError):
 
 
 class ForAnotherGame(UploadError):
-    """A file refused as a bot of another game (:mod:`bots.competition.which_game`): the
-    message tells the form's way to enter it there; ``found.advice(command=True)`` the
+    """A file refused as a bot of another game (:mod:`bots.running.which_game`): the
+    message tells the form's way to enter it there; ``found.advice("upload")`` the
     command's."""
 
     def __init__(self, found: OtherGame) -> None:
         self.found = found
-        super().__init__(f"{found.why} {found.advice(command=False)}")
+        super().__init__(f"{found.why} {found.advice('form')}")
 
 
 #: the longest a bot may take to start in a quick pass (the full pass allows the game's own

@@ -26,6 +26,8 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -38,6 +40,7 @@ from bots.models import PlaygroundMatch, PlaygroundRun, game_title
 from bots.pages.compiler import fault_shown, record_shown, refusal
 from bots.pages.views import declared_size, request_limit, upload_within_limit
 from bots.running.timing import site_time_control
+from bots.running.which_game import OtherGame
 from cardsite.accounts import client_ip
 from games import replays
 from games.engine import untrusted
@@ -362,6 +365,8 @@ def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> H
     except playground.Refused as exc:
         form.add_error(None, str(exc))
         return _render_form(request, spec, form, limits, status=429)
+    except playground.ForAnotherGame as exc:  # above the form, with its game's playground
+        return _render_form(request, spec, form, limits, error=_linked(exc.found), status=400)
     except playground.PlaygroundError as exc:
         field = FORM_FIELD.get(exc.field or "", exc.field)
         form.add_error(field if field in form.fields else None, str(exc))
@@ -369,6 +374,17 @@ def _start(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> H
     if person is not None:
         keep_guest(request.session, person)  # (a refused run stored no session)
     return redirect("playground_run", key=run.key)
+
+
+def _linked(found: OtherGame) -> SafeString:
+    """Why the code looks like another game's bot, and to use that game's playground, each
+    playground named a link to it."""
+    advice = conditional_escape(found.advice("playground"))
+    for game in found.games:
+        words = conditional_escape(found.place(game, "playground"))
+        link = format_html('<a href="{}">{}</a>', reverse("playground", args=[game.slug]), words)
+        advice = advice.replace(words, link, 1)
+    return format_html("{} {}", found.why, mark_safe(advice))
 
 
 # ---- a run -------------------------------------------------------------------------------------

@@ -1,16 +1,17 @@
 """The bot playground: a person's code tried against opponents of their choice, in the sandbox
 on a worker, outside the competition (docs/playground.md).
 
-The web only checks what was asked and queues a row (:func:`submit`: the limits of :class:`Limits`,
-the person's worker time of the hour, the opponents, the code's size and encoding; the code never
-runs there, not even to be checked). A worker (``bots.worker``) claims the next waiting run in
-turn by owner (:func:`claim`, :func:`the_queue`; with a lease its heartbeat extends, as match
-jobs are), plays its matches one by one in the sandbox (:func:`play_run`, each charged its bots'
-own time: :func:`match_charge`) and writes each as soon as it is played (:func:`store_match`),
-only while the run is still its own; a run whose worker died is taken by another when the
-lease runs out, and goes on from the matches stored. A bot that cannot even load (a syntax
-error, no ``Bot`` class) ends the run as *failed* after its first match, with the loading
-error as the reason; anything else a bot does is its fault in that match, and the run goes on.
+The web only checks what was asked and queues a row (:func:`submit`: the limits of
+:class:`Limits`, the person's worker time of the hour, the opponents, the code's size and
+encoding, whether its text is clearly a bot of another game; the code never runs there, not
+even to be checked). A worker (``bots.worker``) claims the next waiting run in turn by owner
+(:func:`claim`, :func:`the_queue`; with a lease its heartbeat extends, as match jobs are),
+plays its matches one by one in the sandbox (:func:`play_run`, each charged its bots' own time:
+:func:`match_charge`) and writes each as soon as it is played (:func:`store_match`), only while
+the run is still its own; a run whose worker died is taken by another when the lease runs out,
+and goes on from the matches stored. A bot that cannot even load (a syntax error, no ``Bot``
+class) ends the run as *failed* after its first match, with the loading error as the reason;
+anything else a bot does is its fault in that match, and the run goes on.
 
 Nothing here writes a :class:`~bots.models.Match`, a seat, a rating, a leaderboard row or a
 result by opponent: a playground run has tables of its own
@@ -59,6 +60,7 @@ from bots.running.playing import (
 )
 from bots.running.process import PlatformError
 from bots.running.timing import site_time_control
+from bots.running.which_game import OtherGame, for_another_game
 from bots.sandbox import compiling
 from games.engine import untrusted
 from games.engine.spec import GameSpec
@@ -171,6 +173,16 @@ class PlaygroundError(ValueError):
 
 class Refused(PlaygroundError):
     """A limit of the person's is reached; the message says which and when it frees up."""
+
+
+class ForAnotherGame(PlaygroundError):
+    """The code is clearly a bot of another game (:mod:`bots.running.which_game`, its text
+    read, never run): the message says which, and to use that game's playground (``found``:
+    the games, which the page links)."""
+
+    def __init__(self, found: OtherGame) -> None:
+        super().__init__(f"{found.why} {found.advice('playground')}", "code")
+        self.found = found
 
 
 # ---------------------------------------------------------------------------- what a game takes
@@ -576,8 +588,9 @@ def submit(
     ``guest_address``: the keyed hash of their client's address, ``address_key``).
     Raises :class:`PlaygroundError` for what cannot be played, :class:`Refused` when a limit
     of the person's is reached. The code is checked as an upload's is (size, UTF-8, no NUL;
-    a file of ``filename``'s suffix that its language keeps wrapped, wrapped) and never run
-    here."""
+    a file of ``filename``'s suffix that its language keeps wrapped, wrapped; one clearly for
+    another game refused: :class:`ForAnotherGame`, before the person's limits, so that it
+    costs no run) and never run here."""
     if user is None and not guest:
         raise PlaygroundError("A run belongs to a logged-in person or a guest's session.")
     try:
@@ -607,6 +620,8 @@ def submit(
         raise PlaygroundError(
             said if said[:1].isupper() else f"The code: {said}.", "code"
         ) from None
+    if found := for_another_game(text, language, spec):
+        raise ForAnotherGame(found)  # (before the person's limits: no run is counted)
     picked = check_opponents(spec, opponents)
     with transaction.atomic():
         guest_address = "" if user is not None else guest_address

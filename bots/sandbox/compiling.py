@@ -80,6 +80,7 @@ from bots.sandbox import (
     root_links,
 )
 from bots.sandbox.seccomp import filter_bpf
+from games.engine.table import plural
 
 log = logging.getLogger("bots.sandbox.compiling")
 
@@ -1015,4 +1016,4 @@ def _first_lines(text: str, count: int) -> str:
     lines = [line if len(line) <= 300 else line[:297] + "..." for line in lines]
     if len(lines) <= count:
         return "\n".join(lines)
-    return "\n".join(lines[:count]) + f"\n... ({len(lines) - count} more lines)"
+    return "\n".join(lines[:count]) + f"\n... ({plural(len(lines) - count, 'more line')})"

@@ -15,11 +15,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from bots.arena import command
 from bots.running import starved
 from games.engine.runner import SeatStats, TimeControl, _allowance
+from games.engine.table import a_title
 from games.records import refused
 from games.registry import games, get_game
 from tests.arena.test_arena_command import blocks, unwrapped
@@ -105,8 +106,10 @@ def test_a_command_error_is_wrapped_and_a_file_of_another_game_is_told_its_game(
     assert all(line.startswith("  ") for line in lines[1:]) and widest(done.stderr) <= 80
     said = " ".join(line.strip() for line in lines)
     assert "gs_import.py: failed at import: ModuleNotFoundError: No module named 'numpy'" in said
-    # a Last Card bot given to Goofspiel: the game to give it
-    other = bot_file("last_card_mine.py", (ROOT / "games/last_card/starter.py").read_text())
+    # a Last Card bot given to Goofspiel, whose text its start alone tells (it names act):
+    # the game to give it
+    text = (ROOT / "games/last_card/starter.py").read_text() + "# not act()\n"
+    other = bot_file("last_card_mine.py", text)
     done = manage("arena", "--game", "goofspiel", other.name, "builtin:matching", cwd=other.parent)
     assert done.returncode == 1 and widest(done.stderr) <= 80, done.stderr
     said = " ".join(line.strip() for line in done.stderr.splitlines())
@@ -114,6 +117,34 @@ def test_a_command_error_is_wrapped_and_a_file_of_another_game_is_told_its_game(
         "this file defines play (Last Card's method): is it for another game? If so, play it "
         "with --game last-card."
     ), said
+
+
+@pytest.mark.parametrize(
+    ("game", "language", "said", "methods"),
+    [
+        # the kit's strategy: a wall of javac's "cannot find symbol" (class CardGameStrategy...)
+        ("last-card", "java", "it is written with Last Card's kit",
+         "draftPick, draftReceive, mainPlay and mainPostprocess"),
+        # "this file defines none of the game's methods", naming no game
+        ("goofspiel", "cpp", "it defines act (Goofspiel's method)",
+         "draft_pick, draft_receive, main_play and main_postprocess"),
+    ],
+)  # fmt: skip
+def test_a_file_for_another_game_is_told_its_game_before_it_is_compiled(
+    tmp_path, monkeypatch, game, language, said, methods
+):
+    looked_up = spy_on_compiles(monkeypatch, tmp_path)
+    spec = get_game(game)
+    path = tmp_path / spec.starters[language].name
+    path.write_bytes(spec.starters[language].read_bytes())
+    with pytest.raises(CommandError) as refused:
+        call_command("arena", "--game", "rps-poker", str(path), "builtin:simple")
+    assert looked_up == []  # (no compile was even looked for)
+    assert str(refused.value) == (
+        f"{path}: This file looks like {a_title(spec.title)} bot, not an RPS Poker bot: "
+        f"{said}, its text names {spec.title}, and it has none of {methods}, the methods an "
+        f"RPS Poker bot needs. To play it in {spec.title}, run the arena with --game {game}."
+    )
 
 
 def test_a_bot_faulty_in_every_match_is_not_said_to_be_so_in_most():

@@ -126,6 +126,27 @@ def test_code_of_another_language_is_refused_naming_both_before_it_is_queued(db)
     assert not PlaygroundRun.objects.exists()
 
 
+def test_a_bot_of_another_game_is_sent_to_its_playground_before_it_costs_a_run(db, settings):
+    # a Kuhn bot in RPS Poker's playground was queued, played and failed, one of a guest's
+    # runs an hour gone, and was told "is it for another game?" naming none
+    from games.registry import get_game
+
+    settings.PLAYGROUND_GUEST_RUNS_PER_HOUR = 1
+    guest = Client()
+    starter = get_game("kuhn").starters["python"].read_text(encoding="utf-8")
+    page = post(guest, code=starter)
+    assert page.status_code == 400
+    assert (
+        "This file looks like a Kuhn poker bot, not an RPS Poker bot: it defines act (Kuhn "
+        "poker&#x27;s method), its text names Kuhn poker, and it has none of draft_pick, "
+        "draft_receive, main_play and main_postprocess, the methods an RPS Poker bot needs. "
+        f'To try it in Kuhn poker, use <a href="{reverse("playground", args=["kuhn"])}">Kuhn '
+        "poker&#x27;s playground</a>."
+    ) in page.content.decode()
+    assert not PlaygroundRun.objects.exists()
+    assert post(guest).status_code == 302  # (the hour's one run is still there)
+
+
 def test_a_guest_over_its_limit_is_refused_with_a_clear_message(db, settings):
     settings.PLAYGROUND_GUEST_MAX_OPEN = 1
     guest = Client()

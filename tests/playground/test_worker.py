@@ -330,7 +330,8 @@ def test_a_bot_that_crashes_is_faulted_and_restarted_for_the_next_match(alice):
 
 
 def test_a_bot_for_another_game_ends_the_run_before_its_first_match(alice):
-    starter = get_game("rps-poker").starters["python"].read_text()
+    # (one whose text names the game's method, as a comment does here: its start tells)
+    starter = get_game("rps-poker").starters["python"].read_text() + "# not act()\n"
     run = queue(alice, code=starter, game="goofspiel", opponents=["builtin:random"], matches=4)
     assert worker().step() is True
     run.refresh_from_db()

@@ -69,6 +69,17 @@ def test_a_refusal_is_split_into_its_summary_and_the_compilers_lines():
     assert refusal("exception: main_play raised ValueError: compile error") is None
 
 
+def test_the_compilers_lines_left_out_are_counted_in_words():
+    # "... (1 more lines)" under javac's first lines
+    from bots.sandbox.compiling import _first_lines
+
+    lines = "Bot.java:3: error: x\n  y;\n   ^\n1 error"
+    assert _first_lines(lines, 3).endswith("\n   ^\n... (1 more line)")
+    assert _first_lines(lines, 2).endswith("\n  y;\n... (2 more lines)")
+    cut = refusal(f"Java compile error\n{_first_lines(lines, 3)}")
+    assert cut is not None and cut.summary == "Java compile error (at least 1 error)"
+
+
 def test_my_bots_shows_the_summary_and_the_compilers_lines_whole(alice, rejected):
     # the reason was one <p class="said"> in the page's font, wrapped: the caret of
     # "^" sat under the wrong column, the source line broken mid-expression

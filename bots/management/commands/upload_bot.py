@@ -164,7 +164,7 @@ class Command(DatabaseCommand):
         try:
             version = upload(owner, opts["game"], name, path.name, code, claimed_for=lease_s)
         except ForAnotherGame as exc:
-            said = f"{exc.found.why} {exc.found.advice(command=True)}"
+            said = f"{exc.found.why} {exc.found.advice('upload')}"
             self._fail(untrusted.printable(said), "the file was not uploaded (why: above)")
         except UploadError as exc:
             said = untrusted.printable(at_the_command_line(str(exc)))

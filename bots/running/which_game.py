@@ -14,11 +14,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
-from bots.languages import Language, get_language, spoken
+from bots.languages import Language, UnsupportedBot, get_language, language_of, spoken
 from games.engine.spec import GameSpec
 from games.engine.table import a_title
 from games.registry import games
+
+#: what to do with a file for another game, where it was given (:meth:`OtherGame.advice`):
+#: the verb, the way for one game ("{title}", "{place}") and the way for several, which the
+#: games' places follow
+_ADVICE = {
+    "form": ("enter", "choose {title} as its game", "choose the game it is for"),
+    "upload": ("enter", "upload it with {place}", "upload it with the game it is for"),
+    "arena": ("play", "run the arena with {place}", "run the arena with the game it is for"),
+    "playground": ("try", "use {place}", "use the playground of the game it is for"),
+}
 
 
 @dataclass(frozen=True)
@@ -29,17 +40,27 @@ class OtherGame:
     why: str
     games: tuple[GameSpec, ...]
 
-    def advice(self, *, command: bool) -> str:
-        """What to do: the form's words (choose the game), or the command's (``--game``)."""
-        if command:
-            options = [f"--game {game.slug}" for game in self.games]
-            if len(options) == 1:
-                return f"To enter it in {self.games[0].title}, upload it with {options[0]}."
-            return f"To enter it, upload it with the game it is for: {spoken(options)}."
-        titles = [game.title for game in self.games]
-        if len(titles) == 1:
-            return f"To enter it in {titles[0]}, choose {titles[0]} as its game."
-        return f"To enter it, choose the game it is for: {spoken(titles)}."
+    def advice(self, way: str) -> str:
+        """What to do, in the words of where the file was given (``way``): the upload form's
+        (choose the game), ``upload_bot``'s and the arena's (``--game``), or the playground's
+        (that game's playground: :meth:`place`)."""
+        verb, one, several = _ADVICE[way]
+        if len(self.games) == 1:
+            title = self.games[0].title
+            how = one.format(title=title, place=self.place(self.games[0], way))
+            return f"To {verb} it in {title}, {how}."
+        places = [self.place(game, way) for game in self.games]
+        return f"To {verb} it, {several}: {spoken(places)}."
+
+    @staticmethod
+    def place(game: GameSpec, way: str) -> str:
+        """Where ``game`` is chosen, in the words of ``way`` (:meth:`advice`): its title,
+        ``--game SLUG``, or "Kuhn poker's playground" (which the playground's page links)."""
+        if way == "playground":
+            return f"{game.title}'s playground"
+        if way in ("upload", "arena"):
+            return f"--game {game.slug}"
+        return game.title
 
 
 def _names_a_method(text: str, language: Language, spec: GameSpec) -> bool:
@@ -71,6 +92,18 @@ def _whose(titles: list[str], count: int) -> str:
     if len(titles) == 1:
         return f"{titles[0]}'s {word}"
     return f"the {word} of {spoken(titles, 'and')} bots"
+
+
+def file_for_another_game(path: Path, data: bytes, spec: GameSpec) -> OtherGame | None:
+    """:func:`for_another_game` for a bot file (the arena's), of the language its suffix
+    says: read as text, never run; None where it is no bot file or no UTF-8 text (its start
+    says what is wrong)."""
+    try:
+        language = language_of(path)
+        code = data.decode("utf-8")
+    except (UnsupportedBot, UnicodeDecodeError):
+        return None
+    return for_another_game(code, language.name, spec)
 
 
 def for_another_game(code: str, language: str, spec: GameSpec) -> OtherGame | None:
