@@ -51,7 +51,7 @@ from typing import Any, NoReturn
 from bots.languages import language_of
 from bots.names import declared_name
 from bots.running import cpus as placement
-from bots.running.contract import missing_methods
+from bots.running.contract import entry_text, missing_methods
 from bots.running.lanes import LaneAgent, LaneHost, LaneMatch, LanePlayer
 from bots.running.playing import LAUNCH_ERRORS, Entry, Launching, seat_agent
 from bots.running.process import BotProcess, FaultReport, Peers, PlatformError, ProcessAgent
@@ -570,7 +570,7 @@ class Arena:
         except PlatformError as exc:  # the machine's trouble (its sandbox did not start)
             process.close()
             raise ArenaError(f"{entrant.source}: {exc}") from None
-        reason = missing_methods(self.game, hello)
+        reason = missing_methods(self.game, hello, entry_text(entrant.entry))
         if reason:  # (it names the methods the bot's hello listed: its own text)
             process.close()
             raise ArenaError(f"{entrant.source}: {shown(reason)}{self._said(entrant)}")

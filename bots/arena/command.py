@@ -304,7 +304,7 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
                 job_cpus=placed[1:] if placed else None,
             )
         except ArenaError as exc:
-            raise UsageError(str(exc) + another_game_hint(str(exc), "play")) from None
+            raise UsageError(with_another_game(str(exc), "play")) from None
         except KeyboardInterrupt as exc:  # (its bots closed, its logs as they were)
             raise Interrupted("interrupted before the first match", exc) from None
         with arena:
@@ -625,18 +625,25 @@ def compiling_note(path: str, sandboxed: bool = True) -> str:
     return f"compiling {shown(path)}{where} (once for this code on this machine)..."
 
 
-def another_game_hint(reason: str, verb: str) -> str:
-    """What to do with a file refused for lacking the game's methods while it has all of
-    another game's (bots.running.contract.missing_methods: "this file defines play (Last
-    Card's method): is it for another game?"): " If so, play it with --game last-card.";
-    "" for any other reason."""
-    found = re.search(r"\(([^()]*)\): is it for another game\?", reason)
-    if found is None:
-        return ""
+#: how a refusal for lacking the game's methods asks whether the file is another game's
+#: (bots.running.contract.missing_methods), the games in the parentheses before it
+ANOTHER_GAME = re.compile(r"\(([^()]*)\): is it for another game\?")
+
+
+def with_another_game(text: str, verb: str) -> str:
+    """``text`` with what to do with a file refused for lacking the game's methods while it
+    has all of another game's, said right after the question that names that game (its last
+    in ``text``): "this file defines play (Last Card's method): is it for another game? If
+    so, play it with --game last-card."; ``text`` as it is for any other reason."""
+    asked = list(ANOTHER_GAME.finditer(text))
+    if not asked:
+        return text
+    found = asked[-1]
     slugs = [g.slug for g in games() if g.title in found.group(1)]
     if not slugs:
-        return ""
-    return f" If so, {verb} it with {' or '.join(f'--game {slug}' for slug in slugs)}."
+        return text
+    hint = f" If so, {verb} it with {' or '.join(f'--game {slug}' for slug in slugs)}."
+    return text[: found.end()] + hint + text[found.end() :]
 
 
 def _faulty_note(bot: dict) -> str:

@@ -74,7 +74,7 @@ class Language:
     #: text, wrapped by :meth:`stored_code`, and its compile unwraps them
     binary_suffixes: tuple[str, ...] = ()
     #: how a bot's file defines a method, as a regex around its name (``{name}``, as
-    #: :meth:`defined_name` gives it): what :meth:`may_play` looks for
+    #: :meth:`defined_name` gives it): what :meth:`defines` and :meth:`may_play` look for
     definition: str = r"\b{name}\s*\("
     #: unmistakable marks of its code, as regexes (``re.MULTILINE``: ``^`` starts a line),
     #: each matching only the telling words: what :func:`looks_foreign` finds in text said to
@@ -191,13 +191,17 @@ class Language:
         unless the language says otherwise)."""
         return self.method_name(method)
 
+    def defines(self, text: str, name: str) -> bool:
+        """Whether a bot's ``text`` defines a method called ``name`` as it is written there
+        (:attr:`definition`; read, never run)."""
+        return re.search(self.definition.format(name=re.escape(name)), text) is not None
+
     def may_play(self, data: bytes, game: Any) -> bool:
         """Whether a bot file could be one of ``game``'s (read, never run): it defines every
-        method of the game's contract (:attr:`definition`, :meth:`defined_name`)."""
+        method of the game's contract (:meth:`defines`, :meth:`defined_name`)."""
         text = data.decode("utf-8", "replace")
         return all(
-            re.search(self.definition.format(name=re.escape(self.defined_name(method))), text)
-            for method in game_spec(game).methods
+            self.defines(text, self.defined_name(method)) for method in game_spec(game).methods
         )
 
     def compile_files(self, bot_name: str, source: bytes, game: Any) -> dict[str, bytes]:

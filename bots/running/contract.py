@@ -31,6 +31,7 @@ from bots.running.playing import (
     seat_agent,
 )
 from bots.running.process import BotProcess, Hello, PlatformError
+from bots.running.which_game import names_game
 from games.engine.agents import AgentFault
 from games.engine.spec import GameSpec
 from games.engine.table import a_title
@@ -89,11 +90,16 @@ def _case_rule(language: str, missing: list[str], defined: list[str]) -> str:
     return ""
 
 
-def missing_methods(game: GameSpec, hello: Hello) -> str:
+def missing_methods(game: GameSpec, hello: Hello, code: str = "") -> str:
     """Why the bot of ``hello`` cannot play ``game`` ("" if it has every method of the
     contract): "class Bot has no method act. A Goofspiel bot needs act(obs); this file
     defines draft_pick, draft_receive, main_play, main_postprocess (RPS Poker's methods): is
-    it for another game?". Methods are named as the bot's language names them."""
+    it for another game?". Methods are named as the bot's language names them; only those of
+    another game's contract are said to be that game's ("this file defines bestSuit, play
+    (play: Last Card's method)"). The bot's file's text (``code``, read, never run) tells
+    what its hello cannot: a method defined in the contract's own spelling where its language
+    renames it (``draft_pick`` for a JavaScript bot's ``draftPick``, which its host does not
+    list), and which of the games whose methods it has its text names."""
     missing = [m for m in game.methods if m not in hello.methods]
     if not missing:
         return ""
@@ -113,39 +119,57 @@ def missing_methods(game: GameSpec, hello: Hello) -> str:
     # a method the file defines under a missing one's name written otherwise (DraftPick for
     # draftPick): its language's rule, naming it
     rule = _case_rule(language, missing, [named(m) for m in hello.methods])
-    # else a language that renames the contract's methods (JavaScript's and Java's
-    # camelCase): a method named as the contract is (draft_pick) is not one the site calls
-    renamed = [m for m in missing if named(m) != m]
-    if (
-        not rule
-        and renamed
-        and language in LANGUAGES
-        and named(renamed[0]) == camel_case(renamed[0])
-    ):
-        a_language = a_title(get_language(language).title)  # "a JavaScript"
-        rule = (
-            f" {a_language[0].upper()}{a_language[1:]} bot names its methods in camelCase: "
-            f"{named(renamed[0])}, not {renamed[0]}."
+    # else a language that renames the contract's methods (JavaScript's camelCase), whose
+    # file defines a missing one as the contract names it (draft_pick): not the one the
+    # site calls, nor one its host lists
+    if not rule and code and language in LANGUAGES:
+        own = get_language(language)
+        snake = next(
+            (m for m in missing if named(m) == camel_case(m) != m and own.defines(code, m)),
+            None,
         )
+        if snake is not None:
+            a_language = a_title(own.title)  # "a JavaScript"
+            rule = (
+                f" {a_language[0].upper()}{a_language[1:]} bot names its methods in camelCase: "
+                f"{named(snake)}, not {snake}."
+            )
     if not hello.methods:
         # (a host may list only the contract's methods: C++'s cannot see the others)
         if rule:
             return f"{reason}; this file defines no method in camelCase.{rule}"
         return f"{reason}; this file defines none of the game's methods."
     defines = f"{reason}; this file defines {', '.join(named(m) for m in hello.methods)}"
-    # another game whose whole contract the file defines: it may be that game's bot
+    # another game whose whole contract the file defines: it may be that game's bot (of
+    # several, those its text names, if any)
     others = [
-        other.title
+        other
         for other in games()
         if other.slug != game.slug and other.methods and set(other.methods) <= set(hello.methods)
     ]
     if not others:
         return f"{defines}.{rule}"
-    whose = {tuple(other.methods) for other in games() if other.title in others}
+    others = [other for other in others if code and names_game(code, other)] or others
+    theirs = [m for m in hello.methods if any(m in other.methods for other in others)]
+    whose = {tuple(other.methods) for other in others}
     word = "method" if all(len(methods) == 1 for methods in whose) else "methods"
-    if len(others) == 1:
-        return f"{defines} ({others[0]}'s {word}): is it for another game?{rule}"
-    return f"{defines} (the {word} of {_listed(others)} bots): is it for another game?{rule}"
+    titles = [other.title for other in others]
+    said = f"{titles[0]}'s {word}" if len(titles) == 1 else f"the {word} of {_listed(titles)} bots"
+    if theirs != hello.methods:  # (with methods of its own: helpers)
+        said = f"{', '.join(named(m) for m in theirs)}: {said}"
+    return f"{defines} ({said}): is it for another game?{rule}"
+
+
+def entry_text(entry: Entry | None) -> str:
+    """The text of an entry's bot file (its stored code, or its file's), "" if none."""
+    if entry is None:
+        return ""
+    if entry.path is None:
+        return entry.code or ""
+    try:
+        return entry.path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
 
 
 def check_before_play(
@@ -180,7 +204,7 @@ def check_before_play(
         except AgentFault:
             process.kill()
             return ""
-        reason = missing_methods(game, hello)
+        reason = missing_methods(game, hello, entry_text(entry))
         if reason:
             process.kill()
         return reason

@@ -73,7 +73,7 @@ def _names_a_method(text: str, language: Language, spec: GameSpec) -> bool:
     return False
 
 
-def _names_game(text: str, spec: GameSpec) -> bool:
+def names_game(text: str, spec: GameSpec) -> bool:
     """Whether ``text`` names the game: its title, or its slug as a word."""
     return bool(
         re.search(re.escape(spec.title), text, re.IGNORECASE)
@@ -116,7 +116,7 @@ def for_another_game(code: str, language: str, spec: GameSpec) -> OtherGame | No
     others = [game for game in games() if game.slug != spec.slug and own.may_play(data, game)]
     if not others:
         return None
-    named = [game for game in others if _names_game(code, game)]
+    named = [game for game in others if names_game(code, game)]
     shown = tuple(named or others)
     what = f"{a_title(shown[0].title)} bot" if len(shown) == 1 else "a bot for another game"
     head = f"This file looks like {what}, not {a_title(spec.title)} bot"

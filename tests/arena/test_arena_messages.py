@@ -147,6 +147,21 @@ def test_a_file_for_another_game_is_told_its_game_before_it_is_compiled(
     )
 
 
+def test_if_so_follows_the_question_it_answers():
+    # "...: is it for another game? A JavaScript bot names its methods in camelCase: ...
+    # If so, play it with --game last-card.": "If so" seemed to answer the camelCase rule
+    reason = (
+        "this file defines play (Last Card's method): is it for another game? A JavaScript "
+        "bot names its methods in camelCase: draftPick, not draft_pick."
+    )
+    assert command.with_another_game(reason, "play") == (
+        "this file defines play (Last Card's method): is it for another game? If so, play it "
+        "with --game last-card. A JavaScript bot names its methods in camelCase: draftPick, "
+        "not draft_pick."
+    )
+    assert command.with_another_game("failed at import", "play") == "failed at import"
+
+
 def test_a_bot_faulty_in_every_match_is_not_said_to_be_so_in_most():
     from rich.console import Console
 

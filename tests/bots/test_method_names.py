@@ -71,7 +71,7 @@ def test_a_js_bot_with_snake_case_methods_is_refused_before_any_match(tmp_path: 
     with BotProcess(plain_launch(path, game="rps-poker"), label="bot") as process:
         hello = process.start(10)
     assert not set(game.methods) & set(hello.methods)
-    reason = missing_methods(game, hello)
+    reason = missing_methods(game, hello, path.read_text())
     assert reason.startswith(
         "the bot object has no method draftPick, draftReceive, mainPlay, mainPostprocess. "
     )
@@ -119,3 +119,52 @@ def test_a_java_bot_named_in_snake_case_capitals_is_told_the_camel_case_name():
     said = missing_methods(game, hello)
     assert "this file defines DraftPick, draftReceive, mainPlay. " in said, said
     assert "A Java bot names its methods in camelCase: draftPick, not DraftPick." in said, said
+
+
+def test_the_camel_case_rule_is_said_only_to_a_file_that_defines_the_snake_case_name():
+    # a copy of Last Card's JavaScript starter in RPS Poker was told "A JavaScript bot names
+    # its methods in camelCase: draftPick, not draft_pick", a name it never wrote
+    from bots.running.contract import missing_methods
+    from bots.running.process import Hello
+
+    game = get_game("rps-poker")
+    last_card = get_game("last-card").starters["javascript"].read_text()
+    hello = Hello(name="b", methods=["best_suit", "play", "playable_alone"], language="javascript")
+    assert "camelCase" not in missing_methods(game, hello, last_card)
+    snake = "({ draft_pick(cards) { return 0; }, play(state) { return null; } })\n"
+    hello = Hello(name="b", methods=["play"], language="javascript")
+    said = missing_methods(game, hello, snake)
+    assert said.endswith(
+        "A JavaScript bot names its methods in camelCase: draftPick, not draft_pick."
+    )
+
+
+def test_only_the_methods_of_another_game_are_called_that_games():
+    # "this file defines bestSuit, play, playableAlone (Last Card's method)": two of those are
+    # the starter's own helpers
+    from bots.running.contract import missing_methods
+    from bots.running.process import Hello
+
+    hello = Hello(name="b", methods=["best_suit", "play", "playable_alone"], language="javascript")
+    assert missing_methods(get_game("rps-poker"), hello).endswith(
+        "; this file defines bestSuit, play, playableAlone (play: Last Card's method): is it "
+        "for another game?"
+    )
+    hello = Hello(name="b", methods=["play"], language="javascript")
+    assert missing_methods(get_game("rps-poker"), hello).endswith(
+        "; this file defines play (Last Card's method): is it for another game?"
+    )
+
+
+def test_of_the_games_a_files_methods_fit_those_its_text_names_are_said():
+    # a Kuhn starter was told "the method of Ultimate Texas Hold'em, Kuhn poker, ... bots"
+    # and given five --game, where its text names Kuhn poker
+    from bots.running.contract import missing_methods
+    from bots.running.process import Hello
+
+    kuhn = get_game("kuhn").starters["java"].read_text()
+    hello = Hello(name="b", methods=["act"], language="java")
+    said = missing_methods(get_game("rps-poker"), hello, kuhn)
+    assert said.endswith("; this file defines act (Kuhn poker's method): is it for another game?")
+    unnamed = missing_methods(get_game("rps-poker"), hello, "class MyBot {}")
+    assert "(the method of Ultimate Texas Hold'em, Kuhn poker, " in unnamed

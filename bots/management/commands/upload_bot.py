@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser, OutputWrapper
 from django.db import DatabaseError
 
-from bots.arena.command import another_game_hint, compile_pending, compiling_note
+from bots.arena.command import compile_pending, compiling_note, with_another_game
 from bots.competition.status import bot_status
 from bots.competition.uploads import (
     ForAnotherGame,
@@ -260,7 +260,7 @@ class Command(DatabaseCommand):
             log = f"{note}\n{log}"
         if version.reason and version.reason not in log:  # (a refusal of no fault of its own)
             log += f"\nrejected: {version.reason}"
-        text = untrusted.printable(log + another_game_hint(version.reason, "upload"))
+        text = untrusted.printable(with_another_game(log, "upload"))
         self.stderr.write(wrapped(text, self._width(self.stderr), keep_indented=True))
         raise CommandError(f"v{version.number} rejected at validation (why: above)")
 
