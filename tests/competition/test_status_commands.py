@@ -239,6 +239,28 @@ def test_standings_say_why_a_version_is_rejected_or_waiting(alice, db, settings)
         run("standings", "--user", "nobody")
 
 
+def test_standings_keep_a_compilers_lines_as_lines(alice, db, monkeypatch):
+    # "37 |     return first ? 0 : undefined_thing;       |      ^~~~" ran together in one
+    # paragraph, the caret pointing at nothing
+    monkeypatch.setenv("COLUMNS", "80")
+    version = upload(alice, "rps-poker", "broken", "broken.py", b"class Bot:\n    pass\n")
+    lines = [
+        "broken.cpp: In member function 'int Bot::main_play(const std::vector<std::string>&, "
+        "const std::string&)':",
+        "broken.cpp:37:24: error: 'undefined_thing' was not declared in this scope",
+        "   37 |     return first ? 0 : undefined_thing;",
+        "      |                        ^~~~~~~~~~~~~~~",
+    ]
+    reason = "startup: C++ compile error\n" + "\n".join(lines)
+    BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.REJECTED, reason=reason)
+    out, _ = run("standings", "--user", "alice")
+    said = out.splitlines()
+    assert "alice/broken: v1 rejected: startup: C++ compile error" in said
+    assert lines[2] in said and lines[3] in said  # (whole, and the caret under its column)
+    assert said.index(lines[3]) == said.index(lines[2]) + 1
+    assert max(len(line) for line in said) <= 80, out
+
+
 def test_standings_fit_80_columns_unless_the_terminal_says_otherwise(alice, db, monkeypatch):
     # bash does not export COLUMNS: standings wrapped a rejected bot's reason at 120 columns
     # in a terminal of 80 (the terminal then cut "draft_r" / "eceive")

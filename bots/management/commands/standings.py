@@ -5,7 +5,6 @@ and why, its placement matches), rank, rating or score, matches, faults and late
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 from django.core.management.base import CommandError, CommandParser
@@ -13,7 +12,7 @@ from django.core.management.base import CommandError, CommandParser
 from bots.competition.status import BotStatus, bot_status
 from bots.models import Bot, LeaderboardRow
 from games.engine import untrusted
-from games.engine.terminal import console_width
+from games.engine.terminal import console_width, wrapped
 from games.management.database import DatabaseCommand
 from games.registry import GameSpec, add_game_argument, get_game
 
@@ -111,10 +110,8 @@ def game_lines(
 
 
 def _wrapped(text: str, width: int, indent: str = "") -> list[str]:
-    return textwrap.wrap(
-        untrusted.printable(text),
-        width=max(width, 40),
-        initial_indent=indent,
-        subsequent_indent=indent + "  ",
-        break_on_hyphens=False,
-    )
+    """``text`` (an author's: shown, never interpreted) wrapped between words to ``width``
+    columns under ``indent``, as ``arena`` and ``upload_bot`` wrap theirs: each of its lines
+    on its own, a compiler's quote of the code and the caret under it kept as they are."""
+    said = wrapped(untrusted.printable(text), max(width, 40) - len(indent), keep_indented=True)
+    return [indent + line for line in said.splitlines()]
