@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 import textwrap
 from typing import Any
@@ -42,14 +43,21 @@ def console_width(stream: Any = None) -> int:
     return stream_width(getattr(stream, "_out", stream))
 
 
+#: a number and the unit after it ("2.00 s", "64 MiB"), which a line never splits
+_NUMBER_UNIT = re.compile(r"(?<=\d) (?=(?:s|ms|KiB|MiB|GiB|bytes?|%)(?!\w))")
+#: what holds them together while a line is wrapped: a character that no printable text
+#: holds (a NUL is shown as its escape), which textwrap never breaks at
+_GLUE = "\x00"
+
+
 def wrapped(text: str, width: int, *, keep_indented: bool = False) -> str:
     """``text`` wrapped between words to ``width`` columns, each of its lines on its own: a
     line's rest is indented by two spaces, or, in a block whose lines under the first are
     indented by two (the items of a bot's fault), by four, so that it reads apart from
-    them. A word longer than a line (a path) is kept whole. ``keep_indented``: a line that
-    begins with a space is left as it is (a compiler's quote of the code and the caret
-    under it, a traceback's lines). ``text`` is printable already (what a bot wrote:
-    ``bots.arena.shown``)."""
+    them. A word longer than a line (a path) is kept whole, and so is a number with its
+    unit ("2.00 s"). ``keep_indented``: a line that begins with a space is left as it is (a
+    compiler's quote of the code and the caret under it, a traceback's lines). ``text`` is
+    printable already (what a bot wrote: ``bots.arena.shown``)."""
     given = text.splitlines() or [""]
     block = any(line[:1] == " " for line in given)
     lines = []
@@ -59,13 +67,17 @@ def wrapped(text: str, width: int, *, keep_indented: bool = False) -> str:
             continue
         own = len(line) - len(line.lstrip(" "))
         indent = " " * max(own + 2, 4 if block else 2)
-        lines += textwrap.wrap(
-            line,
-            max(width, 20),
-            subsequent_indent=indent,
-            break_long_words=False,
-            break_on_hyphens=False,
-        ) or [""]
+        glued = line if _GLUE in line else _NUMBER_UNIT.sub(_GLUE, line)
+        lines += [
+            part.replace(_GLUE, " ")
+            for part in textwrap.wrap(
+                glued,
+                max(width, 20),
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+        ] or [""]
     return "\n".join(lines)
 
 

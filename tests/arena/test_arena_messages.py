@@ -162,6 +162,26 @@ def test_if_so_follows_the_question_it_answers():
     assert command.with_another_game("failed at import", "play") == "failed at import"
 
 
+def test_a_number_and_its_unit_stay_on_one_line(monkeypatch):
+    # "main_play took 2.00" / "    s;" at 80 columns
+    from rich.console import Console
+
+    reason = (
+        "3 calls in a row over the 1 s per call (main_play took 2.00 s; main_play took 2.00 s; "
+        "main_play took 2.00 s), a sandbox of 64 MiB"
+    )
+    note = {"count": 1, "first_match": 1, "reason": reason, "match_file": None}
+    bot = {"name": "py_slow", "matches": 4, "fault_details": {"timeout": note}}
+    for columns in range(60, 100):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        out = io.StringIO()
+        command._print_faults(Console(file=out, width=200), {"bots": [bot]})
+        lines = out.getvalue().splitlines()
+        assert all(len(line) <= columns for line in lines), lines
+        assert not re.search(r"\d\n *(s|MiB)\b", "\n".join(lines)), lines
+        assert reason in " ".join(line.strip() for line in lines)
+
+
 def test_a_bot_faulty_in_every_match_is_not_said_to_be_so_in_most():
     from rich.console import Console
 
