@@ -25,6 +25,7 @@ from django.db.models import Case, Count, DateTimeField, F, Prefetch, QuerySet, 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
@@ -295,14 +296,15 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
 ROW_UNREAD = ("leaderboard_row__standing",)
 
 
-def _my_bots_context(user: Any) -> list[dict[str, Any]]:
-    """Each of the user's bots with its newest versions and its active one (two prefetch
-    queries for all the bots: the newest of each bot are cut in the database, so years of
-    uploads are not read), grouped by game."""
+def _my_bots_context(user: Any, bot: int | None = None) -> list[dict[str, Any]]:
+    """Each of the user's bots (or the one of id ``bot``) with its newest versions and its
+    active one (two prefetch queries for all the bots: the newest of each bot are cut in the
+    database, so years of uploads are not read), grouped by game."""
     versions = BotVersion.objects.defer("code")
     newest = versions.order_by("-number")[: VERSIONS_SHOWN + 1]
+    chosen = {"owner": user} if bot is None else {"owner": user, "pk": bot}
     bots = (
-        Bot.objects.filter(owner=user)
+        Bot.objects.filter(**chosen)
         .select_related("rating", "leaderboard_row")
         .defer(*ROW_UNREAD)
         .prefetch_related(
@@ -317,7 +319,7 @@ def _my_bots_context(user: Any) -> list[dict[str, Any]]:
     # them: ratings are applied in job order, so they wait behind jobs queued earlier
     unrated = dict(
         unrated_seats()
-        .filter(bot__owner=user)
+        .filter(**{f"bot__{key}": value for key, value in chosen.items()})
         .order_by()
         .values_list("bot")
         .annotate(count=Count("id"))
@@ -473,10 +475,27 @@ def _upload(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def version_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """A version's status for My bots' script; once its validation has ended, with what the
+    page draws of it after a reload: its verdict (``verdict_html``) and its bot's line on
+    its card (``meta_html``), rendered by the page's own templates."""
     version = get_object_or_404(
         BotVersion.objects.select_related("bot"), pk=pk, bot__owner=request.user
     )
-    return JsonResponse(version_json(version))
+    data = version_json(version)
+    if data["final"]:
+        (game,) = _my_bots_context(request.user, bot=version.bot_id)
+        (entry,) = game["bots"]
+        data["meta_html"] = render_to_string("bots/_bot_meta.html", {"entry": entry})
+        data["verdict_html"] = render_to_string(
+            "bots/_version_verdict.html",
+            {
+                "v": version,
+                "refusal": refusal(version.reason),
+                "bot": version.bot,
+                "note": log_note(version),
+            },
+        )
+    return JsonResponse(data)
 
 
 @never_cache  # the owner's code

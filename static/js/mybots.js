@@ -2,9 +2,11 @@
  *
  * Every row of a version that is validating carries data-status-url (its owner-only
  * /my/bots/versions/<id>/status.json). While such rows remain, each is asked every 1.5 s
- * and the page is updated in place: the status badge, the reason and log of a rejection,
- * the other versions of the same bot (a newly active version retires the previous one), and
- * which "Make active" / "Retire" buttons apply, and the banner said after the upload. Changes
+ * and the page is updated in place: the status badge; once the validation has ended, what a
+ * reload would show of it (the reason, a compiler's messages and the log under the row, and
+ * the bot's rank or "not rated" line, rendered by the server); the other versions of the same
+ * bot (a newly active version retires the previous one), which "Make active" / "Retire"
+ * buttons apply, and the banner said after the upload. Changes
  * are announced through the polite live region #validation-live. Without JavaScript the page
  * shows the same state on reload.
  */
@@ -45,44 +47,17 @@
     if (activate) activate.hidden = status !== "retired";
   }
 
+  // The verdict under the row and the bot's line on its card, as a reload draws them: the
+  // server renders them with the page's own templates (verdict_html, meta_html).
   function showVerdict(row, data) {
-    var box = row.querySelector('[data-role="verdict"]');
-    if (!box) return;
-    while (box.firstChild) box.removeChild(box.firstChild);
-    if (data.status === "rejected" && data.reason) {
-      var reason = document.createElement("p");
-      reason.className = "reason said"; // (as the page draws it: its lines kept)
-      var label = document.createElement("span");
-      label.className = "sr-only";
-      label.textContent = "Reason: ";
-      reason.appendChild(label);
-      reason.appendChild(document.createTextNode(data.reason));
-      box.appendChild(reason);
+    var box = document.getElementById("verdict-" + data.id);
+    if (box && typeof data.verdict_html === "string") {
+      box.innerHTML = data.verdict_html;
+      box.closest("tr").hidden = !box.textContent.trim();
     }
-    if (data.log_note) {
-      // the name the log's lines give the file (the bot's), said as the page says it
-      var note = document.createElement("p");
-      note.className = "muted small-print";
-      note.setAttribute("data-role", "log-note");
-      note.textContent = data.log_note;
-      box.appendChild(note);
-    }
-    if (data.log) {
-      var details = document.createElement("details");
-      var summary = document.createElement("summary");
-      summary.textContent = "Validation log";
-      var pre = document.createElement("pre");
-      pre.className = "log";
-      // a box that scrolls: the keyboard reaches it, and it says what it holds (as the page's)
-      pre.tabIndex = 0;
-      pre.setAttribute("role", "region");
-      pre.setAttribute("aria-label", "Validation log of version " + data.number);
-      pre.textContent = data.log;
-      details.appendChild(summary);
-      details.appendChild(pre);
-      if (data.status === "rejected") details.open = true;
-      box.appendChild(details);
-    }
+    var card = row.closest("[data-bot]");
+    var meta = card && card.querySelector('[data-role="meta"]');
+    if (meta && typeof data.meta_html === "string") meta.outerHTML = data.meta_html;
   }
 
   // The banner said after an upload ("Version 2 of mine is stored and waits for

@@ -79,14 +79,14 @@ def sign_up(page, username: str, password: str = PASSWORD) -> None:
     assert page.get_by_role("heading", level=1, name="My bots").is_visible()
 
 
-def upload_pasted_bot(page, name: str, code: str):
-    """Pastes Python code into the upload form of /my/bots/ and submits it; returns the
-    bot's card on the page that follows."""
+def upload_pasted_bot(page, name: str, code: str, language: str = "Python"):
+    """Pastes code of ``language`` (its title) into the upload form of /my/bots/ and submits
+    it; returns the bot's card on the page that follows."""
     page.goto("/my/bots/")
     form = page.get_by_role("region", name="Upload a bot or a new version")
     form.get_by_label("Game").select_option(label="RPS Poker")
     form.get_by_label("Bot name").fill(name)
-    form.get_by_role("radio", name=re.compile(r"^Python")).check()
+    form.get_by_role("radio", name=re.compile(rf"^{re.escape(language)} ")).check()
     form.get_by_label("Or paste the code").fill(code)
     with page.expect_navigation():
         form.get_by_role("button", name="Upload", exact=True).click()
@@ -237,3 +237,45 @@ def test_it_rejects_a_bot_that_raises_and_shows_the_reason(tab, screenshots):
     assert newest_status(card).inner_text().strip() == "rejected"
     assert "folds under pressure" in card.locator(".reason").first.inner_text()
     assert tab.console.take() == []
+
+
+def test_a_compile_error_comes_live_as_a_reload_shows_it_as_wide_as_the_card(
+    tab, open_tabs, screenshots
+):
+    # the row showed only "startup: C++ compile error (1 error)" until a reload drew the
+    # compiler's messages, in a box of 474 px in a card of 950 that cut their lines; the
+    # card kept "not rated yet" for a bot whose only version was rejected
+    from games.registry import get_game
+
+    page = tab.page
+    sign_up(page, new_username("compiler"))
+    bot_name = f"cpp-{secrets.token_hex(2)}"
+    code = get_game("rps-poker").starters["cpp"].read_text()
+    code += "\nint broken() { return undefined_thing; }\n"
+    card = upload_pasted_bot(page, bot_name, code, "C++")
+    page.evaluate("window.sameDocument = true")  # gone if the page reloads
+    expect_text(newest_status(card), "rejected", VALIDATION_TIMEOUT_MS)
+    compiler = card.get_by_role("region", name=f"The compiler's messages for {bot_name} v1")
+    compiler.wait_for()
+    assert page.evaluate("window.sameDocument === true"), "the page reloaded"
+    assert "undefined_thing" in compiler.inner_text()
+    # (put in place with the verdict, in the same step as the badge)
+    meta = " ".join(card.locator("[data-role=meta]").inner_text().split())
+    assert meta == "C++ not rated: no version of it competes"
+    table = card.locator("table.versions")
+    assert compiler.bounding_box()["width"] >= 0.9 * table.bounding_box()["width"]
+    page.screenshot(path=screenshots / "my-bots-compile-error-desktop.png", full_page=True)
+
+    # on a phone: the box scrolls inside the card, the page never sideways
+    phone = open_tabs("phone")
+    phone.page.context.add_cookies(page.context.cookies())
+    phone.page.goto("/my/bots/")
+    card = phone.page.get_by_role("article", name=bot_name)
+    compiler = card.get_by_role("region", name=f"The compiler's messages for {bot_name} v1")
+    inside = card.bounding_box()
+    box = compiler.bounding_box()
+    assert inside["x"] <= box["x"] and box["x"] + box["width"] <= inside["x"] + inside["width"]
+    overflow = phone.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"My bots is {overflow}px too wide for a phone"
+    phone.page.screenshot(path=screenshots / "my-bots-compile-error-phone.png", full_page=True)
+    assert tab.console.take() == [] and phone.console.take() == []

@@ -364,10 +364,8 @@ def test_the_upload_banner_names_its_version_for_the_script_that_follows_the_ver
     script = (Path(__file__).parents[2] / "static/js/mybots.js").read_text()
     assert '".messages li.upload-of-version-" + id' in script
     assert "settleNotice(data.id, data.number, name, data.status)" in script
-    # a reason the script writes in keeps its lines (a compiler's), as the page's own does
-    template = (Path(__file__).parents[2] / "templates/bots/my_bots.html").read_text()
-    assert '<p class="reason said">' in template
-    assert 'reason.className = "reason said";' in script
+    # the verdict the script puts in place is the page's own (status.json's verdict_html)
+    assert "box.innerHTML = data.verdict_html;" in script
     BotVersion.objects.filter(pk=version.pk).update(
         status=BotVersion.REJECTED, reason="exception: it folds"
     )

@@ -5,6 +5,7 @@ quote the code, so only the version's owner sees them."""
 
 from __future__ import annotations
 
+import re
 from html import escape
 
 import pytest
@@ -97,6 +98,25 @@ def test_my_bots_shows_the_summary_and_the_compilers_lines_whole(alice, rejected
     status = owner_client(alice).get(f"/my/bots/versions/{rejected.pk}/status.json").json()
     assert status["reason"] == "startup: C++ compile error (2 errors)"
     assert "^ j ^ l) * k;\n" in status["log"]
+
+
+def test_a_verdict_that_comes_live_is_drawn_as_a_reload_draws_it(alice, rejected):
+    # the script drew the reason and the log only: no block of the compiler's messages, and
+    # the card kept "not rated yet" for a bot whose only version was just rejected
+    client = owner_client(alice)
+    status = client.get(f"/my/bots/versions/{rejected.pk}/status.json").json()
+    page = client.get("/my/bots/").content.decode()
+    verdict = re.search(
+        rf'<td colspan="4" headers="version-{rejected.pk}-number" id="verdict-{rejected.pk}" '
+        r'data-role="verdict">(.*?)</td>',
+        page,
+        re.DOTALL,
+    )
+    assert verdict is not None and verdict.group(1) == status["verdict_html"]
+    assert 'aria-label="The compiler\'s messages for webbot v1">' in status["verdict_html"]
+    meta = re.search(r'<p class="bot-meta" data-role="meta">.*?</p>', page, re.DOTALL)
+    assert meta is not None and meta.group(0) == status["meta_html"].strip()
+    assert "not rated: no version of it competes" in status["meta_html"]
 
 
 def test_the_bot_page_shows_them_to_its_owner_only(alice, rejected):
