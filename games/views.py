@@ -786,7 +786,8 @@ def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
     """Results summed over the tournament's matches.
 
     Every bot's totals (matches, points, mean, faults), best first (``ranked_by``: by its
-    total points, or in a placement by its mean per match): the standings. Games
+    total points where every bot played as many matches, else by its mean per match, as in
+    a placement; ``matches_range``: the fewest and the most a bot played): the standings. Games
     with opponents add a grid of the ``top`` best: a cell holds the row bot's points and
     the column bot's points over every match both played (at a Last Card table each pair
     of players at the table counts). One-seat games (UTH) have the totals alone.
@@ -811,13 +812,23 @@ def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
         }
         for bot_id, matches, points, faults, name, owner in totals
     ]
-    # a placement's new bot plays every opponent, each of them the new bot alone: their
-    # totals are over very different numbers of matches, their means are comparable
-    by = "mean" if tournament.format == Tournament.PLACEMENT else "points"
+    # bots that played different numbers of matches are ranked by their mean per match,
+    # which compares, not by totals over different numbers: a placement's new bot plays
+    # every opponent, each of them the new bot alone; in a round robin a bot that left
+    # part-way had its matches withdrawn, and only some opponents got to play it
+    counts = [e["matches"] for e in entries]
+    uneven = min(counts, default=0) != max(counts, default=0)
+    placement = tournament.format == Tournament.PLACEMENT
+    by = "mean" if placement or uneven else "points"
     entries.sort(key=lambda e: (-e[by] if higher_is_better else e[by], e["label"]))
     for place, entry in enumerate(entries, 1):
         entry["place"] = place
-    order = {"ranked_by": by, "higher_is_better": higher_is_better}
+    order = {
+        "ranked_by": by,
+        "higher_is_better": higher_is_better,
+        # the fewest and the most matches a bot played here (they differ: ranked by mean)
+        "matches_range": [min(counts, default=0), max(counts, default=0)],
+    }
     if spec.plays_alone:
         return {"kind": "totals", "bots": entries} | order
     columns = entries[:top]
@@ -920,8 +931,11 @@ def cross_table_html(cross: dict[str, Any]) -> SafeString:
                     f'<td class="num {cell["outcome"]}" title="{title}">'
                     f"{score_pair(cell['for'], cell['against'])}</td>"
                 )
+            by_mean = cross.get("ranked_by") == "mean"  # (what its rows are ordered by)
+            if by_mean:  # (over how many matches each total is)
+                cells.append(f'<td class="num">{bot["matches"]}</td>')
             cells.append(f'<td class="num">{figure(bot["points"])}</td>')
-            if cross.get("ranked_by") == "mean":  # (what its rows are ordered by)
+            if by_mean:
                 cells.append(f'<td class="num">{_mean(bot)}</td>')
             rows.append(
                 f'<tr><th scope="row"><a href="/bots/{bot["id"]}/">{_e(bot["label"])}</a></th>'

@@ -140,11 +140,52 @@ def test_a_placement_ranks_its_bots_per_match_and_says_so(client, rps_tournament
     assert "Place 1 of 3 by games won per match." in page
     api = client.get(f"/api/tournaments/{rps_tournament.pk}/").json()["results"]
     assert api["ranked_by"] == "mean" and api["bots"][0]["label"] == "bob/strong"
-    # a round robin's bots play alike: by their totals, as its page says
+    # a round robin whose bots played as many matches each: by their totals, as its page says
     Tournament.objects.filter(pk=rps_tournament.pk).update(format=Tournament.ROUND_ROBIN)
+    kept.filter(opponent=0).update(matches=8)
     page = client.get(f"/tournaments/{rps_tournament.pk}/").content.decode()
     assert "Bots in order of their total games won, the best first." in page
     assert "per match</th>" not in page
+
+
+def test_a_round_robin_whose_bots_played_unlike_numbers_ranks_them_per_match(
+    client, rps_tournament
+):
+    """A bot that left a round robin part-way had its matches withdrawn, so some opponents
+    got its forfeits and others never met it: ranked by total, alice/simple came first with
+    169 games won in 26 matches over bob/strong's 167 in 24."""
+    kept = TournamentResult.objects.filter(tournament=rps_tournament)
+    bots = {row.bot.name: row.bot_id for row in kept.filter(opponent=0).select_related("bot")}
+    simple, strong, faulty = bots["simple"], bots["strong"], bots["faulty"]
+    kept.delete()
+    for bot, opponent, matches, points, against in [
+        (simple, 0, 26, 169, 0), (strong, 0, 24, 167, 0), (faulty, 0, 2, 0, 0),
+        (simple, strong, 24, 149, 167), (strong, simple, 24, 167, 149),
+        (simple, faulty, 2, 20, 0), (faulty, simple, 2, 0, 20),
+    ]:  # fmt: skip
+        TournamentResult.objects.create(
+            tournament=rps_tournament, bot_id=bot, opponent=opponent, matches=matches,
+            points_for=points, points_against=against,
+        )  # fmt: skip
+    cross = cross_table(rps_tournament)
+    assert [(b["label"], b["place"]) for b in cross["bots"]] == [
+        ("bob/strong", 1), ("alice/simple", 2), ("carol/faulty", 3),
+    ]  # fmt: skip
+    assert cross["ranked_by"] == "mean" and cross["matches_range"] == [2, 26]
+    page = " ".join(client.get(f"/tournaments/{rps_tournament.pk}/").content.decode().split())
+    assert (
+        "Bots in order of their games won per match (the bots played different numbers of "
+        "matches, from 2 to 26, as some were never played, withdrawn when a bot left part-way "
+        "or failed: totals over different numbers of matches do not compare), the best first."
+    ) in page
+    # each total beside the matches it is over, and the mean the rows are in order of
+    assert '<th scope="col">matches</th><th scope="col">total games won</th>' in page
+    assert '<td class="num">24</td><td class="num">167</td><td class="num">6.96</td></tr>' in page
+    api = client.get(f"/api/tournaments/{rps_tournament.pk}/").json()["results"]
+    assert api["ranked_by"] == "mean" and api["matches_range"] == [2, 26]
+    assert [(b["label"], b["place"]) for b in api["bots"]][:2] == [
+        ("bob/strong", 1), ("alice/simple", 2),
+    ]  # fmt: skip
 
 
 def test_a_pair_of_scores_reads_as_two_numbers_with_a_minus_sign_not_a_hyphen():
