@@ -248,7 +248,9 @@ def board_rows_html(board: Board, show: str) -> str:
             who = f'<th scope="row"><a href="{escape(e.url)}">{name}</a></th>'
         else:  # a hidden profile: no name, no link
             who = f'<th scope="row" class="muted">{name}</th>'
-        rating = f'<td class="num" data-rating="{e.conservative!r}">{e.conservative:.2f}</td>'
+        # (a negative with the minus sign, as the bots' leaderboard writes it)
+        shown = minus_signs(f"{e.conservative:.2f}")
+        rating = f'<td class="num" data-rating="{e.conservative!r}">{shown}</td>'
         spread = f'<td class="num">{e.mu:.2f} +/- {e.sigma:.2f}</td>'
         matches = f'<td class="num">{e.matches}</td>'
         last = f"<td>{escape(when(e.last_played) or '-')}</td>"

@@ -387,3 +387,17 @@ def test_bots_and_people_say_each_ones_rank_among_its_kind_in_words():
         group = "bots" if kind == "bot" else "people"
         assert shown[:3] == [f"1st of the {group}", f"2nd of the {group}", f"3rd of the {group}"]
     assert [s for k, s in kinds if k == "bot"][10:] == ["11th of the bots", "12th of the bots"]
+
+
+@pytest.mark.parametrize("show", ["people", "both"])
+def test_a_negative_rating_has_the_minus_sign_as_on_the_bots_leaderboard(show):
+    ranked_bot(make_user("owner"), "low", mu=14.0, sigma=7.0, rank=1)  # 14 - 21 = -7.00
+    PersonRating.objects.create(
+        user=make_user("ann"), game=GAME, mu=16.0, sigma=7.5, conservative=conservative(16, 7.5),
+        matches=2,
+    )  # fmt: skip
+    rerank(GAME)
+    text = page(Client().get(f"/games/{GAME}/leaderboard/?show={show}"))
+    assert ">\u22126.50</td>" in text and ">-6.50<" not in text
+    if show == "both":
+        assert ">\u22127.00</td>" in text
