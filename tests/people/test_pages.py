@@ -401,3 +401,20 @@ def test_a_negative_rating_has_the_minus_sign_as_on_the_bots_leaderboard(show):
     assert ">\u22126.50</td>" in text and ">-6.50<" not in text
     if show == "both":
         assert ">\u22127.00</td>" in text
+
+
+def test_people_are_said_to_be_rated_against_the_built_in_bots_only():
+    """A table with an uploaded bot is friendly: a person is never rated against one."""
+    ann = make_user("ann")
+    rated_match(ann, house_builtin("strong", 27.0, 3.0), score=1, their=0)
+    profile = " ".join(page(Client().get("/people/ann/")).split())
+    assert (
+        "Ratings come from rated tables only (against the site's built-in bots and against "
+        "other people, on the bots' scale: a table with an uploaded bot is always friendly)"
+    ) in profile
+    board = " ".join(page(Client().get(f"/games/{GAME}/leaderboard/?show=people")).split())
+    assert (
+        "against the site's built-in bots and against other people (a table with an uploaded "
+        "bot is always friendly)."
+    ) in board
+    assert "(against bots" not in profile and "): against bots" not in board
