@@ -16,6 +16,7 @@ from games.engine.tournament import (
     Column,
     PairsRoundRobin,
     Standing,
+    Statistics,
     faults_column,
     interval_column,
     mean_interval,
@@ -102,7 +103,16 @@ class DealsRoundRobin(PairsRoundRobin):
             interval_column(f"{self.score_label} (95% CI)", "score", "score_per_deal_ci95"),
             Column("deals won (95% CI)", rate, lambda b: b["deal_win_rate"]),
             number("points +/- per deal", "point_diff_per_deal", "{:+.2f}"),
-            number("deals", "deals", "{}"),
+            # played, or forfeited by a fault (``forfeited_deals``): never "played"
+            number("deals decided", "deals", "{}"),
             record_column(),
             faults_column(),
         ]
+
+    def statistics(self) -> Statistics:
+        return Statistics(
+            self.columns(),
+            "Deals decided are those played and, after a fault, those left unplayed, which "
+            "the rules count as won by the opponent: deals won and the score per deal "
+            "include them.",
+        )

@@ -56,7 +56,8 @@ class RoundRobin(PairsRoundRobin):
 
         return [
             number(self.score_label, "score", "{}"),
-            Column("win rate (95% CI)", rate, lambda b: b["win_rate"]),
+            # a share of games, not of matches (those are W-D-L)
+            Column("games won % (95% CI)", rate, lambda b: b["win_rate"]),
             record_column(),
             faults_column(),
         ]
@@ -68,13 +69,20 @@ class RoundRobin(PairsRoundRobin):
 
         return Statistics(
             [
-                number("games played", "games", "{:,}"),
+                # every match's ten, played or forfeited by a fault: never "played"
+                number("games decided", "games", "{:,}"),
                 number("games won", "score", "{:,}"),
                 Column(
-                    "win rate", lambda b: f"{100 * b['win_rate']:.1f}%", lambda b: b["win_rate"]
+                    "games won %",
+                    lambda b: f"{100 * b['win_rate']:.1f}%",
+                    lambda b: b["win_rate"],
                 ),
                 Column("95% interval", interval, lambda b: b["win_rate_ci95"][0]),
                 record_column(),
             ],
-            "Each match is ten games; the interval is Wilson's, at 95%.",
+            "Each match decides ten games: those played and, after a fault, those left "
+            "unplayed, which the rules give to the opponent (so games decided and games won "
+            "count them). Games won % is the games won of those decided. Its 95% interval is "
+            "Wilson's, which counts every game as independent; the games of a match are not, "
+            "and a fault hands over up to ten at once, so the true uncertainty is wider.",
         )

@@ -83,7 +83,7 @@ def test_it_prints_a_leaderboard_and_writes_the_json_schema(tmp_path):
         "--json",
         str(out_json),
     )
-    assert "rank" in table and "strong" in table and "win rate" in table
+    assert "rank" in table and "strong" in table and "games won %" in table
     data = json.loads(out_json.read_text())
     assert data["game"] == "rps-poker"
     assert data["seed"] == 42

@@ -105,12 +105,12 @@ def test_headers_at_80_columns_take_the_width_the_table_leaves(monkeypatch):
     monkeypatch.setenv("COLUMNS", "80")
     rps = run("--game", "rps-poker", "builtin:simple", "builtin:strong", "--rounds", "10",
               "--seed", "3")  # fmt: skip
-    assert "┃ rank ┃ bot    ┃ score (games won) ┃ win rate (95% CI) ┃   W-D-L ┃ faults ┃" in rps
+    assert "┃ rank ┃ bot    ┃ score (games won) ┃ games won % (95% CI) ┃   W-D-L ┃ faults ┃" in rps
     assert rps.count("┃") == 2 * 7  # its headers on two lines
     goofspiel = run("--game", "goofspiel", "builtin:matching", "builtin:random", "--rounds",
                     "6", "--seed", "3")  # fmt: skip
     assert "┃       score/deal (95% CI) ┃  deals won (95% CI) ┃    deal ┃" in goofspiel
-    assert "┃ rank ┃ bot      ┃ deals ┃ matches W-D-L ┃ faults ┃" in goofspiel
+    assert "┃ rank ┃ bot      ┃ deals decided ┃ matches W-D-L ┃ faults ┃" in goofspiel
     assert max(len(line) for line in (rps + goofspiel).splitlines()) <= 80
 
 

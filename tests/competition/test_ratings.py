@@ -86,11 +86,11 @@ def test_it_ranks_by_mu_minus_three_sigma_and_shows_the_game_columns(alice, bob,
     assert against.points_for + against.points_against == strong.score["games"]
     headers = board_headers("rps-poker")
     assert headers[:6] == ["rank", "bot", "owner", "rating", "mu +/- sigma", "matches"]
-    assert "win rate (95% CI)" in headers
+    assert "games won % (95% CI)" in headers
     cells = board_cells("rps-poker", rows[0])
     assert cells[1]["text"] == rows[0].bot.name and len(cells) == len(headers)
     # every cell carries the number it shows, to sort by: nothing reads it back out of the text
-    rate = cells[headers.index("win rate (95% CI)")]
+    rate = cells[headers.index("games won % (95% CI)")]
     assert float(rate["sort"]) == rows[0].score["win_rate"]
     assert rate["text"].startswith(f"{100 * rows[0].score['win_rate']:.1f}%")
 

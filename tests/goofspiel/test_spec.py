@@ -71,6 +71,9 @@ def test_a_round_robin_played_through_the_spec_ranks_matching_above_random():
     assert fmt.head_to_head_json(matching)["random"]["score"] == round(best["score"] * 18)
     headers = [column.title for column in fmt.columns()]
     assert headers[:3] == ["score/deal (95% CI)", "deals won (95% CI)", "points +/- per deal"]
+    # deals a fault left unplayed count, and the column says so: not "deals" played
+    assert headers[3] == "deals decided"
+    assert "those left unplayed, which the rules count as won by" in fmt.statistics().note
     for show in (column.show for column in fmt.columns()):
         assert show(best) and show(worst)
 

@@ -735,7 +735,7 @@ def test_it_shows_a_bots_rating_history_results_and_recent_matches(anonymous, al
     assert f"<strong>{rating.conservative:.2f}</strong>" in html
     assert f"{rating.mu:.2f} ± {rating.sigma:.2f}" in html
     # The game's own columns, from the leaderboard row.
-    assert "score (games won)" in html and "win rate (95% CI)" in html
+    assert "score (games won)" in html and "games won % (95% CI)" in html
     # The chart: an SVG with a title and description, and its data as a table.
     assert 'role="img" aria-labelledby="chart-title chart-desc"' in html
     assert '<title id="chart-title">Rating history of counter</title>' in html

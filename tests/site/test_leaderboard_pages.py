@@ -57,7 +57,7 @@ def test_it_shows_every_row_of_a_game_with_its_own_columns(client, rows):
     for name in ("counter", "greedy", "dumper", "fourth"):
         assert name in page
     assert "score (games won)" in page  # RPS Poker's own column
-    assert "win rate" in page
+    assert "games won % (95% CI)" in page  # a share of games, not of matches
     assert "25.00" in page  # counter's rating, mu - 3 sigma
     assert page.index("counter") < page.index("fourth")
 
@@ -255,7 +255,17 @@ def test_it_ranks_bots_from_real_matches_with_sortable_numeric_columns(client, r
 def test_it_shows_the_statistics_and_a_readable_head_to_head(client, rps_tournament):
     page = client.get("/games/rps-poker/leaderboard/").content.decode()
     stats = page[page.index('id="stats-title"') : page.index('id="h2h-title"')]
-    assert "games won" in stats and "win rate" in stats and "95% interval" in stats
+    heads = re.findall(r'class="sort">([^<]+)<', stats)
+    assert heads[:6] == ["bot", "games decided", "games won", "games won %", "95% interval",
+                         "matches W-D-L"]  # fmt: skip
+    # a faulty bot's unplayed games count, as the rules give them to its opponent: the
+    # column and its note say so rather than calling them played
+    faulty = LeaderboardRow.objects.get(bot__name="faulty")
+    assert faulty.score["games"] == 10 * faulty.matches and "games played" not in page
+    note = " ".join(stats.split())
+    assert "after a fault, those left unplayed, which the rules give to the opponent" in note
+    assert "Games won % is the games won of those decided." in note
+    assert "which counts every game as independent; the games of a match are not" in note
     strong = LeaderboardRow.objects.get(bot__name="strong")
     assert f">{strong.score['score']:,}<" in stats
     h2h = page[page.index('id="h2h-title"') :]
