@@ -694,23 +694,56 @@ class HistoryRows(PlacedHistory):
 
 def page_history(bot: Bot) -> HistoryRows:
     """The bot's rating history with the rows its page draws (the chart's points and the
-    table's latest rows) read in one query."""
+    table's latest rows, and the one before them, whose after the first's before is
+    compared with: :func:`widened`) read in one query."""
     history = HistoryRows(bot)
     chart = [n - 1 for n in chart_positions(len(history)) if n] + [0]
     table = max(0, len(history) - CHART_TABLE_ROWS)
-    history.load([*chart, *range(table, len(history))], timed_from=table)
+    history.load([*chart, *range(max(0, table - 1), len(history))], timed_from=table)
     return history
 
 
-def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
+#: what the bot page says where a rating's uncertainty went back up between two rated matches
+WIDENED = "new version: uncertainty widened"
+
+
+def widened(after: tuple[float, float], before: tuple[float, float]) -> bool:
+    """Whether a rating moved between one update's ``after`` (mu, sigma) and the next one's
+    ``before``, or the rating now: only a version made active moves it there (its sigma goes
+    back up, ``ratings.on_new_version``), which writes no history row of its own, so that the
+    rows stay one per rated match (``number``)."""
+    return any(abs(a - b) > 1e-9 for a, b in zip(after, before, strict=True))
+
+
+def rating_chart(
+    history: Sequence[RatingHistory], now: tuple[float, float] | None = None
+) -> dict[str, Any] | None:
     """An SVG line chart of a rating history: the conservative rating (mu - 3 sigma) after
-    each rated match, mu dashed, and the band mu +/- sigma; numbers only, drawn here."""
+    each rated match, mu dashed, and the band mu +/- sigma; numbers only, drawn here.
+
+    ``now``: the rating (mu, sigma) as it stands, which may have moved since the last update
+    (a bot's new version widens sigma): the chart then ends with that step, as the page's
+    rating does. A step between two updates drawn side by side (a history short enough to
+    draw whole, or the latest updates) is drawn as one too; ``widened`` holds each one's
+    x, which the chart marks."""
     if not history:
         return None
     count = len(history)
     first = history[0]
     points = [(0, first.mu_before, first.sigma_before)]  # before the first update
-    points += [(n, history[n - 1].mu, history[n - 1].sigma) for n in chart_positions(count) if n]
+    steps: list[int] = []  # after how many rated matches the rating moved between updates
+    for n in chart_positions(count):
+        if not n:
+            continue
+        entry = history[n - 1]
+        before = (entry.mu_before, entry.sigma_before)
+        if points[-1][0] == n - 1 and widened(points[-1][1:], before):
+            points.append((n - 1, *before))
+            steps.append(n - 1)
+        points.append((n, entry.mu, entry.sigma))
+    if now is not None and widened(points[-1][1:], now):
+        points.append((count, *now))
+        steps.append(count)
     # room under the plot for the ticks' numbers and, a line lower, "rated matches", kept
     # apart also at the larger type of a phone's shrunk chart (static/css/bots.css)
     width, height = 640, 268
@@ -749,6 +782,25 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
     start = first.mu_before - 3 * first.sigma_before
     last = history[-1]
     end = last.mu - 3 * last.sigma
+    within = [n for n in steps if n < count]
+    said = [
+        f"Over {count} rated match{'es' if count != 1 else ''} the rating (mu - 3 sigma) went "
+        f"from {start:.2f} to {end:.2f}"
+    ]
+    if within:
+        matches = ", ".join(str(n) for n in within)
+        said.append(
+            f"a new version widened its uncertainty after rated "
+            f"match{'es' if len(within) != 1 else ''} {matches}"
+        )
+    mu_now, sigma_now = now if now is not None else (last.mu, last.sigma)
+    if count in steps:  # since the last rated match
+        said.append(
+            f"then a new version widened its uncertainty: the rating is now "
+            f"{mu_now - 3 * sigma_now:.2f}, mu {mu_now:.2f} with sigma {sigma_now:.2f}"
+        )
+    else:
+        said.append(f"mu is now {mu_now:.2f} with sigma {sigma_now:.2f}")
     return {
         "width": width,
         "height": height,
@@ -759,20 +811,28 @@ def rating_chart(history: Sequence[RatingHistory]) -> dict[str, Any] | None:
         "y_ticks": y_ticks,
         "x_ticks": x_ticks,
         "axis_label_y": height - 4,
-        "desc": minus_signs(
-            f"Over {count} rated match{'es' if count != 1 else ''} the rating "
-            f"(mu - 3 sigma) went from {start:.2f} to {end:.2f}; mu is now {last.mu:.2f} "
-            f"with sigma {last.sigma:.2f}."
-        ),
+        "widened": [f"{x(n):.1f}" for n in steps],
+        "desc": minus_signs("; ".join(said) + "."),
     }
 
 
-def _history_table(history: Sequence[RatingHistory | Point]) -> list[dict[str, Any]]:
+def _history_table(
+    history: Sequence[RatingHistory | Point], now: tuple[float, float] | None = None
+) -> list[dict[str, Any]]:
     """The latest CHART_TABLE_ROWS updates, newest first, every cell written out here as
     text: a hundred rows through the template's ``floatformat``, ``date`` and number
-    localisation cost the page more than all its queries."""
+    localisation cost the page more than all its queries.
+
+    Where the rating moved between two updates, or since the last one to ``now`` (the
+    rating as it stands), a row of its own says so (:data:`WIDENED`, with the rating and
+    the change it made), so that each update's change is its match's alone and the rows
+    still add up."""
     rows = []
     start = max(0, len(history) - CHART_TABLE_ROWS)
+    if history and now is not None:
+        last = history[-1]
+        if widened((last.mu, last.sigma), now):
+            rows.append(_widened_row((last.mu, last.sigma), now))
     for n in range(len(history) - 1, start - 1, -1):
         h = history[n]
         before = h.mu_before - 3 * h.sigma_before
@@ -788,7 +848,28 @@ def _history_table(history: Sequence[RatingHistory | Point]) -> list[dict[str, A
                 "mu_sigma": f"{h.mu:.2f} ± {h.sigma:.2f}",
             }
         )
+        if n > 0:
+            earlier = history[n - 1]
+            if widened((earlier.mu, earlier.sigma), (h.mu_before, h.sigma_before)):
+                rows.append(
+                    _widened_row((earlier.mu, earlier.sigma), (h.mu_before, h.sigma_before))
+                )
     return rows
+
+
+def _widened_row(after: tuple[float, float], then: tuple[float, float]) -> dict[str, Any]:
+    """A history table's row for the rating's move from one update's ``after`` to ``then``
+    (a new version's wider sigma), written as an update's row is."""
+    change = (then[0] - 3 * then[1]) - (after[0] - 3 * after[1])
+    return {
+        "n": "",
+        "match_id": None,
+        "created": WIDENED,
+        "conservative": minus_signs(f"{then[0] - 3 * then[1]:.2f}"),
+        "change": minus_signs(f"{change:+.2f}"),
+        "mu_sigma": f"{then[0]:.2f} ± {then[1]:.2f}",
+        "widened": True,
+    }
 
 
 def history_rows_html(rows: list[dict[str, Any]]) -> SafeString:
@@ -803,8 +884,9 @@ def history_rows_html(rows: list[dict[str, Any]]) -> SafeString:
         when_cell = (
             f'<a href="/matches/{int(r["match_id"])}/">{created}</a>' if r["match_id"] else created
         )
+        row = '<tr class="widened">' if r.get("widened") else "<tr>"
         out.append(
-            f"<tr><td>{n}</td><td>{when_cell}</td><td>{value}</td><td>{change}</td>"
+            f"{row}<td>{n}</td><td>{when_cell}</td><td>{value}</td><td>{change}</td>"
             f"<td>{spread}</td></tr>"
         )
     return mark_safe("\n".join(out))
@@ -1145,6 +1227,9 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
     except keyset.BadCursor as bad:
         return keyset.bad_request(request, bad)
     history = page_history(bot)
+    # the rating as it stands, which a new version's wider sigma moved since its last rated
+    # match: the chart and the history table end there, as the rating shown above does
+    now = (rating.mu, rating.sigma) if rating is not None else None
     before = before_match(request)
     # one more than shown says whether there are older ones
     recent = recent_matches(bot, with_private=is_owner, before=before, count=RECENT_MATCHES + 1)
@@ -1174,9 +1259,9 @@ def bot_page(request: HttpRequest, pk: int) -> HttpResponse:
         "unrated": unrated_seats().filter(bot=bot).count(),
         "measure": ranking_measure(row) if row is not None else None,
         "columns": columns,
-        "chart": rating_chart(history),
-        "history": (table := _history_table(history)),
-        "history_rows": history_rows_html(table),
+        "chart": rating_chart(history, now),
+        "history_rows": history_rows_html(_history_table(history, now)),
+        "history_shown": min(len(history), CHART_TABLE_ROWS),
         "history_total": len(history),
         "opponents": opponents,
         "worker_time": aggregates.worker_time_of_bot(bot.pk),

@@ -1152,6 +1152,57 @@ def test_the_bot_page_reads_a_bounded_part_of_a_long_rating_history(anonymous, a
     assert "the latest 100 of 3000 updates" in html
 
 
+def test_a_new_versions_wider_uncertainty_shows_in_the_chart_its_caption_and_the_history(
+    anonymous, alice
+):
+    """A new version widens sigma with no rated match, so no history row: the page showed
+    the rating 18.24 above a chart and caption ending at 21.06, and after the version's first
+    match a history change of "+0.54" across the widening's drop, shown nowhere."""
+    version = make_active(alice, "counter", bot_code())
+    bot = version.bot
+    RatingHistory.objects.bulk_create(
+        [
+            RatingHistory(bot=bot, number=1, mu=30.0, sigma=5.0, mu_before=25.0,
+                          sigma_before=25 / 3),
+            RatingHistory(bot=bot, number=2, mu=32.2027, sigma=3.66, mu_before=30.0,
+                          sigma_before=5.0),
+        ]
+    )  # fmt: skip
+    Rating.objects.filter(bot=bot).update(mu=32.2027, sigma=3.66, matches=2)
+    make_active(alice, "counter", bot_code("# version two"))  # sigma back up to 25/6
+    assert Rating.objects.get(bot=bot).sigma == pytest.approx(NEW_VERSION_SIGMA)
+    html = " ".join(page(anonymous.get(f"/bots/{bot.pk}/")).split())
+    assert "<strong>19.70</strong>" in html
+    assert (
+        "Over 2 rated matches the rating (mu - 3 sigma) went from 0.00 to 21.22; then a new "
+        "version widened its uncertainty: the rating is now 19.70, mu 32.20 with sigma 4.17."
+    ) in html
+    assert html.count('<line class="widened"') == 1
+    assert "</span> new version: uncertainty widened" in html  # the chart's key
+    widened = (
+        '<tr class="widened"><td></td><td>new version: uncertainty widened</td>'
+        "<td>19.70</td><td>\u22121.52</td><td>32.20 ± 4.17</td></tr>"
+    )
+    assert widened in html
+    assert html.index(widened) < html.index("<tr><td>2</td>")  # newest first
+    # its first rated match: the change is that match's, the widening's row under it
+    RatingHistory.objects.create(
+        bot=bot, number=3, mu=32.61, sigma=4.12, mu_before=32.2027, sigma_before=NEW_VERSION_SIGMA
+    )
+    Rating.objects.filter(bot=bot).update(mu=32.61, sigma=4.12, matches=3)
+    html = " ".join(page(anonymous.get(f"/bots/{bot.pk}/")).split())
+    assert (
+        "Over 3 rated matches the rating (mu - 3 sigma) went from 0.00 to 20.25; a new version "
+        "widened its uncertainty after rated match 2; mu is now 32.61 with sigma 4.12."
+    ) in html
+    third = "<tr><td>3</td>"
+    assert html.index(third) < html.index(widened) < html.index("<tr><td>2</td>")
+    assert "<td>20.25</td><td>+0.55</td><td>32.61 ± 4.12</td></tr>" in html
+    assert html.count('<tr class="widened">') == 1
+    # the history stays one row per rated match, numbered as the rating counts them
+    assert RatingHistory.objects.filter(bot=bot).count() == 3
+
+
 def test_the_upload_form_tells_the_rule_of_one_bot_a_game_and_refuses_a_second(owner, alice):
     listing = page(owner.get("/my/bots/"))
     assert "you may have 1 bot competing in each game (retire one to enter another)" in listing
