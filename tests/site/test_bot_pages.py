@@ -1178,7 +1178,7 @@ def test_a_new_versions_wider_uncertainty_shows_in_the_chart_its_caption_and_the
         "version widened its uncertainty: the rating is now 19.70, mu 32.20 with sigma 4.17."
     ) in html
     assert html.count('<line class="widened"') == 1
-    assert "</span> new version: uncertainty widened" in html  # the chart's key
+    assert "</span> new version: uncertainty widened</span>" in html  # the chart's key
     widened = (
         '<tr class="widened"><td></td><td>new version: uncertainty widened</td>'
         "<td>19.70</td><td>\u22121.52</td><td>32.20 ± 4.17</td></tr>"
