@@ -107,6 +107,15 @@ def test_it_shows_the_cross_table_of_a_finished_tournament(client, rps_tournamen
     assert '<span class="badge lost">exception</span>' in page
 
 
+def _results(tournament, rows) -> None:
+    """The tournament's kept results, as (bot, opponent, matches, points for, against)."""
+    for bot, opponent, matches, points, against in rows:
+        TournamentResult.objects.create(
+            tournament=tournament, bot_id=bot, opponent=opponent, matches=matches,
+            points_for=points, points_against=against,
+        )  # fmt: skip
+
+
 def test_a_placement_ranks_its_bots_per_match_and_says_so(client, rps_tournament):
     """A placement ranked by total points: its new bot, which plays every opponent while each
     opponent plays it alone, came first with 40 games won in 8 matches (5 a match) over
@@ -116,15 +125,11 @@ def test_a_placement_ranks_its_bots_per_match_and_says_so(client, rps_tournament
     bots = {row.bot.name: row.bot_id for row in kept.filter(opponent=0).select_related("bot")}
     new, strong, faulty = bots["simple"], bots["strong"], bots["faulty"]
     kept.delete()
-    for bot, opponent, matches, points, against in [
+    _results(rps_tournament, [
         (new, 0, 8, 40, 0), (strong, 0, 4, 24, 0), (faulty, 0, 4, 16, 0),
         (new, strong, 4, 16, 24), (strong, new, 4, 24, 16),
         (new, faulty, 4, 24, 16), (faulty, new, 4, 16, 24),
-    ]:  # fmt: skip
-        TournamentResult.objects.create(
-            tournament=rps_tournament, bot_id=bot, opponent=opponent, matches=matches,
-            points_for=points, points_against=against,
-        )  # fmt: skip
+    ])  # fmt: skip
     rps_tournament.refresh_from_db()
     cross = cross_table(rps_tournament)
     assert [(b["label"], b["place"]) for b in cross["bots"]] == [
@@ -158,15 +163,11 @@ def test_a_round_robin_whose_bots_played_unlike_numbers_ranks_them_per_match(
     bots = {row.bot.name: row.bot_id for row in kept.filter(opponent=0).select_related("bot")}
     simple, strong, faulty = bots["simple"], bots["strong"], bots["faulty"]
     kept.delete()
-    for bot, opponent, matches, points, against in [
+    _results(rps_tournament, [
         (simple, 0, 26, 169, 0), (strong, 0, 24, 167, 0), (faulty, 0, 2, 0, 0),
         (simple, strong, 24, 149, 167), (strong, simple, 24, 167, 149),
         (simple, faulty, 2, 20, 0), (faulty, simple, 2, 0, 20),
-    ]:  # fmt: skip
-        TournamentResult.objects.create(
-            tournament=rps_tournament, bot_id=bot, opponent=opponent, matches=matches,
-            points_for=points, points_against=against,
-        )  # fmt: skip
+    ])  # fmt: skip
     cross = cross_table(rps_tournament)
     assert [(b["label"], b["place"]) for b in cross["bots"]] == [
         ("bob/strong", 1), ("alice/simple", 2), ("carol/faulty", 3),
