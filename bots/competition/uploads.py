@@ -422,12 +422,16 @@ def stored_note(version: BotVersion, log: str, given: str = "") -> str:
     that is not known: the site keeps no upload's file name); "" where none is needed. Where
     the runtime's stack traces give the file yet another name (Java: its public class's),
     the note says so, so that it is true of those lines too."""
+    if not log:  # (nothing to read of the version then: a list of versions asks for each)
+        return ""
     stored = version.filename
     if given == stored or stored not in log:
         return ""
     language = get_language(version.bot.language)
     note = f"(your {given or 'file'} is stored as {stored}, the name in the lines below"
-    traced = language.traced_file(version.code)
+    # (the code only where the language's traces have a name of their own: a list of
+    # versions reads it for those alone)
+    traced = language.traced_file(version.code) if language.traced_after else None
     if traced is not None and traced != stored and f"({traced}:" in log:
         note += (
             f" but for its stack traces, which name it {traced}, after "

@@ -247,7 +247,7 @@ def _form(request: HttpRequest, spec: GameSpec, limits: playground.Limits) -> Pl
 
 def _recent(person: Person | None) -> list[PlaygroundRun]:
     """The person's newest runs (of every game), each with its game's title (``game_title``:
-    the list said the slug, "rps-poker", where every page says "RPS Poker")."""
+    the list said the slug where every page says the title)."""
     if person is None:
         return []
     user, guest = _owner(person)
