@@ -969,7 +969,13 @@ class Arena:
             jobs.results.cancel_join_thread()
             jobs.ends.cancel_join_thread()
         except BaseException:  # noqa: BLE001 - the parent says what went wrong
-            jobs.results.put((-1, traceback.format_exc(limit=5)))
+            try:
+                jobs.results.put((-1, traceback.format_exc(limit=5)))
+            except KeyboardInterrupt:
+                # stopped while it says so (its parent ends, for an error of its own, and
+                # stops its jobs): a traceback of this handler followed the arena's error
+                jobs.results.cancel_join_thread()
+                jobs.ends.cancel_join_thread()
         finally:
             # a SIGTERM from here on (its parent stopping it as it ends) ends it quietly: a
             # KeyboardInterrupt out of this function printed "Process ForkProcess-1:" and a

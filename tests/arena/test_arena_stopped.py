@@ -219,3 +219,45 @@ def test_a_start_refused_leaves_the_logs_folder_as_it_was(tmp_path, bot_file):
         f"the bot exited with status 3 during start-up (what it wrote to stderr: {log})"
     )
     assert list(logs.rglob("*.log")) == [log] and log.read_text() == "no config\n"
+
+
+class _Sent:
+    """What a job sends its parent (a multiprocessing queue's two calls it makes)."""
+
+    def __init__(self) -> None:
+        self.put_items: list[object] = []
+        self.cancelled = False
+
+    def put(self, item: object) -> None:
+        self.put_items.append(item)
+
+    def cancel_join_thread(self) -> None:
+        self.cancelled = True
+
+
+def test_a_job_stopped_while_it_reports_its_error_ends_quietly(tmp_path, monkeypatch):
+    """A job whose bot failed its start reports the error to its parent; the parent, failing
+    on the same bot, stops its jobs with SIGTERM. Arriving while the job formatted its
+    traceback, the signal's Terminated left the handler: "Process ForkProcess-1:" and a
+    traceback printed above the arena's one-line error (a full test run at 80 columns)."""
+    import bots.arena as arena_module
+    from bots.arena import ArenaError
+    from games.engine import interrupts
+
+    def failing(*args, **kwargs):
+        raise ArenaError("mine.py: class Bot has no method act")
+
+    def stopped(*args, **kwargs):
+        raise interrupts.Terminated
+
+    monkeypatch.setattr(arena_module, "Arena", failing)
+    monkeypatch.setattr(arena_module.interrupts, "install", lambda: None)
+    monkeypatch.setattr(arena_module.traceback, "format_exc", stopped)
+    jobs = SimpleNamespace(parts=tmp_path, results=_Sent(), ends=_Sent())
+    job = SimpleNamespace(entrants=[], _args=(), _kwargs={})
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        Arena._job(job, jobs, 0)  # (the class's own method: the module's name is the fake)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert jobs.results.put_items == [] and jobs.results.cancelled and jobs.ends.cancelled
