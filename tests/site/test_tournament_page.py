@@ -107,13 +107,18 @@ def test_it_shows_the_cross_table_of_a_finished_tournament(client, rps_tournamen
     assert '<span class="badge lost">exception</span>' in page
 
 
-def _results(tournament, rows) -> None:
-    """The tournament's kept results, as (bot, opponent, matches, points for, against)."""
+def _results(tournament, rows) -> dict[str, int]:
+    """The tournament's kept results replaced by ``rows`` of (bot, opponent, matches, points
+    for, against), its bots by name (opponent 0: all of them); its bots' ids by name."""
+    kept = TournamentResult.objects.filter(tournament=tournament)
+    ids = {row.bot.name: row.bot_id for row in kept.filter(opponent=0).select_related("bot")}
+    kept.delete()
     for bot, opponent, matches, points, against in rows:
         TournamentResult.objects.create(
-            tournament=tournament, bot_id=bot, opponent=opponent, matches=matches,
-            points_for=points, points_against=against,
+            tournament=tournament, bot_id=ids[bot], opponent=ids[opponent] if opponent else 0,
+            matches=matches, points_for=points, points_against=against,
         )  # fmt: skip
+    return ids
 
 
 def test_a_placement_ranks_its_bots_per_match_and_says_so(client, rps_tournament):
@@ -121,11 +126,8 @@ def test_a_placement_ranks_its_bots_per_match_and_says_so(client, rps_tournament
     opponent plays it alone, came first with 40 games won in 8 matches (5 a match) over
     bob/strong's 24 in 4 (6 a match), who had beaten it."""
     Tournament.objects.filter(pk=rps_tournament.pk).update(format=Tournament.PLACEMENT)
-    kept = TournamentResult.objects.filter(tournament=rps_tournament)
-    bots = {row.bot.name: row.bot_id for row in kept.filter(opponent=0).select_related("bot")}
-    new, strong, faulty = bots["simple"], bots["strong"], bots["faulty"]
-    kept.delete()
-    _results(rps_tournament, [
+    new, strong, faulty = "simple", "strong", "faulty"  # (the placement's new bot: simple)
+    bots = _results(rps_tournament, [
         (new, 0, 8, 40, 0), (strong, 0, 4, 24, 0), (faulty, 0, 4, 16, 0),
         (new, strong, 4, 16, 24), (strong, new, 4, 24, 16),
         (new, faulty, 4, 24, 16), (faulty, new, 4, 16, 24),
@@ -137,7 +139,7 @@ def test_a_placement_ranks_its_bots_per_match_and_says_so(client, rps_tournament
     ]  # fmt: skip
     assert cross["ranked_by"] == "mean"
     page = " ".join(
-        client.get(f"/tournaments/{rps_tournament.pk}/?bot={strong}").content.decode().split()
+        client.get(f"/tournaments/{rps_tournament.pk}/?bot={bots[strong]}").content.decode().split()
     )
     assert "Bots in order of their games won per match (in a placement the new bot" in page
     assert '<th scope="col">games won per match</th>' in page
@@ -147,7 +149,7 @@ def test_a_placement_ranks_its_bots_per_match_and_says_so(client, rps_tournament
     assert api["ranked_by"] == "mean" and api["bots"][0]["label"] == "bob/strong"
     # a round robin whose bots played as many matches each: by their totals, as its page says
     Tournament.objects.filter(pk=rps_tournament.pk).update(format=Tournament.ROUND_ROBIN)
-    kept.filter(opponent=0).update(matches=8)
+    TournamentResult.objects.filter(tournament=rps_tournament, opponent=0).update(matches=8)
     page = client.get(f"/tournaments/{rps_tournament.pk}/").content.decode()
     assert "Bots in order of their total games won, the best first." in page
     assert "per match</th>" not in page
@@ -159,14 +161,10 @@ def test_a_round_robin_whose_bots_played_unlike_numbers_ranks_them_per_match(
     """A bot that left a round robin part-way had its matches withdrawn, so some opponents
     got its forfeits and others never met it: ranked by total, alice/simple came first with
     169 games won in 26 matches over bob/strong's 167 in 24."""
-    kept = TournamentResult.objects.filter(tournament=rps_tournament)
-    bots = {row.bot.name: row.bot_id for row in kept.filter(opponent=0).select_related("bot")}
-    simple, strong, faulty = bots["simple"], bots["strong"], bots["faulty"]
-    kept.delete()
     _results(rps_tournament, [
-        (simple, 0, 26, 169, 0), (strong, 0, 24, 167, 0), (faulty, 0, 2, 0, 0),
-        (simple, strong, 24, 149, 167), (strong, simple, 24, 167, 149),
-        (simple, faulty, 2, 20, 0), (faulty, simple, 2, 0, 20),
+        ("simple", 0, 26, 169, 0), ("strong", 0, 24, 167, 0), ("faulty", 0, 2, 0, 0),
+        ("simple", "strong", 24, 149, 167), ("strong", "simple", 24, 167, 149),
+        ("simple", "faulty", 2, 20, 0), ("faulty", "simple", 2, 0, 20),
     ])  # fmt: skip
     cross = cross_table(rps_tournament)
     assert [(b["label"], b["place"]) for b in cross["bots"]] == [
