@@ -570,7 +570,7 @@ class Arena:
         except PlatformError as exc:  # the machine's trouble (its sandbox did not start)
             process.close()
             raise ArenaError(f"{entrant.source}: {exc}") from None
-        reason = missing_methods(self.game, hello, entry_text(entrant.entry))
+        reason = missing_methods(self.game, hello, lambda: entry_text(entrant.entry))
         if reason:  # (it names the methods the bot's hello listed: its own text)
             process.close()
             raise ArenaError(f"{entrant.source}: {shown(reason)}{self._said(entrant)}")

@@ -492,7 +492,7 @@ def version_status(request: HttpRequest, pk: int) -> JsonResponse:
                 "v": version,
                 "refusal": refusal(version.reason),
                 "bot": version.bot,
-                "note": log_note(version),
+                "note": data["log_note"],
             },
         )
     return JsonResponse(data)

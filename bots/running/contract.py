@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Callable
 from pathlib import Path
 
 from bots.languages import (
@@ -90,7 +91,7 @@ def _case_rule(language: str, missing: list[str], defined: list[str]) -> str:
     return ""
 
 
-def missing_methods(game: GameSpec, hello: Hello, code: str = "") -> str:
+def missing_methods(game: GameSpec, hello: Hello, code: str | Callable[[], str] = "") -> str:
     """Why the bot of ``hello`` cannot play ``game`` ("" if it has every method of the
     contract): "class Bot has no method act. A Goofspiel bot needs act(obs); this file
     defines draft_pick, draft_receive, main_play, main_postprocess (RPS Poker's methods): is
@@ -99,10 +100,13 @@ def missing_methods(game: GameSpec, hello: Hello, code: str = "") -> str:
     (play: Last Card's method)"). The bot's file's text (``code``, read, never run) tells
     what its hello cannot: a method defined in the contract's own spelling where its language
     renames it (``draft_pick`` for a JavaScript bot's ``draftPick``, which its host does not
-    list), and which of the games whose methods it has its text names."""
+    list), and which of the games whose methods it has its text names; given as a function,
+    it is read only for a bot that lacks a method (a bot's every start asks)."""
     missing = [m for m in game.methods if m not in hello.methods]
     if not missing:
         return ""
+    if callable(code):
+        code = code()
     language = hello.language
     owner = get_language(language).bot_shape if language in LANGUAGES else "the bot"
 
@@ -204,7 +208,7 @@ def check_before_play(
         except AgentFault:
             process.kill()
             return ""
-        reason = missing_methods(game, hello, entry_text(entry))
+        reason = missing_methods(game, hello, lambda: entry_text(entry))
         if reason:
             process.kill()
         return reason
