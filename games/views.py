@@ -817,9 +817,9 @@ def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
     # every opponent, each of them the new bot alone; in a round robin a bot that left
     # part-way had its matches withdrawn, and only some opponents got to play it
     counts = [e["matches"] for e in entries]
-    uneven = min(counts, default=0) != max(counts, default=0)
+    fewest, most = min(counts, default=0), max(counts, default=0)
     placement = tournament.format == Tournament.PLACEMENT
-    by = "mean" if placement or uneven else "points"
+    by = "mean" if placement or fewest != most else "points"
     entries.sort(key=lambda e: (-e[by] if higher_is_better else e[by], e["label"]))
     for place, entry in enumerate(entries, 1):
         entry["place"] = place
@@ -827,7 +827,7 @@ def cross_table(tournament: Tournament, top: int = CROSS_TOP) -> dict[str, Any]:
         "ranked_by": by,
         "higher_is_better": higher_is_better,
         # the fewest and the most matches a bot played here (they differ: ranked by mean)
-        "matches_range": [min(counts, default=0), max(counts, default=0)],
+        "matches_range": [fewest, most],
     }
     if spec.plays_alone:
         return {"kind": "totals", "bots": entries} | order
@@ -918,6 +918,7 @@ def cross_table_html(cross: dict[str, Any]) -> SafeString:
     pass with every label escaped: a grid of a few hundred cells through the template engine
     cost the page more than summing the tournament."""
     rows = []
+    by_mean = cross.get("ranked_by") == "mean"  # (what its rows are ordered by)
     if cross["kind"] == "pairs":
         for line in cross["grid"]:
             bot = line["bot"]
@@ -931,7 +932,6 @@ def cross_table_html(cross: dict[str, Any]) -> SafeString:
                     f'<td class="num {cell["outcome"]}" title="{title}">'
                     f"{score_pair(cell['for'], cell['against'])}</td>"
                 )
-            by_mean = cross.get("ranked_by") == "mean"  # (what its rows are ordered by)
             if by_mean:  # (over how many matches each total is)
                 cells.append(f'<td class="num">{bot["matches"]}</td>')
             cells.append(f'<td class="num">{figure(bot["points"])}</td>')
