@@ -40,6 +40,7 @@ from bots.models import (
     TournamentResult,
 )
 from bots.running.playing import BrokenAgent, Entry, Played, ProcessCache, play
+from bots.sandbox import resident
 from games.engine import untrusted
 from games.engine.options import check_options
 from games.engine.runner import TimeControl
@@ -775,6 +776,10 @@ def play_job(
             Entry(name=version.bot.label, code=version.code, filename=version.filename,
                   key=version.pk)
         )  # fmt: skip
+    # every page of the runtimes in memory, whatever a bot read in the deal's other seating
+    # (the host of a virtual machine pages out what was not touched lately: timing reads
+    # would tell pages a bot read there from the rest)
+    resident.touch()
     return play(
         get_game(job.game),
         entries,

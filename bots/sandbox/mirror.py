@@ -6,10 +6,10 @@ for a while, and a later read of the same page takes 1-3 us instead of 50 us-20 
 that could read the machine's large files (all of /usr/lib) could mark pages in its first
 seating of a deal and time them in its second, a fresh process in another sandbox, and so
 learn the other seating's cards (an audit's bot did). A file on a tmpfs is in memory
-whatever anyone does (a machine without swap; and :mod:`bots.sandbox.resident` reads every
-page of a mirror in use every few seconds, which keeps it in a virtual machine's host's
-memory too), so timing a read tells nothing: every file a sandboxed bot can read is one
-(docs/sandbox.md, "How a bot is started").
+whatever anyone does (a machine without swap; and :mod:`bots.sandbox.resident` touches
+every page of a mirror in use, which keeps it in a virtual machine's host's memory too),
+so timing a read tells nothing: every file a sandboxed bot can read is one (docs/sandbox.md,
+"How a bot is started").
 
 :func:`runtime_mounts` gives bwrap's arguments that bind a language's mirror to the same
 paths inside the sandbox; :func:`closure` says which files it holds: what the language's
@@ -421,7 +421,6 @@ def prune(name: str, current: Path) -> list[Path]:
                 continue
             _remove(folder)
             if not folder.exists():
-                resident.forget(folder)
                 removed.append(folder)
                 log.info("event=sandbox.mirror_removed path=%s newer=%s", folder, current.name)
     finally:

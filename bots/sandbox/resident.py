@@ -1,30 +1,29 @@
-"""The runtime mirrors (bots.sandbox.mirror) kept in memory for real: every page of them is
-read again every :data:`SWEEP_S`, by one process of the machine at a time.
+"""The runtime mirrors (bots.sandbox.mirror) kept in memory for real: a process that starts
+sandboxes maps every file of each mirror it uses and touches every page of them every
+:data:`SWEEP_S`, and a worker does so again before each match it plays (:func:`touch`).
 
 Why: a tmpfs is in the memory of the machine its kernel sees. A virtual machine's memory is
-not always in the host's: a host short of memory pages out what its guests have not touched
-lately, and a guest restored from a snapshot gets its memory back page by page as it is
+not always in its host's: a host short of memory pages out what its guests have not touched
+lately, and a guest restored from a snapshot gets its memory back a page at a time, as it is
 first touched. Such a page then takes 0.1-10 ms to read, against 1-3 us for one in memory.
-On the machines our tests run on, a mirror built minutes earlier had up to a quarter of its
-pages out, so a bot's first seating of a deal could again mark pages by reading them and
-its second seating, a fresh process in another sandbox, tell the marked pages from the rest
-by timing reads (tests/sandbox/test_page_cache.py). Pages all read within the last seconds
-read alike.
+On the virtual machines our tests run on, a mirror built minutes earlier had up to a
+quarter of its pages out, so a bot's first seating of a deal could again mark pages by
+reading them, and its second seating, another process, tell the marked pages from the rest
+by timing reads (tests/sandbox/test_page_cache.py). A worker plays a deal's seatings one
+after the other (bots.competition, "a deal's seatings, one at a time") and touches every
+page before each: the second seating is dealt its cards with every page in memory, whatever
+the first read. The touches between keep each of them cheap (a page the host paged out
+costs about 0.35 ms to bring back).
 
-A process that starts a sandbox (:func:`keep`) first reads the mirror itself if no process
-of the machine has swept it for :data:`STALE_S` (no bot of its language ran lately, or the
-machine has just started), and runs a thread that sweeps each mirror it started sandboxes
-of every period, unless another process just did: a sweep holds a machine-wide lock of its
-mirror and stamps its end beside it. The reads are ``os.preadv`` calls into one buffer,
-which let go of the GIL: a sweep holds up no other thread of its process, even while the
-host is slow to give pages back.
+A touch reads one byte a page through the mappings, 64 pages a slice: about 0.4 ms for
+Python's 20,000 pages once they are in memory, 1 ms for Java's 52,000.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
+import ctypes
 import logging
+import mmap
 import os
 import threading
 import time
@@ -32,155 +31,142 @@ from pathlib import Path
 
 log = logging.getLogger("bots.sandbox")
 
-#: how often every page of the machine's mirrors is read (seconds)
-SWEEP_S = 10.0
-#: a mirror the machine has not swept for this long is read before a sandbox of it starts
-STALE_S = 2 * SWEEP_S
-#: bytes a read asks for
-CHUNK = 1 << 20
+#: how often this process touches every page of the mirrors it uses (seconds)
+SWEEP_S = 1.0
+#: pages a slice reads (the GIL is let go between slices)
+SLICE_PAGES = 64
+PAGE = mmap.PAGESIZE
 
-# the clock as imported (a test that patches the time module's does not reach the sweeps)
-_wall = time.time
+
+# mmap(2) and munmap(2) themselves: a mapping of the mmap module keeps a descriptor of its
+# file open (Python 3.11 has no ``trackfd``), and Python's mirror alone has 1,444 files
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = (
+    ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long
+)  # fmt: skip
+_libc.munmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t)
+_FAILED = ctypes.c_void_p(-1).value
+# a read-only memoryview of memory that is not Python's (PyBUF_READ)
+_view = ctypes.pythonapi.PyMemoryView_FromMemory
+_view.restype = ctypes.py_object
+_view.argtypes = (ctypes.c_void_p, ctypes.c_ssize_t, ctypes.c_int)
+_PYBUF_READ = 0x100
+
+
+class Mapped:
+    """Every non-empty regular file of the mirror ``path``, mapped read-only, no descriptor
+    kept (links are not followed). The mirror's files never change (read-only, and never
+    cut short: a newer copy is built beside it); once it is removed, its pages stay in
+    memory until :meth:`close`."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        #: held while the mappings are read or let go (reading one let go would crash)
+        self.lock = threading.Lock()
+        #: (address, bytes, a view of them) per file
+        self.regions: list[tuple[int, int, memoryview]] = []
+        for where, _, names in os.walk(path):
+            for name in names:
+                try:
+                    fd = os.open(os.path.join(where, name), os.O_RDONLY | os.O_NOFOLLOW)
+                except OSError:
+                    continue  # (a link, or gone)
+                try:
+                    size = os.fstat(fd).st_size
+                    if size:
+                        at = _libc.mmap(None, size, mmap.PROT_READ, mmap.MAP_SHARED, fd, 0)
+                        if at not in (None, _FAILED):
+                            self.regions.append((at, size, _view(at, size, _PYBUF_READ)))
+                finally:
+                    os.close(fd)
+
+    def touch(self) -> int:
+        """Read a byte of every page; how many pages."""
+        pages = 0
+        step = SLICE_PAGES * PAGE
+        with self.lock:
+            for _, size, view in self.regions:
+                for start in range(0, size, step):
+                    pages += len(view[start : start + step : PAGE].tobytes())
+        return pages
+
+    def close(self) -> None:
+        with self.lock:
+            for at, size, view in self.regions:
+                view.release()
+                _libc.munmap(at, size)
+            self.regions = []
+
 
 _guard = threading.Lock()
 _thread: threading.Thread | None = None
-#: set to sweep before the period is over (a test's shorter period)
+#: set to touch before the period is over (a test's shorter period)
 _wake = threading.Event()
-#: the mirrors this process has started sandboxes of
-_mirrors: set[Path] = set()
-#: the descriptors of the sweep locks this process holds now, opened under ``_forking``
-_held: set[int] = set()
-_forking = threading.Lock()
+#: the mirrors this process has started sandboxes of, mapped
+_mapped: dict[Path, Mapped] = {}
 
 
 def _after_fork() -> None:
-    """In a forked child (the arena's jobs): no copy of a lock that a sweep of the parent's
-    held at the fork (the child would hold it as long as it runs), and a thread of its own
-    at its first sandbox."""
+    """In a forked child (the arena's jobs): locks of its own (the parent's thread may have
+    held one at the fork), and a thread of its own at its next sandbox."""
     global _guard, _thread, _wake
-    for fd in list(_held):
-        with contextlib.suppress(OSError):
-            os.close(fd)
-    _held.clear()
     _guard, _thread, _wake = threading.Lock(), None, threading.Event()
-    _forking.release()
+    for mirror in _mapped.values():
+        mirror.lock = threading.Lock()
 
 
-os.register_at_fork(
-    before=_forking.acquire, after_in_parent=_forking.release, after_in_child=_after_fork
-)
-
-
-def read_all(folder: Path) -> int:
-    """Read every byte of every regular file under ``folder`` (links are not followed, and
-    files that go away meanwhile are passed over); how many bytes were read."""
-    view = memoryview(bytearray(CHUNK))
-    total = 0
-    for where, _, names in os.walk(folder):
-        for name in names:
-            try:
-                fd = os.open(os.path.join(where, name), os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-            except OSError:
-                continue  # (a link, or gone)
-            try:
-                offset = 0
-                while got := os.preadv(fd, [view], offset):
-                    offset += got
-                total += offset
-            except OSError:
-                pass
-            finally:
-                os.close(fd)
-    return total
-
-
-def stamp_of(path: Path) -> Path:
-    """The file beside the mirror ``path`` whose time is the end of its last sweep (its lock
-    is beside it too: names that start with a dot are no mirror's)."""
-    return path.parent / f".{path.name}.swept"
-
-
-def lock_of(path: Path) -> Path:
-    return path.parent / f".{path.name}.sweep.lock"
-
-
-def last_sweep(path: Path) -> float | None:
-    """When the last sweep of the mirror ``path`` ended (the wall clock), or None."""
-    try:
-        return stamp_of(path).stat().st_mtime
-    except OSError:
-        return None
-
-
-def _recent(ended: float | None, within_s: float) -> bool:
-    """Whether a sweep that ended at ``ended`` did so less than ``within_s`` ago (one dated
-    ahead of the clock, which was set back, is not)."""
-    return ended is not None and 0 <= _wall() - ended < within_s
-
-
-def sweep(path: Path, *, fresh_s: float, wait: bool = False) -> bool:
-    """Read the mirror ``path`` whole unless its last sweep by any process of the machine
-    ended less than ``fresh_s`` ago; under its machine-wide lock, which ``wait`` waits for
-    (else a sweep under way elsewhere does). Whether this call read it."""
-    with _forking:  # (no fork between the open and the note of it)
-        try:
-            fd = os.open(
-                lock_of(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600
-            )
-        except OSError:
-            return False
-        _held.add(fd)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            return False  # (another process is sweeping it now)
-        if _recent(last_sweep(path), fresh_s) or not path.is_dir():
-            return False
-        started = time.monotonic()
-        read = read_all(path)
-        stamp_of(path).touch()
-        log.debug(
-            "event=sandbox.mirror_swept path=%s mib=%.1f seconds=%.3f",
-            path, read / (1 << 20), time.monotonic() - started,
-        )  # fmt: skip
-        return True
-    finally:
-        _held.discard(fd)
-        os.close(fd)
-
-
-def forget(path: Path) -> None:
-    """The mirror ``path`` was removed: its stamp and lock go too."""
-    for beside in (stamp_of(path), lock_of(path)):
-        with contextlib.suppress(OSError):
-            beside.unlink()
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def keep(path: Path) -> None:
-    """Before a sandbox of the mirror ``path`` starts: read it now if the machine has not
-    swept it lately, and have this process's sweeping thread running."""
-    if not _recent(last_sweep(path), STALE_S):
-        sweep(path, fresh_s=STALE_S, wait=True)
+    """Before a sandbox of the mirror ``path`` starts: map it and touch it whole the first
+    time in this process, and have this process's thread touching it every period."""
     global _thread
     with _guard:
-        _mirrors.add(path)
+        mapped = _mapped.get(path)
+        first = mapped is None
+        if mapped is None:
+            mapped = _mapped[path] = Mapped(path)
         if _thread is None or not _thread.is_alive():
-            _thread = threading.Thread(target=_sweeping, name="mirror-sweeps", daemon=True)
+            _thread = threading.Thread(target=_touching, name="mirror-touches", daemon=True)
             _thread.start()
+    if first:
+        started = time.monotonic()
+        pages = mapped.touch()
+        log.debug(
+            "event=sandbox.mirror_mapped path=%s files=%d pages=%d seconds=%.3f",
+            path, len(mapped.regions), pages, time.monotonic() - started,
+        )  # fmt: skip
 
 
-def _sweeping() -> None:
+def mapped() -> list[Path]:
+    """The mirrors this process keeps touched."""
+    with _guard:
+        return sorted(_mapped)
+
+
+def touch() -> int:
+    """Touch every page of the mirrors this process uses (a worker, before each match);
+    how many pages. Mirrors removed since are let go."""
+    with _guard:
+        held = list(_mapped.values())
+    pages = 0
+    for mirror in held:
+        if mirror.path.is_dir():
+            pages += mirror.touch()
+            continue
+        with _guard:
+            _mapped.pop(mirror.path, None)
+        mirror.close()
+    return pages
+
+
+def _touching() -> None:
     while True:
         _wake.wait(SWEEP_S)
         _wake.clear()
-        with _guard:
-            paths = sorted(_mirrors)
-        for path in paths:
-            try:
-                sweep(path, fresh_s=SWEEP_S * 0.9)
-            except Exception:  # best effort: the next one comes
-                log.exception("event=sandbox.sweep_failed path=%s", path)
-            if not path.exists():  # (removed: a newer copy replaced it)
-                with _guard:
-                    _mirrors.discard(path)
+        try:
+            touch()
+        except Exception:  # best effort: the next one comes
+            log.exception("event=sandbox.touch_failed")

@@ -18,7 +18,9 @@ from django.utils import timezone
 
 from bots import competition
 from bots.competition import leases
+from bots.languages import get_language
 from bots.models import MatchJob
+from bots.sandbox import mirror, resident
 from tests.competition.conftest import builtin_code
 from tests.competition.test_one_seat_ratings import make_active, played
 
@@ -140,3 +142,23 @@ def test_two_claims_at_once_take_no_two_seatings_of_a_deal(
     assert MatchJob.objects.get(pk=twin.pk).status == MatchJob.QUEUED
     # the jobs the second claim took are of other deals than the first's
     assert first.seed not in {h.job.seed for h in other["held"]}
+
+
+def test_each_seating_is_dealt_with_every_page_of_the_runtimes_in_memory(two, monkeypatch):
+    # what a bot read in a deal's first seating is in memory; on a virtual machine whose host
+    # pages out what was not touched lately, the rest might not be, and the second seating
+    # could tell the two apart by timing reads (tests/sandbox/test_page_cache.py)
+    order = []
+    touch, play = resident.touch, competition.play
+    monkeypatch.setattr(resident, "touch", lambda: order.append("touch") or touch())
+    monkeypatch.setattr(competition, "play", lambda *a, **k: order.append("play") or play(*a, **k))
+    competition.start_round_robin(GAME, 2, seed=62)
+    first = competition.claim("w1", 60)
+    assert competition.store_result(first, competition.play_job(first.job)) is not None
+    assert order == ["touch", "play"]
+    python = mirror.mirror(get_language("python"))
+    assert python in resident.mapped()  # (the sandboxed bots' runtime: touched from now on)
+    twin = competition.claim("w1", 60)
+    assert twin.job.pk == _twin(first.job).pk
+    competition.play_job(twin.job)
+    assert order == ["touch", "play", "touch", "play"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bots.languages import get_language, languages
-from bots.sandbox import DEFAULT_LIMITS, SandboxUnavailable, mirror, resident, sandbox_command
+from bots.sandbox import DEFAULT_LIMITS, SandboxUnavailable, mirror, sandbox_command
 
 
 @pytest.fixture
@@ -93,13 +93,11 @@ def test_an_old_copy_is_removed_once_replaced_long_enough_and_mounted_by_no_proc
         f"626 602 0:27 /{newest.parent.name}/{second.name}/usr /usr ro,nosuid - tmpfs tmpfs rw\n"
     )
     monkeypatch.setattr(mirror, "PROC", proc)
-    assert resident.sweep(first, fresh_s=0)  # (its sweeps' stamp and lock, beside it)
     assert mirror.prune("test", newest) == []  # too soon: a process may not have looked again
     when = time.time() - mirror.SUPERSEDED_S - 1
     os.utime(newest, (when, when))
     assert mirror.prune("test", newest) == [first]
     assert not first.exists() and second.is_dir() and newest.is_dir()
-    assert not resident.stamp_of(first).exists() and not resident.lock_of(first).exists()
     assert other.is_dir()  # another runtime's copy (other roots) is never a replaced one
     (proc / "4242" / "mountinfo").unlink()
     (proc / "4242").rmdir()  # that sandbox ended
