@@ -739,14 +739,39 @@ def versions_of(jobs: Sequence[MatchJob]) -> dict[int, BotVersion]:
     return BotVersion.objects.select_related("bot", "bot__owner").in_bulk(wanted)
 
 
+def deals_seen(claims: Sequence[leases.Claim]) -> set[tuple[int, int]]:
+    """The deals (tournament, seed) of the claimed jobs that a bot's process may have been
+    dealt before (one statement): a seating of the deal outside these claims was ever
+    claimed (played, being played, or played in part and given back), or one of these is
+    claimed again (its last attempt may have been played in part). A worker touches the
+    runtimes' pages before such a match (:func:`play_job`); as it plays a batch, it adds
+    each deal it plays to the set."""
+    deals = {(held.job.tournament_id, held.job.seed) for held in claims}
+    seen = {(held.job.tournament_id, held.job.seed) for held in claims if held.attempt > 1}
+    others = (
+        MatchJob.objects.filter(
+            game__in={held.job.game for held in claims},  # (the index on game and seed)
+            seed__in={seed for _, seed in deals},
+            attempts__gt=0,
+        )
+        .exclude(pk__in=[held.job.pk for held in claims])
+        .values_list("tournament_id", "seed")
+    )
+    return seen | (set(others) & deals)
+
+
 def play_job(
     job: MatchJob,
     cache: ProcessCache | None = None,
     versions: dict[int, BotVersion] | None = None,
     spent: WorkerTime | None = None,
+    *,
+    seen: bool = True,
 ) -> Played:
     """Play a job's match in the sandbox: outside any transaction. ``versions``: the seats'
-    versions read beforehand (:func:`versions_of`), else read here.
+    versions read beforehand (:func:`versions_of`), else read here. ``seen``: whether a bot
+    of it may have been dealt its deal before, in another process (:func:`deals_seen`): then
+    every page of the runtimes is touched first.
 
     Each bot may use the tournament's ``worker_bound_s`` of worker time in it (``spent``:
     what its matches there were charged so far, :func:`worker_time_of`, read here when not
@@ -776,10 +801,11 @@ def play_job(
             Entry(name=version.bot.label, code=version.code, filename=version.filename,
                   key=version.pk)
         )  # fmt: skip
-    # every page of the runtimes in memory, whatever a bot read in the deal's other seating
-    # (the host of a virtual machine pages out what was not touched lately: timing reads
-    # would tell pages a bot read there from the rest)
-    resident.touch()
+    if seen:
+        # every page of the runtimes in memory, whatever a bot read in the deal's other
+        # seating (the host of a virtual machine pages out what was not touched lately:
+        # timing reads would tell pages a bot read there from the rest)
+        resident.touch()
     return play(
         get_game(job.game),
         entries,

@@ -1,6 +1,7 @@
 """The runtime mirrors (bots.sandbox.mirror) kept in memory for real: a process that starts
 sandboxes maps every file of each mirror it uses and touches every page of them every
-:data:`SWEEP_S`, and a worker does so again before each match it plays (:func:`touch`).
+:data:`SWEEP_S`, and a worker does so again before each match whose deal a bot of it may
+have been dealt before (:func:`touch`, bots.competition.deals_seen).
 
 Why: a tmpfs is in the memory of the machine its kernel sees. A virtual machine's memory is
 not always in its host's: a host short of memory pages out what its guests have not touched
@@ -11,9 +12,9 @@ quarter of its pages out, so a bot's first seating of a deal could again mark pa
 reading them, and its second seating, another process, tell the marked pages from the rest
 by timing reads (tests/sandbox/test_page_cache.py). A worker plays a deal's seatings one
 after the other (bots.competition, "a deal's seatings, one at a time") and touches every
-page before each: the second seating is dealt its cards with every page in memory, whatever
-the first read. The touches between keep each of them cheap (a page the host paged out
-costs about 0.35 ms to bring back).
+page before all but the first: the second seating is dealt its cards with every page in
+memory, whatever the first read. The touches between keep each of them cheap (a page the
+host paged out costs about 0.35 ms to bring back).
 
 A touch reads one byte a page through the mappings, 64 pages a slice: about 0.4 ms for
 Python's 20,000 pages once they are in memory, 1 ms for Java's 52,000.

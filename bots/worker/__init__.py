@@ -608,6 +608,8 @@ class Worker:
             # the worker time their bots used in these tournaments, and as the batch goes on
             # what its own matches took (see competition.play_job)
             spent = competition.worker_time_of([held.job for held in claims], versions)
+            # the deals a bot's process may have been dealt before, in another process
+            seen = competition.deals_seen(claims)
         except OUTAGE as exc:
             # the leases run out, nothing counted; this step is tried again
             self.database_away("job.read", exc)
@@ -622,7 +624,10 @@ class Worker:
             job = held.job
             self.counters.current = f"job {job.pk} ({job.game}, tournament {job.tournament_id})"
             try:
-                played = competition.play_job(job, self.cache, versions, spent)
+                deal = (job.tournament_id, job.seed)
+                first = deal not in seen
+                seen.add(deal)  # (from its first move on, a bot may have read its pages)
+                played = competition.play_job(job, self.cache, versions, spent, seen=not first)
             except Interrupted:
                 self._release(claims[n:], "the worker was stopped")
                 self._release([h for h, _ in results], "the worker was stopped")

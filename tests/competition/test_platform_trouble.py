@@ -29,7 +29,7 @@ def two_bots(alice, bob, active_bot):
     )
 
 
-def busy(job, cache=None, versions=None, spent=None):
+def busy(job, cache=None, versions=None, spent=None, seen=True):
     raise SandboxBusy("no free sandbox slot: all 64 (uids 60000-60063) in use")
 
 
@@ -88,7 +88,7 @@ def test_faults_of_a_match_played_while_the_worker_was_stopped_are_not_the_bots(
     real = competition.play_job
     worker = quick_worker()
 
-    def shut_down(job, cache=None, versions=None, spent=None):
+    def shut_down(job, cache=None, versions=None, spent=None, seen=True):
         played = real(job, cache, versions, spent)
         worker.on_sigterm()
         played.seats[0].fault_kind = "crash"
@@ -108,7 +108,7 @@ def test_a_match_without_faults_is_stored_even_by_a_stopping_worker(two_bots, mo
     real = competition.play_job
     worker = quick_worker()
 
-    def stopped(job, cache=None, versions=None, spent=None):
+    def stopped(job, cache=None, versions=None, spent=None, seen=True):
         worker.on_sigterm()
         return real(job, cache, versions, spent)
 

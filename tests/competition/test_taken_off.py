@@ -202,7 +202,7 @@ def test_the_platforms_trouble_neither_counts_nor_ends_a_run(field, monkeypatch)
     _, bad = field
     script: list[str] = []
 
-    def play_job(job, cache=None, versions=None, spent=None):
+    def play_job(job, cache=None, versions=None, spent=None, seen=True):
         step = script.pop(0)
         if step == "busy":
             raise SandboxBusy("no free sandbox slot: all 64 in use")

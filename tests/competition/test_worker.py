@@ -237,7 +237,7 @@ def test_an_idle_worker_ends_its_kept_processes_so_that_live_tables_get_their_sl
 def test_it_survives_an_error_of_its_own_and_fails_the_job_at_the_cap(two_bots, monkeypatch):
     tournament = competition.start_round_robin("rps-poker", 1, seed=5)
 
-    def broken(job, cache=None, versions=None, spent=None):
+    def broken(job, cache=None, versions=None, spent=None, seen=True):
         raise ValueError("a bug on our side")
 
     monkeypatch.setattr(competition, "play_job", broken)
