@@ -166,7 +166,7 @@ def closure(language: Any, config: Any = None) -> Closure:
         add_real(real)
 
     def add_real(real: str) -> None:
-        if real in entries:
+        if real in entries or real in left_out:
             return
         info = os.lstat(real)
         if stat.S_ISDIR(info.st_mode):
@@ -186,8 +186,10 @@ def closure(language: Any, config: Any = None) -> Closure:
         # (sockets, devices, fifos: left out)
 
     roots = _roots(language, config)
+    left_out = {root[len(LEFT_OUT) :] for root in roots if root.startswith(LEFT_OUT)}
     for path in roots:
-        add(path, needed=path not in COMMON[2:])
+        if not path.startswith(LEFT_OUT):
+            add(path, needed=path not in COMMON[2:])
     done: set[str] = set()
     while True:
         todo = sorted(set(elves) - done)
@@ -203,8 +205,26 @@ def closure(language: Any, config: Any = None) -> Closure:
     return _stamped(entries, roots)
 
 
+#: marks a root that is a folder left out (``runtime_left_out``)
+LEFT_OUT = "!"
+
+
 def _roots(language: Any, config: Any) -> tuple[str, ...]:
-    return (*COMMON, *language.runtime_files(config))
+    """What a closure is worked out from: :data:`COMMON`, the language's ``runtime_files``,
+    and the folders under them it leaves out (``runtime_left_out``, if it has one: files no
+    bot needs, such as Python's static libraries for building C programs, 32 MiB), each
+    marked with :data:`LEFT_OUT`."""
+    left_out = getattr(language, "runtime_left_out", None)
+    skipped = [LEFT_OUT + path for path in left_out(config)] if left_out else []
+    return (*COMMON, *language.runtime_files(config), *skipped)
+
+
+def _same_runtime(one: Any, other: Any) -> bool:
+    """Whether two mirrors' roots are of one runtime (what they leave out aside: a copy
+    that left out less is replaced by one that leaves out more)."""
+    return [r for r in one if not r.startswith(LEFT_OUT)] == [
+        r for r in other if not r.startswith(LEFT_OUT)
+    ]
 
 
 def _stamped(entries: dict[str, tuple[str, str]], roots: tuple[str, ...] = ()) -> Closure:
@@ -398,7 +418,7 @@ def prune(name: str, current: Path) -> list[Path]:
     same: list[Path] = []
     for folder in olds:
         try:
-            if json.loads((folder / MANIFEST).read_text())["roots"] == roots:
+            if _same_runtime(json.loads((folder / MANIFEST).read_text())["roots"], roots):
                 same.append(folder)  # (another runtime of the language's is not replaced)
         except (OSError, ValueError, KeyError, TypeError):
             continue

@@ -51,6 +51,8 @@ def test_a_runtime_closure_holds_its_runtime_and_libraries_and_nothing_of_the_re
         "java": ["/usr/lib/jvm/java-17-openjdk-amd64/lib/modules", "/usr/share/java/gson.jar"],
     }[name]
     assert set(expected) <= paths
+    # nor what no bot needs of its runtime: Python's static libraries for embedding it
+    assert not any("/config-3.11" in p or "libpython3.11" in p for p in paths)
 
 
 def test_the_mirror_is_built_once_read_only_and_again_beside_it_when_a_file_changes(shm, tmp_path):
@@ -103,6 +105,26 @@ def test_an_old_copy_is_removed_once_replaced_long_enough_and_mounted_by_no_proc
     (proc / "4242").rmdir()  # that sandbox ended
     assert mirror.prune("test", newest) == [second]
     assert Path(str(newest) + str(source)).read_bytes() == b"\x7fELF three"
+
+
+def test_a_copy_that_left_out_less_of_the_runtime_is_replaced_by_one_that_leaves_out_more(
+    shm, tmp_path, monkeypatch
+):
+    # (Python's copy once held the static libraries for embedding it, 32 MiB: machines that
+    # had built it keep no such copy for good)
+    source = tmp_path / "usr" / "lib" / "runtime.so"
+    source.parent.mkdir(parents=True)
+    source.write_bytes(b"\x7fELF")
+    entries = {str(source): ("file", "")}
+    fat = mirror.build("test", mirror._stamped(entries, ("/r",)))
+    lean = mirror.build("test", mirror._stamped(entries, ("/r", mirror.LEFT_OUT + "/r/x")))
+    assert fat != lean
+    (tmp_path / "proc" / "self").mkdir(parents=True)
+    (tmp_path / "proc" / "self" / "mountinfo").write_text("")
+    monkeypatch.setattr(mirror, "PROC", tmp_path / "proc")
+    when = time.time() - mirror.SUPERSEDED_S - 1
+    os.utime(lean, (when, when))
+    assert mirror.prune("test", lean) == [fat]
 
 
 def test_no_copy_is_removed_where_some_process_mounts_cannot_be_read(shm, tmp_path, monkeypatch):

@@ -7,6 +7,7 @@ which loads a seccomp filter of its own (no process, no thread) before the bot's
 from __future__ import annotations
 
 import ast
+import glob
 import os
 import re
 import sys
@@ -85,6 +86,14 @@ class Python(Language):
         runtime = self.runtime(config)
         version = os.path.basename(os.path.realpath(runtime))  # python3.11
         return [runtime, f"/usr/lib/{version}"]
+
+    def runtime_left_out(self, config: SandboxConfig | None = None) -> list[str]:
+        """Folders of the standard library no bot needs: ``config-3.11-x86_64-linux-gnu``
+        (where libpython3.11-dev is installed), the static libraries and Makefile for
+        building C programs that embed Python (32 MiB with the shared libpython they link
+        to: 8,000 of the copy's 21,000 pages, each one a worker touches before a seating)."""
+        version = os.path.basename(os.path.realpath(self.runtime(config)))
+        return sorted(glob.glob(f"/usr/lib/{version}/config-*"))
 
     def debug_env(self, root: Path) -> dict[str, str]:
         return {FILE_GUARD_ENV: str(root)}
