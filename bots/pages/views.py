@@ -147,16 +147,17 @@ def status_of(version: BotVersion, now: datetime | None = None) -> dict[str, Any
                 f"tries again in {left} s"
             )
         elif version.validation_lease and version.validation_lease > now:
-            # held by a worker (its heartbeat extends the lease while it runs); a compiled
+            # held by a worker or by the upload_bot command that stored it (a heartbeat
+            # extends the lease while either runs; which one is not recorded); a compiled
             # language's validation starts with the compile, which may take longer than a
-            # match (which of the two is running now is not recorded)
+            # match (which of the two is running now is not recorded either)
             if _compiled(version):
                 detail = (
-                    "a worker is validating it: compiling it first (usually under 2 minutes), "
-                    "then playing its validation matches"
+                    "being validated: compiling it first (usually under 2 minutes), then "
+                    "playing its validation matches"
                 )
             else:
-                detail = "a worker is playing its validation matches"
+                detail = "being validated: playing its validation matches"
         elif version.validation_slow:
             detail = (
                 "slower than the per-call time: waiting to be validated again, with the time "

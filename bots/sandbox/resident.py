@@ -34,13 +34,13 @@ log = logging.getLogger("bots.sandbox")
 
 #: how often this process touches every page of the mirrors it uses (seconds)
 SWEEP_S = 1.0
-#: pages a slice reads (the GIL is let go between slices)
+#: pages a slice reads (another thread may take the GIL between two)
 SLICE_PAGES = 64
 PAGE = mmap.PAGESIZE
 
 
 # mmap(2) and munmap(2) themselves: a mapping of the mmap module keeps a descriptor of its
-# file open (Python 3.11 has no ``trackfd``), and Python's mirror alone has 1,444 files
+# file open (Python 3.11 has no ``trackfd``), and Python's mirror alone has 1,430 files
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.mmap.restype = ctypes.c_void_p
 _libc.mmap.argtypes = (

@@ -479,7 +479,7 @@ class Worker:
             return False
         self.counters.current = f"validating {version}"
         # its lease is extended while it runs (a compile may outlast it): no other worker
-        # takes it meanwhile, and its page says a worker is validating it
+        # takes it meanwhile, and its page says it is being validated
         beat = ValidationHeartbeat(version, self.options.lease_s)
         beat.start()
         try:

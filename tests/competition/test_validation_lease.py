@@ -57,7 +57,7 @@ def test_the_lease_is_renewed_while_it_validates_so_no_other_worker_takes_it(wai
     monkeypatch.setattr(uploads, "run_validation", compiling)
     worker = Worker(Options(poll_s=0), name="w1")
     assert worker.validate_one() is True
-    assert seen["detail"] == "a worker is playing its validation matches"
+    assert seen["detail"] == "being validated: playing its validation matches"
     waiting.refresh_from_db()
     assert waiting.status == BotVersion.REJECTED and waiting.validation_claims == 1
     assert heartbeat_of(waiting) is None  # stopped with the validation
@@ -86,8 +86,8 @@ def test_a_compiled_versions_status_says_it_is_compiled_first(alice):
         validation_lease=timezone.now() + timedelta(seconds=60),
     )
     assert status_of(version)["detail"] == (
-        "a worker is validating it: compiling it first (usually under 2 minutes), then playing "
-        "its validation matches"
+        "being validated: compiling it first (usually under 2 minutes), then playing its "
+        "validation matches"
     )
 
 
