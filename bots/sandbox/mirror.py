@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bots.sandbox import resident
+from bots.sandbox.resident import keep as keep_resident
 
 log = logging.getLogger("bots.sandbox")
 
@@ -518,7 +518,7 @@ def runtime_mounts(language: Any, config: Any = None) -> list[str]:
     the sandbox (its /usr and /etc: nothing else of the machine's is there). Raises
     :class:`MirrorError`."""
     path = mirror(language, config)
-    resident.keep(path)  # (and in the host's memory, where the machine is a virtual one)
+    keep_resident(path)  # (and in the host's memory, where the machine is a virtual one)
     args: list[str] = []
     for top in TOPS:
         if (path / top).is_dir():

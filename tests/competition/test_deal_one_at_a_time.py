@@ -154,7 +154,13 @@ def test_a_seating_of_a_deal_a_bot_was_dealt_before_meets_every_page_in_memory(t
 
     order = []
     touch, play = resident.touch, competition.play
-    monkeypatch.setattr(resident, "touch", lambda: order.append("touch") or touch())
+
+    def touched() -> int:
+        if threading.current_thread() is threading.main_thread():  # (not the thread's own)
+            order.append("touch")
+        return touch()
+
+    monkeypatch.setattr(resident, "touch", touched)
     monkeypatch.setattr(competition, "play", lambda *a, **k: order.append("play") or play(*a, **k))
     competition.start_round_robin(GAME, 2, seed=62)  # two deals, each in two seatings
     worker = Worker(Options(validate=False), name="w1")
