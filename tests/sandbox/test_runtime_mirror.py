@@ -51,8 +51,10 @@ def test_a_runtime_closure_holds_its_runtime_and_libraries_and_nothing_of_the_re
         "java": ["/usr/lib/jvm/java-17-openjdk-amd64/lib/modules", "/usr/share/java/gson.jar"],
     }[name]
     assert set(expected) <= paths
-    # nor what no bot needs of its runtime: Python's static libraries for embedding it
+    # nor what no bot needs of its runtime: Python's static libraries for embedding it,
+    # javac's record of older releases and the JVM's archive for heaps over 32 GiB
     assert not any("/config-3.11" in p or "libpython3.11" in p for p in paths)
+    assert not any(p.endswith(("/ct.sym", "/classes_nocoops.jsa")) for p in paths)
 
 
 def test_the_mirror_is_built_once_read_only_and_again_beside_it_when_a_file_changes(shm, tmp_path):

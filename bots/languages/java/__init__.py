@@ -124,6 +124,16 @@ class Java(Language):
         conf = _conf_dir(java)
         return [java, str(home / "lib"), str(home / "conf"), GSON, *([conf] if conf else [])]
 
+    def runtime_left_out(self, config: Any = None) -> list[str]:
+        """Files of the runtime's ``lib`` no bot's JVM reads (20 MiB, a tenth of the copy's
+        pages, each one a worker touches before a seating): ``ct.sym``, javac's record of
+        older releases' APIs (a bot is compiled outside this copy), and
+        ``classes_nocoops.jsa``, the class-data archive for heaps over 32 GiB (a bot's is
+        far smaller, and its JVM maps ``classes.jsa``)."""
+        lib = Path(os.path.realpath(self.runtime(config))).parents[1] / "lib"
+        files = [lib / "ct.sym", lib / "server" / "classes_nocoops.jsa"]
+        return [os.path.realpath(f) for f in files if f.is_file()]
+
     def probe_args(self) -> list[str]:
         # within the sandbox's address space, as a bot's JVM is (runtime_args)
         return ["-Xmx64m", "-XX:+UseSerialGC", "-XX:CompressedClassSpaceSize=32m", "-version"]
