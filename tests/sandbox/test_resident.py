@@ -98,12 +98,12 @@ def test_a_forked_child_touches_with_a_thread_of_its_own(copy):
     # held at the fork would never be let go there)
     resident.keep(copy)
     told, tell = os.pipe()
-    held = threading.Event()
+    held, let_go = threading.Event(), threading.Event()
 
     def holding() -> None:
         with resident._guard:
             held.set()
-            time.sleep(0.5)
+            let_go.wait(10)
 
     thread = threading.Thread(target=holding)
     thread.start()
@@ -117,6 +117,7 @@ def test_a_forked_child_touches_with_a_thread_of_its_own(copy):
             os.write(tell, b"y" if alive and pages >= 5 and copy in resident.mapped() else b"n")
         finally:
             os._exit(0)
+    let_go.set()  # (in the parent, once it forked)
     os.close(tell)
     try:
         ready = select.poll()
