@@ -625,9 +625,9 @@ class Worker:
             self.counters.current = f"job {job.pk} ({job.game}, tournament {job.tournament_id})"
             try:
                 deal = (job.tournament_id, job.seed)
-                first = deal not in seen
+                again = deal in seen
                 seen.add(deal)  # (from its first move on, a bot may have read its pages)
-                played = competition.play_job(job, self.cache, versions, spent, seen=not first)
+                played = competition.play_job(job, self.cache, versions, spent, seen=again)
             except Interrupted:
                 self._release(claims[n:], "the worker was stopped")
                 self._release([h for h, _ in results], "the worker was stopped")
