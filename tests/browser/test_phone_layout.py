@@ -34,10 +34,11 @@ def rendered(template: str, context: dict) -> str:
         return thread.submit(render).result()
 
 
-def open_rendered(browser, html: str, width: int):
-    """A touch page ``width`` px wide showing ``html``, its static files read from static/."""
+def open_rendered(browser, html: str, width: int, *, touch: bool = True):
+    """A page ``width`` px wide (a phone's, of touch, unless not ``touch``) showing ``html``,
+    its static files read from static/."""
     context = browser.new_context(
-        viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True
+        viewport={"width": width, "height": 844}, is_mobile=touch, has_touch=touch
     )
 
     def answer(route) -> None:
