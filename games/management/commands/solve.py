@@ -223,7 +223,8 @@ class Command(BaseCommand):
             self._write_every(err, slug, solver_spec, every, options, algorithm, iterations, opts)
             return
         stream = getattr(self.stdout, "_out", sys.stdout)
-        out = Console(file=stream, width=None if stream.isatty() else 100)
+        # as wide as the other commands' lines: the terminal, else COLUMNS, else 80
+        out = Console(file=stream, width=None if stream.isatty() else console_width(stream))
         heading = game.title
         settings = game.settings()
         named = [o.plain(settings[o.name]) for o in solver_spec.options if o.name in settings]
@@ -301,11 +302,8 @@ class Command(BaseCommand):
         table.add_column()
         v0, v1 = doc["value"]
         table.add_row("root payoffs", f"player 0 {v0:+.6f}, player 1 {v1:+.6f}")
-        if doc["expected"]:
-            table.add_row(
-                "expected",
-                ", ".join(f"{name} {value:.6f}" for name, value in doc["expected"].items()),
-            )
+        for n, (name, value) in enumerate(doc["expected"].items()):  # a seat a line
+            table.add_row("" if n else "expected", f"{name} {value:.6f}")
         table.add_row(
             "tree",
             f"{size['histories']:,} histories ({size['decision_nodes']:,} decision, "
