@@ -1430,6 +1430,13 @@
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
     if (target.matches && target.matches("input[type=text], input[type=url], textarea, select, [contenteditable]")) return;
+    // a key held down is sent again and again by the system: one press is one move or one
+    // choice (a held C would check now and check again at the next turn, a held Enter would
+    // press a focused button twice, a held 1 would type 11); only the arrows repeat
+    if (event.repeat && !/^Arrow/.test(event.key)) {
+      event.preventDefault();
+      return;
+    }
     // Enter on one of your cards plays that card (in a game of several cards, it joins the
     // cards chosen, if it was not one, and they are played)
     var onCard = target.closest && target.closest("#live-hand .hand-card");
