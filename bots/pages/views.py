@@ -775,11 +775,15 @@ def rating_chart(
     lower = [mu - sigma for _, mu, sigma in points]
     band = path(upper, xs) + " " + path(lower[::-1], xs[::-1], "L") + " Z"
     y_ticks = [{"y": f"{y(v):.1f}", "label": minus_signs(f"{v:g}")} for v in ticks]
+    # the first match's number (0, at the corner) starts at the axis rather than centred on
+    # it: centred, it met the value axis's lowest number there, and on a phone's shrunk chart
+    # "-10" and "0" read as one number, "-100"
     x_ticks = [
-        {"x": f"{x(v):.1f}", "label": f"{int(v)}"}
+        {"x": f"{x(v) + (6 if v == 0 else 0):.1f}", "label": f"{int(v)}",
+         "anchor": "start" if v == 0 else "middle"}
         for v in _ticks(0, count, min(5, count))
         if v == int(v)
-    ]
+    ]  # fmt: skip
     start = first.mu_before - 3 * first.sigma_before
     last = history[-1]
     end = last.mu - 3 * last.sigma

@@ -44,7 +44,7 @@ def open_rendered(browser, html: str, width: int, *, touch: bool = True):
     def answer(route) -> None:
         path = route.request.url.removeprefix(BASE)
         if path.split("?")[0] == "/page/":
-            route.fulfill(status=200, content_type="text/html", body=html)
+            route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
         elif path.startswith("/static/"):
             file = ROOT / "static" / path.split("?")[0].removeprefix("/static/")
             if file.is_file():
