@@ -377,6 +377,9 @@ def recent_rated(
         .values_list("match_id", "name", "user_id", "bot_id", "bot__name",
                      "bot__owner__username", "score")
     )  # fmt: skip
+    # a score as the table's end wrote it: "+1" where scores are gains and losses (chips)
+    rules = get_game(rating.game).table
+    written = rules().score_text if rules is not None and rules.signed_scores else figure
     for match_id, name, user_id, bot_id, bot_name, owner, score in seats:
         if bot_id is not None:
             label = escape(f"{owner}/{bot_name}")
@@ -385,7 +388,7 @@ def recent_rated(
             who = f'<a href="{person_url(name)}">{escape(name)}</a>'
         else:
             who = escape(name or "a player")
-        others[match_id].append(f'{who} <span class="muted">({escape(figure(score))})</span>')
+        others[match_id].append(f'{who} <span class="muted">({escape(written(score))})</span>')
     for row in found.items:
         after_c = row["mu"] - 3 * row["sigma"]
         before_c = row["mu_before"] - 3 * row["sigma_before"]
