@@ -546,7 +546,7 @@ def sandbox_command(
     # a native program (C++'s) is its own host: its mirror holds its libraries alone
     runs = language.runtime_args(limits, config)
     argv += _system_mounts(language, config)
-    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--proc", "/proc", "--dev", "/dev", *counter_masks()]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     perms = "0555" if language.compiled else "0444"
     argv += ["--perms", perms, "--ro-bind-data", "{host}", f"/sandbox/{host}"]
@@ -561,6 +561,34 @@ def sandbox_command(
     argv.append(f"/bot/{bot_name}")
     argv += language.bot_args(game)
     return argv
+
+
+#: the files of /proc that count what the whole machine did since it started: counters that
+#: only grow, many of which nothing else on a worker moves, and that a bot moves by as much as
+#: it likes (a huge page faulted in, a page locked and unlocked, a thread started, a yield,
+#: a stall on its own memory). A process that leaves a count in them leaves it for every
+#: later one: an audit's bot set ``thp_fault_alloc`` in /proc/vmstat to its first cards,
+#: modulo 243, in one match and read them back in the next, in another process and sandbox.
+#: Each is covered, in the sandbox's /proc, by the machine's /dev/null, read-only and
+#: without devices: opening it fails with EACCES, as for the files /proc keeps from anyone
+#: but root (slabinfo, kmsg). No runtime needs them (glibc counts the CPUs it may use
+#: without /proc/stat).
+GLOBAL_COUNTERS = (
+    "/proc/vmstat", "/proc/zoneinfo", "/proc/stat", "/proc/interrupts", "/proc/softirqs",
+    "/proc/schedstat", "/proc/buddyinfo", "/proc/pagetypeinfo", "/proc/diskstats",
+    "/proc/pressure/cpu", "/proc/pressure/io", "/proc/pressure/memory", "/proc/pressure/irq",
+)  # fmt: skip
+
+
+def counter_masks() -> list[str]:
+    """bwrap's arguments that cover :data:`GLOBAL_COUNTERS` in the sandbox's /proc (after
+    ``--proc``): those this kernel has (a file bwrap would have to make in /proc stops the
+    sandbox)."""
+    args: list[str] = []
+    for path in GLOBAL_COUNTERS:
+        if os.path.exists(path):
+            args += ["--ro-bind", os.devnull, path]
+    return args
 
 
 def check_programs(config: SandboxConfig, language: Language) -> None:
