@@ -31,6 +31,21 @@ class Command(BaseCommand):
     )
     requires_system_checks: list[str] = []
 
+    def execute(self, *args: Any, **options: Any) -> Any:
+        """The command; run from the command line, its error wrapped between words to the
+        terminal's width, as the arena's are: Django prints it on one line after
+        "CommandError: ", whatever its length (a refused record's reason runs to three
+        hundred characters)."""
+        try:
+            return super().execute(*args, **options)
+        except CommandError as exc:
+            if not getattr(self, "_called_from_command_line", False):
+                raise
+            width = console_width(options.get("stderr") or self.stderr)
+            # (a path longer than the line's rest starts on the next line, kept whole)
+            said = wrapped(f"CommandError: {exc}", width).removeprefix("CommandError:")
+            raise CommandError(said.removeprefix(" "), returncode=exc.returncode) from None
+
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, metavar="FILE.json")
         add_game_argument(

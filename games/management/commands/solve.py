@@ -169,6 +169,21 @@ class Command(BaseCommand):
                 ),
             )
 
+    def execute(self, *args: Any, **options: Any) -> Any:
+        """The command; run from the command line, its error wrapped between words to the
+        terminal's width, as the arena's are: Django prints it on one line after
+        "CommandError: ", whatever its length (a refused record's reason runs to three
+        hundred characters)."""
+        try:
+            return super().execute(*args, **options)
+        except CommandError as exc:
+            if not getattr(self, "_called_from_command_line", False):
+                raise
+            width = console_width(options.get("stderr") or self.stderr)
+            # (a path longer than the line's rest starts on the next line, kept whole)
+            said = wrapped(f"CommandError: {exc}", width).removeprefix("CommandError:")
+            raise CommandError(said.removeprefix(" "), returncode=exc.returncode) from None
+
     def handle(self, *args: Any, **opts: Any) -> None:
         #: where the solve is, for the line said if it is stopped (Ctrl-C, a SIGTERM)
         self._at = "before the solve began"
