@@ -321,10 +321,10 @@ def play(opts: dict[str, Any], stdout: TextIO) -> None:
     if opts["json"]:
         opts["json"].parent.mkdir(parents=True, exist_ok=True)
         opts["json"].write_text(json.dumps(summary, indent=2) + "\n")
-        err.print(f"results written to {opts['json']}")
+        say(err, f"results written to {shown(str(opts['json']))}")
     if opts["logs"]:
         write_leaderboard(opts["logs"] / "leaderboard.txt", game.title, arena.format, summary)
-        err.print(f"match records, bot logs and the full leaderboard in {opts['logs']}")
+        say(err, f"match records, bot logs and the full leaderboard in {shown(str(opts['logs']))}")
     _print_faults(err, summary)
     refusals.print(err, summary, opts["logs"], own_logs=hasattr(arena.format, "log_match"))
 
@@ -345,7 +345,9 @@ def _tournament(
     total = arena.count(rounds)
     bots, length = plural(len(arena.entrants), "bot"), plural(rounds, unit[:-1])
     chosen = "".join(f", {k}={v}" for k, v in config.items() if k != "max_rounds")
-    err.print(f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{chosen}")
+    say(
+        err, f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{shown(chosen)}"
+    )
     progress = progress_bar(err, opts["no_progress"])
     refusals = Refusals(game)
     timed_out: set[int] = set()
