@@ -131,6 +131,16 @@ def test_every_path_of_the_repository_a_page_names_is_there(doc):
     assert not missing, f"{doc.relative_to(ROOT)} names {missing}"
 
 
+@pytest.mark.parametrize(
+    "doc", sorted((ROOT / "docs" / "games").glob("*.md")), ids=lambda p: p.stem
+)
+def test_a_games_page_opens_with_the_game_not_the_state_of_its_code(doc):
+    # the site shows this page as the game's rules: Goofspiel's opened with "Status: the
+    # package (games/goofspiel/) is complete, ... the registry lists it with one line"
+    opening = doc.read_text().split("\n## ", 1)[0]
+    assert not re.search(r"(?i)\bstatus:|registry|spec\(\)", opening), opening
+
+
 def test_the_checks_see_what_they_look_for():
     # a command that plays a file nothing made, and a link to a heading that is not there
     page = "    cp games/kuhn/starter.py kuhn_mine.py\n    manage.py arena --game kuhn my_bot.py\n"
