@@ -234,15 +234,22 @@ class TableHost:
         #: a resumed table: until when (self.clock) a person whose page has not come to this
         #: host yet has their turn's timer start only once it does (see :meth:`on_turn`)
         self._pages_by: float | None = None
+        #: the people none of whose pages has followed the table for :data:`NO_PAGE_S` (every
+        #: tab closed, their network gone): the others are told (``seats``: ``gone``), and
+        #: the timer that says it of a seat whose last page just went
+        self._gone: set[int] = set()
+        self._gone_timers: dict[int, asyncio.TimerHandle] = {}
 
     # ---- life cycle -----------------------------------------------------------------------
     async def run(self) -> None:
         """Play the match to the end; never raises (but may be cancelled)."""
         self._loop = asyncio.get_running_loop()
+        for seat in self.humans:  # (a person whose page is not here yet: see pages_changed)
+            self.pages_changed(seat)
         try:
             await self._run()
         finally:
-            for timer in self._wait_timers.values():
+            for timer in [*self._wait_timers.values(), *self._gone_timers.values()]:
                 timer.cancel()
             if self._executor is not None:
                 self._executor.shutdown(wait=False)
@@ -571,6 +578,33 @@ class TableHost:
         for audience in self._audiences():
             self.publish(audience, message)
 
+    # ---- the people's pages ---------------------------------------------------------------
+    def pages_changed(self, seat: int) -> None:
+        """A page of ``seat`` came to the table or left it (the hub counts them, here and in
+        other processes). A person none of whose pages has followed the table for
+        :data:`NO_PAGE_S` is said to be gone, to everyone at it (``seats``: ``gone``), until a
+        page of theirs is back: the others then know why the table waits for them (their turns
+        are played for them when their timer runs out, as ever). A reload, or a page that
+        connects again after a short drop, is back before anyone is told."""
+        if seat not in self.humans or self._loop is None:
+            return
+        if self.watched(f"seat:{seat}"):
+            timer = self._gone_timers.pop(seat, None)
+            if timer is not None:
+                timer.cancel()
+            if seat in self._gone:
+                self._gone.discard(seat)
+                self._to_everyone(self._seats_message())
+        elif seat not in self._gone and seat not in self._gone_timers and not self.finished:
+            self._gone_timers[seat] = self._loop.call_later(NO_PAGE_S, self._no_page, seat)
+
+    def _no_page(self, seat: int) -> None:
+        self._gone_timers.pop(seat, None)
+        if self.finished or seat in self._gone or self.watched(f"seat:{seat}"):
+            return
+        self._gone.add(seat)
+        self._to_everyone(self._seats_message())
+
     # HeavyBuiltin: a bot that waits for its turn to think
     def _waits_from_thread(self, seat: int, waiting: bool) -> None:
         """From the table's thread: the bot of ``seat`` begins (or ends) waiting for its turn
@@ -690,6 +724,7 @@ class TableHost:
                     "name": plan.name,
                     "kind": plan.kind,
                     "away": seat in self.humans and self.humans[seat].away,
+                    "gone": seat in self._gone,
                 }
                 for seat, plan in enumerate(self.plans)
             ],
@@ -765,6 +800,11 @@ AWAY_TURNS_END = 20
 #: how long after a resume a person whose page has not come to the new host yet may take to
 #: come before their turn's timer starts (see TableHost._wait_for_page)
 PAGE_WAIT_S = 60.0
+
+#: a person none of whose pages has followed their table for this long (every tab closed,
+#: their network gone) is said to be gone to the others at it (TableHost.pages_changed): a
+#: reload, or a page that connects again after a short drop, is back before that
+NO_PAGE_S = 8.0
 
 #: the longest a table's page waits before it tries to connect again (static/js/table.js):
 #: a turn given back after the site lost its connection waits this long for the person's

@@ -157,6 +157,7 @@ class Hub:
     def attach(self, table_id: int, audience: str, socket: Any) -> None:
         self.local.setdefault(table_id, {}).setdefault(audience, set()).add(socket)
         self.sockets[socket.channel_name] = socket
+        self._pages_changed(table_id, audience)
 
     def serves(self, table_id: int, audience: str, socket: Any) -> bool:
         """Whether a table hosted here serves ``socket`` directly."""
@@ -166,6 +167,14 @@ class Hub:
     def detach(self, table_id: int, audience: str, socket: Any) -> None:
         self.local.get(table_id, {}).get(audience, set()).discard(socket)
         self.sockets.pop(socket.channel_name, None)
+        self._pages_changed(table_id, audience)
+
+    def _pages_changed(self, table_id: int, audience: str) -> None:
+        """A socket of a person's seat came to a table hosted here, or left it: its host
+        says so to the others once none is left (``TableHost.pages_changed``)."""
+        host = self.hosts.get(table_id)
+        if host is not None and audience.startswith("seat:"):
+            host.pages_changed(int(audience.removeprefix("seat:")))
 
     async def snapshot_to(self, table_id: int, seat: int | None, socket: Any) -> None:
         """A local socket's catch-up, straight from the host (or once it has started)."""
@@ -450,6 +459,7 @@ class Hub:
             if table_id in self.hosts:
                 counts = self.remote.setdefault(table_id, Counter())
                 counts[message["audience"]] = max(counts[message["audience"]] + message["delta"], 0)
+                self._pages_changed(table_id, message["audience"])
             return
         host = self.hosts.get(table_id)  # type: ignore[arg-type]
         reply_to = message.get("reply_to")

@@ -123,6 +123,7 @@
     seat: setup.seat,            // my seat, or null when watching
     names: setup.names.slice(),  // seat names
     away: [],
+    gone: [],                    // by seat, none of that person's pages follows the table
     view: null,                  // the last "state" view
     turn: null,                  // the last "turn" message while I am asked
     sent: false,                 // an action of this turn is on its way
@@ -364,6 +365,7 @@
         message.seats.forEach(function (seat) {
           t.names[seat.seat] = seat.name;
           t.away[seat.seat] = !!seat.away;
+          t.gone[seat.seat] = !!seat.gone;
         });
         startPlaying();
         if (t.view) draw();
@@ -700,9 +702,18 @@
   }
 
   // The turn line, and after it the words of each bot that waits for its turn to think
-  // ("house/cfr is waiting for its turn to think: the site is busy, ...")
+  // ("house/cfr is waiting for its turn to think: the site is busy, ...") and of each other
+  // person none of whose pages follows the table (they closed it, or their network went)
   function withWaits(line) {
     var waits = Object.keys(t.waits).map(function (seat) { return t.waits[seat]; });
+    var gone = [];
+    t.gone.forEach(function (isGone, seat) {
+      if (isGone && seat !== t.seat) gone.push(plainName(seat));
+    });
+    if (gone.length) {
+      waits.push(gone.join(" and ") + (gone.length > 1 ? " are" : " is") + " not connected: " +
+        "until they are back, their turns are played for them when their time runs out.");
+    }
     return [line].concat(waits).filter(Boolean).join(" ");
   }
 
@@ -785,6 +796,7 @@
     if (seat.turn) badges.appendChild(node("span", "pill pill--turn", seat.turnText || "to play"));
     if (seat.placed) badges.appendChild(node("span", "pill pill--placed", seat.doneText || "move in"));
     if (t.away[seat.seat]) badges.appendChild(node("span", "pill pill--away", "away"));
+    if (t.gone[seat.seat] && seat.seat !== t.seat) badges.appendChild(node("span", "pill pill--away", "not connected"));
     (seat.badges || []).forEach(function (text) { badges.appendChild(node("span", "pill", text)); });
     if (badges.children.length) box.appendChild(badges);
     (seat.zones || []).forEach(function (made) { box.appendChild(made); });

@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from tests.browser.conftest import form_for_two
+
 pytestmark = pytest.mark.browser
 
 TURN_TIMEOUT_MS = 20_000
@@ -33,3 +35,30 @@ def test_a_key_held_down_plays_one_move_not_one_at_every_turn_it_repeats_into(ta
     lines = page.locator("#live-log li").all_inner_texts()
     assert lines[:2] == ["Round 1, you: check.", "Round 1, you: bet 2\u00d7."], lines
     assert tab.console.take() == []
+
+
+def test_the_others_are_told_when_a_persons_page_closes_mid_match(open_tabs, screenshots):
+    # ann and bob play Kuhn poker, a 60-second timer, someone watching; bob closes his tab.
+    # Before, ann and the spectator read "Hand 1 of 10." for up to a minute, with nothing
+    # saying the table waited for someone who had gone.
+    ann_tab, bob_tab, watcher_tab = open_tabs("phone"), open_tabs("desktop"), open_tabs("desktop")
+    ann, bob, watcher = ann_tab.page, bob_tab.page, watcher_tab.page
+    form = form_for_two(ann, "kuhn", "60 seconds")
+    form.get_by_role("button", name="Create the table").click()
+    ann.wait_for_url(re.compile(r"/tables/[\w-]+/$"))
+    bob.goto(ann.url)
+    bob.get_by_role("button", name="Join in seat 2").click()
+    bob.wait_for_url(ann.url)
+    watcher.goto(ann.url)
+    bob.locator("#live .live-seat").nth(1).wait_for(timeout=TURN_TIMEOUT_MS)
+    bob_name = bob.locator("#live-seats .live-seat").nth(1).locator(".seat__label").inner_text()
+    bob_name = bob_name.removesuffix(" (you)")
+    bob.context.close()
+    said = f"{bob_name} is not connected: until they are back, their turns are played for them"
+    for page in (ann, watcher):
+        page.locator("#turn-line", has_text=said).wait_for(timeout=TURN_TIMEOUT_MS)
+        seat = page.locator("#live-seats .live-seat").nth(1)
+        assert "not connected" in seat.locator(".badges").inner_text()
+    ann.screenshot(path=screenshots / "table-other-gone-phone.png")
+    assert ann_tab.console.take() == []
+    assert watcher_tab.console.take() == []
