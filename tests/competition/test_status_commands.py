@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command, load_command_class
 from django.db import transaction
 
@@ -235,8 +236,12 @@ def test_standings_say_why_a_version_is_rejected_or_waiting(alice, db, settings)
     out, _ = run("standings", "--user", "alice")
     assert "alice/broken: v1 rejected: startup: no method draft_pick" in out
     assert "alice/waiting: v1 waits for a worker to validate it: no worker is at work" in out
-    with pytest.raises(CommandError, match="no bots of 'nobody'"):
+    # a name nobody has is said so, not as a person without bots
+    with pytest.raises(CommandError, match="^no user 'nobody': check the spelling of --user$"):
         run("standings", "--user", "nobody")
+    User.objects.create_user("bob")
+    with pytest.raises(CommandError, match="no bots of 'bob'"):
+        run("standings", "--user", "bob")
 
 
 def test_standings_keep_a_compilers_lines_as_lines(alice, db, monkeypatch):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
 
 from bots.competition.status import BotStatus, bot_status
@@ -38,6 +39,9 @@ class Command(DatabaseCommand):
         if opts["bot"]:
             bots = bots.filter(name=opts["bot"])
         statuses = [bot_status(bot) for bot in bots]
+        if not statuses and opts["user"] and not _is_user(opts["user"]):
+            # (a mistyped name: uploading a bot would not help)
+            raise CommandError(f"no user {opts['user']!r}: check the spelling of --user")
         if not statuses:
             raise CommandError(f"no bots {_which(opts)}: `manage.py upload_bot` uploads one")
         width = console_width(self.stdout)
@@ -52,6 +56,10 @@ class Command(DatabaseCommand):
             opts["json"].parent.mkdir(parents=True, exist_ok=True)
             data = [s.as_dict() for s in statuses]
             opts["json"].write_text(json.dumps(data, indent=2) + "\n")
+
+
+def _is_user(username: str) -> bool:
+    return get_user_model().objects.filter(username=username).exists()
 
 
 def _which(opts: dict) -> str:
