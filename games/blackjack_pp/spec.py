@@ -50,7 +50,7 @@ def spec() -> GameSpec:
             "cpp": HERE / "starter.cpp",
             "java": HERE / "BlackjackStarter.java",
         },
-        # (the command every starter's header gives: cfr solves every deal, slower to meet)
+        # (the command every starter's header gives)
         arena_example="builtin:simple --rounds 10",
         replay=blackjack_pp_frames,
         solver=SolverSpec(

@@ -1,7 +1,8 @@
-"""Blackjack++'s built-in bots: the cfr bot's own (standard library) CFR+ reaches a strategy
-the project's solver finds nearly unexploitable, its merged-state solve of 2 and 3 hits is a
-strategy everywhere and nearly unexploitable on the exact game, it plays every max hits
-without a fault, beats random and simple, and every built-in plays through the child
+"""Blackjack++'s built-in bots: the cfr bot's tables of one hit hold every deal as the project's
+solver solves it and are played without a solve, its own (standard library) CFR+ reaches a
+strategy the project's solver finds nearly unexploitable, its merged-state solve of 2 and 3
+hits is a strategy everywhere and nearly unexploitable on the exact game, it plays every max
+hits without a fault, beats random and simple, and every built-in plays through the child
 process protocol."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 
 from bots.running.launch import plain_launch
 from bots.running.process import BotProcess, ProcessAgent
+from games.blackjack_pp import house
 from games.blackjack_pp.bots import cfr
 from games.blackjack_pp.tree import BlackjackPP, PublicBlackjackPP
 from games.engine.agents import InProcessAgent
@@ -49,6 +51,46 @@ def full_solve(up: tuple[int, int, int]) -> cfr.Solver:
     while solver.iterations < cfr.ITERATIONS:
         solver.iterate()
     return solver
+
+
+def one_hit_table(up: tuple[int, int, int]) -> dict:
+    """The bot's table of one hit for ``up``, as the solver's strategy table."""
+    held = cfr.one_hit([cfr.NAMES[v] for v in up])
+    assert held is not None, up
+    return {key: {"h": hits / 1000, "s": 1 - hits / 1000} for key, hits in held.items()}
+
+
+def test_its_tables_of_one_hit_hold_every_deal_as_the_projects_solver_solves_it():
+    ups = [(a, b, d) for a in cfr.VALUES for b in cfr.VALUES for d in cfr.VALUES]
+    assert all(cfr.one_hit([cfr.NAMES[v] for v in up]) is not None for up in ups)
+    assert len(cfr._ONE_HIT) == 1000
+    # the same solves write the same tables (the whole of them: python -m
+    # games.blackjack_pp.house --check, about a minute)
+    for up in ("6,6,2", "A,T,7", "T,4,9"):
+        solved = house.solve(up)
+        held = cfr.one_hit(up.split(","))
+        assert held == {key: round(p["h"] * 1000) for key, p in solved.items()}
+
+
+@pytest.mark.parametrize("up", [(6, 6, 2), (1, 10, 7), (10, 10, 10)])
+def test_its_tables_of_one_hit_are_nearly_unexploitable(up):
+    tree = build(BlackjackPP(up, 1))
+    assert exploitability(tree, strategy_array(tree, one_hit_table(up))) < 5e-4
+
+
+def test_it_plays_a_match_of_one_hit_from_its_tables_without_solving(monkeypatch):
+    def no_solve(*args, **kwargs):
+        raise AssertionError("a deal of one hit was solved")
+
+    monkeypatch.setattr(cfr, "solved", no_solve)
+    agents = [
+        InProcessAgent(GAME.builtin_class(name), GAME.bot_call, name) for name in ("cfr", "simple")
+    ]
+    state = GAME.state_class.new(5, config={"hands": 20, "max_hits": 1})
+    outcome = MatchRunner(time.monotonic, GAME.time_control).run(state, agents, seed=5)
+    assert not outcome.faults and not outcome.result["faults"]
+    assert outcome.result["hands"] == 20
+    assert outcome.stats[0].slowest_s < 0.05  # (a solve took about half a second)
 
 
 @pytest.mark.parametrize("up", [(6, 6, 2), (1, 10, 7)])
@@ -182,11 +224,12 @@ def test_it_plays_two_and_three_hit_matches_against_simple_without_faults(max_hi
 
 @pytest.mark.parametrize("up", [(6, 6, 2), (10, 4, 9)])
 def test_cfr_beats_random_and_simple_in_expectation(up):
-    """Exact expectations on the solver's tree, averaged over the two positions."""
+    """Exact expectations on the solver's tree, averaged over the two positions, of what it
+    plays with one hit (its tables)."""
     from games.solver import expected_value
 
     tree = build(BlackjackPP(up, 1))
-    mine = as_table(full_solve(up), tree)
+    mine = one_hit_table(up)
 
     def simple_hit(key: str) -> float:
         # simple hits below 15: its total from the up card, the down card and its hits
