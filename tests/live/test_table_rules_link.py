@@ -29,3 +29,15 @@ def test_the_table_page_links_to_the_rules_in_a_new_tab(game):
     assert "in a new tab" in link
     rules = guest.get(f"/games/{game}/").content.decode()
     assert 'id="rules"' in rules
+
+
+def test_the_rules_link_of_an_ended_table_says_nothing_of_a_table_going_on():
+    guest = Client()
+    assert guest.post("/games/kuhn/tables/quick/").status_code == 302
+    table = Table.objects.get()
+    playing = guest.get(f"/tables/{table.token}/").content.decode()
+    assert "the table goes on here" in playing
+    Table.objects.filter(pk=table.pk).update(state=Table.ABANDONED, error="it stopped")
+    ended = guest.get(f"/tables/{table.token}/").content.decode()
+    assert 'id="table-rules"' in ended
+    assert "the table goes on here" not in ended
