@@ -293,16 +293,22 @@
   // The socket closed, or went silent: connect again, sooner the first times (and at once
   // when the browser says its network is back).
   var again = null;
+  var againAt = 0; // when the page connects again (the line under the title counts down to it)
   function reconnect() {
     var wait = Math.min(1000 * Math.pow(2, retries), 15000);
     retries += 1;
     lost = true;
-    showLost("Connection lost: reconnecting in " + Math.round(wait / 1000) + " s…");
+    againAt = Date.now() + wait;
+    showAgain();
     if (t.view) draw(); else tick();
     again = window.setTimeout(function () {
       again = null;
       connect();
     }, wait);
+  }
+  // "Connection lost: reconnecting in 12 s…", the seconds counted down as they pass
+  function showAgain() {
+    showLost("Connection lost: reconnecting in " + Math.max(1, Math.ceil((againAt - Date.now()) / 1000)) + " s…");
   }
   window.addEventListener("online", function () {
     if (again === null) return;
@@ -609,14 +615,18 @@
       t.synced = true;
       sync();
     }
+    if (again !== null) showAgain();
     if (lost && t.view && !t.over) {
       // the connection is lost: said where the clock is too (the bar stays in view on a
-      // phone, the line under the title may not), with the time the turn has left
+      // phone, the line under the title may not), with the time the turn has left. Once it
+      // ran out the page cannot tell what happened: the table played the default if only
+      // this page's network went, but a server that stopped plays nothing, and gives the
+      // whole turn back when the table goes on
       var line = "Connection lost: reconnecting…";
       if (asked()) {
         var gone = Math.max(0, Math.ceil((t.deadline - Date.now()) / 1000));
         line += gone > 0 ? " " + gone + " s left to play"
-          : " " + timeUp();
+          : " Your time is up: unless the site's server stopped, this was played for you: " + playedFor();
       }
       el.countdown.hidden = false;
       el.countdown.classList.add("countdown--low");

@@ -62,3 +62,32 @@ def test_the_others_are_told_when_a_persons_page_closes_mid_match(open_tabs, scr
     ann.screenshot(path=screenshots / "table-other-gone-phone.png")
     assert ann_tab.console.take() == []
     assert watcher_tab.console.take() == []
+
+
+def test_a_lost_connection_counts_down_to_the_next_try_and_claims_no_move_it_cannot_know(tab):
+    # A person's network goes while it is their turn, and stays away past the turn's end.
+    # Before, the line under the title said "reconnecting in 4 s…" for as long as it waited
+    # (never counting down), and the clock said "Time is up, so this is played for you:
+    # check" though a server that stopped plays nothing, and gives the whole turn back when
+    # the table goes on.
+    page = tab.page
+    page.clock.install()  # the page's timers, run on by the test
+    page.goto("/games/kuhn/tables/")
+    page.get_by_role("button", name="Play against a bot").click()
+    page.locator("#turn-line.turn-line--mine").wait_for(timeout=TURN_TIMEOUT_MS)
+    page.context.set_offline(True)
+    connection = page.locator("#connection")
+    for _ in range(100):  # the page gives up on the silent socket, then tries every 1, 2, 4 s
+        if connection.inner_text() == "Connection lost: reconnecting in 4 s…":
+            break
+        page.clock.run_for(500)
+    assert connection.inner_text() == "Connection lost: reconnecting in 4 s…"
+    page.clock.run_for(1_250)
+    assert connection.inner_text() == "Connection lost: reconnecting in 3 s…"
+    page.clock.run_for(30_000)  # the turn's whole timer
+    assert page.locator("#countdown").inner_text() == (
+        "Connection lost: reconnecting… Your time is up: unless the site's server stopped, "
+        "this was played for you: check"
+    )
+    errors = [e for e in tab.console.take() if "ERR_INTERNET_DISCONNECTED" not in e]
+    assert errors == []
