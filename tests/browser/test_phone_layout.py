@@ -34,11 +34,11 @@ def rendered(template: str, context: dict) -> str:
         return thread.submit(render).result()
 
 
-def open_rendered(browser, html: str, width: int, *, touch: bool = True):
-    """A page ``width`` px wide (a phone's, of touch, unless not ``touch``) showing ``html``,
-    its static files read from static/."""
+def open_rendered(browser, html: str, width: int, *, touch: bool = True, height: int = 844):
+    """A page ``width`` by ``height`` px (a phone's, of touch, unless not ``touch``) showing
+    ``html``, its static files read from static/."""
     context = browser.new_context(
-        viewport={"width": width, "height": 844}, is_mobile=touch, has_touch=touch
+        viewport={"width": width, "height": height}, is_mobile=touch, has_touch=touch
     )
 
     def answer(route) -> None:
@@ -84,5 +84,47 @@ def test_the_play_page_fits_a_phone_with_every_play_button_in_view(browser, widt
         )
         assert len(edges) >= 7
         assert max(edges) <= width, f"a Play button is cut at the screen's edge: {edges}"
+    finally:
+        page.context.close()
+
+
+#: a live table's page as static/js/table.js fills it in (templates/tables/table.html): the
+#: turn line and the clock over the felt, a hand too tall for a short screen, the actions
+TABLE = """<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width">
+<link rel="stylesheet" href="/static/css/site.css">
+<link rel="stylesheet" href="/static/css/pages.css">
+<link rel="stylesheet" href="/static/css/cards.css">
+<link rel="stylesheet" href="/static/css/replay.css">
+<link rel="stylesheet" href="/static/css/table.css">
+</head><body><main><h1>Last Card table</h1><p class="table-meta">turn timer 30 seconds</p>
+<section id="live" class="live"><div class="live__bar">
+<p id="turn-line" class="turn-line turn-line--mine">Your turn: play cards matching 3 of
+spades, or draw.</p><p id="countdown" class="countdown">30 s left</p></div>
+<div class="felt live-felt"><div class="live-seats">{seats}</div></div>
+<div id="live-controls" class="controls"><button type="button" class="btn action">Play</button>
+<button type="button" class="btn action">Draw a card (pass)</button></div>
+<section class="live-log-box"><h2>Moves</h2><ol class="live-log">{log}</ol></section>
+</section></main></body></html>""".format(
+    seats="".join(f'<div class="seat"><h3>seat {n}</h3><p>7 cards</p></div>' for n in range(8)),
+    log="".join(f"<li>move {n}</li>" for n in range(12)),
+)
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390)])
+def test_a_phone_keeps_the_turn_line_and_the_actions_in_view_held_either_way(
+    browser, width, height
+):
+    page = open_rendered(browser, TABLE, width, height=height)
+    try:
+        page.evaluate("window.scrollTo(0, document.querySelector('.live-felt').offsetTop + 200)")
+        page.wait_for_function("window.scrollY > 0")
+        turn = page.locator("#turn-line").bounding_box()
+        clock = page.locator("#countdown").bounding_box()
+        actions = page.locator("#live-controls").bounding_box()
+        assert turn is not None and clock is not None and actions is not None
+        assert turn["y"] >= 0 and turn["y"] + turn["height"] <= height, turn
+        assert clock["y"] >= 0 and clock["y"] + clock["height"] <= height, clock
+        assert actions["y"] >= 0 and actions["y"] + actions["height"] <= height, actions
     finally:
         page.context.close()
