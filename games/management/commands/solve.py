@@ -457,37 +457,46 @@ class Command(BaseCommand):
         if opts.get("target") is not None:
             given.append(f"--target {opts['target']:g}")
         digits = opts["bot_digits"]
-        command = " ".join(
-            [slug, f"--algorithm {algorithm}", f"--iterations {iterations}", *given]
-            + ([f"--bot-digits {digits}"] if digits != DIGITS else [])
-            + [f"--bot {path.name}"]
-        )
-        written = render(
-            tables,
-            solver_spec.bot,
-            title=titles()[slug],
-            what=f"the {ALGORITHM_NAMES[algorithm]} average strategy solved by this project",
-            command=command,
-            name=path.stem,
-            digits=digits,
-        )
+
+        def rendered(digits: int) -> BotFile:
+            """The file with ``digits``, as that command would write it (it names itself)."""
+            command = " ".join(
+                [slug, f"--algorithm {algorithm}", f"--iterations {iterations}", *given]
+                + ([f"--bot-digits {digits}"] if digits != DIGITS else [])
+                + [f"--bot {path.name}"]
+            )
+            return render(
+                tables,
+                solver_spec.bot,
+                title=titles()[slug],
+                what=f"the {ALGORITHM_NAMES[algorithm]} average strategy solved by this project",
+                command=command,
+                name=path.stem,
+                digits=digits,
+            )
+
+        written = rendered(digits)
         limit = bot_file_limit()
         if written.size > limit:
-            smaller = (
-                f"round the probabilities to fewer digits (--bot-digits {digits - 1})"
-                if digits > 1
-                else "solve fewer settings"
-            )
-            raise CommandError(
+            said = (
                 f"the bot would be {written.size:,} bytes ({tables_text(written)}); the limit "
-                "for a bot file is "
-                f"{limit:,} bytes: {smaller}"
-                + (
-                    ", or solve a smaller setting"
-                    if solver_spec.options and not opts["every"]
-                    else ""
-                )
+                f"for a bot file is {limit:,} bytes"
             )
+            # the most digits that fit, if any do: a rounding that cannot bring the file
+            # under the limit is not advised (1.79 MB at 3 digits was 1.73 MB at 1)
+            fewest = written
+            for fewer in range(digits - 1, 0, -1):
+                fewest = rendered(fewer)
+                if fewest.size <= limit:
+                    raise CommandError(
+                        f"{said}: round the probabilities to fewer digits (--bot-digits {fewer})"
+                    )
+            if digits > 1:
+                said += f", and {fewest.size:,} bytes with --bot-digits 1"
+            if len(tables) > 1:
+                raise CommandError(f"{said}: solve fewer settings (--values)")
+            smaller = "solve a smaller setting" if solver_spec.options else "it cannot be written"
+            raise CommandError(f"{said}: {smaller}")
         check_bot_code(written.text)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(written.text, encoding="utf-8")
