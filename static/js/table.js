@@ -310,12 +310,15 @@
   function showAgain() {
     showLost("Connection lost: reconnecting in " + Math.max(1, Math.ceil((againAt - Date.now()) / 1000)) + " s…");
   }
-  window.addEventListener("online", function () {
+  // now rather than at the next try: the browser says its network is back, or the page is
+  // shown again (a phone woken up, whose network may have come back without a word)
+  function connectNow() {
     if (again === null) return;
     window.clearTimeout(again);
     again = null;
     connect();
-  });
+  }
+  window.addEventListener("online", connectNow);
 
   function ping() {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
@@ -1504,10 +1507,14 @@
 
   document.addEventListener("visibilitychange", function () {
     // a phone woke up: make sure the table is current, and that the connection still is
-    // (asleep, its network may have gone without the socket saying so)
-    if (document.visibilityState === "visible" && socket && socket.readyState === WebSocket.OPEN) {
+    // (asleep, its network may have gone without the socket saying so); a page that lost its
+    // connection tries again at once, rather than after its wait (up to 15 s)
+    if (document.visibilityState !== "visible") return;
+    if (socket && socket.readyState === WebSocket.OPEN) {
       send({ type: "sync" });
       ping();
+    } else {
+      connectNow();
     }
   });
 

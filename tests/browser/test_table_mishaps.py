@@ -91,3 +91,37 @@ def test_a_lost_connection_counts_down_to_the_next_try_and_claims_no_move_it_can
     )
     errors = [e for e in tab.console.take() if "ERR_INTERNET_DISCONNECTED" not in e]
     assert errors == []
+
+
+#: counts, in ``window.socketsOpened``, the sockets the page opens (before its own script)
+COUNT_SOCKETS = """(() => {
+  const Real = window.WebSocket;
+  window.socketsOpened = 0;
+  window.WebSocket = class extends Real {
+    constructor(...args) { super(...args); window.socketsOpened += 1; }
+  };
+})();"""
+
+
+def test_a_page_shown_again_after_losing_its_connection_tries_again_at_once(tab):
+    # A phone woken up: its page lost the connection while asleep and waits (1, 2, 4, ... up
+    # to 15 s) for its next try; shown again, it tries at once, as when the browser says its
+    # network is back. Before, it waited out the rest of its wait.
+    page = tab.page
+    page.add_init_script(COUNT_SOCKETS)
+    page.clock.install()
+    page.goto("/games/kuhn/tables/")
+    page.get_by_role("button", name="Play against a bot").click()
+    page.locator("#turn-line.turn-line--mine").wait_for(timeout=TURN_TIMEOUT_MS)
+    page.context.set_offline(True)
+    connection = page.locator("#connection")
+    for _ in range(100):
+        if connection.inner_text() == "Connection lost: reconnecting in 4 s…":
+            break
+        page.clock.run_for(500)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)  # (no timer fires from now on)
+    opened = page.evaluate("window.socketsOpened")
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # (it is visible)
+    page.wait_for_function("n => window.socketsOpened > n", arg=opened, timeout=5_000)
+    errors = [e for e in tab.console.take() if "ERR_INTERNET_DISCONNECTED" not in e]
+    assert errors == []
