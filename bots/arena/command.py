@@ -84,7 +84,8 @@ def help_text() -> str:
         "Play a round-robin tournament between bot files and built-in bots. "
         f"BOT is a path to a bot file ({suffix_list()}) or builtin:NAME. Bot files run in the "
         "sandbox unless --no-sandbox is given. To write one, start from its game's starter "
-        "bot, games/<game>/starter.py (or another language's: the README lists them)."
+        "bot, in the game's folder, its name with _ for - (games/last_card/starter.py for "
+        "last-card; other languages' starters: the README lists them)."
     )
 
 
