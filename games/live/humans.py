@@ -263,8 +263,10 @@ class HumanAgent(Agent):
         ``received_at``: when the person's socket received it (the time of day); once the
         turn's timer has run out, only a move received before the deadline is taken."""
         if self._answer is None:
-            if turn == self.turn and self.defaulted:
-                return TIME_RAN_OUT  # the default was played: the table awaits the others
+            if turn == self.turn and self.turn > 0:
+                # answered: by the default (the table awaits the others), or by another page
+                # of the person's (a second tab), whose move the table has
+                return TIME_RAN_OUT if self.defaulted else f"turn {self.turn} is already answered"
             return "it is not your turn"
         if turn == self.turn and self._answer.done():
             if self._answer.result() is _LATE:

@@ -205,11 +205,11 @@ async def test_forged_malformed_and_out_of_turn_messages_are_refused_to_the_send
     assert "at most" in (await a.next("error"))["error"]
     await watcher.send({"type": "act", "turn": turn, "action": 0})
     assert (await watcher.next("error"))["error"] == "spectators cannot act"
-    # ann acts once; acting again in the same turn is out of turn
+    # ann acts once; acting again in the same turn is refused as answered
     await a.send({"type": "act", "turn": turn, "action": 0})
     await a.send({"type": "act", "turn": turn, "action": 1})
     assert (await a.next("error"))["error"] in (
-        "it is not your turn",
+        f"turn {turn} is already answered",
         f"that action was for turn {turn}; it is turn {turn + 1} now",
     )
     # nobody else heard of any of it, and nothing changed for bob
