@@ -416,6 +416,9 @@ class Entrant:
     entry: Entry | None = None
     #: fault kind -> the bot's faults of that kind, in the order they first happened
     fault_notes: dict[str, FaultNote] = field(default_factory=dict)
+    #: the name its file or class gives it, before a second bot of that name is told apart
+    #: as ``NAME#2`` (see Arena._name_entrants)
+    given_name: str = ""
 
     @property
     def name(self) -> str:
@@ -611,6 +614,7 @@ class Arena:
     def _name_entrants(self) -> None:
         seen: Counter[str] = Counter()
         for e in self.entrants:
+            e.given_name = e.name
             seen[e.name] += 1
             if seen[e.name] > 1:
                 e.standing.name = f"{e.name}#{seen[e.name]}"

@@ -349,6 +349,8 @@ def _tournament(
     say(
         err, f"{game.title}: {bots}, {length}, {plural(total, 'match')}, seed {seed}{shown(chosen)}"
     )
+    for note in same_names(arena):
+        say(err, note)
     progress = progress_bar(err, opts["no_progress"])
     refusals = Refusals(game)
     timed_out: set[int] = set()
@@ -402,6 +404,21 @@ def count_of(game: GameSpec, opts: dict[str, Any]) -> tuple[int, str]:
 
 def _count_label(game: GameSpec) -> str:
     return getattr(game.tournament, "count_label", "rounds")
+
+
+def same_names(arena: Arena) -> list[str]:
+    """Which file is which where bots of different files share a name (a game's C++ and Java
+    starters both name themselves ``starter``): the table tells them apart only as
+    ``starter`` and ``starter#2``. Copies of one bot (``--fill``) need no note."""
+    named: dict[str, list[Any]] = {}
+    for entrant in arena.entrants:
+        named.setdefault(entrant.given_name, []).append(entrant)
+    notes = []
+    for name, entrants in named.items():
+        if len({e.source for e in entrants}) > 1:
+            which = ", ".join(f"{shown(e.standing.name)} is {shown(e.source)}" for e in entrants)
+            notes.append(f"{len(entrants)} bots are named {shown(name)}: {which}")
+    return notes
 
 
 def fill_seats(game: GameSpec, opts: dict[str, Any]) -> list[str]:
