@@ -127,6 +127,10 @@ class ChipTable(TableRules):
         hand = []
         if seat is not None and live:
             hand.append(self.hand_zone(state, seat))
+        # the turn line while the seat is not asked: whom the table waits for, as Last Card's
+        status = self._title(state) + "." if live else "The match is over."
+        if to_act is not None and to_act != seat:
+            status = f"{self._title(state)}: {shown[to_act]} to act."
         prompt = ""
         if seat is not None and to_act == seat:
             words = " or ".join(label.lower() for label, _ in self.faces(state).values())
@@ -138,7 +142,7 @@ class ChipTable(TableRules):
             "seats": seats,
             "shared": shared,
             "hand": hand,
-            "status": self._title(state) + "." if live else "The match is over.",
+            "status": status,
             "prompt": prompt,
             "log": [
                 {"key": f"{self.unit}{h['hand']}", "text": self.hand_text(h, shown)} for h in recent

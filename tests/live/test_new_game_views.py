@@ -125,6 +125,23 @@ def test_only_a_showdown_shows_the_other_card_of_a_hand_at_a_kuhn_table():
     ]
 
 
+@pytest.mark.parametrize("slug", ["kuhn", "leduc", "blackjack-pp"])
+def test_a_chip_tables_turn_line_names_whom_it_waits_for(slug):
+    """While a seat is not asked (or for a spectator), the line says who is to act, as
+    Last Card's does: the seat's "to act" tag alone was easy to miss on a phone."""
+    spec = get_game(slug)
+    rules = spec.table()
+    state = spec.state_class.new(5, config={"hands": 2})
+    acting = state.pending()[0]
+    title = rules.frame(state, None, NAMES)["label"]
+    for audience in (None, 1 - acting):
+        assert rules.frame(state, audience, NAMES)["status"] == f"{title}: {NAMES[acting]} to act."
+    assert rules.frame(state, acting, NAMES)["prompt"].startswith("Your turn: ")
+    while not state.is_over():
+        state.apply(state.pending()[0], state.legal()[0])
+    assert rules.frame(state, None, NAMES)["status"] == "The match is over."
+
+
 BETTING = re.compile(
     r"Betting: (no bets yet|\w+ (checks|bets \d|calls|folds|raises \d|re-raises by \d)"
     r"((, |; then )\w+ (checks|bets \d|calls|folds|raises \d|re-raises by \d))*)\.$"
