@@ -20,6 +20,17 @@ from games.replays import (
 )
 
 
+def way_of_play(direction: int) -> str:
+    """Which way play goes (``direction`` 1 or -1), as the live table and the replay both say
+    it: the seats' numbers, which every seat shows, rather than "clockwise", which a table
+    drawn in rows has no way to show."""
+    return (
+        "up the seats (1 \u2192 2 \u2192 3\u2026)"
+        if direction == 1
+        else ("down the seats (\u2026 3 \u2192 2 \u2192 1)")
+    )
+
+
 def frames(record: dict[str, Any], names: list[str]) -> list[Frame]:
     """A frame for the deal and one per turn (a move, a refused move or a fault), with the
     lines of the kit's readable log (``games.last_card.logs``) that the step wrote. Until the
@@ -93,7 +104,7 @@ def _last_card_table(frame: Frame, state: Any, names: list[str]) -> None:
         zone("Played", state.played, fan="pile"),
         zone("Deck", down=len(state.deck), fan="pile"),
     ]
-    table_notes = ["clockwise" if state.direction == 1 else "anticlockwise"]
+    table_notes = [f"play goes {way_of_play(state.direction)}"]
     if state.active_suit:
         table_notes.append(f"suit chosen: {SUIT_NAMES[state.active_suit]}")
     if state.punishment:

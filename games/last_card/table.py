@@ -10,6 +10,7 @@ from typing import Any
 
 from games.engine.table import TableRules, name_of
 from games.last_card.movecheck import legal_moves
+from games.last_card.replay import way_of_play
 from games.last_card.rules import LastCardState
 from games.replays import SUIT_NAMES, SUIT_SYMBOLS, card_view, zone
 
@@ -86,11 +87,7 @@ class LastCardTable(TableRules):
                 f"Pending punishment: the next player draws {state.punishment} cards or plays "
                 f"a {_punish_rank(state) or 'matching card'}."
             )
-        way = (
-            "up the seats (1 \u2192 2 \u2192 3\u2026)"
-            if state.direction == 1
-            else ("down the seats (\u2026 3 \u2192 2 \u2192 1)")
-        )
+        way = way_of_play(state.direction)
         # ``turns`` counts the turns played: the one being played is the next one
         turn = f"Turn {state.turns + 1}"
         cap = state.config.get("max_turns")

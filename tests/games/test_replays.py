@@ -168,6 +168,17 @@ def test_it_accounts_for_all_52_cards_in_every_last_card_frame(last_card_records
             assert not deck["cards"]  # the deck stays face down
 
 
+def test_a_last_card_replay_says_which_way_play_goes_as_its_table_does(last_card_records):
+    """Says "up the seats (1 → 2 → 3…)", not "clockwise", which a table drawn in rows
+    cannot show; and both ways come up (a jack turns it)."""
+    said = {note for record in last_card_records for frame in replays.build(record).frames
+            for note in frame["notes"] if note.startswith("play goes")}  # fmt: skip
+    assert said == {
+        "play goes up the seats (1 → 2 → 3…)",
+        "play goes down the seats (… 3 → 2 → 1)",
+    }
+
+
 def test_it_tells_a_last_card_game_with_the_kits_readable_log(last_card_records):
     for record in last_card_records:
         lines = [line for frame in replays.build(record).frames for line in frame["lines"]]
