@@ -99,7 +99,7 @@ class Duplicate(Format):
                 lambda b: f"{b['sessions_survived']}/{b['sessions']}",
                 lambda b: b["sessions_survived"],
             ),
-            number("rounds", "rounds_played", "{}"),
+            number("rounds", "rounds_played", "{:,}"),
             faults_column(),
         ]
 
@@ -112,7 +112,8 @@ class Duplicate(Format):
         return Statistics(
             [
                 number("rounds", "rounds_played", "{:,}"),
-                number("mean net chips/round", "mean_net_per_round"),
+                # (signed, as the ranking shows it: a net is a gain or a loss)
+                number("mean net chips/round", "mean_net_per_round", "{:+.2f}"),
                 Column("95% interval", interval, interval_low),
                 number("SD/round", "sd_per_round"),
                 number("sessions", "sessions", "{:,}"),

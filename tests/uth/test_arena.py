@@ -128,3 +128,23 @@ def test_rounds_that_all_netted_the_same_have_no_interval_yet():
         assert fmt.columns()[0].show(entry) == "-2.00 (too few matches)"
         stats = {c.title: c.cell(entry) for c in fmt.statistics().columns}
         assert stats["95% interval"] == {"text": "too few matches", "value": None}
+
+
+def test_its_ranking_and_its_statistics_write_a_number_alike():
+    """The ranking said "rounds 2000" and "+2.05" where the statistics under it said "2,000"
+    and "2.05": the same figures, written two ways on one page."""
+    from types import SimpleNamespace
+
+    from games.engine.tournament import Standing
+
+    fmt = Duplicate()
+    bot = Standing(name="bot", source="")
+    nets = [2.0, 3.0, 1.0, 2.2] * 500
+    fmt.tally_scores([bot], SimpleNamespace(result={"nets": nets, "survived": True, "chips": 5e3}))
+    bot.matches += 1
+    entry = fmt.bot_json(bot)
+    ranked = {c.title: c.show(entry) for c in fmt.columns()}
+    stats = {c.title: c.cell(entry)["text"] for c in fmt.statistics().columns}
+    assert ranked["rounds"] == stats["rounds"] == "2,000"
+    assert ranked["net chips/round (95% CI)"].startswith(stats["mean net chips/round"] + " (")
+    assert stats["mean net chips/round"] == "+2.05"
