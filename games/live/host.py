@@ -586,7 +586,7 @@ class TableHost:
         page of theirs is back: the others then know why the table waits for them (their turns
         are played for them when their timer runs out, as ever). A reload, or a page that
         connects again after a short drop, is back before anyone is told."""
-        if seat not in self.humans or self._loop is None:
+        if seat not in self.humans or self._loop is None or self.finished:
             return
         if self.watched(f"seat:{seat}"):
             timer = self._gone_timers.pop(seat, None)
@@ -595,7 +595,7 @@ class TableHost:
             if seat in self._gone:
                 self._gone.discard(seat)
                 self._to_everyone(self._seats_message())
-        elif seat not in self._gone and seat not in self._gone_timers and not self.finished:
+        elif seat not in self._gone and seat not in self._gone_timers:
             self._gone_timers[seat] = self._loop.call_later(NO_PAGE_S, self._no_page, seat)
 
     def _no_page(self, seat: int) -> None:

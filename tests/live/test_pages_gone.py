@@ -55,8 +55,16 @@ async def test_a_person_with_no_page_left_is_said_to_be_gone_until_one_is_back(m
     pages["seat:1"] = 1
     table.pages_changed(1)
     assert gone_of(await wire.wait("seat:0", "seats", after=told + 1)) == [False, False]
+    # gone again as the match ends: a page of his that comes back to the ended table is told
+    # its end, and nobody hears more of who sits where
+    pages["seat:1"] = 0
+    table.pages_changed(1)
+    assert gone_of(await wire.wait("seat:0", "seats", after=told + 2)) == [False, True]
     table.close()
     await asyncio.wait_for(table.done.wait(), 20)
+    pages["seat:1"] = 1
+    table.pages_changed(1)
+    assert wire.messages[-1][1]["type"] == "over"
 
 
 @pytest.mark.asyncio
