@@ -16,6 +16,7 @@ from typing import Any
 
 from games.engine.cards import Card
 from games.engine.game import IllegalAction
+from games.engine.table import plural
 from games.uth import actions, hands
 from games.uth.rules import PAY_TABLES, UthState, chip_value
 
@@ -157,5 +158,5 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             f"  ante {_signed(results['ante'])}, blind {_signed(results['blind'])}, play "
             f"{_signed(results['play'])}: net {_signed(r['net'])}, chips {r['chips']:g}"
         )
-    lines.append(f"total: {_signed(report['total'])} over {len(report['rounds'])} rounds")
+    lines.append(f"total: {_signed(report['total'])} over {plural(len(report['rounds']), 'round')}")
     return lines

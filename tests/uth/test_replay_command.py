@@ -42,6 +42,11 @@ def replay(tmp_path, history, *extra: str) -> str:
     return out.getvalue()
 
 
+def test_a_history_of_one_round_says_one_round(tmp_path):
+    text = replay(tmp_path, HISTORY | {"rounds": HISTORY["rounds"][:1]})
+    assert "total: -100 over 1 round\n" in text, text
+
+
 def test_it_reports_each_rounds_bets_and_net_and_the_total(tmp_path):
     out_json = tmp_path / "out" / "report.json"
     text = replay(tmp_path, HISTORY, "--json", str(out_json))
