@@ -93,6 +93,24 @@ def test_a_file_for_another_game_is_refused_with_its_game_before_it_is_stored(
     assert out.startswith("stored alice/starter v1 (validating)")
 
 
+def test_a_refused_upload_keeps_no_user_it_created(db, tmp_path):
+    """``--create-user`` with a file for another game created the account and then refused
+    the file: a typo's account was left behind, with nothing in it."""
+    from django.contrib.auth import get_user_model
+
+    path = tmp_path / "kuhn_mine.py"
+    path.write_text((ROOT / "games/kuhn/starter.py").read_text())
+    err = io.StringIO()
+    with pytest.raises(CommandError, match=r"^the file was not uploaded \(why: above\)$"):
+        call_command("upload_bot", str(path), "--user", "newcomer", "--create-user",
+                     stdout=io.StringIO(), stderr=err)  # fmt: skip
+    assert joined(err.getvalue()).endswith("with --game kuhn. (user newcomer was not created)")
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+    out, _ = upload(str(path), "--user", "newcomer", "--create-user", "--game", "kuhn", "--defer")
+    assert out.startswith("created user newcomer,") and "stored newcomer/starter v1" in out
+    assert get_user_model().objects.filter(username="newcomer").exists()
+
+
 def test_a_file_for_another_game_its_upload_cannot_tell_is_told_its_game_once(alice, tmp_path):
     # the reason came twice (the log's "fault:" line and "CommandError: rejected: ..."), 274
     # and 291 columns, and left the newcomer to guess --game. (A file naming the game's

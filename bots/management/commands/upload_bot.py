@@ -130,6 +130,9 @@ class Command(DatabaseCommand):
                 untrusted.printable(f"{path}: no such file"), "no such file (its path: above)"
             )
         users = get_user_model()
+        #: the user this command created, said once the upload is stored (a refused upload
+        #: deletes it again: a typo's account is not left behind)
+        created = None
         if opts["create_user"]:
             owner = users.objects.filter(username=opts["user"]).first()
             if owner is None:
@@ -143,12 +146,7 @@ class Command(DatabaseCommand):
                     self._fail(said, "the user was not created (why: above)")
                 owner.set_unusable_password()  # (no password anyone could guess)
                 owner.save()
-                name = untrusted.printable(owner.get_username())
-                self._say(
-                    f"created user {name}, with no password yet: to log in on the site (My "
-                    f"bots shows your bot's code, log and faults), set one with manage.py "
-                    f"changepassword {shlex.quote(name)}"
-                )
+                created = owner
         else:
             try:
                 owner = users.objects.get(username=opts["user"])
@@ -163,12 +161,22 @@ class Command(DatabaseCommand):
         lease_s = None if opts["defer"] else float(settings.WORKER_LEASE_S)
         try:
             version = upload(owner, opts["game"], name, path.name, code, claimed_for=lease_s)
-        except ForAnotherGame as exc:
-            said = f"{exc.found.why} {exc.found.advice('upload')}"
+        except (ForAnotherGame, UploadError) as exc:
+            if isinstance(exc, ForAnotherGame):
+                said = f"{exc.found.why} {exc.found.advice('upload')}"
+            else:
+                said = at_the_command_line(str(exc))
+            if created is not None:  # (nothing was uploaded: the user is not kept either)
+                created.delete()
+                said += f" (user {created.get_username()} was not created)"
             self._fail(untrusted.printable(said), "the file was not uploaded (why: above)")
-        except UploadError as exc:
-            said = untrusted.printable(at_the_command_line(str(exc)))
-            self._fail(said, "the file was not uploaded (why: above)")
+        if created is not None:
+            name_said = untrusted.printable(created.get_username())
+            self._say(
+                f"created user {name_said}, with no password yet: to log in on the site (My "
+                f"bots shows your bot's code, log and faults), set one with manage.py "
+                f"changepassword {shlex.quote(name_said)}"
+            )
         self._version, self._owner = version, owner.get_username()
         if lease_s is not None:
             self._claims = version.validation_claims
