@@ -73,6 +73,9 @@ class Language:
     #: suffixes of its files that are not text (Java's built jars): a version keeps them as
     #: text, wrapped by :meth:`stored_code`, and its compile unwraps them
     binary_suffixes: tuple[str, ...] = ()
+    #: what a file in which its host finds no method at all is told besides (its shapes a bot
+    #: file must have, where a likely mistake makes a file none of them); "" for nothing
+    none_defined: str = ""
     #: how a bot's file defines a method, as a regex around its name (``{name}``, as
     #: :meth:`defined_name` gives it): what :meth:`defines` and :meth:`may_play` look for
     definition: str = r"\b{name}\s*\("

@@ -142,7 +142,8 @@ def missing_methods(game: GameSpec, hello: Hello, code: str | Callable[[], str] 
         # (a host may list only the contract's methods: C++'s cannot see the others)
         if rule:
             return f"{reason}; this file defines no method in camelCase.{rule}"
-        return f"{reason}; this file defines none of the game's methods."
+        besides = get_language(language).none_defined if language in LANGUAGES else ""
+        return f"{reason}; this file defines none of the game's methods.{besides}"
     defines = f"{reason}; this file defines {', '.join(named(m) for m in hello.methods)}"
     # another game whose whole contract the file defines: it may be that game's bot (of
     # several, those its text names, if any)

@@ -110,6 +110,24 @@ def test_a_missing_method_is_told_what_the_file_defines_instead(language, method
     assert missing_methods(get_game("goofspiel"), hello).endswith(ends)
 
 
+def test_a_js_file_with_code_before_its_object_is_told_the_two_shapes_of_a_bot_file():
+    """A helper function before the original format's ``({...})`` makes the object an
+    expression statement its host never sees: the file was told only that it defines none of
+    the game's methods, which it plainly does."""
+    from bots.running.contract import missing_methods
+    from bots.running.process import Hello
+
+    hello = Hello(name="b", methods=[], language="javascript")
+    said = missing_methods(get_game("rps-poker"), hello)
+    assert said.endswith(
+        "this file defines none of the game's methods. A JavaScript bot file is one object "
+        "literal, ({...}), as the original challenge's bots are, or assigns its object to "
+        "module.exports: code before the object (a helper function, a constant) makes the "
+        "file neither. Move that code into the object, or write module.exports = {...} after "
+        "it."
+    ), said
+
+
 def test_a_java_bot_named_in_snake_case_capitals_is_told_the_camel_case_name():
     from bots.running.contract import missing_methods
     from bots.running.process import Hello

@@ -102,6 +102,10 @@ LANGUAGE = JavaScript(
     runtime_default="/usr/bin/node",
     runtime_setting="SANDBOX_NODE",
     bot_shape="the bot object",
+    none_defined=" A JavaScript bot file is one object literal, ({...}), as the original "
+    "challenge's bots are, or assigns its object to module.exports: code before the object (a "
+    "helper function, a constant) makes the file neither. Move that code into the object, or "
+    "write module.exports = {...} after it.",
     # {methods}: the game's own, as methods_text gives them
     contract_summary="a file holding one object (or <code>module.exports = {...}</code>) with "
     "{methods}; a new bot is made for every {match}, and its globals never carry into a deal "
