@@ -397,6 +397,25 @@ def test_a_crash_is_the_bots_fault(tmp_path, play):
     assert "SIGSEGV" in played.fault.reason
 
 
+def test_a_key_its_observation_has_not_is_its_exception_and_named_so(tmp_path):
+    """``obs["prize_card"]`` (Goofspiel says ``prize``) on the const observation was an
+    assertion inside nlohmann::json that killed the bot: "killed by SIGSEGV during act",
+    naming nothing. The header makes such a check throw, so the fault says what it was."""
+    starter = get_game("goofspiel").starters["cpp"].read_text()
+    assert 'obs["prize"]' in starter
+    path = tmp_path / "missing_key.cpp"
+    path.write_text(starter.replace('obs["prize"]', 'obs["prize_card"]'))
+    results = tmp_path / "results.json"
+    out = io.StringIO()
+    call_command("arena", "--game", "goofspiel", str(path), "builtin:random", "--rounds", "1",
+                 "--no-progress", "--json", str(results), stdout=out)  # fmt: skip
+    bot = next(b for b in json.loads(results.read_text())["bots"] if b["name"] == "starter")
+    assert bot["fault_kinds"] == {"exception": 1}, out.getvalue()
+    said = json.dumps(bot["fault_details"])
+    assert "std::logic_error: json: misused" in said and '.at(\\"key\\")' in said, said
+    assert "SIGSEGV" not in said
+
+
 def test_a_bots_name_is_read_from_its_class():
     assert declared_name("mine.cpp", STARTER.read_bytes()) == "starter"
     assert (

@@ -39,7 +39,23 @@
 #include <utility>
 #include <vector>
 
+// nlohmann::json checks how it is used with JSON_ASSERT, by default an assert that kills the
+// program: a key read with [] that a const object does not have (obs["prize_card"]) ended the
+// bot as "killed by SIGSEGV", naming nothing. Here a failed check throws, so the bot's fault
+// says what went wrong, as any exception out of its code does.
+#ifndef JSON_ASSERT
+#define JSON_ASSERT(check)                                                                  \
+  ((check) ? static_cast<void>(0)                                                           \
+           : throw std::logic_error("json: misused (" #check "): most often a key read "    \
+                                    "with [] that the object does not have; .at(\"key\") " \
+                                    "names the key"))
+#endif
+// (within a noexcept function of the library such a throw ends the program, as the assert did:
+// a warning the compiler would give every bot, before the bot's own messages)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wterminate"
 #include <nlohmann/json.hpp>
+#pragma GCC diagnostic pop
 
 using json = nlohmann::json;
 
