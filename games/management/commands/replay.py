@@ -16,35 +16,21 @@ import json
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 
 from games import records
 from games.engine.spec import GameSpec
 from games.engine.terminal import console_width, wrapped
+from games.management.wrapped import WrappedErrorCommand
 from games.registry import add_game_argument, game_slugs, get_game
 
 
-class Command(BaseCommand):
+class Command(WrappedErrorCommand):
     help = (
         "Replay a match record (the arena's --logs files, the site's record.json or API match)"
         " of any game, or a game's hand history, and report the result."
     )
     requires_system_checks: list[str] = []
-
-    def execute(self, *args: Any, **options: Any) -> Any:
-        """The command; run from the command line, its error wrapped between words to the
-        terminal's width, as the arena's are: Django prints it on one line after
-        "CommandError: ", whatever its length (a refused record's reason runs to three
-        hundred characters)."""
-        try:
-            return super().execute(*args, **options)
-        except CommandError as exc:
-            if not getattr(self, "_called_from_command_line", False):
-                raise
-            width = console_width(options.get("stderr") or self.stderr)
-            # (a path longer than the line's rest starts on the next line, kept whole)
-            said = wrapped(f"CommandError: {exc}", width).removeprefix("CommandError:")
-            raise CommandError(said.removeprefix(" "), returncode=exc.returncode) from None
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path, metavar="FILE.json")

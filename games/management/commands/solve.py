@@ -12,7 +12,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from rich.console import Console
 from rich.table import Table
 
@@ -20,6 +20,7 @@ from games.engine import interrupts
 from games.engine.progress import progress_bar
 from games.engine.spec import SolverOption, SolverSpec
 from games.engine.terminal import console_width, wrapped
+from games.management.wrapped import WrappedErrorCommand
 from games.solver.botfile import DIGITS, BotFile, render, written_here
 from games.solver.cfr import ALGORITHMS
 from games.solver.export import ALGORITHM_NAMES, result_document, strategy_table, write_json
@@ -64,7 +65,7 @@ def exporters() -> dict[str, str]:
     }
 
 
-class Command(BaseCommand):
+class Command(WrappedErrorCommand):
     help = (
         "Solve a game with CFR or CFR+: builds the game tree, trains, and prints the root "
         "payoffs, tree size, build and training time and the exploitability. GAME is one of "
@@ -168,21 +169,6 @@ class Command(BaseCommand):
                     for slug, option in declared
                 ),
             )
-
-    def execute(self, *args: Any, **options: Any) -> Any:
-        """The command; run from the command line, its error wrapped between words to the
-        terminal's width, as the arena's are: Django prints it on one line after
-        "CommandError: ", whatever its length (a refused record's reason runs to three
-        hundred characters)."""
-        try:
-            return super().execute(*args, **options)
-        except CommandError as exc:
-            if not getattr(self, "_called_from_command_line", False):
-                raise
-            width = console_width(options.get("stderr") or self.stderr)
-            # (a path longer than the line's rest starts on the next line, kept whole)
-            said = wrapped(f"CommandError: {exc}", width).removeprefix("CommandError:")
-            raise CommandError(said.removeprefix(" "), returncode=exc.returncode) from None
 
     def handle(self, *args: Any, **opts: Any) -> None:
         #: where the solve is, for the line said if it is stopped (Ctrl-C, a SIGTERM)
