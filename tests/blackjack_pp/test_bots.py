@@ -65,7 +65,7 @@ def test_its_tables_of_one_hit_hold_every_deal_as_the_projects_solver_solves_it(
     assert all(cfr.one_hit([cfr.NAMES[v] for v in up]) is not None for up in ups)
     assert len(cfr._ONE_HIT) == 1000
     # the same solves write the same tables (the whole of them: python -m
-    # games.blackjack_pp.house --check, about a minute)
+    # games.blackjack_pp.house --check, 20 to 45 seconds)
     for up in ("6,6,2", "A,T,7", "T,4,9"):
         solved = house.solve(up)
         held = cfr.one_hit(up.split(","))
