@@ -14,6 +14,9 @@ what a card-game bot never needs and what would widen its reach:
   keepers may make a mount namespace and mount a tmpfs on /tmp, with fixed arguments
   (:data:`KEEPER_CALLS`): each child's /tmp of its own;
 - sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
+- where the bot's code runs and its runtime makes none (a Python match's process, a C++
+  program), pipes and sockets: their inodes are numbered from one counter of the machine's
+  (:data:`INODE_CALLS`);
 - memory the address-space limit does not see: System V shared memory, message queues and
   semaphores, POSIX message queues, ``memfd_create`` (see docs/sandbox.md, "Memory");
 - namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), mounts;
@@ -185,6 +188,20 @@ INODE_FLAG_IOCTLS = (0x40086602, 0x401C5820)
 #: Python's shutil.copy2 goes on without them), and a signal by pidfd (a descriptor of a
 #: /proc/PID folder serves as one: the rules on ``kill`` could not see whose it is)
 SHARED_CALLS = ("flock", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "pidfd_send_signal")
+#: calls that make an inode numbered from the one counter the machine's pipes and sockets
+#: take their numbers from (the kernel's ``get_next_ino``, in batches of 1024 a CPU): a
+#: process that made N of them passed N to the next process of the machine that makes one
+#: and reads its number (``fstat``, ``/proc/self/fd``). An audit's bot, on one CPU of its
+#: choosing (``sched_setaffinity``), made 50,000 pipes at the end of one match, and the
+#: next match's process, another sandbox, read a number 1-19 past the last of them in the
+#: pipe it made at its start: a card or two a deal, and more with room for the noise.
+#: Refused (pipes: EPERM; sockets: EAFNOSUPPORT, as for any family a sandbox has no use
+#: for) where the bot's code runs and no runtime needs them: a Python match's process and a
+#: C++ program. Node makes pipes of its own as it starts (and a JavaScript bot's realm has
+#: no call that makes or reads one); the JVM's file channels make a socket pair as they load
+#: (refused, ``Files.createTempFile`` and ``javax.crypto`` failed), so a Java bot still can
+INODE_CALLS = ("pipe", "pipe2", "socket", "socketpair")
+SOCKET_CALLS = ("socket", "socketpair")
 
 
 class SeccompUnavailable(RuntimeError):
@@ -240,6 +257,7 @@ def _export(
     rest: bool = True,
     others: bool = False,
     keepers: bool = False,
+    inodes: bool = True,
 ) -> bytes:
     lib = _library()
     ctx = lib.seccomp_init(_ACT_ALLOW)
@@ -281,6 +299,8 @@ def _export(
                 rule("ioctl", eperm, (1, _CMP_MASKED_EQ, LOW32, command))
             for name in SHARED_CALLS:
                 rule(name, eperm)
+            for name in INODE_CALLS:
+                rule(name, _errno_action(errno.EAFNOSUPPORT) if name in SOCKET_CALLS else eperm)
             for name in NAMESPACE_CALLS:  # (the keeper's, which forked it: KEEPER_CALLS)
                 rule(name, eperm)
             for name in OWN_PROCESS_CALLS:
@@ -336,8 +356,13 @@ def _export(
                     _errno_action(errno.EOPNOTSUPP),
                     (arg, _CMP_MASKED_EQ, RWF_NOWAIT, RWF_NOWAIT),
                 )
-            for name in ("socket", "socketpair"):
-                rule(name, _errno_action(errno.EAFNOSUPPORT), (0, _CMP_NE, AF_UNIX, 0))
+            if inodes:
+                for name in SOCKET_CALLS:
+                    rule(name, _errno_action(errno.EAFNOSUPPORT), (0, _CMP_NE, AF_UNIX, 0))
+            else:
+                for name in INODE_CALLS:
+                    errno_ = errno.EAFNOSUPPORT if name in SOCKET_CALLS else errno.EPERM
+                    rule(name, _errno_action(errno_))
             for flag in CLONE_NEW_FLAGS.values():
                 rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, flag, flag))
 
@@ -354,14 +379,15 @@ def _export(
 
 
 @functools.cache
-def filter_bpf(*, processes: bool = True) -> bytes:
+def filter_bpf(*, processes: bool = True, inodes: bool = True) -> bytes:
     """The compiled filter (classic BPF, ``struct sock_filter`` array) for bwrap --seccomp.
     ``processes=False`` leaves out the rules on creating processes, and lets the host's
     keepers make the mount namespace and the mount that give each child a /tmp of its own
     (KEEPER_CALLS, with those arguments only): for a host that forks a fresh child per
     match, each child of which loads :func:`process_filter_bpf` on top before the bot's code
-    runs (filters stack: a call must pass both), which refuses them."""
-    return _checked(_export("bpf", processes=processes, keepers=not processes))
+    runs (filters stack: a call must pass both), which refuses them. ``inodes=False``
+    refuses making pipes and sockets (:data:`INODE_CALLS`), for a runtime that needs none."""
+    return _checked(_export("bpf", processes=processes, keepers=not processes, inodes=inodes))
 
 
 @functools.cache

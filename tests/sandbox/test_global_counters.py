@@ -1,6 +1,7 @@
-"""The machine's counters in /proc (what every process did since it started) are out of a
-sandboxed bot's sight: a process could leave a count in them for a later one, the next
-seating of a deal, in another sandbox (bots.sandbox.GLOBAL_COUNTERS)."""
+"""The machine's counters are out of a sandboxed bot's reach: a process could leave a count
+in them for a later one, the next seating of a deal, in another sandbox. Those in /proc
+(what every process did since it started: bots.sandbox.GLOBAL_COUNTERS) it cannot read;
+the one that numbers pipes and sockets it cannot move (bots.sandbox.seccomp.INODE_CALLS)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import errno
 import json
 import os
 import secrets
+import subprocess
+import sys
 
+from bots.languages import get_language
 from bots.sandbox import GLOBAL_COUNTERS
 from tests.sandbox.conftest import hostile
 
@@ -39,3 +43,56 @@ def test_a_bot_reads_none_of_the_machines_counters_and_passes_nothing_through_th
         assert seen["count"] is None
         # glibc counts the CPUs without /proc/stat
         assert seen["cpus"] and seen["cpus"] >= 1
+
+
+#: loads the seccomp filter named on its command line, then makes a pipe, sockets and an
+#: eventfd; prints how each ended
+INODE_PROBE = """
+import ctypes, errno, json, os, socket, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
+class Program(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+assert libc.prctl(38, 1, 0, 0, 0) == 0  # no new privileges, as under bwrap
+program = open(sys.argv[1], "rb").read()
+buffer = ctypes.create_string_buffer(program, len(program))
+loaded = Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+assert libc.prctl(22, 2, ctypes.addressof(loaded), 0, 0) == 0
+def outcome(action):
+    try:
+        action()
+    except OSError as exc:
+        return errno.errorcode[exc.errno]
+    return "ok"
+print(json.dumps({
+    "pipe": outcome(os.pipe),
+    "socketpair": outcome(socket.socketpair),
+    "unix": outcome(lambda: socket.socket(socket.AF_UNIX)),
+    "inet": outcome(lambda: socket.socket(socket.AF_INET)),
+    "eventfd": outcome(lambda: os.eventfd(0)),
+}))
+"""
+
+
+def probe_inodes(tmp_path, program: bytes) -> dict[str, str]:
+    path = tmp_path / "filter.bpf"
+    path.write_bytes(program)
+    argv = [sys.executable, "-c", INODE_PROBE, str(path)]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_cpp_program_makes_no_pipe_or_socket_whose_number_counts_the_machines(tmp_path):
+    # each takes its inode's number from one counter of the machine's, which a process that
+    # made many left for the next to read (bots.sandbox.seccomp.INODE_CALLS)
+    program = get_language("cpp").seccomp_data()["{seccomp}"]
+    assert probe_inodes(tmp_path, program) == {
+        "pipe": "EPERM",
+        "socketpair": "EAFNOSUPPORT",
+        "unix": "EAFNOSUPPORT",
+        "inet": "EAFNOSUPPORT",
+        "eventfd": "ok",  # (one inode for them all)
+    }
+    # Node makes pipes of its own as it starts (and a JavaScript realm has no call for one)
+    node = get_language("javascript").seccomp_data()["{seccomp}"]
+    assert probe_inodes(tmp_path, node)["pipe"] == "ok"

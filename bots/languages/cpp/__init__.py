@@ -70,6 +70,13 @@ class Cpp(Language):
     ) -> list[str]:
         return [str(host), str(bot)]
 
+    def seccomp_data(self) -> dict[str, bytes]:
+        # no pipe or socket of its own (bots.sandbox.seccomp.INODE_CALLS): a bot's program
+        # needs none
+        from bots.sandbox.seccomp import filter_bpf
+
+        return {"{seccomp}": filter_bpf(inodes=False)}
+
     def probe_args(self) -> list[str]:
         # the dynamic loader, which every program of the sandbox runs through
         return ["/lib64/ld-linux-x86-64.so.2", "--version"]

@@ -99,6 +99,9 @@ def survey():
             "inet6": outcome(lambda: socket.socket(socket.AF_INET6, socket.SOCK_DGRAM).close()),
             "netlink": outcome(lambda: socket.socket(socket.AF_NETLINK, socket.SOCK_RAW).close()),
             "unix": outcome(lambda: socket.socket(socket.AF_UNIX, socket.SOCK_STREAM).close()),
+            # the machine's one counter of pipes' and sockets' inode numbers
+            "socketpair": outcome(lambda: [end.close() for end in socket.socketpair()]),
+            "pipe": outcome(lambda: [os.close(fd) for fd in os.pipe()]),
             # x86_64 numbers: unshare(CLONE_NEWUSER), ptrace(PTRACE_TRACEME), io_uring_setup,
             # clone3, bpf
             "unshare": outcome(syscall(272, 0x10000000)),
