@@ -302,8 +302,12 @@ STORAGES = {
     # the same whether or not collectstatic has run.
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-# Serve straight from static/ when collectstatic has not run (tests, first start).
-WHITENOISE_USE_FINDERS = True
+# The web process serves collectstatic's copies (compressed, and unchanged while it runs);
+# straight from static/ only in DEBUG or where collectstatic has not run (tests, a first
+# start). It served static/ always: a file of the checkout changed under a running site (an
+# update, before its restart) was served with the size read at the start, cut short or
+# padded, and every table page hung at "Connecting to the table...".
+WHITENOISE_USE_FINDERS = DEBUG or not any(STATIC_ROOT.iterdir())
 WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
