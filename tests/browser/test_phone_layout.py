@@ -90,6 +90,7 @@ def test_the_play_page_fits_a_phone_with_every_play_button_in_view(browser, widt
 
 #: a live table's page as static/js/table.js fills it in (templates/tables/table.html): the
 #: turn line and the clock over the felt, a hand too tall for a short screen, the actions
+SEATS = "".join(f'<div class="seat"><h3>seat {n}</h3><p>7 cards</p></div>' for n in range(8))
 TABLE = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width">
 <link rel="stylesheet" href="/static/css/site.css">
@@ -106,19 +107,30 @@ spades, or draw.</p><p id="countdown" class="countdown">30 s left</p></div>
 <button type="button" class="btn action">Draw a card (pass)</button></div>
 <section class="live-log-box"><h2>Moves</h2><ol class="live-log">{log}</ol></section>
 </section></main></body></html>""".format(
-    seats="".join(f'<div class="seat"><h3>seat {n}</h3><p>7 cards</p></div>' for n in range(8)),
+    seats=SEATS,
     log="".join(f"<li>move {n}</li>" for n in range(12)),
 )
 
 
-@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390)])
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (844, 390), (1366, 768)])
 def test_a_phone_keeps_the_turn_line_and_the_actions_in_view_held_either_way(
     browser, width, height
 ):
-    page = open_rendered(browser, TABLE, width, height=height)
+    """And a computer's screen: at 1366 by 768, Leduc's buttons were below the fold, and
+    acting scrolled the clock away."""
+    # (a computer's wide screen draws the seats side by side: more of them fill its height)
+    html = (
+        TABLE
+        if width < 1000
+        else TABLE.replace(
+            '</div></div>\n<div id="live-controls"',
+            SEATS * 3 + '</div></div>\n<div id="live-controls"',
+        )
+    )
+    page = open_rendered(browser, html, width, height=height, touch=width < 1000)
     try:
         page.evaluate("window.scrollTo(0, document.querySelector('.live-felt').offsetTop + 200)")
-        page.wait_for_function("window.scrollY > 0")
+        page.wait_for_function("window.scrollY > 150")
         turn = page.locator("#turn-line").bounding_box()
         clock = page.locator("#countdown").bounding_box()
         actions = page.locator("#live-controls").bounding_box()
