@@ -758,7 +758,7 @@ class Arena:
         if self.lanes < 2:
             return None
         if self._hosts is None:
-            hosts = {}
+            processes = {}
             for i, entrant in enumerate(self.entrants):
                 process = entrant.process
                 if process is None:
@@ -769,8 +769,11 @@ class Arena:
                 # (a realm: none of the bot's code runs between a lane's requests but its own)
                 if hello is None or hello.lanes < 2 or hello.isolation != "realm":
                     return None
-                hosts[i] = LaneHost(process, self.lanes)
-            self._hosts = hosts
+                processes[i] = process
+            # (only once every entrant can: a LaneHost holds its process's requests back until
+            # its round writes them, so one made for a bot listed before another that cannot
+            # play in lanes left that bot's requests unwritten, and it timed out in every match)
+            self._hosts = {i: LaneHost(process, self.lanes) for i, process in processes.items()}
         return self._hosts
 
     def _play_in_lanes(

@@ -478,3 +478,20 @@ def test_matches_played_at_once_share_nothing(tmp_path):
     log = (logs / "stderr" / "00-probe.stderr.log").read_text()
     assert log.count("--- match start") == 16
     assert "shared" not in log
+
+
+def test_a_js_bot_listed_before_a_bot_that_cannot_play_in_lanes_plays_its_matches(tmp_path):
+    """The JavaScript starter listed before the Python one timed out in every match ("no
+    answer to act within 11.10 s"): its process was made a host of lanes, which holds its
+    requests until a round writes them, before the Python bot's showed that matches are
+    played one at a time, and nothing wrote them."""
+    python = tmp_path / "mine.py"
+    python.write_text(
+        (Path(__file__).resolve().parents[2] / "games/rps_poker/starter.py").read_text()
+    )
+    results = tmp_path / "results.json"
+    arena(str(write(tmp_path, "high.js", HIGHEST_JS)), str(python), "--rounds", "2",
+          "--json", str(results))  # fmt: skip
+    bots = json.loads(results.read_text())["bots"]
+    assert [b["faults"] for b in bots] == [0, 0], bots
+    assert sum(b["matches"] for b in bots) == 4
