@@ -287,6 +287,13 @@ class TableHost:
             if self._played_for:  # (a match without such a move: its record as ever)
                 played.outcome.record[PLAYED_FOR] = sorted(self._played_for, key=lambda p: p[1])
             finish = Finish(played)
+            if self.rated and self._pages_by is not None:
+                # a resumed table (its server stopped: the site's trouble) whose people did
+                # not all come back to it: the turns of those who did not were played for
+                # them, a result no one chose to play out, so it is not rated
+                names = [self.plans[seat].name for seat in self.humans if seat not in self._paged]
+                if names:
+                    finish.extra["unrated"] = resumed_unrated(names)
         except PlatformError as exc:  # the site's trouble, never the bot's: no result
             log.warning("event=table.platform_error game=%s error=%s", self.spec.slug, exc)
             # the runner shows the state once every bot has started: the match had begun
@@ -1059,6 +1066,15 @@ STALLED = "The server running this table was held up for"
 #: a table's end that the database cannot take now is tried again after 0.5 s, then after
 #: twice as long each time, up to this many seconds (bots.outages.Backoff)
 STORE_RETRY_MOST_S = 10.0
+
+
+def resumed_unrated(names: list[str]) -> str:
+    """Why a resumed table is not rated: ``names``' pages never came back to it."""
+    whose = " and ".join(names)
+    return (
+        f"The site's server stopped during this table, and {whose} did not come back to it: "
+        "their turns were played for them, so this table is not rated."
+    )
 
 
 def store_waiting(rated: bool) -> str:

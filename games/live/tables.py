@@ -1028,7 +1028,10 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
         people.TableSeatResult(seat.user_id, seat.bot_id, seat.builtin, row.score)
         for seat, row in zip(facts.seats, rows, strict=True)
     ]
-    rated = people.is_rated(facts.game, facts.rated and not unstarted, results)
+    # a resumed table some of whose people never came back (games/live/host.py): the site's
+    # trouble played their turns, so no one's rating moves
+    resumed_away = str(finish.extra.get("unrated", ""))
+    rated = people.is_rated(facts.game, facts.rated and not unstarted and not resumed_away, results)
     capped = None
     if rated and sum(seat.user_id is not None for seat in facts.seats) >= 2:
         # the most rated tables a pair of people may play each other in a window, counted
@@ -1052,6 +1055,9 @@ def store_finish(facts: TableFacts, finish: Finish, hosted_by: str | None = None
         note = f"{' and '.join(names)} could not start, so this table is not rated."
         finished |= {"error": untrusted.clean_text(note)}
         told["note"] = note
+    elif resumed_away and facts.rated:
+        finished |= {"error": untrusted.clean_text(resumed_away)}
+        told["note"] = resumed_away
     elif capped is not None:
         note = pair_note(facts.game, *capped)
         finished |= {"error": untrusted.clean_text(note)}

@@ -103,6 +103,25 @@ def test_a_signed_in_person_s_table_of_a_game_that_rates_people_is_rated():
     assert said(ann, table, match) == ("rated", "a live table, rated", True)
 
 
+def test_a_resumed_table_a_person_never_came_back_to_is_stored_unrated_and_says_why():
+    """games/live/host.py hands such an end over with its reason (``extra["unrated"]``)."""
+    from games.live.host import resumed_unrated
+
+    ann = logged_in("ann")
+    ann.post(f"/games/{GAME}/tables/quick/")
+    table = Table.objects.get()
+    assert table.rated
+    _, facts = tables.claim_and_plan(tables.load(pk=table.pk), "host-channel")
+    entries = [Entry(name=f"seat {n}", builtin="simple") for n in range(len(facts.seats))]
+    why = resumed_unrated(["ann"])
+    played = play(get_game(GAME), entries, seed=3)
+    told = tables.store_finish(facts, Finish(played, extra={"unrated": why}))
+    assert told["rated"] is False and told["note"] == why
+    assert not Match.objects.get(pk=told["match"]).rated
+    table.refresh_from_db()
+    assert not table.rated and table.error == why
+
+
 def test_a_guest_s_form_is_not_rated_and_says_why_whatever_is_posted():
     guest = Client()
     lobby = guest.get(f"/games/{GAME}/tables/").content.decode()

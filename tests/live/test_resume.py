@@ -462,6 +462,42 @@ async def test_a_person_whose_page_never_comes_to_a_resumed_table_is_played_for(
     await task
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize("bob_comes_back", [False, True])
+async def test_a_resumed_rated_table_a_person_never_came_back_to_is_not_rated(
+    monkeypatch, bob_comes_back
+):
+    """The server stopped (the site's trouble) and bob's page never came back: his turns were
+    played for him to the end, a result nobody chose to play out, so it is stored unrated,
+    saying why. Had his page come back, the table would be rated as ever."""
+    monkeypatch.setattr(host_module, "PAGE_WAIT_S", 0.2)
+    store = Store()
+    _, task = await ann_and_bob_at_a_second_bid(store, turn_timer=0.2, away_timer=0.2)
+    await kill(task)
+    finished: list[Any] = []
+
+    async def keep(finish: Any) -> None:
+        finished.append(finish)
+
+    plans = [SeatPlan("ann", "human"), SeatPlan("bob", "human")]
+    second = host("goofspiel", plans, Wire(), store=store, steps=sorted(store.steps.items()),
+                  config=GOOFSPIEL, rated=True, on_finish=keep, turn_timer=0.2,
+                  away_timer=0.2)  # fmt: skip
+    snapshot(second, 0)  # ann's page came to it
+    if bob_comes_back:
+        snapshot(second, 1)
+    await start(second)  # (both away: the timer plays on to the end)
+    (finish,) = finished
+    assert finish.played is not None
+    if bob_comes_back:
+        assert "unrated" not in finish.extra
+    else:
+        assert finish.extra["unrated"] == (
+            "The site's server stopped during this table, and bob did not come back to it: "
+            "their turns were played for them, so this table is not rated."
+        )
+
+
 # ---- a process stuck for longer than the stale limit, and one that stops ------------------
 async def ann_at_a_table_hosted_here() -> tuple[Table, Any, Any]:
     """Ann against a bot, her socket on this process, which hosts the table: the table,
