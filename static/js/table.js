@@ -757,10 +757,19 @@
     var first = t.firstTurn;
     t.firstTurn = false;
     if (!nowhere || !(t.keepFocus || focused || first)) return;
+    // (the first turn's card is focused for a keyboard: on a touch screen without one, its
+    // focus ring looked like a card chosen, while the button to keep it stayed disabled)
+    if (first && !t.keepFocus && !focused && touchOnly()) return;
     t.keepFocus = null;
     // (a game of buttons alone is not given one: Enter would press it, not the key's action)
     var target = el.hand.querySelector(".hand-card:not([disabled])");
     if (target) target.focus();
+  }
+
+  // Whether the page is on a touch screen with no pointer that hovers (a phone, a tablet
+  // without a mouse): no keyboard to follow the focus, as a rule
+  function touchOnly() {
+    return window.matchMedia("(hover: none) and (pointer: coarse)").matches;
   }
 
   // Moves the keyboard to card ``index`` of the hand (the choice made with a key goes with it),

@@ -125,3 +125,25 @@ def test_a_page_shown_again_after_losing_its_connection_tries_again_at_once(tab)
     page.wait_for_function("n => window.socketsOpened > n", arg=opened, timeout=5_000)
     errors = [e for e in tab.console.take() if "ERR_INTERNET_DISCONNECTED" not in e]
     assert errors == []
+
+
+def test_a_phones_first_turn_puts_no_focus_ring_on_a_card(open_tabs):
+    """On a touch screen the first turn's card, focused for a keyboard the phone has not,
+    wore a focus ring that looked like a card chosen, while "Keep the chosen card" stayed
+    disabled. A computer's first turn still puts the keyboard on the first card."""
+    from tests.browser.test_live_table import wait_for_focus_on_a_card, wait_for_my_turn
+
+    for viewport in ("phone", "desktop"):
+        page = open_tabs(viewport).page
+        page.goto("/games/rps-poker/tables/")
+        page.get_by_role("button", name="Play against a bot").click()
+        wait_for_my_turn(page)
+        if viewport == "desktop":
+            assert wait_for_focus_on_a_card(page) == 0
+            continue
+        page.locator("#live-hand .hand-card").first.wait_for()
+        on_a_card = "() => !!document.activeElement.closest('#live-hand .hand-card')"
+        assert page.evaluate(on_a_card) is False
+        # a tap chooses a card as ever
+        page.locator("#live-hand .hand-card").first.click()
+        assert page.locator("#live-hand .hand-card").first.get_attribute("aria-pressed") == "true"
