@@ -336,6 +336,10 @@ class FaultNote:
         }
 
 
+#: the signals that stop an arena and its jobs (Ctrl-C, a kill)
+STOPPING = {signal.SIGINT, signal.SIGTERM}
+
+
 @dataclass
 class _Jobs:
     """The processes an arena forked to play matches beside its own (Arena._fork_jobs):
@@ -852,11 +856,18 @@ class Arena:
             parts=Path(tempfile.mkdtemp(prefix=".parts-", dir=self.error_dir)),
             ends=context.Queue(),
         )
-        for i in range(count):
-            cpus = job_cpus[i] if i < len(job_cpus) else None
-            worker = context.Process(target=self._job, args=(jobs, i, cpus), daemon=True)
-            worker.start()
-            jobs.workers.append(worker)
+        # A Ctrl-C while a job starts waits until the job can take it (:meth:`_job`): one that
+        # came during multiprocessing's own start of the process printed its traceback. The
+        # signals are held back here while it is forked, and the job inherits that.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+        try:
+            for i in range(count):
+                cpus = job_cpus[i] if i < len(job_cpus) else None
+                worker = context.Process(target=self._job, args=(jobs, i, cpus), daemon=True)
+                worker.start()
+                jobs.workers.append(worker)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
         return jobs
 
     def _play_in_jobs(self, chunks: list[list[Table]], jobs: _Jobs) -> Iterator[_Played]:
@@ -952,6 +963,8 @@ class Arena:
         try:
             # stopped by its parent (a SIGTERM) as by Ctrl-C: it closes its bots and ends
             interrupts.install()
+            # (held back while it was forked: one that came meanwhile is taken here)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)
             if cpus:
                 placement.pin(cpus)
             own = Path(tempfile.mkdtemp(prefix="job-", dir=jobs.parts))

@@ -261,3 +261,27 @@ def test_a_job_stopped_while_it_reports_its_error_ends_quietly(tmp_path, monkeyp
     finally:
         signal.signal(signal.SIGTERM, before)
     assert jobs.results.put_items == [] and jobs.results.cancelled and jobs.ends.cancelled
+
+
+def _report_mask(jobs, number, cpus=None):
+    """A job's work in the test below: its signal mask as it begins, sent back."""
+    jobs.results.put(sorted(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+
+
+def test_a_job_is_forked_with_ctrl_c_held_back_until_it_can_take_it(tmp_path):
+    """A Ctrl-C that came while multiprocessing started a job's process (before the job's
+    own handler) printed multiprocessing's traceback under the arena's line. The signals
+    are held back while the jobs are forked: the job takes them once its handler is in
+    (Arena._job), and the arena's own mask is as it was."""
+    from bots.arena import STOPPING
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    fake = SimpleNamespace(_job=_report_mask, error_dir=tmp_path)
+    jobs = Arena._fork_jobs(fake, 1, [])
+    try:
+        held = set(jobs.results.get(timeout=30))
+    finally:
+        for worker in jobs.workers:
+            worker.join(30)
+    assert held >= STOPPING
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
