@@ -64,6 +64,20 @@ def test_the_others_are_told_when_a_persons_page_closes_mid_match(open_tabs, scr
     assert watcher_tab.console.take() == []
 
 
+def offline_at_my_turn(page):
+    """A Kuhn table against a bot, at the person's turn, the network then gone: the page's
+    line of its connection. The page's clock moves from then on only as the test moves it
+    (an installed clock also runs on by itself: on a loaded machine, by more than a test's
+    steps, and a wait the test found ran out before it acted on it)."""
+    page.clock.install()  # the page's timers, run on by the test
+    page.goto("/games/kuhn/tables/")
+    page.get_by_role("button", name="Play against a bot").click()
+    page.locator("#turn-line.turn-line--mine").wait_for(timeout=TURN_TIMEOUT_MS)
+    page.context.set_offline(True)
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    return page.locator("#connection")
+
+
 def test_a_lost_connection_counts_down_to_the_next_try_and_claims_no_move_it_cannot_know(tab):
     # A person's network goes while it is their turn, and stays away past the turn's end.
     # Before, the line under the title said "reconnecting in 4 s…" for as long as it waited
@@ -71,15 +85,7 @@ def test_a_lost_connection_counts_down_to_the_next_try_and_claims_no_move_it_can
     # check" though a server that stopped plays nothing, and gives the whole turn back when
     # the table goes on.
     page = tab.page
-    page.clock.install()  # the page's timers, run on by the test
-    page.goto("/games/kuhn/tables/")
-    page.get_by_role("button", name="Play against a bot").click()
-    page.locator("#turn-line.turn-line--mine").wait_for(timeout=TURN_TIMEOUT_MS)
-    page.context.set_offline(True)
-    # the page's clock from now on moves only as the test moves it (an installed clock also
-    # runs on by itself: on a loaded machine, by more than the steps below)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1)
-    connection = page.locator("#connection")
+    connection = offline_at_my_turn(page)
     for _ in range(100):  # the page gives up on the silent socket, then tries every 1, 2, 4 s
         if connection.inner_text() == "Connection lost: reconnecting in 4 s…":
             break
@@ -112,16 +118,7 @@ def test_a_page_shown_again_after_losing_its_connection_tries_again_at_once(tab)
     # network is back. Before, it waited out the rest of its wait.
     page = tab.page
     page.add_init_script(COUNT_SOCKETS)
-    page.clock.install()
-    page.goto("/games/kuhn/tables/")
-    page.get_by_role("button", name="Play against a bot").click()
-    page.locator("#turn-line.turn-line--mine").wait_for(timeout=TURN_TIMEOUT_MS)
-    page.context.set_offline(True)
-    # the page's clock from now on moves only as the test moves it: an installed clock also
-    # runs on by itself, and on a loaded machine the wait found below ran out before the page
-    # was shown again, so a socket was opening then (none is opened "again" while one is)
-    page.clock.pause_at(page.evaluate("Date.now()") + 1)
-    connection = page.locator("#connection")
+    connection = offline_at_my_turn(page)
     # until it waits for its next try (a retry is due: no socket is opening); at 4 s, a wait
     # long enough that the page's own timer cannot be what opens the next socket
     waiting = re.compile(r"Connection lost: reconnecting in ([0-9]+) s…")
