@@ -26,7 +26,7 @@ from pathlib import Path
 
 from games.blackjack_pp.solving import solver_game
 from games.blackjack_pp.tree import NAMES, VALUES
-from games.solver.botfile import LINE, pack
+from games.solver.botfile import literal_lines, pack
 from games.solver.export import strategy_table
 from games.solver.public import solver_for
 
@@ -67,9 +67,7 @@ def tables(iterations: int = ITERATIONS, ups: list[str] | None = None) -> dict:
 def block(solved: dict) -> str:
     """The lines between the markers: the packed tables as Python string literals."""
     text, _ = pack(solved, DIGITS)
-    lines = [text[i : i + LINE] for i in range(0, len(text), LINE)]
-    body = "\n".join(f'    "{line}"' for line in lines)
-    return f"{BEGIN}\nONE_HIT = (\n{body}\n)\n{END}"
+    return f"{BEGIN}\nONE_HIT = (\n{literal_lines(text)}\n)\n{END}"
 
 
 def written(source: str, new_block: str) -> str:

@@ -150,6 +150,13 @@ def pack(
     return base64.b85encode(zlib.compress(document.encode("ascii"), 9)).decode("ascii"), count
 
 
+def literal_lines(text: str) -> str:
+    """Packed text (:func:`pack`) as the lines of a parenthesised Python string, each
+    :data:`LINE` characters of it, indented."""
+    lines = [text[i : i + LINE] for i in range(0, len(text), LINE)] or [""]
+    return "\n".join(f'    "{line}"' for line in lines)
+
+
 def render(
     tables: Mapping[str, Mapping[str, Mapping[str, float]]],
     how: SolverBot,
@@ -164,7 +171,6 @@ def render(
     """The bot file for ``tables`` (see :func:`pack`), as ``how`` (the game's
     ``SolverSpec.bot``) says a deal finds its table and what to do without one."""
     text, count = pack(tables, digits)
-    lines = [text[i : i + LINE] for i in range(0, len(text), LINE)] or [""]
     if len(tables) == 1:
         described = "one solved table"
     else:
@@ -179,7 +185,7 @@ def render(
         scale=10**digits,
         answers=json.dumps(dict(sorted(how.answers.items()))),
         source=how.source.strip() + "\n",
-        packed="\n".join(f'    "{line}"' for line in lines),
+        packed=literal_lines(text),
         name=json.dumps(name),
         marker=MARKER,
     )
