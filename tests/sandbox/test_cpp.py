@@ -277,7 +277,7 @@ def test_the_compiler_sees_none_of_the_machines_files_but_its_own():
 def test_an_include_that_would_never_end_is_not_there(path):
     """A terminal's device, or the compiler's own pipe through /proc, would be read for ever
     (a worker held for the whole wall clock, then blamed on the machine): the compile's /dev
-    holds only /dev/null, /dev/zero and /dev/urandom, and g++ runs without /proc."""
+    holds only /dev/null, /dev/zero, /dev/random and /dev/urandom, and g++ runs without /proc."""
     began = time.monotonic()
     with pytest.raises(CompileError) as refused:
         compiling.program(
