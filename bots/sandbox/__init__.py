@@ -597,7 +597,7 @@ def check_programs(config: SandboxConfig, language: Language) -> None:
         if not os.access(program, os.X_OK):
             raise SandboxUnavailable(f"{program} is missing (see docs/sandbox.md)")
     try:
-        filter_bpf()
+        language.seccomp_data()  # (and what a language builds with its filters: Java's seal)
     except SeccompUnavailable as exc:
         raise SandboxUnavailable(str(exc)) from None
 

@@ -258,6 +258,7 @@ def _export(
     others: bool = False,
     keepers: bool = False,
     inodes: bool = True,
+    inodes_only: bool = False,
 ) -> bytes:
     lib = _library()
     ctx = lib.seccomp_init(_ACT_ALLOW)
@@ -273,6 +274,10 @@ def _export(
             array = (_ArgCmp * len(conditions))(*(_ArgCmp(*c) for c in conditions))
             _check(lib.seccomp_rule_add_array(ctx, action, nr, len(conditions), array), name)
 
+        if inodes_only:  # (inode_filter_bpf)
+            for name in INODE_CALLS:
+                errno_ = errno.EAFNOSUPPORT if name in SOCKET_CALLS else errno.EPERM
+                rule(name, _errno_action(errno_))
         if processes:
             for name in PROCESS_CALLS:
                 rule(name, _errno_action(errno.EPERM))
@@ -396,6 +401,14 @@ def process_filter_bpf() -> bytes:
     shares with them (SHARED_FCNTL) and on namespaces and mounts (NAMESPACE_CALLS), for a
     child of such a host: it puts its own process ID where the rules hold SELF_PLACEHOLDER."""
     return _checked(_export("bpf", rest=False, others=True))
+
+
+@functools.cache
+def inode_filter_bpf() -> bytes:
+    """Only the rules on making pipes and sockets (:data:`INODE_CALLS`), for a runtime that
+    makes its own as it starts and loads this filter on top of :func:`filter_bpf` once it
+    has, before the bot's code runs (the Java host: bots/languages/java/seal.c)."""
+    return _checked(_export("bpf", processes=False, rest=False, inodes_only=True))
 
 
 def _checked(program: bytes) -> bytes:

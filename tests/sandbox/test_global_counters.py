@@ -14,6 +14,7 @@ import sys
 
 from bots.languages import get_language
 from bots.sandbox import GLOBAL_COUNTERS
+from bots.sandbox.seccomp import inode_filter_bpf
 from tests.sandbox.conftest import hostile
 
 
@@ -92,6 +93,15 @@ def test_a_cpp_program_makes_no_pipe_or_socket_whose_number_counts_the_machines(
         "unix": "EAFNOSUPPORT",
         "inet": "EAFNOSUPPORT",
         "eventfd": "ok",  # (one inode for them all)
+    }
+    # a Java bot's JVM makes a socket pair as it starts: its host loads the same rules once
+    # it has (bots/languages/java/seal.c), before the bot's class
+    assert probe_inodes(tmp_path, inode_filter_bpf()) == {
+        "pipe": "EPERM",
+        "socketpair": "EAFNOSUPPORT",
+        "unix": "EAFNOSUPPORT",
+        "inet": "EAFNOSUPPORT",
+        "eventfd": "ok",
     }
     # Node makes pipes of its own as it starts (and a JavaScript realm has no call for one)
     node = get_language("javascript").seccomp_data()["{seccomp}"]

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from bots.languages import get_language
 from bots.names import declared_name
+from bots.sandbox.compiling import COMPILE_DEVICES
 from games.registry import get_game
 from tests.sandbox.conftest import hostile
 from tests.sandbox.jars import last_card, mine
@@ -207,3 +211,31 @@ def test_a_compile_error_names_the_file_as_it_was_given(tmp_path, sandbox_config
         said = str(refused.value)
         assert f"\n{name}:7: error: cannot find symbol" in said
         assert "/bot/" not in said and "Bot.java" not in said
+
+
+def test_a_sandboxed_java_bot_makes_no_pipe_or_socket_and_its_jvm_still_reads_files(tmp_path, play):
+    # each numbers its inode from one counter of the machine's, which a process that made many
+    # left for the next to read (bots/languages/java/seal.c, loaded before the bot's class);
+    # the JVM's own socket pair, made before, still serves its file channels
+    played = play(hostile(tmp_path, "Pipes.java"), bound=30)
+    assert played.fault is None, played.stderr[-2000:]
+    seen = json.loads(next(line for line in played.stderr.splitlines() if line.startswith("{")))
+    assert seen == {
+        "pipe": "Operation not permitted",
+        "thread_pipe": "Operation not permitted",
+        "unix_socket": "Address family not supported by protocol",
+        "temp_file": "ok",
+        "cipher": "ok",
+        "selector": "ok",
+    }
+
+
+def test_the_compiles_sandbox_has_the_device_the_jdk_seeds_its_secure_random_from():
+    # without it the JDK seeds by timing threads that spin: jar, which names its temporary
+    # file with a SecureRandom, took 8 s of CPU in every Java compile
+    java = get_language("java")
+    conf = Path(os.path.realpath(java.runtime())).parents[1] / "conf" / "security"
+    settings = (conf / "java.security").read_text()
+    source = re.search(r"^securerandom\.source=file:(\S+)$", settings, re.MULTILINE)
+    assert source is not None
+    assert source.group(1) in COMPILE_DEVICES

@@ -53,8 +53,19 @@ public final class Host {
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         System.setOut(System.err);  // what the bot prints goes to its log, never the protocol
-        if (args.length > 0) {  // the bot's file, as the sandbox names it: /bot/NAME.java
-            givenFile = java.nio.file.Path.of(args[0]).getFileName().toString();
+        int file = 0;  // the bot file's argument
+        if (args.length > 1 && args[0].equals("--seal")) {  // in the sandbox (seal.c)
+            try {
+                seal(args[1]);
+            } catch (Throwable error) {
+                fatal(out, "the sandbox could not seal the bot's JVM (the platform's trouble): " + describe(error));
+                System.exit(1);
+                return;
+            }
+            file = 2;
+        }
+        if (args.length > file) {  // the bot's file, as the sandbox names it: /bot/NAME.java
+            givenFile = java.nio.file.Path.of(args[file]).getFileName().toString();
         }
         Class<?> botClass;
         try {
@@ -80,6 +91,18 @@ public final class Host {
         host.learn(first.getClass());
         host.serve();
         System.exit(0);
+    }
+
+    // Seals the JVM before the bot's class loads: the library at `path` (seal.c) refuses
+    // making pipes and sockets to every thread of the process from then on. Each numbers its
+    // inode from one counter of the machine's, which a process could move for the next one to
+    // read. The JVM's file channels make a socket pair of their own as they load, so they load
+    // first (a read of the library itself).
+    private static void seal(String path) throws java.io.IOException {
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(java.nio.file.Path.of(path))) {
+            channel.size();
+        }
+        System.load(path);
     }
 
     // The bot's class: the one its file declares, or the one JarImport found in its jar.

@@ -18,6 +18,9 @@ import base64
 import binascii
 import os
 import re
+import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -39,6 +42,8 @@ JAR_FILE = "/bot/upload.jar"
 JAR_IMPORT = "/src/card_arena/JarImport.java"
 #: Debian's Gson (libgoogle-gson-java): the JSON library a Java bot is compiled and run with
 GSON = "/usr/share/java/gson.jar"
+#: where a bot's sandbox holds the seal its host loads (:func:`seal_library`)
+SEAL = "/sandbox/libseal.so"
 #: the JVM's memory beyond the bot's heap (metaspace, code, threads, the collector), counted
 #: in its memory cgroup
 RUNTIME_MB = 160
@@ -101,7 +106,16 @@ class Java(Language):
         ]
 
     def host_args(self, *, control: str, wipe: str | None, sandboxed: bool) -> list[str]:
-        return ["card_arena.Host"]
+        # sandboxed, the host seals its JVM before it loads the bot's class (seal.c)
+        return ["card_arena.Host", *(["--seal", SEAL] if sandboxed else [])]
+
+    def seccomp_data(self) -> dict[str, bytes]:
+        from bots.sandbox.seccomp import filter_bpf
+
+        return {"{seccomp}": filter_bpf(), "{seal}": seal_library()}
+
+    def sandbox_binds(self) -> list[str]:
+        return ["--perms", "0555", "--ro-bind-data", "{seal}", SEAL]
 
     def plain_argv(
         self, host: Path, bot: Path, game: str | None, interpreter: str | None
@@ -228,6 +242,41 @@ class Java(Language):
 
     def toolchain(self, config: Any = None) -> str:
         return tool_version((self.runtime(config), "-version"), stderr=True)
+
+
+@cache
+def seal_library() -> bytes:
+    """The seal a Java bot's host loads in the sandbox (``seal.c``: a shared library whose
+    JNI_OnLoad adds to every thread of the JVM the seccomp filter that refuses making pipes
+    and sockets, bots.sandbox.seccomp.inode_filter_bpf). The JVM makes a socket pair of its
+    own as its file channels load, so the filter cannot be there from the start, as it is for
+    C++ and a Python match's process; the host loads the seal once they have, before the
+    bot's class. Built once per process with the machine's C compiler (``cc``, from gcc,
+    which g++ for C++ bots brings); raises SeccompUnavailable without one."""
+    from bots.sandbox.seccomp import SeccompUnavailable, inode_filter_bpf
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        raise SeccompUnavailable(
+            "Java bots' sandbox builds its seal (bots/languages/java/seal.c) with a C "
+            "compiler, and this machine has none: install Debian's gcc"
+        )
+    program = ", ".join(str(byte) for byte in inode_filter_bpf())
+    header = f"static const unsigned char PROGRAM[] __attribute__((aligned(8))) = {{{program}}};\n"
+    with tempfile.TemporaryDirectory(prefix="card-arena-seal-") as folder:
+        Path(folder, "program.h").write_text(header)
+        built = Path(folder, "libseal.so")
+        argv = [compiler, "-O2", "-shared", "-fPIC", "-I", folder, "-o", str(built)]
+        done = subprocess.run(
+            [*argv, str(HERE / "seal.c")], capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            said = done.stderr.strip().splitlines()
+            raise SeccompUnavailable(
+                f"{compiler} could not build Java bots' seal (bots/languages/java/seal.c): "
+                + (said[-1] if said else f"exit status {done.returncode}")
+            )
+        return built.read_bytes()
 
 
 def _jar(source: bytes) -> bytes | None:
