@@ -209,7 +209,6 @@ def fill(upto: int) -> None:
     idle(owners, upto // IDLE_EVERY)
     more_versions(versions[0].bot, upto // VERSION_EVERY)
     big_tournament(owners, record)
-    kept = aggregates.kept()
     for k, version in enumerate(versions):
         bot = version.bot
         updates = RatingHistory.objects.filter(bot=bot).count()
@@ -217,16 +216,11 @@ def fill(upto: int) -> None:
         Rating.objects.update_or_create(
             bot=bot, defaults={"game": GAME, "mu": mu, "sigma": sigma, "matches": updates}
         )
-        h2h = {}
-        for (mine, key), values in kept.items():
-            if mine == bot.pk and key.startswith("bot:"):
-                other = next(v.bot for v in versions if f"bot:{v.bot_id}" == key)
-                h2h[other.label] = [values[4], values[5]]
         LeaderboardRow.objects.update_or_create(
             bot=bot,
             defaults={"game": GAME, "rank": BOTS - k, "mu": mu, "sigma": sigma,
                       "conservative": conservative(mu, sigma), "matches": updates,
-                      "head_to_head": h2h, "last_played": timezone.now()},
+                      "last_played": timezone.now()},
         )  # fmt: skip
 
 
