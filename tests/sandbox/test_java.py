@@ -239,3 +239,15 @@ def test_the_compiles_sandbox_has_the_device_the_jdk_seeds_its_secure_random_fro
     source = re.search(r"^securerandom\.source=file:(\S+)$", settings, re.MULTILINE)
     assert source is not None
     assert source.group(1) in COMPILE_DEVICES
+
+
+def test_a_seal_that_would_let_a_bot_make_pipes_is_the_machines_trouble(monkeypatch):
+    # tried as it is built: found once, as the platform's, not as every Java bot's failed start
+    from bots.languages import java
+    from bots.sandbox import seccomp
+
+    assert java.seal_library.__wrapped__()  # the real one loads and refuses a pipe
+    allow_all = seccomp._checked(seccomp._export("bpf", processes=False, rest=False))
+    monkeypatch.setattr(seccomp, "inode_filter_bpf", lambda: allow_all)
+    with pytest.raises(seccomp.SeccompUnavailable, match="a pipe was made after it loaded"):
+        java.seal_library.__wrapped__()

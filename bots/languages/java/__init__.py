@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from functools import cache
@@ -276,7 +277,34 @@ def seal_library() -> bytes:
                 f"{compiler} could not build Java bots' seal (bots/languages/java/seal.c): "
                 + (said[-1] if said else f"exit status {done.returncode}")
             )
+        # tried once, in a process of its own: a seal that does not load, or loads and lets
+        # a pipe be made, is the machine's trouble, found here rather than as every Java
+        # bot's failure to start
+        tried = subprocess.run(
+            [sys.executable, "-c", SEAL_TRIAL, str(built)], capture_output=True, text=True,
+            check=False, timeout=30,
+        )  # fmt: skip
+        if tried.stdout.strip() != "sealed":
+            said = (tried.stdout + tried.stderr).strip().splitlines()
+            raise SeccompUnavailable(
+                "Java bots' seal (bots/languages/java/seal.c) does not work on this machine: "
+                + (said[-1] if said else f"exit status {tried.returncode}")
+            )
         return built.read_bytes()
+
+
+#: loads the seal as the JVM does (its JNI_OnLoad), then makes a pipe, which must be refused
+SEAL_TRIAL = """
+import ctypes, errno, os, sys
+if ctypes.CDLL(sys.argv[1]).JNI_OnLoad(None, None) != 0x00010008:
+    sys.exit("its JNI_OnLoad failed")
+try:
+    os.pipe()
+except OSError as refused:
+    print("sealed" if refused.errno == errno.EPERM else refused)
+else:
+    print("a pipe was made after it loaded")
+"""
 
 
 def _jar(source: bytes) -> bytes | None:
