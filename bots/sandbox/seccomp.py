@@ -202,6 +202,18 @@ SHARED_CALLS = ("flock", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "pi
 #: (refused, ``Files.createTempFile`` and ``javax.crypto`` failed), so a Java bot still can
 INODE_CALLS = ("pipe", "pipe2", "socket", "socketpair")
 SOCKET_CALLS = ("socket", "socketpair")
+#: a pidfd's inode number is its process's (or thread's) number in pidfs, taken from one
+#: counter of the machine's that every process and thread made anywhere moves by one: a bot
+#: that starts N threads moves it by N, and the next sandbox's process reads it in a pidfd
+#: of its own (``fstat``). An audit's C++ bot started 20,000 threads late in one match, and
+#: the next match's process, in another sandbox, read its own number 20,005 past the one it
+#: had read before. Refused (EPERM) with :data:`INODE_CALLS` where the bot's code runs and
+#: may start threads (a C++ program, a Java bot's JVM once sealed): ``pidfd_open`` and a
+#: ``clone`` that asks for a pidfd (``CLONE_PIDFD``; ``clone3`` answers ENOSYS). A Python
+#: match's process may start no thread (and open a pidfd of its own only, made when the
+#: zygote forked it); a JavaScript bot's realm has no call for either
+PIDFD_CALLS = ("pidfd_open",)
+CLONE_PIDFD = 0x00001000
 
 
 class SeccompUnavailable(RuntimeError):
@@ -274,10 +286,16 @@ def _export(
             array = (_ArgCmp * len(conditions))(*(_ArgCmp(*c) for c in conditions))
             _check(lib.seccomp_rule_add_array(ctx, action, nr, len(conditions), array), name)
 
+        def no_pidfd() -> None:  # (PIDFD_CALLS)
+            for name in PIDFD_CALLS:
+                rule(name, _errno_action(errno.EPERM))
+            rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD))
+
         if inodes_only:  # (inode_filter_bpf)
             for name in INODE_CALLS:
                 errno_ = errno.EAFNOSUPPORT if name in SOCKET_CALLS else errno.EPERM
                 rule(name, _errno_action(errno_))
+            no_pidfd()
         if processes:
             for name in PROCESS_CALLS:
                 rule(name, _errno_action(errno.EPERM))
@@ -368,6 +386,7 @@ def _export(
                 for name in INODE_CALLS:
                     errno_ = errno.EAFNOSUPPORT if name in SOCKET_CALLS else errno.EPERM
                     rule(name, _errno_action(errno_))
+                no_pidfd()
             for flag in CLONE_NEW_FLAGS.values():
                 rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, flag, flag))
 
@@ -391,7 +410,8 @@ def filter_bpf(*, processes: bool = True, inodes: bool = True) -> bytes:
     (KEEPER_CALLS, with those arguments only): for a host that forks a fresh child per
     match, each child of which loads :func:`process_filter_bpf` on top before the bot's code
     runs (filters stack: a call must pass both), which refuses them. ``inodes=False``
-    refuses making pipes and sockets (:data:`INODE_CALLS`), for a runtime that needs none."""
+    refuses making pipes and sockets (:data:`INODE_CALLS`) and pidfds (:data:`PIDFD_CALLS`),
+    for a runtime that needs none."""
     return _checked(_export("bpf", processes=processes, keepers=not processes, inodes=inodes))
 
 
@@ -405,9 +425,10 @@ def process_filter_bpf() -> bytes:
 
 @functools.cache
 def inode_filter_bpf() -> bytes:
-    """Only the rules on making pipes and sockets (:data:`INODE_CALLS`), for a runtime that
-    makes its own as it starts and loads this filter on top of :func:`filter_bpf` once it
-    has, before the bot's code runs (the Java host: bots/languages/java/seal.c)."""
+    """Only the rules on making pipes, sockets and pidfds (:data:`INODE_CALLS`,
+    :data:`PIDFD_CALLS`), for a runtime that makes its own pipes or sockets as it starts and
+    loads this filter on top of :func:`filter_bpf` once it has, before the bot's code runs
+    (the Java host: bots/languages/java/seal.c)."""
     return _checked(_export("bpf", processes=False, rest=False, inodes_only=True))
 
 

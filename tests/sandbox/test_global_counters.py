@@ -1,7 +1,8 @@
 """The machine's counters are out of a sandboxed bot's reach: a process could leave a count
 in them for a later one, the next seating of a deal, in another sandbox. Those in /proc
 (what every process did since it started: bots.sandbox.GLOBAL_COUNTERS) it cannot read;
-the one that numbers pipes and sockets it cannot move (bots.sandbox.seccomp.INODE_CALLS)."""
+the one that numbers pipes and sockets it cannot move (bots.sandbox.seccomp.INODE_CALLS),
+nor read the one that numbers processes and threads (pidfs: bots.sandbox.seccomp.PIDFD_CALLS)."""
 
 from __future__ import annotations
 
@@ -46,8 +47,8 @@ def test_a_bot_reads_none_of_the_machines_counters_and_passes_nothing_through_th
         assert seen["cpus"] and seen["cpus"] >= 1
 
 
-#: loads the seccomp filter named on its command line, then makes a pipe, sockets and an
-#: eventfd; prints how each ended
+#: loads the seccomp filter named on its command line (none if empty), then makes a pipe,
+#: sockets, an eventfd and pidfds; prints how each ended
 INODE_PROBE = """
 import ctypes, errno, json, os, socket, sys
 libc = ctypes.CDLL(None, use_errno=True)
@@ -58,7 +59,12 @@ assert libc.prctl(38, 1, 0, 0, 0) == 0  # no new privileges, as under bwrap
 program = open(sys.argv[1], "rb").read()
 buffer = ctypes.create_string_buffer(program, len(program))
 loaded = Program(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-assert libc.prctl(22, 2, ctypes.addressof(loaded), 0, 0) == 0
+assert not program or libc.prctl(22, 2, ctypes.addressof(loaded), 0, 0) == 0
+def clone_pidfd():
+    where = ctypes.c_int(0)
+    flags = 0x1000 | 0x100000 | 0x10000 | 0x800 | 0x100  # PIDFD, PARENT_SETTID, THREAD...
+    if libc.syscall(56, flags, 0, ctypes.byref(where), ctypes.byref(where), 0) < 0:
+        raise OSError(ctypes.get_errno(), "clone")
 def outcome(action):
     try:
         action()
@@ -71,6 +77,10 @@ print(json.dumps({
     "unix": outcome(lambda: socket.socket(socket.AF_UNIX)),
     "inet": outcome(lambda: socket.socket(socket.AF_INET)),
     "eventfd": outcome(lambda: os.eventfd(0)),
+    "pidfd": outcome(lambda: os.close(os.pidfd_open(os.getpid()))),
+    # a thread with a pidfd: clone(CLONE_PIDFD | CLONE_PARENT_SETTID...) with one pointer for
+    # both, which the kernel refuses (EINVAL) before it makes anything, unless the filter has
+    "clone_pidfd": outcome(lambda: clone_pidfd()),
 }))
 """
 
@@ -93,6 +103,8 @@ def test_a_cpp_program_makes_no_pipe_or_socket_whose_number_counts_the_machines(
         "unix": "EAFNOSUPPORT",
         "inet": "EAFNOSUPPORT",
         "eventfd": "ok",  # (one inode for them all)
+        "pidfd": "EPERM",  # (see the next test)
+        "clone_pidfd": "EPERM",
     }
     # a Java bot's JVM makes a socket pair as it starts: its host loads the same rules once
     # it has (bots/languages/java/seal.c), before the bot's class
@@ -102,7 +114,30 @@ def test_a_cpp_program_makes_no_pipe_or_socket_whose_number_counts_the_machines(
         "unix": "EAFNOSUPPORT",
         "inet": "EAFNOSUPPORT",
         "eventfd": "ok",
+        "pidfd": "EPERM",
+        "clone_pidfd": "EPERM",
     }
     # Node makes pipes of its own as it starts (and a JavaScript realm has no call for one)
     node = get_language("javascript").seccomp_data()["{seccomp}"]
     assert probe_inodes(tmp_path, node)["pipe"] == "ok"
+    # the probe itself: unfiltered, its clone is refused by the kernel, not made
+    assert probe_inodes(tmp_path, b"")["clone_pidfd"] == "EINVAL"
+
+
+def test_a_bots_threads_pass_nothing_on_through_the_numbers_of_its_pidfds(play, tmp_path):
+    # every thread and process the machine makes takes a number from one counter (pidfs,
+    # a pidfd's inode number): a C++ bot that started threads until one's number was a card
+    # left it for its next process, in another sandbox, to read in its own (it read the key
+    # 2-10 past, on a busy machine). No pidfd for a bot that may start threads
+    # (bots.sandbox.seccomp.PIDFD_CALLS)
+    key = secrets.randbelow(97)
+    for seating in ("first", "second"):
+        (tmp_path / seating).mkdir()
+    first = play(hostile(tmp_path / "first", "pidfs.cpp", mode="mark", key=key), bound=60)
+    assert first.fault is None, first.stderr[-2000:]
+    second = play(hostile(tmp_path / "second", "pidfs.cpp", mode="read", key=key), bound=60)
+    assert second.fault is None, second.stderr[-2000:]
+    for played, mode in ((first, "mark"), (second, "read")):
+        seen = report(played, mode)
+        assert seen.get("error") == os.strerror(errno.EPERM), seen
+        assert "count" not in seen
