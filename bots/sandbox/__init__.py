@@ -546,7 +546,7 @@ def sandbox_command(
     # a native program (C++'s) is its own host: its mirror holds its libraries alone
     runs = language.runtime_args(limits, config)
     argv += _system_mounts(language, config)
-    argv += ["--proc", "/proc", "--dev", "/dev", *counter_masks()]
+    argv += [*proc_args(runs), "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     perms = "0555" if language.compiled else "0444"
     argv += ["--perms", perms, "--ro-bind-data", "{host}", f"/sandbox/{host}"]
@@ -589,6 +589,26 @@ def counter_masks() -> list[str]:
         if os.path.exists(path):
             args += ["--ro-bind", os.devnull, path]
     return args
+
+
+def proc_args(runtime: list[str]) -> list[str]:
+    """bwrap's arguments for the sandbox's /proc: its own (``--proc``), less the machine's
+    counters (:func:`counter_masks`), where a runtime runs the bot (``runtime``, the
+    language's :meth:`~bots.languages.Language.runtime_args`: Python, Node and the JVM read
+    /proc as they start and run); none for a native program (C++'s), which needs none.
+
+    Every file of a process's own in /proc (``/proc/self/...``, each descriptor's entry in
+    ``/proc/self/fd``) takes its inode's number, when it is looked up, from the counter of
+    the machine's that numbers pipes and sockets (the kernel's ``get_next_ino``,
+    bots.sandbox.seccomp.INODE_CALLS): a process that looks up N entries (a descriptor
+    opened, its entry looked up, closed and looked up again: a new one each time) moves it by
+    N, and the next process of the machine that looks one up reads it (``stat``). An
+    audit's bot moved it by 50,000 late in one match and the next match's process, in
+    another sandbox, read a number 31 past the last of them. So a program without /proc
+    can neither move nor read it that way (nor by pipe or socket: seccomp)."""
+    if not runtime:
+        return []
+    return ["--proc", "/proc", *counter_masks()]
 
 
 def check_programs(config: SandboxConfig, language: Language) -> None:
