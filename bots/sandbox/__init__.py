@@ -572,11 +572,16 @@ def sandbox_command(
 #: Each is covered, in the sandbox's /proc, by the machine's /dev/null, read-only and
 #: without devices: opening it fails with EACCES, as for the files /proc keeps from anyone
 #: but root (slabinfo, kmsg). No runtime needs them (glibc counts the CPUs it may use
-#: without /proc/stat).
+#: without /proc/stat). ``/proc/uptime``'s second figure is the time every CPU of the
+#: machine has been idle since it started (/proc/stat's idle, summed): CPUs times its
+#: first less it is the CPU time of every process since, which a bot moves by burning CPU
+#: where it could have slept, as long as it likes (sysinfo(2) and the clocks still give
+#: the uptime).
 GLOBAL_COUNTERS = (
     "/proc/vmstat", "/proc/zoneinfo", "/proc/stat", "/proc/interrupts", "/proc/softirqs",
     "/proc/schedstat", "/proc/buddyinfo", "/proc/pagetypeinfo", "/proc/diskstats",
     "/proc/pressure/cpu", "/proc/pressure/io", "/proc/pressure/memory", "/proc/pressure/irq",
+    "/proc/uptime",
 )  # fmt: skip
 
 

@@ -29,6 +29,8 @@ def report(played, mode: str) -> dict:
 def test_a_bot_reads_none_of_the_machines_counters_and_passes_nothing_through_them(play, tmp_path):
     here = [path for path in GLOBAL_COUNTERS if os.path.exists(path)]
     assert "/proc/vmstat" in here and "/proc/stat" in here
+    # (the machine's idle time since it started: the CPU time of every process, a bot's too)
+    assert "/proc/uptime" in here
     key = secrets.randbelow(97)
     fill = {"key": key, "paths": ",".join(here)}
     for seating in ("first", "second"):
