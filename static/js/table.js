@@ -704,7 +704,8 @@
     var controls = t.seat !== null && !t.over ? game.controls(t.view) : null;
     el.controls.hidden = !controls;
     if (controls) el.controls.replaceChildren.apply(el.controls, controls);
-    var keys = t.seat !== null && !t.over ? game.keys() : null;
+    // (a touch screen has no keys to press: the line would only take a phone's room)
+    var keys = t.seat !== null && !t.over && !touchOnly() ? game.keys() : null;
     el.keys.hidden = !keys;
     if (keys) el.keys.replaceChildren.apply(el.keys, keys);
     el.turnLine.textContent = t.over ? "The match is over." : withWaits(game.turnLine(t.view));

@@ -558,6 +558,16 @@ def keeps_the_turn_the_clock_and_the_action_in_view(page) -> None:
     page.evaluate("window.scrollTo(0, 0)")
 
 
+def names_no_key_on_a_touch_screen(page) -> None:
+    """A touch screen has no keys to press: no keys line, and no key on a button, a toggle
+    or a card (a desktop's page shows them all). (A full-page screenshot drops the phone's
+    emulation for a moment, and shows the keys: the page's look is asked here.)"""
+    assert page.locator("#keys-help").is_hidden()
+    hints = page.locator("#live-controls kbd, #live-hand .hand-card__key")
+    assert hints.count() > 2
+    assert not any(hint.is_visible() for hint in hints.all())
+
+
 def legal_first(hand: list[str], top: str, suit: str | None, punishment: int) -> int | None:
     """The index of a card that may be played alone (a simple player's choice)."""
     follow = suit or top[1]
@@ -629,6 +639,7 @@ def test_it_lets_a_guest_on_a_phone_play_last_card_against_three_bots_to_the_end
         else:
             if not shot:
                 keeps_the_turn_the_clock_and_the_action_in_view(page)
+                names_no_key_on_a_touch_screen(page)
             # the card by what it is, not by its place: the hand may be drawn anew meanwhile
             code = view["hand"][index]
             card = page.locator("#live-hand .hand-card").filter(
