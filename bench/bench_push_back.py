@@ -54,10 +54,15 @@ def child(rounds: int, pushes: int) -> None:
         from django.db import transaction
 
         from bots import competition
-        from bots.competition.uploads import activate
         from bots.models import Bot, BotVersion, MatchJob
-        from bots.running.playing import Entry, play
         from games.registry import get_game
+
+        try:
+            from bots.competition.uploads import activate
+            from bots.running.playing import Entry, play
+        except ImportError:  # the reference's layout, before bots/ had its rooms
+            from bots.playing import Entry, play  # type: ignore[no-redef]
+            from bots.uploads import activate  # type: ignore[no-redef]
 
         call_command("migrate", verbosity=0)
         versions = []

@@ -98,8 +98,9 @@ def one_run(variant: Variant, url: str, var: Path, files: Path, delay: float) ->
     if variant.slow:
         uploads.insert(0, ("sluggish", "slowpoke"))
     for bot, owner in uploads:
+        # (named on the command line: a copy of a built-in declares the built-in's name)
         manage(root, env, "upload_bot", str(files / f"{bot}.py"), "--user", owner,
-               "--create-user", "--defer")  # fmt: skip
+               "--create-user", "--defer", "--name", bot)  # fmt: skip
     launched = time.time()
     manage(root, env, "worker", "--batch", "--display", "log", "--ladder-interval", "0")
     ended = time.time()
