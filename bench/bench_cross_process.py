@@ -134,7 +134,7 @@ def main() -> None:
     args = parser.parse_args()
     think = tuple(float(x) for x in args.think.split(","))
     with services("bench-cross-") as (tmp, server_env):
-        tables = make_tables("rps-poker", args.tables)
+        tables = make_tables("rps-poker", args.tables, "strong")  # (its docstring's bot)
         with serving("daphne", server_env, Path(tmp), 2) as (url, parent):
             processes = children_of(parent)
             assert len(processes) == 2, processes

@@ -22,8 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bots import sandbox
+from bots.running import launch
 from bots.running.playing import Entry, ProcessCache, play
-from bots.sandbox import GAME_LIMITS, MiB, SandboxLimits, memcg, seccomp
+from bots.sandbox import MiB, SandboxLimits, memcg, seccomp
 from games.engine.runner import TimeControl
 from games.registry import get_game
 
@@ -52,7 +54,9 @@ def main() -> None:
         seccomp.DENIED = tuple(n for n in seccomp.DENIED if not n.startswith(MEMORY_CALLS))
     if "cgroup" in without:
         memcg.MOUNT = Path("/nonexistent")
-    GAME_LIMITS[GAME.slug] = SandboxLimits(memory_mb=args.memory_mb)
+    # every game's bots get the limit asked for (what launching a bot looks up)
+    limits = SandboxLimits(memory_mb=args.memory_mb)
+    sandbox.limits_for = launch.limits_for = lambda game: limits
     patient = TimeControl(move=30.0, bank=0.0, startup=10.0)
     print(f"memory limit {args.memory_mb} MiB, bots try for {args.hog} MiB, "
           f"without: {', '.join(sorted(without)) or 'nothing'}")  # fmt: skip
