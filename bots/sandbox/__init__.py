@@ -546,7 +546,7 @@ def sandbox_command(
     # a native program (C++'s) is its own host: its mirror holds its libraries alone
     runs = language.runtime_args(limits, config)
     argv += _system_mounts(language, config)
-    argv += [*proc_args(runs), "--dev", "/dev"]
+    argv += [*proc_args(language, runs), "--dev", "/dev"]
     argv += ["--size", str(limits.tmp_mb * MiB), "--tmpfs", "/tmp"]
     perms = "0555" if language.compiled else "0444"
     argv += ["--perms", perms, "--ro-bind-data", "{host}", f"/sandbox/{host}"]
@@ -596,11 +596,16 @@ def counter_masks() -> list[str]:
     return args
 
 
-def proc_args(runtime: list[str]) -> list[str]:
+def proc_args(language: Language, runtime: list[str]) -> list[str]:
     """bwrap's arguments for the sandbox's /proc: its own (``--proc``), less the machine's
-    counters (:func:`counter_masks`), where a runtime runs the bot (``runtime``, the
-    language's :meth:`~bots.languages.Language.runtime_args`: Python, Node and the JVM read
-    /proc as they start and run); none for a native program (C++'s), which needs none.
+    counters (:func:`counter_masks`), for a runtime that needs it (Python's host: its zygote
+    and keepers read it); none where the bot's code could reach it and its runtime does
+    without: a native program (C++'s, no ``runtime``: the language's
+    :meth:`~bots.languages.Language.runtime_args`) and the JVM, whose launcher finds its
+    libraries through /proc/self/exe (``$ORIGIN``) unless told where they are
+    (``LD_LIBRARY_PATH``, the JDK's ``lib``; its other reads of /proc, the container's
+    limits and the CPUs, are settled by its flags: ``-Xmx``, ``-XX:ActiveProcessorCount``).
+    A JavaScript bot's realm has no call that reaches /proc.
 
     Every file of a process's own in /proc (``/proc/self/...``, each descriptor's entry in
     ``/proc/self/fd``) takes its inode's number, when it is looked up, from the counter of
@@ -609,10 +614,13 @@ def proc_args(runtime: list[str]) -> list[str]:
     opened, its entry looked up, closed and looked up again: a new one each time) moves it by
     N, and the next process of the machine that looks one up reads it (``stat``). An
     audit's bot moved it by 50,000 late in one match and the next match's process, in
-    another sandbox, read a number 31 past the last of them. So a program without /proc
-    can neither move nor read it that way (nor by pipe or socket: seccomp)."""
+    another sandbox, read a number 31 past the last of them. So a bot without /proc can
+    neither move nor read it that way (nor by pipe or socket: seccomp)."""
     if not runtime:
         return []
+    if language.name == "java":
+        home = Path(os.path.realpath(runtime[0])).parent.parent
+        return ["--setenv", "LD_LIBRARY_PATH", str(home / "lib")]
     return ["--proc", "/proc", *counter_masks()]
 
 
