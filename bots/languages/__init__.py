@@ -158,6 +158,12 @@ class Language:
         """bwrap's arguments for files of the language's own in the sandbox, besides the host."""
         return []
 
+    def without_proc(self, runtime: list[str]) -> list[str] | None:
+        """For a runtime that runs without /proc (bots.sandbox.proc_args): bwrap's arguments
+        in its place (what the runtime would have read there, told another way), else None:
+        the sandbox has its /proc."""
+        return None
+
     def debug_env(self, root: Path) -> dict[str, str]:
         """Environment of ``--no-sandbox`` runs beyond the common one."""
         return {}

@@ -618,9 +618,9 @@ def proc_args(language: Language, runtime: list[str]) -> list[str]:
     neither move nor read it that way (nor by pipe or socket: seccomp)."""
     if not runtime:
         return []
-    if language.name == "java":
-        home = Path(os.path.realpath(runtime[0])).parent.parent
-        return ["--setenv", "LD_LIBRARY_PATH", str(home / "lib")]
+    instead = language.without_proc(runtime)
+    if instead is not None:
+        return instead
     return ["--proc", "/proc", *counter_masks()]
 
 

@@ -118,6 +118,12 @@ class Java(Language):
     def sandbox_binds(self) -> list[str]:
         return ["--perms", "0555", "--ro-bind-data", "{seal}", SEAL]
 
+    def without_proc(self, runtime: list[str]) -> list[str] | None:
+        # the launcher finds its libraries through /proc/self/exe ($ORIGIN) unless told
+        # where they are; the JVM's other reads of /proc are settled by its flags
+        home = Path(os.path.realpath(runtime[0])).parent.parent
+        return ["--setenv", "LD_LIBRARY_PATH", str(home / "lib")]
+
     def plain_argv(
         self, host: Path, bot: Path, game: str | None, interpreter: str | None
     ) -> list[str]:
