@@ -231,14 +231,9 @@ def _is_other(pid: int) -> bool:
 
 
 def alone_but_for_the_host(seen: dict) -> bool:
-    """What a match's Python process saw of its PID namespace: the host's zygote (pid 1),
-    its own keeper (the number before its own), itself and, once the zygote has forked
-    them, the next match's process and its keeper (larger numbers), which have run nothing
-    of the bot's yet (bots/languages/python/host.py, Child)."""
-    pid, others = seen["pid"], {int(p) for p in seen["processes"]} - {1, seen["pid"]}
-    return (
-        str(pid) in seen["processes"]
-        and "1" in seen["processes"]
-        and pid - 1 in others
-        and (len(others - {pid - 1}) <= 2 and all(p > pid for p in others - {pid - 1}))
-    )
+    """What a match's Python process saw of its PID namespace: no process at all. Its /proc
+    is an empty one of its own (bots/languages/python/host.py, PrivateTmp.mount), so it can
+    look at none, its own included: not the host's zygote (pid 1), nor its own keeper (the
+    number before its own), nor the next match's process and keeper, forked ahead. Its own
+    number comes after the zygote's and the first keeper's."""
+    return seen["proc"] == [] and seen["processes"] == [] and seen["pid"] > 2

@@ -43,12 +43,23 @@ def test_a_bot_reads_none_of_the_machines_counters_and_passes_nothing_through_th
     assert second.fault is None, second.stderr[-2000:]
     for played, mode in ((first, "mark"), (second, "read")):
         seen = report(played, mode)
-        # each is refused as the files /proc keeps for root are (before, /proc/vmstat read
-        # whole, and the second process read the first one's key in thp_fault_alloc)
-        assert seen["files"] == dict.fromkeys(here, errno.EACCES), seen["files"]
+        # none is there: a Python match's process has an empty /proc (before, /proc/vmstat
+        # was read whole, and the second process read the first one's key in
+        # thp_fault_alloc)
+        assert seen["files"] == dict.fromkeys(here, errno.ENOENT), seen["files"]
         assert seen["count"] is None
         # glibc counts the CPUs without /proc/stat
         assert seen["cpus"] and seen["cpus"] >= 1
+
+
+def test_where_a_bot_has_proc_each_of_the_machines_counters_is_refused(play, tmp_path):
+    # a JavaScript host keeps /proc (a Python match's process has an empty one, a C++ program
+    # and a JVM none): each counter there is covered by /dev/null, refused as the files /proc
+    # keeps for root are, even to a bot out of its realm (the tests' escaped host)
+    here = [path for path in GLOBAL_COUNTERS if os.path.exists(path)]
+    played = play(hostile(tmp_path, "counters.js", paths=",".join(here)))
+    assert played.fault is None, played.stderr[-2000:]
+    assert report(played, "node")["files"] == dict.fromkeys(here, "EACCES")
 
 
 #: loads the seccomp filter named on its command line (none if empty), then makes a pipe,

@@ -54,10 +54,13 @@ def test_it_runs_the_bot_alone_as_an_unprivileged_user_in_namespaces_of_its_own(
         assert seen["uid"] == os.getuid()
     # its own PID namespace, where the only other processes are the host's zygote (pid 1),
     # the keeper that forked this match's process (the second child, each after its keeper:
-    # the first said hello), and the next match's, forked ahead with its keeper
+    # the first said hello), and the next match's, forked ahead with its keeper; and it can
+    # look at none of them, nor at itself: its /proc is empty
     assert seen["pid"] == 5 and alone_but_for_the_host(seen)
     assert seen["hostname"] == "sandbox"
-    assert seen["net"] == ["lo"]  # a network namespace with nothing in it
+    # no /proc to read the network's interfaces in, and no socket of any family (below); the
+    # sandbox's network reaches nothing (test_it_lets_no_connection_out)
+    assert seen["net"] is None
     assert seen["cap_eff"] == "0000000000000000"
     assert set(seen["caps"].values()) == {"0000000000000000"}, seen["caps"]
     assert (seen["seccomp"], seen["no_new_privs"]) == ("2", "1")

@@ -414,11 +414,12 @@ def tell(bot, message, bot_file=None):
 def guard_files(root):
     """Outside the sandbox (``arena --no-sandbox``), fail the file accesses the sandbox would
     fail, with its errors: reading or listing anything but what the sandbox mounts (the
-    standard library and /usr/lib, /proc, /dev, the private folder ``root`` holding the bot)
-    and the folders that lead there (FileNotFoundError, as for a path the sandbox does not
-    have); writing anywhere but ``root/tmp`` and /dev (read-only file system). An audit hook
-    sees Python's own opens (open, os.open, os.listdir...), not C code's, and it is no
-    security boundary: it only keeps a bot from working here and failing there."""
+    standard library and /usr/lib, /dev, the folder /proc (empty there), the private folder
+    ``root`` holding the bot) and the folders that lead there (FileNotFoundError, as for a
+    path the sandbox does not have); writing anywhere but ``root/tmp`` and /dev (read-only
+    file system). An audit hook sees Python's own opens (open, os.open, os.listdir...), not
+    C code's, and it is no security boundary: it only keeps a bot from working here and
+    failing there."""
 
     def resolve(path):
         return os.path.realpath(os.path.abspath(os.fsdecode(path)))
@@ -429,8 +430,11 @@ def guard_files(root):
     def leads_to(path, folders):  # "/" and "/usr" are there in the sandbox too
         return any(f.startswith(path.rstrip(os.sep) + os.sep) for f in folders)
 
-    mounted = ["/usr/lib", "/usr/lib64", "/proc", "/dev", "/etc/ld.so.cache"]
+    mounted = ["/usr/lib", "/usr/lib64", "/dev", "/etc/ld.so.cache"]
     readable = [resolve(p) for p in (*mounted, *sys.path, sys.executable, root)]
+    # a match's process has an empty /proc (PrivateTmp.mount): the folder is there, and
+    # nothing in it
+    empty = [resolve("/proc")]
     writable = [resolve(p) for p in (os.path.join(root, "tmp"), "/dev")]
 
     def hook(event, args):
@@ -446,7 +450,7 @@ def guard_files(root):
             path = resolve(given)
             if write and within(path, writable):
                 continue
-            if not write and (within(path, readable) or leads_to(path, readable)):
+            if not write and (within(path, readable) or leads_to(path, readable) or path in empty):
                 continue
             folder = os.path.dirname(path)
             if write and (within(folder, readable) or leads_to(folder, readable)):
@@ -711,6 +715,8 @@ CLONE_NEWNS = 0x00020000
 #: the only flags of unshare and mount that the sandbox's filter lets a keeper use (and
 #: that a keeper uses: bots/sandbox/seccomp.py, KEEPER_CALLS)
 MS_NOSUID, MS_NODEV = 0x2, 0x4
+#: the empty /proc a keeper mounts for its child: one inode (its root), no room to write
+PROC_OPTIONS = b"size=4k,nr_inodes=1,mode=0555"
 PR_CAPBSET_READ, PR_CAPBSET_DROP = 23, 24
 #: capset's header: _LINUX_CAPABILITY_VERSION_3 (two 32-bit sets of each kind), this thread
 CAPABILITY_VERSION_3 = 0x20080522
@@ -767,6 +773,14 @@ class PrivateTmp:
             self._fail(f"mount {self.tmp}")
         os.chdir(self.tmp)  # (the working folder was the /tmp under it)
         os.utime(self.tmp, ns=times)
+        # and an empty /proc: each file of a process's own there (/proc/self/fd/N...) takes
+        # its inode's number, as it is looked up, from the machine's counter that numbers
+        # pipes and sockets too, which a bot moved by looking entries up anew and its next
+        # process read (docs/sandbox.md, "How a bot is started"). Neither the child nor
+        # the keeper reads /proc from here on.
+        if self.mount_call(b"none", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV,
+                           PROC_OPTIONS) != 0:  # fmt: skip
+            self._fail("mount /proc")
         for cap in self.bounding:
             if self.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
                 self._fail("prctl(PR_CAPBSET_DROP)")

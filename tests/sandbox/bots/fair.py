@@ -53,8 +53,42 @@ def thread():
 
 
 def interfaces():
-    with open("/proc/net/dev") as fh:
-        return [line.split(":")[0].strip() for line in fh][2:]
+    """The network's interfaces, from /proc: None where there is no /proc to read (a Python
+    match's process has an empty one)."""
+    try:
+        with open("/proc/net/dev") as fh:
+            return [line.split(":")[0].strip() for line in fh][2:]
+    except FileNotFoundError:
+        return None
+
+
+def kernel_view():
+    """What the kernel says of this process's privileges, asked with calls (a match's process
+    has no /proc to read them in): seccomp's mode, no_new_privs, and each set of
+    capabilities as /proc/self/status writes it (16 hex digits)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl.argtypes = [ctypes.c_int] + [ctypes.c_ulong] * 4
+    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this thread
+    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable: low words, then high
+    if libc.capget(header, data) != 0:
+        raise OSError(ctypes.get_errno(), "capget")
+
+    def word(low, high):
+        return f"{data[low] | data[high] << 32:016x}"
+
+    bounding = sum(1 << c for c in range(64) if libc.prctl(23, c, 0, 0, 0) == 1)
+    ambient = sum(1 << c for c in range(64) if libc.prctl(47, 1, c, 0, 0) == 1)
+    return {
+        "seccomp": str(libc.prctl(21, 0, 0, 0, 0)),  # PR_GET_SECCOMP: 2, a filter
+        "no_new_privs": str(libc.prctl(39, 0, 0, 0, 0)),  # PR_GET_NO_NEW_PRIVS
+        "cap_eff": word(0, 3),
+        "caps": {
+            "CapInh": word(2, 5),
+            "CapPrm": word(1, 4),
+            "CapBnd": f"{bounding:016x}",
+            "CapAmb": f"{ambient:016x}",
+        },
+    }
 
 
 def survey():
@@ -69,8 +103,6 @@ def survey():
             "RLIMIT_CORE",
         )
     }
-    with open("/proc/self/status") as fh:
-        status = dict(line.split(":", 1) for line in fh if ":" in line)
     return {
         "uid": os.getuid(),
         "gid": os.getgid(),
@@ -83,15 +115,14 @@ def survey():
         "usr": sorted(os.listdir("/usr")),
         "usr_bin": sorted(os.listdir("/usr/bin"))[:10],
         "bot_dir": sorted(os.listdir(os.path.dirname(__file__))),
+        "proc": sorted(os.listdir("/proc")),
         "processes": sorted(p for p in os.listdir("/proc") if p.isdigit()),
         "net": interfaces(),
         "limits": limits,
-        "seccomp": status["Seccomp"].strip(),
-        "no_new_privs": status["NoNewPrivs"].strip(),
-        "cap_eff": status["CapEff"].strip(),
-        # every set: none, not even in the bounding set (the host's zygote has two, to give
-        # each match's process a /tmp of its own; they are dropped before it is forked)
-        "caps": {k: status[k].strip() for k in ("CapInh", "CapPrm", "CapBnd", "CapAmb")},
+        # every set of capabilities: none, not even in the bounding set (the host's zygote
+        # has two, to give each match's process a /tmp and a /proc of its own; they are
+        # dropped before it is forked)
+        **kernel_view(),
         "calls": {
             "thread": outcome(thread),
             "fork": outcome(os.fork),

@@ -53,8 +53,12 @@ def errno_name(exc):
 
 
 def others():
+    """The other processes of its PID namespace. Its /proc is empty (it cannot list them), so
+    by the host's layout: the zygote (1), its own keeper (the number before its own), and the
+    next match's process and keeper, forked ahead (the numbers after)."""
     own = os.getpid()
-    return sorted(int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != own)
+    listed = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != own]
+    return sorted(listed or [p for p in (1, own - 1, own + 1, own + 2) if p > 0])
 
 
 def read_or_none(call):
@@ -118,9 +122,13 @@ def make_files(count):
 
 
 def zygote_counts():
-    """What /proc/1/stat says of the zygote's children: page faults, CPU ticks."""
-    with open("/proc/1/stat") as fh:
-        fields = fh.read().rpartition(")")[2].split()
+    """What /proc/1/stat says of the zygote's children: page faults, CPU ticks (None: there
+    is no /proc/1 to read)."""
+    try:
+        with open("/proc/1/stat") as fh:
+            fields = fh.read().rpartition(")")[2].split()
+    except FileNotFoundError:
+        return None
     # from the state (field 3): cminflt 11, cmajflt 13, cutime 16, cstime 17
     return {name: int(fields[n - 3]) for name, n in
             (("cminflt", 11), ("cmajflt", 13), ("cutime", 16), ("cstime", 17))}  # fmt: skip
