@@ -299,10 +299,14 @@ def seal_library() -> bytes:
         return built.read_bytes()
 
 
-#: loads the seal as the JVM does (its JNI_OnLoad), then makes a pipe, which must be refused
+#: loads the seal as the JVM does (its JNI_OnLoad), then makes a pipe, which must be refused;
+#: from a memfd, as the file it was built in may be on a file system mounted noexec (/tmp)
 SEAL_TRIAL = """
 import ctypes, errno, os, sys
-if ctypes.CDLL(sys.argv[1]).JNI_OnLoad(None, None) != 0x00010008:
+fd = os.memfd_create("seal")
+with open(sys.argv[1], "rb") as built:
+    os.write(fd, built.read())
+if ctypes.CDLL(f"/proc/self/fd/{fd}").JNI_OnLoad(None, None) != 0x00010008:
     sys.exit("its JNI_OnLoad failed")
 try:
     os.pipe()
