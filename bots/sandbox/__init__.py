@@ -599,7 +599,8 @@ def counter_masks() -> list[str]:
 def proc_args(language: Language, runtime: list[str]) -> list[str]:
     """bwrap's arguments for the sandbox's /proc: its own (``--proc``), less the machine's
     counters (:func:`counter_masks`), for a runtime that needs it (Python's host: its zygote
-    and keepers read it); none where the bot's code could reach it and its runtime does
+    and keepers read it, and each keeper mounts an empty one for its match's process, where
+    the bot's code runs); none where the bot's code could reach it and its runtime does
     without: a native program (C++'s, no ``runtime``: the language's
     :meth:`~bots.languages.Language.runtime_args`) and the JVM, whose launcher finds its
     libraries through /proc/self/exe (``$ORIGIN``) unless told where they are
