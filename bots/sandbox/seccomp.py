@@ -286,15 +286,18 @@ def _export(
             array = (_ArgCmp * len(conditions))(*(_ArgCmp(*c) for c in conditions))
             _check(lib.seccomp_rule_add_array(ctx, action, nr, len(conditions), array), name)
 
+        def no_inodes() -> None:  # (INODE_CALLS)
+            for name in INODE_CALLS:
+                errno_ = errno.EAFNOSUPPORT if name in SOCKET_CALLS else errno.EPERM
+                rule(name, _errno_action(errno_))
+
         def no_pidfd() -> None:  # (PIDFD_CALLS)
             for name in PIDFD_CALLS:
                 rule(name, _errno_action(errno.EPERM))
             rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, CLONE_PIDFD, CLONE_PIDFD))
 
         if inodes_only:  # (inode_filter_bpf)
-            for name in INODE_CALLS:
-                errno_ = errno.EAFNOSUPPORT if name in SOCKET_CALLS else errno.EPERM
-                rule(name, _errno_action(errno_))
+            no_inodes()
             no_pidfd()
         if processes:
             for name in PROCESS_CALLS:
@@ -322,8 +325,7 @@ def _export(
                 rule("ioctl", eperm, (1, _CMP_MASKED_EQ, LOW32, command))
             for name in SHARED_CALLS:
                 rule(name, eperm)
-            for name in INODE_CALLS:
-                rule(name, _errno_action(errno.EAFNOSUPPORT) if name in SOCKET_CALLS else eperm)
+            no_inodes()
             for name in NAMESPACE_CALLS:  # (the keeper's, which forked it: KEEPER_CALLS)
                 rule(name, eperm)
             for name in OWN_PROCESS_CALLS:
@@ -383,9 +385,7 @@ def _export(
                 for name in SOCKET_CALLS:
                     rule(name, _errno_action(errno.EAFNOSUPPORT), (0, _CMP_NE, AF_UNIX, 0))
             else:
-                for name in INODE_CALLS:
-                    errno_ = errno.EAFNOSUPPORT if name in SOCKET_CALLS else errno.EPERM
-                    rule(name, _errno_action(errno_))
+                no_inodes()
                 no_pidfd()
             for flag in CLONE_NEW_FLAGS.values():
                 rule("clone", _errno_action(errno.EPERM), (0, _CMP_MASKED_EQ, flag, flag))
