@@ -14,9 +14,9 @@ what a card-game bot never needs and what would widen its reach:
   keepers may make a mount namespace and mount a tmpfs on /tmp, with fixed arguments
   (:data:`KEEPER_CALLS`): each child's /tmp of its own;
 - sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
-- where the bot's code runs and its runtime makes none (a Python match's process, a C++
-  program), pipes and sockets: their inodes are numbered from one counter of the machine's
-  (:data:`INODE_CALLS`);
+- where the bot's code runs (a Python match's process, a C++ program; a Java bot's JVM once
+  its host has loaded :func:`inode_filter_bpf`), pipes, sockets and pidfds: their inodes are
+  numbered from counters of the machine's (:data:`INODE_CALLS`, :data:`PIDFD_CALLS`);
 - memory the address-space limit does not see: System V shared memory, message queues and
   semaphores, POSIX message queues, ``memfd_create`` (see docs/sandbox.md, "Memory");
 - namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), mounts;
@@ -199,7 +199,9 @@ SHARED_CALLS = ("flock", "setxattr", "lsetxattr", "fsetxattr", "setxattrat", "pi
 #: for) where the bot's code runs and no runtime needs them: a Python match's process and a
 #: C++ program. Node makes pipes of its own as it starts (and a JavaScript bot's realm has
 #: no call that makes or reads one); the JVM's file channels make a socket pair as they load
-#: (refused, ``Files.createTempFile`` and ``javax.crypto`` failed), so a Java bot still can
+#: (refused from the start, ``Files.createTempFile`` and ``javax.crypto`` failed), so the Java
+#: host loads these rules for every thread once they have, before the bot's class
+#: (:func:`inode_filter_bpf`, bots/languages/java/seal.c)
 INODE_CALLS = ("pipe", "pipe2", "socket", "socketpair")
 SOCKET_CALLS = ("socket", "socketpair")
 #: a pidfd's inode number is its process's (or thread's) number in pidfs, taken from one
