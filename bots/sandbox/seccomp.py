@@ -15,8 +15,9 @@ what a card-game bot never needs and what would widen its reach:
   (:data:`KEEPER_CALLS`): each child's /tmp of its own;
 - sockets of any family but ``AF_UNIX`` (the network namespace is empty anyway);
 - where the bot's code runs (a Python match's process, a C++ program; a Java bot's JVM once
-  its host has loaded :func:`inode_filter_bpf`), pipes, sockets and pidfds: their inodes are
-  numbered from counters of the machine's (:data:`INODE_CALLS`, :data:`PIDFD_CALLS`);
+  its host has loaded :func:`inode_filter_bpf`), pipes and sockets, and where it may start
+  threads (C++, Java) pidfds: their inodes are numbered from counters of the machine's
+  (:data:`INODE_CALLS`, :data:`PIDFD_CALLS`);
 - memory the address-space limit does not see: System V shared memory, message queues and
   semaphores, POSIX message queues, ``memfd_create`` (see docs/sandbox.md, "Memory");
 - namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), mounts;
